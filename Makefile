@@ -1,0 +1,113 @@
+# jitterscope - kernel jitter diagnostics.  See README.md.
+#
+#   make            build build/jitterscope
+#   make run        measure CPU 1 for 10 s (root)
+#   make check      unit tests, then the root integration tests
+#   make VMLINUX=host   regenerate vmlinux.h from the running kernel's BTF
+
+OUTPUT     ?= build
+CLANG      ?= clang
+BPFTOOL    ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
+ARCH       ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+VMLINUX    ?= repo
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+VMLINUX_H  := $(if $(filter host,$(VMLINUX)),$(OUTPUT)/vmlinux/vmlinux.h,bpf/vmlinux/$(ARCH)/vmlinux.h)
+CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
+	      -I$(dir $(VMLINUX_H)) -Iinclude $(CLANG_BPF_SYS_INCLUDES)
+
+VERSION  := 0.1.0
+CFLAGS   ?= -g -O2
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread
+CPPFLAGS += -D_GNU_SOURCE -DJS_VERSION=\"$(VERSION)\" -Iinclude -I$(OUTPUT) \
+	    $(shell pkg-config --cflags libbpf numa libcpuid)
+LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthread
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+
+# Every src/*.c but main.c goes into a static library the tests link against.
+SRCS     := $(wildcard src/*.c)
+LIB_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(filter-out src/main.c,$(SRCS)))
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+# test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+all: $(OUTPUT)/jitterscope $(TOOL_BINS)
+
+$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
+
+# libbpf-bootstrap's way: clang -> bpftool gen object -> bpftool gen skeleton
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h $(wildcard bpf/*.h) $(VMLINUX_H) | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.bpf.o=.tmp.bpf.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/%.o: src/%.c $(wildcard include/*.h src/*.h) $(SKELS) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/libjitterscope.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OUTPUT)/jitterscope: $(OUTPUT)/main.o $(OUTPUT)/libjitterscope.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(OUTPUT)/libjitterscope.a $(wildcard tests/unit/*.h) | $(OUTPUT)/tests
+	$(call msg,TEST,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $< $(OUTPUT)/libjitterscope.a $(LDLIBS) -lcmocka -o $@
+
+$(OUTPUT)/tools/%: tests/tools/%.c | $(OUTPUT)/tools
+	$(call msg,TOOL,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< -lm -o $@
+
+unit: $(UNIT_BINS)
+	$(Q)scripts/run-tests.sh unit $(UNIT_BINS)
+
+integration: all
+	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
+
+# the README's test command: every test, unit then integration (root)
+check: all $(UNIT_BINS)
+	$(Q)scripts/run-tests.sh all $(UNIT_BINS) tests/integration/*.sh
+
+run: $(OUTPUT)/jitterscope
+	$(OUTPUT)/jitterscope --cpu 1 --duration 10
+
+vmlinux: $(OUTPUT)/vmlinux/vmlinux.h
+	cp $< bpf/vmlinux/$(ARCH)/vmlinux.h
+
+install: $(OUTPUT)/jitterscope
+	install -D -m 0755 $(OUTPUT)/jitterscope $(DESTDIR)$(PREFIX)/bin/jitterscope
+	$(if $(wildcard docs/jitterscope.8),install -D -m 0644 docs/jitterscope.8 $(DESTDIR)$(PREFIX)/share/man/man8/jitterscope.8)
+
+clean:
+	rm -rf $(OUTPUT)
+
+.PHONY: all unit integration check run vmlinux install clean
+.DELETE_ON_ERROR:
+.SECONDARY:

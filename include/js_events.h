@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_events.h - the only ABI between the BPF probes (bpf/) and user space (src/).
+ *
+ * Fixed-size records, __u32/__u64 fields only, no pointers. User code must include
+ * <linux/types.h> first; BPF code gets the types from vmlinux.h.
+ */
+#ifndef JS_EVENTS_H
+#define JS_EVENTS_H
+
+#define JS_MAX_CPUS 1024         /* size of the BPF-side cpu filter */
+#define JS_NAME_LEN 32           /* comm, irq action name, function symbol */
+
+/* What a js_event record describes. Intervals have start_ns < end_ns; point
+ * events (page faults, tlb flushes, ipi sends) have start_ns == end_ns unless
+ * the probe could bound them. */
+enum js_ev_kind {
+	JS_EV_NONE = 0,
+	JS_EV_IRQ,          /* hard IRQ handler: id = irq number, name = action */
+	JS_EV_VECTOR,       /* APIC vector handler: id = enum js_vector */
+	JS_EV_SOFTIRQ,      /* softirq: id = vector number (NET_RX = 3 ...) */
+	JS_EV_HRTIMER,      /* hrtimer callback: addr = function address */
+	JS_EV_NMI,          /* NMI handler: addr = handler address */
+	JS_EV_FAULT,        /* page fault: id = pid of faulting task, addr = address,
+	                     * flags: JS_F_KERNEL, JS_F_SAMPLER */
+	JS_EV_TASK,         /* another task ran on the CPU: id = pid, name = comm,
+	                     * flags: JS_F_KTHREAD */
+	JS_EV_IDLE,         /* the CPU was idle while the sampler was off it */
+	JS_EV_WORK,         /* workqueue item: addr = work function, id = worker pid */
+	JS_EV_THP,          /* huge page collapse / khugepaged scan: id = enum js_thp */
+	JS_EV_TLB,          /* tlb flush on the CPU: id = reason */
+	JS_EV_IPI_SEND,     /* IPI sent towards a measured CPU (recorded on the sender):
+	                     * cpu = target, id = sender pid, name = sender comm,
+	                     * addr = callsite */
+	JS_EV_MIGRATE,      /* compaction / page migration on the CPU: id = enum js_mm */
+	JS_EV_KIND_MAX
+};
+
+/* APIC vectors (irq_vectors:*_entry/exit) */
+enum js_vector {
+	JS_VEC_LOCAL_TIMER = 0,
+	JS_VEC_RESCHEDULE,
+	JS_VEC_CALL_FUNCTION,
+	JS_VEC_CALL_FUNCTION_SINGLE,
+	JS_VEC_IRQ_WORK,
+	JS_VEC_THERMAL,
+	JS_VEC_PLATFORM_IPI,
+	JS_VEC_ERROR,
+	JS_VEC_SPURIOUS,
+	JS_VEC_MAX
+};
+
+enum js_thp {
+	JS_THP_COLLAPSE = 0,    /* huge_memory:mm_collapse_huge_page */
+	JS_THP_ISOLATE,         /* huge_memory:mm_collapse_huge_page_isolate */
+	JS_THP_SCAN_PMD,        /* huge_memory:mm_khugepaged_scan_pmd */
+	JS_THP_SCAN_FILE,       /* huge_memory:mm_khugepaged_scan_file */
+};
+
+enum js_mm {
+	JS_MM_COMPACT = 0,      /* compaction:mm_compaction_begin/end */
+	JS_MM_MIGRATE,          /* migrate:mm_migrate_pages */
+};
+
+#define JS_F_KERNEL   0x1u   /* fault: kernel-mode fault */
+#define JS_F_SAMPLER  0x2u   /* fault/tlb: hit the sampler thread itself */
+#define JS_F_KTHREAD  0x4u   /* task: a kernel thread */
+#define JS_F_OPEN     0x8u   /* interval still open when the probes stopped */
+#define JS_F_STEAL    0x10u  /* steal_start/steal_end are valid */
+
+struct js_event {
+	__u64 start_ns;     /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
+	__u64 end_ns;
+	__u64 steal_start;  /* paravirt steal clock (ns) at start, if JS_F_STEAL */
+	__u64 steal_end;    /* ... and at end */
+	__u64 addr;         /* function / fault address / callsite */
+	__u32 kind;         /* enum js_ev_kind */
+	__u32 cpu;          /* CPU the event happened on (target CPU for IPI_SEND) */
+	__u32 id;           /* irq, vector, softirq nr, pid ... (see kind) */
+	__u32 flags;        /* JS_F_* */
+	char name[JS_NAME_LEN];
+};                          /* 80 bytes */
+
+/* Counters the probes keep in .bss (one slot per program kind). */
+struct js_probe_stats {
+	__u64 submitted;
+	__u64 lost;         /* ring buffer full: the event is counted here, not sent */
+};
+
+#endif /* JS_EVENTS_H */

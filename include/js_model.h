@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_model.h - the result model every formatter reads: gaps, their attribution,
+ * per-CPU results and the run. Formatters read these structs only.
+ */
+#ifndef JS_MODEL_H
+#define JS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JS_DETAIL_LEN 64
+#define JS_PARTS_MAX 8          /* causes kept per gap (largest first) */
+
+/* Cause classes. The order is the report's order; names are js_cause_name(). */
+enum js_cause {
+	JS_CAUSE_UNEXPLAINED = 0, /* no event, no steal, no SMI */
+	JS_CAUSE_TASK,            /* another task ran (preemption) */
+	JS_CAUSE_IDLE,            /* sampler off-CPU, CPU idle (throttled/blocked) */
+	JS_CAUSE_IRQ,             /* device hard IRQ */
+	JS_CAUSE_TIMER,           /* local timer vector (the tick, hrtimers) */
+	JS_CAUSE_IPI,             /* reschedule / call-function / irq_work vectors */
+	JS_CAUSE_VECTOR,          /* other APIC vectors: thermal, platform, error, spurious */
+	JS_CAUSE_SOFTIRQ,
+	JS_CAUSE_HRTIMER,         /* hrtimer callback (nested in the timer vector) */
+	JS_CAUSE_NMI,
+	JS_CAUSE_FAULT,           /* page fault */
+	JS_CAUSE_WORK,            /* workqueue item (nested in a kworker's run) */
+	JS_CAUSE_THP,             /* khugepaged / THP collapse */
+	JS_CAUSE_TLB,             /* TLB flush hitting the CPU */
+	JS_CAUSE_MM,              /* compaction / migration */
+	JS_CAUSE_STEAL,           /* hypervisor steal (paravirt steal clock) */
+	JS_CAUSE_SMI,             /* SMI counter moved */
+	JS_CAUSE_MAX
+};
+
+const char *js_cause_name(enum js_cause c);       /* "task", "irq", ... */
+int js_cause_from_name(const char *name);         /* -1 if unknown */
+
+/* One gap, on the CLOCK_MONOTONIC time base (the BPF probes' clock). */
+struct js_gap {
+	uint64_t start_ns;
+	uint64_t dur_ns;
+	uint32_t cpu;
+	uint32_t pad;
+};
+
+/* One cause inside a gap: net time (nested intervals subtracted). */
+struct js_part {
+	uint32_t cause;           /* enum js_cause */
+	uint32_t count;           /* events of this (cause, detail) in the gap */
+	uint64_t net_ns;
+	char detail[JS_DETAIL_LEN];   /* "kworker/1:2:123 vmstat_update", "virtio1-req.0:36" */
+};
+
+/* What explains one gap. */
+struct js_attr {
+	uint32_t primary;         /* enum js_cause */
+	uint32_t nparts;
+	char detail[JS_DETAIL_LEN];   /* the primary cause's detail */
+	struct js_part parts[JS_PARTS_MAX];
+	uint64_t covered_ns;      /* union of event intervals clipped to the gap */
+	uint64_t steal_ns;        /* hypervisor steal allocated to this gap */
+	uint64_t smi;             /* SMIs allocated to this gap */
+	uint64_t unexplained_ns;  /* dur - covered - steal, never negative */
+	uint32_t nevents;         /* events that overlapped the gap */
+	uint32_t pad;
+};
+
+/* A gap with its attribution: what the worst-N list and the CSV rows carry. */
+struct js_gap_rec {
+	struct js_gap gap;
+	struct js_attr attr;
+};
+
+#endif /* JS_MODEL_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* js_util.h - diagnostics, exit codes and small helpers shared by every module. */
+#ifndef JS_UTIL_H
+#define JS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes (documented in README.md). */
+#define JS_EXIT_OK        0
+#define JS_EXIT_ERROR     1   /* runtime error */
+#define JS_EXIT_VIOLATION 2   /* a --budget was exceeded / check found failures */
+#define JS_EXIT_USAGE     64  /* bad command line (argp's EX_USAGE) */
+#define JS_EXIT_SIGNAL    130 /* a second Ctrl-C: exited at once */
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define JS_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define JS_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+extern int js_verbose;   /* -v: debug messages */
+extern bool js_quiet;    /* -q: no notices */
+
+/* js_err - "jitterscope: <msg>" on stderr, always */
+void js_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* js_warn - "jitterscope: warning: <msg>" on stderr, always */
+void js_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* js_notice - "jitterscope: <msg>" on stderr unless --quiet */
+void js_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* js_dbg - debug message when -v */
+void js_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* js_fmt_ns - human duration ("812 ns", "48.2 us", "11.9 ms", "2.50 s") into buf */
+const char *js_fmt_ns(char *buf, size_t len, uint64_t ns);
+
+/* js_mono_ns - CLOCK_MONOTONIC now, in ns */
+uint64_t js_mono_ns(void);
+
+#endif /* JS_UTIL_H */

@@ -1,0 +1,19 @@
+#!/bin/sh
+# install-deps.sh - install every Debian 12 package jitterscope's build, tests and
+# benchmarks need. Idempotent: apt-get skips what is already installed.
+set -eu
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps.sh: run as root (apt-get install)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
+libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests"
+# shellcheck disable=SC2086
+if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok installed' &&
+   [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then
+	exit 0
+fi
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $PKGS
