@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* cpulist.c - CPU sets, cpulists and hex cpumasks (see js_cpulist.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "js_cpulist.h"
+
+#define NWORDS (JS_MAX_CPUS / 64)
+
+void cpuset_zero(struct js_cpuset *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void cpuset_set(struct js_cpuset *s, int cpu)
+{
+	if (cpu >= 0 && cpu < JS_MAX_CPUS)
+		s->bits[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+void cpuset_clear(struct js_cpuset *s, int cpu)
+{
+	if (cpu >= 0 && cpu < JS_MAX_CPUS)
+		s->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
+bool cpuset_isset(const struct js_cpuset *s, int cpu)
+{
+	if (cpu < 0 || cpu >= JS_MAX_CPUS)
+		return false;
+	return s->bits[cpu / 64] & (1ULL << (cpu % 64));
+}
+
+int cpuset_count(const struct js_cpuset *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < NWORDS; i++)
+		n += __builtin_popcountll(s->bits[i]);
+	return n;
+}
+
+bool cpuset_empty(const struct js_cpuset *s)
+{
+	for (int i = 0; i < NWORDS; i++)
+		if (s->bits[i])
+			return false;
+	return true;
+}
+
+bool cpuset_equal(const struct js_cpuset *a, const struct js_cpuset *b)
+{
+	return !memcmp(a->bits, b->bits, sizeof(a->bits));
+}
+
+bool cpuset_intersects(const struct js_cpuset *a, const struct js_cpuset *b)
+{
+	for (int i = 0; i < NWORDS; i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+bool cpuset_subset(const struct js_cpuset *a, const struct js_cpuset *b)
+{
+	for (int i = 0; i < NWORDS; i++)
+		if (a->bits[i] & ~b->bits[i])
+			return false;
+	return true;
+}
+
+void cpuset_or(struct js_cpuset *dst, const struct js_cpuset *src)
+{
+	for (int i = 0; i < NWORDS; i++)
+		dst->bits[i] |= src->bits[i];
+}
+
+void cpuset_and(struct js_cpuset *dst, const struct js_cpuset *src)
+{
+	for (int i = 0; i < NWORDS; i++)
+		dst->bits[i] &= src->bits[i];
+}
+
+void cpuset_andnot(struct js_cpuset *dst, const struct js_cpuset *src)
+{
+	for (int i = 0; i < NWORDS; i++)
+		dst->bits[i] &= ~src->bits[i];
+}
+
+int cpuset_next(const struct js_cpuset *s, int from)
+{
+	if (from < 0)
+		from = 0;
+	for (int c = from; c < JS_MAX_CPUS; c++) {
+		uint64_t w = s->bits[c / 64] >> (c % 64);
+
+		if (!w) {
+			c |= 63;	/* skip the rest of this word */
+			continue;
+		}
+		return c + __builtin_ctzll(w);
+	}
+	return -1;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* trim - the [*b, *e) span of s without surrounding whitespace */
+static void trim(const char *s, const char **b, const char **e)
+{
+	const char *p = s, *q = s + strlen(s);
+
+	while (p < q && isspace((unsigned char)*p))
+		p++;
+	while (q > p && isspace((unsigned char)q[-1]))
+		q--;
+	*b = p;
+	*e = q;
+}
+
+/* parse_num - a decimal CPU number (or "N" = last) at *pp; advances *pp */
+static int parse_num(const char **pp, const char *end, int last, int *out, char *err, size_t errlen)
+{
+	const char *p = *pp;
+	long v = 0;
+
+	if (p < end && *p == 'N' && last >= 0) {
+		*out = last;
+		*pp = p + 1;
+		return 0;
+	}
+	if (p >= end || !isdigit((unsigned char)*p)) {
+		set_err(err, errlen, "expected a CPU number at \"%.*s\"", (int)(end - p), p);
+		return -EINVAL;
+	}
+	while (p < end && isdigit((unsigned char)*p)) {
+		v = v * 10 + (*p - '0');
+		if (v > JS_MAX_CPUS * 16L)
+			v = JS_MAX_CPUS * 16L;	/* saturate; reported as out of range below */
+		p++;
+	}
+	*out = (int)v;
+	*pp = p;
+	return 0;
+}
+
+/* parse_range - one "A", "A-B" or "A-B:used/group" element in [p, end) */
+static int parse_range(const char *p, const char *end, int last, struct js_cpuset *out,
+		       char *err, size_t errlen)
+{
+	const char *s = p;
+	int a, b, used = 1, group = 1;
+
+	if (parse_num(&p, end, last, &a, err, errlen))
+		return -EINVAL;
+	b = a;
+	if (p < end && *p == '-') {
+		p++;
+		if (parse_num(&p, end, last, &b, err, errlen))
+			return -EINVAL;
+		if (p < end && *p == ':') {
+			p++;
+			if (parse_num(&p, end, -1, &used, err, errlen))
+				return -EINVAL;
+			if (p >= end || *p != '/') {
+				set_err(err, errlen, "expected \"/group\" in \"%.*s\"", (int)(end - s), s);
+				return -EINVAL;
+			}
+			p++;
+			if (parse_num(&p, end, -1, &group, err, errlen))
+				return -EINVAL;
+			if (!group || !used || used > group) {
+				set_err(err, errlen, "bad stride in \"%.*s\"", (int)(end - s), s);
+				return -EINVAL;
+			}
+		}
+	}
+	if (p != end) {
+		set_err(err, errlen, "unexpected \"%.*s\" in \"%.*s\"", (int)(end - p), p,
+			(int)(end - s), s);
+		return -EINVAL;
+	}
+	if (a > b) {
+		set_err(err, errlen, "reversed range \"%.*s\"", (int)(end - s), s);
+		return -EINVAL;
+	}
+	if (b > JS_MAX_CPUS - 1) {
+		set_err(err, errlen, "CPU %d out of range (max %d)", b, JS_MAX_CPUS - 1);
+		return -EINVAL;
+	}
+	for (int c = a; c <= b; c++)
+		if ((c - a) % group < used)
+			cpuset_set(out, c);
+	return 0;
+}
+
+int cpulist_parse_n(const char *str, struct js_cpuset *out, int last_cpu, bool allow_empty,
+		    char *err, size_t errlen)
+{
+	const char *p, *end;
+	struct js_cpuset tmp;
+
+	cpuset_zero(&tmp);
+	if (!str) {
+		set_err(err, errlen, "no CPU list");
+		return -EINVAL;
+	}
+	trim(str, &p, &end);
+	if (p == end) {
+		if (!allow_empty) {
+			set_err(err, errlen, "empty CPU list");
+			return -EINVAL;
+		}
+		*out = tmp;
+		return 0;
+	}
+	while (p <= end) {
+		const char *comma = memchr(p, ',', end - p);
+		const char *e = comma ? comma : end;
+
+		if (e == p) {
+			set_err(err, errlen, "empty element in CPU list \"%.*s\"",
+				(int)(end - str), str);
+			return -EINVAL;
+		}
+		if (parse_range(p, e, last_cpu, &tmp, err, errlen))
+			return -EINVAL;
+		if (!comma)
+			break;
+		p = comma + 1;
+		if (p == end) {
+			set_err(err, errlen, "trailing comma in CPU list");
+			return -EINVAL;
+		}
+	}
+	*out = tmp;
+	return 0;
+}
+
+int cpulist_parse(const char *str, struct js_cpuset *out, char *err, size_t errlen)
+{
+	return cpulist_parse_n(str, out, -1, false, err, errlen);
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* mask_digits - set the bits of hex digits [b, e) whose lowest digit is bit `bit` */
+static int mask_digits(const char *b, const char *e, int bit, struct js_cpuset *out,
+		       char *err, size_t errlen)
+{
+	for (const char *q = e; q > b; q--, bit += 4) {
+		int v = hexval((unsigned char)q[-1]);
+
+		if (v < 0) {
+			set_err(err, errlen, "bad hex digit '%c' in cpumask", q[-1]);
+			return -EINVAL;
+		}
+		for (int k = 0; k < 4; k++) {
+			if (!(v & (1 << k)))
+				continue;
+			if (bit + k > JS_MAX_CPUS - 1) {
+				set_err(err, errlen, "cpumask sets CPU %d (max %d)", bit + k,
+					JS_MAX_CPUS - 1);
+				return -EINVAL;
+			}
+			cpuset_set(out, bit + k);
+		}
+	}
+	return 0;
+}
+
+int cpumask_parse(const char *str, struct js_cpuset *out, char *err, size_t errlen)
+{
+	const char *p, *end, *e;
+	struct js_cpuset tmp;
+	int bit = 0;
+	bool groups;
+
+	cpuset_zero(&tmp);
+	if (!str) {
+		set_err(err, errlen, "no cpumask");
+		return -EINVAL;
+	}
+	trim(str, &p, &end);
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (p == end) {
+		set_err(err, errlen, "empty cpumask");
+		return -EINVAL;
+	}
+	groups = memchr(p, ',', end - p) != NULL;
+	/* walk the groups from the least significant (last) one */
+	for (e = end; e >= p; bit += 32) {
+		const char *b = e;
+
+		while (b > p && b[-1] != ',')
+			b--;
+		if (b == e || (groups && e - b > 8)) {
+			set_err(err, errlen, "bad cpumask group \"%.*s\"", (int)(e - b), b);
+			return -EINVAL;
+		}
+		if (mask_digits(b, e, bit, &tmp, err, errlen))
+			return -EINVAL;
+		if (b == p)
+			break;
+		e = b - 1;
+	}
+	*out = tmp;
+	return 0;
+}
+
+/* append - snprintf at buf + *pos; false when it did not fit */
+static bool append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static bool append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *pos) {
+		buf[*pos] = '\0';
+		return false;
+	}
+	*pos += n;
+	return true;
+}
+
+int cpulist_format(const struct js_cpuset *s, char *buf, size_t len)
+{
+	size_t pos = 0;
+	bool ok = true;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (int c = cpuset_next(s, 0); c >= 0 && ok;) {
+		int e = c;
+
+		while (e + 1 < JS_MAX_CPUS && cpuset_isset(s, e + 1))
+			e++;
+		if (e == c)
+			ok = append(buf, len, &pos, "%s%d", pos ? "," : "", c);
+		else
+			ok = append(buf, len, &pos, "%s%d-%d", pos ? "," : "", c, e);
+		c = cpuset_next(s, e + 1);
+	}
+	if (ok)
+		return (int)pos;
+	if (len >= 4)
+		strcpy(buf + (pos + 4 <= len ? pos : len - 4), "...");
+	return -ENOSPC;
+}
+
+int cpumask_format(const struct js_cpuset *s, int nbits, char *buf, size_t len)
+{
+	size_t pos = 0;
+	int ngroups;
+
+	if (nbits <= 0) {
+		int last = -1;
+
+		for (int c = cpuset_next(s, 0); c >= 0; c = cpuset_next(s, c + 1))
+			last = c;
+		nbits = last + 1;
+	}
+	if (nbits > JS_MAX_CPUS)
+		nbits = JS_MAX_CPUS;
+	ngroups = nbits > 0 ? (nbits + 31) / 32 : 1;
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (int g = ngroups - 1; g >= 0; g--) {
+		uint32_t w = (uint32_t)(s->bits[g / 2] >> (32 * (g % 2)));
+
+		int width = g == ngroups - 1 ? (nbits > 0 ? ((nbits - 1) % 32) / 4 + 1 : 1) : 8;
+
+		if (!append(buf, len, &pos, "%s%0*x", g == ngroups - 1 ? "" : ",", width, w))
+			return -ENOSPC;
+	}
+	return (int)pos;
+}
