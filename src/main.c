@@ -1,11 +1,269 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* main.c - orchestration: cli -> audit -> probes -> samplers -> pipeline -> report. */
+/*
+ * main.c - orchestration: command line -> preflight checks -> measurement
+ * (pipeline.c) -> reports. Exit codes are in js_util.h and README.md.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
+#include "js_cpulist.h"
+#include "js_csv.h"
+#include "js_params.h"
+#include "js_pipeline.h"
+#include "js_report.h"
+#include "js_sysfs.h"
 #include "js_util.h"
 
-int main(void)
+struct outputs {
+	FILE *json;
+	FILE *gaps;
+};
+
+static void on_signal(int sig)
 {
-	js_err("not built yet");
-	return JS_EXIT_ERROR;
+	(void)sig;
+	/* the second Ctrl-C exits at once; the kernel detaches our BPF links with the fds */
+	if (++js_stop_requested >= 2)
+		_exit(JS_EXIT_SIGNAL);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int online_cpus(struct js_cpuset *online)
+{
+	return sysfs_read_cpulist("/sys/devices/system/cpu/online", online);
+}
+
+/* default_cpus - the isolated CPUs if any, else the last online CPU */
+static int default_cpus(struct js_params *p, const struct js_cpuset *online,
+			const struct js_cpuset *allowed)
+{
+	struct js_cpuset iso;
+	int last = -1;
+
+	if (sysfs_read_cpulist("/sys/devices/system/cpu/isolated", &iso) == 0) {
+		cpuset_and(&iso, allowed);
+		for (int c = cpuset_next(&iso, 0); c >= 0; c = cpuset_next(&iso, c + 1))
+			p->cpus[p->ncpus++] = c;
+	}
+	if (p->ncpus)
+		return 0;
+	for (int c = cpuset_next(online, 0); c >= 0; c = cpuset_next(online, c + 1))
+		if (cpuset_isset(allowed, c))
+			last = c;
+	if (last <= 0) {
+		js_err("no CPU to measure: only CPU 0 is available; name one with --cpu");
+		return -EINVAL;
+	}
+	p->cpus[p->ncpus++] = last;
+	return 0;
+}
+
+/* check_cpus - measured CPUs online and allowed; housekeeping left over */
+static int check_cpus(struct js_params *p, cpu_set_t *hk_set)
+{
+	struct js_cpuset online, allowed, hk;
+	cpu_set_t aff;
+
+	if (online_cpus(&online)) {
+		js_err("cannot read the online CPUs from /sys/devices/system/cpu/online");
+		return -EIO;
+	}
+	if (sched_getaffinity(0, sizeof(aff), &aff)) {
+		js_err("sched_getaffinity: %s", strerror(errno));
+		return -errno;
+	}
+	cpuset_zero(&allowed);
+	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &aff))
+			cpuset_set(&allowed, c);
+	if (!p->ncpus && default_cpus(p, &online, &allowed))
+		return -EINVAL;
+	for (size_t i = 0; i < p->ncpus; i++) {
+		if (!cpuset_isset(&online, p->cpus[i])) {
+			js_err("CPU %d is not online (online: see /sys/devices/system/cpu/online)",
+			       p->cpus[i]);
+			return -EINVAL;
+		}
+		if (!cpuset_isset(&allowed, p->cpus[i])) {
+			js_err("CPU %d is not in this process's allowed CPUs (cpuset/taskset)",
+			       p->cpus[i]);
+			return -EINVAL;
+		}
+	}
+	cpuset_zero(&hk);
+	if (p->nhk) {
+		for (size_t i = 0; i < p->nhk; i++) {
+			if (!cpuset_isset(&online, p->hk[i]) || !cpuset_isset(&allowed, p->hk[i])) {
+				js_err("housekeeping CPU %d is not online and allowed", p->hk[i]);
+				return -EINVAL;
+			}
+			cpuset_set(&hk, p->hk[i]);
+		}
+	} else {
+		hk = allowed;
+		cpuset_and(&hk, &online);
+		for (size_t i = 0; i < p->ncpus; i++)
+			cpuset_clear(&hk, p->cpus[i]);
+		for (int c = cpuset_next(&hk, 0); c >= 0; c = cpuset_next(&hk, c + 1))
+			p->hk[p->nhk++] = c;
+	}
+	if (!p->nhk) {
+		js_err("no housekeeping CPU left: every allowed CPU is measured; leave one "
+		       "for jitterscope's own threads (measure fewer CPUs or use -H)");
+		return -EINVAL;
+	}
+	CPU_ZERO(hk_set);
+	for (size_t i = 0; i < p->nhk; i++)
+		CPU_SET(p->hk[i], hk_set);
+	return 0;
+}
+
+static FILE *open_out(const char *path, const char *what)
+{
+	FILE *fp;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	fp = fopen(path, "w");
+	if (!fp)
+		js_err("cannot write %s file '%s': %s", what, path, strerror(errno));
+	return fp;
+}
+
+static void close_out(FILE *fp)
+{
+	if (fp && fp != stdout)
+		fclose(fp);
+	else if (fp)
+		fflush(fp);
+}
+
+static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0) {
+		snprintf(m->kernel, sizeof(m->kernel), "%s %s", u.release, u.machine);
+		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
+	}
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", caps->model);
+	m->hypervisor = caps->hypervisor;
+	m->invariant_tsc = tsc_caps_invariant(caps);
+	m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* preflight - what the machine must offer before we spin; warnings for the rest */
+static int preflight(const struct js_params *p, struct js_machine *m)
+{
+	struct tsc_caps caps;
+	char *cpuinfo = NULL;
+	size_t len;
+	int rt = 0;
+
+	if (sysfs_read_file("/proc/cpuinfo", &cpuinfo, &len))
+		cpuinfo = NULL;
+	tsc_caps_detect(&caps, cpuinfo);
+	free(cpuinfo);
+	machine_facts(m, &caps);
+	if (!caps.has_rdtscp && !p->lfence) {
+		js_err("this CPU has no rdtscp: use --lfence");
+		return -ENOTSUP;
+	}
+	if (!tsc_caps_invariant(&caps))
+		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
+			"may be wrong when the CPU changes frequency or idles");
+	if (p->policy != SCHED_OTHER &&
+	    sysfs_read_int("/proc/sys/kernel/sched_rt_runtime_us", &rt) == 0 && rt != -1)
+		js_warn("a real-time spinner is RT-throttled: sched_rt_runtime_us=%d forces the "
+			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
+			"this, or use -P o:0)", rt);
+	if (geteuid() != 0)
+		js_notice("not root: eBPF attribution and memory locking may be unavailable");
+	return 0;
+}
+
+static int measure(struct js_params *p)
+{
+	struct js_run run;
+	struct js_sinks sinks = { 0 };
+	struct outputs out = { 0 };
+	cpu_set_t hk;
+	int err, rc = JS_EXIT_OK;
+
+	memset(&run, 0, sizeof(run));
+	if (check_cpus(p, &hk))
+		return JS_EXIT_USAGE;
+	if (preflight(p, &run.machine))
+		return JS_EXIT_ERROR;
+	/* every output opened before measuring: no 60 s run lost to a bad path */
+	if (p->json_path && !(out.json = open_out(p->json_path, "JSON")))
+		return JS_EXIT_ERROR;
+	if (p->gaps_path && !(out.gaps = open_out(p->gaps_path, "gaps CSV"))) {
+		close_out(out.json);
+		return JS_EXIT_ERROR;
+	}
+	if (out.gaps) {
+		csv_write_header(out.gaps);
+		sinks.gaps_csv = out.gaps;
+	}
+	/* our own threads stay on housekeeping CPUs; samplers re-pin themselves */
+	if (sched_setaffinity(0, sizeof(hk), &hk))
+		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
+	install_signals();
+	err = pipeline_run(&run, p, &sinks);
+	if (err) {
+		rc = JS_EXIT_ERROR;
+		goto out;
+	}
+	if (out.json)
+		report_json(out.json, &run);
+	if (!p->json_path || strcmp(p->json_path, "-"))
+		report_text(stdout, &run);
+	else if (!p->quiet)
+		report_text(stderr, &run);
+out:
+	close_out(out.json);
+	close_out(out.gaps);
+	for (size_t i = 0; i < run.ncpus; i++)
+		result_cpu_free(&run.cpus[i]);
+	free(run.cpus);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct js_params p;
+
+	if (cli_parse(argc, argv, &p))
+		return JS_EXIT_USAGE;
+	if (p.help)
+		return JS_EXIT_OK;
+	js_verbose = p.verbose;
+	js_quiet = p.quiet;
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	switch (p.cmd) {
+	case JS_CMD_MEASURE:
+		return measure(&p);
+	default:
+		js_err("this command is not available yet");
+		return JS_EXIT_ERROR;
+	}
 }

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* js_csv.h - the --gaps CSV: one row per gap (documented in docs/OUTPUT.md). */
+#ifndef JS_CSV_H
+#define JS_CSV_H
+
+#include <stdio.h>
+
+#include "js_model.h"
+
+/* csv_write_header - "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns" */
+void csv_write_header(FILE *fp);
+/* csv_write_gap - one row; causes = "class:detail=net_ns;..." (quoted as CSV needs) */
+void csv_write_gap(FILE *fp, const struct js_gap_rec *g);
+/* csv_field - write s as one CSV field (RFC 4180 quoting when needed) */
+void csv_field(FILE *fp, const char *s);
+
+#endif /* JS_CSV_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* js_params.h - everything the command line decides (filled by cli.c, no side effects). */
+#ifndef JS_PARAMS_H
+#define JS_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
+
+enum js_cmd {
+	JS_CMD_MEASURE = 0,
+	JS_CMD_CHECK,       /* jitterscope check: the isolation audit alone */
+	JS_CMD_REPORT,      /* jitterscope report RUN.json */
+	JS_CMD_DIFF,        /* jitterscope diff A.json B.json */
+};
+
+#define JS_DEFAULT_DURATION_NS  (10ull * 1000000000ull)
+#define JS_DEFAULT_THRESHOLD_NS 1000ull
+#define JS_DEFAULT_TOP          10
+#define JS_DEFAULT_RING         (1u << 18)    /* gaps per CPU ring: 4 MiB */
+#define JS_MAX_ARRIVALS         8
+
+struct js_params {
+	enum js_cmd cmd;
+	int cpus[JS_CPUS_MAX];
+	size_t ncpus;           /* 0 = default (isolated CPUs, else the last online) */
+	int hk[JS_CPUS_MAX];
+	size_t nhk;             /* 0 = default (allowed CPUs minus measured) */
+	uint64_t duration_ns;   /* 0 = until Ctrl-C */
+	bool duration_set;
+	uint64_t threshold_ns;
+	uint64_t warmup_ns;
+	int policy, priority;   /* -P */
+	unsigned top;           /* worst gaps listed */
+	size_t ring_entries;
+	bool no_probes;
+	bool lfence;
+	bool no_progress;
+	bool quiet;
+	int verbose;
+	bool help;              /* --help/--usage/--version printed: exit 0 */
+	const char *json_path;  /* "-" = stdout */
+	const char *gaps_path;
+	const char *sysroot;
+	const char *inputs[2];  /* report/diff JSON files */
+	size_t ninputs;
+	uint64_t arrival_ns[JS_MAX_ARRIVALS];
+	size_t narrivals;
+	uint64_t burst;
+};
+
+/* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */
+int cli_parse(int argc, char **argv, struct js_params *p);
+/* cli_parse_duration - "60", "60s", "5m", "1h", "2d", "1500ms" (bare = seconds) */
+int cli_parse_duration(const char *s, uint64_t *ns);
+/* cli_parse_time_us - "5", "0.5", "500ns", "5us", "2ms", "1s" (bare = microseconds) */
+int cli_parse_time_us(const char *s, uint64_t *ns);
+
+#endif /* JS_PARAMS_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* js_report.h - formatters over struct js_run: the human report and the JSON contract. */
+#ifndef JS_REPORT_H
+#define JS_REPORT_H
+
+#include <stdio.h>
+
+#include "js_result.h"
+
+/* report_text - the human report (stdout) */
+void report_text(FILE *fp, const struct js_run *run);
+/* report_json - the JSON document described in docs/JSON.md */
+void report_json(FILE *fp, const struct js_run *run);
+
+/* Percentiles every report shows, and their JSON keys. */
+struct js_pct {
+	double p;
+	const char *key;    /* "p99_ns" */
+	const char *label;  /* "p99" */
+};
+extern const struct js_pct js_pcts[];
+extern const size_t js_npcts;
+
+#endif /* JS_REPORT_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_result.h - the run's result: per measured CPU, what was measured and what
+ * explains it. Filled by the pipeline gap by gap (bounded memory), read by the
+ * formatters (report_text.c, report_json.c ...).
+ */
+#ifndef JS_RESULT_H
+#define JS_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "js_arrival.h"
+#include "js_hist.h"
+#include "js_model.h"
+#include "js_params.h"
+#include "js_tsc.h"
+
+#define JS_SCHEMA_VERSION 1
+
+/* The N worst gaps: a min-heap on duration, so the smallest is replaced. */
+struct js_top {
+	struct js_gap_rec *recs;
+	unsigned n, cap;
+};
+
+struct js_cpu_result {
+	int cpu;
+	int node;
+	uint64_t start_ns, end_ns;    /* measured window, CLOCK_MONOTONIC */
+	uint64_t iterations;
+	double loop_ns_min, loop_ns_median, loop_ns_mean;
+	uint64_t gap_count;
+	uint64_t lost_ns;
+	uint64_t dropped;             /* gaps lost to a full sampler ring */
+	uint64_t events;              /* probe events on this CPU that overlapped a gap */
+	uint64_t steal_ns;            /* steal allocated to gaps */
+	uint64_t smi;                 /* SMI count delta (when countable) */
+	uint64_t by_primary[JS_CAUSE_MAX];       /* gaps per primary cause */
+	uint64_t ns_by_primary[JS_CAUSE_MAX];    /* gap time per primary cause */
+	struct js_hist hist;          /* gap durations, ns */
+	struct js_top top;
+	struct js_arrival arrivals[JS_MAX_ARRIVALS];
+	size_t narrivals;
+};
+
+struct js_machine {
+	char kernel[160];
+	char hostname[72];
+	char cpu_model[64];
+	double tsc_hz;
+	bool hypervisor;
+	bool invariant_tsc;
+	int online_cpus;
+};
+
+struct js_run {
+	const struct js_params *params;
+	struct js_machine machine;
+	struct tsc_fit fit;
+	uint64_t start_mono_ns;       /* when sampling started */
+	double start_epoch_s;         /* the same instant, wall clock */
+	uint64_t wall_ns;             /* run length as measured by CLOCK_MONOTONIC */
+	bool interrupted;             /* Ctrl-C / SIGTERM ended it early */
+	bool probes_on;
+	char probes_why[256];         /* why the probes are off */
+	bool smi_countable;
+	char smi_why[128];
+	uint64_t probe_events, probe_lost;
+	struct js_cpu_result *cpus;
+	size_t ncpus;
+};
+
+/* result_cpu_init - allocate a CPU's histogram and top list; -ENOMEM */
+int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top);
+/* result_cpu_free - release it (accepts a zeroed struct) */
+void result_cpu_free(struct js_cpu_result *r);
+/* result_add_gap - account one attributed gap (histogram, totals, top list) */
+void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g);
+/* result_top_sorted - the worst gaps, largest first, into @out (cap r->top.n) */
+unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
+/* result_lost_pct - share of the measured window lost to gaps, in % */
+double result_lost_pct(const struct js_cpu_result *r);
+
+#endif /* JS_RESULT_H */

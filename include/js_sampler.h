@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_sampler.h - one pinned spin-loop thread per measured CPU. The loop reads the
+ * TSC, and stores (start, end) of every gap above the threshold in a preallocated
+ * single-producer/single-consumer ring drained from a housekeeping CPU.
+ */
+#ifndef JS_SAMPLER_H
+#define JS_SAMPLER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SAMPLER_CAL_BINS 1024     /* loop-period histogram bins (cycles) */
+
+struct gap_raw {
+	uint64_t start_tsc;   /* last TSC read before the gap */
+	uint64_t end_tsc;     /* first TSC read after it */
+};
+
+/* SPSC ring: the sampler writes head, the drainer writes tail; each on its own line. */
+struct gap_ring {
+	_Alignas(64) volatile uint64_t head;
+	_Alignas(64) volatile uint64_t tail;
+	_Alignas(64) uint64_t mask;
+	struct gap_raw *slots;
+};
+
+enum sampler_state {
+	SAMPLER_INIT = 0,
+	SAMPLER_READY,      /* pinned, memory ready, loop calibrated: waiting for go */
+	SAMPLER_RUNNING,
+	SAMPLER_DONE,
+	SAMPLER_FAILED,
+};
+
+struct sampler_cfg {
+	int cpu;
+	int policy;               /* SCHED_OTHER / SCHED_FIFO / SCHED_RR */
+	int priority;
+	uint64_t threshold_cycles;
+	uint64_t warmup_cycles;   /* loop runs but records nothing for this long */
+	uint64_t duration_cycles; /* 0 = until stopped */
+	size_t ring_entries;      /* power of two */
+	bool lfence;              /* lfence;rdtsc instead of rdtscp */
+	const volatile int *go;   /* set to 1 to start, shared by all samplers */
+	const volatile int *stop; /* set to 1 to stop early */
+};
+
+struct sampler {
+	struct sampler_cfg cfg;
+	pthread_t thread;
+	int node;
+	pid_t tid;
+	struct gap_ring ring;
+	/* written by the sampler thread only */
+	_Alignas(64) volatile int state;
+	volatile uint64_t start_tsc, end_tsc;   /* measured window (after warm-up) */
+	volatile uint64_t iterations;            /* published at each gap and at the end */
+	volatile uint64_t dropped;               /* gaps lost to a full ring */
+	uint32_t loop_min_cycles, loop_median_cycles;   /* from the calibration pass */
+	uint32_t *cal_bins;
+	int err;                                 /* errno of a setup failure */
+	char errmsg[160];
+};
+
+/* sampler_start - create the pinned thread; it reports READY (or FAILED) in s->state */
+int sampler_start(struct sampler *s, const struct sampler_cfg *cfg);
+/* sampler_wait_ready - wait until READY/FAILED; 0 when ready */
+int sampler_wait_ready(struct sampler *s);
+/* sampler_join - join the thread (after stop/duration) and free its memory */
+void sampler_join(struct sampler *s);
+/* sampler_free - release the ring */
+void sampler_free(struct sampler *s);
+
+/* ring_pop - consumer side: copy up to @max gaps out; returns the count */
+size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max);
+/* ring_push - producer side (exposed for tests): false when full */
+bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end);
+
+/* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
+int sampler_parse_priority(const char *s, int *policy, int *priority);
+
+#endif /* JS_SAMPLER_H */

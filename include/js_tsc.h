@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_tsc.h - ordered TSC reads (safe in the sampler's hot loop) and the
+ * TSC -> CLOCK_MONOTONIC fit.
+ */
+#ifndef JS_TSC_H
+#define JS_TSC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* js_rdtscp - TSC read ordered after all previous instructions (rdtscp) */
+static inline uint64_t js_rdtscp(void)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* js_rdtsc_lfence - lfence; rdtsc (the kernel's rdtsc_ordered) */
+static inline uint64_t js_rdtsc_lfence(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+#define TSC_MAX_PAIRS 256
+
+/* One paired read: the TSC midpoint of a short window around clock_gettime. */
+struct tsc_pair {
+	uint64_t tsc;
+	uint64_t ns;          /* CLOCK_MONOTONIC */
+	uint32_t window;      /* cycles between the two TSC reads */
+};
+
+/* The fit: ns = ns0 + (tsc - tsc0) * ns_per_cycle. */
+struct tsc_fit {
+	uint64_t tsc0, ns0;
+	double ns_per_cycle;
+	double hz;            /* 1e9 / ns_per_cycle */
+	double residual_max_ns;   /* max |fit - pair| over the pairs used */
+	double residual_rms_ns;
+	size_t npairs;
+};
+
+/* The calibration state: pairs collected before, during and after the run. */
+struct tsc_cal {
+	struct tsc_pair pairs[TSC_MAX_PAIRS];
+	size_t n;
+	struct tsc_fit fit;
+};
+
+/* tsc_pair_read - take the best (narrowest window) of @tries paired reads */
+struct tsc_pair tsc_pair_read(int tries);
+/* tsc_cal_add - add a pair (when full, every other pair is dropped, keeping the span) */
+void tsc_cal_add(struct tsc_cal *c, struct tsc_pair p);
+/* tsc_fit_pairs - least-squares fit of ns on tsc; -EINVAL with < 2 pairs or no span */
+int tsc_fit_pairs(const struct tsc_pair *p, size_t n, struct tsc_fit *out);
+/* tsc_cal_refit - refit c->fit from all pairs */
+int tsc_cal_refit(struct tsc_cal *c);
+
+/* tsc_to_ns - a TSC value on the CLOCK_MONOTONIC time base */
+static inline uint64_t tsc_to_ns(const struct tsc_fit *f, uint64_t tsc)
+{
+	int64_t d = (int64_t)(tsc - f->tsc0);
+
+	return f->ns0 + (int64_t)((double)d * f->ns_per_cycle);
+}
+
+/* tsc_cycles_to_ns / tsc_ns_to_cycles - durations */
+static inline uint64_t tsc_cycles_to_ns(const struct tsc_fit *f, uint64_t cyc)
+{
+	return (uint64_t)((double)cyc * f->ns_per_cycle + 0.5);
+}
+
+static inline uint64_t tsc_ns_to_cycles(const struct tsc_fit *f, uint64_t ns)
+{
+	return (uint64_t)((double)ns / f->ns_per_cycle + 0.5);
+}
+
+/* What we know about the TSC's trustworthiness. */
+struct tsc_caps {
+	bool has_rdtscp;
+	bool constant_tsc;    /* cpuinfo flag */
+	bool nonstop_tsc;     /* cpuinfo flag */
+	bool invariant_cpuid; /* CPUID 0x80000007 EDX[8] (libcpuid) */
+	bool known_freq;      /* cpuinfo tsc_known_freq */
+	bool hypervisor;
+	char model[64];       /* CPU brand string */
+	char vendor[16];
+};
+
+/* tsc_caps_detect - read cpuinfo flags (via @cpuinfo text) and libcpuid */
+void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo);
+/* tsc_caps_invariant - constant and nonstop, by either source */
+bool tsc_caps_invariant(const struct tsc_caps *c);
+
+#endif /* JS_TSC_H */

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * cli.c - the command line (argp) into struct js_params. No side effects: it
+ * reads no system state, so every rule here is unit-tested. Checks that need the
+ * system (CPU online, allowed, writable paths) are in main.c's preflight.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "js_arrival.h"
+#include "js_cpulist.h"
+#include "js_params.h"
+#include "js_sampler.h"
+#include "js_util.h"
+
+const char *argp_program_version = "jitterscope " JS_VERSION;
+const char *argp_program_bug_address = NULL;
+
+enum {
+	OPT_WARMUP = 1000,
+	OPT_JSON,
+	OPT_GAPS,
+	OPT_NO_PROBES,
+	OPT_RING,
+	OPT_LFENCE,
+	OPT_NO_PROGRESS,
+	OPT_SYSROOT,
+	OPT_HELP,
+	OPT_USAGE,
+	OPT_ARRIVAL,
+	OPT_BURST,
+};
+
+static const char doc[] =
+	"Measure what steals a CPU from a spinning application, when and for how long.\n"
+	"\n"
+	"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
+	"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
+	"\v"
+	"TIME values: durations take s (default), m, h, d or ms; thresholds take ns, us "
+	"(default), ms or s.\n"
+	"\n"
+	"Examples:\n"
+	"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
+	"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
+	"  jitterscope check --cpu 3\n"
+	"\n"
+	"Exit status: 0 ok, 1 runtime error, 2 audit failures (check), 64 usage error.";
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "What to measure:", 1 },
+	{ "cpu", 'c', "LIST", 0, "CPUs to measure, e.g. 3 or 1,3-5 (default: the isolated CPUs, "
+	  "else the last online CPU)", 1 },
+	{ "cpus", 'c', "LIST", OPTION_ALIAS, NULL, 1 },
+	{ "duration", 'd', "TIME", 0, "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C "
+	  "(default 10s)", 1 },
+	{ "threshold", 'T', "TIME", 0, "smallest gap recorded (default 1us; e.g. 500ns)", 1 },
+	{ "warm-up", OPT_WARMUP, "TIME", 0, "spin this long before recording (default 0)", 1 },
+	{ "priority", 'P', "o:0|f:PRIO|r:PRIO", 0, "sampler scheduling (default o:0 = SCHED_OTHER; "
+	  "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1)", 1 },
+	{ "house-keeping", 'H', "LIST", 0, "CPUs for jitterscope's own threads (default: allowed "
+	  "CPUs minus measured ones)", 1 },
+	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
+	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
+	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two "
+	  "(default 262144)", 1 },
+	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0, "also report the delay of messages "
+	  "arriving every 1us,10us,...", 1 },
+	{ "burst", OPT_BURST, "N", 0, "with --arrival-interval: chance that N consecutive "
+	  "arrivals meet a gap", 1 },
+	{ NULL, 0, NULL, 0, "Output:", 2 },
+	{ "json", OPT_JSON, "FILE", 0, "write the result as JSON ('-' = stdout)", 2 },
+	{ "gaps", OPT_GAPS, "FILE", 0, "write one CSV row per gap", 2 },
+	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
+	{ "quiet", 'q', NULL, 0, "no progress line, no notices", 2 },
+	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
+	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
+	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
+	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "give a short usage message", -1 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+/* parse a decimal with an optional fraction, times @scale, into ns; no overflow */
+static int parse_scaled(const char *s, const char *unit_end, double scale, uint64_t *ns)
+{
+	char num[64];
+	size_t len = (size_t)(unit_end - s);
+	char *end;
+	double v;
+
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, len);
+	num[len] = 0;
+	for (size_t i = 0; i < len; i++)
+		if (!((num[i] >= '0' && num[i] <= '9') || num[i] == '.'))
+			return -EINVAL;	/* no sign, no exponent, no spaces */
+	errno = 0;
+	v = strtod(num, &end);
+	if (errno || *end || !isfinite(v))
+		return -EINVAL;
+	v *= scale;
+	if (v >= 1.8e19)
+		return -ERANGE;
+	*ns = (uint64_t)llround(v);
+	return 0;
+}
+
+struct unit {
+	const char *name;
+	double ns;
+};
+
+static int parse_with_units(const char *s, const struct unit *units, size_t n, double bare,
+			    uint64_t *ns)
+{
+	size_t len;
+
+	if (!s || !*s)
+		return -EINVAL;
+	len = strlen(s);
+	for (size_t i = 0; i < n; i++) {
+		size_t ul = strlen(units[i].name);
+
+		if (len > ul && !strcmp(s + len - ul, units[i].name)) {
+			/* "5ms" must not match "s": units are listed longest first */
+			return parse_scaled(s, s + len - ul, units[i].ns, ns);
+		}
+	}
+	return parse_scaled(s, s + len, bare, ns);
+}
+
+int cli_parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct unit units[] = {
+		{ "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
+	};
+
+	return parse_with_units(s, units, ARRAY_SIZE(units), 1e9, ns);
+}
+
+int cli_parse_time_us(const char *s, uint64_t *ns)
+{
+	static const struct unit units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+
+	return parse_with_units(s, units, ARRAY_SIZE(units), 1e3, ns);
+}
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	return *v > max ? -ERANGE : 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct js_params *p = state->input;
+	unsigned long long v;
+	char err[160];
+	int ret;
+
+	switch (key) {
+	case 'c':
+	case 'H': {
+		int *list = key == 'c' ? p->cpus : p->hk;
+		size_t *n = key == 'c' ? &p->ncpus : &p->nhk;
+
+		struct js_cpuset set;
+
+		ret = cpulist_parse(arg, &set, err, sizeof(err));
+		if (ret) {
+			argp_error(state, "invalid CPU list '%s' for --%s: %s", arg,
+				   key == 'c' ? "cpu" : "house-keeping", err);
+			return EINVAL;
+		}
+		*n = 0;
+		for (int cpu = cpuset_next(&set, 0); cpu >= 0; cpu = cpuset_next(&set, cpu + 1))
+			list[(*n)++] = cpu;
+		break;
+	}
+	case 'd':
+		ret = cli_parse_duration(arg, &p->duration_ns);
+		if (ret) {
+			argp_error(state, "invalid duration '%s': %s (use e.g. 60, 60s, 5m, 1h; 0 = "
+				   "until Ctrl-C)", arg, ret == -ERANGE ? "too large" : "not a duration");
+			return EINVAL;
+		}
+		p->duration_set = true;
+		break;
+	case 'T':
+		ret = cli_parse_time_us(arg, &p->threshold_ns);
+		if (ret || p->threshold_ns == 0) {
+			argp_error(state, "invalid threshold '%s': %s (use e.g. 1us, 500ns, 5)", arg,
+				   ret == -ERANGE ? "too large" : ret ? "not a time" : "must be > 0");
+			return EINVAL;
+		}
+		break;
+	case OPT_WARMUP:
+		if (cli_parse_duration(arg, &p->warmup_ns)) {
+			argp_error(state, "invalid warm-up '%s' (use e.g. 1, 500ms, 2s)", arg);
+			return EINVAL;
+		}
+		break;
+	case 'P':
+		if (sampler_parse_priority(arg, &p->policy, &p->priority)) {
+			argp_error(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)", arg);
+			return EINVAL;
+		}
+		break;
+	case 'n':
+		if (parse_uint(arg, 1000, &v)) {
+			argp_error(state, "invalid --top '%s' (0..1000)", arg);
+			return EINVAL;
+		}
+		p->top = (unsigned)v;
+		break;
+	case OPT_RING:
+		if (parse_uint(arg, 1ull << 26, &v) || v < 1024 || (v & (v - 1))) {
+			argp_error(state, "invalid --ring-size '%s' (a power of two, 1024..67108864)",
+				   arg);
+			return EINVAL;
+		}
+		p->ring_entries = v;
+		break;
+	case OPT_ARRIVAL: {
+		size_t n;
+
+		if (arrival_parse_list(arg, p->arrival_ns, JS_MAX_ARRIVALS, &n, err, sizeof(err))) {
+			argp_error(state, "invalid --arrival-interval '%s': %s", arg, err);
+			return EINVAL;
+		}
+		p->narrivals = n;
+		break;
+	}
+	case OPT_BURST:
+		if (arrival_parse_burst(arg, &p->burst, err, sizeof(err))) {
+			argp_error(state, "invalid --burst '%s': %s", arg, err);
+			return EINVAL;
+		}
+		break;
+	case OPT_JSON: p->json_path = arg; break;
+	case OPT_GAPS: p->gaps_path = arg; break;
+	case OPT_NO_PROBES: p->no_probes = true; break;
+	case OPT_LFENCE: p->lfence = true; break;
+	case OPT_NO_PROGRESS: p->no_progress = true; break;
+	case OPT_SYSROOT: p->sysroot = arg; break;
+	case 'q': p->quiet = true; break;
+	case 'v': p->verbose++; break;
+	case OPT_HELP:
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		p->help = true;
+		break;
+	case OPT_USAGE:
+		argp_state_help(state, stdout, ARGP_HELP_USAGE);
+		p->help = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (p->cmd == JS_CMD_REPORT || p->cmd == JS_CMD_DIFF) {
+			if (p->ninputs >= 2) {
+				argp_error(state, "too many files");
+				return EINVAL;
+			}
+			p->inputs[p->ninputs++] = arg;
+			break;
+		}
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* cross-option rules, after every option is known */
+static int validate(struct js_params *p, const char *prog)
+{
+	if (p->help)
+		return 0;
+	if (p->duration_ns && p->threshold_ns >= p->duration_ns) {
+		fprintf(stderr, "%s: the threshold must be shorter than the duration\n", prog);
+		return -EINVAL;
+	}
+	if (p->cmd == JS_CMD_REPORT && p->ninputs != 1) {
+		fprintf(stderr, "%s: report needs one JSON file\n", prog);
+		return -EINVAL;
+	}
+	if (p->cmd == JS_CMD_DIFF && p->ninputs != 2) {
+		fprintf(stderr, "%s: diff needs two JSON files\n", prog);
+		return -EINVAL;
+	}
+	if (p->burst && !p->narrivals) {
+		fprintf(stderr, "%s: --burst needs --arrival-interval\n", prog);
+		return -EINVAL;
+	}
+	if (p->json_path && p->gaps_path && !strcmp(p->json_path, "-") &&
+	    !strcmp(p->gaps_path, "-")) {
+		fprintf(stderr, "%s: --json and --gaps cannot both write to stdout\n", prog);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < p->ncpus; i++)
+		for (size_t k = 0; k < p->nhk; k++)
+			if (p->cpus[i] == p->hk[k]) {
+				fprintf(stderr, "%s: CPU %d is both measured and housekeeping\n", prog,
+					p->cpus[i]);
+				return -EINVAL;
+			}
+	return 0;
+}
+
+static void defaults(struct js_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->duration_ns = JS_DEFAULT_DURATION_NS;
+	p->threshold_ns = JS_DEFAULT_THRESHOLD_NS;
+	p->policy = SCHED_OTHER;
+	p->top = JS_DEFAULT_TOP;
+	p->ring_entries = JS_DEFAULT_RING;
+}
+
+int cli_parse(int argc, char **argv, struct js_params *p)
+{
+	struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	static const struct {
+		const char *name;
+		enum js_cmd cmd;
+		const char *args;
+	} cmds[] = {
+		{ "check", JS_CMD_CHECK, "" },
+		{ "report", JS_CMD_REPORT, "RUN.json" },
+		{ "diff", JS_CMD_DIFF, "A.json B.json" },
+	};
+	char prog[64];
+	int first = 0;
+
+	defaults(p);
+	snprintf(prog, sizeof(prog), "jitterscope");
+	if (argc > 1) {
+		for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+			if (!strcmp(argv[1], cmds[i].name)) {
+				p->cmd = cmds[i].cmd;
+				argp.args_doc = cmds[i].args;
+				snprintf(prog, sizeof(prog), "jitterscope %s", cmds[i].name);
+				first = 1;
+			}
+		}
+	}
+	/* argp reports errors itself; ARGP_NO_EXIT keeps the parser testable */
+	char *saved = argv[first];
+	argv[first] = prog;
+	error_t err = argp_parse(&argp, argc - first, argv + first,
+				 ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, p);
+	argv[first] = saved;
+	if (err)
+		return -EINVAL;
+	return validate(p, prog);
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * pipeline.c - one measurement, run from the main thread on a housekeeping CPU.
+ *
+ * Samplers spin on the measured CPUs and push raw gaps into their rings. Every
+ * DRAIN_PERIOD this thread (never woken by anything on a measured CPU) consumes
+ * the probes' ring buffer (no wakeups), pops the gap rings, converts TSC to
+ * CLOCK_MONOTONIC, and attributes each gap that ended at least PROCESS_LAG ago,
+ * when every event overlapping it has been consumed. Gaps on a CPU never
+ * overlap and come in order, so events ending before the last processed gap
+ * cannot matter any more and are dropped: memory stays bounded.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "js_correlate.h"
+#include "js_csv.h"
+#include "js_ksyms.h"
+#include "js_pipeline.h"
+#include "js_probes.h"
+#include "js_sampler.h"
+#include "js_smi.h"
+#include "js_util.h"
+
+#define DRAIN_PERIOD_NS   10000000ull     /* 10 ms */
+#define PROCESS_LAG_NS    20000000ull     /* gaps must have ended this long ago */
+#define FIT_PERIOD_NS     1000000000ull   /* a TSC/MONOTONIC pair every second */
+#define EV_WINDOW_CAP     65536           /* events kept per CPU awaiting their gap */
+#define READINGS_CAP      16384
+#define POP_BATCH         4096
+
+volatile sig_atomic_t js_stop_requested;
+
+struct cpu_pipe {
+	struct sampler s;
+	struct js_cpu_result *res;
+	struct js_gap *pend;          /* converted gaps awaiting attribution */
+	size_t npend, cappend;
+	struct js_event *ev;          /* events awaiting their gap */
+	size_t nev;
+	uint64_t ev_evicted;          /* events dropped because the window was full */
+	uint64_t last_end_ns;
+	struct steal_reading *rd;     /* steal clock readings not yet used */
+	size_t nrd;
+	struct steal_reading carry;
+	bool have_carry;
+	struct js_smi smi;
+	bool smi_ok;
+	uint64_t smi_start;
+	struct js_gap_rec *recs;      /* scratch for one batch */
+};
+
+struct pipeline {
+	struct js_run *run;
+	const struct js_params *p;
+	struct js_sinks *sinks;
+	struct cpu_pipe *cp;
+	size_t n;
+	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
+	struct js_probes *probes;
+	struct js_ksyms *ksyms;
+	struct corr_opts copts;
+	struct tsc_cal cal;
+	volatile int go, stop;
+	struct gap_raw *raw;
+};
+
+static const char *sym_cb(void *ctx, uint64_t addr)
+{
+	return ctx ? ksyms_name(ctx, addr) : NULL;
+}
+
+/* keep readings sorted by time: events arrive in end order, starts may be older */
+static void reading_add(struct cpu_pipe *c, uint64_t t, uint64_t steal)
+{
+	size_t i;
+
+	if (c->nrd == READINGS_CAP) {	/* thin: keep every other reading */
+		size_t k = 0;
+
+		for (size_t j = 0; j < c->nrd; j += 2)
+			c->rd[k++] = c->rd[j];
+		c->nrd = k;
+	}
+	i = c->nrd;
+	while (i > 0 && c->rd[i - 1].t_ns > t) {
+		c->rd[i] = c->rd[i - 1];
+		i--;
+	}
+	c->rd[i].t_ns = t;
+	c->rd[i].steal_ns = steal;
+	c->nrd++;
+}
+
+static int on_event(void *ctx, const struct js_event *ev)
+{
+	struct pipeline *pl = ctx;
+	int idx = ev->cpu < JS_CPUS_MAX ? pl->cpu_index[ev->cpu] : -1;
+	struct cpu_pipe *c;
+
+	pl->run->probe_events++;
+	if (idx < 0)
+		return 0;
+	c = &pl->cp[idx];
+	if (ev->flags & JS_F_STEAL) {
+		reading_add(c, ev->start_ns, ev->steal_start);
+		reading_add(c, ev->end_ns, ev->steal_end);
+	}
+	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->last_end_ns)
+		return 0;	/* before the last processed gap: cannot overlap a later one */
+	if (c->nev == EV_WINDOW_CAP) {
+		memmove(c->ev, c->ev + 1, (c->nev - 1) * sizeof(*c->ev));
+		c->nev--;
+		c->ev_evicted++;
+	}
+	c->ev[c->nev++] = *ev;
+	return 0;
+}
+
+static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
+{
+	struct js_gap_rec *recs = c->recs;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		memset(&recs[i], 0, sizeof(recs[i]));
+		recs[i].gap = c->pend[i];
+		if (pl->probes)
+			corr_attribute(&recs[i].gap, c->ev, c->nev, &pl->copts, &recs[i].attr);
+		else
+			corr_attribute(&recs[i].gap, NULL, 0, &pl->copts, &recs[i].attr);
+	}
+	if (pl->probes && n) {
+		/* steal readings up to the last gap's end, plus the one carried over */
+		uint64_t until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
+		size_t m = 0;
+		struct steal_reading *tmp;
+
+		while (m < c->nrd && c->rd[m].t_ns <= until)
+			m++;
+		if (m) {
+			tmp = malloc((m + 1) * sizeof(*tmp));
+			if (tmp) {
+				size_t t = 0;
+
+				if (c->have_carry)
+					tmp[t++] = c->carry;
+				memcpy(tmp + t, c->rd, m * sizeof(*tmp));
+				t += m;
+				steal_allocate(recs, n, tmp, t);
+				c->carry = tmp[t - 1];
+				c->have_carry = true;
+				free(tmp);
+			}
+			memmove(c->rd, c->rd + m, (c->nrd - m) * sizeof(*c->rd));
+			c->nrd -= m;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
+		result_add_gap(c->res, &recs[i]);
+		for (size_t a = 0; a < c->res->narrivals; a++)
+			arrival_add_gap(&c->res->arrivals[a], recs[i].gap.start_ns,
+					recs[i].gap.dur_ns, (int)recs[i].attr.primary);
+		if (pl->sinks && pl->sinks->gaps_csv)
+			csv_write_gap(pl->sinks->gaps_csv, &recs[i]);
+	}
+	if (n) {
+		c->last_end_ns = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
+		/* drop events that ended before the last processed gap ended */
+		for (size_t i = 0; i < c->nev; i++)
+			if (c->ev[i].end_ns >= c->last_end_ns || c->ev[i].kind == JS_EV_IPI_SEND)
+				c->ev[k++] = c->ev[i];
+		c->nev = k;
+	}
+	memmove(c->pend, c->pend + n, (c->npend - n) * sizeof(*c->pend));
+	c->npend -= n;
+}
+
+/* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
+static void drain(struct pipeline *pl, uint64_t cutoff)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+		size_t got, ready = 0;
+
+		do {
+			size_t room = c->cappend - c->npend;
+
+			got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
+			for (size_t k = 0; k < got; k++) {
+				struct js_gap *g = &c->pend[c->npend++];
+
+				g->cpu = (uint32_t)c->res->cpu;
+				g->start_ns = tsc_to_ns(&pl->cal.fit, pl->raw[k].start_tsc);
+				g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
+							     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
+			}
+			if (c->npend == c->cappend) {
+				/* no room: attribute what we hold now rather than stall the ring */
+				attribute_batch(pl, c, c->npend);
+			}
+		} while (got);
+		while (ready < c->npend && c->pend[ready].start_ns + c->pend[ready].dur_ns <= cutoff)
+			ready++;
+		while (ready) {
+			size_t b = JS_MIN(ready, (size_t)POP_BATCH);
+
+			attribute_batch(pl, c, b);
+			ready -= b;
+		}
+	}
+}
+
+static void progress(struct pipeline *pl, uint64_t now, bool final)
+{
+	char w[32], line[256];
+	uint64_t gaps = 0, worst = 0;
+	double el = (double)(now - pl->run->start_mono_ns) / 1e9;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		gaps += pl->cp[i].res->gap_count;
+		worst = JS_MAX(worst, (uint64_t)hist_max(&pl->cp[i].res->hist));
+	}
+	if (pl->p->duration_ns)
+		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->duration_ns / 1e9);
+	else
+		snprintf(line, sizeof(line), "%5.1f s", el);
+	fprintf(stderr, "\r[%s] %zu CPU%s: %llu gaps, worst %s   %s", line, pl->n,
+		pl->n > 1 ? "s" : "", (unsigned long long)gaps, js_fmt_ns(w, sizeof(w), worst),
+		final ? "\n" : "");
+	fflush(stderr);
+}
+
+static int setup(struct pipeline *pl)
+{
+	const struct js_params *p = pl->p;
+	struct js_run *run = pl->run;
+
+	for (int i = 0; i < JS_CPUS_MAX; i++)
+		pl->cpu_index[i] = -1;
+	pl->n = p->ncpus;
+	pl->cp = calloc(pl->n, sizeof(*pl->cp));
+	run->cpus = calloc(pl->n, sizeof(*run->cpus));
+	run->ncpus = pl->n;
+	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
+	if (!pl->cp || !run->cpus || !pl->raw)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+		int err;
+
+		pl->cpu_index[p->cpus[i]] = (int)i;
+		c->res = &run->cpus[i];
+		err = result_cpu_init(c->res, p->cpus[i], p->top);
+		if (err)
+			return err;
+		c->cappend = 65536;
+		c->pend = malloc(c->cappend * sizeof(*c->pend));
+		c->recs = malloc(JS_MAX(c->cappend, (size_t)POP_BATCH) * sizeof(*c->recs));
+		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
+		c->rd = malloc((READINGS_CAP + 1) * sizeof(*c->rd));
+		if (!c->pend || !c->recs || !c->ev || !c->rd)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void open_probes(struct pipeline *pl)
+{
+	const struct js_params *p = pl->p;
+	struct probes_opts o = {
+		.cpus = p->cpus, .ncpus = p->ncpus, .sampler_tgid = getpid(),
+		.ringbuf_bytes = 16u << 20, .verbose = p->verbose > 1,
+	};
+	char why[256] = "";
+
+	if (p->no_probes) {
+		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "--no-probes");
+		return;
+	}
+	if (probes_open_load(&pl->probes, &o, why, sizeof(why)) < 0) {
+		pl->probes = NULL;
+		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "%s", why);
+		js_notice("eBPF probes unavailable (%s): measuring gaps without attribution", why);
+		return;
+	}
+	pl->run->probes_on = true;
+	if (ksyms_load(&pl->ksyms) < 0)
+		pl->ksyms = NULL;
+	pl->copts.sym = sym_cb;
+	pl->copts.sym_ctx = pl->ksyms;
+}
+
+static void open_smi(struct pipeline *pl)
+{
+	char why[128] = "";
+
+	pl->run->smi_countable = true;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+
+		if (smi_open(c->res->cpu, &c->smi, why, sizeof(why)) == 0 &&
+		    smi_read(&c->smi, &c->smi_start) == 0) {
+			c->smi_ok = true;
+		} else {
+			pl->run->smi_countable = false;
+			snprintf(pl->run->smi_why, sizeof(pl->run->smi_why), "%s", why);
+		}
+	}
+}
+
+static int start_samplers(struct pipeline *pl)
+{
+	const struct js_params *p = pl->p;
+	uint64_t per_us = tsc_ns_to_cycles(&pl->cal.fit, 1000);
+
+	for (size_t i = 0; i < pl->n; i++) {
+		struct sampler_cfg cfg = {
+			.cpu = p->cpus[i], .policy = p->policy, .priority = p->priority,
+			.threshold_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->threshold_ns),
+			.warmup_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->warmup_ns),
+			.duration_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->duration_ns),
+			.ring_entries = p->ring_entries, .lfence = p->lfence,
+			.go = &pl->go, .stop = &pl->stop,
+		};
+		int err = sampler_start(&pl->cp[i].s, &cfg);
+
+		if (err) {
+			js_err("%s", pl->cp[i].s.errmsg);
+			return err;
+		}
+	}
+	for (size_t i = 0; i < pl->n; i++) {
+		struct sampler *s = &pl->cp[i].s;
+		int err = sampler_wait_ready(s);
+
+		if (err) {
+			js_err("%s", s->errmsg);
+			return err;
+		}
+		pl->cp[i].res->node = s->node;
+		pl->cp[i].res->loop_ns_min = s->loop_min_cycles * 1000.0 / per_us;
+		pl->cp[i].res->loop_ns_median = s->loop_median_cycles * 1000.0 / per_us;
+		if (pl->probes)
+			probes_add_sampler_tid(pl->probes, s->cfg.cpu, s->tid);
+	}
+	return 0;
+}
+
+static bool all_done(struct pipeline *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (__atomic_load_n(&pl->cp[i].s.state, __ATOMIC_ACQUIRE) != SAMPLER_DONE)
+			return false;
+	return true;
+}
+
+static int init_arrivals(struct pipeline *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct js_cpu_result *r = pl->cp[i].res;
+
+		for (size_t a = 0; a < pl->p->narrivals; a++) {
+			int err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a],
+					       r->start_ns, (uint64_t)(r->loop_ns_median + 0.5));
+
+			if (err)
+				return err;
+			r->narrivals++;
+		}
+	}
+	return 0;
+}
+
+/* measure - the drain loop, from go until every sampler is done */
+static void measure(struct pipeline *pl)
+{
+	const struct js_params *p = pl->p;
+	bool show = !p->quiet && !p->no_progress && isatty(2);
+	uint64_t next_fit, next_progress, now;
+	struct timespec ts;
+
+	pl->run->start_mono_ns = js_mono_ns();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
+	for (size_t i = 0; i < pl->n; i++)
+		pl->cp[i].res->start_ns = pl->run->start_mono_ns + p->warmup_ns;
+	if (init_arrivals(pl))
+		js_warn("cannot allocate the arrival models: --arrival-interval ignored");
+	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
+	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
+	next_progress = pl->run->start_mono_ns + 1000000000ull;
+	while (!all_done(pl)) {
+		struct timespec d = { 0, DRAIN_PERIOD_NS };
+
+		nanosleep(&d, NULL);
+		if (js_stop_requested && !pl->stop) {
+			__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
+			pl->run->interrupted = true;
+		}
+		now = js_mono_ns();
+		if (pl->probes)
+			probes_consume(pl->probes, on_event, pl);
+		if (now >= next_fit) {
+			tsc_cal_add(&pl->cal, tsc_pair_read(32));
+			tsc_cal_refit(&pl->cal);
+			next_fit = now + FIT_PERIOD_NS;
+		}
+		drain(pl, now - PROCESS_LAG_NS);
+		if (show && now >= next_progress) {
+			progress(pl, now, false);
+			next_progress += 1000000000ull;
+		}
+	}
+	if (show)
+		progress(pl, js_mono_ns(), true);
+}
+
+/* finish - detach, last consume, attribute everything left, fill the result */
+static void finish(struct pipeline *pl)
+{
+	struct js_run *run = pl->run;
+	struct probes_stats st;
+
+	for (size_t i = 0; i < pl->n; i++)
+		sampler_join(&pl->cp[i].s);
+	if (pl->probes) {
+		probes_detach(pl->probes);
+		probes_consume(pl->probes, on_event, pl);
+		if (probes_stats(pl->probes, &st) == 0)
+			run->probe_lost = st.lost;
+	}
+	tsc_cal_add(&pl->cal, tsc_pair_read(64));
+	tsc_cal_refit(&pl->cal);
+	run->fit = pl->cal.fit;
+	drain(pl, UINT64_MAX);
+	run->wall_ns = js_mono_ns() - run->start_mono_ns;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+		struct js_cpu_result *r = c->res;
+		uint64_t smi_end;
+
+		r->start_ns = tsc_to_ns(&run->fit, c->s.start_tsc);
+		r->end_ns = tsc_to_ns(&run->fit, c->s.end_tsc);
+		r->iterations = c->s.iterations;
+		r->dropped = c->s.dropped;
+		if (r->iterations)
+			r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
+					  (double)r->iterations;
+		for (size_t a = 0; a < r->narrivals; a++)
+			arrival_finish(&r->arrivals[a], r->end_ns);
+		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
+			r->smi = smi_end - c->smi_start;
+		if (c->ev_evicted)
+			js_warn("CPU %d: %llu events evicted before their gap was seen", r->cpu,
+				(unsigned long long)c->ev_evicted);
+	}
+}
+
+static void teardown(struct pipeline *pl)
+{
+	probes_destroy(pl->probes);
+	if (pl->ksyms)
+		ksyms_free(pl->ksyms);
+	for (size_t i = 0; pl->cp && i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+
+		if (c->smi_ok)
+			smi_close(&c->smi);
+		sampler_free(&c->s);
+		free(c->pend);
+		free(c->recs);
+		free(c->ev);
+		free(c->rd);
+	}
+	free(pl->cp);
+	free(pl->raw);
+}
+
+int pipeline_run(struct js_run *run, const struct js_params *p, struct js_sinks *sinks)
+{
+	struct pipeline pl = { .run = run, .p = p, .sinks = sinks };
+	int err;
+
+	run->params = p;
+	err = setup(&pl);
+	if (err)
+		goto out;
+	/* pairs spread over the set-up time give the first fit its span */
+	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	open_probes(&pl);
+	open_smi(&pl);
+	{
+		struct timespec d = { 0, 50000000 };
+
+		nanosleep(&d, NULL);
+	}
+	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	err = tsc_cal_refit(&pl.cal);
+	if (err) {
+		js_err("cannot calibrate the TSC against CLOCK_MONOTONIC");
+		goto out;
+	}
+	err = start_samplers(&pl);
+	if (err)
+		goto out_stop;
+	/* attach before sampling starts: attaching sends IPIs to every CPU */
+	if (pl.probes && probes_attach(pl.probes) < 0) {
+		js_warn("attaching the eBPF probes failed: measuring without attribution");
+		snprintf(run->probes_why, sizeof(run->probes_why), "attach failed");
+		probes_destroy(pl.probes);
+		pl.probes = NULL;
+		run->probes_on = false;
+	}
+	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	tsc_cal_refit(&pl.cal);
+	measure(&pl);
+	finish(&pl);
+	goto out;
+out_stop:
+	__atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < pl.n; i++)
+		sampler_join(&pl.cp[i].s);
+out:
+	teardown(&pl);
+	return err;
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* report_json.c - the JSON contract (docs/JSON.md). Keys carry their unit. */
+#include <stdlib.h>
+
+#include "js_json.h"
+#include "js_report.h"
+
+static void params(struct js_json *j, const struct js_params *p)
+{
+	json_obj_begin(j, "params");
+	json_arr_begin(j, "cpus");
+	for (size_t i = 0; i < p->ncpus; i++)
+		json_u64(j, NULL, (uint64_t)p->cpus[i]);
+	json_arr_end(j);
+	json_arr_begin(j, "house_keeping");
+	for (size_t i = 0; i < p->nhk; i++)
+		json_u64(j, NULL, (uint64_t)p->hk[i]);
+	json_arr_end(j);
+	json_u64(j, "duration_ns", p->duration_ns);
+	json_u64(j, "threshold_ns", p->threshold_ns);
+	json_u64(j, "warmup_ns", p->warmup_ns);
+	json_str(j, "policy", p->policy == 1 ? "fifo" : p->policy == 2 ? "rr" : "other");
+	json_u64(j, "priority", (uint64_t)p->priority);
+	json_bool(j, "probes_requested", !p->no_probes);
+	json_str(j, "tsc_read", p->lfence ? "lfence;rdtsc" : "rdtscp");
+	json_u64(j, "top", p->top);
+	json_obj_end(j);
+}
+
+static void machine(struct js_json *j, const struct js_run *run)
+{
+	const struct js_machine *m = &run->machine;
+
+	json_obj_begin(j, "machine");
+	json_str(j, "kernel", m->kernel);
+	json_str(j, "hostname", m->hostname);
+	json_str(j, "cpu_model", m->cpu_model);
+	json_u64(j, "online_cpus", (uint64_t)m->online_cpus);
+	json_bool(j, "vm", m->hypervisor);
+	json_bool(j, "invariant_tsc", m->invariant_tsc);
+	json_dbl(j, "tsc_hz", run->fit.hz);
+	json_obj_end(j);
+	json_obj_begin(j, "time_base");
+	json_str(j, "clock", "CLOCK_MONOTONIC");
+	json_u64(j, "fit_pairs", run->fit.npairs);
+	json_dbl(j, "fit_residual_max_ns", run->fit.residual_max_ns);
+	json_dbl(j, "fit_residual_rms_ns", run->fit.residual_rms_ns);
+	json_u64(j, "start_mono_ns", run->start_mono_ns);
+	json_dbl(j, "start_epoch_s", run->start_epoch_s);
+	json_obj_end(j);
+}
+
+static void attr(struct js_json *j, const struct js_gap_rec *g)
+{
+	const struct js_attr *a = &g->attr;
+
+	json_str(j, "cause", js_cause_name(a->primary));
+	json_str(j, "detail", a->detail);
+	json_u64(j, "covered_ns", a->covered_ns);
+	json_u64(j, "steal_ns", a->steal_ns);
+	json_u64(j, "smi", a->smi);
+	json_u64(j, "unexplained_ns", a->unexplained_ns);
+	json_arr_begin(j, "causes");
+	for (uint32_t i = 0; i < a->nparts; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "cause", js_cause_name(a->parts[i].cause));
+		json_str(j, "detail", a->parts[i].detail);
+		json_u64(j, "count", a->parts[i].count);
+		json_u64(j, "net_ns", a->parts[i].net_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
+{
+	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
+	unsigned n = recs ? result_top_sorted(r, recs) : 0;
+	char *b64 = NULL;
+
+	json_obj_begin(j, NULL);
+	json_u64(j, "cpu", (uint64_t)r->cpu);
+	json_i64(j, "node", r->node);
+	json_u64(j, "start_ns", r->start_ns);
+	json_u64(j, "end_ns", r->end_ns);
+	json_u64(j, "duration_ns", r->end_ns - r->start_ns);
+	json_u64(j, "iterations", r->iterations);
+	json_dbl(j, "loop_ns_min", r->loop_ns_min);
+	json_dbl(j, "loop_ns_median", r->loop_ns_median);
+	json_dbl(j, "loop_ns_mean", r->loop_ns_mean);
+	json_u64(j, "gap_count", r->gap_count);
+	json_u64(j, "lost_ns", r->lost_ns);
+	json_dbl(j, "lost_pct", result_lost_pct(r));
+	json_u64(j, "dropped", r->dropped);
+	for (size_t i = 0; i < js_npcts; i++)
+		json_i64(j, js_pcts[i].key, hist_value_at_percentile(&r->hist, js_pcts[i].p));
+	json_i64(j, "max_ns", hist_max(&r->hist));
+	json_i64(j, "min_ns", hist_min(&r->hist));
+	json_dbl(j, "mean_ns", hist_mean(&r->hist));
+	json_u64(j, "steal_ns", r->steal_ns);
+	if (run->smi_countable)
+		json_u64(j, "smi", r->smi);
+	else
+		json_null(j, "smi");
+	json_obj_begin(j, "by_primary_cause");
+	for (int c = 0; c < JS_CAUSE_MAX; c++) {
+		if (!r->by_primary[c])
+			continue;
+		json_obj_begin(j, js_cause_name(c));
+		json_u64(j, "gaps", r->by_primary[c]);
+		json_u64(j, "ns", r->ns_by_primary[c]);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	if (hist_encode_compressed_b64(&r->hist, 9, &b64) == 0)
+		json_str(j, "hist_hdr_b64", b64);
+	free(b64);
+	json_arr_begin(j, "top");
+	for (unsigned i = 0; i < n; i++) {
+		json_obj_begin(j, NULL);
+		json_u64(j, "start_ns", recs[i].gap.start_ns);
+		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
+		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
+		attr(j, &recs[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	free(recs);
+}
+
+void report_json(FILE *fp, const struct js_run *run)
+{
+	struct js_json j;
+
+	json_init(&j, fp);
+	json_obj_begin(&j, NULL);
+	json_u64(&j, "schema_version", JS_SCHEMA_VERSION);
+	json_str(&j, "tool", "jitterscope");
+	json_str(&j, "version", JS_VERSION);
+	json_bool(&j, "interrupted", run->interrupted);
+	json_u64(&j, "wall_ns", run->wall_ns);
+	params(&j, run->params);
+	machine(&j, run);
+	json_obj_begin(&j, "probes");
+	json_bool(&j, "enabled", run->probes_on);
+	json_str(&j, "why_disabled", run->probes_on ? NULL : run->probes_why);
+	json_u64(&j, "events", run->probe_events);
+	json_u64(&j, "lost", run->probe_lost);
+	json_obj_end(&j);
+	json_obj_begin(&j, "smi");
+	json_bool(&j, "countable", run->smi_countable);
+	json_str(&j, "why_not", run->smi_countable ? NULL : run->smi_why);
+	json_obj_end(&j);
+	json_arr_begin(&j, "cpus");
+	for (size_t i = 0; i < run->ncpus; i++)
+		cpu(&j, run, &run->cpus[i]);
+	json_arr_end(&j);
+	json_obj_end(&j);
+}

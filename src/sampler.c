@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * sampler.c - the pinned spin loop. Everything that may sleep, allocate or
+ * fault happens before the loop: pinning, scheduling policy, NUMA-local ring
+ * allocation and pre-faulting, loop calibration. The loop itself reads the TSC,
+ * compares, and stores gaps into the ring: no syscalls, no allocation, no
+ * floating point, no printing.
+ */
+#include <errno.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "js_sampler.h"
+#include "js_tsc.h"
+
+#define CAL_ITERATIONS (1u << 20)
+
+bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end)
+{
+	uint64_t h = r->head;
+
+	if (h - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) > r->mask)
+		return false;
+	r->slots[h & r->mask].start_tsc = start;
+	r->slots[h & r->mask].end_tsc = end;
+	__atomic_store_n(&r->head, h + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max)
+{
+	uint64_t t = r->tail;
+	uint64_t h = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+
+	while (t != h && n < max)
+		out[n++] = r->slots[t++ & r->mask];
+	__atomic_store_n(&r->tail, t, __ATOMIC_RELEASE);
+	return n;
+}
+
+static __attribute__((always_inline)) inline uint64_t read_tsc(bool lfence)
+{
+	return lfence ? js_rdtsc_lfence() : js_rdtscp();
+}
+
+/*
+ * spin - the hot loop, instantiated for each (lfence, record) pair so neither
+ * is a runtime branch. Stops at @until or when *stop is set (checked every
+ * 4096 iterations and after each gap).
+ */
+static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64_t until,
+							bool lfence, bool record)
+{
+	const volatile int *stop = s->cfg.stop;
+	const uint64_t thr = s->cfg.threshold_cycles;
+	uint64_t iters = s->iterations, dropped = s->dropped;
+	uint64_t prev = read_tsc(lfence), now;
+
+	for (;;) {
+		now = read_tsc(lfence);
+		iters++;
+		if (__builtin_expect(now - prev > thr, 0)) {
+			if (record) {
+				if (!ring_push(&s->ring, prev, now))
+					dropped++;
+				s->iterations = iters;
+				s->dropped = dropped;
+			}
+			if (now >= until || *stop)
+				break;
+		} else if (__builtin_expect((iters & 0xfff) == 0, 0) && (now >= until || *stop)) {
+			break;
+		}
+		prev = now;
+	}
+	s->iterations = record ? iters : 0;
+	s->dropped = dropped;
+}
+
+static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
+{
+	if (s->cfg.lfence) {
+		if (record)
+			spin(s, until, true, true);
+		else
+			spin(s, until, true, false);
+	} else {
+		if (record)
+			spin(s, until, false, true);
+		else
+			spin(s, until, false, false);
+	}
+}
+
+/* calibrate - loop period distribution of back-to-back reads, in cycles */
+static void calibrate(struct sampler *s)
+{
+	uint32_t *bins = s->cal_bins;
+	uint64_t prev = read_tsc(s->cfg.lfence), now, total = 0, half, acc = 0;
+
+	for (uint32_t i = 0; i < CAL_ITERATIONS; i++) {
+		now = read_tsc(s->cfg.lfence);
+		uint64_t d = now - prev;
+
+		bins[d < SAMPLER_CAL_BINS ? d : SAMPLER_CAL_BINS - 1]++;
+		prev = now;
+	}
+	for (int i = 0; i < SAMPLER_CAL_BINS; i++)
+		total += bins[i];
+	half = (total + 1) / 2;
+	s->loop_min_cycles = 0;
+	for (int i = 0; i < SAMPLER_CAL_BINS; i++) {
+		if (bins[i] && !s->loop_min_cycles)
+			s->loop_min_cycles = (uint32_t)i;
+		acc += bins[i];
+		if (acc >= half) {
+			s->loop_median_cycles = (uint32_t)i;
+			break;
+		}
+	}
+}
+
+static int fail(struct sampler *s, int err, const char *what)
+{
+	s->err = err;
+	snprintf(s->errmsg, sizeof(s->errmsg), "CPU %d: %s: %s", s->cfg.cpu, what, strerror(err));
+	__atomic_store_n(&s->state, SAMPLER_FAILED, __ATOMIC_RELEASE);
+	return -err;
+}
+
+/* setup - pin, set policy, allocate and pre-fault NUMA-local memory */
+static int setup(struct sampler *s)
+{
+	size_t bytes = s->cfg.ring_entries * sizeof(struct gap_raw);
+	cpu_set_t set;
+
+	s->tid = (pid_t)syscall(SYS_gettid);
+	CPU_ZERO(&set);
+	CPU_SET(s->cfg.cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return fail(s, errno, "pinning the sampler");
+	sched_yield();	/* be sure we run there before allocating */
+	if (sched_getcpu() != s->cfg.cpu)
+		return fail(s, EINVAL, "sampler did not migrate");
+	if (s->cfg.policy != SCHED_OTHER) {
+		struct sched_param sp = { .sched_priority = s->cfg.priority };
+
+		if (sched_setscheduler(0, s->cfg.policy, &sp))
+			return fail(s, errno, "setting the sampler's real-time priority");
+	}
+	/* allocate after pinning: the best chance of node-local memory */
+	s->node = numa_available() >= 0 ? numa_node_of_cpu(s->cfg.cpu) : -1;
+	if (s->node >= 0)
+		s->ring.slots = numa_alloc_onnode(bytes, s->node);
+	else
+		s->ring.slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!s->ring.slots || s->ring.slots == MAP_FAILED) {
+		s->ring.slots = NULL;
+		return fail(s, ENOMEM, "allocating the gap ring");
+	}
+	s->cal_bins = calloc(SAMPLER_CAL_BINS, sizeof(uint32_t));
+	if (!s->cal_bins)
+		return fail(s, ENOMEM, "allocating calibration bins");
+	memset(s->ring.slots, 0, bytes);	/* pre-fault */
+	mlock(s->ring.slots, bytes);	/* mlockall(MCL_FUTURE) covers it too; best effort */
+	s->ring.mask = s->cfg.ring_entries - 1;
+	return 0;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct sampler *s = arg;
+	uint64_t t0;
+
+	if (setup(s))
+		return NULL;
+	calibrate(s);
+	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
+	while (!*s->cfg.go && !*s->cfg.stop)
+		__builtin_ia32_pause();
+	if (*s->cfg.stop) {
+		s->start_tsc = s->end_tsc = js_rdtscp();
+		__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	__atomic_store_n(&s->state, SAMPLER_RUNNING, __ATOMIC_RELEASE);
+	t0 = read_tsc(s->cfg.lfence);
+	if (s->cfg.warmup_cycles)
+		spin_dispatch(s, t0 + s->cfg.warmup_cycles, false);
+	s->start_tsc = read_tsc(s->cfg.lfence);
+	spin_dispatch(s, s->cfg.duration_cycles ? s->start_tsc + s->cfg.duration_cycles : UINT64_MAX,
+		      true);
+	s->end_tsc = read_tsc(s->cfg.lfence);
+	__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int sampler_start(struct sampler *s, const struct sampler_cfg *cfg)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	if (!cfg->ring_entries || (cfg->ring_entries & (cfg->ring_entries - 1)))
+		return -EINVAL;
+	err = pthread_create(&s->thread, NULL, sampler_main, s);
+	if (err) {
+		s->err = err;
+		snprintf(s->errmsg, sizeof(s->errmsg), "CPU %d: creating the sampler thread: %s",
+			 cfg->cpu, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+int sampler_wait_ready(struct sampler *s)
+{
+	int st;
+
+	while ((st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE)) == SAMPLER_INIT)
+		usleep(1000);
+	return st == SAMPLER_FAILED ? -(s->err ? s->err : EINVAL) : 0;
+}
+
+void sampler_join(struct sampler *s)
+{
+	if (s->thread) {
+		pthread_join(s->thread, NULL);
+		s->thread = 0;
+	}
+}
+
+void sampler_free(struct sampler *s)
+{
+	if (s->ring.slots) {
+		if (s->node >= 0)
+			numa_free(s->ring.slots, s->cfg.ring_entries * sizeof(struct gap_raw));
+		else
+			munmap(s->ring.slots, s->cfg.ring_entries * sizeof(struct gap_raw));
+		s->ring.slots = NULL;
+	}
+	free(s->cal_bins);
+	s->cal_bins = NULL;
+}
+
+int sampler_parse_priority(const char *str, int *policy, int *priority)
+{
+	char *end;
+	long v = 0;
+
+	if (!str || !str[0] || (str[1] && str[1] != ':'))
+		return -EINVAL;
+	switch (str[0]) {
+	case 'o': *policy = SCHED_OTHER; break;
+	case 'f': *policy = SCHED_FIFO; break;
+	case 'r': *policy = SCHED_RR; break;
+	default: return -EINVAL;
+	}
+	if (str[1] == ':') {
+		errno = 0;
+		v = strtol(str + 2, &end, 10);
+		if (errno || end == str + 2 || *end)
+			return -EINVAL;
+	}
+	if (*policy == SCHED_OTHER ? v != 0 : (v < 1 || v > 99))
+		return -EINVAL;
+	*priority = (int)v;
+	return 0;
+}

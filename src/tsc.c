@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * tsc.c - TSC -> CLOCK_MONOTONIC calibration. CPUID leaves 0x15/0x16 read zero
+ * on VMs, so the frequency comes from a least-squares fit of paired reads
+ * (rdtscp; clock_gettime; rdtscp) taken before, during and after the run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <libcpuid/libcpuid.h>
+
+#include "js_tsc.h"
+
+struct tsc_pair tsc_pair_read(int tries)
+{
+	struct tsc_pair best = { .window = UINT32_MAX };
+	struct timespec ts;
+
+	for (int i = 0; i < tries; i++) {
+		uint64_t t1 = js_rdtscp();
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		uint64_t t2 = js_rdtscp();
+		uint64_t w = t2 - t1;
+
+		if (w < best.window) {
+			best.window = (uint32_t)(w > UINT32_MAX ? UINT32_MAX : w);
+			best.tsc = t1 + w / 2;
+			best.ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		}
+	}
+	return best;
+}
+
+void tsc_cal_add(struct tsc_cal *c, struct tsc_pair p)
+{
+	if (c->n == TSC_MAX_PAIRS) {
+		/* keep the first pair, thin the rest: the span is what makes the fit */
+		size_t k = 1;
+
+		for (size_t i = 2; i < c->n; i += 2)
+			c->pairs[k++] = c->pairs[i];
+		c->n = k;
+	}
+	c->pairs[c->n++] = p;
+}
+
+int tsc_fit_pairs(const struct tsc_pair *p, size_t n, struct tsc_fit *out)
+{
+	long double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	uint64_t tsc0, ns0;
+	long double a, b, den, sq = 0, mx = 0;
+
+	if (n < 2)
+		return -EINVAL;
+	tsc0 = p[0].tsc;
+	ns0 = p[0].ns;
+	/* relative coordinates keep long double exact enough at ns scale */
+	for (size_t i = 0; i < n; i++) {
+		long double x = (long double)(int64_t)(p[i].tsc - tsc0);
+		long double y = (long double)(int64_t)(p[i].ns - ns0);
+
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+	}
+	den = n * sxx - sx * sx;
+	if (den <= 0)
+		return -EINVAL;
+	b = (n * sxy - sx * sy) / den;
+	a = (sy - b * sx) / n;
+	if (b <= 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		long double x = (long double)(int64_t)(p[i].tsc - tsc0);
+		long double y = (long double)(int64_t)(p[i].ns - ns0);
+		long double r = fabsl(a + b * x - y);
+
+		sq += r * r;
+		if (r > mx)
+			mx = r;
+	}
+	/* fold the intercept into the origin so tsc_to_ns is one multiply */
+	out->tsc0 = tsc0;
+	out->ns0 = ns0 + (int64_t)llroundl(a);
+	out->ns_per_cycle = (double)b;
+	out->hz = 1e9 / (double)b;
+	out->residual_max_ns = (double)mx;
+	out->residual_rms_ns = sqrt((double)(sq / n));
+	out->npairs = n;
+	return 0;
+}
+
+int tsc_cal_refit(struct tsc_cal *c)
+{
+	return tsc_fit_pairs(c->pairs, c->n, &c->fit);
+}
+
+static bool has_flag(const char *cpuinfo, const char *flag)
+{
+	const char *line = cpuinfo ? strstr(cpuinfo, "\nflags") : NULL;
+	size_t fl = strlen(flag);
+
+	if (!line)
+		return false;
+	const char *end = strchr(line + 1, '\n');
+	const char *p = strchr(line, ':');
+
+	if (!p)
+		return false;
+	for (p++; p && (!end || p < end);) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, flag, fl) && (p[fl] == ' ' || p[fl] == '\n' || !p[fl]))
+			return true;
+		p = strchr(p, ' ');
+	}
+	return false;
+}
+
+void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo)
+{
+	struct cpu_raw_data_t raw;
+	struct cpu_id_t id;
+
+	memset(c, 0, sizeof(*c));
+	c->has_rdtscp = has_flag(cpuinfo, "rdtscp");
+	c->constant_tsc = has_flag(cpuinfo, "constant_tsc");
+	c->nonstop_tsc = has_flag(cpuinfo, "nonstop_tsc");
+	c->known_freq = has_flag(cpuinfo, "tsc_known_freq");
+	c->hypervisor = has_flag(cpuinfo, "hypervisor");
+	if (cpuid_present() && cpuid_get_raw_data(&raw) == 0 && cpu_identify(&raw, &id) == 0) {
+		c->invariant_cpuid = id.flags[CPU_FEATURE_CONSTANT_TSC] != 0;
+		snprintf(c->model, sizeof(c->model), "%s", id.brand_str);
+		snprintf(c->vendor, sizeof(c->vendor), "%s", id.vendor_str);
+	}
+	if (!c->model[0] && cpuinfo) {
+		const char *m = strstr(cpuinfo, "model name");
+		const char *colon = m ? strchr(m, ':') : NULL;
+
+		if (colon) {
+			size_t k = 0;
+
+			for (colon += 2; *colon && *colon != '\n' && k < sizeof(c->model) - 1;)
+				c->model[k++] = *colon++;
+		}
+	}
+}
+
+bool tsc_caps_invariant(const struct tsc_caps *c)
+{
+	return c->invariant_cpuid || (c->constant_tsc && c->nonstop_tsc);
+}
