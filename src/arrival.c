@@ -63,11 +63,12 @@ static void record_series(struct js_hist *h, uint64_t dmin, uint64_t step, uint6
 	uint64_t t = dmin, c, top;
 
 	while (n) {
-		if (t >= (uint64_t)h->highest) {        /* all clamped into the last slot */
+		if (t > (uint64_t)h->highest) {         /* the rest is clamped (overflow) */
 			hist_record_n(h, h->highest + 1, n);
 			return;
 		}
 		top = (uint64_t)hist_highest_equivalent(h, (int64_t)t);
+		top = JS_MIN(top, (uint64_t)h->highest);
 		c = (top - t) / step + 1;
 		if (c > n)
 			c = n;
@@ -319,7 +320,7 @@ int arrival_parse_list(const char *s, uint64_t *out, size_t max, size_t *n, char
 {
 	const char *p = s, *c;
 	size_t len, i, k = 0;
-	uint64_t v;
+	uint64_t v = 0;
 	int ret;
 
 	*n = 0;
