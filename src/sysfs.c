@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* sysfs.c - all /proc and /sys reads, optionally under a captured sysroot (see js_sysfs.h). */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "js_sysfs.h"
+
+static char root[SYSFS_PATH_MAX];
+
+int sysfs_set_root(const char *dir)
+{
+	size_t n;
+
+	if (!dir || !dir[0] || !strcmp(dir, "/")) {
+		root[0] = '\0';
+		return 0;
+	}
+	n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n >= sizeof(root) - 64)
+		return -ENAMETOOLONG;
+	memcpy(root, dir, n);
+	root[n] = '\0';
+	return 0;
+}
+
+const char *sysfs_root(void)
+{
+	return root;
+}
+
+bool sysfs_is_live(void)
+{
+	return !root[0];
+}
+
+int sysfs_path(char *buf, size_t len, const char *path)
+{
+	int n;
+
+	if (!path || path[0] != '/')
+		return -EINVAL;
+	n = snprintf(buf, len, "%s%s", root, path);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int sysfs_open(const char *path, int flags)
+{
+	char full[SYSFS_PATH_MAX];
+	int ret, fd;
+
+	ret = sysfs_path(full, sizeof(full), path);
+	if (ret)
+		return ret;
+	fd = open(full, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+bool sysfs_exists(const char *path)
+{
+	char full[SYSFS_PATH_MAX];
+	struct stat st;
+
+	if (sysfs_path(full, sizeof(full), path))
+		return false;
+	return lstat(full, &st) == 0;
+}
+
+ssize_t sysfs_read_buf(const char *path, char *buf, size_t len)
+{
+	ssize_t total = 0, n;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	fd = sysfs_open(path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			total = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	buf[total] = '\0';
+out:
+	close(fd);
+	return total;
+}
+
+/* read_fd_all - read fd to EOF into a growing malloc'd buffer */
+static int read_fd_all(int fd, char **data, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = malloc(cap), *nb;
+	int ret = 0;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (cap - used < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += n;
+	}
+	buf[used] = '\0';
+	*data = buf;
+	if (len)
+		*len = used;
+	return 0;
+out:
+	free(buf);
+	return ret;
+}
+
+int sysfs_read_file(const char *path, char **data, size_t *len)
+{
+	int fd = sysfs_open(path, O_RDONLY), ret;
+
+	*data = NULL;
+	if (fd < 0)
+		return fd;
+	ret = read_fd_all(fd, data, len);
+	close(fd);
+	return ret;
+}
+
+int sysfs_read_gz(const char *path, char **data, size_t *len)
+{
+	size_t cap = 65536, used = 0;
+	char *buf, *nb;
+	int fd, n, ret = 0;
+	gzFile gz;
+
+	*data = NULL;
+	fd = sysfs_open(path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		return -ENOMEM;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (cap - used < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = gzread(gz, buf + used, (unsigned)(cap - used - 1));
+		if (n < 0) {
+			ret = -EINVAL;	/* not gzip, or corrupt */
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += n;
+	}
+	buf[used] = '\0';
+	*data = buf;
+	buf = NULL;
+	if (len)
+		*len = used;
+out:
+	free(buf);
+	gzclose(gz);
+	return ret;
+}
+
+int sysfs_read_str(const char *path, char *buf, size_t len)
+{
+	char tmp[4096];
+	ssize_t n = sysfs_read_buf(path, tmp, sizeof(tmp));
+	size_t k;
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (n < 0)
+		return (int)n;
+	k = strcspn(tmp, "\n");
+	while (k > 0 && isspace((unsigned char)tmp[k - 1]))
+		k--;
+	if (k >= len)
+		k = len - 1;
+	memcpy(buf, tmp, k);
+	buf[k] = '\0';
+	return 0;
+}
+
+/* parse_s64 - a whole-string decimal number, whitespace around allowed */
+static int parse_s64(const char *s, bool allow_neg, int64_t *v)
+{
+	const char *p = s;
+	char *end;
+	long long x;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return -ENODATA;
+	if (!isdigit((unsigned char)*p) && !(allow_neg && *p == '-'))
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(p, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == p)
+		return -EINVAL;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int sysfs_read_u64(const char *path, uint64_t *v)
+{
+	char buf[128], *end;
+	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
+	const char *p = buf;
+	unsigned long long x;
+
+	if (n < 0)
+		return (int)n;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return -ENODATA;
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(p, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int sysfs_read_s64(const char *path, int64_t *v)
+{
+	char buf[128];
+	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return parse_s64(buf, true, v);
+}
+
+int sysfs_read_int(const char *path, int *v)
+{
+	int64_t x;
+	int ret = sysfs_read_s64(path, &x);
+
+	if (ret)
+		return ret;
+	if (x < -2147483647LL - 1 || x > 2147483647LL)
+		return -ERANGE;
+	*v = (int)x;
+	return 0;
+}
+
+int sysfs_read_cpulist(const char *path, struct js_cpuset *s)
+{
+	char buf[8192];
+	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	if (!strncmp(buf, "(null)", 6) && !buf[6 + strspn(buf + 6, " \n")]) {
+		cpuset_zero(s);
+		return 0;
+	}
+	return cpulist_parse_n(buf, s, -1, true, NULL, 0);
+}
+
+int sysfs_read_cpumask(const char *path, struct js_cpuset *s)
+{
+	char buf[8192];
+	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return cpumask_parse(buf, s, NULL, 0);
+}
+
+int sysfs_parse_choice(const char *text, char *buf, size_t len)
+{
+	const char *b = strchr(text, '['), *e;
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (!b)
+		return -EINVAL;
+	e = strchr(b + 1, ']');
+	if (!e || e == b + 1 || memchr(b + 1, '[', e - b - 1))
+		return -EINVAL;
+	if ((size_t)(e - b - 1) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, b + 1, e - b - 1);
+	buf[e - b - 1] = '\0';
+	return 0;
+}
+
+int sysfs_read_choice(const char *path, char *buf, size_t len)
+{
+	char tmp[1024];
+	ssize_t n = sysfs_read_buf(path, tmp, sizeof(tmp));
+
+	if (len)
+		buf[0] = '\0';
+	if (n < 0)
+		return (int)n;
+	return sysfs_parse_choice(tmp, buf, len);
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	bool dx = all_digits(x), dy = all_digits(y);
+
+	if (dx != dy)
+		return dx ? -1 : 1;	/* numbers first */
+	if (dx) {
+		size_t lx = strlen(x), ly = strlen(y);
+
+		if (lx != ly)
+			return lx < ly ? -1 : 1;
+	}
+	return strcmp(x, y);
+}
+
+/* dir_add - append a copy of name to d */
+static int dir_add(struct sysfs_dir *d, size_t *cap, const char *name)
+{
+	char **nn;
+
+	if (d->n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		nn = realloc(d->names, *cap * sizeof(*nn));
+		if (!nn)
+			return -ENOMEM;
+		d->names = nn;
+	}
+	d->names[d->n] = strdup(name);
+	if (!d->names[d->n])
+		return -ENOMEM;
+	d->n++;
+	return 0;
+}
+
+int sysfs_list_dir(const char *path, struct sysfs_dir *d)
+{
+	char full[SYSFS_PATH_MAX];
+	struct dirent *de;
+	size_t cap = 0;
+	int ret;
+	DIR *dir;
+
+	d->n = 0;
+	d->names = NULL;
+	ret = sysfs_path(full, sizeof(full), path);
+	if (ret)
+		return ret;
+	dir = opendir(full);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		ret = dir_add(d, &cap, de->d_name);
+		if (ret)
+			goto out;
+	}
+	qsort(d->names, d->n, sizeof(*d->names), name_cmp);
+out:
+	closedir(dir);
+	if (ret)
+		sysfs_dir_free(d);
+	return ret;
+}
+
+void sysfs_dir_free(struct sysfs_dir *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		free(d->names[i]);
+	free(d->names);
+	d->names = NULL;
+	d->n = 0;
+}
