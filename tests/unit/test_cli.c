@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_cli.c - option parsing: defaults, every accepted form, every bad value rejected. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sched.h>
+#include <cmocka.h>
+
+#include "js_params.h"
+
+static struct js_params p;
+
+/* parse - run cli_parse on a NULL-terminated list of arguments */
+static int parse(const char *first, ...)
+{
+	char *argv[32];
+	char store[32][128];
+	int argc = 0;
+	va_list ap;
+
+	snprintf(store[argc], sizeof(store[0]), "jitterscope");
+	argv[argc] = store[argc];
+	argc++;
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *)) {
+		snprintf(store[argc], sizeof(store[0]), "%s", a);
+		argv[argc] = store[argc];
+		argc++;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	return cli_parse(argc, argv, &p);
+}
+
+/** Defaults: 10 s, 1 us, SCHED_OTHER, top 10, CPUs chosen later. */
+static void test_defaults(void **st)
+{
+	(void)st;
+	assert_int_equal(parse(NULL), 0);
+	assert_int_equal(p.cmd, JS_CMD_MEASURE);
+	assert_true(p.duration_ns == 10000000000ull);
+	assert_true(p.threshold_ns == 1000);
+	assert_int_equal(p.policy, SCHED_OTHER);
+	assert_int_equal(p.top, 10);
+	assert_int_equal(p.ncpus, 0);
+	assert_false(p.no_probes);
+}
+
+/** CPU lists in rtla syntax, under every alias. */
+static void test_cpus(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("--cpu", "3", NULL), 0);
+	assert_int_equal(p.ncpus, 1);
+	assert_int_equal(p.cpus[0], 3);
+	assert_int_equal(parse("-c", "1,3-5", NULL), 0);
+	assert_int_equal(p.ncpus, 4);
+	assert_int_equal(p.cpus[0], 1);
+	assert_int_equal(p.cpus[3], 5);
+	assert_int_equal(parse("--cpus=2", "-H", "0", NULL), 0);
+	assert_int_equal(p.cpus[0], 2);
+	assert_int_equal(p.nhk, 1);
+	assert_int_equal(p.hk[0], 0);
+}
+
+/** Malformed CPU lists are usage errors. */
+static void test_bad_cpus(void **st)
+{
+	const char *bad[] = { "", "a", "1,", "3-1", "1-", "-1", "1,,2", "99999", "1 2", "1x" };
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(parse("--cpu", bad[i], NULL), 0);
+	assert_int_not_equal(parse("-H", "x", NULL), 0);
+	/* a CPU cannot be both measured and housekeeping */
+	assert_int_not_equal(parse("-c", "1", "-H", "0-1", NULL), 0);
+}
+
+/** Durations: bare seconds, s/m/h/d/ms suffixes, 0 = until Ctrl-C. */
+static void test_durations(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("-d", "60", NULL), 0);
+	assert_true(p.duration_ns == 60000000000ull);
+	assert_int_equal(parse("--duration", "60s", NULL), 0);
+	assert_true(p.duration_ns == 60000000000ull);
+	assert_int_equal(parse("-d", "5m", NULL), 0);
+	assert_true(p.duration_ns == 300000000000ull);
+	assert_int_equal(parse("-d", "1h", NULL), 0);
+	assert_true(p.duration_ns == 3600000000000ull);
+	assert_int_equal(parse("-d", "2d", NULL), 0);
+	assert_true(p.duration_ns == 172800000000000ull);
+	assert_int_equal(parse("-d", "1500ms", NULL), 0);
+	assert_true(p.duration_ns == 1500000000ull);
+	assert_int_equal(parse("-d", "0", NULL), 0);
+	assert_true(p.duration_ns == 0);
+	assert_int_equal(parse("-d", "2.5", NULL), 0);
+	assert_true(p.duration_ns == 2500000000ull);
+}
+
+/** Negative, overflowing, suffix-less junk and empty durations are refused. */
+static void test_bad_durations(void **st)
+{
+	const char *bad[] = { "", "-1", "-5s", "abc", "10x", "5mm", "1e3", "s", " 5",
+			      "99999999999999999999", "1000000000d", "5 s", "+5" };
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(parse("-d", bad[i], NULL), 0);
+}
+
+/** Thresholds: bare = us, ns/us/ms/s, sub-us allowed; 0, negative, >= duration refused. */
+static void test_thresholds(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("-T", "5", NULL), 0);
+	assert_true(p.threshold_ns == 5000);
+	assert_int_equal(parse("-T", "500ns", NULL), 0);
+	assert_true(p.threshold_ns == 500);
+	assert_int_equal(parse("-T", "0.5", NULL), 0);
+	assert_true(p.threshold_ns == 500);
+	assert_int_equal(parse("--threshold", "2ms", NULL), 0);
+	assert_true(p.threshold_ns == 2000000);
+	assert_int_not_equal(parse("-T", "0", NULL), 0);
+	assert_int_not_equal(parse("-T", "-1", NULL), 0);
+	assert_int_not_equal(parse("-T", "1q", NULL), 0);
+	assert_int_not_equal(parse("-T", "", NULL), 0);
+	assert_int_not_equal(parse("-d", "1", "-T", "2s", NULL), 0);
+	assert_int_not_equal(parse("-d", "1", "-T", "1s", NULL), 0);
+	/* until Ctrl-C: any threshold */
+	assert_int_equal(parse("-d", "0", "-T", "2s", NULL), 0);
+}
+
+/** -P in rtla's syntax; FIFO/RR need 1..99, other needs 0. */
+static void test_priority(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("-P", "f:95", NULL), 0);
+	assert_int_equal(p.policy, SCHED_FIFO);
+	assert_int_equal(p.priority, 95);
+	assert_int_equal(parse("-P", "r:1", NULL), 0);
+	assert_int_equal(p.policy, SCHED_RR);
+	assert_int_equal(parse("-P", "o:0", NULL), 0);
+	assert_int_equal(p.policy, SCHED_OTHER);
+	assert_int_equal(parse("-P", "o", NULL), 0);
+	const char *bad[] = { "f:0", "f:100", "x:5", "f", "f:", "f:5x", "o:3", "", "fifo" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(parse("-P", bad[i], NULL), 0);
+}
+
+/** Other options, and unknown options / stray arguments. */
+static void test_misc(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("--json", "-", "--gaps", "g.csv", "-n", "20", "--no-probes",
+			       "-q", "--warm-up", "2", NULL), 0);
+	assert_string_equal(p.json_path, "-");
+	assert_string_equal(p.gaps_path, "g.csv");
+	assert_int_equal(p.top, 20);
+	assert_true(p.no_probes);
+	assert_true(p.quiet);
+	assert_true(p.warmup_ns == 2000000000ull);
+	assert_int_not_equal(parse("--json", "-", "--gaps", "-", NULL), 0);
+	assert_int_not_equal(parse("-n", "1001", NULL), 0);
+	assert_int_not_equal(parse("-n", "-1", NULL), 0);
+	assert_int_not_equal(parse("--ring-size", "1000", NULL), 0);
+	assert_int_equal(parse("--ring-size", "4096", NULL), 0);
+	assert_int_not_equal(parse("--bogus", NULL), 0);
+	assert_int_not_equal(parse("stray", NULL), 0);
+	assert_int_not_equal(parse("--warm-up", "x", NULL), 0);
+}
+
+/** Subcommands and their arguments. */
+static void test_subcommands(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("check", "--cpu", "1", NULL), 0);
+	assert_int_equal(p.cmd, JS_CMD_CHECK);
+	assert_int_equal(p.cpus[0], 1);
+	assert_int_equal(parse("check", "--sysroot", "/tmp/x", NULL), 0);
+	assert_string_equal(p.sysroot, "/tmp/x");
+	assert_int_equal(parse("report", "a.json", NULL), 0);
+	assert_int_equal(p.cmd, JS_CMD_REPORT);
+	assert_string_equal(p.inputs[0], "a.json");
+	assert_int_not_equal(parse("report", NULL), 0);
+	assert_int_equal(parse("diff", "a.json", "b.json", NULL), 0);
+	assert_int_equal(p.cmd, JS_CMD_DIFF);
+	assert_int_not_equal(parse("diff", "a.json", NULL), 0);
+	assert_int_not_equal(parse("diff", "a", "b", "c", NULL), 0);
+}
+
+/** --arrival-interval and --burst. */
+static void test_arrivals(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("--arrival-interval", "1us,10us,100us", "--burst", "500", NULL), 0);
+	assert_int_equal(p.narrivals, 3);
+	assert_true(p.arrival_ns[1] == 10000);
+	assert_true(p.burst == 500);
+	assert_int_not_equal(parse("--arrival-interval", "x", NULL), 0);
+	assert_int_not_equal(parse("--burst", "5", NULL), 0);
+}
+
+/** Duration/time parsers directly. */
+static void test_parsers(void **st)
+{
+	uint64_t ns;
+
+	(void)st;
+	assert_int_equal(cli_parse_duration("1d", &ns), 0);
+	assert_true(ns == 86400000000000ull);
+	assert_int_not_equal(cli_parse_duration("300000000d", &ns), 0);
+	assert_int_equal(cli_parse_time_us("1s", &ns), 0);
+	assert_true(ns == 1000000000ull);
+	assert_int_equal(cli_parse_time_us("1.5us", &ns), 0);
+	assert_true(ns == 1500);
+	assert_int_not_equal(cli_parse_time_us("1..5", &ns), 0);
+	assert_int_not_equal(cli_parse_time_us(NULL, &ns), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_bad_cpus),      cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_subcommands),   cmocka_unit_test(test_arrivals),
+		cmocka_unit_test(test_parsers),
+	};
+
+	/* argp prints one line per rejected value on stderr: that is expected */
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

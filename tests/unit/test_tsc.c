@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_tsc.c - the TSC -> CLOCK_MONOTONIC fit, the flag parsing, the gap ring. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "js_sampler.h"
+#include "js_tsc.h"
+
+/** A clean line is recovered exactly: 2.3 GHz, offset, no residual. */
+static void test_fit_exact(void **st)
+{
+	struct tsc_pair p[16];
+	struct tsc_fit f;
+
+	(void)st;
+	for (int i = 0; i < 16; i++) {
+		p[i].tsc = 1000000000000ull + (uint64_t)i * 2300000000ull;   /* one per second */
+		p[i].ns = 5000000000ull + (uint64_t)i * 1000000000ull;
+	}
+	assert_int_equal(tsc_fit_pairs(p, 16, &f), 0);
+	assert_true(fabs(f.hz - 2.3e9) < 1.0);
+	assert_true(f.residual_max_ns < 0.5);
+	assert_true(tsc_to_ns(&f, p[7].tsc) == p[7].ns);
+	/* 2300 cycles are 1000 ns */
+	assert_true(tsc_cycles_to_ns(&f, 2300) == 1000);
+	assert_true(tsc_ns_to_cycles(&f, 1000) == 2300);
+}
+
+/** Noisy pairs: the fit averages, the residual reports the noise. */
+static void test_fit_noise(void **st)
+{
+	struct tsc_pair p[64];
+	struct tsc_fit f;
+	double maxnoise = 0;
+
+	(void)st;
+	srand(7);
+	for (int i = 0; i < 64; i++) {
+		int noise = rand() % 21 - 10;   /* +-10 ns */
+
+		p[i].tsc = 7ull + (uint64_t)i * 230000000ull;   /* every 100 ms */
+		p[i].ns = 1000ull + (uint64_t)i * 100000000ull + (uint64_t)(int64_t)noise;
+		maxnoise = fmax(maxnoise, fabs((double)noise));
+	}
+	assert_int_equal(tsc_fit_pairs(p, 64, &f), 0);
+	assert_true(fabs(f.hz - 2.3e9) / 2.3e9 < 1e-7);
+	assert_true(f.residual_max_ns <= maxnoise + 10);
+	assert_true(f.residual_max_ns > 0.5);
+	assert_true(f.residual_rms_ns <= f.residual_max_ns);
+}
+
+/** Too few pairs, or no span, cannot be fitted. */
+static void test_fit_degenerate(void **st)
+{
+	struct tsc_pair p[2] = { { 100, 100, 0 }, { 100, 200, 0 } };
+	struct tsc_fit f;
+
+	(void)st;
+	assert_int_not_equal(tsc_fit_pairs(p, 1, &f), 0);
+	assert_int_not_equal(tsc_fit_pairs(p, 2, &f), 0);
+}
+
+/** The calibration store thins itself when full and keeps its span. */
+static void test_cal_thinning(void **st)
+{
+	static struct tsc_cal c;
+
+	(void)st;
+	for (int i = 0; i < 1000; i++)
+		tsc_cal_add(&c, (struct tsc_pair){ .tsc = (uint64_t)i * 1000, .ns = (uint64_t)i * 500 });
+	assert_true(c.n <= TSC_MAX_PAIRS);
+	assert_true(c.pairs[0].tsc == 0);
+	assert_true(c.pairs[c.n - 1].tsc == 999000);
+	assert_int_equal(tsc_cal_refit(&c), 0);
+	assert_true(fabs(c.fit.ns_per_cycle - 0.5) < 1e-9);
+}
+
+/** Real reads: a pair's window is small and the clocks move together. */
+static void test_pair_read(void **st)
+{
+	struct tsc_pair a, b;
+	struct tsc_fit f;
+	struct tsc_pair p[2];
+
+	(void)st;
+	a = tsc_pair_read(16);
+	for (volatile int i = 0; i < 10000000; i++)
+		;
+	b = tsc_pair_read(16);
+	assert_true(b.tsc > a.tsc);
+	assert_true(b.ns > a.ns);
+	p[0] = a;
+	p[1] = b;
+	assert_int_equal(tsc_fit_pairs(p, 2, &f), 0);
+	assert_true(f.hz > 1e8 && f.hz < 1e10);
+}
+
+/** cpuinfo flags decide invariance; libcpuid may add to it. */
+static void test_caps(void **st)
+{
+	const char *good = "processor\t: 0\nflags\t\t: fpu tsc rdtscp constant_tsc nonstop_tsc "
+			   "hypervisor tsc_known_freq\nmodel name\t: X\n";
+	const char *bad = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc_x\n";
+	struct tsc_caps c;
+
+	(void)st;
+	tsc_caps_detect(&c, good);
+	assert_true(c.has_rdtscp && c.constant_tsc && c.nonstop_tsc && c.hypervisor);
+	assert_true(tsc_caps_invariant(&c));
+	tsc_caps_detect(&c, bad);
+	assert_false(c.has_rdtscp);
+	assert_false(c.constant_tsc);
+	assert_false(c.nonstop_tsc);
+}
+
+/** The SPSC ring: FIFO order, full is reported (never silent), wrap-around. */
+static void test_ring(void **st)
+{
+	struct gap_raw slots[8], out[16];
+	struct gap_ring r = { .mask = 7, .slots = slots };
+	size_t n;
+
+	(void)st;
+	for (uint64_t i = 0; i < 8; i++)
+		assert_true(ring_push(&r, i, i + 100));
+	assert_false(ring_push(&r, 8, 108));
+	n = ring_pop(&r, out, 3);
+	assert_int_equal(n, 3);
+	assert_true(out[0].start_tsc == 0 && out[2].end_tsc == 102);
+	for (uint64_t i = 8; i < 11; i++)
+		assert_true(ring_push(&r, i, i + 100));
+	n = ring_pop(&r, out, 16);
+	assert_int_equal(n, 8);
+	assert_true(out[0].start_tsc == 3 && out[7].start_tsc == 10);
+	assert_int_equal(ring_pop(&r, out, 16), 0);
+}
+
+/** -P parsing. */
+static void test_priority(void **st)
+{
+	int pol, prio;
+
+	(void)st;
+	assert_int_equal(sampler_parse_priority("f:50", &pol, &prio), 0);
+	assert_int_equal(prio, 50);
+	assert_int_not_equal(sampler_parse_priority("r:0", &pol, &prio), 0);
+	assert_int_not_equal(sampler_parse_priority(NULL, &pol, &prio), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fit_exact),     cmocka_unit_test(test_fit_noise),
+		cmocka_unit_test(test_fit_degenerate), cmocka_unit_test(test_cal_thinning),
+		cmocka_unit_test(test_pair_read),     cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_ring),          cmocka_unit_test(test_priority),
+	};
+
+	return cmocka_run_group_tests_name("tsc", tests, NULL, NULL);
+}
