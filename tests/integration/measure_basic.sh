@@ -1,0 +1,58 @@
+#!/bin/bash
+# measure_basic.sh - the foundation end to end: a real run on CPU 1, its report,
+# JSON and CSV coherent with each other; bad input refused quickly.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cpu1
+
+"$JS" --cpu 1 --duration 3 --json "$TMP/run.json" --gaps "$TMP/gaps.csv" -n 5 \
+	>"$TMP/report.txt" 2>"$TMP/err.txt" || fail "run exited $? ($(cat "$TMP/err.txt"))"
+grep -q "^CPU 1 " "$TMP/report.txt" || fail "no CPU 1 section in the report"
+grep -q "loop period" "$TMP/report.txt" || fail "no loop period in the report"
+grep -q "percentiles" "$TMP/report.txt" || fail "no percentiles in the report"
+
+python3 - "$TMP/run.json" "$TMP/gaps.csv" <<'PY' || fail "JSON/CSV incoherent"
+import json, sys, csv
+run = json.load(open(sys.argv[1]))
+assert run["schema_version"] == 1, "schema_version"
+assert run["params"]["cpus"] == [1], run["params"]["cpus"]
+c = run["cpus"][0]
+for k in ("cpu", "loop_ns_min", "loop_ns_median", "gap_count", "lost_ns", "p50_ns", "p90_ns",
+          "p99_ns", "p999_ns", "p9999_ns", "max_ns", "dropped", "top"):
+    assert k in c, "missing " + k
+ps = [c[k] for k in ("p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns")]
+assert ps == sorted(ps), "percentiles not monotone: %s" % ps
+assert c["max_ns"] >= c["p9999_ns"]
+assert 0 < c["loop_ns_min"] <= c["loop_ns_median"] < 1000, (c["loop_ns_min"], c["loop_ns_median"])
+assert 2.5e9 < c["duration_ns"] < 3.5e9, c["duration_ns"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert list(rows[0].keys())[:6] == ["cpu", "start_ns", "duration_ns", "cause", "detail", "causes"] if rows else True
+assert len(rows) == c["gap_count"], "CSV rows %d != gap_count %d" % (len(rows), c["gap_count"])
+assert sum(int(r["duration_ns"]) for r in rows) == c["lost_ns"], "lost_ns != sum of CSV durations"
+assert all(int(r["duration_ns"]) >= run["params"]["threshold_ns"] for r in rows)
+starts = [int(r["start_ns"]) for r in rows]
+assert starts == sorted(starts), "CSV rows not in time order"
+assert all(c["start_ns"] <= s <= c["end_ns"] for s in starts), "gap outside the measured window"
+top = c["top"]
+assert len(top) == min(5, c["gap_count"])
+assert [t["duration_ns"] for t in top] == sorted([t["duration_ns"] for t in top], reverse=True)
+if top:
+    # the max is the worst gap, within HdrHistogram's precision (3 digits)
+    assert abs(top[0]["duration_ns"] - c["max_ns"]) <= c["max_ns"] / 1000 + 1
+print("ok: %d gaps, lost %.3f %%, loop median %.1f ns" % (c["gap_count"], c["lost_pct"], c["loop_ns_median"]))
+PY
+
+# bad input: a one-line message and exit 64, before any measuring
+start=$(date +%s%N)
+"$JS" --cpu 4096 -d 1 >/dev/null 2>"$TMP/e1"; rc=$?
+[ $rc -eq 64 ] || fail "--cpu 4096 exited $rc, want 64"
+[ "$(wc -l <"$TMP/e1")" -ge 1 ] || fail "no message for --cpu 4096"
+"$JS" --cpu 1 -d 1 --json /nonexistent/dir/run.json >/dev/null 2>"$TMP/e2"; rc=$?
+[ $rc -eq 1 ] || fail "unwritable --json exited $rc, want 1"
+grep -q "cannot write" "$TMP/e2" || fail "no message for unwritable --json"
+"$JS" --duration 5x >/dev/null 2>"$TMP/e3"; rc=$?
+[ $rc -eq 64 ] || fail "--duration 5x exited $rc, want 64"
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $elapsed -lt 3000 ] || fail "bad input took ${elapsed} ms: checks must come before measuring"
+echo "ok: bad input refused in ${elapsed} ms"
+exit 0
