@@ -34,6 +34,7 @@ static uint64_t first_at_or_after(const struct js_arrival *a, uint64_t t)
 	return (t - base - 1) / a->interval_ns + 1;
 }
 
+/* arrival_init - set up for one interval; the window starts at start_ns. 0 or -errno */
 int arrival_init(struct js_arrival *a, uint64_t interval_ns, uint64_t start_ns,
 		 uint64_t floor_ns)
 {
@@ -48,6 +49,7 @@ int arrival_init(struct js_arrival *a, uint64_t interval_ns, uint64_t start_ns,
 	return hist_init(&a->delay, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 }
 
+/* arrival_free - release the histogram (a zeroed or freed struct is fine) */
 void arrival_free(struct js_arrival *a)
 {
 	hist_free(&a->delay);
@@ -101,6 +103,7 @@ static void account(struct js_arrival *a, int cause, uint64_t n, uint64_t sum)
 	a->delay_ns_total = sat_add(a->delay_ns_total, sum);
 }
 
+/* arrival_add_gap - account every arrival in [gap_start, gap_start + dur), per slot */
 void arrival_add_gap(struct js_arrival *a, uint64_t gap_start_ns, uint64_t gap_dur_ns,
 		     int primary_cause)
 {
@@ -124,6 +127,7 @@ void arrival_add_gap(struct js_arrival *a, uint64_t gap_start_ns, uint64_t gap_d
 	account(a, primary_cause, n, u128_sat(sum));
 }
 
+/* arrival_finish - close the window; the arrivals outside gaps are recorded in bulk */
 void arrival_finish(struct js_arrival *a, uint64_t end_ns)
 {
 	uint64_t outside;
@@ -140,11 +144,13 @@ void arrival_finish(struct js_arrival *a, uint64_t end_ns)
 	a->finished = true;
 }
 
+/* arrival_delayed_share - delayed / arrivals (0 when there were no arrivals) */
 double arrival_delayed_share(const struct js_arrival *a)
 {
 	return a->arrivals ? (double)a->delayed / (double)a->arrivals : 0.0;
 }
 
+/* arrival_bruteforce - the reference: the same result computed one arrival at a time */
 void arrival_bruteforce(struct js_arrival *a, const struct js_gap *gaps, const int *causes,
 			size_t ngaps, uint64_t end_ns)
 {
@@ -179,6 +185,7 @@ void arrival_bruteforce(struct js_arrival *a, const struct js_gap *gaps, const i
 
 /* --- burst exposure --- */
 
+/* arrival_burst_probability - Poisson estimate; -1.0 if window_ns or the inputs are 0 */
 double arrival_burst_probability(const struct js_hist *gaps, uint64_t window_ns,
 				 uint64_t interval_ns, uint64_t burst_n, uint64_t size_ns)
 {
@@ -200,6 +207,7 @@ double arrival_burst_probability(const struct js_hist *gaps, uint64_t window_ns,
 	return (double)(1.0L - expl(-expo / window_ns));
 }
 
+/* burst_init - empirical burst exposure for N arrivals at interval_ns, gaps >= size_ns */
 void burst_init(struct js_burst *b, uint64_t start_ns, uint64_t interval_ns,
 		uint64_t burst_n, uint64_t size_ns)
 {
@@ -211,6 +219,7 @@ void burst_init(struct js_burst *b, uint64_t start_ns, uint64_t interval_ns,
 	b->start_ns = start_ns;
 }
 
+/* burst_add_gap - feed one gap (start order) */
 void burst_add_gap(struct js_burst *b, uint64_t gap_start_ns, uint64_t gap_dur_ns)
 {
 	uint64_t lo, hi;
@@ -235,6 +244,7 @@ void burst_add_gap(struct js_burst *b, uint64_t gap_start_ns, uint64_t gap_dur_n
 	b->open = true;
 }
 
+/* burst_finish - probability in [0, 1]; -1.0 if the window is not longer than a burst */
 double burst_finish(struct js_burst *b, uint64_t end_ns)
 {
 	uint64_t hi;
@@ -315,6 +325,7 @@ static int parse_one(const char *p, size_t len, uint64_t *ns, char *err, size_t 
 	return 0;
 }
 
+/* arrival_parse_list - parse --arrival-interval "1us,10us,100us" into out[] */
 int arrival_parse_list(const char *s, uint64_t *out, size_t max, size_t *n, char *err,
 		       size_t errlen)
 {
@@ -348,6 +359,7 @@ int arrival_parse_list(const char *s, uint64_t *out, size_t max, size_t *n, char
 	return 0;
 }
 
+/* arrival_parse_burst - "500": an integer 1 .. ARRIVAL_BURST_MAX; 0, or -EINVAL with err */
 int arrival_parse_burst(const char *s, uint64_t *out, char *err, size_t errlen)
 {
 	uint64_t v = 0;

@@ -7,6 +7,7 @@
 #include "js_intervals.h"
 #include "js_util.h"
 
+/* intervals_init - per-interval stats from start_ns, len_ns each, at most cap entries */
 int intervals_init(struct js_intervals *iv, uint64_t start_ns, uint64_t len_ns, size_t cap)
 {
 	memset(iv, 0, sizeof(*iv));
@@ -20,6 +21,7 @@ int intervals_init(struct js_intervals *iv, uint64_t start_ns, uint64_t len_ns, 
 	return hist_init(&iv->cur, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 }
 
+/* intervals_free - release everything (a zeroed struct is fine) */
 void intervals_free(struct js_intervals *iv)
 {
 	hist_free(&iv->cur);
@@ -93,6 +95,7 @@ static int advance_to(struct js_intervals *iv, uint64_t t)
 	return 0;
 }
 
+/* intervals_add_gap - count one gap (gaps in start order); 0 or -ENOMEM */
 int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns)
 {
 	int err;
@@ -108,6 +111,7 @@ int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t d
 	return 0;
 }
 
+/* intervals_finish - close the interval in progress at end_ns, empty intervals included */
 int intervals_finish(struct js_intervals *iv, uint64_t end_ns)
 {
 	int err = 0;
