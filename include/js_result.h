@@ -11,12 +11,18 @@
 #include <stdint.h>
 
 #include "js_arrival.h"
+#include "js_clockcost.h"
+#include "js_intervals.h"
 #include "js_hist.h"
 #include "js_model.h"
 #include "js_params.h"
 #include "js_tsc.h"
 
 #define JS_SCHEMA_VERSION 1
+
+/* gap sizes burst exposure is reported for */
+#define JS_BURST_SIZES 4
+extern const uint64_t js_burst_sizes_ns[JS_BURST_SIZES];
 
 /* The N worst gaps: a min-heap on duration, so the smallest is replaced. */
 struct js_top {
@@ -42,7 +48,12 @@ struct js_cpu_result {
 	struct js_top top;
 	struct js_arrival arrivals[JS_MAX_ARRIVALS];
 	size_t narrivals;
+	/* burst exposure per arrival interval and gap size (empirical, streamed) */
+	struct js_burst bursts[JS_MAX_ARRIVALS][JS_BURST_SIZES];
+	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES];   /* empirical probability */
+	struct js_intervals intervals;   /* per-second max and p99.9 */
 };
+
 
 struct js_machine {
 	char kernel[160];
@@ -67,6 +78,7 @@ struct js_run {
 	bool smi_countable;
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;
+	struct js_clockcost clock;    /* read costs of the clocks, measured at start */
 	struct js_cpu_result *cpus;
 	size_t ncpus;
 };

@@ -120,6 +120,18 @@ static int on_event(void *ctx, const struct js_event *ev)
 	return 0;
 }
 
+/* models_add_gap - feed the per-gap models beside the result's own totals */
+static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
+{
+	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns);
+	for (size_t a = 0; a < r->narrivals; a++) {
+		arrival_add_gap(&r->arrivals[a], g->gap.start_ns, g->gap.dur_ns,
+				(int)g->attr.primary);
+		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
+			burst_add_gap(&r->bursts[a][k], g->gap.start_ns, g->gap.dur_ns);
+	}
+}
+
 static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 {
 	struct js_gap_rec *recs = c->recs;
@@ -162,9 +174,7 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
 		result_add_gap(c->res, &recs[i]);
-		for (size_t a = 0; a < c->res->narrivals; a++)
-			arrival_add_gap(&c->res->arrivals[a], recs[i].gap.start_ns,
-					recs[i].gap.dur_ns, (int)recs[i].attr.primary);
+		models_add_gap(c->res, &recs[i]);
 		if (pl->sinks && pl->sinks->gaps_csv)
 			csv_write_gap(pl->sinks->gaps_csv, &recs[i]);
 	}
@@ -359,18 +369,24 @@ static bool all_done(struct pipeline *pl)
 	return true;
 }
 
-static int init_arrivals(struct pipeline *pl)
+/* init_models - per-second stats, arrival and burst models, from the window start */
+static int init_models(struct pipeline *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		struct js_cpu_result *r = pl->cp[i].res;
+		int err = intervals_init(&r->intervals, r->start_ns, 1000000000ull, 0);
 
+		if (err)
+			return err;
 		for (size_t a = 0; a < pl->p->narrivals; a++) {
-			int err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a],
-					       r->start_ns, (uint64_t)(r->loop_ns_median + 0.5));
-
+			/* arrivals outside gaps wait 0: the loop period is reported beside */
+			err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a], r->start_ns, 0);
 			if (err)
 				return err;
 			r->narrivals++;
+			for (int k = 0; k < JS_BURST_SIZES && pl->p->burst; k++)
+				burst_init(&r->bursts[a][k], r->start_ns, pl->p->arrival_ns[a],
+					   pl->p->burst, js_burst_sizes_ns[k]);
 		}
 	}
 	return 0;
@@ -389,8 +405,8 @@ static void measure(struct pipeline *pl)
 	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
 	for (size_t i = 0; i < pl->n; i++)
 		pl->cp[i].res->start_ns = pl->run->start_mono_ns + p->warmup_ns;
-	if (init_arrivals(pl))
-		js_warn("cannot allocate the arrival models: --arrival-interval ignored");
+	if (init_models(pl))
+		js_warn("cannot allocate the per-second and arrival models");
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
@@ -451,8 +467,12 @@ static void finish(struct pipeline *pl)
 		if (r->iterations)
 			r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
 					  (double)r->iterations;
-		for (size_t a = 0; a < r->narrivals; a++)
+		intervals_finish(&r->intervals, r->end_ns);
+		for (size_t a = 0; a < r->narrivals; a++) {
 			arrival_finish(&r->arrivals[a], r->end_ns);
+			for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
+				r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
+		}
 		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
 			r->smi = smi_end - c->smi_start;
 		if (c->ev_evicted)
@@ -505,6 +525,8 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_sinks 
 		js_err("cannot calibrate the TSC against CLOCK_MONOTONIC");
 		goto out;
 	}
+	/* what reading each clock costs bounds every figure (measured here, on housekeeping) */
+	clockcost_measure(&run->clock, pl.cal.fit.hz);
 	err = start_samplers(&pl);
 	if (err)
 		goto out_stop;

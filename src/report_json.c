@@ -27,6 +27,15 @@ static void params(struct js_json *j, const struct js_params *p)
 	json_obj_end(j);
 }
 
+static void clock_read(struct js_json *j, const struct js_clock_read *c)
+{
+	json_obj_begin(j, c->name);
+	json_dbl(j, "median_ns", c->median_ns);
+	json_dbl(j, "p99_ns", c->p99_ns);
+	json_dbl(j, "min_ns", c->min_ns);
+	json_obj_end(j);
+}
+
 static void machine(struct js_json *j, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -39,6 +48,11 @@ static void machine(struct js_json *j, const struct js_run *run)
 	json_bool(j, "vm", m->hypervisor);
 	json_bool(j, "invariant_tsc", m->invariant_tsc);
 	json_dbl(j, "tsc_hz", run->fit.hz);
+	json_obj_begin(j, "clock_read_cost");
+	clock_read(j, &run->clock.rdtscp);
+	clock_read(j, &run->clock.lfence_rdtsc);
+	clock_read(j, &run->clock.monotonic);
+	json_obj_end(j);
 	json_obj_end(j);
 	json_obj_begin(j, "time_base");
 	json_str(j, "clock", "CLOCK_MONOTONIC");
@@ -72,6 +86,74 @@ static void attr(struct js_json *j, const struct js_gap_rec *g)
 	json_arr_end(j);
 }
 
+static void hist_pcts(struct js_json *j, const struct js_hist *h)
+{
+	for (size_t i = 0; i < js_npcts; i++)
+		json_i64(j, js_pcts[i].key, hist_value_at_percentile(h, js_pcts[i].p));
+	json_i64(j, "max_ns", hist_max(h));
+}
+
+static void arrivals(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
+{
+	json_arr_begin(j, "arrivals");
+	for (size_t i = 0; i < r->narrivals; i++) {
+		const struct js_arrival *a = &r->arrivals[i];
+
+		json_obj_begin(j, NULL);
+		json_u64(j, "interval_ns", a->interval_ns);
+		json_u64(j, "arrivals", a->arrivals);
+		json_u64(j, "delayed", a->delayed);
+		json_dbl(j, "delayed_pct", a->arrivals ? 100.0 * a->delayed / a->arrivals : 0.0);
+		json_u64(j, "delay_ns_total", a->delay_ns_total);
+		hist_pcts(j, &a->delay);
+		json_obj_begin(j, "delayed_by_cause");
+		for (int c = 0; c < JS_CAUSE_MAX; c++) {
+			if (!a->delayed_by_cause[c])
+				continue;
+			json_obj_begin(j, js_cause_name(c));
+			json_u64(j, "arrivals", a->delayed_by_cause[c]);
+			json_u64(j, "delay_ns", a->delay_ns_by_cause[c]);
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+		json_arr_begin(j, "burst");
+		for (int k = 0; k < JS_BURST_SIZES && run->params->burst; k++) {
+			json_obj_begin(j, NULL);
+			json_u64(j, "arrivals", run->params->burst);
+			json_u64(j, "gap_size_ns", js_burst_sizes_ns[k]);
+			json_dbl(j, "probability_observed", r->burst_p[i][k]);
+			json_dbl(j, "probability_poisson",
+				 arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
+							   a->interval_ns, run->params->burst,
+							   js_burst_sizes_ns[k]));
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void intervals(struct js_json *j, const struct js_cpu_result *r)
+{
+	const struct js_intervals *iv = &r->intervals;
+
+	json_obj_begin(j, "intervals");
+	json_u64(j, "length_ns", iv->len_ns);
+	json_arr_begin(j, "list");
+	for (size_t i = 0; i < iv->n; i++) {
+		json_obj_begin(j, NULL);
+		json_u64(j, "offset_ns", iv->v[i].start_ns - r->start_ns);
+		json_u64(j, "gaps", iv->v[i].gaps);
+		json_u64(j, "lost_ns", iv->v[i].lost_ns);
+		json_i64(j, "max_ns", iv->v[i].max_ns);
+		json_i64(j, "p999_ns", iv->v[i].p999_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
@@ -92,9 +174,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	json_u64(j, "lost_ns", r->lost_ns);
 	json_dbl(j, "lost_pct", result_lost_pct(r));
 	json_u64(j, "dropped", r->dropped);
-	for (size_t i = 0; i < js_npcts; i++)
-		json_i64(j, js_pcts[i].key, hist_value_at_percentile(&r->hist, js_pcts[i].p));
-	json_i64(j, "max_ns", hist_max(&r->hist));
+	hist_pcts(j, &r->hist);
 	json_i64(j, "min_ns", hist_min(&r->hist));
 	json_dbl(j, "mean_ns", hist_mean(&r->hist));
 	json_u64(j, "steal_ns", r->steal_ns);
@@ -115,6 +195,8 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	if (hist_encode_compressed_b64(&r->hist, 9, &b64) == 0)
 		json_str(j, "hist_hdr_b64", b64);
 	free(b64);
+	intervals(j, r);
+	arrivals(j, run, r);
 	json_arr_begin(j, "top");
 	for (unsigned i = 0; i < n; i++) {
 		json_obj_begin(j, NULL);

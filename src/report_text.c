@@ -38,6 +38,12 @@ static void header(FILE *fp, const struct js_run *run)
 		fprintf(fp, "; probes: off (%s): gaps are not attributed\n", run->probes_why);
 	if (!run->smi_countable)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
+	if (run->clock.rdtscp.samples)
+		fprintf(fp, "clock read cost (median/p99): rdtscp %.1f/%.1f ns, lfence;rdtsc "
+			"%.1f/%.1f ns, clock_gettime %.1f/%.1f ns\n", run->clock.rdtscp.median_ns,
+			run->clock.rdtscp.p99_ns, run->clock.lfence_rdtsc.median_ns,
+			run->clock.lfence_rdtsc.p99_ns, run->clock.monotonic.median_ns,
+			run->clock.monotonic.p99_ns);
 }
 
 static void percentiles(FILE *fp, const struct js_cpu_result *r)
@@ -128,6 +134,63 @@ static void worst(FILE *fp, const struct js_run *run, const struct js_cpu_result
 	}
 }
 
+static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
+{
+	char a[32], b[32];
+
+	for (size_t i = 0; i < r->narrivals; i++) {
+		const struct js_arrival *ar = &r->arrivals[i];
+
+		fprintf(fp, "  messages every %s: %" PRIu64 " arrivals, %" PRIu64 " delayed "
+			"(%.3f %%)\n", js_fmt_ns(a, sizeof(a), ar->interval_ns), ar->arrivals,
+			ar->delayed, ar->arrivals ? 100.0 * ar->delayed / ar->arrivals : 0.0);
+		fprintf(fp, "    waited  ");
+		for (size_t k = 0; k < js_npcts; k++)
+			fprintf(fp, " %s %s ", js_pcts[k].label,
+				js_fmt_ns(b, sizeof(b), (uint64_t)hist_value_at_percentile(
+					&ar->delay, js_pcts[k].p)));
+		fprintf(fp, " max %s\n", js_fmt_ns(b, sizeof(b), (uint64_t)hist_max(&ar->delay)));
+		if (ar->delayed) {
+			fprintf(fp, "    delayed by");
+			for (int c = 0; c < JS_CAUSE_MAX; c++)
+				if (ar->delayed_by_cause[c])
+					fprintf(fp, " %s %.1f %%", js_cause_name(c),
+						100.0 * ar->delayed_by_cause[c] / ar->delayed);
+			fprintf(fp, "\n");
+		}
+		for (int k = 0; k < JS_BURST_SIZES && run->params->burst; k++) {
+			double pois = arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
+								ar->interval_ns, run->params->burst,
+								js_burst_sizes_ns[k]);
+
+			fprintf(fp, "    a burst of %" PRIu64 " meets a gap >= %s: %.4f observed, "
+				"%.4f Poisson estimate\n", run->params->burst,
+				js_fmt_ns(b, sizeof(b), js_burst_sizes_ns[k]), r->burst_p[i][k], pois);
+		}
+	}
+}
+
+static void intervals(FILE *fp, const struct js_cpu_result *r)
+{
+	const struct js_intervals *iv = &r->intervals;
+	int64_t lo = INT64_MAX, hi = 0;
+	size_t at = 0;
+	char a[32], b[32], c[32];
+
+	if (iv->n < 2)
+		return;
+	for (size_t i = 0; i < iv->n; i++) {
+		lo = JS_MIN(lo, iv->v[i].max_ns);
+		if (iv->v[i].max_ns > hi) {
+			hi = iv->v[i].max_ns;
+			at = i;
+		}
+	}
+	fprintf(fp, "  per %s: worst gap ranged %s .. %s (worst in interval %zu of %zu)\n",
+		js_fmt_ns(c, sizeof(c), iv->len_ns), js_fmt_ns(a, sizeof(a), (uint64_t)lo),
+		js_fmt_ns(b, sizeof(b), (uint64_t)hi), at + 1, iv->n);
+}
+
 static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
 	char a[32], b[32];
@@ -149,6 +212,8 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	histogram(fp, r);
 	if (run->probes_on)
 		causes_by_primary(fp, r);
+	intervals(fp, r);
+	arrivals(fp, run, r);
 	worst(fp, run, r);
 }
 

@@ -6,6 +6,8 @@
 
 #include "js_result.h"
 
+const uint64_t js_burst_sizes_ns[JS_BURST_SIZES] = { 10000, 100000, 1000000, 10000000 };
+
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 {
 	int err;
@@ -34,6 +36,7 @@ void result_cpu_free(struct js_cpu_result *r)
 	r->top.recs = NULL;
 	for (size_t i = 0; i < r->narrivals; i++)
 		arrival_free(&r->arrivals[i]);
+	intervals_free(&r->intervals);
 	r->narrivals = 0;
 }
 
