@@ -8,7 +8,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
-libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests"
+libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests \
+libhdrhistogram-java default-jre-headless"
 # shellcheck disable=SC2086
 if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok installed' &&
    [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then
