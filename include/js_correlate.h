@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_correlate.h - pure correlation of sampler gaps with probe events (no I/O).
+ *
+ * Everything is on the CLOCK_MONOTONIC time base (bpf_ktime_get_ns and the mapped
+ * sampler gaps). Typical use, per measured CPU:
+ *
+ *   for each gap: corr_attribute(&gap, events, nev, &opts, &rec.attr);
+ *   steal_allocate(recs, n, readings, nr);      // readings from steal_readings()
+ *   smi_allocate(recs_in_window, k, smi_delta); // per SMI counter reading window
+ *
+ * Attribution rules (see correlate.c for the details):
+ *  - only events on the gap's CPU count (IPI_SEND: cpu = its target);
+ *  - intervals are clipped to the gap; an event matches when it overlaps
+ *    [start - edge_slack, end + edge_slack], its time is still clipped to the gap;
+ *  - nested intervals are counted once, osnoise style: each instant of the gap
+ *    belongs to the innermost interval covering it (the one that began last;
+ *    ties: NMI > hrtimer > irq/vector/tlb > softirq > fault > work/thp/mm >
+ *    task/idle), so a task's net time excludes the softirqs and IRQs inside it;
+ *  - point events (start == end) add a count and no time;
+ *  - parts are merged per (cause, detail), sorted by net desc; beyond
+ *    JS_PARTS_MAX the smallest are merged into one "(other)" part (the primary
+ *    is always kept), so the parts' nets still add up to covered_ns;
+ *  - covered_ns is the union of the clipped intervals (= the sum of the nets);
+ *    unexplained_ns = dur - covered - steal, never negative, never folded;
+ *  - primary: an off-CPU interval (TASK, or IDLE) outranks whatever ran inside
+ *    it: the task/idle source with the largest inclusive time is primary unless
+ *    some other source has a larger net (it then ran outside it); otherwise the
+ *    largest net. See corr_finish() for steal and SMI.
+ */
+#ifndef JS_CORRELATE_H
+#define JS_CORRELATE_H
+
+#include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "js_events.h"
+#include "js_model.h"
+
+#define CORR_IPI_WINDOW_NS 1000000ull   /* default: IPI send .. vector entry */
+
+/* kernel symbol for an address, or NULL */
+typedef const char *(*js_symfn)(void *ctx, uint64_t addr);
+
+struct corr_opts {
+	js_symfn sym;             /* may be NULL: addresses print as 0x... */
+	void *sym_ctx;
+	uint64_t edge_slack_ns;   /* tolerance at gap edges (default 0) */
+	uint64_t ipi_window_ns;   /* how long before a vector entry an IPI_SEND may be;
+	                           * 0 = CORR_IPI_WINDOW_NS. Pass the sends from that far
+	                           * before the gap too. */
+};
+
+/*
+ * corr_attribute - attribute one gap from the events overlapping it.
+ * The caller may pass any superset of the events (any order, any CPU); they are
+ * filtered and clipped here. steal_ns and smi start at 0. Returns 0, -EINVAL or
+ * -ENOMEM (out then holds an all-unexplained attribution).
+ */
+int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev,
+		   const struct corr_opts *o, struct js_attr *out);
+
+/*
+ * corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap.
+ * unexplained = dur - covered - steal (>= 0). A gap with any event-based part
+ * keeps its event primary. A gap with no event gets JS_CAUSE_SMI if an SMI was
+ * allocated to it, else JS_CAUSE_STEAL if steal is at least half of the gap,
+ * else JS_CAUSE_UNEXPLAINED (detail "smi", "steal" or "").
+ */
+void corr_finish(struct js_attr *a, uint64_t dur_ns);
+
+/* One reading of the paravirt steal clock of the measured CPU. */
+struct steal_reading {
+	uint64_t t_ns;        /* CLOCK_MONOTONIC */
+	uint64_t steal_ns;    /* steal_time.steal */
+};
+
+/*
+ * steal_readings - collect the steal readings carried by events (JS_F_STEAL:
+ * steal_start at start_ns, steal_end at end_ns) of one CPU, sorted by time.
+ * Writes at most max readings; returns how many were found (may exceed max).
+ */
+size_t steal_readings(const struct js_event *ev, size_t nev, uint32_t cpu,
+		      struct steal_reading *out, size_t max);
+
+/*
+ * steal_allocate - distribute each steal increment between consecutive readings
+ * to the gaps overlapping that window, largest unexplained first, each capped at
+ * its unexplained time and at its overlap with the window. gaps must be sorted by
+ * start and not overlap; readings sorted by time. Calls corr_finish() on the gaps.
+ * Returns the steal not matched to any gap (ns).
+ */
+uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
+			size_t nr);
+
+/*
+ * smi_allocate - the SMI counter moved by smi_delta while these gaps happened:
+ * mark the largest still unexplained gaps (no event part, not mostly steal, no SMI
+ * yet) with one SMI each, largest unexplained time first. Returns the SMIs left
+ * over (more SMIs than such gaps).
+ */
+uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta);
+
+/* corr_softirq_name - "NET_RX" for softirq 3, NULL when unknown */
+const char *corr_softirq_name(uint32_t nr);
+
+/* corr_vector_name - "local_timer", "reschedule", ... for enum js_vector, NULL if unknown */
+const char *corr_vector_name(uint32_t vec);
+
+/* corr_tlb_reason - "task_switch", "remote_shootdown", ... for tlb_flush's reason */
+const char *corr_tlb_reason(uint32_t reason);
+
+#endif /* JS_CORRELATE_H */

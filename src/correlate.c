@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * correlate.c - attribute sampler gaps to probe events (see js_correlate.h). Pure: no I/O.
+ *
+ * corr_attribute() works in four steps on the events of one gap:
+ *  1. filter (CPU, overlap with the gap +- slack) and clip to the gap;
+ *  2. sweep: every instant of the gap goes to the innermost interval covering it
+ *     (latest original start; ties by nesting level), which gives osnoise-style
+ *     net times and the covered union;
+ *  3. name each event (detail) and merge per (cause, detail);
+ *  4. choose the primary, sort, cap to JS_PARTS_MAX.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "js_correlate.h"
+#include "js_util.h"
+
+/* Nesting levels: an interval of a higher level runs inside one of a lower level. */
+enum corr_level {
+	LV_OFFCPU = 0,  /* task, idle */
+	LV_CTX,         /* work item, THP collapse, compaction: inside a task */
+	LV_FAULT,
+	LV_SOFTIRQ,
+	LV_HARDIRQ,     /* device IRQ, APIC vector, tlb flush */
+	LV_HRTIMER,     /* callback inside the local timer vector */
+	LV_NMI,
+};
+
+struct item {
+	const struct js_event *ev;
+	const struct js_event *send;  /* matched IPI_SEND, or NULL */
+	uint64_t s, e;                /* clipped to the gap */
+	uint64_t os, odur;            /* original start and duration (nesting order) */
+	uint64_t net;
+	uint32_t level;
+	uint32_t idx;
+	uint32_t cause;
+	uint32_t src;                 /* index of its merged source */
+};
+
+struct src {
+	uint32_t cause;
+	uint32_t count;
+	uint64_t net;
+	uint64_t incl;                /* clipped inclusive time (task/idle rank) */
+	const struct js_event *first;
+	char detail[JS_DETAIL_LEN];
+};
+
+struct scratch {
+	struct item *it;
+	uint32_t *heap;
+	struct src *src;
+	const struct js_event **send;
+	bool *used;
+	size_t n, nsrc, nsend;
+};
+
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+static const char *const vector_names[JS_VEC_MAX] = {
+	[JS_VEC_LOCAL_TIMER] = "local_timer",
+	[JS_VEC_RESCHEDULE] = "reschedule",
+	[JS_VEC_CALL_FUNCTION] = "call_function",
+	[JS_VEC_CALL_FUNCTION_SINGLE] = "call_function_single",
+	[JS_VEC_IRQ_WORK] = "irq_work",
+	[JS_VEC_THERMAL] = "thermal",
+	[JS_VEC_PLATFORM_IPI] = "platform_ipi",
+	[JS_VEC_ERROR] = "error",
+	[JS_VEC_SPURIOUS] = "spurious",
+};
+
+/* enum tlb_flush_reason (include/linux/mm_types.h) */
+static const char *const tlb_reasons[] = {
+	"task_switch", "remote_shootdown", "local_shootdown", "local_mm_shootdown",
+	"remote_ipi_send",
+};
+
+/* corr_softirq_name - softirq vector name */
+const char *corr_softirq_name(uint32_t nr)
+{
+	return nr < ARRAY_SIZE(softirq_names) ? softirq_names[nr] : NULL;
+}
+
+/* corr_vector_name - APIC vector name */
+const char *corr_vector_name(uint32_t vec)
+{
+	return vec < JS_VEC_MAX ? vector_names[vec] : NULL;
+}
+
+/* corr_tlb_reason - tlb_flush reason name */
+const char *corr_tlb_reason(uint32_t reason)
+{
+	return reason < ARRAY_SIZE(tlb_reasons) ? tlb_reasons[reason] : NULL;
+}
+
+static bool vec_is_ipi(uint32_t vec)
+{
+	return vec == JS_VEC_RESCHEDULE || vec == JS_VEC_CALL_FUNCTION ||
+	       vec == JS_VEC_CALL_FUNCTION_SINGLE || vec == JS_VEC_IRQ_WORK;
+}
+
+/* ev_class - cause and nesting level of an event kind; false if it is not a CPU interval */
+static bool ev_class(const struct js_event *e, uint32_t *cause, uint32_t *level)
+{
+	switch (e->kind) {
+	case JS_EV_TASK: *cause = JS_CAUSE_TASK; *level = LV_OFFCPU; return true;
+	case JS_EV_IDLE: *cause = JS_CAUSE_IDLE; *level = LV_OFFCPU; return true;
+	case JS_EV_WORK: *cause = JS_CAUSE_WORK; *level = LV_CTX; return true;
+	case JS_EV_THP: *cause = JS_CAUSE_THP; *level = LV_CTX; return true;
+	case JS_EV_MIGRATE: *cause = JS_CAUSE_MM; *level = LV_CTX; return true;
+	case JS_EV_FAULT: *cause = JS_CAUSE_FAULT; *level = LV_FAULT; return true;
+	case JS_EV_SOFTIRQ: *cause = JS_CAUSE_SOFTIRQ; *level = LV_SOFTIRQ; return true;
+	case JS_EV_IRQ: *cause = JS_CAUSE_IRQ; *level = LV_HARDIRQ; return true;
+	case JS_EV_TLB: *cause = JS_CAUSE_TLB; *level = LV_HARDIRQ; return true;
+	case JS_EV_HRTIMER: *cause = JS_CAUSE_HRTIMER; *level = LV_HRTIMER; return true;
+	case JS_EV_NMI: *cause = JS_CAUSE_NMI; *level = LV_NMI; return true;
+	case JS_EV_VECTOR:
+		*level = LV_HARDIRQ;
+		if (e->id == JS_VEC_LOCAL_TIMER)
+			*cause = JS_CAUSE_TIMER;
+		else if (vec_is_ipi(e->id))
+			*cause = JS_CAUSE_IPI;
+		else
+			*cause = JS_CAUSE_VECTOR;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ev_end - end of an event; open intervals run to the end of time, bad ones are points */
+static uint64_t ev_end(const struct js_event *e)
+{
+	if (e->end_ns >= e->start_ns)
+		return e->end_ns;
+	return (e->flags & JS_F_OPEN) ? UINT64_MAX : e->start_ns;
+}
+
+/* ev_overlaps - does the event touch [lo, hi] (points inclusive, intervals must overlap) */
+static bool ev_overlaps(const struct js_event *e, uint64_t lo, uint64_t hi)
+{
+	uint64_t end = ev_end(e);
+
+	if (end == e->start_ns)
+		return e->start_ns >= lo && e->start_ns <= hi;
+	return e->start_ns < hi && end > lo;
+}
+
+static uint64_t sat_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* item_init - fill one item from a matching event, clipped to [gs, ge] */
+static void item_init(struct item *it, const struct js_event *e, size_t idx, uint64_t gs,
+		      uint64_t ge)
+{
+	uint64_t end = ev_end(e);
+
+	memset(it, 0, sizeof(*it));
+	it->ev = e;
+	it->idx = (uint32_t)idx;
+	ev_class(e, &it->cause, &it->level);
+	it->os = e->start_ns;
+	it->odur = end - e->start_ns;
+	it->s = JS_MIN(JS_MAX(e->start_ns, gs), ge);
+	it->e = JS_MAX(JS_MIN(end, ge), it->s);
+}
+
+/* collect - count (sc->it == NULL) or fill the matching items and IPI sends */
+static void collect(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
+		    size_t nev, const struct corr_opts *o)
+{
+	uint64_t slack = o ? o->edge_slack_ns : 0;
+	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
+	uint64_t gs = g->start_ns, ge = g->start_ns + g->dur_ns;
+	uint64_t lo = sat_sub(gs, slack), hi = ge + slack;
+	uint32_t cause, level;
+
+	sc->n = sc->nsend = 0;
+	for (size_t i = 0; i < nev; i++) {
+		const struct js_event *e = &ev[i];
+
+		if (e->cpu != g->cpu)
+			continue;
+		if (e->kind == JS_EV_IPI_SEND) {
+			if (e->start_ns < sat_sub(gs, win) || e->start_ns > hi)
+				continue;
+			if (sc->send)
+				sc->send[sc->nsend] = e;
+			sc->nsend++;
+			continue;
+		}
+		if (!ev_class(e, &cause, &level) || !ev_overlaps(e, lo, hi))
+			continue;
+		if (sc->it)
+			item_init(&sc->it[sc->n], e, i, gs, ge);
+		sc->n++;
+	}
+}
+
+static int item_cmp(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	if (a->os != b->os)
+		return a->os < b->os ? -1 : 1;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+/* inner - is a nested inside b (a began later, or at the same time at a deeper level) */
+static bool inner(const struct item *a, const struct item *b)
+{
+	if (a->os != b->os)
+		return a->os > b->os;
+	if (a->level != b->level)
+		return a->level > b->level;
+	if (a->odur != b->odur)
+		return a->odur < b->odur;
+	return a->idx > b->idx;
+}
+
+static void heap_push(const struct item *it, uint32_t *h, size_t *n, uint32_t x)
+{
+	size_t i = (*n)++;
+
+	while (i && inner(&it[x], &it[h[(i - 1) / 2]])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = x;
+}
+
+static void heap_pop(const struct item *it, uint32_t *h, size_t *n)
+{
+	uint32_t x = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && inner(&it[h[c + 1]], &it[h[c]]))
+			c++;
+		if (!inner(&it[h[c]], &it[x]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = x;
+}
+
+/* sweep - give each instant to the innermost interval covering it; returns the union */
+static uint64_t sweep(struct item *it, size_t n, uint32_t *heap)
+{
+	uint64_t cur = 0, covered = 0, next;
+	size_t i = 0, hn = 0;
+
+	while (i < n || hn) {
+		if (!hn && cur < it[i].s)
+			cur = it[i].s;
+		for (; i < n && it[i].s <= cur; i++)
+			if (it[i].e > it[i].s)
+				heap_push(it, heap, &hn, (uint32_t)i);
+		while (hn && it[heap[0]].e <= cur)
+			heap_pop(it, heap, &hn);
+		if (!hn)
+			continue;
+		next = it[heap[0]].e;
+		if (i < n && it[i].s < next)
+			next = it[i].s;
+		it[heap[0]].net += next - cur;
+		covered += next - cur;
+		cur = next;
+	}
+	return covered;
+}
+
+/* match_senders - give each IPI vector the latest unused IPI_SEND just before its entry */
+static void match_senders(struct scratch *sc, const struct corr_opts *o)
+{
+	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
+
+	for (size_t i = 0; i < sc->n; i++) {
+		struct item *it = &sc->it[i];
+		size_t best = SIZE_MAX;
+
+		if (it->ev->kind != JS_EV_VECTOR || it->ev->id == JS_VEC_IRQ_WORK ||
+		    it->cause != JS_CAUSE_IPI)
+			continue;
+		for (size_t k = 0; k < sc->nsend; k++) {
+			const struct js_event *s = sc->send[k];
+
+			if (sc->used[k] || s->start_ns > it->os || it->os - s->start_ns > win)
+				continue;
+			if (best == SIZE_MAX || s->start_ns > sc->send[best]->start_ns)
+				best = k;
+		}
+		if (best != SIZE_MAX) {
+			sc->used[best] = true;
+			it->send = sc->send[best];
+		}
+	}
+}
+
+/* ev_name - the event's name field as a C string */
+static const char *ev_name(const struct js_event *e, char *buf)
+{
+	memcpy(buf, e->name, JS_NAME_LEN);
+	buf[JS_NAME_LEN] = '\0';
+	return buf;
+}
+
+/* fn_name - a function's symbol, else the event's name, else its address */
+static const char *fn_name(const struct corr_opts *o, const struct js_event *e, char *buf,
+			   size_t len)
+{
+	const char *s = o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL;
+
+	if (s && *s)
+		return s;
+	if (e->name[0])
+		return ev_name(e, buf);
+	snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
+	return buf;
+}
+
+/* work_of - the work function with the largest net run by this task's interval */
+static const struct item *work_of(const struct scratch *sc, const struct item *task)
+{
+	const struct item *best = NULL;
+	uint64_t tend = task->os + task->odur;
+
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct item *w = &sc->it[i];
+
+		if (w->ev->kind != JS_EV_WORK || w->os < task->os || w->os > tend)
+			continue;
+		if (w->ev->id && w->ev->id != task->ev->id)
+			continue;
+		if (!best || w->net > best->net)
+			best = w;
+	}
+	return best;
+}
+
+static void detail_task(const struct scratch *sc, const struct item *it,
+			const struct corr_opts *o, char *d)
+{
+	const struct item *w = work_of(sc, it);
+	char comm[JS_NAME_LEN + 1], fn[JS_NAME_LEN + 24];
+
+	ev_name(it->ev, comm);
+	if (w)
+		snprintf(d, JS_DETAIL_LEN, "%s:%u %s", comm, it->ev->id,
+			 fn_name(o, w->ev, fn, sizeof(fn)));
+	else
+		snprintf(d, JS_DETAIL_LEN, "%s:%u", comm, it->ev->id);
+}
+
+static void detail_vector(const struct item *it, char *d)
+{
+	const char *v = corr_vector_name(it->ev->id);
+	char comm[JS_NAME_LEN + 1];
+	int n;
+
+	n = v ? snprintf(d, JS_DETAIL_LEN, "%s", v) :
+		snprintf(d, JS_DETAIL_LEN, "vector:%u", it->ev->id);
+	if (it->send && n > 0 && n < JS_DETAIL_LEN)
+		snprintf(d + n, JS_DETAIL_LEN - n, " from %s:%u", ev_name(it->send, comm),
+			 it->send->id);
+}
+
+/* detail_fault - "fault user|kernel comm:pid [@0xaddr] [(sampler)]" */
+static void detail_fault(const struct js_event *e, bool with_addr, char *d)
+{
+	char comm[JS_NAME_LEN + 1], addr[24] = "";
+
+	if (with_addr)
+		snprintf(addr, sizeof(addr), " @0x%" PRIx64, (uint64_t)e->addr);
+	snprintf(d, JS_DETAIL_LEN, "fault %s %s:%u%s%s", e->flags & JS_F_KERNEL ? "kernel" : "user",
+		 ev_name(e, comm), e->id, addr, e->flags & JS_F_SAMPLER ? " (sampler)" : "");
+}
+
+static void detail_mm(const struct js_event *e, char *d)
+{
+	static const char *const thp[] = { "THP collapse", "THP isolate", "khugepaged scan_pmd",
+					   "khugepaged scan_file" };
+	static const char *const mm[] = { "compaction", "migration" };
+	const char *r;
+
+	switch (e->kind) {
+	case JS_EV_THP:
+		if (e->id < ARRAY_SIZE(thp))
+			snprintf(d, JS_DETAIL_LEN, "%s", thp[e->id]);
+		else
+			snprintf(d, JS_DETAIL_LEN, "thp:%u", e->id);
+		break;
+	case JS_EV_MIGRATE:
+		if (e->id < ARRAY_SIZE(mm))
+			snprintf(d, JS_DETAIL_LEN, "%s", mm[e->id]);
+		else
+			snprintf(d, JS_DETAIL_LEN, "mm:%u", e->id);
+		break;
+	default: /* JS_EV_TLB */
+		r = corr_tlb_reason(e->id);
+		if (r)
+			snprintf(d, JS_DETAIL_LEN, "%s%s", r,
+				 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
+		else
+			snprintf(d, JS_DETAIL_LEN, "reason:%u%s", e->id,
+				 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
+	}
+}
+
+/* item_detail - the source name of one item (faults without their address) */
+static void item_detail(const struct scratch *sc, const struct item *it,
+			const struct corr_opts *o, char *d)
+{
+	const struct js_event *e = it->ev;
+	char name[JS_NAME_LEN + 24];
+	const char *s;
+
+	switch (e->kind) {
+	case JS_EV_TASK: detail_task(sc, it, o, d); break;
+	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "idle"); break;
+	case JS_EV_VECTOR: detail_vector(it, d); break;
+	case JS_EV_FAULT: detail_fault(e, false, d); break;
+	case JS_EV_WORK: snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name))); break;
+	case JS_EV_HRTIMER:
+		snprintf(d, JS_DETAIL_LEN, "hrtimer %s", fn_name(o, e, name, sizeof(name)));
+		break;
+	case JS_EV_IRQ:
+		snprintf(d, JS_DETAIL_LEN, "%s:%u", e->name[0] ? ev_name(e, name) : "irq", e->id);
+		break;
+	case JS_EV_SOFTIRQ:
+		s = corr_softirq_name(e->id);
+		if (s)
+			snprintf(d, JS_DETAIL_LEN, "%s", s);
+		else
+			snprintf(d, JS_DETAIL_LEN, "softirq:%u", e->id);
+		break;
+	case JS_EV_NMI:
+		s = o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL;
+		if (!(s && *s) && e->name[0])
+			s = ev_name(e, name);
+		snprintf(d, JS_DETAIL_LEN, "nmi%s%s", s && *s ? " " : "", s && *s ? s : "");
+		break;
+	default: detail_mm(e, d);
+	}
+}
+
+/* merge - name every item and merge per (cause, detail) into sc->src */
+static void merge(struct scratch *sc, const struct corr_opts *o)
+{
+	char d[JS_DETAIL_LEN];
+
+	sc->nsrc = 0;
+	for (size_t i = 0; i < sc->n; i++) {
+		struct item *it = &sc->it[i];
+		struct src *s = NULL;
+
+		item_detail(sc, it, o, d);
+		for (size_t k = 0; k < sc->nsrc && !s; k++)
+			if (sc->src[k].cause == it->cause && !strcmp(sc->src[k].detail, d))
+				s = &sc->src[k];
+		if (!s) {
+			s = &sc->src[sc->nsrc++];
+			s->cause = it->cause;
+			s->first = it->ev;
+			memcpy(s->detail, d, sizeof(d));
+		}
+		s->count++;
+		s->net += it->net;
+		s->incl += it->e - it->s;
+	}
+	/* a single fault keeps its address */
+	for (size_t k = 0; k < sc->nsrc; k++)
+		if (sc->src[k].cause == JS_CAUSE_FAULT && sc->src[k].count == 1)
+			detail_fault(sc->src[k].first, true, sc->src[k].detail);
+}
+
+static int src_cmp(const void *pa, const void *pb)
+{
+	const struct src *a = pa, *b = pb;
+
+	if (a->net != b->net)
+		return a->net > b->net ? -1 : 1;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	if (a->cause != b->cause)
+		return a->cause < b->cause ? -1 : 1;
+	return strcmp(a->detail, b->detail);
+}
+
+/* pick_primary - index of the primary source in the net-sorted sc->src */
+static size_t pick_primary(const struct scratch *sc)
+{
+	size_t t = SIZE_MAX;
+
+	for (size_t k = 0; k < sc->nsrc; k++) {
+		const struct src *s = &sc->src[k];
+
+		if (s->cause != JS_CAUSE_TASK && s->cause != JS_CAUSE_IDLE)
+			continue;
+		if (t == SIZE_MAX || s->incl > sc->src[t].incl ||
+		    (s->incl == sc->src[t].incl && s->cause == JS_CAUSE_TASK &&
+		     sc->src[t].cause != JS_CAUSE_TASK))
+			t = k;
+	}
+	if (t != SIZE_MAX && sc->src[t].incl >= sc->src[0].net)
+		return t;
+	return 0;
+}
+
+static void part_set(struct js_part *p, const struct src *s)
+{
+	memset(p, 0, sizeof(*p));
+	p->cause = s->cause;
+	p->count = s->count;
+	p->net_ns = s->net;
+	memcpy(p->detail, s->detail, JS_DETAIL_LEN);
+}
+
+/*
+ * fill_parts - copy the net-sorted sources into out->parts. Beyond JS_PARTS_MAX the
+ * smallest are summed into a last "(other)" part (cause of the largest of them);
+ * the primary is always kept.
+ */
+static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *out)
+{
+	bool over = sc->nsrc > JS_PARTS_MAX;
+	size_t keep = over ? JS_PARTS_MAX - 1 - (prim >= JS_PARTS_MAX - 1) : sc->nsrc;
+	struct js_part *o = NULL;
+	size_t n = 0, k;
+
+	out->primary = sc->src[prim].cause;
+	memcpy(out->detail, sc->src[prim].detail, JS_DETAIL_LEN);
+	for (k = 0; k < sc->nsrc; k++) {
+		const struct src *s = &sc->src[k];
+
+		if (k < keep || k == prim) {
+			part_set(&out->parts[n++], s);
+		} else if (!o) {
+			o = &out->parts[JS_PARTS_MAX - 1];
+			part_set(o, s);
+			snprintf(o->detail, JS_DETAIL_LEN, "(other)");
+		} else {
+			o->count += s->count;
+			o->net_ns += s->net;
+		}
+	}
+	out->nparts = (uint32_t)(n + (o != NULL));
+	/* keep the parts sorted by net */
+	for (k = out->nparts - 1; k > 0 && out->parts[k].net_ns > out->parts[k - 1].net_ns; k--) {
+		struct js_part tmp = out->parts[k];
+
+		out->parts[k] = out->parts[k - 1];
+		out->parts[k - 1] = tmp;
+	}
+}
+
+static void attr_empty(struct js_attr *a, uint64_t dur)
+{
+	memset(a, 0, sizeof(*a));
+	a->primary = JS_CAUSE_UNEXPLAINED;
+	a->unexplained_ns = dur;
+}
+
+static int scratch_alloc(struct scratch *sc)
+{
+	size_t n = sc->n ? sc->n : 1, ns = sc->nsend ? sc->nsend : 1;
+
+	sc->it = calloc(n, sizeof(*sc->it));
+	sc->heap = calloc(n, sizeof(*sc->heap));
+	sc->src = calloc(n, sizeof(*sc->src));
+	sc->send = calloc(ns, sizeof(*sc->send));
+	sc->used = calloc(ns, sizeof(*sc->used));
+	if (!sc->it || !sc->heap || !sc->src || !sc->send || !sc->used)
+		return -ENOMEM;
+	return 0;
+}
+
+static void scratch_free(struct scratch *sc)
+{
+	free(sc->it);
+	free(sc->heap);
+	free(sc->src);
+	free(sc->send);
+	free(sc->used);
+}
+
+/* corr_attribute - attribute one gap from the events overlapping it */
+int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev,
+		   const struct corr_opts *o, struct js_attr *out)
+{
+	struct scratch sc = { 0 };
+	int err = -EINVAL;
+
+	if (!g || !out || (nev && !ev))
+		goto out;
+	attr_empty(out, g->dur_ns);
+	collect(&sc, g, ev, nev, o);
+	err = 0;
+	if (!sc.n)
+		goto out;
+	err = scratch_alloc(&sc);
+	if (err)
+		goto out;
+	collect(&sc, g, ev, nev, o);
+	qsort(sc.it, sc.n, sizeof(*sc.it), item_cmp);
+	out->covered_ns = sweep(sc.it, sc.n, sc.heap);
+	out->nevents = (uint32_t)sc.n;
+	match_senders(&sc, o);
+	merge(&sc, o);
+	qsort(sc.src, sc.nsrc, sizeof(*sc.src), src_cmp);
+	fill_parts(&sc, pick_primary(&sc), out);
+	corr_finish(out, g->dur_ns);
+out:
+	scratch_free(&sc);
+	return err;
+}
+
+static bool mostly_steal(const struct js_attr *a, uint64_t dur)
+{
+	return a->steal_ns && a->steal_ns >= dur - dur / 2;
+}
+
+/* corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap */
+void corr_finish(struct js_attr *a, uint64_t dur_ns)
+{
+	a->unexplained_ns = sat_sub(dur_ns, a->covered_ns + a->steal_ns);
+	if (a->nparts)
+		return;
+	memset(a->detail, 0, sizeof(a->detail));
+	if (a->smi) {
+		a->primary = JS_CAUSE_SMI;
+		snprintf(a->detail, JS_DETAIL_LEN, "smi");
+	} else if (mostly_steal(a, dur_ns)) {
+		a->primary = JS_CAUSE_STEAL;
+		snprintf(a->detail, JS_DETAIL_LEN, "steal");
+	} else {
+		a->primary = JS_CAUSE_UNEXPLAINED;
+	}
+}
+
+static int reading_cmp(const void *pa, const void *pb)
+{
+	const struct steal_reading *a = pa, *b = pb;
+
+	if (a->t_ns != b->t_ns)
+		return a->t_ns < b->t_ns ? -1 : 1;
+	return a->steal_ns < b->steal_ns ? -1 : (a->steal_ns > b->steal_ns);
+}
+
+/* steal_readings - collect the steal readings carried by events of one CPU */
+size_t steal_readings(const struct js_event *ev, size_t nev, uint32_t cpu,
+		      struct steal_reading *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nev; i++) {
+		const struct js_event *e = &ev[i];
+
+		if (!(e->flags & JS_F_STEAL) || e->cpu != cpu || e->kind == JS_EV_IPI_SEND)
+			continue;
+		if (n < max)
+			out[n] = (struct steal_reading){ e->start_ns, e->steal_start };
+		n++;
+		if (e->end_ns < e->start_ns)
+			continue;
+		if (n < max)
+			out[n] = (struct steal_reading){ e->end_ns, e->steal_end };
+		n++;
+	}
+	if (out && max)
+		qsort(out, JS_MIN(n, max), sizeof(*out), reading_cmp);
+	return n;
+}
+
+/* steal_room - steal gap r can still take from the window [t0, t1] */
+static uint64_t steal_room(const struct js_gap_rec *r, uint64_t t0, uint64_t t1)
+{
+	uint64_t gs = r->gap.start_ns, ge = gs + r->gap.dur_ns;
+	uint64_t lo = JS_MAX(gs, t0), hi = JS_MIN(ge, t1);
+	uint64_t un = sat_sub(r->gap.dur_ns, r->attr.covered_ns + r->attr.steal_ns);
+
+	return hi > lo ? JS_MIN(un, hi - lo) : 0;
+}
+
+/* rooms_above - total room of the gaps whose room exceeds v */
+static uint64_t rooms_above(const struct js_gap_rec *g, size_t a, size_t b, uint64_t t0,
+			    uint64_t t1, uint64_t v)
+{
+	uint64_t sum = 0, room;
+
+	for (size_t i = a; i < b; i++) {
+		room = steal_room(&g[i], t0, t1);
+		if (room > v)
+			sum += room;
+	}
+	return sum;
+}
+
+/*
+ * steal_fill - give amount to gaps [a, b) largest room first: find the smallest
+ * level v whose rooms above it fit, fill those, share the rest among rooms == v.
+ */
+static uint64_t steal_fill(struct js_gap_rec *g, size_t a, size_t b, uint64_t t0, uint64_t t1,
+			   uint64_t amount)
+{
+	uint64_t lo = 0, hi = 0, v, rest, room, give;
+
+	for (size_t i = a; i < b; i++)
+		hi = JS_MAX(hi, steal_room(&g[i], t0, t1));
+	if (rooms_above(g, a, b, t0, t1, 0) <= amount)
+		hi = 0;
+	while (lo < hi) {
+		v = lo + (hi - lo) / 2;
+		if (rooms_above(g, a, b, t0, t1, v) <= amount)
+			hi = v;
+		else
+			lo = v + 1;
+	}
+	v = lo;
+	rest = amount - rooms_above(g, a, b, t0, t1, v);
+	for (size_t i = a; i < b; i++) {
+		room = steal_room(&g[i], t0, t1);
+		give = room > v ? room : (room == v && v ? JS_MIN(v, rest) : 0);
+		if (room <= v)
+			rest -= give;
+		g[i].attr.steal_ns += give;
+	}
+	return rest;
+}
+
+/* steal_allocate - distribute steal increments to the gaps of their windows */
+uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
+			size_t nr)
+{
+	uint64_t left = 0, t0, t1, delta;
+	size_t first = 0, end;
+
+	for (size_t k = 0; k + 1 < nr; k++) {
+		t0 = r[k].t_ns;
+		t1 = r[k + 1].t_ns;
+		delta = sat_sub(r[k + 1].steal_ns, r[k].steal_ns);
+		if (!delta)
+			continue;
+		while (first < ngaps && gaps[first].gap.start_ns + gaps[first].gap.dur_ns <= t0)
+			first++;
+		for (end = first; end < ngaps && gaps[end].gap.start_ns < t1; end++)
+			;
+		left += steal_fill(gaps, first, end, t0, t1, delta);
+	}
+	for (size_t i = 0; i < ngaps; i++)
+		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
+	return left;
+}
+
+static bool smi_candidate(const struct js_gap_rec *g)
+{
+	return !g->attr.nparts && !g->attr.smi && g->attr.unexplained_ns &&
+	       !mostly_steal(&g->attr, g->gap.dur_ns);
+}
+
+/* smi_allocate - mark the largest unexplained gaps with one SMI each */
+uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta)
+{
+	size_t best, ncand = 0;
+	bool all;
+
+	for (size_t i = 0; i < n; i++) {
+		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
+		ncand += smi_candidate(&gaps[i]);
+	}
+	all = smi_delta >= ncand;   /* every candidate gets one: no need to rank */
+	for (size_t i = 0; i < n && all; i++) {
+		if (!smi_candidate(&gaps[i]))
+			continue;
+		gaps[i].attr.smi = 1;
+		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
+		smi_delta--;
+	}
+	while (smi_delta) {
+		best = SIZE_MAX;
+		for (size_t i = 0; i < n; i++)
+			if (smi_candidate(&gaps[i]) &&
+			    (best == SIZE_MAX ||
+			     gaps[i].attr.unexplained_ns > gaps[best].attr.unexplained_ns))
+				best = i;
+		if (best == SIZE_MAX)
+			break;
+		gaps[best].attr.smi = 1;
+		corr_finish(&gaps[best].attr, gaps[best].gap.dur_ns);
+		smi_delta--;
+	}
+	return smi_delta;
+}

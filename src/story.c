@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* story.c - the causal story of one gap (see js_story.h). Pure: no I/O. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "js_story.h"
+#include "js_util.h"
+
+/* a bounded appender that still counts what did not fit (snprintf semantics) */
+struct sb {
+	char *buf;
+	size_t len;
+	size_t pos;
+};
+
+static void __attribute__((format(printf, 2, 3))) sb_printf(struct sb *b, const char *fmt, ...)
+{
+	size_t room = b->pos < b->len ? b->len - b->pos : 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? b->buf + b->pos : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->pos += (size_t)n;
+}
+
+static const char *fmt_ns(char *buf, uint64_t ns)
+{
+	return js_fmt_ns(buf, 32, ns);
+}
+
+/* story_part_label - a part's human name */
+int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
+{
+	const char *d = detail ? detail : "";
+
+	if (!buf && len)
+		return -EINVAL;
+	if (!strcmp(d, "(other)"))
+		return snprintf(buf, len, "other %s", js_cause_name(cause));
+	switch (cause) {
+	case JS_CAUSE_IDLE: return snprintf(buf, len, "sampler off CPU, CPU idle");
+	case JS_CAUSE_IRQ: return snprintf(buf, len, "IRQ %s", d);
+	case JS_CAUSE_TIMER:
+		if (!strcmp(d, "local_timer"))
+			return snprintf(buf, len, "local timer IRQ");
+		return snprintf(buf, len, "%s timer", d);
+	case JS_CAUSE_IPI: return snprintf(buf, len, "IPI %s", d);
+	case JS_CAUSE_VECTOR: return snprintf(buf, len, "%s vector", d);
+	case JS_CAUSE_SOFTIRQ: return snprintf(buf, len, "%s softirq", d);
+	case JS_CAUSE_NMI:
+		return snprintf(buf, len, "NMI%s", !strncmp(d, "nmi", 3) ? d + 3 : d);
+	case JS_CAUSE_WORK: return snprintf(buf, len, "work %s", d);
+	case JS_CAUSE_TLB: return snprintf(buf, len, "TLB flush %s", d);
+	case JS_CAUSE_STEAL: return snprintf(buf, len, "hypervisor steal");
+	case JS_CAUSE_SMI: return snprintf(buf, len, "SMI");
+	case JS_CAUSE_UNEXPLAINED: return snprintf(buf, len, "unexplained");
+	default: /* task, hrtimer, fault, thp, mm: the detail says it all */
+		return snprintf(buf, len, "%s", d);
+	}
+}
+
+/* work_suffix - the work function a kworker's detail ends with ("comm:pid fn"), or NULL */
+static const char *work_suffix(const char *detail)
+{
+	const char *sp = strrchr(detail, ' ');
+
+	return sp && sp[1] ? sp + 1 : NULL;
+}
+
+/* folded - is part i a work item shown inside the primary kworker's time */
+static bool folded(const struct js_attr *a, uint32_t i)
+{
+	const char *fn;
+
+	if (a->primary != JS_CAUSE_TASK || a->parts[i].cause != JS_CAUSE_WORK)
+		return false;
+	fn = work_suffix(a->detail);
+	return fn && !strcmp(fn, a->parts[i].detail);
+}
+
+/* primary_index - the part the primary cause names, or -1 */
+static int primary_index(const struct js_attr *a)
+{
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
+		if (a->parts[i].cause == a->primary && !strcmp(a->parts[i].detail, a->detail))
+			return (int)i;
+	return -1;
+}
+
+/* term - " + " (unless first), label, " xN" when repeated, " (net)" when it took time */
+static void term(struct sb *b, bool first, uint32_t cause, const char *detail, uint32_t count,
+		 uint64_t net, const char *prefix)
+{
+	char label[JS_DETAIL_LEN + 48], t[32];
+
+	story_part_label(label, sizeof(label), cause, detail);
+	sb_printf(b, "%s%s%s", first ? "" : " + ", prefix, label);
+	if (count > 1)
+		sb_printf(b, " x%u", count);
+	if (net)
+		sb_printf(b, " (%s)", fmt_ns(t, net));
+}
+
+/* event_terms - the primary part, then the others by net, at most STORY_TERMS */
+static void event_terms(struct sb *b, const struct js_attr *a, int prim)
+{
+	const struct js_part *p = &a->parts[prim];
+	uint64_t net = p->net_ns, more_ns = 0;
+	uint32_t shown = 1, more = 0;
+	char t[32];
+
+	for (uint32_t i = 0; i < a->nparts; i++)
+		if (folded(a, i))
+			net += a->parts[i].net_ns;
+	term(b, true, p->cause, p->detail, p->count, net,
+	     p->cause == JS_CAUSE_TASK ? "preempted by " : "");
+	for (uint32_t i = 0; i < a->nparts; i++) {
+		if ((int)i == prim || folded(a, i))
+			continue;
+		if (shown < STORY_TERMS) {
+			p = &a->parts[i];
+			term(b, false, p->cause, p->detail, p->count, p->net_ns, "");
+			shown++;
+		} else {
+			more++;
+			more_ns += a->parts[i].net_ns;
+		}
+	}
+	if (more)
+		sb_printf(b, " + %u more (%s)", more, fmt_ns(t, more_ns));
+}
+
+/* tail_terms - steal, SMI and the unexplained remainder after the event causes */
+static void tail_terms(struct sb *b, const struct js_attr *a, bool first)
+{
+	char t[32];
+
+	if (a->steal_ns) {
+		term(b, first, JS_CAUSE_STEAL, "", 0, a->steal_ns, "");
+		first = false;
+	}
+	if (a->smi) {
+		sb_printf(b, "%sSMI x%" PRIu64, first ? "" : " + ", a->smi);
+		first = false;
+	}
+	if (a->unexplained_ns)
+		sb_printf(b, "%s%s unexplained", first ? "" : " + ", fmt_ns(t, a->unexplained_ns));
+}
+
+/* story_format - the one-line story of a gap */
+int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns)
+{
+	const struct js_attr *a = r ? &r->attr : NULL;
+	struct sb b = { buf, len, 0 };
+	uint64_t at;
+	char d[32], t[32], u[32];
+	int prim;
+
+	if (!r || (!buf && len))
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	at = r->gap.start_ns > run_start_ns ? r->gap.start_ns - run_start_ns : 0;
+	sb_printf(&b, "%s at %s: ", fmt_ns(d, r->gap.dur_ns), fmt_ns(t, at));
+	prim = primary_index(a);
+	if (prim >= 0) {
+		event_terms(&b, a, prim);
+		tail_terms(&b, a, false);
+	} else if (a->primary == JS_CAUSE_SMI) {
+		/* the SMI's own duration is not measured: it is the time no guest event explains */
+		sb_printf(&b, "SMI x%" PRIu64 " (%s, no guest event)", a->smi ? a->smi : 1,
+			  fmt_ns(u, a->unexplained_ns));
+		if (a->steal_ns)
+			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, "");
+	} else if (a->primary == JS_CAUSE_STEAL) {
+		tail_terms(&b, a, true);
+	} else {
+		sb_printf(&b, "%s unexplained (no guest event)", fmt_ns(u, a->unexplained_ns));
+		if (a->steal_ns)
+			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, "");
+	}
+	return (int)b.pos;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void detail_line(struct sb *b, const char *ind, const char *cls, const char *src,
+			uint64_t count, uint64_t ns, uint64_t dur)
+{
+	char n[24] = "", t[32];
+
+	if (count)
+		snprintf(n, sizeof(n), "x%" PRIu64, count);
+	sb_printf(b, "%s  %-11s %-44s %6s %10s %5.1f %%\n", ind, cls, src, n, fmt_ns(t, ns),
+		  pct(ns, dur));
+}
+
+/* story_format_detail - multi-line breakdown of a gap */
+int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns,
+			const char *indent)
+{
+	const char *ind = indent ? indent : "";
+	struct sb b = { buf, len, 0 };
+	const struct js_attr *a;
+	uint64_t at, dur;
+	char d[32], c[32];
+
+	if (!r || (!buf && len))
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	a = &r->attr;
+	dur = r->gap.dur_ns;
+	at = r->gap.start_ns > run_start_ns ? r->gap.start_ns - run_start_ns : 0;
+	sb_printf(&b, "%sgap of %s at t+%" PRIu64 ".%09" PRIu64 " s on CPU %u: primary %s%s%s, "
+		  "%u events, covered %s (%.1f %%)\n", ind, fmt_ns(d, dur), at / 1000000000u,
+		  at % 1000000000u, r->gap.cpu, js_cause_name(a->primary), a->detail[0] ? " " : "",
+		  a->detail, a->nevents, fmt_ns(c, a->covered_ns), pct(a->covered_ns, dur));
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
+		detail_line(&b, ind, js_cause_name(a->parts[i].cause), a->parts[i].detail,
+			    a->parts[i].count, a->parts[i].net_ns, dur);
+	if (a->steal_ns)
+		detail_line(&b, ind, "steal", "paravirt steal clock", 0, a->steal_ns, dur);
+	if (a->smi)
+		sb_printf(&b, "%s  %-11s SMI counter +%" PRIu64 " during this gap\n", ind, "smi",
+			  a->smi);
+	detail_line(&b, ind, "unexplained", a->nparts ? "outside event windows" : "no guest event",
+		    0, a->unexplained_ns, dur);
+	return (int)b.pos;
+}

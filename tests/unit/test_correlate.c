@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_correlate.c - gap attribution, steal and SMI allocation on synthetic timelines. */
+#include <linux/types.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "js_correlate.h"
+
+#define CPU 1
+
+static struct js_event ev_mk(uint32_t kind, uint64_t s, uint64_t e, uint32_t id, const char *name)
+{
+	struct js_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.start_ns = s;
+	ev.end_ns = e;
+	ev.cpu = CPU;
+	ev.id = id;
+	if (name)
+		memcpy(ev.name, name, strnlen(name, JS_NAME_LEN));
+	return ev;
+}
+
+static struct js_gap gap_mk(uint64_t s, uint64_t dur)
+{
+	struct js_gap g = { .start_ns = s, .dur_ns = dur, .cpu = CPU };
+
+	return g;
+}
+
+static const struct js_part *part(const struct js_attr *a, uint32_t cause, const char *detail)
+{
+	for (uint32_t i = 0; i < a->nparts; i++)
+		if (a->parts[i].cause == cause && !strcmp(a->parts[i].detail, detail))
+			return &a->parts[i];
+	return NULL;
+}
+
+static uint64_t parts_sum(const struct js_attr *a)
+{
+	uint64_t s = 0;
+
+	for (uint32_t i = 0; i < a->nparts; i++)
+		s += a->parts[i].net_ns;
+	return s;
+}
+
+static const char *sym(void *ctx, uint64_t addr)
+{
+	(void)ctx;
+	switch (addr) {
+	case 0xa1: return "vmstat_update";
+	case 0xa2: return "tick_nohz_handler";
+	case 0xa3: return "lru_add_drain_per_cpu";
+	default: return NULL;
+	}
+}
+
+static const struct corr_opts opts = { .sym = sym };
+
+/* net durations: an IRQ inside a softirq inside a preemption, osnoise style */
+static void test_nesting(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 100, 200, 321, "ksoftirqd/1"),
+		ev_mk(JS_EV_SOFTIRQ, 120, 170, 3, NULL),
+		ev_mk(JS_EV_IRQ, 130, 140, 36, "virtio1-req.0"),
+	};
+	struct js_gap g = gap_mk(90, 120);
+	struct js_attr a;
+	const struct js_part *p;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g, ev, 3, &opts, &a), 0);
+	assert_int_equal(a.nparts, 3);
+	p = part(&a, JS_CAUSE_TASK, "ksoftirqd/1:321");
+	assert_non_null(p);
+	assert_int_equal(p->net_ns, 50);
+	p = part(&a, JS_CAUSE_SOFTIRQ, "NET_RX");
+	assert_non_null(p);
+	assert_int_equal(p->net_ns, 40);
+	p = part(&a, JS_CAUSE_IRQ, "virtio1-req.0:36");
+	assert_non_null(p);
+	assert_int_equal(p->net_ns, 10);
+	assert_int_equal(a.covered_ns, 100);
+	assert_int_equal(a.unexplained_ns, 20);
+	assert_int_equal(a.nevents, 3);
+	/* a preempting task outranks what ran inside it */
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "ksoftirqd/1:321");
+	/* sorted by net desc */
+	assert_int_equal(a.parts[0].cause, JS_CAUSE_TASK);
+	assert_int_equal(a.parts[1].cause, JS_CAUSE_SOFTIRQ);
+	assert_int_equal(a.parts[2].cause, JS_CAUSE_IRQ);
+}
+
+/* the local timer vector's net time excludes the hrtimer callbacks inside it */
+static void test_timer_hrtimer(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, 1000, 1030, JS_VEC_LOCAL_TIMER, NULL),
+		ev_mk(JS_EV_HRTIMER, 1005, 1012, 0, NULL),
+		ev_mk(JS_EV_HRTIMER, 1015, 1020, 0, NULL),
+		ev_mk(JS_EV_SOFTIRQ, 1032, 1040, 1, NULL),  /* after the vector, in irq_exit */
+	};
+	struct js_gap g = gap_mk(990, 60);
+	struct js_attr a;
+
+	(void)state;
+	ev[1].addr = 0xa2;
+	ev[2].addr = 0xa2;
+	assert_int_equal(corr_attribute(&g, ev, 4, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TIMER);
+	assert_string_equal(a.detail, "local_timer");
+	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 18);
+	assert_int_equal(part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns, 12);
+	assert_int_equal(part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->count, 2);
+	assert_int_equal(part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 8);
+	assert_int_equal(a.covered_ns, 38);
+	assert_int_equal(a.unexplained_ns, 22);
+}
+
+/* without a symbol the hrtimer function prints as an address */
+static void test_no_symbol(void **state)
+{
+	struct js_event ev = ev_mk(JS_EV_HRTIMER, 10, 20, 0, NULL);
+	struct js_gap g = gap_mk(0, 30);
+	struct js_attr a;
+
+	(void)state;
+	ev.addr = 0xffffffff81234560ull;
+	assert_int_equal(corr_attribute(&g, &ev, 1, NULL, &a), 0);
+	assert_string_equal(a.detail, "hrtimer 0xffffffff81234560");
+}
+
+/* one interval across two back-to-back gaps is split between them */
+static void test_back_to_back(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 50, 200, 9, "migration/1"),
+		ev_mk(JS_EV_VECTOR, 160, 170, JS_VEC_LOCAL_TIMER, NULL),
+	};
+	struct js_gap g1 = gap_mk(0, 100), g2 = gap_mk(150, 100);
+	struct js_attr a1, a2;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g1, ev, 2, &opts, &a1), 0);
+	assert_int_equal(corr_attribute(&g2, ev, 2, &opts, &a2), 0);
+	assert_int_equal(a1.nparts, 1);
+	assert_int_equal(a1.covered_ns, 50);
+	assert_int_equal(a1.unexplained_ns, 50);
+	assert_int_equal(a2.nparts, 2);
+	assert_int_equal(part(&a2, JS_CAUSE_TASK, "migration/1:9")->net_ns, 40);
+	assert_int_equal(part(&a2, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
+	assert_int_equal(a2.covered_ns, 50);
+	assert_int_equal(a2.primary, JS_CAUSE_TASK);
+	assert_int_equal(a1.covered_ns + a2.covered_ns, 100);
+}
+
+/* events straddling the edges are clipped; slack matches near misses with no time */
+static void test_edges(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_IRQ, 90, 120, 42, "virtio0-output.0"),   /* straddles the start */
+		ev_mk(JS_EV_SOFTIRQ, 180, 260, 2, NULL),             /* straddles the end */
+		ev_mk(JS_EV_VECTOR, 80, 95, JS_VEC_IRQ_WORK, NULL),  /* ends 5 before */
+		ev_mk(JS_EV_TLB, 205, 205, 1, NULL),                 /* point 5 after */
+		ev_mk(JS_EV_IRQ, 0, 100, 1, "touching"),             /* ends at the start */
+	};
+	struct js_gap g = gap_mk(100, 100);
+	struct corr_opts o = { .edge_slack_ns = 10 };
+	struct js_attr a;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g, ev, 5, NULL, &a), 0);
+	assert_int_equal(a.nparts, 2);
+	assert_int_equal(part(&a, JS_CAUSE_IRQ, "virtio0-output.0:42")->net_ns, 20);
+	assert_int_equal(part(&a, JS_CAUSE_SOFTIRQ, "NET_TX")->net_ns, 20);
+	assert_int_equal(a.covered_ns, 40);
+	assert_int_equal(a.unexplained_ns, 60);
+
+	assert_int_equal(corr_attribute(&g, ev, 5, &o, &a), 0);
+	assert_int_equal(a.nparts, 5);
+	assert_int_equal(a.nevents, 5);
+	assert_int_equal(part(&a, JS_CAUSE_IPI, "irq_work")->net_ns, 0);
+	assert_int_equal(part(&a, JS_CAUSE_TLB, "remote_shootdown")->count, 1);
+	assert_int_equal(part(&a, JS_CAUSE_IRQ, "touching:1")->net_ns, 0);
+	assert_int_equal(a.covered_ns, 40);
+	assert_int_equal(parts_sum(&a), 40);
+}
+
+/* point events count with no time; one fault keeps its address */
+static void test_point_events(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 10, 90, 77, "jsinject"),
+		ev_mk(JS_EV_FAULT, 20, 20, 77, "jsinject"),
+		ev_mk(JS_EV_FAULT, 30, 30, 77, "jsinject"),
+		ev_mk(JS_EV_FAULT, 40, 45, 77, "jsinject"),     /* bounded */
+		ev_mk(JS_EV_FAULT, 95, 95, 4242, "jitterscope"), /* the sampler's own */
+		ev_mk(JS_EV_FAULT, 96, 96, 5, "kthread"),
+	};
+	struct js_gap g = gap_mk(0, 100);
+	struct js_attr a;
+	const struct js_part *p;
+
+	(void)state;
+	ev[4].flags = JS_F_SAMPLER;
+	ev[4].addr = 0x7f0000001000ull;
+	ev[5].flags = JS_F_KERNEL;
+	ev[5].addr = 0xffff888000000000ull;
+	assert_int_equal(corr_attribute(&g, ev, 6, &opts, &a), 0);
+	assert_int_equal(a.nevents, 6);
+	p = part(&a, JS_CAUSE_FAULT, "fault user jsinject:77");
+	assert_non_null(p);
+	assert_int_equal(p->count, 3);
+	assert_int_equal(p->net_ns, 5);
+	p = part(&a, JS_CAUSE_FAULT, "fault user jitterscope:4242 @0x7f0000001000 (sampler)");
+	assert_non_null(p);
+	assert_int_equal(p->count, 1);
+	assert_int_equal(p->net_ns, 0);
+	assert_non_null(part(&a, JS_CAUSE_FAULT, "fault kernel kthread:5 @0xffff888000000000"));
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 75);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_int_equal(a.covered_ns, 80);
+}
+
+/* a kworker's detail names its work function; the work's time is its own part */
+static void test_kworker_work(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 0, 100, 123, "kworker/1:2"),
+		ev_mk(JS_EV_WORK, 10, 30, 123, NULL),
+		ev_mk(JS_EV_WORK, 40, 90, 123, NULL),
+		ev_mk(JS_EV_VECTOR, 50, 55, JS_VEC_LOCAL_TIMER, NULL),
+		ev_mk(JS_EV_TASK, 100, 150, 124, "kworker/1:0"),
+		ev_mk(JS_EV_WORK, 110, 120, 124, "fallback_name"),
+	};
+	struct js_gap g = gap_mk(0, 160);
+	struct js_attr a;
+
+	(void)state;
+	ev[1].addr = 0xa3;
+	ev[2].addr = 0xa1;
+	ev[5].addr = 0xdead;
+	assert_int_equal(corr_attribute(&g, ev, 6, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "kworker/1:2:123 vmstat_update");
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update")->net_ns, 30);
+	assert_int_equal(part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 45);
+	assert_int_equal(part(&a, JS_CAUSE_WORK, "lru_add_drain_per_cpu")->net_ns, 20);
+	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 5);
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:0:124 fallback_name")->net_ns, 40);
+	assert_int_equal(part(&a, JS_CAUSE_WORK, "fallback_name")->net_ns, 10);
+	assert_int_equal(a.covered_ns, 150);
+}
+
+/* an IPI vector names its sender: the latest send just before the vector entry */
+static void test_ipi_sender(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_IPI_SEND, 1000, 1000, 77, "jsinject"),   /* stale, taken by nobody */
+		ev_mk(JS_EV_IPI_SEND, 5000, 5000, 88, "perf"),
+		ev_mk(JS_EV_VECTOR, 5200, 5300, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
+		ev_mk(JS_EV_VECTOR, 5400, 5450, JS_VEC_RESCHEDULE, NULL),
+		ev_mk(JS_EV_IPI_SEND, 5350, 5350, 99, "other"),
+		ev_mk(JS_EV_IPI_SEND, 5380, 5380, 55, "cpu0"),
+		ev_mk(JS_EV_VECTOR, 5600, 5620, JS_VEC_IRQ_WORK, NULL),
+	};
+	struct js_gap g = gap_mk(5100, 600);
+	struct corr_opts o = { .ipi_window_ns = 3000 };
+	struct js_attr a;
+
+	(void)state;
+	ev[5].cpu = 0;  /* aimed at CPU 0: not ours */
+	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
+	assert_int_equal(a.nparts, 3);
+	assert_int_equal(a.nevents, 3);
+	assert_int_equal(a.primary, JS_CAUSE_IPI);
+	assert_string_equal(a.detail, "call_function_single from perf:88");
+	assert_int_equal(part(&a, JS_CAUSE_IPI, "reschedule from other:99")->net_ns, 50);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "irq_work"));
+	/* with the default window the second vector takes the later send anyway */
+	assert_int_equal(corr_attribute(&g, ev, 7, NULL, &a), 0);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule from other:99"));
+	/* a window too short for any send */
+	o.ipi_window_ns = 10;
+	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
+	assert_string_equal(a.detail, "call_function_single");
+}
+
+/* primary: a task only outranks what ran inside it; idle is its own class */
+static void test_primary_rules(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_SOFTIRQ, 0, 500, 3, NULL),
+		ev_mk(JS_EV_TASK, 600, 610, 50, "reader"),
+	};
+	struct js_event ev2[] = {
+		ev_mk(JS_EV_IDLE, 0, 14000, 0, NULL),
+		ev_mk(JS_EV_VECTOR, 13000, 13040, JS_VEC_LOCAL_TIMER, NULL),
+		ev_mk(JS_EV_TASK, 14000, 14010, 3, "kworker/1:1"),
+	};
+	struct js_event ev3[] = {
+		ev_mk(JS_EV_TASK, 0, 100, 60, "bash"),
+		ev_mk(JS_EV_SOFTIRQ, 10, 90, 3, NULL),
+	};
+	struct js_gap g = gap_mk(0, 700), g2 = gap_mk(0, 14020), g3 = gap_mk(0, 100);
+	struct js_attr a;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_SOFTIRQ);
+	assert_string_equal(a.detail, "NET_RX");
+	assert_int_equal(corr_attribute(&g2, ev2, 3, NULL, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_IDLE);
+	assert_string_equal(a.detail, "idle");
+	assert_int_equal(part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 13960);
+	/* the task outranks the larger softirq that ran inside it */
+	assert_int_equal(corr_attribute(&g3, ev3, 2, NULL, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "bash:60");
+	assert_int_equal(a.parts[0].cause, JS_CAUSE_SOFTIRQ);
+}
+
+/* other CPUs' events and non-overlapping events are ignored; no event is unexplained */
+static void test_filter_and_empty(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_IRQ, 10, 20, 36, "virtio1-req.0"),
+		ev_mk(JS_EV_IRQ, 200, 220, 36, "virtio1-req.0"),
+	};
+	struct js_gap g = gap_mk(0, 100);
+	struct js_attr a;
+
+	(void)state;
+	ev[0].cpu = 0;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_int_equal(a.nparts, 0);
+	assert_int_equal(a.nevents, 0);
+	assert_int_equal(a.primary, JS_CAUSE_UNEXPLAINED);
+	assert_int_equal(a.unexplained_ns, 100);
+	assert_int_equal(corr_attribute(&g, NULL, 0, NULL, &a), 0);
+	assert_int_equal(a.unexplained_ns, 100);
+	assert_int_equal(corr_attribute(NULL, ev, 2, NULL, &a), -EINVAL);
+	assert_int_equal(corr_attribute(&g, NULL, 2, NULL, &a), -EINVAL);
+}
+
+/* more sources than JS_PARTS_MAX: the rest is merged into "(other)", totals kept */
+static void test_parts_overflow(void **state)
+{
+	struct js_event ev[12];
+	struct js_gap g = gap_mk(0, 20000);
+	struct js_attr a;
+	char name[16];
+
+	(void)state;
+	/*
+	 * irq i runs (i + 1) * 10 ns; the task holds irq 9 and has only 10 ns net of
+	 * its own: it comes late in net order but is primary (inclusive 110 ns).
+	 */
+	for (int i = 0; i < 11; i++) {
+		snprintf(name, sizeof(name), "dev%d", i);
+		ev[i] = ev_mk(JS_EV_IRQ, 1000 * i + 100, 1000 * i + 110 + 10 * i, 100 + i, name);
+	}
+	ev[11] = ev_mk(JS_EV_TASK, 9095, 9205, 7, "rcu_preempt");
+	assert_int_equal(corr_attribute(&g, ev, 12, NULL, &a), 0);
+	assert_int_equal(a.nparts, JS_PARTS_MAX);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_non_null(part(&a, JS_CAUSE_TASK, "rcu_preempt:7"));
+	assert_non_null(part(&a, JS_CAUSE_IRQ, "(other)"));
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(a.covered_ns, 660 + 10);
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "rcu_preempt:7")->net_ns, 10);
+	for (uint32_t i = 1; i < a.nparts; i++)
+		assert_true(a.parts[i - 1].net_ns >= a.parts[i].net_ns);
+	assert_int_equal(part(&a, JS_CAUSE_IRQ, "(other)")->count, 5);
+	assert_int_equal(part(&a, JS_CAUSE_IRQ, "(other)")->net_ns, 50 + 40 + 30 + 20 + 10);
+	assert_int_equal(a.parts[0].net_ns, 150);
+}
+
+/* unexplained is dur - covered - steal and never negative */
+static void test_finish(void **state)
+{
+	struct js_attr a;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.covered_ns = 60;
+	a.steal_ns = 70;
+	corr_finish(&a, 100);
+	assert_int_equal(a.unexplained_ns, 0);
+	assert_int_equal(a.primary, JS_CAUSE_STEAL);
+	a.steal_ns = 10;
+	corr_finish(&a, 100);
+	assert_int_equal(a.unexplained_ns, 30);
+	assert_int_equal(a.primary, JS_CAUSE_UNEXPLAINED);
+	assert_string_equal(a.detail, "");
+	a.smi = 1;
+	corr_finish(&a, 100);
+	assert_int_equal(a.primary, JS_CAUSE_SMI);
+	/* an event primary is never replaced */
+	a.nparts = 1;
+	a.primary = JS_CAUSE_IRQ;
+	a.steal_ns = 90;
+	corr_finish(&a, 100);
+	assert_int_equal(a.primary, JS_CAUSE_IRQ);
+	assert_int_equal(a.unexplained_ns, 0);
+}
+
+static void rec_mk(struct js_gap_rec *r, uint64_t s, uint64_t dur, uint64_t covered)
+{
+	memset(r, 0, sizeof(*r));
+	r->gap = gap_mk(s, dur);
+	r->attr.covered_ns = covered;
+	if (covered) {
+		r->attr.nparts = 1;
+		r->attr.primary = JS_CAUSE_TIMER;
+		r->attr.parts[0].cause = JS_CAUSE_TIMER;
+		r->attr.parts[0].net_ns = covered;
+	}
+	corr_finish(&r->attr, dur);
+}
+
+/* steal between readings goes to the gaps of that window, largest unexplained first */
+static void test_steal_windows(void **state)
+{
+	struct js_gap_rec g[5];
+	struct steal_reading r[] = {
+		{ 0, 1000 }, { 400, 1120 }, { 800, 1220 }, { 900, 1250 }, { 950, 1240 },
+	};
+
+	(void)state;
+	rec_mk(&g[0], 100, 100, 0);     /* window 1, room 100 */
+	rec_mk(&g[1], 300, 60, 10);     /* window 1, room 50 */
+	rec_mk(&g[2], 600, 100, 0);     /* window 2 */
+	rec_mk(&g[3], 700, 50, 0);      /* window 2 */
+	rec_mk(&g[4], 1000, 100, 0);    /* after the last reading */
+	/* w1: 120 -> 100 + 20; w2: 100 -> all to the larger g2; w3: 30 unmatched; w4 goes back */
+	assert_int_equal(steal_allocate(g, 5, r, 5), 30);
+	assert_int_equal(g[0].attr.steal_ns, 100);
+	assert_int_equal(g[1].attr.steal_ns, 20);
+	assert_int_equal(g[2].attr.steal_ns, 100);
+	assert_int_equal(g[3].attr.steal_ns, 0);
+	assert_int_equal(g[4].attr.steal_ns, 0);
+	assert_int_equal(g[0].attr.primary, JS_CAUSE_STEAL);
+	assert_int_equal(g[0].attr.unexplained_ns, 0);
+	assert_int_equal(g[1].attr.primary, JS_CAUSE_TIMER);
+	assert_int_equal(g[1].attr.unexplained_ns, 30);
+	assert_int_equal(g[2].attr.primary, JS_CAUSE_STEAL);
+	assert_int_equal(g[3].attr.primary, JS_CAUSE_UNEXPLAINED);
+	assert_int_equal(g[3].attr.unexplained_ns, 50);
+	assert_int_equal(g[4].attr.primary, JS_CAUSE_UNEXPLAINED);
+}
+
+/* a gap split by readings takes steal from each window only up to its overlap */
+static void test_steal_straddle(void **state)
+{
+	struct js_gap_rec g[2];
+	struct steal_reading r[] = { { 0, 0 }, { 150, 200 }, { 300, 260 } };
+
+	(void)state;
+	rec_mk(&g[0], 100, 100, 0);   /* 50 in window 1, 50 in window 2 */
+	rec_mk(&g[1], 220, 40, 0);
+	/* w1: 200 steal, only 50 fits g0; w2: 60 over g0 (room 50) first, then g1 (40) */
+	assert_int_equal(steal_allocate(g, 2, r, 3), 150);
+	assert_int_equal(g[0].attr.steal_ns, 50 + 50);
+	assert_int_equal(g[1].attr.steal_ns, 10);
+	assert_int_equal(g[0].attr.unexplained_ns, 0);
+	assert_int_equal(g[1].attr.unexplained_ns, 30);
+	assert_int_equal(g[0].attr.primary, JS_CAUSE_STEAL);
+}
+
+/* equal rooms share the steal in time order; nothing is ever over-allocated */
+static void test_steal_equal(void **state)
+{
+	struct js_gap_rec g[3];
+	struct steal_reading r[] = { { 0, 0 }, { 1000, 150 } };
+
+	(void)state;
+	rec_mk(&g[0], 100, 100, 0);
+	rec_mk(&g[1], 300, 100, 0);
+	rec_mk(&g[2], 500, 100, 0);
+	assert_int_equal(steal_allocate(g, 3, r, 2), 0);
+	assert_int_equal(g[0].attr.steal_ns, 100);
+	assert_int_equal(g[1].attr.steal_ns, 50);
+	assert_int_equal(g[2].attr.steal_ns, 0);
+	assert_int_equal(g[1].attr.primary, JS_CAUSE_STEAL);
+	assert_int_equal(g[2].attr.primary, JS_CAUSE_UNEXPLAINED);
+}
+
+/* readings come from the events that carry them, sorted */
+static void test_steal_readings(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, 500, 520, 0, NULL),
+		ev_mk(JS_EV_IRQ, 100, 130, 36, "x"),
+		ev_mk(JS_EV_IRQ, 300, 310, 36, "x"),
+	};
+	struct steal_reading r[8];
+
+	(void)state;
+	ev[0].flags = ev[1].flags = JS_F_STEAL;
+	ev[0].steal_start = 70;
+	ev[0].steal_end = 75;
+	ev[1].steal_start = 10;
+	ev[1].steal_end = 12;
+	assert_int_equal(steal_readings(ev, 3, CPU, r, 8), 4);
+	assert_int_equal(r[0].t_ns, 100);
+	assert_int_equal(r[0].steal_ns, 10);
+	assert_int_equal(r[1].t_ns, 130);
+	assert_int_equal(r[3].t_ns, 520);
+	assert_int_equal(r[3].steal_ns, 75);
+	assert_int_equal(steal_readings(ev, 3, 0, r, 8), 0);
+	assert_int_equal(steal_readings(ev, 3, CPU, r, 1), 4);
+}
+
+/* simulated SMI counter: one SMI per gap, largest unexplained gaps without events */
+static void test_smi_counter(void **state)
+{
+	struct js_gap_rec g[5];
+	uint64_t counter[] = { 7, 9, 9, 14 };  /* readings of MSR_SMI_COUNT */
+
+	(void)state;
+	rec_mk(&g[0], 0, 500, 400);     /* has an event: never SMI */
+	rec_mk(&g[1], 1000, 30, 0);
+	rec_mk(&g[2], 2000, 80, 0);
+	rec_mk(&g[3], 3000, 60, 0);
+	rec_mk(&g[4], 4000, 90, 0);
+	g[4].attr.steal_ns = 80;        /* mostly steal: explained */
+	corr_finish(&g[4].attr, 90);
+	/* window 1: counter +2 */
+	assert_int_equal(smi_allocate(g, 5, counter[1] - counter[0]), 0);
+	assert_int_equal(g[2].attr.smi, 1);
+	assert_int_equal(g[3].attr.smi, 1);
+	assert_int_equal(g[1].attr.smi, 0);
+	assert_int_equal(g[0].attr.smi, 0);
+	assert_int_equal(g[2].attr.primary, JS_CAUSE_SMI);
+	assert_string_equal(g[2].attr.detail, "smi");
+	assert_int_equal(g[2].attr.unexplained_ns, 80);
+	assert_int_equal(g[0].attr.primary, JS_CAUSE_TIMER);
+	assert_int_equal(g[4].attr.primary, JS_CAUSE_STEAL);
+	/* window 2: counter unchanged */
+	assert_int_equal(smi_allocate(g, 5, counter[2] - counter[1]), 0);
+	assert_int_equal(g[1].attr.primary, JS_CAUSE_UNEXPLAINED);
+	/* window 3: +5, only one candidate left: one SMI per gap, 4 left over */
+	assert_int_equal(smi_allocate(g, 5, counter[3] - counter[2]), 4);
+	assert_int_equal(g[1].attr.smi, 1);
+	assert_int_equal(g[1].attr.primary, JS_CAUSE_SMI);
+	assert_int_equal(g[4].attr.smi, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_timer_hrtimer),
+		cmocka_unit_test(test_no_symbol),
+		cmocka_unit_test(test_back_to_back),
+		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_point_events),
+		cmocka_unit_test(test_kworker_work),
+		cmocka_unit_test(test_ipi_sender),
+		cmocka_unit_test(test_primary_rules),
+		cmocka_unit_test(test_filter_and_empty),
+		cmocka_unit_test(test_parts_overflow),
+		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_steal_windows),
+		cmocka_unit_test(test_steal_straddle),
+		cmocka_unit_test(test_steal_equal),
+		cmocka_unit_test(test_steal_readings),
+		cmocka_unit_test(test_smi_counter),
+	};
+
+	return cmocka_run_group_tests_name("correlate", tests, NULL, NULL);
+}
