@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_story.c - exact causal-story strings. */
+#include <linux/types.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "js_correlate.h"
+#include "js_story.h"
+
+#define RUN0 1000000000000ull   /* run start on CLOCK_MONOTONIC */
+
+static void rec_init(struct js_gap_rec *r, uint64_t at, uint64_t dur)
+{
+	memset(r, 0, sizeof(*r));
+	r->gap.start_ns = RUN0 + at;
+	r->gap.dur_ns = dur;
+	r->gap.cpu = 1;
+}
+
+static void add(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
+		uint64_t net)
+{
+	struct js_part *p = &r->attr.parts[r->attr.nparts++];
+
+	p->cause = cause;
+	p->count = count;
+	p->net_ns = net;
+	snprintf(p->detail, sizeof(p->detail), "%s", detail);
+	r->attr.covered_ns += net;
+}
+
+static void set_primary(struct js_gap_rec *r, uint32_t cause, const char *detail)
+{
+	r->attr.primary = cause;
+	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", detail);
+	corr_finish(&r->attr, r->gap.dur_ns);
+}
+
+static struct js_event ev_mk(uint32_t kind, uint64_t s, uint64_t e, uint32_t id, const char *name)
+{
+	struct js_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.start_ns = RUN0 + s;
+	ev.end_ns = RUN0 + e;
+	ev.cpu = 1;
+	ev.id = id;
+	if (name)
+		memcpy(ev.name, name, strnlen(name, JS_NAME_LEN));
+	return ev;
+}
+
+/* the brief's example, end to end from events */
+static void test_preempted(void **state)
+{
+	uint64_t at = 12310000000ull;
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, at + 2000, at + 46100, 77, "kworker/3:1"),
+		ev_mk(JS_EV_VECTOR, at + 30000, at + 33100, JS_VEC_LOCAL_TIMER, NULL),
+	};
+	struct js_gap_rec r;
+	char buf[256];
+	int n;
+
+	(void)state;
+	rec_init(&r, at, 48200);
+	assert_int_equal(corr_attribute(&r.gap, ev, 2, NULL, &r.attr), 0);
+	n = story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "48.2 us at 12.31 s: preempted by kworker/3:1:77 (41.0 us) "
+				 "+ local timer IRQ (3.1 us) + 4.1 us unexplained");
+	assert_int_equal(n, (int)strlen(buf));
+}
+
+/* a kworker's own work item is shown inside its time */
+static void test_kworker_folded(void **state)
+{
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	rec_init(&r, 2500000000ull, 50000);
+	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 40000);
+	add(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 1000);
+	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 2, 4000);
+	set_primary(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "50.0 us at 2.50 s: preempted by kworker/1:2:123 vmstat_update "
+				 "(41.0 us) + IRQ virtio1-req.0:36 x2 (4.0 us) + 5.0 us unexplained");
+}
+
+/* no guest event: unexplained first, steal beside it, nothing folded */
+static void test_unexplained_steal(void **state)
+{
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	rec_init(&r, 1000000000ull, 40000);
+	r.attr.steal_ns = 10000;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	assert_int_equal(r.attr.primary, JS_CAUSE_UNEXPLAINED);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "40.0 us at 1.00 s: 30.0 us unexplained (no guest event) "
+				 "+ hypervisor steal (10.0 us)");
+	r.attr.steal_ns = 0;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "40.0 us at 1.00 s: 40.0 us unexplained (no guest event)");
+	/* mostly steal */
+	r.attr.steal_ns = 35000;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	assert_int_equal(r.attr.primary, JS_CAUSE_STEAL);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "40.0 us at 1.00 s: hypervisor steal (35.0 us) + 5.0 us unexplained");
+}
+
+/* an SMI-attributed gap */
+static void test_smi(void **state)
+{
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	rec_init(&r, 500000000ull, 30000);
+	corr_finish(&r.attr, r.gap.dur_ns);
+	assert_int_equal(smi_allocate(&r, 1, 1), 0);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "30.0 us at 500.0 ms: SMI x1 (30.0 us, no guest event)");
+}
+
+/* many parts: primary + 3 named, the rest summed; steal and SMI after the events */
+static void test_many_parts(void **state)
+{
+	struct js_gap_rec r;
+	char buf[512];
+
+	(void)state;
+	rec_init(&r, 61000000000ull, 100000);
+	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 30000);
+	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 20000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 10000);
+	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 5000);
+	add(&r, JS_CAUSE_IPI, "call_function_single from perf:88", 1, 3000);
+	add(&r, JS_CAUSE_NMI, "nmi perf_event_nmi_handler", 1, 1000);
+	add(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 3, 0);
+	r.attr.steal_ns = 2000;
+	r.attr.smi = 1;
+	set_primary(&r, JS_CAUSE_IRQ, "virtio1-req.0:36");
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "100.0 us at 61.00 s: IRQ virtio1-req.0:36 (30.0 us) + NET_RX softirq "
+				 "(20.0 us) + local timer IRQ (10.0 us) + hrtimer tick_nohz_handler "
+				 "(5.0 us) + 3 more (4.0 us) + hypervisor steal (2.0 us) + SMI x1 "
+				 "+ 29.0 us unexplained");
+}
+
+/* point events show a count and no time; a task that is not primary reads as itself */
+static void test_points(void **state)
+{
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	rec_init(&r, 3000, 200000);
+	add(&r, JS_CAUSE_TASK, "jsinject:77", 1, 150000);
+	add(&r, JS_CAUSE_FAULT, "fault user jsinject:77", 64, 0);
+	add(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 1, 0);
+	set_primary(&r, JS_CAUSE_TASK, "jsinject:77");
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "200.0 us at 3.0 us: preempted by jsinject:77 (150.0 us) + fault user "
+				 "jsinject:77 x64 + TLB flush remote_shootdown (sampler) "
+				 "+ 50.0 us unexplained");
+	/* fully explained: no unexplained term */
+	rec_init(&r, 0, 14000000);
+	add(&r, JS_CAUSE_IDLE, "idle", 1, 14000000);
+	set_primary(&r, JS_CAUSE_IDLE, "idle");
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "14.0 ms at 0 ns: sampler off CPU, CPU idle (14.0 ms)");
+}
+
+/* truncation follows snprintf: the full length is returned, the text is cut and terminated */
+static void test_truncation(void **state)
+{
+	struct js_gap_rec r;
+	char buf[16], full[256];
+	int n;
+
+	(void)state;
+	rec_init(&r, 1000000000ull, 40000);
+	corr_finish(&r.attr, r.gap.dur_ns);
+	n = story_format(full, sizeof(full), &r, RUN0);
+	assert_int_equal(story_format(buf, sizeof(buf), &r, RUN0), n);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	assert_memory_equal(buf, full, sizeof(buf) - 1);
+	assert_int_equal(story_format(NULL, 0, &r, RUN0), n);
+	assert_int_equal(story_format(buf, sizeof(buf), NULL, RUN0), -EINVAL);
+	assert_int_equal(story_format(NULL, 5, &r, RUN0), -EINVAL);
+}
+
+/* the multi-line breakdown */
+static void test_detail(void **state)
+{
+	struct js_gap_rec r;
+	char buf[2048];
+	int n;
+
+	(void)state;
+	rec_init(&r, 12310456789ull, 48200);
+	add(&r, JS_CAUSE_TASK, "kworker/3:1:77", 1, 41000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 3100);
+	r.attr.steal_ns = 1000;
+	r.attr.smi = 1;
+	r.attr.nevents = 2;
+	set_primary(&r, JS_CAUSE_TASK, "kworker/3:1:77");
+	n = story_format_detail(buf, sizeof(buf), &r, RUN0, "    ");
+	assert_string_equal(buf,
+		"    gap of 48.2 us at t+12.310456789 s on CPU 1: primary task kworker/3:1:77, "
+		"2 events, covered 44.1 us (91.5 %)\n"
+		"      task        kworker/3:1:77                                   x1    41.0 us  85.1 %\n"
+		"      timer       local_timer                                      x1     3.1 us   6.4 %\n"
+		"      steal       paravirt steal clock                                    1.0 us   2.1 %\n"
+		"      smi         SMI counter +1 during this gap\n"
+		"      unexplained outside event windows                                   3.1 us   6.4 %\n");
+	assert_int_equal(n, (int)strlen(buf));
+}
+
+/* every class has a readable label */
+static void test_labels(void **state)
+{
+	char b[128];
+
+	(void)state;
+	story_part_label(b, sizeof(b), JS_CAUSE_SOFTIRQ, "NET_RX");
+	assert_string_equal(b, "NET_RX softirq");
+	story_part_label(b, sizeof(b), JS_CAUSE_IPI, "reschedule from bash:12");
+	assert_string_equal(b, "IPI reschedule from bash:12");
+	story_part_label(b, sizeof(b), JS_CAUSE_VECTOR, "thermal");
+	assert_string_equal(b, "thermal vector");
+	story_part_label(b, sizeof(b), JS_CAUSE_NMI, "nmi perf_event_nmi_handler");
+	assert_string_equal(b, "NMI perf_event_nmi_handler");
+	story_part_label(b, sizeof(b), JS_CAUSE_NMI, "nmi");
+	assert_string_equal(b, "NMI");
+	story_part_label(b, sizeof(b), JS_CAUSE_WORK, "vmstat_update");
+	assert_string_equal(b, "work vmstat_update");
+	story_part_label(b, sizeof(b), JS_CAUSE_THP, "THP collapse");
+	assert_string_equal(b, "THP collapse");
+	story_part_label(b, sizeof(b), JS_CAUSE_MM, "compaction");
+	assert_string_equal(b, "compaction");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");
+	assert_string_equal(b, "other irq");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preempted),
+		cmocka_unit_test(test_kworker_folded),
+		cmocka_unit_test(test_unexplained_steal),
+		cmocka_unit_test(test_smi),
+		cmocka_unit_test(test_many_parts),
+		cmocka_unit_test(test_points),
+		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_detail),
+		cmocka_unit_test(test_labels),
+	};
+
+	return cmocka_run_group_tests_name("story", tests, NULL, NULL);
+}
