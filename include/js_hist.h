@@ -26,10 +26,12 @@
 struct js_hist {
 	int64_t lowest, highest;
 	int sig;
-	int unit_magnitude, sub_bucket_half_count_magnitude, sub_bucket_count, sub_bucket_half_count;
+	int unit_magnitude, sub_bucket_half_count_magnitude;
+	int sub_bucket_count, sub_bucket_half_count;
 	int bucket_count, counts_len;
 	int64_t sub_bucket_mask;
-	uint64_t total, overflow;	/* overflow = values > highest (clamped to highest, counted) */
+	uint64_t total;
+	uint64_t overflow;		/* values > highest (clamped to highest and counted) */
 	int64_t min, max;		/* raw recorded min (non-zero; INT64_MAX if none) and max */
 	uint64_t *counts;		/* counts_len entries */
 };
@@ -40,7 +42,7 @@ int hist_init(struct js_hist *h, int64_t lowest, int64_t highest, int sig);
 void hist_free(struct js_hist *h);
 /* hist_reset - forget every recorded value, keep the configuration */
 void hist_reset(struct js_hist *h);
-/* hist_record - count one value: v < 0 counts as 0; v > highest is clamped and counted in overflow */
+/* hist_record - count one value: v < 0 counts as 0; v > highest is clamped, counted in overflow */
 void hist_record(struct js_hist *h, int64_t v);
 /* hist_record_n - count value v n times (same clamping as hist_record) */
 void hist_record_n(struct js_hist *h, int64_t v, uint64_t n);

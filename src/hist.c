@@ -182,7 +182,7 @@ void hist_record_n(struct js_hist *h, int64_t v, uint64_t n)
 		h->min = v;
 }
 
-/* hist_record - count one value: v < 0 counts as 0; v > highest is clamped and counted in overflow */
+/* hist_record - count one value: v < 0 counts as 0; v > highest is clamped, counted in overflow */
 void hist_record(struct js_hist *h, int64_t v)
 {
 	hist_record_n(h, v, 1);
@@ -236,7 +236,9 @@ int64_t hist_value_at_percentile(const struct js_hist *h, double p)
 		if (run >= want) {
 			int64_t v = hist_value_from_index(h, i);
 
-			return p == 0.0 ? hist_lowest_equivalent(h, v) : hist_highest_equivalent(h, v);
+			if (p == 0.0)
+				return hist_lowest_equivalent(h, v);
+			return hist_highest_equivalent(h, v);
 		}
 	}
 	return 0;

@@ -48,7 +48,8 @@ hlp() {
 	local name=$1 rc
 	shift
 	java -cp "$JAR" org.HdrHistogram.HistogramLogProcessor -i "$tmp/s.hlog" \
-		-outputValueUnitRatio 1 -o "$tmp/$name" "$@" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+		-outputValueUnitRatio 1 -o "$tmp/$name" "$@" \
+		>"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		cat "$tmp/$name.stderr" >&2
@@ -97,7 +98,8 @@ compare_hgrm() {
 
 # check_figures NAME KEY - Java's Total count/Max footer and T: percentiles equal ours
 check_figures() {
-	local name=$1 key=$2 total max got
+	local name=$1 key=$2 total max got want
+	local num='\([0-9]*\)\.000'
 	total=$(expect "$key" total)
 	max=$(expect "$key" max)
 	if [ -z "$total" ] || [ -z "$max" ]; then
@@ -107,10 +109,11 @@ check_figures() {
 		"$tmp/$name.hgrm")
 	[ "$got" = "$max.000 $total" ] || fail "$key: Java Max/Total '$got', ours '$max.000 $total'"
 	# last interval line: T:count ( 50% 90% 99% 99.9% 99.99% Max )
-	got=$(tail -n 1 "$tmp/$name" | sed -n 's/.*T:\([0-9]*\) ( \([0-9]*\)\.000 \([0-9]*\)\.000 \([0-9]*\)\.000 .* \([0-9]*\)\.000 )$/\1 \2 \3 \4 \5/p')
-	[ "$got" = "$total $(expect "$key" p50) $(expect "$key" p90) $(expect "$key" p99) $max" ] ||
-		fail "$key: Java accumulated 'count p50 p90 p99 max' = '$got', ours" \
-			"'$total $(expect "$key" p50) $(expect "$key" p90) $(expect "$key" p99) $max'"
+	got=$(tail -n 1 "$tmp/$name" |
+		sed -n "s/.*T:\([0-9]*\) ( $num $num $num .* $num )\$/\1 \2 \3 \4 \5/p")
+	want="$total $(expect "$key" p50) $(expect "$key" p90) $(expect "$key" p99) $max"
+	[ "$got" = "$want" ] ||
+		fail "$key: Java accumulated 'count p50 p90 p99 max' = '$got', ours '$want'"
 	note "$key: Java total=$total max=$max p50/p90/p99 equal ours"
 }
 

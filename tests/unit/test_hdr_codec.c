@@ -195,9 +195,10 @@ static void test_roundtrip_random(void **state)
 			hist_reset(&h);
 			n = (int)(rnd() % 5000);
 			for (k = 0; k < n; k++)
-				hist_record_n(&h, rnd_value(44), 1 + (rnd() % 4 == 0 ? rnd() % 1000 : 0));
+				hist_record_n(&h, rnd_value(44),
+					      1 + (rnd() % 4 == 0 ? rnd() % 1000 : 0));
 			if (round % 5 == 1)
-				hist_record_n(&h, rnd_value(30), 1ULL << 40);	/* multi-byte counts */
+				hist_record_n(&h, rnd_value(30), 1ULL << 40);	/* 7-byte count */
 			if (round % 5 == 2)
 				hist_record(&h, 0);
 			assert_int_equal(hist_encode_compressed_b64(&h, 6, &b64), 0);

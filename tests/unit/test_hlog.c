@@ -352,7 +352,7 @@ static void write_sample(FILE *fp, struct js_hist *all, struct js_hist *cpu3)
 	int k;
 
 	assert_int_equal(hist_init(&h, 1, JS_HIST_HIGHEST_NS, 3), 0);
-	assert_int_equal(hlog_write_header(fp, START_EPOCH, "Logged with jitterscope test_hlog"), 0);
+	assert_int_equal(hlog_write_header(fp, START_EPOCH, "Logged with test_hlog"), 0);
 	for (k = 0; k < 5; k++) {
 		sample_interval(&h, k, 0);
 		assert_int_equal(hlog_write_interval(fp, NULL, k * 1.0, 1.0, &h), 0);
