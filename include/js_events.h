@@ -33,6 +33,9 @@ enum js_ev_kind {
 	                     * cpu = target, id = sender pid, name = sender comm,
 	                     * addr = callsite */
 	JS_EV_MIGRATE,      /* compaction / page migration on the CPU: id = enum js_mm */
+	JS_EV_CSD,          /* smp_call_function callback run on the CPU (inside a
+	                     * call-function vector; csd:csd_function_entry/exit):
+	                     * addr = function */
 	JS_EV_KIND_MAX
 };
 
@@ -63,10 +66,14 @@ enum js_mm {
 };
 
 #define JS_F_KERNEL   0x1u   /* fault: kernel-mode fault */
-#define JS_F_SAMPLER  0x2u   /* fault/tlb: hit the sampler thread itself */
+#define JS_F_SAMPLER  0x2u   /* fault/tlb: hit the sampler thread itself;
+                              * thp: the sampler's memory */
 #define JS_F_KTHREAD  0x4u   /* task: a kernel thread */
 #define JS_F_OPEN     0x8u   /* interval still open when the probes stopped */
 #define JS_F_STEAL    0x10u  /* steal_start/steal_end are valid */
+#define JS_F_REMOTE   0x20u  /* happened on another CPU but hit the sampler running on `cpu`
+                              * (THP collapse/scan of the sampler's memory by khugepaged);
+                              * comes with JS_F_SAMPLER */
 
 struct js_event {
 	__u64 start_ns;     /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
@@ -79,7 +86,7 @@ struct js_event {
 	__u32 id;           /* irq, vector, softirq nr, pid ... (see kind) */
 	__u32 flags;        /* JS_F_* */
 	char name[JS_NAME_LEN];
-};                          /* 80 bytes */
+};                          /* 88 bytes */
 
 /* Counters the probes keep in .bss (one slot per program kind). */
 struct js_probe_stats {

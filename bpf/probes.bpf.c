@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probes.bpf.c - what ran on the measured CPUs, as intervals with CLOCK_MONOTONIC start/end.
+ *
+ * Tracepoints only (no kprobes/fentry on the target kernels): tp_btf, or raw_tp where the
+ * verifier refuses a typed function-pointer argument. Every program filters
+ * on the measured-CPU mask in rodata (ipi_send_* run on the sender and filter on the
+ * target). Entry/exit pairs nest on a per-CPU stack (probes.bpf.h); task-context pairs
+ * that may sleep are keyed by thread. Records go to a ring buffer with BPF_RB_NO_WAKEUP:
+ * user space drains it on a timer from a housekeeping CPU, so no probe ever wakes anyone.
+ * Events that do not fit are counted per kind in ev_lost[], never dropped silently.
+ *
+ * Paravirt steal clock: typed ksyms of steal_time are refused without KALLSYMS_ALL, so
+ * user space puts (BTF offset of steal_time - offset of hrtimer_bases + offset of .steal)
+ * into steal_delta; the first hrtimer expiry on a CPU gives that CPU's hrtimer_bases
+ * address (timer->base->cpu_base), hence its steal_time.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "js_events.h"
+#include "probes.bpf.h"
+
+#define PF_KTHREAD 0x00200000   /* include/linux/sched.h */
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* configuration, set between open and load */
+const volatile __u64 cpu_mask[JS_MAX_CPUS / 64] = {};
+const volatile __u32 measured_cpus[JS_MAX_CPUS] = {};
+const volatile __u32 nr_measured = 0;
+const volatile __u32 sampler_tgid = 0;      /* fallback when no sampler tid is registered */
+const volatile __u32 steal_enabled = 0;
+const volatile __s64 steal_delta = 0;       /* &steal_time.steal - &hrtimer_bases, per CPU */
+
+/* counters and state user space reads through the mmap'ed .bss */
+__u64 ev_sent[JS_EV_KIND_MAX] = {};
+__u64 ev_lost[JS_EV_KIND_MAX] = {};
+__u64 steal_cur[JS_MAX_CPUS] = {};          /* last steal clock read on each CPU */
+__u64 steal_cur_ns[JS_MAX_CPUS] = {};       /* ... and when (bpf_ktime_get_ns) */
+__u32 nr_sampler_tids = 0;                  /* written by user space */
+__u32 sampler_cpu = 0;                      /* CPU a sampler was last switched in on */
+__u64 sampler_mm = 0;                       /* the samplers' mm, learned at switch-in */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);      /* resized by user space before load */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct js_cpu_state);
+} cpu_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);                 /* tid */
+	__type(value, __u32);               /* cpu */
+} sampler_tids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);                 /* JS_TKEY(kind, tid) */
+	__type(value, struct js_tslot);
+} task_slots SEC(".maps");
+
+#define barrier() asm volatile("" ::: "memory")
+
+static __always_inline bool cpu_measured(__u32 cpu)
+{
+	__u32 w = cpu / 64;
+
+	barrier_var(w);         /* check the very register used as the index (verifier) */
+	if (w >= JS_MAX_CPUS / 64)
+		return false;
+	return (cpu_mask[w] >> (cpu % 64)) & 1;
+}
+
+static __always_inline struct js_cpu_state *state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_state, &zero);
+}
+
+/* steal_read - this CPU's paravirt steal clock; false when unknown */
+static __always_inline bool steal_read(struct js_cpu_state *s, __u32 cpu, __u64 now, __u64 *v)
+{
+	if (!steal_enabled || !s->steal_addr)
+		return false;
+	if (bpf_probe_read_kernel(v, sizeof(*v), (void *)s->steal_addr))
+		return false;
+	steal_cur[cpu & (JS_MAX_CPUS - 1)] = *v;
+	steal_cur_ns[cpu & (JS_MAX_CPUS - 1)] = now;
+	return true;
+}
+
+static __always_inline bool is_sampler(__u32 tid, __u32 tgid)
+{
+	if (nr_sampler_tids)
+		return bpf_map_lookup_elem(&sampler_tids, &tid) != NULL;
+	return sampler_tgid && tgid == sampler_tgid;
+}
+
+static __always_inline bool current_is_sampler(struct js_cpu_state *s)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if ((s->cur_flags & JS_CUR_VALID) && s->cur_pid == (__u32)id)
+		return s->cur_flags & JS_CUR_SAMPLER;
+	return is_sampler((__u32)id, id >> 32);
+}
+
+/* ev_new - reserve a zeroed record, or count it lost */
+static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
+{
+	struct js_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		if (kind < JS_EV_KIND_MAX)
+			__sync_fetch_and_add(&ev_lost[kind], 1);
+		return NULL;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->cpu = cpu;
+	return e;
+}
+
+static __always_inline void ev_send(struct js_event *e, __u32 kind)
+{
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	if (kind < JS_EV_KIND_MAX)
+		__sync_fetch_and_add(&ev_sent[kind], 1);
+}
+
+/* point - an event without duration on this CPU */
+static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind, __u32 cpu,
+					      __u32 id, __u64 addr, __u32 flags)
+{
+	__u64 now = bpf_ktime_get_ns(), st;
+	struct js_event *e = ev_new(kind, cpu);
+
+	if (!e)
+		return NULL;
+	e->start_ns = now;
+	e->end_ns = now;
+	e->id = id;
+	e->addr = addr;
+	e->flags = flags;
+	if (s && steal_read(s, cpu, now, &st)) {
+		e->steal_start = st;
+		e->steal_end = st;
+		e->flags |= JS_F_STEAL;
+	}
+	return e;
+}
+
+/* push - open an interrupt-like interval on this CPU's stack */
+static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), d;
+	struct js_cpu_state *s;
+	struct js_slot *sl;
+	__u64 now;
+
+	if (!cpu_measured(cpu))
+		return;
+	s = state();
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	d = s->depth;
+	s->depth = d + 1;       /* reserve first: a nested interrupt takes the next slot */
+	barrier();
+	if (d >= JS_STACK) {
+		s->overflow++;
+		return;
+	}
+	sl = &s->stack[d];
+	sl->start = now;
+	sl->kind = kind;
+	sl->id = id;
+	sl->addr = addr;
+	sl->flags = steal_read(s, cpu, now, &sl->steal) ? JS_F_STEAL : 0;
+}
+
+/* find - topmost open slot of (kind, id), -1 if none (exit without a recorded entry) */
+static __always_inline int find(struct js_cpu_state *s, __u32 kind, __u32 id)
+{
+	__u32 d = s->depth;
+	int i;
+
+	if (d > JS_STACK) {     /* this exit closes an unrecorded overflow level */
+		s->depth = d - 1;
+		return -1;
+	}
+#pragma unroll
+	for (i = JS_STACK - 1; i >= 0; i--) {
+		if ((__u32)i >= d)
+			continue;
+		if (s->stack[i].kind == kind && s->stack[i].id == id)
+			return i;
+	}
+	return -1;
+}
+
+/* pop - close the interval opened by the matching push; the record is not yet submitted */
+static __always_inline struct js_event *pop(__u32 kind, __u32 id)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s;
+	struct js_event *e;
+	struct js_slot sl;
+	__u64 now, st;
+	int i;
+
+	if (!cpu_measured(cpu))
+		return NULL;
+	s = state();
+	if (!s)
+		return NULL;
+	i = find(s, kind, id);
+	if (i < 0)
+		return NULL;
+	sl = s->stack[i & (JS_STACK - 1)];
+	barrier();
+	s->depth = i;           /* release last; drops levels that missed their exit */
+	now = bpf_ktime_get_ns();
+	e = ev_new(kind, cpu);
+	if (!e)
+		return NULL;
+	e->start_ns = sl.start;
+	e->end_ns = now;
+	e->id = id;
+	e->addr = sl.addr;
+	if (steal_read(s, cpu, now, &st) && (sl.flags & JS_F_STEAL)) {
+		e->steal_start = sl.steal;
+		e->steal_end = st;
+		e->flags |= JS_F_STEAL;
+	}
+	return e;
+}
+
+static __always_inline void pop_send(__u32 kind, __u32 id)
+{
+	struct js_event *e = pop(kind, id);
+
+	if (e)
+		ev_send(e, kind);
+}
+
+/* tbegin - open a task-context interval of the current thread */
+static __always_inline void tbegin(__u32 kind, __u64 addr)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 key = JS_TKEY(kind, bpf_get_current_pid_tgid());
+	struct js_tslot t = {};
+	struct js_cpu_state *s;
+
+	if (!cpu_measured(cpu))
+		return;
+	s = state();
+	if (!s)
+		return;
+	t.start = bpf_ktime_get_ns();
+	t.addr = addr;
+	t.cpu = cpu;
+	t.flags = steal_read(s, cpu, t.start, &t.steal) ? JS_F_STEAL : 0;
+	bpf_map_update_elem(&task_slots, &key, &t, BPF_ANY);
+}
+
+/* tend - close the current thread's interval of kind, opened on this (measured) CPU; an
+ * item that migrated meanwhile is lost (rare: kworkers are per-CPU), its slot reused */
+static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
+{
+	__u64 key = JS_TKEY(kind, bpf_get_current_pid_tgid()), now, st;
+	struct js_cpu_state *s;
+	struct js_tslot *t;
+	struct js_event *e;
+
+	if (!cpu_measured(bpf_get_smp_processor_id()))
+		return NULL;
+	t = bpf_map_lookup_elem(&task_slots, &key);
+	if (!t)
+		return NULL;
+	now = bpf_ktime_get_ns();
+	e = ev_new(kind, t->cpu);
+	if (e) {
+		e->start_ns = t->start;
+		e->end_ns = now;
+		e->id = id;
+		e->addr = addr ? addr : t->addr;
+		s = state();
+		/* the end steal is only comparable if we are still on the start CPU */
+		if (s && (t->flags & JS_F_STEAL) && bpf_get_smp_processor_id() == t->cpu &&
+		    steal_read(s, t->cpu, now, &st)) {
+			e->steal_start = t->steal;
+			e->steal_end = st;
+			e->flags |= JS_F_STEAL;
+		}
+	}
+	bpf_map_delete_elem(&task_slots, &key);
+	return e;
+}
+
+/* ---- hard IRQs -------------------------------------------------------------------- */
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)
+{
+	push(JS_EV_IRQ, irq, 0);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
+{
+	struct js_event *e = pop(JS_EV_IRQ, irq);
+
+	if (!e)
+		return 0;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name), action->name);
+	ev_send(e, JS_EV_IRQ);
+	return 0;
+}
+
+/* ---- APIC vectors ------------------------------------------------------------------- */
+
+#define VECTOR_PAIR(tp, vec)						\
+SEC("tp_btf/" #tp "_entry")						\
+int BPF_PROG(tp##_entry, int vector)					\
+{									\
+	push(JS_EV_VECTOR, vec, vector);				\
+	return 0;							\
+}									\
+SEC("tp_btf/" #tp "_exit")						\
+int BPF_PROG(tp##_exit, int vector)					\
+{									\
+	pop_send(JS_EV_VECTOR, vec);					\
+	return 0;							\
+}
+
+VECTOR_PAIR(local_timer, JS_VEC_LOCAL_TIMER)
+VECTOR_PAIR(reschedule, JS_VEC_RESCHEDULE)
+VECTOR_PAIR(call_function, JS_VEC_CALL_FUNCTION)
+VECTOR_PAIR(call_function_single, JS_VEC_CALL_FUNCTION_SINGLE)
+VECTOR_PAIR(irq_work, JS_VEC_IRQ_WORK)
+VECTOR_PAIR(thermal_apic, JS_VEC_THERMAL)
+VECTOR_PAIR(x86_platform_ipi, JS_VEC_PLATFORM_IPI)
+VECTOR_PAIR(error_apic, JS_VEC_ERROR)
+VECTOR_PAIR(spurious_apic, JS_VEC_SPURIOUS)
+
+/* ---- smp_call_function callbacks (inside the call-function vectors) ---------------- */
+
+/* raw_tp: tp_btf refuses a function-pointer argument ("arg0 type FUNC_PROTO is not a struct") */
+SEC("raw_tp/csd_function_entry")
+int BPF_PROG(csd_function_entry, smp_call_func_t func, call_single_data_t *csd)
+{
+	push(JS_EV_CSD, 0, (__u64)func);
+	return 0;
+}
+
+SEC("raw_tp/csd_function_exit")
+int BPF_PROG(csd_function_exit, smp_call_func_t func, call_single_data_t *csd)
+{
+	pop_send(JS_EV_CSD, 0);
+	return 0;
+}
+
+/* ---- IPIs sent towards a measured CPU (run on the sender) -------------------------- */
+
+static __always_inline void ipi_sent(__u32 target, __u64 callsite)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct js_event *e = point(NULL, JS_EV_IPI_SEND, target, (__u32)id, callsite, 0);
+
+	if (!e)
+		return;
+	bpf_get_current_comm(e->name, sizeof(e->name));
+	ev_send(e, JS_EV_IPI_SEND);
+}
+
+SEC("tp_btf/ipi_send_cpu")
+int BPF_PROG(ipi_send_cpu, const unsigned int cpu, unsigned long callsite, void *callback)
+{
+	if (cpu_measured(cpu))
+		ipi_sent(cpu, callsite);
+	return 0;
+}
+
+struct mask_ctx {
+	const struct cpumask *mask;
+	__u64 callsite;
+};
+
+static long mask_one(__u32 i, struct mask_ctx *c)
+{
+	__u32 cpu;
+	__u64 w;
+
+	if (i >= JS_MAX_CPUS)
+		return 1;
+	cpu = measured_cpus[i & (JS_MAX_CPUS - 1)];
+	if (bpf_probe_read_kernel(&w, sizeof(w), (const void *)c->mask + (cpu / 64) * 8))
+		return 1;
+	if ((w >> (cpu % 64)) & 1)
+		ipi_sent(cpu, c->callsite);
+	return 0;
+}
+
+SEC("tp_btf/ipi_send_cpumask")
+int BPF_PROG(ipi_send_cpumask, const struct cpumask *mask, unsigned long callsite, void *cb)
+{
+	struct mask_ctx c = { .mask = mask, .callsite = callsite };
+
+	bpf_loop(nr_measured, mask_one, &c, 0);
+	return 0;
+}
+
+/* ---- softirqs, hrtimers, NMIs ------------------------------------------------------ */
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(softirq_entry, unsigned int vec_nr)
+{
+	push(JS_EV_SOFTIRQ, vec_nr, 0);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(softirq_exit, unsigned int vec_nr)
+{
+	pop_send(JS_EV_SOFTIRQ, vec_nr);
+	return 0;
+}
+
+/* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (FEASIBILITY §3) */
+static __always_inline void learn_steal(struct hrtimer *timer, __u32 cpu)
+{
+	struct hrtimer_cpu_base *cb;
+	struct js_cpu_state *s;
+
+	if (!steal_enabled)
+		return;
+	s = state();
+	if (!s || s->steal_addr)
+		return;
+	cb = BPF_CORE_READ(timer, base, cpu_base);
+	if (cb && BPF_CORE_READ(cb, cpu) == cpu)
+		s->steal_addr = (__u64)cb + steal_delta;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (!cpu_measured(cpu))
+		return 0;
+	learn_steal(timer, cpu);
+	push(JS_EV_HRTIMER, 0, (__u64)BPF_CORE_READ(timer, function));
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(hrtimer_expire_exit, struct hrtimer *timer)
+{
+	pop_send(JS_EV_HRTIMER, 0);
+	return 0;
+}
+
+SEC("tp_btf/nmi_handler")
+int BPF_PROG(nmi_handler, void *handler, s64 delta_ns, int handled)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s;
+	struct js_event *e;
+
+	if (!cpu_measured(cpu))
+		return 0;
+	s = state();
+	e = point(s, JS_EV_NMI, cpu, handled, (__u64)handler, 0);
+	if (!e)
+		return 0;
+	if (delta_ns > 0 && (__u64)delta_ns < e->end_ns)
+		e->start_ns = e->end_ns - delta_ns;
+	ev_send(e, JS_EV_NMI);
+	return 0;
+}
+
+/* ---- page faults, TLB flushes ------------------------------------------------------ */
+
+static __always_inline void fault(unsigned long address, __u32 flags)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s;
+	struct js_event *e;
+
+	if (!cpu_measured(cpu))
+		return;
+	s = state();
+	if (!s)
+		return;
+	if (current_is_sampler(s))
+		flags |= JS_F_SAMPLER;
+	e = point(s, JS_EV_FAULT, cpu, (__u32)bpf_get_current_pid_tgid(), address, flags);
+	if (!e)
+		return;
+	bpf_get_current_comm(e->name, sizeof(e->name));
+	ev_send(e, JS_EV_FAULT);
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(page_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
+{
+	fault(address, 0);
+	return 0;
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(page_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error)
+{
+	fault(address, JS_F_KERNEL);
+	return 0;
+}
+
+SEC("tp_btf/tlb_flush")
+int BPF_PROG(tlb_flush, int reason, unsigned long pages)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), flags = 0;
+	struct js_cpu_state *s;
+	struct js_event *e;
+
+	if (!cpu_measured(cpu))
+		return 0;
+	s = state();
+	if (!s)
+		return 0;
+	/* the task switched in (reason 0 fires inside the switch, before `current` changes) */
+	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) == (JS_CUR_VALID | JS_CUR_SAMPLER))
+		flags = JS_F_SAMPLER;
+	e = point(s, JS_EV_TLB, cpu, reason, pages, flags);
+	if (e)
+		ev_send(e, JS_EV_TLB);
+	return 0;
+}
+
+/* ---- scheduler --------------------------------------------------------------------- */
+
+/* task_ran - prev ran on this CPU since cur_start and was not a sampler: TASK or IDLE */
+static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, struct task_struct *prev,
+				     __u64 now, bool have_steal, __u64 st)
+{
+	__u32 kind = s->cur_pid ? JS_EV_TASK : JS_EV_IDLE;
+	struct js_event *e = ev_new(kind, cpu);
+
+	if (!e)
+		return;
+	e->start_ns = s->cur_start;
+	e->end_ns = now;
+	e->id = s->cur_pid;
+	if (s->cur_flags & JS_CUR_KTHREAD)
+		e->flags |= JS_F_KTHREAD;
+	if (have_steal && (s->cur_flags & JS_CUR_STEAL)) {
+		e->steal_start = s->cur_steal;
+		e->steal_end = st;
+		e->flags |= JS_F_STEAL;
+	}
+	bpf_probe_read_kernel(e->name, JS_COMM_LEN, prev->comm);
+	ev_send(e, kind);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), pid, flags;
+	struct js_cpu_state *s;
+	bool have_steal;
+	__u64 now, st = 0;
+
+	if (!cpu_measured(cpu))
+		return 0;
+	s = state();
+	if (!s)
+		return 0;
+	now = bpf_ktime_get_ns();
+	have_steal = steal_read(s, cpu, now, &st);
+	/* the first switch after attach has no start for prev: skip it */
+	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) == JS_CUR_VALID &&
+	    s->cur_pid == (__u32)prev->pid)
+		task_ran(s, cpu, prev, now, have_steal, st);
+	pid = next->pid;
+	flags = JS_CUR_VALID;
+	if (have_steal)
+		flags |= JS_CUR_STEAL;
+	if (next->flags & PF_KTHREAD)
+		flags |= JS_CUR_KTHREAD;
+	if (pid && is_sampler(pid, next->tgid)) {
+		flags |= JS_CUR_SAMPLER;
+		sampler_cpu = cpu;
+		if (!sampler_mm)
+			sampler_mm = (__u64)next->mm;
+	}
+	s->cur_pid = pid;
+	s->cur_start = now;
+	s->cur_steal = st;
+	s->cur_flags = flags;
+	return 0;
+}
+
+/* ---- workqueue items --------------------------------------------------------------- */
+
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(workqueue_execute_start, struct work_struct *work)
+{
+	tbegin(JS_EV_WORK, (__u64)BPF_CORE_READ(work, func));
+	return 0;
+}
+
+SEC("raw_tp/workqueue_execute_end")      /* raw_tp: function-pointer argument */
+int BPF_PROG(workqueue_execute_end, struct work_struct *work, work_func_t function)
+{
+	struct js_event *e = tend(JS_EV_WORK, (__u32)bpf_get_current_pid_tgid(), (__u64)function);
+
+	if (e)
+		ev_send(e, JS_EV_WORK);
+	return 0;
+}
+
+/* ---- THP: khugepaged scans and collapses ------------------------------------------- */
+
+/* thp_target - the CPU to file a THP event under: this one if measured, else the sampler's
+ * CPU when the mm is the samplers' (JS_F_REMOTE); -1 to ignore */
+static __always_inline int thp_target(struct mm_struct *mm, __u32 *flags)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	bool ours = mm && sampler_mm && (__u64)mm == sampler_mm;
+
+	*flags = ours ? JS_F_SAMPLER : 0;
+	if (cpu_measured(cpu))
+		return cpu;
+	if (!ours)
+		return -1;
+	*flags |= JS_F_REMOTE;
+	return sampler_cpu;
+}
+
+static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 status)
+{
+	struct js_cpu_state *s = NULL;
+	struct js_event *e;
+	__u32 flags;
+	int cpu = thp_target(mm, &flags);
+
+	if (cpu < 0)
+		return;
+	if (!(flags & JS_F_REMOTE))
+		s = state();
+	e = point(s, JS_EV_THP, cpu, id, status, flags);
+	if (e)
+		ev_send(e, JS_EV_THP);
+}
+
+SEC("tp_btf/mm_collapse_huge_page_isolate")
+int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zero,
+	     int referenced, int status)
+{
+	/* the isolation opens the collapse proper (PMD cleared, TLBs flushed): remember when */
+	__u64 key = JS_TKEY(JS_EV_THP, bpf_get_current_pid_tgid());
+	struct js_tslot t = { .start = bpf_ktime_get_ns(), .cpu = bpf_get_smp_processor_id() };
+
+	bpf_map_update_elem(&task_slots, &key, &t, BPF_ANY);
+	if (cpu_measured(t.cpu))
+		thp_point(NULL, JS_THP_ISOLATE, status);
+	return 0;
+}
+
+SEC("tp_btf/mm_collapse_huge_page")
+int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int status)
+{
+	__u64 key = JS_TKEY(JS_EV_THP, bpf_get_current_pid_tgid()), now = bpf_ktime_get_ns();
+	struct js_tslot *t = bpf_map_lookup_elem(&task_slots, &key);
+	struct js_event *e;
+	__u32 flags;
+	int cpu = thp_target(mm, &flags);
+
+	if (cpu < 0)
+		goto out;
+	e = ev_new(JS_EV_THP, cpu);
+	if (!e)
+		goto out;
+	e->start_ns = t && t->start <= now ? t->start : now;
+	e->end_ns = now;
+	e->id = JS_THP_COLLAPSE;
+	e->addr = status;
+	e->flags = flags;
+	bpf_get_current_comm(e->name, sizeof(e->name));
+	ev_send(e, JS_EV_THP);
+out:
+	if (t)
+		bpf_map_delete_elem(&task_slots, &key);
+	return 0;
+}
+
+SEC("tp_btf/mm_khugepaged_scan_pmd")
+int BPF_PROG(mm_khugepaged_scan_pmd, struct mm_struct *mm, struct folio *folio, int referenced,
+	     int none_or_zero, int status, int unmapped)
+{
+	thp_point(mm, JS_THP_SCAN_PMD, status);
+	return 0;
+}
+
+SEC("tp_btf/mm_khugepaged_scan_file")
+int BPF_PROG(mm_khugepaged_scan_file, struct mm_struct *mm, struct folio *folio,
+	     struct file *file, int present, int swap, int result)
+{
+	thp_point(mm, JS_THP_SCAN_FILE, result);
+	return 0;
+}
+
+/* ---- compaction and migration ------------------------------------------------------ */
+
+SEC("tp_btf/mm_compaction_begin")
+int BPF_PROG(mm_compaction_begin, struct compact_control *cc, unsigned long zone_start,
+	     unsigned long zone_end, bool sync)
+{
+	tbegin(JS_EV_MIGRATE, 0);
+	return 0;
+}
+
+SEC("tp_btf/mm_compaction_end")
+int BPF_PROG(mm_compaction_end, struct compact_control *cc, unsigned long zone_start,
+	     unsigned long zone_end, bool sync, int status)
+{
+	struct js_event *e = tend(JS_EV_MIGRATE, JS_MM_COMPACT, status);
+
+	if (e) {
+		bpf_get_current_comm(e->name, sizeof(e->name));
+		ev_send(e, JS_EV_MIGRATE);
+	}
+	return 0;
+}
+
+SEC("tp_btf/mm_migrate_pages")
+int BPF_PROG(mm_migrate_pages, unsigned long succeeded, unsigned long failed,
+	     unsigned long thp_succeeded, unsigned long thp_failed, unsigned long thp_split,
+	     unsigned long large_folio_split, enum migrate_mode mode, int reason)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_event *e;
+
+	if (!cpu_measured(cpu))
+		return 0;
+	e = point(state(), JS_EV_MIGRATE, cpu, JS_MM_MIGRATE, succeeded, 0);
+	if (!e)
+		return 0;
+	bpf_get_current_comm(e->name, sizeof(e->name));
+	ev_send(e, JS_EV_MIGRATE);
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * probes.bpf.h - per-CPU probe state shared by bpf/probes.bpf.c and src/probes.c.
+ *
+ * Not part of the event ABI (that is include/js_events.h): user space reads this only
+ * after detaching, to report intervals still open (JS_F_OPEN). Types come from vmlinux.h
+ * in BPF and from <linux/types.h> in user space.
+ */
+#ifndef JS_PROBES_BPF_H
+#define JS_PROBES_BPF_H
+
+#define JS_STACK 8              /* nesting depth of interrupt-like intervals per CPU */
+#define JS_COMM_LEN 16          /* TASK_COMM_LEN */
+
+/* An interval opened by an *_entry tracepoint and not yet closed by its *_exit. */
+struct js_slot {
+	__u64 start;            /* bpf_ktime_get_ns() at entry */
+	__u64 steal;            /* steal clock at entry, if flags & JS_F_STEAL */
+	__u64 addr;
+	__u32 kind;             /* enum js_ev_kind */
+	__u32 id;
+	__u32 flags;            /* JS_F_STEAL */
+	__u32 pad;
+};
+
+#define JS_CUR_VALID    0x1     /* cur_* describe the task running since cur_start */
+#define JS_CUR_SAMPLER  0x2     /* ... which is a sampler thread */
+#define JS_CUR_KTHREAD  0x4     /* ... which is a kernel thread */
+#define JS_CUR_STEAL    0x8     /* cur_steal is valid */
+
+/* One per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, key 0). Interrupt-like intervals nest as a stack:
+ * a push reserves its slot (depth++) before filling it, a pop reads its slot before
+ * releasing it, so an interrupt nesting inside either leaves the stack consistent. */
+struct js_cpu_state {
+	__u32 depth;            /* may exceed JS_STACK: the extra levels are not recorded */
+	__u32 cur_flags;        /* JS_CUR_* */
+	__u32 cur_pid;          /* task switched in at cur_start (0 = idle) */
+	__u32 pad;
+	__u64 cur_start;
+	__u64 cur_steal;
+	__u64 steal_addr;       /* this CPU's &steal_time.steal, 0 until learned */
+	__u64 overflow;         /* pushes beyond JS_STACK */
+	struct js_slot stack[JS_STACK];
+};
+
+/* Task-context intervals (workqueue items, compaction, THP collapse) can sleep, so they
+ * are keyed by thread and kind in a hash map, not stacked per CPU. */
+struct js_tslot {
+	__u64 start;
+	__u64 steal;
+	__u64 addr;
+	__u32 cpu;
+	__u32 flags;            /* JS_F_STEAL */
+};
+
+#define JS_TKEY(kind, tid) (((__u64)(kind) << 32) | (__u32)(tid))
+
+#endif /* JS_PROBES_BPF_H */

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_probes.h - the eBPF probes (bpf/probes.bpf.c): load, attach, drain, detach.
+ *
+ * Life cycle, as the pipeline uses it:
+ *   probes_open_load()        CPU mask, ring buffer size, steal offsets -> load (no attach)
+ *   probes_add_sampler_tid()  for each sampler thread, before attach
+ *   probes_attach()           before sampling starts: attaching patches kernel text,
+ *                             which IPIs every CPU (~20 per program here)
+ *   probes_consume()          on a timer, from a housekeeping CPU: nothing wakes us
+ *   probes_detach()           after sampling stops, then a last probes_consume(), which
+ *                             also delivers the intervals still open (JS_F_OPEN)
+ *   probes_stats()            events, lost events, per-program BPF run time
+ *   probes_destroy()
+ * One thread at a time: the handle is not locked.
+ */
+#ifndef JS_PROBES_H
+#define JS_PROBES_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "js_events.h"
+
+struct js_probes;
+struct js_ksyms;
+
+struct probes_opts {
+	const int *cpus;                /* measured CPUs */
+	size_t ncpus;
+	pid_t sampler_tgid;             /* our pid: the sampler's threads when none registered */
+	size_t ringbuf_bytes;           /* 0 = 16 MiB; rounded up to a power of two */
+	bool verbose;                   /* libbpf debug output */
+	bool no_prog_stats;             /* leave kernel.bpf_stats_enabled alone (no run times) */
+	const struct js_ksyms *ksyms;   /* if set, consume names HRTIMER/WORK/NMI/CSD functions */
+};
+
+enum probes_prog_state {
+	PROBES_PROG_LOADED = 0,         /* loaded, not attached (yet) */
+	PROBES_PROG_ACTIVE,             /* attached */
+	PROBES_PROG_ABSENT,             /* tracepoint (or its pair) not in this kernel */
+	PROBES_PROG_FAILED,             /* attach failed: err */
+	PROBES_PROG_DETACHED,           /* was active, now detached */
+	PROBES_PROG_REJECTED,           /* refused by this kernel's verifier: not loaded */
+};
+
+struct probes_prog {
+	char name[48];                  /* program name = tracepoint name */
+	enum probes_prog_state state;
+	int err;                        /* negative errno of a failed attach */
+	uint64_t run_cnt;               /* kernel bpf_stats: invocations ... */
+	uint64_t run_time_ns;           /* ... and their total run time */
+};
+
+struct probes_stats {
+	uint64_t events;                        /* records submitted by the probes */
+	uint64_t consumed;                      /* records delivered to callbacks */
+	uint64_t lost;                          /* ring buffer full: counted, not sent */
+	uint64_t events_by_kind[JS_EV_KIND_MAX];
+	uint64_t lost_by_kind[JS_EV_KIND_MAX];
+	uint64_t stack_overflow;                /* intervals nested deeper than tracked */
+	size_t nprogs;                          /* programs in the object */
+	size_t nactive;                         /* ... attached (or attached until detach) */
+	const struct probes_prog *progs;        /* nprogs entries, valid until destroy */
+	bool run_stats;                         /* run_cnt/run_time_ns were collected */
+	bool steal_available;                   /* events carry the steal clock (JS_F_STEAL) */
+	const char *steal_why;                  /* why not, when !steal_available */
+	uint64_t attach_ns;                     /* wall time of probes_attach() */
+	uint64_t detach_ns;                     /* wall time of probes_detach() */
+	size_t ringbuf_bytes;
+};
+
+/* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why
+ * when BPF, BTF or privileges are missing (the caller then measures without probes) */
+int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why,
+		     size_t whylen);
+/* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
+ * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
+int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
+/* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
+int probes_attach(struct js_probes *p);
+/* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
+ * the number delivered, or cb's non-zero return / a negative errno */
+int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
+		   void *ctx);
+/* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
+ * the next probes_consume() */
+void probes_detach(struct js_probes *p);
+/* probes_destroy - free everything (detaches if needed); accepts NULL */
+void probes_destroy(struct js_probes *p);
+/* probes_stats - counters and per-program statistics (valid until the next call) */
+int probes_stats(struct js_probes *p, struct probes_stats *st);
+/* probes_list - comma-separated names of the programs in state, into buf; returns buf */
+const char *probes_list(struct js_probes *p, enum probes_prog_state state, char *buf,
+			size_t len);
+/* probes_read_steal - last steal clock (ns) the probes read on cpu; -ENOENT if unknown.
+ * Updated at every event on that CPU (at least every tick while it is busy). */
+int probes_read_steal(struct js_probes *p, int cpu, uint64_t *steal_ns);
+/* probes_read_steal_at - same, with the CLOCK_MONOTONIC time of that reading */
+int probes_read_steal_at(struct js_probes *p, int cpu, uint64_t *steal_ns, uint64_t *when_ns);
+
+/* probes_kind_name - "irq", "vector", "softirq" ... for enum js_ev_kind */
+const char *probes_kind_name(unsigned int kind);
+/* probes_vector_name - "local_timer", "reschedule" ... for enum js_vector; NULL if unknown */
+const char *probes_vector_name(unsigned int vec);
+/* probes_softirq_name - "TIMER", "NET_RX" ... for a softirq vector number; NULL if unknown */
+const char *probes_softirq_name(unsigned int nr);
+/* probes_tlb_reason - "task_switch", "remote_shootdown" ... for a tlb_flush reason */
+const char *probes_tlb_reason(unsigned int reason);
+/* probes_thp_name - "collapse", "isolate", "scan_pmd", "scan_file" for enum js_thp */
+const char *probes_thp_name(unsigned int id);
+
+#endif /* JS_PROBES_H */

@@ -1,0 +1,1012 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * probes.c - loader and consumer of bpf/probes.bpf.c (see js_probes.h).
+ *
+ * Configuration goes into rodata between open and load: the measured-CPU mask and list,
+ * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
+ * steal_time address (FEASIBILITY §3), computed here from the vmlinux BTF. Programs whose
+ * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
+ * loaded. The ring buffer is drained with ring_buffer__consume() only: the probes submit
+ * with BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "js_ksyms.h"
+#include "js_probes.h"
+#include "js_util.h"
+#include "probes.skel.h"
+#include "../bpf/probes.bpf.h"
+
+_Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
+
+#define RINGBUF_DEFAULT (16u << 20)
+
+struct js_probes {
+	struct probes_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_program **bprogs;    /* nprogs, object order */
+	struct bpf_link **links;        /* nprogs */
+	struct probes_prog *progs;      /* nprogs */
+	size_t nprogs;
+	size_t *order;                  /* attach order: exits first */
+	int *cpus;
+	size_t ncpus;
+	int stats_fd;                   /* BPF_ENABLE_STATS while attached, else -1 */
+	bool run_stats_wanted;
+	bool run_stats;
+	bool attached;
+	bool steal;
+	char steal_why[128];
+	size_t ringbuf_bytes;
+	uint64_t attach_ns, detach_ns;
+	uint64_t consumed;
+	struct js_event *pending;       /* JS_F_OPEN records queued by detach */
+	size_t npending, pending_pos;
+	int (*cb)(void *ctx, const struct js_event *ev);
+	void *cb_ctx;
+	const struct js_ksyms *ksyms;
+	char rejected[16][48];          /* programs the verifier refused: not loaded */
+	size_t nrejected;
+};
+
+/* ---- libbpf messages ---------------------------------------------------------------- */
+
+static bool lb_verbose;
+static char lb_last[256];       /* last libbpf warning: the reason a load failed */
+static char lb_prog[64];        /* program named by the last "failed to load" warning */
+
+/* verifier_reason - the line before "processed N insns" in a verifier log: the refusal */
+static void verifier_reason(const char *log)
+{
+	const char *end = strstr(log, "\nprocessed "), *start;
+
+	if (!end)
+		return;
+	while (end > log && end[-1] == '\n')
+		end--;
+	for (start = end; start > log && start[-1] != '\n'; start--)
+		;
+	snprintf(lb_last, sizeof(lb_last), "%.*s", (int)(end - start), start);
+}
+
+static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	va_list aq;
+	size_t n;
+
+	if (level == LIBBPF_DEBUG && !lb_verbose)
+		return 0;
+	va_copy(aq, ap);
+	if (lb_verbose)
+		vfprintf(stderr, fmt, aq);
+	va_end(aq);
+	if (level != LIBBPF_WARN)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	if (strstr(buf, "-- BEGIN PROG LOAD LOG --")) {
+		verifier_reason(buf);
+		return 0;
+	}
+	if (!strncmp(buf, "libbpf: prog '", 14) && strstr(buf, "': failed to load"))
+		snprintf(lb_prog, sizeof(lb_prog), "%.*s", (int)strcspn(buf + 14, "'"), buf + 14);
+	else if (!strstr(buf, "failed to load") && !strstr(buf, "BPF program load failed"))
+		snprintf(lb_last, sizeof(lb_last), "%s", buf);
+	if (!lb_verbose)
+		js_dbg("%s", buf);
+	return 0;
+}
+
+/* ---- names --------------------------------------------------------------------------- */
+
+static const char *const kind_names[JS_EV_KIND_MAX] = {
+	[JS_EV_NONE] = "none",          [JS_EV_IRQ] = "irq",
+	[JS_EV_VECTOR] = "vector",      [JS_EV_SOFTIRQ] = "softirq",
+	[JS_EV_HRTIMER] = "hrtimer",    [JS_EV_NMI] = "nmi",
+	[JS_EV_FAULT] = "fault",        [JS_EV_TASK] = "task",
+	[JS_EV_IDLE] = "idle",          [JS_EV_WORK] = "work",
+	[JS_EV_THP] = "thp",            [JS_EV_TLB] = "tlb",
+	[JS_EV_IPI_SEND] = "ipi_send",  [JS_EV_MIGRATE] = "migrate",
+	[JS_EV_CSD] = "csd",
+};
+
+static const char *const vector_names[JS_VEC_MAX] = {
+	"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+	"thermal_apic", "x86_platform_ipi", "error_apic", "spurious_apic",
+};
+
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
+	"RCU",
+};
+
+static const char *const tlb_reasons[] = {
+	"task_switch", "remote_shootdown", "local_shootdown", "local_mm_shootdown",
+	"remote_send_ipi",
+};
+
+static const char *const thp_names[] = { "collapse", "isolate", "scan_pmd", "scan_file" };
+
+/* probes_kind_name - "irq", "vector", "softirq" ... for enum js_ev_kind */
+const char *probes_kind_name(unsigned int kind)
+{
+	return kind < JS_EV_KIND_MAX && kind_names[kind] ? kind_names[kind] : "unknown";
+}
+
+/* probes_vector_name - "local_timer", "reschedule" ... for enum js_vector; NULL if unknown */
+const char *probes_vector_name(unsigned int vec)
+{
+	return vec < JS_VEC_MAX ? vector_names[vec] : NULL;
+}
+
+/* probes_softirq_name - "TIMER", "NET_RX" ... for a softirq vector number; NULL if unknown */
+const char *probes_softirq_name(unsigned int nr)
+{
+	return nr < ARRAY_SIZE(softirq_names) ? softirq_names[nr] : NULL;
+}
+
+/* probes_tlb_reason - "task_switch", "remote_shootdown" ... for a tlb_flush reason */
+const char *probes_tlb_reason(unsigned int reason)
+{
+	return reason < ARRAY_SIZE(tlb_reasons) ? tlb_reasons[reason] : "unknown";
+}
+
+/* probes_thp_name - "collapse", "isolate", "scan_pmd", "scan_file" for enum js_thp */
+const char *probes_thp_name(unsigned int id)
+{
+	return id < ARRAY_SIZE(thp_names) ? thp_names[id] : "unknown";
+}
+
+/* ---- steal clock location (FEASIBILITY §3) ------------------------------------------ */
+
+static bool kvm_steal_feature(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+	char sig[13];
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31)))          /* no hypervisor */
+		return false;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	if (strcmp(sig, "KVMKVMKVM"))
+		return false;
+	__cpuid(0x40000001, a, b, c, d);
+	return a & (1u << 5);           /* KVM_FEATURE_STEAL_TIME */
+#else
+	return false;
+#endif
+}
+
+/* percpu_var - offset of a per-CPU variable in .data..percpu and its type id */
+static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32 *type)
+{
+	const struct btf_var_secinfo *vsi;
+	const struct btf_type *sec, *var;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);
+	if (id < 0)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	vsi = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, vsi++) {
+		var = btf__type_by_id(btf, vsi->type);
+		if (var && !strcmp(btf__name_by_offset(btf, var->name_off), name)) {
+			*off = vsi->offset;
+			*type = var->type;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* member_off - byte offset of a member of a struct type */
+static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type));
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !btf_is_struct(t))
+		return -EINVAL;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
+			*off = btf_member_bit_offset(t, i) / 8;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* steal_setup - put &steal_time.steal - &hrtimer_bases into rodata, or say why not */
+static void steal_setup(struct js_probes *p, const struct btf *btf)
+{
+	__u32 off_st, off_hb, t_st, t_hb, off_m;
+
+	if (!kvm_steal_feature()) {
+		snprintf(p->steal_why, sizeof(p->steal_why), "not a KVM guest with steal time");
+		return;
+	}
+	if (percpu_var(btf, "steal_time", &off_st, &t_st) ||
+	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
+	    member_off(btf, t_st, "steal", &off_m)) {
+		snprintf(p->steal_why, sizeof(p->steal_why),
+			 "steal_time/hrtimer_bases not in the kernel BTF's .data..percpu");
+		return;
+	}
+	p->skel->rodata->steal_enabled = 1;
+	p->skel->rodata->steal_delta = (__s64)off_st + off_m - (__s64)off_hb;
+	p->steal = true;
+	js_dbg("steal_time at .data..percpu+%u, hrtimer_bases at +%u: delta %lld", off_st,
+	       off_hb, (long long)p->skel->rodata->steal_delta);
+}
+
+/* ---- program selection -------------------------------------------------------------- */
+
+/* tp_name - tracepoint of a "tp_btf/NAME" program */
+static const char *tp_name(struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+	const char *slash = strchr(sec, '/');
+
+	return slash ? slash + 1 : sec;
+}
+
+static bool tp_exists(const struct btf *btf, const char *tp)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "btf_trace_%s", tp);
+	return btf__find_by_name_kind(btf, buf, BTF_KIND_TYPEDEF) >= 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+static const char *const pair_suffix[][2] = {
+	{ "_entry", "_exit" }, { "_exit", "_entry" }, { "_start", "_end" },
+	{ "_begin", "_end" }, { "_end", "_start" }, { "_end", "_begin" },
+};
+
+/* partner - the i-th candidate other half of an *_entry/_exit, *_start/_end, *_begin/_end
+ * tracepoint into buf; false when i is past the candidates */
+static bool partner(const char *tp, size_t i, char *buf, size_t len)
+{
+	size_t n;
+
+	for (; i < ARRAY_SIZE(pair_suffix); i++) {
+		if (!has_suffix(tp, pair_suffix[i][0]))
+			continue;
+		n = strlen(tp) - strlen(pair_suffix[i][0]);
+		snprintf(buf, len, "%.*s%s", (int)n, tp, pair_suffix[i][1]);
+		return true;
+	}
+	return false;
+}
+
+static bool is_paired(const char *tp)
+{
+	char buf[64];
+
+	return partner(tp, 0, buf, sizeof(buf));
+}
+
+static struct probes_prog *prog_by_name(struct js_probes *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nprogs; i++)
+		if (!strcmp(p->progs[i].name, name))
+			return &p->progs[i];
+	return NULL;
+}
+
+/* partner_state - state of a paired program's other half in the object */
+static enum probes_prog_state partner_state(struct js_probes *p, const char *tp)
+{
+	struct probes_prog *o;
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pair_suffix); i++) {
+		if (!has_suffix(tp, pair_suffix[i][0]) || !partner(tp, i, buf, sizeof(buf)))
+			continue;
+		o = prog_by_name(p, buf);
+		if (o)
+			return o->state;
+	}
+	return PROBES_PROG_ABSENT;
+}
+
+static bool is_exit(const char *tp)
+{
+	return has_suffix(tp, "_exit") || has_suffix(tp, "_end");
+}
+
+static bool rejected(const struct js_probes *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrejected; i++)
+		if (!strcmp(p->rejected[i], name))
+			return true;
+	return false;
+}
+
+/* select_progs - record every program; do not load those whose tracepoint is missing */
+static int select_progs(struct js_probes *p, const struct btf *btf)
+{
+	struct bpf_program *prog;
+	size_t n = 0, k = 0, i;
+
+	bpf_object__for_each_program(prog, p->skel->obj)
+		n++;
+	p->bprogs = calloc(n, sizeof(*p->bprogs));
+	p->links = calloc(n, sizeof(*p->links));
+	p->progs = calloc(n, sizeof(*p->progs));
+	p->order = calloc(n, sizeof(*p->order));
+	if (!p->bprogs || !p->links || !p->progs || !p->order)
+		return -ENOMEM;
+	bpf_object__for_each_program(prog, p->skel->obj) {
+		const char *tp = tp_name(prog);
+
+		p->bprogs[p->nprogs] = prog;
+		snprintf(p->progs[p->nprogs].name, sizeof(p->progs[0].name), "%s", tp);
+		if (!tp_exists(btf, tp)) {
+			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
+			js_dbg("probe %s: tracepoint not in this kernel", tp);
+		} else if (rejected(p, bpf_program__name(prog))) {
+			p->progs[p->nprogs].state = PROBES_PROG_REJECTED;
+		}
+		p->nprogs++;
+	}
+	for (i = 0; i < n; i++) {       /* an entry without its exit (or the reverse) is useless */
+		enum probes_prog_state ps;
+
+		if (p->progs[i].state == PROBES_PROG_LOADED && is_paired(p->progs[i].name)) {
+			ps = partner_state(p, p->progs[i].name);
+			if (ps != PROBES_PROG_LOADED)
+				p->progs[i].state = ps;
+		}
+		if (p->progs[i].state != PROBES_PROG_LOADED)
+			bpf_program__set_autoload(p->bprogs[i], false);
+	}
+	for (i = 0; i < n; i++)         /* exits first: every recorded entry finds its exit */
+		if (is_exit(p->progs[i].name))
+			p->order[k++] = i;
+	for (i = 0; i < n; i++)
+		if (!is_exit(p->progs[i].name))
+			p->order[k++] = i;
+	return 0;
+}
+
+/* ---- open / load --------------------------------------------------------------------- */
+
+static size_t ringbuf_size(size_t want)
+{
+	size_t sz = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!want)
+		want = RINGBUF_DEFAULT;
+	while (sz < want && sz < ((size_t)1 << 30))
+		sz <<= 1;
+	return sz;
+}
+
+/* configure - cpu mask, sampler tgid, ring buffer size (between open and load) */
+static int configure(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
+{
+	struct probes_bpf__rodata *ro = p->skel->rodata;
+	size_t i;
+	int cpu, err;
+
+	if (!o->ncpus || o->ncpus > JS_MAX_CPUS) {
+		snprintf(why, len, "bad number of CPUs to probe (%zu)", o->ncpus);
+		return -EINVAL;
+	}
+	p->cpus = calloc(o->ncpus, sizeof(*p->cpus));
+	if (!p->cpus)
+		return -ENOMEM;
+	for (i = 0; i < o->ncpus; i++) {
+		cpu = o->cpus[i];
+		if (cpu < 0 || cpu >= JS_MAX_CPUS) {
+			snprintf(why, len, "CPU %d out of the probes' range (max %d)", cpu,
+				 JS_MAX_CPUS - 1);
+			return -EINVAL;
+		}
+		p->cpus[p->ncpus++] = cpu;
+		ro->cpu_mask[cpu / 64] |= 1ull << (cpu % 64);
+		ro->measured_cpus[i] = (__u32)cpu;
+	}
+	ro->nr_measured = (__u32)o->ncpus;
+	ro->sampler_tgid = (__u32)o->sampler_tgid;
+	p->ringbuf_bytes = ringbuf_size(o->ringbuf_bytes);
+	err = bpf_map__set_max_entries(p->skel->maps.events, (__u32)p->ringbuf_bytes);
+	if (err)
+		snprintf(why, len, "ring buffer size %zu refused", p->ringbuf_bytes);
+	return err;
+}
+
+static void load_reason(int err, char *why, size_t len)
+{
+	if (err == -EPERM)
+		snprintf(why, len, "BPF not permitted (%s): run as root or with "
+			 "CAP_BPF+CAP_PERFMON", lb_last[0] ? lb_last : strerror(-err));
+	else
+		snprintf(why, len, "BPF load failed: %s%s%s", strerror(-err),
+			 lb_last[0] ? ": " : "", lb_last);
+}
+
+static int rb_sample(void *ctx, void *data, size_t size);
+
+/* reset_obj - forget a skeleton whose load failed, keeping the list of rejected programs */
+static void reset_obj(struct js_probes *p)
+{
+	probes_bpf__destroy(p->skel);
+	p->skel = NULL;
+	free(p->bprogs);
+	free(p->links);
+	free(p->progs);
+	free(p->order);
+	free(p->cpus);
+	p->bprogs = NULL;
+	p->links = NULL;
+	p->progs = NULL;
+	p->order = NULL;
+	p->cpus = NULL;
+	p->nprogs = 0;
+	p->ncpus = 0;
+}
+
+/* load_once - open the skeleton, configure it, choose programs, load it */
+static int load_once(struct js_probes *p, const struct probes_opts *o, const struct btf *btf,
+		     char *why, size_t len)
+{
+	int err;
+
+	p->skel = probes_bpf__open();
+	if (!p->skel) {
+		err = -errno;
+		snprintf(why, len, "cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	err = configure(p, o, why, len);
+	if (!err)
+		err = select_progs(p, btf);
+	if (err)
+		return err;
+	steal_setup(p, btf);
+	lb_last[0] = lb_prog[0] = '\0';
+	err = probes_bpf__load(p->skel);
+	if (err)
+		load_reason(err, why, len);
+	return err;
+}
+
+/* reject - remember a program the verifier refused, so the next attempt leaves it out */
+static bool reject(struct js_probes *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrejected; i++)
+		if (!strcmp(p->rejected[i], name))
+			return false;   /* refused again: give up */
+	if (p->nrejected == ARRAY_SIZE(p->rejected))
+		return false;
+	snprintf(p->rejected[p->nrejected++], sizeof(p->rejected[0]), "%s", name);
+	js_warn("probe %s refused by this kernel's verifier (%s): continuing without it",
+		name, lb_last[0] ? lb_last : "see -vv");
+	return true;
+}
+
+/* open_load - load, leaving out programs the verifier refuses; then make the ring */
+static int open_load(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
+{
+	struct btf *btf;
+	int err;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux): %s", strerror(-err));
+		return err;
+	}
+	for (;;) {
+		err = load_once(p, o, btf, why, len);
+		if (!err || err == -EPERM || !lb_prog[0] || !reject(p, lb_prog))
+			break;
+		reset_obj(p);
+	}
+	btf__free(btf);
+	if (err)
+		return err;
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), rb_sample, p, NULL);
+	if (!p->rb) {
+		err = -errno;
+		snprintf(why, len, "ring buffer: %s", strerror(-err));
+	}
+	return err;
+}
+
+/* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why
+ * when BPF, BTF or privileges are missing (the caller then measures without probes) */
+int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why,
+		     size_t whylen)
+{
+	char dummy[8];
+	struct js_probes *p;
+	int err;
+
+	if (!why || !whylen) {
+		why = dummy;
+		whylen = sizeof(dummy);
+	}
+	*out = NULL;
+	lb_verbose = o->verbose;
+	lb_last[0] = '\0';
+	libbpf_set_print(lb_print);
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	p->stats_fd = -1;
+	p->run_stats_wanted = !o->no_prog_stats;
+	p->ksyms = o->ksyms;
+	err = open_load(p, o, why, whylen);
+	if (err) {
+		probes_destroy(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}
+
+/* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
+ * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
+int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)
+{
+	__u32 key = (__u32)tid, val = (__u32)cpu, old;
+	int err;
+
+	if (!p || tid <= 0)
+		return -EINVAL;
+	if (!bpf_map__lookup_elem(p->skel->maps.sampler_tids, &key, sizeof(key), &old,
+				  sizeof(old), 0))
+		return 0;
+	err = bpf_map__update_elem(p->skel->maps.sampler_tids, &key, sizeof(key), &val,
+				   sizeof(val), BPF_ANY);
+	if (err)
+		return err;
+	__atomic_add_fetch(&p->skel->bss->nr_sampler_tids, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* ---- attach / detach ----------------------------------------------------------------- */
+
+/* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
+int probes_attach(struct js_probes *p)
+{
+	size_t i, n = 0;
+	uint64_t t0;
+	int err = 0;
+
+	if (!p || p->attached)
+		return -EINVAL;
+	if (p->run_stats_wanted && p->stats_fd < 0) {
+		p->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		p->run_stats = p->stats_fd >= 0;
+	}
+	t0 = js_mono_ns();
+	for (i = 0; i < p->nprogs; i++) {
+		struct probes_prog *pp = &p->progs[p->order[i]];
+		struct bpf_link *l;
+
+		if (pp->state != PROBES_PROG_LOADED)
+			continue;
+		l = bpf_program__attach(p->bprogs[p->order[i]]);
+		if (!l) {
+			pp->state = PROBES_PROG_FAILED;
+			pp->err = -errno;
+			err = pp->err;
+			js_warn("probe %s: attach failed: %s", pp->name, strerror(errno));
+			continue;
+		}
+		p->links[p->order[i]] = l;
+		pp->state = PROBES_PROG_ACTIVE;
+		n++;
+	}
+	p->attach_ns = js_mono_ns() - t0;
+	p->attached = n > 0;
+	js_dbg("attached %zu of %zu probes in %.1f ms", n, p->nprogs, p->attach_ns / 1e6);
+	return n ? 0 : (err ? err : -ENOENT);
+}
+
+static struct js_event *pending_add(struct js_probes *p, size_t *cap)
+{
+	struct js_event *np;
+
+	if (p->npending == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		np = realloc(p->pending, *cap * sizeof(*np));
+		if (!np)
+			return NULL;
+		p->pending = np;
+	}
+	memset(&p->pending[p->npending], 0, sizeof(*p->pending));
+	return &p->pending[p->npending++];
+}
+
+static void task_comm(pid_t pid, int cpu, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	if (!pid) {
+		snprintf(buf, len, "swapper/%d", cpu);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (!f || !fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* open_cpu - queue the intervals open on one CPU: its interrupt stack and current task */
+static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now,
+		     size_t *cap)
+{
+	struct js_event *e;
+	__u32 i;
+
+	for (i = 0; i < s->depth && i < JS_STACK; i++) {
+		e = pending_add(p, cap);
+		if (!e)
+			return;
+		e->kind = s->stack[i].kind;
+		e->cpu = (__u32)cpu;
+		e->id = s->stack[i].id;
+		e->addr = s->stack[i].addr;
+		e->start_ns = s->stack[i].start;
+		e->end_ns = JS_MAX(now, e->start_ns);
+		e->flags = JS_F_OPEN;
+	}
+	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) != JS_CUR_VALID)
+		return;
+	e = pending_add(p, cap);
+	if (!e)
+		return;
+	e->kind = s->cur_pid ? JS_EV_TASK : JS_EV_IDLE;
+	e->cpu = (__u32)cpu;
+	e->id = s->cur_pid;
+	e->start_ns = s->cur_start;
+	e->end_ns = JS_MAX(now, e->start_ns);
+	e->flags = JS_F_OPEN | ((s->cur_flags & JS_CUR_KTHREAD) ? JS_F_KTHREAD : 0);
+	task_comm((pid_t)s->cur_pid, cpu, e->name, sizeof(e->name));
+}
+
+/* open_tasks - queue the open task-context intervals (work items, compaction) */
+static void open_tasks(struct js_probes *p, uint64_t now, size_t *cap)
+{
+	const struct bpf_map *m = p->skel->maps.task_slots;
+	__u64 key, next, *prev = NULL;
+	struct js_tslot t;
+	struct js_event *e;
+	__u32 kind;
+
+	while (!bpf_map__get_next_key(m, prev, &next, sizeof(next))) {
+		key = next;
+		prev = &key;
+		kind = (__u32)(key >> 32);
+		if (kind != JS_EV_WORK && kind != JS_EV_MIGRATE)
+			continue;
+		if (bpf_map__lookup_elem(m, &key, sizeof(key), &t, sizeof(t), 0))
+			continue;
+		e = pending_add(p, cap);
+		if (!e)
+			return;
+		e->kind = kind;
+		e->cpu = t.cpu;
+		e->id = kind == JS_EV_WORK ? (__u32)key : JS_MM_COMPACT;
+		e->addr = t.addr;
+		e->start_ns = t.start;
+		e->end_ns = JS_MAX(now, t.start);
+		e->flags = JS_F_OPEN;
+	}
+}
+
+/* queue_open - after detach: report what was still running (JS_F_OPEN) */
+static void queue_open(struct js_probes *p)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t now = js_mono_ns();
+	struct js_cpu_state *st;
+	size_t i, cap = 0;
+	__u32 zero = 0;
+
+	if (ncpu <= 0)
+		return;
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (!st)
+		return;
+	if (!bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+				  (size_t)ncpu * sizeof(*st), 0)) {
+		for (i = 0; i < p->ncpus; i++)
+			if (p->cpus[i] < ncpu)
+				open_cpu(p, p->cpus[i], &st[p->cpus[i]], now, &cap);
+	}
+	free(st);
+	open_tasks(p, now, &cap);
+}
+
+/* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
+ * the next probes_consume() */
+void probes_detach(struct js_probes *p)
+{
+	uint64_t t0;
+	size_t i;
+
+	if (!p || !p->attached)
+		return;
+	t0 = js_mono_ns();
+	for (i = p->nprogs; i-- > 0;) {         /* entries first */
+		size_t k = p->order[i];
+
+		if (!p->links[k])
+			continue;
+		bpf_link__destroy(p->links[k]);
+		p->links[k] = NULL;
+		p->progs[k].state = PROBES_PROG_DETACHED;
+	}
+	p->detach_ns = js_mono_ns() - t0;
+	p->attached = false;
+	queue_open(p);
+	if (p->stats_fd >= 0) {         /* the run counters survive; stop paying for them */
+		close(p->stats_fd);
+		p->stats_fd = -1;
+	}
+}
+
+/* probes_destroy - free everything (detaches if needed); accepts NULL */
+void probes_destroy(struct js_probes *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	if (p->attached)
+		probes_detach(p);
+	for (i = 0; p->links && i < p->nprogs; i++)
+		bpf_link__destroy(p->links[i]);
+	if (p->stats_fd >= 0)
+		close(p->stats_fd);
+	ring_buffer__free(p->rb);
+	probes_bpf__destroy(p->skel);
+	free(p->bprogs);
+	free(p->links);
+	free(p->progs);
+	free(p->order);
+	free(p->cpus);
+	free(p->pending);
+	free(p);
+}
+
+/* ---- consume ------------------------------------------------------------------------- */
+
+static void put_name(struct js_event *e, const char *name)
+{
+	if (name && !e->name[0])
+		snprintf(e->name, sizeof(e->name), "%s", name);
+}
+
+/* annotate - names the probes leave to user space */
+static void annotate(const struct js_probes *p, struct js_event *e)
+{
+	switch (e->kind) {
+	case JS_EV_VECTOR:
+		put_name(e, probes_vector_name(e->id));
+		break;
+	case JS_EV_SOFTIRQ:
+		put_name(e, probes_softirq_name(e->id));
+		break;
+	case JS_EV_HRTIMER:
+	case JS_EV_WORK:
+	case JS_EV_NMI:
+	case JS_EV_CSD:
+		if (p->ksyms && e->addr)
+			put_name(e, ksyms_name(p->ksyms, e->addr));
+		break;
+	default:
+		break;
+	}
+}
+
+static int deliver(struct js_probes *p, const struct js_event *src)
+{
+	struct js_event e = *src;
+
+	annotate(p, &e);
+	p->consumed++;
+	return p->cb(p->cb_ctx, &e);
+}
+
+static int rb_sample(void *ctx, void *data, size_t size)
+{
+	struct js_probes *p = ctx;
+
+	if (size < sizeof(struct js_event))
+		return 0;
+	return deliver(p, data);
+}
+
+/* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
+ * the number delivered, or cb's non-zero return / a negative errno */
+int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
+		   void *ctx)
+{
+	uint64_t before;
+	int err;
+
+	if (!p || !cb)
+		return -EINVAL;
+	before = p->consumed;
+	p->cb = cb;
+	p->cb_ctx = ctx;
+	err = ring_buffer__consume(p->rb);
+	if (err < 0)
+		return err;
+	while (p->pending_pos < p->npending) {
+		err = deliver(p, &p->pending[p->pending_pos++]);
+		if (err)
+			return err;
+	}
+	return (int)JS_MIN(p->consumed - before, (uint64_t)0x7fffffff);
+}
+
+/* ---- statistics ---------------------------------------------------------------------- */
+
+static void prog_run_stats(struct js_probes *p)
+{
+	struct bpf_prog_info info;
+	__u32 len;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < p->nprogs; i++) {
+		if (p->progs[i].state == PROBES_PROG_ABSENT ||
+		    p->progs[i].state == PROBES_PROG_REJECTED)
+			continue;
+		fd = bpf_program__fd(p->bprogs[i]);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		p->progs[i].run_cnt = info.run_cnt;
+		p->progs[i].run_time_ns = info.run_time_ns;
+	}
+}
+
+static uint64_t stack_overflow(struct js_probes *p)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct js_cpu_state *st;
+	uint64_t sum = 0;
+	__u32 zero = 0;
+	int i;
+
+	if (ncpu <= 0)
+		return 0;
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (st && !bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+					(size_t)ncpu * sizeof(*st), 0))
+		for (i = 0; i < ncpu; i++)
+			sum += st[i].overflow;
+	free(st);
+	return sum;
+}
+
+/* probes_stats - counters and per-program statistics (valid until the next call) */
+int probes_stats(struct js_probes *p, struct probes_stats *st)
+{
+	const struct probes_bpf__bss *bss;
+	size_t i;
+
+	if (!p || !st)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	bss = p->skel->bss;
+	for (i = 0; i < JS_EV_KIND_MAX; i++) {
+		st->events_by_kind[i] = __atomic_load_n(&bss->ev_sent[i], __ATOMIC_RELAXED);
+		st->lost_by_kind[i] = __atomic_load_n(&bss->ev_lost[i], __ATOMIC_RELAXED);
+		st->events += st->events_by_kind[i];
+		st->lost += st->lost_by_kind[i];
+	}
+	st->consumed = p->consumed;
+	st->stack_overflow = stack_overflow(p);
+	if (p->run_stats)
+		prog_run_stats(p);
+	for (i = 0; i < p->nprogs; i++)
+		if (p->progs[i].state == PROBES_PROG_ACTIVE ||
+		    p->progs[i].state == PROBES_PROG_DETACHED)
+			st->nactive++;
+	st->nprogs = p->nprogs;
+	st->progs = p->progs;
+	st->run_stats = p->run_stats;
+	st->steal_available = p->steal;
+	st->steal_why = p->steal ? NULL : p->steal_why;
+	st->attach_ns = p->attach_ns;
+	st->detach_ns = p->detach_ns;
+	st->ringbuf_bytes = p->ringbuf_bytes;
+	return 0;
+}
+
+/* probes_list - comma-separated names of the programs in state, into buf; returns buf */
+const char *probes_list(struct js_probes *p, enum probes_prog_state state, char *buf,
+			size_t len)
+{
+	size_t i, n = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; p && i < p->nprogs && n < len; i++) {
+		if (p->progs[i].state != state)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", p->progs[i].name);
+	}
+	return buf;
+}
+
+/* probes_read_steal_at - same, with the CLOCK_MONOTONIC time of that reading */
+int probes_read_steal_at(struct js_probes *p, int cpu, uint64_t *steal_ns, uint64_t *when_ns)
+{
+	uint64_t when;
+
+	if (!p || cpu < 0 || cpu >= JS_MAX_CPUS)
+		return -EINVAL;
+	if (!p->steal)
+		return -ENOENT;
+	when = __atomic_load_n(&p->skel->bss->steal_cur_ns[cpu], __ATOMIC_ACQUIRE);
+	if (!when)
+		return -ENOENT;
+	*steal_ns = __atomic_load_n(&p->skel->bss->steal_cur[cpu], __ATOMIC_RELAXED);
+	if (when_ns)
+		*when_ns = when;
+	return 0;
+}
+
+/* probes_read_steal - last steal clock (ns) the probes read on cpu; -ENOENT if unknown.
+ * Updated at every event on that CPU (at least every tick while it is busy). */
+int probes_read_steal(struct js_probes *p, int cpu, uint64_t *steal_ns)
+{
+	return probes_read_steal_at(p, cpu, steal_ns, NULL);
+}
