@@ -12,24 +12,7 @@
 #include <zlib.h>
 
 #include "js_hist.h"
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static int64_t rnd_value(int max_bits)
-{
-	int bits = (int)(rnd() % (uint64_t)(max_bits + 1));
-
-	return bits ? (int64_t)(rnd() & ((1ULL << bits) - 1)) : 0;
-}
+#include "hist_test_rng.h"
 
 /* golden vector A (ECOSYSTEM.md 1.2): L=1, H=3.6e12, S=3, {1 x1, 100 x2, 1000000 x1} */
 static const uint8_t golden_a[] = {

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "js_hist.h"
+#include "hist_test_rng.h"
 
 /* cmocka 1.1 has no assert_double_equal */
 #define assert_near(a, b, tol) assert_near_impl((a), (b), (tol), #a, __FILE__, __LINE__)
@@ -23,26 +24,6 @@ static void assert_near_impl(double a, double b, double tol, const char *what, c
 		print_error("%s = %.17g, expected %.17g +- %g\n", what, a, b, tol);
 		_fail(file, line);
 	}
-}
-
-/* splitmix64: deterministic pseudo-random stream for the randomised tests */
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* log-uniform value in [0, 2^bits) so every bucket gets exercised */
-static int64_t rnd_value(int max_bits)
-{
-	int bits = (int)(rnd() % (uint64_t)(max_bits + 1));
-
-	return bits ? (int64_t)(rnd() & ((1ULL << bits) - 1)) : 0;
 }
 
 static int cmp_i64(const void *a, const void *b)
