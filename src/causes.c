@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* causes.c - cause table and cause-annotated gap histogram (see js_causes.h). Pure: no I/O. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "js_causes.h"
+#include "js_util.h"
+
+/* causes_init - an empty table */
+void causes_init(struct js_causes *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+/* key_of - a part's source key: fault details lose their " @0x..." address */
+static void key_of(uint32_t cause, const char *detail, char *key)
+{
+	char *at;
+
+	memcpy(key, detail, JS_DETAIL_LEN);
+	key[JS_DETAIL_LEN - 1] = '\0';
+	if (cause != JS_CAUSE_FAULT)
+		return;
+	at = strstr(key, " @0x");
+	if (at) {
+		char *end = at + 4;
+
+		end += strspn(end, "0123456789abcdefABCDEF");
+		memmove(at, end, strlen(end) + 1);
+	}
+}
+
+static uint32_t hash_of(uint32_t cause, const char *key)
+{
+	uint32_t h = 2166136261u ^ cause;
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+static struct js_cause_src *src_new(struct js_causes *c, uint32_t cause, const char *key)
+{
+	struct js_cause_src *s = &c->src[c->nsrc++];
+
+	memset(s, 0, sizeof(*s));
+	s->cause = cause;
+	snprintf(s->detail, JS_DETAIL_LEN, "%s", key);
+	return s;
+}
+
+/* src_other - the class's "(other)" source, made from a reserved slot on first use */
+static struct js_cause_src *src_other(struct js_causes *c, uint32_t cause)
+{
+	struct js_cause_src *s;
+
+	if (!c->other[cause]) {
+		s = src_new(c, cause, "(other)");
+		s->other = 1;
+		c->other[cause] = (uint16_t)c->nsrc;
+	}
+	return &c->src[c->other[cause] - 1];
+}
+
+/*
+ * src_find - the source of (cause, key), created if there is room. One slot per
+ * class stays reserved for the "(other)" sources, so the table never overflows.
+ */
+static struct js_cause_src *src_find(struct js_causes *c, uint32_t cause, const char *key)
+{
+	uint32_t h = hash_of(cause, key) % JS_CAUSES_HASH;
+	struct js_cause_src *s;
+
+	for (;; h = (h + 1) % JS_CAUSES_HASH) {
+		if (!c->hash[h])
+			break;
+		s = &c->src[c->hash[h] - 1];
+		if (s->cause == cause && !s->other && !strcmp(s->detail, key))
+			return s;
+	}
+	if (c->nsrc >= JS_CAUSES_SRC_MAX - JS_CAUSE_MAX) {
+		c->overflowed++;
+		return src_other(c, cause);
+	}
+	s = src_new(c, cause, key);
+	c->hash[h] = (uint16_t)c->nsrc;
+	return s;
+}
+
+/* count_in - add ns/events of the current gap (serial) to a source's or class's counters */
+static void count_in(uint64_t serial, uint64_t events, uint64_t ns, uint64_t *gaps,
+		     uint64_t *ev, uint64_t *total, uint64_t *max, uint64_t *last, uint64_t *cur)
+{
+	if (*last != serial) {
+		*last = serial;
+		*cur = 0;
+		(*gaps)++;
+	}
+	*cur += ns;
+	*ev += events;
+	*total += ns;
+	if (*cur > *max)
+		*max = *cur;
+}
+
+static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uint64_t events,
+		    uint64_t ns)
+{
+	struct js_cause_class *k;
+	struct js_cause_src *s;
+	char key[JS_DETAIL_LEN];
+
+	if (cause >= JS_CAUSE_MAX)
+		cause = JS_CAUSE_UNEXPLAINED;
+	key_of(cause, detail, key);
+	/* a gap's own overflow part joins the class's "(other)" */
+	s = strcmp(key, "(other)") ? src_find(c, cause, key) : src_other(c, cause);
+	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns,
+		 &s->last_gap, &s->cur_ns);
+	k = &c->cls[cause];
+	count_in(c->ngaps, events, ns, &k->gaps, &k->events, &k->total_ns, &k->max_ns,
+		 &k->last_gap, &k->cur_ns);
+}
+
+/* causes_add_gap - account one attributed gap */
+void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
+{
+	const struct js_attr *a = &g->attr;
+	uint32_t prim = a->primary < JS_CAUSE_MAX ? a->primary : JS_CAUSE_UNEXPLAINED;
+
+	c->ngaps++;
+	c->lost_ns += g->gap.dur_ns;
+	c->by_primary[prim]++;
+	c->ns_by_primary[prim] += g->gap.dur_ns;
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
+		add_src(c, a->parts[i].cause, a->parts[i].detail, a->parts[i].count,
+			a->parts[i].net_ns);
+	if (a->steal_ns)
+		add_src(c, JS_CAUSE_STEAL, CAUSES_STEAL_DETAIL, 0, a->steal_ns);
+	if (prim == JS_CAUSE_SMI) {
+		add_src(c, JS_CAUSE_SMI, "smi", a->smi, a->unexplained_ns);
+		return;
+	}
+	if (a->smi)
+		add_src(c, JS_CAUSE_SMI, "smi", a->smi, 0);
+	if (a->unexplained_ns)
+		add_src(c, JS_CAUSE_UNEXPLAINED,
+			a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
+			a->unexplained_ns);
+}
+
+static int src_cmp(const void *pa, const void *pb)
+{
+	const struct js_cause_src *a = *(const struct js_cause_src *const *)pa;
+	const struct js_cause_src *b = *(const struct js_cause_src *const *)pb;
+
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	if (a->gaps != b->gaps)
+		return a->gaps > b->gaps ? -1 : 1;
+	if (a->cause != b->cause)
+		return a->cause < b->cause ? -1 : 1;
+	return strcmp(a->detail, b->detail);
+}
+
+/* causes_sorted - the sources by total desc */
+size_t causes_sorted(const struct js_causes *c, const struct js_cause_src **out, size_t max)
+{
+	const struct js_cause_src *all[JS_CAUSES_SRC_MAX];
+	size_t n = c->nsrc;
+
+	for (size_t i = 0; i < n; i++)
+		all[i] = &c->src[i];
+	qsort(all, n, sizeof(all[0]), src_cmp);
+	n = JS_MIN(n, max);
+	memcpy(out, all, n * sizeof(all[0]));
+	return n;
+}
+
+/* causes_class - totals of one cause class */
+const struct js_cause_class *causes_class(const struct js_causes *c, uint32_t cause)
+{
+	return cause < JS_CAUSE_MAX ? &c->cls[cause] : NULL;
+}
+
+/* causes_by_primary - gaps whose primary cause is cause */
+uint64_t causes_by_primary(const struct js_causes *c, uint32_t cause)
+{
+	return cause < JS_CAUSE_MAX ? c->by_primary[cause] : 0;
+}
+
+/* causes_share - ns as a fraction of the lost time */
+double causes_share(const struct js_causes *c, uint64_t ns)
+{
+	return c->lost_ns ? (double)ns / (double)c->lost_ns : 0.0;
+}
+
+static void merge_counts(struct js_cause_src *d, const struct js_cause_src *s)
+{
+	d->gaps += s->gaps;
+	d->events += s->events;
+	d->total_ns += s->total_ns;
+	d->max_ns = JS_MAX(d->max_ns, s->max_ns);
+}
+
+/* causes_merge - add table src into dst */
+void causes_merge(struct js_causes *dst, const struct js_causes *src)
+{
+	struct js_cause_src *d;
+
+	dst->ngaps += src->ngaps;
+	dst->lost_ns += src->lost_ns;
+	dst->overflowed += src->overflowed;
+	for (int k = 0; k < JS_CAUSE_MAX; k++) {
+		dst->by_primary[k] += src->by_primary[k];
+		dst->ns_by_primary[k] += src->ns_by_primary[k];
+		dst->cls[k].gaps += src->cls[k].gaps;
+		dst->cls[k].events += src->cls[k].events;
+		dst->cls[k].total_ns += src->cls[k].total_ns;
+		dst->cls[k].max_ns = JS_MAX(dst->cls[k].max_ns, src->cls[k].max_ns);
+		dst->cls[k].last_gap = 0;
+	}
+	for (uint32_t i = 0; i < src->nsrc; i++) {
+		const struct js_cause_src *s = &src->src[i];
+
+		d = s->other ? src_other(dst, s->cause) : src_find(dst, s->cause, s->detail);
+		merge_counts(d, s);
+		d->last_gap = 0;
+	}
+}
+
+/* ---- cause-annotated histogram ---- */
+
+/* cbuckets_lo - inclusive lower bound of bucket i */
+uint64_t cbuckets_lo(int i)
+{
+	static const uint64_t mant[3] = { 1, 2, 5 };
+	uint64_t v;
+	int j;
+
+	if (i <= 0)
+		return 0;
+	if (i >= JS_CB_BUCKETS)
+		return UINT64_MAX;
+	j = i - 1;
+	v = 100 * mant[j % 3];
+	for (int d = 0; d < j / 3; d++)
+		v *= 10;
+	return v;
+}
+
+/* cbuckets_hi - exclusive upper bound of bucket i */
+uint64_t cbuckets_hi(int i)
+{
+	return i >= JS_CB_BUCKETS - 1 ? UINT64_MAX : cbuckets_lo(i + 1);
+}
+
+/* cbuckets_index - the bucket of a duration */
+int cbuckets_index(uint64_t dur_ns)
+{
+	int i = 0;
+
+	while (i < JS_CB_BUCKETS - 1 && dur_ns >= cbuckets_lo(i + 1))
+		i++;
+	return i;
+}
+
+/* cbuckets_init - empty histogram */
+void cbuckets_init(struct js_cause_buckets *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+/* cbuckets_add - one gap of dur_ns with its primary cause */
+void cbuckets_add(struct js_cause_buckets *b, uint64_t dur_ns, uint32_t primary)
+{
+	int i = cbuckets_index(dur_ns);
+
+	if (primary >= JS_CAUSE_MAX)
+		primary = JS_CAUSE_UNEXPLAINED;
+	b->count[i][primary]++;
+	b->ns[i][primary] += dur_ns;
+	b->total[i]++;
+}
