@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_audit.h - the isolation audit: read-only checks of how the measured CPUs are tuned
+ * (ECOSYSTEM.md section 3), runtime interrupt deltas around a run, and a cross-check that
+ * links observed causes of gaps to the settings behind them.
+ *
+ *   struct js_audit a;
+ *   audit_run(&a, cpus, ncpus, sysroot_or_NULL);    // every check gets a verdict
+ *   audit_print_text(stdout, &a, false);            // or audit_write_json(&j, "audit", &a)
+ *   rc = audit_exit_status(&a);                     // JS_EXIT_VIOLATION if any check failed
+ *   audit_free(&a);
+ *
+ * Verdicts follow tuned-adm verify's passed/failed/skipped vocabulary plus "warn":
+ *   pass - the setting is right for an isolated CPU (or the item is context only);
+ *   fail - a deviation of severity med or above: it interrupts the CPU by design;
+ *   warn - a deviation of severity low/info, or one that only matters conditionally
+ *          (THP "madvise", huge pages not reserved, running under a hypervisor);
+ *   skip - could not be checked here: observed says why, hint says what would allow it.
+ * Severity is the check's weight if it deviates (ECOSYSTEM.md section 3's scale).
+ * All reads go through js_sysfs.h; an unreadable or malformed file yields skip, never
+ * an abort. Nothing here needs root except pm_qos (/dev/cpu_dma_latency) and smi.
+ */
+#ifndef JS_AUDIT_H
+#define JS_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "js_cpulist.h"
+#include "js_json.h"
+
+enum audit_verdict { AUDIT_PASS, AUDIT_WARN, AUDIT_FAIL, AUDIT_SKIP, AUDIT_NVERDICTS };
+enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };
+
+#define AUDIT_ID_LEN 32
+#define AUDIT_NAME_LEN 64
+#define AUDIT_TASKS_KEPT 16     /* offending tasks remembered per measured CPU */
+#define AUDIT_CSTATE_BUDGET_US 10   /* deepest allowed C-state exit latency */
+
+struct audit_check {
+	char id[AUDIT_ID_LEN];          /* "isolcpus", "irq.36", "thp.enabled" ... */
+	enum audit_verdict verdict;
+	enum audit_severity severity;
+	int cpu;                        /* the measured CPU it is about, -1 if global */
+	char observed[256];             /* value read; for skip: why it could not be checked */
+	char expected[128];
+	char source[128];               /* path(s) or command it read */
+	char hint[192];                 /* one-line fix (fail/warn) or how to check (skip) */
+};
+
+/* A device IRQ (from /proc/irq and /proc/interrupts). */
+struct audit_irq {
+	int irq;
+	char name[AUDIT_NAME_LEN];      /* /sys/kernel/irq/N/actions, else /proc/interrupts */
+	struct js_cpuset effective;     /* effective_affinity_list (smp_affinity_list if absent) */
+	struct js_cpuset requested;     /* smp_affinity_list */
+	bool has_effective;             /* effective_affinity_list was readable */
+	uint64_t *count;                /* /proc/interrupts count per measured CPU (a->cpus order) */
+};
+
+/* A task or kernel thread allowed to run on a measured CPU. */
+struct audit_task {
+	int pid, tid;
+	char comm[24];
+	bool kthread;
+	int last_cpu;                   /* stat field 39 */
+	char allowed[48];               /* Cpus_allowed_list */
+};
+
+/* What the audit learned about one measured CPU. */
+struct audit_cpu {
+	int cpu;
+	int node;                       /* NUMA node, -1 unknown */
+	bool online, isolated, nohz_full, rcu_nocb;
+	bool in_default_irq_affinity, in_unbound_wq, in_watchdog;
+	int nirqs;                      /* device IRQs whose effective affinity includes it */
+	int ntasks_user, ntasks_kthread;        /* allowed on it (excluding its per-CPU kthreads) */
+	int nrunning;                   /* tasks (any) whose last CPU is it */
+	size_t nkept;
+	struct audit_task kept[AUDIT_TASKS_KEPT];   /* the first offenders, for the cross-check */
+	int deepest_cstate_us;          /* -1 unknown */
+};
+
+/* Global facts (for the cross-check and the report). -1 = unknown for ints. */
+struct audit_facts {
+	char release[64];               /* /proc/sys/kernel/osrelease */
+	char version[128];              /* /proc/sys/kernel/version (uname -v) */
+	bool hypervisor;                /* cpuinfo flag "hypervisor" */
+	int hz;                         /* CONFIG_HZ, 0 unknown */
+	char preempt[32];               /* "none", "voluntary", "full", "lazy", "rt" or "" */
+	int nohz_full_capable;          /* CONFIG_NO_HZ_FULL (/sys/devices/system/cpu/nohz_full) */
+	int rcu_nocb_capable;           /* CONFIG_RCU_NOCB_CPU */
+	int64_t rt_runtime_us, rt_period_us;    /* INT64_MIN unknown; -1 = no throttling */
+	int stat_interval;
+	int timer_migration, nmi_watchdog, watchdog, soft_watchdog;
+	int numa_balancing, ksm_run, khugepaged_defrag, swap_devices, swappiness;
+	bool irqbalance_running;
+	bool invariant_tsc;
+	char clocksource[32];
+	char thp_enabled[24], thp_defrag[24];
+	struct js_cpuset online, isolated, nohz_full, rcu_nocbs, default_irq_affinity, unbound_wq;
+	struct js_cpuset watchdog_cpumask;
+	char cmdline[4096];
+};
+
+struct js_audit {
+	struct audit_check *checks;
+	size_t n, cap;
+	int *cpus;                      /* measured CPUs, as given */
+	size_t ncpus;
+	struct audit_cpu *cpu;          /* per measured CPU, same order */
+	struct audit_irq *irqs;         /* every device IRQ with a handler */
+	size_t nirqs;
+	struct audit_facts f;
+	char sysroot[256];              /* "" = live */
+	uint64_t elapsed_ns;            /* how long audit_run took */
+	bool oom;                       /* a check could not be stored */
+	struct audit_check scratch;     /* sink for checks when out of memory */
+};
+
+/*
+ * audit_run - run every check for the measured CPUs. sysroot: read /proc and /sys under
+ * it (NULL = the live system); the previous sysfs root is restored afterwards.
+ * Returns 0, -EINVAL (no CPUs / CPU out of range), or -ENOMEM. Individual unreadable
+ * items never fail the call: they become skip verdicts.
+ */
+int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot);
+/* audit_free - free everything audit_run allocated; accepts a zeroed struct */
+void audit_free(struct js_audit *a);
+
+/* audit_count - number of checks with verdict v */
+size_t audit_count(const struct js_audit *a, enum audit_verdict v);
+/* audit_find - the first check with this id (and cpu, or any cpu when cpu < 0), or NULL */
+const struct audit_check *audit_find(const struct js_audit *a, const char *id, int cpu);
+/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when any check failed */
+int audit_exit_status(const struct js_audit *a);
+/* audit_irqs_on_cpu - device IRQs whose effective affinity includes cpu, up to max; count */
+size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_irq **out,
+			 size_t max);
+
+/* audit_verdict_name - "pass", "warn", "fail", "skip" */
+const char *audit_verdict_name(enum audit_verdict v);
+/* audit_severity_name - "info", "low", "med", "high", "crit" */
+const char *audit_severity_name(enum audit_severity s);
+
+/*
+ * audit_print_text - one aligned line per check (VERDICT SEV ID CPU OBSERVED, expected
+ * for non-pass), a hint line under fail/warn/skip, then "audit: N pass, N warn, N fail,
+ * N skip". only_problems prints fail and warn checks only (the summary always).
+ */
+void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems);
+/*
+ * audit_write_json - the audit as an object under key (NULL inside an array):
+ * { cpus, sysroot, elapsed_ns, summary{pass,warn,fail,skip}, facts{...},
+ *   checks[{id, verdict, severity, cpu, observed, expected, source, hint}],
+ *   irqs[{irq, name, effective, requested, count{"cpuN": n}}] (those on measured CPUs) }
+ */
+void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a);
+
+/* ---- runtime deltas: /proc/interrupts, /proc/softirqs and IRQ affinity around a run ---- */
+
+enum audit_row_kind { AUDIT_ROW_IRQ, AUDIT_ROW_ARCH, AUDIT_ROW_SOFTIRQ };
+
+struct audit_row {
+	char key[16];                   /* "36", "LOC", "NET_RX" */
+	char name[AUDIT_NAME_LEN];      /* "virtio1-req.0", "Local timer interrupts", "" */
+	int irq;                        /* IRQ number, -1 for arch and softirq rows */
+	enum audit_row_kind kind;
+	uint64_t *count;                /* per measured CPU */
+};
+
+struct audit_irq_aff {
+	int irq;
+	struct js_cpuset effective;
+};
+
+struct audit_snapshot {
+	uint64_t t_ns;                  /* CLOCK_MONOTONIC when taken */
+	size_t ncpus;
+	int *cpus;
+	struct audit_row *rows;
+	size_t nrows;
+	struct audit_irq_aff *aff;
+	size_t naff;
+};
+
+struct audit_delta_row {
+	char key[16];
+	char name[AUDIT_NAME_LEN];
+	int irq;
+	enum audit_row_kind kind;
+	uint64_t *delta;                /* per measured CPU */
+	uint64_t total;                 /* sum over the measured CPUs */
+};
+
+struct audit_aff_change {
+	int irq;
+	char name[AUDIT_NAME_LEN];
+	struct js_cpuset before, after;
+	bool touches;                   /* before or after includes a measured CPU */
+};
+
+struct audit_deltas {
+	size_t ncpus;
+	int *cpus;
+	double seconds;
+	struct audit_delta_row *rows;   /* rows with a non-zero delta on a measured CPU */
+	size_t nrows;
+	struct audit_aff_change *changes;       /* IRQs whose effective affinity changed */
+	size_t nchanges;
+};
+
+/*
+ * audit_snapshot_take - read the measured CPUs' columns of /proc/interrupts and
+ * /proc/softirqs and every IRQ's effective affinity. Cheap, sends no IPI (safe during a
+ * run, from a housekeeping CPU). Returns 0 or -errno.
+ */
+int audit_snapshot_take(struct audit_snapshot *s, const int *cpus, size_t n);
+/* audit_snapshot_free - free a snapshot; accepts a zeroed struct */
+void audit_snapshot_free(struct audit_snapshot *s);
+/* audit_snapshot_diff - after - before (same CPUs) into out; 0, -EINVAL or -ENOMEM */
+int audit_snapshot_diff(const struct audit_snapshot *before, const struct audit_snapshot *after,
+			struct audit_deltas *out);
+/* audit_deltas_free - free deltas; accepts a zeroed struct */
+void audit_deltas_free(struct audit_deltas *d);
+/* audit_deltas_get - delta of row key ("LOC", "36", "NET_RX") on cpu; 0 if absent */
+uint64_t audit_deltas_get(const struct audit_deltas *d, int cpu, const char *key);
+/* audit_deltas_print_text - per CPU table of non-zero deltas with rates; affinity changes */
+void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d);
+/*
+ * audit_deltas_write_json - { seconds, cpus:[{cpu, rows:[{key, name, irq?, kind, delta,
+ * per_s}]}], affinity_changes:[{irq, name, before, after}] } under key
+ */
+void audit_deltas_write_json(struct js_json *j, const char *key, const struct audit_deltas *d);
+
+/* ---- cross-check: observed causes -> the settings behind them ---- */
+
+struct audit_observed {
+	int cpu;
+	const char *cause;      /* js_cause_name(): "timer", "irq", "task", "softirq", ... */
+	const char *detail;     /* "virtio1-req.0:36", "kworker/1:2:123 vmstat_update", "NET_RX" */
+	uint64_t count;
+	uint64_t total_ns;
+	double seconds;         /* run length, for rates (0: no rate) */
+};
+
+#define AUDIT_LINE_LEN 256
+
+/*
+ * audit_crosscheck - for each observation (in the given order) write one explanation
+ * linking it to the setting that would have prevented it, e.g.
+ * "local timer fired 250/s on CPU 1: CPU 1 is not in nohz_full (kernel built without
+ * NO_HZ_FULL)". Observations with nothing to say (zero counts) are skipped. Returns the
+ * number of lines written (at most max_lines).
+ */
+size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
+			char (*lines)[AUDIT_LINE_LEN], size_t max_lines);
+
+#endif /* JS_AUDIT_H */

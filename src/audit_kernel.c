@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit_kernel.c - kernel facts (HZ, preemption, hypervisor), sysctls and watchdogs. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_priv.h"
+#include "js_util.h"
+
+static struct {
+	char *text;
+	char source[200];
+} kcfg;
+
+void audit_kconfig_load(struct js_audit *a)
+{
+	char boot[160];
+	size_t len;
+	int ret;
+
+	audit_kconfig_release();
+	ret = sysfs_read_gz("/proc/config.gz", &kcfg.text, &len);
+	if (!ret) {
+		snprintf(kcfg.source, sizeof(kcfg.source), "/proc/config.gz");
+		return;
+	}
+	if (sysfs_read_str("/proc/sys/kernel/osrelease", a->f.release, sizeof(a->f.release)) ||
+	    !a->f.release[0]) {
+		snprintf(kcfg.source, sizeof(kcfg.source),
+			 "no /proc/config.gz and no kernel release to find /boot/config-*");
+		return;
+	}
+	spath(boot, sizeof(boot), "/boot/config-%s", a->f.release);
+	ret = sysfs_read_file(boot, &kcfg.text, &len);
+	if (!ret)
+		snprintf(kcfg.source, sizeof(kcfg.source), "%s", boot);
+	else
+		snprintf(kcfg.source, sizeof(kcfg.source), "no /proc/config.gz and no %s", boot);
+}
+
+void audit_kconfig_release(void)
+{
+	free(kcfg.text);
+	kcfg.text = NULL;
+	kcfg.source[0] = '\0';
+}
+
+const char *audit_kconfig_source(void)
+{
+	return kcfg.source;
+}
+
+/* kconfig_line - the value after "CONFIG_SYM=" at a line start, or NULL */
+static const char *kconfig_line(const char *sym, size_t *vlen)
+{
+	char key[96];
+	size_t klen;
+	const char *p;
+
+	if (!kcfg.text)
+		return NULL;
+	klen = (size_t)snprintf(key, sizeof(key), "%s=", sym);
+	for (p = kcfg.text; (p = strstr(p, key)); p += klen) {
+		if (p != kcfg.text && p[-1] != '\n')
+			continue;
+		*vlen = strcspn(p + klen, "\n");
+		return p + klen;
+	}
+	return NULL;
+}
+
+char kconfig_tristate(const struct js_audit *a, const char *sym)
+{
+	size_t vlen;
+	const char *v;
+
+	(void)a;
+	if (!kcfg.text)
+		return 0;
+	v = kconfig_line(sym, &vlen);
+	if (!v)
+		return 'n';
+	return vlen == 1 && (*v == 'y' || *v == 'm') ? *v : 'n';
+}
+
+bool kconfig_value(const struct js_audit *a, const char *sym, char *buf, size_t len)
+{
+	size_t vlen;
+	const char *v;
+
+	(void)a;
+	v = kconfig_line(sym, &vlen);
+	if (!v || !len)
+		return false;
+	if (vlen >= len)
+		vlen = len - 1;
+	memcpy(buf, v, vlen);
+	buf[vlen] = '\0';
+	return true;
+}
+
+/* read_int - an int sysctl into *out; the error (or 0) */
+static int read_int(const char *path, int *out)
+{
+	int v, ret = sysfs_read_int(path, &v);
+
+	if (!ret)
+		*out = v;
+	return ret;
+}
+
+static void check_hz(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "kernel.hz", -1, SEV_INFO, audit_kconfig_source());
+	char v[32];
+	int hz;
+
+	ck_exp(c, "context only");
+	if (!kconfig_value(a, "CONFIG_HZ", v, sizeof(v)) || (hz = atoi(v)) <= 0) {
+		ck_skip(c, audit_kconfig_source()[0] ? audit_kconfig_source() :
+			"no kernel config readable",
+			"enable CONFIG_IKCONFIG_PROC or install /boot/config-$(uname -r)");
+		return;
+	}
+	a->f.hz = hz;
+	ck_obs(c, "CONFIG_HZ=%d (a tick every %.1f ms while the tick runs)", hz, 1000.0 / hz);
+}
+
+/* preempt_from_debugfs - "none voluntary (full) lazy" -> "full" */
+static bool preempt_from_debugfs(char *out, size_t len)
+{
+	char buf[128], *b, *e;
+
+	if (sysfs_read_str("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)))
+		return false;
+	b = strchr(buf, '(');
+	e = b ? strchr(b, ')') : NULL;
+	if (!e || e == b + 1)
+		return false;
+	*e = '\0';
+	snprintf(out, len, "%s", b + 1);
+	return true;
+}
+
+static const char *preempt_from_config(const struct js_audit *a)
+{
+	if (kconfig_tristate(a, "CONFIG_PREEMPT_RT") == 'y')
+		return "rt";
+	if (kconfig_tristate(a, "CONFIG_PREEMPT_LAZY") == 'y')
+		return "lazy";
+	if (kconfig_tristate(a, "CONFIG_PREEMPT") == 'y')
+		return "full";
+	if (kconfig_tristate(a, "CONFIG_PREEMPT_VOLUNTARY") == 'y')
+		return "voluntary";
+	if (kconfig_tristate(a, "CONFIG_PREEMPT_NONE") == 'y')
+		return "none";
+	return NULL;
+}
+
+static void check_preempt(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "kernel.preempt", -1, SEV_INFO, "");
+	bool dyn = strstr(a->f.version, "PREEMPT_DYNAMIC") ||
+		   kconfig_tristate(a, "CONFIG_PREEMPT_DYNAMIC") == 'y';
+	const char *cfg = preempt_from_config(a);
+	char v[32], *p = a->f.preempt;
+	size_t len = sizeof(a->f.preempt);
+	int rt = 0;
+
+	ck_exp(c, "context only");
+	sysfs_read_int("/sys/kernel/realtime", &rt);
+	if (preempt_from_debugfs(p, len)) {
+		ck_src(c, "/sys/kernel/debug/sched/preempt");
+	} else if (rt == 1) {
+		snprintf(p, len, "rt");
+		ck_src(c, "/sys/kernel/realtime");
+	} else if (dyn && cmdline_get(a, "preempt", v, sizeof(v))) {
+		snprintf(p, len, "%s", v);
+		ck_src(c, "/proc/cmdline preempt=");
+	} else if (cfg) {
+		snprintf(p, len, "%s", cfg);
+		ck_src(c, "%s", audit_kconfig_source());
+	} else if (strstr(a->f.version, "PREEMPT_RT")) {
+		snprintf(p, len, "rt");
+		ck_src(c, "/proc/sys/kernel/version");
+	} else if (!dyn && strstr(a->f.version, "PREEMPT")) {
+		snprintf(p, len, "full");
+		ck_src(c, "/proc/sys/kernel/version");
+	}
+	if (!p[0]) {
+		ck_skip(c, dyn ? "PREEMPT_DYNAMIC kernel, model not readable" :
+			"no preemption model found (no debugfs, config or uname -v hint)",
+			"mount debugfs (/sys/kernel/debug/sched/preempt) or provide the config");
+		return;
+	}
+	ck_obs(c, "%s%s", p, dyn ? " (PREEMPT_DYNAMIC)" : "");
+}
+
+static void check_hypervisor(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "kernel.hypervisor", -1, SEV_INFO, "/proc/cpuinfo");
+	char *info = NULL, type[32] = "";
+	const char *fl;
+	int ret = sysfs_read_file("/proc/cpuinfo", &info, NULL);
+
+	ck_exp(c, "bare metal");
+	if (ret) {
+		ck_skip_err(c, "/proc/cpuinfo", ret);
+		return;
+	}
+	fl = strstr(info, "\nflags");
+	if (fl)
+		fl = strchr(fl, ':');
+	if (fl) {
+		char line[4096];
+
+		snprintf(line, sizeof(line), "%.*s ", (int)strcspn(fl + 1, "\n"), fl + 1);
+		a->f.hypervisor = strstr(line, " hypervisor ") != NULL;
+	}
+	if (!sysfs_read_str("/sys/hypervisor/type", type, sizeof(type)) && type[0])
+		a->f.hypervisor = true;
+	free(info);
+	if (!fl && !type[0]) {
+		ck_skip(c, "no cpuinfo flags line (not x86)", "");
+		return;
+	}
+	if (!a->f.hypervisor) {
+		ck_obs(c, "no hypervisor flag");
+		return;
+	}
+	ck_obs(c, "guest%s%s (cpuinfo flag \"hypervisor\")", type[0] ? " of " : "", type);
+	c->verdict = AUDIT_WARN;
+	ck_hint(c, "steal time and host preemption show up as gaps no guest setting removes; "
+		"pin vCPUs on the host");
+}
+
+static void check_nohz_config(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "kernel.nohz_full", -1, SEV_INFO,
+					  "/sys/devices/system/cpu/nohz_full");
+	char t = kconfig_tristate(a, "CONFIG_NO_HZ_FULL");
+
+	ck_exp(c, "CONFIG_NO_HZ_FULL=y");
+	if (sysfs_exists("/sys/devices/system/cpu/nohz_full"))
+		a->f.nohz_full_capable = 1;
+	else if (t)
+		a->f.nohz_full_capable = t == 'y';
+	else
+		a->f.nohz_full_capable = 0;	/* the file exists iff CONFIG_NO_HZ_FULL */
+	a->f.rcu_nocb_capable = kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") ?
+				kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") == 'y' : -1;
+	if (a->f.nohz_full_capable) {
+		ck_obs(c, "kernel supports nohz_full");
+		return;
+	}
+	ck_obs(c, "kernel built without CONFIG_NO_HZ_FULL (no /sys/devices/system/cpu/nohz_full)");
+	c->verdict = AUDIT_WARN;
+	ck_hint(c, "the tick cannot be stopped on any CPU: use a kernel with CONFIG_NO_HZ_FULL=y");
+}
+
+void audit_facts_kernel(struct js_audit *a)
+{
+	sysfs_read_str("/proc/sys/kernel/osrelease", a->f.release, sizeof(a->f.release));
+	sysfs_read_str("/proc/sys/kernel/version", a->f.version, sizeof(a->f.version));
+	check_hz(a);
+	check_preempt(a);
+	check_nohz_config(a);
+	check_hypervisor(a);
+}
+
+static void check_timer_migration(struct js_audit *a)
+{
+	const char *path = "/proc/sys/kernel/timer_migration";
+	struct audit_check *c = audit_add(a, "timer_migration", -1, SEV_LOW, path);
+	int ret = read_int(path, &a->f.timer_migration);
+
+	ck_exp(c, "0");
+	if (ret) {
+		ck_skip_err(c, path, ret);
+		return;
+	}
+	ck_obs(c, "%d", a->f.timer_migration);
+	if (a->f.timer_migration) {
+		ck_deviate(c);
+		ck_hint(c, "sysctl kernel.timer_migration=0");
+	}
+}
+
+static void check_nmi_watchdog(struct js_audit *a)
+{
+	const char *path = "/proc/sys/kernel/nmi_watchdog";
+	struct audit_check *c = audit_add(a, "watchdog.nmi", -1, SEV_MED, path);
+	int ret = read_int(path, &a->f.nmi_watchdog);
+
+	ck_exp(c, "0");
+	if (ret) {
+		ck_skip_err(c, path, ret);
+		return;
+	}
+	ck_obs(c, "%d", a->f.nmi_watchdog);
+	if (a->f.nmi_watchdog) {
+		ck_deviate(c);
+		ck_hint(c, "sysctl kernel.nmi_watchdog=0 (or boot with nmi_watchdog=0)");
+	}
+}
+
+static void check_soft_watchdog(struct js_audit *a)
+{
+	const char *mpath = "/proc/sys/kernel/watchdog_cpumask";
+	int rw = read_int("/proc/sys/kernel/watchdog", &a->f.watchdog);
+	int rs = read_int("/proc/sys/kernel/soft_watchdog", &a->f.soft_watchdog);
+	int rm = sysfs_read_cpulist(mpath, &a->f.watchdog_cpumask);
+	bool off = cmdline_has(a, "nosoftlockup") || cmdline_has(a, "nowatchdog");
+	char buf[64];
+
+	if (!rw && !a->f.watchdog)
+		off = true;
+	if (!rs && !a->f.soft_watchdog)
+		off = true;
+	for (size_t i = 0; i < a->ncpus; i++) {
+		int cpu = a->cpus[i];
+		struct audit_check *c = audit_add(a, "watchdog.soft", cpu, SEV_MED,
+						  "/proc/sys/kernel/{watchdog,soft_watchdog,watchdog_cpumask}");
+
+		ck_exp(c, "disabled, or CPU %d not in watchdog_cpumask", cpu);
+		if (off) {
+			ck_obs(c, "disabled");
+			continue;
+		}
+		if (rm || rw) {
+			ck_skip_err(c, rm ? mpath : "/proc/sys/kernel/watchdog", rm ? rm : rw);
+			continue;
+		}
+		a->cpu[i].in_watchdog = cpuset_isset(&a->f.watchdog_cpumask, cpu);
+		ck_obs(c, "watchdog=%d soft_watchdog=%d watchdog_cpumask=%s", a->f.watchdog,
+		       a->f.soft_watchdog, fmt_set(&a->f.watchdog_cpumask, buf, sizeof(buf)));
+		if (a->cpu[i].in_watchdog) {
+			ck_deviate(c);
+			ck_hint(c, "boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=<housekeeping CPUs>");
+		}
+	}
+}
+
+static void check_rt_runtime(struct js_audit *a)
+{
+	const char *path = "/proc/sys/kernel/sched_rt_runtime_us";
+	struct audit_check *c = audit_add(a, "sched_rt_runtime_us", -1, SEV_CRIT, path);
+	int ret = sysfs_read_s64(path, &a->f.rt_runtime_us);
+	uint64_t fs;
+	char p[96];
+
+	ck_exp(c, "-1 (no RT throttling) for a SCHED_FIFO spinner");
+	if (ret) {
+		a->f.rt_runtime_us = INT64_MIN;
+		ck_skip_err(c, path, ret);
+		return;
+	}
+	if (sysfs_read_s64("/proc/sys/kernel/sched_rt_period_us", &a->f.rt_period_us))
+		a->f.rt_period_us = INT64_MIN;
+	if (a->f.rt_runtime_us < 0) {
+		ck_obs(c, "%lld (RT throttling off)", (long long)a->f.rt_runtime_us);
+	} else {
+		ck_obs(c, "%lld", (long long)a->f.rt_runtime_us);
+		if (a->f.rt_period_us > 0)
+			ck_obs_append(c, "a SCHED_FIFO task is forced off the CPU %lld us every %lld us",
+				      (long long)(a->f.rt_period_us - a->f.rt_runtime_us),
+				      (long long)a->f.rt_period_us);
+		ck_deviate(c);
+		ck_hint(c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
+	}
+	for (size_t i = 0; i < a->ncpus; i++) {
+		spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", a->cpus[i]);
+		if (!sysfs_read_u64(p, &fs) && fs)
+			ck_obs_append(c, "fair server on CPU %d: %llu ns per period", a->cpus[i],
+				      (unsigned long long)fs);
+	}
+}
+
+static void check_mce(struct js_audit *a)
+{
+	for (size_t i = 0; i < a->ncpus; i++) {
+		int cpu = a->cpus[i], v, ret;
+		char p[96];
+		struct audit_check *c;
+
+		spath(p, sizeof(p), "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce", cpu);
+		c = audit_add(a, "mce.ignore_ce", cpu, SEV_LOW, p);
+		ck_exp(c, "1 (no periodic corrected-error polling)");
+		ret = sysfs_read_int(p, &v);
+		if (ret == -ENOENT) {
+			ck_skip(c, "no machinecheck sysfs for this CPU (no MCE: common in VMs)", "");
+			continue;
+		}
+		if (ret) {
+			ck_skip_err(c, p, ret);
+			continue;
+		}
+		ck_obs(c, "%d", v);
+		if (v != 1) {
+			ck_deviate(c);
+			ck_hint(c, "echo 1 > %s (or boot with mce=ignore_ce)", p);
+		}
+	}
+}
+
+static void check_mitigations(struct js_audit *a)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	struct audit_check *c = audit_add(a, "mitigations", -1, SEV_INFO, dir);
+	char p[160], v[160], cl[128] = "", vuln[160] = "";
+	int nmit = 0, nvuln = 0, ret;
+	struct sysfs_dir d;
+
+	ck_exp(c, "a deliberate policy (context only)");
+	ret = sysfs_list_dir(dir, &d);
+	if (ret) {
+		ck_skip_err(c, dir, ret);
+		return;
+	}
+	for (size_t i = 0; i < d.n; i++) {
+		if (sysfs_read_str(spath(p, sizeof(p), "%s/%s", dir, d.names[i]), v, sizeof(v)))
+			continue;
+		if (!strncmp(v, "Mitigation", 10)) {
+			nmit++;
+		} else if (!strncmp(v, "Vulnerable", 10)) {
+			size_t n = strlen(vuln);
+
+			nvuln++;
+			snprintf(vuln + n, sizeof(vuln) - n, "%s%s", n ? "," : "", d.names[i]);
+		}
+	}
+	sysfs_dir_free(&d);
+	cmdline_get(a, "mitigations", cl, sizeof(cl));
+	ck_obs(c, "mitigations=%s; %d mitigated, %d vulnerable%s%s%s", cl[0] ? cl : "(default)",
+	       nmit, nvuln, nvuln ? " (" : "", vuln, nvuln ? ")" : "");
+	ck_hint(c, "mitigations lengthen every kernel entry (IRQ, syscall); they add no events");
+}
+
+static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
+{
+	struct audit_check *c = audit_add(a, "kernel.audit", -1, SEV_LOW, "/proc/cmdline, kauditd");
+	char v[16];
+
+	ck_exp(c, "audit=0 or no kauditd");
+	if (cmdline_get(a, "audit", v, sizeof(v)) && !strcmp(v, "0")) {
+		ck_obs(c, "audit=0");
+		return;
+	}
+	if (ts->err) {
+		ck_skip(c, "cannot list /proc tasks", "");
+		return;
+	}
+	if (audit_tasks_find_comm(ts, "kauditd", true) < 0) {
+		ck_obs(c, "no kauditd thread");
+		return;
+	}
+	ck_obs(c, "kauditd running");
+	ck_deviate(c);
+	ck_hint(c, "boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
+}
+
+/* tuned_cores - isolated_cores= of a tuned variables file */
+static bool tuned_cores(const char *profile, struct js_cpuset *s)
+{
+	char p[128], *text = NULL, *l;
+	bool ok = false;
+
+	spath(p, sizeof(p), "/etc/tuned/%s-variables.conf", profile);
+	if (sysfs_read_file(p, &text, NULL))
+		return false;
+	for (l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+		l += strspn(l, " \t");
+		if (!strncmp(l, "isolated_cores", 14) && strchr(l, '=')) {
+			ok = !cpulist_parse_n(strchr(l, '=') + 1, s, -1, false, NULL, 0);
+			break;
+		}
+	}
+	free(text);
+	return ok;
+}
+
+static void check_tuned(struct js_audit *a)
+{
+	const char *path = "/etc/tuned/active_profile";
+	struct audit_check *c = audit_add(a, "tuned", -1, SEV_INFO, path);
+	static const char *const good[] = { "realtime", "cpu-partitioning", "latency-performance",
+					    "network-latency", "realtime-virtual-guest",
+					    "realtime-virtual-host", "cpu-partitioning-powersave" };
+	char prof[128];
+	struct js_cpuset cores;
+	bool latency = false;
+	int ret = sysfs_read_str(path, prof, sizeof(prof));
+
+	ck_exp(c, "a latency profile whose isolated_cores include the measured CPUs");
+	if (ret) {
+		ck_skip(c, ret == -ENOENT ? "tuned is not installed (no active profile)" :
+			"cannot read the tuned profile", "optional: tuned-adm profile cpu-partitioning");
+		return;
+	}
+	ck_obs(c, "active profile \"%s\"", prof);
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
+		latency |= strstr(prof, good[i]) != NULL;
+	if (!latency) {
+		ck_deviate(c);
+		ck_hint(c, "tuned-adm profile cpu-partitioning (or realtime)");
+		return;
+	}
+	if ((tuned_cores("cpu-partitioning", &cores) || tuned_cores("realtime", &cores))) {
+		for (size_t i = 0; i < a->ncpus; i++) {
+			if (!cpuset_isset(&cores, a->cpus[i])) {
+				ck_obs_append(c, "CPU %d not in isolated_cores", a->cpus[i]);
+				ck_deviate(c);
+				ck_hint(c, "add the measured CPUs to isolated_cores in /etc/tuned/*-variables.conf");
+			}
+		}
+	}
+}
+
+void audit_checks_kernel(struct js_audit *a, const struct audit_tasks *ts)
+{
+	check_timer_migration(a);
+	check_nmi_watchdog(a);
+	check_soft_watchdog(a);
+	check_rt_runtime(a);
+	check_mce(a);
+	check_mitigations(a);
+	check_kaudit(a, ts);
+	check_tuned(a);
+}

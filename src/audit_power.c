@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit_power.c - cpufreq, C-states, PM QoS, SMT siblings, clocksource/TSC and SMIs. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit_priv.h"
+#include "js_smi.h"
+
+#define NO_QOS 2000000000	/* PM_QOS_DEFAULT_VALUE: no constraint */
+
+static void check_cpufreq(struct js_audit *a, size_t i)
+{
+	int cpu = a->cpus[i];
+	char dir[80], p[128], gov[32], drv[32] = "", epp[48] = "", st[32] = "";
+	uint64_t lo = 0, hi = 0;
+	struct audit_check *c;
+	int ret;
+
+	spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpufreq", cpu);
+	c = audit_add(a, "cpufreq.governor", cpu, SEV_MED, dir);
+	ck_exp(c, "governor performance");
+	ret = sysfs_read_str(spath(p, sizeof(p), "%s/scaling_governor", dir), gov, sizeof(gov));
+	if (ret == -ENOENT) {
+		ck_skip(c, "no cpufreq for this CPU (no driver; a VM's frequency is the host's)",
+			"on bare metal load the cpufreq driver to check the governor");
+		return;
+	}
+	if (ret) {
+		ck_skip_err(c, p, ret);
+		return;
+	}
+	sysfs_read_str(spath(p, sizeof(p), "%s/scaling_driver", dir), drv, sizeof(drv));
+	sysfs_read_u64(spath(p, sizeof(p), "%s/scaling_min_freq", dir), &lo);
+	sysfs_read_u64(spath(p, sizeof(p), "%s/scaling_max_freq", dir), &hi);
+	sysfs_read_str(spath(p, sizeof(p), "%s/energy_performance_preference", dir), epp,
+		       sizeof(epp));
+	sysfs_read_str("/sys/devices/system/cpu/intel_pstate/status", st, sizeof(st));
+	ck_obs(c, "governor %s, driver %s, %llu-%llu kHz", gov, drv[0] ? drv : "?",
+	       (unsigned long long)lo, (unsigned long long)hi);
+	if (epp[0])
+		ck_obs_append(c, "EPP %s", epp);
+	if (st[0])
+		ck_obs_append(c, "intel_pstate %s", st);
+	if (strcmp(gov, "performance")) {
+		ck_deviate(c);
+		ck_hint(c, "cpupower -c %d frequency-set -g performance (and min = max frequency)", cpu);
+	}
+}
+
+/* dma_latency - the current /dev/cpu_dma_latency value (binary int32, or text in a sysroot) */
+static int dma_latency(int *us)
+{
+	char buf[32];
+	ssize_t n = sysfs_read_buf("/dev/cpu_dma_latency", buf, sizeof(buf));
+	int32_t v;
+
+	if (n < 0)
+		return (int)n;
+	if (n == 4 && strspn(buf, "0123456789\n") != 4) {
+		memcpy(&v, buf, 4);
+		*us = v;
+		return 0;
+	}
+	*us = lead_int(buf);
+	return *us < 0 ? -EINVAL : 0;
+}
+
+/* resume_latency - per-CPU PM QoS: 0 = none, "n/a" = no idle states allowed (0 us) */
+static int resume_latency(int cpu, int *us)
+{
+	char p[96], v[32];
+	int ret;
+
+	spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us", cpu);
+	ret = sysfs_read_str(p, v, sizeof(v));
+	if (ret)
+		return ret;
+	if (!strcmp(v, "n/a")) {
+		*us = 0;
+		return 0;
+	}
+	*us = lead_int(v);
+	if (*us < 0)
+		return -EINVAL;
+	if (*us == 0)
+		*us = NO_QOS;
+	return 0;
+}
+
+/* qos_limit - the tightest PM QoS constraint on cpu (NO_QOS if none), sources in obs */
+static int qos_limit(int cpu, char *obs, size_t len, int *dma_err)
+{
+	int dma = NO_QOS, res = NO_QOS, lim;
+
+	*dma_err = dma_latency(&dma);
+	resume_latency(cpu, &res);
+	lim = dma < res ? dma : res;
+	if (*dma_err)
+		snprintf(obs, len, "cpu_dma_latency unreadable (%s), CPU %d resume latency %s",
+			 strerror(-*dma_err), cpu, res == NO_QOS ? "none" : "set");
+	else if (res != NO_QOS)
+		snprintf(obs, len, "cpu_dma_latency %d us, CPU %d resume latency %d us", dma, cpu,
+			 res);
+	else
+		snprintf(obs, len, "cpu_dma_latency %d us%s, CPU %d resume latency none", dma,
+			 dma == NO_QOS ? " (none)" : "", cpu);
+	return lim;
+}
+
+/* deepest_state - exit latency of the deepest enabled idle state; names into buf */
+static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
+{
+	char dir[80], p[128], name[32];
+	int deepest = -1, lat, dis;
+	struct sysfs_dir d;
+	size_t pos = 0;
+
+	*nstates = 0;
+	buf[0] = '\0';
+	spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu);
+	if (sysfs_list_dir(dir, &d))
+		return -1;
+	for (size_t k = 0; k < d.n; k++) {
+		if (strncmp(d.names[k], "state", 5))
+			continue;
+		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]), &lat))
+			continue;
+		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/disable", dir, d.names[k]), &dis))
+			dis = 0;
+		if (sysfs_read_str(spath(p, sizeof(p), "%s/%s/name", dir, d.names[k]), name,
+				   sizeof(name)))
+			snprintf(name, sizeof(name), "%s", d.names[k]);
+		(*nstates)++;
+		if (pos < len)
+			pos += snprintf(buf + pos, len - pos, "%s%s %d us%s", pos ? ", " : "", name,
+					lat, dis ? " (disabled)" : "");
+		if (!dis && lat > deepest)
+			deepest = lat;
+	}
+	sysfs_dir_free(&d);
+	return deepest;
+}
+
+static void check_cstates(struct js_audit *a, size_t i)
+{
+	int cpu = a->cpus[i], nstates, deepest, lim, dma_err;
+	char drv[32], states[160], qos[128];
+	struct audit_check *c = audit_add(a, "cstates", cpu, SEV_MED,
+					  "/sys/devices/system/cpu/cpuN/cpuidle/state*/{latency,disable}");
+	int ret = sysfs_read_str("/sys/devices/system/cpu/cpuidle/current_driver", drv, sizeof(drv));
+
+	ck_exp(c, "deepest enabled C-state exit latency <= %d us (or held off by PM QoS)",
+	       AUDIT_CSTATE_BUDGET_US);
+	if (cmdline_has(a, "idle") && strstr(a->f.cmdline, "idle=poll")) {
+		ck_obs(c, "idle=poll");
+		a->cpu[i].deepest_cstate_us = 0;
+		return;
+	}
+	if (ret) {
+		ck_skip_err(c, "/sys/devices/system/cpu/cpuidle/current_driver", ret);
+		return;
+	}
+	if (!strcmp(drv, "none")) {
+		ck_obs(c, "no cpuidle driver (default idle: halt)");
+		return;
+	}
+	deepest = deepest_state(cpu, states, sizeof(states), &nstates);
+	a->cpu[i].deepest_cstate_us = deepest;
+	ck_obs(c, "driver %s: %s", drv, nstates ? states : "no states");
+	if (deepest <= AUDIT_CSTATE_BUDGET_US)
+		return;
+	lim = qos_limit(cpu, qos, sizeof(qos), &dma_err);
+	if (lim <= AUDIT_CSTATE_BUDGET_US) {
+		ck_obs_append(c, "held off by PM QoS: %s", qos);
+		return;
+	}
+	ck_deviate(c);
+	ck_hint(c, "disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
+		AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
+}
+
+static void check_pm_qos(struct js_audit *a, size_t i)
+{
+	int cpu = a->cpus[i], deepest = a->cpu[i].deepest_cstate_us, dma_err, lim;
+	struct audit_check *c = audit_add(a, "pm_qos", cpu, SEV_LOW,
+					  "/dev/cpu_dma_latency, cpuN/power/pm_qos_resume_latency_us");
+	char qos[128];
+
+	ck_exp(c, "a latency constraint <= %d us while the application runs, if deep C-states exist",
+	       AUDIT_CSTATE_BUDGET_US);
+	lim = qos_limit(cpu, qos, sizeof(qos), &dma_err);
+	ck_obs(c, "%s", qos);
+	if (lim <= AUDIT_CSTATE_BUDGET_US)
+		return;
+	if (deepest >= 0 && deepest <= AUDIT_CSTATE_BUDGET_US) {
+		ck_obs_append(c, "not needed: deepest enabled C-state %d us", deepest);
+		return;
+	}
+	if (dma_err) {
+		ck_skip(c, qos, dma_err == -EACCES ? "run as root to read /dev/cpu_dma_latency" : "");
+		return;
+	}
+	ck_deviate(c);
+	ck_hint(c, "event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
+}
+
+static void check_smt(struct js_audit *a, size_t i)
+{
+	int cpu = a->cpus[i], ret;
+	char p[96], ctl[32] = "", buf[64];
+	struct js_cpuset sib, bad, quiet;
+	struct audit_check *c;
+
+	spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	c = audit_add(a, "smt", cpu, SEV_HIGH, p);
+	ck_exp(c, "no online SMT sibling (or an isolated, idle one)");
+	ret = sysfs_read_cpulist(p, &sib);
+	if (ret) {
+		ck_skip_err(c, p, ret);
+		return;
+	}
+	sysfs_read_str("/sys/devices/system/cpu/smt/control", ctl, sizeof(ctl));
+	cpuset_clear(&sib, cpu);
+	bad = sib;
+	cpuset_and(&bad, &a->f.online);
+	quiet = a->f.isolated;
+	cpuset_or(&quiet, &a->f.nohz_full);
+	if (cpuset_empty(&bad)) {
+		ck_obs(c, "no online sibling (siblings: %s; smt/control %s)",
+		       fmt_set(&sib, buf, sizeof(buf)), ctl[0] ? ctl : "?");
+		return;
+	}
+	ck_obs(c, "online sibling(s) %s (smt/control %s)", fmt_set(&bad, buf, sizeof(buf)),
+	       ctl[0] ? ctl : "?");
+	if (cpuset_subset(&bad, &quiet)) {
+		c->verdict = AUDIT_WARN;
+		ck_hint(c, "the sibling is isolated too: keep it idle, or boot with nosmt");
+		return;
+	}
+	ck_deviate(c);
+	ck_hint(c, "boot with nosmt, or offline CPU %s (echo 0 > /sys/devices/system/cpu/cpuX/online)",
+		buf);
+}
+
+static void check_clocksource(struct js_audit *a)
+{
+	const char *dir = "/sys/devices/system/clocksource/clocksource0";
+	struct audit_check *c = audit_add(a, "clocksource", -1, SEV_HIGH,
+					  "/sys/devices/system/clocksource/clocksource0/current_clocksource");
+	char p[128], avail[128] = "";
+	int ret = sysfs_read_str(spath(p, sizeof(p), "%s/current_clocksource", dir),
+				 a->f.clocksource, sizeof(a->f.clocksource));
+
+	ck_exp(c, "tsc (arch_sys_counter on arm64)");
+	if (ret) {
+		ck_skip_err(c, p, ret);
+		return;
+	}
+	sysfs_read_str(spath(p, sizeof(p), "%s/available_clocksource", dir), avail, sizeof(avail));
+	ck_obs(c, "%s (available: %s)", a->f.clocksource, avail[0] ? avail : "?");
+	if (strcmp(a->f.clocksource, "tsc") && strcmp(a->f.clocksource, "arch_sys_counter")) {
+		ck_deviate(c);
+		ck_hint(c, "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
+	}
+}
+
+/* cpu_flags - the first "flags" line of /proc/cpuinfo, space padded; false if none */
+static bool cpu_flags(char *buf, size_t len, int *err)
+{
+	char *info = NULL;
+	const char *fl;
+
+	*err = sysfs_read_file("/proc/cpuinfo", &info, NULL);
+	if (*err)
+		return false;
+	fl = strstr(info, "\nflags");
+	fl = fl ? strchr(fl, ':') : NULL;
+	if (fl)
+		snprintf(buf, len, " %.*s ", (int)strcspn(fl + 1, "\n"), fl + 1);
+	free(info);
+	return fl != NULL;
+}
+
+static void check_tsc(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "tsc.invariant", -1, SEV_HIGH, "/proc/cpuinfo flags");
+	struct audit_check *w;
+	char flags[4096], v[32];
+	bool cons, nonstop, known, rel;
+	int err;
+
+	ck_exp(c, "constant_tsc and nonstop_tsc");
+	if (!cpu_flags(flags, sizeof(flags), &err)) {
+		if (err)
+			ck_skip_err(c, "/proc/cpuinfo", err);
+		else
+			ck_skip(c, "no cpuinfo flags line (not x86)", "");
+	} else {
+		cons = strstr(flags, " constant_tsc ");
+		nonstop = strstr(flags, " nonstop_tsc ");
+		known = strstr(flags, " tsc_known_freq ");
+		a->f.invariant_tsc = cons && nonstop;
+		ck_obs(c, "constant_tsc %s, nonstop_tsc %s, tsc_known_freq %s", cons ? "yes" : "no",
+		       nonstop ? "yes" : "no", known ? "yes" : "no");
+		if (!a->f.invariant_tsc) {
+			ck_deviate(c);
+			ck_hint(c, "without an invariant TSC rdtsc gaps are not time: use other hardware");
+		}
+	}
+	w = audit_add(a, "clocksource.watchdog", -1, SEV_LOW, "/proc/cmdline tsc=");
+	ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
+	rel = cmdline_get(a, "tsc", v, sizeof(v)) && (!strcmp(v, "reliable") ||
+						      !strcmp(v, "nowatchdog"));
+	ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line", v);
+	if (!rel) {
+		ck_deviate(w);
+		ck_hint(w, "boot with tsc=reliable (only with an invariant, synchronised TSC)");
+	}
+}
+
+static void check_smi(struct js_audit *a, size_t i)
+{
+	int cpu = a->cpus[i];
+	struct audit_check *c = audit_add(a, "smi", cpu, SEV_HIGH, "perf msr/smi or /dev/cpu/N/msr");
+	struct js_smi s = { .fd = -1 };
+	uint64_t c0, c1;
+	char why[256];
+
+	ck_exp(c, "no SMI while sampling (50 ms window)");
+	if (!sysfs_is_live()) {
+		ck_skip(c, "SMI counters cannot be read from a captured tree", "");
+		return;
+	}
+	if (a->f.hypervisor) {
+		ck_skip(c, "inside a VM the SMI counter is emulated (always 0): host SMIs are invisible",
+			"check SMIs on the host");
+		return;
+	}
+	if (smi_open(cpu, &s, why, sizeof(why))) {
+		ck_skip(c, why, "run as root; modprobe msr");
+		return;
+	}
+	if (smi_read(&s, &c0) || (usleep(50000), smi_read(&s, &c1))) {
+		ck_skip(c, "SMI counter read failed", "");
+		goto out;
+	}
+	ck_obs(c, "%llu SMIs in 50 ms (%s)", (unsigned long long)(c1 - c0), smi_src_name(s.src));
+	if (c1 != c0) {
+		ck_deviate(c);
+		ck_hint(c, "SMIs come from firmware: disable power/thermal/USB-legacy features in the BIOS");
+	}
+out:
+	smi_close(&s);
+}
+
+void audit_checks_power(struct js_audit *a)
+{
+	for (size_t i = 0; i < a->ncpus; i++) {
+		check_cpufreq(a, i);
+		check_cstates(a, i);
+		check_pm_qos(a, i);
+		check_smt(a, i);
+	}
+	check_clocksource(a);
+	check_tsc(a);
+	for (size_t i = 0; i < a->ncpus; i++)
+		check_smi(a, i);
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit_report.c - the audit as aligned text and as JSON (formatters only read js_audit). */
+#include <ctype.h>
+#include <string.h>
+
+#include "audit_priv.h"
+
+static void upper(char *dst, const char *src, size_t len)
+{
+	size_t i = 0;
+
+	for (; src[i] && i + 1 < len; i++)
+		dst[i] = (char)toupper((unsigned char)src[i]);
+	dst[i] = '\0';
+}
+
+/* print_check - "FAIL HIGH isolcpus                 cpu1  observed  [expected: ...]" */
+static void print_check(FILE *fp, const struct audit_check *c, int idw)
+{
+	char v[8], s[8], cpu[16];
+
+	upper(v, audit_verdict_name(c->verdict), sizeof(v));
+	upper(s, audit_severity_name(c->severity), sizeof(s));
+	if (c->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "cpu%d", c->cpu);
+	else
+		snprintf(cpu, sizeof(cpu), "-");
+	fprintf(fp, "%-4s %-4s %-*s %-6s %s", v, s, idw, c->id, cpu, c->observed);
+	if (c->verdict == AUDIT_FAIL || c->verdict == AUDIT_WARN)
+		fprintf(fp, "  [expected: %s]", c->expected);
+	fputc('\n', fp);
+	if (c->hint[0] && c->verdict != AUDIT_PASS)
+		fprintf(fp, "%*s hint: %s\n", 9, "", c->hint);
+}
+
+void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
+{
+	char cpus[128];
+	struct js_cpuset s;
+	int idw = 12;
+
+	cpuset_zero(&s);
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_set(&s, a->cpus[i]);
+	fprintf(fp, "isolation audit of CPU %s (%s%s%s%s)\n", fmt_set(&s, cpus, sizeof(cpus)),
+		a->sysroot[0] ? "sysroot " : "live system", a->sysroot,
+		a->f.release[0] ? ", kernel " : "", a->f.release);
+	for (size_t i = 0; i < a->n; i++) {
+		int l = (int)strlen(a->checks[i].id);
+
+		if (l > idw)
+			idw = l;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_check *c = &a->checks[i];
+
+		if (only_problems && c->verdict != AUDIT_FAIL && c->verdict != AUDIT_WARN)
+			continue;
+		print_check(fp, c, idw);
+	}
+	fprintf(fp, "audit: %zu pass, %zu warn, %zu fail, %zu skip\n", audit_count(a, AUDIT_PASS),
+		audit_count(a, AUDIT_WARN), audit_count(a, AUDIT_FAIL), audit_count(a, AUDIT_SKIP));
+}
+
+static void json_set(struct js_json *j, const char *key, const struct js_cpuset *s)
+{
+	char buf[512];
+
+	cpulist_format(s, buf, sizeof(buf));
+	json_str(j, key, buf);
+}
+
+/* json_int_or_null - -1 (unknown) as null */
+static void json_int_or_null(struct js_json *j, const char *key, long long v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_i64(j, key, v);
+}
+
+static void write_facts(struct js_json *j, const struct js_audit *a)
+{
+	const struct audit_facts *f = &a->f;
+
+	json_obj_begin(j, "facts");
+	json_str(j, "kernel_release", f->release);
+	json_str(j, "kernel_version", f->version);
+	json_bool(j, "hypervisor", f->hypervisor);
+	json_int_or_null(j, "hz", f->hz ? f->hz : -1);
+	json_str(j, "preempt", f->preempt);
+	json_int_or_null(j, "nohz_full_capable", f->nohz_full_capable);
+	if (f->rt_runtime_us == INT64_MIN)
+		json_null(j, "sched_rt_runtime_us");
+	else
+		json_i64(j, "sched_rt_runtime_us", f->rt_runtime_us);
+	json_int_or_null(j, "stat_interval", f->stat_interval);
+	json_bool(j, "irqbalance_running", f->irqbalance_running);
+	json_str(j, "clocksource", f->clocksource);
+	json_bool(j, "invariant_tsc", f->invariant_tsc);
+	json_str(j, "thp_enabled", f->thp_enabled);
+	json_str(j, "thp_defrag", f->thp_defrag);
+	json_set(j, "online", &f->online);
+	json_set(j, "isolated", &f->isolated);
+	json_set(j, "nohz_full", &f->nohz_full);
+	json_set(j, "rcu_nocbs", &f->rcu_nocbs);
+	json_set(j, "default_irq_affinity", &f->default_irq_affinity);
+	json_set(j, "unbound_workqueue_cpumask", &f->unbound_wq);
+	json_str(j, "cmdline", f->cmdline);
+	json_obj_end(j);
+}
+
+static void write_check(struct js_json *j, const struct audit_check *c)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "id", c->id);
+	json_str(j, "verdict", audit_verdict_name(c->verdict));
+	json_str(j, "severity", audit_severity_name(c->severity));
+	if (c->cpu >= 0)
+		json_i64(j, "cpu", c->cpu);
+	else
+		json_null(j, "cpu");
+	json_str(j, "observed", c->observed);
+	json_str(j, "expected", c->expected);
+	json_str(j, "source", c->source);
+	json_str(j, "hint", c->hint);
+	json_obj_end(j);
+}
+
+static void write_irqs(struct js_json *j, const struct js_audit *a)
+{
+	json_arr_begin(j, "irqs");
+	for (size_t k = 0; k < a->nirqs; k++) {
+		const struct audit_irq *q = &a->irqs[k];
+		bool on = false;
+
+		for (size_t i = 0; i < a->ncpus; i++)
+			on |= cpuset_isset(&q->effective, a->cpus[i]);
+		if (!on)
+			continue;
+		json_obj_begin(j, NULL);
+		json_i64(j, "irq", q->irq);
+		json_str(j, "name", q->name);
+		json_set(j, "effective", &q->effective);
+		json_set(j, "requested", &q->requested);
+		json_obj_begin(j, "count");
+		for (size_t i = 0; i < a->ncpus; i++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "cpu%d", a->cpus[i]);
+			json_u64(j, key, q->count[i]);
+		}
+		json_obj_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a)
+{
+	json_obj_begin(j, key);
+	json_arr_begin(j, "cpus");
+	for (size_t i = 0; i < a->ncpus; i++)
+		json_i64(j, NULL, a->cpus[i]);
+	json_arr_end(j);
+	if (a->sysroot[0])
+		json_str(j, "sysroot", a->sysroot);
+	else
+		json_null(j, "sysroot");
+	json_u64(j, "elapsed_ns", a->elapsed_ns);
+	json_obj_begin(j, "summary");
+	for (int v = 0; v < AUDIT_NVERDICTS; v++)
+		json_u64(j, audit_verdict_name(v), audit_count(a, v));
+	json_obj_end(j);
+	write_facts(j, a);
+	json_arr_begin(j, "checks");
+	for (size_t i = 0; i < a->n; i++)
+		write_check(j, &a->checks[i]);
+	json_arr_end(j);
+	write_irqs(j, a);
+	json_obj_end(j);
+}
