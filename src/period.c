@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* period.c - periodicity of event times by phase concentration (see js_period.h). Pure. */
+#include <math.h>
+#include <string.h>
+
+#include "js_period.h"
+#include "js_util.h"
+
+static const uint64_t fixed_ms[] = { 1, 2, 4, 5, 10, 20, 25, 50, 100 };
+
+static void cand_add(struct js_period *p, uint64_t num, uint64_t den)
+{
+	struct js_period_cand *c;
+
+	for (uint32_t i = 0; i < p->ncand; i++)
+		if (p->cand[i].num * den == num * p->cand[i].den)
+			return;         /* the tick is already a fixed candidate */
+	if (p->ncand >= JS_PERIOD_CANDS)
+		return;
+	c = &p->cand[p->ncand++];
+	memset(c, 0, sizeof(*c));
+	c->num = num;
+	c->den = den;
+}
+
+/* period_init - candidates 1..100 ms plus the tick */
+void period_init(struct js_period *p, uint32_t hz, uint64_t block_ns)
+{
+	memset(p, 0, sizeof(*p));
+	p->block_ns = block_ns ? block_ns : PERIOD_BLOCK_NS;
+	p->min_samples = 20;
+	p->min_strength = 0.3;
+	p->sig_sd = 6.0;
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_ms); i++)
+		cand_add(p, fixed_ms[i] * 1000000ull, 1);
+	if (hz)
+		cand_add(p, 1000000000ull, hz);
+}
+
+/* phase - t's position in the period num/den, as a fraction 0..1, in exact integer steps */
+static double phase(const struct js_period_cand *c, uint64_t t)
+{
+	return (double)(((t % c->num) * c->den) % c->num) / (double)c->num;
+}
+
+/* fold - close the current block into the running statistics */
+static void fold(struct js_period *p)
+{
+	double n = (double)p->block_n;
+
+	if (p->block_n >= 2) {
+		for (uint32_t i = 0; i < p->ncand; i++) {
+			struct js_period_cand *c = &p->cand[i];
+			double s2 = c->c * c->c + c->s * c->s;
+
+			c->conc += s2 - n;
+			c->z += s2 / n;
+		}
+		p->pairs += n * (n - 1);
+		p->blocks++;
+	}
+	for (uint32_t i = 0; i < p->ncand; i++)
+		p->cand[i].c = p->cand[i].s = 0;
+	p->block_n = 0;
+}
+
+/* period_add - one event time */
+void period_add(struct js_period *p, uint64_t t_ns)
+{
+	if (!p->block_n || t_ns >= p->block_start + p->block_ns) {
+		fold(p);
+		p->block_start = t_ns;
+	}
+	for (uint32_t i = 0; i < p->ncand; i++) {
+		struct js_period_cand *c = &p->cand[i];
+		double th = 2 * M_PI * phase(c, t_ns), cs = cos(th), sn = sin(th);
+
+		c->c += cs;
+		c->s += sn;
+		c->gc += cs;
+		c->gs += sn;
+	}
+	p->block_n++;
+	p->n++;
+}
+
+/* period_candidate - statistics of candidate i, the open block included */
+int period_candidate(const struct js_period *p, unsigned int i, struct js_period_result *out)
+{
+	const struct js_period_cand *c;
+	double conc, z, pairs, blocks, n = (double)p->block_n, ph;
+
+	if (i >= p->ncand)
+		return -1;
+	c = &p->cand[i];
+	conc = c->conc;
+	z = c->z;
+	pairs = p->pairs;
+	blocks = p->blocks;
+	if (p->block_n >= 2) {
+		double s2 = c->c * c->c + c->s * c->s;
+
+		conc += s2 - n;
+		z += s2 / n;
+		pairs += n * (n - 1);
+		blocks++;
+	}
+	memset(out, 0, sizeof(*out));
+	out->period_ns = (c->num + c->den / 2) / c->den;
+	out->strength = pairs > 0 && conc > 0 ? sqrt(JS_MIN(conc / pairs, 1.0)) : 0.0;
+	out->z = z;
+	out->z_expected = blocks;
+	ph = atan2(c->gs, c->gc) / (2 * M_PI);
+	out->phase_ns = (ph < 0 ? ph + 1 : ph) * (double)c->num / (double)c->den;
+	out->n = p->n;
+	out->periodic = p->n >= p->min_samples && out->strength >= p->min_strength &&
+			z >= blocks + p->sig_sd * (sqrt(blocks) + 1);
+	return 0;
+}
+
+/* period_result - the longest periodic candidate within 0.8 of the best strength */
+bool period_result(const struct js_period *p, struct js_period_result *out)
+{
+	struct js_period_result r, best = { 0 };
+	double top = 0;
+
+	for (unsigned int i = 0; i < p->ncand; i++)
+		if (!period_candidate(p, i, &r) && r.periodic && r.strength > top)
+			top = r.strength;
+	for (unsigned int i = 0; i < p->ncand; i++) {
+		if (period_candidate(p, i, &r) || !r.periodic || r.strength < 0.8 * top)
+			continue;
+		if (!best.periodic || r.period_ns > best.period_ns)
+			best = r;
+	}
+	if (!best.periodic) {
+		/* not periodic: report the most concentrated candidate anyway */
+		for (unsigned int i = 0; i < p->ncand; i++)
+			if (!period_candidate(p, i, &r) && (i == 0 || r.strength > best.strength))
+				best = r;
+		best.n = p->n;
+	}
+	*out = best;
+	return out->periodic;
+}
