@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "js_arrival.h"
+#include "js_causes.h"
 #include "js_clockcost.h"
 #include "js_intervals.h"
 #include "js_hist.h"
@@ -42,8 +43,8 @@ struct js_cpu_result {
 	uint64_t events;              /* probe events on this CPU that overlapped a gap */
 	uint64_t steal_ns;            /* steal allocated to gaps */
 	uint64_t smi;                 /* SMI count delta (when countable) */
-	uint64_t by_primary[JS_CAUSE_MAX];       /* gaps per primary cause */
-	uint64_t ns_by_primary[JS_CAUSE_MAX];    /* gap time per primary cause */
+	struct js_causes causes;      /* per cause class and source; gaps per primary cause */
+	struct js_cause_buckets cb;   /* 1-2-5 histogram split by primary cause */
 	struct js_hist hist;          /* gap durations, ns */
 	struct js_top top;
 	struct js_arrival arrivals[JS_MAX_ARRIVALS];

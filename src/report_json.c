@@ -154,6 +154,42 @@ static void intervals(struct js_json *j, const struct js_cpu_result *r)
 	json_obj_end(j);
 }
 
+/* the cause table: per class, then per source (class + detail) */
+static void cause_table(struct js_json *j, const struct js_causes *c)
+{
+	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
+	size_t n = causes_sorted(c, src, JS_CAUSES_SRC_MAX);
+
+	json_obj_begin(j, "by_class");
+	for (int k = 0; k < JS_CAUSE_MAX; k++) {
+		const struct js_cause_class *cl = causes_class(c, (uint32_t)k);
+
+		if (!cl || !cl->gaps)
+			continue;
+		json_obj_begin(j, js_cause_name(k));
+		json_u64(j, "gaps", cl->gaps);
+		json_u64(j, "events", cl->events);
+		json_u64(j, "total_ns", cl->total_ns);
+		json_dbl(j, "share_pct", 100.0 * causes_share(c, cl->total_ns));
+		json_u64(j, "max_ns", cl->max_ns);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	json_arr_begin(j, "sources");
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "cause", js_cause_name(src[i]->cause));
+		json_str(j, "detail", src[i]->detail);
+		json_u64(j, "gaps", src[i]->gaps);
+		json_u64(j, "events", src[i]->events);
+		json_u64(j, "total_ns", src[i]->total_ns);
+		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
+		json_u64(j, "max_ns", src[i]->max_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
@@ -184,14 +220,15 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_null(j, "smi");
 	json_obj_begin(j, "by_primary_cause");
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
-		if (!r->by_primary[c])
+		if (!r->causes.by_primary[c])
 			continue;
 		json_obj_begin(j, js_cause_name(c));
-		json_u64(j, "gaps", r->by_primary[c]);
-		json_u64(j, "ns", r->ns_by_primary[c]);
+		json_u64(j, "gaps", r->causes.by_primary[c]);
+		json_u64(j, "ns", r->causes.ns_by_primary[c]);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
+	cause_table(j, &r->causes);
 	if (hist_encode_compressed_b64(&r->hist, 9, &b64) == 0)
 		json_str(j, "hist_hdr_b64", b64);
 	free(b64);

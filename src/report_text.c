@@ -16,6 +16,8 @@ const size_t js_npcts = ARRAY_SIZE(js_pcts);
 
 #define BAR_WIDTH 30
 
+static char cause_letter(int c);
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -58,64 +60,89 @@ static void percentiles(FILE *fp, const struct js_cpu_result *r)
 	fprintf(fp, " max %s\n", js_fmt_ns(buf, sizeof(buf), (uint64_t)hist_max(&r->hist)));
 }
 
-/* 1-2-5 bucket bounds from 100 ns; the histogram's own slots are finer */
-static uint64_t bucket_bound(int i)
+/* histogram - 1-2-5 buckets, each bar split by primary cause (letters in the legend) */
+static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
-	static const uint64_t m[3] = { 1, 2, 5 };
-	uint64_t v = 100;
-
-	for (int k = 0; k < i / 3; k++)
-		v *= 10;
-	return v * m[i % 3];
-}
-
-static void histogram(FILE *fp, const struct js_cpu_result *r)
-{
-	uint64_t counts[40], maxc = 0;
-	int first = -1, last = -1, nb = 0;
+	const struct js_cause_buckets *b = &r->cb;
+	uint64_t maxc = 0;
+	int first = -1, last = -1;
 	char lo[32], hi[32];
 
-	for (int i = 0; i < 40 && bucket_bound(i) < (uint64_t)JS_HIST_HIGHEST_NS; i++) {
-		counts[i] = hist_count_between(&r->hist, (int64_t)bucket_bound(i),
-					       (int64_t)bucket_bound(i + 1));
-		if (i == 0)
-			counts[i] += hist_count_between(&r->hist, 0, (int64_t)bucket_bound(0));
-		if (counts[i]) {
-			if (first < 0)
-				first = i;
-			last = i;
-		}
-		maxc = JS_MAX(maxc, counts[i]);
-		nb = i + 1;
+	for (int i = 0; i < JS_CB_BUCKETS; i++) {
+		if (!b->total[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		maxc = JS_MAX(maxc, b->total[i]);
 	}
-	(void)nb;
 	if (first < 0)
 		return;
-	fprintf(fp, "  histogram\n");
+	fprintf(fp, "  histogram%s\n", run->probes_on ? " (bar letters: primary cause, "
+		"shares of each bucket's gaps)" : "");
 	for (int i = first; i <= last; i++) {
-		int w = maxc ? (int)((counts[i] * BAR_WIDTH + maxc - 1) / maxc) : 0;
+		int w = (int)((b->total[i] * BAR_WIDTH + maxc - 1) / maxc), k = 0;
+		char bar[BAR_WIDTH + 1];
 
-		fprintf(fp, "    %9s - %-9s %10" PRIu64 " |%-*.*s|\n",
-			js_fmt_ns(lo, sizeof(lo), bucket_bound(i)),
-			js_fmt_ns(hi, sizeof(hi), bucket_bound(i + 1)), counts[i], BAR_WIDTH, w,
-			"##############################");
+		/* each cause gets its share of the bar, drawn with its first letter */
+		for (int c = 0; c < JS_CAUSE_MAX && k < w; c++) {
+			int cw = (int)((b->count[i][c] * (uint64_t)w + b->total[i] / 2) / b->total[i]);
+
+			for (int x = 0; x < cw && k < w; x++)
+				bar[k++] = run->probes_on ? cause_letter(c) : '#';
+		}
+		while (k < w)
+			bar[k++] = run->probes_on ? '?' : '#';
+		bar[k] = 0;
+		fprintf(fp, "    %9s - %-9s %10" PRIu64 " |%-*s|", js_fmt_ns(lo, sizeof(lo), cbuckets_lo(i)),
+			i == JS_CB_BUCKETS - 1 ? "" : js_fmt_ns(hi, sizeof(hi), cbuckets_hi(i)),
+			b->total[i], BAR_WIDTH, bar);
+		for (int c = 0; c < JS_CAUSE_MAX && run->probes_on; c++)
+			if (b->count[i][c])
+				fprintf(fp, " %s %.0f%%", js_cause_name(c),
+					100.0 * b->count[i][c] / b->total[i]);
+		fputc('\n', fp);
 	}
 }
 
-static void causes_by_primary(FILE *fp, const struct js_cpu_result *r)
+static char cause_letter(int c)
 {
-	char buf[32];
+	return c == JS_CAUSE_UNEXPLAINED ? '.' : c == JS_CAUSE_STEAL ? 'S' : c == JS_CAUSE_SMI ? 'M' :
+	       c == JS_CAUSE_IDLE ? 'z' : c == JS_CAUSE_IPI ? 'p' : c == JS_CAUSE_HRTIMER ? 'h' :
+	       js_cause_name(c)[0];
+}
+
+/* cause_table - per class and per source: count, time lost, share, max */
+static void cause_table(FILE *fp, const struct js_cpu_result *r)
+{
+	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
+	size_t n = causes_sorted(&r->causes, src, JS_CAUSES_SRC_MAX);
+	char a[32], b[32];
 
 	if (!r->gap_count)
 		return;
-	fprintf(fp, "  gaps by primary cause\n");
+	fprintf(fp, "  causes                                        gaps   primary     time lost"
+		"  share        max\n");
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
-		if (!r->by_primary[c])
+		const struct js_cause_class *cl = causes_class(&r->causes, (uint32_t)c);
+
+		if (!cl || !cl->gaps)
 			continue;
-		fprintf(fp, "    %-12s %10" PRIu64 " gaps %10s  %5.1f %% of lost time\n",
-			js_cause_name(c), r->by_primary[c],
-			js_fmt_ns(buf, sizeof(buf), r->ns_by_primary[c]),
-			r->lost_ns ? 100.0 * r->ns_by_primary[c] / r->lost_ns : 0.0);
+		fprintf(fp, "    %-40s %9" PRIu64 " %9" PRIu64 " %13s %5.1f%% %10s\n",
+			js_cause_name(c), cl->gaps, r->causes.by_primary[c],
+			js_fmt_ns(a, sizeof(a), cl->total_ns),
+			100.0 * causes_share(&r->causes, cl->total_ns),
+			js_fmt_ns(b, sizeof(b), cl->max_ns));
+	}
+	fprintf(fp, "  top sources\n");
+	for (size_t i = 0; i < n && i < 15; i++) {
+		char name[80];
+
+		snprintf(name, sizeof(name), "%s %s", js_cause_name(src[i]->cause), src[i]->detail);
+		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s\n", name, src[i]->gaps, "",
+			js_fmt_ns(a, sizeof(a), src[i]->total_ns),
+			100.0 * causes_share(&r->causes, src[i]->total_ns),
+			js_fmt_ns(b, sizeof(b), src[i]->max_ns));
 	}
 }
 
@@ -209,9 +236,9 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 		dur > 0 ? 100.0 * r->lost_ns / dur : 0.0);
 	if (r->gap_count)
 		percentiles(fp, r);
-	histogram(fp, r);
+	histogram(fp, run, r);
 	if (run->probes_on)
-		causes_by_primary(fp, r);
+		cause_table(fp, r);
 	intervals(fp, r);
 	arrivals(fp, run, r);
 	worst(fp, run, r);

@@ -15,6 +15,9 @@ int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 	memset(r, 0, sizeof(*r));
 	r->cpu = cpu;
 	r->node = -1;
+	causes_init(&r->causes);
+	r->causes.cpu = (uint32_t)cpu;
+	cbuckets_init(&r->cb);
 	err = hist_init(&r->hist, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 	if (err)
 		return err;
@@ -87,14 +90,12 @@ static void top_add(struct js_top *t, const struct js_gap_rec *g)
 
 void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 {
-	uint32_t c = g->attr.primary < JS_CAUSE_MAX ? g->attr.primary : JS_CAUSE_UNEXPLAINED;
-
 	r->gap_count++;
 	r->lost_ns += g->gap.dur_ns;
 	r->steal_ns += g->attr.steal_ns;
 	r->events += g->attr.nevents;
-	r->by_primary[c]++;
-	r->ns_by_primary[c] += g->gap.dur_ns;
+	causes_add_gap(&r->causes, g);
+	cbuckets_add(&r->cb, g->gap.dur_ns, g->attr.primary);
 	hist_record(&r->hist, (int64_t)g->gap.dur_ns);
 	top_add(&r->top, g);
 }
