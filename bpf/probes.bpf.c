@@ -63,11 +63,12 @@ struct {
 	__type(value, __u32);               /* cpu */
 } sampler_tids SEC(".maps");
 
+/* task-local storage: lookups are lock-free (a hash map update cost 1-3 us here) */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u64);                 /* JS_TKEY(kind, tid) */
-	__type(value, struct js_tslot);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct js_task_slots);
 } task_slots SEC(".maps");
 
 #define barrier() asm volatile("" ::: "memory")
@@ -256,57 +257,70 @@ static __always_inline void pop_send(__u32 kind, __u32 id)
 		ev_send(e, kind);
 }
 
-/* tbegin - open a task-context interval of the current thread */
+/* tslot - the current thread's slot for kind (MIGRATE or THP) */
+static __always_inline struct js_tslot *tslot(__u32 kind, bool create)
+{
+	struct js_task_slots *ts;
+
+	ts = bpf_task_storage_get(&task_slots, bpf_get_current_task_btf(), 0,
+				  create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!ts)
+		return NULL;
+	return kind == JS_EV_THP ? &ts->thp : &ts->compact;
+}
+
+/* tbegin - open a task-context interval of the current thread (on a measured CPU) */
 static __always_inline void tbegin(__u32 kind, __u64 addr)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 key = JS_TKEY(kind, bpf_get_current_pid_tgid());
-	struct js_tslot t = {};
 	struct js_cpu_state *s;
+	struct js_tslot *t;
+	__u64 now;
 
 	if (!cpu_measured(cpu))
 		return;
 	s = state();
-	if (!s)
+	t = tslot(kind, true);
+	if (!s || !t)
 		return;
-	t.start = bpf_ktime_get_ns();
-	t.addr = addr;
-	t.cpu = cpu;
-	t.flags = steal_read(s, cpu, t.start, &t.steal) ? JS_F_STEAL : 0;
-	bpf_map_update_elem(&task_slots, &key, &t, BPF_ANY);
+	now = bpf_ktime_get_ns();
+	t->addr = addr;
+	t->cpu = cpu;
+	t->flags = steal_read(s, cpu, now, &t->steal) ? JS_F_STEAL : 0;
+	t->start = now;         /* last: start != 0 marks the slot open */
 }
 
 /* tend - close the current thread's interval of kind, opened on this (measured) CPU; an
- * item that migrated meanwhile is lost (rare: kworkers are per-CPU), its slot reused */
+ * item that migrated meanwhile is lost (rare: kworkers are per-CPU) */
 static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
 {
-	__u64 key = JS_TKEY(kind, bpf_get_current_pid_tgid()), now, st;
+	__u32 cpu = bpf_get_smp_processor_id();
 	struct js_cpu_state *s;
 	struct js_tslot *t;
 	struct js_event *e;
+	__u64 now, st;
 
-	if (!cpu_measured(bpf_get_smp_processor_id()))
+	if (!cpu_measured(cpu))
 		return NULL;
-	t = bpf_map_lookup_elem(&task_slots, &key);
-	if (!t)
+	t = tslot(kind, false);
+	if (!t || !t->start)
 		return NULL;
 	now = bpf_ktime_get_ns();
+	s = state();
 	e = ev_new(kind, t->cpu);
 	if (e) {
 		e->start_ns = t->start;
 		e->end_ns = now;
 		e->id = id;
 		e->addr = addr ? addr : t->addr;
-		s = state();
 		/* the end steal is only comparable if we are still on the start CPU */
-		if (s && (t->flags & JS_F_STEAL) && bpf_get_smp_processor_id() == t->cpu &&
-		    steal_read(s, t->cpu, now, &st)) {
+		if (s && (t->flags & JS_F_STEAL) && cpu == t->cpu && steal_read(s, cpu, now, &st)) {
 			e->steal_start = t->steal;
 			e->steal_end = st;
 			e->flags |= JS_F_STEAL;
 		}
 	}
-	bpf_map_delete_elem(&task_slots, &key);
+	t->start = 0;
 	return e;
 }
 
@@ -456,6 +470,21 @@ static __always_inline void learn_steal(struct hrtimer *timer, __u32 cpu)
 		s->steal_addr = (__u64)cb + steal_delta;
 }
 
+/* learn_mm - the samplers' mm, for THP work on it from other CPUs: learned at a sampler's
+ * switch-in, or here at a tick that interrupts a sampler spinning since before attach */
+static __always_inline void learn_mm(__u32 cpu)
+{
+	__u64 id;
+
+	if (sampler_mm)
+		return;
+	id = bpf_get_current_pid_tgid();
+	if (!is_sampler((__u32)id, id >> 32))
+		return;
+	sampler_mm = (__u64)bpf_get_current_task_btf()->mm;
+	sampler_cpu = cpu;
+}
+
 SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
 {
@@ -464,6 +493,7 @@ int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
 	if (!cpu_measured(cpu))
 		return 0;
 	learn_steal(timer, cpu);
+	learn_mm(cpu);
 	push(JS_EV_HRTIMER, 0, (__u64)BPF_CORE_READ(timer, function));
 	return 0;
 }
@@ -616,20 +646,84 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 
 /* ---- workqueue items --------------------------------------------------------------- */
 
+/* work_slot - this worker's slot (want == tid), or a free one (want == 0); -1 if none */
+static __always_inline int work_slot(struct js_cpu_state *s, __u32 tid, bool any_free)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < JS_WORK_SLOTS; i++)
+		if (s->work[i].start && s->work[i].tid == tid)
+			return i;
+	if (!any_free)
+		return -1;
+#pragma unroll
+	for (i = 0; i < JS_WORK_SLOTS; i++)
+		if (!s->work[i].start)
+			return i;
+	return 0;       /* all taken by items that never ended here (migrated): reuse */
+}
+
 SEC("tp_btf/workqueue_execute_start")
 int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 {
-	tbegin(JS_EV_WORK, (__u64)BPF_CORE_READ(work, func));
+	__u32 cpu = bpf_get_smp_processor_id(), tid = (__u32)bpf_get_current_pid_tgid();
+	struct js_cpu_state *s;
+	struct js_wslot *w;
+	__u64 now;
+	int i;
+
+	if (!cpu_measured(cpu))
+		return 0;
+	s = state();
+	if (!s)
+		return 0;
+	i = work_slot(s, tid, true);
+	w = &s->work[i & (JS_WORK_SLOTS - 1)];
+	now = bpf_ktime_get_ns();
+	w->start = 0;           /* a nested claim (preemption) sees it busy only when filled */
+	w->tid = tid;
+	w->addr = (__u64)BPF_CORE_READ(work, func);
+	w->flags = steal_read(s, cpu, now, &w->steal) ? JS_F_STEAL : 0;
+	w->start = now;
 	return 0;
 }
 
-SEC("raw_tp/workqueue_execute_end")      /* raw_tp: function-pointer argument */
-int BPF_PROG(workqueue_execute_end, struct work_struct *work, work_func_t function)
+/* the function-pointer argument is not read: tp_btf refuses a typed access to it */
+SEC("tp_btf/workqueue_execute_end")
+int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 {
-	struct js_event *e = tend(JS_EV_WORK, (__u32)bpf_get_current_pid_tgid(), (__u64)function);
+	__u32 cpu = bpf_get_smp_processor_id(), tid = (__u32)bpf_get_current_pid_tgid();
+	struct js_cpu_state *s;
+	struct js_event *e;
+	struct js_wslot w;
+	__u64 now, st;
+	int i;
 
-	if (e)
-		ev_send(e, JS_EV_WORK);
+	if (!cpu_measured(cpu))
+		return 0;
+	s = state();
+	if (!s)
+		return 0;
+	i = work_slot(s, tid, false);
+	if (i < 0)
+		return 0;
+	w = s->work[i & (JS_WORK_SLOTS - 1)];
+	s->work[i & (JS_WORK_SLOTS - 1)].start = 0;
+	now = bpf_ktime_get_ns();
+	e = ev_new(JS_EV_WORK, cpu);
+	if (!e)
+		return 0;
+	e->start_ns = w.start;
+	e->end_ns = now;
+	e->id = tid;
+	e->addr = w.addr;
+	if (steal_read(s, cpu, now, &st) && (w.flags & JS_F_STEAL)) {
+		e->steal_start = w.steal;
+		e->steal_end = st;
+		e->flags |= JS_F_STEAL;
+	}
+	ev_send(e, JS_EV_WORK);
 	return 0;
 }
 
@@ -672,11 +766,13 @@ int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zer
 	     int referenced, int status)
 {
 	/* the isolation opens the collapse proper (PMD cleared, TLBs flushed): remember when */
-	__u64 key = JS_TKEY(JS_EV_THP, bpf_get_current_pid_tgid());
-	struct js_tslot t = { .start = bpf_ktime_get_ns(), .cpu = bpf_get_smp_processor_id() };
+	struct js_tslot *t = tslot(JS_EV_THP, true);
 
-	bpf_map_update_elem(&task_slots, &key, &t, BPF_ANY);
-	if (cpu_measured(t.cpu))
+	if (t) {
+		t->start = bpf_ktime_get_ns();
+		t->cpu = bpf_get_smp_processor_id();
+	}
+	if (cpu_measured(bpf_get_smp_processor_id()))
 		thp_point(NULL, JS_THP_ISOLATE, status);
 	return 0;
 }
@@ -684,27 +780,29 @@ int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zer
 SEC("tp_btf/mm_collapse_huge_page")
 int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int status)
 {
-	__u64 key = JS_TKEY(JS_EV_THP, bpf_get_current_pid_tgid()), now = bpf_ktime_get_ns();
-	struct js_tslot *t = bpf_map_lookup_elem(&task_slots, &key);
+	struct js_tslot *t = tslot(JS_EV_THP, false);
+	__u64 now = bpf_ktime_get_ns(), start = now;
 	struct js_event *e;
 	__u32 flags;
 	int cpu = thp_target(mm, &flags);
 
+	if (t) {
+		if (t->start && t->start <= now)
+			start = t->start;
+		t->start = 0;
+	}
 	if (cpu < 0)
-		goto out;
+		return 0;
 	e = ev_new(JS_EV_THP, cpu);
 	if (!e)
-		goto out;
-	e->start_ns = t && t->start <= now ? t->start : now;
+		return 0;
+	e->start_ns = start;
 	e->end_ns = now;
 	e->id = JS_THP_COLLAPSE;
 	e->addr = status;
 	e->flags = flags;
 	bpf_get_current_comm(e->name, sizeof(e->name));
 	ev_send(e, JS_EV_THP);
-out:
-	if (t)
-		bpf_map_delete_elem(&task_slots, &key);
 	return 0;
 }
 

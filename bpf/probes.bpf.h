@@ -28,6 +28,18 @@ struct js_slot {
 #define JS_CUR_KTHREAD  0x4     /* ... which is a kernel thread */
 #define JS_CUR_STEAL    0x8     /* cur_steal is valid */
 
+/* A workqueue item running on this CPU. Items can sleep, so several kworkers of the CPU can
+ * be inside one at a time: a few slots keyed by worker tid (kworkers are per-CPU; an item
+ * that migrates with an unbound worker is lost, its slot reused). */
+#define JS_WORK_SLOTS 4
+struct js_wslot {
+	__u64 start;            /* 0 = free */
+	__u64 steal;
+	__u64 addr;             /* work function */
+	__u32 tid;
+	__u32 flags;            /* JS_F_STEAL */
+};
+
 /* One per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, key 0). Interrupt-like intervals nest as a stack:
  * a push reserves its slot (depth++) before filling it, a pop reads its slot before
  * releasing it, so an interrupt nesting inside either leaves the stack consistent. */
@@ -41,18 +53,22 @@ struct js_cpu_state {
 	__u64 steal_addr;       /* this CPU's &steal_time.steal, 0 until learned */
 	__u64 overflow;         /* pushes beyond JS_STACK */
 	struct js_slot stack[JS_STACK];
+	struct js_wslot work[JS_WORK_SLOTS];
 };
 
-/* Task-context intervals (workqueue items, compaction, THP collapse) can sleep, so they
- * are keyed by thread and kind in a hash map, not stacked per CPU. */
+/* Rare task-context intervals (compaction, THP collapse) can sleep and move: they live in
+ * task-local storage. */
 struct js_tslot {
-	__u64 start;
+	__u64 start;            /* 0 = not open */
 	__u64 steal;
 	__u64 addr;
 	__u32 cpu;
 	__u32 flags;            /* JS_F_STEAL */
 };
 
-#define JS_TKEY(kind, tid) (((__u64)(kind) << 32) | (__u32)(tid))
+struct js_task_slots {
+	struct js_tslot compact;
+	struct js_tslot thp;
+};
 
 #endif /* JS_PROBES_BPF_H */

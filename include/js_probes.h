@@ -49,6 +49,7 @@ enum probes_prog_state {
 
 struct probes_prog {
 	char name[48];                  /* program name = tracepoint name */
+	uint32_t id;                    /* kernel program id (bpftool prog show id N), 0 if none */
 	enum probes_prog_state state;
 	int err;                        /* negative errno of a failed attach */
 	uint64_t run_cnt;               /* kernel bpf_stats: invocations ... */

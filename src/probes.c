@@ -712,32 +712,25 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 	task_comm((pid_t)s->cur_pid, cpu, e->name, sizeof(e->name));
 }
 
-/* open_tasks - queue the open task-context intervals (work items, compaction) */
-static void open_tasks(struct js_probes *p, uint64_t now, size_t *cap)
+/* open_work - queue the work items still running on one CPU */
+static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now,
+		      size_t *cap)
 {
-	const struct bpf_map *m = p->skel->maps.task_slots;
-	__u64 key, next, *prev = NULL;
-	struct js_tslot t;
 	struct js_event *e;
-	__u32 kind;
+	int i;
 
-	while (!bpf_map__get_next_key(m, prev, &next, sizeof(next))) {
-		key = next;
-		prev = &key;
-		kind = (__u32)(key >> 32);
-		if (kind != JS_EV_WORK && kind != JS_EV_MIGRATE)
-			continue;
-		if (bpf_map__lookup_elem(m, &key, sizeof(key), &t, sizeof(t), 0))
+	for (i = 0; i < JS_WORK_SLOTS; i++) {
+		if (!s->work[i].start)
 			continue;
 		e = pending_add(p, cap);
 		if (!e)
 			return;
-		e->kind = kind;
-		e->cpu = t.cpu;
-		e->id = kind == JS_EV_WORK ? (__u32)key : JS_MM_COMPACT;
-		e->addr = t.addr;
-		e->start_ns = t.start;
-		e->end_ns = JS_MAX(now, t.start);
+		e->kind = JS_EV_WORK;
+		e->cpu = (__u32)cpu;
+		e->id = s->work[i].tid;
+		e->addr = s->work[i].addr;
+		e->start_ns = s->work[i].start;
+		e->end_ns = JS_MAX(now, e->start_ns);
 		e->flags = JS_F_OPEN;
 	}
 }
@@ -758,12 +751,14 @@ static void queue_open(struct js_probes *p)
 		return;
 	if (!bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
 				  (size_t)ncpu * sizeof(*st), 0)) {
-		for (i = 0; i < p->ncpus; i++)
-			if (p->cpus[i] < ncpu)
-				open_cpu(p, p->cpus[i], &st[p->cpus[i]], now, &cap);
+		for (i = 0; i < p->ncpus; i++) {
+			if (p->cpus[i] >= ncpu)
+				continue;
+			open_cpu(p, p->cpus[i], &st[p->cpus[i]], now, &cap);
+			open_work(p, p->cpus[i], &st[p->cpus[i]], now, &cap);
+		}
 	}
 	free(st);
-	open_tasks(p, now, &cap);
 }
 
 /* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
@@ -910,6 +905,7 @@ static void prog_run_stats(struct js_probes *p)
 		len = sizeof(info);
 		if (bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
+		p->progs[i].id = info.id;
 		p->progs[i].run_cnt = info.run_cnt;
 		p->progs[i].run_time_ns = info.run_time_ns;
 	}
@@ -952,8 +948,7 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	}
 	st->consumed = p->consumed;
 	st->stack_overflow = stack_overflow(p);
-	if (p->run_stats)
-		prog_run_stats(p);
+	prog_run_stats(p);      /* ids always; run counters are 0 unless bpf_stats was on */
 	for (i = 0; i < p->nprogs; i++)
 		if (p->progs[i].state == PROBES_PROG_ACTIVE ||
 		    p->progs[i].state == PROBES_PROG_DETACHED)

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_probes_live.c - the eBPF probes on the running kernel (root; skipped otherwise).
+ *
+ * Each test loads the probes for one target CPU (1 if there is one), creates activity on
+ * it (a spinning child, a sampler thread that faults, perf ioctls that IPI it), drains the
+ * ring buffer from CPU 0 and checks the records: kinds, time base, sampler filtering,
+ * lost-event accounting, open intervals at detach, and that destroy unloads everything.
+ * The machine may be busy with other work: checks are lower bounds, never exact counts.
+ * The name-table tests at the end need neither root nor BPF.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <cmocka.h>
+
+#include "js_ksyms.h"
+#include "js_probes.h"
+#include "js_util.h"
+
+static int target;              /* measured CPU */
+static int home;                /* where the test itself runs */
+
+struct evlog {
+	struct js_event *ev;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const struct js_event *e)
+{
+	struct evlog *l = ctx;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4096;
+		l->ev = realloc(l->ev, l->cap * sizeof(*l->ev));
+		assert_non_null(l->ev);
+	}
+	l->ev[l->n++] = *e;
+	return 0;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+static void spin_ms(unsigned int ms)
+{
+	uint64_t end = js_mono_ns() + ms * 1000000ull;
+
+	while (js_mono_ns() < end)
+		;
+}
+
+/* spin_child - a process spinning on cpu for ms, then exiting */
+static pid_t spin_child(int cpu, unsigned int ms)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pin(cpu);
+		spin_ms(ms);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+}
+
+static struct js_probes *open_probes(size_t rb, const struct js_ksyms *ks)
+{
+	struct probes_opts o = {
+		.cpus = &target, .ncpus = 1, .sampler_tgid = getpid(), .ringbuf_bytes = rb,
+		.ksyms = ks,
+	};
+	struct js_probes *p = NULL;
+	char why[256] = "";
+	int err;
+
+	err = probes_open_load(&p, &o, why, sizeof(why));
+	if (err) {
+		print_message("probes unavailable (%s): skipped\n", why);
+		assert_null(p);
+		assert_true(why[0] != '\0');
+		return NULL;
+	}
+	return p;
+}
+
+/* drain - consume every 20 ms for ms, then once more */
+static void drain(struct js_probes *p, struct evlog *l, unsigned int ms)
+{
+	unsigned int t;
+
+	for (t = 0; t < ms; t += 20) {
+		usleep(20000);
+		assert_true(probes_consume(p, collect, l) >= 0);
+	}
+}
+
+static size_t count(const struct evlog *l, unsigned int kind, int id, unsigned int flags)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->ev[i].kind == kind && (id < 0 || l->ev[i].id == (__u32)id) &&
+		    (l->ev[i].flags & flags) == flags && (l->ev[i].cpu == (__u32)target))
+			n++;
+	return n;
+}
+
+static long procstat_steal_ticks(int cpu)
+{
+	char line[512], want[16];
+	long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "re");
+
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			sscanf(line + strlen(want), "%ld %ld %ld %ld %ld %ld %ld %ld", &v[0], &v[1],
+			       &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	if (f)
+		fclose(f);
+	return v[7];
+}
+
+static void print_stats(struct js_probes *p, double secs)
+{
+	struct probes_stats st;
+	size_t i;
+
+	assert_int_equal(probes_stats(p, &st), 0);
+	print_message("  %zu programs (%zu active), attach %.1f ms, detach %.1f ms, "
+		      "%llu events (%.0f/s), %llu lost\n", st.nprogs, st.nactive,
+		      st.attach_ns / 1e6, st.detach_ns / 1e6, (unsigned long long)st.events,
+		      st.events / secs, (unsigned long long)st.lost);
+	for (i = 0; i < JS_EV_KIND_MAX; i++)
+		if (st.events_by_kind[i])
+			print_message("    %-9s %8llu (%.0f/s)\n", probes_kind_name(i),
+				      (unsigned long long)st.events_by_kind[i],
+				      st.events_by_kind[i] / secs);
+	for (i = 0; st.run_stats && i < st.nprogs; i++)
+		if (st.progs[i].run_cnt)
+			print_message("    %-28s %8llu runs %6.0f ns/run\n", st.progs[i].name,
+				      (unsigned long long)st.progs[i].run_cnt,
+				      (double)st.progs[i].run_time_ns / st.progs[i].run_cnt);
+}
+
+/** Check kinds, time base, steal and accounting on a CPU kept busy by another process. */
+static void test_basic(void **state)
+{
+	struct js_probes *p = open_probes(0, NULL);
+	struct evlog l = { 0 };
+	struct probes_stats st;
+	uint64_t t0, t1, steal = 0, task_ns = 0;
+	size_t i, nsteal = 0;
+	pid_t child;
+
+	(void)state;
+	if (!p)
+		skip();
+	t0 = js_mono_ns();
+	assert_int_equal(probes_attach(p), 0);
+	child = spin_child(target, 300);
+	drain(p, &l, 400);
+	reap(child);
+	probes_detach(p);
+	assert_true(probes_consume(p, collect, &l) >= 0);
+	t1 = js_mono_ns();
+	for (i = 0; i < l.n; i++) {
+		const struct js_event *e = &l.ev[i];
+
+		assert_true(e->start_ns <= e->end_ns);
+		assert_true(e->kind > JS_EV_NONE && e->kind < JS_EV_KIND_MAX);
+		assert_true(e->start_ns >= t0 && e->end_ns <= t1);
+		if (e->kind == JS_EV_TASK && e->id == (__u32)child && !(e->flags & JS_F_OPEN))
+			task_ns += e->end_ns - e->start_ns;
+		if (e->flags & JS_F_STEAL) {
+			assert_true(e->steal_start <= e->steal_end);
+			nsteal++;
+		}
+	}
+	print_message("  child ran %.1f ms in TASK intervals; %zu of %zu events carry steal\n",
+		      task_ns / 1e6, nsteal, l.n);
+	assert_true(task_ns > 150000000ull);     /* it spun 300 ms */
+	assert_true(count(&l, JS_EV_VECTOR, JS_VEC_LOCAL_TIMER, 0) >= 20);
+	assert_true(count(&l, JS_EV_HRTIMER, -1, 0) >= 20);
+	assert_true(count(&l, JS_EV_SOFTIRQ, -1, 0) >= 1);
+	assert_int_equal(probes_stats(p, &st), 0);
+	assert_int_equal(st.lost, 0);
+	assert_true(st.consumed >= st.events);   /* + the JS_F_OPEN ones */
+	assert_true(st.nactive >= 30);
+	if (st.steal_available) {
+		long ticks = procstat_steal_ticks(target);
+
+		assert_true(nsteal > 0);
+		assert_int_equal(probes_read_steal(p, target, &steal), 0);
+		print_message("  steal clock of CPU %d: %.1f ms (/proc/stat: %ld ms)\n", target,
+			      steal / 1e6, ticks * 10);
+		assert_true(llabs((long long)(steal / 10000000) - ticks) <= 10 + ticks / 10);
+	} else {
+		print_message("  no steal clock: %s\n", st.steal_why);
+		assert_int_equal(probes_read_steal(p, target, &steal), -ENOENT);
+	}
+	print_stats(p, (t1 - t0) / 1e9);
+	probes_destroy(p);
+	free(l.ev);
+}
+
+struct sampler_arg {
+	pid_t tid;
+	volatile int go;
+	volatile int ready;
+};
+
+/* sampler - spins on the target for 400 ms, faulting 64 fresh pages halfway */
+static void *sampler(void *arg)
+{
+	struct sampler_arg *a = arg;
+	char *mem;
+	int i;
+
+	pin(target);
+	a->tid = (pid_t)syscall(SYS_gettid);
+	a->ready = 1;
+	while (!a->go)
+		;
+	spin_ms(200);
+	mem = mmap(NULL, 64 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; mem != MAP_FAILED && i < 64; i++)
+		mem[i * 4096] = 1;
+	spin_ms(200);
+	if (mem != MAP_FAILED)
+		munmap(mem, 64 * 4096);
+	return NULL;
+}
+
+/** Check that a registered sampler is never reported as a task and its faults are flagged. */
+static void test_sampler(void **state)
+{
+	struct sampler_arg a = { 0 };
+	struct evlog l = { 0 };
+	struct js_probes *p = open_probes(0, NULL);
+	size_t i, sfaults = 0;
+	pthread_t th;
+	pid_t child;
+
+	(void)state;
+	if (!p)
+		skip();
+	assert_int_equal(pthread_create(&th, NULL, sampler, &a), 0);
+	while (!a.ready)
+		usleep(1000);
+	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0);
+	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0);  /* idempotent */
+	assert_int_equal(probes_attach(p), 0);
+	a.go = 1;
+	usleep(50000);
+	child = spin_child(target, 50);          /* competes with the sampler */
+	drain(p, &l, 450);
+	pthread_join(th, NULL);
+	reap(child);
+	probes_detach(p);
+	assert_true(probes_consume(p, collect, &l) >= 0);
+	for (i = 0; i < l.n; i++) {
+		const struct js_event *e = &l.ev[i];
+
+		if (e->kind == JS_EV_TASK)
+			assert_int_not_equal(e->id, a.tid);
+		if (e->kind == JS_EV_FAULT && (e->flags & JS_F_SAMPLER)) {
+			assert_int_equal(e->id, a.tid);
+			sfaults++;
+		}
+		if (e->kind == JS_EV_FAULT && e->id == (__u32)a.tid)
+			assert_true(e->flags & JS_F_SAMPLER);
+	}
+	print_message("  sampler faults flagged: %zu; child TASK intervals: %zu\n", sfaults,
+		      count(&l, JS_EV_TASK, child, 0));
+	assert_true(sfaults >= 64);
+	assert_true(count(&l, JS_EV_TASK, child, 0) >= 1);
+	probes_destroy(p);
+	free(l.ev);
+}
+
+/** Check that IPIs sent from here to the target are seen on both ends, with names. */
+static void test_ipi(void **state)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+	};
+	struct js_ksyms *ks = NULL;
+	struct js_probes *p;
+	struct evlog l = { 0 };
+	size_t i, sent = 0, ran = 0, n = 200;
+	pid_t child, me = (pid_t)syscall(SYS_gettid);
+	int fd;
+
+	(void)state;
+	if (ksyms_load(&ks))
+		ks = NULL;
+	p = open_probes(0, ks);
+	if (!p) {
+		ksyms_free(ks);
+		skip();
+	}
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, target, -1, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(probes_attach(p), 0);
+	child = spin_child(target, 1000);        /* busy target: every call needs an IPI */
+	usleep(20000);
+	for (i = 0; i < n; i++) {                /* each ioctl = one smp_call_function_single */
+		ioctl(fd, i % 2 ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+		usleep(500);
+		if (i % 50 == 0)
+			assert_true(probes_consume(p, collect, &l) >= 0);
+	}
+	reap(child);
+	probes_detach(p);
+	assert_true(probes_consume(p, collect, &l) >= 0);
+	close(fd);
+	for (i = 0; i < l.n; i++) {
+		const struct js_event *e = &l.ev[i];
+
+		if (e->kind == JS_EV_IPI_SEND && e->id == (__u32)me && e->cpu == (__u32)target)
+			sent++;
+		if (e->kind == JS_EV_CSD && e->cpu == (__u32)target && ks)
+			ran += !strcmp(e->name, "remote_function");
+		if (e->kind == JS_EV_CSD && !ks)
+			ran++;
+	}
+	print_message("  %zu ioctls: %zu ipi_send from us, %zu remote_function runs, %zu "
+		      "call_function_single vectors\n", n, sent, ran,
+		      count(&l, JS_EV_VECTOR, JS_VEC_CALL_FUNCTION_SINGLE, 0));
+	assert_true(sent >= n * 9 / 10);
+	assert_true(ran >= n * 9 / 10);
+	assert_true(count(&l, JS_EV_VECTOR, JS_VEC_CALL_FUNCTION_SINGLE, 0) >= n * 9 / 10);
+	probes_destroy(p);
+	ksyms_free(ks);
+	free(l.ev);
+}
+
+/** Check that a full ring buffer counts lost events and delivers the rest. */
+static void test_lost(void **state)
+{
+	struct js_probes *p = open_probes(4096, NULL);
+	struct evlog l = { 0 };
+	struct probes_stats st;
+	size_t i, nopen = 0;
+	pid_t child;
+
+	(void)state;
+	if (!p)
+		skip();
+	assert_int_equal(probes_attach(p), 0);
+	child = spin_child(target, 200);
+	usleep(250000);                          /* no consuming meanwhile */
+	reap(child);
+	probes_detach(p);
+	assert_true(probes_consume(p, collect, &l) >= 0);
+	assert_int_equal(probes_stats(p, &st), 0);
+	for (i = 0; i < l.n; i++)
+		nopen += !!(l.ev[i].flags & JS_F_OPEN);
+	print_message("  4 KiB ring: %llu delivered, %llu lost\n", (unsigned long long)st.events,
+		      (unsigned long long)st.lost);
+	assert_int_equal(st.ringbuf_bytes, 4096);
+	assert_true(st.lost > 0);
+	assert_int_equal(l.n - nopen, st.events);
+	assert_true(st.events <= 4096 / sizeof(struct js_event));
+	probes_destroy(p);
+	free(l.ev);
+}
+
+/** Check that what runs at detach time is reported as an open interval. */
+static void test_open_at_detach(void **state)
+{
+	struct js_probes *p = open_probes(0, NULL);
+	struct evlog l = { 0 };
+	uint64_t t0;
+	size_t i, found = 0;
+	pid_t child;
+
+	(void)state;
+	if (!p)
+		skip();
+	t0 = js_mono_ns();
+	assert_int_equal(probes_attach(p), 0);
+	child = spin_child(target, 2000);
+	drain(p, &l, 200);
+	probes_detach(p);
+	reap(child);
+	assert_true(probes_consume(p, collect, &l) >= 0);
+	for (i = 0; i < l.n; i++) {
+		const struct js_event *e = &l.ev[i];
+
+		if (!(e->flags & JS_F_OPEN))
+			continue;
+		assert_true(e->start_ns >= t0 && e->start_ns <= e->end_ns);
+		if (e->kind == JS_EV_TASK && e->id == (__u32)child) {
+			found++;
+			assert_string_equal(e->name, "test_probes_liv");
+		}
+	}
+	assert_int_equal(found, 1);
+	assert_int_equal(probes_consume(p, collect, &l), 0);   /* delivered once */
+	probes_destroy(p);
+	free(l.ev);
+}
+
+static bool prog_exists(__u32 id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/** Check that destroy unloads every program (none of ours left in `bpftool prog list`). */
+static void test_destroy_unloads(void **state)
+{
+	struct js_probes *p = open_probes(0, NULL);
+	struct probes_stats st;
+	__u32 ids[128];
+	size_t n = 0, i, left = 0;
+	int tries;
+
+	(void)state;
+	if (!p)
+		skip();
+	assert_int_equal(probes_attach(p), 0);
+	assert_int_equal(probes_stats(p, &st), 0);
+	for (i = 0; i < st.nprogs && n < ARRAY_SIZE(ids); i++)
+		if (st.progs[i].state == PROBES_PROG_ACTIVE) {
+			assert_int_not_equal(st.progs[i].id, 0);
+			assert_true(prog_exists(st.progs[i].id));
+			ids[n++] = st.progs[i].id;
+		}
+	assert_int_equal(n, st.nactive);
+	probes_destroy(p);
+	for (tries = 0; tries < 100; tries++) {  /* freeing is deferred (RCU) */
+		left = 0;
+		for (i = 0; i < n; i++)
+			left += prog_exists(ids[i]);
+		if (!left)
+			break;
+		usleep(20000);
+	}
+	print_message("  %zu programs loaded before destroy, %zu left after\n", n, left);
+	assert_int_equal(left, 0);
+}
+
+/** Check bad options: no CPUs, a CPU out of range; destroy(NULL). */
+static void test_bad_opts(void **state)
+{
+	int cpus[2] = { 0, JS_MAX_CPUS };
+	struct probes_opts o = { .cpus = cpus, .ncpus = 0 };
+	struct js_probes *p = (void *)1;
+	char why[128] = "";
+
+	(void)state;
+	assert_true(probes_open_load(&p, &o, why, sizeof(why)) < 0);
+	assert_null(p);
+	assert_true(why[0] != '\0');
+	o.ncpus = 2;
+	why[0] = '\0';
+	assert_true(probes_open_load(&p, &o, why, sizeof(why)) < 0);
+	assert_true(why[0] != '\0');
+	probes_destroy(NULL);
+	probes_detach(NULL);
+	assert_int_equal(probes_consume(NULL, collect, NULL), -EINVAL);
+}
+
+/** Check the name tables the consumer and the report use. */
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(probes_softirq_name(3), "NET_RX");
+	assert_string_equal(probes_softirq_name(9), "RCU");
+	assert_null(probes_softirq_name(10));
+	assert_string_equal(probes_vector_name(JS_VEC_LOCAL_TIMER), "local_timer");
+	assert_string_equal(probes_vector_name(JS_VEC_SPURIOUS), "spurious_apic");
+	assert_null(probes_vector_name(JS_VEC_MAX));
+	assert_string_equal(probes_kind_name(JS_EV_TASK), "task");
+	assert_string_equal(probes_kind_name(JS_EV_CSD), "csd");
+	assert_string_equal(probes_kind_name(JS_EV_KIND_MAX), "unknown");
+	assert_string_equal(probes_tlb_reason(1), "remote_shootdown");
+	assert_string_equal(probes_thp_name(JS_THP_SCAN_FILE), "scan_file");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	target = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
+	home = 0;
+	if (geteuid() != 0)
+		return 0;
+	pin(home);
+	return 0;
+}
+
+#define LIVE(t) cmocka_unit_test(t)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_bad_opts),
+		LIVE(test_basic),
+		LIVE(test_sampler),
+		LIVE(test_ipi),
+		LIVE(test_lost),
+		LIVE(test_open_at_detach),
+		LIVE(test_destroy_unloads),
+	};
+
+	return cmocka_run_group_tests_name("probes (live)", tests, setup, NULL);
+}
