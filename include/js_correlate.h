@@ -62,6 +62,15 @@ int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev
 		   const struct corr_opts *o, struct js_attr *out);
 
 /*
+ * corr_attribute_recs - corr_attribute() for every recs[i].gap into recs[i].attr,
+ * from one event window shared by all: the events are sorted once and each gap
+ * only looks at the slice that can overlap it (O(log nev + k) per gap instead of
+ * O(nev)). Same results as calling corr_attribute() per gap. Returns 0 or -errno.
+ */
+int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event *ev, size_t nev,
+			const struct corr_opts *o);
+
+/*
  * corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap.
  * unexplained = dur - covered - steal (>= 0). A gap with any event-based part
  * keeps its event primary. A gap with no event gets JS_CAUSE_SMI if an SMI was

@@ -635,6 +635,102 @@ out:
 	return err;
 }
 
+struct sorted {
+	struct js_event *ev;      /* the window sorted by start */
+	uint64_t *maxend;         /* maxend[i] = max end of ev[0..i] */
+	size_t n;
+};
+
+static int ev_start_cmp(const void *pa, const void *pb)
+{
+	const struct js_event *a = pa, *b = pb;
+
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return 0;
+}
+
+/* first_start_ge - first index whose start is >= t */
+static size_t first_start_ge(const struct sorted *s, uint64_t t)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ev[mid].start_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* first_maxend_gt - first index whose running max end is > t (all before end <= t) */
+static size_t first_maxend_gt(const struct sorted *s, uint64_t t)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->maxend[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* slice - the events of s that may matter to gap g: [*a, *b) */
+static void slice(const struct sorted *s, const struct js_gap *g, const struct corr_opts *o,
+		  size_t *a, size_t *b)
+{
+	uint64_t slack = o ? o->edge_slack_ns : 0;
+	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
+	uint64_t gs = g->start_ns, hi = gs + g->dur_ns + slack;
+
+	/* intervals ending after gs - slack; points and IPI sends from gs - max(slack, win) */
+	*a = JS_MIN(first_maxend_gt(s, sat_sub(gs, slack)),
+		    first_start_ge(s, sat_sub(gs, JS_MAX(slack, win))));
+	*b = hi == UINT64_MAX ? s->n : first_start_ge(s, hi + 1);
+	if (*b < *a)
+		*b = *a;
+}
+
+/* corr_attribute_recs - attribute a batch of gaps from one shared event window */
+int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event *ev, size_t nev,
+			const struct corr_opts *o)
+{
+	struct sorted s = { 0 };
+	size_t a, b;
+	int err = -EINVAL, e;
+
+	if ((n && !recs) || (nev && !ev))
+		goto out;
+	err = -ENOMEM;
+	s.ev = malloc((nev ? nev : 1) * sizeof(*s.ev));
+	s.maxend = malloc((nev ? nev : 1) * sizeof(*s.maxend));
+	if (!s.ev || !s.maxend)
+		goto out;
+	memcpy(s.ev, ev, nev * sizeof(*ev));
+	qsort(s.ev, nev, sizeof(*s.ev), ev_start_cmp);
+	s.n = nev;
+	for (size_t i = 0; i < nev; i++)
+		s.maxend[i] = JS_MAX(ev_end(&s.ev[i]), i ? s.maxend[i - 1] : 0);
+	err = 0;
+	for (size_t i = 0; i < n; i++) {
+		slice(&s, &recs[i].gap, o, &a, &b);
+		e = corr_attribute(&recs[i].gap, s.ev + a, b - a, o, &recs[i].attr);
+		if (e && !err)
+			err = e;
+	}
+out:
+	free(s.ev);
+	free(s.maxend);
+	return err;
+}
+
 static bool mostly_steal(const struct js_attr *a, uint64_t dur)
 {
 	return a->steal_ns && a->steal_ns >= dur - dur / 2;

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "js_correlate.h"
+#include "js_util.h"
 
 #define CPU 1
 
@@ -387,6 +388,142 @@ static void test_parts_overflow(void **state)
 	assert_int_equal(a.parts[0].net_ns, 150);
 }
 
+/* same-start ties nest by level; open intervals run to the gap end; misaligned overlaps */
+static void test_ties_open_misaligned(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 0, 100, 123, "kworker/1:2"),
+		ev_mk(JS_EV_WORK, 0, 100, 123, NULL),            /* same start: inside the task */
+		ev_mk(JS_EV_VECTOR, 40, 60, JS_VEC_LOCAL_TIMER, NULL),
+		ev_mk(JS_EV_HRTIMER, 40, 50, 0, NULL),           /* same start: inside the vector */
+		ev_mk(JS_EV_NMI, 45, 47, 0, NULL),               /* inside the hrtimer */
+	};
+	struct js_event open[] = {
+		ev_mk(JS_EV_IDLE, 50, 0, 0, NULL),               /* still open at the stop */
+		ev_mk(JS_EV_IRQ, 90, 80, 7, "bad"),              /* end < start, not open: a point */
+	};
+	struct js_event mis[] = {
+		ev_mk(JS_EV_TASK, 0, 100, 5, "a"),
+		ev_mk(JS_EV_IRQ, 90, 110, 36, "x"),               /* outlives the task */
+	};
+	struct js_gap g = gap_mk(0, 200);
+	struct js_attr a;
+
+	(void)state;
+	ev[1].addr = 0xa1;
+	ev[3].addr = 0xa2;
+	assert_int_equal(corr_attribute(&g, ev, 5, &opts, &a), 0);
+	assert_int_equal(part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 80);
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update")->net_ns, 0);
+	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
+	assert_int_equal(part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns, 8);
+	assert_int_equal(part(&a, JS_CAUSE_NMI, "nmi")->net_ns, 2);
+	assert_int_equal(a.covered_ns, 100);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "kworker/1:2:123 vmstat_update");
+
+	open[0].flags = JS_F_OPEN;
+	assert_int_equal(corr_attribute(&g, open, 2, NULL, &a), 0);
+	assert_int_equal(part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 150);
+	assert_int_equal(part(&a, JS_CAUSE_IRQ, "bad:7")->net_ns, 0);
+	assert_int_equal(a.unexplained_ns, 50);
+	open[0].flags = 0;      /* not open: end < start is a point */
+	assert_int_equal(corr_attribute(&g, open, 2, NULL, &a), 0);
+	assert_int_equal(a.covered_ns, 0);
+	assert_int_equal(a.nparts, 2);
+
+	assert_int_equal(corr_attribute(&g, mis, 2, NULL, &a), 0);
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "a:5")->net_ns, 90);
+	assert_int_equal(part(&a, JS_CAUSE_IRQ, "x:36")->net_ns, 20);
+	assert_int_equal(a.covered_ns, 110);
+	assert_int_equal(a.unexplained_ns, 90);
+}
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(uint64_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state % n;
+}
+
+static void attr_equal(const struct js_attr *x, const struct js_attr *y)
+{
+	assert_int_equal(x->primary, y->primary);
+	assert_string_equal(x->detail, y->detail);
+	assert_int_equal(x->nparts, y->nparts);
+	assert_int_equal(x->covered_ns, y->covered_ns);
+	assert_int_equal(x->unexplained_ns, y->unexplained_ns);
+	assert_int_equal(x->nevents, y->nevents);
+	for (uint32_t i = 0; i < x->nparts; i++) {
+		assert_int_equal(x->parts[i].cause, y->parts[i].cause);
+		assert_int_equal(x->parts[i].count, y->parts[i].count);
+		assert_int_equal(x->parts[i].net_ns, y->parts[i].net_ns);
+		assert_string_equal(x->parts[i].detail, y->parts[i].detail);
+	}
+}
+
+/* the batch path over one shuffled window equals corr_attribute per gap */
+static void test_batch_equals_single(void **state)
+{
+	enum { NG = 300, NEV = 3000 };
+	static struct js_event ev[NEV];
+	static struct js_gap_rec recs[NG];
+	struct corr_opts o = { .sym = sym, .edge_slack_ns = 50, .ipi_window_ns = 20000 };
+	struct js_attr single;
+	uint64_t t = 1000000;
+	size_t n = 0, multi = 0, senders = 0, points = 0;
+
+	(void)state;
+	for (int i = 0; i < NG; i++) {
+		memset(&recs[i], 0, sizeof(recs[i]));
+		recs[i].gap = gap_mk(t, 1000 + rnd(100000));
+		t += recs[i].gap.dur_ns + 100 + rnd(50000);
+	}
+	/* random events: intervals of every kind, points, sends, other CPUs, long ones */
+	while (n < NEV) {
+		static const uint32_t kinds[] = { JS_EV_IRQ, JS_EV_VECTOR, JS_EV_SOFTIRQ,
+			JS_EV_HRTIMER, JS_EV_NMI, JS_EV_FAULT, JS_EV_TASK, JS_EV_IDLE, JS_EV_WORK,
+			JS_EV_THP, JS_EV_TLB, JS_EV_IPI_SEND, JS_EV_MIGRATE };
+		uint32_t k = kinds[rnd(ARRAY_SIZE(kinds))];
+		uint64_t s = 1000000 + rnd(t - 1000000), d = rnd(8) ? rnd(20000) : rnd(3000000);
+		char name[16];
+
+		if (k == JS_EV_TLB || k == JS_EV_IPI_SEND || (k == JS_EV_FAULT && rnd(2)))
+			d = 0;
+		snprintf(name, sizeof(name), "n%u", (unsigned)rnd(5));
+		ev[n] = ev_mk(k, s, s + d, (uint32_t)rnd(JS_VEC_MAX), name);
+		ev[n].addr = 0xa1 + rnd(3);
+		ev[n].cpu = rnd(10) ? CPU : 0;
+		if (k == JS_EV_IDLE && !rnd(20)) {
+			ev[n].flags = JS_F_OPEN;
+			ev[n].end_ns = 0;
+		}
+		n++;
+	}
+	assert_int_equal(corr_attribute_recs(recs, NG, ev, NEV, &o), 0);
+	for (int i = 0; i < NG; i++) {
+		assert_int_equal(corr_attribute(&recs[i].gap, ev, NEV, &o, &single), 0);
+		attr_equal(&recs[i].attr, &single);
+		assert_true(single.covered_ns <= recs[i].gap.dur_ns);
+		assert_int_equal(single.covered_ns + single.unexplained_ns, recs[i].gap.dur_ns);
+		assert_int_equal(parts_sum(&single), single.covered_ns);
+		multi += single.nparts >= 3;
+		for (uint32_t k = 0; k < single.nparts; k++) {
+			senders += strstr(single.parts[k].detail, " from ") != NULL;
+			points += single.parts[k].net_ns == 0;
+		}
+	}
+	/* the timeline did exercise nesting, senders and points */
+	assert_true(multi > NG / 4);
+	assert_true(senders > 5);
+	assert_true(points > 5);
+	assert_int_equal(corr_attribute_recs(recs, 0, NULL, 0, NULL), 0);
+	assert_int_equal(corr_attribute_recs(recs, NG, NULL, 5, NULL), -EINVAL);
+}
+
 /* unexplained is dur - covered - steal and never negative */
 static void test_finish(void **state)
 {
@@ -572,6 +709,8 @@ int main(void)
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),
+		cmocka_unit_test(test_ties_open_misaligned),
+		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_finish),
 		cmocka_unit_test(test_steal_windows),
 		cmocka_unit_test(test_steal_straddle),
