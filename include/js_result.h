@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "js_arrival.h"
+#include "js_audit.h"
 #include "js_causes.h"
 #include "js_clockcost.h"
 #include "js_intervals.h"
@@ -80,6 +81,12 @@ struct js_run {
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;
 	struct js_clockcost clock;    /* read costs of the clocks, measured at start */
+	bool audited;
+	struct js_audit audit;        /* the isolation audit, run at start */
+	bool have_deltas;
+	struct audit_deltas deltas;   /* interrupt/softirq counts of the measured CPUs */
+	char (*xcheck)[AUDIT_LINE_LEN];   /* observed causes tied to settings */
+	size_t nxcheck;
 	struct js_cpu_result *cpus;
 	size_t ncpus;
 };

@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "js_cpulist.h"
+#include "js_audit.h"
 #include "js_csv.h"
+#include "js_json.h"
 #include "js_params.h"
 #include "js_pipeline.h"
 #include "js_report.h"
@@ -198,11 +200,86 @@ static int preflight(const struct js_params *p, struct js_machine *m)
 	return 0;
 }
 
+/* crosscheck - tie the most frequent observed causes to the settings behind them */
+static void crosscheck(struct js_run *run)
+{
+	enum { MAXOBS = 64 };
+	struct audit_observed obs[MAXOBS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ncpus; i++) {
+		const struct js_cpu_result *r = &run->cpus[i];
+		const struct js_cause_src *src[16];
+		size_t k = causes_sorted(&r->causes, src, 16);
+
+		for (size_t j = 0; j < k && n < MAXOBS; j++) {
+			obs[n].cpu = r->cpu;
+			obs[n].cause = js_cause_name(src[j]->cause);
+			obs[n].detail = src[j]->detail;
+			obs[n].count = src[j]->events ? src[j]->events : src[j]->gaps;
+			obs[n].total_ns = src[j]->total_ns;
+			obs[n].seconds = (double)(r->end_ns - r->start_ns) / 1e9;
+			n++;
+		}
+	}
+	run->xcheck = calloc(MAXOBS, sizeof(*run->xcheck));
+	if (run->xcheck)
+		run->nxcheck = audit_crosscheck(&run->audit, obs, n, run->xcheck, MAXOBS);
+}
+
+/* check - `jitterscope check`: the audit alone; exit 2 when a check failed */
+static int check(struct js_params *p)
+{
+	struct js_audit a;
+	struct js_cpuset online;
+	FILE *json = NULL;
+	int rc;
+
+	if (p->sysroot && sysfs_set_root(p->sysroot)) {
+		js_err("--sysroot '%s' is not a readable directory", p->sysroot);
+		return JS_EXIT_USAGE;
+	}
+	if (!p->ncpus) {
+		if (online_cpus(&online)) {
+			js_err("cannot read the online CPUs");
+			return JS_EXIT_ERROR;
+		}
+		if (default_cpus(p, &online, &online))
+			return JS_EXIT_USAGE;
+	}
+	if (p->json_path && !(json = open_out(p->json_path, "JSON")))
+		return JS_EXIT_ERROR;
+	memset(&a, 0, sizeof(a));
+	if (audit_run(&a, p->cpus, p->ncpus, p->sysroot)) {
+		js_err("the audit could not run (CPU out of range?)");
+		close_out(json);
+		return JS_EXIT_USAGE;
+	}
+	if (!json || json != stdout)
+		audit_print_text(stdout, &a, false);
+	if (json) {
+		struct js_json j;
+
+		json_init(&j, json);
+		json_obj_begin(&j, NULL);
+		json_u64(&j, "schema_version", JS_SCHEMA_VERSION);
+		json_str(&j, "tool", "jitterscope");
+		audit_write_json(&j, "audit", &a);
+		json_obj_end(&j);
+		close_out(json);
+	}
+	rc = audit_exit_status(&a);
+	audit_free(&a);
+	return rc;
+}
+
 static int measure(struct js_params *p)
 {
 	struct js_run run;
 	struct js_sinks sinks = { 0 };
 	struct outputs out = { 0 };
+	struct audit_snapshot before, after;
+	bool have_snap = false;
 	cpu_set_t hk;
 	int err, rc = JS_EXIT_OK;
 
@@ -228,11 +305,20 @@ static int measure(struct js_params *p)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
 	install_signals();
+	/* the audit is read-only and fast: it runs before the samplers start */
+	run.audited = audit_run(&run.audit, p->cpus, p->ncpus, NULL) == 0;
+	have_snap = audit_snapshot_take(&before, p->cpus, p->ncpus) == 0;
 	err = pipeline_run(&run, p, &sinks);
 	if (err) {
 		rc = JS_EXIT_ERROR;
 		goto out;
 	}
+	if (have_snap && audit_snapshot_take(&after, p->cpus, p->ncpus) == 0) {
+		run.have_deltas = audit_snapshot_diff(&before, &after, &run.deltas) == 0;
+		audit_snapshot_free(&after);
+	}
+	if (run.audited)
+		crosscheck(&run);
 	if (out.json)
 		report_json(out.json, &run);
 	if (!p->json_path || strcmp(p->json_path, "-"))
@@ -242,6 +328,13 @@ static int measure(struct js_params *p)
 out:
 	close_out(out.json);
 	close_out(out.gaps);
+	if (have_snap)
+		audit_snapshot_free(&before);
+	if (run.have_deltas)
+		audit_deltas_free(&run.deltas);
+	if (run.audited)
+		audit_free(&run.audit);
+	free(run.xcheck);
 	for (size_t i = 0; i < run.ncpus; i++)
 		result_cpu_free(&run.cpus[i]);
 	free(run.cpus);
@@ -262,6 +355,8 @@ int main(int argc, char **argv)
 	switch (p.cmd) {
 	case JS_CMD_MEASURE:
 		return measure(&p);
+	case JS_CMD_CHECK:
+		return check(&p);
 	default:
 		js_err("this command is not available yet");
 		return JS_EXIT_ERROR;

@@ -275,5 +275,13 @@ void report_json(FILE *fp, const struct js_run *run)
 	for (size_t i = 0; i < run->ncpus; i++)
 		cpu(&j, run, &run->cpus[i]);
 	json_arr_end(&j);
+	if (run->audited)
+		audit_write_json(&j, "audit", &run->audit);
+	if (run->have_deltas)
+		audit_deltas_write_json(&j, "counter_deltas", &run->deltas);
+	json_arr_begin(&j, "explained_by_settings");
+	for (size_t i = 0; i < run->nxcheck; i++)
+		json_str(&j, NULL, run->xcheck[i]);
+	json_arr_end(&j);
 	json_obj_end(&j);
 }

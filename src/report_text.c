@@ -244,9 +244,28 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	worst(fp, run, r);
 }
 
+/* isolation - the audit's problems, what moved during the run, and what it explains */
+static void isolation(FILE *fp, const struct js_run *run)
+{
+	if (!run->audited)
+		return;
+	fprintf(fp, "\nIsolation audit (problems only; `jitterscope check` shows every check)\n");
+	audit_print_text(fp, &run->audit, true);
+	if (run->have_deltas) {
+		fprintf(fp, "\nInterrupts and softirqs on the measured CPUs during the run\n");
+		audit_deltas_print_text(fp, &run->deltas);
+	}
+	if (run->nxcheck) {
+		fprintf(fp, "\nWhat the settings explain\n");
+		for (size_t i = 0; i < run->nxcheck; i++)
+			fprintf(fp, "  - %s\n", run->xcheck[i]);
+	}
+}
+
 void report_text(FILE *fp, const struct js_run *run)
 {
 	header(fp, run);
 	for (size_t i = 0; i < run->ncpus; i++)
 		cpu_section(fp, run, &run->cpus[i]);
+	isolation(fp, run);
 }
