@@ -33,7 +33,7 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns,
 			const char *indent);
 
-/* story_part_label - a part's human name: "local timer IRQ", "NET_RX softirq", "IRQ virtio1-req.0:36" */
+/* story_part_label - a part's human name: "local timer IRQ", "NET_RX softirq", "IRQ x:36" */
 int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail);
 
 #endif /* JS_STORY_H */

@@ -400,7 +400,7 @@ static void test_ties_open_misaligned(void **state)
 	};
 	struct js_event open[] = {
 		ev_mk(JS_EV_IDLE, 50, 0, 0, NULL),               /* still open at the stop */
-		ev_mk(JS_EV_IRQ, 90, 80, 7, "bad"),              /* end < start, not open: a point */
+		ev_mk(JS_EV_IRQ, 90, 80, 7, "bad"),    /* end < start, not open: a point */
 	};
 	struct js_event mis[] = {
 		ev_mk(JS_EV_TASK, 0, 100, 5, "a"),

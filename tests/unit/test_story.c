@@ -92,7 +92,8 @@ static void test_kworker_folded(void **state)
 	set_primary(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "50.0 us at 2.50 s: preempted by kworker/1:2:123 vmstat_update "
-				 "(41.0 us) + IRQ virtio1-req.0:36 x2 (4.0 us) + 5.0 us unexplained");
+				 "(41.0 us) + IRQ virtio1-req.0:36 x2 (4.0 us) "
+				 "+ 5.0 us unexplained");
 }
 
 /* no guest event: unexplained first, steal beside it, nothing folded */
@@ -118,7 +119,8 @@ static void test_unexplained_steal(void **state)
 	corr_finish(&r.attr, r.gap.dur_ns);
 	assert_int_equal(r.attr.primary, JS_CAUSE_STEAL);
 	story_format(buf, sizeof(buf), &r, RUN0);
-	assert_string_equal(buf, "40.0 us at 1.00 s: hypervisor steal (35.0 us) + 5.0 us unexplained");
+	assert_string_equal(buf, "40.0 us at 1.00 s: hypervisor steal (35.0 us) "
+				 "+ 5.0 us unexplained");
 }
 
 /* an SMI-attributed gap */
@@ -154,8 +156,9 @@ static void test_many_parts(void **state)
 	r.attr.smi = 1;
 	set_primary(&r, JS_CAUSE_IRQ, "virtio1-req.0:36");
 	story_format(buf, sizeof(buf), &r, RUN0);
-	assert_string_equal(buf, "100.0 us at 61.00 s: IRQ virtio1-req.0:36 (30.0 us) + NET_RX softirq "
-				 "(20.0 us) + local timer IRQ (10.0 us) + hrtimer tick_nohz_handler "
+	assert_string_equal(buf, "100.0 us at 61.00 s: IRQ virtio1-req.0:36 (30.0 us) "
+				 "+ NET_RX softirq (20.0 us) + local timer IRQ (10.0 us) "
+				 "+ hrtimer tick_nohz_handler "
 				 "(5.0 us) + 3 more (4.0 us) + hypervisor steal (2.0 us) + SMI x1 "
 				 "+ 29.0 us unexplained");
 }
@@ -173,9 +176,9 @@ static void test_points(void **state)
 	add(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 1, 0);
 	set_primary(&r, JS_CAUSE_TASK, "jsinject:77");
 	story_format(buf, sizeof(buf), &r, RUN0);
-	assert_string_equal(buf, "200.0 us at 3.0 us: preempted by jsinject:77 (150.0 us) + fault user "
-				 "jsinject:77 x64 + TLB flush remote_shootdown (sampler) "
-				 "+ 50.0 us unexplained");
+	assert_string_equal(buf, "200.0 us at 3.0 us: preempted by jsinject:77 (150.0 us) "
+				 "+ fault user jsinject:77 x64 "
+				 "+ TLB flush remote_shootdown (sampler) + 50.0 us unexplained");
 	/* fully explained: no unexplained term */
 	rec_init(&r, 0, 14000000);
 	add(&r, JS_CAUSE_IDLE, "idle", 1, 14000000);
@@ -222,11 +225,15 @@ static void test_detail(void **state)
 	assert_string_equal(buf,
 		"    gap of 48.2 us at t+12.310456789 s on CPU 1: primary task kworker/3:1:77, "
 		"2 events, covered 44.1 us (91.5 %)\n"
-		"      task        kworker/3:1:77                                   x1    41.0 us  85.1 %\n"
-		"      timer       local_timer                                      x1     3.1 us   6.4 %\n"
-		"      steal       paravirt steal clock                                    1.0 us   2.1 %\n"
+		"      task        "
+		"kworker/3:1:77                                   x1    41.0 us  85.1 %\n"
+		"      timer       "
+		"local_timer                                      x1     3.1 us   6.4 %\n"
+		"      steal       "
+		"paravirt steal clock                                    1.0 us   2.1 %\n"
 		"      smi         SMI counter +1 during this gap\n"
-		"      unexplained outside event windows                                   3.1 us   6.4 %\n");
+		"      unexplained "
+		"outside event windows                                   3.1 us   6.4 %\n");
 	assert_int_equal(n, (int)strlen(buf));
 }
 
