@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit_xcheck.c - link observed causes of gaps to the settings that would prevent them. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_priv.h"
+#include "js_util.h"
+
+struct xctx {
+	const struct js_audit *a;
+	const struct audit_observed *o;
+	const struct audit_cpu *pc;     /* NULL when o->cpu is not a measured CPU */
+	char rate[128];                 /* "120 times (12/s, 1.2 ms)" */
+	char persec[48];                /* "250/s", or the count when there is no duration */
+	char *line;
+};
+
+static void out(struct xctx *x, const char *fmt, ...) FMT(2, 3);
+
+/* out - the explanation line (truncated to AUDIT_LINE_LEN) */
+static void out(struct xctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->line, AUDIT_LINE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+#define OUT out
+
+static const struct audit_cpu *find_cpu(const struct js_audit *a, int cpu)
+{
+	for (size_t i = 0; i < a->ncpus; i++)
+		if (a->cpus[i] == cpu)
+			return &a->cpu[i];
+	return NULL;
+}
+
+static const char *det(const struct xctx *x)
+{
+	return x->o->detail ? x->o->detail : "";
+}
+
+/* irq_list - "36 virtio1-req.0, 42 virtio3-tx" of the IRQs on cpu, busiest kinds first */
+static const char *irq_list(const struct js_audit *a, const struct audit_cpu *pc, int cpu,
+			    char *buf, size_t len)
+{
+	size_t pos = 0, idx = pc ? (size_t)(pc - a->cpu) : 0;
+	int shown = 0, more = 0;
+
+	buf[0] = '\0';
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < a->nirqs; i++) {
+			const struct audit_irq *q = &a->irqs[i];
+			bool busy = pc && q->count[idx];
+
+			if (!cpuset_isset(&q->effective, cpu) || busy != (pass == 0))
+				continue;
+			if (shown == 4 || pos >= len) {
+				more++;
+				continue;
+			}
+			pos += snprintf(buf + pos, len - pos, "%s%d %s", shown ? ", " : "", q->irq,
+					q->name);
+			shown++;
+		}
+	}
+	if (more && pos < len)
+		snprintf(buf + pos, len - pos, ", +%d more", more);
+	return buf;
+}
+
+static bool x_timer(struct xctx *x)
+{
+	const struct js_audit *a = x->a;
+	int cpu = x->o->cpu;
+	char hz[80] = "";
+
+	if (strstr(det(x), "watchdog")) {
+		OUT(x, "hrtimer %s ran %s on CPU %d: the soft-lockup watchdog runs there (%s)", det(x),
+		    x->persec, cpu, "boot with nosoftlockup or drop the CPU from watchdog_cpumask");
+		return true;
+	}
+	if (a->f.hz > 0)
+		snprintf(hz, sizeof(hz), "; HZ=%d means %d/s while the tick runs", a->f.hz, a->f.hz);
+	if (x->pc && x->pc->nohz_full) {
+		OUT(x, "local timer fired %s on CPU %d although it is in nohz_full: the tick restarts when more than one task is runnable there or a timer is armed on it (%d tasks allowed on it)",
+		    x->persec, cpu, x->pc->ntasks_user + x->pc->ntasks_kthread);
+		return true;
+	}
+	OUT(x, "local timer fired %s on CPU %d: CPU %d is not in nohz_full (%s)%s", x->persec, cpu,
+	    cpu, a->f.nohz_full_capable == 0 ? "kernel built without NO_HZ_FULL" :
+	    "boot with nohz_full=", hz);
+	return true;
+}
+
+/* detail_irq - the IRQ number in "name:36", "36" or "irq 36"; -1 if none */
+static int detail_irq(const char *d)
+{
+	const char *c = strrchr(d, ':');
+
+	if (c && lead_int(c + 1) >= 0 && !c[1 + strspn(c + 1, "0123456789")])
+		return lead_int(c + 1);
+	if (lead_int(d) >= 0 && !d[strspn(d, "0123456789")])
+		return lead_int(d);
+	if (!strncmp(d, "irq ", 4))
+		return lead_int(d + 4);
+	return -1;
+}
+
+static bool x_irq(struct xctx *x)
+{
+	const struct js_audit *a = x->a;
+	int cpu = x->o->cpu, irq = detail_irq(det(x));
+	const struct audit_irq *q = NULL;
+	char buf[64];
+
+	for (size_t i = 0; i < a->nirqs && irq >= 0; i++)
+		if (a->irqs[i].irq == irq)
+			q = &a->irqs[i];
+	if (!q) {
+		OUT(x, "device IRQ %s interrupted CPU %d %s: steer it away (/proc/irq/N/smp_affinity_list)%s",
+		    det(x), cpu, x->rate, cpuset_isset(&a->f.default_irq_affinity, cpu) ?
+		    "; the default IRQ affinity includes it too" : "");
+		return true;
+	}
+	if (cpuset_isset(&q->effective, cpu)) {
+		OUT(x, "IRQ %d %s interrupted CPU %d %s: its effective affinity includes CPU %d%s", irq,
+		    q->name, cpu, x->rate, cpu, a->f.irqbalance_running ?
+		    " (irqbalance is running and may move it back)" : "");
+		return true;
+	}
+	OUT(x, "IRQ %d %s interrupted CPU %d %s although its effective affinity is now %s: it moved during the run%s",
+	    irq, q->name, cpu, x->rate, fmt_set(&q->effective, buf, sizeof(buf)),
+	    a->f.irqbalance_running ? " (irqbalance is running)" : " or is a managed IRQ");
+	return true;
+}
+
+static bool x_softirq(struct xctx *x)
+{
+	const struct js_audit *a = x->a;
+	const char *d = det(x);
+	int cpu = x->o->cpu;
+	char irqs[160];
+
+	if (!strcmp(d, "NET_RX") || !strcmp(d, "NET_TX") || !strcmp(d, "BLOCK") ||
+	    !strcmp(d, "IRQ_POLL") || !strcmp(d, "TASKLET") || !strcmp(d, "HI")) {
+		irq_list(a, x->pc, cpu, irqs, sizeof(irqs));
+		OUT(x, "softirq %s ran %s on CPU %d: it follows device IRQs handled there (%s)", d,
+		    x->rate, cpu, irqs[0] ? irqs : "no device IRQ has affinity on it: RPS/XPS or a remote raise");
+	} else if (!strcmp(d, "TIMER") || !strcmp(d, "HRTIMER")) {
+		OUT(x, "softirq %s ran %s on CPU %d: timers expire there (%s; timer_migration=%d)", d,
+		    x->rate, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
+		    a->f.timer_migration);
+	} else if (!strcmp(d, "RCU")) {
+		OUT(x, "softirq RCU ran %s on CPU %d: %s", x->rate, cpu,
+		    x->pc && x->pc->rcu_nocb ? "callbacks are offloaded, yet RCU core work ran there" :
+		    "its RCU callbacks are not offloaded (rcu_nocbs=)");
+	} else if (!strcmp(d, "SCHED")) {
+		OUT(x, "softirq SCHED ran %s on CPU %d: load balancing runs there (%s)", x->rate, cpu,
+		    x->pc && x->pc->isolated ? "isolated, yet balanced" :
+		    "not isolated: isolcpus=domain removes it from the scheduler domains");
+	} else {
+		OUT(x, "softirq %s ran %s on CPU %d", d, x->rate, cpu);
+	}
+	return true;
+}
+
+static bool x_ipi(struct xctx *x)
+{
+	const struct js_audit *a = x->a;
+	const char *d = det(x);
+	int cpu = x->o->cpu;
+
+	if (strstr(d, "resched") || !strcmp(d, "RES")) {
+		OUT(x, "reschedule IPIs hit CPU %d %s: tasks are woken onto it (%d user tasks, %d unbound kthreads allowed on it)",
+		    cpu, x->rate, x->pc ? x->pc->ntasks_user : -1, x->pc ? x->pc->ntasks_kthread : -1);
+	} else if (strstr(d, "call_function") || !strcmp(d, "CAL") || !strcmp(d, "TLB")) {
+		OUT(x, "function-call IPIs (%s) hit CPU %d %s: cross-CPU calls such as TLB shootdowns (THP %s, khugepaged/defrag %d, numa_balancing %d, ksm %d)",
+		    d, cpu, x->rate, a->f.thp_enabled[0] ? a->f.thp_enabled : "?",
+		    a->f.khugepaged_defrag, a->f.numa_balancing, a->f.ksm_run);
+	} else if (strstr(d, "irq_work")) {
+		OUT(x, "irq_work IPIs hit CPU %d %s: deferred work from NMI/perf/printk/RCU contexts",
+		    cpu, x->rate);
+	} else {
+		OUT(x, "IPI %s hit CPU %d %s", d, cpu, x->rate);
+	}
+	return true;
+}
+
+static bool x_mm(struct xctx *x, const char *what)
+{
+	const struct js_audit *a = x->a;
+	const struct audit_check *cp = audit_find(a, "vm.compaction_proactiveness", -1);
+
+	OUT(x, "%s on CPU %d %s: THP enabled=%s defrag=%s khugepaged/defrag=%d, numa_balancing=%d, ksm=%d, compaction_proactiveness=%s",
+	    what, x->o->cpu, x->rate, a->f.thp_enabled[0] ? a->f.thp_enabled : "?",
+	    a->f.thp_defrag[0] ? a->f.thp_defrag : "?", a->f.khugepaged_defrag,
+	    a->f.numa_balancing, a->f.ksm_run, cp ? cp->observed : "?");
+	return true;
+}
+
+static bool x_work(struct xctx *x)
+{
+	const struct js_audit *a = x->a;
+	const char *d = det(x), *fn = strrchr(d, ' ');
+	int cpu = x->o->cpu;
+	char mask[64];
+
+	fn = fn ? fn + 1 : d;
+	if (strstr(fn, "vmstat")) {
+		OUT(x, "kworker vmstat_update ran %s on CPU %d: vm.stat_interval=%d (set 10 or more)",
+		    x->rate, cpu, a->f.stat_interval);
+	} else if (strstr(fn, "watchdog")) {
+		OUT(x, "work %s ran %s on CPU %d: the lockup watchdog (boot with nosoftlockup)", fn,
+		    x->rate, cpu);
+	} else if (strstr(fn, "lru_add_drain") || strstr(fn, "drain_local_pages")) {
+		OUT(x, "work %s ran %s on CPU %d: another CPU drained the per-CPU page lists (mlock, migration, compaction, THP)",
+		    fn, x->rate, cpu);
+	} else if (!strncmp(d, "kworker/u", 9)) {
+		OUT(x, "unbound work %s ran %s on CPU %d: the unbound workqueue cpumask includes CPU %d (%s)",
+		    fn, x->rate, cpu, cpu, fmt_set(&a->f.unbound_wq, mask, sizeof(mask)));
+	} else {
+		OUT(x, "work %s ran %s on CPU %d: per-CPU work queued there%s", fn, x->rate, cpu,
+		    x->pc && x->pc->in_unbound_wq ? "; the unbound workqueue cpumask includes it too" : "");
+	}
+	return true;
+}
+
+/* kept_task - the audit's record of the task named by "comm:pid" */
+static const struct audit_task *kept_task(const struct audit_cpu *pc, const char *d)
+{
+	const char *c = strrchr(d, ':');
+	int id = c ? lead_int(c + 1) : -1;
+
+	for (size_t i = 0; pc && id >= 0 && i < pc->nkept; i++)
+		if (pc->kept[i].tid == id || pc->kept[i].pid == id)
+			return &pc->kept[i];
+	return NULL;
+}
+
+static bool x_task(struct xctx *x)
+{
+	const char *d = det(x);
+	int cpu = x->o->cpu;
+	const struct audit_task *t = kept_task(x->pc, d);
+	char suffix[16];
+	size_t sl;
+
+	snprintf(suffix, sizeof(suffix), "/%d", cpu);
+	sl = strlen(suffix);
+	if (t) {
+		OUT(x, "%s %s ran %s on CPU %d: it is allowed on CPU %d (affinity %s)",
+		    t->kthread ? "kernel thread" : "task", d, x->rate, cpu, cpu, t->allowed);
+	} else if (strstr(d, suffix) && (strstr(d, "ksoftirqd") || strstr(d, "rcuc") ||
+					 strstr(d, "migration") || strstr(d, "ktimers") ||
+					 strstr(d, "cpuhp") || (strlen(d) > sl &&
+								!strncmp(d + strlen(d) - sl, suffix, sl)))) {
+		OUT(x, "per-CPU kthread %s ran %s on CPU %d: %s", d, x->rate, cpu,
+		    strstr(d, "ksoftirqd") ? "softirq overflow (see the softirq lines)" :
+		    strstr(d, "rcuc") ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
+		    strstr(d, "migration") ? "stop_machine / task migration requests" :
+		    "kernel work bound to this CPU");
+	} else if (x->pc) {
+		OUT(x, "task %s ran %s on CPU %d: %d user tasks and %d unbound kthreads are allowed on CPU %d (%s)",
+		    d, x->rate, cpu, x->pc->ntasks_user, x->pc->ntasks_kthread, cpu,
+		    x->pc->isolated ? "isolated, so they were pinned there" :
+		    "not isolated: isolcpus=domain or a cpuset keeps them off");
+	} else {
+		OUT(x, "task %s ran %s on CPU %d", d, x->rate, cpu);
+	}
+	return true;
+}
+
+static bool x_idle(struct xctx *x)
+{
+	const struct js_audit *a = x->a;
+
+	if (a->f.rt_runtime_us >= 0 && a->f.rt_runtime_us != INT64_MIN && a->f.rt_period_us > 0) {
+		OUT(x, "the sampler was off CPU %d with the CPU idle %s: RT throttling (sched_rt_runtime_us=%lld) forces a SCHED_FIFO task off %lld us every %lld us",
+		    x->o->cpu, x->rate, (long long)a->f.rt_runtime_us,
+		    (long long)(a->f.rt_period_us - a->f.rt_runtime_us), (long long)a->f.rt_period_us);
+	} else {
+		OUT(x, "the sampler was off CPU %d with the CPU idle %s: it slept or blocked (page fault, lock)",
+		    x->o->cpu, x->rate);
+	}
+	return true;
+}
+
+static bool x_misc(struct xctx *x, const char *cause)
+{
+	const struct js_audit *a = x->a;
+	int cpu = x->o->cpu;
+
+	if (!strcmp(cause, "nmi")) {
+		OUT(x, "NMIs hit CPU %d %s: %s", cpu, x->rate, a->f.nmi_watchdog > 0 ?
+		    "the NMI watchdog is on (kernel.nmi_watchdog=0)" : "perf sampling or a hardware NMI");
+	} else if (!strcmp(cause, "fault")) {
+		OUT(x, "page faults on CPU %d %s: mlockall() and pre-fault the workload (%d swap devices, THP %s)",
+		    cpu, x->rate, a->f.swap_devices, a->f.thp_enabled[0] ? a->f.thp_enabled : "?");
+	} else if (!strcmp(cause, "steal")) {
+		OUT(x, "hypervisor steal on CPU %d %s: %s", cpu, x->rate, a->f.hypervisor ?
+		    "the vCPU was descheduled by the host; pin and isolate it on the host" :
+		    "steal time reported, yet no hypervisor flag");
+	} else if (!strcmp(cause, "smi")) {
+		OUT(x, "SMIs on CPU %d %s: firmware (BIOS power/thermal features), invisible to the OS",
+		    cpu, x->rate);
+	} else if (!strcmp(cause, "unexplained")) {
+		OUT(x, "gaps with no visible cause on CPU %d %s: %s", cpu, x->rate, a->f.hypervisor ?
+		    "running under a hypervisor, host interrupts, vmexits and preemption are invisible to the guest" :
+		    "SMIs, an SMT sibling, or hardware (check the smi and smt lines)");
+	} else if (!strcmp(cause, "vector")) {
+		OUT(x, "APIC vector %s hit CPU %d %s", det(x), cpu, x->rate);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* rates - "120 times (12/s, 1.2 ms)" and "12/s" for an observation */
+static void rates(struct xctx *x)
+{
+	const struct audit_observed *o = x->o;
+	bool per = o->seconds > 0 && o->count / o->seconds >= 1;
+	char ns[32] = "";
+
+	if (o->total_ns)
+		js_fmt_ns(ns, sizeof(ns), o->total_ns);
+	if (per)
+		snprintf(x->persec, sizeof(x->persec), o->count / o->seconds < 10 ? "%.1f/s" :
+			 "%.0f/s", o->count / o->seconds);
+	else
+		snprintf(x->persec, sizeof(x->persec), "%llu times", (unsigned long long)o->count);
+	snprintf(x->rate, sizeof(x->rate), "%llu times%s%s%s%s%s", (unsigned long long)o->count,
+		 per || ns[0] ? " (" : "", per ? x->persec : "", per && ns[0] ? ", " : "", ns,
+		 per || ns[0] ? ")" : "");
+}
+
+/* explain - one line for one observation; false if there is nothing to say */
+static bool explain(struct xctx *x)
+{
+	const char *c = x->o->cause;
+
+	if (!strcmp(c, "timer") || !strcmp(c, "hrtimer"))
+		return x_timer(x);
+	if (!strcmp(c, "irq"))
+		return x_irq(x);
+	if (!strcmp(c, "softirq"))
+		return x_softirq(x);
+	if (!strcmp(c, "ipi"))
+		return x_ipi(x);
+	if (!strcmp(c, "tlb"))
+		return x_mm(x, "TLB flushes");
+	if (!strcmp(c, "thp"))
+		return x_mm(x, "THP collapse/compaction");
+	if (!strcmp(c, "mm"))
+		return x_mm(x, "compaction/migration");
+	if (!strcmp(c, "work"))
+		return x_work(x);
+	if (!strcmp(c, "task"))
+		return x_task(x);
+	if (!strcmp(c, "idle"))
+		return x_idle(x);
+	return x_misc(x, c);
+}
+
+size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
+			char (*lines)[AUDIT_LINE_LEN], size_t max_lines)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n && out < max_lines; i++) {
+		struct xctx x = { .a = a, .o = &obs[i], .line = lines[out] };
+
+		if (!obs[i].cause || (!obs[i].count && !obs[i].total_ns))
+			continue;
+		x.pc = find_cpu(a, obs[i].cpu);
+		rates(&x);
+		if (explain(&x))
+			out++;
+	}
+	return out;
+}
