@@ -170,6 +170,8 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 	at = r->gap.start_ns > run_start_ns ? r->gap.start_ns - run_start_ns : 0;
 	sb_printf(&b, "%s at %s: ", fmt_ns(d, r->gap.dur_ns), fmt_ns(t, at));
 	prim = primary_index(a);
+	if (prim < 0 && a->nparts)
+		prim = 0;       /* primary not among the parts (hand-made attr): largest first */
 	if (prim >= 0) {
 		event_terms(&b, a, prim);
 		tail_terms(&b, a, false);
