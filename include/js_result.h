@@ -15,6 +15,7 @@
 #include "js_causes.h"
 #include "js_clockcost.h"
 #include "js_intervals.h"
+#include "js_period.h"
 #include "js_hist.h"
 #include "js_model.h"
 #include "js_params.h"
@@ -54,6 +55,7 @@ struct js_cpu_result {
 	struct js_burst bursts[JS_MAX_ARRIVALS][JS_BURST_SIZES];
 	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES];   /* empirical probability */
 	struct js_intervals intervals;   /* per-second max and p99.9 */
+	struct js_period period;      /* periodicity of the gaps left unexplained */
 };
 
 

@@ -31,6 +31,7 @@
 #define EV_WINDOW_CAP     65536           /* events kept per CPU awaiting their gap */
 #define READINGS_CAP      16384
 #define POP_BATCH         4096
+#define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
 
 volatile sig_atomic_t js_stop_requested;
 
@@ -140,11 +141,10 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		memset(&recs[i], 0, sizeof(recs[i]));
 		recs[i].gap = c->pend[i];
-		if (pl->probes)
-			corr_attribute(&recs[i].gap, c->ev, c->nev, &pl->copts, &recs[i].attr);
-		else
-			corr_attribute(&recs[i].gap, NULL, 0, &pl->copts, &recs[i].attr);
 	}
+	/* the batch form sorts the event window once */
+	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
+			    &pl->copts);
 	if (pl->probes && n) {
 		/* steal readings up to the last gap's end, plus the one carried over */
 		uint64_t until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
@@ -182,7 +182,9 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 		c->last_end_ns = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
 		/* drop events that ended before the last processed gap ended */
 		for (size_t i = 0; i < c->nev; i++)
-			if (c->ev[i].end_ns >= c->last_end_ns || c->ev[i].kind == JS_EV_IPI_SEND)
+			if (c->ev[i].end_ns >= c->last_end_ns ||
+			    (c->ev[i].kind == JS_EV_IPI_SEND &&
+			     c->ev[i].end_ns + IPI_KEEP_NS >= c->last_end_ns))
 				c->ev[k++] = c->ev[i];
 		c->nev = k;
 	}
@@ -475,6 +477,10 @@ static void finish(struct pipeline *pl)
 		}
 		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
 			r->smi = smi_end - c->smi_start;
+		/* the counter is read at start and end only (a read may IPI the CPU): its
+		 * delta goes to the largest gaps that no event explains, among the worst */
+		if (r->smi)
+			smi_allocate(r->top.recs, r->top.n, r->smi);
 		if (c->ev_evicted)
 			js_warn("CPU %d: %llu events evicted before their gap was seen", r->cpu,
 				(unsigned long long)c->ev_evicted);

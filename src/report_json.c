@@ -229,6 +229,17 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	}
 	json_obj_end(j);
 	cause_table(j, &r->causes);
+	{
+		struct js_period_result pr;
+		bool periodic = period_result(&r->period, &pr);
+
+		json_obj_begin(j, "unexplained_periodicity");
+		json_bool(j, "periodic", periodic);
+		json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
+		json_dbl(j, "strength", pr.strength);
+		json_u64(j, "gaps", pr.n);
+		json_obj_end(j);
+	}
 	if (hist_encode_compressed_b64(&r->hist, 9, &b64) == 0)
 		json_str(j, "hist_hdr_b64", b64);
 	free(b64);

@@ -112,6 +112,24 @@ static char cause_letter(int c)
 	       js_cause_name(c)[0];
 }
 
+/* unexplained_evidence - what is left to say about gaps no event explains */
+static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
+{
+	struct js_period_result pr;
+	uint64_t n = r->causes.by_primary[JS_CAUSE_UNEXPLAINED];
+	char a[32];
+
+	if (!n)
+		return;
+	fprintf(fp, "    unexplained gaps: %" PRIu64 "; ", n);
+	if (period_result(&r->period, &pr))
+		fprintf(fp, "periodic at %s (strength %.2f over %" PRIu64 " gaps)",
+			js_fmt_ns(a, sizeof(a), pr.period_ns), pr.strength, pr.n);
+	else
+		fprintf(fp, "no periodicity found");
+	fprintf(fp, "\n");
+}
+
 /* cause_table - per class and per source: count, time lost, share, max */
 static void cause_table(FILE *fp, const struct js_cpu_result *r)
 {
@@ -134,6 +152,7 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r)
 			100.0 * causes_share(&r->causes, cl->total_ns),
 			js_fmt_ns(b, sizeof(b), cl->max_ns));
 	}
+	unexplained_evidence(fp, r);
 	fprintf(fp, "  top sources\n");
 	for (size_t i = 0; i < n && i < 15; i++) {
 		char name[80];
@@ -234,6 +253,12 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 		fprintf(fp, " (+%" PRIu64 " LOST: sampler ring full)", r->dropped);
 	fprintf(fp, "\n  time lost       %s (%.3f %%)\n", js_fmt_ns(b, sizeof(b), r->lost_ns),
 		dur > 0 ? 100.0 * r->lost_ns / dur : 0.0);
+	if (run->smi_countable)
+		fprintf(fp, "  SMIs            %" PRIu64 " during the run%s\n", r->smi,
+			run->machine.hypervisor ? " (in a VM the counter is emulated: host SMIs "
+			"are invisible)" : "");
+	if (run->probes_on)
+		fprintf(fp, "  steal           %s allocated to gaps\n", js_fmt_ns(b, sizeof(b), r->steal_ns));
 	if (r->gap_count)
 		percentiles(fp, r);
 	histogram(fp, run, r);
