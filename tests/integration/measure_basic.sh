@@ -1,7 +1,7 @@
 #!/bin/bash
 # measure_basic.sh - the foundation end to end: a real run on CPU 1, its report,
 # JSON and CSV coherent with each other; bad input refused quickly.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
 

@@ -1,4 +1,4 @@
-# lib.sh - shared helpers for the integration tests (sourced, not run).
+# lib.bash - shared helpers for the integration tests (sourced, not run).
 # Each test: exit 0 pass, 77 skip, anything else fail.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
