@@ -91,6 +91,7 @@ struct audit_facts {
 	int hz;                         /* CONFIG_HZ, 0 unknown */
 	char preempt[32];               /* "none", "voluntary", "full", "lazy", "rt" or "" */
 	int nohz_full_capable;          /* CONFIG_NO_HZ_FULL (/sys/devices/system/cpu/nohz_full) */
+	int nohz_full_err;              /* reading the nohz_full list failed (-errno), else 0 */
 	int rcu_nocb_capable;           /* CONFIG_RCU_NOCB_CPU */
 	int64_t rt_runtime_us, rt_period_us;    /* INT64_MIN unknown; -1 = no throttling */
 	int stat_interval;
@@ -103,6 +104,7 @@ struct audit_facts {
 	struct js_cpuset online, isolated, nohz_full, rcu_nocbs, default_irq_affinity, unbound_wq;
 	struct js_cpuset watchdog_cpumask;
 	char cmdline[4096];
+	int cmdline_err;                /* /proc/cmdline unreadable (-errno), else 0 */
 };
 
 struct js_audit {

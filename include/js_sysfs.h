@@ -22,7 +22,10 @@
 
 #define SYSFS_PATH_MAX 512
 
-/* sysfs_set_root - read everything under dir (NULL, "" or "/" = the live system); -errno */
+/*
+ * sysfs_set_root - read everything under dir (NULL, "" or "/" = the live system);
+ * -ENOENT / -ENOTDIR when dir is not a directory (the root is then unchanged)
+ */
 int sysfs_set_root(const char *dir);
 /* sysfs_root - the current root, "" when live */
 const char *sysfs_root(void);

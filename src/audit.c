@@ -260,6 +260,7 @@ static void load_cmdline(struct js_audit *a)
 
 	if (n < 0) {
 		buf[0] = '\0';
+		a->f.cmdline_err = (int)n;
 		return;
 	}
 	buf[strcspn(buf, "\n")] = '\0';
@@ -430,6 +431,14 @@ size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_i
 		n++;
 	}
 	return n;
+}
+
+bool cmdline_skip(const struct js_audit *a, struct audit_check *c)
+{
+	if (!a->f.cmdline_err)
+		return false;
+	ck_skip_err(c, "/proc/cmdline", a->f.cmdline_err);
+	return true;
 }
 
 int last_possible_cpu(void)

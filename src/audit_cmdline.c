@@ -77,8 +77,10 @@ static void check_isolcpus(struct js_audit *a, int last)
 		struct audit_check *c = audit_add(a, "isolcpus", cpu, SEV_HIGH, src);
 
 		ck_exp(c, "CPU %d isolated from the scheduler (isolcpus= or an isolated cpuset)", cpu);
-		if (ret && !has) {
+		if (ret && (!has || perr)) {
 			ck_skip_err(c, "/sys/devices/system/cpu/isolated", ret);
+			if (has)
+				ck_obs_append(c, "isolcpus=%s is not a valid CPU list", val);
 			continue;
 		}
 		a->cpu[i].isolated = cpuset_isset(&a->f.isolated, cpu);
@@ -101,6 +103,8 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 	int flags;
 
 	ck_exp(c, "managed_irq among the isolcpus= flags");
+	if (cmdline_skip(a, c))
+		return;
 	if (!cmdline_get(a, "isolcpus", val, sizeof(val))) {
 		ck_skip(c, "no isolcpus= on the command line", "see the isolcpus check");
 		return;
@@ -134,12 +138,19 @@ static void check_nohz_full(struct js_audit *a)
 	if (ret == -ENOENT) {
 		cpuset_zero(&a->f.nohz_full);
 		a->f.nohz_full_capable = 0;
+	} else if (ret) {
+		cpuset_zero(&a->f.nohz_full);
+		a->f.nohz_full_err = ret;
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i];
 		struct audit_check *c = audit_add(a, "nohz_full", cpu, SEV_HIGH, path);
 
 		ck_exp(c, "CPU %d in nohz_full (no periodic tick while one task runs)", cpu);
+		if (ret == -ENOENT && !sysfs_exists("/sys/devices/system/cpu/online")) {
+			ck_skip(c, "no /sys/devices/system/cpu in this tree", "");
+			continue;
+		}
 		if (ret == -ENOENT) {
 			ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)", path);
 			ck_deviate(c);
@@ -162,15 +173,18 @@ static void check_nohz_full(struct js_audit *a)
 }
 
 /* rcu_offloaded - CPUs whose callbacks are offloaded: rcu_nocbs= + nohz_full + rcuo[ps]/N */
-static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int last, bool *bare)
+static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int last, bool *bare,
+			  char *bad, size_t badlen)
 {
 	char val[512];
 
 	cpuset_zero(&a->f.rcu_nocbs);
 	*bare = false;
-	if (cmdline_get(a, "rcu_nocbs", val, sizeof(val)))
-		cpulist_parse_n(val, &a->f.rcu_nocbs, last, false, NULL, 0);
-	else if (cmdline_has(a, "rcu_nocbs"))
+	bad[0] = '\0';
+	if (cmdline_get(a, "rcu_nocbs", val, sizeof(val))) {
+		if (cpulist_parse_n(val, &a->f.rcu_nocbs, last, false, NULL, 0))
+			snprintf(bad, badlen, "rcu_nocbs=%s is not a CPU list", val);
+	} else if (cmdline_has(a, "rcu_nocbs"))
 		*bare = true;
 	if (a->f.rcu_nocb_capable != 0)
 		cpuset_or(&a->f.rcu_nocbs, &a->f.nohz_full);
@@ -184,10 +198,10 @@ static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int 
 
 static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, int last)
 {
-	char buf[128];
+	char buf[128], why[600];
 	bool bare;
 
-	rcu_offloaded(a, ts, last, &bare);
+	rcu_offloaded(a, ts, last, &bare, why, sizeof(why));
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i], bad = -1;
 		struct audit_check *c = audit_add(a, "rcu_nocbs", cpu, SEV_MED,
@@ -195,6 +209,11 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 
 		ck_exp(c, "CPU %d offloaded, no rcuo* kthread allowed on it", cpu);
 		a->cpu[i].rcu_nocb = cpuset_isset(&a->f.rcu_nocbs, cpu);
+		if (!a->cpu[i].rcu_nocb && (why[0] || a->f.nohz_full_err || a->f.cmdline_err)) {
+			ck_skip(c, why[0] ? why : "cannot tell: the command line or nohz_full is unreadable",
+				"fix the command line / nohz_full file");
+			continue;
+		}
 		for (size_t k = 0; k < ts->n && bad < 0; k++)
 			if (ts->t[k].kthread && !strncmp(ts->t[k].comm, "rcuo", 4) &&
 			    ts->t[k].allowed_ok && cpuset_isset(&ts->t[k].allowed, cpu))
@@ -224,6 +243,8 @@ static void check_flag(struct js_audit *a, const char *id, enum audit_severity s
 	char v[64];
 
 	ck_exp(c, "%s", opts[0]);
+	if (cmdline_skip(a, c))
+		return;
 	for (size_t i = 0; i < nopts; i++) {
 		const char *eq = strchr(opts[i], '=');
 		char key[64];
@@ -249,6 +270,8 @@ static void check_console(struct js_audit *a)
 	bool serial = false, quiet = cmdline_has(a, "quiet");
 
 	ck_exp(c, "no serial console, or quiet / loglevel <= 4");
+	if (cmdline_skip(a, c))
+		return;
 	if (cmdline_get(a, "loglevel", lvl, sizeof(lvl)) && lead_int(lvl) >= 0 && lead_int(lvl) <= 4)
 		quiet = true;
 	for (size_t i = 0; i < n; i++) {

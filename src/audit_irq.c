@@ -382,8 +382,11 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 		bool auto_ban = a->cpu[i].isolated || a->cpu[i].nohz_full;
 
 		ck_exp(c, "irqbalance stopped, or CPU %d banned", cpu);
-		if (ts->err && !ts->n) {
-			ck_skip_err(c, "/proc", ts->err);
+		if (!ts->n) {
+			if (ts->err)
+				ck_skip_err(c, "/proc", ts->err);
+			else
+				ck_skip(c, "no readable task under /proc", "");
 			continue;
 		}
 		if (!a->f.irqbalance_running) {

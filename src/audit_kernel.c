@@ -12,6 +12,13 @@ static struct {
 	char source[200];
 } kcfg;
 
+/* looks_like_config - a kernel .config has CONFIG_ lines */
+static bool looks_like_config(const char *text)
+{
+	return text && (!strncmp(text, "CONFIG_", 7) || strstr(text, "\nCONFIG_") ||
+			strstr(text, "\n# CONFIG_"));
+}
+
 void audit_kconfig_load(struct js_audit *a)
 {
 	char boot[160];
@@ -20,10 +27,12 @@ void audit_kconfig_load(struct js_audit *a)
 
 	audit_kconfig_release();
 	ret = sysfs_read_gz("/proc/config.gz", &kcfg.text, &len);
-	if (!ret) {
+	if (!ret && looks_like_config(kcfg.text)) {
 		snprintf(kcfg.source, sizeof(kcfg.source), "/proc/config.gz");
 		return;
 	}
+	free(kcfg.text);
+	kcfg.text = NULL;
 	if (sysfs_read_str("/proc/sys/kernel/osrelease", a->f.release, sizeof(a->f.release)) ||
 	    !a->f.release[0]) {
 		snprintf(kcfg.source, sizeof(kcfg.source),
@@ -32,10 +41,13 @@ void audit_kconfig_load(struct js_audit *a)
 	}
 	spath(boot, sizeof(boot), "/boot/config-%s", a->f.release);
 	ret = sysfs_read_file(boot, &kcfg.text, &len);
-	if (!ret)
+	if (!ret && looks_like_config(kcfg.text)) {
 		snprintf(kcfg.source, sizeof(kcfg.source), "%s", boot);
-	else
-		snprintf(kcfg.source, sizeof(kcfg.source), "no /proc/config.gz and no %s", boot);
+		return;
+	}
+	free(kcfg.text);
+	kcfg.text = NULL;
+	snprintf(kcfg.source, sizeof(kcfg.source), "no usable /proc/config.gz or %s", boot);
 }
 
 void audit_kconfig_release(void)
@@ -116,10 +128,14 @@ static void check_hz(struct js_audit *a)
 	int hz;
 
 	ck_exp(c, "context only");
-	if (!kconfig_value(a, "CONFIG_HZ", v, sizeof(v)) || (hz = atoi(v)) <= 0) {
-		ck_skip(c, audit_kconfig_source()[0] ? audit_kconfig_source() :
-			"no kernel config readable",
+	if (!kcfg.text) {
+		ck_skip(c, kcfg.source[0] ? kcfg.source : "no kernel config readable",
 			"enable CONFIG_IKCONFIG_PROC or install /boot/config-$(uname -r)");
+		return;
+	}
+	if (!kconfig_value(a, "CONFIG_HZ", v, sizeof(v)) || (hz = lead_int(v)) <= 0) {
+		ck_skip(c, "no valid CONFIG_HZ in the kernel config", "");
+		ck_src(c, "%s", kcfg.source);
 		return;
 	}
 	a->f.hz = hz;
@@ -241,6 +257,10 @@ static void check_nohz_config(struct js_audit *a)
 	char t = kconfig_tristate(a, "CONFIG_NO_HZ_FULL");
 
 	ck_exp(c, "CONFIG_NO_HZ_FULL=y");
+	if (!sysfs_exists("/sys/devices/system/cpu/online") && !t) {
+		ck_skip(c, "no /sys/devices/system/cpu and no kernel config", "");
+		return;
+	}
 	if (sysfs_exists("/sys/devices/system/cpu/nohz_full"))
 		a->f.nohz_full_capable = 1;
 	else if (t)
@@ -446,8 +466,8 @@ static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
 		ck_obs(c, "audit=0");
 		return;
 	}
-	if (ts->err) {
-		ck_skip(c, "cannot list /proc tasks", "");
+	if (!ts->n) {
+		ck_skip(c, "no readable task under /proc", "");
 		return;
 	}
 	if (audit_tasks_find_comm(ts, "kauditd", true) < 0) {
@@ -492,9 +512,10 @@ static void check_tuned(struct js_audit *a)
 	int ret = sysfs_read_str(path, prof, sizeof(prof));
 
 	ck_exp(c, "a latency profile whose isolated_cores include the measured CPUs");
-	if (ret) {
+	if (ret || !prof[0]) {
 		ck_skip(c, ret == -ENOENT ? "tuned is not installed (no active profile)" :
-			"cannot read the tuned profile", "optional: tuned-adm profile cpu-partitioning");
+			ret ? "cannot read the tuned profile" : "no active tuned profile (empty file)",
+			"optional: tuned-adm profile cpu-partitioning");
 		return;
 	}
 	ck_obs(c, "active profile \"%s\"", prof);

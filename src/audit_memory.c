@@ -302,7 +302,10 @@ static void check_swap(struct js_audit *a)
 
 	ck_exp(c, "no swap, or swappiness <= 10 and the workload mlock()ed");
 	sysfs_read_int("/proc/sys/vm/swappiness", &a->f.swappiness);
+	if (!ret && strncmp(text, "Filename", 8))
+		ret = -EINVAL;	/* not the /proc/swaps header */
 	if (ret) {
+		free(text);
 		ck_skip_err(c, "/proc/swaps", ret);
 		return;
 	}
@@ -310,7 +313,9 @@ static void check_swap(struct js_audit *a)
 		n++;
 	free(text);
 	a->f.swap_devices = n;
-	ck_obs(c, "%d swap device%s, swappiness %d", n, n == 1 ? "" : "s", a->f.swappiness);
+	ck_obs(c, "%d swap device%s", n, n == 1 ? "" : "s");
+	if (a->f.swappiness >= 0)
+		ck_obs_append(c, "swappiness %d", a->f.swappiness);
 	if (!n)
 		return;
 	if (a->f.swappiness > 10) {

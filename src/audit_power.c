@@ -27,6 +27,8 @@ static void check_cpufreq(struct js_audit *a, size_t i)
 			"on bare metal load the cpufreq driver to check the governor");
 		return;
 	}
+	if (!ret && !gov[0])
+		ret = -ENODATA;
 	if (ret) {
 		ck_skip_err(c, p, ret);
 		return;
@@ -54,7 +56,9 @@ static int dma_latency(int *us)
 {
 	char buf[32];
 	ssize_t n = sysfs_read_buf("/dev/cpu_dma_latency", buf, sizeof(buf));
+	char *end;
 	int32_t v;
+	long lv;
 
 	if (n < 0)
 		return (int)n;
@@ -63,15 +67,19 @@ static int dma_latency(int *us)
 		*us = v;
 		return 0;
 	}
-	*us = lead_int(buf);
-	return *us < 0 ? -EINVAL : 0;
+	errno = 0;
+	lv = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n') || lv < 0 || lv > INT32_MAX)
+		return -EINVAL;
+	*us = (int)lv;
+	return 0;
 }
 
 /* resume_latency - per-CPU PM QoS: 0 = none, "n/a" = no idle states allowed (0 us) */
 static int resume_latency(int cpu, int *us)
 {
 	char p[96], v[32];
-	int ret;
+	int ret, x;
 
 	spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us", cpu);
 	ret = sysfs_read_str(p, v, sizeof(v));
@@ -81,11 +89,10 @@ static int resume_latency(int cpu, int *us)
 		*us = 0;
 		return 0;
 	}
-	*us = lead_int(v);
-	if (*us < 0)
+	x = lead_int(v);
+	if (x < 0 || v[strspn(v, "0123456789")])
 		return -EINVAL;
-	if (*us == 0)
-		*us = NO_QOS;
+	*us = x ? x : NO_QOS;
 	return 0;
 }
 
@@ -125,7 +132,8 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 	for (size_t k = 0; k < d.n; k++) {
 		if (strncmp(d.names[k], "state", 5))
 			continue;
-		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]), &lat))
+		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]), &lat) ||
+		    lat < 0)
 			continue;
 		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/disable", dir, d.names[k]), &dis))
 			dis = 0;
@@ -158,6 +166,8 @@ static void check_cstates(struct js_audit *a, size_t i)
 		a->cpu[i].deepest_cstate_us = 0;
 		return;
 	}
+	if (!ret && !drv[0])
+		ret = -ENODATA;
 	if (ret) {
 		ck_skip_err(c, "/sys/devices/system/cpu/cpuidle/current_driver", ret);
 		return;
@@ -254,6 +264,8 @@ static void check_clocksource(struct js_audit *a)
 				 a->f.clocksource, sizeof(a->f.clocksource));
 
 	ck_exp(c, "tsc (arch_sys_counter on arm64)");
+	if (!ret && !a->f.clocksource[0])
+		ret = -ENODATA;
 	if (ret) {
 		ck_skip_err(c, p, ret);
 		return;
@@ -311,6 +323,8 @@ static void check_tsc(struct js_audit *a)
 	}
 	w = audit_add(a, "clocksource.watchdog", -1, SEV_LOW, "/proc/cmdline tsc=");
 	ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
+	if (cmdline_skip(a, w))
+		return;
 	rel = cmdline_get(a, "tsc", v, sizeof(v)) && (!strcmp(v, "reliable") ||
 						      !strcmp(v, "nowatchdog"));
 	ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line", v);

@@ -34,6 +34,8 @@ const char *spath(char *buf, size_t len, const char *fmt, ...) FMT(3, 4);
 /* command line (a->f.cmdline, which ends at a "--") */
 bool cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len);
 bool cmdline_has(const struct js_audit *a, const char *word);
+/* cmdline_skip - skip c when /proc/cmdline was unreadable; true if skipped */
+bool cmdline_skip(const struct js_audit *a, struct audit_check *c);
 /* cmdline_get_all - every value of key (e.g. several console=), up to max; count */
 size_t cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64], size_t max);
 /* lead_int - the decimal number at the start of s (at most 9 digits), or -1 */

@@ -260,17 +260,32 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 
 static void check_workqueues(struct js_audit *a);
 
+/* skip_tasks - no task could be read: both task checks skip */
+static void skip_tasks(struct js_audit *a, int cpu, int err)
+{
+	static const char *const ids[] = { "tasks.user", "tasks.kthreads" };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct audit_check *c = audit_add(a, ids[k], cpu, SEV_HIGH, "/proc/*/task/*/stat");
+
+		if (err)
+			ck_skip_err(c, "/proc", err);
+		else
+			ck_skip(c, "no readable task under /proc/*/task", "");
+	}
+}
+
 void audit_checks_tasks(struct js_audit *a, const struct audit_tasks *ts)
 {
+	size_t nok = 0;
+
+	for (size_t i = 0; i < ts->n; i++)
+		nok += ts->t[i].allowed_ok;
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int pinned;
 
-		if (ts->err && !ts->n) {
-			struct audit_check *c = audit_add(a, "tasks.user", a->cpus[i], SEV_HIGH, "/proc");
-
-			ck_skip_err(c, "/proc", ts->err);
-			c = audit_add(a, "tasks.kthreads", a->cpus[i], SEV_HIGH, "/proc");
-			ck_skip_err(c, "/proc", ts->err);
+		if (!nok) {
+			skip_tasks(a, a->cpus[i], ts->err);
 			continue;
 		}
 		count_cpu(&a->cpu[i], ts, &pinned);

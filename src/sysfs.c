@@ -17,6 +17,7 @@ static char root[SYSFS_PATH_MAX];
 
 int sysfs_set_root(const char *dir)
 {
+	struct stat st;
 	size_t n;
 
 	if (!dir || !dir[0] || !strcmp(dir, "/")) {
@@ -28,6 +29,10 @@ int sysfs_set_root(const char *dir)
 		n--;
 	if (n >= sizeof(root) - 64)
 		return -ENAMETOOLONG;
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
 	memcpy(root, dir, n);
 	root[n] = '\0';
 	return 0;
