@@ -1,0 +1,12 @@
+#!/bin/bash
+# attrib_irq.sh - issue 3: O_DIRECT reads every 5 ms whose disk IRQ is delivered on
+# CPU 1 (jsinject irq) are named one-to-one: each read's gap carries irq:<name>:<irq>
+# (>= 99 %).  Skips when the disk's managed IRQ cannot be aimed at CPU 1.
+# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+set -u
+cd "$(dirname "$0")" || exit 1
+TMP=$(mktemp -d /tmp/attrib_irq.XXXXXX)
+# ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
+trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+python3 attrib_lib.py run --mode irq --duration 12 --period 5000 --count 1 --dir "$TMP"

@@ -1,0 +1,528 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""attrib_lib.py - check jitterscope's attribution against injected ground truth.
+
+Two commands:
+
+  attrib_lib.py run --mode MODE [--duration D] [--period US] [--spin US] [--count N] ...
+      Run jitterscope on CPU 1 for D seconds (--gaps, --json), start build/tools/jsinject
+      about 1 s later for D-2 s on the same CPU, then match (below).  Exit 0 pass, 1 fail,
+      77 skip (not root, probes unavailable, managed disk IRQ aimed elsewhere).
+
+  attrib_lib.py match --mode MODE --log INJ.csv --gaps GAPS.csv [--json RUN.json]
+                      [--irq-detail NAME:N]
+      Match the injector's actions one-to-one to gaps and check the cause.
+
+Matching: every injected action (a row `mode,seq,start_ns,end_ns` of jsinject's log, all
+CLOCK_MONOTONIC ns) is paired with at most one gap of the measured CPU (a row of the --gaps CSV),
+and every gap with at most one action.  A gap is a candidate for an action when it overlaps
+[start - before, end + after]; `before` absorbs the delivery of an IRQ/IPI that the sampler
+sees a little before the injector logs the action's start, `after` the work that the target CPU
+does after the injector's side of the action ended (RPS softirq).  Among the unused candidates
+the first one carrying the expected cause wins, otherwise the one closest to the action.
+
+The expected cause, per mode:
+  preempt  primary cause `task`, detail `jsinject:<tid>` (the SCHED_FIFO spinner), and the
+           task's net time within 10 % of the spin the injector measured
+  pf       `fault:fault user jsinject:...` among the causes (faults of the FIFO task)
+  ipi      `ipi:call_function_single...` among the causes (the perf ioctl's IPI)
+  softirq  `softirq:NET_RX` among the causes (loopback UDP steered by RPS)
+  irq      `irq:<name>:<irq>` among the causes (the disk's IRQ, from jsinject's summary)
+  timer    `hrtimer:hrtimer perf_swevent_hrtimer` among the causes (perf cpu-clock hrtimer)
+"""
+import argparse
+import bisect
+import csv
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+JS = os.path.join(ROOT, "build", "jitterscope")
+INJ = os.path.join(ROOT, "build", "tools", "jsinject")
+RPS = "/sys/class/net/lo/queues/rx-0/rps_cpus"
+
+EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
+US = 1000
+
+# mode -> expectation: how to recognise the right cause, and the matching window
+MODES = {
+    "preempt": dict(primary=("task", "jsinject:"), before=100 * US, after=0,
+                    dur_tol=0.10, period=10000, spin=200),
+    "pf": dict(cause=("fault", "fault user jsinject:"), before=100 * US, after=0,
+               period=10000, count=64),
+    "ipi": dict(cause=("ipi", "call_function_single"), sender="jsinject:",
+                before=100 * US, after=0, period=5000, count=1),
+    "softirq": dict(cause=("softirq", "NET_RX"), before=100 * US, after=2000 * US,
+                    period=10000),
+    "irq": dict(cause=("irq", None), before=100 * US, after=0, period=5000, count=1),
+    "timer": dict(cause=("hrtimer", "hrtimer perf_swevent_hrtimer"), before=100 * US,
+                  after=20 * US, period=1000),
+}
+
+
+class Gap:
+    __slots__ = ("start", "end", "dur", "cause", "detail", "causes", "steal", "unexpl", "row")
+
+    def __init__(self, row, n):
+        self.start = int(row["start_ns"])
+        self.dur = int(row["duration_ns"])
+        self.end = self.start + self.dur
+        self.cause = row["cause"]
+        self.detail = row["detail"]
+        self.causes = parse_causes(row["causes"])
+        self.steal = int(row["steal_ns"] or 0)
+        self.unexpl = int(row["unexplained_ns"] or 0)
+        self.row = n
+
+
+def parse_causes(s):
+    """`class:detail=net_ns;...` -> [(class, detail, net_ns)]"""
+    out = []
+    for part in s.split(";") if s else []:
+        head, _, net = part.rpartition("=")
+        cls, _, detail = head.partition(":")
+        try:
+            out.append((cls, detail, int(net)))
+        except ValueError:
+            out.append((cls, detail, 0))
+    return out
+
+
+def load_log(path, mode=None):
+    """jsinject's log -> [(seq, start_ns, end_ns)] in start order"""
+    acts = []
+    with open(path, newline="") as f:
+        rd = csv.DictReader(f)
+        if rd.fieldnames != ["mode", "seq", "start_ns", "end_ns"]:
+            raise ValueError("%s: unexpected header %s" % (path, rd.fieldnames))
+        for r in rd:
+            if mode and r["mode"] != mode:
+                raise ValueError("%s: mode %s, expected %s" % (path, r["mode"], mode))
+            acts.append((int(r["seq"]), int(r["start_ns"]), int(r["end_ns"])))
+    acts.sort(key=lambda a: a[1])
+    return acts
+
+
+def load_gaps(path, cpu):
+    """the --gaps CSV -> [Gap] of one CPU in start order"""
+    gaps = []
+    with open(path, newline="") as f:
+        rd = csv.DictReader(f)
+        want = ["cpu", "start_ns", "duration_ns", "cause", "detail", "causes", "steal_ns",
+                "unexplained_ns"]
+        if rd.fieldnames != want:
+            raise ValueError("%s: unexpected header %s" % (path, rd.fieldnames))
+        for n, r in enumerate(rd, 2):
+            if int(r["cpu"]) == cpu:
+                gaps.append(Gap(r, n))
+    gaps.sort(key=lambda g: g.start)
+    return gaps
+
+
+def has_cause(g, cls, prefix):
+    """the (class, detail-prefix) part of gap g, or None"""
+    for c, d, net in g.causes:
+        if c == cls and (prefix is None or d.startswith(prefix)):
+            return (c, d, net)
+    return None
+
+
+def right_cause(g, spec):
+    """the part of g that proves the expected cause, or None"""
+    if "primary" in spec:
+        cls, prefix = spec["primary"]
+        if g.cause != cls or not g.detail.startswith(prefix):
+            return None
+        return has_cause(g, cls, g.detail) or (cls, g.detail, 0)
+    return has_cause(g, *spec["cause"])
+
+
+def distance(g, s, e):
+    """ns between gap g and the interval [s, e] (0 when they overlap)"""
+    if g.end < s:
+        return s - g.end
+    if g.start > e:
+        return g.start - e
+    return 0
+
+
+def match(acts, gaps, spec):
+    """
+    pair each action with a gap -> [(action, gap or None, part or None, shared)]; shared: the
+    gap was already paired with another action
+    """
+    starts = [g.start for g in gaps]
+    maxdur = max((g.dur for g in gaps), default=0)
+    used = set()
+    out = []
+    for a in acts:
+        _, s, e = a
+        lo, hi = s - spec["before"], e + spec["after"]
+        i = bisect.bisect_left(starts, lo - maxdur)
+        cands = []
+        while i < len(gaps) and gaps[i].start <= hi:
+            g = gaps[i]
+            if g.end >= lo and g.row not in used:
+                cands.append(g)
+            i += 1
+        best, part = None, None
+        for g in sorted(cands, key=lambda g: (distance(g, s, e), g.start)):
+            p = right_cause(g, spec)
+            if p:
+                best, part = g, p
+                break
+        if not best and cands:
+            best = min(cands, key=lambda g: (distance(g, s, e), g.start))
+        if best:
+            used.add(best.row)
+        out.append([a, best, part, False])
+    # a gap that holds several actions (say two expiries during a long preemption) carries
+    # their cause once: an action inside an already matched gap with that cause is matched too
+    for r in out:
+        if r[1]:
+            continue
+        _, s, e = r[0]
+        i = bisect.bisect_left(starts, s - maxdur)
+        while i < len(gaps) and gaps[i].start <= e:
+            g = gaps[i]
+            p = right_cause(g, spec) if g.end >= s else None
+            if p:
+                r[1:] = [g, p, True]
+                break
+            i += 1
+    return [tuple(r) for r in out]
+
+
+def pct(n, d):
+    return 100.0 * n / d if d else 0.0
+
+
+def quantile(v, q):
+    """nearest-rank quantile of a sorted list"""
+    if not v:
+        return 0
+    k = max(0, min(len(v) - 1, int(round(q * (len(v) - 1)))))
+    return v[k]
+
+
+def fmt_us(ns):
+    return "%.1f" % (ns / 1000.0)
+
+
+def summarize(mode, res, spec, min_pct, out=sys.stdout):
+    """print the figures; return True when the expectation holds"""
+    n = len(res)
+    matched = [r for r in res if r[1]]
+    right = [r for r in matched if r[2]]
+    sizes = sorted(r[1].dur for r in matched)
+    ok = n > 0 and pct(len(right), n) >= min_pct
+    print("%s: actions=%d matched=%d right_cause=%d (%.2f %%, need >= %g %%); %d of them in"
+          " a gap shared with another action"
+          % (mode, n, len(matched), len(right), pct(len(right), n), min_pct,
+             len([r for r in right if r[3]])), file=out)
+    print("%s: matched gap size p10/median/p90 = %s / %s / %s us"
+          % (mode, fmt_us(quantile(sizes, 0.10)), fmt_us(quantile(sizes, 0.50)),
+             fmt_us(quantile(sizes, 0.90))), file=out)
+    if spec.get("dur_tol") is not None and right:
+        tol = spec["dur_tol"]
+        within = [r for r in right
+                  if abs(r[2][2] - (r[0][2] - r[0][1])) <= tol * (r[0][2] - r[0][1])]
+        nets = sorted(r[2][2] for r in right)
+        print("%s: task net time within %d %% of the spin: %d / %d (%.2f %%); net p10/med/p90"
+              " = %s / %s / %s us"
+              % (mode, tol * 100, len(within), len(right), pct(len(within), len(right)),
+                 fmt_us(quantile(nets, 0.1)), fmt_us(quantile(nets, 0.5)),
+                 fmt_us(quantile(nets, 0.9))), file=out)
+        if pct(len(within), n) < min_pct:
+            ok = False
+    if spec.get("sender") and right:
+        snd = [r for r in right if (" from " + spec["sender"]) in r[2][1]]
+        print("%s: IPI sender named %s...: %d / %d (%.2f %%)"
+              % (mode, spec["sender"], len(snd), len(right), pct(len(snd), len(right))),
+              file=out)
+    # the evidence for what went wrong, a few of each kind
+    for a, g, p, _ in [r for r in res if not r[1]][:5]:
+        print("  unmatched: seq %d at %d..%d (%s us): no gap within the window"
+              % (a[0], a[1], a[2], fmt_us(a[2] - a[1])), file=out)
+    for a, g, p, _ in [r for r in matched if not r[2]][:8]:
+        print("  wrong cause: seq %d at %d (%s us) -> gap at %d (%+.1f us) %s us, cause=%s"
+              " detail=%r causes=%r"
+              % (a[0], a[1], fmt_us(a[2] - a[1]), g.start, (g.start - a[1]) / 1000.0,
+                 fmt_us(g.dur), g.cause, g.detail,
+                 ";".join("%s:%s=%d" % c for c in g.causes)), file=out)
+    return ok
+
+
+def other_tasks(gaps, n=3):
+    """the tasks other than jsinject that took the most time in gaps: [(detail, ns)]"""
+    tot = {}
+    for g in gaps:
+        for c, d, net in g.causes:
+            if c == "task" and not d.startswith("jsinject:"):
+                tot[d] = tot.get(d, 0) + net
+    return sorted(tot.items(), key=lambda x: -x[1])[:n]
+
+
+def unexpected(gaps, spec, res):
+    """gaps with the expected cause that no action claimed (informational)"""
+    used = {r[1].row for r in res if r[1]}
+    return [g for g in gaps if g.row not in used and right_cause(g, spec)]
+
+
+def spec_for(mode, irq_detail=None):
+    spec = dict(MODES[mode])
+    if mode == "irq":
+        if not irq_detail:
+            raise ValueError("irq mode needs the IRQ's detail (NAME:N)")
+        spec["cause"] = ("irq", irq_detail)
+    return spec
+
+
+def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None):
+    spec = spec_for(mode, irq_detail)
+    acts = load_log(log, mode)
+    gaps = load_gaps(gaps_csv, cpu)
+    if run_json:
+        with open(run_json) as f:
+            js = json.load(f)
+        c = [x for x in js["cpus"] if x["cpu"] == cpu][0]
+        out = [a for a in acts if a[1] < c["start_ns"] or a[2] > c["end_ns"]]
+        print("%s: jitterscope window %.3f s, %d gaps on CPU %d, probes events=%s lost=%s"
+              % (mode, (c["end_ns"] - c["start_ns"]) / 1e9, len(gaps), cpu,
+                 js["probes"].get("events"), js["probes"].get("lost")))
+        if out:
+            print("%s: %d actions outside jitterscope's window (first seq %d)"
+                  % (mode, len(out), out[0][0]))
+    res = match(acts, gaps, spec)
+    ok = summarize(mode, res, spec, min_pct)
+    extra = unexpected(gaps, spec, res)
+    print("%s: gaps with the expected cause but no action: %d" % (mode, len(extra)))
+    print("%s: other tasks on CPU %d (most time in gaps): %s"
+          % (mode, cpu, ", ".join("%s %.1f ms" % (d, ns / 1e6) for d, ns in other_tasks(gaps))
+             or "none"))
+    return ok
+
+
+# ---- run: jitterscope around the injector ----
+
+def log_msg(msg):
+    print("attrib: " + msg, flush=True)
+
+
+def others_running():
+    """pids of other jitterscope/jsinject processes (another test measuring CPU 1)"""
+    me = os.getpid()
+    pids = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) == me:
+            continue
+        try:
+            with open("/proc/%s/comm" % p) as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if comm in ("jitterscope", "jsinject"):
+            pids.append((int(p), comm))
+    return pids
+
+
+def cpu_ticks(cpu):
+    """(busy, total) jiffies of one CPU from /proc/stat"""
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith("cpu%d " % cpu):
+                v = [int(x) for x in line.split()[1:]]
+                return sum(v) - v[3] - v[4], sum(v)
+    return 0, 0
+
+
+def cpu_busy(cpu, secs):
+    """share of @secs that @cpu was busy"""
+    b0, t0 = cpu_ticks(cpu)
+    time.sleep(secs)
+    b1, t1 = cpu_ticks(cpu)
+    return (b1 - b0) / (t1 - t0) if t1 > t0 else 0.0
+
+
+def wait_quiet(cpu, limit_s):
+    """
+    wait (bounded) until no other jitterscope/jsinject runs and @cpu is mostly idle: another
+    test measuring or loading the CPU would take the gaps' primary cause; True when quiet
+    """
+    t_end = time.monotonic() + limit_s
+    first = True
+    while True:
+        o = others_running()
+        busy = cpu_busy(cpu, 0.5)
+        if not o and busy < 0.10:
+            return True
+        if first:
+            log_msg("waiting for CPU %d to be quiet (busy %.0f %%, other measurements: %s)"
+                    % (cpu, busy * 100, o or "none"))
+            first = False
+        if time.monotonic() > t_end:
+            return False
+
+
+class Stop(Exception):
+    pass
+
+
+def on_signal(sig, frm):
+    raise Stop()
+
+
+def read_file(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def summary(text):
+    kv = {}
+    for line in text.splitlines():
+        k, sep, v = line.partition("=")
+        if sep:
+            kv[k] = v
+    return kv
+
+
+def stop_proc(p):
+    if p and p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def do_run(a):
+    if os.geteuid() != 0:
+        print("%s: SKIP (needs root)" % a.mode)
+        return EXIT_SKIP
+    if os.cpu_count() < 2:
+        print("%s: SKIP (needs 2 CPUs)" % a.mode)
+        return EXIT_SKIP
+    for b in (JS, INJ):
+        if not os.access(b, os.X_OK):
+            print("%s: FAIL (%s is not built: run make)" % (a.mode, b))
+            return EXIT_FAIL
+    spec = MODES[a.mode]
+    period = a.period or spec["period"]
+    d = a.duration
+    tmp = a.dir
+    gaps, jsn, log = (os.path.join(tmp, n) for n in ("gaps.csv", "run.json", "inject.csv"))
+    inj_args = [INJ, "--mode", a.mode, "--cpu", str(a.cpu), "--duration", str(d - 2),
+                "--period", str(period), "--log", log]
+    if a.mode == "preempt":
+        inj_args += ["--spin", str(a.spin or spec["spin"])]
+    if "count" in spec:
+        inj_args += ["--count", str(a.count or spec["count"])]
+    if not wait_quiet(a.cpu, 30):
+        log_msg("warning: CPU %d is still busy with other work; results may suffer" % a.cpu)
+    rps = read_file(RPS)
+    js = inj = None
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+    try:
+        t0 = time.monotonic()
+        js = subprocess.Popen([JS, "--cpu", str(a.cpu), "--duration", str(d), "--gaps", gaps,
+                               "--json", jsn, "-q"], stdout=subprocess.DEVNULL,
+                              stderr=open(os.path.join(tmp, "js.err"), "w"))
+        time.sleep(1.0)
+        if js.poll() is not None:
+            print("%s: FAIL (jitterscope exited %d early: %s)"
+                  % (a.mode, js.returncode, read_file(os.path.join(tmp, "js.err"))))
+            return EXIT_FAIL
+        inj = subprocess.Popen(inj_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+        inj_out, inj_err = inj.communicate(timeout=d + 20)
+        rc = js.wait(d + 30)
+        log_msg("jitterscope %d s and jsinject %d s (from +1 s) took %.1f s"
+                % (d, d - 2, time.monotonic() - t0))
+    except (Stop, KeyboardInterrupt):
+        print("%s: FAIL (interrupted)" % a.mode)
+        return EXIT_FAIL
+    except subprocess.TimeoutExpired:
+        print("%s: FAIL (timed out)" % a.mode)
+        return EXIT_FAIL
+    finally:
+        # SIGTERM, never SIGKILL first: jsinject restores rps_cpus and the IRQ affinity on it
+        stop_proc(inj)
+        stop_proc(js)
+        # jsinject restores rps_cpus itself; this is the safety net if it died
+        if rps is not None and read_file(RPS) != rps:
+            with open(RPS, "w") as f:
+                f.write(rps)
+            log_msg("restored %s" % RPS)
+    kv = summary(inj_out)
+    if inj.returncode != 0:
+        if "cannot steer IRQ" in inj_err:
+            print("%s: SKIP (jsinject: %s)" % (a.mode, inj_err.strip()))
+            return EXIT_SKIP
+        print("%s: FAIL (jsinject exited %d: %s)" % (a.mode, inj.returncode, inj_err.strip()))
+        return EXIT_FAIL
+    if rc != 0:
+        print("%s: FAIL (jitterscope exited %d: %s)"
+              % (a.mode, rc, read_file(os.path.join(tmp, "js.err"))))
+        return EXIT_FAIL
+    with open(jsn) as f:
+        run = json.load(f)
+    if not run["probes"]["enabled"]:
+        print("%s: SKIP (eBPF probes unavailable: %s)" % (a.mode, run["probes"]["why_disabled"]))
+        return EXIT_SKIP
+    log_msg("jsinject: " + " ".join("%s=%s" % (k, kv.get(k, "?")) for k in
+                                    ("actions", "skipped", "cal_delta", "loc_delta",
+                                     "net_rx_delta", "block_delta", "dur_med_us",
+                                     "irq", "irq_name", "irq_delta", "faults", "lost")
+                                    if k in kv))
+    irq_detail = None
+    if a.mode == "irq":
+        irq_detail = "%s:%s" % (kv["irq_name"], kv["irq"])
+    o = others_running()
+    if o:
+        log_msg("note: other jitterscope/jsinject processes ran meanwhile: %s" % o)
+    ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn)
+    print("%s: %s" % (a.mode, "PASS" if ok else "FAIL"))
+    return EXIT_PASS if ok else EXIT_FAIL
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--mode", required=True, choices=sorted(MODES))
+    r.add_argument("--cpu", type=int, default=1)
+    r.add_argument("--duration", type=int, default=12, help="jitterscope seconds (>= 4)")
+    r.add_argument("--period", type=int, help="injector period, us")
+    r.add_argument("--spin", type=int, help="preempt spin, us")
+    r.add_argument("--count", type=int)
+    r.add_argument("--min-pct", type=float, default=99.0)
+    r.add_argument("--dir", required=True, help="scratch directory for the outputs")
+    m = sub.add_parser("match")
+    m.add_argument("--mode", required=True, choices=sorted(MODES))
+    m.add_argument("--cpu", type=int, default=1)
+    m.add_argument("--log", required=True)
+    m.add_argument("--gaps", required=True)
+    m.add_argument("--json")
+    m.add_argument("--irq-detail", help="irq mode: the IRQ as NAME:N, e.g. virtio1-req.0:36")
+    m.add_argument("--min-pct", type=float, default=99.0)
+    a = ap.parse_args(argv)
+    if a.cmd == "run":
+        if a.duration < 4:
+            ap.error("--duration must be >= 4")
+        return do_run(a)
+    ok = do_match(a.mode, a.log, a.gaps, a.cpu, a.min_pct, a.irq_detail, a.json)
+    return EXIT_PASS if ok else EXIT_FAIL
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,12 @@
+#!/bin/bash
+# attrib_softirq.sh - issue 3: loopback UDP packets steered to CPU 1 by RPS every 10 ms
+# (jsinject softirq) are named one-to-one: each packet's gap carries softirq:NET_RX (>= 99 %).
+# jsinject sets lo's rps_cpus and restores it (attrib_lib.py checks it too).
+# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+set -u
+cd "$(dirname "$0")" || exit 1
+TMP=$(mktemp -d /tmp/attrib_softirq.XXXXXX)
+# ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
+trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+python3 attrib_lib.py run --mode softirq --duration 12 --period 10000 --dir "$TMP"
