@@ -50,6 +50,7 @@ struct cpu_pipe {
 	bool have_carry;
 	struct js_smi smi;
 	bool smi_ok;
+	bool models_ready;            /* init_models done (the sampler has started) */
 	uint64_t smi_start;
 	struct js_gap_rec *recs;      /* scratch for one batch */
 };
@@ -192,6 +193,32 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	c->npend -= n;
 }
 
+/*
+ * init_models - per-second stats, arrival and burst models for one CPU, from the
+ * sampler's own start (after warm-up): called before its first gap is attributed.
+ */
+static void init_models(struct pipeline *pl, struct cpu_pipe *c)
+{
+	struct js_cpu_result *r = c->res;
+	int err;
+
+	c->models_ready = true;
+	r->start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
+	err = intervals_init(&r->intervals, r->start_ns, 1000000000ull, 0);
+	for (size_t a = 0; !err && a < pl->p->narrivals; a++) {
+		/* arrivals outside gaps wait 0: the loop period is reported beside */
+		err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a], r->start_ns, 0);
+		if (err)
+			break;
+		r->narrivals++;
+		for (int k = 0; k < JS_BURST_SIZES && pl->p->burst; k++)
+			burst_init(&r->bursts[a][k], r->start_ns, pl->p->arrival_ns[a],
+				   pl->p->burst, js_burst_sizes_ns[k]);
+	}
+	if (err)
+		js_warn("CPU %d: cannot allocate the per-second and arrival models", r->cpu);
+}
+
 /* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
 static void drain(struct pipeline *pl, uint64_t cutoff)
 {
@@ -199,6 +226,9 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 		struct cpu_pipe *c = &pl->cp[i];
 		size_t got, ready = 0;
 
+		/* the sampler publishes start_tsc before its first gap (ring release) */
+		if (!c->models_ready && c->s.start_tsc)
+			init_models(pl, c);
 		do {
 			size_t room = c->cappend - c->npend;
 
@@ -371,29 +401,6 @@ static bool all_done(struct pipeline *pl)
 	return true;
 }
 
-/* init_models - per-second stats, arrival and burst models, from the window start */
-static int init_models(struct pipeline *pl)
-{
-	for (size_t i = 0; i < pl->n; i++) {
-		struct js_cpu_result *r = pl->cp[i].res;
-		int err = intervals_init(&r->intervals, r->start_ns, 1000000000ull, 0);
-
-		if (err)
-			return err;
-		for (size_t a = 0; a < pl->p->narrivals; a++) {
-			/* arrivals outside gaps wait 0: the loop period is reported beside */
-			err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a], r->start_ns, 0);
-			if (err)
-				return err;
-			r->narrivals++;
-			for (int k = 0; k < JS_BURST_SIZES && pl->p->burst; k++)
-				burst_init(&r->bursts[a][k], r->start_ns, pl->p->arrival_ns[a],
-					   pl->p->burst, js_burst_sizes_ns[k]);
-		}
-	}
-	return 0;
-}
-
 /* measure - the drain loop, from go until every sampler is done */
 static void measure(struct pipeline *pl)
 {
@@ -405,10 +412,6 @@ static void measure(struct pipeline *pl)
 	pl->run->start_mono_ns = js_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
-	for (size_t i = 0; i < pl->n; i++)
-		pl->cp[i].res->start_ns = pl->run->start_mono_ns + p->warmup_ns;
-	if (init_models(pl))
-		js_warn("cannot allocate the per-second and arrival models");
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
@@ -462,7 +465,8 @@ static void finish(struct pipeline *pl)
 		struct js_cpu_result *r = c->res;
 		uint64_t smi_end;
 
-		r->start_ns = tsc_to_ns(&run->fit, c->s.start_tsc);
+		if (!c->models_ready)
+			init_models(pl, c);
 		r->end_ns = tsc_to_ns(&run->fit, c->s.end_tsc);
 		r->iterations = c->s.iterations;
 		r->dropped = c->s.dropped;
