@@ -43,6 +43,7 @@ __u64 steal_cur_ns[JS_MAX_CPUS] = {};       /* ... and when (bpf_ktime_get_ns) *
 __u32 nr_sampler_tids = 0;                  /* written by user space */
 __u32 sampler_cpu = 0;                      /* CPU a sampler was last switched in on */
 __u64 sampler_mm = 0;                       /* the samplers' mm, learned at switch-in */
+__u64 sched_mismatch = 0;                   /* switches whose prev was not the task seen in */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -583,35 +584,59 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 
 /* ---- scheduler --------------------------------------------------------------------- */
 
-/* task_ran - prev ran on this CPU since cur_start and was not a sampler: TASK or IDLE */
-static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, struct task_struct *prev,
-				     __u64 now, bool have_steal, __u64 st)
+/* task_ran - a non-sampler task (or idle) ran on this CPU over [start, now]: TASK or IDLE.
+ * comm comes from task, which may have exited: then the name is best effort. */
+static __always_inline void task_ran(__u32 cpu, __u32 pid, __u32 cflags, struct task_struct *task,
+				     __u64 start, __u64 now, __u64 st0, __u64 st1, __u32 flags)
 {
-	__u32 kind = s->cur_pid ? JS_EV_TASK : JS_EV_IDLE;
+	__u32 kind = pid ? JS_EV_TASK : JS_EV_IDLE;
 	struct js_event *e = ev_new(kind, cpu);
 
 	if (!e)
 		return;
-	e->start_ns = s->cur_start;
+	e->start_ns = start;
 	e->end_ns = now;
-	e->id = s->cur_pid;
-	if (s->cur_flags & JS_CUR_KTHREAD)
+	e->id = pid;
+	e->flags = flags;
+	if (cflags & JS_CUR_KTHREAD)
 		e->flags |= JS_F_KTHREAD;
-	if (have_steal && (s->cur_flags & JS_CUR_STEAL)) {
-		e->steal_start = s->cur_steal;
-		e->steal_end = st;
-		e->flags |= JS_F_STEAL;
+	if ((cflags & JS_CUR_STEAL) && (flags & JS_F_STEAL)) {
+		e->steal_start = st0;
+		e->steal_end = st1;
+	} else {
+		e->flags &= ~JS_F_STEAL;
 	}
-	bpf_probe_read_kernel(e->name, JS_COMM_LEN, prev->comm);
+	bpf_probe_read_kernel(e->name, JS_COMM_LEN, task->comm);
 	ev_send(e, kind);
+}
+
+/* unseen_switch - prev is not the task we saw switch in (cur): the switch out of cur was
+ * not traced (on the target kernel, switches out of PID 1's threads never reach BPF).
+ * Both ran within [cur_start, now] with an unknown boundary: report cur with JS_F_NOEND
+ * and prev with JS_F_NOSTART, unless they are samplers. */
+static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
+					  struct task_struct *prev, __u64 now, __u32 sflag, __u64 st)
+{
+	struct task_struct *cur = (struct task_struct *)s->cur_task;
+	__u32 pflags = 0;
+
+	__sync_fetch_and_add(&sched_mismatch, 1);
+	if (!(s->cur_flags & JS_CUR_SAMPLER))
+		task_ran(cpu, s->cur_pid, s->cur_flags, cur, s->cur_start, now, s->cur_steal, st,
+			 sflag | JS_F_NOEND);
+	if (prev->pid && is_sampler(prev->pid, prev->tgid))
+		return;
+	if (prev->flags & PF_KTHREAD)
+		pflags = JS_CUR_KTHREAD;
+	task_ran(cpu, prev->pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev, s->cur_start, now,
+		 s->cur_steal, st, sflag | JS_F_NOSTART);
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), pid, flags;
+	__u32 cpu = bpf_get_smp_processor_id(), pid, flags, sflag;
 	struct js_cpu_state *s;
-	bool have_steal;
 	__u64 now, st = 0;
 
 	if (!cpu_measured(cpu))
@@ -620,14 +645,18 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
-	have_steal = steal_read(s, cpu, now, &st);
+	sflag = steal_read(s, cpu, now, &st) ? JS_F_STEAL : 0;
 	/* the first switch after attach has no start for prev: skip it */
-	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) == JS_CUR_VALID &&
-	    s->cur_pid == (__u32)prev->pid)
-		task_ran(s, cpu, prev, now, have_steal, st);
+	if (!(s->cur_flags & JS_CUR_VALID))
+		;
+	else if (s->cur_pid != (__u32)prev->pid)
+		unseen_switch(s, cpu, prev, now, sflag, st);
+	else if (!(s->cur_flags & JS_CUR_SAMPLER))
+		task_ran(cpu, s->cur_pid, s->cur_flags, prev, s->cur_start, now, s->cur_steal, st,
+			 sflag);
 	pid = next->pid;
 	flags = JS_CUR_VALID;
-	if (have_steal)
+	if (sflag)
 		flags |= JS_CUR_STEAL;
 	if (next->flags & PF_KTHREAD)
 		flags |= JS_CUR_KTHREAD;
@@ -638,6 +667,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 			sampler_mm = (__u64)next->mm;
 	}
 	s->cur_pid = pid;
+	s->cur_task = (__u64)next;
 	s->cur_start = now;
 	s->cur_steal = st;
 	s->cur_flags = flags;

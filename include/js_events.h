@@ -74,6 +74,11 @@ enum js_mm {
 #define JS_F_REMOTE   0x20u  /* happened on another CPU but hit the sampler running on `cpu`
                               * (THP collapse/scan of the sampler's memory by khugepaged);
                               * comes with JS_F_SAMPLER */
+#define JS_F_NOEND    0x40u  /* task: its switch out was not traced (the kernel hides some
+                              * tasks' switches, e.g. PID 1's threads here): it ran from
+                              * start_ns for an unknown part of [start_ns, end_ns] */
+#define JS_F_NOSTART  0x80u  /* task/idle: its switch in was not traced: it ran for an
+                              * unknown part of [start_ns, end_ns], up to end_ns */
 
 struct js_event {
 	__u64 start_ns;     /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */

@@ -54,6 +54,7 @@ struct probes_prog {
 	int err;                        /* negative errno of a failed attach */
 	uint64_t run_cnt;               /* kernel bpf_stats: invocations ... */
 	uint64_t run_time_ns;           /* ... and their total run time */
+	uint64_t recursion_misses;      /* runs skipped: the program was already active here */
 };
 
 struct probes_stats {
@@ -63,6 +64,7 @@ struct probes_stats {
 	uint64_t events_by_kind[JS_EV_KIND_MAX];
 	uint64_t lost_by_kind[JS_EV_KIND_MAX];
 	uint64_t stack_overflow;                /* intervals nested deeper than tracked */
+	uint64_t sched_mismatch;                /* switches from a task not seen switching in */
 	size_t nprogs;                          /* programs in the object */
 	size_t nactive;                         /* ... attached (or attached until detach) */
 	const struct probes_prog *progs;        /* nprogs entries, valid until destroy */

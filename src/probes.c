@@ -908,6 +908,7 @@ static void prog_run_stats(struct js_probes *p)
 		p->progs[i].id = info.id;
 		p->progs[i].run_cnt = info.run_cnt;
 		p->progs[i].run_time_ns = info.run_time_ns;
+		p->progs[i].recursion_misses = info.recursion_misses;
 	}
 }
 
@@ -947,6 +948,7 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 		st->lost += st->lost_by_kind[i];
 	}
 	st->consumed = p->consumed;
+	st->sched_mismatch = __atomic_load_n(&bss->sched_mismatch, __ATOMIC_RELAXED);
 	st->stack_overflow = stack_overflow(p);
 	prog_run_stats(p);      /* ids always; run counters are 0 unless bpf_stats was on */
 	for (i = 0; i < p->nprogs; i++)
