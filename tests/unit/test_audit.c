@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_audit.c - the isolation audit on fixture trees (tests/data/sysroot/{tuned,
+ * badly-tuned,malformed}), on scratch trees, and on the live system; runtime deltas and
+ * the cross-check. Run from the repository root (make unit does).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "js_audit.h"
+#include "js_sysfs.h"
+#include "js_util.h"
+#include "../../src/audit_priv.h"
+
+#define TUNED "tests/data/sysroot/tuned"
+#define BADLY "tests/data/sysroot/badly-tuned"
+#define MALFORMED "tests/data/sysroot/malformed"
+
+static void run(struct js_audit *a, const char *root, const int *cpus, size_t n)
+{
+	int ret = audit_run(a, cpus, n, root);
+
+	if (ret)
+		fail_msg("audit_run(%s): %d", root ? root : "live", ret);
+}
+
+static void print_all(const struct js_audit *a)
+{
+	audit_print_text(stderr, a, false);
+}
+
+/* every check is well formed: a verdict in range, an id, a reason when skipped */
+static void assert_sane(const struct js_audit *a)
+{
+	assert_true(a->n > 0);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_check *c = &a->checks[i];
+
+		assert_true(c->id[0] != '\0');
+		assert_true((unsigned)c->verdict < AUDIT_NVERDICTS);
+		assert_true((unsigned)c->severity <= SEV_CRIT);
+		if (c->verdict == AUDIT_SKIP && !c->observed[0])
+			fail_msg("%s skipped without a reason", c->id);
+		if ((c->verdict == AUDIT_FAIL || c->verdict == AUDIT_WARN) &&
+		    (!c->expected[0] || !c->hint[0]))
+			fail_msg("%s: %s without expected/hint", c->id,
+				 audit_verdict_name(c->verdict));
+	}
+}
+
+static enum audit_verdict verdict(const struct js_audit *a, const char *id, int cpu)
+{
+	const struct audit_check *c = audit_find(a, id, cpu);
+
+	if (!c)
+		fail_msg("no check %s (cpu %d)", id, cpu);
+	return c->verdict;
+}
+
+/** A well-tuned box: every check passes (SMIs cannot be read from a tree). */
+static void test_tuned(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+
+	(void)state;
+	run(&a, TUNED, cpus, 1);
+	assert_sane(&a);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct audit_check *c = &a.checks[i];
+		enum audit_verdict want = strcmp(c->id, "smi") ? AUDIT_PASS : AUDIT_SKIP;
+
+		if (c->verdict != want) {
+			print_all(&a);
+			fail_msg("%s: %s (%s)", c->id, audit_verdict_name(c->verdict), c->observed);
+		}
+	}
+	assert_true(a.n >= 44);
+	assert_int_equal(audit_exit_status(&a), JS_EXIT_OK);
+	assert_int_equal(a.f.hz, 1000);
+	assert_string_equal(a.f.preempt, "full");
+	assert_int_equal(a.f.nohz_full_capable, 1);
+	assert_true(a.cpu[0].isolated && a.cpu[0].nohz_full && a.cpu[0].rcu_nocb);
+	assert_true(a.f.irqbalance_running);
+	assert_int_equal(a.f.rt_runtime_us, -1);
+	assert_int_equal(a.cpu[0].node, 0);
+	assert_int_equal(a.cpu[0].deepest_cstate_us, 2);
+	assert_int_equal(audit_irqs_on_cpu(&a, 3, NULL, 0), 0);
+	audit_free(&a);
+}
+
+/* the verdict every check takes on the badly tuned box */
+static const struct {
+	const char *id;
+	enum audit_verdict v;
+} badly[] = {
+	{ "cpu.online", AUDIT_PASS }, { "kernel.hz", AUDIT_PASS },
+	{ "kernel.preempt", AUDIT_PASS }, { "kernel.nohz_full", AUDIT_PASS },
+	{ "kernel.hypervisor", AUDIT_WARN }, { "isolcpus", AUDIT_FAIL },
+	{ "isolcpus.flags", AUDIT_FAIL }, { "nohz_full", AUDIT_FAIL },
+	{ "rcu_nocbs", AUDIT_FAIL }, { "rcu_nocb_poll", AUDIT_WARN },
+	{ "rcu.normal_after_boot", AUDIT_WARN }, { "skew_tick", AUDIT_WARN },
+	{ "console", AUDIT_WARN }, { "irqaffinity", AUDIT_FAIL },
+	{ "irq.affinity", AUDIT_FAIL }, { "irq.9", AUDIT_FAIL }, { "irq.120", AUDIT_FAIL },
+	{ "irq.130", AUDIT_FAIL }, { "irqbalance", AUDIT_FAIL }, { "tasks.user", AUDIT_FAIL },
+	{ "tasks.kthreads", AUDIT_FAIL }, { "workqueue.cpumask", AUDIT_FAIL },
+	{ "timer_migration", AUDIT_WARN }, { "watchdog.nmi", AUDIT_FAIL },
+	{ "watchdog.soft", AUDIT_FAIL }, { "sched_rt_runtime_us", AUDIT_FAIL },
+	{ "mce.ignore_ce", AUDIT_WARN }, { "mitigations", AUDIT_PASS },
+	{ "kernel.audit", AUDIT_WARN }, { "tuned", AUDIT_WARN },
+	{ "cpufreq.governor", AUDIT_FAIL }, { "cstates", AUDIT_FAIL }, { "pm_qos", AUDIT_WARN },
+	{ "smt", AUDIT_FAIL }, { "clocksource", AUDIT_FAIL }, { "tsc.invariant", AUDIT_FAIL },
+	{ "clocksource.watchdog", AUDIT_WARN }, { "smi", AUDIT_SKIP },
+	{ "thp.enabled", AUDIT_FAIL }, { "thp.defrag", AUDIT_FAIL },
+	{ "thp.khugepaged_defrag", AUDIT_FAIL }, { "hugepages", AUDIT_FAIL }, { "ksm", AUDIT_FAIL },
+	{ "numa_balancing", AUDIT_FAIL }, { "swap", AUDIT_FAIL },
+	{ "vm.zone_reclaim_mode", AUDIT_WARN }, { "vm.compaction_proactiveness", AUDIT_WARN },
+	{ "vm.stat_interval", AUDIT_FAIL },
+};
+
+/** A badly tuned box: every check takes its fail (or warn) path. */
+static void test_badly_tuned(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+
+	(void)state;
+	run(&a, BADLY, cpus, 1);
+	assert_sane(&a);
+	assert_int_equal(a.n, ARRAY_SIZE(badly));
+	for (size_t i = 0; i < ARRAY_SIZE(badly); i++) {
+		enum audit_verdict v = verdict(&a, badly[i].id, -1);
+
+		if (v != badly[i].v) {
+			print_all(&a);
+			fail_msg("%s: %s, want %s", badly[i].id, audit_verdict_name(v),
+				 audit_verdict_name(badly[i].v));
+		}
+	}
+	assert_int_equal(audit_exit_status(&a), JS_EXIT_VIOLATION);
+	/* the facts behind the verdicts */
+	assert_int_equal(a.f.rt_runtime_us, 950000);
+	assert_int_equal(a.f.stat_interval, 1);
+	assert_string_equal(a.f.thp_enabled, "always");
+	assert_true(a.f.hypervisor);
+	assert_false(a.f.invariant_tsc);
+	assert_int_equal(a.cpu[0].nirqs, 3);
+	assert_int_equal(a.cpu[0].ntasks_user, 4);
+	assert_int_equal(a.cpu[0].ntasks_kthread, 4);
+	assert_true(a.cpu[0].nkept >= 8);
+	/* a quiet IRQ is med, a busy one high */
+	assert_int_equal(audit_find(&a, "irq.120", 3)->severity, SEV_MED);
+	assert_int_equal(audit_find(&a, "irq.130", 3)->severity, SEV_HIGH);
+	assert_non_null(strstr(audit_find(&a, "irq.130", 3)->observed, "nvme0q1"));
+	/* the "--" ends the kernel's part of the command line */
+	assert_null(strstr(a.f.cmdline, "single"));
+	assert_non_null(strstr(audit_find(&a, "pm_qos", 3)->observed, "2000000000"));
+	audit_free(&a);
+}
+
+/** A measured CPU that is not online fails cpu.online; the other checks still run. */
+static void test_offline_cpu(void **state)
+{
+	int cpus[] = { 3, 9 };
+	struct js_audit a;
+
+	(void)state;
+	run(&a, BADLY, cpus, 2);
+	assert_sane(&a);
+	assert_int_equal(verdict(&a, "cpu.online", 3), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "cpu.online", 9), AUDIT_FAIL);
+	assert_int_equal(verdict(&a, "smt", 9), AUDIT_SKIP);
+	assert_int_equal(verdict(&a, "cpufreq.governor", 9), AUDIT_SKIP);
+	assert_int_equal(verdict(&a, "isolcpus", 9), AUDIT_FAIL);
+	audit_free(&a);
+}
+
+/** Garbage in every file: no crash, and the checks that depend on it skip with a reason. */
+static void test_malformed(void **state)
+{
+	static const char *const skips[] = {
+		"cpu.online", "kernel.hz", "kernel.preempt", "kernel.hypervisor", "isolcpus",
+		"isolcpus.flags", "nohz_full", "rcu_nocbs", "irqaffinity", "tasks.user",
+		"tasks.kthreads", "workqueue.cpumask", "timer_migration", "watchdog.nmi",
+		"watchdog.soft", "sched_rt_runtime_us", "mce.ignore_ce", "tuned",
+		"cpufreq.governor", "cstates", "pm_qos", "smt", "clocksource", "tsc.invariant",
+		"thp.enabled", "thp.defrag", "thp.khugepaged_defrag", "hugepages", "ksm",
+		"numa_balancing", "swap", "vm.zone_reclaim_mode", "vm.compaction_proactiveness",
+		"vm.stat_interval",
+	};
+	int cpus[] = { 0, 3, 5 };
+	struct js_audit a;
+
+	(void)state;
+	run(&a, MALFORMED, cpus, 3);
+	assert_sane(&a);
+	for (size_t i = 0; i < ARRAY_SIZE(skips); i++) {
+		enum audit_verdict v = verdict(&a, skips[i], -1);
+
+		if (v != AUDIT_SKIP) {
+			print_all(&a);
+			fail_msg("%s: %s, want skip", skips[i], audit_verdict_name(v));
+		}
+	}
+	assert_non_null(strstr(audit_find(&a, "sched_rt_runtime_us", -1)->observed,
+			       "sched_rt_runtime_us"));
+	assert_non_null(strstr(audit_find(&a, "vm.stat_interval", -1)->hint, "malformed"));
+	/* the one well-formed IRQ is still checked */
+	assert_int_equal(verdict(&a, "irq.13", 3), AUDIT_FAIL);
+	audit_free(&a);
+}
+
+static char scratch[128];
+
+static void put(const char *rel, const char *content)
+{
+	char path[512], *slash;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s%s", scratch, rel);
+	for (slash = strchr(path + strlen(scratch) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(content, fp);
+	fclose(fp);
+}
+
+static int scratch_setup(void **state)
+{
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/js-test-audit-XXXXXX");
+	return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int scratch_teardown(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/** An empty tree: everything skips; a missing tree is an error; arguments are checked. */
+static void test_empty_and_args(void **state)
+{
+	int cpus[] = { 0, 1 }, big[] = { 5000 };
+	struct js_audit a;
+
+	(void)state;
+	run(&a, scratch, cpus, 2);
+	assert_sane(&a);
+	assert_int_equal(audit_count(&a, AUDIT_SKIP), a.n);
+	assert_int_equal(audit_exit_status(&a), JS_EXIT_OK);
+	audit_free(&a);
+	assert_int_equal(audit_run(&a, cpus, 2, "/nonexistent/sysroot"), -ENOENT);
+	assert_int_equal(audit_run(&a, cpus, 0, scratch), -EINVAL);
+	assert_int_equal(audit_run(&a, NULL, 1, scratch), -EINVAL);
+	assert_int_equal(audit_run(&a, big, 1, scratch), -EINVAL);
+	audit_free(&a);
+	audit_free(&a);	/* idempotent */
+}
+
+/** A directory where a file is expected, and an unreadable kernel config: skip, not crash. */
+static void test_unreadable(void **state)
+{
+	char p[256];
+	int cpus[] = { 0 };
+	struct js_audit a;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/proc/sys/vm/stat_interval", scratch);
+	put("/proc/sys/vm/x", "");
+	assert_int_equal(mkdir(p, 0755), 0);
+	put("/proc/sys/kernel/osrelease", "6.1.0-x\n");
+	put("/boot/config-6.1.0-x", "CONFIG_HZ=300\nCONFIG_NO_HZ_FULL=y\n");
+	put("/proc/cmdline", "nohz_full=0 \"isolcpus=domain,0\" rcu-nocbs=0 loglevel=3\n");
+	run(&a, scratch, cpus, 1);
+	assert_sane(&a);
+	assert_int_equal(verdict(&a, "vm.stat_interval", -1), AUDIT_SKIP);
+	assert_non_null(strstr(audit_find(&a, "vm.stat_interval", -1)->observed, "directory"));
+	/* /boot/config-$(osrelease) is the fallback for /proc/config.gz */
+	assert_int_equal(a.f.hz, 300);
+	assert_string_equal(audit_find(&a, "kernel.hz", -1)->source, "/boot/config-6.1.0-x");
+	/* the command line alone: quoted and dashed parameters count */
+	assert_true(cmdline_has(&a, "rcu_nocbs"));
+	assert_int_equal(verdict(&a, "isolcpus.flags", -1), AUDIT_WARN);
+	audit_free(&a);
+}
+
+/** Command line parsing: quotes, '-' = '_', last value wins. */
+static void test_cmdline(void **state)
+{
+	struct js_audit a;
+	char v[64], vals[4][64];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	snprintf(a.f.cmdline, sizeof(a.f.cmdline),
+		 "ro quiet isolcpus=1 \"foo=a b\" rcu-nocbs=2 isolcpus=2-3 console=tty0 "
+		 "console=ttyS0,115200 nosoftlockup=");
+	assert_true(cmdline_get(&a, "isolcpus", v, sizeof(v)));
+	assert_string_equal(v, "2-3");
+	assert_true(cmdline_get(&a, "foo", v, sizeof(v)));
+	assert_string_equal(v, "a b");
+	assert_true(cmdline_get(&a, "rcu_nocbs", v, sizeof(v)));
+	assert_string_equal(v, "2");
+	assert_true(cmdline_has(&a, "quiet"));
+	assert_true(cmdline_has(&a, "nosoftlockup"));
+	assert_false(cmdline_has(&a, "quie"));
+	assert_false(cmdline_get(&a, "quiet", v, sizeof(v)));
+	assert_int_equal(cmdline_get_all(&a, "console", vals, 4), 2);
+	assert_string_equal(vals[1], "ttyS0,115200");
+	assert_int_equal(cmdline_get_all(&a, "console", vals, 1), 1);
+}
+
+/** /proc/interrupts parsing: column mapping with offline CPUs, names, ERR rows skipped. */
+static void test_parse_interrupts(void **state)
+{
+	static const char text[] =
+		"           CPU0       CPU2       CPU3\n"
+		"  0:         30          0          0   IO-APIC   2-edge      timer\n"
+		" 36:          0         12          7   PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+		" 40:          1          2          3   IR-PCI-MSI 524288-edge      eth0, eth0-rx\n"
+		" 41:          4          5          6   weird\n"
+		"NMI:          0          1          2   Non-maskable interrupts\n"
+		"LOC:        100        200        300   Local timer interrupts\n"
+		"ERR:          0\n"
+		"MIS:          0\n";
+	int cpus[] = { 3, 1, 2 };
+	struct audit_row *rows;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(audit_parse_table(text, cpus, 3, AUDIT_ROW_ARCH, &rows, &n), 0);
+	assert_int_equal(n, 6);
+	assert_string_equal(rows[1].key, "36");
+	assert_int_equal(rows[1].irq, 36);
+	assert_int_equal(rows[1].kind, AUDIT_ROW_IRQ);
+	assert_string_equal(rows[1].name, "virtio1-req.0");
+	assert_int_equal(rows[1].count[0], 7);	/* CPU 3 */
+	assert_int_equal(rows[1].count[1], 0);	/* CPU 1: offline, no column */
+	assert_int_equal(rows[1].count[2], 12);	/* CPU 2 */
+	assert_string_equal(rows[0].name, "timer");
+	assert_string_equal(rows[2].name, "eth0, eth0-rx");
+	assert_string_equal(rows[3].name, "");
+	assert_string_equal(rows[5].key, "LOC");
+	assert_int_equal(rows[5].kind, AUDIT_ROW_ARCH);
+	assert_int_equal(rows[5].irq, -1);
+	assert_string_equal(rows[5].name, "Local timer interrupts");
+	assert_int_equal(rows[5].count[0], 300);
+	audit_rows_free(rows, n);
+	assert_int_equal(audit_parse_table("garbage\n 1: 2\n", cpus, 3, AUDIT_ROW_ARCH, &rows, &n),
+			 -EINVAL);
+	assert_int_equal(audit_parse_table("", cpus, 3, AUDIT_ROW_ARCH, &rows, &n), -EINVAL);
+	assert_null(rows);
+}
+
+static void write_counts(unsigned long long loc, unsigned long long irq36, const char *eff36)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf),
+		 "           CPU0       CPU1\n"
+		 " 36:          0 %10llu   PCI-MSIX 1-edge      virtio1-req.0\n"
+		 " 42:          5          5   PCI-MSIX 2-edge      virtio3-tx\n"
+		 "LOC:        100 %10llu   Local timer interrupts\n", irq36, loc);
+	put("/proc/interrupts", buf);
+	put("/proc/softirqs", "                    CPU0       CPU1\n"
+	    "      NET_RX:          1          2\n");
+	put("/proc/irq/36/effective_affinity_list", eff36);
+	put("/proc/irq/42/effective_affinity_list", "0\n");
+}
+
+/** Snapshots around a "run": deltas per CPU, 32-bit wrap, affinity changes. */
+static void test_snapshot_diff(void **state)
+{
+	struct audit_snapshot b, e;
+	struct audit_deltas d;
+	int cpus[] = { 1 }, other[] = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(sysfs_set_root(scratch), 0);
+	write_counts(1000, 0xfffffff0ULL, "1\n");
+	assert_int_equal(audit_snapshot_take(&b, cpus, 1), 0);
+	write_counts(1250, 0x10ULL, "0\n");	/* the IRQ counter wrapped; IRQ 36 moved */
+	put("/proc/softirqs", "                    CPU0       CPU1\n"
+	    "      NET_RX:          1          9\n");
+	assert_int_equal(audit_snapshot_take(&e, cpus, 1), 0);
+	assert_int_equal(audit_snapshot_diff(&b, &e, &d), 0);
+	assert_int_equal(audit_deltas_get(&d, 1, "LOC"), 250);
+	assert_int_equal(audit_deltas_get(&d, 1, "36"), 0x20);
+	assert_int_equal(audit_deltas_get(&d, 1, "NET_RX"), 7);
+	assert_int_equal(audit_deltas_get(&d, 1, "42"), 0);
+	assert_int_equal(audit_deltas_get(&d, 0, "LOC"), 0);
+	assert_int_equal(d.nrows, 3);
+	assert_int_equal(d.nchanges, 1);
+	assert_int_equal(d.changes[0].irq, 36);
+	assert_true(d.changes[0].touches);
+	assert_string_equal(d.changes[0].name, "virtio1-req.0");
+	fp = open_memstream(&text, &len);
+	audit_deltas_print_text(fp, &d);
+	fclose(fp);
+	assert_non_null(strstr(text, "LOC"));
+	assert_non_null(strstr(text, "IRQ 36 virtio1-req.0: effective 1 -> 0 (a measured CPU)"));
+	free(text);
+	audit_deltas_free(&d);
+	audit_snapshot_free(&e);
+	/* snapshots of different CPUs do not compare */
+	assert_int_equal(audit_snapshot_take(&e, other, 1), 0);
+	assert_int_equal(audit_snapshot_diff(&b, &e, &d), -EINVAL);
+	audit_snapshot_free(&e);
+	audit_snapshot_free(&b);
+	audit_snapshot_free(&b);
+	audit_deltas_free(&d);
+	assert_int_equal(audit_snapshot_take(&b, cpus, 0), -EINVAL);
+	sysfs_set_root(NULL);
+}
+
+/* crosscheck - run the cross-check on one observation, return its line ("" if none) */
+static const char *xcheck1(const struct js_audit *a, int cpu, const char *cause,
+			   const char *detail, uint64_t count, double secs)
+{
+	static char lines[2][AUDIT_LINE_LEN];
+	struct audit_observed o = { cpu, cause, detail, count, count * 1000, secs };
+
+	lines[0][0] = '\0';
+	if (!audit_crosscheck(a, &o, 1, lines, 2))
+		return "";
+	return lines[0];
+}
+
+static void assert_has(const char *line, const char *want)
+{
+	if (!strstr(line, want))
+		fail_msg("\"%s\" lacks \"%s\"", line, want);
+}
+
+/** Observed causes are linked to the settings behind them. */
+static void test_crosscheck(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+	char lines[4][AUDIT_LINE_LEN];
+	struct audit_observed obs[] = {
+		{ 3, "timer", "local_timer", 2500, 1, 10 },
+		{ 3, "nmi", "", 0, 0, 10 },	/* nothing observed: no line */
+		{ 3, "irq", "nvme0q1:130", 12, 1, 10 },
+		{ 3, "work", "kworker/3:1:43 vmstat_update", 10, 1, 10 },
+		{ 3, "idle", "", 4, 1, 10 },
+	};
+
+	(void)state;
+	run(&a, BADLY, cpus, 1);
+	assert_has(xcheck1(&a, 3, "timer", "local_timer", 2500, 10),
+		   "local timer fired 250/s on CPU 3: CPU 3 is not in nohz_full");
+	assert_has(xcheck1(&a, 3, "irq", "nvme0q1:130", 12, 0),
+		   "IRQ 130 nvme0q1 interrupted CPU 3 12 times");
+	assert_has(xcheck1(&a, 3, "irq", "nvme0q1:130", 12, 0),
+		   "its effective affinity includes CPU 3 (irqbalance is running");
+	assert_has(xcheck1(&a, 3, "irq", "eth0-TxRx-1:121", 2, 0),
+		   "although its effective affinity is now 1");
+	assert_has(xcheck1(&a, 3, "work", "kworker/3:1:43 vmstat_update", 10, 0),
+		   "kworker vmstat_update ran 10 times");
+	assert_has(xcheck1(&a, 3, "work", "kworker/3:1:43 vmstat_update", 10, 0),
+		   "vm.stat_interval=1");
+	assert_has(xcheck1(&a, 3, "work", "kworker/u16:0:3 flush_to_ldisc", 1, 0),
+		   "unbound workqueue cpumask includes CPU 3 (0-7)");
+	assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "sched_rt_runtime_us=950000");
+	assert_has(xcheck1(&a, 3, "task", "sshd:701", 5, 0), "allowed on CPU 3 (affinity 0-7)");
+	assert_has(xcheck1(&a, 3, "task", "ksoftirqd/3:32", 5, 0), "per-CPU kthread");
+	assert_has(xcheck1(&a, 3, "softirq", "BLOCK", 5, 0), "130 nvme0q1");
+	assert_has(xcheck1(&a, 3, "softirq", "RCU", 5, 0), "not offloaded");
+	assert_has(xcheck1(&a, 3, "softirq", "SCHED", 5, 0), "not isolated");
+	assert_has(xcheck1(&a, 3, "ipi", "call_function", 5, 0), "THP always");
+	assert_has(xcheck1(&a, 3, "tlb", "", 5, 0), "numa_balancing=1");
+	assert_has(xcheck1(&a, 3, "unexplained", "", 5, 0), "hypervisor");
+	assert_string_equal(xcheck1(&a, 3, "nosuchcause", "", 5, 0), "");
+	/* order kept, empty observations dropped, max_lines respected */
+	assert_int_equal(audit_crosscheck(&a, obs, ARRAY_SIZE(obs), lines, 4), 4);
+	assert_has(lines[0], "local timer");
+	assert_has(lines[1], "IRQ 130");
+	assert_int_equal(audit_crosscheck(&a, obs, ARRAY_SIZE(obs), lines, 2), 2);
+	audit_free(&a);
+	/* on the tuned box the tick is not the setting's fault */
+	run(&a, TUNED, cpus, 1);
+	assert_has(xcheck1(&a, 3, "timer", "local_timer", 30, 10), "although it is in nohz_full");
+	assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "slept or blocked");
+	audit_free(&a);
+}
+
+/** Text output: one line per check, hints under problems, the summary line. */
+static void test_text(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+	char *text = NULL, *line, *save = NULL, summary[128];
+	size_t len = 0, nlines = 0, nhints = 0;
+	FILE *fp;
+
+	(void)state;
+	run(&a, BADLY, cpus, 1);
+	fp = open_memstream(&text, &len);
+	audit_print_text(fp, &a, false);
+	fclose(fp);
+	snprintf(summary, sizeof(summary), "audit: %zu pass, %zu warn, %zu fail, %zu skip",
+		 audit_count(&a, AUDIT_PASS), audit_count(&a, AUDIT_WARN),
+		 audit_count(&a, AUDIT_FAIL), audit_count(&a, AUDIT_SKIP));
+	assert_non_null(strstr(text, summary));
+	assert_non_null(strstr(text, "FAIL CRIT sched_rt_runtime_us"));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		nlines++;
+		nhints += strstr(line, " hint: ") != NULL;
+		/* CI reads "N passed, N failed" lines as test results: never print one */
+		assert_null(strstr(line, " passed, "));
+	}
+	assert_int_equal(nlines, 2 + a.n + nhints);
+	assert_true(nhints >= audit_count(&a, AUDIT_FAIL));
+	free(text);
+	fp = open_memstream(&text, &len);
+	audit_print_text(fp, &a, true);
+	fclose(fp);
+	assert_null(strstr(text, "PASS "));
+	assert_null(strstr(text, "SKIP "));
+	assert_non_null(strstr(text, "FAIL HIGH isolcpus"));
+	free(text);
+	audit_free(&a);
+}
+
+/* balanced - braces and brackets balance outside strings */
+static bool balanced(const char *s)
+{
+	int depth = 0;
+	bool str = false;
+
+	for (; *s; s++) {
+		if (str) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				str = false;
+			continue;
+		}
+		if (*s == '"')
+			str = true;
+		else if (*s == '{' || *s == '[')
+			depth++;
+		else if ((*s == '}' || *s == ']') && --depth < 0)
+			return false;
+	}
+	return !depth && !str;
+}
+
+/** JSON output: the documented keys, escaped strings, balanced structure. */
+static void test_json(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+	struct js_json j;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	run(&a, BADLY, cpus, 1);
+	fp = open_memstream(&text, &len);
+	json_init(&j, fp);
+	json_obj_begin(&j, NULL);
+	audit_write_json(&j, "audit", &a);
+	json_obj_end(&j);
+	fclose(fp);
+	assert_true(balanced(text));
+	assert_non_null(strstr(text, "\"audit\": {"));
+	assert_non_null(strstr(text, "\"summary\": {"));
+	assert_non_null(strstr(text, "\"verdict\": \"fail\""));
+	assert_non_null(strstr(text, "\"severity\": \"crit\""));
+	assert_non_null(strstr(text, "\"sched_rt_runtime_us\": 950000"));
+	assert_non_null(strstr(text, "\"name\": \"nvme0q1\""));
+	assert_non_null(strstr(text, "\"cpu3\": 77"));
+	assert_non_null(strstr(text, "\"sysroot\": \"" BADLY "\""));
+	assert_non_null(strstr(text, "\"cpu\": null"));
+	free(text);
+	audit_free(&a);
+}
+
+/** The previous sysfs root is restored after an audit of a tree. */
+static void test_root_restored(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+
+	(void)state;
+	assert_int_equal(sysfs_set_root(TUNED), 0);
+	run(&a, BADLY, cpus, 1);
+	assert_string_equal(sysfs_root(), TUNED);
+	audit_free(&a);
+	sysfs_set_root(NULL);
+	run(&a, TUNED, cpus, 1);
+	assert_true(sysfs_is_live());
+	audit_free(&a);
+}
+
+/* read the live value of a choice file, "" if unreadable */
+static void live_choice(const char *path, char *buf, size_t len)
+{
+	if (sysfs_read_choice(path, buf, len))
+		buf[0] = '\0';
+}
+
+/** The live system: every check has a verdict, fast, and agrees with the files. */
+static void test_live(void **state)
+{
+	struct js_cpuset online;
+	struct js_audit a;
+	struct sysfs_dir d;
+	char thp[32], p[96];
+	int64_t rt;
+	int cpu;
+
+	(void)state;
+	sysfs_set_root(NULL);
+	assert_int_equal(sysfs_read_cpulist("/sys/devices/system/cpu/online", &online), 0);
+	cpu = cpuset_isset(&online, 1) ? 1 : 0;
+	run(&a, NULL, &cpu, 1);
+	assert_sane(&a);
+	assert_true(a.n >= 40);
+	assert_true(a.elapsed_ns < 500000000ULL);	/* check must be fast */
+	assert_int_equal(verdict(&a, "cpu.online", cpu), AUDIT_PASS);
+	assert_true(a.cpu[0].ntasks_user + a.cpu[0].ntasks_kthread + a.cpu[0].nrunning > 0 ||
+		    a.cpu[0].isolated);
+	live_choice("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp));
+	if (thp[0])
+		assert_string_equal(a.f.thp_enabled, thp);
+	if (!sysfs_read_s64("/proc/sys/kernel/sched_rt_runtime_us", &rt))
+		assert_int_equal(a.f.rt_runtime_us, rt);
+	/* every device IRQ whose effective affinity includes the CPU has its own check */
+	if (!sysfs_list_dir("/proc/irq", &d)) {
+		for (size_t i = 0; i < d.n; i++) {
+			struct js_cpuset eff;
+			char name[64] = "", id[32];
+			int irq = lead_int(d.names[i]);
+
+			if (irq < 0 || sysfs_read_cpulist(spath(p, sizeof(p),
+				"/proc/irq/%d/effective_affinity_list", irq), &eff) ||
+			    !cpuset_isset(&eff, cpu))
+				continue;
+			sysfs_read_str(spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), name,
+				       sizeof(name));
+			if (!name[0])
+				continue;
+			snprintf(id, sizeof(id), "irq.%d", irq);
+			assert_int_equal(verdict(&a, id, cpu), AUDIT_FAIL);
+			assert_non_null(strstr(audit_find(&a, id, cpu)->observed, name));
+		}
+		sysfs_dir_free(&d);
+	}
+	audit_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tuned),
+		cmocka_unit_test(test_badly_tuned),
+		cmocka_unit_test(test_offline_cpu),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_cmdline),
+		cmocka_unit_test(test_parse_interrupts),
+		cmocka_unit_test_setup_teardown(test_empty_and_args, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_diff, scratch_setup, scratch_teardown),
+		cmocka_unit_test(test_crosscheck),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_root_restored),
+		cmocka_unit_test(test_live),
+	};
+
+	return cmocka_run_group_tests_name("audit", tests, NULL, NULL);
+}
