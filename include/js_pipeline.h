@@ -9,18 +9,14 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "js_output.h"
 #include "js_params.h"
 #include "js_result.h"
-
-/* Where each attributed gap goes besides the result (optional outputs). */
-struct js_sinks {
-	FILE *gaps_csv;       /* --gaps */
-};
 
 /* Set by the signal handler: 1 = stop and report, 2+ = exit at once. */
 extern volatile sig_atomic_t js_stop_requested;
 
-/* pipeline_run - measure p->cpus; fills @run. 0 ok (also when interrupted), < 0 error */
-int pipeline_run(struct js_run *run, const struct js_params *p, struct js_sinks *sinks);
+/* pipeline_run - measure p->cpus, feeding @outs as it goes; fills @run. 0 ok (also when interrupted), < 0 error */
+int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs);
 
 #endif /* JS_PIPELINE_H */

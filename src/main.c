@@ -15,18 +15,13 @@
 
 #include "js_cpulist.h"
 #include "js_audit.h"
-#include "js_csv.h"
+#include "js_output.h"
 #include "js_json.h"
 #include "js_params.h"
 #include "js_pipeline.h"
 #include "js_report.h"
 #include "js_sysfs.h"
 #include "js_util.h"
-
-struct outputs {
-	FILE *json;
-	FILE *gaps;
-};
 
 static void on_signal(int sig)
 {
@@ -136,26 +131,6 @@ static int check_cpus(struct js_params *p, cpu_set_t *hk_set)
 	return 0;
 }
 
-static FILE *open_out(const char *path, const char *what)
-{
-	FILE *fp;
-
-	if (!strcmp(path, "-"))
-		return stdout;
-	fp = fopen(path, "w");
-	if (!fp)
-		js_err("cannot write %s file '%s': %s", what, path, strerror(errno));
-	return fp;
-}
-
-static void close_out(FILE *fp)
-{
-	if (fp && fp != stdout)
-		fclose(fp);
-	else if (fp)
-		fflush(fp);
-}
-
 static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
 {
 	struct utsname u;
@@ -247,12 +222,12 @@ static int check(struct js_params *p)
 		if (default_cpus(p, &online, &online))
 			return JS_EXIT_USAGE;
 	}
-	if (p->json_path && !(json = open_out(p->json_path, "JSON")))
+	if (p->json_path && !(json = output_file_open(p->json_path, "JSON")))
 		return JS_EXIT_ERROR;
 	memset(&a, 0, sizeof(a));
 	if (audit_run(&a, p->cpus, p->ncpus, p->sysroot)) {
 		js_err("the audit could not run (CPU out of range?)");
-		close_out(json);
+		output_file_close(json);
 		return JS_EXIT_USAGE;
 	}
 	if (!json || json != stdout)
@@ -266,7 +241,7 @@ static int check(struct js_params *p)
 		json_str(&j, "tool", "jitterscope");
 		audit_write_json(&j, "audit", &a);
 		json_obj_end(&j);
-		close_out(json);
+		output_file_close(json);
 	}
 	rc = audit_exit_status(&a);
 	audit_free(&a);
@@ -276,8 +251,7 @@ static int check(struct js_params *p)
 static int measure(struct js_params *p)
 {
 	struct js_run run;
-	struct js_sinks sinks = { 0 };
-	struct outputs out = { 0 };
+	struct js_outputs outs = { .n = 0 };
 	struct audit_snapshot before, after;
 	bool have_snap = false;
 	cpu_set_t hk;
@@ -289,16 +263,8 @@ static int measure(struct js_params *p)
 	if (preflight(p, &run.machine))
 		return JS_EXIT_ERROR;
 	/* every output opened before measuring: no 60 s run lost to a bad path */
-	if (p->json_path && !(out.json = open_out(p->json_path, "JSON")))
+	if (outputs_open(&outs, p))
 		return JS_EXIT_ERROR;
-	if (p->gaps_path && !(out.gaps = open_out(p->gaps_path, "gaps CSV"))) {
-		close_out(out.json);
-		return JS_EXIT_ERROR;
-	}
-	if (out.gaps) {
-		csv_write_header(out.gaps);
-		sinks.gaps_csv = out.gaps;
-	}
 	/* our own threads stay on housekeeping CPUs; samplers re-pin themselves */
 	if (sched_setaffinity(0, sizeof(hk), &hk))
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
@@ -308,7 +274,7 @@ static int measure(struct js_params *p)
 	/* the audit is read-only and fast: it runs before the samplers start */
 	run.audited = audit_run(&run.audit, p->cpus, p->ncpus, NULL) == 0;
 	have_snap = audit_snapshot_take(&before, p->cpus, p->ncpus) == 0;
-	err = pipeline_run(&run, p, &sinks);
+	err = pipeline_run(&run, p, &outs);
 	if (err) {
 		rc = JS_EXIT_ERROR;
 		goto out;
@@ -319,15 +285,14 @@ static int measure(struct js_params *p)
 	}
 	if (run.audited)
 		crosscheck(&run);
-	if (out.json)
-		report_json(out.json, &run);
+	if (outputs_finish(&outs, &run))
+		rc = JS_EXIT_ERROR;
 	if (!p->json_path || strcmp(p->json_path, "-"))
 		report_text(stdout, &run);
 	else if (!p->quiet)
 		report_text(stderr, &run);
 out:
-	close_out(out.json);
-	close_out(out.gaps);
+	outputs_destroy(&outs);
 	if (have_snap)
 		audit_snapshot_free(&before);
 	if (run.have_deltas)

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "js_correlate.h"
-#include "js_csv.h"
 #include "js_ksyms.h"
 #include "js_pipeline.h"
 #include "js_probes.h"
@@ -58,7 +57,8 @@ struct cpu_pipe {
 struct pipeline {
 	struct js_run *run;
 	const struct js_params *p;
-	struct js_sinks *sinks;
+	struct js_outputs *outs;
+	bool outs_want_events;
 	struct cpu_pipe *cp;
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
@@ -68,6 +68,7 @@ struct pipeline {
 	struct tsc_cal cal;
 	volatile int go, stop;
 	struct gap_raw *raw;
+	struct js_event *evscratch;   /* events of one gap, for outputs that want them */
 };
 
 static const char *sym_cb(void *ctx, uint64_t addr)
@@ -120,6 +121,28 @@ static int on_event(void *ctx, const struct js_event *ev)
 	}
 	c->ev[c->nev++] = *ev;
 	return 0;
+}
+
+/* feed_outputs - hand a gap (and, if wanted, the events inside it) to the outputs */
+static void feed_outputs(struct pipeline *pl, struct cpu_pipe *c, const struct js_gap_rec *g)
+{
+	uint64_t s = g->gap.start_ns, e = g->gap.start_ns + g->gap.dur_ns;
+	size_t k = 0;
+
+	if (!pl->outs || !pl->outs->n)
+		return;
+	if (pl->outs_want_events) {
+		/* the overlapping events, compacted into the scratch array */
+		for (size_t i = 0; i < c->nev; i++)
+			if (c->ev[i].start_ns <= e && c->ev[i].end_ns >= s &&
+			    c->ev[i].kind != JS_EV_IPI_SEND)
+				pl->evscratch[k++] = c->ev[i];
+	}
+	for (size_t i = 0; i < pl->outs->n; i++)
+		if (pl->outs->v[i].on_gap)
+			pl->outs->v[i].on_gap(pl->outs->v[i].ctx, g,
+					      pl->outs->v[i].wants_events ? pl->evscratch : NULL,
+					      pl->outs->v[i].wants_events ? k : 0);
 }
 
 /* models_add_gap - feed the per-gap models beside the result's own totals */
@@ -176,8 +199,7 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
 		result_add_gap(c->res, &recs[i]);
 		models_add_gap(c->res, &recs[i]);
-		if (pl->sinks && pl->sinks->gaps_csv)
-			csv_write_gap(pl->sinks->gaps_csv, &recs[i]);
+		feed_outputs(pl, c, &recs[i]);
 	}
 	if (n) {
 		c->last_end_ns = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
@@ -257,6 +279,14 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 	}
 }
 
+/* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
+static void tick_outputs(struct pipeline *pl, uint64_t done_ns)
+{
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+		if (pl->outs->v[i].on_tick)
+			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
+}
+
 static void progress(struct pipeline *pl, uint64_t now, bool final)
 {
 	char w[32], line[256];
@@ -289,8 +319,11 @@ static int setup(struct pipeline *pl)
 	run->cpus = calloc(pl->n, sizeof(*run->cpus));
 	run->ncpus = pl->n;
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
-	if (!pl->cp || !run->cpus || !pl->raw)
+	pl->evscratch = malloc(EV_WINDOW_CAP * sizeof(*pl->evscratch));
+	if (!pl->cp || !run->cpus || !pl->raw || !pl->evscratch)
 		return -ENOMEM;
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+		pl->outs_want_events |= pl->outs->v[i].wants_events;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 		int err;
@@ -412,6 +445,9 @@ static void measure(struct pipeline *pl)
 	pl->run->start_mono_ns = js_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+		if (pl->outs->v[i].run_start)
+			pl->outs->v[i].run_start(pl->outs->v[i].ctx, pl->run);
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
@@ -432,6 +468,7 @@ static void measure(struct pipeline *pl)
 			next_fit = now + FIT_PERIOD_NS;
 		}
 		drain(pl, now - PROCESS_LAG_NS);
+		tick_outputs(pl, now - PROCESS_LAG_NS);
 		if (show && now >= next_progress) {
 			progress(pl, now, false);
 			next_progress += 1000000000ull;
@@ -509,11 +546,12 @@ static void teardown(struct pipeline *pl)
 	}
 	free(pl->cp);
 	free(pl->raw);
+	free(pl->evscratch);
 }
 
-int pipeline_run(struct js_run *run, const struct js_params *p, struct js_sinks *sinks)
+int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs)
 {
-	struct pipeline pl = { .run = run, .p = p, .sinks = sinks };
+	struct pipeline pl = { .run = run, .p = p, .outs = outs };
 	int err;
 
 	run->params = p;

@@ -3,7 +3,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "js_csv.h"
+#include "js_output.h"
 
 void csv_write_header(FILE *fp)
 {
@@ -44,4 +47,39 @@ void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
 	fputc(',', fp);
 	csv_field(fp, causes);
 	fprintf(fp, ",%" PRIu64 ",%" PRIu64 "\n", a->steal_ns, a->unexplained_ns);
+}
+
+/* the --gaps output: a header now, a row per attributed gap */
+static void gaps_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
+			size_t nev)
+{
+	(void)ev;
+	(void)nev;
+	csv_write_gap(ctx, g);
+}
+
+static int gaps_finish(void *ctx, const struct js_run *run)
+{
+	(void)run;
+	return fflush(ctx) ? -EIO : 0;
+}
+
+static void gaps_destroy(void *ctx)
+{
+	output_file_close(ctx);
+}
+
+int gaps_output_new(struct js_output *out, const char *path)
+{
+	FILE *fp = output_file_open(path, "gaps CSV");
+
+	if (!fp)
+		return -EIO;
+	csv_write_header(fp);
+	out->name = "gaps CSV";
+	out->ctx = fp;
+	out->on_gap = gaps_on_gap;
+	out->finish = gaps_finish;
+	out->destroy = gaps_destroy;
+	return 0;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* report_json.c - the JSON contract (docs/JSON.md). Keys carry their unit. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "js_json.h"
+#include "js_output.h"
 #include "js_report.h"
 
 static void params(struct js_json *j, const struct js_params *p)
@@ -295,4 +297,29 @@ void report_json(FILE *fp, const struct js_run *run)
 		json_str(&j, NULL, run->xcheck[i]);
 	json_arr_end(&j);
 	json_obj_end(&j);
+}
+
+/* the --json output: written once, from the final result */
+static int json_finish(void *ctx, const struct js_run *run)
+{
+	report_json(ctx, run);
+	return fflush(ctx) || ferror((FILE *)ctx) ? -EIO : 0;
+}
+
+static void json_destroy(void *ctx)
+{
+	output_file_close(ctx);
+}
+
+int json_output_new(struct js_output *out, const char *path)
+{
+	FILE *fp = output_file_open(path, "JSON");
+
+	if (!fp)
+		return -EIO;
+	out->name = "JSON";
+	out->ctx = fp;
+	out->finish = json_finish;
+	out->destroy = json_destroy;
+	return 0;
 }
