@@ -21,6 +21,8 @@ enum js_cmd {
 #define JS_DEFAULT_TOP          10
 #define JS_DEFAULT_RING         (1u << 18)    /* gaps per CPU ring: 4 MiB */
 #define JS_MAX_ARRIVALS         8
+#define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
+#define JS_DEFAULT_TRACE_EVENTS 200000
 
 struct js_params {
 	enum js_cmd cmd;
@@ -43,6 +45,14 @@ struct js_params {
 	bool help;              /* --help/--usage/--version printed: exit 0 */
 	const char *json_path;  /* "-" = stdout */
 	const char *gaps_path;
+	const char *hlog_path;  /* HdrHistogram interval log */
+	uint64_t hlog_interval_ns;
+	const char *hgrm_path;  /* HdrHistogram percentile distribution */
+	const char *trace_path; /* Chrome trace JSON (Perfetto) */
+	unsigned trace_max_events;
+	const char *prom_path;  /* Prometheus text exposition */
+	const char *html_path;  /* self-contained HTML page */
+	const char *budget;     /* --budget SPEC (checked after the run: exit 2) */
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */
 	size_t ninputs;

@@ -35,6 +35,14 @@ enum {
 	OPT_USAGE,
 	OPT_ARRIVAL,
 	OPT_BURST,
+	OPT_HLOG,
+	OPT_HLOG_INTERVAL,
+	OPT_HGRM,
+	OPT_TRACE,
+	OPT_TRACE_MAX,
+	OPT_PROM,
+	OPT_HTML,
+	OPT_BUDGET,
 };
 
 static const char doc[] =
@@ -77,6 +85,16 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, "FILE", 0, "write the result as JSON ('-' = stdout)", 2 },
 	{ "gaps", OPT_GAPS, "FILE", 0, "write one CSV row per gap", 2 },
+	{ "hlog", OPT_HLOG, "FILE", 0, "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)", 2 },
+	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
+	{ "hgrm", OPT_HGRM, "FILE", 0, "HdrHistogram percentile distribution (.hgrm)", 2 },
+	{ "trace", OPT_TRACE, "FILE", 0, "Chrome/Perfetto trace JSON of the gaps and their causes",
+	  2 },
+	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
+	{ "prom", OPT_PROM, "FILE", 0, "Prometheus text exposition (node_exporter textfile)", 2 },
+	{ "html", OPT_HTML, "FILE", 0, "a self-contained HTML report", 2 },
+	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
+	  "exit 2 if exceeded", 2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
 	{ "quiet", 'q', NULL, 0, "no progress line, no notices", 2 },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
@@ -254,6 +272,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
+	case OPT_HLOG_INTERVAL:
+		if (cli_parse_duration(arg, &p->hlog_interval_ns) || p->hlog_interval_ns < 1000000) {
+			argp_error(state, "invalid --hlog-interval '%s' (at least 1ms, e.g. 1s)", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_TRACE_MAX:
+		if (parse_uint(arg, 10000000, &v) || v < 100) {
+			argp_error(state, "invalid --trace-max-events '%s' (100..10000000)", arg);
+			return EINVAL;
+		}
+		p->trace_max_events = (unsigned)v;
+		break;
+	case OPT_HLOG: p->hlog_path = arg; break;
+	case OPT_HGRM: p->hgrm_path = arg; break;
+	case OPT_TRACE: p->trace_path = arg; break;
+	case OPT_PROM: p->prom_path = arg; break;
+	case OPT_HTML: p->html_path = arg; break;
+	case OPT_BUDGET: p->budget = arg; break;
 	case OPT_JSON: p->json_path = arg; break;
 	case OPT_GAPS: p->gaps_path = arg; break;
 	case OPT_NO_PROBES: p->no_probes = true; break;
@@ -308,10 +345,18 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr, "%s: --burst needs --arrival-interval\n", prog);
 		return -EINVAL;
 	}
-	if (p->json_path && p->gaps_path && !strcmp(p->json_path, "-") &&
-	    !strcmp(p->gaps_path, "-")) {
-		fprintf(stderr, "%s: --json and --gaps cannot both write to stdout\n", prog);
-		return -EINVAL;
+	{
+		/* at most one output on stdout, and no two outputs into one file */
+		const char *paths[] = { p->json_path, p->gaps_path, p->hlog_path, p->hgrm_path,
+					p->trace_path, p->prom_path, p->html_path };
+
+		for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+			for (size_t k = i + 1; paths[i] && k < ARRAY_SIZE(paths); k++)
+				if (paths[k] && !strcmp(paths[i], paths[k])) {
+					fprintf(stderr, "%s: two outputs write to '%s'\n", prog,
+						paths[i]);
+					return -EINVAL;
+				}
 	}
 	for (size_t i = 0; i < p->ncpus; i++)
 		for (size_t k = 0; k < p->nhk; k++)
@@ -331,6 +376,8 @@ static void defaults(struct js_params *p)
 	p->policy = SCHED_OTHER;
 	p->top = JS_DEFAULT_TOP;
 	p->ring_entries = JS_DEFAULT_RING;
+	p->hlog_interval_ns = JS_DEFAULT_HLOG_INTERVAL_NS;
+	p->trace_max_events = JS_DEFAULT_TRACE_EVENTS;
 }
 
 int cli_parse(int argc, char **argv, struct js_params *p)
