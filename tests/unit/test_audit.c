@@ -674,6 +674,46 @@ static void test_live(void **state)
 	audit_free(&a);
 }
 
+/** scripts/capture-sysroot.sh: the captured tree audits like the live system. */
+static void test_capture_roundtrip(void **state)
+{
+	struct js_audit live, cap;
+	struct js_cpuset online;
+	char cmd[512], info[256];
+	int cpu;
+
+	(void)state;
+	if (access("scripts/capture-sysroot.sh", X_OK) || access("/bin/bash", X_OK))
+		skip();
+	sysfs_set_root(NULL);
+	snprintf(cmd, sizeof(cmd), "scripts/capture-sysroot.sh '%s/cap' >/dev/null", scratch);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/cap/CAPTURE-INFO", scratch);
+	assert_int_equal(access(cmd, R_OK), 0);
+	assert_int_equal(sysfs_read_cpulist("/sys/devices/system/cpu/online", &online), 0);
+	cpu = cpuset_isset(&online, 1) ? 1 : 0;
+	run(&live, NULL, &cpu, 1);
+	snprintf(cmd, sizeof(cmd), "%s/cap", scratch);
+	run(&cap, cmd, &cpu, 1);
+	assert_sane(&cap);
+	for (size_t i = 0; i < live.n; i++) {
+		const struct audit_check *l = &live.checks[i], *c = audit_find(&cap, l->id, l->cpu);
+
+		snprintf(info, sizeof(info), "%s cpu %d", l->id, l->cpu);
+		if (!c)
+			fail_msg("%s: not in the captured audit", info);
+		if (!strcmp(l->id, "smi") || !strcmp(l->id, "pm_qos"))
+			continue;	/* live-only counters; root-only device */
+		if (c->verdict != l->verdict)
+			fail_msg("%s: live %s (%s), captured %s (%s)", info,
+				 audit_verdict_name(l->verdict), l->observed,
+				 audit_verdict_name(c->verdict), c->observed);
+	}
+	assert_int_equal(cap.n, live.n);
+	audit_free(&live);
+	audit_free(&cap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +731,8 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_root_restored),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test_setup_teardown(test_capture_roundtrip, scratch_setup,
+						scratch_teardown),
 	};
 
 	return cmocka_run_group_tests_name("audit", tests, NULL, NULL);

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+# capture-sysroot.sh DIR - copy the /proc, /sys, /etc, /boot and /dev files the isolation
+# audit reads into DIR, so that `jitterscope check --sysroot DIR --cpu LIST` audits this
+# machine from anywhere (another host, a bug report, a CI fixture).
+#
+# Read-only and fast (< 1 s); it never writes a system setting. Files that cannot be read
+# (some need root: /dev/cpu_dma_latency, debugfs) are left out and the audit reports those
+# checks as skipped. Send it along with: tar czf capture.tar.gz -C DIR .
+#
+# Options: --no-tasks  leave out /proc/<pid> (task names and affinities)
+set -u
+
+usage() {
+	echo "usage: $0 [--no-tasks] DIR" >&2
+	exit 64
+}
+
+tasks=1
+dir=""
+for arg in "$@"; do
+	case "$arg" in
+	--no-tasks) tasks=0 ;;
+	-h|--help) usage ;;
+	-*) usage ;;
+	*) [ -z "$dir" ] || usage; dir=$arg ;;
+	esac
+done
+[ -n "$dir" ] || usage
+mkdir -p "$dir" || exit 1
+dir=$(cd "$dir" && pwd) || exit 1
+files=()
+
+# cap FILE... - queue each readable file for copying to DIR/FILE
+cap() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] && [ -r "$f" ] && files+=("$f")
+	done
+}
+
+shopt -s nullglob
+
+cap /proc/cmdline /proc/cpuinfo /proc/meminfo /proc/swaps /proc/interrupts /proc/softirqs \
+	/proc/config.gz
+for k in osrelease version timer_migration nmi_watchdog watchdog soft_watchdog \
+	watchdog_cpumask sched_rt_runtime_us sched_rt_period_us numa_balancing; do
+	cap /proc/sys/kernel/$k
+done
+for k in stat_interval swappiness zone_reclaim_mode compaction_proactiveness; do
+	cap /proc/sys/vm/$k
+done
+cap "/boot/config-$(uname -r)"
+
+# IRQs
+cap /proc/irq/default_smp_affinity
+for d in /proc/irq/[0-9]*; do
+	cap "$d/smp_affinity_list" "$d/effective_affinity_list"
+done
+cap /sys/kernel/irq/[0-9]*/actions
+
+# CPUs
+c=/sys/devices/system/cpu
+cap $c/online $c/possible $c/isolated $c/nohz_full $c/smt/control $c/smt/active \
+	$c/cpuidle/current_driver $c/intel_pstate/status $c/intel_pstate/no_turbo \
+	$c/vulnerabilities/*
+for d in $c/cpu[0-9]*; do
+	cap "$d/topology/thread_siblings_list" "$d/power/pm_qos_resume_latency_us"
+	cap "$d"/cpufreq/{scaling_governor,scaling_driver,scaling_min_freq,scaling_max_freq}
+	cap "$d/cpufreq/energy_performance_preference"
+	cap "$d"/cpuidle/state*/{name,latency,disable}
+done
+cap /sys/devices/system/clocksource/clocksource0/{current,available}_clocksource
+cap /sys/devices/system/machinecheck/machinecheck*/ignore_ce
+cap /sys/devices/system/node/node*/cpulist
+cap /sys/devices/system/node/node*/hugepages/hugepages-*/{nr,free}_hugepages
+
+# workqueues, memory, kernel flavour, cgroup isolation, hypervisor
+cap /sys/devices/virtual/workqueue/cpumask /sys/devices/virtual/workqueue/*/cpumask
+t=/sys/kernel/mm/transparent_hugepage
+cap $t/enabled $t/defrag $t/khugepaged/defrag $t/hugepages-*/enabled
+cap /sys/kernel/mm/ksm/run /sys/kernel/realtime /sys/hypervisor/type
+cap /sys/kernel/debug/sched/preempt /sys/kernel/debug/sched/fair_server/cpu*/runtime
+cap /sys/fs/cgroup/cpuset.cpus.isolated /sys/fs/cgroup/unified/cpuset.cpus.isolated
+
+# configuration files
+cap /etc/default/irqbalance /etc/sysconfig/irqbalance /etc/tuned/active_profile \
+	/etc/tuned/*-variables.conf
+
+# tasks: names, kthread flags, last CPU and allowed CPUs of every thread
+if [ "$tasks" = 1 ]; then
+	for p in /proc/[0-9]*; do
+		[ "$p" = "/proc/$$" ] && continue
+		files+=("$p/comm" "$p"/task/[0-9]*/stat "$p"/task/[0-9]*/status)
+	done
+fi
+
+# one cp for everything: content only; files that vanish or refuse a read are left out
+cp --parents -t "$dir" "${files[@]}" 2>/dev/null
+# a failed read can leave an empty copy of a file that was not empty: drop those
+find "$dir" -type f -empty -delete 2>/dev/null
+
+# /dev/cpu_dma_latency holds a binary int32; store it as text (the audit reads both)
+if [ -r /dev/cpu_dma_latency ]; then
+	v=$(od -An -td4 -N4 /dev/cpu_dma_latency 2>/dev/null | tr -d ' ')
+	[ -n "$v" ] && mkdir -p "$dir/dev" && echo "$v" >"$dir/dev/cpu_dma_latency"
+fi
+count=$(find "$dir" -type f ! -name CAPTURE-INFO | wc -l)
+
+{
+	echo "captured-by: jitterscope scripts/capture-sysroot.sh"
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "host: $(uname -n)"
+	echo "kernel: $(uname -r) $(uname -v)"
+	echo "user: $(id -un)"
+	echo "files: $count"
+} >"$dir/CAPTURE-INFO"
+echo "captured $count files into $dir (audit: jitterscope check --sysroot $dir --cpu LIST)"
