@@ -38,6 +38,7 @@ struct js_params {
 	unsigned top;           /* worst gaps listed */
 	size_t ring_entries;
 	bool no_probes;
+	int test_hook;          /* enum sampler_hook: test-only self-interference */
 	bool lfence;
 	bool no_progress;
 	bool quiet;

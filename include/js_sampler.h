@@ -35,6 +35,15 @@ enum sampler_state {
 	SAMPLER_FAILED,
 };
 
+/* Test-only hooks: interference the sampler inflicts on itself, for the attribution tests. */
+enum sampler_hook {
+	SAMPLER_HOOK_NONE = 0,
+	SAMPLER_HOOK_FAULT,   /* a page the loop touches is zapped every period: a fault in the sampler */
+	SAMPLER_HOOK_THP,     /* the loop reads a MADV_HUGEPAGE region khugepaged can collapse */
+};
+
+#define SAMPLER_HOOK_BYTES (4u << 20)   /* the hook region: two 2 MiB huge pages worth */
+
 struct sampler_cfg {
 	int cpu;
 	int policy;               /* SCHED_OTHER / SCHED_FIFO / SCHED_RR */
@@ -44,6 +53,7 @@ struct sampler_cfg {
 	uint64_t duration_cycles; /* 0 = until stopped */
 	size_t ring_entries;      /* power of two */
 	bool lfence;              /* lfence;rdtsc instead of rdtscp */
+	enum sampler_hook hook;   /* test-only: not for measuring */
 	const volatile int *go;   /* set to 1 to start, shared by all samplers */
 	const volatile int *stop; /* set to 1 to stop early */
 };
@@ -61,6 +71,8 @@ struct sampler {
 	volatile uint64_t dropped;               /* gaps lost to a full ring */
 	uint32_t loop_min_cycles, loop_median_cycles;   /* from the calibration pass */
 	uint32_t *cal_bins;
+	char *hook_mem;                          /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */
+	volatile uint64_t hook_touches;
 	int err;                                 /* errno of a setup failure */
 	char errmsg[160];
 };
@@ -78,6 +90,10 @@ void sampler_free(struct sampler *s);
 size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max);
 /* ring_push - producer side (exposed for tests): false when full */
 bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end);
+
+/* sampler_hook_zap - SAMPLER_HOOK_FAULT, from the housekeeping thread: drop the page the
+ * loop touches so its next touch faults (in the sampler, on the measured CPU) */
+int sampler_hook_zap(struct sampler *s);
 
 /* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
 int sampler_parse_priority(const char *s, int *policy, int *priority);

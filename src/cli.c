@@ -43,6 +43,7 @@ enum {
 	OPT_PROM,
 	OPT_HTML,
 	OPT_BUDGET,
+	OPT_TEST_HOOK,
 };
 
 static const char doc[] =
@@ -100,6 +101,8 @@ static const struct argp_option options[] = {
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
 	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
 	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
+	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN, "test only: the sampler "
+	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse", 1 },
 	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "give a short usage message", -1 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
@@ -284,6 +287,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		p->trace_max_events = (unsigned)v;
+		break;
+	case OPT_TEST_HOOK:
+		if (!strcmp(arg, "fault")) {
+			p->test_hook = SAMPLER_HOOK_FAULT;
+		} else if (!strcmp(arg, "thp")) {
+			p->test_hook = SAMPLER_HOOK_THP;
+		} else {
+			argp_error(state, "invalid --test-hook '%s' (fault or thp)", arg);
+			return EINVAL;
+		}
 		break;
 	case OPT_HLOG: p->hlog_path = arg; break;
 	case OPT_HGRM: p->hgrm_path = arg; break;

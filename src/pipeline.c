@@ -400,6 +400,7 @@ static int start_samplers(struct pipeline *pl)
 			.warmup_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->warmup_ns),
 			.duration_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->duration_ns),
 			.ring_entries = p->ring_entries, .lfence = p->lfence,
+			.hook = (enum sampler_hook)p->test_hook,
 			.go = &pl->go, .stop = &pl->stop,
 		};
 		int err = sampler_start(&pl->cp[i].s, &cfg);
@@ -467,6 +468,9 @@ static void measure(struct pipeline *pl)
 			tsc_cal_refit(&pl->cal);
 			next_fit = now + FIT_PERIOD_NS;
 		}
+		if (p->test_hook == SAMPLER_HOOK_FAULT)
+			for (size_t i = 0; i < pl->n; i++)
+				sampler_hook_zap(&pl->cp[i].s);
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		if (show && now >= next_progress) {

@@ -45,6 +45,14 @@ size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max)
 	return n;
 }
 
+static int fail(struct sampler *s, int err, const char *what)
+{
+	s->err = err;
+	snprintf(s->errmsg, sizeof(s->errmsg), "CPU %d: %s: %s", s->cfg.cpu, what, strerror(err));
+	__atomic_store_n(&s->state, SAMPLER_FAILED, __ATOMIC_RELEASE);
+	return -err;
+}
+
 static __attribute__((always_inline)) inline uint64_t read_tsc(bool lfence)
 {
 	return lfence ? js_rdtsc_lfence() : js_rdtscp();
@@ -84,8 +92,80 @@ static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64
 	s->dropped = dropped;
 }
 
+/*
+ * spin_hook - the test-hook loop: the spin loop plus one access to the hook region per
+ * iteration (a store for FAULT, a read walking the region for THP). Never used to measure.
+ */
+static void spin_hook(struct sampler *s, uint64_t until)
+{
+	const volatile int *stop = s->cfg.stop;
+	const uint64_t thr = s->cfg.threshold_cycles;
+	volatile char *mem = s->hook_mem;
+	uint64_t iters = s->iterations, dropped = s->dropped, off = 0;
+	uint64_t prev = js_rdtscp(), now;
+
+	for (;;) {
+		now = js_rdtscp();
+		iters++;
+		if (s->cfg.hook == SAMPLER_HOOK_FAULT) {
+			mem[0] = (char)iters;
+		} else {
+			(void)mem[off];
+			off = (off + 4096) & (SAMPLER_HOOK_BYTES - 1);
+		}
+		if (now - prev > thr) {
+			if (!ring_push(&s->ring, prev, now))
+				dropped++;
+			s->iterations = iters;
+			s->dropped = dropped;
+			if (now >= until || *stop)
+				break;
+		} else if ((iters & 0xfff) == 0 && (now >= until || *stop)) {
+			break;
+		}
+		prev = now;
+	}
+	s->iterations = iters;
+	s->dropped = dropped;
+}
+
+int sampler_hook_zap(struct sampler *s)
+{
+	if (!s->hook_mem || s->cfg.hook != SAMPLER_HOOK_FAULT)
+		return -EINVAL;
+	return madvise(s->hook_mem, 4096, MADV_DONTNEED) ? -errno : 0;
+}
+
+/* hook_setup - the hook region: unlocked so it can be zapped or collapsed */
+static int hook_setup(struct sampler *s)
+{
+	size_t len = SAMPLER_HOOK_BYTES * 2;
+	char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *mem;
+
+	if (raw == MAP_FAILED)
+		return fail(s, errno, "mapping the test-hook region");
+	mem = (char *)(((uintptr_t)raw + SAMPLER_HOOK_BYTES - 1) & ~(uintptr_t)(SAMPLER_HOOK_BYTES - 1));
+	munlock(raw, len);
+	if (s->cfg.hook == SAMPLER_HOOK_THP) {
+		/* small pages first, then the advice: khugepaged has to collapse them */
+		madvise(mem, SAMPLER_HOOK_BYTES, MADV_NOHUGEPAGE);
+		memset(mem, 1, SAMPLER_HOOK_BYTES);
+		if (madvise(mem, SAMPLER_HOOK_BYTES, MADV_HUGEPAGE))
+			return fail(s, errno, "madvise(MADV_HUGEPAGE) on the test-hook region");
+	} else {
+		mem[0] = 1;
+	}
+	s->hook_mem = mem;
+	return 0;
+}
+
 static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
 {
+	if (record && s->cfg.hook != SAMPLER_HOOK_NONE) {
+		spin_hook(s, until);
+		return;
+	}
 	if (s->cfg.lfence) {
 		if (record)
 			spin(s, until, true, true);
@@ -127,14 +207,6 @@ static void calibrate(struct sampler *s)
 	}
 }
 
-static int fail(struct sampler *s, int err, const char *what)
-{
-	s->err = err;
-	snprintf(s->errmsg, sizeof(s->errmsg), "CPU %d: %s: %s", s->cfg.cpu, what, strerror(err));
-	__atomic_store_n(&s->state, SAMPLER_FAILED, __ATOMIC_RELEASE);
-	return -err;
-}
-
 /* setup - pin, set policy, allocate and pre-fault NUMA-local memory */
 static int setup(struct sampler *s)
 {
@@ -169,6 +241,8 @@ static int setup(struct sampler *s)
 	s->cal_bins = calloc(SAMPLER_CAL_BINS, sizeof(uint32_t));
 	if (!s->cal_bins)
 		return fail(s, ENOMEM, "allocating calibration bins");
+	if (s->cfg.hook != SAMPLER_HOOK_NONE && hook_setup(s))
+		return -s->err;
 	memset(s->ring.slots, 0, bytes);	/* pre-fault */
 	mlock(s->ring.slots, bytes);	/* mlockall(MCL_FUTURE) covers it too; best effort */
 	s->ring.mask = s->cfg.ring_entries - 1;
@@ -249,6 +323,7 @@ void sampler_free(struct sampler *s)
 	}
 	free(s->cal_bins);
 	s->cal_bins = NULL;
+	/* the hook region is left mapped: it is test-only and freed with the process */
 }
 
 int sampler_parse_priority(const char *str, int *policy, int *priority)
