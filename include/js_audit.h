@@ -57,7 +57,7 @@ struct audit_irq {
 	struct js_cpuset effective;     /* effective_affinity_list (smp_affinity_list if absent) */
 	struct js_cpuset requested;     /* smp_affinity_list */
 	bool has_effective;             /* effective_affinity_list was readable */
-	uint64_t *count;                /* /proc/interrupts count per measured CPU (a->cpus order) */
+	uint64_t *count;                /* /proc/interrupts count per measured CPU (a->cpus) */
 };
 
 /* A task or kernel thread allowed to run on a measured CPU. */

@@ -12,16 +12,19 @@
 static const char *const verdict_names[AUDIT_NVERDICTS] = { "pass", "warn", "fail", "skip" };
 static const char *const severity_names[] = { "info", "low", "med", "high", "crit" };
 
+/* audit_verdict_name - "pass", "warn", "fail", "skip" */
 const char *audit_verdict_name(enum audit_verdict v)
 {
 	return (unsigned)v < AUDIT_NVERDICTS ? verdict_names[v] : "?";
 }
 
+/* audit_severity_name - "info", "low", "med", "high", "crit" */
 const char *audit_severity_name(enum audit_severity s)
 {
 	return (unsigned)s < ARRAY_SIZE(severity_names) ? severity_names[s] : "?";
 }
 
+/* audit_add - a new check, verdict pass until set; never NULL (a->scratch when OOM) */
 struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu,
 			      enum audit_severity sev, const char *source)
 {
@@ -55,6 +58,7 @@ static void vset(char *dst, size_t len, const char *fmt, va_list ap)
 	vsnprintf(dst, len, fmt, ap);
 }
 
+/* ck_obs - set the observed text */
 void ck_obs(struct audit_check *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -64,6 +68,7 @@ void ck_obs(struct audit_check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ck_exp - set the expected text */
 void ck_exp(struct audit_check *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -73,6 +78,7 @@ void ck_exp(struct audit_check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ck_hint - set the hint */
 void ck_hint(struct audit_check *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -82,6 +88,7 @@ void ck_hint(struct audit_check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ck_src - set the source */
 void ck_src(struct audit_check *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -91,6 +98,7 @@ void ck_src(struct audit_check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ck_obs_append - append "; text" (or text when empty) to observed */
 void ck_obs_append(struct audit_check *c, const char *fmt, ...)
 {
 	size_t n = strlen(c->observed);
@@ -107,11 +115,13 @@ void ck_obs_append(struct audit_check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ck_deviate - the setting is wrong: fail for severity >= med, else warn */
 void ck_deviate(struct audit_check *c)
 {
 	c->verdict = c->severity >= SEV_MED ? AUDIT_FAIL : AUDIT_WARN;
 }
 
+/* ck_skip - skip with why (observed) and how (hint) */
 void ck_skip(struct audit_check *c, const char *why, const char *how)
 {
 	c->verdict = AUDIT_SKIP;
@@ -119,6 +129,7 @@ void ck_skip(struct audit_check *c, const char *why, const char *how)
 	snprintf(c->hint, sizeof(c->hint), "%s", how ? how : "");
 }
 
+/* ck_skip_err - skip because path could not be read (err = -errno) */
 void ck_skip_err(struct audit_check *c, const char *path, int err)
 {
 	const char *how = "";
@@ -135,6 +146,7 @@ void ck_skip_err(struct audit_check *c, const char *path, int err)
 	snprintf(c->hint, sizeof(c->hint), "%s", how);
 }
 
+/* fmt_set - cpulist of s into buf ("none" when empty); returns buf */
 const char *fmt_set(const struct js_cpuset *s, char *buf, size_t len)
 {
 	if (cpuset_empty(s))
@@ -144,6 +156,7 @@ const char *fmt_set(const struct js_cpuset *s, char *buf, size_t len)
 	return buf;
 }
 
+/* spath - snprintf into a path buffer; returns buf */
 const char *spath(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -200,6 +213,7 @@ static void copy_val(const char *b, const char *e, char *val, size_t len)
 	val[k] = '\0';
 }
 
+/* cmdline_get - value of key= on the command line (the last one wins) */
 bool cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len)
 {
 	const char *p = a->f.cmdline, *b, *e;
@@ -219,6 +233,7 @@ bool cmdline_get(const struct js_audit *a, const char *key, char *val, size_t le
 	return found;
 }
 
+/* cmdline_get_all - every value of key (e.g. several console=), up to max; count */
 size_t cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64], size_t max)
 {
 	const char *p = a->f.cmdline, *b, *e;
@@ -236,6 +251,7 @@ size_t cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[6
 	return n;
 }
 
+/* cmdline_has - the command line has word (bare, or as key=) */
 bool cmdline_has(const struct js_audit *a, const char *word)
 {
 	const char *p = a->f.cmdline, *b, *e;
@@ -344,6 +360,7 @@ static int audit_init(struct js_audit *a, const int *cpus, size_t ncpus, const c
 	return 0;
 }
 
+/* audit_run - run every check for the measured CPUs (sysroot NULL = live) */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot)
 {
 	struct audit_tasks ts = { 0 };
@@ -379,6 +396,7 @@ out_free:
 	return ret;
 }
 
+/* audit_free - free everything audit_run allocated; accepts a zeroed struct */
 void audit_free(struct js_audit *a)
 {
 	if (!a)
@@ -396,6 +414,7 @@ void audit_free(struct js_audit *a)
 	a->n = a->cap = a->ncpus = a->nirqs = 0;
 }
 
+/* audit_count - number of checks with verdict v */
 size_t audit_count(const struct js_audit *a, enum audit_verdict v)
 {
 	size_t n = 0;
@@ -405,6 +424,7 @@ size_t audit_count(const struct js_audit *a, enum audit_verdict v)
 	return n;
 }
 
+/* audit_find - the first check with this id (and cpu, or any cpu when cpu < 0), or NULL */
 const struct audit_check *audit_find(const struct js_audit *a, const char *id, int cpu)
 {
 	for (size_t i = 0; i < a->n; i++)
@@ -413,11 +433,13 @@ const struct audit_check *audit_find(const struct js_audit *a, const char *id, i
 	return NULL;
 }
 
+/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when any check failed */
 int audit_exit_status(const struct js_audit *a)
 {
 	return audit_count(a, AUDIT_FAIL) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
 }
 
+/* audit_irqs_on_cpu - device IRQs whose effective affinity includes cpu, up to max; count */
 size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_irq **out,
 			 size_t max)
 {
@@ -433,6 +455,7 @@ size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_i
 	return n;
 }
 
+/* cmdline_skip - skip c when /proc/cmdline was unreadable; true if skipped */
 bool cmdline_skip(const struct js_audit *a, struct audit_check *c)
 {
 	if (!a->f.cmdline_err)
@@ -441,6 +464,7 @@ bool cmdline_skip(const struct js_audit *a, struct audit_check *c)
 	return true;
 }
 
+/* last_possible_cpu - highest CPU in /sys/devices/system/cpu/possible (for "N"), or -1 */
 int last_possible_cpu(void)
 {
 	struct js_cpuset s;
@@ -453,6 +477,7 @@ int last_possible_cpu(void)
 	return last;
 }
 
+/* lead_int - the decimal number at the start of s (at most 9 digits), or -1 */
 int lead_int(const char *s)
 {
 	int v = 0, n = 0;

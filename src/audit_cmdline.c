@@ -84,9 +84,10 @@ static void check_isolcpus(struct js_audit *a, int last)
 			continue;
 		}
 		a->cpu[i].isolated = cpuset_isset(&a->f.isolated, cpu);
-		ck_obs(c, "%s (isolated: %s; %s%s)", a->cpu[i].isolated ? "isolated" : "not isolated",
-		       fmt_set(&a->f.isolated, buf, sizeof(buf)), has ? "isolcpus=" : "no isolcpus=",
-		       has ? val : " on the command line");
+		ck_obs(c, "%s (isolated: %s; %s%s)",
+		       a->cpu[i].isolated ? "isolated" : "not isolated",
+		       fmt_set(&a->f.isolated, buf, sizeof(buf)),
+		       has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
 		if (!a->cpu[i].isolated) {
 			ck_deviate(c);
 			ck_hint(c, "boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
@@ -210,7 +211,8 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 		ck_exp(c, "CPU %d offloaded, no rcuo* kthread allowed on it", cpu);
 		a->cpu[i].rcu_nocb = cpuset_isset(&a->f.rcu_nocbs, cpu);
 		if (!a->cpu[i].rcu_nocb && (why[0] || a->f.nohz_full_err || a->f.cmdline_err)) {
-			ck_skip(c, why[0] ? why : "cannot tell: the command line or nohz_full is unreadable",
+			ck_skip(c, why[0] ? why :
+				"cannot tell: the command line or nohz_full is unreadable",
 				"fix the command line / nohz_full file");
 			continue;
 		}
@@ -218,7 +220,8 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 			if (ts->t[k].kthread && !strncmp(ts->t[k].comm, "rcuo", 4) &&
 			    ts->t[k].allowed_ok && cpuset_isset(&ts->t[k].allowed, cpu))
 				bad = (int)k;
-		ck_obs(c, "%s (offloaded: %s%s)", a->cpu[i].rcu_nocb ? "offloaded" : "not offloaded",
+		ck_obs(c, "%s (offloaded: %s%s)",
+		       a->cpu[i].rcu_nocb ? "offloaded" : "not offloaded",
 		       fmt_set(&a->f.rcu_nocbs, buf, sizeof(buf)),
 		       bare ? "; bare rcu_nocbs: none offloaded at boot" : "");
 		if (!a->cpu[i].rcu_nocb) {
@@ -227,7 +230,8 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 				ck_obs_append(c, "kernel built without CONFIG_RCU_NOCB_CPU");
 			ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu, cpu);
 		} else if (bad >= 0) {
-			ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm, ts->t[bad].tid,
+			ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm,
+				      ts->t[bad].tid,
 				      fmt_set(&ts->t[bad].allowed, buf, sizeof(buf)));
 			ck_deviate(c);
 			ck_hint(c, "move the rcuo* kthreads to housekeeping CPUs (taskset -pc <cpus> <pid>)");
@@ -272,7 +276,8 @@ static void check_console(struct js_audit *a)
 	ck_exp(c, "no serial console, or quiet / loglevel <= 4");
 	if (cmdline_skip(a, c))
 		return;
-	if (cmdline_get(a, "loglevel", lvl, sizeof(lvl)) && lead_int(lvl) >= 0 && lead_int(lvl) <= 4)
+	if (cmdline_get(a, "loglevel", lvl, sizeof(lvl)) && lead_int(lvl) >= 0 &&
+	    lead_int(lvl) <= 4)
 		quiet = true;
 	for (size_t i = 0; i < n; i++) {
 		serial |= !strncmp(vals[i], "ttyS", 4) || !strncmp(vals[i], "ttyAMA", 6) ||
@@ -289,6 +294,7 @@ static void check_console(struct js_audit *a)
 	}
 }
 
+/* audit_checks_cmdline - isolation set at boot: isolcpus, nohz_full, rcu_nocbs, flags, console */
 void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 {
 	static const char *const poll[] = { "rcu_nocb_poll" };

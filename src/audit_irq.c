@@ -88,6 +88,7 @@ static size_t count_lines(const char *text)
 	return n;
 }
 
+/* audit_parse_table - parse /proc/interrupts or /proc/softirqs into rows for the measured CPUs */
 int audit_parse_table(const char *text, const int *cpus, size_t ncpus, enum audit_row_kind dflt,
 		      struct audit_row **rows, size_t *nrows)
 {
@@ -120,7 +121,8 @@ int audit_parse_table(const char *text, const int *cpus, size_t ncpus, enum audi
 		char buf[1024];
 
 		nl = strchr(line, '\n');
-		snprintf(buf, sizeof(buf), "%.*s", (int)(nl ? nl - line : (long)strlen(line)), line);
+		snprintf(buf, sizeof(buf), "%.*s", (int)(nl ? nl - line : (long)strlen(line)),
+			 line);
 		r[n].count = calloc(ncpus ? ncpus : 1, sizeof(uint64_t));
 		if (!r[n].count) {
 			ret = -ENOMEM;
@@ -145,6 +147,7 @@ out:
 	return ret;
 }
 
+/* audit_rows_free - free rows from audit_parse_table */
 void audit_rows_free(struct audit_row *rows, size_t n)
 {
 	if (!rows)
@@ -338,7 +341,8 @@ static void check_irq_affinity(struct js_audit *a, int ret)
 /* irqbalance_banned - banned CPUs from /etc/default/irqbalance or /etc/sysconfig/irqbalance */
 static bool irqbalance_banned(struct js_cpuset *s, char *src, size_t len)
 {
-	static const char *const files[] = { "/etc/default/irqbalance", "/etc/sysconfig/irqbalance" };
+	static const char *const files[] = { "/etc/default/irqbalance",
+					     "/etc/sysconfig/irqbalance" };
 	bool found = false;
 
 	cpuset_zero(s);
@@ -359,7 +363,8 @@ static bool irqbalance_banned(struct js_cpuset *s, char *src, size_t len)
 				memmove(q, q + 1, strlen(q));
 			if (list ? !cpulist_parse_n(v, s, -1, false, NULL, 0) :
 				   !cpumask_parse(v, s, NULL, 0)) {
-				snprintf(src, len, "%s %.*s", files[f], (int)(strchr(l, '=') - l), l);
+				snprintf(src, len, "%s %.*s", files[f],
+					 (int)(strchr(l, '=') - l), l);
 				found = true;
 			}
 		}
@@ -395,7 +400,8 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 		}
 		ck_obs(c, "running");
 		if (has_ban)
-			ck_obs_append(c, "banned CPUs %s (%s)", fmt_set(&banned, buf, sizeof(buf)), src);
+			ck_obs_append(c, "banned CPUs %s (%s)", fmt_set(&banned, buf, sizeof(buf)),
+				      src);
 		if (has_ban && cpuset_isset(&banned, cpu))
 			continue;
 		if (auto_ban) {
@@ -408,6 +414,7 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 	}
 }
 
+/* audit_checks_irq - default IRQ affinity, every IRQ on a measured CPU, irqbalance */
 void audit_checks_irq(struct js_audit *a, const struct audit_tasks *ts)
 {
 	int ret = load_irqs(a);

@@ -19,6 +19,7 @@ static bool looks_like_config(const char *text)
 			strstr(text, "\n# CONFIG_"));
 }
 
+/* audit_kconfig_load - read /proc/config.gz or /boot/config-RELEASE (once per run) */
 void audit_kconfig_load(struct js_audit *a)
 {
 	char boot[160];
@@ -50,6 +51,7 @@ void audit_kconfig_load(struct js_audit *a)
 	snprintf(kcfg.source, sizeof(kcfg.source), "no usable /proc/config.gz or %s", boot);
 }
 
+/* audit_kconfig_release - drop the loaded config */
 void audit_kconfig_release(void)
 {
 	free(kcfg.text);
@@ -57,6 +59,7 @@ void audit_kconfig_release(void)
 	kcfg.source[0] = '\0';
 }
 
+/* audit_kconfig_source - the file the config came from, or why there is none */
 const char *audit_kconfig_source(void)
 {
 	return kcfg.source;
@@ -81,6 +84,7 @@ static const char *kconfig_line(const char *sym, size_t *vlen)
 	return NULL;
 }
 
+/* kconfig_tristate - CONFIG_X as 'y', 'm', 'n', or 0 without a config */
 char kconfig_tristate(const struct js_audit *a, const char *sym)
 {
 	size_t vlen;
@@ -95,6 +99,7 @@ char kconfig_tristate(const struct js_audit *a, const char *sym)
 	return vlen == 1 && (*v == 'y' || *v == 'm') ? *v : 'n';
 }
 
+/* kconfig_value - value of CONFIG_X (e.g. "250") into buf; false if unknown */
 bool kconfig_value(const struct js_audit *a, const char *sym, char *buf, size_t len)
 {
 	size_t vlen;
@@ -278,6 +283,7 @@ static void check_nohz_config(struct js_audit *a)
 	ck_hint(c, "the tick cannot be stopped on any CPU: use a kernel with CONFIG_NO_HZ_FULL=y");
 }
 
+/* audit_facts_kernel - kernel facts: release, HZ, preemption, NO_HZ_FULL, hypervisor */
 void audit_facts_kernel(struct js_audit *a)
 {
 	sysfs_read_str("/proc/sys/kernel/osrelease", a->f.release, sizeof(a->f.release));
@@ -389,7 +395,8 @@ static void check_rt_runtime(struct js_audit *a)
 		ck_hint(c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
-		spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", a->cpus[i]);
+		spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime",
+		      a->cpus[i]);
 		if (!sysfs_read_u64(p, &fs) && fs)
 			ck_obs_append(c, "fair server on CPU %d: %llu ns per period", a->cpus[i],
 				      (unsigned long long)fs);
@@ -403,7 +410,8 @@ static void check_mce(struct js_audit *a)
 		char p[96];
 		struct audit_check *c;
 
-		spath(p, sizeof(p), "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce", cpu);
+		spath(p, sizeof(p), "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce",
+		      cpu);
 		c = audit_add(a, "mce.ignore_ce", cpu, SEV_LOW, p);
 		ck_exp(c, "1 (no periodic corrected-error polling)");
 		ret = sysfs_read_int(p, &v);
@@ -514,7 +522,8 @@ static void check_tuned(struct js_audit *a)
 	ck_exp(c, "a latency profile whose isolated_cores include the measured CPUs");
 	if (ret || !prof[0]) {
 		ck_skip(c, ret == -ENOENT ? "tuned is not installed (no active profile)" :
-			ret ? "cannot read the tuned profile" : "no active tuned profile (empty file)",
+			ret ? "cannot read the tuned profile" :
+			"no active tuned profile (empty file)",
 			"optional: tuned-adm profile cpu-partitioning");
 		return;
 	}
@@ -537,6 +546,7 @@ static void check_tuned(struct js_audit *a)
 	}
 }
 
+/* audit_checks_kernel - sysctls, watchdogs, RT throttling, MCE, mitigations, audit, tuned */
 void audit_checks_kernel(struct js_audit *a, const struct audit_tasks *ts)
 {
 	check_timer_migration(a);

@@ -29,7 +29,8 @@ static int mthp_always(const char *top, char *buf, size_t len)
 			continue;
 		n++;
 		if (pos < len)
-			pos += snprintf(buf + pos, len - pos, "%s%s", pos ? "," : "", d.names[i] + 10);
+			pos += snprintf(buf + pos, len - pos, "%s%s", pos ? "," : "",
+					d.names[i] + 10);
 	}
 	sysfs_dir_free(&d);
 	return n;
@@ -157,9 +158,9 @@ static int node_pages(int node, uint64_t *total, uint64_t *freep, char *buf, siz
 		*total += nr;
 		*freep += fr;
 		if (nr && pos < len)
-			pos += snprintf(buf + pos, len - pos, "%s%s %llu/%llu free", pos ? ", " : "",
-					d.names[i] + 10, (unsigned long long)fr,
-					(unsigned long long)nr);
+			pos += snprintf(buf + pos, len - pos, "%s%s %llu/%llu free",
+					pos ? ", " : "", d.names[i] + 10,
+					(unsigned long long)fr, (unsigned long long)nr);
 	}
 	sysfs_dir_free(&d);
 	return 0;
@@ -345,6 +346,7 @@ static void check_stat_interval(struct js_audit *a)
 	}
 }
 
+/* audit_checks_memory - THP, huge pages, KSM, NUMA balancing, swap, vm sysctls */
 void audit_checks_memory(struct js_audit *a)
 {
 	check_thp_enabled(a);

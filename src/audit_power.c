@@ -157,7 +157,8 @@ static void check_cstates(struct js_audit *a, size_t i)
 	char drv[32], states[160], qos[128];
 	struct audit_check *c = audit_add(a, "cstates", cpu, SEV_MED,
 					  "/sys/devices/system/cpu/cpuN/cpuidle/state*/{latency,disable}");
-	int ret = sysfs_read_str("/sys/devices/system/cpu/cpuidle/current_driver", drv, sizeof(drv));
+	int ret = sysfs_read_str("/sys/devices/system/cpu/cpuidle/current_driver", drv,
+				 sizeof(drv));
 
 	ck_exp(c, "deepest enabled C-state exit latency <= %d us (or held off by PM QoS)",
 	       AUDIT_CSTATE_BUDGET_US);
@@ -337,7 +338,8 @@ static void check_tsc(struct js_audit *a)
 static void check_smi(struct js_audit *a, size_t i)
 {
 	int cpu = a->cpus[i];
-	struct audit_check *c = audit_add(a, "smi", cpu, SEV_HIGH, "perf msr/smi or /dev/cpu/N/msr");
+	struct audit_check *c = audit_add(a, "smi", cpu, SEV_HIGH,
+					  "perf msr/smi or /dev/cpu/N/msr");
 	struct js_smi s = { .fd = -1 };
 	uint64_t c0, c1;
 	char why[256];
@@ -369,6 +371,7 @@ out:
 	smi_close(&s);
 }
 
+/* audit_checks_power - cpufreq, C-states, PM QoS, SMT, clocksource, TSC, SMIs */
 void audit_checks_power(struct js_audit *a)
 {
 	for (size_t i = 0; i < a->ncpus; i++) {

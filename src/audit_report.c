@@ -33,6 +33,7 @@ static void print_check(FILE *fp, const struct audit_check *c, int idw)
 		fprintf(fp, "%*s hint: %s\n", 9, "", c->hint);
 }
 
+/* audit_print_text - one aligned line per check, hints, the summary line */
 void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 {
 	char cpus[128];
@@ -156,6 +157,7 @@ static void write_irqs(struct js_json *j, const struct js_audit *a)
 	json_arr_end(j);
 }
 
+/* audit_write_json - the audit as a JSON object under key (NULL inside an array) */
 void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a)
 {
 	json_obj_begin(j, key);

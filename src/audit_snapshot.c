@@ -55,8 +55,8 @@ static int read_affinity(struct audit_snapshot *s)
 			continue;
 		if (sysfs_read_cpulist(spath(p, sizeof(p), "/proc/irq/%d/effective_affinity_list",
 					     f->irq), &f->effective) &&
-		    sysfs_read_cpulist(spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list", f->irq),
-				       &f->effective))
+		    sysfs_read_cpulist(spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list",
+					     f->irq), &f->effective))
 			continue;
 		s->naff++;
 	}
@@ -64,6 +64,7 @@ static int read_affinity(struct audit_snapshot *s)
 	return 0;
 }
 
+/* audit_snapshot_take - interrupt/softirq counts and IRQ affinity now (no IPI) */
 int audit_snapshot_take(struct audit_snapshot *s, const int *cpus, size_t n)
 {
 	int ret;
@@ -94,6 +95,7 @@ out:
 	return ret;
 }
 
+/* audit_snapshot_free - free a snapshot; accepts a zeroed struct */
 void audit_snapshot_free(struct audit_snapshot *s)
 {
 	if (!s)
@@ -205,6 +207,7 @@ static int diff_affinity(const struct audit_snapshot *b, const struct audit_snap
 	return 0;
 }
 
+/* audit_snapshot_diff - after - before (same CPUs) into out; 0, -EINVAL or -ENOMEM */
 int audit_snapshot_diff(const struct audit_snapshot *before, const struct audit_snapshot *after,
 			struct audit_deltas *out)
 {
@@ -228,6 +231,7 @@ int audit_snapshot_diff(const struct audit_snapshot *before, const struct audit_
 	return ret;
 }
 
+/* audit_deltas_free - free deltas; accepts a zeroed struct */
 void audit_deltas_free(struct audit_deltas *d)
 {
 	if (!d)
@@ -240,6 +244,7 @@ void audit_deltas_free(struct audit_deltas *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* audit_deltas_get - delta of row key ("LOC", "36", "NET_RX") on cpu; 0 if absent */
 uint64_t audit_deltas_get(const struct audit_deltas *d, int cpu, const char *key)
 {
 	for (size_t k = 0; k < d->ncpus; k++) {
@@ -257,6 +262,7 @@ static const char *kind_name(enum audit_row_kind k)
 	return k == AUDIT_ROW_IRQ ? "irq" : k == AUDIT_ROW_ARCH ? "arch" : "softirq";
 }
 
+/* audit_deltas_print_text - per CPU table of non-zero deltas with rates; affinity changes */
 void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 {
 	char a[128], b[128];
@@ -271,8 +277,9 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 			if (!shown++)
 				fprintf(fp, "interrupts on the measured CPUs during the run (%.1f s):\n",
 					d->seconds);
-			fprintf(fp, "  cpu%-4d %-8s %-7s %-30.30s %10llu", d->cpus[k], kind_name(r->kind),
-				r->key, r->name[0] ? r->name : "-", (unsigned long long)r->delta[k]);
+			fprintf(fp, "  cpu%-4d %-8s %-7s %-30.30s %10llu", d->cpus[k],
+				kind_name(r->kind), r->key, r->name[0] ? r->name : "-",
+				(unsigned long long)r->delta[k]);
 			if (d->seconds > 0)
 				fprintf(fp, " %10.1f/s", r->delta[k] / d->seconds);
 			fputc('\n', fp);
@@ -286,12 +293,14 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 
 		if (!i)
 			fprintf(fp, "IRQ affinity changed during the run:\n");
-		fprintf(fp, "  IRQ %d %s: effective %s -> %s%s\n", c->irq, c->name[0] ? c->name : "",
+		fprintf(fp, "  IRQ %d %s: effective %s -> %s%s\n", c->irq,
+			c->name[0] ? c->name : "",
 			fmt_set(&c->before, a, sizeof(a)), fmt_set(&c->after, b, sizeof(b)),
 			c->touches ? " (a measured CPU)" : "");
 	}
 }
 
+/* audit_deltas_write_json - the deltas as a JSON object under key */
 void audit_deltas_write_json(struct js_json *j, const char *key, const struct audit_deltas *d)
 {
 	char a[256];

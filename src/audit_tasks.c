@@ -97,6 +97,7 @@ out:
 	return ret;
 }
 
+/* audit_scan_tasks - read every thread of /proc: comm, kthread flag, last CPU, allowed CPUs */
 int audit_scan_tasks(struct audit_tasks *ts)
 {
 	int self = sysfs_is_live() ? getpid() : -1, ret;
@@ -125,12 +126,14 @@ int audit_scan_tasks(struct audit_tasks *ts)
 	return ts->err;
 }
 
+/* audit_tasks_free - free a task scan */
 void audit_tasks_free(struct audit_tasks *ts)
 {
 	free(ts->t);
 	memset(ts, 0, sizeof(*ts));
 }
 
+/* audit_tasks_find_comm - index of the first task whose comm starts with prefix, or -1 */
 int audit_tasks_find_comm(const struct audit_tasks *ts, const char *prefix, bool kthread)
 {
 	size_t n = strlen(prefix);
@@ -275,6 +278,7 @@ static void skip_tasks(struct js_audit *a, int cpu, int err)
 	}
 }
 
+/* audit_checks_tasks - tasks and kthreads allowed on the measured CPUs, workqueue masks */
 void audit_checks_tasks(struct js_audit *a, const struct audit_tasks *ts)
 {
 	size_t nok = 0;

@@ -85,7 +85,8 @@ static bool x_timer(struct xctx *x)
 		return true;
 	}
 	if (a->f.hz > 0)
-		snprintf(hz, sizeof(hz), "; HZ=%d means %d/s while the tick runs", a->f.hz, a->f.hz);
+		snprintf(hz, sizeof(hz), "; HZ=%d means %d/s while the tick runs", a->f.hz,
+			 a->f.hz);
 	if (x->pc && x->pc->nohz_full) {
 		OUT(x, "local timer fired %s on CPU %d although it is in nohz_full: the tick restarts when more than one task is runnable there or a timer is armed on it (%d tasks allowed on it)",
 		    x->persec, cpu, x->pc->ntasks_user + x->pc->ntasks_kthread);
@@ -150,14 +151,16 @@ static bool x_softirq(struct xctx *x)
 	    !strcmp(d, "IRQ_POLL") || !strcmp(d, "TASKLET") || !strcmp(d, "HI")) {
 		irq_list(a, x->pc, cpu, irqs, sizeof(irqs));
 		OUT(x, "softirq %s ran %s on CPU %d: it follows device IRQs handled there (%s)", d,
-		    x->rate, cpu, irqs[0] ? irqs : "no device IRQ has affinity on it: RPS/XPS or a remote raise");
+		    x->rate, cpu, irqs[0] ? irqs :
+		    "no device IRQ has affinity on it: RPS/XPS or a remote raise");
 	} else if (!strcmp(d, "TIMER") || !strcmp(d, "HRTIMER")) {
 		OUT(x, "softirq %s ran %s on CPU %d: timers expire there (%s; timer_migration=%d)", d,
 		    x->rate, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
 		    a->f.timer_migration);
 	} else if (!strcmp(d, "RCU")) {
 		OUT(x, "softirq RCU ran %s on CPU %d: %s", x->rate, cpu,
-		    x->pc && x->pc->rcu_nocb ? "callbacks are offloaded, yet RCU core work ran there" :
+		    x->pc && x->pc->rcu_nocb ?
+		    "callbacks are offloaded, yet RCU core work ran there" :
 		    "its RCU callbacks are not offloaded (rcu_nocbs=)");
 	} else if (!strcmp(d, "SCHED")) {
 		OUT(x, "softirq SCHED ran %s on CPU %d: load balancing runs there (%s)", x->rate, cpu,
@@ -177,7 +180,8 @@ static bool x_ipi(struct xctx *x)
 
 	if (strstr(d, "resched") || !strcmp(d, "RES")) {
 		OUT(x, "reschedule IPIs hit CPU %d %s: tasks are woken onto it (%d user tasks, %d unbound kthreads allowed on it)",
-		    cpu, x->rate, x->pc ? x->pc->ntasks_user : -1, x->pc ? x->pc->ntasks_kthread : -1);
+		    cpu, x->rate, x->pc ? x->pc->ntasks_user : -1,
+		    x->pc ? x->pc->ntasks_kthread : -1);
 	} else if (strstr(d, "call_function") || !strcmp(d, "CAL") || !strcmp(d, "TLB")) {
 		OUT(x, "function-call IPIs (%s) hit CPU %d %s: cross-CPU calls such as TLB shootdowns (THP %s, khugepaged/defrag %d, numa_balancing %d, ksm %d)",
 		    d, cpu, x->rate, a->f.thp_enabled[0] ? a->f.thp_enabled : "?",
@@ -225,7 +229,8 @@ static bool x_work(struct xctx *x)
 		    fn, x->rate, cpu, cpu, fmt_set(&a->f.unbound_wq, mask, sizeof(mask)));
 	} else {
 		OUT(x, "work %s ran %s on CPU %d: per-CPU work queued there%s", fn, x->rate, cpu,
-		    x->pc && x->pc->in_unbound_wq ? "; the unbound workqueue cpumask includes it too" : "");
+		    x->pc && x->pc->in_unbound_wq ?
+		    "; the unbound workqueue cpumask includes it too" : "");
 	}
 	return true;
 }
@@ -242,23 +247,28 @@ static const struct audit_task *kept_task(const struct audit_cpu *pc, const char
 	return NULL;
 }
 
+/* percpu_name - "ksoftirqd/3", "kworker/3:1:43", "rcuc/3:20": a name bound to cpu */
+static bool percpu_name(const char *d, int cpu)
+{
+	char tag[16];
+	const char *p;
+	size_t n = (size_t)snprintf(tag, sizeof(tag), "/%d", cpu);
+
+	for (p = strstr(d, tag); p; p = strstr(p + 1, tag))
+		if (!p[n] || p[n] == ':' || p[n] == '-')
+			return true;
+	return false;
+}
+
 static bool x_task(struct xctx *x)
 {
 	const char *d = det(x);
 	int cpu = x->o->cpu;
 	const struct audit_task *t = kept_task(x->pc, d);
-	char suffix[16];
-	size_t sl;
-
-	snprintf(suffix, sizeof(suffix), "/%d", cpu);
-	sl = strlen(suffix);
 	if (t) {
 		OUT(x, "%s %s ran %s on CPU %d: it is allowed on CPU %d (affinity %s)",
 		    t->kthread ? "kernel thread" : "task", d, x->rate, cpu, cpu, t->allowed);
-	} else if (strstr(d, suffix) && (strstr(d, "ksoftirqd") || strstr(d, "rcuc") ||
-					 strstr(d, "migration") || strstr(d, "ktimers") ||
-					 strstr(d, "cpuhp") || (strlen(d) > sl &&
-								!strncmp(d + strlen(d) - sl, suffix, sl)))) {
+	} else if (percpu_name(d, cpu)) {
 		OUT(x, "per-CPU kthread %s ran %s on CPU %d: %s", d, x->rate, cpu,
 		    strstr(d, "ksoftirqd") ? "softirq overflow (see the softirq lines)" :
 		    strstr(d, "rcuc") ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
@@ -282,7 +292,8 @@ static bool x_idle(struct xctx *x)
 	if (a->f.rt_runtime_us >= 0 && a->f.rt_runtime_us != INT64_MIN && a->f.rt_period_us > 0) {
 		OUT(x, "the sampler was off CPU %d with the CPU idle %s: RT throttling (sched_rt_runtime_us=%lld) forces a SCHED_FIFO task off %lld us every %lld us",
 		    x->o->cpu, x->rate, (long long)a->f.rt_runtime_us,
-		    (long long)(a->f.rt_period_us - a->f.rt_runtime_us), (long long)a->f.rt_period_us);
+		    (long long)(a->f.rt_period_us - a->f.rt_runtime_us),
+		    (long long)a->f.rt_period_us);
 	} else {
 		OUT(x, "the sampler was off CPU %d with the CPU idle %s: it slept or blocked (page fault, lock)",
 		    x->o->cpu, x->rate);
@@ -367,6 +378,7 @@ static bool explain(struct xctx *x)
 	return x_misc(x, c);
 }
 
+/* audit_crosscheck - one line per observation linking it to the setting behind it */
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines)
 {

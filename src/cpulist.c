@@ -10,23 +10,27 @@
 
 #define NWORDS (JS_MAX_CPUS / 64)
 
+/* cpuset_zero - empty the set */
 void cpuset_zero(struct js_cpuset *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
+/* cpuset_set - add cpu (ignored when out of range) */
 void cpuset_set(struct js_cpuset *s, int cpu)
 {
 	if (cpu >= 0 && cpu < JS_MAX_CPUS)
 		s->bits[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
+/* cpuset_clear - remove cpu */
 void cpuset_clear(struct js_cpuset *s, int cpu)
 {
 	if (cpu >= 0 && cpu < JS_MAX_CPUS)
 		s->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
 }
 
+/* cpuset_isset - is cpu in the set (false when out of range) */
 bool cpuset_isset(const struct js_cpuset *s, int cpu)
 {
 	if (cpu < 0 || cpu >= JS_MAX_CPUS)
@@ -34,6 +38,7 @@ bool cpuset_isset(const struct js_cpuset *s, int cpu)
 	return s->bits[cpu / 64] & (1ULL << (cpu % 64));
 }
 
+/* cpuset_count - number of CPUs in the set */
 int cpuset_count(const struct js_cpuset *s)
 {
 	int n = 0;
@@ -43,6 +48,7 @@ int cpuset_count(const struct js_cpuset *s)
 	return n;
 }
 
+/* cpuset_empty - true when no CPU is set */
 bool cpuset_empty(const struct js_cpuset *s)
 {
 	for (int i = 0; i < NWORDS; i++)
@@ -51,11 +57,13 @@ bool cpuset_empty(const struct js_cpuset *s)
 	return true;
 }
 
+/* cpuset_equal - same members */
 bool cpuset_equal(const struct js_cpuset *a, const struct js_cpuset *b)
 {
 	return !memcmp(a->bits, b->bits, sizeof(a->bits));
 }
 
+/* cpuset_intersects - a and b share a CPU */
 bool cpuset_intersects(const struct js_cpuset *a, const struct js_cpuset *b)
 {
 	for (int i = 0; i < NWORDS; i++)
@@ -64,6 +72,7 @@ bool cpuset_intersects(const struct js_cpuset *a, const struct js_cpuset *b)
 	return false;
 }
 
+/* cpuset_subset - every CPU of a is in b */
 bool cpuset_subset(const struct js_cpuset *a, const struct js_cpuset *b)
 {
 	for (int i = 0; i < NWORDS; i++)
@@ -72,24 +81,28 @@ bool cpuset_subset(const struct js_cpuset *a, const struct js_cpuset *b)
 	return true;
 }
 
+/* cpuset_or - dst |= src */
 void cpuset_or(struct js_cpuset *dst, const struct js_cpuset *src)
 {
 	for (int i = 0; i < NWORDS; i++)
 		dst->bits[i] |= src->bits[i];
 }
 
+/* cpuset_and - dst &= src */
 void cpuset_and(struct js_cpuset *dst, const struct js_cpuset *src)
 {
 	for (int i = 0; i < NWORDS; i++)
 		dst->bits[i] &= src->bits[i];
 }
 
+/* cpuset_andnot - dst &= ~src */
 void cpuset_andnot(struct js_cpuset *dst, const struct js_cpuset *src)
 {
 	for (int i = 0; i < NWORDS; i++)
 		dst->bits[i] &= ~src->bits[i];
 }
 
+/* cpuset_next - first CPU >= from in the set, or -1 */
 int cpuset_next(const struct js_cpuset *s, int from)
 {
 	if (from < 0)
@@ -178,7 +191,8 @@ static int parse_range(const char *p, const char *end, int last, struct js_cpuse
 			if (parse_num(&p, end, -1, &used, err, errlen))
 				return -EINVAL;
 			if (p >= end || *p != '/') {
-				set_err(err, errlen, "expected \"/group\" in \"%.*s\"", (int)(end - s), s);
+				set_err(err, errlen, "expected \"/group\" in \"%.*s\"",
+					(int)(end - s), s);
 				return -EINVAL;
 			}
 			p++;
@@ -209,6 +223,7 @@ static int parse_range(const char *p, const char *end, int last, struct js_cpuse
 	return 0;
 }
 
+/* cpulist_parse_n - cpulist_parse with "N" = last_cpu and optionally empty = no CPU */
 int cpulist_parse_n(const char *str, struct js_cpuset *out, int last_cpu, bool allow_empty,
 		    char *err, size_t errlen)
 {
@@ -252,6 +267,7 @@ int cpulist_parse_n(const char *str, struct js_cpuset *out, int last_cpu, bool a
 	return 0;
 }
 
+/* cpulist_parse - strict kernel cpulist ("1,3-5", "0-7:2/4"); -EINVAL + message */
 int cpulist_parse(const char *str, struct js_cpuset *out, char *err, size_t errlen)
 {
 	return cpulist_parse_n(str, out, -1, false, err, errlen);
@@ -292,6 +308,7 @@ static int mask_digits(const char *b, const char *e, int bit, struct js_cpuset *
 	return 0;
 }
 
+/* cpumask_parse - strict kernel hex cpumask ("ff,00000001"); -EINVAL + message */
 int cpumask_parse(const char *str, struct js_cpuset *out, char *err, size_t errlen)
 {
 	const char *p, *end, *e;
@@ -352,6 +369,7 @@ static bool append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 	return true;
 }
 
+/* cpulist_format - s as a cpulist ("1,3-5"; "" when empty); length or -ENOSPC */
 int cpulist_format(const struct js_cpuset *s, char *buf, size_t len)
 {
 	size_t pos = 0;
@@ -378,6 +396,7 @@ int cpulist_format(const struct js_cpuset *s, char *buf, size_t len)
 	return -ENOSPC;
 }
 
+/* cpumask_format - s as a kernel hex cpumask of nbits bits; length or -ENOSPC */
 int cpumask_format(const struct js_cpuset *s, int nbits, char *buf, size_t len)
 {
 	size_t pos = 0;

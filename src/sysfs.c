@@ -15,6 +15,7 @@
 
 static char root[SYSFS_PATH_MAX];
 
+/* sysfs_set_root - read everything under dir (NULL, "" or "/" = live) */
 int sysfs_set_root(const char *dir)
 {
 	struct stat st;
@@ -38,16 +39,19 @@ int sysfs_set_root(const char *dir)
 	return 0;
 }
 
+/* sysfs_root - the current root, "" when live */
 const char *sysfs_root(void)
 {
 	return root;
 }
 
+/* sysfs_is_live - true when no sysroot is set */
 bool sysfs_is_live(void)
 {
 	return !root[0];
 }
 
+/* sysfs_path - root + path into buf; -ENAMETOOLONG if it does not fit */
 int sysfs_path(char *buf, size_t len, const char *path)
 {
 	int n;
@@ -60,6 +64,7 @@ int sysfs_path(char *buf, size_t len, const char *path)
 	return 0;
 }
 
+/* sysfs_open - open(root + path, flags | O_CLOEXEC); fd or -errno */
 int sysfs_open(const char *path, int flags)
 {
 	char full[SYSFS_PATH_MAX];
@@ -72,6 +77,7 @@ int sysfs_open(const char *path, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/* sysfs_exists - the path exists (file, directory or link) */
 bool sysfs_exists(const char *path)
 {
 	char full[SYSFS_PATH_MAX];
@@ -82,6 +88,7 @@ bool sysfs_exists(const char *path)
 	return lstat(full, &st) == 0;
 }
 
+/* sysfs_read_buf - up to len - 1 bytes of path into buf, NUL-terminated; count or -errno */
 ssize_t sysfs_read_buf(const char *path, char *buf, size_t len)
 {
 	ssize_t total = 0, n;
@@ -152,6 +159,7 @@ out:
 	return ret;
 }
 
+/* sysfs_read_file - whole file into a malloc'd NUL-terminated buffer (*len without the NUL) */
 int sysfs_read_file(const char *path, char **data, size_t *len)
 {
 	int fd = sysfs_open(path, O_RDONLY), ret;
@@ -164,6 +172,7 @@ int sysfs_read_file(const char *path, char **data, size_t *len)
 	return ret;
 }
 
+/* sysfs_read_gz - whole gzip file (/proc/config.gz) uncompressed; plain files read as is */
 int sysfs_read_gz(const char *path, char **data, size_t *len)
 {
 	size_t cap = 65536, used = 0;
@@ -215,6 +224,7 @@ out:
 	return ret;
 }
 
+/* sysfs_read_str - first line of path, without the newline, into buf (truncated to fit) */
 int sysfs_read_str(const char *path, char *buf, size_t len)
 {
 	char tmp[4096];
@@ -263,6 +273,7 @@ static int parse_s64(const char *s, bool allow_neg, int64_t *v)
 	return 0;
 }
 
+/* sysfs_read_u64 - a decimal unsigned number (surrounding whitespace allowed) */
 int sysfs_read_u64(const char *path, uint64_t *v)
 {
 	char buf[128], *end;
@@ -290,6 +301,7 @@ int sysfs_read_u64(const char *path, uint64_t *v)
 	return 0;
 }
 
+/* sysfs_read_s64 - a decimal signed number (sched_rt_runtime_us can be -1) */
 int sysfs_read_s64(const char *path, int64_t *v)
 {
 	char buf[128];
@@ -300,6 +312,7 @@ int sysfs_read_s64(const char *path, int64_t *v)
 	return parse_s64(buf, true, v);
 }
 
+/* sysfs_read_int - a decimal int; -ERANGE if it does not fit */
 int sysfs_read_int(const char *path, int *v)
 {
 	int64_t x;
@@ -313,6 +326,7 @@ int sysfs_read_int(const char *path, int *v)
 	return 0;
 }
 
+/* sysfs_read_cpulist - a cpulist file; empty or "(null)" is the empty set */
 int sysfs_read_cpulist(const char *path, struct js_cpuset *s)
 {
 	char buf[8192];
@@ -327,6 +341,7 @@ int sysfs_read_cpulist(const char *path, struct js_cpuset *s)
 	return cpulist_parse_n(buf, s, -1, true, NULL, 0);
 }
 
+/* sysfs_read_cpumask - a hex cpumask file */
 int sysfs_read_cpumask(const char *path, struct js_cpuset *s)
 {
 	char buf[8192];
@@ -337,6 +352,7 @@ int sysfs_read_cpumask(const char *path, struct js_cpuset *s)
 	return cpumask_parse(buf, s, NULL, 0);
 }
 
+/* sysfs_parse_choice - the bracketed word of a choice string; -EINVAL if none */
 int sysfs_parse_choice(const char *text, char *buf, size_t len)
 {
 	const char *b = strchr(text, '['), *e;
@@ -356,6 +372,7 @@ int sysfs_parse_choice(const char *text, char *buf, size_t len)
 	return 0;
 }
 
+/* sysfs_read_choice - the bracketed word of a choice file ("always [madvise] never") */
 int sysfs_read_choice(const char *path, char *buf, size_t len)
 {
 	char tmp[1024];
@@ -413,6 +430,7 @@ static int dir_add(struct sysfs_dir *d, size_t *cap, const char *name)
 	return 0;
 }
 
+/* sysfs_list_dir - entries of a directory except "." and ".."; -errno */
 int sysfs_list_dir(const char *path, struct sysfs_dir *d)
 {
 	char full[SYSFS_PATH_MAX];
@@ -444,6 +462,7 @@ out:
 	return ret;
 }
 
+/* sysfs_dir_free - free a listing (accepts a zeroed one) */
 void sysfs_dir_free(struct sysfs_dir *d)
 {
 	if (!d)
