@@ -86,7 +86,9 @@ int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p);
 /* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
- * the number delivered, or cb's non-zero return / a negative errno */
+ * the number delivered, or a negative errno / negative cb return (which stops delivery).
+ * Names the probes leave empty are filled in: vector and softirq names, and function
+ * symbols of HRTIMER/WORK/NMI/CSD events when o->ksyms was given. */
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
 		   void *ctx);
 /* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for

@@ -862,7 +862,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 }
 
 /* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
- * the number delivered, or cb's non-zero return / a negative errno */
+ * the number delivered, or a negative errno / negative cb return (which stops delivery) */
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
 		   void *ctx)
 {
@@ -879,7 +879,7 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 		return err;
 	while (p->pending_pos < p->npending) {
 		err = deliver(p, &p->pending[p->pending_pos++]);
-		if (err)
+		if (err < 0)
 			return err;
 	}
 	return (int)JS_MIN(p->consumed - before, (uint64_t)0x7fffffff);

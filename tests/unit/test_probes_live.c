@@ -478,6 +478,75 @@ static void test_open_at_detach(void **state)
 	free(l.ev);
 }
 
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+/* collapse_region - 4 KiB pages in a 2 MiB-aligned region, collapsed into a huge page by
+ * MADV_COLLAPSE from this thread (CPU 0); 0, or -errno when THP collapse is unavailable */
+static int collapse_region(void)
+{
+	size_t huge = 2u << 20, i;
+	char *raw, *mem;
+	int err = 0;
+
+	raw = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		return -errno;
+	mem = (char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	madvise(mem, huge, MADV_NOHUGEPAGE);    /* fault it in as small pages first */
+	for (i = 0; i < huge; i += 4096)
+		mem[i] = 1;
+	madvise(mem, huge, MADV_HUGEPAGE);
+	if (madvise(mem, huge, MADV_COLLAPSE))
+		err = -errno;
+	munmap(raw, 2 * huge);
+	return err;
+}
+
+/** Check that a THP collapse of the samplers' memory on another CPU is filed under the
+ *  sampler's CPU with JS_F_SAMPLER | JS_F_REMOTE. */
+static void test_thp_remote(void **state)
+{
+	struct sampler_arg a = { 0 };
+	struct js_probes *p = open_probes(0, NULL);
+	struct evlog l = { 0 };
+	size_t i, remote = 0;
+	pthread_t th;
+	int err;
+
+	(void)state;
+	if (!p)
+		skip();
+	assert_int_equal(probes_attach(p), 0);
+	assert_int_equal(pthread_create(&th, NULL, sampler, &a), 0);
+	while (!a.ready)
+		usleep(1000);
+	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0);
+	a.go = 1;
+	usleep(20000);                          /* a tick or a switch teaches the probes our mm */
+	err = collapse_region();
+	pthread_join(th, NULL);
+	probes_detach(p);
+	assert_true(probes_consume(p, collect, &l) >= 0);
+	for (i = 0; i < l.n; i++) {
+		const struct js_event *e = &l.ev[i];
+
+		if (e->kind != JS_EV_THP || !(e->flags & JS_F_REMOTE))
+			continue;
+		assert_true(e->flags & JS_F_SAMPLER);
+		assert_int_equal(e->cpu, target);
+		remote += e->id == JS_THP_COLLAPSE;
+	}
+	probes_destroy(p);
+	free(l.ev);
+	print_message("  MADV_COLLAPSE: %s; remote THP collapse events: %zu\n",
+		      err ? strerror(-err) : "ok", remote);
+	if (err)
+		skip();
+	assert_true(remote >= 1);
+}
+
 static bool prog_exists(__u32 id)
 {
 	int fd = bpf_prog_get_fd_by_id(id);
@@ -582,6 +651,7 @@ int main(void)
 		LIVE(test_ipi),
 		LIVE(test_lost),
 		LIVE(test_open_at_detach),
+		LIVE(test_thp_remote),
 		LIVE(test_destroy_unloads),
 	};
 
