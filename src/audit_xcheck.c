@@ -84,6 +84,12 @@ static bool x_timer(struct xctx *x)
 		    x->persec, cpu, "boot with nosoftlockup or drop the CPU from watchdog_cpumask");
 		return true;
 	}
+	if (!strcmp(x->o->cause, "hrtimer") && !strstr(det(x), "tick")) {
+		OUT(x, "%s ran %s on CPU %d: a timer armed on CPU %d fires there (%s; timer_migration=%d)",
+		    det(x), x->rate, cpu, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" :
+		    "not in nohz_full", a->f.timer_migration);
+		return true;
+	}
 	if (a->f.hz > 0)
 		snprintf(hz, sizeof(hz), "; HZ=%d means %d/s while the tick runs", a->f.hz,
 			 a->f.hz);
@@ -265,6 +271,9 @@ static bool x_task(struct xctx *x)
 	const char *d = det(x);
 	int cpu = x->o->cpu;
 	const struct audit_task *t = kept_task(x->pc, d);
+
+	if (strchr(d, ' ') && !strncmp(d, "kworker/", 8))
+		return x_work(x);	/* "kworker/1:2:123 vmstat_update" */
 	if (t) {
 		OUT(x, "%s %s ran %s on CPU %d: it is allowed on CPU %d (affinity %s)",
 		    t->kthread ? "kernel thread" : "task", d, x->rate, cpu, cpu, t->allowed);

@@ -486,6 +486,15 @@ static void test_crosscheck(void **state)
 	assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "sched_rt_runtime_us=950000");
 	assert_has(xcheck1(&a, 3, "task", "sshd:701", 5, 0), "allowed on CPU 3 (affinity 0-7)");
 	assert_has(xcheck1(&a, 3, "task", "ksoftirqd/3:32", 5, 0), "per-CPU kthread");
+	assert_has(xcheck1(&a, 3, "task", "kworker/3:1:43 vmstat_update", 5, 0),
+		   "kworker vmstat_update ran 5 times");
+	assert_has(xcheck1(&a, 3, "hrtimer", "hrtimer watchdog_timer_fn", 5, 0), "soft-lockup");
+	assert_has(xcheck1(&a, 3, "hrtimer", "hrtimer tick_nohz_handler", 1000, 4),
+		   "local timer fired 250/s");
+	assert_has(xcheck1(&a, 3, "hrtimer", "hrtimer it_real_fn", 5, 0),
+		   "a timer armed on CPU 3 fires there");
+	assert_has(xcheck1(&a, 3, "ipi", "call_function_single from app:800", 5, 0),
+		   "function-call IPIs");
 	assert_has(xcheck1(&a, 3, "softirq", "BLOCK", 5, 0), "130 nvme0q1");
 	assert_has(xcheck1(&a, 3, "softirq", "RCU", 5, 0), "not offloaded");
 	assert_has(xcheck1(&a, 3, "softirq", "SCHED", 5, 0), "not isolated");
