@@ -125,8 +125,9 @@ struct js_audit {
 /*
  * audit_run - run every check for the measured CPUs. sysroot: read /proc and /sys under
  * it (NULL = the live system); the previous sysfs root is restored afterwards.
- * Returns 0, -EINVAL (no CPUs / CPU out of range), or -ENOMEM. Individual unreadable
- * items never fail the call: they become skip verdicts.
+ * Returns 0, -EINVAL (no CPUs / CPU out of range), -ENOENT/-ENOTDIR (sysroot is not a
+ * directory) or -ENOMEM; on error *a is left empty (audit_free is harmless). Unreadable
+ * or malformed items never fail the call: they become skip verdicts.
  */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot);
 /* audit_free - free everything audit_run allocated; accepts a zeroed struct */

@@ -390,7 +390,9 @@ int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sys
 	audit_kconfig_release();
 	sysfs_set_root(saved);
 	a->elapsed_ns = js_mono_ns() - t0;
-	return a->oom ? -ENOMEM : 0;
+	if (!a->oom)
+		return 0;
+	ret = -ENOMEM;	/* a check was lost: no partial audit */
 out_free:
 	audit_free(a);
 	return ret;
