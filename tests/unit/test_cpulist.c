@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -248,6 +249,42 @@ static void test_set_ops(void **state)
 	assert_int_equal(cpuset_next(&c, 1024), -1);
 }
 
+/** Random sets survive format -> parse for lists and masks; random junk never crashes. */
+static void test_random(void **state)
+{
+	static const char alpha[] = "0123456789,-:/Nx \nabcdef";
+	char buf[8192], junk[24];
+	struct js_cpuset s, t;
+
+	(void)state;
+	srand(12345);
+	for (int iter = 0; iter < 2000; iter++) {
+		cpuset_zero(&s);
+		for (int k = rand() % 40; k > 0; k--) {
+			int a = rand() % JS_MAX_CPUS, n = rand() % 8;
+
+			for (int c = a; c < a + n && c < JS_MAX_CPUS; c++)
+				cpuset_set(&s, c);
+		}
+		assert_true(cpulist_format(&s, buf, sizeof(buf)) >= 0);
+		if (cpuset_empty(&s)) {
+			assert_int_equal(cpulist_parse(buf, &t, NULL, 0), -EINVAL);
+		} else {
+			assert_int_equal(cpulist_parse(buf, &t, NULL, 0), 0);
+			assert_true(cpuset_equal(&s, &t));
+		}
+		assert_true(cpumask_format(&s, JS_MAX_CPUS, buf, sizeof(buf)) > 0);
+		assert_int_equal(cpumask_parse(buf, &t, NULL, 0), 0);
+		assert_true(cpuset_equal(&s, &t));
+		for (size_t k = 0; k < sizeof(junk) - 1; k++)
+			junk[k] = alpha[rand() % (sizeof(alpha) - 1)];
+		junk[rand() % sizeof(junk)] = '\0';
+		junk[sizeof(junk) - 1] = '\0';
+		cpulist_parse_n(junk, &t, 7, rand() % 2, buf, 64);
+		cpumask_parse(junk, &t, buf, 64);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_mask_format),
 		cmocka_unit_test(test_list_format_small),
 		cmocka_unit_test(test_set_ops),
+		cmocka_unit_test(test_random),
 	};
 
 	return cmocka_run_group_tests_name("cpulist", tests, NULL, NULL);
