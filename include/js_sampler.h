@@ -72,7 +72,7 @@ struct sampler {
 	uint32_t loop_min_cycles, loop_median_cycles;   /* from the calibration pass */
 	uint32_t *cal_bins;
 	char *hook_mem;                          /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */
-	volatile uint64_t hook_touches;
+	uint64_t hook_last_iter;                 /* iterations seen at the last zap */
 	int err;                                 /* errno of a setup failure */
 	char errmsg[160];
 };

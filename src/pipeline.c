@@ -263,9 +263,9 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 				g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
 							     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
 			}
-			if (c->npend == c->cappend) {
+			while (c->npend == c->cappend) {
 				/* no room: attribute what we hold now rather than stall the ring */
-				attribute_batch(pl, c, c->npend);
+				attribute_batch(pl, c, POP_BATCH);
 			}
 		} while (got);
 		while (ready < c->npend && c->pend[ready].start_ns + c->pend[ready].dur_ns <= cutoff)
@@ -335,7 +335,7 @@ static int setup(struct pipeline *pl)
 			return err;
 		c->cappend = 65536;
 		c->pend = malloc(c->cappend * sizeof(*c->pend));
-		c->recs = malloc(JS_MAX(c->cappend, (size_t)POP_BATCH) * sizeof(*c->recs));
+		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
 		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
 		c->rd = malloc((READINGS_CAP + 1) * sizeof(*c->rd));
 		if (!c->pend || !c->recs || !c->ev || !c->rd)
@@ -470,7 +470,8 @@ static void measure(struct pipeline *pl)
 		}
 		if (p->test_hook == SAMPLER_HOOK_FAULT)
 			for (size_t i = 0; i < pl->n; i++)
-				sampler_hook_zap(&pl->cp[i].s);
+				if (sampler_hook_zap(&pl->cp[i].s) == 0)
+					pl->run->hook_actions++;
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		if (show && now >= next_progress) {

@@ -280,6 +280,12 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_u64(&j, "events", run->probe_events);
 	json_u64(&j, "lost", run->probe_lost);
 	json_obj_end(&j);
+	if (run->params->test_hook) {
+		json_obj_begin(&j, "test_hook");
+		json_str(&j, "mode", run->params->test_hook == 1 ? "fault" : "thp");
+		json_u64(&j, "actions", run->hook_actions);
+		json_obj_end(&j);
+	}
 	json_obj_begin(&j, "smi");
 	json_bool(&j, "countable", run->smi_countable);
 	json_str(&j, "why_not", run->smi_countable ? NULL : run->smi_why);

@@ -131,8 +131,15 @@ static void spin_hook(struct sampler *s, uint64_t until)
 
 int sampler_hook_zap(struct sampler *s)
 {
+	uint64_t it = s->iterations;
+
 	if (!s->hook_mem || s->cfg.hook != SAMPLER_HOOK_FAULT)
 		return -EINVAL;
+	/* one zap, one fault: only zap again once the sampler has run (and so touched the
+	 * page: it publishes its iterations at every gap, the zap's own IPI included) */
+	if (it == s->hook_last_iter)
+		return -EAGAIN;
+	s->hook_last_iter = it;
 	return madvise(s->hook_mem, 4096, MADV_DONTNEED) ? -errno : 0;
 }
 
