@@ -26,12 +26,18 @@ static void params(struct js_json *j, const struct js_params *p)
 	json_bool(j, "probes_requested", !p->no_probes);
 	json_str(j, "tsc_read", p->lfence ? "lfence;rdtsc" : "rdtscp");
 	json_u64(j, "top", p->top);
+	json_arr_begin(j, "arrival_intervals_ns");
+	for (size_t i = 0; i < p->narrivals; i++)
+		json_u64(j, NULL, p->arrival_ns[i]);
+	json_arr_end(j);
+	json_u64(j, "burst", p->burst);
 	json_obj_end(j);
 }
 
 static void clock_read(struct js_json *j, const struct js_clock_read *c)
 {
 	json_obj_begin(j, c->name);
+	json_u64(j, "samples", c->samples);
 	json_dbl(j, "median_ns", c->median_ns);
 	json_dbl(j, "p99_ns", c->p99_ns);
 	json_dbl(j, "min_ns", c->min_ns);
@@ -95,6 +101,16 @@ static void hist_pcts(struct js_json *j, const struct js_hist *h)
 	json_i64(j, "max_ns", hist_max(h));
 }
 
+/* hist_b64 - a whole histogram, HdrHistogram V2 compressed + base64 */
+static void hist_b64(struct js_json *j, const char *key, const struct js_hist *h)
+{
+	char *b64 = NULL;
+
+	if (hist_encode_compressed_b64(h, 9, &b64) == 0)
+		json_str(j, key, b64);
+	free(b64);
+}
+
 static void arrivals(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	json_arr_begin(j, "arrivals");
@@ -108,6 +124,7 @@ static void arrivals(struct js_json *j, const struct js_run *run, const struct j
 		json_dbl(j, "delayed_pct", a->arrivals ? 100.0 * a->delayed / a->arrivals : 0.0);
 		json_u64(j, "delay_ns_total", a->delay_ns_total);
 		hist_pcts(j, &a->delay);
+		hist_b64(j, "delay_hdr_b64", &a->delay);
 		json_obj_begin(j, "delayed_by_cause");
 		for (int c = 0; c < JS_CAUSE_MAX; c++) {
 			if (!a->delayed_by_cause[c])
@@ -156,6 +173,35 @@ static void intervals(struct js_json *j, const struct js_cpu_result *r)
 	json_obj_end(j);
 }
 
+/* cause_buckets - the 1-2-5 histogram split by primary cause, non-empty buckets only */
+static void cause_buckets(struct js_json *j, const struct js_cause_buckets *b)
+{
+	json_arr_begin(j, "histogram_by_cause");
+	for (int i = 0; i < JS_CB_BUCKETS; i++) {
+		if (!b->total[i])
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "lo_ns", cbuckets_lo(i));
+		if (i == JS_CB_BUCKETS - 1)
+			json_null(j, "hi_ns");
+		else
+			json_u64(j, "hi_ns", cbuckets_hi(i));
+		json_u64(j, "total", b->total[i]);
+		json_obj_begin(j, "by_cause");
+		for (int c = 0; c < JS_CAUSE_MAX; c++)
+			if (b->count[i][c])
+				json_u64(j, js_cause_name(c), b->count[i][c]);
+		json_obj_end(j);
+		json_obj_begin(j, "ns_by_cause");
+		for (int c = 0; c < JS_CAUSE_MAX; c++)
+			if (b->count[i][c])
+				json_u64(j, js_cause_name(c), b->ns[i][c]);
+		json_obj_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 /* the cause table: per class, then per source (class + detail) */
 static void cause_table(struct js_json *j, const struct js_causes *c)
 {
@@ -196,7 +242,6 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
 	unsigned n = recs ? result_top_sorted(r, recs) : 0;
-	char *b64 = NULL;
 
 	json_obj_begin(j, NULL);
 	json_u64(j, "cpu", (uint64_t)r->cpu);
@@ -212,6 +257,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	json_u64(j, "lost_ns", r->lost_ns);
 	json_dbl(j, "lost_pct", result_lost_pct(r));
 	json_u64(j, "dropped", r->dropped);
+	json_u64(j, "events", r->events);
 	hist_pcts(j, &r->hist);
 	json_i64(j, "min_ns", hist_min(&r->hist));
 	json_dbl(j, "mean_ns", hist_mean(&r->hist));
@@ -242,9 +288,8 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "gaps", pr.n);
 		json_obj_end(j);
 	}
-	if (hist_encode_compressed_b64(&r->hist, 9, &b64) == 0)
-		json_str(j, "hist_hdr_b64", b64);
-	free(b64);
+	hist_b64(j, "hist_hdr_b64", &r->hist);
+	cause_buckets(j, &r->cb);
 	intervals(j, r);
 	arrivals(j, run, r);
 	json_arr_begin(j, "top");
@@ -253,6 +298,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "start_ns", recs[i].gap.start_ns);
 		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
 		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
+		json_u64(j, "events", recs[i].attr.nevents);
 		attr(j, &recs[i]);
 		json_obj_end(j);
 	}
