@@ -1,0 +1,967 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * out_trace.c - --trace FILE: the gaps and what caused them as a Chrome Trace Event JSON
+ * timeline (ui.perfetto.dev, chrome://tracing). docs/OUTPUTS_TRACE_HTML.md has the layout.
+ *
+ * One process per measured CPU ("jitterscope cpuN", pid = N + 1), one thread (track) per
+ * cause class ("cpuN gaps", "cpuN irq", "cpuN timer", ..., tid = 10000 * (track + 1) + N),
+ * so slices of different classes never share a track. Per gap one X slice (name "gap
+ * 12.3 us: task kworker/1:2:77", args with the story and its causes); per event that
+ * overlapped a kept gap one X slice, clipped to the gap +- its own length (at least 10 us),
+ * or an instant ("i") for point events (faults, TLB flushes). Slices of one track are made
+ * to nest: a slice overlapping the end of an enclosing one is trimmed to it (args.trimmed).
+ * Counters ("C") give the gaps and the time lost per second of every CPU (all gaps).
+ * ts and dur are microseconds since the run start with 3 decimals (ns precision); the
+ * origin (CLOCK_MONOTONIC and wall clock) is in otherData.
+ *
+ * Cap: the file holds at most --trace-max-events events. Metadata and counters have a
+ * fixed reserve (counter bins double in width when a long run needs more); the rest is
+ * shared evenly by the CPUs. Per CPU the worst gaps are kept, each with its events (at
+ * most budget / 8 per gap, intervals first, largest overlap first), in a min-heap on
+ * duration: a gap that does not fit evicts smaller gaps; when only larger gaps are left it
+ * is kept with as many of its events as fit, or dropped when not even the gap fits. So
+ * the kept gaps are always the longest ones, memory stays bounded by the cap, and the
+ * file is written at the end in time order. otherData tells whether a CPU was capped.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "js_correlate.h"
+#include "js_json.h"
+#include "js_ksyms.h"
+#include "js_output.h"
+#include "js_result.h"
+#include "js_story.h"
+#include "js_util.h"
+
+#define TR_META_PER_CPU 32          /* process name + sort, thread name + sort per track */
+#define TR_CTX_MIN_NS 10000ull      /* events are clipped to the gap +- max(dur, this) */
+#define TR_EV_PER_GAP_MAX 4096
+#define TR_BIN_NS 1000000000ull     /* counter bin width to start with */
+#define TR_TID_STRIDE 10000
+
+enum tr_track {
+	TR_GAPS, TR_IRQ, TR_TIMER, TR_IPI, TR_VECTOR, TR_SOFTIRQ, TR_HRTIMER, TR_NMI,
+	TR_TASK, TR_IDLE, TR_WORK, TR_CSD, TR_FAULT, TR_TLB, TR_MM, TR_NTRACKS
+};
+
+_Static_assert(TR_META_PER_CPU >= 2 + 2 * TR_NTRACKS, "metadata reserve covers every track");
+
+static const char *const tr_track_names[TR_NTRACKS] = {
+	"gaps", "irq", "timer", "ipi", "vector", "softirq", "hrtimer", "nmi",
+	"task", "idle", "work", "csd", "fault", "tlb", "mm",
+};
+
+/* A kept gap: its rendered name and args, and the events kept with it. */
+struct tr_gap {
+	uint64_t start_ns, dur_ns;
+	uint32_t nev;
+	uint32_t truncated;         /* events of the gap left out (per-gap cap or no room) */
+	struct js_event *ev;
+	char *json;                 /* "name":"...","args":{...} */
+};
+
+/* One slice or instant to write (built at finish). */
+struct tr_slice {
+	uint64_t s, e;              /* clipped, CLOCK_MONOTONIC */
+	uint64_t lo, hi;            /* clip window (union of the kept gaps' windows) */
+	const struct js_event *ev;
+	uint8_t track;
+	bool point, clipped, trimmed;
+};
+
+struct tr_cpu {
+	int cpu;
+	struct tr_gap *heap;        /* min-heap on (dur, later start) */
+	size_t n, cap;
+	size_t used, budget;        /* events held (gaps + their events) and allowed */
+	uint64_t seen, dropped, truncated_gaps;
+	uint32_t *bin_gaps;         /* counters: gaps and lost time per bin */
+	uint64_t *bin_lost;
+	size_t nbins, maxbins;
+	uint64_t bin_ns;
+	bool used_track[TR_NTRACKS];
+};
+
+struct trace_out {
+	FILE *fp;
+	unsigned max_events;
+	uint64_t run_start_ns;
+	struct tr_cpu *cpus;
+	size_t ncpus;
+	struct js_event *scratch;   /* one gap's events while choosing what to keep */
+	size_t nscratch;
+	int err;                    /* out of memory while watching: reported by finish */
+	struct js_ksyms *ks;        /* loaded at finish, optional */
+	uint64_t written;
+	bool first;
+};
+
+/* ---- helpers ---- */
+
+static void put_us(FILE *fp, uint64_t ns)
+{
+	fprintf(fp, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static uint64_t rel(const struct trace_out *t, uint64_t ns)
+{
+	return ns > t->run_start_ns ? ns - t->run_start_ns : 0;
+}
+
+static int tr_pid(int cpu)
+{
+	return cpu + 1;
+}
+
+static int tr_tid(int cpu, int track)
+{
+	return TR_TID_STRIDE * (track + 1) + cpu;
+}
+
+static bool gap_less(const struct tr_gap *a, const struct tr_gap *b)
+{
+	return a->dur_ns < b->dur_ns || (a->dur_ns == b->dur_ns && a->start_ns > b->start_ns);
+}
+
+static void gap_free(struct tr_gap *g)
+{
+	free(g->ev);
+	free(g->json);
+	g->ev = NULL;
+	g->json = NULL;
+}
+
+static struct tr_cpu *cpu_of(struct trace_out *t, uint32_t cpu)
+{
+	for (size_t i = 0; i < t->ncpus; i++)
+		if (t->cpus[i].cpu == (int)cpu)
+			return &t->cpus[i];
+	return NULL;
+}
+
+/* ev_track - the track an event goes on, -1 for kinds not drawn */
+static int ev_track(const struct js_event *e)
+{
+	switch (e->kind) {
+	case JS_EV_IRQ: return TR_IRQ;
+	case JS_EV_VECTOR:
+		if (e->id == JS_VEC_LOCAL_TIMER)
+			return TR_TIMER;
+		return e->id <= JS_VEC_IRQ_WORK ? TR_IPI : TR_VECTOR;
+	case JS_EV_SOFTIRQ: return TR_SOFTIRQ;
+	case JS_EV_HRTIMER: return TR_HRTIMER;
+	case JS_EV_NMI: return TR_NMI;
+	case JS_EV_FAULT: return TR_FAULT;
+	case JS_EV_TASK: return TR_TASK;
+	case JS_EV_IDLE: return TR_IDLE;
+	case JS_EV_WORK: return TR_WORK;
+	case JS_EV_CSD: return TR_CSD;
+	case JS_EV_TLB: return TR_TLB;
+	case JS_EV_THP: case JS_EV_MIGRATE: return TR_MM;
+	default: return -1;
+	}
+}
+
+static bool ev_point(const struct js_event *e)
+{
+	return e->end_ns <= e->start_ns;
+}
+
+/* ---- the min-heap of kept gaps (per CPU) ---- */
+
+static void heap_swap(struct tr_gap *a, struct tr_gap *b)
+{
+	struct tr_gap x = *a;
+
+	*a = *b;
+	*b = x;
+}
+
+static void heap_down(struct tr_cpu *c, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < c->n && gap_less(&c->heap[l], &c->heap[m]))
+			m = l;
+		if (r < c->n && gap_less(&c->heap[r], &c->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(&c->heap[i], &c->heap[m]);
+		i = m;
+	}
+}
+
+static void heap_up(struct tr_cpu *c, size_t i)
+{
+	while (i && gap_less(&c->heap[i], &c->heap[(i - 1) / 2])) {
+		heap_swap(&c->heap[i], &c->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+}
+
+/* heap_pop_min - evict the smallest kept gap */
+static void heap_pop_min(struct tr_cpu *c)
+{
+	c->used -= 1 + c->heap[0].nev;
+	gap_free(&c->heap[0]);
+	c->heap[0] = c->heap[--c->n];
+	heap_down(c, 0);
+	c->dropped++;
+}
+
+static int heap_push(struct tr_cpu *c, const struct tr_gap *g)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct tr_gap *h = realloc(c->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		c->heap = h;
+		c->cap = cap;
+	}
+	c->heap[c->n] = *g;
+	heap_up(c, c->n++);
+	c->used += 1 + g->nev;
+	return 0;
+}
+
+/* ---- counters ---- */
+
+/* bins_halve - double the bin width: bin i of the new set = bins 2i and 2i+1 */
+static void bins_halve(struct tr_cpu *c)
+{
+	size_t n = (c->nbins + 1) / 2;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t g = c->bin_gaps[2 * i];
+		uint64_t l = c->bin_lost[2 * i];
+
+		if (2 * i + 1 < c->nbins) {
+			g += c->bin_gaps[2 * i + 1];
+			l += c->bin_lost[2 * i + 1];
+		}
+		c->bin_gaps[i] = g;
+		c->bin_lost[i] = l;
+	}
+	memset(c->bin_gaps + n, 0, (c->maxbins - n) * sizeof(*c->bin_gaps));
+	memset(c->bin_lost + n, 0, (c->maxbins - n) * sizeof(*c->bin_lost));
+	c->nbins = n;
+	c->bin_ns *= 2;
+}
+
+/* bins_cover - make the bins reach offset off (ns since the run start) */
+static size_t bins_cover(struct tr_cpu *c, uint64_t off)
+{
+	while (off / c->bin_ns >= c->maxbins)
+		bins_halve(c);
+	if (off / c->bin_ns >= c->nbins)
+		c->nbins = off / c->bin_ns + 1;
+	return off / c->bin_ns;
+}
+
+static void bins_add(struct tr_cpu *c, uint64_t off, uint64_t dur)
+{
+	size_t i;
+
+	if (!c->maxbins)
+		return;
+	i = bins_cover(c, off);
+	c->bin_gaps[i]++;
+	c->bin_lost[i] += dur;
+}
+
+/* ---- watching the run ---- */
+
+/* ev_overlap - how long the event overlaps [s, e] (0 for a point event) */
+static uint64_t ev_overlap(const struct js_event *ev, uint64_t s, uint64_t e)
+{
+	uint64_t a = JS_MAX(ev->start_ns, s), b = JS_MIN(ev->end_ns, e);
+
+	return b > a ? b - a : 0;
+}
+
+/* cmp_keep - which events of a gap to keep first: intervals, then by overlap with it */
+static int cmp_keep(const void *pa, const void *pb, void *arg)
+{
+	const struct js_event *a = pa, *b = pb;
+	const struct js_gap *g = arg;
+	uint64_t ge = g->start_ns + g->dur_ns;
+	uint64_t oa = ev_overlap(a, g->start_ns, ge), ob = ev_overlap(b, g->start_ns, ge);
+
+	if (ev_point(a) != ev_point(b))
+		return ev_point(a) ? 1 : -1;
+	if (oa != ob)
+		return oa > ob ? -1 : 1;
+	return a->start_ns < b->start_ns ? -1 : a->start_ns > b->start_ns;
+}
+
+/* pick_events - the gap's drawable events into t->scratch; returns how many */
+static size_t pick_events(struct trace_out *t, const struct js_gap_rec *g,
+			  const struct js_event *ev, size_t nev)
+{
+	size_t k = 0;
+
+	if (nev > t->nscratch) {
+		struct js_event *s = realloc(t->scratch, nev * sizeof(*s));
+
+		if (!s)
+			return 0;
+		t->scratch = s;
+		t->nscratch = nev;
+	}
+	for (size_t i = 0; i < nev; i++)
+		if (ev[i].cpu == g->gap.cpu && ev_track(&ev[i]) >= 0)
+			t->scratch[k++] = ev[i];
+	return k;
+}
+
+static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run_start,
+		     uint32_t in_trace, uint32_t truncated)
+{
+	const struct js_attr *a = &g->attr;
+	char story[512];
+
+	story_format(story, sizeof(story), g, run_start);
+	json_obj_begin(j, NULL);
+	json_u64(j, "gap_ns", g->gap.dur_ns);
+	json_u64(j, "start_ns", g->gap.start_ns);
+	json_str(j, "cause", js_cause_name(a->primary));
+	json_str(j, "detail", a->detail);
+	json_str(j, "story", story);
+	json_arr_begin(j, "causes");
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "cause", js_cause_name(a->parts[i].cause));
+		json_str(j, "detail", a->parts[i].detail);
+		json_u64(j, "count", a->parts[i].count);
+		json_u64(j, "net_ns", a->parts[i].net_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_u64(j, "covered_ns", a->covered_ns);
+	json_u64(j, "steal_ns", a->steal_ns);
+	json_u64(j, "smi", a->smi);
+	json_u64(j, "unexplained_ns", a->unexplained_ns);
+	json_u64(j, "events", a->nevents);
+	json_u64(j, "events_in_trace", in_trace);
+	if (truncated)
+		json_u64(j, "events_left_out", truncated);
+	json_obj_end(j);
+}
+
+/* render_gap - the gap's "name":...,"args":{...} text, malloc'd (NULL on ENOMEM) */
+static char *render_gap(const struct js_gap_rec *g, uint64_t run_start, uint32_t in_trace,
+			uint32_t truncated)
+{
+	const struct js_attr *a = &g->attr;
+	char name[JS_DETAIL_LEN + 96], d[32];
+	struct js_json j;
+	size_t len = 0;
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, &len);
+
+	if (!fp)
+		return NULL;
+	js_fmt_ns(d, sizeof(d), g->gap.dur_ns);
+	if (a->detail[0])
+		snprintf(name, sizeof(name), "gap %s: %s %s", d, js_cause_name(a->primary),
+			 a->detail);
+	else
+		snprintf(name, sizeof(name), "gap %s: %s", d, js_cause_name(a->primary));
+	fputs("\"name\":", fp);
+	json_escape(fp, name);
+	fputs(",\"args\":", fp);
+	json_init(&j, fp);
+	j.pretty = false;
+	gap_args(&j, g, run_start, in_trace, truncated);
+	if (fclose(fp)) {
+		free(buf);
+		return NULL;
+	}
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return buf;
+}
+
+/*
+ * make_room - evict gaps smaller than g until cost events fit; returns how many of the
+ * gap's events can be kept (nev when all fit), or -1 when the gap itself cannot be kept
+ */
+static long make_room(struct tr_cpu *c, const struct tr_gap *g, size_t nev)
+{
+	while (c->used + 1 + nev > c->budget && c->n && gap_less(&c->heap[0], g))
+		heap_pop_min(c);
+	if (c->used + 1 + nev <= c->budget)
+		return (long)nev;
+	if (c->used + 1 <= c->budget)
+		return (long)(c->budget - c->used - 1);
+	return -1;
+}
+
+/* keep_gap - try to keep one gap and its events under the CPU's budget */
+static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_rec *g,
+		    size_t nev)
+{
+	struct tr_gap k = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
+	size_t per_gap = JS_MIN(JS_MAX(c->budget / 8, (size_t)4), (size_t)TR_EV_PER_GAP_MAX);
+	size_t want = JS_MIN(nev, per_gap);
+	long fit = make_room(c, &k, want);
+
+	if (fit < 0) {
+		c->dropped++;
+		return 0;
+	}
+	if (nev > (size_t)fit) {
+		qsort_r(t->scratch, nev, sizeof(*t->scratch), cmp_keep, (void *)&g->gap);
+		k.truncated = (uint32_t)(nev - (size_t)fit);
+		c->truncated_gaps++;
+	}
+	k.nev = (uint32_t)fit;
+	if (k.nev) {
+		k.ev = malloc(k.nev * sizeof(*k.ev));
+		if (!k.ev)
+			return -ENOMEM;
+		memcpy(k.ev, t->scratch, k.nev * sizeof(*k.ev));
+	}
+	k.json = render_gap(g, t->run_start_ns, k.nev, k.truncated);
+	if (!k.json || heap_push(c, &k)) {
+		gap_free(&k);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
+			 size_t nev)
+{
+	struct trace_out *t = ctx;
+	struct tr_cpu *c = cpu_of(t, g->gap.cpu);
+	size_t k;
+
+	if (!c || t->err)
+		return;
+	c->seen++;
+	bins_add(c, rel(t, g->gap.start_ns), g->gap.dur_ns);
+	if (!c->budget || (c->used + 1 > c->budget && c->n && !gap_less(&c->heap[0],
+			   &(struct tr_gap){ .start_ns = g->gap.start_ns,
+					     .dur_ns = g->gap.dur_ns }))) {
+		c->dropped++;   /* cheap path: smaller than everything kept, no room */
+		return;
+	}
+	k = pick_events(t, g, ev, nev);
+	if (keep_gap(t, c, g, k))
+		t->err = -ENOMEM;
+}
+
+/* trace_run_start - size the per-CPU budgets now that the CPUs are known */
+static void trace_run_start(void *ctx, const struct js_run *run)
+{
+	struct trace_out *t = ctx;
+	size_t n = run->ncpus ? run->ncpus : 1, cnt;
+	long rest;
+
+	t->run_start_ns = run->start_mono_ns;
+	if (run->params && run->params->trace_max_events)
+		t->max_events = run->params->trace_max_events;
+	t->cpus = calloc(n, sizeof(*t->cpus));
+	if (!t->cpus) {
+		t->err = -ENOMEM;
+		return;
+	}
+	t->ncpus = run->ncpus;
+	cnt = t->max_events / 10 / n;           /* counter events per CPU */
+	rest = (long)t->max_events - (long)(n * (TR_META_PER_CPU + cnt));
+	for (size_t i = 0; i < t->ncpus; i++) {
+		struct tr_cpu *c = &t->cpus[i];
+
+		c->cpu = run->cpus[i].cpu;
+		c->budget = rest > 0 ? (size_t)rest / n : 0;
+		c->bin_ns = TR_BIN_NS;
+		/* two series per bin, plus the closing sample at the end */
+		c->maxbins = cnt >= 4 ? cnt / 2 - 1 : 0;
+		if (c->maxbins) {
+			c->bin_gaps = calloc(c->maxbins, sizeof(*c->bin_gaps));
+			c->bin_lost = calloc(c->maxbins, sizeof(*c->bin_lost));
+			if (!c->bin_gaps || !c->bin_lost)
+				t->err = -ENOMEM;
+		}
+	}
+}
+
+/* ---- writing ---- */
+
+static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
+{
+	const char *s = t->ks ? ksyms_name(t->ks, e->addr) : NULL;
+
+	if (s && *s)
+		snprintf(buf, len, "%s", s);
+	else if (e->name[0])
+		snprintf(buf, len, "%.*s", JS_NAME_LEN, e->name);
+	else
+		snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
+}
+
+static const char *mm_name(const struct js_event *e)
+{
+	static const char *const thp[] = { "THP collapse", "THP isolate", "khugepaged scan_pmd",
+					   "khugepaged scan_file" };
+	static const char *const mm[] = { "compaction", "migration" };
+
+	if (e->kind == JS_EV_THP)
+		return e->id < ARRAY_SIZE(thp) ? thp[e->id] : "THP";
+	return e->id < ARRAY_SIZE(mm) ? mm[e->id] : "mm";
+}
+
+/* ev_label - the slice name of an event */
+static void ev_label(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
+{
+	char fn[JS_NAME_LEN + 64];
+	const char *s;
+	int nl = JS_NAME_LEN;
+
+	switch (e->kind) {
+	case JS_EV_IRQ: snprintf(buf, len, "irq %u %.*s", e->id, nl, e->name); break;
+	case JS_EV_VECTOR:
+		s = corr_vector_name(e->id);
+		if (s)
+			snprintf(buf, len, "%s", s);
+		else
+			snprintf(buf, len, "vector %u", e->id);
+		break;
+	case JS_EV_SOFTIRQ:
+		s = corr_softirq_name(e->id);
+		if (s)
+			snprintf(buf, len, "%s", s);
+		else
+			snprintf(buf, len, "softirq %u", e->id);
+		break;
+	case JS_EV_HRTIMER: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "hrtimer %s", fn); break;
+	case JS_EV_NMI: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "nmi %s", fn); break;
+	case JS_EV_WORK: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "work %s", fn); break;
+	case JS_EV_CSD: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "csd %s", fn); break;
+	case JS_EV_FAULT:
+		snprintf(buf, len, "fault %s %.*s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user", nl,
+			 e->name, e->id);
+		break;
+	case JS_EV_TASK: snprintf(buf, len, "%.*s:%u", nl, e->name, e->id); break;
+	case JS_EV_IDLE: snprintf(buf, len, "idle"); break;
+	case JS_EV_TLB:
+		s = corr_tlb_reason(e->id);
+		snprintf(buf, len, "tlb flush %s", s ? s : "?");
+		break;
+	default: snprintf(buf, len, "%s", mm_name(e)); break;
+	}
+}
+
+/* ev_begin - the common fields of one event; the caller adds the rest and the '}' */
+static void ev_begin(struct trace_out *t, const char *ph, int cpu, int track, uint64_t ts)
+{
+	fputs(t->first ? "\n" : ",\n", t->fp);
+	t->first = false;
+	t->written++;
+	fprintf(t->fp, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":", ph, tr_pid(cpu),
+		tr_tid(cpu, track));
+	put_us(t->fp, ts);
+}
+
+static void write_ev_args(FILE *fp, const struct trace_out *t, const struct tr_slice *sl)
+{
+	const struct js_event *e = sl->ev;
+	char fn[JS_NAME_LEN + 64];
+
+	fprintf(fp, ",\"args\":{\"id\":%u,\"start_ns\":%" PRIu64 ",\"dur_ns\":%" PRIu64, e->id,
+		(uint64_t)e->start_ns, (uint64_t)(e->end_ns - e->start_ns));
+	if (e->kind == JS_EV_HRTIMER || e->kind == JS_EV_WORK || e->kind == JS_EV_CSD ||
+	    e->kind == JS_EV_NMI || e->kind == JS_EV_FAULT) {
+		fprintf(fp, ",\"addr\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
+		if (e->kind != JS_EV_FAULT) {
+			ev_fn(t, e, fn, sizeof(fn));
+			fputs(",\"function\":", fp);
+			json_escape(fp, fn);
+		}
+	}
+	if (e->kind == JS_EV_TASK)
+		fprintf(fp, ",\"kthread\":%s", e->flags & JS_F_KTHREAD ? "true" : "false");
+	if (e->flags & (JS_F_NOEND | JS_F_NOSTART))
+		fputs(",\"switch_traced\":false", fp);
+	if (e->flags & JS_F_OPEN)
+		fputs(",\"open_at_end\":true", fp);
+	if (e->flags & JS_F_SAMPLER)
+		fputs(",\"hit_sampler\":true", fp);
+	if (sl->clipped)
+		fputs(",\"clipped\":true", fp);
+	if (sl->trimmed)
+		fputs(",\"trimmed\":true", fp);
+	fputs("}}", fp);
+}
+
+static void write_slice(struct trace_out *t, int cpu, const struct tr_slice *sl)
+{
+	char name[JS_NAME_LEN + 96];
+
+	ev_label(t, sl->ev, name, sizeof(name));
+	ev_begin(t, sl->point ? "i" : "X", cpu, sl->track, rel(t, sl->s));
+	if (sl->point) {
+		fputs(",\"s\":\"t\"", t->fp);
+	} else {
+		fputs(",\"dur\":", t->fp);
+		put_us(t->fp, sl->e - sl->s);
+	}
+	fprintf(t->fp, ",\"cat\":\"%s\",\"name\":", tr_track_names[sl->track]);
+	json_escape(t->fp, name);
+	write_ev_args(t->fp, t, sl);
+}
+
+static int cmp_gap_start(const void *pa, const void *pb)
+{
+	const struct tr_gap *a = pa, *b = pb;
+
+	return a->start_ns < b->start_ns ? -1 : a->start_ns > b->start_ns;
+}
+
+/* identity order: track, then the raw event fields (duplicates end up adjacent) */
+static int cmp_ident(const void *pa, const void *pb)
+{
+	const struct tr_slice *a = pa, *b = pb;
+	const struct js_event *x = a->ev, *y = b->ev;
+
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->end_ns != y->end_ns)
+		return x->end_ns > y->end_ns ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return memcmp(x->name, y->name, JS_NAME_LEN);
+}
+
+/* nesting order: track, start, longer first */
+static int cmp_nest(const void *pa, const void *pb)
+{
+	const struct tr_slice *a = pa, *b = pb;
+
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	return a->point - b->point;
+}
+
+/* collect - one slice per (gap, event), with the gap's clip window */
+static struct tr_slice *collect(struct tr_cpu *c, size_t *out_n)
+{
+	size_t n = 0, k = 0;
+	struct tr_slice *sl;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += c->heap[i].nev;
+	sl = calloc(n ? n : 1, sizeof(*sl));
+	if (!sl)
+		return NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct tr_gap *g = &c->heap[i];
+		uint64_t m = JS_MAX(g->dur_ns, TR_CTX_MIN_NS);
+
+		for (uint32_t e = 0; e < g->nev; e++) {
+			sl[k].ev = &g->ev[e];
+			sl[k].track = (uint8_t)ev_track(&g->ev[e]);
+			sl[k].lo = g->start_ns > m ? g->start_ns - m : 0;
+			sl[k].hi = g->start_ns + g->dur_ns + m;
+			k++;
+		}
+	}
+	*out_n = k;
+	return sl;
+}
+
+/* dedup_clip - merge duplicates (an event seen by two gaps), clip to the windows */
+static size_t dedup_clip(struct trace_out *t, struct tr_slice *sl, size_t n)
+{
+	size_t k = 0;
+
+	qsort(sl, n, sizeof(*sl), cmp_ident);
+	for (size_t i = 0; i < n; i++) {
+		if (k && !cmp_ident(&sl[k - 1], &sl[i])) {
+			sl[k - 1].lo = JS_MIN(sl[k - 1].lo, sl[i].lo);
+			sl[k - 1].hi = JS_MAX(sl[k - 1].hi, sl[i].hi);
+			continue;
+		}
+		sl[k++] = sl[i];
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct js_event *e = sl[i].ev;
+		uint64_t lo = JS_MAX(sl[i].lo, t->run_start_ns);
+
+		sl[i].point = ev_point(e);
+		sl[i].s = JS_MAX(e->start_ns, lo);
+		sl[i].e = sl[i].point ? sl[i].s : JS_MIN(e->end_ns, sl[i].hi);
+		sl[i].clipped = sl[i].s != e->start_ns || (!sl[i].point && sl[i].e != e->end_ns);
+		if (!sl[i].point && sl[i].e <= sl[i].s)
+			sl[i].point = true;   /* nothing left inside the window: mark its place */
+	}
+	return k;
+}
+
+/* nest - per track, trim each slice that runs past the end of the one enclosing it */
+static void nest(struct tr_slice *sl, size_t n)
+{
+	uint64_t stack[64];
+	int depth = 0, track = -1;
+
+	qsort(sl, n, sizeof(*sl), cmp_nest);
+	for (size_t i = 0; i < n; i++) {
+		if (sl[i].track != track) {
+			track = sl[i].track;
+			depth = 0;
+		}
+		if (sl[i].point)
+			continue;
+		while (depth && stack[depth - 1] <= sl[i].s)
+			depth--;
+		if (depth && sl[i].e > stack[depth - 1]) {
+			sl[i].e = stack[depth - 1];
+			sl[i].trimmed = true;
+		}
+		if (depth < (int)ARRAY_SIZE(stack))
+			stack[depth++] = sl[i].e;
+	}
+}
+
+static void write_gaps(struct trace_out *t, struct tr_cpu *c)
+{
+	qsort(c->heap, c->n, sizeof(*c->heap), cmp_gap_start);
+	for (size_t i = 0; i < c->n; i++) {
+		uint64_t dur = c->heap[i].dur_ns;
+
+		/* TSC -> ns rounding can make a gap end 1 ns after the next one starts */
+		if (i + 1 < c->n && c->heap[i].start_ns + dur > c->heap[i + 1].start_ns)
+			dur = c->heap[i + 1].start_ns - c->heap[i].start_ns;
+		ev_begin(t, "X", c->cpu, TR_GAPS, rel(t, c->heap[i].start_ns));
+		fputs(",\"dur\":", t->fp);
+		put_us(t->fp, dur);
+		fprintf(t->fp, ",\"cat\":\"gap\",%s}", c->heap[i].json);
+	}
+	if (c->n)
+		c->used_track[TR_GAPS] = true;
+}
+
+static int write_events(struct trace_out *t, struct tr_cpu *c)
+{
+	size_t n;
+	struct tr_slice *sl = collect(c, &n);
+
+	if (!sl)
+		return -ENOMEM;
+	n = dedup_clip(t, sl, n);
+	nest(sl, n);
+	for (size_t i = 0; i < n; i++) {
+		write_slice(t, c->cpu, &sl[i]);
+		c->used_track[sl[i].track] = true;
+	}
+	free(sl);
+	return 0;
+}
+
+static void counter(struct trace_out *t, int cpu, uint64_t ts, const char *name,
+		    const char *key, double v)
+{
+	ev_begin(t, "C", cpu, TR_GAPS, ts);
+	fprintf(t->fp, ",\"name\":\"%s\",\"args\":{\"%s\":%.3f}}", name, key, v);
+}
+
+static void write_counters(struct trace_out *t, struct tr_cpu *c, uint64_t wall_ns)
+{
+	double sec;
+	size_t nb;
+
+	if (!c->maxbins)
+		return;
+	if (wall_ns)
+		bins_cover(c, wall_ns - 1);
+	nb = c->nbins;
+	sec = (double)c->bin_ns / 1e9;
+	for (size_t i = 0; i < nb; i++) {
+		counter(t, c->cpu, i * c->bin_ns, "gaps per s", "gaps", c->bin_gaps[i] / sec);
+		counter(t, c->cpu, i * c->bin_ns, "lost us per s", "lost_us",
+			(double)c->bin_lost[i] / 1e3 / sec);
+	}
+	counter(t, c->cpu, JS_MAX(wall_ns, nb * c->bin_ns), "gaps per s", "gaps", 0);
+	counter(t, c->cpu, JS_MAX(wall_ns, nb * c->bin_ns), "lost us per s", "lost_us", 0);
+}
+
+static void meta(struct trace_out *t, int cpu, int track, const char *what, const char *key,
+		 const char *sval, long ival)
+{
+	ev_begin(t, "M", cpu, track, 0);
+	fprintf(t->fp, ",\"name\":\"%s\",\"args\":{\"%s\":", what, key);
+	if (sval)
+		json_escape(t->fp, sval);
+	else
+		fprintf(t->fp, "%ld", ival);
+	fputs("}}", t->fp);
+}
+
+static void write_meta(struct trace_out *t, const struct tr_cpu *c)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "jitterscope cpu%d", c->cpu);
+	meta(t, c->cpu, TR_GAPS, "process_name", "name", name, 0);
+	meta(t, c->cpu, TR_GAPS, "process_sort_index", "sort_index", NULL, c->cpu);
+	for (int k = 0; k < TR_NTRACKS; k++) {
+		if (!c->used_track[k])
+			continue;
+		snprintf(name, sizeof(name), "cpu%d %s", c->cpu, tr_track_names[k]);
+		meta(t, c->cpu, k, "thread_name", "name", name, 0);
+		meta(t, c->cpu, k, "thread_sort_index", "sort_index", NULL, k);
+	}
+}
+
+static const char tr_cap_rule[] =
+	"at most max_events events; metadata and per-second counters have a fixed reserve, "
+	"the rest is shared evenly by the CPUs; per CPU the longest gaps are kept, each with "
+	"its events (at most budget/8 per gap, intervals first); a gap that does not fit "
+	"evicts shorter ones, so the kept gaps are the longest of the run";
+
+/* iso_utc - "2026-11-29T17:54:23.123456Z" of an epoch time in seconds */
+static void iso_utc(char *buf, size_t len, double epoch_s)
+{
+	time_t sec = (time_t)epoch_s;
+	struct tm tm;
+	char day[32] = "?";
+
+	if (gmtime_r(&sec, &tm))
+		strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%06ldZ", day, (long)((epoch_s - (double)sec) * 1e6));
+}
+
+static void other_data(struct js_json *j, const struct trace_out *t, const struct js_run *run)
+{
+	char utc[64];
+
+	iso_utc(utc, sizeof(utc), run->start_epoch_s);
+	json_obj_begin(j, "otherData");
+	json_str(j, "tool", "jitterscope");
+	json_str(j, "version", JS_VERSION);
+	json_arr_begin(j, "cpus");
+	for (size_t i = 0; i < t->ncpus; i++)
+		json_u64(j, NULL, (uint64_t)t->cpus[i].cpu);
+	json_arr_end(j);
+	json_str(j, "time_origin", "run start; ts/dur are microseconds since origin");
+	json_u64(j, "origin_clock_monotonic_ns", run->start_mono_ns);
+	json_u64(j, "origin_unix_ns", (uint64_t)(run->start_epoch_s * 1e9));
+	json_str(j, "origin_utc", utc);
+	json_u64(j, "tsc_hz", (uint64_t)(run->fit.hz + 0.5));
+	json_u64(j, "threshold_ns", run->params ? run->params->threshold_ns : 0);
+	json_u64(j, "wall_ns", run->wall_ns);
+	json_u64(j, "max_events", t->max_events);
+	json_str(j, "cap_rule", tr_cap_rule);
+	json_arr_begin(j, "per_cpu");
+	for (size_t i = 0; i < t->ncpus; i++) {
+		const struct tr_cpu *c = &t->cpus[i];
+
+		json_obj_begin(j, NULL);
+		json_u64(j, "cpu", (uint64_t)c->cpu);
+		json_u64(j, "gaps_total", c->seen);
+		json_u64(j, "gaps_in_trace", c->n);
+		json_u64(j, "gaps_left_out", c->seen - c->n);
+		json_u64(j, "gaps_with_events_left_out", c->truncated_gaps);
+		json_u64(j, "budget_events", c->budget);
+		json_bool(j, "capped", c->seen != c->n || c->truncated_gaps);
+		json_u64(j, "counter_bin_ns", c->bin_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* trace_finish - write the whole file: envelope, metadata, gaps, events, counters */
+static int trace_finish(void *ctx, const struct js_run *run)
+{
+	struct trace_out *t = ctx;
+	struct js_json j;
+	int err = t->err;
+
+	if (err)
+		return err;
+	if (ksyms_load(&t->ks))
+		t->ks = NULL;   /* function names fall back to addresses */
+	json_init(&j, t->fp);
+	j.pretty = false;
+	json_obj_begin(&j, NULL);
+	json_str(&j, "displayTimeUnit", "ns");
+	other_data(&j, t, run);
+	json_arr_begin(&j, "traceEvents");
+	t->first = true;
+	for (size_t i = 0; i < t->ncpus && !err; i++) {
+		struct tr_cpu *c = &t->cpus[i];
+
+		write_gaps(t, c);
+		err = write_events(t, c);
+		write_counters(t, c, run->wall_ns);
+		write_meta(t, c);
+	}
+	fputc('\n', t->fp);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	if (!err && (fflush(t->fp) || ferror(t->fp)))
+		err = -EIO;
+	return err;
+}
+
+static void trace_destroy(void *ctx)
+{
+	struct trace_out *t = ctx;
+
+	for (size_t i = 0; i < t->ncpus; i++) {
+		struct tr_cpu *c = &t->cpus[i];
+
+		for (size_t k = 0; k < c->n; k++)
+			gap_free(&c->heap[k]);
+		free(c->heap);
+		free(c->bin_gaps);
+		free(c->bin_lost);
+	}
+	free(t->cpus);
+	free(t->scratch);
+	ksyms_free(t->ks);
+	output_file_close(t->fp);
+	free(t);
+}
+
+int trace_output_new(struct js_output *out, const char *path)
+{
+	struct trace_out *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->fp = output_file_open(path, "trace");
+	if (!t->fp) {
+		free(t);
+		return -EIO;
+	}
+	t->max_events = JS_DEFAULT_TRACE_EVENTS;   /* run_start reads the parameter */
+	out->name = "trace";
+	out->ctx = t;
+	out->wants_events = true;
+	out->run_start = trace_run_start;
+	out->on_gap = trace_on_gap;
+	out->finish = trace_finish;
+	out->destroy = trace_destroy;
+	return 0;
+}
