@@ -57,6 +57,12 @@ int outputs_open(struct js_outputs *o, const struct js_params *p)
 	err = add(o, json_output_new, p->json_path);
 	if (!err)
 		err = add(o, gaps_output_new, p->gaps_path);
+	if (!err)
+		err = add(o, hlog_output_new, p->hlog_path);
+	if (!err)
+		err = add(o, hgrm_output_new, p->hgrm_path);
+	if (!err)
+		err = add(o, prom_output_new, p->prom_path);
 	if (err)
 		outputs_destroy(o);
 	return err;
