@@ -12,7 +12,9 @@
  *                             also delivers the intervals still open (JS_F_OPEN)
  *   probes_stats()            events, lost events, per-program BPF run time
  *   probes_destroy()
- * One thread at a time: the handle is not locked.
+ * One thread at a time: the handle is not locked. A child forked (and not exec'd) while
+ * the probes are attached holds their link fds: detaching takes effect only once it exits
+ * (close fds >= 3 in such children, e.g. with close_range()).
  */
 #ifndef JS_PROBES_H
 #define JS_PROBES_H

@@ -79,6 +79,9 @@ static pid_t spin_child(int cpu, unsigned int ms)
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* a forked child holds our BPF link fds (they are only close-on-exec) and
+		 * would keep the probes attached after probes_detach() until it exits */
+		syscall(SYS_close_range, 3, ~0u, 0);
 		pin(cpu);
 		spin_ms(ms);
 		_exit(0);
@@ -396,8 +399,9 @@ static void test_ipi(void **state)
 	}
 	print_message("  %zu ioctls: %zu ipi_send from us, %zu remote_function runs, %zu "
 		      "call_function_single vectors\n", n, sent, ran, vec);
+	/* others may IPI the target too: only what we sent is exact */
 	assert_true(sent >= n * 9 / 10 && sent <= n + 10);
-	assert_true(ran >= n * 9 / 10 && ran <= n);
+	assert_true(ran >= n * 9 / 10);
 	assert_true(vec >= n * 9 / 10);
 	probes_destroy(p);
 	ksyms_free(ks);
@@ -435,14 +439,16 @@ static void test_lost(void **state)
 	free(l.ev);
 }
 
-/** Check that what runs at detach time is reported as an open interval. */
+/** Check that what runs at detach time is reported as an open interval, starting at the
+ *  last switch seen. */
 static void test_open_at_detach(void **state)
 {
 	struct js_probes *p = open_probes(0, NULL);
+	const struct js_event *open = NULL;
 	struct evlog l = { 0 };
 	struct probes_stats st;
-	size_t i, found = 0, open_tasks = 0;
-	uint64_t t0;
+	uint64_t t0, td0, td1, last_switch = 0;
+	size_t i, nopen = 0, late = 0;
 	pid_t child;
 
 	(void)state;
@@ -452,27 +458,40 @@ static void test_open_at_detach(void **state)
 	assert_int_equal(probes_attach(p), 0);
 	child = spin_child(target, 2000);
 	drain(p, &l, 200);
+	td0 = js_mono_ns();
 	probes_detach(p);
+	td1 = js_mono_ns();
 	reap(child);
 	assert_true(probes_consume(p, collect, &l) >= 0);
 	for (i = 0; i < l.n; i++) {
 		const struct js_event *e = &l.ev[i];
 
-		if (!(e->flags & JS_F_OPEN))
+		if (!(e->flags & JS_F_OPEN) && e->end_ns > td1)
+			late++;
+		if (e->cpu != (__u32)target || (e->kind != JS_EV_TASK && e->kind != JS_EV_IDLE))
 			continue;
-		assert_true(e->start_ns >= t0 && e->start_ns <= e->end_ns);
-		if (e->cpu == (__u32)target && (e->kind == JS_EV_TASK || e->kind == JS_EV_IDLE))
-			open_tasks++;
-		if (e->kind == JS_EV_TASK && e->id == (__u32)child) {
-			found++;
-			assert_string_equal(e->name, "test_probes_liv");
+		if (e->flags & JS_F_OPEN) {
+			assert_true(e->start_ns >= t0 && e->start_ns <= e->end_ns);
+			open = e;
+			nopen++;
+		} else if (e->end_ns > last_switch) {
+			last_switch = e->end_ns;
 		}
 	}
 	assert_int_equal(probes_stats(p, &st), 0);
-	assert_int_equal(open_tasks, 1);
-	/* an untraced switch (see JS_F_NOEND) leaves the hidden task as the current one */
+	assert_int_equal(nopen, 1);
+	print_message("  open at detach: %s %u '%s' since %.1f ms\n", probes_kind_name(open->kind),
+		      open->id, open->name, (open->end_ns - open->start_ns) / 1e6);
+	/* the current task switched in at the last switch seen (unless that switch was
+	 * untraced, see JS_F_NOEND); usually it is the spinning child */
+	print_message("  detach %.1f ms; %zu events end after it returned\n", (td1 - td0) / 1e6,
+		      late);
+	assert_int_equal(late, 0);              /* detached means detached */
 	if (!st.sched_mismatch)
-		assert_int_equal(found, 1);
+		assert_int_equal(open->start_ns, last_switch);
+	if (open->id == (__u32)child)
+		assert_string_equal(open->name, "test_probes_liv");
+	assert_true(count(&l, JS_EV_TASK, child, 0) >= 1);
 	assert_int_equal(probes_consume(p, collect, &l), 0);   /* delivered once */
 	probes_destroy(p);
 	free(l.ev);
