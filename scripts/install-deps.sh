@@ -9,12 +9,18 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests \
-libhdrhistogram-java default-jre-headless"
+libhdrhistogram-java default-jre-headless prometheus"
 # shellcheck disable=SC2086
 if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok installed' &&
    [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then
 	exit 0
 fi
+# prometheus is here for promtool (tests of --prom): if this script installs it, its server
+# is disabled, a daemon on the measured machine being jitter of its own
+had_prom=$(dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -c 'ok installed' || true)
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $PKGS
+if [ "$had_prom" = 0 ] && command -v systemctl >/dev/null 2>&1; then
+	systemctl disable --now prometheus >/dev/null 2>&1 || true
+fi
