@@ -89,6 +89,8 @@ int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 int probes_attach(struct js_probes *p);
 /* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
  * the number delivered, or a negative errno / negative cb return (which stops delivery).
+ * One call delivers at most a ring buffer's worth of records, so it returns even when the
+ * callback is slower than the producers (the ring then fills up: lost events, counted).
  * Names the probes leave empty are filled in: vector and softirq names, and function
  * symbols of HRTIMER/WORK/NMI/CSD events when o->ksyms was given. */
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),

@@ -55,6 +55,8 @@ struct js_probes {
 	size_t npending, pending_pos;
 	int (*cb)(void *ctx, const struct js_event *ev);
 	void *cb_ctx;
+	size_t batch, batch_max;        /* records delivered by this consume, and the cap */
+	bool batch_full;
 	const struct js_ksyms *ksyms;
 	char rejected[16][48];          /* programs the verifier refused: not loaded */
 	size_t nrejected;
@@ -855,14 +857,21 @@ static int deliver(struct js_probes *p, const struct js_event *src)
 static int rb_sample(void *ctx, void *data, size_t size)
 {
 	struct js_probes *p = ctx;
+	int err;
 
 	if (size < sizeof(struct js_event))
 		return 0;
-	return deliver(p, data);
+	err = deliver(p, data);
+	if (!err && ++p->batch >= p->batch_max) {
+		p->batch_full = true;   /* this record is consumed; stop here */
+		return -ECANCELED;
+	}
+	return err;
 }
 
-/* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
- * the number delivered, or a negative errno / negative cb return (which stops delivery) */
+/* probes_consume - deliver the buffered events to cb (never blocks, never polls, at most a
+ * ring's worth per call); returns the number delivered, or a negative errno / negative cb
+ * return (which stops delivery) */
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
 		   void *ctx)
 {
@@ -874,8 +883,13 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	before = p->consumed;
 	p->cb = cb;
 	p->cb_ctx = ctx;
+	/* at most one ring's worth per call: ring_buffer__consume() keeps going while new
+	 * records arrive, so a callback slower than the producers would never return */
+	p->batch = 0;
+	p->batch_max = p->ringbuf_bytes / (sizeof(struct js_event) + 8) + 1;
+	p->batch_full = false;
 	err = ring_buffer__consume(p->rb);
-	if (err < 0)
+	if (err < 0 && !p->batch_full)
 		return err;
 	while (p->pending_pos < p->npending) {
 		err = deliver(p, &p->pending[p->pending_pos++]);

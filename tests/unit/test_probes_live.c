@@ -439,6 +439,69 @@ static void test_lost(void **state)
 	free(l.ev);
 }
 
+static int slow_collect(void *ctx, const struct js_event *e)
+{
+	usleep(50);
+	return collect(ctx, e);
+}
+
+/* fault_child - a process faulting pages on cpu for ms (thousands of events per second) */
+static pid_t fault_child(int cpu, unsigned int ms)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		uint64_t end = js_mono_ns() + ms * 1000000ull;
+
+		syscall(SYS_close_range, 3, ~0u, 0);
+		pin(cpu);
+		while (js_mono_ns() < end) {
+			char *m = mmap(NULL, 64 * 4096, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			for (int i = 0; m != MAP_FAILED && i < 64; i++)
+				m[i * 4096] = 1;
+			if (m != MAP_FAILED)
+				munmap(m, 64 * 4096);
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+/** Check that one consume call returns after a ring's worth of records even when the
+ *  callback is slower than the producers. */
+static void test_consume_bounded(void **state)
+{
+	struct js_probes *p = open_probes(64 << 10, NULL);
+	struct evlog l = { 0 };
+	struct probes_stats st;
+	size_t cap = (64 << 10) / (sizeof(struct js_event) + 8) + 1;
+	uint64_t t;
+	int n;
+	pid_t child;
+
+	(void)state;
+	if (!p)
+		skip();
+	assert_int_equal(probes_attach(p), 0);
+	child = fault_child(target, 1500);
+	usleep(100000);
+	t = js_mono_ns();
+	n = probes_consume(p, slow_collect, &l);
+	t = js_mono_ns() - t;
+	reap(child);
+	probes_detach(p);
+	assert_int_equal(probes_stats(p, &st), 0);
+	print_message("  one consume: %d records in %.0f ms (cap %zu), %llu lost so far\n", n,
+		      t / 1e6, cap, (unsigned long long)st.lost);
+	assert_true(n > 0 && (size_t)n <= cap);
+	assert_true(t < 1000000000ull);
+	probes_destroy(p);
+	free(l.ev);
+}
+
 /** Check that what runs at detach time is reported as an open interval, starting at the
  *  last switch seen. */
 static void test_open_at_detach(void **state)
@@ -669,6 +732,7 @@ int main(void)
 		LIVE(test_sampler),
 		LIVE(test_ipi),
 		LIVE(test_lost),
+		LIVE(test_consume_bounded),
 		LIVE(test_open_at_detach),
 		LIVE(test_thp_remote),
 		LIVE(test_destroy_unloads),
