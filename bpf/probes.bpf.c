@@ -615,7 +615,8 @@ static __always_inline void task_ran(__u32 cpu, __u32 pid, __u32 cflags, struct 
  * Both ran within [cur_start, now] with an unknown boundary: report cur with JS_F_NOEND
  * and prev with JS_F_NOSTART, unless they are samplers. */
 static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
-					  struct task_struct *prev, __u64 now, __u32 sflag, __u64 st)
+					  struct task_struct *prev, __u64 now, __u32 sflag,
+					  __u64 st)
 {
 	struct task_struct *cur = (struct task_struct *)s->cur_task;
 	__u32 pflags = 0;
