@@ -456,8 +456,7 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 static void load_reason(int err, char *why, size_t len)
 {
 	if (err == -EPERM)
-		snprintf(why, len, "BPF not permitted (%s): run as root or with "
-			 "CAP_BPF+CAP_PERFMON", lb_last[0] ? lb_last : strerror(-err));
+		snprintf(why, len, "BPF not permitted: needs root, or CAP_BPF and CAP_PERFMON");
 	else
 		snprintf(why, len, "BPF load failed: %s%s%s", strerror(-err),
 			 lb_last[0] ? ": " : "", lb_last);
