@@ -59,6 +59,8 @@ void outputs_destroy(struct js_outputs *o);
 /* The constructors (one file each). Each returns 0 and fills *out, or < 0 after a message. */
 int json_output_new(struct js_output *out, const char *path);
 int gaps_output_new(struct js_output *out, const char *path);
+int trace_output_new(struct js_output *out, const char *path);  /* --trace, out_trace.c */
+int html_output_new(struct js_output *out, const char *path);   /* --html, out_html.c */
 int hlog_output_new(struct js_output *out, const char *path);   /* --hlog, out_hlog.c */
 int hgrm_output_new(struct js_output *out, const char *path);   /* --hgrm, out_hgrm.c */
 int prom_output_new(struct js_output *out, const char *path);   /* --prom, out_prom.c */

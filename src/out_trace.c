@@ -17,7 +17,7 @@
  * Cap: the file holds at most --trace-max-events events. Metadata and counters have a
  * fixed reserve (counter bins double in width when a long run needs more); the rest is
  * shared evenly by the CPUs. Per CPU the worst gaps are kept, each with its events (at
- * most budget / 8 per gap, intervals first, largest overlap first), in a min-heap on
+ * most budget / 16 per gap, intervals first, largest overlap first), in a min-heap on
  * duration: a gap that does not fit evicts smaller gaps; when only larger gaps are left it
  * is kept with as many of its events as fit, or dropped when not even the gap fits. So
  * the kept gaps are always the longest ones, memory stays bounded by the cap, and the
@@ -410,7 +410,7 @@ static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_r
 		    size_t nev)
 {
 	struct tr_gap k = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
-	size_t per_gap = JS_MIN(JS_MAX(c->budget / 8, (size_t)4), (size_t)TR_EV_PER_GAP_MAX);
+	size_t per_gap = JS_MIN(JS_MAX(c->budget / 16, (size_t)4), (size_t)TR_EV_PER_GAP_MAX);
 	size_t want = JS_MIN(nev, per_gap);
 	long fit = make_room(c, &k, want);
 
@@ -835,7 +835,7 @@ static void write_meta(struct trace_out *t, const struct tr_cpu *c)
 static const char tr_cap_rule[] =
 	"at most max_events events; metadata and per-second counters have a fixed reserve, "
 	"the rest is shared evenly by the CPUs; per CPU the longest gaps are kept, each with "
-	"its events (at most budget/8 per gap, intervals first); a gap that does not fit "
+	"its events (at most budget/16 per gap, intervals first); a gap that does not fit "
 	"evicts shorter ones, so the kept gaps are the longest of the run";
 
 /* iso_utc - "2026-11-29T17:54:23.123456Z" of an epoch time in seconds */

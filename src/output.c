@@ -63,6 +63,10 @@ int outputs_open(struct js_outputs *o, const struct js_params *p)
 		err = add(o, hgrm_output_new, p->hgrm_path);
 	if (!err)
 		err = add(o, prom_output_new, p->prom_path);
+	if (!err)
+		err = add(o, trace_output_new, p->trace_path);
+	if (!err)
+		err = add(o, html_output_new, p->html_path);
 	if (err)
 		outputs_destroy(o);
 	return err;
