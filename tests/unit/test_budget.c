@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_budget.c - --budget parsing (every malformed spec rejected) and checks on a synthetic run. */
+#include <errno.h>
+#include <linux/types.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "js_budget.h"
+#include "js_result.h"
+
+static void test_parse_ok(void **state)
+{
+	struct js_budget b;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(budget_parse("max=50us,p99.9=5us,p99=2us,smi=0,irq=0,lost=0.1%,"
+				      "gaps=100,timer=2ms,unexplained=3", &b, err, sizeof(err)), 0);
+	assert_int_equal(b.n, 9);
+	assert_int_equal(b.v[0].kind, JS_BUDGET_MAX_NS);
+	assert_int_equal(b.v[0].limit, 50000);
+	assert_string_equal(b.v[0].text, "max=50us");
+	assert_int_equal(b.v[1].kind, JS_BUDGET_PCTL_NS);
+	assert_true(b.v[1].pct == 99.9);
+	assert_int_equal(b.v[1].limit, 5000);
+	assert_true(b.v[2].pct == 99.0);
+	assert_int_equal(b.v[3].kind, JS_BUDGET_SMI);
+	assert_int_equal(b.v[3].limit, 0);
+	assert_int_equal(b.v[4].kind, JS_BUDGET_CLASS_GAPS);
+	assert_int_equal(b.v[4].cause, JS_CAUSE_IRQ);
+	assert_int_equal(b.v[5].kind, JS_BUDGET_LOST_PCT);
+	assert_true(b.v[5].pct == 0.1);
+	assert_int_equal(b.v[6].kind, JS_BUDGET_GAPS);
+	assert_int_equal(b.v[6].limit, 100);
+	assert_int_equal(b.v[7].kind, JS_BUDGET_CLASS_NS);
+	assert_int_equal(b.v[7].cause, JS_CAUSE_TIMER);
+	assert_int_equal(b.v[7].limit, 2000000);
+	assert_int_equal(b.v[8].kind, JS_BUDGET_CLASS_GAPS);
+	assert_int_equal(b.v[8].cause, JS_CAUSE_UNEXPLAINED);
+	assert_int_equal(b.v[8].limit, 3);
+}
+
+static void test_parse_units(void **state)
+{
+	static const struct { const char *spec; uint64_t ns; } t[] = {
+		{ "max=500ns", 500 }, { "max=5us", 5000 }, { "max=5\xc2\xb5s", 5000 },
+		{ "max=5\xce\xbcs", 5000 }, { "max=1.5ms", 1500000 }, { "max=2s", 2000000000 },
+		{ "max=0.000000001s", 1 }, { "max=0ns", 0 }, { "lost=5ms", 5000000 },
+		{ "  max=7us  ", 7000 }, { "steal=1.25us", 1250 }, { "max=3600s", 3600000000000 },
+	};
+	struct js_budget b;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(budget_parse(t[i].spec, &b, err, sizeof(err)), 0);
+		assert_int_equal(b.n, 1);
+		assert_int_equal(b.v[0].limit, t[i].ns);
+	}
+	assert_int_equal(budget_parse("lost=100%, p100=1s ,p0.001=1us", &b, err, sizeof(err)), 0);
+	assert_int_equal(b.n, 3);
+	assert_true(b.v[0].pct == 100.0);
+	assert_string_equal(b.v[1].text, "p100=1s");
+	assert_true(b.v[2].pct == 0.001);
+}
+
+/* every one of these is malformed: -EINVAL and a message */
+static void test_parse_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"", " ", ",", "max=50us,", ",max=50us", "max=50us,,p99=1us", "max=50us, ,gaps=1",
+		"max", "max50us", "=5us", "max=", "max=50", "max=50xs", "max=50 us", "max=-5us",
+		"max=5us=", "max=+5us", "max=.5us", "max=5.us", "max=5e3ns", "max=0.5ns",
+		"max=1.0000000001s", "max=99999999999999999999us", "max=18446744073709551615s",
+		"MAX=5us", "foo=1", "p=5us", "p0=5us", "p101=5us", "p100.001=5us", "p99.=5us",
+		"p99x=5us", "p-1=5us", "pabc=1us", "p99=5", "p99=1%", "lost=0.1", "lost=101%",
+		"lost=100.5%", "lost=-1%", "lost=5", "lost=abc%", "lost=%", "lost=1%%", "gaps=1.5",
+		"gaps=-1", "gaps=5us", "gaps=1%", "gaps=99999999999999999999", "gaps=", "smi=1us",
+		"smi=-1", "irq=1.5", "irq=5xs", "irq=-1", "irq=1%", "max=50us,max=60us",
+		"p99.9=1us,p99.90=2us", "lost=1%,lost=5ms", "irq=1,irq=5us", "gaps=1,gaps=1",
+		"smi=0,smi=0", "max=1us;p99=1us",
+	};
+	struct js_budget b;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (budget_parse(bad[i], &b, err, sizeof(err)) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+		if (!err[0])
+			fail_msg("no message for '%s'", bad[i]);
+	}
+	/* and the messages say what is wrong */
+	budget_parse("max=50", &b, err, sizeof(err));
+	assert_non_null(strstr(err, "'max=50'"));
+	assert_non_null(strstr(err, "unit"));
+	budget_parse("foo=1", &b, err, sizeof(err));
+	assert_non_null(strstr(err, "unknown key 'foo'"));
+	budget_parse("max=1us,p99=2us,max=3us", &b, err, sizeof(err));
+	assert_non_null(strstr(err, "same key"));
+	budget_parse("lost=101%", &b, err, sizeof(err));
+	assert_non_null(strstr(err, "100"));
+	budget_parse("gaps=-1", &b, err, sizeof(err));
+	assert_non_null(strstr(err, "negative"));
+	budget_parse("", &b, err, sizeof(err));
+	assert_non_null(strstr(err, "empty"));
+}
+
+static void test_parse_too_many(void **state)
+{
+	char spec[2048] = "", err[256];
+	struct js_budget b;
+	size_t off = 0;
+
+	(void)state;
+	for (int i = 1; i <= JS_BUDGET_MAX; i++)
+		off += (size_t)snprintf(spec + off, sizeof(spec) - off, "%sp%d=1us", i > 1 ? "," : "",
+					i);
+	assert_int_equal(budget_parse(spec, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.n, JS_BUDGET_MAX);
+	snprintf(spec + off, sizeof(spec) - off, ",max=1s");
+	assert_int_equal(budget_parse(spec, &b, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more than"));
+}
+
+/* a synthetic run: CPU 1 and CPU 3, window 1 s each */
+struct fixture {
+	struct js_run run;
+	struct js_cpu_result cpus[2];
+};
+
+static void gap(struct js_cpu_result *r, uint64_t *t, uint64_t dur, uint32_t cause)
+{
+	struct js_gap_rec g;
+
+	memset(&g, 0, sizeof(g));
+	g.gap.start_ns = *t;
+	g.gap.dur_ns = dur;
+	g.gap.cpu = (uint32_t)r->cpu;
+	g.attr.primary = cause;
+	if (cause != JS_CAUSE_UNEXPLAINED) {
+		g.attr.nparts = 1;
+		g.attr.parts[0].cause = cause;
+		g.attr.parts[0].count = 1;
+		g.attr.parts[0].net_ns = dur;
+		g.attr.covered_ns = dur;
+		g.attr.nevents = 1;
+		snprintf(g.attr.detail, sizeof(g.attr.detail), "x");
+		snprintf(g.attr.parts[0].detail, sizeof(g.attr.parts[0].detail), "x");
+	} else {
+		g.attr.unexplained_ns = dur;
+	}
+	result_add_gap(r, &g);
+	*t += 1000000;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	uint64_t t = 1000000000;
+
+	if (!f)
+		return -1;
+	f->run.cpus = f->cpus;
+	f->run.ncpus = 2;
+	f->run.probes_on = true;
+	f->run.smi_countable = true;
+	for (int i = 0; i < 2; i++) {
+		if (result_cpu_init(&f->cpus[i], i ? 3 : 1, 4))
+			return -1;
+		f->cpus[i].start_ns = 1000000000;
+		f->cpus[i].end_ns = 2000000000;
+	}
+	/* CPU 1: 97 x 1 us unexplained, irq 20 us, timer 40 us, task 100 us; 2 SMIs */
+	for (int i = 0; i < 97; i++)
+		gap(&f->cpus[0], &t, 1000, JS_CAUSE_UNEXPLAINED);
+	gap(&f->cpus[0], &t, 20000, JS_CAUSE_IRQ);
+	gap(&f->cpus[0], &t, 40000, JS_CAUSE_TIMER);
+	gap(&f->cpus[0], &t, 100000, JS_CAUSE_TASK);
+	f->cpus[0].smi = 2;
+	/* CPU 3: 10 x 1.5 us unexplained */
+	t = 1000000000;
+	for (int i = 0; i < 10; i++)
+		gap(&f->cpus[1], &t, 1500, JS_CAUSE_UNEXPLAINED);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	for (int i = 0; i < 2; i++)
+		result_cpu_free(&f->cpus[i]);
+	free(f);
+	return 0;
+}
+
+/* check - parse spec, check it against the fixture; the report text in out */
+static int check(struct fixture *f, const char *spec, char *out, size_t len)
+{
+	struct js_budget b;
+	char err[256] = "", *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+	int v;
+
+	assert_non_null(fp);
+	if (budget_parse(spec, &b, err, sizeof(err)))
+		fail_msg("'%s' rejected: %s", spec, err);
+	v = budget_check(&b, &f->run, fp);
+	fclose(fp);
+	snprintf(out, len, "%s", buf);
+	free(buf);
+	return v;
+}
+
+/* line_has - the report line for item on cpu ends with verdict */
+static void line_has(const char *out, const char *item, int cpu, const char *verdict)
+{
+	char head[128];
+	const char *l, *e;
+
+	snprintf(head, sizeof(head), "budget %s on CPU %d: ", item, cpu);
+	l = strstr(out, head);
+	if (!l)
+		fail_msg("no line '%s' in:\n%s", head, out);
+	e = strchr(l, '\n');
+	assert_non_null(e);
+	if ((size_t)(e - l) < strlen(verdict) + 2 ||
+	    strncmp(e - strlen(verdict) - 2, "  ", 2) ||
+	    strncmp(e - strlen(verdict), verdict, strlen(verdict)))
+		fail_msg("line '%.*s' does not end with '%s'", (int)(e - l), l, verdict);
+}
+
+static void test_check_limits(void **state)
+{
+	struct fixture *f = *state;
+	char out[8192];
+
+	/* max: 100 us is recorded as its HdrHistogram slot's highest value (100.031 us) */
+	assert_int_equal(check(f, "max=101us", out, sizeof(out)), 0);
+	assert_string_equal(out, "budget max=101us on CPU 1: 100.0 us  ok\n"
+			    "budget max=101us on CPU 3: 1.5 us  ok\n");
+	assert_int_equal(check(f, "max=100us", out, sizeof(out)), 1);
+	assert_string_equal(out, "budget max=100us on CPU 1: 100.0 us (100031 ns)  EXCEEDED\n"
+			    "budget max=100us on CPU 3: 1.5 us  ok\n");
+	/* p99 of CPU 1 is the 99th of 100 gaps: 40 us (slot top 40.031 us) */
+	assert_int_equal(check(f, "p99=41us,p50=1us,p99.9=101us", out, sizeof(out)), 1);
+	line_has(out, "p99=41us", 1, "ok");
+	line_has(out, "p50=1us", 1, "ok");
+	line_has(out, "p50=1us", 3, "EXCEEDED");        /* 1.5 us */
+	line_has(out, "p99.9=101us", 1, "ok");
+	assert_int_equal(check(f, "p99=39us,p50=999ns", out, sizeof(out)), 3);
+	/* gaps */
+	assert_int_equal(check(f, "gaps=100", out, sizeof(out)), 0);
+	line_has(out, "gaps=100", 1, "ok");
+	assert_non_null(strstr(out, "budget gaps=100 on CPU 1: 100 gaps  ok\n"));
+	assert_int_equal(check(f, "gaps=99", out, sizeof(out)), 1);
+	line_has(out, "gaps=99", 1, "EXCEEDED");
+	line_has(out, "gaps=99", 3, "ok");
+	/* lost: CPU 1 lost 257 us of 1 s = 0.0257 %; CPU 3 15 us */
+	assert_int_equal(check(f, "lost=0.03%", out, sizeof(out)), 0);
+	assert_int_equal(check(f, "lost=0.02%", out, sizeof(out)), 1);
+	line_has(out, "lost=0.02%", 1, "EXCEEDED");
+	assert_non_null(strstr(out, "0.0257 %"));
+	assert_int_equal(check(f, "lost=257us", out, sizeof(out)), 0);
+	assert_int_equal(check(f, "lost=256999ns", out, sizeof(out)), 1);
+	assert_int_equal(check(f, "lost=15us", out, sizeof(out)), 1);  /* CPU 1 only */
+	line_has(out, "lost=15us", 3, "ok");
+}
+
+static void test_check_causes(void **state)
+{
+	struct fixture *f = *state;
+	char out[8192];
+
+	/* counts: gaps whose primary cause is the class */
+	assert_int_equal(check(f, "irq=1,timer=1,task=1,softirq=0,unexplained=97", out,
+			       sizeof(out)), 0);
+	assert_int_equal(check(f, "irq=0", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "budget irq=0 on CPU 1: 1 gaps  EXCEEDED\n"));
+	assert_non_null(strstr(out, "budget irq=0 on CPU 3: 0 gaps  ok\n"));
+	assert_int_equal(check(f, "unexplained=9", out, sizeof(out)), 2);   /* 97 and 10 */
+	/* times: the class's net time */
+	assert_int_equal(check(f, "irq=20us,timer=40us,unexplained=97us", out, sizeof(out)), 0);
+	assert_int_equal(check(f, "irq=19999ns", out, sizeof(out)), 1);
+	line_has(out, "irq=19999ns", 1, "EXCEEDED");
+	assert_int_equal(check(f, "unexplained=14999ns", out, sizeof(out)), 2);
+	/* SMIs: 2 on CPU 1 */
+	assert_int_equal(check(f, "smi=2", out, sizeof(out)), 0);
+	assert_int_equal(check(f, "smi=1", out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "budget smi=1 on CPU 1: 2 SMIs  EXCEEDED\n"));
+}
+
+/* what cannot be checked is a violation, not a pass */
+static void test_check_unverifiable(void **state)
+{
+	struct fixture *f = *state;
+	char out[8192];
+
+	f->run.smi_countable = false;
+	snprintf(f->run.smi_why, sizeof(f->run.smi_why), "no MSR access");
+	assert_int_equal(check(f, "smi=100", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "budget smi=100 on CPU 1: SMIs not countable (no MSR access)"
+			       "  NOT CHECKED\n"));
+	f->run.smi_countable = true;
+	f->run.probes_on = false;
+	snprintf(f->run.probes_why, sizeof(f->run.probes_why), "--no-probes");
+	assert_int_equal(check(f, "irq=100,task=1s", out, sizeof(out)), 4);
+	line_has(out, "irq=100", 1, "NOT CHECKED");
+	assert_non_null(strstr(out, "probes off (--no-probes)"));
+	/* unexplained stays checkable (every gap is unexplained without probes) */
+	assert_int_equal(check(f, "unexplained=1000,max=1s", out, sizeof(out)), 0);
+	f->run.probes_on = true;
+	/* no report file: same count, nothing printed */
+	{
+		struct js_budget b;
+		char err[64];
+
+		assert_int_equal(budget_parse("gaps=0,max=1ns", &b, err, sizeof(err)), 0);
+		assert_int_equal(budget_check(&b, &f->run, NULL), 4);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_units),
+		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_parse_too_many),
+		cmocka_unit_test_setup_teardown(test_check_limits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_causes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_unverifiable, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
