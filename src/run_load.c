@@ -1,0 +1,1305 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* run_load.c - a saved --json run back into a struct js_run (see js_run_load.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "js_report.h"
+#include "js_run_load.h"
+#include "js_util.h"
+
+#define REQ 1u          /* the key must be present */
+#define NUL 2u          /* null is accepted (and leaves the default) */
+
+/* the loader's state: where in the document we are, the first error */
+struct ld {
+	char path[256];
+	size_t plen;
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+static size_t __attribute__((format(printf, 2, 3))) push(struct ld *l, const char *fmt, ...)
+{
+	size_t mark = l->plen;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(l->path + l->plen, sizeof(l->path) - l->plen, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->plen = JS_MIN(l->plen + (size_t)n, sizeof(l->path) - 1);
+	return mark;
+}
+
+static void pop(struct ld *l, size_t mark)
+{
+	l->plen = mark;
+	l->path[mark] = '\0';
+}
+
+/* lfail - "PATH.key: what (line L, column C)"; the first error wins; returns -EINVAL */
+static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struct jsonp_val *at,
+						       const char *key, const char *fmt, ...)
+{
+	char msg[256], where[32] = "";
+	const char *path = l->path[0] == '.' ? l->path + 1 : l->path;
+	va_list ap;
+
+	if (l->rc)
+		return l->rc;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (at)
+		snprintf(where, sizeof(where), " (line %u, column %u)", at->line, at->col);
+	snprintf(l->err, l->errlen, "%s%s%s%s%s%s", path, key && path[0] ? "." : "",
+		 key ? key : "", path[0] || key ? ": " : "", msg, where);
+	l->rc = -EINVAL;
+	return l->rc;
+}
+
+static const char *a_type(enum jsonp_type t)
+{
+	return t == JSONP_ARR || t == JSONP_OBJ ? "an" : "a";
+}
+
+/* get - member key of o with type t; NULL when absent (error if REQ) or null (error unless NUL) */
+static const struct jsonp_val *get(struct ld *l, const struct jsonp_val *o, const char *key,
+				   enum jsonp_type t, unsigned flags)
+{
+	const struct jsonp_val *v;
+
+	if (l->rc || !o)
+		return NULL;
+	v = jsonp_get(o, key);
+	if (!v) {
+		if (flags & REQ)
+			lfail(l, NULL, key, "missing");
+		return NULL;
+	}
+	if (v->type == JSONP_NULL && (flags & NUL))
+		return NULL;
+	if (v->type != t) {
+		lfail(l, v, key, "expected %s %s, found %s %s", a_type(t), jsonp_type_name(t),
+		      a_type(v->type), jsonp_type_name(v->type));
+		return NULL;
+	}
+	return v;
+}
+
+static void u64_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+		   uint64_t *out)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags);
+
+	if (v && jsonp_u64(v, out))
+		lfail(l, v, key, "expected an unsigned integer, found %.15g", v->num.d);
+}
+
+static void i64_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+		   int64_t *out)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags);
+
+	if (v && jsonp_i64(v, out))
+		lfail(l, v, key, "expected an integer, found %.15g", v->num.d);
+}
+
+/* int_at - an integer in [lo, hi] */
+static void int_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+		   int64_t lo, int64_t hi, int *out)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags);
+	int64_t x = 0;
+
+	if (!v)
+		return;
+	if (jsonp_i64(v, &x))
+		lfail(l, v, key, "expected an integer, found %.15g", v->num.d);
+	else if (x < lo || x > hi)
+		lfail(l, v, key, "%lld is out of range [%lld, %lld]", (long long)x, (long long)lo,
+		      (long long)hi);
+	else
+		*out = (int)x;
+}
+
+/* dbl_at - a number; null (a NaN or infinity when written) always leaves the default */
+static void dbl_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+		   double *out)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags | NUL);
+
+	if (v)
+		*out = v->num.d;
+}
+
+static void bool_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+		    bool *out)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_BOOL, flags);
+
+	if (v)
+		*out = v->b;
+}
+
+/* latin1 - decoded UTF-8 whose code points are all <= U+00FF back to the bytes the writer
+ * escaped as \u00XX (js_json.h writes every byte >= 0x80 so); else the UTF-8 as it is */
+static void latin1(char *dst, size_t len, const char *s, size_t slen)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + slen;
+	size_t o = 0;
+
+	for (const unsigned char *q = p; q < end; q++)
+		if (*q >= 0xc4 && *q < 0xf8) {          /* a code point above U+00FF */
+			snprintf(dst, len, "%.*s", (int)JS_MIN(slen, len - 1), s);
+			return;
+		}
+	while (p < end && o + 1 < len) {
+		if (*p >= 0xc2 && *p <= 0xc3 && p + 1 < end) {
+			dst[o++] = (char)(((*p & 0x03) << 6) | (p[1] & 0x3f));
+			p += 2;
+		} else {
+			dst[o++] = (char)*p++;
+		}
+	}
+	dst[o] = '\0';
+}
+
+/* str_at - a string into dst[len] (truncated); null leaves dst as it is when NUL */
+static void str_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+		   char *dst, size_t len)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_STR, flags);
+
+	if (v)
+		latin1(dst, len, v->str.s, v->str.len);
+}
+
+/* name_at - a string that must be one of names[n]: its index, or -1 */
+static int name_at(struct ld *l, const struct jsonp_val *o, const char *key,
+		   const char *(*name)(int), int n)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_STR, REQ);
+
+	if (!v)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v->str.s, name(i)))
+			return i;
+	lfail(l, v, key, "unknown value \"%.40s\"", v->str.s);
+	return -1;
+}
+
+static const char *cause_name(int c)
+{
+	return js_cause_name((enum js_cause)c);
+}
+
+/* cause_of - a cause class by name (member key or value) */
+static int cause_of(struct ld *l, const struct jsonp_val *at, const char *name)
+{
+	int c = js_cause_from_name(name);
+
+	if (c < 0)
+		lfail(l, at, NULL, "unknown cause class \"%.40s\"", name);
+	return c;
+}
+
+/* decode_hist - a HISTF... histogram into h */
+static void decode_hist(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+			struct js_hist *h)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_STR, flags);
+	int err;
+
+	if (!v)
+		return;
+	err = hist_decode_compressed_b64(v->str.s, h);
+	if (err)
+		lfail(l, v, key, "not a valid HdrHistogram (%s)", strerror(-err));
+}
+
+/* check_pcts - the saved percentiles and max must be the histogram's */
+static void check_pcts(struct ld *l, const struct jsonp_val *o, const struct js_hist *h)
+{
+	for (size_t i = 0; i <= js_npcts && !l->rc; i++) {
+		const char *key = i < js_npcts ? js_pcts[i].key : "max_ns";
+		int64_t want = i < js_npcts ? hist_value_at_percentile(h, js_pcts[i].p) :
+					      hist_max(h), got = want;
+
+		i64_at(l, o, key, REQ, &got);
+		if (!l->rc && got != want)
+			lfail(l, jsonp_get(o, key), key, "%lld, but the histogram says %lld: the "
+			      "file was altered", (long long)got, (long long)want);
+	}
+}
+
+/* ---- params, machine, top level ---- */
+
+static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, int *out,
+		     size_t *n)
+{
+	const struct jsonp_val *a = get(l, o, key, JSONP_ARR, REQ);
+	size_t mark = push(l, ".%s", key);
+
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		int64_t c = 0;
+
+		if (i >= JS_CPUS_MAX || jsonp_i64(&a->arr.v[i], &c) || c < 0 || c >= JS_CPUS_MAX)
+			lfail(l, &a->arr.v[i], NULL, "element %zu is not a CPU number", i);
+		else
+			out[(*n)++] = (int)c;
+	}
+	pop(l, mark);
+}
+
+static const char *policy_name(int i)
+{
+	return i == 1 ? "fifo" : i == 2 ? "rr" : "other";
+}
+
+static const char *tsc_read_name(int i)
+{
+	return i ? "lfence;rdtsc" : "rdtscp";
+}
+
+static void load_params(struct ld *l, const struct jsonp_val *root, struct js_params *p)
+{
+	const struct jsonp_val *o = get(l, root, "params", JSONP_OBJ, REQ), *a;
+	size_t mark = push(l, ".params");
+	uint64_t top = 0;
+	bool probes = true;
+
+	p->cmd = JS_CMD_MEASURE;
+	cpu_list(l, o, "cpus", p->cpus, &p->ncpus);
+	cpu_list(l, o, "house_keeping", p->hk, &p->nhk);
+	u64_at(l, o, "duration_ns", REQ, &p->duration_ns);
+	u64_at(l, o, "threshold_ns", REQ, &p->threshold_ns);
+	u64_at(l, o, "warmup_ns", REQ, &p->warmup_ns);
+	p->policy = name_at(l, o, "policy", policy_name, 3);
+	int_at(l, o, "priority", REQ, 0, 99, &p->priority);
+	bool_at(l, o, "probes_requested", REQ, &probes);
+	p->no_probes = !probes;
+	p->lfence = name_at(l, o, "tsc_read", tsc_read_name, 2) == 1;
+	u64_at(l, o, "top", REQ, &top);
+	p->top = (unsigned)JS_MIN(top, 1000000u);
+	a = get(l, o, "arrival_intervals_ns", JSONP_ARR, 0);
+	for (size_t i = 0; a && i < a->arr.n && i < JS_MAX_ARRIVALS && !l->rc; i++)
+		if (jsonp_u64(&a->arr.v[i], &p->arrival_ns[p->narrivals++]))
+			lfail(l, &a->arr.v[i], "arrival_intervals_ns", "not an interval in ns");
+	u64_at(l, o, "burst", 0, &p->burst);
+	pop(l, mark);
+}
+
+static void load_clock(struct ld *l, const struct jsonp_val *o, const char *name,
+		       struct js_clock_read *c)
+{
+	const struct jsonp_val *v = get(l, o, name, JSONP_OBJ, 0);
+	size_t mark = push(l, ".%s", name);
+
+	c->name = name;
+	if (v) {
+		c->samples = 1;         /* present: it was measured (samples is newer) */
+		u64_at(l, v, "samples", 0, &c->samples);
+		dbl_at(l, v, "median_ns", REQ, &c->median_ns);
+		dbl_at(l, v, "p99_ns", REQ, &c->p99_ns);
+		dbl_at(l, v, "min_ns", REQ, &c->min_ns);
+	}
+	pop(l, mark);
+}
+
+static void load_machine(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *o = get(l, root, "machine", JSONP_OBJ, REQ), *c;
+	struct js_machine *m = &run->machine;
+	size_t mark = push(l, ".machine");
+
+	str_at(l, o, "kernel", REQ, m->kernel, sizeof(m->kernel));
+	str_at(l, o, "hostname", REQ, m->hostname, sizeof(m->hostname));
+	str_at(l, o, "cpu_model", REQ, m->cpu_model, sizeof(m->cpu_model));
+	int_at(l, o, "online_cpus", REQ, 0, INT32_MAX, &m->online_cpus);
+	bool_at(l, o, "vm", REQ, &m->hypervisor);
+	bool_at(l, o, "invariant_tsc", REQ, &m->invariant_tsc);
+	dbl_at(l, o, "tsc_hz", REQ, &m->tsc_hz);
+	run->fit.hz = m->tsc_hz;
+	run->fit.ns_per_cycle = m->tsc_hz > 0 ? 1e9 / m->tsc_hz : 0;
+	run->clock.tsc_hz = m->tsc_hz;
+	c = get(l, o, "clock_read_cost", JSONP_OBJ, 0);
+	push(l, ".clock_read_cost");
+	load_clock(l, c, "rdtscp", &run->clock.rdtscp);
+	load_clock(l, c, "lfence_rdtsc", &run->clock.lfence_rdtsc);
+	load_clock(l, c, "clock_gettime_monotonic", &run->clock.monotonic);
+	pop(l, mark);
+}
+
+static void load_time_base(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *o = get(l, root, "time_base", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".time_base");
+	uint64_t pairs = 0;
+
+	u64_at(l, o, "fit_pairs", REQ, &pairs);
+	run->fit.npairs = (size_t)pairs;
+	dbl_at(l, o, "fit_residual_max_ns", REQ, &run->fit.residual_max_ns);
+	dbl_at(l, o, "fit_residual_rms_ns", REQ, &run->fit.residual_rms_ns);
+	u64_at(l, o, "start_mono_ns", REQ, &run->start_mono_ns);
+	dbl_at(l, o, "start_epoch_s", REQ, &run->start_epoch_s);
+	pop(l, mark);
+}
+
+static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *o = get(l, root, "probes", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".probes");
+
+	bool_at(l, o, "enabled", REQ, &run->probes_on);
+	str_at(l, o, "why_disabled", REQ | NUL, run->probes_why, sizeof(run->probes_why));
+	u64_at(l, o, "events", REQ, &run->probe_events);
+	u64_at(l, o, "lost", REQ, &run->probe_lost);
+	pop(l, mark);
+	o = get(l, root, "smi", JSONP_OBJ, REQ);
+	mark = push(l, ".smi");
+	bool_at(l, o, "countable", REQ, &run->smi_countable);
+	str_at(l, o, "why_not", REQ | NUL, run->smi_why, sizeof(run->smi_why));
+	pop(l, mark);
+}
+
+/* ---- per CPU ---- */
+
+static void load_by_primary(struct ld *l, const struct jsonp_val *o, struct js_causes *c)
+{
+	const struct jsonp_val *bp = get(l, o, "by_primary_cause", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".by_primary_cause");
+
+	for (size_t i = 0; i < jsonp_len(bp) && !l->rc; i++) {
+		const struct jsonp_member *m = jsonp_member_at(bp, i);
+		int k = cause_of(l, &m->val, m->key);
+
+		size_t m2;
+
+		if (k < 0 || !get(l, bp, m->key, JSONP_OBJ, REQ))
+			break;
+		m2 = push(l, ".%s", m->key);
+		u64_at(l, &m->val, "gaps", REQ, &c->by_primary[k]);
+		u64_at(l, &m->val, "ns", REQ, &c->ns_by_primary[k]);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_causes *c)
+{
+	const struct jsonp_val *bc = get(l, o, "by_class", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".by_class");
+
+	for (size_t i = 0; i < jsonp_len(bc) && !l->rc; i++) {
+		const struct jsonp_member *m = jsonp_member_at(bc, i);
+		int k = cause_of(l, &m->val, m->key);
+		size_t m2;
+
+		if (k < 0 || !get(l, bc, m->key, JSONP_OBJ, REQ))
+			break;
+		m2 = push(l, ".%s", m->key);
+		u64_at(l, &m->val, "gaps", REQ, &c->cls[k].gaps);
+		u64_at(l, &m->val, "events", REQ, &c->cls[k].events);
+		u64_at(l, &m->val, "total_ns", REQ, &c->cls[k].total_ns);
+		u64_at(l, &m->val, "max_ns", REQ, &c->cls[k].max_ns);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+/* load_sources - the cause table's sources, filled directly (the struct is public) */
+static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_causes *c)
+{
+	const struct jsonp_val *a = get(l, o, "sources", JSONP_ARR, REQ);
+	size_t mark = push(l, ".sources");
+
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i];
+		struct js_cause_src *s = &c->src[c->nsrc];
+		size_t m2 = push(l, "[%zu]", i);
+		int k;
+
+		if (c->nsrc >= JS_CAUSES_SRC_MAX) {
+			lfail(l, v, NULL, "more than %d sources", JS_CAUSES_SRC_MAX);
+			break;
+		}
+		if (!jsonp_is(v, JSONP_OBJ)) {
+			lfail(l, v, NULL, "expected an object");
+			break;
+		}
+		memset(s, 0, sizeof(*s));
+		k = name_at(l, v, "cause", cause_name, JS_CAUSE_MAX);
+		str_at(l, v, "detail", REQ, s->detail, sizeof(s->detail));
+		u64_at(l, v, "gaps", REQ, &s->gaps);
+		u64_at(l, v, "events", REQ, &s->events);
+		u64_at(l, v, "total_ns", REQ, &s->total_ns);
+		u64_at(l, v, "max_ns", REQ, &s->max_ns);
+		s->cause = k < 0 ? 0 : (uint32_t)k;
+		s->other = !strcmp(s->detail, "(other)");
+		if (s->other && k >= 0)
+			c->other[k] = (uint16_t)(c->nsrc + 1);
+		c->nsrc++;
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_cbuckets(struct ld *l, const struct jsonp_val *o, struct js_cause_buckets *b)
+{
+	const struct jsonp_val *a = get(l, o, "histogram_by_cause", JSONP_ARR, 0);
+	size_t mark = push(l, ".histogram_by_cause");
+
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i], *bc, *nc;
+		size_t m2 = push(l, "[%zu]", i);
+		uint64_t lo = 0;
+		int bi;
+
+		u64_at(l, v, "lo_ns", REQ, &lo);
+		bi = cbuckets_index(lo);
+		if (!l->rc && cbuckets_lo(bi) != lo)
+			lfail(l, v, "lo_ns", "%llu is not a bucket boundary", (unsigned long long)lo);
+		u64_at(l, v, "total", REQ, &b->total[bi]);
+		bc = get(l, v, "by_cause", JSONP_OBJ, REQ);
+		nc = get(l, v, "ns_by_cause", JSONP_OBJ, 0);
+		for (size_t k = 0; k < jsonp_len(bc) && !l->rc; k++) {
+			const struct jsonp_member *m = jsonp_member_at(bc, k);
+			int c = cause_of(l, &m->val, m->key);
+
+			if (c < 0)
+				break;
+			u64_at(l, bc, m->key, REQ, &b->count[bi][c]);
+			u64_at(l, nc, m->key, 0, &b->ns[bi][c]);
+		}
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+/* load_period - one synthetic candidate whose statistics give back the saved verdict */
+static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period *p)
+{
+	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".unexplained_periodicity");
+	uint64_t period = 0, n = 0;
+	double strength = 0;
+	bool periodic = false;
+
+	bool_at(l, v, "periodic", REQ, &periodic);
+	u64_at(l, v, "period_ns", REQ, &period);
+	dbl_at(l, v, "strength", REQ, &strength);
+	u64_at(l, v, "gaps", REQ, &n);
+	pop(l, mark);
+	period_init(p, 0, 0);
+	p->ncand = 1;
+	p->cand[0].num = period ? period : 1000000;
+	p->cand[0].den = 1;
+	p->pairs = 1;
+	p->cand[0].conc = strength > 0 ? strength * strength : 0;
+	p->cand[0].z = periodic ? 1e300 : 0;
+	p->n = n;
+	p->min_samples = periodic ? 0 : UINT32_MAX;
+	p->min_strength = periodic ? 0 : 2;
+}
+
+static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
+{
+	const struct jsonp_val *v = get(l, o, "intervals", JSONP_OBJ, REQ), *a;
+	struct js_intervals *iv = &r->intervals;
+	size_t mark = push(l, ".intervals");
+
+	u64_at(l, v, "length_ns", REQ, &iv->len_ns);
+	iv->base_len_ns = iv->len_ns;
+	iv->start_ns = r->start_ns;
+	iv->end_ns = r->end_ns;
+	iv->finished = 1;
+	a = get(l, v, "list", JSONP_ARR, REQ);
+	if (a && a->arr.n) {
+		iv->v = calloc(a->arr.n, sizeof(*iv->v));
+		if (!iv->v)
+			l->rc = -ENOMEM;
+		iv->alloc = iv->cap = a->arr.n;
+	}
+	for (size_t i = 0; iv->v && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *e = &a->arr.v[i];
+		struct js_interval_stats *s = &iv->v[iv->n++];
+		size_t m2 = push(l, ".list[%zu]", i);
+		uint64_t off = 0;
+
+		u64_at(l, e, "offset_ns", REQ, &off);
+		s->start_ns = r->start_ns + off;
+		u64_at(l, e, "gaps", REQ, &s->gaps);
+		u64_at(l, e, "lost_ns", REQ, &s->lost_ns);
+		i64_at(l, e, "max_ns", REQ, &s->max_ns);
+		i64_at(l, e, "p999_ns", REQ, &s->p999_ns);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_delayed_by(struct ld *l, const struct jsonp_val *v, struct js_arrival *a)
+{
+	const struct jsonp_val *d = get(l, v, "delayed_by_cause", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".delayed_by_cause");
+
+	for (size_t k = 0; k < jsonp_len(d) && !l->rc; k++) {
+		const struct jsonp_member *m = jsonp_member_at(d, k);
+		int c = cause_of(l, &m->val, m->key);
+
+		size_t m2;
+
+		if (c < 0 || !get(l, d, m->key, JSONP_OBJ, REQ))
+			break;
+		m2 = push(l, ".%s", m->key);
+		u64_at(l, &m->val, "arrivals", REQ, &a->delayed_by_cause[c]);
+		u64_at(l, &m->val, "delay_ns", REQ, &a->delay_ns_by_cause[c]);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+/* load_bursts - burst exposure of arrival i; the saved burst size if params lack it */
+static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
+			size_t i, struct js_params *p)
+{
+	const struct jsonp_val *b = get(l, v, "burst", JSONP_ARR, REQ);
+	size_t mark = push(l, ".burst");
+
+	for (size_t k = 0; b && k < b->arr.n && !l->rc; k++) {
+		const struct jsonp_val *e = &b->arr.v[k];
+		size_t m2 = push(l, "[%zu]", k);
+		uint64_t size = 0, n = 0;
+		int s;
+
+		u64_at(l, e, "gap_size_ns", REQ, &size);
+		u64_at(l, e, "arrivals", REQ, &n);
+		for (s = 0; s < JS_BURST_SIZES && js_burst_sizes_ns[s] != size; s++)
+			;
+		if (s < JS_BURST_SIZES)
+			dbl_at(l, e, "probability_observed", REQ, &r->burst_p[i][s]);
+		else
+			lfail(l, e, "gap_size_ns", "%llu is not a burst gap size",
+			      (unsigned long long)size);
+		if (!p->burst)
+			p->burst = n;
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
+			 struct js_params *p)
+{
+	struct js_arrival *a = &r->arrivals[r->narrivals];
+
+	memset(a, 0, sizeof(*a));
+	a->start_ns = r->start_ns;
+	a->end_ns = r->end_ns;
+	a->finished = true;
+	u64_at(l, v, "interval_ns", REQ, &a->interval_ns);
+	u64_at(l, v, "arrivals", REQ, &a->arrivals);
+	u64_at(l, v, "delayed", REQ, &a->delayed);
+	u64_at(l, v, "delay_ns_total", REQ, &a->delay_ns_total);
+	load_delayed_by(l, v, a);
+	if (!jsonp_get(v, "delay_hdr_b64")) {
+		js_warn("%s: no delay_hdr_b64 (an older jitterscope wrote it): the arrivals at "
+			"%llu ns are left out", l->path + 1, (unsigned long long)a->interval_ns);
+		return;
+	}
+	decode_hist(l, v, "delay_hdr_b64", REQ, &a->delay);
+	if (l->rc)
+		return;
+	r->narrivals++;         /* from here the result owns the histogram */
+	if (a->delay.total != a->arrivals)
+		lfail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64", "holds %llu arrivals, "
+		      "arrivals says %llu", (unsigned long long)a->delay.total,
+		      (unsigned long long)a->arrivals);
+	check_pcts(l, v, &a->delay);
+	load_bursts(l, v, r, r->narrivals - 1, p);
+}
+
+static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+			  struct js_params *p)
+{
+	const struct jsonp_val *a = get(l, o, "arrivals", JSONP_ARR, REQ);
+	size_t mark = push(l, ".arrivals");
+
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, "[%zu]", i);
+
+		if (i >= JS_MAX_ARRIVALS || !jsonp_is(&a->arr.v[i], JSONP_OBJ))
+			lfail(l, &a->arr.v[i], NULL, i >= JS_MAX_ARRIVALS ? "too many arrival "
+			      "intervals" : "expected an object");
+		else
+			load_arrival(l, &a->arr.v[i], r, p);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *part)
+{
+	int k = name_at(l, v, "cause", cause_name, JS_CAUSE_MAX);
+	uint64_t count = 0;
+
+	part->cause = k < 0 ? 0 : (uint32_t)k;
+	str_at(l, v, "detail", REQ, part->detail, sizeof(part->detail));
+	u64_at(l, v, "count", REQ, &count);
+	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
+	u64_at(l, v, "net_ns", REQ, &part->net_ns);
+}
+
+static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js_gap_rec *g)
+{
+	struct js_attr *a = &g->attr;
+	const struct jsonp_val *parts;
+	uint64_t ev = 0;
+	int k;
+
+	memset(g, 0, sizeof(*g));
+	g->gap.cpu = (uint32_t)cpu;
+	u64_at(l, v, "start_ns", REQ, &g->gap.start_ns);
+	u64_at(l, v, "duration_ns", REQ, &g->gap.dur_ns);
+	u64_at(l, v, "events", 0, &ev);
+	a->nevents = (uint32_t)JS_MIN(ev, UINT32_MAX);
+	k = name_at(l, v, "cause", cause_name, JS_CAUSE_MAX);
+	a->primary = k < 0 ? 0 : (uint32_t)k;
+	str_at(l, v, "detail", REQ, a->detail, sizeof(a->detail));
+	u64_at(l, v, "covered_ns", REQ, &a->covered_ns);
+	u64_at(l, v, "steal_ns", REQ, &a->steal_ns);
+	u64_at(l, v, "smi", REQ, &a->smi);
+	u64_at(l, v, "unexplained_ns", REQ, &a->unexplained_ns);
+	parts = get(l, v, "causes", JSONP_ARR, REQ);
+	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, ".causes[%zu]", i);
+
+		if (i >= JS_PARTS_MAX || !jsonp_is(&parts->arr.v[i], JSONP_OBJ))
+			lfail(l, &parts->arr.v[i], NULL, "expected an object (at most %d)",
+			      JS_PARTS_MAX);
+		else
+			load_part(l, &parts->arr.v[i], &a->parts[a->nparts++]);
+		pop(l, m2);
+	}
+}
+
+/* load_top - the worst gaps; kept as a valid min-heap (ascending), ties in file order, so
+ * result_top_sorted() lists them exactly as the file does */
+static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
+{
+	const struct jsonp_val *a = get(l, o, "top", JSONP_ARR, REQ);
+	size_t mark = push(l, ".top");
+	struct js_top *t = &r->top;
+
+	if (!a)
+		goto out;
+	t->cap = (unsigned)a->arr.n;
+	t->recs = calloc(a->arr.n ? a->arr.n : 1, sizeof(*t->recs));
+	if (!t->recs) {
+		l->rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, "[%zu]", i);
+		struct js_gap_rec g;
+		unsigned j;
+
+		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
+			lfail(l, &a->arr.v[i], NULL, "expected an object");
+		load_gap(l, &a->arr.v[i], r->cpu, &g);
+		for (j = t->n; j > 0 && t->recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
+			;
+		memmove(&t->recs[j + 1], &t->recs[j], (t->n - j) * sizeof(g));
+		t->recs[j] = g;
+		t->n++;
+		pop(l, m2);
+	}
+out:
+	pop(l, mark);
+}
+
+static void load_cpu_counts(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+			    const struct js_run *run)
+{
+	const struct jsonp_val *smi;
+
+	int_at(l, o, "cpu", REQ, 0, JS_CPUS_MAX - 1, &r->cpu);
+	int_at(l, o, "node", REQ, -1, INT32_MAX, &r->node);
+	u64_at(l, o, "start_ns", REQ, &r->start_ns);
+	u64_at(l, o, "end_ns", REQ, &r->end_ns);
+	if (!l->rc && r->end_ns < r->start_ns)
+		lfail(l, jsonp_get(o, "end_ns"), "end_ns", "before start_ns");
+	u64_at(l, o, "iterations", REQ, &r->iterations);
+	dbl_at(l, o, "loop_ns_min", REQ, &r->loop_ns_min);
+	dbl_at(l, o, "loop_ns_median", REQ, &r->loop_ns_median);
+	dbl_at(l, o, "loop_ns_mean", REQ, &r->loop_ns_mean);
+	u64_at(l, o, "gap_count", REQ, &r->gap_count);
+	u64_at(l, o, "lost_ns", REQ, &r->lost_ns);
+	u64_at(l, o, "dropped", REQ, &r->dropped);
+	u64_at(l, o, "events", 0, &r->events);
+	u64_at(l, o, "steal_ns", REQ, &r->steal_ns);
+	smi = get(l, o, "smi", JSONP_NUM, REQ | NUL);
+	if (smi && run->smi_countable)
+		u64_at(l, o, "smi", REQ, &r->smi);
+}
+
+static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+		     struct js_run *run, struct js_params *p)
+{
+	causes_init(&r->causes);
+	cbuckets_init(&r->cb);
+	load_cpu_counts(l, o, r, run);
+	r->causes.cpu = (uint32_t)r->cpu;
+	r->causes.ngaps = r->gap_count;
+	r->causes.lost_ns = r->lost_ns;
+	decode_hist(l, o, "hist_hdr_b64", REQ, &r->hist);
+	if (!l->rc && r->hist.total != r->gap_count)
+		lfail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64", "holds %llu gaps, "
+		      "gap_count says %llu", (unsigned long long)r->hist.total,
+		      (unsigned long long)r->gap_count);
+	check_pcts(l, o, &r->hist);
+	load_by_primary(l, o, &r->causes);
+	load_classes(l, o, &r->causes);
+	load_sources(l, o, &r->causes);
+	if (!jsonp_get(o, "histogram_by_cause") && r->gap_count && !l->rc)
+		js_warn("%s: no histogram_by_cause (an older jitterscope wrote it): the "
+			"histogram is left out", l->path + 1);
+	load_cbuckets(l, o, &r->cb);
+	load_period(l, o, &r->period);
+	load_intervals(l, o, r);
+	load_arrivals(l, o, r, p);
+	load_top(l, o, r);
+}
+
+static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run *run,
+		      struct js_params *p)
+{
+	const struct jsonp_val *a = get(l, root, "cpus", JSONP_ARR, REQ);
+
+	if (!a)
+		return;
+	if (!a->arr.n || a->arr.n > JS_CPUS_MAX) {
+		lfail(l, a, "cpus", "%zu CPUs (expected 1 to %d)", a->arr.n, JS_CPUS_MAX);
+		return;
+	}
+	run->cpus = calloc(a->arr.n, sizeof(*run->cpus));
+	if (!run->cpus) {
+		l->rc = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
+		size_t mark = push(l, ".cpus[%zu]", i);
+
+		run->ncpus++;           /* counted first: run_load_free frees a partial one */
+		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
+			lfail(l, &a->arr.v[i], NULL, "expected an object");
+		else
+			load_cpu(l, &a->arr.v[i], &run->cpus[i], run, p);
+		pop(l, mark);
+	}
+}
+
+/* ---- audit, counter deltas, cross-check ---- */
+
+static void cpuset_at(struct ld *l, const struct jsonp_val *o, const char *key,
+		      struct js_cpuset *s)
+{
+	const struct jsonp_val *v = get(l, o, key, JSONP_STR, 0);
+	char e[96];
+
+	cpuset_zero(s);
+	if (v && cpulist_parse_n(v->str.s, s, -1, true, e, sizeof(e)))
+		lfail(l, v, key, "not a CPU list: %s", e);
+}
+
+static void load_facts(struct ld *l, const struct jsonp_val *a, struct audit_facts *f)
+{
+	const struct jsonp_val *o = get(l, a, "facts", JSONP_OBJ, REQ);
+	size_t mark = push(l, ".facts");
+	int64_t rt = INT64_MIN;
+
+	memset(f, 0, sizeof(*f));
+	/* what the JSON does not carry stays unknown */
+	f->nohz_full_capable = f->rcu_nocb_capable = f->stat_interval = -1;
+	f->timer_migration = f->nmi_watchdog = f->watchdog = f->soft_watchdog = -1;
+	f->numa_balancing = f->ksm_run = f->khugepaged_defrag = -1;
+	f->swap_devices = f->swappiness = -1;
+	str_at(l, o, "kernel_release", REQ, f->release, sizeof(f->release));
+	str_at(l, o, "kernel_version", 0, f->version, sizeof(f->version));
+	bool_at(l, o, "hypervisor", 0, &f->hypervisor);
+	int_at(l, o, "hz", NUL, 0, 100000, &f->hz);
+	str_at(l, o, "preempt", 0, f->preempt, sizeof(f->preempt));
+	int_at(l, o, "nohz_full_capable", NUL, -1, 1, &f->nohz_full_capable);
+	i64_at(l, o, "sched_rt_runtime_us", NUL, &rt);
+	f->rt_runtime_us = rt;
+	f->rt_period_us = INT64_MIN;
+	int_at(l, o, "stat_interval", NUL, -1, INT32_MAX, &f->stat_interval);
+	bool_at(l, o, "irqbalance_running", 0, &f->irqbalance_running);
+	str_at(l, o, "clocksource", 0, f->clocksource, sizeof(f->clocksource));
+	bool_at(l, o, "invariant_tsc", 0, &f->invariant_tsc);
+	str_at(l, o, "thp_enabled", 0, f->thp_enabled, sizeof(f->thp_enabled));
+	str_at(l, o, "thp_defrag", 0, f->thp_defrag, sizeof(f->thp_defrag));
+	cpuset_at(l, o, "online", &f->online);
+	cpuset_at(l, o, "isolated", &f->isolated);
+	cpuset_at(l, o, "nohz_full", &f->nohz_full);
+	cpuset_at(l, o, "rcu_nocbs", &f->rcu_nocbs);
+	cpuset_at(l, o, "default_irq_affinity", &f->default_irq_affinity);
+	cpuset_at(l, o, "unbound_workqueue_cpumask", &f->unbound_wq);
+	str_at(l, o, "cmdline", 0, f->cmdline, sizeof(f->cmdline));
+	pop(l, mark);
+}
+
+static const char *verdict_name(int i)
+{
+	return audit_verdict_name((enum audit_verdict)i);
+}
+
+static const char *severity_name(int i)
+{
+	return audit_severity_name((enum audit_severity)i);
+}
+
+static void load_check(struct ld *l, const struct jsonp_val *v, struct audit_check *c)
+{
+	int x;
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = -1;
+	str_at(l, v, "id", REQ, c->id, sizeof(c->id));
+	x = name_at(l, v, "verdict", verdict_name, AUDIT_NVERDICTS);
+	c->verdict = x < 0 ? AUDIT_SKIP : (enum audit_verdict)x;
+	x = name_at(l, v, "severity", severity_name, SEV_CRIT + 1);
+	c->severity = x < 0 ? SEV_INFO : (enum audit_severity)x;
+	int_at(l, v, "cpu", REQ | NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
+	str_at(l, v, "observed", REQ, c->observed, sizeof(c->observed));
+	str_at(l, v, "expected", REQ, c->expected, sizeof(c->expected));
+	str_at(l, v, "source", REQ, c->source, sizeof(c->source));
+	str_at(l, v, "hint", REQ, c->hint, sizeof(c->hint));
+}
+
+/* objs - the array key of o, each element checked to be an object; NULL if absent */
+static const struct jsonp_val *objs(struct ld *l, const struct jsonp_val *o, const char *key,
+				    unsigned flags)
+{
+	const struct jsonp_val *a = get(l, o, key, JSONP_ARR, flags);
+
+	for (size_t i = 0; a && i < a->arr.n; i++)
+		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ)) {
+			lfail(l, &a->arr.v[i], key, "element %zu is not an object", i);
+			return NULL;
+		}
+	return a;
+}
+
+static void load_checks(struct ld *l, const struct jsonp_val *o, struct js_audit *a)
+{
+	const struct jsonp_val *c = objs(l, o, "checks", REQ);
+	size_t mark = push(l, ".checks");
+
+	if (c && c->arr.n) {
+		a->checks = calloc(c->arr.n, sizeof(*a->checks));
+		if (!a->checks)
+			l->rc = -ENOMEM;
+		a->cap = c->arr.n;
+	}
+	for (size_t i = 0; a->checks && i < c->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, "[%zu]", i);
+
+		load_check(l, &c->arr.v[i], &a->checks[a->n++]);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_irq(struct ld *l, const struct jsonp_val *v, const struct js_audit *a,
+		     struct audit_irq *q)
+{
+	const struct jsonp_val *cnt;
+
+	int_at(l, v, "irq", REQ, 0, INT32_MAX, &q->irq);
+	str_at(l, v, "name", REQ, q->name, sizeof(q->name));
+	cpuset_at(l, v, "effective", &q->effective);
+	cpuset_at(l, v, "requested", &q->requested);
+	q->has_effective = true;
+	q->count = calloc(a->ncpus ? a->ncpus : 1, sizeof(*q->count));
+	if (!q->count) {
+		l->rc = -ENOMEM;
+		return;
+	}
+	cnt = get(l, v, "count", JSONP_OBJ, REQ);
+	for (size_t i = 0; cnt && i < a->ncpus; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "cpu%d", a->cpus[i]);
+		u64_at(l, cnt, key, 0, &q->count[i]);
+	}
+}
+
+static void load_irqs(struct ld *l, const struct jsonp_val *o, struct js_audit *a)
+{
+	const struct jsonp_val *q = objs(l, o, "irqs", 0);
+	size_t mark = push(l, ".irqs");
+
+	if (q && q->arr.n) {
+		a->irqs = calloc(q->arr.n, sizeof(*a->irqs));
+		if (!a->irqs)
+			l->rc = -ENOMEM;
+	}
+	for (size_t i = 0; a->irqs && i < q->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, "[%zu]", i);
+
+		load_irq(l, &q->arr.v[i], a, &a->irqs[a->nirqs++]);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_audit(struct ld *l, const struct jsonp_val *o, struct js_audit *a)
+{
+	int cpus[JS_CPUS_MAX];
+	size_t n = 0;
+	uint64_t el = 0;
+
+	memset(a, 0, sizeof(*a));
+	cpu_list(l, o, "cpus", cpus, &n);
+	a->cpus = calloc(n ? n : 1, sizeof(*a->cpus));
+	a->cpu = calloc(n ? n : 1, sizeof(*a->cpu));
+	if (!a->cpus || !a->cpu) {
+		l->rc = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		a->cpus[i] = a->cpu[i].cpu = cpus[i];
+		a->cpu[i].node = -1;
+		a->cpu[i].deepest_cstate_us = -1;
+	}
+	a->ncpus = n;
+	str_at(l, o, "sysroot", REQ | NUL, a->sysroot, sizeof(a->sysroot));
+	u64_at(l, o, "elapsed_ns", 0, &el);
+	a->elapsed_ns = el;
+	load_facts(l, o, &a->f);
+	load_checks(l, o, a);
+	load_irqs(l, o, a);
+}
+
+static const char *row_kind_name(int i)
+{
+	return i == AUDIT_ROW_IRQ ? "irq" : i == AUDIT_ROW_ARCH ? "arch" : "softirq";
+}
+
+/* delta_row - the merged row for (key, kind), inserted after row *prev if new */
+static struct audit_delta_row *delta_row(struct audit_deltas *d, size_t *cap, const char *key,
+					 int kind, size_t *prev)
+{
+	struct audit_delta_row *r;
+	size_t at;
+
+	for (size_t i = 0; i < d->nrows; i++)
+		if ((int)d->rows[i].kind == kind && !strcmp(d->rows[i].key, key)) {
+			*prev = i + 1;
+			return &d->rows[i];
+		}
+	if (d->nrows == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		void *nr = realloc(d->rows, nc * sizeof(*d->rows));
+
+		if (!nr)
+			return NULL;
+		d->rows = nr;
+		*cap = nc;
+	}
+	at = *prev;
+	memmove(&d->rows[at + 1], &d->rows[at], (d->nrows - at) * sizeof(*r));
+	r = &d->rows[at];
+	memset(r, 0, sizeof(*r));
+	d->nrows++;
+	*prev = at + 1;
+	r->delta = calloc(d->ncpus ? d->ncpus : 1, sizeof(*r->delta));
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	r->kind = (enum audit_row_kind)kind;
+	r->irq = -1;
+	return r->delta ? r : NULL;
+}
+
+/* load_delta_rows - CPU k's rows, merged into one row list that keeps every CPU's order */
+static void load_delta_rows(struct ld *l, const struct jsonp_val *rows, struct audit_deltas *d,
+			    size_t k, size_t *cap)
+{
+	size_t prev = 0, mark = push(l, ".rows");
+
+	for (size_t i = 0; rows && i < rows->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &rows->arr.v[i];
+		struct audit_delta_row *r;
+		size_t m2 = push(l, "[%zu]", i);
+		char key[16] = "";
+		uint64_t delta = 0;
+		int kind;
+
+		str_at(l, v, "key", REQ, key, sizeof(key));
+		kind = name_at(l, v, "kind", row_kind_name, 3);
+		u64_at(l, v, "delta", REQ, &delta);
+		if (l->rc)
+			break;
+		r = delta_row(d, cap, key, kind, &prev);
+		if (!r) {
+			l->rc = -ENOMEM;
+			break;
+		}
+		str_at(l, v, "name", REQ, r->name, sizeof(r->name));
+		int_at(l, v, "irq", 0, -1, INT32_MAX, &r->irq);
+		r->delta[k] = delta;
+		r->total += delta;
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_aff_changes(struct ld *l, const struct jsonp_val *o, struct audit_deltas *d)
+{
+	const struct jsonp_val *a = objs(l, o, "affinity_changes", REQ);
+	size_t mark = push(l, ".affinity_changes");
+
+	if (a && a->arr.n) {
+		d->changes = calloc(a->arr.n, sizeof(*d->changes));
+		if (!d->changes)
+			l->rc = -ENOMEM;
+	}
+	for (size_t i = 0; d->changes && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i];
+		struct audit_aff_change *c = &d->changes[d->nchanges++];
+		size_t m2 = push(l, "[%zu]", i);
+
+		int_at(l, v, "irq", REQ, 0, INT32_MAX, &c->irq);
+		str_at(l, v, "name", REQ, c->name, sizeof(c->name));
+		cpuset_at(l, v, "before", &c->before);
+		cpuset_at(l, v, "after", &c->after);
+		bool_at(l, v, "touches_measured_cpu", REQ, &c->touches);
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
+static void load_deltas(struct ld *l, const struct jsonp_val *o, struct audit_deltas *d)
+{
+	const struct jsonp_val *cpus = objs(l, o, "cpus", REQ);
+	size_t cap = 0, mark = push(l, ".cpus");
+
+	memset(d, 0, sizeof(*d));
+	dbl_at(l, o, "seconds", REQ, &d->seconds);
+	if (!cpus)
+		goto out;
+	d->cpus = calloc(cpus->arr.n ? cpus->arr.n : 1, sizeof(*d->cpus));
+	if (!d->cpus) {
+		l->rc = -ENOMEM;
+		goto out;
+	}
+	d->ncpus = cpus->arr.n;
+	for (size_t k = 0; k < cpus->arr.n && !l->rc; k++) {
+		size_t m2 = push(l, "[%zu]", k);
+
+		int_at(l, &cpus->arr.v[k], "cpu", REQ, 0, JS_CPUS_MAX - 1, &d->cpus[k]);
+		load_delta_rows(l, objs(l, &cpus->arr.v[k], "rows", REQ), d, k, &cap);
+		pop(l, m2);
+	}
+out:
+	pop(l, mark);
+	load_aff_changes(l, o, d);
+}
+
+static void load_xcheck(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *a = get(l, root, "explained_by_settings", JSONP_ARR, REQ);
+
+	if (!a || !a->arr.n)
+		return;
+	run->xcheck = calloc(a->arr.n, sizeof(*run->xcheck));
+	if (!run->xcheck) {
+		l->rc = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i];
+
+		if (!jsonp_is(v, JSONP_STR))
+			lfail(l, v, "explained_by_settings", "element %zu is not a string", i);
+		else
+			latin1(run->xcheck[run->nxcheck++], AUDIT_LINE_LEN, v->str.s, v->str.len);
+	}
+}
+
+/* load_extras - what a run has beyond its CPUs: the audit and its companions */
+static void load_extras(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *v = get(l, root, "audit", JSONP_OBJ, 0);
+	size_t mark;
+
+	if (v) {
+		mark = push(l, ".audit");
+		run->audited = true;
+		load_audit(l, v, &run->audit);
+		pop(l, mark);
+	}
+	v = get(l, root, "counter_deltas", JSONP_OBJ, 0);
+	if (v) {
+		mark = push(l, ".counter_deltas");
+		run->have_deltas = true;
+		load_deltas(l, v, &run->deltas);
+		pop(l, mark);
+	}
+	load_xcheck(l, root, run);
+}
+
+/* check_header - a jitterscope run of a schema we read */
+static void check_header(struct ld *l, const struct jsonp_val *root)
+{
+	const struct jsonp_val *tool, *kind;
+	uint64_t ver = 0;
+
+	if (!jsonp_is(root, JSONP_OBJ)) {
+		lfail(l, root, NULL, "not a jitterscope run: the document is %s %s, not an object",
+		      a_type(root->type), jsonp_type_name(root->type));
+		return;
+	}
+	tool = jsonp_get(root, "tool");
+	if (!jsonp_get(root, "schema_version") || !jsonp_str(tool) ||
+	    strcmp(jsonp_str(tool), "jitterscope")) {
+		lfail(l, NULL, NULL, "not a jitterscope run (no \"schema_version\" and \"tool\": "
+		      "\"jitterscope\")");
+		return;
+	}
+	u64_at(l, root, "schema_version", REQ, &ver);
+	if (!l->rc && ver != JS_SCHEMA_VERSION)
+		lfail(l, jsonp_get(root, "schema_version"), "schema_version", "%llu is not "
+		      "supported (this jitterscope reads %d)", (unsigned long long)ver,
+		      JS_SCHEMA_VERSION);
+	kind = jsonp_get(root, "kind");
+	if (!l->rc && jsonp_str(kind))
+		lfail(l, kind, NULL, "a jitterscope %.20s document, not a run", jsonp_str(kind));
+	if (!l->rc && !jsonp_get(root, "cpus") && jsonp_get(root, "audit"))
+		lfail(l, NULL, NULL, "written by `jitterscope check` (an audit, no measurement)");
+}
+
+/* run_load_doc - a parsed document into run */
+int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, size_t errlen)
+{
+	struct ld l = { .err = err, .errlen = errlen };
+	struct js_params *p = calloc(1, sizeof(*p));
+
+	memset(run, 0, sizeof(*run));
+	if (err && errlen)
+		err[0] = '\0';
+	if (!p)
+		return -ENOMEM;
+	run->params = p;
+	check_header(&l, root);
+	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
+	u64_at(&l, root, "wall_ns", REQ, &run->wall_ns);
+	load_params(&l, root, p);
+	load_machine(&l, root, run);
+	load_time_base(&l, root, run);
+	load_probes_smi(&l, root, run);
+	load_cpus(&l, root, run, p);
+	load_extras(&l, root, run);
+	if (l.rc == -ENOMEM && err && errlen)
+		snprintf(err, errlen, "out of memory");
+	if (l.rc)
+		run_load_free(run);
+	return l.rc;
+}
+
+/* run_load_buf - parse, then load */
+int run_load_buf(const char *buf, size_t len, struct js_run *run, char *err, size_t errlen)
+{
+	struct jsonp_doc d;
+	char e[256];
+	int rc;
+
+	memset(run, 0, sizeof(*run));
+	rc = jsonp_parse(buf, len, &d, e, sizeof(e));
+	if (rc) {
+		if (err && errlen)
+			snprintf(err, errlen, "not JSON: %s", e);
+		return rc;
+	}
+	rc = run_load_doc(d.root, run, err, errlen);
+	jsonp_free(&d);
+	return rc;
+}
+
+/* read_all - the whole file, malloc'd */
+static int read_all(const char *path, char **out, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int rc = 0;
+
+	if (!fp)
+		return -errno;
+	for (;;) {
+		if (n == cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 1 << 16;
+			nb = cap <= RUN_LOAD_MAX_BYTES ? realloc(buf, cap) : NULL;
+			if (!nb) {
+				rc = cap > RUN_LOAD_MAX_BYTES ? -EFBIG : -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+		}
+		n += fread(buf + n, 1, cap - n, fp);
+		if (n < cap)
+			break;
+	}
+	if (ferror(fp))
+		rc = errno ? -errno : -EIO;
+out:
+	fclose(fp);
+	if (rc)
+		free(buf);
+	else
+		*out = buf, *len = n;
+	return rc;
+}
+
+/* run_load_file - read path, then load */
+int run_load_file(const char *path, struct js_run *run, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(run, 0, sizeof(*run));
+	rc = read_all(path, &buf, &len);
+	if (rc) {
+		if (err && errlen)
+			snprintf(err, errlen, "cannot read: %s", strerror(-rc));
+		return rc;
+	}
+	rc = run_load_buf(buf, len, run, err, errlen);
+	free(buf);
+	return rc;
+}
+
+/* run_load_free - everything a load allocated */
+void run_load_free(struct js_run *run)
+{
+	for (size_t i = 0; run->cpus && i < run->ncpus; i++)
+		result_cpu_free(&run->cpus[i]);
+	free(run->cpus);
+	if (run->audited)
+		audit_free(&run->audit);
+	if (run->have_deltas)
+		audit_deltas_free(&run->deltas);
+	free(run->xcheck);
+	free((void *)run->params);
+	memset(run, 0, sizeof(*run));
+}

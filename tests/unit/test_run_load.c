@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_run_load.c - a synthetic run written with report_json() loads back (run_load) to the
+ * same result: key fields equal, report_text() of both identical, report_json() of the
+ * loaded run identical to the original document; every malformed or foreign document is
+ * rejected with a message that names the key, and none crashes the loader. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "js_report.h"
+#include "js_run_load.h"
+
+#define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
+#define WINDOW 3000000000ull    /* 3 s measured */
+
+static struct js_params params;
+static struct js_run orig;
+static char *orig_json, *orig_text;
+static size_t orig_json_len;
+static char err[512];
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+static void part(struct js_gap_rec *g, uint32_t cause, const char *detail, uint32_t count,
+		 uint64_t net)
+{
+	struct js_part *p = &g->attr.parts[g->attr.nparts++];
+
+	p->cause = cause;
+	p->count = count;
+	p->net_ns = net;
+	snprintf(p->detail, sizeof(p->detail), "%s", detail);
+	g->attr.covered_ns += net;
+	g->attr.nevents += count;
+}
+
+/* make_gap - a gap of a few kinds: task + work, irq + softirq, timer, SMI, steal, none */
+static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
+{
+	static const char *const tasks[] = { "kworker/1:2:123 vmstat_update", "cc1:20856",
+					     "t\xe9st \"q\":7" };
+	uint64_t dur = 1000 + rnd(s) % 50000 + (rnd(s) % 50 == 0 ? 3000000 : 0);
+	uint32_t kind = rnd(s) % 6;
+
+	memset(g, 0, sizeof(*g));
+	g->gap.start_ns = at;
+	g->gap.dur_ns = dur;
+	g->gap.cpu = (uint32_t)cpu;
+	switch (kind) {
+	case 0:
+		part(g, JS_CAUSE_TASK, tasks[rnd(s) % 3], 1, dur * 3 / 4);
+		part(g, JS_CAUSE_WORK, "vmstat_update", 1, dur / 8);
+		g->attr.primary = JS_CAUSE_TASK;
+		snprintf(g->attr.detail, sizeof(g->attr.detail), "%s", g->attr.parts[0].detail);
+		break;
+	case 1:
+		part(g, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, dur / 2);
+		part(g, JS_CAUSE_SOFTIRQ, "NET_RX", 2, dur / 3);
+		g->attr.primary = JS_CAUSE_IRQ;
+		snprintf(g->attr.detail, sizeof(g->attr.detail), "virtio1-req.0:36");
+		break;
+	case 2:
+		part(g, JS_CAUSE_TIMER, "local_timer", 1, dur / 2);
+		part(g, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, dur / 4);
+		g->attr.primary = JS_CAUSE_TIMER;
+		snprintf(g->attr.detail, sizeof(g->attr.detail), "local_timer");
+		break;
+	case 3:
+		g->attr.primary = JS_CAUSE_SMI;
+		g->attr.smi = 1;
+		break;
+	case 4:
+		g->attr.primary = JS_CAUSE_STEAL;
+		g->attr.steal_ns = dur / 2;
+		break;
+	default:
+		g->attr.primary = JS_CAUSE_UNEXPLAINED;
+	}
+	g->attr.unexplained_ns = dur - g->attr.covered_ns - g->attr.steal_ns;
+}
+
+/* make_cpu - a CPU result fed the way the pipeline feeds it */
+static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
+{
+	uint64_t bstart[JS_MAX_ARRIVALS][JS_BURST_SIZES];
+	struct js_burst b[JS_MAX_ARRIVALS][JS_BURST_SIZES];
+	uint64_t t = T0 + 1000;
+	uint32_t s = seed;
+
+	assert_int_equal(result_cpu_init(r, cpu, params.top), 0);
+	r->node = 0;
+	r->start_ns = T0;
+	r->end_ns = T0 + WINDOW;
+	r->iterations = 123456789;
+	r->loop_ns_min = 18.3125;
+	r->loop_ns_median = 22.6;
+	r->loop_ns_mean = 18.41234567;
+	r->dropped = cpu == 3 ? 2 : 0;
+	r->smi = 4;
+	assert_int_equal(intervals_init(&r->intervals, T0, 1000000000ull, 0), 0);
+	for (size_t i = 0; i < params.narrivals; i++) {
+		assert_int_equal(arrival_init(&r->arrivals[i], params.arrival_ns[i], T0, 0), 0);
+		for (int k = 0; k < JS_BURST_SIZES; k++) {
+			burst_init(&b[i][k], T0, params.arrival_ns[i], params.burst,
+				   js_burst_sizes_ns[k]);
+			bstart[i][k] = 0;
+		}
+	}
+	r->narrivals = params.narrivals;
+	while (t < T0 + WINDOW - 10000000) {
+		struct js_gap_rec g;
+
+		make_gap(&g, cpu, t, &s);
+		/* unexplained gaps of CPU 1 fall on a 10 ms grid: periodic */
+		if (cpu == 1 && g.attr.primary == JS_CAUSE_UNEXPLAINED)
+			g.gap.start_ns = t = t - t % 10000000 + 10000000;
+		result_add_gap(r, &g);
+		intervals_add_gap(&r->intervals, g.gap.start_ns, g.gap.dur_ns);
+		for (size_t i = 0; i < r->narrivals; i++) {
+			arrival_add_gap(&r->arrivals[i], g.gap.start_ns, g.gap.dur_ns,
+					(int)g.attr.primary);
+			for (int k = 0; k < JS_BURST_SIZES; k++)
+				burst_add_gap(&b[i][k], g.gap.start_ns, g.gap.dur_ns);
+		}
+		t = g.gap.start_ns + g.gap.dur_ns + 100000 + rnd(&s) % 3000000;
+	}
+	intervals_finish(&r->intervals, r->end_ns);
+	for (size_t i = 0; i < r->narrivals; i++) {
+		arrival_finish(&r->arrivals[i], r->end_ns);
+		for (int k = 0; k < JS_BURST_SIZES; k++)
+			r->burst_p[i][k] = burst_finish(&b[i][k], r->end_ns);
+	}
+	(void)bstart;
+}
+
+static void add_check(struct js_audit *a, const char *id, enum audit_verdict v,
+		      enum audit_severity sev, int cpu, const char *obs)
+{
+	struct audit_check *c = &a->checks[a->n++];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	c->verdict = v;
+	c->severity = sev;
+	c->cpu = cpu;
+	snprintf(c->observed, sizeof(c->observed), "%s", obs);
+	snprintf(c->expected, sizeof(c->expected), "expected value of %s", id);
+	snprintf(c->source, sizeof(c->source), "/proc/%s", id);
+	snprintf(c->hint, sizeof(c->hint), "fix %s", id);
+}
+
+static void make_audit(struct js_audit *a)
+{
+	char e[64];
+
+	memset(a, 0, sizeof(*a));
+	a->ncpus = 2;
+	a->cpus = calloc(2, sizeof(int));
+	a->cpu = calloc(2, sizeof(*a->cpu));
+	a->cpus[0] = 1;
+	a->cpus[1] = 3;
+	a->checks = calloc(8, sizeof(*a->checks));
+	a->cap = 8;
+	add_check(a, "isolcpus", AUDIT_FAIL, SEV_HIGH, 1, "CPU 1 is not isolated");
+	add_check(a, "thp.enabled", AUDIT_WARN, SEV_LOW, -1, "madvise");
+	add_check(a, "nohz_full", AUDIT_PASS, SEV_MED, 3, "CPU 3 in nohz_full");
+	add_check(a, "smi", AUDIT_SKIP, SEV_INFO, -1, "not root");
+	a->elapsed_ns = 1234567;
+	snprintf(a->f.release, sizeof(a->f.release), "6.18.44-test");
+	snprintf(a->f.preempt, sizeof(a->f.preempt), "voluntary");
+	snprintf(a->f.thp_enabled, sizeof(a->f.thp_enabled), "madvise");
+	snprintf(a->f.cmdline, sizeof(a->f.cmdline), "console=ttyS0 isolcpus=3");
+	a->f.hz = 250;
+	a->f.nohz_full_capable = 1;
+	a->f.rt_runtime_us = 950000;
+	a->f.stat_interval = 1;
+	a->f.hypervisor = true;
+	assert_int_equal(cpulist_parse("0-3", &a->f.online, e, sizeof(e)), 0);
+	assert_int_equal(cpulist_parse("3", &a->f.isolated, e, sizeof(e)), 0);
+	a->irqs = calloc(2, sizeof(*a->irqs));
+	a->nirqs = 2;
+	a->irqs[0].irq = 36;
+	snprintf(a->irqs[0].name, sizeof(a->irqs[0].name), "virtio1-req.0");
+	cpuset_set(&a->irqs[0].effective, 1);
+	cpuset_set(&a->irqs[0].requested, 0);
+	cpuset_set(&a->irqs[0].requested, 1);
+	a->irqs[0].count = calloc(2, sizeof(uint64_t));
+	a->irqs[0].count[0] = 4242;
+	a->irqs[1].irq = 40;    /* not on a measured CPU: not in the JSON */
+	cpuset_set(&a->irqs[1].effective, 0);
+	a->irqs[1].count = calloc(2, sizeof(uint64_t));
+}
+
+static void delta_row(struct audit_delta_row *r, const char *key, const char *name, int irq,
+		      enum audit_row_kind kind, uint64_t d0, uint64_t d1)
+{
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->irq = irq;
+	r->kind = kind;
+	r->delta = calloc(2, sizeof(uint64_t));
+	r->delta[0] = d0;
+	r->delta[1] = d1;
+	r->total = d0 + d1;
+}
+
+/* make_deltas - rows on different subsets of the CPUs, to exercise the merge order */
+static void make_deltas(struct audit_deltas *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->ncpus = 2;
+	d->cpus = calloc(2, sizeof(int));
+	d->cpus[0] = 1;
+	d->cpus[1] = 3;
+	d->seconds = 3.0123;
+	d->rows = calloc(4, sizeof(*d->rows));
+	d->nrows = 4;
+	delta_row(&d->rows[0], "LOC", "Local timer interrupts", -1, AUDIT_ROW_ARCH, 750, 12);
+	delta_row(&d->rows[1], "36", "virtio1-req.0", 36, AUDIT_ROW_IRQ, 0, 3);
+	delta_row(&d->rows[2], "RES", "Rescheduling interrupts", -1, AUDIT_ROW_ARCH, 9, 0);
+	delta_row(&d->rows[3], "NET_RX", "", -1, AUDIT_ROW_SOFTIRQ, 2, 5);
+	d->changes = calloc(1, sizeof(*d->changes));
+	d->nchanges = 1;
+	d->changes[0].irq = 36;
+	snprintf(d->changes[0].name, sizeof(d->changes[0].name), "virtio1-req.0");
+	cpuset_set(&d->changes[0].before, 0);
+	cpuset_set(&d->changes[0].after, 1);
+	d->changes[0].touches = true;
+}
+
+static char *text_of(const struct js_run *run, bool json, size_t *len)
+{
+	char *buf = NULL;
+	size_t l = 0;
+	FILE *fp = open_memstream(&buf, &l);
+
+	assert_non_null(fp);
+	if (json)
+		report_json(fp, run);
+	else
+		report_text(fp, run);
+	fclose(fp);
+	if (len)
+		*len = l;
+	return buf;
+}
+
+/* first_diff - fail with the first differing line of two texts */
+static void same_text(const char *what, const char *a, const char *b)
+{
+	size_t line = 1;
+
+	if (!strcmp(a, b))
+		return;
+	for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+		line += a[i] == '\n';
+	fail_msg("%s differ at line %zu:\n--- original\n%.300s\n--- loaded\n%.300s", what, line,
+		 a, b);
+}
+
+static int setup(void **state)
+{
+	static int cpus[2] = { 1, 3 };
+
+	(void)state;
+	memset(&params, 0, sizeof(params));
+	memcpy(params.cpus, cpus, sizeof(cpus));
+	params.ncpus = 2;
+	params.hk[0] = 0;
+	params.nhk = 1;
+	params.duration_ns = WINDOW;
+	params.threshold_ns = 1000;
+	params.top = 10;
+	params.policy = 1;
+	params.priority = 50;
+	params.arrival_ns[0] = 100000;
+	params.arrival_ns[1] = 1000000;
+	params.narrivals = 2;
+	params.burst = 10;
+	memset(&orig, 0, sizeof(orig));
+	orig.params = &params;
+	snprintf(orig.machine.kernel, sizeof(orig.machine.kernel), "6.18.44-test x86_64");
+	snprintf(orig.machine.hostname, sizeof(orig.machine.hostname), "box");
+	snprintf(orig.machine.cpu_model, sizeof(orig.machine.cpu_model), "Intel(R) Xeon(R)");
+	orig.machine.hypervisor = true;
+	orig.machine.invariant_tsc = true;
+	orig.machine.online_cpus = 4;
+	orig.fit.hz = 2294687123.4;
+	orig.fit.npairs = 14;
+	orig.fit.residual_max_ns = 1.25;
+	orig.fit.residual_rms_ns = 0.61;
+	orig.start_mono_ns = T0;
+	orig.start_epoch_s = 1767225600.123456;
+	orig.wall_ns = WINDOW + 12345678;
+	orig.probes_on = true;
+	orig.probe_events = 78123;
+	orig.probe_lost = 3;
+	orig.smi_countable = true;
+	orig.clock.rdtscp = (struct js_clock_read){ "rdtscp", 100000, 8.7, 9.1, 10.4, 50, 0, 0 };
+	orig.clock.lfence_rdtsc = (struct js_clock_read){ "lfence_rdtsc", 100000, 9.0, 9.5, 11.2,
+							  60, 0, 0 };
+	orig.clock.monotonic = (struct js_clock_read){ "clock_gettime_monotonic", 99000, 20.0,
+						       22.0, 24.0, 90, 0, 0 };
+	orig.ncpus = 2;
+	orig.cpus = calloc(2, sizeof(*orig.cpus));
+	make_cpu(&orig.cpus[0], 1, 7);
+	make_cpu(&orig.cpus[1], 3, 99);
+	orig.audited = true;
+	make_audit(&orig.audit);
+	orig.have_deltas = true;
+	make_deltas(&orig.deltas);
+	orig.xcheck = calloc(2, sizeof(*orig.xcheck));
+	snprintf(orig.xcheck[0], AUDIT_LINE_LEN, "local timer fired 250/s on CPU 1: not nohz_full");
+	snprintf(orig.xcheck[1], AUDIT_LINE_LEN, "task t\xe9st ran on CPU 1: allowed everywhere");
+	orig.nxcheck = 2;
+	orig_json = text_of(&orig, true, &orig_json_len);
+	orig_text = text_of(&orig, false, NULL);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < orig.ncpus; i++)
+		result_cpu_free(&orig.cpus[i]);
+	free(orig.cpus);
+	audit_free(&orig.audit);
+	audit_deltas_free(&orig.deltas);
+	free(orig.xcheck);
+	free(orig_json);
+	free(orig_text);
+	return 0;
+}
+
+/** The synthetic run exercises what it should (else the round trip proves little). */
+static void test_fixture_coverage(void **state)
+{
+	const struct js_cpu_result *r = &orig.cpus[0];
+	struct js_period_result pr;
+
+	(void)state;
+	assert_true(r->gap_count > 500);
+	assert_int_equal(r->top.n, 10);
+	assert_true(period_result(&r->period, &pr));            /* CPU 1: periodic */
+	assert_false(period_result(&orig.cpus[1].period, &pr)); /* CPU 3: not */
+	assert_true(r->arrivals[0].delayed > 0);
+	assert_true(r->intervals.n >= 3);
+	assert_true(r->causes.nsrc >= 8);
+	assert_non_null(strstr(orig_text, "histogram (bar letters"));
+	assert_non_null(strstr(orig_text, "periodic at 10.0 ms"));
+	assert_non_null(strstr(orig_text, "a burst of 10 meets"));
+	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
+	assert_non_null(strstr(orig_text, "What the settings explain"));
+	assert_non_null(strstr(orig_json, "\\u00e9"));           /* a byte >= 0x80 */
+}
+
+/** Load the JSON: key fields equal, same text report, same JSON. */
+static void test_round_trip(void **state)
+{
+	struct js_run run;
+	char *text, *json;
+
+	(void)state;
+	if (run_load_buf(orig_json, orig_json_len, &run, err, sizeof(err)))
+		fail_msg("load: %s", err);
+	assert_int_equal(run.ncpus, 2);
+	assert_int_equal(run.params->threshold_ns, 1000);
+	assert_int_equal(run.params->narrivals, 2);
+	assert_int_equal(run.params->burst, 10);
+	assert_int_equal(run.params->policy, 1);
+	assert_int_equal(run.params->priority, 50);
+	assert_true(run.wall_ns == orig.wall_ns);
+	assert_string_equal(run.machine.kernel, orig.machine.kernel);
+	for (size_t i = 0; i < 2; i++) {
+		const struct js_cpu_result *a = &orig.cpus[i], *b = &run.cpus[i];
+
+		assert_int_equal(a->cpu, b->cpu);
+		assert_true(a->gap_count == b->gap_count);
+		assert_true(a->lost_ns == b->lost_ns);
+		assert_true(a->steal_ns == b->steal_ns);
+		assert_true(a->events == b->events);
+		assert_true(a->hist.total == b->hist.total);
+		assert_true(hist_value_at_percentile(&a->hist, 99.9) ==
+			    hist_value_at_percentile(&b->hist, 99.9));
+		assert_memory_equal(&a->cb, &b->cb, sizeof(a->cb));
+		assert_memory_equal(a->causes.by_primary, b->causes.by_primary,
+				    sizeof(a->causes.by_primary));
+		assert_int_equal(a->causes.nsrc, b->causes.nsrc);
+		assert_int_equal(a->top.n, b->top.n);
+		assert_int_equal(a->narrivals, b->narrivals);
+		assert_true(a->arrivals[1].delay.total == b->arrivals[1].delay.total);
+		assert_int_equal(a->intervals.n, b->intervals.n);
+	}
+	assert_int_equal(run.audit.n, 4);
+	assert_string_equal(run.audit.checks[0].id, "isolcpus");
+	assert_int_equal(run.audit.checks[1].cpu, -1);
+	assert_int_equal(run.audit.nirqs, 1);
+	assert_int_equal(run.deltas.nrows, 4);
+	assert_string_equal(run.xcheck[1], orig.xcheck[1]);     /* the byte came back */
+	text = text_of(&run, false, NULL);
+	same_text("text reports", orig_text, text);
+	json = text_of(&run, true, NULL);
+	same_text("JSON documents", orig_json, json);
+	free(text);
+	free(json);
+	run_load_free(&run);
+	run_load_free(&run);    /* harmless twice */
+}
+
+/* mutated - the original JSON with the first `from` replaced by `to`, loaded: must fail
+ * with want in the message */
+static void load_bad(const char *from, const char *to, const char *want)
+{
+	char *p = strstr(orig_json, from), *buf;
+	size_t fl = strlen(from), tl = strlen(to);
+	struct js_run run;
+	int rc;
+
+	assert_non_null(p);
+	buf = malloc(orig_json_len + tl + 1);
+	memcpy(buf, orig_json, (size_t)(p - orig_json));
+	memcpy(buf + (p - orig_json), to, tl);
+	strcpy(buf + (p - orig_json) + tl, p + fl);
+	rc = run_load_buf(buf, strlen(buf), &run, err, sizeof(err));
+	if (rc != -EINVAL)
+		fail_msg("%s -> %s: rc %d (%s)", from, to, rc, err);
+	if (!strstr(err, want))
+		fail_msg("%s -> %s: \"%s\" lacks \"%s\"", from, to, err, want);
+	assert_null(run.cpus);
+	assert_null(run.params);
+	free(buf);
+}
+
+static void load_text_bad(const char *text, const char *want)
+{
+	struct js_run run;
+
+	assert_int_equal(run_load_buf(text, strlen(text), &run, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, want))
+		fail_msg("\"%s\": \"%s\" lacks \"%s\"", text, err, want);
+}
+
+/** Wrong or missing keys, foreign documents: rejected with the key's path. */
+static void test_rejects(void **state)
+{
+	(void)state;
+	load_bad("\"schema_version\": 1", "\"schema_version\": 2",
+		 "schema_version: 2 is not supported (this jitterscope reads 1) (line 2, column 21)");
+	load_bad("\"tool\": \"jitterscope\"", "\"tool\": \"other\"", "not a jitterscope run");
+	load_bad("\"gap_count\"", "\"gap_kount\"", "cpus[0].gap_count: missing");
+	load_bad("\"lost_ns\": ", "\"lost_ns\": \"x\", \"l\": ",
+		 "cpus[0].lost_ns: expected a number, found a string (line");
+	load_bad("\"iterations\": ", "\"iterations\": -", "cpus[0].iterations: expected an "
+		 "unsigned integer, found -123456789");
+	load_bad("\"threshold_ns\"", "\"threshold\"", "params.threshold_ns: missing");
+	load_bad("\"policy\": \"fifo\"", "\"policy\": \"batch\"", "params.policy: unknown value");
+	load_bad("\"cause\": \"task\"", "\"cause\": \"gremlin\"", "unknown value \"gremlin\"");
+	/* the first p9999_ns is CPU 1's gap histogram's */
+	load_bad("\"p9999_ns\": ", "\"p9999_ns\": 1", "cpus[0].p9999_ns: 1");
+	load_bad("\"p9999_ns\": ", "\"p9999_ns\": 1", "the file was altered");
+	load_bad("\"hist_hdr_b64\": \"HISTF", "\"hist_hdr_b64\": \"HISTX",
+		 "cpus[0].hist_hdr_b64: not a valid HdrHistogram");
+	load_bad("\"verdict\": \"fail\"", "\"verdict\": \"maybe\"",
+		 "audit.checks[0].verdict: unknown value");
+	load_bad("\"lo_ns\": 1000,", "\"lo_ns\": 1001,", "histogram_by_cause[0].lo_ns: 1001 is "
+		 "not a bucket boundary");
+	load_bad("\"cpus\": [\n    {", "\"cpus\": [ 7, {", "cpus[0]: expected an object");
+	load_bad("\"isolated\": \"3\"", "\"isolated\": \"3-1\"", "audit.facts.isolated: not a CPU");
+	load_bad("\"offset_ns\": 0,", "\"offset_ns\": 0.5,", "intervals.list[0].offset_ns: expected "
+		 "an unsigned integer, found 0.5");
+	load_text_bad("", "not JSON: line 1, column 1: expected a value");
+	load_text_bad("{\"a\": 1", "not JSON: line 1, column 8: expected ',' or '}'");
+	load_text_bad("[1, 2]", "not a jitterscope run: the document is an array");
+	load_text_bad("{\"schema_version\": 1, \"tool\": \"jitterscope\", \"audit\": {}}",
+		      "written by `jitterscope check`");
+	load_text_bad("{\"schema_version\": 1, \"tool\": \"jitterscope\", \"kind\": \"diff\"}",
+		      "a jitterscope diff document, not a run");
+	load_text_bad("{\"schema_version\": \"1\", \"tool\": \"jitterscope\"}",
+		      "schema_version: expected a number, found a string");
+}
+
+/** Every truncation and many byte flips of a real document: an error or a load, no crash
+ * (run under ASan for the memory side). */
+static void test_no_crash(void **state)
+{
+	size_t fails = 0, loads = 0, step = orig_json_len / 3000 + 1;
+	uint32_t s = 1;
+	char *buf = malloc(orig_json_len);
+
+	(void)state;
+	for (size_t n = 0; n < orig_json_len; n += step) {
+		struct js_run run;
+
+		if (run_load_buf(orig_json, n, &run, err, sizeof(err)) == 0) {
+			loads++;
+			run_load_free(&run);
+		} else {
+			fails++;
+			assert_true(err[0] != '\0');
+		}
+	}
+	assert_true(fails > 0);
+	for (int i = 0; i < 3000; i++) {
+		struct js_run run;
+		size_t at;
+
+		memcpy(buf, orig_json, orig_json_len);
+		at = rnd(&s) % orig_json_len;
+		buf[at] = "0123456789-\"{}[],:ntfx"[rnd(&s) % 22];
+		if (run_load_buf(buf, orig_json_len, &run, err, sizeof(err)) == 0) {
+			char *t = text_of(&run, false, NULL);   /* whatever loads must print */
+
+			free(t);
+			run_load_free(&run);
+			loads++;
+		}
+	}
+	assert_true(loads > 0);
+	free(buf);
+}
+
+/** run_load_file: unreadable files say why. */
+static void test_file(void **state)
+{
+	struct js_run run;
+	char path[] = "/tmp/test_run_load_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	(void)state;
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	fwrite(orig_json, 1, orig_json_len, fp);
+	fclose(fp);
+	assert_int_equal(run_load_file(path, &run, err, sizeof(err)), 0);
+	assert_int_equal(run.ncpus, 2);
+	run_load_free(&run);
+	unlink(path);
+	assert_int_equal(run_load_file(path, &run, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "cannot read: No such file or directory");
+	assert_int_equal(run_load_file("/", &run, err, sizeof(err)), -EISDIR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_coverage),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_no_crash),
+		cmocka_unit_test(test_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
