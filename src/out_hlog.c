@@ -23,8 +23,9 @@
  * one ends with the run (the latest CPU's end) and carries its actual length; a gapless
  * tail shorter than 1 ms after the last full interval is added to that interval.
  *
- * When a line is written: on_tick(t) writes every interval that ends at or before t (t is
- * the time up to which the pipeline has delivered every gap that ENDED). A gap that started
+ * When a line is written: on_tick(t) writes every interval that ends at least 1 ms before t
+ * (t is the time up to which the pipeline has delivered every gap that ENDED; the margin
+ * leaves the last interval of a run to finish, which knows where the run ended). A gap that started
  * in an interval already written (it was still running at that tick) is counted in the
  * interval in progress instead ("late"; rare, counted, -v reports it). Gaps of intervals
  * after the one in progress wait in a small per-CPU queue; if it fills up, the interval in
@@ -285,9 +286,10 @@ static void hlog_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 	(void)run;
 	if (!h->started || h->err || !ensure_base(h, false))
 		return;
-	if (iv_start(h, h->first + 1) > now_ns)
+	/* 1 ms of margin: a run's last interval is always closed by finish (tail rule) */
+	if (iv_start(h, h->first + 1) + HLOG_SLIVER_NS > now_ns)
 		return;
-	while (iv_start(h, h->first + 1) <= now_ns)
+	while (iv_start(h, h->first + 1) + HLOG_SLIVER_NS <= now_ns)
 		advance(h, iv_start(h, h->first + 1));
 	fflush(h->fp);
 }
