@@ -105,6 +105,7 @@ static const struct argp_option options[] = {
 	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse", 1 },
 	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "give a short usage message", -1 },
+	{ "version", 'V', NULL, 0, "print the program version", -1 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -188,6 +189,9 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 		return -EINVAL;
 	return *v > max ? -ERANGE : 0;
 }
+
+/* argp's own error stream: its "Try --help" hint is left out, so an error is one line */
+static FILE *cli_errs;
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -316,9 +320,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
 		p->help = true;
 		break;
+	case 'V':
+		printf("%s\n", argp_program_version);
+		p->help = true;
+		break;
 	case OPT_USAGE:
 		argp_state_help(state, stdout, ARGP_HELP_USAGE);
 		p->help = true;
+		break;
+	case ARGP_KEY_INIT:
+		if (cli_errs)
+			state->err_stream = cli_errs;
 		break;
 	case ARGP_KEY_ARG:
 		if (p->cmd == JS_CMD_REPORT || p->cmd == JS_CMD_DIFF) {
@@ -421,11 +433,25 @@ int cli_parse(int argc, char **argv, struct js_params *p)
 		}
 	}
 	/* argp reports errors itself; ARGP_NO_EXIT keeps the parser testable */
-	char *saved = argv[first];
+	char *saved = argv[first], *errs = NULL;
+	size_t errlen = 0;
 	argv[first] = prog;
+	cli_errs = open_memstream(&errs, &errlen);
 	error_t err = argp_parse(&argp, argc - first, argv + first,
 				 ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_IN_ORDER, NULL, p);
 	argv[first] = saved;
+	if (cli_errs) {
+		fclose(cli_errs);
+		cli_errs = NULL;
+		for (char *l = errs, *nl; l && *l; l = nl) {
+			nl = strchrnul(l, '\n');
+			if (*nl)
+				nl++;
+			if (strncmp(l, "Try `", 5))
+				fwrite(l, 1, (size_t)(nl - l), stderr);
+		}
+		free(errs);
+	}
 	if (err)
 		return -EINVAL;
 	return validate(p, prog);

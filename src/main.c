@@ -4,12 +4,18 @@
  * (pipeline.c) -> reports. Exit codes are in js_util.h and README.md.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -145,6 +151,124 @@ static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
 	m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/* have_cap - is capability @cap in our effective set */
+static bool have_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+/* memlock_unlimited - RLIMIT_MEMLOCK is (or can be raised to) infinity */
+static bool memlock_unlimited(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl))
+		return false;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	if (rl.rlim_max != RLIM_INFINITY)
+		return false;
+	rl.rlim_cur = RLIM_INFINITY;
+	return setrlimit(RLIMIT_MEMLOCK, &rl) == 0;
+}
+
+/* privileges - one line naming the missing capabilities and what still works;
+ * refuses (-EPERM) a real-time -P that cannot be granted */
+static int privileges(const struct js_params *p)
+{
+	bool admin = have_cap(CAP_SYS_ADMIN);
+	bool bpf = admin || (have_cap(CAP_BPF) && have_cap(CAP_PERFMON));
+	bool perfmon = admin || have_cap(CAP_PERFMON);
+	bool lock = have_cap(CAP_IPC_LOCK) || memlock_unlimited();
+	char missing[128] = "", lost[160] = "";
+	struct rlimit rt;
+
+	if (p->policy != SCHED_OTHER && !have_cap(CAP_SYS_NICE) &&
+	    (getrlimit(RLIMIT_RTPRIO, &rt) || (rt.rlim_cur != RLIM_INFINITY &&
+					       rt.rlim_cur < (rlim_t)p->priority))) {
+		js_err("-P %s:%d needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d); use -P o:0",
+		       p->policy == SCHED_FIFO ? "f" : "r", p->priority, p->priority);
+		return -EPERM;
+	}
+	if (!p->no_probes && !bpf) {
+		strcat(missing, have_cap(CAP_BPF) ? "" : ", CAP_BPF");
+		strcat(lost, ", no eBPF attribution");
+	}
+	if (!perfmon) {
+		strcat(missing, ", CAP_PERFMON");
+		if (!have_cap(CAP_SYS_RAWIO))
+			strcat(lost, ", SMIs not counted");
+	}
+	if (!lock) {
+		strcat(missing, ", CAP_IPC_LOCK");
+		strcat(lost, ", memory not locked (page faults may show up as gaps)");
+	}
+	if (lost[0])
+		js_warn("%s, missing %s: %s; the gaps are still measured",
+			geteuid() ? "not root" : "root without capabilities", missing + 2, lost + 2);
+	return 0;
+}
+
+/* lock_memory - mlockall, unless the memlock limit would make later allocations fail */
+static void lock_memory(void)
+{
+	if (!have_cap(CAP_IPC_LOCK) && !memlock_unlimited())
+		return;	/* MCL_FUTURE under a finite limit: every mmap beyond it fails */
+	lock_memory();
+}
+
+/* output_writable - an output path that can be created or overwritten, checked before measuring */
+static int output_writable(const char *path, const char *opt)
+{
+	struct stat st;
+	char *copy;
+	int err = 0;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			err = EISDIR;
+		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+			err = errno;
+	} else if (errno != ENOENT) {
+		err = errno;
+	} else {
+		copy = strdup(path);
+		if (!copy)
+			return -ENOMEM;
+		if (faccessat(AT_FDCWD, dirname(copy), W_OK | X_OK, AT_EACCESS))
+			err = errno;
+		free(copy);
+	}
+	if (err)
+		js_err("cannot write --%s file '%s': %s", opt, path, strerror(err));
+	return -err;
+}
+
+/* outputs_writable - every output option's path, before anything is opened or measured */
+static int outputs_writable(const struct js_params *p)
+{
+	const struct {
+		const char *path, *opt;
+	} o[] = {
+		{ p->json_path, "json" }, { p->gaps_path, "gaps" }, { p->hlog_path, "hlog" },
+		{ p->hgrm_path, "hgrm" }, { p->trace_path, "trace" }, { p->prom_path, "prom" },
+		{ p->html_path, "html" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(o); i++)
+		if (output_writable(o[i].path, o[i].opt))
+			return -EINVAL;
+	return 0;
+}
+
 /* preflight - what the machine must offer before we spin; warnings for the rest */
 static int preflight(const struct js_params *p, struct js_machine *m)
 {
@@ -165,13 +289,13 @@ static int preflight(const struct js_params *p, struct js_machine *m)
 	if (!tsc_caps_invariant(&caps))
 		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
 			"may be wrong when the CPU changes frequency or idles");
+	if (privileges(p))
+		return -EPERM;
 	if (p->policy != SCHED_OTHER &&
 	    sysfs_read_int("/proc/sys/kernel/sched_rt_runtime_us", &rt) == 0 && rt != -1)
 		js_warn("a real-time spinner is RT-throttled: sched_rt_runtime_us=%d forces the "
 			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
 			"this, or use -P o:0)", rt);
-	if (geteuid() != 0)
-		js_notice("not root: eBPF attribution and memory locking may be unavailable");
 	return 0;
 }
 
@@ -263,13 +387,12 @@ static int measure(struct js_params *p)
 	if (preflight(p, &run.machine))
 		return JS_EXIT_ERROR;
 	/* every output opened before measuring: no 60 s run lost to a bad path */
-	if (outputs_open(&outs, p))
+	if (outputs_writable(p) || outputs_open(&outs, p))
 		return JS_EXIT_ERROR;
 	/* our own threads stay on housekeeping CPUs; samplers re-pin themselves */
 	if (sched_setaffinity(0, sizeof(hk), &hk))
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
-	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
+	lock_memory();
 	install_signals();
 	/* the audit is read-only and fast: it runs before the samplers start */
 	run.audited = audit_run(&run.audit, p->cpus, p->ncpus, NULL) == 0;
