@@ -23,14 +23,16 @@
  * one ends with the run (the latest CPU's end) and carries its actual length; a gapless
  * tail shorter than 1 ms after the last full interval is added to that interval.
  *
- * When a line is written: on_tick(t) writes every interval that ends at least 1 ms before t
- * (t is the time up to which the pipeline has delivered every gap that ENDED; the margin
- * leaves the last interval of a run to finish, which knows where the run ended). A gap that started
- * in an interval already written (it was still running at that tick) is counted in the
- * interval in progress instead ("late"; rare, counted, -v reports it). Gaps of intervals
- * after the one in progress wait in a small per-CPU queue; if it fills up, the interval in
- * progress is written early. Nothing is allocated per gap: the histograms and queues are
- * allocated at run_start.
+ * When a line is written: on_tick(t) writes every interval that ends at least 100 ms before
+ * t (t is the time up to which the pipeline has delivered every gap that ENDED). The margin
+ * lets a gap that started in an interval end up to 100 ms after it and still be counted
+ * there; it also leaves the last interval of a run to finish, which knows where the run
+ * ended. A gap that started in an interval already written (it ran on longer) is counted in
+ * the interval in progress instead ("late": rare, -v reports how many; its arrivals before
+ * that interval were already written as not delayed). Gaps of intervals after the one in
+ * progress wait in a per-CPU queue (HLOG_PEND_CAP); if it fills up, the interval in
+ * progress is written early (other CPUs' gaps of that interval then come late). Nothing is
+ * allocated per gap: the histograms and queues are allocated at run_start.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -42,7 +44,8 @@
 #include "js_result.h"
 #include "js_util.h"
 
-#define HLOG_PEND_CAP 4096      /* gaps queued per CPU for intervals after the current one */
+#define HLOG_PEND_CAP 16384     /* gaps queued per CPU for intervals after the current one */
+#define HLOG_HOLD_NS 100000000ull   /* an interval is written this long after its end */
 #define HLOG_TAG_LEN 48
 #define HLOG_SLIVER_NS 1000000ull   /* a gapless tail shorter than this joins the last interval */
 
@@ -286,10 +289,9 @@ static void hlog_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 	(void)run;
 	if (!h->started || h->err || !ensure_base(h, false))
 		return;
-	/* 1 ms of margin: a run's last interval is always closed by finish (tail rule) */
-	if (iv_start(h, h->first + 1) + HLOG_SLIVER_NS > now_ns)
+	if (iv_start(h, h->first + 1) + HLOG_HOLD_NS > now_ns)
 		return;
-	while (iv_start(h, h->first + 1) + HLOG_SLIVER_NS <= now_ns)
+	while (iv_start(h, h->first + 1) + HLOG_HOLD_NS <= now_ns)
 		advance(h, iv_start(h, h->first + 1));
 	fflush(h->fp);
 }

@@ -320,7 +320,7 @@ static void test_late_gaps(void **state)
 	sim_free(&s);
 }
 
-/* a consumer stalled for 1.5 s: thousands of gaps of later intervals queue up; the queue
+/* a consumer stalled for 4 s: ~20000 gaps per CPU of later intervals queue up; the queue
  * fills (intervals written early); the log stays in time order and complete */
 static void test_stall(void **state)
 {
@@ -330,14 +330,14 @@ static void test_stall(void **state)
 
 	(void)state;
 	rng_state = 3;
-	sim_init(&s, 1 * MS, 0, 2500 * MS, 0);
+	sim_init(&s, 1 * MS, 0, 5000 * MS, 0);
 	t0 = s.run.start_mono_ns;
-	sim_run(&s, t0 + 500 * MS, t0 + 2000 * MS);
+	sim_run(&s, t0 + 500 * MS, t0 + 4500 * MS);
 	parse(s.path, &ps);
 	assert_true(ps.ordered);
 	/* CPU 3's gaps of an interval written early are late: their arrivals are clipped */
 	check_sums(&s, &ps, false);
-	assert_int_equal(ps.lines, 2500 * (1 + 2 * NCPU));
+	assert_int_equal(ps.lines, 5000 * (1 + 2 * NCPU));
 	parsed_free(&ps);
 	sim_free(&s);
 }
