@@ -21,6 +21,8 @@
 
 #include "js_cpulist.h"
 #include "js_audit.h"
+#include "js_budget.h"
+#include "js_cmds.h"
 #include "js_output.h"
 #include "js_json.h"
 #include "js_params.h"
@@ -220,7 +222,8 @@ static void lock_memory(void)
 {
 	if (!have_cap(CAP_IPC_LOCK) && !memlock_unlimited())
 		return;	/* MCL_FUTURE under a finite limit: every mmap beyond it fails */
-	lock_memory();
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
 }
 
 /* output_writable - an output path that can be created or overwritten, checked before measuring */
@@ -297,6 +300,19 @@ static int preflight(const struct js_params *p, struct js_machine *m)
 			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
 			"this, or use -P o:0)", rt);
 	return 0;
+}
+
+/* check_budget - --budget after the run: one line per limit; exit 2 when one is exceeded */
+static int check_budget(const struct js_params *p, const struct js_run *run)
+{
+	struct js_budget b;
+	char err[160];
+	FILE *fp = p->json_path && !strcmp(p->json_path, "-") ? stderr : stdout;
+
+	if (budget_parse(p->budget, &b, err, sizeof(err)))
+		return JS_EXIT_USAGE;	/* cli_parse already rejected it */
+	fputc('\n', fp);
+	return budget_check(&b, run, fp) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
 }
 
 /* crosscheck - tie the most frequent observed causes to the settings behind them */
@@ -410,6 +426,8 @@ static int measure(struct js_params *p)
 		crosscheck(&run);
 	if (outputs_finish(&outs, &run))
 		rc = JS_EXIT_ERROR;
+	if (rc == JS_EXIT_OK && p->budget)
+		rc = check_budget(p, &run);
 	if (!p->json_path || strcmp(p->json_path, "-"))
 		report_text(stdout, &run);
 	else if (!p->quiet)
@@ -445,6 +463,10 @@ int main(int argc, char **argv)
 		return measure(&p);
 	case JS_CMD_CHECK:
 		return check(&p);
+	case JS_CMD_REPORT:
+		return cmd_report(&p);
+	case JS_CMD_DIFF:
+		return cmd_diff(&p);
 	default:
 		js_err("this command is not available yet");
 		return JS_EXIT_ERROR;
