@@ -456,6 +456,7 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 	int H = 340, ph = H - FIG_T - FIG_B;
 	size_t n = 0;
 	struct pt *v = c ? points(c, &n) : NULL;
+	uint64_t t0 = r->start_ns ? r->start_ns : run->start_mono_ns;
 	double lo, hi, span_s;
 	char b[32], d[32];
 
@@ -466,14 +467,15 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 	}
 	lo = pow(10, floor(log10((double)JS_MAX(v[0].dur_ns, (uint64_t)1))));
 	hi = pow(10, ceil(log10((double)v[n - 1].dur_ns + 1)));
-	span_s = (double)JS_MAX(run->wall_ns, r->end_ns - run->start_mono_ns) / 1e9;
+	/* the CPU's measured window (the run's wall time also covers setup and draining) */
+	span_s = (double)(r->end_ns > t0 ? r->end_ns - t0 : run->wall_ns) / 1e9;
 	span_s = span_s > 0 ? span_s : 1;
 	fprintf(fp, "<svg class=\"fig scatter\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
 		"role=\"img\">\n", FIG_W, H, FIG_W, H);
 	log_grid(fp, lo, hi, FIG_T, ph, true);
 	time_axis(fp, span_s, H);
 	for (size_t i = 0; i < n; i++) {
-		double t = (double)(v[i].start_ns - JS_MIN(v[i].start_ns, run->start_mono_ns)) / 1e9;
+		double t = (double)(v[i].start_ns - JS_MIN(v[i].start_ns, t0)) / 1e9;
 		double x = FIG_L + t / span_s * (FIG_W - FIG_L - FIG_R);
 		double y = ylog((double)v[i].dur_ns, lo, hi, FIG_T, ph);
 		const char *cn = js_cause_name(v[i].cause);
@@ -484,7 +486,7 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 			fprintf(fp, "<title>%s at %.6f s: %s</title>", fmt(b, v[i].dur_ns), t, cn);
 		fputs("</circle>\n", fp);
 	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the run start"
+	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the measurement start"
 		"</text>\n<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">"
 		"gap duration (log)</text>\n</svg>\n", (FIG_W + FIG_L) / 2, H - 8, FIG_T + ph / 2);
 	fprintf(fp, "<p class=\"note\">%zu of %" PRIu64 " gaps drawn: the %d longest and a uniform "

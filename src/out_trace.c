@@ -19,9 +19,11 @@
  * shared evenly by the CPUs. Per CPU the worst gaps are kept, each with its events (at
  * most budget / 16 per gap, intervals first, largest overlap first), in a min-heap on
  * duration: a gap that does not fit evicts smaller gaps; when only larger gaps are left it
- * is kept with as many of its events as fit, or dropped when not even the gap fits. So
- * the kept gaps are always the longest ones, memory stays bounded by the cap, and the
- * file is written at the end in time order. otherData tells whether a CPU was capped.
+ * is kept with as many of its events as fit, or dropped when not even the gap fits. Once a
+ * gap was left out, no gap that is not longer is kept (room freed by an eviction stays
+ * free). So the kept gaps are always the longest ones, memory stays bounded by the cap,
+ * and the file is written at the end in time order. otherData tells whether a CPU was
+ * capped and the longest gap left out.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -78,7 +80,9 @@ struct tr_cpu {
 	struct tr_gap *heap;        /* min-heap on (dur, later start) */
 	size_t n, cap;
 	size_t used, budget;        /* events held (gaps + their events) and allowed */
-	uint64_t seen, dropped, truncated_gaps;
+	struct tr_gap floor;        /* the longest gap left out so far (start, dur only) */
+	bool have_floor;
+	uint64_t seen, truncated_gaps;
 	uint32_t *bin_gaps;         /* counters: gaps and lost time per bin */
 	uint64_t *bin_lost;
 	size_t nbins, maxbins;
@@ -133,6 +137,22 @@ static void gap_free(struct tr_gap *g)
 	free(g->json);
 	g->ev = NULL;
 	g->json = NULL;
+}
+
+/* leave_out - count a gap left out; nothing not longer than it may be kept afterwards */
+static void leave_out(struct tr_cpu *c, uint64_t start_ns, uint64_t dur_ns)
+{
+	struct tr_gap g = { .start_ns = start_ns, .dur_ns = dur_ns };
+
+	if (!c->have_floor || gap_less(&c->floor, &g))
+		c->floor = g;
+	c->have_floor = true;
+}
+
+/* may_keep - is g longer than every gap left out (so the kept ones stay the longest) */
+static bool may_keep(const struct tr_cpu *c, const struct tr_gap *g)
+{
+	return c->budget && (!c->have_floor || gap_less(&c->floor, g));
 }
 
 static struct tr_cpu *cpu_of(struct trace_out *t, uint32_t cpu)
@@ -209,10 +229,10 @@ static void heap_up(struct tr_cpu *c, size_t i)
 static void heap_pop_min(struct tr_cpu *c)
 {
 	c->used -= 1 + c->heap[0].nev;
+	leave_out(c, c->heap[0].start_ns, c->heap[0].dur_ns);
 	gap_free(&c->heap[0]);
 	c->heap[0] = c->heap[--c->n];
 	heap_down(c, 0);
-	c->dropped++;
 }
 
 static int heap_push(struct tr_cpu *c, const struct tr_gap *g)
@@ -415,7 +435,7 @@ static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_r
 	long fit = make_room(c, &k, want);
 
 	if (fit < 0) {
-		c->dropped++;
+		leave_out(c, k.start_ns, k.dur_ns);
 		return 0;
 	}
 	if (nev > (size_t)fit) {
@@ -443,16 +463,16 @@ static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 {
 	struct trace_out *t = ctx;
 	struct tr_cpu *c = cpu_of(t, g->gap.cpu);
+	struct tr_gap key = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
 	size_t k;
 
 	if (!c || t->err)
 		return;
 	c->seen++;
 	bins_add(c, rel(t, g->gap.start_ns), g->gap.dur_ns);
-	if (!c->budget || (c->used + 1 > c->budget && c->n && !gap_less(&c->heap[0],
-			   &(struct tr_gap){ .start_ns = g->gap.start_ns,
-					     .dur_ns = g->gap.dur_ns }))) {
-		c->dropped++;   /* cheap path: smaller than everything kept, no room */
+	if (!may_keep(c, &key) ||
+	    (c->used + 1 > c->budget && c->n && !gap_less(&c->heap[0], &key))) {
+		leave_out(c, key.start_ns, key.dur_ns);   /* cheap path: no rendering */
 		return;
 	}
 	k = pick_events(t, g, ev, nev);
@@ -528,7 +548,12 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 	int nl = JS_NAME_LEN;
 
 	switch (e->kind) {
-	case JS_EV_IRQ: snprintf(buf, len, "irq %u %.*s", e->id, nl, e->name); break;
+	case JS_EV_IRQ:
+		if (e->name[0])
+			snprintf(buf, len, "irq %u %.*s", e->id, nl, e->name);
+		else
+			snprintf(buf, len, "irq %u", e->id);
+		break;
 	case JS_EV_VECTOR:
 		s = corr_vector_name(e->id);
 		if (s)
@@ -555,7 +580,10 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 	case JS_EV_IDLE: snprintf(buf, len, "idle"); break;
 	case JS_EV_TLB:
 		s = corr_tlb_reason(e->id);
-		snprintf(buf, len, "tlb flush %s", s ? s : "?");
+		if (s)
+			snprintf(buf, len, "tlb flush %s", s);
+		else
+			snprintf(buf, len, "tlb flush reason %u", e->id);
 		break;
 	default: snprintf(buf, len, "%s", mm_name(e)); break;
 	}
@@ -786,7 +814,7 @@ static void counter(struct trace_out *t, int cpu, uint64_t ts, const char *name,
 
 static void write_counters(struct trace_out *t, struct tr_cpu *c, uint64_t wall_ns)
 {
-	double sec;
+	uint64_t end;
 	size_t nb;
 
 	if (!c->maxbins)
@@ -794,14 +822,18 @@ static void write_counters(struct trace_out *t, struct tr_cpu *c, uint64_t wall_
 	if (wall_ns)
 		bins_cover(c, wall_ns - 1);
 	nb = c->nbins;
-	sec = (double)c->bin_ns / 1e9;
+	/* the last bin ends with the run; the closing samples mark that end */
+	end = nb && wall_ns > (nb - 1) * c->bin_ns ? wall_ns : nb * c->bin_ns;
 	for (size_t i = 0; i < nb; i++) {
-		counter(t, c->cpu, i * c->bin_ns, "gaps per s", "gaps", c->bin_gaps[i] / sec);
-		counter(t, c->cpu, i * c->bin_ns, "lost us per s", "lost_us",
+		uint64_t from = i * c->bin_ns, to = JS_MIN(from + c->bin_ns, end);
+		double sec = (double)(to - from) / 1e9;
+
+		counter(t, c->cpu, from, "gaps per s", "gaps", c->bin_gaps[i] / sec);
+		counter(t, c->cpu, from, "lost us per s", "lost_us",
 			(double)c->bin_lost[i] / 1e3 / sec);
 	}
-	counter(t, c->cpu, JS_MAX(wall_ns, nb * c->bin_ns), "gaps per s", "gaps", 0);
-	counter(t, c->cpu, JS_MAX(wall_ns, nb * c->bin_ns), "lost us per s", "lost_us", 0);
+	counter(t, c->cpu, end, "gaps per s", "gaps", 0);
+	counter(t, c->cpu, end, "lost us per s", "lost_us", 0);
 }
 
 static void meta(struct trace_out *t, int cpu, int track, const char *what, const char *key,
@@ -883,6 +915,7 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 		json_u64(j, "gaps_with_events_left_out", c->truncated_gaps);
 		json_u64(j, "budget_events", c->budget);
 		json_bool(j, "capped", c->seen != c->n || c->truncated_gaps);
+		json_u64(j, "longest_left_out_ns", c->have_floor ? c->floor.dur_ns : 0);
 		json_u64(j, "counter_bin_ns", c->bin_ns);
 		json_obj_end(j);
 	}
