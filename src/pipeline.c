@@ -11,6 +11,8 @@
  * cannot matter any more and are dropped: memory stays bounded.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -395,7 +397,15 @@ static int start_samplers(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
 	uint64_t per_us = tsc_ns_to_cycles(&pl->cal.fit, 1000);
+	sigset_t stop_sigs, old;
 
+	/* the samplers inherit a mask without the stop signals: they go to this thread,
+	 * not to a measured CPU (and a second Ctrl-C finds a thread that takes it) */
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	sigaddset(&stop_sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler_cfg cfg = {
 			.cpu = p->cpus[i], .policy = p->policy, .priority = p->priority,
@@ -409,10 +419,12 @@ static int start_samplers(struct pipeline *pl)
 		int err = sampler_start(&pl->cp[i].s, &cfg);
 
 		if (err) {
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			js_err("%s", pl->cp[i].s.errmsg);
 			return err;
 		}
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler *s = &pl->cp[i].s;
 		int err = sampler_wait_ready(s);
@@ -452,6 +464,11 @@ static void measure(struct pipeline *pl)
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		if (pl->outs->v[i].run_start)
 			pl->outs->v[i].run_start(pl->outs->v[i].ctx, pl->run);
+	if (js_stop_requested) {
+		/* stopped while setting up: the samplers end before they start (empty window) */
+		__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
+		pl->run->interrupted = true;
+	}
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
@@ -564,8 +581,10 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 
 	run->params = p;
 	err = setup(&pl);
-	if (err)
+	if (err) {
+		js_err("cannot allocate the measurement's buffers: %s", strerror(-err));
 		goto out;
+	}
 	/* pairs spread over the set-up time give the first fit its span */
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	open_probes(&pl);
@@ -586,8 +605,13 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	err = start_samplers(&pl);
 	if (err)
 		goto out_stop;
-	/* attach before sampling starts: attaching sends IPIs to every CPU */
-	if (pl.probes && probes_attach(pl.probes) < 0) {
+	/* attach before sampling starts: attaching sends IPIs to every CPU; not after a stop */
+	if (pl.probes && js_stop_requested) {
+		snprintf(run->probes_why, sizeof(run->probes_why), "interrupted before attaching");
+		probes_destroy(pl.probes);
+		pl.probes = NULL;
+		run->probes_on = false;
+	} else if (pl.probes && probes_attach(pl.probes) < 0) {
 		js_warn("attaching the eBPF probes failed: measuring without attribution");
 		snprintf(run->probes_why, sizeof(run->probes_why), "attach failed");
 		probes_destroy(pl.probes);
