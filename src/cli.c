@@ -129,9 +129,11 @@ static int parse_scaled(const char *s, const char *unit_end, double scale, uint6
 	if (errno || *end || !isfinite(v))
 		return -EINVAL;
 	v *= scale;
-	if (v >= 1.8e19)
-		return -ERANGE;
+	if (v >= 9.2e18)
+		return -ERANGE;	/* llround's long long: 292 years */
 	*ns = (uint64_t)llround(v);
+	if (!*ns && v > 0)
+		return -ERANGE;	/* a non-zero value below 1 ns is not 0 (= until Ctrl-C) */
 	return 0;
 }
 
@@ -223,7 +225,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		ret = cli_parse_duration(arg, &p->duration_ns);
 		if (ret) {
 			argp_error(state, "invalid duration '%s': %s (use e.g. 60, 60s, 5m, 1h; 0 = "
-				   "until Ctrl-C)", arg, ret == -ERANGE ? "too large" : "not a duration");
+				   "until Ctrl-C)", arg, ret == -ERANGE ? "out of range" : "not a duration");
 			return EINVAL;
 		}
 		p->duration_set = true;
@@ -232,7 +234,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		ret = cli_parse_time_us(arg, &p->threshold_ns);
 		if (ret || p->threshold_ns == 0) {
 			argp_error(state, "invalid threshold '%s': %s (use e.g. 1us, 500ns, 5)", arg,
-				   ret == -ERANGE ? "too large" : ret ? "not a time" : "must be > 0");
+				   ret == -ERANGE ? "out of range" : ret ? "not a time" : "must be > 0");
 			return EINVAL;
 		}
 		break;
