@@ -393,6 +393,15 @@ static void open_smi(struct pipeline *pl)
 	}
 }
 
+/* cycles - @ns in TSC cycles, saturated at 2^62 (decades: "until stopped" in effect), so a
+ * huge -d/-T/--warm-up neither overflows the conversion nor start_tsc + duration */
+static uint64_t cycles(const struct tsc_fit *fit, uint64_t ns)
+{
+	if ((double)ns / fit->ns_per_cycle >= 0x1p62)
+		return 1ull << 62;
+	return tsc_ns_to_cycles(fit, ns);
+}
+
 static int start_samplers(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
@@ -409,9 +418,9 @@ static int start_samplers(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler_cfg cfg = {
 			.cpu = p->cpus[i], .policy = p->policy, .priority = p->priority,
-			.threshold_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->threshold_ns),
-			.warmup_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->warmup_ns),
-			.duration_cycles = tsc_ns_to_cycles(&pl->cal.fit, p->duration_ns),
+			.threshold_cycles = cycles(&pl->cal.fit, p->threshold_ns),
+			.warmup_cycles = cycles(&pl->cal.fit, p->warmup_ns),
+			.duration_cycles = cycles(&pl->cal.fit, p->duration_ns),
 			.ring_entries = p->ring_entries, .lfence = p->lfence,
 			.hook = (enum sampler_hook)p->test_hook,
 			.go = &pl->go, .stop = &pl->stop,
