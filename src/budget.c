@@ -108,7 +108,8 @@ static int parse_time(const char *item, const char *v, uint64_t *ns, char *err, 
 	if (!v[n.len])
 		return fail(err, errlen, "'%s': a time needs a unit (ns, us, ms, s)", item);
 	if (!mult)
-		return fail(err, errlen, "'%s': unknown unit '%s' (ns, us, ms, s)", item, v + n.len);
+		return fail(err, errlen, "'%s': unknown unit '%s' (ns, us, ms, s)", item,
+			    v + n.len);
 	if (n.overflow || n.fdigits > 9)
 		return fail(err, errlen, "'%s': too large or too precise", item);
 	for (int i = 0; i < n.fdigits; i++)

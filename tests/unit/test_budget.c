@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_budget.c - --budget parsing (every malformed spec rejected) and checks on a synthetic run. */
+/* test_budget.c - --budget parsing (every malformed spec rejected), checks on a synthetic run. */
 #include <errno.h>
 #include <linux/types.h>
 #include <setjmp.h>
@@ -122,8 +122,8 @@ static void test_parse_too_many(void **state)
 
 	(void)state;
 	for (int i = 1; i <= JS_BUDGET_MAX; i++)
-		off += (size_t)snprintf(spec + off, sizeof(spec) - off, "%sp%d=1us", i > 1 ? "," : "",
-					i);
+		off += (size_t)snprintf(spec + off, sizeof(spec) - off, "%sp%d=1us",
+					i > 1 ? "," : "", i);
 	assert_int_equal(budget_parse(spec, &b, err, sizeof(err)), 0);
 	assert_int_equal(b.n, JS_BUDGET_MAX);
 	snprintf(spec + off, sizeof(spec) - off, ",max=1s");

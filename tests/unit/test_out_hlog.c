@@ -197,7 +197,8 @@ static void parse(const char *path, struct parsed *ps)
 			continue;
 		}
 		if (n == 4) {
-			assert_int_equal(sscanf(line, "#[BaseTime: %63s (seconds", ps->base_time), 1);
+			assert_int_equal(sscanf(line, "#[BaseTime: %63s (seconds", ps->base_time),
+					 1);
 			continue;
 		}
 		if (n == 5) {
@@ -247,7 +248,8 @@ static void assert_same_hist(const struct js_hist *a, const struct js_hist *b, c
 			 (unsigned long long)b->total, (long long)hist_max(b));
 	for (int i = 0; i < a->counts_len; i++)
 		if (a->counts[i] != b->counts[i])
-			fail_msg("%s: slot %d: %llu != %llu", what, i, (unsigned long long)a->counts[i],
+			fail_msg("%s: slot %d: %llu != %llu", what, i,
+				 (unsigned long long)a->counts[i],
 				 (unsigned long long)b->counts[i]);
 }
 
