@@ -111,3 +111,10 @@ clean:
 .PHONY: all unit integration check run vmlinux install clean
 .DELETE_ON_ERROR:
 .SECONDARY:
+
+# benchmarks against oslat and against itself (root, about 5 minutes): prints a table of ratios
+# and rewrites docs/BENCHMARKS.md; see bench/run.py --help
+bench: all
+	python3 bench/run.py $(BENCH_ARGS)
+
+.PHONY: bench

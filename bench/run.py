@@ -1,0 +1,1167 @@
+#!/usr/bin/env python3
+"""bench/run.py - jitterscope benchmarks, against oslat and against itself.
+
+Every figure is a ratio of two things measured in the same run of this script, on the same
+CPU, alternating, because the machines are shared and noisy (see docs/BENCHMARKS.md, which
+this script rewrites with the last results). Root only.
+
+  bench/run.py [--cpu 1] [--reps 3] [--quick] [--out docs/BENCHMARKS.md | --no-write]
+               [--only floor,agree,observer,ipis,throughput,scaling] [--keep DIR]
+"""
+
+import argparse
+import csv
+import datetime
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from bisect import bisect_right
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+JS = os.path.join(ROOT, 'build', 'jitterscope')
+INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
+OSLAT = shutil.which('oslat')
+# processes that load CPU 1 or send it interference: another one running means contamination
+FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'cyclictest', 'hackbench', 'stress-ng', 'stress')
+SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'scaling')
+IPI_KEYS = ('CAL', 'RES', 'IWI', 'TLB')
+MIB = 1024 * 1024
+
+
+def mono():
+    """mono - CLOCK_MONOTONIC in ns (the clock of jitterscope's and jsinject's timestamps)"""
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+
+
+def med(xs):
+    """med - median of the values that exist, None when there are none"""
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def ratio(a, b):
+    """ratio - a / b, None when either is missing or b is 0"""
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def log(msg):
+    """log - progress on stderr (the table goes to stdout)"""
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# /proc readers
+
+def read_irqs(cpu):
+    """read_irqs - {key: count} of /proc/interrupts for one CPU (arch rows and numbered IRQs)"""
+    out = {}
+    with open('/proc/interrupts') as f:
+        f.readline()
+        for line in f:
+            parts = line.split()
+            if len(parts) <= cpu + 1 or not parts[0].endswith(':'):
+                continue
+            try:
+                out[parts[0][:-1]] = int(parts[1 + cpu])
+            except ValueError:
+                pass
+    return out
+
+
+def read_tasks(pid):
+    """read_tasks - {tid: (on-CPU ns from schedstat, Cpus_allowed_list)} of a live process"""
+    out = {}
+    try:
+        tids = os.listdir('/proc/%d/task' % pid)
+    except OSError:
+        return out
+    for tid in tids:
+        base = '/proc/%d/task/%s/' % (pid, tid)
+        try:
+            with open(base + 'schedstat') as f:
+                run_ns = int(f.read().split()[0])
+            with open(base + 'status') as f:
+                allowed = re.search(r'^Cpus_allowed_list:\s*(\S+)', f.read(), re.M).group(1)
+        except (OSError, AttributeError, ValueError):
+            continue
+        out[int(tid)] = (run_ns, allowed)
+    return out
+
+
+def read_status_kb(pid, key):
+    """read_status_kb - a 'kB' field of /proc/PID/status, None when gone"""
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            m = re.search(r'^%s:\s*(\d+) kB' % key, f.read(), re.M)
+        return int(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def read_smaps_top(pid, n=6):
+    """read_smaps_top - the n largest mappings by Rss: [(rss_kb, name)]"""
+    maps, cur = [], None
+    try:
+        with open('/proc/%d/smaps' % pid) as f:
+            for line in f:
+                if re.match(r'^[0-9a-f]+-[0-9a-f]+ ', line):
+                    p = line.split()
+                    lo, hi = (int(x, 16) for x in p[0].split('-'))
+                    cur = [0, (p[5] if len(p) > 5 else '[anon]'), (hi - lo) // 1024]
+                    maps.append(cur)
+                elif line.startswith('Rss:') and cur is not None:
+                    cur[0] = int(line.split()[1])
+    except OSError:
+        return []
+    maps.sort(key=lambda m: -m[0])
+    return [(m[0], '%s (%d kB mapped)' % (m[1], m[2])) for m in maps[:n]]
+
+
+def descendants(pids):
+    """descendants - the given PIDs and every process below them"""
+    kids = {}
+    for d in os.listdir('/proc'):
+        if not d.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % d) as f:
+                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        kids.setdefault(ppid, []).append(int(d))
+    out, todo = set(), list(pids)
+    while todo:
+        p = todo.pop()
+        if p not in out:
+            out.add(p)
+            todo.extend(kids.get(p, []))
+    return out
+
+
+def foreign_procs():
+    """foreign_procs - 'comm:pid' of measurement tools and tests not started by this script"""
+    ours = descendants([os.getpid()])
+    found = set()
+    for d in os.listdir('/proc'):
+        if not d.isdigit() or int(d) in ours:
+            continue
+        try:
+            with open('/proc/%s/comm' % d) as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if comm in FOREIGN or comm.startswith('test_'):
+            found.add('%s:%s' % (comm, d))
+    return found
+
+
+def wait_quiet(budget):
+    """wait_quiet - wait (from a shared budget, seconds) until no foreign tool runs"""
+    while True:
+        f = foreign_procs()
+        if not f or budget['left'] <= 0:
+            return f
+        time.sleep(0.5)
+        budget['left'] -= 0.5
+
+
+def kernel_hz():
+    """kernel_hz - CONFIG_HZ from /proc/config.gz, 250 when unknown"""
+    try:
+        with gzip.open('/proc/config.gz', 'rt') as f:
+            for line in f:
+                if line.startswith('CONFIG_HZ='):
+                    return int(line.split('=')[1])
+    except OSError:
+        pass
+    return 250
+
+
+# ---------------------------------------------------------------------------------------------
+# running a tool under observation
+
+class Run:
+    """Run - one child process: its exec time, exit, rusage and /proc samples while it ran"""
+
+    def __init__(self, name, cmd):
+        self.name, self.cmd = name, cmd
+        self.t_exec = self.t_exit = None
+        self.rc = None
+        self.rusage = None
+        self.samples = []       # [(t_ns, irqs or None, tasks or None)]
+        self.hwm_kb = None
+        self.smaps = []
+        self.foreign = set()
+        self.json = None
+        self.gaps = None
+        self.inject = None      # jsinject summary + log
+        self.meas_start = None  # when the measuring thread was first seen (polling)
+        self.killed = False
+        self.tids = set()       # every thread of the process seen while it ran
+
+
+def child_setup():
+    """child_setup - children start on every CPU, like from a shell (the harness avoids CPU 1)"""
+    os.sched_setaffinity(0, range(os.cpu_count()))
+
+
+def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, smaps_at=None,
+                timeout=60):
+    """spawn_watch - start run.cmd and sample /proc until it exits (killed after timeout s)"""
+    run.t_exec = mono()
+    p = subprocess.Popen(run.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         preexec_fn=child_setup)
+    pinned, fired, n = [], False, 0
+    while True:
+        t = mono()
+        ir = read_irqs(cpu) if irqs else None
+        tk = read_tasks(p.pid) if (tasks or on_start) else None
+        hwm = read_status_kb(p.pid, 'VmHWM')
+        if hwm:
+            run.hwm_kb = max(run.hwm_kb or 0, hwm)
+        run.samples.append((t, ir, tk if tasks else None))
+        if tk:
+            run.tids |= set(tk)
+            for tid, (_, allowed) in tk.items():
+                if allowed == str(cpu) and tid != p.pid and tid not in pinned:
+                    pinned.append(tid)
+        if not fired and len(pinned) >= nth_pinned:
+            fired = True
+            run.meas_start = t
+            if on_start:
+                on_start(run)
+        if smaps_at is not None and not run.smaps and t - run.t_exec > smaps_at * 1e9:
+            run.smaps = read_smaps_top(p.pid)
+        if n % 5 == 0:
+            run.foreign |= foreign_procs()
+        n += 1
+        try:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid:
+            run.t_exit = mono()
+            run.rc = os.waitstatus_to_exitcode(status)
+            run.rusage = ru
+            break
+        if t - run.t_exec > timeout * 1e9 and not run.killed:
+            log('  %s: still running after %d s: killed' % (run.name, timeout))
+            p.kill()
+            run.killed = True
+        time.sleep(interval)
+    err = p.stderr.read().decode(errors='replace')
+    p.stderr.close()
+    if run.rc != 0:
+        log('  %s: exit %s: %s' % (run.name, run.rc, err.strip()[-300:]))
+    return run
+
+
+def parse_kv(text):
+    """parse_kv - jsinject's key=value summary"""
+    out = {}
+    for line in text.splitlines():
+        if '=' in line:
+            k, v = line.split('=', 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def read_inject_log(path):
+    """read_inject_log - [(start_ns, end_ns)] of jsinject's CSV log"""
+    out = []
+    try:
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                out.append((int(row['start_ns']), int(row['end_ns'])))
+    except OSError:
+        pass
+    return out
+
+
+class Injector:
+    """Injector - runs jsinject in a thread once the measured tool has started measuring"""
+
+    def __init__(self, cpu, mode, secs, logpath, extra):
+        self.cmd = [INJ, '--mode', mode, '--cpu', str(cpu), '--duration', '%.3f' % secs,
+                    '--log', logpath] + extra
+        self.logpath = logpath
+        self.secs = secs
+        self.thread = None
+        self.summary = {}
+        self.actions = []
+        self.rc = None
+
+    def _run(self):
+        try:
+            p = subprocess.run(self.cmd, capture_output=True, text=True,
+                               preexec_fn=child_setup, timeout=self.secs + 30)
+        except subprocess.TimeoutExpired:
+            log('  jsinject: killed after %.0f s' % (self.secs + 30))
+            return
+        self.rc = p.returncode
+        self.summary = parse_kv(p.stdout)
+        if p.returncode != 0:
+            log('  jsinject: exit %d: %s' % (p.returncode, p.stderr.strip()[-300:]))
+
+    def start(self, _run=None):
+        """start - on_start hook of spawn_watch"""
+        self.thread = threading.Thread(target=self._run)
+        self.thread.start()
+
+    def finish(self):
+        """finish - wait for jsinject and read its log"""
+        if self.thread:
+            self.thread.join()
+        self.actions = read_inject_log(self.logpath)
+        return self
+
+
+class Injectors:
+    """Injectors - several jsinject at once; behaves as the first one once finished"""
+
+    def __init__(self, injs):
+        self.injs = injs
+
+    def start(self, run=None):
+        """start - on_start hook of spawn_watch"""
+        for i in self.injs:
+            i.start(run)
+
+    def finish(self):
+        """finish - wait for all; the first one stands for the group"""
+        for i in self.injs:
+            i.finish()
+        self.injs[0].others = self.injs[1:]
+        return self.injs[0]
+
+
+class Bench:
+    """Bench - the runs of one invocation and the helpers that start each kind of run"""
+
+    def __init__(self, args):
+        self.a = args
+        self.cpu = args.cpu
+        self.tmp = args.keep or tempfile.mkdtemp(prefix='jsbench.')
+        os.makedirs(self.tmp, exist_ok=True)
+        self.n = 0
+        self.runs = []
+        self.quiet = {'left': args.wait_quiet}
+        self.waited_foreign = set()
+
+    def path(self, stem, ext):
+        """path - a fresh file name in the scratch directory"""
+        self.n += 1
+        return os.path.join(self.tmp, '%03d-%s.%s' % (self.n, stem, ext))
+
+    def _pre(self):
+        self.waited_foreign |= wait_quiet(self.quiet)
+
+    def js(self, name, secs, extra=(), inject=None, tasks=True, irqs=False, gaps=True,
+           smaps_at=None, interval=0.1):
+        """js - one jitterscope run (JSON and optionally gaps CSV), with an optional injector"""
+        self._pre()
+        jpath, gpath = self.path(name, 'json'), self.path(name, 'csv')
+        cmd = [JS, '--cpu', str(self.cpu), '--duration', '%gs' % secs, '--json', jpath, '-q']
+        if gaps:
+            cmd += ['--gaps', gpath]
+        cmd += list(extra)
+        for attempt in range(2):
+            run = Run(name, cmd)
+            inj = self._injector(inject, secs, name)
+            spawn_watch(run, self.cpu, interval, tasks, irqs, inj.start if inj else None,
+                        smaps_at=smaps_at, timeout=secs + 30)
+            run.inject = inj.finish() if inj else None
+            if run.rc == 0 and os.path.exists(jpath):
+                break
+            log('  %s: retrying' % name)
+        if run.rc == 0:
+            with open(jpath) as f:
+                run.json = json.load(f)
+            if gaps:
+                run.gaps = load_gaps(gpath, self.cpu)
+        if not self.a.keep:
+            for p in (jpath, gpath):
+                if os.path.exists(p):
+                    os.unlink(p)
+        self.runs.append(run)
+        return run
+
+    def oslat(self, name, secs, inject=None):
+        """oslat - one oslat run (JSON, 1024 one-microsecond buckets), optional injector"""
+        self._pre()
+        jpath = self.path(name, 'json')
+        cmd = [OSLAT, '--cpu-list', str(self.cpu), '-D', str(int(secs)), '-q', '-b', '1024',
+               '--json', jpath]
+        run = Run(name, cmd)
+        inj = self._injector(inject, secs, name)
+        # oslat's first thread on the CPU is the ~1 s pre-heat; the second one measures
+        spawn_watch(run, self.cpu, 0.1, True, False, inj.start if inj else None, nth_pinned=2,
+                    timeout=secs + 30)
+        run.inject = inj.finish() if inj else None
+        if run.rc == 0:
+            with open(jpath) as f:
+                run.json = json.load(f)
+        self.runs.append(run)
+        return run
+
+    def busy(self, name, secs):
+        """busy - a plain busy loop pinned to the CPU (no syscalls), observed like the tools"""
+        self._pre()
+        code = ('import os,time\nos.sched_setaffinity(0,[%d])\ne=time.monotonic()+%f\n'
+                'while time.monotonic()<e: pass\n' % (self.cpu, secs))
+        run = Run(name, [sys.executable, '-c', code])
+        spawn_watch(run, self.cpu, 0.1, True, True, timeout=secs + 30)
+        self.runs.append(run)
+        return run
+
+    def _injector(self, inject, secs, name):
+        """_injector - one jsinject (mode, args), or several in parallel (a list of them)"""
+        if not inject:
+            return None
+        if isinstance(inject, tuple):
+            inject = [inject]
+        # the injection ends 0.4 s before the tool stops measuring (detection latency <= 0.1 s)
+        injs = [Injector(self.cpu, mode, max(0.5, secs - 0.5), self.path(name + '-inj', 'csv'),
+                         list(extra)) for mode, extra in inject]
+        return injs[0] if len(injs) == 1 else Injectors(injs)
+
+
+def load_gaps(path, cpu):
+    """load_gaps - sorted [(start_ns, duration_ns, cause)] of one CPU from a --gaps CSV"""
+    out = []
+    try:
+        with open(path, newline='') as f:
+            r = csv.reader(f)
+            next(r, None)
+            for row in r:
+                if row and row[0] == str(cpu):
+                    out.append((int(row[1]), int(row[2]), row[3]))
+    except OSError:
+        return None
+    out.sort()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# per-run figures
+
+def js_cpu(run):
+    """js_cpu - the per-CPU object of a jitterscope JSON"""
+    return run.json['cpus'][0] if run.json else None
+
+
+def oslat_thread(run):
+    """oslat_thread - (loops, duration s, {bucket: count}) of an oslat JSON"""
+    if not run.json:
+        return None
+    th = list(run.json['thread'].values())[0]
+    hist = {int(k): int(v) for k, v in th['histogram'].items()}
+    return sum(hist.values()), float(th['duration']), hist
+
+
+def oslat_busy_period(run):
+    """oslat_busy_period - ns per loop with loops of >= 1 us taken out (bucket mid-points)"""
+    t = oslat_thread(run)
+    if not t:
+        return None
+    loops, dur, hist = t
+    top = max(hist)
+    lost_us = sum(c * (min(b, top) - 0.5) for b, c in hist.items() if b >= 2)
+    small = hist.get(1, 0)
+    return (dur * 1e9 - lost_us * 1e3) / small if small else None
+
+
+def window(run, margin_ns=100_000_000):
+    """window - [lo, hi] CLOCK_MONOTONIC of a run's measuring window, shrunk by a margin"""
+    c = js_cpu(run)
+    if c:
+        return c['start_ns'] + margin_ns, c['end_ns'] - margin_ns
+    if run.meas_start:
+        return run.meas_start + margin_ns, run.t_exit - 2 * margin_ns
+    return None
+
+
+def samples_in(run, lo, hi):
+    """samples_in - first and last /proc sample inside [lo, hi]"""
+    s = [x for x in run.samples if lo <= x[0] <= hi]
+    return (s[0], s[-1]) if len(s) >= 2 else (None, None)
+
+
+def housekeeping_pct(run, cpu):
+    """housekeeping_pct - CPU time of the threads not pinned to the measured CPU, % of a core"""
+    w = window(run)
+    if not w:
+        return None
+    a, b = samples_in(run, *w)
+    if not a or a[2] is None or b[2] is None:
+        return None
+    used = 0
+    for tid, (ns, allowed) in b[2].items():
+        if allowed == str(cpu):
+            continue
+        used += ns - a[2].get(tid, (ns, None))[0] if tid in a[2] else ns
+    return 100.0 * used / (b[0] - a[0])
+
+
+def irq_rates(run, lo, hi):
+    """irq_rates - {key: per second} of the CPU's IPI counters between two samples"""
+    a, b = samples_in(run, lo, hi)
+    if not a or a[1] is None:
+        return None
+    dt = (b[0] - a[0]) / 1e9
+    return {k: (b[1].get(k, 0) - a[1].get(k, 0)) / dt for k in IPI_KEYS}, dt
+
+
+def post_run_s(run):
+    """post_run_s - seconds from the end of sampling to the process's exit"""
+    c = js_cpu(run)
+    return (run.t_exit - c['end_ns']) / 1e9 if c else None
+
+
+def attach_s(run):
+    """attach_s - seconds from exec to the first sample (jitterscope: its JSON's start)"""
+    c = js_cpu(run)
+    if c:
+        return (c['start_ns'] - run.t_exec) / 1e9
+    return (run.meas_start - run.t_exec) / 1e9 if run.meas_start else None
+
+
+def match_actions(actions, gaps):
+    """match_actions - for each [start, end] action, the largest gap overlapping it (or None)"""
+    starts = [g[0] for g in gaps]
+    out = []
+    for s, e in actions:
+        best = None
+        i = bisect_right(starts, e) - 1     # the last gap starting before the action's end
+        while i >= 0 and gaps[i][0] + gaps[i][1] >= s:  # gaps are disjoint: ends are sorted
+            if best is None or gaps[i][1] > best[1]:
+                best = gaps[i]
+            i -= 1
+        out.append(best)
+    return out
+
+
+def tick_gaps(gaps, exclude, hz):
+    """tick_gaps - the gaps starting at the tick's phase (found from the gaps themselves)"""
+    period = 1_000_000_000 // hz
+    binw = 5_000
+    nb = period // binw
+    cand = [g for g in gaps if 3_000 <= g[1] <= 300_000 and g not in exclude]
+    if len(cand) < 20:
+        return []
+    hist = [0] * nb
+    for g in cand:
+        hist[(g[0] % period) // binw] += 1
+    peak = max(range(nb), key=lambda i: hist[i] + hist[(i + 1) % nb])
+    center = peak * binw + binw
+    out = []
+    for g in cand:
+        off = (g[0] % period - center + period // 2) % period - period // 2
+        if -15_000 <= off <= 15_000:
+            out.append(g)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the table
+
+class Table:
+    """Table - rows of metric, jitterscope, baseline, ratio, target, verdict (+ footnotes)"""
+
+    def __init__(self):
+        self.rows = []
+        self.details = []   # (title, header, rows) sub-tables for the document
+        self.notes = []
+
+    def add(self, metric, js, base, rat, target, verdict, contaminated=False):
+        if contaminated and verdict in ('PASS', 'FAIL'):
+            verdict += '*'
+        self.rows.append((metric, js, base, rat, target, verdict))
+
+    def text(self):
+        hdr = ('metric', 'jitterscope', 'baseline', 'ratio', 'target', 'verdict')
+        rows = [hdr] + [tuple(str(c) for c in r) for r in self.rows]
+        w = [max(len(r[i]) for r in rows) for i in range(6)]
+        w[0] = min(w[0], 58)
+        lines = []
+        for j, r in enumerate(rows):
+            lines.append('  '.join(r[i][:w[i]].ljust(w[i]) if i == 0 else r[i].ljust(w[i])
+                                   for i in range(6)).rstrip())
+            if j == 0:
+                lines.append('  '.join('-' * x for x in w))
+        return '\n'.join(lines)
+
+    def markdown(self):
+        out = ['| metric | jitterscope | baseline | ratio | target | verdict |',
+               '|---|---|---|---|---|---|']
+        for r in self.rows:
+            out.append('| ' + ' | '.join(str(c).replace('|', '/') for c in r) + ' |')
+        return '\n'.join(out)
+
+
+def fmt(x, unit='', nd=1):
+    """fmt - a number with a unit, '-' for None"""
+    if x is None:
+        return '-'
+    return ('%.' + str(nd) + 'f%s') % (x, unit)
+
+
+def fmt_ratio(x):
+    """fmt_ratio - a ratio as 0.62x"""
+    return '-' if x is None else '%.2fx' % x
+
+
+def check(value, op, target):
+    """check - PASS/FAIL of value op target, '-' when not measured"""
+    if value is None:
+        return 'n/a'
+    ok = {'<=': value <= target, '>=': value >= target, '==': value == target}[op]
+    return 'PASS' if ok else 'FAIL'
+
+
+def dirty(runs):
+    """dirty - True when another measurement tool ran during any of these runs"""
+    return any(r.foreign for r in runs)
+
+
+# ---------------------------------------------------------------------------------------------
+# the sections
+
+def sec_floor(b, t, reps):
+    """sec_floor - loop period of jitterscope vs oslat's, alternating, same CPU"""
+    js, os_ = [], []
+    secs = 2 if b.a.quick else 3
+    for i in range(reps):
+        order = ('js', 'os') if i % 2 == 0 else ('os', 'js')
+        for who in order:
+            if who == 'js':
+                js.append(b.js('floor-js', secs, smaps_at=1.0 if i == 0 else None))
+            elif OSLAT:
+                os_.append(b.oslat('floor-oslat', secs))
+    cs = [js_cpu(r) for r in js if js_cpu(r)]
+    o_raw = med([ot[1] * 1e9 / ot[0] for ot in (oslat_thread(r) for r in os_) if ot])
+    o_busy = med([oslat_busy_period(r) for r in os_])
+    j_min = med([c['loop_ns_min'] for c in cs])
+    j_med = med([c['loop_ns_median'] for c in cs])
+    j_mean = med([c['loop_ns_mean'] for c in cs])
+    j_raw = med([c['duration_ns'] / c['iterations'] for c in cs])
+    d = dirty(js + os_)
+    for name, v, base in (('floor: loop period min (calibration) vs oslat ns/loop', j_min, o_raw),
+                          ('floor: loop period median (calibration) vs oslat', j_med, o_raw),
+                          ('floor: loop period mean, lost time excluded (both)', j_mean, o_busy),
+                          ('floor: wall time / loops, lost time included (both)', j_raw, o_raw)):
+        r = ratio(v, base)
+        t.add(name, fmt(v, ' ns'), fmt(base, ' ns'), fmt_ratio(r), '<= 0.70x',
+              check(r, '<=', 0.7), d)
+    t.details.append(('Detection floor, per run', ('tool', 'min ns', 'median ns', 'mean ns',
+                                                    'wall/loops ns', 'lost %'),
+                      [('jitterscope', fmt(c['loop_ns_min']), fmt(c['loop_ns_median']),
+                        fmt(c['loop_ns_mean']), fmt(c['duration_ns'] / c['iterations']),
+                        fmt(c['lost_pct'], '', 2)) for c in cs] +
+                      [('oslat', '-', '-', fmt(oslat_busy_period(r)),
+                        fmt(oslat_thread(r)[1] * 1e9 / oslat_thread(r)[0]), '-')
+                       for r in os_ if oslat_thread(r)]))
+    return js, os_
+
+
+def band_count_js(run, lo_ns, hi_ns):
+    """band_count_js - jitterscope gaps with lo <= duration < hi"""
+    return sum(1 for _, d in run.gaps or () if lo_ns <= d < hi_ns)
+
+
+def band_count_oslat(run, lo_us, hi_us):
+    """band_count_oslat - oslat loops with lo <= latency < hi (bucket N = [N-1, N) us)"""
+    t = oslat_thread(run)
+    return sum(c for bkt, c in t[2].items() if lo_us <= bkt - 1 and bkt - 1 < hi_us) if t else None
+
+
+def sec_agree(b, t, reps):
+    """sec_agree - gaps of the injected size seen by both tools vs the injector's count"""
+    inj = ('preempt', ['--period', '10000', '--spin', '200'])
+    secs = 3 if b.a.quick else 5
+    lo, hi = 150, 10 ** 9
+    js, os_ = [], []
+    for i in range(reps):
+        order = ('js', 'os') if i % 2 == 0 else ('os', 'js')
+        for who in order:
+            if who == 'js':
+                js.append(b.js('agree-js', secs, inject=inj))
+            elif OSLAT:
+                os_.append(b.oslat('agree-oslat', secs, inject=inj))
+    jr, orr, matched, rows = [], [], [], []
+    for r in js:
+        if not r.gaps or not r.inject or not r.inject.actions:
+            continue
+        n = band_count_js(r, lo * 1000, hi * 1000)
+        acts = len(r.inject.actions)
+        m = sum(1 for g in match_actions(r.inject.actions, r.gaps) if g and g[1] >= lo * 1000)
+        jr.append((n, acts))
+        matched.append(m / acts)
+        rows.append(('jitterscope', acts, n, m, fmt(n / acts, '', 3)))
+    for r in os_:
+        if not r.json or not r.inject or not r.inject.actions:
+            continue
+        n = band_count_oslat(r, lo, hi)
+        acts = len(r.inject.actions)
+        orr.append((n, acts))
+        rows.append(('oslat', acts, n, '-', fmt(n / acts, '', 3)))
+    jq = med([n / a for n, a in jr])
+    oq = med([n / a for n, a in orr])
+    d = dirty(js + os_)
+    t.add('agree: jitterscope gaps >= 150us / injected preempts',
+          '%s/%s' % (med([n for n, _ in jr]), med([a for _, a in jr])), 'injector',
+          fmt_ratio(jq), '1.00x +-0.05', check(abs(jq - 1) if jq else None, '<=', 0.05), d)
+    t.add('agree: oslat loops >= 150us / injected preempts',
+          '-', '%s/%s' % (med([n for n, _ in orr]), med([a for _, a in orr])),
+          fmt_ratio(oq), '1.00x +-0.05', check(abs(oq - 1) if oq else None, '<=', 0.05), d)
+    rq = ratio(jq, oq)
+    t.add('agree: jitterscope vs oslat (count per injected action)', fmt(jq, '', 3),
+          fmt(oq, '', 3), fmt_ratio(rq), '1.00x +-0.05',
+          check(abs(rq - 1) if rq else None, '<=', 0.05), d)
+    mm = min(matched) if matched else None
+    t.add('agree: injected preempts inside a jitterscope gap >= 150us', fmt(mm and mm * 100, ' %'),
+          '-', '-', '100 %', check(mm, '>=', 1.0), d)
+    t.details.append(('Agreement, per run (jsinject preempt, period 10 ms, spin 200 us; gaps '
+                      '>= 150 us)', ('tool', 'actions', 'gaps >= 150 us', 'matched',
+                                         'gaps/actions'), rows))
+
+
+def sec_observer(b, t, reps, hz):
+    """sec_observer - injected IPI gaps and tick gaps, probes on vs --no-probes"""
+    inj = ('ipi', ['--period', '1900', '--count', '1'])
+    secs = 3 if b.a.quick else 4
+    on, off = [], []
+    for i in range(reps):
+        order = ('on', 'off') if i % 2 == 0 else ('off', 'on')
+        for who in order:
+            if who == 'on':
+                on.append(b.js('observer-on', secs, inject=inj))
+            else:
+                off.append(b.js('observer-off', secs, extra=['--no-probes'], inject=inj))
+    rows = []
+
+    def per_run(r, label):
+        if not r.gaps or not r.inject:
+            return None, None
+        m = match_actions(r.inject.actions, r.gaps)
+        got = [g for g in m if g]
+        ipi_med = med([g[1] for g in got])
+        ticks = tick_gaps(r.gaps, set(got), hz)
+        tick_med = med([g[1] for g in ticks])
+        timer = '-'
+        if r.json and r.json['probes']['enabled'] and ticks:
+            timer = fmt(100.0 * sum(1 for g in ticks if g[2] == 'timer') / len(ticks), ' %', 0)
+        rows.append((label, len(r.inject.actions), len(got), fmt(ipi_med and ipi_med / 1e3, '', 2),
+                     len(ticks), fmt(tick_med and tick_med / 1e3, '', 2), timer))
+        return ipi_med, tick_med
+
+    res_on = [per_run(r, 'probes on') for r in on]
+    res_off = [per_run(r, '--no-probes') for r in off]
+    i_on, i_off = med([x[0] for x in res_on]), med([x[0] for x in res_off])
+    k_on, k_off = med([x[1] for x in res_on]), med([x[1] for x in res_off])
+    d = dirty(on + off)
+    r = ratio(i_on, i_off)
+    t.add('observer: injected-IPI gap median, probes on vs off', fmt(i_on and i_on / 1e3, ' us', 2),
+          fmt(i_off and i_off / 1e3, ' us', 2), fmt_ratio(r), '<= 1.05x', check(r, '<=', 1.05), d)
+    diff = (k_on - k_off) / 1e3 if k_on is not None and k_off is not None else None
+    t.add('observer: tick gap median (phase %d ms), on vs off' % (1000 // hz),
+          fmt(k_on and k_on / 1e3, ' us', 2), fmt(k_off and k_off / 1e3, ' us', 2),
+          '%+.2f us' % diff if diff is not None else '-', 'report', 'INFO', d)
+    lost = [r_.json['probes']['lost'] for r_ in on if r_.json]
+    t.details.append(('Observer effect, per run (jsinject ipi every 1.9 ms; tick gaps: start '
+                      'within 15 us of the densest %d ms phase)' % (1000 // hz),
+                      ('run', 'IPIs', 'matched', 'IPI gap med us', 'tick gaps', 'tick med us',
+                       'tick gaps caused by timer'),
+                      rows))
+    if any(lost):
+        t.notes.append('observer: probes lost events in runs with probes: %s' % lost)
+    return on
+
+
+def self_ipis(run):
+    """self_ipis - (IPIs the probes attribute to this jitterscope process as the sender,
+    irq_work events on the CPU from any sender)"""
+    c = js_cpu(run)
+    if not c or not run.json['probes']['enabled']:
+        return None, None
+    own, iw = 0, 0
+    for s in c.get('sources', []):
+        det = s.get('detail') or ''
+        m = re.search(r' from jitterscope:(\d+)$', det)
+        if s['cause'] in ('ipi', 'vector', 'tlb') and m and int(m.group(1)) in run.tids:
+            own += s['events']
+        if 'irq_work' in det:
+            iw += s['events']
+    return own, iw
+
+
+def sec_ipis(b, t, reps):
+    """sec_ipis - IPIs and irq_work reaching the CPU: jitterscope vs a plain busy loop"""
+    secs = 3
+    js_on, js_off, busy = [], [], []
+    kinds = ('on', 'busy', 'off')
+    for i in range(reps):
+        order = kinds if i % 2 == 0 else kinds[::-1]
+        for who in order:
+            if who == 'on':
+                js_on.append(b.js('ipis-on', secs, irqs=True, gaps=False))
+            elif who == 'off':
+                js_off.append(b.js('ipis-off', secs, extra=['--no-probes'], irqs=True,
+                                   gaps=False))
+            else:
+                busy.append(b.busy('ipis-busy', secs))
+
+    def rates(runs, busy_loop=False):
+        out = []
+        for r in runs:
+            if busy_loop:
+                lo = r.t_exec + 350_000_000
+                w = (lo, lo + int((secs - 0.55) * 1e9))
+            else:
+                w = window(r)
+            x = irq_rates(r, *w) if w else None
+            if x:
+                out.append(x[0])
+        return out
+
+    ron, roff, rb = rates(js_on), rates(js_off), rates(busy, True)
+
+    def tot(rs, keys=IPI_KEYS):
+        return med([sum(x[k] for k in keys) for x in rs])
+
+    d = dirty(js_on + js_off + busy)
+    a, z = tot(ron), tot(rb)
+    extra = a - z if a is not None and z is not None else None
+    t.add('ipis: CAL+RES+IWI+TLB on CPU 1 /s, probes on vs busy loop', fmt(a, '/s'),
+          fmt(z, '/s'), '%+.1f/s' % extra if extra is not None else '-', '+0 (<= +1/s)',
+          check(extra, '<=', 1.0), d)
+    a2 = tot(roff)
+    e2 = a2 - z if a2 is not None and z is not None else None
+    t.add('ipis: the same, --no-probes vs busy loop', fmt(a2, '/s'), fmt(z, '/s'),
+          '%+.1f/s' % e2 if e2 is not None else '-', '+0 (<= +1/s)', check(e2, '<=', 1.0), d)
+    iw, iwb = tot(ron, ('IWI',)), tot(rb, ('IWI',))
+    t.add('ipis: IWI (irq_work) on CPU 1 /s, probes on vs busy loop', fmt(iw, '/s', 2),
+          fmt(iwb, '/s', 2), '%+.2f/s' % (iw - iwb) if iw is not None and iwb is not None else '-',
+          '+0', check(iw - iwb if iw is not None and iwb is not None else None, '<=', 0.0), d)
+    own = [self_ipis(r) for r in js_on]
+    mx = max([x[0] for x in own if x[0] is not None], default=None)
+    t.add('ipis: IPIs sent to CPU 1 by the jitterscope process (probes)', fmt(mx, '', 0), '-',
+          '-', '0', check(mx, '==', 0), d)
+    mw = max([x[1] for x in own if x[1] is not None], default=None)
+    t.add('ipis: irq_work events on CPU 1, any sender (probes)', fmt(mw, '', 0), '-',
+          '-', '0', check(mw, '==', 0), d)
+    t.details.append(('IPI counters on CPU 1 while measuring, per run (/s)',
+                      ('run',) + IPI_KEYS,
+                      [(lbl,) + tuple(fmt(x[k], '', 2) for k in IPI_KEYS)
+                       for lbl, rs in (('probes on', ron), ('--no-probes', roff),
+                                       ('busy loop', rb)) for x in rs]))
+    return js_on + js_off
+
+
+def sec_throughput(b, t, reps):
+    """sec_throughput - probe events per second handled without loss, increasing fault rates"""
+    secs = 3
+    period = 2000
+    ladder = (20, 100, 200, 400, 800) if not b.a.quick else (100, 800)
+    rows, best, first_loss = [], None, None
+    runs = []
+    for count in ladder:
+        r = b.js('throughput-%d' % count, secs, gaps=False,
+                 inject=('pf', ['--period', str(period), '--count', str(count)]))
+        runs.append(r)
+        c = js_cpu(r)
+        if not c or not r.inject:
+            continue
+        pr = r.json['probes']
+        ev_s = pr['events'] / (c['duration_ns'] / 1e9)
+        inj_dur = float(r.inject.summary.get('duration_s', secs))
+        faults = int(r.inject.summary.get('faults', 0))
+        hk = housekeeping_pct(r, b.cpu)
+        rows.append((count * 1e6 / period / 1e3, fmt(faults / inj_dur / 1e3), fmt(ev_s / 1e3),
+                     pr['lost'], c['dropped'], fmt(hk, ' %', 2), fmt(c['lost_pct'], ' %')))
+        if pr['lost'] == 0 and c['dropped'] == 0:
+            best = max(best or 0, ev_s)
+        elif first_loss is None:
+            first_loss = ev_s
+    d = dirty(runs)
+    if first_loss is None:
+        js_txt = 'no loss up to %s k/s' % fmt(best and best / 1e3, '', 0)
+        verdict = check(best, '>=', 100e3)
+    else:
+        js_txt = 'loss from %s k/s' % fmt(first_loss / 1e3, '', 0)
+        verdict = check(best, '>=', 100e3)
+    t.add('throughput: probe events/s on CPU 1 with lost == 0', js_txt, '-',
+          '-', '>= 100k/s', verdict, d)
+    t.details.append(('Attribution throughput (jsinject pf, period 2 ms, 3 s runs; events/s over '
+                      'the whole window)', ('target faults k/s', 'injected k/s', 'events k/s',
+                                            'lost', 'dropped', 'housekeeping CPU', 'CPU 1 lost'),
+                      rows))
+    return runs
+
+
+def sec_scaling(b, t, base_runs, all_js):
+    """sec_scaling - cost: RSS, housekeeping CPU, attach, report time; vs duration, gap rate"""
+    long_s = 6 if b.a.quick else 15
+    many_s = b.a.gaps_secs or (8 if b.a.quick else 30)
+    long_r = b.js('scaling-long', long_s)
+    many_r = b.js('scaling-gaps', many_s, extra=['-T', '100ns'],
+                  inject=[('timer', ['--period', '100']), ('ipi', ['--period', '40'])])
+    base_ok = [r for r in base_runs if r.json]
+    rss = med([r.rusage.ru_maxrss for r in base_ok if r.rusage])
+    os_rss = med([r.rusage.ru_maxrss for r in b.runs if r.name.startswith('floor-oslat')
+                  and r.rusage])
+    d = dirty(base_ok)
+    t.add('cost: max RSS, 1 measured CPU (%.0f s run)' % (js_cpu(base_ok[0])['duration_ns'] / 1e9
+                                                         if base_ok else 0),
+          fmt(rss and rss / 1024, ' MiB'), fmt(os_rss and os_rss / 1024, ' MiB') + ' (oslat)',
+          fmt_ratio(ratio(rss, os_rss)), '<= 32 MiB', check(rss and rss / 1024, '<=', 32), d)
+    hk = med([housekeeping_pct(r, b.cpu) for r in base_ok])
+    os_hk = med([housekeeping_pct(r, b.cpu) for r in b.runs if r.name.startswith('floor-oslat')])
+    t.add('cost: housekeeping CPU while measuring (% of a core)', fmt(hk, ' %', 2),
+          fmt(os_hk, ' %', 2) + ' (oslat)', '-', '<= 2 %', check(hk, '<=', 2.0), d)
+    att = med([attach_s(r) for r in all_js if r.json and not r.inject
+               and '-T' not in r.cmd])
+    os_att = med([attach_s(r) for r in b.runs if r.name.startswith('floor-oslat')])
+    t.add('cost: exec to first sample (attach)', fmt(att, ' s', 3),
+          fmt(os_att, ' s', 3) + ' (oslat)', fmt_ratio(ratio(att, os_att)), '<= 1 s',
+          check(att, '<=', 1.0), dirty(all_js))
+    # report time: the post-run phase (detach, attribution tail, JSON + gaps CSV) vs gap count,
+    # least squares over every run that wrote both outputs, slope clamped at >= 0
+    pts = [(js_cpu(r)['gap_count'], post_run_s(r)) for r in all_js + [long_r, many_r]
+           if r.json and '--gaps' in r.cmd and not r.killed]
+    est, slope, top = None, None, max(pts) if pts else None
+    if len(pts) >= 3:
+        mx, my = statistics.fmean(p[0] for p in pts), statistics.fmean(p[1] for p in pts)
+        sxx = sum((p[0] - mx) ** 2 for p in pts)
+        slope = max(0.0, sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx) if sxx else 0.0
+        est = my + slope * (1e6 - mx)
+    t.add('cost: report time (post-run) for 1M gaps', fmt(est, ' s', 2) +
+          (' (fit; measured %d gaps: %.2f s)' % top if top else ''), '-',
+          '%s us/gap' % fmt(slope and slope * 1e6, '', 2), 'report', 'INFO', dirty([many_r]))
+    # scaling: memory flat with duration and with gap count, CPU cost vs both
+    rl, rm = long_r.rusage and long_r.rusage.ru_maxrss, many_r.rusage and many_r.rusage.ru_maxrss
+    t.add('scaling: max RSS, %g s vs %.0f s run' % (long_s, js_cpu(base_ok[0])['duration_ns'] / 1e9
+                                                    if base_ok else 0),
+          fmt(rl and rl / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
+          fmt_ratio(ratio(rl, rss)), '<= 1.05x (flat)', check(ratio(rl, rss), '<=', 1.05),
+          dirty([long_r] + base_ok))
+    ng = js_cpu(many_r)['gap_count'] if many_r.json else None
+    t.add('scaling: max RSS, %s gaps vs %s gaps' % (ng, med([js_cpu(r)['gap_count']
+                                                           for r in base_ok])),
+          fmt(rm and rm / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
+          fmt_ratio(ratio(rm, rss)), '<= 1.05x (flat)', check(ratio(rm, rss), '<=', 1.05),
+          dirty([many_r] + base_ok))
+    hl, hm = housekeeping_pct(long_r, b.cpu), housekeeping_pct(many_r, b.cpu)
+    t.add('scaling: housekeeping CPU, %g s run vs base' % long_s, fmt(hl, ' %', 2),
+          fmt(hk, ' %', 2), fmt_ratio(ratio(hl, hk)), '<= 2 %', check(hl, '<=', 2.0),
+          dirty([long_r]))
+    gps = ng / (js_cpu(many_r)['duration_ns'] / 1e9) if ng else None
+    t.add('scaling: housekeeping CPU at %s gaps/s vs base' % fmt(gps, '', 0), fmt(hm, ' %', 2),
+          fmt(hk, ' %', 2), fmt_ratio(ratio(hm, hk)), '<= 2 %', check(hm, '<=', 2.0),
+          dirty([many_r]))
+    t.details.append(('Cost per run', ('run', 'duration s', 'gaps', 'max RSS MiB',
+                                       'housekeeping %', 'attach s', 'post-run s', 'dropped',
+                                       'probe events', 'lost'),
+                      [(r.name, fmt(js_cpu(r)['duration_ns'] / 1e9), js_cpu(r)['gap_count'],
+                        fmt(r.rusage.ru_maxrss / 1024), fmt(housekeeping_pct(r, b.cpu), '', 2),
+                        fmt(attach_s(r), '', 3), fmt(post_run_s(r), '', 3),
+                        js_cpu(r)['dropped'], r.json['probes']['events'],
+                        r.json['probes']['lost']) for r in base_ok + [long_r, many_r]
+                       if r.json]))
+    sm = [r.smaps for r in base_ok if r.smaps]
+    if sm:
+        t.notes.append('largest mappings of a %s run (Rss kB): ' % 'floor-js' +
+                       '; '.join('%d %s' % x for x in sm[0]))
+    return [long_r, many_r]
+
+
+# ---------------------------------------------------------------------------------------------
+# machine, document
+
+def machine():
+    """machine - uname, CPU model, CPUs, HZ, hypervisor flag"""
+    model = '?'
+    hyper = False
+    with open('/proc/cpuinfo') as f:
+        for line in f:
+            if line.startswith('model name') and model == '?':
+                model = line.split(':', 1)[1].strip()
+            if line.startswith('flags') and ' hypervisor' in line:
+                hyper = True
+    return {'uname': ' '.join(platform.uname()[:3] + platform.uname()[4:5]), 'cpu': model,
+            'ncpu': os.cpu_count(), 'hz': kernel_hz(), 'vm': hyper}
+
+
+def git_rev():
+    """git_rev - the tree's commit (and whether the tree has local changes)"""
+    try:
+        rev = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
+                             capture_output=True, text=True).stdout.strip()
+        st = subprocess.run(['git', '-C', ROOT, 'status', '--porcelain', '--untracked-files=no'],
+                            capture_output=True, text=True).stdout.strip()
+        return rev + (' (with local changes)' if st else '')
+    except OSError:
+        return '?'
+
+
+def md_table(header, rows):
+    """md_table - a markdown table"""
+    out = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)]
+    out += ['| ' + ' | '.join(str(c) for c in r) + ' |' for r in rows]
+    return '\n'.join(out)
+
+
+METHODS = """\
+## How it is measured
+
+`make bench` (root) runs `bench/run.py`, which builds nothing itself and writes this file.
+Every comparison is made inside one invocation, alternating the two sides run by run on the
+same CPU (`--reps` repetitions, default 3), and the table shows medians over the runs. Absolute
+figures on these shared VMs move from minute to minute; the ratios are the result.
+
+* **Detection floor.** jitterscope's calibration pass gives the loop period's min and median
+  (`loop_ns_min`, `loop_ns_median`); `loop_ns_mean` is the measuring loop's mean with the gaps
+  taken out. oslat's period is its duration divided by its loops (every loop lands in one
+  histogram bucket), as the issue defines it; "lost time excluded" takes oslat's loops of
+  1 us and more out of the time (bucket N = [N-1, N) us, mid-points), the same definition as
+  `loop_ns_mean`; "wall / loops" divides the whole window by the loops for both tools.
+* **Agreement.** `jsinject --mode preempt --period 10000 --spin 200` runs on the measured CPU
+  while each tool measures (it starts when the tool's measuring thread appears, and stops
+  0.5 s before the tool). Both tools count their gaps of 150 us and more (oslat: buckets 151
+  and up of 1024, the last one counting every longer loop), which each 200 us spin makes; other
+  noise of that size counts for both, and a spin merged into a longer gap counts once.
+  jitterscope's gaps are also matched one to one to the injector's log (CLOCK_MONOTONIC).
+* **Observer effect.** `jsinject --mode ipi --period 1900` during runs with probes and with
+  `--no-probes`, alternating. Each injected IPI is matched to the gap overlapping its
+  [start, end] in `--gaps` (CLOCK_MONOTONIC); the per-run median of those gaps is compared.
+  Tick gaps are the gaps (3-300 us, not injected) starting within 15 us of the densest phase
+  modulo the tick period (CONFIG_HZ), found per run: the same method with and without probes.
+  IPIs: /proc/interrupts CAL, RES, IWI and TLB of the measured CPU, sampled every 100 ms, over
+  the measuring window (from 0.1 s after the JSON's `start_ns` to 0.1 s before `end_ns`) for
+  jitterscope with and without probes, and over the same window of a plain busy loop
+  (python, no syscalls) pinned to the CPU. The probes also name the sender of every IPI: the
+  row "sent by jitterscope" counts IPI sources `from jitterscope` and irq_work in the JSON.
+* **Throughput.** `jsinject --mode pf --period 2000 --count N` (one traced page fault per page)
+  at increasing rates; events/s is `probes.events` over the whole window (the injection covers
+  about 85 % of it, so the peak rate is higher), loss is `probes.lost` or `dropped` > 0.
+* **Cost.** Max RSS is the kernel's `ru_maxrss` of the process (wait4; the same figure as
+  `/usr/bin/time -v`), here for one measured CPU. Housekeeping CPU: the on-CPU time
+  (`/proc/PID/task/*/schedstat`) of every thread not pinned to the measured CPU, over the
+  measuring window, per second. Attach: from a CLOCK_MONOTONIC stamp taken just before exec to
+  the JSON's `cpus[0].start_ns` (oslat: until its measuring thread is seen, 0.1 s polling).
+  Report time: from the end of sampling (`end_ns`) to the process's exit, with `--json` and
+  `--gaps` written. The 1M-gap figure is a least-squares line through (gaps, report time) of
+  every run that wrote both (slope clamped at >= 0), evaluated at 1,000,000 gaps; the run with
+  the most gaps is a high gap-rate run (`-T 100ns` plus `jsinject --mode timer --period 100`
+  and `--mode ipi --period 40` at once), shown next to the estimate. A real 1M-gap run takes
+  about 2 minutes here (about 9k gaps/s at most): `bench/run.py --only scaling --gaps-secs 120`.
+* **Scaling.** The same figures for a longer run and for the high gap-rate run.
+* **Contamination.** Before each run the harness waits (up to 60 s in all) while other
+  measurement tools or tests run (jitterscope, oslat, jsinject, test_*, ...); a verdict marked
+  `*` had one running during at least one of its runs. Those are listed below the table.
+"""
+
+
+def write_doc(path, t, m, started, elapsed, foreign, args):
+    """write_doc - docs/BENCHMARKS.md with the last results"""
+    parts = ['# Benchmarks', '',
+             'Last results of `make bench` (`bench/run.py`). Rewritten by every run.', '',
+             '* date: %s' % started.strftime('%Y-%m-%d %H:%M UTC'),
+             '* machine: %s; %s; %d CPUs; HZ=%d%s' % (m['uname'], m['cpu'], m['ncpu'], m['hz'],
+                                                     '; virtual machine' if m['vm'] else ''),
+             '* tree: %s; measured CPU %d; %d repetitions; %.0f s' % (git_rev(), args.cpu,
+                                                                     args.reps, elapsed),
+             '* oslat: %s' % (subprocess.run([OSLAT, '-v'], capture_output=True, text=True)
+                              .stdout.strip() or subprocess.run([OSLAT, '-v'],
+                              capture_output=True, text=True).stderr.strip()
+                              if OSLAT else 'not installed'),
+             '', '## Results', '', t.markdown(), '']
+    if foreign:
+        parts += ['`*` other measurement tools ran during these runs: %s.' %
+                  ', '.join(sorted(foreign)[:12]), '']
+    for title, hdr, rows in t.details:
+        parts += ['### ' + title, '', md_table(hdr, rows), '']
+    if t.notes:
+        parts += ['### Notes', ''] + ['* ' + n for n in t.notes] + ['']
+    parts += [METHODS]
+    with open(path, 'w') as f:
+        f.write('\n'.join(parts))
+
+
+def main():
+    """main - run the sections, print the table, write the document"""
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--cpu', type=int, default=1)
+    ap.add_argument('--reps', type=int, default=3)
+    ap.add_argument('--quick', action='store_true', help='1 repetition, shorter runs')
+    ap.add_argument('--only', default=','.join(SECTIONS))
+    ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'BENCHMARKS.md'))
+    ap.add_argument('--no-write', action='store_true')
+    ap.add_argument('--gaps-secs', type=float, default=0,
+                    help='length of the high gap-rate run (default 30 s; 120 s reaches ~1M gaps)')
+    ap.add_argument('--keep', help='keep every output file in this directory')
+    ap.add_argument('--wait-quiet', type=float, default=60.0,
+                    help='seconds in all to wait for other tools to finish (default 60)')
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit('bench/run.py: needs root (BPF probes, SCHED_FIFO injector, /proc of others)')
+    for exe in (JS, INJ):
+        if not os.access(exe, os.X_OK):
+            sys.exit('bench/run.py: %s missing: run make first' % exe)
+    if not OSLAT:
+        log('bench: oslat not found (rt-tests): the oslat rows are skipped')
+    if args.quick:
+        args.reps = 1
+    only = args.only.split(',')
+    # the harness itself stays off the measured CPU
+    os.sched_setaffinity(0, [c for c in os.sched_getaffinity(0) if c != args.cpu] or [0])
+    started, t0 = datetime.datetime.now(datetime.timezone.utc), time.monotonic()
+    m = machine()
+    b, t = Bench(args), Table()
+    log('bench: CPU %d, %d repetitions, scratch %s' % (args.cpu, args.reps, b.tmp))
+    base, all_js = [], []
+    steps = [('floor', lambda: sec_floor(b, t, args.reps)),
+             ('agree', lambda: sec_agree(b, t, args.reps)),
+             ('observer', lambda: sec_observer(b, t, args.reps, m['hz'])),
+             ('ipis', lambda: sec_ipis(b, t, args.reps)),
+             ('throughput', lambda: sec_throughput(b, t, args.reps))]
+    for name, fn in steps:
+        if name not in only:
+            continue
+        log('bench: %s (%.0f s so far)' % (name, time.monotonic() - t0))
+        res = fn()
+        if name == 'floor':
+            base = res[0]
+    if 'scaling' in only:
+        log('bench: scaling (%.0f s so far)' % (time.monotonic() - t0))
+        if not base:
+            base = [b.js('floor-js', 3)]
+        sec_scaling(b, t, base, [r for r in b.runs if r.cmd[0] == JS])
+    elapsed = time.monotonic() - t0
+    foreign = set().union(*(r.foreign for r in b.runs)) if b.runs else set()
+    print(t.text())
+    if foreign:
+        print('* other measurement tools ran during these runs: %s' %
+              ', '.join(sorted(foreign)[:12]))
+    for n in t.notes:
+        print('note: ' + n)
+    print('(%.0f s; %s)' % (elapsed, 'not written' if args.no_write else args.out))
+    if not args.no_write:
+        write_doc(args.out, t, m, started, elapsed, foreign, args)
+    if not args.keep:
+        shutil.rmtree(b.tmp, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
