@@ -118,8 +118,9 @@ awk 'function abs(x) { return x < 0 ? -x : x }
 	NR == FNR { j[FNR] = $0; nj = FNR; next }
 	{ if ($0 == j[FNR]) next
 	  split(j[FNR], a)
-	  if ($0 ~ /^#/ || NF != length(a) || abs($1 - a[1]) > 0.0011 || abs($2 - a[2]) > 1.001e-12 ||
-	      $3 != a[3]) { printf "line %d: java [%s] ours [%s]\n", FNR, j[FNR], $0; err = 1 } }
+	  if ($0 ~ /^#/ || NF != length(a) || abs($1 - a[1]) > 0.0011 ||
+	      abs($2 - a[2]) > 1.001e-12 || $3 != a[3]) {
+		printf "line %d: java [%s] ours [%s]\n", FNR, j[FNR], $0; err = 1 } }
 	END { if (FNR != nj) { print "line count differs"; err = 1 } exit err }' \
 	"$TMP/java.hgrm" "$G" || fail ".hgrm differs from Java's table of the .hlog"
 note ".hgrm: Max $max, Total count $gap_count; table = Java's"
