@@ -16,10 +16,11 @@ void causes_init(struct js_causes *c)
 /* key_of - a part's source key: fault details lose their " @0x..." address */
 static void key_of(uint32_t cause, const char *detail, char *key)
 {
+	size_t n = strnlen(detail, JS_DETAIL_LEN - 1);	/* detail may be a short literal */
 	char *at;
 
-	memcpy(key, detail, JS_DETAIL_LEN);
-	key[JS_DETAIL_LEN - 1] = '\0';
+	memcpy(key, detail, n);
+	key[n] = '\0';
 	if (cause != JS_CAUSE_FAULT)
 		return;
 	at = strstr(key, " @0x");

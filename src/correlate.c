@@ -714,7 +714,8 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 	s.maxend = malloc((nev ? nev : 1) * sizeof(*s.maxend));
 	if (!s.ev || !s.maxend)
 		goto out;
-	memcpy(s.ev, ev, nev * sizeof(*ev));
+	if (nev)	/* ev may be NULL when there are none */
+		memcpy(s.ev, ev, nev * sizeof(*ev));
 	qsort(s.ev, nev, sizeof(*s.ev), ev_start_cmp);
 	s.n = nev;
 	for (size_t i = 0; i < nev; i++)
