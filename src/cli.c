@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "js_arrival.h"
+#include "js_budget.h"
 #include "js_cpulist.h"
 #include "js_params.h"
 #include "js_sampler.h"
@@ -309,7 +310,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TRACE: p->trace_path = arg; break;
 	case OPT_PROM: p->prom_path = arg; break;
 	case OPT_HTML: p->html_path = arg; break;
-	case OPT_BUDGET: p->budget = arg; break;
+	case OPT_BUDGET: {
+		struct js_budget b;
+
+		if (budget_parse(arg, &b, err, sizeof(err))) {
+			argp_error(state, "invalid --budget '%s': %s", arg, err);
+			return EINVAL;
+		}
+		p->budget = arg;
+		break;
+	}
 	case OPT_JSON: p->json_path = arg; break;
 	case OPT_GAPS: p->gaps_path = arg; break;
 	case OPT_NO_PROBES: p->no_probes = true; break;
