@@ -202,7 +202,8 @@ static void only_in(const struct js_run *x, const struct js_run *y, char *buf, s
 	buf[0] = '\0';
 	for (size_t i = 0; i < x->ncpus && o + 1 < len; i++)
 		if (!find_cpu(y, x->cpus[i].cpu))
-			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", x->cpus[i].cpu);
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "",
+					      x->cpus[i].cpu);
 }
 
 /* audit_change - does check c of one run differ from the other's (by id and cpu)? */

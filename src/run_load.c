@@ -466,7 +466,8 @@ static void load_cbuckets(struct ld *l, const struct jsonp_val *o, struct js_cau
 		u64_at(l, v, "lo_ns", REQ, &lo);
 		bi = cbuckets_index(lo);
 		if (!l->rc && cbuckets_lo(bi) != lo)
-			lfail(l, v, "lo_ns", "%llu is not a bucket boundary", (unsigned long long)lo);
+			lfail(l, v, "lo_ns", "%llu is not a bucket boundary",
+			      (unsigned long long)lo);
 		u64_at(l, v, "total", REQ, &b->total[bi]);
 		bc = get(l, v, "by_cause", JSONP_OBJ, REQ);
 		nc = get(l, v, "ns_by_cause", JSONP_OBJ, 0);

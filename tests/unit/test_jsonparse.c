@@ -31,7 +31,8 @@ static void parse_bad_n(const char *text, size_t len, const char *want)
 	int rc = jsonp_parse(text, len, &d, err, sizeof(err));
 
 	if (rc != -EINVAL)
-		fail_msg("\"%.*s\" parsed (rc %d), should fail with \"%s\"", (int)len, text, rc, want);
+		fail_msg("\"%.*s\" parsed (rc %d), should fail with \"%s\"", (int)len, text, rc,
+			 want);
 	if (!strstr(err, want))
 		fail_msg("\"%.*s\": message \"%s\" lacks \"%s\"", (int)len, text, err, want);
 	assert_null(d.root);
@@ -214,7 +215,8 @@ static void test_invalid_syntax(void **state)
 	parse_bad("{\"a\":1 \"b\":2}", "column 8: expected ',' or '}' in an object");
 	parse_bad("{a:1}", "column 2: expected a string key, found 'a'");
 	parse_bad("['x']", "column 2: expected a value, found '''");
-	parse_bad("[1]\n [2]", "line 2, column 2: expected the end of the document after the value");
+	parse_bad("[1]\n [2]",
+		  "line 2, column 2: expected the end of the document after the value");
 	parse_bad("// c\n1", "line 1, column 1: expected a value, found '/'");
 	parse_bad("[1] /* c */", "expected the end of the document");
 	parse_bad("tru", "expected a value");
@@ -223,7 +225,8 @@ static void test_invalid_syntax(void **state)
 	parse_bad("[NaN]", "found 'N'");
 	parse_bad("[Infinity]", "found 'I'");
 	parse_bad("\v1", "found byte 0x0b");
-	parse_bad("\xef\xbb\xbf\xef\xbb\xbf" "1", "line 1, column 1: expected a value, found byte 0xef");
+	parse_bad("\xef\xbb\xbf\xef\xbb\xbf" "1",
+		  "line 1, column 1: expected a value, found byte 0xef");
 	parse_bad_n("[1,\0]", 5, "found byte 0x00");
 	parse_bad("[\n\n   1,\n  x]", "line 4, column 3: expected a value, found 'x'");
 	/* columns count characters, not bytes */

@@ -207,8 +207,8 @@ static void test_render(void **state)
 	assert_null(strstr(t, "\nCPU 2:"));
 	assert_non_null(strstr(t, "CPUs measured in A only: 2\n"));
 	assert_non_null(strstr(t, "CPUs measured in B only: 3\n"));
-	assert_non_null(strstr(t, "  gaps                              300          100         -200"
-				  "    -66.7%  better\n"));
+	assert_non_null(strstr(t, "  gaps                              300          100"
+				  "         -200    -66.7%  better\n"));
 	assert_non_null(strstr(t, "  task: gaps "));
 	assert_non_null(strstr(t, "  nohz_full                    pass -> fail  cpu1: observed 2"));
 	assert_non_null(strstr(t, "  only.2                       pass -> -     "));

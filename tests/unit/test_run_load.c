@@ -456,7 +456,8 @@ static void test_rejects(void **state)
 {
 	(void)state;
 	load_bad("\"schema_version\": 1", "\"schema_version\": 2",
-		 "schema_version: 2 is not supported (this jitterscope reads 1) (line 2, column 21)");
+		 "schema_version: 2 is not supported (this jitterscope reads 1) "
+		 "(line 2, column 21)");
 	load_bad("\"tool\": \"jitterscope\"", "\"tool\": \"other\"", "not a jitterscope run");
 	load_bad("\"gap_count\"", "\"gap_kount\"", "cpus[0].gap_count: missing");
 	load_bad("\"lost_ns\": ", "\"lost_ns\": \"x\", \"l\": ",
@@ -477,8 +478,8 @@ static void test_rejects(void **state)
 		 "not a bucket boundary");
 	load_bad("\"cpus\": [\n    {", "\"cpus\": [ 7, {", "cpus[0]: expected an object");
 	load_bad("\"isolated\": \"3\"", "\"isolated\": \"3-1\"", "audit.facts.isolated: not a CPU");
-	load_bad("\"offset_ns\": 0,", "\"offset_ns\": 0.5,", "intervals.list[0].offset_ns: expected "
-		 "an unsigned integer, found 0.5");
+	load_bad("\"offset_ns\": 0,", "\"offset_ns\": 0.5,",
+		 "intervals.list[0].offset_ns: expected an unsigned integer, found 0.5");
 	load_text_bad("", "not JSON: line 1, column 1: expected a value");
 	load_text_bad("{\"a\": 1", "not JSON: line 1, column 8: expected ',' or '}'");
 	load_text_bad("[1, 2]", "not a jitterscope run: the document is an array");
