@@ -52,6 +52,8 @@ static const char doc[] =
 	"\n"
 	"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
 	"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
+	"  jitterscope report RUN.json             the report of a saved --json run\n"
+	"  jitterscope diff A.json B.json          two runs side by side\n"
 	"\v"
 	"TIME values: durations take s (default), m, h, d or ms; thresholds take ns, us "
 	"(default), ms or s.\n"
@@ -61,7 +63,8 @@ static const char doc[] =
 	"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
 	"  jitterscope check --cpu 3\n"
 	"\n"
-	"Exit status: 0 ok, 1 runtime error, 2 audit failures (check), 64 usage error.";
+	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded or (check) an audit "
+	"check failed, 64 usage error, 130 a second Ctrl-C.";
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What to measure:", 1 },
