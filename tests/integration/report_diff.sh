@@ -11,10 +11,13 @@ need_cpu1
 	>"$TMP/A.txt" 2>"$TMP/A.err" || fail "run A exited $? ($(cat "$TMP/A.err"))"
 "$JS" --cpu 1 --duration 2 --json "$TMP/B.json" -q \
 	>"$TMP/B.txt" 2>"$TMP/B.err" || fail "run B exited $? ($(cat "$TMP/B.err"))"
+# C: no probes, no worst-gap list, another threshold (the report's other branches)
+"$JS" --cpu 1 --duration 1 --json "$TMP/C.json" -q --no-probes -n 0 -T 2us \
+	>"$TMP/C.txt" 2>"$TMP/C.err" || fail "run C exited $? ($(cat "$TMP/C.err"))"
 grep -q "^CPU 1 " "$TMP/A.txt" || fail "run A printed no report"
 
 # report: the very text the run printed
-for r in A B; do
+for r in A B C; do
 	"$JS" report "$TMP/$r.json" >"$TMP/$r.rep" 2>"$TMP/$r.rep.err" ||
 		fail "report $r.json exited $? ($(cat "$TMP/$r.rep.err"))"
 	[ -s "$TMP/$r.rep.err" ] && fail "report $r.json wrote to stderr: $(cat "$TMP/$r.rep.err")"
@@ -23,8 +26,9 @@ for r in A B; do
 $(head -40 "$TMP/$r.diff")"
 done
 grep -q "messages every 100.0 us" "$TMP/A.rep" || fail "report A lacks the arrivals"
-echo "ok: report of each run equals its original report ($(wc -l <"$TMP/A.rep") and" \
-	"$(wc -l <"$TMP/B.rep") lines)"
+grep -q "probes: off (--no-probes)" "$TMP/C.rep" || fail "report C does not say probes were off"
+echo "ok: report of each run equals its original report ($(wc -l <"$TMP/A.rep")," \
+	"$(wc -l <"$TMP/B.rep") and $(wc -l <"$TMP/C.rep") lines)"
 
 # diff: every section, and the numbers of both files
 "$JS" diff "$TMP/A.json" "$TMP/B.json" --json "$TMP/D.json" >"$TMP/diff.txt" 2>"$TMP/diff.err" ||
@@ -61,6 +65,14 @@ assert d["only_in_a"] == [] and d["only_in_b"] == []
 print("ok: diff JSON: %d rows, p99 %s, max %s" % (len(rows), rows["p99_ns"]["verdict"],
       rows["max_ns"]["verdict"]))
 PY
+
+# runs that are not comparable say so, and compare no causes
+"$JS" diff "$TMP/B.json" "$TMP/C.json" >"$TMP/diffc.txt" 2>&1 || fail "diff B C exited $?"
+grep -q "^note: thresholds differ (A 1.0 us, B 2.0 us)" "$TMP/diffc.txt" ||
+	fail "diff B C: no threshold note: $(cat "$TMP/diffc.txt")"
+grep -q "^note: probes were off in B: causes are not compared" "$TMP/diffc.txt" ||
+	fail "diff B C: no probes note"
+grep -q "^  causes" "$TMP/diffc.txt" && fail "diff B C compares causes without probes"
 
 # a run against itself: no change anywhere
 "$JS" diff "$TMP/A.json" "$TMP/A.json" --json "$TMP/AA.json" >/dev/null 2>&1 ||
