@@ -40,7 +40,7 @@
 #define RUN_LOAD_MAX_BYTES (1ull << 30)    /* a saved run larger than 1 GiB is refused */
 
 /*
- * run_load_file - read and load path. 0; -errno when the file cannot be read (err:
+ * run_load_file - read and load path ("-": standard input). 0; -errno when the file cannot be read (err:
  * "cannot read: ..."); -EINVAL when it is not JSON (err: "not JSON: line L, column C:
  * ...") or not a jitterscope run (err: "KEY.PATH: what is wrong"); -ENOMEM.
  * On failure run is left empty (run_load_free is harmless).

@@ -1234,10 +1234,10 @@ int run_load_buf(const char *buf, size_t len, struct js_run *run, char *err, siz
 	return rc;
 }
 
-/* read_all - the whole file, malloc'd */
+/* read_all - the whole file ("-": standard input), malloc'd */
 static int read_all(const char *path, char **out, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
 	int rc = 0;
@@ -1263,7 +1263,8 @@ static int read_all(const char *path, char **out, size_t *len)
 	if (ferror(fp))
 		rc = errno ? -errno : -EIO;
 out:
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
 	if (rc)
 		free(buf);
 	else
