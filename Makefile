@@ -118,3 +118,63 @@ bench: all
 	python3 bench/run.py $(BENCH_ARGS)
 
 .PHONY: bench
+
+# ---- robustness (issue 6, docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak ----------
+#   make asan        library, unit tests and binary with ASan+UBSan in build-asan/, unit tests
+#                    run; then the integration tests against that binary (JS_BIN, root)
+#   make valgrind    unit tests under valgrind --error-exitcode=1 (VALGRIND_SKIP: slow ones)
+#   make fuzz        libFuzzer target per parser (tests/fuzz/), FUZZ_SECS each (default 20)
+#   make soak        a SOAK_SECS (default 600) run, RSS sampled and asserted flat
+ASAN_OUTPUT  ?= build-asan
+ASAN_CFLAGS  ?= -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+		-fno-sanitize-recover=undefined -std=gnu11 -Wall -Wextra -pthread
+ASAN_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ASAN_TESTS   ?= $(wildcard tests/integration/measure_*.sh tests/integration/robust_*.sh)
+VALGRIND_SKIP ?= test_probes_live test_out_hlog test_arrival
+FUZZ_OUTPUT  ?= build-fuzz
+FUZZ_SECS    ?= 20
+FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=undefined -fno-omit-frame-pointer -std=gnu11 -pthread -w
+FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(FUZZ_OUTPUT)/%,$(FUZZ_SRCS))
+FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_OUTPUT)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
+SOAK_SECS    ?= 600
+
+asan: $(SKELS)
+	$(Q)$(MAKE) --no-print-directory OUTPUT=$(ASAN_OUTPUT) CFLAGS='$(ASAN_CFLAGS)' \
+		$(ASAN_OUTPUT)/jitterscope $(patsubst $(OUTPUT)/%,$(ASAN_OUTPUT)/%,$(UNIT_BINS))
+	$(Q)$(ASAN_ENV) scripts/run-tests.sh unit \
+		$(patsubst $(OUTPUT)/%,$(ASAN_OUTPUT)/%,$(UNIT_BINS))
+	$(Q)$(ASAN_ENV) JS_BIN=$(CURDIR)/$(ASAN_OUTPUT)/jitterscope \
+		scripts/run-tests.sh integration $(ASAN_TESTS)
+
+valgrind: $(UNIT_BINS)
+	$(Q)scripts/valgrind-unit.sh $(filter-out $(addprefix $(OUTPUT)/tests/,$(VALGRIND_SKIP)), \
+		$(UNIT_BINS))
+
+$(FUZZ_OUTPUT)/obj:
+	$(Q)mkdir -p $@
+
+$(FUZZ_OUTPUT)/obj/%.o: src/%.c $(wildcard include/*.h src/*.h) $(SKELS) | $(FUZZ_OUTPUT)/obj
+	$(call msg,FUZZCC,$@)
+	$(Q)$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_OUTPUT)/libjitterscope.a: $(FUZZ_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(FUZZ_OUTPUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OUTPUT)/libjitterscope.a
+	$(call msg,FUZZ,$@)
+	$(Q)$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< \
+		$(FUZZ_OUTPUT)/libjitterscope.a $(LDLIBS) -o $@
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	$(Q)scripts/fuzz.sh $(FUZZ_SECS) $(FUZZ_BINS)
+
+soak: all
+	$(Q)scripts/soak.sh $(SOAK_SECS)
+
+.PHONY: asan valgrind fuzz fuzz-build soak
