@@ -2,7 +2,7 @@
 # Each test: exit 0 pass, 77 skip, anything else fail.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-JS=$ROOT/build/jitterscope
+JS=${JS_BIN:-$ROOT/build/jitterscope}   # make asan: the sanitized binary
 TMP=$(mktemp -d /tmp/jstest.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
