@@ -21,7 +21,8 @@ hit = [r for r in rows if "fault:" in r["causes"] and "(sampler)" in r["causes"]
 print("zaps %d, gaps with a fault in the sampler %d" % (actions, len(hit)))
 assert actions > 300, actions
 assert len(hit) >= 0.99 * actions, (len(hit), actions)
-assert len(hit) <= actions + 2, (len(hit), actions)
+# a few more are possible (the kernel may migrate the unlocked hook page), never many
+assert len(hit) <= 1.03 * actions + 3, (len(hit), actions)
 PY
 rc=$?; [ $rc -eq 77 ] && exit 77
 
