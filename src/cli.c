@@ -458,13 +458,13 @@ int cli_parse(int argc, char **argv, struct js_params *p)
 	if (cli_errs) {
 		fclose(cli_errs);
 		cli_errs = NULL;
-		for (char *l = errs, *nl; l && *l; l = nl) {
-			nl = strchrnul(l, '\n');
-			if (*nl)
-				nl++;
-			if (strncmp(l, "Try `", 5))
-				fwrite(l, 1, (size_t)(nl - l), stderr);
-		}
+		/* the hint comes last and argp wraps it over two lines: cut it off */
+		char *hint = errs && strncmp(errs, "Try `", 5) ? strstr(errs, "\nTry `") : errs;
+
+		if (hint)
+			hint[hint == errs ? 0 : 1] = '\0';
+		if (errs)
+			fputs(errs, stderr);
 		free(errs);
 	}
 	if (err)
