@@ -1,0 +1,140 @@
+#!/bin/bash
+# robust_badinput.sh - every kind of bad input is refused before anything is measured:
+# the documented exit code (64 usage, 1 runtime), exactly one line on stderr naming the
+# problem, nothing on stdout, and a quick exit. Then a write error at the end of a run
+# (/dev/full) exits 1 with one line. See docs/ROBUSTNESS.md for the table.
+. "$(dirname "$0")/lib.bash"
+need_cpu1
+
+# an offline CPU number (below the 1024 the tool handles) and all the online CPUs
+read -r offline all_online < <(python3 - <<'PY'
+s = open("/sys/devices/system/cpu/online").read().strip()
+on = set()
+for part in s.split(","):
+    a, _, b = part.partition("-")
+    on.update(range(int(a), int(b or a) + 1))
+off = next(c for c in range(1024) if c not in on)
+print(off, ",".join(map(str, sorted(on))))
+PY
+)
+mkdir -p "$TMP/dir"
+ro=""
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/ro" && mount -t tmpfs -o ro,size=64k jsro "$TMP/ro" 2>/dev/null
+then
+	ro=$TMP/ro
+	trap 'umount "$TMP/ro" 2>/dev/null; rm -rf "$TMP"' EXIT
+fi
+
+n=0 bad=0
+# check CODE REGEX ARGS... - run jitterscope ARGS (ARGS may start with a wrapper: taskset)
+check() {
+	local want=$1 re=$2
+	shift 2
+	local cmd=("$@")
+	[ "${cmd[0]}" = taskset ] || cmd=("$JS" "${cmd[@]}")
+	local start end rc lines
+	start=$(date +%s%N)
+	timeout 20 "${cmd[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	end=$(date +%s%N)
+	lines=$(wc -l <"$TMP/err")
+	n=$((n + 1))
+	local why=""
+	[ "$rc" -eq "$want" ] || why="exit $rc, want $want"
+	[ -z "$why" ] && [ "$lines" -ne 1 ] && why="$lines lines on stderr, want 1"
+	[ -z "$why" ] && ! grep -qE "$re" "$TMP/err" && why="message does not match /$re/"
+	[ -z "$why" ] && ! grep -q '^jitterscope' "$TMP/err" && why="message without the program name"
+	[ -z "$why" ] && [ -s "$TMP/out" ] && why="output on stdout"
+	[ -z "$why" ] && [ $(( (end - start) / 1000000 )) -gt 2000 ] &&
+		why="took $(( (end - start) / 1000000 )) ms: checks must come before measuring"
+	if [ -n "$why" ]; then
+		bad=$((bad + 1))
+		echo "FAIL: jitterscope ${*}: $why"
+		sed 's/^/    stderr: /' "$TMP/err" | head -5
+	fi
+}
+
+# CPUs
+check 64 'out of range'            --cpu 4096 -d 1
+check 64 'out of range'            --cpu 1024 -d 1
+check 64 "CPU $offline is not online" --cpu "$offline" -d 1
+check 64 'not in this process.s allowed CPUs' taskset -c 0 "$JS" --cpu 1 -d 1
+check 64 'empty'                   --cpu '' -d 1
+check 64 'invalid CPU list'        --cpu 1, -d 1
+check 64 'invalid CPU list'        --cpu 3-1 -d 1
+check 64 'invalid CPU list'        --cpu a -d 1
+check 64 'invalid CPU list'        --cpu=-1 -d 1
+check 64 'invalid CPU list'        --cpu '1 2' -d 1
+check 64 'no housekeeping CPU left' --cpu "$all_online" -d 1
+check 64 'both measured and housekeeping' --cpu 1 -H 1 -d 1
+check 64 'housekeeping CPU .* not online' --cpu 1 -H "$offline" -d 1
+check 64 'invalid CPU list'        -H x -d 1
+check 64 'out of range'            check --cpu 4096
+# durations
+check 64 'invalid duration'        -d -1
+check 64 'invalid duration'        -d -5s
+check 64 'out of range'            -d 99999999999999999999
+check 64 'out of range'            -d 1000000000d
+check 64 'out of range'            -d 0.0000000001
+check 64 'invalid duration'        -d 5x
+check 64 'invalid duration'        -d 5mm
+check 64 'invalid duration'        -d 1e3
+check 64 'invalid duration'        -d ''
+check 64 'invalid warm-up'         --warm-up x
+check 64 'invalid --hlog-interval' --hlog-interval 10us
+# thresholds
+check 64 'must be > 0'             -T 0
+check 64 'invalid threshold'       -T -1
+check 64 'invalid threshold'       -T 1q
+check 64 'out of range'            -T 0.1ns
+check 64 'shorter than the duration' -d 1 -T 2s
+check 64 'shorter than the duration' -d 1 -T 1s
+# other values
+check 64 'invalid priority'        -P f:0
+check 64 'invalid priority'        -P fifo
+check 64 'invalid --top'           -n 1001
+check 64 'invalid --ring-size'     --ring-size 1000
+check 64 'invalid --arrival-interval' --arrival-interval x
+check 64 'invalid --budget'        --budget max=abc
+check 64 'invalid --trace-max-events' --trace-max-events 5
+# conflicting options, unknown options, stray arguments
+check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
+check 64 'two outputs write to'    --json - --prom -
+check 64 'needs --arrival-interval' --burst 5
+check 64 'unrecognized option'     --bogus
+check 64 'requires an argument'    --cpu
+check 64 'unexpected argument'     stray
+check 64 'needs one JSON file'     report
+check 64 'needs two JSON files'    diff a.json
+# output files: every option, checked before measuring (exit 1, a runtime error)
+for opt in json gaps hlog hgrm trace prom html; do
+	check 1 "cannot write .*No such file or directory" --cpu 1 -d 1 --$opt /nonexistent/dir/x
+	check 1 "cannot write .*Is a directory"           --cpu 1 -d 1 --$opt "$TMP/dir"
+	[ -n "$ro" ] && check 1 "cannot write .*Read-only file system" --cpu 1 -d 1 --$opt "$ro/x"
+done
+check 1 "cannot write .*No such file or directory" check --cpu 1 --json /nonexistent/x
+
+# --help, --usage and --version: exit 0, stdout only
+for a in --help --usage --version -V; do
+	"$JS" $a >"$TMP/out" 2>"$TMP/err"; rc=$?
+	n=$((n + 1))
+	if [ $rc -ne 0 ] || [ -s "$TMP/err" ] || [ ! -s "$TMP/out" ]; then
+		bad=$((bad + 1)); echo "FAIL: jitterscope $a: exit $rc, stderr $(wc -l <"$TMP/err") lines"
+	fi
+done
+
+# a write error that only shows at the end (a full disk): one line, exit 1, nothing lost
+# silently; the other outputs are still complete
+if [ "$(id -u)" -eq 0 ] && [ -w /dev/full ]; then
+	"$JS" --cpu 1 -d 0.3 --no-probes -q --json /dev/full --gaps "$TMP/g.csv" \
+		>/dev/null 2>"$TMP/err"; rc=$?
+	n=$((n + 1))
+	if [ $rc -ne 1 ] || ! grep -qi 'writing the json output failed' "$TMP/err" ||
+	   [ "$(grep -vc warning "$TMP/err")" -ne 1 ] || [ ! -s "$TMP/g.csv" ]; then
+		bad=$((bad + 1)); echo "FAIL: --json /dev/full: exit $rc: $(cat "$TMP/err")"
+	fi
+fi
+
+[ $bad -eq 0 ] || fail "$bad of $n bad-input cases wrong"
+echo "ok: $n bad-input cases: right exit code, one line, before measuring"
+exit 0
