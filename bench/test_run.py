@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""bench/test_run.py - tests of bench/run.py's analysis helpers (no root, no measuring)."""
+
+import os
+import random
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as R  # noqa: E402
+
+
+class FakeRun:
+    """FakeRun - just the fields the helpers read"""
+
+    def __init__(self, json=None, gaps=None):
+        self.json, self.gaps = json, gaps
+
+
+class MatchActions(unittest.TestCase):
+    def test_each_action_gets_the_gap_over_it(self):
+        gaps = [(100, 10, 'x'), (200, 50, 'x'), (300, 5, 'x')]
+        acts = [(205, 210), (120, 130), (299, 301), (90, 101)]
+        m = R.match_actions(acts, gaps)
+        self.assertEqual(m, [gaps[1], None, gaps[2], gaps[0]])
+
+    def test_largest_of_several_overlapping_gaps(self):
+        gaps = [(100, 10, 'x'), (115, 30, 'x'), (150, 2, 'x')]
+        self.assertEqual(R.match_actions([(105, 151)], gaps), [gaps[1]])
+
+    def test_long_gap_far_before_the_action(self):
+        gaps = [(0, 10 ** 9, 'x')] + [(10 ** 9 + i * 100, 5, 'x') for i in range(1000)]
+        self.assertEqual(R.match_actions([(5 * 10 ** 8, 5 * 10 ** 8 + 1)], gaps), [gaps[0]])
+
+
+class TickGaps(unittest.TestCase):
+    def test_finds_the_tick_phase_among_random_gaps(self):
+        rnd = random.Random(7)
+        period, phase = 4_000_000, 1_234_000
+        ticks = [(k * period + phase + rnd.randrange(0, 3000), 25_000, 'timer')
+                 for k in range(1, 500)]
+        noise = [(rnd.randrange(0, 500 * period), 10_000, 'x') for _ in range(400)]
+        gaps = sorted(ticks + noise)
+        got = R.tick_gaps(gaps, set(), 250)
+        self.assertGreaterEqual(len(got), len(ticks))
+        self.assertLess(len(got), len(ticks) + 20)     # 30 us of 4 ms: ~3 of 400 noise gaps
+        self.assertTrue(set(ticks) <= set(got))
+
+    def test_excluded_gaps_are_left_out(self):
+        gaps = [(k * 4_000_000 + 500, 20_000, 'timer') for k in range(100)]
+        self.assertEqual(len(R.tick_gaps(gaps, set(gaps[:10]), 250)), 90)
+
+
+class Oslat(unittest.TestCase):
+    def oslat(self, hist, dur):
+        return FakeRun(json={'thread': {'0': {'duration': dur,
+                                               'histogram': {str(k): v for k, v in hist.items()}}}})
+
+    def test_bucket_n_is_n_minus_1_to_n_us(self):
+        r = self.oslat({1: 1000, 150: 3, 151: 4, 200: 5, 1024: 6}, 1.0)
+        self.assertEqual(R.band_count_oslat(r, 150, 10 ** 9), 15)   # buckets 151, 200, 1024
+        self.assertEqual(R.band_count_oslat(r, 149, 150), 3)
+
+    def test_busy_period_takes_the_long_loops_out(self):
+        # 1e6 loops < 1 us, and 1000 loops of [9, 10) us (9.5 us each): 9.5 ms of 1 s lost
+        r = self.oslat({1: 10 ** 6, 10: 1000}, 1.0)
+        self.assertAlmostEqual(R.oslat_busy_period(r), (1e9 - 9.5e6) / 1e6)
+
+
+class GapsCsv(unittest.TestCase):
+    def test_senders_parsed_from_the_causes_column(self):
+        rows = ['cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns',
+                '1,100,5000,ipi,x,"ipi:reschedule from jitterscope:42=300;timer:local_timer=9",0,0',
+                '1,200,5000,ipi,x,ipi:call_function_single from bash:7=300,0,0',
+                '0,300,5000,ipi,x,ipi:reschedule from jitterscope:43=300,0,0',
+                '1,400,5000,task,x,task:jitterscope:44=4000;tlb:flush from jitterscope:45=1,0,0']
+        with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as f:
+            f.write('\n'.join(rows) + '\n')
+        try:
+            self.assertEqual(R.load_sent(f.name, 1),
+                             [(100, 42, 'ipi:reschedule from jitterscope:42'),
+                              (400, 45, 'tlb:flush from jitterscope:45')])
+            self.assertEqual([g[:2] for g in R.load_gaps(f.name, 1)],
+                             [(100, 5000), (200, 5000), (400, 5000)])
+        finally:
+            os.unlink(f.name)
+
+
+class Verdicts(unittest.TestCase):
+    def test_check_and_marks(self):
+        self.assertEqual(R.check(0.7, '<=', 0.7), 'PASS')
+        self.assertEqual(R.check(0.71, '<=', 0.7), 'FAIL')
+        self.assertEqual(R.check(None, '<=', 0.7), 'n/a')
+        t = R.Table()
+        t.add('m', '1', '2', '0.5x', '<= 1', 'FAIL', contaminated=True)
+        self.assertEqual(t.rows[0][5], 'FAIL*')
+
+
+if __name__ == '__main__':
+    unittest.main()
