@@ -1,0 +1,172 @@
+#!/bin/bash
+# robust_signals.sh - a stop signal at any point of a run ends it promptly with a valid
+# (possibly empty) report and every output flushed, and leaves no BPF program behind:
+#   load      SIGINT while the probes load (strace injects it at a bpf() call mid-load)
+#   attach    SIGINT while they attach (at the 3rd BPF_LINK_CREATE)
+#   start     SIGINT while the sampler thread is created (clone3)
+#   warm-up   SIGINT during --warm-up 5
+#   measure   SIGTERM while measuring (-d 0)
+#   report    SIGINT while the outputs are written (at the --prom rename)
+#   twice     two SIGINTs: exit 130 at once
+# Each: exit status, time to exit, JSON parses with the right "interrupted", gaps CSV rows
+# == gap_count, the Prometheus and hlog files are complete, and the kernel program ids the
+# run held (read from /proc/PID/fdinfo while it ran) no longer exist afterwards.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
+[ -x "$BPFTOOL" ] || { echo "skip: no bpftool"; exit 77; }
+
+OUTS=(--json "$TMP/run.json" --gaps "$TMP/gaps.csv" --prom "$TMP/run.prom" --hlog "$TMP/run.hlog")
+
+# watch PID - collect the BPF program ids PID holds until it exits (into $TMP/ids)
+watch() {
+	local pid=$1
+	: >"$TMP/ids"
+	while kill -0 "$pid" 2>/dev/null; do
+		sed -n 's/^prog_id:[[:space:]]*//p' /proc/"$pid"/fdinfo/* 2>/dev/null >>"$TMP/ids"
+		sleep 0.05
+	done
+}
+
+# child_of PID - the first child of PID (jitterscope under strace), waiting for it
+child_of() {
+	local c
+	for _ in $(seq 1 200); do
+		c=$(pgrep -P "$1" | head -1)
+		[ -n "$c" ] && { echo "$c"; return; }
+		sleep 0.01
+	done
+}
+
+# no_progs_left WHAT - none of the ids collected by watch exists any more
+no_progs_left() {
+	local ids left
+	ids=$(sort -un "$TMP/ids")
+	for _ in $(seq 1 50); do
+		left=""
+		for id in $ids; do
+			"$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+		done
+		[ -z "$left" ] && { echo "$(echo "$ids" | grep -c .)"; return 0; }
+		sleep 0.1
+	done
+	fail "$1: BPF programs left behind:$left"
+}
+
+# outputs_ok WHAT INTERRUPTED - every output valid, JSON interrupted == INTERRUPTED
+outputs_ok() {
+	python3 - "$TMP" "$2" <<'PY' || fail "$1: outputs invalid"
+import json, sys, os
+d, want = sys.argv[1], sys.argv[2] == "true"
+r = json.load(open(os.path.join(d, "run.json")))
+assert r["interrupted"] is want, "interrupted %s, want %s" % (r["interrupted"], want)
+for c in r["cpus"]:
+    rows = open(os.path.join(d, "gaps.csv")).read().splitlines()
+    assert rows and rows[0].startswith("cpu,"), "no CSV header"
+    assert len(rows) - 1 == c["gap_count"], (len(rows) - 1, c["gap_count"])
+    assert c["end_ns"] >= c["start_ns"]
+prom = open(os.path.join(d, "run.prom")).read()
+assert "# TYPE" in prom and prom.endswith("\n"), "prom file incomplete"
+assert not os.path.exists(os.path.join(d, "run.prom.tmp")), "prom temporary left"
+hlog = open(os.path.join(d, "run.hlog")).read()
+assert hlog.startswith("#"), "hlog without header"
+print("%s gaps, %.3f s" % (sum(c["gap_count"] for c in r["cpus"]),
+                           max(c["duration_ns"] for c in r["cpus"]) / 1e9))
+PY
+}
+
+clean() { rm -f "$TMP"/run.* "$TMP"/gaps.csv "$TMP/ids"; }
+
+# injected SYSCALL N WHAT INTERRUPTED [DURATION] - SIGINT at the Nth SYSCALL, via strace
+injected() {
+	local sc=$1 nth=$2 what=$3 dur=${5:-30} start spid pid rc ms
+	clean
+	start=$(date +%s%N)
+	strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=SIGINT:when="$nth" \
+		"$JS" --cpu 1 -d "$dur" -q "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
+	spid=$!
+	pid=$(child_of $spid)
+	[ -n "$pid" ] && watch "$pid"
+	wait $spid; rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ $rc -eq 0 ] || fail "$what: exit $rc ($(cat "$TMP/err.txt"))"
+	[ $ms -lt 20000 ] || fail "$what: took $ms ms for a $dur s run stopped at the ${nth}th $sc"
+	local res n
+	res=$(outputs_ok "$what" "$4")
+	# stopped before attaching: the probes are never attached (no IPIs to every CPU)
+	case $what in
+	load|"sampler start")
+		grep -q '"why_disabled": *"interrupted before attaching"' "$TMP/run.json" ||
+			fail "$what: the probes were attached after the stop request";;
+	esac
+	n=$(no_progs_left "$what")
+	echo "ok: $what: exit 0 in $ms ms (under strace), $res, $n programs gone"
+}
+
+# timed SIG AFTER WHAT ARGS... - send SIG AFTER seconds into a run
+timed() {
+	local sig=$1 after=$2 what=$3 pid rc t0 ms
+	shift 3
+	clean
+	"$JS" --cpu 1 -q "${OUTS[@]}" "$@" >"$TMP/out.txt" 2>"$TMP/err.txt" &
+	pid=$!
+	watch $pid &
+	sleep "$after"
+	t0=$(date +%s%N)
+	kill -"$sig" $pid
+	wait $pid; rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	wait
+	echo "$rc $ms"
+}
+
+# where the probes load and attach: the bpf() calls of a short run
+strace -f -qq -o "$TMP/bpf.log" -e trace=bpf "$JS" --cpu 1 -d 0.2 -q >/dev/null 2>&1
+first_link=$(grep -n 'BPF_LINK_CREATE\|BPF_RAW_TRACEPOINT_OPEN' "$TMP/bpf.log" | head -1 | cut -d: -f1)
+[ -n "$first_link" ] || fail "no BPF link created in a normal run (probes not working?)"
+clone=clone3
+strace -f -qq -o "$TMP/clone.log" -e trace=clone3 "$JS" --cpu 1 -d 0.1 -q --no-probes \
+	>/dev/null 2>&1
+grep -q clone3 "$TMP/clone.log" || clone=clone
+
+injected bpf $((first_link / 2)) "load" true
+injected bpf $((first_link + 2)) "attach" true
+injected $clone 1 "sampler start" true
+# the reporting phase: the --prom rename is only done once the result is final
+injected rename 1 "report" false 1
+
+read -r rc ms < <(timed INT 1.5 "warm-up" -d 30 --warm-up 5)
+[ "$rc" -eq 0 ] || fail "warm-up: exit $rc ($(cat "$TMP/err.txt"))"
+[ "$ms" -lt 2000 ] || fail "warm-up: exited $ms ms after SIGINT"
+res=$(outputs_ok "warm-up" true)
+python3 -c "
+import json,sys; c=json.load(open('$TMP/run.json'))['cpus'][0]
+assert c['duration_ns'] < 0.2e9, 'recorded %d ns during the warm-up' % c['duration_ns']" ||
+	fail "warm-up: the warm-up was recorded"
+echo "ok: warm-up: exit 0 $ms ms after SIGINT, $res, $(no_progs_left warm-up) programs gone"
+
+read -r rc ms < <(timed TERM 2.5 "measure" -d 0)
+[ "$rc" -eq 0 ] || fail "measure: exit $rc ($(cat "$TMP/err.txt"))"
+[ "$ms" -lt 2000 ] || fail "measure: exited $ms ms after SIGTERM"
+res=$(outputs_ok "measure" true)
+grep -q interrupted "$TMP/out.txt" || fail "measure: the text report does not say interrupted"
+echo "ok: measure: exit 0 $ms ms after SIGTERM, $res, $(no_progs_left measure) programs gone"
+
+# two Ctrl-C: the second exits at once with 130 (the kernel closes the BPF fds)
+clean
+"$JS" --cpu 1 -q -d 0 "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
+pid=$!
+watch $pid &
+sleep 2
+t0=$(date +%s%N)
+# signals are not queued: the second must come after the first was taken (a few ms later)
+kill -INT $pid; sleep 0.005; kill -INT $pid
+wait $pid; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+wait
+[ $rc -eq 130 ] || fail "twice: exit $rc, want 130"
+[ $ms -lt 1000 ] || fail "twice: exited $ms ms after the second SIGINT"
+echo "ok: twice: exit 130 in $ms ms, $(no_progs_left twice) programs gone"
+exit 0
