@@ -82,6 +82,7 @@ struct js_run {
 	bool smi_countable;
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;
+	uint64_t probe_evicted;       /* events dropped from a full attribution window (pipeline) */
 	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
 	struct js_clockcost clock;    /* read costs of the clocks, measured at start */
 	bool audited;

@@ -556,6 +556,7 @@ static void finish(struct pipeline *pl)
 		 * delta goes to the largest gaps that no event explains, among the worst */
 		if (r->smi)
 			smi_allocate(r->top.recs, r->top.n, r->smi);
+		run->probe_evicted += c->ev_evicted;
 		if (c->ev_evicted)
 			js_warn("CPU %d: %llu events evicted before their gap was seen", r->cpu,
 				(unsigned long long)c->ev_evicted);

@@ -325,6 +325,7 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_str(&j, "why_disabled", run->probes_on ? NULL : run->probes_why);
 	json_u64(&j, "events", run->probe_events);
 	json_u64(&j, "lost", run->probe_lost);
+	json_u64(&j, "evicted", run->probe_evicted);
 	json_obj_end(&j);
 	if (run->params->test_hook) {
 		json_obj_begin(&j, "test_hook");

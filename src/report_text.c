@@ -33,7 +33,11 @@ static void header(FILE *fp, const struct js_run *run)
 		"residual max %.1f ns (rms %.1f ns)\n", run->fit.hz / 1e9, run->fit.npairs,
 		run->fit.residual_max_ns, run->fit.residual_rms_ns);
 	fprintf(fp, "threshold: %s", js_fmt_ns(buf, sizeof(buf), run->params->threshold_ns));
-	if (run->probes_on)
+	if (run->probes_on && run->probe_evicted)
+		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
+			" evicted before their gap\n", run->probe_events, run->probe_lost,
+			run->probe_evicted);
+	else if (run->probes_on)
 		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost\n",
 			run->probe_events, run->probe_lost);
 	else

@@ -362,6 +362,7 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	str_at(l, o, "why_disabled", REQ | NUL, run->probes_why, sizeof(run->probes_why));
 	u64_at(l, o, "events", REQ, &run->probe_events);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
+	u64_at(l, o, "evicted", 0, &run->probe_evicted);     /* added later: optional */
 	pop(l, mark);
 	o = get(l, root, "smi", JSONP_OBJ, REQ);
 	mark = push(l, ".smi");
