@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cli_parse(argc, argv, &p) == 0) {
 		if (p.ncpus > JS_CPUS_MAX || p.nhk > JS_CPUS_MAX || p.ninputs > 2)
 			abort();
-		if (p.duration_ns && p.threshold_ns >= p.duration_ns)
+		if (!p.help && p.duration_ns && p.threshold_ns >= p.duration_ns)
 			abort();
 	}
 	free(s);
