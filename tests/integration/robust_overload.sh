@@ -1,0 +1,93 @@
+#!/bin/bash
+# robust_overload.sh - more than jitterscope can keep: every loss is counted and shown, and
+# the report stays coherent about what it has (gap_count == CSV rows, lost_ns == their sum).
+#   A. the sampler's gap ring overflows: a 1024-entry ring and a threshold just above the
+#      loop period (millions of gaps a second) -> cpus[].dropped > 0, "+N LOST" in the text
+#   B. the probes' ring buffer overflows: an hrtimer storm on CPU 1 (jsinject timer, every
+#      15 us) while jitterscope is stopped (SIGSTOP: nobody drains the 16 MiB ring) ->
+#      probes.lost > 0 in the JSON and the text, the stop itself measured as one long gap
+#   C. an IPI storm on CPU 1 with everything running: the report attributes the gaps to IPIs
+#      and accounts for every event it could not use
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+INJ=$ROOT/build/tools/jsinject
+[ -x "$INJ" ] || fail "no $INJ (make)"
+
+# coherent RUN CSV TEXT - JSON, CSV and text agree; prints "gaps dropped lost evicted"
+coherent() {
+	python3 - "$@" <<'PY' || fail "incoherent report ($1)"
+import csv, json, re, sys
+r = json.load(open(sys.argv[1]))
+c = r["cpus"][0]
+rows = list(csv.DictReader(open(sys.argv[2])))
+text = open(sys.argv[3]).read()
+assert len(rows) == c["gap_count"], ("csv", len(rows), c["gap_count"])
+assert sum(int(x["duration_ns"]) for x in rows) == c["lost_ns"], "lost_ns != sum of the rows"
+assert c["lost_ns"] <= c["duration_ns"], "more time lost than measured"
+assert c["max_ns"] >= max((int(x["duration_ns"]) for x in rows), default=0) * 0.999
+if c["dropped"]:
+    m = re.search(r"\+(\d+) LOST: sampler ring full", text)
+    assert m and int(m.group(1)) == c["dropped"], "dropped not in the text report"
+p = r["probes"]
+if p["enabled"]:
+    m = re.search(r"probes: on, (\d+) events, (\d+) lost", text)
+    assert m and int(m.group(1)) == p["events"] and int(m.group(2)) == p["lost"], \
+        "probe events/lost not in the text report"
+    if p["evicted"]:
+        assert re.search(r"%d evicted" % p["evicted"], text), "evicted not in the text"
+print(c["gap_count"], c["dropped"], p["lost"], p["evicted"])
+PY
+}
+
+# A. the sampler ring
+"$JS" --cpu 1 -d 0.3 --no-probes -q --json "$TMP/cal.json" >/dev/null || fail "calibration run"
+thr=$(python3 -c "import json,math; print(math.ceil(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) + 4)")
+"$JS" --cpu 1 -d 1.5 --ring-size 1024 -T "${thr}ns" --json "$TMP/a.json" --gaps "$TMP/a.csv" \
+	>"$TMP/a.txt" 2>"$TMP/a.err" || fail "A: exit $? ($(cat "$TMP/a.err"))"
+read -r gaps dropped lost evicted < <(coherent "$TMP/a.json" "$TMP/a.csv" "$TMP/a.txt")
+[ "$dropped" -gt 0 ] || fail "A: -T ${thr}ns with a 1024-entry ring dropped nothing ($gaps gaps)"
+echo "ok: A: sampler ring overflow: $gaps gaps kept, $dropped dropped and reported (-T ${thr}ns)"
+
+# B. the probes' ring buffer, with nobody draining it
+"$JS" --cpu 1 -d 7 -q --json "$TMP/b.json" --gaps "$TMP/b.csv" >"$TMP/b.txt" 2>"$TMP/b.err" &
+pid=$!
+trap 'kill -CONT $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+sleep 1.5
+"$INJ" --mode timer --cpu 1 --period 15 --duration 4.5 >"$TMP/inj.txt" 2>&1 &
+ipid=$!
+sleep 0.3
+kill -STOP $pid
+sleep 3.5
+kill -CONT $pid
+wait $ipid
+wait $pid || fail "B: exit $? ($(cat "$TMP/b.err"))"
+read -r gaps dropped lost evicted < <(coherent "$TMP/b.json" "$TMP/b.csv" "$TMP/b.txt")
+[ "$lost" -gt 0 ] || fail "B: the probes' ring buffer did not overflow ($(grep -E '^actions' "$TMP/inj.txt"))"
+python3 -c "
+import json; c = json.load(open('$TMP/b.json'))['cpus'][0]
+assert c['max_ns'] > 3.0e9, 'the 3.5 s stop is not the worst gap: %d' % c['max_ns']
+assert c['top'][0]['duration_ns'] > 3.0e9" || fail "B: the stop was not measured"
+if [ "$evicted" -gt 0 ]; then
+	grep -q "events evicted before their gap was seen" "$TMP/b.err" || fail "B: no eviction warning"
+fi
+echo "ok: B: probe ring overflow: $lost events lost, $evicted evicted, all reported; $gaps gaps"
+
+# C. an IPI storm while running normally
+"$JS" --cpu 1 -d 3 -q --json "$TMP/c.json" --gaps "$TMP/c.csv" >"$TMP/c.txt" 2>"$TMP/c.err" &
+pid=$!
+sleep 1
+"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1.5 >"$TMP/inj.txt" 2>&1
+wait $pid || fail "C: exit $? ($(cat "$TMP/c.err"))"
+read -r gaps dropped lost evicted < <(coherent "$TMP/c.json" "$TMP/c.csv" "$TMP/c.txt")
+actions=$(sed -n 's/^actions=//p' "$TMP/inj.txt")
+python3 - "$TMP/c.csv" "$actions" <<'PY' || fail "C: the IPI storm is not in the report"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ipi = sum(1 for r in rows if r["cause"] == "ipi")
+# every action sends 4 IPIs, several per gap when they come back to back
+assert ipi >= int(sys.argv[2]) // 4, "%d ipi gaps for %s actions" % (ipi, sys.argv[2])
+print("  %d of %d gaps attributed to ipi (%s actions x 4 IPIs)" % (ipi, len(rows), sys.argv[2]))
+PY
+echo "ok: C: IPI storm: $gaps gaps, $lost lost, $evicted evicted, $dropped dropped"
+exit 0
