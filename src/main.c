@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -217,9 +219,13 @@ static int privileges(const struct js_params *p)
 	return 0;
 }
 
-/* lock_memory - mlockall, unless the memlock limit would make later allocations fail */
+/* lock_memory - mlockall, unless the memlock limit would make later allocations fail; and
+ * a heap that never shrinks: freeing a large block or trimming the heap unmaps memory, and
+ * unmapping sends a TLB shootdown IPI to every CPU running our threads - the samplers' */
 static void lock_memory(void)
 {
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* up to 32 MiB from the heap, not mmap */
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);	/* and the heap is never trimmed */
 	if (!have_cap(CAP_IPC_LOCK) && !memlock_unlimited())
 		return;	/* MCL_FUTURE under a finite limit: every mmap beyond it fails */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
