@@ -131,7 +131,7 @@ ASAN_CFLAGS  ?= -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 ASAN_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_TESTS   ?= $(wildcard tests/integration/measure_*.sh tests/integration/robust_*.sh)
-VALGRIND_SKIP ?= test_probes_live test_out_hlog test_arrival
+VALGRIND_SKIP ?= test_probes_live test_out_hlog test_arrival test_clockcost
 FUZZ_OUTPUT  ?= build-fuzz
 FUZZ_SECS    ?= 20
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \

@@ -16,7 +16,7 @@ static struct js_params p;
 static int parse(const char *first, ...)
 {
 	char *argv[32];
-	char store[32][128];
+	static char store[32][128];   /* p keeps pointers into it (p.json_path ...) */
 	int argc = 0;
 	va_list ap;
 
