@@ -42,8 +42,9 @@ import sys
 import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-JS = os.path.join(ROOT, "build", "jitterscope")
-INJ = os.path.join(ROOT, "build", "tools", "jsinject")
+# JS_BIN / JSINJECT in the environment point at other builds (make asan sets JS_BIN)
+JS = os.environ.get("JS_BIN") or os.path.join(ROOT, "build", "jitterscope")
+INJ = os.environ.get("JSINJECT") or os.path.join(ROOT, "build", "tools", "jsinject")
 RPS = "/sys/class/net/lo/queues/rx-0/rps_cpus"
 
 EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
@@ -240,6 +241,11 @@ def summarize(mode, res, spec, min_pct, out=sys.stdout):
                  fmt_us(quantile(nets, 0.9))), file=out)
         if pct(len(within), n) < min_pct:
             ok = False
+    if "primary" in spec:
+        cls, prefix = spec["primary"]
+        named = [r for r in matched if not r[2] and has_cause(r[1], cls, prefix)]
+        print("%s: %s among the causes but not primary: %d (the primary ran longer: another"
+              " task, or an interrupt outside the task)" % (mode, prefix, len(named)), file=out)
     if spec.get("sender") and right:
         snd = [r for r in right if (" from " + spec["sender"]) in r[2][1]]
         print("%s: IPI sender named %s...: %d / %d (%.2f %%)"
@@ -369,6 +375,38 @@ def wait_quiet(cpu, limit_s):
             return False
 
 
+def spinning_on(pid, cpu):
+    """CPU time (ticks) of @pid's threads last seen on @cpu"""
+    ticks = 0
+    try:
+        for t in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/stat" % (pid, t)) as f:
+                v = f.read().rpartition(")")[2].split()
+            if int(v[36]) == cpu:
+                ticks += int(v[11]) + int(v[12])
+    except OSError:
+        pass
+    return ticks
+
+
+def wait_sampling(p, cpu, limit_s):
+    """
+    wait until jitterscope's sampler spins on @cpu (a thread there gaining CPU time), then
+    0.5 s more for the probes to attach; at least 1 s after the start, at most @limit_s
+    """
+    t0 = time.monotonic()
+    last = None
+    while time.monotonic() - t0 < limit_s and p.poll() is None:
+        n = spinning_on(p.pid, cpu)
+        if last is not None and n > last:
+            break
+        last = n
+        time.sleep(0.1)
+    else:
+        log_msg("warning: no sampler seen spinning on CPU %d after %.1f s" % (cpu, limit_s))
+    time.sleep(max(0.5, 1.0 - (time.monotonic() - t0)))
+
+
 class Stop(Exception):
     pass
 
@@ -437,7 +475,7 @@ def do_run(a):
         js = subprocess.Popen([JS, "--cpu", str(a.cpu), "--duration", str(d), "--gaps", gaps,
                                "--json", jsn, "-q"], stdout=subprocess.DEVNULL,
                               stderr=open(os.path.join(tmp, "js.err"), "w"))
-        time.sleep(1.0)
+        wait_sampling(js, a.cpu, 10.0)
         if js.poll() is not None:
             print("%s: FAIL (jitterscope exited %d early: %s)"
                   % (a.mode, js.returncode, read_file(os.path.join(tmp, "js.err"))))
