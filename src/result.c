@@ -112,6 +112,8 @@ static int cmp_dur_desc(const void *a, const void *b)
 
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out)
 {
+	if (!r->top.n)
+		return 0;	/* -n 0: recs (and out) may be NULL */
 	memcpy(out, r->top.recs, r->top.n * sizeof(*out));
 	qsort(out, r->top.n, sizeof(*out), cmp_dur_desc);
 	return r->top.n;

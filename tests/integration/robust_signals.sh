@@ -84,6 +84,8 @@ injected() {
 	local sc=$1 nth=$2 what=$3 dur=${5:-30} start spid pid rc ms
 	clean
 	start=$(date +%s%N)
+	# LeakSanitizer cannot run under ptrace (make asan): no leak check for these runs
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=SIGINT:when="$nth" \
 		"$JS" --cpu 1 -d "$dur" -q "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
 	spid=$!
