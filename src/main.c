@@ -404,6 +404,8 @@ static int measure(struct js_params *p)
 	int err, rc = JS_EXIT_OK;
 
 	memset(&run, 0, sizeof(run));
+	/* from here on a stop signal ends the run with a (possibly empty) report */
+	install_signals();
 	if (check_cpus(p, &hk))
 		return JS_EXIT_USAGE;
 	if (preflight(p, &run.machine))
@@ -415,7 +417,6 @@ static int measure(struct js_params *p)
 	if (sched_setaffinity(0, sizeof(hk), &hk))
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
 	lock_memory();
-	install_signals();
 	/* the audit is read-only and fast: it runs before the samplers start */
 	run.audited = audit_run(&run.audit, p->cpus, p->ncpus, NULL) == 0;
 	have_snap = audit_snapshot_take(&before, p->cpus, p->ncpus) == 0;

@@ -381,6 +381,11 @@ static void open_probes(struct pipeline *pl)
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "--no-probes");
 		return;
 	}
+	if (js_stop_requested) {	/* stopped during the audit: no load (nor attach) */
+		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why),
+			 "interrupted before loading");
+		return;
+	}
 	if (probes_open_load(&pl->probes, &o, why, sizeof(why)) < 0) {
 		pl->probes = NULL;
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "%s", why);

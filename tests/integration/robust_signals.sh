@@ -1,6 +1,8 @@
 #!/bin/bash
 # robust_signals.sh - a stop signal at any point of a run ends it promptly with a valid
 # (possibly empty) report and every output flushed, and leaves no BPF program behind:
+#   outputs   SIGINT while the output files are opened (before the audit)
+#   audit     SIGINT during the isolation audit, before anything is loaded
 #   load      SIGINT while the probes load (strace injects it at a bpf() call mid-load)
 #   attach    SIGINT while they attach (at the 3rd BPF_LINK_CREATE)
 #   start     SIGINT while the sampler thread is created (clone3)
@@ -99,6 +101,9 @@ injected() {
 	res=$(outputs_ok "$what" "$4")
 	# stopped before attaching: the probes are never attached (no IPIs to every CPU)
 	case $what in
+	audit|"opening the outputs")
+		grep -q '"why_disabled": *"interrupted before loading"' "$TMP/run.json" ||
+			fail "$what: the probes were loaded after the stop request";;
 	load|"sampler start")
 		grep -q '"why_disabled": *"interrupted before attaching"' "$TMP/run.json" ||
 			fail "$what: the probes were attached after the stop request";;
@@ -133,6 +138,17 @@ strace -f -qq -o "$TMP/clone.log" -e trace=clone3 "$JS" --cpu 1 -d 0.1 -q --no-p
 	>/dev/null 2>&1
 grep -q clone3 "$TMP/clone.log" || clone=clone
 
+# the audit (before anything is loaded): its first read of /proc/cmdline
+strace -f -qq -o "$TMP/open.log" -e trace=openat "$JS" --cpu 1 -d 0.1 -q "${OUTS[@]}" \
+	>/dev/null 2>&1
+first_cmdline=$(grep -n '"/proc/cmdline"' "$TMP/open.log" | head -1 | cut -d: -f1)
+[ -n "$first_cmdline" ] || fail "the audit does not read /proc/cmdline"
+
+json_open=$(grep -n '/run.json"' "$TMP/open.log" | head -1 | cut -d: -f1)
+[ -n "$json_open" ] || fail "the JSON output is not opened"
+
+injected openat "$json_open" "opening the outputs" true
+injected openat "$first_cmdline" "audit" true
 injected bpf $((first_link / 2)) "load" true
 injected bpf $((first_link + 2)) "attach" true
 injected $clone 1 "sampler start" true
