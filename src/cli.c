@@ -385,6 +385,11 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr, "%s: --burst needs --arrival-interval\n", prog);
 		return -EINVAL;
 	}
+	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
+		fprintf(stderr, "%s: --sysroot is for 'jitterscope check' only (a measurement "
+			"reads the live system)\n", prog);
+		return -EINVAL;
+	}
 	{
 		/* at most one output on stdout, and no two outputs into one file */
 		const char *paths[] = { p->json_path, p->gaps_path, p->hlog_path, p->hgrm_path,

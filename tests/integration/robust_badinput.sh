@@ -101,6 +101,7 @@ check 64 'invalid --trace-max-events' --trace-max-events 5
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -
 check 64 'needs --arrival-interval' --burst 5
+check 64 'is for .jitterscope check. only' --sysroot /tmp -d 1
 check 64 'unrecognized option'     --bogus
 check 64 'requires an argument'    --cpu
 check 64 'unexpected argument'     stray

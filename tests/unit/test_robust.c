@@ -69,6 +69,7 @@ static void test_one_line_errors(void **st)
 		{ "--json", "a", "--gaps", "a" }, { "--burst", "5" }, { "-c", "1", "-H", "1" },
 		{ "check", "--cpu", "x" }, { "report" }, { "diff", "a" }, { "-P", "f:0" },
 		{ "--ring-size", "3" }, { "--budget", "max=" }, { "--hlog-interval", "1us" },
+		{ "--sysroot", "/tmp" },
 	};
 	int ret;
 
