@@ -229,7 +229,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		ret = cli_parse_duration(arg, &p->duration_ns);
 		if (ret) {
 			argp_error(state, "invalid duration '%s': %s (use e.g. 60, 60s, 5m, 1h; 0 = "
-				   "until Ctrl-C)", arg, ret == -ERANGE ? "out of range" : "not a duration");
+				   "until Ctrl-C)", arg,
+				   ret == -ERANGE ? "out of range" : "not a duration");
 			return EINVAL;
 		}
 		p->duration_set = true;
@@ -238,7 +239,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		ret = cli_parse_time_us(arg, &p->threshold_ns);
 		if (ret || p->threshold_ns == 0) {
 			argp_error(state, "invalid threshold '%s': %s (use e.g. 1us, 500ns, 5)", arg,
-				   ret == -ERANGE ? "out of range" : ret ? "not a time" : "must be > 0");
+				   ret == -ERANGE ? "out of range" :
+				   ret ? "not a time" : "must be > 0");
 			return EINVAL;
 		}
 		break;

@@ -215,7 +215,8 @@ static int privileges(const struct js_params *p)
 	}
 	if (lost[0])
 		js_warn("%s, missing %s: %s; the gaps are still measured",
-			geteuid() ? "not root" : "root without capabilities", missing + 2, lost + 2);
+			geteuid() ? "not root" : "root without capabilities", missing + 2,
+			lost + 2);
 	return 0;
 }
 
