@@ -42,7 +42,8 @@ PY
 
 # A. the sampler ring
 "$JS" --cpu 1 -d 0.3 --no-probes -q --json "$TMP/cal.json" >/dev/null || fail "calibration run"
-thr=$(python3 -c "import json,math; print(math.ceil(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) + 4)")
+thr=$(python3 -c "import json, math
+print(math.ceil(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) + 4)")
 "$JS" --cpu 1 -d 1.5 --ring-size 1024 -T "${thr}ns" --json "$TMP/a.json" --gaps "$TMP/a.csv" \
 	>"$TMP/a.txt" 2>"$TMP/a.err" || fail "A: exit $? ($(cat "$TMP/a.err"))"
 read -r gaps dropped lost evicted < <(coherent "$TMP/a.json" "$TMP/a.csv" "$TMP/a.txt")
@@ -63,7 +64,8 @@ kill -CONT $pid
 wait $ipid
 wait $pid || fail "B: exit $? ($(cat "$TMP/b.err"))"
 read -r gaps dropped lost evicted < <(coherent "$TMP/b.json" "$TMP/b.csv" "$TMP/b.txt")
-[ "$lost" -gt 0 ] || fail "B: the probes' ring buffer did not overflow ($(grep -E '^actions' "$TMP/inj.txt"))"
+[ "$lost" -gt 0 ] ||
+	fail "B: the probes' ring buffer did not overflow ($(grep -E '^actions' "$TMP/inj.txt"))"
 python3 -c "
 import json; c = json.load(open('$TMP/b.json'))['cpus'][0]
 assert c['max_ns'] > 3.0e9, 'the 3.5 s stop is not the worst gap: %d' % c['max_ns']
