@@ -143,7 +143,7 @@ FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(FUZZ_OUTPUT)/%,$(FUZZ_SRCS))
 FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_OUTPUT)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
 SOAK_SECS    ?= 600
 
-asan: $(SKELS)
+asan: all
 	$(Q)$(MAKE) --no-print-directory OUTPUT=$(ASAN_OUTPUT) CFLAGS='$(ASAN_CFLAGS)' \
 		$(ASAN_OUTPUT)/jitterscope $(patsubst $(OUTPUT)/%,$(ASAN_OUTPUT)/%,$(UNIT_BINS))
 	$(Q)$(ASAN_ENV) scripts/run-tests.sh unit \
