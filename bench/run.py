@@ -496,6 +496,7 @@ class Bench:
         self.runs = []
         self.quiet = {'left': args.wait_quiet}
         self.waited_foreign = set()
+        self.retry_left = args.retry_budget
         self.saved = None
         if args.replay:
             with open(args.replay, 'rb') as f:
@@ -519,74 +520,81 @@ class Bench:
         self.runs.append(run)
         return run
 
+    def _attempts(self, name, secs, once):
+        """_attempts - run once(); measure again (from a shared time budget) while another
+        measurement tool or a CPU hog ran at the same time"""
+        if self.saved is not None:
+            return self.replayed(name)
+        while True:
+            self._pre()
+            run = once()
+            if not run.foreign or self.retry_left < secs + 1:
+                break
+            self.retry_left -= secs + 1
+            log('  %s: measured again, other work ran: %s' %
+                (name, ', '.join(sorted(run.foreign))[:100]))
+        self.runs.append(run)
+        return run
+
     def js(self, name, secs, extra=(), inject=None, tasks=True, irqs=False, gaps=True,
            interval=0.1, progstats=False):
         """js - one jitterscope run (JSON and optionally gaps CSV), with an optional injector"""
-        if self.saved is not None:
-            return self.replayed(name)
-        self._pre()
-        jpath, gpath = self.path(name, 'json'), self.path(name, 'csv')
-        cmd = [JS, '--cpu', str(self.cpu), '--duration', '%gs' % secs, '--json', jpath, '-q']
-        if gaps:
-            cmd += ['--gaps', gpath]
-        cmd += list(extra)
-        for attempt in range(2):
-            run = Run(name, cmd)
-            inj = self._injector(inject, secs, name)
-            ps = ProgStats(inj, 0.8, secs - 0.8) if progstats else None
-            hook = ps.start if ps else (inj.start if inj else None)
-            # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.1 s)
-            spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs + 0.2,
-                        timeout=secs + 30)
-            run.inject = inj.finish() if inj else None
-            run.progstats = ps.finish() if ps else None
-            if run.rc == 0 and os.path.exists(jpath):
-                break
-            log('  %s: retrying' % name)
-        if run.rc == 0:
-            with open(jpath) as f:
-                run.json = json.load(f)
-            if gaps:
-                run.gaps = load_gaps(gpath, self.cpu)
-                run.sent = load_sent(gpath, self.cpu)
-        if not self.a.keep:
+        def once():
+            jpath, gpath = self.path(name, 'json'), self.path(name, 'csv')
+            cmd = [JS, '--cpu', str(self.cpu), '--duration', '%gs' % secs, '--json', jpath, '-q']
+            cmd += (['--gaps', gpath] if gaps else []) + list(extra)
+            for _ in range(2):
+                run = Run(name, cmd)
+                inj = self._injector(inject, secs, name)
+                ps = ProgStats(inj, 0.8, secs - 0.8) if progstats else None
+                hook = ps.start if ps else (inj.start if inj else None)
+                # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.1)
+                spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs + 0.2,
+                            timeout=secs + 30)
+                run.inject = inj.finish() if inj else None
+                run.progstats = ps.finish() if ps else None
+                if run.rc == 0 and os.path.exists(jpath):
+                    break
+                log('  %s: exit %s, once more' % (name, run.rc))
+            if run.rc == 0:
+                with open(jpath) as f:
+                    run.json = json.load(f)
+                if gaps:
+                    run.gaps = load_gaps(gpath, self.cpu)
+                    run.sent = load_sent(gpath, self.cpu)
             for p in (jpath, gpath):
-                if os.path.exists(p):
+                if not self.a.keep and os.path.exists(p):
                     os.unlink(p)
-        self.runs.append(run)
-        return run
+            return run
+        return self._attempts(name, secs, once)
 
     def oslat(self, name, secs, inject=None):
         """oslat - one oslat run (JSON, 1024 one-microsecond buckets), optional injector"""
-        if self.saved is not None:
-            return self.replayed(name)
-        self._pre()
-        jpath = self.path(name, 'json')
-        cmd = [OSLAT, '--cpu-list', str(self.cpu), '-D', str(int(secs)), '-q', '-b', '1024',
-               '--json', jpath]
-        run = Run(name, cmd)
-        inj = self._injector(inject, secs, name)
-        # oslat's first thread on the CPU is the ~1 s pre-heat; the second one measures
-        spawn_watch(run, self.cpu, 0.1, True, False, inj.start if inj else None, nth_pinned=2,
-                    timeout=secs + 30)
-        run.inject = inj.finish() if inj else None
-        if run.rc == 0:
-            with open(jpath) as f:
-                run.json = json.load(f)
-        self.runs.append(run)
-        return run
+        def once():
+            jpath = self.path(name, 'json')
+            cmd = [OSLAT, '--cpu-list', str(self.cpu), '-D', str(int(secs)), '-q', '-b', '1024',
+                   '--json', jpath]
+            run = Run(name, cmd)
+            inj = self._injector(inject, secs, name)
+            # oslat's first thread on the CPU is the ~1 s pre-heat; the second one measures
+            spawn_watch(run, self.cpu, 0.1, True, False, inj.start if inj else None,
+                        nth_pinned=2, timeout=secs + 30)
+            run.inject = inj.finish() if inj else None
+            if run.rc == 0:
+                with open(jpath) as f:
+                    run.json = json.load(f)
+            return run
+        return self._attempts(name, secs + 1, once)
 
     def busy(self, name, secs):
         """busy - a plain busy loop pinned to the CPU (no syscalls), observed like the tools"""
-        if self.saved is not None:
-            return self.replayed(name)
-        self._pre()
-        code = ('import os,time\nos.sched_setaffinity(0,[%d])\ne=time.monotonic()+%f\n'
-                'while time.monotonic()<e: pass\n' % (self.cpu, secs))
-        run = Run(name, [sys.executable, '-c', code])
-        spawn_watch(run, self.cpu, 0.1, True, True, timeout=secs + 30)
-        self.runs.append(run)
-        return run
+        def once():
+            code = ('import os,time\nos.sched_setaffinity(0,[%d])\ne=time.monotonic()+%f\n'
+                    'while time.monotonic()<e: pass\n' % (self.cpu, secs))
+            run = Run(name, [sys.executable, '-c', code])
+            spawn_watch(run, self.cpu, 0.1, True, True, timeout=secs + 30)
+            return run
+        return self._attempts(name, secs, once)
 
     def _injector(self, inject, secs, name):
         """_injector - one jsinject (mode, args), or several in parallel (a list of them)"""
@@ -1306,8 +1314,10 @@ figures on these shared VMs move from minute to minute; the ratios are the resul
   events lost, housekeeping CPU 4.46 % at 13.9k gaps/s.
 * **Scaling.** The same figures for a longer run and for the high gap-rate run.
 * **Contamination.** Before each run the harness waits (up to 60 s in all) while other
-  measurement tools or tests run (jitterscope, oslat, jsinject, test_*, ...); a verdict marked
-  `*` had one running during at least one of its runs. Those are listed below the table.
+  measurement tools or tests run (jitterscope, oslat, jsinject, test_*, ...). A run during
+  which one ran, or another process used more than 20 % of a CPU, is measured again (up to
+  60 s of runs in all). A verdict marked `*` still had such work during at least one of its
+  runs; the processes are listed below the table.
 """
 
 
@@ -1359,6 +1369,9 @@ def main():
     ap.add_argument('--replay', help='recompute the table from --save output, measuring nothing')
     ap.add_argument('--wait-quiet', type=float, default=60.0,
                     help='seconds in all to wait for other tools to finish (default 60)')
+    ap.add_argument('--retry-budget', type=float, default=60.0,
+                    help='seconds in all of runs measured again because other work ran during '
+                         'them (default 60)')
     args = ap.parse_args()
     if os.geteuid() != 0 and not args.replay:
         sys.exit('bench/run.py: needs root (BPF probes, SCHED_FIFO injector, /proc of others)')
