@@ -2,7 +2,7 @@
 # robust_fuzz.sh - every libFuzzer target (tests/fuzz/, one per parser: CPU lists, durations,
 # arrival lists, budget specs, the command line, the kernel command line, the audit's /proc
 # and /sys files, single /proc files, JSON and saved runs, HdrHistogram payloads) built with
-# ASan+UBSan and run for FUZZ_SECS (default 3) seconds from its seed corpus: no crash, leak,
+# ASan+UBSan and run for FUZZ_SECS (default 2) seconds from its seed corpus: no crash, leak,
 # sanitizer report or timeout. `make fuzz` runs them longer (FUZZ_SECS=20 by default).
 . "$(dirname "$0")/lib.bash"
 command -v "${CLANG:-clang}" >/dev/null || { echo "skip: no clang"; exit 77; }
@@ -14,5 +14,5 @@ make -s -j"$(nproc)" fuzz-build >"$TMP/build.log" 2>&1 ||
 	{ tail -20 "$TMP/build.log"; fail "building the fuzzers"; }
 n=$(ls build-fuzz/fuzz_* | wc -l)
 [ "$n" -ge 10 ] || fail "only $n fuzz targets built"
-scripts/fuzz.sh "${FUZZ_SECS:-3}" build-fuzz/fuzz_* || fail "a fuzz target failed"
+scripts/fuzz.sh "${FUZZ_SECS:-2}" build-fuzz/fuzz_* || fail "a fuzz target failed"
 exit 0
