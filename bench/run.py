@@ -1263,6 +1263,34 @@ def md_table(header, rows):
     return '\n'.join(out)
 
 
+READING = """\
+## Reading the results (causes found on 2026-11-29, commit 4074fa8 and later)
+
+* **Loop period median.** The calibration pass's median (20.0-23.5 ns) is above the measuring
+  loop's own mean with gaps taken out (16.7-17.0 ns), which is below even the calibration's
+  min in most runs: the calibration loop is not the measuring loop. Against oslat the
+  measuring loop is at 0.63x; the reported median misses 0.70x (0.72-0.76x in every run).
+* **Injected-IPI gaps with probes.** Larger by about 1.2-1.9 us (1.10-1.15x in the quieter
+  runs; 1.03x once under load). The probes' own run time per call-function IPI on the measured
+  CPU is 0.8-1.1 us (call_function_single entry/exit plus csd_function entry/exit, which trace
+  the same IPI twice; csd_function_exit alone 330-460 ns because it submits an event), before
+  the tracepoint dispatch and the bpf_stats accounting that jitterscope switches on for every
+  run without reporting it. Ticks grow by 1.5-3 us (0.5-0.7 us of BPF run time measured).
+* **Memory.** Max RSS 75-90 MiB for one measured CPU, flat with duration and gap count: the
+  16 MiB BPF ring buffer counts twice (32 MiB: its data pages are mapped twice), a 42 MiB heap
+  (buffers allocated at set-up, all faulted in by mlockall), an 8 MiB anonymous mapping (a
+  thread stack's size, locked whole), the 4 MiB gap ring. oslat uses 17 MiB.
+* **Housekeeping CPU** grows with the gap rate (about 3 us of consumer time per gap: 4-5 % of
+  a core at 10-14k gaps/s) and with the event rate (about 0.5 us per event: 9 % at 170k
+  events/s); under 1 % at this machine's usual 1-2k gaps/s.
+* **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). One
+  reschedule IPI from jitterscope's housekeeping thread landed mid-run in one of three runs,
+  waking `rcu_preempt` on CPU 1 (unbound kthreads are allowed there on this machine).
+* **Report time** does not grow with gaps (0.2 s at 1.39M gaps) but moves with the load on the
+  housekeeping CPU (up to 4.6 s seen while fuzzers ran there).
+"""
+
+
 METHODS = """\
 ## How it is measured
 
@@ -1347,7 +1375,7 @@ def write_doc(path, t, m, started, elapsed, foreign, args):
                  ['* %s: %s against %s (target %s)' % (r[0], r[1], r[2], r[4]) for r in fails] + ['']
     if t.notes:
         parts += ['### Notes', ''] + ['* ' + n for n in t.notes] + ['']
-    parts += [METHODS]
+    parts += [READING, METHODS]
     with open(path, 'w') as f:
         f.write('\n'.join(parts))
 
