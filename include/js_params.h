@@ -19,7 +19,7 @@ enum js_cmd {
 #define JS_DEFAULT_DURATION_NS  (10ull * 1000000000ull)
 #define JS_DEFAULT_THRESHOLD_NS 1000ull
 #define JS_DEFAULT_TOP          10
-#define JS_DEFAULT_RING         (1u << 18)    /* gaps per CPU ring: 4 MiB */
+#define JS_DEFAULT_RING         (1u << 16)    /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
 #define JS_MAX_ARRIVALS         8
 #define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
 #define JS_DEFAULT_TRACE_EVENTS 200000

@@ -82,7 +82,7 @@ static const struct argp_option options[] = {
 	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
 	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
 	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two "
-	  "(default 262144)", 1 },
+	  "(default 65536)", 1 },
 	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0, "also report the delay of messages "
 	  "arriving every 1us,10us,...", 1 },
 	{ "burst", OPT_BURST, "N", 0, "with --arrival-interval: chance that N consecutive "

@@ -11,6 +11,7 @@
  * cannot matter any more and are dropped: memory stays bounded.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -29,9 +30,11 @@
 #define DRAIN_PERIOD_NS   10000000ull     /* 10 ms */
 #define PROCESS_LAG_NS    20000000ull     /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS     1000000000ull   /* a TSC/MONOTONIC pair every second */
-#define EV_WINDOW_CAP     65536           /* events kept per CPU awaiting their gap */
+#define EV_WINDOW_CAP     16384           /* events kept per CPU awaiting their gap */
 #define READINGS_CAP      16384
-#define POP_BATCH         4096
+#define POP_BATCH         1024
+/* 2 MiB (mapped twice: 4 MiB resident): 60 ms of events at 400k/s; drained every 10 ms */
+#define PROBE_RINGBUF_BYTES (2u << 20)
 #define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
 
 volatile sig_atomic_t js_stop_requested;
@@ -320,7 +323,7 @@ static void progress(struct pipeline *pl, uint64_t now, bool final)
  */
 static void heap_reserve(void)
 {
-	size_t bytes = (size_t)EV_WINDOW_CAP * (sizeof(struct js_event) + 256) + (4u << 20);
+	size_t bytes = (size_t)EV_WINDOW_CAP * (sizeof(struct js_event) + 256) + (2u << 20);
 	char *p = malloc(bytes);
 
 	if (p) {
@@ -342,11 +345,13 @@ static int setup(struct pipeline *pl)
 	run->cpus = calloc(pl->n, sizeof(*run->cpus));
 	run->ncpus = pl->n;
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
-	pl->evscratch = malloc(EV_WINDOW_CAP * sizeof(*pl->evscratch));
-	if (!pl->cp || !run->cpus || !pl->raw || !pl->evscratch)
-		return -ENOMEM;
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		pl->outs_want_events |= pl->outs->v[i].wants_events;
+	/* only outputs that draw the events (--trace) need a copy of a gap's events */
+	if (pl->outs_want_events)
+		pl->evscratch = malloc(EV_WINDOW_CAP * sizeof(*pl->evscratch));
+	if (!pl->cp || !run->cpus || !pl->raw || (pl->outs_want_events && !pl->evscratch))
+		return -ENOMEM;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 		int err;
@@ -356,7 +361,7 @@ static int setup(struct pipeline *pl)
 		err = result_cpu_init(c->res, p->cpus[i], p->top);
 		if (err)
 			return err;
-		c->cappend = 65536;
+		c->cappend = 16384;
 		c->pend = malloc(c->cappend * sizeof(*c->pend));
 		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
 		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
@@ -364,7 +369,6 @@ static int setup(struct pipeline *pl)
 		if (!c->pend || !c->recs || !c->ev || !c->rd)
 			return -ENOMEM;
 	}
-	heap_reserve();
 	return 0;
 }
 
@@ -373,7 +377,7 @@ static void open_probes(struct pipeline *pl)
 	const struct js_params *p = pl->p;
 	struct probes_opts o = {
 		.cpus = p->cpus, .ncpus = p->ncpus, .sampler_tgid = getpid(),
-		.ringbuf_bytes = 16u << 20, .verbose = p->verbose > 1,
+		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
 	};
 	char why[256] = "";
 
@@ -623,6 +627,10 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	open_probes(&pl);
 	open_smi(&pl);
+	/* loading the probes parsed the kernel's BTF: give that back before sampling (a trim
+	 * later would IPI the measured CPUs), then reserve what attribution will need */
+	malloc_trim(0);
+	heap_reserve();
 	{
 		struct timespec d = { 0, 50000000 };
 

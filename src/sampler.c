@@ -20,6 +20,7 @@
 #include "js_tsc.h"
 
 #define CAL_ITERATIONS (1u << 20)
+#define SAMPLER_STACK_BYTES (256u << 10)
 
 bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end)
 {
@@ -292,7 +293,13 @@ int sampler_start(struct sampler *s, const struct sampler_cfg *cfg)
 	s->cfg = *cfg;
 	if (!cfg->ring_entries || (cfg->ring_entries & (cfg->ring_entries - 1)))
 		return -EINVAL;
-	err = pthread_create(&s->thread, NULL, sampler_main, s);
+	/* a small stack: under mlockall(MCL_FUTURE) a thread's whole stack is resident */
+	pthread_attr_t attr;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, SAMPLER_STACK_BYTES);
+	err = pthread_create(&s->thread, &attr, sampler_main, s);
+	pthread_attr_destroy(&attr);
 	if (err) {
 		s->err = err;
 		snprintf(s->errmsg, sizeof(s->errmsg), "CPU %d: creating the sampler thread: %s",
