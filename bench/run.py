@@ -117,6 +117,15 @@ def read_status_kb(pid, key):
         return None
 
 
+def sampling_hwm_mib(run):
+    """sampling_hwm_mib - the peak RSS (VmHWM) at the last sample before sampling ended, MiB"""
+    c = js_cpu(run)
+    if not c:
+        return None
+    xs = [kb for t, kb in getattr(run, 'hwm_series', []) if t <= c['end_ns']]
+    return xs[-1] / 1024 if xs else None
+
+
 def heap_mib(run):
     """heap_mib - Rss of [heap] in the run's smaps snapshot, MiB"""
     for rss, name in run.smaps or ():
@@ -294,6 +303,7 @@ class Run:
         self.rusage = None
         self.samples = []       # [(t_ns, irqs or None, tasks or None)]
         self.hwm_kb = None
+        self.hwm_series = []    # [(t_ns, VmHWM kB)] while it ran
         self.smaps = []
         self.foreign = set()
         self.json = None
@@ -316,6 +326,11 @@ def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, sm
                 timeout=60):
     """spawn_watch - start run.cmd and sample /proc until it exits (killed after timeout s)"""
     run.t_exec = mono()
+    try:
+        st = os.stat(run.cmd[0])
+        run.binary = (run.cmd[0], st.st_ino, st.st_mtime_ns)
+    except OSError:
+        run.binary = None
     p = subprocess.Popen(run.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          preexec_fn=child_setup)
     run.pid = p.pid
@@ -328,6 +343,7 @@ def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, sm
         hwm = read_status_kb(p.pid, 'VmHWM')
         if hwm:
             run.hwm_kb = max(run.hwm_kb or 0, hwm)
+            run.hwm_series.append((t, hwm))
         run.samples.append((t, ir, tk if tasks else None))
         if tk:
             run.tids |= set(tk)
@@ -1208,11 +1224,14 @@ def sec_scaling(b, t, base_runs, all_js):
     t.add('scaling: housekeeping CPU at %s gaps/s vs base' % fmt(gps, '', 0), fmt(hm, ' %', 2),
           fmt(hk, ' %', 2), fmt_ratio(ratio(hm, hk)), '<= 2 %', check(hm, '<=', 2.0),
           dirty([many_r]))
-    t.details.append(('Cost per run', ('run', 'duration s', 'gaps', 'max RSS MiB', 'heap MiB',
+    t.details.append(('Cost per run (max RSS: the whole run; sampling: the peak when sampling '
+                      'ended; heap: [heap] near the end of sampling)',
+                      ('run', 'duration s', 'gaps', 'max RSS MiB', 'sampling MiB', 'heap MiB',
                                        'housekeeping %', 'attach s', 'post-run s', 'dropped',
                                        'probe events', 'lost'),
                       [(r.name, fmt(js_cpu(r)['duration_ns'] / 1e9), js_cpu(r)['gap_count'],
-                        fmt(r.rusage.ru_maxrss / 1024), fmt(heap_mib(r)),
+                        fmt(r.rusage.ru_maxrss / 1024), fmt(sampling_hwm_mib(r)),
+                        fmt(heap_mib(r)),
                         fmt(housekeeping_pct(r, b.cpu), '', 2),
                         fmt(attach_s(r), '', 3), fmt(post_run_s(r), '', 3),
                         js_cpu(r)['dropped'], r.json['probes']['events'],
@@ -1445,6 +1464,10 @@ def main():
             log(traceback.format_exc())
             t.add('scaling: the harness failed (see stderr)', '-', '-', '-', '-', 'ERROR')
     elapsed = time.monotonic() - t0
+    builds = {r.binary for r in b.runs if getattr(r, 'binary', None) and r.binary[0] == JS}
+    if len(builds) > 1:
+        t.notes.insert(0, 'build/jitterscope was rebuilt %d times during this benchmark: the '
+                       'runs mix versions (run `make bench` again)' % (len(builds) - 1))
     if args.save:
         with open(args.save, 'wb') as f:
             pickle.dump(b.runs, f)
