@@ -1283,28 +1283,35 @@ def md_table(header, rows):
 
 
 READING = """\
-## Reading the results (causes found on 2026-11-29, commit 4074fa8 and later)
+## Reading the results (causes found on 2026-11-29, up to commit 7face3d)
 
-* **Loop period median.** The calibration pass's median (20.0-23.5 ns) is above the measuring
-  loop's own mean with gaps taken out (16.7-17.0 ns), which is below even the calibration's
-  min in most runs: the calibration loop is not the measuring loop. Against oslat the
-  measuring loop is at 0.63x; the reported median misses 0.70x (0.72-0.76x in every run).
-* **Injected-IPI gaps with probes.** Larger by about 1.2-1.9 us (1.10-1.15x in the quieter
-  runs; 1.03x once under load). The probes' own run time per call-function IPI on the measured
-  CPU is 0.8-1.1 us (call_function_single entry/exit plus csd_function entry/exit, which trace
-  the same IPI twice; csd_function_exit alone 330-460 ns because it submits an event), before
-  the tracepoint dispatch and the bpf_stats accounting that jitterscope switches on for every
-  run without reporting it. Ticks grow by 1.5-3 us (0.5-0.7 us of BPF run time measured).
-* **Memory.** Max RSS 75-90 MiB for one measured CPU, flat with duration and gap count: the
-  16 MiB BPF ring buffer counts twice (32 MiB: its data pages are mapped twice), a 42 MiB heap
-  (buffers allocated at set-up, all faulted in by mlockall), an 8 MiB anonymous mapping (a
-  thread stack's size, locked whole), the 4 MiB gap ring. oslat uses 17 MiB.
+* **Loop period median.** The calibration pass's median (20.0-23.5 ns over five benchmarks)
+  is above the measuring loop's own mean with the gaps taken out (16.7-18.2 ns), which is
+  often below even the calibration's min: the calibration loop is not the measuring loop.
+  Against oslat the measuring loop is at 0.63-0.66x; the reported median misses 0.70x
+  (0.72-0.88x in every run).
+* **Injected-IPI gaps with probes** are larger by 0.8-1.9 us (1.06-1.15x in the quieter
+  benchmarks, 1.03x once under load). The probes' own run time per call-function IPI on the
+  measured CPU is 0.8-1.1 us: call_function_single entry/exit plus csd_function entry/exit,
+  which trace the same IPI twice (csd_function_exit alone 330-460 ns: it submits an event).
+  That is before the tracepoint dispatch, and before the bpf_stats accounting jitterscope
+  switches on for every run without reporting it. Ticks grow by 1.2-3 us (0.5-0.7 us of BPF).
+* **Memory.** Before 7face3d: 75-90 MiB, flat, mostly a 16 MiB BPF ring buffer counted twice
+  in RSS (its data pages are mapped twice), a heap of buffers faulted in by mlockall and an
+  8 MiB thread stack locked whole. Since 7face3d: 33.3 MiB (22 MiB heap, a 2 MiB ring counted
+  as 4 MiB, 1 MiB gap ring), flat with duration and with 1.4M gaps; one benchmark saw 38.5 and
+  111 MiB while the binary was being rebuilt (not reproduced). oslat uses 17 MiB.
+* **Throughput.** No probe event lost up to 336-466 k/s when the housekeeping CPU is free. One
+  loss (7-43k events at about 100k/s) happened while a fuzzer kept the housekeeping CPU busy:
+  the consumer drains every 10 ms, and the ring holds 2 MiB / 96 B = 22k events since 7face3d
+  (65 ms at 336k/s), 175k before.
 * **Housekeeping CPU** grows with the gap rate (about 3 us of consumer time per gap: 4-5 % of
   a core at 10-14k gaps/s) and with the event rate (about 0.5 us per event: 9 % at 170k
   events/s); under 1 % at this machine's usual 1-2k gaps/s.
-* **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). One
-  reschedule IPI from jitterscope's housekeeping thread landed mid-run in one of three runs,
-  waking `rcu_preempt` on CPU 1 (unbound kthreads are allowed there on this machine).
+* **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). In two
+  of six probe runs one reschedule IPI from jitterscope's housekeeping thread reached CPU 1
+  mid-run; the gap it caused shows `rcu_preempt` woken there (unbound kthreads may run on
+  CPU 1 on this machine).
 * **Report time** does not grow with gaps (0.2 s at 1.39M gaps) but moves with the load on the
   housekeeping CPU (up to 4.6 s seen while fuzzers ran there).
 """
