@@ -637,7 +637,7 @@ def load_sent(path, cpu):
                     continue
                 for m in re.finditer(r'(?:^|;)((?:ipi|vector|tlb):[^;=]* from jitterscope:(\d+))=',
                                      row[5]):
-                    out.append((int(row[1]), int(m.group(2)), m.group(1)))
+                    out.append((int(row[1]), int(m.group(2)), m.group(1), row[5][:160]))
     except OSError:
         pass
     return out
@@ -1104,9 +1104,10 @@ def sec_ipis(b, t, reps):
           '%d (+%d at the edges)' % (len(inwin), len(edge)) if ok else '-', '-', '-', '0',
           check(len(inwin) if ok else None, '==', 0), d)
     if inwin or edge:
-        t.notes.append('ipis: IPIs from jitterscope itself (offset from the run start, s): ' +
-                       '; '.join('%s at %.3f' % (x[2], (x[0] - js_cpu(r)['start_ns']) / 1e9)
-                                 for r in js_on for x in r.sent if x[1] in r.tids)[:600])
+        t.notes.append('ipis: IPIs from jitterscope itself: ' +
+                       '; '.join('%s at %.3f s, in a gap of: %s' %
+                                 (x[2], (x[0] - js_cpu(r)['start_ns']) / 1e9, x[3])
+                                 for r in js_on for x in r.sent if x[1] in r.tids)[:900])
     mw = max([x[1] for x in own if x[1] is not None], default=None)
     t.add('ipis: irq_work events on CPU 1, any sender (probes)', fmt(mw, '', 0), '-',
           '-', 'report', 'INFO', d)

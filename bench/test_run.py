@@ -79,8 +79,10 @@ class GapsCsv(unittest.TestCase):
             f.write('\n'.join(rows) + '\n')
         try:
             self.assertEqual(R.load_sent(f.name, 1),
-                             [(100, 42, 'ipi:reschedule from jitterscope:42'),
-                              (400, 45, 'tlb:flush from jitterscope:45')])
+                             [(100, 42, 'ipi:reschedule from jitterscope:42',
+                               'ipi:reschedule from jitterscope:42=300;timer:local_timer=9'),
+                              (400, 45, 'tlb:flush from jitterscope:45',
+                               'task:jitterscope:44=4000;tlb:flush from jitterscope:45=1')])
             self.assertEqual([g[:2] for g in R.load_gaps(f.name, 1)],
                              [(100, 5000), (200, 5000), (400, 5000)])
         finally:
