@@ -1309,10 +1309,11 @@ READING = """\
 * **Housekeeping CPU** grows with the gap rate (about 3 us of consumer time per gap: 4-5 % of
   a core at 10-14k gaps/s) and with the event rate (about 0.5 us per event: 9 % at 170k
   events/s); under 1 % at this machine's usual 1-2k gaps/s.
-* **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). In two
-  of six probe runs one reschedule IPI from jitterscope's housekeeping thread reached CPU 1
-  mid-run; the gap it caused shows `rcu_preempt` woken there (unbound kthreads may run on
-  CPU 1 on this machine).
+* **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). Now
+  and then one reschedule IPI from jitterscope's housekeeping thread reaches CPU 1: mid-run in
+  2 of 12 probe runs of the benchmarks, at the very start in 1, none in 6 more runs checked by
+  hand. The row names each one and the gap around it. The counter rows (CAL, RES, TLB against
+  a busy loop) are dominated by the other work on this machine: compare their minima only.
 * **Report time** does not grow with gaps (0.2 s at 1.39M gaps) but moves with the load on the
   housekeeping CPU (up to 4.6 s seen while fuzzers ran there).
 """
