@@ -323,7 +323,7 @@ def child_setup():
 
 
 def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, smaps_at=None,
-                timeout=60):
+                timeout=60, fast_after=None):
     """spawn_watch - start run.cmd and sample /proc until it exits (killed after timeout s)"""
     run.t_exec = mono()
     try:
@@ -375,6 +375,23 @@ def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, sm
             log('  %s: still running after %d s: killed' % (run.name, timeout))
             p.kill()
             run.killed = True
+        # after sampling (the report phase) only VmHWM is followed, every 5 ms
+        if fast_after is not None and t - run.t_exec > fast_after * 1e9:
+            while True:
+                hwm = read_status_kb(p.pid, 'VmHWM')
+                if hwm is None:
+                    break
+                run.hwm_series.append((mono(), hwm))
+                run.hwm_kb = max(run.hwm_kb or 0, hwm)
+                pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+                if pid:
+                    run.t_exit = mono()
+                    run.rc = os.waitstatus_to_exitcode(status)
+                    run.rusage = ru
+                    break
+                time.sleep(0.005)
+            if run.rusage:
+                break
         time.sleep(interval)
     hogs.sample(proc_scan())
     run.foreign |= hogs.found()
@@ -566,7 +583,7 @@ class Bench:
                 hook = ps.start if ps else (inj.start if inj else None)
                 # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.1)
                 spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs + 0.2,
-                            timeout=secs + 30)
+                            timeout=secs + 30, fast_after=secs)
                 run.inject = inj.finish() if inj else None
                 run.progstats = ps.finish() if ps else None
                 if run.rc == 0 and os.path.exists(jpath):
@@ -1240,6 +1257,14 @@ def sec_scaling(b, t, base_runs, all_js):
                        if r.json]))
     grown = [x for x in [long_r] + many
              if (ratio(x.rusage and x.rusage.ru_maxrss, rss) or 0) > 1.05]
+    for r in grown:
+        c = js_cpu(r)
+        up = [(t, kb) for t, kb in r.hwm_series if kb * 1024 > 1.05 * rss * 1024]
+        if c and up:
+            t.notes.append('%s: RSS peak %.1f MiB; above 1.05x the base from %+.0f ms after '
+                           'sampling ended (sampling peak %s MiB)' %
+                           (r.name, r.rusage.ru_maxrss / 1024, (up[0][0] - c['end_ns']) / 1e6,
+                            fmt(sampling_hwm_mib(r))))
     for r in base_ok[:1] + grown:
         if r.smaps:
             t.notes.append('largest mappings of the %s run, near its end (Rss kB): ' % r.name +
