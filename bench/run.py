@@ -581,8 +581,8 @@ class Bench:
                 inj = self._injector(inject, secs, name)
                 ps = ProgStats(inj, 0.8, secs - 0.8) if progstats else None
                 hook = ps.start if ps else (inj.start if inj else None)
-                # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.1)
-                spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs + 0.2,
+                # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.6)
+                spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs - 0.3,
                             timeout=secs + 30, fast_after=secs)
                 run.inject = inj.finish() if inj else None
                 run.progstats = ps.finish() if ps else None
@@ -1191,8 +1191,8 @@ def sec_scaling(b, t, base_runs, all_js):
             for _ in range(1 if b.a.quick else 2)]
     many_r = max(many, key=lambda r: js_cpu(r)['gap_count'] if r.json else -1)
     base_ok = [r for r in base_runs if r.json]
-    rss = med([r.rusage.ru_maxrss for r in base_ok if r.rusage])
-    os_rss = med([r.rusage.ru_maxrss for r in b.runs if r.name.startswith('floor-oslat')
+    rss = med([r.hwm_kb for r in base_ok])
+    os_rss = med([r.hwm_kb for r in b.runs if r.name.startswith('floor-oslat')
                   and r.rusage])
     d = dirty(base_ok)
     t.add('cost: max RSS, 1 measured CPU (%.0f s run)' % (js_cpu(base_ok[0])['duration_ns'] / 1e9
@@ -1222,7 +1222,7 @@ def sec_scaling(b, t, base_runs, all_js):
           (' (%d gaps: %.2f s)' % (n1, p1) if high else ''), '-',
           '%s us/gap' % fmt(slope and slope * 1e6, '', 2), 'report', 'INFO', dirty(many))
     # scaling: memory flat with duration and with gap count, CPU cost vs both
-    rl, rm = long_r.rusage and long_r.rusage.ru_maxrss, many_r.rusage and many_r.rusage.ru_maxrss
+    rl, rm = long_r.hwm_kb, max([r.hwm_kb or 0 for r in many]) or None
     t.add('scaling: max RSS, %g s vs %.0f s run' % (long_s, js_cpu(base_ok[0])['duration_ns'] / 1e9
                                                     if base_ok else 0),
           fmt(rl and rl / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
@@ -1248,7 +1248,7 @@ def sec_scaling(b, t, base_runs, all_js):
                                        'housekeeping %', 'attach s', 'post-run s', 'dropped',
                                        'probe events', 'lost'),
                       [(r.name, fmt(js_cpu(r)['duration_ns'] / 1e9), js_cpu(r)['gap_count'],
-                        fmt(r.rusage.ru_maxrss / 1024), fmt(sampling_hwm_mib(r)),
+                        fmt(r.hwm_kb and r.hwm_kb / 1024), fmt(sampling_hwm_mib(r)),
                         fmt(heap_mib(r)),
                         fmt(housekeeping_pct(r, b.cpu), '', 2),
                         fmt(attach_s(r), '', 3), fmt(post_run_s(r), '', 3),
@@ -1256,14 +1256,14 @@ def sec_scaling(b, t, base_runs, all_js):
                         r.json['probes']['lost']) for r in base_ok + [long_r] + many
                        if r.json]))
     grown = [x for x in [long_r] + many
-             if (ratio(x.rusage and x.rusage.ru_maxrss, rss) or 0) > 1.05]
+             if (ratio(x.hwm_kb, rss) or 0) > 1.05]
     for r in grown:
         c = js_cpu(r)
         up = [(t, kb) for t, kb in r.hwm_series if kb * 1024 > 1.05 * rss * 1024]
         if c and up:
             t.notes.append('%s: RSS peak %.1f MiB; above 1.05x the base from %+.0f ms after '
                            'sampling ended (sampling peak %s MiB)' %
-                           (r.name, r.rusage.ru_maxrss / 1024, (up[0][0] - c['end_ns']) / 1e6,
+                           (r.name, r.hwm_kb / 1024, (up[0][0] - c['end_ns']) / 1e6,
                             fmt(sampling_hwm_mib(r))))
     for r in base_ok[:1] + grown:
         if r.smaps:
@@ -1324,9 +1324,9 @@ READING = """\
   switches on for every run without reporting it. Ticks grow by 1.2-3 us (0.5-0.7 us of BPF).
 * **Memory.** Before 7face3d: 75-90 MiB, flat, mostly a 16 MiB BPF ring buffer counted twice
   in RSS (its data pages are mapped twice), a heap of buffers faulted in by mlockall and an
-  8 MiB thread stack locked whole. Since 7face3d: 33.3 MiB (22 MiB heap, a 2 MiB ring counted
-  as 4 MiB, 1 MiB gap ring), flat with duration and with 1.4M gaps; one benchmark saw 38.5 and
-  111 MiB while the binary was being rebuilt (not reproduced). oslat uses 17 MiB.
+  8 MiB thread stack locked whole. Since 7face3d: 33.4 MiB (22 MiB heap, a 2 MiB ring counted
+  as 4 MiB, 1 MiB gap ring), flat with duration and gap count; without the ring's second
+  mapping it would be 31.4 MiB. oslat: 10.6 MiB.
 * **Throughput.** No probe event lost up to 336-466 k/s when the housekeeping CPU is free. One
   loss (7-43k events at about 100k/s) happened while a fuzzer kept the housekeeping CPU busy:
   the consumer drains every 10 ms, and the ring holds 2 MiB / 96 B = 22k events since 7face3d
@@ -1379,8 +1379,11 @@ figures on these shared VMs move from minute to minute; the ratios are the resul
 * **Throughput.** `jsinject --mode pf --period 2000 --count N` (one traced page fault per page)
   at increasing rates; events/s is `probes.events` over the whole window (the injection covers
   about 85 % of it, so the peak rate is higher), loss is `probes.lost` or `dropped` > 0.
-* **Cost.** Max RSS is the kernel's `ru_maxrss` of the process (wait4; the same figure as
-  `/usr/bin/time -v`), here for one measured CPU. Housekeeping CPU: the on-CPU time
+* **Cost.** Max RSS is the process's own `VmHWM` (/proc/PID/status), read every 100 ms while
+  it samples and every 5 ms in its report phase, here for one measured CPU. Not `ru_maxrss`
+  from wait4: the kernel carries the RSS of the image before exec into it, so a child exec'd
+  from this python harness reports at least the harness's own size (oslat showed 17 MiB that
+  way against 10.6 MiB under `/usr/bin/time -v`, and jitterscope up to 116 MiB). Housekeeping CPU: the on-CPU time
   (`/proc/PID/task/*/schedstat`) of every thread not pinned to the measured CPU, over the
   measuring window, per second. Attach: from a CLOCK_MONOTONIC stamp taken just before exec to
   the JSON's `cpus[0].start_ns` (oslat: until its measuring thread is seen, 0.1 s polling).
