@@ -1331,8 +1331,8 @@ READING = """\
   loss (7-43k events at about 100k/s) happened while a fuzzer kept the housekeeping CPU busy:
   the consumer drains every 10 ms, and the ring holds 2 MiB / 96 B = 22k events since 7face3d
   (65 ms at 336k/s), 175k before.
-* **Housekeeping CPU** grows with the gap rate (about 3 us of consumer time per gap: 4-5 % of
-  a core at 10-14k gaps/s) and with the event rate (about 0.5 us per event: 9 % at 170k
+* **Housekeeping CPU** grows with the gap rate (3-4 us of consumer time per gap: 4-6.4 % of
+  a core at 10-16k gaps/s) and with the event rate (about 0.5 us per event: 9 % at 170k
   events/s); under 1 % at this machine's usual 1-2k gaps/s.
 * **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). Now
   and then one reschedule IPI from jitterscope's housekeeping thread reaches CPU 1: mid-run in
