@@ -438,6 +438,7 @@ class Injector:
         self.rc = None
 
     def _run(self):
+        time.sleep(0.1)     # the measuring thread is seen up to 0.1 s before it measures
         try:
             p = subprocess.run(self.cmd, capture_output=True, text=True,
                                preexec_fn=child_setup, timeout=self.secs + 30)
@@ -635,8 +636,9 @@ class Bench:
             return None
         if isinstance(inject, tuple):
             inject = [inject]
-        # the injection ends 0.4 s before the tool stops measuring (detection latency <= 0.1 s)
-        injs = [Injector(self.cpu, mode, max(0.5, secs - 0.5), self.path(name + '-inj', 'csv'),
+        # from 0.1 s after the tool's measuring thread is seen (polled every 0.1 s) to about
+        # 0.3 s before it stops
+        injs = [Injector(self.cpu, mode, max(0.5, secs - 0.6), self.path(name + '-inj', 'csv'),
                          list(extra)) for mode, extra in inject]
         return injs[0] if len(injs) == 1 else Injectors(injs)
 
@@ -758,6 +760,15 @@ def attach_s(run):
     if c:
         return (c['start_ns'] - run.t_exec) / 1e9
     return (run.meas_start - run.t_exec) / 1e9 if run.meas_start else None
+
+
+def window_actions(run):
+    """window_actions - the injector's actions that lie inside a jitterscope run's window"""
+    c = js_cpu(run)
+    acts = run.inject.actions if run.inject else []
+    if not c:
+        return acts
+    return [a for a in acts if c['start_ns'] <= a[0] and a[1] <= c['end_ns']]
 
 
 def match_actions(actions, gaps):
@@ -937,8 +948,8 @@ def sec_agree(b, t, reps):
         if not r.gaps or not r.inject or not r.inject.actions:
             continue
         n = band_count_js(r, lo * 1000, hi * 1000)
-        acts = len(r.inject.actions)
-        m = sum(1 for g in match_actions(r.inject.actions, r.gaps) if g and g[1] >= lo * 1000)
+        acts = len(window_actions(r))
+        m = sum(1 for g in match_actions(window_actions(r), r.gaps) if g and g[1] >= lo * 1000)
         jr.append((n, acts))
         matched.append(m / acts)
         rows.append(('jitterscope', acts, n, band_count_js(r, lo * 1000, 10 ** 12), m,
@@ -974,11 +985,12 @@ def sec_agree(b, t, reps):
 
 
 def sec_observer(b, t, reps, hz):
-    """sec_observer - injected IPI gaps and tick gaps, probes on vs --no-probes"""
+    """sec_observer - injected IPI gaps and tick gaps, probes on vs --no-probes, in pairs of
+    short runs next to each other (the noise changes from minute to minute)"""
     inj = ('ipi', ['--period', '1900', '--count', '1'])
-    secs = 3 if b.a.quick else 4
+    secs = 2
     on, off = [], []
-    for i in range(reps):
+    for i in range(2 * reps):
         order = ('on', 'off') if i % 2 == 0 else ('off', 'on')
         for who in order:
             if who == 'on':
@@ -990,7 +1002,8 @@ def sec_observer(b, t, reps, hz):
     def per_run(r, label):
         if not r.gaps or not r.inject:
             return None, None
-        m = match_actions(r.inject.actions, r.gaps)
+        acts = window_actions(r)
+        m = match_actions(acts, r.gaps)
         got = [g for g in m if g]
         ipi_med = med([g[1] for g in got])
         ticks = tick_gaps(r.gaps, set(got), hz)
@@ -998,7 +1011,7 @@ def sec_observer(b, t, reps, hz):
         timer = '-'
         if r.json and r.json['probes']['enabled'] and ticks:
             timer = fmt(100.0 * sum(1 for g in ticks if g[2] == 'timer') / len(ticks), ' %', 0)
-        rows.append((label, len(r.inject.actions), len(got), fmt(ipi_med and ipi_med / 1e3, '', 2),
+        rows.append((label, len(acts), len(got), fmt(ipi_med and ipi_med / 1e3, '', 2),
                      len(ticks), fmt(tick_med and tick_med / 1e3, '', 2), timer))
         return ipi_med, tick_med
 
@@ -1006,14 +1019,19 @@ def sec_observer(b, t, reps, hz):
     res_off = [per_run(r, '--no-probes') for r in off]
     i_on, i_off = med([x[0] for x in res_on]), med([x[0] for x in res_off])
     k_on, k_off = med([x[1] for x in res_on]), med([x[1] for x in res_off])
+    # pair i: the two runs of iteration i, next to each other in time
+    pairs = list(zip(res_on, res_off))
+    r = med([ratio(a[0], z[0]) for a, z in pairs])
+    diff = med([(a[1] - z[1]) / 1e3 for a, z in pairs if a[1] is not None and z[1] is not None])
     d = dirty(on + off)
-    r = ratio(i_on, i_off)
-    t.add('observer: injected-IPI gap median, probes on vs off', fmt(i_on and i_on / 1e3, ' us', 2),
-          fmt(i_off and i_off / 1e3, ' us', 2), fmt_ratio(r), '<= 1.05x', check(r, '<=', 1.05), d)
-    diff = (k_on - k_off) / 1e3 if k_on is not None and k_off is not None else None
-    t.add('observer: tick gap median (phase %d ms), on vs off' % (1000 // hz),
+    t.add('observer: injected-IPI gap median, on vs off (paired)',
+          fmt(i_on and i_on / 1e3, ' us', 2), fmt(i_off and i_off / 1e3, ' us', 2),
+          fmt_ratio(r), '<= 1.05x', check(r, '<=', 1.05), d)
+    t.add('observer: tick gap median (%d ms phase), on vs off (paired)' % (1000 // hz),
           fmt(k_on and k_on / 1e3, ' us', 2), fmt(k_off and k_off / 1e3, ' us', 2),
           '%+.2f us' % diff if diff is not None else '-', 'report', 'INFO', d)
+    # the per-run table in time order
+    rows[:] = [row for pair in zip(rows[:len(on)], rows[len(on):]) for row in pair]
     lost = [r_.json['probes']['lost'] for r_ in on if r_.json]
     # where the probes' time goes: kernel bpf_stats of jitterscope's own programs, one more run
     st = b.js('observer-stats', secs, inject=inj, gaps=False, progstats=True)
@@ -1031,8 +1049,8 @@ def sec_observer(b, t, reps, hz):
                           '%.1f s, every CPU)' % (secs - 1.6), ('program', 'calls', 'ns/call',
                                                                 'ms total'),
                           [(k, c, fmt(ns, '', 0), fmt(c * ns / 1e6, '', 2)) for k, (c, ns) in top]))
-    t.details.append(('Observer effect, per run (jsinject ipi every 1.9 ms; tick gaps: start '
-                      'within 15 us of the densest %d ms phase)' % (1000 // hz),
+    t.details.append(('Observer effect, per run, by pairs (jsinject ipi every 1.9 ms; tick gaps: '
+                      'start within 15 us of the densest %d ms phase)' % (1000 // hz),
                       ('run', 'IPIs', 'matched', 'IPI gap med us', 'tick gaps', 'tick med us',
                        'tick gaps caused by timer'),
                       rows))
@@ -1365,9 +1383,11 @@ figures on these shared VMs move from minute to minute; the ratios are the resul
   counts for both; a spin merged into a longer gap (a time slice of another task on the CPU)
   counts for neither. The per-run table also gives the counts of 150 us and more.
   jitterscope's gaps are also matched one to one to the injector's log (CLOCK_MONOTONIC).
-* **Observer effect.** `jsinject --mode ipi --period 1900` during runs with probes and with
-  `--no-probes`, alternating. Each injected IPI is matched to the gap overlapping its
-  [start, end] in `--gaps` (CLOCK_MONOTONIC); the per-run median of those gaps is compared.
+* **Observer effect.** `jsinject --mode ipi --period 1900` during 2 s runs with probes and
+  with `--no-probes`, in 6 pairs of runs next to each other (on/off, off/on, ...). Each
+  injected IPI inside the window is matched to the gap overlapping its [start, end] in
+  `--gaps` (CLOCK_MONOTONIC). The ratio is the median over the pairs of (median IPI gap with
+  probes / median without); the tick figure the median of the pairs' differences.
   Tick gaps are the gaps (3-300 us, not injected) starting within 15 us of the densest phase
   modulo the tick period (CONFIG_HZ), found per run: the same method with and without probes.
   IPIs: /proc/interrupts CAL, RES, IWI and TLB of the measured CPU, sampled every 100 ms, over
