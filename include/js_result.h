@@ -84,6 +84,7 @@ struct js_run {
 	uint64_t probe_events, probe_lost;
 	uint64_t probe_evicted;       /* events dropped from a full attribution window (pipeline) */
 	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
+	uint64_t hook_thp_kb;         /* --test-hook thp: AnonHugePages of this process at the end */
 	struct js_clockcost clock;    /* read costs of the clocks, measured at start */
 	bool audited;
 	struct js_audit audit;        /* the isolation audit, run at start */

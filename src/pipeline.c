@@ -25,6 +25,7 @@
 #include "js_probes.h"
 #include "js_sampler.h"
 #include "js_smi.h"
+#include "js_sysfs.h"
 #include "js_util.h"
 
 #define DRAIN_PERIOD_NS   10000000ull     /* 10 ms */
@@ -540,6 +541,22 @@ static void measure(struct pipeline *pl)
 		progress(pl, js_mono_ns(), true);
 }
 
+/* anon_huge_kb - AnonHugePages of this process: did khugepaged collapse the hook region? */
+static uint64_t anon_huge_kb(void)
+{
+	char *text = NULL, *at;
+	size_t len;
+	uint64_t kb = 0;
+
+	if (sysfs_read_file("/proc/self/smaps_rollup", &text, &len))
+		return 0;
+	at = strstr(text, "AnonHugePages:");
+	if (at)
+		kb = strtoull(at + strlen("AnonHugePages:"), NULL, 10);
+	free(text);
+	return kb;
+}
+
 /* finish - detach, last consume, attribute everything left, fill the result */
 static void finish(struct pipeline *pl)
 {
@@ -559,6 +576,8 @@ static void finish(struct pipeline *pl)
 	run->fit = pl->cal.fit;
 	drain(pl, UINT64_MAX);
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
+	if (pl->p->test_hook == SAMPLER_HOOK_THP)
+		run->hook_thp_kb = anon_huge_kb();
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 		struct js_cpu_result *r = c->res;

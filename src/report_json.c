@@ -331,6 +331,7 @@ void report_json(FILE *fp, const struct js_run *run)
 		json_obj_begin(&j, "test_hook");
 		json_str(&j, "mode", run->params->test_hook == 1 ? "fault" : "thp");
 		json_u64(&j, "actions", run->hook_actions);
+		json_u64(&j, "anon_huge_kb", run->hook_thp_kb);
 		json_obj_end(&j);
 	}
 	json_obj_begin(&j, "smi");
