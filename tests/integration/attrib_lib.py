@@ -53,7 +53,7 @@ US = 1000
 # mode -> expectation: how to recognise the right cause, and the matching window
 MODES = {
     "preempt": dict(primary=("task", "jsinject:"), before=100 * US, after=0,
-                    dur_tol=0.10, period=10000, spin=200),
+                    dur_tol=0.10, period=10000, spin=500),
     "pf": dict(cause=("fault", "fault user jsinject:"), before=100 * US, after=0,
                period=10000, count=64),
     "ipi": dict(cause=("ipi", "call_function_single"), sender="jsinject:",
@@ -239,6 +239,10 @@ def summarize(mode, res, spec, min_pct, out=sys.stdout):
               % (mode, tol * 100, len(within), len(right), pct(len(within), len(right)),
                  fmt_us(quantile(nets, 0.1)), fmt_us(quantile(nets, 0.5)),
                  fmt_us(quantile(nets, 0.9))), file=out)
+        gwithin = [r for r in right if r[1].dur <= (1 + tol) * (r[0][2] - r[0][1])]
+        print("%s: gap within %d %% of the spin (informational): %d / %d (%.2f %%)"
+              % (mode, tol * 100, len(gwithin), len(right), pct(len(gwithin), len(right))),
+              file=out)
         if pct(len(within), n) < min_pct:
             ok = False
     if "primary" in spec:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# attrib_preempt.sh - issue 3: a SCHED_FIFO task spinning 200 us every
+# attrib_preempt.sh - issue 3: a SCHED_FIFO task spinning 500 us every
 # 10 ms on CPU 1 (jsinject preempt) is named one-to-one: each spin is a gap whose primary cause is
 # the task jsinject:<tid>, with the task's net time within 10 % of the spin (>= 99 % of spins).
 # Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
@@ -9,4 +9,4 @@ TMP=$(mktemp -d /tmp/attrib_preempt.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode preempt --duration 12 --period 10000 --spin 200 --dir "$TMP"
+python3 attrib_lib.py run --mode preempt --duration 12 --period 10000 --spin 500 --dir "$TMP"
