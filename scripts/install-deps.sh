@@ -9,7 +9,8 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests \
-libhdrhistogram-java default-jre-headless prometheus chromium"
+libhdrhistogram-java default-jre-headless prometheus chromium libclang-rt-14-dev strace \
+util-linux"
 # shellcheck disable=SC2086
 if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok installed' &&
    [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then
