@@ -1356,12 +1356,13 @@ READING = """\
   often below even the calibration's min: the calibration loop is not the measuring loop.
   Against oslat the measuring loop is at 0.63-0.66x; the reported median misses 0.70x
   (0.72-0.88x in every run).
-* **Injected-IPI gaps with probes** are larger by 0.6-1.9 us: 1.13x as the median of 6
-  paired runs (5 of 6 pairs above 1.05x), 1.03-1.15x with unpaired runs before. The probes' own run time per call-function IPI on the
+* **Injected-IPI gaps with probes** are larger by 0.6-1.9 us: 1.08-1.15x as the median of 6
+  paired runs in four benchmarks (4 or 5 of the 6 pairs above 1.05x in each); 1.03-1.15x with
+  unpaired runs before. The probes' own run time per call-function IPI on the
   measured CPU is 0.8-1.1 us: call_function_single entry/exit plus csd_function entry/exit,
   which trace the same IPI twice (csd_function_exit alone 330-460 ns: it submits an event).
   That is before the tracepoint dispatch, and before the bpf_stats accounting jitterscope
-  switches on for every run without reporting it. Ticks grow by 1.2-3 us (0.5-0.7 us of BPF).
+  switches on for every run without reporting it. Ticks grow by 0.9-3 us (0.5-0.7 us of BPF).
 * **Memory.** Before 7face3d: 75-90 MiB, flat, mostly a 16 MiB BPF ring buffer counted twice
   in RSS (its data pages are mapped twice), a heap of buffers faulted in by mlockall and an
   8 MiB thread stack locked whole. Since 7face3d: 33.4 MiB (22 MiB heap, a 2 MiB ring counted
