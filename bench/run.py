@@ -1250,7 +1250,7 @@ def sec_scaling(b, t, base_runs, all_js):
     high = [(post_run_s(r), js_cpu(r)['gap_count'], post_run_cpu_s(r)) for r in many if r.json]
     est = slope = None
     if low and high:
-        (p0, n0, c0), (p1, n1, c1) = min(low), min(high)
+        (p0, n0, _), (p1, n1, _) = min(low), min(high)
         cl = med([x[2] for x in low])
         ch = med([x[2] for x in high])
         if cl is not None and ch is not None and n1 > n0:
@@ -1474,8 +1474,9 @@ def write_doc(path, t, m, started, elapsed, foreign, args):
         parts += ['### ' + title, '', md_table(hdr, rows), '']
     fails = [r for r in t.rows if r[5].startswith('FAIL')]
     if fails:
-        parts += ['### Targets missed in this run', ''] + \
-                 ['* %s: %s against %s (target %s)' % (r[0], r[1], r[2], r[4]) for r in fails] + ['']
+        parts += ['### Targets missed in this run', '']
+        parts += ['* %s: %s against %s (target %s)' % (r[0], r[1], r[2], r[4]) for r in fails]
+        parts += ['']
     if t.notes:
         parts += ['### Notes', ''] + ['* ' + n for n in t.notes] + ['']
     parts += [READING, METHODS]
@@ -1513,14 +1514,23 @@ def main():
         log('bench: oslat not found (rt-tests): the oslat rows are skipped')
     if args.quick:
         args.reps = 1
-    only = args.only.split(',')
     # the harness itself stays off the measured CPU
     os.sched_setaffinity(0, [c for c in os.sched_getaffinity(0) if c != args.cpu] or [0])
     started, t0 = datetime.datetime.now(datetime.timezone.utc), time.monotonic()
     m = machine()
     b, t = Bench(args), Table()
+    try:
+        run_bench(args, b, t, m, started, t0)
+    finally:
+        if not args.keep:
+            shutil.rmtree(b.tmp, ignore_errors=True)
+
+
+def run_bench(args, b, t, m, started, t0):
+    """run_bench - the sections, the table on stdout, the document"""
+    only = args.only.split(',')
     log('bench: CPU %d, %d repetitions, scratch %s' % (args.cpu, args.reps, b.tmp))
-    base, all_js = [], []
+    base = []
     steps = [('floor', lambda: sec_floor(b, t, args.reps)),
              ('agree', lambda: sec_agree(b, t, args.reps)),
              ('observer', lambda: sec_observer(b, t, args.reps, m['hz'])),
@@ -1570,8 +1580,6 @@ def main():
     print('(%.0f s; %s)' % (elapsed, 'not written' if args.no_write else args.out))
     if not args.no_write:
         write_doc(args.out, t, m, started, elapsed, foreign, args)
-    if not args.keep:
-        shutil.rmtree(b.tmp, ignore_errors=True)
 
 
 if __name__ == '__main__':
