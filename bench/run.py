@@ -1397,58 +1397,60 @@ figures on these shared VMs move from minute to minute; the ratios are the resul
 * **Detection floor.** jitterscope's calibration pass gives the loop period's min and median
   (`loop_ns_min`, `loop_ns_median`); `loop_ns_mean` is the measuring loop's mean with the gaps
   taken out. oslat's period is its duration divided by its loops (every loop lands in one
-  histogram bucket), as the issue defines it; "lost time excluded" takes oslat's loops of
-  1 us and more out of the time (bucket N = [N-1, N) us, mid-points), the same definition as
+  histogram bucket), as the issue defines it; "lost time excluded" takes oslat's loops of 1 us
+  and more out of the time (bucket N = [N-1, N) us, mid-points), the same definition as
   `loop_ns_mean`; "wall / loops" divides the whole window by the loops for both tools.
 * **Agreement.** `jsinject --mode preempt --period 10000 --spin 200` runs on the measured CPU
-  while each tool measures (it starts when the tool's measuring thread appears, and stops
-  0.5 s before the tool). Both tools count their gaps of 150 to 500 us (oslat: buckets 151 to
-  500 of 1024), the size each 200 us spin makes (about 240 us here). Other noise of that size
-  counts for both; a spin merged into a longer gap (a time slice of another task on the CPU)
-  counts for neither. The per-run table also gives the counts of 150 us and more.
-  jitterscope's gaps are also matched one to one to the injector's log (CLOCK_MONOTONIC).
-* **Observer effect.** `jsinject --mode ipi --period 1900` during 2 s runs with probes and
-  with `--no-probes`, in 6 pairs of runs next to each other (on/off, off/on, ...). Each
-  injected IPI inside the window is matched to the gap overlapping its [start, end] in
-  `--gaps` (CLOCK_MONOTONIC). The ratio is the median over the pairs of (median IPI gap with
-  probes / median without); the tick figure the median of the pairs' differences.
-  Tick gaps are the gaps (3-300 us, not injected) starting within 15 us of the densest phase
-  modulo the tick period (CONFIG_HZ), found per run: the same method with and without probes.
-  IPIs: /proc/interrupts CAL, RES, IWI and TLB of the measured CPU, sampled every 100 ms, over
-  the measuring window (from 0.1 s after the JSON's `start_ns` to 0.1 s before `end_ns`) for
-  jitterscope with and without probes, and over the same window of a plain busy loop
-  (python, no syscalls) pinned to the CPU. Other work on the machine only adds IPIs, so these
-  rows compare the quietest run of each side (the minimum), not the median. The probes also name the sender of every IPI: the
-  row "sent by jitterscope" counts IPI sources `from jitterscope` and irq_work in the JSON.
+  while each tool measures (from 0.1 s after the tool's measuring thread appears to about 0.3 s
+  before the tool stops; for jitterscope only actions inside its window count). Both tools count
+  their gaps of 150 to 500 us (oslat: buckets 151 to 500 of 1024), the size each 200 us spin
+  makes (about 240 us here). Other noise of that size counts for both; a spin merged into a
+  longer gap (a time slice of another task on the CPU) counts for neither. The per-run table
+  also gives the counts of 150 us and more. jitterscope's gaps are also matched one to one to
+  the injector's log (CLOCK_MONOTONIC).
+* **Observer effect.** `jsinject --mode ipi --period 1900` during 2 s runs with probes and with
+  `--no-probes`, in 6 pairs of runs next to each other (on/off, off/on, ...). Each injected IPI
+  inside the window is matched to the gap overlapping its [start, end] in `--gaps`
+  (CLOCK_MONOTONIC). The ratio is the median over the pairs of (median IPI gap with probes /
+  median without); the tick figure the median of the pairs' differences. Tick gaps are the gaps
+  (3-300 us, not injected) starting within 15 us of the densest phase modulo the tick period
+  (CONFIG_HZ), found per run: the same method with and without probes. IPIs: /proc/interrupts
+  CAL, RES, IWI and TLB of the measured CPU, sampled every 100 ms, over the measuring window
+  (from 0.1 s after the JSON's `start_ns` to 0.1 s before `end_ns`) for jitterscope with and
+  without probes, and over the same window of a plain busy loop (python, no syscalls) pinned to
+  the CPU. Other work on the machine only adds IPIs, so these rows compare the quietest run of
+  each side (the minimum), not the median. The probes also name the sender of every IPI: the row
+  "sent by jitterscope" counts the IPI causes in `--gaps` whose sender is a thread of that
+  jitterscope process, inside the window (and, apart, in its first and last 0.1 s).
 * **Throughput.** `jsinject --mode pf --period 2000 --count N` (one traced page fault per page)
   at increasing rates; events/s is `probes.events` over the whole window (the injection covers
   about 85 % of it, so the peak rate is higher), loss is `probes.lost` or `dropped` > 0.
-* **Cost.** Max RSS is the process's own `VmHWM` (/proc/PID/status), read every 100 ms while
-  it samples and every 5 ms in its report phase, here for one measured CPU. Not `ru_maxrss`
-  from wait4: the kernel carries the RSS of the image before exec into it, so a child exec'd
-  from this python harness reports at least the harness's own size (oslat showed 17 MiB that
-  way against 10.6 MiB under `/usr/bin/time -v`, and jitterscope up to 116 MiB). Housekeeping CPU: the on-CPU time
-  (`/proc/PID/task/*/schedstat`) of every thread not pinned to the measured CPU, over the
-  measuring window, per second. Attach: from a CLOCK_MONOTONIC stamp taken just before exec to
-  the JSON's `cpus[0].start_ns` (oslat: until its measuring thread is seen, 0.1 s polling).
-  Report time: from the end of sampling (`end_ns`) to the process's exit, with `--json` and
-  `--gaps` written. Its wall time moves with the load on the housekeeping CPU (0.02 s to 4.6 s
-  for the same kind of run here), so the cost per gap comes from the main thread's CPU time
-  in that phase (its schedstat, polled every 5 ms): the median of the 3 s runs against the
-  median of two high gap-rate runs (`-T 100ns` plus `jsinject --mode timer --period 100` and
+* **Cost.** Max RSS is the process's own `VmHWM` (/proc/PID/status), read every 100 ms while it
+  samples and every 5 ms in its report phase, here for one measured CPU. Not `ru_maxrss` from
+  wait4: the kernel carries the RSS of the image before exec into it, so a child exec'd from
+  this python harness reports at least the harness's own size (oslat showed 17 MiB that way
+  against 10.6 MiB under `/usr/bin/time -v`, and jitterscope up to 116 MiB). Housekeeping CPU:
+  the on-CPU time (`/proc/PID/task/*/schedstat`) of every thread not pinned to the measured CPU,
+  over the measuring window, per second. Attach: from a CLOCK_MONOTONIC stamp taken just before
+  exec to the JSON's `cpus[0].start_ns` (oslat: until its measuring thread is seen, 0.1 s
+  polling). Report time: from the end of sampling (`end_ns`) to the process's exit, with
+  `--json` and `--gaps` written. Its wall time moves with the load on the housekeeping CPU (0.02
+  s to 4.6 s for the same kind of run here), so the cost per gap comes from the main thread's
+  CPU time in that phase (its schedstat, polled every 5 ms): the median of the 3 s runs against
+  the median of two high gap-rate runs (`-T 100ns` plus `jsinject --mode timer --period 100` and
   `--mode ipi --period 40` at once, 15 s, 10-15k gaps/s), slope clamped at >= 0. The 1M figure
   is the quickest 3 s run's wall time plus that slope times the extra gaps; the quickest
-  high-rate run's measured wall time is shown next to it. A real 1M-gap run takes about 2 minutes
-  here: `bench/run.py --quick --only scaling --gaps-secs 100`. Run on 2026-11-29 after 7face3d:
-  1,572,160 gaps in 100 s, report time 0.16 s, max RSS 33.4 MiB as for 3 s, 0 dropped, 0
-  events lost, housekeeping CPU 6.4 % at 15.7k gaps/s (before 7face3d: 1,394,132 gaps, 0.20 s,
+  high-rate run's measured wall time is shown next to it. A real 1M-gap run takes about 2
+  minutes here: `bench/run.py --quick --only scaling --gaps-secs 100`. Run on 2026-11-29 after
+  7face3d: 1,572,160 gaps in 100 s, report time 0.16 s, max RSS 33.4 MiB as for 3 s, 0 dropped,
+  0 events lost, housekeeping CPU 6.4 % at 15.7k gaps/s (before 7face3d: 1,394,132 gaps, 0.20 s,
   90.4 MiB as for 3 s).
 * **Scaling.** The same figures for a longer run and for the high gap-rate run.
 * **Contamination.** Before each run the harness waits (up to 45 s in all) while other
-  measurement tools or tests run (jitterscope, oslat, jsinject, test_*, ...). A run during
-  which one ran, or another process used more than 20 % of a CPU, is measured again (at most
-  twice, and up to 45 s of runs in all). A verdict marked `*` still had such work during at least one of its
-  runs; the processes are listed below the table.
+  measurement tools or tests run (jitterscope, oslat, jsinject, test_*, ...). A run during which
+  one ran, or another process used more than 20 % of a CPU, is measured again (at most twice,
+  and up to 45 s of runs in all). A verdict marked `*` still had such work during at least one
+  of its runs; the processes are listed below the table.
 """
 
 
