@@ -501,6 +501,10 @@ static int src_cmp(const void *pa, const void *pb)
 
 	if (a->net != b->net)
 		return a->net > b->net ? -1 : 1;
+	/* among equal times (zero-time points), TLB flushes (one per context switch) are the
+	 * least telling: they go last, so a cap of JS_PARTS_MAX folds them before a fault */
+	if ((a->cause == JS_CAUSE_TLB) != (b->cause == JS_CAUSE_TLB))
+		return a->cause == JS_CAUSE_TLB ? 1 : -1;
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
 	if (a->cause != b->cause)
