@@ -51,8 +51,6 @@ struct cpu_pipe {
 	uint64_t last_end_ns;
 	struct steal_reading *rd;     /* steal clock readings not yet used */
 	size_t nrd;
-	struct steal_reading carry;
-	bool have_carry;
 	struct js_smi smi;
 	bool smi_ok;
 	bool models_ready;            /* init_models done (the sampler has started) */
@@ -179,29 +177,17 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
 			    &pl->copts);
 	if (pl->probes && n) {
-		/* steal readings up to the last gap's end, plus the one carried over */
+		/* steal readings up to the last gap's end; the last one used stays first, as the
+		 * start of the next window */
 		uint64_t until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
 		size_t m = 0;
-		struct steal_reading *tmp;
 
 		while (m < c->nrd && c->rd[m].t_ns <= until)
 			m++;
-		if (m) {
-			tmp = malloc((m + 1) * sizeof(*tmp));
-			if (tmp) {
-				size_t t = 0;
-
-				if (c->have_carry)
-					tmp[t++] = c->carry;
-				memcpy(tmp + t, c->rd, m * sizeof(*tmp));
-				t += m;
-				steal_allocate(recs, n, tmp, t);
-				c->carry = tmp[t - 1];
-				c->have_carry = true;
-				free(tmp);
-			}
-			memmove(c->rd, c->rd + m, (c->nrd - m) * sizeof(*c->rd));
-			c->nrd -= m;
+		if (m > 1) {
+			steal_allocate(recs, n, c->rd, m);
+			memmove(c->rd, c->rd + m - 1, (c->nrd - m + 1) * sizeof(*c->rd));
+			c->nrd -= m - 1;
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
