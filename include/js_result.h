@@ -85,6 +85,8 @@ struct js_run {
 	uint64_t probe_evicted;       /* events dropped from a full attribution window (pipeline) */
 	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
 	uint64_t hook_thp_kb;         /* --test-hook thp: AnonHugePages of this process at the end */
+	uint64_t hook_huge_kb_arm;    /* --test-hook thp: the hook regions' AnonHugePages when armed */
+	uint64_t hook_huge_kb_end;    /* ... and when the samplers ended (growth: collapses) */
 	struct js_clockcost clock;    /* read costs of the clocks, measured at start */
 	bool audited;
 	struct js_audit audit;        /* the isolation audit, run at start */

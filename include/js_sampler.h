@@ -39,7 +39,8 @@ enum sampler_state {
 enum sampler_hook {
 	SAMPLER_HOOK_NONE = 0,
 	SAMPLER_HOOK_FAULT,   /* a page the loop touches is zapped every period: a fault in the sampler */
-	SAMPLER_HOOK_THP,     /* the loop reads a MADV_HUGEPAGE region khugepaged can collapse */
+	SAMPLER_HOOK_THP,     /* the loop reads a region of small pages, advised MADV_HUGEPAGE once
+	                       * it measures (sampler_hook_arm), so khugepaged collapses it then */
 };
 
 #define SAMPLER_HOOK_BYTES (4u << 20)   /* the hook region: two 2 MiB huge pages worth */
@@ -73,6 +74,7 @@ struct sampler {
 	uint32_t *cal_bins;
 	char *hook_mem;                          /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */
 	uint64_t hook_last_iter;                 /* iterations seen at the last zap */
+	bool hook_armed;                         /* THP: MADV_HUGEPAGE given (housekeeping) */
 	int err;                                 /* errno of a setup failure */
 	char errmsg[160];
 };
@@ -94,6 +96,20 @@ bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end);
 /* sampler_hook_zap - SAMPLER_HOOK_FAULT, from the housekeeping thread: drop the page the
  * loop touches so its next touch faults (in the sampler, on the measured CPU) */
 int sampler_hook_zap(struct sampler *s);
+
+/* sampler_hook_arm - SAMPLER_HOOK_THP, from the housekeeping thread, once: when the sampler
+ * is in its measuring loop (reading the region), store the region's AnonHugePages in
+ * *huge_kb and advise MADV_HUGEPAGE on it (khugepaged may collapse it from then on).
+ * 0 when armed now; -EAGAIN before the loop, -EALREADY once armed, -EINVAL without the hook */
+int sampler_hook_arm(struct sampler *s, uint64_t *huge_kb);
+
+/* sampler_hook_huge_kb - AnonHugePages (kB) of the mapping holding the hook region, from
+ * /proc/self/smaps (not the whole process's); 0 or -errno */
+int sampler_hook_huge_kb(const struct sampler *s, uint64_t *kb);
+
+/* sampler_smaps_huge_kb - pure: AnonHugePages (kB) of the VMA containing @addr in the text
+ * of a /proc/PID/smaps file; 0, -ENOENT (no such VMA or field) or -EINVAL */
+int sampler_smaps_huge_kb(const char *smaps, uint64_t addr, uint64_t *kb);
 
 /* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
 int sampler_parse_priority(const char *s, int *policy, int *priority);

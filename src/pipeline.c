@@ -474,6 +474,29 @@ static bool all_done(struct pipeline *pl)
 	return true;
 }
 
+/* hook_thp_arm - --test-hook thp: advise huge pages on each sampler's region once it measures */
+static void hook_thp_arm(struct pipeline *pl)
+{
+	uint64_t kb;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		if (sampler_hook_arm(&pl->cp[i].s, &kb) == 0) {
+			pl->run->hook_huge_kb_arm += kb;
+			pl->run->hook_actions++;
+		}
+	}
+}
+
+/* hook_thp_end - --test-hook thp: the regions' huge pages once the samplers are done */
+static void hook_thp_end(struct pipeline *pl)
+{
+	uint64_t kb;
+
+	for (size_t i = 0; i < pl->n; i++)
+		if (sampler_hook_huge_kb(&pl->cp[i].s, &kb) == 0)
+			pl->run->hook_huge_kb_end += kb;
+}
+
 /* measure - the drain loop, from go until every sampler is done */
 static void measure(struct pipeline *pl)
 {
@@ -516,6 +539,8 @@ static void measure(struct pipeline *pl)
 			for (size_t i = 0; i < pl->n; i++)
 				if (sampler_hook_zap(&pl->cp[i].s) == 0)
 					pl->run->hook_actions++;
+		if (p->test_hook == SAMPLER_HOOK_THP)
+			hook_thp_arm(pl);
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		if (show && now >= next_progress) {
@@ -551,6 +576,8 @@ static void finish(struct pipeline *pl)
 
 	for (size_t i = 0; i < pl->n; i++)
 		sampler_join(&pl->cp[i].s);
+	if (pl->p->test_hook == SAMPLER_HOOK_THP)
+		hook_thp_end(pl);
 	if (pl->probes) {
 		probes_detach(pl->probes);
 		probes_consume(pl->probes, on_event, pl);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "js_sampler.h"
+#include "js_sysfs.h"
 #include "js_tsc.h"
 
 #define CAL_ITERATIONS (1u << 20)
@@ -144,6 +145,84 @@ int sampler_hook_zap(struct sampler *s)
 	return madvise(s->hook_mem, 4096, MADV_DONTNEED) ? -errno : 0;
 }
 
+/* smaps_vma_range - true with its [lo, hi) if @line is a VMA header ("lo-hi perms ...") */
+static bool smaps_vma_range(const char *line, uint64_t *lo, uint64_t *hi)
+{
+	char *end;
+
+	errno = 0;
+	*lo = strtoull(line, &end, 16);
+	if (end == line || *end != '-' || errno)
+		return false;
+	line = end + 1;
+	*hi = strtoull(line, &end, 16);
+	return end != line && *end == ' ' && !errno;
+}
+
+/* sampler_smaps_huge_kb - AnonHugePages of the VMA containing @addr in smaps text */
+int sampler_smaps_huge_kb(const char *smaps, uint64_t addr, uint64_t *kb)
+{
+	const char *line = smaps, *nl;
+	bool inside = false;
+	uint64_t lo, hi;
+
+	if (!smaps || !kb)
+		return -EINVAL;
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (smaps_vma_range(line, &lo, &hi)) {
+			if (inside)
+				break;		/* the VMA ended without the field */
+			inside = addr >= lo && addr < hi;
+		} else if (inside && !strncmp(line, "AnonHugePages:", 14)) {
+			*kb = strtoull(line + 14, NULL, 10);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* sampler_hook_huge_kb - AnonHugePages of the hook region's VMA, from /proc/self/smaps */
+int sampler_hook_huge_kb(const struct sampler *s, uint64_t *kb)
+{
+	char *text = NULL;
+	size_t len;
+	int err;
+
+	*kb = 0;
+	if (!s->hook_mem)
+		return -EINVAL;
+	err = sysfs_read_file("/proc/self/smaps", &text, &len);
+	if (err)
+		goto out;
+	err = sampler_smaps_huge_kb(text, (uintptr_t)s->hook_mem, kb);
+out:
+	free(text);
+	return err;
+}
+
+/* sampler_hook_arm - THP hook: MADV_HUGEPAGE on the region once the sampler measures */
+int sampler_hook_arm(struct sampler *s, uint64_t *huge_kb)
+{
+	int err = -EINVAL;
+
+	*huge_kb = 0;
+	if (!s->hook_mem || s->cfg.hook != SAMPLER_HOOK_THP)
+		goto out;
+	err = -EALREADY;
+	if (s->hook_armed)
+		goto out;
+	/* measuring: start_tsc is set right before the loop that reads the region */
+	err = -EAGAIN;
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SAMPLER_RUNNING || !s->start_tsc)
+		goto out;
+	sampler_hook_huge_kb(s, huge_kb);
+	err = madvise(s->hook_mem, SAMPLER_HOOK_BYTES, MADV_HUGEPAGE) ? -errno : 0;
+	s->hook_armed = true;	/* once, even on failure */
+out:
+	return err;
+}
+
 /* hook_setup - the hook region: unlocked so it can be zapped or collapsed */
 static int hook_setup(struct sampler *s)
 {
@@ -156,11 +235,11 @@ static int hook_setup(struct sampler *s)
 	mem = (char *)(((uintptr_t)raw + SAMPLER_HOOK_BYTES - 1) & ~(uintptr_t)(SAMPLER_HOOK_BYTES - 1));
 	munlock(raw, len);
 	if (s->cfg.hook == SAMPLER_HOOK_THP) {
-		/* small pages first, then the advice: khugepaged has to collapse them */
-		madvise(mem, SAMPLER_HOOK_BYTES, MADV_NOHUGEPAGE);
+		/* small pages only: the advice comes once the sampler measures (sampler_hook_arm),
+		 * else khugepaged, woken by it, may collapse the region before the run starts */
+		if (madvise(mem, SAMPLER_HOOK_BYTES, MADV_NOHUGEPAGE))
+			return fail(s, errno, "madvise(MADV_NOHUGEPAGE) on the test-hook region");
 		memset(mem, 1, SAMPLER_HOOK_BYTES);
-		if (madvise(mem, SAMPLER_HOOK_BYTES, MADV_HUGEPAGE))
-			return fail(s, errno, "madvise(MADV_HUGEPAGE) on the test-hook region");
 	} else {
 		mem[0] = 1;
 	}
