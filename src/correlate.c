@@ -397,19 +397,39 @@ static void detail_fault(const struct js_event *e, bool with_addr, char *d)
 		 ev_name(e, comm), e->id, addr, e->flags & JS_F_SAMPLER ? " (sampler)" : "");
 }
 
-static void detail_mm(const struct js_event *e, char *d)
+#define THP_SCAN_SUCCEED 1     /* the kernel's SCAN_SUCCEED (mm/khugepaged.c enum scan_result) */
+
+/*
+ * detail_thp - "THP collapse [failed:N ][(sampler) ][comm]": a collapse carries its
+ * result in addr (SCAN_SUCCEED or a failure) and the collapsing task's comm in name;
+ * "(sampler)": of the samplers' memory (possibly from another CPU)
+ */
+static void detail_thp(const struct js_event *e, char *d)
 {
 	static const char *const thp[] = { "THP collapse", "THP isolate", "khugepaged scan_pmd",
 					   "khugepaged scan_file" };
+	const char *who = e->flags & JS_F_SAMPLER ? " (sampler)" : "";
+	char comm[JS_NAME_LEN + 1];
+	int n;
+
+	if (e->id >= ARRAY_SIZE(thp))
+		n = snprintf(d, JS_DETAIL_LEN, "thp:%u%s", e->id, who);
+	else if (e->id == JS_THP_COLLAPSE && e->addr != THP_SCAN_SUCCEED)
+		n = snprintf(d, JS_DETAIL_LEN, "%s failed:%u%s", thp[e->id], (uint32_t)e->addr, who);
+	else
+		n = snprintf(d, JS_DETAIL_LEN, "%s%s", thp[e->id], who);
+	if (e->name[0] && n > 0 && n < JS_DETAIL_LEN)
+		snprintf(d + n, JS_DETAIL_LEN - n, " %s", ev_name(e, comm));
+}
+
+static void detail_mm(const struct js_event *e, char *d)
+{
 	static const char *const mm[] = { "compaction", "migration" };
 	const char *r;
 
 	switch (e->kind) {
 	case JS_EV_THP:
-		if (e->id < ARRAY_SIZE(thp))
-			snprintf(d, JS_DETAIL_LEN, "%s", thp[e->id]);
-		else
-			snprintf(d, JS_DETAIL_LEN, "thp:%u", e->id);
+		detail_thp(e, d);
 		break;
 	case JS_EV_MIGRATE:
 		if (e->id < ARRAY_SIZE(mm))
@@ -512,10 +532,51 @@ static int src_cmp(const void *pa, const void *pb)
 	return strcmp(a->detail, b->detail);
 }
 
-/* pick_primary - index of the primary source in the net-sorted sc->src */
+/* sampler_collapse - a THP collapse of the samplers' memory (here, or remote: JS_F_REMOTE) */
+static bool sampler_collapse(const struct src *s)
+{
+	const struct js_event *e = s->first;
+
+	return s->cause == JS_CAUSE_THP && e && e->kind == JS_EV_THP &&
+	       e->id == JS_THP_COLLAPSE && (e->flags & JS_F_SAMPLER);
+}
+
+/* sampler_fault - a page fault taken by the sampler itself */
+static bool sampler_fault(const struct src *s)
+{
+	return s->cause == JS_CAUSE_FAULT && s->first && (s->first->flags & JS_F_SAMPLER);
+}
+
+/*
+ * blocked_on_collapse - the largest THP collapse of the samplers' memory when the sampler
+ * also faulted in the gap: it touched the region whose PMD khugepaged had cleared and
+ * waited (off CPU: idle, or another task ran) until the collapse ended. SIZE_MAX if not.
+ */
+static size_t blocked_on_collapse(const struct scratch *sc)
+{
+	size_t c = SIZE_MAX;
+	bool fault = false;
+
+	for (size_t k = 0; k < sc->nsrc; k++) {
+		if (sampler_fault(&sc->src[k]))
+			fault = true;
+		else if (c == SIZE_MAX && sampler_collapse(&sc->src[k]))
+			c = k;
+	}
+	return fault ? c : SIZE_MAX;
+}
+
+/*
+ * pick_primary - index of the primary source in the net-sorted sc->src: a THP collapse
+ * the sampler blocked on (blocked_on_collapse()); else the task/idle interval with the
+ * largest inclusive time, unless another source has a larger net; else the largest net
+ */
 static size_t pick_primary(const struct scratch *sc)
 {
-	size_t t = SIZE_MAX;
+	size_t t = blocked_on_collapse(sc);
+
+	if (t != SIZE_MAX)
+		return t;
 
 	for (size_t k = 0; k < sc->nsrc; k++) {
 		const struct src *s = &sc->src[k];

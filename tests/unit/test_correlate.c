@@ -695,6 +695,149 @@ static void test_smi_counter(void **state)
 	assert_int_equal(g[4].attr.smi, 0);
 }
 
+/*
+ * thp_timeline - the sampler blocked on its own memory while khugepaged collapsed it (as
+ * seen with --test-hook thp): khugepaged (CPU 0) clears the PMD (TLB-flush IPI to CPU 1),
+ * the sampler faults on the region and waits for the mmap lock (CPU 1 idle) until the
+ * collapse ends. @fault: the sampler's fault is in the gap; @flags: the collapse's flags;
+ * @local: khugepaged ran on CPU 1 itself instead of CPU 1 idling. Returns the count.
+ */
+static size_t thp_timeline(struct js_event *ev, bool fault, uint32_t flags, bool local)
+{
+	size_t n = 0;
+
+	ev[n++] = ev_mk(JS_EV_IPI_SEND, 1000, 1000, 38, "khugepaged");   /* cpu: its target */
+	ev[n++] = ev_mk(JS_EV_VECTOR, 1100, 4900, JS_VEC_CALL_FUNCTION_SINGLE, NULL);
+	if (fault) {
+		ev[n] = ev_mk(JS_EV_FAULT, 6000, 6000, 42, "jitterscope");
+		ev[n].flags = JS_F_SAMPLER;
+		ev[n++].addr = 0x7f6300000000;
+	}
+	if (local) {
+		ev[n] = ev_mk(JS_EV_TASK, 8000, 6990000, 38, "khugepaged");
+		ev[n++].flags = JS_F_KTHREAD;
+	} else {
+		ev[n++] = ev_mk(JS_EV_IDLE, 8000, 6990000, 0, NULL);
+	}
+	/* the collapse proper (isolate .. end): 6.1 ms, the sampler's mm */
+	ev[n] = ev_mk(JS_EV_THP, 400000, 6500000, JS_THP_COLLAPSE, "khugepaged");
+	ev[n].flags = flags;
+	ev[n++].addr = 1;       /* SCAN_SUCCEED */
+	ev[n++] = ev_mk(JS_EV_VECTOR, 6995000, 6996000, JS_VEC_RESCHEDULE, NULL);
+	return n;
+}
+
+/* a THP collapse of the sampler's memory it blocked on is the primary, idle stays a part */
+static void test_thp_sampler_blocked(void **state)
+{
+	struct js_event ev[8];
+	struct js_gap g = gap_mk(500, 6999500);
+	const struct js_part *p;
+	struct js_attr a;
+	size_t n;
+
+	(void)state;
+	/* remote: khugepaged ran on CPU 0, filed under the sampler's CPU */
+	n = thp_timeline(ev, true, JS_F_SAMPLER | JS_F_REMOTE, false);
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(a.primary, JS_CAUSE_THP);
+	assert_string_equal(a.detail, "THP collapse (sampler) khugepaged");
+	p = part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged");
+	assert_non_null(p);
+	assert_int_equal(p->count, 1);
+	assert_int_equal(p->net_ns, 6100000);
+	/* what CPU 1 did meanwhile stays listed: idle around the collapse, the IPI, the fault */
+	p = part(&a, JS_CAUSE_IDLE, "idle");
+	assert_non_null(p);
+	assert_int_equal(p->net_ns, 6990000 - 8000 - 6100000);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from khugepaged:38"));
+	assert_non_null(part(&a, JS_CAUSE_FAULT,
+			     "fault user jitterscope:42 @0x7f6300000000 (sampler)"));
+	/* the same gap without the sampler's fault: nothing says it waited on the collapse */
+	n = thp_timeline(ev, false, JS_F_SAMPLER | JS_F_REMOTE, false);
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(a.primary, JS_CAUSE_IDLE);
+	assert_string_equal(a.detail, "idle");
+	assert_non_null(part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged"));
+}
+
+/* khugepaged collapsing the sampler's memory on the measured CPU itself (not remote) */
+static void test_thp_sampler_local(void **state)
+{
+	struct js_event ev[8];
+	struct js_gap g = gap_mk(500, 6999500);
+	struct js_attr a;
+	size_t n;
+
+	(void)state;
+	n = thp_timeline(ev, true, JS_F_SAMPLER, true);
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(a.primary, JS_CAUSE_THP);
+	assert_string_equal(a.detail, "THP collapse (sampler) khugepaged");
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "khugepaged:38")->net_ns,
+			 6990000 - 8000 - 6100000);
+	/* no fault of the sampler: the task that ran is the primary, as for any preemption */
+	n = thp_timeline(ev, false, JS_F_SAMPLER, true);
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "khugepaged:38");
+}
+
+/* a collapse of another process's memory is no reason for the sampler's fault */
+static void test_thp_other_mm(void **state)
+{
+	struct js_event ev[8];
+	struct js_gap g = gap_mk(500, 6999500);
+	struct js_attr a;
+	size_t n;
+
+	(void)state;
+	n = thp_timeline(ev, true, 0, false);
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(a.primary, JS_CAUSE_IDLE);
+	assert_non_null(part(&a, JS_CAUSE_THP, "THP collapse khugepaged"));
+	/* on the measured CPU, by khugepaged running there: the task is primary */
+	n = thp_timeline(ev, true, 0, true);
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	/* a khugepaged scan of the sampler's memory (a point) is no collapse either */
+	n = thp_timeline(ev, true, JS_F_SAMPLER | JS_F_REMOTE, false);
+	ev[n - 2].id = JS_THP_SCAN_PMD;
+	ev[n - 2].end_ns = ev[n - 2].start_ns;
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_IDLE);
+	assert_non_null(part(&a, JS_CAUSE_THP, "khugepaged scan_pmd (sampler) khugepaged"));
+}
+
+/* a collapse that failed (result != SCAN_SUCCEED) says so; the sampler still waited on it */
+static void test_thp_failed_collapse(void **state)
+{
+	struct js_event ev[8];
+	struct js_gap g = gap_mk(500, 6999500);
+	struct js_attr a;
+	size_t n;
+
+	(void)state;
+	n = thp_timeline(ev, true, JS_F_SAMPLER | JS_F_REMOTE, false);
+	ev[n - 2].addr = 5;
+	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_THP);
+	assert_string_equal(a.detail, "THP collapse failed:5 (sampler) khugepaged");
+	/* two collapses in one gap (one per 2 MiB): one source, counted twice */
+	n = thp_timeline(ev, true, JS_F_SAMPLER | JS_F_REMOTE, false);
+	ev[n] = ev[n - 2];
+	ev[n].start_ns = 6600000;
+	ev[n].end_ns = 6900000;
+	assert_int_equal(corr_attribute(&g, ev, n + 1, &opts, &a), 0);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(a.primary, JS_CAUSE_THP);
+	assert_int_equal(part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged")->count, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +860,10 @@ int main(void)
 		cmocka_unit_test(test_steal_equal),
 		cmocka_unit_test(test_steal_readings),
 		cmocka_unit_test(test_smi_counter),
+		cmocka_unit_test(test_thp_sampler_blocked),
+		cmocka_unit_test(test_thp_sampler_local),
+		cmocka_unit_test(test_thp_other_mm),
+		cmocka_unit_test(test_thp_failed_collapse),
 	};
 
 	return cmocka_run_group_tests_name("correlate", tests, NULL, NULL);
