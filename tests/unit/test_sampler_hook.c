@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_sampler_hook.c - the THP test hook's huge-page count: smaps parsing, and live on
+ * this process's own memory (no root: MADV_HUGEPAGE and smaps of itself). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "js_sampler.h"
+#include "js_sysfs.h"
+
+/* three VMAs as the kernel prints them; the middle one holds 2 MiB of huge pages */
+static const char smaps[] =
+	"55d0a0000000-55d0a0021000 r-xp 00000000 fe:01 1234    /usr/bin/x\n"
+	"Size:                132 kB\n"
+	"AnonHugePages:         0 kB\n"
+	"VmFlags: rd ex mr mw me\n"
+	"7f6300000000-7f6300400000 rw-p 00000000 00:00 0 \n"
+	"Size:               4096 kB\n"
+	"Rss:                4096 kB\n"
+	"Anonymous:          4096 kB\n"
+	"AnonHugePages:      2048 kB\n"
+	"FilePmdMapped:         0 kB\n"
+	"VmFlags: rd wr mr mw me ac hg\n"
+	"7f6300400000-7f6300800000 rw-p 00000000 00:00 0 \n"
+	"Size:               4096 kB\n"
+	"AnonHugePages:      4096 kB\n"
+	"VmFlags: rd wr mr mw me ac\n";
+
+/* the VMA containing the address is the one read, from its first to its last byte */
+static void test_smaps_parse(void **state)
+{
+	uint64_t kb = 99;
+
+	(void)state;
+	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x7f6300000000ull, &kb), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x7f63003fffffull, &kb), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x7f6300400000ull, &kb), 0);
+	assert_int_equal(kb, 4096);
+	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x55d0a0000010ull, &kb), 0);
+	assert_int_equal(kb, 0);
+	/* outside every VMA, or a VMA without the field */
+	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x7f6300800000ull, &kb), -ENOENT);
+	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x1000, &kb), -ENOENT);
+	assert_int_equal(sampler_smaps_huge_kb("7f00-7f10 rw-p 0 00:00 0\nSize: 4 kB\n"
+					       "8000-9000 rw-p 0 00:00 0\nAnonHugePages: 8 kB\n",
+					       0x7f08, &kb), -ENOENT);
+	assert_int_equal(sampler_smaps_huge_kb("", 0x1000, &kb), -ENOENT);
+	assert_int_equal(sampler_smaps_huge_kb(NULL, 0x1000, &kb), -EINVAL);
+	/* field lines starting with hex letters (Anonymous, FilePmdMapped) are no headers */
+	assert_int_equal(sampler_smaps_huge_kb("a000-b000 rw-p 0 00:00 0\nAnonymous: 4 kB\n"
+					       "FilePmdMapped: 0 kB\nAnonHugePages: 12 kB\n",
+					       0xa000, &kb), 0);
+	assert_int_equal(kb, 12);
+}
+
+/* live: this process's own region, counted alone (not the process), before and after */
+static void test_hook_region_live(void **state)
+{
+	const size_t huge = 2u << 20;
+	struct sampler s;
+	char *raw, *mem;
+	uint64_t kb = 1;
+	int err;
+
+	(void)state;
+	if (!sysfs_is_live())
+		skip();
+	raw = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(raw != MAP_FAILED);
+	mem = (char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	memset(&s, 0, sizeof(s));
+	s.cfg.hook = SAMPLER_HOOK_THP;
+	assert_int_equal(sampler_hook_huge_kb(&s, &kb), -EINVAL);       /* no region */
+	assert_int_equal(madvise(mem, huge, MADV_NOHUGEPAGE), 0);
+	memset(mem, 1, huge);
+	s.hook_mem = mem;
+	assert_int_equal(sampler_hook_huge_kb(&s, &kb), 0);
+	assert_int_equal(kb, 0);
+	/* not measuring yet: not armed, and arming is for the THP hook only */
+	assert_int_equal(sampler_hook_arm(&s, &kb), -EAGAIN);
+	assert_false(s.hook_armed);
+	s.state = SAMPLER_RUNNING;
+	s.start_tsc = 1;
+	s.cfg.hook = SAMPLER_HOOK_FAULT;
+	assert_int_equal(sampler_hook_arm(&s, &kb), -EINVAL);
+	s.cfg.hook = SAMPLER_HOOK_THP;
+	err = sampler_hook_arm(&s, &kb);
+	assert_int_equal(err, 0);
+	assert_true(s.hook_armed);
+	assert_int_equal(kb, 0);
+	assert_int_equal(sampler_hook_arm(&s, &kb), -EALREADY);
+	/* collapse it here (MADV_COLLAPSE, 6.1+) when THP allows: the count sees 2048 kB */
+	if (madvise(mem, huge, 25 /* MADV_COLLAPSE */) == 0) {
+		assert_int_equal(sampler_hook_huge_kb(&s, &kb), 0);
+		assert_int_equal(kb, 2048);
+	} else {
+		print_message("  MADV_COLLAPSE unavailable (%s): collapse not checked\n",
+			      strerror(errno));
+	}
+	munmap(raw, 2 * huge);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_smaps_parse),
+		cmocka_unit_test(test_hook_region_live),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
