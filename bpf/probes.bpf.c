@@ -36,7 +36,6 @@ const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0;       /* &steal_time.steal - &hrtimer_bases, per CPU */
 
 /* counters and state user space reads through the mmap'ed .bss */
-__u64 ev_sent[JS_EV_KIND_MAX] = {};
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
 __u64 steal_cur[JS_MAX_CPUS] = {};          /* last steal clock read on each CPU */
 __u64 steal_cur_ns[JS_MAX_CPUS] = {};       /* ... and when (bpf_ktime_get_ns) */
@@ -49,6 +48,13 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);      /* resized by user space before load */
 } events SEC(".maps");
+
+/* events recorded on other CPUs (IPI sends, khugepaged on the samplers' memory): their own
+ * ring, so a sender never touches the cache lines a measured CPU's probes write */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 << 10);
+} remote_events SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -63,6 +69,15 @@ struct {
 	__type(key, __u32);                 /* tid */
 	__type(value, __u32);               /* cpu */
 } sampler_tids SEC(".maps");
+
+/* on each sender CPU, the function last queued for each target CPU (csd_queue_cpu): an
+ * IPI's own callback is the generic queue flush, this names what the target will run */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, JS_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, __u64);
+} csd_func SEC(".maps");
 
 /* task-local storage: lookups are lock-free (a hash map update cost 1-3 us here) */
 struct {
@@ -119,11 +134,10 @@ static __always_inline bool current_is_sampler(struct js_cpu_state *s)
 	return is_sampler((__u32)id, id >> 32);
 }
 
-/* ev_new - reserve a zeroed record, or count it lost */
-static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
+/* ev_init - zero a reserved record, or count it lost; user space counts what arrives, so
+ * the measured CPU's hot path has no shared counter to write */
+static __always_inline struct js_event *ev_init(struct js_event *e, __u32 kind, __u32 cpu)
 {
-	struct js_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-
 	if (!e) {
 		if (kind < JS_EV_KIND_MAX)
 			__sync_fetch_and_add(&ev_lost[kind], 1);
@@ -135,11 +149,23 @@ static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
 	return e;
 }
 
+/* ev_new - a record from the measured CPUs' ring */
+static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
+{
+	return ev_init(bpf_ringbuf_reserve(&events, sizeof(struct js_event), 0), kind, cpu);
+}
+
+/* ev_new_remote - a record written on another CPU, about a measured one */
+static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
+{
+	return ev_init(bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0), kind,
+		       cpu);
+}
+
 static __always_inline void ev_send(struct js_event *e, __u32 kind)
 {
+	(void)kind;     /* counted by user space as it drains */
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	if (kind < JS_EV_KIND_MAX)
-		__sync_fetch_and_add(&ev_sent[kind], 1);
 }
 
 /* point - an event without duration on this CPU */
@@ -161,6 +187,22 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 		e->steal_end = st;
 		e->flags |= JS_F_STEAL;
 	}
+	return e;
+}
+
+/* remote_point - a point event written on another CPU about measured CPU cpu */
+static __always_inline struct js_event *remote_point(__u32 kind, __u32 cpu, __u32 id, __u64 addr,
+						     __u32 flags)
+{
+	struct js_event *e = ev_new_remote(kind, cpu);
+
+	if (!e)
+		return NULL;
+	e->start_ns = bpf_ktime_get_ns();
+	e->end_ns = e->start_ns;
+	e->id = id;
+	e->addr = addr;
+	e->flags = flags;
 	return e;
 }
 
@@ -372,47 +414,52 @@ VECTOR_PAIR(x86_platform_ipi, JS_VEC_PLATFORM_IPI)
 VECTOR_PAIR(error_apic, JS_VEC_ERROR)
 VECTOR_PAIR(spurious_apic, JS_VEC_SPURIOUS)
 
-/* ---- smp_call_function callbacks (inside the call-function vectors) ---------------- */
-
-/* raw_tp: tp_btf refuses a function-pointer argument ("arg0 type FUNC_PROTO is not a struct") */
-SEC("raw_tp/csd_function_entry")
-int BPF_PROG(csd_function_entry, smp_call_func_t func, call_single_data_t *csd)
-{
-	push(JS_EV_CSD, 0, (__u64)func);
-	return 0;
-}
-
-SEC("raw_tp/csd_function_exit")
-int BPF_PROG(csd_function_exit, smp_call_func_t func, call_single_data_t *csd)
-{
-	pop_send(JS_EV_CSD, 0);
-	return 0;
-}
-
 /* ---- IPIs sent towards a measured CPU (run on the sender) -------------------------- */
 
-static __always_inline void ipi_sent(__u32 target, __u64 callsite)
+static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callback)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct js_event *e = point(NULL, JS_EV_IPI_SEND, target, (__u32)id, callsite, 0);
+	__u64 id = bpf_get_current_pid_tgid(), *fn;
+	struct js_event *e = remote_point(JS_EV_IPI_SEND, target, (__u32)id, callsite, 0);
 
 	if (!e)
 		return;
+	/* a call-function IPI: the function queued just before, on this CPU, for the target */
+	fn = callback ? bpf_map_lookup_elem(&csd_func, &target) : NULL;
+	e->callback = fn && *fn ? *fn : callback;
+	if (fn)
+		*fn = 0;
 	bpf_get_current_comm(e->name, sizeof(e->name));
 	ev_send(e, JS_EV_IPI_SEND);
+}
+
+/* raw_tp: tp_btf refuses a function-pointer argument ("arg0 type FUNC_PROTO is not a struct") */
+SEC("raw_tp/csd_queue_cpu")
+int BPF_PROG(csd_queue_cpu, const unsigned int cpu, unsigned long callsite, smp_call_func_t func,
+	     call_single_data_t *csd)
+{
+	__u32 target = cpu;
+	__u64 *fn;
+
+	if (!cpu_measured(target))
+		return 0;
+	fn = bpf_map_lookup_elem(&csd_func, &target);
+	if (fn)
+		*fn = (__u64)func;
+	return 0;
 }
 
 SEC("tp_btf/ipi_send_cpu")
 int BPF_PROG(ipi_send_cpu, const unsigned int cpu, unsigned long callsite, void *callback)
 {
 	if (cpu_measured(cpu))
-		ipi_sent(cpu, callsite);
+		ipi_sent(cpu, callsite, (__u64)callback);
 	return 0;
 }
 
 struct mask_ctx {
 	const struct cpumask *mask;
 	__u64 callsite;
+	__u64 callback;
 };
 
 static long mask_one(__u32 i, struct mask_ctx *c)
@@ -426,14 +473,14 @@ static long mask_one(__u32 i, struct mask_ctx *c)
 	if (bpf_probe_read_kernel(&w, sizeof(w), (const void *)c->mask + (cpu / 64) * 8))
 		return 1;
 	if ((w >> (cpu % 64)) & 1)
-		ipi_sent(cpu, c->callsite);
+		ipi_sent(cpu, c->callsite, c->callback);
 	return 0;
 }
 
 SEC("tp_btf/ipi_send_cpumask")
 int BPF_PROG(ipi_send_cpumask, const struct cpumask *mask, unsigned long callsite, void *cb)
 {
-	struct mask_ctx c = { .mask = mask, .callsite = callsite };
+	struct mask_ctx c = { .mask = mask, .callsite = callsite, .callback = (__u64)cb };
 
 	bpf_loop(nr_measured, mask_one, &c, 0);
 	return 0;
@@ -785,9 +832,12 @@ static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 stat
 
 	if (cpu < 0)
 		return;
-	if (!(flags & JS_F_REMOTE))
+	if (flags & JS_F_REMOTE) {
+		e = remote_point(JS_EV_THP, cpu, id, status, flags);
+	} else {
 		s = state();
-	e = point(s, JS_EV_THP, cpu, id, status, flags);
+		e = point(s, JS_EV_THP, cpu, id, status, flags);
+	}
 	if (e)
 		ev_send(e, JS_EV_THP);
 }
@@ -824,7 +874,7 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	}
 	if (cpu < 0)
 		return 0;
-	e = ev_new(JS_EV_THP, cpu);
+	e = flags & JS_F_REMOTE ? ev_new_remote(JS_EV_THP, cpu) : ev_new(JS_EV_THP, cpu);
 	if (!e)
 		return 0;
 	e->start_ns = start;

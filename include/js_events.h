@@ -31,11 +31,12 @@ enum js_ev_kind {
 	JS_EV_TLB,          /* tlb flush on the CPU: id = reason */
 	JS_EV_IPI_SEND,     /* IPI sent towards a measured CPU (recorded on the sender):
 	                     * cpu = target, id = sender pid, name = sender comm,
-	                     * addr = callsite */
+	                     * addr = callsite, callback = the function the target
+	                     * runs (0 for a reschedule IPI) */
 	JS_EV_MIGRATE,      /* compaction / page migration on the CPU: id = enum js_mm */
-	JS_EV_CSD,          /* smp_call_function callback run on the CPU (inside a
-	                     * call-function vector; csd:csd_function_entry/exit):
-	                     * addr = function */
+	JS_EV_CSD,          /* no longer produced (kept so kind numbers stay stable): the
+	                     * callback of a call-function IPI is named from the sender's
+	                     * ipi_send_* callback, which costs the measured CPU nothing */
 	JS_EV_KIND_MAX
 };
 
@@ -83,7 +84,10 @@ enum js_mm {
 struct js_event {
 	__u64 start_ns;     /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
 	__u64 end_ns;
-	__u64 steal_start;  /* paravirt steal clock (ns) at start, if JS_F_STEAL */
+	union {
+		__u64 steal_start;  /* paravirt steal clock (ns) at start, if JS_F_STEAL */
+		__u64 callback;     /* IPI_SEND: function the target CPU will run */
+	};
 	__u64 steal_end;    /* ... and at end */
 	__u64 addr;         /* function / fault address / callsite */
 	__u32 kind;         /* enum js_ev_kind */

@@ -47,14 +47,14 @@
 
 enum tr_track {
 	TR_GAPS, TR_IRQ, TR_TIMER, TR_IPI, TR_VECTOR, TR_SOFTIRQ, TR_HRTIMER, TR_NMI,
-	TR_TASK, TR_IDLE, TR_WORK, TR_CSD, TR_FAULT, TR_TLB, TR_MM, TR_NTRACKS
+	TR_TASK, TR_IDLE, TR_WORK, TR_FAULT, TR_TLB, TR_MM, TR_NTRACKS
 };
 
 _Static_assert(TR_META_PER_CPU >= 2 + 2 * TR_NTRACKS, "metadata reserve covers every track");
 
 static const char *const tr_track_names[TR_NTRACKS] = {
 	"gaps", "irq", "timer", "ipi", "vector", "softirq", "hrtimer", "nmi",
-	"task", "idle", "work", "csd", "fault", "tlb", "mm",
+	"task", "idle", "work", "fault", "tlb", "mm",
 };
 
 /* A kept gap: its rendered name and args, and the events kept with it. */
@@ -179,7 +179,6 @@ static int ev_track(const struct js_event *e)
 	case JS_EV_TASK: return TR_TASK;
 	case JS_EV_IDLE: return TR_IDLE;
 	case JS_EV_WORK: return TR_WORK;
-	case JS_EV_CSD: return TR_CSD;
 	case JS_EV_TLB: return TR_TLB;
 	case JS_EV_THP: case JS_EV_MIGRATE: return TR_MM;
 	default: return -1;
@@ -571,7 +570,6 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 	case JS_EV_HRTIMER: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "hrtimer %s", fn); break;
 	case JS_EV_NMI: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "nmi %s", fn); break;
 	case JS_EV_WORK: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "work %s", fn); break;
-	case JS_EV_CSD: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "csd %s", fn); break;
 	case JS_EV_FAULT:
 		snprintf(buf, len, "fault %s %.*s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user", nl,
 			 e->name, e->id);
@@ -607,7 +605,7 @@ static void write_ev_args(FILE *fp, const struct trace_out *t, const struct tr_s
 
 	fprintf(fp, ",\"args\":{\"id\":%u,\"start_ns\":%" PRIu64 ",\"dur_ns\":%" PRIu64, e->id,
 		(uint64_t)e->start_ns, (uint64_t)(e->end_ns - e->start_ns));
-	if (e->kind == JS_EV_HRTIMER || e->kind == JS_EV_WORK || e->kind == JS_EV_CSD ||
+	if (e->kind == JS_EV_HRTIMER || e->kind == JS_EV_WORK ||
 	    e->kind == JS_EV_NMI || e->kind == JS_EV_FAULT) {
 		fprintf(fp, ",\"addr\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
 		if (e->kind != JS_EV_FAULT) {

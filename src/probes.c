@@ -51,6 +51,7 @@ struct js_probes {
 	size_t ringbuf_bytes;
 	uint64_t attach_ns, detach_ns;
 	uint64_t consumed;
+	uint64_t consumed_by_kind[JS_EV_KIND_MAX];  /* the probes keep no sent counter */
 	struct js_event *pending;       /* JS_F_OPEN records queued by detach */
 	size_t npending, pending_pos;
 	int (*cb)(void *ctx, const struct js_event *ev);
@@ -549,7 +550,11 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 	if (!p->rb) {
 		err = -errno;
 		snprintf(why, len, "ring buffer: %s", strerror(-err));
+		return err;
 	}
+	err = ring_buffer__add(p->rb, bpf_map__fd(p->skel->maps.remote_events), rb_sample, p);
+	if (err)
+		snprintf(why, len, "remote ring buffer: %s", strerror(-err));
 	return err;
 }
 
@@ -835,7 +840,6 @@ static void annotate(const struct js_probes *p, struct js_event *e)
 	case JS_EV_HRTIMER:
 	case JS_EV_WORK:
 	case JS_EV_NMI:
-	case JS_EV_CSD:
 		if (p->ksyms && e->addr)
 			put_name(e, ksyms_name(p->ksyms, e->addr));
 		break;
@@ -860,6 +864,8 @@ static int rb_sample(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(struct js_event))
 		return 0;
+	if (((const struct js_event *)data)->kind < JS_EV_KIND_MAX)
+		p->consumed_by_kind[((const struct js_event *)data)->kind]++;
 	err = deliver(p, data);
 	if (!err && ++p->batch >= p->batch_max) {
 		p->batch_full = true;   /* this record is consumed; stop here */
@@ -885,7 +891,8 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	/* at most one ring's worth per call: ring_buffer__consume() keeps going while new
 	 * records arrive, so a callback slower than the producers would never return */
 	p->batch = 0;
-	p->batch_max = p->ringbuf_bytes / (sizeof(struct js_event) + 8) + 1;
+	p->batch_max = (p->ringbuf_bytes + bpf_map__max_entries(p->skel->maps.remote_events)) /
+		       (sizeof(struct js_event) + 8) + 1;
 	p->batch_full = false;
 	err = ring_buffer__consume(p->rb);
 	if (err < 0 && !p->batch_full)
@@ -955,7 +962,7 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	memset(st, 0, sizeof(*st));
 	bss = p->skel->bss;
 	for (i = 0; i < JS_EV_KIND_MAX; i++) {
-		st->events_by_kind[i] = __atomic_load_n(&bss->ev_sent[i], __ATOMIC_RELAXED);
+		st->events_by_kind[i] = p->consumed_by_kind[i];
 		st->lost_by_kind[i] = __atomic_load_n(&bss->ev_lost[i], __ATOMIC_RELAXED);
 		st->events += st->events_by_kind[i];
 		st->lost += st->lost_by_kind[i];

@@ -18,7 +18,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 CATS = {"irq", "timer", "ipi", "vector", "softirq", "hrtimer", "nmi", "task", "idle", "work",
-        "csd", "fault", "tlb", "mm"}
+        "fault", "tlb", "mm"}
 CAUSES = {"unexplained", "task", "idle", "irq", "timer", "ipi", "vector", "softirq", "hrtimer",
           "nmi", "fault", "work", "thp", "tlb", "mm", "steal", "smi"}
 
@@ -116,7 +116,7 @@ def check_event_names(evs):
         cat, n = e["cat"], e["name"]
         if cat == "irq":
             check(re.match(r"irq \d+", n), "irq name %s" % n)
-        elif cat in ("hrtimer", "work", "csd", "nmi"):
+        elif cat in ("hrtimer", "work", "nmi"):
             check(n.startswith(cat + " ") and len(n) > len(cat) + 1, "%s name %s" % (cat, n))
         elif cat == "fault":
             check(re.match(r"fault (user|kernel) .+:\d+$", n), "fault name %s" % n)
