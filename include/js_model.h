@@ -9,9 +9,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define JS_DETAIL_LEN 64
-#define JS_PARTS_MAX 8          /* causes kept per gap (largest first) */
+/*
+ * Causes kept per gap (largest net first). A gap with more sources keeps JS_PARTS_MAX - 1
+ * of them and folds the rest into one last part whose detail is "(other: N sources)"
+ * (JS_FOLDED_FMT); correlate.c's fill_parts() says which are folded first.
+ */
+#define JS_PARTS_MAX 16
+#define JS_FOLDED_FMT "(other: %zu sources)"
+
+/* js_detail_folded - is detail a folded part's: "(other: N sources)", or "(other)" (before) */
+static inline bool js_detail_folded(const char *detail)
+{
+	return detail && !strncmp(detail, "(other", 6) && (detail[6] == ')' || detail[6] == ':');
+}
 
 /* Cause classes. The order is the report's order; names are js_cause_name(). */
 enum js_cause {

@@ -115,8 +115,8 @@ static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uin
 	if (cause >= JS_CAUSE_MAX)
 		cause = JS_CAUSE_UNEXPLAINED;
 	key_of(cause, detail, key);
-	/* a gap's own overflow part joins the class's "(other)" */
-	s = strcmp(key, "(other)") ? src_find(c, cause, key) : src_other(c, cause);
+	/* a gap's own folded part ("(other: N sources)") joins the class's "(other)" */
+	s = js_detail_folded(key) ? src_other(c, cause) : src_find(c, cause, key);
 	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns,
 		 &s->last_gap, &s->cur_ns);
 	k = &c->cls[cause];

@@ -8,7 +8,7 @@
  *     (latest original start; ties by nesting level), which gives osnoise-style
  *     net times and the covered union;
  *  3. name each event (detail) and merge per (cause, detail);
- *  4. choose the primary, sort, cap to JS_PARTS_MAX.
+ *  4. sort, choose the primary, fold beyond JS_PARTS_MAX (fill_parts()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,6 +49,8 @@ struct src {
 	uint64_t net;
 	uint64_t incl;                /* clipped inclusive time (task/idle rank) */
 	const struct js_event *first;
+	uint8_t tier;                 /* enum fold_tier, set by fill_parts() */
+	bool keep;                    /* kept as a part of its own by fill_parts() */
 	char detail[JS_DETAIL_LEN];
 };
 
@@ -291,7 +293,17 @@ static uint64_t sweep(struct item *it, size_t n, uint32_t *heap)
 	return covered;
 }
 
-/* match_senders - give each IPI vector the latest unused IPI_SEND just before its entry */
+/* send_fits - could send s have raised vector vec? A reschedule IPI carries no function; a
+ * call-function IPI names the function queued for the target (js_events.h) */
+static bool send_fits(const struct js_event *s, uint32_t vec)
+{
+	if (vec == JS_VEC_RESCHEDULE)
+		return !s->callback;
+	return s->callback != 0;
+}
+
+/* match_senders - give each IPI vector the latest unused IPI_SEND of its type just before its
+ * entry: a reschedule sent meanwhile by someone else is not the call-function IPI's sender */
 static void match_senders(struct scratch *sc, const struct corr_opts *o)
 {
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
@@ -306,7 +318,8 @@ static void match_senders(struct scratch *sc, const struct corr_opts *o)
 		for (size_t k = 0; k < sc->nsend; k++) {
 			const struct js_event *s = sc->send[k];
 
-			if (sc->used[k] || s->start_ns > it->os || it->os - s->start_ns > win)
+			if (sc->used[k] || s->start_ns > it->os || it->os - s->start_ns > win ||
+			    !send_fits(s, it->ev->id))
 				continue;
 			if (best == SIZE_MAX || s->start_ns > sc->send[best]->start_ns)
 				best = k;
@@ -373,17 +386,26 @@ static void detail_task(const struct scratch *sc, const struct item *it,
 		snprintf(d, JS_DETAIL_LEN, "%s:%u", comm, it->ev->id);
 }
 
-static void detail_vector(const struct item *it, char *d)
+/* detail_vector - "call_function_single remote_function from comm:pid": the function is
+ * shortened first when it does not fit, the sender never */
+static void detail_vector(const struct item *it, const struct corr_opts *o, char *d)
 {
-	const char *v = corr_vector_name(it->ev->id);
-	char comm[JS_NAME_LEN + 1];
-	int n;
+	const char *v = corr_vector_name(it->ev->id), *fn = NULL;
+	char comm[JS_NAME_LEN + 1], from[JS_NAME_LEN + 24] = "";
+	int n, room;
 
 	n = v ? snprintf(d, JS_DETAIL_LEN, "%s", v) :
 		snprintf(d, JS_DETAIL_LEN, "vector:%u", it->ev->id);
-	if (it->send && n > 0 && n < JS_DETAIL_LEN)
-		snprintf(d + n, JS_DETAIL_LEN - n, " from %s:%u", ev_name(it->send, comm),
-			 it->send->id);
+	if (!it->send || n <= 0 || n >= JS_DETAIL_LEN)
+		return;
+	snprintf(from, sizeof(from), " from %s:%u", ev_name(it->send, comm), it->send->id);
+	if (it->send->callback && o && o->sym)
+		fn = o->sym(o->sym_ctx, it->send->callback);
+	room = JS_DETAIL_LEN - 1 - n - (int)strlen(from) - 1;
+	if (fn && *fn && room > 0)
+		n += snprintf(d + n, JS_DETAIL_LEN - n, " %.*s", room, fn);
+	if (n < JS_DETAIL_LEN)
+		snprintf(d + n, JS_DETAIL_LEN - n, "%s", from);
 }
 
 /* detail_fault - "fault user|kernel comm:pid [@0xaddr] [(sampler)]" */
@@ -459,7 +481,7 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 	switch (e->kind) {
 	case JS_EV_TASK: detail_task(sc, it, o, d); break;
 	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "idle"); break;
-	case JS_EV_VECTOR: detail_vector(it, d); break;
+	case JS_EV_VECTOR: detail_vector(it, o, d); break;
 	case JS_EV_FAULT: detail_fault(e, false, d); break;
 	case JS_EV_WORK: snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name))); break;
 	case JS_EV_HRTIMER:
@@ -602,42 +624,112 @@ static void part_set(struct js_part *p, const struct src *s)
 	memcpy(p->detail, s->detail, JS_DETAIL_LEN);
 }
 
+/* fold tiers: which sources a gap with more than JS_PARTS_MAX keeps first */
+enum fold_tier {
+	FOLD_NEVER = 0,   /* the primary */
+	FOLD_EVIDENCE,    /* what a user looks for first: sampler faults, THP, mm, NMI */
+	FOLD_FIRST,       /* the largest source of a class not yet named */
+	FOLD_REPEAT,      /* another source of a class already named */
+	FOLD_TLB,         /* TLB flushes: one per context switch, least telling */
+	FOLD_TIERS
+};
+
+/* evidence - a source kept before any other but the primary */
+static bool evidence(const struct src *s)
+{
+	switch (s->cause) {
+	case JS_CAUSE_FAULT: return s->first && (s->first->flags & JS_F_SAMPLER);
+	case JS_CAUSE_THP:
+	case JS_CAUSE_MM:
+	case JS_CAUSE_NMI:
+	case JS_CAUSE_SMI: return true;
+	default: return false;
+	}
+}
+
+/* fold_tiers - the tier of every source in the net-sorted sc->src */
+static void fold_tiers(const struct scratch *sc, size_t prim)
+{
+	bool named[JS_CAUSE_MAX] = { false };
+	struct src *s;
+	size_t k;
+
+	for (k = 0; k < sc->nsrc; k++) {
+		s = &sc->src[k];
+		s->tier = FOLD_REPEAT;
+		if (k == prim)
+			s->tier = FOLD_NEVER;
+		else if (evidence(s))
+			s->tier = FOLD_EVIDENCE;
+		else if (s->cause == JS_CAUSE_TLB)
+			s->tier = FOLD_TLB;
+		if (s->tier < FOLD_REPEAT && s->cause < JS_CAUSE_MAX)
+			named[s->cause] = true;
+	}
+	for (k = 0; k < sc->nsrc; k++) {
+		s = &sc->src[k];
+		if (s->tier == FOLD_REPEAT && s->cause < JS_CAUSE_MAX && !named[s->cause]) {
+			s->tier = FOLD_FIRST;
+			named[s->cause] = true;
+		}
+	}
+}
+
+/* fold_mark - mark the sources kept: all of them, or JS_PARTS_MAX - 1 by tier and net */
+static void fold_mark(const struct scratch *sc, size_t prim)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < sc->nsrc; k++)
+		sc->src[k].keep = sc->nsrc <= JS_PARTS_MAX;
+	if (sc->nsrc <= JS_PARTS_MAX)
+		return;
+	fold_tiers(sc, prim);
+	for (int t = FOLD_NEVER; t < FOLD_TIERS; t++)
+		for (size_t k = 0; k < sc->nsrc && kept < JS_PARTS_MAX - 1; k++)
+			if (sc->src[k].tier == t) {
+				sc->src[k].keep = true;
+				kept++;
+			}
+}
+
 /*
- * fill_parts - copy the net-sorted sources into out->parts. Beyond JS_PARTS_MAX the
- * smallest are summed into a last "(other)" part (cause of the largest of them);
- * the primary is always kept.
+ * fill_parts - copy the net-sorted sources into out->parts. A gap with more than
+ * JS_PARTS_MAX sources keeps JS_PARTS_MAX - 1 of them, chosen by fold tier (the
+ * primary; sampler faults, THP, mm, NMI; the largest source of each class; other
+ * sources; TLB flushes last), each tier largest net first, and sums the rest into
+ * one "(other: N sources)" part (class of the largest of them). The parts stay
+ * sorted by net and add up to covered_ns.
  */
 static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *out)
 {
-	bool over = sc->nsrc > JS_PARTS_MAX;
-	size_t keep = over ? JS_PARTS_MAX - 1 - (prim >= JS_PARTS_MAX - 1) : sc->nsrc;
-	struct js_part *o = NULL;
-	size_t n = 0, k;
+	struct js_part fold;
+	size_t n = 0, nfold = 0, k;
 
 	out->primary = sc->src[prim].cause;
 	memcpy(out->detail, sc->src[prim].detail, JS_DETAIL_LEN);
+	fold_mark(sc, prim);
 	for (k = 0; k < sc->nsrc; k++) {
 		const struct src *s = &sc->src[k];
 
-		if (k < keep || k == prim) {
+		if (s->keep) {
 			part_set(&out->parts[n++], s);
-		} else if (!o) {
-			o = &out->parts[JS_PARTS_MAX - 1];
-			part_set(o, s);
-			snprintf(o->detail, JS_DETAIL_LEN, "(other)");
+		} else if (!nfold++) {
+			part_set(&fold, s);
 		} else {
-			o->count += s->count;
-			o->net_ns += s->net;
+			fold.count += s->count;
+			fold.net_ns += s->net;
 		}
 	}
-	out->nparts = (uint32_t)(n + (o != NULL));
-	/* keep the parts sorted by net */
-	for (k = out->nparts - 1; k > 0 && out->parts[k].net_ns > out->parts[k - 1].net_ns; k--) {
-		struct js_part tmp = out->parts[k];
-
+	out->nparts = (uint32_t)n;
+	if (!nfold)
+		return;
+	snprintf(fold.detail, JS_DETAIL_LEN, JS_FOLDED_FMT, nfold);
+	/* the folded part goes after every kept part with at least its net */
+	for (k = n; k > 0 && out->parts[k - 1].net_ns < fold.net_ns; k--)
 		out->parts[k] = out->parts[k - 1];
-		out->parts[k - 1] = tmp;
-	}
+	out->parts[k] = fold;
+	out->nparts++;
 }
 
 static void attr_empty(struct js_attr *a, uint64_t dur)

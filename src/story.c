@@ -35,6 +35,16 @@ static const char *fmt_ns(char *buf, uint64_t ns)
 	return js_fmt_ns(buf, 32, ns);
 }
 
+/* label_folded - "N other sources" ("(other: N sources)"), "other CLASS" ("(other)") */
+static int label_folded(char *buf, size_t len, uint32_t cause, const char *d)
+{
+	unsigned n;
+
+	if (sscanf(d, "(other: %u sources)", &n) == 1)
+		return snprintf(buf, len, "%u other source%s", n, n == 1 ? "" : "s");
+	return snprintf(buf, len, "other %s", js_cause_name(cause));
+}
+
 /* story_part_label - a part's human name */
 int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 {
@@ -42,8 +52,8 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 
 	if (!buf && len)
 		return -EINVAL;
-	if (!strcmp(d, "(other)"))
-		return snprintf(buf, len, "other %s", js_cause_name(cause));
+	if (js_detail_folded(d))
+		return label_folded(buf, len, cause, d);
 	switch (cause) {
 	case JS_CAUSE_IDLE: return snprintf(buf, len, "sampler off CPU, CPU idle");
 	case JS_CAUSE_IRQ: return snprintf(buf, len, "IRQ %s", d);
@@ -108,6 +118,16 @@ static void term(struct sb *b, bool first, uint32_t cause, const char *detail, u
 		sb_printf(b, " (%s)", fmt_ns(t, net));
 }
 
+/* sources_of - how many sources a part stands for: N for "(other: N sources)", else 1 */
+static uint32_t sources_of(const struct js_part *p)
+{
+	unsigned n;
+
+	if (js_detail_folded(p->detail) && sscanf(p->detail, "(other: %u sources)", &n) == 1 && n)
+		return n;
+	return 1;
+}
+
 /* event_terms - the primary part, then the others by net, at most STORY_TERMS */
 static void event_terms(struct sb *b, const struct js_attr *a, int prim)
 {
@@ -129,7 +149,7 @@ static void event_terms(struct sb *b, const struct js_attr *a, int prim)
 			term(b, false, p->cause, p->detail, p->count, p->net_ns, "");
 			shown++;
 		} else {
-			more++;
+			more += sources_of(&a->parts[i]);
 			more_ns += a->parts[i].net_ns;
 		}
 	}

@@ -234,6 +234,41 @@ static void test_overflow(void **state)
 	free(c);
 }
 
+/* a gap's folded part ("(other: N sources)") joins its class's one "(other)" source */
+static void test_gap_fold(void **state)
+{
+	struct js_causes *c = malloc(sizeof(*c));
+	const struct js_cause_src *o;
+	struct js_gap_rec r;
+
+	(void)state;
+	causes_init(c);
+	rec_init(&r, 100);
+	add(&r, JS_CAUSE_TASK, "head:500", 1, 60);
+	add(&r, JS_CAUSE_IRQ, "(other: 5 sources)", 7, 30);
+	finish(&r, JS_CAUSE_TASK, "head:500");
+	causes_add_gap(c, &r);
+	rec_init(&r, 100);
+	add(&r, JS_CAUSE_TASK, "head:500", 1, 50);
+	add(&r, JS_CAUSE_IRQ, "(other: 17 sources)", 20, 40);
+	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 5);
+	finish(&r, JS_CAUSE_TASK, "head:500");
+	causes_add_gap(c, &r);
+
+	o = find(c, JS_CAUSE_IRQ, "(other)");
+	assert_non_null(o);
+	assert_true(o->other);
+	assert_int_equal(o->gaps, 2);
+	assert_int_equal(o->events, 27);
+	assert_int_equal(o->total_ns, 70);
+	assert_int_equal(o->max_ns, 40);
+	assert_null(find(c, JS_CAUSE_IRQ, "(other: 5 sources)"));
+	assert_null(find(c, JS_CAUSE_IRQ, "(other: 17 sources)"));
+	assert_int_equal(c->nsrc, 4);   /* head, (other), virtio, unexplained */
+	assert_int_equal(src_sum(c), 200);
+	free(c);
+}
+
 /* two CPUs' tables merge into one */
 static void test_merge(void **state)
 {
@@ -324,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fault_key),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_gap_fold),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_bucket_bounds),
 		cmocka_unit_test(test_buckets),

@@ -355,37 +355,231 @@ static void test_filter_and_empty(void **state)
 	assert_int_equal(corr_attribute(&g, NULL, 2, NULL, &a), -EINVAL);
 }
 
-/* more sources than JS_PARTS_MAX: the rest is merged into "(other)", totals kept */
+/* the part whose detail contains sub (first in order), or NULL */
+static const struct js_part *part_with(const struct js_attr *a, uint32_t cause, const char *sub)
+{
+	for (uint32_t i = 0; i < a->nparts; i++)
+		if (a->parts[i].cause == cause && strstr(a->parts[i].detail, sub))
+			return &a->parts[i];
+	return NULL;
+}
+
+/* the folded part: at most one, and its detail says how many sources it holds */
+static const struct js_part *folded_part(const struct js_attr *a, unsigned *nsrc)
+{
+	const struct js_part *f = NULL;
+
+	for (uint32_t i = 0; i < a->nparts; i++) {
+		if (!js_detail_folded(a->parts[i].detail))
+			continue;
+		assert_null(f);
+		f = &a->parts[i];
+		assert_int_equal(sscanf(f->detail, "(other: %u sources)", nsrc), 1);
+	}
+	return f;
+}
+
+/* invariants of every attribution: at most JS_PARTS_MAX parts, sorted by net, adding up */
+static void parts_check(const struct js_attr *a)
+{
+	assert_true(a->nparts <= JS_PARTS_MAX);
+	for (uint32_t i = 1; i < a->nparts; i++)
+		assert_true(a->parts[i - 1].net_ns >= a->parts[i].net_ns);
+	assert_int_equal(parts_sum(a), a->covered_ns);
+}
+
+/* more sources than JS_PARTS_MAX: the smallest are folded, counted and summed; totals kept */
 static void test_parts_overflow(void **state)
 {
-	struct js_event ev[12];
-	struct js_gap g = gap_mk(0, 20000);
+	enum { NIRQ = JS_PARTS_MAX + 3 };
+	struct js_event ev[NIRQ + 1];
+	struct js_gap g = gap_mk(0, 100000);
+	const struct js_part *f;
+	uint64_t folded_ns = 0;
 	struct js_attr a;
+	unsigned nsrc = 0;
 	char name[16];
 
 	(void)state;
 	/*
-	 * irq i runs (i + 1) * 10 ns; the task holds irq 9 and has only 10 ns net of
-	 * its own: it comes late in net order but is primary (inclusive 110 ns).
+	 * irq i runs (i + 1) * 10 ns; the task holds the last (largest) irq and has only
+	 * 10 ns net of its own: it comes last in net order but is primary (inclusive).
 	 */
-	for (int i = 0; i < 11; i++) {
+	for (int i = 0; i < NIRQ; i++) {
 		snprintf(name, sizeof(name), "dev%d", i);
 		ev[i] = ev_mk(JS_EV_IRQ, 1000 * i + 100, 1000 * i + 110 + 10 * i, 100 + i, name);
 	}
-	ev[11] = ev_mk(JS_EV_TASK, 9095, 9205, 7, "rcu_preempt");
-	assert_int_equal(corr_attribute(&g, ev, 12, NULL, &a), 0);
+	ev[NIRQ] = ev_mk(JS_EV_TASK, ev[NIRQ - 1].start_ns - 5, ev[NIRQ - 1].end_ns + 5, 7,
+			 "rcu_preempt");
+	assert_int_equal(corr_attribute(&g, ev, NIRQ + 1, NULL, &a), 0);
+	parts_check(&a);
 	assert_int_equal(a.nparts, JS_PARTS_MAX);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
-	assert_non_null(part(&a, JS_CAUSE_TASK, "rcu_preempt:7"));
-	assert_non_null(part(&a, JS_CAUSE_IRQ, "(other)"));
-	assert_int_equal(parts_sum(&a), a.covered_ns);
-	assert_int_equal(a.covered_ns, 660 + 10);
 	assert_int_equal(part(&a, JS_CAUSE_TASK, "rcu_preempt:7")->net_ns, 10);
-	for (uint32_t i = 1; i < a.nparts; i++)
-		assert_true(a.parts[i - 1].net_ns >= a.parts[i].net_ns);
-	assert_int_equal(part(&a, JS_CAUSE_IRQ, "(other)")->count, 5);
-	assert_int_equal(part(&a, JS_CAUSE_IRQ, "(other)")->net_ns, 50 + 40 + 30 + 20 + 10);
-	assert_int_equal(a.parts[0].net_ns, 150);
+	assert_int_equal(a.covered_ns, 10 * NIRQ * (NIRQ + 1) / 2 + 10);
+	/* kept: the task and the JS_PARTS_MAX - 2 largest IRQs; folded: the 5 smallest */
+	f = folded_part(&a, &nsrc);
+	assert_non_null(f);
+	assert_int_equal(nsrc, NIRQ + 1 - (JS_PARTS_MAX - 1));
+	assert_int_equal(f->cause, JS_CAUSE_IRQ);
+	assert_int_equal(f->count, nsrc);
+	for (unsigned i = 0; i < nsrc; i++)
+		folded_ns += 10 * (i + 1);
+	assert_int_equal(f->net_ns, folded_ns);
+	for (int i = 0; i < NIRQ; i++) {
+		snprintf(name, sizeof(name), "dev%d:%d", i, 100 + i);
+		if ((unsigned)i < nsrc)
+			assert_null(part(&a, JS_CAUSE_IRQ, name));
+		else
+			assert_non_null(part(&a, JS_CAUSE_IRQ, name));
+	}
+	assert_int_equal(a.parts[0].net_ns, 10 * NIRQ);
+	/* the folded part sits by its net, after the kept parts of at least its net */
+	assert_true(f > a.parts && f < a.parts + a.nparts - 1);
+	assert_true(f[-1].net_ns >= f->net_ns && f[1].net_ns < f->net_ns);
+	assert_int_equal(a.parts[a.nparts - 1].cause, JS_CAUSE_TASK);
+}
+
+/* exactly JS_PARTS_MAX sources: nothing is folded */
+static void test_parts_at_cap(void **state)
+{
+	struct js_event ev[JS_PARTS_MAX];
+	struct js_gap g = gap_mk(0, 100000);
+	struct js_attr a;
+	unsigned nsrc;
+	char name[16];
+
+	(void)state;
+	for (int i = 0; i < JS_PARTS_MAX; i++) {
+		snprintf(name, sizeof(name), "dev%d", i);
+		ev[i] = ev_mk(JS_EV_IRQ, 1000 * i, 1000 * i + 10 + i, 100 + i, name);
+	}
+	assert_int_equal(corr_attribute(&g, ev, JS_PARTS_MAX, NULL, &a), 0);
+	parts_check(&a);
+	assert_int_equal(a.nparts, JS_PARTS_MAX);
+	assert_null(folded_part(&a, &nsrc));
+}
+
+/*
+ * A long gap (the sampler preempted) with far more sources than the cap, like a blocked
+ * sampler sees: many tasks, IRQs and softirqs with time, and zero-time points (faults of
+ * other tasks, TLB flushes). The sampler's own fault, the THP collapse and the NMI stay
+ * named; TLB flushes and class repeats are folded first; the fold is counted and summed.
+ */
+static void test_fold_keeps_evidence(void **state)
+{
+	enum { NTASK = 10, NIRQ = 8, NPF = 6, NTLB = 5, NEV = 1 + NTASK + NIRQ + NPF + NTLB + 4 };
+	static const char *const tlb_first = "task_switch";
+	struct js_event ev[NEV];
+	struct js_gap g = gap_mk(0, 10000000);
+	uint64_t named_ns = 0, named_count = 0;
+	const struct js_part *f, *p;
+	struct js_attr a;
+	unsigned nsrc = 0;
+	char name[16];
+	size_t n = 0;
+
+	(void)state;
+	/* a head task preempts the sampler for 9 ms; others run in its place in turn */
+	ev[n++] = ev_mk(JS_EV_TASK, 0, 9000000, 500, "head");
+	for (int i = 0; i < NTASK; i++) {
+		snprintf(name, sizeof(name), "bash%d", i);
+		ev[n++] = ev_mk(JS_EV_TASK, 100000 * (i + 1), 100000 * (i + 1) + 20000 + 1000 * i,
+				600 + i, name);
+	}
+	for (int i = 0; i < NIRQ; i++) {
+		snprintf(name, sizeof(name), "virtio%d", i);
+		ev[n++] = ev_mk(JS_EV_IRQ, 2000000 + 10000 * i, 2000000 + 10000 * i + 500 + i,
+				30 + i, name);
+	}
+	for (int i = 0; i < NPF; i++) {         /* other tasks' faults: points */
+		ev[n] = ev_mk(JS_EV_FAULT, 3000000 + 1000 * i, 3000000 + 1000 * i, 700 + i,
+			      "bash");
+		ev[n++].addr = 0x1000 * (i + 1);
+	}
+	for (int i = 0; i < NTLB; i++)          /* reasons 0..4: five TLB sources */
+		ev[n++] = ev_mk(JS_EV_TLB, 4000000 + 100 * i, 4000000 + 100 * i, i, NULL);
+	/* the evidence: the sampler's own fault (a point), a THP collapse, an NMI */
+	ev[n] = ev_mk(JS_EV_FAULT, 5000000, 5000000, 42, "jitterscope");
+	ev[n].flags = JS_F_SAMPLER;
+	ev[n++].addr = 0x7f0000001000;
+	ev[n++] = ev_mk(JS_EV_THP, 6000000, 6000000, 0, "khugepaged");
+	ev[n++] = ev_mk(JS_EV_NMI, 7000000, 7000100, 0, NULL);
+	ev[n++] = ev_mk(JS_EV_SOFTIRQ, 8000000, 8000050, 9, NULL);   /* RCU: a class of one */
+	assert_int_equal(n, NEV);
+	assert_true(NEV > JS_PARTS_MAX + 8);
+
+	assert_int_equal(corr_attribute(&g, ev, NEV, NULL, &a), 0);
+	parts_check(&a);
+	assert_int_equal(a.nparts, JS_PARTS_MAX);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "head:500");
+	/* never folded: the primary, the sampler fault (with its address), THP, NMI */
+	assert_non_null(part(&a, JS_CAUSE_TASK, "head:500"));
+	p = part_with(&a, JS_CAUSE_FAULT, "(sampler)");
+	assert_non_null(p);
+	assert_string_equal(p->detail, "fault user jitterscope:42 @0x7f0000001000 (sampler)");
+	assert_non_null(part_with(&a, JS_CAUSE_THP, "THP collapse"));
+	assert_non_null(part(&a, JS_CAUSE_NMI, "nmi"));
+	/* the largest source of every class is named, even a tiny softirq */
+	assert_non_null(part(&a, JS_CAUSE_SOFTIRQ, "RCU"));
+	assert_non_null(part(&a, JS_CAUSE_IRQ, "virtio7:37"));
+	assert_null(part(&a, JS_CAUSE_IRQ, "virtio6:36"));
+	/* other tasks' faults repeat a class the sampler's fault names: folded (0 ns) */
+	assert_null(part_with(&a, JS_CAUSE_FAULT, "bash"));
+	/* TLB flushes go first: none is named, a class no other source needs */
+	assert_null(part(&a, JS_CAUSE_TLB, tlb_first));
+	for (uint32_t i = 0; i < a.nparts; i++)
+		if (a.parts[i].cause == JS_CAUSE_TLB)
+			assert_true(js_detail_folded(a.parts[i].detail));
+	/* class repeats by net: 9 of the 10 other tasks fit (15 = 1 + 3 + 2 + 9) */
+	assert_non_null(part(&a, JS_CAUSE_TASK, "bash1:601"));
+	assert_null(part(&a, JS_CAUSE_TASK, "bash0:600"));
+	/* the fold: counted and summed, so named + folded = every event and all the time */
+	f = folded_part(&a, &nsrc);
+	assert_non_null(f);
+	assert_int_equal(nsrc, NEV - (JS_PARTS_MAX - 1));
+	for (uint32_t i = 0; i < a.nparts; i++) {
+		if (&a.parts[i] == f)
+			continue;
+		named_ns += a.parts[i].net_ns;
+		named_count += a.parts[i].count;
+	}
+	assert_int_equal(named_count + f->count, NEV);
+	assert_int_equal(named_ns + f->net_ns, a.covered_ns);
+	assert_int_equal(a.covered_ns, 9000000);      /* everything ran inside head's 9 ms */
+}
+
+/* more evidence than room: the primary stays, evidence is kept largest first */
+static void test_fold_evidence_overflow(void **state)
+{
+	enum { NNMI = JS_PARTS_MAX + 2 };
+	struct js_event ev[NNMI + 1];
+	struct js_gap g = gap_mk(0, 1000000);
+	const struct js_part *f;
+	struct js_attr a;
+	unsigned nsrc = 0;
+	char name[16];
+
+	(void)state;
+	ev[0] = ev_mk(JS_EV_TASK, 0, 900000, 9, "hog");
+	for (int i = 0; i < NNMI; i++) {
+		snprintf(name, sizeof(name), "nmi%d", i);
+		ev[i + 1] = ev_mk(JS_EV_NMI, 1000 * (i + 1), 1000 * (i + 1) + 10 + i, 0, name);
+	}
+	assert_int_equal(corr_attribute(&g, ev, NNMI + 1, NULL, &a), 0);
+	parts_check(&a);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_non_null(part(&a, JS_CAUSE_TASK, "hog:9"));
+	f = folded_part(&a, &nsrc);
+	assert_non_null(f);
+	assert_int_equal(nsrc, NNMI - (JS_PARTS_MAX - 2));
+	assert_int_equal(f->cause, JS_CAUSE_NMI);
+	assert_int_equal(f->count, nsrc);
+	assert_int_equal(f->net_ns, 10 + 11 + 12 + 13);   /* the smallest: nmi0 .. nmi3 */
+	assert_null(part(&a, JS_CAUSE_NMI, "nmi nmi0"));
+	snprintf(name, sizeof(name), "nmi nmi%d", NNMI - 1);
+	assert_non_null(part(&a, JS_CAUSE_NMI, name));
 }
 
 /* same-start ties nest by level; open intervals run to the gap end; misaligned overlaps */
@@ -509,7 +703,7 @@ static void test_batch_equals_single(void **state)
 		attr_equal(&recs[i].attr, &single);
 		assert_true(single.covered_ns <= recs[i].gap.dur_ns);
 		assert_int_equal(single.covered_ns + single.unexplained_ns, recs[i].gap.dur_ns);
-		assert_int_equal(parts_sum(&single), single.covered_ns);
+		parts_check(&single);
 		multi += single.nparts >= 3;
 		for (uint32_t k = 0; k < single.nparts; k++) {
 			senders += strstr(single.parts[k].detail, " from ") != NULL;
@@ -852,6 +1046,9 @@ int main(void)
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),
+		cmocka_unit_test(test_parts_at_cap),
+		cmocka_unit_test(test_fold_keeps_evidence),
+		cmocka_unit_test(test_fold_evidence_overflow),
 		cmocka_unit_test(test_ties_open_misaligned),
 		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_finish),

@@ -163,6 +163,32 @@ static void test_many_parts(void **state)
 				 "+ 29.0 us unexplained");
 }
 
+/* a folded part counts for its sources in "N more", or reads "N other sources" when shown */
+static void test_folded_part(void **state)
+{
+	struct js_gap_rec r;
+	char buf[512];
+
+	(void)state;
+	rec_init(&r, 2000000000ull, 100000);
+	add(&r, JS_CAUSE_TASK, "head:500", 1, 60000);
+	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 20000);
+	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 10000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	add(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
+	add(&r, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x1000 (sampler)", 1, 0);
+	set_primary(&r, JS_CAUSE_TASK, "head:500");
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "100.0 us at 2.00 s: preempted by head:500 (60.0 us) "
+				 "+ IRQ virtio1-req.0:36 (20.0 us) + NET_RX softirq (10.0 us) "
+				 "+ local timer IRQ (5.0 us) + 7 more (4.0 us) "
+				 "+ 1.0 us unexplained");
+	r.attr.nparts = 3;      /* the fold among the terms shown */
+	add(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_non_null(strstr(buf, " + 6 other sources x9 (4.0 us) + "));
+}
+
 /* point events show a count and no time; a task that is not primary reads as itself */
 static void test_points(void **state)
 {
@@ -261,6 +287,12 @@ static void test_labels(void **state)
 	assert_string_equal(b, "compaction");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");
 	assert_string_equal(b, "other irq");
+	story_part_label(b, sizeof(b), JS_CAUSE_TLB, "(other: 5 sources)");
+	assert_string_equal(b, "5 other sources");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: 1 sources)");
+	assert_string_equal(b, "1 other source");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(others)");     /* not a fold */
+	assert_string_equal(b, "IRQ (others)");
 }
 
 int main(void)
@@ -268,6 +300,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preempted),
 		cmocka_unit_test(test_kworker_folded),
+		cmocka_unit_test(test_folded_part),
 		cmocka_unit_test(test_unexplained_steal),
 		cmocka_unit_test(test_smi),
 		cmocka_unit_test(test_many_parts),
