@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* report_text.c - the human report: summary, percentiles, histogram, worst gaps. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "js_report.h"
@@ -169,19 +170,29 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r)
 	}
 }
 
+/* worst - the worst gaps' stories, largest first (a sorted copy on the heap: up to 1000
+ * records of a few KiB each do not belong on the stack) */
 static void worst(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
-	struct js_gap_rec recs[1000];
-	unsigned n = result_top_sorted(r, recs);
+	struct js_gap_rec *recs = NULL;
 	char line[1024];
+	unsigned n;
 
-	if (!n)
-		return;
+	if (!r->top.n)
+		goto out;
+	recs = malloc(r->top.n * sizeof(*recs));
+	if (!recs) {
+		fprintf(fp, "  worst %u gaps: not listed (out of memory)\n", r->top.n);
+		goto out;
+	}
+	n = result_top_sorted(r, recs);
 	fprintf(fp, "  worst %u gaps\n", n);
 	for (unsigned i = 0; i < n; i++) {
 		story_format(line, sizeof(line), &recs[i], run->start_mono_ns);
 		fprintf(fp, "    %2u. %s\n", i + 1, line);
 	}
+out:
+	free(recs);
 }
 
 static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)

@@ -45,6 +45,18 @@ static void part(struct js_gap_rec *g, uint32_t cause, const char *detail, uint3
 	g->attr.nevents += count;
 }
 
+/* full_parts - fill a gap's parts up to JS_PARTS_MAX, the last one a fold of 3 sources */
+static void full_parts(struct js_gap_rec *g)
+{
+	char d[32];
+
+	while (g->attr.nparts < JS_PARTS_MAX - 1) {
+		snprintf(d, sizeof(d), "fault user cc1:%u", 20000 + g->attr.nparts);
+		part(g, JS_CAUSE_FAULT, d, 1, 0);
+	}
+	part(g, JS_CAUSE_TLB, "(other: 3 sources)", 4, 0);
+}
+
 /* make_gap - a gap of a few kinds: task + work, irq + softirq, timer, SMI, steal, none */
 static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 {
@@ -67,6 +79,8 @@ static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 	case 1:
 		part(g, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, dur / 2);
 		part(g, JS_CAUSE_SOFTIRQ, "NET_RX", 2, dur / 3);
+		if (dur > 3000000)      /* a long gap: as many causes as a gap keeps */
+			full_parts(g);
 		g->attr.primary = JS_CAUSE_IRQ;
 		snprintf(g->attr.detail, sizeof(g->attr.detail), "virtio1-req.0:36");
 		break;
@@ -363,6 +377,9 @@ static void test_fixture_coverage(void **state)
 	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
 	assert_non_null(strstr(orig_text, "What the settings explain"));
 	assert_non_null(strstr(orig_json, "\\u00e9"));           /* a byte >= 0x80 */
+	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
+	assert_non_null(strstr(orig_json, "\"detail\": \"(other: 3 sources)\""));
+	assert_non_null(strstr(orig_text, "+ 14 more"));  /* 11 faults + the 3 folded */
 }
 
 /** Load the JSON: key fields equal, same text report, same JSON. */
