@@ -25,6 +25,8 @@ static struct js_event ev_mk(uint32_t kind, uint64_t s, uint64_t e, uint32_t id,
 	ev.end_ns = e;
 	ev.cpu = CPU;
 	ev.id = id;
+	if (kind == JS_EV_IPI_SEND)
+		ev.callback = 0xf00;    /* a call-function IPI (no symbol); reschedules: 0 */
 	if (name)
 		memcpy(ev.name, name, strnlen(name, JS_NAME_LEN));
 	return ev;
@@ -61,6 +63,8 @@ static const char *sym(void *ctx, uint64_t addr)
 	case 0xa1: return "vmstat_update";
 	case 0xa2: return "tick_nohz_handler";
 	case 0xa3: return "lru_add_drain_per_cpu";
+	case 0xa4: return "remote_function";
+	case 0xa5: return "a_callback_function_with_a_very_long_name_indeed";
 	default: return NULL;
 	}
 }
@@ -282,6 +286,7 @@ static void test_ipi_sender(void **state)
 
 	(void)state;
 	ev[5].cpu = 0;  /* aimed at CPU 0: not ours */
+	ev[4].callback = 0;     /* a reschedule */
 	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
 	assert_int_equal(a.nparts, 3);
 	assert_int_equal(a.nevents, 3);
@@ -292,10 +297,47 @@ static void test_ipi_sender(void **state)
 	/* with the default window the second vector takes the later send anyway */
 	assert_int_equal(corr_attribute(&g, ev, 7, NULL, &a), 0);
 	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule from other:99"));
+	/* the function the sender queued is named when it has a symbol */
+	ev[1].callback = 0xa4;
+	o.sym = sym;
+	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
+	assert_string_equal(a.detail, "call_function_single remote_function from perf:88");
+	/* ... shortened to fit, the sender kept whole */
+	ev[1].callback = 0xa5;
+	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
+	assert_int_equal(strlen(a.detail), JS_DETAIL_LEN - 1);
+	assert_non_null(strstr(a.detail, "call_function_single a_callback_function"));
+	assert_non_null(strstr(a.detail, " from perf:88"));
 	/* a window too short for any send */
 	o.ipi_window_ns = 10;
 	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
 	assert_string_equal(a.detail, "call_function_single");
+}
+
+/* two senders: a reschedule sent by someone else between a call-function IPI's send and its
+ * entry is not that IPI's sender (it was credited to the latest send before) */
+static void test_ipi_sender_types(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_IPI_SEND, 5000, 5000, 88, "jsinject"),
+		ev_mk(JS_EV_IPI_SEND, 5150, 5150, 99, "kworker/0:1"),
+		ev_mk(JS_EV_VECTOR, 5200, 5300, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
+		ev_mk(JS_EV_VECTOR, 5400, 5420, JS_VEC_RESCHEDULE, NULL),
+	};
+	struct js_gap g = gap_mk(5100, 600);
+	struct js_attr a;
+
+	(void)state;
+	ev[1].callback = 0;
+	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
+	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule from kworker/0:1:99"));
+	/* no reschedule was sent: the call-function send is not taken for it */
+	ev[1].callback = 0xf00;
+	ev[1].start_ns = ev[1].end_ns = 100;    /* out of the window, too */
+	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
+	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule"));
 }
 
 /* primary: a task only outranks what ran inside it; idle is its own class */
@@ -680,7 +722,8 @@ static void test_batch_equals_single(void **state)
 	while (n < NEV) {
 		static const uint32_t kinds[] = { JS_EV_IRQ, JS_EV_VECTOR, JS_EV_SOFTIRQ,
 			JS_EV_HRTIMER, JS_EV_NMI, JS_EV_FAULT, JS_EV_TASK, JS_EV_IDLE, JS_EV_WORK,
-			JS_EV_THP, JS_EV_TLB, JS_EV_IPI_SEND, JS_EV_MIGRATE };
+			JS_EV_THP, JS_EV_TLB, JS_EV_IPI_SEND, JS_EV_MIGRATE,
+			JS_EV_IPI_SEND, JS_EV_IPI_SEND, JS_EV_VECTOR };
 		uint32_t k = kinds[rnd(ARRAY_SIZE(kinds))];
 		uint64_t s = 1000000 + rnd(t - 1000000), d = rnd(8) ? rnd(20000) : rnd(3000000);
 		char name[16];
@@ -691,6 +734,8 @@ static void test_batch_equals_single(void **state)
 		ev[n] = ev_mk(k, s, s + d, (uint32_t)rnd(JS_VEC_MAX), name);
 		ev[n].addr = 0xa1 + rnd(3);
 		ev[n].cpu = rnd(10) ? CPU : 0;
+		if (k == JS_EV_IPI_SEND && rnd(2))
+			ev[n].callback = 0;     /* a reschedule */
 		if (k == JS_EV_IDLE && !rnd(20)) {
 			ev[n].flags = JS_F_OPEN;
 			ev[n].end_ns = 0;
@@ -1043,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_point_events),
 		cmocka_unit_test(test_kworker_work),
 		cmocka_unit_test(test_ipi_sender),
+		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),
