@@ -529,7 +529,9 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 		}
 		s->count++;
 		s->net += it->net;
-		s->incl += it->e - it->s;
+		/* a task whose switch in or out was not traced (JS_F_NOSTART/NOEND) ran for
+		 * an unknown part of its interval: only its net time is sure */
+		s->incl += it->ev->flags & (JS_F_NOSTART | JS_F_NOEND) ? it->net : it->e - it->s;
 	}
 	/* a single fault keeps its address */
 	for (size_t k = 0; k < sc->nsrc; k++)

@@ -314,6 +314,31 @@ static void test_ipi_sender(void **state)
 	assert_string_equal(a.detail, "call_function_single");
 }
 
+/* a task whose switch out was not traced (JS_F_NOEND: PID 1's threads here) spans the whole
+ * stretch up to the next traced switch; it must not outrank the task that surely ran */
+static void test_untraced_switch_primary(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 1000, 5001000, 1234, "tokio-rt-worker"),
+		ev_mk(JS_EV_TASK, 1000, 5001000, 77, "kdamond.0"),
+	};
+	struct js_gap g = gap_mk(1000, 5000000);
+	struct js_attr a;
+
+	(void)state;
+	ev[0].flags = JS_F_NOEND;
+	ev[1].start_ns = 800000;        /* traced from its switch in */
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	/* tokio: net 0.8 ms (before kdamond), inclusive 5 ms but unsure; kdamond 4.2 ms sure */
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "kdamond.0:77");
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "tokio-rt-worker:1234")->net_ns, 799000);
+	/* without the flag the longer interval is the primary, as before */
+	ev[0].flags = 0;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_string_equal(a.detail, "tokio-rt-worker:1234");
+}
+
 /* two senders: a reschedule sent by someone else between a call-function IPI's send and its
  * entry is not that IPI's sender (it was credited to the latest send before) */
 static void test_ipi_sender_types(void **state)
@@ -1089,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(test_kworker_work),
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
+		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),
