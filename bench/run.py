@@ -37,8 +37,7 @@ FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'cyclictest', 'hackbench', 'stres
 SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'scaling')
 IPI_KEYS = ('CAL', 'RES', 'IWI', 'TLB')
 # probes that run on the measured CPU for each call-function IPI, and for each tick
-IPI_PROGS = ('call_function_single_entry', 'call_function_single_exit', 'csd_function_entry',
-             'csd_function_exit')
+IPI_PROGS = ('call_function_single_entry', 'call_function_single_exit')
 TICK_PROGS = ('local_timer_entry', 'local_timer_exit', 'hrtimer_expire_entry',
               'hrtimer_expire_exit')
 MIB = 1024 * 1024
