@@ -85,18 +85,35 @@ def collapses_in(row):
         return 1
     return sum(c["count"] for c in g["causes"]
                if c["cause"] == "thp" and c["detail"].startswith(SAMPLER))
+def sampler_fault(r):
+    return any(p.startswith("fault:") and "(sampler)" in p for p in r["causes"].split(";"))
 primary = [r for r in rows if r["cause"] == "thp" and r["detail"].startswith(SAMPLER)]
-named = sum(collapses_in(r) for r in primary)
 mentioned = [r for r in rows if "thp:" + SAMPLER in r["causes"]]
 failed = [r for r in rows if "THP collapse failed" in r["causes"] and "(sampler)" in r["causes"]]
-for r in primary + [r for r in mentioned if r not in primary] + failed:
+# a collapse while another task held CPU 1 the whole time (no fault of the sampler in the gap:
+# it never touched the region while it was collapsed) is no cause of the gap, the task is
+# (and is named); on a quiet machine this does not happen, under load it may (a busy CPU 0
+# puts khugepaged itself on CPU 1, or other tasks preempt the sampler)
+preempted = [r for r in mentioned
+             if r not in primary and r["cause"] == "task" and not sampler_fault(r)]
+named, excused = sum(map(collapses_in, primary)), sum(map(collapses_in, preempted))
+for r in mentioned + failed:
     print("  gap %s ns: %s %s | %s" % (r["duration_ns"], r["cause"], r["detail"], r["causes"]))
-print("gaps with a sampler collapse as primary cause %d (%d collapses), gaps mentioning one %d,"
-      " gaps with a failed one %d" % (len(primary), named, len(mentioned), len(failed)))
-# one to one: every collapse named as the primary cause of a gap (>= 99 %: all of them for
-# small counts), and never more gaps naming a collapse of the sampler's memory than collapses
-assert named >= -(-99 * collapses // 100), ("collapses not named", named, collapses)
-assert sum(collapses_in(r) for r in mentioned) <= collapses, ("too many", len(mentioned))
+print("collapses named as a gap's primary cause %d (%d gaps), while the sampler was preempted"
+      " %d, in gaps mentioning one %d; gaps with a failed collapse %d"
+      % (named, len(primary), excused, sum(map(collapses_in, mentioned)), len(failed)))
+if excused:
+    print("NOTE: %d collapses happened while another task held CPU 1 (machine not quiet?)"
+          % excused)
+if named == 0 and excused == collapses:
+    print("skip THP part: every collapse happened while the sampler was preempted"); sys.exit(77)
+# one to one: every collapse the sampler met named as the primary cause of its gap (>= 99 %:
+# all of them for small counts), and never more collapses named than happened. (A collapse
+# may overlap two gaps - preempted through its start, the sampler ran a few us, then faulted
+# on it - so the parts' mentions may count one twice; the primary cause names it once.)
+judged = max(collapses - excused, 0)
+assert named >= -(-99 * judged // 100), ("collapses not named", named, judged)
+assert named <= collapses, ("more collapses named than happened", named, collapses)
 PY
 rc=$?
 [ $rc -eq 77 ] && exit 77
