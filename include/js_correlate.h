@@ -23,7 +23,10 @@
  *    is always kept), so the parts' nets still add up to covered_ns;
  *  - covered_ns is the union of the clipped intervals (= the sum of the nets);
  *    unexplained_ns = dur - covered - steal, never negative, never folded;
- *  - primary: an off-CPU interval (TASK, or IDLE) outranks whatever ran inside
+ *  - primary: a THP collapse of the samplers' memory (JS_F_SAMPLER, local or
+ *    JS_F_REMOTE) in a gap where the sampler faulted (JS_F_SAMPLER fault: it
+ *    waited on its own memory while it was collapsed); else an off-CPU interval
+ *    (TASK, or IDLE) outranks whatever ran inside
  *    it: the task/idle source with the largest inclusive time is primary unless
  *    some other source has a larger net (it then ran outside it); otherwise the
  *    largest net. See corr_finish() for steal and SMI.
