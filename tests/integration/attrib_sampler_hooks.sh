@@ -16,17 +16,22 @@ if not run["probes"]["enabled"]:
     print("probes unavailable: %s" % run["probes"]["why_disabled"]); sys.exit(77)
 actions = run["test_hook"]["actions"]
 rows = list(csv.DictReader(open(sys.argv[2])))
-hit = [r for r in rows if "fault:" in r["causes"] and "(sampler)" in r["causes"]]
+
+def causes(r):
+    """(class, detail, net_ns) of every cause in a row's `causes` (class:detail=net;...)"""
+    for c in filter(None, r["causes"].split(";")):
+        cls, rest = c.split(":", 1)
+        detail, net = rest.rsplit("=", 1)
+        yield cls, detail, int(net)
+
+hit = [r for r in rows if any(c == "fault" and "(sampler)" in d for c, d, _ in causes(r))]
 # one zap, one fault: each lands in its own gap (10 ms apart)
 print("zaps %d, gaps with a fault in the sampler %d" % (actions, len(hit)))
 assert actions > 300, actions
-# a gap keeps its 8 largest causes (js_attr): in a gap where many other things ran, the
-# fault (a point event, 0 ns) is folded into "(other)", so a few are not named; the rest are
-folded = [r for r in rows if "fault:(other)" in r["causes"] and r not in hit]
-print("gaps where faults were folded into (other): %d" % len(folded))
-# quiet, 99-100 % are named (390 of 391 here); other work on the CPU costs a few more
-assert len(hit) + len(folded) >= 0.95 * actions, (len(hit), actions, len(folded))
-assert len(hit) >= 0.85 * actions, (len(hit), actions)
+# a sampler fault is never folded into a gap's "(other: N sources)" part, however many
+# sources the gap has: 99-100 % are named (392 of 393 here, the last zap may fall after
+# the run); lost probe events (reported) cost a few on a busy machine
+assert len(hit) >= 0.97 * actions, (len(hit), actions)
 # a few more are possible (the kernel may migrate the unlocked hook page), never many
 assert len(hit) <= 1.03 * actions + 3, (len(hit), actions)
 PY
