@@ -19,8 +19,9 @@
  *    task/idle), so a task's net time excludes the softirqs and IRQs inside it;
  *  - point events (start == end) add a count and no time;
  *  - parts are merged per (cause, detail), sorted by net desc; beyond
- *    JS_PARTS_MAX the smallest are merged into one "(other)" part (the primary
- *    is always kept), so the parts' nets still add up to covered_ns;
+ *    JS_PARTS_MAX the least telling are folded into one "(other: N sources)" part
+ *    (never the primary, sampler faults, THP/mm or NMIs; TLB flushes and class
+ *    repeats first: see fill_parts()), so the parts' nets still add up to covered_ns;
  *  - covered_ns is the union of the clipped intervals (= the sum of the nets);
  *    unexplained_ns = dur - covered - steal, never negative, never folded;
  *  - primary: a THP collapse of the samplers' memory (JS_F_SAMPLER, local or
