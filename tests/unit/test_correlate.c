@@ -465,7 +465,7 @@ static void test_parts_overflow(void **state)
 	uint64_t folded_ns = 0;
 	struct js_attr a;
 	unsigned nsrc = 0;
-	char name[16];
+	char name[32];
 
 	(void)state;
 	/*
@@ -514,7 +514,7 @@ static void test_parts_at_cap(void **state)
 	struct js_gap g = gap_mk(0, 100000);
 	struct js_attr a;
 	unsigned nsrc;
-	char name[16];
+	char name[32];
 
 	(void)state;
 	for (int i = 0; i < JS_PARTS_MAX; i++) {
@@ -543,7 +543,7 @@ static void test_fold_keeps_evidence(void **state)
 	const struct js_part *f, *p;
 	struct js_attr a;
 	unsigned nsrc = 0;
-	char name[16];
+	char name[32];
 	size_t n = 0;
 
 	(void)state;
@@ -626,7 +626,7 @@ static void test_fold_evidence_overflow(void **state)
 	const struct js_part *f;
 	struct js_attr a;
 	unsigned nsrc = 0;
-	char name[16];
+	char name[32];
 
 	(void)state;
 	ev[0] = ev_mk(JS_EV_TASK, 0, 900000, 9, "hog");
