@@ -104,6 +104,23 @@ static int read_all(struct js_ksyms *ks, FILE *f)
 	return err;
 }
 
+/* shrink - give back the growth slack: the table stays for the whole run, locked in memory
+ * (mlockall) with its unused tail */
+static void shrink(struct js_ksyms *ks)
+{
+	void *p = realloc(ks->syms, ks->n * sizeof(*ks->syms));
+
+	if (p) {
+		ks->syms = p;
+		ks->cap = ks->n;
+	}
+	p = realloc(ks->pool, ks->pool_len);
+	if (p) {
+		ks->pool = p;
+		ks->pool_cap = ks->pool_len;
+	}
+}
+
 /* ksyms_load_file - load a kallsyms-format file ("addr type name [module]" lines) */
 int ksyms_load_file(struct js_ksyms **out, const char *path)
 {
@@ -133,6 +150,7 @@ int ksyms_load_file(struct js_ksyms **out, const char *path)
 		goto out;
 	}
 	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_sym);
+	shrink(ks);
 	*out = ks;
 	return 0;
 out:

@@ -348,6 +348,16 @@ static int setup(struct pipeline *pl)
 		err = result_cpu_init(c->res, p->cpus[i], p->top);
 		if (err)
 			return err;
+	}
+	return 0;
+}
+
+/* setup_buffers - the per-CPU gap, record, event and steal buffers */
+static int setup_buffers(struct pipeline *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+
 		c->cappend = 16384;
 		c->pend = malloc(c->cappend * sizeof(*c->pend));
 		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
@@ -662,6 +672,12 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	/* loading the probes parsed the kernel's BTF: give that back before sampling (a trim
 	 * later would IPI the measured CPUs), then reserve what attribution will need */
 	malloc_trim(0);
+	/* the per-CPU buffers go into the holes the BTF left (mlockall keeps them resident) */
+	err = setup_buffers(&pl);
+	if (err) {
+		js_err("cannot allocate the measurement's buffers: %s", strerror(-err));
+		goto out;
+	}
 	heap_reserve();
 	{
 		struct timespec d = { 0, 50000000 };
