@@ -524,6 +524,99 @@ class ProgStats:
         return out
 
 
+def bpf_map_ids(pid):
+    """bpf_map_ids - ids of the BPF maps a process holds open (from fdinfo)"""
+    ids = set()
+    try:
+        fds = os.listdir('/proc/%d/fdinfo' % pid)
+    except OSError:
+        return ids
+    for fd in fds:
+        try:
+            with open('/proc/%d/fdinfo/%s' % (pid, fd)) as f:
+                m = re.search(r'^map_id:\s*(\d+)', f.read(), re.M)
+        except OSError:
+            continue
+        if m:
+            ids.add(int(m.group(1)))
+    return ids
+
+
+class PauseToggler:
+    """PauseToggler - on_start hook: pause and resume the probes' programs (their .data.pause
+    map, written with bpftool) at random 0.3-0.8 s intervals, logging when (CLOCK_MONOTONIC):
+    the same run, the same noise, measured with the probes' bodies running and paused"""
+
+    def __init__(self, inj, secs):
+        self.inj, self.secs = inj, secs
+        self.log = []
+        self.thread = None
+        self.err = None
+
+    def _set(self, mid, on):
+        tool = shutil.which('bpftool') or '/usr/sbin/bpftool'
+        subprocess.run([tool, 'map', 'update', 'id', str(mid), 'key', '0', '0', '0', '0',
+                        'value', '1' if on else '0', '0', '0', '0'], check=True,
+                       capture_output=True, timeout=10)
+
+    def _find(self, pid):
+        tool = shutil.which('bpftool') or '/usr/sbin/bpftool'
+        mine = bpf_map_ids(pid)
+        maps = json.loads(subprocess.run([tool, 'map', 'show', '--json'], capture_output=True,
+                                         text=True, timeout=10).stdout)
+        for m in maps:
+            if m.get('id') in mine and m.get('name', '').endswith('.data.pause'):
+                return m['id']
+        return None
+
+    def _run(self, pid):
+        import random
+        rnd = random.Random(pid)
+        try:
+            time.sleep(0.5)
+            mid = self._find(pid)
+            if mid is None:
+                self.err = 'no .data.pause map in the tool'
+                return
+            paused = False
+            end = time.monotonic() + self.secs - 1.2
+            while time.monotonic() < end:
+                paused = not paused
+                self._set(mid, paused)
+                self.log.append((mono(), paused))
+                time.sleep(rnd.uniform(0.3, 0.8))
+            if paused:
+                self._set(mid, False)
+                self.log.append((mono(), False))
+        except (OSError, ValueError, subprocess.SubprocessError) as e:
+            self.err = str(e)
+
+    def start(self, run):
+        """start - start the injector and the toggling"""
+        if self.inj:
+            self.inj.start(run)
+        self.thread = threading.Thread(target=self._run, args=(run.pid,))
+        self.thread.start()
+
+    def finish(self):
+        """finish - [(mono_ns, paused)] in time order"""
+        if self.thread:
+            self.thread.join()
+        self.thread = None
+        return self.log
+
+    @staticmethod
+    def state(log, t, guard=20_000_000):
+        """state - paused (True/False) at t, None near a switch (within guard ns) or before"""
+        st = None
+        for tt, p in log:
+            if abs(t - tt) < guard:
+                return None
+            if tt <= t:
+                st = p
+        return st
+
+
 class Bench:
     """Bench - the runs of one invocation and the helpers that start each kind of run"""
 
@@ -577,7 +670,7 @@ class Bench:
         return run
 
     def js(self, name, secs, extra=(), inject=None, tasks=True, irqs=False, gaps=True,
-           interval=0.1, progstats=False):
+           interval=0.1, progstats=False, pause=False):
         """js - one jitterscope run (JSON and optionally gaps CSV), with an optional injector"""
         def once():
             jpath, gpath = self.path(name, 'json'), self.path(name, 'csv')
@@ -587,12 +680,15 @@ class Bench:
                 run = Run(name, cmd)
                 inj = self._injector(inject, secs, name)
                 ps = ProgStats(inj, 0.8, secs - 0.8) if progstats else None
-                hook = ps.start if ps else (inj.start if inj else None)
+                pt = PauseToggler(inj, secs) if pause else None
+                hook = ps.start if ps else pt.start if pt else (inj.start if inj else None)
                 # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.6)
                 spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs - 0.3,
                             timeout=secs + 30, fast_after=secs)
                 run.inject = inj.finish() if inj else None
                 run.progstats = ps.finish() if ps else None
+                run.pauses = pt.finish() if pt else None
+                run.pause_err = pt.err if pt else None
                 if run.rc == 0 and os.path.exists(jpath):
                     break
                 log('  %s: exit %s, once more' % (name, run.rc))
@@ -1004,7 +1100,9 @@ def sec_observer(b, t, reps, hz):
     inj = ('ipi', ['--period', '1900', '--count', '1'])
     secs = 2
     on, off = [], []
-    for i in range(2 * reps):
+    # the host's noise moves from run to run: 4 pairs per repetition (the median of 6 pairs
+    # ranged 1.02-1.10x between invocations minutes apart)
+    for i in range(4 * reps):
         order = ('on', 'off') if i % 2 == 0 else ('off', 'on')
         for who in order:
             if who == 'on':
@@ -1044,6 +1142,7 @@ def sec_observer(b, t, reps, hz):
     t.add('observer: tick gap median (%d ms phase), on vs off (paired)' % (1000 // hz),
           fmt(k_on and k_on / 1e3, ' us', 2), fmt(k_off and k_off / 1e3, ' us', 2),
           '%+.2f us' % diff if diff is not None else '-', 'report', 'INFO', d)
+    within_run(b, t, inj, hz)
     # the per-run table in time order
     rows[:] = [row for pair in zip(rows[:len(on)], rows[len(on):]) for row in pair]
     lost = [r_.json['probes']['lost'] for r_ in on if r_.json]
@@ -1072,6 +1171,47 @@ def sec_observer(b, t, reps, hz):
     if any(lost):
         t.notes.append('observer: probes lost events in runs with probes: %s' % lost)
     return on
+
+
+def within_run(b, t, inj, hz, secs=20):
+    """within_run - one run whose probes are paused and resumed at random every 0.3-0.8 s:
+    injected-IPI and tick gaps while the programs run vs while they return at once. The
+    tracepoints stay attached in both states, so this is the programs' own cost; the paired
+    runs above add the rest (dispatch, the sender side), under run-to-run noise"""
+    r = b.js('observer-pause', secs, inject=inj, pause=True)
+    if not r.gaps or not r.inject or not r.pauses:
+        t.notes.append('observer (within one run): not measured (%s)' %
+                       (r.pause_err or 'no gaps or no injector log'))
+        return
+    acts = window_actions(r)
+    m = match_actions(acts, r.gaps)
+    got = [g for g in m if g]
+    by = {True: [], False: []}
+    for g in got:
+        st = PauseToggler.state(r.pauses, g[0])
+        if st is not None:
+            by[st].append(g[1])
+    ticks = tick_gaps(r.gaps, set(got), hz)
+    tk = {True: [], False: []}
+    for g in ticks:
+        st = PauseToggler.state(r.pauses, g[0])
+        if st is not None:
+            tk[st].append(g[1])
+    run_med, paused_med = med(by[False]), med(by[True])
+    rr = ratio(run_med, paused_med)
+    d = dirty([r])
+    t.add('observer: IPI gap median, probes running vs paused (one run)',
+          fmt(run_med and run_med / 1e3, ' us', 2), fmt(paused_med and paused_med / 1e3, ' us', 2),
+          fmt_ratio(rr), '<= 1.05x', check(rr, '<=', 1.05), d)
+    k_run, k_paused = med(tk[False]), med(tk[True])
+    t.add('observer: tick gap median, probes running vs paused (one run)',
+          fmt(k_run and k_run / 1e3, ' us', 2), fmt(k_paused and k_paused / 1e3, ' us', 2),
+          '%+.2f us' % ((k_run - k_paused) / 1e3) if k_run and k_paused else '-', 'report',
+          'INFO', d)
+    t.notes.append('observer (within one run, %d s, %d switches): %d IPI gaps while the probes '
+                   'ran, %d while paused; %d and %d tick gaps' %
+                   (secs, len(r.pauses), len(by[False]), len(by[True]), len(tk[False]),
+                    len(tk[True])))
 
 
 def self_ipis(run):
@@ -1408,10 +1548,15 @@ figures on these shared VMs move from minute to minute; the ratios are the resul
   also gives the counts of 150 us and more. jitterscope's gaps are also matched one to one to
   the injector's log (CLOCK_MONOTONIC).
 * **Observer effect.** `jsinject --mode ipi --period 1900` during 2 s runs with probes and with
-  `--no-probes`, in 6 pairs of runs next to each other (on/off, off/on, ...). Each injected IPI
-  inside the window is matched to the gap overlapping its [start, end] in `--gaps`
+  `--no-probes`, in 12 pairs of runs next to each other (on/off, off/on, ...). Each injected
+  IPI inside the window is matched to the gap overlapping its [start, end] in `--gaps`
   (CLOCK_MONOTONIC). The ratio is the median over the pairs of (median IPI gap with probes /
-  median without); the tick figure the median of the pairs' differences. Tick gaps are the gaps
+  median without); the tick figure the median of the pairs' differences. Within one run: a
+  20 s run with the same injector whose probes are paused and resumed from outside (bpftool
+  writes the probes' `.data.pause` map; every program then returns at once) at random every
+  0.3-0.8 s; IPI and tick gaps more than 20 ms from a switch are split by the state they fell
+  in. Same run, same noise; the tracepoints stay attached in both states, so this is the
+  programs' own cost (the dispatch, ~20-40 ns a program, is in neither). Tick gaps are the gaps
   (3-300 us, not injected) starting within 15 us of the densest phase modulo the tick period
   (CONFIG_HZ), found per run: the same method with and without probes. IPIs: /proc/interrupts
   CAL, RES, IWI and TLB of the measured CPU, sampled every 100 ms, over the measuring window

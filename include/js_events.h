@@ -27,7 +27,9 @@ enum js_ev_kind {
 	                     * flags: JS_F_KTHREAD */
 	JS_EV_IDLE,         /* the CPU was idle while the sampler was off it */
 	JS_EV_WORK,         /* workqueue item: addr = work function, id = worker pid */
-	JS_EV_THP,          /* huge page collapse / khugepaged scan: id = enum js_thp */
+	JS_EV_THP,          /* huge page collapse / khugepaged scan: id = enum js_thp,
+	                     * addr = the kernel's scan result (SCAN_SUCCEED = 1),
+	                     * name = the collapsing task (COLLAPSE) */
 	JS_EV_TLB,          /* tlb flush on the CPU: id = reason */
 	JS_EV_IPI_SEND,     /* IPI sent towards a measured CPU (recorded on the sender):
 	                     * cpu = target, id = sender pid, name = sender comm,

@@ -32,8 +32,9 @@ assert actions > 300, actions
 # sources the gap has: 99-100 % are named (392 of 393 here, the last zap may fall after
 # the run); lost probe events (reported) cost a few on a busy machine
 assert len(hit) >= 0.97 * actions, (len(hit), actions)
-# a few more are possible (the kernel may migrate the unlocked hook page), never many
-assert len(hit) <= 1.03 * actions + 3, (len(hit), actions)
+# a few more are possible (compaction may migrate the unlocked hook page: 18 more of 385
+# once while compilers ran on the machine), never many
+assert len(hit) <= 1.05 * actions + 5, (len(hit), actions)
 PY
 rc=$?; [ $rc -eq 77 ] && exit 77
 
