@@ -1488,25 +1488,29 @@ def md_table(header, rows):
 
 
 READING = """\
-## Reading the results (causes found on 2026-11-29, up to commit 7face3d)
+## Reading the results (causes found on 2026-11-29)
 
-* **Loop period median.** The calibration pass's median (20.0-23.5 ns over five benchmarks)
-  is above the measuring loop's own mean with the gaps taken out (16.7-18.2 ns), which is
-  often below even the calibration's min: the calibration loop is not the measuring loop.
-  Against oslat the measuring loop is at 0.63-0.66x; the reported median misses 0.70x
-  (0.72-0.88x in every run).
-* **Injected-IPI gaps with probes** are larger by 0.6-1.9 us: 1.08-1.15x as the median of 6
-  paired runs in four benchmarks (4 or 5 of the 6 pairs above 1.05x in each); 1.03-1.15x with
-  unpaired runs before. The probes' own run time per call-function IPI on the
-  measured CPU is 0.8-1.1 us: call_function_single entry/exit plus csd_function entry/exit,
-  which trace the same IPI twice (csd_function_exit alone 330-460 ns: it submits an event).
-  That is before the tracepoint dispatch, and before the bpf_stats accounting jitterscope
-  switches on for every run without reporting it. Ticks grow by 0.9-3 us (0.5-0.7 us of BPF).
+* **Loop period median.** Up to 7face3d the calibration pass stored a bin per read
+  (`bins[d]++` right before each rdtscp, which waits for it): its median (20.0-23.5 ns) sat
+  above the measuring loop's own mean (16.7-18.2 ns), 0.72-0.88x of oslat. The calibration
+  now stores each period in a small buffer and bins it every 4096 reads: median 18.3 ns, the
+  measuring loop's mean 17.1 ns; the periods are bimodal here (14.8 and 18.3 ns).
+* **Injected-IPI gaps with probes.** Before this session's probe changes: 1.08-1.15x paired,
+  0.8-1.1 us of BPF per call-function IPI (csd_function entry/exit traced the same IPI a
+  second time). Now the function an IPI runs is named on the sender's CPU (csd_queue_cpu),
+  sends and other remote events go through their own ring, and the measured CPU's programs
+  write no shared counter: 0.4-0.6 us of BPF per IPI (two programs; 1.0 us once while the
+  host was loaded). Within one run (probes paused and resumed at random) the IPI gaps are
+  1.02x (+0.3 us); the paired runs' median moved between 1.02x and 1.10x between invocations
+  minutes apart: run-to-run noise on this host is larger than the effect. bpf_stats
+  (kernel.bpf_stats_enabled, on for every run) costs nothing measurable: toggled every
+  0.3-0.8 s inside one run, IPI and tick gaps were not longer with it on (0.90-0.97x).
 * **Memory.** Before 7face3d: 75-90 MiB, flat, mostly a 16 MiB BPF ring buffer counted twice
   in RSS (its data pages are mapped twice), a heap of buffers faulted in by mlockall and an
-  8 MiB thread stack locked whole. Since 7face3d: 33.4 MiB (22 MiB heap, a 2 MiB ring counted
-  as 4 MiB, 1 MiB gap ring), flat with duration and gap count; without the ring's second
-  mapping it would be 31.4 MiB. oslat: 10.6 MiB.
+  8 MiB thread stack locked whole. Then 33.4 MiB; with 16 causes per gap record 35.2 MiB; now
+  31.2-31.8 MiB: the per-CPU buffers are allocated after the probes' BTF parsing is trimmed
+  from the heap (they fill its holes) and the kernel symbol table gives back its growth
+  slack. The 2 MiB ring still counts as 4 MiB. oslat: 10.6 MiB.
 * **Throughput.** No probe event lost up to 336-466 k/s when the housekeeping CPU is free. One
   loss (7-43k events at about 100k/s) happened while a fuzzer kept the housekeeping CPU busy:
   the consumer drains every 10 ms, and the ring holds 2 MiB / 96 B = 22k events since 7face3d
