@@ -30,8 +30,8 @@ print("zaps %d, gaps with a fault in the sampler %d" % (actions, len(hit)))
 assert actions > 300, actions
 # a sampler fault is never folded into a gap's "(other: N sources)" part, however many
 # sources the gap has: 99-100 % are named (392 of 393 here, the last zap may fall after
-# the run); lost probe events (reported) cost a few on a busy machine
-assert len(hit) >= 0.97 * actions, (len(hit), actions)
+# the run): the 99 %
+assert len(hit) >= 0.99 * actions, (len(hit), actions)
 # a few more are possible (compaction may migrate the unlocked hook page: 18 more of 385
 # once while compilers ran on the machine), never many
 assert len(hit) <= 1.05 * actions + 5, (len(hit), actions)
