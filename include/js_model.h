@@ -78,7 +78,10 @@ struct js_attr {
 	uint64_t smi;             /* SMIs allocated to this gap */
 	uint64_t unexplained_ns;  /* dur - covered - steal, never negative */
 	uint32_t nevents;         /* events that overlapped the gap */
-	uint32_t pad;
+	uint32_t tail_part;       /* 1 + index of the sampler's page fault part, 0: none */
+	uint64_t tail_ns;         /* time after the sampler faulted that no event covers: the
+	                           * fault's own handling, given to it by corr_finish() once
+	                           * steal has been allocated (then 0) */
 };
 
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */

@@ -764,6 +764,43 @@ static void scratch_free(struct scratch *sc)
 	free(sc->used);
 }
 
+static void finish(struct js_attr *a, uint64_t dur_ns);
+
+/*
+ * fault_tail - the sampler's own page faults are points (the kernel traces their entry
+ * only), but the sampler is in the fault until it is back in its loop: the gap's end. What
+ * no event covers between its first fault and that end is the fault's handling. Returns
+ * that time and sets *part to 1 + the index of its fault part (0 if none).
+ */
+static uint64_t fault_tail(const struct scratch *sc, const struct js_attr *a, uint64_t ge,
+			   uint32_t *part)
+{
+	uint64_t f = UINT64_MAX, cur, covered = 0;
+
+	*part = 0;
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->it[i].ev->kind == JS_EV_FAULT && (sc->it[i].ev->flags & JS_F_SAMPLER))
+			f = JS_MIN(f, sc->it[i].s);
+	if (f >= ge)
+		return 0;
+	for (uint32_t k = 0; k < a->nparts && !*part; k++)
+		if (a->parts[k].cause == JS_CAUSE_FAULT && strstr(a->parts[k].detail, "(sampler)"))
+			*part = k + 1;
+	if (!*part)
+		return 0;
+	/* the union of the items after f (they are sorted by clipped start) */
+	cur = f;
+	for (size_t i = 0; i < sc->n; i++) {
+		uint64_t s = JS_MAX(sc->it[i].s, cur), e = sc->it[i].e;
+
+		if (e > s) {
+			covered += e - s;
+			cur = e;
+		}
+	}
+	return ge - f - covered;
+}
+
 /* corr_attribute - attribute one gap from the events overlapping it */
 int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev,
 		   const struct corr_opts *o, struct js_attr *out)
@@ -789,7 +826,8 @@ int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev
 	merge(&sc, o);
 	qsort(sc.src, sc.nsrc, sizeof(*sc.src), src_cmp);
 	fill_parts(&sc, pick_primary(&sc), out);
-	corr_finish(out, g->dur_ns);
+	out->tail_ns = fault_tail(&sc, out, g->start_ns + g->dur_ns, &out->tail_part);
+	finish(out, g->dur_ns);
 out:
 	scratch_free(&sc);
 	return err;
@@ -897,8 +935,8 @@ static bool mostly_steal(const struct js_attr *a, uint64_t dur)
 	return a->steal_ns && a->steal_ns >= dur - dur / 2;
 }
 
-/* corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap */
-void corr_finish(struct js_attr *a, uint64_t dur_ns)
+/* finish - unexplained_ns and the steal/SMI primary of a gap without event parts */
+static void finish(struct js_attr *a, uint64_t dur_ns)
 {
 	a->unexplained_ns = sat_sub(dur_ns, a->covered_ns + a->steal_ns);
 	if (a->nparts)
@@ -913,6 +951,49 @@ void corr_finish(struct js_attr *a, uint64_t dur_ns)
 	} else {
 		a->primary = JS_CAUSE_UNEXPLAINED;
 	}
+}
+
+/*
+ * give_tail - the sampler fault's handling (attr.tail_ns) goes to its part, up to what
+ * steal left uncovered; the parts stay sorted by net, and a primary picked as the largest
+ * net (not a task, idle or a THP collapse it waited on) is picked again
+ */
+static void give_tail(struct js_attr *a, uint64_t dur_ns)
+{
+	uint64_t give = JS_MIN(a->tail_ns, sat_sub(dur_ns, a->covered_ns + a->steal_ns));
+	uint32_t k = a->tail_part;
+
+	a->tail_ns = 0;
+	a->tail_part = 0;
+	if (!give || !k || k > a->nparts)
+		return;
+	a->parts[--k].net_ns += give;
+	a->covered_ns += give;
+	for (; k > 0 && a->parts[k].net_ns > a->parts[k - 1].net_ns; k--) {
+		struct js_part tmp = a->parts[k];
+
+		a->parts[k] = a->parts[k - 1];
+		a->parts[k - 1] = tmp;
+	}
+	if (a->primary == JS_CAUSE_TASK || a->primary == JS_CAUSE_IDLE ||
+	    a->primary == JS_CAUSE_THP)
+		return;
+	for (k = 0; k < a->nparts; k++) {
+		if (js_detail_folded(a->parts[k].detail))
+			continue;
+		a->primary = a->parts[k].cause;
+		memcpy(a->detail, a->parts[k].detail, JS_DETAIL_LEN);
+		break;
+	}
+}
+
+/* corr_finish - once steal and SMIs are allocated: the sampler fault's handling, then
+ * unexplained_ns and the steal/SMI primary of a gap */
+void corr_finish(struct js_attr *a, uint64_t dur_ns)
+{
+	if (a->tail_ns)
+		give_tail(a, dur_ns);
+	finish(a, dur_ns);
 }
 
 static int reading_cmp(const void *pa, const void *pb)

@@ -339,6 +339,58 @@ static void test_untraced_switch_primary(void **state)
 	assert_string_equal(a.detail, "tokio-rt-worker:1234");
 }
 
+/* the sampler's own fault is a point; it lasts until the sampler is back in its loop (the
+ * gap's end): what no event covers after it is its handling, given once steal is known */
+static void test_sampler_fault_tail(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, 100, 300, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
+		ev_mk(JS_EV_FAULT, 400, 400, 42, "jitterscope"),
+		ev_mk(JS_EV_SOFTIRQ, 600, 700, 3, NULL),
+		ev_mk(JS_EV_TASK, 500, 900, 77, "kworker/1:1"),
+	};
+	struct js_gap g = gap_mk(0, 1000);
+	struct js_attr a;
+
+	(void)state;
+	ev[1].flags = JS_F_SAMPLER;
+	ev[1].addr = 0x7f0000000000;
+	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
+	/* before corr_finish: the fault is a point, the IPI the largest */
+	assert_int_equal(a.primary, JS_CAUSE_IPI);
+	assert_int_equal(a.tail_ns, 500);       /* 400..1000 minus the softirq */
+	corr_finish(&a, g.dur_ns);
+	assert_int_equal(a.primary, JS_CAUSE_FAULT);
+	assert_string_equal(a.detail, "fault user jitterscope:42 @0x7f0000000000 (sampler)");
+	assert_int_equal(a.parts[0].net_ns, 500);
+	assert_int_equal(a.parts[1].net_ns, 200);
+	assert_int_equal(a.covered_ns, 800);
+	assert_int_equal(a.unexplained_ns, 200);        /* 0..100 and 300..400: before it */
+	corr_finish(&a, g.dur_ns);                      /* once only */
+	assert_int_equal(a.parts[0].net_ns, 500);
+	/* steal allocated to the gap comes first: the fault takes what is left */
+	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
+	a.steal_ns = 350;
+	corr_finish(&a, g.dur_ns);
+	assert_int_equal(part(&a, JS_CAUSE_FAULT, a.detail)->net_ns, 350);
+	assert_int_equal(a.unexplained_ns, 0);
+	/* a task that ran meanwhile keeps the primary; the fault keeps the rest (400..500 and
+	 * 900..1000) */
+	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
+	corr_finish(&a, g.dur_ns);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_int_equal(part(&a, JS_CAUSE_FAULT,
+			      "fault user jitterscope:42 @0x7f0000000000 (sampler)")->net_ns, 200);
+	/* another task's fault is a point, as before */
+	ev[1].flags = 0;
+	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
+	assert_int_equal(a.tail_ns, 0);
+	corr_finish(&a, g.dur_ns);
+	assert_int_equal(a.primary, JS_CAUSE_IPI);
+	assert_int_equal(part(&a, JS_CAUSE_FAULT,
+			      "fault user jitterscope:42 @0x7f0000000000")->net_ns, 0);
+}
+
 /* two senders: a reschedule sent by someone else between a call-function IPI's send and its
  * entry is not that IPI's sender (it was credited to the latest send before) */
 static void test_ipi_sender_types(void **state)
@@ -1115,6 +1167,7 @@ int main(void)
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_untraced_switch_primary),
+		cmocka_unit_test(test_sampler_fault_tail),
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),
