@@ -608,7 +608,9 @@ static void finish(struct pipeline *pl)
 
 		if (!c->models_ready)
 			init_models(pl, c);
-		r->end_ns = tsc_to_ns(&run->fit, c->s.end_tsc);
+		/* start_ns came from an earlier fit: a run stopped before it sampled has
+		 * end_tsc == start_tsc, which the final fit may put 1 ns before it */
+		r->end_ns = JS_MAX(tsc_to_ns(&run->fit, c->s.end_tsc), r->start_ns);
 		r->iterations = c->s.iterations;
 		r->dropped = c->s.dropped;
 		if (r->iterations)

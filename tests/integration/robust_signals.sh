@@ -68,7 +68,7 @@ for c in r["cpus"]:
     rows = open(os.path.join(d, "gaps.csv")).read().splitlines()
     assert rows and rows[0].startswith("cpu,"), "no CSV header"
     assert len(rows) - 1 == c["gap_count"], (len(rows) - 1, c["gap_count"])
-    assert c["end_ns"] >= c["start_ns"]
+    assert c["end_ns"] >= c["start_ns"], ("end before start", c["start_ns"], c["end_ns"])
 prom = open(os.path.join(d, "run.prom")).read()
 assert "# TYPE" in prom and prom.endswith("\n"), "prom file incomplete"
 assert not os.path.exists(os.path.join(d, "run.prom.tmp")), "prom temporary left"
@@ -98,7 +98,7 @@ injected() {
 	[ $rc -eq 0 ] || fail "$what: exit $rc ($(cat "$TMP/err.txt"))"
 	[ $ms -lt 20000 ] || fail "$what: took $ms ms for a $dur s run stopped at the ${nth}th $sc"
 	local res n
-	res=$(outputs_ok "$what" "$4")
+	res=$(outputs_ok "$what" "$4") || exit 1
 	# stopped before attaching: the probes are never attached (no IPIs to every CPU)
 	case $what in
 	audit|"opening the outputs")
@@ -158,7 +158,7 @@ injected rename 1 "report" false 1
 read -r rc ms < <(timed INT 1.5 "warm-up" -d 30 --warm-up 5)
 [ "$rc" -eq 0 ] || fail "warm-up: exit $rc ($(cat "$TMP/err.txt"))"
 [ "$ms" -lt 2000 ] || fail "warm-up: exited $ms ms after SIGINT"
-res=$(outputs_ok "warm-up" true)
+res=$(outputs_ok "warm-up" true) || exit 1
 python3 -c "
 import json,sys; c=json.load(open('$TMP/run.json'))['cpus'][0]
 assert c['duration_ns'] < 0.2e9, 'recorded %d ns during the warm-up' % c['duration_ns']" ||
@@ -168,7 +168,7 @@ echo "ok: warm-up: exit 0 $ms ms after SIGINT, $res, $(no_progs_left warm-up) pr
 read -r rc ms < <(timed TERM 2.5 "measure" -d 0)
 [ "$rc" -eq 0 ] || fail "measure: exit $rc ($(cat "$TMP/err.txt"))"
 [ "$ms" -lt 2000 ] || fail "measure: exited $ms ms after SIGTERM"
-res=$(outputs_ok "measure" true)
+res=$(outputs_ok "measure" true) || exit 1
 grep -q interrupted "$TMP/out.txt" || fail "measure: the text report does not say interrupted"
 echo "ok: measure: exit 0 $ms ms after SIGTERM, $res, $(no_progs_left measure) programs gone"
 
@@ -179,8 +179,18 @@ pid=$!
 watch $pid &
 sleep 2
 t0=$(date +%s%N)
-# signals are not queued: the second must come after the first was taken (a few ms later)
-kill -INT $pid; sleep 0.005; kill -INT $pid
+# signals are not queued: the second must come after the first was taken, i.e. once the
+# sampler thread has ended (the stop began); the run then needs 17-30 ms more (final drain,
+# detach, report). Polled every ms without a fork (a fork on the busy housekeeping CPU can
+# delay the first signal's delivery until the two merge).
+exec 9<> <(:)
+kill -INT $pid
+for _ in {1..3000}; do
+	t=(/proc/$pid/task/*)
+	[ ${#t[@]} -le 1 ] && break
+	read -r -t 0.001 -u 9
+done
+kill -INT $pid
 wait $pid; rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 wait
