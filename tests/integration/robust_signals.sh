@@ -42,7 +42,8 @@ child_of() {
 	done
 }
 
-# no_progs_left WHAT - none of the ids collected by watch exists any more
+# no_progs_left WHAT - none of the ids collected by watch exists any more (prints how many;
+# callers check its status: a fail inside $(...) only ends the subshell)
 no_progs_left() {
 	local ids left
 	ids=$(sort -un "$TMP/ids")
@@ -108,7 +109,7 @@ injected() {
 		grep -q '"why_disabled": *"interrupted before attaching"' "$TMP/run.json" ||
 			fail "$what: the probes were attached after the stop request";;
 	esac
-	n=$(no_progs_left "$what")
+	n=$(no_progs_left "$what") || exit 1
 	echo "ok: $what: exit 0 in $ms ms (under strace), $res, $n programs gone"
 }
 
@@ -163,14 +164,16 @@ python3 -c "
 import json,sys; c=json.load(open('$TMP/run.json'))['cpus'][0]
 assert c['duration_ns'] < 0.2e9, 'recorded %d ns during the warm-up' % c['duration_ns']" ||
 	fail "warm-up: the warm-up was recorded"
-echo "ok: warm-up: exit 0 $ms ms after SIGINT, $res, $(no_progs_left warm-up) programs gone"
+n=$(no_progs_left warm-up) || exit 1
+echo "ok: warm-up: exit 0 $ms ms after SIGINT, $res, $n programs gone"
 
 read -r rc ms < <(timed TERM 2.5 "measure" -d 0)
 [ "$rc" -eq 0 ] || fail "measure: exit $rc ($(cat "$TMP/err.txt"))"
 [ "$ms" -lt 2000 ] || fail "measure: exited $ms ms after SIGTERM"
 res=$(outputs_ok "measure" true) || exit 1
 grep -q interrupted "$TMP/out.txt" || fail "measure: the text report does not say interrupted"
-echo "ok: measure: exit 0 $ms ms after SIGTERM, $res, $(no_progs_left measure) programs gone"
+n=$(no_progs_left measure) || exit 1
+echo "ok: measure: exit 0 $ms ms after SIGTERM, $res, $n programs gone"
 
 # two Ctrl-C: the second exits at once with 130 (the kernel closes the BPF fds)
 clean
@@ -196,5 +199,6 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 wait
 [ $rc -eq 130 ] || fail "twice: exit $rc, want 130"
 [ $ms -lt 1000 ] || fail "twice: exited $ms ms after the second SIGINT"
-echo "ok: twice: exit 130 in $ms ms, $(no_progs_left twice) programs gone"
+n=$(no_progs_left twice) || exit 1
+echo "ok: twice: exit 130 in $ms ms, $n programs gone"
 exit 0
