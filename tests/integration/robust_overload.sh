@@ -15,6 +15,7 @@ INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ (make)"
 
 # coherent RUN CSV TEXT - JSON, CSV and text agree; prints "gaps dropped lost evicted"
+# (callers check its status: a fail inside $(...) or <(...) only ends the subshell)
 coherent() {
 	python3 - "$@" <<'PY' || fail "incoherent report ($1)"
 import csv, json, re, sys
@@ -46,7 +47,8 @@ thr=$(python3 -c "import json, math
 print(math.ceil(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) + 4)")
 "$JS" --cpu 1 -d 1.5 --ring-size 1024 -T "${thr}ns" --json "$TMP/a.json" --gaps "$TMP/a.csv" \
 	>"$TMP/a.txt" 2>"$TMP/a.err" || fail "A: exit $? ($(cat "$TMP/a.err"))"
-read -r gaps dropped lost evicted < <(coherent "$TMP/a.json" "$TMP/a.csv" "$TMP/a.txt")
+res=$(coherent "$TMP/a.json" "$TMP/a.csv" "$TMP/a.txt") || exit 1
+read -r gaps dropped lost evicted <<<"$res"
 [ "$dropped" -gt 0 ] || fail "A: -T ${thr}ns with a 1024-entry ring dropped nothing ($gaps gaps)"
 echo "ok: A: sampler ring overflow: $gaps gaps kept, $dropped dropped and reported (-T ${thr}ns)"
 
@@ -61,9 +63,10 @@ sleep 0.3
 kill -STOP $pid
 sleep 3.5
 kill -CONT $pid
-wait $ipid
+wait $ipid || fail "B: jsinject exited $? ($(cat "$TMP/inj.txt"))"
 wait $pid || fail "B: exit $? ($(cat "$TMP/b.err"))"
-read -r gaps dropped lost evicted < <(coherent "$TMP/b.json" "$TMP/b.csv" "$TMP/b.txt")
+res=$(coherent "$TMP/b.json" "$TMP/b.csv" "$TMP/b.txt") || exit 1
+read -r gaps dropped lost evicted <<<"$res"
 [ "$lost" -gt 0 ] ||
 	fail "B: the probes' ring buffer did not overflow ($(grep -E '^actions' "$TMP/inj.txt"))"
 python3 -c "
@@ -79,9 +82,11 @@ echo "ok: B: probe ring overflow: $lost events lost, $evicted evicted, all repor
 "$JS" --cpu 1 -d 3 -q --json "$TMP/c.json" --gaps "$TMP/c.csv" >"$TMP/c.txt" 2>"$TMP/c.err" &
 pid=$!
 sleep 1
-"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1.5 >"$TMP/inj.txt" 2>&1
+"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1.5 >"$TMP/inj.txt" 2>&1 ||
+	fail "C: jsinject exited $? ($(cat "$TMP/inj.txt"))"
 wait $pid || fail "C: exit $? ($(cat "$TMP/c.err"))"
-read -r gaps dropped lost evicted < <(coherent "$TMP/c.json" "$TMP/c.csv" "$TMP/c.txt")
+res=$(coherent "$TMP/c.json" "$TMP/c.csv" "$TMP/c.txt") || exit 1
+read -r gaps dropped lost evicted <<<"$res"
 actions=$(sed -n 's/^actions=//p' "$TMP/inj.txt")
 python3 - "$TMP/c.csv" "$actions" <<'PY' || fail "C: the IPI storm is not in the report"
 import csv, sys
