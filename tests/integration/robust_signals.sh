@@ -42,11 +42,13 @@ child_of() {
 	done
 }
 
-# no_progs_left WHAT - none of the ids collected by watch exists any more (prints how many;
-# callers check its status: a fail inside $(...) only ends the subshell)
+# no_progs_left WHAT [LOADED] - none of the ids collected by watch exists any more (prints how
+# many; callers check its status: a fail inside $(...) only ends the subshell). LOADED: the run
+# loaded its probes, so watch must have seen programs (none seen would prove nothing)
 no_progs_left() {
 	local ids left
 	ids=$(sort -un "$TMP/ids")
+	[ -z "${2:-}" ] || [ -n "$ids" ] || fail "$1: no BPF program of the run seen while it ran"
 	for _ in $(seq 1 50); do
 		left=""
 		for id in $ids; do
@@ -93,7 +95,8 @@ injected() {
 		"$JS" --cpu 1 -d "$dur" -q "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
 	spid=$!
 	pid=$(child_of $spid)
-	[ -n "$pid" ] && watch "$pid"
+	[ -n "$pid" ] || { kill $spid; fail "$what: jitterscope not seen under strace"; }
+	watch "$pid"
 	wait $spid; rc=$?
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	[ $rc -eq 0 ] || fail "$what: exit $rc ($(cat "$TMP/err.txt"))"
@@ -109,7 +112,9 @@ injected() {
 		grep -q '"why_disabled": *"interrupted before attaching"' "$TMP/run.json" ||
 			fail "$what: the probes were attached after the stop request";;
 	esac
-	n=$(no_progs_left "$what") || exit 1
+	local loaded=1
+	case $what in audit|"opening the outputs") loaded="";; esac
+	n=$(no_progs_left "$what" $loaded) || exit 1
 	echo "ok: $what: exit 0 in $ms ms (under strace), $res, $n programs gone"
 }
 
@@ -164,7 +169,7 @@ python3 -c "
 import json,sys; c=json.load(open('$TMP/run.json'))['cpus'][0]
 assert c['duration_ns'] < 0.2e9, 'recorded %d ns during the warm-up' % c['duration_ns']" ||
 	fail "warm-up: the warm-up was recorded"
-n=$(no_progs_left warm-up) || exit 1
+n=$(no_progs_left warm-up loaded) || exit 1
 echo "ok: warm-up: exit 0 $ms ms after SIGINT, $res, $n programs gone"
 
 read -r rc ms < <(timed TERM 2.5 "measure" -d 0)
@@ -172,7 +177,7 @@ read -r rc ms < <(timed TERM 2.5 "measure" -d 0)
 [ "$ms" -lt 2000 ] || fail "measure: exited $ms ms after SIGTERM"
 res=$(outputs_ok "measure" true) || exit 1
 grep -q interrupted "$TMP/out.txt" || fail "measure: the text report does not say interrupted"
-n=$(no_progs_left measure) || exit 1
+n=$(no_progs_left measure loaded) || exit 1
 echo "ok: measure: exit 0 $ms ms after SIGTERM, $res, $n programs gone"
 
 # two Ctrl-C: the second exits at once with 130 (the kernel closes the BPF fds)
@@ -199,6 +204,6 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 wait
 [ $rc -eq 130 ] || fail "twice: exit $rc, want 130"
 [ $ms -lt 1000 ] || fail "twice: exited $ms ms after the second SIGINT"
-n=$(no_progs_left twice) || exit 1
+n=$(no_progs_left twice loaded) || exit 1
 echo "ok: twice: exit 130 in $ms ms, $n programs gone"
 exit 0
