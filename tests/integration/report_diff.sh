@@ -80,7 +80,9 @@ grep -q "^  causes" "$TMP/diffc.txt" && fail "diff B C compares causes without p
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-bad = [r for r in d["cpus"][0]["rows"] if r["change"] != 0 or r["verdict"] != "same"]
+rows = d["cpus"][0]["rows"]
+assert rows, "no rows to compare"
+bad = [r for r in rows if r["change"] != 0 or r["verdict"] != "same"]
 assert not bad, bad
 ' "$TMP/AA.json" || fail "diff of a run with itself shows a change"
 
@@ -102,7 +104,7 @@ python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1])); del d["cpus"][0]["lost_ns"]; json.dump(d, open(sys.argv[2], "w"))
 d = json.load(open(sys.argv[1])); d["cpus"][0]["cpu"] = 0; json.dump(d, open(sys.argv[3], "w"))
-' "$TMP/B.json" "$TMP/nolost.json" "$TMP/cpu0.json"
+' "$TMP/B.json" "$TMP/nolost.json" "$TMP/cpu0.json" || fail "cannot write the altered runs"
 "$JS" check --cpu 1 --json "$TMP/check.json" >/dev/null 2>&1
 bad "$TMP/missing.json: cannot read: No such file or directory" report "$TMP/missing.json"
 bad "$TMP/text.json: not JSON: line 1, column 1: expected a value, found 'h'" \
