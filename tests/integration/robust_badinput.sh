@@ -17,6 +17,7 @@ off = next(c for c in range(1024) if c not in on)
 print(off, ",".join(map(str, sorted(on))))
 PY
 )
+[ -n "$offline" ] && [ -n "$all_online" ] || fail "cannot read the online CPUs"
 mkdir -p "$TMP/dir"
 ro=""
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/ro" && mount -t tmpfs -o ro,size=64k jsro "$TMP/ro" 2>/dev/null
