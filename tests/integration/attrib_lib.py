@@ -259,10 +259,13 @@ def summarize(mode, res, spec, min_pct, out=sys.stdout):
         print("%s: %s among the causes but not primary: %d (the primary ran longer: another"
               " task, or an interrupt outside the task)" % (mode, prefix, len(named)), file=out)
     if spec.get("sender") and right:
+        # the sender is part of the expectation (it was printed but never judged)
         snd = [r for r in right if (" from " + spec["sender"]) in r[2][1]]
-        print("%s: IPI sender named %s...: %d / %d (%.2f %%)"
-              % (mode, spec["sender"], len(snd), len(right), pct(len(snd), len(right))),
-              file=out)
+        print("%s: IPI sender named %s...: %d / %d (%.2f %%, need >= %g %%)"
+              % (mode, spec["sender"], len(snd), len(right), pct(len(snd), len(right)),
+                 min_pct), file=out)
+        if pct(len(snd), len(right)) < min_pct:
+            ok = False
     # the evidence for what went wrong, a few of each kind
     for a, g, p, _ in [r for r in res if not r[1]][:5]:
         print("  unmatched: seq %d at %d..%d (%s us): no gap within the window"
@@ -588,6 +591,14 @@ def do_run(a):
     if o:
         log_msg("note: other jitterscope/jsinject processes ran meanwhile: %s" % o)
     ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn)
+    # the injector did its work: >= half the actions its period allows (a handful of actions,
+    # all named, would pass the percentages above)
+    want = (d - 2) * 1000000 // period // 2
+    acts = int(kv.get("actions", 0))
+    if acts < want:
+        print("%s: only %d actions by jsinject in %d s every %d us (want >= %d)"
+              % (a.mode, acts, d - 2, period, want))
+        ok = False
     print("%s: %s" % (a.mode, "PASS" if ok else "FAIL"))
     return EXIT_PASS if ok else EXIT_FAIL
 
