@@ -1502,16 +1502,20 @@ READING = """\
 * **Loop period median.** Up to 7face3d the calibration pass stored a bin per read
   (`bins[d]++` right before each rdtscp, which waits for it): its median (20.0-23.5 ns) sat
   above the measuring loop's own mean (16.7-18.2 ns), 0.72-0.88x of oslat. The calibration
-  now stores each period in a small buffer and bins it every 4096 reads: median 18.3 ns, the
-  measuring loop's mean 17.1 ns; the periods are bimodal here (14.8 and 18.3 ns).
+  now stores each period in a small buffer and bins it every 4096 reads: median 18.3 ns
+  (0.67x) in quiet minutes, 20.9 ns (0.78x) while the host was loaded (IPI gaps 20 us
+  instead of 12.5), against the measuring loop's mean of 16.9-17.2 ns over the whole run.
+  The periods are multimodal (14.8, 18.3, 20.9 ns: 34, 42, 48 TSC cycles) and the
+  calibration's 20 ms at start sees whichever mode the host allows then.
 * **Injected-IPI gaps with probes.** Before this session's probe changes: 1.08-1.15x paired,
   0.8-1.1 us of BPF per call-function IPI (csd_function entry/exit traced the same IPI a
   second time). Now the function an IPI runs is named on the sender's CPU (csd_queue_cpu),
   sends and other remote events go through their own ring, and the measured CPU's programs
-  write no shared counter: 0.4-0.6 us of BPF per IPI (two programs; 1.0 us once while the
-  host was loaded). Within one run (probes paused and resumed at random) the IPI gaps are
-  1.02x (+0.3 us); the paired runs' median moved between 1.02x and 1.10x between invocations
-  minutes apart: run-to-run noise on this host is larger than the effect. bpf_stats
+  write no shared counter: 0.4-0.6 us of BPF per IPI (two programs; 1.0 us while the host
+  was loaded). Within one run (probes paused and resumed at random) the IPI gaps are
+  0.97-1.09x, most often 1.02-1.04x (+0.3 us), over ten such runs; the paired runs' median
+  moved between 1.02x and 1.10x between invocations minutes apart: run-to-run noise on this
+  host is larger than the effect. bpf_stats
   (kernel.bpf_stats_enabled, on for every run) costs nothing measurable: toggled every
   0.3-0.8 s inside one run, IPI and tick gaps were not longer with it on (0.90-0.97x).
 * **Memory.** Before 7face3d: 75-90 MiB, flat, mostly a 16 MiB BPF ring buffer counted twice
