@@ -246,8 +246,8 @@ def wait_quiet(budget):
         budget['left'] -= 0.5
 
 
-def bpf_prog_ids(pid):
-    """bpf_prog_ids - ids of the BPF programs a process holds open (from fdinfo)"""
+def fdinfo_ids(pid, key):
+    """fdinfo_ids - the ids of the BPF objects (key: prog_id, map_id) a process holds open"""
     ids = set()
     try:
         fds = os.listdir('/proc/%d/fdinfo' % pid)
@@ -256,12 +256,17 @@ def bpf_prog_ids(pid):
     for fd in fds:
         try:
             with open('/proc/%d/fdinfo/%s' % (pid, fd)) as f:
-                m = re.search(r'^prog_id:\s*(\d+)', f.read(), re.M)
+                m = re.search(r'^%s:\s*(\d+)' % key, f.read(), re.M)
         except OSError:
             continue
         if m:
             ids.add(int(m.group(1)))
     return ids
+
+
+def bpf_prog_ids(pid):
+    """bpf_prog_ids - ids of the BPF programs a process holds open (from fdinfo)"""
+    return fdinfo_ids(pid, 'prog_id')
 
 
 def bpf_prog_stats(ids):
@@ -526,20 +531,7 @@ class ProgStats:
 
 def bpf_map_ids(pid):
     """bpf_map_ids - ids of the BPF maps a process holds open (from fdinfo)"""
-    ids = set()
-    try:
-        fds = os.listdir('/proc/%d/fdinfo' % pid)
-    except OSError:
-        return ids
-    for fd in fds:
-        try:
-            with open('/proc/%d/fdinfo/%s' % (pid, fd)) as f:
-                m = re.search(r'^map_id:\s*(\d+)', f.read(), re.M)
-        except OSError:
-            continue
-        if m:
-            ids.add(int(m.group(1)))
-    return ids
+    return fdinfo_ids(pid, 'map_id')
 
 
 class PauseToggler:
