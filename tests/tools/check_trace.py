@@ -151,6 +151,7 @@ def check_counters(ev, pid, c):
     samples = sorted((ns(e["ts"]), float(e["args"]["gaps"])) for e in ev
                      if e["ph"] == "C" and e["pid"] == pid and e["name"] == "gaps per s")
     if not samples:
+        check(c["gap_count"] == 0, "no gaps-per-second counter for %d gaps" % c["gap_count"])
         return
     check(samples[-1][1] == 0, "no closing counter sample")
     total = sum(v * (samples[i + 1][0] - ts) / 1e9 for i, (ts, v) in enumerate(samples[:-1]))
