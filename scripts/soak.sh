@@ -31,7 +31,9 @@ trap 'exit 1' INT TERM
 	--html "$dir/run.html" --trace "$dir/run.trace.json" --trace-max-events 1000 \
 	--arrival-interval 1us,1ms --burst 4 >"$dir/report.txt" 2>"$dir/err.txt" &
 pid=$!
-if [ "${SOAK_INJECT:-1}" != 0 ] && [ -x "$INJ" ]; then
+if [ "${SOAK_INJECT:-1}" != 0 ]; then
+	# the injector is part of the soak unless SOAK_INJECT=0 says otherwise: never silently
+	[ -x "$INJ" ] || { echo "soak: $INJ missing (make all builds it)" >&2; kill $pid; exit 1; }
 	sleep 1
 	"$INJ" --mode ipi --cpu "$cpu" --period 2000 --duration "$secs" >"$dir/inj.txt" 2>&1 &
 	ipid=$!
