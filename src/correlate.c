@@ -61,6 +61,7 @@ struct scratch {
 	const struct js_event **send;
 	bool *used;
 	size_t n, nsrc, nsend;
+	size_t cap, capsend;          /* allocated entries: kept across the gaps of a batch */
 };
 
 static const char *const softirq_names[] = {
@@ -178,9 +179,9 @@ static void item_init(struct item *it, const struct js_event *e, size_t idx, uin
 	it->e = JS_MAX(JS_MIN(end, ge), it->s);
 }
 
-/* collect - count (sc->it == NULL) or fill the matching items and IPI sends */
+/* collect - count (!fill) or fill the matching items and IPI sends */
 static void collect(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
-		    size_t nev, const struct corr_opts *o)
+		    size_t nev, const struct corr_opts *o, bool fill)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
@@ -197,14 +198,14 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
 		if (e->kind == JS_EV_IPI_SEND) {
 			if (e->start_ns < sat_sub(gs, win) || e->start_ns > hi)
 				continue;
-			if (sc->send)
+			if (fill)
 				sc->send[sc->nsend] = e;
 			sc->nsend++;
 			continue;
 		}
 		if (!ev_class(e, &cause, &level) || !ev_overlaps(e, lo, hi))
 			continue;
-		if (sc->it)
+		if (fill)
 			item_init(&sc->it[sc->n], e, i, gs, ge);
 		sc->n++;
 	}
@@ -523,6 +524,7 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 				s = &sc->src[k];
 		if (!s) {
 			s = &sc->src[sc->nsrc++];
+			memset(s, 0, sizeof(*s));      /* the scratch is reused gap after gap */
 			s->cause = it->cause;
 			s->first = it->ev;
 			memcpy(s->detail, d, sizeof(d));
@@ -741,17 +743,39 @@ static void attr_empty(struct js_attr *a, uint64_t dur)
 	a->unexplained_ns = dur;
 }
 
-static int scratch_alloc(struct scratch *sc)
+/* grow - *p to at least n elements of size sz; false when out of memory (*p kept) */
+static bool grow(void **p, size_t n, size_t sz)
 {
-	size_t n = sc->n ? sc->n : 1, ns = sc->nsend ? sc->nsend : 1;
+	void *q = realloc(*p, n * sz);
 
-	sc->it = calloc(n, sizeof(*sc->it));
-	sc->heap = calloc(n, sizeof(*sc->heap));
-	sc->src = calloc(n, sizeof(*sc->src));
-	sc->send = calloc(ns, sizeof(*sc->send));
-	sc->used = calloc(ns, sizeof(*sc->used));
-	if (!sc->it || !sc->heap || !sc->src || !sc->send || !sc->used)
-		return -ENOMEM;
+	if (!q)
+		return false;
+	*p = q;
+	return true;
+}
+
+/* scratch_reserve - room for sc->n items and sc->nsend sends (grown only: one scratch
+ * serves a whole batch of gaps, no allocation per gap) */
+static int scratch_reserve(struct scratch *sc)
+{
+	size_t n = JS_MAX(sc->n, (size_t)1), ns = JS_MAX(sc->nsend, (size_t)1);
+
+	if (n > sc->cap) {
+		n = JS_MAX(n, 2 * sc->cap);
+		if (!grow((void **)&sc->it, n, sizeof(*sc->it)) ||
+		    !grow((void **)&sc->heap, n, sizeof(*sc->heap)) ||
+		    !grow((void **)&sc->src, n, sizeof(*sc->src)))
+			return -ENOMEM;
+		sc->cap = n;
+	}
+	if (ns > sc->capsend) {
+		ns = JS_MAX(ns, 2 * sc->capsend);
+		if (!grow((void **)&sc->send, ns, sizeof(*sc->send)) ||
+		    !grow((void **)&sc->used, ns, sizeof(*sc->used)))
+			return -ENOMEM;
+		sc->capsend = ns;
+	}
+	memset(sc->used, 0, sc->nsend * sizeof(*sc->used));
 	return 0;
 }
 
@@ -801,34 +825,42 @@ static uint64_t fault_tail(const struct scratch *sc, const struct js_attr *a, ui
 	return ge - f - covered;
 }
 
+/* attribute - one gap, with the caller's scratch */
+static int attribute(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
+		     size_t nev, const struct corr_opts *o, struct js_attr *out)
+{
+	int err;
+
+	attr_empty(out, g->dur_ns);
+	collect(sc, g, ev, nev, o, false);
+	if (!sc->n)
+		return 0;
+	err = scratch_reserve(sc);
+	if (err)
+		return err;
+	collect(sc, g, ev, nev, o, true);
+	qsort(sc->it, sc->n, sizeof(*sc->it), item_cmp);
+	out->covered_ns = sweep(sc->it, sc->n, sc->heap);
+	out->nevents = (uint32_t)sc->n;
+	match_senders(sc, o);
+	merge(sc, o);
+	qsort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
+	fill_parts(sc, pick_primary(sc), out);
+	out->tail_ns = fault_tail(sc, out, g->start_ns + g->dur_ns, &out->tail_part);
+	finish(out, g->dur_ns);
+	return 0;
+}
+
 /* corr_attribute - attribute one gap from the events overlapping it */
 int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev,
 		   const struct corr_opts *o, struct js_attr *out)
 {
 	struct scratch sc = { 0 };
-	int err = -EINVAL;
+	int err;
 
 	if (!g || !out || (nev && !ev))
-		goto out;
-	attr_empty(out, g->dur_ns);
-	collect(&sc, g, ev, nev, o);
-	err = 0;
-	if (!sc.n)
-		goto out;
-	err = scratch_alloc(&sc);
-	if (err)
-		goto out;
-	collect(&sc, g, ev, nev, o);
-	qsort(sc.it, sc.n, sizeof(*sc.it), item_cmp);
-	out->covered_ns = sweep(sc.it, sc.n, sc.heap);
-	out->nevents = (uint32_t)sc.n;
-	match_senders(&sc, o);
-	merge(&sc, o);
-	qsort(sc.src, sc.nsrc, sizeof(*sc.src), src_cmp);
-	fill_parts(&sc, pick_primary(&sc), out);
-	out->tail_ns = fault_tail(&sc, out, g->start_ns + g->dur_ns, &out->tail_part);
-	finish(out, g->dur_ns);
-out:
+		return -EINVAL;
+	err = attribute(&sc, g, ev, nev, o, out);
 	scratch_free(&sc);
 	return err;
 }
@@ -901,6 +933,7 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 			const struct corr_opts *o)
 {
 	struct sorted s = { 0 };
+	struct scratch sc = { 0 };
 	size_t a, b;
 	int err = -EINVAL, e;
 
@@ -920,11 +953,12 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 	err = 0;
 	for (size_t i = 0; i < n; i++) {
 		slice(&s, &recs[i].gap, o, &a, &b);
-		e = corr_attribute(&recs[i].gap, s.ev + a, b - a, o, &recs[i].attr);
+		e = attribute(&sc, &recs[i].gap, s.ev + a, b - a, o, &recs[i].attr);
 		if (e && !err)
 			err = e;
 	}
 out:
+	scratch_free(&sc);
 	free(s.ev);
 	free(s.maxend);
 	return err;
