@@ -69,6 +69,15 @@ struct js_machine {
 	int online_cpus;
 };
 
+#define JS_PROBE_PROGS_MAX 64
+
+/* One probe program's kernel run-time statistics (bpf_stats), over the whole attach. */
+struct js_probe_prog {
+	char name[48];
+	uint64_t runs;                /* invocations on every CPU (filtered ones included) */
+	uint64_t run_ns;              /* their total run time */
+};
+
 struct js_run {
 	const struct js_params *params;
 	struct js_machine machine;
@@ -83,6 +92,11 @@ struct js_run {
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;
 	uint64_t probe_evicted;       /* events dropped from a full attribution window (pipeline) */
+	bool probe_cost_known;        /* kernel bpf_stats gave the programs' run times */
+	uint64_t probe_runs, probe_run_ns;            /* all programs, all CPUs */
+	uint64_t probe_attached_ns;   /* how long they were attached */
+	struct js_probe_prog probe_progs[JS_PROBE_PROGS_MAX];   /* largest run_ns first */
+	size_t nprobe_progs;
 	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
 	uint64_t hook_thp_kb;         /* --test-hook thp: AnonHugePages of this process at the end */
 	uint64_t hook_huge_kb_arm;    /* --test-hook thp: the hook regions' AnonHugePages when armed */

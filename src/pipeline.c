@@ -67,6 +67,7 @@ struct pipeline {
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
 	struct js_probes *probes;
+	uint64_t attached_at;         /* CLOCK_MONOTONIC once the probes were attached */
 	struct js_ksyms *ksyms;
 	struct corr_opts copts;
 	struct tsc_cal cal;
@@ -562,6 +563,37 @@ static void measure(struct pipeline *pl)
 		progress(pl, js_mono_ns(), true);
 }
 
+static int prog_cost_cmp(const void *pa, const void *pb)
+{
+	const struct js_probe_prog *a = pa, *b = pb;
+
+	if (a->run_ns != b->run_ns)
+		return a->run_ns > b->run_ns ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* probe_cost - the programs' own run time (kernel bpf_stats), when it was collected */
+static void probe_cost(struct js_run *run, const struct probes_stats *st)
+{
+	run->probe_cost_known = st->run_stats;
+	if (!st->run_stats)
+		return;
+	for (size_t i = 0; i < st->nprogs; i++) {
+		const struct probes_prog *pp = &st->progs[i];
+		struct js_probe_prog *o;
+
+		if (!pp->run_cnt || run->nprobe_progs >= JS_PROBE_PROGS_MAX)
+			continue;
+		o = &run->probe_progs[run->nprobe_progs++];
+		snprintf(o->name, sizeof(o->name), "%s", pp->name);
+		o->runs = pp->run_cnt;
+		o->run_ns = pp->run_time_ns;
+		run->probe_runs += pp->run_cnt;
+		run->probe_run_ns += pp->run_time_ns;
+	}
+	qsort(run->probe_progs, run->nprobe_progs, sizeof(run->probe_progs[0]), prog_cost_cmp);
+}
+
 /* anon_huge_kb - AnonHugePages of this process: did khugepaged collapse the hook region? */
 static uint64_t anon_huge_kb(void)
 {
@@ -589,10 +621,13 @@ static void finish(struct pipeline *pl)
 	if (pl->p->test_hook == SAMPLER_HOOK_THP)
 		hook_thp_end(pl);
 	if (pl->probes) {
+		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
 		probes_consume(pl->probes, on_event, pl);
-		if (probes_stats(pl->probes, &st) == 0)
+		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
+			probe_cost(run, &st);
+		}
 	}
 	tsc_cal_add(&pl->cal, tsc_pair_read(64));
 	tsc_cal_refit(&pl->cal);
@@ -709,6 +744,8 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		probes_destroy(pl.probes);
 		pl.probes = NULL;
 		run->probes_on = false;
+	} else if (pl.probes) {
+		pl.attached_at = js_mono_ns();
 	}
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	tsc_cal_refit(&pl.cal);

@@ -44,6 +44,30 @@ static void clock_read(struct js_json *j, const struct js_clock_read *c)
 	json_obj_end(j);
 }
 
+/* probe_cost - the probes' own run time from kernel bpf_stats (every CPU, filtered runs
+ * included): null when it could not be collected */
+static void probe_cost(struct js_json *j, const struct js_run *run)
+{
+	if (!run->probes_on || !run->probe_cost_known) {
+		json_null(j, "cost");
+		return;
+	}
+	json_obj_begin(j, "cost");
+	json_u64(j, "attached_ns", run->probe_attached_ns);
+	json_u64(j, "runs", run->probe_runs);
+	json_u64(j, "run_ns", run->probe_run_ns);
+	json_arr_begin(j, "programs");
+	for (size_t i = 0; i < run->nprobe_progs; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "name", run->probe_progs[i].name);
+		json_u64(j, "runs", run->probe_progs[i].runs);
+		json_u64(j, "run_ns", run->probe_progs[i].run_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void machine(struct js_json *j, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -326,6 +350,7 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_u64(&j, "events", run->probe_events);
 	json_u64(&j, "lost", run->probe_lost);
 	json_u64(&j, "evicted", run->probe_evicted);
+	probe_cost(&j, run);
 	json_obj_end(&j);
 	if (run->params->test_hook) {
 		json_obj_begin(&j, "test_hook");

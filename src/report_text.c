@@ -19,6 +19,27 @@ const size_t js_npcts = ARRAY_SIZE(js_pcts);
 
 static char cause_letter(int c);
 
+
+/* probe_cost_line - what the probes themselves cost, from kernel bpf_stats */
+static void probe_cost_line(FILE *fp, const struct js_run *run)
+{
+	char t[32], a[32];
+
+	if (!run->probes_on)
+		return;
+	if (!run->probe_cost_known) {
+		fprintf(fp, "probe cost: not measured (kernel BPF run-time statistics unavailable)\n");
+		return;
+	}
+	fprintf(fp, "probe cost: %s of BPF run time over %s attached, every CPU (%.3f %% of one "
+		"CPU); %.0f ns per event delivered (an upper bound: filtered runs on other CPUs "
+		"count too)\n", js_fmt_ns(t, sizeof(t), run->probe_run_ns),
+		js_fmt_ns(a, sizeof(a), run->probe_attached_ns),
+		run->probe_attached_ns ? 100.0 * (double)run->probe_run_ns /
+					 (double)run->probe_attached_ns : 0.0,
+		run->probe_events ? (double)run->probe_run_ns / (double)run->probe_events : 0.0);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -43,6 +64,7 @@ static void header(FILE *fp, const struct js_run *run)
 			run->probe_events, run->probe_lost);
 	else
 		fprintf(fp, "; probes: off (%s): gaps are not attributed\n", run->probes_why);
+	probe_cost_line(fp, run);
 	if (!run->smi_countable)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
 	if (run->clock.rdtscp.samples)

@@ -353,6 +353,42 @@ static void load_time_base(struct ld *l, const struct jsonp_val *root, struct js
 	pop(l, mark);
 }
 
+/* load_probe_cost - probes.cost: the programs' kernel run-time statistics, or null */
+static void load_probe_cost(struct ld *l, const struct jsonp_val *o, struct js_run *run)
+{
+	const struct jsonp_val *a;
+	size_t mark;
+
+	if (!o)
+		return;
+	mark = push(l, ".cost");
+	run->probe_cost_known = true;
+	u64_at(l, o, "attached_ns", REQ, &run->probe_attached_ns);
+	u64_at(l, o, "runs", REQ, &run->probe_runs);
+	u64_at(l, o, "run_ns", REQ, &run->probe_run_ns);
+	a = get(l, o, "programs", JSONP_ARR, REQ);
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i];
+		struct js_probe_prog *pp = &run->probe_progs[run->nprobe_progs];
+		size_t m2 = push(l, ".programs[%zu]", i);
+
+		if (run->nprobe_progs >= JS_PROBE_PROGS_MAX) {
+			lfail(l, v, NULL, "more than %d programs", JS_PROBE_PROGS_MAX);
+			break;
+		}
+		if (!jsonp_is(v, JSONP_OBJ)) {
+			lfail(l, v, NULL, "expected an object");
+			break;
+		}
+		str_at(l, v, "name", REQ, pp->name, sizeof(pp->name));
+		u64_at(l, v, "runs", REQ, &pp->runs);
+		u64_at(l, v, "run_ns", REQ, &pp->run_ns);
+		run->nprobe_progs++;
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
 static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct js_run *run)
 {
 	const struct jsonp_val *o = get(l, root, "probes", JSONP_OBJ, REQ);
@@ -363,6 +399,7 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	u64_at(l, o, "events", REQ, &run->probe_events);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
 	u64_at(l, o, "evicted", 0, &run->probe_evicted);     /* added later: optional */
+	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run);    /* optional too */
 	pop(l, mark);
 	o = get(l, root, "smi", JSONP_OBJ, REQ);
 	mark = push(l, ".smi");

@@ -320,6 +320,13 @@ static int setup(void **state)
 	orig.probes_on = true;
 	orig.probe_events = 78123;
 	orig.probe_lost = 3;
+	orig.probe_cost_known = true;
+	orig.probe_attached_ns = WINDOW + 1000;
+	orig.probe_progs[0] = (struct js_probe_prog){ "local_timer_entry", 2500, 1250000 };
+	orig.probe_progs[1] = (struct js_probe_prog){ "sched_switch", 900, 81000 };
+	orig.nprobe_progs = 2;
+	orig.probe_runs = 3400;
+	orig.probe_run_ns = 1331000;
 	orig.smi_countable = true;
 	orig.clock.rdtscp = (struct js_clock_read){ "rdtscp", 100000, 8.7, 9.1, 10.4, 50, 0, 0 };
 	orig.clock.lfence_rdtsc = (struct js_clock_read){ "lfence_rdtsc", 100000, 9.0, 9.5, 11.2,
@@ -376,6 +383,7 @@ static void test_fixture_coverage(void **state)
 	assert_non_null(strstr(orig_text, "a burst of 10 meets"));
 	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
 	assert_non_null(strstr(orig_text, "What the settings explain"));
+	assert_non_null(strstr(orig_text, "probe cost: 1.3 ms of BPF run time"));
 	assert_non_null(strstr(orig_json, "\\u00e9"));           /* a byte >= 0x80 */
 	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
 	assert_non_null(strstr(orig_json, "\"detail\": \"(other: 3 sources)\""));
@@ -399,6 +407,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.params->priority, 50);
 	assert_true(run.wall_ns == orig.wall_ns);
 	assert_string_equal(run.machine.kernel, orig.machine.kernel);
+	assert_true(run.probe_cost_known);
+	assert_true(run.probe_run_ns == orig.probe_run_ns && run.probe_runs == orig.probe_runs);
+	assert_int_equal(run.nprobe_progs, 2);
+	assert_memory_equal(run.probe_progs, orig.probe_progs, 2 * sizeof(orig.probe_progs[0]));
 	for (size_t i = 0; i < 2; i++) {
 		const struct js_cpu_result *a = &orig.cpus[i], *b = &run.cpus[i];
 
