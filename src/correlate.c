@@ -303,9 +303,13 @@ static bool send_fits(const struct js_event *s, uint32_t vec)
 	return s->callback != 0;
 }
 
-/* match_senders - give each IPI vector the latest unused IPI_SEND of its type just before its
- * entry: a reschedule sent meanwhile by someone else is not the call-function IPI's sender */
-static void match_senders(struct scratch *sc, const struct corr_opts *o)
+/*
+ * match_senders - give each IPI vector the latest unused IPI_SEND of its type before its
+ * entry: a reschedule sent meanwhile by someone else is not the call-function IPI's sender.
+ * The send may be up to the window before the entry, or before the gap's start: while the
+ * CPU was away (a vCPU descheduled by the host) an IPI waits however long the gap lasts.
+ */
+static void match_senders(struct scratch *sc, const struct js_gap *g, const struct corr_opts *o)
 {
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
 
@@ -319,7 +323,8 @@ static void match_senders(struct scratch *sc, const struct corr_opts *o)
 		for (size_t k = 0; k < sc->nsend; k++) {
 			const struct js_event *s = sc->send[k];
 
-			if (sc->used[k] || s->start_ns > it->os || it->os - s->start_ns > win ||
+			if (sc->used[k] || s->start_ns > it->os ||
+			    s->start_ns + win < JS_MIN(it->os, g->start_ns) ||
 			    !send_fits(s, it->ev->id))
 				continue;
 			if (best == SIZE_MAX || s->start_ns > sc->send[best]->start_ns)
@@ -842,7 +847,7 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	qsort(sc->it, sc->n, sizeof(*sc->it), item_cmp);
 	out->covered_ns = sweep(sc->it, sc->n, sc->heap);
 	out->nevents = (uint32_t)sc->n;
-	match_senders(sc, o);
+	match_senders(sc, g, o);
 	merge(sc, o);
 	qsort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
 	fill_parts(sc, pick_primary(sc), out);

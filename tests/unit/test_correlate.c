@@ -314,6 +314,25 @@ static void test_ipi_sender(void **state)
 	assert_string_equal(a.detail, "call_function_single");
 }
 
+/* a vCPU away for 5 ms (steal): the IPI sent meanwhile is handled 4.9 ms after its send,
+ * past the window, and is still its sender's; one sent before the gap and the window is not */
+static void test_ipi_sender_long_gap(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_IPI_SEND, 1000100, 1000100, 88, "jsinject"),
+		ev_mk(JS_EV_VECTOR, 5990000, 5992000, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
+	};
+	struct js_gap g = gap_mk(1000000, 5000000);
+	struct js_attr a;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
+	ev[0].start_ns = ev[0].end_ns = 1000000 - CORR_IPI_WINDOW_NS - 1;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single"));
+}
+
 /* a task whose switch out was not traced (JS_F_NOEND: PID 1's threads here) spans the whole
  * stretch up to the next traced switch; it must not outrank the task that surely ran */
 static void test_untraced_switch_primary(void **state)
@@ -1166,6 +1185,7 @@ int main(void)
 		cmocka_unit_test(test_kworker_work),
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
+		cmocka_unit_test(test_ipi_sender_long_gap),
 		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_sampler_fault_tail),
 		cmocka_unit_test(test_primary_rules),
