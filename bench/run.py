@@ -494,7 +494,27 @@ class Injectors:
         return self.injs[0]
 
 
-class ProgStats:
+class OnStart:
+    """OnStart - a tool-start hook: starts the injector, then self._run(pid) in a thread"""
+
+    inj = None
+    thread = None
+
+    def start(self, run):
+        """start - start the injector and the hook's thread"""
+        if self.inj:
+            self.inj.start(run)
+        self.thread = threading.Thread(target=self._run, args=(run.pid,))
+        self.thread.start()
+
+    def join(self):
+        """join - wait for the hook's thread"""
+        if self.thread:
+            self.thread.join()
+        self.thread = None
+
+
+class ProgStats(OnStart):
     """ProgStats - on_start hook: two snapshots of the tool's BPF run-time statistics"""
 
     def __init__(self, inj, first=0.8, second=2.8):
@@ -509,18 +529,9 @@ class ProgStats:
         time.sleep(self.second - self.first)
         self.b = bpf_prog_stats(ids)
 
-    def start(self, run):
-        """start - start the injector and the snapshots"""
-        if self.inj:
-            self.inj.start(run)
-        self.thread = threading.Thread(target=self._run, args=(run.pid,))
-        self.thread.start()
-
     def finish(self):
         """finish - {name: (calls, ns per call)} between the snapshots"""
-        if self.thread:
-            self.thread.join()
-        self.thread = None
+        self.join()
         out = {}
         for name, (cnt, ns) in (self.b or {}).items():
             c0, n0 = (self.a or {}).get(name, (0, 0))
@@ -534,7 +545,7 @@ def bpf_map_ids(pid):
     return fdinfo_ids(pid, 'map_id')
 
 
-class PauseToggler:
+class PauseToggler(OnStart):
     """PauseToggler - on_start hook: pause and resume the probes' programs (their .data.pause
     map, written with bpftool) at random 0.3-0.8 s intervals, logging when (CLOCK_MONOTONIC):
     the same run, the same noise, measured with the probes' bodies running and paused"""
@@ -583,18 +594,9 @@ class PauseToggler:
         except (OSError, ValueError, subprocess.SubprocessError) as e:
             self.err = str(e)
 
-    def start(self, run):
-        """start - start the injector and the toggling"""
-        if self.inj:
-            self.inj.start(run)
-        self.thread = threading.Thread(target=self._run, args=(run.pid,))
-        self.thread.start()
-
     def finish(self):
         """finish - [(mono_ns, paused)] in time order"""
-        if self.thread:
-            self.thread.join()
-        self.thread = None
+        self.join()
         return self.log
 
     @staticmethod
