@@ -11,7 +11,5 @@
 void csv_write_header(FILE *fp);
 /* csv_write_gap - one row; causes = "class:detail=net_ns;..." (quoted as CSV needs) */
 void csv_write_gap(FILE *fp, const struct js_gap_rec *g);
-/* csv_field - write s as one CSV field (RFC 4180 quoting when needed) */
-void csv_field(FILE *fp, const char *s);
 
 #endif /* JS_CSV_H */

@@ -13,40 +13,91 @@ void csv_write_header(FILE *fp)
 	fputs("cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns\n", fp);
 }
 
-void csv_field(FILE *fp, const char *s)
+/* A row is built in memory and written at once: one stdio call per gap, not one per field
+ * (the housekeeping thread writes a row for every gap). */
+struct sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void put_mem(struct sbuf *b, const char *s, size_t len)
+{
+	len = len < b->cap - b->n ? len : b->cap - b->n;
+	memcpy(b->p + b->n, s, len);
+	b->n += len;
+}
+
+static void put_str(struct sbuf *b, const char *s)
+{
+	put_mem(b, s, strlen(s));
+}
+
+static void put_u64(struct sbuf *b, uint64_t v)
+{
+	char t[20];
+	size_t i = sizeof(t);
+
+	do
+		t[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	put_mem(b, t + i, sizeof(t) - i);
+}
+
+/* put_field - s as one CSV field (RFC 4180 quoting when needed) */
+static void put_field(struct sbuf *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, fp);
+		put_str(b, s);
 		return;
 	}
-	fputc('"', fp);
+	put_mem(b, "\"", 1);
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
+			put_mem(b, "\"", 1);
+		put_mem(b, s, 1);
 	}
-	fputc('"', fp);
+	put_mem(b, "\"", 1);
 }
+
+/* the longest row: every cause with the longest detail and net, each field quoted whole */
+#define CAUSES_MAX (JS_PARTS_MAX * (16 + JS_DETAIL_LEN + 22))
+#define ROW_MAX (128 + 2 * JS_DETAIL_LEN + 2 * CAUSES_MAX)
 
 void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
 {
 	const struct js_attr *a = &g->attr;
-	char causes[JS_PARTS_MAX * (JS_DETAIL_LEN + 40)] = "";
-	size_t off = 0;
+	char cbuf[CAUSES_MAX + 1], rbuf[ROW_MAX];
+	struct sbuf c = { cbuf, 0, CAUSES_MAX }, r = { rbuf, 0, sizeof(rbuf) };
 
-	for (uint32_t i = 0; i < a->nparts && off < sizeof(causes); i++) {
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		const struct js_part *p = &a->parts[i];
 
-		off += (size_t)snprintf(causes + off, sizeof(causes) - off, "%s%s:%s=%" PRIu64,
-					i ? ";" : "", js_cause_name(p->cause), p->detail,
-					p->net_ns);
+		if (i)
+			put_mem(&c, ";", 1);
+		put_str(&c, js_cause_name(p->cause));
+		put_mem(&c, ":", 1);
+		put_mem(&c, p->detail, strnlen(p->detail, JS_DETAIL_LEN));
+		put_mem(&c, "=", 1);
+		put_u64(&c, p->net_ns);
 	}
-	fprintf(fp, "%u,%" PRIu64 ",%" PRIu64 ",%s,", g->gap.cpu, g->gap.start_ns, g->gap.dur_ns,
-		js_cause_name(a->primary));
-	csv_field(fp, a->detail);
-	fputc(',', fp);
-	csv_field(fp, causes);
-	fprintf(fp, ",%" PRIu64 ",%" PRIu64 "\n", a->steal_ns, a->unexplained_ns);
+	cbuf[c.n] = '\0';
+	put_u64(&r, g->gap.cpu);
+	put_mem(&r, ",", 1);
+	put_u64(&r, g->gap.start_ns);
+	put_mem(&r, ",", 1);
+	put_u64(&r, g->gap.dur_ns);
+	put_mem(&r, ",", 1);
+	put_str(&r, js_cause_name(a->primary));
+	put_mem(&r, ",", 1);
+	put_field(&r, a->detail);
+	put_mem(&r, ",", 1);
+	put_field(&r, cbuf);
+	put_mem(&r, ",", 1);
+	put_u64(&r, a->steal_ns);
+	put_mem(&r, ",", 1);
+	put_u64(&r, a->unexplained_ns);
+	put_mem(&r, "\n", 1);
+	fwrite(rbuf, 1, r.n, fp);
 }
 
 /* the --gaps output: a header now, a row per attributed gap */

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_csv.c - the --gaps CSV row, byte for byte (docs/JSON.md, "The gaps CSV"). */
+#include <linux/types.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "js_csv.h"
+#include "js_model.h"
+
+/* row_of - csv_write_gap's output as a string (caller frees) */
+static char *row_of(const struct js_gap_rec *g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	csv_write_gap(fp, g);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static void part(struct js_attr *a, uint32_t cause, const char *detail, uint64_t net)
+{
+	struct js_part *p = &a->parts[a->nparts++];
+
+	p->cause = cause;
+	p->count = 1;
+	p->net_ns = net;
+	snprintf(p->detail, sizeof(p->detail), "%s", detail);
+}
+
+/** A gap with causes: fields in order, causes joined, numbers exact. */
+static void test_row(void **state)
+{
+	struct js_gap_rec g;
+	char *row;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.gap = (struct js_gap){ .start_ns = 18446744073709551615ull, .dur_ns = 48213, .cpu = 3 };
+	g.attr.primary = JS_CAUSE_TASK;
+	snprintf(g.attr.detail, sizeof(g.attr.detail), "kworker/3:2:123 vmstat_update");
+	part(&g.attr, JS_CAUSE_TASK, "kworker/3:2:123 vmstat_update", 41012);
+	part(&g.attr, JS_CAUSE_TIMER, "local_timer", 3105);
+	part(&g.attr, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x7f0000000000 (sampler)", 0);
+	g.attr.steal_ns = 7;
+	g.attr.unexplained_ns = 4096;
+	row = row_of(&g);
+	assert_string_equal(row, "3,18446744073709551615,48213,task,kworker/3:2:123 vmstat_update,"
+			    "task:kworker/3:2:123 vmstat_update=41012;timer:local_timer=3105;"
+			    "fault:fault user jitterscope:42 @0x7f0000000000 (sampler)=0,7,4096\n");
+	free(row);
+}
+
+/** No cause: empty detail and causes; quoting only where a field needs it. */
+static void test_empty_and_quoting(void **state)
+{
+	struct js_gap_rec g;
+	char *row;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.gap = (struct js_gap){ .start_ns = 1, .dur_ns = 2, .cpu = 0 };
+	g.attr.unexplained_ns = 2;
+	row = row_of(&g);
+	assert_string_equal(row, "0,1,2,unexplained,,,0,2\n");
+	free(row);
+	/* a comm with a comma and a quote (task names are the tasks' own) */
+	g.attr.primary = JS_CAUSE_TASK;
+	snprintf(g.attr.detail, sizeof(g.attr.detail), "my,\"app\":7");
+	part(&g.attr, JS_CAUSE_TASK, "my,\"app\":7", 2);
+	row = row_of(&g);
+	assert_string_equal(row, "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2\n");
+	free(row);
+}
+
+/** JS_PARTS_MAX causes with the longest details fit whole. */
+static void test_longest(void **state)
+{
+	struct js_gap_rec g;
+	char detail[JS_DETAIL_LEN], *row, *c;
+	size_t n = 0;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	memset(detail, 'x', sizeof(detail) - 1);
+	detail[sizeof(detail) - 1] = '\0';
+	for (int i = 0; i < JS_PARTS_MAX; i++)
+		part(&g.attr, JS_CAUSE_SOFTIRQ, detail, UINT64_MAX);
+	row = row_of(&g);
+	for (c = row; (c = strstr(c, "=18446744073709551615")); c++)
+		n++;
+	assert_int_equal(n, JS_PARTS_MAX);
+	free(row);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_row),
+		cmocka_unit_test(test_empty_and_quoting),
+		cmocka_unit_test(test_longest),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
