@@ -61,7 +61,7 @@ struct scratch {
 	const struct js_event **send;
 	bool *used;
 	size_t n, nsrc, nsend;
-	size_t cap, capsend;          /* allocated entries: kept across the gaps of a batch */
+	size_t cap;                   /* allocated entries: kept across the gaps of a batch */
 };
 
 static const char *const softirq_names[] = {
@@ -179,9 +179,9 @@ static void item_init(struct item *it, const struct js_event *e, size_t idx, uin
 	it->e = JS_MAX(JS_MIN(end, ge), it->s);
 }
 
-/* collect - count (!fill) or fill the matching items and IPI sends */
+/* collect - the matching items and IPI sends (room for nev of each is reserved) */
 static void collect(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
-		    size_t nev, const struct corr_opts *o, bool fill)
+		    size_t nev, const struct corr_opts *o)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
@@ -198,16 +198,12 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
 		if (e->kind == JS_EV_IPI_SEND) {
 			if (e->start_ns < sat_sub(gs, win) || e->start_ns > hi)
 				continue;
-			if (fill)
-				sc->send[sc->nsend] = e;
-			sc->nsend++;
+			sc->send[sc->nsend++] = e;
 			continue;
 		}
 		if (!ev_class(e, &cause, &level) || !ev_overlaps(e, lo, hi))
 			continue;
-		if (fill)
-			item_init(&sc->it[sc->n], e, i, gs, ge);
-		sc->n++;
+		item_init(&sc->it[sc->n++], e, i, gs, ge);
 	}
 }
 
@@ -759,28 +755,21 @@ static bool grow(void **p, size_t n, size_t sz)
 	return true;
 }
 
-/* scratch_reserve - room for sc->n items and sc->nsend sends (grown only: one scratch
- * serves a whole batch of gaps, no allocation per gap) */
-static int scratch_reserve(struct scratch *sc)
+/* scratch_reserve - room for n items and n sends (grown only: one scratch serves a whole
+ * batch of gaps, no allocation per gap) */
+static int scratch_reserve(struct scratch *sc, size_t n)
 {
-	size_t n = JS_MAX(sc->n, (size_t)1), ns = JS_MAX(sc->nsend, (size_t)1);
-
+	n = JS_MAX(n, (size_t)1);
 	if (n > sc->cap) {
 		n = JS_MAX(n, 2 * sc->cap);
 		if (!grow((void **)&sc->it, n, sizeof(*sc->it)) ||
 		    !grow((void **)&sc->heap, n, sizeof(*sc->heap)) ||
-		    !grow((void **)&sc->src, n, sizeof(*sc->src)))
+		    !grow((void **)&sc->src, n, sizeof(*sc->src)) ||
+		    !grow((void **)&sc->send, n, sizeof(*sc->send)) ||
+		    !grow((void **)&sc->used, n, sizeof(*sc->used)))
 			return -ENOMEM;
 		sc->cap = n;
 	}
-	if (ns > sc->capsend) {
-		ns = JS_MAX(ns, 2 * sc->capsend);
-		if (!grow((void **)&sc->send, ns, sizeof(*sc->send)) ||
-		    !grow((void **)&sc->used, ns, sizeof(*sc->used)))
-			return -ENOMEM;
-		sc->capsend = ns;
-	}
-	memset(sc->used, 0, sc->nsend * sizeof(*sc->used));
 	return 0;
 }
 
@@ -837,13 +826,14 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	int err;
 
 	attr_empty(out, g->dur_ns);
-	collect(sc, g, ev, nev, o, false);
-	if (!sc->n)
-		return 0;
-	err = scratch_reserve(sc);
+	/* the slice bounds both items and sends: one pass */
+	err = scratch_reserve(sc, nev);
 	if (err)
 		return err;
-	collect(sc, g, ev, nev, o, true);
+	collect(sc, g, ev, nev, o);
+	if (!sc->n)
+		return 0;
+	memset(sc->used, 0, sc->nsend * sizeof(*sc->used));
 	qsort(sc->it, sc->n, sizeof(*sc->it), item_cmp);
 	out->covered_ns = sweep(sc->it, sc->n, sc->heap);
 	out->nevents = (uint32_t)sc->n;

@@ -170,10 +170,8 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	struct js_gap_rec *recs = c->recs;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		memset(&recs[i], 0, sizeof(recs[i]));
-		recs[i].gap = c->pend[i];
-	}
+	for (size_t i = 0; i < n; i++)
+		recs[i].gap = c->pend[i];       /* the attribution fills (and zeroes) attr */
 	/* the batch form sorts the event window once */
 	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
 			    &pl->copts);
