@@ -34,6 +34,7 @@
 #define EV_WINDOW_CAP     16384           /* events kept per CPU awaiting their gap */
 #define READINGS_CAP      16384
 #define POP_BATCH         1024
+#define SYMCACHE_SLOTS    256
 /* 2 MiB (mapped twice: 4 MiB resident): 60 ms of events at 400k/s; drained every 10 ms */
 #define PROBE_RINGBUF_BYTES (2u << 20)
 #define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
@@ -67,6 +68,10 @@ struct pipeline {
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
 	struct js_probes *probes;
+	struct sym_slot {
+		uint64_t addr;
+		const char *name;
+	} symcache[SYMCACHE_SLOTS];   /* sym_cb's */
 	uint64_t attached_at;         /* CLOCK_MONOTONIC once the probes were attached */
 	struct js_ksyms *ksyms;
 	struct corr_opts copts;
@@ -76,9 +81,20 @@ struct pipeline {
 	struct js_event *evscratch;   /* events of one gap, for outputs that want them */
 };
 
+/* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
+ * callbacks (tick, work items, IPI functions) are named in gap after gap */
 static const char *sym_cb(void *ctx, uint64_t addr)
 {
-	return ctx ? ksyms_name(ctx, addr) : NULL;
+	struct pipeline *pl = ctx;
+	struct sym_slot *sl = &pl->symcache[(addr >> 4) % SYMCACHE_SLOTS];
+
+	if (!pl->ksyms)
+		return NULL;
+	if (sl->addr != addr || !sl->addr) {
+		sl->addr = addr;
+		sl->name = ksyms_name(pl->ksyms, addr);
+	}
+	return sl->name;
 }
 
 /* keep readings sorted by time: events arrive in end order, starts may be older */
@@ -396,7 +412,7 @@ static void open_probes(struct pipeline *pl)
 	if (ksyms_load(&pl->ksyms) < 0)
 		pl->ksyms = NULL;
 	pl->copts.sym = sym_cb;
-	pl->copts.sym_ctx = pl->ksyms;
+	pl->copts.sym_ctx = pl;
 }
 
 static void open_smi(struct pipeline *pl)
