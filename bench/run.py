@@ -1522,9 +1522,12 @@ READING = """\
   loss (7-43k events at about 100k/s) happened while a fuzzer kept the housekeeping CPU busy:
   the consumer drains every 10 ms, and the ring holds 2 MiB / 96 B = 22k events since 7face3d
   (65 ms at 336k/s), 175k before.
-* **Housekeeping CPU** grows with the gap rate (3-4 us of consumer time per gap: 4-6.4 % of
-  a core at 10-16k gaps/s) and with the event rate (about 0.5 us per event: 9 % at 170k
-  events/s); under 1 % at this machine's usual 1-2k gaps/s.
+* **Housekeeping CPU** grows with the gap rate and with the event rate (about 0.5 us per
+  event: 9 % at 170k events/s); under 1 % at this machine's usual 1-2k gaps/s. Per gap it
+  was 3.5-5 us (5.7-7.9 % of a core at 14-21k gaps/s); since 4d3fd8f about 3 us (4.75 % at
+  16k gaps/s): each gaps-CSV row is built in memory and written with one call, the
+  correlation makes one pass over a gap's events with a scratch reused across the batch,
+  and kernel symbols are named through a small cache.
 * **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). Now
   and then one reschedule IPI from jitterscope's housekeeping thread reaches CPU 1: mid-run in
   2 of 12 probe runs of the benchmarks, at the very start in 1, none in 6 more runs checked by
