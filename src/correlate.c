@@ -819,6 +819,34 @@ static uint64_t fault_tail(const struct scratch *sc, const struct js_attr *a, ui
 	return ge - f - covered;
 }
 
+/*
+ * unsteal - take the hypervisor's steal out of the events' net times: an interval that
+ * carries the steal clock at both ends (JS_F_STEAL) lost that much to the host, not to its
+ * own work (a 911 us "local timer" with 900 us of steal is an 11 us tick). Where in the
+ * interval the steal fell is unknown: its net part gets its share. The steal itself is
+ * allocated to the gap from the same readings (steal_allocate). Returns the time removed.
+ */
+static uint64_t unsteal(struct scratch *sc)
+{
+	uint64_t removed = 0;
+
+	for (size_t i = 0; i < sc->n; i++) {
+		struct item *it = &sc->it[i];
+		const struct js_event *e = it->ev;
+		uint64_t st, share;
+
+		if (!(e->flags & JS_F_STEAL) || e->steal_end <= e->steal_start || !it->net ||
+		    !it->odur)
+			continue;
+		st = JS_MIN(e->steal_end - e->steal_start, it->odur);
+		share = (uint64_t)((double)st * ((double)it->net / (double)it->odur));
+		share = JS_MIN(share, it->net);
+		it->net -= share;
+		removed += share;
+	}
+	return removed;
+}
+
 /* attribute - one gap, with the caller's scratch */
 static int attribute(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
 		     size_t nev, const struct corr_opts *o, struct js_attr *out)
@@ -836,6 +864,7 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	memset(sc->used, 0, sc->nsend * sizeof(*sc->used));
 	qsort(sc->it, sc->n, sizeof(*sc->it), item_cmp);
 	out->covered_ns = sweep(sc->it, sc->n, sc->heap);
+	out->covered_ns -= unsteal(sc);
 	out->nevents = (uint32_t)sc->n;
 	match_senders(sc, g, o);
 	merge(sc, o);

@@ -333,6 +333,35 @@ static void test_ipi_sender_long_gap(void **state)
 	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single"));
 }
 
+/* a "911 us local timer" with 900 us of steal inside is an 11 us tick: the host took the
+ * rest, and the task that ran after it is the gap's primary */
+static void test_steal_inside_event(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, 0, 911000, JS_VEC_LOCAL_TIMER, NULL),
+		ev_mk(JS_EV_TASK, 911000, 1750000, 42, "jsinject"),
+	};
+	struct js_gap g = gap_mk(0, 2000000);
+	struct js_attr a;
+
+	(void)state;
+	ev[0].flags = JS_F_STEAL;
+	ev[0].steal_start = 5000;
+	ev[0].steal_end = 905000;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "jsinject:42");
+	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 11000);
+	assert_int_equal(a.covered_ns, 11000 + 839000);
+	a.steal_ns = 900000;            /* what steal_allocate gives the gap from the readings */
+	corr_finish(&a, g.dur_ns);
+	assert_int_equal(a.unexplained_ns, 2000000 - 850000 - 900000);
+	/* without the steal clock the interval keeps its time */
+	ev[0].flags = 0;
+	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TIMER);
+}
+
 /* a task whose switch out was not traced (JS_F_NOEND: PID 1's threads here) spans the whole
  * stretch up to the next traced switch; it must not outrank the task that surely ran */
 static void test_untraced_switch_primary(void **state)
@@ -1186,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_ipi_sender_long_gap),
+		cmocka_unit_test(test_steal_inside_event),
 		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_sampler_fault_tail),
 		cmocka_unit_test(test_primary_rules),
