@@ -168,9 +168,9 @@ static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
 		       cpu);
 }
 
-static __always_inline void ev_send(struct js_event *e, __u32 kind)
+/* ev_send - submit without a wakeup; user space counts what it drains, per kind */
+static __always_inline void ev_send(struct js_event *e)
 {
-	(void)kind;     /* counted by user space as it drains */
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
@@ -303,7 +303,7 @@ static __always_inline void pop_send(__u32 kind, __u32 id)
 	struct js_event *e = pop(kind, id);
 
 	if (e)
-		ev_send(e, kind);
+		ev_send(e);
 }
 
 /* tslot - the current thread's slot for kind (MIGRATE or THP) */
@@ -390,7 +390,7 @@ int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 	if (!e)
 		return 0;
 	bpf_probe_read_kernel_str(e->name, sizeof(e->name), action->name);
-	ev_send(e, JS_EV_IRQ);
+	ev_send(e);
 	return 0;
 }
 
@@ -435,7 +435,7 @@ static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callbac
 	if (fn)
 		*fn = 0;
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	ev_send(e, JS_EV_IPI_SEND);
+	ev_send(e);
 }
 
 /* raw_tp: tp_btf refuses a function-pointer argument ("arg0 type FUNC_PROTO is not a struct") */
@@ -574,7 +574,7 @@ int BPF_PROG(nmi_handler, void *handler, s64 delta_ns, int handled)
 		return 0;
 	if (delta_ns > 0 && (__u64)delta_ns < e->end_ns)
 		e->start_ns = e->end_ns - delta_ns;
-	ev_send(e, JS_EV_NMI);
+	ev_send(e);
 	return 0;
 }
 
@@ -597,7 +597,7 @@ static __always_inline void fault(unsigned long address, __u32 flags)
 	if (!e)
 		return;
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	ev_send(e, JS_EV_FAULT);
+	ev_send(e);
 }
 
 SEC("tp_btf/page_fault_user")
@@ -631,7 +631,7 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 		flags = JS_F_SAMPLER;
 	e = point(s, JS_EV_TLB, cpu, reason, pages, flags);
 	if (e)
-		ev_send(e, JS_EV_TLB);
+		ev_send(e);
 	return 0;
 }
 
@@ -660,7 +660,7 @@ static __always_inline void task_ran(__u32 cpu, __u32 pid, __u32 cflags, struct 
 		e->flags &= ~JS_F_STEAL;
 	}
 	bpf_probe_read_kernel(e->name, JS_COMM_LEN, task->comm);
-	ev_send(e, kind);
+	ev_send(e);
 }
 
 /* unseen_switch - prev is not the task we saw switch in (cur): the switch out of cur was
@@ -807,7 +807,7 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 		e->steal_end = st;
 		e->flags |= JS_F_STEAL;
 	}
-	ev_send(e, JS_EV_WORK);
+	ev_send(e);
 	return 0;
 }
 
@@ -845,7 +845,7 @@ static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 stat
 		e = point(s, JS_EV_THP, cpu, id, status, flags);
 	}
 	if (e)
-		ev_send(e, JS_EV_THP);
+		ev_send(e);
 }
 
 SEC("tp_btf/mm_collapse_huge_page_isolate")
@@ -889,7 +889,7 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	e->addr = status;
 	e->flags = flags;
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	ev_send(e, JS_EV_THP);
+	ev_send(e);
 	return 0;
 }
 
@@ -927,7 +927,7 @@ int BPF_PROG(mm_compaction_end, struct compact_control *cc, unsigned long zone_s
 
 	if (e) {
 		bpf_get_current_comm(e->name, sizeof(e->name));
-		ev_send(e, JS_EV_MIGRATE);
+		ev_send(e);
 	}
 	return 0;
 }
@@ -946,6 +946,6 @@ int BPF_PROG(mm_migrate_pages, unsigned long succeeded, unsigned long failed,
 	if (!e)
 		return 0;
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	ev_send(e, JS_EV_MIGRATE);
+	ev_send(e);
 	return 0;
 }

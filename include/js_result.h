@@ -98,7 +98,6 @@ struct js_run {
 	struct js_probe_prog probe_progs[JS_PROBE_PROGS_MAX];   /* largest run_ns first */
 	size_t nprobe_progs;
 	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
-	uint64_t hook_thp_kb;         /* --test-hook thp: AnonHugePages of this process at the end */
 	uint64_t hook_huge_kb_arm;    /* --test-hook thp: the hook regions' AnonHugePages when armed */
 	uint64_t hook_huge_kb_end;    /* ... and when the samplers ended (growth: collapses) */
 	struct js_clockcost clock;    /* read costs of the clocks, measured at start */

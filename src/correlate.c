@@ -718,6 +718,9 @@ static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *ou
 		const struct src *s = &sc->src[k];
 
 		if (s->keep) {
+			/* the sampler's first fault part: where fault_tail()'s time goes */
+			if (!out->tail_part && sampler_fault(s))
+				out->tail_part = (uint32_t)n + 1;
 			part_set(&out->parts[n++], s);
 		} else if (!nfold++) {
 			part_set(&fold, s);
@@ -735,6 +738,8 @@ static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *ou
 		out->parts[k] = out->parts[k - 1];
 	out->parts[k] = fold;
 	out->nparts++;
+	if (out->tail_part > k)
+		out->tail_part++;       /* moved down one by the insertion */
 }
 
 static void attr_empty(struct js_attr *a, uint64_t dur)
@@ -787,24 +792,17 @@ static void finish(struct js_attr *a, uint64_t dur_ns);
 /*
  * fault_tail - the sampler's own page faults are points (the kernel traces their entry
  * only), but the sampler is in the fault until it is back in its loop: the gap's end. What
- * no event covers between its first fault and that end is the fault's handling. Returns
- * that time and sets *part to 1 + the index of its fault part (0 if none).
+ * no event covers between its first fault and that end is the fault's handling (given to
+ * its part, attr.tail_part from fill_parts(), by corr_finish()).
  */
-static uint64_t fault_tail(const struct scratch *sc, const struct js_attr *a, uint64_t ge,
-			   uint32_t *part)
+static uint64_t fault_tail(const struct scratch *sc, uint64_t ge)
 {
 	uint64_t f = UINT64_MAX, cur, covered = 0;
 
-	*part = 0;
 	for (size_t i = 0; i < sc->n; i++)
 		if (sc->it[i].ev->kind == JS_EV_FAULT && (sc->it[i].ev->flags & JS_F_SAMPLER))
 			f = JS_MIN(f, sc->it[i].s);
 	if (f >= ge)
-		return 0;
-	for (uint32_t k = 0; k < a->nparts && !*part; k++)
-		if (a->parts[k].cause == JS_CAUSE_FAULT && strstr(a->parts[k].detail, "(sampler)"))
-			*part = k + 1;
-	if (!*part)
 		return 0;
 	/* the union of the items after f (they are sorted by clipped start) */
 	cur = f;
@@ -870,7 +868,10 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	merge(sc, o);
 	qsort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
 	fill_parts(sc, pick_primary(sc), out);
-	out->tail_ns = fault_tail(sc, out, g->start_ns + g->dur_ns, &out->tail_part);
+	if (out->tail_part)
+		out->tail_ns = fault_tail(sc, g->start_ns + g->dur_ns);
+	if (!out->tail_ns)
+		out->tail_part = 0;
 	finish(out, g->dur_ns);
 	return 0;
 }

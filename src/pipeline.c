@@ -90,7 +90,7 @@ static const char *sym_cb(void *ctx, uint64_t addr)
 
 	if (!pl->ksyms)
 		return NULL;
-	if (sl->addr != addr || !sl->addr) {
+	if (sl->addr != addr) {         /* address 0 has no name: a zeroed slot is right */
 		sl->addr = addr;
 		sl->name = ksyms_name(pl->ksyms, addr);
 	}
@@ -608,22 +608,6 @@ static void probe_cost(struct js_run *run, const struct probes_stats *st)
 	qsort(run->probe_progs, run->nprobe_progs, sizeof(run->probe_progs[0]), prog_cost_cmp);
 }
 
-/* anon_huge_kb - AnonHugePages of this process: did khugepaged collapse the hook region? */
-static uint64_t anon_huge_kb(void)
-{
-	char *text = NULL, *at;
-	size_t len;
-	uint64_t kb = 0;
-
-	if (sysfs_read_file("/proc/self/smaps_rollup", &text, &len))
-		return 0;
-	at = strstr(text, "AnonHugePages:");
-	if (at)
-		kb = strtoull(at + strlen("AnonHugePages:"), NULL, 10);
-	free(text);
-	return kb;
-}
-
 /* finish - detach, last consume, attribute everything left, fill the result */
 static void finish(struct pipeline *pl)
 {
@@ -648,8 +632,6 @@ static void finish(struct pipeline *pl)
 	run->fit = pl->cal.fit;
 	drain(pl, UINT64_MAX);
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
-	if (pl->p->test_hook == SAMPLER_HOOK_THP)
-		run->hook_thp_kb = anon_huge_kb();
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 		struct js_cpu_result *r = c->res;

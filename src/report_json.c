@@ -356,7 +356,6 @@ void report_json(FILE *fp, const struct js_run *run)
 		json_obj_begin(&j, "test_hook");
 		json_str(&j, "mode", run->params->test_hook == 1 ? "fault" : "thp");
 		json_u64(&j, "actions", run->hook_actions);
-		json_u64(&j, "anon_huge_kb", run->hook_thp_kb);
 		if (run->params->test_hook == 2) {
 			json_u64(&j, "huge_kb_at_arm", run->hook_huge_kb_arm);
 			json_u64(&j, "huge_kb_at_end", run->hook_huge_kb_end);

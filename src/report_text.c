@@ -19,7 +19,6 @@ const size_t js_npcts = ARRAY_SIZE(js_pcts);
 
 static char cause_letter(int c);
 
-
 /* probe_cost_line - what the probes themselves cost, from kernel bpf_stats */
 static void probe_cost_line(FILE *fp, const struct js_run *run)
 {

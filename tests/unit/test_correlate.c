@@ -439,6 +439,45 @@ static void test_sampler_fault_tail(void **state)
 			      "fault user jitterscope:42 @0x7f0000000000")->net_ns, 0);
 }
 
+/* the fault that gets the tail is the sampler's (its flag), not a part whose detail reads
+ * "(sampler)": a task may be named so; and it is found after a folded part moved it down */
+static void test_sampler_fault_tail_part(void **state)
+{
+	struct js_event ev[JS_PARTS_MAX + 4];
+	struct js_gap g = gap_mk(0, 1000000);
+	const struct js_part *p;
+	struct js_attr a;
+	size_t n = 0;
+
+	(void)state;
+	ev[n] = ev_mk(JS_EV_FAULT, 100, 100, 7, "(sampler)");     /* another task's fault */
+	ev[n++].addr = 0x1000;
+	ev[n] = ev_mk(JS_EV_FAULT, 500000, 500000, 42, "jitterscope");
+	ev[n].flags = JS_F_SAMPLER;
+	ev[n++].addr = 0x2000;
+	/* enough small IRQ sources before the fault for a fold with a net (it goes above the
+	 * zero-net fault parts) */
+	for (uint32_t i = 0; i < JS_PARTS_MAX + 1; i++, n++)
+		ev[n] = ev_mk(JS_EV_IRQ, 1000 + i * 1000, 1100 + i * 1000 + i, 40 + i, "dev");
+	assert_int_equal(corr_attribute(&g, ev, n, NULL, &a), 0);
+	assert_int_equal(a.nparts, JS_PARTS_MAX);
+	assert_int_equal(a.tail_ns, 500000);    /* 500000 .. 1000000, nothing after the fault */
+	corr_finish(&a, g.dur_ns);
+	p = part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
+	assert_non_null(p);
+	assert_int_equal(p->net_ns, 500000);
+	assert_int_equal(a.primary, JS_CAUSE_FAULT);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	/* without the fold both faults are parts: the task named "(sampler)" gets nothing */
+	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
+	corr_finish(&a, g.dur_ns);
+	p = part(&a, JS_CAUSE_FAULT, "fault user (sampler):7 @0x1000");
+	assert_non_null(p);
+	assert_int_equal(p->net_ns, 0);
+	p = part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
+	assert_int_equal(p->net_ns, 500000);
+}
+
 /* two senders: a reschedule sent by someone else between a call-function IPI's send and its
  * entry is not that IPI's sender (it was credited to the latest send before) */
 static void test_ipi_sender_types(void **state)
@@ -1218,6 +1257,7 @@ int main(void)
 		cmocka_unit_test(test_steal_inside_event),
 		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_sampler_fault_tail),
+		cmocka_unit_test(test_sampler_fault_tail_part),
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),
