@@ -506,6 +506,9 @@ static void test_rejects(void **state)
 	load_bad("\"lo_ns\": 1000,", "\"lo_ns\": 1001,", "histogram_by_cause[0].lo_ns: 1001 is "
 		 "not a bucket boundary");
 	load_bad("\"cpus\": [\n    {", "\"cpus\": [ 7, {", "cpus[0]: expected an object");
+	load_bad("\"run_ns\": 1331000", "\"run_ns\": \"x\"",
+		 "probes.cost.run_ns: expected a number, found a string");
+	load_bad("\"programs\": [", "\"programs\": [ 7,", "probes.cost.programs[0]: expected an object");
 	load_bad("\"isolated\": \"3\"", "\"isolated\": \"3-1\"", "audit.facts.isolated: not a CPU");
 	load_bad("\"offset_ns\": 0,", "\"offset_ns\": 0.5,",
 		 "intervals.list[0].offset_ns: expected an unsigned integer, found 0.5");
