@@ -115,7 +115,7 @@ clean:
 # benchmarks against oslat and against itself (root, about 5 minutes): prints a table of ratios
 # and rewrites docs/BENCHMARKS.md; see bench/run.py --help
 bench: all
-	python3 bench/run.py $(BENCH_ARGS)
+	scripts/cpu1-lock python3 bench/run.py $(BENCH_ARGS)
 
 .PHONY: bench
 
@@ -177,6 +177,6 @@ fuzz: fuzz-build
 	$(Q)scripts/fuzz.sh $(FUZZ_SECS) $(FUZZ_BINS)
 
 soak: all
-	$(Q)scripts/soak.sh $(SOAK_SECS)
+	$(Q)scripts/cpu1-lock scripts/soak.sh $(SOAK_SECS)
 
 .PHONY: asan valgrind fuzz fuzz-build soak

@@ -3,6 +3,9 @@
 # print each result and a closing "N passed, N failed, N skipped" line.
 # An integration script exits 0 (pass), 77 (skip: e.g. not root) or anything
 # else (fail). Exit status: 0 when nothing failed.
+# Integration scripts measure CPU 1 and need it to themselves: each runs under an exclusive
+# lock (JS_CPU1_LOCK, default /tmp/jitterscope-cpu1.lock) that make bench and make soak take
+# too, so two checkouts testing on one machine wait for each other instead of colliding.
 kind=$1
 shift
 pass=0 fail=0 skip=0 failed=""
@@ -10,7 +13,7 @@ for t in "$@"; do
 	[ -e "$t" ] || continue
 	start=$(date +%s)
 	case "$t" in
-	*.sh) bash "$t" ;;
+	*.sh) scripts/cpu1-lock bash "$t" ;;
 	*) "./$t" ;;
 	esac
 	rc=$?
