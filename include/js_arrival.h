@@ -112,8 +112,8 @@ void burst_add_gap(struct js_burst *b, uint64_t gap_start_ns, uint64_t gap_dur_n
 /* burst_finish - probability in [0, 1]; -1.0 if the window is not longer than a burst */
 double burst_finish(struct js_burst *b, uint64_t end_ns);
 
-/* arrival_parse_list - "1us,10us,100us" (ns/us/µs/ms/s, decimals allowed if the result is
- * a whole ns, 1 ns .. 1 h, no duplicates) into out[max]; 0, or -EINVAL with err set */
+/* arrival_parse_list - "1us,10us,100us" (each a TIME with its unit, js_units.h, 1 ns .. 1 h,
+ * no duplicates) into out[max]; 0, or -EINVAL with err set */
 int arrival_parse_list(const char *s, uint64_t *out, size_t max, size_t *n, char *err,
 		       size_t errlen);
 /* arrival_parse_burst - "500": an integer 1 .. ARRIVAL_BURST_MAX; 0, or -EINVAL with err */

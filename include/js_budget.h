@@ -16,8 +16,8 @@
  *                   unexplained)
  *   CLASS=TIME      total net time lost to CLASS (nested causes counted once, secondary
  *                   appearances included: the cause table's class total)
- * TIME is a number with a unit: ns, us (or µs), ms, s, e.g. 50us, 1.5ms (a whole number of
- * ns); COUNT a non-negative integer; PCT a number from 0 to 100 followed by '%'. Spaces
+ * TIME is a number with its unit (js_units.h: ns, us or µs, ms, s, m, h, d), e.g. 50us,
+ * 1.5ms; COUNT a non-negative integer; PCT a number from 0 to 100 followed by '%'. Spaces
  * around items are ignored. A value equal to its limit passes.
  *
  * A limit that cannot be checked counts as a violation, printed "NOT CHECKED": smi= when
@@ -62,7 +62,7 @@ struct js_budget {
 /*
  * budget_parse - parse SPEC into *b; 0, or -EINVAL with a one-line reason in err (empty
  * spec or item, missing '=', unknown key, bad number or unit, negative, percent over 100,
- * percentile out of (0, 100], fraction of a ns, duplicate key, too many items)
+ * percentile out of (0, 100], duplicate key, too many items)
  */
 int budget_parse(const char *spec, struct js_budget *b, char *err, size_t errlen);
 

@@ -64,9 +64,5 @@ struct js_params {
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */
 int cli_parse(int argc, char **argv, struct js_params *p);
-/* cli_parse_duration - "60", "60s", "5m", "1h", "2d", "1500ms" (bare = seconds) */
-int cli_parse_duration(const char *s, uint64_t *ns);
-/* cli_parse_time_us - "5", "0.5", "500ns", "5us", "2ms", "1s" (bare = microseconds) */
-int cli_parse_time_us(const char *s, uint64_t *ns);
 
 #endif /* JS_PARAMS_H */

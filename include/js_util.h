@@ -30,6 +30,10 @@ void js_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* js_dbg - debug message when -v */
 void js_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* js_errf - a one-line message into err[errlen] (nothing if err is NULL or errlen 0);
+ * returns -EINVAL, so a parser can `return js_errf(err, errlen, "...", ...);` */
+int js_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* js_fmt_ns - human duration ("812 ns", "48.2 us", "11.9 ms", "2.50 s") into buf */
 const char *js_fmt_ns(char *buf, size_t len, uint64_t ns);
 

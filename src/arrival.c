@@ -5,11 +5,11 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "js_arrival.h"
+#include "js_units.h"
 #include "js_util.h"
 
 typedef unsigned __int128 u128;
@@ -266,62 +266,20 @@ double burst_finish(struct js_burst *b, uint64_t end_ns)
 
 /* --- parsing --- */
 
-static int perr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
+/* an interval: a TIME with its unit, 1 ns .. 1 h */
+static const struct js_unit_spec interval_spec = { 0, 1, ARRIVAL_INTERVAL_MAX_NS, NULL };
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-struct unit {
-	const char *name;
-	uint64_t ns;
-};
-
-static const struct unit units[] = {
-	{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 },
-	{ "s", 1000000000 },
-};
-
-static const struct unit *find_unit(const char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (strlen(units[i].name) == len && !memcmp(units[i].name, p, len))
-			return &units[i];
-	return NULL;
-}
-
-/* Parse digits [. digits] unit, in [p, p + len), into whole ns. */
+/* parse_one - the item [p, p + len) into whole ns */
 static int parse_one(const char *p, size_t len, uint64_t *ns, char *err, size_t errlen)
 {
-	const char *q = p, *end = p + len;
-	u128 whole = 0, frac = 0, scale = 1, v;
-	const struct unit *u;
-	int nd = 0;
+	char item[64], why[160];
 
-	while (q < end && *q >= '0' && *q <= '9' && whole < ((u128)1 << 80))
-		whole = whole * 10 + (u128)(*q++ - '0'), nd++;
-	if (q < end && *q == '.')
-		for (q++; q < end && *q >= '0' && *q <= '9' && scale < ((u128)1 << 80); q++)
-			frac = frac * 10 + (u128)(*q - '0'), scale *= 10, nd++;
-	if (!nd)
-		return perr(err, errlen, "'%.*s': expected a number with a unit", (int)len, p);
-	u = find_unit(q, (size_t)(end - q));
-	if (!u)
-		return perr(err, errlen, "'%.*s': unit must be ns, us, ms or s", (int)len, p);
-	v = whole * u->ns + frac * u->ns / scale;
-	if (frac * u->ns % scale)
-		return perr(err, errlen, "'%.*s': not a whole number of ns", (int)len, p);
-	if (v == 0 || v > ARRIVAL_INTERVAL_MAX_NS)
-		return perr(err, errlen, "'%.*s': must be between 1ns and 1h", (int)len, p);
-	*ns = (uint64_t)v;
+	if (len >= sizeof(item))
+		return js_errf(err, errlen, "'%.20s...': too long", p);
+	memcpy(item, p, len);
+	item[len] = '\0';
+	if (js_parse_time(item, &interval_spec, ns, why, sizeof(why)))
+		return js_errf(err, errlen, "'%s': %s", item, why);
 	return 0;
 }
 
@@ -336,20 +294,20 @@ int arrival_parse_list(const char *s, uint64_t *out, size_t max, size_t *n, char
 
 	*n = 0;
 	if (!s || !*s)
-		return perr(err, errlen, "empty interval list");
+		return js_errf(err, errlen, "empty interval list");
 	for (;;) {
 		c = strchr(p, ',');
 		len = c ? (size_t)(c - p) : strlen(p);
 		if (!len)
-			return perr(err, errlen, "'%s': empty item in the list", s);
+			return js_errf(err, errlen, "'%s': empty item in the list", s);
 		ret = parse_one(p, len, &v, err, errlen);
 		if (ret)
 			return ret;
 		for (i = 0; i < k; i++)
 			if (out[i] == v)
-				return perr(err, errlen, "'%.*s': listed twice", (int)len, p);
+				return js_errf(err, errlen, "'%.*s': listed twice", (int)len, p);
 		if (k == max)
-			return perr(err, errlen, "'%s': at most %zu intervals", s, max);
+			return js_errf(err, errlen, "'%s': at most %zu intervals", s, max);
 		out[k++] = v;
 		if (!c)
 			break;
@@ -366,17 +324,17 @@ int arrival_parse_burst(const char *s, uint64_t *out, char *err, size_t errlen)
 	const char *p = s;
 
 	if (!s || !*s)
-		return perr(err, errlen, "empty burst size");
+		return js_errf(err, errlen, "empty burst size");
 	for (; *p >= '0' && *p <= '9'; p++) {
 		v = v * 10 + (uint64_t)(*p - '0');
 		if (v > ARRIVAL_BURST_MAX)
-			return perr(err, errlen, "'%s': at most %llu arrivals", s,
-				    (unsigned long long)ARRIVAL_BURST_MAX);
+			return js_errf(err, errlen, "'%s': at most %llu arrivals", s,
+				       (unsigned long long)ARRIVAL_BURST_MAX);
 	}
 	if (*p)
-		return perr(err, errlen, "'%s': expected a whole number of arrivals", s);
+		return js_errf(err, errlen, "'%s': expected a whole number of arrivals", s);
 	if (v == 0)
-		return perr(err, errlen, "'%s': must be at least 1", s);
+		return js_errf(err, errlen, "'%s': must be at least 1", s);
 	*out = v;
 	return 0;
 }

@@ -3,39 +3,19 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "js_budget.h"
 #include "js_result.h"
+#include "js_units.h"
 #include "js_util.h"
 
 #define ITEM_MAX 256            /* longest item considered */
 
-static const struct {
-	const char *unit;
-	uint64_t mult;
-} time_units[] = {
-	{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "\xce\xbcs", 1000 },
-	{ "ms", 1000000 }, { "s", 1000000000 },
-};
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* a limit's TIME needs its unit: a bare number is a count (irq=3) */
+static const struct js_unit_spec limit_spec = { 0, 0, JS_TIME_MAX, NULL };
 
 /* A decimal number "D+[.D+]" at the start of a string. */
 struct num {
@@ -94,32 +74,13 @@ static bool is_count(const char *v)
 	return scan_num(v, &n) && !v[n.len] && !n.fdigits;
 }
 
-/* parse_time - "50us", "1.5ms": a whole number of ns */
+/* parse_time - "50us", "1.5ms": a TIME (js_units.h) */
 static int parse_time(const char *item, const char *v, uint64_t *ns, char *err, size_t errlen)
 {
-	struct num n;
-	uint64_t mult = 0, p10 = 1, fns;
+	char why[160];
 
-	if (!scan_num(v, &n))
-		return fail(err, errlen, "'%s': '%s' is not a time (e.g. 50us)", item, v);
-	for (size_t i = 0; i < ARRAY_SIZE(time_units); i++)
-		if (!strcmp(v + n.len, time_units[i].unit))
-			mult = time_units[i].mult;
-	if (!v[n.len])
-		return fail(err, errlen, "'%s': a time needs a unit (ns, us, ms, s)", item);
-	if (!mult)
-		return fail(err, errlen, "'%s': unknown unit '%s' (ns, us, ms, s)", item,
-			    v + n.len);
-	if (n.overflow || n.fdigits > 9)
-		return fail(err, errlen, "'%s': too large or too precise", item);
-	for (int i = 0; i < n.fdigits; i++)
-		p10 *= 10;
-	if ((n.frac * mult) % p10)
-		return fail(err, errlen, "'%s': not a whole number of nanoseconds", item);
-	fns = n.frac * mult / p10;
-	if (n.ip > (UINT64_MAX - fns) / mult)
-		return fail(err, errlen, "'%s': too large", item);
-	*ns = n.ip * mult + fns;
+	if (js_parse_time(v, &limit_spec, ns, why, sizeof(why)))
+		return js_errf(err, errlen, "'%s': %s", item, why);
 	return 0;
 }
 
@@ -129,10 +90,10 @@ static int parse_count(const char *item, const char *v, uint64_t *c, char *err, 
 	struct num n;
 
 	if (!is_count(v))
-		return fail(err, errlen, "'%s': '%s' is not a count (a whole number)", item, v);
+		return js_errf(err, errlen, "'%s': '%s' is not a count (a whole number)", item, v);
 	scan_num(v, &n);
 	if (n.overflow)
-		return fail(err, errlen, "'%s': too large", item);
+		return js_errf(err, errlen, "'%s': too large", item);
 	*c = n.ip;
 	return 0;
 }
@@ -143,10 +104,10 @@ static int parse_pct(const char *item, const char *v, double *pct, char *err, si
 	struct num n;
 
 	if (!scan_num(v, &n) || strcmp(v + n.len, "%"))
-		return fail(err, errlen, "'%s': '%s' is not a percentage (e.g. 0.1%%)", item, v);
+		return js_errf(err, errlen, "'%s': '%s' is not a percentage (e.g. 0.1%%)", item, v);
 	*pct = num_double(v, &n);
 	if (n.overflow || *pct > 100.0)
-		return fail(err, errlen, "'%s': a percentage is at most 100%%", item);
+		return js_errf(err, errlen, "'%s': a percentage is at most 100%%", item);
 	return 0;
 }
 
@@ -157,11 +118,11 @@ static int parse_pctl_key(const char *item, const char *key, double *p, char *er
 	struct num n;
 
 	if (!scan_num(key + 1, &n) || key[1 + n.len])
-		return fail(err, errlen, "'%s': a percentile key is pN, e.g. p99 or p99.9", item);
+		return js_errf(err, errlen, "'%s': a percentile key is pN, e.g. p99 or p99.9", item);
 	*p = num_double(key + 1, &n);
 	if (n.overflow || !(*p > 0.0) || *p > 100.0)
-		return fail(err, errlen, "'%s': the percentile must be above 0 and at most 100",
-			    item);
+		return js_errf(err, errlen, "'%s': the percentile must be above 0 and at most 100",
+			       item);
 	return 0;
 }
 
@@ -205,8 +166,8 @@ static int parse_value(const char *item, const char *key, const char *v,
 			return parse_pct(item, v, &it->pct, err, errlen);
 		}
 		if (is_count(v))
-			return fail(err, errlen, "'%s': lost takes a percentage (0.1%%) or a time "
-				    "(5ms)", item);
+			return js_errf(err, errlen, "'%s': lost takes a percentage (0.1%%) or a time "
+				       "(5ms)", item);
 		it->kind = JS_BUDGET_LOST_NS;
 		return parse_time(item, v, &it->limit, err, errlen);
 	}
@@ -220,9 +181,9 @@ static int parse_value(const char *item, const char *key, const char *v,
 	}
 	cause = js_cause_from_name(key);
 	if (cause < 0)
-		return fail(err, errlen, "'%s': unknown key '%s' (max, pN, lost, gaps, smi or a "
-			    "cause class such as irq, timer, task, softirq, steal, unexplained)",
-			    item, key);
+		return js_errf(err, errlen, "'%s': unknown key '%s' (max, pN, lost, gaps, smi or a "
+			       "cause class such as irq, timer, task, softirq, steal, unexplained)",
+			       item, key);
 	it->cause = cause;
 	if (is_count(v)) {
 		it->kind = JS_BUDGET_CLASS_GAPS;
@@ -230,8 +191,8 @@ static int parse_value(const char *item, const char *key, const char *v,
 	}
 	it->kind = JS_BUDGET_CLASS_NS;
 	if (scan_num(v, &n) && !v[n.len])
-		return fail(err, errlen, "'%s': %s takes a count of gaps (a whole number) or a "
-			    "time with a unit", item, key);
+		return js_errf(err, errlen, "'%s': %s takes a count of gaps (a whole number) or a "
+			       "time with a unit", item, key);
 	return parse_time(item, v, &it->limit, err, errlen);
 }
 
@@ -245,21 +206,21 @@ static int parse_item(const char *item, struct js_budget_item *it, char *err, si
 	memset(it, 0, sizeof(*it));
 	snprintf(it->text, sizeof(it->text), "%.*s", JS_BUDGET_TEXT - 1, item);
 	if (!eq)
-		return fail(err, errlen, "'%s': expected KEY=VALUE", item);
+		return js_errf(err, errlen, "'%s': expected KEY=VALUE", item);
 	klen = (size_t)(eq - item);
 	if (!klen)
-		return fail(err, errlen, "'%s': no key before '='", item);
+		return js_errf(err, errlen, "'%s': no key before '='", item);
 	if (klen >= sizeof(key))
-		return fail(err, errlen, "'%.40s...': key too long", item);
+		return js_errf(err, errlen, "'%.40s...': key too long", item);
 	memcpy(key, item, klen);
 	key[klen] = '\0';
 	if (!eq[1])
-		return fail(err, errlen, "'%s': no value after '='", item);
+		return js_errf(err, errlen, "'%s': no value after '='", item);
 	if (eq[1] == '-')
-		return fail(err, errlen, "'%s': a limit cannot be negative", item);
+		return js_errf(err, errlen, "'%s': a limit cannot be negative", item);
 	if (strchr(eq + 1, '='))
-		return fail(err, errlen, "'%s': one '=' per item (items are separated by ',')",
-			    item);
+		return js_errf(err, errlen, "'%s': one '=' per item (items are separated by ',')",
+			       item);
 	return parse_value(item, key, eq + 1, it, err, errlen);
 }
 
@@ -271,7 +232,7 @@ int budget_parse(const char *spec, struct js_budget *b, char *err, size_t errlen
 
 	memset(b, 0, sizeof(*b));
 	if (!spec || !spec[strspn(spec, " \t")])
-		return fail(err, errlen, "empty budget (e.g. max=50us,p99.9=5us,lost=0.1%%)");
+		return js_errf(err, errlen, "empty budget (e.g. max=50us,p99.9=5us,lost=0.1%%)");
 	for (;;) {
 		const char *end = strchr(p, ','), *s = p, *e;
 		struct js_budget_item it;
@@ -284,19 +245,19 @@ int budget_parse(const char *spec, struct js_budget *b, char *err, size_t errlen
 		while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
 		if (s == e)
-			return fail(err, errlen, "empty item in '%s' (a stray ',')", spec);
+			return js_errf(err, errlen, "empty item in '%s' (a stray ',')", spec);
 		if ((size_t)(e - s) >= sizeof(item))
-			return fail(err, errlen, "item too long: '%.40s...'", s);
+			return js_errf(err, errlen, "item too long: '%.40s...'", s);
 		memcpy(item, s, (size_t)(e - s));
 		item[e - s] = '\0';
 		if (parse_item(item, &it, err, errlen))
 			return -EINVAL;
 		for (size_t i = 0; i < b->n; i++)
 			if (same_key(&b->v[i], &it))
-				return fail(err, errlen, "'%s': the same key as '%s'", item,
-					    b->v[i].text);
+				return js_errf(err, errlen, "'%s': the same key as '%s'", item,
+					       b->v[i].text);
 		if (b->n == JS_BUDGET_MAX)
-			return fail(err, errlen, "more than %d limits", JS_BUDGET_MAX);
+			return js_errf(err, errlen, "more than %d limits", JS_BUDGET_MAX);
 		b->v[b->n++] = it;
 		if (!*end)
 			return 0;

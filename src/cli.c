@@ -7,8 +7,8 @@
 #include <argp.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,7 @@
 #include "js_cpulist.h"
 #include "js_params.h"
 #include "js_sampler.h"
+#include "js_units.h"
 #include "js_util.h"
 
 const char *argp_program_version = "jitterscope " JS_VERSION;
@@ -55,8 +56,8 @@ static const char doc[] =
 	"  jitterscope report RUN.json             the report of a saved --json run\n"
 	"  jitterscope diff A.json B.json          two runs side by side\n"
 	"\v"
-	"TIME values: durations take s (default), m, h, d or ms; thresholds take ns, us "
-	"(default), ms or s.\n"
+	"TIME values: a number and a unit, ns, us (or \xc2\xb5s), ms, s, m, h or d, e.g. 500ns, "
+	"1.5ms, 5m; a bare number is seconds, or microseconds for -T.\n"
 	"\n"
 	"Examples:\n"
 	"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
@@ -113,74 +114,41 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
-/* parse a decimal with an optional fraction, times @scale, into ns; no overflow */
-static int parse_scaled(const char *s, const char *unit_end, double scale, uint64_t *ns)
-{
-	char num[64];
-	size_t len = (size_t)(unit_end - s);
-	char *end;
-	double v;
-
-	if (len == 0 || len >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, s, len);
-	num[len] = 0;
-	for (size_t i = 0; i < len; i++)
-		if (!((num[i] >= '0' && num[i] <= '9') || num[i] == '.'))
-			return -EINVAL;	/* no sign, no exponent, no spaces */
-	errno = 0;
-	v = strtod(num, &end);
-	if (errno || *end || !isfinite(v))
-		return -EINVAL;
-	v *= scale;
-	if (v >= 9.2e18)
-		return -ERANGE;	/* llround's long long: 292 years */
-	*ns = (uint64_t)llround(v);
-	if (!*ns && v > 0)
-		return -ERANGE;	/* a non-zero value below 1 ns is not 0 (= until Ctrl-C) */
-	return 0;
-}
-
-struct unit {
+/* the TIME options: their name in messages, where the value goes, unit and range */
+static const struct time_opt {
+	int key;
 	const char *name;
-	double ns;
+	size_t off;
+	struct js_unit_spec spec;
+} time_opts[] = {
+	{ 'd', "duration", offsetof(struct js_params, duration_ns),
+	  { JS_SEC, 0, JS_TIME_MAX, "0 = until Ctrl-C" } },
+	{ 'T', "threshold", offsetof(struct js_params, threshold_ns),
+	  { JS_US, 1, JS_TIME_MAX, NULL } },
+	{ OPT_WARMUP, "warm-up", offsetof(struct js_params, warmup_ns),
+	  { JS_SEC, 0, JS_TIME_MAX, NULL } },
+	{ OPT_HLOG_INTERVAL, "--hlog-interval", offsetof(struct js_params, hlog_interval_ns),
+	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
 };
 
-static int parse_with_units(const char *s, const struct unit *units, size_t n, double bare,
-			    uint64_t *ns)
+/* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
+static int parse_time_opt(int key, const char *arg, struct argp_state *state)
 {
-	size_t len;
+	char err[200];
 
-	if (!s || !*s)
-		return -EINVAL;
-	len = strlen(s);
-	for (size_t i = 0; i < n; i++) {
-		size_t ul = strlen(units[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(time_opts); i++) {
+		const struct time_opt *o = &time_opts[i];
 
-		if (len > ul && !strcmp(s + len - ul, units[i].name)) {
-			/* "5ms" must not match "s": units are listed longest first */
-			return parse_scaled(s, s + len - ul, units[i].ns, ns);
+		if (o->key != key)
+			continue;
+		if (js_parse_time(arg, &o->spec, (uint64_t *)((char *)state->input + o->off), err,
+				  sizeof(err))) {
+			argp_error(state, "invalid %s '%s': %s", o->name, arg, err);
+			return EINVAL;
 		}
+		return 0;
 	}
-	return parse_scaled(s, s + len, bare, ns);
-}
-
-int cli_parse_duration(const char *s, uint64_t *ns)
-{
-	static const struct unit units[] = {
-		{ "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
-	};
-
-	return parse_with_units(s, units, ARRAY_SIZE(units), 1e9, ns);
-}
-
-int cli_parse_time_us(const char *s, uint64_t *ns)
-{
-	static const struct unit units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-
-	return parse_with_units(s, units, ARRAY_SIZE(units), 1e3, ns);
+	return ARGP_ERR_UNKNOWN;
 }
 
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
@@ -206,6 +174,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char err[160];
 	int ret;
 
+	ret = parse_time_opt(key, arg, state);
+	if (ret != ARGP_ERR_UNKNOWN) {
+		if (!ret && key == 'd')
+			p->duration_set = true;
+		return ret;
+	}
 	switch (key) {
 	case 'c':
 	case 'H': {
@@ -225,31 +199,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			list[(*n)++] = cpu;
 		break;
 	}
-	case 'd':
-		ret = cli_parse_duration(arg, &p->duration_ns);
-		if (ret) {
-			argp_error(state, "invalid duration '%s': %s (use e.g. 60, 60s, 5m, 1h; 0 = "
-				   "until Ctrl-C)", arg,
-				   ret == -ERANGE ? "out of range" : "not a duration");
-			return EINVAL;
-		}
-		p->duration_set = true;
-		break;
-	case 'T':
-		ret = cli_parse_time_us(arg, &p->threshold_ns);
-		if (ret || p->threshold_ns == 0) {
-			argp_error(state, "invalid threshold '%s': %s (use e.g. 1us, 500ns, 5)", arg,
-				   ret == -ERANGE ? "out of range" :
-				   ret ? "not a time" : "must be > 0");
-			return EINVAL;
-		}
-		break;
-	case OPT_WARMUP:
-		if (cli_parse_duration(arg, &p->warmup_ns)) {
-			argp_error(state, "invalid warm-up '%s' (use e.g. 1, 500ms, 2s)", arg);
-			return EINVAL;
-		}
-		break;
 	case 'P':
 		if (sampler_parse_priority(arg, &p->policy, &p->priority)) {
 			argp_error(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)", arg);
@@ -284,12 +233,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_BURST:
 		if (arrival_parse_burst(arg, &p->burst, err, sizeof(err))) {
 			argp_error(state, "invalid --burst '%s': %s", arg, err);
-			return EINVAL;
-		}
-		break;
-	case OPT_HLOG_INTERVAL:
-		if (cli_parse_duration(arg, &p->hlog_interval_ns) || p->hlog_interval_ns < 1000000) {
-			argp_error(state, "invalid --hlog-interval '%s' (at least 1ms, e.g. 1s)", arg);
 			return EINVAL;
 		}
 		break;

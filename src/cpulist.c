@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "js_cpulist.h"
+#include "js_util.h"
 
 #define NWORDS (JS_MAX_CPUS / 64)
 
@@ -119,20 +120,6 @@ int cpuset_next(const struct js_cpuset *s, int from)
 	return -1;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* trim - the [*b, *e) span of s without surrounding whitespace */
 static void trim(const char *s, const char **b, const char **e)
 {
@@ -157,10 +144,8 @@ static int parse_num(const char **pp, const char *end, int last, int *out, char 
 		*pp = p + 1;
 		return 0;
 	}
-	if (p >= end || !isdigit((unsigned char)*p)) {
-		set_err(err, errlen, "expected a CPU number at \"%.*s\"", (int)(end - p), p);
-		return -EINVAL;
-	}
+	if (p >= end || !isdigit((unsigned char)*p))
+		return js_errf(err, errlen, "expected a CPU number at \"%.*s\"", (int)(end - p), p);
 	while (p < end && isdigit((unsigned char)*p)) {
 		v = v * 10 + (*p - '0');
 		if (v > JS_MAX_CPUS * 16L)
@@ -190,33 +175,24 @@ static int parse_range(const char *p, const char *end, int last, struct js_cpuse
 			p++;
 			if (parse_num(&p, end, -1, &used, err, errlen))
 				return -EINVAL;
-			if (p >= end || *p != '/') {
-				set_err(err, errlen, "expected \"/group\" in \"%.*s\"",
-					(int)(end - s), s);
-				return -EINVAL;
-			}
+			if (p >= end || *p != '/')
+				return js_errf(err, errlen, "expected \"/group\" in \"%.*s\"",
+					       (int)(end - s), s);
 			p++;
 			if (parse_num(&p, end, -1, &group, err, errlen))
 				return -EINVAL;
-			if (!group || !used || used > group) {
-				set_err(err, errlen, "bad stride in \"%.*s\"", (int)(end - s), s);
-				return -EINVAL;
-			}
+			if (!group || !used || used > group)
+				return js_errf(err, errlen, "bad stride in \"%.*s\"",
+					       (int)(end - s), s);
 		}
 	}
-	if (p != end) {
-		set_err(err, errlen, "unexpected \"%.*s\" in \"%.*s\"", (int)(end - p), p,
-			(int)(end - s), s);
-		return -EINVAL;
-	}
-	if (a > b) {
-		set_err(err, errlen, "reversed range \"%.*s\"", (int)(end - s), s);
-		return -EINVAL;
-	}
-	if (b > JS_MAX_CPUS - 1) {
-		set_err(err, errlen, "CPU %d out of range (max %d)", b, JS_MAX_CPUS - 1);
-		return -EINVAL;
-	}
+	if (p != end)
+		return js_errf(err, errlen, "unexpected \"%.*s\" in \"%.*s\"", (int)(end - p), p,
+			       (int)(end - s), s);
+	if (a > b)
+		return js_errf(err, errlen, "reversed range \"%.*s\"", (int)(end - s), s);
+	if (b > JS_MAX_CPUS - 1)
+		return js_errf(err, errlen, "CPU %d out of range (max %d)", b, JS_MAX_CPUS - 1);
 	for (int c = a; c <= b; c++)
 		if ((c - a) % group < used)
 			cpuset_set(out, c);
@@ -231,16 +207,12 @@ int cpulist_parse_n(const char *str, struct js_cpuset *out, int last_cpu, bool a
 	struct js_cpuset tmp;
 
 	cpuset_zero(&tmp);
-	if (!str) {
-		set_err(err, errlen, "no CPU list");
-		return -EINVAL;
-	}
+	if (!str)
+		return js_errf(err, errlen, "no CPU list");
 	trim(str, &p, &end);
 	if (p == end) {
-		if (!allow_empty) {
-			set_err(err, errlen, "empty CPU list");
-			return -EINVAL;
-		}
+		if (!allow_empty)
+			return js_errf(err, errlen, "empty CPU list");
 		*out = tmp;
 		return 0;
 	}
@@ -248,20 +220,16 @@ int cpulist_parse_n(const char *str, struct js_cpuset *out, int last_cpu, bool a
 		const char *comma = memchr(p, ',', end - p);
 		const char *e = comma ? comma : end;
 
-		if (e == p) {
-			set_err(err, errlen, "empty element in CPU list \"%.*s\"",
-				(int)(end - str), str);
-			return -EINVAL;
-		}
+		if (e == p)
+			return js_errf(err, errlen, "empty element in CPU list \"%.*s\"",
+				       (int)(end - str), str);
 		if (parse_range(p, e, last_cpu, &tmp, err, errlen))
 			return -EINVAL;
 		if (!comma)
 			break;
 		p = comma + 1;
-		if (p == end) {
-			set_err(err, errlen, "trailing comma in CPU list");
-			return -EINVAL;
-		}
+		if (p == end)
+			return js_errf(err, errlen, "trailing comma in CPU list");
 	}
 	*out = tmp;
 	return 0;
@@ -290,18 +258,14 @@ static int mask_digits(const char *b, const char *e, int bit, struct js_cpuset *
 	for (const char *q = e; q > b; q--, bit += 4) {
 		int v = hexval((unsigned char)q[-1]);
 
-		if (v < 0) {
-			set_err(err, errlen, "bad hex digit '%c' in cpumask", q[-1]);
-			return -EINVAL;
-		}
+		if (v < 0)
+			return js_errf(err, errlen, "bad hex digit '%c' in cpumask", q[-1]);
 		for (int k = 0; k < 4; k++) {
 			if (!(v & (1 << k)))
 				continue;
-			if (bit + k > JS_MAX_CPUS - 1) {
-				set_err(err, errlen, "cpumask sets CPU %d (max %d)", bit + k,
-					JS_MAX_CPUS - 1);
-				return -EINVAL;
-			}
+			if (bit + k > JS_MAX_CPUS - 1)
+				return js_errf(err, errlen, "cpumask sets CPU %d (max %d)", bit + k,
+					       JS_MAX_CPUS - 1);
 			cpuset_set(out, bit + k);
 		}
 	}
@@ -317,17 +281,13 @@ int cpumask_parse(const char *str, struct js_cpuset *out, char *err, size_t errl
 	bool groups;
 
 	cpuset_zero(&tmp);
-	if (!str) {
-		set_err(err, errlen, "no cpumask");
-		return -EINVAL;
-	}
+	if (!str)
+		return js_errf(err, errlen, "no cpumask");
 	trim(str, &p, &end);
 	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	if (p == end) {
-		set_err(err, errlen, "empty cpumask");
-		return -EINVAL;
-	}
+	if (p == end)
+		return js_errf(err, errlen, "empty cpumask");
 	groups = memchr(p, ',', end - p) != NULL;
 	/* walk the groups from the least significant (last) one */
 	for (e = end; e >= p; bit += 32) {
@@ -335,10 +295,8 @@ int cpumask_parse(const char *str, struct js_cpuset *out, char *err, size_t errl
 
 		while (b > p && b[-1] != ',')
 			b--;
-		if (b == e || (groups && e - b > 8)) {
-			set_err(err, errlen, "bad cpumask group \"%.*s\"", (int)(e - b), b);
-			return -EINVAL;
-		}
+		if (b == e || (groups && e - b > 8))
+			return js_errf(err, errlen, "bad cpumask group \"%.*s\"", (int)(e - b), b);
 		if (mask_digits(b, e, bit, &tmp, err, errlen))
 			return -EINVAL;
 		if (b == p)

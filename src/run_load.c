@@ -58,9 +58,8 @@ static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struc
 	va_end(ap);
 	if (at)
 		snprintf(where, sizeof(where), " (line %u, column %u)", at->line, at->col);
-	snprintf(l->err, l->errlen, "%s%s%s%s%s%s", path, key && path[0] ? "." : "",
-		 key ? key : "", path[0] || key ? ": " : "", msg, where);
-	l->rc = -EINVAL;
+	l->rc = js_errf(l->err, l->errlen, "%s%s%s%s%s%s", path, key && path[0] ? "." : "",
+			key ? key : "", path[0] || key ? ": " : "", msg, where);
 	return l->rc;
 }
 

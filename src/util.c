@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* util.c - diagnostics and small helpers (see js_util.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -55,6 +56,18 @@ void js_dbg(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("debug: ", fmt, ap);
 	va_end(ap);
+}
+
+int js_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
 }
 
 const char *js_fmt_ns(char *buf, size_t len, uint64_t ns)

@@ -398,8 +398,8 @@ static void test_parse_list(void **state)
 {
 	static const char *const bad[] = {
 		"", ",", "1us,", ",1us", "1us,,2us", "10", "10xs", "us", "-1us", "1.us.", "0us",
-		"0.5ns", "1.0001us", "3601s", "1us,1000ns", "1 us", "1e3ns", "1us,2us,3us,4us,5us",
-		"99999999999999999999999999999ns",
+		"0.4ns", "1.0001us,1us", "3601s", "1.5", "1us,1000ns", "1 us", "1e3ns",
+		"1us,2us,3us,4us,5us", "99999999999999999999999999999ns",
 	};
 	uint64_t v[4];
 	char err[128];
@@ -421,6 +421,12 @@ static void test_parse_list(void **state)
 	assert_int_equal(v[0], 10 * US);
 	assert_int_equal(v[1], 3600 * SEC);
 	assert_int_equal(v[2], 1);
+	/* sub-ns digits round to the nearest ns, halves up (js_units.h) */
+	assert_int_equal(arrival_parse_list("0.5ns,1.0004us,1.0005us,1h", v, 4, &n, err, 128), 0);
+	assert_int_equal(v[0], 1);
+	assert_int_equal(v[1], 1000);
+	assert_int_equal(v[2], 1001);
+	assert_int_equal(v[3], 3600 * SEC);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		err[0] = 0;
 		n = 99;

@@ -53,6 +53,10 @@ static void test_parse_units(void **state)
 		{ "max=5\xce\xbcs", 5000 }, { "max=1.5ms", 1500000 }, { "max=2s", 2000000000 },
 		{ "max=0.000000001s", 1 }, { "max=0ns", 0 }, { "lost=5ms", 5000000 },
 		{ "  max=7us  ", 7000 }, { "steal=1.25us", 1250 }, { "max=3600s", 3600000000000 },
+		/* the shared TIME grammar (js_units.h): m/h/d, a bare '.', sub-ns digits round */
+		{ "max=5m", 300000000000 }, { "max=1h", 3600000000000 }, { "lost=1d", 86400000000000 },
+		{ "max=.5us", 500 }, { "max=5.us", 5000 }, { "max=0.5ns", 1 },
+		{ "max=1.0000000001s", 1000000000 }, { "max=1.0000000005s", 1000000001 },
 	};
 	struct js_budget b;
 	char err[256];
@@ -77,8 +81,8 @@ static void test_parse_rejects(void **state)
 	static const char *const bad[] = {
 		"", " ", ",", "max=50us,", ",max=50us", "max=50us,,p99=1us", "max=50us, ,gaps=1",
 		"max", "max50us", "=5us", "max=", "max=50", "max=50xs", "max=50 us", "max=-5us",
-		"max=5us=", "max=+5us", "max=.5us", "max=5.us", "max=5e3ns", "max=0.5ns",
-		"max=1.0000000001s", "max=99999999999999999999us", "max=18446744073709551615s",
+		"max=5us=", "max=+5us", "max=5e3ns", "max=0.4ns", "max=1e99s", "max=5 us",
+		"max=99999999999999999999us", "max=18446744073709551615s", "max=106752d",
 		"MAX=5us", "foo=1", "p=5us", "p0=5us", "p101=5us", "p100.001=5us", "p99.=5us",
 		"p99x=5us", "p-1=5us", "pabc=1us", "p99=5", "p99=1%", "lost=0.1", "lost=101%",
 		"lost=100.5%", "lost=-1%", "lost=5", "lost=abc%", "lost=%", "lost=1%%", "gaps=1.5",
