@@ -146,6 +146,9 @@ static int parse(const char *s, const struct kind *k, const struct js_unit_spec 
 			mult = k->units[i].mult;
 	if (!mult) {
 		snprintf(why, sizeof(why), "unknown unit '%.24s'", p);
+		for (char *c = why; *c; c++)
+			if ((unsigned char)*c < ' ' || *c == 0x7f)
+				*c = '?';	/* the message stays one line */
 		return bad(k, spec, err, errlen, why);
 	}
 	if (precise) {

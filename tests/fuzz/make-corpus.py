@@ -87,7 +87,8 @@ def text_seeds():
     for s in ("1", "1,3-5", "0-N", "0-1023:2/4", "ff,00000001", "0x3", "2-7"):
         put("cpulist", s)
     for s in ("60", "1.5", "5m", "1h", "2d", "1500ms", "500ns", "5us", "f:99", "r:1", "o:0",
-              "event=0x04", "event=4,umask=1\n"):
+              "event=0x04", "event=4,umask=1\n", "5\u00b5s", "5\u03bcs", "1.0005us",
+              "0.0000005s", "9223372036854775807ns", "1.5MiB", "64K"):
         put("time", s)
     for s in ("1us,10us,100us", "1ms", "0.5us,1s", "500", "1000000"):
         put("arrival", s)

@@ -199,6 +199,7 @@ static void test_messages(void **st)
 		{ &dur, "5xs", "unknown unit 'xs' (a number and a unit: ns, us, ms, s, m, h or d; "
 		  "a bare number is s; 0 = until Ctrl-C)" },
 		{ &dur, "-5us", "negative (" },
+		{ &dur, "5\nx", "unknown unit '?x' (" },      /* one line, whatever the input */
 		{ &dur, "abc", "not a number (" },
 		{ &dur, "1e99s", "no exponents (" },
 		{ &dur, "5 us", "a space in the value (" },
