@@ -203,28 +203,6 @@ static void test_arrivals(void **st)
 	assert_int_not_equal(parse("--burst", "5", NULL), 0);
 }
 
-/** TIME spellings every parser once took are accepted by -T and -d alike (js_units.h). */
-static void test_time_grammar(void **st)
-{
-	(void)st;
-	assert_int_equal(parse("-T", "5\xc2\xb5s", NULL), 0);   /* µs, U+00B5 */
-	assert_true(p.threshold_ns == 5000);
-	assert_int_equal(parse("-T", "5\xce\xbcs", NULL), 0);   /* μs, U+03BC */
-	assert_true(p.threshold_ns == 5000);
-	assert_int_equal(parse("-T", "1.5us", NULL), 0);
-	assert_true(p.threshold_ns == 1500);
-	assert_int_equal(parse("-d", "0", "-T", "1m", NULL), 0);
-	assert_true(p.threshold_ns == 60000000000ull);
-	assert_int_equal(parse("-d", "500ms", NULL), 0);
-	assert_true(p.duration_ns == 500000000ull);
-	assert_int_equal(parse("-d", "1d", NULL), 0);
-	assert_true(p.duration_ns == 86400000000000ull);
-	assert_int_equal(parse("-d", "0.5h", NULL), 0);
-	assert_true(p.duration_ns == 1800000000000ull);
-	assert_int_not_equal(parse("-d", "300000000d", NULL), 0);
-	assert_int_not_equal(parse("-T", "1..5", NULL), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,7 +211,6 @@ int main(void)
 		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_subcommands),   cmocka_unit_test(test_arrivals),
-		cmocka_unit_test(test_time_grammar),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */
