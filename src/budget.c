@@ -118,7 +118,8 @@ static int parse_pctl_key(const char *item, const char *key, double *p, char *er
 	struct num n;
 
 	if (!scan_num(key + 1, &n) || key[1 + n.len])
-		return js_errf(err, errlen, "'%s': a percentile key is pN, e.g. p99 or p99.9", item);
+		return js_errf(err, errlen, "'%s': a percentile key is pN, e.g. p99 or p99.9",
+			       item);
 	*p = num_double(key + 1, &n);
 	if (n.overflow || !(*p > 0.0) || *p > 100.0)
 		return js_errf(err, errlen, "'%s': the percentile must be above 0 and at most 100",
@@ -166,8 +167,8 @@ static int parse_value(const char *item, const char *key, const char *v,
 			return parse_pct(item, v, &it->pct, err, errlen);
 		}
 		if (is_count(v))
-			return js_errf(err, errlen, "'%s': lost takes a percentage (0.1%%) or a time "
-				       "(5ms)", item);
+			return js_errf(err, errlen, "'%s': lost takes a percentage (0.1%%) or a "
+				       "time (5ms)", item);
 		it->kind = JS_BUDGET_LOST_NS;
 		return parse_time(item, v, &it->limit, err, errlen);
 	}

@@ -175,7 +175,8 @@ static void test_sizes(void **st)
 		{ "1P", BAD_FORM, 0 }, { "abc", BAD_FORM, 0 },
 	};
 	static const struct row r_kib[] = {
-		{ "4", 0, 4096 }, { "4K", 0, 4096 }, { "4096B", 0, 4096 }, { "64M", 0, 64 * JS_MIB },
+		{ "4", 0, 4096 }, { "4K", 0, 4096 }, { "4096B", 0, 4096 },
+		{ "64M", 0, 64 * JS_MIB },
 		{ "0", BAD_RANGE, 0 }, { "65537K", BAD_RANGE, 0 }, { "1G", BAD_RANGE, 0 },
 	};
 
