@@ -87,49 +87,68 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* a decimal number: whole + frac / scale */
+struct number {
+	u128 whole, frac, scale;
+	bool digits;            /* at least one */
+	bool nonzero;           /* a non-zero digit */
+	bool big;               /* whole part past 2^64 */
+	bool precise;           /* a non-zero digit past JS_UNITS_DECIMALS decimals */
+};
+
+/* scan_number - digits with at most one '.' at p into *n; returns what follows */
+static const char *scan_number(const char *p, struct number *n)
+{
+	unsigned nfrac = 0, zeros = 0;
+
+	memset(n, 0, sizeof(*n));
+	n->scale = 1;
+	for (; is_digit(*p); p++) {
+		n->digits = true;
+		n->nonzero |= *p != '0';
+		if (n->whole >> 64)
+			n->big = true;	/* keep reading: the unit may be wrong too */
+		else
+			n->whole = n->whole * 10 + (unsigned)(*p - '0');
+	}
+	if (*p != '.')
+		return p;
+	for (p++; is_digit(*p); p++) {
+		n->digits = true;
+		if (*p == '0') {
+			zeros++;	/* counts only if a non-zero digit follows */
+			continue;
+		}
+		n->nonzero = true;
+		if (nfrac + zeros + 1 > JS_UNITS_DECIMALS) {
+			n->precise = true;
+			continue;
+		}
+		for (; zeros; zeros--, nfrac++)
+			n->frac *= 10, n->scale *= 10;
+		n->frac = n->frac * 10 + (unsigned)(*p - '0');
+		n->scale *= 10;
+		nfrac++;
+	}
+	return p;
+}
+
 /* parse - the value at s, in the kind's base unit (ns, B) */
 static int parse(const char *s, const struct kind *k, const struct js_unit_spec *spec,
 		 uint64_t *out, char *err, size_t errlen)
 {
-	const char *p = s;
-	u128 whole = 0, frac = 0, scale = 1, v;
-	unsigned nfrac = 0, zeros = 0;
-	bool digits = false, nonzero = false, big = false, precise = false;
+	struct number n;
 	uint64_t mult = 0;
+	const char *p;
 	char why[64];
+	u128 v;
 
 	if (!s || !*s)
 		return bad(k, spec, err, errlen, "empty");
 	if (*s == '-')
 		return bad(k, spec, err, errlen, "negative");
-	for (; is_digit(*p); p++) {
-		digits = true;
-		nonzero |= *p != '0';
-		if (whole >> 64)
-			big = true;	/* keep reading: the unit may be wrong too */
-		else
-			whole = whole * 10 + (unsigned)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; is_digit(*p); p++) {
-			digits = true;
-			if (*p == '0') {
-				zeros++;	/* counts only if a non-zero digit follows */
-				continue;
-			}
-			nonzero = true;
-			if (nfrac + zeros + 1 > JS_UNITS_DECIMALS) {
-				precise = true;
-				continue;
-			}
-			for (; zeros; zeros--, nfrac++)
-				frac *= 10, scale *= 10;
-			frac = frac * 10 + (unsigned)(*p - '0');
-			scale *= 10;
-			nfrac++;
-		}
-	}
-	if (!digits)
+	p = scan_number(s, &n);
+	if (!n.digits)
 		return bad(k, spec, err, errlen, "not a number");
 	if ((*p == 'e' || *p == 'E') &&
 	    (is_digit(p[1]) || ((p[1] == '+' || p[1] == '-') && is_digit(p[2]))))
@@ -151,15 +170,15 @@ static int parse(const char *s, const struct kind *k, const struct js_unit_spec 
 				*c = '?';	/* the message stays one line */
 		return bad(k, spec, err, errlen, why);
 	}
-	if (precise) {
+	if (n.precise) {
 		snprintf(why, sizeof(why), "more than %d decimals", JS_UNITS_DECIMALS);
 		return bad(k, spec, err, errlen, why);
 	}
 	/* whole < 2^68, mult < 2^47, frac < 10^24: no product passes 2^128; halves round up */
-	v = whole * mult + (2 * frac * mult + scale) / (2 * scale);
-	if (big || v > spec->max)
+	v = n.whole * mult + (2 * n.frac * mult + n.scale) / (2 * n.scale);
+	if (n.big || v > spec->max)
 		return out_of_range(k, err, errlen, "at most", spec->max);
-	if (!v && nonzero)
+	if (!v && n.nonzero)
 		return out_of_range(k, err, errlen, "below", 1);
 	if (v < spec->min) {
 		if (spec->min > 1)
