@@ -37,6 +37,10 @@ int js_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((forma
 /* js_fmt_ns - human duration ("812 ns", "48.2 us", "11.9 ms", "2.50 s") into buf */
 const char *js_fmt_ns(char *buf, size_t len, uint64_t ns);
 
+/* js_name_index - the index of name in names[n] (NULL entries skipped); -1 if absent:
+ * the name -> value lookup beside each enum's name table */
+int js_name_index(const char *const *names, size_t n, const char *name);
+
 /* js_mono_ns - CLOCK_MONOTONIC now, in ns */
 uint64_t js_mono_ns(void);
 

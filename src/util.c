@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "js_util.h"
@@ -81,6 +82,15 @@ const char *js_fmt_ns(char *buf, size_t len, uint64_t ns)
 	else
 		snprintf(buf, len, "%.2f s", ns / 1e9);
 	return buf;
+}
+
+/* js_name_index - the index of name in names[n] (NULL entries skipped); -1 if absent */
+int js_name_index(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return (int)i;
+	return -1;
 }
 
 uint64_t js_mono_ns(void)
