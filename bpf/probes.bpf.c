@@ -37,8 +37,6 @@ const volatile __s64 steal_delta = 0;       /* &steal_time.steal - &hrtimer_base
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
-__u64 steal_cur[JS_MAX_CPUS] = {};          /* last steal clock read on each CPU */
-__u64 steal_cur_ns[JS_MAX_CPUS] = {};       /* ... and when (bpf_ktime_get_ns) */
 __u32 nr_sampler_tids = 0;                  /* written by user space */
 __u32 sampler_cpu = 0;                      /* CPU a sampler was last switched in on */
 __u64 sampler_mm = 0;                       /* the samplers' mm, learned at switch-in */
@@ -113,15 +111,11 @@ static __always_inline struct js_cpu_state *state(void)
 }
 
 /* steal_read - this CPU's paravirt steal clock; false when unknown */
-static __always_inline bool steal_read(struct js_cpu_state *s, __u32 cpu, __u64 now, __u64 *v)
+static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
 {
 	if (!steal_enabled || !s->steal_addr)
 		return false;
-	if (bpf_probe_read_kernel(v, sizeof(*v), (void *)s->steal_addr))
-		return false;
-	steal_cur[cpu & (JS_MAX_CPUS - 1)] = *v;
-	steal_cur_ns[cpu & (JS_MAX_CPUS - 1)] = now;
-	return true;
+	return !bpf_probe_read_kernel(v, sizeof(*v), (void *)s->steal_addr);
 }
 
 static __always_inline bool is_sampler(__u32 tid, __u32 tgid)
@@ -188,7 +182,7 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 	e->id = id;
 	e->addr = addr;
 	e->flags = flags;
-	if (s && steal_read(s, cpu, now, &st)) {
+	if (s && steal_read(s, &st)) {
 		e->steal_start = st;
 		e->steal_end = st;
 		e->flags |= JS_F_STEAL;
@@ -238,7 +232,7 @@ static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
 	sl->kind = kind;
 	sl->id = id;
 	sl->addr = addr;
-	sl->flags = steal_read(s, cpu, now, &sl->steal) ? JS_F_STEAL : 0;
+	sl->flags = steal_read(s, &sl->steal) ? JS_F_STEAL : 0;
 }
 
 /* find - topmost open slot of (kind, id), -1 if none (exit without a recorded entry) */
@@ -290,7 +284,7 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id)
 	e->end_ns = now;
 	e->id = id;
 	e->addr = sl.addr;
-	if (steal_read(s, cpu, now, &st) && (sl.flags & JS_F_STEAL)) {
+	if (steal_read(s, &st) && (sl.flags & JS_F_STEAL)) {
 		e->steal_start = sl.steal;
 		e->steal_end = st;
 		e->flags |= JS_F_STEAL;
@@ -335,7 +329,7 @@ static __always_inline void tbegin(__u32 kind, __u64 addr)
 	now = bpf_ktime_get_ns();
 	t->addr = addr;
 	t->cpu = cpu;
-	t->flags = steal_read(s, cpu, now, &t->steal) ? JS_F_STEAL : 0;
+	t->flags = steal_read(s, &t->steal) ? JS_F_STEAL : 0;
 	t->start = now;         /* last: start != 0 marks the slot open */
 }
 
@@ -363,7 +357,7 @@ static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
 		e->id = id;
 		e->addr = addr ? addr : t->addr;
 		/* the end steal is only comparable if we are still on the start CPU */
-		if (s && (t->flags & JS_F_STEAL) && cpu == t->cpu && steal_read(s, cpu, now, &st)) {
+		if (s && (t->flags & JS_F_STEAL) && cpu == t->cpu && steal_read(s, &st)) {
 			e->steal_start = t->steal;
 			e->steal_end = st;
 			e->flags |= JS_F_STEAL;
@@ -699,7 +693,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
-	sflag = steal_read(s, cpu, now, &st) ? JS_F_STEAL : 0;
+	sflag = steal_read(s, &st) ? JS_F_STEAL : 0;
 	/* the first switch after attach has no start for prev: skip it */
 	if (!(s->cur_flags & JS_CUR_VALID))
 		;
@@ -768,7 +762,7 @@ int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 	w->start = 0;           /* a nested claim (preemption) sees it busy only when filled */
 	w->tid = tid;
 	w->addr = (__u64)BPF_CORE_READ(work, func);
-	w->flags = steal_read(s, cpu, now, &w->steal) ? JS_F_STEAL : 0;
+	w->flags = steal_read(s, &w->steal) ? JS_F_STEAL : 0;
 	w->start = now;
 	return 0;
 }
@@ -802,7 +796,7 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 	e->end_ns = now;
 	e->id = tid;
 	e->addr = w.addr;
-	if (steal_read(s, cpu, now, &st) && (w.flags & JS_F_STEAL)) {
+	if (steal_read(s, &st) && (w.flags & JS_F_STEAL)) {
 		e->steal_start = w.steal;
 		e->steal_end = st;
 		e->flags |= JS_F_STEAL;

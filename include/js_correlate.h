@@ -115,13 +115,4 @@ uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct stea
  */
 uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta);
 
-/* corr_softirq_name - "NET_RX" for softirq 3, NULL when unknown */
-const char *corr_softirq_name(uint32_t nr);
-
-/* corr_vector_name - "local_timer", "reschedule", ... for enum js_vector, NULL if unknown */
-const char *corr_vector_name(uint32_t vec);
-
-/* corr_tlb_reason - "task_switch", "remote_shootdown", ... for tlb_flush's reason */
-const char *corr_tlb_reason(uint32_t reason);
-
 #endif /* JS_CORRELATE_H */

@@ -18,7 +18,7 @@ enum js_ev_kind {
 	JS_EV_NONE = 0,
 	JS_EV_IRQ,          /* hard IRQ handler: id = irq number, name = action */
 	JS_EV_VECTOR,       /* APIC vector handler: id = enum js_vector */
-	JS_EV_SOFTIRQ,      /* softirq: id = vector number (NET_RX = 3 ...) */
+	JS_EV_SOFTIRQ,      /* softirq: id = enum js_softirq */
 	JS_EV_HRTIMER,      /* hrtimer callback: addr = function address */
 	JS_EV_NMI,          /* NMI handler: addr = handler address */
 	JS_EV_FAULT,        /* page fault: id = pid of faulting task, addr = address,
@@ -30,17 +30,16 @@ enum js_ev_kind {
 	JS_EV_THP,          /* huge page collapse / khugepaged scan: id = enum js_thp,
 	                     * addr = the kernel's scan result (SCAN_SUCCEED = 1),
 	                     * name = the collapsing task (COLLAPSE) */
-	JS_EV_TLB,          /* tlb flush on the CPU: id = reason */
+	JS_EV_TLB,          /* tlb flush on the CPU: id = enum js_tlb_reason */
 	JS_EV_IPI_SEND,     /* IPI sent towards a measured CPU (recorded on the sender):
 	                     * cpu = target, id = sender pid, name = sender comm,
 	                     * addr = callsite, callback = the function the target
 	                     * runs (0 for a reschedule IPI) */
 	JS_EV_MIGRATE,      /* compaction / page migration on the CPU: id = enum js_mm */
-	JS_EV_CSD,          /* no longer produced (kept so kind numbers stay stable): the
-	                     * callback of a call-function IPI is named from the sender's
-	                     * ipi_send_* callback, which costs the measured CPU nothing */
 	JS_EV_KIND_MAX
 };
+
+/* Names of these enums: js_event_names.h (user space only). */
 
 /* APIC vectors (irq_vectors:*_entry/exit) */
 enum js_vector {
@@ -56,16 +55,44 @@ enum js_vector {
 	JS_VEC_MAX
 };
 
+/* softirq vectors: the kernel's numbering (HI_SOFTIRQ = 0 ... in linux/interrupt.h) */
+enum js_softirq {
+	JS_SOFTIRQ_HI = 0,
+	JS_SOFTIRQ_TIMER,
+	JS_SOFTIRQ_NET_TX,
+	JS_SOFTIRQ_NET_RX,
+	JS_SOFTIRQ_BLOCK,
+	JS_SOFTIRQ_IRQ_POLL,
+	JS_SOFTIRQ_TASKLET,
+	JS_SOFTIRQ_SCHED,
+	JS_SOFTIRQ_HRTIMER,
+	JS_SOFTIRQ_RCU,
+	JS_SOFTIRQ_MAX
+};
+
+/* tlb_flush reasons: the kernel's enum tlb_flush_reason (linux/mm_types.h) */
+enum js_tlb_reason {
+	JS_TLB_TASK_SWITCH = 0,         /* TLB_FLUSH_ON_TASK_SWITCH */
+	JS_TLB_REMOTE_SHOOTDOWN,
+	JS_TLB_LOCAL_SHOOTDOWN,
+	JS_TLB_LOCAL_MM_SHOOTDOWN,
+	JS_TLB_REMOTE_SEND_IPI,
+	JS_TLB_REMOTE_WRONG_CPU,
+	JS_TLB_REASON_MAX
+};
+
 enum js_thp {
 	JS_THP_COLLAPSE = 0,    /* huge_memory:mm_collapse_huge_page */
 	JS_THP_ISOLATE,         /* huge_memory:mm_collapse_huge_page_isolate */
 	JS_THP_SCAN_PMD,        /* huge_memory:mm_khugepaged_scan_pmd */
 	JS_THP_SCAN_FILE,       /* huge_memory:mm_khugepaged_scan_file */
+	JS_THP_MAX
 };
 
 enum js_mm {
 	JS_MM_COMPACT = 0,      /* compaction:mm_compaction_begin/end */
 	JS_MM_MIGRATE,          /* migrate:mm_migrate_pages */
+	JS_MM_MAX
 };
 
 #define JS_F_KERNEL   0x1u   /* fault: kernel-mode fault */

@@ -28,7 +28,6 @@
 #include "js_events.h"
 
 struct js_probes;
-struct js_ksyms;
 
 struct probes_opts {
 	const int *cpus;                /* measured CPUs */
@@ -37,7 +36,6 @@ struct probes_opts {
 	size_t ringbuf_bytes;           /* 0 = 16 MiB; rounded up to a power of two */
 	bool verbose;                   /* libbpf debug output */
 	bool no_prog_stats;             /* leave kernel.bpf_stats_enabled alone (no run times) */
-	const struct js_ksyms *ksyms;   /* if set, consume names HRTIMER/WORK/NMI/CSD functions */
 };
 
 enum probes_prog_state {
@@ -91,8 +89,7 @@ int probes_attach(struct js_probes *p);
  * the number delivered, or a negative errno / negative cb return (which stops delivery).
  * One call delivers at most a ring buffer's worth of records, so it returns even when the
  * callback is slower than the producers (the ring then fills up: lost events, counted).
- * Names the probes leave empty are filled in: vector and softirq names, and function
- * symbols of HRTIMER/WORK/NMI/CSD events when o->ksyms was given. */
+ * Records are delivered as the probes wrote them (their names: js_event_names.h). */
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
 		   void *ctx);
 /* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
@@ -102,24 +99,4 @@ void probes_detach(struct js_probes *p);
 void probes_destroy(struct js_probes *p);
 /* probes_stats - counters and per-program statistics (valid until the next call) */
 int probes_stats(struct js_probes *p, struct probes_stats *st);
-/* probes_list - comma-separated names of the programs in state, into buf; returns buf */
-const char *probes_list(struct js_probes *p, enum probes_prog_state state, char *buf,
-			size_t len);
-/* probes_read_steal - last steal clock (ns) the probes read on cpu; -ENOENT if unknown.
- * Updated at every event on that CPU (at least every tick while it is busy). */
-int probes_read_steal(struct js_probes *p, int cpu, uint64_t *steal_ns);
-/* probes_read_steal_at - same, with the CLOCK_MONOTONIC time of that reading */
-int probes_read_steal_at(struct js_probes *p, int cpu, uint64_t *steal_ns, uint64_t *when_ns);
-
-/* probes_kind_name - "irq", "vector", "softirq" ... for enum js_ev_kind */
-const char *probes_kind_name(unsigned int kind);
-/* probes_vector_name - "local_timer", "reschedule" ... for enum js_vector; NULL if unknown */
-const char *probes_vector_name(unsigned int vec);
-/* probes_softirq_name - "TIMER", "NET_RX" ... for a softirq vector number; NULL if unknown */
-const char *probes_softirq_name(unsigned int nr);
-/* probes_tlb_reason - "task_switch", "remote_shootdown" ... for a tlb_flush reason */
-const char *probes_tlb_reason(unsigned int reason);
-/* probes_thp_name - "collapse", "isolate", "scan_pmd", "scan_file" for enum js_thp */
-const char *probes_thp_name(unsigned int id);
-
 #endif /* JS_PROBES_H */

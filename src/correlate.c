@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "js_correlate.h"
+#include "js_event_names.h"
 #include "js_util.h"
 
 /* Nesting levels: an interval of a higher level runs inside one of a lower level. */
@@ -63,47 +64,6 @@ struct scratch {
 	size_t n, nsrc, nsend;
 	size_t cap;                   /* allocated entries: kept across the gaps of a batch */
 };
-
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
-	"IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
-};
-
-static const char *const vector_names[JS_VEC_MAX] = {
-	[JS_VEC_LOCAL_TIMER] = "local_timer",
-	[JS_VEC_RESCHEDULE] = "reschedule",
-	[JS_VEC_CALL_FUNCTION] = "call_function",
-	[JS_VEC_CALL_FUNCTION_SINGLE] = "call_function_single",
-	[JS_VEC_IRQ_WORK] = "irq_work",
-	[JS_VEC_THERMAL] = "thermal",
-	[JS_VEC_PLATFORM_IPI] = "platform_ipi",
-	[JS_VEC_ERROR] = "error",
-	[JS_VEC_SPURIOUS] = "spurious",
-};
-
-/* enum tlb_flush_reason (include/linux/mm_types.h) */
-static const char *const tlb_reasons[] = {
-	"task_switch", "remote_shootdown", "local_shootdown", "local_mm_shootdown",
-	"remote_ipi_send",
-};
-
-/* corr_softirq_name - softirq vector name */
-const char *corr_softirq_name(uint32_t nr)
-{
-	return nr < ARRAY_SIZE(softirq_names) ? softirq_names[nr] : NULL;
-}
-
-/* corr_vector_name - APIC vector name */
-const char *corr_vector_name(uint32_t vec)
-{
-	return vec < JS_VEC_MAX ? vector_names[vec] : NULL;
-}
-
-/* corr_tlb_reason - tlb_flush reason name */
-const char *corr_tlb_reason(uint32_t reason)
-{
-	return reason < ARRAY_SIZE(tlb_reasons) ? tlb_reasons[reason] : NULL;
-}
 
 static bool vec_is_ipi(uint32_t vec)
 {
@@ -392,12 +352,12 @@ static void detail_task(const struct scratch *sc, const struct item *it,
  * shortened first when it does not fit, the sender never */
 static void detail_vector(const struct item *it, const struct corr_opts *o, char *d)
 {
-	const char *v = corr_vector_name(it->ev->id), *fn = NULL;
 	char comm[JS_NAME_LEN + 1], from[JS_NAME_LEN + 24] = "";
+	const char *fn = NULL;
 	int n, room;
 
-	n = v ? snprintf(d, JS_DETAIL_LEN, "%s", v) :
-		snprintf(d, JS_DETAIL_LEN, "vector:%u", it->ev->id);
+	js_ev_id_label(JS_EV_VECTOR, it->ev->id, d, JS_DETAIL_LEN);
+	n = (int)strlen(d);
 	if (!it->send || n <= 0 || n >= JS_DETAIL_LEN)
 		return;
 	snprintf(from, sizeof(from), " from %s:%u", ev_name(it->send, comm), it->send->id);
@@ -430,45 +390,34 @@ static void detail_fault(const struct js_event *e, bool with_addr, char *d)
  */
 static void detail_thp(const struct js_event *e, char *d)
 {
-	static const char *const thp[] = { "THP collapse", "THP isolate", "khugepaged scan_pmd",
-					   "khugepaged scan_file" };
 	const char *who = e->flags & JS_F_SAMPLER ? " (sampler)" : "";
-	char comm[JS_NAME_LEN + 1];
+	char comm[JS_NAME_LEN + 1], what[JS_DETAIL_LEN];
 	int n;
 
-	if (e->id >= ARRAY_SIZE(thp))
-		n = snprintf(d, JS_DETAIL_LEN, "thp:%u%s", e->id, who);
-	else if (e->id == JS_THP_COLLAPSE && e->addr != THP_SCAN_SUCCEED)
-		n = snprintf(d, JS_DETAIL_LEN, "%s failed:%u%s", thp[e->id], (uint32_t)e->addr, who);
+	js_ev_id_label(JS_EV_THP, e->id, what, sizeof(what));
+	if (e->id == JS_THP_COLLAPSE && e->addr != THP_SCAN_SUCCEED)
+		n = snprintf(d, JS_DETAIL_LEN, "%s failed:%u%s", what, (uint32_t)e->addr, who);
 	else
-		n = snprintf(d, JS_DETAIL_LEN, "%s%s", thp[e->id], who);
+		n = snprintf(d, JS_DETAIL_LEN, "%s%s", what, who);
 	if (e->name[0] && n > 0 && n < JS_DETAIL_LEN)
 		snprintf(d + n, JS_DETAIL_LEN - n, " %s", ev_name(e, comm));
 }
 
+/* detail_mm - THP steps; compaction, migration; a tlb flush's reason [(sampler)] */
 static void detail_mm(const struct js_event *e, char *d)
 {
-	static const char *const mm[] = { "compaction", "migration" };
-	const char *r;
+	char what[JS_DETAIL_LEN];
 
 	switch (e->kind) {
 	case JS_EV_THP:
 		detail_thp(e, d);
 		break;
 	case JS_EV_MIGRATE:
-		if (e->id < ARRAY_SIZE(mm))
-			snprintf(d, JS_DETAIL_LEN, "%s", mm[e->id]);
-		else
-			snprintf(d, JS_DETAIL_LEN, "mm:%u", e->id);
+		js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN);
 		break;
 	default: /* JS_EV_TLB */
-		r = corr_tlb_reason(e->id);
-		if (r)
-			snprintf(d, JS_DETAIL_LEN, "%s%s", r,
-				 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
-		else
-			snprintf(d, JS_DETAIL_LEN, "reason:%u%s", e->id,
-				 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
+		snprintf(d, JS_DETAIL_LEN, "%s%s", js_ev_id_label(e->kind, e->id, what, sizeof(what)),
+			 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
 	}
 }
 
@@ -492,13 +441,7 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 	case JS_EV_IRQ:
 		snprintf(d, JS_DETAIL_LEN, "%s:%u", e->name[0] ? ev_name(e, name) : "irq", e->id);
 		break;
-	case JS_EV_SOFTIRQ:
-		s = corr_softirq_name(e->id);
-		if (s)
-			snprintf(d, JS_DETAIL_LEN, "%s", s);
-		else
-			snprintf(d, JS_DETAIL_LEN, "softirq:%u", e->id);
-		break;
+	case JS_EV_SOFTIRQ: js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN); break;
 	case JS_EV_NMI:
 		s = o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL;
 		if (!(s && *s) && e->name[0])

@@ -31,7 +31,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "js_correlate.h"
+#include "js_event_names.h"
 #include "js_json.h"
 #include "js_ksyms.h"
 #include "js_output.h"
@@ -528,22 +528,10 @@ static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf
 		snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
 }
 
-static const char *mm_name(const struct js_event *e)
-{
-	static const char *const thp[] = { "THP collapse", "THP isolate", "khugepaged scan_pmd",
-					   "khugepaged scan_file" };
-	static const char *const mm[] = { "compaction", "migration" };
-
-	if (e->kind == JS_EV_THP)
-		return e->id < ARRAY_SIZE(thp) ? thp[e->id] : "THP";
-	return e->id < ARRAY_SIZE(mm) ? mm[e->id] : "mm";
-}
-
 /* ev_label - the slice name of an event */
 static void ev_label(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
 {
 	char fn[JS_NAME_LEN + 64];
-	const char *s;
 	int nl = JS_NAME_LEN;
 
 	switch (e->kind) {
@@ -552,20 +540,6 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 			snprintf(buf, len, "irq %u %.*s", e->id, nl, e->name);
 		else
 			snprintf(buf, len, "irq %u", e->id);
-		break;
-	case JS_EV_VECTOR:
-		s = corr_vector_name(e->id);
-		if (s)
-			snprintf(buf, len, "%s", s);
-		else
-			snprintf(buf, len, "vector %u", e->id);
-		break;
-	case JS_EV_SOFTIRQ:
-		s = corr_softirq_name(e->id);
-		if (s)
-			snprintf(buf, len, "%s", s);
-		else
-			snprintf(buf, len, "softirq %u", e->id);
 		break;
 	case JS_EV_HRTIMER: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "hrtimer %s", fn); break;
 	case JS_EV_NMI: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "nmi %s", fn); break;
@@ -577,13 +551,9 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 	case JS_EV_TASK: snprintf(buf, len, "%.*s:%u", nl, e->name, e->id); break;
 	case JS_EV_IDLE: snprintf(buf, len, "idle"); break;
 	case JS_EV_TLB:
-		s = corr_tlb_reason(e->id);
-		if (s)
-			snprintf(buf, len, "tlb flush %s", s);
-		else
-			snprintf(buf, len, "tlb flush reason %u", e->id);
+		snprintf(buf, len, "tlb flush %s", js_ev_id_label(e->kind, e->id, fn, sizeof(fn)));
 		break;
-	default: snprintf(buf, len, "%s", mm_name(e)); break;
+	default: js_ev_id_label(e->kind, e->id, buf, len); break; /* vector, softirq, thp, mm */
 	}
 }
 

@@ -22,7 +22,6 @@
 #include <cpuid.h>
 #endif
 
-#include "js_ksyms.h"
 #include "js_probes.h"
 #include "js_util.h"
 #include "probes.skel.h"
@@ -58,7 +57,6 @@ struct js_probes {
 	void *cb_ctx;
 	size_t batch, batch_max;        /* records delivered by this consume, and the cap */
 	bool batch_full;
-	const struct js_ksyms *ksyms;
 	char rejected[16][48];          /* programs the verifier refused: not loaded */
 	size_t nrejected;
 };
@@ -112,66 +110,6 @@ static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	if (!lb_verbose)
 		js_dbg("%s", buf);
 	return 0;
-}
-
-/* ---- names --------------------------------------------------------------------------- */
-
-static const char *const kind_names[JS_EV_KIND_MAX] = {
-	[JS_EV_NONE] = "none",          [JS_EV_IRQ] = "irq",
-	[JS_EV_VECTOR] = "vector",      [JS_EV_SOFTIRQ] = "softirq",
-	[JS_EV_HRTIMER] = "hrtimer",    [JS_EV_NMI] = "nmi",
-	[JS_EV_FAULT] = "fault",        [JS_EV_TASK] = "task",
-	[JS_EV_IDLE] = "idle",          [JS_EV_WORK] = "work",
-	[JS_EV_THP] = "thp",            [JS_EV_TLB] = "tlb",
-	[JS_EV_IPI_SEND] = "ipi_send",  [JS_EV_MIGRATE] = "migrate",
-	[JS_EV_CSD] = "csd",
-};
-
-static const char *const vector_names[JS_VEC_MAX] = {
-	"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
-	"thermal_apic", "x86_platform_ipi", "error_apic", "spurious_apic",
-};
-
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
-	"RCU",
-};
-
-static const char *const tlb_reasons[] = {
-	"task_switch", "remote_shootdown", "local_shootdown", "local_mm_shootdown",
-	"remote_send_ipi",
-};
-
-static const char *const thp_names[] = { "collapse", "isolate", "scan_pmd", "scan_file" };
-
-/* probes_kind_name - "irq", "vector", "softirq" ... for enum js_ev_kind */
-const char *probes_kind_name(unsigned int kind)
-{
-	return kind < JS_EV_KIND_MAX && kind_names[kind] ? kind_names[kind] : "unknown";
-}
-
-/* probes_vector_name - "local_timer", "reschedule" ... for enum js_vector; NULL if unknown */
-const char *probes_vector_name(unsigned int vec)
-{
-	return vec < JS_VEC_MAX ? vector_names[vec] : NULL;
-}
-
-/* probes_softirq_name - "TIMER", "NET_RX" ... for a softirq vector number; NULL if unknown */
-const char *probes_softirq_name(unsigned int nr)
-{
-	return nr < ARRAY_SIZE(softirq_names) ? softirq_names[nr] : NULL;
-}
-
-/* probes_tlb_reason - "task_switch", "remote_shootdown" ... for a tlb_flush reason */
-const char *probes_tlb_reason(unsigned int reason)
-{
-	return reason < ARRAY_SIZE(tlb_reasons) ? tlb_reasons[reason] : "unknown";
-}
-
-/* probes_thp_name - "collapse", "isolate", "scan_pmd", "scan_file" for enum js_thp */
-const char *probes_thp_name(unsigned int id)
-{
-	return id < ARRAY_SIZE(thp_names) ? thp_names[id] : "unknown";
 }
 
 /* ---- steal clock location (FEASIBILITY §3) ------------------------------------------ */
@@ -582,7 +520,6 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 	}
 	p->stats_fd = -1;
 	p->run_stats_wanted = !o->no_prog_stats;
-	p->ksyms = o->ksyms;
 	err = open_load(p, o, why, whylen);
 	if (err) {
 		probes_destroy(p);
@@ -821,40 +758,10 @@ void probes_destroy(struct js_probes *p)
 
 /* ---- consume ------------------------------------------------------------------------- */
 
-static void put_name(struct js_event *e, const char *name)
+static int deliver(struct js_probes *p, const struct js_event *e)
 {
-	if (name && !e->name[0])
-		snprintf(e->name, sizeof(e->name), "%s", name);
-}
-
-/* annotate - names the probes leave to user space */
-static void annotate(const struct js_probes *p, struct js_event *e)
-{
-	switch (e->kind) {
-	case JS_EV_VECTOR:
-		put_name(e, probes_vector_name(e->id));
-		break;
-	case JS_EV_SOFTIRQ:
-		put_name(e, probes_softirq_name(e->id));
-		break;
-	case JS_EV_HRTIMER:
-	case JS_EV_WORK:
-	case JS_EV_NMI:
-		if (p->ksyms && e->addr)
-			put_name(e, ksyms_name(p->ksyms, e->addr));
-		break;
-	default:
-		break;
-	}
-}
-
-static int deliver(struct js_probes *p, const struct js_event *src)
-{
-	struct js_event e = *src;
-
-	annotate(p, &e);
 	p->consumed++;
-	return p->cb(p->cb_ctx, &e);
+	return p->cb(p->cb_ctx, e);
 }
 
 static int rb_sample(void *ctx, void *data, size_t size)
@@ -984,46 +891,4 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->detach_ns = p->detach_ns;
 	st->ringbuf_bytes = p->ringbuf_bytes;
 	return 0;
-}
-
-/* probes_list - comma-separated names of the programs in state, into buf; returns buf */
-const char *probes_list(struct js_probes *p, enum probes_prog_state state, char *buf,
-			size_t len)
-{
-	size_t i, n = 0;
-
-	if (!len)
-		return buf;
-	buf[0] = '\0';
-	for (i = 0; p && i < p->nprogs && n < len; i++) {
-		if (p->progs[i].state != state)
-			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", p->progs[i].name);
-	}
-	return buf;
-}
-
-/* probes_read_steal_at - same, with the CLOCK_MONOTONIC time of that reading */
-int probes_read_steal_at(struct js_probes *p, int cpu, uint64_t *steal_ns, uint64_t *when_ns)
-{
-	uint64_t when;
-
-	if (!p || cpu < 0 || cpu >= JS_MAX_CPUS)
-		return -EINVAL;
-	if (!p->steal)
-		return -ENOENT;
-	when = __atomic_load_n(&p->skel->bss->steal_cur_ns[cpu], __ATOMIC_ACQUIRE);
-	if (!when)
-		return -ENOENT;
-	*steal_ns = __atomic_load_n(&p->skel->bss->steal_cur[cpu], __ATOMIC_RELAXED);
-	if (when_ns)
-		*when_ns = when;
-	return 0;
-}
-
-/* probes_read_steal - last steal clock (ns) the probes read on cpu; -ENOENT if unknown.
- * Updated at every event on that CPU (at least every tick while it is busy). */
-int probes_read_steal(struct js_probes *p, int cpu, uint64_t *steal_ns)
-{
-	return probes_read_steal_at(p, cpu, steal_ns, NULL);
 }

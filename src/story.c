@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "js_event_names.h"
 #include "js_story.h"
 #include "js_util.h"
 
@@ -58,7 +59,7 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 	case JS_CAUSE_IDLE: return snprintf(buf, len, "sampler off CPU, CPU idle");
 	case JS_CAUSE_IRQ: return snprintf(buf, len, "IRQ %s", d);
 	case JS_CAUSE_TIMER:
-		if (!strcmp(d, "local_timer"))
+		if (!strcmp(d, js_ev_id_name(JS_EV_VECTOR, JS_VEC_LOCAL_TIMER)))
 			return snprintf(buf, len, "local timer IRQ");
 		return snprintf(buf, len, "%s timer", d);
 	case JS_CAUSE_IPI: return snprintf(buf, len, "IPI %s", d);

@@ -273,8 +273,8 @@ static void test_labels(void **state)
 	assert_string_equal(b, "NET_RX softirq");
 	story_part_label(b, sizeof(b), JS_CAUSE_IPI, "reschedule from bash:12");
 	assert_string_equal(b, "IPI reschedule from bash:12");
-	story_part_label(b, sizeof(b), JS_CAUSE_VECTOR, "thermal");
-	assert_string_equal(b, "thermal vector");
+	story_part_label(b, sizeof(b), JS_CAUSE_VECTOR, "thermal_apic");
+	assert_string_equal(b, "thermal_apic vector");
 	story_part_label(b, sizeof(b), JS_CAUSE_NMI, "nmi perf_event_nmi_handler");
 	assert_string_equal(b, "NMI perf_event_nmi_handler");
 	story_part_label(b, sizeof(b), JS_CAUSE_NMI, "nmi");
