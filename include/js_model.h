@@ -26,7 +26,7 @@ static inline bool js_detail_folded(const char *detail)
 	return detail && !strncmp(detail, "(other", 6) && (detail[6] == ')' || detail[6] == ':');
 }
 
-/* Cause classes. The order is the report's order; names are js_cause_name(). */
+/* Cause classes. The order is the report's order; names are js_cause_name() (causes.c). */
 enum js_cause {
 	JS_CAUSE_UNEXPLAINED = 0, /* no event, no steal, no SMI */
 	JS_CAUSE_TASK,            /* another task ran (preemption) */
@@ -48,8 +48,10 @@ enum js_cause {
 	JS_CAUSE_MAX
 };
 
-const char *js_cause_name(enum js_cause c);       /* "task", "irq", ... */
-int js_cause_from_name(const char *name);         /* -1 if unknown */
+/* js_cause_name - "task", "irq", ... for enum js_cause; "?" if unknown */
+const char *js_cause_name(enum js_cause c);
+/* js_cause_from_name - the enum js_cause named name; -1 if none */
+int js_cause_from_name(const char *name);
 
 /* One gap, on the CLOCK_MONOTONIC time base (the BPF probes' clock). */
 struct js_gap {

@@ -1,11 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* causes.c - cause table and cause-annotated gap histogram (see js_causes.h). Pure: no I/O. */
+/*
+ * causes.c - the cause classes' names (see js_model.h), the cause table and the
+ * cause-annotated gap histogram (see js_causes.h). Pure: no I/O.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "js_causes.h"
 #include "js_util.h"
+
+static const char *const cause_names[JS_CAUSE_MAX] = {
+	[JS_CAUSE_UNEXPLAINED] = "unexplained",
+	[JS_CAUSE_TASK] = "task",
+	[JS_CAUSE_IDLE] = "idle",
+	[JS_CAUSE_IRQ] = "irq",
+	[JS_CAUSE_TIMER] = "timer",
+	[JS_CAUSE_IPI] = "ipi",
+	[JS_CAUSE_VECTOR] = "vector",
+	[JS_CAUSE_SOFTIRQ] = "softirq",
+	[JS_CAUSE_HRTIMER] = "hrtimer",
+	[JS_CAUSE_NMI] = "nmi",
+	[JS_CAUSE_FAULT] = "fault",
+	[JS_CAUSE_WORK] = "work",
+	[JS_CAUSE_THP] = "thp",
+	[JS_CAUSE_TLB] = "tlb",
+	[JS_CAUSE_MM] = "mm",
+	[JS_CAUSE_STEAL] = "steal",
+	[JS_CAUSE_SMI] = "smi",
+};
+
+/* js_cause_name - "task", "irq", ... for enum js_cause; "?" if unknown */
+const char *js_cause_name(enum js_cause c)
+{
+	return (unsigned)c < JS_CAUSE_MAX ? cause_names[c] : "?";
+}
+
+/* js_cause_from_name - the enum js_cause named name; -1 if none */
+int js_cause_from_name(const char *name)
+{
+	return js_name_index(cause_names, JS_CAUSE_MAX, name);
+}
 
 /* causes_init - an empty table */
 void causes_init(struct js_causes *c)
