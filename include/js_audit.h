@@ -143,10 +143,14 @@ int audit_exit_status(const struct js_audit *a);
 size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_irq **out,
 			 size_t max);
 
-/* audit_verdict_name - "pass", "warn", "fail", "skip" */
+/* audit_verdict_name - "pass", "warn", "fail", "skip"; "?" if unknown */
 const char *audit_verdict_name(enum audit_verdict v);
-/* audit_severity_name - "info", "low", "med", "high", "crit" */
+/* audit_verdict_from_name - the enum audit_verdict named name; -1 if none */
+int audit_verdict_from_name(const char *name);
+/* audit_severity_name - "info", "low", "med", "high", "crit"; "?" if unknown */
 const char *audit_severity_name(enum audit_severity s);
+/* audit_severity_from_name - the enum audit_severity named name; -1 if none */
+int audit_severity_from_name(const char *name);
 
 /*
  * audit_print_text - one aligned line per check (VERDICT SEV ID CPU OBSERVED, expected
@@ -165,6 +169,11 @@ void audit_write_json(struct js_json *j, const char *key, const struct js_audit 
 /* ---- runtime deltas: /proc/interrupts, /proc/softirqs and IRQ affinity around a run ---- */
 
 enum audit_row_kind { AUDIT_ROW_IRQ, AUDIT_ROW_ARCH, AUDIT_ROW_SOFTIRQ };
+
+/* audit_row_kind_name - "irq", "arch", "softirq"; "?" if unknown */
+const char *audit_row_kind_name(enum audit_row_kind k);
+/* audit_row_kind_from_name - the enum audit_row_kind named name; -1 if none */
+int audit_row_kind_from_name(const char *name);
 
 struct audit_row {
 	char key[16];                   /* "36", "LOC", "NET_RX" */

@@ -113,5 +113,14 @@ int sampler_smaps_huge_kb(const char *smaps, uint64_t addr, uint64_t *kb);
 
 /* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
 int sampler_parse_priority(const char *s, int *policy, int *priority);
+/* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
+const char *sampler_policy_name(int policy);
+/* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
+int sampler_policy_from_name(const char *name);
+
+/* sampler_hook_name - "fault", "thp" (--test-hook) for enum sampler_hook; NULL for none */
+const char *sampler_hook_name(enum sampler_hook h);
+/* sampler_hook_from_name - the enum sampler_hook named name; -1 if none */
+int sampler_hook_from_name(const char *name);
 
 #endif /* JS_SAMPLER_H */

@@ -28,6 +28,14 @@ static inline uint64_t js_rdtsc_lfence(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* How the sampler reads the TSC (--lfence chooses the second). */
+enum tsc_read { TSC_READ_RDTSCP = 0, TSC_READ_LFENCE_RDTSC };
+
+/* tsc_read_name - "rdtscp", "lfence;rdtsc"; NULL if unknown */
+const char *tsc_read_name(enum tsc_read r);
+/* tsc_read_from_name - the enum tsc_read named name; -1 if none */
+int tsc_read_from_name(const char *name);
+
 #define TSC_MAX_PAIRS 256
 
 /* One paired read: the TSC midpoint of a short window around clock_gettime. */

@@ -9,19 +9,57 @@
 #include "audit_priv.h"
 #include "js_util.h"
 
-static const char *const verdict_names[AUDIT_NVERDICTS] = { "pass", "warn", "fail", "skip" };
-static const char *const severity_names[] = { "info", "low", "med", "high", "crit" };
+static const char *const verdict_names[AUDIT_NVERDICTS] = {
+	[AUDIT_PASS] = "pass", [AUDIT_WARN] = "warn", [AUDIT_FAIL] = "fail", [AUDIT_SKIP] = "skip",
+};
+static const char *const severity_names[] = {
+	[SEV_INFO] = "info", [SEV_LOW] = "low", [SEV_MED] = "med", [SEV_HIGH] = "high",
+	[SEV_CRIT] = "crit",
+};
+static const char *const row_kind_names[] = {
+	[AUDIT_ROW_IRQ] = "irq", [AUDIT_ROW_ARCH] = "arch", [AUDIT_ROW_SOFTIRQ] = "softirq",
+};
+
+/* name_of - names[i], "?" when i is out of range */
+static const char *name_of(const char *const *names, size_t n, unsigned int i)
+{
+	return i < n ? names[i] : "?";
+}
 
 /* audit_verdict_name - "pass", "warn", "fail", "skip" */
 const char *audit_verdict_name(enum audit_verdict v)
 {
-	return (unsigned)v < AUDIT_NVERDICTS ? verdict_names[v] : "?";
+	return name_of(verdict_names, ARRAY_SIZE(verdict_names), v);
+}
+
+/* audit_verdict_from_name - the enum audit_verdict named name; -1 if none */
+int audit_verdict_from_name(const char *name)
+{
+	return js_name_index(verdict_names, ARRAY_SIZE(verdict_names), name);
 }
 
 /* audit_severity_name - "info", "low", "med", "high", "crit" */
 const char *audit_severity_name(enum audit_severity s)
 {
-	return (unsigned)s < ARRAY_SIZE(severity_names) ? severity_names[s] : "?";
+	return name_of(severity_names, ARRAY_SIZE(severity_names), s);
+}
+
+/* audit_severity_from_name - the enum audit_severity named name; -1 if none */
+int audit_severity_from_name(const char *name)
+{
+	return js_name_index(severity_names, ARRAY_SIZE(severity_names), name);
+}
+
+/* audit_row_kind_name - "irq", "arch", "softirq" */
+const char *audit_row_kind_name(enum audit_row_kind k)
+{
+	return name_of(row_kind_names, ARRAY_SIZE(row_kind_names), k);
+}
+
+/* audit_row_kind_from_name - the enum audit_row_kind named name; -1 if none */
+int audit_row_kind_from_name(const char *name)
+{
+	return js_name_index(row_kind_names, ARRAY_SIZE(row_kind_names), name);
 }
 
 /* audit_add - a new check, verdict pass until set; never NULL (a->scratch when OOM) */

@@ -257,11 +257,6 @@ uint64_t audit_deltas_get(const struct audit_deltas *d, int cpu, const char *key
 	return 0;
 }
 
-static const char *kind_name(enum audit_row_kind k)
-{
-	return k == AUDIT_ROW_IRQ ? "irq" : k == AUDIT_ROW_ARCH ? "arch" : "softirq";
-}
-
 /* audit_deltas_print_text - per CPU table of non-zero deltas with rates; affinity changes */
 void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 {
@@ -278,7 +273,7 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 				fprintf(fp, "interrupts on the measured CPUs during the run (%.1f s):\n",
 					d->seconds);
 			fprintf(fp, "  cpu%-4d %-8s %-7s %-30.30s %10llu", d->cpus[k],
-				kind_name(r->kind), r->key, r->name[0] ? r->name : "-",
+				audit_row_kind_name(r->kind), r->key, r->name[0] ? r->name : "-",
 				(unsigned long long)r->delta[k]);
 			if (d->seconds > 0)
 				fprintf(fp, " %10.1f/s", r->delta[k] / d->seconds);
@@ -320,7 +315,7 @@ void audit_deltas_write_json(struct js_json *j, const char *key, const struct au
 			json_obj_begin(j, NULL);
 			json_str(j, "key", r->key);
 			json_str(j, "name", r->name);
-			json_str(j, "kind", kind_name(r->kind));
+			json_str(j, "kind", audit_row_kind_name(r->kind));
 			if (r->irq >= 0)
 				json_i64(j, "irq", r->irq);
 			json_u64(j, "delta", r->delta[k]);

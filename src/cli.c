@@ -245,11 +245,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->trace_max_events = (unsigned)v;
 		break;
 	case OPT_TEST_HOOK:
-		if (!strcmp(arg, "fault")) {
-			p->test_hook = SAMPLER_HOOK_FAULT;
-		} else if (!strcmp(arg, "thp")) {
-			p->test_hook = SAMPLER_HOOK_THP;
-		} else {
+		p->test_hook = sampler_hook_from_name(arg);
+		if (p->test_hook <= SAMPLER_HOOK_NONE) {
 			argp_error(state, "invalid --test-hook '%s' (fault or thp)", arg);
 			return EINVAL;
 		}

@@ -6,6 +6,7 @@
 #include "js_json.h"
 #include "js_output.h"
 #include "js_report.h"
+#include "js_sampler.h"
 
 static void params(struct js_json *j, const struct js_params *p)
 {
@@ -21,10 +22,10 @@ static void params(struct js_json *j, const struct js_params *p)
 	json_u64(j, "duration_ns", p->duration_ns);
 	json_u64(j, "threshold_ns", p->threshold_ns);
 	json_u64(j, "warmup_ns", p->warmup_ns);
-	json_str(j, "policy", p->policy == 1 ? "fifo" : p->policy == 2 ? "rr" : "other");
+	json_str(j, "policy", sampler_policy_name(p->policy));
 	json_u64(j, "priority", (uint64_t)p->priority);
 	json_bool(j, "probes_requested", !p->no_probes);
-	json_str(j, "tsc_read", p->lfence ? "lfence;rdtsc" : "rdtscp");
+	json_str(j, "tsc_read", tsc_read_name(p->lfence ? TSC_READ_LFENCE_RDTSC : TSC_READ_RDTSCP));
 	json_u64(j, "top", p->top);
 	json_arr_begin(j, "arrival_intervals_ns");
 	for (size_t i = 0; i < p->narrivals; i++)
@@ -354,9 +355,9 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_obj_end(&j);
 	if (run->params->test_hook) {
 		json_obj_begin(&j, "test_hook");
-		json_str(&j, "mode", run->params->test_hook == 1 ? "fault" : "thp");
+		json_str(&j, "mode", sampler_hook_name(run->params->test_hook));
 		json_u64(&j, "actions", run->hook_actions);
-		if (run->params->test_hook == 2) {
+		if (run->params->test_hook == SAMPLER_HOOK_THP) {
 			json_u64(&j, "huge_kb_at_arm", run->hook_huge_kb_arm);
 			json_u64(&j, "huge_kb_at_end", run->hook_huge_kb_end);
 		}

@@ -9,6 +9,7 @@
 
 #include "js_report.h"
 #include "js_run_load.h"
+#include "js_sampler.h"
 #include "js_util.h"
 
 #define REQ 1u          /* the key must be present */
@@ -180,24 +181,19 @@ static void str_at(struct ld *l, const struct jsonp_val *o, const char *key, uns
 		latin1(dst, len, v->str.s, v->str.len);
 }
 
-/* name_at - a string that must be one of names[n]: its index, or -1 */
+/* name_at - a string from() knows (an enum's name -> value lookup): its value, or -1 */
 static int name_at(struct ld *l, const struct jsonp_val *o, const char *key,
-		   const char *(*name)(int), int n)
+		   int (*from)(const char *name))
 {
 	const struct jsonp_val *v = get(l, o, key, JSONP_STR, REQ);
+	int x;
 
 	if (!v)
 		return -1;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(v->str.s, name(i)))
-			return i;
-	lfail(l, v, key, "unknown value \"%.40s\"", v->str.s);
-	return -1;
-}
-
-static const char *cause_name(int c)
-{
-	return js_cause_name((enum js_cause)c);
+	x = from(v->str.s);
+	if (x < 0)
+		lfail(l, v, key, "unknown value \"%.40s\"", v->str.s);
+	return x;
 }
 
 /* cause_of - a cause class by name (member key or value) */
@@ -258,16 +254,6 @@ static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, i
 	pop(l, mark);
 }
 
-static const char *policy_name(int i)
-{
-	return i == 1 ? "fifo" : i == 2 ? "rr" : "other";
-}
-
-static const char *tsc_read_name(int i)
-{
-	return i ? "lfence;rdtsc" : "rdtscp";
-}
-
 static void load_params(struct ld *l, const struct jsonp_val *root, struct js_params *p)
 {
 	const struct jsonp_val *o = get(l, root, "params", JSONP_OBJ, REQ), *a;
@@ -281,11 +267,11 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_pa
 	u64_at(l, o, "duration_ns", REQ, &p->duration_ns);
 	u64_at(l, o, "threshold_ns", REQ, &p->threshold_ns);
 	u64_at(l, o, "warmup_ns", REQ, &p->warmup_ns);
-	p->policy = name_at(l, o, "policy", policy_name, 3);
+	p->policy = name_at(l, o, "policy", sampler_policy_from_name);
 	int_at(l, o, "priority", REQ, 0, 99, &p->priority);
 	bool_at(l, o, "probes_requested", REQ, &probes);
 	p->no_probes = !probes;
-	p->lfence = name_at(l, o, "tsc_read", tsc_read_name, 2) == 1;
+	p->lfence = name_at(l, o, "tsc_read", tsc_read_from_name) == TSC_READ_LFENCE_RDTSC;
 	u64_at(l, o, "top", REQ, &top);
 	p->top = (unsigned)JS_MIN(top, 1000000u);
 	a = get(l, o, "arrival_intervals_ns", JSONP_ARR, 0);
@@ -473,7 +459,7 @@ static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_caus
 			break;
 		}
 		memset(s, 0, sizeof(*s));
-		k = name_at(l, v, "cause", cause_name, JS_CAUSE_MAX);
+		k = name_at(l, v, "cause", js_cause_from_name);
 		str_at(l, v, "detail", REQ, s->detail, sizeof(s->detail));
 		u64_at(l, v, "gaps", REQ, &s->gaps);
 		u64_at(l, v, "events", REQ, &s->events);
@@ -685,7 +671,7 @@ static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu
 
 static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *part)
 {
-	int k = name_at(l, v, "cause", cause_name, JS_CAUSE_MAX);
+	int k = name_at(l, v, "cause", js_cause_from_name);
 	uint64_t count = 0;
 
 	part->cause = k < 0 ? 0 : (uint32_t)k;
@@ -708,7 +694,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 	u64_at(l, v, "duration_ns", REQ, &g->gap.dur_ns);
 	u64_at(l, v, "events", 0, &ev);
 	a->nevents = (uint32_t)JS_MIN(ev, UINT32_MAX);
-	k = name_at(l, v, "cause", cause_name, JS_CAUSE_MAX);
+	k = name_at(l, v, "cause", js_cause_from_name);
 	a->primary = k < 0 ? 0 : (uint32_t)k;
 	str_at(l, v, "detail", REQ, a->detail, sizeof(a->detail));
 	u64_at(l, v, "covered_ns", REQ, &a->covered_ns);
@@ -894,16 +880,6 @@ static void load_facts(struct ld *l, const struct jsonp_val *a, struct audit_fac
 	pop(l, mark);
 }
 
-static const char *verdict_name(int i)
-{
-	return audit_verdict_name((enum audit_verdict)i);
-}
-
-static const char *severity_name(int i)
-{
-	return audit_severity_name((enum audit_severity)i);
-}
-
 static void load_check(struct ld *l, const struct jsonp_val *v, struct audit_check *c)
 {
 	int x;
@@ -911,9 +887,9 @@ static void load_check(struct ld *l, const struct jsonp_val *v, struct audit_che
 	memset(c, 0, sizeof(*c));
 	c->cpu = -1;
 	str_at(l, v, "id", REQ, c->id, sizeof(c->id));
-	x = name_at(l, v, "verdict", verdict_name, AUDIT_NVERDICTS);
+	x = name_at(l, v, "verdict", audit_verdict_from_name);
 	c->verdict = x < 0 ? AUDIT_SKIP : (enum audit_verdict)x;
-	x = name_at(l, v, "severity", severity_name, SEV_CRIT + 1);
+	x = name_at(l, v, "severity", audit_severity_from_name);
 	c->severity = x < 0 ? SEV_INFO : (enum audit_severity)x;
 	int_at(l, v, "cpu", REQ | NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
 	str_at(l, v, "observed", REQ, c->observed, sizeof(c->observed));
@@ -1027,11 +1003,6 @@ static void load_audit(struct ld *l, const struct jsonp_val *o, struct js_audit 
 	load_irqs(l, o, a);
 }
 
-static const char *row_kind_name(int i)
-{
-	return i == AUDIT_ROW_IRQ ? "irq" : i == AUDIT_ROW_ARCH ? "arch" : "softirq";
-}
-
 /* delta_row - the merged row for (key, kind), inserted after row *prev if new */
 static struct audit_delta_row *delta_row(struct audit_deltas *d, size_t *cap, const char *key,
 					 int kind, size_t *prev)
@@ -1081,7 +1052,7 @@ static void load_delta_rows(struct ld *l, const struct jsonp_val *rows, struct a
 		int kind;
 
 		str_at(l, v, "key", REQ, key, sizeof(key));
-		kind = name_at(l, v, "kind", row_kind_name, 3);
+		kind = name_at(l, v, "kind", audit_row_kind_from_name);
 		u64_at(l, v, "delta", REQ, &delta);
 		if (l->rc)
 			break;

@@ -19,6 +19,7 @@
 #include "js_sampler.h"
 #include "js_sysfs.h"
 #include "js_tsc.h"
+#include "js_util.h"
 
 #define CAL_ITERATIONS (1u << 20)
 #define SAMPLER_STACK_BYTES (256u << 10)
@@ -466,4 +467,37 @@ int sampler_parse_priority(const char *str, int *policy, int *priority)
 		return -EINVAL;
 	*priority = (int)v;
 	return 0;
+}
+
+static const char *const policy_names[] = {
+	[SCHED_OTHER] = "other", [SCHED_FIFO] = "fifo", [SCHED_RR] = "rr",
+};
+
+static const char *const hook_names[] = {
+	[SAMPLER_HOOK_FAULT] = "fault", [SAMPLER_HOOK_THP] = "thp",
+};
+
+/* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
+const char *sampler_policy_name(int policy)
+{
+	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policy_names) ? policy_names[policy] :
+									     NULL;
+}
+
+/* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
+int sampler_policy_from_name(const char *name)
+{
+	return js_name_index(policy_names, ARRAY_SIZE(policy_names), name);
+}
+
+/* sampler_hook_name - "fault", "thp" (--test-hook) for enum sampler_hook; NULL for none */
+const char *sampler_hook_name(enum sampler_hook h)
+{
+	return (unsigned)h < ARRAY_SIZE(hook_names) ? hook_names[h] : NULL;
+}
+
+/* sampler_hook_from_name - the enum sampler_hook named name; -1 if none */
+int sampler_hook_from_name(const char *name)
+{
+	return js_name_index(hook_names, ARRAY_SIZE(hook_names), name);
 }

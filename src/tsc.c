@@ -2,7 +2,8 @@
 /*
  * tsc.c - TSC -> CLOCK_MONOTONIC calibration. CPUID leaves 0x15/0x16 read zero
  * on VMs, so the frequency comes from a least-squares fit of paired reads
- * (rdtscp; clock_gettime; rdtscp) taken before, during and after the run.
+ * (rdtscp; clock_gettime; rdtscp) taken before, during and after the run. Also the
+ * names of the TSC read modes.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,23 @@
 #include <libcpuid/libcpuid.h>
 
 #include "js_tsc.h"
+#include "js_util.h"
+
+static const char *const read_names[] = {
+	[TSC_READ_RDTSCP] = "rdtscp", [TSC_READ_LFENCE_RDTSC] = "lfence;rdtsc",
+};
+
+/* tsc_read_name - "rdtscp", "lfence;rdtsc"; NULL if unknown */
+const char *tsc_read_name(enum tsc_read r)
+{
+	return (unsigned)r < ARRAY_SIZE(read_names) ? read_names[r] : NULL;
+}
+
+/* tsc_read_from_name - the enum tsc_read named name; -1 if none */
+int tsc_read_from_name(const char *name)
+{
+	return js_name_index(read_names, ARRAY_SIZE(read_names), name);
+}
 
 struct tsc_pair tsc_pair_read(int tries)
 {
