@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "audit_priv.h"
+#include "js_event_names.h"
+#include "js_model.h"
 #include "js_util.h"
 
 struct xctx {
 	const struct js_audit *a;
 	const struct audit_observed *o;
 	const struct audit_cpu *pc;     /* NULL when o->cpu is not a measured CPU */
+	int cause;                      /* enum js_cause of o->cause, -1 if unknown */
 	char rate[128];                 /* "120 times (12/s, 1.2 ms)" */
 	char persec[48];                /* "250/s", or the count when there is no duration */
 	char *line;
@@ -84,7 +87,7 @@ static bool x_timer(struct xctx *x)
 		    x->persec, cpu, "boot with nosoftlockup or drop the CPU from watchdog_cpumask");
 		return true;
 	}
-	if (!strcmp(x->o->cause, "hrtimer") && !strstr(det(x), "tick")) {
+	if (x->cause == JS_CAUSE_HRTIMER && !strstr(det(x), "tick")) {
 		OUT(x, "%s ran %s on CPU %d: a timer armed on CPU %d fires there (%s; timer_migration=%d)",
 		    det(x), x->rate, cpu, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" :
 		    "not in nohz_full", a->f.timer_migration);
@@ -150,25 +153,25 @@ static bool x_softirq(struct xctx *x)
 {
 	const struct js_audit *a = x->a;
 	const char *d = det(x);
-	int cpu = x->o->cpu;
+	int cpu = x->o->cpu, nr = js_ev_id_from_name(JS_EV_SOFTIRQ, d);
 	char irqs[160];
 
-	if (!strcmp(d, "NET_RX") || !strcmp(d, "NET_TX") || !strcmp(d, "BLOCK") ||
-	    !strcmp(d, "IRQ_POLL") || !strcmp(d, "TASKLET") || !strcmp(d, "HI")) {
+	if (nr == JS_SOFTIRQ_NET_RX || nr == JS_SOFTIRQ_NET_TX || nr == JS_SOFTIRQ_BLOCK ||
+	    nr == JS_SOFTIRQ_IRQ_POLL || nr == JS_SOFTIRQ_TASKLET || nr == JS_SOFTIRQ_HI) {
 		irq_list(a, x->pc, cpu, irqs, sizeof(irqs));
 		OUT(x, "softirq %s ran %s on CPU %d: it follows device IRQs handled there (%s)", d,
 		    x->rate, cpu, irqs[0] ? irqs :
 		    "no device IRQ has affinity on it: RPS/XPS or a remote raise");
-	} else if (!strcmp(d, "TIMER") || !strcmp(d, "HRTIMER")) {
+	} else if (nr == JS_SOFTIRQ_TIMER || nr == JS_SOFTIRQ_HRTIMER) {
 		OUT(x, "softirq %s ran %s on CPU %d: timers expire there (%s; timer_migration=%d)", d,
 		    x->rate, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
 		    a->f.timer_migration);
-	} else if (!strcmp(d, "RCU")) {
+	} else if (nr == JS_SOFTIRQ_RCU) {
 		OUT(x, "softirq RCU ran %s on CPU %d: %s", x->rate, cpu,
 		    x->pc && x->pc->rcu_nocb ?
 		    "callbacks are offloaded, yet RCU core work ran there" :
 		    "its RCU callbacks are not offloaded (rcu_nocbs=)");
-	} else if (!strcmp(d, "SCHED")) {
+	} else if (nr == JS_SOFTIRQ_SCHED) {
 		OUT(x, "softirq SCHED ran %s on CPU %d: load balancing runs there (%s)", x->rate, cpu,
 		    x->pc && x->pc->isolated ? "isolated, yet balanced" :
 		    "not isolated: isolcpus=domain removes it from the scheduler domains");
@@ -178,21 +181,31 @@ static bool x_softirq(struct xctx *x)
 	return true;
 }
 
+/* ipi_vector - the enum js_vector an ipi detail begins with ("reschedule from ..."); -1 */
+static int ipi_vector(const char *d)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%.*s", (int)strcspn(d, " "), d);
+	return js_ev_id_from_name(JS_EV_VECTOR, v);
+}
+
 static bool x_ipi(struct xctx *x)
 {
 	const struct js_audit *a = x->a;
 	const char *d = det(x);
-	int cpu = x->o->cpu;
+	int cpu = x->o->cpu, vec = ipi_vector(d);
 
-	if (strstr(d, "resched") || !strcmp(d, "RES")) {
+	if (vec == JS_VEC_RESCHEDULE || !strcmp(d, "RES")) {
 		OUT(x, "reschedule IPIs hit CPU %d %s: tasks are woken onto it (%d user tasks, %d unbound kthreads allowed on it)",
 		    cpu, x->rate, x->pc ? x->pc->ntasks_user : -1,
 		    x->pc ? x->pc->ntasks_kthread : -1);
-	} else if (strstr(d, "call_function") || !strcmp(d, "CAL") || !strcmp(d, "TLB")) {
+	} else if (vec == JS_VEC_CALL_FUNCTION || vec == JS_VEC_CALL_FUNCTION_SINGLE ||
+		   !strcmp(d, "CAL") || !strcmp(d, "TLB")) {
 		OUT(x, "function-call IPIs (%s) hit CPU %d %s: cross-CPU calls such as TLB shootdowns (THP %s, khugepaged/defrag %d, numa_balancing %d, ksm %d)",
 		    d, cpu, x->rate, a->f.thp_enabled[0] ? a->f.thp_enabled : "?",
 		    a->f.khugepaged_defrag, a->f.numa_balancing, a->f.ksm_run);
-	} else if (strstr(d, "irq_work")) {
+	} else if (vec == JS_VEC_IRQ_WORK) {
 		OUT(x, "irq_work IPIs hit CPU %d %s: deferred work from NMI/perf/printk/RCU contexts",
 		    cpu, x->rate);
 	} else {
@@ -310,29 +323,29 @@ static bool x_idle(struct xctx *x)
 	return true;
 }
 
-static bool x_misc(struct xctx *x, const char *cause)
+static bool x_misc(struct xctx *x)
 {
 	const struct js_audit *a = x->a;
 	int cpu = x->o->cpu;
 
-	if (!strcmp(cause, "nmi")) {
+	if (x->cause == JS_CAUSE_NMI) {
 		OUT(x, "NMIs hit CPU %d %s: %s", cpu, x->rate, a->f.nmi_watchdog > 0 ?
 		    "the NMI watchdog is on (kernel.nmi_watchdog=0)" : "perf sampling or a hardware NMI");
-	} else if (!strcmp(cause, "fault")) {
+	} else if (x->cause == JS_CAUSE_FAULT) {
 		OUT(x, "page faults on CPU %d %s: mlockall() and pre-fault the workload (%d swap devices, THP %s)",
 		    cpu, x->rate, a->f.swap_devices, a->f.thp_enabled[0] ? a->f.thp_enabled : "?");
-	} else if (!strcmp(cause, "steal")) {
+	} else if (x->cause == JS_CAUSE_STEAL) {
 		OUT(x, "hypervisor steal on CPU %d %s: %s", cpu, x->rate, a->f.hypervisor ?
 		    "the vCPU was descheduled by the host; pin and isolate it on the host" :
 		    "steal time reported, yet no hypervisor flag");
-	} else if (!strcmp(cause, "smi")) {
+	} else if (x->cause == JS_CAUSE_SMI) {
 		OUT(x, "SMIs on CPU %d %s: firmware (BIOS power/thermal features), invisible to the OS",
 		    cpu, x->rate);
-	} else if (!strcmp(cause, "unexplained")) {
+	} else if (x->cause == JS_CAUSE_UNEXPLAINED) {
 		OUT(x, "gaps with no visible cause on CPU %d %s: %s", cpu, x->rate, a->f.hypervisor ?
 		    "running under a hypervisor, host interrupts, vmexits and preemption are invisible to the guest" :
 		    "SMIs, an SMT sibling, or hardware (check the smi and smt lines)");
-	} else if (!strcmp(cause, "vector")) {
+	} else if (x->cause == JS_CAUSE_VECTOR) {
 		OUT(x, "APIC vector %s hit CPU %d %s", det(x), cpu, x->rate);
 	} else {
 		return false;
@@ -362,29 +375,20 @@ static void rates(struct xctx *x)
 /* explain - one line for one observation; false if there is nothing to say */
 static bool explain(struct xctx *x)
 {
-	const char *c = x->o->cause;
-
-	if (!strcmp(c, "timer") || !strcmp(c, "hrtimer"))
-		return x_timer(x);
-	if (!strcmp(c, "irq"))
-		return x_irq(x);
-	if (!strcmp(c, "softirq"))
-		return x_softirq(x);
-	if (!strcmp(c, "ipi"))
-		return x_ipi(x);
-	if (!strcmp(c, "tlb"))
-		return x_mm(x, "TLB flushes");
-	if (!strcmp(c, "thp"))
-		return x_mm(x, "THP collapse/compaction");
-	if (!strcmp(c, "mm"))
-		return x_mm(x, "compaction/migration");
-	if (!strcmp(c, "work"))
-		return x_work(x);
-	if (!strcmp(c, "task"))
-		return x_task(x);
-	if (!strcmp(c, "idle"))
-		return x_idle(x);
-	return x_misc(x, c);
+	switch (x->cause) {
+	case JS_CAUSE_TIMER:
+	case JS_CAUSE_HRTIMER: return x_timer(x);
+	case JS_CAUSE_IRQ: return x_irq(x);
+	case JS_CAUSE_SOFTIRQ: return x_softirq(x);
+	case JS_CAUSE_IPI: return x_ipi(x);
+	case JS_CAUSE_TLB: return x_mm(x, "TLB flushes");
+	case JS_CAUSE_THP: return x_mm(x, "THP collapse/compaction");
+	case JS_CAUSE_MM: return x_mm(x, "compaction/migration");
+	case JS_CAUSE_WORK: return x_work(x);
+	case JS_CAUSE_TASK: return x_task(x);
+	case JS_CAUSE_IDLE: return x_idle(x);
+	default: return x_misc(x);
+	}
 }
 
 /* audit_crosscheck - one line per observation linking it to the setting behind it */
@@ -399,6 +403,7 @@ size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *o
 		if (!obs[i].cause || (!obs[i].count && !obs[i].total_ns))
 			continue;
 		x.pc = find_cpu(a, obs[i].cpu);
+		x.cause = js_cause_from_name(obs[i].cause);
 		rates(&x);
 		if (explain(&x))
 			out++;
