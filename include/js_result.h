@@ -21,7 +21,9 @@
 #include "js_params.h"
 #include "js_tsc.h"
 
-#define JS_SCHEMA_VERSION 1
+/* the JSON documents' schema_version (docs/JSON.md; CHANGELOG.md says what each changed) */
+#define JS_SCHEMA_VERSION 2
+#define JS_SCHEMA_VERSION_MIN 1 /* the oldest a run is still loaded from (run_load.c) */
 
 /* gap sizes burst exposure is reported for */
 #define JS_BURST_SIZES 4

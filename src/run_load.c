@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_event_names.h"
 #include "js_report.h"
 #include "js_run_load.h"
 #include "js_sampler.h"
@@ -22,6 +23,7 @@ struct ld {
 	char *err;
 	size_t errlen;
 	int rc;
+	uint64_t schema;        /* the document's schema_version */
 };
 
 static size_t __attribute__((format(printf, 2, 3))) push(struct ld *l, const char *fmt, ...)
@@ -204,6 +206,48 @@ static int cause_of(struct ld *l, const struct jsonp_val *at, const char *name)
 	if (c < 0)
 		lfail(l, at, NULL, "unknown cause class \"%.40s\"", name);
 	return c;
+}
+
+/*
+ * v1_detail - a schema 1 detail in today's spelling. Schema 1 named four APIC vectors and
+ * a tlb flush reason its own way ("thermal", "remote_ipi_send") and ids without a name
+ * "reason:N" (tlb) and "mm:N"; the detail's first word is that name (CHANGELOG.md).
+ */
+static void v1_detail(uint32_t cause, char *d, size_t len)
+{
+	static const struct { uint32_t cause, kind, id; const char *name; } renamed[] = {
+		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_THERMAL, "thermal" },
+		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_PLATFORM_IPI, "platform_ipi" },
+		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_ERROR, "error" },
+		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_SPURIOUS, "spurious" },
+		{ JS_CAUSE_TLB, JS_EV_TLB, JS_TLB_REMOTE_SEND_IPI, "remote_ipi_send" },
+	};
+	char name[JS_DETAIL_LEN], rest[JS_DETAIL_LEN];
+	int w = (int)strcspn(d, " "), n = -1;
+	unsigned int id;
+
+	name[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+		if (cause == renamed[i].cause && (int)strlen(renamed[i].name) == w &&
+		    !strncmp(d, renamed[i].name, (size_t)w))
+			js_ev_id_label(renamed[i].kind, renamed[i].id, name, sizeof(name));
+	if (cause == JS_CAUSE_TLB && sscanf(d, "reason:%u%n", &id, &n) == 1 && n == w)
+		js_ev_id_label(JS_EV_TLB, id, name, sizeof(name));
+	if (cause == JS_CAUSE_MM && sscanf(d, "mm:%u%n", &id, &n) == 1 && n == w)
+		js_ev_id_label(JS_EV_MIGRATE, id, name, sizeof(name));
+	if (!name[0])
+		return;
+	snprintf(rest, sizeof(rest), "%s", d + w);
+	snprintf(d, len, "%s%s", name, rest);
+}
+
+/* detail_at - the detail of a part or source of class cause, in today's spelling */
+static void detail_at(struct ld *l, const struct jsonp_val *o, uint32_t cause, char *dst,
+		      size_t len)
+{
+	str_at(l, o, "detail", REQ, dst, len);
+	if (l->schema == 1)
+		v1_detail(cause, dst, len);
 }
 
 /* decode_hist - a HISTF... histogram into h */
@@ -460,12 +504,12 @@ static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_caus
 		}
 		memset(s, 0, sizeof(*s));
 		k = name_at(l, v, "cause", js_cause_from_name);
-		str_at(l, v, "detail", REQ, s->detail, sizeof(s->detail));
+		s->cause = k < 0 ? 0 : (uint32_t)k;
+		detail_at(l, v, s->cause, s->detail, sizeof(s->detail));
 		u64_at(l, v, "gaps", REQ, &s->gaps);
 		u64_at(l, v, "events", REQ, &s->events);
 		u64_at(l, v, "total_ns", REQ, &s->total_ns);
 		u64_at(l, v, "max_ns", REQ, &s->max_ns);
-		s->cause = k < 0 ? 0 : (uint32_t)k;
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
 			c->other[k] = (uint16_t)(c->nsrc + 1);
@@ -675,7 +719,7 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 	uint64_t count = 0;
 
 	part->cause = k < 0 ? 0 : (uint32_t)k;
-	str_at(l, v, "detail", REQ, part->detail, sizeof(part->detail));
+	detail_at(l, v, part->cause, part->detail, sizeof(part->detail));
 	u64_at(l, v, "count", REQ, &count);
 	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
 	u64_at(l, v, "net_ns", REQ, &part->net_ns);
@@ -696,7 +740,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 	a->nevents = (uint32_t)JS_MIN(ev, UINT32_MAX);
 	k = name_at(l, v, "cause", js_cause_from_name);
 	a->primary = k < 0 ? 0 : (uint32_t)k;
-	str_at(l, v, "detail", REQ, a->detail, sizeof(a->detail));
+	detail_at(l, v, a->primary, a->detail, sizeof(a->detail));
 	u64_at(l, v, "covered_ns", REQ, &a->covered_ns);
 	u64_at(l, v, "steal_ns", REQ, &a->steal_ns);
 	u64_at(l, v, "smi", REQ, &a->smi);
@@ -1184,10 +1228,11 @@ static void check_header(struct ld *l, const struct jsonp_val *root)
 		return;
 	}
 	u64_at(l, root, "schema_version", REQ, &ver);
-	if (!l->rc && ver != JS_SCHEMA_VERSION)
+	if (!l->rc && (ver < JS_SCHEMA_VERSION_MIN || ver > JS_SCHEMA_VERSION))
 		lfail(l, jsonp_get(root, "schema_version"), "schema_version", "%llu is not "
-		      "supported (this jitterscope reads %d)", (unsigned long long)ver,
-		      JS_SCHEMA_VERSION);
+		      "supported (this jitterscope reads %d to %d)", (unsigned long long)ver,
+		      JS_SCHEMA_VERSION_MIN, JS_SCHEMA_VERSION);
+	l->schema = ver;
 	kind = jsonp_get(root, "kind");
 	if (!l->rc && jsonp_str(kind))
 		lfail(l, kind, NULL, "a jitterscope %.20s document, not a run", jsonp_str(kind));

@@ -44,7 +44,7 @@ done
 python3 - "$TMP/A.json" "$TMP/B.json" "$TMP/D.json" <<'PY' || fail "diff JSON incoherent"
 import json, sys
 a, b, d = (json.load(open(p)) for p in sys.argv[1:4])
-assert d["kind"] == "diff" and d["schema_version"] == 1
+assert d["kind"] == "diff" and d["schema_version"] == 2
 assert d["a"]["file"] == sys.argv[1] and d["b"]["file"] == sys.argv[2]
 assert len(d["cpus"]) == 1 and d["cpus"][0]["cpu"] == 1
 rows = {r["metric"]: r for r in d["cpus"][0]["rows"]}
@@ -98,7 +98,7 @@ bad() { # bad WANT ARGS...
 	echo "ok: $* -> $(cat "$TMP/bad.err")"
 }
 echo "hello" >"$TMP/text.json"
-sed 's/"schema_version": 1,/"schema_version": 99,/' "$TMP/A.json" >"$TMP/v99.json"
+sed 's/"schema_version": 2,/"schema_version": 99,/' "$TMP/A.json" >"$TMP/v99.json"
 head -c 5000 "$TMP/A.json" >"$TMP/cut.json"
 python3 -c '
 import json, sys
@@ -109,7 +109,7 @@ d = json.load(open(sys.argv[1])); d["cpus"][0]["cpu"] = 0; json.dump(d, open(sys
 bad "$TMP/missing.json: cannot read: No such file or directory" report "$TMP/missing.json"
 bad "$TMP/text.json: not JSON: line 1, column 1: expected a value, found 'h'" \
 	report "$TMP/text.json"
-bad "$TMP/v99.json: schema_version: 99 is not supported (this jitterscope reads 1)" \
+bad "$TMP/v99.json: schema_version: 99 is not supported (this jitterscope reads 1 to 2)" \
 	report "$TMP/v99.json"
 bad "$TMP/cut.json: not JSON: line " report "$TMP/cut.json"
 bad "$TMP/nolost.json: cpus[0].lost_ns: missing" report "$TMP/nolost.json"

@@ -45,11 +45,15 @@ static void part(struct js_gap_rec *g, uint32_t cause, const char *detail, uint3
 	g->attr.nevents += count;
 }
 
-/* full_parts - fill a gap's parts up to JS_PARTS_MAX, the last one a fold of 3 sources */
+/* full_parts - fill a gap's parts up to JS_PARTS_MAX, the last one a fold of 3 sources;
+ * among them the event names schema 1 spelled otherwise (test_v1_names) */
 static void full_parts(struct js_gap_rec *g)
 {
 	char d[32];
 
+	part(g, JS_CAUSE_VECTOR, "thermal_apic", 1, 0);
+	part(g, JS_CAUSE_TLB, "remote_send_ipi (sampler)", 1, 0);
+	part(g, JS_CAUSE_TLB, "remote_wrong_cpu", 1, 0);
 	while (g->attr.nparts < JS_PARTS_MAX - 1) {
 		snprintf(d, sizeof(d), "fault user cc1:%u", 20000 + g->attr.nparts);
 		part(g, JS_CAUSE_FAULT, d, 1, 0);
@@ -484,9 +488,11 @@ static void load_text_bad(const char *text, const char *want)
 static void test_rejects(void **state)
 {
 	(void)state;
-	load_bad("\"schema_version\": 1", "\"schema_version\": 2",
-		 "schema_version: 2 is not supported (this jitterscope reads 1) "
+	load_bad("\"schema_version\": 2", "\"schema_version\": 3",
+		 "schema_version: 3 is not supported (this jitterscope reads 1 to 2) "
 		 "(line 2, column 21)");
+	load_bad("\"schema_version\": 2", "\"schema_version\": 0",
+		 "schema_version: 0 is not supported");
 	load_bad("\"tool\": \"jitterscope\"", "\"tool\": \"other\"", "not a jitterscope run");
 	load_bad("\"gap_count\"", "\"gap_kount\"", "cpus[0].gap_count: missing");
 	load_bad("\"lost_ns\": ", "\"lost_ns\": \"x\", \"l\": ",
@@ -521,6 +527,58 @@ static void test_rejects(void **state)
 		      "a jitterscope diff document, not a run");
 	load_text_bad("{\"schema_version\": \"1\", \"tool\": \"jitterscope\"}",
 		      "schema_version: expected a number, found a string");
+}
+
+/* replaced - s with every `from` replaced by `to` (malloc'ed) */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	char *out, *o;
+
+	for (const char *p = strstr(s, from); p; p = strstr(p + fl, from))
+		n++;
+	out = o = malloc(strlen(s) + n * tl + 1);
+	assert_non_null(out);
+	for (const char *p; (p = strstr(s, from)); s = p + fl) {
+		memcpy(o, s, (size_t)(p - s));
+		o += p - s;
+		memcpy(o, to, tl);
+		o += tl;
+	}
+	strcpy(o, s);
+	return out;
+}
+
+/** A schema 1 file, with the event names schema 1 spelled otherwise, loads into today's
+ * names: written again it is the schema 2 document. */
+static void test_v1_names(void **state)
+{
+	static const char *const v1[][2] = {
+		{ "\"schema_version\": 2", "\"schema_version\": 1" },
+		{ "\"thermal_apic\"", "\"thermal\"" },
+		{ "\"remote_send_ipi (sampler)\"", "\"remote_ipi_send (sampler)\"" },
+		{ "\"remote_wrong_cpu\"", "\"reason:5\"" },
+	};
+	char *doc = strdup(orig_json), *json;
+	struct js_run run;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		char *next;
+
+		assert_non_null(strstr(doc, v1[i][0]));
+		next = replaced(doc, v1[i][0], v1[i][1]);
+		free(doc);
+		doc = next;
+	}
+	assert_null(strstr(doc, "thermal_apic"));
+	if (run_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
+		fail_msg("load: %s", err);
+	json = text_of(&run, true, NULL);
+	same_text("JSON documents", orig_json, json);
+	free(json);
+	run_load_free(&run);
+	free(doc);
 }
 
 /** Every truncation and many byte flips of a real document: an error or a load, no crash
@@ -591,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_coverage),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_v1_names),
 		cmocka_unit_test(test_no_crash),
 		cmocka_unit_test(test_file),
 	};
