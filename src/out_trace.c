@@ -52,10 +52,20 @@ enum tr_track {
 
 _Static_assert(TR_META_PER_CPU >= 2 + 2 * TR_NTRACKS, "metadata reserve covers every track");
 
-static const char *const tr_track_names[TR_NTRACKS] = {
-	"gaps", "irq", "timer", "ipi", "vector", "softirq", "hrtimer", "nmi",
-	"task", "idle", "work", "fault", "tlb", "mm",
+/* the cause class an event track shows, whose name it takes (THP steps go with mm) */
+static const uint8_t tr_track_cause[TR_NTRACKS] = {
+	[TR_IRQ] = JS_CAUSE_IRQ, [TR_TIMER] = JS_CAUSE_TIMER, [TR_IPI] = JS_CAUSE_IPI,
+	[TR_VECTOR] = JS_CAUSE_VECTOR, [TR_SOFTIRQ] = JS_CAUSE_SOFTIRQ,
+	[TR_HRTIMER] = JS_CAUSE_HRTIMER, [TR_NMI] = JS_CAUSE_NMI, [TR_TASK] = JS_CAUSE_TASK,
+	[TR_IDLE] = JS_CAUSE_IDLE, [TR_WORK] = JS_CAUSE_WORK, [TR_FAULT] = JS_CAUSE_FAULT,
+	[TR_TLB] = JS_CAUSE_TLB, [TR_MM] = JS_CAUSE_MM,
 };
+
+/* tr_track_name - "gaps", or the track's cause class */
+static const char *tr_track_name(int track)
+{
+	return track == TR_GAPS ? "gaps" : js_cause_name(tr_track_cause[track]);
+}
 
 /* A kept gap: its rendered name and args, and the events kept with it. */
 struct tr_gap {
@@ -611,7 +621,7 @@ static void write_slice(struct trace_out *t, int cpu, const struct tr_slice *sl)
 		fputs(",\"dur\":", t->fp);
 		put_us(t->fp, sl->e - sl->s);
 	}
-	fprintf(t->fp, ",\"cat\":\"%s\",\"name\":", tr_track_names[sl->track]);
+	fprintf(t->fp, ",\"cat\":\"%s\",\"name\":", tr_track_name(sl->track));
 	json_escape(t->fp, name);
 	write_ev_args(t->fp, t, sl);
 }
@@ -826,7 +836,7 @@ static void write_meta(struct trace_out *t, const struct tr_cpu *c)
 	for (int k = 0; k < TR_NTRACKS; k++) {
 		if (!c->used_track[k])
 			continue;
-		snprintf(name, sizeof(name), "cpu%d %s", c->cpu, tr_track_names[k]);
+		snprintf(name, sizeof(name), "cpu%d %s", c->cpu, tr_track_name(k));
 		meta(t, c->cpu, k, "thread_name", "name", name, 0);
 		meta(t, c->cpu, k, "thread_sort_index", "sort_index", NULL, k);
 	}
