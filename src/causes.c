@@ -175,11 +175,11 @@ void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
 	if (a->steal_ns)
 		add_src(c, JS_CAUSE_STEAL, CAUSES_STEAL_DETAIL, 0, a->steal_ns);
 	if (prim == JS_CAUSE_SMI) {
-		add_src(c, JS_CAUSE_SMI, "smi", a->smi, a->unexplained_ns);
+		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, a->unexplained_ns);
 		return;
 	}
 	if (a->smi)
-		add_src(c, JS_CAUSE_SMI, "smi", a->smi, 0);
+		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, 0);
 	if (a->unexplained_ns)
 		add_src(c, JS_CAUSE_UNEXPLAINED,
 			a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,

@@ -406,7 +406,7 @@ static void detail_thp(const struct js_event *e, char *d)
 /* detail_mm - THP steps; compaction, migration; a tlb flush's reason [(sampler)] */
 static void detail_mm(const struct js_event *e, char *d)
 {
-	char what[JS_DETAIL_LEN];
+	char what[32];          /* the longest name is 20 bytes */
 
 	switch (e->kind) {
 	case JS_EV_THP:
@@ -416,7 +416,8 @@ static void detail_mm(const struct js_event *e, char *d)
 		js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN);
 		break;
 	default: /* JS_EV_TLB */
-		snprintf(d, JS_DETAIL_LEN, "%s%s", js_ev_id_label(e->kind, e->id, what, sizeof(what)),
+		js_ev_id_label(e->kind, e->id, what, sizeof(what));
+		snprintf(d, JS_DETAIL_LEN, "%s%s", what,
 			 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
 	}
 }
@@ -431,7 +432,7 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 
 	switch (e->kind) {
 	case JS_EV_TASK: detail_task(sc, it, o, d); break;
-	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "idle"); break;
+	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "%s", js_ev_kind_name(e->kind)); break;
 	case JS_EV_VECTOR: detail_vector(it, o, d); break;
 	case JS_EV_FAULT: detail_fault(e, false, d); break;
 	case JS_EV_WORK: snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name))); break;
@@ -946,10 +947,10 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
 	memset(a->detail, 0, sizeof(a->detail));
 	if (a->smi) {
 		a->primary = JS_CAUSE_SMI;
-		snprintf(a->detail, JS_DETAIL_LEN, "smi");
+		snprintf(a->detail, JS_DETAIL_LEN, "%s", js_cause_name(JS_CAUSE_SMI));
 	} else if (mostly_steal(a, dur_ns)) {
 		a->primary = JS_CAUSE_STEAL;
-		snprintf(a->detail, JS_DETAIL_LEN, "steal");
+		snprintf(a->detail, JS_DETAIL_LEN, "%s", js_cause_name(JS_CAUSE_STEAL));
 	} else {
 		a->primary = JS_CAUSE_UNEXPLAINED;
 	}

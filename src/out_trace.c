@@ -559,7 +559,7 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 			 e->name, e->id);
 		break;
 	case JS_EV_TASK: snprintf(buf, len, "%.*s:%u", nl, e->name, e->id); break;
-	case JS_EV_IDLE: snprintf(buf, len, "idle"); break;
+	case JS_EV_IDLE: snprintf(buf, len, "%s", js_ev_kind_name(e->kind)); break;
 	case JS_EV_TLB:
 		snprintf(buf, len, "tlb flush %s", js_ev_id_label(e->kind, e->id, fn, sizeof(fn)));
 		break;

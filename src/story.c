@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "js_causes.h"
 #include "js_event_names.h"
 #include "js_story.h"
 #include "js_util.h"
@@ -71,7 +72,7 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 	case JS_CAUSE_TLB: return snprintf(buf, len, "TLB flush %s", d);
 	case JS_CAUSE_STEAL: return snprintf(buf, len, "hypervisor steal");
 	case JS_CAUSE_SMI: return snprintf(buf, len, "SMI");
-	case JS_CAUSE_UNEXPLAINED: return snprintf(buf, len, "unexplained");
+	case JS_CAUSE_UNEXPLAINED: return snprintf(buf, len, "%s", js_cause_name(cause));
 	default: /* task, hrtimer, fault, thp, mm: the detail says it all */
 		return snprintf(buf, len, "%s", d);
 	}
@@ -253,11 +254,13 @@ int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint6
 		detail_line(&b, ind, js_cause_name(a->parts[i].cause), a->parts[i].detail,
 			    a->parts[i].count, a->parts[i].net_ns, dur);
 	if (a->steal_ns)
-		detail_line(&b, ind, "steal", "paravirt steal clock", 0, a->steal_ns, dur);
+		detail_line(&b, ind, js_cause_name(JS_CAUSE_STEAL), CAUSES_STEAL_DETAIL, 0,
+			    a->steal_ns, dur);
 	if (a->smi)
-		sb_printf(&b, "%s  %-11s SMI counter +%" PRIu64 " during this gap\n", ind, "smi",
-			  a->smi);
-	detail_line(&b, ind, "unexplained", a->nparts ? "outside event windows" : "no guest event",
-		    0, a->unexplained_ns, dur);
+		sb_printf(&b, "%s  %-11s SMI counter +%" PRIu64 " during this gap\n", ind,
+			  js_cause_name(JS_CAUSE_SMI), a->smi);
+	detail_line(&b, ind, js_cause_name(JS_CAUSE_UNEXPLAINED),
+		    a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
+		    a->unexplained_ns, dur);
 	return (int)b.pos;
 }
