@@ -10,6 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc as D  # noqa: E402
+import ipitrace as I  # noqa: E402
 import run as R  # noqa: E402
 
 
@@ -161,6 +162,50 @@ class Document(unittest.TestCase):
         self.assertIn('| cost: y | 3 % | - | - | <= 2 % | FAIL |', text)
         self.assertIn('* cost: y: 3 % against - (target <= 2 %)', text)
         self.assertIn('* computed', text)
+
+
+TRACE = """# tracer: nop
+     jitterscope-100   [000] d..2.   12.000000100: ipi_send_cpu: cpu=1 callsite=update_curr+0x80/0x140 callback=0x0
+     jitterscope-101   [001] d.h..   12.000000150: sched_wakeup: comm=rcu_preempt pid=15 prio=120 target_cpu=001
+     jitterscope-100   [000] d..2.   12.000000200: <stack trace>
+ => trace_event_raw_event_ipi_send_cpu
+ => __traceiter_ipi_send_cpu
+ => __resched_curr
+ => update_curr
+ => detach_task
+ => sched_balance_newidle
+ => __schedule
+ => __x64_sys_clock_nanosleep
+ => entry_SYSCALL_64_after_hwframe
+           <...>-100   [000] dNs5.   12.5: sched_wakeup: comm=rcu_preempt pid=15 prio=120 target_cpu=001
+           <...>-100   [000] dNs5.   12.500000001: <stack trace>
+ => try_to_wake_up
+ => rcu_core
+ => handle_softirqs
+ => __irq_exit_rcu
+ => asm_sysvec_apic_timer_interrupt
+ => entry_SYSCALL_64_after_hwframe
+     jitterscope-100   [000] ...1.   13.000000000: ipi_send_cpu: cpu=1 callsite=on_each_cpu_cond_mask+0x20/0x60 callback=x
+     jitterscope-100   [000] ...1.   13.000000001: <stack trace>
+ => flush_tlb_mm_range
+ => __x64_sys_munmap
+ => entry_SYSCALL_64_after_hwframe
+"""
+
+
+class IpiTrace(unittest.TestCase):
+    def test_records_stacks_and_kinds(self):
+        r = I.parse(TRACE)
+        self.assertEqual([(x[0], x[1], x[2], x[3]) for x in r],
+                         [(12_000_000_100, 100, 0, 'ipi_send_cpu'),
+                          (12_000_000_150, 101, 1, 'sched_wakeup'),
+                          (12_500_000_000, 100, 0, 'sched_wakeup'),
+                          (13_000_000_000, 100, 0, 'ipi_send_cpu')])
+        # the first record's stack, though CPU 1's record came in between
+        self.assertEqual(r[0][5][:3], ['trace_event_raw_event_ipi_send_cpu',
+                                       '__traceiter_ipi_send_cpu', '__resched_curr'])
+        self.assertEqual(r[1][5], [])
+        self.assertEqual([I.kind(x[5]) for x in r], ['pull', 'other', 'interrupt', 'syscall'])
 
 
 if __name__ == '__main__':
