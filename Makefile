@@ -112,7 +112,7 @@ clean:
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-# benchmarks against oslat and against itself (root, about 5 minutes): prints a table of ratios
+# benchmarks against oslat and against itself (root, several minutes): prints a table of ratios
 # and rewrites docs/BENCHMARKS.md; see bench/run.py --help
 bench: all
 	scripts/cpu1-lock python3 bench/run.py $(BENCH_ARGS)

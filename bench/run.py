@@ -7,6 +7,10 @@ this script rewrites with the last results). Root only.
 
   bench/run.py [--cpu 1] [--reps 3] [--quick] [--out docs/BENCHMARKS.md | --no-write]
                [--only floor,agree,observer,ipis,throughput,scaling] [--keep DIR]
+               [--big-gaps 1000000] [--big-max-secs 240]
+
+The document is written by bench/doc.py: the run's figures, and the method text of
+bench/BENCHMARKS.md.in filled from method_params(), the parameters the sections run with.
 """
 
 import argparse
@@ -28,6 +32,8 @@ import time
 import traceback
 from bisect import bisect_right
 
+import doc
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = os.path.join(ROOT, 'build', 'jitterscope')
 INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
@@ -36,12 +42,57 @@ OSLAT = shutil.which('oslat')
 FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'cyclictest', 'hackbench', 'stress-ng', 'stress')
 SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'scaling')
 IPI_KEYS = ('CAL', 'RES', 'IWI', 'TLB')
+# one count per IPI: a TLB shootdown comes as a call-function IPI and counts in CAL too
+IPI_SUM = ('CAL', 'RES', 'IWI')
 # probes that run on the measured CPU for each call-function IPI, and for each tick
 IPI_PROGS = ('call_function_single_entry', 'call_function_single_exit')
 TICK_PROGS = ('local_timer_entry', 'local_timer_exit', 'hrtimer_expire_entry',
               'hrtimer_expire_exit')
 MIB = 1024 * 1024
 CLK_TCK = os.sysconf('SC_CLK_TCK')
+OSLAT_BUCKETS = 1024            # oslat -b: one-microsecond buckets
+POLL_S = 0.1                    # /proc sampling while a tool measures
+HWM_FAST_S = 0.005              # VmHWM and main-thread CPU polling in the report phase
+WINDOW_MARGIN_NS = 100_000_000  # the IPI and housekeeping windows leave out each end
+INJ_DELAY_S = 0.1               # injector start after the measuring thread is seen
+INJ_SHORT_S = 0.6               # the injector runs this much less than the tool
+BASE_SKIP_S = 0.35              # busy loop and idle CPU: their window starts this late
+TICK_BAND_NS = (3_000, 300_000)  # tick gaps: duration band
+TICK_PHASE_NS = 15_000          # ... and distance from the densest phase
+PAUSE_S = (0.3, 0.8)            # PauseToggler: random interval between switches
+PAUSE_GUARD_NS = 20_000_000     # gaps this close to a switch belong to neither state
+HOG_SHARE = 0.2                 # a process above this share of a CPU contaminates a run
+RETRIES = 2                     # a contaminated run is measured again at most this often
+
+
+def method_params(a, hz):
+    """method_params - every parameter of the method: the sections run with these, and the
+    document's method text is filled from them (no figure of its own)"""
+    q = a.quick
+    lo, hi = 150, 500
+    return {
+        'cpu': a.cpu, 'reps': a.reps, 'hz': hz, 'tick_ms': 1000 // hz,
+        'poll_s': POLL_S, 'hwm_fast_ms': round(HWM_FAST_S * 1000),
+        'margin_s': WINDOW_MARGIN_NS / 1e9, 'inj_delay_s': INJ_DELAY_S,
+        'inj_short_s': INJ_SHORT_S, 'base_skip_s': BASE_SKIP_S,
+        'oslat_buckets': OSLAT_BUCKETS,
+        'floor_secs': 2 if q else 3,
+        'agree_secs': 3 if q else 5, 'agree_period_us': 10000, 'agree_spin_us': 200,
+        'agree_lo_us': lo, 'agree_hi_us': hi, 'agree_lo_bucket': lo + 1, 'agree_hi_bucket': hi,
+        'obs_secs': 2, 'obs_period_us': 1900, 'obs_pairs': 4 * a.reps,
+        'within_secs': 20, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
+        'pause_guard_ms': PAUSE_GUARD_NS // 1_000_000,
+        'tick_min_us': TICK_BAND_NS[0] // 1000, 'tick_max_us': TICK_BAND_NS[1] // 1000,
+        'tick_phase_us': TICK_PHASE_NS // 1000,
+        'ipis_secs': 3, 'ipis_runs': 2 * a.reps,
+        'tp_secs': 3, 'tp_period_us': 2000,
+        'long_secs': 6 if q else 15,
+        'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,
+        'big_gaps': a.big_gaps, 'big_max_secs': a.big_max_secs,
+        'wait_quiet_s': '%g' % a.wait_quiet, 'retry_s': '%g' % a.retry_budget,
+        'hog_pct': round(HOG_SHARE * 100), 'retries': RETRIES,
+        'foreign_tools': ', '.join(FOREIGN),
+    }
 
 
 def mono():
@@ -220,7 +271,7 @@ class Hogs:
             self.first, self.t0 = scan, t
         self.last, self.t1 = scan, t
 
-    def found(self, share=0.2):
+    def found(self, share=HOG_SHARE):
         """found - 'comm:pid (NN %)' of the processes above share of one CPU"""
         if not self.first or self.t1 - self.t0 < 0.5:
             return set()
@@ -400,7 +451,7 @@ def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, sm
                     run.rc = os.waitstatus_to_exitcode(status)
                     run.rusage = ru
                     break
-                time.sleep(0.005)
+                time.sleep(HWM_FAST_S)
             if run.rusage:
                 break
         time.sleep(interval)
@@ -447,9 +498,10 @@ class Injector:
         self.summary = {}
         self.actions = []
         self.rc = None
+        self.load = True        # read the log back when finished
 
     def _run(self):
-        time.sleep(0.1)     # the measuring thread is seen up to 0.1 s before it measures
+        time.sleep(INJ_DELAY_S)     # the measuring thread is seen up to a poll before it measures
         try:
             p = subprocess.run(self.cmd, capture_output=True, text=True,
                                preexec_fn=child_setup, timeout=self.secs + 30)
@@ -471,7 +523,7 @@ class Injector:
         if self.thread:
             self.thread.join()
         self.thread = None
-        self.actions = read_inject_log(self.logpath)
+        self.actions = read_inject_log(self.logpath) if self.load else []
         return self
 
 
@@ -587,7 +639,7 @@ class PauseToggler(OnStart):
                 paused = not paused
                 self._set(mid, paused)
                 self.log.append((mono(), paused))
-                time.sleep(rnd.uniform(0.3, 0.8))
+                time.sleep(rnd.uniform(*PAUSE_S))
             if paused:
                 self._set(mid, False)
                 self.log.append((mono(), False))
@@ -600,7 +652,7 @@ class PauseToggler(OnStart):
         return self.log
 
     @staticmethod
-    def state(log, t, guard=20_000_000):
+    def state(log, t, guard=PAUSE_GUARD_NS):
         """state - paused (True/False) at t, None near a switch (within guard ns) or before"""
         st = None
         for tt, p in log:
@@ -616,6 +668,7 @@ class Bench:
 
     def __init__(self, args):
         self.a = args
+        self.P = {}             # method_params(), set by main
         self.cpu = args.cpu
         self.tmp = args.keep or tempfile.mkdtemp(prefix='jsbench.')
         os.makedirs(self.tmp, exist_ok=True)
@@ -652,10 +705,10 @@ class Bench:
         measurement tool or a CPU hog ran at the same time"""
         if self.saved is not None:
             return self.replayed(name)
-        for attempt in range(3):
+        for attempt in range(RETRIES + 1):
             self._pre()
             run = once()
-            if not run.foreign or self.retry_left < secs + 1 or attempt == 2:
+            if not run.foreign or self.retry_left < secs + 1 or attempt == RETRIES:
                 break
             self.retry_left -= secs + 1
             log('  %s: measured again, other work ran: %s' %
@@ -664,15 +717,16 @@ class Bench:
         return run
 
     def js(self, name, secs, extra=(), inject=None, tasks=True, irqs=False, gaps=True,
-           interval=0.1, progstats=False, pause=False):
-        """js - one jitterscope run (JSON and optionally gaps CSV), with an optional injector"""
+           interval=POLL_S, progstats=False, pause=False, load=True):
+        """js - one jitterscope run (JSON and optionally gaps CSV), with an optional injector;
+        load=False: the gaps CSV and the injector's log are written but not read back"""
         def once():
             jpath, gpath = self.path(name, 'json'), self.path(name, 'csv')
             cmd = [JS, '--cpu', str(self.cpu), '--duration', '%gs' % secs, '--json', jpath, '-q']
             cmd += (['--gaps', gpath] if gaps else []) + list(extra)
             for _ in range(2):
                 run = Run(name, cmd)
-                inj = self._injector(inject, secs, name)
+                inj = self._injector(inject, secs, name, load)
                 ps = ProgStats(inj, 0.8, secs - 0.8) if progstats else None
                 pt = PauseToggler(inj, secs) if pause else None
                 hook = ps.start if ps else pt.start if pt else (inj.start if inj else None)
@@ -689,7 +743,7 @@ class Bench:
             if run.rc == 0:
                 with open(jpath) as f:
                     run.json = json.load(f)
-                if gaps:
+                if gaps and load:
                     run.gaps = load_gaps(gpath, self.cpu)
                     run.sent = load_sent(gpath, self.cpu)
             for p in (jpath, gpath):
@@ -707,7 +761,7 @@ class Bench:
             run = Run(name, cmd)
             inj = self._injector(inject, secs, name)
             # oslat's first thread on the CPU is the ~1 s pre-heat; the second one measures
-            spawn_watch(run, self.cpu, 0.1, True, False, inj.start if inj else None,
+            spawn_watch(run, self.cpu, POLL_S, True, False, inj.start if inj else None,
                         nth_pinned=2, timeout=secs + 30)
             run.inject = inj.finish() if inj else None
             if run.rc == 0:
@@ -716,26 +770,33 @@ class Bench:
             return run
         return self._attempts(name, secs + 1, once)
 
-    def busy(self, name, secs):
-        """busy - a plain busy loop pinned to the CPU (no syscalls), observed like the tools"""
+    def busy(self, name, secs, idle=False):
+        """busy - a plain busy loop pinned to the CPU (no syscalls), observed like the tools;
+        idle: a process that sleeps off the CPU instead, leaving it alone"""
         def once():
-            code = ('import os,time\nos.sched_setaffinity(0,[%d])\ne=time.monotonic()+%f\n'
-                    'while time.monotonic()<e: pass\n' % (self.cpu, secs))
+            if idle:
+                code = ('import os,time\nos.sched_setaffinity(0,[c for c in os.sched_getaffinity'
+                        '(0) if c!=%d])\ntime.sleep(%f)\n' % (self.cpu, secs))
+            else:
+                code = ('import os,time\nos.sched_setaffinity(0,[%d])\ne=time.monotonic()+%f\n'
+                        'while time.monotonic()<e: pass\n' % (self.cpu, secs))
             run = Run(name, [sys.executable, '-c', code])
-            spawn_watch(run, self.cpu, 0.1, True, True, timeout=secs + 30)
+            spawn_watch(run, self.cpu, POLL_S, True, True, timeout=secs + 30)
             return run
         return self._attempts(name, secs, once)
 
-    def _injector(self, inject, secs, name):
+    def _injector(self, inject, secs, name, load=True):
         """_injector - one jsinject (mode, args), or several in parallel (a list of them)"""
         if not inject:
             return None
         if isinstance(inject, tuple):
             inject = [inject]
-        # from 0.1 s after the tool's measuring thread is seen (polled every 0.1 s) to about
-        # 0.3 s before it stops
-        injs = [Injector(self.cpu, mode, max(0.5, secs - 0.6), self.path(name + '-inj', 'csv'),
-                         list(extra)) for mode, extra in inject]
+        # from INJ_DELAY_S after the tool's measuring thread is seen (polled every POLL_S),
+        # INJ_SHORT_S shorter than the tool
+        injs = [Injector(self.cpu, mode, max(0.5, secs - INJ_SHORT_S),
+                         self.path(name + '-inj', 'csv'), list(extra)) for mode, extra in inject]
+        for i in injs:
+            i.load = load
         return injs[0] if len(injs) == 1 else Injectors(injs)
 
 
@@ -803,7 +864,7 @@ def oslat_busy_period(run):
     return (dur * 1e9 - lost_us * 1e3) / small if small else None
 
 
-def window(run, margin_ns=100_000_000):
+def window(run, margin_ns=WINDOW_MARGIN_NS):
     """window - [lo, hi] CLOCK_MONOTONIC of a run's measuring window, shrunk by a margin"""
     c = js_cpu(run)
     if c:
@@ -895,7 +956,7 @@ def tick_gaps(gaps, exclude, hz):
     period = 1_000_000_000 // hz
     binw = 5_000
     nb = period // binw
-    cand = [g for g in gaps if 3_000 <= g[1] <= 300_000 and g not in exclude]
+    cand = [g for g in gaps if TICK_BAND_NS[0] <= g[1] <= TICK_BAND_NS[1] and g not in exclude]
     if len(cand) < 20:
         return []
     hist = [0] * nb
@@ -906,7 +967,7 @@ def tick_gaps(gaps, exclude, hz):
     out = []
     for g in cand:
         off = (g[0] % period - center + period // 2) % period - period // 2
-        if -15_000 <= off <= 15_000:
+        if -TICK_PHASE_NS <= off <= TICK_PHASE_NS:
             out.append(g)
     return out
 
@@ -916,6 +977,8 @@ def tick_gaps(gaps, exclude, hz):
 
 class Table:
     """Table - rows of metric, jitterscope, baseline, ratio, target, verdict (+ footnotes)"""
+
+    HEADER = ('metric', 'jitterscope', 'baseline', 'ratio', 'target', 'verdict')
 
     def __init__(self):
         self.rows = []
@@ -928,8 +991,7 @@ class Table:
         self.rows.append((metric, js, base, rat, target, verdict))
 
     def text(self):
-        hdr = ('metric', 'jitterscope', 'baseline', 'ratio', 'target', 'verdict')
-        rows = [hdr] + [tuple(str(c) for c in r) for r in self.rows]
+        rows = [self.HEADER] + [tuple(str(c) for c in r) for r in self.rows]
         w = [max(len(r[i]) for r in rows) for i in range(6)]
         w[0] = min(w[0], 58)
         lines = []
@@ -947,14 +1009,6 @@ class Table:
         w = [max(len(r[i]) for r in rows) for i in range(len(hdr))]
         return '\n'.join('  '.join(r[i].ljust(w[i]) for i in range(len(hdr))).rstrip()
                          for r in rows)
-
-    def markdown(self):
-        out = ['| metric | jitterscope | baseline | ratio | target | verdict |',
-               '|---|---|---|---|---|---|']
-        for r in self.rows:
-            out.append('| ' + ' | '.join(str(c).replace('|', '/') for c in r) + ' |')
-        return '\n'.join(out)
-
 
 def fmt(x, unit='', nd=1):
     """fmt - a number with a unit, '-' for None"""
@@ -985,9 +1039,10 @@ def dirty(runs):
 # the sections
 
 def sec_floor(b, t, reps):
-    """sec_floor - loop period of jitterscope vs oslat's, alternating, same CPU"""
+    """sec_floor - loop period of jitterscope vs oslat's, alternating, same CPU. Judged: the
+    same statistic on both sides (the loop's mean period with the gaps taken out)"""
     js, os_ = [], []
-    secs = 2 if b.a.quick else 3
+    secs = b.P['floor_secs']
     for i in range(reps):
         order = ('js', 'os') if i % 2 == 0 else ('os', 'js')
         for who in order:
@@ -998,21 +1053,21 @@ def sec_floor(b, t, reps):
     cs = [js_cpu(r) for r in js if js_cpu(r)]
     o_raw = med([ot[1] * 1e9 / ot[0] for ot in (oslat_thread(r) for r in os_) if ot])
     o_busy = med([oslat_busy_period(r) for r in os_])
-    j_min = med([c['loop_ns_min'] for c in cs])
-    j_med = med([c['loop_ns_median'] for c in cs])
     j_mean = med([c['loop_ns_mean'] for c in cs])
     j_raw = med([c['duration_ns'] / c['iterations'] for c in cs])
     d = dirty(js + os_)
-    for name, v, base in (('floor: loop period min (calibration) vs oslat ns/loop', j_min, o_raw),
-                          ('floor: loop period median (calibration) vs oslat', j_med, o_raw),
-                          ('floor: loop period mean, lost time excluded (both)', j_mean, o_busy),
-                          ('floor: wall time / loops, lost time included (both)', j_raw, o_raw)):
-        r = ratio(v, base)
-        # wall / loops moves with each run's lost time: shown, not judged
-        judged = 'included' not in name
-        t.add(name, fmt(v, ' ns'), fmt(base, ' ns'), fmt_ratio(r),
-              '<= 0.70x' if judged else 'report', check(r, '<=', 0.7) if judged else 'INFO', d)
-    t.details.append(('Detection floor, per run', ('tool', 'min ns', 'median ns', 'mean ns',
+    r = ratio(j_mean, o_busy)
+    t.add('floor: loop period mean, gaps excluded (both)', fmt(j_mean, ' ns'),
+          fmt(o_busy, ' ns'), fmt_ratio(r), '<= 0.70x', check(r, '<=', 0.7), d)
+    # wall / loops is the same statistic too, but moves with each run's lost time: shown
+    t.add('floor: wall time / loops, gaps included (both)', fmt(j_raw, ' ns'), fmt(o_raw, ' ns'),
+          fmt_ratio(ratio(j_raw, o_raw)), 'report', 'INFO', d)
+    for what, key in (('min', 'loop_ns_min'), ('median', 'loop_ns_median')):
+        t.add('floor: loop period %s, calibration (jitterscope only)' % what,
+              fmt(med([c[key] for c in cs]), ' ns'), '- (oslat has none)', '-', 'report',
+              'INFO', d)
+    t.details.append(('Detection floor, per run', ('tool', 'calibration min ns',
+                                                    'calibration median ns', 'mean ns',
                                                     'wall/loops ns', 'lost %'),
                       [('jitterscope', fmt(c['loop_ns_min']), fmt(c['loop_ns_median']),
                         fmt(c['loop_ns_mean']), fmt(c['duration_ns'] / c['iterations']),
@@ -1036,9 +1091,10 @@ def band_count_oslat(run, lo_us, hi_us):
 
 def sec_agree(b, t, reps):
     """sec_agree - gaps of the injected size seen by both tools vs the injector's count"""
-    inj = ('preempt', ['--period', '10000', '--spin', '200'])
-    secs = 3 if b.a.quick else 5
-    lo, hi = 150, 500   # a 200 us spin makes a gap of ~240 us; preemptions by others, ms
+    P = b.P
+    inj = ('preempt', ['--period', str(P['agree_period_us']), '--spin', str(P['agree_spin_us'])])
+    secs = P['agree_secs']
+    lo, hi = P['agree_lo_us'], P['agree_hi_us']     # around one spin; others' slices are longer
     js, os_ = [], []
     for i in range(reps):
         order = ('js', 'os') if i % 2 == 0 else ('os', 'js')
@@ -1083,7 +1139,8 @@ def sec_agree(b, t, reps):
     mm = min(matched) if matched else None
     t.add('agree: injected preempts inside a jitterscope gap >= %d us' % lo,
           fmt(mm and mm * 100, ' %'), '-', '-', '100 %', check(mm, '>=', 1.0), d)
-    t.details.append(('Agreement, per run (jsinject preempt, period 10 ms, spin 200 us)',
+    t.details.append(('Agreement, per run (jsinject preempt, period %g ms, spin %d us)' %
+                      (P['agree_period_us'] / 1000, P['agree_spin_us']),
                       ('tool', 'actions', 'gaps %s' % band, 'gaps >= %d us' % lo,
                        'matched (>= %d us)' % lo, 'band/actions'), rows))
 
@@ -1091,12 +1148,12 @@ def sec_agree(b, t, reps):
 def sec_observer(b, t, reps, hz):
     """sec_observer - injected IPI gaps and tick gaps, probes on vs --no-probes, in pairs of
     short runs next to each other (the noise changes from minute to minute)"""
-    inj = ('ipi', ['--period', '1900', '--count', '1'])
-    secs = 2
+    P = b.P
+    inj = ('ipi', ['--period', str(P['obs_period_us']), '--count', '1'])
+    secs = P['obs_secs']
     on, off = [], []
-    # the host's noise moves from run to run: 4 pairs per repetition (the median of 6 pairs
-    # ranged 1.02-1.10x between invocations minutes apart)
-    for i in range(4 * reps):
+    # the host's noise moves from run to run: several pairs per repetition
+    for i in range(P['obs_pairs']):
         order = ('on', 'off') if i % 2 == 0 else ('off', 'on')
         for who in order:
             if who == 'on':
@@ -1127,7 +1184,8 @@ def sec_observer(b, t, reps, hz):
     k_on, k_off = med([x[1] for x in res_on]), med([x[1] for x in res_off])
     # pair i: the two runs of iteration i, next to each other in time
     pairs = list(zip(res_on, res_off))
-    r = med([ratio(a[0], z[0]) for a, z in pairs])
+    pr = [x for x in (ratio(a[0], z[0]) for a, z in pairs) if x is not None]
+    r = med(pr)
     diff = med([(a[1] - z[1]) / 1e3 for a, z in pairs if a[1] is not None and z[1] is not None])
     d = dirty(on + off)
     t.add('observer: injected-IPI gap median, on vs off (paired)',
@@ -1136,7 +1194,12 @@ def sec_observer(b, t, reps, hz):
     t.add('observer: tick gap median (%d ms phase), on vs off (paired)' % (1000 // hz),
           fmt(k_on and k_on / 1e3, ' us', 2), fmt(k_off and k_off / 1e3, ' us', 2),
           '%+.2f us' % diff if diff is not None else '-', 'report', 'INFO', d)
-    within_run(b, t, inj, hz, reps)
+    wr = within_run(b, t, inj, hz, reps)
+    if pr:
+        t.notes.append('observer: the paired ratios ranged %s to %s over %d pairs (median %s); '
+                       'the within-run ratios: %s' %
+                       (fmt_ratio(min(pr)), fmt_ratio(max(pr)), len(pr), fmt_ratio(r),
+                        ', '.join(fmt_ratio(x) for x in wr) or 'none measured'))
     # the per-run table in time order
     rows[:] = [row for pair in zip(rows[:len(on)], rows[len(on):]) for row in pair]
     lost = [r_.json['probes']['lost'] for r_ in on if r_.json]
@@ -1157,8 +1220,9 @@ def sec_observer(b, t, reps, hz):
                           '%.1f s, every CPU)' % (st_secs - 1.6), ('program', 'calls', 'ns/call',
                                                                 'ms total'),
                           [(k, c, fmt(ns, '', 0), fmt(c * ns / 1e6, '', 2)) for k, (c, ns) in top]))
-    t.details.append(('Observer effect, per run, by pairs (jsinject ipi every 1.9 ms; tick gaps: '
-                      'start within 15 us of the densest %d ms phase)' % (1000 // hz),
+    t.details.append(('Observer effect, per run, by pairs (jsinject ipi every %g ms; tick gaps: '
+                      'start within %d us of the densest %d ms phase)' %
+                      (P['obs_period_us'] / 1000, TICK_PHASE_NS // 1000, 1000 // hz),
                       ('run', 'IPIs', 'matched', 'IPI gap med us', 'tick gaps', 'tick med us',
                        'tick gaps caused by timer'),
                       rows))
@@ -1167,12 +1231,14 @@ def sec_observer(b, t, reps, hz):
     return on
 
 
-def within_run(b, t, inj, hz, reps, secs=20):
-    """within_run - runs whose probes are paused and resumed at random every 0.3-0.8 s:
+def within_run(b, t, inj, hz, reps):
+    """within_run - runs whose probes are paused and resumed at random (PAUSE_S):
     injected-IPI and tick gaps while the programs run vs while they return at once. The
     tracepoints stay attached in both states, so this is the programs' own cost (and what
     they leave behind in caches and TLBs); the paired runs add the rest (dispatch, the sender
-    side) under run-to-run noise. The figure is the median of the runs' ratios"""
+    side) under run-to-run noise. The figure is the median of the runs' ratios, which are
+    returned"""
+    secs = b.P['within_secs']
     ratios, tdiffs, notes, runs = [], [], [], []
     meds = {True: [], False: []}
     for i in range(reps):
@@ -1215,6 +1281,7 @@ def within_run(b, t, inj, hz, reps, secs=20):
           '%+.2f us' % td if td is not None else '-', 'report', 'INFO', d)
     t.notes.append('observer (within runs of %d s, probes paused at random)%s: %s' %
                    (secs, span, '; '.join(notes)))
+    return ratios
 
 
 def self_ipis(run):
@@ -1234,89 +1301,97 @@ def self_ipis(run):
     return own, iw
 
 
-def sec_ipis(b, t, reps):
-    """sec_ipis - IPIs and irq_work reaching the CPU: jitterscope vs a plain busy loop"""
-    secs = 3
-    js_on, js_off, busy = [], [], []
-    kinds = ('on', 'busy', 'off')
-    for i in range(reps):
-        order = kinds if i % 2 == 0 else kinds[::-1]
-        for who in order:
+def sec_ipis(b, t):
+    """sec_ipis - IPIs reaching the measured CPU, counted by its own /proc/interrupts rows:
+    jitterscope with and without probes against a plain busy loop pinned there, and the CPU
+    left alone. jitterscope's own attribution of senders is shown apart, for information"""
+    secs = b.P['ipis_secs']
+    span = int((secs - 2 * WINDOW_MARGIN_NS / 1e9) * 1e9)    # jitterscope's window length
+    kinds = ('on', 'busy', 'off', 'idle')
+    runs = {k: [] for k in kinds}
+    for i in range(b.P['ipis_runs']):     # many short runs: a better chance of quiet ones
+        for who in (kinds if i % 2 == 0 else kinds[::-1]):
             if who == 'on':
-                js_on.append(b.js('ipis-on', secs, irqs=True))
+                runs[who].append(b.js('ipis-on', secs, irqs=True))
             elif who == 'off':
-                js_off.append(b.js('ipis-off', secs, extra=['--no-probes'], irqs=True,
-                                   gaps=False))
-            else:
-                busy.append(b.busy('ipis-busy', secs))
+                runs[who].append(b.js('ipis-off', secs, extra=['--no-probes'], irqs=True,
+                                      gaps=False))
+            else:   # long enough for a window as long as jitterscope's, from BASE_SKIP_S
+                runs[who].append(b.busy('ipis-' + who, secs + BASE_SKIP_S, idle=who == 'idle'))
 
-    def rates(runs, busy_loop=False):
-        out = []
-        for r in runs:
-            if busy_loop:
-                lo = r.t_exec + 350_000_000
-                w = (lo, lo + int((secs - 0.55) * 1e9))
-            else:
-                w = window(r)
-            x = irq_rates(r, *w) if w else None
-            if x:
-                out.append(x[0])
-        return out
+    def counted(r):
+        """({key: count}, seconds) over the run's window, None when not measured"""
+        if r.cmd[0] == JS:
+            w = window(r)
+        else:
+            lo = r.t_exec + int(BASE_SKIP_S * 1e9)
+            w = (lo, lo + span)
+        x = irq_rates(r, *w) if w else None
+        return ({k: round(v * x[1]) for k, v in x[0].items()}, x[1]) if x else None
 
-    ron, roff, rb = rates(js_on), rates(js_off), rates(busy, True)
+    cnt = {k: [c for c in (counted(r) for r in runs[k]) if c] for k in kinds}
 
-    def tot(rs, keys=IPI_KEYS):
+    def quiet(k, keys=IPI_SUM):
         # other work only adds IPIs: the quietest run is the best estimate of each side
-        return min([sum(x[k] for k in keys) for x in rs], default=None)
+        return min([sum(c[x] for x in keys) / dt for c, dt in cnt[k]], default=None)
 
-    d = dirty(js_on + js_off + busy)
-    a, z = tot(ron), tot(rb)
-    extra = a - z if a is not None and z is not None else None
-    t.add('ipis: CAL+RES+IWI+TLB on CPU 1 /s (min), probes on vs busy', fmt(a, '/s'),
-          fmt(z, '/s'), '%+.1f/s' % extra if extra is not None else '-', '+0 (<= +1/s)',
-          check(extra, '<=', 1.0), d)
-    a2 = tot(roff)
-    e2 = a2 - z if a2 is not None and z is not None else None
-    t.add('ipis: the same, --no-probes vs busy loop', fmt(a2, '/s'), fmt(z, '/s'),
-          '%+.1f/s' % e2 if e2 is not None else '-', '+0 (<= +1/s)', check(e2, '<=', 1.0), d)
-    iw, iwb = tot(ron, ('IWI',)), tot(rb, ('IWI',))
-    t.add('ipis: IWI (irq_work) on CPU 1 /s (min), probes on vs busy', fmt(iw, '/s', 2),
-          fmt(iwb, '/s', 2), '%+.2f/s' % (iw - iwb) if iw is not None and iwb is not None else '-',
-          '+0', check(iw - iwb if iw is not None and iwb is not None else None, '<=', 0.0), d)
-    own = [self_ipis(r) for r in js_on]
+    def diff(a, z, nd=1):
+        return ('%+.' + str(nd) + 'f/s') % (a - z) if a is not None and z is not None else None
+
+    d = dirty(runs['on'] + runs['off'] + runs['busy'])
+    keys = '+'.join(IPI_SUM)
+    z = quiet('busy')
+    for k, what in (('on', 'probes on'), ('off', '--no-probes')):
+        a = quiet(k)
+        ex = a - z if a is not None and z is not None else None
+        t.add('ipis: %s on CPU %d /s, jitterscope %s vs busy loop (quietest runs)' %
+              (keys, b.cpu, what), fmt(a, '/s'), fmt(z, '/s'), diff(a, z) or '-',
+              '<= +1.0/s', check(ex, '<=', 1.0), d)
+    iw, iwb = quiet('on', ('IWI',)), quiet('busy', ('IWI',))
+    t.add('ipis: IWI (irq_work) on CPU %d /s, probes on vs busy loop (quietest runs)' % b.cpu,
+          fmt(iw, '/s', 2), fmt(iwb, '/s', 2), diff(iw, iwb, 2) or '-', '<= +0.00/s',
+          check(iw - iwb if iw is not None and iwb is not None else None, '<=', 0.0), d)
+    zi = quiet('idle')
+    t.add('ipis: %s on CPU %d /s, CPU left alone vs busy loop (quietest runs)' % (keys, b.cpu),
+          fmt(zi, '/s'), fmt(z, '/s'), diff(zi, z) or '-', 'report', 'INFO',
+          dirty(runs['idle'] + runs['busy']))
+    # what the probes say: IPI causes whose sender is a thread of that jitterscope process
     inwin, edge = [], []
-    for r in js_on:
+    for r in runs['on']:
         w = window(r)
         if not w:
             continue
         mine = [x for x in r.sent if x[1] in r.tids]
         inwin += [x for x in mine if w[0] <= x[0] <= w[1]]
         edge += [x for x in mine if not w[0] <= x[0] <= w[1]]
-    ok = [r for r in js_on if window(r)]
-    t.add('ipis: IPIs sent to CPU 1 by jitterscope while measuring',
-          '%d (+%d at the edges)' % (len(inwin), len(edge)) if ok else '-', '-', '-', '0',
-          check(len(inwin) if ok else None, '==', 0), d)
+    ok = [r for r in runs['on'] if window(r)]
+    t.add('ipis: IPIs to CPU %d named by the probes as sent by jitterscope, while measuring'
+          % b.cpu, '%d in %d runs (+%d at the edges)' % (len(inwin), len(ok), len(edge))
+          if ok else '-', '-', '-', 'report', 'INFO', d)
     if inwin or edge:
-        t.notes.append('ipis: IPIs from jitterscope itself: ' +
+        t.notes.append('ipis: IPIs the probes name as sent by jitterscope itself: ' +
                        '; '.join('%s at %.3f s, in a gap of: %s' %
                                  (x[2], (x[0] - js_cpu(r)['start_ns']) / 1e9, x[3])
-                                 for r in js_on for x in r.sent if x[1] in r.tids)[:900])
+                                 for r in runs['on'] for x in r.sent if x[1] in r.tids)[:900])
+    own = [self_ipis(r) for r in runs['on']]
     mw = max([x[1] for x in own if x[1] is not None], default=None)
-    t.add('ipis: irq_work events on CPU 1, any sender (probes)', fmt(mw, '', 0), '-',
+    t.add('ipis: irq_work events on CPU %d, any sender (probes)' % b.cpu, fmt(mw, '', 0), '-',
           '-', 'report', 'INFO', d)
-    t.details.append(('IPI counters on CPU 1 while measuring, per run (/s)',
-                      ('run',) + IPI_KEYS,
-                      [(lbl,) + tuple(fmt(x[k], '', 2) for k in IPI_KEYS)
-                       for lbl, rs in (('probes on', ron), ('--no-probes', roff),
-                                       ('busy loop', rb)) for x in rs]))
-    return js_on + js_off
+    t.details.append(('IPI counters of CPU %d over each run\'s window (counts)' % b.cpu,
+                      ('run', 'window s') + IPI_KEYS + ('%s /s' % keys,),
+                      [(lbl, fmt(dt, '', 2)) + tuple(c[k] for k in IPI_KEYS) +
+                       (fmt(sum(c[x] for x in IPI_SUM) / dt, '', 2),)
+                       for k, lbl in (('on', 'probes on'), ('off', '--no-probes'),
+                                      ('busy', 'busy loop'), ('idle', 'CPU left alone'))
+                       for c, dt in cnt[k]]))
+    return runs['on'] + runs['off']
 
 
 def sec_throughput(b, t, reps):
     """sec_throughput - probe events per second handled without loss, increasing fault rates"""
-    secs = 3
-    period = 2000
-    # (pages per burst, parallel injectors): 10k, 50k, 100k, 200k, 400k, 600k faults/s asked
+    secs = b.P['tp_secs']
+    period = b.P['tp_period_us']
+    # (pages per burst, parallel injectors), rising
     ladder = ((20, 1), (100, 1), (200, 1), (400, 1), (400, 2), (400, 3))
     if b.a.quick:
         ladder = ((200, 1), (400, 2))
@@ -1347,101 +1422,111 @@ def sec_throughput(b, t, reps):
     if first_loss is not None:
         js_txt += '; loss at %s k/s' % fmt(first_loss / 1e3, '', 0)
     ok = best is not None and best >= 100e3 and (first_loss is None or first_loss >= 100e3)
-    t.add('throughput: probe events/s on CPU 1 with lost == 0', js_txt, '-', '-', '>= 100k/s',
-          'PASS' if ok else ('n/a' if best is None else 'FAIL'), d)
-    t.details.append(('Attribution throughput (jsinject pf, period 2 ms, 3 s runs; events/s over '
-                      'the whole window)', ('injectors x pages', 'asked faults k/s',
-                                            'injected k/s', 'events k/s',
-                                            'lost', 'dropped', 'housekeeping CPU', 'CPU 1 lost'),
-                      rows))
+    t.add('throughput: probe events/s on CPU %d with lost == 0' % b.cpu, js_txt, '-', '-',
+          '>= 100k/s', 'PASS' if ok else ('n/a' if best is None else 'FAIL'), d)
+    t.details.append(('Attribution throughput (jsinject pf, period %g ms, %g s runs; events/s '
+                      'over the whole window)' % (period / 1000, secs),
+                      ('injectors x pages', 'asked faults k/s', 'injected k/s', 'events k/s',
+                       'lost', 'dropped', 'housekeeping CPU', 'CPU %d lost' % b.cpu), rows))
     return runs
 
 
+def gap_rate(run):
+    """gap_rate - gaps per second of a jitterscope run, None when it has no result"""
+    c = js_cpu(run)
+    return c['gap_count'] / (c['duration_ns'] / 1e9) if c and c['duration_ns'] else None
+
+
 def sec_scaling(b, t, base_runs, all_js):
-    """sec_scaling - cost: RSS, housekeeping CPU, attach, report time; vs duration, gap rate"""
-    long_s = 6 if b.a.quick else 15
-    many_s = b.a.gaps_secs or (6 if b.a.quick else 15)
-    long_r = b.js('scaling-long', long_s)
-    many = [b.js('scaling-gaps', many_s, extra=['-T', '100ns'],
-                 inject=[('timer', ['--period', '100']), ('ipi', ['--period', '40'])])
-            for _ in range(1 if b.a.quick else 2)]
-    many_r = max(many, key=lambda r: js_cpu(r)['gap_count'] if r.json else -1)
+    """sec_scaling - cost: RSS, housekeeping CPU, attach, report time; vs duration and gap
+    count. The report time is measured on a run that recorded at least big_gaps gaps: its
+    length comes from the gap rate of a shorter run with the same settings"""
+    P = b.P
+    long_r = b.js('scaling-long', P['long_secs'])
+    hi = dict(extra=['-T', P['rate_threshold']],
+              inject=('timer', ['--period', str(P['rate_timer_us'])]), load=False)
+    rate_r = b.js('scaling-rate', P['rate_secs'], **hi)
+    r0 = gap_rate(rate_r)
+    big_r = None
+    if r0:
+        big_s = min(P['big_max_secs'], int(1.1 * P['big_gaps'] / r0) + 2)
+        log('bench: %d s for %d gaps at %.0f gaps/s' % (big_s, P['big_gaps'], r0))
+        big_r = b.js('scaling-big', big_s, **hi)
+    hi_runs = [r for r in (rate_r, big_r) if r]
     base_ok = [r for r in base_runs if r.json]
+    base_s = js_cpu(base_ok[0])['duration_ns'] / 1e9 if base_ok else 0
     rss = med([r.hwm_kb for r in base_ok])
-    os_rss = med([r.hwm_kb for r in b.runs if r.name.startswith('floor-oslat')
-                  and r.rusage])
+    oslat_runs = [r for r in b.runs if r.name.startswith('floor-oslat')]
+    os_rss = med([r.hwm_kb for r in oslat_runs if r.rusage])
     d = dirty(base_ok)
-    t.add('cost: max RSS, 1 measured CPU (%.0f s run)' % (js_cpu(base_ok[0])['duration_ns'] / 1e9
-                                                         if base_ok else 0),
-          fmt(rss and rss / 1024, ' MiB'), fmt(os_rss and os_rss / 1024, ' MiB') + ' (oslat)',
-          fmt_ratio(ratio(rss, os_rss)), '<= 32 MiB', check(rss and rss / 1024, '<=', 32), d)
+    t.add('cost: max RSS, 1 measured CPU (%.0f s run)' % base_s, fmt(rss and rss / 1024, ' MiB'),
+          fmt(os_rss and os_rss / 1024, ' MiB') + ' (oslat)', fmt_ratio(ratio(rss, os_rss)),
+          '<= 32 MiB', check(rss and rss / 1024, '<=', 32), d)
     hk = med([housekeeping_pct(r, b.cpu) for r in base_ok])
-    os_hk = med([housekeeping_pct(r, b.cpu) for r in b.runs if r.name.startswith('floor-oslat')])
+    os_hk = med([housekeeping_pct(r, b.cpu) for r in oslat_runs])
     t.add('cost: housekeeping CPU while measuring (% of a core)', fmt(hk, ' %', 2),
           fmt(os_hk, ' %', 2) + ' (oslat)', '-', '<= 2 %', check(hk, '<=', 2.0), d)
-    att = med([attach_s(r) for r in all_js if r.json and not r.inject
-               and '-T' not in r.cmd])
-    os_att = med([attach_s(r) for r in b.runs if r.name.startswith('floor-oslat')])
+    att = med([attach_s(r) for r in all_js if r.json and not r.inject and '-T' not in r.cmd])
+    os_att = med([attach_s(r) for r in oslat_runs])
+    # not the same span: oslat's includes its own pre-heat, so no ratio
     t.add('cost: exec to first sample (attach)', fmt(att, ' s', 3),
-          fmt(os_att, ' s', 3) + ' (oslat)', fmt_ratio(ratio(att, os_att)), '<= 1 s',
-          check(att, '<=', 1.0), dirty(all_js))
-    # report time: the post-run phase (detach, attribution tail, JSON + gaps CSV). Its wall
-    # time moves with the load on the housekeeping CPU; its growth with the gap count is taken
-    # from the main thread's CPU time in that phase, which waiting does not inflate
-    low = [(post_run_s(r), js_cpu(r)['gap_count'], post_run_cpu_s(r)) for r in base_ok]
-    high = [(post_run_s(r), js_cpu(r)['gap_count'], post_run_cpu_s(r)) for r in many if r.json]
-    est = slope = None
-    if low and high:
-        (p0, n0, _), (p1, n1, _) = min(low), min(high)
-        cl = med([x[2] for x in low])
-        ch = med([x[2] for x in high])
-        if cl is not None and ch is not None and n1 > n0:
-            slope = max(0.0, (ch - cl) / (n1 - n0))
-            est = p0 + slope * (1e6 - n0)
-    t.add('cost: report time (post-run) for 1M gaps', fmt(est, ' s', 2) +
-          (' (%d gaps: %.2f s)' % (n1, p1) if high else ''), '-',
-          '%s us/gap' % fmt(slope and slope * 1e6, '', 2), 'report', 'INFO', dirty(many))
+          fmt(os_att, ' s', 3) + ' (oslat, to its measuring thread, after its pre-heat)', '-',
+          '<= 1 s', check(att, '<=', 1.0), dirty(all_js))
+    # report time: the post-run phase (detach, attribution tail, JSON, gaps CSV), measured
+    p0 = med([post_run_s(r) for r in base_ok])
+    n0 = med([js_cpu(r)['gap_count'] for r in base_ok])
+    nb = js_cpu(big_r)['gap_count'] if big_r and big_r.json else None
+    pb = post_run_s(big_r) if nb else None
+    reached = nb is not None and nb >= P['big_gaps']
+    t.add('cost: report time (post-run) at >= %d gaps' % P['big_gaps'],
+          ('%s at %d gaps' % (fmt(pb, ' s', 2), nb) if reached else
+           'not reached: %s gaps' % ('-' if nb is None else nb)),
+          '%s at %s gaps (%.0f s runs)' % (fmt(p0, ' s', 2), fmt(n0, '', 0), base_s),
+          fmt_ratio(ratio(pb, p0)) if reached else '-', 'report', 'INFO' if reached else 'n/a',
+          dirty([big_r] if big_r else []))
     # scaling: memory flat with duration and with gap count, CPU cost vs both
-    rl, rm = long_r.hwm_kb, max([r.hwm_kb or 0 for r in many]) or None
-    t.add('scaling: max RSS, %g s vs %.0f s run' % (long_s, js_cpu(base_ok[0])['duration_ns'] / 1e9
-                                                    if base_ok else 0),
+    rl = long_r.hwm_kb
+    t.add('scaling: max RSS, %g s vs %.0f s run' % (P['long_secs'], base_s),
           fmt(rl and rl / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
           fmt_ratio(ratio(rl, rss)), '<= 1.05x (flat)', check(ratio(rl, rss), '<=', 1.05),
           dirty([long_r] + base_ok))
-    ng = js_cpu(many_r)['gap_count'] if many_r.json else None
-    t.add('scaling: max RSS, %s gaps vs %s gaps' % (ng, med([js_cpu(r)['gap_count']
-                                                           for r in base_ok])),
-          fmt(rm and rm / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
-          fmt_ratio(ratio(rm, rss)), '<= 1.05x (flat)', check(ratio(rm, rss), '<=', 1.05),
-          dirty([many_r] + base_ok))
-    hl, hm = housekeeping_pct(long_r, b.cpu), housekeeping_pct(many_r, b.cpu)
-    t.add('scaling: housekeeping CPU, %g s run vs base' % long_s, fmt(hl, ' %', 2),
+    rb = big_r.hwm_kb if nb else None
+    t.add('scaling: max RSS, %s gaps vs %s gaps' % (nb if nb is not None else '-',
+                                                     fmt(n0, '', 0)),
+          fmt(rb and rb / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
+          fmt_ratio(ratio(rb, rss)), '<= 1.05x (flat)', check(ratio(rb, rss), '<=', 1.05),
+          dirty(([big_r] if big_r else []) + base_ok))
+    hl = housekeeping_pct(long_r, b.cpu)
+    t.add('scaling: housekeeping CPU, %g s run vs base' % P['long_secs'], fmt(hl, ' %', 2),
           fmt(hk, ' %', 2), fmt_ratio(ratio(hl, hk)), '<= 2 %', check(hl, '<=', 2.0),
           dirty([long_r]))
-    gps = ng / (js_cpu(many_r)['duration_ns'] / 1e9) if ng else None
-    t.add('scaling: housekeeping CPU at %s gaps/s vs base' % fmt(gps, '', 0), fmt(hm, ' %', 2),
-          fmt(hk, ' %', 2), fmt_ratio(ratio(hm, hk)), '<= 2 %', check(hm, '<=', 2.0),
-          dirty([many_r]))
+    hb = housekeeping_pct(big_r, b.cpu) if nb else None
+    gb = gap_rate(big_r) if nb else None
+    t.add('scaling: housekeeping CPU at %s gaps/s vs base' % fmt(gb, '', 0), fmt(hb, ' %', 2),
+          fmt(hk, ' %', 2), fmt_ratio(ratio(hb, hk)), '<= 2 %', check(hb, '<=', 2.0),
+          dirty([big_r] if big_r else []))
+    g0 = med([gap_rate(r) for r in base_ok])
+    if None not in (hb, hk, gb, g0) and gb > g0:
+        t.notes.append('cost: housekeeping CPU per gap %.2f us (%.2f %% of a core at %.0f '
+                       'gaps/s, %.2f %% at %.0f gaps/s)' %
+                       ((hb - hk) / 100 / (gb - g0) * 1e6, hb, gb, hk, g0))
+    shown = base_ok + [long_r] + hi_runs
     t.details.append(('Cost per run (max RSS: the whole run; sampling: the peak when sampling '
                       'ended; heap: [heap] near the end of sampling)',
                       ('run', 'duration s', 'gaps', 'max RSS MiB', 'sampling MiB', 'heap MiB',
-                                       'housekeeping %', 'attach s', 'post-run s',
-                                       'post-run CPU s', 'dropped',
-                                       'probe events', 'lost'),
+                       'housekeeping %', 'attach s', 'post-run s', 'post-run CPU s', 'dropped',
+                       'probe events', 'lost'),
                       [(r.name, fmt(js_cpu(r)['duration_ns'] / 1e9), js_cpu(r)['gap_count'],
                         fmt(r.hwm_kb and r.hwm_kb / 1024), fmt(sampling_hwm_mib(r)),
-                        fmt(heap_mib(r)),
-                        fmt(housekeeping_pct(r, b.cpu), '', 2),
+                        fmt(heap_mib(r)), fmt(housekeeping_pct(r, b.cpu), '', 2),
                         fmt(attach_s(r), '', 3), fmt(post_run_s(r), '', 3),
-                        fmt(post_run_cpu_s(r), '', 3),
-                        js_cpu(r)['dropped'], r.json['probes']['events'],
-                        r.json['probes']['lost']) for r in base_ok + [long_r] + many
-                       if r.json]))
-    grown = [x for x in [long_r] + many
-             if (ratio(x.hwm_kb, rss) or 0) > 1.05]
+                        fmt(post_run_cpu_s(r), '', 3), js_cpu(r)['dropped'],
+                        r.json['probes']['events'], r.json['probes']['lost'])
+                       for r in shown if r.json]))
+    grown = [x for x in [long_r] + hi_runs if (ratio(x.hwm_kb, rss) or 0) > 1.05]
     for r in grown:
         c = js_cpu(r)
-        up = [(t, kb) for t, kb in r.hwm_series if kb * 1024 > 1.05 * rss * 1024]
+        up = [(tt, kb) for tt, kb in r.hwm_series if kb > 1.05 * rss]
         if c and up:
             t.notes.append('%s: RSS peak %.1f MiB; above 1.05x the base from %+.0f ms after '
                            'sampling ended (sampling peak %s MiB)' %
@@ -1451,7 +1536,7 @@ def sec_scaling(b, t, base_runs, all_js):
         if r.smaps:
             t.notes.append('largest mappings of the %s run, near its end (Rss kB): ' % r.name +
                            '; '.join('%d %s' % x for x in r.smaps))
-    return [long_r] + many
+    return [long_r] + hi_runs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1471,178 +1556,20 @@ def machine():
             'ncpu': os.cpu_count(), 'hz': kernel_hz(), 'vm': hyper}
 
 
-def git_rev():
-    """git_rev - the tree's commit (and whether the tree has local changes)"""
-    try:
-        rev = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
-                             capture_output=True, text=True).stdout.strip()
-        st = subprocess.run(['git', '-C', ROOT, 'status', '--porcelain', '--untracked-files=no'],
-                            capture_output=True, text=True).stdout.strip()
-        return rev + (' (with local changes)' if st else '')
-    except OSError:
-        return '?'
-
-
-def md_table(header, rows):
-    """md_table - a markdown table"""
-    out = ['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)]
-    out += ['| ' + ' | '.join(str(c) for c in r) + ' |' for r in rows]
-    return '\n'.join(out)
-
-
-READING = """\
-## Reading the results (causes found on 2026-11-29)
-
-* **Loop period median.** Up to 7face3d the calibration pass stored a bin per read
-  (`bins[d]++` right before each rdtscp, which waits for it): its median (20.0-23.5 ns) sat
-  above the measuring loop's own mean (16.7-18.2 ns), 0.72-0.88x of oslat. The calibration
-  now stores each period in a small buffer and bins it every 4096 reads: median 18.3 ns
-  (0.67x) in quiet minutes, 20.9 ns (0.78x) while the host was loaded (IPI gaps 20 us
-  instead of 12.5), against the measuring loop's mean of 16.9-17.2 ns over the whole run.
-  The periods are multimodal (14.8, 18.3, 20.9 ns: 34, 42, 48 TSC cycles) and the
-  calibration's 20 ms at start sees whichever mode the host allows then.
-* **Injected-IPI gaps with probes.** Before this session's probe changes: 1.08-1.15x paired,
-  0.8-1.1 us of BPF per call-function IPI (csd_function entry/exit traced the same IPI a
-  second time). Now the function an IPI runs is named on the sender's CPU (csd_queue_cpu),
-  sends and other remote events go through their own ring, and the measured CPU's programs
-  write no shared counter: 0.4-0.6 us of BPF per IPI (two programs; 1.0 us while the host
-  was loaded). Within one run (probes paused and resumed at random) the IPI gaps are
-  0.97-1.09x, most often 1.02-1.04x (+0.3 us), over ten such runs; the paired runs' median
-  moved between 1.02x and 1.10x between invocations minutes apart: run-to-run noise on this
-  host is larger than the effect. bpf_stats
-  (kernel.bpf_stats_enabled, on for every run) costs nothing measurable: toggled every
-  0.3-0.8 s inside one run, IPI and tick gaps were not longer with it on (0.90-0.97x).
-* **Memory.** Before 7face3d: 75-90 MiB, flat, mostly a 16 MiB BPF ring buffer counted twice
-  in RSS (its data pages are mapped twice), a heap of buffers faulted in by mlockall and an
-  8 MiB thread stack locked whole. Then 33.4 MiB; with 16 causes per gap record 35.2 MiB; now
-  31.2-31.8 MiB: the per-CPU buffers are allocated after the probes' BTF parsing is trimmed
-  from the heap (they fill its holes) and the kernel symbol table gives back its growth
-  slack. The 2 MiB ring still counts as 4 MiB. oslat: 10.6 MiB.
-* **Throughput.** No probe event lost up to 336-466 k/s when the housekeeping CPU is free. One
-  loss (7-43k events at about 100k/s) happened while a fuzzer kept the housekeeping CPU busy:
-  the consumer drains every 10 ms, and the ring holds 2 MiB / 96 B = 22k events since 7face3d
-  (65 ms at 336k/s), 175k before.
-* **Housekeeping CPU** grows with the gap rate and with the event rate (about 0.5 us per
-  event: 9 % at 170k events/s); under 1 % at this machine's usual 1-2k gaps/s. Per gap it
-  was 3.5-5 us (5.7-7.9 % of a core at 14-21k gaps/s); since 4d3fd8f about 3 us (4.75 % at
-  16k gaps/s): each gaps-CSV row is built in memory and written with one call, the
-  correlation makes one pass over a gap's events with a scratch reused across the batch,
-  and kernel symbols are named through a small cache.
-* **IPIs from jitterscope.** None from the probes (no IWI: the ring buffer never wakes). Now
-  and then one reschedule IPI from jitterscope's housekeeping thread reaches CPU 1: mid-run in
-  2 of 12 probe runs of the benchmarks, at the very start in 1, none in 6 more runs checked by
-  hand. The row names each one and the gap around it. The counter rows (CAL, RES, TLB against
-  a busy loop) are dominated by the other work on this machine: compare their minima only.
-* **Report time** does not grow with gaps (0.16 s at 1.57M gaps). The report phase uses
-  11-16 ms of CPU whatever the gap count; the rest of its 0.02-0.6 s of wall time is waiting,
-  and grows with the load on the housekeeping CPU (4.6 s once, while fuzzers ran there).
-"""
-
-
-METHODS = """\
-## How it is measured
-
-`make bench` (root) runs `bench/run.py`, which builds nothing itself and writes this file.
-Every comparison is made inside one invocation, alternating the two sides run by run on the
-same CPU (`--reps` repetitions, default 3), and the table shows medians over the runs. Absolute
-figures on these shared VMs move from minute to minute; the ratios are the result.
-
-* **Detection floor.** jitterscope's calibration pass gives the loop period's min and median
-  (`loop_ns_min`, `loop_ns_median`); `loop_ns_mean` is the measuring loop's mean with the gaps
-  taken out. oslat's period is its duration divided by its loops (every loop lands in one
-  histogram bucket), as the issue defines it; "lost time excluded" takes oslat's loops of 1 us
-  and more out of the time (bucket N = [N-1, N) us, mid-points), the same definition as
-  `loop_ns_mean`; "wall / loops" divides the whole window by the loops for both tools.
-* **Agreement.** `jsinject --mode preempt --period 10000 --spin 200` runs on the measured CPU
-  while each tool measures (from 0.1 s after the tool's measuring thread appears to about 0.3 s
-  before the tool stops; for jitterscope only actions inside its window count). Both tools count
-  their gaps of 150 to 500 us (oslat: buckets 151 to 500 of 1024), the size each 200 us spin
-  makes (about 240 us here). Other noise of that size counts for both; a spin merged into a
-  longer gap (a time slice of another task on the CPU) counts for neither. The per-run table
-  also gives the counts of 150 us and more. jitterscope's gaps are also matched one to one to
-  the injector's log (CLOCK_MONOTONIC).
-* **Observer effect.** `jsinject --mode ipi --period 1900` during 2 s runs with probes and with
-  `--no-probes`, in 12 pairs of runs next to each other (on/off, off/on, ...). Each injected
-  IPI inside the window is matched to the gap overlapping its [start, end] in `--gaps`
-  (CLOCK_MONOTONIC). The ratio is the median over the pairs of (median IPI gap with probes /
-  median without); the tick figure the median of the pairs' differences. Within one run: a
-  20 s run (one per repetition; the median of their ratios) with the same injector whose
-  probes are paused and resumed from outside (bpftool
-  writes the probes' `.data.pause` map; every program then returns at once) at random every
-  0.3-0.8 s; IPI and tick gaps more than 20 ms from a switch are split by the state they fell
-  in. Same run, same noise; the tracepoints stay attached in both states, so this is the
-  programs' own cost (the dispatch, ~20-40 ns a program, is in neither). Tick gaps are the gaps
-  (3-300 us, not injected) starting within 15 us of the densest phase modulo the tick period
-  (CONFIG_HZ), found per run: the same method with and without probes. IPIs: /proc/interrupts
-  CAL, RES, IWI and TLB of the measured CPU, sampled every 100 ms, over the measuring window
-  (from 0.1 s after the JSON's `start_ns` to 0.1 s before `end_ns`) for jitterscope with and
-  without probes, and over the same window of a plain busy loop (python, no syscalls) pinned to
-  the CPU. Other work on the machine only adds IPIs, so these rows compare the quietest run of
-  each side (the minimum), not the median. The probes also name the sender of every IPI: the row
-  "sent by jitterscope" counts the IPI causes in `--gaps` whose sender is a thread of that
-  jitterscope process, inside the window (and, apart, in its first and last 0.1 s).
-* **Throughput.** `jsinject --mode pf --period 2000 --count N` (one traced page fault per page)
-  at increasing rates; events/s is `probes.events` over the whole window (the injection covers
-  about 85 % of it, so the peak rate is higher), loss is `probes.lost` or `dropped` > 0.
-* **Cost.** Max RSS is the process's own `VmHWM` (/proc/PID/status), read every 100 ms while it
-  samples and every 5 ms in its report phase, here for one measured CPU. Not `ru_maxrss` from
-  wait4: the kernel carries the RSS of the image before exec into it, so a child exec'd from
-  this python harness reports at least the harness's own size (oslat showed 17 MiB that way
-  against 10.6 MiB under `/usr/bin/time -v`, and jitterscope up to 116 MiB). Housekeeping CPU:
-  the on-CPU time (`/proc/PID/task/*/schedstat`) of every thread not pinned to the measured CPU,
-  over the measuring window, per second. Attach: from a CLOCK_MONOTONIC stamp taken just before
-  exec to the JSON's `cpus[0].start_ns` (oslat: until its measuring thread is seen, 0.1 s
-  polling). Report time: from the end of sampling (`end_ns`) to the process's exit, with
-  `--json` and `--gaps` written. Its wall time moves with the load on the housekeeping CPU (0.02
-  s to 4.6 s for the same kind of run here), so the cost per gap comes from the main thread's
-  CPU time in that phase (its schedstat, polled every 5 ms): the median of the 3 s runs against
-  the median of two high gap-rate runs (`-T 100ns` plus `jsinject --mode timer --period 100` and
-  `--mode ipi --period 40` at once, 15 s, 10-15k gaps/s), slope clamped at >= 0. The 1M figure
-  is the quickest 3 s run's wall time plus that slope times the extra gaps; the quickest
-  high-rate run's measured wall time is shown next to it. A real 1M-gap run takes about 2
-  minutes here: `bench/run.py --quick --only scaling --gaps-secs 100`. Run on 2026-11-29 after
-  7face3d: 1,572,160 gaps in 100 s, report time 0.16 s, max RSS 33.4 MiB as for 3 s, 0 dropped,
-  0 events lost, housekeeping CPU 6.4 % at 15.7k gaps/s (before 7face3d: 1,394,132 gaps, 0.20 s,
-  90.4 MiB as for 3 s).
-* **Scaling.** The same figures for a longer run and for the high gap-rate run.
-* **Contamination.** Before each run the harness waits (up to 45 s in all) while other
-  measurement tools or tests run (jitterscope, oslat, jsinject, test_*, ...). A run during which
-  one ran, or another process used more than 20 % of a CPU, is measured again (at most twice,
-  and up to 45 s of runs in all). A verdict marked `*` still had such work during at least one
-  of its runs; the processes are listed below the table.
-"""
-
-
-def write_doc(path, t, m, started, elapsed, foreign, args):
-    """write_doc - docs/BENCHMARKS.md with the last results"""
-    parts = ['# Benchmarks', '',
-             'Last results of `make bench` (`bench/run.py`). Rewritten by every run.', '',
-             '* date: %s' % started.strftime('%Y-%m-%d %H:%M UTC'),
-             '* machine: %s; %s; %d CPUs; HZ=%d%s' % (m['uname'], m['cpu'], m['ncpu'], m['hz'],
-                                                     '; virtual machine' if m['vm'] else ''),
-             '* tree: %s; measured CPU %d; %d repetitions; %.0f s (the harness itself used '
-             '%.1f s of CPU, off CPU %d)' % (git_rev(), args.cpu, args.reps, elapsed,
-                                             sum(os.times()[:2]), args.cpu),
-             '* oslat: %s' % (subprocess.run([OSLAT, '-v'], capture_output=True, text=True)
-                              .stdout.strip() or subprocess.run([OSLAT, '-v'],
-                              capture_output=True, text=True).stderr.strip()
-                              if OSLAT else 'not installed'),
-             '', '## Results', '', t.markdown(), '']
-    if foreign:
-        parts += ['`*` other measurement tools ran during these runs: %s.' %
-                  ', '.join(sorted(foreign)[:12]), '']
-    for title, hdr, rows in t.details:
-        parts += ['### ' + title, '', md_table(hdr, rows), '']
-    fails = [r for r in t.rows if r[5].startswith('FAIL')]
-    if fails:
-        parts += ['### Targets missed in this run', '']
-        parts += ['* %s: %s against %s (target %s)' % (r[0], r[1], r[2], r[4]) for r in fails]
-        parts += ['']
-    if t.notes:
-        parts += ['### Notes', ''] + ['* ' + n for n in t.notes] + ['']
-    parts += [READING, METHODS]
-    with open(path, 'w') as f:
-        f.write('\n'.join(parts))
+def header(m, started, elapsed, args, tree0, tree1):
+    """header - the document's header lines: date, machine, the exact tree, the run"""
+    ver = '-'
+    if OSLAT:
+        p = subprocess.run([OSLAT, '-v'], capture_output=True, text=True)
+        ver = (p.stdout.strip() or p.stderr.strip() or '-').splitlines()[0]
+    return ['date: %s' % started.strftime('%Y-%m-%d %H:%M UTC'),
+            'machine: %s; %s; %d CPUs; HZ=%d%s' % (m['uname'], m['cpu'], m['ncpu'], m['hz'],
+                                                  '; virtual machine' if m['vm'] else ''),
+            'tree (git, at the start of the run): %s' % doc.tree_text(tree0, tree1),
+            'run: measured CPU %d; %d repetitions; sections %s; %.0f s (the harness itself used '
+            '%.1f s of CPU, off CPU %d)' % (args.cpu, args.reps, args.only, elapsed,
+                                            sum(os.times()[:2]), args.cpu),
+            'oslat: %s' % (ver if OSLAT else 'not installed')]
 
 
 def main():
@@ -1655,8 +1582,11 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'BENCHMARKS.md'))
     ap.add_argument('--no-write', action='store_true')
     ap.add_argument('--details', action='store_true', help='print the per-run tables too')
-    ap.add_argument('--gaps-secs', type=float, default=0,
-                    help='length of the high gap-rate run (default 30 s; 120 s reaches ~1M gaps)')
+    ap.add_argument('--big-gaps', type=int, default=1_000_000,
+                    help='gaps the report-time run must record (default 1000000; --quick: '
+                         '200000)')
+    ap.add_argument('--big-max-secs', type=float, default=240,
+                    help='longest that run may last (default 240 s)')
     ap.add_argument('--keep', help='keep every output file in this directory')
     ap.add_argument('--save', help='save the runs (pickle) to recompute the table later')
     ap.add_argument('--replay', help='recompute the table from --save output, measuring nothing')
@@ -1675,11 +1605,14 @@ def main():
         log('bench: oslat not found (rt-tests): the oslat rows are skipped')
     if args.quick:
         args.reps = 1
+        if '--big-gaps' not in ' '.join(sys.argv):
+            args.big_gaps = 200_000
     # the harness itself stays off the measured CPU
     os.sched_setaffinity(0, [c for c in os.sched_getaffinity(0) if c != args.cpu] or [0])
     started, t0 = datetime.datetime.now(datetime.timezone.utc), time.monotonic()
     m = machine()
     b, t = Bench(args), Table()
+    b.P = method_params(args, m['hz'])
     try:
         run_bench(args, b, t, m, started, t0)
     finally:
@@ -1690,12 +1623,13 @@ def main():
 def run_bench(args, b, t, m, started, t0):
     """run_bench - the sections, the table on stdout, the document"""
     only = args.only.split(',')
+    tree0 = doc.git_tree(ROOT)
     log('bench: CPU %d, %d repetitions, scratch %s' % (args.cpu, args.reps, b.tmp))
     base = []
     steps = [('floor', lambda: sec_floor(b, t, args.reps)),
              ('agree', lambda: sec_agree(b, t, args.reps)),
              ('observer', lambda: sec_observer(b, t, args.reps, m['hz'])),
-             ('ipis', lambda: sec_ipis(b, t, args.reps)),
+             ('ipis', lambda: sec_ipis(b, t)),
              ('throughput', lambda: sec_throughput(b, t, args.reps))]
     for name, fn in steps:
         if name not in only:
@@ -1712,7 +1646,7 @@ def run_bench(args, b, t, m, started, t0):
     if 'scaling' in only:
         log('bench: scaling (%.0f s so far)' % (time.monotonic() - t0))
         if not base:
-            base = [b.js('floor-js', 3)]
+            base = [b.js('floor-js', b.P['floor_secs'])]
         try:
             sec_scaling(b, t, base, [r for r in b.runs if r.cmd[0] == JS])
         except Exception:
@@ -1740,7 +1674,10 @@ def run_bench(args, b, t, m, started, t0):
         print('note: ' + n)
     print('(%.0f s; %s)' % (elapsed, 'not written' if args.no_write else args.out))
     if not args.no_write:
-        write_doc(args.out, t, m, started, elapsed, foreign, args)
+        text = doc.document(header(m, started, elapsed, args, tree0, doc.git_tree(ROOT)), t,
+                            b.P, only, foreign)
+        with open(args.out, 'w') as f:
+            f.write(text)
 
 
 if __name__ == '__main__':

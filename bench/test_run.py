@@ -5,9 +5,12 @@ import os
 import random
 import sys
 import tempfile
+import types
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc as D  # noqa: E402
+import ipitrace as I  # noqa: E402
 import run as R  # noqa: E402
 
 
@@ -97,6 +100,112 @@ class Verdicts(unittest.TestCase):
         t = R.Table()
         t.add('m', '1', '2', '0.5x', '<= 1', 'FAIL', contaminated=True)
         self.assertEqual(t.rows[0][5], 'FAIL*')
+
+
+def args(**kw):
+    """args - the options method_params reads, as bench/run.py's defaults"""
+    a = dict(quick=False, cpu=1, reps=3, big_gaps=1_000_000, big_max_secs=240, wait_quiet=45.0,
+             retry_budget=45.0)
+    a.update(kw)
+    return types.SimpleNamespace(**a)
+
+
+class Document(unittest.TestCase):
+    def template(self):
+        with open(D.TEMPLATE) as f:
+            return f.read()
+
+    def test_template_holds_no_figure(self):
+        self.assertEqual(D.fixed_figures(self.template()), [])
+        self.assertEqual(D.fixed_figures('a {x1} b\nthe 2 runs\n@@ floor'), ['the 2 runs'])
+
+    def test_every_placeholder_filled_from_the_run_parameters(self):
+        P = R.method_params(args(), 250)
+        text = D.render(self.template(), P, R.SECTIONS)
+        self.assertNotIn('{', text)
+        self.assertNotIn('@@', text)
+        # the figures come from the parameters: another run, other figures
+        P2 = R.method_params(args(reps=5, cpu=3), 1000)
+        text2 = D.render(self.template(), P2, R.SECTIONS)
+        self.assertIn('CPU 3 (5 repetitions)', text2)
+        self.assertIn('%d pairs' % P2['obs_pairs'], text2)
+        self.assertIn('CONFIG_HZ=1000', text2)
+
+    def test_blocks_of_sections_not_run_are_left_out(self):
+        P = R.method_params(args(), 250)
+        only_floor = D.render(self.template(), P, ['floor'])
+        self.assertIn('Detection floor', only_floor)
+        self.assertIn('Contamination', only_floor)
+        self.assertNotIn('Agreement', only_floor)
+        self.assertNotIn('/proc/interrupts', only_floor)
+        with self.assertRaises(KeyError):
+            D.render('@@ floor\n{nope}\n', P, ['floor'])
+
+    def test_tree_line_says_clean_or_names_the_changes(self):
+        clean = {'commit': 'a' * 40, 'changes': []}
+        dirty = {'commit': 'a' * 40, 'changes': [' M src/x.c', '?? new.c']}
+        self.assertEqual(D.tree_text(clean), 'a' * 40 + ', clean (no uncommitted change)')
+        self.assertEqual(D.tree_text(dirty),
+                         'a' * 40 + ', dirty: 2 uncommitted changes ( M src/x.c; ?? new.c)')
+        self.assertIn('at the end of the run: ' + 'a' * 40 + ', dirty', D.tree_text(clean, dirty))
+        self.assertNotIn('end of the run', D.tree_text(clean, dict(clean)))
+        self.assertTrue(D.tree_text({'error': 'not a git tree'}).startswith('unknown'))
+
+    def test_document_has_the_header_table_and_missed_targets(self):
+        t = R.Table()
+        t.add('floor: x', '1 ns', '2 ns', '0.50x', '<= 0.70x', 'PASS')
+        t.add('cost: y', '3 %', '-', '-', '<= 2 %', 'FAIL')
+        t.notes.append('computed')
+        text = D.document(['tree (git, at the start of the run): abc, clean'], t,
+                          R.method_params(args(), 250), ['floor'], set())
+        self.assertIn('* tree (git, at the start of the run): abc, clean', text)
+        self.assertIn('| cost: y | 3 % | - | - | <= 2 % | FAIL |', text)
+        self.assertIn('* cost: y: 3 % against - (target <= 2 %)', text)
+        self.assertIn('* computed', text)
+
+
+TRACE = """# tracer: nop
+     jitterscope-100   [000] d..2.   12.000000100: ipi_send_cpu: cpu=1 callsite=update_curr+0x80/0x140 callback=0x0
+     jitterscope-101   [001] d.h..   12.000000150: sched_wakeup: comm=rcu_preempt pid=15 prio=120 target_cpu=001
+     jitterscope-100   [000] d..2.   12.000000200: <stack trace>
+ => trace_event_raw_event_ipi_send_cpu
+ => __traceiter_ipi_send_cpu
+ => __resched_curr
+ => update_curr
+ => detach_task
+ => sched_balance_newidle
+ => __schedule
+ => __x64_sys_clock_nanosleep
+ => entry_SYSCALL_64_after_hwframe
+           <...>-100   [000] dNs5.   12.5: sched_wakeup: comm=rcu_preempt pid=15 prio=120 target_cpu=001
+           <...>-100   [000] dNs5.   12.500000001: <stack trace>
+ => try_to_wake_up
+ => rcu_core
+ => handle_softirqs
+ => __irq_exit_rcu
+ => asm_sysvec_apic_timer_interrupt
+ => entry_SYSCALL_64_after_hwframe
+     jitterscope-100   [000] ...1.   13.000000000: ipi_send_cpu: cpu=1 callsite=on_each_cpu_cond_mask+0x20/0x60 callback=x
+     jitterscope-100   [000] ...1.   13.000000001: <stack trace>
+ => flush_tlb_mm_range
+ => __x64_sys_munmap
+ => entry_SYSCALL_64_after_hwframe
+"""
+
+
+class IpiTrace(unittest.TestCase):
+    def test_records_stacks_and_kinds(self):
+        r = I.parse(TRACE)
+        self.assertEqual([(x[0], x[1], x[2], x[3]) for x in r],
+                         [(12_000_000_100, 100, 0, 'ipi_send_cpu'),
+                          (12_000_000_150, 101, 1, 'sched_wakeup'),
+                          (12_500_000_000, 100, 0, 'sched_wakeup'),
+                          (13_000_000_000, 100, 0, 'ipi_send_cpu')])
+        # the first record's stack, though CPU 1's record came in between
+        self.assertEqual(r[0][5][:3], ['trace_event_raw_event_ipi_send_cpu',
+                                       '__traceiter_ipi_send_cpu', '__resched_curr'])
+        self.assertEqual(r[1][5], [])
+        self.assertEqual([I.kind(x[5]) for x in r], ['pull', 'other', 'interrupt', 'syscall'])
 
 
 if __name__ == '__main__':

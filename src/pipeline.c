@@ -38,6 +38,7 @@
 /* 2 MiB (mapped twice: 4 MiB resident): 60 ms of events at 400k/s; drained every 10 ms */
 #define PROBE_RINGBUF_BYTES (2u << 20)
 #define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
+#define SETTLE_NS         20000000ull     /* asleep after attaching, before measuring */
 
 volatile sig_atomic_t js_stop_requested;
 
@@ -117,6 +118,14 @@ static void reading_add(struct cpu_pipe *c, uint64_t t, uint64_t steal)
 	c->rd[i].t_ns = t;
 	c->rd[i].steal_ns = steal;
 	c->nrd++;
+}
+
+/* sleep_ns - this thread asleep for @ns (its CPU may go idle) */
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec d = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	nanosleep(&d, NULL);
 }
 
 static int on_event(void *ctx, const struct js_event *ev)
@@ -545,9 +554,7 @@ static void measure(struct pipeline *pl)
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
 	while (!all_done(pl)) {
-		struct timespec d = { 0, DRAIN_PERIOD_NS };
-
-		nanosleep(&d, NULL);
+		sleep_ns(DRAIN_PERIOD_NS);
 		if (js_stop_requested && !pl->stop) {
 			__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
 			pl->run->interrupted = true;
@@ -712,11 +719,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		goto out;
 	}
 	heap_reserve();
-	{
-		struct timespec d = { 0, 50000000 };
-
-		nanosleep(&d, NULL);
-	}
+	sleep_ns(50000000ull);
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	err = tsc_cal_refit(&pl.cal);
 	if (err) {
@@ -742,6 +745,11 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		run->probes_on = false;
 	} else if (pl.probes) {
 		pl.attached_at = js_mono_ns();
+		/* attaching kept this CPU busy (text poking IPIs every CPU): tasks woken meanwhile
+		 * (the RCU kthread, kworkers) were placed on a measured CPU and wait there. Asleep,
+		 * this CPU goes idle and the scheduler pulls them over, with a reschedule IPI to the
+		 * measured CPU: before the window opens, not in its first milliseconds */
+		sleep_ns(SETTLE_NS);
 	}
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	tsc_cal_refit(&pl.cal);
