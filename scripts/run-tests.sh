@@ -1,31 +1,114 @@
-#!/bin/sh
-# run-tests.sh KIND TEST... - run unit test binaries and integration scripts,
-# print each result and a closing "N passed, N failed, N skipped" line.
-# An integration script exits 0 (pass), 77 (skip: e.g. not root) or anything
-# else (fail). Exit status: 0 when nothing failed.
+#!/bin/bash
+# run-tests.sh KIND TEST... - run unit test binaries and integration scripts, print each
+# result, then every skip with its reason, and last a "N passed, N failed, N skipped" line.
+#
+# An integration script (*.sh) exits 0 (pass), 77 (skip) or anything else (fail); a skip
+# prints its reason as a line "skip: WHAT IS MISSING" (tests/integration/lib.bash). A unit
+# binary (cmocka) exits with its number of failed cases, 77 included; its cases that called
+# js_skip() (tests/unit/js_test.h: a "skip: REASON" line, then cmocka's skip()) are counted:
+# every case skipped makes the binary a SKIP, some make it a PASS that says how many and why.
+# A skip without its reason line, and a test path that does not exist, are failures.
+# Each test's output is shown and kept in JS_TEST_LOGS (default build/test-logs) as
+# PATH-with-slashes-as-underscores.log.
 # Integration scripts measure CPU 1 and need it to themselves: each runs under an exclusive
 # lock (JS_CPU1_LOCK, default /tmp/jitterscope-cpu1.lock) that make bench and make soak take
 # too, so two checkouts testing on one machine wait for each other instead of colliding.
+# Exit status: 0 when nothing failed.
 kind=$1
 shift
-pass=0 fail=0 skip=0 failed=""
+logs=${JS_TEST_LOGS:-build/test-logs}
+if ! mkdir -p "$logs" 2>/dev/null || [ ! -w "$logs" ]; then
+	logs=$(mktemp -d /tmp/jstest-logs.XXXXXX) || exit 1
+fi
+pass=0 fail=0 skip=0 part_cases=0 part_tests=0
+failed="" skips=()
+
+# skip_reasons LOG - "CASE<tab>REASON" per cmocka case skipped in LOG: the last "skip: "
+# line printed inside that case, or nothing after the tab when it printed none
+skip_reasons() {
+	awk '/^\[  SKIPPED \] [0-9]+ test\(s\), listed below:/ { exit }
+	     /^\[ RUN +\] / { why = "" }
+	     /^skip: / { why = substr($0, 7) }
+	     /^\[  SKIPPED \] / { print $4 "\t" why }' "$1"
+}
+
+# unit_result LOG - "RUN SKIPPED NOREASON" counts of cmocka's output in LOG
+unit_result() {
+	local run
+	run=$(sed -n 's/^\[==========\] \([0-9]*\) test(s) run\.$/\1/p' "$1" | tail -n 1)
+	skip_reasons "$1" | awk -F'\t' -v run="${run:-0}" '
+		{ n++ } $2 == "" { bad++ } END { print run, n + 0, bad + 0 }'
+}
+
+# grouped LOG - one line per distinct skip reason: "N case(s) (NAMES): REASON"
+grouped() {
+	skip_reasons "$1" | awk -F'\t' '
+		!($2 in n) { order[++k] = $2 }
+		{ n[$2]++; names[$2] = names[$2] (n[$2] > 1 ? " " : "") $1 }
+		END { for (i = 1; i <= k; i++)
+			printf "%d case(s) (%s): %s\n", n[order[i]], names[order[i]], order[i] }'
+}
+
 for t in "$@"; do
-	[ -e "$t" ] || continue
+	log=$logs/$(echo "$t" | tr / _).log
+	if [ ! -e "$t" ]; then
+		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (no such test)"
+		continue
+	fi
 	start=$(date +%s)
 	case "$t" in
-	*.sh) scripts/cpu1-lock bash "$t" ;;
-	*) "./$t" ;;
+	*.sh) scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
+	/*) CMOCKA_MESSAGE_OUTPUT=stdout "$t" 2>&1 | tee -i "$log" ;;
+	*) CMOCKA_MESSAGE_OUTPUT=stdout "./$t" 2>&1 | tee -i "$log" ;;
 	esac
-	rc=$?
+	rc=${PIPESTATUS[0]}
 	secs=$(( $(date +%s) - start ))
-	if [ $rc -eq 0 ]; then
-		pass=$((pass + 1)); echo "PASS: $t (${secs}s)"
-	elif [ $rc -eq 77 ]; then
-		skip=$((skip + 1)); echo "SKIP: $t"
-	else
+	case "$t" in
+	*.sh)
+		why=$(sed -n 's/^skip: //p' "$log" | tail -n 1)
+		if [ $rc -eq 77 ] && [ -n "$why" ]; then
+			skip=$((skip + 1)); skips+=("$t: $why"); echo "SKIP: $t: $why"
+			continue
+		elif [ $rc -eq 77 ]; then
+			fail=$((fail + 1)); failed="$failed $t"
+			echo "FAIL: $t (exit 77 without a 'skip: REASON' line)"
+			continue
+		fi
+		# a passing script's "skip:" lines: parts of it that did not run, said so
+		nsk=$(grep -c '^skip: ' "$log")
+		run=0 bad=0
+		;;
+	*)
+		read -r run nsk bad <<<"$(unit_result "$log")"
+		;;
+	esac
+	if [ $rc -ne 0 ]; then
 		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (rc $rc, ${secs}s)"
+	elif [ "$bad" -gt 0 ]; then
+		fail=$((fail + 1)); failed="$failed $t"
+		echo "FAIL: $t ($bad case(s) skipped without a 'skip: REASON' line)"
+	elif [ "$run" -gt 0 ] && [ "$nsk" -eq "$run" ]; then
+		skip=$((skip + 1)); echo "SKIP: $t (all $run cases skipped)"
+		while read -r l; do skips+=("$t: $l"); done < <(grouped "$log")
+	elif [ "$nsk" -gt 0 ]; then
+		pass=$((pass + 1)); part_tests=$((part_tests + 1)); part_cases=$((part_cases + nsk))
+		if [ "$run" -gt 0 ]; then
+			echo "PASS: $t (${secs}s; $nsk of $run cases skipped)"
+			while read -r l; do skips+=("$t (passed, in part): $l"); done < <(grouped "$log")
+		else
+			echo "PASS: $t (${secs}s; $nsk part(s) skipped)"
+			while read -r l; do skips+=("$t (passed, in part): $l"); done \
+				< <(sed -n 's/^skip: //p' "$log")
+		fi
+	else
+		pass=$((pass + 1)); echo "PASS: $t (${secs}s)"
 	fi
 done
+if [ ${#skips[@]} -gt 0 ]; then
+	echo "skipped ($kind), with the reason:"
+	printf '  %s\n' "${skips[@]}"
+fi
 [ -n "$failed" ] && echo "failed ($kind):$failed"
-echo "$pass passed, $fail failed, $skip skipped"
+[ $part_cases -gt 0 ] && part="; $part_cases case(s) skipped inside $part_tests passing test(s)"
+echo "$pass passed, $fail failed, $skip skipped${part:-}"
 [ $fail -eq 0 ]

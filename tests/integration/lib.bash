@@ -1,5 +1,6 @@
 # lib.bash - shared helpers for the integration tests (sourced, not run).
-# Each test: exit 0 pass, 77 skip, anything else fail.
+# Each test: exit 0 pass, 77 skip, anything else fail. A test runs whole or skips whole: a
+# skip prints one line "skip: WHAT IS MISSING" (scripts/run-tests.sh lists it) and exits 77.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 JS=${JS_BIN:-$ROOT/build/jitterscope}   # make asan: the sanitized binary
@@ -7,5 +8,25 @@ TMP=$(mktemp -d /tmp/jstest.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-need_root() { [ "$(id -u)" -eq 0 ] || { echo "skip: needs root"; exit 77; }; }
-need_cpu1() { [ "$(nproc)" -ge 2 ] || { echo "skip: needs 2 CPUs"; exit 77; }; }
+skip() { echo "skip: $*"; exit 77; }
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+need_cpu1() { [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"; }
+
+# missing PACKAGE WHAT - WHAT (from Debian PACKAGE) is not here: skip; but under CI (CI=true)
+# fail when scripts/install-deps.sh installs PACKAGE: a green CI must not hide a missing
+# install step
+missing() {
+	if [ "${CI:-}" = true ] && "$ROOT/scripts/install-deps.sh" --list | grep -qx "$1"; then
+		fail "$2 (Debian package $1): CI=true and scripts/install-deps.sh installs it"
+	fi
+	skip "$2 (Debian package $1)"
+}
+# need_cmd CMD PACKAGE - CMD on the PATH (or executable at that path), else missing
+need_cmd() { command -v "$1" >/dev/null 2>&1 || missing "$2" "no $1"; }
+# need_file FILE PACKAGE - FILE readable, else missing
+need_file() { [ -r "$1" ] || missing "$2" "no $1"; }
+# need_btf - kernel BTF, without which the probes cannot load (as root they must load)
+need_btf() {
+	[ -r /sys/kernel/btf/vmlinux ] ||
+		skip "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
+}

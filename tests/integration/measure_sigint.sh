@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
-
+need_btf
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-[ -x "$BPFTOOL" ] || { echo "skip: no bpftool"; exit 77; }
+need_cmd "$BPFTOOL" bpftool
 "$JS" --cpu 1 --duration 0 --json "$TMP/run.json" --gaps "$TMP/gaps.csv" \
 	>"$TMP/report.txt" 2>"$TMP/err.txt" &
 pid=$!

@@ -5,10 +5,10 @@
 # ASan+UBSan and run for FUZZ_SECS (default 2) seconds from its seed corpus: no crash, leak,
 # sanitizer report or timeout. `make fuzz` runs them longer (FUZZ_SECS=20 by default).
 . "$(dirname "$0")/lib.bash"
-command -v "${CLANG:-clang}" >/dev/null || { echo "skip: no clang"; exit 77; }
+need_cmd "${CLANG:-clang}" clang
 echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' >"$TMP/t.c"
 "${CLANG:-clang}" -fsanitize=fuzzer,address "$TMP/t.c" -o "$TMP/t" 2>/dev/null ||
-	{ echo "skip: clang has no libFuzzer (libclang-rt-dev)"; exit 77; }
+	missing libclang-rt-14-dev "no libFuzzer for ${CLANG:-clang}"
 cd "$ROOT" || exit 1
 make -s -j"$(nproc)" fuzz-build >"$TMP/build.log" 2>&1 ||
 	{ tail -20 "$TMP/build.log"; fail "building the fuzzers"; }

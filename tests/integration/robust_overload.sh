@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
+need_btf
 INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ (make)"
 

@@ -16,9 +16,10 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
-command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+need_btf
+need_cmd strace strace
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-[ -x "$BPFTOOL" ] || { echo "skip: no bpftool"; exit 77; }
+need_cmd "$BPFTOOL" bpftool
 
 OUTS=(--json "$TMP/run.json" --gaps "$TMP/gaps.csv" --prom "$TMP/run.prom" --hlog "$TMP/run.hlog")
 

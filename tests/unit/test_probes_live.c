@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * test_probes_live.c - the eBPF probes on the running kernel (root; skipped otherwise).
+ * test_probes_live.c - the eBPF probes on the running kernel (root; each live case is skipped
+ * with its reason without the privileges to load them or without kernel BTF, and fails when
+ * they should load and do not).
  *
  * Each test loads the probes for one target CPU (1 if there is one), creates activity on
  * it (a spinning child, a sampler thread that faults, perf ioctls that IPI it), drains the
@@ -33,6 +35,7 @@
 #include "js_event_names.h"
 #include "js_ksyms.h"
 #include "js_probes.h"
+#include "js_test.h"
 #include "js_util.h"
 
 static int target;              /* measured CPU */
@@ -109,6 +112,23 @@ static uint64_t wait_cpu_ns(pid_t pid)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
 }
 
+/* may_bpf - CAP_BPF or CAP_SYS_ADMIN in the effective set (what loading the probes needs) */
+static bool may_bpf(void)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return eff & (1ull << 39 | 1ull << 21);	/* CAP_BPF, CAP_SYS_ADMIN */
+}
+
+/* open_probes - the probes loaded for the target CPU; skips the case when this machine may
+ * not load them (not privileged, no kernel BTF), fails it when they should load and do not */
 static struct js_probes *open_probes(size_t rb)
 {
 	struct probes_opts o = {
@@ -120,10 +140,11 @@ static struct js_probes *open_probes(size_t rb)
 
 	err = probes_open_load(&p, &o, why, sizeof(why));
 	if (err) {
-		print_message("probes unavailable (%s): skipped\n", why);
 		assert_null(p);
 		assert_true(why[0] != '\0');
-		return NULL;
+		if ((err == -EPERM && !may_bpf()) || access("/sys/kernel/btf/vmlinux", R_OK))
+			js_skip("%s", why);	/* not privileged, or no kernel BTF */
+		fail_msg("the probes did not load, with BPF permitted and kernel BTF: %s", why);
 	}
 	return p;
 }
@@ -200,8 +221,6 @@ static void test_basic(void **state)
 	pid_t child;
 
 	(void)state;
-	if (!p)
-		skip();
 	t0 = js_mono_ns();
 	assert_int_equal(probes_attach(p), 0);
 	child = spin_child(target, 300);
@@ -309,8 +328,6 @@ static void test_sampler(void **state)
 	pid_t child;
 
 	(void)state;
-	if (!p)
-		skip();
 	assert_int_equal(pthread_create(&th, NULL, sampler, &a), 0);
 	while (!a.ready)
 		usleep(1000);
@@ -364,10 +381,6 @@ static void test_ipi(void **state)
 	if (ksyms_load(&ks))
 		ks = NULL;
 	p = open_probes(0);
-	if (!p) {
-		ksyms_free(ks);
-		skip();
-	}
 	fd = (int)syscall(SYS_perf_event_open, &attr, -1, target, -1, 0);
 	assert_true(fd >= 0);
 	assert_int_equal(probes_attach(p), 0);
@@ -422,8 +435,6 @@ static void test_lost(void **state)
 	pid_t child;
 
 	(void)state;
-	if (!p)
-		skip();
 	assert_int_equal(probes_attach(p), 0);
 	child = spin_child(target, 200);
 	usleep(250000);                          /* no consuming meanwhile */
@@ -490,8 +501,6 @@ static void test_consume_bounded(void **state)
 	pid_t child;
 
 	(void)state;
-	if (!p)
-		skip();
 	assert_int_equal(probes_attach(p), 0);
 	child = fault_child(target, 1500);
 	usleep(100000);
@@ -522,8 +531,6 @@ static void test_open_at_detach(void **state)
 	pid_t child;
 
 	(void)state;
-	if (!p)
-		skip();
 	t0 = js_mono_ns();
 	assert_int_equal(probes_attach(p), 0);
 	child = spin_child(target, 2000);
@@ -605,8 +612,6 @@ static void test_thp_remote(void **state)
 	int err;
 
 	(void)state;
-	if (!p)
-		skip();
 	assert_int_equal(probes_attach(p), 0);
 	assert_int_equal(pthread_create(&th, NULL, sampler, &a), 0);
 	while (!a.ready)
@@ -631,8 +636,7 @@ static void test_thp_remote(void **state)
 	free(l.ev);
 	print_message("  MADV_COLLAPSE: %s; remote THP collapse events: %zu\n",
 		      err ? strerror(-err) : "ok", remote);
-	if (err)
-		skip();
+	js_collapse_failed(err);
 	assert_true(remote >= 1);
 }
 
@@ -655,8 +659,6 @@ static void test_destroy_unloads(void **state)
 	int tries;
 
 	(void)state;
-	if (!p)
-		skip();
 	assert_int_equal(probes_attach(p), 0);
 	assert_int_equal(probes_stats(p, &st), 0);
 	for (i = 0; i < st.nprogs && n < ARRAY_SIZE(ids); i++)

@@ -14,6 +14,7 @@
 
 #include "js_sampler.h"
 #include "js_sysfs.h"
+#include "js_test.h"
 
 /* three VMAs as the kernel prints them; the middle one holds 2 MiB of huge pages */
 static const char smaps[] =
@@ -62,26 +63,50 @@ static void test_smaps_parse(void **state)
 	assert_int_equal(kb, 12);
 }
 
+/* region - a 2 MiB-aligned anonymous region of 2 MiB in *raw (4 MiB mapped), faulted in as
+ * small pages */
+static char *region(char **raw)
+{
+	const size_t huge = 2u << 20;
+	char *mem;
+
+	*raw = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(*raw != MAP_FAILED);
+	mem = (char *)(((uintptr_t)*raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	assert_int_equal(madvise(mem, huge, MADV_NOHUGEPAGE), 0);
+	memset(mem, 1, huge);
+	return mem;
+}
+
+/* arm - sampler_hook_arm on a measuring sampler; skips the case on a kernel without THP */
+static void arm(struct sampler *s, uint64_t *kb, char *raw)
+{
+	int err;
+
+	s->state = SAMPLER_RUNNING;
+	s->start_tsc = 1;
+	s->cfg.hook = SAMPLER_HOOK_THP;
+	err = sampler_hook_arm(s, kb);
+	if (err == -EINVAL && !sysfs_exists("/sys/kernel/mm/transparent_hugepage")) {
+		munmap(raw, 4u << 20);
+		js_skip("a kernel without THP (no /sys/kernel/mm/transparent_hugepage)");
+	}
+	assert_int_equal(err, 0);
+	assert_true(s->hook_armed);
+}
+
 /* live: this process's own region, counted alone (not the process), before and after */
 static void test_hook_region_live(void **state)
 {
-	const size_t huge = 2u << 20;
 	struct sampler s;
 	char *raw, *mem;
 	uint64_t kb = 1;
-	int err;
 
 	(void)state;
-	if (!sysfs_is_live())
-		skip();
-	raw = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(raw != MAP_FAILED);
-	mem = (char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
 	memset(&s, 0, sizeof(s));
 	s.cfg.hook = SAMPLER_HOOK_THP;
 	assert_int_equal(sampler_hook_huge_kb(&s, &kb), -EINVAL);       /* no region */
-	assert_int_equal(madvise(mem, huge, MADV_NOHUGEPAGE), 0);
-	memset(mem, 1, huge);
+	mem = region(&raw);
 	s.hook_mem = mem;
 	assert_int_equal(sampler_hook_huge_kb(&s, &kb), 0);
 	assert_int_equal(kb, 0);
@@ -92,25 +117,32 @@ static void test_hook_region_live(void **state)
 	s.start_tsc = 1;
 	s.cfg.hook = SAMPLER_HOOK_FAULT;
 	assert_int_equal(sampler_hook_arm(&s, &kb), -EINVAL);
-	s.cfg.hook = SAMPLER_HOOK_THP;
-	err = sampler_hook_arm(&s, &kb);
-	if (err == -EINVAL && !sysfs_exists("/sys/kernel/mm/transparent_hugepage")) {
-		munmap(raw, 2 * huge);
-		skip();		/* a kernel without THP */
-	}
-	assert_int_equal(err, 0);
-	assert_true(s.hook_armed);
+	arm(&s, &kb, raw);
 	assert_int_equal(kb, 0);
 	assert_int_equal(sampler_hook_arm(&s, &kb), -EALREADY);
-	/* collapse it here (MADV_COLLAPSE, 6.1+) when THP allows: the count sees 2048 kB */
-	if (madvise(mem, huge, 25 /* MADV_COLLAPSE */) == 0) {
-		assert_int_equal(sampler_hook_huge_kb(&s, &kb), 0);
-		assert_int_equal(kb, 2048);
-	} else {
-		print_message("  MADV_COLLAPSE unavailable (%s): collapse not checked\n",
-			      strerror(errno));
-	}
-	munmap(raw, 2 * huge);
+	munmap(raw, 4u << 20);
+}
+
+/* live: the armed region collapsed here (MADV_COLLAPSE, 6.1+): the count sees 2048 kB */
+static void test_hook_collapse_live(void **state)
+{
+	struct sampler s;
+	char *raw;
+	uint64_t kb = 1;
+	int err = 0;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.hook_mem = region(&raw);
+	arm(&s, &kb, raw);
+	if (madvise(s.hook_mem, 2u << 20, 25 /* MADV_COLLAPSE */))
+		err = -errno;
+	if (err)
+		munmap(raw, 4u << 20);
+	js_collapse_failed(err);
+	assert_int_equal(sampler_hook_huge_kb(&s, &kb), 0);
+	assert_int_equal(kb, 2048);
+	munmap(raw, 4u << 20);
 }
 
 int main(void)
@@ -118,6 +150,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_smaps_parse),
 		cmocka_unit_test(test_hook_region_live),
+		cmocka_unit_test(test_hook_collapse_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
