@@ -95,10 +95,14 @@ if [ "$tasks" = 1 ]; then
 	done
 fi
 
-# one cp for everything: content only; files that vanish or refuse a read are left out
+# one cp for everything: content only; files that vanish or refuse a read are left out. The
+# directories are made first: cp --parents would give them the modes of /proc's and /sys's
+# (read-only), and a user but root could then write nothing more into them, nor delete them
+printf '.%s\0' "${files[@]%/*}" | sort -zu | (cd "$dir" && xargs -0 mkdir -p --)
 cp --parents -t "$dir" "${files[@]}" 2>/dev/null
 # a failed read can leave an empty copy of a file that was not empty: drop those
 find "$dir" -type f -empty -delete 2>/dev/null
+find "$dir" -mindepth 1 -type d -empty -delete 2>/dev/null	# (a task that exited meanwhile)
 
 # /dev/cpu_dma_latency holds a binary int32; store it as text (the audit reads both)
 if [ -r /dev/cpu_dma_latency ]; then
