@@ -23,6 +23,11 @@ fi
 pass=0 fail=0 skip=0 part_cases=0 part_tests=0
 failed="" skips=()
 
+# skip_lines LOG - the reasons of a script's "skip: REASON" (or "skip PART: REASON") lines
+skip_lines() {
+	sed -n '/^skip\( [^:]*\)\{0,1\}: /s/^skip:\{0,1\} //p' "$1"
+}
+
 # skip_reasons LOG - "CASE<tab>REASON" per cmocka case skipped in LOG: the last "skip: "
 # line printed inside that case, or nothing after the tab when it printed none
 skip_reasons() {
@@ -65,7 +70,7 @@ for t in "$@"; do
 	secs=$(( $(date +%s) - start ))
 	case "$t" in
 	*.sh)
-		why=$(sed -n 's/^skip: //p' "$log" | tail -n 1)
+		why=$(skip_lines "$log" | tail -n 1)
 		if [ $rc -eq 77 ] && [ -n "$why" ]; then
 			skip=$((skip + 1)); skips+=("$t: $why"); echo "SKIP: $t: $why"
 			continue
@@ -75,7 +80,7 @@ for t in "$@"; do
 			continue
 		fi
 		# a passing script's "skip:" lines: parts of it that did not run, said so
-		nsk=$(grep -c '^skip: ' "$log")
+		nsk=$(skip_lines "$log" | wc -l)
 		run=0 bad=0
 		;;
 	*)
@@ -98,7 +103,7 @@ for t in "$@"; do
 		else
 			echo "PASS: $t (${secs}s; $nsk part(s) skipped)"
 			while read -r l; do skips+=("$t (passed, in part): $l"); done \
-				< <(sed -n 's/^skip: //p' "$log")
+				< <(skip_lines "$log")
 		fi
 	else
 		pass=$((pass + 1)); echo "PASS: $t (${secs}s)"

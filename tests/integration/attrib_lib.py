@@ -7,7 +7,8 @@ Commands:
   attrib_lib.py run --mode MODE [--duration D] [--period US] [--spin US] [--count N] ...
       Run jitterscope on CPU 1 for D seconds (--gaps, --json), start build/tools/jsinject
       about 1 s later for D-2 s on the same CPU, then match (below).  Exit 0 pass, 1 fail,
-      77 skip (not root, probes unavailable, managed disk IRQ aimed elsewhere).
+      77 skip, one line "skip: WHY" (not root, no kernel BTF, managed disk IRQ aimed
+      elsewhere); probes that do not load as root with BTF fail.
 
   attrib_lib.py match --mode MODE --log INJ.csv --gaps GAPS.csv [--json RUN.json]
                       [--irq-detail NAME:N]
@@ -508,10 +509,13 @@ def stop_proc(p):
 
 def do_run(a):
     if os.geteuid() != 0:
-        print("%s: SKIP (needs root)" % a.mode)
+        print("skip: needs root")
         return EXIT_SKIP
     if os.cpu_count() < 2:
-        print("%s: SKIP (needs 2 CPUs)" % a.mode)
+        print("skip: needs 2 CPUs")
+        return EXIT_SKIP
+    if not os.access("/sys/kernel/btf/vmlinux", os.R_OK):
+        print("skip: no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load")
         return EXIT_SKIP
     for b in (JS, INJ):
         if not os.access(b, os.X_OK):
@@ -570,7 +574,7 @@ def do_run(a):
     kv = summary(inj_out)
     if inj.returncode != 0:
         if "cannot steer IRQ" in inj_err:
-            print("%s: SKIP (jsinject: %s)" % (a.mode, inj_err.strip()))
+            print("skip: %s: jsinject: %s" % (a.mode, inj_err.strip().splitlines()[0]))
             return EXIT_SKIP
         print("%s: FAIL (jsinject exited %d: %s)" % (a.mode, inj.returncode, inj_err.strip()))
         return EXIT_FAIL
@@ -581,8 +585,9 @@ def do_run(a):
     with open(jsn) as f:
         run = json.load(f)
     if not run["probes"]["enabled"]:
-        print("%s: SKIP (eBPF probes unavailable: %s)" % (a.mode, run["probes"]["why_disabled"]))
-        return EXIT_SKIP
+        print("%s: FAIL (the probes did not load as root: %s)"
+              % (a.mode, run["probes"]["why_disabled"]))
+        return EXIT_FAIL
     log_msg("jsinject: " + " ".join("%s=%s" % (k, kv.get(k, "?")) for k in
                                     ("actions", "skipped", "cal_delta", "loc_delta",
                                      "net_rx_delta", "block_delta", "dur_med_us",

@@ -5,67 +5,50 @@
 # untagged and Tag=cpu3), the full .hgrm table (numerically; byte identity reported),
 # and -listtags shows cpu3. The sample log and our own numbers come from
 # build/tests/test_hlog (or $JS_TEST_HLOG) with JS_HLOG_OUT set.
-# Exit 0 pass, 77 skip (no Java and it cannot be installed), 1 fail.
-set -u
-cd "$(dirname "$0")/../.." || exit 1
+# Skips without Java (a failure under CI=true: scripts/install-deps.sh installs it).
+. "$(dirname "$0")/lib.bash"
+cd "$ROOT" || exit 1
 
 JAR=/usr/share/java/hdrhistogram.jar
 TEST_BIN=${JS_TEST_HLOG:-build/tests/test_hlog}
-PKGS="libhdrhistogram-java default-jre-headless"
 
-fail() { echo "hdr_interop: FAIL: $*" >&2; exit 1; }
 note() { echo "hdr_interop: $*"; }
 
-ensure_java() {
-	command -v java >/dev/null 2>&1 && [ -r "$JAR" ] && return 0
-	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-		note "installing $PKGS (normally done by scripts/install-deps.sh)"
-		# shellcheck disable=SC2086
-		DEBIAN_FRONTEND=noninteractive timeout 120 \
-			apt-get install -y -qq --no-install-recommends $PKGS >/dev/null 2>&1
-	fi
-	command -v java >/dev/null 2>&1 && [ -r "$JAR" ] && return 0
-	echo "hdr_interop: SKIP: java or $JAR missing and could not be installed" >&2
-	exit 77
-}
-
-ensure_java
+need_cmd java default-jre-headless
+need_file "$JAR" libhdrhistogram-java
 if [ ! -x "$TEST_BIN" ]; then
 	make -s "$TEST_BIN" >/dev/null || fail "cannot build $TEST_BIN"
 fi
 
-tmp=$(mktemp -d /tmp/hdr_interop.XXXXXX) || fail "mktemp"
-trap 'rm -rf "$tmp"' EXIT
-
-JS_HLOG_OUT=$tmp/s.hlog "$TEST_BIN" >"$tmp/unit.out" 2>&1 ||
-	{ cat "$tmp/unit.out" >&2; fail "$TEST_BIN failed"; }
+JS_HLOG_OUT=$TMP/s.hlog "$TEST_BIN" >"$TMP/unit.out" 2>&1 ||
+	{ cat "$TMP/unit.out" >&2; fail "$TEST_BIN failed"; }
 for f in s.hlog s.hlog.expect s.hlog.untagged.hgrm s.hlog.cpu3.hgrm; do
-	[ -s "$tmp/$f" ] || fail "$TEST_BIN did not write $f"
+	[ -s "$TMP/$f" ] || fail "$TEST_BIN did not write $f"
 done
 
-# hlp NAME ARGS... - run HistogramLogProcessor, output to $tmp/NAME and $tmp/NAME.hgrm
+# hlp NAME ARGS... - run HistogramLogProcessor, output to $TMP/NAME and $TMP/NAME.hgrm
 hlp() {
 	local name=$1 rc
 	shift
-	java -cp "$JAR" org.HdrHistogram.HistogramLogProcessor -i "$tmp/s.hlog" \
-		-outputValueUnitRatio 1 -o "$tmp/$name" "$@" \
-		>"$tmp/$name.stdout" 2>"$tmp/$name.stderr"
+	java -cp "$JAR" org.HdrHistogram.HistogramLogProcessor -i "$TMP/s.hlog" \
+		-outputValueUnitRatio 1 -o "$TMP/$name" "$@" \
+		>"$TMP/$name.stdout" 2>"$TMP/$name.stderr"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		cat "$tmp/$name.stderr" >&2
+		cat "$TMP/$name.stderr" >&2
 		fail "HistogramLogProcessor $* exited $rc"
 	fi
-	if grep -q 'Exception' "$tmp/$name.stderr"; then
-		cat "$tmp/$name.stderr" >&2
+	if grep -q 'Exception' "$TMP/$name.stderr"; then
+		cat "$TMP/$name.stderr" >&2
 		fail "HistogramLogProcessor $* threw"
 	fi
-	[ -s "$tmp/$name.hgrm" ] || fail "HistogramLogProcessor $* wrote no .hgrm"
+	[ -s "$TMP/$name.hgrm" ] || fail "HistogramLogProcessor $* wrote no .hgrm"
 }
 
 # expect KEY FIELD - a figure of our own from s.hlog.expect (e.g. expect cpu3 total)
 expect() {
 	awk -v k="$1" -v f="$2" '$1 == k { for (i = 2; i <= NF; i++) { split($i, a, "=");
-		if (a[1] == f) print a[2] } }' "$tmp/s.hlog.expect"
+		if (a[1] == f) print a[2] } }' "$TMP/s.hlog.expect"
 }
 
 # compare_hgrm JAVA OURS - numeric comparison, ECOSYSTEM.md 1.6 tolerances
@@ -106,10 +89,10 @@ check_figures() {
 		fail "no expected figures for $key"
 	fi
 	got=$(sed -n 's/^#\[Max *= *\([0-9.]*\), Total count *= *\([0-9]*\)\]$/\1 \2/p' \
-		"$tmp/$name.hgrm")
+		"$TMP/$name.hgrm")
 	[ "$got" = "$max.000 $total" ] || fail "$key: Java Max/Total '$got', ours '$max.000 $total'"
 	# last interval line: T:count ( 50% 90% 99% 99.9% 99.99% Max )
-	got=$(tail -n 1 "$tmp/$name" |
+	got=$(tail -n 1 "$TMP/$name" |
 		sed -n "s/.*T:\([0-9]*\) ( $num $num $num .* $num )\$/\1 \2 \3 \4 \5/p")
 	want="$total $(expect "$key" p50) $(expect "$key" p90) $(expect "$key" p99) $max"
 	[ "$got" = "$want" ] ||
@@ -119,13 +102,13 @@ check_figures() {
 
 hlp untagged
 hlp cpu3 -tag cpu3
-compare_hgrm "$tmp/untagged.hgrm" "$tmp/s.hlog.untagged.hgrm"
-compare_hgrm "$tmp/cpu3.hgrm" "$tmp/s.hlog.cpu3.hgrm"
+compare_hgrm "$TMP/untagged.hgrm" "$TMP/s.hlog.untagged.hgrm"
+compare_hgrm "$TMP/cpu3.hgrm" "$TMP/s.hlog.cpu3.hgrm"
 check_figures untagged untagged
 check_figures cpu3 cpu3
 
-java -cp "$JAR" org.HdrHistogram.HistogramLogProcessor -i "$tmp/s.hlog" -listtags \
-	>"$tmp/tags" 2>&1 || fail "-listtags exited $?"
-grep -qx 'cpu3' "$tmp/tags" || { cat "$tmp/tags" >&2; fail "-listtags does not show cpu3"; }
-note "PASS ($(grep -c '^[0-9T]' "$tmp/s.hlog") intervals decoded by Java HdrHistogram)"
+java -cp "$JAR" org.HdrHistogram.HistogramLogProcessor -i "$TMP/s.hlog" -listtags \
+	>"$TMP/tags" 2>&1 || fail "-listtags exited $?"
+grep -qx 'cpu3' "$TMP/tags" || { cat "$TMP/tags" >&2; fail "-listtags does not show cpu3"; }
+note "PASS ($(grep -c '^[0-9T]' "$TMP/s.hlog") intervals decoded by Java HdrHistogram)"
 exit 0

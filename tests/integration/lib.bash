@@ -30,3 +30,17 @@ need_btf() {
 	[ -r /sys/kernel/btf/vmlinux ] ||
 		skip "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
 }
+
+# json_check FILE PYTHON-EXPR... - every expression holds for the run FILE loaded as r
+# (c = r["cpus"][0])
+json_check() {
+	local f=$1
+	shift
+	python3 - "$f" "$@" <<'PY' || fail "$f: $*"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["cpus"][0]
+for e in sys.argv[2:]:
+    assert eval(e), "%s (probes %s, smi %s)" % (e, r["probes"], r["smi"])
+PY
+}

@@ -1,18 +1,20 @@
 #!/bin/bash
 # measure_basic.sh - the foundation end to end: a real run on CPU 1, its report,
-# JSON and CSV coherent with each other; bad input refused quickly.
+# JSON and CSV coherent with each other; the probes loaded (root, kernel BTF: they must) and
+# their cost reported; bad input refused quickly.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
+need_btf
 
 "$JS" --cpu 1 --duration 3 --json "$TMP/run.json" --gaps "$TMP/gaps.csv" -n 5 \
 	>"$TMP/report.txt" 2>"$TMP/err.txt" || fail "run exited $? ($(cat "$TMP/err.txt"))"
 grep -q "^CPU 1 " "$TMP/report.txt" || fail "no CPU 1 section in the report"
 grep -q "loop period" "$TMP/report.txt" || fail "no loop period in the report"
 grep -q "percentiles" "$TMP/report.txt" || fail "no percentiles in the report"
-if grep -q "probes: on" "$TMP/report.txt"; then
-	grep -q "^probe cost: .* of BPF run time" "$TMP/report.txt" || fail "no probe cost line"
-fi
+grep -q "probes: on" "$TMP/report.txt" ||
+	fail "the probes did not load as root: $(grep -o 'probes: off.*' "$TMP/report.txt")"
+grep -q "^probe cost: .* of BPF run time" "$TMP/report.txt" || fail "no probe cost line"
 
 python3 - "$TMP/run.json" "$TMP/gaps.csv" <<'PY' || fail "JSON/CSV incoherent"
 import json, sys, csv
@@ -47,18 +49,18 @@ if top:
     assert abs(top[0]["duration_ns"] - c["max_ns"]) <= c["max_ns"] / 1000 + 1
 # the probes' own cost (kernel bpf_stats): every program that ran is listed, the totals add up
 pr = run["probes"]
-if pr["enabled"]:
-    cost = pr["cost"]
-    assert cost is not None, "probes on, their cost not measured"
-    progs = cost["programs"]
-    names = {p["name"] for p in progs}
-    assert {"local_timer_entry", "local_timer_exit", "sched_switch"} <= names, names
-    assert sum(p["runs"] for p in progs) == cost["runs"] > 0
-    assert sum(p["run_ns"] for p in progs) == cost["run_ns"] > 0
-    assert [p["run_ns"] for p in progs] == sorted((p["run_ns"] for p in progs), reverse=True)
-    assert 2.5e9 < cost["attached_ns"] < 4e9, cost["attached_ns"]
-    print("probe cost: %.2f ms of BPF over %.1f s, %.0f ns per event" %
-          (cost["run_ns"] / 1e6, cost["attached_ns"] / 1e9, cost["run_ns"] / max(pr["events"], 1)))
+assert pr["enabled"], "probes off: %s" % pr["why_disabled"]
+cost = pr["cost"]
+assert cost is not None, "probes on, their cost not measured"
+progs = cost["programs"]
+names = {p["name"] for p in progs}
+assert {"local_timer_entry", "local_timer_exit", "sched_switch"} <= names, names
+assert sum(p["runs"] for p in progs) == cost["runs"] > 0
+assert sum(p["run_ns"] for p in progs) == cost["run_ns"] > 0
+assert [p["run_ns"] for p in progs] == sorted((p["run_ns"] for p in progs), reverse=True)
+assert 2.5e9 < cost["attached_ns"] < 4e9, cost["attached_ns"]
+print("probe cost: %.2f ms of BPF over %.1f s, %.0f ns per event" %
+      (cost["run_ns"] / 1e6, cost["attached_ns"] / 1e9, cost["run_ns"] / max(pr["events"], 1)))
 print("ok: %d gaps, lost %.3f %%, loop median %.1f ns" % (c["gap_count"], c["lost_pct"], c["loop_ns_median"]))
 PY
 
