@@ -3,10 +3,11 @@
 # result, then every skip with its reason, and last a "N passed, N failed, N skipped" line.
 #
 # An integration script (*.sh) exits 0 (pass), 77 (skip) or anything else (fail); a skip
-# prints its reason as a line "skip: WHAT IS MISSING" (tests/integration/lib.bash). A unit
-# binary (cmocka) exits with its number of failed cases, 77 included; its cases that called
-# js_skip() (tests/unit/js_test.h: a "skip: REASON" line, then cmocka's skip()) are counted:
-# every case skipped makes the binary a SKIP, some make it a PASS that says how many and why.
+# prints its reason as a line "skip: WHAT IS MISSING" (tests/integration/lib.bash), and the
+# "skip: REASON" or "skip PART: REASON" lines of a passing script are parts it did not run.
+# A unit binary (cmocka) exits with its number of failed cases, 77 included; its cases that
+# called js_skip() (tests/unit/js_test.h: a "skip: REASON" line, then cmocka's skip()) are
+# counted: every case skipped makes the binary a SKIP, some make it a PASS saying how many.
 # A skip without its reason line, and a test path that does not exist, are failures.
 # Each test's output is shown and kept in JS_TEST_LOGS (default build/test-logs) as
 # PATH-with-slashes-as-underscores.log.
