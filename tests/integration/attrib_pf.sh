@@ -1,7 +1,9 @@
 #!/bin/bash
 # attrib_pf.sh - issue 3: a SCHED_FIFO task on CPU 1 faulting 64 pages every
-# 10 ms (jsinject pf) is named one-to-one: each burst's gap carries its page faults,
-# fault:fault user jsinject:<tid> (>= 99 %).
+# 10 ms (jsinject pf) is named one-to-one: each burst's gap names its page faults,
+# fault:fault user jsinject:<tid>, and its primary cause is the faulting task (>= 99 %).
+# A fault's time is inside its task's interval (nested intervals count once), so a fault is
+# named among the causes and never primary: the task is.
 # Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1

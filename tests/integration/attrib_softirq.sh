@@ -1,6 +1,8 @@
 #!/bin/bash
 # attrib_softirq.sh - issue 3: loopback UDP packets steered to CPU 1 by RPS every 10 ms
-# (jsinject softirq) are named one-to-one: each packet's gap carries softirq:NET_RX (>= 99 %).
+# (jsinject softirq) are named one-to-one: each packet's gap names softirq:NET_RX, and its
+# primary cause is NET_RX or the RPS IPI that raised it (ipi:call_function_single
+# rps_trigger_softirq): the two events of one action (>= 99 %).
 # jsinject sets lo's rps_cpus and restores it (attrib_lib.py checks it too).
 # Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
 set -u
