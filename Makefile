@@ -121,7 +121,8 @@ bench: all
 
 # ---- robustness (issue 6, docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak ----------
 #   make asan        library, unit tests and binary with ASan+UBSan in build-asan/, unit tests
-#                    run; then the integration tests against that binary (JS_BIN, root)
+#                    run; then the integration tests against that binary (JS_BIN, root) and
+#                    that test_hlog (JS_TEST_HLOG, hdr_interop.sh)
 #   make valgrind    unit tests under valgrind --error-exitcode=1 (VALGRIND_SKIP: slow ones)
 #   make fuzz        libFuzzer target per parser (tests/fuzz/), FUZZ_SECS each (default 20)
 #   make soak        a SOAK_SECS (default 600) run, RSS sampled and asserted flat
@@ -149,6 +150,7 @@ asan: all
 	$(Q)$(ASAN_ENV) scripts/run-tests.sh unit \
 		$(patsubst $(OUTPUT)/%,$(ASAN_OUTPUT)/%,$(UNIT_BINS))
 	$(Q)$(ASAN_ENV) JS_BIN=$(CURDIR)/$(ASAN_OUTPUT)/jitterscope \
+		JS_TEST_HLOG=$(CURDIR)/$(ASAN_OUTPUT)/tests/test_hlog \
 		scripts/run-tests.sh integration $(ASAN_TESTS)
 
 valgrind: $(UNIT_BINS)
