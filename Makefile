@@ -34,6 +34,8 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+# unit tests that are scripts (no build, no root): bench/run.py's analysis helpers
+UNIT_SCRIPTS := bench/test_run.py
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
@@ -86,14 +88,14 @@ $(OUTPUT)/tools/%: tests/tools/%.c | $(OUTPUT)/tools
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< -lm -o $@
 
 unit: $(UNIT_BINS)
-	$(Q)scripts/run-tests.sh unit $(UNIT_BINS)
+	$(Q)scripts/run-tests.sh unit $(UNIT_BINS) $(UNIT_SCRIPTS)
 
 integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
 # the README's test command: every test, unit then integration (root)
 check: all $(UNIT_BINS)
-	$(Q)scripts/run-tests.sh all $(UNIT_BINS) tests/integration/*.sh
+	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 run: $(OUTPUT)/jitterscope
 	$(OUTPUT)/jitterscope --cpu 1 --duration 10
