@@ -1,13 +1,18 @@
 #!/bin/bash
 # robust_overload.sh - more than jitterscope can keep: every loss is counted and shown, and
 # the report stays coherent about what it has (gap_count == CSV rows, lost_ns == their sum).
-#   A. the sampler's gap ring overflows: a 1024-entry ring and a threshold just above the
-#      loop period (millions of gaps a second) -> cpus[].dropped > 0, "+N LOST" in the text
+#   A. the sampler's gap ring overflows: a 1024-entry ring and a threshold below the median
+#      loop period (half the iterations or more are gaps: tens of millions a second, against
+#      the 100 k/s a 1024-entry ring drained every 10 ms can keep) -> cpus[].dropped > 0,
+#      "+N LOST" in the text
 #   B. the probes' ring buffer overflows: an hrtimer storm on CPU 1 (jsinject timer, every
 #      15 us) while jitterscope is stopped (SIGSTOP: nobody drains the 16 MiB ring) ->
 #      probes.lost > 0 in the JSON and the text, the stop itself measured as one long gap
-#   C. an IPI storm on CPU 1 with everything running: the report attributes the gaps to IPIs
-#      and accounts for every event it could not use
+#   C. an IPI storm on CPU 1 with everything running (jsinject ipi, 4 ioctls every 20 us, one
+#      IPI each): every IPI is matched to a gap that names it and its sender (>= 99 %, one to
+#      one: attrib_lib.py match --among; back-to-back IPIs share gaps with the tick, so the
+#      primary cause is not judged here), and the report accounts for every event it could
+#      not use
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -42,10 +47,13 @@ print(c["gap_count"], c["dropped"], p["lost"], p["evicted"])
 PY
 }
 
-# A. the sampler ring
+# A. the sampler ring. The threshold is below the calibrated median loop period: just above
+# it, only the tail of the loop's periods were gaps, and where the TSC reads in steps (10 ns
+# here: periods of 10 or 20 ns, median 20.03) median + 4 ns caught only the rare 30 ns
+# iterations, 2,000-14,000 gaps in 1.5 s: a full ring or not by chance.
 "$JS" --cpu 1 -d 0.3 --no-probes -q --json "$TMP/cal.json" >/dev/null || fail "calibration run"
 thr=$(python3 -c "import json, math
-print(math.ceil(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) + 4)")
+print(max(1, math.floor(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) - 1))")
 "$JS" --cpu 1 -d 1.5 --ring-size 1024 -T "${thr}ns" --json "$TMP/a.json" --gaps "$TMP/a.csv" \
 	>"$TMP/a.txt" 2>"$TMP/a.err" || fail "A: exit $? ($(cat "$TMP/a.err"))"
 res=$(coherent "$TMP/a.json" "$TMP/a.csv" "$TMP/a.txt") || exit 1
@@ -83,19 +91,15 @@ echo "ok: B: probe ring overflow: $lost events lost, $evicted evicted, all repor
 "$JS" --cpu 1 -d 3 -q --json "$TMP/c.json" --gaps "$TMP/c.csv" >"$TMP/c.txt" 2>"$TMP/c.err" &
 pid=$!
 sleep 1
-"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1.5 >"$TMP/inj.txt" 2>&1 ||
-	fail "C: jsinject exited $? ($(cat "$TMP/inj.txt"))"
+"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1.5 --log "$TMP/inj.csv" \
+	>"$TMP/inj.txt" 2>&1 || fail "C: jsinject exited $? ($(cat "$TMP/inj.txt"))"
 wait $pid || fail "C: exit $? ($(cat "$TMP/c.err"))"
 res=$(coherent "$TMP/c.json" "$TMP/c.csv" "$TMP/c.txt") || exit 1
 read -r gaps dropped lost evicted <<<"$res"
-actions=$(sed -n 's/^actions=//p' "$TMP/inj.txt")
-python3 - "$TMP/c.csv" "$actions" <<'PY' || fail "C: the IPI storm is not in the report"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-ipi = sum(1 for r in rows if r["cause"] == "ipi")
-# every action sends 4 IPIs, several per gap when they come back to back
-assert ipi >= int(sys.argv[2]) // 4, "%d ipi gaps for %s actions" % (ipi, sys.argv[2])
-print("  %d of %d gaps attributed to ipi (%s actions x 4 IPIs)" % (ipi, len(rows), sys.argv[2]))
-PY
+# the log has one row per ioctl (one IPI each); CAL counted them on CPU 1
+python3 "$ROOT/tests/integration/attrib_lib.py" match --mode ipi --among --log "$TMP/inj.csv" \
+	--gaps "$TMP/c.csv" --json "$TMP/c.json" >"$TMP/match.txt" ||
+	fail "C: the IPIs of the storm are not named one to one: $(grep -v '^  ' "$TMP/match.txt")"
+grep -E '^ipi: (actions|IPI sender)' "$TMP/match.txt" | sed 's/^/  /'
 echo "ok: C: IPI storm: $gaps gaps, $lost lost, $evicted evicted, $dropped dropped"
 exit 0
