@@ -409,6 +409,16 @@ class SchedWitness:
             f.write(val)
 
     def start(self):
+        # an instance left by a run that was killed (SIGKILL) would trace forever
+        base = os.path.dirname(self.dir)
+        for name in os.listdir(base) if os.path.isdir(base) else []:
+            pid = name.rpartition(".")[2]
+            if name.startswith("attrib_lib.") and pid.isdigit() and \
+                    not os.path.exists("/proc/" + pid):
+                try:
+                    os.rmdir(os.path.join(base, name))
+                except OSError:
+                    pass
         try:
             os.mkdir(self.dir)
             self._w("trace_clock", "mono")
