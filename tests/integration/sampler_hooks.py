@@ -144,12 +144,41 @@ def window(readings, run):
     return (inside[0], inside[-1]) if len(inside) >= 2 else (None, None)
 
 
-def load(d):
+def run_hook(d, hook, secs, extra, poll_s, probe):
+    """
+    jitterscope --test-hook @hook for @secs on CPU 1, polled (run_polled); returns
+    (None, run JSON, gap rows, readings), or (exit status, ...) when there is nothing to judge
+    """
+    rc, err, rd = run_polled(d, ["--cpu", str(CPU), "--duration", str(secs), "--test-hook", hook,
+                                 "--json", os.path.join(d, "run.json"),
+                                 "--gaps", os.path.join(d, "gaps.csv"), "-q"] + extra,
+                             poll_s, probe)
+    if rc != 0:
+        print("FAIL: %s-hook run exited %d: %s" % (hook, rc, err))
+        return EXIT_FAIL, None, None, rd
     with open(os.path.join(d, "run.json")) as f:
         run = json.load(f)
     with open(os.path.join(d, "gaps.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
-    return run, rows
+    if not run["probes"]["enabled"]:
+        print("skip: probes unavailable: %s" % run["probes"]["why_disabled"])
+        return EXIT_SKIP, run, rows, rd
+    return None, run, rows, rd
+
+
+def one_to_one(what, named, named_min, count):
+    """
+    the kernel counted @count; jitterscope named at most @named and at least @named_min
+    (bounds where the count is ambiguous): >= 99 % named, never more than happened
+    """
+    ok = True
+    if named < -(-99 * count // 100):
+        print("FAIL: %d of %d %s named (need >= 99 %%)" % (named, count, what))
+        ok = False
+    if named_min > count:
+        print("FAIL: %d %s named, the kernel counted %d" % (named_min, what, count))
+        ok = False
+    return ok
 
 
 def sampler_fault(row):
@@ -165,16 +194,9 @@ def check_fault(d):
             tid[0] = sampler_tid(pid)
         return thread_counters(pid, tid[0]) if tid[0] else None
 
-    rc, err, rd = run_polled(d, ["--cpu", str(CPU), "--duration", "4", "--test-hook", "fault",
-                              "--json", os.path.join(d, "run.json"),
-                              "--gaps", os.path.join(d, "gaps.csv"), "-q"], 0.02, probe)
-    if rc != 0:
-        print("FAIL: fault-hook run exited %d: %s" % (rc, err))
-        return EXIT_FAIL
-    run, rows = load(d)
-    if not run["probes"]["enabled"]:
-        print("skip: probes unavailable: %s" % run["probes"]["why_disabled"])
-        return EXIT_SKIP
+    st, run, rows, rd = run_hook(d, "fault", 4, [], 0.02, probe)
+    if st is not None:
+        return st
     r1, r2 = window(rd, run)
     if not r1:
         print("FAIL: the sampler thread's counters were not read inside the run (%d readings)"
@@ -196,12 +218,7 @@ def check_fault(d):
         print("FAIL: only %d faults of the sampler in the window (one every 10 ms expected)"
               % faults)
         ok = False
-    if hi < -(-99 * faults // 100):
-        print("FAIL: %d of %d sampler faults named (need >= 99 %%)" % (hi, faults))
-        ok = False
-    if lo > faults:
-        print("FAIL: %d gaps name a sampler fault, the kernel counted %d" % (lo, faults))
-        ok = False
+    ok = one_to_one("sampler faults", hi, lo, faults) and ok
     return EXIT_PASS if ok else EXIT_FAIL
 
 
@@ -216,16 +233,9 @@ def check_thp(d):
         return hg_huge_kb(pid), vmstat(keys), full_scans(), cnt[2] if cnt else 0
 
     v0, scans0 = vmstat(keys), full_scans()
-    rc, err, rd = run_polled(d, ["--cpu", str(CPU), "--duration", "6", "--test-hook", "thp",
-                              "--top", "1000", "--json", os.path.join(d, "run.json"),
-                              "--gaps", os.path.join(d, "gaps.csv"), "-q"], 0.05, probe)
-    if rc != 0:
-        print("FAIL: thp-hook run exited %d: %s" % (rc, err))
-        return EXIT_FAIL
-    run, rows = load(d)
-    if not run["probes"]["enabled"]:
-        print("skip: probes unavailable: %s" % run["probes"]["why_disabled"])
-        return EXIT_SKIP
+    st, run, rows, rd = run_hook(d, "thp", 6, ["--top", "1000"], 0.05, probe)
+    if st is not None:
+        return st
     if run["test_hook"]["actions"] != 1:
         print("FAIL: the THP hook region was never armed")
         return EXIT_FAIL
@@ -275,12 +285,7 @@ def check_thp(d):
     if allocs < collapses:
         print("FAIL: %d collapses in the region, vmstat counted %d" % (collapses, allocs))
         ok = False
-    if named < -(-99 * collapses // 100):
-        print("FAIL: %d of %d collapses named as their gap's primary cause" % (named, collapses))
-        ok = False
-    if named > collapses:
-        print("FAIL: %d collapses named, %d happened" % (named, collapses))
-        ok = False
+    ok = one_to_one("collapses (as their gap's primary cause)", named, named, collapses) and ok
     return EXIT_PASS if ok else EXIT_FAIL
 
 
