@@ -11,7 +11,7 @@ Commands:
       elsewhere); probes that do not load as root with BTF fail.
 
   attrib_lib.py match --mode MODE --log INJ.csv --gaps GAPS.csv [--json RUN.json]
-                      [--irq-detail NAME:N] [--sched SCHED.csv] [--among]
+                      [--irq-detail NAME:N] [--witness WITNESS.csv] [--among]
       Match the injector's actions one-to-one to gaps and check the cause.
 
   attrib_lib.py selftest
@@ -32,12 +32,14 @@ matched to it too (counted as "shared"): a long gap can hold two injected action
 
 The expected cause, per mode: the action's event named among the gap's causes (>= 99 % of the
 actions), and the gap's primary cause one of the action's own events (>= 99 % of the actions
-whose gap is the action's alone). Which gaps another task shared is the kernel's word, not
-jitterscope's: `run` records sched_switch on the CPU in a private tracefs instance
-(CLOCK_MONOTONIC; sched.csv, `match --sched`); another task (not jitterscope's, not jsinject's,
-not idle) that ran within a gap takes it out of the primary judgement, and at least half the
-actions must remain. Without the witness (no tracefs, an overrun) every action is judged.
-Measured on this machine, every other primary was such a task.
+whose gap is the action's alone). Which gaps held something else is the kernel's word, not
+jitterscope's: `run` records on the CPU, in a private tracefs instance on CLOCK_MONOTONIC,
+the task switches, hard IRQs, local timer interrupts and softirqs (witness.csv,
+`match --witness`). A gap in which another task ran (not the sampler, not idle) or an
+interrupt or softirq that is not the action's own is left out of the primary judgement (the
+tick and another device's IRQ are as large as an IPI); at least half the actions must remain.
+Without the witness (no tracefs, an overrun) every action is judged. Measured on this machine,
+every other primary was such a task, the tick, or another disk completion.
   preempt  `task:jsinject:<tid>` (the SCHED_FIFO spinner) primary, and its net time plus the
            gap's steal within 10 % of the spin the injector measured
   pf       `fault:fault user jsinject:...` among the causes (a fault's time is inside its task's,
@@ -75,22 +77,25 @@ EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
 US = 1000
 
 # mode -> expectation: the cause named among the gap's causes, the action's own events (one of
-# them is the gap's primary cause), and the matching window
+# them is the gap's primary cause), the action's own events in the kernel's witness (the
+# preempting and faulting task wakes on its own hrtimer), and the matching window
 MODES = {
-    "preempt": dict(cause=("task", "jsinject:"), own=[("task", "jsinject:")], before=100 * US,
-                    after=0, dur_tol=0.10, period=10000, spin=500),
+    "preempt": dict(cause=("task", "jsinject:"), own=[("task", "jsinject:")],
+                    witness=["task:jsinject:", "local_timer"], before=100 * US, after=0,
+                    dur_tol=0.10, period=10000, spin=500),
     "pf": dict(cause=("fault", "fault user jsinject:"), own=[("task", "jsinject:")],
-               before=100 * US, after=0, period=10000, count=64),
+               witness=["task:jsinject:", "local_timer"], before=100 * US, after=0,
+               period=10000, count=64),
     "ipi": dict(cause=("ipi", "call_function_single"), own=[("ipi", "call_function_single")],
-                sender="jsinject:", before=100 * US, after=0, period=5000, count=1),
+                witness=[], sender="jsinject:", before=100 * US, after=0, period=5000, count=1),
     "softirq": dict(cause=("softirq", "NET_RX"),
                     own=[("softirq", "NET_RX"), ("ipi", "call_function_single rps_trigger_softirq")],
-                    before=100 * US, after=2000 * US, period=10000),
+                    witness=["softirq:NET_RX"], before=100 * US, after=2000 * US, period=10000),
     "irq": dict(cause=("irq", None), exact=True, own=[("softirq", "BLOCK")],
-                before=100 * US, after=0, period=5000, count=1),
+                witness=["softirq:BLOCK"], before=100 * US, after=0, period=5000, count=1),
     "timer": dict(cause=("hrtimer", "hrtimer perf_swevent_hrtimer"),
                   own=[("timer", "local_timer"), ("hrtimer", "hrtimer perf_swevent_hrtimer")],
-                  before=100 * US, after=20 * US, period=1000),
+                  witness=["local_timer"], before=100 * US, after=20 * US, period=1000),
 }
 
 
@@ -267,8 +272,8 @@ def summarize(mode, res, spec, min_pct, among=False, foreign=None, out=sys.stdou
              len([r for r in right if r[3]])), file=out)
     if foreign is not None:
         tasks = sorted({foreign[r[1].row] for r in res if r[1] and r[1].row in foreign})
-        print("%s: %d actions shared their gap with another task on the CPU (kernel's"
-              " sched_switch): primary not judged there%s"
+        print("%s: %d actions shared their gap with another task or interrupt (the kernel's"
+              " trace): primary not judged there%s"
               % (mode, n - len(judged), (" (%s%s)" % (", ".join(tasks[:5]),
                                                        ", ..." if len(tasks) > 5 else ""))
                  if tasks else ""), file=out)
@@ -352,11 +357,12 @@ def spec_for(mode, irq_detail=None):
             raise ValueError("irq mode needs the IRQ's detail (NAME:N)")
         spec["cause"] = ("irq", irq_detail)
         spec["own"] = [("irq", irq_detail, True)] + spec["own"]
+        spec["witness"] = ["irq:%s:" % irq_detail.rpartition(":")[2]] + spec["witness"]
     return spec
 
 
 def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, among=False,
-             runs=None):
+             witness=None):
     spec = spec_for(mode, irq_detail)
     acts = load_log(log, mode)
     gaps = load_gaps(gaps_csv, cpu)
@@ -372,7 +378,7 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
             print("%s: %d actions outside jitterscope's window (first seq %d)"
                   % (mode, len(out), out[0][0]))
     res = match(acts, gaps, spec)
-    foreign = foreign_gaps(gaps, runs) if runs is not None else None
+    foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
     ok = summarize(mode, res, spec, min_pct, among, foreign)
     extra = unexpected(gaps, spec, res)
     print("%s: gaps with the expected cause but no action: %d" % (mode, len(extra)))
@@ -385,18 +391,49 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
 # ---- the kernel's witness of what else ran on the CPU ----
 
 TRACEFS = "/sys/kernel/tracing"
-# tasks that are the measurement or the action: the sampler (jitterscope's threads), the
-# injector's FIFO thread, the idle task
-OWN_TASKS = ("jitterscope", "jsinject")
-SWITCH_RE = re.compile(r"\s(\d+)\.(\d+): sched_switch: prev_comm=.* prev_pid=(\d+) .*"
-                       r"==> next_comm=(.*) next_pid=(\d+) next_prio=")
+# what the kernel records on the measured CPU: task switches, hard IRQs, the local timer
+# interrupt (the tick, every hrtimer), softirqs
+WITNESS_EVENTS = ("sched/sched_switch", "irq/irq_handler_entry", "irq/irq_handler_exit",
+                  "irq_vectors/local_timer_entry", "irq_vectors/local_timer_exit",
+                  "irq/softirq_entry", "irq/softirq_exit")
+TRACE_RE = re.compile(r"\s(\d+)\.(\d{6}): (\w+): (.*)$", re.M)
+NEXT_RE = re.compile(r"==> next_comm=(.*) next_pid=(\d+) next_prio=")
 
 
-class SchedWitness:
+def parse_trace(text):
     """
-    sched_switch on one CPU, recorded by the kernel in a private tracefs instance on
-    CLOCK_MONOTONIC (the gaps' time base): when another task ran there. It says which gaps
-    the injected action did not have to itself, independently of jitterscope's attribution.
+    a tracefs `trace` of WITNESS_EVENTS -> [(start_ns, end_ns, event)]: `task:COMM:PID` for
+    each task's run (not idle), `irq:N:NAME`, `local_timer`, `softirq:NAME`
+    """
+    out, opened, task = [], {}, None
+    for m in TRACE_RE.finditer(text):
+        t = int(m.group(1)) * 10 ** 9 + int(m.group(2)) * 1000
+        ev, body = m.group(3), m.group(4)
+        kv = dict(x.split("=", 1) for x in body.split() if "=" in x)
+        if ev == "sched_switch":
+            n = NEXT_RE.search(body)
+            if task:
+                out.append((task[0], t, task[1]))
+            task = (t, "task:%s:%s" % n.group(1, 2)) if n and n.group(2) != "0" else None
+        elif ev in ("irq_handler_entry", "local_timer_entry", "softirq_entry"):
+            key = ev + kv.get("irq", kv.get("vec", ""))
+            name = {"irq_handler_entry": "irq:%s:%s" % (kv.get("irq"), kv.get("name")),
+                    "local_timer_entry": "local_timer",
+                    "softirq_entry": "softirq:%s" % kv.get("[action", "").rstrip("]")}[ev]
+            opened[key] = (t, name)
+        else:
+            key = ev.replace("_exit", "_entry") + kv.get("irq", kv.get("vec", ""))
+            if key in opened:
+                st, name = opened.pop(key)
+                out.append((st, t, name))
+    return out
+
+
+class Witness:
+    """
+    the kernel's own record of what ran on one CPU (WITNESS_EVENTS, in a private tracefs
+    instance on CLOCK_MONOTONIC, the gaps' time base): which gaps held something besides the
+    injected action, independently of jitterscope's attribution
     """
 
     def __init__(self, cpu):
@@ -423,11 +460,12 @@ class SchedWitness:
             os.mkdir(self.dir)
             self._w("trace_clock", "mono")
             self._w("tracing_cpumask", "%x" % (1 << self.cpu))
-            self._w("buffer_size_kb", "2048")
-            self._w("events/sched/sched_switch/enable", "1")
+            self._w("buffer_size_kb", "8192")
+            for ev in WITNESS_EVENTS:
+                self._w("events/%s/enable" % ev, "1")
             self._w("tracing_on", "1")
         except OSError as e:
-            self.why = "no sched_switch witness (%s: %s)" % (e.filename, e.strerror)
+            self.why = "no kernel witness (%s: %s)" % (e.filename, e.strerror)
             self.remove()
 
     def remove(self):
@@ -438,8 +476,8 @@ class SchedWitness:
 
     def stop(self, path):
         """
-        stop; write the foreign runs to @path (CSV start_ns,end_ns,task); return them as
-        [(start_ns, end_ns, task)], or None with self.why set
+        stop; write what ran to @path (CSV start_ns,end_ns,event); return it as
+        [(start_ns, end_ns, event)], or None with self.why set
         """
         if self.why:
             return None
@@ -450,43 +488,42 @@ class SchedWitness:
             with open(os.path.join(self.dir, "trace")) as f:
                 text = f.read()
         except OSError as e:
-            self.why = "sched_switch witness unreadable (%s)" % e.strerror
+            self.why = "kernel witness unreadable (%s)" % e.strerror
             return None
         finally:
             self.remove()
         if int(st.get("overrun", "0").strip() or 0):
-            self.why = "sched_switch witness overran (%s events)" % st["overrun"].strip()
+            self.why = "kernel witness overran (%s events)" % st["overrun"].strip()
             return None
-        runs, cur = [], None
-        for m in SWITCH_RE.finditer(text):
-            t = int(m.group(1)) * 10 ** 9 + int(m.group(2)) * 1000
-            if cur and cur[2]:
-                runs.append((cur[0], t, cur[1]))
-            comm, pid = m.group(4), int(m.group(5))
-            cur = (t, "%s:%d" % (comm, pid), pid != 0 and comm not in OWN_TASKS)
+        evs = parse_trace(text)
         with open(path, "w") as f:
-            f.write("start_ns,end_ns,task\n")
-            f.writelines("%d,%d,%s\n" % r for r in runs)
-        return runs
+            f.write("start_ns,end_ns,event\n")
+            f.writelines("%d,%d,%s\n" % e for e in evs)
+        return evs
 
 
-def load_runs(path):
-    """a witness's CSV -> [(start_ns, end_ns, task)]"""
+def load_witness(path):
+    """a witness's CSV -> [(start_ns, end_ns, event)]"""
     with open(path, newline="") as f:
-        return [(int(r["start_ns"]), int(r["end_ns"]), r["task"]) for r in csv.DictReader(f)]
+        return [(int(r["start_ns"]), int(r["end_ns"]), r["event"]) for r in csv.DictReader(f)]
 
 
-def foreign_gaps(gaps, runs):
-    """{gap row: task} of the gaps another task ran in (1 us margin: the trace's resolution)"""
-    runs = sorted(runs)
-    starts = [r[0] for r in runs]
-    longest = max((r[1] - r[0] for r in runs), default=0)
+def foreign_gaps(gaps, evs, own):
+    """
+    {gap row: event} of the gaps in which the kernel saw an event neither the sampler's
+    (task:jitterscope:) nor the action's own (a prefix in @own), within 1 us (the trace's
+    resolution)
+    """
+    own = ("task:jitterscope:",) + tuple(own)
+    evs = sorted(e for e in evs if not e[2].startswith(own))
+    starts = [e[0] for e in evs]
+    longest = max((e[1] - e[0] for e in evs), default=0)
     out = {}
     for g in gaps:
         i = bisect.bisect_left(starts, g.start - US - longest)
-        while i < len(runs) and runs[i][0] <= g.end + US:
-            if runs[i][1] >= g.start - US:
-                out[g.row] = runs[i][2]
+        while i < len(evs) and evs[i][0] <= g.end + US:
+            if evs[i][1] >= g.start - US:
+                out[g.row] = evs[i][2]
                 break
             i += 1
     return out
@@ -527,16 +564,32 @@ def selftest():
     ok = ok and not summarize("ipi", res[:1] + res[3:], ipi_spec, 99.0, out=quiet)
     ok = ok and summarize("ipi", res[:1] + res[3:], ipi_spec, 99.0, among=True, out=quiet)
     # the kernel saw bash run in a3's gap: a3 is not judged for the primary (a0 twice and a3
-    # pass), and at least half the actions must stay judged (a0, a3 and a4 fail)
-    bash = [(4 * ms + 10 * US, 5 * ms, "bash:9")]
-    fg = foreign_gaps(gaps, bash)
-    ok = ok and fg == {gaps[3].row: "bash:9"}
+    # pass), and at least half the actions must stay judged (a0, a3 and a4 fail); the
+    # sampler's own runs and the action's own events do not count
+    fg = foreign_gaps(gaps, [(4 * ms + 10 * US, 5 * ms, "task:bash:9"),
+                             (1 * ms, 2 * ms, "task:jitterscope:5"),
+                             (1 * ms + 2 * US, 1 * ms + 9 * US, "irq:36:disk")], ["irq:36:"])
+    ok = ok and fg == {gaps[3].row: "task:bash:9"}
     ok = ok and summarize("ipi", [res[0], res[0], res[3]], ipi_spec, 99.0, foreign=fg, out=quiet)
     ok = ok and not summarize("ipi", res[:1] + res[3:], ipi_spec, 99.0, foreign=fg, out=quiet)
-    m = SWITCH_RE.search("  <idle>-0  [001] d..2. 1234.000567: sched_switch: prev_comm=swapper/1"
-                         " prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/1:1 x"
-                         " next_pid=44 next_prio=120")
-    ok = ok and m and m.group(1, 2, 4, 5) == ("1234", "000567", "kworker/1:1 x", "44")
+    trace = """
+ <idle>-0  [001] d..2. 1234.000100: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 \
+prev_state=R ==> next_comm=kworker/1:1 x next_pid=44 next_prio=120
+ kworker-44 [001] d.h1. 1234.000150: local_timer_entry: vector=236
+ kworker-44 [001] d.h1. 1234.000157: local_timer_exit: vector=236
+ kworker-44 [001] ..s1. 1234.000158: softirq_entry: vec=3 [action=NET_RX]
+ kworker-44 [001] d.h2. 1234.000160: irq_handler_entry: irq=36 name=virtio1-req.0
+ kworker-44 [001] d.h2. 1234.000161: irq_handler_exit: irq=36 ret=handled
+ kworker-44 [001] ..s1. 1234.000170: softirq_exit: vec=3 [action=NET_RX]
+ kworker-44 [001] d..2. 1234.000200: sched_switch: prev_comm=kworker/1:1 x prev_pid=44 \
+prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+"""
+    t = 1234 * 10 ** 9
+    ok = ok and sorted(parse_trace(trace)) == [
+        (t + 100 * US, t + 200 * US, "task:kworker/1:1 x:44"),
+        (t + 150 * US, t + 157 * US, "local_timer"),
+        (t + 158 * US, t + 170 * US, "softirq:NET_RX"),
+        (t + 160 * US, t + 161 * US, "irq:36:virtio1-req.0")]
     # preempt: primary task jsinject with its net time; under a bigger other task it is
     # named but not primary
     pre = spec_for("preempt")
@@ -730,9 +783,9 @@ def do_run(a):
         log_msg("warning: CPU %d is still busy with other work; results may suffer" % a.cpu)
     rps = read_file(RPS)
     js = inj = None
-    witness = SchedWitness(a.cpu)
-    witness.start()
-    runs = None
+    wit = Witness(a.cpu)
+    wit.start()
+    evs = None
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
     try:
@@ -761,7 +814,7 @@ def do_run(a):
         # SIGTERM, never SIGKILL first: jsinject restores rps_cpus and the IRQ affinity on it
         stop_proc(inj)
         stop_proc(js)
-        runs = witness.stop(os.path.join(tmp, "sched.csv"))
+        evs = wit.stop(os.path.join(tmp, "witness.csv"))
         # jsinject restores rps_cpus itself; this is the safety net if it died
         if rps is not None and read_file(RPS) != rps:
             with open(RPS, "w") as f:
@@ -795,9 +848,9 @@ def do_run(a):
     o = others_running()
     if o:
         log_msg("note: other jitterscope/jsinject processes ran meanwhile: %s" % o)
-    if runs is None:
-        log_msg("note: %s: the primary cause is judged for every action" % witness.why)
-    ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, runs=runs)
+    if evs is None:
+        log_msg("note: %s: the primary cause is judged for every action" % wit.why)
+    ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs)
     # the injector did its work: >= half the actions its period allows (a handful of actions,
     # all named, would pass the percentages above)
     want = (d - 2) * 1000000 // period // 2
@@ -830,7 +883,7 @@ def main(argv):
     m.add_argument("--json")
     m.add_argument("--irq-detail", help="irq mode: the IRQ as NAME:N, e.g. virtio1-req.0:36")
     m.add_argument("--min-pct", type=float, default=99.0)
-    m.add_argument("--sched", help="the run's sched.csv: the other tasks' runs on the CPU")
+    m.add_argument("--witness", help="the run's witness.csv: what the kernel saw on the CPU")
     m.add_argument("--among", action="store_true",
                    help="judge only that the cause is named, not the primary cause")
     sub.add_parser("selftest")
@@ -844,7 +897,7 @@ def main(argv):
             ap.error("--duration must be >= 4")
         return do_run(a)
     ok = do_match(a.mode, a.log, a.gaps, a.cpu, a.min_pct, a.irq_detail, a.json, a.among,
-                  load_runs(a.sched) if a.sched else None)
+                  load_witness(a.witness) if a.witness else None)
     return EXIT_PASS if ok else EXIT_FAIL
 
 
