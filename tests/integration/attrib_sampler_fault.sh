@@ -3,7 +3,8 @@
 # one: with the test-only --test-hook fault the housekeeping thread zaps the sampler's hook
 # page every 10 ms; the kernel's count of the sampler thread's faults (its minflt + majflt in
 # /proc/PID/task/TID/stat, read by the test while it runs) must equal the gaps naming a fault
-# of the sampler (>= 99 %, never more). Root only (77 otherwise), about 6 s.
+# of the sampler (>= 99 %, never more), as their primary cause. Root only (77 otherwise),
+# about 6 s.
 # Counting and figures: sampler_hooks.py.
 . "$(dirname "$0")/lib.bash"
 need_root

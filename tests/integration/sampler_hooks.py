@@ -10,7 +10,7 @@ Commands (root; exit 0 pass, 1 fail, 77 skip):
       not by jitterscope: the sampler thread's own minflt + majflt (/proc/PID/task/TID/stat),
       read by this script every 20 ms while it runs. Every fault in the measuring window must be
       a gap naming a fault of the sampler, one to one (>= 99 % named, never more gaps than
-      faults).
+      faults), and, its gap's only large event, that gap's primary cause (>= 99 %).
 
   sampler_hooks.py thp --dir DIR
       jitterscope --test-hook thp on CPU 1 (khugepaged tuned by attrib_sampler_thp.sh): the
@@ -203,15 +203,18 @@ def check_fault(d):
               % len(rd))
         return EXIT_FAIL
     faults, majflt = r2[2][0] - r1[2][0], r2[2][1] - r1[2][1]
-    starts = [int(r["start_ns"]) for r in rows if sampler_fault(r)]
+    named = [r for r in rows if sampler_fault(r)]
     # a fault during a reading may fall on either side of it: the gaps starting inside the
     # readings' outer bounds (hi) and inner bounds (lo) bracket the kernel's count
-    hi = sum(1 for s in starts if r1[0] <= s <= r2[1])
-    lo = sum(1 for s in starts if r1[1] <= s <= r2[0])
+    hi = sum(1 for r in named if r1[0] <= int(r["start_ns"]) <= r2[1])
+    lo = sum(1 for r in named if r1[1] <= int(r["start_ns"]) <= r2[0])
+    # the fault is its gap's only large event: its primary cause too
+    prim = sum(1 for r in named if r1[0] <= int(r["start_ns"]) <= r2[1] and
+               r["cause"] == "fault" and r["detail"].endswith(SAMPLER_TAG))
     print("sampler thread %d: %d faults in %.3f s (majflt %d; kernel counters, %d readings),"
-          " gaps naming a sampler fault there %d (%d strictly inside); involuntary switches %d;"
-          " jitterscope's own zap count %d"
-          % (tid[0], faults, (r2[1] - r1[0]) / 1e9, majflt, len(rd), hi, lo,
+          " gaps naming a sampler fault there %d (%d strictly inside), %d of them as the primary"
+          " cause; involuntary switches %d; jitterscope's own zap count %d"
+          % (tid[0], faults, (r2[1] - r1[0]) / 1e9, majflt, len(rd), hi, lo, prim,
              r2[2][2] - r1[2][2], run["test_hook"]["actions"]))
     ok = True
     if faults < 300:
@@ -219,6 +222,7 @@ def check_fault(d):
               % faults)
         ok = False
     ok = one_to_one("sampler faults", hi, lo, faults) and ok
+    ok = one_to_one("sampler faults (as their gap's primary cause)", prim, 0, faults) and ok
     return EXIT_PASS if ok else EXIT_FAIL
 
 
