@@ -58,6 +58,7 @@ every other primary was such a task, the tick, or another disk completion.
 import argparse
 import bisect
 import csv
+import ctypes
 import io
 import json
 import math
@@ -447,7 +448,26 @@ class Witness:
         with open(os.path.join(self.dir, name), "w") as f:
             f.write(val)
 
+    def mount_private(self):
+        """
+        tracefs not mounted: mount it in a mount namespace of this process's own (children
+        inherit it; nothing changes for the rest of the machine, it goes when we exit)
+        """
+        libc = ctypes.CDLL(None, use_errno=True)
+        ms_rec, ms_private, clone_newns = 0x4000, 0x40000, 0x20000
+        if libc.unshare(clone_newns) or \
+                libc.mount(b"none", b"/", None, ms_rec | ms_private, None) or \
+                libc.mount(b"nodev", TRACEFS.encode(), b"tracefs", 0, None):
+            return os.strerror(ctypes.get_errno())
+        log_msg("note: tracefs was not mounted: mounted in a private mount namespace")
+        return None
+
     def start(self):
+        if not os.path.isdir(os.path.join(TRACEFS, "instances")):
+            err = self.mount_private()
+            if err:
+                self.why = "no kernel witness (tracefs not mounted, mounting it: %s)" % err
+                return
         # an instance left by a run that was killed (SIGKILL) would trace forever
         base = os.path.dirname(self.dir)
         for name in os.listdir(base) if os.path.isdir(base) else []:
