@@ -38,7 +38,8 @@ the task switches, hard IRQs, local timer interrupts and softirqs (witness.csv,
 `match --witness`). A gap in which another task ran (not the sampler, not idle) or an
 interrupt or softirq that is not the action's own is left out of the primary judgement (the
 tick and another device's IRQ are as large as an IPI); at least half the actions must remain.
-Without the witness (no tracefs, an overrun) every action is judged. Measured on this machine,
+tracefs not mounted is mounted in a private mount namespace; without the witness (no tracefs,
+an overrun) every action is judged. Measured on this machine,
 every other primary was such a task, the tick, or another disk completion.
   preempt  `task:jsinject:<tid>` (the SCHED_FIFO spinner) primary, and its net time plus the
            gap's steal within 10 % of the spin the injector measured
