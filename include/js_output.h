@@ -4,6 +4,11 @@
  * --hlog, --trace ...) is opened before measuring (so a bad path fails at once), may
  * watch the run as it goes (each attributed gap, a periodic tick), and is written from
  * the final result. Outputs run on the housekeeping thread, never on a measured CPU.
+ *
+ * Failing fast: an output's first failed write (a full disk, EIO, a FIFO whose reader
+ * left) is kept with its errno. A streaming output (one that writes as the run goes) is
+ * checked on every drain period and flushed twice a second (outputs_check): the run stops
+ * there, with one line naming the file. The others are still written at the end.
  */
 #ifndef JS_OUTPUT_H
 #define JS_OUTPUT_H
@@ -21,8 +26,12 @@ struct js_run;
 struct js_params;
 
 struct js_output {
-	const char *name;         /* "json", "gaps", "hlog" ... (messages) */
+	const char *name;         /* "JSON", "gaps CSV" ... (messages) */
+	const char *opt;          /* "json", "gaps" ...: the option (set by outputs_open) */
+	const char *path;         /* its file, "-" = stdout (set by outputs_open) */
 	void *ctx;
+	FILE *stream;             /* written during the run: outputs_check watches it */
+	int err;                  /* the output failed (-errno): said once, written no more */
 	bool wants_events;        /* on_gap gets the events that overlapped the gap */
 	/* run_start - once, when sampling starts (run->start_mono_ns, epoch are set) */
 	void (*run_start)(void *ctx, const struct js_run *run);
@@ -44,14 +53,36 @@ struct js_outputs {
 	size_t n;
 };
 
-/* output_file_open - open path for writing ("-" = stdout), with a one-line error */
-FILE *output_file_open(const char *path, const char *what);
-/* output_file_close - fclose unless stdout (flushed); 0 or -errno on a write error */
+/*
+ * output_file_open - open path for writing ("-" = stdout) for option --opt, or NULL after
+ * "cannot write --OPT file 'PATH': why". A FIFO is opened only when a reader has it open
+ * now (never waits for one); a regular file is created or truncated.
+ */
+FILE *output_file_open(const char *path, const char *opt);
+/* output_file_error - the first write error of fp so far (-errno; -EIO for stdout), 0 if none */
+int output_file_error(FILE *fp);
+/* output_file_flush - fflush, then output_file_error */
+int output_file_flush(FILE *fp);
+/* output_file_close - flush and fclose (stdout: flushed only); 0 or the first write error */
 int output_file_close(FILE *fp);
+/* output_path_check - path can be created or overwritten (no side effect); -errno after
+ * one line */
+int output_path_check(const char *path, const char *opt);
+/* output_path_special - path is an existing FIFO, device or socket (neither regular nor a
+ * directory): written in place, never replaced */
+bool output_path_special(const char *path);
 
-/* outputs_open - every output the parameters ask for; < 0 after a message */
+/* outputs_open - every output the parameters ask for: every path checked, then FIFOs and
+ * devices opened, then the regular files created; < 0 after one line */
 int outputs_open(struct js_outputs *o, const struct js_params *p);
-/* outputs_finish - finish every output; returns the first error */
+/*
+ * outputs_check - the streaming outputs' write errors (each flushed first when @flush):
+ * an output found failed gets its one line on stderr (also into why[len]) and is written
+ * no more. Returns the first newly found error (-errno), 0 if none.
+ */
+int outputs_check(struct js_outputs *o, bool flush, char *why, size_t len);
+/* outputs_finish - finish every output not failed yet (the others are still written when
+ * one fails: one line each); returns the first error, those found during the run included */
 int outputs_finish(struct js_outputs *o, const struct js_run *run);
 /* outputs_destroy - destroy every output */
 void outputs_destroy(struct js_outputs *o);

@@ -72,6 +72,7 @@ struct js_machine {
 };
 
 #define JS_PROBE_PROGS_MAX 64
+#define JS_STOP_WHY_LEN 320
 
 /* One probe program's kernel run-time statistics (bpf_stats), over the whole attach. */
 struct js_probe_prog {
@@ -87,7 +88,8 @@ struct js_run {
 	uint64_t start_mono_ns;       /* when sampling started */
 	double start_epoch_s;         /* the same instant, wall clock */
 	uint64_t wall_ns;             /* run length as measured by CLOCK_MONOTONIC */
-	bool interrupted;             /* Ctrl-C / SIGTERM ended it early */
+	bool interrupted;             /* Ctrl-C / SIGTERM or a failed output ended it early */
+	char stop_why[JS_STOP_WHY_LEN];   /* why, when not a stop signal: the failed output */
 	bool probes_on;
 	char probes_why[256];         /* why the probes are off */
 	bool smi_countable;

@@ -50,7 +50,7 @@ static int diff_outputs(const struct js_params *p, const struct js_run *a,
 	FILE *json = NULL;
 	size_t ncmp = 0;
 
-	if (p->json_path && !(json = output_file_open(p->json_path, "JSON")))
+	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
 		return JS_EXIT_ERROR;
 	if (!json_stdout || !p->quiet)
 		ncmp = report_diff_text(json_stdout ? stderr : stdout, a, p->inputs[0], b,

@@ -4,8 +4,6 @@
  * (pipeline.c) -> reports. Exit codes are in js_util.h and README.md.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -16,7 +14,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -49,6 +46,8 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a FIFO or pipe whose reader left is a failed write (EPIPE), reported, not a kill */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static int online_cpus(struct js_cpuset *online)
@@ -182,15 +181,9 @@ static bool memlock_unlimited(void)
 	return setrlimit(RLIMIT_MEMLOCK, &rl) == 0;
 }
 
-/* privileges - one line naming the missing capabilities and what still works;
- * refuses (-EPERM) a real-time -P that cannot be granted */
-static int privileges(const struct js_params *p)
+/* rt_allowed - refuses (-EPERM, one line) a real-time -P that cannot be granted */
+static int rt_allowed(const struct js_params *p)
 {
-	bool admin = have_cap(CAP_SYS_ADMIN);
-	bool bpf = admin || (have_cap(CAP_BPF) && have_cap(CAP_PERFMON));
-	bool perfmon = admin || have_cap(CAP_PERFMON);
-	bool lock = have_cap(CAP_IPC_LOCK) || memlock_unlimited();
-	char missing[128] = "", lost[160] = "";
 	struct rlimit rt;
 
 	if (p->policy != SCHED_OTHER && !have_cap(CAP_SYS_NICE) &&
@@ -200,6 +193,18 @@ static int privileges(const struct js_params *p)
 		       p->policy == SCHED_FIFO ? "f" : "r", p->priority, p->priority);
 		return -EPERM;
 	}
+	return 0;
+}
+
+/* privileges - one warning naming the missing capabilities and what still works */
+static void privileges(const struct js_params *p)
+{
+	bool admin = have_cap(CAP_SYS_ADMIN);
+	bool bpf = admin || (have_cap(CAP_BPF) && have_cap(CAP_PERFMON));
+	bool perfmon = admin || have_cap(CAP_PERFMON);
+	bool lock = have_cap(CAP_IPC_LOCK) || memlock_unlimited();
+	char missing[128] = "", lost[160] = "";
+
 	if (!p->no_probes && !bpf) {
 		strcat(missing, have_cap(CAP_BPF) ? "" : ", CAP_BPF");
 		strcat(lost, ", no eBPF attribution");
@@ -217,7 +222,6 @@ static int privileges(const struct js_params *p)
 		js_warn("%s, missing %s: %s; the gaps are still measured",
 			geteuid() ? "not root" : "root without capabilities", missing + 2,
 			lost + 2);
-	return 0;
 }
 
 /* lock_memory - mlockall, unless the memlock limit would make later allocations fail; and
@@ -233,59 +237,12 @@ static void lock_memory(void)
 		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
 }
 
-/* output_writable - an output path that can be created or overwritten, checked before measuring */
-static int output_writable(const char *path, const char *opt)
-{
-	struct stat st;
-	char *copy;
-	int err = 0;
-
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			err = EISDIR;
-		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
-			err = errno;
-	} else if (errno != ENOENT) {
-		err = errno;
-	} else {
-		copy = strdup(path);
-		if (!copy)
-			return -ENOMEM;
-		if (faccessat(AT_FDCWD, dirname(copy), W_OK | X_OK, AT_EACCESS))
-			err = errno;
-		free(copy);
-	}
-	if (err)
-		js_err("cannot write --%s file '%s': %s", opt, path, strerror(err));
-	return -err;
-}
-
-/* outputs_writable - every output option's path, before anything is opened or measured */
-static int outputs_writable(const struct js_params *p)
-{
-	const struct {
-		const char *path, *opt;
-	} o[] = {
-		{ p->json_path, "json" }, { p->gaps_path, "gaps" }, { p->hlog_path, "hlog" },
-		{ p->hgrm_path, "hgrm" }, { p->trace_path, "trace" }, { p->prom_path, "prom" },
-		{ p->html_path, "html" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(o); i++)
-		if (output_writable(o[i].path, o[i].opt))
-			return -EINVAL;
-	return 0;
-}
-
-/* preflight - what the machine must offer before we spin; warnings for the rest */
+/* preflight - what the machine must offer before we spin (one line when it does not) */
 static int preflight(const struct js_params *p, struct js_machine *m)
 {
 	struct tsc_caps caps;
 	char *cpuinfo = NULL;
 	size_t len;
-	int rt = 0;
 
 	if (sysfs_read_file("/proc/cpuinfo", &cpuinfo, &len))
 		cpuinfo = NULL;
@@ -296,17 +253,24 @@ static int preflight(const struct js_params *p, struct js_machine *m)
 		js_err("this CPU has no rdtscp: use --lfence");
 		return -ENOTSUP;
 	}
-	if (!tsc_caps_invariant(&caps))
+	return rt_allowed(p);
+}
+
+/* warnings - what the run will lack; printed once nothing can refuse it any more (a
+ * refused run prints its one error line alone) */
+static void warnings(const struct js_params *p, const struct js_machine *m)
+{
+	int rt = 0;
+
+	if (!m->invariant_tsc)
 		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
 			"may be wrong when the CPU changes frequency or idles");
-	if (privileges(p))
-		return -EPERM;
+	privileges(p);
 	if (p->policy != SCHED_OTHER &&
 	    sysfs_read_int("/proc/sys/kernel/sched_rt_runtime_us", &rt) == 0 && rt != -1)
 		js_warn("a real-time spinner is RT-throttled: sched_rt_runtime_us=%d forces the "
 			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
 			"this, or use -P o:0)", rt);
-	return 0;
 }
 
 /* check_budget - --budget after the run: one line per limit; exit 2 when one is exceeded */
@@ -369,7 +333,7 @@ static int check(struct js_params *p)
 		if (default_cpus(p, &online, &online))
 			return JS_EXIT_USAGE;
 	}
-	if (p->json_path && !(json = output_file_open(p->json_path, "JSON")))
+	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
 		return JS_EXIT_ERROR;
 	memset(&a, 0, sizeof(a));
 	if (audit_run(&a, p->cpus, p->ncpus, p->sysroot)) {
@@ -395,6 +359,15 @@ static int check(struct js_params *p)
 	return rc;
 }
 
+/* stdout_failed - an output on stdout failed (and said so): the report there fails too */
+static bool stdout_failed(const struct js_outputs *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i].err && !strcmp(o->v[i].path, "-"))
+			return true;
+	return false;
+}
+
 static int measure(struct js_params *p)
 {
 	struct js_run run;
@@ -412,8 +385,9 @@ static int measure(struct js_params *p)
 	if (preflight(p, &run.machine))
 		return JS_EXIT_ERROR;
 	/* every output opened before measuring: no 60 s run lost to a bad path */
-	if (outputs_writable(p) || outputs_open(&outs, p))
+	if (outputs_open(&outs, p))
 		return JS_EXIT_ERROR;
+	warnings(p, &run.machine);
 	/* our own threads stay on housekeeping CPUs; samplers re-pin themselves */
 	if (sched_setaffinity(0, sizeof(hk), &hk))
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
@@ -432,12 +406,18 @@ static int measure(struct js_params *p)
 	}
 	if (run.audited)
 		crosscheck(&run);
+	/* a failed output (during the run or now) leaves the others written: exit 1 */
 	if (outputs_finish(&outs, &run))
 		rc = JS_EXIT_ERROR;
 	if (!p->json_path || strcmp(p->json_path, "-"))
 		report_text(stdout, &run);
 	else if (!p->quiet)
 		report_text(stderr, &run);
+	err = output_file_flush(stdout);
+	if (err && !stdout_failed(&outs)) {
+		js_err("cannot write the report to standard output: %s", strerror(-err));
+		rc = JS_EXIT_ERROR;
+	}
 	/* budgets last, under the report they judge */
 	if (rc == JS_EXIT_OK && p->budget)
 		rc = check_budget(p, &run);

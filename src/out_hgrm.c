@@ -37,8 +37,8 @@ static int hgrm_finish(void *ctx, const struct js_run *run)
 
 	if (!err)
 		err = hgrm_write(ctx, &m, HGRM_UNIT_RATIO, HGRM_TICKS);
-	if (!err && (fflush(ctx) || ferror(ctx)))
-		err = -EIO;
+	if (!err)
+		err = output_file_flush(ctx);
 	hist_free(&m);
 	return err;
 }
@@ -51,7 +51,7 @@ static void hgrm_destroy(void *ctx)
 /* hgrm_output_new - the --hgrm output (see the top of this file) */
 int hgrm_output_new(struct js_output *out, const char *path)
 {
-	FILE *fp = output_file_open(path, "HdrHistogram percentile");
+	FILE *fp = output_file_open(path, "hgrm");
 
 	if (!fp)
 		return -EIO;

@@ -409,8 +409,8 @@ static int hlog_finish(void *ctx, const struct js_run *run)
 		js_dbg("hlog: %" PRIu64 " late gaps counted in a later interval, %" PRIu64
 		       " intervals written early", h->late, h->forced);
 out:
-	if (!h->err && (fflush(h->fp) || ferror(h->fp)))
-		h->err = -EIO;
+	if (!h->err)
+		h->err = output_file_flush(h->fp);
 	return h->err;
 }
 
@@ -441,13 +441,14 @@ int hlog_output_new(struct js_output *out, const char *path)
 	if (!h)
 		return -ENOMEM;
 	memset(h->map, 0xff, sizeof(h->map));
-	h->fp = output_file_open(path, "HdrHistogram log");
+	h->fp = output_file_open(path, "hlog");
 	if (!h->fp) {
 		free(h);
 		return -EIO;
 	}
 	out->name = "HdrHistogram log";
 	out->ctx = h;
+	out->stream = h->fp;    /* an interval written as soon as it is complete */
 	out->run_start = hlog_run_start;
 	out->on_gap = hlog_on_gap;
 	out->on_tick = hlog_on_tick;

@@ -280,8 +280,9 @@ static void header(FILE *fp, const struct js_run *run)
 		strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S UTC", &tm);
 		fact(fp, "started", b);
 	}
-	snprintf(b, sizeof(b), "%s%s", fmt(d, run->wall_ns),
-		 run->interrupted ? " (interrupted: partial results)" : "");
+	snprintf(b, sizeof(b), "%s%s%s%s%s", fmt(d, run->wall_ns),
+		 run->interrupted ? " (interrupted: " : "", run->stop_why,
+		 run->stop_why[0] ? "; " : "", run->interrupted ? "partial results)" : "");
 	fact(fp, "duration", b);
 	snprintf(b, sizeof(b), "%s", p ? fmt(d, p->threshold_ns) : "?");
 	fact(fp, "threshold", b);
@@ -787,7 +788,7 @@ static int html_finish(void *ctx, const struct js_run *run)
 	if (h->err)
 		return h->err;
 	page(h->fp, h, run);
-	return fflush(h->fp) || ferror(h->fp) ? -EIO : 0;
+	return output_file_flush(h->fp);
 }
 
 static void html_destroy(void *ctx)
@@ -809,7 +810,7 @@ int html_output_new(struct js_output *out, const char *path)
 
 	if (!h)
 		return -ENOMEM;
-	h->fp = output_file_open(path, "HTML");
+	h->fp = output_file_open(path, "html");
 	if (!h->fp) {
 		free(h);
 		return -EIO;

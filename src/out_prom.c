@@ -2,7 +2,8 @@
 /*
  * out_prom.c - the --prom output: Prometheus text exposition format (version 0.0.4) for
  * node_exporter's textfile collector. The file describes the last run: it is written to
- * FILE.tmp and renamed over FILE at the end, so the collector never reads half a file.
+ * FILE.tmp and renamed over FILE at the end, so the collector never reads half a file
+ * (a FIFO or a device is written in place: renaming over it would replace it).
  *
  * Gap histograms count every gap exactly (le is "at most", as Prometheus defines it): the
  * output keeps its own bucket counts per CPU and primary cause as gaps arrive, with fixed
@@ -37,7 +38,7 @@ struct prom_cpu {
 
 struct prom_out {
 	FILE *fp;
-	char *path, *tmp;       /* tmp NULL for stdout */
+	char *path, *tmp;       /* tmp NULL for stdout, a FIFO or a device */
 	struct prom_cpu *c;
 	size_t nc;
 	int16_t map[JS_CPUS_MAX];
@@ -228,8 +229,8 @@ static void run_metrics(FILE *fp, const struct js_run *run)
 			fprintf(fp, "jitterscope_audit_checks{verdict=\"%s\"} %zu\n",
 				audit_verdict_name(v), audit_count(&run->audit, v));
 	}
-	family(fp, "jitterscope_run_interrupted", "gauge", "1 if Ctrl-C or SIGTERM ended the "
-	       "last run early.");
+	family(fp, "jitterscope_run_interrupted", "gauge", "1 if Ctrl-C, SIGTERM or a failed "
+	       "output ended the last run early.");
 	fprintf(fp, "jitterscope_run_interrupted %d\n", run->interrupted ? 1 : 0);
 	family(fp, "jitterscope_run_duration_seconds", "gauge", "Length of the last run.");
 	fprintf(fp, "jitterscope_run_duration_seconds %s\n", sec(b, sizeof(b), run->wall_ns));
@@ -261,10 +262,8 @@ static int prom_finish(void *ctx, const struct js_run *run)
 	prom_write(p->fp, p, run);
 	err = output_file_close(p->fp);
 	p->fp = NULL;
-	if (!err && p->tmp && rename(p->tmp, p->path)) {
-		err = -errno;
-		js_err("cannot rename '%s' to '%s': %s", p->tmp, p->path, strerror(errno));
-	}
+	if (!err && p->tmp && rename(p->tmp, p->path))
+		err = -errno;   /* outputs_finish names the file */
 	if (!err)
 		p->renamed = true;
 out:
@@ -298,12 +297,14 @@ int prom_output_new(struct js_output *out, const char *path)
 	p->path = strdup(path);
 	if (!p->path)
 		goto out;
-	if (strcmp(path, "-") && asprintf(&p->tmp, "%s.tmp", path) < 0) {
+	/* a regular file is replaced whole; a FIFO or device (/dev/null) is written in place */
+	if (strcmp(path, "-") && !output_path_special(path) &&
+	    asprintf(&p->tmp, "%s.tmp", path) < 0) {
 		p->tmp = NULL;
 		goto out;
 	}
 	err = -EIO;
-	p->fp = output_file_open(p->tmp ? p->tmp : path, "Prometheus");
+	p->fp = output_file_open(p->tmp ? p->tmp : path, "prom");
 	if (!p->fp)
 		goto out;
 	out->name = "Prometheus";

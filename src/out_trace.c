@@ -930,8 +930,8 @@ static int trace_finish(void *ctx, const struct js_run *run)
 	fputc('\n', t->fp);
 	json_arr_end(&j);
 	json_obj_end(&j);
-	if (!err && (fflush(t->fp) || ferror(t->fp)))
-		err = -EIO;
+	if (!err)
+		err = output_file_flush(t->fp);
 	return err;
 }
 

@@ -1,75 +1,267 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* output.c - the list of requested outputs (see js_output.h) and file helpers. */
+/*
+ * output.c - the list of requested outputs (see js_output.h) and their files: every path
+ * checked before any is opened, and each file written through a stream that remembers its
+ * first write error (the errno of the failed write(2), not a later one).
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "js_output.h"
 #include "js_params.h"
+#include "js_result.h"
 #include "js_util.h"
 
-FILE *output_file_open(const char *path, const char *what)
+/* An output file: a stdio stream over our own write function, so the first failed write's
+ * errno is kept and nothing is written after it (a file cut at the failure, no hole). */
+struct ofile {
+	FILE *fp;       /* NULL: the slot is free */
+	int fd;
+	int err;        /* first write or close error (errno), 0 if none */
+};
+
+#define OFILES_MAX (2 * JS_OUTPUTS_MAX)
+
+static struct ofile ofiles[OFILES_MAX];
+
+static ssize_t of_write(void *cookie, const char *buf, size_t n)
 {
-	FILE *fp;
+	struct ofile *f = cookie;
+	size_t done = 0;
+
+	while (!f->err && done < n) {
+		ssize_t w = write(f->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			f->err = w < 0 ? errno : EIO;
+		else
+			done += (size_t)w;
+	}
+	return (ssize_t)done;   /* short: stdio marks the stream in error */
+}
+
+static int of_close(void *cookie)
+{
+	struct ofile *f = cookie;
+
+	if (close(f->fd) && !f->err)
+		f->err = errno;
+	return f->err ? -1 : 0;
+}
+
+static struct ofile *of_find(FILE *fp)
+{
+	for (size_t i = 0; fp && i < OFILES_MAX; i++)
+		if (ofiles[i].fp == fp)
+			return &ofiles[i];
+	return NULL;
+}
+
+/* output_path_special - path names an existing file that is neither regular nor a directory
+ * (a FIFO, a character device such as /dev/null or /dev/full) */
+bool output_path_special(const char *path)
+{
+	struct stat st;
+
+	return path && strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	       !S_ISDIR(st.st_mode);
+}
+
+/* output_path_check - the path can be created or overwritten; one line and -errno if not */
+int output_path_check(const char *path, const char *opt)
+{
+	struct stat st;
+	char *copy;
+	int err = 0;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			err = EISDIR;
+		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+			err = errno;
+	} else if (errno != ENOENT) {
+		err = errno;
+	} else {
+		copy = strdup(path);
+		if (!copy)
+			return -ENOMEM;
+		if (faccessat(AT_FDCWD, dirname(copy), W_OK | X_OK, AT_EACCESS))
+			err = errno;
+		free(copy);
+	}
+	if (err)
+		js_err("cannot write --%s file '%s': %s", opt, path, strerror(err));
+	return -err;
+}
+
+FILE *output_file_open(const char *path, const char *opt)
+{
+	static const cookie_io_functions_t io = { .write = of_write, .close = of_close };
+	struct ofile *f = NULL;
+	struct stat st;
+	bool fifo;
+	int fd;
 
 	if (!strcmp(path, "-"))
 		return stdout;
-	fp = fopen(path, "w");
+	for (size_t i = 0; !f && i < OFILES_MAX; i++)
+		if (!ofiles[i].fp)
+			f = &ofiles[i];
+	if (!f) {
+		js_err("cannot write --%s file '%s': too many output files", opt, path);
+		return NULL;
+	}
+	/* a FIFO is taken only with a reader there now: a blocking open would wait for one */
+	fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	fd = open(path, fifo ? O_WRONLY | O_NONBLOCK | O_CLOEXEC :
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		js_err("cannot write --%s file '%s': %s", opt, path, fifo && errno == ENXIO ?
+		       "a FIFO with no reader (start the reader first)" : strerror(errno));
+		return NULL;
+	}
+	if (fifo)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f->fd = fd;
+	f->err = 0;
+	f->fp = fopencookie(f, "w", io);
+	if (!f->fp) {
+		js_err("cannot write --%s file '%s': %s", opt, path, strerror(errno));
+		close(fd);
+	}
+	return f->fp;
+}
+
+int output_file_error(FILE *fp)
+{
+	struct ofile *f = of_find(fp);
+
+	if (f)
+		return -f->err;
+	return fp && ferror(fp) ? -EIO : 0;
+}
+
+int output_file_flush(FILE *fp)
+{
 	if (!fp)
-		js_err("cannot write %s file '%s': %s", what, path, strerror(errno));
-	return fp;
+		return 0;
+	errno = 0;
+	if (fflush(fp) && !of_find(fp))
+		return errno ? -errno : -EIO;   /* stdout: the failed write's errno */
+	return output_file_error(fp);
 }
 
 int output_file_close(FILE *fp)
 {
-	int err = 0;
+	struct ofile *f = of_find(fp);
+	int err;
 
 	if (!fp)
 		return 0;
-	if (fflush(fp) || ferror(fp))
+	err = output_file_flush(fp);
+	if (fp == stdout)
+		return err;
+	if (fclose(fp) && !err)
 		err = -EIO;
-	if (fp != stdout && fclose(fp))
-		err = -EIO;
+	if (f) {
+		err = -f->err;
+		f->fp = NULL;
+	}
 	return err;
 }
 
+/* output_failed - the one line for a failed output; it is written no more */
+static void output_failed(struct js_output *out, int err, char *why, size_t len)
+{
+	char line[JS_STOP_WHY_LEN];
+
+	out->err = err;
+	if (!strcmp(out->path, "-"))
+		snprintf(line, sizeof(line), "cannot write --%s to standard output: %s", out->opt,
+			 strerror(-err));
+	else
+		snprintf(line, sizeof(line), "cannot write --%s file '%s': %s", out->opt, out->path,
+			 strerror(-err));
+	js_err("%s", line);
+	if (why && len)
+		snprintf(why, len, "%s", line);
+}
+
 static int add(struct js_outputs *o, int (*ctor)(struct js_output *, const char *),
-	       const char *path)
+	       const char *path, const char *opt)
 {
 	int err;
 
-	if (!path)
-		return 0;
 	if (o->n == JS_OUTPUTS_MAX)
 		return -ENOSPC;
 	memset(&o->v[o->n], 0, sizeof(o->v[o->n]));
 	err = ctor(&o->v[o->n], path);
 	if (err)
 		return err;
+	o->v[o->n].opt = opt;
+	o->v[o->n].path = path;
 	o->n++;
 	return 0;
 }
 
 int outputs_open(struct js_outputs *o, const struct js_params *p)
 {
-	int err;
+	const struct {
+		const char *opt, *path;
+		int (*ctor)(struct js_output *, const char *);
+	} s[] = {
+		{ "json", p->json_path, json_output_new }, { "gaps", p->gaps_path, gaps_output_new },
+		{ "hlog", p->hlog_path, hlog_output_new }, { "hgrm", p->hgrm_path, hgrm_output_new },
+		{ "prom", p->prom_path, prom_output_new },
+		{ "trace", p->trace_path, trace_output_new },
+		{ "html", p->html_path, html_output_new },
+	};
+	int err = 0;
 
 	o->n = 0;
-	err = add(o, json_output_new, p->json_path);
-	if (!err)
-		err = add(o, gaps_output_new, p->gaps_path);
-	if (!err)
-		err = add(o, hlog_output_new, p->hlog_path);
-	if (!err)
-		err = add(o, hgrm_output_new, p->hgrm_path);
-	if (!err)
-		err = add(o, prom_output_new, p->prom_path);
-	if (!err)
-		err = add(o, trace_output_new, p->trace_path);
-	if (!err)
-		err = add(o, html_output_new, p->html_path);
+	/* every path first: a refused one leaves no file created behind it */
+	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
+		if (output_path_check(s[i].path, s[i].opt))
+			return -EINVAL;
+	/* then FIFOs and devices, which can still refuse (a FIFO with no reader), before
+	 * the regular files are created */
+	for (int pass = 0; pass < 2 && !err; pass++)
+		for (size_t i = 0; i < ARRAY_SIZE(s) && !err; i++)
+			if (s[i].path && output_path_special(s[i].path) == (pass == 0))
+				err = add(o, s[i].ctor, s[i].path, s[i].opt);
 	if (err)
 		outputs_destroy(o);
 	return err;
+}
+
+int outputs_check(struct js_outputs *o, bool flush, char *why, size_t len)
+{
+	int first = 0;
+
+	for (size_t i = 0; o && i < o->n; i++) {
+		struct js_output *out = &o->v[i];
+		int err;
+
+		if (!out->stream || out->err)
+			continue;
+		err = flush ? output_file_flush(out->stream) : output_file_error(out->stream);
+		if (err && !first) {
+			output_failed(out, err, why, len);
+			first = err;
+		} else if (err) {
+			output_failed(out, err, NULL, 0);
+		}
+	}
+	return first;
 }
 
 int outputs_finish(struct js_outputs *o, const struct js_run *run)
@@ -77,13 +269,17 @@ int outputs_finish(struct js_outputs *o, const struct js_run *run)
 	int first = 0;
 
 	for (size_t i = 0; i < o->n; i++) {
-		int err = o->v[i].finish ? o->v[i].finish(o->v[i].ctx, run) : 0;
+		struct js_output *out = &o->v[i];
+		int err = out->err;
 
-		if (err) {
-			js_err("writing the %s output failed: %s", o->v[i].name, strerror(-err));
-			if (!first)
-				first = err;
+		/* one that failed during the run said so then; the others are still written */
+		if (!err && out->finish) {
+			err = out->finish(out->ctx, run);
+			if (err)
+				output_failed(out, err, NULL, 0);
 		}
+		if (err && !first)
+			first = err;
 	}
 	return first;
 }

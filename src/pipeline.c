@@ -39,6 +39,7 @@
 #define PROBE_RINGBUF_BYTES (2u << 20)
 #define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
 #define SETTLE_NS         20000000ull     /* asleep after attaching, before measuring */
+#define FLUSH_PERIOD_NS   500000000ull    /* streaming outputs flushed (a failed write found) */
 
 volatile sig_atomic_t js_stop_requested;
 
@@ -172,7 +173,7 @@ static void feed_outputs(struct pipeline *pl, struct cpu_pipe *c, const struct j
 				pl->evscratch[k++] = c->ev[i];
 	}
 	for (size_t i = 0; i < pl->outs->n; i++)
-		if (pl->outs->v[i].on_gap)
+		if (pl->outs->v[i].on_gap && !pl->outs->v[i].err)
 			pl->outs->v[i].on_gap(pl->outs->v[i].ctx, g,
 					      pl->outs->v[i].wants_events ? pl->evscratch : NULL,
 					      pl->outs->v[i].wants_events ? k : 0);
@@ -302,7 +303,7 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 static void tick_outputs(struct pipeline *pl, uint64_t done_ns)
 {
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].on_tick)
+		if (pl->outs->v[i].on_tick && !pl->outs->v[i].err)
 			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
 }
 
@@ -531,12 +532,31 @@ static void hook_thp_end(struct pipeline *pl)
 			pl->run->hook_huge_kb_end += kb;
 }
 
+/* stop_early - end the run now, as a stop signal would; why (if any) goes into the report */
+static void stop_early(struct pipeline *pl, const char *why)
+{
+	__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
+	pl->run->interrupted = true;
+	if (why && !pl->run->stop_why[0])
+		snprintf(pl->run->stop_why, sizeof(pl->run->stop_why), "%s", why);
+}
+
+/* check_outputs - a streaming output whose write failed stops the run (at once: what was
+ * measured is reported, every other output is still written); flushed every FLUSH_PERIOD */
+static void check_outputs(struct pipeline *pl, bool flush)
+{
+	char why[JS_STOP_WHY_LEN];
+
+	if (outputs_check(pl->outs, flush, why, sizeof(why)) && !pl->stop)
+		stop_early(pl, why);
+}
+
 /* measure - the drain loop, from go until every sampler is done */
 static void measure(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
 	bool show = !p->quiet && !p->no_progress && isatty(2);
-	uint64_t next_fit, next_progress, now;
+	uint64_t next_fit, next_progress, next_flush, now;
 	struct timespec ts;
 
 	pl->run->start_mono_ns = js_mono_ns();
@@ -545,20 +565,16 @@ static void measure(struct pipeline *pl)
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		if (pl->outs->v[i].run_start)
 			pl->outs->v[i].run_start(pl->outs->v[i].ctx, pl->run);
-	if (js_stop_requested) {
-		/* stopped while setting up: the samplers end before they start (empty window) */
-		__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
-		pl->run->interrupted = true;
-	}
+	if (js_stop_requested)
+		stop_early(pl, NULL);   /* stopped while setting up: an empty window */
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
+	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
 	while (!all_done(pl)) {
 		sleep_ns(DRAIN_PERIOD_NS);
-		if (js_stop_requested && !pl->stop) {
-			__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
-			pl->run->interrupted = true;
-		}
+		if (js_stop_requested && !pl->stop)
+			stop_early(pl, NULL);
 		now = js_mono_ns();
 		if (pl->probes)
 			probes_consume(pl->probes, on_event, pl);
@@ -575,6 +591,9 @@ static void measure(struct pipeline *pl)
 			hook_thp_arm(pl);
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
+		check_outputs(pl, now >= next_flush);
+		if (now >= next_flush)
+			next_flush = now + FLUSH_PERIOD_NS;
 		if (show && now >= next_progress) {
 			progress(pl, now, false);
 			next_progress += 1000000000ull;

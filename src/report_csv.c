@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* report_csv.c - the --gaps CSV writer, called once per attributed gap. */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-
-#include <errno.h>
 
 #include "js_csv.h"
 #include "js_output.h"
@@ -112,7 +111,7 @@ static void gaps_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 static int gaps_finish(void *ctx, const struct js_run *run)
 {
 	(void)run;
-	return fflush(ctx) ? -EIO : 0;
+	return output_file_flush(ctx);
 }
 
 static void gaps_destroy(void *ctx)
@@ -122,13 +121,14 @@ static void gaps_destroy(void *ctx)
 
 int gaps_output_new(struct js_output *out, const char *path)
 {
-	FILE *fp = output_file_open(path, "gaps CSV");
+	FILE *fp = output_file_open(path, "gaps");
 
 	if (!fp)
 		return -EIO;
 	csv_write_header(fp);
 	out->name = "gaps CSV";
 	out->ctx = fp;
+	out->stream = fp;       /* a row per gap as the run goes */
 	out->on_gap = gaps_on_gap;
 	out->finish = gaps_finish;
 	out->destroy = gaps_destroy;

@@ -342,6 +342,7 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_str(&j, "tool", "jitterscope");
 	json_str(&j, "version", JS_VERSION);
 	json_bool(&j, "interrupted", run->interrupted);
+	json_str(&j, "stop_reason", run->stop_why[0] ? run->stop_why : NULL);
 	json_u64(&j, "wall_ns", run->wall_ns);
 	params(&j, run->params);
 	machine(&j, run);
@@ -386,7 +387,7 @@ void report_json(FILE *fp, const struct js_run *run)
 static int json_finish(void *ctx, const struct js_run *run)
 {
 	report_json(ctx, run);
-	return fflush(ctx) || ferror((FILE *)ctx) ? -EIO : 0;
+	return output_file_flush(ctx);
 }
 
 static void json_destroy(void *ctx)
@@ -396,7 +397,7 @@ static void json_destroy(void *ctx)
 
 int json_output_new(struct js_output *out, const char *path)
 {
-	FILE *fp = output_file_open(path, "JSON");
+	FILE *fp = output_file_open(path, "json");
 
 	if (!fp)
 		return -EIO;

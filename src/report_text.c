@@ -44,9 +44,12 @@ static void header(FILE *fp, const struct js_run *run)
 	const struct js_machine *m = &run->machine;
 	char buf[32];
 
-	fprintf(fp, "jitterscope %s: %zu CPU%s, %s%s\n", JS_VERSION, run->ncpus,
-		run->ncpus > 1 ? "s" : "", js_fmt_ns(buf, sizeof(buf), run->wall_ns),
-		run->interrupted ? " (interrupted: partial report)" : "");
+	fprintf(fp, "jitterscope %s: %zu CPU%s, %s", JS_VERSION, run->ncpus,
+		run->ncpus > 1 ? "s" : "", js_fmt_ns(buf, sizeof(buf), run->wall_ns));
+	if (run->interrupted)
+		fprintf(fp, " (interrupted: %s%spartial report)", run->stop_why,
+			run->stop_why[0] ? "; " : "");
+	fputc('\n', fp);
 	fprintf(fp, "machine: %s, %s, %s%s\n", m->kernel, m->cpu_model,
 		m->hypervisor ? "virtual machine" : "bare metal",
 		m->invariant_tsc ? "" : ", TSC NOT INVARIANT");

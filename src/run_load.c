@@ -1254,6 +1254,7 @@ int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, si
 	run->params = p;
 	check_header(&l, root);
 	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
+	str_at(&l, root, "stop_reason", NUL, run->stop_why, sizeof(run->stop_why));
 	u64_at(&l, root, "wall_ns", REQ, &run->wall_ns);
 	load_params(&l, root, p);
 	load_machine(&l, root, run);
