@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_output.c - output files fail fast and lose nothing: the path checks, the first write
+ * error kept with its errno (a full device, a FIFO whose reader left), nothing written after
+ * it, a FIFO taken only with a reader, one line per failed output, the others still finished.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "js_output.h"
+#include "js_result.h"
+
+static char dir[] = "/tmp/test_output.XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	signal(SIGPIPE, SIG_IGN);       /* as main.c does: a closed FIFO is EPIPE */
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[64];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *in_dir(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+	return buf;
+}
+
+static void write_rows(FILE *fp, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(fp, "1,%d,1000,unexplained,,,0,1000\n", i);
+}
+
+/** Paths are refused before anything is opened: missing directory, a directory. */
+static void test_path_check(void **state)
+{
+	char p[128];
+
+	(void)state;
+	assert_int_equal(output_path_check(NULL, "json"), 0);
+	assert_int_equal(output_path_check("-", "json"), 0);
+	assert_int_equal(output_path_check(in_dir(p, sizeof(p), "new.json"), "json"), 0);
+	assert_int_equal(access(p, F_OK), -1);          /* the check creates nothing */
+	assert_int_equal(output_path_check(dir, "gaps"), -EISDIR);
+	assert_int_equal(output_path_check("/nonexistent-dir/x", "gaps"), -ENOENT);
+	assert_false(output_path_special("-"));
+	assert_false(output_path_special(dir));
+	assert_false(output_path_special("/nonexistent-dir/x"));
+	assert_true(output_path_special("/dev/null"));
+}
+
+/** A regular file: written, closed with 0, the content all there. */
+static void test_regular(void **state)
+{
+	char p[128], line[64];
+	FILE *fp, *in;
+	int n = 0;
+
+	(void)state;
+	fp = output_file_open(in_dir(p, sizeof(p), "rows.csv"), "gaps");
+	assert_non_null(fp);
+	write_rows(fp, 1000);
+	assert_int_equal(output_file_flush(fp), 0);
+	write_rows(fp, 1000);
+	assert_int_equal(output_file_error(fp), 0);
+	assert_int_equal(output_file_close(fp), 0);
+	in = fopen(p, "r");
+	assert_non_null(in);
+	while (fgets(line, sizeof(line), in))
+		n++;
+	fclose(in);
+	assert_int_equal(n, 2000);
+}
+
+/** A full device (/dev/full): the first failed write keeps ENOSPC, seen by the check
+ * without a flush once stdio wrote by itself, and by flush and close. */
+static void test_full(void **state)
+{
+	FILE *fp;
+
+	(void)state;
+	fp = output_file_open("/dev/full", "json");
+	assert_non_null(fp);
+	fputs("{", fp);
+	assert_int_equal(output_file_error(fp), 0);     /* still in the buffer */
+	assert_int_equal(output_file_flush(fp), -ENOSPC);
+	assert_int_equal(output_file_error(fp), -ENOSPC);
+	write_rows(fp, 1000);                           /* nothing written after the error */
+	assert_int_equal(output_file_flush(fp), -ENOSPC);
+	assert_int_equal(output_file_close(fp), -ENOSPC);
+	/* a buffer that fills up is written by stdio itself: found without a flush */
+	fp = output_file_open("/dev/full", "gaps");
+	assert_non_null(fp);
+	write_rows(fp, 10000);
+	assert_int_equal(output_file_error(fp), -ENOSPC);
+	assert_int_equal(output_file_close(fp), -ENOSPC);
+}
+
+/** A FIFO: refused without a reader (no hang), written with one, EPIPE once it left. */
+static void test_fifo(void **state)
+{
+	char p[128], buf[256];
+	FILE *fp;
+	int rd;
+
+	(void)state;
+	in_dir(p, sizeof(p), "fifo");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(output_path_check(p, "gaps"), 0);
+	assert_true(output_path_special(p));
+	assert_null(output_file_open(p, "gaps"));       /* no reader: refused at once */
+	rd = open(p, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	fp = output_file_open(p, "gaps");
+	assert_non_null(fp);
+	write_rows(fp, 2);
+	assert_int_equal(output_file_flush(fp), 0);
+	assert_true(read(rd, buf, sizeof(buf)) > 0);
+	assert_memory_equal(buf, "1,0,1000,", 9);
+	close(rd);                                      /* the reader leaves */
+	write_rows(fp, 2);
+	assert_int_equal(output_file_flush(fp), -EPIPE);
+	assert_int_equal(output_file_close(fp), -EPIPE);
+}
+
+/* a fake output's finish: counts its calls, returns what it is told */
+struct fake {
+	int calls, ret;
+};
+
+static int fake_finish(void *ctx, const struct js_run *run)
+{
+	struct fake *f = ctx;
+
+	(void)run;
+	f->calls++;
+	return f->ret;
+}
+
+/** A streaming output that fails is found once (its line, into why), written no more,
+ * and not finished; the others are still finished; the first error is returned. */
+static void test_outputs(void **state)
+{
+	struct js_outputs o = { .n = 3 };
+	struct fake fk[3] = { { 0, 0 }, { 0, 0 }, { 0, -EIO } };
+	struct js_run run;
+	char why[JS_STOP_WHY_LEN] = "", p[128];
+	FILE *ok;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	ok = output_file_open(in_dir(p, sizeof(p), "ok.hlog"), "hlog");
+	assert_non_null(ok);
+	o.v[0] = (struct js_output){ .opt = "gaps", .path = "/dev/full", .ctx = &fk[0],
+				     .finish = fake_finish };
+	o.v[0].stream = output_file_open("/dev/full", "gaps");
+	o.v[1] = (struct js_output){ .opt = "hlog", .path = p, .ctx = &fk[1], .stream = ok,
+				     .finish = fake_finish };
+	o.v[2] = (struct js_output){ .opt = "json", .path = "x.json", .ctx = &fk[2],
+				     .finish = fake_finish };
+	assert_non_null(o.v[0].stream);
+	write_rows(o.v[0].stream, 1);
+	write_rows(ok, 1);
+	assert_int_equal(outputs_check(&o, false, why, sizeof(why)), 0);  /* buffered yet */
+	assert_int_equal(outputs_check(&o, true, why, sizeof(why)), -ENOSPC);
+	assert_string_equal(why, "cannot write --gaps file '/dev/full': No space left on device");
+	assert_int_equal(o.v[0].err, -ENOSPC);
+	assert_int_equal(o.v[1].err, 0);
+	why[0] = '\0';
+	assert_int_equal(outputs_check(&o, true, why, sizeof(why)), 0);   /* said once */
+	assert_string_equal(why, "");
+	/* the end: the failed one is not finished again, the others are */
+	assert_int_equal(outputs_finish(&o, &run), -ENOSPC);
+	assert_int_equal(fk[0].calls, 0);
+	assert_int_equal(fk[1].calls, 1);
+	assert_int_equal(fk[2].calls, 1);
+	assert_int_equal(o.v[2].err, -EIO);
+	assert_int_equal(output_file_close(o.v[0].stream), -ENOSPC);
+	assert_int_equal(output_file_close(ok), 0);
+}
+
+/** --prom on a FIFO or device is written in place: no FILE.tmp renamed over it. */
+static void test_prom_special(void **state)
+{
+	struct js_output out;
+	char p[128], tmp[160];
+
+	(void)state;
+	in_dir(p, sizeof(p), "prom-fifo");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
+	{
+		int rd = open(p, O_RDONLY | O_NONBLOCK);
+
+		assert_true(rd >= 0);
+		memset(&out, 0, sizeof(out));
+		assert_int_equal(prom_output_new(&out, p), 0);
+		assert_int_equal(access(tmp, F_OK), -1);
+		out.destroy(out.ctx);
+		close(rd);
+	}
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(prom_output_new(&out, "/dev/null"), 0);
+	assert_int_equal(access("/dev/null.tmp", F_OK), -1);
+	out.destroy(out.ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_check),
+		cmocka_unit_test(test_regular),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_prom_special),
+	};
+
+	return cmocka_run_group_tests_name("output", tests, setup, teardown);
+}
