@@ -261,11 +261,14 @@ struct audit_observed {
 #define AUDIT_LINE_LEN 256
 
 /*
- * audit_crosscheck - for each observation (in the given order) write one explanation
- * linking it to the setting that would have prevented it, e.g.
- * "local timer fired 250/s on CPU 1: CPU 1 is not in nohz_full (kernel built without
- * NO_HZ_FULL)". Observations with nothing to say (zero counts) are skipped. Returns the
- * number of lines written (at most max_lines).
+ * audit_crosscheck - one explanation per setting and cause, linking the observations to the
+ * setting that would have prevented them, e.g. "local timer fired 250/s on CPU 1: CPU 1 is
+ * not in nohz_full (kernel built without NO_HZ_FULL)", in the order of each one's first
+ * observation. Observations explained alike on one CPU share a line: their times add up,
+ * their counts add up within a class and take the largest class across classes (nested
+ * views of one occurrence: the tick hrtimer in the local timer IRQ, a work item in its
+ * kworker). Observations with nothing to say (zero counts) are skipped. Returns the number
+ * of lines written (at most max_lines).
  */
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines);

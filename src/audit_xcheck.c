@@ -391,22 +391,84 @@ static bool explain(struct xctx *x)
 	}
 }
 
-/* audit_crosscheck - one line per observation linking it to the setting behind it */
+/* line_of - o's explanation into line (figures left out when bare: the setting's identity);
+ * false if there is nothing to say */
+static bool line_of(const struct js_audit *a, const struct audit_observed *o, bool bare,
+		    char *line)
+{
+	struct xctx x = { .a = a, .o = o, .line = line };
+
+	x.pc = find_cpu(a, o->cpu);
+	x.cause = js_cause_from_name(o->cause);
+	if (bare) {
+		snprintf(x.rate, sizeof(x.rate), "#");
+		snprintf(x.persec, sizeof(x.persec), "#");
+	} else {
+		rates(&x);
+	}
+	return explain(&x);
+}
+
+/*
+ * merged - observation i with every later one that gives the same explanation on its CPU
+ * (keys[k]: the bare lines, "" for none), marking them used. Time adds up. Counts add up
+ * within a class (a class's sources are different occurrences); across classes the largest
+ * class count is taken: two classes explained alike are nested views of one occurrence
+ * (the tick's hrtimer inside the local timer IRQ, a work item inside its kworker).
+ */
+static struct audit_observed merged(const struct audit_observed *obs, size_t n, size_t i,
+				    char (*keys)[AUDIT_LINE_LEN], bool *used)
+{
+	struct audit_observed m = obs[i];
+
+	m.count = 0;
+	m.total_ns = 0;
+	for (size_t j = i; j < n; j++) {
+		uint64_t class = 0;
+
+		if (used[j] || obs[j].cpu != obs[i].cpu || strcmp(keys[j], keys[i]))
+			continue;
+		for (size_t k = i; k < n; k++)
+			if (!used[k] && obs[k].cpu == obs[i].cpu && !strcmp(keys[k], keys[i]) &&
+			    !strcmp(obs[k].cause, obs[j].cause))
+				class += obs[k].count;
+		m.count = JS_MAX(m.count, class);
+	}
+	for (size_t j = i; j < n; j++) {
+		if (used[j] || obs[j].cpu != obs[i].cpu || strcmp(keys[j], keys[i]))
+			continue;
+		m.total_ns += obs[j].total_ns;
+		used[j] = true;
+	}
+	return m;
+}
+
+/* audit_crosscheck - one line per setting and cause linking it to the observations */
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines)
 {
+	char (*keys)[AUDIT_LINE_LEN] = calloc(n ? n : 1, sizeof(*keys));
+	bool *used = calloc(n ? n : 1, sizeof(*used));
 	size_t out = 0;
 
-	for (size_t i = 0; i < n && out < max_lines; i++) {
-		struct xctx x = { .a = a, .o = &obs[i], .line = lines[out] };
-
-		if (!obs[i].cause || (!obs[i].count && !obs[i].total_ns))
-			continue;
-		x.pc = find_cpu(a, obs[i].cpu);
-		x.cause = js_cause_from_name(obs[i].cause);
-		rates(&x);
-		if (explain(&x))
-			out++;
+	if (!keys || !used)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		used[i] = !obs[i].cause || (!obs[i].count && !obs[i].total_ns) ||
+			  !line_of(a, &obs[i], true, keys[i]);
+		if (used[i])
+			keys[i][0] = '\0';
 	}
+	for (size_t i = 0; i < n && out < max_lines; i++) {
+		struct audit_observed m;
+
+		if (used[i])
+			continue;
+		m = merged(obs, n, i, keys, used);
+		line_of(a, &m, false, lines[out++]);
+	}
+done:
+	free(keys);
+	free(used);
 	return out;
 }

@@ -516,6 +516,48 @@ static void test_crosscheck(void **state)
 	audit_free(&a);
 }
 
+/** One line per setting and cause: sources explained alike merge (times add up, counts
+ * add up within a class, the largest class count across nested classes), per CPU. */
+static void test_crosscheck_merge(void **state)
+{
+	int cpus[] = { 3, 5 };
+	struct js_audit a;
+	char lines[16][AUDIT_LINE_LEN];
+	struct audit_observed obs[] = {
+		/* two unexplained sources: different gaps, one setting */
+		{ 3, "unexplained", "no guest event", 2799, 16300000, 5 },
+		/* the tick seen as the local timer IRQ and as its hrtimer inside it */
+		{ 3, "timer", "local_timer", 1410, 7900000, 5 },
+		{ 3, "unexplained", "outside event windows", 1597, 15300000, 5 },
+		{ 3, "hrtimer", "hrtimer tick_nohz_handler", 1250, 2700000, 5 },
+		/* a work item as work and inside two kworkers */
+		{ 3, "work", "vmstat_update", 10, 300000, 5 },
+		{ 3, "task", "kworker/3:1:43 vmstat_update", 4, 100000, 5 },
+		{ 3, "task", "kworker/3:2:44 vmstat_update", 8, 200000, 5 },
+		/* different tasks, different lines */
+		{ 3, "task", "bash:12084", 22, 7100000, 5 },
+		{ 3, "task", "grep:20813", 2, 4600000, 5 },
+		/* the same cause on another CPU is its own line */
+		{ 5, "unexplained", "no guest event", 7, 1000, 5 },
+	};
+	size_t n;
+
+	(void)state;
+	run(&a, BADLY, cpus, 2);
+	n = audit_crosscheck(&a, obs, ARRAY_SIZE(obs), lines, ARRAY_SIZE(lines));
+	assert_int_equal(n, 6);
+	assert_has(lines[0], "gaps with no visible cause on CPU 3 4396 times (879/s, 31.6 ms)");
+	assert_has(lines[1], "local timer fired 282/s on CPU 3");
+	assert_has(lines[2], "kworker vmstat_update ran 12 times (2.4/s, 600.0 us) on CPU 3");
+	assert_has(lines[3], "task bash:12084 ran 22 times");
+	assert_has(lines[4], "task grep:20813 ran 2 times");
+	assert_has(lines[5], "gaps with no visible cause on CPU 5 7 times");
+	/* max_lines counts merged lines */
+	assert_int_equal(audit_crosscheck(&a, obs, ARRAY_SIZE(obs), lines, 2), 2);
+	assert_has(lines[1], "local timer fired 282/s on CPU 3");
+	audit_free(&a);
+}
+
 /** Text output: one line per check, hints under problems, the summary line. */
 static void test_text(void **state)
 {
@@ -741,6 +783,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_snapshot_diff, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test(test_crosscheck),
+		cmocka_unit_test(test_crosscheck_merge),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_root_restored),
