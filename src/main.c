@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "js_cpulist.h"
+#include "js_cpus.h"
 #include "js_audit.h"
 #include "js_budget.h"
 #include "js_cmds.h"
@@ -50,43 +51,13 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int online_cpus(struct js_cpuset *online)
-{
-	return sysfs_read_cpulist("/sys/devices/system/cpu/online", online);
-}
-
-/* default_cpus - the isolated CPUs if any, else the last online CPU */
-static int default_cpus(struct js_params *p, const struct js_cpuset *online,
-			const struct js_cpuset *allowed)
-{
-	struct js_cpuset iso;
-	int last = -1;
-
-	if (sysfs_read_cpulist("/sys/devices/system/cpu/isolated", &iso) == 0) {
-		cpuset_and(&iso, allowed);
-		for (int c = cpuset_next(&iso, 0); c >= 0; c = cpuset_next(&iso, c + 1))
-			p->cpus[p->ncpus++] = c;
-	}
-	if (p->ncpus)
-		return 0;
-	for (int c = cpuset_next(online, 0); c >= 0; c = cpuset_next(online, c + 1))
-		if (cpuset_isset(allowed, c))
-			last = c;
-	if (last <= 0) {
-		js_err("no CPU to measure: only CPU 0 is available; name one with --cpu");
-		return -EINVAL;
-	}
-	p->cpus[p->ncpus++] = last;
-	return 0;
-}
-
 /* check_cpus - measured CPUs online and allowed; housekeeping left over */
 static int check_cpus(struct js_params *p, cpu_set_t *hk_set)
 {
 	struct js_cpuset online, allowed, hk;
 	cpu_set_t aff;
 
-	if (online_cpus(&online)) {
+	if (cpus_online(&online)) {
 		js_err("cannot read the online CPUs from /sys/devices/system/cpu/online");
 		return -EIO;
 	}
@@ -98,7 +69,7 @@ static int check_cpus(struct js_params *p, cpu_set_t *hk_set)
 	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &aff))
 			cpuset_set(&allowed, c);
-	if (!p->ncpus && default_cpus(p, &online, &allowed))
+	if (!p->ncpus && cpus_default(&online, &allowed, p->cpus, &p->ncpus))
 		return -EINVAL;
 	for (size_t i = 0; i < p->ncpus; i++) {
 		if (!cpuset_isset(&online, p->cpus[i])) {
@@ -326,11 +297,11 @@ static int check(struct js_params *p)
 		return JS_EXIT_USAGE;
 	}
 	if (!p->ncpus) {
-		if (online_cpus(&online)) {
+		if (cpus_online(&online)) {
 			js_err("cannot read the online CPUs");
 			return JS_EXIT_ERROR;
 		}
-		if (default_cpus(p, &online, &online))
+		if (cpus_default(&online, &online, p->cpus, &p->ncpus))
 			return JS_EXIT_USAGE;
 	}
 	if (p->json_path && !(json = output_file_open(p->json_path, "json")))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* smi.c - SMI counter via the perf msr PMU or /dev/cpu/N/msr (see js_smi.h). */
+/* smi.c - SMI counter via the perf msr PMU or /dev/cpu/N/msr (see js_smi.h). Both are
+ * found through sysfs.c, so a test sysroot can stand in for the live files. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -11,23 +12,10 @@
 #include <unistd.h>
 
 #include "js_smi.h"
+#include "js_sysfs.h"
 
 #define MSR_PMU_DIR   "/sys/bus/event_source/devices/msr"
 #define MSR_SMI_COUNT 0x34
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		err = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return err;
-}
 
 /* smi_parse_event - parse a PMU event string ("event=0x04") into a perf config */
 int smi_parse_event(const char *str, uint64_t *config)
@@ -53,13 +41,12 @@ static int open_perf(int cpu, struct js_smi *s, char *why, size_t len)
 	uint64_t config;
 	int err, type, fd;
 
-	err = read_line(MSR_PMU_DIR "/type", buf, sizeof(buf));
+	err = sysfs_read_int(MSR_PMU_DIR "/type", &type);
 	if (err) {
 		snprintf(why, len, "no msr PMU (%s)", strerror(-err));
 		goto out;
 	}
-	type = atoi(buf);
-	err = read_line(MSR_PMU_DIR "/events/smi", buf, sizeof(buf));
+	err = sysfs_read_str(MSR_PMU_DIR "/events/smi", buf, sizeof(buf));
 	if (!err)
 		err = smi_parse_event(buf, &config);
 	if (err) {
@@ -89,10 +76,10 @@ static int open_msr(int cpu, struct js_smi *s, char *why, size_t len)
 	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = sysfs_open(path, O_RDONLY);
 	if (fd < 0) {
-		err = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
+		err = fd;
+		snprintf(why, len, "%s: %s", path, strerror(-fd));
 		goto out;
 	}
 	if (pread(fd, &v, sizeof(v), MSR_SMI_COUNT) != sizeof(v)) {
