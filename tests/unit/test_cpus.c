@@ -18,54 +18,22 @@
 
 #include "js_cpus.h"
 #include "js_sysfs.h"
-
-static char tree[] = "/tmp/test_cpus.XXXXXX";
-
-static int setup(void **state)
-{
-	char dir[128];
-
-	(void)state;
-	if (!mkdtemp(tree))
-		return -1;
-	snprintf(dir, sizeof(dir), "%s/sys", tree);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/sys/devices", tree);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/sys/devices/system", tree);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/sys/devices/system/cpu", tree);
-	return mkdir(dir, 0755);
-}
-
-static int teardown(void **state)
-{
-	char cmd[64];
-
-	(void)state;
-	sysfs_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "scratch_tree.h"
 
 /* scratch - the scratch tree with these online/isolated files (NULL: no such file) */
 static void scratch(const char *online, const char *isolated)
 {
 	const char *name[2] = { "online", "isolated" }, *val[2] = { online, isolated };
-	char path[160];
+	char rel[64], path[160];
 
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%s", tree, name[i]);
+		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%s", name[i]);
+		snprintf(path, sizeof(path), "%s%s", scratch_dir, rel);
 		unlink(path);
-		if (val[i]) {
-			FILE *fp = fopen(path, "w");
-
-			assert_non_null(fp);
-			fputs(val[i], fp);
-			fclose(fp);
-		}
+		if (val[i])
+			scratch_put(rel, val[i], strlen(val[i]));
 	}
-	assert_int_equal(sysfs_set_root(tree), 0);
+	assert_int_equal(sysfs_set_root(scratch_dir), 0);
 }
 
 static void set_of(struct js_cpuset *s, const char *list)
@@ -151,5 +119,5 @@ int main(void)
 		cmocka_unit_test(test_scratch),
 	};
 
-	return cmocka_run_group_tests_name("cpus", tests, setup, teardown);
+	return cmocka_run_group_tests_name("cpus", tests, scratch_setup, scratch_teardown);
 }

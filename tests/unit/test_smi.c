@@ -20,57 +20,22 @@
 
 #include "js_smi.h"
 #include "js_sysfs.h"
+#include "scratch_tree.h"
 
 #define PMU "/sys/bus/event_source/devices/msr"
 
-static char tree[] = "/tmp/test_smi.XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(tree) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[64];
-
-	(void)state;
-	sysfs_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* put - rel (a live path) in the scratch tree with len bytes of data (mkdir -p) */
-static void put(const char *rel, const void *data, size_t len)
-{
-	char path[256];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", tree, rel);
-	for (char *sl = strchr(path + strlen(tree) + 1, '/'); sl; sl = strchr(sl + 1, '/')) {
-		*sl = '\0';
-		mkdir(path, 0755);
-		*sl = '/';
-	}
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	assert_int_equal(fwrite(data, 1, len, fp), len);
-	fclose(fp);
-}
-
 static void put_str(const char *rel, const char *s)
 {
-	put(rel, s, strlen(s));
+	scratch_put(rel, s, strlen(s));
 }
 
 static void wipe(void)
 {
 	char cmd[96];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys %s/dev", tree, tree);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys %s/dev", scratch_dir, scratch_dir);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(sysfs_set_root(tree), 0);
+	assert_int_equal(sysfs_set_root(scratch_dir), 0);
 }
 
 /** Check that perf PMU event strings parse into the config value. */
@@ -142,7 +107,7 @@ static void test_msr_file(void **state)
 	wipe();
 	memset(msr, 0xee, sizeof(msr));
 	memcpy(msr + 0x34, &v, sizeof(v));
-	put("/dev/cpu/2/msr", msr, sizeof(msr));
+	scratch_put("/dev/cpu/2/msr", msr, sizeof(msr));
 	assert_int_equal(smi_open(2, &s, why, sizeof(why)), 0);
 	assert_int_equal(s.src, JS_SMI_MSR);
 	assert_int_equal(s.cpu, 2);
@@ -150,7 +115,7 @@ static void test_msr_file(void **state)
 	assert_int_equal(c, 5);                 /* the upper 32 bits are not the count */
 	smi_close(&s);
 	assert_int_equal(s.fd, -1);
-	put("/dev/cpu/2/msr", msr, 0x34 + 4);
+	scratch_put("/dev/cpu/2/msr", msr, 0x34 + 4);
 	assert_int_equal(smi_open(2, &s, why, sizeof(why)), -EIO);
 	assert_non_null(strstr(why, "/dev/cpu/2/msr: MSR 0x34 unreadable"));
 	sysfs_set_root(NULL);
@@ -235,5 +200,5 @@ int main(void)
 		cmocka_unit_test(test_live_smi),
 	};
 
-	return cmocka_run_group_tests_name("smi", tests, setup, teardown);
+	return cmocka_run_group_tests_name("smi", tests, scratch_setup, scratch_teardown);
 }
