@@ -65,6 +65,8 @@ int output_file_error(FILE *fp);
 int output_file_flush(FILE *fp);
 /* output_file_close - flush and fclose (stdout: flushed only); 0 or the first write error */
 int output_file_close(FILE *fp);
+/* output_file_done - output_file_close, and on an error the line naming the file and it */
+int output_file_done(FILE *fp, const char *path, const char *opt);
 /* output_path_check - path can be created or overwritten (no side effect); -errno after
  * one line */
 int output_path_check(const char *path, const char *opt);

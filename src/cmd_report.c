@@ -57,10 +57,8 @@ static int diff_outputs(const struct js_params *p, const struct js_run *a,
 					p->inputs[1]);
 	if (json) {
 		ncmp = report_diff_json(json, a, p->inputs[0], b, p->inputs[1]);
-		if (output_file_close(json)) {
-			js_err("writing '%s' failed", p->json_path);
+		if (output_file_done(json, p->json_path, "json"))
 			return JS_EXIT_ERROR;
-		}
 	}
 	if (!ncmp && a->ncpus && b->ncpus) {
 		js_err("%s and %s have no measured CPU in common", p->inputs[0], p->inputs[1]);

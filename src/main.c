@@ -323,7 +323,10 @@ static int check(struct js_params *p)
 		json_str(&j, "tool", "jitterscope");
 		audit_write_json(&j, "audit", &a);
 		json_obj_end(&j);
-		output_file_close(json);
+		if (output_file_done(json, p->json_path, "json")) {
+			audit_free(&a);
+			return JS_EXIT_ERROR;
+		}
 	}
 	rc = audit_exit_status(&a);
 	audit_free(&a);

@@ -179,21 +179,36 @@ int output_file_close(FILE *fp)
 	return err;
 }
 
-/* output_failed - the one line for a failed output; it is written no more */
-static void output_failed(struct js_output *out, int err, char *why, size_t len)
+/* say_failed - the one line naming a file and its write error (-err), also into why[len] */
+static void say_failed(const char *path, const char *opt, int err, char *why, size_t len)
 {
 	char line[JS_STOP_WHY_LEN];
 
-	out->err = err;
-	if (!strcmp(out->path, "-"))
-		snprintf(line, sizeof(line), "cannot write --%s to standard output: %s", out->opt,
+	if (!strcmp(path, "-"))
+		snprintf(line, sizeof(line), "cannot write --%s to standard output: %s", opt,
 			 strerror(-err));
 	else
-		snprintf(line, sizeof(line), "cannot write --%s file '%s': %s", out->opt, out->path,
+		snprintf(line, sizeof(line), "cannot write --%s file '%s': %s", opt, path,
 			 strerror(-err));
 	js_err("%s", line);
 	if (why && len)
 		snprintf(why, len, "%s", line);
+}
+
+int output_file_done(FILE *fp, const char *path, const char *opt)
+{
+	int err = output_file_close(fp);
+
+	if (err)
+		say_failed(path, opt, err, NULL, 0);
+	return err;
+}
+
+/* output_failed - a failed output's one line; it is written no more */
+static void output_failed(struct js_output *out, int err, char *why, size_t len)
+{
+	out->err = err;
+	say_failed(out->path, out->opt, err, why, len);
 }
 
 static int add(struct js_outputs *o, int (*ctor)(struct js_output *, const char *),

@@ -157,6 +157,15 @@ if [ $rc -ne 1 ] ||
 	bad=$((bad + 1)); echo "FAIL: --json /dev/full: exit $rc: $(cat "$TMP/err")"
 fi
 
+# the same for the audit's JSON (it used to be dropped silently, exit 2 from the audit)
+"$JS" check --cpu 1 --json /dev/full >/dev/null 2>"$TMP/err"; rc=$?
+n=$((n + 1))
+if [ $rc -ne 1 ] || [ "$(wc -l <"$TMP/err")" -ne 1 ] ||
+   ! grep -qx "jitterscope: cannot write --json file '/dev/full': No space left on device" \
+	"$TMP/err"; then
+	bad=$((bad + 1)); echo "FAIL: check --json /dev/full: exit $rc: $(cat "$TMP/err")"
+fi
+
 [ $bad -eq 0 ] || fail "$bad of $n bad-input cases wrong"
 if [ $skipped -gt 0 ]; then
 	echo "skip: $skipped of $((n + skipped)) cases need root: $ro_skip"
