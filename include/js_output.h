@@ -59,11 +59,13 @@ struct js_outputs {
  * now (never waits for one); a regular file is created or truncated.
  */
 FILE *output_file_open(const char *path, const char *opt);
-/* output_file_error - the first write error of fp so far (-errno; -EIO for stdout), 0 if none */
+/* output_file_error - the first write error of fp so far (-errno; -EIO for a stream not
+ * opened here, such as stdout), 0 if none */
 int output_file_error(FILE *fp);
 /* output_file_flush - fflush, then output_file_error */
 int output_file_flush(FILE *fp);
-/* output_file_close - flush and fclose (stdout: flushed only); 0 or the first write error */
+/* output_file_close - flush and fclose ("-": standard output stays open); 0 or the first
+ * write error */
 int output_file_close(FILE *fp);
 /* output_file_done - output_file_close, and on an error the line naming the file and it */
 int output_file_done(FILE *fp, const char *path, const char *opt);

@@ -312,7 +312,7 @@ static int check(struct js_params *p)
 		output_file_close(json);
 		return JS_EXIT_USAGE;
 	}
-	if (!json || json != stdout)
+	if (!p->json_path || strcmp(p->json_path, "-"))
 		audit_print_text(stdout, &a, false);
 	if (json) {
 		struct js_json j;

@@ -22,6 +22,7 @@
 struct ofile {
 	FILE *fp;       /* NULL: the slot is free */
 	int fd;
+	bool borrowed;  /* standard output ("-"): not closed */
 	int err;        /* first write or close error (errno), 0 if none */
 };
 
@@ -51,7 +52,7 @@ static int of_close(void *cookie)
 {
 	struct ofile *f = cookie;
 
-	if (close(f->fd) && !f->err)
+	if (!f->borrowed && close(f->fd) && !f->err)
 		f->err = errno;
 	return f->err ? -1 : 0;
 }
@@ -107,12 +108,10 @@ FILE *output_file_open(const char *path, const char *opt)
 {
 	static const cookie_io_functions_t io = { .write = of_write, .close = of_close };
 	struct ofile *f = NULL;
+	bool borrowed = !strcmp(path, "-"), fifo = false;
 	struct stat st;
-	bool fifo;
 	int fd;
 
-	if (!strcmp(path, "-"))
-		return stdout;
 	for (size_t i = 0; !f && i < OFILES_MAX; i++)
 		if (!ofiles[i].fp)
 			f = &ofiles[i];
@@ -120,10 +119,17 @@ FILE *output_file_open(const char *path, const char *opt)
 		js_err("cannot write --%s file '%s': too many output files", opt, path);
 		return NULL;
 	}
-	/* a FIFO is taken only with a reader there now: a blocking open would wait for one */
-	fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
-	fd = open(path, fifo ? O_WRONLY | O_NONBLOCK | O_CLOEXEC :
-		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (borrowed) {
+		/* standard output, through our stream too (its errno kept): what stdout holds
+		 * goes first, and the report is written to stdout after the outputs finished */
+		fflush(stdout);
+		fd = STDOUT_FILENO;
+	} else {
+		/* a FIFO is taken only with a reader there now: a blocking open would wait */
+		fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+		fd = open(path, fifo ? O_WRONLY | O_NONBLOCK | O_CLOEXEC :
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	}
 	if (fd < 0) {
 		js_err("cannot write --%s file '%s': %s", opt, path, fifo && errno == ENXIO ?
 		       "a FIFO with no reader (start the reader first)" : strerror(errno));
@@ -132,11 +138,13 @@ FILE *output_file_open(const char *path, const char *opt)
 	if (fifo)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f->fd = fd;
+	f->borrowed = borrowed;
 	f->err = 0;
 	f->fp = fopencookie(f, "w", io);
 	if (!f->fp) {
 		js_err("cannot write --%s file '%s': %s", opt, path, strerror(errno));
-		close(fd);
+		if (!borrowed)
+			close(fd);
 	}
 	return f->fp;
 }
@@ -156,7 +164,7 @@ int output_file_flush(FILE *fp)
 		return 0;
 	errno = 0;
 	if (fflush(fp) && !of_find(fp))
-		return errno ? -errno : -EIO;   /* stdout: the failed write's errno */
+		return errno ? -errno : -EIO;   /* not ours (stdout): the failed write's errno */
 	return output_file_error(fp);
 }
 
@@ -168,8 +176,6 @@ int output_file_close(FILE *fp)
 	if (!fp)
 		return 0;
 	err = output_file_flush(fp);
-	if (fp == stdout)
-		return err;
 	if (fclose(fp) && !err)
 		err = -EIO;
 	if (f) {

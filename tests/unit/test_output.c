@@ -143,6 +143,35 @@ static void test_fifo(void **state)
 	assert_int_equal(output_file_close(fp), -EPIPE);
 }
 
+/** "-": standard output through the same stream, its errno kept (EPIPE on a pipe whose
+ * reader left), and left open by the close. */
+static void test_stdout(void **state)
+{
+	int saved = dup(STDOUT_FILENO), pfd[2];
+	char buf[64];
+	FILE *fp;
+
+	(void)state;
+	assert_true(saved >= 0);
+	assert_int_equal(pipe(pfd), 0);
+	fflush(stdout);
+	assert_int_equal(dup2(pfd[1], STDOUT_FILENO), STDOUT_FILENO);
+	close(pfd[1]);
+	fp = output_file_open("-", "gaps");
+	assert_non_null(fp);
+	write_rows(fp, 1);
+	assert_int_equal(output_file_flush(fp), 0);
+	assert_true(read(pfd[0], buf, sizeof(buf)) > 0);
+	close(pfd[0]);                                  /* the reader leaves */
+	write_rows(fp, 1);
+	assert_int_equal(output_file_error(fp), 0);     /* buffered yet */
+	assert_int_equal(output_file_flush(fp), -EPIPE);
+	assert_int_equal(output_file_close(fp), -EPIPE);
+	assert_true(fcntl(STDOUT_FILENO, F_GETFD) >= 0); /* still open */
+	assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+}
+
 /* a fake output's finish: counts its calls, returns what it is told */
 struct fake {
 	int calls, ret;
@@ -232,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_regular),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_stdout),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_prom_special),
 	};
