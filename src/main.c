@@ -387,14 +387,14 @@ static int measure(struct js_params *p)
 		report_text(stdout, &run);
 	else if (!p->quiet)
 		report_text(stderr, &run);
+	/* budgets last, under the report they judge */
+	if (rc == JS_EXIT_OK && p->budget)
+		rc = check_budget(p, &run);
 	err = output_file_flush(stdout);
 	if (err && !stdout_failed(&outs)) {
 		js_err("cannot write the report to standard output: %s", strerror(-err));
 		rc = JS_EXIT_ERROR;
 	}
-	/* budgets last, under the report they judge */
-	if (rc == JS_EXIT_OK && p->budget)
-		rc = check_budget(p, &run);
 out:
 	outputs_destroy(&outs);
 	if (have_snap)
