@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "js_test.h"
+
 #include "js_smi.h"
 #include "js_sysfs.h"
 #include "scratch_tree.h"
@@ -145,12 +147,10 @@ static void test_live_perf_path(void **state)
 	(void)state;
 	sysfs_set_root(NULL);
 	if (geteuid()) {
-		print_message("skip: the live perf path needs root\n");
-		skip();
+		js_skip("the live perf path needs root");
 	}
 	if (!live_pmu(type, sizeof(type), ev, sizeof(ev), &name)) {
-		print_message("skip: no msr PMU with an smi or tsc event\n");
-		skip();
+		js_skip("no msr PMU with an smi or tsc event");
 	}
 	wipe();
 	snprintf(line, sizeof(line), "%s\n", type);
@@ -180,8 +180,7 @@ static void test_live_smi(void **state)
 	(void)state;
 	sysfs_set_root(NULL);
 	if (smi_open(0, &s, why, sizeof(why))) {
-		print_message("skip: %s\n", why);
-		skip();
+		js_skip("%s", why);
 	}
 	assert_int_equal(smi_read(&s, &c0), 0);
 	assert_int_equal(smi_read(&s, &c1), 0);
