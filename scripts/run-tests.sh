@@ -14,6 +14,7 @@
 # Integration scripts measure CPU 1 and need it to themselves: each runs under an exclusive
 # lock (JS_CPU1_LOCK, default /tmp/jitterscope-cpu1.lock) that make bench and make soak take
 # too, so two checkouts testing on one machine wait for each other instead of colliding.
+# Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
 # Exit status: 0 when nothing failed.
 kind=$1
 shift
@@ -64,8 +65,12 @@ for t in "$@"; do
 	start=$(date +%s)
 	case "$t" in
 	*.sh) scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
-	/*) CMOCKA_MESSAGE_OUTPUT=stdout "$t" 2>&1 | tee -i "$log" ;;
-	*) CMOCKA_MESSAGE_OUTPUT=stdout "./$t" 2>&1 | tee -i "$log" ;;
+	*) lock=
+		case " ${JS_LOCKED_UNITS:-test_probes_live} " in
+		*" ${t##*/} "*) lock=scripts/cpu1-lock ;;
+		esac
+		case "$t" in /*) bin=$t ;; *) bin=./$t ;; esac
+		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$bin" 2>&1 | tee -i "$log" ;;
 	esac
 	rc=${PIPESTATUS[0]}
 	secs=$(( $(date +%s) - start ))
