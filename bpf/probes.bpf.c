@@ -761,13 +761,20 @@ int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 	now = bpf_ktime_get_ns();
 	w->start = 0;           /* a nested claim (preemption) sees it busy only when filled */
 	w->tid = tid;
+	w->work = (__u64)work;
 	w->addr = (__u64)BPF_CORE_READ(work, func);
 	w->flags = steal_read(s, &w->steal) ? JS_F_STEAL : 0;
 	w->start = now;
 	return 0;
 }
 
-/* the function-pointer argument is not read: tp_btf refuses a typed access to it */
+/*
+ * The function-pointer argument is not read: tp_btf refuses a typed access to it. The slot
+ * closes only for the item it opened for (an unbound worker that began an item here and
+ * ended it elsewhere left it: this end is another item's, begun on another CPU), and the
+ * interval starts no earlier than the worker's switch in here: its time off this CPU (asleep
+ * inside the item, or on another CPU) is not the item's on this one.
+ */
 SEC("tp_btf/workqueue_execute_end")
 int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 {
@@ -788,6 +795,13 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 		return 0;
 	w = s->work[i & (JS_WORK_SLOTS - 1)];
 	s->work[i & (JS_WORK_SLOTS - 1)].start = 0;
+	if (w.work != (__u64)work)
+		return 0;
+	if ((s->cur_flags & JS_CUR_VALID) && s->cur_pid == tid && w.start < s->cur_start) {
+		w.start = s->cur_start;
+		w.steal = s->cur_steal;         /* the steal clock at that switch */
+		w.flags = (s->cur_flags & JS_CUR_STEAL) ? JS_F_STEAL : 0;
+	}
 	now = bpf_ktime_get_ns();
 	e = ev_new(JS_EV_WORK, cpu);
 	if (!e)

@@ -29,13 +29,16 @@ struct js_slot {
 #define JS_CUR_STEAL    0x8     /* cur_steal is valid */
 
 /* A workqueue item running on this CPU. Items can sleep, so several kworkers of the CPU can
- * be inside one at a time: a few slots keyed by worker tid (kworkers are per-CPU; an item
- * that migrates with an unbound worker is lost, its slot reused). */
+ * be inside one at a time: a few slots keyed by worker tid. An unbound worker may begin an
+ * item here and end it on another CPU: its slot stays behind until the worker's next start
+ * here reuses it; an end here closes it only for the same work item, and counts only the
+ * worker's last stretch on this CPU (from its switch in: cur_start). */
 #define JS_WORK_SLOTS 4
 struct js_wslot {
 	__u64 start;            /* 0 = free */
 	__u64 steal;
 	__u64 addr;             /* work function */
+	__u64 work;             /* the work_struct: its end must name the same */
 	__u32 tid;
 	__u32 flags;            /* JS_F_STEAL */
 };

@@ -167,6 +167,43 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
 	}
 }
 
+/*
+ * work_on_cpu - a work item counts only where its worker ran: clipped to the span of its
+ * worker's task intervals (TASK, id = the worker's tid) in the gap, dropped without one. A
+ * worker's switches are traced, so a gap in which it ran holds its TASK interval; a work
+ * interval without one is the worker's time off this CPU (an item that slept, or one begun
+ * on another CPU and ended here: the probes bound it, this is the second line).
+ */
+static void work_on_cpu(struct scratch *sc)
+{
+	for (size_t i = 0; i < sc->n;) {
+		struct item *w = &sc->it[i];
+		uint64_t lo = UINT64_MAX, hi = 0, os = UINT64_MAX;
+
+		if (w->ev->kind != JS_EV_WORK) {
+			i++;
+			continue;
+		}
+		for (size_t k = 0; k < sc->n; k++) {
+			const struct item *t = &sc->it[k];
+
+			if (t->ev->kind == JS_EV_TASK && t->ev->id == w->ev->id) {
+				lo = JS_MIN(lo, t->s);
+				hi = JS_MAX(hi, t->e);
+				os = JS_MIN(os, t->os);
+			}
+		}
+		if (lo > hi || (w->s == w->e ? w->s < lo || w->s > hi : w->s >= hi || w->e <= lo)) {
+			sc->it[i] = sc->it[--sc->n];
+			continue;
+		}
+		w->s = JS_MAX(w->s, lo);
+		w->e = JS_MAX(JS_MIN(w->e, hi), w->s);
+		w->os = JS_MAX(w->os, os);      /* nested inside its worker's run */
+		i++;
+	}
+}
+
 static int item_cmp(const void *pa, const void *pb)
 {
 	const struct item *a = pa, *b = pb;
@@ -315,16 +352,16 @@ static const char *fn_name(const struct corr_opts *o, const struct js_event *e, 
 	return buf;
 }
 
-/* work_of - the work function with the largest net run by this task's interval */
+/* work_of - the work function with the largest net run within this task's interval (work
+ * items are clipped to their worker's runs: work_on_cpu()) */
 static const struct item *work_of(const struct scratch *sc, const struct item *task)
 {
 	const struct item *best = NULL;
-	uint64_t tend = task->os + task->odur;
 
 	for (size_t i = 0; i < sc->n; i++) {
 		const struct item *w = &sc->it[i];
 
-		if (w->ev->kind != JS_EV_WORK || w->os < task->os || w->os > tend)
+		if (w->ev->kind != JS_EV_WORK || w->s > task->e || w->e < task->s)
 			continue;
 		if (w->ev->id && w->ev->id != task->ev->id)
 			continue;
@@ -801,6 +838,7 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	if (err)
 		return err;
 	collect(sc, g, ev, nev, o);
+	work_on_cpu(sc);
 	if (!sc->n)
 		return 0;
 	memset(sc->used, 0, sc->nsend * sizeof(*sc->used));

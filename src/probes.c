@@ -655,15 +655,18 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 	task_comm((pid_t)s->cur_pid, cpu, e->name, sizeof(e->name));
 }
 
-/* open_work - queue the work items still running on one CPU */
+/* open_work - queue the work item still running on one CPU: its current task's, from no
+ * earlier than its switch in (a slot left by a worker that moved is not running here) */
 static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now,
 		      size_t *cap)
 {
 	struct js_event *e;
 	int i;
 
+	if (!(s->cur_flags & JS_CUR_VALID) || !s->cur_pid)
+		return;
 	for (i = 0; i < JS_WORK_SLOTS; i++) {
-		if (!s->work[i].start)
+		if (!s->work[i].start || s->work[i].tid != s->cur_pid)
 			continue;
 		e = pending_add(p, cap);
 		if (!e)
@@ -672,7 +675,7 @@ static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s
 		e->cpu = (__u32)cpu;
 		e->id = s->work[i].tid;
 		e->addr = s->work[i].addr;
-		e->start_ns = s->work[i].start;
+		e->start_ns = JS_MAX(s->work[i].start, s->cur_start);
 		e->end_ns = JS_MAX(now, e->start_ns);
 		e->flags = JS_F_OPEN;
 	}

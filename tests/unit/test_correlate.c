@@ -65,6 +65,7 @@ static const char *sym(void *ctx, uint64_t addr)
 	case 0xa3: return "lru_add_drain_per_cpu";
 	case 0xa4: return "remote_function";
 	case 0xa5: return "a_callback_function_with_a_very_long_name_indeed";
+	case 0xa6: return "bpf_map_free_deferred";
 	default: return NULL;
 	}
 }
@@ -266,6 +267,43 @@ static void test_kworker_work(void **state)
 	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:0:124 fallback_name")->net_ns, 40);
 	assert_int_equal(part(&a, JS_CAUSE_WORK, "fallback_name")->net_ns, 10);
 	assert_int_equal(a.covered_ns, 150);
+}
+
+/*
+ * a work item begun on CPU 1 by an unbound kworker that moved and ended it elsewhere left its
+ * slot; the worker's next end on CPU 1 emitted an interval from that old start (27 ms). In a
+ * gap where the worker did not run (only a softirq and the sampler's own time), it was the
+ * primary cause: a work item counts only where its worker ran (its TASK interval)
+ */
+static void test_work_off_cpu(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_WORK, 1000000, 28000000, 77, NULL),
+		ev_mk(JS_EV_SOFTIRQ, 20005000, 20011980, JS_SOFTIRQ_NET_RX, NULL),
+		ev_mk(JS_EV_TASK, 27990000, 28000000, 77, "kworker/u4:1"),
+	};
+	struct js_gap g = gap_mk(20000000, 22844), g2 = gap_mk(27980000, 30000);
+	struct js_attr a;
+
+	(void)state;
+	ev[0].addr = 0xa6;
+	assert_int_equal(corr_attribute(&g, ev, 3, &opts, &a), 0);
+	assert_null(part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred"));
+	assert_int_equal(a.primary, JS_CAUSE_SOFTIRQ);
+	assert_string_equal(a.detail, "NET_RX");
+	assert_int_equal(a.covered_ns, 6980);
+	assert_int_equal(a.nevents, 1);
+	/* where the worker did run, the item is named inside it, clipped to its run */
+	assert_int_equal(corr_attribute(&g2, ev, 3, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "kworker/u4:1:77 bpf_map_free_deferred");
+	assert_int_equal(part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred")->net_ns, 10000);
+	assert_int_equal(a.covered_ns, 10000);
+	/* another worker's run does not hold it */
+	ev[2].id = 78;
+	assert_int_equal(corr_attribute(&g2, ev, 3, &opts, &a), 0);
+	assert_null(part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred"));
+	assert_string_equal(a.detail, "kworker/u4:1:78");
 }
 
 /* an IPI vector names its sender: the latest send just before the vector entry */
@@ -1251,6 +1289,7 @@ int main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_point_events),
 		cmocka_unit_test(test_kworker_work),
+		cmocka_unit_test(test_work_off_cpu),
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_ipi_sender_long_gap),
