@@ -428,6 +428,7 @@ static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callbac
 	e->callback = fn && *fn ? *fn : callback;
 	if (fn)
 		*fn = 0;
+	e->cgroup = bpf_get_current_cgroup_id();        /* the sender's (current) */
 	bpf_get_current_comm(e->name, sizeof(e->name));
 	ev_send(e);
 }
@@ -631,10 +632,18 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 
 /* ---- scheduler --------------------------------------------------------------------- */
 
+/* task_cgroup - a task's cgroup v2 id (its default hierarchy cgroup's kernfs node id, as
+ * bpf_get_current_cgroup_id() gives the current task's): three loads from a trusted task */
+static __always_inline __u64 task_cgroup(struct task_struct *t)
+{
+	return t->cgroups->dfl_cgrp->kn->id;
+}
+
 /* task_ran - a non-sampler task (or idle) ran on this CPU over [start, now]: TASK or IDLE.
  * comm comes from task, which may have exited: then the name is best effort. */
 static __always_inline void task_ran(__u32 cpu, __u32 pid, __u32 cflags, struct task_struct *task,
-				     __u64 start, __u64 now, __u64 st0, __u64 st1, __u32 flags)
+				     __u64 cgroup, __u64 start, __u64 now, __u64 st0, __u64 st1,
+				     __u32 flags)
 {
 	__u32 kind = pid ? JS_EV_TASK : JS_EV_IDLE;
 	struct js_event *e = ev_new(kind, cpu);
@@ -644,6 +653,7 @@ static __always_inline void task_ran(__u32 cpu, __u32 pid, __u32 cflags, struct 
 	e->start_ns = start;
 	e->end_ns = now;
 	e->id = pid;
+	e->addr = pid ? cgroup : 0;
 	e->flags = flags;
 	if (cflags & JS_CUR_KTHREAD)
 		e->flags |= JS_F_KTHREAD;
@@ -670,14 +680,15 @@ static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
 
 	__sync_fetch_and_add(&sched_mismatch, 1);
 	if (!(s->cur_flags & JS_CUR_SAMPLER))
-		task_ran(cpu, s->cur_pid, s->cur_flags, cur, s->cur_start, now, s->cur_steal, st,
-			 sflag | JS_F_NOEND);
+		task_ran(cpu, s->cur_pid, s->cur_flags, cur, s->cur_cgroup, s->cur_start, now,
+			 s->cur_steal, st, sflag | JS_F_NOEND);
 	if (prev->pid && is_sampler(prev->pid, prev->tgid))
 		return;
 	if (prev->flags & PF_KTHREAD)
 		pflags = JS_CUR_KTHREAD;
-	task_ran(cpu, prev->pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev, s->cur_start, now,
-		 s->cur_steal, st, sflag | JS_F_NOSTART);
+	task_ran(cpu, prev->pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev,
+		 prev->pid ? task_cgroup(prev) : 0, s->cur_start, now, s->cur_steal, st,
+		 sflag | JS_F_NOSTART);
 }
 
 SEC("tp_btf/sched_switch")
@@ -700,19 +711,22 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	else if (s->cur_pid != (__u32)prev->pid)
 		unseen_switch(s, cpu, prev, now, sflag, st);
 	else if (!(s->cur_flags & JS_CUR_SAMPLER))
-		task_ran(cpu, s->cur_pid, s->cur_flags, prev, s->cur_start, now, s->cur_steal, st,
-			 sflag);
+		task_ran(cpu, s->cur_pid, s->cur_flags, prev, s->cur_cgroup, s->cur_start, now,
+			 s->cur_steal, st, sflag);
 	pid = next->pid;
 	flags = JS_CUR_VALID;
 	if (sflag)
 		flags |= JS_CUR_STEAL;
 	if (next->flags & PF_KTHREAD)
 		flags |= JS_CUR_KTHREAD;
+	s->cur_cgroup = 0;
 	if (pid && is_sampler(pid, next->tgid)) {
 		flags |= JS_CUR_SAMPLER;
 		sampler_cpu = cpu;
 		if (!sampler_mm)
 			sampler_mm = (__u64)next->mm;
+	} else if (pid) {
+		s->cur_cgroup = task_cgroup(next);     /* what its TASK record will carry */
 	}
 	s->cur_pid = pid;
 	s->cur_task = (__u64)next;

@@ -54,6 +54,7 @@ struct js_cpu_state {
 	__u64 cur_start;
 	__u64 cur_steal;
 	__u64 cur_task;         /* its task_struct (for its comm if its switch out is unseen) */
+	__u64 cur_cgroup;       /* its cgroup v2 id (0 for idle and a sampler) */
 	__u64 steal_addr;       /* this CPU's &steal_time.steal, 0 until learned */
 	__u64 overflow;         /* pushes beyond JS_STACK */
 	struct js_slot stack[JS_STACK];

@@ -72,6 +72,19 @@ void causes_init(struct js_causes *c);
 /* causes_add_gap - account one attributed gap (after corr_finish / steal / SMI allocation) */
 void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g);
 
+struct js_cgroups;
+
+/*
+ * causes_add_cgroups - account one attributed gap in a table by cgroup (--by cgroup): every
+ * part that names a task (js_part.cgroup: a task, an IPI's sender, a fault's task) counts
+ * under (its class, its cgroup's short name from cg: "nginx.service", "/"; "cgroup id N"
+ * when cg does not know it); the other parts, steal and the unexplained time do not (the
+ * class table says those). The gap counts in ngaps and lost_ns, so shares are of all the
+ * time lost.
+ */
+void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
+			const struct js_cgroups *cg);
+
 /*
  * causes_sorted - pointers to the sources by total_ns desc (then gaps desc, class,
  * detail); writes at most max, returns how many were written.

@@ -70,6 +70,10 @@ const struct js_cgroup *cgroups_get(const struct js_cgroups *t, uint64_t id);
  */
 const struct js_cgroup *cgroups_resolve(struct js_cgroups *t, uint64_t id);
 
+/* cgroups_resolve_name - cgroups_resolve()'s short name, NULL if none: a js_cgfn
+ * (js_correlate.h) whose ctx is the table */
+const char *cgroups_resolve_name(void *t, uint64_t id);
+
 /* cgroups_name - the short name of a known id, NULL if unknown or not found (no walk) */
 const char *cgroups_name(const struct js_cgroups *t, uint64_t id);
 

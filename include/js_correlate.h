@@ -46,6 +46,8 @@
 
 /* kernel symbol for an address, or NULL */
 typedef const char *(*js_symfn)(void *ctx, uint64_t addr);
+/* the short name of a cgroup v2 id (js_cgroup.h), or NULL */
+typedef const char *(*js_cgfn)(void *ctx, uint64_t id);
 
 struct corr_opts {
 	js_symfn sym;             /* may be NULL: addresses print as 0x... */
@@ -54,6 +56,9 @@ struct corr_opts {
 	uint64_t ipi_window_ns;   /* how long before a vector entry an IPI_SEND may be;
 	                           * 0 = CORR_IPI_WINDOW_NS. Pass the sends from that far
 	                           * before the gap too. */
+	js_cgfn cgname;           /* may be NULL: details name no cgroup */
+	void *cg_ctx;
+	uint64_t self_cgroup;     /* the samplers' cgroup v2 id (their faults'), 0: unknown */
 };
 
 /*

@@ -30,4 +30,11 @@ int js_ev_id_from_name(unsigned int kind, const char *name);
  * into buf; returns buf */
 const char *js_ev_id_label(unsigned int kind, unsigned int id, char *buf, size_t len);
 
+/* js_ev_cgroup - the cgroup v2 id an event carries: a TASK's (addr), an IPI_SEND's sender's
+ * (cgroup); 0 for the other kinds and when unknown */
+static inline __u64 js_ev_cgroup(const struct js_event *e)
+{
+	return e->kind == JS_EV_TASK ? e->addr : e->kind == JS_EV_IPI_SEND ? e->cgroup : 0;
+}
+
 #endif /* JS_EVENT_NAMES_H */

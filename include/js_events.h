@@ -24,7 +24,7 @@ enum js_ev_kind {
 	JS_EV_FAULT,        /* page fault: id = pid of faulting task, addr = address,
 	                     * flags: JS_F_KERNEL, JS_F_SAMPLER */
 	JS_EV_TASK,         /* another task ran on the CPU: id = pid, name = comm,
-	                     * flags: JS_F_KTHREAD */
+	                     * addr = its cgroup v2 id (0: unknown), flags: JS_F_KTHREAD */
 	JS_EV_IDLE,         /* the CPU was idle while the sampler was off it */
 	JS_EV_WORK,         /* workqueue item: addr = work function, id = worker pid */
 	JS_EV_THP,          /* huge page collapse / khugepaged scan: id = enum js_thp,
@@ -34,7 +34,8 @@ enum js_ev_kind {
 	JS_EV_IPI_SEND,     /* IPI sent towards a measured CPU (recorded on the sender):
 	                     * cpu = target, id = sender pid, name = sender comm,
 	                     * addr = callsite, callback = the function the target
-	                     * runs (0 for a reschedule IPI) */
+	                     * runs (0 for a reschedule IPI), cgroup = the sender's
+	                     * cgroup v2 id */
 	JS_EV_MIGRATE,      /* compaction / page migration on the CPU: id = enum js_mm */
 	JS_EV_KIND_MAX
 };
@@ -117,7 +118,10 @@ struct js_event {
 		__u64 steal_start;  /* paravirt steal clock (ns) at start, if JS_F_STEAL */
 		__u64 callback;     /* IPI_SEND: function the target CPU will run */
 	};
-	__u64 steal_end;    /* ... and at end */
+	union {
+		__u64 steal_end;    /* ... and at end */
+		__u64 cgroup;       /* IPI_SEND: the sender's cgroup v2 id */
+	};
 	__u64 addr;         /* function / fault address / callsite */
 	__u32 kind;         /* enum js_ev_kind */
 	__u32 cpu;          /* CPU the event happened on (target CPU for IPI_SEND) */

@@ -66,7 +66,12 @@ struct js_part {
 	uint32_t cause;           /* enum js_cause */
 	uint32_t count;           /* events of this (cause, detail) in the gap */
 	uint64_t net_ns;
-	char detail[JS_DETAIL_LEN];   /* "kworker/1:2:123 vmstat_update", "virtio1-req.0:36" */
+	uint64_t cgroup;          /* cgroup v2 id of the task it names (a task, an IPI's sender,
+	                           * a fault's task), 0: none; the run's cgroup table
+	                           * (js_cgroup.h) has its path and short name */
+	char detail[JS_DETAIL_LEN];   /* "kworker/1:2:123 vmstat_update", "virtio1-req.0:36",
+	                               * "nginx:812 [nginx.service]" (the cgroup's short name
+	                               * after a task, unless the root) */
 };
 
 /* What explains one gap. */

@@ -13,6 +13,7 @@
 #include "js_arrival.h"
 #include "js_audit.h"
 #include "js_causes.h"
+#include "js_cgroup.h"
 #include "js_clockcost.h"
 #include "js_intervals.h"
 #include "js_period.h"
@@ -48,6 +49,8 @@ struct js_cpu_result {
 	uint64_t steal_ns;            /* steal allocated to gaps */
 	uint64_t smi;                 /* SMI count delta (when countable) */
 	struct js_causes causes;      /* per cause class and source; gaps per primary cause */
+	struct js_causes by_cgroup;   /* the task-named sources per (class, cgroup) (--by cgroup) */
+	const struct js_cgroups *cgroups; /* the run's cgroup table (names), NULL: none */
 	struct js_cause_buckets cb;   /* 1-2-5 histogram split by primary cause */
 	struct js_hist hist;          /* gap durations, ns */
 	struct js_top top;
@@ -101,6 +104,7 @@ struct js_run {
 	uint64_t probe_attached_ns;   /* how long they were attached */
 	struct js_probe_prog probe_progs[JS_PROBE_PROGS_MAX];   /* largest run_ns first */
 	size_t nprobe_progs;
+	struct js_cgroups *cgroups;   /* cgroup v2 ids the parts carry -> paths, names (owned) */
 	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
 	uint64_t hook_huge_kb_arm;    /* --test-hook thp: the hook regions' AnonHugePages when armed */
 	uint64_t hook_huge_kb_end;    /* ... and when the samplers ended (growth: collapses) */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "js_causes.h"
+#include "js_cgroup.h"
 #include "js_util.h"
 
 static const char *const cause_names[JS_CAUSE_MAX] = {
@@ -184,6 +185,32 @@ void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
 		add_src(c, JS_CAUSE_UNEXPLAINED,
 			a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
 			a->unexplained_ns);
+}
+
+/* causes_add_cgroups - account one attributed gap by cgroup */
+void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
+			const struct js_cgroups *cg)
+{
+	const struct js_attr *a = &g->attr;
+	uint32_t prim = a->primary < JS_CAUSE_MAX ? a->primary : JS_CAUSE_UNEXPLAINED;
+
+	c->ngaps++;
+	c->lost_ns += g->gap.dur_ns;
+	c->by_primary[prim]++;
+	c->ns_by_primary[prim] += g->gap.dur_ns;
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
+		const struct js_part *p = &a->parts[i];
+		const char *name = cgroups_name(cg, p->cgroup);
+		char key[JS_DETAIL_LEN];
+
+		if (!p->cgroup)
+			continue;
+		if (name)
+			snprintf(key, sizeof(key), "%s", name);
+		else
+			snprintf(key, sizeof(key), "cgroup id %llu", (unsigned long long)p->cgroup);
+		add_src(c, p->cause, key, p->count, p->net_ns);
+	}
 }
 
 static int src_cmp(const void *pa, const void *pb)

@@ -289,6 +289,13 @@ const struct js_cgroup *cgroups_resolve(struct js_cgroups *t, uint64_t id)
 	return cgroups_get(t, id);
 }
 
+const char *cgroups_resolve_name(void *t, uint64_t id)
+{
+	const struct js_cgroup *e = cgroups_resolve(t, id);
+
+	return e && e->path ? e->name : NULL;
+}
+
 uint64_t cgroups_id_of(const struct js_cgroups *t, const char *path)
 {
 	char full[4096];

@@ -42,6 +42,7 @@ struct item {
 	uint32_t idx;
 	uint32_t cause;
 	uint32_t src;                 /* index of its merged source */
+	uint64_t cgroup;              /* the cgroup v2 id of the task it names, 0: none */
 };
 
 struct src {
@@ -50,6 +51,7 @@ struct src {
 	uint64_t net;
 	uint64_t incl;                /* clipped inclusive time (task/idle rank) */
 	const struct js_event *first;
+	uint64_t cgroup;              /* its items' cgroup v2 id (they share the detail) */
 	uint8_t tier;                 /* enum fold_tier, set by fill_parts() */
 	bool keep;                    /* kept as a part of its own by fill_parts() */
 	char detail[JS_DETAIL_LEN];
@@ -371,6 +373,26 @@ static const struct item *work_of(const struct scratch *sc, const struct item *t
 	return best;
 }
 
+/* cg_name - the short name of a task's cgroup to show, NULL for none: unknown, or the root
+ * (on a hybrid system nearly every task is there: "/" would say nothing) */
+static const char *cg_name(const struct corr_opts *o, uint64_t id)
+{
+	const char *s = id && o && o->cgname ? o->cgname(o->cg_ctx, id) : NULL;
+
+	return s && *s && strcmp(s, "/") ? s : NULL;
+}
+
+/* cg_append - " [name]" after the text in d, name shortened so that all fits cap bytes */
+static void cg_append(char *d, size_t cap, const char *name)
+{
+	size_t n = strnlen(d, cap);
+	int room = (int)cap - (int)n - 4;       /* " [", "]" and the NUL */
+
+	if (name && room > 0)
+		snprintf(d + n, cap - n, " [%.*s]", room, name);
+}
+
+/* detail_task - "comm:pid[ work_function][ [cgroup]]" */
 static void detail_task(const struct scratch *sc, const struct item *it,
 			const struct corr_opts *o, char *d)
 {
@@ -383,13 +405,15 @@ static void detail_task(const struct scratch *sc, const struct item *it,
 			 fn_name(o, w->ev, fn, sizeof(fn)));
 	else
 		snprintf(d, JS_DETAIL_LEN, "%s:%u", comm, it->ev->id);
+	cg_append(d, JS_DETAIL_LEN, cg_name(o, it->cgroup));
 }
 
-/* detail_vector - "call_function_single remote_function from comm:pid": the function is
- * shortened first when it does not fit, the sender never */
+/* detail_vector - "call_function_single remote_function from comm:pid [cgroup]": the
+ * function is shortened first when it does not fit, then the sender's cgroup, the sender
+ * never */
 static void detail_vector(const struct item *it, const struct corr_opts *o, char *d)
 {
-	char comm[JS_NAME_LEN + 1], from[JS_NAME_LEN + 24] = "";
+	char comm[JS_NAME_LEN + 1], from[JS_DETAIL_LEN + JS_NAME_LEN + 24] = "";
 	const char *fn = NULL;
 	int n, room;
 
@@ -398,6 +422,7 @@ static void detail_vector(const struct item *it, const struct corr_opts *o, char
 	if (!it->send || n <= 0 || n >= JS_DETAIL_LEN)
 		return;
 	snprintf(from, sizeof(from), " from %s:%u", ev_name(it->send, comm), it->send->id);
+	cg_append(from, JS_DETAIL_LEN - n, cg_name(o, it->cgroup));
 	if (it->send->callback && o && o->sym)
 		fn = o->sym(o->sym_ctx, it->send->callback);
 	room = JS_DETAIL_LEN - 1 - n - (int)strlen(from) - 1;
@@ -407,15 +432,26 @@ static void detail_vector(const struct item *it, const struct corr_opts *o, char
 		snprintf(d + n, JS_DETAIL_LEN - n, "%s", from);
 }
 
-/* detail_fault - "fault user|kernel comm:pid [@0xaddr] [(sampler)]" */
-static void detail_fault(const struct js_event *e, bool with_addr, char *d)
+/*
+ * detail_fault - "fault user|kernel comm:pid[ [cgroup]][ @0xaddr][ (sampler)]": the address
+ * only where it fits whole, so that the detail less its address (the cause table's key,
+ * causes.c) is the same with or without it
+ */
+static void detail_fault(const struct js_event *e, const char *cg, bool with_addr, char *d)
 {
+	const char *who = e->flags & JS_F_SAMPLER ? " (sampler)" : "";
 	char comm[JS_NAME_LEN + 1], addr[24] = "";
+	size_t n;
 
 	if (with_addr)
 		snprintf(addr, sizeof(addr), " @0x%" PRIx64, (uint64_t)e->addr);
-	snprintf(d, JS_DETAIL_LEN, "fault %s %s:%u%s%s", e->flags & JS_F_KERNEL ? "kernel" : "user",
-		 ev_name(e, comm), e->id, addr, e->flags & JS_F_SAMPLER ? " (sampler)" : "");
+	snprintf(d, JS_DETAIL_LEN, "fault %s %s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user",
+		 ev_name(e, comm), e->id);
+	cg_append(d, JS_DETAIL_LEN - strlen(who), cg);
+	n = strlen(d);
+	if (n + strlen(addr) + strlen(who) >= JS_DETAIL_LEN)
+		addr[0] = '\0';
+	snprintf(d + n, JS_DETAIL_LEN - n, "%s%s", addr, who);
 }
 
 #define THP_SCAN_SUCCEED 1     /* the kernel's SCAN_SUCCEED (mm/khugepaged.c enum scan_result) */
@@ -471,7 +507,7 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 	case JS_EV_TASK: detail_task(sc, it, o, d); break;
 	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "%s", js_ev_kind_name(e->kind)); break;
 	case JS_EV_VECTOR: detail_vector(it, o, d); break;
-	case JS_EV_FAULT: detail_fault(e, false, d); break;
+	case JS_EV_FAULT: detail_fault(e, cg_name(o, it->cgroup), false, d); break;
 	case JS_EV_WORK: snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name))); break;
 	case JS_EV_HRTIMER:
 		snprintf(d, JS_DETAIL_LEN, "hrtimer %s", fn_name(o, e, name, sizeof(name)));
@@ -490,6 +526,31 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 	}
 }
 
+/*
+ * item_cgroup - the cgroup of the task an item names: a task's own (the probes read it at
+ * its switch in), an IPI's sender's, a fault's task's (the sampler's is ours; another
+ * task's, its task interval's in the gap); 0 for the rest
+ */
+static uint64_t item_cgroup(const struct scratch *sc, const struct item *it,
+			    const struct corr_opts *o)
+{
+	const struct js_event *e = it->ev;
+
+	if (e->kind == JS_EV_TASK)
+		return js_ev_cgroup(e);
+	if (e->kind == JS_EV_VECTOR)
+		return it->send ? js_ev_cgroup(it->send) : 0;
+	if (e->kind != JS_EV_FAULT)
+		return 0;
+	if (e->flags & JS_F_SAMPLER)
+		return o ? o->self_cgroup : 0;
+	for (size_t k = 0; k < sc->n; k++)
+		if (sc->it[k].ev->kind == JS_EV_TASK && sc->it[k].ev->id == e->id &&
+		    js_ev_cgroup(sc->it[k].ev))
+			return js_ev_cgroup(sc->it[k].ev);
+	return 0;
+}
+
 /* merge - name every item and merge per (cause, detail) into sc->src */
 static void merge(struct scratch *sc, const struct corr_opts *o)
 {
@@ -500,6 +561,7 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 		struct item *it = &sc->it[i];
 		struct src *s = NULL;
 
+		it->cgroup = item_cgroup(sc, it, o);
 		item_detail(sc, it, o, d);
 		for (size_t k = 0; k < sc->nsrc && !s; k++)
 			if (sc->src[k].cause == it->cause && !strcmp(sc->src[k].detail, d))
@@ -509,6 +571,7 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 			memset(s, 0, sizeof(*s));      /* the scratch is reused gap after gap */
 			s->cause = it->cause;
 			s->first = it->ev;
+			s->cgroup = it->cgroup;
 			memcpy(s->detail, d, sizeof(d));
 		}
 		s->count++;
@@ -520,7 +583,8 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 	/* a single fault keeps its address */
 	for (size_t k = 0; k < sc->nsrc; k++)
 		if (sc->src[k].cause == JS_CAUSE_FAULT && sc->src[k].count == 1)
-			detail_fault(sc->src[k].first, true, sc->src[k].detail);
+			detail_fault(sc->src[k].first, cg_name(o, sc->src[k].cgroup), true,
+				     sc->src[k].detail);
 }
 
 static int src_cmp(const void *pa, const void *pb)
@@ -607,6 +671,7 @@ static void part_set(struct js_part *p, const struct src *s)
 	p->cause = s->cause;
 	p->count = s->count;
 	p->net_ns = s->net;
+	p->cgroup = s->cgroup;
 	memcpy(p->detail, s->detail, JS_DETAIL_LEN);
 }
 

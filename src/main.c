@@ -407,6 +407,7 @@ out:
 	for (size_t i = 0; i < run.ncpus; i++)
 		result_cpu_free(&run.cpus[i]);
 	free(run.cpus);
+	cgroups_free(run.cgroups);
 	return rc;
 }
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "js_cgroup.h"
 #include "js_correlate.h"
 #include "js_ksyms.h"
 #include "js_pipeline.h"
@@ -423,6 +424,13 @@ static void open_probes(struct pipeline *pl)
 		pl->ksyms = NULL;
 	pl->copts.sym = sym_cb;
 	pl->copts.sym_ctx = pl;
+	/* the tasks' cgroups: the v2 hierarchy walked now, again on a miss */
+	pl->run->cgroups = cgroups_open(NULL);
+	pl->copts.cgname = cgroups_resolve_name;
+	pl->copts.cg_ctx = pl->run->cgroups;
+	pl->copts.self_cgroup = cgroups_self(pl->run->cgroups);
+	for (size_t i = 0; i < pl->n; i++)
+		pl->cp[i].res->cgroups = pl->run->cgroups;
 }
 
 static void open_smi(struct pipeline *pl)

@@ -649,6 +649,7 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 	e->kind = s->cur_pid ? JS_EV_TASK : JS_EV_IDLE;
 	e->cpu = (__u32)cpu;
 	e->id = s->cur_pid;
+	e->addr = s->cur_cgroup;
 	e->start_ns = s->cur_start;
 	e->end_ns = JS_MAX(now, e->start_ns);
 	e->flags = JS_F_OPEN | ((s->cur_flags & JS_CUR_KTHREAD) ? JS_F_KTHREAD : 0);

@@ -97,7 +97,26 @@ static void machine(struct js_json *j, const struct js_run *run)
 	json_obj_end(j);
 }
 
-static void attr(struct js_json *j, const struct js_gap_rec *g)
+/* part_cgroup - the cgroup of the task a part names: its id, full path and short name
+ * (null when it names none, or the path is unknown: a cgroup gone before it was looked up) */
+static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t id)
+{
+	const char *path = cgroups_path(cg, id);
+
+	if (id)
+		json_u64(j, "cgroup_id", id);
+	else
+		json_null(j, "cgroup_id");
+	if (path) {
+		json_str(j, "cgroup", path);
+		json_str(j, "cgroup_name", cgroups_name(cg, id));
+	} else {
+		json_null(j, "cgroup");
+		json_null(j, "cgroup_name");
+	}
+}
+
+static void attr(struct js_json *j, const struct js_gap_rec *g, const struct js_cgroups *cg)
 {
 	const struct js_attr *a = &g->attr;
 
@@ -114,6 +133,7 @@ static void attr(struct js_json *j, const struct js_gap_rec *g)
 		json_str(j, "detail", a->parts[i].detail);
 		json_u64(j, "count", a->parts[i].count);
 		json_u64(j, "net_ns", a->parts[i].net_ns);
+		part_cgroup(j, cg, a->parts[i].cgroup);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -227,12 +247,31 @@ static void cause_buckets(struct js_json *j, const struct js_cause_buckets *b)
 	json_arr_end(j);
 }
 
-/* the cause table: per class, then per source (class + detail) */
-static void cause_table(struct js_json *j, const struct js_causes *c)
+/* sources - a cause table's sources, largest first: [{cause, KEY, gaps, ...}] */
+static void sources(struct js_json *j, const char *name, const char *key,
+		    const struct js_causes *c)
 {
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
 	size_t n = causes_sorted(c, src, JS_CAUSES_SRC_MAX);
 
+	json_arr_begin(j, name);
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "cause", js_cause_name(src[i]->cause));
+		json_str(j, key, src[i]->detail);
+		json_u64(j, "gaps", src[i]->gaps);
+		json_u64(j, "events", src[i]->events);
+		json_u64(j, "total_ns", src[i]->total_ns);
+		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
+		json_u64(j, "max_ns", src[i]->max_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* the cause table: per class, then per source (class + detail) */
+static void cause_table(struct js_json *j, const struct js_causes *c)
+{
 	json_obj_begin(j, "by_class");
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
 		const struct js_cause_class *cl = causes_class(c, (uint32_t)k);
@@ -248,19 +287,7 @@ static void cause_table(struct js_json *j, const struct js_causes *c)
 		json_obj_end(j);
 	}
 	json_obj_end(j);
-	json_arr_begin(j, "sources");
-	for (size_t i = 0; i < n; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(src[i]->cause));
-		json_str(j, "detail", src[i]->detail);
-		json_u64(j, "gaps", src[i]->gaps);
-		json_u64(j, "events", src[i]->events);
-		json_u64(j, "total_ns", src[i]->total_ns);
-		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
-		json_u64(j, "max_ns", src[i]->max_ns);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	sources(j, "sources", "detail", c);
 }
 
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
@@ -302,6 +329,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	}
 	json_obj_end(j);
 	cause_table(j, &r->causes);
+	sources(j, "sources_by_cgroup", "cgroup", &r->by_cgroup);
 	{
 		struct js_period_result pr;
 		bool periodic = period_result(&r->period, &pr);
@@ -324,7 +352,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
 		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
 		json_u64(j, "events", recs[i].attr.nevents);
-		attr(j, &recs[i]);
+		attr(j, &recs[i], run->cgroups);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

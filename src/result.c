@@ -17,6 +17,8 @@ int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 	r->node = -1;
 	causes_init(&r->causes);
 	r->causes.cpu = (uint32_t)cpu;
+	causes_init(&r->by_cgroup);
+	r->by_cgroup.cpu = (uint32_t)cpu;
 	cbuckets_init(&r->cb);
 	period_init(&r->period, 0, 0);
 	err = hist_init(&r->hist, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
@@ -96,6 +98,7 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	r->steal_ns += g->attr.steal_ns;
 	r->events += g->attr.nevents;
 	causes_add_gap(&r->causes, g);
+	causes_add_cgroups(&r->by_cgroup, g, r->cgroups);
 	cbuckets_add(&r->cb, g->gap.dur_ns, g->attr.primary);
 	if (g->attr.primary == JS_CAUSE_UNEXPLAINED)
 		period_add(&r->period, g->gap.start_ns);

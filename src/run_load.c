@@ -24,6 +24,7 @@ struct ld {
 	size_t errlen;
 	int rc;
 	uint64_t schema;        /* the document's schema_version */
+	struct js_cgroups *cg;  /* the run's cgroup table, filled from the gaps' causes */
 };
 
 static size_t __attribute__((format(printf, 2, 3))) push(struct ld *l, const char *fmt, ...)
@@ -482,11 +483,17 @@ static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_caus
 	pop(l, mark);
 }
 
-/* load_sources - the cause table's sources, filled directly (the struct is public) */
-static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_causes *c)
+/*
+ * load_sources - a cause table's sources (name: "sources", keyed by "detail"; or
+ * "sources_by_cgroup", keyed by "cgroup", absent before jitterscope named cgroups), filled
+ * directly (the struct is public)
+ */
+static void load_sources(struct ld *l, const struct jsonp_val *o, const char *name,
+			 struct js_causes *c)
 {
-	const struct jsonp_val *a = get(l, o, "sources", JSONP_ARR, REQ);
-	size_t mark = push(l, ".sources");
+	bool by_cg = strcmp(name, "sources");
+	const struct jsonp_val *a = get(l, o, name, JSONP_ARR, by_cg ? 0 : REQ);
+	size_t mark = push(l, ".%s", name);
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
@@ -505,7 +512,10 @@ static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_caus
 		memset(s, 0, sizeof(*s));
 		k = name_at(l, v, "cause", js_cause_from_name);
 		s->cause = k < 0 ? 0 : (uint32_t)k;
-		detail_at(l, v, s->cause, s->detail, sizeof(s->detail));
+		if (by_cg)
+			str_at(l, v, "cgroup", REQ, s->detail, sizeof(s->detail));
+		else
+			detail_at(l, v, s->cause, s->detail, sizeof(s->detail));
 		u64_at(l, v, "gaps", REQ, &s->gaps);
 		u64_at(l, v, "events", REQ, &s->events);
 		u64_at(l, v, "total_ns", REQ, &s->total_ns);
@@ -713,6 +723,18 @@ static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu
 	pop(l, mark);
 }
 
+/* load_part_cgroup - the cgroup of the task a part names (absent before jitterscope named
+ * cgroups), its path into the run's table */
+static void load_part_cgroup(struct ld *l, const struct jsonp_val *v, struct js_part *part)
+{
+	const struct jsonp_val *path = get(l, v, "cgroup", JSONP_STR, NUL);
+
+	u64_at(l, v, "cgroup_id", NUL, &part->cgroup);
+	if (part->cgroup && path && !cgroups_get(l->cg, part->cgroup) &&
+	    cgroups_add(l->cg, part->cgroup, path->str.s))
+		lfail(l, path, "cgroup", "out of memory");
+}
+
 static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *part)
 {
 	int k = name_at(l, v, "cause", js_cause_from_name);
@@ -723,6 +745,7 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 	u64_at(l, v, "count", REQ, &count);
 	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
 	u64_at(l, v, "net_ns", REQ, &part->net_ns);
+	load_part_cgroup(l, v, part);
 }
 
 static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js_gap_rec *g)
@@ -835,7 +858,13 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	check_pcts(l, o, &r->hist);
 	load_by_primary(l, o, &r->causes);
 	load_classes(l, o, &r->causes);
-	load_sources(l, o, &r->causes);
+	load_sources(l, o, "sources", &r->causes);
+	causes_init(&r->by_cgroup);
+	r->by_cgroup.cpu = r->causes.cpu;
+	r->by_cgroup.ngaps = r->gap_count;
+	r->by_cgroup.lost_ns = r->lost_ns;
+	load_sources(l, o, "sources_by_cgroup", &r->by_cgroup);
+	r->cgroups = run->cgroups;
 	if (!jsonp_get(o, "histogram_by_cause") && r->gap_count && !l->rc)
 		js_warn("%s: no histogram_by_cause (an older jitterscope wrote it): the "
 			"histogram is left out", l->path + 1);
@@ -1249,9 +1278,15 @@ int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, si
 	memset(run, 0, sizeof(*run));
 	if (err && errlen)
 		err[0] = '\0';
-	if (!p)
+	run->cgroups = cgroups_new();
+	if (!p || !run->cgroups) {
+		free(p);
+		cgroups_free(run->cgroups);
+		run->cgroups = NULL;
 		return -ENOMEM;
+	}
 	run->params = p;
+	l.cg = run->cgroups;
 	check_header(&l, root);
 	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
 	str_at(&l, root, "stop_reason", NUL, run->stop_why, sizeof(run->stop_why));
@@ -1356,6 +1391,7 @@ void run_load_free(struct js_run *run)
 	if (run->have_deltas)
 		audit_deltas_free(&run->deltas);
 	free(run->xcheck);
+	cgroups_free(run->cgroups);
 	free((void *)run->params);
 	memset(run, 0, sizeof(*run));
 }

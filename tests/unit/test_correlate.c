@@ -306,6 +306,88 @@ static void test_work_off_cpu(void **state)
 	assert_string_equal(a.detail, "kworker/u4:1:78");
 }
 
+static const char *cgname(void *ctx, uint64_t id)
+{
+	(void)ctx;
+	switch (id) {
+	case 1: return "/";
+	case 7: return "jsinject-test.scope";
+	case 8: return "docker:3f2a1b4c5d6e";
+	case 9: return "nginx.service";
+	case 10: return "pod:8c3f9a1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b";
+	default: return NULL;
+	}
+}
+
+/* every task named carries its cgroup: a task's own, an IPI sender's, a fault's task's (the
+ * sampler's is ours); the root and an unknown id show nothing; the part keeps the id */
+static void test_cgroup_names(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 0, 500, 4242, "jsinject"),
+		ev_mk(JS_EV_FAULT, 100, 100, 4242, "jsinject"),
+		ev_mk(JS_EV_IPI_SEND, 550, 550, 88, "perf"),
+		ev_mk(JS_EV_VECTOR, 600, 620, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
+		ev_mk(JS_EV_TASK, 620, 700, 77, "kworker/1:2"),
+		ev_mk(JS_EV_FAULT, 710, 710, 3000, "jitterscope"),
+		ev_mk(JS_EV_TASK, 720, 800, 55, "nginx"),
+		ev_mk(JS_EV_FAULT, 750, 750, 55, "nginx"),
+	};
+	struct js_gap g = gap_mk(0, 1000);
+	struct corr_opts o = { .cgname = cgname, .self_cgroup = 8 };
+	const struct js_part *p;
+	struct js_attr a;
+
+	(void)state;
+	ev[0].addr = 7;
+	ev[2].cgroup = 9;
+	ev[4].addr = 1;
+	ev[5].flags = JS_F_SAMPLER;
+	ev[6].addr = 12345;     /* not known to the table */
+	assert_int_equal(corr_attribute(&g, ev, 8, &o, &a), 0);
+	assert_string_equal(a.detail, "jsinject:4242 [jsinject-test.scope]");
+	p = part(&a, JS_CAUSE_TASK, "jsinject:4242 [jsinject-test.scope]");
+	assert_non_null(p);
+	assert_int_equal(p->cgroup, 7);
+	p = part(&a, JS_CAUSE_FAULT, "fault user jsinject:4242 [jsinject-test.scope] @0x0");
+	assert_non_null(p);
+	assert_int_equal(p->cgroup, 7);
+	p = part(&a, JS_CAUSE_IPI, "call_function_single from perf:88 [nginx.service]");
+	assert_non_null(p);
+	assert_int_equal(p->cgroup, 9);
+	p = part(&a, JS_CAUSE_TASK, "kworker/1:2:77");
+	assert_non_null(p);
+	assert_int_equal(p->cgroup, 1);
+	/* the address only where it fits whole: the cgroup goes first */
+	assert_non_null(part(&a, JS_CAUSE_FAULT,
+			     "fault user jitterscope:3000 [docker:3f2a1b4c5d6e] (sampler)"));
+	p = part(&a, JS_CAUSE_TASK, "nginx:55");
+	assert_non_null(p);
+	assert_int_equal(p->cgroup, 12345);
+	assert_int_equal(part(&a, JS_CAUSE_FAULT, "fault user nginx:55 @0x0")->cgroup, 12345);
+	/* without the table: the ids, no names */
+	assert_int_equal(corr_attribute(&g, ev, 8, NULL, &a), 0);
+	assert_string_equal(a.detail, "jsinject:4242");
+	assert_int_equal(part(&a, JS_CAUSE_TASK, "jsinject:4242")->cgroup, 7);
+	/* a long name is shortened to fit, its bracket kept; the sender always whole */
+	ev[0].addr = 10;
+	memcpy(ev[0].name, "a_fifteen_chars", 15);
+	ev[0].id = 4194304;
+	ev[2].cgroup = 10;
+	assert_int_equal(corr_attribute(&g, ev, 8, &o, &a), 0);
+	assert_int_equal(strlen(a.detail), JS_DETAIL_LEN - 1);
+	assert_non_null(strstr(a.detail, "a_fifteen_chars:4194304 [pod:8c3f9a1e-2b4d"));
+	assert_int_equal(a.detail[JS_DETAIL_LEN - 2], ']');
+	for (uint32_t i = 0; i < a.nparts; i++) {
+		if (a.parts[i].cause != JS_CAUSE_IPI)
+			continue;
+		assert_non_null(strstr(a.parts[i].detail,
+				       "call_function_single from perf:88 [pod:8c3f9a1e"));
+		assert_int_equal(strlen(a.parts[i].detail), JS_DETAIL_LEN - 1);
+		assert_int_equal(a.parts[i].detail[JS_DETAIL_LEN - 2], ']');
+	}
+}
+
 /* an IPI vector names its sender: the latest send just before the vector entry */
 static void test_ipi_sender(void **state)
 {
@@ -1290,6 +1372,7 @@ int main(void)
 		cmocka_unit_test(test_point_events),
 		cmocka_unit_test(test_kworker_work),
 		cmocka_unit_test(test_work_off_cpu),
+		cmocka_unit_test(test_cgroup_names),
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_ipi_sender_long_gap),
