@@ -16,6 +16,12 @@ enum js_cmd {
 	JS_CMD_DIFF,        /* jitterscope diff A.json B.json */
 };
 
+/* how the cause table groups its sources (--by) */
+enum js_by {
+	JS_BY_SOURCE = 0,       /* each source: class + detail ("task nginx:812 [nginx.service]") */
+	JS_BY_CGROUP,           /* the sources naming a task merged per class and cgroup */
+};
+
 #define JS_DEFAULT_DURATION_NS  (10ull * 1000000000ull)
 #define JS_DEFAULT_THRESHOLD_NS 1000ull
 #define JS_DEFAULT_TOP          10
@@ -36,6 +42,7 @@ struct js_params {
 	uint64_t warmup_ns;
 	int policy, priority;   /* -P */
 	unsigned top;           /* worst gaps listed */
+	enum js_by by;          /* --by: the cause table's sources (report and HTML) */
 	size_t ring_entries;
 	bool no_probes;
 	int test_hook;          /* enum sampler_hook: test-only self-interference */

@@ -46,6 +46,7 @@ enum {
 	OPT_HTML,
 	OPT_BUDGET,
 	OPT_TEST_HOOK,
+	OPT_BY,
 };
 
 static const char doc[] =
@@ -103,6 +104,8 @@ static const struct argp_option options[] = {
 	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
 	  "exit 2 if exceeded", 2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
+	{ "by", OPT_BY, "source|cgroup", 0, "the cause table's sources: each source (default), "
+	  "or merged per cgroup (container, pod, systemd unit)", 2 },
 	{ "quiet", 'q', NULL, 0, "no progress line, no notices", 2 },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
 	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
@@ -251,6 +254,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
+	case OPT_BY:
+		if (!strcmp(arg, "source") || !strcmp(arg, "cgroup")) {
+			p->by = !strcmp(arg, "cgroup") ? JS_BY_CGROUP : JS_BY_SOURCE;
+			break;
+		}
+		argp_error(state, "invalid --by '%s' (source or cgroup)", arg);
+		return EINVAL;
 	case OPT_HLOG: p->hlog_path = arg; break;
 	case OPT_HGRM: p->hgrm_path = arg; break;
 	case OPT_TRACE: p->trace_path = arg; break;

@@ -37,6 +37,7 @@ int cmd_report(const struct js_params *p)
 
 	if (load(p->inputs[0], &run))
 		return JS_EXIT_ERROR;
+	((struct js_params *)run.params)->by = p->by;   /* the loaded run's params, ours */
 	report_text(stdout, &run);
 	run_load_free(&run);
 	return finish(JS_EXIT_OK);

@@ -540,11 +540,12 @@ static void cause_row(FILE *fp, const struct js_causes *cs, const char *cls, con
 	fputs("</tr>\n", fp);
 }
 
-/* cause_table - per class, then the top sources */
-static void cause_table(FILE *fp, const struct js_causes *cs)
+/* cause_table - per class, then the top sources (bycg: per class and cgroup instead) */
+static void cause_table(FILE *fp, const struct js_causes *cs, const struct js_causes *bycg)
 {
+	const struct js_causes *top = bycg ? bycg : cs;
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
-	size_t n = causes_sorted(cs, src, JS_CAUSES_SRC_MAX);
+	size_t n = causes_sorted(top, src, JS_CAUSES_SRC_MAX);
 
 	fputs("<table><tr><th>class</th><th>source</th><th>gaps</th><th>primary in</th>"
 	      "<th>time lost</th><th>share</th><th>max in one gap</th></tr>\n", fp);
@@ -555,9 +556,10 @@ static void cause_table(FILE *fp, const struct js_causes *cs)
 			cause_row(fp, cs, js_cause_name(k), "(all)", cl->gaps, cs->by_primary[k], true,
 				  cl->total_ns, cl->max_ns);
 	}
-	fputs("<tr><th colspan=\"7\">top sources</th></tr>\n", fp);
+	fputs(bycg ? "<tr><th colspan=\"7\">top cgroups (the sources naming a task, per class "
+	      "and cgroup)</th></tr>\n" : "<tr><th colspan=\"7\">top sources</th></tr>\n", fp);
 	for (size_t i = 0; i < n && i < 25; i++)
-		cause_row(fp, cs, js_cause_name(src[i]->cause), src[i]->detail, src[i]->gaps, 0,
+		cause_row(fp, top, js_cause_name(src[i]->cause), src[i]->detail, src[i]->gaps, 0,
 			  false, src[i]->total_ns, src[i]->max_ns);
 	fputs("</table>\n", fp);
 }
@@ -640,7 +642,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct html_cp
 	fputs("<h3>Worst gaps</h3>\n", fp);
 	stories(fp, run, r);
 	fputs("<h3>Causes</h3>\n", fp);
-	cause_table(fp, &r->causes);
+	cause_table(fp, &r->causes, run->params->by == JS_BY_CGROUP ? &r->by_cgroup : NULL);
 	intervals(fp, r);
 	arrivals(fp, r);
 	fputs("</section>\n", fp);

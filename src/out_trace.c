@@ -110,6 +110,7 @@ struct trace_out {
 	size_t nscratch;
 	int err;                    /* out of memory while watching: reported by finish */
 	struct js_ksyms *ks;        /* loaded at finish, optional */
+	const struct js_cgroups *cg;    /* the run's cgroup table (task cgroups), may be NULL */
 	uint64_t written;
 	bool first;
 };
@@ -352,7 +353,7 @@ static size_t pick_events(struct trace_out *t, const struct js_gap_rec *g,
 }
 
 static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run_start,
-		     uint32_t in_trace, uint32_t truncated)
+		     const struct js_cgroups *cg, uint32_t in_trace, uint32_t truncated)
 {
 	const struct js_attr *a = &g->attr;
 	char story[512];
@@ -371,6 +372,8 @@ static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run
 		json_str(j, "detail", a->parts[i].detail);
 		json_u64(j, "count", a->parts[i].count);
 		json_u64(j, "net_ns", a->parts[i].net_ns);
+		if (cgroups_path(cg, a->parts[i].cgroup))
+			json_str(j, "cgroup", cgroups_path(cg, a->parts[i].cgroup));
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -386,8 +389,8 @@ static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run
 }
 
 /* render_gap - the gap's "name":...,"args":{...} text, malloc'd (NULL on ENOMEM) */
-static char *render_gap(const struct js_gap_rec *g, uint64_t run_start, uint32_t in_trace,
-			uint32_t truncated)
+static char *render_gap(const struct js_gap_rec *g, uint64_t run_start,
+			const struct js_cgroups *cg, uint32_t in_trace, uint32_t truncated)
 {
 	const struct js_attr *a = &g->attr;
 	char name[JS_DETAIL_LEN + 96], d[32];
@@ -409,7 +412,7 @@ static char *render_gap(const struct js_gap_rec *g, uint64_t run_start, uint32_t
 	fputs(",\"args\":", fp);
 	json_init(&j, fp);
 	j.pretty = false;
-	gap_args(&j, g, run_start, in_trace, truncated);
+	gap_args(&j, g, run_start, cg, in_trace, truncated);
 	if (fclose(fp)) {
 		free(buf);
 		return NULL;
@@ -459,7 +462,7 @@ static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_r
 			return -ENOMEM;
 		memcpy(k.ev, t->scratch, k.nev * sizeof(*k.ev));
 	}
-	k.json = render_gap(g, t->run_start_ns, k.nev, k.truncated);
+	k.json = render_gap(g, t->run_start_ns, t->cg, k.nev, k.truncated);
 	if (!k.json || heap_push(c, &k)) {
 		gap_free(&k);
 		return -ENOMEM;
@@ -497,6 +500,7 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 	long rest;
 
 	t->run_start_ns = run->start_mono_ns;
+	t->cg = run->cgroups;
 	if (run->params && run->params->trace_max_events)
 		t->max_events = run->params->trace_max_events;
 	t->cpus = calloc(n, sizeof(*t->cpus));
@@ -542,6 +546,7 @@ static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf
 static void ev_label(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
 {
 	char fn[JS_NAME_LEN + 64];
+	const char *cg;
 	int nl = JS_NAME_LEN;
 
 	switch (e->kind) {
@@ -558,7 +563,13 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 		snprintf(buf, len, "fault %s %.*s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user", nl,
 			 e->name, e->id);
 		break;
-	case JS_EV_TASK: snprintf(buf, len, "%.*s:%u", nl, e->name, e->id); break;
+	case JS_EV_TASK:
+		cg = cgroups_name(t->cg, js_ev_cgroup(e));
+		if (cg && strcmp(cg, "/"))      /* the root names nothing, as in the details */
+			snprintf(buf, len, "%.*s:%u [%s]", nl, e->name, e->id, cg);
+		else
+			snprintf(buf, len, "%.*s:%u", nl, e->name, e->id);
+		break;
 	case JS_EV_IDLE: snprintf(buf, len, "%s", js_ev_kind_name(e->kind)); break;
 	case JS_EV_TLB:
 		snprintf(buf, len, "tlb flush %s", js_ev_id_label(e->kind, e->id, fn, sizeof(fn)));
@@ -594,8 +605,13 @@ static void write_ev_args(FILE *fp, const struct trace_out *t, const struct tr_s
 			json_escape(fp, fn);
 		}
 	}
-	if (e->kind == JS_EV_TASK)
+	if (e->kind == JS_EV_TASK) {
 		fprintf(fp, ",\"kthread\":%s", e->flags & JS_F_KTHREAD ? "true" : "false");
+		if (cgroups_path(t->cg, js_ev_cgroup(e))) {
+			fputs(",\"cgroup\":", fp);
+			json_escape(fp, cgroups_path(t->cg, js_ev_cgroup(e)));
+		}
+	}
 	if (e->flags & (JS_F_NOEND | JS_F_NOSTART))
 		fputs(",\"switch_traced\":false", fp);
 	if (e->flags & JS_F_OPEN)

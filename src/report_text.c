@@ -159,11 +159,13 @@ static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 	fprintf(fp, "\n");
 }
 
-/* cause_table - per class and per source: count, time lost, share, max */
-static void cause_table(FILE *fp, const struct js_cpu_result *r)
+/* cause_table - per class and per source (or, --by cgroup, per class and cgroup): count,
+ * time lost, share, max */
+static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 {
+	const struct js_causes *top = by == JS_BY_CGROUP ? &r->by_cgroup : &r->causes;
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
-	size_t n = causes_sorted(&r->causes, src, JS_CAUSES_SRC_MAX);
+	size_t n = causes_sorted(top, src, JS_CAUSES_SRC_MAX);
 	char a[32], b[32];
 
 	if (!r->gap_count)
@@ -182,14 +184,18 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r)
 			js_fmt_ns(b, sizeof(b), cl->max_ns));
 	}
 	unexplained_evidence(fp, r);
-	fprintf(fp, "  top sources\n");
+	if (by == JS_BY_CGROUP)
+		fprintf(fp, "  top cgroups (the sources naming a task, per class and cgroup)%s\n",
+			n ? "" : ": none named");
+	else
+		fprintf(fp, "  top sources\n");
 	for (size_t i = 0; i < n && i < 15; i++) {
 		char name[80];
 
 		snprintf(name, sizeof(name), "%s %s", js_cause_name(src[i]->cause), src[i]->detail);
 		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s\n", name, src[i]->gaps, "",
 			js_fmt_ns(a, sizeof(a), src[i]->total_ns),
-			100.0 * causes_share(&r->causes, src[i]->total_ns),
+			100.0 * causes_share(top, src[i]->total_ns),
 			js_fmt_ns(b, sizeof(b), src[i]->max_ns));
 	}
 }
@@ -302,7 +308,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 		percentiles(fp, r);
 	histogram(fp, run, r);
 	if (run->probes_on)
-		cause_table(fp, r);
+		cause_table(fp, r, run->params->by);
 	intervals(fp, r);
 	arrivals(fp, run, r);
 	worst(fp, run, r);

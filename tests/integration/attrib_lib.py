@@ -55,6 +55,10 @@ every other primary was such a task, the tick, or another disk completion.
            primary that hrtimer or the local timer interrupt that ran it (`timer:local_timer`:
            the interrupt's own cost, 5-6 us here, exceeds the callback's 1 us)
 `--among` judges the naming only (an IPI storm: back-to-back IPIs share gaps with the tick).
+`run --cgroup REL` starts jsinject in the cgroup v2 child REL (made under the v2 mount, removed
+after; exit 77 when cgroup v2 is not mounted or not writable), and the action's part must carry
+that cgroup: its detail ends in ` [NAME]`, NAME the short name jitterscope gives REL (>= 99 % of
+the named actions), and in the JSON its `cgroup` is /REL.
 """
 import argparse
 import bisect
@@ -365,8 +369,36 @@ def spec_for(mode, irq_detail=None):
     return spec
 
 
+def cgroup_check(res, name, path, run_json, min_pct, out=sys.stdout):
+    """
+    the named actions' parts carry the cgroup their task ran in: detail `... [NAME]` in the
+    gaps CSV (>= min_pct), and in the JSON's worst gaps every such part's `cgroup` is PATH
+    """
+    named = [r for r in res if r[2]]
+    tagged = [r for r in named if r[2][1].endswith(" [%s]" % name)]
+    print("cgroup: named actions whose task carries its cgroup [%s]: %d / %d (%.2f %%, need"
+          " >= %g %%)" % (name, len(tagged), len(named), pct(len(tagged), len(named)), min_pct),
+          file=out)
+    ok = bool(named) and pct(len(tagged), len(named)) >= min_pct
+    for a, g, p, _ in [r for r in named if r not in tagged][:5]:
+        print("  no cgroup: seq %d -> gap at %d: %s:%s" % (a[0], g.start, p[0], p[1]), file=out)
+    if run_json:
+        with open(run_json) as f:
+            js = json.load(f)
+        parts = [p for c in js["cpus"] for t in c["top"] for p in t["causes"]
+                 if p["detail"].endswith(" [%s]" % name)]
+        bad = [p for p in parts if p.get("cgroup") != path or p.get("cgroup_name") != name]
+        rows = [s for c in js["cpus"] for s in c.get("sources_by_cgroup", [])
+                if s["cgroup"] == name and s["cause"] == "task"]
+        print("cgroup: JSON worst gaps: %d parts of %s, %d without its path %s; by cgroup: %s"
+              % (len(parts), name, len(bad), path,
+                 "%.1f ms" % (rows[0]["total_ns"] / 1e6) if rows else "no row"), file=out)
+        ok = ok and parts and not bad and rows
+    return ok
+
+
 def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, among=False,
-             witness=None):
+             witness=None, cgroup=None):
     spec = spec_for(mode, irq_detail)
     acts = load_log(log, mode)
     gaps = load_gaps(gaps_csv, cpu)
@@ -384,6 +416,8 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
     res = match(acts, gaps, spec)
     foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
     ok = summarize(mode, res, spec, min_pct, among, foreign)
+    if cgroup:
+        ok = cgroup_check(res, cgroup[0], cgroup[1], run_json, min_pct) and ok
     extra = unexpected(gaps, spec, res)
     print("%s: gaps with the expected cause but no action: %d" % (mode, len(extra)))
     print("%s: other tasks on CPU %d (most time in gaps): %s"
@@ -775,6 +809,54 @@ def stop_proc(p):
             p.wait()
 
 
+def cgroup2_mount():
+    """where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
+    system), or None"""
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            pre, sep, post = line.partition(" - ")
+            if sep and post.split()[0] == "cgroup2":
+                return pre.split()[4]
+    return None
+
+
+class Cgroup:
+    """a cgroup v2 child REL of the v2 mount, made for the run and removed after"""
+
+    def __init__(self, rel):
+        self.rel = rel.strip("/")
+        self.mount = cgroup2_mount()
+        self.made = []
+        self.why = None
+        if not self.mount:
+            self.why = "cgroup v2 is not mounted"
+            return
+        path = self.mount
+        try:
+            for c in self.rel.split("/"):
+                path = os.path.join(path, c)
+                if not os.path.isdir(path):
+                    os.mkdir(path)
+                    self.made.append(path)
+            self.procs = os.path.join(path, "cgroup.procs")
+            if not os.access(self.procs, os.W_OK):
+                self.why = "%s is not writable" % self.procs
+        except OSError as e:
+            self.why = "cgroup v2 at %s is not writable (%s: %s)" % (self.mount, path, e.strerror)
+
+    def join(self):
+        """in a child before exec: move the calling process into the cgroup"""
+        with open(self.procs, "w") as f:
+            f.write(str(os.getpid()))
+
+    def remove(self):
+        for path in reversed(self.made):
+            try:
+                os.rmdir(path)
+            except OSError as e:
+                log_msg("note: cannot remove %s: %s" % (path, e.strerror))
+
+
 def do_run(a):
     if os.geteuid() != 0:
         print("skip: needs root")
@@ -791,6 +873,22 @@ def do_run(a):
             return EXIT_FAIL
     if not selftest():
         return EXIT_FAIL
+    cg = None
+    if a.cgroup:
+        cg = Cgroup(a.cgroup)
+        if cg.why:
+            cg.remove()
+            print("skip: %s" % cg.why)
+            return EXIT_SKIP
+    try:
+        return run_in(a, cg)
+    finally:
+        if cg:
+            cg.remove()
+
+
+def run_in(a, cg):
+    """do_run's measurement, jsinject in cgroup cg (or None)"""
     spec = MODES[a.mode]
     period = a.period or spec["period"]
     d = a.duration
@@ -822,7 +920,7 @@ def do_run(a):
                   % (a.mode, js.returncode, read_file(os.path.join(tmp, "js.err"))))
             return EXIT_FAIL
         inj = subprocess.Popen(inj_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, preexec_fn=cg.join if cg else None)
         inj_out, inj_err = inj.communicate(timeout=d + 20)
         rc = js.wait(d + 30)
         log_msg("jitterscope %d s and jsinject %d s (from +1 s) took %.1f s"
@@ -873,7 +971,9 @@ def do_run(a):
         log_msg("note: other jitterscope/jsinject processes ran meanwhile: %s" % o)
     if evs is None:
         log_msg("note: %s: the primary cause is judged for every action" % wit.why)
-    ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs)
+    ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
+                  cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel)
+                  if cg else None)
     # the injector did its work: >= half the actions its period allows (a handful of actions,
     # all named, would pass the percentages above)
     want = (d - 2) * 1000000 // period // 2
@@ -898,6 +998,10 @@ def main(argv):
     r.add_argument("--count", type=int)
     r.add_argument("--min-pct", type=float, default=99.0)
     r.add_argument("--dir", required=True, help="scratch directory for the outputs")
+    r.add_argument("--cgroup", help="run jsinject in this cgroup v2 child (REL, made and "
+                   "removed); its part must name it")
+    r.add_argument("--cgroup-name", help="the name jitterscope gives --cgroup (default: its"
+                   " last component)")
     m = sub.add_parser("match")
     m.add_argument("--mode", required=True, choices=sorted(MODES))
     m.add_argument("--cpu", type=int, default=1)
