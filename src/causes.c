@@ -160,16 +160,24 @@ static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uin
 		 &k->last_gap, &k->cur_ns);
 }
 
-/* causes_add_gap - account one attributed gap */
-void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
+/* gap_in - count a gap in the table's totals; returns its primary cause */
+static uint32_t gap_in(struct js_causes *c, const struct js_gap_rec *g)
 {
-	const struct js_attr *a = &g->attr;
-	uint32_t prim = a->primary < JS_CAUSE_MAX ? a->primary : JS_CAUSE_UNEXPLAINED;
+	uint32_t prim = g->attr.primary < JS_CAUSE_MAX ? g->attr.primary : JS_CAUSE_UNEXPLAINED;
 
 	c->ngaps++;
 	c->lost_ns += g->gap.dur_ns;
 	c->by_primary[prim]++;
 	c->ns_by_primary[prim] += g->gap.dur_ns;
+	return prim;
+}
+
+/* causes_add_gap - account one attributed gap */
+void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
+{
+	const struct js_attr *a = &g->attr;
+	uint32_t prim = gap_in(c, g);
+
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
 		add_src(c, a->parts[i].cause, a->parts[i].detail, a->parts[i].count,
 			a->parts[i].net_ns);
@@ -192,12 +200,8 @@ void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
 			const struct js_cgroups *cg)
 {
 	const struct js_attr *a = &g->attr;
-	uint32_t prim = a->primary < JS_CAUSE_MAX ? a->primary : JS_CAUSE_UNEXPLAINED;
 
-	c->ngaps++;
-	c->lost_ns += g->gap.dur_ns;
-	c->by_primary[prim]++;
-	c->ns_by_primary[prim] += g->gap.dur_ns;
+	gap_in(c, g);
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		const struct js_part *p = &a->parts[i];
 		const char *name = cgroups_name(cg, p->cgroup);

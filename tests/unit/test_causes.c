@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "js_causes.h"
+#include "js_cgroup.h"
 #include "js_correlate.h"
 
 static void rec_init(struct js_gap_rec *r, uint64_t dur)
@@ -190,6 +191,61 @@ static void test_fault_key(void **state)
 	free(c);
 }
 
+/* by cgroup: the parts naming a task merged per class and cgroup name; the other parts,
+ * steal and the unexplained time stay out; an id without a path is named by its number */
+static void test_by_cgroup(void **state)
+{
+	struct js_causes *c = malloc(sizeof(*c));
+	struct js_cgroups *cg = cgroups_new();
+	const struct js_cause_src *f;
+	struct js_gap_rec r;
+
+	(void)state;
+	assert_non_null(cg);
+	assert_int_equal(cgroups_add(cg, 7, "/system.slice/nginx.service"), 0);
+	assert_int_equal(cgroups_add(cg, 1, "/"), 0);
+	causes_init(c);
+	rec_init(&r, 100);
+	add(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]", 1, 50);
+	r.attr.parts[0].cgroup = 7;
+	add(&r, JS_CAUSE_TASK, "nginx:813 [nginx.service]", 1, 20);
+	r.attr.parts[1].cgroup = 7;
+	add(&r, JS_CAUSE_TASK, "kworker/1:2:77", 1, 10);
+	r.attr.parts[2].cgroup = 1;
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5);
+	r.attr.steal_ns = 5;
+	finish(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]");
+	causes_add_cgroups(c, &r, cg);
+	rec_init(&r, 40);
+	add(&r, JS_CAUSE_IPI, "reschedule from nginx:812 [nginx.service]", 1, 2);
+	r.attr.parts[0].cgroup = 7;
+	add(&r, JS_CAUSE_TASK, "gone:9", 1, 30);
+	r.attr.parts[1].cgroup = 99;
+	finish(&r, JS_CAUSE_TASK, "gone:9");
+	causes_add_cgroups(c, &r, cg);
+
+	assert_int_equal(c->ngaps, 2);
+	assert_int_equal(c->lost_ns, 140);
+	assert_int_equal(c->nsrc, 4);
+	f = find(c, JS_CAUSE_TASK, "nginx.service");
+	assert_non_null(f);
+	assert_int_equal(f->gaps, 1);
+	assert_int_equal(f->events, 2);
+	assert_int_equal(f->total_ns, 70);
+	assert_int_equal(find(c, JS_CAUSE_TASK, "/")->total_ns, 10);
+	assert_int_equal(find(c, JS_CAUSE_IPI, "nginx.service")->total_ns, 2);
+	assert_int_equal(find(c, JS_CAUSE_TASK, "cgroup id 99")->total_ns, 30);
+	assert_null(find(c, JS_CAUSE_TIMER, "local_timer"));
+	assert_int_equal(causes_class(c, JS_CAUSE_TASK)->total_ns, 110);
+	assert_int_equal(causes_class(c, JS_CAUSE_STEAL)->total_ns, 0);
+	/* without a table every id is a number */
+	causes_init(c);
+	causes_add_cgroups(c, &r, NULL);
+	assert_non_null(find(c, JS_CAUSE_IPI, "cgroup id 7"));
+	cgroups_free(cg);
+	free(c);
+}
+
 /* more sources than fit: the rest goes to the class's "(other)", totals stay right */
 static void test_overflow(void **state)
 {
@@ -358,6 +414,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fault_key),
+		cmocka_unit_test(test_by_cgroup),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_gap_fold),
 		cmocka_unit_test(test_merge),
