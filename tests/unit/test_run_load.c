@@ -64,8 +64,10 @@ static void full_parts(struct js_gap_rec *g)
 /* make_gap - a gap of a few kinds: task + work, irq + softirq, timer, SMI, steal, none */
 static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 {
-	static const char *const tasks[] = { "kworker/1:2:123 vmstat_update", "cc1:20856",
-					     "t\xe9st \"q\":7" };
+	static const char *const tasks[] = { "kworker/1:2:123 vmstat_update",
+					     "cc1:20856 [build.service]", "t\xe9st \"q\":7" };
+	static const uint64_t cgroup[] = { 1, 7, 12345 };	/* root, a unit, gone */
+	uint32_t t;
 	uint64_t dur = 1000 + rnd(s) % 50000 + (rnd(s) % 50 == 0 ? 3000000 : 0);
 	uint32_t kind = rnd(s) % 6;
 
@@ -75,7 +77,9 @@ static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 	g->gap.cpu = (uint32_t)cpu;
 	switch (kind) {
 	case 0:
-		part(g, JS_CAUSE_TASK, tasks[rnd(s) % 3], 1, dur * 3 / 4);
+		t = rnd(s) % 3;
+		part(g, JS_CAUSE_TASK, tasks[t], 1, dur * 3 / 4);
+		g->attr.parts[0].cgroup = cgroup[t];
 		part(g, JS_CAUSE_WORK, "vmstat_update", 1, dur / 8);
 		g->attr.primary = JS_CAUSE_TASK;
 		snprintf(g->attr.detail, sizeof(g->attr.detail), "%s", g->attr.parts[0].detail);
@@ -117,6 +121,7 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 	uint32_t s = seed;
 
 	assert_int_equal(result_cpu_init(r, cpu, params.top), 0);
+	r->cgroups = orig.cgroups;
 	r->node = 0;
 	r->start_ns = T0;
 	r->end_ns = T0 + WINDOW;
@@ -337,6 +342,9 @@ static int setup(void **state)
 							  60, 0, 0 };
 	orig.clock.monotonic = (struct js_clock_read){ "clock_gettime_monotonic", 99000, 20.0,
 						       22.0, 24.0, 90, 0, 0 };
+	orig.cgroups = cgroups_new();
+	assert_int_equal(cgroups_add(orig.cgroups, 1, "/"), 0);
+	assert_int_equal(cgroups_add(orig.cgroups, 7, "/system.slice/build.service"), 0);
 	orig.ncpus = 2;
 	orig.cpus = calloc(2, sizeof(*orig.cpus));
 	make_cpu(&orig.cpus[0], 1, 7);
@@ -363,6 +371,7 @@ static int teardown(void **state)
 	audit_free(&orig.audit);
 	audit_deltas_free(&orig.deltas);
 	free(orig.xcheck);
+	cgroups_free(orig.cgroups);
 	free(orig_json);
 	free(orig_text);
 	return 0;
@@ -392,6 +401,12 @@ static void test_fixture_coverage(void **state)
 	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
 	assert_non_null(strstr(orig_json, "\"detail\": \"(other: 3 sources)\""));
 	assert_non_null(strstr(orig_text, "+ 14 more"));  /* 11 faults + the 3 folded */
+	/* the tasks' cgroups: a unit's path, the root, one gone (no path) */
+	assert_non_null(strstr(orig_json, "\"cgroup\": \"/system.slice/build.service\""));
+	assert_non_null(strstr(orig_json, "\"cgroup\": \"/\","));
+	assert_non_null(strstr(orig_json, "\"cgroup_id\": 12345,\n"));
+	assert_non_null(strstr(orig_json, "\"cgroup\": \"cgroup id 12345\""));
+	assert_true(orig.cpus[0].by_cgroup.nsrc >= 3);
 }
 
 /** Load the JSON: key fields equal, same text report, same JSON. */
@@ -430,6 +445,7 @@ static void test_round_trip(void **state)
 		assert_memory_equal(a->causes.by_primary, b->causes.by_primary,
 				    sizeof(a->causes.by_primary));
 		assert_int_equal(a->causes.nsrc, b->causes.nsrc);
+		assert_int_equal(a->by_cgroup.nsrc, b->by_cgroup.nsrc);
 		assert_int_equal(a->top.n, b->top.n);
 		assert_int_equal(a->narrivals, b->narrivals);
 		assert_true(a->arrivals[1].delay.total == b->arrivals[1].delay.total);
@@ -441,6 +457,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.audit.nirqs, 1);
 	assert_int_equal(run.deltas.nrows, 4);
 	assert_string_equal(run.xcheck[1], orig.xcheck[1]);     /* the byte came back */
+	assert_string_equal(cgroups_path(run.cgroups, 7), "/system.slice/build.service");
 	text = text_of(&run, false, NULL);
 	same_text("text reports", orig_text, text);
 	json = text_of(&run, true, NULL);
