@@ -29,7 +29,8 @@
 #include <stdio.h>
 
 #include "js_cpulist.h"
-#include "js_json.h"
+
+struct js_json;
 
 enum audit_verdict { AUDIT_PASS, AUDIT_WARN, AUDIT_FAIL, AUDIT_SKIP, AUDIT_NVERDICTS };
 enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* audit_cmdline.c - isolation set at boot: isolcpus, nohz_full, rcu_nocbs and friends. */
+/* audit_cmdline.c - the kernel command line: its reader, and the isolation set at boot. */
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
@@ -9,6 +9,151 @@
 #define ISOL_DOMAIN 1
 #define ISOL_NOHZ 2
 #define ISOL_MANAGED_IRQ 4
+
+/* key_eq - kernel parameter names treat '-' and '_' alike */
+static bool key_eq(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b);
+
+	if (alen != blen)
+		return false;
+	for (size_t i = 0; i < alen; i++) {
+		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y)
+			return false;
+	}
+	return true;
+}
+
+/* next_tok - the next token of a command line (quotes group), [*b, *e); false at the end */
+static bool next_tok(const char **p, const char **b, const char **e)
+{
+	const char *s = *p;
+	bool q = false;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	*b = s;
+	for (; *s && (q || !isspace((unsigned char)*s)); s++)
+		if (*s == '"')
+			q = !q;
+	*e = s;
+	*p = s;
+	return true;
+}
+
+/* copy_val - token value without quotes */
+static void copy_val(const char *b, const char *e, char *val, size_t len)
+{
+	size_t k = 0;
+
+	for (; b < e && k + 1 < len; b++)
+		if (*b != '"')
+			val[k++] = *b;
+	val[k] = '\0';
+}
+
+/* audit_cmdline_get - value of key= on the command line (the last one wins) */
+bool audit_cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len)
+{
+	const char *p = a->f.cmdline, *b, *e;
+	bool found = false;
+
+	while (next_tok(&p, &b, &e)) {
+		const char *eq;
+
+		if (*b == '"')
+			b++;
+		eq = memchr(b, '=', e - b);
+		if (!eq || !key_eq(b, eq - b, key))
+			continue;
+		copy_val(eq + 1, e, val, len);
+		found = true;	/* keep going: the last one wins */
+	}
+	return found;
+}
+
+/* audit_cmdline_get_all - every value of key (e.g. several console=), up to max; count */
+size_t audit_cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64],
+			     size_t max)
+{
+	const char *p = a->f.cmdline, *b, *e;
+	size_t n = 0;
+
+	while (n < max && next_tok(&p, &b, &e)) {
+		const char *eq;
+
+		if (*b == '"')
+			b++;
+		eq = memchr(b, '=', e - b);
+		if (eq && key_eq(b, eq - b, key))
+			copy_val(eq + 1, e, vals[n++], 64);
+	}
+	return n;
+}
+
+/* audit_cmdline_has - the command line has word (bare, or as key=) */
+bool audit_cmdline_has(const struct js_audit *a, const char *word)
+{
+	const char *p = a->f.cmdline, *b, *e;
+
+	while (next_tok(&p, &b, &e)) {
+		const char *eq;
+
+		if (*b == '"')
+			b++;
+		eq = memchr(b, '=', e - b);
+		if (key_eq(b, (eq ? eq : e) - b, word))
+			return true;
+	}
+	return false;
+}
+
+/* audit_cmdline_load - /proc/cmdline up to a "--" (the rest belongs to init) into a->f */
+void audit_cmdline_load(struct js_audit *a)
+{
+	char *buf = a->f.cmdline, *p;
+	ssize_t n = sysfs_read_buf("/proc/cmdline", buf, sizeof(a->f.cmdline));
+
+	if (n < 0) {
+		buf[0] = '\0';
+		a->f.cmdline_err = (int)n;
+		return;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	for (p = buf; (p = strstr(p, "--")); p += 2) {
+		if ((p == buf || isspace((unsigned char)p[-1])) &&
+		    (!p[2] || isspace((unsigned char)p[2]))) {
+			*p = '\0';
+			break;
+		}
+	}
+}
+
+/* audit_cmdline_skip - skip c when /proc/cmdline was unreadable; true if skipped */
+bool audit_cmdline_skip(const struct js_audit *a, struct audit_check *c)
+{
+	if (!a->f.cmdline_err)
+		return false;
+	audit_ck_skip_err(c, "/proc/cmdline", a->f.cmdline_err);
+	return true;
+}
+
+/* last_possible_cpu - highest CPU in /sys/devices/system/cpu/possible (for "N"), or -1 */
+static int last_possible_cpu(void)
+{
+	struct js_cpuset s;
+	int last = -1;
+
+	if (sysfs_read_cpulist("/sys/devices/system/cpu/possible", &s))
+		return -1;
+	for (int c = cpuset_next(&s, 0); c >= 0; c = cpuset_next(&s, c + 1))
+		last = c;
+	return last;
+}
 
 /*
  * parse_isolcpus - "isolcpus=[flag,]...list" like the kernel's housekeeping setup:
@@ -62,7 +207,7 @@ static void check_isolcpus(struct js_audit *a, int last)
 	struct js_cpuset cmd;
 	char val[512] = "", src[128], buf[128];
 	int flags = 0, perr = 0, ret;
-	bool has = cmdline_get(a, "isolcpus", val, sizeof(val));
+	bool has = audit_cmdline_get(a, "isolcpus", val, sizeof(val));
 
 	cpuset_zero(&cmd);
 	if (has)
@@ -76,22 +221,22 @@ static void check_isolcpus(struct js_audit *a, int last)
 		int cpu = a->cpus[i];
 		struct audit_check *c = audit_add(a, "isolcpus", cpu, SEV_HIGH, src);
 
-		ck_exp(c, "CPU %d isolated from the scheduler (isolcpus= or an isolated cpuset)", cpu);
+		audit_ck_exp(c, "CPU %d isolated from the scheduler (isolcpus= or an isolated cpuset)", cpu);
 		if (ret && (!has || perr)) {
-			ck_skip_err(c, "/sys/devices/system/cpu/isolated", ret);
+			audit_ck_skip_err(c, "/sys/devices/system/cpu/isolated", ret);
 			if (has)
-				ck_obs_append(c, "isolcpus=%s is not a valid CPU list", val);
+				audit_ck_obs_append(c, "isolcpus=%s is not a valid CPU list", val);
 			continue;
 		}
 		a->cpu[i].isolated = cpuset_isset(&a->f.isolated, cpu);
-		ck_obs(c, "%s (isolated: %s; %s%s)",
-		       a->cpu[i].isolated ? "isolated" : "not isolated",
-		       fmt_set(&a->f.isolated, buf, sizeof(buf)),
-		       has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
+		audit_ck_obs(c, "%s (isolated: %s; %s%s)",
+			     a->cpu[i].isolated ? "isolated" : "not isolated",
+			     audit_fmt_set(&a->f.isolated, buf, sizeof(buf)),
+			     has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
 		if (!a->cpu[i].isolated) {
-			ck_deviate(c);
-			ck_hint(c, "boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
-				cpu);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
+				      cpu);
 		}
 	}
 }
@@ -103,29 +248,29 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 	char val[512];
 	int flags;
 
-	ck_exp(c, "managed_irq among the isolcpus= flags");
-	if (cmdline_skip(a, c))
+	audit_ck_exp(c, "managed_irq among the isolcpus= flags");
+	if (audit_cmdline_skip(a, c))
 		return;
-	if (!cmdline_get(a, "isolcpus", val, sizeof(val))) {
-		ck_skip(c, "no isolcpus= on the command line", "see the isolcpus check");
+	if (!audit_cmdline_get(a, "isolcpus", val, sizeof(val))) {
+		audit_ck_skip(c, "no isolcpus= on the command line", "see the isolcpus check");
 		return;
 	}
 	if (parse_isolcpus(val, &set, &flags, last)) {
-		ck_skip(c, "isolcpus= value is not a valid CPU list", "fix isolcpus= on the command line");
-		ck_obs_append(c, "isolcpus=%s", val);
+		audit_ck_skip(c, "isolcpus= value is not a valid CPU list", "fix isolcpus= on the command line");
+		audit_ck_obs_append(c, "isolcpus=%s", val);
 		return;
 	}
-	ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & ISOL_DOMAIN ? " domain" : "",
-	       flags & ISOL_NOHZ ? " nohz" : "", flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
+	audit_ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & ISOL_DOMAIN ? " domain" : "",
+		     flags & ISOL_NOHZ ? " nohz" : "", flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
 	if (!(flags & ISOL_MANAGED_IRQ)) {
 		/* conditional: only hardware with managed (multi-queue) IRQs is affected */
 		c->verdict = AUDIT_WARN;
-		ck_hint(c, "add managed_irq: isolcpus=managed_irq,domain,<cpus> keeps managed IRQs away");
+		audit_ck_hint(c, "add managed_irq: isolcpus=managed_irq,domain,<cpus> keeps managed IRQs away");
 	}
 	if (!(flags & ISOL_DOMAIN)) {
-		ck_obs_append(c, "no domain flag: the scheduler may still balance tasks onto these CPUs");
-		ck_deviate(c);
-		ck_hint(c, "isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,<cpus>");
+		audit_ck_obs_append(c, "no domain flag: the scheduler may still balance tasks onto these CPUs");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,<cpus>");
 	}
 }
 
@@ -133,7 +278,7 @@ static void check_nohz_full(struct js_audit *a)
 {
 	const char *path = "/sys/devices/system/cpu/nohz_full";
 	char val[512] = "", buf[128];
-	bool has = cmdline_get(a, "nohz_full", val, sizeof(val));
+	bool has = audit_cmdline_get(a, "nohz_full", val, sizeof(val));
 	int ret = sysfs_read_cpulist(path, &a->f.nohz_full);
 
 	if (ret == -ENOENT) {
@@ -147,28 +292,28 @@ static void check_nohz_full(struct js_audit *a)
 		int cpu = a->cpus[i];
 		struct audit_check *c = audit_add(a, "nohz_full", cpu, SEV_HIGH, path);
 
-		ck_exp(c, "CPU %d in nohz_full (no periodic tick while one task runs)", cpu);
+		audit_ck_exp(c, "CPU %d in nohz_full (no periodic tick while one task runs)", cpu);
 		if (ret == -ENOENT && !sysfs_exists("/sys/devices/system/cpu/online")) {
-			ck_skip(c, "no /sys/devices/system/cpu in this tree", "");
+			audit_ck_skip(c, "no /sys/devices/system/cpu in this tree", "");
 			continue;
 		}
 		if (ret == -ENOENT) {
-			ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)", path);
-			ck_deviate(c);
-			ck_hint(c, "use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=%d", cpu);
+			audit_ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)", path);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=%d", cpu);
 			continue;
 		}
 		if (ret) {
-			ck_skip_err(c, path, ret);
+			audit_ck_skip_err(c, path, ret);
 			continue;
 		}
 		a->cpu[i].nohz_full = cpuset_isset(&a->f.nohz_full, cpu);
-		ck_obs(c, "%s (nohz_full: %s%s%s)", a->cpu[i].nohz_full ? "in nohz_full" :
-		       "not in nohz_full", fmt_set(&a->f.nohz_full, buf, sizeof(buf)),
-		       has ? "; cmdline nohz_full=" : "", has ? val : "");
+		audit_ck_obs(c, "%s (nohz_full: %s%s%s)", a->cpu[i].nohz_full ? "in nohz_full" :
+			     "not in nohz_full", audit_fmt_set(&a->f.nohz_full, buf, sizeof(buf)),
+			     has ? "; cmdline nohz_full=" : "", has ? val : "");
 		if (!a->cpu[i].nohz_full) {
-			ck_deviate(c);
-			ck_hint(c, "boot with nohz_full=%d (needs a reliable TSC and one runnable task)", cpu);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "boot with nohz_full=%d (needs a reliable TSC and one runnable task)", cpu);
 		}
 	}
 }
@@ -182,10 +327,10 @@ static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int 
 	cpuset_zero(&a->f.rcu_nocbs);
 	*bare = false;
 	bad[0] = '\0';
-	if (cmdline_get(a, "rcu_nocbs", val, sizeof(val))) {
+	if (audit_cmdline_get(a, "rcu_nocbs", val, sizeof(val))) {
 		if (cpulist_parse_n(val, &a->f.rcu_nocbs, last, false, NULL, 0))
 			snprintf(bad, badlen, "rcu_nocbs=%s is not a CPU list", val);
-	} else if (cmdline_has(a, "rcu_nocbs"))
+	} else if (audit_cmdline_has(a, "rcu_nocbs"))
 		*bare = true;
 	if (a->f.rcu_nocb_capable != 0)
 		cpuset_or(&a->f.rcu_nocbs, &a->f.nohz_full);
@@ -193,7 +338,7 @@ static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int 
 		const char *cm = ts->t[i].comm;
 
 		if (ts->t[i].kthread && (!strncmp(cm, "rcuop/", 6) || !strncmp(cm, "rcuos/", 6)))
-			cpuset_set(&a->f.rcu_nocbs, lead_int(cm + 6));
+			cpuset_set(&a->f.rcu_nocbs, audit_lead_int(cm + 6));
 	}
 }
 
@@ -208,33 +353,33 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 		struct audit_check *c = audit_add(a, "rcu_nocbs", cpu, SEV_MED,
 						  "/proc/cmdline rcu_nocbs=, rcuo* kthreads' Cpus_allowed_list");
 
-		ck_exp(c, "CPU %d offloaded, no rcuo* kthread allowed on it", cpu);
+		audit_ck_exp(c, "CPU %d offloaded, no rcuo* kthread allowed on it", cpu);
 		a->cpu[i].rcu_nocb = cpuset_isset(&a->f.rcu_nocbs, cpu);
 		if (!a->cpu[i].rcu_nocb && (why[0] || a->f.nohz_full_err || a->f.cmdline_err)) {
-			ck_skip(c, why[0] ? why :
-				"cannot tell: the command line or nohz_full is unreadable",
-				"fix the command line / nohz_full file");
+			audit_ck_skip(c, why[0] ? why :
+				      "cannot tell: the command line or nohz_full is unreadable",
+				      "fix the command line / nohz_full file");
 			continue;
 		}
 		for (size_t k = 0; k < ts->n && bad < 0; k++)
 			if (ts->t[k].kthread && !strncmp(ts->t[k].comm, "rcuo", 4) &&
 			    ts->t[k].allowed_ok && cpuset_isset(&ts->t[k].allowed, cpu))
 				bad = (int)k;
-		ck_obs(c, "%s (offloaded: %s%s)",
-		       a->cpu[i].rcu_nocb ? "offloaded" : "not offloaded",
-		       fmt_set(&a->f.rcu_nocbs, buf, sizeof(buf)),
-		       bare ? "; bare rcu_nocbs: none offloaded at boot" : "");
+		audit_ck_obs(c, "%s (offloaded: %s%s)",
+			     a->cpu[i].rcu_nocb ? "offloaded" : "not offloaded",
+			     audit_fmt_set(&a->f.rcu_nocbs, buf, sizeof(buf)),
+			     bare ? "; bare rcu_nocbs: none offloaded at boot" : "");
 		if (!a->cpu[i].rcu_nocb) {
-			ck_deviate(c);
+			audit_ck_deviate(c);
 			if (a->f.rcu_nocb_capable == 0)
-				ck_obs_append(c, "kernel built without CONFIG_RCU_NOCB_CPU");
-			ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu, cpu);
+				audit_ck_obs_append(c, "kernel built without CONFIG_RCU_NOCB_CPU");
+			audit_ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu, cpu);
 		} else if (bad >= 0) {
-			ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm,
-				      ts->t[bad].tid,
-				      fmt_set(&ts->t[bad].allowed, buf, sizeof(buf)));
-			ck_deviate(c);
-			ck_hint(c, "move the rcuo* kthreads to housekeeping CPUs (taskset -pc <cpus> <pid>)");
+			audit_ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm,
+					    ts->t[bad].tid,
+					    audit_fmt_set(&ts->t[bad].allowed, buf, sizeof(buf)));
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "move the rcuo* kthreads to housekeeping CPUs (taskset -pc <cpus> <pid>)");
 		}
 	}
 }
@@ -246,8 +391,8 @@ static void check_flag(struct js_audit *a, const char *id, enum audit_severity s
 	struct audit_check *c = audit_add(a, id, -1, sev, "/proc/cmdline");
 	char v[64];
 
-	ck_exp(c, "%s", opts[0]);
-	if (cmdline_skip(a, c))
+	audit_ck_exp(c, "%s", opts[0]);
+	if (audit_cmdline_skip(a, c))
 		return;
 	for (size_t i = 0; i < nopts; i++) {
 		const char *eq = strchr(opts[i], '=');
@@ -255,42 +400,42 @@ static void check_flag(struct js_audit *a, const char *id, enum audit_severity s
 
 		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - opts[i] : (long)strlen(opts[i])),
 			 opts[i]);
-		if (eq ? cmdline_get(a, key, v, sizeof(v)) && !strcmp(v, eq + 1) :
-			 cmdline_has(a, key)) {
-			ck_obs(c, "%s", opts[i]);
+		if (eq ? audit_cmdline_get(a, key, v, sizeof(v)) && !strcmp(v, eq + 1) :
+			 audit_cmdline_has(a, key)) {
+			audit_ck_obs(c, "%s", opts[i]);
 			return;
 		}
 	}
-	ck_obs(c, "not on the command line");
-	ck_deviate(c);
-	ck_hint(c, "%s", hint);
+	audit_ck_obs(c, "not on the command line");
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "%s", hint);
 }
 
 static void check_console(struct js_audit *a)
 {
 	struct audit_check *c = audit_add(a, "console", -1, SEV_LOW, "/proc/cmdline console=");
 	char vals[8][64], lvl[16];
-	size_t n = cmdline_get_all(a, "console", vals, 8);
-	bool serial = false, quiet = cmdline_has(a, "quiet");
+	size_t n = audit_cmdline_get_all(a, "console", vals, 8);
+	bool serial = false, quiet = audit_cmdline_has(a, "quiet");
 
-	ck_exp(c, "no serial console, or quiet / loglevel <= 4");
-	if (cmdline_skip(a, c))
+	audit_ck_exp(c, "no serial console, or quiet / loglevel <= 4");
+	if (audit_cmdline_skip(a, c))
 		return;
-	if (cmdline_get(a, "loglevel", lvl, sizeof(lvl)) && lead_int(lvl) >= 0 &&
-	    lead_int(lvl) <= 4)
+	if (audit_cmdline_get(a, "loglevel", lvl, sizeof(lvl)) && audit_lead_int(lvl) >= 0 &&
+	    audit_lead_int(lvl) <= 4)
 		quiet = true;
 	for (size_t i = 0; i < n; i++) {
 		serial |= !strncmp(vals[i], "ttyS", 4) || !strncmp(vals[i], "ttyAMA", 6) ||
 			  !strncmp(vals[i], "ttyUSB", 6);
-		ck_obs_append(c, "console=%s", vals[i]);
+		audit_ck_obs_append(c, "console=%s", vals[i]);
 	}
 	if (!n)
-		ck_obs(c, "no console= (default)");
+		audit_ck_obs(c, "no console= (default)");
 	if (quiet)
-		ck_obs_append(c, "quiet");
+		audit_ck_obs_append(c, "quiet");
 	if (serial && !quiet) {
-		ck_deviate(c);
-		ck_hint(c, "add quiet (or loglevel=3): serial printk runs with IRQs off on the printing CPU");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "add quiet (or loglevel=3): serial printk runs with IRQs off on the printing CPU");
 	}
 }
 
@@ -313,8 +458,8 @@ void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 		struct audit_check *c = audit_add(a, "rcu.normal_after_boot", -1, SEV_LOW,
 						  "/proc/cmdline");
 
-		ck_exp(c, "rcupdate.rcu_normal_after_boot=1");
-		ck_obs(c, "PREEMPT_RT: normal grace periods after boot by default");
+		audit_ck_exp(c, "rcupdate.rcu_normal_after_boot=1");
+		audit_ck_obs(c, "PREEMPT_RT: normal grace periods after boot by default");
 	} else {
 		check_flag(a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
 			   "boot with rcupdate.rcu_normal_after_boot=1: expedited grace periods IPI every CPU");

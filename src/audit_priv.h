@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* audit_priv.h - helpers shared by audit*.c (not a public interface). */
+/* audit_priv.h - the check store and helpers the audit*.c groups share (not public). */
 #ifndef AUDIT_PRIV_H
 #define AUDIT_PRIV_H
 
@@ -10,43 +10,42 @@
 
 #define FMT(a, b) __attribute__((format(printf, a, b)))
 
+/* the check store, audit.c */
 /* audit_add - a new check, verdict pass until set; never NULL (a->scratch when OOM) */
 struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu,
 			      enum audit_severity sev, const char *source);
-void ck_obs(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
-void ck_exp(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
-void ck_hint(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
-void ck_src(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
-/* ck_obs_append - append "; text" (or text when empty) to observed */
-void ck_obs_append(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
-/* ck_deviate - the setting is wrong: fail for severity >= med, else warn */
-void ck_deviate(struct audit_check *c);
-/* ck_skip - skip with why (observed) and how (hint) */
-void ck_skip(struct audit_check *c, const char *why, const char *how);
-/* ck_skip_err - skip because path could not be read (err = -errno) */
-void ck_skip_err(struct audit_check *c, const char *path, int err);
+void audit_ck_obs(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
+void audit_ck_exp(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
+void audit_ck_hint(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
+void audit_ck_src(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
+/* audit_ck_obs_append - append "; text" (or text when empty) to observed */
+void audit_ck_obs_append(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
+/* audit_ck_deviate - the setting is wrong: fail for severity >= med, else warn */
+void audit_ck_deviate(struct audit_check *c);
+/* audit_ck_skip - skip with why (observed) and how (hint) */
+void audit_ck_skip(struct audit_check *c, const char *why, const char *how);
+/* audit_ck_skip_err - skip because path could not be read (err = -errno) */
+void audit_ck_skip_err(struct audit_check *c, const char *path, int err);
 
-/* fmt_set - cpulist of s into buf ("none" when empty); returns buf */
-const char *fmt_set(const struct js_cpuset *s, char *buf, size_t len);
-/* spath - snprintf into a path buffer; returns buf */
-const char *spath(char *buf, size_t len, const char *fmt, ...) FMT(3, 4);
+/* audit_fmt_set - cpulist of s into buf ("none" when empty); returns buf */
+const char *audit_fmt_set(const struct js_cpuset *s, char *buf, size_t len);
+/* audit_spath - snprintf into a path buffer; returns buf */
+const char *audit_spath(char *buf, size_t len, const char *fmt, ...) FMT(3, 4);
+/* audit_lead_int - the decimal number at the start of s (at most 9 digits), or -1 */
+int audit_lead_int(const char *s);
 
-/* command line (a->f.cmdline, which ends at a "--") */
-bool cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len);
-bool cmdline_has(const struct js_audit *a, const char *word);
-/* cmdline_skip - skip c when /proc/cmdline was unreadable; true if skipped */
-bool cmdline_skip(const struct js_audit *a, struct audit_check *c);
-/* cmdline_get_all - every value of key (e.g. several console=), up to max; count */
-size_t cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64], size_t max);
-/* lead_int - the decimal number at the start of s (at most 9 digits), or -1 */
-int lead_int(const char *s);
-/* last_possible_cpu - highest CPU in /sys/devices/system/cpu/possible (for "N"), or -1 */
-int last_possible_cpu(void);
+/* command line (a->f.cmdline, which ends at a "--"), audit_cmdline.c */
+/* audit_cmdline_load - read /proc/cmdline into a->f (cmdline_err on failure) */
+void audit_cmdline_load(struct js_audit *a);
+bool audit_cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len);
+bool audit_cmdline_has(const struct js_audit *a, const char *word);
+/* audit_cmdline_skip - skip c when /proc/cmdline was unreadable; true if skipped */
+bool audit_cmdline_skip(const struct js_audit *a, struct audit_check *c);
+/* audit_cmdline_get_all - every value of key (e.g. several console=), up to max; count */
+size_t audit_cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64],
+			     size_t max);
 
-/* kernel config (CONFIG_X): 'y', 'm', 'n' (not set), or 0 when no config is readable */
-char kconfig_tristate(const struct js_audit *a, const char *sym);
-/* kconfig_value - value of CONFIG_X (e.g. "250") into buf; false if unknown */
-bool kconfig_value(const struct js_audit *a, const char *sym, char *buf, size_t len);
+/* kernel config (CONFIG_X), audit_kernel.c */
 /* audit_kconfig_load - read /proc/config.gz or /boot/config-RELEASE (once per run) */
 void audit_kconfig_load(struct js_audit *a);
 /* audit_kconfig_release - drop the loaded config */
@@ -79,7 +78,7 @@ void audit_tasks_free(struct audit_tasks *ts);
 /* audit_tasks_find_comm - index of the first task whose comm starts with prefix, or -1 */
 int audit_tasks_find_comm(const struct audit_tasks *ts, const char *prefix, bool kthread);
 
-/* check groups, in report order */
+/* check groups, in report order; audit_run.c calls them */
 void audit_facts_kernel(struct js_audit *a);
 void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts);
 void audit_checks_irq(struct js_audit *a, const struct audit_tasks *ts);
