@@ -21,7 +21,7 @@
 #include "js_sysfs.h"
 #include "js_test.h"
 #include "js_util.h"
-#include "../../src/audit_priv.h"
+#include "../../src/audit/audit_priv.h"
 
 #define TUNED "tests/data/sysroot/tuned"
 #define BADLY "tests/data/sysroot/badly-tuned"
