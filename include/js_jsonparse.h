@@ -90,6 +90,8 @@ int jsonp_parse(const char *buf, size_t len, struct jsonp_doc *out, char *err, s
 /* jsonp_free - release a document (zeroed or failed documents too) */
 void jsonp_free(struct jsonp_doc *d);
 
+/* jsonp_pos - "line L, column C" where v starts, into buf (for messages); returns buf */
+const char *jsonp_pos(const struct jsonp_val *v, char *buf, size_t len);
 /* jsonp_type_name - "null", "boolean", "number", "string", "array", "object" */
 const char *jsonp_type_name(enum jsonp_type t);
 /* jsonp_get - member key of object o (the last one if repeated); NULL if o is not an

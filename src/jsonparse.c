@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "js_jsonparse.h"
+#include "js_util.h"
 
 #define ARENA_CHUNK (64 * 1024)
 
@@ -62,6 +63,13 @@ static uint32_t col_of(const struct ps *s, const unsigned char *at)
 	return (uint32_t)(bytes >= cont ? bytes - cont : 0) + 1;
 }
 
+/* jsonp_pos - "line L, column C" of v into buf; returns buf */
+const char *jsonp_pos(const struct jsonp_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "line %u, column %u", v->line, v->col);
+	return buf;
+}
+
 /* fail - record the first error at position at; returns -EINVAL */
 static int __attribute__((format(printf, 3, 4))) fail(struct ps *s, const unsigned char *at,
 						       const char *fmt, ...)
@@ -69,22 +77,22 @@ static int __attribute__((format(printf, 3, 4))) fail(struct ps *s, const unsign
 	char msg[160];
 	va_list ap;
 
+	struct jsonp_val where = { .line = s->line, .col = col_of(s, at) };
+	char pos[48];
+
 	if (s->rc)
 		return s->rc;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (s->err && s->errlen)
-		snprintf(s->err, s->errlen, "line %u, column %u: %s", s->line, col_of(s, at), msg);
-	s->rc = -EINVAL;
+	s->rc = js_errf(s->err, s->errlen, "%s: %s", jsonp_pos(&where, pos, sizeof(pos)), msg);
 	return s->rc;
 }
 
 static int oom(struct ps *s)
 {
 	if (!s->rc) {
-		if (s->err && s->errlen)
-			snprintf(s->err, s->errlen, "out of memory");
+		js_errf(s->err, s->errlen, "out of memory");
 		s->rc = -ENOMEM;
 	}
 	return s->rc;

@@ -50,7 +50,7 @@ static void pop(struct ld *l, size_t mark)
 static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struct jsonp_val *at,
 						       const char *key, const char *fmt, ...)
 {
-	char msg[256], where[32] = "";
+	char msg[256], where[64] = "", pos[48];
 	const char *path = l->path[0] == '.' ? l->path + 1 : l->path;
 	va_list ap;
 
@@ -60,7 +60,7 @@ static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struc
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (at)
-		snprintf(where, sizeof(where), " (line %u, column %u)", at->line, at->col);
+		snprintf(where, sizeof(where), " (%s)", jsonp_pos(at, pos, sizeof(pos)));
 	l->rc = js_errf(l->err, l->errlen, "%s%s%s%s%s%s", path, key && path[0] ? "." : "",
 			key ? key : "", path[0] || key ? ": " : "", msg, where);
 	return l->rc;
