@@ -86,6 +86,13 @@ struct js_attr {
 	                           * steal has been allocated (then 0) */
 };
 
+struct js_json;
+/*
+ * js_attr_write_json - a's members into the open JSON object: cause, detail, covered_ns,
+ * steal_ns, smi, unexplained_ns and the "causes" array of its parts (causes.c)
+ */
+void js_attr_write_json(struct js_json *j, const struct js_attr *a);
+
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */
 struct js_gap_rec {
 	struct js_gap gap;

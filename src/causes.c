@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "js_causes.h"
+#include "js_json.h"
 #include "js_util.h"
 
 static const char *const cause_names[JS_CAUSE_MAX] = {
@@ -40,6 +41,27 @@ const char *js_cause_name(enum js_cause c)
 int js_cause_from_name(const char *name)
 {
 	return js_name_index(cause_names, JS_CAUSE_MAX, name);
+}
+
+/* js_attr_write_json - a's members into the open JSON object (the JSON file and the trace) */
+void js_attr_write_json(struct js_json *j, const struct js_attr *a)
+{
+	json_str(j, "cause", js_cause_name(a->primary));
+	json_str(j, "detail", a->detail);
+	json_u64(j, "covered_ns", a->covered_ns);
+	json_u64(j, "steal_ns", a->steal_ns);
+	json_u64(j, "smi", a->smi);
+	json_u64(j, "unexplained_ns", a->unexplained_ns);
+	json_arr_begin(j, "causes");
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "cause", js_cause_name(a->parts[i].cause));
+		json_str(j, "detail", a->parts[i].detail);
+		json_u64(j, "count", a->parts[i].count);
+		json_u64(j, "net_ns", a->parts[i].net_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 /* causes_init - an empty table */

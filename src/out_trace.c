@@ -361,23 +361,8 @@ static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run
 	json_obj_begin(j, NULL);
 	json_u64(j, "gap_ns", g->gap.dur_ns);
 	json_u64(j, "start_ns", g->gap.start_ns);
-	json_str(j, "cause", js_cause_name(a->primary));
-	json_str(j, "detail", a->detail);
+	js_attr_write_json(j, a);
 	json_str(j, "story", story);
-	json_arr_begin(j, "causes");
-	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(a->parts[i].cause));
-		json_str(j, "detail", a->parts[i].detail);
-		json_u64(j, "count", a->parts[i].count);
-		json_u64(j, "net_ns", a->parts[i].net_ns);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_u64(j, "covered_ns", a->covered_ns);
-	json_u64(j, "steal_ns", a->steal_ns);
-	json_u64(j, "smi", a->smi);
-	json_u64(j, "unexplained_ns", a->unexplained_ns);
 	json_u64(j, "events", a->nevents);
 	json_u64(j, "events_in_trace", in_trace);
 	if (truncated)

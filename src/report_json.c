@@ -97,28 +97,6 @@ static void machine(struct js_json *j, const struct js_run *run)
 	json_obj_end(j);
 }
 
-static void attr(struct js_json *j, const struct js_gap_rec *g)
-{
-	const struct js_attr *a = &g->attr;
-
-	json_str(j, "cause", js_cause_name(a->primary));
-	json_str(j, "detail", a->detail);
-	json_u64(j, "covered_ns", a->covered_ns);
-	json_u64(j, "steal_ns", a->steal_ns);
-	json_u64(j, "smi", a->smi);
-	json_u64(j, "unexplained_ns", a->unexplained_ns);
-	json_arr_begin(j, "causes");
-	for (uint32_t i = 0; i < a->nparts; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(a->parts[i].cause));
-		json_str(j, "detail", a->parts[i].detail);
-		json_u64(j, "count", a->parts[i].count);
-		json_u64(j, "net_ns", a->parts[i].net_ns);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
-
 static void hist_pcts(struct js_json *j, const struct js_hist *h)
 {
 	for (size_t i = 0; i < js_npcts; i++)
@@ -324,7 +302,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
 		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
 		json_u64(j, "events", recs[i].attr.nevents);
-		attr(j, &recs[i]);
+		js_attr_write_json(j, &recs[i].attr);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
