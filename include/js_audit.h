@@ -131,7 +131,7 @@ struct js_audit {
  * or malformed items never fail the call: they become skip verdicts.
  */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot);
-/* audit_free - free everything audit_run allocated; accepts a zeroed struct */
+/* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
 void audit_free(struct js_audit *a);
 
 /* audit_count - number of checks with verdict v */

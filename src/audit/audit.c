@@ -205,7 +205,7 @@ const char *audit_spath(char *buf, size_t len, const char *fmt, ...)
 	return buf;
 }
 
-/* audit_free - free everything audit_run allocated; accepts a zeroed struct */
+/* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
 void audit_free(struct js_audit *a)
 {
 	if (!a)
@@ -216,11 +216,7 @@ void audit_free(struct js_audit *a)
 	free(a->checks);
 	free(a->cpus);
 	free(a->cpu);
-	a->irqs = NULL;
-	a->checks = NULL;
-	a->cpus = NULL;
-	a->cpu = NULL;
-	a->n = a->cap = a->ncpus = a->nirqs = 0;
+	memset(a, 0, sizeof(*a));
 }
 
 /* audit_count - number of checks with verdict v */

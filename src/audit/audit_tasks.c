@@ -217,6 +217,17 @@ static void count_cpu(struct audit_cpu *pc, const struct audit_tasks *ts, int *p
 	}
 }
 
+/* obs_allowed - observed: "N WHAT allowed on CPU C (comm:tid, ...)" for one kind */
+static void obs_allowed(struct audit_check *c, const struct audit_tasks *ts, int cpu,
+			enum offence kind, int n, const char *what)
+{
+	char list[160];
+
+	names(ts, cpu, kind, list, sizeof(list));
+	audit_ck_obs(c, "%d %s allowed on CPU %d%s%s%s", n, what, cpu, n ? " (" : "", list,
+		     n ? ")" : "");
+}
+
 static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *ts, int pinned)
 {
 	struct audit_cpu *pc = &a->cpu[i];
@@ -225,9 +236,7 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 	char list[160];
 
 	audit_ck_exp(c, "no user task allowed on CPU %d but the workload", pc->cpu);
-	names(ts, pc->cpu, USER_ANY, list, sizeof(list));
-	audit_ck_obs(c, "%d user tasks allowed on CPU %d%s%s%s", pc->ntasks_user, pc->cpu,
-		     pc->ntasks_user ? " (" : "", list, pc->ntasks_user ? ")" : "");
+	obs_allowed(c, ts, pc->cpu, USER_ANY, pc->ntasks_user, "user tasks");
 	audit_ck_obs_append(c, "%d tasks last ran there", pc->nrunning);
 	if (pinned) {
 		names(ts, pc->cpu, USER_PINNED, list, sizeof(list));
@@ -248,12 +257,9 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 	struct audit_cpu *pc = &a->cpu[i];
 	struct audit_check *c = audit_add(a, "tasks.kthreads", pc->cpu, SEV_HIGH,
 					  "/proc/*/task/*/stat flags, status Cpus_allowed_list");
-	char list[160];
 
 	audit_ck_exp(c, "only CPU %d's own per-CPU kthreads", pc->cpu);
-	names(ts, pc->cpu, KTHREAD_UNBOUND, list, sizeof(list));
-	audit_ck_obs(c, "%d unbound kthreads allowed on CPU %d%s%s%s", pc->ntasks_kthread, pc->cpu,
-		     pc->ntasks_kthread ? " (" : "", list, pc->ntasks_kthread ? ")" : "");
+	obs_allowed(c, ts, pc->cpu, KTHREAD_UNBOUND, pc->ntasks_kthread, "unbound kthreads");
 	if (pc->ntasks_kthread) {
 		audit_ck_deviate(c);
 		audit_ck_hint(c, "isolcpus=domain,%d keeps unbound kthreads off it (or taskset them to housekeeping)",
