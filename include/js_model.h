@@ -20,10 +20,10 @@
 #define JS_PARTS_MAX 16
 #define JS_FOLDED_FMT "(other: %zu sources)"
 
-/* js_detail_folded - is detail a folded part's: "(other: N sources)", or "(other)" (before) */
+/* js_detail_folded - is detail a folded part's "(other: N sources)" */
 static inline bool js_detail_folded(const char *detail)
 {
-	return detail && !strncmp(detail, "(other", 6) && (detail[6] == ')' || detail[6] == ':');
+	return detail && !strncmp(detail, "(other: ", 8);
 }
 
 /* Cause classes. The order is the report's order; names are js_cause_name() (causes.c). */

@@ -37,7 +37,7 @@ static const char *fmt_ns(char *buf, uint64_t ns)
 	return js_fmt_ns(buf, 32, ns);
 }
 
-/* label_folded - "N other sources" ("(other: N sources)"), "other CLASS" ("(other)") */
+/* label_folded - "N other sources" for "(other: N sources)"; "other CLASS" if N is unreadable */
 static int label_folded(char *buf, size_t len, uint32_t cause, const char *d)
 {
 	unsigned n;

@@ -212,7 +212,7 @@ static void test_overflow(void **state)
 	/* a new class after the table is full still has its own "(other)" */
 	rec_init(&r, 10);
 	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 4);
-	add(&r, JS_CAUSE_IRQ, "(other)", 2, 6);
+	add(&r, JS_CAUSE_IRQ, "(other: 2 sources)", 2, 6);
 	finish(&r, JS_CAUSE_SOFTIRQ, "NET_RX");
 	causes_add_gap(c, &r);
 	sum += 10;

@@ -285,14 +285,16 @@ static void test_labels(void **state)
 	assert_string_equal(b, "THP collapse");
 	story_part_label(b, sizeof(b), JS_CAUSE_MM, "compaction");
 	assert_string_equal(b, "compaction");
-	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");
-	assert_string_equal(b, "other irq");
 	story_part_label(b, sizeof(b), JS_CAUSE_TLB, "(other: 5 sources)");
 	assert_string_equal(b, "5 other sources");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: 1 sources)");
 	assert_string_equal(b, "1 other source");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(others)");     /* not a fold */
 	assert_string_equal(b, "IRQ (others)");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");      /* the cause table's row */
+	assert_string_equal(b, "IRQ (other)");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: many sources)");
+	assert_string_equal(b, "other irq");
 }
 
 int main(void)
