@@ -2,35 +2,10 @@
 /*
  * js_correlate.h - pure correlation of sampler gaps with probe events (no I/O).
  *
- * Everything is on the CLOCK_MONOTONIC time base (bpf_ktime_get_ns and the mapped
- * sampler gaps). Typical use, per measured CPU:
- *
- *   for each gap: corr_attribute(&gap, events, nev, &opts, &rec.attr);
- *   steal_allocate(recs, n, readings, nr);      // readings from steal_readings()
- *   smi_allocate(recs_in_window, k, smi_delta); // per SMI counter reading window
- *
- * Attribution rules (see correlate.c for the details):
- *  - only events on the gap's CPU count (IPI_SEND: cpu = its target);
- *  - intervals are clipped to the gap; an event matches when it overlaps
- *    [start - edge_slack, end + edge_slack], its time is still clipped to the gap;
- *  - nested intervals are counted once, osnoise style: each instant of the gap
- *    belongs to the innermost interval covering it (the one that began last;
- *    ties: NMI > hrtimer > irq/vector/tlb > softirq > fault > work/thp/mm >
- *    task/idle), so a task's net time excludes the softirqs and IRQs inside it;
- *  - point events (start == end) add a count and no time;
- *  - parts are merged per (cause, detail), sorted by net desc; beyond
- *    JS_PARTS_MAX the least telling are folded into one "(other: N sources)" part
- *    (never the primary, sampler faults, THP/mm or NMIs; TLB flushes and class
- *    repeats first: see fill_parts()), so the parts' nets still add up to covered_ns;
- *  - covered_ns is the union of the clipped intervals (= the sum of the nets);
- *    unexplained_ns = dur - covered - steal, never negative, never folded;
- *  - primary: a THP collapse of the samplers' memory (JS_F_SAMPLER, local or
- *    JS_F_REMOTE) in a gap where the sampler faulted (JS_F_SAMPLER fault: it
- *    waited on its own memory while it was collapsed); else an off-CPU interval
- *    (TASK, or IDLE) outranks whatever ran inside
- *    it: the task/idle source with the largest inclusive time is primary unless
- *    some other source has a larger net (it then ran outside it); otherwise the
- *    largest net. See corr_finish() for steal and SMI.
+ * All times are CLOCK_MONOTONIC. Per gap, corr_attribute() names the parts (net time per
+ * cause and detail, nested intervals counted once, at most JS_PARTS_MAX) and the primary
+ * cause from the events on the gap's CPU; steal and SMIs are then allocated to the gaps of
+ * a window and corr_finish() settles unexplained_ns. Rules: docs/DESIGN.md, correlate.
  */
 #ifndef JS_CORRELATE_H
 #define JS_CORRELATE_H

@@ -1,38 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * out_hlog.c - the --hlog output: an HdrHistogram interval log exactly as HdrHistogram
- * Java's HistogramLogWriter writes it (format 1.3; hlog.c formats the lines).
- *
- * Time: intervals start where measuring starts, at the earliest measured CPU's window start
- * T0 (struct js_cpu_result.start_ns, after any warm-up): interval k is
- * [T0 + k * len, T0 + (k + 1) * len) and its line's timestamp is k * len seconds, relative
- * to BaseTime = StartTime = the wall-clock time of T0 (run->start_epoch_s plus
- * T0 - run->start_mono_ns). A gap belongs to the interval its START falls in. Values are gap
- * durations in ns, recorded exactly as the run's own gap histogram records them, so the
- * intervals of a CPU added up equal that histogram (and the JSON's figures).
- *
- * Lines, per interval, in this order:
- *   start,len,max,HISTF...                    every measured CPU merged (untagged: the
- *                                             series HistogramLogAnalyzer/Processor show
- *                                             by default)
- *   Tag=cpuN,start,len,max,HISTF...           per measured CPU
- *   Tag=cpuN-arrivalX,start,len,max,HISTF...  per CPU and --arrival-interval X (e.g.
- *                                             "cpu1-arrival100us"): the delay of the
- *                                             arrivals of that interval (js_arrival.h)
- * Every interval is written, empty ones too, so the log is a regular time series. The last
- * one ends with the run (the latest CPU's end) and carries its actual length; a gapless
- * tail shorter than 1 ms after the last full interval is added to that interval.
- *
- * When a line is written: on_tick(t) writes every interval that ends at least 100 ms before
- * t (t is the time up to which the pipeline has delivered every gap that ENDED). The margin
- * lets a gap that started in an interval end up to 100 ms after it and still be counted
- * there; it also leaves the last interval of a run to finish, which knows where the run
- * ended. A gap that started in an interval already written (it ran on longer) is counted in
- * the interval in progress instead ("late": rare, -v reports how many; its arrivals before
- * that interval were already written as not delayed). Gaps of intervals after the one in
- * progress wait in a per-CPU queue (HLOG_PEND_CAP); if it fills up, the interval in
- * progress is written early (other CPUs' gaps of that interval then come late). Nothing is
- * allocated per gap: the histograms and queues are allocated at run_start.
+ * Java's HistogramLogWriter writes it (format 1.3; hlog.c formats the lines). Per interval
+ * an untagged line (all CPUs), one Tag=cpuN line per CPU and one Tag=cpuN-arrivalX line per
+ * CPU and arrival interval; a gap belongs to the interval its start falls in. Lines are
+ * written 100 ms after their interval ends; nothing is allocated per gap. The format:
+ * docs/OUTPUTS.md; the timing: docs/DESIGN.md, out_hlog.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -2,28 +2,9 @@
 /*
  * out_trace.c - --trace FILE: the gaps and what caused them as a Chrome Trace Event JSON
  * timeline (ui.perfetto.dev, chrome://tracing). docs/OUTPUTS_TRACE_HTML.md has the layout.
- *
- * One process per measured CPU ("jitterscope cpuN", pid = N + 1), one thread (track) per
- * cause class ("cpuN gaps", "cpuN irq", "cpuN timer", ..., tid = 10000 * (track + 1) + N),
- * so slices of different classes never share a track. Per gap one X slice (name "gap
- * 12.3 us: task kworker/1:2:77", args with the story and its causes); per event that
- * overlapped a kept gap one X slice, clipped to the gap +- its own length (at least 10 us),
- * or an instant ("i") for point events (faults, TLB flushes). Slices of one track are made
- * to nest: a slice overlapping the end of an enclosing one is trimmed to it (args.trimmed).
- * Counters ("C") give the gaps and the time lost per second of every CPU (all gaps).
- * ts and dur are microseconds since the run start with 3 decimals (ns precision); the
- * origin (CLOCK_MONOTONIC and wall clock) is in otherData.
- *
- * Cap: the file holds at most --trace-max-events events. Metadata and counters have a
- * fixed reserve (counter bins double in width when a long run needs more); the rest is
- * shared evenly by the CPUs. Per CPU the worst gaps are kept, each with its events (at
- * most budget / 16 per gap, intervals first, largest overlap first), in a min-heap on
- * duration: a gap that does not fit evicts smaller gaps; when only larger gaps are left it
- * is kept with as many of its events as fit, or dropped when not even the gap fits. Once a
- * gap was left out, no gap that is not longer is kept (room freed by an eviction stays
- * free). So the kept gaps are always the longest ones, memory stays bounded by the cap,
- * and the file is written at the end in time order. otherData tells whether a CPU was
- * capped and the longest gap left out.
+ * One process per measured CPU, one track per cause class; per CPU the worst gaps are kept
+ * with their events in a min-heap under --trace-max-events, and the file is written at the
+ * end in time order. The budget rules: docs/DESIGN.md, out_trace.
  */
 #include <errno.h>
 #include <inttypes.h>
