@@ -129,7 +129,7 @@ bench: all
 
 .PHONY: bench
 
-# ---- robustness (issue 6, docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak ----------
+# ---- robustness (docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak --------------------
 #   make asan        library, unit tests and binary with ASan+UBSan in build-asan/, unit tests
 #                    run; then the integration tests against that binary (JS_BIN, root) and
 #                    that test_hlog (JS_TEST_HLOG, hdr_interop.sh)

@@ -506,7 +506,7 @@ int BPF_PROG(softirq_exit, unsigned int vec_nr)
 	return 0;
 }
 
-/* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (FEASIBILITY §3) */
+/* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (docs/DESIGN.md) */
 static __always_inline void learn_steal(struct hrtimer *timer, __u32 cpu)
 {
 	struct hrtimer_cpu_base *cb;

@@ -6,7 +6,7 @@
  * Values are int64 (jitterscope records ns). Product configuration:
  * hist_init(h, 1, JS_HIST_HIGHEST_NS, 3) -> 33 792 slots, 264 KiB.
  * Percentiles, min/max, mean and stddev follow the Java reference (2.1.x/2.2.x)
- * so numbers equal HistogramLogProcessor's. See ECOSYSTEM.md section 1.
+ * so numbers equal HistogramLogProcessor's (docs/DESIGN.md, HdrHistogram).
  */
 #ifndef JS_HIST_H
 #define JS_HIST_H

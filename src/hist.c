@@ -4,8 +4,8 @@
  * Java-compatible percentile, min/max, mean and stddev.
  *
  * The bucket math is the one HdrHistogram (Java and C) uses, so a slot here is a
- * slot there and the V2 encoding (hdr_codec.c) can carry the counts unchanged.
- * See ECOSYSTEM.md section 1.1.
+ * slot there and the V2 encoding (hdr_codec.c) can carry the counts unchanged
+ * (docs/DESIGN.md, HdrHistogram).
  */
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  *
  * Configuration goes into rodata between open and load: the measured-CPU mask and list,
  * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
- * steal_time address (FEASIBILITY §3), computed here from the vmlinux BTF. Programs whose
+ * steal_time address (docs/DESIGN.md, probes), computed here from the vmlinux BTF. Programs whose
  * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
  * loaded. The ring buffer is drained with ring_buffer__consume() only: the probes submit
  * with BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
@@ -112,7 +112,7 @@ static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* ---- steal clock location (FEASIBILITY §3) ------------------------------------------ */
+/* ---- steal clock location (docs/DESIGN.md, probes) ------------------------------------ */
 
 static bool kvm_steal_feature(void)
 {
