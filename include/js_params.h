@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
+#include "js_run_cfg.h"
 
 enum js_cmd {
 	JS_CMD_MEASURE = 0,
@@ -20,26 +20,13 @@ enum js_cmd {
 #define JS_DEFAULT_THRESHOLD_NS 1000ull
 #define JS_DEFAULT_TOP          10
 #define JS_DEFAULT_RING         (1u << 16)    /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
-#define JS_MAX_ARRIVALS         8
 #define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
 #define JS_DEFAULT_TRACE_EVENTS 200000
 
 struct js_params {
 	enum js_cmd cmd;
-	int cpus[JS_CPUS_MAX];
-	size_t ncpus;           /* 0 = default (isolated CPUs, else the last online) */
-	int hk[JS_CPUS_MAX];
-	size_t nhk;             /* 0 = default (allowed CPUs minus measured) */
-	uint64_t duration_ns;   /* 0 = until Ctrl-C */
-	bool duration_set;
-	uint64_t threshold_ns;
-	uint64_t warmup_ns;
-	int policy, priority;   /* -P */
-	unsigned top;           /* worst gaps listed */
+	struct js_run_cfg cfg;  /* what the run records of its parameters */
 	size_t ring_entries;
-	bool no_probes;
-	int test_hook;          /* enum sampler_hook: test-only self-interference */
-	bool lfence;
 	bool no_progress;
 	bool quiet;
 	int verbose;
@@ -57,9 +44,6 @@ struct js_params {
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */
 	size_t ninputs;
-	uint64_t arrival_ns[JS_MAX_ARRIVALS];
-	size_t narrivals;
-	uint64_t burst;
 };
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */

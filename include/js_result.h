@@ -18,7 +18,7 @@
 #include "js_period.h"
 #include "js_hist.h"
 #include "js_model.h"
-#include "js_params.h"
+#include "js_run_cfg.h"
 #include "js_tsc.h"
 
 /* the JSON documents' schema_version (docs/JSON.md; CHANGELOG.md says what each changed) */
@@ -82,7 +82,7 @@ struct js_probe_prog {
 };
 
 struct js_run {
-	const struct js_params *params;
+	struct js_run_cfg cfg;        /* what it was asked to do */
 	struct js_machine machine;
 	struct tsc_fit fit;
 	uint64_t start_mono_ns;       /* when sampling started */

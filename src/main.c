@@ -69,45 +69,47 @@ static int check_cpus(struct js_params *p, cpu_set_t *hk_set)
 	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &aff))
 			cpuset_set(&allowed, c);
-	if (!p->ncpus && cpus_default(&online, &allowed, p->cpus, &p->ncpus))
+	if (!p->cfg.ncpus && cpus_default(&online, &allowed, p->cfg.cpus, &p->cfg.ncpus))
 		return -EINVAL;
-	for (size_t i = 0; i < p->ncpus; i++) {
-		if (!cpuset_isset(&online, p->cpus[i])) {
+	for (size_t i = 0; i < p->cfg.ncpus; i++) {
+		if (!cpuset_isset(&online, p->cfg.cpus[i])) {
 			js_err("CPU %d is not online (online: see /sys/devices/system/cpu/online)",
-			       p->cpus[i]);
+			       p->cfg.cpus[i]);
 			return -EINVAL;
 		}
-		if (!cpuset_isset(&allowed, p->cpus[i])) {
+		if (!cpuset_isset(&allowed, p->cfg.cpus[i])) {
 			js_err("CPU %d is not in this process's allowed CPUs (cpuset/taskset)",
-			       p->cpus[i]);
+			       p->cfg.cpus[i]);
 			return -EINVAL;
 		}
 	}
 	cpuset_zero(&hk);
-	if (p->nhk) {
-		for (size_t i = 0; i < p->nhk; i++) {
-			if (!cpuset_isset(&online, p->hk[i]) || !cpuset_isset(&allowed, p->hk[i])) {
-				js_err("housekeeping CPU %d is not online and allowed", p->hk[i]);
+	if (p->cfg.nhk) {
+		for (size_t i = 0; i < p->cfg.nhk; i++) {
+			int c = p->cfg.hk[i];
+
+			if (!cpuset_isset(&online, c) || !cpuset_isset(&allowed, c)) {
+				js_err("housekeeping CPU %d is not online and allowed", c);
 				return -EINVAL;
 			}
-			cpuset_set(&hk, p->hk[i]);
+			cpuset_set(&hk, c);
 		}
 	} else {
 		hk = allowed;
 		cpuset_and(&hk, &online);
-		for (size_t i = 0; i < p->ncpus; i++)
-			cpuset_clear(&hk, p->cpus[i]);
+		for (size_t i = 0; i < p->cfg.ncpus; i++)
+			cpuset_clear(&hk, p->cfg.cpus[i]);
 		for (int c = cpuset_next(&hk, 0); c >= 0; c = cpuset_next(&hk, c + 1))
-			p->hk[p->nhk++] = c;
+			p->cfg.hk[p->cfg.nhk++] = c;
 	}
-	if (!p->nhk) {
+	if (!p->cfg.nhk) {
 		js_err("no housekeeping CPU left: every allowed CPU is measured; leave one "
 		       "for jitterscope's own threads (measure fewer CPUs or use -H)");
 		return -EINVAL;
 	}
 	CPU_ZERO(hk_set);
-	for (size_t i = 0; i < p->nhk; i++)
-		CPU_SET(p->hk[i], hk_set);
+	for (size_t i = 0; i < p->cfg.nhk; i++)
+		CPU_SET(p->cfg.hk[i], hk_set);
 	return 0;
 }
 
@@ -157,11 +159,11 @@ static int rt_allowed(const struct js_params *p)
 {
 	struct rlimit rt;
 
-	if (p->policy != SCHED_OTHER && !have_cap(CAP_SYS_NICE) &&
+	if (p->cfg.policy != SCHED_OTHER && !have_cap(CAP_SYS_NICE) &&
 	    (getrlimit(RLIMIT_RTPRIO, &rt) || (rt.rlim_cur != RLIM_INFINITY &&
-					       rt.rlim_cur < (rlim_t)p->priority))) {
+					       rt.rlim_cur < (rlim_t)p->cfg.priority))) {
 		js_err("-P %s:%d needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d); use -P o:0",
-		       p->policy == SCHED_FIFO ? "f" : "r", p->priority, p->priority);
+		       p->cfg.policy == SCHED_FIFO ? "f" : "r", p->cfg.priority, p->cfg.priority);
 		return -EPERM;
 	}
 	return 0;
@@ -176,7 +178,7 @@ static void privileges(const struct js_params *p)
 	bool lock = have_cap(CAP_IPC_LOCK) || memlock_unlimited();
 	char missing[128] = "", lost[160] = "";
 
-	if (!p->no_probes && !bpf) {
+	if (!p->cfg.no_probes && !bpf) {
 		strcat(missing, have_cap(CAP_BPF) ? "" : ", CAP_BPF");
 		strcat(lost, ", no eBPF attribution");
 	}
@@ -220,7 +222,7 @@ static int preflight(const struct js_params *p, struct js_machine *m)
 	tsc_caps_detect(&caps, cpuinfo);
 	free(cpuinfo);
 	machine_facts(m, &caps);
-	if (!caps.has_rdtscp && !p->lfence) {
+	if (!caps.has_rdtscp && !p->cfg.lfence) {
 		js_err("this CPU has no rdtscp: use --lfence");
 		return -ENOTSUP;
 	}
@@ -237,7 +239,7 @@ static void warnings(const struct js_params *p, const struct js_machine *m)
 		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
 			"may be wrong when the CPU changes frequency or idles");
 	privileges(p);
-	if (p->policy != SCHED_OTHER &&
+	if (p->cfg.policy != SCHED_OTHER &&
 	    sysfs_read_int("/proc/sys/kernel/sched_rt_runtime_us", &rt) == 0 && rt != -1)
 		js_warn("a real-time spinner is RT-throttled: sched_rt_runtime_us=%d forces the "
 			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
@@ -296,18 +298,18 @@ static int check(struct js_params *p)
 		js_err("--sysroot '%s' is not a readable directory", p->sysroot);
 		return JS_EXIT_USAGE;
 	}
-	if (!p->ncpus) {
+	if (!p->cfg.ncpus) {
 		if (cpus_online(&online)) {
 			js_err("cannot read the online CPUs");
 			return JS_EXIT_ERROR;
 		}
-		if (cpus_default(&online, &online, p->cpus, &p->ncpus))
+		if (cpus_default(&online, &online, p->cfg.cpus, &p->cfg.ncpus))
 			return JS_EXIT_USAGE;
 	}
 	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
 		return JS_EXIT_ERROR;
 	memset(&a, 0, sizeof(a));
-	if (audit_run(&a, p->cpus, p->ncpus, p->sysroot)) {
+	if (audit_run(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot)) {
 		js_err("the audit could not run (CPU out of range?)");
 		output_file_close(json);
 		return JS_EXIT_USAGE;
@@ -367,14 +369,14 @@ static int measure(struct js_params *p)
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
 	lock_memory();
 	/* the audit is read-only and fast: it runs before the samplers start */
-	run.audited = audit_run(&run.audit, p->cpus, p->ncpus, NULL) == 0;
-	have_snap = audit_snapshot_take(&before, p->cpus, p->ncpus) == 0;
+	run.audited = audit_run(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL) == 0;
+	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
 	err = pipeline_run(&run, p, &outs);
 	if (err) {
 		rc = JS_EXIT_ERROR;
 		goto out;
 	}
-	if (have_snap && audit_snapshot_take(&after, p->cpus, p->ncpus) == 0) {
+	if (have_snap && audit_snapshot_take(&after, p->cfg.cpus, p->cfg.ncpus) == 0) {
 		run.have_deltas = audit_snapshot_diff(&before, &after, &run.deltas) == 0;
 		audit_snapshot_free(&after);
 	}

@@ -14,6 +14,7 @@
 
 #include "js_hlog.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 #include "js_util.h"
 
@@ -47,6 +48,8 @@ struct hlog_out {
 	FILE *fp;
 	const struct js_run *run;
 	uint64_t base_ns, len_ns;
+	uint64_t arrival_ns[JS_MAX_ARRIVALS];   /* --arrival-interval: a tag each */
+	size_t narrivals;
 	uint64_t first;         /* index of the interval in progress */
 	struct hlog_cpu *c;
 	size_t nc;
@@ -271,7 +274,6 @@ static void hlog_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 
 static int cpu_setup(struct hlog_out *h, struct hlog_cpu *c, size_t ri)
 {
-	const struct js_params *p = h->run->params;
 	int cpu = h->run->cpus[ri].cpu, err;
 
 	c->ri = ri;
@@ -282,18 +284,18 @@ static int cpu_setup(struct hlog_out *h, struct hlog_cpu *c, size_t ri)
 	c->pend = calloc(HLOG_PEND_CAP, sizeof(*c->pend));
 	if (!c->pend)
 		return -ENOMEM;
-	if (!p || !p->narrivals)
+	if (!h->narrivals)
 		return 0;
-	c->arr = calloc(p->narrivals, sizeof(*c->arr));
+	c->arr = calloc(h->narrivals, sizeof(*c->arr));
 	if (!c->arr)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->narrivals; i++) {
+	for (size_t i = 0; i < h->narrivals; i++) {
 		/* the run's own model counts arrivals outside gaps as 0 ns (pipeline.c) */
-		err = arrival_init(&c->arr[i].a, p->arrival_ns[i], 0, 0);
+		err = arrival_init(&c->arr[i].a, h->arrival_ns[i], 0, 0);
 		if (err)
 			return err;
 		c->narr++;
-		arrival_tag(c->arr[i].tag, sizeof(c->arr[i].tag), cpu, p->arrival_ns[i]);
+		arrival_tag(c->arr[i].tag, sizeof(c->arr[i].tag), cpu, h->arrival_ns[i]);
 	}
 	return 0;
 }
@@ -304,8 +306,6 @@ static void hlog_run_start(void *ctx, const struct js_run *run)
 	int err = -ENOMEM;
 
 	h->run = run;
-	h->len_ns = run->params && run->params->hlog_interval_ns ?
-		    run->params->hlog_interval_ns : JS_DEFAULT_HLOG_INTERVAL_NS;
 	h->c = calloc(run->ncpus ? run->ncpus : 1, sizeof(*h->c));
 	if (!h->c)
 		goto out;
@@ -407,12 +407,17 @@ static void hlog_destroy(void *ctx)
 }
 
 /* hlog_output_new - the --hlog output (see the top of this file) */
-int hlog_output_new(struct js_output *out, const char *path)
+int hlog_output_new(struct js_output *out, const char *path, const struct js_params *p)
 {
 	struct hlog_out *h = calloc(1, sizeof(*h));
 
 	if (!h)
 		return -ENOMEM;
+	h->len_ns = p && p->hlog_interval_ns ? p->hlog_interval_ns : JS_DEFAULT_HLOG_INTERVAL_NS;
+	if (p) {
+		h->narrivals = p->cfg.narrivals;
+		memcpy(h->arrival_ns, p->cfg.arrival_ns, sizeof(h->arrival_ns));
+	}
 	memset(h->map, 0xff, sizeof(h->map));
 	h->fp = output_file_open(path, "hlog");
 	if (!h->fp) {

@@ -264,7 +264,6 @@ static void legend(FILE *fp, const bool *present)
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
-	const struct js_params *p = run->params;
 	char b[384], d[32];
 	time_t sec = (time_t)run->start_epoch_s;
 	struct tm tm;
@@ -284,7 +283,7 @@ static void header(FILE *fp, const struct js_run *run)
 		 run->interrupted ? " (interrupted: " : "", run->stop_why,
 		 run->stop_why[0] ? "; " : "", run->interrupted ? "partial results)" : "");
 	fact(fp, "duration", b);
-	snprintf(b, sizeof(b), "%s", p ? fmt(d, p->threshold_ns) : "?");
+	snprintf(b, sizeof(b), "%s", fmt(d, run->cfg.threshold_ns));
 	fact(fp, "threshold", b);
 	snprintf(b, sizeof(b), "TSC %.6f GHz fitted to CLOCK_MONOTONIC, residual max %.1f ns",
 		 run->fit.hz / 1e9, run->fit.residual_max_ns);
@@ -804,10 +803,12 @@ static void html_destroy(void *ctx)
 	free(h);
 }
 
-int html_output_new(struct js_output *out, const char *path)
+int html_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	struct html_out *h = calloc(1, sizeof(*h));
 
+	(void)params;  /* no settings */
 	if (!h)
 		return -ENOMEM;
 	h->fp = output_file_open(path, "html");

@@ -286,11 +286,13 @@ static void prom_destroy(void *ctx)
 }
 
 /* prom_output_new - the --prom output (see the top of this file) */
-int prom_output_new(struct js_output *out, const char *path)
+int prom_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	struct prom_out *p = calloc(1, sizeof(*p));
 	int err = -ENOMEM;
 
+	(void)params;  /* no settings */
 	if (!p)
 		goto out;
 	memset(p->map, 0xff, sizeof(p->map));

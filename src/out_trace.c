@@ -16,6 +16,7 @@
 #include "js_json.h"
 #include "js_ksyms.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 #include "js_story.h"
 #include "js_util.h"
@@ -463,8 +464,6 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 	long rest;
 
 	t->run_start_ns = run->start_mono_ns;
-	if (run->params && run->params->trace_max_events)
-		t->max_events = run->params->trace_max_events;
 	t->cpus = calloc(n, sizeof(*t->cpus));
 	if (!t->cpus) {
 		t->err = -ENOMEM;
@@ -843,7 +842,7 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 	json_u64(j, "origin_unix_ns", (uint64_t)(run->start_epoch_s * 1e9));
 	json_str(j, "origin_utc", utc);
 	json_u64(j, "tsc_hz", (uint64_t)(run->fit.hz + 0.5));
-	json_u64(j, "threshold_ns", run->params ? run->params->threshold_ns : 0);
+	json_u64(j, "threshold_ns", run->cfg.threshold_ns);
 	json_u64(j, "wall_ns", run->wall_ns);
 	json_u64(j, "max_events", t->max_events);
 	json_str(j, "cap_rule", tr_cap_rule);
@@ -921,7 +920,7 @@ static void trace_destroy(void *ctx)
 	free(t);
 }
 
-int trace_output_new(struct js_output *out, const char *path)
+int trace_output_new(struct js_output *out, const char *path, const struct js_params *p)
 {
 	struct trace_out *t = calloc(1, sizeof(*t));
 
@@ -932,7 +931,7 @@ int trace_output_new(struct js_output *out, const char *path)
 		free(t);
 		return -EIO;
 	}
-	t->max_events = JS_DEFAULT_TRACE_EVENTS;   /* run_start reads the parameter */
+	t->max_events = p && p->trace_max_events ? p->trace_max_events : JS_DEFAULT_TRACE_EVENTS;
 	out->name = "trace";
 	out->ctx = t;
 	out->wants_events = true;

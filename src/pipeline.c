@@ -247,15 +247,15 @@ static void init_models(struct pipeline *pl, struct cpu_pipe *c)
 	c->models_ready = true;
 	r->start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
 	err = intervals_init(&r->intervals, r->start_ns, 1000000000ull, 0);
-	for (size_t a = 0; !err && a < pl->p->narrivals; a++) {
+	for (size_t a = 0; !err && a < pl->p->cfg.narrivals; a++) {
 		/* arrivals outside gaps wait 0: the loop period is reported beside */
-		err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a], r->start_ns, 0);
+		err = arrival_init(&r->arrivals[a], pl->p->cfg.arrival_ns[a], r->start_ns, 0);
 		if (err)
 			break;
 		r->narrivals++;
-		for (int k = 0; k < JS_BURST_SIZES && pl->p->burst; k++)
-			burst_init(&r->bursts[a][k], r->start_ns, pl->p->arrival_ns[a],
-				   pl->p->burst, js_burst_sizes_ns[k]);
+		for (int k = 0; k < JS_BURST_SIZES && pl->p->cfg.burst; k++)
+			burst_init(&r->bursts[a][k], r->start_ns, pl->p->cfg.arrival_ns[a],
+				   pl->p->cfg.burst, js_burst_sizes_ns[k]);
 	}
 	if (err)
 		js_warn("CPU %d: cannot allocate the per-second and arrival models", r->cpu);
@@ -317,8 +317,8 @@ static void progress(struct pipeline *pl, uint64_t now, bool final)
 		gaps += pl->cp[i].res->gap_count;
 		worst = JS_MAX(worst, (uint64_t)hist_max(&pl->cp[i].res->hist));
 	}
-	if (pl->p->duration_ns)
-		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->duration_ns / 1e9);
+	if (pl->p->cfg.duration_ns)
+		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->cfg.duration_ns / 1e9);
 	else
 		snprintf(line, sizeof(line), "%5.1f s", el);
 	fprintf(stderr, "\r[%s] %zu CPU%s: %llu gaps, worst %s   %s", line, pl->n,
@@ -352,7 +352,7 @@ static int setup(struct pipeline *pl)
 
 	for (int i = 0; i < JS_CPUS_MAX; i++)
 		pl->cpu_index[i] = -1;
-	pl->n = p->ncpus;
+	pl->n = p->cfg.ncpus;
 	pl->cp = calloc(pl->n, sizeof(*pl->cp));
 	run->cpus = calloc(pl->n, sizeof(*run->cpus));
 	run->ncpus = pl->n;
@@ -368,9 +368,9 @@ static int setup(struct pipeline *pl)
 		struct cpu_pipe *c = &pl->cp[i];
 		int err;
 
-		pl->cpu_index[p->cpus[i]] = (int)i;
+		pl->cpu_index[p->cfg.cpus[i]] = (int)i;
 		c->res = &run->cpus[i];
-		err = result_cpu_init(c->res, p->cpus[i], p->top);
+		err = result_cpu_init(c->res, p->cfg.cpus[i], p->cfg.top);
 		if (err)
 			return err;
 	}
@@ -398,12 +398,12 @@ static void open_probes(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
 	struct probes_opts o = {
-		.cpus = p->cpus, .ncpus = p->ncpus, .sampler_tgid = getpid(),
+		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = getpid(),
 		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
 	};
 	char why[256] = "";
 
-	if (p->no_probes) {
+	if (p->cfg.no_probes) {
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "--no-probes");
 		return;
 	}
@@ -467,12 +467,12 @@ static int start_samplers(struct pipeline *pl)
 	pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler_cfg cfg = {
-			.cpu = p->cpus[i], .policy = p->policy, .priority = p->priority,
-			.threshold_cycles = cycles(&pl->cal.fit, p->threshold_ns),
-			.warmup_cycles = cycles(&pl->cal.fit, p->warmup_ns),
-			.duration_cycles = cycles(&pl->cal.fit, p->duration_ns),
-			.ring_entries = p->ring_entries, .lfence = p->lfence,
-			.hook = (enum sampler_hook)p->test_hook,
+			.cpu = p->cfg.cpus[i], .policy = p->cfg.policy, .priority = p->cfg.priority,
+			.threshold_cycles = cycles(&pl->cal.fit, p->cfg.threshold_ns),
+			.warmup_cycles = cycles(&pl->cal.fit, p->cfg.warmup_ns),
+			.duration_cycles = cycles(&pl->cal.fit, p->cfg.duration_ns),
+			.ring_entries = p->ring_entries, .lfence = p->cfg.lfence,
+			.hook = (enum sampler_hook)p->cfg.test_hook,
 			.go = &pl->go, .stop = &pl->stop,
 		};
 		int err = sampler_start(&pl->cp[i].s, &cfg);
@@ -583,11 +583,11 @@ static void measure(struct pipeline *pl)
 			tsc_cal_refit(&pl->cal);
 			next_fit = now + FIT_PERIOD_NS;
 		}
-		if (p->test_hook == SAMPLER_HOOK_FAULT)
+		if (p->cfg.test_hook == SAMPLER_HOOK_FAULT)
 			for (size_t i = 0; i < pl->n; i++)
 				if (sampler_hook_zap(&pl->cp[i].s) == 0)
 					pl->run->hook_actions++;
-		if (p->test_hook == SAMPLER_HOOK_THP)
+		if (p->cfg.test_hook == SAMPLER_HOOK_THP)
 			hook_thp_arm(pl);
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
@@ -642,7 +642,7 @@ static void finish(struct pipeline *pl)
 
 	for (size_t i = 0; i < pl->n; i++)
 		sampler_join(&pl->cp[i].s);
-	if (pl->p->test_hook == SAMPLER_HOOK_THP)
+	if (pl->p->cfg.test_hook == SAMPLER_HOOK_THP)
 		hook_thp_end(pl);
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
@@ -718,7 +718,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	struct pipeline pl = { .run = run, .p = p, .outs = outs };
 	int err;
 
-	run->params = p;
+	run->cfg = p->cfg;
 	err = setup(&pl);
 	if (err) {
 		js_err("cannot allocate the measurement's buffers: %s", strerror(-err));

@@ -119,10 +119,12 @@ static void gaps_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int gaps_output_new(struct js_output *out, const char *path)
+int gaps_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "gaps");
 
+	(void)params;  /* no settings */
 	if (!fp)
 		return -EIO;
 	csv_write_header(fp);

@@ -166,10 +166,10 @@ static size_t notes(const struct js_run *a, const struct js_run *b, char (*out)[
 	size_t n = 0;
 	char x[32], y[32];
 
-	if (a->params->threshold_ns != b->params->threshold_ns)
+	if (a->cfg.threshold_ns != b->cfg.threshold_ns)
 		snprintf(out[n++], 192, "thresholds differ (A %s, B %s): gap counts and lost time "
-			 "are not comparable", js_fmt_ns(x, sizeof(x), a->params->threshold_ns),
-			 js_fmt_ns(y, sizeof(y), b->params->threshold_ns));
+			 "are not comparable", js_fmt_ns(x, sizeof(x), a->cfg.threshold_ns),
+			 js_fmt_ns(y, sizeof(y), b->cfg.threshold_ns));
 	if (!compare_causes(a, b))
 		snprintf(out[n++], 192, "probes were off in %s: causes are not compared",
 			 !a->probes_on && !b->probes_on ? "both runs" : !a->probes_on ? "A" : "B");
@@ -229,7 +229,7 @@ static void run_line(FILE *fp, const char *tag, const char *name, const struct j
 	fprintf(fp, "  %s = %s: %s, %s, kernel %s, %s, threshold %s, probes %s\n", tag, name,
 		when, r->machine.hostname, r->machine.kernel,
 		js_fmt_ns(wall, sizeof(wall), r->wall_ns),
-		js_fmt_ns(thr, sizeof(thr), r->params->threshold_ns), r->probes_on ? "on" : "off");
+		js_fmt_ns(thr, sizeof(thr), r->cfg.threshold_ns), r->probes_on ? "on" : "off");
 }
 
 /* fmt_val - a value in its unit */
@@ -376,7 +376,7 @@ static void json_run(struct js_json *j, const char *key, const char *name,
 	json_str(j, "kernel", r->machine.kernel);
 	json_str(j, "hostname", r->machine.hostname);
 	json_u64(j, "wall_ns", r->wall_ns);
-	json_u64(j, "threshold_ns", r->params->threshold_ns);
+	json_u64(j, "threshold_ns", r->cfg.threshold_ns);
 	json_bool(j, "probes", r->probes_on);
 	json_obj_end(j);
 }

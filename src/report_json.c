@@ -8,7 +8,7 @@
 #include "js_report.h"
 #include "js_sampler.h"
 
-static void params(struct js_json *j, const struct js_params *p)
+static void params(struct js_json *j, const struct js_run_cfg *p)
 {
 	json_obj_begin(j, "params");
 	json_arr_begin(j, "cpus");
@@ -139,14 +139,14 @@ static void arrivals(struct js_json *j, const struct js_run *run, const struct j
 		}
 		json_obj_end(j);
 		json_arr_begin(j, "burst");
-		for (int k = 0; k < JS_BURST_SIZES && run->params->burst; k++) {
+		for (int k = 0; k < JS_BURST_SIZES && run->cfg.burst; k++) {
 			json_obj_begin(j, NULL);
-			json_u64(j, "arrivals", run->params->burst);
+			json_u64(j, "arrivals", run->cfg.burst);
 			json_u64(j, "gap_size_ns", js_burst_sizes_ns[k]);
 			json_dbl(j, "probability_observed", r->burst_p[i][k]);
 			json_dbl(j, "probability_poisson",
 				 arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
-							   a->interval_ns, run->params->burst,
+							   a->interval_ns, run->cfg.burst,
 							   js_burst_sizes_ns[k]));
 			json_obj_end(j);
 		}
@@ -322,7 +322,7 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_bool(&j, "interrupted", run->interrupted);
 	json_str(&j, "stop_reason", run->stop_why[0] ? run->stop_why : NULL);
 	json_u64(&j, "wall_ns", run->wall_ns);
-	params(&j, run->params);
+	params(&j, &run->cfg);
 	machine(&j, run);
 	json_obj_begin(&j, "probes");
 	json_bool(&j, "enabled", run->probes_on);
@@ -332,11 +332,11 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_u64(&j, "evicted", run->probe_evicted);
 	probe_cost(&j, run);
 	json_obj_end(&j);
-	if (run->params->test_hook) {
+	if (run->cfg.test_hook != SAMPLER_HOOK_NONE) {
 		json_obj_begin(&j, "test_hook");
-		json_str(&j, "mode", sampler_hook_name(run->params->test_hook));
+		json_str(&j, "mode", sampler_hook_name(run->cfg.test_hook));
 		json_u64(&j, "actions", run->hook_actions);
-		if (run->params->test_hook == SAMPLER_HOOK_THP) {
+		if (run->cfg.test_hook == SAMPLER_HOOK_THP) {
 			json_u64(&j, "huge_kb_at_arm", run->hook_huge_kb_arm);
 			json_u64(&j, "huge_kb_at_end", run->hook_huge_kb_end);
 		}
@@ -373,10 +373,12 @@ static void json_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int json_output_new(struct js_output *out, const char *path)
+int json_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "json");
 
+	(void)params;  /* no settings */
 	if (!fp)
 		return -EIO;
 	out->name = "JSON";

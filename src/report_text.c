@@ -56,7 +56,7 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "time base: TSC %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
 		"residual max %.1f ns (rms %.1f ns)\n", run->fit.hz / 1e9, run->fit.npairs,
 		run->fit.residual_max_ns, run->fit.residual_rms_ns);
-	fprintf(fp, "threshold: %s", js_fmt_ns(buf, sizeof(buf), run->params->threshold_ns));
+	fprintf(fp, "threshold: %s", js_fmt_ns(buf, sizeof(buf), run->cfg.threshold_ns));
 	if (run->probes_on && run->probe_evicted)
 		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
 			" evicted before their gap\n", run->probe_events, run->probe_lost,
@@ -243,13 +243,13 @@ static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_res
 						100.0 * ar->delayed_by_cause[c] / ar->delayed);
 			fprintf(fp, "\n");
 		}
-		for (int k = 0; k < JS_BURST_SIZES && run->params->burst; k++) {
+		for (int k = 0; k < JS_BURST_SIZES && run->cfg.burst; k++) {
 			double pois = arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
-								ar->interval_ns, run->params->burst,
+								ar->interval_ns, run->cfg.burst,
 								js_burst_sizes_ns[k]);
 
 			fprintf(fp, "    a burst of %" PRIu64 " meets a gap >= %s: %.4f observed, "
-				"%.4f Poisson estimate\n", run->params->burst,
+				"%.4f Poisson estimate\n", run->cfg.burst,
 				js_fmt_ns(b, sizeof(b), js_burst_sizes_ns[k]), r->burst_p[i][k], pois);
 		}
 	}
@@ -287,7 +287,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	fprintf(fp, "  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
 		"(the detection floor)\n", r->loop_ns_min, r->loop_ns_median, r->loop_ns_mean);
 	fprintf(fp, "  gaps            %" PRIu64 " above %s", r->gap_count,
-		js_fmt_ns(a, sizeof(a), run->params->threshold_ns));
+		js_fmt_ns(a, sizeof(a), run->cfg.threshold_ns));
 	if (r->dropped)
 		fprintf(fp, " (+%" PRIu64 " LOST: sampler ring full)", r->dropped);
 	fprintf(fp, "\n  time lost       %s (%.3f %%)\n", js_fmt_ns(b, sizeof(b), r->lost_ns),

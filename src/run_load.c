@@ -298,14 +298,13 @@ static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, i
 	pop(l, mark);
 }
 
-static void load_params(struct ld *l, const struct jsonp_val *root, struct js_params *p)
+static void load_params(struct ld *l, const struct jsonp_val *root, struct js_run_cfg *p)
 {
 	const struct jsonp_val *o = get(l, root, "params", JSONP_OBJ, REQ), *a;
 	size_t mark = push(l, ".params");
 	uint64_t top = 0;
 	bool probes = true;
 
-	p->cmd = JS_CMD_MEASURE;
 	cpu_list(l, o, "cpus", p->cpus, &p->ncpus);
 	cpu_list(l, o, "house_keeping", p->hk, &p->nhk);
 	u64_at(l, o, "duration_ns", REQ, &p->duration_ns);
@@ -636,7 +635,7 @@ static void load_delayed_by(struct ld *l, const struct jsonp_val *v, struct js_a
 
 /* load_bursts - burst exposure of arrival i; the saved burst size if params lack it */
 static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
-			size_t i, struct js_params *p)
+			size_t i, struct js_run_cfg *p)
 {
 	const struct jsonp_val *b = get(l, v, "burst", JSONP_ARR, REQ);
 	size_t mark = push(l, ".burst");
@@ -664,7 +663,7 @@ static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_r
 }
 
 static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
-			 struct js_params *p)
+			 struct js_run_cfg *p)
 {
 	struct js_arrival *a = &r->arrivals[r->narrivals];
 
@@ -695,7 +694,7 @@ static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_
 }
 
 static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-			  struct js_params *p)
+			  struct js_run_cfg *p)
 {
 	const struct jsonp_val *a = get(l, o, "arrivals", JSONP_ARR, REQ);
 	size_t mark = push(l, ".arrivals");
@@ -819,7 +818,7 @@ static void load_cpu_counts(struct ld *l, const struct jsonp_val *o, struct js_c
 }
 
 static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-		     struct js_run *run, struct js_params *p)
+		     struct js_run *run, struct js_run_cfg *p)
 {
 	causes_init(&r->causes);
 	cbuckets_init(&r->cb);
@@ -847,7 +846,7 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 }
 
 static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run *run,
-		      struct js_params *p)
+		      struct js_run_cfg *p)
 {
 	const struct jsonp_val *a = get(l, root, "cpus", JSONP_ARR, REQ);
 
@@ -1244,14 +1243,11 @@ static void check_header(struct ld *l, const struct jsonp_val *root)
 int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, size_t errlen)
 {
 	struct ld l = { .err = err, .errlen = errlen };
-	struct js_params *p = calloc(1, sizeof(*p));
+	struct js_run_cfg *p = &run->cfg;
 
 	memset(run, 0, sizeof(*run));
 	if (err && errlen)
 		err[0] = '\0';
-	if (!p)
-		return -ENOMEM;
-	run->params = p;
 	check_header(&l, root);
 	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
 	str_at(&l, root, "stop_reason", NUL, run->stop_why, sizeof(run->stop_why));
@@ -1356,6 +1352,5 @@ void run_load_free(struct js_run *run)
 	if (run->have_deltas)
 		audit_deltas_free(&run->deltas);
 	free(run->xcheck);
-	free((void *)run->params);
 	memset(run, 0, sizeof(*run));
 }

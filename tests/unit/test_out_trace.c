@@ -21,6 +21,7 @@
 #include "js_events.h"
 #include "js_jsonparse.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 
 #define T0 5000000000ull        /* run start, CLOCK_MONOTONIC */
@@ -46,15 +47,14 @@ static struct fixture *fx_new(unsigned max_events)
 	assert_true(fd >= 0);
 	close(fd);
 	f->p.trace_max_events = max_events;
-	f->p.threshold_ns = 1000;
+	f->run.cfg.threshold_ns = 1000;
 	f->cpu.cpu = 3;
-	f->run.params = &f->p;
 	f->run.start_mono_ns = T0;
 	f->run.start_epoch_s = 1764438863.5;
 	f->run.wall_ns = 2000000000ull;
 	f->run.cpus = &f->cpu;
 	f->run.ncpus = 1;
-	assert_int_equal(trace_output_new(&f->out, f->path), 0);
+	assert_int_equal(trace_output_new(&f->out, f->path, &f->p), 0);
 	assert_true(f->out.wants_events);
 	f->out.run_start(f->out.ctx, &f->run);
 	return f;

@@ -17,7 +17,6 @@
 
 #define T0 1000000000000ull
 
-static struct js_params pa, pb;
 
 /** Counts: the same rate within 3 sigma is "same"; windows of different length compare
  * per second. */
@@ -142,13 +141,11 @@ static void test_rows(void **state)
 	result_cpu_free(&b);
 }
 
-static void make_run(struct js_run *r, struct js_params *p, const int *cpus, size_t n,
+static void make_run(struct js_run *r, const int *cpus, size_t n,
 		     uint64_t gaps, uint64_t thr)
 {
 	memset(r, 0, sizeof(*r));
-	memset(p, 0, sizeof(*p));
-	p->threshold_ns = thr;
-	r->params = p;
+	r->cfg.threshold_ns = thr;
 	r->probes_on = true;
 	snprintf(r->machine.kernel, sizeof(r->machine.kernel), "6.18");
 	snprintf(r->machine.hostname, sizeof(r->machine.hostname), "box");
@@ -197,8 +194,8 @@ static void test_render(void **state)
 	size_t ncmp;
 
 	(void)state;
-	make_run(&a, &pa, ca, 2, 300, 1000);
-	make_run(&b, &pb, cb, 2, 100, 500);
+	make_run(&a, ca, 2, 300, 1000);
+	make_run(&b, cb, 2, 100, 500);
 	b.audit.checks[0].verdict = AUDIT_FAIL;
 	t = render(&a, &b, false, &ncmp);
 	assert_int_equal(ncmp, 1);

@@ -20,7 +20,7 @@
 #define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
 #define WINDOW 3000000000ull    /* 3 s measured */
 
-static struct js_params params;
+static struct js_run_cfg params;
 static struct js_run orig;
 static char *orig_json, *orig_text;
 static size_t orig_json_len;
@@ -307,7 +307,7 @@ static int setup(void **state)
 	params.narrivals = 2;
 	params.burst = 10;
 	memset(&orig, 0, sizeof(orig));
-	orig.params = &params;
+	orig.cfg = params;
 	snprintf(orig.machine.kernel, sizeof(orig.machine.kernel), "6.18.44-test x86_64");
 	snprintf(orig.machine.hostname, sizeof(orig.machine.hostname), "box");
 	snprintf(orig.machine.cpu_model, sizeof(orig.machine.cpu_model), "Intel(R) Xeon(R)");
@@ -404,11 +404,11 @@ static void test_round_trip(void **state)
 	if (run_load_buf(orig_json, orig_json_len, &run, err, sizeof(err)))
 		fail_msg("load: %s", err);
 	assert_int_equal(run.ncpus, 2);
-	assert_int_equal(run.params->threshold_ns, 1000);
-	assert_int_equal(run.params->narrivals, 2);
-	assert_int_equal(run.params->burst, 10);
-	assert_int_equal(run.params->policy, 1);
-	assert_int_equal(run.params->priority, 50);
+	assert_int_equal(run.cfg.threshold_ns, 1000);
+	assert_int_equal(run.cfg.narrivals, 2);
+	assert_int_equal(run.cfg.burst, 10);
+	assert_int_equal(run.cfg.policy, 1);
+	assert_int_equal(run.cfg.priority, 50);
 	assert_true(run.wall_ns == orig.wall_ns);
 	assert_string_equal(run.machine.kernel, orig.machine.kernel);
 	assert_true(run.probe_cost_known);
@@ -471,7 +471,7 @@ static void load_bad(const char *from, const char *to, const char *want)
 	if (!strstr(err, want))
 		fail_msg("%s -> %s: \"%s\" lacks \"%s\"", from, to, err, want);
 	assert_null(run.cpus);
-	assert_null(run.params);
+	assert_int_equal(run.cfg.ncpus, 0);
 	free(buf);
 }
 

@@ -294,15 +294,15 @@ static int through(int o, const char *value, uint64_t *ns)
 	switch (o) {
 	case OPT_T:         /* until Ctrl-C: any threshold is shorter than the run */
 		ret = cli("-d", "0", "-T", value, NULL);
-		*ns = p.threshold_ns;
+		*ns = p.cfg.threshold_ns;
 		return ret;
 	case OPT_D:
 		ret = cli("-d", value, NULL);
-		*ns = p.duration_ns;
+		*ns = p.cfg.duration_ns;
 		return ret;
 	case OPT_WARMUP:
 		ret = cli("--warm-up", value, NULL);
-		*ns = p.warmup_ns;
+		*ns = p.cfg.warmup_ns;
 		return ret;
 	case OPT_HLOG:
 		ret = cli("--hlog-interval", value, NULL);
@@ -318,7 +318,7 @@ static int through(int o, const char *value, uint64_t *ns)
 		return ret;
 	default:
 		ret = cli("--arrival-interval", value, NULL);
-		*ns = p.narrivals == 1 ? p.arrival_ns[0] : 0;
+		*ns = p.cfg.narrivals == 1 ? p.cfg.arrival_ns[0] : 0;
 		return ret;
 	}
 }
