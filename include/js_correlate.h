@@ -64,13 +64,23 @@ struct steal_reading {
 	uint64_t steal_ns;    /* steal_time.steal */
 };
 
-/*
- * steal_readings - collect the steal readings carried by events (JS_F_STEAL:
- * steal_start at start_ns, steal_end at end_ns) of one CPU, sorted by time.
- * Writes at most max readings; returns how many were found (may exceed max).
- */
-size_t steal_readings(const struct js_event *ev, size_t nev, uint32_t cpu,
-		      struct steal_reading *out, size_t max);
+/* One CPU's steal clock readings awaiting their gaps: sorted by time, at most cap. */
+struct steal_log {
+	struct steal_reading *v;
+	size_t n, cap;
+};
+
+/* steal_log_init - an empty log of at most cap readings; 0 or -ENOMEM */
+int steal_log_init(struct steal_log *l, size_t cap);
+/* steal_log_free - release it (accepts a zeroed or freed log) */
+void steal_log_free(struct steal_log *l);
+/* steal_log_add - the two readings a JS_F_STEAL event carries (steal_start at start_ns,
+ * steal_end at end_ns), kept in time order; a full log first drops every other reading */
+void steal_log_add(struct steal_log *l, const struct js_event *e);
+/* steal_log_allocate - steal_allocate() the readings up to the end of the last of recs
+ * (n attributed gaps, sorted) to them; the last reading used stays, as the start of the
+ * next window */
+void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n);
 
 /*
  * steal_allocate - distribute each steal increment between consecutive readings

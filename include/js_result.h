@@ -37,6 +37,7 @@ struct js_top {
 
 struct js_cpu_result {
 	int cpu;
+	bool started;                 /* result_cpu_start done: the models are fed */
 	int node;
 	uint64_t start_ns, end_ns;    /* measured window, CLOCK_MONOTONIC */
 	uint64_t iterations;
@@ -119,8 +120,24 @@ struct js_run {
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top);
 /* result_cpu_free - release it (accepts a zeroed struct) */
 void result_cpu_free(struct js_cpu_result *r);
-/* result_add_gap - account one attributed gap (histogram, totals, top list) */
+/* result_cpu_start - the sampler measures from start_ns: set up the per-second, arrival
+ * and burst models cfg asks for (fed by result_add_gap from now on); 0 or -ENOMEM (the
+ * models that could not be set up stay empty) */
+int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js_run_cfg *cfg);
+/* result_add_gap - account one attributed gap (totals, histograms, top list, models) */
 void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g);
+
+/* What a CPU's measurement ended with (result_cpu_finish). */
+struct js_cpu_end {
+	uint64_t end_ns;              /* CLOCK_MONOTONIC */
+	uint64_t iterations;          /* loop iterations while measuring */
+	uint64_t dropped;             /* gaps lost to a full ring */
+	uint64_t smi;                 /* SMI counter delta (0: none, or not countable) */
+};
+
+/* result_cpu_finish - close the window and the models; the SMIs go to the worst gaps no
+ * event explains */
+void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e);
 /* result_top_sorted - the worst gaps, largest first, into @out (cap r->top.n) */
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
 /* result_lost_pct - share of the measured window lost to gaps, in % */

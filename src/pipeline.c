@@ -52,11 +52,9 @@ struct cpu_pipe {
 	size_t nev;
 	uint64_t ev_evicted;          /* events dropped because the window was full */
 	uint64_t last_end_ns;
-	struct steal_reading *rd;     /* steal clock readings not yet used */
-	size_t nrd;
+	struct steal_log steal;       /* steal clock readings not yet used */
 	struct js_smi smi;
 	bool smi_ok;
-	bool models_ready;            /* init_models done (the sampler has started) */
 	uint64_t smi_start;
 	struct js_gap_rec *recs;      /* scratch for one batch */
 };
@@ -99,28 +97,6 @@ static const char *sym_cb(void *ctx, uint64_t addr)
 	return sl->name;
 }
 
-/* keep readings sorted by time: events arrive in end order, starts may be older */
-static void reading_add(struct cpu_pipe *c, uint64_t t, uint64_t steal)
-{
-	size_t i;
-
-	if (c->nrd == READINGS_CAP) {	/* thin: keep every other reading */
-		size_t k = 0;
-
-		for (size_t j = 0; j < c->nrd; j += 2)
-			c->rd[k++] = c->rd[j];
-		c->nrd = k;
-	}
-	i = c->nrd;
-	while (i > 0 && c->rd[i - 1].t_ns > t) {
-		c->rd[i] = c->rd[i - 1];
-		i--;
-	}
-	c->rd[i].t_ns = t;
-	c->rd[i].steal_ns = steal;
-	c->nrd++;
-}
-
 /* sleep_ns - this thread asleep for @ns (its CPU may go idle) */
 static void sleep_ns(uint64_t ns)
 {
@@ -139,10 +115,7 @@ static int on_event(void *ctx, const struct js_event *ev)
 	if (idx < 0)
 		return 0;
 	c = &pl->cp[idx];
-	if (ev->flags & JS_F_STEAL) {
-		reading_add(c, ev->start_ns, ev->steal_start);
-		reading_add(c, ev->end_ns, ev->steal_end);
-	}
+	steal_log_add(&c->steal, ev);
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->last_end_ns)
 		return 0;	/* before the last processed gap: cannot overlap a later one */
 	if (c->nev == EV_WINDOW_CAP) {
@@ -179,18 +152,6 @@ static void feed_outputs(struct pipeline *pl, struct cpu_pipe *c, const struct j
 					      pl->outs->v[i].wants_events ? k : 0);
 }
 
-/* models_add_gap - feed the per-gap models beside the result's own totals */
-static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
-{
-	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns);
-	for (size_t a = 0; a < r->narrivals; a++) {
-		arrival_add_gap(&r->arrivals[a], g->gap.start_ns, g->gap.dur_ns,
-				(int)g->attr.primary);
-		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
-			burst_add_gap(&r->bursts[a][k], g->gap.start_ns, g->gap.dur_ns);
-	}
-}
-
 static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 {
 	struct js_gap_rec *recs = c->recs;
@@ -201,24 +162,11 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	/* the batch form sorts the event window once */
 	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
 			    &pl->copts);
-	if (pl->probes && n) {
-		/* steal readings up to the last gap's end; the last one used stays first, as the
-		 * start of the next window */
-		uint64_t until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
-		size_t m = 0;
-
-		while (m < c->nrd && c->rd[m].t_ns <= until)
-			m++;
-		if (m > 1) {
-			steal_allocate(recs, n, c->rd, m);
-			memmove(c->rd, c->rd + m - 1, (c->nrd - m + 1) * sizeof(*c->rd));
-			c->nrd -= m - 1;
-		}
-	}
+	if (pl->probes)
+		steal_log_allocate(&c->steal, recs, n);
 	for (size_t i = 0; i < n; i++) {
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
 		result_add_gap(c->res, &recs[i]);
-		models_add_gap(c->res, &recs[i]);
 		feed_outputs(pl, c, &recs[i]);
 	}
 	if (n) {
@@ -235,30 +183,14 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	c->npend -= n;
 }
 
-/*
- * init_models - per-second stats, arrival and burst models for one CPU, from the
- * sampler's own start (after warm-up): called before its first gap is attributed.
- */
-static void init_models(struct pipeline *pl, struct cpu_pipe *c)
+/* start_result - the CPU's result starts where its sampler started measuring (after the
+ * warm-up): before its first gap is attributed */
+static void start_result(struct pipeline *pl, struct cpu_pipe *c)
 {
-	struct js_cpu_result *r = c->res;
-	int err;
+	uint64_t start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
 
-	c->models_ready = true;
-	r->start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
-	err = intervals_init(&r->intervals, r->start_ns, 1000000000ull, 0);
-	for (size_t a = 0; !err && a < pl->p->cfg.narrivals; a++) {
-		/* arrivals outside gaps wait 0: the loop period is reported beside */
-		err = arrival_init(&r->arrivals[a], pl->p->cfg.arrival_ns[a], r->start_ns, 0);
-		if (err)
-			break;
-		r->narrivals++;
-		for (int k = 0; k < JS_BURST_SIZES && pl->p->cfg.burst; k++)
-			burst_init(&r->bursts[a][k], r->start_ns, pl->p->cfg.arrival_ns[a],
-				   pl->p->cfg.burst, js_burst_sizes_ns[k]);
-	}
-	if (err)
-		js_warn("CPU %d: cannot allocate the per-second and arrival models", r->cpu);
+	if (result_cpu_start(c->res, start_ns, &pl->run->cfg))
+		js_warn("CPU %d: cannot allocate the per-second and arrival models", c->res->cpu);
 }
 
 /* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
@@ -269,8 +201,8 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 		size_t got, ready = 0;
 
 		/* the sampler publishes start_tsc before its first gap (ring release) */
-		if (!c->models_ready && c->s.start_tsc)
-			init_models(pl, c);
+		if (!c->res->started && c->s.start_tsc)
+			start_result(pl, c);
 		do {
 			size_t room = c->cappend - c->npend;
 
@@ -387,8 +319,7 @@ static int setup_buffers(struct pipeline *pl)
 		c->pend = malloc(c->cappend * sizeof(*c->pend));
 		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
 		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
-		c->rd = malloc((READINGS_CAP + 1) * sizeof(*c->rd));
-		if (!c->pend || !c->recs || !c->ev || !c->rd)
+		if (!c->pend || !c->recs || !c->ev || steal_log_init(&c->steal, READINGS_CAP))
 			return -ENOMEM;
 	}
 	return 0;
@@ -660,35 +591,21 @@ static void finish(struct pipeline *pl)
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
-		struct js_cpu_result *r = c->res;
+		struct js_cpu_end end = {
+			.end_ns = tsc_to_ns(&run->fit, c->s.end_tsc),
+			.iterations = c->s.iterations, .dropped = c->s.dropped,
+		};
 		uint64_t smi_end;
 
-		if (!c->models_ready)
-			init_models(pl, c);
-		/* start_ns came from an earlier fit: a run stopped before it sampled has
-		 * end_tsc == start_tsc, which the final fit may put 1 ns before it */
-		r->end_ns = JS_MAX(tsc_to_ns(&run->fit, c->s.end_tsc), r->start_ns);
-		r->iterations = c->s.iterations;
-		r->dropped = c->s.dropped;
-		if (r->iterations)
-			r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
-					  (double)r->iterations;
-		intervals_finish(&r->intervals, r->end_ns);
-		for (size_t a = 0; a < r->narrivals; a++) {
-			arrival_finish(&r->arrivals[a], r->end_ns);
-			for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
-				r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
-		}
+		if (!c->res->started)
+			start_result(pl, c);
 		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
-			r->smi = smi_end - c->smi_start;
-		/* the counter is read at start and end only (a read may IPI the CPU): its
-		 * delta goes to the largest gaps that no event explains, among the worst */
-		if (r->smi)
-			smi_allocate(r->top.recs, r->top.n, r->smi);
+			end.smi = smi_end - c->smi_start;
+		result_cpu_finish(c->res, &end);
 		run->probe_evicted += c->ev_evicted;
 		if (c->ev_evicted)
-			js_warn("CPU %d: %llu events evicted before their gap was seen", r->cpu,
-				(unsigned long long)c->ev_evicted);
+			js_warn("CPU %d: %llu events evicted before their gap was seen",
+				c->res->cpu, (unsigned long long)c->ev_evicted);
 	}
 }
 
@@ -706,7 +623,7 @@ static void teardown(struct pipeline *pl)
 		free(c->pend);
 		free(c->recs);
 		free(c->ev);
-		free(c->rd);
+		steal_log_free(&c->steal);
 	}
 	free(pl->cp);
 	free(pl->raw);

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* result.c - accumulate attributed gaps into a CPU's result (bounded memory). */
+/*
+ * result.c - a CPU's result from start to end (bounded memory): result_cpu_init, then
+ * result_cpu_start when its sampler starts measuring (the per-second, arrival and burst
+ * models), result_add_gap per attributed gap (totals, histograms, worst list, models),
+ * result_cpu_finish when it is done.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_correlate.h"
 #include "js_result.h"
+#include "js_util.h"
 
 const uint64_t js_burst_sizes_ns[JS_BURST_SIZES] = { 10000, 100000, 1000000, 10000000 };
 
@@ -89,6 +96,40 @@ static void top_add(struct js_top *t, const struct js_gap_rec *g)
 	}
 }
 
+int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js_run_cfg *cfg)
+{
+	int err;
+
+	r->started = true;
+	r->start_ns = start_ns;
+	err = intervals_init(&r->intervals, start_ns, 1000000000ull, 0);
+	for (size_t a = 0; !err && a < cfg->narrivals; a++) {
+		/* arrivals outside gaps wait 0: the loop period is reported beside */
+		err = arrival_init(&r->arrivals[a], cfg->arrival_ns[a], start_ns, 0);
+		if (err)
+			break;
+		r->narrivals++;
+		for (int k = 0; k < JS_BURST_SIZES && cfg->burst; k++)
+			burst_init(&r->bursts[a][k], start_ns, cfg->arrival_ns[a], cfg->burst,
+				   js_burst_sizes_ns[k]);
+	}
+	return err;
+}
+
+/* models_add_gap - the per-gap models beside the totals (once started) */
+static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
+{
+	if (!r->started)
+		return;
+	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns);
+	for (size_t a = 0; a < r->narrivals; a++) {
+		arrival_add_gap(&r->arrivals[a], g->gap.start_ns, g->gap.dur_ns,
+				(int)g->attr.primary);
+		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
+			burst_add_gap(&r->bursts[a][k], g->gap.start_ns, g->gap.dur_ns);
+	}
+}
+
 void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 {
 	r->gap_count++;
@@ -101,6 +142,30 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 		period_add(&r->period, g->gap.start_ns);
 	hist_record(&r->hist, (int64_t)g->gap.dur_ns);
 	top_add(&r->top, g);
+	models_add_gap(r, g);
+}
+
+void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
+{
+	/* start_ns came from an earlier TSC fit: a run stopped before it sampled ends
+	 * where it started, which the final fit may put 1 ns before it */
+	r->end_ns = JS_MAX(e->end_ns, r->start_ns);
+	r->iterations = e->iterations;
+	r->dropped = e->dropped;
+	if (r->iterations)
+		r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
+				  (double)r->iterations;
+	intervals_finish(&r->intervals, r->end_ns);
+	for (size_t a = 0; a < r->narrivals; a++) {
+		arrival_finish(&r->arrivals[a], r->end_ns);
+		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
+			r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
+	}
+	r->smi = e->smi;
+	/* the counter is read at start and end only (a read may IPI the CPU): its delta
+	 * goes to the largest gaps that no event explains, among the worst */
+	if (r->smi)
+		smi_allocate(r->top.recs, r->top.n, r->smi);
 }
 
 static int cmp_dur_desc(const void *a, const void *b)

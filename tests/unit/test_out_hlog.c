@@ -88,7 +88,7 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 							      .cpu = (uint32_t)(c ? 3 : 1) };
 			t += d + 1000 + rnd() % (400 * 1000);
 		}
-		s->cpus[c].start_ns = st;       /* the pipeline's init_models */
+		s->cpus[c].start_ns = st;       /* result_cpu_start's */
 	}
 	snprintf(s->path, sizeof(s->path), "/tmp/test_out_hlog.%d.hlog", (int)getpid());
 	assert_int_equal(hlog_output_new(&s->o, s->path, &s->p), 0);
