@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "js_sampler_hook.h"
+
 #define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
 
@@ -29,7 +31,7 @@ struct js_run_cfg {
 	uint64_t arrival_ns[JS_MAX_ARRIVALS];
 	size_t narrivals;
 	uint64_t burst;
-	int test_hook;          /* enum sampler_hook (js_sampler.h): test-only self-interference */
+	enum sampler_hook test_hook;   /* test-only self-interference (js_sampler_hook.h) */
 };
 
 #endif /* JS_RUN_CFG_H */

@@ -248,11 +248,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->trace_max_events = (unsigned)v;
 		break;
 	case OPT_TEST_HOOK:
-		p->cfg.test_hook = sampler_hook_from_name(arg);
-		if (p->cfg.test_hook <= SAMPLER_HOOK_NONE) {
+		ret = sampler_hook_from_name(arg);
+		if (ret <= SAMPLER_HOOK_NONE) {
 			argp_error(state, "invalid --test-hook '%s' (fault or thp)", arg);
 			return EINVAL;
 		}
+		p->cfg.test_hook = ret;
 		break;
 	case OPT_BUDGET: {
 		struct js_budget b;

@@ -403,7 +403,7 @@ static int start_samplers(struct pipeline *pl)
 			.warmup_cycles = cycles(&pl->cal.fit, p->cfg.warmup_ns),
 			.duration_cycles = cycles(&pl->cal.fit, p->cfg.duration_ns),
 			.ring_entries = p->ring_entries, .lfence = p->cfg.lfence,
-			.hook = (enum sampler_hook)p->cfg.test_hook,
+			.hook = p->cfg.test_hook,
 			.go = &pl->go, .stop = &pl->stop,
 		};
 		int err = sampler_start(&pl->cp[i].s, &cfg);
@@ -438,29 +438,6 @@ static bool all_done(struct pipeline *pl)
 		if (__atomic_load_n(&pl->cp[i].s.state, __ATOMIC_ACQUIRE) != SAMPLER_DONE)
 			return false;
 	return true;
-}
-
-/* hook_thp_arm - --test-hook thp: advise huge pages on each sampler's region once it measures */
-static void hook_thp_arm(struct pipeline *pl)
-{
-	uint64_t kb;
-
-	for (size_t i = 0; i < pl->n; i++) {
-		if (sampler_hook_arm(&pl->cp[i].s, &kb) == 0) {
-			pl->run->hook_huge_kb_arm += kb;
-			pl->run->hook_actions++;
-		}
-	}
-}
-
-/* hook_thp_end - --test-hook thp: the regions' huge pages once the samplers are done */
-static void hook_thp_end(struct pipeline *pl)
-{
-	uint64_t kb;
-
-	for (size_t i = 0; i < pl->n; i++)
-		if (sampler_hook_huge_kb(&pl->cp[i].s, &kb) == 0)
-			pl->run->hook_huge_kb_end += kb;
 }
 
 /* stop_early - end the run now, as a stop signal would; why (if any) goes into the report */
@@ -514,12 +491,8 @@ static void measure(struct pipeline *pl)
 			tsc_cal_refit(&pl->cal);
 			next_fit = now + FIT_PERIOD_NS;
 		}
-		if (p->cfg.test_hook == SAMPLER_HOOK_FAULT)
-			for (size_t i = 0; i < pl->n; i++)
-				if (sampler_hook_zap(&pl->cp[i].s) == 0)
-					pl->run->hook_actions++;
-		if (p->cfg.test_hook == SAMPLER_HOOK_THP)
-			hook_thp_arm(pl);
+		for (size_t i = 0; i < pl->n; i++)
+			sampler_hook_tick(&pl->cp[i].s, pl->run);	/* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		check_outputs(pl, now >= next_flush);
@@ -571,10 +544,10 @@ static void finish(struct pipeline *pl)
 	struct js_run *run = pl->run;
 	struct probes_stats st;
 
-	for (size_t i = 0; i < pl->n; i++)
+	for (size_t i = 0; i < pl->n; i++) {
 		sampler_join(&pl->cp[i].s);
-	if (pl->p->cfg.test_hook == SAMPLER_HOOK_THP)
-		hook_thp_end(pl);
+		sampler_hook_end(&pl->cp[i].s, run);	/* --test-hook only */
+	}
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
