@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "js_budget.h"
 #include "js_run_cfg.h"
 
 enum js_cmd {
@@ -14,6 +15,7 @@ enum js_cmd {
 	JS_CMD_CHECK,       /* jitterscope check: the isolation audit alone */
 	JS_CMD_REPORT,      /* jitterscope report RUN.json */
 	JS_CMD_DIFF,        /* jitterscope diff A.json B.json */
+	JS_CMD_MAX
 };
 
 #define JS_DEFAULT_DURATION_NS  (10ull * 1000000000ull)
@@ -40,7 +42,7 @@ struct js_params {
 	unsigned trace_max_events;
 	const char *prom_path;  /* Prometheus text exposition */
 	const char *html_path;  /* self-contained HTML page */
-	const char *budget;     /* --budget SPEC (checked after the run: exit 2) */
+	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */
 	size_t ninputs;
@@ -48,5 +50,14 @@ struct js_params {
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */
 int cli_parse(int argc, char **argv, struct js_params *p);
+
+/* One command: `jitterscope NAME ARGS...`; js_commands[] (commands.c) has them all. */
+struct js_command {
+	const char *name;         /* the word after "jitterscope"; NULL: measure (none) */
+	const char *args;         /* its arguments, for --help */
+	int (*run)(struct js_params *p);   /* the exit status (js_util.h) */
+};
+
+extern const struct js_command js_commands[JS_CMD_MAX];
 
 #endif /* JS_PARAMS_H */

@@ -87,6 +87,8 @@ bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end);
 
 /* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
 int sampler_parse_priority(const char *s, int *policy, int *priority);
+/* sampler_priority_str - the reverse: "f:95" into buf[len]; returns buf */
+const char *sampler_priority_str(char *buf, size_t len, int policy, int priority);
 /* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
 const char *sampler_policy_name(int policy);
 /* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */

@@ -2,7 +2,7 @@
 /*
  * cli.c - the command line (argp) into struct js_params. No side effects: it
  * reads no system state, so every rule here is unit-tested. Checks that need the
- * system (CPU online, allowed, writable paths) are in main.c's preflight.
+ * system are in preflight.c (CPUs online, allowed) and output.c (writable paths).
  */
 #include <argp.h>
 #include <errno.h>
@@ -255,16 +255,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		p->cfg.test_hook = ret;
 		break;
-	case OPT_BUDGET: {
-		struct js_budget b;
-
-		if (budget_parse(arg, &b, err, sizeof(err))) {
+	case OPT_BUDGET:
+		if (budget_parse(arg, &p->budget, err, sizeof(err))) {
 			argp_error(state, "invalid --budget '%s': %s", arg, err);
 			return EINVAL;
 		}
-		p->budget = arg;
 		break;
-	}
 	case OPT_NO_PROBES: p->cfg.no_probes = true; break;
 	case OPT_LFENCE: p->cfg.lfence = true; break;
 	case OPT_NO_PROGRESS: p->no_progress = true; break;
@@ -369,26 +365,19 @@ static void defaults(struct js_params *p)
 int cli_parse(int argc, char **argv, struct js_params *p)
 {
 	struct argp argp = { options_build(), parse_opt, NULL, doc, NULL, NULL, NULL };
-	static const struct {
-		const char *name;
-		enum js_cmd cmd;
-		const char *args;
-	} cmds[] = {
-		{ "check", JS_CMD_CHECK, "" },
-		{ "report", JS_CMD_REPORT, "RUN.json" },
-		{ "diff", JS_CMD_DIFF, "A.json B.json" },
-	};
 	char prog[64];
 	int first = 0;
 
 	defaults(p);
 	snprintf(prog, sizeof(prog), "jitterscope");
 	if (argc > 1) {
-		for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
-			if (!strcmp(argv[1], cmds[i].name)) {
-				p->cmd = cmds[i].cmd;
-				argp.args_doc = cmds[i].args;
-				snprintf(prog, sizeof(prog), "jitterscope %s", cmds[i].name);
+		for (int c = 0; c < JS_CMD_MAX; c++) {
+			const struct js_command *cmd = &js_commands[c];
+
+			if (cmd->name && !strcmp(argv[1], cmd->name)) {
+				p->cmd = (enum js_cmd)c;
+				argp.args_doc = cmd->args;
+				snprintf(prog, sizeof(prog), "jitterscope %s", cmd->name);
 				first = 1;
 			}
 		}

@@ -262,8 +262,9 @@ static void progress(struct pipeline *pl, uint64_t now, bool final)
 /*
  * heap_reserve - grow the heap once to what attributing a full event window needs (the
  * sorted window, its prefix maxima and correlate's per-gap scratch) and give it back to
- * the allocator: with main.c's no-trim, no-mmap malloc settings those transient blocks are
- * then carved from memory that is already there (locked), so memory stays flat after start.
+ * the allocator: with preflight.c's no-trim, no-mmap malloc settings those transient
+ * blocks are then carved from memory that is already there (locked), so memory stays flat
+ * after start.
  */
 static void heap_reserve(void)
 {

@@ -295,19 +295,30 @@ void sampler_free(struct sampler *s)
 	/* the hook region is left mapped: it is test-only and freed with the process */
 }
 
+/* the scheduling policies a sampler runs under: -P's letter (rtla's) and the JSON name */
+static const struct {
+	char letter;
+	const char *name;
+} policies[] = {
+	[SCHED_OTHER] = { 'o', "other" },
+	[SCHED_FIFO] = { 'f', "fifo" },
+	[SCHED_RR] = { 'r', "rr" },
+};
+
 int sampler_parse_priority(const char *str, int *policy, int *priority)
 {
+	int pol = -1;
 	char *end;
 	long v = 0;
 
 	if (!str || !str[0] || (str[1] && str[1] != ':'))
 		return -EINVAL;
-	switch (str[0]) {
-	case 'o': *policy = SCHED_OTHER; break;
-	case 'f': *policy = SCHED_FIFO; break;
-	case 'r': *policy = SCHED_RR; break;
-	default: return -EINVAL;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(policies); i++)
+		if (str[0] == policies[i].letter)
+			pol = (int)i;
+	if (pol < 0)
+		return -EINVAL;
+	*policy = pol;
 	if (str[1] == ':') {
 		errno = 0;
 		v = strtol(str + 2, &end, 10);
@@ -320,19 +331,26 @@ int sampler_parse_priority(const char *str, int *policy, int *priority)
 	return 0;
 }
 
-static const char *const policy_names[] = {
-	[SCHED_OTHER] = "other", [SCHED_FIFO] = "fifo", [SCHED_RR] = "rr",
-};
+/* sampler_priority_str - "f:95": a policy and priority as -P spells them */
+const char *sampler_priority_str(char *buf, size_t len, int policy, int priority)
+{
+	snprintf(buf, len, "%c:%d", policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ?
+		 policies[policy].letter : '?', priority);
+	return buf;
+}
 
 /* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
 const char *sampler_policy_name(int policy)
 {
-	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policy_names) ? policy_names[policy] :
-									     NULL;
+	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].name :
+									NULL;
 }
 
 /* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
 int sampler_policy_from_name(const char *name)
 {
-	return js_name_index(policy_names, ARRAY_SIZE(policy_names), name);
+	for (size_t i = 0; name && i < ARRAY_SIZE(policies); i++)
+		if (!strcmp(name, policies[i].name))
+			return (int)i;
+	return -1;
 }

@@ -26,7 +26,7 @@ static char dir[] = "/tmp/test_output.XXXXXX";
 static int setup(void **state)
 {
 	(void)state;
-	signal(SIGPIPE, SIG_IGN);       /* as main.c does: a closed FIFO is EPIPE */
+	signal(SIGPIPE, SIG_IGN);       /* as commands.c does: a closed FIFO is EPIPE */
 	return mkdtemp(dir) ? 0 : -1;
 }
 

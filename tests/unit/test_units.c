@@ -288,7 +288,6 @@ static const char *const opt_name[NOPTS] = {
 static int through(int o, const char *value, uint64_t *ns)
 {
 	char item[160];
-	struct js_budget b;
 	int ret;
 
 	switch (o) {
@@ -312,8 +311,8 @@ static int through(int o, const char *value, uint64_t *ns)
 		snprintf(item, sizeof(item), "max=%s", value);
 		ret = cli("--budget", item, NULL);
 		if (!ret) {
-			assert_int_equal(budget_parse(p.budget, &b, NULL, 0), 0);
-			*ns = b.v[0].limit;
+			assert_int_equal(p.budget.n, 1);
+			*ns = p.budget.v[0].limit;
 		}
 		return ret;
 	default:
