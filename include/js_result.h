@@ -82,8 +82,11 @@ struct js_probe_prog {
 	uint64_t run_ns;              /* their total run time */
 };
 
+struct js_ksyms;
+
 struct js_run {
 	struct js_run_cfg cfg;        /* what it was asked to do */
+	struct js_ksyms *ksyms;       /* kernel symbols (loaded once, with the probes), or NULL */
 	struct js_machine machine;
 	struct tsc_fit fit;
 	uint64_t start_mono_ns;       /* when sampling started */
@@ -138,6 +141,11 @@ struct js_cpu_end {
 /* result_cpu_finish - close the window and the models; the SMIs go to the worst gaps no
  * event explains */
 void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e);
+/* run_sym - the kernel function at addr (run->ksyms), NULL when unknown */
+const char *run_sym(const struct js_run *run, uint64_t addr);
+/* run_free - release what a run holds (results, audit, deltas, symbols); zeroes it */
+void run_free(struct js_run *run);
+
 /* result_top_sorted - the worst gaps, largest first, into @out (cap r->top.n) */
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
 /* result_lost_pct - share of the measured window lost to gaps, in % */

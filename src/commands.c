@@ -203,14 +203,7 @@ out:
 	outputs_destroy(&outs);
 	if (have_snap)
 		audit_snapshot_free(&before);
-	if (run.have_deltas)
-		audit_deltas_free(&run.deltas);
-	if (run.audited)
-		audit_free(&run.audit);
-	free(run.xcheck);
-	for (size_t i = 0; i < run.ncpus; i++)
-		result_cpu_free(&run.cpus[i]);
-	free(run.cpus);
+	run_free(&run);
 	return rc;
 }
 

@@ -14,7 +14,6 @@
 
 #include "js_event_names.h"
 #include "js_json.h"
-#include "js_ksyms.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_result.h"
@@ -91,7 +90,7 @@ struct trace_out {
 	struct js_event *scratch;   /* one gap's events while choosing what to keep */
 	size_t nscratch;
 	int err;                    /* out of memory while watching: reported by finish */
-	struct js_ksyms *ks;        /* loaded at finish, optional */
+	const struct js_run *run;   /* at finish: function names (run_sym) */
 	uint64_t written;
 	bool first;
 };
@@ -493,7 +492,7 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 
 static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
 {
-	const char *s = t->ks ? ksyms_name(t->ks, e->addr) : NULL;
+	const char *s = t->run ? run_sym(t->run, e->addr) : NULL;
 
 	if (s && *s)
 		snprintf(buf, len, "%s", s);
@@ -875,8 +874,7 @@ static int trace_finish(void *ctx, const struct js_run *run)
 
 	if (err)
 		return err;
-	if (ksyms_load(&t->ks))
-		t->ks = NULL;   /* function names fall back to addresses */
+	t->run = run;   /* without symbols, function names fall back to addresses */
 	json_init(&j, t->fp);
 	j.pretty = false;
 	json_obj_begin(&j, NULL);
@@ -915,7 +913,6 @@ static void trace_destroy(void *ctx)
 	}
 	free(t->cpus);
 	free(t->scratch);
-	ksyms_free(t->ks);
 	output_file_close(t->fp);
 	free(t);
 }

@@ -73,7 +73,6 @@ struct pipeline {
 		const char *name;
 	} symcache[SYMCACHE_SLOTS];   /* sym_cb's */
 	uint64_t attached_at;         /* CLOCK_MONOTONIC once the probes were attached */
-	struct js_ksyms *ksyms;
 	struct corr_opts copts;
 	struct tsc_cal cal;
 	volatile int go, stop;
@@ -88,11 +87,11 @@ static const char *sym_cb(void *ctx, uint64_t addr)
 	struct pipeline *pl = ctx;
 	struct sym_slot *sl = &pl->symcache[(addr >> 4) % SYMCACHE_SLOTS];
 
-	if (!pl->ksyms)
+	if (!pl->run->ksyms)
 		return NULL;
 	if (sl->addr != addr) {         /* address 0 has no name: a zeroed slot is right */
 		sl->addr = addr;
-		sl->name = ksyms_name(pl->ksyms, addr);
+		sl->name = run_sym(pl->run, addr);
 	}
 	return sl->name;
 }
@@ -351,8 +350,9 @@ static void open_probes(struct pipeline *pl)
 		return;
 	}
 	pl->run->probes_on = true;
-	if (ksyms_load(&pl->ksyms) < 0)
-		pl->ksyms = NULL;
+	/* once, for the correlator now and the outputs at the end (run_sym) */
+	if (ksyms_load(&pl->run->ksyms) < 0)
+		pl->run->ksyms = NULL;
 	pl->copts.sym = sym_cb;
 	pl->copts.sym_ctx = pl;
 }
@@ -586,8 +586,6 @@ static void finish(struct pipeline *pl)
 static void teardown(struct pipeline *pl)
 {
 	probes_destroy(pl->probes);
-	if (pl->ksyms)
-		ksyms_free(pl->ksyms);
 	for (size_t i = 0; pl->cp && i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "js_correlate.h"
+#include "js_ksyms.h"
 #include "js_result.h"
 #include "js_util.h"
 
@@ -189,4 +190,23 @@ double result_lost_pct(const struct js_cpu_result *r)
 	uint64_t win = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 
 	return win ? 100.0 * (double)r->lost_ns / (double)win : 0.0;
+}
+
+const char *run_sym(const struct js_run *run, uint64_t addr)
+{
+	return run->ksyms ? ksyms_name(run->ksyms, addr) : NULL;
+}
+
+void run_free(struct js_run *run)
+{
+	for (size_t i = 0; run->cpus && i < run->ncpus; i++)
+		result_cpu_free(&run->cpus[i]);
+	free(run->cpus);
+	if (run->audited)
+		audit_free(&run->audit);
+	if (run->have_deltas)
+		audit_deltas_free(&run->deltas);
+	free(run->xcheck);
+	ksyms_free(run->ksyms);
+	memset(run, 0, sizeof(*run));
 }

@@ -1344,13 +1344,5 @@ int run_load_file(const char *path, struct js_run *run, char *err, size_t errlen
 /* run_load_free - everything a load allocated */
 void run_load_free(struct js_run *run)
 {
-	for (size_t i = 0; run->cpus && i < run->ncpus; i++)
-		result_cpu_free(&run->cpus[i]);
-	free(run->cpus);
-	if (run->audited)
-		audit_free(&run->audit);
-	if (run->have_deltas)
-		audit_deltas_free(&run->deltas);
-	free(run->xcheck);
-	memset(run, 0, sizeof(*run));
+	run_free(run);
 }
