@@ -19,21 +19,25 @@
 #include "js_hist.h"
 #include "js_model.h"
 #include "js_run_cfg.h"
+#include "js_topn.h"
 #include "js_tsc.h"
 
 /* the JSON documents' schema_version (docs/JSON.md; CHANGELOG.md says what each changed) */
 #define JS_SCHEMA_VERSION 2
 #define JS_SCHEMA_VERSION_MIN 1 /* the oldest a run is still loaded from (run_load.c) */
 
+/* Percentiles every report shows (text, JSON, diff, HTML; the loader reads them back). */
+struct js_pct {
+	double p;
+	const char *key;    /* "p99_ns" */
+	const char *label;  /* "p99" */
+};
+extern const struct js_pct js_pcts[];
+extern const size_t js_npcts;
+
 /* gap sizes burst exposure is reported for */
 #define JS_BURST_SIZES 4
 extern const uint64_t js_burst_sizes_ns[JS_BURST_SIZES];
-
-/* The N worst gaps: a min-heap on duration, so the smallest is replaced. */
-struct js_top {
-	struct js_gap_rec *recs;
-	unsigned n, cap;
-};
 
 struct js_cpu_result {
 	int cpu;
@@ -51,7 +55,7 @@ struct js_cpu_result {
 	struct js_causes causes;      /* per cause class and source; gaps per primary cause */
 	struct js_cause_buckets cb;   /* 1-2-5 histogram split by primary cause */
 	struct js_hist hist;          /* gap durations, ns */
-	struct js_top top;
+	struct js_topn top;           /* the worst gaps (js_gap_rec), result_top_init */
 	struct js_arrival arrivals[JS_MAX_ARRIVALS];
 	size_t narrivals;
 	/* burst exposure per arrival interval and gap size (empirical, streamed) */
@@ -121,6 +125,9 @@ struct js_run {
 
 /* result_cpu_init - allocate a CPU's histogram and top list; -ENOMEM */
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top);
+/* result_top_init - an empty worst list of room for cap gaps (result_cpu_init's); it is
+ * a min-heap on duration, so a sorted ascending array is one too; 0 or -ENOMEM */
+int result_top_init(struct js_topn *t, size_t cap);
 /* result_cpu_free - release it (accepts a zeroed struct) */
 void result_cpu_free(struct js_cpu_result *r);
 /* result_cpu_start - the sampler measures from start_ns: set up the per-second, arrival

@@ -41,8 +41,7 @@ struct pt {
 
 struct html_cpu {
 	int cpu;
-	struct pt *worst;           /* min-heap on dur */
-	size_t nworst;
+	struct js_topn worst;       /* struct pt, min-heap on dur */
 	struct pt *sample;          /* reservoir */
 	size_t nsample;
 	uint64_t seen;
@@ -130,45 +129,10 @@ static uint64_t rnd(struct html_out *h)
 	return h->rng * 0x2545F4914F6CDD1Dull;
 }
 
-static void worst_down(struct pt *v, size_t n, size_t i)
+/* pt_shorter - the worst list's order */
+static bool pt_shorter(const void *a, const void *b)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct pt x;
-
-		if (l < n && v[l].dur_ns < v[m].dur_ns)
-			m = l;
-		if (r < n && v[r].dur_ns < v[m].dur_ns)
-			m = r;
-		if (m == i)
-			return;
-		x = v[i];
-		v[i] = v[m];
-		v[m] = x;
-		i = m;
-	}
-}
-
-static void worst_add(struct html_cpu *c, const struct pt *p)
-{
-	size_t i;
-
-	if (c->nworst == HTML_WORST) {
-		if (p->dur_ns <= c->worst[0].dur_ns)
-			return;
-		c->worst[0] = *p;
-		worst_down(c->worst, c->nworst, 0);
-		return;
-	}
-	i = c->nworst++;
-	c->worst[i] = *p;
-	while (i && c->worst[i].dur_ns < c->worst[(i - 1) / 2].dur_ns) {
-		struct pt x = c->worst[i];
-
-		c->worst[i] = c->worst[(i - 1) / 2];
-		c->worst[(i - 1) / 2] = x;
-		i = (i - 1) / 2;
-	}
+	return ((const struct pt *)a)->dur_ns < ((const struct pt *)b)->dur_ns;
 }
 
 static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
@@ -188,7 +152,7 @@ static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 	if (!c)
 		return;
 	c->seen++;
-	worst_add(c, &p);
+	topn_offer(&c->worst, &p);
 	if (c->nsample < HTML_SAMPLE) {
 		c->sample[c->nsample++] = p;
 	} else {
@@ -211,9 +175,9 @@ static void html_run_start(void *ctx, const struct js_run *run)
 	h->ncpus = run->ncpus;
 	for (size_t i = 0; i < h->ncpus; i++) {
 		h->cpus[i].cpu = run->cpus[i].cpu;
-		h->cpus[i].worst = malloc(HTML_WORST * sizeof(struct pt));
 		h->cpus[i].sample = malloc(HTML_SAMPLE * sizeof(struct pt));
-		if (!h->cpus[i].worst || !h->cpus[i].sample)
+		if (topn_init(&h->cpus[i].worst, HTML_WORST, sizeof(struct pt), pt_shorter) ||
+		    !h->cpus[i].sample)
 			h->err = -ENOMEM;
 	}
 }
@@ -419,15 +383,15 @@ static int cmp_pt_dur(const void *pa, const void *pb)
 /* points - the worst gaps and the sample, without duplicates, shortest first */
 static struct pt *points(const struct html_cpu *c, size_t *n)
 {
-	struct pt *v = malloc((c->nworst + c->nsample + 1) * sizeof(*v));
-	size_t k = 0;
+	size_t nworst = c->worst.n, k = 0;
+	struct pt *v = malloc((nworst + c->nsample + 1) * sizeof(*v));
 
 	if (!v)
 		return NULL;
-	memcpy(v, c->worst, c->nworst * sizeof(*v));
-	memcpy(v + c->nworst, c->sample, c->nsample * sizeof(*v));
-	qsort(v, c->nworst + c->nsample, sizeof(*v), cmp_pt_dur);
-	for (size_t i = 0; i < c->nworst + c->nsample; i++)
+	memcpy(v, c->worst.v, nworst * sizeof(*v));
+	memcpy(v + nworst, c->sample, c->nsample * sizeof(*v));
+	qsort(v, nworst + c->nsample, sizeof(*v), cmp_pt_dur);
+	for (size_t i = 0; i < nworst + c->nsample; i++)
 		if (!k || v[k - 1].start_ns != v[i].start_ns || v[k - 1].dur_ns != v[i].dur_ns)
 			v[k++] = v[i];
 	*n = k;
@@ -795,7 +759,7 @@ static void html_destroy(void *ctx)
 	struct html_out *h = ctx;
 
 	for (size_t i = 0; h->cpus && i < h->ncpus; i++) {
-		free(h->cpus[i].worst);
+		topn_free(&h->cpus[i].worst);
 		free(h->cpus[i].sample);
 	}
 	free(h->cpus);

@@ -68,8 +68,7 @@ struct tr_slice {
 
 struct tr_cpu {
 	int cpu;
-	struct tr_gap *heap;        /* min-heap on (dur, later start) */
-	size_t n, cap;
+	struct js_topn kept;        /* struct tr_gap: min-heap on (dur, later start) */
 	size_t used, budget;        /* events held (gaps + their events) and allowed */
 	struct tr_gap floor;        /* the longest gap left out so far (start, dur only) */
 	bool have_floor;
@@ -181,65 +180,37 @@ static bool ev_point(const struct js_event *e)
 	return e->end_ns <= e->start_ns;
 }
 
-/* ---- the min-heap of kept gaps (per CPU) ---- */
+/* ---- the kept gaps (per CPU): a worst-N heap under the event budget ---- */
 
-static void heap_swap(struct tr_gap *a, struct tr_gap *b)
+static bool kept_less(const void *a, const void *b)
 {
-	struct tr_gap x = *a;
-
-	*a = *b;
-	*b = x;
+	return gap_less(a, b);
 }
 
-static void heap_down(struct tr_cpu *c, size_t i)
+static struct tr_gap *kept_at(const struct tr_cpu *c, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < c->n && gap_less(&c->heap[l], &c->heap[m]))
-			m = l;
-		if (r < c->n && gap_less(&c->heap[r], &c->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		heap_swap(&c->heap[i], &c->heap[m]);
-		i = m;
-	}
+	return topn_at(&c->kept, i);
 }
 
-static void heap_up(struct tr_cpu *c, size_t i)
+/* evict_min - drop the smallest kept gap and its events */
+static void evict_min(struct tr_cpu *c)
 {
-	while (i && gap_less(&c->heap[i], &c->heap[(i - 1) / 2])) {
-		heap_swap(&c->heap[i], &c->heap[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
+	struct tr_gap *g = topn_min(&c->kept);
+
+	c->used -= 1 + g->nev;
+	leave_out(c, g->start_ns, g->dur_ns);
+	gap_free(g);
+	topn_pop_min(&c->kept);
 }
 
-/* heap_pop_min - evict the smallest kept gap */
-static void heap_pop_min(struct tr_cpu *c)
+/* keep - add a gap and its events to the kept ones (room made beforehand) */
+static int keep(struct tr_cpu *c, const struct tr_gap *g)
 {
-	c->used -= 1 + c->heap[0].nev;
-	leave_out(c, c->heap[0].start_ns, c->heap[0].dur_ns);
-	gap_free(&c->heap[0]);
-	c->heap[0] = c->heap[--c->n];
-	heap_down(c, 0);
-}
+	int err = topn_push(&c->kept, g);
 
-static int heap_push(struct tr_cpu *c, const struct tr_gap *g)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 256;
-		struct tr_gap *h = realloc(c->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		c->heap = h;
-		c->cap = cap;
-	}
-	c->heap[c->n] = *g;
-	heap_up(c, c->n++);
-	c->used += 1 + g->nev;
-	return 0;
+	if (!err)
+		c->used += 1 + g->nev;
+	return err;
 }
 
 /* ---- counters ---- */
@@ -391,8 +362,8 @@ static char *render_gap(const struct js_gap_rec *g, uint64_t run_start, uint32_t
  */
 static long make_room(struct tr_cpu *c, const struct tr_gap *g, size_t nev)
 {
-	while (c->used + 1 + nev > c->budget && c->n && gap_less(&c->heap[0], g))
-		heap_pop_min(c);
+	while (c->used + 1 + nev > c->budget && c->kept.n && gap_less(topn_min(&c->kept), g))
+		evict_min(c);
 	if (c->used + 1 + nev <= c->budget)
 		return (long)nev;
 	if (c->used + 1 <= c->budget)
@@ -426,7 +397,7 @@ static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_r
 		memcpy(k.ev, t->scratch, k.nev * sizeof(*k.ev));
 	}
 	k.json = render_gap(g, t->run_start_ns, k.nev, k.truncated);
-	if (!k.json || heap_push(c, &k)) {
+	if (!k.json || keep(c, &k)) {
 		gap_free(&k);
 		return -ENOMEM;
 	}
@@ -446,7 +417,7 @@ static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 	c->seen++;
 	bins_add(c, rel(t, g->gap.start_ns), g->gap.dur_ns);
 	if (!may_keep(c, &key) ||
-	    (c->used + 1 > c->budget && c->n && !gap_less(&c->heap[0], &key))) {
+	    (c->used + 1 > c->budget && c->kept.n && !gap_less(topn_min(&c->kept), &key))) {
 		leave_out(c, key.start_ns, key.dur_ns);   /* cheap path: no rendering */
 		return;
 	}
@@ -475,6 +446,8 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 		struct tr_cpu *c = &t->cpus[i];
 
 		c->cpu = run->cpus[i].cpu;
+		if (topn_init(&c->kept, 0, sizeof(struct tr_gap), kept_less))
+			t->err = -ENOMEM;
 		c->budget = rest > 0 ? (size_t)rest / n : 0;
 		c->bin_ns = TR_BIN_NS;
 		/* two series per bin, plus the closing sample at the end */
@@ -638,13 +611,13 @@ static struct tr_slice *collect(struct tr_cpu *c, size_t *out_n)
 	size_t n = 0, k = 0;
 	struct tr_slice *sl;
 
-	for (size_t i = 0; i < c->n; i++)
-		n += c->heap[i].nev;
+	for (size_t i = 0; i < c->kept.n; i++)
+		n += kept_at(c, i)->nev;
 	sl = calloc(n ? n : 1, sizeof(*sl));
 	if (!sl)
 		return NULL;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct tr_gap *g = &c->heap[i];
+	for (size_t i = 0; i < c->kept.n; i++) {
+		const struct tr_gap *g = kept_at(c, i);
 		uint64_t m = JS_MAX(g->dur_ns, TR_CTX_MIN_NS);
 
 		for (uint32_t e = 0; e < g->nev; e++) {
@@ -714,19 +687,23 @@ static void nest(struct tr_slice *sl, size_t n)
 
 static void write_gaps(struct trace_out *t, struct tr_cpu *c)
 {
-	qsort(c->heap, c->n, sizeof(*c->heap), cmp_gap_start);
-	for (size_t i = 0; i < c->n; i++) {
-		uint64_t dur = c->heap[i].dur_ns;
+	struct tr_gap *v = c->kept.v;
+	size_t n = c->kept.n;
+
+	/* the heap is done with: in time order now */
+	qsort(v, n, sizeof(*v), cmp_gap_start);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t dur = v[i].dur_ns;
 
 		/* TSC -> ns rounding can make a gap end 1 ns after the next one starts */
-		if (i + 1 < c->n && c->heap[i].start_ns + dur > c->heap[i + 1].start_ns)
-			dur = c->heap[i + 1].start_ns - c->heap[i].start_ns;
-		ev_begin(t, "X", c->cpu, TR_GAPS, rel(t, c->heap[i].start_ns));
+		if (i + 1 < n && v[i].start_ns + dur > v[i + 1].start_ns)
+			dur = v[i + 1].start_ns - v[i].start_ns;
+		ev_begin(t, "X", c->cpu, TR_GAPS, rel(t, v[i].start_ns));
 		fputs(",\"dur\":", t->fp);
 		put_us(t->fp, dur);
-		fprintf(t->fp, ",\"cat\":\"gap\",%s}", c->heap[i].json);
+		fprintf(t->fp, ",\"cat\":\"gap\",%s}", v[i].json);
 	}
-	if (c->n)
+	if (n)
 		c->used_track[TR_GAPS] = true;
 }
 
@@ -852,11 +829,11 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 		json_obj_begin(j, NULL);
 		json_u64(j, "cpu", (uint64_t)c->cpu);
 		json_u64(j, "gaps_total", c->seen);
-		json_u64(j, "gaps_in_trace", c->n);
-		json_u64(j, "gaps_left_out", c->seen - c->n);
+		json_u64(j, "gaps_in_trace", c->kept.n);
+		json_u64(j, "gaps_left_out", c->seen - c->kept.n);
 		json_u64(j, "gaps_with_events_left_out", c->truncated_gaps);
 		json_u64(j, "budget_events", c->budget);
-		json_bool(j, "capped", c->seen != c->n || c->truncated_gaps);
+		json_bool(j, "capped", c->seen != c->kept.n || c->truncated_gaps);
 		json_u64(j, "longest_left_out_ns", c->have_floor ? c->floor.dur_ns : 0);
 		json_u64(j, "counter_bin_ns", c->bin_ns);
 		json_obj_end(j);
@@ -905,9 +882,9 @@ static void trace_destroy(void *ctx)
 	for (size_t i = 0; i < t->ncpus; i++) {
 		struct tr_cpu *c = &t->cpus[i];
 
-		for (size_t k = 0; k < c->n; k++)
-			gap_free(&c->heap[k]);
-		free(c->heap);
+		for (size_t k = 0; k < c->kept.n; k++)
+			gap_free(kept_at(c, k));
+		topn_free(&c->kept);
 		free(c->bin_gaps);
 		free(c->bin_lost);
 	}

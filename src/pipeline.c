@@ -32,6 +32,7 @@
 #define PROCESS_LAG_NS    20000000ull     /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS     1000000000ull   /* a TSC/MONOTONIC pair every second */
 #define EV_WINDOW_CAP     16384           /* events kept per CPU awaiting their gap */
+#define PEND_CAP          16384           /* converted gaps kept per CPU awaiting attribution */
 #define READINGS_CAP      16384
 #define POP_BATCH         1024
 #define SYMCACHE_SLOTS    256
@@ -46,8 +47,8 @@ volatile sig_atomic_t js_stop_requested;
 struct cpu_pipe {
 	struct sampler s;
 	struct js_cpu_result *res;
-	struct js_gap *pend;          /* converted gaps awaiting attribution */
-	size_t npend, cappend;
+	struct js_gap *pend;          /* converted gaps awaiting attribution (PEND_CAP) */
+	size_t npend;
 	struct js_event *ev;          /* events awaiting their gap */
 	size_t nev;
 	uint64_t ev_evicted;          /* events dropped because the window was full */
@@ -203,7 +204,7 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 		if (!c->res->started && c->s.start_tsc)
 			start_result(pl, c);
 		do {
-			size_t room = c->cappend - c->npend;
+			size_t room = PEND_CAP - c->npend;
 
 			got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
 			for (size_t k = 0; k < got; k++) {
@@ -214,7 +215,7 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 				g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
 							     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
 			}
-			while (c->npend == c->cappend) {
+			while (c->npend == PEND_CAP) {
 				/* no room: attribute what we hold now rather than stall the ring */
 				attribute_batch(pl, c, POP_BATCH);
 			}
@@ -315,8 +316,7 @@ static int setup_buffers(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
-		c->cappend = 16384;
-		c->pend = malloc(c->cappend * sizeof(*c->pend));
+		c->pend = malloc(PEND_CAP * sizeof(*c->pend));
 		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
 		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
 		if (!c->pend || !c->recs || !c->ev || steal_log_init(&c->steal, READINGS_CAP))

@@ -8,13 +8,6 @@
 #include "js_story.h"
 #include "js_util.h"
 
-const struct js_pct js_pcts[] = {
-	{ 50.0, "p50_ns", "p50" },       { 90.0, "p90_ns", "p90" },
-	{ 99.0, "p99_ns", "p99" },       { 99.9, "p999_ns", "p99.9" },
-	{ 99.99, "p9999_ns", "p99.99" },
-};
-const size_t js_npcts = ARRAY_SIZE(js_pcts);
-
 #define BAR_WIDTH 30
 
 static char cause_letter(int c);
@@ -206,7 +199,7 @@ static void worst(FILE *fp, const struct js_run *run, const struct js_cpu_result
 		goto out;
 	recs = malloc(r->top.n * sizeof(*recs));
 	if (!recs) {
-		fprintf(fp, "  worst %u gaps: not listed (out of memory)\n", r->top.n);
+		fprintf(fp, "  worst %zu gaps: not listed (out of memory)\n", r->top.n);
 		goto out;
 	}
 	n = result_top_sorted(r, recs);

@@ -16,6 +16,13 @@
 
 const uint64_t js_burst_sizes_ns[JS_BURST_SIZES] = { 10000, 100000, 1000000, 10000000 };
 
+const struct js_pct js_pcts[] = {
+	{ 50.0, "p50_ns", "p50" },       { 90.0, "p90_ns", "p90" },
+	{ 99.0, "p99_ns", "p99" },       { 99.9, "p999_ns", "p99.9" },
+	{ 99.99, "p9999_ns", "p99.99" },
+};
+const size_t js_npcts = ARRAY_SIZE(js_pcts);
+
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 {
 	int err;
@@ -30,71 +37,33 @@ int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 	err = hist_init(&r->hist, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 	if (err)
 		return err;
-	r->top.cap = top;
-	if (top) {
-		r->top.recs = calloc(top, sizeof(*r->top.recs));
-		if (!r->top.recs) {
-			hist_free(&r->hist);
-			return -ENOMEM;
-		}
-	}
-	return 0;
+	err = result_top_init(&r->top, top);
+	if (err)
+		hist_free(&r->hist);
+	return err;
 }
 
 void result_cpu_free(struct js_cpu_result *r)
 {
 	hist_free(&r->hist);
-	free(r->top.recs);
-	r->top.recs = NULL;
+	topn_free(&r->top);
 	for (size_t i = 0; i < r->narrivals; i++)
 		arrival_free(&r->arrivals[i]);
 	intervals_free(&r->intervals);
 	r->narrivals = 0;
 }
 
-static void heap_down(struct js_top *t, unsigned i)
+/* rec_shorter - the worst list's order: by duration (ties keep their place) */
+static bool rec_shorter(const void *a, const void *b)
 {
-	for (;;) {
-		unsigned l = 2 * i + 1, m = i;
+	const struct js_gap_rec *x = a, *y = b;
 
-		if (l < t->n && t->recs[l].gap.dur_ns < t->recs[m].gap.dur_ns)
-			m = l;
-		if (l + 1 < t->n && t->recs[l + 1].gap.dur_ns < t->recs[m].gap.dur_ns)
-			m = l + 1;
-		if (m == i)
-			return;
-		struct js_gap_rec tmp = t->recs[i];
-		t->recs[i] = t->recs[m];
-		t->recs[m] = tmp;
-		i = m;
-	}
+	return x->gap.dur_ns < y->gap.dur_ns;
 }
 
-static void heap_up(struct js_top *t, unsigned i)
+int result_top_init(struct js_topn *t, size_t cap)
 {
-	while (i > 0) {
-		unsigned p = (i - 1) / 2;
-
-		if (t->recs[p].gap.dur_ns <= t->recs[i].gap.dur_ns)
-			return;
-		struct js_gap_rec tmp = t->recs[i];
-		t->recs[i] = t->recs[p];
-		t->recs[p] = tmp;
-		i = p;
-	}
-}
-
-static void top_add(struct js_top *t, const struct js_gap_rec *g)
-{
-	if (!t->cap)
-		return;
-	if (t->n < t->cap) {
-		t->recs[t->n] = *g;
-		heap_up(t, t->n++);
-	} else if (g->gap.dur_ns > t->recs[0].gap.dur_ns) {
-		t->recs[0] = *g;
-		heap_down(t, 0);
-	}
+	return topn_init(t, cap, sizeof(struct js_gap_rec), rec_shorter);
 }
 
 int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js_run_cfg *cfg)
@@ -142,7 +111,7 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	if (g->attr.primary == JS_CAUSE_UNEXPLAINED)
 		period_add(&r->period, g->gap.start_ns);
 	hist_record(&r->hist, (int64_t)g->gap.dur_ns);
-	top_add(&r->top, g);
+	topn_offer(&r->top, g);
 	models_add_gap(r, g);
 }
 
@@ -166,7 +135,7 @@ void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
 	/* the counter is read at start and end only (a read may IPI the CPU): its delta
 	 * goes to the largest gaps that no event explains, among the worst */
 	if (r->smi)
-		smi_allocate(r->top.recs, r->top.n, r->smi);
+		smi_allocate(r->top.v, r->top.n, r->smi);
 }
 
 static int cmp_dur_desc(const void *a, const void *b)
@@ -179,10 +148,10 @@ static int cmp_dur_desc(const void *a, const void *b)
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out)
 {
 	if (!r->top.n)
-		return 0;	/* -n 0: recs (and out) may be NULL */
-	memcpy(out, r->top.recs, r->top.n * sizeof(*out));
+		return 0;	/* -n 0: v (and out) may be NULL */
+	memcpy(out, r->top.v, r->top.n * sizeof(*out));
 	qsort(out, r->top.n, sizeof(*out), cmp_dur_desc);
-	return r->top.n;
+	return (unsigned)r->top.n;
 }
 
 double result_lost_pct(const struct js_cpu_result *r)

@@ -763,28 +763,28 @@ static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 {
 	const struct jsonp_val *a = get(l, o, "top", JSONP_ARR, REQ);
 	size_t mark = push(l, ".top");
-	struct js_top *t = &r->top;
+	struct js_topn *t = &r->top;
+	struct js_gap_rec *recs;
 
 	if (!a)
 		goto out;
-	t->cap = (unsigned)a->arr.n;
-	t->recs = calloc(a->arr.n ? a->arr.n : 1, sizeof(*t->recs));
-	if (!t->recs) {
+	if (result_top_init(t, a->arr.n)) {
 		l->rc = -ENOMEM;
 		goto out;
 	}
+	recs = t->v;
 	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
 		size_t m2 = push(l, "[%zu]", i);
 		struct js_gap_rec g;
-		unsigned j;
+		size_t j;
 
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
 			lfail(l, &a->arr.v[i], NULL, "expected an object");
 		load_gap(l, &a->arr.v[i], r->cpu, &g);
-		for (j = t->n; j > 0 && t->recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
+		for (j = t->n; j > 0 && recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
 			;
-		memmove(&t->recs[j + 1], &t->recs[j], (t->n - j) * sizeof(g));
-		t->recs[j] = g;
+		memmove(&recs[j + 1], &recs[j], (t->n - j) * sizeof(g));
+		recs[j] = g;
 		t->n++;
 		pop(l, m2);
 	}
