@@ -85,6 +85,19 @@ size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max);
 /* ring_push - producer side (sampler.c, sampler_hook.c, tests): false when full */
 bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end);
 
+/* sampler_push_gap - in a measuring loop (sampler.c's, the test hook's): the gap [prev,
+ * now] into the ring, counted as dropped when it is full, and the loop's counts published;
+ * returns the dropped count */
+static __attribute__((always_inline)) inline uint64_t
+sampler_push_gap(struct sampler *s, uint64_t prev, uint64_t now, uint64_t iters, uint64_t dropped)
+{
+	if (!ring_push(&s->ring, prev, now))
+		dropped++;
+	s->iterations = iters;
+	s->dropped = dropped;
+	return dropped;
+}
+
 /* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
 int sampler_parse_priority(const char *s, int *policy, int *priority);
 /* sampler_priority_str - the reverse: "f:95" into buf[len]; returns buf */

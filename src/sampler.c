@@ -77,12 +77,8 @@ static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64
 		now = read_tsc(lfence);
 		iters++;
 		if (__builtin_expect(now - prev > thr, 0)) {
-			if (record) {
-				if (!ring_push(&s->ring, prev, now))
-					dropped++;
-				s->iterations = iters;
-				s->dropped = dropped;
-			}
+			if (record)
+				dropped = sampler_push_gap(s, prev, now, iters, dropped);
 			if (now >= until || *stop)
 				break;
 		} else if (__builtin_expect((iters & 0xfff) == 0, 0) && (now >= until || *stop)) {

@@ -53,10 +53,7 @@ void sampler_hook_spin(struct sampler *s, uint64_t until)
 			off = (off + 4096) & (SAMPLER_HOOK_BYTES - 1);
 		}
 		if (now - prev > thr) {
-			if (!ring_push(&s->ring, prev, now))
-				dropped++;
-			s->iterations = iters;
-			s->dropped = dropped;
+			dropped = sampler_push_gap(s, prev, now, iters, dropped);
 			if (now >= until || *stop)
 				break;
 		} else if ((iters & 0xfff) == 0 && (now >= until || *stop)) {

@@ -14,15 +14,11 @@
 
 static struct js_gap_rec gap(uint64_t start, uint64_t dur, enum js_cause primary)
 {
-	struct js_gap_rec g;
-
-	memset(&g, 0, sizeof(g));
-	g.gap.start_ns = start;
-	g.gap.dur_ns = dur;
-	g.gap.cpu = 3;
-	g.attr.primary = primary;
-	g.attr.unexplained_ns = primary == JS_CAUSE_UNEXPLAINED ? dur : 0;
-	return g;
+	return (struct js_gap_rec){
+		.gap = { .start_ns = start, .dur_ns = dur, .cpu = 3 },
+		.attr = { .primary = primary,
+			  .unexplained_ns = primary == JS_CAUSE_UNEXPLAINED ? dur : 0 },
+	};
 }
 
 /* the models are set up at start, fed by every gap, and closed at finish */
