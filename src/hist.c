@@ -215,12 +215,27 @@ int hist_add(struct js_hist *dst, const struct js_hist *src)
 	return 0;
 }
 
+/* hist_value_at_rank - the lowest value of the slot holding the k-th smallest value */
+int64_t hist_value_at_rank(const struct js_hist *h, uint64_t k)
+{
+	uint64_t run = 0;
+
+	if (!k || k > h->total)
+		return 0;
+	for (int i = 0; i < h->counts_len; i++) {
+		run += h->counts[i];
+		if (run >= k)
+			return hist_value_from_index(h, i);
+	}
+	return 0;
+}
+
 /* hist_value_at_percentile - Java getValueAtPercentile(p), p in [0,100]; 0 if empty */
 int64_t hist_value_at_percentile(const struct js_hist *h, double p)
 {
 	double req = nextafter(p, -INFINITY);
-	uint64_t want, run = 0;
-	int i;
+	uint64_t want;
+	int64_t v;
 
 	if (h->total == 0)
 		return 0;
@@ -231,17 +246,10 @@ int64_t hist_value_at_percentile(const struct js_hist *h, double p)
 	want = (uint64_t)ceil(req * (double)h->total / 100.0);
 	if (want < 1)
 		want = 1;
-	for (i = 0; i < h->counts_len; i++) {
-		run += h->counts[i];
-		if (run >= want) {
-			int64_t v = hist_value_from_index(h, i);
-
-			if (p == 0.0)
-				return hist_lowest_equivalent(h, v);
-			return hist_highest_equivalent(h, v);
-		}
-	}
-	return 0;
+	if (want > h->total)
+		return 0;
+	v = hist_value_at_rank(h, want);
+	return p == 0.0 ? hist_lowest_equivalent(h, v) : hist_highest_equivalent(h, v);
 }
 
 /* hist_max - highest_equivalent(max), 0 if empty */

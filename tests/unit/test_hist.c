@@ -412,6 +412,12 @@ static void test_count_between(void **state)
 	assert_int_equal(hist_count_between(&h, 50, 50), 0);
 	assert_int_equal(hist_count_between(&h, 60, 50), 0);
 	assert_int_equal(hist_count_between(&h, INT64_MAX - 1, INT64_MAX), 0);
+	/* ranks: the k-th smallest value's slot (12000 and 12007 share one) */
+	assert_true(hist_value_at_rank(&h, 1) == 5 && hist_value_at_rank(&h, 4) == 2048);
+	assert_true(hist_value_at_rank(&h, 5) == 2048);
+	assert_true(hist_value_at_rank(&h, 7) == 12000 && hist_value_at_rank(&h, 8) == 12008);
+	assert_true(hist_value_at_rank(&h, 9) == hist_lowest_equivalent(&h, 1000000));
+	assert_true(hist_value_at_rank(&h, 0) == 0 && hist_value_at_rank(&h, 10) == 0);
 	hist_reset(&h);
 	rng_state = 11;
 	for (i = 0; i < 20000; i++) {
