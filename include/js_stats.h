@@ -4,6 +4,7 @@
  *
  *   p = stats_rate_test(a, ta, b, tb);      exact: a events in ta s vs b in tb s
  *   p = stats_normal_p(z);                  two-sided normal tail (compound sums of times)
+ *   p = stats_t_p(t, df);                   two-sided Student t tail (Welch's test)
  *   stats_quantile_ranks(n, q, alpha, &l, &u);   distribution-free interval of a quantile
  *
  * stats_rate_test is the conditional binomial test of two Poisson rates: given n = a + b
@@ -30,6 +31,9 @@ double stats_binom_sf(uint64_t k, uint64_t n, double p);
 double stats_rate_test(uint64_t a, double ta, uint64_t b, double tb);
 /* stats_normal_p - two-sided p-value of a standard normal statistic z */
 double stats_normal_p(double z);
+/* stats_t_p - two-sided p-value of Student's t with df degrees of freedom (df infinite:
+ * the normal) */
+double stats_t_p(double t, double df);
 /* stats_quantile_ranks - order-statistic ranks [*l, *u] (1-based) covering the q-quantile
  * (0 < q < 1) of n samples with confidence >= 1 - alpha; *l = 0, *u = n + 1: unbounded */
 void stats_quantile_ranks(uint64_t n, double q, double alpha, uint64_t *l, uint64_t *u);

@@ -96,6 +96,14 @@ double stats_normal_p(double z)
 	return erfc(fabs(z) / M_SQRT2);
 }
 
+/* stats_t_p - P(|T| >= |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
+double stats_t_p(double t, double df)
+{
+	if (!(df < 1e7))
+		return stats_normal_p(t);
+	return stats_ibeta(df / (df + t * t), df / 2, 0.5);
+}
+
 /* stats_quantile_ranks - binary searches on the binomial tails (monotone in the rank) */
 void stats_quantile_ranks(uint64_t n, double q, double alpha, uint64_t *l, uint64_t *u)
 {

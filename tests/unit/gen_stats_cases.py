@@ -111,6 +111,13 @@ def main():
                                                 rate_test(a, Fraction(ta).limit_denominator(),
                                                           b, Fraction(tb).limit_denominator())))
     print("};")
+    print("/* Student t, two-sided: df 1 (1 - (2/pi) atan|t|), df 2 (1 - |t| / sqrt(t^2 + 2)) */")
+    print("static const struct t_case { double t, df, p; } t_cases[] = {")
+    for t in (0.5, 1.0, 3.0, 12.706204736174705, 63.65674116287399):
+        print("\t{ %r, 1, %.17g }," % (t, 1 - 2 / math.pi * math.atan(abs(t))))
+    for t in (0.5, 2.0, 4.302652729749464, 9.924843200918295):
+        print("\t{ %r, 2, %.17g }," % (t, 1 - abs(t) / math.sqrt(t * t + 2)))
+    print("};")
     print("/* order-statistic ranks of the q-quantile: n, q, alpha, l, u (0, n + 1: none) */")
     print("static const struct rank_case { unsigned long long n; double q, alpha; "
           "unsigned long long l, u; } rank_cases[] = {")

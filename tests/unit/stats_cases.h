@@ -44,6 +44,18 @@ static const struct rate_case { unsigned long long a; double ta; unsigned long l
 	{ 10, 5.0, 522, 5.0, 6.6655675256966155e-140 },
 	{ 3, 2.0, 1, 1.0, 1 },
 };
+/* Student t, two-sided: df 1 (1 - (2/pi) atan|t|), df 2 (1 - |t| / sqrt(t^2 + 2)) */
+static const struct t_case { double t, df, p; } t_cases[] = {
+	{ 0.5, 1, 0.70483276469913347 },
+	{ 1.0, 1, 0.5 },
+	{ 3.0, 1, 0.20483276469913336 },
+	{ 12.706204736174705, 1, 0.049999999999999933 },
+	{ 63.65674116287399, 1, 0.0099999999999994538 },
+	{ 0.5, 2, 0.66666666666666674 },
+	{ 2.0, 2, 0.18350341907227385 },
+	{ 4.302652729749464, 2, 0.050000000000000044 },
+	{ 9.924843200918295, 2, 0.0099999999999998979 },
+};
 /* order-statistic ranks of the q-quantile: n, q, alpha, l, u (0, n + 1: none) */
 static const struct rank_case { unsigned long long n; double q, alpha; unsigned long long l, u; } rank_cases[] = {
 	{ 20, 0.5, 0.05, 6, 15 },

@@ -79,6 +79,21 @@ static void test_normal(void **state)
 	assert_true(fabs(stats_normal_p(-2.5758293035489004) - 0.01) < 1e-12);
 }
 
+/** Student t: closed forms for 1 and 2 degrees of freedom, textbook quantiles for 4, the
+ * normal for infinite df. */
+static void test_t(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(t_cases); i++)
+		close_to(stats_t_p(t_cases[i].t, t_cases[i].df), t_cases[i].p, "t", i);
+	/* t(4): 2.776 leaves 5 %, 4.604 leaves 1 % (two-sided) */
+	assert_true(fabs(stats_t_p(2.7764451051977987, 4) - 0.05) < 1e-9);
+	assert_true(fabs(stats_t_p(-4.604094871415897, 4) - 0.01) < 1e-9);
+	assert_true(stats_t_p(1.96, INFINITY) == stats_normal_p(1.96));
+	/* more degrees of freedom, thinner tails */
+	assert_true(stats_t_p(3, 3) > stats_t_p(3, 30) && stats_t_p(3, 30) > stats_normal_p(3));
+}
+
 /** Quantile ranks: the textbook median interval of 20 (X(6), X(15)), the tails that
  * cannot be bounded with a few samples. */
 static void test_ranks(void **state)
@@ -107,6 +122,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_binom),  cmocka_unit_test(test_ibeta),
 		cmocka_unit_test(test_rate),   cmocka_unit_test(test_normal),
+		cmocka_unit_test(test_t),
 		cmocka_unit_test(test_ranks),
 	};
 
