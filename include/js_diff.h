@@ -168,7 +168,8 @@ const char *diff_verdict_name(enum js_diff_verdict v);
 const char *diff_fmt_val(char *buf, size_t len, enum js_diff_unit u, double v);
 /* diff_fmt_change - b against a: "+72.4 %", "-100.0 %", "from 0", "0.0 %" */
 const char *diff_fmt_change(char *buf, size_t len, double a, double b);
-/* diff_src_label - "task jsinject:1234", "IRQ 36 virtio1-req.0", "task bash (pid changed)" */
+/* diff_src_label - "task jsinject:1234", "IRQ 36 virtio1-req.0", "task bash:12 -> bash:34"
+ * (a pid that changed) */
 const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s);
 
 /* diff_audit_changes - fn(A's check, B's check) for each audit check whose verdict differs

@@ -86,14 +86,18 @@ static const char *fmt_interval(char *buf, size_t len, double lo, double hi)
 
 /* ---- the verdicts ---- */
 
-/* practical - is the change large enough to matter: above the floor, and the larger value
- * at least (1 + min_change) x the smaller (the same both ways round, A->B and B->A) */
+/* relative - the larger value at least (1 + min_change) x the smaller: the same both ways
+ * round (A->B and B->A), with a hair of slack so that 1000 -> 1100 is 10 % in floating
+ * point too */
+static bool relative(double a, double b, const struct js_diff_opts *o)
+{
+	return fmax(a, b) >= fmin(a, b) * (1 + o->min_change) * (1 - 1e-12);
+}
+
+/* practical - is the change large enough to matter: relatively and above the floor */
 static bool practical(double a, double b, double floor, const struct js_diff_opts *o)
 {
-	double lo = fmin(a, b), hi = fmax(a, b);
-
-	/* a hair of slack, so that 1000 -> 1100 is a 10 % change in floating point too */
-	return hi - lo >= floor && hi >= lo * (1 + o->min_change) * (1 - 1e-12) && hi > lo;
+	return a != b && fabs(b - a) >= floor && relative(a, b, o);
 }
 
 static enum js_diff_verdict direction(double a, double b)
@@ -105,12 +109,12 @@ static enum js_diff_verdict direction(double a, double b)
 static void small_change(struct js_diff_row *r, const struct js_diff_opts *o, double floor)
 {
 	char f[40];
-	double lo = fmin(r->a, r->b);
 
 	r->verdict = DIFF_SAME;
 	if (r->a == r->b)
 		snprintf(r->why, sizeof(r->why), "no change");
-	else if (fmax(r->a, r->b) - lo < floor)   /* a share's floor reads better as time/s */
+	else if (relative(r->a, r->b, o))
+		/* large enough relatively, not absolutely; a share's floor reads as time/s */
 		snprintf(r->why, sizeof(r->why), "change below %s",
 			 r->unit == DIFF_PCT ? diff_fmt_val(f, sizeof(f), DIFF_NS_PER_S, floor * 1e7) :
 					       diff_fmt_val(f, sizeof(f), r->unit, floor));
@@ -616,11 +620,10 @@ static void sources(struct js_diff_cpu *c, const struct js_diff_opts *o)
 const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s)
 {
 	const char *det = s->b_detail[0] ? s->b_detail : s->a_detail, *colon;
-	char key[JS_DETAIL_LEN];
 
 	if (s->pid_changed) {
-		diff_src_key(s->cause, det, key, sizeof(key));
-		snprintf(buf, len, "%s %s (pid changed)", js_cause_name(s->cause), key);
+		snprintf(buf, len, "%s %s -> %s", js_cause_name(s->cause), s->a_detail,
+			 s->b_detail);
 	} else if (s->cause == JS_CAUSE_IRQ && (colon = strrchr(det, ':'))) {
 		snprintf(buf, len, "IRQ %s %.*s", colon + 1, (int)(colon - det), det);
 	} else {

@@ -437,7 +437,7 @@ static void test_compare(void **state)
 	assert_string_equal(s->row.label, "IRQ 36 virtio1-req.0");
 	s = src_of(c, "bash:200", "bash:100");
 	assert_true(s->pid_changed);
-	assert_string_equal(s->row.label, "task bash (pid changed)");
+	assert_string_equal(s->row.label, "task bash:100 -> bash:200");
 	assert_true(s->a_gaps == 40 && s->b_gaps == 20);
 	assert_int_equal(s->row.verdict, DIFF_SAME);     /* 300 us/s both */
 	assert_string_equal(c->src[0].status, "new");
@@ -462,7 +462,7 @@ static void test_compare(void **state)
 	assert_non_null(strstr(t, "  new: task jsinject:1234 20.0 ms/s (200 gaps): worse, p "));
 	assert_non_null(strstr(t, "  gone: IRQ 36 virtio1-req.0 1.8 ms/s (8 gaps): uncertain, "
 				  "rests on 8 gaps\n"));
-	assert_non_null(strstr(t, "  same: task bash (pid changed) 300.0 us/s -> 300.0 us/s"));
+	assert_non_null(strstr(t, "  same: task bash:100 -> bash:200 300.0 us/s -> 300.0 us/s"));
 	assert_non_null(strstr(t, "  nohz_full                    pass -> fail  cpu1: observed 2"));
 	assert_non_null(strstr(t, "  only.2                       pass -> -     "));
 	assert_non_null(strstr(t, "\nsummary: "));
