@@ -7,8 +7,7 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
-CHROME=$(command -v chromium || command -v chromium-browser)
-need_cmd "${CHROME:-chromium}" chromium
+need_chromium
 TOOLS=$ROOT/tests/tools
 
 "$JS" --cpu 1 --duration 3 -q --json "$TMP/A.json" >/dev/null 2>"$TMP/err" ||
@@ -18,24 +17,21 @@ TOOLS=$ROOT/tests/tools
 "$JS" diff "$TMP/A.json" "$TMP/B.json" --html "$TMP/d.html" --json "$TMP/d.json" \
 	>"$TMP/d.txt" 2>"$TMP/err" || fail "diff --html exited $? ($(cat "$TMP/err"))"
 [ -s "$TMP/d.txt" ] || fail "diff --html printed no text report"
-chrome() {
-	timeout -k 5 90 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$(mktemp -d "$TMP/chr.XXXXXX")" \
-		--enable-logging=stderr --v=0 "$@" "file://$TMP/d.html"
-}
-chrome --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" || fail "chromium --dump-dom exited $?"
+chrome "$TMP/d.html" --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" ||
+	fail "chromium --dump-dom exited $?"
 grep -q 'data-rendered="ok"' "$TMP/dom.html" || fail "the page's script did not run to the end"
 grep -q 'data-bars-a="[1-9]' "$TMP/dom.html" || fail "no bars of run A in the DOM"
 grep -q 'data-bars-b="[1-9]' "$TMP/dom.html" || fail "no bars of run B in the DOM"
-chrome --screenshot="$TMP/d.png" --window-size=1200,2400 >/dev/null 2>"$TMP/chr2.err" ||
+chrome "$TMP/d.html" --screenshot="$TMP/d.png" \
+	--window-size=1200,2400 >/dev/null 2>"$TMP/chr2.err" ||
 	fail "chromium --screenshot exited $?"
 if grep -h "CONSOLE" "$TMP/chr1.err" "$TMP/chr2.err"; then
 	fail "console messages while rendering the page"
 fi
 # the rendered page: one row per row of the JSON, with its verdict; the bars per cause of
 # each run sum to its gaps per bucket
-python3 - "$TMP/dom.html" "$TMP/d.json" "$TMP/A.json" "$TMP/B.json" <<'PY' || fail "the page does not match the diff"
+python3 - "$TMP/dom.html" "$TMP/d.json" "$TMP/A.json" "$TMP/B.json" <<'PY' ||
+	fail "the page does not match the diff"
 import json, re, sys
 dom = open(sys.argv[1]).read()
 d = json.load(open(sys.argv[2]))
@@ -57,8 +53,7 @@ for tag, run in zip("ab", runs):
 print("ok: page: %d verdict cells as in the JSON, bars of A and B add up to %d and %d gaps"
       % (len(cells), runs[0]["gap_count"], runs[1]["gap_count"]))
 PY
-mapfile -t COLS < <(grep -o 'data-cause="[a-z]*" title="[^"]*"><i style="background:#[0-9a-f]*' \
-	"$TMP/d.html" | sed 's/.*background://' | sort -u)
+mapfile -t COLS < <(legend_colours "$TMP/d.html")
 [ ${#COLS[@]} -ge 1 ] || fail "no legend colours in the page"
 python3 "$TOOLS/png_colours.py" "$TMP/d.png" "${COLS[@]}" >"$TMP/px.json" || fail "screenshot"
 python3 - "$TMP/px.json" <<'PY' || fail "the screenshot does not show the histograms"
