@@ -30,8 +30,7 @@ if grep -h "CONSOLE" "$TMP/chr1.err" "$TMP/chr2.err"; then
 fi
 # the rendered page: one row per row of the JSON, with its verdict; the bars per cause of
 # each run sum to its gaps per bucket
-python3 - "$TMP/dom.html" "$TMP/d.json" "$TMP/A.json" "$TMP/B.json" <<'PY' ||
-	fail "the page does not match the diff"
+python3 - "$TMP"/dom.html "$TMP"/d.json "$TMP"/A.json "$TMP"/B.json <<'PY' || fail "page != diff"
 import json, re, sys
 dom = open(sys.argv[1]).read()
 d = json.load(open(sys.argv[2]))
