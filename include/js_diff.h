@@ -28,7 +28,8 @@
  *              times vary more than independent gaps would (dispersion > 1, from at least
  *              DIFF_DISP_MIN full intervals: background noise in bursts), its variance is
  *              scaled by that factor and the test is Welch's t (quasi-Poisson), with
- *              k - 1 degrees of freedom per scaled run
+ *              k - 1 degrees of freedom per scaled run; a run too short to estimate its
+ *              own factor takes the other run's
  *   percentiles  each run's distribution-free (1 - alpha) interval from order statistics of
  *              its histogram; better/worse when the intervals do not overlap and the rate of
  *              gaps at least as long as the higher value changed the same way (exact rate
@@ -61,6 +62,7 @@ enum js_diff_test { DIFF_TEST_NONE, DIFF_TEST_POISSON, DIFF_TEST_NORMAL, DIFF_TE
 struct js_diff_disp {
 	unsigned k;                 /* full intervals; fewer than DIFF_DISP_MIN: not estimated */
 	double gaps, lost;          /* the factors (1 when not estimated) */
+	bool borrowed;              /* too short to estimate: the other run's (same machine) */
 };
 
 #define DIFF_DISP_MIN 3         /* full intervals to estimate a dispersion from */

@@ -699,15 +699,16 @@ static void warnings(struct js_diff *d)
 		     "both runs were" : a->interrupted ? "A was" : "B was");
 	for (size_t i = 0; i < d->ncpus; i++) {
 		const struct js_diff_cpu *c = &d->cpus[i];
-		double f = fmax(c->da.gaps, c->db.gaps);
+		bool na = !c->da.borrowed && c->da.gaps >= DIFF_DISP_WARN;
+		bool nb = !c->db.borrowed && c->db.gaps >= DIFF_DISP_WARN;
 
-		if (f >= DIFF_DISP_WARN)
+		if (na || nb)
 			warn(d, "CPU %d: gaps come in bursts (their count per %s varies %.0fx more "
 			     "than for independent gaps, in %s): the totals allow for it; classes, "
 			     "sources and percentiles may take such noise for a change", c->b->cpu,
-			     js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns), f,
-			     c->da.gaps >= DIFF_DISP_WARN && c->db.gaps >= DIFF_DISP_WARN ?
-			     "both runs" : c->da.gaps >= DIFF_DISP_WARN ? "A" : "B");
+			     js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
+			     fmax(na ? c->da.gaps : 0, nb ? c->db.gaps : 0),
+			     na && nb ? "both runs" : na ? "A" : "B");
 		if (c->a->dropped || c->b->dropped)
 			warn(d, "CPU %d: gaps were dropped (ring full: A %" PRIu64 ", B %" PRIu64
 			     "): rates are lower bounds", c->a->cpu, c->a->dropped, c->b->dropped);
@@ -757,6 +758,16 @@ static void tally(struct js_diff *d, const struct js_diff_row *r, const struct j
 		 r->why);
 }
 
+/* borrow - a run too short to estimate its dispersion takes the other's: the same machine's
+ * background noise, rather than none */
+static void borrow(struct js_diff_disp *d, const struct js_diff_disp *other)
+{
+	if (d->k >= DIFF_DISP_MIN || other->k < DIFF_DISP_MIN || other->borrowed)
+		return;
+	*d = *other;
+	d->borrowed = true;
+}
+
 /* diff_compute - every CPU pair's rows and sources, the warnings, the tally */
 int diff_compute(struct js_diff *d, const struct js_run *a, const char *name_a,
 		 const struct js_run *b, const char *name_b, const struct js_diff_opts *o)
@@ -779,6 +790,8 @@ int diff_compute(struct js_diff *d, const struct js_run *a, const char *name_a,
 		c->causes = a->probes_on && b->probes_on;
 		diff_dispersion(c->a, &c->da);
 		diff_dispersion(c->b, &c->db);
+		borrow(&c->da, &c->db);
+		borrow(&c->db, &c->da);
 		cpu_rows(c, o);
 		if (c->causes)
 			sources(c, o);

@@ -262,6 +262,7 @@ static void json_disp(struct js_json *j, const char *key, const struct js_diff_d
 	json_u64(j, "intervals", d->k);
 	json_dbl(j, "gaps", est ? d->gaps : NAN);
 	json_dbl(j, "lost", est ? d->lost : NAN);
+	json_bool(j, "borrowed", d->borrowed);
 	json_obj_end(j);
 }
 

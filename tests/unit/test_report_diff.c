@@ -79,8 +79,9 @@ static void test_rate_row(void **state)
 /** Noisy runs: the totals' variance is scaled by each run's dispersion, Welch's test. */
 static void test_rate_dispersion(void **state)
 {
-	const struct js_diff_disp noisy = { 5, 100, 100 }, calm = { 5, 0.8, 0.8 };
-	const struct js_diff_disp few = { 2, 100, 100 };
+	const struct js_diff_disp noisy = { 5, 100, 100, false };
+	const struct js_diff_disp calm = { 5, 0.8, 0.8, false };
+	const struct js_diff_disp few = { 2, 100, 100, false };
 	struct js_diff_row r;
 	double v = 100.0 * 1000;
 
@@ -532,6 +533,14 @@ static void test_self_and_order(void **state)
 	assert_int_equal(diff_compute(&d, &a, "a", &b, "b", &opts), 0);
 	assert_true(d.in_order && d.ncpus == 1 && d.cpus[0].b->cpu == 2);
 	assert_non_null(strstr(d.warn[0], "compared in the order measured"));
+	diff_free(&d);
+	/* a 2 s run takes the dispersion of a 3 s one */
+	free_run(&b);
+	make_run(&b, &pb, c1, 1, 2 * SEC, 1000);
+	finish_run(&b);
+	assert_int_equal(diff_compute(&d, &a, "a", &b, "b", &opts), 0);
+	assert_true(d.cpus[0].db.borrowed && d.cpus[0].db.k == 3 && !d.cpus[0].da.borrowed);
+	assert_true(d.cpus[0].db.gaps == d.cpus[0].da.gaps);
 	diff_free(&d);
 	free_run(&a);
 	free_run(&b);
