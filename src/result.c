@@ -19,6 +19,7 @@ int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 	r->causes.cpu = (uint32_t)cpu;
 	cbuckets_init(&r->cb);
 	period_init(&r->period, 0, 0);
+	entry_init(&r->entry, 0);
 	err = hist_init(&r->hist, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 	if (err)
 		return err;

@@ -476,6 +476,7 @@ static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_caus
 		u64_at(l, &m->val, "gaps", REQ, &c->cls[k].gaps);
 		u64_at(l, &m->val, "events", REQ, &c->cls[k].events);
 		u64_at(l, &m->val, "total_ns", REQ, &c->cls[k].total_ns);
+		u64_at(l, &m->val, "entry_ns", 0, &c->cls[k].entry_ns);
 		u64_at(l, &m->val, "max_ns", REQ, &c->cls[k].max_ns);
 		pop(l, m2);
 	}
@@ -509,6 +510,7 @@ static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_caus
 		u64_at(l, v, "gaps", REQ, &s->gaps);
 		u64_at(l, v, "events", REQ, &s->events);
 		u64_at(l, v, "total_ns", REQ, &s->total_ns);
+		u64_at(l, v, "entry_ns", 0, &s->entry_ns);
 		u64_at(l, v, "max_ns", REQ, &s->max_ns);
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
@@ -576,6 +578,53 @@ static void load_period(struct ld *l, const struct jsonp_val *o, struct js_perio
 	p->n = n;
 	p->min_samples = periodic ? 0 : UINT32_MAX;
 	p->min_strength = periodic ? 0 : 2;
+}
+
+/* load_vm_exit - one VM exit's cost (absent before it was measured, null on bare metal) */
+static void load_vm_exit(struct ld *l, const struct jsonp_val *o, struct js_exit_cost *x)
+{
+	const struct jsonp_val *v = get(l, o, "vm_exit", JSONP_OBJ, NUL);
+	size_t mark = push(l, ".vm_exit");
+	uint64_t n = 0;
+
+	u64_at(l, v, "samples", REQ, &n);
+	x->samples = (uint32_t)JS_MIN(n, UINT32_MAX);
+	dbl_at(l, v, "min_ns", REQ, &x->min_ns);
+	dbl_at(l, v, "median_ns", REQ, &x->median_ns);
+	dbl_at(l, v, "p90_ns", REQ, &x->p90_ns);
+	pop(l, mark);
+}
+
+/* load_entry - the entry/exit rule's figures per interruption kind (absent before it) */
+static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry *m)
+{
+	const struct jsonp_val *v = get(l, o, "entry_exit", JSONP_OBJ, 0), *kinds;
+	size_t mark = push(l, ".entry_exit");
+
+	memset(m, 0, sizeof(*m));
+	u64_at(l, v, "prior_ns", REQ, &m->prior_ns);
+	kinds = get(l, v, "kinds", JSONP_OBJ, REQ);
+	for (size_t i = 0; i < jsonp_len(kinds) && !l->rc; i++) {
+		const struct jsonp_member *mb = jsonp_member_at(kinds, i);
+		int k = entry_kind_from_name(mb->key);
+		struct js_entry_kind *e;
+		size_t m2 = push(l, ".kinds.%s", mb->key);
+
+		if (k < 0 || !jsonp_is(&mb->val, JSONP_OBJ)) {
+			lfail(l, &mb->val, NULL, k < 0 ? "not an interruption kind" :
+			      "expected an object");
+			break;
+		}
+		e = &m->k[k];
+		u64_at(l, &mb->val, "lone_gaps", REQ, &e->lone);
+		u64_at(l, &mb->val, "median_ns", REQ, &e->median_ns);
+		u64_at(l, &mb->val, "bound_ns", REQ, &e->bound_ns);
+		u64_at(l, &mb->val, "gaps", REQ, &e->gaps);
+		u64_at(l, &mb->val, "interruptions", REQ, &e->entries);
+		u64_at(l, &mb->val, "entry_ns", REQ, &e->entry_ns);
+		pop(l, m2);
+	}
+	pop(l, mark);
 }
 
 static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
@@ -723,6 +772,7 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 	u64_at(l, v, "count", REQ, &count);
 	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
 	u64_at(l, v, "net_ns", REQ, &part->net_ns);
+	u64_at(l, v, "entry_ns", 0, &part->entry_ns);
 }
 
 static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js_gap_rec *g)
@@ -745,6 +795,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 	u64_at(l, v, "steal_ns", REQ, &a->steal_ns);
 	u64_at(l, v, "smi", REQ, &a->smi);
 	u64_at(l, v, "unexplained_ns", REQ, &a->unexplained_ns);
+	u64_at(l, v, "entry_ns", 0, &a->entry_ns);
 	parts = get(l, v, "causes", JSONP_ARR, REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
 		size_t m2 = push(l, ".causes[%zu]", i);
@@ -841,6 +892,8 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 			"histogram is left out", l->path + 1);
 	load_cbuckets(l, o, &r->cb);
 	load_period(l, o, &r->period);
+	load_vm_exit(l, o, &r->vm_exit);
+	load_entry(l, o, &r->entry);
 	load_intervals(l, o, r);
 	load_arrivals(l, o, r, p);
 	load_top(l, o, r);

@@ -136,10 +136,15 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 		}
 	}
 	r->narrivals = params.narrivals;
+	/* CPU 1 in a guest (a VM exit measured, the entry/exit prior of 3 of them), CPU 3 not */
+	if (cpu == 1)
+		r->vm_exit = (struct js_exit_cost){ 512, 4012.5, 4211.25, 4877.0 };
+	entry_init(&r->entry, r->vm_exit.median_ns);
 	while (t < T0 + WINDOW - 10000000) {
 		struct js_gap_rec g;
 
 		make_gap(&g, cpu, t, &s);
+		entry_account(&r->entry, &g);
 		/* unexplained gaps of CPU 1 fall on a 10 ms grid: periodic */
 		if (cpu == 1 && g.attr.primary == JS_CAUSE_UNEXPLAINED)
 			g.gap.start_ns = t = t - t % 10000000 + 10000000;
@@ -154,6 +159,7 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 		t = g.gap.start_ns + g.gap.dur_ns + 100000 + rnd(&s) % 3000000;
 	}
 	intervals_finish(&r->intervals, r->end_ns);
+	entry_finish(&r->entry);
 	for (size_t i = 0; i < r->narrivals; i++) {
 		arrival_finish(&r->arrivals[i], r->end_ns);
 		for (int k = 0; k < JS_BURST_SIZES; k++)
@@ -388,6 +394,13 @@ static void test_fixture_coverage(void **state)
 	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
 	assert_non_null(strstr(orig_text, "What the settings explain"));
 	assert_non_null(strstr(orig_text, "probe cost: 1.3 ms of BPF run time"));
+	/* entry/exit given (learned for the tick and the IRQ), the exit cost of CPU 1 only */
+	assert_true(r->entry.k[ENTRY_TIMER].lone >= ENTRY_MIN_LONE);
+	assert_true(r->causes.cls[JS_CAUSE_TIMER].entry_ns > 0);
+	assert_non_null(strstr(orig_text, "VM exit cost (cpuid round trip, median/min): CPU 1 "
+				"4.21/4.01 us\n"));
+	assert_non_null(strstr(orig_text, "exits of 4.2 us here), bound "));
+	assert_non_null(strstr(orig_json, "\"vm_exit\": null"));
 	assert_non_null(strstr(orig_json, "\\u00e9"));           /* a byte >= 0x80 */
 	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
 	assert_non_null(strstr(orig_json, "\"detail\": \"(other: 3 sources)\""));
