@@ -65,7 +65,7 @@ struct js_cpu_result {
 	struct js_burst bursts[JS_MAX_ARRIVALS][JS_BURST_SIZES];
 	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES];   /* empirical probability */
 	struct js_intervals intervals;   /* per-second max and p99.9 */
-	struct js_period period;      /* periodicity of the gaps left unexplained */
+	struct js_period_classes period;  /* periodicity of the unexplained gaps, by duration */
 	struct js_entry entry;        /* the interruptions' entry/exit: bounds learned so far */
 };
 

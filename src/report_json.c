@@ -243,6 +243,51 @@ static void cause_table(struct js_json *j, const struct js_causes *c)
 	json_arr_end(j);
 }
 
+/* period_fields - one detector's verdict: period_ns 0 when not periodic */
+static void period_fields(struct js_json *j, const struct js_period *p)
+{
+	struct js_period_result pr;
+	bool periodic = period_result(p, &pr);
+
+	json_bool(j, "periodic", periodic);
+	json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
+	json_dbl(j, "strength", pr.strength);
+	if (pr.phase_ns < 0)
+		json_null(j, "phase_ns");       /* loaded from a file without it */
+	else
+		json_dbl(j, "phase_ns", periodic ? pr.phase_ns : 0);
+	json_u64(j, "gaps", pr.n);
+}
+
+/* periodicity - the unexplained gaps' periodicity: the headline class (the longest tenth,
+ * at least min_ns long), every gap, and each non-empty duration band */
+static void periodicity(struct js_json *j, const struct js_period_classes *pc)
+{
+	int h = period_classes_headline(pc);
+
+	json_obj_begin(j, "unexplained_periodicity");
+	period_fields(j, &pc->ge[h]);
+	json_u64(j, "min_ns", js_period_band_ns[h]);
+	json_obj_begin(j, "all");
+	period_fields(j, &pc->ge[0]);
+	json_obj_end(j);
+	json_arr_begin(j, "bands");
+	for (int i = 0; i < JS_PERIOD_BANDS; i++) {
+		if (!pc->band[i].n)
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "min_ns", js_period_band_ns[i]);
+		if (i == JS_PERIOD_BANDS - 1)
+			json_null(j, "max_ns");
+		else
+			json_u64(j, "max_ns", period_band_hi(i));
+		period_fields(j, &pc->band[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 /* vm_exit - one VM exit's cost on the CPU, null on bare metal (js_vmexit.h) */
 static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
 {
@@ -323,17 +368,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	cause_table(j, &r->causes);
 	vm_exit(j, &r->vm_exit);
 	entry_exit(j, &r->entry);
-	{
-		struct js_period_result pr;
-		bool periodic = period_result(&r->period, &pr);
-
-		json_obj_begin(j, "unexplained_periodicity");
-		json_bool(j, "periodic", periodic);
-		json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
-		json_dbl(j, "strength", pr.strength);
-		json_u64(j, "gaps", pr.n);
-		json_obj_end(j);
-	}
+	periodicity(j, &r->period);
 	hist_b64(j, "hist_hdr_b64", &r->hist);
 	cause_buckets(j, &r->cb);
 	intervals(j, r);

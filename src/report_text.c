@@ -162,22 +162,69 @@ static char cause_letter(int c)
 	       js_cause_name(c)[0];
 }
 
-/* unexplained_evidence - what is left to say about gaps no event explains */
+/* band_name - "2.0-5.0 us", "< 2.0 us", ">= 1.0 ms": duration band i of the periodicity */
+static const char *band_name(char *buf, size_t len, int i)
+{
+	char a[32], b[32];
+
+	if (!i)
+		snprintf(buf, len, "< %s", js_fmt_ns(b, sizeof(b), period_band_hi(0)));
+	else if (i == JS_PERIOD_BANDS - 1)
+		snprintf(buf, len, ">= %s", js_fmt_ns(a, sizeof(a), js_period_band_ns[i]));
+	else
+		snprintf(buf, len, "%s-%s", js_fmt_ns(a, sizeof(a), js_period_band_ns[i]),
+			 js_fmt_ns(b, sizeof(b), period_band_hi(i)));
+	return buf;
+}
+
+/*
+ * unexplained_evidence - what is left to say about gaps no event explains: the
+ * periodicity of the longest tenth (js_period.h), then which duration bands are periodic
+ * and which are not
+ */
 static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 {
+	const struct js_period_classes *pc = &r->period;
 	struct js_period_result pr;
 	uint64_t n = r->causes.by_primary[JS_CAUSE_UNEXPLAINED];
-	char a[32];
+	int h = period_classes_headline(pc);
+	char a[32], b[32], c[40];
+	const char *sep = "";
 
 	if (!n)
 		return;
 	fprintf(fp, "    unexplained gaps: %" PRIu64 "; ", n);
-	if (period_result(&r->period, &pr))
-		fprintf(fp, "periodic at %s (strength %.2f over %" PRIu64 " gaps)",
-			js_fmt_ns(a, sizeof(a), pr.period_ns), pr.strength, pr.n);
+	if (h)
+		fprintf(fp, ">= %s (%" PRIu64 ", the longest %.0f %%): ",
+			js_fmt_ns(a, sizeof(a), js_period_band_ns[h]), pc->ge[h].n,
+			pc->ge[0].n ? 100.0 * pc->ge[h].n / pc->ge[0].n : 0.0);
+	if (period_result(&pc->ge[h], &pr) && pr.phase_ns >= 0)
+		fprintf(fp, "periodic at %s (phase %s, coherence %.2f)\n",
+			js_fmt_ns(a, sizeof(a), pr.period_ns),
+			js_fmt_ns(b, sizeof(b), (uint64_t)(pr.phase_ns + 0.5)), pr.strength);
+	else if (pr.periodic)   /* a file written before the phase was */
+		fprintf(fp, "periodic at %s (coherence %.2f)\n",
+			js_fmt_ns(a, sizeof(a), pr.period_ns), pr.strength);
 	else
-		fprintf(fp, "no periodicity found");
-	fprintf(fp, "\n");
+		fprintf(fp, "no periodicity found\n");
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < JS_PERIOD_BANDS; i++) {
+			bool per = period_result(&pc->band[i], &pr);
+
+			if (!pc->band[i].n || per != !pass)
+				continue;
+			if (!*sep)
+				fprintf(fp, "      %s", pass ? "not periodic:" : "periodic by duration:");
+			fprintf(fp, "%s %s", sep, band_name(c, sizeof(c), i));
+			if (per)
+				fprintf(fp, " at %s (%.2f)", js_fmt_ns(a, sizeof(a), pr.period_ns),
+					pr.strength);
+			sep = ",";
+		}
+		if (*sep)
+			fprintf(fp, "\n");
+		sep = "";
+	}
 }
 
 /* entry_col - the cause table's entry/exit column: "" when there is none */

@@ -554,30 +554,66 @@ static void load_cbuckets(struct ld *l, const struct jsonp_val *o, struct js_cau
 	pop(l, mark);
 }
 
-/* load_period - one synthetic candidate whose statistics give back the saved verdict */
-static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period *p)
+/* load_verdict - one detector's saved verdict: {periodic, period_ns, strength, gaps,
+ * phase_ns}; phase_ns is absent from files written before it (then -1: unknown) */
+static void load_verdict(struct ld *l, const struct jsonp_val *v, struct js_period *p)
 {
-	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".unexplained_periodicity");
-	uint64_t period = 0, n = 0;
-	double strength = 0;
-	bool periodic = false;
+	struct js_period_result r = { .phase_ns = -1 };
 
-	bool_at(l, v, "periodic", REQ, &periodic);
-	u64_at(l, v, "period_ns", REQ, &period);
-	dbl_at(l, v, "strength", REQ, &strength);
-	u64_at(l, v, "gaps", REQ, &n);
+	bool_at(l, v, "periodic", REQ, &r.periodic);
+	u64_at(l, v, "period_ns", REQ, &r.period_ns);
+	dbl_at(l, v, "strength", REQ, &r.strength);
+	u64_at(l, v, "gaps", REQ, &r.n);
+	dbl_at(l, v, "phase_ns", 0, &r.phase_ns);
+	period_saved(p, &r);
+}
+
+/*
+ * load_period - the periodicity verdicts: the headline class (min_ns, 0 in files written
+ * before the classes: every unexplained gap), "all", the bands; the classes' gap counts
+ * follow from the bands', so the headline is chosen again as it was
+ */
+static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period_classes *pc)
+{
+	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ), *a;
+	size_t mark = push(l, ".unexplained_periodicity");
+	uint64_t min = 0;
+	int h = 0;
+
+	period_classes_init(pc, 0, 0);
+	a = get(l, v, "bands", JSONP_ARR, 0);
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, ".bands[%zu]", i);
+		int b = 0;
+
+		u64_at(l, &a->arr.v[i], "min_ns", REQ, &min);
+		while (b < JS_PERIOD_BANDS && js_period_band_ns[b] != min)
+			b++;
+		if (b == JS_PERIOD_BANDS)
+			lfail(l, &a->arr.v[i], "min_ns", "%llu is not a band's bound",
+			      (unsigned long long)min);
+		else
+			load_verdict(l, &a->arr.v[i], &pc->band[b]);
+		for (int k = 0; k <= b && k < JS_PERIOD_BANDS && !l->rc; k++)
+			pc->ge[k].n += pc->band[b].n;
+		pop(l, m2);
+	}
+	if (get(l, v, "all", JSONP_OBJ, 0)) {
+		size_t m2 = push(l, ".all");
+
+		load_verdict(l, jsonp_get(v, "all"), &pc->ge[0]);
+		pop(l, m2);
+	}
+	min = 0;
+	u64_at(l, v, "min_ns", 0, &min);
+	while (h < JS_PERIOD_BANDS && js_period_band_ns[h] != min)
+		h++;
+	if (h == JS_PERIOD_BANDS)
+		lfail(l, jsonp_get(v, "min_ns"), "min_ns", "%llu is not a band's bound",
+		      (unsigned long long)min);
+	else
+		load_verdict(l, v, &pc->ge[h]);
 	pop(l, mark);
-	period_init(p, 0, 0);
-	p->ncand = 1;
-	p->cand[0].num = period ? period : 1000000;
-	p->cand[0].den = 1;
-	p->pairs = 1;
-	p->cand[0].conc = strength > 0 ? strength * strength : 0;
-	p->cand[0].z = periodic ? 1e300 : 0;
-	p->n = n;
-	p->min_samples = periodic ? 0 : UINT32_MAX;
-	p->min_strength = periodic ? 0 : 2;
 }
 
 /* load_vm_exit - one VM exit's cost (absent before it was measured, null on bare metal) */
