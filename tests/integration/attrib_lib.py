@@ -462,7 +462,13 @@ def account(mode, res, gaps, js, cpu, max_share=None, out=sys.stdout):
     wrong = [g for g in bare if g.entry or g.unexpl + g.steal != g.dur]
     print("%s: gaps with no event: %d, wholly unexplained or steal: %d" %
           (mode, len(bare), len(bare) - len(wrong)), file=out)
-    ok = ok and not wrong
+    # every gap adds up: its causes' net times, entry/exit, steal and what is left
+    sums = [g for g in gaps if sum(c[2] for c in g.causes) + g.entry + g.steal + g.unexpl
+            != g.dur]
+    for g in sums[:3]:
+        print("%s: FAIL: row %d: causes + entry + steal + unexplained != %d ns" %
+              (mode, g.row, g.dur), file=out)
+    ok = ok and not wrong and not sums
     c = [x for x in js["cpus"] if x["cpu"] == cpu][0] if js else {}
     kinds = c.get("entry_exit", {}).get("kinds", {})
     x = c.get("vm_exit")
