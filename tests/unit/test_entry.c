@@ -13,20 +13,9 @@
 #include "js_causes.h"
 #include "js_correlate.h"
 #include "js_entry.h"
+#include "gap_parts.h"
 
 #define EXIT_NS 4000.0          /* one VM exit: the guest prior is 3 x 4000 = 12000 ns */
-
-static void add(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
-		uint64_t net)
-{
-	struct js_part *p = &r->attr.parts[r->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	r->attr.covered_ns += net;
-}
 
 /* gap - a gap of dur with its parts added by the caller, then finished: R = dur - covered */
 static void gap(struct js_gap_rec *r, uint64_t dur)

@@ -12,6 +12,7 @@
 
 #include "js_correlate.h"
 #include "js_story.h"
+#include "gap_parts.h"
 
 #define RUN0 1000000000000ull   /* run start on CLOCK_MONOTONIC */
 
@@ -21,18 +22,6 @@ static void rec_init(struct js_gap_rec *r, uint64_t at, uint64_t dur)
 	r->gap.start_ns = RUN0 + at;
 	r->gap.dur_ns = dur;
 	r->gap.cpu = 1;
-}
-
-static void add(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
-		uint64_t net)
-{
-	struct js_part *p = &r->attr.parts[r->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	r->attr.covered_ns += net;
 }
 
 static void set_primary(struct js_gap_rec *r, uint32_t cause, const char *detail)
