@@ -440,18 +440,18 @@ def rule_error(mode, cls, lone, noise, bound, out=sys.stdout):
              100.0 * share_long, len(long_host)), file=out)
 
 
-def account(mode, res, gaps, js, cpu, max_share=None, out=sys.stdout):
+def account(mode, spec, res, gaps, js, cpu, max_share=None, out=sys.stdout):
     """
-    the unexplained share of the action's gaps and of the tick's, before and after entry/exit
+    the unexplained share of the gaps the action is primary of (spec: its mode's) and of the
+    local timer's, before and after entry/exit
     accounting (the CSV's entry_ns column is what it gave); with max_share, both medians must
     be at most that (%) over at least 100 gaps each. Gaps without an event must stay wholly
     unexplained (or steal), whatever max_share
     """
     ok = True
-    own = [r[1] for r in res if r[1] and r[2] and r[1].cause == r[2][0] and
-           r[1].detail == r[2][1]]
-    for what, gs in (("the action's gaps (%s primary)" % mode, own),
-                     ("the tick's gaps", tick_gaps(gaps))):
+    own = [r[1] for r in res if r[1] and r[2] and own_primary(r[1], spec)]
+    for what, gs in (("the gaps the action is primary of", own),
+                     ("the local timer's gaps", tick_gaps(gaps))):
         b, a = shares(gs)
         need = "" if max_share is None else ", need <= %g %% over >= 100" % max_share
         print("%s: median unexplained share of %s: %.1f %% (before entry/exit: %.1f %%;"
@@ -485,7 +485,9 @@ def account(mode, res, gaps, js, cpu, max_share=None, out=sys.stdout):
               % (mode, cls, fmt_us(k["median_ns"]), " = %.1f VM exits of %s us" %
                  (k["median_ns"] / x["median_ns"], fmt_us(x["median_ns"])) if x else "",
                  fmt_us(k["bound_ns"]), k["lone_gaps"]), file=out)
-        lone = own if cls == mode else tick_gaps(gaps)
+        if cls == "ipi" and mode != "ipi":
+            continue        # no injected IPIs: too few lone ones to say
+        lone = own if cls == "ipi" else tick_gaps(gaps)
         rule_error(mode, cls, [g for g in lone if is_lone(g, cls)], bare, k["bound_ns"], out=out)
     per = c.get("unexplained_periodicity")
     if per:
@@ -516,7 +518,7 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
     res = match(acts, gaps, spec)
     foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
     ok = summarize(mode, res, spec, min_pct, among, foreign)
-    ok = account(mode, res, gaps, js, cpu, max_share) and ok
+    ok = account(mode, spec, res, gaps, js, cpu, max_share) and ok
     extra = unexpected(gaps, spec, res)
     print("%s: gaps with the expected cause but no action: %d" % (mode, len(extra)))
     print("%s: other tasks on CPU %d (most time in gaps): %s"
