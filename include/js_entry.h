@@ -2,33 +2,16 @@
 /*
  * js_entry.h - entry and exit belong to the interruption (pure, bounded memory).
  *
- * An interruption's tracepoints cover its handler only. The time around them, before the
- * first and after the last (the kernel's entry and exit, and in a guest the VM exits and
- * the interrupt's injection by the host) is left in the gap's remainder
- *   R = dur - covered - steal.
- * This module gives the interruptions their share of R, bounded by evidence so that
- * unrelated host noise in the same gap stays unexplained. The rule, per measured CPU:
- *
- *  - interruptions: the gap's parts of class timer, ipi, irq, vector and nmi (a part's
- *    count is its number of interrupts); a folded part and every other class are not;
- *  - a lone gap holds exactly one interruption, no steal, no SMI and no task, idle,
- *    fault, work, thp or mm part (what a context switch or a fault adds is not an
- *    interruption's entry/exit): its R is that kind's entry/exit plus whatever host noise
- *    happened to fall into it;
- *  - the bound B_k of kind k is the ENTRY_PCT (90th) percentile of R over the kind's
- *    recent lone gaps (a histogram of ENTRY_BIN_NS bins, halved when it holds
- *    ENTRY_WINDOW gaps: it follows the last few thousand, the run's own conditions);
- *    until the kind has ENTRY_MIN_LONE lone gaps, B_k is the prior: ENTRY_PRIOR_EXITS
- *    VM exits of the cost measured on the CPU (js_vmexit.h) in a guest, ENTRY_PRIOR_BARE_NS
- *    on bare metal. A gap is learned before it is split, so its own R counts;
- *  - a gap's entry/exit is E = min(R, sum over its interruptions of count x B_k), shared
- *    among them in proportion to count x B_k; what is left (R - E) stays unexplained.
- *    A gap without an interruption gets nothing: it stays wholly unexplained (or steal).
- *
- * Error (docs/ENTRY.md, measured on the machine this was developed on): a host event in
- * a gap with an interruption is absorbed up to B_k minus that interruption's true
- * entry/exit; a true entry/exit above B_k (one lone gap in ten, by construction) keeps
- * the excess unexplained.
+ * A gap's remainder R = dur - covered - steal holds what its interruptions' tracepoints do
+ * not cover (the kernel's entry and exit; in a guest the VM exits and the injection). Per
+ * measured CPU, entry_account() gives the gap's interruptions (its timer, ipi, irq, vector
+ * and nmi parts, count = interrupts) E = min(R, sum of count x B_k), shared by count x B_k,
+ * and leaves R - E unexplained. B_k is the ENTRY_PCT percentile of R over the kind's
+ * recent lone gaps (one interruption alone: no steal, SMI, task, idle, fault, work, thp or
+ * mm part; a decaying histogram), or, until ENTRY_MIN_LONE of them, the prior (in a guest
+ * ENTRY_PRIOR_EXITS VM exits, js_vmexit.h; ENTRY_PRIOR_BARE_NS on bare metal). A gap
+ * without an interruption gets nothing. The rule, why, and its measured error:
+ * docs/ENTRY.md; docs/DESIGN.md, entry.
  */
 #ifndef JS_ENTRY_H
 #define JS_ENTRY_H
