@@ -17,6 +17,7 @@
 #include "js_diff.h"
 #include "js_report.h"
 #include "js_run_load.h"
+#include "gap_parts.h"
 
 #define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
 #define WINDOW 3000000000ull    /* 3 s measured */
@@ -33,16 +34,11 @@ static uint32_t rnd(uint32_t *s)
 	return *s >> 8;
 }
 
+/* part - add() a part, its events counted */
 static void part(struct js_gap_rec *g, uint32_t cause, const char *detail, uint32_t count,
 		 uint64_t net)
 {
-	struct js_part *p = &g->attr.parts[g->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	g->attr.covered_ns += net;
+	add(g, cause, detail, count, net);
 	g->attr.nevents += count;
 }
 
