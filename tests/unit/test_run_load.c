@@ -652,6 +652,8 @@ static void test_before_entry(void **state)
 	static const char *const period[] = { "all", "bands", "phase_ns", "min_ns" };
 	char *doc = strdup(orig_json), *text, *json, *dtext = NULL;
 	struct js_run run, today;
+	const struct js_diff_opts o = { 0.01, 0.10 };
+	struct js_diff d;
 	size_t dlen = 0;
 	FILE *fp;
 
@@ -681,9 +683,12 @@ static void test_before_entry(void **state)
 		/* diff: the old run against today's */
 		if (run_load_buf(orig_json, orig_json_len, &today, err, sizeof(err)))
 			fail_msg("load: %s", err);
+		assert_int_equal(diff_compute(&d, &run, "old.json", &today, "new.json", &o), 0);
+		assert_int_equal(d.ncpus, 2);
 		fp = open_memstream(&dtext, &dlen);
-		assert_int_equal(report_diff_text(fp, &run, "old.json", &today, "new.json"), 2);
+		report_diff_text(fp, &d);
 		fclose(fp);
+		diff_free(&d);
 		assert_non_null(strstr(dtext, "timer: time lost"));
 		free(dtext);
 		free(text);
