@@ -79,13 +79,17 @@ int64_t hist_size_equivalent(const struct js_hist *h, int64_t v)
 	b = bucket_index(h, v);
 	if (sub_bucket_index(h, v, b) >= h->sub_bucket_count)
 		b++;
-	return (int64_t)1 << (h->unit_magnitude + b);
+	b += h->unit_magnitude;
+	return b >= 63 ? INT64_MAX : (int64_t)1 << b;	/* a slot 2^63 wide: only a decoded one */
 }
 
-/* hist_highest_equivalent - highest value counted in the same slot as v */
+/* hist_highest_equivalent - highest value counted in the same slot as v (INT64_MAX for the
+ * top slot of a histogram whose range reaches it: a decoded one may) */
 int64_t hist_highest_equivalent(const struct js_hist *h, int64_t v)
 {
-	return hist_lowest_equivalent(h, v) + hist_size_equivalent(h, v) - 1;
+	int64_t lo = hist_lowest_equivalent(h, v), size = hist_size_equivalent(h, v);
+
+	return lo > INT64_MAX - (size - 1) ? INT64_MAX : lo + (size - 1);
 }
 
 /* hist_median_equivalent - middle of v's slot (what mean/stddev use) */
