@@ -5,7 +5,8 @@
  * All times are CLOCK_MONOTONIC. Per gap, corr_attribute() names the parts (net time per
  * cause and detail, nested intervals counted once, at most JS_PARTS_MAX) and the primary
  * cause from the events on the gap's CPU; steal and SMIs are then allocated to the gaps of
- * a window and corr_finish() settles unexplained_ns. Rules: docs/DESIGN.md, correlate.
+ * a window and corr_finish() settles unexplained_ns (less the interruptions' entry/exit,
+ * given after steal by js_entry.h). Rules: docs/DESIGN.md, correlate.
  */
 #ifndef JS_CORRELATE_H
 #define JS_CORRELATE_H
@@ -51,7 +52,7 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 
 /*
  * corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap.
- * unexplained = dur - covered - steal (>= 0). A gap with any event-based part
+ * unexplained = dur - covered - steal - entry (>= 0). A gap with any event-based part
  * keeps its event primary. A gap with no event gets JS_CAUSE_SMI if an SMI was
  * allocated to it, else JS_CAUSE_STEAL if steal is at least half of the gap,
  * else JS_CAUSE_UNEXPLAINED (detail "smi", "steal" or "").

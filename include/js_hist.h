@@ -53,6 +53,9 @@ int hist_same_config(const struct js_hist *a, const struct js_hist *b);
 
 /* hist_value_at_percentile - Java getValueAtPercentile(p), p in [0,100]; 0 if empty */
 int64_t hist_value_at_percentile(const struct js_hist *h, double p);
+/* hist_value_at_rank - lowest value of the slot of the k-th smallest value (1-based); 0 if
+ * k is 0 or above the total */
+int64_t hist_value_at_rank(const struct js_hist *h, uint64_t k);
 /* hist_max - highest_equivalent(max), 0 if empty */
 int64_t hist_max(const struct js_hist *h);
 /* hist_min - lowest_equivalent(min); 0 if empty or slot 0 has counts */

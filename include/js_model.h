@@ -66,6 +66,7 @@ struct js_part {
 	uint32_t cause;           /* enum js_cause */
 	uint32_t count;           /* events of this (cause, detail) in the gap */
 	uint64_t net_ns;
+	uint64_t entry_ns;        /* the entry/exit around it (interruptions only: js_entry.h) */
 	char detail[JS_DETAIL_LEN];   /* "kworker/1:2:123 vmstat_update", "virtio1-req.0:36" */
 };
 
@@ -78,7 +79,8 @@ struct js_attr {
 	uint64_t covered_ns;      /* union of event intervals clipped to the gap */
 	uint64_t steal_ns;        /* hypervisor steal allocated to this gap */
 	uint64_t smi;             /* SMIs allocated to this gap */
-	uint64_t unexplained_ns;  /* dur - covered - steal, never negative */
+	uint64_t entry_ns;        /* entry/exit given to its interruptions (sum of the parts') */
+	uint64_t unexplained_ns;  /* dur - covered - steal - entry, never negative */
 	uint32_t nevents;         /* events that overlapped the gap */
 	uint32_t tail_part;       /* 1 + index of the sampler's page fault part, 0: none */
 	uint64_t tail_ns;         /* time after the sampler faulted that no event covers: the

@@ -24,6 +24,8 @@ enum js_cmd {
 #define JS_DEFAULT_RING         (1u << 16)    /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
 #define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
 #define JS_DEFAULT_TRACE_EVENTS 200000
+#define JS_DEFAULT_ALPHA        0.01    /* diff: significance level */
+#define JS_DEFAULT_MIN_CHANGE_PCT 10.0  /* diff: smallest relative change that counts */
 
 struct js_params {
 	enum js_cmd cmd;
@@ -46,6 +48,10 @@ struct js_params {
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */
 	size_t ninputs;
+	double alpha;           /* diff --alpha */
+	double min_change_pct;  /* diff --min-change */
+	bool fail_on_worse;     /* diff --fail-on worse: exit 2 on a worse change */
+	bool diff_opts;         /* one of the three was given */
 };
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */

@@ -14,6 +14,7 @@
 #include "js_audit.h"
 #include "js_causes.h"
 #include "js_clockcost.h"
+#include "js_entry.h"
 #include "js_intervals.h"
 #include "js_period.h"
 #include "js_hist.h"
@@ -39,6 +40,12 @@ extern const size_t js_npcts;
 #define JS_BURST_SIZES 4
 extern const uint64_t js_burst_sizes_ns[JS_BURST_SIZES];
 
+/* One VM exit's cost on a measured CPU (js_vmexit.h); samples 0: bare metal, not measured */
+struct js_exit_cost {
+	uint32_t samples;
+	double min_ns, median_ns, p90_ns;
+};
+
 struct js_cpu_result {
 	int cpu;
 	bool started;                 /* result_cpu_start done: the models are fed */
@@ -46,6 +53,7 @@ struct js_cpu_result {
 	uint64_t start_ns, end_ns;    /* measured window, CLOCK_MONOTONIC */
 	uint64_t iterations;
 	double loop_ns_min, loop_ns_median, loop_ns_mean;
+	struct js_exit_cost vm_exit;  /* in a guest: one VM exit, measured on this CPU */
 	uint64_t gap_count;
 	uint64_t lost_ns;
 	uint64_t dropped;             /* gaps lost to a full sampler ring */
@@ -62,7 +70,8 @@ struct js_cpu_result {
 	struct js_burst bursts[JS_MAX_ARRIVALS][JS_BURST_SIZES];
 	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES];   /* empirical probability */
 	struct js_intervals intervals;   /* per-second max and p99.9 */
-	struct js_period period;      /* periodicity of the gaps left unexplained */
+	struct js_period_classes period;  /* periodicity of the unexplained gaps, by duration */
+	struct js_entry entry;        /* the interruptions' entry/exit: bounds learned so far */
 };
 
 

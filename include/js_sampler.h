@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "js_sampler_hook.h"
+#include "js_vmexit.h"
 
 #define SAMPLER_CAL_BINS 1024     /* loop-period histogram bins (cycles) */
 
@@ -63,6 +64,7 @@ struct sampler {
 	volatile uint64_t iterations;            /* published at each gap and at the end */
 	volatile uint64_t dropped;               /* gaps lost to a full ring */
 	uint32_t loop_min_cycles, loop_median_cycles;   /* from the calibration pass */
+	struct js_vmexit vmexit;                 /* in a guest: a VM exit's cost, measured there */
 	uint32_t *cal_bins;
 	char *hook_mem;                          /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */
 	uint64_t hook_last_iter;                 /* iterations seen at the last zap */

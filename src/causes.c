@@ -52,6 +52,7 @@ void js_attr_write_json(struct js_json *j, const struct js_attr *a)
 	json_u64(j, "steal_ns", a->steal_ns);
 	json_u64(j, "smi", a->smi);
 	json_u64(j, "unexplained_ns", a->unexplained_ns);
+	json_u64(j, "entry_ns", a->entry_ns);
 	json_arr_begin(j, "causes");
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		json_obj_begin(j, NULL);
@@ -59,6 +60,7 @@ void js_attr_write_json(struct js_json *j, const struct js_attr *a)
 		json_str(j, "detail", a->parts[i].detail);
 		json_u64(j, "count", a->parts[i].count);
 		json_u64(j, "net_ns", a->parts[i].net_ns);
+		json_u64(j, "entry_ns", a->parts[i].entry_ns);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -162,8 +164,9 @@ static void count_in(uint64_t serial, uint64_t events, uint64_t ns, uint64_t *ga
 		*max = *cur;
 }
 
+/* add_src - ns of a source in the current gap, of which entry is its entry/exit */
 static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uint64_t events,
-		    uint64_t ns)
+		    uint64_t ns, uint64_t entry)
 {
 	struct js_cause_class *k;
 	struct js_cause_src *s;
@@ -176,9 +179,11 @@ static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uin
 	s = js_detail_folded(key) ? src_other(c, cause) : src_find(c, cause, key);
 	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns,
 		 &s->last_gap, &s->cur_ns);
+	s->entry_ns += entry;
 	k = &c->cls[cause];
 	count_in(c->ngaps, events, ns, &k->gaps, &k->events, &k->total_ns, &k->max_ns,
 		 &k->last_gap, &k->cur_ns);
+	k->entry_ns += entry;
 }
 
 /* causes_add_gap - account one attributed gap */
@@ -193,19 +198,19 @@ void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
 	c->ns_by_primary[prim] += g->gap.dur_ns;
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
 		add_src(c, a->parts[i].cause, a->parts[i].detail, a->parts[i].count,
-			a->parts[i].net_ns);
+			a->parts[i].net_ns + a->parts[i].entry_ns, a->parts[i].entry_ns);
 	if (a->steal_ns)
-		add_src(c, JS_CAUSE_STEAL, CAUSES_STEAL_DETAIL, 0, a->steal_ns);
+		add_src(c, JS_CAUSE_STEAL, CAUSES_STEAL_DETAIL, 0, a->steal_ns, 0);
 	if (prim == JS_CAUSE_SMI) {
-		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, a->unexplained_ns);
+		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, a->unexplained_ns, 0);
 		return;
 	}
 	if (a->smi)
-		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, 0);
+		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, 0, 0);
 	if (a->unexplained_ns)
 		add_src(c, JS_CAUSE_UNEXPLAINED,
 			a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
-			a->unexplained_ns);
+			a->unexplained_ns, 0);
 }
 
 static int src_cmp(const void *pa, const void *pb)
@@ -259,6 +264,7 @@ static void merge_counts(struct js_cause_src *d, const struct js_cause_src *s)
 	d->gaps += s->gaps;
 	d->events += s->events;
 	d->total_ns += s->total_ns;
+	d->entry_ns += s->entry_ns;
 	d->max_ns = JS_MAX(d->max_ns, s->max_ns);
 }
 
@@ -276,6 +282,7 @@ void causes_merge(struct js_causes *dst, const struct js_causes *src)
 		dst->cls[k].gaps += src->cls[k].gaps;
 		dst->cls[k].events += src->cls[k].events;
 		dst->cls[k].total_ns += src->cls[k].total_ns;
+		dst->cls[k].entry_ns += src->cls[k].entry_ns;
 		dst->cls[k].max_ns = JS_MAX(dst->cls[k].max_ns, src->cls[k].max_ns);
 		dst->cls[k].last_gap = 0;
 	}

@@ -40,6 +40,9 @@ enum {
 	OPT_TRACE_MAX,
 	OPT_BUDGET,
 	OPT_TEST_HOOK,
+	OPT_ALPHA,
+	OPT_MIN_CHANGE,
+	OPT_FAIL_ON,
 	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -49,7 +52,7 @@ static const char doc[] =
 	"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
 	"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
 	"  jitterscope report RUN.json             the report of a saved --json run\n"
-	"  jitterscope diff A.json B.json          two runs side by side\n"
+	"  jitterscope diff A.json B.json          two runs side by side (before/after)\n"
 	"\v"
 	"TIME values: a number and a unit, ns, us (or \xc2\xb5s), ms, s, m, h or d, e.g. 500ns, "
 	"1.5ms, 5m; a bare number is seconds (microseconds for -T; --budget and "
@@ -95,6 +98,11 @@ static const struct argp_option options[] = {
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
 	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
 	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
+	{ NULL, 0, NULL, 0, "Comparing two runs (diff):", 3 },
+	{ "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", 3 },
+	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)",
+	  3 },
+	{ "fail-on", OPT_FAIL_ON, "worse", 0, "exit 2 when a change is significantly worse", 3 },
 	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN, "test only: the sampler "
 	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse", 1 },
 	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
@@ -168,6 +176,24 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	if (errno || *end)
 		return -EINVAL;
 	return *v > max ? -ERANGE : 0;
+}
+
+/* parse_number - "0.01", or with pct "10%" or "10" (percent): a number in [lo, hi] */
+static int parse_number(const char *s, bool pct, double lo, double hi, double *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	if (pct && *end == '%')
+		end++;
+	if (errno || *end || !(*v >= lo && *v <= hi))
+		return -EINVAL;
+	return 0;
 }
 
 /* argp's own error stream: its "Try --help" hint is left out, so an error is one line */
@@ -255,6 +281,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		p->cfg.test_hook = ret;
 		break;
+	case OPT_ALPHA:
+		if (parse_number(arg, false, 1e-12, 0.5, &p->alpha) || p->alpha >= 0.5) {
+			argp_error(state, "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. "
+				   "0.01)", arg);
+			return EINVAL;
+		}
+		p->diff_opts = true;
+		break;
+	case OPT_MIN_CHANGE:
+		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
+			argp_error(state, "invalid --min-change '%s' (a percentage, 0..1000, e.g. "
+				   "10%%)", arg);
+			return EINVAL;
+		}
+		p->diff_opts = true;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "worse")) {
+			argp_error(state, "invalid --fail-on '%s' (worse)", arg);
+			return EINVAL;
+		}
+		p->fail_on_worse = true;
+		p->diff_opts = true;
+		break;
 	case OPT_BUDGET:
 		if (budget_parse(arg, &p->budget, err, sizeof(err))) {
 			argp_error(state, "invalid --budget '%s': %s", arg, err);
@@ -329,6 +379,11 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr, "%s: --burst needs --arrival-interval\n", prog);
 		return -EINVAL;
 	}
+	if (p->diff_opts && p->cmd != JS_CMD_DIFF) {
+		fprintf(stderr, "%s: --alpha, --min-change and --fail-on are for 'jitterscope "
+			"diff' only\n", prog);
+		return -EINVAL;
+	}
 	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
 		fprintf(stderr, "%s: --sysroot is for 'jitterscope check' only (a measurement "
 			"reads the live system)\n", prog);
@@ -360,6 +415,8 @@ static void defaults(struct js_params *p)
 	p->ring_entries = JS_DEFAULT_RING;
 	p->hlog_interval_ns = JS_DEFAULT_HLOG_INTERVAL_NS;
 	p->trace_max_events = JS_DEFAULT_TRACE_EVENTS;
+	p->alpha = JS_DEFAULT_ALPHA;
+	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
 }
 
 int cli_parse(int argc, char **argv, struct js_params *p)

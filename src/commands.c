@@ -5,7 +5,8 @@
  *   jitterscope [OPTION...]              measure: preflight -> pipeline -> outputs, report
  *   jitterscope check [--cpu LIST]       the isolation audit alone
  *   jitterscope report RUN.json          the human report again, exactly as the run printed it
- *   jitterscope diff A.json B.json       two runs side by side (--json FILE: as JSON too)
+ *   jitterscope diff A.json B.json       two runs compared (--json, --html FILE: also as JSON,
+ *                                        as a page; js_diff.h)
  * Each returns an exit status (js_util.h); a refusal or a failure prints one line.
  */
 #include <errno.h>
@@ -240,43 +241,67 @@ static int cmd_report(struct js_params *p)
 	return finish(JS_EXIT_OK);
 }
 
-/* diff_outputs - the text (stdout, or stderr when the JSON goes to stdout) and the JSON */
-static int diff_outputs(const struct js_params *p, const struct js_run *a,
-			const struct js_run *b)
+/* write_file - one rendering of the comparison into path ("-": stdout) for option --opt */
+static int write_file(const char *path, const char *opt, const struct js_diff *d,
+		      void (*render)(FILE *fp, const struct js_diff *d))
 {
-	bool json_stdout = p->json_path && !strcmp(p->json_path, "-");
-	FILE *json = NULL;
-	size_t ncmp = 0;
+	FILE *fp = output_file_open(path, opt);
 
-	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
-		return JS_EXIT_ERROR;
-	if (!json_stdout || !p->quiet)
-		ncmp = report_diff_text(json_stdout ? stderr : stdout, a, p->inputs[0], b,
-					p->inputs[1]);
-	if (json) {
-		ncmp = report_diff_json(json, a, p->inputs[0], b, p->inputs[1]);
-		if (output_file_done(json, p->json_path, "json"))
-			return JS_EXIT_ERROR;
-	}
-	if (!ncmp && a->ncpus && b->ncpus) {
-		js_err("%s and %s have no measured CPU in common", p->inputs[0], p->inputs[1]);
-		return JS_EXIT_ERROR;
-	}
-	return JS_EXIT_OK;
+	if (!fp)
+		return -1;
+	render(fp, d);
+	return output_file_done(fp, path, opt) ? -1 : 0;
 }
 
-/* cmd_diff - `jitterscope diff A.json B.json [--json FILE]`: two saved runs side by side;
- * an error also when the two have no measured CPU in common */
+/* diff_outputs - the text (stdout, or stderr when a file goes to stdout), the JSON and
+ * HTML files, and with --fail-on worse the verdict as the last line of the text */
+static int diff_outputs(const struct js_params *p, const struct js_diff *d)
+{
+	bool to_stdout = (p->json_path && !strcmp(p->json_path, "-")) ||
+			 (p->html_path && !strcmp(p->html_path, "-"));
+	FILE *text = to_stdout ? stderr : stdout;
+
+	if (!d->ncpus && d->a->ncpus && d->b->ncpus) {
+		js_err("%s and %s have no measured CPU to compare", p->inputs[0], p->inputs[1]);
+		return JS_EXIT_ERROR;
+	}
+	if (!to_stdout || !p->quiet)
+		report_diff_text(text, d);
+	if (p->json_path && write_file(p->json_path, "json", d, report_diff_json))
+		return JS_EXIT_ERROR;
+	if (p->html_path && write_file(p->html_path, "html", d, report_diff_html))
+		return JS_EXIT_ERROR;
+	if (!p->fail_on_worse)
+		return JS_EXIT_OK;
+	fflush(stdout);
+	if (!d->count[DIFF_WORSE]) {
+		fprintf(text, "fail-on worse: no change is significantly worse\n");
+		return JS_EXIT_OK;
+	}
+	fprintf(text, "fail-on worse: %zu change%s worse, the first: %s\n", d->count[DIFF_WORSE],
+		d->count[DIFF_WORSE] == 1 ? " is" : "s are", d->first_worse);
+	return JS_EXIT_VIOLATION;
+}
+
+/* cmd_diff - `jitterscope diff A.json B.json [--json FILE] [--html FILE] [--alpha P]
+ * [--min-change PCT] [--fail-on worse]`: two saved runs compared (js_diff.h); an error when
+ * a run has no measured CPU, exit 2 under --fail-on worse when a change is worse */
 static int cmd_diff(struct js_params *p)
 {
+	const struct js_diff_opts o = { p->alpha, p->min_change_pct / 100 };
 	struct js_run a, b;
+	struct js_diff d;
 	int rc = JS_EXIT_ERROR;
 
 	if (load(p->inputs[0], &a))
 		return JS_EXIT_ERROR;
 	if (load(p->inputs[1], &b))
 		goto out;
-	rc = diff_outputs(p, &a, &b);
+	if (diff_compute(&d, &a, p->inputs[0], &b, p->inputs[1], &o))
+		js_err("out of memory");
+	else
+		rc = diff_outputs(p, &d);
+	diff_free(&d);
 	run_load_free(&b);
 out:
 	run_load_free(&a);

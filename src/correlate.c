@@ -938,10 +938,16 @@ static bool mostly_steal(const struct js_attr *a, uint64_t dur)
 	return a->steal_ns && a->steal_ns >= dur - dur / 2;
 }
 
+/* left - what no event, no steal and no entry/exit (js_entry.h) explains */
+static uint64_t left(const struct js_attr *a, uint64_t dur_ns)
+{
+	return sat_sub(dur_ns, a->covered_ns + a->steal_ns + a->entry_ns);
+}
+
 /* finish - unexplained_ns and the steal/SMI primary of a gap without event parts */
 static void finish(struct js_attr *a, uint64_t dur_ns)
 {
-	a->unexplained_ns = sat_sub(dur_ns, a->covered_ns + a->steal_ns);
+	a->unexplained_ns = left(a, dur_ns);
 	if (a->nparts)
 		return;
 	memset(a->detail, 0, sizeof(a->detail));
@@ -963,7 +969,7 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
  */
 static void give_tail(struct js_attr *a, uint64_t dur_ns)
 {
-	uint64_t give = JS_MIN(a->tail_ns, sat_sub(dur_ns, a->covered_ns + a->steal_ns));
+	uint64_t give = JS_MIN(a->tail_ns, left(a, dur_ns));
 	uint32_t k = a->tail_part;
 
 	a->tail_ns = 0;
@@ -1070,7 +1076,7 @@ static uint64_t steal_room(const struct js_gap_rec *r, uint64_t t0, uint64_t t1)
 {
 	uint64_t gs = r->gap.start_ns, ge = gs + r->gap.dur_ns;
 	uint64_t lo = JS_MAX(gs, t0), hi = JS_MIN(ge, t1);
-	uint64_t un = sat_sub(r->gap.dur_ns, r->attr.covered_ns + r->attr.steal_ns);
+	uint64_t un = left(&r->attr, r->gap.dur_ns);
 
 	return hi > lo ? JS_MIN(un, hi - lo) : 0;
 }

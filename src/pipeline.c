@@ -166,6 +166,7 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 		steal_log_allocate(&c->steal, recs, n);
 	for (size_t i = 0; i < n; i++) {
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
+		entry_account(&c->res->entry, &recs[i]);
 		result_add_gap(c->res, &recs[i]);
 		feed_outputs(pl, c, &recs[i]);
 	}
@@ -384,6 +385,16 @@ static uint64_t cycles(const struct tsc_fit *fit, uint64_t ns)
 	return tsc_ns_to_cycles(fit, ns);
 }
 
+/* exit_cost - a VM exit's cost measured by the CPU's sampler, in ns; the entry/exit model's
+ * prior is that many exits (js_entry.h): set before the first gap */
+static void exit_cost(struct js_cpu_result *r, const struct js_vmexit *v, double ns_per_cycle)
+{
+	r->vm_exit = (struct js_exit_cost){ v->samples, v->min_cycles * ns_per_cycle,
+					    v->median_cycles * ns_per_cycle,
+					    v->p90_cycles * ns_per_cycle };
+	entry_init(&r->entry, r->vm_exit.median_ns);
+}
+
 static int start_samplers(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
@@ -427,6 +438,7 @@ static int start_samplers(struct pipeline *pl)
 		pl->cp[i].res->node = s->node;
 		pl->cp[i].res->loop_ns_min = s->loop_min_cycles * 1000.0 / per_us;
 		pl->cp[i].res->loop_ns_median = s->loop_median_cycles * 1000.0 / per_us;
+		exit_cost(pl->cp[i].res, &s->vmexit, 1000.0 / per_us);
 		if (pl->probes)
 			probes_add_sampler_tid(pl->probes, s->cfg.cpu, s->tid);
 	}

@@ -221,6 +221,7 @@ static void cause_table(struct js_json *j, const struct js_causes *c)
 		json_u64(j, "gaps", cl->gaps);
 		json_u64(j, "events", cl->events);
 		json_u64(j, "total_ns", cl->total_ns);
+		json_u64(j, "entry_ns", cl->entry_ns);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, cl->total_ns));
 		json_u64(j, "max_ns", cl->max_ns);
 		json_obj_end(j);
@@ -234,11 +235,96 @@ static void cause_table(struct js_json *j, const struct js_causes *c)
 		json_u64(j, "gaps", src[i]->gaps);
 		json_u64(j, "events", src[i]->events);
 		json_u64(j, "total_ns", src[i]->total_ns);
+		json_u64(j, "entry_ns", src[i]->entry_ns);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
 		json_u64(j, "max_ns", src[i]->max_ns);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+}
+
+/* period_fields - one detector's verdict: period_ns 0 when not periodic */
+static void period_fields(struct js_json *j, const struct js_period *p)
+{
+	struct js_period_result pr;
+	bool periodic = period_result(p, &pr);
+
+	json_bool(j, "periodic", periodic);
+	json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
+	json_dbl(j, "strength", pr.strength);
+	if (pr.phase_ns < 0)
+		json_null(j, "phase_ns");       /* loaded from a file without it */
+	else
+		json_dbl(j, "phase_ns", periodic ? pr.phase_ns : 0);
+	json_u64(j, "gaps", pr.n);
+}
+
+/* periodicity - the unexplained gaps' periodicity: the headline class (the longest tenth,
+ * at least min_ns long), every gap, and each non-empty duration band */
+static void periodicity(struct js_json *j, const struct js_period_classes *pc)
+{
+	int h = period_classes_headline(pc);
+
+	json_obj_begin(j, "unexplained_periodicity");
+	period_fields(j, &pc->ge[h]);
+	json_u64(j, "min_ns", js_period_band_ns[h]);
+	json_obj_begin(j, "all");
+	period_fields(j, &pc->ge[0]);
+	json_obj_end(j);
+	json_arr_begin(j, "bands");
+	for (int i = 0; i < JS_PERIOD_BANDS; i++) {
+		if (!pc->band[i].n)
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "min_ns", js_period_band_ns[i]);
+		if (i == JS_PERIOD_BANDS - 1)
+			json_null(j, "max_ns");
+		else
+			json_u64(j, "max_ns", period_band_hi(i));
+		period_fields(j, &pc->band[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* vm_exit - one VM exit's cost on the CPU, null on bare metal (js_vmexit.h) */
+static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
+{
+	if (!x->samples) {
+		json_null(j, "vm_exit");
+		return;
+	}
+	json_obj_begin(j, "vm_exit");
+	json_u64(j, "samples", x->samples);
+	json_dbl(j, "min_ns", x->min_ns);
+	json_dbl(j, "median_ns", x->median_ns);
+	json_dbl(j, "p90_ns", x->p90_ns);
+	json_obj_end(j);
+}
+
+/* entry_exit - the entry/exit rule's bounds per interruption kind (js_entry.h) */
+static void entry_exit(struct js_json *j, const struct js_entry *m)
+{
+	json_obj_begin(j, "entry_exit");
+	json_u64(j, "prior_ns", m->prior_ns);
+	json_obj_begin(j, "kinds");
+	for (int k = 0; k < ENTRY_KINDS; k++) {
+		const struct js_entry_kind *e = &m->k[k];
+
+		if (!e->lone && !e->gaps)
+			continue;
+		json_obj_begin(j, entry_kind_name(k));
+		json_u64(j, "lone_gaps", e->lone);
+		json_u64(j, "median_ns", e->median_ns);
+		json_u64(j, "bound_ns", entry_bound(m, k));
+		json_u64(j, "gaps", e->gaps);
+		json_u64(j, "interruptions", e->entries);
+		json_u64(j, "entry_ns", e->entry_ns);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
@@ -280,17 +366,9 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	}
 	json_obj_end(j);
 	cause_table(j, &r->causes);
-	{
-		struct js_period_result pr;
-		bool periodic = period_result(&r->period, &pr);
-
-		json_obj_begin(j, "unexplained_periodicity");
-		json_bool(j, "periodic", periodic);
-		json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
-		json_dbl(j, "strength", pr.strength);
-		json_u64(j, "gaps", pr.n);
-		json_obj_end(j);
-	}
+	vm_exit(j, &r->vm_exit);
+	entry_exit(j, &r->entry);
+	periodicity(j, &r->period);
 	hist_b64(j, "hist_hdr_b64", &r->hist);
 	cause_buckets(j, &r->cb);
 	intervals(j, r);

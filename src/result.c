@@ -33,7 +33,8 @@ int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 	causes_init(&r->causes);
 	r->causes.cpu = (uint32_t)cpu;
 	cbuckets_init(&r->cb);
-	period_init(&r->period, 0, 0);
+	period_classes_init(&r->period, 0, 0);
+	entry_init(&r->entry, 0);
 	err = hist_init(&r->hist, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 	if (err)
 		return err;
@@ -109,7 +110,7 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	causes_add_gap(&r->causes, g);
 	cbuckets_add(&r->cb, g->gap.dur_ns, g->attr.primary);
 	if (g->attr.primary == JS_CAUSE_UNEXPLAINED)
-		period_add(&r->period, g->gap.start_ns);
+		period_classes_add(&r->period, g->gap.start_ns, g->gap.dur_ns);
 	hist_record(&r->hist, (int64_t)g->gap.dur_ns);
 	topn_offer(&r->top, g);
 	models_add_gap(r, g);
@@ -126,6 +127,7 @@ void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
 		r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
 				  (double)r->iterations;
 	intervals_finish(&r->intervals, r->end_ns);
+	entry_finish(&r->entry);
 	for (size_t a = 0; a < r->narrivals; a++) {
 		arrival_finish(&r->arrivals[a], r->end_ns);
 		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)

@@ -475,6 +475,7 @@ static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_caus
 		u64_at(l, &m->val, "gaps", REQ, &c->cls[k].gaps);
 		u64_at(l, &m->val, "events", REQ, &c->cls[k].events);
 		u64_at(l, &m->val, "total_ns", REQ, &c->cls[k].total_ns);
+		u64_at(l, &m->val, "entry_ns", 0, &c->cls[k].entry_ns);
 		u64_at(l, &m->val, "max_ns", REQ, &c->cls[k].max_ns);
 		pop(l, m2);
 	}
@@ -508,6 +509,7 @@ static void load_sources(struct ld *l, const struct jsonp_val *o, struct js_caus
 		u64_at(l, v, "gaps", REQ, &s->gaps);
 		u64_at(l, v, "events", REQ, &s->events);
 		u64_at(l, v, "total_ns", REQ, &s->total_ns);
+		u64_at(l, v, "entry_ns", 0, &s->entry_ns);
 		u64_at(l, v, "max_ns", REQ, &s->max_ns);
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
@@ -551,30 +553,113 @@ static void load_cbuckets(struct ld *l, const struct jsonp_val *o, struct js_cau
 	pop(l, mark);
 }
 
-/* load_period - one synthetic candidate whose statistics give back the saved verdict */
-static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period *p)
+/* load_verdict - one detector's saved verdict: {periodic, period_ns, strength, gaps,
+ * phase_ns}; phase_ns is absent from files written before it (then -1: unknown) */
+static void load_verdict(struct ld *l, const struct jsonp_val *v, struct js_period *p)
 {
-	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".unexplained_periodicity");
-	uint64_t period = 0, n = 0;
-	double strength = 0;
-	bool periodic = false;
+	struct js_period_result r = { .phase_ns = -1 };
 
-	bool_at(l, v, "periodic", REQ, &periodic);
-	u64_at(l, v, "period_ns", REQ, &period);
-	dbl_at(l, v, "strength", REQ, &strength);
-	u64_at(l, v, "gaps", REQ, &n);
+	bool_at(l, v, "periodic", REQ, &r.periodic);
+	u64_at(l, v, "period_ns", REQ, &r.period_ns);
+	dbl_at(l, v, "strength", REQ, &r.strength);
+	u64_at(l, v, "gaps", REQ, &r.n);
+	dbl_at(l, v, "phase_ns", 0, &r.phase_ns);
+	period_saved(p, &r);
+}
+
+/*
+ * load_period - the periodicity verdicts: the headline class (min_ns, 0 in files written
+ * before the classes: every unexplained gap), "all", the bands; the classes' gap counts
+ * follow from the bands', so the headline is chosen again as it was
+ */
+static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period_classes *pc)
+{
+	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ), *a;
+	size_t mark = push(l, ".unexplained_periodicity");
+	uint64_t min = 0;
+	int h = 0;
+
+	period_classes_init(pc, 0, 0);
+	a = get(l, v, "bands", JSONP_ARR, 0);
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, ".bands[%zu]", i);
+		int b = 0;
+
+		u64_at(l, &a->arr.v[i], "min_ns", REQ, &min);
+		while (b < JS_PERIOD_BANDS && js_period_band_ns[b] != min)
+			b++;
+		if (b == JS_PERIOD_BANDS)
+			lfail(l, &a->arr.v[i], "min_ns", "%llu is not a band's bound",
+			      (unsigned long long)min);
+		else
+			load_verdict(l, &a->arr.v[i], &pc->band[b]);
+		for (int k = 0; k <= b && k < JS_PERIOD_BANDS && !l->rc; k++)
+			pc->ge[k].n += pc->band[b].n;
+		pop(l, m2);
+	}
+	if (get(l, v, "all", JSONP_OBJ, 0)) {
+		size_t m2 = push(l, ".all");
+
+		load_verdict(l, jsonp_get(v, "all"), &pc->ge[0]);
+		pop(l, m2);
+	}
+	min = 0;
+	u64_at(l, v, "min_ns", 0, &min);
+	while (h < JS_PERIOD_BANDS && js_period_band_ns[h] != min)
+		h++;
+	if (h == JS_PERIOD_BANDS)
+		lfail(l, jsonp_get(v, "min_ns"), "min_ns", "%llu is not a band's bound",
+		      (unsigned long long)min);
+	else
+		load_verdict(l, v, &pc->ge[h]);
 	pop(l, mark);
-	period_init(p, 0, 0);
-	p->ncand = 1;
-	p->cand[0].num = period ? period : 1000000;
-	p->cand[0].den = 1;
-	p->pairs = 1;
-	p->cand[0].conc = strength > 0 ? strength * strength : 0;
-	p->cand[0].z = periodic ? 1e300 : 0;
-	p->n = n;
-	p->min_samples = periodic ? 0 : UINT32_MAX;
-	p->min_strength = periodic ? 0 : 2;
+}
+
+/* load_vm_exit - one VM exit's cost (absent before it was measured, null on bare metal) */
+static void load_vm_exit(struct ld *l, const struct jsonp_val *o, struct js_exit_cost *x)
+{
+	const struct jsonp_val *v = get(l, o, "vm_exit", JSONP_OBJ, NUL);
+	size_t mark = push(l, ".vm_exit");
+	uint64_t n = 0;
+
+	u64_at(l, v, "samples", REQ, &n);
+	x->samples = (uint32_t)JS_MIN(n, UINT32_MAX);
+	dbl_at(l, v, "min_ns", REQ, &x->min_ns);
+	dbl_at(l, v, "median_ns", REQ, &x->median_ns);
+	dbl_at(l, v, "p90_ns", REQ, &x->p90_ns);
+	pop(l, mark);
+}
+
+/* load_entry - the entry/exit rule's figures per interruption kind (absent before it) */
+static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry *m)
+{
+	const struct jsonp_val *v = get(l, o, "entry_exit", JSONP_OBJ, 0), *kinds;
+	size_t mark = push(l, ".entry_exit");
+
+	memset(m, 0, sizeof(*m));
+	u64_at(l, v, "prior_ns", REQ, &m->prior_ns);
+	kinds = get(l, v, "kinds", JSONP_OBJ, REQ);
+	for (size_t i = 0; i < jsonp_len(kinds) && !l->rc; i++) {
+		const struct jsonp_member *mb = jsonp_member_at(kinds, i);
+		int k = entry_kind_from_name(mb->key);
+		struct js_entry_kind *e;
+		size_t m2 = push(l, ".kinds.%s", mb->key);
+
+		if (k < 0 || !jsonp_is(&mb->val, JSONP_OBJ)) {
+			lfail(l, &mb->val, NULL, k < 0 ? "not an interruption kind" :
+			      "expected an object");
+			break;
+		}
+		e = &m->k[k];
+		u64_at(l, &mb->val, "lone_gaps", REQ, &e->lone);
+		u64_at(l, &mb->val, "median_ns", REQ, &e->median_ns);
+		u64_at(l, &mb->val, "bound_ns", REQ, &e->bound_ns);
+		u64_at(l, &mb->val, "gaps", REQ, &e->gaps);
+		u64_at(l, &mb->val, "interruptions", REQ, &e->entries);
+		u64_at(l, &mb->val, "entry_ns", REQ, &e->entry_ns);
+		pop(l, m2);
+	}
+	pop(l, mark);
 }
 
 static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
@@ -722,6 +807,7 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 	u64_at(l, v, "count", REQ, &count);
 	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
 	u64_at(l, v, "net_ns", REQ, &part->net_ns);
+	u64_at(l, v, "entry_ns", 0, &part->entry_ns);
 }
 
 static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js_gap_rec *g)
@@ -744,6 +830,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 	u64_at(l, v, "steal_ns", REQ, &a->steal_ns);
 	u64_at(l, v, "smi", REQ, &a->smi);
 	u64_at(l, v, "unexplained_ns", REQ, &a->unexplained_ns);
+	u64_at(l, v, "entry_ns", 0, &a->entry_ns);
 	parts = get(l, v, "causes", JSONP_ARR, REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
 		size_t m2 = push(l, ".causes[%zu]", i);
@@ -840,6 +927,8 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 			"histogram is left out", l->path + 1);
 	load_cbuckets(l, o, &r->cb);
 	load_period(l, o, &r->period);
+	load_vm_exit(l, o, &r->vm_exit);
+	load_entry(l, o, &r->entry);
 	load_intervals(l, o, r);
 	load_arrivals(l, o, r, p);
 	load_top(l, o, r);

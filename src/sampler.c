@@ -2,7 +2,8 @@
 /*
  * sampler.c - the pinned spin loop. Everything that may sleep, allocate or
  * fault happens before the loop: pinning, scheduling policy, NUMA-local ring
- * allocation and pre-faulting, loop calibration. The loop itself reads the TSC,
+ * allocation and pre-faulting, loop calibration (and in a guest the cost of a VM exit,
+ * js_vmexit.h). The loop itself reads the TSC,
  * compares, and stores gaps into the ring: no syscalls, no allocation, no
  * floating point, no printing.
  */
@@ -216,6 +217,7 @@ static void *sampler_main(void *arg)
 	if (setup(s))
 		return NULL;
 	calibrate(s);
+	vmexit_measure(&s->vmexit);
 	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
 	while (!*s->cfg.go && !*s->cfg.stop)
 		__builtin_ia32_pause();

@@ -12,6 +12,7 @@
 
 #include "js_causes.h"
 #include "js_correlate.h"
+#include "gap_parts.h"
 
 static void rec_init(struct js_gap_rec *r, uint64_t dur)
 {
@@ -21,18 +22,6 @@ static void rec_init(struct js_gap_rec *r, uint64_t dur)
 	r->gap.start_ns = t;
 	r->gap.dur_ns = dur;
 	t += 10 * dur + 1000;
-}
-
-static void add(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
-		uint64_t net)
-{
-	struct js_part *p = &r->attr.parts[r->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	r->attr.covered_ns += net;
 }
 
 static void finish(struct js_gap_rec *r, uint32_t primary, const char *detail)

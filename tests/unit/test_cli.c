@@ -191,6 +191,36 @@ static void test_subcommands(void **st)
 	assert_int_not_equal(parse("diff", "a", "b", "c", NULL), 0);
 }
 
+/** diff's options: --alpha, --min-change, --fail-on, their defaults, bad values, and
+ * nowhere but after diff. */
+static void test_diff_options(void **st)
+{
+	static const char *const bad_alpha[] = { "0", "0.5", "1", "-0.01", "x", "0.01x", "",
+						 "1%", "nan" };
+	static const char *const bad_change[] = { "-1", "1001", "x", "10%%", "%", "" };
+
+	(void)st;
+	assert_int_equal(parse("diff", "a", "b", NULL), 0);
+	assert_true(p.alpha == 0.01 && p.min_change_pct == 10 && !p.fail_on_worse);
+	assert_int_equal(parse("diff", "a", "b", "--alpha", "0.001", "--min-change", "25%",
+			       "--fail-on", "worse", NULL), 0);
+	assert_true(p.alpha == 0.001 && p.min_change_pct == 25 && p.fail_on_worse);
+	assert_int_equal(parse("diff", "--min-change", "0", "a", "b", NULL), 0);
+	assert_true(p.min_change_pct == 0);
+	assert_int_equal(parse("diff", "a", "b", "--min-change", "7.5", NULL), 0);
+	assert_true(p.min_change_pct == 7.5);
+	for (size_t i = 0; i < sizeof(bad_alpha) / sizeof(bad_alpha[0]); i++)
+		assert_int_not_equal(parse("diff", "a", "b", "--alpha", bad_alpha[i], NULL), 0);
+	for (size_t i = 0; i < sizeof(bad_change) / sizeof(bad_change[0]); i++)
+		assert_int_not_equal(parse("diff", "a", "b", "--min-change", bad_change[i], NULL),
+				     0);
+	assert_int_not_equal(parse("diff", "a", "b", "--fail-on", "better", NULL), 0);
+	assert_int_not_equal(parse("diff", "a", "b", "--fail-on", "", NULL), 0);
+	assert_int_not_equal(parse("--fail-on", "worse", NULL), 0);
+	assert_int_not_equal(parse("report", "a", "--alpha", "0.05", NULL), 0);
+	assert_int_not_equal(parse("check", "--min-change", "5", NULL), 0);
+}
+
 /** --arrival-interval and --burst. */
 static void test_arrivals(void **st)
 {
@@ -211,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_subcommands),   cmocka_unit_test(test_arrivals),
+		cmocka_unit_test(test_diff_options),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */
