@@ -27,9 +27,17 @@ LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthre
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-# Every src/*.c but main.c goes into a static library the tests link against.
-SRCS     := $(wildcard src/*.c)
-LIB_OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(filter-out src/main.c,$(SRCS)))
+# Every src/*.c and src/WING/*.c but main.c goes into a static library the tests link
+# against. Objects are named by the file alone (build/audit_run.o): the prefixes keep the
+# names unique, and vpath finds each source in its folder.
+SRCS     := $(wildcard src/*.c src/*/*.c)
+SRC_DIRS := $(sort $(dir $(SRCS)))
+HDRS     := $(wildcard include/*.h src/*.h src/*/*.h)
+LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(filter-out src/main.c,$(SRCS))))
+vpath %.c $(SRC_DIRS)
+ifneq ($(words $(notdir $(SRCS))),$(words $(sort $(notdir $(SRCS)))))
+$(error two sources share a file name; objects are named by the file alone)
+endif
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -67,7 +75,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/%.o: src/%.c $(wildcard include/*.h src/*.h) $(SKELS) | $(OUTPUT)
+$(OUTPUT)/%.o: %.c $(HDRS) $(SKELS) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -121,7 +129,7 @@ bench: all
 
 .PHONY: bench
 
-# ---- robustness (issue 6, docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak ----------
+# ---- robustness (docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak --------------------
 #   make asan        library, unit tests and binary with ASan+UBSan in build-asan/, unit tests
 #                    run; then the integration tests against that binary (JS_BIN, root) and
 #                    that test_hlog (JS_TEST_HLOG, hdr_interop.sh)
@@ -143,7 +151,7 @@ FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=undefined -fno-omit-frame-pointer -std=gnu11 -pthread -w
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(FUZZ_OUTPUT)/%,$(FUZZ_SRCS))
-FUZZ_OBJS    := $(patsubst src/%.c,$(FUZZ_OUTPUT)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
+FUZZ_OBJS    := $(patsubst %.c,$(FUZZ_OUTPUT)/obj/%.o,$(notdir $(filter-out src/main.c,$(SRCS))))
 SOAK_SECS    ?= 600
 
 asan: all
@@ -162,7 +170,7 @@ valgrind: $(UNIT_BINS)
 $(FUZZ_OUTPUT)/obj:
 	$(Q)mkdir -p $@
 
-$(FUZZ_OUTPUT)/obj/%.o: src/%.c $(wildcard include/*.h src/*.h) $(SKELS) | $(FUZZ_OUTPUT)/obj
+$(FUZZ_OUTPUT)/obj/%.o: %.c $(HDRS) $(SKELS) | $(FUZZ_OUTPUT)/obj
 	$(call msg,FUZZCC,$@)
 	$(Q)$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
 

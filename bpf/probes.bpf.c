@@ -110,6 +110,12 @@ static __always_inline struct js_cpu_state *state(void)
 	return bpf_map_lookup_elem(&cpu_state, &zero);
 }
 
+/* measured_state - this CPU's state when cpu (this CPU) is measured, else NULL */
+static __always_inline struct js_cpu_state *measured_state(__u32 cpu)
+{
+	return cpu_measured(cpu) ? state() : NULL;
+}
+
 /* steal_read - this CPU's paravirt steal clock; false when unknown */
 static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
 {
@@ -190,6 +196,31 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 	return e;
 }
 
+/*
+ * interval - a record of [start, now) filed under cpu; with the steal clock at both ends
+ * when the start read one (flags & JS_F_STEAL) and s reads it now. Not yet submitted.
+ */
+static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 kind, __u32 cpu,
+						 __u32 id, __u64 addr, __u64 start, __u64 now,
+						 __u64 steal, __u32 flags)
+{
+	struct js_event *e = ev_new(kind, cpu);
+	__u64 st;
+
+	if (!e)
+		return NULL;
+	e->start_ns = start;
+	e->end_ns = now;
+	e->id = id;
+	e->addr = addr;
+	if (s && (flags & JS_F_STEAL) && steal_read(s, &st)) {
+		e->steal_start = steal;
+		e->steal_end = st;
+		e->flags |= JS_F_STEAL;
+	}
+	return e;
+}
+
 /* remote_point - a point event written on another CPU about measured CPU cpu */
 static __always_inline struct js_event *remote_point(__u32 kind, __u32 cpu, __u32 id, __u64 addr,
 						     __u32 flags)
@@ -214,9 +245,7 @@ static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
 	struct js_slot *sl;
 	__u64 now;
 
-	if (!cpu_measured(cpu))
-		return;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return;
 	now = bpf_ktime_get_ns();
@@ -260,14 +289,11 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct js_cpu_state *s;
-	struct js_event *e;
 	struct js_slot sl;
-	__u64 now, st;
+	__u64 now;
 	int i;
 
-	if (!cpu_measured(cpu))
-		return NULL;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return NULL;
 	i = find(s, kind, id);
@@ -277,19 +303,7 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id)
 	barrier();
 	s->depth = i;           /* release last; drops levels that missed their exit */
 	now = bpf_ktime_get_ns();
-	e = ev_new(kind, cpu);
-	if (!e)
-		return NULL;
-	e->start_ns = sl.start;
-	e->end_ns = now;
-	e->id = id;
-	e->addr = sl.addr;
-	if (steal_read(s, &st) && (sl.flags & JS_F_STEAL)) {
-		e->steal_start = sl.steal;
-		e->steal_end = st;
-		e->flags |= JS_F_STEAL;
-	}
-	return e;
+	return interval(s, kind, cpu, id, sl.addr, sl.start, now, sl.steal, sl.flags);
 }
 
 static __always_inline void pop_send(__u32 kind, __u32 id)
@@ -341,7 +355,7 @@ static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
 	struct js_cpu_state *s;
 	struct js_tslot *t;
 	struct js_event *e;
-	__u64 now, st;
+	__u64 now;
 
 	if (!cpu_measured(cpu))
 		return NULL;
@@ -350,19 +364,9 @@ static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
 		return NULL;
 	now = bpf_ktime_get_ns();
 	s = state();
-	e = ev_new(kind, t->cpu);
-	if (e) {
-		e->start_ns = t->start;
-		e->end_ns = now;
-		e->id = id;
-		e->addr = addr ? addr : t->addr;
-		/* the end steal is only comparable if we are still on the start CPU */
-		if (s && (t->flags & JS_F_STEAL) && cpu == t->cpu && steal_read(s, &st)) {
-			e->steal_start = t->steal;
-			e->steal_end = st;
-			e->flags |= JS_F_STEAL;
-		}
-	}
+	/* the end steal is only comparable if we are still on the start CPU */
+	e = interval(s, kind, t->cpu, id, addr ? addr : t->addr, t->start, now, t->steal,
+		     cpu == t->cpu ? t->flags : 0);
 	t->start = 0;
 	return e;
 }
@@ -503,7 +507,7 @@ int BPF_PROG(softirq_exit, unsigned int vec_nr)
 	return 0;
 }
 
-/* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (FEASIBILITY §3) */
+/* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (docs/DESIGN.md) */
 static __always_inline void learn_steal(struct hrtimer *timer, __u32 cpu)
 {
 	struct hrtimer_cpu_base *cb;
@@ -581,9 +585,7 @@ static __always_inline void fault(unsigned long address, __u32 flags)
 	struct js_cpu_state *s;
 	struct js_event *e;
 
-	if (!cpu_measured(cpu))
-		return;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return;
 	if (current_is_sampler(s))
@@ -616,9 +618,7 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 	struct js_cpu_state *s;
 	struct js_event *e;
 
-	if (!cpu_measured(cpu))
-		return 0;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return 0;
 	/* the task switched in (reason 0 fires inside the switch, before `current` changes) */
@@ -698,9 +698,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct js_cpu_state *s;
 	__u64 now, st = 0;
 
-	if (!cpu_measured(cpu))
-		return 0;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -765,9 +763,7 @@ int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 	__u64 now;
 	int i;
 
-	if (!cpu_measured(cpu))
-		return 0;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return 0;
 	i = work_slot(s, tid, true);
@@ -796,12 +792,10 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 	struct js_cpu_state *s;
 	struct js_event *e;
 	struct js_wslot w;
-	__u64 now, st;
+	__u64 now;
 	int i;
 
-	if (!cpu_measured(cpu))
-		return 0;
-	s = state();
+	s = measured_state(cpu);
 	if (!s)
 		return 0;
 	i = work_slot(s, tid, false);
@@ -817,19 +811,9 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 		w.flags = (s->cur_flags & JS_CUR_STEAL) ? JS_F_STEAL : 0;
 	}
 	now = bpf_ktime_get_ns();
-	e = ev_new(JS_EV_WORK, cpu);
-	if (!e)
-		return 0;
-	e->start_ns = w.start;
-	e->end_ns = now;
-	e->id = tid;
-	e->addr = w.addr;
-	if (steal_read(s, &st) && (w.flags & JS_F_STEAL)) {
-		e->steal_start = w.steal;
-		e->steal_end = st;
-		e->flags |= JS_F_STEAL;
-	}
-	ev_send(e);
+	e = interval(s, JS_EV_WORK, cpu, tid, w.addr, w.start, now, w.steal, w.flags);
+	if (e)
+		ev_send(e);
 	return 0;
 }
 

@@ -1,26 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_arrival.h - what an application receiving messages at a fixed interval would have
- * waited during the run, derived exactly from the recorded gaps, without coordinated
- * omission; burst exposure; parsing of --arrival-interval and --burst.
- *
- * Model (see the three articles in shared/seeds): messages arrive at
- *   a_k = start_ns + phase_ns + k * interval_ns,   k = 0, 1, ...   (a_k < end_ns)
- * whatever the CPU is doing. A gap is the half-open interval [s, s + d): the CPU did not
- * run the application. An arrival inside a gap is handled when the gap ends, so it waits
- *   delay = s + d - a_k            (in (0, d]; an arrival exactly at s waits d,
- *                                   one exactly at s + d is not delayed)
- * An arrival outside every gap waits floor_ns (0, or the loop period if the caller wants
- * the detection floor counted). Handling itself is instantaneous: there is no service
- * time, so no backlog drains after a gap (the articles' 1 s stall at 10 ms therefore
- * delays exactly 100 arrivals here, not 112). Gaps are independent: an arrival waits only
- * for the end of the gap it falls into, even if the next gap starts at that very instant
- * (the sampler saw the CPU run there).
- *
- * Cost: per gap, the delays form an arithmetic series (step interval_ns); it is recorded
- * slot by slot into the HdrHistogram with hist_record_n, O(min(arrivals in the gap,
- * histogram slots the series crosses)); arrivals outside gaps are recorded in bulk at
- * arrival_finish(). Never one operation per arrival.
+ * waited during the run, derived exactly from the recorded gaps (no coordinated omission);
+ * burst exposure; parsing of --arrival-interval and --burst. An arrival inside a gap
+ * [s, s + d) waits until s + d, one outside every gap waits floor_ns; handling takes no
+ * time. The cost per gap is bounded by histogram slots, not arrivals. The model and the
+ * burst estimates: docs/DESIGN.md, arrival.
  */
 #ifndef JS_ARRIVAL_H
 #define JS_ARRIVAL_H
@@ -72,23 +57,7 @@ double arrival_delayed_share(const struct js_arrival *a);
 void arrival_bruteforce(struct js_arrival *a, const struct js_gap *gaps, const int *causes,
 			size_t ngaps, uint64_t end_ns);
 
-/*
- * Burst exposure. A burst is N consecutive arrivals, occupying [t, t + N*interval). It
- * "meets" a gap [s, s + d) when the two overlap, i.e. when the burst start t lies in
- * (s - N*interval, s + d): a window of length N*interval + d per gap.
- *
- * Poisson estimate (from a gap-duration histogram): with the M gaps >= size seen in a run
- * of length W, gaps >= size start at rate lambda = M / W and
- *   P(meet) = 1 - exp(-(sum over those gaps of (N*interval + d)) / W)
- *           = 1 - exp(-lambda * (N*interval + mean d))
- * (durations at the histogram's median-equivalent value of each slot; a gap counts when
- * its slot is at or above size's slot).
- *
- * Empirical estimate (struct js_burst, O(1) memory, gaps streamed in start order): the
- * share of burst start times t in [start, end - N*interval] for which the burst meets a
- * gap >= size, i.e. the measure of the union of the windows above over that range. It
- * does not assume Poisson arrivals of gaps (periodic gaps, clusters).
- */
+/* Burst exposure: N consecutive arrivals meeting a gap >= size (docs/DESIGN.md, arrival). */
 /* arrival_burst_probability - Poisson estimate; -1.0 if window_ns or the inputs are 0 */
 double arrival_burst_probability(const struct js_hist *gaps, uint64_t window_ns,
 				 uint64_t interval_ns, uint64_t burst_n, uint64_t size_ns);

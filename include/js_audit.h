@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_audit.h - the isolation audit: read-only checks of how the measured CPUs are tuned
- * (ECOSYSTEM.md section 3), runtime interrupt deltas around a run, and a cross-check that
+ * (docs/DESIGN.md, audit), runtime interrupt deltas around a run, and a cross-check that
  * links observed causes of gaps to the settings behind them.
  *
  *   struct js_audit a;
@@ -16,7 +16,7 @@
  *   warn - a deviation of severity low/info, or one that only matters conditionally
  *          (THP "madvise", huge pages not reserved, running under a hypervisor);
  *   skip - could not be checked here: observed says why, hint says what would allow it.
- * Severity is the check's weight if it deviates (ECOSYSTEM.md section 3's scale).
+ * Severity is the check's weight if it deviates (the scale: docs/DESIGN.md, audit).
  * All reads go through js_sysfs.h; an unreadable or malformed file yields skip, never
  * an abort. Nothing here needs root except pm_qos (/dev/cpu_dma_latency) and smi.
  */
@@ -29,7 +29,8 @@
 #include <stdio.h>
 
 #include "js_cpulist.h"
-#include "js_json.h"
+
+struct js_json;
 
 enum audit_verdict { AUDIT_PASS, AUDIT_WARN, AUDIT_FAIL, AUDIT_SKIP, AUDIT_NVERDICTS };
 enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };
@@ -130,7 +131,7 @@ struct js_audit {
  * or malformed items never fail the call: they become skip verdicts.
  */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot);
-/* audit_free - free everything audit_run allocated; accepts a zeroed struct */
+/* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
 void audit_free(struct js_audit *a);
 
 /* audit_count - number of checks with verdict v */

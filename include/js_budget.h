@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_budget.h - --budget SPEC: limits checked after the run, per measured CPU (a CI gate:
- * any violation means exit status 2, rtla's convention; main.c decides that).
+ * any violation means exit status 2, rtla's convention; commands.c decides that).
  *
  * SPEC is a comma-separated list of KEY=VALUE, each key at most once:
  *   max=TIME        longest gap (HdrHistogram max, as in the JSON's max_ns)

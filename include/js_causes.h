@@ -6,13 +6,15 @@
  * Every attributed gap is added once; the table then holds, per source (cause
  * class + detail, e.g. softirq "NET_RX", task "kworker/1:2:123 vmstat_update",
  * work "vmstat_update", irq "virtio1-req.0:36", hrtimer "hrtimer tick_nohz_handler"):
- * gaps it appeared in, events, total net time lost, largest net time in one gap.
+ * gaps it appeared in, events, total time lost (net time plus the entry/exit given to an
+ * interruption, js_entry.h; entry_ns alone beside it), largest such time in one gap.
  * Besides the event sources the table has the gap time no event explains:
  *   steal       "paravirt steal clock"    steal_ns allocated to the gaps
  *   smi         "smi"                     the unexplained time of SMI-primary gaps
  *                                         (events = SMIs counted)
  *   unexplained "no guest event"          gaps without any event part
- *   unexplained "outside event windows"   the remainder of gaps with event parts
+ *   unexplained "outside event windows"   the remainder of gaps with event parts, less
+ *                                         the entry/exit given to their interruptions
  * so the totals of all sources add up to lost_ns. Fault sources are keyed without
  * their address (a single fault's detail carries "@0x..."): one source per
  * faulting task. Memory is fixed: at most JS_CAUSES_SRC_MAX sources; once full, a
@@ -39,8 +41,9 @@ struct js_cause_src {
 	uint32_t other;             /* 1: the class's overflow "(other)" source */
 	uint64_t gaps;              /* gaps it appeared in */
 	uint64_t events;            /* events (sum of part counts; SMIs for "smi") */
-	uint64_t total_ns;          /* net time lost */
-	uint64_t max_ns;            /* largest net time in one gap */
+	uint64_t total_ns;          /* time lost: net + entry/exit */
+	uint64_t entry_ns;          /* of which entry/exit (interruptions only) */
+	uint64_t max_ns;            /* largest time lost in one gap */
 	uint64_t last_gap;          /* internal: serial of the last gap that touched it */
 	uint64_t cur_ns;            /* internal: its net time in that gap */
 	char detail[JS_DETAIL_LEN];
@@ -49,6 +52,7 @@ struct js_cause_src {
 /* Per cause class totals (all its sources). */
 struct js_cause_class {
 	uint64_t gaps, events, total_ns, max_ns;
+	uint64_t entry_ns;          /* of total_ns: entry/exit */
 	uint64_t last_gap, cur_ns;  /* internal */
 };
 

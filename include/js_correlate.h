@@ -2,35 +2,11 @@
 /*
  * js_correlate.h - pure correlation of sampler gaps with probe events (no I/O).
  *
- * Everything is on the CLOCK_MONOTONIC time base (bpf_ktime_get_ns and the mapped
- * sampler gaps). Typical use, per measured CPU:
- *
- *   for each gap: corr_attribute(&gap, events, nev, &opts, &rec.attr);
- *   steal_allocate(recs, n, readings, nr);      // readings from steal_readings()
- *   smi_allocate(recs_in_window, k, smi_delta); // per SMI counter reading window
- *
- * Attribution rules (see correlate.c for the details):
- *  - only events on the gap's CPU count (IPI_SEND: cpu = its target);
- *  - intervals are clipped to the gap; an event matches when it overlaps
- *    [start - edge_slack, end + edge_slack], its time is still clipped to the gap;
- *  - nested intervals are counted once, osnoise style: each instant of the gap
- *    belongs to the innermost interval covering it (the one that began last;
- *    ties: NMI > hrtimer > irq/vector/tlb > softirq > fault > work/thp/mm >
- *    task/idle), so a task's net time excludes the softirqs and IRQs inside it;
- *  - point events (start == end) add a count and no time;
- *  - parts are merged per (cause, detail), sorted by net desc; beyond
- *    JS_PARTS_MAX the least telling are folded into one "(other: N sources)" part
- *    (never the primary, sampler faults, THP/mm or NMIs; TLB flushes and class
- *    repeats first: see fill_parts()), so the parts' nets still add up to covered_ns;
- *  - covered_ns is the union of the clipped intervals (= the sum of the nets);
- *    unexplained_ns = dur - covered - steal, never negative, never folded;
- *  - primary: a THP collapse of the samplers' memory (JS_F_SAMPLER, local or
- *    JS_F_REMOTE) in a gap where the sampler faulted (JS_F_SAMPLER fault: it
- *    waited on its own memory while it was collapsed); else an off-CPU interval
- *    (TASK, or IDLE) outranks whatever ran inside
- *    it: the task/idle source with the largest inclusive time is primary unless
- *    some other source has a larger net (it then ran outside it); otherwise the
- *    largest net. See corr_finish() for steal and SMI.
+ * All times are CLOCK_MONOTONIC. Per gap, corr_attribute() names the parts (net time per
+ * cause and detail, nested intervals counted once, at most JS_PARTS_MAX) and the primary
+ * cause from the events on the gap's CPU; steal and SMIs are then allocated to the gaps of
+ * a window and corr_finish() settles unexplained_ns (less the interruptions' entry/exit,
+ * given after steal by js_entry.h). Rules: docs/DESIGN.md, correlate.
  */
 #ifndef JS_CORRELATE_H
 #define JS_CORRELATE_H
@@ -81,7 +57,7 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 
 /*
  * corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap.
- * unexplained = dur - covered - steal (>= 0). A gap with any event-based part
+ * unexplained = dur - covered - steal - entry (>= 0). A gap with any event-based part
  * keeps its event primary. A gap with no event gets JS_CAUSE_SMI if an SMI was
  * allocated to it, else JS_CAUSE_STEAL if steal is at least half of the gap,
  * else JS_CAUSE_UNEXPLAINED (detail "smi", "steal" or "").
@@ -94,13 +70,23 @@ struct steal_reading {
 	uint64_t steal_ns;    /* steal_time.steal */
 };
 
-/*
- * steal_readings - collect the steal readings carried by events (JS_F_STEAL:
- * steal_start at start_ns, steal_end at end_ns) of one CPU, sorted by time.
- * Writes at most max readings; returns how many were found (may exceed max).
- */
-size_t steal_readings(const struct js_event *ev, size_t nev, uint32_t cpu,
-		      struct steal_reading *out, size_t max);
+/* One CPU's steal clock readings awaiting their gaps: sorted by time, at most cap. */
+struct steal_log {
+	struct steal_reading *v;
+	size_t n, cap;
+};
+
+/* steal_log_init - an empty log of at most cap readings; 0 or -ENOMEM */
+int steal_log_init(struct steal_log *l, size_t cap);
+/* steal_log_free - release it (accepts a zeroed or freed log) */
+void steal_log_free(struct steal_log *l);
+/* steal_log_add - the two readings a JS_F_STEAL event carries (steal_start at start_ns,
+ * steal_end at end_ns), kept in time order; a full log first drops every other reading */
+void steal_log_add(struct steal_log *l, const struct js_event *e);
+/* steal_log_allocate - steal_allocate() the readings up to the end of the last of recs
+ * (n attributed gaps, sorted) to them; the last reading used stays, as the start of the
+ * next window */
+void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n);
 
 /*
  * steal_allocate - distribute each steal increment between consecutive readings

@@ -6,7 +6,7 @@
  * Values are int64 (jitterscope records ns). Product configuration:
  * hist_init(h, 1, JS_HIST_HIGHEST_NS, 3) -> 33 792 slots, 264 KiB.
  * Percentiles, min/max, mean and stddev follow the Java reference (2.1.x/2.2.x)
- * so numbers equal HistogramLogProcessor's. See ECOSYSTEM.md section 1.
+ * so numbers equal HistogramLogProcessor's (docs/DESIGN.md, HdrHistogram).
  */
 #ifndef JS_HIST_H
 #define JS_HIST_H
@@ -53,6 +53,9 @@ int hist_same_config(const struct js_hist *a, const struct js_hist *b);
 
 /* hist_value_at_percentile - Java getValueAtPercentile(p), p in [0,100]; 0 if empty */
 int64_t hist_value_at_percentile(const struct js_hist *h, double p);
+/* hist_value_at_rank - lowest value of the slot of the k-th smallest value (1-based); 0 if
+ * k is 0 or above the total */
+int64_t hist_value_at_rank(const struct js_hist *h, uint64_t k);
 /* hist_max - highest_equivalent(max), 0 if empty */
 int64_t hist_max(const struct js_hist *h);
 /* hist_min - lowest_equivalent(min); 0 if empty or slot 0 has counts */

@@ -5,7 +5,7 @@
  *
  * Numbers are formatted like Java's Formatter (HALF_UP on the shortest decimal
  * representation), so a .hgrm written here is byte-identical to the one
- * HistogramLogProcessor prints for the same histogram. See ECOSYSTEM.md 1.3/1.4/1.6.
+ * HistogramLogProcessor prints for the same histogram (docs/DESIGN.md, HdrHistogram).
  */
 #ifndef JS_HLOG_H
 #define JS_HLOG_H

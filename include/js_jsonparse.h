@@ -1,33 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * js_jsonparse.h - a strict RFC 8259 JSON parser into a read-only DOM (the reading side of
- * js_json.h: `jitterscope report` and `diff` load saved runs with it).
+ * js_jsonparse.h - a strict RFC 8259 JSON parser into a read-only tree (the reading side of
+ * js_json.h: `jitterscope report` and `diff` load saved runs with it). Any input yields 0
+ * or -errno with "line L, column C: what", never a crash or a read outside buf[0..len);
+ * every node and string lives in one arena owned by the document. What "strict" means:
+ * docs/DESIGN.md, jsonparse.
  *
- *   struct jsonp_doc d;
- *   char err[128];
  *   if (jsonp_parse(buf, len, &d, err, sizeof(err)))  // "line 3, column 7: expected ':'"
  *           ...;
  *   const struct jsonp_val *v = jsonp_get(d.root, "cpus");
  *   for (size_t i = 0; i < jsonp_len(v); i++) ... jsonp_at(v, i) ...
  *   jsonp_free(&d);
- *
- * Strict: the RFC 8259 grammar only (no comments, trailing commas, single quotes, NaN,
- * leading zeros or '+'), whitespace = space, tab, CR, LF; the text must be valid UTF-8
- * (overlong forms, surrogates and code points above U+10FFFF rejected); control characters
- * must be escaped in strings; \u escapes are decoded to UTF-8, surrogate pairs combined, a
- * lone surrogate rejected; one value, then only whitespace (a leading UTF-8 BOM is skipped,
- * as RFC 8259 section 8.1 allows). Nesting deeper than JSONP_MAX_DEPTH is rejected, so
- * recursion is bounded. Duplicate keys are accepted (RFC 8259 allows them); jsonp_get
- * returns the last one, as ECMAScript's JSON.parse does.
- *
- * Numbers: always as a double (strtod, "C" locale assumed); a number written without a
- * fraction or exponent that fits also sets is_int (int64) and/or is_uint (uint64), so
- * 64-bit counters come back exact. Strings are NUL-terminated and carry their length
- * (a \u0000 escape makes an embedded NUL).
- *
- * Memory: every node and string lives in one arena owned by the document (one free).
- * Any input, however malformed, yields 0 or a negative errno with a message; never a
- * crash, never a read outside buf[0..len).
  */
 #ifndef JS_JSONPARSE_H
 #define JS_JSONPARSE_H
@@ -90,6 +73,8 @@ int jsonp_parse(const char *buf, size_t len, struct jsonp_doc *out, char *err, s
 /* jsonp_free - release a document (zeroed or failed documents too) */
 void jsonp_free(struct jsonp_doc *d);
 
+/* jsonp_pos - "line L, column C" where v starts, into buf (for messages); returns buf */
+const char *jsonp_pos(const struct jsonp_val *v, char *buf, size_t len);
 /* jsonp_type_name - "null", "boolean", "number", "string", "array", "object" */
 const char *jsonp_type_name(enum jsonp_type t);
 /* jsonp_get - member key of object o (the last one if repeated); NULL if o is not an

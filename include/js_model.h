@@ -20,10 +20,10 @@
 #define JS_PARTS_MAX 16
 #define JS_FOLDED_FMT "(other: %zu sources)"
 
-/* js_detail_folded - is detail a folded part's: "(other: N sources)", or "(other)" (before) */
+/* js_detail_folded - is detail a folded part's "(other: N sources)" */
 static inline bool js_detail_folded(const char *detail)
 {
-	return detail && !strncmp(detail, "(other", 6) && (detail[6] == ')' || detail[6] == ':');
+	return detail && !strncmp(detail, "(other: ", 8);
 }
 
 /* Cause classes. The order is the report's order; names are js_cause_name() (causes.c). */
@@ -66,6 +66,7 @@ struct js_part {
 	uint32_t cause;           /* enum js_cause */
 	uint32_t count;           /* events of this (cause, detail) in the gap */
 	uint64_t net_ns;
+	uint64_t entry_ns;        /* the entry/exit around it (interruptions only: js_entry.h) */
 	uint64_t cgroup;          /* cgroup v2 id of the task it names (a task, an IPI's sender,
 	                           * a fault's task), 0: none; the run's cgroup table
 	                           * (js_cgroup.h) has its path and short name */
@@ -83,13 +84,24 @@ struct js_attr {
 	uint64_t covered_ns;      /* union of event intervals clipped to the gap */
 	uint64_t steal_ns;        /* hypervisor steal allocated to this gap */
 	uint64_t smi;             /* SMIs allocated to this gap */
-	uint64_t unexplained_ns;  /* dur - covered - steal, never negative */
+	uint64_t entry_ns;        /* entry/exit given to its interruptions (sum of the parts') */
+	uint64_t unexplained_ns;  /* dur - covered - steal - entry, never negative */
 	uint32_t nevents;         /* events that overlapped the gap */
 	uint32_t tail_part;       /* 1 + index of the sampler's page fault part, 0: none */
 	uint64_t tail_ns;         /* time after the sampler faulted that no event covers: the
 	                           * fault's own handling, given to it by corr_finish() once
 	                           * steal has been allocated (then 0) */
 };
+
+struct js_json;
+struct js_cgroups;
+/*
+ * js_attr_write_json - a's members into the open JSON object: cause, detail, covered_ns,
+ * steal_ns, smi, unexplained_ns, entry_ns and the "causes" array of its parts, each with the
+ * cgroup of the task it names (cgroup_id, and its path and short name from cg; null when
+ * none or unknown; cg may be NULL) (causes.c)
+ */
+void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg);
 
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */
 struct js_gap_rec {

@@ -76,6 +76,31 @@ int output_path_check(const char *path, const char *opt);
  * directory): written in place, never replaced */
 bool output_path_special(const char *path);
 
+/* One kind of output file (--json, --gaps ...): output.c's js_output_kinds[] lists them
+ * all, and the command line, the path checks and outputs_open go by that list. */
+struct js_output_kind {
+	const char *opt;          /* "json": the option --json FILE */
+	const char *doc;          /* its --help line */
+	size_t path_off;          /* offsetof(struct js_params, json_path): its FILE */
+	/* ctor - open path and fill *out with the settings of p it needs (now: it never reads
+	 * them later); 0, or < 0 after a message */
+	int (*ctor)(struct js_output *out, const char *path, const struct js_params *p);
+};
+
+extern const struct js_output_kind js_output_kinds[];
+extern const size_t js_noutput_kinds;
+
+/* output_kind_path - the FILE p gives output kind k, NULL when not asked for */
+static inline const char *output_kind_path(const struct js_output_kind *k,
+					   const struct js_params *p)
+{
+	return *(const char *const *)((const char *)p + k->path_off);
+}
+
+/* outputs_collision - a path two requested outputs share (two on stdout included), NULL
+ * if none */
+const char *outputs_collision(const struct js_params *p);
+
 /* outputs_open - every output the parameters ask for: every path checked, then FIFOs and
  * devices opened, then the regular files created; < 0 after one line */
 int outputs_open(struct js_outputs *o, const struct js_params *p);
@@ -91,13 +116,16 @@ int outputs_finish(struct js_outputs *o, const struct js_run *run);
 /* outputs_destroy - destroy every output */
 void outputs_destroy(struct js_outputs *o);
 
-/* The constructors (one file each). Each returns 0 and fills *out, or < 0 after a message. */
-int json_output_new(struct js_output *out, const char *path);
-int gaps_output_new(struct js_output *out, const char *path);
-int trace_output_new(struct js_output *out, const char *path);  /* --trace, out_trace.c */
-int html_output_new(struct js_output *out, const char *path);   /* --html, out_html.c */
-int hlog_output_new(struct js_output *out, const char *path);   /* --hlog, out_hlog.c */
-int hgrm_output_new(struct js_output *out, const char *path);   /* --hgrm, out_hgrm.c */
-int prom_output_new(struct js_output *out, const char *path);   /* --prom, out_prom.c */
+/* The constructors (one file each), as js_output_kind.ctor: p may be NULL (defaults). */
+int json_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int gaps_output_new(struct js_output *out, const char *path, const struct js_params *p);
+/* --trace, out_trace.c: p->trace_max_events */
+int trace_output_new(struct js_output *out, const char *path, const struct js_params *p);
+/* --html, out_html.c: p->cfg.by */
+int html_output_new(struct js_output *out, const char *path, const struct js_params *p);
+/* --hlog, out_hlog.c: p->hlog_interval_ns, p->cfg.arrival_ns */
+int hlog_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int hgrm_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int prom_output_new(struct js_output *out, const char *path, const struct js_params *p);
 
 #endif /* JS_OUTPUT_H */

@@ -7,46 +7,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
+#include "js_budget.h"
+#include "js_run_cfg.h"
 
 enum js_cmd {
 	JS_CMD_MEASURE = 0,
 	JS_CMD_CHECK,       /* jitterscope check: the isolation audit alone */
 	JS_CMD_REPORT,      /* jitterscope report RUN.json */
 	JS_CMD_DIFF,        /* jitterscope diff A.json B.json */
-};
-
-/* how the cause table groups its sources (--by) */
-enum js_by {
-	JS_BY_SOURCE = 0,       /* each source: class + detail ("task nginx:812 [nginx.service]") */
-	JS_BY_CGROUP,           /* the sources naming a task merged per class and cgroup */
+	JS_CMD_MAX
 };
 
 #define JS_DEFAULT_DURATION_NS  (10ull * 1000000000ull)
 #define JS_DEFAULT_THRESHOLD_NS 1000ull
 #define JS_DEFAULT_TOP          10
 #define JS_DEFAULT_RING         (1u << 16)    /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
-#define JS_MAX_ARRIVALS         8
 #define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
 #define JS_DEFAULT_TRACE_EVENTS 200000
+#define JS_DEFAULT_ALPHA        0.01    /* diff: significance level */
+#define JS_DEFAULT_MIN_CHANGE_PCT 10.0  /* diff: smallest relative change that counts */
 
 struct js_params {
 	enum js_cmd cmd;
-	int cpus[JS_CPUS_MAX];
-	size_t ncpus;           /* 0 = default (isolated CPUs, else the last online) */
-	int hk[JS_CPUS_MAX];
-	size_t nhk;             /* 0 = default (allowed CPUs minus measured) */
-	uint64_t duration_ns;   /* 0 = until Ctrl-C */
-	bool duration_set;
-	uint64_t threshold_ns;
-	uint64_t warmup_ns;
-	int policy, priority;   /* -P */
-	unsigned top;           /* worst gaps listed */
-	enum js_by by;          /* --by: the cause table's sources (report and HTML) */
+	struct js_run_cfg cfg;  /* what the run records of its parameters */
 	size_t ring_entries;
-	bool no_probes;
-	int test_hook;          /* enum sampler_hook: test-only self-interference */
-	bool lfence;
 	bool no_progress;
 	bool quiet;
 	int verbose;
@@ -60,16 +44,26 @@ struct js_params {
 	unsigned trace_max_events;
 	const char *prom_path;  /* Prometheus text exposition */
 	const char *html_path;  /* self-contained HTML page */
-	const char *budget;     /* --budget SPEC (checked after the run: exit 2) */
+	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */
 	size_t ninputs;
-	uint64_t arrival_ns[JS_MAX_ARRIVALS];
-	size_t narrivals;
-	uint64_t burst;
+	double alpha;           /* diff --alpha */
+	double min_change_pct;  /* diff --min-change */
+	bool fail_on_worse;     /* diff --fail-on worse: exit 2 on a worse change */
+	bool diff_opts;         /* one of the three was given */
 };
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */
 int cli_parse(int argc, char **argv, struct js_params *p);
+
+/* One command: `jitterscope NAME ARGS...`; js_commands[] (commands.c) has them all. */
+struct js_command {
+	const char *name;         /* the word after "jitterscope"; NULL: measure (none) */
+	const char *args;         /* its arguments, for --help */
+	int (*run)(struct js_params *p);   /* the exit status (js_util.h) */
+};
+
+extern const struct js_command js_commands[JS_CMD_MAX];
 
 #endif /* JS_PARAMS_H */

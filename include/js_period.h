@@ -16,6 +16,13 @@
  * z >= B + sig_sd * (sqrt(B) + 1). The reported period is the longest periodic
  * candidate whose strength is at least 0.8 x the best strength: times periodic
  * at 10 ms are also concentrated modulo 5, 2 and 1 ms, but not modulo 20 ms.
+ *
+ * By duration class (struct js_period_classes): one detector per band of gap durations
+ * (bounds js_period_band_ns: 0, 2, 5, 10, 20, 50, 100 us, 1 ms) and one per "at least
+ * this long" class. A periodic source among the long gaps (a 100 Hz host source leaving
+ * 20-50 us gaps) is drowned, in one detector over every gap, by thousands of short random
+ * ones; in its own class it stands out. The headline class is the longest tenth: gaps at
+ * least as long as the highest bound that still leaves a tenth of the gaps above it.
  */
 #ifndef JS_PERIOD_H
 #define JS_PERIOD_H
@@ -34,6 +41,16 @@ struct js_period_cand {
 	double gc, gs;                /* whole-run sums (the mean phase) */
 };
 
+struct js_period_result {
+	uint64_t period_ns;           /* rounded to ns */
+	double strength;              /* 0..1 */
+	double z;
+	double z_expected;            /* z for random times (= blocks) */
+	double phase_ns;              /* mean offset within the period (whole run) */
+	uint64_t n;
+	bool periodic;
+};
+
 struct js_period {
 	/* settings (period_init sets defaults; the caller may change them before adding) */
 	uint64_t block_ns;
@@ -47,16 +64,17 @@ struct js_period {
 	uint64_t block_start, block_n;
 	double pairs;                 /* sum over folded blocks of n_b (n_b - 1) */
 	struct js_period_cand cand[JS_PERIOD_CANDS];
+	bool saved;                   /* a verdict loaded from a file (run_load): result */
+	struct js_period_result result;
 };
 
-struct js_period_result {
-	uint64_t period_ns;           /* rounded to ns */
-	double strength;              /* 0..1 */
-	double z;
-	double z_expected;            /* z for random times (= blocks) */
-	double phase_ns;              /* mean offset within the period (whole run) */
-	uint64_t n;
-	bool periodic;
+#define JS_PERIOD_BANDS 8
+/* lower bounds of the duration bands, ns: 0, 2, 5, 10, 20, 50, 100 us, 1 ms */
+extern const uint64_t js_period_band_ns[JS_PERIOD_BANDS];
+
+struct js_period_classes {
+	struct js_period band[JS_PERIOD_BANDS];   /* band_ns[i] <= dur < band_ns[i + 1] */
+	struct js_period ge[JS_PERIOD_BANDS];     /* dur >= band_ns[i]: ge[0] holds every time */
 };
 
 /* period_init - candidates 1..100 ms plus 1e9/hz (hz 0: none); block_ns 0 = default */
@@ -65,8 +83,26 @@ void period_init(struct js_period *p, uint32_t hz, uint64_t block_ns);
 /* period_add - one event time (CLOCK_MONOTONIC ns, non-decreasing); O(candidates) */
 void period_add(struct js_period *p, uint64_t t_ns);
 
-/* period_result - the best period; returns out->periodic */
+/* period_result - the best period (or the saved verdict); returns out->periodic */
 bool period_result(const struct js_period *p, struct js_period_result *out);
+
+/* period_saved - a detector that gives back the verdict r (a run loaded from a file) */
+void period_saved(struct js_period *p, const struct js_period_result *r);
+
+/* period_classes_init - every class's detector, as period_init */
+void period_classes_init(struct js_period_classes *pc, uint32_t hz, uint64_t block_ns);
+
+/* period_classes_add - a time of a gap of dur_ns into its band and the classes it is in */
+void period_classes_add(struct js_period_classes *pc, uint64_t t_ns, uint64_t dur_ns);
+
+/*
+ * period_classes_headline - the headline class ge[h]: the highest h whose class holds at
+ * least a tenth of the times (rounded up); 0 (every time) when there are none
+ */
+int period_classes_headline(const struct js_period_classes *pc);
+
+/* period_band_hi - exclusive upper bound of band i (UINT64_MAX for the last) */
+uint64_t period_band_hi(int i);
 
 /* period_candidate - statistics of candidate i (< p->ncand); -1 if out of range */
 int period_candidate(const struct js_period *p, unsigned int i, struct js_period_result *out);

@@ -12,13 +12,4 @@ void report_text(FILE *fp, const struct js_run *run);
 /* report_json - the JSON document described in docs/JSON.md */
 void report_json(FILE *fp, const struct js_run *run);
 
-/* Percentiles every report shows, and their JSON keys. */
-struct js_pct {
-	double p;
-	const char *key;    /* "p99_ns" */
-	const char *label;  /* "p99" */
-};
-extern const struct js_pct js_pcts[];
-extern const size_t js_npcts;
-
 #endif /* JS_REPORT_H */

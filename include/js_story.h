@@ -3,12 +3,12 @@
  * js_story.h - the causal story of one gap, rtla timerlat auto-analysis style (pure, no I/O).
  *
  *   "48.2 us at 12.31 s: preempted by kworker/3:1:77 vmstat_update (41.0 us)
- *    + local timer IRQ (3.1 us) + 4.1 us unexplained"
+ *    + local timer IRQ (3.1 us + 2.6 us entry/exit) + 1.5 us unexplained"
  *
  * The headline lists the primary cause first, then the other parts by net time (at
  * most STORY_TERMS, the rest summed as "N more"), hypervisor steal, SMIs and the
- * unexplained remainder; the numbers add up to the gap (covered + steal +
- * unexplained). A preempting kworker's time includes its own work item's part.
+ * unexplained remainder; the numbers add up to the gap (covered + entry/exit +
+ * steal + unexplained). A preempting kworker's time includes its own work item's part.
  * Both functions return the length of the full text like snprintf (the text is
  * truncated when that is >= len), or -EINVAL.
  */
@@ -27,8 +27,9 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 
 /*
  * story_format_detail - multi-line breakdown: one line with time, size, events and
- * coverage, then one per part (class, source, count, net, share), then steal, SMI
- * and unexplained lines. Every line starts with indent (may be NULL) and ends in '\n'.
+ * coverage, then one per part (class, source, count, net, share) and after an
+ * interruption one for its entry/exit ("SOURCE entry/exit"), then steal, SMI and
+ * unexplained lines. Every line starts with indent (may be NULL) and ends in '\n'.
  */
 int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns,
 			const char *indent);

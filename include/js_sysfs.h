@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_sysfs.h - the one module through which jitterscope reads /proc, /sys (and the few
- * /etc, /boot, /dev files the audit looks at).
- *
- * Every path is given as on the live system ("/proc/cmdline"). sysfs_set_root(DIR)
- * makes every read come from DIR/proc/cmdline instead: `--sysroot DIR` audits a tree
- * captured on another machine (scripts/capture-sysroot.sh), and the tests use it.
- *
- * Errors are negative errno: -ENOENT (missing), -EACCES (needs root), -EINVAL (content
- * malformed), -ENODATA (empty), -ENAMETOOLONG. Nothing here prints.
+ * /etc, /boot, /dev files the audit looks at). Paths are given as on the live system;
+ * sysfs_set_root(DIR) reads them under DIR instead (--sysroot, the tests). Errors are
+ * -errno: -ENOENT (missing), -EACCES (needs root), -EINVAL (malformed), -ENODATA (empty),
+ * -ENAMETOOLONG. Nothing here prints.
  */
 #ifndef JS_SYSFS_H
 #define JS_SYSFS_H

@@ -9,6 +9,7 @@
 
 #include "js_causes.h"
 #include "js_cgroup.h"
+#include "js_json.h"
 #include "js_util.h"
 
 static const char *const cause_names[JS_CAUSE_MAX] = {
@@ -41,6 +42,49 @@ const char *js_cause_name(enum js_cause c)
 int js_cause_from_name(const char *name)
 {
 	return js_name_index(cause_names, JS_CAUSE_MAX, name);
+}
+
+/* part_cgroup - the cgroup of the task a part names: its id, full path and short name
+ * (null when it names none, or the path is unknown: a cgroup gone before it was looked up) */
+static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t id)
+{
+	const char *path = cgroups_path(cg, id);
+
+	if (id)
+		json_u64(j, "cgroup_id", id);
+	else
+		json_null(j, "cgroup_id");
+	if (path) {
+		json_str(j, "cgroup", path);
+		json_str(j, "cgroup_name", cgroups_name(cg, id));
+	} else {
+		json_null(j, "cgroup");
+		json_null(j, "cgroup_name");
+	}
+}
+
+/* js_attr_write_json - a's members into the open JSON object (the JSON file and the trace) */
+void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg)
+{
+	json_str(j, "cause", js_cause_name(a->primary));
+	json_str(j, "detail", a->detail);
+	json_u64(j, "covered_ns", a->covered_ns);
+	json_u64(j, "steal_ns", a->steal_ns);
+	json_u64(j, "smi", a->smi);
+	json_u64(j, "unexplained_ns", a->unexplained_ns);
+	json_u64(j, "entry_ns", a->entry_ns);
+	json_arr_begin(j, "causes");
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "cause", js_cause_name(a->parts[i].cause));
+		json_str(j, "detail", a->parts[i].detail);
+		json_u64(j, "count", a->parts[i].count);
+		json_u64(j, "net_ns", a->parts[i].net_ns);
+		json_u64(j, "entry_ns", a->parts[i].entry_ns);
+		part_cgroup(j, cg, a->parts[i].cgroup);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 /* causes_init - an empty table */
@@ -141,8 +185,9 @@ static void count_in(uint64_t serial, uint64_t events, uint64_t ns, uint64_t *ga
 		*max = *cur;
 }
 
+/* add_src - ns of a source in the current gap, of which entry is its entry/exit */
 static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uint64_t events,
-		    uint64_t ns)
+		    uint64_t ns, uint64_t entry)
 {
 	struct js_cause_class *k;
 	struct js_cause_src *s;
@@ -155,9 +200,11 @@ static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uin
 	s = js_detail_folded(key) ? src_other(c, cause) : src_find(c, cause, key);
 	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns,
 		 &s->last_gap, &s->cur_ns);
+	s->entry_ns += entry;
 	k = &c->cls[cause];
 	count_in(c->ngaps, events, ns, &k->gaps, &k->events, &k->total_ns, &k->max_ns,
 		 &k->last_gap, &k->cur_ns);
+	k->entry_ns += entry;
 }
 
 /* gap_in - count a gap in the table's totals; returns its primary cause */
@@ -180,19 +227,19 @@ void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
 
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
 		add_src(c, a->parts[i].cause, a->parts[i].detail, a->parts[i].count,
-			a->parts[i].net_ns);
+			a->parts[i].net_ns + a->parts[i].entry_ns, a->parts[i].entry_ns);
 	if (a->steal_ns)
-		add_src(c, JS_CAUSE_STEAL, CAUSES_STEAL_DETAIL, 0, a->steal_ns);
+		add_src(c, JS_CAUSE_STEAL, CAUSES_STEAL_DETAIL, 0, a->steal_ns, 0);
 	if (prim == JS_CAUSE_SMI) {
-		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, a->unexplained_ns);
+		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, a->unexplained_ns, 0);
 		return;
 	}
 	if (a->smi)
-		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, 0);
+		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, 0, 0);
 	if (a->unexplained_ns)
 		add_src(c, JS_CAUSE_UNEXPLAINED,
 			a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
-			a->unexplained_ns);
+			a->unexplained_ns, 0);
 }
 
 /* causes_add_cgroups - account one attributed gap by cgroup */
@@ -213,7 +260,7 @@ void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
 			snprintf(key, sizeof(key), "%s", name);
 		else
 			snprintf(key, sizeof(key), "cgroup id %llu", (unsigned long long)p->cgroup);
-		add_src(c, p->cause, key, p->count, p->net_ns);
+		add_src(c, p->cause, key, p->count, p->net_ns + p->entry_ns, p->entry_ns);
 	}
 }
 
@@ -268,6 +315,7 @@ static void merge_counts(struct js_cause_src *d, const struct js_cause_src *s)
 	d->gaps += s->gaps;
 	d->events += s->events;
 	d->total_ns += s->total_ns;
+	d->entry_ns += s->entry_ns;
 	d->max_ns = JS_MAX(d->max_ns, s->max_ns);
 }
 
@@ -285,6 +333,7 @@ void causes_merge(struct js_causes *dst, const struct js_causes *src)
 		dst->cls[k].gaps += src->cls[k].gaps;
 		dst->cls[k].events += src->cls[k].events;
 		dst->cls[k].total_ns += src->cls[k].total_ns;
+		dst->cls[k].entry_ns += src->cls[k].entry_ns;
 		dst->cls[k].max_ns = JS_MAX(dst->cls[k].max_ns, src->cls[k].max_ns);
 		dst->cls[k].last_gap = 0;
 	}

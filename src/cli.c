@@ -2,7 +2,7 @@
 /*
  * cli.c - the command line (argp) into struct js_params. No side effects: it
  * reads no system state, so every rule here is unit-tested. Checks that need the
- * system (CPU online, allowed, writable paths) are in main.c's preflight.
+ * system are in preflight.c (CPUs online, allowed) and output.c (writable paths).
  */
 #include <argp.h>
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include "js_arrival.h"
 #include "js_budget.h"
 #include "js_cpulist.h"
+#include "js_output.h"
 #include "js_params.h"
 #include "js_sampler.h"
 #include "js_units.h"
@@ -26,8 +27,6 @@ const char *argp_program_bug_address = NULL;
 
 enum {
 	OPT_WARMUP = 1000,
-	OPT_JSON,
-	OPT_GAPS,
 	OPT_NO_PROBES,
 	OPT_RING,
 	OPT_LFENCE,
@@ -37,16 +36,15 @@ enum {
 	OPT_USAGE,
 	OPT_ARRIVAL,
 	OPT_BURST,
-	OPT_HLOG,
 	OPT_HLOG_INTERVAL,
-	OPT_HGRM,
-	OPT_TRACE,
 	OPT_TRACE_MAX,
-	OPT_PROM,
-	OPT_HTML,
 	OPT_BUDGET,
 	OPT_TEST_HOOK,
 	OPT_BY,
+	OPT_ALPHA,
+	OPT_MIN_CHANGE,
+	OPT_FAIL_ON,
+	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
 static const char doc[] =
@@ -55,7 +53,7 @@ static const char doc[] =
 	"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
 	"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
 	"  jitterscope report RUN.json             the report of a saved --json run\n"
-	"  jitterscope diff A.json B.json          two runs side by side\n"
+	"  jitterscope diff A.json B.json          two runs side by side (before/after)\n"
 	"\v"
 	"TIME values: a number and a unit, ns, us (or \xc2\xb5s), ms, s, m, h or d, e.g. 500ns, "
 	"1.5ms, 5m; a bare number is seconds (microseconds for -T; --budget and "
@@ -91,16 +89,9 @@ static const struct argp_option options[] = {
 	{ "burst", OPT_BURST, "N", 0, "with --arrival-interval: chance that N consecutive "
 	  "arrivals meet a gap", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
-	{ "json", OPT_JSON, "FILE", 0, "write the result as JSON ('-' = stdout)", 2 },
-	{ "gaps", OPT_GAPS, "FILE", 0, "write one CSV row per gap", 2 },
-	{ "hlog", OPT_HLOG, "FILE", 0, "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)", 2 },
+	/* then one FILE option per js_output_kinds[] entry (options_build) */
 	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
-	{ "hgrm", OPT_HGRM, "FILE", 0, "HdrHistogram percentile distribution (.hgrm)", 2 },
-	{ "trace", OPT_TRACE, "FILE", 0, "Chrome/Perfetto trace JSON of the gaps and their causes",
-	  2 },
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
-	{ "prom", OPT_PROM, "FILE", 0, "Prometheus text exposition (node_exporter textfile)", 2 },
-	{ "html", OPT_HTML, "FILE", 0, "a self-contained HTML report", 2 },
 	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
 	  "exit 2 if exceeded", 2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
@@ -110,6 +101,11 @@ static const struct argp_option options[] = {
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
 	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
 	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
+	{ NULL, 0, NULL, 0, "Comparing two runs (diff):", 3 },
+	{ "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", 3 },
+	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)",
+	  3 },
+	{ "fail-on", OPT_FAIL_ON, "worse", 0, "exit 2 when a change is significantly worse", 3 },
 	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN, "test only: the sampler "
 	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse", 1 },
 	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
@@ -118,6 +114,23 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
+/* the options above plus one per output kind, before the terminating entry */
+static struct argp_option all_options[ARRAY_SIZE(options) + JS_OUTPUTS_MAX];
+
+static const struct argp_option *options_build(void)
+{
+	size_t n = ARRAY_SIZE(options) - 1;
+
+	memcpy(all_options, options, n * sizeof(options[0]));
+	for (size_t i = 0; i < js_noutput_kinds; i++)
+		all_options[n++] = (struct argp_option){
+			.name = js_output_kinds[i].opt, .key = OPT_OUTPUT + (int)i, .arg = "FILE",
+			.doc = js_output_kinds[i].doc, .group = 2,   /* "Output:" */
+		};
+	memset(&all_options[n], 0, sizeof(all_options[n]));
+	return all_options;
+}
+
 /* the TIME options: their name in messages, where the value goes, unit and range */
 static const struct time_opt {
 	int key;
@@ -125,11 +138,11 @@ static const struct time_opt {
 	size_t off;
 	struct js_unit_spec spec;
 } time_opts[] = {
-	{ 'd', "duration", offsetof(struct js_params, duration_ns),
+	{ 'd', "duration", offsetof(struct js_params, cfg.duration_ns),
 	  { JS_SEC, 0, JS_TIME_MAX, "0 = until Ctrl-C" } },
-	{ 'T', "threshold", offsetof(struct js_params, threshold_ns),
+	{ 'T', "threshold", offsetof(struct js_params, cfg.threshold_ns),
 	  { JS_US, 1, JS_TIME_MAX, NULL } },
-	{ OPT_WARMUP, "warm-up", offsetof(struct js_params, warmup_ns),
+	{ OPT_WARMUP, "warm-up", offsetof(struct js_params, cfg.warmup_ns),
 	  { JS_SEC, 0, JS_TIME_MAX, NULL } },
 	{ OPT_HLOG_INTERVAL, "--hlog-interval", offsetof(struct js_params, hlog_interval_ns),
 	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
@@ -168,6 +181,24 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	return *v > max ? -ERANGE : 0;
 }
 
+/* parse_number - "0.01", or with pct "10%" or "10" (percent): a number in [lo, hi] */
+static int parse_number(const char *s, bool pct, double lo, double hi, double *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	if (pct && *end == '%')
+		end++;
+	if (errno || *end || !(*v >= lo && *v <= hi))
+		return -EINVAL;
+	return 0;
+}
+
 /* argp's own error stream: its "Try --help" hint is left out, so an error is one line */
 static FILE *cli_errs;
 
@@ -179,16 +210,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	int ret;
 
 	ret = parse_time_opt(key, arg, state);
-	if (ret != ARGP_ERR_UNKNOWN) {
-		if (!ret && key == 'd')
-			p->duration_set = true;
+	if (ret != ARGP_ERR_UNKNOWN)
 		return ret;
-	}
 	switch (key) {
 	case 'c':
 	case 'H': {
-		int *list = key == 'c' ? p->cpus : p->hk;
-		size_t *n = key == 'c' ? &p->ncpus : &p->nhk;
+		int *list = key == 'c' ? p->cfg.cpus : p->cfg.hk;
+		size_t *n = key == 'c' ? &p->cfg.ncpus : &p->cfg.nhk;
 
 		struct js_cpuset set;
 
@@ -204,7 +232,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case 'P':
-		if (sampler_parse_priority(arg, &p->policy, &p->priority)) {
+		if (sampler_parse_priority(arg, &p->cfg.policy, &p->cfg.priority)) {
 			argp_error(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)", arg);
 			return EINVAL;
 		}
@@ -214,7 +242,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --top '%s' (0..1000)", arg);
 			return EINVAL;
 		}
-		p->top = (unsigned)v;
+		p->cfg.top = (unsigned)v;
 		break;
 	case OPT_RING:
 		if (parse_uint(arg, 1ull << 26, &v) || v < 1024 || (v & (v - 1))) {
@@ -227,15 +255,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ARRIVAL: {
 		size_t n;
 
-		if (arrival_parse_list(arg, p->arrival_ns, JS_MAX_ARRIVALS, &n, err, sizeof(err))) {
+		if (arrival_parse_list(arg, p->cfg.arrival_ns, JS_MAX_ARRIVALS, &n, err,
+				       sizeof(err))) {
 			argp_error(state, "invalid --arrival-interval '%s': %s", arg, err);
 			return EINVAL;
 		}
-		p->narrivals = n;
+		p->cfg.narrivals = n;
 		break;
 	}
 	case OPT_BURST:
-		if (arrival_parse_burst(arg, &p->burst, err, sizeof(err))) {
+		if (arrival_parse_burst(arg, &p->cfg.burst, err, sizeof(err))) {
 			argp_error(state, "invalid --burst '%s': %s", arg, err);
 			return EINVAL;
 		}
@@ -248,38 +277,52 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->trace_max_events = (unsigned)v;
 		break;
 	case OPT_TEST_HOOK:
-		p->test_hook = sampler_hook_from_name(arg);
-		if (p->test_hook <= SAMPLER_HOOK_NONE) {
+		ret = sampler_hook_from_name(arg);
+		if (ret <= SAMPLER_HOOK_NONE) {
 			argp_error(state, "invalid --test-hook '%s' (fault or thp)", arg);
 			return EINVAL;
 		}
+		p->cfg.test_hook = ret;
 		break;
 	case OPT_BY:
 		if (!strcmp(arg, "source") || !strcmp(arg, "cgroup")) {
-			p->by = !strcmp(arg, "cgroup") ? JS_BY_CGROUP : JS_BY_SOURCE;
+			p->cfg.by = !strcmp(arg, "cgroup") ? JS_BY_CGROUP : JS_BY_SOURCE;
 			break;
 		}
 		argp_error(state, "invalid --by '%s' (source or cgroup)", arg);
 		return EINVAL;
-	case OPT_HLOG: p->hlog_path = arg; break;
-	case OPT_HGRM: p->hgrm_path = arg; break;
-	case OPT_TRACE: p->trace_path = arg; break;
-	case OPT_PROM: p->prom_path = arg; break;
-	case OPT_HTML: p->html_path = arg; break;
-	case OPT_BUDGET: {
-		struct js_budget b;
-
-		if (budget_parse(arg, &b, err, sizeof(err))) {
+	case OPT_ALPHA:
+		if (parse_number(arg, false, 1e-12, 0.5, &p->alpha) || p->alpha >= 0.5) {
+			argp_error(state, "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. "
+				   "0.01)", arg);
+			return EINVAL;
+		}
+		p->diff_opts = true;
+		break;
+	case OPT_MIN_CHANGE:
+		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
+			argp_error(state, "invalid --min-change '%s' (a percentage, 0..1000, e.g. "
+				   "10%%)", arg);
+			return EINVAL;
+		}
+		p->diff_opts = true;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "worse")) {
+			argp_error(state, "invalid --fail-on '%s' (worse)", arg);
+			return EINVAL;
+		}
+		p->fail_on_worse = true;
+		p->diff_opts = true;
+		break;
+	case OPT_BUDGET:
+		if (budget_parse(arg, &p->budget, err, sizeof(err))) {
 			argp_error(state, "invalid --budget '%s': %s", arg, err);
 			return EINVAL;
 		}
-		p->budget = arg;
 		break;
-	}
-	case OPT_JSON: p->json_path = arg; break;
-	case OPT_GAPS: p->gaps_path = arg; break;
-	case OPT_NO_PROBES: p->no_probes = true; break;
-	case OPT_LFENCE: p->lfence = true; break;
+	case OPT_NO_PROBES: p->cfg.no_probes = true; break;
+	case OPT_LFENCE: p->cfg.lfence = true; break;
 	case OPT_NO_PROGRESS: p->no_progress = true; break;
 	case OPT_SYSROOT: p->sysroot = arg; break;
 	case 'q': p->quiet = true; break;
@@ -312,6 +355,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		argp_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
 	default:
+		if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {
+			size_t off = js_output_kinds[key - OPT_OUTPUT].path_off;
+
+			*(const char **)((char *)p + off) = arg;
+			break;
+		}
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
@@ -320,9 +369,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 /* cross-option rules, after every option is known */
 static int validate(struct js_params *p, const char *prog)
 {
+	const char *shared;
+
 	if (p->help)
 		return 0;
-	if (p->duration_ns && p->threshold_ns >= p->duration_ns) {
+	if (p->cfg.duration_ns && p->cfg.threshold_ns >= p->cfg.duration_ns) {
 		fprintf(stderr, "%s: the threshold must be shorter than the duration\n", prog);
 		return -EINVAL;
 	}
@@ -334,8 +385,13 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr, "%s: diff needs two JSON files\n", prog);
 		return -EINVAL;
 	}
-	if (p->burst && !p->narrivals) {
+	if (p->cfg.burst && !p->cfg.narrivals) {
 		fprintf(stderr, "%s: --burst needs --arrival-interval\n", prog);
+		return -EINVAL;
+	}
+	if (p->diff_opts && p->cmd != JS_CMD_DIFF) {
+		fprintf(stderr, "%s: --alpha, --min-change and --fail-on are for 'jitterscope "
+			"diff' only\n", prog);
 		return -EINVAL;
 	}
 	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
@@ -343,24 +399,17 @@ static int validate(struct js_params *p, const char *prog)
 			"reads the live system)\n", prog);
 		return -EINVAL;
 	}
-	{
-		/* at most one output on stdout, and no two outputs into one file */
-		const char *paths[] = { p->json_path, p->gaps_path, p->hlog_path, p->hgrm_path,
-					p->trace_path, p->prom_path, p->html_path };
-
-		for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
-			for (size_t k = i + 1; paths[i] && k < ARRAY_SIZE(paths); k++)
-				if (paths[k] && !strcmp(paths[i], paths[k])) {
-					fprintf(stderr, "%s: two outputs write to '%s'\n", prog,
-						paths[i]);
-					return -EINVAL;
-				}
+	/* at most one output on stdout, and no two outputs into one file */
+	shared = outputs_collision(p);
+	if (shared) {
+		fprintf(stderr, "%s: two outputs write to '%s'\n", prog, shared);
+		return -EINVAL;
 	}
-	for (size_t i = 0; i < p->ncpus; i++)
-		for (size_t k = 0; k < p->nhk; k++)
-			if (p->cpus[i] == p->hk[k]) {
+	for (size_t i = 0; i < p->cfg.ncpus; i++)
+		for (size_t k = 0; k < p->cfg.nhk; k++)
+			if (p->cfg.cpus[i] == p->cfg.hk[k]) {
 				fprintf(stderr, "%s: CPU %d is both measured and housekeeping\n", prog,
-					p->cpus[i]);
+					p->cfg.cpus[i]);
 				return -EINVAL;
 			}
 	return 0;
@@ -369,38 +418,33 @@ static int validate(struct js_params *p, const char *prog)
 static void defaults(struct js_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->duration_ns = JS_DEFAULT_DURATION_NS;
-	p->threshold_ns = JS_DEFAULT_THRESHOLD_NS;
-	p->policy = SCHED_OTHER;
-	p->top = JS_DEFAULT_TOP;
+	p->cfg.duration_ns = JS_DEFAULT_DURATION_NS;
+	p->cfg.threshold_ns = JS_DEFAULT_THRESHOLD_NS;
+	p->cfg.policy = SCHED_OTHER;
+	p->cfg.top = JS_DEFAULT_TOP;
 	p->ring_entries = JS_DEFAULT_RING;
 	p->hlog_interval_ns = JS_DEFAULT_HLOG_INTERVAL_NS;
 	p->trace_max_events = JS_DEFAULT_TRACE_EVENTS;
+	p->alpha = JS_DEFAULT_ALPHA;
+	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
 }
 
 int cli_parse(int argc, char **argv, struct js_params *p)
 {
-	struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
-	static const struct {
-		const char *name;
-		enum js_cmd cmd;
-		const char *args;
-	} cmds[] = {
-		{ "check", JS_CMD_CHECK, "" },
-		{ "report", JS_CMD_REPORT, "RUN.json" },
-		{ "diff", JS_CMD_DIFF, "A.json B.json" },
-	};
+	struct argp argp = { options_build(), parse_opt, NULL, doc, NULL, NULL, NULL };
 	char prog[64];
 	int first = 0;
 
 	defaults(p);
 	snprintf(prog, sizeof(prog), "jitterscope");
 	if (argc > 1) {
-		for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
-			if (!strcmp(argv[1], cmds[i].name)) {
-				p->cmd = cmds[i].cmd;
-				argp.args_doc = cmds[i].args;
-				snprintf(prog, sizeof(prog), "jitterscope %s", cmds[i].name);
+		for (int c = 0; c < JS_CMD_MAX; c++) {
+			const struct js_command *cmd = &js_commands[c];
+
+			if (cmd->name && !strcmp(argv[1], cmd->name)) {
+				p->cmd = (enum js_cmd)c;
+				argp.args_doc = cmd->args;
+				snprintf(prog, sizeof(prog), "jitterscope %s", cmd->name);
 				first = 1;
 			}
 		}

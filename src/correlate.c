@@ -1041,10 +1041,16 @@ static bool mostly_steal(const struct js_attr *a, uint64_t dur)
 	return a->steal_ns && a->steal_ns >= dur - dur / 2;
 }
 
+/* left - what no event, no steal and no entry/exit (js_entry.h) explains */
+static uint64_t left(const struct js_attr *a, uint64_t dur_ns)
+{
+	return sat_sub(dur_ns, a->covered_ns + a->steal_ns + a->entry_ns);
+}
+
 /* finish - unexplained_ns and the steal/SMI primary of a gap without event parts */
 static void finish(struct js_attr *a, uint64_t dur_ns)
 {
-	a->unexplained_ns = sat_sub(dur_ns, a->covered_ns + a->steal_ns);
+	a->unexplained_ns = left(a, dur_ns);
 	if (a->nparts)
 		return;
 	memset(a->detail, 0, sizeof(a->detail));
@@ -1066,7 +1072,7 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
  */
 static void give_tail(struct js_attr *a, uint64_t dur_ns)
 {
-	uint64_t give = JS_MIN(a->tail_ns, sat_sub(dur_ns, a->covered_ns + a->steal_ns));
+	uint64_t give = JS_MIN(a->tail_ns, left(a, dur_ns));
 	uint32_t k = a->tail_part;
 
 	a->tail_ns = 0;
@@ -1102,38 +1108,70 @@ void corr_finish(struct js_attr *a, uint64_t dur_ns)
 	finish(a, dur_ns);
 }
 
-static int reading_cmp(const void *pa, const void *pb)
+/* steal_log_init - an empty log of at most cap readings */
+int steal_log_init(struct steal_log *l, size_t cap)
 {
-	const struct steal_reading *a = pa, *b = pb;
-
-	if (a->t_ns != b->t_ns)
-		return a->t_ns < b->t_ns ? -1 : 1;
-	return a->steal_ns < b->steal_ns ? -1 : (a->steal_ns > b->steal_ns);
+	l->n = 0;
+	l->cap = cap;
+	l->v = malloc((cap + 1) * sizeof(*l->v));
+	return l->v ? 0 : -ENOMEM;
 }
 
-/* steal_readings - collect the steal readings carried by events of one CPU */
-size_t steal_readings(const struct js_event *ev, size_t nev, uint32_t cpu,
-		      struct steal_reading *out, size_t max)
+/* steal_log_free - release it (a zeroed log is fine) */
+void steal_log_free(struct steal_log *l)
 {
-	size_t n = 0;
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
 
-	for (size_t i = 0; i < nev; i++) {
-		const struct js_event *e = &ev[i];
+/* log_add - one reading, in time order: events arrive in end order, starts may be older */
+static void log_add(struct steal_log *l, uint64_t t, uint64_t steal)
+{
+	size_t i;
 
-		if (!(e->flags & JS_F_STEAL) || e->cpu != cpu || e->kind == JS_EV_IPI_SEND)
-			continue;
-		if (n < max)
-			out[n] = (struct steal_reading){ e->start_ns, e->steal_start };
-		n++;
-		if (e->end_ns < e->start_ns)
-			continue;
-		if (n < max)
-			out[n] = (struct steal_reading){ e->end_ns, e->steal_end };
-		n++;
+	if (l->n == l->cap) {	/* thin: keep every other reading */
+		size_t k = 0;
+
+		for (size_t j = 0; j < l->n; j += 2)
+			l->v[k++] = l->v[j];
+		l->n = k;
 	}
-	if (out && max)
-		qsort(out, JS_MIN(n, max), sizeof(*out), reading_cmp);
-	return n;
+	i = l->n;
+	while (i > 0 && l->v[i - 1].t_ns > t) {
+		l->v[i] = l->v[i - 1];
+		i--;
+	}
+	l->v[i].t_ns = t;
+	l->v[i].steal_ns = steal;
+	l->n++;
+}
+
+/* steal_log_add - the two readings a steal-carrying event holds */
+void steal_log_add(struct steal_log *l, const struct js_event *e)
+{
+	if (!(e->flags & JS_F_STEAL))
+		return;
+	log_add(l, e->start_ns, e->steal_start);
+	log_add(l, e->end_ns, e->steal_end);
+}
+
+/* steal_log_allocate - the steal up to the last gap's end to the gaps, one reading kept */
+void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n)
+{
+	uint64_t until;
+	size_t m = 0;
+
+	if (!n)
+		return;
+	until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
+	while (m < l->n && l->v[m].t_ns <= until)
+		m++;
+	if (m > 1) {
+		steal_allocate(recs, n, l->v, m);
+		memmove(l->v, l->v + m - 1, (l->n - m + 1) * sizeof(*l->v));
+		l->n -= m - 1;
+	}
 }
 
 /* steal_room - steal gap r can still take from the window [t0, t1] */
@@ -1141,7 +1179,7 @@ static uint64_t steal_room(const struct js_gap_rec *r, uint64_t t0, uint64_t t1)
 {
 	uint64_t gs = r->gap.start_ns, ge = gs + r->gap.dur_ns;
 	uint64_t lo = JS_MAX(gs, t0), hi = JS_MIN(ge, t1);
-	uint64_t un = sat_sub(r->gap.dur_ns, r->attr.covered_ns + r->attr.steal_ns);
+	uint64_t un = left(&r->attr, r->gap.dur_ns);
 
 	return hi > lo ? JS_MIN(un, hi - lo) : 0;
 }

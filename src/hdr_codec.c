@@ -3,7 +3,7 @@
  * hdr_codec.c - HdrHistogram V2 encoding: 40-byte big-endian header + ZigZag-LEB128
  * ("64b9B") counts, the zlib-compressed wrapper, and base64. What goes in the 4th
  * column of a .hlog line; decodes in Java HdrHistogram, HdrHistogram_c and
- * hdr-histogram-js. See ECOSYSTEM.md section 1.2.
+ * hdr-histogram-js. The layout: docs/DESIGN.md, HdrHistogram.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * Java-compatible percentile, min/max, mean and stddev.
  *
  * The bucket math is the one HdrHistogram (Java and C) uses, so a slot here is a
- * slot there and the V2 encoding (hdr_codec.c) can carry the counts unchanged.
- * See ECOSYSTEM.md section 1.1.
+ * slot there and the V2 encoding (hdr_codec.c) can carry the counts unchanged
+ * (docs/DESIGN.md, HdrHistogram).
  */
 #include <errno.h>
 #include <math.h>
@@ -79,13 +79,17 @@ int64_t hist_size_equivalent(const struct js_hist *h, int64_t v)
 	b = bucket_index(h, v);
 	if (sub_bucket_index(h, v, b) >= h->sub_bucket_count)
 		b++;
-	return (int64_t)1 << (h->unit_magnitude + b);
+	b += h->unit_magnitude;
+	return b >= 63 ? INT64_MAX : (int64_t)1 << b;	/* a slot 2^63 wide: only a decoded one */
 }
 
-/* hist_highest_equivalent - highest value counted in the same slot as v */
+/* hist_highest_equivalent - highest value counted in the same slot as v (INT64_MAX for the
+ * top slot of a histogram whose range reaches it: a decoded one may) */
 int64_t hist_highest_equivalent(const struct js_hist *h, int64_t v)
 {
-	return hist_lowest_equivalent(h, v) + hist_size_equivalent(h, v) - 1;
+	int64_t lo = hist_lowest_equivalent(h, v), size = hist_size_equivalent(h, v);
+
+	return lo > INT64_MAX - (size - 1) ? INT64_MAX : lo + (size - 1);
 }
 
 /* hist_median_equivalent - middle of v's slot (what mean/stddev use) */
@@ -215,12 +219,27 @@ int hist_add(struct js_hist *dst, const struct js_hist *src)
 	return 0;
 }
 
+/* hist_value_at_rank - the lowest value of the slot holding the k-th smallest value */
+int64_t hist_value_at_rank(const struct js_hist *h, uint64_t k)
+{
+	uint64_t run = 0;
+
+	if (!k || k > h->total)
+		return 0;
+	for (int i = 0; i < h->counts_len; i++) {
+		run += h->counts[i];
+		if (run >= k)
+			return hist_value_from_index(h, i);
+	}
+	return 0;
+}
+
 /* hist_value_at_percentile - Java getValueAtPercentile(p), p in [0,100]; 0 if empty */
 int64_t hist_value_at_percentile(const struct js_hist *h, double p)
 {
 	double req = nextafter(p, -INFINITY);
-	uint64_t want, run = 0;
-	int i;
+	uint64_t want;
+	int64_t v;
 
 	if (h->total == 0)
 		return 0;
@@ -231,17 +250,10 @@ int64_t hist_value_at_percentile(const struct js_hist *h, double p)
 	want = (uint64_t)ceil(req * (double)h->total / 100.0);
 	if (want < 1)
 		want = 1;
-	for (i = 0; i < h->counts_len; i++) {
-		run += h->counts[i];
-		if (run >= want) {
-			int64_t v = hist_value_from_index(h, i);
-
-			if (p == 0.0)
-				return hist_lowest_equivalent(h, v);
-			return hist_highest_equivalent(h, v);
-		}
-	}
-	return 0;
+	if (want > h->total)
+		return 0;
+	v = hist_value_at_rank(h, want);
+	return p == 0.0 ? hist_lowest_equivalent(h, v) : hist_highest_equivalent(h, v);
 }
 
 /* hist_max - highest_equivalent(max), 0 if empty */

@@ -5,7 +5,7 @@
  *
  * Java's Formatter rounds "%.Nf" HALF_UP on the shortest decimal representation of
  * the double; glibc rounds the exact binary value half-to-even. They differ on
- * ties such as 0.9997802734375 (ECOSYSTEM.md 1.6), so every fixed-point number here
+ * ties such as 0.9997802734375 (a percentile level), so every fixed-point number here
  * goes through js_fmt_java_fixed() to keep the output byte-identical to Java's.
  */
 #include <errno.h>
@@ -158,7 +158,7 @@ out:
 	return err;
 }
 
-/* Java PercentileIterator state (ECOSYSTEM.md 1.1, "Percentile iteration") */
+/* Java PercentileIterator state: rows at levels that halve the distance to 100 % */
 struct pct_iter {
 	const struct js_hist *h;
 	int idx, fresh, last, ticks;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "js_jsonparse.h"
+#include "js_util.h"
 
 #define ARENA_CHUNK (64 * 1024)
 
@@ -62,6 +63,13 @@ static uint32_t col_of(const struct ps *s, const unsigned char *at)
 	return (uint32_t)(bytes >= cont ? bytes - cont : 0) + 1;
 }
 
+/* jsonp_pos - "line L, column C" of v into buf; returns buf */
+const char *jsonp_pos(const struct jsonp_val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "line %u, column %u", v->line, v->col);
+	return buf;
+}
+
 /* fail - record the first error at position at; returns -EINVAL */
 static int __attribute__((format(printf, 3, 4))) fail(struct ps *s, const unsigned char *at,
 						       const char *fmt, ...)
@@ -69,22 +77,22 @@ static int __attribute__((format(printf, 3, 4))) fail(struct ps *s, const unsign
 	char msg[160];
 	va_list ap;
 
+	struct jsonp_val where = { .line = s->line, .col = col_of(s, at) };
+	char pos[48];
+
 	if (s->rc)
 		return s->rc;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (s->err && s->errlen)
-		snprintf(s->err, s->errlen, "line %u, column %u: %s", s->line, col_of(s, at), msg);
-	s->rc = -EINVAL;
+	s->rc = js_errf(s->err, s->errlen, "%s: %s", jsonp_pos(&where, pos, sizeof(pos)), msg);
 	return s->rc;
 }
 
 static int oom(struct ps *s)
 {
 	if (!s->rc) {
-		if (s->err && s->errlen)
-			snprintf(s->err, s->errlen, "out of memory");
+		js_errf(s->err, s->errlen, "out of memory");
 		s->rc = -ENOMEM;
 	}
 	return s->rc;
@@ -444,43 +452,65 @@ static void *settle(struct ps *s, void *vec, size_t n, size_t sz)
 	return r;
 }
 
-static int parse_array(struct ps *s, struct jsonp_val *v)
+/*
+ * parse_seq - an array's elements or an object's members, from the opening bracket at s->p
+ * to close, each parsed by elem into a vector of sz-byte items that ends in the arena;
+ * *n is their count (0 on error)
+ */
+static void *parse_seq(struct ps *s, char close, size_t sz, int (*elem)(struct ps *, void *),
+		       const char *what, size_t *n)
 {
-	struct jsonp_val *vec = NULL;
-	size_t n = 0, cap = 0;
+	char *vec = NULL;
+	void *r = NULL;
+	size_t k = 0, cap = 0;
 
 	s->p++;
 	skip_ws(s);
-	if (s->p < s->end && *s->p == ']') {
+	if (s->p < s->end && *s->p == close) {
 		s->p++;
-		goto out;
+		*n = 0;
+		return NULL;
 	}
 	for (;;) {
-		if (grow(s, (void **)&vec, &cap, n, sizeof(*vec)) || parse_value(s, &vec[n]))
-			goto out;
-		n++;
+		if (grow(s, (void **)&vec, &cap, k, sz) || elem(s, vec + k * sz))
+			break;
+		k++;
 		skip_ws(s);
 		if (s->p < s->end && *s->p == ',') {
 			s->p++;
 			continue;
 		}
-		if (s->p < s->end && *s->p == ']') {
+		if (s->p < s->end && *s->p == close) {
 			s->p++;
 			break;
 		}
-		unexpected(s, "',' or ']' in an array");
-		goto out;
+		unexpected(s, what);
+		break;
 	}
-out:
-	v->type = JSONP_ARR;
-	v->arr.n = s->rc ? 0 : n;
-	v->arr.v = s->rc ? NULL : settle(s, vec, n, sizeof(*vec));
+	if (!s->rc)
+		r = settle(s, vec, k, sz);
+	*n = s->rc ? 0 : k;
 	free(vec);
+	return s->rc ? NULL : r;
+}
+
+static int array_elem(struct ps *s, void *v)
+{
+	return parse_value(s, v);
+}
+
+static int parse_array(struct ps *s, struct jsonp_val *v)
+{
+	v->type = JSONP_ARR;
+	v->arr.v = parse_seq(s, ']', sizeof(*v->arr.v), array_elem, "',' or ']' in an array",
+			     &v->arr.n);
 	return s->rc;
 }
 
-static int parse_member(struct ps *s, struct jsonp_member *m)
+static int parse_member(struct ps *s, void *p)
 {
+	struct jsonp_member *m = p;
+
 	skip_ws(s);
 	if (s->p >= s->end || *s->p != '"')
 		return unexpected(s, "a string key");
@@ -495,36 +525,9 @@ static int parse_member(struct ps *s, struct jsonp_member *m)
 
 static int parse_object(struct ps *s, struct jsonp_val *v)
 {
-	struct jsonp_member *vec = NULL;
-	size_t n = 0, cap = 0;
-
-	s->p++;
-	skip_ws(s);
-	if (s->p < s->end && *s->p == '}') {
-		s->p++;
-		goto out;
-	}
-	for (;;) {
-		if (grow(s, (void **)&vec, &cap, n, sizeof(*vec)) || parse_member(s, &vec[n]))
-			goto out;
-		n++;
-		skip_ws(s);
-		if (s->p < s->end && *s->p == ',') {
-			s->p++;
-			continue;
-		}
-		if (s->p < s->end && *s->p == '}') {
-			s->p++;
-			break;
-		}
-		unexpected(s, "',' or '}' in an object");
-		goto out;
-	}
-out:
 	v->type = JSONP_OBJ;
-	v->obj.n = s->rc ? 0 : n;
-	v->obj.m = s->rc ? NULL : settle(s, vec, n, sizeof(*vec));
-	free(vec);
+	v->obj.m = parse_seq(s, '}', sizeof(*v->obj.m), parse_member, "',' or '}' in an object",
+			     &v->obj.n);
 	return s->rc;
 }
 

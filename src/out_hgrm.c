@@ -49,10 +49,12 @@ static void hgrm_destroy(void *ctx)
 }
 
 /* hgrm_output_new - the --hgrm output (see the top of this file) */
-int hgrm_output_new(struct js_output *out, const char *path)
+int hgrm_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "hgrm");
 
+	(void)params;  /* no settings */
 	if (!fp)
 		return -EIO;
 	out->name = "HdrHistogram percentile";

@@ -1,38 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * out_hlog.c - the --hlog output: an HdrHistogram interval log exactly as HdrHistogram
- * Java's HistogramLogWriter writes it (format 1.3; hlog.c formats the lines).
- *
- * Time: intervals start where measuring starts, at the earliest measured CPU's window start
- * T0 (struct js_cpu_result.start_ns, after any warm-up): interval k is
- * [T0 + k * len, T0 + (k + 1) * len) and its line's timestamp is k * len seconds, relative
- * to BaseTime = StartTime = the wall-clock time of T0 (run->start_epoch_s plus
- * T0 - run->start_mono_ns). A gap belongs to the interval its START falls in. Values are gap
- * durations in ns, recorded exactly as the run's own gap histogram records them, so the
- * intervals of a CPU added up equal that histogram (and the JSON's figures).
- *
- * Lines, per interval, in this order:
- *   start,len,max,HISTF...                    every measured CPU merged (untagged: the
- *                                             series HistogramLogAnalyzer/Processor show
- *                                             by default)
- *   Tag=cpuN,start,len,max,HISTF...           per measured CPU
- *   Tag=cpuN-arrivalX,start,len,max,HISTF...  per CPU and --arrival-interval X (e.g.
- *                                             "cpu1-arrival100us"): the delay of the
- *                                             arrivals of that interval (js_arrival.h)
- * Every interval is written, empty ones too, so the log is a regular time series. The last
- * one ends with the run (the latest CPU's end) and carries its actual length; a gapless
- * tail shorter than 1 ms after the last full interval is added to that interval.
- *
- * When a line is written: on_tick(t) writes every interval that ends at least 100 ms before
- * t (t is the time up to which the pipeline has delivered every gap that ENDED). The margin
- * lets a gap that started in an interval end up to 100 ms after it and still be counted
- * there; it also leaves the last interval of a run to finish, which knows where the run
- * ended. A gap that started in an interval already written (it ran on longer) is counted in
- * the interval in progress instead ("late": rare, -v reports how many; its arrivals before
- * that interval were already written as not delayed). Gaps of intervals after the one in
- * progress wait in a per-CPU queue (HLOG_PEND_CAP); if it fills up, the interval in
- * progress is written early (other CPUs' gaps of that interval then come late). Nothing is
- * allocated per gap: the histograms and queues are allocated at run_start.
+ * Java's HistogramLogWriter writes it (format 1.3; hlog.c formats the lines). Per interval
+ * an untagged line (all CPUs), one Tag=cpuN line per CPU and one Tag=cpuN-arrivalX line per
+ * CPU and arrival interval; a gap belongs to the interval its start falls in. Lines are
+ * written 100 ms after their interval ends; nothing is allocated per gap. The format:
+ * docs/OUTPUTS.md; the timing: docs/DESIGN.md, out_hlog.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,6 +14,7 @@
 
 #include "js_hlog.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 #include "js_util.h"
 
@@ -74,6 +48,8 @@ struct hlog_out {
 	FILE *fp;
 	const struct js_run *run;
 	uint64_t base_ns, len_ns;
+	uint64_t arrival_ns[JS_MAX_ARRIVALS];   /* --arrival-interval: a tag each */
+	size_t narrivals;
 	uint64_t first;         /* index of the interval in progress */
 	struct hlog_cpu *c;
 	size_t nc;
@@ -298,7 +274,6 @@ static void hlog_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 
 static int cpu_setup(struct hlog_out *h, struct hlog_cpu *c, size_t ri)
 {
-	const struct js_params *p = h->run->params;
 	int cpu = h->run->cpus[ri].cpu, err;
 
 	c->ri = ri;
@@ -309,18 +284,18 @@ static int cpu_setup(struct hlog_out *h, struct hlog_cpu *c, size_t ri)
 	c->pend = calloc(HLOG_PEND_CAP, sizeof(*c->pend));
 	if (!c->pend)
 		return -ENOMEM;
-	if (!p || !p->narrivals)
+	if (!h->narrivals)
 		return 0;
-	c->arr = calloc(p->narrivals, sizeof(*c->arr));
+	c->arr = calloc(h->narrivals, sizeof(*c->arr));
 	if (!c->arr)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->narrivals; i++) {
+	for (size_t i = 0; i < h->narrivals; i++) {
 		/* the run's own model counts arrivals outside gaps as 0 ns (pipeline.c) */
-		err = arrival_init(&c->arr[i].a, p->arrival_ns[i], 0, 0);
+		err = arrival_init(&c->arr[i].a, h->arrival_ns[i], 0, 0);
 		if (err)
 			return err;
 		c->narr++;
-		arrival_tag(c->arr[i].tag, sizeof(c->arr[i].tag), cpu, p->arrival_ns[i]);
+		arrival_tag(c->arr[i].tag, sizeof(c->arr[i].tag), cpu, h->arrival_ns[i]);
 	}
 	return 0;
 }
@@ -331,8 +306,6 @@ static void hlog_run_start(void *ctx, const struct js_run *run)
 	int err = -ENOMEM;
 
 	h->run = run;
-	h->len_ns = run->params && run->params->hlog_interval_ns ?
-		    run->params->hlog_interval_ns : JS_DEFAULT_HLOG_INTERVAL_NS;
 	h->c = calloc(run->ncpus ? run->ncpus : 1, sizeof(*h->c));
 	if (!h->c)
 		goto out;
@@ -434,12 +407,17 @@ static void hlog_destroy(void *ctx)
 }
 
 /* hlog_output_new - the --hlog output (see the top of this file) */
-int hlog_output_new(struct js_output *out, const char *path)
+int hlog_output_new(struct js_output *out, const char *path, const struct js_params *p)
 {
 	struct hlog_out *h = calloc(1, sizeof(*h));
 
 	if (!h)
 		return -ENOMEM;
+	h->len_ns = p && p->hlog_interval_ns ? p->hlog_interval_ns : JS_DEFAULT_HLOG_INTERVAL_NS;
+	if (p) {
+		h->narrivals = p->cfg.narrivals;
+		memcpy(h->arrival_ns, p->cfg.arrival_ns, sizeof(h->arrival_ns));
+	}
 	memset(h->map, 0xff, sizeof(h->map));
 	h->fp = output_file_open(path, "hlog");
 	if (!h->fp) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * out_html.c - --html FILE: one self-contained page (inline CSS, inline SVG drawn here,
- * a few lines of inline JS for the legend; nothing is fetched) a user can open or attach
- * to a ticket: run facts, per CPU the gap histogram coloured by primary cause, a scatter
+ * a few lines of inline JS for the legend, the parts every page shares in html_page.c;
+ * nothing is fetched) a user can open or attach to a ticket: run facts, per CPU the gap histogram coloured by primary cause, a scatter
  * of gaps over time (log duration), the worst gaps' stories, the cause table, the worst
  * gap per interval and arrival figures, then the isolation audit (problems first).
  *
@@ -17,7 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "js_html.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_report.h"
 #include "js_result.h"
 #include "js_story.h"
@@ -27,13 +29,6 @@
 #define HTML_SAMPLE 5000        /* uniform sample of all gaps, per CPU */
 #define HTML_TITLED 500         /* points with a tooltip (the longest) */
 
-/* figure geometry (SVG user units) */
-#define FIG_W 960
-#define FIG_L 70                /* left margin (y labels) */
-#define FIG_R 20
-#define FIG_T 14
-#define FIG_B 46                /* bottom margin (x labels) */
-
 struct pt {
 	uint64_t start_ns, dur_ns;
 	uint32_t cause;
@@ -41,8 +36,7 @@ struct pt {
 
 struct html_cpu {
 	int cpu;
-	struct pt *worst;           /* min-heap on dur */
-	size_t nworst;
+	struct js_topn worst;       /* struct pt, min-heap on dur */
 	struct pt *sample;          /* reservoir */
 	size_t nsample;
 	uint64_t seen;
@@ -53,70 +47,15 @@ struct html_out {
 	struct html_cpu *cpus;
 	size_t ncpus;
 	uint64_t rng;
+	enum js_by by;          /* --by: the cause table's sources */
 	int err;
-};
-
-static const char *const cause_colour[JS_CAUSE_MAX] = {
-	[JS_CAUSE_UNEXPLAINED] = "#9e9e9e", [JS_CAUSE_TASK] = "#1f77b4",
-	[JS_CAUSE_IDLE] = "#aec7e8",        [JS_CAUSE_IRQ] = "#d62728",
-	[JS_CAUSE_TIMER] = "#ff7f0e",       [JS_CAUSE_IPI] = "#9467bd",
-	[JS_CAUSE_VECTOR] = "#c5b0d5",      [JS_CAUSE_SOFTIRQ] = "#2ca02c",
-	[JS_CAUSE_HRTIMER] = "#e6b422",     [JS_CAUSE_NMI] = "#8c564b",
-	[JS_CAUSE_FAULT] = "#e377c2",       [JS_CAUSE_WORK] = "#17becf",
-	[JS_CAUSE_THP] = "#bcbd22",         [JS_CAUSE_TLB] = "#f7b6d2",
-	[JS_CAUSE_MM] = "#98df8a",          [JS_CAUSE_STEAL] = "#393b79",
-	[JS_CAUSE_SMI] = "#000000",
 };
 
 /* ---- small writers ---- */
 
-/* esc - s as HTML text (also safe inside a quoted attribute) */
-static void esc(FILE *fp, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&#39;", fp); break;
-		default: fputc(*s, fp);
-		}
-	}
-}
-
 static const char *fmt(char *buf, uint64_t ns)
 {
 	return js_fmt_ns(buf, 32, ns);
-}
-
-/* td - one table cell with escaped text */
-static void td(FILE *fp, const char *cls, const char *s)
-{
-	fprintf(fp, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-	esc(fp, s);
-	fputs("</td>", fp);
-}
-
-static void td_ns(FILE *fp, uint64_t ns)
-{
-	char b[32];
-
-	td(fp, "n", fmt(b, ns));
-}
-
-static void td_u64(FILE *fp, uint64_t v)
-{
-	fprintf(fp, "<td class=\"n\">%" PRIu64 "</td>", v);
-}
-
-static void fact(FILE *fp, const char *k, const char *v)
-{
-	fputs("<tr><th>", fp);
-	esc(fp, k);
-	fputs("</th>", fp);
-	td(fp, NULL, v);
-	fputs("</tr>\n", fp);
 }
 
 /* ---- watching the run: the points of the scatter ---- */
@@ -130,45 +69,10 @@ static uint64_t rnd(struct html_out *h)
 	return h->rng * 0x2545F4914F6CDD1Dull;
 }
 
-static void worst_down(struct pt *v, size_t n, size_t i)
+/* pt_shorter - the worst list's order */
+static bool pt_shorter(const void *a, const void *b)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct pt x;
-
-		if (l < n && v[l].dur_ns < v[m].dur_ns)
-			m = l;
-		if (r < n && v[r].dur_ns < v[m].dur_ns)
-			m = r;
-		if (m == i)
-			return;
-		x = v[i];
-		v[i] = v[m];
-		v[m] = x;
-		i = m;
-	}
-}
-
-static void worst_add(struct html_cpu *c, const struct pt *p)
-{
-	size_t i;
-
-	if (c->nworst == HTML_WORST) {
-		if (p->dur_ns <= c->worst[0].dur_ns)
-			return;
-		c->worst[0] = *p;
-		worst_down(c->worst, c->nworst, 0);
-		return;
-	}
-	i = c->nworst++;
-	c->worst[i] = *p;
-	while (i && c->worst[i].dur_ns < c->worst[(i - 1) / 2].dur_ns) {
-		struct pt x = c->worst[i];
-
-		c->worst[i] = c->worst[(i - 1) / 2];
-		c->worst[(i - 1) / 2] = x;
-		i = (i - 1) / 2;
-	}
+	return ((const struct pt *)a)->dur_ns < ((const struct pt *)b)->dur_ns;
 }
 
 static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
@@ -188,7 +92,7 @@ static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 	if (!c)
 		return;
 	c->seen++;
-	worst_add(c, &p);
+	topn_offer(&c->worst, &p);
 	if (c->nsample < HTML_SAMPLE) {
 		c->sample[c->nsample++] = p;
 	} else {
@@ -211,91 +115,49 @@ static void html_run_start(void *ctx, const struct js_run *run)
 	h->ncpus = run->ncpus;
 	for (size_t i = 0; i < h->ncpus; i++) {
 		h->cpus[i].cpu = run->cpus[i].cpu;
-		h->cpus[i].worst = malloc(HTML_WORST * sizeof(struct pt));
 		h->cpus[i].sample = malloc(HTML_SAMPLE * sizeof(struct pt));
-		if (!h->cpus[i].worst || !h->cpus[i].sample)
+		if (topn_init(&h->cpus[i].worst, HTML_WORST, sizeof(struct pt), pt_shorter) ||
+		    !h->cpus[i].sample)
 			h->err = -ENOMEM;
 	}
 }
 
 /* ---- page parts ---- */
 
-static void css(FILE *fp)
-{
-	fputs("<style>\n"
-	      "body{font:14px/1.4 system-ui,sans-serif;margin:18px 28px;color:#222;"
-	      "background:#fff;max-width:1100px}\n"
-	      "h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;border-bottom:2px solid #ddd;"
-	      "margin-top:28px}h3{font-size:15px;margin:18px 0 6px}\n"
-	      "table{border-collapse:collapse;margin:4px 0}td,th{padding:2px 8px;"
-	      "border-bottom:1px solid #eee;text-align:left;vertical-align:top}\n"
-	      "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	      "th{font-weight:600;background:#f6f6f6}table.facts th{background:none}\n"
-	      ".legend span{display:inline-block;margin:2px 10px 2px 0;cursor:pointer;"
-	      "user-select:none}.legend span.off{opacity:.35;text-decoration:line-through}\n"
-	      ".legend i{display:inline-block;width:12px;height:12px;margin-right:4px;"
-	      "vertical-align:-1px;border-radius:2px}\n"
-	      "svg{display:block;background:#fcfcfc;border:1px solid #e4e4e4}\n"
-	      "svg text{font:11px sans-serif;fill:#444}svg .grid{stroke:#e6e6e6}"
-	      "svg .axis{stroke:#888}\n"
-	      "ol.stories li{margin:4px 0}ol.stories pre{margin:4px 0 8px;font-size:12px;"
-	      "background:#f7f7f7;padding:6px}\n"
-	      ".v-fail{color:#fff;background:#c62828}.v-warn{background:#ffe082}"
-	      ".v-pass{color:#2e7d32}.v-skip{color:#777}\n"
-	      ".note{color:#666;font-size:12px}.bad{color:#c62828;font-weight:600}\n", fp);
-	for (int c = 0; c < JS_CAUSE_MAX; c++)
-		fprintf(fp, ".hide-%s .c-%s{display:none}\n", js_cause_name(c), js_cause_name(c));
-	fputs("</style>\n", fp);
-}
-
-static void legend(FILE *fp, const bool *present)
-{
-	fputs("<div class=\"legend\">", fp);
-	for (int c = 0; c < JS_CAUSE_MAX; c++) {
-		if (!present[c])
-			continue;
-		fprintf(fp, "<span data-cause=\"%s\" title=\"click to hide/show\">"
-			"<i style=\"background:%s\"></i>%s</span>", js_cause_name(c), cause_colour[c],
-			js_cause_name(c));
-	}
-	fputs("</div>\n", fp);
-}
-
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
-	const struct js_params *p = run->params;
 	char b[384], d[32];
 	time_t sec = (time_t)run->start_epoch_s;
 	struct tm tm;
 
 	fputs("<h1>jitterscope report</h1>\n<table class=\"facts\">\n", fp);
-	fact(fp, "host", m->hostname);
-	fact(fp, "kernel", m->kernel);
+	html_fact(fp, "host", m->hostname);
+	html_fact(fp, "kernel", m->kernel);
 	snprintf(b, sizeof(b), "%s, %d CPUs online, %s%s", m->cpu_model, m->online_cpus,
 		 m->hypervisor ? "virtual machine" : "bare metal",
 		 m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
-	fact(fp, "machine", b);
+	html_fact(fp, "machine", b);
 	if (gmtime_r(&sec, &tm)) {
 		strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S UTC", &tm);
-		fact(fp, "started", b);
+		html_fact(fp, "started", b);
 	}
 	snprintf(b, sizeof(b), "%s%s%s%s%s", fmt(d, run->wall_ns),
 		 run->interrupted ? " (interrupted: " : "", run->stop_why,
 		 run->stop_why[0] ? "; " : "", run->interrupted ? "partial results)" : "");
-	fact(fp, "duration", b);
-	snprintf(b, sizeof(b), "%s", p ? fmt(d, p->threshold_ns) : "?");
-	fact(fp, "threshold", b);
+	html_fact(fp, "duration", b);
+	snprintf(b, sizeof(b), "%s", fmt(d, run->cfg.threshold_ns));
+	html_fact(fp, "threshold", b);
 	snprintf(b, sizeof(b), "TSC %.6f GHz fitted to CLOCK_MONOTONIC, residual max %.1f ns",
 		 run->fit.hz / 1e9, run->fit.residual_max_ns);
-	fact(fp, "time base", b);
+	html_fact(fp, "time base", b);
 	if (run->probes_on)
 		snprintf(b, sizeof(b), "on: %" PRIu64 " events, %" PRIu64 " lost", run->probe_events,
 			 run->probe_lost);
 	else
 		snprintf(b, sizeof(b), "off (%s): gaps are not attributed", run->probes_why);
-	fact(fp, "probes", b);
-	fact(fp, "SMI", run->smi_countable ? "counted" : run->smi_why);
+	html_fact(fp, "probes", b);
+	html_fact(fp, "SMI", run->smi_countable ? "counted" : run->smi_why);
 	fputs("</table>\n", fp);
 }
 
@@ -307,105 +169,17 @@ static void summary(FILE *fp, const struct js_cpu_result *r)
 	for (size_t i = 0; i < js_npcts; i++)
 		fprintf(fp, "<th>%s</th>", js_pcts[i].label);
 	fputs("<th>max</th><th>steal</th></tr>\n<tr>", fp);
-	td_u64(fp, r->gap_count);
+	html_td_u64(fp, r->gap_count);
 	fprintf(fp, "<td class=\"n\">%s (%.3f %%)</td>", fmt(b, r->lost_ns), result_lost_pct(r));
 	fprintf(fp, "<td class=\"n\">%.1f ns</td>", r->loop_ns_median);
 	for (size_t i = 0; i < js_npcts; i++)
-		td_ns(fp, (uint64_t)hist_value_at_percentile(&r->hist, js_pcts[i].p));
-	td_ns(fp, (uint64_t)hist_max(&r->hist));
-	td_ns(fp, r->steal_ns);
+		html_td_ns(fp, (uint64_t)hist_value_at_percentile(&r->hist, js_pcts[i].p));
+	html_td_ns(fp, (uint64_t)hist_max(&r->hist));
+	html_td_ns(fp, r->steal_ns);
 	fputs("</tr></table>\n", fp);
 	if (r->dropped)
 		fprintf(fp, "<p class=\"bad\">%" PRIu64 " gaps lost to a full sampler ring</p>\n",
 			r->dropped);
-}
-
-/* ylog - y of value v on a log axis from lo to hi over [top, top + h] */
-static double ylog(double v, double lo, double hi, double top, double h)
-{
-	double f = (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
-
-	return top + h - JS_MAX(0.0, JS_MIN(1.0, f)) * h;
-}
-
-/* log_grid - horizontal lines and labels at the decades of a log duration axis */
-static void log_grid(FILE *fp, double lo, double hi, double top, double h, bool ns_units)
-{
-	char b[32];
-
-	for (double v = pow(10, floor(log10(lo))); v <= hi * 1.0001; v *= 10) {
-		double y;
-
-		if (v < lo * 0.9999)
-			continue;
-		y = ylog(v, lo, hi, top, h);
-		fprintf(fp, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>",
-			FIG_L, FIG_W - FIG_R, y, y);
-		if (ns_units)
-			fmt(b, (uint64_t)v);
-		else
-			snprintf(b, sizeof(b), "%.0f", v);
-		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", FIG_L - 6,
-			y + 4, b);
-	}
-}
-
-/* histogram - the 1-2-5 buckets, bar height log(count), split by primary cause */
-static void histogram(FILE *fp, const struct js_cpu_result *r)
-{
-	const struct js_cause_buckets *b = &r->cb;
-	int first = -1, last = -1, H = 260, ph = H - FIG_T - FIG_B;
-	uint64_t maxc = 1;
-	double bw;
-	char lo[32], hi[32];
-
-	for (int i = 0; i < JS_CB_BUCKETS; i++) {
-		if (!b->total[i])
-			continue;
-		first = first < 0 ? i : first;
-		last = i;
-		maxc = JS_MAX(maxc, b->total[i]);
-	}
-	if (first < 0) {
-		fputs("<p class=\"note\">no gaps above the threshold</p>\n", fp);
-		return;
-	}
-	bw = (double)(FIG_W - FIG_L - FIG_R) / (last - first + 1);
-	fprintf(fp, "<svg class=\"fig hist\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"role=\"img\">\n", FIG_W, H, FIG_W, H);
-	log_grid(fp, 1, pow(10, ceil(log10((double)maxc + 1))), FIG_T, ph, false);
-	for (int i = first; i <= last; i++) {
-		double x = FIG_L + (i - first) * bw + 2, top, y;
-
-		fmt(lo, cbuckets_lo(i));
-		fmt(hi, cbuckets_hi(i));
-		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			x + bw / 2 - 2, H - FIG_B + 16, lo);
-		if (!b->total[i])
-			continue;
-		top = ylog((double)b->total[i], 1, pow(10, ceil(log10((double)maxc + 1))), FIG_T, ph);
-		if (b->total[i] == 1)   /* log(1) = 0: give a single gap a visible sliver */
-			top = FIG_T + ph - 3;
-		y = FIG_T + ph;
-		for (int c = 0; c < JS_CAUSE_MAX; c++) {
-			double seg = (FIG_T + ph - top) * b->count[i][c] / (double)b->total[i];
-
-			if (!b->count[i][c])
-				continue;
-			y -= seg;
-			fprintf(fp, "<rect class=\"c-%s\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
-				"height=\"%.2f\" fill=\"%s\"><title>%s .. %s: %" PRIu64 " of %" PRIu64
-				" gaps, primary cause %s</title></rect>\n", js_cause_name(c), x, y,
-				bw - 4, seg, cause_colour[c], lo, hi, b->count[i][c], b->total[i],
-				js_cause_name(c));
-		}
-	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">gap duration (bucket lower "
-		"bound)</text>\n<text transform=\"translate(14 %d) rotate(-90)\" "
-		"text-anchor=\"middle\">gaps (log)</text>\n</svg>\n", (FIG_W + FIG_L) / 2, H - 8,
-		FIG_T + ph / 2);
-	fputs("<p class=\"note\">bar height: number of gaps (log scale); colours: the share of "
-	      "each primary cause among the bucket's gaps</p>\n", fp);
 }
 
 static int cmp_pt_dur(const void *pa, const void *pb)
@@ -420,15 +194,15 @@ static int cmp_pt_dur(const void *pa, const void *pb)
 /* points - the worst gaps and the sample, without duplicates, shortest first */
 static struct pt *points(const struct html_cpu *c, size_t *n)
 {
-	struct pt *v = malloc((c->nworst + c->nsample + 1) * sizeof(*v));
-	size_t k = 0;
+	size_t nworst = c->worst.n, k = 0;
+	struct pt *v = malloc((nworst + c->nsample + 1) * sizeof(*v));
 
 	if (!v)
 		return NULL;
-	memcpy(v, c->worst, c->nworst * sizeof(*v));
-	memcpy(v + c->nworst, c->sample, c->nsample * sizeof(*v));
-	qsort(v, c->nworst + c->nsample, sizeof(*v), cmp_pt_dur);
-	for (size_t i = 0; i < c->nworst + c->nsample; i++)
+	memcpy(v, c->worst.v, nworst * sizeof(*v));
+	memcpy(v + nworst, c->sample, c->nsample * sizeof(*v));
+	qsort(v, nworst + c->nsample, sizeof(*v), cmp_pt_dur);
+	for (size_t i = 0; i < nworst + c->nsample; i++)
 		if (!k || v[k - 1].start_ns != v[i].start_ns || v[k - 1].dur_ns != v[i].dur_ns)
 			v[k++] = v[i];
 	*n = k;
@@ -473,16 +247,16 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 	span_s = span_s > 0 ? span_s : 1;
 	fprintf(fp, "<svg class=\"fig scatter\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
 		"role=\"img\">\n", FIG_W, H, FIG_W, H);
-	log_grid(fp, lo, hi, FIG_T, ph, true);
+	html_log_grid(fp, lo, hi, FIG_T, ph, true);
 	time_axis(fp, span_s, H);
 	for (size_t i = 0; i < n; i++) {
 		double t = (double)(v[i].start_ns - JS_MIN(v[i].start_ns, t0)) / 1e9;
 		double x = FIG_L + t / span_s * (FIG_W - FIG_L - FIG_R);
-		double y = ylog((double)v[i].dur_ns, lo, hi, FIG_T, ph);
+		double y = html_ylog((double)v[i].dur_ns, lo, hi, FIG_T, ph);
 		const char *cn = js_cause_name(v[i].cause);
 
 		fprintf(fp, "<circle class=\"pt c-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\">",
-			cn, x, y, cause_colour[v[i].cause < JS_CAUSE_MAX ? v[i].cause : 0]);
+			cn, x, y, html_cause_colour(v[i].cause));
 		if (i + HTML_TITLED >= n)
 			fprintf(fp, "<title>%s at %.6f s: %s</title>", fmt(b, v[i].dur_ns), t, cn);
 		fputs("</circle>\n", fp);
@@ -513,10 +287,10 @@ static void stories(FILE *fp, const struct js_run *run, const struct js_cpu_resu
 		story_format_detail(detail, sizeof(detail), &recs[i], run->start_mono_ns, NULL);
 		fprintf(fp, "<li class=\"c-%s\"><i style=\"display:inline-block;width:10px;"
 			"height:10px;background:%s\"></i> ", js_cause_name(recs[i].attr.primary),
-			cause_colour[recs[i].attr.primary < JS_CAUSE_MAX ? recs[i].attr.primary : 0]);
-		esc(fp, line);
+			html_cause_colour(recs[i].attr.primary));
+		html_esc(fp, line);
 		fputs("<details><summary>breakdown</summary><pre>", fp);
-		esc(fp, detail);
+		html_esc(fp, detail);
 		fputs("</pre></details></li>\n", fp);
 	}
 	fputs("</ol>\n", fp);
@@ -527,16 +301,16 @@ static void cause_row(FILE *fp, const struct js_causes *cs, const char *cls, con
 		      uint64_t gaps, uint64_t prim, bool show_prim, uint64_t total, uint64_t max)
 {
 	fputs("<tr>", fp);
-	td(fp, NULL, cls);
-	td(fp, NULL, det);
-	td_u64(fp, gaps);
+	html_td(fp, NULL, cls);
+	html_td(fp, NULL, det);
+	html_td_u64(fp, gaps);
 	if (show_prim)
-		td_u64(fp, prim);
+		html_td_u64(fp, prim);
 	else
-		td(fp, NULL, "");
-	td_ns(fp, total);
+		html_td(fp, NULL, "");
+	html_td_ns(fp, total);
 	fprintf(fp, "<td class=\"n\">%.1f %%</td>", 100.0 * causes_share(cs, total));
-	td_ns(fp, max);
+	html_td_ns(fp, max);
 	fputs("</tr>\n", fp);
 }
 
@@ -581,9 +355,9 @@ static void intervals(FILE *fp, const struct js_cpu_result *r)
 	bw = (double)(FIG_W - FIG_L - FIG_R) / iv->n;
 	fprintf(fp, "<h3>Worst gap per %s</h3>\n<svg class=\"fig intervals\" viewBox=\"0 0 %d %d\" "
 		"width=\"%d\" height=\"%d\" role=\"img\">\n", fmt(l, iv->len_ns), FIG_W, H, FIG_W, H);
-	log_grid(fp, 100, hi, FIG_T, ph, true);
+	html_log_grid(fp, 100, hi, FIG_T, ph, true);
 	for (size_t i = 0; i < iv->n; i++) {
-		double y = ylog((double)JS_MAX(iv->v[i].max_ns, (int64_t)100), 100, hi, FIG_T, ph);
+		double y = html_ylog((double)JS_MAX(iv->v[i].max_ns, (int64_t)100), 100, hi, FIG_T, ph);
 
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#5c7cba\">"
 			"<title>interval %zu: %" PRIu64 " gaps, worst %s</title></rect>\n",
@@ -609,14 +383,14 @@ static void arrivals(FILE *fp, const struct js_cpu_result *r)
 		const struct js_arrival *a = &r->arrivals[i];
 
 		fputs("<tr>", fp);
-		td_ns(fp, a->interval_ns);
-		td_u64(fp, a->arrivals);
-		td_u64(fp, a->delayed);
+		html_td_ns(fp, a->interval_ns);
+		html_td_u64(fp, a->arrivals);
+		html_td_u64(fp, a->delayed);
 		fprintf(fp, "<td class=\"n\">%.4f %%</td>",
 			a->arrivals ? 100.0 * a->delayed / a->arrivals : 0.0);
 		for (size_t k = 0; k < js_npcts; k++)
-			td_ns(fp, (uint64_t)hist_value_at_percentile(&a->delay, js_pcts[k].p));
-		td_ns(fp, (uint64_t)hist_max(&a->delay));
+			html_td_ns(fp, (uint64_t)hist_value_at_percentile(&a->delay, js_pcts[k].p));
+		html_td_ns(fp, (uint64_t)hist_max(&a->delay));
 		fputs("<td>", fp);
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			if (a->delayed_by_cause[c])
@@ -627,8 +401,8 @@ static void arrivals(FILE *fp, const struct js_cpu_result *r)
 	fputs("</table>\n", fp);
 }
 
-static void cpu_section(FILE *fp, const struct js_run *run, const struct html_cpu *c,
-			const struct js_cpu_result *r)
+static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run *run,
+			const struct html_cpu *c, const struct js_cpu_result *r)
 {
 	fprintf(fp, "<section class=\"cpu\" id=\"cpu%d\">\n<h2>CPU %d", r->cpu, r->cpu);
 	if (r->node >= 0)
@@ -636,13 +410,13 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct html_cp
 	fputs("</h2>\n", fp);
 	summary(fp, r);
 	fputs("<h3>Gap histogram by primary cause</h3>\n", fp);
-	histogram(fp, r);
+	html_histogram(fp, &(struct html_series){ &r->cb, 1, NULL }, 1);
 	fputs("<h3>Gaps over time</h3>\n", fp);
 	scatter(fp, run, c, r);
 	fputs("<h3>Worst gaps</h3>\n", fp);
 	stories(fp, run, r);
 	fputs("<h3>Causes</h3>\n", fp);
-	cause_table(fp, &r->causes, run->params->by == JS_BY_CGROUP ? &r->by_cgroup : NULL);
+	cause_table(fp, &r->causes, h->by == JS_BY_CGROUP ? &r->by_cgroup : NULL);
 	intervals(fp, r);
 	arrivals(fp, r);
 	fputs("</section>\n", fp);
@@ -675,19 +449,19 @@ static void check_row(FILE *fp, const struct audit_check *k)
 		snprintf(cpu, sizeof(cpu), "-");
 	fprintf(fp, "<tr><td class=\"v-%s\">%s</td>", audit_verdict_name(k->verdict),
 		audit_verdict_name(k->verdict));
-	td(fp, NULL, audit_severity_name(k->severity));
-	td(fp, NULL, k->id);
-	td(fp, NULL, cpu);
+	html_td(fp, NULL, audit_severity_name(k->severity));
+	html_td(fp, NULL, k->id);
+	html_td(fp, NULL, cpu);
 	fputs("<td>", fp);
-	esc(fp, k->observed);
+	html_esc(fp, k->observed);
 	if (k->verdict != AUDIT_PASS && k->expected[0]) {
 		fputs("<br><span class=\"note\">expected: ", fp);
-		esc(fp, k->expected);
+		html_esc(fp, k->expected);
 		fputs("</span>", fp);
 	}
 	if (k->verdict != AUDIT_PASS && k->hint[0]) {
 		fputs("<br><span class=\"note\">hint: ", fp);
-		esc(fp, k->hint);
+		html_esc(fp, k->hint);
 		fputs("</span>", fp);
 	}
 	fputs("</td></tr>\n", fp);
@@ -730,56 +504,31 @@ static void settings_section(FILE *fp, const struct js_run *run)
 	fputs("<section id=\"settings\"><h2>What the settings explain</h2>\n<ul>\n", fp);
 	for (size_t i = 0; i < run->nxcheck; i++) {
 		fputs("<li>", fp);
-		esc(fp, run->xcheck[i]);
+		html_esc(fp, run->xcheck[i]);
 		fputs("</li>\n", fp);
 	}
 	fputs("</ul></section>\n", fp);
 }
 
-/* script - legend clicks hide/show a cause; data-rendered marks a page that ran to the end */
-static void script(FILE *fp)
-{
-	fputs("<script>\n(function () {\n"
-	      "  var spans = document.querySelectorAll('.legend span[data-cause]');\n"
-	      "  for (var i = 0; i < spans.length; i++) {\n"
-	      "    spans[i].addEventListener('click', function (e) {\n"
-	      "      var c = e.currentTarget.getAttribute('data-cause');\n"
-	      "      document.body.classList.toggle('hide-' + c);\n"
-	      "      var all = document.querySelectorAll('.legend span[data-cause=\"' + c + '\"]');\n"
-	      "      for (var k = 0; k < all.length; k++) all[k].classList.toggle('off');\n"
-	      "    });\n  }\n"
-	      "  var root = document.documentElement;\n"
-	      "  root.setAttribute('data-points', document.querySelectorAll('circle.pt').length);\n"
-	      "  root.setAttribute('data-bars', document.querySelectorAll('svg.hist rect').length);\n"
-	      "  root.setAttribute('data-rendered', 'ok');\n"
-	      "})();\n</script>\n", fp);
-}
-
 static void page(FILE *fp, const struct html_out *h, const struct js_run *run)
 {
 	bool present[JS_CAUSE_MAX] = { false };
+	char title[128];
 
 	for (size_t i = 0; i < run->ncpus; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			present[c] |= run->cpus[i].causes.by_primary[c] != 0;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>jitterscope report: ", fp);
-	esc(fp, run->machine.hostname);
-	fputs("</title>\n", fp);
-	css(fp);
-	fputs("</head>\n<body>\n", fp);
+	snprintf(title, sizeof(title), "jitterscope report: %s", run->machine.hostname);
+	html_begin(fp, title);
 	header(fp, run);
 	fputs("<p class=\"note\">primary causes (click to hide or show):</p>\n", fp);
-	legend(fp, present);
+	html_legend(fp, present);
 	for (size_t i = 0; i < run->ncpus; i++)
-		cpu_section(fp, run, i < h->ncpus ? &h->cpus[i] : NULL, &run->cpus[i]);
+		cpu_section(fp, h, run, i < h->ncpus ? &h->cpus[i] : NULL, &run->cpus[i]);
 	settings_section(fp, run);
 	if (run->audited)
 		audit_section(fp, run);
-	fprintf(fp, "<p class=\"note\">jitterscope %s</p>\n", JS_VERSION);
-	script(fp);
-	fputs("</body></html>\n", fp);
+	html_end(fp);
 }
 
 /* html_finish - write the page from the final result and the collected points */
@@ -798,7 +547,7 @@ static void html_destroy(void *ctx)
 	struct html_out *h = ctx;
 
 	for (size_t i = 0; h->cpus && i < h->ncpus; i++) {
-		free(h->cpus[i].worst);
+		topn_free(&h->cpus[i].worst);
 		free(h->cpus[i].sample);
 	}
 	free(h->cpus);
@@ -806,12 +555,14 @@ static void html_destroy(void *ctx)
 	free(h);
 }
 
-int html_output_new(struct js_output *out, const char *path)
+int html_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	struct html_out *h = calloc(1, sizeof(*h));
 
 	if (!h)
 		return -ENOMEM;
+	h->by = params ? params->cfg.by : JS_BY_SOURCE;
 	h->fp = output_file_open(path, "html");
 	if (!h->fp) {
 		free(h);

@@ -167,8 +167,8 @@ static void cause_counters(FILE *fp, const struct prom_out *p, const struct js_r
 			fprintf(fp, "jitterscope_gaps_total{cpu=\"%d\",cause=\"%s\"} %" PRIu64 "\n",
 				run->cpus[i].cpu, js_cause_name(c), p->c[i].gaps[c]);
 	family(fp, "jitterscope_lost_seconds_total", "counter", "Time lost to each cause "
-	       "class in the last run (net: nested causes counted once; the classes add up "
-	       "to the gap time).");
+	       "class in the last run (net: nested causes counted once; an interruption's "
+	       "entry/exit included; the classes add up to the gap time).");
 	for (size_t i = 0; i < run->ncpus; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			fprintf(fp, "jitterscope_lost_seconds_total{cpu=\"%d\",cause=\"%s\"} %s\n",
@@ -286,11 +286,13 @@ static void prom_destroy(void *ctx)
 }
 
 /* prom_output_new - the --prom output (see the top of this file) */
-int prom_output_new(struct js_output *out, const char *path)
+int prom_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	struct prom_out *p = calloc(1, sizeof(*p));
 	int err = -ENOMEM;
 
+	(void)params;  /* no settings */
 	if (!p)
 		goto out;
 	memset(p->map, 0xff, sizeof(p->map));

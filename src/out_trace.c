@@ -2,28 +2,9 @@
 /*
  * out_trace.c - --trace FILE: the gaps and what caused them as a Chrome Trace Event JSON
  * timeline (ui.perfetto.dev, chrome://tracing). docs/OUTPUTS_TRACE_HTML.md has the layout.
- *
- * One process per measured CPU ("jitterscope cpuN", pid = N + 1), one thread (track) per
- * cause class ("cpuN gaps", "cpuN irq", "cpuN timer", ..., tid = 10000 * (track + 1) + N),
- * so slices of different classes never share a track. Per gap one X slice (name "gap
- * 12.3 us: task kworker/1:2:77", args with the story and its causes); per event that
- * overlapped a kept gap one X slice, clipped to the gap +- its own length (at least 10 us),
- * or an instant ("i") for point events (faults, TLB flushes). Slices of one track are made
- * to nest: a slice overlapping the end of an enclosing one is trimmed to it (args.trimmed).
- * Counters ("C") give the gaps and the time lost per second of every CPU (all gaps).
- * ts and dur are microseconds since the run start with 3 decimals (ns precision); the
- * origin (CLOCK_MONOTONIC and wall clock) is in otherData.
- *
- * Cap: the file holds at most --trace-max-events events. Metadata and counters have a
- * fixed reserve (counter bins double in width when a long run needs more); the rest is
- * shared evenly by the CPUs. Per CPU the worst gaps are kept, each with its events (at
- * most budget / 16 per gap, intervals first, largest overlap first), in a min-heap on
- * duration: a gap that does not fit evicts smaller gaps; when only larger gaps are left it
- * is kept with as many of its events as fit, or dropped when not even the gap fits. Once a
- * gap was left out, no gap that is not longer is kept (room freed by an eviction stays
- * free). So the kept gaps are always the longest ones, memory stays bounded by the cap,
- * and the file is written at the end in time order. otherData tells whether a CPU was
- * capped and the longest gap left out.
+ * One process per measured CPU, one track per cause class; per CPU the worst gaps are kept
+ * with their events in a min-heap under --trace-max-events, and the file is written at the
+ * end in time order. The budget rules: docs/DESIGN.md, out_trace.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,8 +14,8 @@
 
 #include "js_event_names.h"
 #include "js_json.h"
-#include "js_ksyms.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 #include "js_story.h"
 #include "js_util.h"
@@ -87,8 +68,7 @@ struct tr_slice {
 
 struct tr_cpu {
 	int cpu;
-	struct tr_gap *heap;        /* min-heap on (dur, later start) */
-	size_t n, cap;
+	struct js_topn kept;        /* struct tr_gap: min-heap on (dur, later start) */
 	size_t used, budget;        /* events held (gaps + their events) and allowed */
 	struct tr_gap floor;        /* the longest gap left out so far (start, dur only) */
 	bool have_floor;
@@ -109,8 +89,8 @@ struct trace_out {
 	struct js_event *scratch;   /* one gap's events while choosing what to keep */
 	size_t nscratch;
 	int err;                    /* out of memory while watching: reported by finish */
-	struct js_ksyms *ks;        /* loaded at finish, optional */
-	const struct js_cgroups *cg;    /* the run's cgroup table (task cgroups), may be NULL */
+	const struct js_run *run;   /* at finish: function names (run_sym) */
+	const struct js_cgroups *cg;    /* from run_start: the run's cgroup table, may be NULL */
 	uint64_t written;
 	bool first;
 };
@@ -201,65 +181,37 @@ static bool ev_point(const struct js_event *e)
 	return e->end_ns <= e->start_ns;
 }
 
-/* ---- the min-heap of kept gaps (per CPU) ---- */
+/* ---- the kept gaps (per CPU): a worst-N heap under the event budget ---- */
 
-static void heap_swap(struct tr_gap *a, struct tr_gap *b)
+static bool kept_less(const void *a, const void *b)
 {
-	struct tr_gap x = *a;
-
-	*a = *b;
-	*b = x;
+	return gap_less(a, b);
 }
 
-static void heap_down(struct tr_cpu *c, size_t i)
+static struct tr_gap *kept_at(const struct tr_cpu *c, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < c->n && gap_less(&c->heap[l], &c->heap[m]))
-			m = l;
-		if (r < c->n && gap_less(&c->heap[r], &c->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		heap_swap(&c->heap[i], &c->heap[m]);
-		i = m;
-	}
+	return topn_at(&c->kept, i);
 }
 
-static void heap_up(struct tr_cpu *c, size_t i)
+/* evict_min - drop the smallest kept gap and its events */
+static void evict_min(struct tr_cpu *c)
 {
-	while (i && gap_less(&c->heap[i], &c->heap[(i - 1) / 2])) {
-		heap_swap(&c->heap[i], &c->heap[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
+	struct tr_gap *g = topn_min(&c->kept);
+
+	c->used -= 1 + g->nev;
+	leave_out(c, g->start_ns, g->dur_ns);
+	gap_free(g);
+	topn_pop_min(&c->kept);
 }
 
-/* heap_pop_min - evict the smallest kept gap */
-static void heap_pop_min(struct tr_cpu *c)
+/* keep - add a gap and its events to the kept ones (room made beforehand) */
+static int keep(struct tr_cpu *c, const struct tr_gap *g)
 {
-	c->used -= 1 + c->heap[0].nev;
-	leave_out(c, c->heap[0].start_ns, c->heap[0].dur_ns);
-	gap_free(&c->heap[0]);
-	c->heap[0] = c->heap[--c->n];
-	heap_down(c, 0);
-}
+	int err = topn_push(&c->kept, g);
 
-static int heap_push(struct tr_cpu *c, const struct tr_gap *g)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 256;
-		struct tr_gap *h = realloc(c->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		c->heap = h;
-		c->cap = cap;
-	}
-	c->heap[c->n] = *g;
-	heap_up(c, c->n++);
-	c->used += 1 + g->nev;
-	return 0;
+	if (!err)
+		c->used += 1 + g->nev;
+	return err;
 }
 
 /* ---- counters ---- */
@@ -362,25 +314,8 @@ static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run
 	json_obj_begin(j, NULL);
 	json_u64(j, "gap_ns", g->gap.dur_ns);
 	json_u64(j, "start_ns", g->gap.start_ns);
-	json_str(j, "cause", js_cause_name(a->primary));
-	json_str(j, "detail", a->detail);
+	js_attr_write_json(j, a, cg);
 	json_str(j, "story", story);
-	json_arr_begin(j, "causes");
-	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(a->parts[i].cause));
-		json_str(j, "detail", a->parts[i].detail);
-		json_u64(j, "count", a->parts[i].count);
-		json_u64(j, "net_ns", a->parts[i].net_ns);
-		if (cgroups_path(cg, a->parts[i].cgroup))
-			json_str(j, "cgroup", cgroups_path(cg, a->parts[i].cgroup));
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_u64(j, "covered_ns", a->covered_ns);
-	json_u64(j, "steal_ns", a->steal_ns);
-	json_u64(j, "smi", a->smi);
-	json_u64(j, "unexplained_ns", a->unexplained_ns);
 	json_u64(j, "events", a->nevents);
 	json_u64(j, "events_in_trace", in_trace);
 	if (truncated)
@@ -428,8 +363,8 @@ static char *render_gap(const struct js_gap_rec *g, uint64_t run_start,
  */
 static long make_room(struct tr_cpu *c, const struct tr_gap *g, size_t nev)
 {
-	while (c->used + 1 + nev > c->budget && c->n && gap_less(&c->heap[0], g))
-		heap_pop_min(c);
+	while (c->used + 1 + nev > c->budget && c->kept.n && gap_less(topn_min(&c->kept), g))
+		evict_min(c);
 	if (c->used + 1 + nev <= c->budget)
 		return (long)nev;
 	if (c->used + 1 <= c->budget)
@@ -463,7 +398,7 @@ static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_r
 		memcpy(k.ev, t->scratch, k.nev * sizeof(*k.ev));
 	}
 	k.json = render_gap(g, t->run_start_ns, t->cg, k.nev, k.truncated);
-	if (!k.json || heap_push(c, &k)) {
+	if (!k.json || keep(c, &k)) {
 		gap_free(&k);
 		return -ENOMEM;
 	}
@@ -483,7 +418,7 @@ static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 	c->seen++;
 	bins_add(c, rel(t, g->gap.start_ns), g->gap.dur_ns);
 	if (!may_keep(c, &key) ||
-	    (c->used + 1 > c->budget && c->n && !gap_less(&c->heap[0], &key))) {
+	    (c->used + 1 > c->budget && c->kept.n && !gap_less(topn_min(&c->kept), &key))) {
 		leave_out(c, key.start_ns, key.dur_ns);   /* cheap path: no rendering */
 		return;
 	}
@@ -501,8 +436,6 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 
 	t->run_start_ns = run->start_mono_ns;
 	t->cg = run->cgroups;
-	if (run->params && run->params->trace_max_events)
-		t->max_events = run->params->trace_max_events;
 	t->cpus = calloc(n, sizeof(*t->cpus));
 	if (!t->cpus) {
 		t->err = -ENOMEM;
@@ -515,6 +448,8 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 		struct tr_cpu *c = &t->cpus[i];
 
 		c->cpu = run->cpus[i].cpu;
+		if (topn_init(&c->kept, 0, sizeof(struct tr_gap), kept_less))
+			t->err = -ENOMEM;
 		c->budget = rest > 0 ? (size_t)rest / n : 0;
 		c->bin_ns = TR_BIN_NS;
 		/* two series per bin, plus the closing sample at the end */
@@ -532,7 +467,7 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 
 static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
 {
-	const char *s = t->ks ? ksyms_name(t->ks, e->addr) : NULL;
+	const char *s = t->run ? run_sym(t->run, e->addr) : NULL;
 
 	if (s && *s)
 		snprintf(buf, len, "%s", s);
@@ -690,13 +625,13 @@ static struct tr_slice *collect(struct tr_cpu *c, size_t *out_n)
 	size_t n = 0, k = 0;
 	struct tr_slice *sl;
 
-	for (size_t i = 0; i < c->n; i++)
-		n += c->heap[i].nev;
+	for (size_t i = 0; i < c->kept.n; i++)
+		n += kept_at(c, i)->nev;
 	sl = calloc(n ? n : 1, sizeof(*sl));
 	if (!sl)
 		return NULL;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct tr_gap *g = &c->heap[i];
+	for (size_t i = 0; i < c->kept.n; i++) {
+		const struct tr_gap *g = kept_at(c, i);
 		uint64_t m = JS_MAX(g->dur_ns, TR_CTX_MIN_NS);
 
 		for (uint32_t e = 0; e < g->nev; e++) {
@@ -766,19 +701,23 @@ static void nest(struct tr_slice *sl, size_t n)
 
 static void write_gaps(struct trace_out *t, struct tr_cpu *c)
 {
-	qsort(c->heap, c->n, sizeof(*c->heap), cmp_gap_start);
-	for (size_t i = 0; i < c->n; i++) {
-		uint64_t dur = c->heap[i].dur_ns;
+	struct tr_gap *v = c->kept.v;
+	size_t n = c->kept.n;
+
+	/* the heap is done with: in time order now */
+	qsort(v, n, sizeof(*v), cmp_gap_start);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t dur = v[i].dur_ns;
 
 		/* TSC -> ns rounding can make a gap end 1 ns after the next one starts */
-		if (i + 1 < c->n && c->heap[i].start_ns + dur > c->heap[i + 1].start_ns)
-			dur = c->heap[i + 1].start_ns - c->heap[i].start_ns;
-		ev_begin(t, "X", c->cpu, TR_GAPS, rel(t, c->heap[i].start_ns));
+		if (i + 1 < n && v[i].start_ns + dur > v[i + 1].start_ns)
+			dur = v[i + 1].start_ns - v[i].start_ns;
+		ev_begin(t, "X", c->cpu, TR_GAPS, rel(t, v[i].start_ns));
 		fputs(",\"dur\":", t->fp);
 		put_us(t->fp, dur);
-		fprintf(t->fp, ",\"cat\":\"gap\",%s}", c->heap[i].json);
+		fprintf(t->fp, ",\"cat\":\"gap\",%s}", v[i].json);
 	}
-	if (c->n)
+	if (n)
 		c->used_track[TR_GAPS] = true;
 }
 
@@ -893,7 +832,7 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 	json_u64(j, "origin_unix_ns", (uint64_t)(run->start_epoch_s * 1e9));
 	json_str(j, "origin_utc", utc);
 	json_u64(j, "tsc_hz", (uint64_t)(run->fit.hz + 0.5));
-	json_u64(j, "threshold_ns", run->params ? run->params->threshold_ns : 0);
+	json_u64(j, "threshold_ns", run->cfg.threshold_ns);
 	json_u64(j, "wall_ns", run->wall_ns);
 	json_u64(j, "max_events", t->max_events);
 	json_str(j, "cap_rule", tr_cap_rule);
@@ -904,11 +843,11 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 		json_obj_begin(j, NULL);
 		json_u64(j, "cpu", (uint64_t)c->cpu);
 		json_u64(j, "gaps_total", c->seen);
-		json_u64(j, "gaps_in_trace", c->n);
-		json_u64(j, "gaps_left_out", c->seen - c->n);
+		json_u64(j, "gaps_in_trace", c->kept.n);
+		json_u64(j, "gaps_left_out", c->seen - c->kept.n);
 		json_u64(j, "gaps_with_events_left_out", c->truncated_gaps);
 		json_u64(j, "budget_events", c->budget);
-		json_bool(j, "capped", c->seen != c->n || c->truncated_gaps);
+		json_bool(j, "capped", c->seen != c->kept.n || c->truncated_gaps);
 		json_u64(j, "longest_left_out_ns", c->have_floor ? c->floor.dur_ns : 0);
 		json_u64(j, "counter_bin_ns", c->bin_ns);
 		json_obj_end(j);
@@ -926,8 +865,7 @@ static int trace_finish(void *ctx, const struct js_run *run)
 
 	if (err)
 		return err;
-	if (ksyms_load(&t->ks))
-		t->ks = NULL;   /* function names fall back to addresses */
+	t->run = run;   /* without symbols, function names fall back to addresses */
 	json_init(&j, t->fp);
 	j.pretty = false;
 	json_obj_begin(&j, NULL);
@@ -958,20 +896,19 @@ static void trace_destroy(void *ctx)
 	for (size_t i = 0; i < t->ncpus; i++) {
 		struct tr_cpu *c = &t->cpus[i];
 
-		for (size_t k = 0; k < c->n; k++)
-			gap_free(&c->heap[k]);
-		free(c->heap);
+		for (size_t k = 0; k < c->kept.n; k++)
+			gap_free(kept_at(c, k));
+		topn_free(&c->kept);
 		free(c->bin_gaps);
 		free(c->bin_lost);
 	}
 	free(t->cpus);
 	free(t->scratch);
-	ksyms_free(t->ks);
 	output_file_close(t->fp);
 	free(t);
 }
 
-int trace_output_new(struct js_output *out, const char *path)
+int trace_output_new(struct js_output *out, const char *path, const struct js_params *p)
 {
 	struct trace_out *t = calloc(1, sizeof(*t));
 
@@ -982,7 +919,7 @@ int trace_output_new(struct js_output *out, const char *path)
 		free(t);
 		return -EIO;
 	}
-	t->max_events = JS_DEFAULT_TRACE_EVENTS;   /* run_start reads the parameter */
+	t->max_events = p && p->trace_max_events ? p->trace_max_events : JS_DEFAULT_TRACE_EVENTS;
 	out->name = "trace";
 	out->ctx = t;
 	out->wants_events = true;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -217,18 +218,66 @@ static void output_failed(struct js_output *out, int err, char *why, size_t len)
 	say_failed(out->path, out->opt, err, why, len);
 }
 
-static int add(struct js_outputs *o, int (*ctor)(struct js_output *, const char *),
-	       const char *path, const char *opt)
+#define KIND(name, field, new, help) \
+	{ .opt = name, .doc = help, .path_off = offsetof(struct js_params, field), .ctor = new }
+
+/* Every output file kind, in the order they are opened: the one list the command line
+ * (options, collisions), the preflight (paths) and the pipeline (constructors) go by. */
+const struct js_output_kind js_output_kinds[] = {
+	KIND("json", json_path, json_output_new, "write the result as JSON ('-' = stdout)"),
+	KIND("gaps", gaps_path, gaps_output_new, "write one CSV row per gap"),
+	KIND("hlog", hlog_path, hlog_output_new,
+	     "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)"),
+	KIND("hgrm", hgrm_path, hgrm_output_new, "HdrHistogram percentile distribution (.hgrm)"),
+	KIND("prom", prom_path, prom_output_new,
+	     "Prometheus text exposition (node_exporter textfile)"),
+	KIND("trace", trace_path, trace_output_new,
+	     "Chrome/Perfetto trace JSON of the gaps and their causes"),
+	KIND("html", html_path, html_output_new, "a self-contained HTML report"),
+};
+const size_t js_noutput_kinds = ARRAY_SIZE(js_output_kinds);
+
+_Static_assert(ARRAY_SIZE(js_output_kinds) <= JS_OUTPUTS_MAX, "every kind fits js_outputs");
+
+const char *outputs_collision(const struct js_params *p)
 {
+	for (size_t i = 0; i < js_noutput_kinds; i++) {
+		const char *a = output_kind_path(&js_output_kinds[i], p);
+
+		for (size_t k = i + 1; a && k < js_noutput_kinds; k++) {
+			const char *b = output_kind_path(&js_output_kinds[k], p);
+
+			if (b && !strcmp(a, b))
+				return a;
+		}
+	}
+	return NULL;
+}
+
+/* check_paths - every requested path can be written (one line and -EINVAL if not) */
+static int check_paths(const struct js_params *p)
+{
+	for (size_t i = 0; i < js_noutput_kinds; i++) {
+		const struct js_output_kind *k = &js_output_kinds[i];
+
+		if (output_path_check(output_kind_path(k, p), k->opt))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int add(struct js_outputs *o, const struct js_output_kind *k, const struct js_params *p)
+{
+	const char *path = output_kind_path(k, p);
 	int err;
 
 	if (o->n == JS_OUTPUTS_MAX)
 		return -ENOSPC;
 	memset(&o->v[o->n], 0, sizeof(o->v[o->n]));
-	err = ctor(&o->v[o->n], path);
+	err = k->ctor(&o->v[o->n], path, p);
 	if (err)
 		return err;
-	o->v[o->n].opt = opt;
+	o->v[o->n].opt = k->opt;
 	o->v[o->n].path = path;
 	o->n++;
 	return 0;
@@ -236,29 +285,22 @@ static int add(struct js_outputs *o, int (*ctor)(struct js_output *, const char 
 
 int outputs_open(struct js_outputs *o, const struct js_params *p)
 {
-	const struct {
-		const char *opt, *path;
-		int (*ctor)(struct js_output *, const char *);
-	} s[] = {
-		{ "json", p->json_path, json_output_new }, { "gaps", p->gaps_path, gaps_output_new },
-		{ "hlog", p->hlog_path, hlog_output_new }, { "hgrm", p->hgrm_path, hgrm_output_new },
-		{ "prom", p->prom_path, prom_output_new },
-		{ "trace", p->trace_path, trace_output_new },
-		{ "html", p->html_path, html_output_new },
-	};
 	int err = 0;
 
 	o->n = 0;
 	/* every path first: a refused one leaves no file created behind it */
-	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
-		if (output_path_check(s[i].path, s[i].opt))
-			return -EINVAL;
+	if (check_paths(p))
+		return -EINVAL;
 	/* then FIFOs and devices, which can still refuse (a FIFO with no reader), before
 	 * the regular files are created */
 	for (int pass = 0; pass < 2 && !err; pass++)
-		for (size_t i = 0; i < ARRAY_SIZE(s) && !err; i++)
-			if (s[i].path && output_path_special(s[i].path) == (pass == 0))
-				err = add(o, s[i].ctor, s[i].path, s[i].opt);
+		for (size_t i = 0; i < js_noutput_kinds && !err; i++) {
+			const struct js_output_kind *k = &js_output_kinds[i];
+			const char *path = output_kind_path(k, p);
+
+			if (path && output_path_special(path) == (pass == 0))
+				err = add(o, k, p);
+		}
 	if (err)
 		outputs_destroy(o);
 	return err;

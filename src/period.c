@@ -8,6 +8,10 @@
 
 static const uint64_t fixed_ms[] = { 1, 2, 4, 5, 10, 20, 25, 50, 100 };
 
+const uint64_t js_period_band_ns[JS_PERIOD_BANDS] = {
+	0, 2000, 5000, 10000, 20000, 50000, 100000, 1000000,
+};
+
 static void cand_add(struct js_period *p, uint64_t num, uint64_t den)
 {
 	struct js_period_cand *c;
@@ -64,8 +68,19 @@ static void fold(struct js_period *p)
 	p->block_n = 0;
 }
 
-/* period_add - one event time */
-void period_add(struct js_period *p, uint64_t t_ns)
+/* phases - cos and sin of t's phase for every candidate */
+static void phases(const struct js_period *p, uint64_t t_ns, double *cs, double *sn)
+{
+	for (uint32_t i = 0; i < p->ncand; i++) {
+		double th = 2 * M_PI * phase(&p->cand[i], t_ns);
+
+		cs[i] = cos(th);
+		sn[i] = sin(th);
+	}
+}
+
+/* add_phases - one time whose phases (same candidates as p's) are cs, sn */
+static void add_phases(struct js_period *p, uint64_t t_ns, const double *cs, const double *sn)
 {
 	if (!p->block_n || t_ns >= p->block_start + p->block_ns) {
 		fold(p);
@@ -73,15 +88,23 @@ void period_add(struct js_period *p, uint64_t t_ns)
 	}
 	for (uint32_t i = 0; i < p->ncand; i++) {
 		struct js_period_cand *c = &p->cand[i];
-		double th = 2 * M_PI * phase(c, t_ns), cs = cos(th), sn = sin(th);
 
-		c->c += cs;
-		c->s += sn;
-		c->gc += cs;
-		c->gs += sn;
+		c->c += cs[i];
+		c->s += sn[i];
+		c->gc += cs[i];
+		c->gs += sn[i];
 	}
 	p->block_n++;
 	p->n++;
+}
+
+/* period_add - one event time */
+void period_add(struct js_period *p, uint64_t t_ns)
+{
+	double cs[JS_PERIOD_CANDS], sn[JS_PERIOD_CANDS];
+
+	phases(p, t_ns, cs, sn);
+	add_phases(p, t_ns, cs, sn);
 }
 
 /* period_candidate - statistics of candidate i, the open block included */
@@ -124,6 +147,10 @@ bool period_result(const struct js_period *p, struct js_period_result *out)
 	struct js_period_result r, best = { 0 };
 	double top = 0;
 
+	if (p->saved) {
+		*out = p->result;
+		return out->periodic;
+	}
 	for (unsigned int i = 0; i < p->ncand; i++)
 		if (!period_candidate(p, i, &r) && r.periodic && r.strength > top)
 			top = r.strength;
@@ -142,4 +169,55 @@ bool period_result(const struct js_period *p, struct js_period_result *out)
 	}
 	*out = best;
 	return out->periodic;
+}
+
+/* period_saved - a detector that gives back a saved verdict */
+void period_saved(struct js_period *p, const struct js_period_result *r)
+{
+	period_init(p, 0, 0);
+	p->saved = true;
+	p->result = *r;
+	p->n = r->n;
+}
+
+/* period_classes_init - every class's detector */
+void period_classes_init(struct js_period_classes *pc, uint32_t hz, uint64_t block_ns)
+{
+	for (int i = 0; i < JS_PERIOD_BANDS; i++) {
+		period_init(&pc->band[i], hz, block_ns);
+		period_init(&pc->ge[i], hz, block_ns);
+	}
+}
+
+/* period_band_hi - exclusive upper bound of band i */
+uint64_t period_band_hi(int i)
+{
+	return i + 1 < JS_PERIOD_BANDS ? js_period_band_ns[i + 1] : UINT64_MAX;
+}
+
+/* period_classes_add - into its band and every "at least" class it is in; the phases are
+ * computed once (every detector has the same candidates) */
+void period_classes_add(struct js_period_classes *pc, uint64_t t_ns, uint64_t dur_ns)
+{
+	double cs[JS_PERIOD_CANDS], sn[JS_PERIOD_CANDS];
+	int b = 0;
+
+	while (b + 1 < JS_PERIOD_BANDS && dur_ns >= js_period_band_ns[b + 1])
+		b++;
+	phases(&pc->band[b], t_ns, cs, sn);
+	add_phases(&pc->band[b], t_ns, cs, sn);
+	for (int i = 0; i <= b; i++)
+		add_phases(&pc->ge[i], t_ns, cs, sn);
+}
+
+/* period_classes_headline - the longest tenth */
+int period_classes_headline(const struct js_period_classes *pc)
+{
+	uint64_t tenth = (pc->ge[0].n + 9) / 10;
+	int h = 0;
+
+	for (int i = 1; i < JS_PERIOD_BANDS; i++)
+		if (pc->ge[i].n && pc->ge[i].n >= tenth)
+			h = i;
+	return h;
 }

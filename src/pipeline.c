@@ -33,6 +33,7 @@
 #define PROCESS_LAG_NS    20000000ull     /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS     1000000000ull   /* a TSC/MONOTONIC pair every second */
 #define EV_WINDOW_CAP     16384           /* events kept per CPU awaiting their gap */
+#define PEND_CAP          16384           /* converted gaps kept per CPU awaiting attribution */
 #define READINGS_CAP      16384
 #define POP_BATCH         1024
 #define SYMCACHE_SLOTS    256
@@ -47,17 +48,15 @@ volatile sig_atomic_t js_stop_requested;
 struct cpu_pipe {
 	struct sampler s;
 	struct js_cpu_result *res;
-	struct js_gap *pend;          /* converted gaps awaiting attribution */
-	size_t npend, cappend;
+	struct js_gap *pend;          /* converted gaps awaiting attribution (PEND_CAP) */
+	size_t npend;
 	struct js_event *ev;          /* events awaiting their gap */
 	size_t nev;
 	uint64_t ev_evicted;          /* events dropped because the window was full */
 	uint64_t last_end_ns;
-	struct steal_reading *rd;     /* steal clock readings not yet used */
-	size_t nrd;
+	struct steal_log steal;       /* steal clock readings not yet used */
 	struct js_smi smi;
 	bool smi_ok;
-	bool models_ready;            /* init_models done (the sampler has started) */
 	uint64_t smi_start;
 	struct js_gap_rec *recs;      /* scratch for one batch */
 };
@@ -76,7 +75,6 @@ struct pipeline {
 		const char *name;
 	} symcache[SYMCACHE_SLOTS];   /* sym_cb's */
 	uint64_t attached_at;         /* CLOCK_MONOTONIC once the probes were attached */
-	struct js_ksyms *ksyms;
 	struct corr_opts copts;
 	struct tsc_cal cal;
 	volatile int go, stop;
@@ -91,35 +89,13 @@ static const char *sym_cb(void *ctx, uint64_t addr)
 	struct pipeline *pl = ctx;
 	struct sym_slot *sl = &pl->symcache[(addr >> 4) % SYMCACHE_SLOTS];
 
-	if (!pl->ksyms)
+	if (!pl->run->ksyms)
 		return NULL;
 	if (sl->addr != addr) {         /* address 0 has no name: a zeroed slot is right */
 		sl->addr = addr;
-		sl->name = ksyms_name(pl->ksyms, addr);
+		sl->name = run_sym(pl->run, addr);
 	}
 	return sl->name;
-}
-
-/* keep readings sorted by time: events arrive in end order, starts may be older */
-static void reading_add(struct cpu_pipe *c, uint64_t t, uint64_t steal)
-{
-	size_t i;
-
-	if (c->nrd == READINGS_CAP) {	/* thin: keep every other reading */
-		size_t k = 0;
-
-		for (size_t j = 0; j < c->nrd; j += 2)
-			c->rd[k++] = c->rd[j];
-		c->nrd = k;
-	}
-	i = c->nrd;
-	while (i > 0 && c->rd[i - 1].t_ns > t) {
-		c->rd[i] = c->rd[i - 1];
-		i--;
-	}
-	c->rd[i].t_ns = t;
-	c->rd[i].steal_ns = steal;
-	c->nrd++;
 }
 
 /* sleep_ns - this thread asleep for @ns (its CPU may go idle) */
@@ -140,10 +116,7 @@ static int on_event(void *ctx, const struct js_event *ev)
 	if (idx < 0)
 		return 0;
 	c = &pl->cp[idx];
-	if (ev->flags & JS_F_STEAL) {
-		reading_add(c, ev->start_ns, ev->steal_start);
-		reading_add(c, ev->end_ns, ev->steal_end);
-	}
+	steal_log_add(&c->steal, ev);
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->last_end_ns)
 		return 0;	/* before the last processed gap: cannot overlap a later one */
 	if (c->nev == EV_WINDOW_CAP) {
@@ -180,18 +153,6 @@ static void feed_outputs(struct pipeline *pl, struct cpu_pipe *c, const struct j
 					      pl->outs->v[i].wants_events ? k : 0);
 }
 
-/* models_add_gap - feed the per-gap models beside the result's own totals */
-static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
-{
-	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns);
-	for (size_t a = 0; a < r->narrivals; a++) {
-		arrival_add_gap(&r->arrivals[a], g->gap.start_ns, g->gap.dur_ns,
-				(int)g->attr.primary);
-		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
-			burst_add_gap(&r->bursts[a][k], g->gap.start_ns, g->gap.dur_ns);
-	}
-}
-
 static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 {
 	struct js_gap_rec *recs = c->recs;
@@ -202,24 +163,12 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	/* the batch form sorts the event window once */
 	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
 			    &pl->copts);
-	if (pl->probes && n) {
-		/* steal readings up to the last gap's end; the last one used stays first, as the
-		 * start of the next window */
-		uint64_t until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
-		size_t m = 0;
-
-		while (m < c->nrd && c->rd[m].t_ns <= until)
-			m++;
-		if (m > 1) {
-			steal_allocate(recs, n, c->rd, m);
-			memmove(c->rd, c->rd + m - 1, (c->nrd - m + 1) * sizeof(*c->rd));
-			c->nrd -= m - 1;
-		}
-	}
+	if (pl->probes)
+		steal_log_allocate(&c->steal, recs, n);
 	for (size_t i = 0; i < n; i++) {
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
+		entry_account(&c->res->entry, &recs[i]);
 		result_add_gap(c->res, &recs[i]);
-		models_add_gap(c->res, &recs[i]);
 		feed_outputs(pl, c, &recs[i]);
 	}
 	if (n) {
@@ -236,30 +185,14 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	c->npend -= n;
 }
 
-/*
- * init_models - per-second stats, arrival and burst models for one CPU, from the
- * sampler's own start (after warm-up): called before its first gap is attributed.
- */
-static void init_models(struct pipeline *pl, struct cpu_pipe *c)
+/* start_result - the CPU's result starts where its sampler started measuring (after the
+ * warm-up): before its first gap is attributed */
+static void start_result(struct pipeline *pl, struct cpu_pipe *c)
 {
-	struct js_cpu_result *r = c->res;
-	int err;
+	uint64_t start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
 
-	c->models_ready = true;
-	r->start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
-	err = intervals_init(&r->intervals, r->start_ns, 1000000000ull, 0);
-	for (size_t a = 0; !err && a < pl->p->narrivals; a++) {
-		/* arrivals outside gaps wait 0: the loop period is reported beside */
-		err = arrival_init(&r->arrivals[a], pl->p->arrival_ns[a], r->start_ns, 0);
-		if (err)
-			break;
-		r->narrivals++;
-		for (int k = 0; k < JS_BURST_SIZES && pl->p->burst; k++)
-			burst_init(&r->bursts[a][k], r->start_ns, pl->p->arrival_ns[a],
-				   pl->p->burst, js_burst_sizes_ns[k]);
-	}
-	if (err)
-		js_warn("CPU %d: cannot allocate the per-second and arrival models", r->cpu);
+	if (result_cpu_start(c->res, start_ns, &pl->run->cfg))
+		js_warn("CPU %d: cannot allocate the per-second and arrival models", c->res->cpu);
 }
 
 /* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
@@ -270,10 +203,10 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 		size_t got, ready = 0;
 
 		/* the sampler publishes start_tsc before its first gap (ring release) */
-		if (!c->models_ready && c->s.start_tsc)
-			init_models(pl, c);
+		if (!c->res->started && c->s.start_tsc)
+			start_result(pl, c);
 		do {
-			size_t room = c->cappend - c->npend;
+			size_t room = PEND_CAP - c->npend;
 
 			got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
 			for (size_t k = 0; k < got; k++) {
@@ -284,7 +217,7 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 				g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
 							     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
 			}
-			while (c->npend == c->cappend) {
+			while (c->npend == PEND_CAP) {
 				/* no room: attribute what we hold now rather than stall the ring */
 				attribute_batch(pl, c, POP_BATCH);
 			}
@@ -318,8 +251,8 @@ static void progress(struct pipeline *pl, uint64_t now, bool final)
 		gaps += pl->cp[i].res->gap_count;
 		worst = JS_MAX(worst, (uint64_t)hist_max(&pl->cp[i].res->hist));
 	}
-	if (pl->p->duration_ns)
-		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->duration_ns / 1e9);
+	if (pl->p->cfg.duration_ns)
+		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->cfg.duration_ns / 1e9);
 	else
 		snprintf(line, sizeof(line), "%5.1f s", el);
 	fprintf(stderr, "\r[%s] %zu CPU%s: %llu gaps, worst %s   %s", line, pl->n,
@@ -331,8 +264,9 @@ static void progress(struct pipeline *pl, uint64_t now, bool final)
 /*
  * heap_reserve - grow the heap once to what attributing a full event window needs (the
  * sorted window, its prefix maxima and correlate's per-gap scratch) and give it back to
- * the allocator: with main.c's no-trim, no-mmap malloc settings those transient blocks are
- * then carved from memory that is already there (locked), so memory stays flat after start.
+ * the allocator: with preflight.c's no-trim, no-mmap malloc settings those transient
+ * blocks are then carved from memory that is already there (locked), so memory stays flat
+ * after start.
  */
 static void heap_reserve(void)
 {
@@ -353,7 +287,7 @@ static int setup(struct pipeline *pl)
 
 	for (int i = 0; i < JS_CPUS_MAX; i++)
 		pl->cpu_index[i] = -1;
-	pl->n = p->ncpus;
+	pl->n = p->cfg.ncpus;
 	pl->cp = calloc(pl->n, sizeof(*pl->cp));
 	run->cpus = calloc(pl->n, sizeof(*run->cpus));
 	run->ncpus = pl->n;
@@ -369,9 +303,9 @@ static int setup(struct pipeline *pl)
 		struct cpu_pipe *c = &pl->cp[i];
 		int err;
 
-		pl->cpu_index[p->cpus[i]] = (int)i;
+		pl->cpu_index[p->cfg.cpus[i]] = (int)i;
 		c->res = &run->cpus[i];
-		err = result_cpu_init(c->res, p->cpus[i], p->top);
+		err = result_cpu_init(c->res, p->cfg.cpus[i], p->cfg.top);
 		if (err)
 			return err;
 	}
@@ -384,12 +318,10 @@ static int setup_buffers(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
-		c->cappend = 16384;
-		c->pend = malloc(c->cappend * sizeof(*c->pend));
+		c->pend = malloc(PEND_CAP * sizeof(*c->pend));
 		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
 		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
-		c->rd = malloc((READINGS_CAP + 1) * sizeof(*c->rd));
-		if (!c->pend || !c->recs || !c->ev || !c->rd)
+		if (!c->pend || !c->recs || !c->ev || steal_log_init(&c->steal, READINGS_CAP))
 			return -ENOMEM;
 	}
 	return 0;
@@ -399,12 +331,12 @@ static void open_probes(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
 	struct probes_opts o = {
-		.cpus = p->cpus, .ncpus = p->ncpus, .sampler_tgid = getpid(),
+		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = getpid(),
 		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
 	};
 	char why[256] = "";
 
-	if (p->no_probes) {
+	if (p->cfg.no_probes) {
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "--no-probes");
 		return;
 	}
@@ -420,8 +352,9 @@ static void open_probes(struct pipeline *pl)
 		return;
 	}
 	pl->run->probes_on = true;
-	if (ksyms_load(&pl->ksyms) < 0)
-		pl->ksyms = NULL;
+	/* once, for the correlator now and the outputs at the end (run_sym) */
+	if (ksyms_load(&pl->run->ksyms) < 0)
+		pl->run->ksyms = NULL;
 	pl->copts.sym = sym_cb;
 	pl->copts.sym_ctx = pl;
 	/* the tasks' cgroups: the v2 hierarchy walked now, again on a miss */
@@ -460,6 +393,16 @@ static uint64_t cycles(const struct tsc_fit *fit, uint64_t ns)
 	return tsc_ns_to_cycles(fit, ns);
 }
 
+/* exit_cost - a VM exit's cost measured by the CPU's sampler, in ns; the entry/exit model's
+ * prior is that many exits (js_entry.h): set before the first gap */
+static void exit_cost(struct js_cpu_result *r, const struct js_vmexit *v, double ns_per_cycle)
+{
+	r->vm_exit = (struct js_exit_cost){ v->samples, v->min_cycles * ns_per_cycle,
+					    v->median_cycles * ns_per_cycle,
+					    v->p90_cycles * ns_per_cycle };
+	entry_init(&r->entry, r->vm_exit.median_ns);
+}
+
 static int start_samplers(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
@@ -475,12 +418,12 @@ static int start_samplers(struct pipeline *pl)
 	pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler_cfg cfg = {
-			.cpu = p->cpus[i], .policy = p->policy, .priority = p->priority,
-			.threshold_cycles = cycles(&pl->cal.fit, p->threshold_ns),
-			.warmup_cycles = cycles(&pl->cal.fit, p->warmup_ns),
-			.duration_cycles = cycles(&pl->cal.fit, p->duration_ns),
-			.ring_entries = p->ring_entries, .lfence = p->lfence,
-			.hook = (enum sampler_hook)p->test_hook,
+			.cpu = p->cfg.cpus[i], .policy = p->cfg.policy, .priority = p->cfg.priority,
+			.threshold_cycles = cycles(&pl->cal.fit, p->cfg.threshold_ns),
+			.warmup_cycles = cycles(&pl->cal.fit, p->cfg.warmup_ns),
+			.duration_cycles = cycles(&pl->cal.fit, p->cfg.duration_ns),
+			.ring_entries = p->ring_entries, .lfence = p->cfg.lfence,
+			.hook = p->cfg.test_hook,
 			.go = &pl->go, .stop = &pl->stop,
 		};
 		int err = sampler_start(&pl->cp[i].s, &cfg);
@@ -503,6 +446,7 @@ static int start_samplers(struct pipeline *pl)
 		pl->cp[i].res->node = s->node;
 		pl->cp[i].res->loop_ns_min = s->loop_min_cycles * 1000.0 / per_us;
 		pl->cp[i].res->loop_ns_median = s->loop_median_cycles * 1000.0 / per_us;
+		exit_cost(pl->cp[i].res, &s->vmexit, 1000.0 / per_us);
 		if (pl->probes)
 			probes_add_sampler_tid(pl->probes, s->cfg.cpu, s->tid);
 	}
@@ -515,29 +459,6 @@ static bool all_done(struct pipeline *pl)
 		if (__atomic_load_n(&pl->cp[i].s.state, __ATOMIC_ACQUIRE) != SAMPLER_DONE)
 			return false;
 	return true;
-}
-
-/* hook_thp_arm - --test-hook thp: advise huge pages on each sampler's region once it measures */
-static void hook_thp_arm(struct pipeline *pl)
-{
-	uint64_t kb;
-
-	for (size_t i = 0; i < pl->n; i++) {
-		if (sampler_hook_arm(&pl->cp[i].s, &kb) == 0) {
-			pl->run->hook_huge_kb_arm += kb;
-			pl->run->hook_actions++;
-		}
-	}
-}
-
-/* hook_thp_end - --test-hook thp: the regions' huge pages once the samplers are done */
-static void hook_thp_end(struct pipeline *pl)
-{
-	uint64_t kb;
-
-	for (size_t i = 0; i < pl->n; i++)
-		if (sampler_hook_huge_kb(&pl->cp[i].s, &kb) == 0)
-			pl->run->hook_huge_kb_end += kb;
 }
 
 /* stop_early - end the run now, as a stop signal would; why (if any) goes into the report */
@@ -591,12 +512,8 @@ static void measure(struct pipeline *pl)
 			tsc_cal_refit(&pl->cal);
 			next_fit = now + FIT_PERIOD_NS;
 		}
-		if (p->test_hook == SAMPLER_HOOK_FAULT)
-			for (size_t i = 0; i < pl->n; i++)
-				if (sampler_hook_zap(&pl->cp[i].s) == 0)
-					pl->run->hook_actions++;
-		if (p->test_hook == SAMPLER_HOOK_THP)
-			hook_thp_arm(pl);
+		for (size_t i = 0; i < pl->n; i++)
+			sampler_hook_tick(&pl->cp[i].s, pl->run);	/* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		check_outputs(pl, now >= next_flush);
@@ -648,10 +565,10 @@ static void finish(struct pipeline *pl)
 	struct js_run *run = pl->run;
 	struct probes_stats st;
 
-	for (size_t i = 0; i < pl->n; i++)
+	for (size_t i = 0; i < pl->n; i++) {
 		sampler_join(&pl->cp[i].s);
-	if (pl->p->test_hook == SAMPLER_HOOK_THP)
-		hook_thp_end(pl);
+		sampler_hook_end(&pl->cp[i].s, run);	/* --test-hook only */
+	}
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
@@ -668,43 +585,27 @@ static void finish(struct pipeline *pl)
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
-		struct js_cpu_result *r = c->res;
+		struct js_cpu_end end = {
+			.end_ns = tsc_to_ns(&run->fit, c->s.end_tsc),
+			.iterations = c->s.iterations, .dropped = c->s.dropped,
+		};
 		uint64_t smi_end;
 
-		if (!c->models_ready)
-			init_models(pl, c);
-		/* start_ns came from an earlier fit: a run stopped before it sampled has
-		 * end_tsc == start_tsc, which the final fit may put 1 ns before it */
-		r->end_ns = JS_MAX(tsc_to_ns(&run->fit, c->s.end_tsc), r->start_ns);
-		r->iterations = c->s.iterations;
-		r->dropped = c->s.dropped;
-		if (r->iterations)
-			r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
-					  (double)r->iterations;
-		intervals_finish(&r->intervals, r->end_ns);
-		for (size_t a = 0; a < r->narrivals; a++) {
-			arrival_finish(&r->arrivals[a], r->end_ns);
-			for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
-				r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
-		}
+		if (!c->res->started)
+			start_result(pl, c);
 		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
-			r->smi = smi_end - c->smi_start;
-		/* the counter is read at start and end only (a read may IPI the CPU): its
-		 * delta goes to the largest gaps that no event explains, among the worst */
-		if (r->smi)
-			smi_allocate(r->top.recs, r->top.n, r->smi);
+			end.smi = smi_end - c->smi_start;
+		result_cpu_finish(c->res, &end);
 		run->probe_evicted += c->ev_evicted;
 		if (c->ev_evicted)
-			js_warn("CPU %d: %llu events evicted before their gap was seen", r->cpu,
-				(unsigned long long)c->ev_evicted);
+			js_warn("CPU %d: %llu events evicted before their gap was seen",
+				c->res->cpu, (unsigned long long)c->ev_evicted);
 	}
 }
 
 static void teardown(struct pipeline *pl)
 {
 	probes_destroy(pl->probes);
-	if (pl->ksyms)
-		ksyms_free(pl->ksyms);
 	for (size_t i = 0; pl->cp && i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
@@ -714,7 +615,7 @@ static void teardown(struct pipeline *pl)
 		free(c->pend);
 		free(c->recs);
 		free(c->ev);
-		free(c->rd);
+		steal_log_free(&c->steal);
 	}
 	free(pl->cp);
 	free(pl->raw);
@@ -726,7 +627,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	struct pipeline pl = { .run = run, .p = p, .outs = outs };
 	int err;
 
-	run->params = p;
+	run->cfg = p->cfg;
 	err = setup(&pl);
 	if (err) {
 		js_err("cannot allocate the measurement's buffers: %s", strerror(-err));

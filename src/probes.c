@@ -4,7 +4,7 @@
  *
  * Configuration goes into rodata between open and load: the measured-CPU mask and list,
  * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
- * steal_time address (FEASIBILITY §3), computed here from the vmlinux BTF. Programs whose
+ * steal_time address (docs/DESIGN.md, probes), computed here from the vmlinux BTF. Programs whose
  * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
  * loaded. The ring buffer is drained with ring_buffer__consume() only: the probes submit
  * with BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
@@ -112,7 +112,7 @@ static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* ---- steal clock location (FEASIBILITY §3) ------------------------------------------ */
+/* ---- steal clock location (docs/DESIGN.md, probes) ------------------------------------ */
 
 static bool kvm_steal_feature(void)
 {
@@ -589,19 +589,30 @@ int probes_attach(struct js_probes *p)
 	return n ? 0 : (err ? err : -ENOENT);
 }
 
-static struct js_event *pending_add(struct js_probes *p, size_t *cap)
+/* pending_open - queue an interval of kind on cpu, still open at now; NULL when out of memory */
+static struct js_event *pending_open(struct js_probes *p, size_t *cap, int cpu, __u32 kind,
+				     __u32 id, __u64 start, __u64 now)
 {
-	struct js_event *np;
+	struct js_event *np, *e;
 
 	if (p->npending == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		np = realloc(p->pending, *cap * sizeof(*np));
+		size_t ncap = *cap ? *cap * 2 : 64;
+
+		np = realloc(p->pending, ncap * sizeof(*np));
 		if (!np)
 			return NULL;
 		p->pending = np;
+		*cap = ncap;
 	}
-	memset(&p->pending[p->npending], 0, sizeof(*p->pending));
-	return &p->pending[p->npending++];
+	e = &p->pending[p->npending++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->cpu = (__u32)cpu;
+	e->id = id;
+	e->start_ns = start;
+	e->end_ns = JS_MAX(now, start);
+	e->flags = JS_F_OPEN;
+	return e;
 }
 
 static void task_comm(pid_t pid, int cpu, char *buf, size_t len)
@@ -630,29 +641,21 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 	__u32 i;
 
 	for (i = 0; i < s->depth && i < JS_STACK; i++) {
-		e = pending_add(p, cap);
+		e = pending_open(p, cap, cpu, s->stack[i].kind, s->stack[i].id, s->stack[i].start,
+				 now);
 		if (!e)
 			return;
-		e->kind = s->stack[i].kind;
-		e->cpu = (__u32)cpu;
-		e->id = s->stack[i].id;
 		e->addr = s->stack[i].addr;
-		e->start_ns = s->stack[i].start;
-		e->end_ns = JS_MAX(now, e->start_ns);
-		e->flags = JS_F_OPEN;
 	}
 	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) != JS_CUR_VALID)
 		return;
-	e = pending_add(p, cap);
+	e = pending_open(p, cap, cpu, s->cur_pid ? JS_EV_TASK : JS_EV_IDLE, s->cur_pid,
+			 s->cur_start, now);
 	if (!e)
 		return;
-	e->kind = s->cur_pid ? JS_EV_TASK : JS_EV_IDLE;
-	e->cpu = (__u32)cpu;
-	e->id = s->cur_pid;
 	e->addr = s->cur_cgroup;
-	e->start_ns = s->cur_start;
-	e->end_ns = JS_MAX(now, e->start_ns);
-	e->flags = JS_F_OPEN | ((s->cur_flags & JS_CUR_KTHREAD) ? JS_F_KTHREAD : 0);
+	if (s->cur_flags & JS_CUR_KTHREAD)
+		e->flags |= JS_F_KTHREAD;
 	task_comm((pid_t)s->cur_pid, cpu, e->name, sizeof(e->name));
 }
 
@@ -669,16 +672,11 @@ static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s
 	for (i = 0; i < JS_WORK_SLOTS; i++) {
 		if (!s->work[i].start || s->work[i].tid != s->cur_pid)
 			continue;
-		e = pending_add(p, cap);
+		e = pending_open(p, cap, cpu, JS_EV_WORK, s->work[i].tid,
+				 JS_MAX(s->work[i].start, s->cur_start), now);
 		if (!e)
 			return;
-		e->kind = JS_EV_WORK;
-		e->cpu = (__u32)cpu;
-		e->id = s->work[i].tid;
 		e->addr = s->work[i].addr;
-		e->start_ns = JS_MAX(s->work[i].start, s->cur_start);
-		e->end_ns = JS_MAX(now, e->start_ns);
-		e->flags = JS_F_OPEN;
 	}
 }
 

@@ -2,6 +2,7 @@
 /* report_csv.c - the --gaps CSV writer, called once per attributed gap. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "js_csv.h"
@@ -9,7 +10,8 @@
 
 void csv_write_header(FILE *fp)
 {
-	fputs("cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns\n", fp);
+	fputs("cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns,entry_ns,"
+	      "entry_causes\n", fp);
 }
 
 /* A row is built in memory and written at once: one stdio call per gap, not one per field
@@ -58,28 +60,43 @@ static void put_field(struct sbuf *b, const char *s)
 	put_mem(b, "\"", 1);
 }
 
-/* the longest row: every cause with the longest detail and net, each field quoted whole */
+/* the longest row: every cause with the longest detail and net, each field quoted whole
+ * (causes and entry_causes) */
 #define CAUSES_MAX (JS_PARTS_MAX * (16 + JS_DETAIL_LEN + 22))
-#define ROW_MAX (128 + 2 * JS_DETAIL_LEN + 2 * CAUSES_MAX)
+#define ROW_MAX (160 + 2 * JS_DETAIL_LEN + 4 * CAUSES_MAX)
 
-void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
+/* put_causes - "class:detail=ns;..." of the parts, ns their net (entry false) or their
+ * entry/exit (entry true: only the parts that have some) */
+static void put_causes(struct sbuf *c, const struct js_attr *a, bool entry)
 {
-	const struct js_attr *a = &g->attr;
-	char cbuf[CAUSES_MAX + 1], rbuf[ROW_MAX];
-	struct sbuf c = { cbuf, 0, CAUSES_MAX }, r = { rbuf, 0, sizeof(rbuf) };
+	bool first = true;
 
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		const struct js_part *p = &a->parts[i];
 
-		if (i)
-			put_mem(&c, ";", 1);
-		put_str(&c, js_cause_name(p->cause));
-		put_mem(&c, ":", 1);
-		put_mem(&c, p->detail, strnlen(p->detail, JS_DETAIL_LEN));
-		put_mem(&c, "=", 1);
-		put_u64(&c, p->net_ns);
+		if (entry && !p->entry_ns)
+			continue;
+		if (!first)
+			put_mem(c, ";", 1);
+		first = false;
+		put_str(c, js_cause_name(p->cause));
+		put_mem(c, ":", 1);
+		put_mem(c, p->detail, strnlen(p->detail, JS_DETAIL_LEN));
+		put_mem(c, "=", 1);
+		put_u64(c, entry ? p->entry_ns : p->net_ns);
 	}
-	cbuf[c.n] = '\0';
+	c->p[c->n] = '\0';
+}
+
+void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
+{
+	const struct js_attr *a = &g->attr;
+	char cbuf[CAUSES_MAX + 1], ebuf[CAUSES_MAX + 1], rbuf[ROW_MAX];
+	struct sbuf c = { cbuf, 0, CAUSES_MAX }, e = { ebuf, 0, CAUSES_MAX };
+	struct sbuf r = { rbuf, 0, sizeof(rbuf) };
+
+	put_causes(&c, a, false);
+	put_causes(&e, a, true);
 	put_u64(&r, g->gap.cpu);
 	put_mem(&r, ",", 1);
 	put_u64(&r, g->gap.start_ns);
@@ -95,6 +112,10 @@ void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
 	put_u64(&r, a->steal_ns);
 	put_mem(&r, ",", 1);
 	put_u64(&r, a->unexplained_ns);
+	put_mem(&r, ",", 1);
+	put_u64(&r, a->entry_ns);
+	put_mem(&r, ",", 1);
+	put_field(&r, ebuf);
 	put_mem(&r, "\n", 1);
 	fwrite(rbuf, 1, r.n, fp);
 }
@@ -119,10 +140,12 @@ static void gaps_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int gaps_output_new(struct js_output *out, const char *path)
+int gaps_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "gaps");
 
+	(void)params;  /* no settings */
 	if (!fp)
 		return -EIO;
 	csv_write_header(fp);

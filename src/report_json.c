@@ -8,7 +8,7 @@
 #include "js_report.h"
 #include "js_sampler.h"
 
-static void params(struct js_json *j, const struct js_params *p)
+static void params(struct js_json *j, const struct js_run_cfg *p)
 {
 	json_obj_begin(j, "params");
 	json_arr_begin(j, "cpus");
@@ -97,48 +97,6 @@ static void machine(struct js_json *j, const struct js_run *run)
 	json_obj_end(j);
 }
 
-/* part_cgroup - the cgroup of the task a part names: its id, full path and short name
- * (null when it names none, or the path is unknown: a cgroup gone before it was looked up) */
-static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t id)
-{
-	const char *path = cgroups_path(cg, id);
-
-	if (id)
-		json_u64(j, "cgroup_id", id);
-	else
-		json_null(j, "cgroup_id");
-	if (path) {
-		json_str(j, "cgroup", path);
-		json_str(j, "cgroup_name", cgroups_name(cg, id));
-	} else {
-		json_null(j, "cgroup");
-		json_null(j, "cgroup_name");
-	}
-}
-
-static void attr(struct js_json *j, const struct js_gap_rec *g, const struct js_cgroups *cg)
-{
-	const struct js_attr *a = &g->attr;
-
-	json_str(j, "cause", js_cause_name(a->primary));
-	json_str(j, "detail", a->detail);
-	json_u64(j, "covered_ns", a->covered_ns);
-	json_u64(j, "steal_ns", a->steal_ns);
-	json_u64(j, "smi", a->smi);
-	json_u64(j, "unexplained_ns", a->unexplained_ns);
-	json_arr_begin(j, "causes");
-	for (uint32_t i = 0; i < a->nparts; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(a->parts[i].cause));
-		json_str(j, "detail", a->parts[i].detail);
-		json_u64(j, "count", a->parts[i].count);
-		json_u64(j, "net_ns", a->parts[i].net_ns);
-		part_cgroup(j, cg, a->parts[i].cgroup);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
-
 static void hist_pcts(struct js_json *j, const struct js_hist *h)
 {
 	for (size_t i = 0; i < js_npcts; i++)
@@ -181,14 +139,14 @@ static void arrivals(struct js_json *j, const struct js_run *run, const struct j
 		}
 		json_obj_end(j);
 		json_arr_begin(j, "burst");
-		for (int k = 0; k < JS_BURST_SIZES && run->params->burst; k++) {
+		for (int k = 0; k < JS_BURST_SIZES && run->cfg.burst; k++) {
 			json_obj_begin(j, NULL);
-			json_u64(j, "arrivals", run->params->burst);
+			json_u64(j, "arrivals", run->cfg.burst);
 			json_u64(j, "gap_size_ns", js_burst_sizes_ns[k]);
 			json_dbl(j, "probability_observed", r->burst_p[i][k]);
 			json_dbl(j, "probability_poisson",
 				 arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
-							   a->interval_ns, run->params->burst,
+							   a->interval_ns, run->cfg.burst,
 							   js_burst_sizes_ns[k]));
 			json_obj_end(j);
 		}
@@ -262,6 +220,7 @@ static void sources(struct js_json *j, const char *name, const char *key,
 		json_u64(j, "gaps", src[i]->gaps);
 		json_u64(j, "events", src[i]->events);
 		json_u64(j, "total_ns", src[i]->total_ns);
+		json_u64(j, "entry_ns", src[i]->entry_ns);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
 		json_u64(j, "max_ns", src[i]->max_ns);
 		json_obj_end(j);
@@ -282,12 +241,97 @@ static void cause_table(struct js_json *j, const struct js_causes *c)
 		json_u64(j, "gaps", cl->gaps);
 		json_u64(j, "events", cl->events);
 		json_u64(j, "total_ns", cl->total_ns);
+		json_u64(j, "entry_ns", cl->entry_ns);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, cl->total_ns));
 		json_u64(j, "max_ns", cl->max_ns);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
 	sources(j, "sources", "detail", c);
+}
+
+/* period_fields - one detector's verdict: period_ns 0 when not periodic */
+static void period_fields(struct js_json *j, const struct js_period *p)
+{
+	struct js_period_result pr;
+	bool periodic = period_result(p, &pr);
+
+	json_bool(j, "periodic", periodic);
+	json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
+	json_dbl(j, "strength", pr.strength);
+	if (pr.phase_ns < 0)
+		json_null(j, "phase_ns");       /* loaded from a file without it */
+	else
+		json_dbl(j, "phase_ns", periodic ? pr.phase_ns : 0);
+	json_u64(j, "gaps", pr.n);
+}
+
+/* periodicity - the unexplained gaps' periodicity: the headline class (the longest tenth,
+ * at least min_ns long), every gap, and each non-empty duration band */
+static void periodicity(struct js_json *j, const struct js_period_classes *pc)
+{
+	int h = period_classes_headline(pc);
+
+	json_obj_begin(j, "unexplained_periodicity");
+	period_fields(j, &pc->ge[h]);
+	json_u64(j, "min_ns", js_period_band_ns[h]);
+	json_obj_begin(j, "all");
+	period_fields(j, &pc->ge[0]);
+	json_obj_end(j);
+	json_arr_begin(j, "bands");
+	for (int i = 0; i < JS_PERIOD_BANDS; i++) {
+		if (!pc->band[i].n)
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "min_ns", js_period_band_ns[i]);
+		if (i == JS_PERIOD_BANDS - 1)
+			json_null(j, "max_ns");
+		else
+			json_u64(j, "max_ns", period_band_hi(i));
+		period_fields(j, &pc->band[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* vm_exit - one VM exit's cost on the CPU, null on bare metal (js_vmexit.h) */
+static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
+{
+	if (!x->samples) {
+		json_null(j, "vm_exit");
+		return;
+	}
+	json_obj_begin(j, "vm_exit");
+	json_u64(j, "samples", x->samples);
+	json_dbl(j, "min_ns", x->min_ns);
+	json_dbl(j, "median_ns", x->median_ns);
+	json_dbl(j, "p90_ns", x->p90_ns);
+	json_obj_end(j);
+}
+
+/* entry_exit - the entry/exit rule's bounds per interruption kind (js_entry.h) */
+static void entry_exit(struct js_json *j, const struct js_entry *m)
+{
+	json_obj_begin(j, "entry_exit");
+	json_u64(j, "prior_ns", m->prior_ns);
+	json_obj_begin(j, "kinds");
+	for (int k = 0; k < ENTRY_KINDS; k++) {
+		const struct js_entry_kind *e = &m->k[k];
+
+		if (!e->lone && !e->gaps)
+			continue;
+		json_obj_begin(j, entry_kind_name(k));
+		json_u64(j, "lone_gaps", e->lone);
+		json_u64(j, "median_ns", e->median_ns);
+		json_u64(j, "bound_ns", entry_bound(m, k));
+		json_u64(j, "gaps", e->gaps);
+		json_u64(j, "interruptions", e->entries);
+		json_u64(j, "entry_ns", e->entry_ns);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
@@ -330,17 +374,9 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	json_obj_end(j);
 	cause_table(j, &r->causes);
 	sources(j, "sources_by_cgroup", "cgroup", &r->by_cgroup);
-	{
-		struct js_period_result pr;
-		bool periodic = period_result(&r->period, &pr);
-
-		json_obj_begin(j, "unexplained_periodicity");
-		json_bool(j, "periodic", periodic);
-		json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
-		json_dbl(j, "strength", pr.strength);
-		json_u64(j, "gaps", pr.n);
-		json_obj_end(j);
-	}
+	vm_exit(j, &r->vm_exit);
+	entry_exit(j, &r->entry);
+	periodicity(j, &r->period);
 	hist_b64(j, "hist_hdr_b64", &r->hist);
 	cause_buckets(j, &r->cb);
 	intervals(j, r);
@@ -352,7 +388,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
 		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
 		json_u64(j, "events", recs[i].attr.nevents);
-		attr(j, &recs[i], run->cgroups);
+		js_attr_write_json(j, &recs[i].attr, run->cgroups);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -372,7 +408,7 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_bool(&j, "interrupted", run->interrupted);
 	json_str(&j, "stop_reason", run->stop_why[0] ? run->stop_why : NULL);
 	json_u64(&j, "wall_ns", run->wall_ns);
-	params(&j, run->params);
+	params(&j, &run->cfg);
 	machine(&j, run);
 	json_obj_begin(&j, "probes");
 	json_bool(&j, "enabled", run->probes_on);
@@ -382,11 +418,11 @@ void report_json(FILE *fp, const struct js_run *run)
 	json_u64(&j, "evicted", run->probe_evicted);
 	probe_cost(&j, run);
 	json_obj_end(&j);
-	if (run->params->test_hook) {
+	if (run->cfg.test_hook != SAMPLER_HOOK_NONE) {
 		json_obj_begin(&j, "test_hook");
-		json_str(&j, "mode", sampler_hook_name(run->params->test_hook));
+		json_str(&j, "mode", sampler_hook_name(run->cfg.test_hook));
 		json_u64(&j, "actions", run->hook_actions);
-		if (run->params->test_hook == SAMPLER_HOOK_THP) {
+		if (run->cfg.test_hook == SAMPLER_HOOK_THP) {
 			json_u64(&j, "huge_kb_at_arm", run->hook_huge_kb_arm);
 			json_u64(&j, "huge_kb_at_end", run->hook_huge_kb_end);
 		}
@@ -423,10 +459,12 @@ static void json_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int json_output_new(struct js_output *out, const char *path)
+int json_output_new(struct js_output *out, const char *path,
+		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "json");
 
+	(void)params;  /* no settings */
 	if (!fp)
 		return -EIO;
 	out->name = "JSON";

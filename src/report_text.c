@@ -8,13 +8,6 @@
 #include "js_story.h"
 #include "js_util.h"
 
-const struct js_pct js_pcts[] = {
-	{ 50.0, "p50_ns", "p50" },       { 90.0, "p90_ns", "p90" },
-	{ 99.0, "p99_ns", "p99" },       { 99.9, "p999_ns", "p99.9" },
-	{ 99.99, "p9999_ns", "p99.99" },
-};
-const size_t js_npcts = ARRAY_SIZE(js_pcts);
-
 #define BAR_WIDTH 30
 
 static char cause_letter(int c);
@@ -39,6 +32,26 @@ static void probe_cost_line(FILE *fp, const struct js_run *run)
 		run->probe_events ? (double)run->probe_run_ns / (double)run->probe_events : 0.0);
 }
 
+/* exit_cost_line - in a guest: one VM exit's cost on each measured CPU (js_vmexit.h) */
+static void exit_cost_line(FILE *fp, const struct js_run *run)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < run->ncpus; i++) {
+		const struct js_exit_cost *x = &run->cpus[i].vm_exit;
+
+		if (!x->samples)
+			continue;
+		if (!*sep)
+			fprintf(fp, "VM exit cost (cpuid round trip, median/min):");
+		fprintf(fp, "%s CPU %d %.2f/%.2f us", sep, run->cpus[i].cpu, x->median_ns / 1e3,
+			x->min_ns / 1e3);
+		sep = ",";
+	}
+	if (*sep)
+		fputc('\n', fp);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -56,7 +69,7 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "time base: TSC %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
 		"residual max %.1f ns (rms %.1f ns)\n", run->fit.hz / 1e9, run->fit.npairs,
 		run->fit.residual_max_ns, run->fit.residual_rms_ns);
-	fprintf(fp, "threshold: %s", js_fmt_ns(buf, sizeof(buf), run->params->threshold_ns));
+	fprintf(fp, "threshold: %s", js_fmt_ns(buf, sizeof(buf), run->cfg.threshold_ns));
 	if (run->probes_on && run->probe_evicted)
 		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
 			" evicted before their gap\n", run->probe_events, run->probe_lost,
@@ -69,6 +82,7 @@ static void header(FILE *fp, const struct js_run *run)
 	probe_cost_line(fp, run);
 	if (!run->smi_countable)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
+	exit_cost_line(fp, run);
 	if (run->clock.rdtscp.samples)
 		fprintf(fp, "clock read cost (median/p99): rdtscp %.1f/%.1f ns, lfence;rdtsc "
 			"%.1f/%.1f ns, clock_gettime %.1f/%.1f ns\n", run->clock.rdtscp.median_ns,
@@ -141,22 +155,114 @@ static char cause_letter(int c)
 	       js_cause_name(c)[0];
 }
 
-/* unexplained_evidence - what is left to say about gaps no event explains */
+/* band_name - "2.0-5.0 us", "< 2.0 us", ">= 1.0 ms": duration band i of the periodicity */
+static const char *band_name(char *buf, size_t len, int i)
+{
+	char a[32], b[32];
+
+	if (!i)
+		snprintf(buf, len, "< %s", js_fmt_ns(b, sizeof(b), period_band_hi(0)));
+	else if (i == JS_PERIOD_BANDS - 1)
+		snprintf(buf, len, ">= %s", js_fmt_ns(a, sizeof(a), js_period_band_ns[i]));
+	else
+		snprintf(buf, len, "%s-%s", js_fmt_ns(a, sizeof(a), js_period_band_ns[i]),
+			 js_fmt_ns(b, sizeof(b), period_band_hi(i)));
+	return buf;
+}
+
+/*
+ * unexplained_evidence - what is left to say about gaps no event explains: the
+ * periodicity of the longest tenth (js_period.h), then which duration bands are periodic
+ * and which are not
+ */
 static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 {
+	const struct js_period_classes *pc = &r->period;
 	struct js_period_result pr;
 	uint64_t n = r->causes.by_primary[JS_CAUSE_UNEXPLAINED];
-	char a[32];
+	int h = period_classes_headline(pc);
+	char a[32], b[32], c[40];
+	const char *sep = "";
 
 	if (!n)
 		return;
 	fprintf(fp, "    unexplained gaps: %" PRIu64 "; ", n);
-	if (period_result(&r->period, &pr))
-		fprintf(fp, "periodic at %s (strength %.2f over %" PRIu64 " gaps)",
-			js_fmt_ns(a, sizeof(a), pr.period_ns), pr.strength, pr.n);
+	if (h)
+		fprintf(fp, ">= %s (%" PRIu64 ", the longest %.0f %%): ",
+			js_fmt_ns(a, sizeof(a), js_period_band_ns[h]), pc->ge[h].n,
+			pc->ge[0].n ? 100.0 * pc->ge[h].n / pc->ge[0].n : 0.0);
+	if (period_result(&pc->ge[h], &pr) && pr.phase_ns >= 0)
+		fprintf(fp, "periodic at %s (phase %s, coherence %.2f)\n",
+			js_fmt_ns(a, sizeof(a), pr.period_ns),
+			js_fmt_ns(b, sizeof(b), (uint64_t)(pr.phase_ns + 0.5)), pr.strength);
+	else if (pr.periodic)   /* a file written before the phase was */
+		fprintf(fp, "periodic at %s (coherence %.2f)\n",
+			js_fmt_ns(a, sizeof(a), pr.period_ns), pr.strength);
 	else
-		fprintf(fp, "no periodicity found");
-	fprintf(fp, "\n");
+		fprintf(fp, "no periodicity found\n");
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < JS_PERIOD_BANDS; i++) {
+			bool per = period_result(&pc->band[i], &pr);
+
+			if (!pc->band[i].n || per != !pass)
+				continue;
+			if (!*sep)
+				fprintf(fp, "      %s", pass ? "not periodic:" : "periodic by duration:");
+			fprintf(fp, "%s %s", sep, band_name(c, sizeof(c), i));
+			if (per)
+				fprintf(fp, " at %s (%.2f)", js_fmt_ns(a, sizeof(a), pr.period_ns),
+					pr.strength);
+			sep = ",";
+		}
+		if (*sep)
+			fprintf(fp, "\n");
+		sep = "";
+	}
+}
+
+/* entry_col - the cause table's entry/exit column: "" when there is none */
+static const char *entry_col(char *buf, size_t len, uint64_t ns)
+{
+	char t[32];
+
+	if (!ns)
+		return "";
+	snprintf(buf, len, " %10s", js_fmt_ns(t, sizeof(t), ns));
+	return buf;
+}
+
+/*
+ * entry_evidence - per interruption kind: its entry/exit per interrupt (the median of its
+ * lone gaps' remainders, js_entry.h), in a guest in VM exits of the cost measured on the
+ * CPU, the bound the rule gave it, and what it was given
+ */
+static void entry_evidence(FILE *fp, const struct js_cpu_result *r)
+{
+	const struct js_entry *m = &r->entry;
+	double x = r->vm_exit.samples ? r->vm_exit.median_ns : 0;
+	char a[32], b[32], c[32];
+	bool any = false;
+
+	for (int k = 0; k < ENTRY_KINDS; k++) {
+		const struct js_entry_kind *e = &m->k[k];
+
+		if (!e->entries)
+			continue;
+		if (!any)
+			fprintf(fp, "    entry/exit (the interruption's time outside its tracepoints; "
+				"bound: p%d of its lone gaps' remainder)\n", ENTRY_PCT);
+		any = true;
+		fprintf(fp, "      %-7s", entry_kind_name(k));
+		if (e->lone)
+			fprintf(fp, " %s per interrupt", js_fmt_ns(a, sizeof(a), e->median_ns));
+		if (e->lone && x > 0)
+			fprintf(fp, " (about %.1f exits of %s here)", (double)e->median_ns / x,
+				js_fmt_ns(b, sizeof(b), (uint64_t)(x + 0.5)));
+		fprintf(fp, "%s bound %s%s, %" PRIu64 " interrupts given %s\n", e->lone ? "," : "",
+			js_fmt_ns(a, sizeof(a), entry_bound(m, k)),
+			e->lone >= ENTRY_MIN_LONE ? "" : " (the prior)", e->entries,
+			js_fmt_ns(c, sizeof(c), e->entry_ns));
+	}
 }
 
 /* cause_table - per class and per source (or, --by cgroup, per class and cgroup): count,
@@ -166,24 +272,25 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 	const struct js_causes *top = by == JS_BY_CGROUP ? &r->by_cgroup : &r->causes;
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
 	size_t n = causes_sorted(top, src, JS_CAUSES_SRC_MAX);
-	char a[32], b[32];
+	char a[32], b[32], e[40];
 
 	if (!r->gap_count)
 		return;
 	fprintf(fp, "  causes                                        gaps   primary     time lost"
-		"  share        max\n");
+		"  share        max  of which entry/exit\n");
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
 		const struct js_cause_class *cl = causes_class(&r->causes, (uint32_t)c);
 
 		if (!cl || !cl->gaps)
 			continue;
-		fprintf(fp, "    %-40s %9" PRIu64 " %9" PRIu64 " %13s %5.1f%% %10s\n",
+		fprintf(fp, "    %-40s %9" PRIu64 " %9" PRIu64 " %13s %5.1f%% %10s%s\n",
 			js_cause_name(c), cl->gaps, r->causes.by_primary[c],
 			js_fmt_ns(a, sizeof(a), cl->total_ns),
 			100.0 * causes_share(&r->causes, cl->total_ns),
-			js_fmt_ns(b, sizeof(b), cl->max_ns));
+			js_fmt_ns(b, sizeof(b), cl->max_ns), entry_col(e, sizeof(e), cl->entry_ns));
 	}
 	unexplained_evidence(fp, r);
+	entry_evidence(fp, r);
 	if (by == JS_BY_CGROUP)
 		fprintf(fp, "  top cgroups (the sources naming a task, per class and cgroup)%s\n",
 			n ? "" : ": none named");
@@ -193,10 +300,11 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 		char name[80];
 
 		snprintf(name, sizeof(name), "%s %s", js_cause_name(src[i]->cause), src[i]->detail);
-		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s\n", name, src[i]->gaps, "",
-			js_fmt_ns(a, sizeof(a), src[i]->total_ns),
+		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s%s\n", name, src[i]->gaps,
+			"", js_fmt_ns(a, sizeof(a), src[i]->total_ns),
 			100.0 * causes_share(top, src[i]->total_ns),
-			js_fmt_ns(b, sizeof(b), src[i]->max_ns));
+			js_fmt_ns(b, sizeof(b), src[i]->max_ns),
+			entry_col(e, sizeof(e), src[i]->entry_ns));
 	}
 }
 
@@ -212,7 +320,7 @@ static void worst(FILE *fp, const struct js_run *run, const struct js_cpu_result
 		goto out;
 	recs = malloc(r->top.n * sizeof(*recs));
 	if (!recs) {
-		fprintf(fp, "  worst %u gaps: not listed (out of memory)\n", r->top.n);
+		fprintf(fp, "  worst %zu gaps: not listed (out of memory)\n", r->top.n);
 		goto out;
 	}
 	n = result_top_sorted(r, recs);
@@ -249,13 +357,13 @@ static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_res
 						100.0 * ar->delayed_by_cause[c] / ar->delayed);
 			fprintf(fp, "\n");
 		}
-		for (int k = 0; k < JS_BURST_SIZES && run->params->burst; k++) {
+		for (int k = 0; k < JS_BURST_SIZES && run->cfg.burst; k++) {
 			double pois = arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
-								ar->interval_ns, run->params->burst,
+								ar->interval_ns, run->cfg.burst,
 								js_burst_sizes_ns[k]);
 
 			fprintf(fp, "    a burst of %" PRIu64 " meets a gap >= %s: %.4f observed, "
-				"%.4f Poisson estimate\n", run->params->burst,
+				"%.4f Poisson estimate\n", run->cfg.burst,
 				js_fmt_ns(b, sizeof(b), js_burst_sizes_ns[k]), r->burst_p[i][k], pois);
 		}
 	}
@@ -293,7 +401,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	fprintf(fp, "  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
 		"(the detection floor)\n", r->loop_ns_min, r->loop_ns_median, r->loop_ns_mean);
 	fprintf(fp, "  gaps            %" PRIu64 " above %s", r->gap_count,
-		js_fmt_ns(a, sizeof(a), run->params->threshold_ns));
+		js_fmt_ns(a, sizeof(a), run->cfg.threshold_ns));
 	if (r->dropped)
 		fprintf(fp, " (+%" PRIu64 " LOST: sampler ring full)", r->dropped);
 	fprintf(fp, "\n  time lost       %s (%.3f %%)\n", js_fmt_ns(b, sizeof(b), r->lost_ns),
@@ -308,7 +416,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 		percentiles(fp, r);
 	histogram(fp, run, r);
 	if (run->probes_on)
-		cause_table(fp, r, run->params->by);
+		cause_table(fp, r, run->cfg.by);
 	intervals(fp, r);
 	arrivals(fp, run, r);
 	worst(fp, run, r);

@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* result.c - accumulate attributed gaps into a CPU's result (bounded memory). */
+/*
+ * result.c - a CPU's result from start to end (bounded memory): result_cpu_init, then
+ * result_cpu_start when its sampler starts measuring (the per-second, arrival and burst
+ * models), result_add_gap per attributed gap (totals, histograms, worst list, models),
+ * result_cpu_finish when it is done.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_correlate.h"
+#include "js_ksyms.h"
 #include "js_result.h"
+#include "js_util.h"
 
 const uint64_t js_burst_sizes_ns[JS_BURST_SIZES] = { 10000, 100000, 1000000, 10000000 };
+
+const struct js_pct js_pcts[] = {
+	{ 50.0, "p50_ns", "p50" },       { 90.0, "p90_ns", "p90" },
+	{ 99.0, "p99_ns", "p99" },       { 99.9, "p999_ns", "p99.9" },
+	{ 99.99, "p9999_ns", "p99.99" },
+};
+const size_t js_npcts = ARRAY_SIZE(js_pcts);
 
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 {
@@ -20,74 +35,71 @@ int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 	causes_init(&r->by_cgroup);
 	r->by_cgroup.cpu = (uint32_t)cpu;
 	cbuckets_init(&r->cb);
-	period_init(&r->period, 0, 0);
+	period_classes_init(&r->period, 0, 0);
+	entry_init(&r->entry, 0);
 	err = hist_init(&r->hist, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 	if (err)
 		return err;
-	r->top.cap = top;
-	if (top) {
-		r->top.recs = calloc(top, sizeof(*r->top.recs));
-		if (!r->top.recs) {
-			hist_free(&r->hist);
-			return -ENOMEM;
-		}
-	}
-	return 0;
+	err = result_top_init(&r->top, top);
+	if (err)
+		hist_free(&r->hist);
+	return err;
 }
 
 void result_cpu_free(struct js_cpu_result *r)
 {
 	hist_free(&r->hist);
-	free(r->top.recs);
-	r->top.recs = NULL;
+	topn_free(&r->top);
 	for (size_t i = 0; i < r->narrivals; i++)
 		arrival_free(&r->arrivals[i]);
 	intervals_free(&r->intervals);
 	r->narrivals = 0;
 }
 
-static void heap_down(struct js_top *t, unsigned i)
+/* rec_shorter - the worst list's order: by duration (ties keep their place) */
+static bool rec_shorter(const void *a, const void *b)
 {
-	for (;;) {
-		unsigned l = 2 * i + 1, m = i;
+	const struct js_gap_rec *x = a, *y = b;
 
-		if (l < t->n && t->recs[l].gap.dur_ns < t->recs[m].gap.dur_ns)
-			m = l;
-		if (l + 1 < t->n && t->recs[l + 1].gap.dur_ns < t->recs[m].gap.dur_ns)
-			m = l + 1;
-		if (m == i)
-			return;
-		struct js_gap_rec tmp = t->recs[i];
-		t->recs[i] = t->recs[m];
-		t->recs[m] = tmp;
-		i = m;
-	}
+	return x->gap.dur_ns < y->gap.dur_ns;
 }
 
-static void heap_up(struct js_top *t, unsigned i)
+int result_top_init(struct js_topn *t, size_t cap)
 {
-	while (i > 0) {
-		unsigned p = (i - 1) / 2;
-
-		if (t->recs[p].gap.dur_ns <= t->recs[i].gap.dur_ns)
-			return;
-		struct js_gap_rec tmp = t->recs[i];
-		t->recs[i] = t->recs[p];
-		t->recs[p] = tmp;
-		i = p;
-	}
+	return topn_init(t, cap, sizeof(struct js_gap_rec), rec_shorter);
 }
 
-static void top_add(struct js_top *t, const struct js_gap_rec *g)
+int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js_run_cfg *cfg)
 {
-	if (!t->cap)
+	int err;
+
+	r->started = true;
+	r->start_ns = start_ns;
+	err = intervals_init(&r->intervals, start_ns, 1000000000ull, 0);
+	for (size_t a = 0; !err && a < cfg->narrivals; a++) {
+		/* arrivals outside gaps wait 0: the loop period is reported beside */
+		err = arrival_init(&r->arrivals[a], cfg->arrival_ns[a], start_ns, 0);
+		if (err)
+			break;
+		r->narrivals++;
+		for (int k = 0; k < JS_BURST_SIZES && cfg->burst; k++)
+			burst_init(&r->bursts[a][k], start_ns, cfg->arrival_ns[a], cfg->burst,
+				   js_burst_sizes_ns[k]);
+	}
+	return err;
+}
+
+/* models_add_gap - the per-gap models beside the totals (once started) */
+static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
+{
+	if (!r->started)
 		return;
-	if (t->n < t->cap) {
-		t->recs[t->n] = *g;
-		heap_up(t, t->n++);
-	} else if (g->gap.dur_ns > t->recs[0].gap.dur_ns) {
-		t->recs[0] = *g;
-		heap_down(t, 0);
+	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns);
+	for (size_t a = 0; a < r->narrivals; a++) {
+		arrival_add_gap(&r->arrivals[a], g->gap.start_ns, g->gap.dur_ns,
+				(int)g->attr.primary);
+		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
+			burst_add_gap(&r->bursts[a][k], g->gap.start_ns, g->gap.dur_ns);
 	}
 }
 
@@ -101,9 +113,34 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	causes_add_cgroups(&r->by_cgroup, g, r->cgroups);
 	cbuckets_add(&r->cb, g->gap.dur_ns, g->attr.primary);
 	if (g->attr.primary == JS_CAUSE_UNEXPLAINED)
-		period_add(&r->period, g->gap.start_ns);
+		period_classes_add(&r->period, g->gap.start_ns, g->gap.dur_ns);
 	hist_record(&r->hist, (int64_t)g->gap.dur_ns);
-	top_add(&r->top, g);
+	topn_offer(&r->top, g);
+	models_add_gap(r, g);
+}
+
+void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
+{
+	/* start_ns came from an earlier TSC fit: a run stopped before it sampled ends
+	 * where it started, which the final fit may put 1 ns before it */
+	r->end_ns = JS_MAX(e->end_ns, r->start_ns);
+	r->iterations = e->iterations;
+	r->dropped = e->dropped;
+	if (r->iterations)
+		r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
+				  (double)r->iterations;
+	intervals_finish(&r->intervals, r->end_ns);
+	entry_finish(&r->entry);
+	for (size_t a = 0; a < r->narrivals; a++) {
+		arrival_finish(&r->arrivals[a], r->end_ns);
+		for (int k = 0; k < JS_BURST_SIZES && r->bursts[a][k].span_ns; k++)
+			r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
+	}
+	r->smi = e->smi;
+	/* the counter is read at start and end only (a read may IPI the CPU): its delta
+	 * goes to the largest gaps that no event explains, among the worst */
+	if (r->smi)
+		smi_allocate(r->top.v, r->top.n, r->smi);
 }
 
 static int cmp_dur_desc(const void *a, const void *b)
@@ -116,10 +153,10 @@ static int cmp_dur_desc(const void *a, const void *b)
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out)
 {
 	if (!r->top.n)
-		return 0;	/* -n 0: recs (and out) may be NULL */
-	memcpy(out, r->top.recs, r->top.n * sizeof(*out));
+		return 0;	/* -n 0: v (and out) may be NULL */
+	memcpy(out, r->top.v, r->top.n * sizeof(*out));
 	qsort(out, r->top.n, sizeof(*out), cmp_dur_desc);
-	return r->top.n;
+	return (unsigned)r->top.n;
 }
 
 double result_lost_pct(const struct js_cpu_result *r)
@@ -127,4 +164,24 @@ double result_lost_pct(const struct js_cpu_result *r)
 	uint64_t win = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 
 	return win ? 100.0 * (double)r->lost_ns / (double)win : 0.0;
+}
+
+const char *run_sym(const struct js_run *run, uint64_t addr)
+{
+	return run->ksyms ? ksyms_name(run->ksyms, addr) : NULL;
+}
+
+void run_free(struct js_run *run)
+{
+	for (size_t i = 0; run->cpus && i < run->ncpus; i++)
+		result_cpu_free(&run->cpus[i]);
+	free(run->cpus);
+	if (run->audited)
+		audit_free(&run->audit);
+	if (run->have_deltas)
+		audit_deltas_free(&run->deltas);
+	free(run->xcheck);
+	ksyms_free(run->ksyms);
+	cgroups_free(run->cgroups);
+	memset(run, 0, sizeof(*run));
 }

@@ -51,7 +51,7 @@ static void pop(struct ld *l, size_t mark)
 static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struct jsonp_val *at,
 						       const char *key, const char *fmt, ...)
 {
-	char msg[256], where[32] = "";
+	char msg[256], where[64] = "", pos[48];
 	const char *path = l->path[0] == '.' ? l->path + 1 : l->path;
 	va_list ap;
 
@@ -61,7 +61,7 @@ static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struc
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (at)
-		snprintf(where, sizeof(where), " (line %u, column %u)", at->line, at->col);
+		snprintf(where, sizeof(where), " (%s)", jsonp_pos(at, pos, sizeof(pos)));
 	l->rc = js_errf(l->err, l->errlen, "%s%s%s%s%s%s", path, key && path[0] ? "." : "",
 			key ? key : "", path[0] || key ? ": " : "", msg, where);
 	return l->rc;
@@ -299,14 +299,13 @@ static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, i
 	pop(l, mark);
 }
 
-static void load_params(struct ld *l, const struct jsonp_val *root, struct js_params *p)
+static void load_params(struct ld *l, const struct jsonp_val *root, struct js_run_cfg *p)
 {
 	const struct jsonp_val *o = get(l, root, "params", JSONP_OBJ, REQ), *a;
 	size_t mark = push(l, ".params");
 	uint64_t top = 0;
 	bool probes = true;
 
-	p->cmd = JS_CMD_MEASURE;
 	cpu_list(l, o, "cpus", p->cpus, &p->ncpus);
 	cpu_list(l, o, "house_keeping", p->hk, &p->nhk);
 	u64_at(l, o, "duration_ns", REQ, &p->duration_ns);
@@ -477,6 +476,7 @@ static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_caus
 		u64_at(l, &m->val, "gaps", REQ, &c->cls[k].gaps);
 		u64_at(l, &m->val, "events", REQ, &c->cls[k].events);
 		u64_at(l, &m->val, "total_ns", REQ, &c->cls[k].total_ns);
+		u64_at(l, &m->val, "entry_ns", 0, &c->cls[k].entry_ns);
 		u64_at(l, &m->val, "max_ns", REQ, &c->cls[k].max_ns);
 		pop(l, m2);
 	}
@@ -519,6 +519,7 @@ static void load_sources(struct ld *l, const struct jsonp_val *o, const char *na
 		u64_at(l, v, "gaps", REQ, &s->gaps);
 		u64_at(l, v, "events", REQ, &s->events);
 		u64_at(l, v, "total_ns", REQ, &s->total_ns);
+		u64_at(l, v, "entry_ns", 0, &s->entry_ns);
 		u64_at(l, v, "max_ns", REQ, &s->max_ns);
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
@@ -562,30 +563,113 @@ static void load_cbuckets(struct ld *l, const struct jsonp_val *o, struct js_cau
 	pop(l, mark);
 }
 
-/* load_period - one synthetic candidate whose statistics give back the saved verdict */
-static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period *p)
+/* load_verdict - one detector's saved verdict: {periodic, period_ns, strength, gaps,
+ * phase_ns}; phase_ns is absent from files written before it (then -1: unknown) */
+static void load_verdict(struct ld *l, const struct jsonp_val *v, struct js_period *p)
 {
-	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".unexplained_periodicity");
-	uint64_t period = 0, n = 0;
-	double strength = 0;
-	bool periodic = false;
+	struct js_period_result r = { .phase_ns = -1 };
 
-	bool_at(l, v, "periodic", REQ, &periodic);
-	u64_at(l, v, "period_ns", REQ, &period);
-	dbl_at(l, v, "strength", REQ, &strength);
-	u64_at(l, v, "gaps", REQ, &n);
+	bool_at(l, v, "periodic", REQ, &r.periodic);
+	u64_at(l, v, "period_ns", REQ, &r.period_ns);
+	dbl_at(l, v, "strength", REQ, &r.strength);
+	u64_at(l, v, "gaps", REQ, &r.n);
+	dbl_at(l, v, "phase_ns", 0, &r.phase_ns);
+	period_saved(p, &r);
+}
+
+/*
+ * load_period - the periodicity verdicts: the headline class (min_ns, 0 in files written
+ * before the classes: every unexplained gap), "all", the bands; the classes' gap counts
+ * follow from the bands', so the headline is chosen again as it was
+ */
+static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period_classes *pc)
+{
+	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ), *a;
+	size_t mark = push(l, ".unexplained_periodicity");
+	uint64_t min = 0;
+	int h = 0;
+
+	period_classes_init(pc, 0, 0);
+	a = get(l, v, "bands", JSONP_ARR, 0);
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		size_t m2 = push(l, ".bands[%zu]", i);
+		int b = 0;
+
+		u64_at(l, &a->arr.v[i], "min_ns", REQ, &min);
+		while (b < JS_PERIOD_BANDS && js_period_band_ns[b] != min)
+			b++;
+		if (b == JS_PERIOD_BANDS)
+			lfail(l, &a->arr.v[i], "min_ns", "%llu is not a band's bound",
+			      (unsigned long long)min);
+		else
+			load_verdict(l, &a->arr.v[i], &pc->band[b]);
+		for (int k = 0; k <= b && k < JS_PERIOD_BANDS && !l->rc; k++)
+			pc->ge[k].n += pc->band[b].n;
+		pop(l, m2);
+	}
+	if (get(l, v, "all", JSONP_OBJ, 0)) {
+		size_t m2 = push(l, ".all");
+
+		load_verdict(l, jsonp_get(v, "all"), &pc->ge[0]);
+		pop(l, m2);
+	}
+	min = 0;
+	u64_at(l, v, "min_ns", 0, &min);
+	while (h < JS_PERIOD_BANDS && js_period_band_ns[h] != min)
+		h++;
+	if (h == JS_PERIOD_BANDS)
+		lfail(l, jsonp_get(v, "min_ns"), "min_ns", "%llu is not a band's bound",
+		      (unsigned long long)min);
+	else
+		load_verdict(l, v, &pc->ge[h]);
 	pop(l, mark);
-	period_init(p, 0, 0);
-	p->ncand = 1;
-	p->cand[0].num = period ? period : 1000000;
-	p->cand[0].den = 1;
-	p->pairs = 1;
-	p->cand[0].conc = strength > 0 ? strength * strength : 0;
-	p->cand[0].z = periodic ? 1e300 : 0;
-	p->n = n;
-	p->min_samples = periodic ? 0 : UINT32_MAX;
-	p->min_strength = periodic ? 0 : 2;
+}
+
+/* load_vm_exit - one VM exit's cost (absent before it was measured, null on bare metal) */
+static void load_vm_exit(struct ld *l, const struct jsonp_val *o, struct js_exit_cost *x)
+{
+	const struct jsonp_val *v = get(l, o, "vm_exit", JSONP_OBJ, NUL);
+	size_t mark = push(l, ".vm_exit");
+	uint64_t n = 0;
+
+	u64_at(l, v, "samples", REQ, &n);
+	x->samples = (uint32_t)JS_MIN(n, UINT32_MAX);
+	dbl_at(l, v, "min_ns", REQ, &x->min_ns);
+	dbl_at(l, v, "median_ns", REQ, &x->median_ns);
+	dbl_at(l, v, "p90_ns", REQ, &x->p90_ns);
+	pop(l, mark);
+}
+
+/* load_entry - the entry/exit rule's figures per interruption kind (absent before it) */
+static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry *m)
+{
+	const struct jsonp_val *v = get(l, o, "entry_exit", JSONP_OBJ, 0), *kinds;
+	size_t mark = push(l, ".entry_exit");
+
+	memset(m, 0, sizeof(*m));
+	u64_at(l, v, "prior_ns", REQ, &m->prior_ns);
+	kinds = get(l, v, "kinds", JSONP_OBJ, REQ);
+	for (size_t i = 0; i < jsonp_len(kinds) && !l->rc; i++) {
+		const struct jsonp_member *mb = jsonp_member_at(kinds, i);
+		int k = entry_kind_from_name(mb->key);
+		struct js_entry_kind *e;
+		size_t m2 = push(l, ".kinds.%s", mb->key);
+
+		if (k < 0 || !jsonp_is(&mb->val, JSONP_OBJ)) {
+			lfail(l, &mb->val, NULL, k < 0 ? "not an interruption kind" :
+			      "expected an object");
+			break;
+		}
+		e = &m->k[k];
+		u64_at(l, &mb->val, "lone_gaps", REQ, &e->lone);
+		u64_at(l, &mb->val, "median_ns", REQ, &e->median_ns);
+		u64_at(l, &mb->val, "bound_ns", REQ, &e->bound_ns);
+		u64_at(l, &mb->val, "gaps", REQ, &e->gaps);
+		u64_at(l, &mb->val, "interruptions", REQ, &e->entries);
+		u64_at(l, &mb->val, "entry_ns", REQ, &e->entry_ns);
+		pop(l, m2);
+	}
+	pop(l, mark);
 }
 
 static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
@@ -646,7 +730,7 @@ static void load_delayed_by(struct ld *l, const struct jsonp_val *v, struct js_a
 
 /* load_bursts - burst exposure of arrival i; the saved burst size if params lack it */
 static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
-			size_t i, struct js_params *p)
+			size_t i, struct js_run_cfg *p)
 {
 	const struct jsonp_val *b = get(l, v, "burst", JSONP_ARR, REQ);
 	size_t mark = push(l, ".burst");
@@ -674,7 +758,7 @@ static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_r
 }
 
 static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
-			 struct js_params *p)
+			 struct js_run_cfg *p)
 {
 	struct js_arrival *a = &r->arrivals[r->narrivals];
 
@@ -705,7 +789,7 @@ static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_
 }
 
 static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-			  struct js_params *p)
+			  struct js_run_cfg *p)
 {
 	const struct jsonp_val *a = get(l, o, "arrivals", JSONP_ARR, REQ);
 	size_t mark = push(l, ".arrivals");
@@ -745,6 +829,7 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 	u64_at(l, v, "count", REQ, &count);
 	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
 	u64_at(l, v, "net_ns", REQ, &part->net_ns);
+	u64_at(l, v, "entry_ns", 0, &part->entry_ns);
 	load_part_cgroup(l, v, part);
 }
 
@@ -768,6 +853,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 	u64_at(l, v, "steal_ns", REQ, &a->steal_ns);
 	u64_at(l, v, "smi", REQ, &a->smi);
 	u64_at(l, v, "unexplained_ns", REQ, &a->unexplained_ns);
+	u64_at(l, v, "entry_ns", 0, &a->entry_ns);
 	parts = get(l, v, "causes", JSONP_ARR, REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
 		size_t m2 = push(l, ".causes[%zu]", i);
@@ -787,28 +873,28 @@ static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 {
 	const struct jsonp_val *a = get(l, o, "top", JSONP_ARR, REQ);
 	size_t mark = push(l, ".top");
-	struct js_top *t = &r->top;
+	struct js_topn *t = &r->top;
+	struct js_gap_rec *recs;
 
 	if (!a)
 		goto out;
-	t->cap = (unsigned)a->arr.n;
-	t->recs = calloc(a->arr.n ? a->arr.n : 1, sizeof(*t->recs));
-	if (!t->recs) {
+	if (result_top_init(t, a->arr.n)) {
 		l->rc = -ENOMEM;
 		goto out;
 	}
+	recs = t->v;
 	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
 		size_t m2 = push(l, "[%zu]", i);
 		struct js_gap_rec g;
-		unsigned j;
+		size_t j;
 
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
 			lfail(l, &a->arr.v[i], NULL, "expected an object");
 		load_gap(l, &a->arr.v[i], r->cpu, &g);
-		for (j = t->n; j > 0 && t->recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
+		for (j = t->n; j > 0 && recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
 			;
-		memmove(&t->recs[j + 1], &t->recs[j], (t->n - j) * sizeof(g));
-		t->recs[j] = g;
+		memmove(&recs[j + 1], &recs[j], (t->n - j) * sizeof(g));
+		recs[j] = g;
 		t->n++;
 		pop(l, m2);
 	}
@@ -842,7 +928,7 @@ static void load_cpu_counts(struct ld *l, const struct jsonp_val *o, struct js_c
 }
 
 static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-		     struct js_run *run, struct js_params *p)
+		     struct js_run *run, struct js_run_cfg *p)
 {
 	causes_init(&r->causes);
 	cbuckets_init(&r->cb);
@@ -870,13 +956,15 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 			"histogram is left out", l->path + 1);
 	load_cbuckets(l, o, &r->cb);
 	load_period(l, o, &r->period);
+	load_vm_exit(l, o, &r->vm_exit);
+	load_entry(l, o, &r->entry);
 	load_intervals(l, o, r);
 	load_arrivals(l, o, r, p);
 	load_top(l, o, r);
 }
 
 static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run *run,
-		      struct js_params *p)
+		      struct js_run_cfg *p)
 {
 	const struct jsonp_val *a = get(l, root, "cpus", JSONP_ARR, REQ);
 
@@ -1273,19 +1361,17 @@ static void check_header(struct ld *l, const struct jsonp_val *root)
 int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, size_t errlen)
 {
 	struct ld l = { .err = err, .errlen = errlen };
-	struct js_params *p = calloc(1, sizeof(*p));
+	struct js_run_cfg *p = &run->cfg;
 
 	memset(run, 0, sizeof(*run));
 	if (err && errlen)
 		err[0] = '\0';
 	run->cgroups = cgroups_new();
-	if (!p || !run->cgroups) {
-		free(p);
-		cgroups_free(run->cgroups);
-		run->cgroups = NULL;
+	if (!run->cgroups) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	run->params = p;
 	l.cg = run->cgroups;
 	check_header(&l, root);
 	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
@@ -1383,15 +1469,5 @@ int run_load_file(const char *path, struct js_run *run, char *err, size_t errlen
 /* run_load_free - everything a load allocated */
 void run_load_free(struct js_run *run)
 {
-	for (size_t i = 0; run->cpus && i < run->ncpus; i++)
-		result_cpu_free(&run->cpus[i]);
-	free(run->cpus);
-	if (run->audited)
-		audit_free(&run->audit);
-	if (run->have_deltas)
-		audit_deltas_free(&run->deltas);
-	free(run->xcheck);
-	cgroups_free(run->cgroups);
-	free((void *)run->params);
-	memset(run, 0, sizeof(*run));
+	run_free(run);
 }

@@ -2,7 +2,8 @@
 /*
  * sampler.c - the pinned spin loop. Everything that may sleep, allocate or
  * fault happens before the loop: pinning, scheduling policy, NUMA-local ring
- * allocation and pre-faulting, loop calibration. The loop itself reads the TSC,
+ * allocation and pre-faulting, loop calibration (and in a guest the cost of a VM exit,
+ * js_vmexit.h). The loop itself reads the TSC,
  * compares, and stores gaps into the ring: no syscalls, no allocation, no
  * floating point, no printing.
  */
@@ -17,7 +18,6 @@
 #include <unistd.h>
 
 #include "js_sampler.h"
-#include "js_sysfs.h"
 #include "js_tsc.h"
 #include "js_util.h"
 
@@ -78,12 +78,8 @@ static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64
 		now = read_tsc(lfence);
 		iters++;
 		if (__builtin_expect(now - prev > thr, 0)) {
-			if (record) {
-				if (!ring_push(&s->ring, prev, now))
-					dropped++;
-				s->iterations = iters;
-				s->dropped = dropped;
-			}
+			if (record)
+				dropped = sampler_push_gap(s, prev, now, iters, dropped);
 			if (now >= until || *stop)
 				break;
 		} else if (__builtin_expect((iters & 0xfff) == 0, 0) && (now >= until || *stop)) {
@@ -95,163 +91,10 @@ static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64
 	s->dropped = dropped;
 }
 
-/*
- * spin_hook - the test-hook loop: the spin loop plus one access to the hook region per
- * iteration (a store for FAULT, a read walking the region for THP). Never used to measure.
- */
-static void spin_hook(struct sampler *s, uint64_t until)
-{
-	const volatile int *stop = s->cfg.stop;
-	const uint64_t thr = s->cfg.threshold_cycles;
-	volatile char *mem = s->hook_mem;
-	uint64_t iters = s->iterations, dropped = s->dropped, off = 0;
-	uint64_t prev = js_rdtscp(), now;
-
-	for (;;) {
-		now = js_rdtscp();
-		iters++;
-		if (s->cfg.hook == SAMPLER_HOOK_FAULT) {
-			mem[0] = (char)iters;
-		} else {
-			(void)mem[off];
-			off = (off + 4096) & (SAMPLER_HOOK_BYTES - 1);
-		}
-		if (now - prev > thr) {
-			if (!ring_push(&s->ring, prev, now))
-				dropped++;
-			s->iterations = iters;
-			s->dropped = dropped;
-			if (now >= until || *stop)
-				break;
-		} else if ((iters & 0xfff) == 0 && (now >= until || *stop)) {
-			break;
-		}
-		prev = now;
-	}
-	s->iterations = iters;
-	s->dropped = dropped;
-}
-
-int sampler_hook_zap(struct sampler *s)
-{
-	uint64_t it = s->iterations;
-
-	if (!s->hook_mem || s->cfg.hook != SAMPLER_HOOK_FAULT)
-		return -EINVAL;
-	/* one zap, one fault: only zap again once the sampler has run (and so touched the
-	 * page: it publishes its iterations at every gap, the zap's own IPI included) */
-	if (it == s->hook_last_iter)
-		return -EAGAIN;
-	s->hook_last_iter = it;
-	return madvise(s->hook_mem, 4096, MADV_DONTNEED) ? -errno : 0;
-}
-
-/* smaps_vma_range - true with its [lo, hi) if @line is a VMA header ("lo-hi perms ...") */
-static bool smaps_vma_range(const char *line, uint64_t *lo, uint64_t *hi)
-{
-	char *end;
-
-	errno = 0;
-	*lo = strtoull(line, &end, 16);
-	if (end == line || *end != '-' || errno)
-		return false;
-	line = end + 1;
-	*hi = strtoull(line, &end, 16);
-	return end != line && *end == ' ' && !errno;
-}
-
-/* sampler_smaps_huge_kb - AnonHugePages of the VMA containing @addr in smaps text */
-int sampler_smaps_huge_kb(const char *smaps, uint64_t addr, uint64_t *kb)
-{
-	const char *line = smaps, *nl;
-	bool inside = false;
-	uint64_t lo, hi;
-
-	if (!smaps || !kb)
-		return -EINVAL;
-	for (; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		if (smaps_vma_range(line, &lo, &hi)) {
-			if (inside)
-				break;		/* the VMA ended without the field */
-			inside = addr >= lo && addr < hi;
-		} else if (inside && !strncmp(line, "AnonHugePages:", 14)) {
-			*kb = strtoull(line + 14, NULL, 10);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* sampler_hook_huge_kb - AnonHugePages of the hook region's VMA, from /proc/self/smaps */
-int sampler_hook_huge_kb(const struct sampler *s, uint64_t *kb)
-{
-	char *text = NULL;
-	size_t len;
-	int err;
-
-	*kb = 0;
-	if (!s->hook_mem)
-		return -EINVAL;
-	err = sysfs_read_file("/proc/self/smaps", &text, &len);
-	if (err)
-		goto out;
-	err = sampler_smaps_huge_kb(text, (uintptr_t)s->hook_mem, kb);
-out:
-	free(text);
-	return err;
-}
-
-/* sampler_hook_arm - THP hook: MADV_HUGEPAGE on the region once the sampler measures */
-int sampler_hook_arm(struct sampler *s, uint64_t *huge_kb)
-{
-	int err = -EINVAL;
-
-	*huge_kb = 0;
-	if (!s->hook_mem || s->cfg.hook != SAMPLER_HOOK_THP)
-		goto out;
-	err = -EALREADY;
-	if (s->hook_armed)
-		goto out;
-	/* measuring: start_tsc is set right before the loop that reads the region */
-	err = -EAGAIN;
-	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SAMPLER_RUNNING || !s->start_tsc)
-		goto out;
-	sampler_hook_huge_kb(s, huge_kb);
-	err = madvise(s->hook_mem, SAMPLER_HOOK_BYTES, MADV_HUGEPAGE) ? -errno : 0;
-	s->hook_armed = true;	/* once, even on failure */
-out:
-	return err;
-}
-
-/* hook_setup - the hook region: unlocked so it can be zapped or collapsed */
-static int hook_setup(struct sampler *s)
-{
-	size_t len = SAMPLER_HOOK_BYTES * 2;
-	char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *mem;
-
-	if (raw == MAP_FAILED)
-		return fail(s, errno, "mapping the test-hook region");
-	mem = (char *)(((uintptr_t)raw + SAMPLER_HOOK_BYTES - 1) & ~(uintptr_t)(SAMPLER_HOOK_BYTES - 1));
-	munlock(raw, len);
-	if (s->cfg.hook == SAMPLER_HOOK_THP) {
-		/* small pages only: the advice comes once the sampler measures (sampler_hook_arm),
-		 * else khugepaged, woken by it, may collapse the region before the run starts */
-		if (madvise(mem, SAMPLER_HOOK_BYTES, MADV_NOHUGEPAGE))
-			return fail(s, errno, "madvise(MADV_NOHUGEPAGE) on the test-hook region");
-		memset(mem, 1, SAMPLER_HOOK_BYTES);
-	} else {
-		mem[0] = 1;
-	}
-	s->hook_mem = mem;
-	return 0;
-}
-
 static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
 {
 	if (record && s->cfg.hook != SAMPLER_HOOK_NONE) {
-		spin_hook(s, until);
+		sampler_hook_spin(s, until);	/* test only: sampler_hook.c */
 		return;
 	}
 	if (s->cfg.lfence) {
@@ -353,8 +196,13 @@ static int setup(struct sampler *s)
 	s->cal_bins = calloc(SAMPLER_CAL_BINS, sizeof(uint32_t));
 	if (!s->cal_bins)
 		return fail(s, ENOMEM, "allocating calibration bins");
-	if (s->cfg.hook != SAMPLER_HOOK_NONE && hook_setup(s))
-		return -s->err;
+	if (s->cfg.hook != SAMPLER_HOOK_NONE) {
+		const char *what = "";
+		int err = sampler_hook_setup(s, &what);
+
+		if (err)
+			return fail(s, -err, what);
+	}
 	memset(s->ring.slots, 0, bytes);	/* pre-fault */
 	mlock(s->ring.slots, bytes);	/* mlockall(MCL_FUTURE) covers it too; best effort */
 	s->ring.mask = s->cfg.ring_entries - 1;
@@ -369,6 +217,7 @@ static void *sampler_main(void *arg)
 	if (setup(s))
 		return NULL;
 	calibrate(s);
+	vmexit_measure(&s->vmexit);
 	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
 	while (!*s->cfg.go && !*s->cfg.stop)
 		__builtin_ia32_pause();
@@ -444,19 +293,30 @@ void sampler_free(struct sampler *s)
 	/* the hook region is left mapped: it is test-only and freed with the process */
 }
 
+/* the scheduling policies a sampler runs under: -P's letter (rtla's) and the JSON name */
+static const struct {
+	char letter;
+	const char *name;
+} policies[] = {
+	[SCHED_OTHER] = { 'o', "other" },
+	[SCHED_FIFO] = { 'f', "fifo" },
+	[SCHED_RR] = { 'r', "rr" },
+};
+
 int sampler_parse_priority(const char *str, int *policy, int *priority)
 {
+	int pol = -1;
 	char *end;
 	long v = 0;
 
 	if (!str || !str[0] || (str[1] && str[1] != ':'))
 		return -EINVAL;
-	switch (str[0]) {
-	case 'o': *policy = SCHED_OTHER; break;
-	case 'f': *policy = SCHED_FIFO; break;
-	case 'r': *policy = SCHED_RR; break;
-	default: return -EINVAL;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(policies); i++)
+		if (str[0] == policies[i].letter)
+			pol = (int)i;
+	if (pol < 0)
+		return -EINVAL;
+	*policy = pol;
 	if (str[1] == ':') {
 		errno = 0;
 		v = strtol(str + 2, &end, 10);
@@ -469,35 +329,26 @@ int sampler_parse_priority(const char *str, int *policy, int *priority)
 	return 0;
 }
 
-static const char *const policy_names[] = {
-	[SCHED_OTHER] = "other", [SCHED_FIFO] = "fifo", [SCHED_RR] = "rr",
-};
-
-static const char *const hook_names[] = {
-	[SAMPLER_HOOK_FAULT] = "fault", [SAMPLER_HOOK_THP] = "thp",
-};
+/* sampler_priority_str - "f:95": a policy and priority as -P spells them */
+const char *sampler_priority_str(char *buf, size_t len, int policy, int priority)
+{
+	snprintf(buf, len, "%c:%d", policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ?
+		 policies[policy].letter : '?', priority);
+	return buf;
+}
 
 /* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
 const char *sampler_policy_name(int policy)
 {
-	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policy_names) ? policy_names[policy] :
-									     NULL;
+	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].name :
+									NULL;
 }
 
 /* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
 int sampler_policy_from_name(const char *name)
 {
-	return js_name_index(policy_names, ARRAY_SIZE(policy_names), name);
-}
-
-/* sampler_hook_name - "fault", "thp" (--test-hook) for enum sampler_hook; NULL for none */
-const char *sampler_hook_name(enum sampler_hook h)
-{
-	return (unsigned)h < ARRAY_SIZE(hook_names) ? hook_names[h] : NULL;
-}
-
-/* sampler_hook_from_name - the enum sampler_hook named name; -1 if none */
-int sampler_hook_from_name(const char *name)
-{
-	return js_name_index(hook_names, ARRAY_SIZE(hook_names), name);
+	for (size_t i = 0; name && i < ARRAY_SIZE(policies); i++)
+		if (!strcmp(name, policies[i].name))
+			return (int)i;
+	return -1;
 }

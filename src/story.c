@@ -37,7 +37,7 @@ static const char *fmt_ns(char *buf, uint64_t ns)
 	return js_fmt_ns(buf, 32, ns);
 }
 
-/* label_folded - "N other sources" ("(other: N sources)"), "other CLASS" ("(other)") */
+/* label_folded - "N other sources" for "(other: N sources)"; "other CLASS" if N is unreadable */
 static int label_folded(char *buf, size_t len, uint32_t cause, const char *d)
 {
 	unsigned n;
@@ -106,17 +106,20 @@ static int primary_index(const struct js_attr *a)
 	return -1;
 }
 
-/* term - " + " (unless first), label, " xN" when repeated, " (net)" when it took time */
+/* term - " + " (unless first), label, " xN" when repeated, " (net)" when it took time,
+ * " (net + E entry/exit)" when an interruption was given its entry/exit (js_entry.h) */
 static void term(struct sb *b, bool first, uint32_t cause, const char *detail, uint32_t count,
-		 uint64_t net, const char *prefix)
+		 uint64_t net, uint64_t entry, const char *prefix)
 {
-	char label[JS_DETAIL_LEN + 48], t[32];
+	char label[JS_DETAIL_LEN + 48], t[32], e[32];
 
 	story_part_label(label, sizeof(label), cause, detail);
 	sb_printf(b, "%s%s%s", first ? "" : " + ", prefix, label);
 	if (count > 1)
 		sb_printf(b, " x%u", count);
-	if (net)
+	if (entry)
+		sb_printf(b, " (%s + %s entry/exit)", fmt_ns(t, net), fmt_ns(e, entry));
+	else if (net)
 		sb_printf(b, " (%s)", fmt_ns(t, net));
 }
 
@@ -141,18 +144,18 @@ static void event_terms(struct sb *b, const struct js_attr *a, int prim)
 	for (uint32_t i = 0; i < a->nparts; i++)
 		if (folded(a, i))
 			net += a->parts[i].net_ns;
-	term(b, true, p->cause, p->detail, p->count, net,
+	term(b, true, p->cause, p->detail, p->count, net, p->entry_ns,
 	     p->cause == JS_CAUSE_TASK ? "preempted by " : "");
 	for (uint32_t i = 0; i < a->nparts; i++) {
 		if ((int)i == prim || folded(a, i))
 			continue;
 		if (shown < STORY_TERMS) {
 			p = &a->parts[i];
-			term(b, false, p->cause, p->detail, p->count, p->net_ns, "");
+			term(b, false, p->cause, p->detail, p->count, p->net_ns, p->entry_ns, "");
 			shown++;
 		} else {
 			more += sources_of(&a->parts[i]);
-			more_ns += a->parts[i].net_ns;
+			more_ns += a->parts[i].net_ns + a->parts[i].entry_ns;
 		}
 	}
 	if (more)
@@ -165,7 +168,7 @@ static void tail_terms(struct sb *b, const struct js_attr *a, bool first)
 	char t[32];
 
 	if (a->steal_ns) {
-		term(b, first, JS_CAUSE_STEAL, "", 0, a->steal_ns, "");
+		term(b, first, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
 		first = false;
 	}
 	if (a->smi) {
@@ -202,13 +205,13 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 		sb_printf(&b, "SMI x%" PRIu64 " (%s, no guest event)", a->smi ? a->smi : 1,
 			  fmt_ns(u, a->unexplained_ns));
 		if (a->steal_ns)
-			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, "");
+			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
 	} else if (a->primary == JS_CAUSE_STEAL) {
 		tail_terms(&b, a, true);
 	} else {
 		sb_printf(&b, "%s unexplained (no guest event)", fmt_ns(u, a->unexplained_ns));
 		if (a->steal_ns)
-			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, "");
+			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
 	}
 	return (int)b.pos;
 }
@@ -250,9 +253,16 @@ int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint6
 		  "%u events, covered %s (%.1f %%)\n", ind, fmt_ns(d, dur), at / 1000000000u,
 		  at % 1000000000u, r->gap.cpu, js_cause_name(a->primary), a->detail[0] ? " " : "",
 		  a->detail, a->nevents, fmt_ns(c, a->covered_ns), pct(a->covered_ns, dur));
-	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
-		detail_line(&b, ind, js_cause_name(a->parts[i].cause), a->parts[i].detail,
-			    a->parts[i].count, a->parts[i].net_ns, dur);
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
+		const struct js_part *p = &a->parts[i];
+		char src[JS_DETAIL_LEN + 16];
+
+		detail_line(&b, ind, js_cause_name(p->cause), p->detail, p->count, p->net_ns, dur);
+		if (!p->entry_ns)
+			continue;
+		snprintf(src, sizeof(src), "%s entry/exit", p->detail);
+		detail_line(&b, ind, js_cause_name(p->cause), src, 0, p->entry_ns, dur);
+	}
 	if (a->steal_ns)
 		detail_line(&b, ind, js_cause_name(JS_CAUSE_STEAL), CAUSES_STEAL_DETAIL, 0,
 			    a->steal_ns, dur);

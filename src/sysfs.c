@@ -88,10 +88,29 @@ bool sysfs_exists(const char *path)
 	return lstat(full, &st) == 0;
 }
 
+/* read_full - read fd into buf until EOF or len bytes (EINTR retried); count or -errno */
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+	size_t total = 0;
+
+	while (total < len) {
+		ssize_t n = read(fd, buf + total, len - total);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		total += n;
+	}
+	return total;
+}
+
 /* sysfs_read_buf - up to len - 1 bytes of path into buf, NUL-terminated; count or -errno */
 ssize_t sysfs_read_buf(const char *path, char *buf, size_t len)
 {
-	ssize_t total = 0, n;
+	ssize_t n;
 	int fd;
 
 	if (!len)
@@ -100,22 +119,11 @@ ssize_t sysfs_read_buf(const char *path, char *buf, size_t len)
 	fd = sysfs_open(path, O_RDONLY);
 	if (fd < 0)
 		return fd;
-	while ((size_t)total < len - 1) {
-		n = read(fd, buf + total, len - 1 - total);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			total = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		total += n;
-	}
-	buf[total] = '\0';
-out:
+	n = read_full(fd, buf, len - 1);
 	close(fd);
-	return total;
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
 }
 
 /* read_fd_all - read fd to EOF into a growing malloc'd buffer */
@@ -123,7 +131,6 @@ static int read_fd_all(int fd, char **data, size_t *len)
 {
 	size_t cap = 4096, used = 0;
 	char *buf = malloc(cap), *nb;
-	int ret = 0;
 	ssize_t n;
 
 	if (!buf)
@@ -132,31 +139,26 @@ static int read_fd_all(int fd, char **data, size_t *len)
 		if (cap - used < 2) {
 			nb = realloc(buf, cap * 2);
 			if (!nb) {
-				ret = -ENOMEM;
-				goto out;
+				free(buf);
+				return -ENOMEM;
 			}
 			buf = nb;
 			cap *= 2;
 		}
-		n = read(fd, buf + used, cap - used - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = read_full(fd, buf + used, cap - used - 1);
 		if (n < 0) {
-			ret = -errno;
-			goto out;
+			free(buf);
+			return (int)n;
 		}
-		if (n == 0)
-			break;
 		used += n;
+		if (used < cap - 1)
+			break;	/* read_full stops short only at EOF */
 	}
 	buf[used] = '\0';
 	*data = buf;
 	if (len)
 		*len = used;
 	return 0;
-out:
-	free(buf);
-	return ret;
 }
 
 /* sysfs_read_file - whole file into a malloc'd NUL-terminated buffer (*len without the NUL) */
@@ -246,21 +248,31 @@ int sysfs_read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* parse_s64 - a whole-string decimal number, whitespace around allowed */
-static int parse_s64(const char *s, bool allow_neg, int64_t *v)
+/*
+ * read_dec - a whole-file decimal number, whitespace around allowed: into *s when
+ * is_signed (a leading '-' allowed), else into *u
+ */
+static int read_dec(const char *path, bool is_signed, int64_t *s, uint64_t *u)
 {
-	const char *p = s;
-	char *end;
-	long long x;
+	char buf[128], *end;
+	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
+	const char *p = buf;
+	unsigned long long ux = 0;
+	long long sx = 0;
 
+	if (n < 0)
+		return (int)n;
 	while (isspace((unsigned char)*p))
 		p++;
 	if (!*p)
 		return -ENODATA;
-	if (!isdigit((unsigned char)*p) && !(allow_neg && *p == '-'))
+	if (!isdigit((unsigned char)*p) && !(is_signed && *p == '-'))
 		return -EINVAL;
 	errno = 0;
-	x = strtoll(p, &end, 10);
+	if (is_signed)
+		sx = strtoll(p, &end, 10);
+	else
+		ux = strtoull(p, &end, 10);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (end == p)
@@ -269,47 +281,23 @@ static int parse_s64(const char *s, bool allow_neg, int64_t *v)
 		end++;
 	if (*end)
 		return -EINVAL;
-	*v = x;
+	if (is_signed)
+		*s = sx;
+	else
+		*u = ux;
 	return 0;
 }
 
 /* sysfs_read_u64 - a decimal unsigned number (surrounding whitespace allowed) */
 int sysfs_read_u64(const char *path, uint64_t *v)
 {
-	char buf[128], *end;
-	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
-	const char *p = buf;
-	unsigned long long x;
-
-	if (n < 0)
-		return (int)n;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!*p)
-		return -ENODATA;
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(p, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -EINVAL;
-	*v = x;
-	return 0;
+	return read_dec(path, false, NULL, v);
 }
 
 /* sysfs_read_s64 - a decimal signed number (sched_rt_runtime_us can be -1) */
 int sysfs_read_s64(const char *path, int64_t *v)
 {
-	char buf[128];
-	ssize_t n = sysfs_read_buf(path, buf, sizeof(buf));
-
-	if (n < 0)
-		return (int)n;
-	return parse_s64(buf, true, v);
+	return read_dec(path, true, v, NULL);
 }
 
 /* sysfs_read_int - a decimal int; -ERANGE if it does not fit */

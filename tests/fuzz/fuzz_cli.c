@@ -24,9 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++] = a;
 	argv[argc] = NULL;
 	if (cli_parse(argc, argv, &p) == 0) {
-		if (p.ncpus > JS_CPUS_MAX || p.nhk > JS_CPUS_MAX || p.ninputs > 2)
+		if (p.cfg.ncpus > JS_CPUS_MAX || p.cfg.nhk > JS_CPUS_MAX || p.ninputs > 2)
 			abort();
-		if (!p.help && p.duration_ns && p.threshold_ns >= p.duration_ns)
+		if (!p.help && p.cfg.duration_ns && p.cfg.threshold_ns >= p.cfg.duration_ns)
 			abort();
 	}
 	free(s);

@@ -12,7 +12,7 @@
 #include "js_ksyms.h"
 #include "js_sysfs.h"
 #include "js_tsc.h"
-#include "../../src/audit_priv.h"
+#include "../../src/audit/audit_priv.h"
 
 static char path[64];
 static int fd = -1;

@@ -107,7 +107,8 @@ MODES = {
 
 
 class Gap:
-    __slots__ = ("start", "end", "dur", "cause", "detail", "causes", "steal", "unexpl", "row")
+    __slots__ = ("start", "end", "dur", "cause", "detail", "causes", "steal", "unexpl", "entry",
+                 "row")
 
     def __init__(self, row, n):
         self.start = int(row["start_ns"])
@@ -118,6 +119,8 @@ class Gap:
         self.causes = parse_causes(row["causes"])
         self.steal = int(row["steal_ns"] or 0)
         self.unexpl = int(row["unexplained_ns"] or 0)
+        # the interruptions' entry/exit (absent from CSVs written before it)
+        self.entry = int(row.get("entry_ns") or 0)
         self.row = n
 
 
@@ -369,10 +372,11 @@ def spec_for(mode, irq_detail=None):
     return spec
 
 
-def cgroup_check(res, name, path, run_json, min_pct, out=sys.stdout):
+def cgroup_check(res, name, path, js, min_pct, out=sys.stdout):
     """
     the named actions' parts carry the cgroup their task ran in: detail `... [NAME]` in the
-    gaps CSV (>= min_pct), and in the JSON's worst gaps every such part's `cgroup` is PATH
+    gaps CSV (>= min_pct), and in the run's JSON js (if any) every such part of the worst gaps
+    has `cgroup` PATH
     """
     named = [r for r in res if r[2]]
     tagged = [r for r in named if r[2][1].endswith(" [%s]" % name)]
@@ -382,9 +386,7 @@ def cgroup_check(res, name, path, run_json, min_pct, out=sys.stdout):
     ok = bool(named) and pct(len(tagged), len(named)) >= min_pct
     for a, g, p, _ in [r for r in named if r not in tagged][:5]:
         print("  no cgroup: seq %d -> gap at %d: %s:%s" % (a[0], g.start, p[0], p[1]), file=out)
-    if run_json:
-        with open(run_json) as f:
-            js = json.load(f)
+    if js:
         parts = [p for c in js["cpus"] for t in c["top"] for p in t["causes"]
                  if p["detail"].endswith(" [%s]" % name)]
         bad = [p for p in parts if p.get("cgroup") != path or p.get("cgroup_name") != name]
@@ -397,11 +399,142 @@ def cgroup_check(res, name, path, run_json, min_pct, out=sys.stdout):
     return ok
 
 
+# ---- entry/exit: how much of the gaps is left unexplained, and the rule's error ----
+
+# the cause classes a gap holding one interruption alone may show besides it: what runs inside
+# or right after the interrupt (js_entry.h: no task, idle, fault, work, thp or mm part)
+LONE_WITH = {"ipi": ("tlb",), "timer": ("hrtimer", "softirq", "tlb")}
+
+
+def is_lone(g, cls):
+    """does gap g hold one `cls` interruption alone (no steal, nothing that is not part of it)"""
+    own = [c for c in g.causes if c[0] == cls]
+    return len(own) == 1 and g.steal == 0 and \
+        all(c[0] == cls or c[0] in LONE_WITH[cls] for c in g.causes)
+
+
+def tick_gaps(gaps):
+    """the local timer's gaps: the timer is primary, no other task ran"""
+    return [g for g in gaps if g.cause == "timer" and
+            not any(c[0] in ("task", "idle") for c in g.causes)]
+
+
+def shares(gs):
+    """median unexplained share of gaps gs, before entry/exit was given (unexplained + entry)
+    and after (unexplained): (before, after), in %"""
+    before = sorted(100.0 * (g.unexpl + g.entry) / g.dur for g in gs)
+    after = sorted(100.0 * g.unexpl / g.dur for g in gs)
+    return quantile(before, 0.5), quantile(after, 0.5)
+
+
+def absorbed(rems, noise, bound):
+    """
+    what the rule would absorb of host noise: a host gap of h (a gap with no event) falling
+    into a gap of remainder r (a lone gap's) is given up to bound - r, so min(h, max(0, bound
+    - r)); averaged over every pair (r, h) in O((R + H) log R): (mean ns per host gap, share
+    of the host time)
+    """
+    slack = sorted(max(0, bound - r) for r in rems)
+    if not slack or not noise:
+        return 0.0, 0.0
+    pre = [0]
+    for x in slack:
+        pre.append(pre[-1] + x)
+    tot = 0.0
+    for h in noise:
+        k = bisect.bisect_left(slack, h)
+        tot += (pre[k] + h * (len(slack) - k)) / len(slack)
+    return tot / len(noise), tot / sum(noise)
+
+
+def rule_error(mode, cls, lone, noise, bound, out=sys.stdout):
+    """
+    the entry/exit rule's error on this run's own figures, for interruption class cls: lone
+    gaps' remainders (entry + unexplained: that class's true entry/exit, and whatever host
+    noise fell in them), host noise (gaps with no event; the long ones, >= 20 us, apart), the
+    class's final bound
+    """
+    rems = [g.entry + g.unexpl for g in lone]
+    left = sum(max(0, r - bound) for r in rems)
+    some = len([r for r in rems if r > bound])
+    host = [g.dur for g in noise]
+    long_host = [h for h in host if h >= 20 * US]
+    mean_abs, share_abs = absorbed(rems, host, bound)
+    mean_long, share_long = absorbed(rems, long_host, bound)
+    print("%s: %s rule error (bound %s us, %d lone gaps): entry/exit left unexplained <= %.1f %%"
+          " of their remainder (%.1f %% of them have some); a host gap falling into one is"
+          " absorbed %s us on average, at most %s us: %.1f %% of the time of the %d host gaps"
+          " (no event), %.1f %% of the %d >= 20 us"
+          % (mode, cls, fmt_us(bound), len(rems), 100.0 * left / sum(rems) if rems else 0,
+             pct(some, len(rems)), fmt_us(mean_abs),
+             fmt_us(max(0, bound - min(rems)) if rems else 0), 100.0 * share_abs, len(host),
+             100.0 * share_long, len(long_host)), file=out)
+
+
+def account(mode, spec, res, gaps, js, cpu, max_share=None, out=sys.stdout):
+    """
+    the unexplained share of the gaps the action is primary of (spec: its mode's) and of the
+    local timer's, before and after entry/exit
+    accounting (the CSV's entry_ns column is what it gave); with max_share, both medians must
+    be at most that (%) over at least 100 gaps each. Gaps without an event must stay wholly
+    unexplained (or steal), whatever max_share
+    """
+    ok = True
+    own = [r[1] for r in res if r[1] and r[2] and own_primary(r[1], spec)]
+    for what, gs in (("the gaps the action is primary of", own),
+                     ("the local timer's gaps", tick_gaps(gaps))):
+        b, a = shares(gs)
+        need = "" if max_share is None else ", need <= %g %% over >= 100" % max_share
+        print("%s: median unexplained share of %s: %.1f %% (before entry/exit: %.1f %%;"
+              " %d gaps%s)" % (mode, what, a, b, len(gs), need), file=out)
+        if max_share is not None and (a > max_share or len(gs) < 100):
+            ok = False
+    bare = [g for g in gaps if not g.causes]
+    wrong = [g for g in bare if g.entry or g.unexpl + g.steal != g.dur]
+    print("%s: gaps with no event: %d, wholly unexplained or steal: %d" %
+          (mode, len(bare), len(bare) - len(wrong)), file=out)
+    # every gap adds up: its causes' net times, entry/exit, steal and what is left
+    sums = [g for g in gaps if sum(c[2] for c in g.causes) + g.entry + g.steal + g.unexpl
+            != g.dur]
+    for g in sums[:3]:
+        print("%s: FAIL: row %d: causes + entry + steal + unexplained != %d ns" %
+              (mode, g.row, g.dur), file=out)
+    ok = ok and not wrong and not sums
+    c = [x for x in js["cpus"] if x["cpu"] == cpu][0] if js else {}
+    kinds = c.get("entry_exit", {}).get("kinds", {})
+    x = c.get("vm_exit")
+    if "vm_exit" in c and (x is not None) != js["machine"]["vm"]:
+        print("%s: FAIL: a VM exit's cost %s on a %s" % (
+            mode, "measured" if x else "not measured",
+            "virtual machine" if js["machine"]["vm"] else "bare metal"), file=out)
+        ok = False
+    for cls in ("ipi", "timer"):
+        k = kinds.get(cls)
+        if not k:
+            continue
+        print("%s: %s entry/exit: %s us per interrupt%s, bound %s us, %d lone gaps"
+              % (mode, cls, fmt_us(k["median_ns"]), " = %.1f VM exits of %s us" %
+                 (k["median_ns"] / x["median_ns"], fmt_us(x["median_ns"])) if x else "",
+                 fmt_us(k["bound_ns"]), k["lone_gaps"]), file=out)
+        if cls == "ipi" and mode != "ipi":
+            continue        # no injected IPIs: too few lone ones to say
+        lone = own if cls == "ipi" else tick_gaps(gaps)
+        rule_error(mode, cls, [g for g in lone if is_lone(g, cls)], bare, k["bound_ns"], out=out)
+    per = c.get("unexplained_periodicity")
+    if per:
+        print("%s: unexplained gaps >= %s us (%d): %s" % (
+            mode, fmt_us(per.get("min_ns", 0)), per["gaps"],
+            "periodic at %.1f ms (coherence %.2f)" % (per["period_ns"] / 1e6, per["strength"])
+            if per["periodic"] else "no periodicity found"), file=out)
+    return ok
+
+
 def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, among=False,
-             witness=None, cgroup=None):
+             witness=None, max_share=None, cgroup=None):
     spec = spec_for(mode, irq_detail)
     acts = load_log(log, mode)
     gaps = load_gaps(gaps_csv, cpu)
+    js = None
     if run_json:
         with open(run_json) as f:
             js = json.load(f)
@@ -416,8 +549,9 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
     res = match(acts, gaps, spec)
     foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
     ok = summarize(mode, res, spec, min_pct, among, foreign)
+    ok = account(mode, spec, res, gaps, js, cpu, max_share) and ok
     if cgroup:
-        ok = cgroup_check(res, cgroup[0], cgroup[1], run_json, min_pct) and ok
+        ok = cgroup_check(res, cgroup[0], cgroup[1], js, min_pct) and ok
     extra = unexpected(gaps, spec, res)
     print("%s: gaps with the expected cause but no action: %d" % (mode, len(extra)))
     print("%s: other tasks on CPU %d (most time in gaps): %s"
@@ -676,6 +810,15 @@ prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
     g = synth_gap(1 * ms, 20 * US, "irq", "virtio1-req.0:360",
                   "irq:virtio1-req.0:360=9000;irq:virtio1-req.0:36=2000")
     ok = ok and not own_primary(g, irq)
+    # entry/exit figures: slack 3000 and 1000 under a 4000 bound; a 500 ns host gap is absorbed
+    # whole, a 2000 ns one 1000 or 2000: 2000 of 2500 ns, 1000 ns per host gap
+    ok = ok and absorbed([1000, 3000], [500, 2000], 4000) == (1000.0, 0.8)
+    ok = ok and absorbed([5000], [700], 4000) == (0.0, 0.0)
+    g = synth_gap(1 * ms, 20 * US, "ipi", snd, ipi)
+    g.unexpl, g.entry = 2 * US, 15 * US
+    ok = ok and shares([g]) == (85.0, 10.0) and is_lone(g, "ipi")
+    g.causes.append(("task", "bash:9", 1000))
+    ok = ok and not is_lone(g, "ipi")
     if not ok:
         print("attrib_lib selftest FAILED (ipi matches %s)" % got)
     return ok
@@ -972,6 +1115,7 @@ def run_in(a, cg):
     if evs is None:
         log_msg("note: %s: the primary cause is judged for every action" % wit.why)
     ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
+                  max_share=a.max_share,
                   cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel)
                   if cg else None)
     # the injector did its work: >= half the actions its period allows (a handful of actions,
@@ -997,6 +1141,8 @@ def main(argv):
     r.add_argument("--spin", type=int, help="preempt spin, us")
     r.add_argument("--count", type=int)
     r.add_argument("--min-pct", type=float, default=99.0)
+    r.add_argument("--max-share", type=float, help="the median unexplained share of the"
+                   " action's gaps and of the tick's must be at most this (%%)")
     r.add_argument("--dir", required=True, help="scratch directory for the outputs")
     r.add_argument("--cgroup", help="run jsinject in this cgroup v2 child (REL, made and "
                    "removed); its part must name it")
@@ -1011,6 +1157,7 @@ def main(argv):
     m.add_argument("--irq-detail", help="irq mode: the IRQ as NAME:N, e.g. virtio1-req.0:36")
     m.add_argument("--min-pct", type=float, default=99.0)
     m.add_argument("--witness", help="the run's witness.csv: what the kernel saw on the CPU")
+    m.add_argument("--max-share", type=float, help="as for run")
     m.add_argument("--among", action="store_true",
                    help="judge only that the cause is named, not the primary cause")
     sub.add_parser("selftest")
@@ -1024,7 +1171,7 @@ def main(argv):
             ap.error("--duration must be >= 4")
         return do_run(a)
     ok = do_match(a.mode, a.log, a.gaps, a.cpu, a.min_pct, a.irq_detail, a.json, a.among,
-                  load_witness(a.witness) if a.witness else None)
+                  load_witness(a.witness) if a.witness else None, a.max_share)
     return EXIT_PASS if ok else EXIT_FAIL
 
 

@@ -51,7 +51,7 @@ expect() {
 		if (a[1] == f) print a[2] } }' "$TMP/s.hlog.expect"
 }
 
-# compare_hgrm JAVA OURS - numeric comparison, ECOSYSTEM.md 1.6 tolerances
+# compare_hgrm JAVA OURS - numeric comparison (printf tie rounding: docs/DESIGN.md)
 compare_hgrm() {
 	sed '/^#\[Overall percentile distribution/d; /^#\[StartTime:/d' "$1" >"$1.body"
 	if cmp -s "$1.body" "$2"; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # inject_selftest.sh - verify the interference injector (build/tools/jsinject) by itself, without
 # jitterscope: run the preempt, ipi, timer, softirq and pf modes for 2 s on CPU 1 and check their
-# action counts against the kernel's own counters for CPU 1 (FEASIBILITY.md section 5), their
+# action counts against the kernel's own counters for CPU 1 (docs/INJECTOR.md), their
 # CSV logs, and that it restores what it changes when interrupted. Root only. About 15 s.
 # The irq mode: inject_selftest_irq.sh. Shared code and the busy CPU 1: inject_lib.bash.
 . "$(dirname "$0")/inject_lib.bash"

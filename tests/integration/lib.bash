@@ -44,3 +44,24 @@ for e in sys.argv[2:]:
     assert eval(e), "%s (probes %s, smi %s)" % (e, r["probes"], r["smi"])
 PY
 }
+
+# need_chromium - CHROME set to Debian's chromium, else missing
+need_chromium() {
+	CHROME=$(command -v chromium || command -v chromium-browser)
+	need_cmd "${CHROME:-chromium}" chromium
+}
+# chrome PAGE ARGS... - headless Chromium on the local file PAGE with a fresh profile,
+# its log on stderr (a page's console messages show as CONSOLE lines)
+chrome() {
+	local page=$1
+	shift
+	timeout -k 5 90 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--no-first-run --user-data-dir="$(mktemp -d "$TMP/chr.XXXXXX")" \
+		--enable-logging=stderr --v=0 "$@" "file://$page"
+}
+# legend_colours PAGE - the colours of the page's cause legend, one per line
+legend_colours() {
+	grep -o 'data-cause="[a-z]*" title="[^"]*"><i style="background:#[0-9a-f]*' "$1" |
+		sed 's/.*background://' | sort -u
+}

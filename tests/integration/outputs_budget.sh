@@ -7,7 +7,7 @@ need_root
 need_cpu1
 note() { echo "outputs_budget: $*"; }
 
-# --budget: a limit below the run's max must exit 2 (main.c applies it: no "not wired yet"
+# --budget: a limit below the run's max must exit 2 (commands.c applies it: no "not wired yet"
 # skip any more, it would pass whatever --budget does)
 "$JS" --cpu 1 --duration 1 -q --budget 'gaps=0,max=1ns' >"$TMP/b.out" 2>&1
 rc=$?

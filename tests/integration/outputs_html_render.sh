@@ -7,30 +7,24 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
-CHROME=$(command -v chromium || command -v chromium-browser)
-need_cmd "${CHROME:-chromium}" chromium
+need_chromium
 TOOLS=$ROOT/tests/tools
 
 "$JS" --cpu 1 --duration 4 --html "$TMP/h.html" -q -n 20 >/dev/null 2>"$TMP/err" ||
 	fail "run exited $? ($(cat "$TMP/err"))"
-chrome() {
-	timeout -k 5 90 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$(mktemp -d "$TMP/chr.XXXXXX")" \
-		--enable-logging=stderr --v=0 "$@" "file://$TMP/h.html"
-}
-chrome --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" || fail "chromium --dump-dom exited $?"
+chrome "$TMP/h.html" --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" ||
+	fail "chromium --dump-dom exited $?"
 grep -q 'data-rendered="ok"' "$TMP/dom.html" || fail "the page's script did not run to the end"
 grep -q 'data-points="[1-9]' "$TMP/dom.html" || fail "no scatter points in the DOM"
 grep -q 'data-bars="[1-9]' "$TMP/dom.html" || fail "no histogram bars in the DOM"
-chrome --screenshot="$TMP/h.png" --window-size=1400,1400 >/dev/null 2>"$TMP/chr2.err" ||
+chrome "$TMP/h.html" --screenshot="$TMP/h.png" \
+	--window-size=1400,1400 >/dev/null 2>"$TMP/chr2.err" ||
 	fail "chromium --screenshot exited $?"
 if grep -h "CONSOLE" "$TMP/chr1.err" "$TMP/chr2.err"; then
 	fail "console messages while rendering the page"
 fi
 # the figures were painted: the legend's colours are on the screenshot
-mapfile -t COLS < <(grep -o 'data-cause="[a-z]*" title="[^"]*"><i style="background:#[0-9a-f]*' \
-	"$TMP/h.html" | sed 's/.*background://' | sort -u)
+mapfile -t COLS < <(legend_colours "$TMP/h.html")
 [ ${#COLS[@]} -ge 1 ] || fail "no legend colours in the page"
 python3 "$TOOLS/png_colours.py" "$TMP/h.png" "${COLS[@]}" >"$TMP/px.json" || fail "screenshot"
 python3 - "$TMP/px.json" <<'PY' || fail "the screenshot does not show the plots"

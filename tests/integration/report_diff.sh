@@ -1,7 +1,9 @@
 #!/bin/bash
 # report_diff.sh - `jitterscope report` re-renders a saved run byte for byte as the run printed
 # it; `jitterscope diff` compares two real runs (text: every section; --json: the numbers
-# of both files); bad files exit 1 with one line.
+# of both files, per second); runs of other CPUs pair in order with a warning; bad files
+# exit 1 and bad diff options 64, with one line. What the verdicts say about a real change:
+# report_diff_inject.sh.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -34,10 +36,11 @@ echo "ok: report of each run equals its original report ($(wc -l <"$TMP/A.rep"),
 "$JS" diff "$TMP/A.json" "$TMP/B.json" --json "$TMP/D.json" >"$TMP/diff.txt" 2>"$TMP/diff.err" ||
 	fail "diff exited $? ($(cat "$TMP/diff.err"))"
 for s in "^jitterscope diff" "^  A = $TMP/A.json: " "^  B = $TMP/B.json: " \
-	"^CPU 1: A measured " "^  gaps  " "^  gaps per second " "^  time lost  " \
+	"^CPU 1: A [0-9.]* s, [0-9]* gaps, .* lost; B " "^  gaps per second " \
 	"^  time lost share " "^  p50 " "^  p90 " "^  p99 " "^  p99.9 " "^  p99.99 " "^  max " \
-	"^  causes (gaps each class" "^  task: gaps " "^  task: time lost " \
-	"^Isolation audit changes" "^Lower is better"; do
+	"^  causes (per second" "^  [a-z]*: gaps/s " "^  [a-z]*: time lost/s " \
+	"^  sources (the 8 largest" "^Isolation audit changes" "^Lower is better" \
+	"^summary: [0-9]* worse, [0-9]* better, [0-9]* uncertain, [0-9]* mixed, [0-9]* same$"; do
 	grep -q -- "$s" "$TMP/diff.txt" || fail "diff text lacks '$s':
 $(cat "$TMP/diff.txt")"
 done
@@ -46,33 +49,52 @@ import json, sys
 a, b, d = (json.load(open(p)) for p in sys.argv[1:4])
 assert d["kind"] == "diff" and d["schema_version"] == 2
 assert d["a"]["file"] == sys.argv[1] and d["b"]["file"] == sys.argv[2]
+assert d["settings"]["alpha"] == 0.01 and d["settings"]["min_change_pct"] == 10
 assert len(d["cpus"]) == 1 and d["cpus"][0]["cpu"] == 1
-rows = {r["metric"]: r for r in d["cpus"][0]["rows"]}
+c = d["cpus"][0]
+rows = {r["metric"]: r for r in c["rows"]}
 ca, cb = a["cpus"][0], b["cpus"][0]
-for k in ("gap_count", "lost_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns"):
+ta, tb = ca["duration_ns"] / 1e9, cb["duration_ns"] / 1e9
+assert (c["a_gaps"], c["b_gaps"]) == (ca["gap_count"], cb["gap_count"])
+def near(x, y):
+    return abs(x - y) <= 1e-5 * max(abs(x), abs(y), 1)
+assert near(rows["gaps_per_s"]["a"], ca["gap_count"] / ta), rows["gaps_per_s"]
+assert near(rows["lost_pct"]["b"], 100 * cb["lost_ns"] / cb["duration_ns"]), rows["lost_pct"]
+for k in ("p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns"):
     r = rows[k]
     assert (r["a"], r["b"]) == (ca[k], cb[k]), (k, r, ca[k], cb[k])
-    assert r["change"] == cb[k] - ca[k], r
-    assert r["verdict"] in ("better", "worse", "same"), r
-    if r["verdict"] != "same":
-        assert (r["verdict"] == "better") == (cb[k] < ca[k]), r
+    if r["test"] == "quantile":
+        lo, hi = r["a_interval_ns"]
+        assert lo <= r["a"] and (hi is None or r["a"] <= hi), r
+for r in c["rows"] + c["sources"]:
+    assert r["verdict"] in ("better", "worse", "same", "uncertain", "mixed"), r
+    if r["verdict"] in ("better", "worse"):     # a verdict follows the numbers shown
+        assert (r["verdict"] == "better") == (r["b"] < r["a"]), r
+        assert r["p_value"] is not None and r["p_value"] < 0.01, r
 for cls in set(ca["by_class"]) | set(cb["by_class"]):
     x = ca["by_class"].get(cls, {"gaps": 0, "total_ns": 0})
     y = cb["by_class"].get(cls, {"gaps": 0, "total_ns": 0})
-    assert (rows[cls + ".gaps"]["a"], rows[cls + ".gaps"]["b"]) == (x["gaps"], y["gaps"]), cls
-    assert rows[cls + ".total_ns"]["b"] == y["total_ns"], cls
+    assert near(rows[cls + ".gaps_per_s"]["a"], x["gaps"] / ta), cls
+    assert near(rows[cls + ".lost_ns_per_s"]["b"], y["total_ns"] / tb), cls
+srcs = [{(s["cause"], s["detail"]) for s in x["sources"]} for x in (ca, cb)]
+for s in c["sources"]:
+    for side, det in ((0, s["a_detail"]), (1, s["b_detail"])):
+        assert det is None or (s["cause"], det) in srcs[side], s
+    assert s["status"] != "new" or s["a_detail"] is None, s
 assert d["only_in_a"] == [] and d["only_in_b"] == []
-print("ok: diff JSON: %d rows, p99 %s, max %s" % (len(rows), rows["p99_ns"]["verdict"],
-      rows["max_ns"]["verdict"]))
+print("ok: diff JSON: %d rows, %d sources, p99 %s, max %s, summary %s" % (len(rows),
+      len(c["sources"]), rows["p99_ns"]["verdict"], rows["max_ns"]["verdict"], d["summary"]))
 PY
 
 # runs that are not comparable say so, and compare no causes
 "$JS" diff "$TMP/B.json" "$TMP/C.json" >"$TMP/diffc.txt" 2>&1 || fail "diff B C exited $?"
-grep -q "^note: thresholds differ (A 1.0 us, B 2.0 us)" "$TMP/diffc.txt" ||
-	fail "diff B C: no threshold note: $(cat "$TMP/diffc.txt")"
-grep -q "^note: probes were off in B: causes are not compared" "$TMP/diffc.txt" ||
-	fail "diff B C: no probes note"
-grep -q "^  causes" "$TMP/diffc.txt" && fail "diff B C compares causes without probes"
+grep -q "^warning: thresholds differ (A 1.0 us, B 2.0 us)" "$TMP/diffc.txt" ||
+	fail "diff B C: no threshold warning: $(cat "$TMP/diffc.txt")"
+grep -q "^warning: probes were off in B: causes and sources are not compared" "$TMP/diffc.txt" ||
+	fail "diff B C: no probes warning"
+grep -q "^  causes\|^  sources" "$TMP/diffc.txt" && fail "diff B C compares causes without probes"
+grep -q "^note: the runs' lengths differ (A 2.00 s, B 1.00 s)" "$TMP/diffc.txt" ||
+	fail "diff B C: no note on the lengths"
 
 # a run against itself: no change anywhere
 "$JS" diff "$TMP/A.json" "$TMP/A.json" --json "$TMP/AA.json" >/dev/null 2>&1 ||
@@ -80,31 +102,43 @@ grep -q "^  causes" "$TMP/diffc.txt" && fail "diff B C compares causes without p
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-rows = d["cpus"][0]["rows"]
+rows = d["cpus"][0]["rows"] + d["cpus"][0]["sources"]
 assert rows, "no rows to compare"
 bad = [r for r in rows if r["change"] != 0 or r["verdict"] != "same"]
 assert not bad, bad
 ' "$TMP/AA.json" || fail "diff of a run with itself shows a change"
 
-# bad files: exit 1, one line on stderr naming the file, nothing on stdout
-bad() { # bad WANT ARGS...
-	local want=$1 rc
-	shift
+# runs of other CPUs: compared in the order measured, with a warning
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); d["cpus"][0]["cpu"] = 0; json.dump(d, open(sys.argv[2], "w"))
+' "$TMP/B.json" "$TMP/cpu0.json" || fail "cannot write the altered run"
+"$JS" diff "$TMP/A.json" "$TMP/cpu0.json" >"$TMP/diff0.txt" 2>&1 || fail "diff A cpu0 exited $?"
+grep -q "^warning: the runs measured different CPUs (A 1, B 0): compared in the order measured" \
+	"$TMP/diff0.txt" || fail "diff A cpu0: no CPU warning: $(head -5 "$TMP/diff0.txt")"
+grep -q "^CPU 1 (A) and CPU 0 (B): " "$TMP/diff0.txt" || fail "diff A cpu0: CPUs not paired"
+
+# fails RC WANT ARGS... - jitterscope ARGS exits RC with one line on stderr holding WANT,
+# and prints nothing on stdout
+fails() {
+	local rc_want=$1 want=$2 rc
+	shift 2
 	"$JS" "$@" >"$TMP/bad.out" 2>"$TMP/bad.err"; rc=$?
-	[ $rc -eq 1 ] || fail "'$*' exited $rc, want 1 ($(cat "$TMP/bad.err"))"
+	[ $rc -eq "$rc_want" ] || fail "'$*' exited $rc, want $rc_want ($(cat "$TMP/bad.err"))"
 	[ "$(wc -l <"$TMP/bad.err")" -eq 1 ] || fail "'$*': not one line: $(cat "$TMP/bad.err")"
 	grep -qF -- "$want" "$TMP/bad.err" || fail "'$*': '$(cat "$TMP/bad.err")' lacks '$want'"
-	[ -s "$TMP/bad.out" ] && [ "$1" = report ] && fail "'$*' printed a report"
+	[ -s "$TMP/bad.out" ] && fail "'$*' printed: $(head -3 "$TMP/bad.out")"
 	echo "ok: $* -> $(cat "$TMP/bad.err")"
 }
+# bad files: exit 1
+bad() { fails 1 "$@"; }
 echo "hello" >"$TMP/text.json"
 sed 's/"schema_version": 2,/"schema_version": 99,/' "$TMP/A.json" >"$TMP/v99.json"
 head -c 5000 "$TMP/A.json" >"$TMP/cut.json"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1])); del d["cpus"][0]["lost_ns"]; json.dump(d, open(sys.argv[2], "w"))
-d = json.load(open(sys.argv[1])); d["cpus"][0]["cpu"] = 0; json.dump(d, open(sys.argv[3], "w"))
-' "$TMP/B.json" "$TMP/nolost.json" "$TMP/cpu0.json" || fail "cannot write the altered runs"
+' "$TMP/B.json" "$TMP/nolost.json" || fail "cannot write the altered runs"
 "$JS" check --cpu 1 --json "$TMP/check.json" >/dev/null 2>&1
 bad "$TMP/missing.json: cannot read: No such file or directory" report "$TMP/missing.json"
 bad "$TMP/text.json: not JSON: line 1, column 1: expected a value, found 'h'" \
@@ -116,5 +150,11 @@ bad "$TMP/nolost.json: cpus[0].lost_ns: missing" report "$TMP/nolost.json"
 bad "written by \`jitterscope check\`" report "$TMP/check.json"
 bad "$TMP/v99.json: schema_version: 99" diff "$TMP/A.json" "$TMP/v99.json"
 bad "$TMP/missing.json: cannot read" diff "$TMP/missing.json" "$TMP/B.json"
-bad "have no measured CPU in common" diff "$TMP/A.json" "$TMP/cpu0.json"
+
+# bad diff options: exit 64
+usage() { fails 64 "$@"; }
+usage "invalid --fail-on 'better' (worse)" diff "$TMP/A.json" "$TMP/B.json" --fail-on better
+usage "invalid --alpha '1.5'" diff "$TMP/A.json" "$TMP/B.json" --alpha 1.5
+usage "invalid --min-change 'ten'" diff "$TMP/A.json" "$TMP/B.json" --min-change ten
+usage "are for 'jitterscope diff' only" report "$TMP/A.json" --fail-on worse
 exit 0

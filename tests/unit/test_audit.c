@@ -17,10 +17,11 @@
 #include <cmocka.h>
 
 #include "js_audit.h"
+#include "js_json.h"
 #include "js_sysfs.h"
 #include "js_test.h"
 #include "js_util.h"
-#include "../../src/audit_priv.h"
+#include "../../src/audit/audit_priv.h"
 
 #define TUNED "tests/data/sysroot/tuned"
 #define BADLY "tests/data/sysroot/badly-tuned"
@@ -298,7 +299,7 @@ static void test_unreadable(void **state)
 	assert_int_equal(a.f.hz, 300);
 	assert_string_equal(audit_find(&a, "kernel.hz", -1)->source, "/boot/config-6.1.0-x");
 	/* the command line alone: quoted and dashed parameters count */
-	assert_true(cmdline_has(&a, "rcu_nocbs"));
+	assert_true(audit_cmdline_has(&a, "rcu_nocbs"));
 	assert_int_equal(verdict(&a, "isolcpus.flags", -1), AUDIT_WARN);
 	audit_free(&a);
 }
@@ -314,19 +315,19 @@ static void test_cmdline(void **state)
 	snprintf(a.f.cmdline, sizeof(a.f.cmdline),
 		 "ro quiet isolcpus=1 \"foo=a b\" rcu-nocbs=2 isolcpus=2-3 console=tty0 "
 		 "console=ttyS0,115200 nosoftlockup=");
-	assert_true(cmdline_get(&a, "isolcpus", v, sizeof(v)));
+	assert_true(audit_cmdline_get(&a, "isolcpus", v, sizeof(v)));
 	assert_string_equal(v, "2-3");
-	assert_true(cmdline_get(&a, "foo", v, sizeof(v)));
+	assert_true(audit_cmdline_get(&a, "foo", v, sizeof(v)));
 	assert_string_equal(v, "a b");
-	assert_true(cmdline_get(&a, "rcu_nocbs", v, sizeof(v)));
+	assert_true(audit_cmdline_get(&a, "rcu_nocbs", v, sizeof(v)));
 	assert_string_equal(v, "2");
-	assert_true(cmdline_has(&a, "quiet"));
-	assert_true(cmdline_has(&a, "nosoftlockup"));
-	assert_false(cmdline_has(&a, "quie"));
-	assert_false(cmdline_get(&a, "quiet", v, sizeof(v)));
-	assert_int_equal(cmdline_get_all(&a, "console", vals, 4), 2);
+	assert_true(audit_cmdline_has(&a, "quiet"));
+	assert_true(audit_cmdline_has(&a, "nosoftlockup"));
+	assert_false(audit_cmdline_has(&a, "quie"));
+	assert_false(audit_cmdline_get(&a, "quiet", v, sizeof(v)));
+	assert_int_equal(audit_cmdline_get_all(&a, "console", vals, 4), 2);
 	assert_string_equal(vals[1], "ttyS0,115200");
-	assert_int_equal(cmdline_get_all(&a, "console", vals, 1), 1);
+	assert_int_equal(audit_cmdline_get_all(&a, "console", vals, 1), 1);
 }
 
 /** /proc/interrupts parsing: column mapping with offline CPUs, names, ERR rows skipped. */
@@ -707,13 +708,13 @@ static void test_live(void **state)
 		for (size_t i = 0; i < d.n; i++) {
 			struct js_cpuset eff;
 			char name[64] = "", id[32];
-			int irq = lead_int(d.names[i]);
+			int irq = audit_lead_int(d.names[i]);
 
-			if (irq < 0 || sysfs_read_cpulist(spath(p, sizeof(p),
+			if (irq < 0 || sysfs_read_cpulist(audit_spath(p, sizeof(p),
 				"/proc/irq/%d/effective_affinity_list", irq), &eff) ||
 			    !cpuset_isset(&eff, cpu))
 				continue;
-			sysfs_read_str(spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), name,
+			sysfs_read_str(audit_spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), name,
 				       sizeof(name));
 			if (!name[0])
 				continue;

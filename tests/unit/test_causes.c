@@ -13,6 +13,7 @@
 #include "js_causes.h"
 #include "js_cgroup.h"
 #include "js_correlate.h"
+#include "gap_parts.h"
 
 static void rec_init(struct js_gap_rec *r, uint64_t dur)
 {
@@ -22,18 +23,6 @@ static void rec_init(struct js_gap_rec *r, uint64_t dur)
 	r->gap.start_ns = t;
 	r->gap.dur_ns = dur;
 	t += 10 * dur + 1000;
-}
-
-static void add(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
-		uint64_t net)
-{
-	struct js_part *p = &r->attr.parts[r->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	r->attr.covered_ns += net;
 }
 
 static void finish(struct js_gap_rec *r, uint32_t primary, const char *detail)
@@ -268,7 +257,7 @@ static void test_overflow(void **state)
 	/* a new class after the table is full still has its own "(other)" */
 	rec_init(&r, 10);
 	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 4);
-	add(&r, JS_CAUSE_IRQ, "(other)", 2, 6);
+	add(&r, JS_CAUSE_IRQ, "(other: 2 sources)", 2, 6);
 	finish(&r, JS_CAUSE_SOFTIRQ, "NET_RX");
 	causes_add_gap(c, &r);
 	sum += 10;

@@ -40,12 +40,13 @@ static void test_defaults(void **st)
 	(void)st;
 	assert_int_equal(parse(NULL), 0);
 	assert_int_equal(p.cmd, JS_CMD_MEASURE);
-	assert_true(p.duration_ns == 10000000000ull);
-	assert_true(p.threshold_ns == 1000);
-	assert_int_equal(p.policy, SCHED_OTHER);
-	assert_int_equal(p.top, 10);
-	assert_int_equal(p.ncpus, 0);
-	assert_false(p.no_probes);
+	assert_true(p.cfg.duration_ns == 10000000000ull);
+	assert_true(p.cfg.threshold_ns == 1000);
+	assert_int_equal(p.cfg.policy, SCHED_OTHER);
+	assert_int_equal(p.cfg.top, 10);
+	assert_int_equal(p.cfg.ncpus, 0);
+	assert_false(p.cfg.no_probes);
+	assert_int_equal(p.cfg.by, JS_BY_SOURCE);
 }
 
 /** CPU lists in rtla syntax, under every alias. */
@@ -53,16 +54,16 @@ static void test_cpus(void **st)
 {
 	(void)st;
 	assert_int_equal(parse("--cpu", "3", NULL), 0);
-	assert_int_equal(p.ncpus, 1);
-	assert_int_equal(p.cpus[0], 3);
+	assert_int_equal(p.cfg.ncpus, 1);
+	assert_int_equal(p.cfg.cpus[0], 3);
 	assert_int_equal(parse("-c", "1,3-5", NULL), 0);
-	assert_int_equal(p.ncpus, 4);
-	assert_int_equal(p.cpus[0], 1);
-	assert_int_equal(p.cpus[3], 5);
+	assert_int_equal(p.cfg.ncpus, 4);
+	assert_int_equal(p.cfg.cpus[0], 1);
+	assert_int_equal(p.cfg.cpus[3], 5);
 	assert_int_equal(parse("--cpus=2", "-H", "0", NULL), 0);
-	assert_int_equal(p.cpus[0], 2);
-	assert_int_equal(p.nhk, 1);
-	assert_int_equal(p.hk[0], 0);
+	assert_int_equal(p.cfg.cpus[0], 2);
+	assert_int_equal(p.cfg.nhk, 1);
+	assert_int_equal(p.cfg.hk[0], 0);
 }
 
 /** Malformed CPU lists are usage errors. */
@@ -83,21 +84,21 @@ static void test_durations(void **st)
 {
 	(void)st;
 	assert_int_equal(parse("-d", "60", NULL), 0);
-	assert_true(p.duration_ns == 60000000000ull);
+	assert_true(p.cfg.duration_ns == 60000000000ull);
 	assert_int_equal(parse("--duration", "60s", NULL), 0);
-	assert_true(p.duration_ns == 60000000000ull);
+	assert_true(p.cfg.duration_ns == 60000000000ull);
 	assert_int_equal(parse("-d", "5m", NULL), 0);
-	assert_true(p.duration_ns == 300000000000ull);
+	assert_true(p.cfg.duration_ns == 300000000000ull);
 	assert_int_equal(parse("-d", "1h", NULL), 0);
-	assert_true(p.duration_ns == 3600000000000ull);
+	assert_true(p.cfg.duration_ns == 3600000000000ull);
 	assert_int_equal(parse("-d", "2d", NULL), 0);
-	assert_true(p.duration_ns == 172800000000000ull);
+	assert_true(p.cfg.duration_ns == 172800000000000ull);
 	assert_int_equal(parse("-d", "1500ms", NULL), 0);
-	assert_true(p.duration_ns == 1500000000ull);
+	assert_true(p.cfg.duration_ns == 1500000000ull);
 	assert_int_equal(parse("-d", "0", NULL), 0);
-	assert_true(p.duration_ns == 0);
+	assert_true(p.cfg.duration_ns == 0);
 	assert_int_equal(parse("-d", "2.5", NULL), 0);
-	assert_true(p.duration_ns == 2500000000ull);
+	assert_true(p.cfg.duration_ns == 2500000000ull);
 }
 
 /** Negative, overflowing, suffix-less junk and empty durations are refused. */
@@ -116,13 +117,13 @@ static void test_thresholds(void **st)
 {
 	(void)st;
 	assert_int_equal(parse("-T", "5", NULL), 0);
-	assert_true(p.threshold_ns == 5000);
+	assert_true(p.cfg.threshold_ns == 5000);
 	assert_int_equal(parse("-T", "500ns", NULL), 0);
-	assert_true(p.threshold_ns == 500);
+	assert_true(p.cfg.threshold_ns == 500);
 	assert_int_equal(parse("-T", "0.5", NULL), 0);
-	assert_true(p.threshold_ns == 500);
+	assert_true(p.cfg.threshold_ns == 500);
 	assert_int_equal(parse("--threshold", "2ms", NULL), 0);
-	assert_true(p.threshold_ns == 2000000);
+	assert_true(p.cfg.threshold_ns == 2000000);
 	assert_int_not_equal(parse("-T", "0", NULL), 0);
 	assert_int_not_equal(parse("-T", "-1", NULL), 0);
 	assert_int_not_equal(parse("-T", "1q", NULL), 0);
@@ -138,12 +139,12 @@ static void test_priority(void **st)
 {
 	(void)st;
 	assert_int_equal(parse("-P", "f:95", NULL), 0);
-	assert_int_equal(p.policy, SCHED_FIFO);
-	assert_int_equal(p.priority, 95);
+	assert_int_equal(p.cfg.policy, SCHED_FIFO);
+	assert_int_equal(p.cfg.priority, 95);
 	assert_int_equal(parse("-P", "r:1", NULL), 0);
-	assert_int_equal(p.policy, SCHED_RR);
+	assert_int_equal(p.cfg.policy, SCHED_RR);
 	assert_int_equal(parse("-P", "o:0", NULL), 0);
-	assert_int_equal(p.policy, SCHED_OTHER);
+	assert_int_equal(p.cfg.policy, SCHED_OTHER);
 	assert_int_equal(parse("-P", "o", NULL), 0);
 	const char *bad[] = { "f:0", "f:100", "x:5", "f", "f:", "f:5x", "o:3", "", "fifo" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -158,10 +159,10 @@ static void test_misc(void **st)
 			       "-q", "--warm-up", "2", NULL), 0);
 	assert_string_equal(p.json_path, "-");
 	assert_string_equal(p.gaps_path, "g.csv");
-	assert_int_equal(p.top, 20);
-	assert_true(p.no_probes);
+	assert_int_equal(p.cfg.top, 20);
+	assert_true(p.cfg.no_probes);
 	assert_true(p.quiet);
-	assert_true(p.warmup_ns == 2000000000ull);
+	assert_true(p.cfg.warmup_ns == 2000000000ull);
 	assert_int_not_equal(parse("--json", "-", "--gaps", "-", NULL), 0);
 	assert_int_not_equal(parse("-n", "1001", NULL), 0);
 	assert_int_not_equal(parse("-n", "-1", NULL), 0);
@@ -178,12 +179,18 @@ static void test_subcommands(void **st)
 	(void)st;
 	assert_int_equal(parse("check", "--cpu", "1", NULL), 0);
 	assert_int_equal(p.cmd, JS_CMD_CHECK);
-	assert_int_equal(p.cpus[0], 1);
+	assert_int_equal(p.cfg.cpus[0], 1);
 	assert_int_equal(parse("check", "--sysroot", "/tmp/x", NULL), 0);
 	assert_string_equal(p.sysroot, "/tmp/x");
 	assert_int_equal(parse("report", "a.json", NULL), 0);
 	assert_int_equal(p.cmd, JS_CMD_REPORT);
 	assert_string_equal(p.inputs[0], "a.json");
+	assert_int_equal(parse("report", "a.json", "--by", "cgroup", NULL), 0);
+	assert_int_equal(p.cfg.by, JS_BY_CGROUP);
+	assert_int_equal(parse("--by", "source", NULL), 0);
+	assert_int_equal(p.cfg.by, JS_BY_SOURCE);
+	assert_int_not_equal(parse("--by", "unit", NULL), 0);
+	assert_int_not_equal(parse("--by", "", NULL), 0);
 	assert_int_not_equal(parse("report", NULL), 0);
 	assert_int_equal(parse("diff", "a.json", "b.json", NULL), 0);
 	assert_int_equal(p.cmd, JS_CMD_DIFF);
@@ -191,14 +198,44 @@ static void test_subcommands(void **st)
 	assert_int_not_equal(parse("diff", "a", "b", "c", NULL), 0);
 }
 
+/** diff's options: --alpha, --min-change, --fail-on, their defaults, bad values, and
+ * nowhere but after diff. */
+static void test_diff_options(void **st)
+{
+	static const char *const bad_alpha[] = { "0", "0.5", "1", "-0.01", "x", "0.01x", "",
+						 "1%", "nan" };
+	static const char *const bad_change[] = { "-1", "1001", "x", "10%%", "%", "" };
+
+	(void)st;
+	assert_int_equal(parse("diff", "a", "b", NULL), 0);
+	assert_true(p.alpha == 0.01 && p.min_change_pct == 10 && !p.fail_on_worse);
+	assert_int_equal(parse("diff", "a", "b", "--alpha", "0.001", "--min-change", "25%",
+			       "--fail-on", "worse", NULL), 0);
+	assert_true(p.alpha == 0.001 && p.min_change_pct == 25 && p.fail_on_worse);
+	assert_int_equal(parse("diff", "--min-change", "0", "a", "b", NULL), 0);
+	assert_true(p.min_change_pct == 0);
+	assert_int_equal(parse("diff", "a", "b", "--min-change", "7.5", NULL), 0);
+	assert_true(p.min_change_pct == 7.5);
+	for (size_t i = 0; i < sizeof(bad_alpha) / sizeof(bad_alpha[0]); i++)
+		assert_int_not_equal(parse("diff", "a", "b", "--alpha", bad_alpha[i], NULL), 0);
+	for (size_t i = 0; i < sizeof(bad_change) / sizeof(bad_change[0]); i++)
+		assert_int_not_equal(parse("diff", "a", "b", "--min-change", bad_change[i], NULL),
+				     0);
+	assert_int_not_equal(parse("diff", "a", "b", "--fail-on", "better", NULL), 0);
+	assert_int_not_equal(parse("diff", "a", "b", "--fail-on", "", NULL), 0);
+	assert_int_not_equal(parse("--fail-on", "worse", NULL), 0);
+	assert_int_not_equal(parse("report", "a", "--alpha", "0.05", NULL), 0);
+	assert_int_not_equal(parse("check", "--min-change", "5", NULL), 0);
+}
+
 /** --arrival-interval and --burst. */
 static void test_arrivals(void **st)
 {
 	(void)st;
 	assert_int_equal(parse("--arrival-interval", "1us,10us,100us", "--burst", "500", NULL), 0);
-	assert_int_equal(p.narrivals, 3);
-	assert_true(p.arrival_ns[1] == 10000);
-	assert_true(p.burst == 500);
+	assert_int_equal(p.cfg.narrivals, 3);
+	assert_true(p.cfg.arrival_ns[1] == 10000);
+	assert_true(p.cfg.burst == 500);
 	assert_int_not_equal(parse("--arrival-interval", "x", NULL), 0);
 	assert_int_not_equal(parse("--burst", "5", NULL), 0);
 }
@@ -211,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_subcommands),   cmocka_unit_test(test_arrivals),
+		cmocka_unit_test(test_diff_options),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */

@@ -1157,30 +1157,57 @@ static void test_steal_equal(void **state)
 	assert_int_equal(g[2].attr.primary, JS_CAUSE_UNEXPLAINED);
 }
 
-/* readings come from the events that carry them, sorted */
-static void test_steal_readings(void **state)
+/* the log keeps the readings events carry in time order, thins itself when full, and
+ * gives the steal up to the last gap's end to the gaps, keeping the last reading used */
+static void test_steal_log(void **state)
 {
 	struct js_event ev[] = {
 		ev_mk(JS_EV_VECTOR, 500, 520, 0, NULL),
 		ev_mk(JS_EV_IRQ, 100, 130, 36, "x"),
 		ev_mk(JS_EV_IRQ, 300, 310, 36, "x"),
+		ev_mk(JS_EV_IRQ, 600, 610, 36, "x"),
 	};
-	struct steal_reading r[8];
+	struct steal_log log;
+	struct js_gap_rec g[1];
 
 	(void)state;
-	ev[0].flags = ev[1].flags = JS_F_STEAL;
+	ev[0].flags = ev[1].flags = ev[3].flags = JS_F_STEAL;
 	ev[0].steal_start = 70;
 	ev[0].steal_end = 75;
 	ev[1].steal_start = 10;
 	ev[1].steal_end = 12;
-	assert_int_equal(steal_readings(ev, 3, CPU, r, 8), 4);
-	assert_int_equal(r[0].t_ns, 100);
-	assert_int_equal(r[0].steal_ns, 10);
-	assert_int_equal(r[1].t_ns, 130);
-	assert_int_equal(r[3].t_ns, 520);
-	assert_int_equal(r[3].steal_ns, 75);
-	assert_int_equal(steal_readings(ev, 3, 0, r, 8), 0);
-	assert_int_equal(steal_readings(ev, 3, CPU, r, 1), 4);
+	ev[3].steal_start = 80;
+	ev[3].steal_end = 81;
+	assert_int_equal(steal_log_init(&log, 4), 0);
+	for (int i = 0; i < 3; i++)
+		steal_log_add(&log, &ev[i]);
+	assert_int_equal(log.n, 4);     /* ev[2] carries none */
+	assert_int_equal(log.v[0].t_ns, 100);
+	assert_int_equal(log.v[0].steal_ns, 10);
+	assert_int_equal(log.v[1].t_ns, 130);
+	assert_int_equal(log.v[3].t_ns, 520);
+	assert_int_equal(log.v[3].steal_ns, 75);
+	/* full: every other reading goes first */
+	steal_log_add(&log, &ev[3]);
+	assert_int_equal(log.n, 4);
+	assert_int_equal(log.v[0].t_ns, 100);
+	assert_int_equal(log.v[1].t_ns, 500);
+	assert_int_equal(log.v[2].t_ns, 600);
+	assert_int_equal(log.v[3].t_ns, 610);
+	/* a gap before the second reading: no window closed, nothing used */
+	rec_mk(&g[0], 200, 50, 0);
+	steal_log_allocate(&log, g, 1);
+	assert_int_equal(log.n, 4);
+	assert_int_equal(g[0].attr.steal_ns, 0);
+	/* a gap past 500 closes [100, 500]: 60 of steal there, the gap's 50 ns inside it
+	 * take 50; the reading at 500 stays as the next window's start */
+	rec_mk(&g[0], 450, 60, 0);
+	steal_log_allocate(&log, g, 1);
+	assert_int_equal(g[0].attr.steal_ns, 50);
+	assert_int_equal(log.n, 3);
+	assert_int_equal(log.v[0].t_ns, 500);
+	steal_log_free(&log);
+	steal_log_free(&log);
 }
 
 /* simulated SMI counter: one SMI per gap, largest unexplained gaps without events */
@@ -1392,7 +1419,7 @@ int main(void)
 		cmocka_unit_test(test_steal_windows),
 		cmocka_unit_test(test_steal_straddle),
 		cmocka_unit_test(test_steal_equal),
-		cmocka_unit_test(test_steal_readings),
+		cmocka_unit_test(test_steal_log),
 		cmocka_unit_test(test_smi_counter),
 		cmocka_unit_test(test_thp_sampler_blocked),
 		cmocka_unit_test(test_thp_sampler_local),

@@ -55,7 +55,7 @@ static void test_row(void **state)
 	row = row_of(&g);
 	assert_string_equal(row, "3,18446744073709551615,48213,task,kworker/3:2:123 vmstat_update,"
 			    "task:kworker/3:2:123 vmstat_update=41012;timer:local_timer=3105;"
-			    "fault:fault user jitterscope:42 @0x7f0000000000 (sampler)=0,7,4096\n");
+			    "fault:fault user jitterscope:42 @0x7f0000000000 (sampler)=0,7,4096,0,\n");
 	free(row);
 }
 
@@ -70,14 +70,40 @@ static void test_empty_and_quoting(void **state)
 	g.gap = (struct js_gap){ .start_ns = 1, .dur_ns = 2, .cpu = 0 };
 	g.attr.unexplained_ns = 2;
 	row = row_of(&g);
-	assert_string_equal(row, "0,1,2,unexplained,,,0,2\n");
+	assert_string_equal(row, "0,1,2,unexplained,,,0,2,0,\n");
 	free(row);
 	/* a comm with a comma and a quote (task names are the tasks' own) */
 	g.attr.primary = JS_CAUSE_TASK;
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "my,\"app\":7");
 	part(&g.attr, JS_CAUSE_TASK, "my,\"app\":7", 2);
 	row = row_of(&g);
-	assert_string_equal(row, "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2\n");
+	assert_string_equal(row, "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2,0,"
+			    "\n");
+	free(row);
+}
+
+/** The interruptions' entry/exit: the gap's total, then each one's, in causes' order. */
+static void test_entry(void **state)
+{
+	struct js_gap_rec g;
+	char *row;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.gap = (struct js_gap){ .start_ns = 100, .dur_ns = 40000, .cpu = 1 };
+	g.attr.primary = JS_CAUSE_TIMER;
+	snprintf(g.attr.detail, sizeof(g.attr.detail), "local_timer");
+	part(&g.attr, JS_CAUSE_TIMER, "local_timer", 5000);
+	part(&g.attr, JS_CAUSE_SOFTIRQ, "RCU", 3000);
+	part(&g.attr, JS_CAUSE_IPI, "reschedule from a,b:7", 1000);
+	g.attr.parts[0].entry_ns = 9000;
+	g.attr.parts[2].entry_ns = 6000;
+	g.attr.entry_ns = 15000;
+	g.attr.unexplained_ns = 16000;
+	row = row_of(&g);
+	assert_string_equal(row, "1,100,40000,timer,local_timer,\"timer:local_timer=5000;"
+			    "softirq:RCU=3000;ipi:reschedule from a,b:7=1000\",0,16000,15000,"
+			    "\"timer:local_timer=9000;ipi:reschedule from a,b:7=6000\"\n");
 	free(row);
 }
 
@@ -92,12 +118,15 @@ static void test_longest(void **state)
 	memset(&g, 0, sizeof(g));
 	memset(detail, 'x', sizeof(detail) - 1);
 	detail[sizeof(detail) - 1] = '\0';
-	for (int i = 0; i < JS_PARTS_MAX; i++)
+	for (int i = 0; i < JS_PARTS_MAX; i++) {
 		part(&g.attr, JS_CAUSE_SOFTIRQ, detail, UINT64_MAX);
+		g.attr.parts[i].entry_ns = UINT64_MAX;
+	}
 	row = row_of(&g);
 	for (c = row; (c = strstr(c, "=18446744073709551615")); c++)
 		n++;
-	assert_int_equal(n, JS_PARTS_MAX);
+	assert_int_equal(n, 2 * JS_PARTS_MAX);      /* net in causes, entry in entry_causes */
+	assert_int_equal(row[strlen(row) - 1], '\n');
 	free(row);
 }
 
@@ -106,6 +135,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_row),
 		cmocka_unit_test(test_empty_and_quoting),
+		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_longest),
 	};
 

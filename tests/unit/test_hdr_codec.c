@@ -14,7 +14,7 @@
 #include "js_hist.h"
 #include "hist_test_rng.h"
 
-/* golden vector A (ECOSYSTEM.md 1.2): L=1, H=3.6e12, S=3, {1 x1, 100 x2, 1000000 x1} */
+/* golden vector A: L=1, H=3.6e12, S=3, {1 x1, 100 x2, 1000000 x1} */
 static const uint8_t golden_a[] = {
 	0x1c, 0x84, 0x93, 0x13, 0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
@@ -63,7 +63,7 @@ static void hex(char *out, const uint8_t *p, size_t n)
 	out[2 * n] = '\0';
 }
 
-/** Check the ZigZag-LEB128 "64b9B" examples listed in ECOSYSTEM.md 1.2, both ways. */
+/** Check ZigZag-LEB128 "64b9B" examples (Java's ZigZagEncoding), both ways. */
 static void test_zigzag_examples(void **state)
 {
 	static const struct zz_case cases[] = {

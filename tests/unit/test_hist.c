@@ -38,7 +38,7 @@ struct cfg_row {
 	int sig, sbc, half_mag, unit_mag, bucket_count, counts_len;
 };
 
-/** Check the configurations tabulated in ECOSYSTEM.md 1.1 (verified with hdr_ref.py). */
+/** Check bucket configurations against the values HdrHistogram computes for them. */
 static void test_config_table(void **state)
 {
 	static const struct cfg_row rows[] = {
@@ -88,6 +88,14 @@ static void test_init_invalid(void **state)
 	hist_free(&zero);	/* a zeroed struct is accepted */
 	assert_int_equal(hist_init(&h, 1, INT64_MAX, 3), 0);	/* widest range works */
 	assert_true(hist_counts_index(&h, INT64_MAX) < h.counts_len);
+	/* its top slot ends at INT64_MAX: no signed overflow past it (found by fuzz_hdr) */
+	assert_int_equal(hist_highest_equivalent(&h, INT64_MAX), INT64_MAX);
+	assert_true(hist_highest_equivalent(&h, 1LL << 62) < INT64_MAX);
+	hist_free(&h);
+	/* the widest slots a decoded histogram can have (unit magnitude 51, 2^62-wide top) */
+	assert_int_equal(hist_init(&h, 1LL << 51, INT64_MAX, 3), 0);
+	assert_int_equal(hist_highest_equivalent(&h, INT64_MAX), INT64_MAX);
+	assert_true(hist_size_equivalent(&h, INT64_MAX) > 0);
 	hist_free(&h);
 }
 
@@ -412,6 +420,12 @@ static void test_count_between(void **state)
 	assert_int_equal(hist_count_between(&h, 50, 50), 0);
 	assert_int_equal(hist_count_between(&h, 60, 50), 0);
 	assert_int_equal(hist_count_between(&h, INT64_MAX - 1, INT64_MAX), 0);
+	/* ranks: the k-th smallest value's slot (12000 and 12007 share one) */
+	assert_true(hist_value_at_rank(&h, 1) == 5 && hist_value_at_rank(&h, 4) == 2048);
+	assert_true(hist_value_at_rank(&h, 5) == 2048);
+	assert_true(hist_value_at_rank(&h, 7) == 12000 && hist_value_at_rank(&h, 8) == 12008);
+	assert_true(hist_value_at_rank(&h, 9) == hist_lowest_equivalent(&h, 1000000));
+	assert_true(hist_value_at_rank(&h, 0) == 0 && hist_value_at_rank(&h, 10) == 0);
 	hist_reset(&h);
 	rng_state = 11;
 	for (i = 0; i < 20000; i++) {

@@ -221,7 +221,7 @@ static void assert_close(double got, double want, double tol, int line_no, const
 	}
 }
 
-/* compare one .hgrm line numerically (ECOSYSTEM.md 1.6: printf tie-rounding differs) */
+/* compare one .hgrm line numerically (printf tie rounding differs: docs/DESIGN.md) */
 static void compare_hgrm_line(const char *got, const char *want, int n, double vtol)
 {
 	double g[4], w[4];

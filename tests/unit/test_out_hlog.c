@@ -21,6 +21,7 @@
 #include "hist_test_rng.h"
 #include "js_hlog.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 
 #define MS 1000000ull
@@ -60,9 +61,8 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 {
 	memset(s, 0, sizeof(*s));
 	s->p.hlog_interval_ns = iv_ns;
-	s->p.narrivals = 1;
-	s->p.arrival_ns[0] = 1 * MS;
-	s->run.params = &s->p;
+	s->p.cfg.narrivals = 1;
+	s->p.cfg.arrival_ns[0] = 1 * MS;
 	s->run.start_mono_ns = 5000 * MS;
 	s->run.start_epoch_s = 1700000000.25;
 	s->run.cpus = s->cpus;
@@ -72,7 +72,7 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 		size_t cap = 1 << 16;
 
 		assert_int_equal(result_cpu_init(&s->cpus[c], c ? 3 : 1, 4), 0);
-		assert_int_equal(arrival_init(&s->ref[c], s->p.arrival_ns[0], st, 0), 0);
+		assert_int_equal(arrival_init(&s->ref[c], s->p.cfg.arrival_ns[0], st, 0), 0);
 		s->end[c] = st + len_ns;
 		s->g[c] = calloc(cap, sizeof(*s->g[c]));
 		assert_non_null(s->g[c]);
@@ -88,10 +88,10 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 							      .cpu = (uint32_t)(c ? 3 : 1) };
 			t += d + 1000 + rnd() % (400 * 1000);
 		}
-		s->cpus[c].start_ns = st;       /* the pipeline's init_models */
+		s->cpus[c].start_ns = st;       /* result_cpu_start's */
 	}
 	snprintf(s->path, sizeof(s->path), "/tmp/test_out_hlog.%d.hlog", (int)getpid());
-	assert_int_equal(hlog_output_new(&s->o, s->path), 0);
+	assert_int_equal(hlog_output_new(&s->o, s->path, &s->p), 0);
 	s->o.run_start(s->o.ctx, &s->run);
 }
 
@@ -387,7 +387,7 @@ static void test_hgrm(void **state)
 	sim_run(&s, 0, 0);
 	snprintf(path, sizeof(path), "/tmp/test_out_hgrm.%d.hgrm", (int)getpid());
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(hgrm_output_new(&o, path), 0);
+	assert_int_equal(hgrm_output_new(&o, path, NULL), 0);
 	assert_int_equal(o.finish(o.ctx, &s.run), 0);
 	o.destroy(o.ctx);
 	assert_int_equal(hist_init(&all, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG), 0);

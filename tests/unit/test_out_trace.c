@@ -20,7 +20,9 @@
 
 #include "js_events.h"
 #include "js_jsonparse.h"
+#include "js_ksyms.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 
 #define T0 5000000000ull        /* run start, CLOCK_MONOTONIC */
@@ -46,15 +48,14 @@ static struct fixture *fx_new(unsigned max_events)
 	assert_true(fd >= 0);
 	close(fd);
 	f->p.trace_max_events = max_events;
-	f->p.threshold_ns = 1000;
+	f->run.cfg.threshold_ns = 1000;
 	f->cpu.cpu = 3;
-	f->run.params = &f->p;
 	f->run.start_mono_ns = T0;
 	f->run.start_epoch_s = 1764438863.5;
 	f->run.wall_ns = 2000000000ull;
 	f->run.cpus = &f->cpu;
 	f->run.ncpus = 1;
-	assert_int_equal(trace_output_new(&f->out, f->path), 0);
+	assert_int_equal(trace_output_new(&f->out, f->path, &f->p), 0);
 	assert_true(f->out.wants_events);
 	f->out.run_start(f->out.ctx, &f->run);
 	return f;
@@ -265,6 +266,42 @@ static void test_layout(void **state)
 	fx_free(f);
 }
 
+/** Function names come from the run's symbol table (loaded once, by the pipeline); an
+ * address without a symbol, or a run without the table, is written as the address. */
+static void test_function_names(void **state)
+{
+	static const char syms[] = "ffffffff81200000 T tick_nohz_handler\n"
+				   "ffffffff81300000 T vmstat_update\n";
+	char path[] = "/tmp/test_out_trace_ksyms.XXXXXX";
+	struct fixture *f = fx_new(10000), *g = fx_new(10000);
+	struct js_event ev[2];
+	const struct jsonp_val *e;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, syms, strlen(syms)), (ssize_t)strlen(syms));
+	close(fd);
+	assert_int_equal(ksyms_load_file(&f->run.ksyms, path), 0);
+	unlink(path);
+	ev[0] = mkev(JS_EV_HRTIMER, T0 + 1000, T0 + 3000, 0, "");
+	ev[0].addr = 0xffffffff81200000ull;
+	ev[1] = mkev(JS_EV_WORK, T0 + 4000, T0 + 6000, 0, "");
+	ev[1].addr = 0x1234;                /* below every symbol */
+	fx_gap(f, T0 + 1000, 6000, JS_CAUSE_HRTIMER, ev, 2);
+	fx_gap(g, T0 + 1000, 6000, JS_CAUSE_HRTIMER, ev, 1);
+	fx_finish(f);
+	fx_finish(g);
+	e = find_name(f, "hrtimer tick_nohz_handler");
+	assert_non_null(e);
+	assert_string_equal(sget(jsonp_get(e, "args"), "function"), "tick_nohz_handler");
+	assert_non_null(find_name(f, "work 0x1234"));
+	assert_non_null(find_name(g, "hrtimer 0xffffffff81200000"));
+	ksyms_free(f->run.ksyms);
+	fx_free(f);
+	fx_free(g);
+}
+
 /** Partial overlaps on one track are trimmed; one event seen by two gaps is written once. */
 static void test_nesting_and_duplicates(void **state)
 {
@@ -411,6 +448,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_nesting_and_duplicates),
 		cmocka_unit_test(test_clip),
 		cmocka_unit_test(test_cap_keeps_longest),

@@ -26,7 +26,7 @@ static char dir[] = "/tmp/test_output.XXXXXX";
 static int setup(void **state)
 {
 	(void)state;
-	signal(SIGPIPE, SIG_IGN);       /* as main.c does: a closed FIFO is EPIPE */
+	signal(SIGPIPE, SIG_IGN);       /* as commands.c does: a closed FIFO is EPIPE */
 	return mkdtemp(dir) ? 0 : -1;
 }
 
@@ -243,13 +243,13 @@ static void test_prom_special(void **state)
 
 		assert_true(rd >= 0);
 		memset(&out, 0, sizeof(out));
-		assert_int_equal(prom_output_new(&out, p), 0);
+		assert_int_equal(prom_output_new(&out, p, NULL), 0);
 		assert_int_equal(access(tmp, F_OK), -1);
 		out.destroy(out.ctx);
 		close(rd);
 	}
 	memset(&out, 0, sizeof(out));
-	assert_int_equal(prom_output_new(&out, "/dev/null"), 0);
+	assert_int_equal(prom_output_new(&out, "/dev/null", NULL), 0);
 	assert_int_equal(access("/dev/null.tmp", F_OK), -1);
 	out.destroy(out.ctx);
 }

@@ -187,6 +187,102 @@ static void test_drift(void **state)
 	assert_true(r.strength < 0.1);
 }
 
+/*
+ * By duration: 900 random short gaps (1-2 us) and 100 gaps of 30 us on a 10 ms grid. Over
+ * every gap the periodic tenth is drowned (strength about 0.1 < 0.3); in its own class,
+ * >= 20 us, the headline (100 of 1000 is the longest tenth; >= 50 us holds none), it is
+ * found, and so in its band 20-50 us; the band < 2 us is not periodic.
+ */
+static void test_classes(void **state)
+{
+	static struct js_period_classes pc;
+	struct js_period_result r;
+	uint64_t t = T0;
+
+	(void)state;
+	period_classes_init(&pc, 250, 0);
+	for (int k = 0; k < 100; k++) {
+		for (int i = 0; i < 9; i++) {
+			t += 1 + urand(2 * MS);
+			period_classes_add(&pc, t, 1000 + urand(1000));
+		}
+		period_classes_add(&pc, T0 + 3210987 + k * 10 * MS + urand(20000), 30000);
+	}
+	assert_int_equal(pc.ge[0].n, 1000);
+	assert_int_equal(pc.band[0].n, 900);
+	assert_int_equal(pc.band[4].n, 100);
+	assert_int_equal(pc.ge[4].n, 100);
+	assert_int_equal(pc.ge[1].n, 100);      /* >= 2 us: the 30 us ones */
+	assert_int_equal(pc.ge[5].n, 0);
+	assert_int_equal(period_classes_headline(&pc), 4);
+	assert_false(period_result(&pc.ge[0], &r));
+	assert_true(period_result(&pc.ge[4], &r));
+	assert_int_equal(r.period_ns, 10 * MS);
+	assert_true(r.strength > 0.95);
+	/* (T0 + 3210987) mod 10 ms = (9012345 + 3210987) mod 10 ms = 2223332, + [0, 20 us) */
+	assert_true(r.phase_ns > 2223332 && r.phase_ns < 2243332);
+	assert_true(period_result(&pc.band[4], &r));
+	assert_false(period_result(&pc.band[0], &r));
+	/* one detector fed the same times agrees with the class (same phases, same blocks) */
+	{
+		static struct js_period one;
+		struct js_period_result a;
+
+		period_init(&one, 250, 0);
+		for (int k = 0; k < 100; k++)
+			period_add(&one, T0 + k * 10 * MS);
+		period_classes_init(&pc, 250, 0);
+		for (int k = 0; k < 100; k++)
+			period_classes_add(&pc, T0 + k * 10 * MS, 60000);
+		assert_true(period_result(&one, &a));
+		for (int i = 0; i < 2; i++) {
+			assert_true(period_result(i ? &pc.band[5] : &pc.ge[5], &r));
+			assert_int_equal(r.period_ns, a.period_ns);
+			assert_true(r.strength == a.strength && r.z == a.z);
+			assert_true(r.phase_ns == a.phase_ns && r.n == a.n);
+		}
+	}
+}
+
+/* Band edges, the tenth rounded up, an empty set, a saved verdict. */
+static void test_class_edges(void **state)
+{
+	static struct js_period_classes pc;
+	struct js_period_result r, saved = { .period_ns = 20 * MS, .strength = 0.5,
+					     .phase_ns = 1234.5, .n = 77, .periodic = true };
+
+	(void)state;
+	period_classes_init(&pc, 0, 0);
+	assert_int_equal(period_classes_headline(&pc), 0);
+	period_classes_add(&pc, T0, 1999);
+	period_classes_add(&pc, T0 + 1, 2000);
+	period_classes_add(&pc, T0 + 2, 999999);
+	period_classes_add(&pc, T0 + 3, 1000000);
+	period_classes_add(&pc, T0 + 4, UINT64_MAX);
+	assert_int_equal(pc.band[0].n, 1);
+	assert_int_equal(pc.band[1].n, 1);
+	assert_int_equal(pc.band[6].n, 1);
+	assert_int_equal(pc.band[7].n, 2);
+	assert_int_equal(period_band_hi(0), 2000);
+	assert_int_equal(period_band_hi(6), 1000000);
+	assert_true(period_band_hi(7) == UINT64_MAX);
+	/* 9 gaps of 1 us and one of 60 us: a tenth is 1 gap, the headline >= 50 us */
+	period_classes_init(&pc, 0, 0);
+	for (int i = 0; i < 9; i++)
+		period_classes_add(&pc, T0 + i, 1000);
+	period_classes_add(&pc, T0 + 9, 60000);
+	assert_int_equal(period_classes_headline(&pc), 5);
+	/* an eleventh short one: a tenth is 2 gaps (rounded up), only every gap holds 2 */
+	period_classes_add(&pc, T0 + 10, 1000);
+	assert_int_equal(period_classes_headline(&pc), 0);
+	/* a saved verdict comes back as it was */
+	period_saved(&pc.ge[3], &saved);
+	assert_true(period_result(&pc.ge[3], &r));
+	assert_int_equal(r.period_ns, 20 * MS);
+	assert_true(r.strength == 0.5 && r.phase_ns == 1234.5 && r.n == 77);
+	assert_int_equal(pc.ge[3].n, 77);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +293,8 @@ int main(void)
 		cmocka_unit_test(test_mixture),
 		cmocka_unit_test(test_few_samples),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_class_edges),
 	};
 
 	return cmocka_run_group_tests_name("period", tests, NULL, NULL);

@@ -21,7 +21,6 @@
 #include "js_result.h"
 
 struct fx {
-	struct js_params p;
 	struct js_run run;
 	struct js_cpu_result cpus[2];
 	char path[96], tmp[128];
@@ -33,7 +32,6 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	f->run.params = &f->p;
 	f->run.cpus = f->cpus;
 	f->run.ncpus = 2;
 	f->run.probes_on = true;
@@ -135,7 +133,7 @@ static void test_prom_file(void **state)
 	char *t;
 
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, f->path), 0);
+	assert_int_equal(prom_output_new(&o, f->path, NULL), 0);
 	/* opened before measuring: FILE.tmp exists, FILE not yet */
 	assert_true(exists(f->tmp));
 	assert_false(exists(f->path));
@@ -210,7 +208,7 @@ static void test_prom_families(void **state)
 	size_t nseen = 0;
 
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, f->path), 0);
+	assert_int_equal(prom_output_new(&o, f->path, NULL), 0);
 	o.run_start(o.ctx, &f->run);
 	gap(f, &o, 0, 3000, JS_CAUSE_TIMER, 0);
 	f->run.smi_countable = false;
@@ -256,13 +254,13 @@ static void test_prom_abort(void **state)
 	struct js_output o;
 
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, f->path), 0);
+	assert_int_equal(prom_output_new(&o, f->path, NULL), 0);
 	assert_true(exists(f->tmp));
 	o.destroy(o.ctx);
 	assert_false(exists(f->tmp));
 	assert_false(exists(f->path));
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, "/nonexistent-dir/x.prom"), -EIO);
+	assert_int_equal(prom_output_new(&o, "/nonexistent-dir/x.prom", NULL), -EIO);
 }
 
 int main(void)

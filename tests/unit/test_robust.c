@@ -117,15 +117,15 @@ static void test_duration_edges(void **st)
 {
 	(void)st;
 	assert_int_equal(parse_one("-d", "0"), 0);
-	assert_true(p.duration_ns == 0);
+	assert_true(p.cfg.duration_ns == 0);
 	assert_int_equal(parse_one("-d", "0.000"), 0);
-	assert_true(p.duration_ns == 0);
+	assert_true(p.cfg.duration_ns == 0);
 	assert_int_not_equal(parse_one("-d", "0.0000000001"), 0);
 	assert_int_not_equal(parse_one("-T", "0.0001"), 0);         /* 0.1 ns */
 	assert_int_equal(parse_one("-T", "0.5ns"), 0);              /* rounds to 1 */
-	assert_true(p.threshold_ns == 1);
+	assert_true(p.cfg.threshold_ns == 1);
 	assert_int_equal(parse_one("-d", "106751d"), 0);            /* 292 years */
-	assert_true(p.duration_ns == 106751ull * 86400000000000ull);
+	assert_true(p.cfg.duration_ns == 106751ull * 86400000000000ull);
 	assert_int_not_equal(parse_one("-d", "106752d"), 0);        /* > INT64_MAX ns */
 	assert_int_not_equal(parse_one("-d", "99999999999999999999"), 0);
 }

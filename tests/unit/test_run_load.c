@@ -14,13 +14,15 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "js_diff.h"
 #include "js_report.h"
 #include "js_run_load.h"
+#include "gap_parts.h"
 
 #define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
 #define WINDOW 3000000000ull    /* 3 s measured */
 
-static struct js_params params;
+static struct js_run_cfg params;
 static struct js_run orig;
 static char *orig_json, *orig_text;
 static size_t orig_json_len;
@@ -32,16 +34,11 @@ static uint32_t rnd(uint32_t *s)
 	return *s >> 8;
 }
 
+/* part - add() a part, its events counted */
 static void part(struct js_gap_rec *g, uint32_t cause, const char *detail, uint32_t count,
 		 uint64_t net)
 {
-	struct js_part *p = &g->attr.parts[g->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	g->attr.covered_ns += net;
+	add(g, cause, detail, count, net);
 	g->attr.nevents += count;
 }
 
@@ -141,10 +138,15 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 		}
 	}
 	r->narrivals = params.narrivals;
+	/* CPU 1 in a guest (a VM exit measured, the entry/exit prior of 3 of them), CPU 3 not */
+	if (cpu == 1)
+		r->vm_exit = (struct js_exit_cost){ 512, 4012.5, 4211.25, 4877.0 };
+	entry_init(&r->entry, r->vm_exit.median_ns);
 	while (t < T0 + WINDOW - 10000000) {
 		struct js_gap_rec g;
 
 		make_gap(&g, cpu, t, &s);
+		entry_account(&r->entry, &g);
 		/* unexplained gaps of CPU 1 fall on a 10 ms grid: periodic */
 		if (cpu == 1 && g.attr.primary == JS_CAUSE_UNEXPLAINED)
 			g.gap.start_ns = t = t - t % 10000000 + 10000000;
@@ -159,6 +161,7 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 		t = g.gap.start_ns + g.gap.dur_ns + 100000 + rnd(&s) % 3000000;
 	}
 	intervals_finish(&r->intervals, r->end_ns);
+	entry_finish(&r->entry);
 	for (size_t i = 0; i < r->narrivals; i++) {
 		arrival_finish(&r->arrivals[i], r->end_ns);
 		for (int k = 0; k < JS_BURST_SIZES; k++)
@@ -312,7 +315,7 @@ static int setup(void **state)
 	params.narrivals = 2;
 	params.burst = 10;
 	memset(&orig, 0, sizeof(orig));
-	orig.params = &params;
+	orig.cfg = params;
 	snprintf(orig.machine.kernel, sizeof(orig.machine.kernel), "6.18.44-test x86_64");
 	snprintf(orig.machine.hostname, sizeof(orig.machine.hostname), "box");
 	snprintf(orig.machine.cpu_model, sizeof(orig.machine.cpu_model), "Intel(R) Xeon(R)");
@@ -386,8 +389,9 @@ static void test_fixture_coverage(void **state)
 	(void)state;
 	assert_true(r->gap_count > 500);
 	assert_int_equal(r->top.n, 10);
-	assert_true(period_result(&r->period, &pr));            /* CPU 1: periodic */
-	assert_false(period_result(&orig.cpus[1].period, &pr)); /* CPU 3: not */
+	assert_true(period_result(&r->period.ge[0], &pr));              /* CPU 1: periodic */
+	assert_false(period_result(&orig.cpus[1].period.ge[0], &pr));   /* CPU 3: not */
+	assert_true(period_classes_headline(&r->period) > 0);          /* by duration */
 	assert_true(r->arrivals[0].delayed > 0);
 	assert_true(r->intervals.n >= 3);
 	assert_true(r->causes.nsrc >= 8);
@@ -397,6 +401,13 @@ static void test_fixture_coverage(void **state)
 	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
 	assert_non_null(strstr(orig_text, "What the settings explain"));
 	assert_non_null(strstr(orig_text, "probe cost: 1.3 ms of BPF run time"));
+	/* entry/exit given (learned for the tick and the IRQ), the exit cost of CPU 1 only */
+	assert_true(r->entry.k[ENTRY_TIMER].lone >= ENTRY_MIN_LONE);
+	assert_true(r->causes.cls[JS_CAUSE_TIMER].entry_ns > 0);
+	assert_non_null(strstr(orig_text, "VM exit cost (cpuid round trip, median/min): CPU 1 "
+				"4.21/4.01 us\n"));
+	assert_non_null(strstr(orig_text, "exits of 4.2 us here), bound "));
+	assert_non_null(strstr(orig_json, "\"vm_exit\": null"));
 	assert_non_null(strstr(orig_json, "\\u00e9"));           /* a byte >= 0x80 */
 	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
 	assert_non_null(strstr(orig_json, "\"detail\": \"(other: 3 sources)\""));
@@ -419,11 +430,11 @@ static void test_round_trip(void **state)
 	if (run_load_buf(orig_json, orig_json_len, &run, err, sizeof(err)))
 		fail_msg("load: %s", err);
 	assert_int_equal(run.ncpus, 2);
-	assert_int_equal(run.params->threshold_ns, 1000);
-	assert_int_equal(run.params->narrivals, 2);
-	assert_int_equal(run.params->burst, 10);
-	assert_int_equal(run.params->policy, 1);
-	assert_int_equal(run.params->priority, 50);
+	assert_int_equal(run.cfg.threshold_ns, 1000);
+	assert_int_equal(run.cfg.narrivals, 2);
+	assert_int_equal(run.cfg.burst, 10);
+	assert_int_equal(run.cfg.policy, 1);
+	assert_int_equal(run.cfg.priority, 50);
 	assert_true(run.wall_ns == orig.wall_ns);
 	assert_string_equal(run.machine.kernel, orig.machine.kernel);
 	assert_true(run.probe_cost_known);
@@ -464,6 +475,16 @@ static void test_round_trip(void **state)
 	same_text("JSON documents", orig_json, json);
 	free(text);
 	free(json);
+	/* `report --by cgroup`: the loaded table by cgroup reads as the measured run's */
+	run.cfg.by = orig.cfg.by = JS_BY_CGROUP;
+	text = text_of(&run, false, NULL);
+	json = text_of(&orig, false, NULL);
+	orig.cfg.by = JS_BY_SOURCE;
+	assert_non_null(strstr(text, "top cgroups (the sources naming a task"));
+	assert_non_null(strstr(text, "task build.service"));
+	same_text("text reports by cgroup", json, text);
+	free(text);
+	free(json);
 	run_load_free(&run);
 	run_load_free(&run);    /* harmless twice */
 }
@@ -488,7 +509,7 @@ static void load_bad(const char *from, const char *to, const char *want)
 	if (!strstr(err, want))
 		fail_msg("%s -> %s: \"%s\" lacks \"%s\"", from, to, err, want);
 	assert_null(run.cpus);
-	assert_null(run.params);
+	assert_int_equal(run.cfg.ncpus, 0);
 	free(buf);
 }
 
@@ -598,6 +619,113 @@ static void test_v1_names(void **state)
 	free(doc);
 }
 
+/* cut - remove the member at p (its line, its value, its comma) from doc in place; a last
+ * member takes the comma ending the one before it */
+static void cut(char *doc, char *p)
+{
+	char *ls = p, *e = strchr(p, ':') + 2;
+	bool comma;
+
+	while (ls > doc && ls[-1] == ' ')
+		ls--;
+	if (*e == '{' || *e == '[') {
+		int depth = 0;
+
+		do {
+			depth += (*e == '{' || *e == '[') - (*e == '}' || *e == ']');
+			e++;
+		} while (depth);
+	} else {
+		e += strcspn(e, ",\n");
+	}
+	comma = *e == ',';
+	e += comma;
+	e += *e == '\n';
+	if (!comma && ls - doc >= 2 && ls[-2] == ',') {
+		memmove(ls - 2, ls - 1, strlen(ls - 1) + 1);
+		ls--;
+		e--;
+	}
+	memmove(ls, e, strlen(e) + 1);
+}
+
+/* strip - remove every member named key inside the objects named in (NULL: anywhere) */
+static void strip(char *doc, const char *in, const char *key)
+{
+	char pat[64], scope[64], *p, *s = doc, *end;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	snprintf(scope, sizeof(scope), "\"%s\": {", in ? in : "");
+	while ((s = in ? strstr(s, scope) : s)) {
+		end = in ? s + strlen(scope) : doc + strlen(doc);
+		for (int depth = 1; in && depth; end++)
+			depth += (*end == '{') - (*end == '}');
+		p = strstr(s, pat);
+		if (!p || p >= end) {
+			if (!in)
+				break;
+			s = end;
+			continue;
+		}
+		cut(doc, p);
+	}
+}
+
+/** A version 2 (and 1) file written before the entry/exit and the periodicity classes
+ * (their keys removed) loads, reports without them, and compares with today's run. */
+static void test_before_entry(void **state)
+{
+	static const char *const gone[] = { "entry_ns", "vm_exit", "entry_exit" };
+	static const char *const period[] = { "all", "bands", "phase_ns", "min_ns" };
+	char *doc = strdup(orig_json), *text, *json, *dtext = NULL;
+	struct js_run run, today;
+	const struct js_diff_opts o = { 0.01, 0.10 };
+	struct js_diff d;
+	size_t dlen = 0;
+	FILE *fp;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		strip(doc, NULL, gone[i]);
+	for (size_t i = 0; i < sizeof(period) / sizeof(period[0]); i++)
+		strip(doc, "unexplained_periodicity", period[i]);
+	assert_null(strstr(doc, "\"entry_"));
+	assert_null(strstr(doc, "\"bands\""));
+	for (int v = 2; v >= 1; v--) {
+		if (v == 1)
+			memcpy(strstr(doc, "\"schema_version\": 2") + 18, "1", 1);
+		if (run_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
+			fail_msg("version %d: load: %s", v, err);
+		text = text_of(&run, false, NULL);
+		assert_null(strstr(text, "VM exit cost"));
+		assert_null(strstr(text, "entry/exit ("));
+		assert_null(strstr(text, "periodic by duration"));
+		/* the old verdict, over every unexplained gap, without a phase */
+		assert_non_null(strstr(text, "unexplained gaps: "));
+		assert_non_null(strstr(text, "; periodic at 10.0 ms (coherence "));
+		assert_int_equal(run.cpus[0].causes.cls[JS_CAUSE_TIMER].entry_ns, 0);
+		json = text_of(&run, true, NULL);
+		assert_non_null(strstr(json, "\"vm_exit\": null"));
+		assert_non_null(strstr(json, "\"phase_ns\": null"));
+		/* diff: the old run against today's */
+		if (run_load_buf(orig_json, orig_json_len, &today, err, sizeof(err)))
+			fail_msg("load: %s", err);
+		assert_int_equal(diff_compute(&d, &run, "old.json", &today, "new.json", &o), 0);
+		assert_int_equal(d.ncpus, 2);
+		fp = open_memstream(&dtext, &dlen);
+		report_diff_text(fp, &d);
+		fclose(fp);
+		diff_free(&d);
+		assert_non_null(strstr(dtext, "timer: time lost"));
+		free(dtext);
+		free(text);
+		free(json);
+		run_load_free(&today);
+		run_load_free(&run);
+	}
+	free(doc);
+}
+
 /** Every truncation and many byte flips of a real document: an error or a load, no crash
  * (run under ASan for the memory side). */
 static void test_no_crash(void **state)
@@ -667,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_v1_names),
+		cmocka_unit_test(test_before_entry),
 		cmocka_unit_test(test_no_crash),
 		cmocka_unit_test(test_file),
 	};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_sampler_hook.c - the THP test hook's huge-page count: smaps parsing, and live on
- * this process's own memory (no root: MADV_HUGEPAGE and smaps of itself). */
+/* test_sampler_hook.c - sampler_hook.c: the housekeeping tick, and the THP test hook's
+ * huge-page count: smaps parsing, and live on this process's own memory (no root:
+ * MADV_HUGEPAGE and smaps of itself). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "js_result.h"
 #include "js_sampler.h"
 #include "js_sysfs.h"
 #include "js_test.h"
@@ -145,10 +147,40 @@ static void test_hook_collapse_live(void **state)
 	munmap(raw, 4u << 20);
 }
 
+/* the housekeeping tick: FAULT zaps once per sampler run between ticks (each zap, a
+ * fault); without a hook it does nothing */
+static void test_hook_tick(void **state)
+{
+	struct js_run run;
+	struct sampler s;
+	char *raw;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	memset(&s, 0, sizeof(s));
+	s.hook_mem = region(&raw);
+	s.iterations = 10;
+	sampler_hook_tick(&s, &run);            /* SAMPLER_HOOK_NONE */
+	sampler_hook_end(&s, &run);
+	assert_int_equal(run.hook_actions, 0);
+	assert_int_equal(run.hook_huge_kb_end, 0);
+	s.cfg.hook = SAMPLER_HOOK_FAULT;
+	sampler_hook_tick(&s, &run);
+	assert_int_equal(run.hook_actions, 1);
+	sampler_hook_tick(&s, &run);            /* the sampler has not run since */
+	assert_int_equal(run.hook_actions, 1);
+	s.iterations = 11;
+	sampler_hook_tick(&s, &run);
+	assert_int_equal(run.hook_actions, 2);
+	assert_int_equal(run.hook_huge_kb_arm, 0);
+	munmap(raw, 4u << 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_smaps_parse),
+		cmocka_unit_test(test_hook_tick),
 		cmocka_unit_test(test_hook_region_live),
 		cmocka_unit_test(test_hook_collapse_live),
 	};

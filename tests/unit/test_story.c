@@ -12,6 +12,7 @@
 
 #include "js_correlate.h"
 #include "js_story.h"
+#include "gap_parts.h"
 
 #define RUN0 1000000000000ull   /* run start on CLOCK_MONOTONIC */
 
@@ -21,18 +22,6 @@ static void rec_init(struct js_gap_rec *r, uint64_t at, uint64_t dur)
 	r->gap.start_ns = RUN0 + at;
 	r->gap.dur_ns = dur;
 	r->gap.cpu = 1;
-}
-
-static void add(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
-		uint64_t net)
-{
-	struct js_part *p = &r->attr.parts[r->attr.nparts++];
-
-	p->cause = cause;
-	p->count = count;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-	r->attr.covered_ns += net;
 }
 
 static void set_primary(struct js_gap_rec *r, uint32_t cause, const char *detail)
@@ -263,6 +252,39 @@ static void test_detail(void **state)
 	assert_int_equal(n, (int)strlen(buf));
 }
 
+/* an interruption's entry/exit (js_entry.h): beside its net time, and a line of its own */
+static void test_entry(void **state)
+{
+	struct js_gap_rec r;
+	char buf[2048];
+
+	(void)state;
+	rec_init(&r, 2000000000ull, 30000);
+	add(&r, JS_CAUSE_IPI, "call_function_single", 1, 1500);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	add(&r, JS_CAUSE_SOFTIRQ, "RCU", 1, 2000);
+	r.attr.parts[0].entry_ns = 6200;
+	r.attr.parts[1].entry_ns = 9000;
+	r.attr.entry_ns = 15200;
+	set_primary(&r, JS_CAUSE_IPI, "call_function_single");
+	assert_int_equal(r.attr.unexplained_ns, 30000 - 8500 - 15200);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "30.0 us at 2.00 s: IPI call_function_single (1.5 us + 6.2 us "
+			    "entry/exit) + local timer IRQ (5.0 us + 9.0 us entry/exit) + RCU "
+			    "softirq (2.0 us) + 6.3 us unexplained");
+	r.attr.nevents = 3;
+	story_format_detail(buf, sizeof(buf), &r, RUN0, NULL);
+	assert_string_equal(buf,
+		"gap of 30.0 us at t+2.000000000 s on CPU 1: primary ipi call_function_single, "
+		"3 events, covered 8.5 us (28.3 %)\n"
+		"  ipi         call_function_single                             x1     1.5 us   5.0 %\n"
+		"  ipi         call_function_single entry/exit                         6.2 us  20.7 %\n"
+		"  timer       local_timer                                      x1     5.0 us  16.7 %\n"
+		"  timer       local_timer entry/exit                                  9.0 us  30.0 %\n"
+		"  softirq     RCU                                              x1     2.0 us   6.7 %\n"
+		"  unexplained outside event windows                                   6.3 us  21.0 %\n");
+}
+
 /* every class has a readable label */
 static void test_labels(void **state)
 {
@@ -285,14 +307,16 @@ static void test_labels(void **state)
 	assert_string_equal(b, "THP collapse");
 	story_part_label(b, sizeof(b), JS_CAUSE_MM, "compaction");
 	assert_string_equal(b, "compaction");
-	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");
-	assert_string_equal(b, "other irq");
 	story_part_label(b, sizeof(b), JS_CAUSE_TLB, "(other: 5 sources)");
 	assert_string_equal(b, "5 other sources");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: 1 sources)");
 	assert_string_equal(b, "1 other source");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(others)");     /* not a fold */
 	assert_string_equal(b, "IRQ (others)");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");      /* the cause table's row */
+	assert_string_equal(b, "IRQ (other)");
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: many sources)");
+	assert_string_equal(b, "other irq");
 }
 
 int main(void)
@@ -307,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_points),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_detail),
+		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_labels),
 	};
 

@@ -204,6 +204,22 @@ static void test_whole_files(void **state)
 	assert_int_equal(sysfs_read_file("/proc/config.gz", &data, &len), 0);
 	assert_true(len > 100);
 	free(data);
+	/* plain files around the first buffer's size (4095 bytes + NUL) read whole */
+	for (size_t i = 0; i < 4; i++) {
+		static const size_t sizes[] = { 4094, 4095, 4096, 10000 };
+		char *big = malloc(sizes[i] + 1);
+
+		assert_non_null(big);
+		for (size_t k = 0; k < sizes[i]; k++)
+			big[k] = 'a' + k % 26;
+		big[sizes[i]] = '\0';
+		put("/proc/big", big);
+		assert_int_equal(sysfs_read_file("/proc/big", &data, &len), 0);
+		assert_int_equal(len, sizes[i]);
+		assert_string_equal(data, big);
+		free(data);
+		free(big);
+	}
 	/* a plain-text file is not gzip */
 	assert_int_equal(sysfs_read_gz("/proc/cmdline", &data, &len) == 0 ? 0 : -1, 0);
 	free(data);

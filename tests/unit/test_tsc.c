@@ -143,12 +143,22 @@ static void test_ring(void **st)
 static void test_priority(void **st)
 {
 	int pol, prio;
+	char buf[16];
 
 	(void)st;
 	assert_int_equal(sampler_parse_priority("f:50", &pol, &prio), 0);
 	assert_int_equal(prio, 50);
 	assert_int_not_equal(sampler_parse_priority("r:0", &pol, &prio), 0);
 	assert_int_not_equal(sampler_parse_priority(NULL, &pol, &prio), 0);
+	assert_int_not_equal(sampler_parse_priority("x:5", &pol, &prio), 0);
+	/* what -P reads, sampler_priority_str writes back */
+	assert_int_equal(sampler_parse_priority("f:50", &pol, &prio), 0);
+	assert_string_equal(sampler_priority_str(buf, sizeof(buf), pol, prio), "f:50");
+	assert_int_equal(sampler_parse_priority("r:7", &pol, &prio), 0);
+	assert_string_equal(sampler_priority_str(buf, sizeof(buf), pol, prio), "r:7");
+	assert_int_equal(sampler_parse_priority("o", &pol, &prio), 0);
+	assert_int_equal(pol, SCHED_OTHER);
+	assert_string_equal(sampler_priority_str(buf, sizeof(buf), pol, prio), "o:0");
 }
 
 int main(void)

@@ -288,21 +288,20 @@ static const char *const opt_name[NOPTS] = {
 static int through(int o, const char *value, uint64_t *ns)
 {
 	char item[160];
-	struct js_budget b;
 	int ret;
 
 	switch (o) {
 	case OPT_T:         /* until Ctrl-C: any threshold is shorter than the run */
 		ret = cli("-d", "0", "-T", value, NULL);
-		*ns = p.threshold_ns;
+		*ns = p.cfg.threshold_ns;
 		return ret;
 	case OPT_D:
 		ret = cli("-d", value, NULL);
-		*ns = p.duration_ns;
+		*ns = p.cfg.duration_ns;
 		return ret;
 	case OPT_WARMUP:
 		ret = cli("--warm-up", value, NULL);
-		*ns = p.warmup_ns;
+		*ns = p.cfg.warmup_ns;
 		return ret;
 	case OPT_HLOG:
 		ret = cli("--hlog-interval", value, NULL);
@@ -312,13 +311,13 @@ static int through(int o, const char *value, uint64_t *ns)
 		snprintf(item, sizeof(item), "max=%s", value);
 		ret = cli("--budget", item, NULL);
 		if (!ret) {
-			assert_int_equal(budget_parse(p.budget, &b, NULL, 0), 0);
-			*ns = b.v[0].limit;
+			assert_int_equal(p.budget.n, 1);
+			*ns = p.budget.v[0].limit;
 		}
 		return ret;
 	default:
 		ret = cli("--arrival-interval", value, NULL);
-		*ns = p.narrivals == 1 ? p.arrival_ns[0] : 0;
+		*ns = p.cfg.narrivals == 1 ? p.cfg.arrival_ns[0] : 0;
 		return ret;
 	}
 }

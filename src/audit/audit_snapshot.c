@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "audit_priv.h"
+#include "js_json.h"
 #include "js_util.h"
 
 /* read_table - parse one /proc table and append its rows to s */
@@ -50,13 +51,13 @@ static int read_affinity(struct audit_snapshot *s)
 	for (size_t i = 0; i < d.n; i++) {
 		struct audit_irq_aff *f = &s->aff[s->naff];
 
-		f->irq = lead_int(d.names[i]);
+		f->irq = audit_lead_int(d.names[i]);
 		if (f->irq < 0 || d.names[i][strspn(d.names[i], "0123456789")])
 			continue;
-		if (sysfs_read_cpulist(spath(p, sizeof(p), "/proc/irq/%d/effective_affinity_list",
-					     f->irq), &f->effective) &&
-		    sysfs_read_cpulist(spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list",
-					     f->irq), &f->effective))
+		if (sysfs_read_cpulist(audit_spath(p, sizeof(p), "/proc/irq/%d/effective_affinity_list",
+						   f->irq), &f->effective) &&
+		    sysfs_read_cpulist(audit_spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list",
+						   f->irq), &f->effective))
 			continue;
 		s->naff++;
 	}
@@ -290,7 +291,7 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 			fprintf(fp, "IRQ affinity changed during the run:\n");
 		fprintf(fp, "  IRQ %d %s: effective %s -> %s%s\n", c->irq,
 			c->name[0] ? c->name : "",
-			fmt_set(&c->before, a, sizeof(a)), fmt_set(&c->after, b, sizeof(b)),
+			audit_fmt_set(&c->before, a, sizeof(a)), audit_fmt_set(&c->after, b, sizeof(b)),
 			c->touches ? " (a measured CPU)" : "");
 	}
 }

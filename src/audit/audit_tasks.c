@@ -29,7 +29,7 @@ static int parse_stat(const char *buf, struct audit_trec *t)
 		if (field == 9)
 			flags = strtoull(p, &end, 10);
 		else if (field == 39)
-			t->last_cpu = lead_int(p);
+			t->last_cpu = audit_lead_int(p);
 		p += strcspn(p, " ");
 	}
 	if (field <= 9)
@@ -74,17 +74,17 @@ static int scan_pid(struct audit_tasks *ts, int pid)
 	struct sysfs_dir d;
 	int ret;
 
-	if (sysfs_list_dir(spath(p, sizeof(p), "/proc/%d/task", pid), &d))
+	if (sysfs_list_dir(audit_spath(p, sizeof(p), "/proc/%d/task", pid), &d))
 		return 0;
 	for (size_t i = 0; i < d.n; i++) {
-		struct audit_trec t = { .pid = pid, .tid = lead_int(d.names[i]) };
+		struct audit_trec t = { .pid = pid, .tid = audit_lead_int(d.names[i]) };
 
 		if (t.tid < 0)
 			continue;
-		spath(p, sizeof(p), "/proc/%d/task/%d/stat", pid, t.tid);
+		audit_spath(p, sizeof(p), "/proc/%d/task/%d/stat", pid, t.tid);
 		if (sysfs_read_buf(p, stat, sizeof(stat)) <= 0 || parse_stat(stat, &t))
 			continue;
-		spath(p, sizeof(p), "/proc/%d/task/%d/status", pid, t.tid);
+		audit_spath(p, sizeof(p), "/proc/%d/task/%d/status", pid, t.tid);
 		if (sysfs_read_buf(p, status, sizeof(status)) > 0)
 			parse_allowed(status, &t);
 		ret = tasks_push(ts, &t);
@@ -111,7 +111,7 @@ int audit_scan_tasks(struct audit_tasks *ts)
 		return ret;
 	}
 	for (size_t i = 0; i < d.n; i++) {
-		int pid = lead_int(d.names[i]);
+		int pid = audit_lead_int(d.names[i]);
 
 		if (pid <= 0 || pid == self || d.names[i][strspn(d.names[i], "0123456789")])
 			continue;
@@ -217,6 +217,17 @@ static void count_cpu(struct audit_cpu *pc, const struct audit_tasks *ts, int *p
 	}
 }
 
+/* obs_allowed - observed: "N WHAT allowed on CPU C (comm:tid, ...)" for one kind */
+static void obs_allowed(struct audit_check *c, const struct audit_tasks *ts, int cpu,
+			enum offence kind, int n, const char *what)
+{
+	char list[160];
+
+	names(ts, cpu, kind, list, sizeof(list));
+	audit_ck_obs(c, "%d %s allowed on CPU %d%s%s%s", n, what, cpu, n ? " (" : "", list,
+		     n ? ")" : "");
+}
+
 static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *ts, int pinned)
 {
 	struct audit_cpu *pc = &a->cpu[i];
@@ -224,22 +235,20 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 					  "/proc/*/task/*/status Cpus_allowed_list");
 	char list[160];
 
-	ck_exp(c, "no user task allowed on CPU %d but the workload", pc->cpu);
-	names(ts, pc->cpu, USER_ANY, list, sizeof(list));
-	ck_obs(c, "%d user tasks allowed on CPU %d%s%s%s", pc->ntasks_user, pc->cpu,
-	       pc->ntasks_user ? " (" : "", list, pc->ntasks_user ? ")" : "");
-	ck_obs_append(c, "%d tasks last ran there", pc->nrunning);
+	audit_ck_exp(c, "no user task allowed on CPU %d but the workload", pc->cpu);
+	obs_allowed(c, ts, pc->cpu, USER_ANY, pc->ntasks_user, "user tasks");
+	audit_ck_obs_append(c, "%d tasks last ran there", pc->nrunning);
 	if (pinned) {
 		names(ts, pc->cpu, USER_PINNED, list, sizeof(list));
-		ck_obs_append(c, "%d pinned to it alone (%s)", pinned, list);
+		audit_ck_obs_append(c, "%d pinned to it alone (%s)", pinned, list);
 	}
 	if (pc->ntasks_user) {
-		ck_deviate(c);
-		ck_hint(c, "isolate CPU %d (isolcpus=domain or a cpuset) or set systemd CPUAffinity= to the housekeeping CPUs",
-			pc->cpu);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "isolate CPU %d (isolcpus=domain or a cpuset) or set systemd CPUAffinity= to the housekeeping CPUs",
+			      pc->cpu);
 	} else if (pinned) {
 		c->verdict = AUDIT_WARN;
-		ck_hint(c, "fine if that is the workload; it competes with the sampler while measuring");
+		audit_ck_hint(c, "fine if that is the workload; it competes with the sampler while measuring");
 	}
 }
 
@@ -248,16 +257,13 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 	struct audit_cpu *pc = &a->cpu[i];
 	struct audit_check *c = audit_add(a, "tasks.kthreads", pc->cpu, SEV_HIGH,
 					  "/proc/*/task/*/stat flags, status Cpus_allowed_list");
-	char list[160];
 
-	ck_exp(c, "only CPU %d's own per-CPU kthreads", pc->cpu);
-	names(ts, pc->cpu, KTHREAD_UNBOUND, list, sizeof(list));
-	ck_obs(c, "%d unbound kthreads allowed on CPU %d%s%s%s", pc->ntasks_kthread, pc->cpu,
-	       pc->ntasks_kthread ? " (" : "", list, pc->ntasks_kthread ? ")" : "");
+	audit_ck_exp(c, "only CPU %d's own per-CPU kthreads", pc->cpu);
+	obs_allowed(c, ts, pc->cpu, KTHREAD_UNBOUND, pc->ntasks_kthread, "unbound kthreads");
 	if (pc->ntasks_kthread) {
-		ck_deviate(c);
-		ck_hint(c, "isolcpus=domain,%d keeps unbound kthreads off it (or taskset them to housekeeping)",
-			pc->cpu);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "isolcpus=domain,%d keeps unbound kthreads off it (or taskset them to housekeeping)",
+			      pc->cpu);
 	}
 }
 
@@ -272,9 +278,9 @@ static void skip_tasks(struct js_audit *a, int cpu, int err)
 		struct audit_check *c = audit_add(a, ids[k], cpu, SEV_HIGH, "/proc/*/task/*/stat");
 
 		if (err)
-			ck_skip_err(c, "/proc", err);
+			audit_ck_skip_err(c, "/proc", err);
 		else
-			ck_skip(c, "no readable task under /proc/*/task", "");
+			audit_ck_skip(c, "no readable task under /proc/*/task", "");
 	}
 }
 
@@ -314,16 +320,16 @@ static int wq_masks(struct js_audit *a, int cpu, char *obs, size_t len, int *bad
 	if (ret)
 		return ret;
 	*bad += cpuset_isset(&a->f.unbound_wq, cpu);
-	pos = snprintf(obs, len, "unbound cpumask %s", fmt_set(&a->f.unbound_wq, buf, sizeof(buf)));
+	pos = snprintf(obs, len, "unbound cpumask %s", audit_fmt_set(&a->f.unbound_wq, buf, sizeof(buf)));
 	if (sysfs_list_dir(dir, &d))
 		return 0;
 	for (size_t i = 0; i < d.n && pos < len; i++) {
-		spath(p, sizeof(p), "%s/%s/cpumask", dir, d.names[i]);
+		audit_spath(p, sizeof(p), "%s/%s/cpumask", dir, d.names[i]);
 		if (sysfs_read_cpumask(p, &s))
 			continue;
 		*bad += cpuset_isset(&s, cpu);
 		pos += snprintf(obs + pos, len - pos, ", %s %s", d.names[i],
-				fmt_set(&s, buf, sizeof(buf)));
+				audit_fmt_set(&s, buf, sizeof(buf)));
 	}
 	sysfs_dir_free(&d);
 	return 0;
@@ -336,17 +342,17 @@ static void check_workqueues(struct js_audit *a)
 		struct audit_check *c = audit_add(a, "workqueue.cpumask", cpu, SEV_MED,
 						  "/sys/devices/virtual/workqueue/{,*/}cpumask");
 
-		ck_exp(c, "no unbound workqueue mask includes CPU %d", cpu);
+		audit_ck_exp(c, "no unbound workqueue mask includes CPU %d", cpu);
 		ret = wq_masks(a, cpu, c->observed, sizeof(c->observed), &bad);
 		if (ret) {
-			ck_skip_err(c, "/sys/devices/virtual/workqueue/cpumask", ret);
+			audit_ck_skip_err(c, "/sys/devices/virtual/workqueue/cpumask", ret);
 			continue;
 		}
 		a->cpu[i].in_unbound_wq = cpuset_isset(&a->f.unbound_wq, cpu);
 		if (bad) {
-			ck_deviate(c);
-			ck_hint(c, "write a mask without CPU %d to /sys/devices/virtual/workqueue/cpumask and */cpumask",
-				cpu);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "write a mask without CPU %d to /sys/devices/virtual/workqueue/cpumask and */cpumask",
+				      cpu);
 		}
 	}
 }

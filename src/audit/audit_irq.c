@@ -13,7 +13,7 @@ static int header_cols(const char *line, int *cols, int max)
 	int n = 0;
 
 	for (const char *p = line; (p = strstr(p, "CPU")) && n < max; p += 3) {
-		int cpu = lead_int(p + 3);
+		int cpu = audit_lead_int(p + 3);
 
 		if (cpu < 0)
 			return -1;
@@ -68,7 +68,7 @@ static bool parse_row(const char *line, const int *colidx, int ncols, size_t ncp
 	r->kind = dflt;
 	if (r->key[strspn(r->key, "0123456789")] == '\0') {
 		r->kind = AUDIT_ROW_IRQ;
-		r->irq = lead_int(r->key);
+		r->irq = audit_lead_int(r->key);
 		row_name(p, r->name, sizeof(r->name));
 	} else {
 		snprintf(r->name, sizeof(r->name), "%s", p);
@@ -164,17 +164,17 @@ static bool load_one_irq(struct audit_irq *q, int irq, const struct audit_row *r
 
 	memset(q, 0, sizeof(*q));
 	q->irq = irq;
-	if (sysfs_read_str(spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), q->name,
+	if (sysfs_read_str(audit_spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), q->name,
 			   sizeof(q->name)) || !q->name[0]) {
 		if (row)
 			snprintf(q->name, sizeof(q->name), "%s", row->name);
 	}
 	if (!q->name[0])
 		return false;
-	sysfs_read_cpulist(spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list", irq),
+	sysfs_read_cpulist(audit_spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list", irq),
 			   &q->requested);
-	q->has_effective = !sysfs_read_cpulist(spath(p, sizeof(p),
-						     "/proc/irq/%d/effective_affinity_list", irq),
+	q->has_effective = !sysfs_read_cpulist(audit_spath(p, sizeof(p),
+							   "/proc/irq/%d/effective_affinity_list", irq),
 					       &q->effective);
 	if (!q->has_effective)
 		q->effective = q->requested;
@@ -202,7 +202,7 @@ static int load_irqs(struct js_audit *a)
 		goto out_dir;
 	}
 	for (size_t i = 0; i < d.n; i++) {
-		int irq = lead_int(d.names[i]);
+		int irq = audit_lead_int(d.names[i]);
 		const struct audit_row *row = NULL;
 		struct audit_irq *q = &a->irqs[a->nirqs];
 
@@ -250,26 +250,26 @@ static void check_default_affinity(struct js_audit *a)
 	const char *path = "/proc/irq/default_smp_affinity";
 	int ret = sysfs_read_cpumask(path, &a->f.default_irq_affinity);
 	char cl[128], buf[64], hk[64];
-	bool has = cmdline_get(a, "irqaffinity", cl, sizeof(cl));
+	bool has = audit_cmdline_get(a, "irqaffinity", cl, sizeof(cl));
 
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i];
 		struct audit_check *c = audit_add(a, "irqaffinity", cpu, SEV_MED, path);
 
-		ck_exp(c, "default IRQ affinity without CPU %d", cpu);
+		audit_ck_exp(c, "default IRQ affinity without CPU %d", cpu);
 		if (ret) {
-			ck_skip_err(c, path, ret);
+			audit_ck_skip_err(c, path, ret);
 			continue;
 		}
 		a->cpu[i].in_default_irq_affinity = cpuset_isset(&a->f.default_irq_affinity, cpu);
-		ck_obs(c, "default_smp_affinity %s%s%s", fmt_set(&a->f.default_irq_affinity, buf,
-								 sizeof(buf)),
-		       has ? "; cmdline irqaffinity=" : "; no irqaffinity= on the command line",
-		       has ? cl : "");
+		audit_ck_obs(c, "default_smp_affinity %s%s%s", audit_fmt_set(&a->f.default_irq_affinity, buf,
+									     sizeof(buf)),
+			     has ? "; cmdline irqaffinity=" : "; no irqaffinity= on the command line",
+			     has ? cl : "");
 		if (a->cpu[i].in_default_irq_affinity) {
-			ck_deviate(c);
-			ck_hint(c, "boot with irqaffinity=%s (new IRQs otherwise may land on CPU %d)",
-				housekeeping(a, hk, sizeof(hk)), cpu);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "boot with irqaffinity=%s (new IRQs otherwise may land on CPU %d)",
+				      housekeeping(a, hk, sizeof(hk)), cpu);
 		}
 	}
 }
@@ -282,18 +282,18 @@ static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *
 	struct audit_check *c;
 
 	snprintf(id, sizeof(id), "irq.%d", q->irq);
-	spath(p, sizeof(p), "/proc/irq/%d/%s", q->irq,
-	      q->has_effective ? "effective_affinity_list" : "smp_affinity_list");
+	audit_spath(p, sizeof(p), "/proc/irq/%d/%s", q->irq,
+		    q->has_effective ? "effective_affinity_list" : "smp_affinity_list");
 	c = audit_add(a, id, cpu, q->count[i] ? SEV_HIGH : SEV_MED, p);
-	ck_exp(c, "effective affinity without CPU %d", cpu);
-	ck_obs(c, "%s: effective %s, requested %s, %llu interrupts on CPU %d so far", q->name,
-	       fmt_set(&q->effective, e, sizeof(e)), fmt_set(&q->requested, r, sizeof(r)),
-	       (unsigned long long)q->count[i], cpu);
+	audit_ck_exp(c, "effective affinity without CPU %d", cpu);
+	audit_ck_obs(c, "%s: effective %s, requested %s, %llu interrupts on CPU %d so far", q->name,
+		     audit_fmt_set(&q->effective, e, sizeof(e)), audit_fmt_set(&q->requested, r, sizeof(r)),
+		     (unsigned long long)q->count[i], cpu);
 	if (!q->has_effective)
-		ck_obs_append(c, "no effective_affinity_list: requested affinity shown");
-	ck_deviate(c);
-	ck_hint(c, "echo %s > /proc/irq/%d/smp_affinity_list (EIO: a managed IRQ, use isolcpus=managed_irq)",
-		housekeeping(a, hk, sizeof(hk)), q->irq);
+		audit_ck_obs_append(c, "no effective_affinity_list: requested affinity shown");
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "echo %s > /proc/irq/%d/smp_affinity_list (EIO: a managed IRQ, use isolcpus=managed_irq)",
+		      housekeeping(a, hk, sizeof(hk)), q->irq);
 }
 
 static void check_irq_affinity(struct js_audit *a, int ret)
@@ -304,9 +304,9 @@ static void check_irq_affinity(struct js_audit *a, int ret)
 						  "/proc/irq/*/effective_affinity_list");
 		size_t pos = 0;
 
-		ck_exp(c, "no device IRQ with effective affinity on CPU %d", cpu);
+		audit_ck_exp(c, "no device IRQ with effective affinity on CPU %d", cpu);
 		if (ret) {
-			ck_skip_err(c, "/proc/irq", ret);
+			audit_ck_skip_err(c, "/proc/irq", ret);
 			continue;
 		}
 		for (size_t k = 0; k < a->nirqs; k++) {
@@ -320,18 +320,18 @@ static void check_irq_affinity(struct js_audit *a, int ret)
 						"%s%d %s", pos ? ", " : ": ", q->irq, q->name);
 		}
 		if (!a->cpu[i].nirqs) {
-			ck_obs(c, "none of %zu device IRQs", a->nirqs);
+			audit_ck_obs(c, "none of %zu device IRQs", a->nirqs);
 			continue;
 		}
 		{
 			char list[256];
 
 			snprintf(list, sizeof(list), "%s", c->observed);
-			ck_obs(c, "%d of %zu device IRQs%s", a->cpu[i].nirqs, a->nirqs, list);
+			audit_ck_obs(c, "%d of %zu device IRQs%s", a->cpu[i].nirqs, a->nirqs, list);
 		}
-		ck_deviate(c);
-		ck_hint(c, "move them to housekeeping CPUs (see the irq.N lines), stop irqbalance or ban CPU %d",
-			cpu);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "move them to housekeeping CPUs (see the irq.N lines), stop irqbalance or ban CPU %d",
+			      cpu);
 		for (size_t k = 0; k < a->nirqs; k++)
 			if (cpuset_isset(&a->irqs[k].effective, cpu))
 				check_irq_one(a, i, &a->irqs[k]);
@@ -386,31 +386,31 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 						  "/proc/*/comm, /etc/default/irqbalance");
 		bool auto_ban = a->cpu[i].isolated || a->cpu[i].nohz_full;
 
-		ck_exp(c, "irqbalance stopped, or CPU %d banned", cpu);
+		audit_ck_exp(c, "irqbalance stopped, or CPU %d banned", cpu);
 		if (!ts->n) {
 			if (ts->err)
-				ck_skip_err(c, "/proc", ts->err);
+				audit_ck_skip_err(c, "/proc", ts->err);
 			else
-				ck_skip(c, "no readable task under /proc", "");
+				audit_ck_skip(c, "no readable task under /proc", "");
 			continue;
 		}
 		if (!a->f.irqbalance_running) {
-			ck_obs(c, "not running");
+			audit_ck_obs(c, "not running");
 			continue;
 		}
-		ck_obs(c, "running");
+		audit_ck_obs(c, "running");
 		if (has_ban)
-			ck_obs_append(c, "banned CPUs %s (%s)", fmt_set(&banned, buf, sizeof(buf)),
-				      src);
+			audit_ck_obs_append(c, "banned CPUs %s (%s)", audit_fmt_set(&banned, buf, sizeof(buf)),
+					    src);
 		if (has_ban && cpuset_isset(&banned, cpu))
 			continue;
 		if (auto_ban) {
-			ck_obs_append(c, "CPU %d isolated: irqbalance >= 1.8 skips it by itself", cpu);
+			audit_ck_obs_append(c, "CPU %d isolated: irqbalance >= 1.8 skips it by itself", cpu);
 			continue;
 		}
-		ck_deviate(c);
-		ck_hint(c, "systemctl stop irqbalance, or IRQBALANCE_BANNED_CPULIST=%d in /etc/default/irqbalance",
-			cpu);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "systemctl stop irqbalance, or IRQBALANCE_BANNED_CPULIST=%d in /etc/default/irqbalance",
+			      cpu);
 	}
 }
 

@@ -112,12 +112,12 @@ static int detail_irq(const char *d)
 {
 	const char *c = strrchr(d, ':');
 
-	if (c && lead_int(c + 1) >= 0 && !c[1 + strspn(c + 1, "0123456789")])
-		return lead_int(c + 1);
-	if (lead_int(d) >= 0 && !d[strspn(d, "0123456789")])
-		return lead_int(d);
+	if (c && audit_lead_int(c + 1) >= 0 && !c[1 + strspn(c + 1, "0123456789")])
+		return audit_lead_int(c + 1);
+	if (audit_lead_int(d) >= 0 && !d[strspn(d, "0123456789")])
+		return audit_lead_int(d);
 	if (!strncmp(d, "irq ", 4))
-		return lead_int(d + 4);
+		return audit_lead_int(d + 4);
 	return -1;
 }
 
@@ -144,7 +144,7 @@ static bool x_irq(struct xctx *x)
 		return true;
 	}
 	OUT(x, "IRQ %d %s interrupted CPU %d %s although its effective affinity is now %s: it moved during the run%s",
-	    irq, q->name, cpu, x->rate, fmt_set(&q->effective, buf, sizeof(buf)),
+	    irq, q->name, cpu, x->rate, audit_fmt_set(&q->effective, buf, sizeof(buf)),
 	    a->f.irqbalance_running ? " (irqbalance is running)" : " or is a managed IRQ");
 	return true;
 }
@@ -245,7 +245,7 @@ static bool x_work(struct xctx *x)
 		    fn, x->rate, cpu);
 	} else if (!strncmp(d, "kworker/u", 9)) {
 		OUT(x, "unbound work %s ran %s on CPU %d: the unbound workqueue cpumask includes CPU %d (%s)",
-		    fn, x->rate, cpu, cpu, fmt_set(&a->f.unbound_wq, mask, sizeof(mask)));
+		    fn, x->rate, cpu, cpu, audit_fmt_set(&a->f.unbound_wq, mask, sizeof(mask)));
 	} else {
 		OUT(x, "work %s ran %s on CPU %d: per-CPU work queued there%s", fn, x->rate, cpu,
 		    x->pc && x->pc->in_unbound_wq ?
@@ -258,7 +258,7 @@ static bool x_work(struct xctx *x)
 static const struct audit_task *kept_task(const struct audit_cpu *pc, const char *d)
 {
 	const char *c = strrchr(d, ':');
-	int id = c ? lead_int(c + 1) : -1;
+	int id = c ? audit_lead_int(c + 1) : -1;
 
 	for (size_t i = 0; pc && id >= 0 && i < pc->nkept; i++)
 		if (pc->kept[i].tid == id || pc->kept[i].pid == id)

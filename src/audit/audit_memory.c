@@ -22,7 +22,7 @@ static int mthp_always(const char *top, char *buf, size_t len)
 	for (size_t i = 0; i < d.n; i++) {
 		if (strncmp(d.names[i], "hugepages-", 10))
 			continue;
-		if (sysfs_read_choice(spath(p, sizeof(p), THP "/%s/enabled", d.names[i]), v,
+		if (sysfs_read_choice(audit_spath(p, sizeof(p), THP "/%s/enabled", d.names[i]), v,
 				      sizeof(v)))
 			continue;
 		if (strcmp(v, "always") && !(!strcmp(v, "inherit") && !strcmp(top, "always")))
@@ -43,22 +43,22 @@ static void check_thp_enabled(struct js_audit *a)
 	int ret = sysfs_read_choice(THP "/enabled", v, sizeof(a->f.thp_enabled));
 	int n;
 
-	ck_exp(c, "never (or madvise with no MADV_HUGEPAGE in the application)");
+	audit_ck_exp(c, "never (or madvise with no MADV_HUGEPAGE in the application)");
 	if (ret) {
-		ck_skip_err(c, THP "/enabled", ret);
+		audit_ck_skip_err(c, THP "/enabled", ret);
 		v[0] = '\0';
 		return;
 	}
 	n = mthp_always(v, sizes, sizeof(sizes));
-	ck_obs(c, "%s", v);
+	audit_ck_obs(c, "%s", v);
 	if (n)
-		ck_obs_append(c, "mTHP always for %s", sizes);
+		audit_ck_obs_append(c, "mTHP always for %s", sizes);
 	if (!strcmp(v, "always") || n) {
-		ck_deviate(c);
-		ck_hint(c, "echo never > " THP "/enabled (or boot with transparent_hugepage=never)");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "echo never > " THP "/enabled (or boot with transparent_hugepage=never)");
 	} else if (!strcmp(v, "madvise")) {
 		c->verdict = AUDIT_WARN;
-		ck_hint(c, "fine unless the application madvise()s MADV_HUGEPAGE; never is safest");
+		audit_ck_hint(c, "fine unless the application madvise()s MADV_HUGEPAGE; never is safest");
 	}
 }
 
@@ -68,23 +68,23 @@ static void check_thp_defrag(struct js_audit *a)
 	char *v = a->f.thp_defrag;
 	int ret = sysfs_read_choice(THP "/defrag", v, sizeof(a->f.thp_defrag));
 
-	ck_exp(c, "never or madvise (no direct compaction in page faults)");
+	audit_ck_exp(c, "never or madvise (no direct compaction in page faults)");
 	if (ret) {
-		ck_skip_err(c, THP "/defrag", ret);
+		audit_ck_skip_err(c, THP "/defrag", ret);
 		v[0] = '\0';
 		return;
 	}
-	ck_obs(c, "%s", v);
+	audit_ck_obs(c, "%s", v);
 	if (!strcmp(a->f.thp_enabled, "never")) {
-		ck_obs_append(c, "THP disabled");
+		audit_ck_obs_append(c, "THP disabled");
 		return;
 	}
 	if (!strcmp(v, "always")) {
-		ck_deviate(c);
-		ck_hint(c, "echo madvise > " THP "/defrag");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "echo madvise > " THP "/defrag");
 	} else if (strcmp(v, "never") && strcmp(v, "madvise")) {
 		c->verdict = AUDIT_WARN;	/* defer: background kcompactd, not in the fault */
-		ck_hint(c, "echo madvise > " THP "/defrag");
+		audit_ck_hint(c, "echo madvise > " THP "/defrag");
 	}
 }
 
@@ -94,24 +94,24 @@ static void check_khugepaged(struct js_audit *a)
 	struct audit_check *c = audit_add(a, "thp.khugepaged_defrag", -1, SEV_MED, path);
 	int ret = sysfs_read_int(path, &a->f.khugepaged_defrag);
 
-	ck_exp(c, "0");
+	audit_ck_exp(c, "0");
 	if (ret) {
 		a->f.khugepaged_defrag = -1;
-		ck_skip_err(c, path, ret);
+		audit_ck_skip_err(c, path, ret);
 		return;
 	}
-	ck_obs(c, "%d", a->f.khugepaged_defrag);
+	audit_ck_obs(c, "%d", a->f.khugepaged_defrag);
 	if (!a->f.khugepaged_defrag)
 		return;
 	if (!strcmp(a->f.thp_enabled, "never")) {
-		ck_obs_append(c, "THP disabled: khugepaged idle");
+		audit_ck_obs_append(c, "THP disabled: khugepaged idle");
 		return;
 	}
 	if (!strcmp(a->f.thp_enabled, "madvise"))
 		c->verdict = AUDIT_WARN;	/* collapses only MADV_HUGEPAGE regions */
 	else
-		ck_deviate(c);
-	ck_hint(c, "echo 0 > %s (khugepaged collapses cause TLB-shootdown IPIs)", path);
+		audit_ck_deviate(c);
+	audit_ck_hint(c, "echo 0 > %s (khugepaged collapses cause TLB-shootdown IPIs)", path);
 }
 
 /* cpu_node - NUMA node of cpu from nodeX/cpulist; -1 if there is no node sysfs */
@@ -125,11 +125,11 @@ static int cpu_node(int cpu)
 	if (sysfs_list_dir("/sys/devices/system/node", &d))
 		return -1;
 	for (size_t i = 0; i < d.n && node < 0; i++) {
-		if (strncmp(d.names[i], "node", 4) || lead_int(d.names[i] + 4) < 0)
+		if (strncmp(d.names[i], "node", 4) || audit_lead_int(d.names[i] + 4) < 0)
 			continue;
-		spath(p, sizeof(p), "/sys/devices/system/node/%s/cpulist", d.names[i]);
+		audit_spath(p, sizeof(p), "/sys/devices/system/node/%s/cpulist", d.names[i]);
 		if (!sysfs_read_cpulist(p, &s) && cpuset_isset(&s, cpu))
-			node = lead_int(d.names[i] + 4);
+			node = audit_lead_int(d.names[i] + 4);
 	}
 	sysfs_dir_free(&d);
 	return node;
@@ -145,16 +145,16 @@ static int node_pages(int node, uint64_t *total, uint64_t *freep, char *buf, siz
 
 	*total = *freep = 0;
 	buf[0] = '\0';
-	spath(dir, sizeof(dir), "/sys/devices/system/node/node%d/hugepages", node);
+	audit_spath(dir, sizeof(dir), "/sys/devices/system/node/node%d/hugepages", node);
 	ret = sysfs_list_dir(dir, &d);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < d.n; i++) {
 		uint64_t nr = 0, fr = 0;
 
-		if (sysfs_read_u64(spath(p, sizeof(p), "%s/%s/nr_hugepages", dir, d.names[i]), &nr))
+		if (sysfs_read_u64(audit_spath(p, sizeof(p), "%s/%s/nr_hugepages", dir, d.names[i]), &nr))
 			continue;
-		sysfs_read_u64(spath(p, sizeof(p), "%s/%s/free_hugepages", dir, d.names[i]), &fr);
+		sysfs_read_u64(audit_spath(p, sizeof(p), "%s/%s/free_hugepages", dir, d.names[i]), &fr);
 		*total += nr;
 		*freep += fr;
 		if (nr && pos < len)
@@ -189,7 +189,7 @@ static uint64_t other_nodes_pages(int node)
 	if (sysfs_list_dir("/sys/devices/system/node", &d))
 		return 0;
 	for (size_t i = 0; i < d.n; i++) {
-		int n = strncmp(d.names[i], "node", 4) ? -1 : lead_int(d.names[i] + 4);
+		int n = strncmp(d.names[i], "node", 4) ? -1 : audit_lead_int(d.names[i] + 4);
 
 		if (n >= 0 && n != node && !node_pages(n, &t, &f, buf, sizeof(buf)))
 			sum += t;
@@ -204,19 +204,19 @@ static void check_hugepages_meminfo(struct audit_check *c)
 	char *text = NULL;
 	int ret = sysfs_read_file("/proc/meminfo", &text, NULL);
 
-	ck_src(c, "/proc/meminfo");
+	audit_ck_src(c, "/proc/meminfo");
 	if (ret || meminfo_u64(text, "HugePages_Total:", &total) ||
 	    meminfo_u64(text, "HugePages_Free:", &fr)) {
-		ck_skip(c, "no node sysfs and no HugePages_* in /proc/meminfo", "");
+		audit_ck_skip(c, "no node sysfs and no HugePages_* in /proc/meminfo", "");
 		free(text);
 		return;
 	}
 	free(text);
-	ck_obs(c, "no NUMA sysfs; %llu/%llu default-size huge pages free",
-	       (unsigned long long)fr, (unsigned long long)total);
+	audit_ck_obs(c, "no NUMA sysfs; %llu/%llu default-size huge pages free",
+		     (unsigned long long)fr, (unsigned long long)total);
 	if (!fr) {
 		c->verdict = AUDIT_WARN;
-		ck_hint(c, "reserve huge pages if the application uses them (vm.nr_hugepages)");
+		audit_ck_hint(c, "reserve huge pages if the application uses them (vm.nr_hugepages)");
 	}
 }
 
@@ -228,7 +228,7 @@ static void check_hugepages(struct js_audit *a, size_t i)
 	uint64_t total, fr, other;
 	char buf[160];
 
-	ck_exp(c, "free huge pages on CPU %d's NUMA node", cpu);
+	audit_ck_exp(c, "free huge pages on CPU %d's NUMA node", cpu);
 	a->cpu[i].node = node;
 	if (node < 0) {
 		check_hugepages_meminfo(c);
@@ -236,25 +236,25 @@ static void check_hugepages(struct js_audit *a, size_t i)
 	}
 	ret = node_pages(node, &total, &fr, buf, sizeof(buf));
 	if (ret) {
-		ck_skip_err(c, "/sys/devices/system/node/nodeN/hugepages", ret);
+		audit_ck_skip_err(c, "/sys/devices/system/node/nodeN/hugepages", ret);
 		return;
 	}
 	other = other_nodes_pages(node);
-	ck_obs(c, "node %d: %s", node, total ? buf : "none reserved");
+	audit_ck_obs(c, "node %d: %s", node, total ? buf : "none reserved");
 	if (other)
-		ck_obs_append(c, "%llu reserved on other nodes", (unsigned long long)other);
+		audit_ck_obs_append(c, "%llu reserved on other nodes", (unsigned long long)other);
 	if (fr)
 		return;
 	if (!total && other) {
-		ck_deviate(c);
-		ck_hint(c, "reserve on node %d: echo N > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
-			node, node);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "reserve on node %d: echo N > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+			      node, node);
 		return;
 	}
 	c->verdict = AUDIT_WARN;	/* only matters if the application uses huge pages */
-	ck_hint(c, total ? "all huge pages on node %d are in use" :
-		"reserve huge pages on node %d if the application uses them (hugepages= at boot)",
-		node);
+	audit_ck_hint(c, total ? "all huge pages on node %d are in use" :
+		      "reserve huge pages on node %d if the application uses them (hugepages= at boot)",
+		      node);
 }
 
 /* check_knob - an integer knob whose good value is `good` (missing file: skip) */
@@ -265,20 +265,20 @@ static struct audit_check *check_knob(struct js_audit *a, const char *id, const 
 	struct audit_check *c = audit_add(a, id, -1, sev, path);
 	int v, ret = sysfs_read_int(path, &v);
 
-	ck_exp(c, "%d", good);
+	audit_ck_exp(c, "%d", good);
 	if (ret) {
 		if (ret == -ENOENT)
-			ck_skip(c, "not present: kernel built without this feature", "");
+			audit_ck_skip(c, "not present: kernel built without this feature", "");
 		else
-			ck_skip_err(c, path, ret);
+			audit_ck_skip_err(c, path, ret);
 		return NULL;
 	}
 	if (out)
 		*out = v;
-	ck_obs(c, "%d", v);
+	audit_ck_obs(c, "%d", v);
 	if (v != good) {
-		ck_deviate(c);
-		ck_hint(c, "%s", hint);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "%s", hint);
 	}
 	return c;
 }
@@ -290,7 +290,7 @@ static void check_ksm(struct js_audit *a)
 					   "echo 2 > /sys/kernel/mm/ksm/run (unmerge), then 0");
 
 	if (c && a->f.ksm_run == 2) {
-		ck_obs_append(c, "unmerging");
+		audit_ck_obs_append(c, "unmerging");
 		c->verdict = AUDIT_WARN;
 	}
 }
@@ -301,30 +301,30 @@ static void check_swap(struct js_audit *a)
 	char *text = NULL;
 	int ret = sysfs_read_file("/proc/swaps", &text, NULL), n = 0;
 
-	ck_exp(c, "no swap, or swappiness <= 10 and the workload mlock()ed");
+	audit_ck_exp(c, "no swap, or swappiness <= 10 and the workload mlock()ed");
 	sysfs_read_int("/proc/sys/vm/swappiness", &a->f.swappiness);
 	if (!ret && strncmp(text, "Filename", 8))
 		ret = -EINVAL;	/* not the /proc/swaps header */
 	if (ret) {
 		free(text);
-		ck_skip_err(c, "/proc/swaps", ret);
+		audit_ck_skip_err(c, "/proc/swaps", ret);
 		return;
 	}
 	for (char *l = strchr(text, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
 		n++;
 	free(text);
 	a->f.swap_devices = n;
-	ck_obs(c, "%d swap device%s", n, n == 1 ? "" : "s");
+	audit_ck_obs(c, "%d swap device%s", n, n == 1 ? "" : "s");
 	if (a->f.swappiness >= 0)
-		ck_obs_append(c, "swappiness %d", a->f.swappiness);
+		audit_ck_obs_append(c, "swappiness %d", a->f.swappiness);
 	if (!n)
 		return;
 	if (a->f.swappiness > 10) {
-		ck_deviate(c);
+		audit_ck_deviate(c);
 	} else {
 		c->verdict = AUDIT_WARN;
 	}
-	ck_hint(c, "swapoff -a, or sysctl vm.swappiness=10 and mlockall() in the application");
+	audit_ck_hint(c, "swapoff -a, or sysctl vm.swappiness=10 and mlockall() in the application");
 }
 
 static void check_stat_interval(struct js_audit *a)
@@ -333,16 +333,16 @@ static void check_stat_interval(struct js_audit *a)
 	struct audit_check *c = audit_add(a, "vm.stat_interval", -1, SEV_MED, path);
 	int ret = sysfs_read_int(path, &a->f.stat_interval);
 
-	ck_exp(c, ">= 10 (seconds)");
+	audit_ck_exp(c, ">= 10 (seconds)");
 	if (ret) {
 		a->f.stat_interval = -1;
-		ck_skip_err(c, path, ret);
+		audit_ck_skip_err(c, path, ret);
 		return;
 	}
-	ck_obs(c, "%d", a->f.stat_interval);
+	audit_ck_obs(c, "%d", a->f.stat_interval);
 	if (a->f.stat_interval < 10) {
-		ck_deviate(c);
-		ck_hint(c, "sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
 	}
 }
 

@@ -18,36 +18,36 @@ static void check_cpufreq(struct js_audit *a, size_t i)
 	struct audit_check *c;
 	int ret;
 
-	spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpufreq", cpu);
+	audit_spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpufreq", cpu);
 	c = audit_add(a, "cpufreq.governor", cpu, SEV_MED, dir);
-	ck_exp(c, "governor performance");
-	ret = sysfs_read_str(spath(p, sizeof(p), "%s/scaling_governor", dir), gov, sizeof(gov));
+	audit_ck_exp(c, "governor performance");
+	ret = sysfs_read_str(audit_spath(p, sizeof(p), "%s/scaling_governor", dir), gov, sizeof(gov));
 	if (ret == -ENOENT) {
-		ck_skip(c, "no cpufreq for this CPU (no driver; a VM's frequency is the host's)",
-			"on bare metal load the cpufreq driver to check the governor");
+		audit_ck_skip(c, "no cpufreq for this CPU (no driver; a VM's frequency is the host's)",
+			      "on bare metal load the cpufreq driver to check the governor");
 		return;
 	}
 	if (!ret && !gov[0])
 		ret = -ENODATA;
 	if (ret) {
-		ck_skip_err(c, p, ret);
+		audit_ck_skip_err(c, p, ret);
 		return;
 	}
-	sysfs_read_str(spath(p, sizeof(p), "%s/scaling_driver", dir), drv, sizeof(drv));
-	sysfs_read_u64(spath(p, sizeof(p), "%s/scaling_min_freq", dir), &lo);
-	sysfs_read_u64(spath(p, sizeof(p), "%s/scaling_max_freq", dir), &hi);
-	sysfs_read_str(spath(p, sizeof(p), "%s/energy_performance_preference", dir), epp,
+	sysfs_read_str(audit_spath(p, sizeof(p), "%s/scaling_driver", dir), drv, sizeof(drv));
+	sysfs_read_u64(audit_spath(p, sizeof(p), "%s/scaling_min_freq", dir), &lo);
+	sysfs_read_u64(audit_spath(p, sizeof(p), "%s/scaling_max_freq", dir), &hi);
+	sysfs_read_str(audit_spath(p, sizeof(p), "%s/energy_performance_preference", dir), epp,
 		       sizeof(epp));
 	sysfs_read_str("/sys/devices/system/cpu/intel_pstate/status", st, sizeof(st));
-	ck_obs(c, "governor %s, driver %s, %llu-%llu kHz", gov, drv[0] ? drv : "?",
-	       (unsigned long long)lo, (unsigned long long)hi);
+	audit_ck_obs(c, "governor %s, driver %s, %llu-%llu kHz", gov, drv[0] ? drv : "?",
+		     (unsigned long long)lo, (unsigned long long)hi);
 	if (epp[0])
-		ck_obs_append(c, "EPP %s", epp);
+		audit_ck_obs_append(c, "EPP %s", epp);
 	if (st[0])
-		ck_obs_append(c, "intel_pstate %s", st);
+		audit_ck_obs_append(c, "intel_pstate %s", st);
 	if (strcmp(gov, "performance")) {
-		ck_deviate(c);
-		ck_hint(c, "cpupower -c %d frequency-set -g performance (and min = max frequency)", cpu);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "cpupower -c %d frequency-set -g performance (and min = max frequency)", cpu);
 	}
 }
 
@@ -81,7 +81,7 @@ static int resume_latency(int cpu, int *us)
 	char p[96], v[32];
 	int ret, x;
 
-	spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us", cpu);
+	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us", cpu);
 	ret = sysfs_read_str(p, v, sizeof(v));
 	if (ret)
 		return ret;
@@ -89,7 +89,7 @@ static int resume_latency(int cpu, int *us)
 		*us = 0;
 		return 0;
 	}
-	x = lead_int(v);
+	x = audit_lead_int(v);
 	if (x < 0 || v[strspn(v, "0123456789")])
 		return -EINVAL;
 	*us = x ? x : NO_QOS;
@@ -126,18 +126,18 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 
 	*nstates = 0;
 	buf[0] = '\0';
-	spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu);
+	audit_spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu);
 	if (sysfs_list_dir(dir, &d))
 		return -1;
 	for (size_t k = 0; k < d.n; k++) {
 		if (strncmp(d.names[k], "state", 5))
 			continue;
-		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]), &lat) ||
+		if (sysfs_read_int(audit_spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]), &lat) ||
 		    lat < 0)
 			continue;
-		if (sysfs_read_int(spath(p, sizeof(p), "%s/%s/disable", dir, d.names[k]), &dis))
+		if (sysfs_read_int(audit_spath(p, sizeof(p), "%s/%s/disable", dir, d.names[k]), &dis))
 			dis = 0;
-		if (sysfs_read_str(spath(p, sizeof(p), "%s/%s/name", dir, d.names[k]), name,
+		if (sysfs_read_str(audit_spath(p, sizeof(p), "%s/%s/name", dir, d.names[k]), name,
 				   sizeof(name)))
 			snprintf(name, sizeof(name), "%s", d.names[k]);
 		(*nstates)++;
@@ -160,36 +160,36 @@ static void check_cstates(struct js_audit *a, size_t i)
 	int ret = sysfs_read_str("/sys/devices/system/cpu/cpuidle/current_driver", drv,
 				 sizeof(drv));
 
-	ck_exp(c, "deepest enabled C-state exit latency <= %d us (or held off by PM QoS)",
-	       AUDIT_CSTATE_BUDGET_US);
-	if (cmdline_has(a, "idle") && strstr(a->f.cmdline, "idle=poll")) {
-		ck_obs(c, "idle=poll");
+	audit_ck_exp(c, "deepest enabled C-state exit latency <= %d us (or held off by PM QoS)",
+		     AUDIT_CSTATE_BUDGET_US);
+	if (audit_cmdline_has(a, "idle") && strstr(a->f.cmdline, "idle=poll")) {
+		audit_ck_obs(c, "idle=poll");
 		a->cpu[i].deepest_cstate_us = 0;
 		return;
 	}
 	if (!ret && !drv[0])
 		ret = -ENODATA;
 	if (ret) {
-		ck_skip_err(c, "/sys/devices/system/cpu/cpuidle/current_driver", ret);
+		audit_ck_skip_err(c, "/sys/devices/system/cpu/cpuidle/current_driver", ret);
 		return;
 	}
 	if (!strcmp(drv, "none")) {
-		ck_obs(c, "no cpuidle driver (default idle: halt)");
+		audit_ck_obs(c, "no cpuidle driver (default idle: halt)");
 		return;
 	}
 	deepest = deepest_state(cpu, states, sizeof(states), &nstates);
 	a->cpu[i].deepest_cstate_us = deepest;
-	ck_obs(c, "driver %s: %s", drv, nstates ? states : "no states");
+	audit_ck_obs(c, "driver %s: %s", drv, nstates ? states : "no states");
 	if (deepest <= AUDIT_CSTATE_BUDGET_US)
 		return;
 	lim = qos_limit(cpu, qos, sizeof(qos), &dma_err);
 	if (lim <= AUDIT_CSTATE_BUDGET_US) {
-		ck_obs_append(c, "held off by PM QoS: %s", qos);
+		audit_ck_obs_append(c, "held off by PM QoS: %s", qos);
 		return;
 	}
-	ck_deviate(c);
-	ck_hint(c, "disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
-		AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
+		      AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_pm_qos(struct js_audit *a, size_t i)
@@ -199,22 +199,22 @@ static void check_pm_qos(struct js_audit *a, size_t i)
 					  "/dev/cpu_dma_latency, cpuN/power/pm_qos_resume_latency_us");
 	char qos[128];
 
-	ck_exp(c, "a latency constraint <= %d us while the application runs, if deep C-states exist",
-	       AUDIT_CSTATE_BUDGET_US);
+	audit_ck_exp(c, "a latency constraint <= %d us while the application runs, if deep C-states exist",
+		     AUDIT_CSTATE_BUDGET_US);
 	lim = qos_limit(cpu, qos, sizeof(qos), &dma_err);
-	ck_obs(c, "%s", qos);
+	audit_ck_obs(c, "%s", qos);
 	if (lim <= AUDIT_CSTATE_BUDGET_US)
 		return;
 	if (deepest >= 0 && deepest <= AUDIT_CSTATE_BUDGET_US) {
-		ck_obs_append(c, "not needed: deepest enabled C-state %d us", deepest);
+		audit_ck_obs_append(c, "not needed: deepest enabled C-state %d us", deepest);
 		return;
 	}
 	if (dma_err) {
-		ck_skip(c, qos, dma_err == -EACCES ? "run as root to read /dev/cpu_dma_latency" : "");
+		audit_ck_skip(c, qos, dma_err == -EACCES ? "run as root to read /dev/cpu_dma_latency" : "");
 		return;
 	}
-	ck_deviate(c);
-	ck_hint(c, "event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
 }
 
 static void check_smt(struct js_audit *a, size_t i)
@@ -224,12 +224,12 @@ static void check_smt(struct js_audit *a, size_t i)
 	struct js_cpuset sib, bad, quiet;
 	struct audit_check *c;
 
-	spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
 	c = audit_add(a, "smt", cpu, SEV_HIGH, p);
-	ck_exp(c, "no online SMT sibling (or an isolated, idle one)");
+	audit_ck_exp(c, "no online SMT sibling (or an isolated, idle one)");
 	ret = sysfs_read_cpulist(p, &sib);
 	if (ret) {
-		ck_skip_err(c, p, ret);
+		audit_ck_skip_err(c, p, ret);
 		return;
 	}
 	sysfs_read_str("/sys/devices/system/cpu/smt/control", ctl, sizeof(ctl));
@@ -239,20 +239,20 @@ static void check_smt(struct js_audit *a, size_t i)
 	quiet = a->f.isolated;
 	cpuset_or(&quiet, &a->f.nohz_full);
 	if (cpuset_empty(&bad)) {
-		ck_obs(c, "no online sibling (siblings: %s; smt/control %s)",
-		       fmt_set(&sib, buf, sizeof(buf)), ctl[0] ? ctl : "?");
+		audit_ck_obs(c, "no online sibling (siblings: %s; smt/control %s)",
+			     audit_fmt_set(&sib, buf, sizeof(buf)), ctl[0] ? ctl : "?");
 		return;
 	}
-	ck_obs(c, "online sibling(s) %s (smt/control %s)", fmt_set(&bad, buf, sizeof(buf)),
-	       ctl[0] ? ctl : "?");
+	audit_ck_obs(c, "online sibling(s) %s (smt/control %s)", audit_fmt_set(&bad, buf, sizeof(buf)),
+		     ctl[0] ? ctl : "?");
 	if (cpuset_subset(&bad, &quiet)) {
 		c->verdict = AUDIT_WARN;
-		ck_hint(c, "the sibling is isolated too: keep it idle, or boot with nosmt");
+		audit_ck_hint(c, "the sibling is isolated too: keep it idle, or boot with nosmt");
 		return;
 	}
-	ck_deviate(c);
-	ck_hint(c, "boot with nosmt, or offline CPU %s (echo 0 > /sys/devices/system/cpu/cpuX/online)",
-		buf);
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "boot with nosmt, or offline CPU %s (echo 0 > /sys/devices/system/cpu/cpuX/online)",
+		      buf);
 }
 
 static void check_clocksource(struct js_audit *a)
@@ -261,21 +261,21 @@ static void check_clocksource(struct js_audit *a)
 	struct audit_check *c = audit_add(a, "clocksource", -1, SEV_HIGH,
 					  "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	char p[128], avail[128] = "";
-	int ret = sysfs_read_str(spath(p, sizeof(p), "%s/current_clocksource", dir),
+	int ret = sysfs_read_str(audit_spath(p, sizeof(p), "%s/current_clocksource", dir),
 				 a->f.clocksource, sizeof(a->f.clocksource));
 
-	ck_exp(c, "tsc (arch_sys_counter on arm64)");
+	audit_ck_exp(c, "tsc (arch_sys_counter on arm64)");
 	if (!ret && !a->f.clocksource[0])
 		ret = -ENODATA;
 	if (ret) {
-		ck_skip_err(c, p, ret);
+		audit_ck_skip_err(c, p, ret);
 		return;
 	}
-	sysfs_read_str(spath(p, sizeof(p), "%s/available_clocksource", dir), avail, sizeof(avail));
-	ck_obs(c, "%s (available: %s)", a->f.clocksource, avail[0] ? avail : "?");
+	sysfs_read_str(audit_spath(p, sizeof(p), "%s/available_clocksource", dir), avail, sizeof(avail));
+	audit_ck_obs(c, "%s (available: %s)", a->f.clocksource, avail[0] ? avail : "?");
 	if (strcmp(a->f.clocksource, "tsc") && strcmp(a->f.clocksource, "arch_sys_counter")) {
-		ck_deviate(c);
-		ck_hint(c, "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
 	}
 }
 
@@ -304,34 +304,34 @@ static void check_tsc(struct js_audit *a)
 	bool cons, nonstop, known, rel;
 	int err;
 
-	ck_exp(c, "constant_tsc and nonstop_tsc");
+	audit_ck_exp(c, "constant_tsc and nonstop_tsc");
 	if (!cpu_flags(flags, sizeof(flags), &err)) {
 		if (err)
-			ck_skip_err(c, "/proc/cpuinfo", err);
+			audit_ck_skip_err(c, "/proc/cpuinfo", err);
 		else
-			ck_skip(c, "no cpuinfo flags line (not x86)", "");
+			audit_ck_skip(c, "no cpuinfo flags line (not x86)", "");
 	} else {
 		cons = strstr(flags, " constant_tsc ");
 		nonstop = strstr(flags, " nonstop_tsc ");
 		known = strstr(flags, " tsc_known_freq ");
 		a->f.invariant_tsc = cons && nonstop;
-		ck_obs(c, "constant_tsc %s, nonstop_tsc %s, tsc_known_freq %s", cons ? "yes" : "no",
-		       nonstop ? "yes" : "no", known ? "yes" : "no");
+		audit_ck_obs(c, "constant_tsc %s, nonstop_tsc %s, tsc_known_freq %s", cons ? "yes" : "no",
+			     nonstop ? "yes" : "no", known ? "yes" : "no");
 		if (!a->f.invariant_tsc) {
-			ck_deviate(c);
-			ck_hint(c, "without an invariant TSC rdtsc gaps are not time: use other hardware");
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "without an invariant TSC rdtsc gaps are not time: use other hardware");
 		}
 	}
 	w = audit_add(a, "clocksource.watchdog", -1, SEV_LOW, "/proc/cmdline tsc=");
-	ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
-	if (cmdline_skip(a, w))
+	audit_ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
+	if (audit_cmdline_skip(a, w))
 		return;
-	rel = cmdline_get(a, "tsc", v, sizeof(v)) && (!strcmp(v, "reliable") ||
-						      !strcmp(v, "nowatchdog"));
-	ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line", v);
+	rel = audit_cmdline_get(a, "tsc", v, sizeof(v)) && (!strcmp(v, "reliable") ||
+							    !strcmp(v, "nowatchdog"));
+	audit_ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line", v);
 	if (!rel) {
-		ck_deviate(w);
-		ck_hint(w, "boot with tsc=reliable (only with an invariant, synchronised TSC)");
+		audit_ck_deviate(w);
+		audit_ck_hint(w, "boot with tsc=reliable (only with an invariant, synchronised TSC)");
 	}
 }
 
@@ -344,28 +344,28 @@ static void check_smi(struct js_audit *a, size_t i)
 	uint64_t c0, c1;
 	char why[256];
 
-	ck_exp(c, "no SMI while sampling (50 ms window)");
+	audit_ck_exp(c, "no SMI while sampling (50 ms window)");
 	if (!sysfs_is_live()) {
-		ck_skip(c, "SMI counters cannot be read from a captured tree", "");
+		audit_ck_skip(c, "SMI counters cannot be read from a captured tree", "");
 		return;
 	}
 	if (a->f.hypervisor) {
-		ck_skip(c, "inside a VM the SMI counter is emulated (always 0): host SMIs are invisible",
-			"check SMIs on the host");
+		audit_ck_skip(c, "inside a VM the SMI counter is emulated (always 0): host SMIs are invisible",
+			      "check SMIs on the host");
 		return;
 	}
 	if (smi_open(cpu, &s, why, sizeof(why))) {
-		ck_skip(c, why, "run as root; modprobe msr");
+		audit_ck_skip(c, why, "run as root; modprobe msr");
 		return;
 	}
 	if (smi_read(&s, &c0) || (usleep(50000), smi_read(&s, &c1))) {
-		ck_skip(c, "SMI counter read failed", "");
+		audit_ck_skip(c, "SMI counter read failed", "");
 		goto out;
 	}
-	ck_obs(c, "%llu SMIs in 50 ms (%s)", (unsigned long long)(c1 - c0), smi_src_name(s.src));
+	audit_ck_obs(c, "%llu SMIs in 50 ms (%s)", (unsigned long long)(c1 - c0), smi_src_name(s.src));
 	if (c1 != c0) {
-		ck_deviate(c);
-		ck_hint(c, "SMIs come from firmware: disable power/thermal/USB-legacy features in the BIOS");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "SMIs come from firmware: disable power/thermal/USB-legacy features in the BIOS");
 	}
 out:
 	smi_close(&s);

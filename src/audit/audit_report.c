@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "audit_priv.h"
+#include "js_json.h"
 
 static void upper(char *dst, const char *src, size_t len)
 {
@@ -43,7 +44,7 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 	cpuset_zero(&s);
 	for (size_t i = 0; i < a->ncpus; i++)
 		cpuset_set(&s, a->cpus[i]);
-	fprintf(fp, "isolation audit of CPU %s (%s%s%s%s)\n", fmt_set(&s, cpus, sizeof(cpus)),
+	fprintf(fp, "isolation audit of CPU %s (%s%s%s%s)\n", audit_fmt_set(&s, cpus, sizeof(cpus)),
 		a->sysroot[0] ? "sysroot " : "live system", a->sysroot,
 		a->f.release[0] ? ", kernel " : "", a->f.release);
 	for (size_t i = 0; i < a->n; i++) {

@@ -40,7 +40,7 @@ void audit_kconfig_load(struct js_audit *a)
 			 "no /proc/config.gz and no kernel release to find /boot/config-*");
 		return;
 	}
-	spath(boot, sizeof(boot), "/boot/config-%s", a->f.release);
+	audit_spath(boot, sizeof(boot), "/boot/config-%s", a->f.release);
 	ret = sysfs_read_file(boot, &kcfg.text, &len);
 	if (!ret && looks_like_config(kcfg.text)) {
 		snprintf(kcfg.source, sizeof(kcfg.source), "%s", boot);
@@ -85,7 +85,7 @@ static const char *kconfig_line(const char *sym, size_t *vlen)
 }
 
 /* kconfig_tristate - CONFIG_X as 'y', 'm', 'n', or 0 without a config */
-char kconfig_tristate(const struct js_audit *a, const char *sym)
+static char kconfig_tristate(const struct js_audit *a, const char *sym)
 {
 	size_t vlen;
 	const char *v;
@@ -100,7 +100,7 @@ char kconfig_tristate(const struct js_audit *a, const char *sym)
 }
 
 /* kconfig_value - value of CONFIG_X (e.g. "250") into buf; false if unknown */
-bool kconfig_value(const struct js_audit *a, const char *sym, char *buf, size_t len)
+static bool kconfig_value(const struct js_audit *a, const char *sym, char *buf, size_t len)
 {
 	size_t vlen;
 	const char *v;
@@ -132,19 +132,19 @@ static void check_hz(struct js_audit *a)
 	char v[32];
 	int hz;
 
-	ck_exp(c, "context only");
+	audit_ck_exp(c, "context only");
 	if (!kcfg.text) {
-		ck_skip(c, kcfg.source[0] ? kcfg.source : "no kernel config readable",
-			"enable CONFIG_IKCONFIG_PROC or install /boot/config-$(uname -r)");
+		audit_ck_skip(c, kcfg.source[0] ? kcfg.source : "no kernel config readable",
+			      "enable CONFIG_IKCONFIG_PROC or install /boot/config-$(uname -r)");
 		return;
 	}
-	if (!kconfig_value(a, "CONFIG_HZ", v, sizeof(v)) || (hz = lead_int(v)) <= 0) {
-		ck_skip(c, "no valid CONFIG_HZ in the kernel config", "");
-		ck_src(c, "%s", kcfg.source);
+	if (!kconfig_value(a, "CONFIG_HZ", v, sizeof(v)) || (hz = audit_lead_int(v)) <= 0) {
+		audit_ck_skip(c, "no valid CONFIG_HZ in the kernel config", "");
+		audit_ck_src(c, "%s", kcfg.source);
 		return;
 	}
 	a->f.hz = hz;
-	ck_obs(c, "CONFIG_HZ=%d (a tick every %.1f ms while the tick runs)", hz, 1000.0 / hz);
+	audit_ck_obs(c, "CONFIG_HZ=%d (a tick every %.1f ms while the tick runs)", hz, 1000.0 / hz);
 }
 
 /* preempt_from_debugfs - "none voluntary (full) lazy" -> "full" */
@@ -188,33 +188,33 @@ static void check_preempt(struct js_audit *a)
 	size_t len = sizeof(a->f.preempt);
 	int rt = 0;
 
-	ck_exp(c, "context only");
+	audit_ck_exp(c, "context only");
 	sysfs_read_int("/sys/kernel/realtime", &rt);
 	if (preempt_from_debugfs(p, len)) {
-		ck_src(c, "/sys/kernel/debug/sched/preempt");
+		audit_ck_src(c, "/sys/kernel/debug/sched/preempt");
 	} else if (rt == 1) {
 		snprintf(p, len, "rt");
-		ck_src(c, "/sys/kernel/realtime");
-	} else if (dyn && cmdline_get(a, "preempt", v, sizeof(v))) {
+		audit_ck_src(c, "/sys/kernel/realtime");
+	} else if (dyn && audit_cmdline_get(a, "preempt", v, sizeof(v))) {
 		snprintf(p, len, "%s", v);
-		ck_src(c, "/proc/cmdline preempt=");
+		audit_ck_src(c, "/proc/cmdline preempt=");
 	} else if (cfg) {
 		snprintf(p, len, "%s", cfg);
-		ck_src(c, "%s", audit_kconfig_source());
+		audit_ck_src(c, "%s", audit_kconfig_source());
 	} else if (strstr(a->f.version, "PREEMPT_RT")) {
 		snprintf(p, len, "rt");
-		ck_src(c, "/proc/sys/kernel/version");
+		audit_ck_src(c, "/proc/sys/kernel/version");
 	} else if (!dyn && strstr(a->f.version, "PREEMPT")) {
 		snprintf(p, len, "full");
-		ck_src(c, "/proc/sys/kernel/version");
+		audit_ck_src(c, "/proc/sys/kernel/version");
 	}
 	if (!p[0]) {
-		ck_skip(c, dyn ? "PREEMPT_DYNAMIC kernel, model not readable" :
-			"no preemption model found (no debugfs, config or uname -v hint)",
-			"mount debugfs (/sys/kernel/debug/sched/preempt) or provide the config");
+		audit_ck_skip(c, dyn ? "PREEMPT_DYNAMIC kernel, model not readable" :
+			      "no preemption model found (no debugfs, config or uname -v hint)",
+			      "mount debugfs (/sys/kernel/debug/sched/preempt) or provide the config");
 		return;
 	}
-	ck_obs(c, "%s%s", p, dyn ? " (PREEMPT_DYNAMIC)" : "");
+	audit_ck_obs(c, "%s%s", p, dyn ? " (PREEMPT_DYNAMIC)" : "");
 }
 
 static void check_hypervisor(struct js_audit *a)
@@ -224,9 +224,9 @@ static void check_hypervisor(struct js_audit *a)
 	const char *fl;
 	int ret = sysfs_read_file("/proc/cpuinfo", &info, NULL);
 
-	ck_exp(c, "bare metal");
+	audit_ck_exp(c, "bare metal");
 	if (ret) {
-		ck_skip_err(c, "/proc/cpuinfo", ret);
+		audit_ck_skip_err(c, "/proc/cpuinfo", ret);
 		return;
 	}
 	fl = strstr(info, "\nflags");
@@ -242,17 +242,17 @@ static void check_hypervisor(struct js_audit *a)
 		a->f.hypervisor = true;
 	free(info);
 	if (!fl && !type[0]) {
-		ck_skip(c, "no cpuinfo flags line (not x86)", "");
+		audit_ck_skip(c, "no cpuinfo flags line (not x86)", "");
 		return;
 	}
 	if (!a->f.hypervisor) {
-		ck_obs(c, "no hypervisor flag");
+		audit_ck_obs(c, "no hypervisor flag");
 		return;
 	}
-	ck_obs(c, "guest%s%s (cpuinfo flag \"hypervisor\")", type[0] ? " of " : "", type);
+	audit_ck_obs(c, "guest%s%s (cpuinfo flag \"hypervisor\")", type[0] ? " of " : "", type);
 	c->verdict = AUDIT_WARN;
-	ck_hint(c, "steal time and host preemption show up as gaps no guest setting removes; "
-		"pin vCPUs on the host");
+	audit_ck_hint(c, "steal time and host preemption show up as gaps no guest setting removes; "
+		      "pin vCPUs on the host");
 }
 
 static void check_nohz_config(struct js_audit *a)
@@ -261,9 +261,9 @@ static void check_nohz_config(struct js_audit *a)
 					  "/sys/devices/system/cpu/nohz_full");
 	char t = kconfig_tristate(a, "CONFIG_NO_HZ_FULL");
 
-	ck_exp(c, "CONFIG_NO_HZ_FULL=y");
+	audit_ck_exp(c, "CONFIG_NO_HZ_FULL=y");
 	if (!sysfs_exists("/sys/devices/system/cpu/online") && !t) {
-		ck_skip(c, "no /sys/devices/system/cpu and no kernel config", "");
+		audit_ck_skip(c, "no /sys/devices/system/cpu and no kernel config", "");
 		return;
 	}
 	if (sysfs_exists("/sys/devices/system/cpu/nohz_full"))
@@ -275,12 +275,12 @@ static void check_nohz_config(struct js_audit *a)
 	a->f.rcu_nocb_capable = kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") ?
 				kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") == 'y' : -1;
 	if (a->f.nohz_full_capable) {
-		ck_obs(c, "kernel supports nohz_full");
+		audit_ck_obs(c, "kernel supports nohz_full");
 		return;
 	}
-	ck_obs(c, "kernel built without CONFIG_NO_HZ_FULL (no /sys/devices/system/cpu/nohz_full)");
+	audit_ck_obs(c, "kernel built without CONFIG_NO_HZ_FULL (no /sys/devices/system/cpu/nohz_full)");
 	c->verdict = AUDIT_WARN;
-	ck_hint(c, "the tick cannot be stopped on any CPU: use a kernel with CONFIG_NO_HZ_FULL=y");
+	audit_ck_hint(c, "the tick cannot be stopped on any CPU: use a kernel with CONFIG_NO_HZ_FULL=y");
 }
 
 /* audit_facts_kernel - kernel facts: release, HZ, preemption, NO_HZ_FULL, hypervisor */
@@ -300,15 +300,15 @@ static void check_timer_migration(struct js_audit *a)
 	struct audit_check *c = audit_add(a, "timer_migration", -1, SEV_LOW, path);
 	int ret = read_int(path, &a->f.timer_migration);
 
-	ck_exp(c, "0");
+	audit_ck_exp(c, "0");
 	if (ret) {
-		ck_skip_err(c, path, ret);
+		audit_ck_skip_err(c, path, ret);
 		return;
 	}
-	ck_obs(c, "%d", a->f.timer_migration);
+	audit_ck_obs(c, "%d", a->f.timer_migration);
 	if (a->f.timer_migration) {
-		ck_deviate(c);
-		ck_hint(c, "sysctl kernel.timer_migration=0");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "sysctl kernel.timer_migration=0");
 	}
 }
 
@@ -318,15 +318,15 @@ static void check_nmi_watchdog(struct js_audit *a)
 	struct audit_check *c = audit_add(a, "watchdog.nmi", -1, SEV_MED, path);
 	int ret = read_int(path, &a->f.nmi_watchdog);
 
-	ck_exp(c, "0");
+	audit_ck_exp(c, "0");
 	if (ret) {
-		ck_skip_err(c, path, ret);
+		audit_ck_skip_err(c, path, ret);
 		return;
 	}
-	ck_obs(c, "%d", a->f.nmi_watchdog);
+	audit_ck_obs(c, "%d", a->f.nmi_watchdog);
 	if (a->f.nmi_watchdog) {
-		ck_deviate(c);
-		ck_hint(c, "sysctl kernel.nmi_watchdog=0 (or boot with nmi_watchdog=0)");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "sysctl kernel.nmi_watchdog=0 (or boot with nmi_watchdog=0)");
 	}
 }
 
@@ -336,7 +336,7 @@ static void check_soft_watchdog(struct js_audit *a)
 	int rw = read_int("/proc/sys/kernel/watchdog", &a->f.watchdog);
 	int rs = read_int("/proc/sys/kernel/soft_watchdog", &a->f.soft_watchdog);
 	int rm = sysfs_read_cpulist(mpath, &a->f.watchdog_cpumask);
-	bool off = cmdline_has(a, "nosoftlockup") || cmdline_has(a, "nowatchdog");
+	bool off = audit_cmdline_has(a, "nosoftlockup") || audit_cmdline_has(a, "nowatchdog");
 	char buf[64];
 
 	if (!rw && !a->f.watchdog)
@@ -348,21 +348,21 @@ static void check_soft_watchdog(struct js_audit *a)
 		struct audit_check *c = audit_add(a, "watchdog.soft", cpu, SEV_MED,
 						  "/proc/sys/kernel/{watchdog,soft_watchdog,watchdog_cpumask}");
 
-		ck_exp(c, "disabled, or CPU %d not in watchdog_cpumask", cpu);
+		audit_ck_exp(c, "disabled, or CPU %d not in watchdog_cpumask", cpu);
 		if (off) {
-			ck_obs(c, "disabled");
+			audit_ck_obs(c, "disabled");
 			continue;
 		}
 		if (rm || rw) {
-			ck_skip_err(c, rm ? mpath : "/proc/sys/kernel/watchdog", rm ? rm : rw);
+			audit_ck_skip_err(c, rm ? mpath : "/proc/sys/kernel/watchdog", rm ? rm : rw);
 			continue;
 		}
 		a->cpu[i].in_watchdog = cpuset_isset(&a->f.watchdog_cpumask, cpu);
-		ck_obs(c, "watchdog=%d soft_watchdog=%d watchdog_cpumask=%s", a->f.watchdog,
-		       a->f.soft_watchdog, fmt_set(&a->f.watchdog_cpumask, buf, sizeof(buf)));
+		audit_ck_obs(c, "watchdog=%d soft_watchdog=%d watchdog_cpumask=%s", a->f.watchdog,
+			     a->f.soft_watchdog, audit_fmt_set(&a->f.watchdog_cpumask, buf, sizeof(buf)));
 		if (a->cpu[i].in_watchdog) {
-			ck_deviate(c);
-			ck_hint(c, "boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=<housekeeping CPUs>");
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=<housekeeping CPUs>");
 		}
 	}
 }
@@ -375,31 +375,31 @@ static void check_rt_runtime(struct js_audit *a)
 	uint64_t fs;
 	char p[96];
 
-	ck_exp(c, "-1 (no RT throttling) for a SCHED_FIFO spinner");
+	audit_ck_exp(c, "-1 (no RT throttling) for a SCHED_FIFO spinner");
 	if (ret) {
 		a->f.rt_runtime_us = INT64_MIN;
-		ck_skip_err(c, path, ret);
+		audit_ck_skip_err(c, path, ret);
 		return;
 	}
 	if (sysfs_read_s64("/proc/sys/kernel/sched_rt_period_us", &a->f.rt_period_us))
 		a->f.rt_period_us = INT64_MIN;
 	if (a->f.rt_runtime_us < 0) {
-		ck_obs(c, "%lld (RT throttling off)", (long long)a->f.rt_runtime_us);
+		audit_ck_obs(c, "%lld (RT throttling off)", (long long)a->f.rt_runtime_us);
 	} else {
-		ck_obs(c, "%lld", (long long)a->f.rt_runtime_us);
+		audit_ck_obs(c, "%lld", (long long)a->f.rt_runtime_us);
 		if (a->f.rt_period_us > 0)
-			ck_obs_append(c, "a SCHED_FIFO task is forced off the CPU %lld us every %lld us",
-				      (long long)(a->f.rt_period_us - a->f.rt_runtime_us),
-				      (long long)a->f.rt_period_us);
-		ck_deviate(c);
-		ck_hint(c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
+			audit_ck_obs_append(c, "a SCHED_FIFO task is forced off the CPU %lld us every %lld us",
+					    (long long)(a->f.rt_period_us - a->f.rt_runtime_us),
+					    (long long)a->f.rt_period_us);
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
-		spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime",
-		      a->cpus[i]);
+		audit_spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime",
+			    a->cpus[i]);
 		if (!sysfs_read_u64(p, &fs) && fs)
-			ck_obs_append(c, "fair server on CPU %d: %llu ns per period", a->cpus[i],
-				      (unsigned long long)fs);
+			audit_ck_obs_append(c, "fair server on CPU %d: %llu ns per period", a->cpus[i],
+					    (unsigned long long)fs);
 	}
 }
 
@@ -410,23 +410,23 @@ static void check_mce(struct js_audit *a)
 		char p[96];
 		struct audit_check *c;
 
-		spath(p, sizeof(p), "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce",
-		      cpu);
+		audit_spath(p, sizeof(p), "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce",
+			    cpu);
 		c = audit_add(a, "mce.ignore_ce", cpu, SEV_LOW, p);
-		ck_exp(c, "1 (no periodic corrected-error polling)");
+		audit_ck_exp(c, "1 (no periodic corrected-error polling)");
 		ret = sysfs_read_int(p, &v);
 		if (ret == -ENOENT) {
-			ck_skip(c, "no machinecheck sysfs for this CPU (no MCE: common in VMs)", "");
+			audit_ck_skip(c, "no machinecheck sysfs for this CPU (no MCE: common in VMs)", "");
 			continue;
 		}
 		if (ret) {
-			ck_skip_err(c, p, ret);
+			audit_ck_skip_err(c, p, ret);
 			continue;
 		}
-		ck_obs(c, "%d", v);
+		audit_ck_obs(c, "%d", v);
 		if (v != 1) {
-			ck_deviate(c);
-			ck_hint(c, "echo 1 > %s (or boot with mce=ignore_ce)", p);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "echo 1 > %s (or boot with mce=ignore_ce)", p);
 		}
 	}
 }
@@ -439,14 +439,14 @@ static void check_mitigations(struct js_audit *a)
 	int nmit = 0, nvuln = 0, ret;
 	struct sysfs_dir d;
 
-	ck_exp(c, "a deliberate policy (context only)");
+	audit_ck_exp(c, "a deliberate policy (context only)");
 	ret = sysfs_list_dir(dir, &d);
 	if (ret) {
-		ck_skip_err(c, dir, ret);
+		audit_ck_skip_err(c, dir, ret);
 		return;
 	}
 	for (size_t i = 0; i < d.n; i++) {
-		if (sysfs_read_str(spath(p, sizeof(p), "%s/%s", dir, d.names[i]), v, sizeof(v)))
+		if (sysfs_read_str(audit_spath(p, sizeof(p), "%s/%s", dir, d.names[i]), v, sizeof(v)))
 			continue;
 		if (!strncmp(v, "Mitigation", 10)) {
 			nmit++;
@@ -458,10 +458,10 @@ static void check_mitigations(struct js_audit *a)
 		}
 	}
 	sysfs_dir_free(&d);
-	cmdline_get(a, "mitigations", cl, sizeof(cl));
-	ck_obs(c, "mitigations=%s; %d mitigated, %d vulnerable%s%s%s", cl[0] ? cl : "(default)",
-	       nmit, nvuln, nvuln ? " (" : "", vuln, nvuln ? ")" : "");
-	ck_hint(c, "mitigations lengthen every kernel entry (IRQ, syscall); they add no events");
+	audit_cmdline_get(a, "mitigations", cl, sizeof(cl));
+	audit_ck_obs(c, "mitigations=%s; %d mitigated, %d vulnerable%s%s%s", cl[0] ? cl : "(default)",
+		     nmit, nvuln, nvuln ? " (" : "", vuln, nvuln ? ")" : "");
+	audit_ck_hint(c, "mitigations lengthen every kernel entry (IRQ, syscall); they add no events");
 }
 
 static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
@@ -469,22 +469,22 @@ static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
 	struct audit_check *c = audit_add(a, "kernel.audit", -1, SEV_LOW, "/proc/cmdline, kauditd");
 	char v[16];
 
-	ck_exp(c, "audit=0 or no kauditd");
-	if (cmdline_get(a, "audit", v, sizeof(v)) && !strcmp(v, "0")) {
-		ck_obs(c, "audit=0");
+	audit_ck_exp(c, "audit=0 or no kauditd");
+	if (audit_cmdline_get(a, "audit", v, sizeof(v)) && !strcmp(v, "0")) {
+		audit_ck_obs(c, "audit=0");
 		return;
 	}
 	if (!ts->n) {
-		ck_skip(c, "no readable task under /proc", "");
+		audit_ck_skip(c, "no readable task under /proc", "");
 		return;
 	}
 	if (audit_tasks_find_comm(ts, "kauditd", true) < 0) {
-		ck_obs(c, "no kauditd thread");
+		audit_ck_obs(c, "no kauditd thread");
 		return;
 	}
-	ck_obs(c, "kauditd running");
-	ck_deviate(c);
-	ck_hint(c, "boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
+	audit_ck_obs(c, "kauditd running");
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
 }
 
 /* tuned_cores - isolated_cores= of a tuned variables file */
@@ -493,7 +493,7 @@ static bool tuned_cores(const char *profile, struct js_cpuset *s)
 	char p[128], *text = NULL, *l;
 	bool ok = false;
 
-	spath(p, sizeof(p), "/etc/tuned/%s-variables.conf", profile);
+	audit_spath(p, sizeof(p), "/etc/tuned/%s-variables.conf", profile);
 	if (sysfs_read_file(p, &text, NULL))
 		return false;
 	for (l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
@@ -519,28 +519,28 @@ static void check_tuned(struct js_audit *a)
 	bool latency = false;
 	int ret = sysfs_read_str(path, prof, sizeof(prof));
 
-	ck_exp(c, "a latency profile whose isolated_cores include the measured CPUs");
+	audit_ck_exp(c, "a latency profile whose isolated_cores include the measured CPUs");
 	if (ret || !prof[0]) {
-		ck_skip(c, ret == -ENOENT ? "tuned is not installed (no active profile)" :
-			ret ? "cannot read the tuned profile" :
-			"no active tuned profile (empty file)",
-			"optional: tuned-adm profile cpu-partitioning");
+		audit_ck_skip(c, ret == -ENOENT ? "tuned is not installed (no active profile)" :
+			      ret ? "cannot read the tuned profile" :
+			      "no active tuned profile (empty file)",
+			      "optional: tuned-adm profile cpu-partitioning");
 		return;
 	}
-	ck_obs(c, "active profile \"%s\"", prof);
+	audit_ck_obs(c, "active profile \"%s\"", prof);
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
 		latency |= strstr(prof, good[i]) != NULL;
 	if (!latency) {
-		ck_deviate(c);
-		ck_hint(c, "tuned-adm profile cpu-partitioning (or realtime)");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "tuned-adm profile cpu-partitioning (or realtime)");
 		return;
 	}
 	if ((tuned_cores("cpu-partitioning", &cores) || tuned_cores("realtime", &cores))) {
 		for (size_t i = 0; i < a->ncpus; i++) {
 			if (!cpuset_isset(&cores, a->cpus[i])) {
-				ck_obs_append(c, "CPU %d not in isolated_cores", a->cpus[i]);
-				ck_deviate(c);
-				ck_hint(c, "add the measured CPUs to isolated_cores in /etc/tuned/*-variables.conf");
+				audit_ck_obs_append(c, "CPU %d not in isolated_cores", a->cpus[i]);
+				audit_ck_deviate(c);
+				audit_ck_hint(c, "add the measured CPUs to isolated_cores in /etc/tuned/*-variables.conf");
 			}
 		}
 	}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_preflight.h - the checks a measurement passes before it spins (preflight.c). Each
+ * refusal prints one line and returns -errno; warnings never refuse.
+ */
+#ifndef JS_PREFLIGHT_H
+#define JS_PREFLIGHT_H
+
+#include <sched.h>
+
+#include "js_params.h"
+#include "js_result.h"
+
+/* preflight_cpus - the measured CPUs (p->cfg.cpus; default chosen when empty) online and
+ * allowed, the housekeeping CPUs (p->cfg.hk; default: allowed minus measured) into
+ * *hk_set; -EINVAL (a usage error) or -EIO after one line */
+int preflight_cpus(struct js_params *p, cpu_set_t *hk_set);
+/* preflight_machine - the machine's facts into *m; -ENOTSUP without rdtscp (and no
+ * --lfence), -EPERM for a real-time -P that cannot be granted, after one line */
+int preflight_machine(const struct js_params *p, struct js_machine *m);
+/* preflight_warnings - what the run will lack (non-invariant TSC, missing capabilities,
+ * RT throttling): printed once nothing can refuse the run any more */
+void preflight_warnings(const struct js_params *p, const struct js_machine *m);
+/* preflight_lock_memory - mlockall when the limits allow it, and a heap that never
+ * shrinks (freeing memory must not IPI the measured CPUs) */
+void preflight_lock_memory(void);
+
+#endif /* JS_PREFLIGHT_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_run_cfg.h - what a measurement was asked to do, as its result records it (the JSON
+ * "params" object). cli.c fills it inside struct js_params; the pipeline copies it into
+ * struct js_run; run_load.c rebuilds it from a saved run. Plain data, no CLI types.
+ */
+#ifndef JS_RUN_CFG_H
+#define JS_RUN_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "js_sampler_hook.h"
+
+#define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
+#define JS_MAX_ARRIVALS 8
+
+/* how the cause table groups its sources (--by) */
+enum js_by {
+	JS_BY_SOURCE = 0,       /* each source: class + detail ("task nginx:812 [nginx.service]") */
+	JS_BY_CGROUP,           /* the sources naming a task merged per class and cgroup */
+};
+
+struct js_run_cfg {
+	int cpus[JS_CPUS_MAX];
+	size_t ncpus;           /* 0 = default (isolated CPUs, else the last online) */
+	int hk[JS_CPUS_MAX];
+	size_t nhk;             /* 0 = default (allowed CPUs minus measured) */
+	uint64_t duration_ns;   /* 0 = until Ctrl-C */
+	uint64_t threshold_ns;
+	uint64_t warmup_ns;
+	int policy, priority;   /* -P: SCHED_OTHER/FIFO/RR and its priority */
+	unsigned top;           /* worst gaps listed */
+	enum js_by by;          /* --by: how the report and the HTML page group the cause table's
+	                         * sources; not in the JSON (a way of showing the run: `report
+	                         * --by` chooses it again for a saved one) */
+	bool no_probes;
+	bool lfence;            /* TSC read with lfence;rdtsc instead of rdtscp */
+	uint64_t arrival_ns[JS_MAX_ARRIVALS];
+	size_t narrivals;
+	uint64_t burst;
+	enum sampler_hook test_hook;   /* test-only self-interference (js_sampler_hook.h) */
+};
+
+#endif /* JS_RUN_CFG_H */

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit.c - the isolation audit's check store, names and helpers the check groups share. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_priv.h"
+#include "js_util.h"
+
+static const char *const verdict_names[AUDIT_NVERDICTS] = {
+	[AUDIT_PASS] = "pass", [AUDIT_WARN] = "warn", [AUDIT_FAIL] = "fail", [AUDIT_SKIP] = "skip",
+};
+static const char *const severity_names[] = {
+	[SEV_INFO] = "info", [SEV_LOW] = "low", [SEV_MED] = "med", [SEV_HIGH] = "high",
+	[SEV_CRIT] = "crit",
+};
+static const char *const row_kind_names[] = {
+	[AUDIT_ROW_IRQ] = "irq", [AUDIT_ROW_ARCH] = "arch", [AUDIT_ROW_SOFTIRQ] = "softirq",
+};
+
+/* name_of - names[i], "?" when i is out of range */
+static const char *name_of(const char *const *names, size_t n, unsigned int i)
+{
+	return i < n ? names[i] : "?";
+}
+
+/* audit_verdict_name - "pass", "warn", "fail", "skip" */
+const char *audit_verdict_name(enum audit_verdict v)
+{
+	return name_of(verdict_names, ARRAY_SIZE(verdict_names), v);
+}
+
+/* audit_verdict_from_name - the enum audit_verdict named name; -1 if none */
+int audit_verdict_from_name(const char *name)
+{
+	return js_name_index(verdict_names, ARRAY_SIZE(verdict_names), name);
+}
+
+/* audit_severity_name - "info", "low", "med", "high", "crit" */
+const char *audit_severity_name(enum audit_severity s)
+{
+	return name_of(severity_names, ARRAY_SIZE(severity_names), s);
+}
+
+/* audit_severity_from_name - the enum audit_severity named name; -1 if none */
+int audit_severity_from_name(const char *name)
+{
+	return js_name_index(severity_names, ARRAY_SIZE(severity_names), name);
+}
+
+/* audit_row_kind_name - "irq", "arch", "softirq" */
+const char *audit_row_kind_name(enum audit_row_kind k)
+{
+	return name_of(row_kind_names, ARRAY_SIZE(row_kind_names), k);
+}
+
+/* audit_row_kind_from_name - the enum audit_row_kind named name; -1 if none */
+int audit_row_kind_from_name(const char *name)
+{
+	return js_name_index(row_kind_names, ARRAY_SIZE(row_kind_names), name);
+}
+
+/* audit_add - a new check, verdict pass until set; never NULL (a->scratch when OOM) */
+struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu,
+			      enum audit_severity sev, const char *source)
+{
+	struct audit_check *c;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		struct audit_check *nc = realloc(a->checks, cap * sizeof(*nc));
+
+		if (!nc) {
+			a->oom = true;
+			c = &a->scratch;
+			goto init;
+		}
+		a->checks = nc;
+		a->cap = cap;
+	}
+	c = &a->checks[a->n++];
+init:
+	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	c->verdict = AUDIT_PASS;
+	c->severity = sev;
+	c->cpu = cpu;
+	snprintf(c->source, sizeof(c->source), "%s", source ? source : "");
+	return c;
+}
+
+static void vset(char *dst, size_t len, const char *fmt, va_list ap)
+{
+	vsnprintf(dst, len, fmt, ap);
+}
+
+/* audit_ck_obs - set the observed text */
+void audit_ck_obs(struct audit_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(c->observed, sizeof(c->observed), fmt, ap);
+	va_end(ap);
+}
+
+/* audit_ck_exp - set the expected text */
+void audit_ck_exp(struct audit_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(c->expected, sizeof(c->expected), fmt, ap);
+	va_end(ap);
+}
+
+/* audit_ck_hint - set the hint */
+void audit_ck_hint(struct audit_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(c->hint, sizeof(c->hint), fmt, ap);
+	va_end(ap);
+}
+
+/* audit_ck_src - set the source */
+void audit_ck_src(struct audit_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(c->source, sizeof(c->source), fmt, ap);
+	va_end(ap);
+}
+
+/* audit_ck_obs_append - append "; text" (or text when empty) to observed */
+void audit_ck_obs_append(struct audit_check *c, const char *fmt, ...)
+{
+	size_t n = strlen(c->observed);
+	va_list ap;
+
+	if (n && n + 2 < sizeof(c->observed)) {
+		memcpy(c->observed + n, "; ", 3);
+		n += 2;
+	}
+	if (n >= sizeof(c->observed) - 1)
+		return;
+	va_start(ap, fmt);
+	vset(c->observed + n, sizeof(c->observed) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* audit_ck_deviate - the setting is wrong: fail for severity >= med, else warn */
+void audit_ck_deviate(struct audit_check *c)
+{
+	c->verdict = c->severity >= SEV_MED ? AUDIT_FAIL : AUDIT_WARN;
+}
+
+/* audit_ck_skip - skip with why (observed) and how (hint) */
+void audit_ck_skip(struct audit_check *c, const char *why, const char *how)
+{
+	c->verdict = AUDIT_SKIP;
+	snprintf(c->observed, sizeof(c->observed), "%s", why);
+	snprintf(c->hint, sizeof(c->hint), "%s", how ? how : "");
+}
+
+/* audit_ck_skip_err - skip because path could not be read (err = -errno) */
+void audit_ck_skip_err(struct audit_check *c, const char *path, int err)
+{
+	const char *how = "";
+
+	if (err == -EACCES || err == -EPERM)
+		how = "run as root to check this";
+	else if (err == -ENOENT)
+		how = "not provided by this kernel or system";
+	else if (err == -EINVAL || err == -ENODATA || err == -ERANGE)
+		how = "the file's content is malformed";
+	c->verdict = AUDIT_SKIP;
+	snprintf(c->observed, sizeof(c->observed), "cannot read %s: %s", path,
+		 err == -EINVAL ? "unexpected content" : strerror(-err));
+	snprintf(c->hint, sizeof(c->hint), "%s", how);
+}
+
+/* audit_fmt_set - cpulist of s into buf ("none" when empty); returns buf */
+const char *audit_fmt_set(const struct js_cpuset *s, char *buf, size_t len)
+{
+	if (cpuset_empty(s))
+		snprintf(buf, len, "none");
+	else
+		cpulist_format(s, buf, len);
+	return buf;
+}
+
+/* audit_spath - snprintf into a path buffer; returns buf */
+const char *audit_spath(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
+void audit_free(struct js_audit *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nirqs; i++)
+		free(a->irqs[i].count);
+	free(a->irqs);
+	free(a->checks);
+	free(a->cpus);
+	free(a->cpu);
+	memset(a, 0, sizeof(*a));
+}
+
+/* audit_count - number of checks with verdict v */
+size_t audit_count(const struct js_audit *a, enum audit_verdict v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->n; i++)
+		n += a->checks[i].verdict == v;
+	return n;
+}
+
+/* audit_find - the first check with this id (and cpu, or any cpu when cpu < 0), or NULL */
+const struct audit_check *audit_find(const struct js_audit *a, const char *id, int cpu)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->checks[i].id, id) && (cpu < 0 || a->checks[i].cpu == cpu))
+			return &a->checks[i];
+	return NULL;
+}
+
+/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when any check failed */
+int audit_exit_status(const struct js_audit *a)
+{
+	return audit_count(a, AUDIT_FAIL) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
+}
+
+/* audit_irqs_on_cpu - device IRQs whose effective affinity includes cpu, up to max; count */
+size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_irq **out,
+			 size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nirqs; i++) {
+		if (!cpuset_isset(&a->irqs[i].effective, cpu))
+			continue;
+		if (out && n < max)
+			out[n] = &a->irqs[i];
+		n++;
+	}
+	return n;
+}
+
+/* audit_lead_int - the decimal number at the start of s (at most 9 digits), or -1 */
+int audit_lead_int(const char *s)
+{
+	int v = 0, n = 0;
+
+	for (; isdigit((unsigned char)*s) && n < 9; s++, n++)
+		v = v * 10 + (*s - '0');
+	return n ? v : -1;
+}

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit_cmdline.c - the kernel command line: its reader, and the isolation set at boot. */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "audit_priv.h"
+
+#define ISOL_DOMAIN 1
+#define ISOL_NOHZ 2
+#define ISOL_MANAGED_IRQ 4
+
+/* key_eq - kernel parameter names treat '-' and '_' alike */
+static bool key_eq(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b);
+
+	if (alen != blen)
+		return false;
+	for (size_t i = 0; i < alen; i++) {
+		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y)
+			return false;
+	}
+	return true;
+}
+
+/* next_tok - the next token of a command line (quotes group), [*b, *e); false at the end */
+static bool next_tok(const char **p, const char **b, const char **e)
+{
+	const char *s = *p;
+	bool q = false;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	*b = s;
+	for (; *s && (q || !isspace((unsigned char)*s)); s++)
+		if (*s == '"')
+			q = !q;
+	*e = s;
+	*p = s;
+	return true;
+}
+
+/* copy_val - token value without quotes */
+static void copy_val(const char *b, const char *e, char *val, size_t len)
+{
+	size_t k = 0;
+
+	for (; b < e && k + 1 < len; b++)
+		if (*b != '"')
+			val[k++] = *b;
+	val[k] = '\0';
+}
+
+/* audit_cmdline_get - value of key= on the command line (the last one wins) */
+bool audit_cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len)
+{
+	const char *p = a->f.cmdline, *b, *e;
+	bool found = false;
+
+	while (next_tok(&p, &b, &e)) {
+		const char *eq;
+
+		if (*b == '"')
+			b++;
+		eq = memchr(b, '=', e - b);
+		if (!eq || !key_eq(b, eq - b, key))
+			continue;
+		copy_val(eq + 1, e, val, len);
+		found = true;	/* keep going: the last one wins */
+	}
+	return found;
+}
+
+/* audit_cmdline_get_all - every value of key (e.g. several console=), up to max; count */
+size_t audit_cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64],
+			     size_t max)
+{
+	const char *p = a->f.cmdline, *b, *e;
+	size_t n = 0;
+
+	while (n < max && next_tok(&p, &b, &e)) {
+		const char *eq;
+
+		if (*b == '"')
+			b++;
+		eq = memchr(b, '=', e - b);
+		if (eq && key_eq(b, eq - b, key))
+			copy_val(eq + 1, e, vals[n++], 64);
+	}
+	return n;
+}
+
+/* audit_cmdline_has - the command line has word (bare, or as key=) */
+bool audit_cmdline_has(const struct js_audit *a, const char *word)
+{
+	const char *p = a->f.cmdline, *b, *e;
+
+	while (next_tok(&p, &b, &e)) {
+		const char *eq;
+
+		if (*b == '"')
+			b++;
+		eq = memchr(b, '=', e - b);
+		if (key_eq(b, (eq ? eq : e) - b, word))
+			return true;
+	}
+	return false;
+}
+
+/* audit_cmdline_load - /proc/cmdline up to a "--" (the rest belongs to init) into a->f */
+void audit_cmdline_load(struct js_audit *a)
+{
+	char *buf = a->f.cmdline, *p;
+	ssize_t n = sysfs_read_buf("/proc/cmdline", buf, sizeof(a->f.cmdline));
+
+	if (n < 0) {
+		buf[0] = '\0';
+		a->f.cmdline_err = (int)n;
+		return;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	for (p = buf; (p = strstr(p, "--")); p += 2) {
+		if ((p == buf || isspace((unsigned char)p[-1])) &&
+		    (!p[2] || isspace((unsigned char)p[2]))) {
+			*p = '\0';
+			break;
+		}
+	}
+}
+
+/* audit_cmdline_skip - skip c when /proc/cmdline was unreadable; true if skipped */
+bool audit_cmdline_skip(const struct js_audit *a, struct audit_check *c)
+{
+	if (!a->f.cmdline_err)
+		return false;
+	audit_ck_skip_err(c, "/proc/cmdline", a->f.cmdline_err);
+	return true;
+}
+
+/* last_possible_cpu - highest CPU in /sys/devices/system/cpu/possible (for "N"), or -1 */
+static int last_possible_cpu(void)
+{
+	struct js_cpuset s;
+	int last = -1;
+
+	if (sysfs_read_cpulist("/sys/devices/system/cpu/possible", &s))
+		return -1;
+	for (int c = cpuset_next(&s, 0); c >= 0; c = cpuset_next(&s, c + 1))
+		last = c;
+	return last;
+}
+
+/*
+ * parse_isolcpus - "isolcpus=[flag,]...list" like the kernel's housekeeping setup:
+ * leading alphabetic words followed by ',' are flags; no flag means "domain".
+ */
+static int parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, int last)
+{
+	const char *p = val;
+
+	*flags = 0;
+	while (isalpha((unsigned char)*p)) {
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+		if (p[n] != ',')
+			break;	/* "N" as a CPU, or junk: let the list parser decide */
+		if (n == 4 && !strncmp(p, "nohz", 4))
+			*flags |= ISOL_NOHZ;
+		else if (n == 6 && !strncmp(p, "domain", 6))
+			*flags |= ISOL_DOMAIN;
+		else if (n == 11 && !strncmp(p, "managed_irq", 11))
+			*flags |= ISOL_MANAGED_IRQ;
+		p += n + 1;
+	}
+	if (!*flags)
+		*flags = ISOL_DOMAIN;
+	return cpulist_parse_n(p, set, last, false, NULL, 0);
+}
+
+/* isolated_sets - effective domain isolation: sysfs "isolated" + cgroup v2 partitions */
+static int isolated_sets(struct js_audit *a, char *src, size_t srclen)
+{
+	static const char *const cg[] = { "/sys/fs/cgroup/cpuset.cpus.isolated",
+					  "/sys/fs/cgroup/unified/cpuset.cpus.isolated" };
+	struct js_cpuset s;
+	int ret = sysfs_read_cpulist("/sys/devices/system/cpu/isolated", &a->f.isolated);
+
+	snprintf(src, srclen, "/proc/cmdline, /sys/devices/system/cpu/isolated");
+	for (size_t i = 0; i < sizeof(cg) / sizeof(cg[0]); i++) {
+		if (!sysfs_read_cpulist(cg[i], &s)) {
+			cpuset_or(&a->f.isolated, &s);
+			snprintf(src, srclen, "/proc/cmdline, /sys/devices/system/cpu/isolated, %s",
+				 cg[i]);
+			ret = 0;
+		}
+	}
+	return ret;
+}
+
+static void check_isolcpus(struct js_audit *a, int last)
+{
+	struct js_cpuset cmd;
+	char val[512] = "", src[128], buf[128];
+	int flags = 0, perr = 0, ret;
+	bool has = audit_cmdline_get(a, "isolcpus", val, sizeof(val));
+
+	cpuset_zero(&cmd);
+	if (has)
+		perr = parse_isolcpus(val, &cmd, &flags, last);
+	ret = isolated_sets(a, src, sizeof(src));
+	if (ret && has && !perr && (flags & ISOL_DOMAIN)) {
+		a->f.isolated = cmd;	/* no sysfs view: trust the command line */
+		ret = 0;
+	}
+	for (size_t i = 0; i < a->ncpus; i++) {
+		int cpu = a->cpus[i];
+		struct audit_check *c = audit_add(a, "isolcpus", cpu, SEV_HIGH, src);
+
+		audit_ck_exp(c, "CPU %d isolated from the scheduler (isolcpus= or an isolated cpuset)", cpu);
+		if (ret && (!has || perr)) {
+			audit_ck_skip_err(c, "/sys/devices/system/cpu/isolated", ret);
+			if (has)
+				audit_ck_obs_append(c, "isolcpus=%s is not a valid CPU list", val);
+			continue;
+		}
+		a->cpu[i].isolated = cpuset_isset(&a->f.isolated, cpu);
+		audit_ck_obs(c, "%s (isolated: %s; %s%s)",
+			     a->cpu[i].isolated ? "isolated" : "not isolated",
+			     audit_fmt_set(&a->f.isolated, buf, sizeof(buf)),
+			     has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
+		if (!a->cpu[i].isolated) {
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
+				      cpu);
+		}
+	}
+}
+
+static void check_isolcpus_flags(struct js_audit *a, int last)
+{
+	struct audit_check *c = audit_add(a, "isolcpus.flags", -1, SEV_MED, "/proc/cmdline");
+	struct js_cpuset set;
+	char val[512];
+	int flags;
+
+	audit_ck_exp(c, "managed_irq among the isolcpus= flags");
+	if (audit_cmdline_skip(a, c))
+		return;
+	if (!audit_cmdline_get(a, "isolcpus", val, sizeof(val))) {
+		audit_ck_skip(c, "no isolcpus= on the command line", "see the isolcpus check");
+		return;
+	}
+	if (parse_isolcpus(val, &set, &flags, last)) {
+		audit_ck_skip(c, "isolcpus= value is not a valid CPU list", "fix isolcpus= on the command line");
+		audit_ck_obs_append(c, "isolcpus=%s", val);
+		return;
+	}
+	audit_ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & ISOL_DOMAIN ? " domain" : "",
+		     flags & ISOL_NOHZ ? " nohz" : "", flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
+	if (!(flags & ISOL_MANAGED_IRQ)) {
+		/* conditional: only hardware with managed (multi-queue) IRQs is affected */
+		c->verdict = AUDIT_WARN;
+		audit_ck_hint(c, "add managed_irq: isolcpus=managed_irq,domain,<cpus> keeps managed IRQs away");
+	}
+	if (!(flags & ISOL_DOMAIN)) {
+		audit_ck_obs_append(c, "no domain flag: the scheduler may still balance tasks onto these CPUs");
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,<cpus>");
+	}
+}
+
+static void check_nohz_full(struct js_audit *a)
+{
+	const char *path = "/sys/devices/system/cpu/nohz_full";
+	char val[512] = "", buf[128];
+	bool has = audit_cmdline_get(a, "nohz_full", val, sizeof(val));
+	int ret = sysfs_read_cpulist(path, &a->f.nohz_full);
+
+	if (ret == -ENOENT) {
+		cpuset_zero(&a->f.nohz_full);
+		a->f.nohz_full_capable = 0;
+	} else if (ret) {
+		cpuset_zero(&a->f.nohz_full);
+		a->f.nohz_full_err = ret;
+	}
+	for (size_t i = 0; i < a->ncpus; i++) {
+		int cpu = a->cpus[i];
+		struct audit_check *c = audit_add(a, "nohz_full", cpu, SEV_HIGH, path);
+
+		audit_ck_exp(c, "CPU %d in nohz_full (no periodic tick while one task runs)", cpu);
+		if (ret == -ENOENT && !sysfs_exists("/sys/devices/system/cpu/online")) {
+			audit_ck_skip(c, "no /sys/devices/system/cpu in this tree", "");
+			continue;
+		}
+		if (ret == -ENOENT) {
+			audit_ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)", path);
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=%d", cpu);
+			continue;
+		}
+		if (ret) {
+			audit_ck_skip_err(c, path, ret);
+			continue;
+		}
+		a->cpu[i].nohz_full = cpuset_isset(&a->f.nohz_full, cpu);
+		audit_ck_obs(c, "%s (nohz_full: %s%s%s)", a->cpu[i].nohz_full ? "in nohz_full" :
+			     "not in nohz_full", audit_fmt_set(&a->f.nohz_full, buf, sizeof(buf)),
+			     has ? "; cmdline nohz_full=" : "", has ? val : "");
+		if (!a->cpu[i].nohz_full) {
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "boot with nohz_full=%d (needs a reliable TSC and one runnable task)", cpu);
+		}
+	}
+}
+
+/* rcu_offloaded - CPUs whose callbacks are offloaded: rcu_nocbs= + nohz_full + rcuo[ps]/N */
+static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int last, bool *bare,
+			  char *bad, size_t badlen)
+{
+	char val[512];
+
+	cpuset_zero(&a->f.rcu_nocbs);
+	*bare = false;
+	bad[0] = '\0';
+	if (audit_cmdline_get(a, "rcu_nocbs", val, sizeof(val))) {
+		if (cpulist_parse_n(val, &a->f.rcu_nocbs, last, false, NULL, 0))
+			snprintf(bad, badlen, "rcu_nocbs=%s is not a CPU list", val);
+	} else if (audit_cmdline_has(a, "rcu_nocbs"))
+		*bare = true;
+	if (a->f.rcu_nocb_capable != 0)
+		cpuset_or(&a->f.rcu_nocbs, &a->f.nohz_full);
+	for (size_t i = 0; i < ts->n; i++) {
+		const char *cm = ts->t[i].comm;
+
+		if (ts->t[i].kthread && (!strncmp(cm, "rcuop/", 6) || !strncmp(cm, "rcuos/", 6)))
+			cpuset_set(&a->f.rcu_nocbs, audit_lead_int(cm + 6));
+	}
+}
+
+static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, int last)
+{
+	char buf[128], why[600];
+	bool bare;
+
+	rcu_offloaded(a, ts, last, &bare, why, sizeof(why));
+	for (size_t i = 0; i < a->ncpus; i++) {
+		int cpu = a->cpus[i], bad = -1;
+		struct audit_check *c = audit_add(a, "rcu_nocbs", cpu, SEV_MED,
+						  "/proc/cmdline rcu_nocbs=, rcuo* kthreads' Cpus_allowed_list");
+
+		audit_ck_exp(c, "CPU %d offloaded, no rcuo* kthread allowed on it", cpu);
+		a->cpu[i].rcu_nocb = cpuset_isset(&a->f.rcu_nocbs, cpu);
+		if (!a->cpu[i].rcu_nocb && (why[0] || a->f.nohz_full_err || a->f.cmdline_err)) {
+			audit_ck_skip(c, why[0] ? why :
+				      "cannot tell: the command line or nohz_full is unreadable",
+				      "fix the command line / nohz_full file");
+			continue;
+		}
+		for (size_t k = 0; k < ts->n && bad < 0; k++)
+			if (ts->t[k].kthread && !strncmp(ts->t[k].comm, "rcuo", 4) &&
+			    ts->t[k].allowed_ok && cpuset_isset(&ts->t[k].allowed, cpu))
+				bad = (int)k;
+		audit_ck_obs(c, "%s (offloaded: %s%s)",
+			     a->cpu[i].rcu_nocb ? "offloaded" : "not offloaded",
+			     audit_fmt_set(&a->f.rcu_nocbs, buf, sizeof(buf)),
+			     bare ? "; bare rcu_nocbs: none offloaded at boot" : "");
+		if (!a->cpu[i].rcu_nocb) {
+			audit_ck_deviate(c);
+			if (a->f.rcu_nocb_capable == 0)
+				audit_ck_obs_append(c, "kernel built without CONFIG_RCU_NOCB_CPU");
+			audit_ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu, cpu);
+		} else if (bad >= 0) {
+			audit_ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm,
+					    ts->t[bad].tid,
+					    audit_fmt_set(&ts->t[bad].allowed, buf, sizeof(buf)));
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "move the rcuo* kthreads to housekeeping CPUs (taskset -pc <cpus> <pid>)");
+		}
+	}
+}
+
+/* check_flag - a boolean boot option that should be present */
+static void check_flag(struct js_audit *a, const char *id, enum audit_severity sev,
+		       const char *const *opts, size_t nopts, const char *hint)
+{
+	struct audit_check *c = audit_add(a, id, -1, sev, "/proc/cmdline");
+	char v[64];
+
+	audit_ck_exp(c, "%s", opts[0]);
+	if (audit_cmdline_skip(a, c))
+		return;
+	for (size_t i = 0; i < nopts; i++) {
+		const char *eq = strchr(opts[i], '=');
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - opts[i] : (long)strlen(opts[i])),
+			 opts[i]);
+		if (eq ? audit_cmdline_get(a, key, v, sizeof(v)) && !strcmp(v, eq + 1) :
+			 audit_cmdline_has(a, key)) {
+			audit_ck_obs(c, "%s", opts[i]);
+			return;
+		}
+	}
+	audit_ck_obs(c, "not on the command line");
+	audit_ck_deviate(c);
+	audit_ck_hint(c, "%s", hint);
+}
+
+static void check_console(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "console", -1, SEV_LOW, "/proc/cmdline console=");
+	char vals[8][64], lvl[16];
+	size_t n = audit_cmdline_get_all(a, "console", vals, 8);
+	bool serial = false, quiet = audit_cmdline_has(a, "quiet");
+
+	audit_ck_exp(c, "no serial console, or quiet / loglevel <= 4");
+	if (audit_cmdline_skip(a, c))
+		return;
+	if (audit_cmdline_get(a, "loglevel", lvl, sizeof(lvl)) && audit_lead_int(lvl) >= 0 &&
+	    audit_lead_int(lvl) <= 4)
+		quiet = true;
+	for (size_t i = 0; i < n; i++) {
+		serial |= !strncmp(vals[i], "ttyS", 4) || !strncmp(vals[i], "ttyAMA", 6) ||
+			  !strncmp(vals[i], "ttyUSB", 6);
+		audit_ck_obs_append(c, "console=%s", vals[i]);
+	}
+	if (!n)
+		audit_ck_obs(c, "no console= (default)");
+	if (quiet)
+		audit_ck_obs_append(c, "quiet");
+	if (serial && !quiet) {
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "add quiet (or loglevel=3): serial printk runs with IRQs off on the printing CPU");
+	}
+}
+
+/* audit_checks_cmdline - isolation set at boot: isolcpus, nohz_full, rcu_nocbs, flags, console */
+void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
+{
+	static const char *const poll[] = { "rcu_nocb_poll" };
+	static const char *const normal[] = { "rcupdate.rcu_normal_after_boot=1",
+					      "rcupdate.rcu_normal=1" };
+	static const char *const skew[] = { "skew_tick=1" };
+	int last = last_possible_cpu();
+
+	check_isolcpus(a, last);
+	check_isolcpus_flags(a, last);
+	check_nohz_full(a);
+	check_rcu_nocbs(a, ts, last);
+	check_flag(a, "rcu_nocb_poll", SEV_LOW, poll, 1,
+		   "boot with rcu_nocb_poll so offloaded CPUs need not wake the rcuog kthreads");
+	if (!strcmp(a->f.preempt, "rt")) {
+		struct audit_check *c = audit_add(a, "rcu.normal_after_boot", -1, SEV_LOW,
+						  "/proc/cmdline");
+
+		audit_ck_exp(c, "rcupdate.rcu_normal_after_boot=1");
+		audit_ck_obs(c, "PREEMPT_RT: normal grace periods after boot by default");
+	} else {
+		check_flag(a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
+			   "boot with rcupdate.rcu_normal_after_boot=1: expedited grace periods IPI every CPU");
+	}
+	check_flag(a, "skew_tick", SEV_LOW, skew, 1,
+		   "boot with skew_tick=1 so the CPUs' ticks do not contend on the jiffies lock");
+	check_console(a);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* audit_run.c - the isolation audit's driver: reads the shared facts, runs each check group. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_priv.h"
+#include "js_util.h"
+
+/* facts_init - every fact "unknown" until a group reads it */
+static void facts_init(struct audit_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->nohz_full_capable = -1;
+	f->rcu_nocb_capable = -1;
+	f->rt_runtime_us = INT64_MIN;
+	f->rt_period_us = INT64_MIN;
+	f->stat_interval = -1;
+	f->timer_migration = -1;
+	f->nmi_watchdog = -1;
+	f->watchdog = -1;
+	f->soft_watchdog = -1;
+	f->numa_balancing = -1;
+	f->ksm_run = -1;
+	f->khugepaged_defrag = -1;
+	f->swap_devices = -1;
+	f->swappiness = -1;
+}
+
+/* check_online - every measured CPU exists and is online (the groups read cpu[i].online) */
+static void check_online(struct js_audit *a)
+{
+	const char *path = "/sys/devices/system/cpu/online";
+	int ret = sysfs_read_cpulist(path, &a->f.online);
+	char buf[64];
+
+	for (size_t i = 0; i < a->ncpus; i++) {
+		struct audit_check *c = audit_add(a, "cpu.online", a->cpus[i], SEV_CRIT, path);
+
+		audit_ck_exp(c, "CPU %d online", a->cpus[i]);
+		if (ret) {
+			audit_ck_skip_err(c, path, ret);
+			a->cpu[i].online = true;	/* unknown: assume so */
+			continue;
+		}
+		a->cpu[i].online = cpuset_isset(&a->f.online, a->cpus[i]);
+		audit_ck_obs(c, "online CPUs: %s", audit_fmt_set(&a->f.online, buf, sizeof(buf)));
+		if (!a->cpu[i].online) {
+			c->verdict = AUDIT_FAIL;
+			audit_ck_hint(c, "pick an online CPU, or: echo 1 > /sys/devices/system/cpu/cpu%d/online",
+				      a->cpus[i]);
+		}
+	}
+}
+
+/* audit_init - validate and copy the CPU list */
+static int audit_init(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot)
+{
+	memset(a, 0, sizeof(*a));
+	facts_init(&a->f);
+	if (!cpus || !ncpus || ncpus > JS_MAX_CPUS)
+		return -EINVAL;
+	for (size_t i = 0; i < ncpus; i++)
+		if (cpus[i] < 0 || cpus[i] >= JS_MAX_CPUS)
+			return -EINVAL;
+	a->cpus = calloc(ncpus, sizeof(*a->cpus));
+	a->cpu = calloc(ncpus, sizeof(*a->cpu));
+	if (!a->cpus || !a->cpu)
+		return -ENOMEM;
+	a->ncpus = ncpus;
+	for (size_t i = 0; i < ncpus; i++) {
+		a->cpus[i] = cpus[i];
+		a->cpu[i].cpu = cpus[i];
+		a->cpu[i].node = -1;
+		a->cpu[i].deepest_cstate_us = -1;
+	}
+	snprintf(a->sysroot, sizeof(a->sysroot), "%s",
+		 sysroot && strcmp(sysroot, "/") ? sysroot : "");
+	return 0;
+}
+
+/* audit_run - run every check for the measured CPUs (sysroot NULL = live) */
+int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot)
+{
+	struct audit_tasks ts = { 0 };
+	char saved[SYSFS_PATH_MAX];
+	uint64_t t0 = js_mono_ns();
+	int ret;
+
+	ret = audit_init(a, cpus, ncpus, sysroot);
+	if (ret)
+		goto out_free;
+	snprintf(saved, sizeof(saved), "%s", sysfs_root());
+	ret = sysfs_set_root(a->sysroot);
+	if (ret)
+		goto out_free;
+	audit_cmdline_load(a);
+	audit_kconfig_load(a);
+	audit_scan_tasks(&ts);
+	check_online(a);
+	audit_facts_kernel(a);
+	audit_checks_cmdline(a, &ts);
+	audit_checks_irq(a, &ts);
+	audit_checks_tasks(a, &ts);
+	audit_checks_kernel(a, &ts);
+	audit_checks_power(a);
+	audit_checks_memory(a);
+	audit_tasks_free(&ts);
+	audit_kconfig_release();
+	sysfs_set_root(saved);
+	a->elapsed_ns = js_mono_ns() - t0;
+	if (!a->oom)
+		return 0;
+	ret = -ENOMEM;	/* a check was lost: no partial audit */
+out_free:
+	audit_free(a);
+	return ret;
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * commands.c - the four commands, and js_commands[], the one table of them that the
+ * command line (cli.c: the command word) and main() (dispatch) go by:
+ *   jitterscope [OPTION...]              measure: preflight -> pipeline -> outputs, report
+ *   jitterscope check [--cpu LIST]       the isolation audit alone
+ *   jitterscope report RUN.json          the human report again, exactly as the run printed it
+ *   jitterscope diff A.json B.json       two runs compared (--json, --html FILE: also as JSON,
+ *                                        as a page; js_diff.h)
+ * Each returns an exit status (js_util.h); a refusal or a failure prints one line.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "js_audit.h"
+#include "js_budget.h"
+#include "js_cpulist.h"
+#include "js_cpus.h"
+#include "js_diff.h"
+#include "js_json.h"
+#include "js_output.h"
+#include "js_pipeline.h"
+#include "js_preflight.h"
+#include "js_report.h"
+#include "js_run_load.h"
+#include "js_sysfs.h"
+#include "js_util.h"
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	/* the second Ctrl-C exits at once; the kernel detaches our BPF links with the fds */
+	if (++js_stop_requested >= 2)
+		_exit(JS_EXIT_SIGNAL);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a FIFO or pipe whose reader left is a failed write (EPIPE), reported, not a kill */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* check_budget - --budget after the run: one line per limit; exit 2 when one is exceeded */
+static int check_budget(const struct js_params *p, const struct js_run *run)
+{
+	FILE *fp = p->json_path && !strcmp(p->json_path, "-") ? stderr : stdout;
+
+	fputc('\n', fp);
+	return budget_check(&p->budget, run, fp) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
+}
+
+/* crosscheck - tie the most frequent observed causes to the settings behind them */
+static void crosscheck(struct js_run *run)
+{
+	enum { MAXOBS = 64 };
+	struct audit_observed obs[MAXOBS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ncpus; i++) {
+		const struct js_cpu_result *r = &run->cpus[i];
+		const struct js_cause_src *src[16];
+		size_t k = causes_sorted(&r->causes, src, 16);
+
+		for (size_t j = 0; j < k && n < MAXOBS; j++) {
+			obs[n].cpu = r->cpu;
+			obs[n].cause = js_cause_name(src[j]->cause);
+			obs[n].detail = src[j]->detail;
+			obs[n].count = src[j]->events ? src[j]->events : src[j]->gaps;
+			obs[n].total_ns = src[j]->total_ns;
+			obs[n].seconds = (double)(r->end_ns - r->start_ns) / 1e9;
+			n++;
+		}
+	}
+	run->xcheck = calloc(MAXOBS, sizeof(*run->xcheck));
+	if (run->xcheck)
+		run->nxcheck = audit_crosscheck(&run->audit, obs, n, run->xcheck, MAXOBS);
+}
+
+/* cmd_check - `jitterscope check`: the audit alone; exit 2 when a check failed */
+static int cmd_check(struct js_params *p)
+{
+	struct js_audit a;
+	struct js_cpuset online;
+	FILE *json = NULL;
+	int err, rc;
+
+	if (p->sysroot && sysfs_set_root(p->sysroot)) {
+		js_err("--sysroot '%s' is not a readable directory", p->sysroot);
+		return JS_EXIT_USAGE;
+	}
+	if (!p->cfg.ncpus) {
+		if (cpus_online(&online)) {
+			js_err("cannot read the online CPUs");
+			return JS_EXIT_ERROR;
+		}
+		if (cpus_default(&online, &online, p->cfg.cpus, &p->cfg.ncpus))
+			return JS_EXIT_USAGE;
+	}
+	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
+		return JS_EXIT_ERROR;
+	memset(&a, 0, sizeof(a));
+	err = audit_run(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot);
+	if (err) {
+		/* only out of memory is not the command line's fault */
+		js_err("the audit could not run: %s", err == -EINVAL ? "a CPU out of range" :
+		       strerror(-err));
+		output_file_close(json);
+		return err == -ENOMEM ? JS_EXIT_ERROR : JS_EXIT_USAGE;
+	}
+	if (!p->json_path || strcmp(p->json_path, "-"))
+		audit_print_text(stdout, &a, false);
+	if (json) {
+		struct js_json j;
+
+		json_init(&j, json);
+		json_obj_begin(&j, NULL);
+		json_u64(&j, "schema_version", JS_SCHEMA_VERSION);
+		json_str(&j, "tool", "jitterscope");
+		audit_write_json(&j, "audit", &a);
+		json_obj_end(&j);
+		if (output_file_done(json, p->json_path, "json")) {
+			audit_free(&a);
+			return JS_EXIT_ERROR;
+		}
+	}
+	rc = audit_exit_status(&a);
+	audit_free(&a);
+	return rc;
+}
+
+/* stdout_failed - an output on stdout failed (and said so): the report there fails too */
+static bool stdout_failed(const struct js_outputs *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i].err && !strcmp(o->v[i].path, "-"))
+			return true;
+	return false;
+}
+
+/* cmd_measure - `jitterscope [OPTION...]`: preflight, measure, outputs and report */
+static int cmd_measure(struct js_params *p)
+{
+	struct js_run run;
+	struct js_outputs outs = { .n = 0 };
+	struct audit_snapshot before, after;
+	bool have_snap = false;
+	cpu_set_t hk;
+	int err, rc = JS_EXIT_OK;
+
+	memset(&run, 0, sizeof(run));
+	/* from here on a stop signal ends the run with a (possibly empty) report */
+	install_signals();
+	if (preflight_cpus(p, &hk))
+		return JS_EXIT_USAGE;
+	if (preflight_machine(p, &run.machine))
+		return JS_EXIT_ERROR;
+	/* every output opened before measuring: no 60 s run lost to a bad path */
+	if (outputs_open(&outs, p))
+		return JS_EXIT_ERROR;
+	preflight_warnings(p, &run.machine);
+	/* our own threads stay on housekeeping CPUs; samplers re-pin themselves */
+	if (sched_setaffinity(0, sizeof(hk), &hk))
+		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
+	preflight_lock_memory();
+	/* the audit is read-only and fast: it runs before the samplers start */
+	run.audited = audit_run(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL) == 0;
+	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
+	err = pipeline_run(&run, p, &outs);
+	if (err) {
+		rc = JS_EXIT_ERROR;
+		goto out;
+	}
+	if (have_snap && audit_snapshot_take(&after, p->cfg.cpus, p->cfg.ncpus) == 0) {
+		run.have_deltas = audit_snapshot_diff(&before, &after, &run.deltas) == 0;
+		audit_snapshot_free(&after);
+	}
+	if (run.audited)
+		crosscheck(&run);
+	/* a failed output (during the run or now) leaves the others written: exit 1 */
+	if (outputs_finish(&outs, &run))
+		rc = JS_EXIT_ERROR;
+	if (!p->json_path || strcmp(p->json_path, "-"))
+		report_text(stdout, &run);
+	else if (!p->quiet)
+		report_text(stderr, &run);
+	/* budgets last, under the report they judge */
+	if (rc == JS_EXIT_OK && p->budget.n)
+		rc = check_budget(p, &run);
+	err = output_file_flush(stdout);
+	if (err && !stdout_failed(&outs)) {
+		js_err("cannot write the report to standard output: %s", strerror(-err));
+		rc = JS_EXIT_ERROR;
+	}
+out:
+	outputs_destroy(&outs);
+	if (have_snap)
+		audit_snapshot_free(&before);
+	run_free(&run);
+	return rc;
+}
+
+/* load - one saved run, or one line on stderr */
+static int load(const char *path, struct js_run *run)
+{
+	char err[512];
+
+	if (run_load_file(path, run, err, sizeof(err)) == 0)
+		return 0;
+	js_err("%s: %s", path, err);
+	return -1;
+}
+
+/* finish - flush stdout; a write error (a full disk, a closed pipe) is an error */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		js_err("writing the report failed");
+		return JS_EXIT_ERROR;
+	}
+	return rc;
+}
+
+/* cmd_report - `jitterscope report RUN.json [--by source|cgroup]`: the saved run's human
+ * report (--by is how to show it, which the file does not record) */
+static int cmd_report(struct js_params *p)
+{
+	struct js_run run;
+
+	if (load(p->inputs[0], &run))
+		return JS_EXIT_ERROR;
+	run.cfg.by = p->cfg.by;
+	report_text(stdout, &run);
+	run_load_free(&run);
+	return finish(JS_EXIT_OK);
+}
+
+/* write_file - one rendering of the comparison into path ("-": stdout) for option --opt */
+static int write_file(const char *path, const char *opt, const struct js_diff *d,
+		      void (*render)(FILE *fp, const struct js_diff *d))
+{
+	FILE *fp = output_file_open(path, opt);
+
+	if (!fp)
+		return -1;
+	render(fp, d);
+	return output_file_done(fp, path, opt) ? -1 : 0;
+}
+
+/* diff_outputs - the text (stdout, or stderr when a file goes to stdout), the JSON and
+ * HTML files, and with --fail-on worse the verdict as the last line of the text */
+static int diff_outputs(const struct js_params *p, const struct js_diff *d)
+{
+	bool to_stdout = (p->json_path && !strcmp(p->json_path, "-")) ||
+			 (p->html_path && !strcmp(p->html_path, "-"));
+	FILE *text = to_stdout ? stderr : stdout;
+
+	if (!d->ncpus && d->a->ncpus && d->b->ncpus) {
+		js_err("%s and %s have no measured CPU to compare", p->inputs[0], p->inputs[1]);
+		return JS_EXIT_ERROR;
+	}
+	if (!to_stdout || !p->quiet)
+		report_diff_text(text, d);
+	if (p->json_path && write_file(p->json_path, "json", d, report_diff_json))
+		return JS_EXIT_ERROR;
+	if (p->html_path && write_file(p->html_path, "html", d, report_diff_html))
+		return JS_EXIT_ERROR;
+	if (!p->fail_on_worse)
+		return JS_EXIT_OK;
+	fflush(stdout);
+	if (!d->count[DIFF_WORSE]) {
+		fprintf(text, "fail-on worse: no change is significantly worse\n");
+		return JS_EXIT_OK;
+	}
+	fprintf(text, "fail-on worse: %zu change%s worse, the first: %s\n", d->count[DIFF_WORSE],
+		d->count[DIFF_WORSE] == 1 ? " is" : "s are", d->first_worse);
+	return JS_EXIT_VIOLATION;
+}
+
+/* cmd_diff - `jitterscope diff A.json B.json [--json FILE] [--html FILE] [--alpha P]
+ * [--min-change PCT] [--fail-on worse]`: two saved runs compared (js_diff.h); an error when
+ * a run has no measured CPU, exit 2 under --fail-on worse when a change is worse */
+static int cmd_diff(struct js_params *p)
+{
+	const struct js_diff_opts o = { p->alpha, p->min_change_pct / 100 };
+	struct js_run a, b;
+	struct js_diff d;
+	int rc = JS_EXIT_ERROR;
+
+	if (load(p->inputs[0], &a))
+		return JS_EXIT_ERROR;
+	if (load(p->inputs[1], &b))
+		goto out;
+	if (diff_compute(&d, &a, p->inputs[0], &b, p->inputs[1], &o))
+		js_err("out of memory");
+	else
+		rc = diff_outputs(p, &d);
+	diff_free(&d);
+	run_load_free(&b);
+out:
+	run_load_free(&a);
+	return finish(rc);
+}
+
+const struct js_command js_commands[JS_CMD_MAX] = {
+	[JS_CMD_MEASURE] = { NULL, NULL, cmd_measure },
+	[JS_CMD_CHECK] = { "check", "", cmd_check },
+	[JS_CMD_REPORT] = { "report", "RUN.json", cmd_report },
+	[JS_CMD_DIFF] = { "diff", "A.json B.json", cmd_diff },
+};

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * preflight.c - what the machine must offer before a measurement spins: the measured
+ * CPUs online and allowed with housekeeping left over, rdtscp, the real-time priority
+ * asked; the machine's facts for the report; the warnings about what the run will lack
+ * (capabilities, memlock, RT throttling); locked memory. Refusals are one line.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <malloc.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "js_cpulist.h"
+#include "js_cpus.h"
+#include "js_preflight.h"
+#include "js_sampler.h"
+#include "js_sysfs.h"
+#include "js_util.h"
+
+/* preflight_cpus - measured CPUs online and allowed; housekeeping left over */
+int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
+{
+	struct js_cpuset online, allowed, hk;
+	cpu_set_t aff;
+
+	if (cpus_online(&online)) {
+		js_err("cannot read the online CPUs from /sys/devices/system/cpu/online");
+		return -EIO;
+	}
+	if (sched_getaffinity(0, sizeof(aff), &aff)) {
+		js_err("sched_getaffinity: %s", strerror(errno));
+		return -errno;
+	}
+	cpuset_zero(&allowed);
+	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &aff))
+			cpuset_set(&allowed, c);
+	if (!p->cfg.ncpus && cpus_default(&online, &allowed, p->cfg.cpus, &p->cfg.ncpus))
+		return -EINVAL;
+	for (size_t i = 0; i < p->cfg.ncpus; i++) {
+		if (!cpuset_isset(&online, p->cfg.cpus[i])) {
+			js_err("CPU %d is not online (online: see /sys/devices/system/cpu/online)",
+			       p->cfg.cpus[i]);
+			return -EINVAL;
+		}
+		if (!cpuset_isset(&allowed, p->cfg.cpus[i])) {
+			js_err("CPU %d is not in this process's allowed CPUs (cpuset/taskset)",
+			       p->cfg.cpus[i]);
+			return -EINVAL;
+		}
+	}
+	cpuset_zero(&hk);
+	if (p->cfg.nhk) {
+		for (size_t i = 0; i < p->cfg.nhk; i++) {
+			int c = p->cfg.hk[i];
+
+			if (!cpuset_isset(&online, c) || !cpuset_isset(&allowed, c)) {
+				js_err("housekeeping CPU %d is not online and allowed", c);
+				return -EINVAL;
+			}
+			cpuset_set(&hk, c);
+		}
+	} else {
+		hk = allowed;
+		cpuset_and(&hk, &online);
+		for (size_t i = 0; i < p->cfg.ncpus; i++)
+			cpuset_clear(&hk, p->cfg.cpus[i]);
+		for (int c = cpuset_next(&hk, 0); c >= 0; c = cpuset_next(&hk, c + 1))
+			p->cfg.hk[p->cfg.nhk++] = c;
+	}
+	if (!p->cfg.nhk) {
+		js_err("no housekeeping CPU left: every allowed CPU is measured; leave one "
+		       "for jitterscope's own threads (measure fewer CPUs or use -H)");
+		return -EINVAL;
+	}
+	CPU_ZERO(hk_set);
+	for (size_t i = 0; i < p->cfg.nhk; i++)
+		CPU_SET(p->cfg.hk[i], hk_set);
+	return 0;
+}
+
+static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0) {
+		snprintf(m->kernel, sizeof(m->kernel), "%s %s", u.release, u.machine);
+		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
+	}
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", caps->model);
+	m->hypervisor = caps->hypervisor;
+	m->invariant_tsc = tsc_caps_invariant(caps);
+	m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* have_cap - is capability @cap in our effective set */
+static bool have_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+/* memlock_unlimited - RLIMIT_MEMLOCK is (or can be raised to) infinity */
+static bool memlock_unlimited(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl))
+		return false;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	if (rl.rlim_max != RLIM_INFINITY)
+		return false;
+	rl.rlim_cur = RLIM_INFINITY;
+	return setrlimit(RLIMIT_MEMLOCK, &rl) == 0;
+}
+
+/* rt_allowed - refuses (-EPERM, one line) a real-time -P that cannot be granted */
+static int rt_allowed(const struct js_params *p)
+{
+	struct rlimit rt;
+
+	if (p->cfg.policy != SCHED_OTHER && !have_cap(CAP_SYS_NICE) &&
+	    (getrlimit(RLIMIT_RTPRIO, &rt) || (rt.rlim_cur != RLIM_INFINITY &&
+					       rt.rlim_cur < (rlim_t)p->cfg.priority))) {
+		char asked[16], other[16];
+
+		js_err("-P %s needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d); use -P %s",
+		       sampler_priority_str(asked, sizeof(asked), p->cfg.policy, p->cfg.priority),
+		       p->cfg.priority, sampler_priority_str(other, sizeof(other), SCHED_OTHER, 0));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* privileges - one warning naming the missing capabilities and what still works */
+static void privileges(const struct js_params *p)
+{
+	bool admin = have_cap(CAP_SYS_ADMIN);
+	bool bpf = admin || (have_cap(CAP_BPF) && have_cap(CAP_PERFMON));
+	bool perfmon = admin || have_cap(CAP_PERFMON);
+	bool lock = have_cap(CAP_IPC_LOCK) || memlock_unlimited();
+	char missing[128] = "", lost[160] = "";
+
+	if (!p->cfg.no_probes && !bpf) {
+		strcat(missing, have_cap(CAP_BPF) ? "" : ", CAP_BPF");
+		strcat(lost, ", no eBPF attribution");
+	}
+	if (!perfmon) {
+		strcat(missing, ", CAP_PERFMON");
+		if (!have_cap(CAP_SYS_RAWIO))
+			strcat(lost, ", SMIs not counted");
+	}
+	if (!lock) {
+		strcat(missing, ", CAP_IPC_LOCK");
+		strcat(lost, ", memory not locked (page faults may show up as gaps)");
+	}
+	if (lost[0])
+		js_warn("%s, missing %s: %s; the gaps are still measured",
+			geteuid() ? "not root" : "root without capabilities", missing + 2,
+			lost + 2);
+}
+
+/* preflight_lock_memory - mlockall, unless the memlock limit would make later allocations
+ * fail; and a heap that never shrinks: freeing a large block or trimming the heap unmaps
+ * memory, and unmapping sends a TLB shootdown IPI to every CPU running our threads - the
+ * samplers' */
+void preflight_lock_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* up to 32 MiB from the heap, not mmap */
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);	/* and the heap is never trimmed */
+	if (!have_cap(CAP_IPC_LOCK) && !memlock_unlimited())
+		return;	/* MCL_FUTURE under a finite limit: every mmap beyond it fails */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
+}
+
+/* preflight_machine - what the machine must offer before we spin (one line when it does
+ * not), and its facts */
+int preflight_machine(const struct js_params *p, struct js_machine *m)
+{
+	struct tsc_caps caps;
+	char *cpuinfo = NULL;
+	size_t len;
+
+	if (sysfs_read_file("/proc/cpuinfo", &cpuinfo, &len))
+		cpuinfo = NULL;
+	tsc_caps_detect(&caps, cpuinfo);
+	free(cpuinfo);
+	machine_facts(m, &caps);
+	if (!caps.has_rdtscp && !p->cfg.lfence) {
+		js_err("this CPU has no rdtscp: use --lfence");
+		return -ENOTSUP;
+	}
+	return rt_allowed(p);
+}
+
+/* preflight_warnings - what the run will lack; printed once nothing can refuse it any more (a
+ * refused run prints its one error line alone) */
+void preflight_warnings(const struct js_params *p, const struct js_machine *m)
+{
+	int rt = 0;
+
+	if (!m->invariant_tsc)
+		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
+			"may be wrong when the CPU changes frequency or idles");
+	privileges(p);
+	if (p->cfg.policy != SCHED_OTHER &&
+	    sysfs_read_int("/proc/sys/kernel/sched_rt_runtime_us", &rt) == 0 && rt != -1)
+		js_warn("a real-time spinner is RT-throttled: sched_rt_runtime_us=%d forces the "
+			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
+			"this, or use -P o:0)", rt);
+}

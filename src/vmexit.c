@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* vmexit.c - the cost of one VM exit by timed cpuid round trips (see js_vmexit.h). */
+#include <cpuid.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "js_tsc.h"
+#include "js_vmexit.h"
+
+/* vmexit_guest - the hypervisor bit of cpuid leaf 1 */
+bool vmexit_guest(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return false;
+	return c & (1u << 31);
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* rank - nearest rank: the smallest value with at least pct % of the n sorted values */
+static uint32_t rank(const uint32_t *v, size_t n, unsigned int pct)
+{
+	size_t k = (n * pct + 99) / 100;
+
+	return v[(k ? k : 1) - 1];
+}
+
+/* vmexit_summarise - min, median and p90 of n round trips */
+void vmexit_summarise(struct js_vmexit *out, uint32_t *c, size_t n)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	qsort(c, n, sizeof(*c), cmp_u32);
+	out->samples = (uint32_t)n;
+	out->min_cycles = c[0];
+	out->median_cycles = rank(c, n, 50);
+	out->p90_cycles = rank(c, n, 90);
+}
+
+/* vmexit_measure - cpuid round trips on the calling thread, in a guest only */
+void vmexit_measure(struct js_vmexit *out)
+{
+	uint32_t c[VMEXIT_SAMPLES];
+	unsigned int a, b, cx, d;
+	uint64_t t0, t1, end;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!vmexit_guest())
+		return;
+	__cpuid(0, a, b, cx, d);        /* the first exit may take a cold path */
+	end = js_rdtscp() + VMEXIT_BUDGET_CYCLES;
+	while (n < VMEXIT_SAMPLES) {
+		t0 = js_rdtscp();
+		__cpuid(0, a, b, cx, d);
+		t1 = js_rdtscp();
+		c[n++] = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
+		if (t1 > end)
+			break;
+	}
+	vmexit_summarise(out, c, n);
+}

@@ -1,0 +1,19 @@
+#!/bin/bash
+# attrib_account.sh - issue 17: entry and exit belong to the interruption. Synchronous
+# call-function IPIs to CPU 1 every 5 ms (jsinject ipi, about 2,000 in 10 s) and the tick: the
+# median unexplained share of the gaps an injected IPI is primary of, and of the tick's gaps,
+# is at most 15 % (before the interruptions were given their entry/exit: about 85 % and 52 %
+# on this VM, measured over 2,000 IPIs; attrib_lib.py prints both from the run's own CSV,
+# whose entry_ns column is what was given). Medians over >= 100 gaps each, robust to this
+# noisy host. Gaps without any event must stay wholly unexplained (or steal). The rule's
+# error (entry/exit left unexplained, host noise absorbed), a VM exit's cost and the
+# unexplained gaps' periodicity are printed.
+# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+set -u
+cd "$(dirname "$0")" || exit 1
+TMP=$(mktemp -d /tmp/attrib_account.XXXXXX)
+# ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
+trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+python3 attrib_lib.py run --mode ipi --duration 12 --period 5000 --count 1 --max-share 15 \
+	--dir "$TMP"

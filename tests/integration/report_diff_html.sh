@@ -1,0 +1,69 @@
+#!/bin/bash
+# report_diff_html.sh - `jitterscope diff --html` of two real runs of CPU 1 (3 s and 1.5 s)
+# renders in headless Chromium without console messages, its script runs to the end, both
+# runs' histogram bars are in the DOM (A's and B's, by primary cause), the table rows match
+# the diff's JSON, and the screenshot shows the cause colours. Skips without chromium (Debian
+# chromium; a failure under CI=true). JS_TEST_KEEP=DIR keeps the page and the screenshot.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_chromium
+TOOLS=$ROOT/tests/tools
+
+"$JS" --cpu 1 --duration 3 -q --json "$TMP/A.json" >/dev/null 2>"$TMP/err" ||
+	fail "run A exited $? ($(cat "$TMP/err"))"
+"$JS" --cpu 1 --duration 1.5 -q --json "$TMP/B.json" >/dev/null 2>"$TMP/err" ||
+	fail "run B exited $? ($(cat "$TMP/err"))"
+"$JS" diff "$TMP/A.json" "$TMP/B.json" --html "$TMP/d.html" --json "$TMP/d.json" \
+	>"$TMP/d.txt" 2>"$TMP/err" || fail "diff --html exited $? ($(cat "$TMP/err"))"
+[ -s "$TMP/d.txt" ] || fail "diff --html printed no text report"
+chrome "$TMP/d.html" --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" ||
+	fail "chromium --dump-dom exited $?"
+grep -q 'data-rendered="ok"' "$TMP/dom.html" || fail "the page's script did not run to the end"
+grep -q 'data-bars-a="[1-9]' "$TMP/dom.html" || fail "no bars of run A in the DOM"
+grep -q 'data-bars-b="[1-9]' "$TMP/dom.html" || fail "no bars of run B in the DOM"
+chrome "$TMP/d.html" --screenshot="$TMP/d.png" \
+	--window-size=1200,2400 >/dev/null 2>"$TMP/chr2.err" ||
+	fail "chromium --screenshot exited $?"
+if grep -h "CONSOLE" "$TMP/chr1.err" "$TMP/chr2.err"; then
+	fail "console messages while rendering the page"
+fi
+# the rendered page: one row per row of the JSON, with its verdict; the bars per cause of
+# each run sum to its gaps per bucket
+python3 - "$TMP"/dom.html "$TMP"/d.json "$TMP"/A.json "$TMP"/B.json <<'PY' || fail "page != diff"
+import json, re, sys
+dom = open(sys.argv[1]).read()
+d = json.load(open(sys.argv[2]))
+runs = [json.load(open(p))["cpus"][0] for p in sys.argv[3:5]]
+c = d["cpus"][0]
+cells = re.findall(r'<td class="d-(\w+)">(\w+)</td>', dom)
+assert all(a == b for a, b in cells), cells
+want = [r["verdict"] for r in c["rows"] + c["sources"]]
+assert [v for _, v in cells] == want, ([v for _, v in cells], want)
+for tag, run in zip("ab", runs):
+    titles = re.findall(r'<rect class="c-(\w+) ser-%s"[^>]*><title>%s: ([^<]*?) \.\. [^<]*?: '
+                        r'(\d+) of (\d+) gaps' % (tag, tag.upper()), dom)
+    assert titles, "no bars of run " + tag
+    per = {}
+    for cause, lo, n, total in titles:
+        per.setdefault(lo, [0, int(total)])[0] += int(n)
+    assert all(s == t for s, t in per.values()), per
+    assert sum(t for _, t in per.values()) == run["gap_count"], (per, run["gap_count"])
+print("ok: page: %d verdict cells as in the JSON, bars of A and B add up to %d and %d gaps"
+      % (len(cells), runs[0]["gap_count"], runs[1]["gap_count"]))
+PY
+mapfile -t COLS < <(legend_colours "$TMP/d.html")
+[ ${#COLS[@]} -ge 1 ] || fail "no legend colours in the page"
+python3 "$TOOLS/png_colours.py" "$TMP/d.png" "${COLS[@]}" >"$TMP/px.json" || fail "screenshot"
+python3 - "$TMP/px.json" <<'PY' || fail "the screenshot does not show the histograms"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert (p["width"], p["height"]) == (1200, 2400), (p["width"], p["height"])
+c = sorted(p["counts"].values(), reverse=True)
+assert c[0] >= 500, "dominant cause colour on %d pixels only: %s" % (c[0], p["counts"])
+print("ok: screenshot: %d non-white pixels, cause colours %s" % (p["non_white"], p["counts"]))
+PY
+if [ -n "${JS_TEST_KEEP:-}" ]; then
+	mkdir -p "$JS_TEST_KEEP" && cp "$TMP/d.html" "$TMP/d.png" "$JS_TEST_KEEP/"
+fi
+exit 0

@@ -1,0 +1,145 @@
+#!/bin/bash
+# report_diff_inject.sh - issue 16, "a diff a user can trust", on real runs of CPU 1:
+#   A a quiet 4 s run, B a 4 s run with jsinject preempting CPU 1 200 us every 10 ms (a
+#   SCHED_FIFO task), C a quiet 2 s run.
+#   diff A B   the task class significantly worse, the injecting task a new source (worse);
+#              --fail-on worse exits 2 and its line is the last one printed
+#   diff B A   the task class better, the injecting task gone; --fail-on worse exits 2 only
+#              when some other change is worse (it says which), else 0
+#   diff A C   runs of other lengths: a note, rates per second (checked against both files),
+#              and every percentile with less than one gap beyond it in a run "uncertain"
+# Root, kernel BTF (the causes need the probes), about 15 s. JS_TEST_KEEP=DIR keeps the runs
+# and the diffs there.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_btf
+INJ=${JSINJECT:-$ROOT/build/tools/jsinject}
+[ -x "$INJ" ] || fail "$INJ is not built: run make"
+PIDS=
+cleanup() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	if [ -n "${JS_TEST_KEEP:-}" ]; then
+		mkdir -p "$JS_TEST_KEEP" && cp "$TMP"/*.json "$TMP"/*.txt "$JS_TEST_KEEP/"
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+run() { # run NAME SECONDS
+	"$JS" --cpu 1 --duration "$2" -q --json "$TMP/$1.json" >"$TMP/$1.out" 2>"$TMP/$1.err" ||
+		fail "run $1 exited $? ($(cat "$TMP/$1.err"))"
+}
+run A 4
+# B: the injector starts once the run measures (setup takes well under 1 s), ends before it
+"$JS" --cpu 1 --duration 4 -q --json "$TMP/B.json" >"$TMP/B.out" 2>"$TMP/B.err" &
+PIDS=$!
+sleep 1
+"$INJ" --mode preempt --cpu 1 --duration 2.5 --period 10000 --spin 200 >"$TMP/inj.txt" \
+	2>"$TMP/inj.err" || fail "jsinject exited $? ($(cat "$TMP/inj.err"))"
+wait "$PIDS" || fail "run B exited $? ($(cat "$TMP/B.err"))"
+PIDS=
+ACTIONS=$(sed -n 's/^actions=//p' "$TMP/inj.txt")
+[ "${ACTIONS:-0}" -ge 200 ] || fail "jsinject acted $ACTIONS times, want >= 200"
+run C 2
+echo "ok: runs A (4 s), B (4 s, jsinject preempt: $ACTIONS actions), C (2 s)"
+
+# diff JSON... -> rc; the text in NAME.txt
+diff_runs() { # diff_runs NAME X Y ARGS...
+	local n=$1 x=$2 y=$3
+	shift 3
+	"$JS" diff "$TMP/$x.json" "$TMP/$y.json" --json "$TMP/$n.json" "$@" >"$TMP/$n.txt" \
+		2>"$TMP/$n.err"
+}
+
+diff_runs AB A B --fail-on worse
+rc=$?
+[ $rc -eq 2 ] || fail "diff A B --fail-on worse exited $rc, want 2 ($(cat "$TMP/AB.err"))"
+LAST=$(tail -n 1 "$TMP/AB.txt")
+case $LAST in
+"fail-on worse: "*" worse, the first: CPU 1: "*) ;;
+*) fail "diff A B: the last line is not the change that failed it: $LAST" ;;
+esac
+grep -q "^  task: time lost/s .* worse  " "$TMP/AB.txt" || fail "diff A B: task not worse:
+$(grep "task" "$TMP/AB.txt")"
+grep -q "^  new: task jsinject:[0-9]* .*: worse, p " "$TMP/AB.txt" ||
+	fail "diff A B: the injecting task is not a new, worse source:
+$(sed -n '/^  sources/,/^$/p' "$TMP/AB.txt")"
+echo "ok: diff A B: $(grep "^  task: time lost/s" "$TMP/AB.txt" | tr -s ' ')"
+echo "ok: diff A B: $(grep "^  new: task jsinject" "$TMP/AB.txt")"
+echo "ok: diff A B --fail-on worse: exit 2, last line: $LAST"
+
+diff_runs BA B A --fail-on worse
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "diff B A exited $rc ($(cat "$TMP/BA.err"))"
+grep -q "^  task: time lost/s .* better  " "$TMP/BA.txt" || fail "diff B A: task not better:
+$(grep "task" "$TMP/BA.txt")"
+grep -q "^  gone: task jsinject:[0-9]* .*: better, p " "$TMP/BA.txt" ||
+	fail "diff B A: the injecting task is not gone (better)"
+LAST=$(tail -n 1 "$TMP/BA.txt")
+echo "ok: diff B A: $(grep "^  task: time lost/s" "$TMP/BA.txt" | tr -s ' ')"
+echo "ok: diff B A --fail-on worse: exit $rc, last line: $LAST"
+
+diff_runs AC A C
+rc=$?
+[ $rc -eq 0 ] || fail "diff A C exited $rc ($(cat "$TMP/AC.err"))"
+grep -q "^note: the runs' lengths differ (A 4.00 s, B 2.00 s): gaps and time lost are compared" \
+	"$TMP/AC.txt" || fail "diff A C: no note on the lengths: $(head -6 "$TMP/AC.txt")"
+
+python3 - "$TMP" <<'PY' || fail "the diffs' JSON does not hold"
+import json, sys
+t = sys.argv[1]
+run = {n: json.load(open("%s/%s.json" % (t, n))) for n in "ABC"}
+def rows(name):
+    d = json.load(open("%s/%s.json" % (t, name)))
+    c = d["cpus"][0]
+    return d, c, {r["metric"]: r for r in c["rows"]}
+# A -> B: the task class significantly worse, jsinject new and worse
+d, c, r = rows("AB")
+for m in ("task.gaps_per_s", "task.lost_ns_per_s"):
+    assert r[m]["verdict"] == "worse" and r[m]["p_value"] < 0.01, r[m]
+new = [s for s in c["sources"] if s["status"] == "new" and s["cause"] == "task"
+       and (s["b_detail"] or "").startswith("jsinject:")]
+assert len(new) == 1 and new[0]["verdict"] == "worse", c["sources"]
+assert d["summary"]["worse"] >= 3 and d["summary"]["first_worse"], d["summary"]
+print("ok: A->B: task %.1f us/s -> %.1f ms/s (p %.1e), new %s %.1f ms/s"
+      % (r["task.lost_ns_per_s"]["a"] / 1e3, r["task.lost_ns_per_s"]["b"] / 1e6,
+         r["task.lost_ns_per_s"]["p_value"], new[0]["b_detail"], new[0]["b"] / 1e6))
+# B -> A: better, jsinject gone
+d, c, r = rows("BA")
+for m in ("task.gaps_per_s", "task.lost_ns_per_s"):
+    assert r[m]["verdict"] == "better" and r[m]["p_value"] < 0.01, r[m]
+gone = [s for s in c["sources"] if s["status"] == "gone"
+        and (s["a_detail"] or "").startswith("jsinject:")]
+assert len(gone) == 1 and gone[0]["verdict"] == "better", c["sources"]
+worse = [x.get("metric") or "%s %s" % (x["cause"], x["b_detail"] or x["a_detail"])
+         for x in c["rows"] + c["sources"] if x["verdict"] == "worse"]
+print("ok: B->A: task better, %s gone; worse elsewhere: %s"
+      % (gone[0]["a_detail"], "; ".join(worse) or "nothing"))
+# A -> C: per second, and the tails on few gaps uncertain
+d, c, r = rows("AC")
+ca, cc = run["A"]["cpus"][0], run["C"]["cpus"][0]
+ta, tc = ca["duration_ns"] / 1e9, cc["duration_ns"] / 1e9
+assert abs(ta / tc - 2) < 0.05, (ta, tc)
+assert d["lengths_differ"], d
+g = r["gaps_per_s"]
+assert abs(g["a"] - ca["gap_count"] / ta) < 1e-6 * g["a"] + 1e-9, g
+assert abs(g["b"] - cc["gap_count"] / tc) < 1e-6 * g["b"] + 1e-9, g
+assert (c["a_gaps"], c["b_gaps"]) == (ca["gap_count"], cc["gap_count"])
+few = [x for x in c["rows"] if x["test"] == "quantile" and x["a"] != x["b"]
+       and min(x["a_gaps_beyond"], x["b_gaps_beyond"]) < 1]
+assert few, "no percentile rests on less than one gap: %d and %d gaps" % (c["a_gaps"], c["b_gaps"])
+labels = {"p50_ns": "p50", "p90_ns": "p90", "p99_ns": "p99", "p999_ns": "p99.9",
+          "p9999_ns": "p99.99"}
+text = open("%s/AC.txt" % t).read().splitlines()
+for x in few:
+    assert x["verdict"] == "uncertain" and x["why"].startswith("few gaps beyond it"), x
+    line = [l for l in text if l.split()[:1] == [labels[x["metric"]]]]
+    assert line and " uncertain  few gaps beyond it" in line[0], (x["metric"], line)
+print("ok: A->C: %.1f/s vs %.1f/s (%s), %s uncertain (%s)"
+      % (g["a"], g["b"], g["verdict"], ", ".join(x["metric"] for x in few), few[-1]["why"]))
+PY
+exit 0

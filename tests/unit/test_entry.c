@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* test_entry.c - entry/exit given to the interruptions: the rule, its learning, its bounds,
+ * and what the cause table and corr_finish() make of it; expected values derived by hand. */
+#include <linux/types.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "js_causes.h"
+#include "js_correlate.h"
+#include "js_entry.h"
+#include "gap_parts.h"
+
+#define EXIT_NS 4000.0          /* one VM exit: the guest prior is 3 x 4000 = 12000 ns */
+
+/* gap - a gap of dur with its parts added by the caller, then finished: R = dur - covered */
+static void gap(struct js_gap_rec *r, uint64_t dur)
+{
+	memset(r, 0, sizeof(*r));
+	r->gap.start_ns = 1000000;
+	r->gap.dur_ns = dur;
+	r->gap.cpu = 1;
+}
+
+static void done(struct js_gap_rec *r)
+{
+	r->attr.primary = r->attr.parts[0].cause;
+	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", r->attr.parts[0].detail);
+	corr_finish(&r->attr, r->gap.dur_ns);
+}
+
+/* lone_ipi - account a gap holding one IPI (1000 ns net) and remainder rem */
+static void lone_ipi(struct js_entry *m, uint64_t rem, struct js_gap_rec *r)
+{
+	gap(r, 1000 + rem);
+	add(r, JS_CAUSE_IPI, "call_function_single", 1, 1000);
+	done(r);
+	entry_account(m, r);
+}
+
+/** The prior: 3 exits in a guest, 1 us on bare metal; kinds and their names. */
+static void test_prior_and_kinds(void **state)
+{
+	struct js_entry m;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	assert_int_equal(m.prior_ns, 12000);
+	assert_int_equal(entry_bound(&m, ENTRY_TIMER), 12000);
+	entry_init(&m, 0);
+	assert_int_equal(m.prior_ns, 1000);
+	assert_int_equal(entry_kind_of(JS_CAUSE_TIMER), ENTRY_TIMER);
+	assert_int_equal(entry_kind_of(JS_CAUSE_IPI), ENTRY_IPI);
+	assert_int_equal(entry_kind_of(JS_CAUSE_IRQ), ENTRY_IRQ);
+	assert_int_equal(entry_kind_of(JS_CAUSE_VECTOR), ENTRY_VECTOR);
+	assert_int_equal(entry_kind_of(JS_CAUSE_NMI), ENTRY_NMI);
+	assert_int_equal(entry_kind_of(JS_CAUSE_SOFTIRQ), -1);
+	assert_int_equal(entry_kind_of(JS_CAUSE_TASK), -1);
+	assert_int_equal(entry_kind_of(JS_CAUSE_HRTIMER), -1);
+	assert_string_equal(entry_kind_name(ENTRY_IPI), "ipi");
+	assert_null(entry_kind_name(ENTRY_KINDS));
+	assert_int_equal(entry_kind_from_name("nmi"), ENTRY_NMI);
+	assert_int_equal(entry_kind_from_name("softirq"), -1);
+	assert_int_equal(entry_kind_from_name("nope"), -1);
+	assert_int_equal(entry_bound(&m, -1), 0);
+}
+
+/** Before learning, the prior bounds it: 20 us of remainder around a tick gives 12 us. */
+static void test_prior_bounds(void **state)
+{
+	struct js_entry m;
+	struct js_gap_rec r;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	gap(&r, 30000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
+	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 3000);
+	done(&r);
+	assert_int_equal(r.attr.unexplained_ns, 20000);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 12000);
+	assert_int_equal(r.attr.parts[0].entry_ns, 12000);
+	assert_int_equal(r.attr.parts[1].entry_ns, 0);     /* hrtimer: inside the vector */
+	assert_int_equal(r.attr.unexplained_ns, 8000);
+	assert_int_equal(m.k[ENTRY_TIMER].lone, 1);        /* a lone gap: learned */
+	assert_int_equal(m.k[ENTRY_TIMER].entries, 1);
+	assert_int_equal(m.k[ENTRY_TIMER].entry_ns, 12000);
+	/* corr_finish() again (SMI allocation does) keeps the split */
+	corr_finish(&r.attr, r.gap.dur_ns);
+	assert_int_equal(r.attr.unexplained_ns, 8000);
+	/* accounted once: a second call changes nothing */
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 12000);
+	assert_int_equal(m.k[ENTRY_TIMER].lone, 1);
+	/* a remainder below the bound is given whole */
+	gap(&r, 15000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
+	done(&r);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 8000);
+	assert_int_equal(r.attr.unexplained_ns, 0);
+}
+
+/*
+ * Learning: remainders 100, 200 ... 10000 ns (bins 1..100 of 100 ns). The bound is the
+ * upper edge of the bin of the 90th percentile, recomputed at the 32nd lone gap and every
+ * 16 after: at the 96th, ceil(0.9 x 96) = 87th value, 8700 -> bin 87 -> 8800; at the end
+ * (entry_finish) of all 100, the 90th value 9000 -> 9100; the median 5000 -> 5100.
+ */
+static void test_learned_bound(void **state)
+{
+	struct js_entry m;
+	struct js_gap_rec r;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	for (uint64_t i = 1; i <= 31; i++)
+		lone_ipi(&m, 100 * i, &r);
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), 12000);      /* 31: still the prior */
+	lone_ipi(&m, 3200, &r);
+	/* the 32nd: ceil(0.9 x 32) = 29th value 2900 -> 3000 */
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), 3000);
+	for (uint64_t i = 33; i <= 100; i++)
+		lone_ipi(&m, 100 * i, &r);
+	assert_int_equal(m.k[ENTRY_IPI].lone, 100);
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), 8800);
+	/* the last gap (10000 ns) got the bound then: 8800, 1200 left unexplained */
+	assert_int_equal(r.attr.entry_ns, 8800);
+	assert_int_equal(r.attr.unexplained_ns, 1200);
+	entry_finish(&m);
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), 9100);
+	assert_int_equal(m.k[ENTRY_IPI].median_ns, 5100);
+	/* the timer learned nothing: its prior stands */
+	assert_int_equal(entry_bound(&m, ENTRY_TIMER), 12000);
+	/* a host event of 40 us next to an IPI: 9.1 us absorbed at most, the rest unexplained */
+	lone_ipi(&m, 40000, &r);
+	assert_int_equal(r.attr.entry_ns, 9100);
+	assert_int_equal(r.attr.unexplained_ns, 30900);
+}
+
+/*
+ * Several interruptions share E = min(R, sum count x B) by count x B: two IPIs (bound 9100
+ * each) and a tick (prior 12000): want 30200; R 30000 -> the IPIs 30000 x 18200 / 30200 =
+ * 18079 (floored), the tick (the last) the rest, 11921. Not lone: nothing learned.
+ */
+static void test_shared(void **state)
+{
+	struct js_entry m;
+	struct js_gap_rec r;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	for (uint64_t i = 1; i <= 100; i++)
+		lone_ipi(&m, 100 * i, &r);
+	entry_finish(&m);
+	gap(&r, 42000);
+	add(&r, JS_CAUSE_IPI, "call_function_single", 2, 7000);
+	add(&r, JS_CAUSE_SOFTIRQ, "RCU", 1, 3000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 2000);
+	done(&r);
+	assert_int_equal(r.attr.unexplained_ns, 30000);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.parts[0].entry_ns, 18079);
+	assert_int_equal(r.attr.parts[2].entry_ns, 11921);
+	assert_int_equal(r.attr.parts[1].entry_ns, 0);
+	assert_int_equal(r.attr.entry_ns, 30000);
+	assert_int_equal(r.attr.unexplained_ns, 0);
+	assert_int_equal(m.k[ENTRY_IPI].lone, 100);
+	assert_int_equal(m.k[ENTRY_TIMER].lone, 0);
+	assert_int_equal(m.k[ENTRY_IPI].entries, 102);
+	assert_int_equal(m.k[ENTRY_TIMER].gaps, 1);
+}
+
+/** What is not learned: steal, a task, a folded part; what gets nothing: no interruption. */
+static void test_not_lone(void **state)
+{
+	struct js_entry m;
+	struct js_gap_rec r;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	/* steal: split (the bound is evidence enough) but not learned */
+	gap(&r, 30000);
+	add(&r, JS_CAUSE_IPI, "reschedule", 1, 1000);
+	r.attr.steal_ns = 4000;
+	done(&r);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 12000);
+	assert_int_equal(r.attr.unexplained_ns, 30000 - 1000 - 4000 - 12000);
+	assert_int_equal(m.k[ENTRY_IPI].lone, 0);
+	/* a preemption: the tick that woke the task gets its entry/exit, nothing is learned */
+	gap(&r, 100000);
+	add(&r, JS_CAUSE_TASK, "jsinject:7", 1, 80000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	done(&r);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.parts[1].entry_ns, 12000);
+	assert_int_equal(r.attr.unexplained_ns, 3000);
+	assert_int_equal(m.k[ENTRY_TIMER].lone, 0);
+	/* a folded part is no interruption, and makes the gap not lone */
+	gap(&r, 30000);
+	add(&r, JS_CAUSE_IPI, "(other: 3 sources)", 3, 1000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	done(&r);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.parts[0].entry_ns, 0);
+	assert_int_equal(r.attr.parts[1].entry_ns, 12000);
+	assert_int_equal(m.k[ENTRY_TIMER].lone, 0);
+	/* no interruption: a softirq alone, and a gap with no event, stay unexplained */
+	gap(&r, 30000);
+	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 5000);
+	done(&r);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 0);
+	assert_int_equal(r.attr.unexplained_ns, 25000);
+	gap(&r, 30000);
+	corr_finish(&r.attr, r.gap.dur_ns);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 0);
+	assert_int_equal(r.attr.unexplained_ns, 30000);
+	assert_int_equal(r.attr.primary, JS_CAUSE_UNEXPLAINED);
+	/* a lone gap with no remainder is learned (0 is evidence) and given nothing */
+	gap(&r, 2000);
+	add(&r, JS_CAUSE_NMI, "nmi", 1, 2000);
+	done(&r);
+	entry_account(&m, &r);
+	assert_int_equal(r.attr.entry_ns, 0);
+	assert_int_equal(m.k[ENTRY_NMI].lone, 1);
+	assert_int_equal(m.k[ENTRY_NMI].bins[0], 1);
+}
+
+/* The window: at ENTRY_WINDOW gaps a kind's histogram is halved (memory and old news). */
+static void test_window(void **state)
+{
+	struct js_entry m;
+	struct js_gap_rec r;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	for (int i = 0; i < ENTRY_WINDOW; i++)
+		lone_ipi(&m, 1000, &r);
+	assert_int_equal(m.k[ENTRY_IPI].n, ENTRY_WINDOW);
+	assert_int_equal(m.k[ENTRY_IPI].bins[10], ENTRY_WINDOW);
+	/* 20 us remainders from now on: the old ones halve away, the bound follows */
+	lone_ipi(&m, 20000, &r);
+	assert_int_equal(m.k[ENTRY_IPI].n, ENTRY_WINDOW / 2 + 1);
+	assert_int_equal(m.k[ENTRY_IPI].bins[10], ENTRY_WINDOW / 2);
+	for (int i = 0; i < 3 * ENTRY_WINDOW; i++)
+		lone_ipi(&m, 20000, &r);
+	entry_finish(&m);
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), 20100);
+	assert_int_equal(m.k[ENTRY_IPI].lone, 4 * ENTRY_WINDOW + 1);
+	/* a remainder past the histogram's end lands in its last bin */
+	entry_init(&m, EXIT_NS);
+	for (int i = 0; i < ENTRY_MIN_LONE; i++)
+		lone_ipi(&m, 10000000, &r);
+	assert_int_equal(m.k[ENTRY_IPI].bins[ENTRY_BINS - 1], ENTRY_MIN_LONE);
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), ENTRY_BINS * ENTRY_BIN_NS);
+}
+
+/*
+ * The cause table: an interruption's time lost is its net plus its entry/exit (entry_ns
+ * beside), the residual source holds only what is left; the totals still add up.
+ */
+static void test_causes(void **state)
+{
+	struct js_entry m;
+	struct js_causes c;
+	struct js_gap_rec r;
+	uint64_t sum = 0;
+
+	(void)state;
+	entry_init(&m, EXIT_NS);
+	causes_init(&c);
+	gap(&r, 30000);
+	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
+	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 3000);
+	done(&r);
+	entry_account(&m, &r);
+	causes_add_gap(&c, &r);
+	assert_int_equal(c.cls[JS_CAUSE_TIMER].total_ns, 7000 + 12000);
+	assert_int_equal(c.cls[JS_CAUSE_TIMER].entry_ns, 12000);
+	assert_int_equal(c.cls[JS_CAUSE_TIMER].max_ns, 19000);
+	assert_int_equal(c.cls[JS_CAUSE_HRTIMER].total_ns, 3000);
+	assert_int_equal(c.cls[JS_CAUSE_HRTIMER].entry_ns, 0);
+	assert_int_equal(c.cls[JS_CAUSE_UNEXPLAINED].total_ns, 8000);
+	for (uint32_t i = 0; i < c.nsrc; i++) {
+		sum += c.src[i].total_ns;
+		if (c.src[i].cause == JS_CAUSE_TIMER)
+			assert_int_equal(c.src[i].entry_ns, 12000);
+	}
+	assert_int_equal(sum, c.lost_ns);
+	/* merged tables keep it */
+	{
+		static struct js_causes all;
+
+		causes_init(&all);
+		causes_merge(&all, &c);
+		causes_merge(&all, &c);
+		assert_int_equal(all.cls[JS_CAUSE_TIMER].entry_ns, 24000);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prior_and_kinds),
+		cmocka_unit_test(test_prior_bounds),
+		cmocka_unit_test(test_learned_bound),
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_not_lone),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_causes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
