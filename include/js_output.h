@@ -117,15 +117,15 @@ int outputs_finish(struct js_outputs *o, const struct js_run *run);
 void outputs_destroy(struct js_outputs *o);
 
 /* The constructors (one file each), as js_output_kind.ctor: p may be NULL (defaults). */
-int json_output_new(struct js_output *out, const char *path, const struct js_params *p);
-int gaps_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_json_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_gaps_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --trace, out_trace.c: p->trace_max_events */
-int trace_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_trace_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --html, out_html.c: p->cfg.by */
-int html_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_html_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --hlog, out_hlog.c: p->hlog_interval_ns, p->cfg.arrival_ns */
-int hlog_output_new(struct js_output *out, const char *path, const struct js_params *p);
-int hgrm_output_new(struct js_output *out, const char *path, const struct js_params *p);
-int prom_output_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_hlog_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_hgrm_new(struct js_output *out, const char *path, const struct js_params *p);
+int out_prom_new(struct js_output *out, const char *path, const struct js_params *p);
 
 #endif /* JS_OUTPUT_H */

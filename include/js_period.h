@@ -64,7 +64,7 @@ struct js_period {
 	uint64_t block_start, block_n;
 	double pairs;                 /* sum over folded blocks of n_b (n_b - 1) */
 	struct js_period_cand cand[JS_PERIOD_CANDS];
-	bool saved;                   /* a verdict loaded from a file (run_load): result */
+	bool saved;                   /* a verdict loaded from a file (report_load): result */
 	struct js_period_result result;
 };
 

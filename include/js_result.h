@@ -2,7 +2,7 @@
 /*
  * js_result.h - the run's result: per measured CPU, what was measured and what
  * explains it. Filled by the pipeline gap by gap (bounded memory), read by the
- * formatters (report_text.c, report_json.c ...).
+ * formatters (src/report/: report_text.c, out_json.c ...).
  */
 #ifndef JS_RESULT_H
 #define JS_RESULT_H
@@ -26,7 +26,7 @@
 
 /* the JSON documents' schema_version (docs/JSON.md; CHANGELOG.md says what each changed) */
 #define JS_SCHEMA_VERSION 2
-#define JS_SCHEMA_VERSION_MIN 1 /* the oldest a run is still loaded from (run_load.c) */
+#define JS_SCHEMA_VERSION_MIN 1 /* the oldest a run is still loaded from (report_load.c) */
 
 /* Percentiles every report shows (text, JSON, diff, HTML; the loader reads them back). */
 struct js_pct {

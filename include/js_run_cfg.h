@@ -2,7 +2,7 @@
 /*
  * js_run_cfg.h - what a measurement was asked to do, as its result records it (the JSON
  * "params" object). cli.c fills it inside struct js_params; the pipeline copies it into
- * struct js_run; run_load.c rebuilds it from a saved run. Plain data, no CLI types.
+ * struct js_run; report_load.c rebuilds it from a saved run. Plain data, no CLI types.
  */
 #ifndef JS_RUN_CFG_H
 #define JS_RUN_CFG_H

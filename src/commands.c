@@ -25,7 +25,7 @@
 #include "js_pipeline.h"
 #include "js_preflight.h"
 #include "js_report.h"
-#include "js_run_load.h"
+#include "js_report_load.h"
 #include "js_sysfs.h"
 #include "js_util.h"
 
@@ -213,7 +213,7 @@ static int load(const char *path, struct js_run *run)
 {
 	char err[512];
 
-	if (run_load_file(path, run, err, sizeof(err)) == 0)
+	if (report_load_file(path, run, err, sizeof(err)) == 0)
 		return 0;
 	js_err("%s: %s", path, err);
 	return -1;
@@ -239,7 +239,7 @@ static int cmd_report(struct js_params *p)
 		return JS_EXIT_ERROR;
 	run.cfg.by = p->cfg.by;
 	report_text(stdout, &run);
-	run_load_free(&run);
+	report_load_free(&run);
 	return finish(JS_EXIT_OK);
 }
 
@@ -304,9 +304,9 @@ static int cmd_diff(struct js_params *p)
 	else
 		rc = diff_outputs(p, &d);
 	diff_free(&d);
-	run_load_free(&b);
+	report_load_free(&b);
 out:
-	run_load_free(&a);
+	report_load_free(&a);
 	return finish(rc);
 }
 

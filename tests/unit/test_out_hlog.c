@@ -91,7 +91,7 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 		s->cpus[c].start_ns = st;       /* result_cpu_start's */
 	}
 	snprintf(s->path, sizeof(s->path), "/tmp/test_out_hlog.%d.hlog", (int)getpid());
-	assert_int_equal(hlog_output_new(&s->o, s->path, &s->p), 0);
+	assert_int_equal(out_hlog_new(&s->o, s->path, &s->p), 0);
 	s->o.run_start(s->o.ctx, &s->run);
 }
 
@@ -387,7 +387,7 @@ static void test_hgrm(void **state)
 	sim_run(&s, 0, 0);
 	snprintf(path, sizeof(path), "/tmp/test_out_hgrm.%d.hgrm", (int)getpid());
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(hgrm_output_new(&o, path, NULL), 0);
+	assert_int_equal(out_hgrm_new(&o, path, NULL), 0);
 	assert_int_equal(o.finish(o.ctx, &s.run), 0);
 	o.destroy(o.ctx);
 	assert_int_equal(hist_init(&all, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG), 0);

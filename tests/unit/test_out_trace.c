@@ -55,7 +55,7 @@ static struct fixture *fx_new(unsigned max_events)
 	f->run.wall_ns = 2000000000ull;
 	f->run.cpus = &f->cpu;
 	f->run.ncpus = 1;
-	assert_int_equal(trace_output_new(&f->out, f->path, &f->p), 0);
+	assert_int_equal(out_trace_new(&f->out, f->path, &f->p), 0);
 	assert_true(f->out.wants_events);
 	f->out.run_start(f->out.ctx, &f->run);
 	return f;

@@ -243,13 +243,13 @@ static void test_prom_special(void **state)
 
 		assert_true(rd >= 0);
 		memset(&out, 0, sizeof(out));
-		assert_int_equal(prom_output_new(&out, p, NULL), 0);
+		assert_int_equal(out_prom_new(&out, p, NULL), 0);
 		assert_int_equal(access(tmp, F_OK), -1);
 		out.destroy(out.ctx);
 		close(rd);
 	}
 	memset(&out, 0, sizeof(out));
-	assert_int_equal(prom_output_new(&out, "/dev/null", NULL), 0);
+	assert_int_equal(out_prom_new(&out, "/dev/null", NULL), 0);
 	assert_int_equal(access("/dev/null.tmp", F_OK), -1);
 	out.destroy(out.ctx);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* js_csv.h - the --gaps CSV: one row per gap (documented in docs/OUTPUT.md). */
-#ifndef JS_CSV_H
-#define JS_CSV_H
+/* js_out_gaps.h - the --gaps CSV: one row per gap (documented in docs/OUTPUT.md). */
+#ifndef JS_OUT_GAPS_H
+#define JS_OUT_GAPS_H
 
 #include <stdio.h>
 
@@ -14,4 +14,4 @@ void csv_write_header(FILE *fp);
  * entry_causes the same with each interruption's entry/exit (js_entry.h) */
 void csv_write_gap(FILE *fp, const struct js_gap_rec *g);
 
-#endif /* JS_CSV_H */
+#endif /* JS_OUT_GAPS_H */

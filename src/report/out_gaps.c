@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* report_csv.c - the --gaps CSV writer, called once per attributed gap. */
+/* out_gaps.c - the --gaps CSV writer, called once per attributed gap. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "js_csv.h"
+#include "js_out_gaps.h"
 #include "js_output.h"
 
 void csv_write_header(FILE *fp)
@@ -140,7 +140,7 @@ static void gaps_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int gaps_output_new(struct js_output *out, const char *path,
+int out_gaps_new(struct js_output *out, const char *path,
 		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "gaps");

@@ -406,8 +406,8 @@ static void hlog_destroy(void *ctx)
 	free(h);
 }
 
-/* hlog_output_new - the --hlog output (see the top of this file) */
-int hlog_output_new(struct js_output *out, const char *path, const struct js_params *p)
+/* out_hlog_new - the --hlog output (see the top of this file) */
+int out_hlog_new(struct js_output *out, const char *path, const struct js_params *p)
 {
 	struct hlog_out *h = calloc(1, sizeof(*h));
 

@@ -908,7 +908,7 @@ static void trace_destroy(void *ctx)
 	free(t);
 }
 
-int trace_output_new(struct js_output *out, const char *path, const struct js_params *p)
+int out_trace_new(struct js_output *out, const char *path, const struct js_params *p)
 {
 	struct trace_out *t = calloc(1, sizeof(*t));
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_csv.c - the --gaps CSV row, byte for byte (docs/JSON.md, "The gaps CSV"). */
+/* test_out_gaps.c - the --gaps CSV row, byte for byte (docs/JSON.md, "The gaps CSV"). */
 #include <linux/types.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "js_csv.h"
+#include "js_out_gaps.h"
 #include "js_model.h"
 
 /* row_of - csv_write_gap's output as a string (caller frees) */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* report_json.c - the JSON contract (docs/JSON.md). Keys carry their unit. */
+/* out_json.c - the JSON contract (docs/JSON.md). Keys carry their unit. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -396,7 +396,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	free(recs);
 }
 
-void report_json(FILE *fp, const struct js_run *run)
+void out_json_write(FILE *fp, const struct js_run *run)
 {
 	struct js_json j;
 
@@ -450,7 +450,7 @@ void report_json(FILE *fp, const struct js_run *run)
 /* the --json output: written once, from the final result */
 static int json_finish(void *ctx, const struct js_run *run)
 {
-	report_json(ctx, run);
+	out_json_write(ctx, run);
 	return output_file_flush(ctx);
 }
 
@@ -459,7 +459,7 @@ static void json_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int json_output_new(struct js_output *out, const char *path,
+int out_json_new(struct js_output *out, const char *path,
 		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "json");

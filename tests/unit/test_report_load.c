@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_run_load.c - a synthetic run written with report_json() loads back (run_load) to the
- * same result: key fields equal, report_text() of both identical, report_json() of the
+/* test_report_load.c - a synthetic run written with out_json_write() loads back (report_load) to the
+ * same result: key fields equal, report_text() of both identical, out_json_write() of the
  * loaded run identical to the original document; every malformed or foreign document is
  * rejected with a message that names the key, and none crashes the loader. */
 #include <errno.h>
@@ -16,7 +16,7 @@
 
 #include "js_diff.h"
 #include "js_report.h"
-#include "js_run_load.h"
+#include "js_report_load.h"
 #include "gap_parts.h"
 
 #define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
@@ -273,7 +273,7 @@ static char *text_of(const struct js_run *run, bool json, size_t *len)
 
 	assert_non_null(fp);
 	if (json)
-		report_json(fp, run);
+		out_json_write(fp, run);
 	else
 		report_text(fp, run);
 	fclose(fp);
@@ -427,7 +427,7 @@ static void test_round_trip(void **state)
 	char *text, *json;
 
 	(void)state;
-	if (run_load_buf(orig_json, orig_json_len, &run, err, sizeof(err)))
+	if (report_load_buf(orig_json, orig_json_len, &run, err, sizeof(err)))
 		fail_msg("load: %s", err);
 	assert_int_equal(run.ncpus, 2);
 	assert_int_equal(run.cfg.threshold_ns, 1000);
@@ -485,8 +485,8 @@ static void test_round_trip(void **state)
 	same_text("text reports by cgroup", json, text);
 	free(text);
 	free(json);
-	run_load_free(&run);
-	run_load_free(&run);    /* harmless twice */
+	report_load_free(&run);
+	report_load_free(&run);    /* harmless twice */
 }
 
 /* mutated - the original JSON with the first `from` replaced by `to`, loaded: must fail
@@ -503,7 +503,7 @@ static void load_bad(const char *from, const char *to, const char *want)
 	memcpy(buf, orig_json, (size_t)(p - orig_json));
 	memcpy(buf + (p - orig_json), to, tl);
 	strcpy(buf + (p - orig_json) + tl, p + fl);
-	rc = run_load_buf(buf, strlen(buf), &run, err, sizeof(err));
+	rc = report_load_buf(buf, strlen(buf), &run, err, sizeof(err));
 	if (rc != -EINVAL)
 		fail_msg("%s -> %s: rc %d (%s)", from, to, rc, err);
 	if (!strstr(err, want))
@@ -517,7 +517,7 @@ static void load_text_bad(const char *text, const char *want)
 {
 	struct js_run run;
 
-	assert_int_equal(run_load_buf(text, strlen(text), &run, err, sizeof(err)), -EINVAL);
+	assert_int_equal(report_load_buf(text, strlen(text), &run, err, sizeof(err)), -EINVAL);
 	if (!strstr(err, want))
 		fail_msg("\"%s\": \"%s\" lacks \"%s\"", text, err, want);
 }
@@ -610,12 +610,12 @@ static void test_v1_names(void **state)
 		doc = next;
 	}
 	assert_null(strstr(doc, "thermal_apic"));
-	if (run_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
+	if (report_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
 		fail_msg("load: %s", err);
 	json = text_of(&run, true, NULL);
 	same_text("JSON documents", orig_json, json);
 	free(json);
-	run_load_free(&run);
+	report_load_free(&run);
 	free(doc);
 }
 
@@ -694,7 +694,7 @@ static void test_before_entry(void **state)
 	for (int v = 2; v >= 1; v--) {
 		if (v == 1)
 			memcpy(strstr(doc, "\"schema_version\": 2") + 18, "1", 1);
-		if (run_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
+		if (report_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
 			fail_msg("version %d: load: %s", v, err);
 		text = text_of(&run, false, NULL);
 		assert_null(strstr(text, "VM exit cost"));
@@ -708,7 +708,7 @@ static void test_before_entry(void **state)
 		assert_non_null(strstr(json, "\"vm_exit\": null"));
 		assert_non_null(strstr(json, "\"phase_ns\": null"));
 		/* diff: the old run against today's */
-		if (run_load_buf(orig_json, orig_json_len, &today, err, sizeof(err)))
+		if (report_load_buf(orig_json, orig_json_len, &today, err, sizeof(err)))
 			fail_msg("load: %s", err);
 		assert_int_equal(diff_compute(&d, &run, "old.json", &today, "new.json", &o), 0);
 		assert_int_equal(d.ncpus, 2);
@@ -720,8 +720,8 @@ static void test_before_entry(void **state)
 		free(dtext);
 		free(text);
 		free(json);
-		run_load_free(&today);
-		run_load_free(&run);
+		report_load_free(&today);
+		report_load_free(&run);
 	}
 	free(doc);
 }
@@ -738,9 +738,9 @@ static void test_no_crash(void **state)
 	for (size_t n = 0; n < orig_json_len; n += step) {
 		struct js_run run;
 
-		if (run_load_buf(orig_json, n, &run, err, sizeof(err)) == 0) {
+		if (report_load_buf(orig_json, n, &run, err, sizeof(err)) == 0) {
 			loads++;
-			run_load_free(&run);
+			report_load_free(&run);
 		} else {
 			fails++;
 			assert_true(err[0] != '\0');
@@ -754,11 +754,11 @@ static void test_no_crash(void **state)
 		memcpy(buf, orig_json, orig_json_len);
 		at = rnd(&s) % orig_json_len;
 		buf[at] = "0123456789-\"{}[],:ntfx"[rnd(&s) % 22];
-		if (run_load_buf(buf, orig_json_len, &run, err, sizeof(err)) == 0) {
+		if (report_load_buf(buf, orig_json_len, &run, err, sizeof(err)) == 0) {
 			char *t = text_of(&run, false, NULL);   /* whatever loads must print */
 
 			free(t);
-			run_load_free(&run);
+			report_load_free(&run);
 			loads++;
 		}
 	}
@@ -766,11 +766,11 @@ static void test_no_crash(void **state)
 	free(buf);
 }
 
-/** run_load_file: unreadable files say why. */
+/** report_load_file: unreadable files say why. */
 static void test_file(void **state)
 {
 	struct js_run run;
-	char path[] = "/tmp/test_run_load_XXXXXX";
+	char path[] = "/tmp/test_report_load_XXXXXX";
 	int fd = mkstemp(path);
 	FILE *fp;
 
@@ -779,13 +779,13 @@ static void test_file(void **state)
 	fp = fdopen(fd, "w");
 	fwrite(orig_json, 1, orig_json_len, fp);
 	fclose(fp);
-	assert_int_equal(run_load_file(path, &run, err, sizeof(err)), 0);
+	assert_int_equal(report_load_file(path, &run, err, sizeof(err)), 0);
 	assert_int_equal(run.ncpus, 2);
-	run_load_free(&run);
+	report_load_free(&run);
 	unlink(path);
-	assert_int_equal(run_load_file(path, &run, err, sizeof(err)), -ENOENT);
+	assert_int_equal(report_load_file(path, &run, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "cannot read: No such file or directory");
-	assert_int_equal(run_load_file("/", &run, err, sizeof(err)), -EISDIR);
+	assert_int_equal(report_load_file("/", &run, err, sizeof(err)), -EISDIR);
 }
 
 int main(void)

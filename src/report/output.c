@@ -224,16 +224,16 @@ static void output_failed(struct js_output *out, int err, char *why, size_t len)
 /* Every output file kind, in the order they are opened: the one list the command line
  * (options, collisions), the preflight (paths) and the pipeline (constructors) go by. */
 const struct js_output_kind js_output_kinds[] = {
-	KIND("json", json_path, json_output_new, "write the result as JSON ('-' = stdout)"),
-	KIND("gaps", gaps_path, gaps_output_new, "write one CSV row per gap"),
-	KIND("hlog", hlog_path, hlog_output_new,
+	KIND("json", json_path, out_json_new, "write the result as JSON ('-' = stdout)"),
+	KIND("gaps", gaps_path, out_gaps_new, "write one CSV row per gap"),
+	KIND("hlog", hlog_path, out_hlog_new,
 	     "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)"),
-	KIND("hgrm", hgrm_path, hgrm_output_new, "HdrHistogram percentile distribution (.hgrm)"),
-	KIND("prom", prom_path, prom_output_new,
+	KIND("hgrm", hgrm_path, out_hgrm_new, "HdrHistogram percentile distribution (.hgrm)"),
+	KIND("prom", prom_path, out_prom_new,
 	     "Prometheus text exposition (node_exporter textfile)"),
-	KIND("trace", trace_path, trace_output_new,
+	KIND("trace", trace_path, out_trace_new,
 	     "Chrome/Perfetto trace JSON of the gaps and their causes"),
-	KIND("html", html_path, html_output_new, "a self-contained HTML report"),
+	KIND("html", html_path, out_html_new, "a self-contained HTML report"),
 };
 const size_t js_noutput_kinds = ARRAY_SIZE(js_output_kinds);
 

@@ -48,8 +48,8 @@ static void hgrm_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-/* hgrm_output_new - the --hgrm output (see the top of this file) */
-int hgrm_output_new(struct js_output *out, const char *path,
+/* out_hgrm_new - the --hgrm output (see the top of this file) */
+int out_hgrm_new(struct js_output *out, const char *path,
 		    const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "hgrm");

@@ -555,7 +555,7 @@ static void html_destroy(void *ctx)
 	free(h);
 }
 
-int html_output_new(struct js_output *out, const char *path,
+int out_html_new(struct js_output *out, const char *path,
 		    const struct js_params *params)
 {
 	struct html_out *h = calloc(1, sizeof(*h));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * test_prom.c - the --prom output on a synthetic run: exact bucket counts with Prometheus's
+ * test_out_prom.c - the --prom output on a synthetic run: exact bucket counts with Prometheus's
  * "le" (at most) semantics at the boundaries, sums, counts per CPU and cause, the other
  * metrics, HELP/TYPE per family, and the FILE.tmp + rename protocol.
  */
@@ -47,7 +47,7 @@ static int setup(void **state)
 	}
 	f->cpus[0].smi = 3;
 	f->cpus[0].dropped = 2;
-	snprintf(f->path, sizeof(f->path), "/tmp/test_prom.%d.prom", (int)getpid());
+	snprintf(f->path, sizeof(f->path), "/tmp/test_out_prom.%d.prom", (int)getpid());
 	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp", f->path);
 	*state = f;
 	return 0;
@@ -133,7 +133,7 @@ static void test_prom_file(void **state)
 	char *t;
 
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, f->path, NULL), 0);
+	assert_int_equal(out_prom_new(&o, f->path, NULL), 0);
 	/* opened before measuring: FILE.tmp exists, FILE not yet */
 	assert_true(exists(f->tmp));
 	assert_false(exists(f->path));
@@ -208,7 +208,7 @@ static void test_prom_families(void **state)
 	size_t nseen = 0;
 
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, f->path, NULL), 0);
+	assert_int_equal(out_prom_new(&o, f->path, NULL), 0);
 	o.run_start(o.ctx, &f->run);
 	gap(f, &o, 0, 3000, JS_CAUSE_TIMER, 0);
 	f->run.smi_countable = false;
@@ -254,13 +254,13 @@ static void test_prom_abort(void **state)
 	struct js_output o;
 
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, f->path, NULL), 0);
+	assert_int_equal(out_prom_new(&o, f->path, NULL), 0);
 	assert_true(exists(f->tmp));
 	o.destroy(o.ctx);
 	assert_false(exists(f->tmp));
 	assert_false(exists(f->path));
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(prom_output_new(&o, "/nonexistent-dir/x.prom", NULL), -EIO);
+	assert_int_equal(out_prom_new(&o, "/nonexistent-dir/x.prom", NULL), -EIO);
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* run_load.c - a saved --json run back into a struct js_run (see js_run_load.h). */
+/* report_load.c - a saved --json run back into a struct js_run (see js_report_load.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include "js_event_names.h"
 #include "js_report.h"
-#include "js_run_load.h"
+#include "js_report_load.h"
 #include "js_sampler.h"
 #include "js_util.h"
 
@@ -982,7 +982,7 @@ static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run 
 	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
 		size_t mark = push(l, ".cpus[%zu]", i);
 
-		run->ncpus++;           /* counted first: run_load_free frees a partial one */
+		run->ncpus++;           /* counted first: report_load_free frees a partial one */
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
 			lfail(l, &a->arr.v[i], NULL, "expected an object");
 		else
@@ -1357,8 +1357,8 @@ static void check_header(struct ld *l, const struct jsonp_val *root)
 		lfail(l, NULL, NULL, "written by `jitterscope check` (an audit, no measurement)");
 }
 
-/* run_load_doc - a parsed document into run */
-int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, size_t errlen)
+/* report_load_doc - a parsed document into run */
+int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, size_t errlen)
 {
 	struct ld l = { .err = err, .errlen = errlen };
 	struct js_run_cfg *p = &run->cfg;
@@ -1386,12 +1386,12 @@ int run_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, si
 	if (l.rc == -ENOMEM && err && errlen)
 		snprintf(err, errlen, "out of memory");
 	if (l.rc)
-		run_load_free(run);
+		report_load_free(run);
 	return l.rc;
 }
 
-/* run_load_buf - parse, then load */
-int run_load_buf(const char *buf, size_t len, struct js_run *run, char *err, size_t errlen)
+/* report_load_buf - parse, then load */
+int report_load_buf(const char *buf, size_t len, struct js_run *run, char *err, size_t errlen)
 {
 	struct jsonp_doc d;
 	char e[256];
@@ -1404,7 +1404,7 @@ int run_load_buf(const char *buf, size_t len, struct js_run *run, char *err, siz
 			snprintf(err, errlen, "not JSON: %s", e);
 		return rc;
 	}
-	rc = run_load_doc(d.root, run, err, errlen);
+	rc = report_load_doc(d.root, run, err, errlen);
 	jsonp_free(&d);
 	return rc;
 }
@@ -1447,8 +1447,8 @@ out:
 	return rc;
 }
 
-/* run_load_file - read path, then load */
-int run_load_file(const char *path, struct js_run *run, char *err, size_t errlen)
+/* report_load_file - read path, then load */
+int report_load_file(const char *path, struct js_run *run, char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -1461,13 +1461,13 @@ int run_load_file(const char *path, struct js_run *run, char *err, size_t errlen
 			snprintf(err, errlen, "cannot read: %s", strerror(-rc));
 		return rc;
 	}
-	rc = run_load_buf(buf, len, run, err, errlen);
+	rc = report_load_buf(buf, len, run, err, errlen);
 	free(buf);
 	return rc;
 }
 
-/* run_load_free - everything a load allocated */
-void run_load_free(struct js_run *run)
+/* report_load_free - everything a load allocated */
+void report_load_free(struct js_run *run)
 {
 	run_free(run);
 }

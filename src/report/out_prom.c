@@ -285,8 +285,8 @@ static void prom_destroy(void *ctx)
 	free(p);
 }
 
-/* prom_output_new - the --prom output (see the top of this file) */
-int prom_output_new(struct js_output *out, const char *path,
+/* out_prom_new - the --prom output (see the top of this file) */
+int out_prom_new(struct js_output *out, const char *path,
 		    const struct js_params *params)
 {
 	struct prom_out *p = calloc(1, sizeof(*p));
