@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_causes.c - cause table totals, ordering, bounded memory; cause-annotated buckets. */
+/* test_causes.c - the class table; cause table totals, ordering, bounded memory;
+ * cause-annotated buckets. */
 #include <linux/types.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include "js_causes.h"
 #include "js_cgroup.h"
 #include "js_correlate.h"
+#include "js_entry.h"
 #include "gap_parts.h"
 
 static void rec_init(struct js_gap_rec *r, uint64_t dur)
@@ -348,6 +350,53 @@ static void test_merge(void **state)
 }
 
 /* 1-2-5 bucket bounds from 100 ns to 100 s */
+/* the class table: every row complete; tracks numbered 1..N (thp shares mm's); every
+ * entry/exit kind named by exactly one interruption; unknown classes read as unexplained */
+static void test_class_table(void **state)
+{
+	int tracks = 0, kinds[ENTRY_KINDS] = { 0 };
+	bool track_named[JS_TRACKS_MAX + 1] = { false };
+
+	(void)state;
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++) {
+		const struct js_cause_info *ci = js_cause_info(c);
+
+		assert_non_null(ci->name);
+		assert_int_equal(js_cause_from_name(ci->name), (int)c);
+		assert_non_null(ci->colour);
+		assert_int_equal(strlen(ci->colour), 7);
+		assert_int_equal(ci->colour[0], '#');
+		assert_int_equal(strspn(ci->colour + 1, "0123456789abcdef"), 6);
+		assert_true(ci->letter > ' ' && ci->letter < 127);
+		assert_true(ci->role <= JS_ROLE_OFFCPU);
+		assert_true(ci->track <= JS_TRACKS_MAX);
+		assert_false(ci->track_shared && !ci->track);
+		if (ci->track && !ci->track_shared) {
+			assert_false(track_named[ci->track]);     /* one class names a track */
+			track_named[ci->track] = true;
+			tracks = ci->track > tracks ? ci->track : tracks;
+		}
+		if (ci->role == JS_ROLE_INTERRUPT) {
+			assert_true(ci->entry_kind < ENTRY_KINDS);
+			kinds[ci->entry_kind]++;
+			assert_int_equal(entry_kind_of(c), ci->entry_kind);
+		} else {
+			assert_int_equal(entry_kind_of(c), -1);
+		}
+		/* the accounting classes have no event, so no track */
+		assert_true(ci->role != JS_ROLE_ACCOUNT || !ci->track);
+	}
+	for (int t = 1; t <= tracks; t++)
+		assert_true(track_named[t]);                    /* no hole */
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++)         /* a sharer's track has an owner */
+		assert_true(!js_cause_info(c)->track_shared || track_named[js_cause_info(c)->track]);
+	for (int k = 0; k < ENTRY_KINDS; k++)
+		assert_int_equal(kinds[k], 1);
+	assert_ptr_equal(js_cause_info(JS_CAUSE_MAX), js_cause_info(JS_CAUSE_UNEXPLAINED));
+	assert_string_equal(js_cause_info(JS_CAUSE_THP)->name, "thp");
+	assert_int_equal(js_cause_info(JS_CAUSE_THP)->track, js_cause_info(JS_CAUSE_MM)->track);
+}
+
 static void test_bucket_bounds(void **state)
 {
 	(void)state;
@@ -407,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_gap_fold),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_class_table),
 		cmocka_unit_test(test_bucket_bounds),
 		cmocka_unit_test(test_buckets),
 	};

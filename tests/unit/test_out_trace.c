@@ -266,6 +266,49 @@ static void test_layout(void **state)
 	fx_free(f);
 }
 
+/** One track per class that has one, in the trace's order (docs/OUTPUTS_TRACE_HTML.md),
+ * numbered tid = 10000 * (place + 1) + cpu; THP steps go on the mm track; an IPI send on
+ * none. */
+static void test_tracks(void **state)
+{
+	static const char *const order[] = { "gaps", "irq", "timer", "ipi", "vector", "softirq",
+					     "hrtimer", "nmi", "task", "idle", "work", "fault",
+					     "tlb", "mm" };
+	static const struct { uint32_t kind, id; } kinds[] = {
+		{ JS_EV_IRQ, 36 }, { JS_EV_VECTOR, JS_VEC_LOCAL_TIMER },
+		{ JS_EV_VECTOR, JS_VEC_RESCHEDULE }, { JS_EV_VECTOR, JS_VEC_THERMAL },
+		{ JS_EV_SOFTIRQ, 3 }, { JS_EV_HRTIMER, 0 }, { JS_EV_NMI, 0 },
+		{ JS_EV_TASK, 42 }, { JS_EV_IDLE, 0 }, { JS_EV_WORK, 0 }, { JS_EV_FAULT, 42 },
+		{ JS_EV_TLB, 0 }, { JS_EV_THP, JS_THP_COLLAPSE }, { JS_EV_IPI_SEND, 7 },
+	};
+	struct fixture *f = fx_new(10000);
+	struct js_event ev[sizeof(kinds) / sizeof(kinds[0])];
+	size_t n = sizeof(kinds) / sizeof(kinds[0]), names = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		ev[i] = mkev(kinds[i].kind, T0 + 1000 + 100 * i, T0 + 1050 + 100 * i, kinds[i].id,
+			     "x");
+	fx_gap(f, T0 + 1000, 2000, JS_CAUSE_IRQ, ev, n);
+	fx_finish(f);
+	for (size_t i = 0; i < jsonp_len(f->ev); i++) {
+		const struct jsonp_val *e = jsonp_at(f->ev, i);
+		char want[32];
+
+		if (strcmp(sget(e, "name"), "thread_name"))
+			continue;
+		assert_true(names < sizeof(order) / sizeof(order[0]));
+		snprintf(want, sizeof(want), "cpu3 %s", order[names]);
+		assert_string_equal(sget(jsonp_get(e, "args"), "name"), want);
+		assert_int_equal(iget(e, "tid"), 10000 * (int64_t)(names + 1) + 3);
+		names++;
+	}
+	assert_int_equal(names, sizeof(order) / sizeof(order[0]));
+	assert_int_equal(count(f, "X", "mm"), 1);           /* the THP collapse */
+	assert_int_equal(count(f, "X", "thp"), 0);
+	fx_free(f);
+}
+
 /** Function names come from the run's symbol table (loaded once, by the pipeline); an
  * address without a symbol, or a run without the table, is written as the address. */
 static void test_function_names(void **state)
@@ -448,6 +491,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_tracks),
 		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_nesting_and_duplicates),
 		cmocka_unit_test(test_clip),
