@@ -15,23 +15,15 @@
 #include "js_cgroup.h"
 #include "js_correlate.h"
 #include "js_entry.h"
-#include "gap_parts.h"
+#include "fixtures.h"
 
+/* rec_init - the next gap of dur, after the previous one */
 static void rec_init(struct js_gap_rec *r, uint64_t dur)
 {
 	static uint64_t t = 1000000;
 
-	memset(r, 0, sizeof(*r));
-	r->gap.start_ns = t;
-	r->gap.dur_ns = dur;
+	fx_rec(r, 0, t, dur);
 	t += 10 * dur + 1000;
-}
-
-static void finish(struct js_gap_rec *r, uint32_t primary, const char *detail)
-{
-	r->attr.primary = primary;
-	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", detail);
-	corr_finish(&r->attr, r->gap.dur_ns);
 }
 
 static const struct js_cause_src *find(const struct js_causes *c, uint32_t cause, const char *d)
@@ -57,16 +49,16 @@ static void fill_five(struct js_causes *c)
 	struct js_gap_rec r;
 
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 50);
-	add(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 30);
-	finish(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 50);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 30);
+	fx_primary(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
 	causes_add_gap(c, &r);
 
 	rec_init(&r, 60);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 20);
-	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 2, 10);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 20);
+	fx_part(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 2, 10);
 	r.attr.steal_ns = 10;
-	finish(&r, JS_CAUSE_TIMER, "local_timer");
+	fx_primary(&r, JS_CAUSE_TIMER, "local_timer");
 	causes_add_gap(c, &r);
 
 	rec_init(&r, 40);
@@ -80,9 +72,9 @@ static void fill_five(struct js_causes *c)
 	causes_add_gap(c, &r);
 
 	rec_init(&r, 200);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 150);
-	add(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update", 1, 10);
-	finish(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 150);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update", 1, 10);
+	fx_primary(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update");
 	causes_add_gap(c, &r);
 }
 
@@ -158,14 +150,14 @@ static void test_fault_key(void **state)
 	(void)state;
 	causes_init(c);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1 @0x1000", 1, 5);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)", 1, 7);
-	finish(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)");
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x1000", 1, 5);
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)", 1, 7);
+	fx_primary(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)");
 	causes_add_gap(c, &r);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1", 3, 20);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000", 1, 30);   /* same source twice */
-	finish(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000");
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1", 3, 20);
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000", 1, 30);   /* same source twice */
+	fx_primary(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000");
 	causes_add_gap(c, &r);
 
 	f = find(c, JS_CAUSE_FAULT, "fault user a:1");
@@ -197,22 +189,22 @@ static void test_by_cgroup(void **state)
 	assert_int_equal(cgroups_add(cg, 1, "/"), 0);
 	causes_init(c);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]", 1, 50);
+	fx_part(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]", 1, 50);
 	r.attr.parts[0].cgroup = 7;
-	add(&r, JS_CAUSE_TASK, "nginx:813 [nginx.service]", 1, 20);
+	fx_part(&r, JS_CAUSE_TASK, "nginx:813 [nginx.service]", 1, 20);
 	r.attr.parts[1].cgroup = 7;
-	add(&r, JS_CAUSE_TASK, "kworker/1:2:77", 1, 10);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:2:77", 1, 10);
 	r.attr.parts[2].cgroup = 1;
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 5);
 	r.attr.steal_ns = 5;
-	finish(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]");
+	fx_primary(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]");
 	causes_add_cgroups(c, &r, cg);
 	rec_init(&r, 40);
-	add(&r, JS_CAUSE_IPI, "reschedule from nginx:812 [nginx.service]", 1, 2);
+	fx_part(&r, JS_CAUSE_IPI, "reschedule from nginx:812 [nginx.service]", 1, 2);
 	r.attr.parts[0].cgroup = 7;
-	add(&r, JS_CAUSE_TASK, "gone:9", 1, 30);
+	fx_part(&r, JS_CAUSE_TASK, "gone:9", 1, 30);
 	r.attr.parts[1].cgroup = 99;
-	finish(&r, JS_CAUSE_TASK, "gone:9");
+	fx_primary(&r, JS_CAUSE_TASK, "gone:9");
 	causes_add_cgroups(c, &r, cg);
 
 	assert_int_equal(c->ngaps, 2);
@@ -251,16 +243,16 @@ static void test_overflow(void **state)
 	for (int i = 0; i < 600; i++) {
 		snprintf(d, sizeof(d), "dev%d:%d", i, 100 + i);
 		rec_init(&r, 1 + i);
-		add(&r, JS_CAUSE_IRQ, d, 1, 1 + i);
-		finish(&r, JS_CAUSE_IRQ, d);
+		fx_part(&r, JS_CAUSE_IRQ, d, 1, 1 + i);
+		fx_primary(&r, JS_CAUSE_IRQ, d);
 		causes_add_gap(c, &r);
 		sum += 1 + i;
 	}
 	/* a new class after the table is full still has its own "(other)" */
 	rec_init(&r, 10);
-	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 4);
-	add(&r, JS_CAUSE_IRQ, "(other: 2 sources)", 2, 6);
-	finish(&r, JS_CAUSE_SOFTIRQ, "NET_RX");
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 4);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 2 sources)", 2, 6);
+	fx_primary(&r, JS_CAUSE_SOFTIRQ, "NET_RX");
 	causes_add_gap(c, &r);
 	sum += 10;
 
@@ -291,15 +283,15 @@ static void test_gap_fold(void **state)
 	(void)state;
 	causes_init(c);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_TASK, "head:500", 1, 60);
-	add(&r, JS_CAUSE_IRQ, "(other: 5 sources)", 7, 30);
-	finish(&r, JS_CAUSE_TASK, "head:500");
+	fx_part(&r, JS_CAUSE_TASK, "head:500", 1, 60);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 5 sources)", 7, 30);
+	fx_primary(&r, JS_CAUSE_TASK, "head:500");
 	causes_add_gap(c, &r);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_TASK, "head:500", 1, 50);
-	add(&r, JS_CAUSE_IRQ, "(other: 17 sources)", 20, 40);
-	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 5);
-	finish(&r, JS_CAUSE_TASK, "head:500");
+	fx_part(&r, JS_CAUSE_TASK, "head:500", 1, 50);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 17 sources)", 20, 40);
+	fx_part(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 5);
+	fx_primary(&r, JS_CAUSE_TASK, "head:500");
 	causes_add_gap(c, &r);
 
 	o = find(c, JS_CAUSE_IRQ, "(other)");
@@ -329,8 +321,8 @@ static void test_merge(void **state)
 	fill_five(a);
 	fill_five(b);
 	rec_init(&r, 1000);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 900);
-	finish(&r, JS_CAUSE_WORK, "vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 900);
+	fx_primary(&r, JS_CAUSE_WORK, "vmstat_update");
 	causes_add_gap(b, &r);
 	causes_merge(a, b);
 	assert_int_equal(a->ngaps, 11);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_events.h"
 #include "js_jsonparse.h"
 #include "js_ksyms.h"
@@ -66,10 +67,7 @@ static void fx_gap(struct fixture *f, uint64_t start, uint64_t dur, uint32_t pri
 {
 	struct js_gap_rec g;
 
-	memset(&g, 0, sizeof(g));
-	g.gap.start_ns = start;
-	g.gap.dur_ns = dur;
-	g.gap.cpu = 3;
+	fx_rec(&g, 3, start, dur);
 	g.attr.primary = primary;
 	g.attr.unexplained_ns = dur;
 	g.attr.nevents = (uint32_t)nev;
@@ -109,18 +107,10 @@ static void fx_free(struct fixture *f)
 	free(f);
 }
 
+/* mkev - an event on the fixture's CPU 3 */
 static struct js_event mkev(uint32_t kind, uint64_t s, uint64_t e, uint32_t id, const char *name)
 {
-	struct js_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.start_ns = s;
-	ev.end_ns = e;
-	ev.cpu = 3;
-	ev.id = id;
-	snprintf(ev.name, sizeof(ev.name), "%s", name);
-	return ev;
+	return fx_event(kind, s, e, 3, id, name);
 }
 
 static const char *sget(const struct jsonp_val *e, const char *k)
