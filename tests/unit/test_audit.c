@@ -98,6 +98,7 @@ static void test_tuned(void **state)
 	assert_int_equal(a.cpu[0].node, 0);
 	assert_int_equal(a.cpu[0].deepest_cstate_us, 2);
 	assert_int_equal(audit_irqs_on_cpu(&a, 3, NULL, 0), 0);
+	assert_string_equal(audit_find(&a, "rcu.nohz_full_patience", -1)->observed, "1000 ms");
 	audit_free(&a);
 }
 
@@ -111,7 +112,8 @@ static const struct {
 	{ "kernel.hypervisor", AUDIT_WARN }, { "isolcpus", AUDIT_FAIL },
 	{ "isolcpus.flags", AUDIT_FAIL }, { "nohz_full", AUDIT_FAIL },
 	{ "rcu_nocbs", AUDIT_FAIL }, { "rcu_nocb_poll", AUDIT_WARN },
-	{ "rcu.normal_after_boot", AUDIT_WARN }, { "skew_tick", AUDIT_WARN },
+	{ "rcu.normal_after_boot", AUDIT_WARN }, { "rcu.nohz_full_patience", AUDIT_WARN },
+	{ "skew_tick", AUDIT_WARN },
 	{ "console", AUDIT_WARN }, { "irqaffinity", AUDIT_FAIL },
 	{ "irq.affinity", AUDIT_FAIL }, { "irq.9", AUDIT_FAIL }, { "irq.120", AUDIT_FAIL },
 	{ "irq.130", AUDIT_FAIL }, { "irqbalance", AUDIT_FAIL }, { "tasks.user", AUDIT_FAIL },
@@ -167,6 +169,8 @@ static void test_badly_tuned(void **state)
 	/* the "--" ends the kernel's part of the command line */
 	assert_null(strstr(a.f.cmdline, "single"));
 	assert_non_null(strstr(audit_find(&a, "pm_qos", 3)->observed, "2000000000"));
+	assert_string_equal(audit_find(&a, "rcu.nohz_full_patience", -1)->observed,
+			    "0 ms; no measured CPU in nohz_full: no effect yet");
 	audit_free(&a);
 }
 
@@ -192,7 +196,8 @@ static void test_malformed(void **state)
 {
 	static const char *const skips[] = {
 		"cpu.online", "kernel.hz", "kernel.preempt", "kernel.hypervisor", "isolcpus",
-		"isolcpus.flags", "nohz_full", "rcu_nocbs", "irqaffinity", "tasks.user",
+		"isolcpus.flags", "nohz_full", "rcu_nocbs", "rcu.nohz_full_patience", "irqaffinity",
+		"tasks.user",
 		"tasks.kthreads", "workqueue.cpumask", "timer_migration", "watchdog.nmi",
 		"watchdog.soft", "sched_rt_runtime_us", "mce.ignore_ce", "tuned",
 		"cpufreq.governor", "cstates", "pm_qos", "smt", "clocksource", "tsc.invariant",
