@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_output.h"
 #include "js_result.h"
 
@@ -30,21 +31,11 @@ static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	if (!f)
+	if (!f || fx_run(&f->run, f->cpus, 2, 1000000000, 5000000000))
 		return -1;
-	f->run.cpus = f->cpus;
-	f->run.ncpus = 2;
-	f->run.probes_on = true;
-	f->run.smi_countable = true;
 	f->run.probe_lost = 7;
 	f->run.wall_ns = 4000000123ull;
 	f->run.start_epoch_s = 1700000000.0;
-	for (int i = 0; i < 2; i++) {
-		if (result_cpu_init(&f->cpus[i], i ? 3 : 1, 4))
-			return -1;
-		f->cpus[i].start_ns = 1000000000;
-		f->cpus[i].end_ns = 5000000000;
-	}
 	f->cpus[0].smi = 3;
 	f->cpus[0].dropped = 2;
 	snprintf(f->path, sizeof(f->path), "/tmp/test_out_prom.%d.prom", (int)getpid());
@@ -71,21 +62,11 @@ static void gap(struct fx *f, struct js_output *o, int c, uint64_t dur, uint32_t
 	static uint64_t t = 2000000000;
 	struct js_gap_rec g;
 
-	memset(&g, 0, sizeof(g));
-	g.gap.start_ns = t;
-	g.gap.dur_ns = dur;
-	g.gap.cpu = (uint32_t)f->cpus[c].cpu;
-	g.attr.primary = cause;
+	fx_rec(&g, (uint32_t)f->cpus[c].cpu, t, dur);
 	g.attr.steal_ns = steal;
-	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL) {
-		g.attr.nparts = 1;
-		g.attr.parts[0].cause = cause;
-		g.attr.parts[0].count = 1;
-		g.attr.parts[0].net_ns = dur - steal;
-		g.attr.covered_ns = dur - steal;
-	} else if (cause == JS_CAUSE_UNEXPLAINED) {
-		g.attr.unexplained_ns = dur;
-	}
+	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL)
+		fx_part(&g, cause, "", 1, dur - steal);
+	fx_primary(&g, cause, "");
 	result_add_gap(&f->cpus[c], &g);
 	o->on_gap(o->ctx, &g, NULL, 0);
 	t += dur + 1000;
