@@ -6,6 +6,7 @@ checks against a live Prometheus server.
 
     fleet_lib.py static ROOT JITTERSCOPE        contrib/ checked without a server
     fleet_lib.py unit-argv ROOT JS CPUS HK PROM  the unit's command, today's options only
+    fleet_lib.py unit-caps ROOT                  its capabilities, as setpriv takes them
     fleet_lib.py live ROOT URL                   every expression against Prometheus at URL
     fleet_lib.py quantile URL Q SELECTOR JSON    histogram_quantile vs the run's own pQ
 
@@ -402,6 +403,10 @@ def main():
             out[out.index(opt) + 1] = val
         out[out.index('--prom') + 1] = prom
         print('\n'.join(out))
+        return 0
+    if cmd == 'unit-caps':
+        bound, _ = unit_caps(f'{sys.argv[2]}/contrib/jitterscope.service')
+        print(','.join('+' + c[4:].lower() for c in sorted(bound)))
         return 0
     if cmd == 'static':
         bad = static(sys.argv[2], sys.argv[3])
