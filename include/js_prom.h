@@ -63,6 +63,7 @@ int prom_write(FILE *fp, struct js_prom *m, const struct js_run *run);
  *   fault  "fault user bash:27773 (sampler)" -> "fault user bash (sampler)"
  *   ipi, vector  "call_function_single flush_tlb_func from grep:27776" ->
  *          "call_function_single flush_tlb_func"
+ *   a kernel address (no symbol): "hrtimer 0xffffffff814332e0" -> "hrtimer 0x?"
  *   "(other)" and folded "(other: N sources)" -> "other"; the rest as it is
  * into src[slen], and the cgroup short name the detail names ("[name]") into cg[clen]
  * ("" if none). Label escaping is the writer's.

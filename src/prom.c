@@ -222,6 +222,20 @@ static size_t task_name(char *s)
 	return cut;
 }
 
+/* hide_addresses - every kernel address "0x" + 8 or more hex digits (a function without
+ * its name: no CAP_SYSLOG) becomes "0x?": it changes with every boot (KASLR) */
+static void hide_addresses(char *d)
+{
+	for (char *p = strstr(d, "0x"); p; p = strstr(p + 1, "0x")) {
+		size_t n = strspn(p + 2, "0123456789abcdef");
+
+		if (n >= 8) {
+			p[2] = '?';
+			memmove(p + 3, p + 2 + n, strlen(p + 2 + n) + 1);
+		}
+	}
+}
+
 /* prom_source_label - the bounded label of a source (see js_prom.h) */
 void prom_source_label(uint32_t cause, const char *detail, char *src, size_t slen, char *cg,
 		       size_t clen)
@@ -253,6 +267,7 @@ void prom_source_label(uint32_t cause, const char *detail, char *src, size_t sle
 	default:
 		break;
 	}
+	hide_addresses(d);
 	snprintf(src, slen, "%s", d);
 }
 
