@@ -280,6 +280,16 @@ static const char *sec(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+/* count_or_sec - v as a count, or (ns) as seconds */
+static const char *count_or_sec(char *buf, size_t len, uint64_t v, bool count)
+{
+	if (count)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		sec(buf, len, v);
+	return buf;
+}
+
 /* esc - s as a label value: \ " and newline escaped, other control and non-ASCII bytes
  * as '?' (a label value must be UTF-8) */
 static const char *esc(char *buf, size_t len, const char *s)
@@ -540,21 +550,13 @@ static void sources(FILE *fp, const struct js_prom *m, const struct js_run *run,
 			uint64_t val = tot > off ? tot - off : 0;
 
 			rest[p->cause] -= JS_MIN(rest[p->cause], val);
-			if (gaps)
-				snprintf(v, sizeof(v), "%" PRIu64, val);
-			else
-				sec(v, sizeof(v), val);
-			source_line(fp, name, run->cpus[i].cpu, p->cause, p->src, p->cg, v);
+			source_line(fp, name, run->cpus[i].cpu, p->cause, p->src, p->cg,
+				    count_or_sec(v, sizeof(v), val, gaps));
 		}
-		for (int k = 0; k < JS_CAUSE_MAX; k++) {
-			if (!seen[k])
-				continue;
-			if (gaps)
-				snprintf(v, sizeof(v), "%" PRIu64, rest[k]);
-			else
-				sec(v, sizeof(v), rest[k]);
-			source_line(fp, name, run->cpus[i].cpu, (uint32_t)k, JS_PROM_OTHER, "", v);
-		}
+		for (int k = 0; k < JS_CAUSE_MAX; k++)
+			if (seen[k])
+				source_line(fp, name, run->cpus[i].cpu, (uint32_t)k, JS_PROM_OTHER, "",
+					    count_or_sec(v, sizeof(v), rest[k], gaps));
 	}
 }
 
