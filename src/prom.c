@@ -553,9 +553,9 @@ static void sources(FILE *fp, const struct js_prom *m, const struct js_run *run,
 			source_line(fp, name, run->cpus[i].cpu, p->cause, p->src, p->cg,
 				    count_or_sec(v, sizeof(v), val, gaps));
 		}
-		for (int k = 0; k < JS_CAUSE_MAX; k++)
+		for (uint32_t k = 0; k < JS_CAUSE_MAX; k++)
 			if (seen[k])
-				source_line(fp, name, run->cpus[i].cpu, (uint32_t)k, JS_PROM_OTHER, "",
+				source_line(fp, name, run->cpus[i].cpu, k, JS_PROM_OTHER, "",
 					    count_or_sec(v, sizeof(v), rest[k], gaps));
 	}
 }
@@ -643,7 +643,8 @@ static void probe_metrics(FILE *fp, const struct js_run *run)
 static bool same_check(const struct js_audit *a, size_t i)
 {
 	for (size_t k = 0; k < i; k++)
-		if (a->checks[k].cpu == a->checks[i].cpu && !strcmp(a->checks[k].id, a->checks[i].id))
+		if (a->checks[k].cpu == a->checks[i].cpu &&
+		    !strcmp(a->checks[k].id, a->checks[i].id))
 			return true;
 	return false;
 }
