@@ -60,6 +60,20 @@ chrome() {
 		--no-first-run --user-data-dir="$(mktemp -d "$TMP/chr.XXXXXX")" \
 		--enable-logging=stderr --v=0 "$@" "file://$page"
 }
+# render PAGE WIDTH HEIGHT - PAGE rendered by headless Chromium: its DOM after the scripts
+# ran in $TMP/dom.html, a WIDTHxHEIGHT screenshot in PAGE.png; fails when Chromium fails or
+# the page logs to the console
+render() {
+	chrome "$1" --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" ||
+		fail "chromium --dump-dom exited $?"
+	grep -q 'data-rendered="ok"' "$TMP/dom.html" ||
+		fail "the page's script did not run to the end"
+	chrome "$1" --screenshot="$1.png" --window-size="$2,$3" >/dev/null 2>"$TMP/chr2.err" ||
+		fail "chromium --screenshot exited $?"
+	if grep -h "CONSOLE" "$TMP/chr1.err" "$TMP/chr2.err"; then
+		fail "console messages while rendering the page"
+	fi
+}
 # legend_colours PAGE - the colours of the page's cause legend, one per line
 legend_colours() {
 	grep -o 'data-cause="[a-z]*" title="[^"]*"><i style="background:#[0-9a-f]*' "$1" |
