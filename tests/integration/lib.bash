@@ -5,6 +5,8 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 JS=${JS_BIN:-$ROOT/build/jitterscope}   # make asan: the sanitized binary
 TMP=$(mktemp -d /tmp/jstest.XXXXXX)
+# the Python helpers import the one reader of the gaps CSV and the injector log
+export PYTHONPATH=$ROOT/tests/lib${PYTHONPATH:+:$PYTHONPATH}
 trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
