@@ -21,8 +21,8 @@ VERSION  := 0.1.0
 CFLAGS   ?= -g -O2
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread
 CPPFLAGS += -D_GNU_SOURCE -DJS_VERSION=\"$(VERSION)\" -Iinclude -I$(OUTPUT) \
-	    $(shell pkg-config --cflags libbpf numa libcpuid)
-LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthread
+	    $(shell pkg-config --cflags libbpf numa libcpuid libmicrohttpd)
+LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid libmicrohttpd) -lelf -lz -lm -pthread
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=

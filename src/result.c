@@ -159,9 +159,16 @@ unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out
 	return (unsigned)r->top.n;
 }
 
+uint64_t result_window_ns(const struct js_cpu_result *r)
+{
+	uint64_t end = r->end_ns ? r->end_ns : r->done_ns;
+
+	return end > r->start_ns ? end - r->start_ns : 0;
+}
+
 double result_lost_pct(const struct js_cpu_result *r)
 {
-	uint64_t win = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	uint64_t win = result_window_ns(r);
 
 	return win ? 100.0 * (double)r->lost_ns / (double)win : 0.0;
 }
