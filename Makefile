@@ -142,7 +142,7 @@ bench: all
 #                    that test_hlog (JS_TEST_HLOG, hdr_interop.sh)
 #   make valgrind    unit tests under valgrind --error-exitcode=1 (VALGRIND_SKIP: slow ones)
 #   make fuzz        libFuzzer target per parser (tests/fuzz/), FUZZ_SECS each (default 20)
-#   make soak        a SOAK_SECS (default 600) run, RSS sampled and asserted flat
+#   make soak        a SOAK_SECS (default 600) continuous-mode run, RSS sampled and asserted flat
 ASAN_OUTPUT  ?= build-asan
 ASAN_CFLAGS  ?= -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 		-fno-sanitize-recover=undefined -std=gnu11 -Wall -Wextra -pthread
@@ -196,6 +196,6 @@ fuzz: fuzz-build
 	$(Q)scripts/fuzz.sh $(FUZZ_SECS) $(FUZZ_BINS)
 
 soak: all
-	$(Q)scripts/cpu1-lock scripts/soak.sh $(SOAK_SECS)
+	$(Q)SOAK_CONTINUOUS=1 scripts/cpu1-lock scripts/soak.sh $(SOAK_SECS)
 
 .PHONY: asan valgrind fuzz fuzz-build soak
