@@ -51,10 +51,9 @@ run=''
 trap '[ -n "$run" ] && kill -TERM "$run" 2>/dev/null; stop_servers; rm -rf "$TMP"' EXIT
 
 # the servers and the --listen address on free local ports
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-NE_PORT=$(port) PROM_PORT=$(port) JS_PORT=$(port)
-[ "$NE_PORT" != "$PROM_PORT" ] || PROM_PORT=$(port)
-[ "$JS_PORT" != "$NE_PORT" ] && [ "$JS_PORT" != "$PROM_PORT" ] || JS_PORT=$(port)
+NE_PORT=$(free_port) PROM_PORT=$(free_port) JS_PORT=$(free_port)
+[ "$NE_PORT" != "$PROM_PORT" ] || PROM_PORT=$(free_port)
+[ "$JS_PORT" != "$NE_PORT" ] && [ "$JS_PORT" != "$PROM_PORT" ] || JS_PORT=$(free_port)
 # get URL - the body, or nothing
 get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1" 2>/dev/null; }
 # metric URL NAME - the value of the sample NAME (no labels) served at URL, or nothing

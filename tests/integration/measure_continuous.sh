@@ -16,7 +16,7 @@ need_cpu1
 INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ: build first"
 note() { echo "measure_continuous: $*"; }
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 D=$TMP
 run='' inj=''
 trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null; rm -rf "$TMP"' EXIT

@@ -145,7 +145,7 @@ for opt in json gaps hlog hgrm trace prom html; do
 done
 check 1 "cannot write .*No such file or directory" check --cpu 1 --json /nonexistent/x
 # an address in use, one not on this machine: refused before measuring (exit 1)
-busy=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+busy=$(free_port)
 python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$busy" &
 holder=$!
 sleep 0.3
