@@ -1427,6 +1427,20 @@ def gap_rate(run):
     return c['gap_count'] / (c['duration_ns'] / 1e9) if c and c['duration_ns'] else None
 
 
+def hwm_growth_per_hour(run):
+    """hwm_growth_per_hour - how fast VmHWM grew while the run sampled, after its first
+    quarter (set-up done), in kB per hour (a long run without end: make soak); None
+    without samples"""
+    c = js_cpu(run)
+    xs = [(t, kb) for t, kb in getattr(run, 'hwm_series', [])
+          if c and run.meas_start and t <= run.meas_start + c['duration_ns']]
+    if len(xs) < 4:
+        return None
+    xs = xs[len(xs) // 4:]
+    span = (xs[-1][0] - xs[0][0]) / 1e9
+    return (xs[-1][1] - xs[0][1]) * 3600.0 / span if span > 0 else None
+
+
 def sec_scaling(b, t, base_runs, all_js):
     """sec_scaling - cost: RSS, housekeeping CPU, attach, report time; vs duration and gap
     count. The report time is measured on a run that recorded at least big_gaps gaps: its
@@ -1480,6 +1494,11 @@ def sec_scaling(b, t, base_runs, all_js):
           fmt(rl and rl / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
           fmt_ratio(ratio(rl, rss)), '<= 1.05x (flat)', check(ratio(rl, rss), '<=', 1.05),
           dirty([long_r] + base_ok))
+    gph = hwm_growth_per_hour(long_r)
+    t.add('scaling: RSS growth per hour (%g s run, after its first quarter)' % P['long_secs'],
+          fmt(gph and gph / 1024, ' MiB/h', 2), fmt(rl and rl / 1024, ' MiB'),
+          fmt_ratio(ratio(gph, rl)), '<= 1 % of RSS per hour',
+          check(ratio(gph, rl), '<=', 0.01), dirty([long_r]))
     rb = big_r.hwm_kb if nb else None
     t.add('scaling: max RSS, %s gaps vs %s gaps' % (nb if nb is not None else '-',
                                                      fmt(n0, '', 0)),

@@ -74,4 +74,11 @@ int budget_parse(const char *spec, struct js_budget *b, char *err, size_t errlen
  */
 int budget_check(const struct js_budget *b, const struct js_run *run, FILE *report);
 
+/*
+ * budget_count - check every limit on every measured CPU of run now (as budget_check does,
+ * printing nothing) and add one to viol[i] for each violation of limit i: after the run,
+ * and in a run without end (--duration 0) every second, against the run so far
+ */
+void budget_count(const struct js_budget *b, const struct js_run *run, uint64_t *viol);
+
 #endif /* JS_BUDGET_H */

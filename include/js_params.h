@@ -37,12 +37,15 @@ struct js_params {
 	bool help;              /* --help/--usage/--version printed: exit 0 */
 	const char *json_path;  /* "-" = stdout */
 	const char *gaps_path;
+	uint64_t gaps_max_bytes;   /* --gaps-max-size: rotate the CSV past this; 0 = never */
 	const char *hlog_path;  /* HdrHistogram interval log */
 	uint64_t hlog_interval_ns;
 	const char *hgrm_path;  /* HdrHistogram percentile distribution */
 	const char *trace_path; /* Chrome trace JSON (Perfetto) */
 	unsigned trace_max_events;
 	const char *prom_path;  /* Prometheus text exposition */
+	uint64_t prom_interval_ns;      /* --prom-interval: rewritten this often; 0 = at the end */
+	const char *listen;     /* --listen ADDR:PORT: /metrics and /healthz over HTTP */
 	const char *html_path;  /* self-contained HTML page */
 	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	const char *sysroot;

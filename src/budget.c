@@ -333,6 +333,16 @@ static enum verdict check_one(const struct js_budget_item *it, const struct js_r
 }
 
 /* budget_check - every limit on every CPU; one line each; the number of violations */
+void budget_count(const struct js_budget *b, const struct js_run *run, uint64_t *viol)
+{
+	char val[256];
+
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t c = 0; c < run->ncpus; c++)
+			if (check_one(&b->v[i], run, &run->cpus[c], val, sizeof(val)) != V_OK)
+				viol[i]++;
+}
+
 int budget_check(const struct js_budget *b, const struct js_run *run, FILE *report)
 {
 	static const char *const word[] = { "ok", "EXCEEDED", "NOT CHECKED" };

@@ -16,6 +16,7 @@
 #include "js_arrival.h"
 #include "js_budget.h"
 #include "js_cpulist.h"
+#include "js_listen.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_sampler.h"
@@ -44,6 +45,9 @@ enum {
 	OPT_ALPHA,
 	OPT_MIN_CHANGE,
 	OPT_FAIL_ON,
+	OPT_GAPS_MAX,
+	OPT_PROM_INTERVAL,
+	OPT_LISTEN,
 	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -91,6 +95,12 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	/* then one FILE option per js_output_kinds[] entry (options_build) */
 	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
+	{ "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0, "--gaps files at most this large, e.g. "
+	  "100MiB: then FILE.1 (default: no limit)", 2 },
+	{ "prom-interval", OPT_PROM_INTERVAL, "TIME", 0, "rewrite the --prom file this often "
+	  "(default: once, at the end)", 2 },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0, "serve /metrics (Prometheus) and /healthz over "
+	  "HTTP on this address, e.g. 127.0.0.1:9464", 2 },
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
 	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
 	  "exit 2 if exceeded", 2 },
@@ -146,6 +156,8 @@ static const struct time_opt {
 	  { JS_SEC, 0, JS_TIME_MAX, NULL } },
 	{ OPT_HLOG_INTERVAL, "--hlog-interval", offsetof(struct js_params, hlog_interval_ns),
 	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
+	{ OPT_PROM_INTERVAL, "--prom-interval", offsetof(struct js_params, prom_interval_ns),
+	  { JS_SEC, 100 * JS_MS, JS_DAY, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -315,6 +327,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->fail_on_worse = true;
 		p->diff_opts = true;
 		break;
+	case OPT_GAPS_MAX: {
+		static const struct js_unit_spec spec = { 1, 64 * JS_KIB, JS_TIB, NULL };
+
+		if (js_parse_size(arg, &spec, &p->gaps_max_bytes, err, sizeof(err))) {
+			argp_error(state, "invalid --gaps-max-size '%s': %s", arg, err);
+			return EINVAL;
+		}
+		break;
+	}
+	case OPT_LISTEN:
+		if (listen_parse(arg, NULL, err, sizeof(err))) {
+			argp_error(state, "invalid --listen '%s': %s", arg, err);
+			return EINVAL;
+		}
+		p->listen = arg;
+		break;
 	case OPT_BUDGET:
 		if (budget_parse(arg, &p->budget, err, sizeof(err))) {
 			argp_error(state, "invalid --budget '%s': %s", arg, err);
@@ -397,6 +425,21 @@ static int validate(struct js_params *p, const char *prog)
 	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
 		fprintf(stderr, "%s: --sysroot is for 'jitterscope check' only (a measurement "
 			"reads the live system)\n", prog);
+		return -EINVAL;
+	}
+	if (p->gaps_max_bytes && (!p->gaps_path || !strcmp(p->gaps_path, "-"))) {
+		fprintf(stderr, "%s: --gaps-max-size needs --gaps FILE (not standard output)\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->prom_interval_ns && (!p->prom_path || !strcmp(p->prom_path, "-"))) {
+		fprintf(stderr, "%s: --prom-interval needs --prom FILE (not standard output)\n",
+			prog);
+		return -EINVAL;
+	}
+	if ((p->listen || p->prom_interval_ns || p->gaps_max_bytes) && p->cmd != JS_CMD_MEASURE) {
+		fprintf(stderr, "%s: --listen, --prom-interval and --gaps-max-size are for a "
+			"measurement only\n", prog);
 		return -EINVAL;
 	}
 	/* at most one output on stdout, and no two outputs into one file */

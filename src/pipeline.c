@@ -43,7 +43,10 @@
 #define SETTLE_NS         20000000ull     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS   500000000ull    /* streaming outputs flushed (a failed write found) */
 
+#define BUDGET_PERIOD_NS  1000000000ull   /* --duration 0: the limits checked every second */
+
 volatile sig_atomic_t js_stop_requested;
+volatile sig_atomic_t js_reopen_requested;
 
 struct cpu_pipe {
 	struct sampler s;
@@ -230,7 +233,11 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 			attribute_batch(pl, c, b);
 			ready -= b;
 		}
+		if (c->res->started && cutoff != UINT64_MAX)
+			c->res->done_ns = JS_MAX(c->res->done_ns, cutoff);
 	}
+	if (cutoff != UINT64_MAX)
+		pl->run->done_ns = cutoff;
 }
 
 /* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
@@ -485,7 +492,7 @@ static void measure(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
 	bool show = !p->quiet && !p->no_progress && isatty(2);
-	uint64_t next_fit, next_progress, next_flush, now;
+	uint64_t next_fit, next_progress, next_flush, next_budget, now;
 	struct timespec ts;
 
 	pl->run->start_mono_ns = js_mono_ns();
@@ -500,6 +507,7 @@ static void measure(struct pipeline *pl)
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
 	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
+	next_budget = pl->run->start_mono_ns + BUDGET_PERIOD_NS;
 	while (!all_done(pl)) {
 		sleep_ns(DRAIN_PERIOD_NS);
 		if (js_stop_requested && !pl->stop)
@@ -515,6 +523,15 @@ static void measure(struct pipeline *pl)
 		for (size_t i = 0; i < pl->n; i++)
 			sampler_hook_tick(&pl->cp[i].s, pl->run);	/* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
+		if (js_reopen_requested) {
+			js_reopen_requested = 0;
+			outputs_reopen(pl->outs);
+		}
+		/* a run without end never ends on a limit: each violation is counted */
+		if (!p->cfg.duration_ns && p->budget.n && now >= next_budget) {
+			budget_count(&p->budget, pl->run, pl->run->budget_viol);
+			next_budget = now + BUDGET_PERIOD_NS;
+		}
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		check_outputs(pl, now >= next_flush);
 		if (now >= next_flush)
