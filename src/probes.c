@@ -519,7 +519,7 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 		return -ENOMEM;
 	}
 	p->stats_fd = -1;
-	p->run_stats_wanted = !o->no_prog_stats;
+	p->run_stats_wanted = o->prog_stats;
 	err = open_load(p, o, why, whylen);
 	if (err) {
 		probes_destroy(p);
@@ -551,6 +551,20 @@ int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)
 
 /* ---- attach / detach ----------------------------------------------------------------- */
 
+/* bpf_stats_on - kernel.bpf_stats_enabled is set (the programs are timed whoever set it) */
+static bool bpf_stats_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0;
+}
+
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p)
 {
@@ -563,7 +577,12 @@ int probes_attach(struct js_probes *p)
 	if (p->run_stats_wanted && p->stats_fd < 0) {
 		p->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		p->run_stats = p->stats_fd >= 0;
+		if (!p->run_stats)
+			js_warn("--probe-cost: the kernel's BPF run-time statistics are "
+				"unavailable (%s)", strerror(errno));
 	}
+	if (!p->run_stats)      /* switched on by someone else: the counts are there anyway */
+		p->run_stats = bpf_stats_on();
 	t0 = js_mono_ns();
 	for (i = 0; i < p->nprogs; i++) {
 		struct probes_prog *pp = &p->progs[p->order[i]];
