@@ -463,6 +463,33 @@ static bool reject(struct js_probes *p, const char *name)
 	return true;
 }
 
+/* mark_measured - set the measured CPUs' flag in their state (cpu_state, one value per CPU):
+ * the programs on a CPU check it in the state they use anyway */
+static int mark_measured(struct js_probes *p, char *why, size_t len)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct js_cpu_state *st;
+	__u32 zero = 0;
+	int err;
+
+	if (ncpu <= 0) {
+		snprintf(why, len, "cannot count the possible CPUs");
+		return ncpu ? ncpu : -EINVAL;
+	}
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->ncpus; i++)
+		if (p->cpus[i] < ncpu)
+			st[p->cpus[i]].measured = 1;
+	err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+				   (size_t)ncpu * sizeof(*st), BPF_ANY);
+	free(st);
+	if (err)
+		snprintf(why, len, "setting the measured CPUs: %s", strerror(-err));
+	return err;
+}
+
 /* open_load - load, leaving out programs the verifier refuses; then make the ring */
 static int open_load(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
@@ -482,6 +509,8 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 		reset_obj(p);
 	}
 	btf__free(btf);
+	if (!err)
+		err = mark_measured(p, why, len);
 	if (err)
 		return err;
 	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), rb_sample, p, NULL);
