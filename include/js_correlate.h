@@ -37,6 +37,10 @@ struct corr_opts {
 	uint64_t self_cgroup;     /* the samplers' cgroup v2 id (their faults'), 0: unknown */
 };
 
+/* corr_event_cause - the enum js_cause of an event (its class's row: js_cause_info()), or -1
+ * for a kind that is no time on the CPU (an IPI send) */
+int corr_event_cause(const struct js_event *e);
+
 /*
  * corr_attribute - attribute one gap from the events overlapping it.
  * The caller may pass any superset of the events (any order, any CPU); they are
