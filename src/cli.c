@@ -48,6 +48,7 @@ enum {
 	OPT_GAPS_MAX,
 	OPT_PROM_INTERVAL,
 	OPT_LISTEN,
+	OPT_PROBE_COST,
 	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -85,6 +86,8 @@ static const struct argp_option options[] = {
 	{ "house-keeping", 'H', "LIST", 0, "CPUs for jitterscope's own threads (default: allowed "
 	  "CPUs minus measured ones)", 1 },
 	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
+	{ "probe-cost", OPT_PROBE_COST, NULL, 0, "time the probes' own BPF programs (kernel "
+	  "bpf_stats: two clock reads per program run, on the measured CPUs too)", 1 },
 	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
 	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two "
 	  "(default 65536)", 1 },
@@ -350,6 +353,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case OPT_NO_PROBES: p->cfg.no_probes = true; break;
+	case OPT_PROBE_COST: p->probe_cost = true; break;
 	case OPT_LFENCE: p->cfg.lfence = true; break;
 	case OPT_NO_PROGRESS: p->no_progress = true; break;
 	case OPT_SYSROOT: p->sysroot = arg; break;

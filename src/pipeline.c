@@ -340,6 +340,7 @@ static void open_probes(struct pipeline *pl)
 	struct probes_opts o = {
 		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = getpid(),
 		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
+		.prog_stats = p->probe_cost,
 	};
 	char why[256] = "";
 

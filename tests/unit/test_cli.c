@@ -50,6 +50,7 @@ static void test_defaults(void **st)
 	assert_int_equal(p.cfg.top, 10);
 	assert_int_equal(p.cfg.ncpus, 0);
 	assert_false(p.cfg.no_probes);
+	assert_false(p.probe_cost);     /* bpf_stats would slow every traced interruption */
 	assert_int_equal(p.cfg.by, JS_BY_SOURCE);
 }
 
@@ -167,6 +168,8 @@ static void test_misc(void **st)
 	assert_true(p.cfg.no_probes);
 	assert_true(p.quiet);
 	assert_true(p.cfg.warmup_ns == 2000000000ull);
+	assert_int_equal(parse("--probe-cost", NULL), 0);
+	assert_true(p.probe_cost);
 	assert_int_not_equal(parse("--json", "-", "--gaps", "-", NULL), 0);
 	assert_int_not_equal(parse("-n", "1001", NULL), 0);
 	assert_int_not_equal(parse("-n", "-1", NULL), 0);
