@@ -63,7 +63,7 @@ note "max=6ms per 2 s interval: $v0 before the spikes, $v1 2.5 s after them, $v2
 [ "${v1:-0}" -ge 1 ] || fail "20 preemptions of 10 ms: max=6ms violated ${v1:-no} times"
 [ "$v1" -le 4 ] || fail "4 s of spikes: $v1 violations of max=6ms, at most 4 intervals hold one"
 [ "$v2" = "$v1" ] || fail "the counter grew from $v1 to $v2 after the spikes stopped"
-[ $rc -eq 2 ] || fail "SIGTERM: exit $rc, want 2 (the whole run is over max=6ms): $(cat "$TMP/c.err")"
+[ $rc -eq 2 ] || fail "SIGTERM: exit $rc, want 2 (the run is over max=6ms): $(cat "$TMP/c.err")"
 grep -q '^budget max=6ms on CPU 1: .*  EXCEEDED$' "$TMP/c.out" ||
 	fail "the final report does not judge the whole run: $(grep '^budget' "$TMP/c.out")"
 v3=$(sed -n 's/^jitterscope_budget_violations_total{limit="max=6ms"} //p' "$TMP/c.prom")
