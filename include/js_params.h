@@ -24,6 +24,7 @@ enum js_cmd {
 #define JS_DEFAULT_RING         (1u << 16)    /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
 #define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
 #define JS_DEFAULT_TRACE_EVENTS 200000
+#define JS_DEFAULT_BUDGET_INTERVAL_NS (60ull * 1000000000ull)
 #define JS_DEFAULT_ALPHA        0.01    /* diff: significance level */
 #define JS_DEFAULT_MIN_CHANGE_PCT 10.0  /* diff: smallest relative change that counts */
 
@@ -49,6 +50,8 @@ struct js_params {
 	const char *listen;     /* --listen ADDR:PORT: /metrics and /healthz over HTTP */
 	const char *html_path;  /* self-contained HTML page */
 	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
+	uint64_t budget_interval_ns;    /* --budget-interval (--duration 0 only); 0 = not given:
+	                                 * JS_DEFAULT_BUDGET_INTERVAL_NS */
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */
 	size_t ninputs;

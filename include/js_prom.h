@@ -43,7 +43,7 @@ int prom_start(struct js_prom *m, const struct js_run *run);
 /* prom_add_gap - count one attributed gap (a CPU prom_start did not see is ignored) */
 void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g);
 /* prom_set_budget - export b's limits (copied), each with the run's violations of it
- * (run->budget_viol, js_budget.h budget_count) */
+ * (run->budget_viol, js_budget.h: budget_count, budget_iv_close) */
 void prom_set_budget(struct js_prom *m, const struct js_budget *b);
 /*
  * prom_write - the whole exposition of run to fp: a HELP and a TYPE line per family, then

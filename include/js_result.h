@@ -178,5 +178,7 @@ unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out
 uint64_t result_window_ns(const struct js_cpu_result *r);
 /* result_lost_pct - share of the measured window (so far) lost to gaps, in % */
 double result_lost_pct(const struct js_cpu_result *r);
+/* lost_pct - lost_ns as a share of window_ns, in % (0 for an empty window) */
+double lost_pct(uint64_t lost_ns, uint64_t window_ns);
 
 #endif /* JS_RESULT_H */

@@ -49,6 +49,7 @@ enum {
 	OPT_PROM_INTERVAL,
 	OPT_LISTEN,
 	OPT_PROBE_COST,
+	OPT_BUDGET_INTERVAL,
 	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -107,6 +108,8 @@ static const struct argp_option options[] = {
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
 	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
 	  "exit 2 if exceeded", 2 },
+	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0, "with --duration 0: the --budget "
+	  "limits apply to each interval this long (default 1m)", 2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
 	{ "by", OPT_BY, "source|cgroup", 0, "the cause table's sources: each source (default), "
 	  "or merged per cgroup (container, pod, systemd unit)", 2 },
@@ -161,6 +164,8 @@ static const struct time_opt {
 	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
 	{ OPT_PROM_INTERVAL, "--prom-interval", offsetof(struct js_params, prom_interval_ns),
 	  { JS_SEC, 100 * JS_MS, JS_DAY, NULL } },
+	{ OPT_BUDGET_INTERVAL, "--budget-interval", offsetof(struct js_params, budget_interval_ns),
+	  { JS_SEC, JS_SEC, JS_DAY, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -444,6 +449,11 @@ static int validate(struct js_params *p, const char *prog)
 	if ((p->listen || p->prom_interval_ns || p->gaps_max_bytes) && p->cmd != JS_CMD_MEASURE) {
 		fprintf(stderr, "%s: --listen, --prom-interval and --gaps-max-size are for a "
 			"measurement only\n", prog);
+		return -EINVAL;
+	}
+	if (p->budget_interval_ns && (!p->budget.n || p->cfg.duration_ns)) {
+		fprintf(stderr, "%s: --budget-interval needs --budget and --duration 0 (a finite "
+			"run checks its limits once, at the end)\n", prog);
 		return -EINVAL;
 	}
 	/* at most one output on stdout, and no two outputs into one file */

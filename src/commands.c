@@ -193,8 +193,9 @@ static int cmd_measure(struct js_params *p)
 	}
 	if (run.audited)
 		crosscheck(&run);
-	/* the limits' last check, exported with the outputs (--prom, --listen) */
-	if (p->budget.n)
+	/* a finite run's limits, exported with the outputs (--prom, --listen); a run without
+	 * end counted them per interval (pipeline.c, the last one as it ended) */
+	if (p->budget.n && p->cfg.duration_ns)
 		budget_count(&p->budget, &run, run.budget_viol);
 	/* a failed output (during the run or now) leaves the others written: exit 1 */
 	if (outputs_finish(&outs, &run))

@@ -43,7 +43,6 @@
 #define SETTLE_NS         20000000ull     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS   500000000ull    /* streaming outputs flushed (a failed write found) */
 
-#define BUDGET_PERIOD_NS  1000000000ull   /* --duration 0: the limits checked every second */
 
 volatile sig_atomic_t js_stop_requested;
 volatile sig_atomic_t js_reopen_requested;
@@ -83,6 +82,7 @@ struct pipeline {
 	volatile int go, stop;
 	struct gap_raw *raw;
 	struct js_event *evscratch;   /* events of one gap, for outputs that want them */
+	struct js_budget_iv iv;       /* --duration 0 with --budget: the limits per interval */
 };
 
 /* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
@@ -331,6 +331,9 @@ static int setup_buffers(struct pipeline *pl)
 		if (!c->pend || !c->recs || !c->ev || steal_log_init(&c->steal, READINGS_CAP))
 			return -ENOMEM;
 	}
+	/* a run without end checks its limits per --budget-interval (js_budget.h) */
+	if (!pl->p->cfg.duration_ns && pl->p->budget.n)
+		return budget_iv_init(&pl->iv, pl->run);
 	return 0;
 }
 
@@ -494,6 +497,8 @@ static void measure(struct pipeline *pl)
 	const struct js_params *p = pl->p;
 	bool show = !p->quiet && !p->no_progress && isatty(2);
 	uint64_t next_fit, next_progress, next_flush, next_budget, now;
+	uint64_t budget_ns = p->budget_interval_ns ? p->budget_interval_ns :
+			     JS_DEFAULT_BUDGET_INTERVAL_NS;
 	struct timespec ts;
 
 	pl->run->start_mono_ns = js_mono_ns();
@@ -508,7 +513,7 @@ static void measure(struct pipeline *pl)
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
 	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
-	next_budget = pl->run->start_mono_ns + BUDGET_PERIOD_NS;
+	next_budget = pl->run->start_mono_ns + budget_ns;
 	while (!all_done(pl)) {
 		sleep_ns(DRAIN_PERIOD_NS);
 		if (js_stop_requested && !pl->stop)
@@ -528,10 +533,11 @@ static void measure(struct pipeline *pl)
 			js_reopen_requested = 0;
 			outputs_reopen(pl->outs);
 		}
-		/* a run without end never ends on a limit: each violation is counted */
-		if (!p->cfg.duration_ns && p->budget.n && now >= next_budget) {
-			budget_count(&p->budget, pl->run, pl->run->budget_viol);
-			next_budget = now + BUDGET_PERIOD_NS;
+		/* a run without end never ends on a limit: each interval's violations are
+		 * counted (what was accounted by now - PROCESS_LAG_NS) */
+		if (pl->iv.n && now >= next_budget) {
+			budget_iv_close(&pl->iv, &p->budget, pl->run, pl->run->budget_viol);
+			next_budget = now + budget_ns;
 		}
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		check_outputs(pl, now >= next_flush);
@@ -638,6 +644,7 @@ static void teardown(struct pipeline *pl)
 	free(pl->cp);
 	free(pl->raw);
 	free(pl->evscratch);
+	budget_iv_free(&pl->iv);
 }
 
 int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs)
@@ -701,6 +708,9 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	tsc_cal_refit(&pl.cal);
 	measure(&pl);
 	finish(&pl);
+	/* the last, partial interval, on the CPUs' final numbers (before the outputs) */
+	if (pl.iv.n)
+		budget_iv_close(&pl.iv, &p->budget, run, run->budget_viol);
 	goto out;
 out_stop:
 	__atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);

@@ -170,11 +170,14 @@ uint64_t result_window_ns(const struct js_cpu_result *r)
 	return end > r->start_ns ? end - r->start_ns : 0;
 }
 
+double lost_pct(uint64_t lost_ns, uint64_t window_ns)
+{
+	return window_ns ? 100.0 * (double)lost_ns / (double)window_ns : 0.0;
+}
+
 double result_lost_pct(const struct js_cpu_result *r)
 {
-	uint64_t win = result_window_ns(r);
-
-	return win ? 100.0 * (double)r->lost_ns / (double)win : 0.0;
+	return lost_pct(r->lost_ns, result_window_ns(r));
 }
 
 const char *run_sym(const struct js_run *run, uint64_t addr)

@@ -670,8 +670,8 @@ static void budget_metrics(FILE *fp, const struct js_prom *m, const struct js_ru
 	if (!m->budget.n)
 		return;
 	family(fp, "jitterscope_budget_violations_total", "counter", "Violations of each "
-	       "--budget limit (one per measured CPU and check: EXCEEDED or NOT CHECKED; "
-	       "checked after the run, and every second of a --duration 0 run).");
+	       "--budget limit (EXCEEDED or NOT CHECKED, one per measured CPU: checked after "
+	       "a finite run; in a --duration 0 run, on each --budget-interval's own values).");
 	for (size_t i = 0; i < m->budget.n; i++)
 		fprintf(fp, "jitterscope_budget_violations_total{limit=\"%s\"} %" PRIu64 "\n",
 			esc(l, sizeof(l), m->budget.v[i].text), run->budget_viol[i]);
