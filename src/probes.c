@@ -817,10 +817,16 @@ static int deliver(struct js_probes *p, const struct js_event *e)
 static int rb_sample(void *ctx, void *data, size_t size)
 {
 	struct js_probes *p = ctx;
+	struct js_event unnamed;
 	int err;
 
-	if (size < sizeof(struct js_event))
+	if (size < JS_EVENT_UNNAMED_SIZE)
 		return 0;
+	if (size < sizeof(struct js_event)) {	/* sent without its name (js_events.h) */
+		memcpy(&unnamed, data, JS_EVENT_UNNAMED_SIZE);
+		memset(unnamed.name, 0, sizeof(unnamed.name));
+		data = &unnamed;
+	}
 	if (((const struct js_event *)data)->kind < JS_EV_KIND_MAX)
 		p->consumed_by_kind[((const struct js_event *)data)->kind]++;
 	err = deliver(p, data);
