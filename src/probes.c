@@ -855,7 +855,7 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	 * records arrive, so a callback slower than the producers would never return */
 	p->batch = 0;
 	p->batch_max = (p->ringbuf_bytes + bpf_map__max_entries(p->skel->maps.remote_events)) /
-		       (sizeof(struct js_event) + 8) + 1;
+		       (JS_EVENT_UNNAMED_SIZE + 8) + 1;	/* the smallest record, its header */
 	p->batch_full = false;
 	err = ring_buffer__consume(p->rb);
 	if (err < 0 && !p->batch_full)

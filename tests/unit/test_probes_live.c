@@ -552,7 +552,7 @@ static void test_consume_bounded(void **state)
 	struct evlog l = { 0 };
 	struct probes_stats st;
 	/* both rings: the measured CPUs' (64 KiB here) and the remote one (256 KiB) */
-	size_t cap = ((64 << 10) + (256 << 10)) / (sizeof(struct js_event) + 8) + 1;
+	size_t cap = ((64 << 10) + (256 << 10)) / (JS_EVENT_UNNAMED_SIZE + 8) + 1;
 	uint64_t t;
 	int n;
 	pid_t child;
