@@ -126,12 +126,21 @@ static __always_inline struct js_cpu_state *measured_state(void)
 	return s;
 }
 
-/* steal_read - this CPU's paravirt steal clock; false when unknown */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+/* steal_read - this CPU's paravirt steal clock; false when unknown. A plain load through a
+ * read-only cast (the verifier guards it like a probe read) instead of the probe-read
+ * helper's call: it runs twice per interruption on the measured CPU. steal_addr is
+ * &steal_time.steal, the first member of struct kvm_steal_time. */
 static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
 {
+	struct kvm_steal_time *st;
+
 	if (!steal_enabled || !s->steal_addr)
 		return false;
-	return !bpf_probe_read_kernel(v, sizeof(*v), (void *)s->steal_addr);
+	st = bpf_rdonly_cast((void *)s->steal_addr, bpf_core_type_id_kernel(struct kvm_steal_time));
+	*v = st->steal;
+	return true;
 }
 
 static __always_inline bool is_sampler(__u32 tid, __u32 tgid)
@@ -165,10 +174,11 @@ static __always_inline struct js_event *ev_init(struct js_event *e, __u32 kind, 
 	return e;
 }
 
-/* ev_new - a record from the measured CPUs' ring */
+/* ev_new - a record from the measured CPUs' ring, reserved at JS_EVENT_NAMED_SIZE (two
+ * whole cache lines with the ring's header, js_events.h) */
 static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
 {
-	return ev_init(bpf_ringbuf_reserve(&events, sizeof(struct js_event), 0), kind, cpu);
+	return ev_init(bpf_ringbuf_reserve(&events, JS_EVENT_NAMED_SIZE, 0), kind, cpu);
 }
 
 /* ev_new_remote - a record written on another CPU, about a measured one */
@@ -208,26 +218,39 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 
 /*
  * interval - a record of [start, now) filed under cpu; with the steal clock at both ends
- * when the start read one (flags & JS_F_STEAL) and s reads it now. Not yet submitted.
+ * when the start read one (flags & JS_F_STEAL) and s reads it now. Not yet submitted. A
+ * record that will get no name is sent without one (JS_EVENT_UNNAMED_SIZE: one cache line
+ * with the ring's header) and written field by field, not cleared first.
  */
 static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 kind, __u32 cpu,
 						 __u32 id, __u64 addr, __u64 start, __u64 now,
-						 __u64 steal, __u32 flags)
+						 __u64 steal, __u32 flags, bool named)
 {
-	struct js_event *e = ev_new(kind, cpu);
-	__u64 st;
+	struct js_event *e;
+	__u64 st = 0;
+	bool stolen;
 
+	if (named) {
+		e = ev_new(kind, cpu);
+	} else {
+		e = bpf_ringbuf_reserve(&events, JS_EVENT_UNNAMED_SIZE, 0);
+		if (!e)
+			ev_init(e, kind, cpu);  /* counts it lost */
+	}
 	if (!e)
 		return NULL;
+	stolen = s && (flags & JS_F_STEAL) && steal_read(s, &st);
+	if (!stolen)
+		steal = st = 0;
 	e->start_ns = start;
 	e->end_ns = now;
-	e->id = id;
+	e->steal_start = steal;
+	e->steal_end = st;
 	e->addr = addr;
-	if (s && (flags & JS_F_STEAL) && steal_read(s, &st)) {
-		e->steal_start = steal;
-		e->steal_end = st;
-		e->flags |= JS_F_STEAL;
-	}
+	e->kind = kind;
+	e->cpu = cpu;
+	e->id = id;
+	e->flags = stolen ? JS_F_STEAL : 0;
 	return e;
 }
 
@@ -304,7 +327,7 @@ static __always_inline int find(struct js_cpu_state *s, __u32 kind, __u32 id)
 }
 
 /* pop - close the interval opened by the matching push; the record is not yet submitted */
-static __always_inline struct js_event *pop(__u32 kind, __u32 id)
+static __always_inline struct js_event *pop(__u32 kind, __u32 id, bool named)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct js_cpu_state *s;
@@ -322,12 +345,12 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id)
 	barrier();
 	s->depth = i;           /* release last; drops levels that missed their exit */
 	now = bpf_ktime_get_ns();
-	return interval(s, kind, cpu, id, sl.addr, sl.start, now, sl.steal, sl.flags);
+	return interval(s, kind, cpu, id, sl.addr, sl.start, now, sl.steal, sl.flags, named);
 }
 
 static __always_inline void pop_send(__u32 kind, __u32 id)
 {
-	struct js_event *e = pop(kind, id);
+	struct js_event *e = pop(kind, id, false);
 
 	if (e)
 		ev_send(e);
@@ -385,7 +408,7 @@ static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
 	s = state();
 	/* the end steal is only comparable if we are still on the start CPU */
 	e = interval(s, kind, t->cpu, id, addr ? addr : t->addr, t->start, now, t->steal,
-		     cpu == t->cpu ? t->flags : 0);
+		     cpu == t->cpu ? t->flags : 0, true);
 	t->start = 0;
 	return e;
 }
@@ -402,7 +425,7 @@ int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
-	struct js_event *e = pop(JS_EV_IRQ, irq);
+	struct js_event *e = pop(JS_EV_IRQ, irq, true);
 
 	if (!e)
 		return 0;
@@ -828,7 +851,7 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 		w.flags = (s->cur_flags & JS_CUR_STEAL) ? JS_F_STEAL : 0;
 	}
 	now = bpf_ktime_get_ns();
-	e = interval(s, JS_EV_WORK, cpu, tid, w.addr, w.start, now, w.steal, w.flags);
+	e = interval(s, JS_EV_WORK, cpu, tid, w.addr, w.start, now, w.steal, w.flags, false);
 	if (e)
 		ev_send(e);
 	return 0;

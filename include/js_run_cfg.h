@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "js_sampler_hook.h"
+#include "js_threshold.h"
 
 #define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
@@ -28,7 +29,9 @@ struct js_run_cfg {
 	int hk[JS_CPUS_MAX];
 	size_t nhk;             /* 0 = default (allowed CPUs minus measured) */
 	uint64_t duration_ns;   /* 0 = until Ctrl-C */
-	uint64_t threshold_ns;
+	uint64_t threshold_ns;  /* with threshold_auto: 0 until the pipeline chose it */
+	bool threshold_auto;    /* -T auto: calibrated, thr_auto says how (js_threshold.h) */
+	struct js_thr_auto thr_auto;
 	uint64_t warmup_ns;
 	int policy, priority;   /* -P: SCHED_OTHER/FIFO/RR and its priority */
 	unsigned top;           /* worst gaps listed */

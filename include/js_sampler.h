@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "js_sampler_hook.h"
+#include "js_threshold.h"
 #include "js_vmexit.h"
 
 #define SAMPLER_CAL_BINS 1024     /* loop-period histogram bins (cycles) */
@@ -32,7 +33,8 @@ struct gap_ring {
 
 enum sampler_state {
 	SAMPLER_INIT = 0,
-	SAMPLER_READY,      /* pinned, memory ready, loop calibrated: waiting for go */
+	SAMPLER_READY,      /* pinned, memory ready, loop calibrated: waiting for go; until
+	                     * then cfg.threshold_cycles may still be set (--threshold auto) */
 	SAMPLER_RUNNING,
 	SAMPLER_DONE,
 	SAMPLER_FAILED,
@@ -45,6 +47,7 @@ struct sampler_cfg {
 	uint64_t threshold_cycles;
 	uint64_t warmup_cycles;   /* loop runs but records nothing for this long */
 	uint64_t duration_cycles; /* 0 = until stopped */
+	uint64_t trial_cycles;    /* --threshold auto: the trial spin before READY; 0 = none */
 	size_t ring_entries;      /* power of two */
 	bool lfence;              /* lfence;rdtsc instead of rdtscp */
 	enum sampler_hook hook;   /* test-only: not for measuring */
@@ -64,6 +67,9 @@ struct sampler {
 	volatile uint64_t iterations;            /* published at each gap and at the end */
 	volatile uint64_t dropped;               /* gaps lost to a full ring */
 	uint32_t loop_min_cycles, loop_median_cycles;   /* from the calibration pass */
+	/* --threshold auto's trial: gaps above JS_THR_AUTO_MULT x loop_min_cycles and each
+	 * larger candidate (thr_auto_candidate), in trial_span cycles */
+	uint64_t trial_cand[JS_THR_AUTO_STEPS], trial_counts[JS_THR_AUTO_STEPS], trial_span;
 	struct js_vmexit vmexit;                 /* in a guest: a VM exit's cost, measured there */
 	uint32_t *cal_bins;
 	char *hook_mem;                          /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */

@@ -80,7 +80,8 @@ static const struct argp_option options[] = {
 	{ "cpus", 'c', "LIST", OPTION_ALIAS, NULL, 1 },
 	{ "duration", 'd', "TIME", 0, "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C "
 	  "(default 10s)", 1 },
-	{ "threshold", 'T', "TIME", 0, "smallest gap recorded (default 1us; e.g. 500ns)", 1 },
+	{ "threshold", 'T', "TIME", 0, "smallest gap recorded (default 1us; e.g. 500ns; "
+	  "auto: calibrated from the loop, raised if housekeeping could not keep up)", 1 },
 	{ "warm-up", OPT_WARMUP, "TIME", 0, "spin this long before recording (default 0)", 1 },
 	{ "priority", 'P', "o:0|f:PRIO|r:PRIO", 0, "sampler scheduling (default o:0 = SCHED_OTHER; "
 	  "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1)", 1 },
@@ -229,6 +230,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char err[160];
 	int ret;
 
+	if (key == 'T') {	/* a TIME, or auto (js_threshold.h); the last -T counts */
+		p->cfg.threshold_auto = !strcmp(arg, "auto");
+		if (p->cfg.threshold_auto) {
+			p->cfg.threshold_ns = 0;
+			return 0;
+		}
+	}
 	ret = parse_time_opt(key, arg, state);
 	if (ret != ARGP_ERR_UNKNOWN)
 		return ret;
@@ -410,7 +418,8 @@ static int validate(struct js_params *p, const char *prog)
 
 	if (p->help)
 		return 0;
-	if (p->cfg.duration_ns && p->cfg.threshold_ns >= p->cfg.duration_ns) {
+	if (p->cfg.duration_ns && !p->cfg.threshold_auto &&
+	    p->cfg.threshold_ns >= p->cfg.duration_ns) {
 		fprintf(stderr, "%s: the threshold must be shorter than the duration\n", prog);
 		return -EINVAL;
 	}

@@ -414,6 +414,42 @@ static void exit_cost(struct js_cpu_result *r, const struct js_vmexit *v, double
 	entry_init(&r->entry, r->vm_exit.median_ns);
 }
 
+/* auto_threshold - --threshold auto: each CPU's choice from its trial (js_threshold.h); the
+ * run takes the largest, so that no CPU overloads housekeeping, and tells a raised floor */
+static void auto_threshold(struct pipeline *pl)
+{
+	struct js_run_cfg *rc = &pl->run->cfg;
+	double max_rate = thr_auto_max_rate(pl->n, pl->p->ring_entries, DRAIN_PERIOD_NS);
+	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
+	uint64_t cand_ns[JS_THR_AUTO_STEPS], cyc;
+	char a[32], b[32];
+
+	rc->threshold_ns = 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct sampler *s = &pl->cp[i].s;
+		struct js_thr_auto t = { .cpu = s->cfg.cpu };
+
+		for (unsigned k = 0; k < JS_THR_AUTO_STEPS; k++)
+			cand_ns[k] = (uint64_t)(s->trial_cand[k] * ns_per_cycle + 0.5);
+		t.loop_min_ns = s->loop_min_cycles * ns_per_cycle;
+		if (thr_auto_choose(cand_ns, s->trial_counts, JS_THR_AUTO_STEPS,
+				    s->trial_span * ns_per_cycle / 1e9, max_rate, &t) >
+		    rc->threshold_ns) {
+			rc->threshold_ns = t.chosen_ns;
+			rc->thr_auto = t;
+		}
+	}
+	if (!rc->threshold_ns)
+		rc->threshold_ns = rc->thr_auto.chosen_ns = 1;
+	cyc = cycles(&pl->cal.fit, rc->threshold_ns);
+	for (size_t i = 0; i < pl->n; i++)
+		pl->cp[i].s.cfg.threshold_cycles = cyc;
+	if (rc->thr_auto.raised_because[0])
+		js_notice("CPU %d: --threshold auto raised the floor from %s to %s: %s",
+			  rc->thr_auto.cpu, js_fmt_ns(a, sizeof(a), rc->thr_auto.floor_ns),
+			  js_fmt_ns(b, sizeof(b), rc->threshold_ns), rc->thr_auto.raised_because);
+}
+
 static int start_samplers(struct pipeline *pl)
 {
 	const struct js_params *p = pl->p;
@@ -433,6 +469,8 @@ static int start_samplers(struct pipeline *pl)
 			.threshold_cycles = cycles(&pl->cal.fit, p->cfg.threshold_ns),
 			.warmup_cycles = cycles(&pl->cal.fit, p->cfg.warmup_ns),
 			.duration_cycles = cycles(&pl->cal.fit, p->cfg.duration_ns),
+			.trial_cycles = p->cfg.threshold_auto ?
+					cycles(&pl->cal.fit, JS_THR_AUTO_TRIAL_NS) : 0,
 			.ring_entries = p->ring_entries, .lfence = p->cfg.lfence,
 			.hook = p->cfg.test_hook,
 			.go = &pl->go, .stop = &pl->stop,
@@ -461,6 +499,8 @@ static int start_samplers(struct pipeline *pl)
 		if (pl->probes)
 			probes_add_sampler_tid(pl->probes, s->cfg.cpu, s->tid);
 	}
+	if (p->cfg.threshold_auto)
+		auto_threshold(pl);
 	return 0;
 }
 

@@ -817,10 +817,16 @@ static int deliver(struct js_probes *p, const struct js_event *e)
 static int rb_sample(void *ctx, void *data, size_t size)
 {
 	struct js_probes *p = ctx;
+	struct js_event unnamed;
 	int err;
 
-	if (size < sizeof(struct js_event))
+	if (size < JS_EVENT_UNNAMED_SIZE)
 		return 0;
+	if (size < sizeof(struct js_event)) {	/* sent without its name (js_events.h) */
+		memcpy(&unnamed, data, JS_EVENT_UNNAMED_SIZE);
+		memset(unnamed.name, 0, sizeof(unnamed.name));
+		data = &unnamed;
+	}
 	if (((const struct js_event *)data)->kind < JS_EV_KIND_MAX)
 		p->consumed_by_kind[((const struct js_event *)data)->kind]++;
 	err = deliver(p, data);
@@ -849,7 +855,7 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	 * records arrive, so a callback slower than the producers would never return */
 	p->batch = 0;
 	p->batch_max = (p->ringbuf_bytes + bpf_map__max_entries(p->skel->maps.remote_events)) /
-		       (sizeof(struct js_event) + 8) + 1;
+		       (JS_EVENT_UNNAMED_SIZE + 8) + 1;	/* the smallest record, its header */
 	p->batch_full = false;
 	err = ring_buffer__consume(p->rb);
 	if (err < 0 && !p->batch_full)

@@ -162,6 +162,34 @@ static void calibrate(struct sampler *s)
 	}
 }
 
+/* trial - --threshold auto: count the gaps above each candidate floor for trial_cycles */
+static void trial(struct sampler *s)
+{
+	uint64_t floor = (uint64_t)JS_THR_AUTO_MULT * s->loop_min_cycles;
+	uint64_t prev, now, d, start, until, iters = 0;
+	const bool lfence = s->cfg.lfence;
+	unsigned k;
+
+	for (k = 0; k < JS_THR_AUTO_STEPS; k++)
+		s->trial_cand[k] = thr_auto_candidate(floor, k);
+	start = prev = read_tsc(lfence);
+	until = start + s->cfg.trial_cycles;
+	for (;;) {
+		now = read_tsc(lfence);
+		d = now - prev;
+		if (__builtin_expect(d > s->trial_cand[0], 0)) {
+			for (k = 0; k < JS_THR_AUTO_STEPS && d > s->trial_cand[k]; k++)
+				s->trial_counts[k]++;
+			if (now >= until)
+				break;
+		} else if (__builtin_expect((++iters & 0xfff) == 0, 0) && now >= until) {
+			break;
+		}
+		prev = now;
+	}
+	s->trial_span = now - start;
+}
+
 /* setup - pin, set policy, allocate and pre-fault NUMA-local memory */
 static int setup(struct sampler *s)
 {
@@ -217,10 +245,13 @@ static void *sampler_main(void *arg)
 	if (setup(s))
 		return NULL;
 	calibrate(s);
+	if (s->cfg.trial_cycles)
+		trial(s);
 	vmexit_measure(&s->vmexit);
 	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
 	while (!*s->cfg.go && !*s->cfg.stop)
 		__builtin_ia32_pause();
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* cfg.threshold_cycles set before go */
 	if (*s->cfg.stop) {
 		s->start_tsc = s->end_tsc = js_rdtscp();
 		__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);

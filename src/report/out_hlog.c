@@ -194,11 +194,14 @@ static void advance(struct hlog_out *h, uint64_t end_ns)
 static int write_header(struct hlog_out *h)
 {
 	const struct js_run *run = h->run;
+	const struct js_thr_auto *a = &run->cfg.thr_auto;
+	char c[JS_HLOG_MAX_HEADER_LINE];
 
+	snprintf(c, sizeof(c), "Logged with jitterscope %s (gap durations in ns above %" PRIu64
+		 "%s, Tag=cpuN per CPU)", JS_VERSION, run->cfg.threshold_ns,
+		 !run->cfg.threshold_auto ? "" : a->raised_because[0] ? " auto, raised" : " auto");
 	return hlog_write_header(h->fp, run->start_epoch_s +
-				 ((double)h->base_ns - (double)run->start_mono_ns) / 1e9,
-				 "Logged with jitterscope " JS_VERSION
-				 " (gap durations in ns, Tag=cpuN per CPU)");
+				 ((double)h->base_ns - (double)run->start_mono_ns) / 1e9, c);
 }
 
 /*

@@ -146,8 +146,8 @@ static void header(FILE *fp, const struct js_run *run)
 		 run->interrupted ? " (interrupted: " : "", run->stop_why,
 		 run->stop_why[0] ? "; " : "", run->interrupted ? "partial results)" : "");
 	html_fact(fp, "duration", b);
-	snprintf(b, sizeof(b), "%s", fmt(d, run->cfg.threshold_ns));
-	html_fact(fp, "threshold", b);
+	html_fact(fp, "threshold", thr_describe(b, sizeof(b), run->cfg.threshold_ns,
+					      run->cfg.threshold_auto, &run->cfg.thr_auto));
 	snprintf(b, sizeof(b), "TSC %.6f GHz fitted to CLOCK_MONOTONIC, residual max %.1f ns",
 		 run->fit.hz / 1e9, run->fit.residual_max_ns);
 	html_fact(fp, "time base", b);

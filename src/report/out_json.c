@@ -8,6 +8,31 @@
 #include "js_report.h"
 #include "js_sampler.h"
 
+/* thr_auto - params.threshold_auto: how --threshold auto chose threshold_ns; null without */
+static void thr_auto(struct js_json *j, const struct js_run_cfg *p)
+{
+	const struct js_thr_auto *t = &p->thr_auto;
+
+	if (!p->threshold_auto) {
+		json_null(j, "threshold_auto");
+		return;
+	}
+	json_obj_begin(j, "threshold_auto");
+	json_str(j, "rule", JS_THR_AUTO_RULE);
+	json_u64(j, "cpu", (uint64_t)t->cpu);
+	json_dbl(j, "loop_min_ns", t->loop_min_ns);
+	json_u64(j, "floor_ns", t->floor_ns);
+	json_u64(j, "chosen_ns", t->chosen_ns);
+	json_dbl(j, "gaps_per_s_at_floor", t->rate_at_floor);
+	json_dbl(j, "gaps_per_s_at_chosen", t->rate_at_chosen);
+	json_dbl(j, "gaps_per_s_max", t->max_rate);
+	if (t->raised_because[0])
+		json_str(j, "raised_because", t->raised_because);
+	else
+		json_null(j, "raised_because");
+	json_obj_end(j);
+}
+
 static void params(struct js_json *j, const struct js_run_cfg *p)
 {
 	json_obj_begin(j, "params");
@@ -21,6 +46,7 @@ static void params(struct js_json *j, const struct js_run_cfg *p)
 	json_arr_end(j);
 	json_u64(j, "duration_ns", p->duration_ns);
 	json_u64(j, "threshold_ns", p->threshold_ns);
+	thr_auto(j, p);
 	json_u64(j, "warmup_ns", p->warmup_ns);
 	json_str(j, "policy", sampler_policy_name(p->policy));
 	json_u64(j, "priority", (uint64_t)p->priority);

@@ -299,6 +299,30 @@ static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, i
 	pop(l, mark);
 }
 
+/* load_thr_auto - params.threshold_auto (newer; absent or null: a -T TIME run) */
+static void load_thr_auto(struct ld *l, const struct jsonp_val *o, struct js_run_cfg *p)
+{
+	const struct jsonp_val *v = get(l, o, "threshold_auto", JSONP_OBJ, NUL);
+	struct js_thr_auto *t = &p->thr_auto;
+	uint64_t cpu = 0;
+	size_t mark;
+
+	if (!v)
+		return;
+	mark = push(l, ".threshold_auto");
+	p->threshold_auto = true;
+	u64_at(l, v, "cpu", REQ, &cpu);
+	t->cpu = (int)JS_MIN(cpu, (uint64_t)JS_CPUS_MAX);
+	dbl_at(l, v, "loop_min_ns", REQ, &t->loop_min_ns);
+	u64_at(l, v, "floor_ns", REQ, &t->floor_ns);
+	u64_at(l, v, "chosen_ns", REQ, &t->chosen_ns);
+	dbl_at(l, v, "gaps_per_s_at_floor", REQ, &t->rate_at_floor);
+	dbl_at(l, v, "gaps_per_s_at_chosen", REQ, &t->rate_at_chosen);
+	dbl_at(l, v, "gaps_per_s_max", REQ, &t->max_rate);
+	str_at(l, v, "raised_because", REQ | NUL, t->raised_because, sizeof(t->raised_because));
+	pop(l, mark);
+}
+
 static void load_params(struct ld *l, const struct jsonp_val *root, struct js_run_cfg *p)
 {
 	const struct jsonp_val *o = get(l, root, "params", JSONP_OBJ, REQ), *a;
@@ -310,6 +334,7 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 	cpu_list(l, o, "house_keeping", p->hk, &p->nhk);
 	u64_at(l, o, "duration_ns", REQ, &p->duration_ns);
 	u64_at(l, o, "threshold_ns", REQ, &p->threshold_ns);
+	load_thr_auto(l, o, p);
 	u64_at(l, o, "warmup_ns", REQ, &p->warmup_ns);
 	p->policy = name_at(l, o, "policy", sampler_policy_from_name);
 	int_at(l, o, "priority", REQ, 0, 99, &p->priority);

@@ -53,7 +53,7 @@ static void exit_cost_line(FILE *fp, const struct js_run *run)
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
-	char buf[32];
+	char buf[32], thr[320];
 
 	fprintf(fp, "jitterscope %s: %zu CPU%s, %s", JS_VERSION, run->ncpus,
 		run->ncpus > 1 ? "s" : "", js_fmt_ns(buf, sizeof(buf), run->wall_ns));
@@ -67,7 +67,8 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "time base: TSC %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
 		"residual max %.1f ns (rms %.1f ns)\n", run->fit.hz / 1e9, run->fit.npairs,
 		run->fit.residual_max_ns, run->fit.residual_rms_ns);
-	fprintf(fp, "threshold: %s", js_fmt_ns(buf, sizeof(buf), run->cfg.threshold_ns));
+	fprintf(fp, "threshold: %s", thr_describe(thr, sizeof(thr), run->cfg.threshold_ns,
+						  run->cfg.threshold_auto, &run->cfg.thr_auto));
 	if (run->probes_on && run->probe_evicted)
 		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
 			" evicted before their gap\n", run->probe_events, run->probe_lost,

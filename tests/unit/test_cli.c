@@ -137,6 +137,18 @@ static void test_thresholds(void **st)
 	assert_int_not_equal(parse("-d", "1", "-T", "1s", NULL), 0);
 	/* until Ctrl-C: any threshold */
 	assert_int_equal(parse("-d", "0", "-T", "2s", NULL), 0);
+	/* auto: calibrated later; the last -T counts; no other word */
+	assert_int_equal(parse("-T", "auto", NULL), 0);
+	assert_true(p.cfg.threshold_auto && p.cfg.threshold_ns == 0);
+	assert_int_equal(parse("-T", "auto", "-T", "3us", NULL), 0);
+	assert_true(!p.cfg.threshold_auto && p.cfg.threshold_ns == 3000);
+	assert_int_equal(parse("-T", "3us", "--threshold", "auto", NULL), 0);
+	assert_true(p.cfg.threshold_auto);
+	assert_int_equal(parse("-d", "1ms", "-T", "auto", NULL), 0);
+	assert_int_not_equal(parse("-T", "Auto", NULL), 0);
+	assert_int_not_equal(parse("-T", "autos", NULL), 0);
+	assert_int_equal(parse("-T", "1us", NULL), 0);
+	assert_false(p.cfg.threshold_auto);
 }
 
 /** -P in rtla's syntax; FIFO/RR need 1..99, other needs 0. */

@@ -1,0 +1,62 @@
+#!/bin/bash
+# measure_threshold_auto.sh - `--threshold auto` on CPU 1: the floor is 8 x the loop's minimum
+# period unless the trial found too many gaps for housekeeping, in which case the report says
+# to what it was raised and why; the text report, the JSON and the hlog header agree on it;
+# every gap recorded is above it and none was dropped.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+
+"$JS" --cpu 1 --duration 3 --threshold auto --json "$TMP/run.json" --gaps "$TMP/gaps.csv" \
+	--hlog "$TMP/run.hlog" >"$TMP/report.txt" 2>"$TMP/err.txt" ||
+	fail "run exited $? ($(cat "$TMP/err.txt"))"
+grep -q "^threshold: .*(auto: " "$TMP/report.txt" ||
+	fail "no auto threshold in the report: $(grep '^threshold' "$TMP/report.txt")"
+
+python3 - "$TMP/run.json" "$TMP/gaps.csv" "$TMP/report.txt" "$TMP/err.txt" "$TMP/run.hlog" <<'PY' ||
+import json, math, sys
+import jsfiles
+run = json.load(open(sys.argv[1]))
+report, err, hlog = (open(f).read() for f in sys.argv[3:6])
+p = run["params"]
+a = p["threshold_auto"]
+assert a is not None, "threshold_auto is null"
+assert a["cpu"] == 1, a
+c = run["cpus"][0]
+# the floor is 8 x the loop minimum this run measured (rounded to whole ns)
+assert abs(a["loop_min_ns"] - c["loop_ns_min"]) < 0.05, (a["loop_min_ns"], c["loop_ns_min"])
+assert abs(a["floor_ns"] - 8 * a["loop_min_ns"]) <= 1, a
+assert a["chosen_ns"] == p["threshold_ns"] >= a["floor_ns"], a
+assert abs(a["gaps_per_s_max"] - 20000) < 1, a
+if a["raised_because"] is None:
+    assert a["chosen_ns"] == a["floor_ns"], a
+    assert a["gaps_per_s_at_floor"] <= a["gaps_per_s_max"], a
+    assert "(auto: 8 x loop min" in report, report
+else:
+    # raised: the trial found too many gaps at the floor, and the tool said so
+    assert a["chosen_ns"] > a["floor_ns"], a
+    assert a["gaps_per_s_at_floor"] > a["gaps_per_s_max"], a
+    assert "raised the floor" in err, err
+    assert "(auto: raised from" in report, report
+print("threshold auto: loop min %.1f ns, floor %d ns, chosen %d ns; trial %.0f gaps/s at the "
+      "floor, %.0f at the chosen; %s" % (a["loop_min_ns"], a["floor_ns"], a["chosen_ns"],
+      a["gaps_per_s_at_floor"], a["gaps_per_s_at_chosen"], a["raised_because"] or "kept"))
+# nothing dropped, every gap above the chosen floor, and the measured rate near the trial's
+assert c["dropped"] == 0, "dropped %d gaps at the auto threshold" % c["dropped"]
+rows = jsfiles.gap_rows(sys.argv[2])
+assert len(rows) == c["gap_count"], (len(rows), c["gap_count"])
+assert all(int(r["duration_ns"]) >= p["threshold_ns"] for r in rows)
+rate = c["gap_count"] / (c["duration_ns"] / 1e9)
+print("measured %d gaps, %.0f/s (probes on), dropped 0" % (c["gap_count"], rate))
+# the hlog header names the floor
+assert ("above %d auto" % p["threshold_ns"]) in hlog.splitlines()[0], hlog.splitlines()[0]
+PY
+	fail "the auto threshold is not what the rule says"
+
+# reloading the JSON keeps it: `report` says the same line
+"$JS" report "$TMP/run.json" >"$TMP/again.txt" 2>"$TMP/err2.txt" ||
+	fail "report of the saved run exited $? ($(cat "$TMP/err2.txt"))"
+diff <(grep '^threshold' "$TMP/report.txt") <(grep '^threshold' "$TMP/again.txt") >&2 ||
+	fail "the saved run's threshold line differs"
+echo "ok: --threshold auto"
+exit 0
