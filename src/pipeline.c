@@ -158,8 +158,10 @@ static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
 	struct js_gap_rec *recs = c->recs;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		recs[i].gap = c->pend[i];       /* the attribution fills (and zeroes) attr */
+		recs[i].label[0] = '\0';
+	}
 	/* the batch form sorts the event window once */
 	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
 			    &pl->copts);
@@ -212,7 +214,9 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 			for (size_t k = 0; k < got; k++) {
 				struct js_gap *g = &c->pend[c->npend++];
 
+				memset(g, 0, sizeof(*g));
 				g->cpu = (uint32_t)c->res->cpu;
+				g->res = (uint32_t)(c->res - pl->run->cpus);
 				g->start_ns = tsc_to_ns(&pl->cal.fit, pl->raw[k].start_tsc);
 				g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
 							     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
@@ -289,26 +293,23 @@ static int setup(struct pipeline *pl)
 		pl->cpu_index[i] = -1;
 	pl->n = p->cfg.ncpus;
 	pl->cp = calloc(pl->n, sizeof(*pl->cp));
-	run->cpus = calloc(pl->n, sizeof(*run->cpus));
-	run->ncpus = pl->n;
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		pl->outs_want_events |= pl->outs->v[i].wants_events;
 	/* only outputs that draw the events (--trace) need a copy of a gap's events */
 	if (pl->outs_want_events)
 		pl->evscratch = malloc(EV_WINDOW_CAP * sizeof(*pl->evscratch));
-	if (!pl->cp || !run->cpus || !pl->raw || (pl->outs_want_events && !pl->evscratch))
+	if (!pl->cp || !pl->raw || (pl->outs_want_events && !pl->evscratch))
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
-		int err;
+		int err = run_add_result(run, JS_SRC_SAMPLER, p->cfg.cpus[i], p->cfg.top);
 
-		pl->cpu_index[p->cfg.cpus[i]] = (int)i;
-		c->res = &run->cpus[i];
-		err = result_cpu_init(c->res, p->cfg.cpus[i], p->cfg.top);
-		if (err)
+		if (err < 0)
 			return err;
+		pl->cpu_index[p->cfg.cpus[i]] = (int)i;
 	}
+	for (size_t i = 0; i < pl->n; i++)
+		pl->cp[i].res = &run->cpus[i];
 	return 0;
 }
 

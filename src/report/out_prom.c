@@ -39,9 +39,9 @@ struct prom_cpu {
 struct prom_out {
 	FILE *fp;
 	char *path, *tmp;       /* tmp NULL for stdout, a FIFO or a device */
-	struct prom_cpu *c;
+	struct prom_cpu *c;     /* per result, in run->cpus' order */
 	size_t nc;
-	int16_t map[JS_CPUS_MAX];
+	const struct js_run *run;
 	bool renamed;
 	int err;
 };
@@ -62,6 +62,54 @@ static int prom_bucket(uint64_t dur_ns)
 	return lo;
 }
 
+/* grow - counters for the results that appeared since (threads, marks); false when out of
+ * memory (the output has failed) */
+static bool grow(struct prom_out *p)
+{
+	struct prom_cpu *v;
+
+	if (p->err || !p->run)
+		return false;
+	if (p->nc >= p->run->ncpus)
+		return true;
+	v = realloc(p->c, p->run->ncpus * sizeof(*v));
+	if (!v) {
+		p->err = -ENOMEM;
+		return false;
+	}
+	memset(v + p->nc, 0, (p->run->ncpus - p->nc) * sizeof(*v));
+	p->c = v;
+	p->nc = p->run->ncpus;
+	return true;
+}
+
+/* labels - the series' labels of result r: `cpu="1"` for a measured CPU; a thread's and the
+ * marks' add their source (and the thread) */
+static const char *labels(char *buf, size_t len, const struct js_cpu_result *r)
+{
+	char name[2 * JS_LABEL_LEN];
+	size_t k = 0;
+
+	switch (r->source) {
+	case JS_SRC_THREAD:
+		/* a label value escapes \, " and newline (the exposition format) */
+		for (const char *s = r->name; *s && k + 2 < sizeof(name); s++) {
+			if (*s == '\\' || *s == '"' || *s == '\n')
+				name[k++] = '\\';
+			name[k++] = *s == '\n' ? 'n' : *s;
+		}
+		name[k] = '\0';
+		snprintf(buf, len, "cpu=\"%d\",source=\"thread\",thread=\"%s\"", r->cpu, name);
+		break;
+	case JS_SRC_MARK:
+		snprintf(buf, len, "cpu=\"%d\",source=\"mark\"", r->cpu);
+		break;
+	default:
+		snprintf(buf, len, "cpu=\"%d\"", r->cpu);
+	}
+	return buf;
+}
+
 static void prom_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
 			size_t nev)
 {
@@ -71,9 +119,9 @@ static void prom_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 
 	(void)ev;
 	(void)nev;
-	if (!p->c || g->gap.cpu >= JS_CPUS_MAX || p->map[g->gap.cpu] < 0)
+	if (!grow(p) || g->gap.res >= p->nc)
 		return;
-	c = &p->c[p->map[g->gap.cpu]];
+	c = &p->c[g->gap.res];
 	c->count[cause][prom_bucket(g->gap.dur_ns)]++;
 	c->sum_ns[cause] += g->gap.dur_ns;
 	c->gaps[cause]++;
@@ -83,15 +131,8 @@ static void prom_run_start(void *ctx, const struct js_run *run)
 {
 	struct prom_out *p = ctx;
 
-	p->c = calloc(run->ncpus ? run->ncpus : 1, sizeof(*p->c));
-	if (!p->c) {
-		p->err = -ENOMEM;
-		return;
-	}
-	p->nc = run->ncpus;
-	for (size_t i = 0; i < run->ncpus; i++)
-		if (run->cpus[i].cpu >= 0 && run->cpus[i].cpu < JS_CPUS_MAX)
-			p->map[run->cpus[i].cpu] = (int16_t)i;
+	p->run = run;
+	grow(p);
 }
 
 /* sec - ns as exact decimal seconds */
@@ -128,7 +169,7 @@ static void histogram(FILE *fp, const char *name, const char *labels, const uint
 static void gap_histograms(FILE *fp, const struct prom_out *p, const struct js_run *run)
 {
 	const char *n = "jitterscope_gap_duration_seconds";
-	char labels[64];
+	char lb[160], lbc[192];
 
 	family(fp, n, "histogram", "Durations of the gaps (the measured CPU taken away from "
 	       "the sampler) in the last run, per measured CPU.");
@@ -140,8 +181,7 @@ static void gap_histograms(FILE *fp, const struct prom_out *p, const struct js_r
 				all[b] += p->c[i].count[c][b];
 			sum += p->c[i].sum_ns[c];
 		}
-		snprintf(labels, sizeof(labels), "cpu=\"%d\"", run->cpus[i].cpu);
-		histogram(fp, n, labels, all, sum);
+		histogram(fp, n, labels(lb, sizeof(lb), &run->cpus[i]), all, sum);
 	}
 	n = "jitterscope_gap_duration_by_cause_seconds";
 	family(fp, n, "histogram", "Durations of the gaps in the last run, per measured CPU "
@@ -150,66 +190,68 @@ static void gap_histograms(FILE *fp, const struct prom_out *p, const struct js_r
 		for (int c = 0; c < JS_CAUSE_MAX; c++) {
 			if (!p->c[i].gaps[c])
 				continue;
-			snprintf(labels, sizeof(labels), "cpu=\"%d\",cause=\"%s\"",
-				 run->cpus[i].cpu, js_cause_name(c));
-			histogram(fp, n, labels, p->c[i].count[c], p->c[i].sum_ns[c]);
+			snprintf(lbc, sizeof(lbc), "%s,cause=\"%s\"",
+				 labels(lb, sizeof(lb), &run->cpus[i]), js_cause_name(c));
+			histogram(fp, n, lbc, p->c[i].count[c], p->c[i].sum_ns[c]);
 		}
 }
 
 static void cause_counters(FILE *fp, const struct prom_out *p, const struct js_run *run)
 {
-	char b[32];
+	char b[32], lb[160];
 
 	family(fp, "jitterscope_gaps_total", "counter", "Gaps in the last run, per measured "
 	       "CPU and primary cause.");
 	for (size_t i = 0; i < p->nc; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
-			fprintf(fp, "jitterscope_gaps_total{cpu=\"%d\",cause=\"%s\"} %" PRIu64 "\n",
-				run->cpus[i].cpu, js_cause_name(c), p->c[i].gaps[c]);
+			fprintf(fp, "jitterscope_gaps_total{%s,cause=\"%s\"} %" PRIu64 "\n",
+				labels(lb, sizeof(lb), &run->cpus[i]), js_cause_name(c),
+				p->c[i].gaps[c]);
 	family(fp, "jitterscope_lost_seconds_total", "counter", "Time lost to each cause "
 	       "class in the last run (net: nested causes counted once; an interruption's "
 	       "entry/exit included; the classes add up to the gap time).");
 	for (size_t i = 0; i < run->ncpus; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
-			fprintf(fp, "jitterscope_lost_seconds_total{cpu=\"%d\",cause=\"%s\"} %s\n",
-				run->cpus[i].cpu, js_cause_name(c),
+			fprintf(fp, "jitterscope_lost_seconds_total{%s,cause=\"%s\"} %s\n",
+				labels(lb, sizeof(lb), &run->cpus[i]), js_cause_name(c),
 				sec(b, sizeof(b), run->cpus[i].causes.cls[c].total_ns));
 }
 
 static void cpu_metrics(FILE *fp, const struct js_run *run)
 {
-	char b[32];
+	char b[32], lb[160];
 
 	family(fp, "jitterscope_gap_max_seconds", "gauge", "Longest gap of the last run per "
 	       "measured CPU (HdrHistogram, 3 significant digits).");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_gap_max_seconds{cpu=\"%d\"} %s\n", run->cpus[i].cpu,
+		fprintf(fp, "jitterscope_gap_max_seconds{%s} %s\n",
+			labels(lb, sizeof(lb), &run->cpus[i]),
 			sec(b, sizeof(b), (uint64_t)hist_max(&run->cpus[i].hist)));
 	family(fp, "jitterscope_measured_seconds", "gauge", "Length of the measured window "
 	       "of the last run per measured CPU.");
 	for (size_t i = 0; i < run->ncpus; i++) {
 		const struct js_cpu_result *r = &run->cpus[i];
 
-		fprintf(fp, "jitterscope_measured_seconds{cpu=\"%d\"} %s\n", r->cpu,
+		fprintf(fp, "jitterscope_measured_seconds{%s} %s\n", labels(lb, sizeof(lb), r),
 			sec(b, sizeof(b), r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0));
 	}
 	family(fp, "jitterscope_gaps_dropped_total", "counter", "Gaps the sampler could not "
 	       "hand over (full ring) in the last run; 0 in a healthy run.");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_gaps_dropped_total{cpu=\"%d\"} %" PRIu64 "\n",
-			run->cpus[i].cpu, run->cpus[i].dropped);
+		fprintf(fp, "jitterscope_gaps_dropped_total{%s} %" PRIu64 "\n",
+			labels(lb, sizeof(lb), &run->cpus[i]), run->cpus[i].dropped);
 	family(fp, "jitterscope_steal_seconds_total", "counter", "Hypervisor steal time "
 	       "inside the gaps of the last run.");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_steal_seconds_total{cpu=\"%d\"} %s\n", run->cpus[i].cpu,
-			sec(b, sizeof(b), run->cpus[i].steal_ns));
+		fprintf(fp, "jitterscope_steal_seconds_total{%s} %s\n",
+			labels(lb, sizeof(lb), &run->cpus[i]), sec(b, sizeof(b), run->cpus[i].steal_ns));
 	if (!run->smi_countable)
 		return;
 	family(fp, "jitterscope_smi_total", "counter", "System management interrupts "
 	       "counted on the measured CPU during the last run.");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_smi_total{cpu=\"%d\"} %" PRIu64 "\n", run->cpus[i].cpu,
-			run->cpus[i].smi);
+		fprintf(fp, "jitterscope_smi_total{%s} %" PRIu64 "\n",
+			labels(lb, sizeof(lb), &run->cpus[i]), run->cpus[i].smi);
 }
 
 static void run_metrics(FILE *fp, const struct js_run *run)
@@ -254,8 +296,9 @@ static int prom_finish(void *ctx, const struct js_run *run)
 	struct prom_out *p = ctx;
 	int err = p->err;
 
-	if (!err && !p->c)
+	if (!p->run)
 		prom_run_start(p, run);         /* no run_start: no gap was seen */
+	grow(p);
 	err = p->err;
 	if (err || !p->fp)
 		goto out;
@@ -295,7 +338,6 @@ int out_prom_new(struct js_output *out, const char *path,
 	(void)params;  /* no settings */
 	if (!p)
 		goto out;
-	memset(p->map, 0xff, sizeof(p->map));
 	p->path = strdup(path);
 	if (!p->path)
 		goto out;

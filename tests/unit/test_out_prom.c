@@ -75,6 +75,7 @@ static void gap(struct fx *f, struct js_output *o, int c, uint64_t dur, uint32_t
 	g.gap.start_ns = t;
 	g.gap.dur_ns = dur;
 	g.gap.cpu = (uint32_t)f->cpus[c].cpu;
+	g.gap.res = (uint32_t)c;       /* its result: the index in run.cpus */
 	g.attr.primary = cause;
 	g.attr.steal_ns = steal;
 	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL) {
