@@ -62,7 +62,8 @@ struct js_thread_stats {
 	uint64_t migrations;                  /* moves to another CPU */
 	uint64_t short_gaps, short_ns;        /* gaps below the threshold: counted only */
 	uint64_t cpus_mask;                   /* the CPUs (0-63) it ran on */
-	bool exited;                          /* it exited during the run (at end_ns) */
+	bool exited;                          /* it exited during the run, at exit_ns */
+	uint64_t exit_ns;
 };
 
 struct js_cpu_result {
@@ -123,7 +124,6 @@ struct js_probe_prog {
 
 struct js_ksyms;
 
-#define JS_FOLLOW_TIDS_MAX 64
 /* the followed threads that get a result of their own; later ones share "(other threads)" */
 #define JS_THREADS_MAX 64
 /* how long events are kept for the marks and the threads' gaps, which arrive after they end */
