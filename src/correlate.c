@@ -173,7 +173,9 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
 		}
 		if (!ev_class(e, &cause, &level) || !ev_overlaps(e, lo, hi))
 			continue;
-		if (o && o->marked && level == LV_OFFCPU && across(e, gs, ge))
+		/* (an interval whose switch was not traced has no known edge: it stays) */
+		if (o && o->marked && level == LV_OFFCPU && across(e, gs, ge) &&
+		    !(e->flags & (JS_F_NOSTART | JS_F_NOEND)))
 			continue;
 		item_init(&sc->it[sc->n++], e, i, gs, ge);
 	}
