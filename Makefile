@@ -72,7 +72,8 @@ $(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # libbpf-bootstrap's way: clang -> bpftool gen object -> bpftool gen skeleton
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h $(wildcard bpf/*.h) $(VMLINUX_H) | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h include/js_follow_events.h $(wildcard bpf/*.h) \
+		   $(VMLINUX_H) | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.bpf.o=.tmp.bpf.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
