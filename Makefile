@@ -94,9 +94,16 @@ $(OUTPUT)/jitterscope: $(OUTPUT)/main.o $(OUTPUT)/libjitterscope.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT)/tests/%: tests/unit/%.c $(OUTPUT)/libjitterscope.a $(wildcard tests/unit/*.h) | $(OUTPUT)/tests
+# what the unit tests share (tests/unit/fixtures.h) is linked into every one of them
+$(OUTPUT)/tests/fixtures.o: tests/unit/fixtures.c $(wildcard tests/unit/*.h) $(HDRS) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -c $< -o $@
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(OUTPUT)/tests/fixtures.o $(OUTPUT)/libjitterscope.a \
+		   $(wildcard tests/unit/*.h) | $(OUTPUT)/tests
 	$(call msg,TEST,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $< $(OUTPUT)/libjitterscope.a $(LDLIBS) -lcmocka -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $< $(OUTPUT)/tests/fixtures.o \
+		$(OUTPUT)/libjitterscope.a $(LDLIBS) -lcmocka -o $@
 
 $(OUTPUT)/tools/%: tests/tools/%.c | $(OUTPUT)/tools
 	$(call msg,TOOL,$@)

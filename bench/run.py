@@ -14,7 +14,6 @@ bench/BENCHMARKS.md.in filled from method_params(), the parameters the sections 
 """
 
 import argparse
-import csv
 import datetime
 import gzip
 import json
@@ -33,6 +32,9 @@ import traceback
 from bisect import bisect_right
 
 import doc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'lib'))
+from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = os.path.join(ROOT, 'build', 'jitterscope')
@@ -475,15 +477,11 @@ def parse_kv(text):
 
 
 def read_inject_log(path):
-    """read_inject_log - [(start_ns, end_ns)] of jsinject's CSV log"""
-    out = []
+    """read_inject_log - [(start_ns, end_ns)] of jsinject's CSV log ([] when unreadable)"""
     try:
-        with open(path) as f:
-            for row in csv.DictReader(f):
-                out.append((int(row['start_ns']), int(row['end_ns'])))
-    except OSError:
-        pass
-    return out
+        return [(s, e) for _, s, e in inject_actions(path)]
+    except (OSError, ValueError):
+        return []
 
 
 class Injector:
@@ -801,38 +799,30 @@ class Bench:
 
 
 def load_sent(path, cpu):
-    """load_sent - [(gap start_ns, sender tid, cause)] of the IPI/TLB causes whose sender is a
-    jitterscope thread, from the causes column of a --gaps CSV"""
+    """load_sent - [(gap start_ns, sender tid, cause, causes)] of the IPI/TLB causes whose
+    sender is a jitterscope thread, from the causes column of a --gaps CSV"""
     out = []
     try:
-        with open(path, newline='') as f:
-            r = csv.reader(f)
-            next(r, None)
-            for row in r:
-                if len(row) < 6 or row[0] != str(cpu) or ' from jitterscope:' not in row[5]:
-                    continue
-                for m in re.finditer(r'(?:^|;)((?:ipi|vector|tlb):[^;=]* from jitterscope:(\d+))=',
-                                     row[5]):
-                    out.append((int(row[1]), int(m.group(2)), m.group(1), row[5][:160]))
-    except OSError:
-        pass
+        rows = gap_rows(path, cpu)
+    except (OSError, ValueError):
+        return out
+    for row in rows:
+        for cls, det, _ in parse_causes(row['causes']):
+            m = re.fullmatch(r'[^;=]* from jitterscope:(\d+)', det)
+            if m and cls in ('ipi', 'vector', 'tlb'):
+                out.append((int(row['start_ns']), int(m.group(1)), cls + ':' + det,
+                            row['causes'][:160]))
     return out
 
 
 def load_gaps(path, cpu):
-    """load_gaps - sorted [(start_ns, duration_ns, cause)] of one CPU from a --gaps CSV"""
-    out = []
+    """load_gaps - sorted [(start_ns, duration_ns, cause)] of one CPU from a --gaps CSV (None
+    when unreadable)"""
     try:
-        with open(path, newline='') as f:
-            r = csv.reader(f)
-            next(r, None)
-            for row in r:
-                if row and row[0] == str(cpu):
-                    out.append((int(row[1]), int(row[2]), row[3]))
-    except OSError:
+        rows = gap_rows(path, cpu)
+    except (OSError, ValueError):
         return None
-    out.sort()
-    return out
+    return sorted((int(r['start_ns']), int(r['duration_ns']), r['cause']) for r in rows)
 
 
 # ---------------------------------------------------------------------------------------------

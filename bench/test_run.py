@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc as D  # noqa: E402
 import ipitrace as I  # noqa: E402
 import run as R  # noqa: E402
+import jsfiles as F  # noqa: E402  (tests/lib, on the path through run.py)
 
 
 class FakeRun:
@@ -90,6 +91,67 @@ class GapsCsv(unittest.TestCase):
                              [(100, 5000), (200, 5000), (400, 5000)])
         finally:
             os.unlink(f.name)
+
+
+def temp_csv(rows):
+    """temp_csv - a file holding rows (lines); the caller unlinks it"""
+    with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as f:
+        f.write('\n'.join(rows) + '\n')
+    return f.name
+
+
+class SharedReaders(unittest.TestCase):
+    """tests/lib/jsfiles.py: the readers bench/run.py and the integration tests share"""
+
+    GAPS = ['cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns,entry_ns,'
+            'entry_causes',
+            '1,300,5,ipi,x,"ipi:call_function from a=b:7=300;timer:local_timer=9",0,0,0,',
+            '0,100,5,task,x,task:x:1=5,0,0,0,',
+            '1,200,7,unexplained,,,0,7,0,']
+
+    def test_causes_column(self):
+        self.assertEqual(F.parse_causes('ipi:call_function from a=b:7=300;timer:local_timer=9'),
+                         [('ipi', 'call_function from a=b:7', 300),
+                          ('timer', 'local_timer', 9)])
+        self.assertEqual(F.parse_causes('task:x:1=?'), [('task', 'x:1', 0)])
+        self.assertEqual(F.parse_causes(''), [])
+
+    def test_gap_rows_by_cpu_with_their_lines(self):
+        path = temp_csv(self.GAPS)
+        try:
+            rows = F.gap_rows(path, 1)
+            self.assertEqual([(r['start_ns'], r['line']) for r in rows], [('300', 2), ('200', 4)])
+            self.assertEqual(len(F.gap_rows(path)), 3)
+            self.assertEqual(R.load_gaps(path, 1), [(200, 7, 'unexplained'), (300, 5, 'ipi')])
+        finally:
+            os.unlink(path)
+
+    def test_a_header_without_the_columns_is_refused(self):
+        path = temp_csv(['cpu,start_ns,duration_ns', '1,2,3'])
+        try:
+            self.assertRaises(ValueError, F.gap_rows, path)
+            self.assertIsNone(R.load_gaps(path, 1))
+            self.assertEqual(R.load_sent(path, 1), [])
+        finally:
+            os.unlink(path)
+        self.assertIsNone(R.load_gaps('/nonexistent/gaps.csv', 1))
+
+    def test_inject_log(self):
+        path = temp_csv(['mode,seq,start_ns,end_ns', 'ipi,0,500,510', 'ipi,1,100,120'])
+        try:
+            self.assertEqual(F.inject_actions(path), [(0, 500, 510), (1, 100, 120)])
+            self.assertEqual(F.inject_actions(path, 'ipi'), [(0, 500, 510), (1, 100, 120)])
+            self.assertRaises(ValueError, F.inject_actions, path, 'pf')
+            self.assertEqual(R.read_inject_log(path), [(500, 510), (100, 120)])
+        finally:
+            os.unlink(path)
+        path = temp_csv(['seq,start_ns,end_ns', '0,1,2'])
+        try:
+            self.assertRaises(ValueError, F.inject_actions, path)
+            self.assertEqual(R.read_inject_log(path), [])
+        finally:
+            os.unlink(path)
+        self.assertEqual(R.read_inject_log('/nonexistent/inject.csv'), [])
 
 
 class Verdicts(unittest.TestCase):

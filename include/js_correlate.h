@@ -44,6 +44,10 @@ struct corr_opts {
 	                           * was not on (it read the clock at both), not a cause */
 };
 
+/* corr_event_cause - the enum js_cause of an event (its class's row: js_cause_info()), or -1
+ * for a kind that is no time on the CPU (an IPI send) */
+int corr_event_cause(const struct js_event *e);
+
 /*
  * corr_attribute - attribute one gap from the events overlapping it.
  * The caller may pass any superset of the events (any order, any CPU); they are

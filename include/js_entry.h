@@ -29,7 +29,8 @@
 #define ENTRY_PRIOR_EXITS 3             /* the prior in a guest, in VM exits */
 #define ENTRY_PRIOR_BARE_NS 1000ull     /* the prior on bare metal */
 
-/* Interruption kinds: one per cause class that enters the kernel from the sampler. */
+/* Interruption kinds, in the entry/exit tables' order: one per cause class of role
+ * JS_ROLE_INTERRUPT, whose row in the class table (causes.c) names its kind. */
 enum entry_kind {
 	ENTRY_TIMER = 0,
 	ENTRY_IPI,

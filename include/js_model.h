@@ -26,7 +26,11 @@ static inline bool js_detail_folded(const char *detail)
 	return detail && !strncmp(detail, "(other: ", 8);
 }
 
-/* Cause classes. The order is the report's order; names are js_cause_name() (causes.c). */
+/*
+ * Cause classes. The order is the report's order. Everything else about a class (name,
+ * colour, role, trace track ...) is its row in causes.c's class table (js_cause_info()): to add
+ * one, docs/DESIGN.md, Recipes.
+ */
 enum js_cause {
 	JS_CAUSE_UNEXPLAINED = 0, /* no event, no steal, no SMI */
 	JS_CAUSE_TASK,            /* another task ran (preemption) */
@@ -47,6 +51,38 @@ enum js_cause {
 	JS_CAUSE_SMI,             /* SMI counter moved */
 	JS_CAUSE_MAX
 };
+
+/* What a cause class is to the models that treat classes apart (js_cause_info.role). */
+enum js_cause_role {
+	JS_ROLE_ACCOUNT = 0,      /* no event of its own: time the accounting gives a gap
+	                           * (unexplained, steal, smi) */
+	JS_ROLE_INTERRUPT,        /* an interruption that enters the kernel from the sampler:
+	                           * given its entry/exit (js_entry.h) */
+	JS_ROLE_NESTED,           /* runs inside an interruption (softirq, hrtimer, tlb) */
+	JS_ROLE_CONTEXT,          /* kernel work in a task's context (fault, work, thp, mm) */
+	JS_ROLE_OFFCPU,           /* the sampler was off its CPU (task, idle) */
+};
+
+/* --trace tracks after "gaps" the class table may use (out_trace's metadata reserve) */
+#define JS_TRACKS_MAX 14
+
+/* One cause class: its row in causes.c's class table, the one place its properties are set. */
+struct js_cause_info {
+	const char *name;         /* "irq": JSON, CSV, reports, --budget, the trace's category */
+	const char *colour;       /* the HTML pages' "#rrggbb" */
+	char letter;              /* the text report's histogram bars */
+	uint8_t role;             /* enum js_cause_role; a context or off-CPU part keeps a
+	                           * gap from being lone (entry.c) */
+	uint8_t entry_kind;       /* JS_ROLE_INTERRUPT: its enum entry_kind (js_entry.h), the
+	                           * place in the entry/exit tables */
+	uint8_t track;            /* --trace: its track's place after "gaps" (1: first; at
+	                           * most JS_TRACKS_MAX), 0: not drawn */
+	bool track_shared;        /* drawn on the track of the class with the same place,
+	                           * which names it (thp on mm's) */
+};
+
+/* js_cause_info - the row of class c; an unknown class gets unexplained's */
+const struct js_cause_info *js_cause_info(uint32_t c);
 
 /* js_cause_name - "task", "irq", ... for enum js_cause; "?" if unknown */
 const char *js_cause_name(enum js_cause c);

@@ -51,6 +51,7 @@ for k in stat_interval swappiness zone_reclaim_mode compaction_proactiveness; do
 	cap /proc/sys/vm/$k
 done
 cap "/boot/config-$(uname -r)"
+cap /sys/module/rcutree/parameters/nohz_full_patience_delay
 
 # IRQs
 cap /proc/irq/default_smp_affinity

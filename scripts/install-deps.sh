@@ -6,8 +6,8 @@
 set -eu
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests \
-libhdrhistogram-java default-jre-headless prometheus chromium libclang-rt-14-dev strace \
-util-linux valgrind clang-format"
+libhdrhistogram-java default-jre-headless prometheus prometheus-node-exporter python3-yaml \
+chromium libclang-rt-14-dev strace util-linux valgrind clang-format"
 if [ "${1:-}" = --list ]; then
 	# shellcheck disable=SC2086
 	printf '%s\n' $PKGS
@@ -23,12 +23,26 @@ if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok ins
    [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then
 	exit 0
 fi
-# prometheus is here for promtool (tests of --prom): if this script installs it, its server
-# is disabled, a daemon on the measured machine being jitter of its own
-had_prom=$(dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -c 'ok installed' || true)
+# prometheus (promtool, and the server the fleet tests start themselves) and
+# prometheus-node-exporter are here for the tests of --prom: if this script installs them,
+# their services are disabled, a daemon on the measured machine being jitter of its own
+# (the tests start and stop their own servers on 127.0.0.1)
+daemons="prometheus prometheus-node-exporter"
+new_daemons=
+for d in $daemons; do
+	dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q 'ok installed' ||
+		new_daemons="$new_daemons $d"
+done
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $PKGS
-if [ "$had_prom" = 0 ] && command -v systemctl >/dev/null 2>&1; then
-	systemctl disable --now prometheus >/dev/null 2>&1 || true
-fi
+for d in $new_daemons; do
+	if command -v systemctl >/dev/null 2>&1; then
+		systemctl disable --now "$d" >/dev/null 2>&1 || true
+	fi
+	# without systemd as PID 1 the package's init script may have started it
+	if [ -x "/etc/init.d/$d" ]; then
+		"/etc/init.d/$d" stop >/dev/null 2>&1 || true
+		update-rc.d "$d" disable >/dev/null 2>&1 || true
+	fi
+done

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * causes.c - the cause classes' names (see js_model.h), the cause table and the
- * cause-annotated gap histogram (see js_causes.h). Pure: no I/O.
+ * causes.c - the class table (each cause class's name, colour, role, track: js_model.h), the
+ * cause table of a run and the cause-annotated gap histogram (js_causes.h). Pure: no I/O.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,39 +9,56 @@
 
 #include "js_causes.h"
 #include "js_cgroup.h"
+#include "js_entry.h"
 #include "js_json.h"
 #include "js_util.h"
 
-static const char *const cause_names[JS_CAUSE_MAX] = {
-	[JS_CAUSE_UNEXPLAINED] = "unexplained",
-	[JS_CAUSE_TASK] = "task",
-	[JS_CAUSE_IDLE] = "idle",
-	[JS_CAUSE_IRQ] = "irq",
-	[JS_CAUSE_TIMER] = "timer",
-	[JS_CAUSE_IPI] = "ipi",
-	[JS_CAUSE_VECTOR] = "vector",
-	[JS_CAUSE_SOFTIRQ] = "softirq",
-	[JS_CAUSE_HRTIMER] = "hrtimer",
-	[JS_CAUSE_NMI] = "nmi",
-	[JS_CAUSE_FAULT] = "fault",
-	[JS_CAUSE_WORK] = "work",
-	[JS_CAUSE_THP] = "thp",
-	[JS_CAUSE_TLB] = "tlb",
-	[JS_CAUSE_MM] = "mm",
-	[JS_CAUSE_STEAL] = "steal",
-	[JS_CAUSE_SMI] = "smi",
+/*
+ * The class table: one row per cause class, the only place its properties are set.
+ * Tracks are the trace's order (irq first after "gaps"); entry kinds the order of the
+ * entry/exit tables (enum entry_kind).
+ */
+static const struct js_cause_info class_table[JS_CAUSE_MAX] = {
+	[JS_CAUSE_UNEXPLAINED] = { "unexplained", "#9e9e9e", '.', JS_ROLE_ACCOUNT },
+	[JS_CAUSE_TASK] = { "task", "#1f77b4", 't', JS_ROLE_OFFCPU, .track = 8 },
+	[JS_CAUSE_IDLE] = { "idle", "#aec7e8", 'z', JS_ROLE_OFFCPU, .track = 9 },
+	[JS_CAUSE_IRQ] = { "irq", "#d62728", 'i', JS_ROLE_INTERRUPT, ENTRY_IRQ, .track = 1 },
+	[JS_CAUSE_TIMER] = { "timer", "#ff7f0e", 't', JS_ROLE_INTERRUPT, ENTRY_TIMER, .track = 2 },
+	[JS_CAUSE_IPI] = { "ipi", "#9467bd", 'p', JS_ROLE_INTERRUPT, ENTRY_IPI, .track = 3 },
+	[JS_CAUSE_VECTOR] = { "vector", "#c5b0d5", 'v', JS_ROLE_INTERRUPT, ENTRY_VECTOR,
+			      .track = 4 },
+	[JS_CAUSE_SOFTIRQ] = { "softirq", "#2ca02c", 's', JS_ROLE_NESTED, .track = 5 },
+	[JS_CAUSE_HRTIMER] = { "hrtimer", "#e6b422", 'h', JS_ROLE_NESTED, .track = 6 },
+	[JS_CAUSE_NMI] = { "nmi", "#8c564b", 'n', JS_ROLE_INTERRUPT, ENTRY_NMI, .track = 7 },
+	[JS_CAUSE_FAULT] = { "fault", "#e377c2", 'f', JS_ROLE_CONTEXT, .track = 11 },
+	[JS_CAUSE_WORK] = { "work", "#17becf", 'w', JS_ROLE_CONTEXT, .track = 10 },
+	[JS_CAUSE_THP] = { "thp", "#bcbd22", 't', JS_ROLE_CONTEXT, .track = 13,
+			   .track_shared = true },
+	[JS_CAUSE_TLB] = { "tlb", "#f7b6d2", 't', JS_ROLE_NESTED, .track = 12 },
+	[JS_CAUSE_MM] = { "mm", "#98df8a", 'm', JS_ROLE_CONTEXT, .track = 13 },
+	[JS_CAUSE_STEAL] = { "steal", "#393b79", 'S', JS_ROLE_ACCOUNT },
+	[JS_CAUSE_SMI] = { "smi", "#000000", 'M', JS_ROLE_ACCOUNT },
 };
+
+/* js_cause_info - the row of class c; an unknown class gets unexplained's */
+const struct js_cause_info *js_cause_info(uint32_t c)
+{
+	return &class_table[c < JS_CAUSE_MAX ? c : JS_CAUSE_UNEXPLAINED];
+}
 
 /* js_cause_name - "task", "irq", ... for enum js_cause; "?" if unknown */
 const char *js_cause_name(enum js_cause c)
 {
-	return (unsigned)c < JS_CAUSE_MAX ? cause_names[c] : "?";
+	return (unsigned)c < JS_CAUSE_MAX ? class_table[c].name : "?";
 }
 
 /* js_cause_from_name - the enum js_cause named name; -1 if none */
 int js_cause_from_name(const char *name)
 {
-	return js_name_index(cause_names, JS_CAUSE_MAX, name);
+	for (int c = 0; name && c < JS_CAUSE_MAX; c++)
+		if (!strcmp(class_table[c].name, name))
+			return c;
+	return -1;
 }
 
 /* part_cgroup - the cgroup of the task a part names: its id, full path and short name

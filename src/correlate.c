@@ -102,6 +102,14 @@ static bool ev_class(const struct js_event *e, uint32_t *cause, uint32_t *level)
 	}
 }
 
+/* corr_event_cause - the cause class of an event, -1 if it is not a CPU interval */
+int corr_event_cause(const struct js_event *e)
+{
+	uint32_t cause, level;
+
+	return ev_class(e, &cause, &level) ? (int)cause : -1;
+}
+
 /* ev_end - end of an event; open intervals run to the end of time, bad ones are points */
 static uint64_t ev_end(const struct js_event *e)
 {

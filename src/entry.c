@@ -5,14 +5,6 @@
 #include "js_entry.h"
 #include "js_util.h"
 
-static const uint32_t kind_cause[ENTRY_KINDS] = {
-	[ENTRY_TIMER] = JS_CAUSE_TIMER,
-	[ENTRY_IPI] = JS_CAUSE_IPI,
-	[ENTRY_IRQ] = JS_CAUSE_IRQ,
-	[ENTRY_VECTOR] = JS_CAUSE_VECTOR,
-	[ENTRY_NMI] = JS_CAUSE_NMI,
-};
-
 /* entry_init - an empty model with its prior */
 void entry_init(struct js_entry *m, double exit_ns)
 {
@@ -21,19 +13,21 @@ void entry_init(struct js_entry *m, double exit_ns)
 				  : ENTRY_PRIOR_BARE_NS;
 }
 
-/* entry_kind_of - the interruption kind of a cause class */
+/* entry_kind_of - the interruption kind of a cause class (its row's entry_kind) */
 int entry_kind_of(uint32_t cause)
 {
-	for (int k = 0; k < ENTRY_KINDS; k++)
-		if (kind_cause[k] == cause)
-			return k;
-	return -1;
+	const struct js_cause_info *ci = js_cause_info(cause);
+
+	return ci->role == JS_ROLE_INTERRUPT ? ci->entry_kind : -1;
 }
 
-/* entry_kind_name - the kind's cause class name */
+/* entry_kind_name - the name of the class of that kind */
 const char *entry_kind_name(int kind)
 {
-	return kind >= 0 && kind < ENTRY_KINDS ? js_cause_name(kind_cause[kind]) : NULL;
+	for (uint32_t c = 0; kind >= 0 && c < JS_CAUSE_MAX; c++)
+		if (entry_kind_of(c) == kind)
+			return js_cause_name(c);
+	return NULL;
 }
 
 /* entry_kind_from_name - the kind of a cause class name */
@@ -94,13 +88,9 @@ static void learn(struct js_entry_kind *k, uint64_t r)
 /* blocks_lone - does a part of this class add more than an interruption's entry/exit */
 static bool blocks_lone(uint32_t cause)
 {
-	switch (cause) {
-	case JS_CAUSE_TASK: case JS_CAUSE_IDLE: case JS_CAUSE_FAULT: case JS_CAUSE_WORK:
-	case JS_CAUSE_THP: case JS_CAUSE_MM:
-		return true;
-	default:
-		return false;
-	}
+	uint8_t role = js_cause_info(cause)->role;
+
+	return role == JS_ROLE_CONTEXT || role == JS_ROLE_OFFCPU;
 }
 
 /* part_kind - the interruption kind of a part, -1 if it is none (a folded part is not) */

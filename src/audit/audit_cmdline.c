@@ -9,6 +9,7 @@
 #define ISOL_DOMAIN 1
 #define ISOL_NOHZ 2
 #define ISOL_MANAGED_IRQ 4
+#define RCU_PATIENCE_MS 1000	/* what tuned's network-latency profile sets */
 
 /* key_eq - kernel parameter names treat '-' and '_' alike */
 static bool key_eq(const char *a, size_t alen, const char *b)
@@ -439,6 +440,41 @@ static void check_console(struct js_audit *a)
 	}
 }
 
+/*
+ * check_rcu_patience - how long RCU lets a nohz_full CPU that runs in the kernel (a system
+ * call, a fault) hold up a grace period before it disturbs it: rcutree.nohz_full_patience_delay
+ * (6.10+, boot only; tuned's network-latency sets 1000 ms)
+ */
+static void check_rcu_patience(struct js_audit *a)
+{
+	const char *path = "/sys/module/rcutree/parameters/nohz_full_patience_delay";
+	struct audit_check *c = audit_add(a, "rcu.nohz_full_patience", -1, SEV_LOW, path);
+	bool nohz = false;
+	int64_t ms;
+	int ret = sysfs_read_s64(path, &ms);
+
+	audit_ck_exp(c, ">= %d ms (rcutree.nohz_full_patience_delay=%d)", RCU_PATIENCE_MS,
+		     RCU_PATIENCE_MS);
+	if (ret == -ENOENT) {
+		audit_ck_skip(c, "no such parameter (a kernel before 6.10)", "");
+		return;
+	}
+	if (ret) {
+		audit_ck_skip_err(c, path, ret);
+		return;
+	}
+	for (size_t i = 0; i < a->ncpus; i++)
+		nohz |= a->cpu[i].nohz_full;
+	audit_ck_obs(c, "%lld ms", (long long)ms);
+	if (!nohz)
+		audit_ck_obs_append(c, "no measured CPU in nohz_full: no effect yet");
+	if (ms < RCU_PATIENCE_MS) {
+		audit_ck_deviate(c);
+		audit_ck_hint(c, "boot with rcutree.nohz_full_patience_delay=%d: else RCU soon IPIs a nohz_full CPU that stays in the kernel",
+			      RCU_PATIENCE_MS);
+	}
+}
+
 /* audit_checks_cmdline - isolation set at boot: isolcpus, nohz_full, rcu_nocbs, flags, console */
 void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 {
@@ -464,6 +500,7 @@ void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 		check_flag(a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
 			   "boot with rcupdate.rcu_normal_after_boot=1: expedited grace periods IPI every CPU");
 	}
+	check_rcu_patience(a);
 	check_flag(a, "skew_tick", SEV_LOW, skew, 1,
 		   "boot with skew_tick=1 so the CPUs' ticks do not contend on the jiffies lock");
 	check_console(a);

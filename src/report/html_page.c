@@ -8,22 +8,10 @@
 #include "js_model.h"
 #include "js_util.h"
 
-static const char *const cause_colour[JS_CAUSE_MAX] = {
-	[JS_CAUSE_UNEXPLAINED] = "#9e9e9e", [JS_CAUSE_TASK] = "#1f77b4",
-	[JS_CAUSE_IDLE] = "#aec7e8",        [JS_CAUSE_IRQ] = "#d62728",
-	[JS_CAUSE_TIMER] = "#ff7f0e",       [JS_CAUSE_IPI] = "#9467bd",
-	[JS_CAUSE_VECTOR] = "#c5b0d5",      [JS_CAUSE_SOFTIRQ] = "#2ca02c",
-	[JS_CAUSE_HRTIMER] = "#e6b422",     [JS_CAUSE_NMI] = "#8c564b",
-	[JS_CAUSE_FAULT] = "#e377c2",       [JS_CAUSE_WORK] = "#17becf",
-	[JS_CAUSE_THP] = "#bcbd22",         [JS_CAUSE_TLB] = "#f7b6d2",
-	[JS_CAUSE_MM] = "#98df8a",          [JS_CAUSE_STEAL] = "#393b79",
-	[JS_CAUSE_SMI] = "#000000",
-};
-
-/* html_cause_colour - unknown classes get the unexplained grey */
+/* html_cause_colour - the class table's colour; unknown classes get the unexplained grey */
 const char *html_cause_colour(uint32_t c)
 {
-	return cause_colour[c < JS_CAUSE_MAX ? c : JS_CAUSE_UNEXPLAINED];
+	return js_cause_info(c)->colour;
 }
 
 /* html_esc - the five characters HTML gives a meaning */
@@ -109,8 +97,8 @@ void html_legend(FILE *fp, const bool *present)
 		if (!present[c])
 			continue;
 		fprintf(fp, "<span data-cause=\"%s\" title=\"click to hide/show\">"
-			"<i style=\"background:%s\"></i>%s</span>", js_cause_name(c), cause_colour[c],
-			js_cause_name(c));
+			"<i style=\"background:%s\"></i>%s</span>", js_cause_name(c),
+			html_cause_colour(c), js_cause_name(c));
 	}
 	fputs("</div>\n", fp);
 }
@@ -173,7 +161,7 @@ static void bar(FILE *fp, const struct html_series *s, int i, double x, double w
 		fprintf(fp, "<rect class=\"c-%s%s\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
 			"height=\"%.2f\" fill=\"%s\"><title>%s%s%s .. %s: %" PRIu64 " of %" PRIu64
 			" gaps%s, primary cause %s</title></rect>\n", js_cause_name(c), cls, x, y, w,
-			seg, cause_colour[c], s->name ? s->name : "", s->name ? ": " : "", l, h,
+			seg, html_cause_colour(c), s->name ? s->name : "", s->name ? ": " : "", l, h,
 			b->count[i][c], b->total[i], rate, js_cause_name(c));
 	}
 }

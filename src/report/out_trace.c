@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "js_correlate.h"
 #include "js_event_names.h"
 #include "js_json.h"
 #include "js_output.h"
@@ -26,26 +27,21 @@
 #define TR_BIN_NS 1000000000ull     /* counter bin width to start with */
 #define TR_TID_STRIDE 10000
 
-enum tr_track {
-	TR_GAPS, TR_IRQ, TR_TIMER, TR_IPI, TR_VECTOR, TR_SOFTIRQ, TR_HRTIMER, TR_NMI,
-	TR_TASK, TR_IDLE, TR_WORK, TR_FAULT, TR_TLB, TR_MM, TR_NTRACKS
-};
+/* tracks: "gaps", then the class table's tracks (js_cause_info.track) */
+#define TR_GAPS 0
+#define TR_NTRACKS (1 + JS_TRACKS_MAX)
 
 _Static_assert(TR_META_PER_CPU >= 2 + 2 * TR_NTRACKS, "metadata reserve covers every track");
 
-/* the cause class an event track shows, whose name it takes (THP steps go with mm) */
-static const uint8_t tr_track_cause[TR_NTRACKS] = {
-	[TR_IRQ] = JS_CAUSE_IRQ, [TR_TIMER] = JS_CAUSE_TIMER, [TR_IPI] = JS_CAUSE_IPI,
-	[TR_VECTOR] = JS_CAUSE_VECTOR, [TR_SOFTIRQ] = JS_CAUSE_SOFTIRQ,
-	[TR_HRTIMER] = JS_CAUSE_HRTIMER, [TR_NMI] = JS_CAUSE_NMI, [TR_TASK] = JS_CAUSE_TASK,
-	[TR_IDLE] = JS_CAUSE_IDLE, [TR_WORK] = JS_CAUSE_WORK, [TR_FAULT] = JS_CAUSE_FAULT,
-	[TR_TLB] = JS_CAUSE_TLB, [TR_MM] = JS_CAUSE_MM,
-};
-
-/* tr_track_name - "gaps", or the track's cause class */
+/* tr_track_name - "gaps", or the name of the class whose track it is (not a sharer's) */
 static const char *tr_track_name(int track)
 {
-	return track == TR_GAPS ? "gaps" : js_cause_name(tr_track_cause[track]);
+	if (track == TR_GAPS)
+		return "gaps";
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++)
+		if (js_cause_info(c)->track == track && !js_cause_info(c)->track_shared)
+			return js_cause_name(c);
+	return "?";
 }
 
 /* A kept gap: its rendered name and args, and the events kept with it. */
@@ -161,26 +157,13 @@ static struct tr_cpu *res_of(struct trace_out *t, uint32_t res)
 	return grow(t) && res < t->ncpus ? &t->cpus[res] : NULL;
 }
 
-/* ev_track - the track an event goes on, -1 for kinds not drawn */
+/* ev_track - the track an event goes on (its class's), -1 for kinds not drawn */
 static int ev_track(const struct js_event *e)
 {
-	switch (e->kind) {
-	case JS_EV_IRQ: return TR_IRQ;
-	case JS_EV_VECTOR:
-		if (e->id == JS_VEC_LOCAL_TIMER)
-			return TR_TIMER;
-		return e->id <= JS_VEC_IRQ_WORK ? TR_IPI : TR_VECTOR;
-	case JS_EV_SOFTIRQ: return TR_SOFTIRQ;
-	case JS_EV_HRTIMER: return TR_HRTIMER;
-	case JS_EV_NMI: return TR_NMI;
-	case JS_EV_FAULT: return TR_FAULT;
-	case JS_EV_TASK: return TR_TASK;
-	case JS_EV_IDLE: return TR_IDLE;
-	case JS_EV_WORK: return TR_WORK;
-	case JS_EV_TLB: return TR_TLB;
-	case JS_EV_THP: case JS_EV_MIGRATE: return TR_MM;
-	default: return -1;
-	}
+	int c = corr_event_cause(e);
+	int track = c < 0 ? 0 : js_cause_info((uint32_t)c)->track;
+
+	return track > 0 && track <= JS_TRACKS_MAX ? track : -1;
 }
 
 static bool ev_point(const struct js_event *e)

@@ -10,8 +10,6 @@
 
 #define BAR_WIDTH 30
 
-static char cause_letter(int c);
-
 /* probe_cost_line - what the probes themselves cost, from kernel bpf_stats */
 static void probe_cost_line(FILE *fp, const struct js_run *run)
 {
@@ -216,7 +214,7 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 			int cw = (int)((b->count[i][c] * (uint64_t)w + b->total[i] / 2) / b->total[i]);
 
 			for (int x = 0; x < cw && k < w; x++)
-				bar[k++] = run->probes_on ? cause_letter(c) : '#';
+				bar[k++] = run->probes_on ? js_cause_info(c)->letter : '#';
 		}
 		while (k < w)
 			bar[k++] = run->probes_on ? '?' : '#';
@@ -230,13 +228,6 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 					100.0 * b->count[i][c] / b->total[i]);
 		fputc('\n', fp);
 	}
-}
-
-static char cause_letter(int c)
-{
-	return c == JS_CAUSE_UNEXPLAINED ? '.' : c == JS_CAUSE_STEAL ? 'S' : c == JS_CAUSE_SMI ? 'M' :
-	       c == JS_CAUSE_IDLE ? 'z' : c == JS_CAUSE_IPI ? 'p' : c == JS_CAUSE_HRTIMER ? 'h' :
-	       js_cause_name(c)[0];
 }
 
 /* band_name - "2.0-5.0 us", "< 2.0 us", ">= 1.0 ms": duration band i of the periodicity */

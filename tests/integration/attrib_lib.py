@@ -74,6 +74,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 # JS_BIN / JSINJECT in the environment point at other builds (make asan sets JS_BIN)
 JS = os.environ.get("JS_BIN") or os.path.join(ROOT, "build", "jitterscope")
@@ -124,48 +127,14 @@ class Gap:
         self.row = n
 
 
-def parse_causes(s):
-    """`class:detail=net_ns;...` -> [(class, detail, net_ns)]"""
-    out = []
-    for part in s.split(";") if s else []:
-        head, _, net = part.rpartition("=")
-        cls, _, detail = head.partition(":")
-        try:
-            out.append((cls, detail, int(net)))
-        except ValueError:
-            out.append((cls, detail, 0))
-    return out
-
-
 def load_log(path, mode=None):
     """jsinject's log -> [(seq, start_ns, end_ns)] in start order"""
-    acts = []
-    with open(path, newline="") as f:
-        rd = csv.DictReader(f)
-        if rd.fieldnames != ["mode", "seq", "start_ns", "end_ns"]:
-            raise ValueError("%s: unexpected header %s" % (path, rd.fieldnames))
-        for r in rd:
-            if mode and r["mode"] != mode:
-                raise ValueError("%s: mode %s, expected %s" % (path, r["mode"], mode))
-            acts.append((int(r["seq"]), int(r["start_ns"]), int(r["end_ns"])))
-    acts.sort(key=lambda a: a[1])
-    return acts
+    return sorted(inject_actions(path, mode), key=lambda a: a[1])
 
 
 def load_gaps(path, cpu):
     """the --gaps CSV -> [Gap] of one CPU in start order"""
-    gaps = []
-    with open(path, newline="") as f:
-        rd = csv.DictReader(f)
-        want = ["cpu", "start_ns", "duration_ns", "cause", "detail", "causes", "steal_ns",
-                "unexplained_ns"]
-        if not rd.fieldnames or not set(want) <= set(rd.fieldnames):
-            raise ValueError("%s: header %s lacks %s" % (path, rd.fieldnames, want))
-        for n, r in enumerate(rd, 2):
-            if int(r["cpu"]) == cpu:
-                gaps.append(Gap(r, n))
-    gaps.sort(key=lambda g: g.start)
-    return gaps
+    return sorted((Gap(r, r["line"]) for r in gap_rows(path, cpu)), key=lambda g: g.start)
 
 
 def has_cause(g, cls, prefix, exact=False):

@@ -31,7 +31,6 @@ held CPU 1 is still judged for naming (a quiet CPU 1 is a precondition, waited f
 sampler's involuntary context switches, from /proc, are printed as the evidence).
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
@@ -161,8 +160,7 @@ def run_hook(d, hook, secs, extra, poll_s, probe):
         return EXIT_FAIL, None, None, rd
     with open(os.path.join(d, "run.json")) as f:
         run = json.load(f)
-    with open(os.path.join(d, "gaps.csv"), newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = al.gap_rows(os.path.join(d, "gaps.csv"))
     if not run["probes"]["enabled"]:
         print("skip: probes unavailable: %s" % run["probes"]["why_disabled"])
         return EXIT_SKIP, run, rows, rd

@@ -19,6 +19,7 @@
 #include "js_audit.h"
 #include "js_json.h"
 #include "js_sysfs.h"
+#include "fixtures.h"
 #include "js_test.h"
 #include "js_util.h"
 #include "../../src/audit/audit_priv.h"
@@ -97,6 +98,7 @@ static void test_tuned(void **state)
 	assert_int_equal(a.cpu[0].node, 0);
 	assert_int_equal(a.cpu[0].deepest_cstate_us, 2);
 	assert_int_equal(audit_irqs_on_cpu(&a, 3, NULL, 0), 0);
+	assert_string_equal(audit_find(&a, "rcu.nohz_full_patience", -1)->observed, "1000 ms");
 	audit_free(&a);
 }
 
@@ -110,7 +112,8 @@ static const struct {
 	{ "kernel.hypervisor", AUDIT_WARN }, { "isolcpus", AUDIT_FAIL },
 	{ "isolcpus.flags", AUDIT_FAIL }, { "nohz_full", AUDIT_FAIL },
 	{ "rcu_nocbs", AUDIT_FAIL }, { "rcu_nocb_poll", AUDIT_WARN },
-	{ "rcu.normal_after_boot", AUDIT_WARN }, { "skew_tick", AUDIT_WARN },
+	{ "rcu.normal_after_boot", AUDIT_WARN }, { "rcu.nohz_full_patience", AUDIT_WARN },
+	{ "skew_tick", AUDIT_WARN },
 	{ "console", AUDIT_WARN }, { "irqaffinity", AUDIT_FAIL },
 	{ "irq.affinity", AUDIT_FAIL }, { "irq.9", AUDIT_FAIL }, { "irq.120", AUDIT_FAIL },
 	{ "irq.130", AUDIT_FAIL }, { "irqbalance", AUDIT_FAIL }, { "tasks.user", AUDIT_FAIL },
@@ -166,6 +169,8 @@ static void test_badly_tuned(void **state)
 	/* the "--" ends the kernel's part of the command line */
 	assert_null(strstr(a.f.cmdline, "single"));
 	assert_non_null(strstr(audit_find(&a, "pm_qos", 3)->observed, "2000000000"));
+	assert_string_equal(audit_find(&a, "rcu.nohz_full_patience", -1)->observed,
+			    "0 ms; no measured CPU in nohz_full: no effect yet");
 	audit_free(&a);
 }
 
@@ -191,7 +196,8 @@ static void test_malformed(void **state)
 {
 	static const char *const skips[] = {
 		"cpu.online", "kernel.hz", "kernel.preempt", "kernel.hypervisor", "isolcpus",
-		"isolcpus.flags", "nohz_full", "rcu_nocbs", "irqaffinity", "tasks.user",
+		"isolcpus.flags", "nohz_full", "rcu_nocbs", "rcu.nohz_full_patience", "irqaffinity",
+		"tasks.user",
 		"tasks.kthreads", "workqueue.cpumask", "timer_migration", "watchdog.nmi",
 		"watchdog.soft", "sched_rt_runtime_us", "mce.ignore_ce", "tuned",
 		"cpufreq.governor", "cstates", "pm_qos", "smt", "clocksource", "tsc.invariant",
@@ -221,42 +227,6 @@ static void test_malformed(void **state)
 	audit_free(&a);
 }
 
-static char scratch[128];
-
-static void put(const char *rel, const char *content)
-{
-	char path[512], *slash;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", scratch, rel);
-	for (slash = strchr(path + strlen(scratch) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(content, fp);
-	fclose(fp);
-}
-
-static int scratch_setup(void **state)
-{
-	(void)state;
-	snprintf(scratch, sizeof(scratch), "/tmp/js-test-audit-XXXXXX");
-	return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int scratch_teardown(void **state)
-{
-	char cmd[256];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 /** An empty tree: everything skips; a missing tree is an error; arguments are checked. */
 static void test_empty_and_args(void **state)
 {
@@ -264,15 +234,15 @@ static void test_empty_and_args(void **state)
 	struct js_audit a;
 
 	(void)state;
-	run(&a, scratch, cpus, 2);
+	run(&a, scratch_dir, cpus, 2);
 	assert_sane(&a);
 	assert_int_equal(audit_count(&a, AUDIT_SKIP), a.n);
 	assert_int_equal(audit_exit_status(&a), JS_EXIT_OK);
 	audit_free(&a);
 	assert_int_equal(audit_run(&a, cpus, 2, "/nonexistent/sysroot"), -ENOENT);
-	assert_int_equal(audit_run(&a, cpus, 0, scratch), -EINVAL);
-	assert_int_equal(audit_run(&a, NULL, 1, scratch), -EINVAL);
-	assert_int_equal(audit_run(&a, big, 1, scratch), -EINVAL);
+	assert_int_equal(audit_run(&a, cpus, 0, scratch_dir), -EINVAL);
+	assert_int_equal(audit_run(&a, NULL, 1, scratch_dir), -EINVAL);
+	assert_int_equal(audit_run(&a, big, 1, scratch_dir), -EINVAL);
 	audit_free(&a);
 	audit_free(&a);	/* idempotent */
 }
@@ -285,13 +255,13 @@ static void test_unreadable(void **state)
 	struct js_audit a;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/proc/sys/vm/stat_interval", scratch);
-	put("/proc/sys/vm/x", "");
+	snprintf(p, sizeof(p), "%s/proc/sys/vm/stat_interval", scratch_dir);
+	scratch_puts("/proc/sys/vm/x", "");
 	assert_int_equal(mkdir(p, 0755), 0);
-	put("/proc/sys/kernel/osrelease", "6.1.0-x\n");
-	put("/boot/config-6.1.0-x", "CONFIG_HZ=300\nCONFIG_NO_HZ_FULL=y\n");
-	put("/proc/cmdline", "nohz_full=0 \"isolcpus=domain,0\" rcu-nocbs=0 loglevel=3\n");
-	run(&a, scratch, cpus, 1);
+	scratch_puts("/proc/sys/kernel/osrelease", "6.1.0-x\n");
+	scratch_puts("/boot/config-6.1.0-x", "CONFIG_HZ=300\nCONFIG_NO_HZ_FULL=y\n");
+	scratch_puts("/proc/cmdline", "nohz_full=0 \"isolcpus=domain,0\" rcu-nocbs=0 loglevel=3\n");
+	run(&a, scratch_dir, cpus, 1);
 	assert_sane(&a);
 	assert_int_equal(verdict(&a, "vm.stat_interval", -1), AUDIT_SKIP);
 	assert_non_null(strstr(audit_find(&a, "vm.stat_interval", -1)->observed, "directory"));
@@ -381,11 +351,11 @@ static void write_counts(unsigned long long loc, unsigned long long irq36, const
 		 " 36:          0 %10llu   PCI-MSIX 1-edge      virtio1-req.0\n"
 		 " 42:          5          5   PCI-MSIX 2-edge      virtio3-tx\n"
 		 "LOC:        100 %10llu   Local timer interrupts\n", irq36, loc);
-	put("/proc/interrupts", buf);
-	put("/proc/softirqs", "                    CPU0       CPU1\n"
+	scratch_puts("/proc/interrupts", buf);
+	scratch_puts("/proc/softirqs", "                    CPU0       CPU1\n"
 	    "      NET_RX:          1          2\n");
-	put("/proc/irq/36/effective_affinity_list", eff36);
-	put("/proc/irq/42/effective_affinity_list", "0\n");
+	scratch_puts("/proc/irq/36/effective_affinity_list", eff36);
+	scratch_puts("/proc/irq/42/effective_affinity_list", "0\n");
 }
 
 /** Snapshots around a "run": deltas per CPU, 32-bit wrap, affinity changes. */
@@ -399,11 +369,11 @@ static void test_snapshot_diff(void **state)
 	FILE *fp;
 
 	(void)state;
-	assert_int_equal(sysfs_set_root(scratch), 0);
+	assert_int_equal(sysfs_set_root(scratch_dir), 0);
 	write_counts(1000, 0xfffffff0ULL, "1\n");
 	assert_int_equal(audit_snapshot_take(&b, cpus, 1), 0);
 	write_counts(1250, 0x10ULL, "0\n");	/* the IRQ counter wrapped; IRQ 36 moved */
-	put("/proc/softirqs", "                    CPU0       CPU1\n"
+	scratch_puts("/proc/softirqs", "                    CPU0       CPU1\n"
 	    "      NET_RX:          1          9\n");
 	assert_int_equal(audit_snapshot_take(&e, cpus, 1), 0);
 	assert_int_equal(audit_snapshot_diff(&b, &e, &d), 0);
@@ -741,14 +711,14 @@ static void test_capture_roundtrip(void **state)
 	if (access("scripts/capture-sysroot.sh", X_OK))
 		fail_msg("no scripts/capture-sysroot.sh: run the tests from the source tree's root");
 	sysfs_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "scripts/capture-sysroot.sh '%s/cap' >/dev/null", scratch);
+	snprintf(cmd, sizeof(cmd), "scripts/capture-sysroot.sh '%s/cap' >/dev/null", scratch_dir);
 	assert_int_equal(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "%s/cap/CAPTURE-INFO", scratch);
+	snprintf(cmd, sizeof(cmd), "%s/cap/CAPTURE-INFO", scratch_dir);
 	assert_int_equal(access(cmd, R_OK), 0);
 	assert_int_equal(sysfs_read_cpulist("/sys/devices/system/cpu/online", &online), 0);
 	cpu = cpuset_isset(&online, 1) ? 1 : 0;
 	run(&live, NULL, &cpu, 1);
-	snprintf(cmd, sizeof(cmd), "%s/cap", scratch);
+	snprintf(cmd, sizeof(cmd), "%s/cap", scratch_dir);
 	run(&cap, cmd, &cpu, 1);
 	assert_sane(&cap);
 	for (size_t i = 0; i < live.n; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_budget.h"
 #include "js_result.h"
 
@@ -145,23 +146,12 @@ static void gap(struct js_cpu_result *r, uint64_t *t, uint64_t dur, uint32_t cau
 {
 	struct js_gap_rec g;
 
-	memset(&g, 0, sizeof(g));
-	g.gap.start_ns = *t;
-	g.gap.dur_ns = dur;
-	g.gap.cpu = (uint32_t)r->cpu;
-	g.attr.primary = cause;
+	fx_rec(&g, (uint32_t)r->cpu, *t, dur);
 	if (cause != JS_CAUSE_UNEXPLAINED) {
-		g.attr.nparts = 1;
-		g.attr.parts[0].cause = cause;
-		g.attr.parts[0].count = 1;
-		g.attr.parts[0].net_ns = dur;
-		g.attr.covered_ns = dur;
+		fx_part(&g, cause, "x", 1, dur);
 		g.attr.nevents = 1;
-		snprintf(g.attr.detail, sizeof(g.attr.detail), "x");
-		snprintf(g.attr.parts[0].detail, sizeof(g.attr.parts[0].detail), "x");
-	} else {
-		g.attr.unexplained_ns = dur;
 	}
+	fx_primary(&g, cause, cause != JS_CAUSE_UNEXPLAINED ? "x" : "");
 	result_add_gap(r, &g);
 	*t += 1000000;
 }
@@ -171,18 +161,8 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 	uint64_t t = 1000000000;
 
-	if (!f)
+	if (!f || fx_run(&f->run, f->cpus, 2, 1000000000, 2000000000))
 		return -1;
-	f->run.cpus = f->cpus;
-	f->run.ncpus = 2;
-	f->run.probes_on = true;
-	f->run.smi_countable = true;
-	for (int i = 0; i < 2; i++) {
-		if (result_cpu_init(&f->cpus[i], i ? 3 : 1, 4))
-			return -1;
-		f->cpus[i].start_ns = 1000000000;
-		f->cpus[i].end_ns = 2000000000;
-	}
 	/* CPU 1: 97 x 1 us unexplained, irq 20 us, timer 40 us, task 100 us; 2 SMIs */
 	for (int i = 0; i < 97; i++)
 		gap(&f->cpus[0], &t, 1000, JS_CAUSE_UNEXPLAINED);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_causes.c - cause table totals, ordering, bounded memory; cause-annotated buckets. */
+/* test_causes.c - the class table; cause table totals, ordering, bounded memory;
+ * cause-annotated buckets. */
 #include <linux/types.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,23 +14,16 @@
 #include "js_causes.h"
 #include "js_cgroup.h"
 #include "js_correlate.h"
-#include "gap_parts.h"
+#include "js_entry.h"
+#include "fixtures.h"
 
+/* rec_init - the next gap of dur, after the previous one */
 static void rec_init(struct js_gap_rec *r, uint64_t dur)
 {
 	static uint64_t t = 1000000;
 
-	memset(r, 0, sizeof(*r));
-	r->gap.start_ns = t;
-	r->gap.dur_ns = dur;
+	fx_rec(r, 0, t, dur);
 	t += 10 * dur + 1000;
-}
-
-static void finish(struct js_gap_rec *r, uint32_t primary, const char *detail)
-{
-	r->attr.primary = primary;
-	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", detail);
-	corr_finish(&r->attr, r->gap.dur_ns);
 }
 
 static const struct js_cause_src *find(const struct js_causes *c, uint32_t cause, const char *d)
@@ -55,16 +49,16 @@ static void fill_five(struct js_causes *c)
 	struct js_gap_rec r;
 
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 50);
-	add(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 30);
-	finish(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 50);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 30);
+	fx_primary(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
 	causes_add_gap(c, &r);
 
 	rec_init(&r, 60);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 20);
-	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 2, 10);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 20);
+	fx_part(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 2, 10);
 	r.attr.steal_ns = 10;
-	finish(&r, JS_CAUSE_TIMER, "local_timer");
+	fx_primary(&r, JS_CAUSE_TIMER, "local_timer");
 	causes_add_gap(c, &r);
 
 	rec_init(&r, 40);
@@ -78,9 +72,9 @@ static void fill_five(struct js_causes *c)
 	causes_add_gap(c, &r);
 
 	rec_init(&r, 200);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 150);
-	add(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update", 1, 10);
-	finish(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 150);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update", 1, 10);
+	fx_primary(&r, JS_CAUSE_TASK, "kworker/1:0:99 vmstat_update");
 	causes_add_gap(c, &r);
 }
 
@@ -156,14 +150,14 @@ static void test_fault_key(void **state)
 	(void)state;
 	causes_init(c);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1 @0x1000", 1, 5);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)", 1, 7);
-	finish(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)");
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x1000", 1, 5);
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)", 1, 7);
+	fx_primary(&r, JS_CAUSE_FAULT, "fault user a:1 @0x7f00beef (sampler)");
 	causes_add_gap(c, &r);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1", 3, 20);
-	add(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000", 1, 30);   /* same source twice */
-	finish(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000");
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1", 3, 20);
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000", 1, 30);   /* same source twice */
+	fx_primary(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000");
 	causes_add_gap(c, &r);
 
 	f = find(c, JS_CAUSE_FAULT, "fault user a:1");
@@ -195,22 +189,22 @@ static void test_by_cgroup(void **state)
 	assert_int_equal(cgroups_add(cg, 1, "/"), 0);
 	causes_init(c);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]", 1, 50);
+	fx_part(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]", 1, 50);
 	r.attr.parts[0].cgroup = 7;
-	add(&r, JS_CAUSE_TASK, "nginx:813 [nginx.service]", 1, 20);
+	fx_part(&r, JS_CAUSE_TASK, "nginx:813 [nginx.service]", 1, 20);
 	r.attr.parts[1].cgroup = 7;
-	add(&r, JS_CAUSE_TASK, "kworker/1:2:77", 1, 10);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:2:77", 1, 10);
 	r.attr.parts[2].cgroup = 1;
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 5);
 	r.attr.steal_ns = 5;
-	finish(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]");
+	fx_primary(&r, JS_CAUSE_TASK, "nginx:812 [nginx.service]");
 	causes_add_cgroups(c, &r, cg);
 	rec_init(&r, 40);
-	add(&r, JS_CAUSE_IPI, "reschedule from nginx:812 [nginx.service]", 1, 2);
+	fx_part(&r, JS_CAUSE_IPI, "reschedule from nginx:812 [nginx.service]", 1, 2);
 	r.attr.parts[0].cgroup = 7;
-	add(&r, JS_CAUSE_TASK, "gone:9", 1, 30);
+	fx_part(&r, JS_CAUSE_TASK, "gone:9", 1, 30);
 	r.attr.parts[1].cgroup = 99;
-	finish(&r, JS_CAUSE_TASK, "gone:9");
+	fx_primary(&r, JS_CAUSE_TASK, "gone:9");
 	causes_add_cgroups(c, &r, cg);
 
 	assert_int_equal(c->ngaps, 2);
@@ -249,16 +243,16 @@ static void test_overflow(void **state)
 	for (int i = 0; i < 600; i++) {
 		snprintf(d, sizeof(d), "dev%d:%d", i, 100 + i);
 		rec_init(&r, 1 + i);
-		add(&r, JS_CAUSE_IRQ, d, 1, 1 + i);
-		finish(&r, JS_CAUSE_IRQ, d);
+		fx_part(&r, JS_CAUSE_IRQ, d, 1, 1 + i);
+		fx_primary(&r, JS_CAUSE_IRQ, d);
 		causes_add_gap(c, &r);
 		sum += 1 + i;
 	}
 	/* a new class after the table is full still has its own "(other)" */
 	rec_init(&r, 10);
-	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 4);
-	add(&r, JS_CAUSE_IRQ, "(other: 2 sources)", 2, 6);
-	finish(&r, JS_CAUSE_SOFTIRQ, "NET_RX");
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 4);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 2 sources)", 2, 6);
+	fx_primary(&r, JS_CAUSE_SOFTIRQ, "NET_RX");
 	causes_add_gap(c, &r);
 	sum += 10;
 
@@ -289,15 +283,15 @@ static void test_gap_fold(void **state)
 	(void)state;
 	causes_init(c);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_TASK, "head:500", 1, 60);
-	add(&r, JS_CAUSE_IRQ, "(other: 5 sources)", 7, 30);
-	finish(&r, JS_CAUSE_TASK, "head:500");
+	fx_part(&r, JS_CAUSE_TASK, "head:500", 1, 60);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 5 sources)", 7, 30);
+	fx_primary(&r, JS_CAUSE_TASK, "head:500");
 	causes_add_gap(c, &r);
 	rec_init(&r, 100);
-	add(&r, JS_CAUSE_TASK, "head:500", 1, 50);
-	add(&r, JS_CAUSE_IRQ, "(other: 17 sources)", 20, 40);
-	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 5);
-	finish(&r, JS_CAUSE_TASK, "head:500");
+	fx_part(&r, JS_CAUSE_TASK, "head:500", 1, 50);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 17 sources)", 20, 40);
+	fx_part(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 5);
+	fx_primary(&r, JS_CAUSE_TASK, "head:500");
 	causes_add_gap(c, &r);
 
 	o = find(c, JS_CAUSE_IRQ, "(other)");
@@ -327,8 +321,8 @@ static void test_merge(void **state)
 	fill_five(a);
 	fill_five(b);
 	rec_init(&r, 1000);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 900);
-	finish(&r, JS_CAUSE_WORK, "vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 900);
+	fx_primary(&r, JS_CAUSE_WORK, "vmstat_update");
 	causes_add_gap(b, &r);
 	causes_merge(a, b);
 	assert_int_equal(a->ngaps, 11);
@@ -348,6 +342,53 @@ static void test_merge(void **state)
 }
 
 /* 1-2-5 bucket bounds from 100 ns to 100 s */
+/* the class table: every row complete; tracks numbered 1..N (thp shares mm's); every
+ * entry/exit kind named by exactly one interruption; unknown classes read as unexplained */
+static void test_class_table(void **state)
+{
+	int tracks = 0, kinds[ENTRY_KINDS] = { 0 };
+	bool track_named[JS_TRACKS_MAX + 1] = { false };
+
+	(void)state;
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++) {
+		const struct js_cause_info *ci = js_cause_info(c);
+
+		assert_non_null(ci->name);
+		assert_int_equal(js_cause_from_name(ci->name), (int)c);
+		assert_non_null(ci->colour);
+		assert_int_equal(strlen(ci->colour), 7);
+		assert_int_equal(ci->colour[0], '#');
+		assert_int_equal(strspn(ci->colour + 1, "0123456789abcdef"), 6);
+		assert_true(ci->letter > ' ' && ci->letter < 127);
+		assert_true(ci->role <= JS_ROLE_OFFCPU);
+		assert_true(ci->track <= JS_TRACKS_MAX);
+		assert_false(ci->track_shared && !ci->track);
+		if (ci->track && !ci->track_shared) {
+			assert_false(track_named[ci->track]);     /* one class names a track */
+			track_named[ci->track] = true;
+			tracks = ci->track > tracks ? ci->track : tracks;
+		}
+		if (ci->role == JS_ROLE_INTERRUPT) {
+			assert_true(ci->entry_kind < ENTRY_KINDS);
+			kinds[ci->entry_kind]++;
+			assert_int_equal(entry_kind_of(c), ci->entry_kind);
+		} else {
+			assert_int_equal(entry_kind_of(c), -1);
+		}
+		/* the accounting classes have no event, so no track */
+		assert_true(ci->role != JS_ROLE_ACCOUNT || !ci->track);
+	}
+	for (int t = 1; t <= tracks; t++)
+		assert_true(track_named[t]);                    /* no hole */
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++)         /* a sharer's track has an owner */
+		assert_true(!js_cause_info(c)->track_shared || track_named[js_cause_info(c)->track]);
+	for (int k = 0; k < ENTRY_KINDS; k++)
+		assert_int_equal(kinds[k], 1);
+	assert_ptr_equal(js_cause_info(JS_CAUSE_MAX), js_cause_info(JS_CAUSE_UNEXPLAINED));
+	assert_string_equal(js_cause_info(JS_CAUSE_THP)->name, "thp");
+	assert_int_equal(js_cause_info(JS_CAUSE_THP)->track, js_cause_info(JS_CAUSE_MM)->track);
+}
+
 static void test_bucket_bounds(void **state)
 {
 	(void)state;
@@ -407,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_gap_fold),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_class_table),
 		cmocka_unit_test(test_bucket_bounds),
 		cmocka_unit_test(test_buckets),
 	};

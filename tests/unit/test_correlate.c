@@ -10,25 +10,19 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_correlate.h"
 #include "js_util.h"
 
 #define CPU 1
 
+/* ev_mk - an event on CPU; an IPI send is a call-function one */
 static struct js_event ev_mk(uint32_t kind, uint64_t s, uint64_t e, uint32_t id, const char *name)
 {
-	struct js_event ev;
+	struct js_event ev = fx_event(kind, s, e, CPU, id, name);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.start_ns = s;
-	ev.end_ns = e;
-	ev.cpu = CPU;
-	ev.id = id;
 	if (kind == JS_EV_IPI_SEND)
 		ev.callback = 0xf00;    /* a call-function IPI (no symbol); reschedules: 0 */
-	if (name)
-		memcpy(ev.name, name, strnlen(name, JS_NAME_LEN));
 	return ev;
 }
 
@@ -37,14 +31,6 @@ static struct js_gap gap_mk(uint64_t s, uint64_t dur)
 	struct js_gap g = { .start_ns = s, .dur_ns = dur, .cpu = CPU };
 
 	return g;
-}
-
-static const struct js_part *part(const struct js_attr *a, uint32_t cause, const char *detail)
-{
-	for (uint32_t i = 0; i < a->nparts; i++)
-		if (a->parts[i].cause == cause && !strcmp(a->parts[i].detail, detail))
-			return &a->parts[i];
-	return NULL;
 }
 
 static uint64_t parts_sum(const struct js_attr *a)
@@ -87,13 +73,13 @@ static void test_nesting(void **state)
 	(void)state;
 	assert_int_equal(corr_attribute(&g, ev, 3, &opts, &a), 0);
 	assert_int_equal(a.nparts, 3);
-	p = part(&a, JS_CAUSE_TASK, "ksoftirqd/1:321");
+	p = fx_find_part(&a, JS_CAUSE_TASK, "ksoftirqd/1:321");
 	assert_non_null(p);
 	assert_int_equal(p->net_ns, 50);
-	p = part(&a, JS_CAUSE_SOFTIRQ, "NET_RX");
+	p = fx_find_part(&a, JS_CAUSE_SOFTIRQ, "NET_RX");
 	assert_non_null(p);
 	assert_int_equal(p->net_ns, 40);
-	p = part(&a, JS_CAUSE_IRQ, "virtio1-req.0:36");
+	p = fx_find_part(&a, JS_CAUSE_IRQ, "virtio1-req.0:36");
 	assert_non_null(p);
 	assert_int_equal(p->net_ns, 10);
 	assert_int_equal(a.covered_ns, 100);
@@ -126,10 +112,11 @@ static void test_timer_hrtimer(void **state)
 	assert_int_equal(corr_attribute(&g, ev, 4, &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TIMER);
 	assert_string_equal(a.detail, "local_timer");
-	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 18);
-	assert_int_equal(part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns, 12);
-	assert_int_equal(part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->count, 2);
-	assert_int_equal(part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 8);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 18);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER,
+				      "hrtimer tick_nohz_handler")->net_ns, 12);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->count, 2);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 8);
 	assert_int_equal(a.covered_ns, 38);
 	assert_int_equal(a.unexplained_ns, 22);
 }
@@ -164,8 +151,8 @@ static void test_back_to_back(void **state)
 	assert_int_equal(a1.covered_ns, 50);
 	assert_int_equal(a1.unexplained_ns, 50);
 	assert_int_equal(a2.nparts, 2);
-	assert_int_equal(part(&a2, JS_CAUSE_TASK, "migration/1:9")->net_ns, 40);
-	assert_int_equal(part(&a2, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
+	assert_int_equal(fx_find_part(&a2, JS_CAUSE_TASK, "migration/1:9")->net_ns, 40);
+	assert_int_equal(fx_find_part(&a2, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
 	assert_int_equal(a2.covered_ns, 50);
 	assert_int_equal(a2.primary, JS_CAUSE_TASK);
 	assert_int_equal(a1.covered_ns + a2.covered_ns, 100);
@@ -188,17 +175,17 @@ static void test_edges(void **state)
 	(void)state;
 	assert_int_equal(corr_attribute(&g, ev, 5, NULL, &a), 0);
 	assert_int_equal(a.nparts, 2);
-	assert_int_equal(part(&a, JS_CAUSE_IRQ, "virtio0-output.0:42")->net_ns, 20);
-	assert_int_equal(part(&a, JS_CAUSE_SOFTIRQ, "NET_TX")->net_ns, 20);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IRQ, "virtio0-output.0:42")->net_ns, 20);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "NET_TX")->net_ns, 20);
 	assert_int_equal(a.covered_ns, 40);
 	assert_int_equal(a.unexplained_ns, 60);
 
 	assert_int_equal(corr_attribute(&g, ev, 5, &o, &a), 0);
 	assert_int_equal(a.nparts, 5);
 	assert_int_equal(a.nevents, 5);
-	assert_int_equal(part(&a, JS_CAUSE_IPI, "irq_work")->net_ns, 0);
-	assert_int_equal(part(&a, JS_CAUSE_TLB, "remote_shootdown")->count, 1);
-	assert_int_equal(part(&a, JS_CAUSE_IRQ, "touching:1")->net_ns, 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IPI, "irq_work")->net_ns, 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TLB, "remote_shootdown")->count, 1);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IRQ, "touching:1")->net_ns, 0);
 	assert_int_equal(a.covered_ns, 40);
 	assert_int_equal(parts_sum(&a), 40);
 }
@@ -225,16 +212,18 @@ static void test_point_events(void **state)
 	ev[5].addr = 0xffff888000000000ull;
 	assert_int_equal(corr_attribute(&g, ev, 6, &opts, &a), 0);
 	assert_int_equal(a.nevents, 6);
-	p = part(&a, JS_CAUSE_FAULT, "fault user jsinject:77");
+	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user jsinject:77");
 	assert_non_null(p);
 	assert_int_equal(p->count, 3);
 	assert_int_equal(p->net_ns, 5);
-	p = part(&a, JS_CAUSE_FAULT, "fault user jitterscope:4242 @0x7f0000001000 (sampler)");
+	p = fx_find_part(&a, JS_CAUSE_FAULT,
+			 "fault user jitterscope:4242 @0x7f0000001000 (sampler)");
 	assert_non_null(p);
 	assert_int_equal(p->count, 1);
 	assert_int_equal(p->net_ns, 0);
-	assert_non_null(part(&a, JS_CAUSE_FAULT, "fault kernel kthread:5 @0xffff888000000000"));
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 75);
+	assert_non_null(fx_find_part(&a, JS_CAUSE_FAULT,
+				     "fault kernel kthread:5 @0xffff888000000000"));
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 75);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_int_equal(a.covered_ns, 80);
 }
@@ -260,12 +249,14 @@ static void test_kworker_work(void **state)
 	assert_int_equal(corr_attribute(&g, ev, 6, &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "kworker/1:2:123 vmstat_update");
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update")->net_ns, 30);
-	assert_int_equal(part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 45);
-	assert_int_equal(part(&a, JS_CAUSE_WORK, "lru_add_drain_per_cpu")->net_ns, 20);
-	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 5);
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:0:124 fallback_name")->net_ns, 40);
-	assert_int_equal(part(&a, JS_CAUSE_WORK, "fallback_name")->net_ns, 10);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK,
+				      "kworker/1:2:123 vmstat_update")->net_ns, 30);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 45);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "lru_add_drain_per_cpu")->net_ns, 20);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 5);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK,
+				      "kworker/1:0:124 fallback_name")->net_ns, 40);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "fallback_name")->net_ns, 10);
 	assert_int_equal(a.covered_ns, 150);
 }
 
@@ -288,7 +279,7 @@ static void test_work_off_cpu(void **state)
 	(void)state;
 	ev[0].addr = 0xa6;
 	assert_int_equal(corr_attribute(&g, ev, 3, &opts, &a), 0);
-	assert_null(part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred"));
+	assert_null(fx_find_part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred"));
 	assert_int_equal(a.primary, JS_CAUSE_SOFTIRQ);
 	assert_string_equal(a.detail, "NET_RX");
 	assert_int_equal(a.covered_ns, 6980);
@@ -297,12 +288,12 @@ static void test_work_off_cpu(void **state)
 	assert_int_equal(corr_attribute(&g2, ev, 3, &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "kworker/u4:1:77 bpf_map_free_deferred");
-	assert_int_equal(part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred")->net_ns, 10000);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred")->net_ns, 10000);
 	assert_int_equal(a.covered_ns, 10000);
 	/* another worker's run does not hold it */
 	ev[2].id = 78;
 	assert_int_equal(corr_attribute(&g2, ev, 3, &opts, &a), 0);
-	assert_null(part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred"));
+	assert_null(fx_find_part(&a, JS_CAUSE_WORK, "bpf_map_free_deferred"));
 	assert_string_equal(a.detail, "kworker/u4:1:78");
 }
 
@@ -346,29 +337,31 @@ static void test_cgroup_names(void **state)
 	ev[6].addr = 12345;     /* not known to the table */
 	assert_int_equal(corr_attribute(&g, ev, 8, &o, &a), 0);
 	assert_string_equal(a.detail, "jsinject:4242 [jsinject-test.scope]");
-	p = part(&a, JS_CAUSE_TASK, "jsinject:4242 [jsinject-test.scope]");
+	p = fx_find_part(&a, JS_CAUSE_TASK, "jsinject:4242 [jsinject-test.scope]");
 	assert_non_null(p);
 	assert_int_equal(p->cgroup, 7);
-	p = part(&a, JS_CAUSE_FAULT, "fault user jsinject:4242 [jsinject-test.scope] @0x0");
+	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user jsinject:4242 [jsinject-test.scope] @0x0");
 	assert_non_null(p);
 	assert_int_equal(p->cgroup, 7);
-	p = part(&a, JS_CAUSE_IPI, "call_function_single from perf:88 [nginx.service]");
+	p = fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from perf:88 [nginx.service]");
 	assert_non_null(p);
 	assert_int_equal(p->cgroup, 9);
-	p = part(&a, JS_CAUSE_TASK, "kworker/1:2:77");
+	p = fx_find_part(&a, JS_CAUSE_TASK, "kworker/1:2:77");
 	assert_non_null(p);
 	assert_int_equal(p->cgroup, 1);
 	/* the address only where it fits whole: the cgroup goes first */
-	assert_non_null(part(&a, JS_CAUSE_FAULT,
-			     "fault user jitterscope:3000 [docker:3f2a1b4c5d6e] (sampler)"));
-	p = part(&a, JS_CAUSE_TASK, "nginx:55");
+	p = fx_find_part(&a, JS_CAUSE_FAULT,
+			 "fault user jitterscope:3000 [docker:3f2a1b4c5d6e] (sampler)");
+	assert_non_null(p);
+	p = fx_find_part(&a, JS_CAUSE_TASK, "nginx:55");
 	assert_non_null(p);
 	assert_int_equal(p->cgroup, 12345);
-	assert_int_equal(part(&a, JS_CAUSE_FAULT, "fault user nginx:55 @0x0")->cgroup, 12345);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT,
+				      "fault user nginx:55 @0x0")->cgroup, 12345);
 	/* without the table: the ids, no names */
 	assert_int_equal(corr_attribute(&g, ev, 8, NULL, &a), 0);
 	assert_string_equal(a.detail, "jsinject:4242");
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "jsinject:4242")->cgroup, 7);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "jsinject:4242")->cgroup, 7);
 	/* a long name is shortened to fit, its bracket kept; the sender always whole */
 	ev[0].addr = 10;
 	memcpy(ev[0].name, "a_fifteen_chars", 15);
@@ -412,11 +405,11 @@ static void test_ipi_sender(void **state)
 	assert_int_equal(a.nevents, 3);
 	assert_int_equal(a.primary, JS_CAUSE_IPI);
 	assert_string_equal(a.detail, "call_function_single from perf:88");
-	assert_int_equal(part(&a, JS_CAUSE_IPI, "reschedule from other:99")->net_ns, 50);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "irq_work"));
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IPI, "reschedule from other:99")->net_ns, 50);
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "irq_work"));
 	/* with the default window the second vector takes the later send anyway */
 	assert_int_equal(corr_attribute(&g, ev, 7, NULL, &a), 0);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule from other:99"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "reschedule from other:99"));
 	/* the function the sender queued is named when it has a symbol */
 	ev[1].callback = 0xa4;
 	o.sym = sym;
@@ -447,10 +440,10 @@ static void test_ipi_sender_long_gap(void **state)
 
 	(void)state;
 	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
 	ev[0].start_ns = ev[0].end_ns = 1000000 - CORR_IPI_WINDOW_NS - 1;
 	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single"));
 }
 
 /* a "911 us local timer" with 900 us of steal inside is an 11 us tick: the host took the
@@ -471,7 +464,7 @@ static void test_steal_inside_event(void **state)
 	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "jsinject:42");
-	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 11000);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 11000);
 	assert_int_equal(a.covered_ns, 11000 + 839000);
 	a.steal_ns = 900000;            /* what steal_allocate gives the gap from the readings */
 	corr_finish(&a, g.dur_ns);
@@ -500,7 +493,7 @@ static void test_untraced_switch_primary(void **state)
 	/* tokio: net 0.8 ms (before kdamond), inclusive 5 ms but unsure; kdamond 4.2 ms sure */
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "kdamond.0:77");
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "tokio-rt-worker:1234")->net_ns, 799000);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "tokio-rt-worker:1234")->net_ns, 799000);
 	/* without the flag the longer interval is the primary, as before */
 	ev[0].flags = 0;
 	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
@@ -518,6 +511,7 @@ static void test_sampler_fault_tail(void **state)
 		ev_mk(JS_EV_TASK, 500, 900, 77, "kworker/1:1"),
 	};
 	struct js_gap g = gap_mk(0, 1000);
+	const struct js_part *p;
 	struct js_attr a;
 
 	(void)state;
@@ -540,23 +534,23 @@ static void test_sampler_fault_tail(void **state)
 	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
 	a.steal_ns = 350;
 	corr_finish(&a, g.dur_ns);
-	assert_int_equal(part(&a, JS_CAUSE_FAULT, a.detail)->net_ns, 350);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT, a.detail)->net_ns, 350);
 	assert_int_equal(a.unexplained_ns, 0);
 	/* a task that ran meanwhile keeps the primary; the fault keeps the rest (400..500 and
 	 * 900..1000) */
 	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
 	corr_finish(&a, g.dur_ns);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
-	assert_int_equal(part(&a, JS_CAUSE_FAULT,
-			      "fault user jitterscope:42 @0x7f0000000000 (sampler)")->net_ns, 200);
+	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x7f0000000000 (sampler)");
+	assert_int_equal(p->net_ns, 200);
 	/* another task's fault is a point, as before */
 	ev[1].flags = 0;
 	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
 	assert_int_equal(a.tail_ns, 0);
 	corr_finish(&a, g.dur_ns);
 	assert_int_equal(a.primary, JS_CAUSE_IPI);
-	assert_int_equal(part(&a, JS_CAUSE_FAULT,
-			      "fault user jitterscope:42 @0x7f0000000000")->net_ns, 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT,
+				      "fault user jitterscope:42 @0x7f0000000000")->net_ns, 0);
 }
 
 /* an application's marked interval: a task or idle interval across its start or end is the
@@ -581,10 +575,10 @@ static void test_marked(void **state)
 	corr_finish(&a, g.dur_ns);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "jsinject:77");
-	assert_null(part(&a, JS_CAUSE_TASK, "engine:42"));
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 500);
-	assert_int_equal(part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 50);
-	assert_int_equal(part(&a, JS_CAUSE_FAULT, "fault user engine:42 @0x0 (app)")->net_ns, 0);
+	assert_null(fx_find_part(&a, JS_CAUSE_TASK, "engine:42"));
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 500);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 50);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT, "fault user engine:42 @0x0 (app)")->net_ns, 0);
 	assert_int_equal(a.tail_ns, 0);
 	assert_int_equal(a.unexplained_ns, 350);        /* 100..200, 700..900, 950..1000 */
 	/* a CPU that idled across the whole mark was not the application's */
@@ -622,7 +616,7 @@ static void test_sampler_fault_tail_part(void **state)
 	assert_int_equal(a.nparts, JS_PARTS_MAX);
 	assert_int_equal(a.tail_ns, 500000);    /* 500000 .. 1000000, nothing after the fault */
 	corr_finish(&a, g.dur_ns);
-	p = part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
+	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
 	assert_non_null(p);
 	assert_int_equal(p->net_ns, 500000);
 	assert_int_equal(a.primary, JS_CAUSE_FAULT);
@@ -630,10 +624,10 @@ static void test_sampler_fault_tail_part(void **state)
 	/* without the fold both faults are parts: the task named "(sampler)" gets nothing */
 	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
 	corr_finish(&a, g.dur_ns);
-	p = part(&a, JS_CAUSE_FAULT, "fault user (sampler):7 @0x1000");
+	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user (sampler):7 @0x1000");
 	assert_non_null(p);
 	assert_int_equal(p->net_ns, 0);
-	p = part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
+	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
 	assert_int_equal(p->net_ns, 500000);
 }
 
@@ -653,14 +647,14 @@ static void test_ipi_sender_types(void **state)
 	(void)state;
 	ev[1].callback = 0;
 	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
-	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule from kworker/0:1:99"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "reschedule from kworker/0:1:99"));
 	/* no reschedule was sent: the call-function send is not taken for it */
 	ev[1].callback = 0xf00;
 	ev[1].start_ns = ev[1].end_ns = 100;    /* out of the window, too */
 	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
-	assert_non_null(part(&a, JS_CAUSE_IPI, "reschedule"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "reschedule"));
 }
 
 /* primary: a task only outranks what ran inside it; idle is its own class */
@@ -689,7 +683,7 @@ static void test_primary_rules(void **state)
 	assert_int_equal(corr_attribute(&g2, ev2, 3, NULL, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_IDLE);
 	assert_string_equal(a.detail, "idle");
-	assert_int_equal(part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 13960);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 13960);
 	/* the task outranks the larger softirq that ran inside it */
 	assert_int_equal(corr_attribute(&g3, ev3, 2, NULL, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
@@ -780,7 +774,7 @@ static void test_parts_overflow(void **state)
 	parts_check(&a);
 	assert_int_equal(a.nparts, JS_PARTS_MAX);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "rcu_preempt:7")->net_ns, 10);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "rcu_preempt:7")->net_ns, 10);
 	assert_int_equal(a.covered_ns, 10 * NIRQ * (NIRQ + 1) / 2 + 10);
 	/* kept: the task and the JS_PARTS_MAX - 2 largest IRQs; folded: the 5 smallest */
 	f = folded_part(&a, &nsrc);
@@ -794,9 +788,9 @@ static void test_parts_overflow(void **state)
 	for (int i = 0; i < NIRQ; i++) {
 		snprintf(name, sizeof(name), "dev%d:%d", i, 100 + i);
 		if ((unsigned)i < nsrc)
-			assert_null(part(&a, JS_CAUSE_IRQ, name));
+			assert_null(fx_find_part(&a, JS_CAUSE_IRQ, name));
 		else
-			assert_non_null(part(&a, JS_CAUSE_IRQ, name));
+			assert_non_null(fx_find_part(&a, JS_CAUSE_IRQ, name));
 	}
 	assert_int_equal(a.parts[0].net_ns, 10 * NIRQ);
 	/* the folded part sits by its net, after the kept parts of at least its net */
@@ -880,26 +874,26 @@ static void test_fold_keeps_evidence(void **state)
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "head:500");
 	/* never folded: the primary, the sampler fault (with its address), THP, NMI */
-	assert_non_null(part(&a, JS_CAUSE_TASK, "head:500"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_TASK, "head:500"));
 	p = part_with(&a, JS_CAUSE_FAULT, "(sampler)");
 	assert_non_null(p);
 	assert_string_equal(p->detail, "fault user jitterscope:42 @0x7f0000001000 (sampler)");
 	assert_non_null(part_with(&a, JS_CAUSE_THP, "THP collapse"));
-	assert_non_null(part(&a, JS_CAUSE_NMI, "nmi"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_NMI, "nmi"));
 	/* the largest source of every class is named, even a tiny softirq */
-	assert_non_null(part(&a, JS_CAUSE_SOFTIRQ, "RCU"));
-	assert_non_null(part(&a, JS_CAUSE_IRQ, "virtio7:37"));
-	assert_null(part(&a, JS_CAUSE_IRQ, "virtio6:36"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "RCU"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IRQ, "virtio7:37"));
+	assert_null(fx_find_part(&a, JS_CAUSE_IRQ, "virtio6:36"));
 	/* other tasks' faults repeat a class the sampler's fault names: folded (0 ns) */
 	assert_null(part_with(&a, JS_CAUSE_FAULT, "bash"));
 	/* TLB flushes go first: none is named, a class no other source needs */
-	assert_null(part(&a, JS_CAUSE_TLB, tlb_first));
+	assert_null(fx_find_part(&a, JS_CAUSE_TLB, tlb_first));
 	for (uint32_t i = 0; i < a.nparts; i++)
 		if (a.parts[i].cause == JS_CAUSE_TLB)
 			assert_true(js_detail_folded(a.parts[i].detail));
 	/* class repeats by net: 9 of the 10 other tasks fit (15 = 1 + 3 + 2 + 9) */
-	assert_non_null(part(&a, JS_CAUSE_TASK, "bash1:601"));
-	assert_null(part(&a, JS_CAUSE_TASK, "bash0:600"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_TASK, "bash1:601"));
+	assert_null(fx_find_part(&a, JS_CAUSE_TASK, "bash0:600"));
 	/* the fold: counted and summed, so named + folded = every event and all the time */
 	f = folded_part(&a, &nsrc);
 	assert_non_null(f);
@@ -935,16 +929,16 @@ static void test_fold_evidence_overflow(void **state)
 	assert_int_equal(corr_attribute(&g, ev, NNMI + 1, NULL, &a), 0);
 	parts_check(&a);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
-	assert_non_null(part(&a, JS_CAUSE_TASK, "hog:9"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_TASK, "hog:9"));
 	f = folded_part(&a, &nsrc);
 	assert_non_null(f);
 	assert_int_equal(nsrc, NNMI - (JS_PARTS_MAX - 2));
 	assert_int_equal(f->cause, JS_CAUSE_NMI);
 	assert_int_equal(f->count, nsrc);
 	assert_int_equal(f->net_ns, 10 + 11 + 12 + 13);   /* the smallest: nmi0 .. nmi3 */
-	assert_null(part(&a, JS_CAUSE_NMI, "nmi nmi0"));
+	assert_null(fx_find_part(&a, JS_CAUSE_NMI, "nmi nmi0"));
 	snprintf(name, sizeof(name), "nmi nmi%d", NNMI - 1);
-	assert_non_null(part(&a, JS_CAUSE_NMI, name));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_NMI, name));
 }
 
 /* same-start ties nest by level; open intervals run to the gap end; misaligned overlaps */
@@ -972,19 +966,21 @@ static void test_ties_open_misaligned(void **state)
 	ev[1].addr = 0xa1;
 	ev[3].addr = 0xa2;
 	assert_int_equal(corr_attribute(&g, ev, 5, &opts, &a), 0);
-	assert_int_equal(part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 80);
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update")->net_ns, 0);
-	assert_int_equal(part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
-	assert_int_equal(part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns, 8);
-	assert_int_equal(part(&a, JS_CAUSE_NMI, "nmi")->net_ns, 2);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 80);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK,
+				      "kworker/1:2:123 vmstat_update")->net_ns, 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER,
+				      "hrtimer tick_nohz_handler")->net_ns, 8);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_NMI, "nmi")->net_ns, 2);
 	assert_int_equal(a.covered_ns, 100);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "kworker/1:2:123 vmstat_update");
 
 	open[0].flags = JS_F_OPEN;
 	assert_int_equal(corr_attribute(&g, open, 2, NULL, &a), 0);
-	assert_int_equal(part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 150);
-	assert_int_equal(part(&a, JS_CAUSE_IRQ, "bad:7")->net_ns, 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 150);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IRQ, "bad:7")->net_ns, 0);
 	assert_int_equal(a.unexplained_ns, 50);
 	open[0].flags = 0;      /* not open: end < start is a point */
 	assert_int_equal(corr_attribute(&g, open, 2, NULL, &a), 0);
@@ -992,8 +988,8 @@ static void test_ties_open_misaligned(void **state)
 	assert_int_equal(a.nparts, 2);
 
 	assert_int_equal(corr_attribute(&g, mis, 2, NULL, &a), 0);
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "a:5")->net_ns, 90);
-	assert_int_equal(part(&a, JS_CAUSE_IRQ, "x:36")->net_ns, 20);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "a:5")->net_ns, 90);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IRQ, "x:36")->net_ns, 20);
 	assert_int_equal(a.covered_ns, 110);
 	assert_int_equal(a.unexplained_ns, 90);
 }
@@ -1332,24 +1328,24 @@ static void test_thp_sampler_blocked(void **state)
 	assert_int_equal(parts_sum(&a), a.covered_ns);
 	assert_int_equal(a.primary, JS_CAUSE_THP);
 	assert_string_equal(a.detail, "THP collapse (sampler) khugepaged");
-	p = part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged");
+	p = fx_find_part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged");
 	assert_non_null(p);
 	assert_int_equal(p->count, 1);
 	assert_int_equal(p->net_ns, 6100000);
 	/* what CPU 1 did meanwhile stays listed: idle around the collapse, the IPI, the fault */
-	p = part(&a, JS_CAUSE_IDLE, "idle");
+	p = fx_find_part(&a, JS_CAUSE_IDLE, "idle");
 	assert_non_null(p);
 	assert_int_equal(p->net_ns, 6990000 - 8000 - 6100000);
-	assert_non_null(part(&a, JS_CAUSE_IPI, "call_function_single from khugepaged:38"));
-	assert_non_null(part(&a, JS_CAUSE_FAULT,
-			     "fault user jitterscope:42 @0x7f6300000000 (sampler)"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from khugepaged:38"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_FAULT,
+				     "fault user jitterscope:42 @0x7f6300000000 (sampler)"));
 	/* the same gap without the sampler's fault: nothing says it waited on the collapse */
 	n = thp_timeline(ev, false, JS_F_SAMPLER | JS_F_REMOTE, false);
 	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
 	assert_int_equal(parts_sum(&a), a.covered_ns);
 	assert_int_equal(a.primary, JS_CAUSE_IDLE);
 	assert_string_equal(a.detail, "idle");
-	assert_non_null(part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged"));
 }
 
 /* khugepaged collapsing the sampler's memory on the measured CPU itself (not remote) */
@@ -1366,8 +1362,8 @@ static void test_thp_sampler_local(void **state)
 	assert_int_equal(parts_sum(&a), a.covered_ns);
 	assert_int_equal(a.primary, JS_CAUSE_THP);
 	assert_string_equal(a.detail, "THP collapse (sampler) khugepaged");
-	assert_int_equal(part(&a, JS_CAUSE_TASK, "khugepaged:38")->net_ns,
-			 6990000 - 8000 - 6100000);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "khugepaged:38")->net_ns,
+				      6990000 - 8000 - 6100000);
 	/* no fault of the sampler: the task that ran is the primary, as for any preemption */
 	n = thp_timeline(ev, false, JS_F_SAMPLER, true);
 	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
@@ -1388,7 +1384,7 @@ static void test_thp_other_mm(void **state)
 	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
 	assert_int_equal(parts_sum(&a), a.covered_ns);
 	assert_int_equal(a.primary, JS_CAUSE_IDLE);
-	assert_non_null(part(&a, JS_CAUSE_THP, "THP collapse khugepaged"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_THP, "THP collapse khugepaged"));
 	/* on the measured CPU, by khugepaged running there: the task is primary */
 	n = thp_timeline(ev, true, 0, true);
 	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
@@ -1399,7 +1395,7 @@ static void test_thp_other_mm(void **state)
 	ev[n - 2].end_ns = ev[n - 2].start_ns;
 	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_IDLE);
-	assert_non_null(part(&a, JS_CAUSE_THP, "khugepaged scan_pmd (sampler) khugepaged"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_THP, "khugepaged scan_pmd (sampler) khugepaged"));
 }
 
 /* a collapse that failed (result != SCAN_SUCCEED) says so; the sampler still waited on it */
@@ -1424,7 +1420,8 @@ static void test_thp_failed_collapse(void **state)
 	assert_int_equal(corr_attribute(&g, ev, n + 1, &opts, &a), 0);
 	assert_int_equal(parts_sum(&a), a.covered_ns);
 	assert_int_equal(a.primary, JS_CAUSE_THP);
-	assert_int_equal(part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged")->count, 2);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_THP,
+				      "THP collapse (sampler) khugepaged")->count, 2);
 }
 
 int main(void)

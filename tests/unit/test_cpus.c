@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_cpus.h"
 #include "js_sysfs.h"
-#include "scratch_tree.h"
 
 /* scratch - the scratch tree with these online/isolated files (NULL: no such file) */
 static void scratch(const char *online, const char *isolated)

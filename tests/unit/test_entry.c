@@ -13,31 +13,27 @@
 #include "js_causes.h"
 #include "js_correlate.h"
 #include "js_entry.h"
-#include "gap_parts.h"
+#include "fixtures.h"
 
 #define EXIT_NS 4000.0          /* one VM exit: the guest prior is 3 x 4000 = 12000 ns */
 
 /* gap - a gap of dur with its parts added by the caller, then finished: R = dur - covered */
 static void gap(struct js_gap_rec *r, uint64_t dur)
 {
-	memset(r, 0, sizeof(*r));
-	r->gap.start_ns = 1000000;
-	r->gap.dur_ns = dur;
-	r->gap.cpu = 1;
+	fx_rec(r, 1, 1000000, dur);
 }
 
+/* done - the first part is the primary */
 static void done(struct js_gap_rec *r)
 {
-	r->attr.primary = r->attr.parts[0].cause;
-	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", r->attr.parts[0].detail);
-	corr_finish(&r->attr, r->gap.dur_ns);
+	fx_primary(r, r->attr.parts[0].cause, r->attr.parts[0].detail);
 }
 
 /* lone_ipi - account a gap holding one IPI (1000 ns net) and remainder rem */
 static void lone_ipi(struct js_entry *m, uint64_t rem, struct js_gap_rec *r)
 {
 	gap(r, 1000 + rem);
-	add(r, JS_CAUSE_IPI, "call_function_single", 1, 1000);
+	fx_part(r, JS_CAUSE_IPI, "call_function_single", 1, 1000);
 	done(r);
 	entry_account(m, r);
 }
@@ -78,8 +74,8 @@ static void test_prior_bounds(void **state)
 	(void)state;
 	entry_init(&m, EXIT_NS);
 	gap(&r, 30000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
-	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 3000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
+	fx_part(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 3000);
 	done(&r);
 	assert_int_equal(r.attr.unexplained_ns, 20000);
 	entry_account(&m, &r);
@@ -99,7 +95,7 @@ static void test_prior_bounds(void **state)
 	assert_int_equal(m.k[ENTRY_TIMER].lone, 1);
 	/* a remainder below the bound is given whole */
 	gap(&r, 15000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
 	done(&r);
 	entry_account(&m, &r);
 	assert_int_equal(r.attr.entry_ns, 8000);
@@ -159,9 +155,9 @@ static void test_shared(void **state)
 		lone_ipi(&m, 100 * i, &r);
 	entry_finish(&m);
 	gap(&r, 42000);
-	add(&r, JS_CAUSE_IPI, "call_function_single", 2, 7000);
-	add(&r, JS_CAUSE_SOFTIRQ, "RCU", 1, 3000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 2000);
+	fx_part(&r, JS_CAUSE_IPI, "call_function_single", 2, 7000);
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "RCU", 1, 3000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 2000);
 	done(&r);
 	assert_int_equal(r.attr.unexplained_ns, 30000);
 	entry_account(&m, &r);
@@ -186,7 +182,7 @@ static void test_not_lone(void **state)
 	entry_init(&m, EXIT_NS);
 	/* steal: split (the bound is evidence enough) but not learned */
 	gap(&r, 30000);
-	add(&r, JS_CAUSE_IPI, "reschedule", 1, 1000);
+	fx_part(&r, JS_CAUSE_IPI, "reschedule", 1, 1000);
 	r.attr.steal_ns = 4000;
 	done(&r);
 	entry_account(&m, &r);
@@ -195,8 +191,8 @@ static void test_not_lone(void **state)
 	assert_int_equal(m.k[ENTRY_IPI].lone, 0);
 	/* a preemption: the tick that woke the task gets its entry/exit, nothing is learned */
 	gap(&r, 100000);
-	add(&r, JS_CAUSE_TASK, "jsinject:7", 1, 80000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	fx_part(&r, JS_CAUSE_TASK, "jsinject:7", 1, 80000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
 	done(&r);
 	entry_account(&m, &r);
 	assert_int_equal(r.attr.parts[1].entry_ns, 12000);
@@ -204,8 +200,8 @@ static void test_not_lone(void **state)
 	assert_int_equal(m.k[ENTRY_TIMER].lone, 0);
 	/* a folded part is no interruption, and makes the gap not lone */
 	gap(&r, 30000);
-	add(&r, JS_CAUSE_IPI, "(other: 3 sources)", 3, 1000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	fx_part(&r, JS_CAUSE_IPI, "(other: 3 sources)", 3, 1000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
 	done(&r);
 	entry_account(&m, &r);
 	assert_int_equal(r.attr.parts[0].entry_ns, 0);
@@ -213,7 +209,7 @@ static void test_not_lone(void **state)
 	assert_int_equal(m.k[ENTRY_TIMER].lone, 0);
 	/* no interruption: a softirq alone, and a gap with no event, stay unexplained */
 	gap(&r, 30000);
-	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 5000);
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 5000);
 	done(&r);
 	entry_account(&m, &r);
 	assert_int_equal(r.attr.entry_ns, 0);
@@ -226,7 +222,7 @@ static void test_not_lone(void **state)
 	assert_int_equal(r.attr.primary, JS_CAUSE_UNEXPLAINED);
 	/* a lone gap with no remainder is learned (0 is evidence) and given nothing */
 	gap(&r, 2000);
-	add(&r, JS_CAUSE_NMI, "nmi", 1, 2000);
+	fx_part(&r, JS_CAUSE_NMI, "nmi", 1, 2000);
 	done(&r);
 	entry_account(&m, &r);
 	assert_int_equal(r.attr.entry_ns, 0);
@@ -278,8 +274,8 @@ static void test_causes(void **state)
 	entry_init(&m, EXIT_NS);
 	causes_init(&c);
 	gap(&r, 30000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
-	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 3000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 7000);
+	fx_part(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 3000);
 	done(&r);
 	entry_account(&m, &r);
 	causes_add_gap(&c, &r);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_out_gaps.h"
 #include "js_model.h"
 
@@ -26,16 +27,6 @@ static char *row_of(const struct js_gap_rec *g)
 	return buf;
 }
 
-static void part(struct js_attr *a, uint32_t cause, const char *detail, uint64_t net)
-{
-	struct js_part *p = &a->parts[a->nparts++];
-
-	p->cause = cause;
-	p->count = 1;
-	p->net_ns = net;
-	snprintf(p->detail, sizeof(p->detail), "%s", detail);
-}
-
 /** A gap with causes: fields in order, causes joined, numbers exact. */
 static void test_row(void **state)
 {
@@ -47,9 +38,9 @@ static void test_row(void **state)
 	g.gap = (struct js_gap){ .start_ns = 18446744073709551615ull, .dur_ns = 48213, .cpu = 3 };
 	g.attr.primary = JS_CAUSE_TASK;
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "kworker/3:2:123 vmstat_update");
-	part(&g.attr, JS_CAUSE_TASK, "kworker/3:2:123 vmstat_update", 41012);
-	part(&g.attr, JS_CAUSE_TIMER, "local_timer", 3105);
-	part(&g.attr, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x7f0000000000 (sampler)", 0);
+	fx_part(&g, JS_CAUSE_TASK, "kworker/3:2:123 vmstat_update", 1, 41012);
+	fx_part(&g, JS_CAUSE_TIMER, "local_timer", 1, 3105);
+	fx_part(&g, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x7f0000000000 (sampler)", 1, 0);
 	g.attr.steal_ns = 7;
 	g.attr.unexplained_ns = 4096;
 	row = row_of(&g);
@@ -76,7 +67,7 @@ static void test_empty_and_quoting(void **state)
 	/* a comm with a comma and a quote (task names are the tasks' own) */
 	g.attr.primary = JS_CAUSE_TASK;
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "my,\"app\":7");
-	part(&g.attr, JS_CAUSE_TASK, "my,\"app\":7", 2);
+	fx_part(&g, JS_CAUSE_TASK, "my,\"app\":7", 1, 2);
 	row = row_of(&g);
 	assert_string_equal(row, "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2,0,"
 			    ",sampler,\n");
@@ -94,9 +85,9 @@ static void test_entry(void **state)
 	g.gap = (struct js_gap){ .start_ns = 100, .dur_ns = 40000, .cpu = 1 };
 	g.attr.primary = JS_CAUSE_TIMER;
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "local_timer");
-	part(&g.attr, JS_CAUSE_TIMER, "local_timer", 5000);
-	part(&g.attr, JS_CAUSE_SOFTIRQ, "RCU", 3000);
-	part(&g.attr, JS_CAUSE_IPI, "reschedule from a,b:7", 1000);
+	fx_part(&g, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	fx_part(&g, JS_CAUSE_SOFTIRQ, "RCU", 1, 3000);
+	fx_part(&g, JS_CAUSE_IPI, "reschedule from a,b:7", 1, 1000);
 	g.attr.parts[0].entry_ns = 9000;
 	g.attr.parts[2].entry_ns = 6000;
 	g.attr.entry_ns = 15000;
@@ -120,7 +111,7 @@ static void test_sources(void **state)
 				 .source = JS_SRC_THREAD, .kind = JS_GAP_PREEMPTED, .id = 4242 };
 	g.attr.primary = JS_CAUSE_TASK;
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "jsinject:77");
-	part(&g.attr, JS_CAUSE_TASK, "jsinject:77", 300000);
+	fx_part(&g, JS_CAUSE_TASK, "jsinject:77", 1, 300000);
 	snprintf(g.label, sizeof(g.label), "engine:4242");
 	row = row_of(&g);
 	assert_string_equal(row, "1,5000,300000,task,jsinject:77,task:jsinject:77=300000,0,0,0,,"
@@ -150,7 +141,7 @@ static void test_longest(void **state)
 	detail[sizeof(detail) - 1] = '\0';
 	memset(g.label, '"', sizeof(g.label) - 1);      /* the longest quoted label */
 	for (int i = 0; i < JS_PARTS_MAX; i++) {
-		part(&g.attr, JS_CAUSE_SOFTIRQ, detail, UINT64_MAX);
+		fx_part(&g, JS_CAUSE_SOFTIRQ, detail, 1, UINT64_MAX);
 		g.attr.parts[i].entry_ns = UINT64_MAX;
 	}
 	row = row_of(&g);

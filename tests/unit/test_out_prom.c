@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * test_out_prom.c - the --prom output on a synthetic run: exact bucket counts with Prometheus's
- * "le" (at most) semantics at the boundaries, sums, counts per CPU and cause, the other
- * metrics, HELP/TYPE per family, and the FILE.tmp + rename protocol.
+ * test_out_prom.c - the --prom output and its writer (prom.c) on a synthetic run: exact bucket
+ * counts with Prometheus's "le" (at most) semantics at the boundaries, sums, counts per CPU
+ * and cause, the other metrics, HELP/TYPE per family, the FILE.tmp + rename protocol, the
+ * bounded source labels (no pid), the top-N sources whose counters never go back across
+ * expositions, audit verdicts, budget violations and label escaping.
  */
 #include <errno.h>
+#include <math.h>
 #include <linux/types.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +20,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
+#include "js_budget.h"
 #include "js_output.h"
+#include "js_params.h"
+#include "js_prom.h"
 #include "js_result.h"
 
 struct fx {
@@ -30,15 +37,15 @@ static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	if (!f)
+	if (!f || fx_run(&f->run, f->cpus, 2, 1000000000, 5000000000))
 		return -1;
-	f->run.cpus = f->cpus;
-	f->run.ncpus = 2;
-	f->run.probes_on = true;
-	f->run.smi_countable = true;
 	f->run.probe_lost = 7;
 	f->run.wall_ns = 4000000123ull;
 	f->run.start_epoch_s = 1700000000.0;
+	f->run.cfg.threshold_ns = 1500;
+	f->run.machine.hypervisor = true;
+	snprintf(f->run.machine.kernel, sizeof(f->run.machine.kernel), "6.1.0-test");
+	snprintf(f->run.machine.cpu_model, sizeof(f->run.machine.cpu_model), "Test CPU");
 	for (int i = 0; i < 2; i++) {
 		if (result_cpu_init(&f->cpus[i], i ? 3 : 1, 4))
 			return -1;
@@ -65,31 +72,32 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void gap(struct fx *f, struct js_output *o, int c, uint64_t dur, uint32_t cause,
-		uint64_t steal)
+/* gap_src - one gap on CPU index c, its one event part named detail; o (the --prom output)
+ * or m (the writer's state) sees it */
+static void gap_src(struct fx *f, struct js_output *o, struct js_prom *m, int c, uint64_t dur,
+		    uint32_t cause, uint64_t steal, const char *detail)
 {
 	static uint64_t t = 2000000000;
 	struct js_gap_rec g;
 
-	memset(&g, 0, sizeof(g));
-	g.gap.start_ns = t;
-	g.gap.dur_ns = dur;
-	g.gap.cpu = (uint32_t)f->cpus[c].cpu;
+	fx_rec(&g, (uint32_t)f->cpus[c].cpu, t, dur);
 	g.gap.res = (uint32_t)c;       /* its result: the index in run.cpus */
-	g.attr.primary = cause;
 	g.attr.steal_ns = steal;
-	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL) {
-		g.attr.nparts = 1;
-		g.attr.parts[0].cause = cause;
-		g.attr.parts[0].count = 1;
-		g.attr.parts[0].net_ns = dur - steal;
-		g.attr.covered_ns = dur - steal;
-	} else if (cause == JS_CAUSE_UNEXPLAINED) {
-		g.attr.unexplained_ns = dur;
-	}
+	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL)
+		fx_part(&g, cause, detail, 1, dur - steal);
+	fx_primary(&g, cause, detail);
 	result_add_gap(&f->cpus[c], &g);
-	o->on_gap(o->ctx, &g, NULL, 0);
+	if (o)
+		o->on_gap(o->ctx, &g, NULL, 0);
+	if (m)
+		prom_add_gap(m, &g);
 	t += dur + 1000;
+}
+
+static void gap(struct fx *f, struct js_output *o, int c, uint64_t dur, uint32_t cause,
+		uint64_t steal)
+{
+	gap_src(f, o, NULL, c, dur, cause, steal, "src");
 }
 
 static bool exists(const char *p)
@@ -155,7 +163,7 @@ static void test_prom_file(void **state)
 	t = slurp(f->path);
 
 	has_line(t, "# HELP jitterscope_gap_duration_seconds Durations of the gaps (the measured "
-		 "CPU taken away from the sampler) in the last run, per measured CPU.");
+		 "CPU taken away from the sampler) since the run started, per measured CPU.");
 	has_line(t, "# TYPE jitterscope_gap_duration_seconds histogram");
 	has_line(t, "jitterscope_gap_duration_seconds_bucket{cpu=\"1\",le=\"5e-07\"} 0");
 	has_line(t, "jitterscope_gap_duration_seconds_bucket{cpu=\"1\",le=\"1e-06\"} 1");
@@ -190,13 +198,20 @@ static void test_prom_file(void **state)
 	has_line(t, "jitterscope_steal_seconds_total{cpu=\"1\"} 0.000000001");
 	has_line(t, "jitterscope_smi_total{cpu=\"1\"} 3");
 	has_line(t, "jitterscope_gaps_dropped_total{cpu=\"1\"} 2");
-	has_line(t, "jitterscope_measured_seconds{cpu=\"3\"} 4.000000000");
+	has_line(t, "# TYPE jitterscope_measured_seconds_total counter");
+	has_line(t, "jitterscope_measured_seconds_total{cpu=\"3\"} 4.000000000");
 	has_line(t, "jitterscope_probe_events_lost_total 7");
+	has_line(t, "jitterscope_probe_events_total 0");
+	has_line(t, "jitterscope_probe_events_evicted_total 0");
 	has_line(t, "jitterscope_probes_enabled 1");
 	has_line(t, "jitterscope_run_duration_seconds 4.000000123");
-	has_line(t, "jitterscope_last_run_timestamp_seconds 1700000004.000");
-	/* not audited: no audit family */
-	assert_null(strstr(t, "jitterscope_audit_checks"));
+	has_line(t, "jitterscope_run_start_timestamp_seconds 1700000000.000");
+	has_line(t, "jitterscope_gap_threshold_seconds 0.000001500");
+	has_line(t, "jitterscope_node_info{version=\"" JS_VERSION "\",kernel=\"6.1.0-test\","
+		 "cpu_model=\"Test CPU\",hypervisor=\"true\",invariant_tsc=\"false\"} 1");
+	/* not audited, no budget: no audit or budget family */
+	assert_null(strstr(t, "jitterscope_audit_"));
+	assert_null(strstr(t, "jitterscope_budget_"));
 	free(t);
 }
 
@@ -244,7 +259,7 @@ static void test_prom_families(void **state)
 				    !strcmp(sfx, "_count"));
 		}
 	}
-	assert_int_equal(nseen, 13);   /* no smi, no audit */
+	assert_int_equal(nseen, 19);   /* no smi, audit or budget */
 	free(t);
 }
 
@@ -264,12 +279,310 @@ static void test_prom_abort(void **state)
 	assert_int_equal(out_prom_new(&o, "/nonexistent-dir/x.prom", NULL), -EIO);
 }
 
+/* expose - prom_write of the fixture's run into a string (free it) */
+static char *expose(struct fx *f, struct js_prom *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(prom_write(fp, m, &f->run), 0);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+/* value - the value of the sample whose series (name{labels}) is exactly series; -1 if none */
+static double value(const char *text, const char *series)
+{
+	size_t n = strlen(series);
+
+	for (const char *p = strstr(text, series); p; p = strstr(p + 1, series))
+		if ((p == text || p[-1] == '\n') && p[n] == ' ')
+			return strtod(p + n + 1, NULL);
+	return -1;
+}
+
+/* count_lines - lines of text starting with prefix */
+static int count_lines(const char *text, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+	return n;
+}
+
+/** prom_source_label: pids, senders and instances never reach a label; cgroups do. */
+static void test_prom_labels(void **state)
+{
+	static const struct {
+		uint32_t cause;
+		const char *detail, *src, *cg;
+	} v[] = {
+		{ JS_CAUSE_TASK, "jsinject:1234", "jsinject", "" },
+		{ JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", "kworker", "" },
+		{ JS_CAUSE_TASK, "kworker/u8:4:6169", "kworker", "" },
+		{ JS_CAUSE_TASK, "kworker/0:1H:77 flush_to_ldisc", "kworker", "" },
+		{ JS_CAUSE_TASK, "ksoftirqd/1:22", "ksoftirqd", "" },
+		{ JS_CAUSE_TASK, "irq/36-virtio1:300", "irq/36-virtio1", "" },
+		{ JS_CAUSE_TASK, "memfd:sealed-91:23422", "memfd:sealed-91", "" },
+		{ JS_CAUSE_TASK, "kdamond.0:77", "kdamond.0", "" },
+		{ JS_CAUSE_TASK, "Web Content:4242", "Web Content", "" },
+		{ JS_CAUSE_TASK, "a:1 b:5", "a:1 b", "" },
+		{ JS_CAUSE_TASK, "nginx:812 [nginx.service]", "nginx", "nginx.service" },
+		{ JS_CAUSE_TASK, "php:9 run_fn [pod:0123-abcd]", "php", "pod:0123-abcd" },
+		{ JS_CAUSE_FAULT, "fault user bash:27773 (sampler)", "fault user bash (sampler)",
+		  "" },
+		{ JS_CAUSE_FAULT, "fault kernel kworker/1:0:12 [x.scope] (sampler)",
+		  "fault kernel kworker (sampler)", "x.scope" },
+		{ JS_CAUSE_IPI, "reschedule from test_run_load:28456", "reschedule", "" },
+		{ JS_CAUSE_IPI, "call_function flush_tlb_func from sh:7 [docker:0123456789ab]",
+		  "call_function flush_tlb_func", "docker:0123456789ab" },
+		{ JS_CAUSE_IRQ, "virtio1-req.0:36", "virtio1-req.0:36", "" },
+		{ JS_CAUSE_SOFTIRQ, "NET_RX", "NET_RX", "" },
+		{ JS_CAUSE_UNEXPLAINED, "no guest event", "no guest event", "" },
+		{ JS_CAUSE_THP, "THP collapse failed:3 (sampler) khugepaged",
+		  "THP collapse failed:3 (sampler) khugepaged", "" },
+		{ JS_CAUSE_HRTIMER, "hrtimer 0xffffffff814332e0", "hrtimer 0x?", "" },
+		{ JS_CAUSE_WORK, "0xffffffff81cf16d0", "0x?", "" },
+		{ JS_CAUSE_IPI, "call_function 0xffffffff8218e160 from a:1", "call_function 0x?",
+		  "" },
+		{ JS_CAUSE_IRQ, "eth0x1234:5", "eth0x1234:5", "" },
+		{ JS_CAUSE_TASK, "(other)", "other", "" },
+		{ JS_CAUSE_FAULT, "(other: 5 sources)", "other", "" },
+		{ JS_CAUSE_TASK, "", "other", "" },
+	};
+	char src[JS_DETAIL_LEN], cg[JS_DETAIL_LEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		prom_source_label(v[i].cause, v[i].detail, src, sizeof(src), cg, sizeof(cg));
+		if (strcmp(src, v[i].src) || strcmp(cg, v[i].cg))
+			fail_msg("'%s' -> '%s' [%s], want '%s' [%s]", v[i].detail, src, cg,
+				 v[i].src, v[i].cg);
+	}
+}
+
+/* class_sum - the cause table's time of class cause on CPU index c, in s */
+static double class_sum(const struct fx *f, int c, uint32_t cause)
+{
+	const struct js_causes *t = &f->cpus[c].causes;
+	uint64_t ns = 0;
+
+	for (uint32_t i = 0; i < t->nsrc; i++)
+		if (t->src[i].cause == cause)
+			ns += t->src[i].total_ns;
+	return (double)ns / 1e9;
+}
+
+/* source_sum - the source series of class cause on cpu in text, in s */
+static double source_sum(const char *text, int cpu, const char *cause)
+{
+	char pre[96];
+	double sum = 0;
+
+	snprintf(pre, sizeof(pre), "jitterscope_source_lost_seconds_total{cpu=\"%d\",cause=\"%s\",",
+		 cpu, cause);
+	for (const char *p = strstr(text, pre); p; p = strstr(p + 1, pre))
+		sum += strtod(strchr(p, '}') + 2, NULL);
+	return sum;
+}
+
+/** The largest labels get series (kworkers merged, no pid), the rest is "other"; across
+ * expositions no source series and no "other" ever goes back, and they add up. */
+static void test_prom_sources(void **state)
+{
+	struct fx *f = *state;
+	struct js_prom *m = prom_new();
+	char *t1, *t2, *t3, name[32];
+
+	assert_non_null(m);
+	assert_int_equal(prom_start(m, &f->run), 0);
+	/* 12 tasks of 1..12 us, two kworkers of one label (30 us together), an odd comm */
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "t%d:%d", i, 100 + i);
+		gap_src(f, NULL, m, 0, (uint64_t)(i + 1) * 1000, JS_CAUSE_TASK, 0, name);
+	}
+	gap_src(f, NULL, m, 0, 20000, JS_CAUSE_TASK, 0, "kworker/1:2:5 vmstat_update");
+	gap_src(f, NULL, m, 0, 10000, JS_CAUSE_TASK, 0, "kworker/1:3:6");
+	gap_src(f, NULL, m, 0, 40000, JS_CAUSE_TASK, 0, "q\"b\\\xc3:5");
+	gap_src(f, NULL, m, 0, 5500, JS_CAUSE_SOFTIRQ, 0, "TIMER");
+	t1 = expose(f, m);
+	/* 10 picked (q"b\?, kworker, softirq TIMER and t11..t5), other per class seen */
+	assert_int_equal(count_lines(t1, "jitterscope_source_lost_seconds_total{"), 10 + 2);
+	assert_int_equal(count_lines(t1, "jitterscope_source_gaps_total{"), 10 + 2);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"kworker\"}") == 30e-6);
+	assert_true(value(t1, "jitterscope_source_gaps_total{cpu=\"1\",cause=\"task\","
+			  "source=\"kworker\"}") == 2);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"q\\\"b\\\\?\"}") == 40e-6);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"t5\"}") == 6e-6);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"t4\"}") < 0);
+	/* t0..t4: 1+2+3+4+5 us */
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"other\"}") == 15e-6);
+	assert_true(value(t1, "jitterscope_source_gaps_total{cpu=\"1\",cause=\"task\","
+			  "source=\"other\"}") == 5);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"softirq\","
+			  "source=\"other\"}") == 0);
+	assert_null(strstr(t1, ":10"));        /* no pid anywhere */
+	assert_null(strstr(t1, "vmstat_update"));
+	assert_true(source_sum(t1, 1, "task") - class_sum(f, 0, JS_CAUSE_TASK) < 1e-12);
+	assert_true(class_sum(f, 0, JS_CAUSE_TASK) - source_sum(t1, 1, "task") < 1e-12);
+
+	/* more of a picked one, an unpicked one and a new large one: no room, "other" */
+	gap_src(f, NULL, m, 0, 7000, JS_CAUSE_TASK, 0, "t11:111");
+	gap_src(f, NULL, m, 0, 1000, JS_CAUSE_TASK, 0, "t0:100");
+	gap_src(f, NULL, m, 0, 900000, JS_CAUSE_TASK, 0, "big:999");
+	t2 = expose(f, m);
+	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"t11\"}") == 19e-6);
+	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
+			  "source=\"big\"}") < 0);
+	assert_true(fabs(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause="
+			       "\"task\",source=\"other\"}") - 916e-6) < 1e-12);
+	assert_true(fabs(source_sum(t2, 1, "task") - class_sum(f, 0, JS_CAUSE_TASK)) < 1e-12);
+	/* every series of the first exposition is there, none smaller */
+	for (char *p = t1; *p; p = strchr(p, '\n') + 1) {
+		char series[256];
+
+		if (sscanf(p, "jitterscope_source_%255[^ ]", series) == 1) {
+			char full[300];
+
+			snprintf(full, sizeof(full), "jitterscope_source_%s", series);
+			assert_true(value(t2, full) >= value(t1, full));
+		}
+	}
+	free(t1);
+	free(t2);
+	prom_free(m);
+
+	/* room left: a source picked after the first exposition counts from its pick */
+	m = prom_new();
+	assert_non_null(m);
+	assert_int_equal(prom_start(m, &f->run), 0);
+	gap_src(f, NULL, m, 1, 2000, JS_CAUSE_IRQ, 0, "eth0:40");
+	t1 = expose(f, m);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"eth0:40\"}") == 2e-6);
+	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"other\"}") == 0);
+	gap_src(f, NULL, m, 1, 5000, JS_CAUSE_IRQ, 0, "nvme0q1:41");
+	t2 = expose(f, m);
+	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"nvme0q1:41\"}") == 0);
+	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"other\"}") == 5e-6);
+	gap_src(f, NULL, m, 1, 3000, JS_CAUSE_IRQ, 0, "nvme0q1:41");
+	t3 = expose(f, m);
+	assert_true(value(t3, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"nvme0q1:41\"}") == 3e-6);
+	assert_true(value(t3, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"other\"}") == 5e-6);
+	assert_true(value(t3, "jitterscope_source_gaps_total{cpu=\"3\",cause=\"irq\","
+			  "source=\"nvme0q1:41\"}") == 1);
+	free(t1);
+	free(t2);
+	free(t3);
+	prom_free(m);
+}
+
+/** Audit verdicts: one series per check (a repeated id and CPU once), escaped ids. */
+static void test_prom_audit(void **state)
+{
+	struct fx *f = *state;
+	struct audit_check c[4];
+	struct js_prom *m = prom_new();
+	char *t;
+
+	assert_non_null(m);
+	memset(c, 0, sizeof(c));
+	snprintf(c[0].id, sizeof(c[0].id), "isolcpus");
+	c[0].verdict = AUDIT_FAIL;
+	c[0].severity = SEV_HIGH;
+	c[0].cpu = 1;
+	c[1] = c[0];
+	snprintf(c[2].id, sizeof(c[2].id), "thp.enabled");
+	c[2].verdict = AUDIT_WARN;
+	c[2].severity = SEV_LOW;
+	c[2].cpu = -1;
+	snprintf(c[3].id, sizeof(c[3].id), "we\"ird");
+	c[3].cpu = -1;
+	f->run.audited = true;
+	f->run.audit.checks = c;
+	f->run.audit.n = 4;
+	t = expose(f, m);
+	f->run.audit.checks = NULL;
+	f->run.audit.n = 0;
+	has_line(t, "# TYPE jitterscope_audit_verdict gauge");
+	has_line(t, "jitterscope_audit_checks{verdict=\"fail\"} 2");
+	has_line(t, "jitterscope_audit_checks{verdict=\"pass\"} 1");
+	has_line(t, "jitterscope_audit_verdict{check=\"isolcpus\",cpu=\"1\",severity=\"high\","
+		 "verdict=\"fail\"} 1");
+	has_line(t, "jitterscope_audit_verdict{check=\"thp.enabled\",severity=\"low\","
+		 "verdict=\"warn\"} 1");
+	has_line(t, "jitterscope_audit_verdict{check=\"we\\\"ird\",severity=\"info\","
+		 "verdict=\"pass\"} 1");
+	assert_int_equal(count_lines(t, "jitterscope_audit_verdict{"), 3);
+	free(t);
+	prom_free(m);
+}
+
+/** Budget violations per limit: counted each time the limits are checked, through the
+ * writer and through the --prom output's parameters. */
+static void test_prom_budget(void **state)
+{
+	struct fx *f = *state;
+	struct js_params *p = calloc(1, sizeof(*p));
+	struct js_prom *m = prom_new();
+	struct js_output o;
+	char err[128], *t;
+
+	assert_non_null(p);
+	assert_non_null(m);
+	assert_int_equal(budget_parse("max=1us,gaps=100,smi=0", &p->budget, err, sizeof(err)),
+			 0);
+	f->run.smi_countable = false;   /* smi=0 NOT CHECKED: a violation on each CPU */
+	gap(f, NULL, 0, 5000, JS_CAUSE_IRQ, 0);         /* over max on CPU 1 only */
+	gap(f, NULL, 1, 500, JS_CAUSE_IRQ, 0);
+	prom_set_budget(m, &p->budget);
+	prom_count_budget(m, &f->run);
+	prom_count_budget(m, &f->run);
+	t = expose(f, m);
+	has_line(t, "# TYPE jitterscope_budget_violations_total counter");
+	has_line(t, "jitterscope_budget_violations_total{limit=\"max=1us\"} 2");
+	has_line(t, "jitterscope_budget_violations_total{limit=\"gaps=100\"} 0");
+	has_line(t, "jitterscope_budget_violations_total{limit=\"smi=0\"} 4");
+	free(t);
+	prom_free(m);
+
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(out_prom_new(&o, f->path, p), 0);
+	o.run_start(o.ctx, &f->run);
+	assert_int_equal(o.finish(o.ctx, &f->run), 0);
+	o.destroy(o.ctx);
+	t = slurp(f->path);
+	has_line(t, "jitterscope_budget_violations_total{limit=\"max=1us\"} 1");
+	has_line(t, "jitterscope_budget_violations_total{limit=\"smi=0\"} 2");
+	free(t);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_prom_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_families, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_abort, setup, teardown),
+		cmocka_unit_test(test_prom_labels),
+		cmocka_unit_test_setup_teardown(test_prom_sources, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_audit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_budget, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

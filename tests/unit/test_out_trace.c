@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_events.h"
 #include "js_jsonparse.h"
 #include "js_ksyms.h"
@@ -66,10 +67,7 @@ static void fx_gap(struct fixture *f, uint64_t start, uint64_t dur, uint32_t pri
 {
 	struct js_gap_rec g;
 
-	memset(&g, 0, sizeof(g));
-	g.gap.start_ns = start;
-	g.gap.dur_ns = dur;
-	g.gap.cpu = 3;
+	fx_rec(&g, 3, start, dur);
 	g.attr.primary = primary;
 	g.attr.unexplained_ns = dur;
 	g.attr.nevents = (uint32_t)nev;
@@ -109,18 +107,10 @@ static void fx_free(struct fixture *f)
 	free(f);
 }
 
+/* mkev - an event on the fixture's CPU 3 */
 static struct js_event mkev(uint32_t kind, uint64_t s, uint64_t e, uint32_t id, const char *name)
 {
-	struct js_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.start_ns = s;
-	ev.end_ns = e;
-	ev.cpu = 3;
-	ev.id = id;
-	snprintf(ev.name, sizeof(ev.name), "%s", name);
-	return ev;
+	return fx_event(kind, s, e, 3, id, name);
 }
 
 static const char *sget(const struct jsonp_val *e, const char *k)
@@ -263,6 +253,49 @@ static void test_layout(void **state)
 	od = jsonp_get(f->doc.root, "otherData");
 	assert_int_equal(iget(od, "origin_clock_monotonic_ns"), (int64_t)T0);
 	assert_string_equal(sget(f->doc.root, "displayTimeUnit"), "ns");
+	fx_free(f);
+}
+
+/** One track per class that has one, in the trace's order (docs/OUTPUTS_TRACE_HTML.md),
+ * numbered tid = 10000 * (place + 1) + cpu; THP steps go on the mm track; an IPI send on
+ * none. */
+static void test_tracks(void **state)
+{
+	static const char *const order[] = { "gaps", "irq", "timer", "ipi", "vector", "softirq",
+					     "hrtimer", "nmi", "task", "idle", "work", "fault",
+					     "tlb", "mm" };
+	static const struct { uint32_t kind, id; } kinds[] = {
+		{ JS_EV_IRQ, 36 }, { JS_EV_VECTOR, JS_VEC_LOCAL_TIMER },
+		{ JS_EV_VECTOR, JS_VEC_RESCHEDULE }, { JS_EV_VECTOR, JS_VEC_THERMAL },
+		{ JS_EV_SOFTIRQ, 3 }, { JS_EV_HRTIMER, 0 }, { JS_EV_NMI, 0 },
+		{ JS_EV_TASK, 42 }, { JS_EV_IDLE, 0 }, { JS_EV_WORK, 0 }, { JS_EV_FAULT, 42 },
+		{ JS_EV_TLB, 0 }, { JS_EV_THP, JS_THP_COLLAPSE }, { JS_EV_IPI_SEND, 7 },
+	};
+	struct fixture *f = fx_new(10000);
+	struct js_event ev[sizeof(kinds) / sizeof(kinds[0])];
+	size_t n = sizeof(kinds) / sizeof(kinds[0]), names = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		ev[i] = mkev(kinds[i].kind, T0 + 1000 + 100 * i, T0 + 1050 + 100 * i, kinds[i].id,
+			     "x");
+	fx_gap(f, T0 + 1000, 2000, JS_CAUSE_IRQ, ev, n);
+	fx_finish(f);
+	for (size_t i = 0; i < jsonp_len(f->ev); i++) {
+		const struct jsonp_val *e = jsonp_at(f->ev, i);
+		char want[32];
+
+		if (strcmp(sget(e, "name"), "thread_name"))
+			continue;
+		assert_true(names < sizeof(order) / sizeof(order[0]));
+		snprintf(want, sizeof(want), "cpu3 %s", order[names]);
+		assert_string_equal(sget(jsonp_get(e, "args"), "name"), want);
+		assert_int_equal(iget(e, "tid"), 10000 * (int64_t)(names + 1) + 3);
+		names++;
+	}
+	assert_int_equal(names, sizeof(order) / sizeof(order[0]));
+	assert_int_equal(count(f, "X", "mm"), 1);           /* the THP collapse */
+	assert_int_equal(count(f, "X", "thp"), 0);
 	fx_free(f);
 }
 
@@ -448,6 +481,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_tracks),
 		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_nesting_and_duplicates),
 		cmocka_unit_test(test_clip),

@@ -18,30 +18,19 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_output.h"
 #include "js_result.h"
 
-static char dir[] = "/tmp/test_output.XXXXXX";
-
 static int setup(void **state)
 {
-	(void)state;
 	signal(SIGPIPE, SIG_IGN);       /* as commands.c does: a closed FIFO is EPIPE */
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[64];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_setup(state);
 }
 
 static const char *in_dir(char *buf, size_t len, const char *name)
 {
-	snprintf(buf, len, "%s/%s", dir, name);
+	snprintf(buf, len, "%s/%s", scratch_dir, name);
 	return buf;
 }
 
@@ -61,10 +50,10 @@ static void test_path_check(void **state)
 	assert_int_equal(output_path_check("-", "json"), 0);
 	assert_int_equal(output_path_check(in_dir(p, sizeof(p), "new.json"), "json"), 0);
 	assert_int_equal(access(p, F_OK), -1);          /* the check creates nothing */
-	assert_int_equal(output_path_check(dir, "gaps"), -EISDIR);
+	assert_int_equal(output_path_check(scratch_dir, "gaps"), -EISDIR);
 	assert_int_equal(output_path_check("/nonexistent-dir/x", "gaps"), -ENOENT);
 	assert_false(output_path_special("-"));
-	assert_false(output_path_special(dir));
+	assert_false(output_path_special(scratch_dir));
 	assert_false(output_path_special("/nonexistent-dir/x"));
 	assert_true(output_path_special("/dev/null"));
 }
@@ -266,5 +255,5 @@ int main(void)
 		cmocka_unit_test(test_prom_special),
 	};
 
-	return cmocka_run_group_tests_name("output", tests, setup, teardown);
+	return cmocka_run_group_tests_name("output", tests, setup, scratch_teardown);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_diff.h"
 #include "js_params.h"
 #include "js_jsonparse.h"
@@ -274,17 +275,9 @@ static void add(struct js_cpu_result *r, uint64_t n, uint64_t dur, uint32_t c, c
 	for (uint64_t i = 0; i < n; i++) {
 		struct js_gap_rec g;
 
-		memset(&g, 0, sizeof(g));
-		g.gap.start_ns = r->start_ns + (i * win) / n + (uint64_t)(det[0] % 7) * 1000;
-		g.gap.dur_ns = dur;
-		g.attr.primary = c;
-		g.attr.nparts = 1;
-		g.attr.parts[0].cause = c;
-		g.attr.parts[0].count = 1;
-		g.attr.parts[0].net_ns = dur;
-		snprintf(g.attr.parts[0].detail, JS_DETAIL_LEN, "%s", det);
-		snprintf(g.attr.detail, JS_DETAIL_LEN, "%s", det);
-		g.attr.covered_ns = dur;
+		fx_rec(&g, 0, r->start_ns + (i * win) / n + (uint64_t)(det[0] % 7) * 1000, dur);
+		fx_part(&g, c, det, 1, dur);
+		fx_primary(&g, c, det);
 		result_add_gap(r, &g);
 		intervals_add_gap(&r->intervals, g.gap.start_ns, dur);
 	}

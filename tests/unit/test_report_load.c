@@ -17,7 +17,7 @@
 #include "js_diff.h"
 #include "js_report.h"
 #include "js_report_load.h"
-#include "gap_parts.h"
+#include "fixtures.h"
 
 #define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
 #define WINDOW 3000000000ull    /* 3 s measured */
@@ -34,11 +34,11 @@ static uint32_t rnd(uint32_t *s)
 	return *s >> 8;
 }
 
-/* part - add() a part, its events counted */
+/* part - fx_part(), its events counted */
 static void part(struct js_gap_rec *g, uint32_t cause, const char *detail, uint32_t count,
 		 uint64_t net)
 {
-	add(g, cause, detail, count, net);
+	fx_part(g, cause, detail, count, net);
 	g->attr.nevents += count;
 }
 

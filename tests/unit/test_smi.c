@@ -18,11 +18,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_test.h"
 
 #include "js_smi.h"
 #include "js_sysfs.h"
-#include "scratch_tree.h"
 
 #define PMU "/sys/bus/event_source/devices/msr"
 

@@ -12,38 +12,20 @@
 
 #include "js_correlate.h"
 #include "js_story.h"
-#include "gap_parts.h"
+#include "fixtures.h"
 
 #define RUN0 1000000000000ull   /* run start on CLOCK_MONOTONIC */
 
+/* rec_init - a gap of dur at RUN0 + at on CPU 1 */
 static void rec_init(struct js_gap_rec *r, uint64_t at, uint64_t dur)
 {
-	memset(r, 0, sizeof(*r));
-	r->gap.start_ns = RUN0 + at;
-	r->gap.dur_ns = dur;
-	r->gap.cpu = 1;
+	fx_rec(r, 1, RUN0 + at, dur);
 }
 
-static void set_primary(struct js_gap_rec *r, uint32_t cause, const char *detail)
-{
-	r->attr.primary = cause;
-	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", detail);
-	corr_finish(&r->attr, r->gap.dur_ns);
-}
-
+/* ev_mk - an event on CPU 1 over [RUN0 + s, RUN0 + e] */
 static struct js_event ev_mk(uint32_t kind, uint64_t s, uint64_t e, uint32_t id, const char *name)
 {
-	struct js_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.start_ns = RUN0 + s;
-	ev.end_ns = RUN0 + e;
-	ev.cpu = 1;
-	ev.id = id;
-	if (name)
-		memcpy(ev.name, name, strnlen(name, JS_NAME_LEN));
-	return ev;
+	return fx_event(kind, RUN0 + s, RUN0 + e, 1, id, name);
 }
 
 /* the brief's example, end to end from events */
@@ -75,10 +57,10 @@ static void test_kworker_folded(void **state)
 
 	(void)state;
 	rec_init(&r, 2500000000ull, 50000);
-	add(&r, JS_CAUSE_WORK, "vmstat_update", 1, 40000);
-	add(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 1000);
-	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 2, 4000);
-	set_primary(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
+	fx_part(&r, JS_CAUSE_WORK, "vmstat_update", 1, 40000);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 1, 1000);
+	fx_part(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 2, 4000);
+	fx_primary(&r, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update");
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "50.0 us at 2.50 s: preempted by kworker/1:2:123 vmstat_update "
 				 "(41.0 us) + IRQ virtio1-req.0:36 x2 (4.0 us) "
@@ -134,16 +116,16 @@ static void test_many_parts(void **state)
 
 	(void)state;
 	rec_init(&r, 61000000000ull, 100000);
-	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 30000);
-	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 20000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 10000);
-	add(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 5000);
-	add(&r, JS_CAUSE_IPI, "call_function_single from perf:88", 1, 3000);
-	add(&r, JS_CAUSE_NMI, "nmi perf_event_nmi_handler", 1, 1000);
-	add(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 3, 0);
+	fx_part(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 30000);
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 20000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 10000);
+	fx_part(&r, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler", 1, 5000);
+	fx_part(&r, JS_CAUSE_IPI, "call_function_single from perf:88", 1, 3000);
+	fx_part(&r, JS_CAUSE_NMI, "nmi perf_event_nmi_handler", 1, 1000);
+	fx_part(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 3, 0);
 	r.attr.steal_ns = 2000;
 	r.attr.smi = 1;
-	set_primary(&r, JS_CAUSE_IRQ, "virtio1-req.0:36");
+	fx_primary(&r, JS_CAUSE_IRQ, "virtio1-req.0:36");
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "100.0 us at 61.00 s: IRQ virtio1-req.0:36 (30.0 us) "
 				 "+ NET_RX softirq (20.0 us) + local timer IRQ (10.0 us) "
@@ -160,20 +142,20 @@ static void test_folded_part(void **state)
 
 	(void)state;
 	rec_init(&r, 2000000000ull, 100000);
-	add(&r, JS_CAUSE_TASK, "head:500", 1, 60000);
-	add(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 20000);
-	add(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 10000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
-	add(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
-	add(&r, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x1000 (sampler)", 1, 0);
-	set_primary(&r, JS_CAUSE_TASK, "head:500");
+	fx_part(&r, JS_CAUSE_TASK, "head:500", 1, 60000);
+	fx_part(&r, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, 20000);
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "NET_RX", 1, 10000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
+	fx_part(&r, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x1000 (sampler)", 1, 0);
+	fx_primary(&r, JS_CAUSE_TASK, "head:500");
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "100.0 us at 2.00 s: preempted by head:500 (60.0 us) "
 				 "+ IRQ virtio1-req.0:36 (20.0 us) + NET_RX softirq (10.0 us) "
 				 "+ local timer IRQ (5.0 us) + 7 more (4.0 us) "
 				 "+ 1.0 us unexplained");
 	r.attr.nparts = 3;      /* the fold among the terms shown */
-	add(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
+	fx_part(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_non_null(strstr(buf, " + 6 other sources x9 (4.0 us) + "));
 }
@@ -186,18 +168,18 @@ static void test_points(void **state)
 
 	(void)state;
 	rec_init(&r, 3000, 200000);
-	add(&r, JS_CAUSE_TASK, "jsinject:77", 1, 150000);
-	add(&r, JS_CAUSE_FAULT, "fault user jsinject:77", 64, 0);
-	add(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 1, 0);
-	set_primary(&r, JS_CAUSE_TASK, "jsinject:77");
+	fx_part(&r, JS_CAUSE_TASK, "jsinject:77", 1, 150000);
+	fx_part(&r, JS_CAUSE_FAULT, "fault user jsinject:77", 64, 0);
+	fx_part(&r, JS_CAUSE_TLB, "remote_shootdown (sampler)", 1, 0);
+	fx_primary(&r, JS_CAUSE_TASK, "jsinject:77");
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "200.0 us at 3.0 us: preempted by jsinject:77 (150.0 us) "
 				 "+ fault user jsinject:77 x64 "
 				 "+ TLB flush remote_shootdown (sampler) + 50.0 us unexplained");
 	/* fully explained: no unexplained term */
 	rec_init(&r, 0, 14000000);
-	add(&r, JS_CAUSE_IDLE, "idle", 1, 14000000);
-	set_primary(&r, JS_CAUSE_IDLE, "idle");
+	fx_part(&r, JS_CAUSE_IDLE, "idle", 1, 14000000);
+	fx_primary(&r, JS_CAUSE_IDLE, "idle");
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "14.0 ms at 0 ns: sampler off CPU, CPU idle (14.0 ms)");
 }
@@ -230,12 +212,12 @@ static void test_detail(void **state)
 
 	(void)state;
 	rec_init(&r, 12310456789ull, 48200);
-	add(&r, JS_CAUSE_TASK, "kworker/3:1:77", 1, 41000);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 3100);
+	fx_part(&r, JS_CAUSE_TASK, "kworker/3:1:77", 1, 41000);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 3100);
 	r.attr.steal_ns = 1000;
 	r.attr.smi = 1;
 	r.attr.nevents = 2;
-	set_primary(&r, JS_CAUSE_TASK, "kworker/3:1:77");
+	fx_primary(&r, JS_CAUSE_TASK, "kworker/3:1:77");
 	n = story_format_detail(buf, sizeof(buf), &r, RUN0, "    ");
 	assert_string_equal(buf,
 		"    gap of 48.2 us at t+12.310456789 s on CPU 1: primary task kworker/3:1:77, "
@@ -260,13 +242,13 @@ static void test_entry(void **state)
 
 	(void)state;
 	rec_init(&r, 2000000000ull, 30000);
-	add(&r, JS_CAUSE_IPI, "call_function_single", 1, 1500);
-	add(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
-	add(&r, JS_CAUSE_SOFTIRQ, "RCU", 1, 2000);
+	fx_part(&r, JS_CAUSE_IPI, "call_function_single", 1, 1500);
+	fx_part(&r, JS_CAUSE_TIMER, "local_timer", 1, 5000);
+	fx_part(&r, JS_CAUSE_SOFTIRQ, "RCU", 1, 2000);
 	r.attr.parts[0].entry_ns = 6200;
 	r.attr.parts[1].entry_ns = 9000;
 	r.attr.entry_ns = 15200;
-	set_primary(&r, JS_CAUSE_IPI, "call_function_single");
+	fx_primary(&r, JS_CAUSE_IPI, "call_function_single");
 	assert_int_equal(r.attr.unexplained_ns, 30000 - 8500 - 15200);
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "30.0 us at 2.00 s: IPI call_function_single (1.5 us + 6.2 us "

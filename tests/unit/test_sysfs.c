@@ -13,62 +13,31 @@
 #include <zlib.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_sysfs.h"
-
-static char tree[128];
-
-static void put(const char *rel, const char *content)
-{
-	char path[512], dir[512], *slash;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", tree, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (slash = strchr(dir + strlen(tree) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(dir, 0755);
-		*slash = '/';
-	}
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(content, fp);
-	fclose(fp);
-}
 
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(tree, sizeof(tree), "/tmp/js-test-sysfs-XXXXXX");
-	if (!mkdtemp(tree))
+	if (scratch_setup(state))
 		return -1;
-	put("/proc/cmdline", "quiet isolcpus=1\n");
-	put("/proc/sys/vm/stat_interval", "10\n");
-	put("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
-	put("/proc/sys/kernel/bad", "12abc\n");
-	put("/proc/sys/kernel/empty", "");
-	put("/proc/sys/kernel/big", "99999999999999999999999\n");
-	put("/sys/devices/system/cpu/isolated", "\n");
-	put("/sys/devices/system/cpu/nohz_full", "(null)\n");
-	put("/sys/devices/system/cpu/online", "0-3,5\n");
-	put("/sys/devices/system/cpu/badlist", "0-x\n");
-	put("/proc/irq/default_smp_affinity", "f\n");
-	put("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-	put("/sys/kernel/mm/transparent_hugepage/defrag", "always madvise never\n");
-	put("/proc/irq/10/x", "");
-	put("/proc/irq/9/x", "");
-	put("/proc/irq/100/x", "");
-	put("/proc/irq/1a/x", "");
+	scratch_puts("/proc/cmdline", "quiet isolcpus=1\n");
+	scratch_puts("/proc/sys/vm/stat_interval", "10\n");
+	scratch_puts("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	scratch_puts("/proc/sys/kernel/bad", "12abc\n");
+	scratch_puts("/proc/sys/kernel/empty", "");
+	scratch_puts("/proc/sys/kernel/big", "99999999999999999999999\n");
+	scratch_puts("/sys/devices/system/cpu/isolated", "\n");
+	scratch_puts("/sys/devices/system/cpu/nohz_full", "(null)\n");
+	scratch_puts("/sys/devices/system/cpu/online", "0-3,5\n");
+	scratch_puts("/sys/devices/system/cpu/badlist", "0-x\n");
+	scratch_puts("/proc/irq/default_smp_affinity", "f\n");
+	scratch_puts("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	scratch_puts("/sys/kernel/mm/transparent_hugepage/defrag", "always madvise never\n");
+	scratch_puts("/proc/irq/10/x", "");
+	scratch_puts("/proc/irq/9/x", "");
+	scratch_puts("/proc/irq/100/x", "");
+	scratch_puts("/proc/irq/1a/x", "");
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	sysfs_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 /** Reads come from under the root; the root is normalised. */
@@ -80,10 +49,10 @@ static void test_root(void **state)
 	assert_int_equal(sysfs_set_root("/"), 0);
 	assert_true(sysfs_is_live());
 	assert_string_equal(sysfs_root(), "");
-	snprintf(buf, sizeof(buf), "%s///", tree);
+	snprintf(buf, sizeof(buf), "%s///", scratch_dir);
 	assert_int_equal(sysfs_set_root(buf), 0);
 	assert_false(sysfs_is_live());
-	assert_string_equal(sysfs_root(), tree);
+	assert_string_equal(sysfs_root(), scratch_dir);
 	assert_int_equal(sysfs_read_str("/proc/cmdline", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "quiet isolcpus=1");
 	assert_true(sysfs_exists("/proc/irq/10"));
@@ -100,7 +69,7 @@ static void test_numbers(void **state)
 	int i;
 
 	(void)state;
-	sysfs_set_root(tree);
+	sysfs_set_root(scratch_dir);
 	assert_int_equal(sysfs_read_u64("/proc/sys/vm/stat_interval", &u), 0);
 	assert_int_equal(u, 10);
 	assert_int_equal(sysfs_read_int("/proc/sys/vm/stat_interval", &i), 0);
@@ -123,7 +92,7 @@ static void test_cpus(void **state)
 	char buf[64];
 
 	(void)state;
-	sysfs_set_root(tree);
+	sysfs_set_root(scratch_dir);
 	assert_int_equal(sysfs_read_cpulist("/sys/devices/system/cpu/online", &s), 0);
 	cpulist_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "0-3,5");
@@ -145,7 +114,7 @@ static void test_choice(void **state)
 	char buf[32];
 
 	(void)state;
-	sysfs_set_root(tree);
+	sysfs_set_root(scratch_dir);
 	assert_int_equal(sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 					   sizeof(buf)), 0);
 	assert_string_equal(buf, "madvise");
@@ -164,7 +133,7 @@ static void test_list_dir(void **state)
 	struct sysfs_dir d;
 
 	(void)state;
-	sysfs_set_root(tree);
+	sysfs_set_root(scratch_dir);
 	assert_int_equal(sysfs_list_dir("/proc/irq", &d), 0);
 	assert_int_equal(d.n, 5);
 	assert_string_equal(d.names[0], "9");
@@ -186,8 +155,8 @@ static void test_whole_files(void **state)
 	gzFile gz;
 
 	(void)state;
-	sysfs_set_root(tree);
-	snprintf(path, sizeof(path), "%s/proc/config.gz", tree);
+	sysfs_set_root(scratch_dir);
+	snprintf(path, sizeof(path), "%s/proc/config.gz", scratch_dir);
 	gz = gzopen(path, "wb");
 	assert_non_null(gz);
 	for (int i = 0; i < 5000; i++) {
@@ -213,7 +182,7 @@ static void test_whole_files(void **state)
 		for (size_t k = 0; k < sizes[i]; k++)
 			big[k] = 'a' + k % 26;
 		big[sizes[i]] = '\0';
-		put("/proc/big", big);
+		scratch_puts("/proc/big", big);
 		assert_int_equal(sysfs_read_file("/proc/big", &data, &len), 0);
 		assert_int_equal(len, sizes[i]);
 		assert_string_equal(data, big);
@@ -257,5 +226,5 @@ int main(void)
 		cmocka_unit_test(test_live),
 	};
 
-	return cmocka_run_group_tests_name("sysfs", tests, setup, teardown);
+	return cmocka_run_group_tests_name("sysfs", tests, setup, scratch_teardown);
 }

@@ -130,14 +130,15 @@ def tuned(root):
     put(root, "/proc/cmdline",
         "BOOT_IMAGE=/vmlinuz-6.8.0 root=/dev/sda1 ro quiet isolcpus=managed_irq,domain,2-7 "
         "nohz_full=2-7 rcu_nocbs=2-7 rcu_nocb_poll irqaffinity=0-1 nosoftlockup tsc=reliable "
-        "skew_tick=1 rcupdate.rcu_normal_after_boot=1 audit=0 transparent_hugepage=never "
-        "nmi_watchdog=0 mitigations=auto console=tty0\n")
+        "skew_tick=1 rcupdate.rcu_normal_after_boot=1 rcutree.nohz_full_patience_delay=1000 "
+        "audit=0 transparent_hugepage=never nmi_watchdog=0 mitigations=auto console=tty0\n")
     put(root, "/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Mon Jan  1 00:00:00 UTC 2024\n")
     config(root, ["CONFIG_HZ_1000=y", "CONFIG_HZ=1000", "CONFIG_NO_HZ_FULL=y",
                   "CONFIG_RCU_NOCB_CPU=y", "CONFIG_PREEMPT_DYNAMIC=y", "CONFIG_PREEMPT=y",
                   "# CONFIG_PREEMPT_NONE is not set"])
     put(root, "/sys/devices/system/cpu/isolated", "2-7\n")
     put(root, "/sys/devices/system/cpu/nohz_full", "2-7\n")
+    put(root, "/sys/module/rcutree/parameters/nohz_full_patience_delay", "1000\n")
     put(root, "/sys/devices/system/cpu/cpu3/topology/thread_siblings_list", "3\n")
     put(root, "/sys/devices/system/cpu/smt/active", "0\n")
     put(root, "/proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: %s\n\n"
@@ -203,6 +204,7 @@ def badly_tuned(root):
                   "CONFIG_PREEMPT_VOLUNTARY=y"])
     put(root, "/sys/devices/system/cpu/isolated", "\n")
     put(root, "/sys/devices/system/cpu/nohz_full", "(null)\n")
+    put(root, "/sys/module/rcutree/parameters/nohz_full_patience_delay", "0\n")
     put(root, "/sys/devices/system/cpu/cpu3/topology/thread_siblings_list", "3,7\n")
     put(root, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: %s hypervisor\n\n"
         % FLAGS_GOOD.replace(" nonstop_tsc", ""))
@@ -262,6 +264,7 @@ def malformed(root):
     put(root, "/sys/devices/system/cpu/possible", "\n")
     put(root, "/sys/devices/system/cpu/isolated", "garbage\n")
     put(root, "/sys/devices/system/cpu/nohz_full", "1-\n")
+    put(root, "/sys/module/rcutree/parameters/nohz_full_patience_delay", "soon\n")
     put(root, "/sys/devices/system/cpu/cpu3/topology/thread_siblings_list", "three\n")
     put(root, "/sys/devices/system/cpu/smt/control", "")
     put(root, "/proc/cpuinfo", "flags")

@@ -1,0 +1,167 @@
+#!/bin/bash
+# fleet_prometheus.sh - the fleet path with the real components (root, about 30 s):
+#  (a) contrib/jitterscope.service's command line (today's options; the continuous mode's
+#      are not there yet) runs on CPU 1 with exactly the unit's capabilities (root without
+#      any other: setpriv), until SIGTERM as systemd stops it, writing --prom into a
+#      textfile directory, plus --json, --hlog and a --budget for the comparisons: the
+#      probes load, kernel functions have names (CAP_SYSLOG), no capability is missing;
+#  (b) a real node_exporter (Debian prometheus-node-exporter) serves that directory,
+#      textfile collector only; (c) a real Prometheus (Debian prometheus) scrapes it every
+#      second with contrib/prometheus-rules.yml loaded; both on 127.0.0.1, free ports, pinned
+#      to CPU 0, stopped by the test (trap, also on failure);
+#  (d) over Prometheus's HTTP API: the scraped _count is the JSON's gap_count;
+#      histogram_quantile(0.5, 0.99, 0.999) over the scraped buckets is in the bucket of the
+#      JSON's percentile or the next; the budget violations are exported; every Grafana
+#      dashboard expression, every rule and every docs/FLEET.md query evaluates without
+#      error (dashboard and FLEET.md ones with data), every metric they name has series,
+#      the dashboard's variables find values, every rule is loaded and healthy;
+#  (e) docs/FLEET.md's .hlog merge: two copies of the run's log through HistogramLogProcessor
+#      add up to twice its gap count with the same max (skipped without Java).
+# Skips without the servers (a failure under CI=true: scripts/install-deps.sh installs them).
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_btf
+need_cmd prometheus prometheus
+need_cmd promtool prometheus
+need_cmd prometheus-node-exporter prometheus-node-exporter
+need_cmd setpriv util-linux
+python3 -c 'import yaml' 2>/dev/null || missing python3-yaml "no python3 yaml module"
+LIB=$ROOT/tests/integration/fleet_lib.py
+note() { echo "fleet_prometheus: $*"; }
+
+NE_PID='' PROM_PID=''
+# stop_servers - both servers stopped and waited for (the EXIT trap, also on failure)
+stop_servers() {
+	local p
+	for p in $NE_PID $PROM_PID; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in $NE_PID $PROM_PID; do
+		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	NE_PID='' PROM_PID=''
+}
+trap 'stop_servers; rm -rf "$TMP"' EXIT
+
+# (a) the unit's command, the unit's capabilities, SIGTERM after 5 s
+TXT=$TMP/textfile J=$TMP/run.json H=$TMP/run.hlog
+mkdir -p "$TXT"
+mapfile -t argv < <(python3 "$LIB" unit-argv "$ROOT" "$JS" 1 0 "$TXT/jitterscope.prom") ||
+	fail "cannot read contrib/jitterscope.service"
+caps=$(python3 "$LIB" unit-caps "$ROOT") || fail "cannot read the unit's capabilities"
+setpriv --bounding-set="-all,$caps" --inh-caps=-all --no-new-privs \
+	"${argv[@]}" --json "$J" --hlog "$H" --budget 'max=1us,gaps=1000000000' \
+	>"$TMP/out.txt" 2>"$TMP/err.txt" &
+run=$!
+sleep 5
+kill -TERM $run
+wait $run
+rc=$?
+# the budget max=1us is exceeded by any gap: 2; a run that failed: 1
+[ $rc -eq 2 ] || fail "the unit's command exited $rc, want 2 (budget) ($(cat "$TMP/err.txt"))"
+! grep -qi "missing\|capabilit\|not root" "$TMP/err.txt" ||
+	fail "with the unit's capabilities ($caps): $(cat "$TMP/err.txt")"
+[ -s "$TXT/jitterscope.prom" ] || fail "no textfile written"
+[ ! -e "$TXT/jitterscope.prom.tmp" ] || fail "jitterscope.prom.tmp left behind"
+python3 - "$J" <<'PY' || fail "the run with the unit's capabilities (above)"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+c = r["cpus"][0]
+assert r["probes"]["enabled"], "probes off: %s" % r["probes"]["why_disabled"]
+assert c["gap_count"] > 0, "no gaps in 5 s"
+fns = [s["detail"] for s in c["sources"] if s["cause"] in ("hrtimer", "work")]
+hexes = [d for d in fns if re.search(r"0x[0-9a-f]{8,}", d)]
+assert not hexes, "kernel functions without names (CAP_SYSLOG?): %s" % hexes
+print("fleet_prometheus: the unit's command with %s: probes on, %d gaps, %d kernel "
+      "function sources named" % ("its capabilities", c["gap_count"], len(fns)))
+PY
+note "$(grep -vc '^#' "$TXT/jitterscope.prom") samples in the textfile," \
+	"$(grep -v '^#' "$TXT/jitterscope.prom" | grep -c 'cpu="1"') of them per CPU"
+
+# (b), (c): node_exporter and Prometheus on free local ports
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+NE_PORT=$(port) PROM_PORT=$(port)
+[ "$NE_PORT" != "$PROM_PORT" ] || PROM_PORT=$(port)
+taskset -c 0 prometheus-node-exporter --web.listen-address="127.0.0.1:$NE_PORT" \
+	--collector.disable-defaults --collector.textfile \
+	--collector.textfile.directory="$TXT" >"$TMP/node_exporter.log" 2>&1 &
+NE_PID=$!
+cat >"$TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $ROOT/contrib/prometheus-rules.yml
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$NE_PORT']
+EOF
+taskset -c 0 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
+PROM_PID=$!
+URL=http://127.0.0.1:$PROM_PORT
+
+# get URL - the body, or nothing
+get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1" 2>/dev/null; }
+for _ in $(seq 60); do
+	get "http://127.0.0.1:$NE_PORT/metrics" | grep -q '^jitterscope_node_info' && break
+	kill -0 $NE_PID 2>/dev/null || { cat "$TMP/node_exporter.log" >&2; fail "node_exporter died"; }
+	sleep 0.5
+done
+get "http://127.0.0.1:$NE_PORT/metrics" >"$TMP/ne.metrics"
+grep -q '^jitterscope_node_info' "$TMP/ne.metrics" ||
+	{ cat "$TMP/node_exporter.log" >&2; fail "node_exporter does not serve the textfile"; }
+grep -q '^node_textfile_scrape_error 0' "$TMP/ne.metrics" ||
+	fail "node_exporter's textfile collector reports an error: $(grep textfile "$TMP/ne.metrics")"
+# the data: 8 scrapes after the first one with jitterscope's series, rules evaluated
+for _ in $(seq 60); do
+	get "$URL/api/v1/query?query=count(jitterscope_node_info)" | grep -q '"value"' && break
+	kill -0 $PROM_PID 2>/dev/null || { cat "$TMP/prometheus.log" >&2; fail "prometheus died"; }
+	sleep 0.5
+done
+get "$URL/api/v1/query?query=count(jitterscope_node_info)" | grep -q '"value"' ||
+	{ cat "$TMP/prometheus.log" >&2; fail "Prometheus has no jitterscope series after 30 s"; }
+sleep 8
+note "node_exporter on 127.0.0.1:$NE_PORT, Prometheus on 127.0.0.1:$PROM_PORT: scraped"
+
+# (d) the numbers and every expression
+sel='jitterscope_gap_duration_seconds_bucket{cpu="1"}'
+for q in 0.5 0.99 0.999; do
+	python3 "$LIB" quantile "$URL" "$q" "$sel" "$J" || fail "histogram_quantile($q) (above)"
+done
+v=$(get "$URL/api/v1/query?query=jitterscope_budget_violations_total" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(" ".join("%s=%s" % (x["metric"]["limit"], x["value"][1]) for x in sorted(r, key=lambda x: x["metric"]["limit"])))')
+[ "$v" = "gaps=1000000000=0 max=1us=1" ] || fail "budget violations in Prometheus: '$v'"
+python3 "$LIB" live "$ROOT" "$URL" || fail "expressions against Prometheus (above)"
+
+# (e) stop both servers; they are gone and their ports closed
+stop_servers
+for p in $NE_PORT $PROM_PORT; do
+	! get "http://127.0.0.1:$p/metrics" | grep -q . || fail "port $p still answers"
+done
+note "both servers stopped"
+
+# the .hlog merge of docs/FLEET.md
+JAR=/usr/share/java/hdrhistogram.jar
+if command -v java >/dev/null 2>&1 && [ -r "$JAR" ]; then
+	cat "$H" "$H" | java -cp "$JAR" org.HdrHistogram.HistogramLogProcessor \
+		-outputValueUnitRatio 1 -o "$TMP/fleet" >/dev/null 2>"$TMP/hlp.err" ||
+		fail "HistogramLogProcessor: $(cat "$TMP/hlp.err")"
+	got=$(sed -n 's/^#\[Max *= *\([0-9.]*\), Total count *= *\([0-9]*\)\]/\1 \2/p' \
+		"$TMP/fleet.hgrm")
+	want=$(python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["cpus"][0]
+print("%d.000 %d" % (c["max_ns"], 2 * c["gap_count"]))' "$J")
+	[ "$got" = "$want" ] || fail ".hlog merged twice: max and count '$got', want '$want'"
+	note ".hlog merge: two copies add up to $want (max ns, count)"
+else
+	echo "skip hlog merge: no java or $JAR (Debian default-jre-headless, libhdrhistogram-java)"
+fi
+note "PASS"
+exit 0

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* fixtures.c - what the unit tests share (see fixtures.h). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "fixtures.h"
+#include "js_correlate.h"
+#include "js_sysfs.h"
+
+/* fx_event - an event of kind on cpu over [s, e] */
+struct js_event fx_event(uint32_t kind, uint64_t s, uint64_t e, uint32_t cpu, uint32_t id,
+			 const char *name)
+{
+	struct js_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.start_ns = s;
+	ev.end_ns = e;
+	ev.cpu = cpu;
+	ev.id = id;
+	if (name)
+		memcpy(ev.name, name, strnlen(name, JS_NAME_LEN));
+	return ev;
+}
+
+/* fx_rec - r zeroed: a gap of dur at start on cpu */
+void fx_rec(struct js_gap_rec *r, uint32_t cpu, uint64_t start, uint64_t dur)
+{
+	memset(r, 0, sizeof(*r));
+	r->gap.start_ns = start;
+	r->gap.dur_ns = dur;
+	r->gap.cpu = cpu;
+}
+
+/* fx_part - a part added to r, its net time covered */
+void fx_part(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
+	     uint64_t net)
+{
+	struct js_part *p = &r->attr.parts[r->attr.nparts++];
+
+	p->cause = cause;
+	p->count = count;
+	p->net_ns = net;
+	snprintf(p->detail, sizeof(p->detail), "%s", detail);
+	r->attr.covered_ns += net;
+}
+
+/* fx_primary - r's primary cause and detail, then corr_finish() */
+void fx_primary(struct js_gap_rec *r, uint32_t cause, const char *detail)
+{
+	r->attr.primary = cause;
+	snprintf(r->attr.detail, sizeof(r->attr.detail), "%s", detail);
+	corr_finish(&r->attr, r->gap.dur_ns);
+}
+
+/* fx_run - run over cpus[n] (CPUs 1, 3, 5 ...), each measured over [start_ns, end_ns] */
+int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t start_ns,
+	   uint64_t end_ns)
+{
+	run->cpus = cpus;
+	run->ncpus = n;
+	run->probes_on = true;
+	run->smi_countable = true;
+	for (size_t i = 0; i < n; i++) {
+		if (result_cpu_init(&cpus[i], (int)(1 + 2 * i), 4))
+			return -ENOMEM;
+		cpus[i].start_ns = start_ns;
+		cpus[i].end_ns = end_ns;
+	}
+	return 0;
+}
+
+/* fx_find_part - the part of a with that cause and detail */
+const struct js_part *fx_find_part(const struct js_attr *a, uint32_t cause, const char *detail)
+{
+	for (uint32_t i = 0; i < a->nparts; i++)
+		if (a->parts[i].cause == cause && !strcmp(a->parts[i].detail, detail))
+			return &a->parts[i];
+	return NULL;
+}
+
+char scratch_dir[SCRATCH_DIR_LEN];
+
+/* scratch_setup - a cmocka setup: a new tree made */
+int scratch_setup(void **state)
+{
+	(void)state;
+	snprintf(scratch_dir, sizeof(scratch_dir), "/tmp/js-scratch.XXXXXX");
+	return mkdtemp(scratch_dir) ? 0 : -1;
+}
+
+/* scratch_teardown - a cmocka teardown: back to the live root, the tree removed */
+int scratch_teardown(void **state)
+{
+	char cmd[SCRATCH_DIR_LEN + 16];
+
+	(void)state;
+	sysfs_set_root(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* scratch_put - rel in the tree with len bytes of data, directories made */
+void scratch_put(const char *rel, const void *data, size_t len)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s%s", scratch_dir, rel);
+	for (char *sl = strchr(path + strlen(scratch_dir) + 1, '/'); sl;
+	     sl = strchr(sl + 1, '/')) {
+		*sl = '\0';
+		mkdir(path, 0755);
+		*sl = '/';
+	}
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	fclose(fp);
+}
+
+/* scratch_puts - scratch_put of a string */
+void scratch_puts(const char *rel, const char *text)
+{
+	scratch_put(rel, text, strlen(text));
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * fixtures.h - what the unit tests share (the libssh torture.c idea): builders of probe
+ * events, gaps and their attributions, a lookup of a part, and a scratch sysroot.
+ * fixtures.c is linked into every unit test binary. Include after <cmocka.h>.
+ */
+#ifndef FIXTURES_H
+#define FIXTURES_H
+
+#include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "js_events.h"
+#include "js_model.h"
+#include "js_result.h"
+
+/* fx_event - an event of kind on cpu over [s, e], its id and name (NULL: none; a name of
+ * JS_NAME_LEN characters is kept without its NUL, as the probes may send it) */
+struct js_event fx_event(uint32_t kind, uint64_t s, uint64_t e, uint32_t cpu, uint32_t id,
+			 const char *name);
+
+/* fx_rec - r zeroed: a gap of dur at start on cpu, no attribution yet */
+void fx_rec(struct js_gap_rec *r, uint32_t cpu, uint64_t start, uint64_t dur);
+
+/* fx_part - a part (cause, detail, count, net time) added to r; its net time is covered */
+void fx_part(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
+	     uint64_t net);
+
+/* fx_primary - r's primary cause and detail, then corr_finish(): unexplained = the rest */
+void fx_primary(struct js_gap_rec *r, uint32_t cause, const char *detail);
+
+/* fx_run - run over the results cpus[n] (CPUs 1, 3, 5 ...), each with a top list of 4
+ * and the window [start_ns, end_ns]; probes on, SMIs countable. 0 or -ENOMEM */
+int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t start_ns,
+	   uint64_t end_ns);
+
+/* fx_find_part - the part of a with that cause and detail, NULL if none */
+const struct js_part *fx_find_part(const struct js_attr *a, uint32_t cause, const char *detail);
+
+/*
+ * The scratch sysroot: a temporary directory, scratch_dir, whose files stand in for live
+ * paths (scratch_put("/sys/...") makes scratch_dir/sys/...). scratch_setup and
+ * scratch_teardown are a cmocka group's or test's setup and teardown (a new tree each
+ * time); the teardown also points sysfs back at the live root.
+ */
+#define SCRATCH_DIR_LEN 32
+extern char scratch_dir[SCRATCH_DIR_LEN];
+int scratch_setup(void **state);
+int scratch_teardown(void **state);
+/* scratch_put - rel (a live path) in the tree with len bytes of data, directories made */
+void scratch_put(const char *rel, const void *data, size_t len);
+/* scratch_puts - scratch_put of a string */
+void scratch_puts(const char *rel, const char *text);
+
+#endif /* FIXTURES_H */
