@@ -29,6 +29,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_RUNNING 0
+#define PF_EXITING 0x00000004
 #define FOLLOW_THREADS_MAX 4096
 
 /* configuration, set between open and load */
@@ -84,7 +85,8 @@ static __always_inline bool followed(__u32 tid, __u32 tgid)
 	return nr_tids && bpf_map_lookup_elem(&follow_tids, &tid);
 }
 
-/* thread - tid's state, made on first sight (comm from task); NULL when the map is full */
+/* thread - tid's state, made on first sight (comm from task, NULL: the current one); NULL
+ * when the map is full, or the task is exiting (its exit record went out: no new state) */
 static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
 							struct task_struct *task)
 {
@@ -92,11 +94,12 @@ static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
 
 	if (t)
 		return t;
+	if (!task)
+		task = bpf_get_current_task_btf();
+	if (task->flags & PF_EXITING)
+		return NULL;
 	zero.tgid = tgid;
-	if (task)
-		bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
-	else
-		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
 	if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&threads, &tid)) {
 		__sync_fetch_and_add(&untracked, 1);

@@ -2,8 +2,8 @@
 /*
  * follow.c - loader and consumer of bpf/follow.bpf.c (see js_follow.h): the configuration
  * into rodata between open and load (the process, or the threads into their map after load;
- * the threshold), programs whose tracepoint this kernel lacks (or whose pair's other half it
- * lacks) not loaded, the ring drained with ring_buffer__consume() only (the programs submit
+ * the threshold), programs whose tracepoint this kernel lacks not loaded (an interruption's
+ * entry whose exit it lacks not attached), the ring drained with ring_buffer__consume() only (the programs submit
  * without wakeups).
  */
 #include <errno.h>
@@ -38,21 +38,11 @@ static const char *tp(const struct bpf_program *prog)
 	return s ? s + 1 : sec;
 }
 
-/* in_kernel - does this kernel have tracepoint name (and, for an _entry/_exit, its pair) */
+/* in_kernel - does this kernel have tracepoint name (an entry whose exit it lacks is not
+ * attached: follow_attach) */
 static bool in_kernel(const char *name)
 {
-	size_t n = strlen(name);
-	char other[96];
-
-	if (libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) < 0)
-		return false;
-	if (n > 6 && !strcmp(name + n - 6, "_entry"))
-		snprintf(other, sizeof(other), "%.*s_exit", (int)(n - 6), name);
-	else if (n > 5 && !strcmp(name + n - 5, "_exit"))
-		snprintf(other, sizeof(other), "%.*s_entry", (int)(n - 5), name);
-	else
-		return true;
-	return libbpf_find_vmlinux_btf_id(other, BPF_TRACE_RAW_TP) >= 0;
+	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) >= 0;
 }
 
 static int rb_sample(void *ctx, void *data, size_t size)

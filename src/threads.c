@@ -155,6 +155,8 @@ static void counts(struct threads_src *ts, uint32_t tid, const char *comm,
 		stats_add(&r->ts, c);
 		return;
 	}
+	if (r->ts.exited)
+		return;         /* its final counts are in */
 	stats_of(&r->ts, c);
 	r->ts.exited = exited;
 	r->ts.exit_ns = exit_ns;
