@@ -169,7 +169,7 @@ ASAN_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 # every integration test but the soak (ASan's quarantine grows memory) and the fuzzers
 ASAN_TESTS   ?= $(filter-out %/robust_soak_1min.sh %/robust_fuzz.sh, \
 		$(wildcard tests/integration/*.sh))
-VALGRIND_SKIP ?= test_probes_live test_out_hlog test_arrival test_clockcost
+VALGRIND_SKIP ?= test_probes_live test_follow_live test_out_hlog test_arrival test_clockcost
 FUZZ_OUTPUT  ?= build-fuzz
 FUZZ_SECS    ?= 20
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
