@@ -143,7 +143,14 @@ install: $(OUTPUT)/jitterscope
 clean:
 	rm -rf $(OUTPUT)
 
-.PHONY: all unit integration check run vmlinux install clean
+# the C sources in the kernel's style (.clang-format); make check runs format-check too
+format:
+	scripts/format.sh --fix
+
+format-check:
+	scripts/format.sh --check
+
+.PHONY: all unit integration check run vmlinux install clean format format-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
-/* js_out_gaps.h - the --gaps CSV: one row per gap (documented in docs/OUTPUT.md). */
+/* js_out_gaps.h - the --gaps CSV: one row per gap (documented in docs/JSON.md, "--gaps FILE"). */
 #ifndef JS_OUT_GAPS_H
 #define JS_OUT_GAPS_H
 

@@ -64,7 +64,8 @@ for t in "$@"; do
 	fi
 	start=$(date +%s)
 	case "$t" in
-	*.sh) scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
+	*/integration/*.sh) scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
+	*.sh) bash "$t" 2>&1 | tee -i "$log" ;;
 	*) lock=
 		case " ${JS_LOCKED_UNITS:-test_probes_live} " in
 		*" ${t##*/} "*) lock=scripts/cpu1-lock ;;

@@ -969,15 +969,21 @@ class Cgroup:
                 log_msg("note: cannot remove %s: %s" % (path, e.strerror))
 
 
-def do_run(a):
+def live_missing():
+    """What a live run on CPU 1 lacks here (root, 2 CPUs, kernel BTF), or None"""
     if os.geteuid() != 0:
-        print("skip: needs root")
-        return EXIT_SKIP
+        return "needs root"
     if os.cpu_count() < 2:
-        print("skip: needs 2 CPUs")
-        return EXIT_SKIP
+        return "needs 2 CPUs"
     if not os.access("/sys/kernel/btf/vmlinux", os.R_OK):
-        print("skip: no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load")
+        return "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
+    return None
+
+
+def do_run(a):
+    why = live_missing()
+    if why:
+        print("skip: " + why)
         return EXIT_SKIP
     for b in (JS, INJ):
         if not os.access(b, os.X_OK):

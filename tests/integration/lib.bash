@@ -5,6 +5,8 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 JS=${JS_BIN:-$ROOT/build/jitterscope}   # make asan: the sanitized binary
 TMP=$(mktemp -d /tmp/jstest.XXXXXX)
+# the Python helpers import the one reader of the gaps CSV and the injector log
+export PYTHONPATH=$ROOT/tests/lib${PYTHONPATH:+:$PYTHONPATH}
 trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -59,6 +61,20 @@ chrome() {
 		--disable-background-networking --disable-component-update --disable-sync \
 		--no-first-run --user-data-dir="$(mktemp -d "$TMP/chr.XXXXXX")" \
 		--enable-logging=stderr --v=0 "$@" "file://$page"
+}
+# render PAGE WIDTH HEIGHT - PAGE rendered by headless Chromium: its DOM after the scripts
+# ran in $TMP/dom.html, a WIDTHxHEIGHT screenshot in PAGE.png; fails when Chromium fails or
+# the page logs to the console
+render() {
+	chrome "$1" --dump-dom >"$TMP/dom.html" 2>"$TMP/chr1.err" ||
+		fail "chromium --dump-dom exited $?"
+	grep -q 'data-rendered="ok"' "$TMP/dom.html" ||
+		fail "the page's script did not run to the end"
+	chrome "$1" --screenshot="$1.png" --window-size="$2,$3" >/dev/null 2>"$TMP/chr2.err" ||
+		fail "chromium --screenshot exited $?"
+	if grep -h "CONSOLE" "$TMP/chr1.err" "$TMP/chr2.err"; then
+		fail "console messages while rendering the page"
+	fi
 }
 # legend_colours PAGE - the colours of the page's cause legend, one per line
 legend_colours() {

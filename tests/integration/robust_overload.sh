@@ -24,10 +24,11 @@ INJ=$ROOT/build/tools/jsinject
 # (callers check its status: a fail inside $(...) or <(...) only ends the subshell)
 coherent() {
 	python3 - "$@" <<'PY' || fail "incoherent report ($1)"
-import csv, json, re, sys
+import json, re, sys
+import jsfiles
 r = json.load(open(sys.argv[1]))
 c = r["cpus"][0]
-rows = list(csv.DictReader(open(sys.argv[2])))
+rows = jsfiles.gap_rows(sys.argv[2])
 text = open(sys.argv[3]).read()
 assert len(rows) == c["gap_count"], ("csv", len(rows), c["gap_count"])
 assert sum(int(x["duration_ns"]) for x in rows) == c["lost_ns"], "lost_ns != sum of the rows"

@@ -317,11 +317,9 @@ def main(argv):
     ap.add_argument("hook", choices=("fault", "thp"))
     ap.add_argument("--dir", required=True, help="scratch directory for the outputs")
     a = ap.parse_args(argv)
-    if os.geteuid() != 0:
-        print("skip: needs root")
-        return EXIT_SKIP
-    if os.cpu_count() < 2:
-        print("skip: needs 2 CPUs")
+    why = al.live_missing()
+    if why:
+        print("skip: " + why)
         return EXIT_SKIP
     if not os.access(al.JS, os.X_OK):
         print("FAIL: %s is not built: run make" % al.JS)
