@@ -5,9 +5,10 @@
   app_lib.py run --mode preempt|ipi [--duration D] [--period US] --dir DIR
 
 The stand-in application (build/tools/jsapp) loops on CPU 1 for D seconds, marking each
-iteration slower than its work by --slow-us (1 us here) in DIR/marks.csv and logging every
-mark it tried. jitterscope follows it (--pid APP --marks DIR/marks.csv --gaps --json, no
---duration: until it exits) from about 1 s in, and the injector (build/tools/jsinject, attrib_lib.py's modes) acts on CPU 1
+iteration slower than its work by --slow-us (1.5 us here: an IPI takes 2 us or more) in
+DIR/marks.csv and logging every
+mark it tried. jitterscope follows it (--pid APP --marks DIR/marks.csv --gaps --json
+--threshold 300ns, --duration 0: until it exits) from about 1 s in, and the injector (build/tools/jsinject, attrib_lib.py's modes) acts on CPU 1
 from about 2 s in for D-4 s. The process's exit ends jitterscope's run (exit 0, a report).
 
 Checks (>= --min-pct, 99 %, of the injector's actions; attrib_lib.py's matcher, one action
@@ -96,14 +97,14 @@ def run(a):
     open(f["marks.csv"], "w").close()
     app = js = inj = None
     try:
-        app = subprocess.Popen([APP, "--cpu", str(CPU), "--duration", str(d), "--slow-us", "1",
+        app = subprocess.Popen([APP, "--cpu", str(CPU), "--duration", str(d), "--slow-us", "1.5",
                                 "--marks", f["marks.csv"], "--log", f["app.csv"],
                                 "--ready", f["ready"]], stdout=subprocess.PIPE, text=True)
         if not wait_file(f["ready"], 5):
             print("%s: FAIL (jsapp did not start its loop)" % a.mode)
             return al.EXIT_FAIL
         js = subprocess.Popen([al.JS, "--pid", str(app.pid), "--marks", f["marks.csv"],
-                               "--duration", "0",
+                               "--duration", "0", "--threshold", "300ns",
                                "--gaps", f["gaps.csv"], "--json", f["run.json"]],
                               stdout=open(f["report.txt"], "w"), stderr=open(f["js.err"], "w"))
         time.sleep(1.0)

@@ -7,9 +7,11 @@
  *   jsapp --cpu N [--duration SECS] [--work-us US] [--slow-us US] [--marks FILE]
  *         [--log FILE] [--label TEXT] [--threads K] [--ready FILE]
  *
- * Each iteration spins --work-us (default 10) on CLOCK_MONOTONIC; iterations are back to
- * back (one clock read ends one and starts the next), so every instant of the run is in
- * one. An iteration that lasted at least --work-us + --slow-us (default 20) is marked (one
+ * Each iteration does a fixed amount of work, calibrated at the start to take --work-us
+ * (default 10) when nothing interrupts it: whatever takes the CPU meanwhile lengthens the
+ * iteration (a spin to a deadline would absorb an interrupt shorter than the rest of the
+ * iteration). Iterations are back to back (one clock read ends one and starts the next), so
+ * every instant of the run is in one. An iteration that lasted at least --work-us + --slow-us (default 20) is marked (one
  * write to --marks) and, with --log, recorded in a CSV `start_ns,end_ns,written` (written:
  * 1 when the mark was written, 0 when it was dropped) of every mark tried, for the tests.
  * --threads K runs K-1 more looping threads on the same CPU's affinity (the first thread is
@@ -49,6 +51,7 @@ static struct {
 	.threads = 1 };
 
 static uint32_t *fine, *coarse;         /* iteration times */
+static volatile uint64_t sink;          /* the work's result, so it is done */
 static uint64_t niter, maxiter;
 static volatile sig_atomic_t stop;
 struct logrec {
@@ -161,11 +164,44 @@ static int write_log(void)
 	return fclose(fp);
 }
 
+/* work - steps of a dependent multiply chain: a fixed time on a CPU nothing takes away */
+static void work(uint64_t steps)
+{
+	uint64_t x = sink;
+
+	for (uint64_t i = 0; i < steps; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	sink = x;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* calibrate - the steps of work that take ns: from the median of 31 timed runs */
+static uint64_t calibrate(uint64_t ns)
+{
+	const uint64_t probe = 20000;
+	uint64_t t[31];
+
+	for (int i = 0; i < 31; i++) {
+		uint64_t a = js_mark_now();
+
+		work(probe);
+		t[i] = js_mark_now() - a;
+	}
+	qsort(t, 31, sizeof(t[0]), cmp_u64);
+	return t[15] ? ns * probe / t[15] : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct js_marker mk = { .fd = -1 };
 	pthread_t th[64];
-	uint64_t t0, t1, end;
+	uint64_t t0, t1, end, steps;
 	int fd;
 
 	parse(argc, argv);
@@ -186,6 +222,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mk.slow_ns = o.work_ns + o.slow_ns;
+	steps = calibrate(o.work_ns);
 	for (int i = 1; i < o.threads; i++)
 		pthread_create(&th[i], NULL, spin, NULL);
 	if (o.ready && (fd = open(o.ready, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0)
@@ -193,9 +230,8 @@ int main(int argc, char **argv)
 	t0 = js_mark_now();
 	end = t0 + (uint64_t)(o.duration_s * 1e9);
 	while (!stop && t0 < end) {
-		do
-			t1 = js_mark_now();
-		while (t1 - t0 < o.work_ns);
+		work(steps);
+		t1 = js_mark_now();
 		record(t1 - t0);
 		if (t1 - t0 >= mk.slow_ns) {
 			int rc = o.marks ? js_mark(&mk, t0, t1, o.label) : 0;
