@@ -25,7 +25,7 @@
 #include "js_tsc.h"
 
 /* the JSON documents' schema_version (docs/JSON.md; CHANGELOG.md says what each changed) */
-#define JS_SCHEMA_VERSION 2
+#define JS_SCHEMA_VERSION 3
 #define JS_SCHEMA_VERSION_MIN 1 /* the oldest a run is still loaded from (report_load.c) */
 
 /* Percentiles every report shows (text, JSON, diff, HTML; the loader reads them back). */
