@@ -80,22 +80,18 @@ static bool pt_shorter(const void *a, const void *b)
  * memory (the output has failed) */
 static bool grow(struct html_out *h)
 {
-	size_t n = h->run ? h->run->ncpus : 0;
-	struct html_cpu *v;
+	size_t n = h->run ? h->run->ncpus : 0, i = h->ncpus;
 
-	if (h->err || h->ncpus >= n)
+	if (h->err || i >= n)
 		return !h->err;
-	v = realloc(h->cpus, n * sizeof(*v));
-	if (!v) {
+	if (js_grow(&h->cpus, &h->ncpus, n, sizeof(*h->cpus))) {
 		h->err = -ENOMEM;
 		return false;
 	}
-	h->cpus = v;
-	for (; h->ncpus < n; h->ncpus++) {
-		struct html_cpu *c = &h->cpus[h->ncpus];
+	for (; i < n; i++) {
+		struct html_cpu *c = &h->cpus[i];
 
-		memset(c, 0, sizeof(*c));
-		c->cpu = h->run->cpus[h->ncpus].cpu;
+		c->cpu = h->run->cpus[i].cpu;
 		c->sample = malloc(HTML_SAMPLE * sizeof(struct pt));
 		if (topn_init(&c->worst, HTML_WORST, sizeof(struct pt), pt_shorter) || !c->sample)
 			h->err = -ENOMEM;

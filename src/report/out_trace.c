@@ -446,19 +446,16 @@ static void setup(struct trace_out *t, struct tr_cpu *c, size_t i)
  * of memory (the output has failed) */
 static bool grow(struct trace_out *t)
 {
-	size_t n = t->live ? t->live->ncpus : 0;
-	struct tr_cpu *v;
+	size_t n = t->live ? t->live->ncpus : 0, i = t->ncpus;
 
-	if (t->err || t->ncpus >= n)
+	if (t->err || i >= n)
 		return !t->err;
-	v = realloc(t->cpus, n * sizeof(*v));
-	if (!v) {
+	if (js_grow(&t->cpus, &t->ncpus, n, sizeof(*t->cpus))) {
 		t->err = -ENOMEM;
 		return false;
 	}
-	t->cpus = v;
-	for (; t->ncpus < n; t->ncpus++)
-		setup(t, &t->cpus[t->ncpus], t->ncpus);
+	for (; i < n; i++)
+		setup(t, &t->cpus[i], i);
 	return !t->err;
 }
 

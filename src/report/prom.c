@@ -92,18 +92,8 @@ void prom_free(struct js_prom *m)
 /* prom_start - size the per-result state (the results that appeared since) */
 int prom_start(struct js_prom *m, const struct js_run *run)
 {
-	struct prom_cpu *v;
-
 	m->run = run;
-	if (m->c && m->nc >= run->ncpus)
-		return 0;
-	v = realloc(m->c, (run->ncpus ? run->ncpus : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	memset(v + m->nc, 0, ((run->ncpus ? run->ncpus : 1) - m->nc) * sizeof(*v));
-	m->c = v;
-	m->nc = run->ncpus;
-	return 0;
+	return js_grow(&m->c, &m->nc, run->ncpus, sizeof(*m->c));
 }
 
 /* prom_bucket - the first bucket whose le holds dur_ns (PROM_NB: +Inf) */
