@@ -8,7 +8,8 @@
  * the child sleeps in nanosleep() (its own: counted, never a gap), starts a thread (followed
  * too) and spins while the hog spins (preempted: gaps). Checks: the hog is never named, every
  * gap is the child's and a kind that is a gap, the sleeps and system calls are counted, the
- * new thread is followed, and the process's exit ends it (JS_FREC_GONE). Lower bounds only:
+ * new thread is followed (with --pid; not with --tid naming the first one), and the process's
+ * exit ends it (JS_FREC_GONE, --pid only). Lower bounds only:
  * the machine may be busy with other work.
  */
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,69 +105,102 @@ static void on_rec(void *ctx, const struct js_follow_rec *r)
 	}
 }
 
-static void test_follow_process(void **state)
+/* follow - the child followed as --pid (by_tid false) or --tid CHILD, beside the hog, until
+ * it is gone (its exit record, or the process's); what was seen into *s */
+static void follow(struct seen *s, bool by_tid)
 {
 	struct follow_opts o = { .threshold_ns = 1000 };
 	struct js_follow *f = NULL;
-	struct seen s = { 0 };
 	char why[256] = "";
-	int go[2], err, st;
+	int go[2], err, st, tid;
 	uint64_t end;
 
-	(void)state;
 	assert_int_equal(pipe(go), 0);
-	s.child = fork();
-	assert_true(s.child >= 0);
-	if (!s.child)
+	s->child = fork();
+	assert_true(s->child >= 0);
+	if (!s->child)
 		child(go[0]);
-	o.pid = s.child;
+	tid = s->child;
+	if (by_tid) {
+		o.tids = &tid;
+		o.ntids = 1;
+	} else {
+		o.pid = s->child;
+	}
 	err = follow_open(&f, &o, why, sizeof(why));
 	if (err) {
-		kill(s.child, SIGKILL);
-		waitpid(s.child, &st, 0);
+		kill(s->child, SIGKILL);
+		waitpid(s->child, &st, 0);
 		assert_null(f);
 		if (fx_bpf_refused(err))
 			js_skip("%s", why);
 		fail_msg("the follow programs did not load, with BPF permitted: %s", why);
 	}
 	assert_int_equal(follow_attach(f), 0);
-	s.hog = fork();
-	assert_true(s.hog >= 0);
-	if (!s.hog) {
+	s->hog = fork();
+	assert_true(s->hog >= 0);
+	if (!s->hog) {
 		spin_ms(300);
 		_exit(0);
 	}
 	assert_int_equal(write(go[1], "g", 1), 1);
 	end = js_mono_ns() + 5000000000ull;
-	while (!s.gone && js_mono_ns() < end) {
+	while (!s->gone && !(by_tid && s->exits_main) && js_mono_ns() < end) {
 		usleep(10000);
-		assert_true(follow_consume(f, on_rec, &s) >= 0);
+		assert_true(follow_consume(f, on_rec, s) >= 0);
 	}
-	assert_int_equal(waitpid(s.child, &st, 0), s.child);
+	assert_int_equal(waitpid(s->child, &st, 0), s->child);
 	assert_true(WIFEXITED(st) && !WEXITSTATUS(st));
-	assert_int_equal(waitpid(s.hog, &st, 0), s.hog);
+	assert_int_equal(waitpid(s->hog, &st, 0), s->hog);
 	follow_detach(f);
-	follow_consume(f, on_rec, &s);
+	follow_consume(f, on_rec, s);
 	follow_destroy(f);
 	close(go[0]);
 	close(go[1]);
+}
 
+/* its own */
+static void check_main(const struct seen *s)
+{
+	assert_int_equal(s->exits_main, 1);
+	assert_int_equal(s->foreign, 0);        /* filtered by task */
+	assert_int_equal(s->bad, 0);
+	assert_true(s->main_c.preempted >= 1);  /* it spun beside the hog */
+	assert_true(s->main_c.sleeps >= SLEEPS); /* its own: counted, not gaps */
+	assert_true(s->main_c.sleep_ns >= SLEEPS * 2000000ull);
+	assert_true(s->main_c.syscalls >= SLEEPS);
+}
+
+static void test_follow_process(void **state)
+{
+	struct seen s = { 0 };
+
+	(void)state;
+	follow(&s, false);
+	check_main(&s);
 	assert_int_equal(s.gone, 1);            /* the exit of the process ends the run */
-	assert_int_equal(s.exits_main, 1);
 	assert_int_equal(s.exits_other, 1);     /* the thread it started was followed */
-	assert_int_equal(s.foreign, 0);         /* filtered by task */
-	assert_int_equal(s.bad, 0);
-	assert_true(s.preempted >= 1);          /* it spun beside the hog */
-	assert_true(s.main_c.preempted >= 1);
-	assert_true(s.main_c.sleeps >= SLEEPS); /* its own: counted, not gaps */
-	assert_true(s.main_c.sleep_ns >= SLEEPS * 2000000ull);
-	assert_true(s.main_c.syscalls >= SLEEPS);
+	assert_true(s.preempted >= 1);
+}
+
+/* --tid: the thread named only, not the one it starts; no process end record */
+static void test_follow_tid(void **state)
+{
+	struct seen s = { 0 };
+
+	(void)state;
+	follow(&s, true);
+	check_main(&s);
+	assert_int_equal(s.exits_other, 0);
+	assert_int_equal(s.gone, 0);
+	assert_true(s.preempted >= 1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_follow_process),
+		cmocka_unit_test(test_follow_tid),
 	};
 	cpu_set_t one;
 
