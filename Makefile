@@ -21,8 +21,8 @@ VERSION  := 0.1.0
 CFLAGS   ?= -g -O2
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread
 CPPFLAGS += -D_GNU_SOURCE -DJS_VERSION=\"$(VERSION)\" -Iinclude -I$(OUTPUT) \
-	    $(shell pkg-config --cflags libbpf numa libcpuid)
-LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthread
+	    $(shell pkg-config --cflags libbpf numa libcpuid libmicrohttpd)
+LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid libmicrohttpd) -lelf -lz -lm -pthread
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -167,7 +167,7 @@ bench: all
 #                    that test_hlog (JS_TEST_HLOG, hdr_interop.sh)
 #   make valgrind    unit tests under valgrind --error-exitcode=1 (VALGRIND_SKIP: slow ones)
 #   make fuzz        libFuzzer target per parser (tests/fuzz/), FUZZ_SECS each (default 20)
-#   make soak        a SOAK_SECS (default 600) run, RSS sampled and asserted flat
+#   make soak        a SOAK_SECS (default 600) continuous-mode run, RSS sampled and asserted flat
 ASAN_OUTPUT  ?= build-asan
 ASAN_CFLAGS  ?= -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 		-fno-sanitize-recover=undefined -std=gnu11 -Wall -Wextra -pthread
@@ -221,6 +221,6 @@ fuzz: fuzz-build
 	$(Q)scripts/fuzz.sh $(FUZZ_SECS) $(FUZZ_BINS)
 
 soak: all
-	$(Q)scripts/cpu1-lock scripts/soak.sh $(SOAK_SECS)
+	$(Q)SOAK_CONTINUOUS=1 scripts/cpu1-lock scripts/soak.sh $(SOAK_SECS)
 
 .PHONY: asan valgrind fuzz fuzz-build soak

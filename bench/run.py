@@ -52,6 +52,8 @@ IPI_SUM = ('CAL', 'RES', 'IWI')
 IPI_PROGS = ('call_function_single_entry', 'call_function_single_exit')
 TICK_PROGS = ('local_timer_entry', 'local_timer_exit', 'hrtimer_expire_entry',
               'hrtimer_expire_exit')
+# ... and on the sending CPU for each IPI towards it
+SEND_PROGS = ('csd_queue_cpu', 'ipi_send_cpu', 'ipi_send_cpumask')
 MIB = 1024 * 1024
 CLK_TCK = os.sysconf('SC_CLK_TCK')
 OSLAT_BUCKETS = 1024            # oslat -b: one-microsecond buckets
@@ -67,6 +69,8 @@ PAUSE_S = (0.3, 0.8)            # PauseToggler: random interval between switches
 PAUSE_GUARD_NS = 20_000_000     # gaps this close to a switch belong to neither state
 HOG_SHARE = 0.2                 # a process above this share of a CPU contaminates a run
 RETRIES = 2                     # a contaminated run is measured again at most this often
+STATS_SKIP_S = 0.8              # bpf_stats window: from this long after the start to as long
+                                # before the end
 
 
 def method_params(a, hz):
@@ -85,6 +89,7 @@ def method_params(a, hz):
         'agree_lo_us': lo, 'agree_hi_us': hi, 'agree_lo_bucket': lo + 1, 'agree_hi_bucket': hi,
         'obs_secs': 2, 'obs_period_us': 1900, 'obs_pairs': 4 * a.reps,
         'within_secs': 20, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
+        'stats_secs': 4, 'stats_skip_s': STATS_SKIP_S,
         'pause_guard_ms': PAUSE_GUARD_NS // 1_000_000,
         'tick_min_us': TICK_BAND_NS[0] // 1000, 'tick_max_us': TICK_BAND_NS[1] // 1000,
         'tick_phase_us': TICK_PHASE_NS // 1000,
@@ -730,7 +735,7 @@ class Bench:
             for _ in range(2):
                 run = Run(name, cmd)
                 inj = self._injector(inject, secs, name, load)
-                ps = ProgStats(inj, 0.8, secs - 0.8) if progstats else None
+                ps = ProgStats(inj, STATS_SKIP_S, secs - STATS_SKIP_S) if progstats else None
                 pt = PauseToggler(inj, secs) if pause else None
                 hook = ps.start if ps else pt.start if pt else (inj.start if inj else None)
                 # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.6)
@@ -1256,22 +1261,24 @@ def sec_observer(b, t, reps, hz):
     rows[:] = [row for pair in zip(rows[:len(on)], rows[len(on):]) for row in pair]
     lost = [r_.json['probes']['lost'] for r_ in on if r_.json]
     # where the probes' time goes: kernel bpf_stats of jitterscope's own programs, one more run
-    st_secs = 4
-    st = b.js('observer-stats', st_secs, inject=inj, gaps=False, progstats=True)
+    # (--probe-cost: the statistics slow every program down, so only this run pays for them)
+    st_secs = P['stats_secs']
+    st = b.js('observer-stats', st_secs, extra=['--probe-cost'], inject=inj, gaps=False,
+              progstats=True)
     ps = st.progstats or {}
     if ps:
         ipi = sum(ps[k][1] for k in IPI_PROGS if k in ps)
         tick = sum(ps[k][1] for k in TICK_PROGS if k in ps)
         t.notes.append('observer: BPF run time per call-function IPI on the measured CPU %.2f us '
-                       '(%s), per tick %.2f us (%s), from bpf_stats (which jitterscope turns on '
-                       'for every run; the tracepoint dispatch is not included)' %
+                       '(%s), per tick %.2f us (%s), from bpf_stats (a run with --probe-cost, '
+                       'which turns them on; the tracepoint dispatch is not included)' %
                        (ipi / 1e3, '+'.join(k for k in IPI_PROGS if k in ps), tick / 1e3,
                         '+'.join(k for k in TICK_PROGS if k in ps)))
-        top = sorted(ps.items(), key=lambda kv: -kv[1][0] * kv[1][1])[:14]
-        t.details.append(('BPF programs of one probes-on run with injected IPIs (bpf_stats over '
-                          '%.1f s, every CPU)' % (st_secs - 1.6), ('program', 'calls', 'ns/call',
-                                                                'ms total'),
-                          [(k, c, fmt(ns, '', 0), fmt(c * ns / 1e6, '', 2)) for k, (c, ns) in top]))
+        t.details.append(('BPF cost per program: one probes-on run with injected IPIs and '
+                          '--probe-cost (bpf_stats over %.1f s, every CPU)' %
+                          (st_secs - 2 * STATS_SKIP_S),
+                          ('program', 'runs where', 'calls', 'ns/call', 'ms total'),
+                          prog_rows(ps)))
     t.details.append(('Observer effect, per run, by pairs (jsinject ipi every %g ms; tick gaps: '
                       'start within %d us of the densest %d ms phase)' %
                       (P['obs_period_us'] / 1000, TICK_PHASE_NS // 1000, 1000 // hz),
@@ -1281,6 +1288,24 @@ def sec_observer(b, t, reps, hz):
     if any(lost):
         t.notes.append('observer: probes lost events in runs with probes: %s' % lost)
     return on
+
+
+def prog_where(name):
+    """prog_where - where and for what a program runs, for the per-program table"""
+    if name in IPI_PROGS:
+        return 'measured CPU, each call-function IPI'
+    if name in TICK_PROGS:
+        return 'measured CPU, each tick'
+    if name in SEND_PROGS:
+        return 'sending CPU, each IPI sent'
+    return '-'
+
+
+def prog_rows(ps):
+    """prog_rows - every program that ran, most total time first: (name, where, calls,
+    ns/call, ms total)"""
+    top = sorted(ps.items(), key=lambda kv: -kv[1][0] * kv[1][1])
+    return [(k, prog_where(k), c, fmt(ns, '', 0), fmt(c * ns / 1e6, '', 2)) for k, (c, ns) in top]
 
 
 def within_run(b, t, inj, hz, reps):
@@ -1528,6 +1553,20 @@ def gap_rate(run):
     return c['gap_count'] / (c['duration_ns'] / 1e9) if c and c['duration_ns'] else None
 
 
+def hwm_growth_per_hour(run):
+    """hwm_growth_per_hour - how fast VmHWM grew while the run sampled, after its first
+    quarter (set-up done), in kB per hour (a long run without end: make soak); None
+    without samples"""
+    c = js_cpu(run)
+    xs = [(t, kb) for t, kb in getattr(run, 'hwm_series', [])
+          if c and run.meas_start and t <= run.meas_start + c['duration_ns']]
+    if len(xs) < 4:
+        return None
+    xs = xs[len(xs) // 4:]
+    span = (xs[-1][0] - xs[0][0]) / 1e9
+    return (xs[-1][1] - xs[0][1]) * 3600.0 / span if span > 0 else None
+
+
 def sec_scaling(b, t, base_runs, all_js):
     """sec_scaling - cost: RSS, housekeeping CPU, attach, report time; vs duration and gap
     count. The report time is measured on a run that recorded at least big_gaps gaps: its
@@ -1581,6 +1620,11 @@ def sec_scaling(b, t, base_runs, all_js):
           fmt(rl and rl / 1024, ' MiB'), fmt(rss and rss / 1024, ' MiB'),
           fmt_ratio(ratio(rl, rss)), '<= 1.05x (flat)', check(ratio(rl, rss), '<=', 1.05),
           dirty([long_r] + base_ok))
+    gph = hwm_growth_per_hour(long_r)
+    t.add('scaling: RSS growth per hour (%g s run, after its first quarter)' % P['long_secs'],
+          fmt(gph and gph / 1024, ' MiB/h', 2), fmt(rl and rl / 1024, ' MiB'),
+          fmt_ratio(ratio(gph, rl)), '<= 1 % of RSS per hour',
+          check(ratio(gph, rl), '<=', 0.01), dirty([long_r]))
     rb = big_r.hwm_kb if nb else None
     t.add('scaling: max RSS, %s gaps vs %s gaps' % (nb if nb is not None else '-',
                                                      fmt(n0, '', 0)),

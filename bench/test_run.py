@@ -22,6 +22,23 @@ class FakeRun:
         self.json, self.gaps = json, gaps
 
 
+class ProgRows(unittest.TestCase):
+    def test_every_program_by_total_time_with_where_it_runs(self):
+        ps = {'sched_switch': (1000, 50.0), 'call_function_single_exit': (500, 300.0),
+              'ipi_send_cpu': (500, 400.0), 'local_timer_entry': (250, 100.0),
+              'nmi_handler': (1, 900.0)}
+        rows = R.prog_rows(ps)
+        self.assertEqual([r[0] for r in rows], ['ipi_send_cpu', 'call_function_single_exit',
+                                                'sched_switch', 'local_timer_entry',
+                                                'nmi_handler'])
+        where = {r[0]: r[1] for r in rows}
+        self.assertTrue(where['call_function_single_exit'].startswith('measured CPU'))
+        self.assertTrue(where['ipi_send_cpu'].startswith('sending CPU'))
+        self.assertIn('tick', where['local_timer_entry'])
+        self.assertEqual(where['sched_switch'], '-')
+        self.assertEqual(rows[0][2:], (500, '400', '0.20'))
+
+
 class MatchActions(unittest.TestCase):
     def test_each_action_gets_the_gap_over_it(self):
         gaps = [(100, 10, 'x'), (200, 50, 'x'), (300, 5, 'x')]

@@ -3,9 +3,10 @@
  * probes.bpf.c - what ran on the measured CPUs, as intervals with CLOCK_MONOTONIC start/end.
  *
  * Tracepoints only (no kprobes/fentry on the target kernels): tp_btf, or raw_tp where the
- * verifier refuses a typed function-pointer argument. Every program filters
- * on the measured-CPU mask in rodata (ipi_send_* run on the sender and filter on the
- * target). Entry/exit pairs nest on a per-CPU stack (probes.bpf.h); task-context pairs
+ * verifier refuses a typed function-pointer argument. Every program filters on the
+ * measured flag of the per-CPU state it uses anyway (set by user space before attaching), or,
+ * when it keeps no state, on the measured-CPU mask in rodata (ipi_send_* run on the sender and
+ * filter on the target). Entry/exit pairs nest on a per-CPU stack (probes.bpf.h); task-context pairs
  * that may sleep are keyed by thread. Records go to a ring buffer with BPF_RB_NO_WAKEUP:
  * user space drains it on a timer from a housekeeping CPU, so no probe ever wakes anyone.
  * Events that do not fit are counted per kind in ev_lost[], never dropped silently.
@@ -110,10 +111,19 @@ static __always_inline struct js_cpu_state *state(void)
 	return bpf_map_lookup_elem(&cpu_state, &zero);
 }
 
-/* measured_state - this CPU's state when cpu (this CPU) is measured, else NULL */
-static __always_inline struct js_cpu_state *measured_state(__u32 cpu)
+/*
+ * measured_state - this CPU's state when it is measured, else NULL. The flag lives in the
+ * state the caller is about to use: on a measured CPU, after a VM exit has evicted what the
+ * guest had cached, every line a program touches is a miss, and the interruption it traces
+ * waits for it (cpu_measured() reads the mask in .rodata: one more line).
+ */
+static __always_inline struct js_cpu_state *measured_state(void)
 {
-	return cpu_measured(cpu) ? state() : NULL;
+	struct js_cpu_state *s = state();
+
+	if (!s || !s->measured || paused)
+		return NULL;
+	return s;
 }
 
 /* steal_read - this CPU's paravirt steal clock; false when unknown */
@@ -237,17 +247,13 @@ static __always_inline struct js_event *remote_point(__u32 kind, __u32 cpu, __u3
 	return e;
 }
 
-/* push - open an interrupt-like interval on this CPU's stack */
-static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
+/* push_on - open an interrupt-like interval on the stack of this (measured) CPU's state s */
+static __always_inline void push_on(struct js_cpu_state *s, __u32 kind, __u32 id, __u64 addr)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), d;
-	struct js_cpu_state *s;
 	struct js_slot *sl;
 	__u64 now;
+	__u32 d;
 
-	s = measured_state(cpu);
-	if (!s)
-		return;
 	now = bpf_ktime_get_ns();
 	d = s->depth;
 	s->depth = d + 1;       /* reserve first: a nested interrupt takes the next slot */
@@ -264,6 +270,15 @@ static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
 	sl->flags = steal_read(s, &sl->steal) ? JS_F_STEAL : 0;
 }
 
+/* push - open an interrupt-like interval on this CPU's stack, if it is measured */
+static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
+{
+	struct js_cpu_state *s = measured_state();
+
+	if (s)
+		push_on(s, kind, id, addr);
+}
+
 /* find - topmost open slot of (kind, id), -1 if none (exit without a recorded entry) */
 static __always_inline int find(struct js_cpu_state *s, __u32 kind, __u32 id)
 {
@@ -274,6 +289,10 @@ static __always_inline int find(struct js_cpu_state *s, __u32 kind, __u32 id)
 		s->depth = d - 1;
 		return -1;
 	}
+	/* the common case, an exit closing the innermost level: no scan */
+	if (d && s->stack[(d - 1) & (JS_STACK - 1)].kind == kind &&
+	    s->stack[(d - 1) & (JS_STACK - 1)].id == id)
+		return d - 1;
 #pragma unroll
 	for (i = JS_STACK - 1; i >= 0; i--) {
 		if ((__u32)i >= d)
@@ -293,7 +312,7 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id)
 	__u64 now;
 	int i;
 
-	s = measured_state(cpu);
+	s = measured_state();
 	if (!s)
 		return NULL;
 	i = find(s, kind, id);
@@ -508,15 +527,12 @@ int BPF_PROG(softirq_exit, unsigned int vec_nr)
 }
 
 /* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (docs/DESIGN.md) */
-static __always_inline void learn_steal(struct hrtimer *timer, __u32 cpu)
+static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *timer,
+					__u32 cpu)
 {
 	struct hrtimer_cpu_base *cb;
-	struct js_cpu_state *s;
 
-	if (!steal_enabled)
-		return;
-	s = state();
-	if (!s || s->steal_addr)
+	if (!steal_enabled || s->steal_addr)
 		return;
 	cb = BPF_CORE_READ(timer, base, cpu_base);
 	if (cb && BPF_CORE_READ(cb, cpu) == cpu)
@@ -542,12 +558,13 @@ SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s = measured_state();
 
-	if (!cpu_measured(cpu))
+	if (!s)
 		return 0;
-	learn_steal(timer, cpu);
+	learn_steal(s, timer, cpu);
 	learn_mm(cpu);
-	push(JS_EV_HRTIMER, 0, (__u64)BPF_CORE_READ(timer, function));
+	push_on(s, JS_EV_HRTIMER, 0, (__u64)BPF_CORE_READ(timer, function));
 	return 0;
 }
 
@@ -585,7 +602,7 @@ static __always_inline void fault(unsigned long address, __u32 flags)
 	struct js_cpu_state *s;
 	struct js_event *e;
 
-	s = measured_state(cpu);
+	s = measured_state();
 	if (!s)
 		return;
 	if (current_is_sampler(s))
@@ -618,7 +635,7 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 	struct js_cpu_state *s;
 	struct js_event *e;
 
-	s = measured_state(cpu);
+	s = measured_state();
 	if (!s)
 		return 0;
 	/* the task switched in (reason 0 fires inside the switch, before `current` changes) */
@@ -698,7 +715,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct js_cpu_state *s;
 	__u64 now, st = 0;
 
-	s = measured_state(cpu);
+	s = measured_state();
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -757,13 +774,13 @@ static __always_inline int work_slot(struct js_cpu_state *s, __u32 tid, bool any
 SEC("tp_btf/workqueue_execute_start")
 int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct js_cpu_state *s;
 	struct js_wslot *w;
 	__u64 now;
 	int i;
 
-	s = measured_state(cpu);
+	s = measured_state();
 	if (!s)
 		return 0;
 	i = work_slot(s, tid, true);
@@ -795,7 +812,7 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 	__u64 now;
 	int i;
 
-	s = measured_state(cpu);
+	s = measured_state();
 	if (!s)
 		return 0;
 	i = work_slot(s, tid, false);

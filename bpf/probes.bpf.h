@@ -50,7 +50,7 @@ struct js_cpu_state {
 	__u32 depth;            /* may exceed JS_STACK: the extra levels are not recorded */
 	__u32 cur_flags;        /* JS_CUR_* */
 	__u32 cur_pid;          /* task switched in at cur_start (0 = idle) */
-	__u32 pad;
+	__u32 measured;         /* this CPU is measured: set by user space before attaching */
 	__u64 cur_start;
 	__u64 cur_steal;
 	__u64 cur_task;         /* its task_struct (for its comm if its switch out is unseen) */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_budget.h - --budget SPEC: limits checked after the run, per measured CPU (a CI gate:
- * any violation means exit status 2, rtla's convention; commands.c decides that).
+ * any violation means exit status 2, rtla's convention; commands.c decides that), and in a
+ * run without end (--duration 0) per interval (budget_iv_*, src/budget_iv.c).
  *
  * SPEC is a comma-separated list of KEY=VALUE, each key at most once:
  *   max=TIME        longest gap (HdrHistogram max, as in the JSON's max_ns)
@@ -21,7 +22,15 @@
  * around items are ignored. A value equal to its limit passes.
  *
  * A limit that cannot be checked counts as a violation, printed "NOT CHECKED": smi= when
- * SMIs cannot be counted, CLASS= (other than unexplained) when the probes were off.
+ * SMIs cannot be counted, CLASS= (other than unexplained) when the probes were off; in a run
+ * without end, once per measured CPU and interval, as any other violation.
+ *
+ * In a run without end the limits apply to each interval of --budget-interval (the values
+ * of that interval alone: max and pN over its gaps, lost=PCT over its window, the counts and
+ * times what it added); a violation is one limit on one CPU in one interval, counted in
+ * run->budget_viol (exported: --prom, --listen). The last, partial interval is checked when
+ * the run ends. SMIs are read only when sampling starts and stops (a read interrupts the
+ * measured CPU): smi= sees none during the run, and the whole run's in the last interval.
  */
 #ifndef JS_BUDGET_H
 #define JS_BUDGET_H
@@ -30,7 +39,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "js_model.h"
+
 struct js_run;
+struct js_cpu_result;
+struct js_hist;
 
 #define JS_BUDGET_MAX 32
 #define JS_BUDGET_TEXT 48
@@ -73,5 +86,54 @@ int budget_parse(const char *spec, struct js_budget *b, char *err, size_t errlen
  * and returns the number of violations (EXCEEDED or NOT CHECKED lines)
  */
 int budget_check(const struct js_budget *b, const struct js_run *run, FILE *report);
+
+/*
+ * budget_count - check every limit on every measured CPU of run (as budget_check does,
+ * printing nothing) and add one to viol[i] for each violation of limit i: after a finite
+ * run (a run without end counts per interval: budget_iv_close)
+ */
+void budget_count(const struct js_budget *b, const struct js_run *run, uint64_t *viol);
+
+/* The numbers a limit is checked against on one measured CPU: its run, or an interval. */
+struct js_budget_vals {
+	const struct js_hist *hist;     /* the gap durations (max=, pN=) */
+	uint64_t window_ns;             /* measured time (lost=PCT's whole) */
+	uint64_t lost_ns, gaps, smi;
+	uint64_t class_gaps[JS_CAUSE_MAX];      /* gaps per primary cause (CLASS=COUNT) */
+	uint64_t class_ns[JS_CAUSE_MAX];        /* time lost per class (CLASS=TIME) */
+};
+
+/* budget_vals_of - r's numbers so far (its window to end_ns, or during the run done_ns) */
+void budget_vals_of(const struct js_cpu_result *r, struct js_budget_vals *v);
+
+/* budget_count_vals - every limit against v (one CPU of run: run says what is checkable);
+ * one added to viol[i] for each violation (EXCEEDED or NOT CHECKED) of limit i */
+void budget_count_vals(const struct js_budget *b, const struct js_run *run,
+		       const struct js_budget_vals *v, uint64_t *viol);
+
+/* A run without end's intervals (src/budget_iv.c): per CPU, its numbers when the current
+ * interval started. Allocated before measuring, freed after (no mapping changes meanwhile). */
+struct js_budget_iv {
+	size_t n;                       /* measured CPUs; 0: not in use */
+	struct js_budget_vals *mark;    /* per CPU (run->cpus[i]), hist pointing into mark_hist */
+	struct js_hist *mark_hist;
+	struct js_hist *diff;           /* scratch: one interval's histogram */
+};
+
+/* budget_iv_init - the first interval starts with the run (every mark zero); the CPUs'
+ * histograms are set up (their configuration is copied); 0 or -ENOMEM */
+int budget_iv_init(struct js_budget_iv *iv, const struct js_run *run);
+
+/*
+ * budget_iv_close - end the current interval: every limit on every CPU against what the run
+ * recorded since the interval started (budget_count_vals; viol as there), then the next
+ * interval starts from the run's numbers now. Called every --budget-interval while the run
+ * goes, and once when it has ended (the last, partial interval: the CPUs' final numbers).
+ */
+void budget_iv_close(struct js_budget_iv *iv, const struct js_budget *b, const struct js_run *run,
+		     uint64_t *viol);
+
+/* budget_iv_free - release it (accepts a zeroed struct) */
+void budget_iv_free(struct js_budget_iv *iv);
 
 #endif /* JS_BUDGET_H */

@@ -48,6 +48,12 @@ void hist_record(struct js_hist *h, int64_t v);
 void hist_record_n(struct js_hist *h, int64_t v, uint64_t n);
 /* hist_add - add src's counts to dst; -EINVAL unless both have the same configuration */
 int hist_add(struct js_hist *dst, const struct js_hist *src);
+/* hist_sub - dst = a - b, b an earlier copy of a (what a recorded since): counts, total and
+ * overflow; min and max are the lowest values of the lowest and highest slots left (a raw
+ * value is not known; hist_min/hist_max answer as for a recorded one). -EINVAL unless the
+ * three have the same configuration and no count of b is above a's (dst unchanged then);
+ * dst may be a */
+int hist_sub(struct js_hist *dst, const struct js_hist *a, const struct js_hist *b);
 /* hist_same_config - 1 if a and b have the same lowest/highest/sig */
 int hist_same_config(const struct js_hist *a, const struct js_hist *b);
 

@@ -21,6 +21,7 @@
 #include "js_hist.h"
 
 #define INTERVALS_CAP_DEFAULT 86400     /* one day of seconds before halving */
+#define INTERVALS_CAP_ENDLESS 4096      /* --duration 0: allocated at start (160 KiB) */
 
 struct js_interval_stats {
 	uint64_t start_ns;      /* CLOCK_MONOTONIC start; the entry lasts len_ns */
@@ -47,6 +48,9 @@ struct js_intervals {
 /* intervals_init - per-interval stats from start_ns, len_ns each, at most cap entries (even,
  * >= 2; 0 = INTERVALS_CAP_DEFAULT); 0, -EINVAL or -ENOMEM */
 int intervals_init(struct js_intervals *iv, uint64_t start_ns, uint64_t len_ns, size_t cap);
+/* intervals_reserve - allocate all cap entries now (a run without end: no allocation
+ * later, memory flat); 0 or -ENOMEM */
+int intervals_reserve(struct js_intervals *iv);
 /* intervals_add_gap - count one gap (gaps in start order); 0 or -ENOMEM */
 int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns);
 /* intervals_finish - close the interval in progress at end_ns (every interval up to end_ns

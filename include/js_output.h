@@ -31,6 +31,7 @@ struct js_output {
 	const char *path;         /* its file, "-" = stdout (set by outputs_open) */
 	void *ctx;
 	FILE *stream;             /* written during the run: outputs_check watches it */
+	FILE *file;               /* its file, reopened on SIGHUP (outputs_reopen); or NULL */
 	int err;                  /* the output failed (-errno): said once, written no more */
 	bool wants_events;        /* on_gap gets the events that overlapped the gap */
 	/* run_start - once, when sampling starts (run->start_mono_ns, epoch are set) */
@@ -40,6 +41,8 @@ struct js_output {
 		       size_t nev);
 	/* on_tick - every drain period (about 10 ms), CLOCK_MONOTONIC now */
 	void (*on_tick)(void *ctx, const struct js_run *run, uint64_t now_ns);
+	/* on_reopen - its file was reopened and found empty (a new file): write the header */
+	void (*on_reopen)(void *ctx);
 	/* finish - after the run (also after Ctrl-C): write what is left; 0 or -errno */
 	int (*finish)(void *ctx, const struct js_run *run);
 	/* destroy - close and free (accepts a ctx whose finish was not called) */
@@ -67,6 +70,13 @@ int output_file_flush(FILE *fp);
 /* output_file_close - flush and fclose ("-": standard output stays open); 0 or the first
  * write error */
 int output_file_close(FILE *fp);
+/* output_file_reopen - write fp's path opened again, appending (log rotation moved it
+ * away: a new file); stdout, a FIFO or a device is left as it is. 1 if the file is empty
+ * now, 0 if not, -errno (fp still writes where it did) */
+int output_file_reopen(FILE *fp);
+/* output_file_rotate - rename fp's file to PATH.1 (replacing one) and write a new empty
+ * PATH; stdout, a FIFO or a device is left as it is. 0 or -errno */
+int output_file_rotate(FILE *fp);
 /* output_file_done - output_file_close, and on an error the line naming the file and it */
 int output_file_done(FILE *fp, const char *path, const char *opt);
 /* output_path_check - path can be created or overwritten (no side effect); -errno after
@@ -110,6 +120,10 @@ int outputs_open(struct js_outputs *o, const struct js_params *p);
  * no more. Returns the first newly found error (-errno), 0 if none.
  */
 int outputs_check(struct js_outputs *o, bool flush, char *why, size_t len);
+/* outputs_reopen - reopen every output's file (SIGHUP: log rotation), headers written into
+ * the new empty ones; one that cannot be reopened says so and keeps its old file. The
+ * first error (-errno), 0 if none */
+int outputs_reopen(struct js_outputs *o);
 /* outputs_finish - finish every output not failed yet (the others are still written when
  * one fails: one line each); returns the first error, those found during the run included */
 int outputs_finish(struct js_outputs *o, const struct js_run *run);

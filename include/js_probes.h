@@ -35,7 +35,9 @@ struct probes_opts {
 	pid_t sampler_tgid;             /* our pid: the sampler's threads when none registered */
 	size_t ringbuf_bytes;           /* 0 = 16 MiB; rounded up to a power of two */
 	bool verbose;                   /* libbpf debug output */
-	bool no_prog_stats;             /* leave kernel.bpf_stats_enabled alone (no run times) */
+	bool prog_stats;                /* time the programs (kernel bpf_stats, held while
+					 * attached): two clock reads per run. Without it they
+					 * are timed only if kernel.bpf_stats_enabled is on */
 };
 
 enum probes_prog_state {

@@ -8,13 +8,12 @@
  *   struct js_prom *m = prom_new();
  *   prom_start(m, run);                 // when the measured CPUs are known
  *   prom_add_gap(m, g);                 // every attributed gap (the output's on_gap)
- *   prom_set_budget(m, &p->budget);     // optional: export the limits' violations
- *   prom_count_budget(m, run);          // each time the limits are checked
+ *   prom_set_budget(m, &p->budget);     // optional: export run->budget_viol per limit
  *   prom_write(fp, m, run);             // as often as wanted: counters never go back
  *   prom_free(m);
  *
  * The state holds what the run does not: exact bucket counts with Prometheus's "le" (at
- * most) semantics per CPU and primary cause, budget violations, and which sources have a
+ * most) semantics per CPU and primary cause, the budget's limits, and which sources have a
  * series of their own. Counters are monotonic from prom_start on as long as the run's
  * tables (js_causes) only grow. Not thread-safe: one caller at a time.
  */
@@ -44,11 +43,9 @@ void prom_free(struct js_prom *m);
 int prom_start(struct js_prom *m, const struct js_run *run);
 /* prom_add_gap - count one attributed gap to its result (g->gap.res) */
 void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g);
-/* prom_set_budget - export b's limits (copied), each with its violations counted so far */
+/* prom_set_budget - export b's limits (copied), each with the run's violations of it
+ * (run->budget_viol, js_budget.h: budget_count, budget_iv_close) */
 void prom_set_budget(struct js_prom *m, const struct js_budget *b);
-/* prom_count_budget - check every limit on every CPU of run now; count each violation
- * (budget_check's: EXCEEDED or NOT CHECKED) to its limit */
-void prom_count_budget(struct js_prom *m, const struct js_run *run);
 /*
  * prom_write - the whole exposition of run to fp: a HELP and a TYPE line per family, then
  * its samples. Picks the sources that get a series of their own (once picked, kept).

@@ -12,6 +12,7 @@
 
 #include "js_arrival.h"
 #include "js_audit.h"
+#include "js_budget.h"
 #include "js_causes.h"
 #include "js_cgroup.h"
 #include "js_clockcost.h"
@@ -76,6 +77,7 @@ struct js_cpu_result {
 	bool started;                 /* result_cpu_start done: the models are fed */
 	int node;
 	uint64_t start_ns, end_ns;    /* measured window, CLOCK_MONOTONIC */
+	uint64_t done_ns;             /* during the run: every gap before it is accounted */
 	uint64_t iterations;
 	double loop_ns_min, loop_ns_median, loop_ns_mean;
 	struct js_exit_cost vm_exit;  /* in a guest: one VM exit, measured on this CPU */
@@ -177,6 +179,8 @@ struct js_run {
 	uint64_t start_mono_ns;       /* when sampling started */
 	double start_epoch_s;         /* the same instant, wall clock */
 	uint64_t wall_ns;             /* run length as measured by CLOCK_MONOTONIC */
+	uint64_t done_ns;             /* during the run: gaps accounted up to here (the
+	                               * outputs' "now"; wall_ns is 0 until the end) */
 	bool interrupted;             /* Ctrl-C / SIGTERM or a failed output ended it early */
 	char stop_why[JS_STOP_WHY_LEN];   /* why, when not a stop signal: the failed output */
 	bool probes_on;
@@ -200,6 +204,7 @@ struct js_run {
 	struct audit_deltas deltas;   /* interrupt/softirq counts of the measured CPUs */
 	char (*xcheck)[AUDIT_LINE_LEN];   /* observed causes tied to settings */
 	size_t nxcheck;
+	uint64_t budget_viol[JS_BUDGET_MAX];  /* --budget: violations per limit (budget_count) */
 	struct js_cpu_result *cpus;   /* every result: the samplers' per measured CPU, then those
 	                               * of the threads and marks as they appear */
 	size_t ncpus;
@@ -255,7 +260,11 @@ void run_free(struct js_run *run);
 
 /* result_top_sorted - the worst gaps, largest first, into @out (cap r->top.n) */
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
-/* result_lost_pct - share of the measured window lost to gaps, in % */
+/* result_window_ns - the measured window: to end_ns, or during the run to done_ns */
+uint64_t result_window_ns(const struct js_cpu_result *r);
+/* result_lost_pct - share of the measured window (so far) lost to gaps, in % */
 double result_lost_pct(const struct js_cpu_result *r);
+/* lost_pct - lost_ns as a share of window_ns, in % (0 for an empty window) */
+double lost_pct(uint64_t lost_ns, uint64_t window_ns);
 
 #endif /* JS_RESULT_H */

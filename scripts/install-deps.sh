@@ -5,7 +5,7 @@
 # it to tell a missing install step (a failure under CI=true) from a machine without a tool.
 set -eu
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
-libnuma-dev libcpuid-dev libcmocka-dev python3 rt-tests \
+libnuma-dev libcpuid-dev libcmocka-dev libmicrohttpd-dev python3 rt-tests \
 libhdrhistogram-java default-jre-headless prometheus prometheus-node-exporter python3-yaml \
 chromium libclang-rt-14-dev strace util-linux valgrind clang-format"
 if [ "${1:-}" = --list ]; then

@@ -281,9 +281,10 @@ static void fmt_time(char *buf, size_t len, uint64_t v, uint64_t limit)
 		snprintf(buf, len, "%s", a);
 }
 
-/* check_one - one limit on one CPU: the value as text, and the verdict */
+/* check_one - one limit against one CPU's numbers (its run or an interval of it): the
+ * value as text, and the verdict; run says what could be measured */
 static enum verdict check_one(const struct js_budget_item *it, const struct js_run *run,
-			      const struct js_cpu_result *r, char *val, size_t len)
+			      const struct js_budget_vals *vals, char *val, size_t len)
 {
 	uint64_t v;
 	double pct;
@@ -291,27 +292,27 @@ static enum verdict check_one(const struct js_budget_item *it, const struct js_r
 	switch (it->kind) {
 	case JS_BUDGET_MAX_NS:
 	case JS_BUDGET_PCTL_NS:
-		v = (uint64_t)(it->kind == JS_BUDGET_MAX_NS ? hist_max(&r->hist) :
-			       hist_value_at_percentile(&r->hist, it->pct));
+		v = (uint64_t)(it->kind == JS_BUDGET_MAX_NS ? hist_max(vals->hist) :
+			       hist_value_at_percentile(vals->hist, it->pct));
 		fmt_time(val, len, v, it->limit);
 		return v <= it->limit ? V_OK : V_EXCEEDED;
 	case JS_BUDGET_LOST_PCT:
-		pct = result_lost_pct(r);
+		pct = lost_pct(vals->lost_ns, vals->window_ns);
 		snprintf(val, len, "%.4f %%", pct);
 		return pct <= it->pct ? V_OK : V_EXCEEDED;
 	case JS_BUDGET_LOST_NS:
-		fmt_time(val, len, r->lost_ns, it->limit);
-		return r->lost_ns <= it->limit ? V_OK : V_EXCEEDED;
+		fmt_time(val, len, vals->lost_ns, it->limit);
+		return vals->lost_ns <= it->limit ? V_OK : V_EXCEEDED;
 	case JS_BUDGET_GAPS:
-		snprintf(val, len, "%" PRIu64 " gaps", r->gap_count);
-		return r->gap_count <= it->limit ? V_OK : V_EXCEEDED;
+		snprintf(val, len, "%" PRIu64 " gaps", vals->gaps);
+		return vals->gaps <= it->limit ? V_OK : V_EXCEEDED;
 	case JS_BUDGET_SMI:
 		if (!run->smi_countable) {
 			snprintf(val, len, "SMIs not countable (%.120s)", run->smi_why);
 			return V_UNCHECKED;
 		}
-		snprintf(val, len, "%" PRIu64 " SMIs", r->smi);
-		return r->smi <= it->limit ? V_OK : V_EXCEEDED;
+		snprintf(val, len, "%" PRIu64 " SMIs", vals->smi);
+		return vals->smi <= it->limit ? V_OK : V_EXCEEDED;
 	case JS_BUDGET_CLASS_GAPS:
 	case JS_BUDGET_CLASS_NS:
 		if (!run->probes_on && it->cause != JS_CAUSE_UNEXPLAINED) {
@@ -320,10 +321,10 @@ static enum verdict check_one(const struct js_budget_item *it, const struct js_r
 			return V_UNCHECKED;
 		}
 		if (it->kind == JS_BUDGET_CLASS_GAPS) {
-			v = causes_by_primary(&r->causes, (uint32_t)it->cause);
+			v = vals->class_gaps[it->cause];
 			snprintf(val, len, "%" PRIu64 " gaps", v);
 		} else {
-			v = causes_class(&r->causes, (uint32_t)it->cause)->total_ns;
+			v = vals->class_ns[it->cause];
 			fmt_time(val, len, v, it->limit);
 		}
 		return v <= it->limit ? V_OK : V_EXCEEDED;
@@ -332,17 +333,57 @@ static enum verdict check_one(const struct js_budget_item *it, const struct js_r
 	return V_UNCHECKED;
 }
 
+/* budget_vals_of - r's numbers so far */
+void budget_vals_of(const struct js_cpu_result *r, struct js_budget_vals *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->hist = &r->hist;
+	v->window_ns = result_window_ns(r);
+	v->lost_ns = r->lost_ns;
+	v->gaps = r->gap_count;
+	v->smi = r->smi;
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++) {
+		v->class_gaps[c] = causes_by_primary(&r->causes, c);
+		v->class_ns[c] = causes_class(&r->causes, c)->total_ns;
+	}
+}
+
+/* budget_count_vals - every limit against one CPU's numbers; violations added to viol */
+void budget_count_vals(const struct js_budget *b, const struct js_run *run,
+		       const struct js_budget_vals *v, uint64_t *viol)
+{
+	char val[256];
+
+	for (size_t i = 0; i < b->n; i++)
+		if (check_one(&b->v[i], run, v, val, sizeof(val)) != V_OK)
+			viol[i]++;
+}
+
+/* budget_count - every limit on every CPU's whole run; violations added to viol */
+void budget_count(const struct js_budget *b, const struct js_run *run, uint64_t *viol)
+{
+	struct js_budget_vals v;
+
+	for (size_t c = 0; c < run->ncpus; c++) {
+		budget_vals_of(&run->cpus[c], &v);
+		budget_count_vals(b, run, &v, viol);
+	}
+}
+
 /* budget_check - every limit on every CPU; one line each; the number of violations */
 int budget_check(const struct js_budget *b, const struct js_run *run, FILE *report)
 {
 	static const char *const word[] = { "ok", "EXCEEDED", "NOT CHECKED" };
+	struct js_budget_vals vals;
 	char val[256], label[JS_LABEL_LEN + 16];
 	int bad = 0;
 
 	for (size_t i = 0; i < b->n; i++)
 		for (size_t c = 0; c < run->ncpus; c++) {
-			enum verdict v = check_one(&b->v[i], run, &run->cpus[c], val, sizeof(val));
+			enum verdict v;
 
+			budget_vals_of(&run->cpus[c], &vals);
+			v = check_one(&b->v[i], run, &vals, val, sizeof(val));
 			if (v != V_OK)
 				bad++;
 			if (report)

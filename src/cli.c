@@ -16,6 +16,7 @@
 #include "js_arrival.h"
 #include "js_budget.h"
 #include "js_cpulist.h"
+#include "js_listen.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_sampler.h"
@@ -44,6 +45,11 @@ enum {
 	OPT_ALPHA,
 	OPT_MIN_CHANGE,
 	OPT_FAIL_ON,
+	OPT_GAPS_MAX,
+	OPT_PROM_INTERVAL,
+	OPT_LISTEN,
+	OPT_PROBE_COST,
+	OPT_BUDGET_INTERVAL,
 	OPT_PID,
 	OPT_TID,
 	OPT_MARKS,
@@ -86,6 +92,8 @@ static const struct argp_option options[] = {
 	{ "house-keeping", 'H', "LIST", 0, "CPUs for jitterscope's own threads (default: allowed "
 	  "CPUs minus measured ones)", 1 },
 	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
+	{ "probe-cost", OPT_PROBE_COST, NULL, 0, "time the probes' own BPF programs (kernel "
+	  "bpf_stats: two clock reads per program run, on the measured CPUs too)", 1 },
 	{ NULL, 0, NULL, 0, "Your application's spikes (no spinner runs):", 1 },
 	{ "pid", OPT_PID, "PID", 0, "follow every thread of process PID (also those it starts): "
 	  "its gaps are its preemptions, interruptions and blocking outside system calls", 1 },
@@ -103,9 +111,17 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	/* then one FILE option per js_output_kinds[] entry (options_build) */
 	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
+	{ "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0, "--gaps files at most this large, e.g. "
+	  "100MiB: then FILE.1 (default: no limit)", 2 },
+	{ "prom-interval", OPT_PROM_INTERVAL, "TIME", 0, "rewrite the --prom file this often "
+	  "(default: once, at the end)", 2 },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0, "serve /metrics (Prometheus) and /healthz over "
+	  "HTTP on this address, e.g. 127.0.0.1:9464", 2 },
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
 	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
 	  "exit 2 if exceeded", 2 },
+	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0, "with --duration 0: the --budget "
+	  "limits apply to each interval this long (default 1m)", 2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
 	{ "by", OPT_BY, "source|cgroup", 0, "the cause table's sources: each source (default), "
 	  "or merged per cgroup (container, pod, systemd unit)", 2 },
@@ -158,6 +174,10 @@ static const struct time_opt {
 	  { JS_SEC, 0, JS_TIME_MAX, NULL } },
 	{ OPT_HLOG_INTERVAL, "--hlog-interval", offsetof(struct js_params, hlog_interval_ns),
 	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
+	{ OPT_PROM_INTERVAL, "--prom-interval", offsetof(struct js_params, prom_interval_ns),
+	  { JS_SEC, 100 * JS_MS, JS_DAY, NULL } },
+	{ OPT_BUDGET_INTERVAL, "--budget-interval", offsetof(struct js_params, budget_interval_ns),
+	  { JS_SEC, JS_SEC, JS_DAY, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -352,6 +372,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->fail_on_worse = true;
 		p->diff_opts = true;
 		break;
+	case OPT_GAPS_MAX: {
+		static const struct js_unit_spec spec = { 1, 64 * JS_KIB, JS_TIB, NULL };
+
+		if (js_parse_size(arg, &spec, &p->gaps_max_bytes, err, sizeof(err))) {
+			argp_error(state, "invalid --gaps-max-size '%s': %s", arg, err);
+			return EINVAL;
+		}
+		break;
+	}
+	case OPT_LISTEN:
+		if (listen_parse(arg, NULL, err, sizeof(err))) {
+			argp_error(state, "invalid --listen '%s': %s", arg, err);
+			return EINVAL;
+		}
+		p->listen = arg;
+		break;
 	case OPT_BUDGET:
 		if (budget_parse(arg, &p->budget, err, sizeof(err))) {
 			argp_error(state, "invalid --budget '%s': %s", arg, err);
@@ -375,6 +411,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->marks_path = arg;
 		break;
 	case OPT_NO_PROBES: p->cfg.no_probes = true; break;
+	case OPT_PROBE_COST: p->probe_cost = true; break;
 	case OPT_LFENCE: p->cfg.lfence = true; break;
 	case OPT_NO_PROGRESS: p->no_progress = true; break;
 	case OPT_SYSROOT: p->sysroot = arg; break;
@@ -483,6 +520,26 @@ static int validate(struct js_params *p, const char *prog)
 	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
 		fprintf(stderr, "%s: --sysroot is for 'jitterscope check' only (a measurement "
 			"reads the live system)\n", prog);
+		return -EINVAL;
+	}
+	if (p->gaps_max_bytes && (!p->gaps_path || !strcmp(p->gaps_path, "-"))) {
+		fprintf(stderr, "%s: --gaps-max-size needs --gaps FILE (not standard output)\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->prom_interval_ns && (!p->prom_path || !strcmp(p->prom_path, "-"))) {
+		fprintf(stderr, "%s: --prom-interval needs --prom FILE (not standard output)\n",
+			prog);
+		return -EINVAL;
+	}
+	if ((p->listen || p->prom_interval_ns || p->gaps_max_bytes) && p->cmd != JS_CMD_MEASURE) {
+		fprintf(stderr, "%s: --listen, --prom-interval and --gaps-max-size are for a "
+			"measurement only\n", prog);
+		return -EINVAL;
+	}
+	if (p->budget_interval_ns && (!p->budget.n || p->cfg.duration_ns)) {
+		fprintf(stderr, "%s: --budget-interval needs --budget and --duration 0 (a finite "
+			"run checks its limits once, at the end)\n", prog);
 		return -EINVAL;
 	}
 	if (validate_app(p, prog))

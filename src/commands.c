@@ -37,14 +37,22 @@ static void on_signal(int sig)
 		_exit(JS_EXIT_SIGNAL);
 }
 
+/* on_hup - SIGHUP: the output files are reopened (log rotation), the run goes on */
+static void on_hup(int sig)
+{
+	(void)sig;
+	js_reopen_requested = 1;
+}
+
 static void install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, hup = { .sa_handler = on_hup };
 
 	sigemptyset(&sa.sa_mask);
+	sigemptyset(&hup.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGHUP, &hup, NULL);
 	/* a FIFO or pipe whose reader left is a failed write (EPIPE), reported, not a kill */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -185,6 +193,10 @@ static int cmd_measure(struct js_params *p)
 	}
 	if (run.audited)
 		crosscheck(&run);
+	/* a finite run's limits, exported with the outputs (--prom, --listen); a run without
+	 * end counted them per interval (pipeline.c, the last one as it ended) */
+	if (p->budget.n && p->cfg.duration_ns)
+		budget_count(&p->budget, &run, run.budget_viol);
 	/* a failed output (during the run or now) leaves the others written: exit 1 */
 	if (outputs_finish(&outs, &run))
 		rc = JS_EXIT_ERROR;

@@ -219,6 +219,32 @@ int hist_add(struct js_hist *dst, const struct js_hist *src)
 	return 0;
 }
 
+/* hist_sub - dst = a - b, b an earlier copy of a; -EINVAL if it is not */
+int hist_sub(struct js_hist *dst, const struct js_hist *a, const struct js_hist *b)
+{
+	int i;
+
+	if (!dst->counts || !a->counts || !b->counts || !hist_same_config(a, b) ||
+	    !hist_same_config(dst, a) || b->total > a->total || b->overflow > a->overflow)
+		return -EINVAL;
+	for (i = 0; i < a->counts_len; i++)
+		if (b->counts[i] > a->counts[i])
+			return -EINVAL;
+	dst->total = a->total - b->total;
+	dst->overflow = a->overflow - b->overflow;
+	dst->min = INT64_MAX;
+	dst->max = 0;
+	for (i = 0; i < a->counts_len; i++) {
+		dst->counts[i] = a->counts[i] - b->counts[i];
+		if (!dst->counts[i])
+			continue;
+		dst->max = hist_value_from_index(dst, i);
+		if (dst->min == INT64_MAX && dst->max)
+			dst->min = dst->max;
+	}
+	return 0;
+}
+
 /* hist_value_at_rank - the lowest value of the slot holding the k-th smallest value */
 int64_t hist_value_at_rank(const struct js_hist *h, uint64_t k)
 {

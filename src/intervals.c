@@ -21,6 +21,21 @@ int intervals_init(struct js_intervals *iv, uint64_t start_ns, uint64_t len_ns, 
 	return hist_init(&iv->cur, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 }
 
+/* intervals_reserve - room for every entry now */
+int intervals_reserve(struct js_intervals *iv)
+{
+	struct js_interval_stats *nv;
+
+	if (iv->alloc == iv->cap)
+		return 0;
+	nv = realloc(iv->v, iv->cap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	iv->v = nv;
+	iv->alloc = iv->cap;
+	return 0;
+}
+
 /* intervals_free - release everything (a zeroed struct is fine) */
 void intervals_free(struct js_intervals *iv)
 {

@@ -52,7 +52,9 @@
 #define FLUSH_PERIOD_NS   500000000ull    /* streaming outputs flushed (a failed write found) */
 #define SOURCES_MAX       2
 
+
 volatile sig_atomic_t js_stop_requested;
+volatile sig_atomic_t js_reopen_requested;
 
 /* One CPU's gaps of one source awaiting attribution, in time order. */
 struct lane {
@@ -111,6 +113,7 @@ struct js_pipe {
 	uint64_t *covered;            /* ... the best covered time so far per mark */
 	uint64_t window_start, window_end;
 	uint64_t now;                 /* the drain's CLOCK_MONOTONIC */
+	struct js_budget_iv iv;       /* --duration 0 with --budget: the limits per interval */
 };
 
 /* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
@@ -453,6 +456,15 @@ static void drain(struct js_pipe *pl, uint64_t cutoff)
 	}
 	for (size_t i = 0; i < pl->n; i++)
 		attribute_ready(pl, &pl->cp[i], cutoff);
+	if (cutoff == UINT64_MAX)
+		return;
+	pl->run->done_ns = cutoff;
+	for (size_t i = 0; i < pl->run->ncpus; i++) {
+		struct js_cpu_result *r = &pl->run->cpus[i];
+
+		if (r->started)
+			r->done_ns = JS_MAX(r->done_ns, cutoff);
+	}
 }
 
 bool pipe_push(struct js_pipe *pl, const struct js_gap *g, const char *label)
@@ -639,6 +651,9 @@ static int setup_buffers(struct js_pipe *pl)
 				return -ENOMEM;
 		}
 	}
+	/* a run without end checks its limits per --budget-interval (js_budget.h) */
+	if (!pl->p->cfg.duration_ns && pl->p->budget.n && budget_iv_init(&pl->iv, pl->run))
+		return -ENOMEM;
 	if (pl->spinner)
 		return 0;
 	pl->slice = malloc(evcap(pl) * sizeof(*pl->slice));
@@ -667,6 +682,7 @@ static void open_probes(struct js_pipe *pl)
 	struct probes_opts o = {
 		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = sampler_tgid(p),
 		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
+		.prog_stats = p->probe_cost,
 	};
 	char why[256] = "";
 
@@ -851,7 +867,9 @@ static void measure(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	bool show = !p->quiet && !p->no_progress && isatty(2);
-	uint64_t next_fit, next_progress, next_flush, now;
+	uint64_t next_fit, next_progress, next_flush, next_budget, now;
+	uint64_t budget_ns = p->budget_interval_ns ? p->budget_interval_ns :
+			     JS_DEFAULT_BUDGET_INTERVAL_NS;
 	struct timespec ts;
 
 	pl->run->start_mono_ns = js_mono_ns();
@@ -867,6 +885,7 @@ static void measure(struct js_pipe *pl)
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
 	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
+	next_budget = pl->run->start_mono_ns + budget_ns;
 	while (measuring(pl, js_mono_ns())) {
 		sleep_ns(DRAIN_PERIOD_NS);
 		if (js_stop_requested && !pl->stop)
@@ -885,6 +904,16 @@ static void measure(struct js_pipe *pl)
 		for (size_t i = 0; pl->spinner && i < pl->n; i++)
 			sampler_hook_tick(&pl->cp[i].s, pl->run);	/* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
+		if (js_reopen_requested) {
+			js_reopen_requested = 0;
+			outputs_reopen(pl->outs);
+		}
+		/* a run without end never ends on a limit: each interval's violations are
+		 * counted (what was accounted by now - PROCESS_LAG_NS) */
+		if (pl->iv.n && now >= next_budget) {
+			budget_iv_close(&pl->iv, &p->budget, pl->run, pl->run->budget_viol);
+			next_budget = now + budget_ns;
+		}
 		tick_outputs(pl, now - PROCESS_LAG_NS);
 		check_outputs(pl, now >= next_flush);
 		if (now >= next_flush)
@@ -1033,6 +1062,7 @@ static void teardown(struct js_pipe *pl)
 	free(pl->unfiled_label);
 	free(pl->filing);
 	free(pl->covered);
+	budget_iv_free(&pl->iv);
 }
 
 /* open_sources - the gap sources the parameters ask for; < 0 after one line */
@@ -1141,6 +1171,9 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	tsc_cal_refit(&pl.cal);
 	measure(&pl);
 	finish(&pl);
+	/* the last, partial interval, on the CPUs' final numbers (before the outputs) */
+	if (pl.iv.n)
+		budget_iv_close(&pl.iv, &p->budget, run, run->budget_viol);
 	goto out;
 out_stop:
 	__atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);

@@ -463,6 +463,33 @@ static bool reject(struct js_probes *p, const char *name)
 	return true;
 }
 
+/* mark_measured - set the measured CPUs' flag in their state (cpu_state, one value per CPU):
+ * the programs on a CPU check it in the state they use anyway */
+static int mark_measured(struct js_probes *p, char *why, size_t len)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct js_cpu_state *st;
+	__u32 zero = 0;
+	int err;
+
+	if (ncpu <= 0) {
+		snprintf(why, len, "cannot count the possible CPUs");
+		return ncpu ? ncpu : -EINVAL;
+	}
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->ncpus; i++)
+		if (p->cpus[i] < ncpu)
+			st[p->cpus[i]].measured = 1;
+	err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+				   (size_t)ncpu * sizeof(*st), BPF_ANY);
+	free(st);
+	if (err)
+		snprintf(why, len, "setting the measured CPUs: %s", strerror(-err));
+	return err;
+}
+
 /* open_load - load, leaving out programs the verifier refuses; then make the ring */
 static int open_load(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
@@ -482,6 +509,8 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 		reset_obj(p);
 	}
 	btf__free(btf);
+	if (!err)
+		err = mark_measured(p, why, len);
 	if (err)
 		return err;
 	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), rb_sample, p, NULL);
@@ -519,7 +548,7 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 		return -ENOMEM;
 	}
 	p->stats_fd = -1;
-	p->run_stats_wanted = !o->no_prog_stats;
+	p->run_stats_wanted = o->prog_stats;
 	err = open_load(p, o, why, whylen);
 	if (err) {
 		probes_destroy(p);
@@ -551,6 +580,20 @@ int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)
 
 /* ---- attach / detach ----------------------------------------------------------------- */
 
+/* bpf_stats_on - kernel.bpf_stats_enabled is set (the programs are timed whoever set it) */
+static bool bpf_stats_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0;
+}
+
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p)
 {
@@ -563,7 +606,12 @@ int probes_attach(struct js_probes *p)
 	if (p->run_stats_wanted && p->stats_fd < 0) {
 		p->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		p->run_stats = p->stats_fd >= 0;
+		if (!p->run_stats)
+			js_warn("--probe-cost: the kernel's BPF run-time statistics are "
+				"unavailable (%s)", strerror(errno));
 	}
+	if (!p->run_stats)      /* switched on by someone else: the counts are there anyway */
+		p->run_stats = bpf_stats_on();
 	t0 = js_mono_ns();
 	for (i = 0; i < p->nprogs; i++) {
 		struct probes_prog *pp = &p->progs[p->order[i]];

@@ -189,7 +189,11 @@ int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js
 
 	r->started = true;
 	r->start_ns = start_ns;
-	err = intervals_init(&r->intervals, start_ns, 1000000000ull, 0);
+	/* a run without end gets fewer entries, all allocated now: memory stays flat */
+	err = intervals_init(&r->intervals, start_ns, 1000000000ull,
+			     cfg->duration_ns ? 0 : INTERVALS_CAP_ENDLESS);
+	if (!err && !cfg->duration_ns)
+		err = intervals_reserve(&r->intervals);
 	for (size_t a = 0; !err && a < cfg->narrivals; a++) {
 		/* arrivals outside gaps wait 0: the loop period is reported beside */
 		err = arrival_init(&r->arrivals[a], cfg->arrival_ns[a], start_ns, 0);
@@ -273,11 +277,21 @@ unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out
 	return (unsigned)r->top.n;
 }
 
+uint64_t result_window_ns(const struct js_cpu_result *r)
+{
+	uint64_t end = r->end_ns ? r->end_ns : r->done_ns;
+
+	return end > r->start_ns ? end - r->start_ns : 0;
+}
+
+double lost_pct(uint64_t lost_ns, uint64_t window_ns)
+{
+	return window_ns ? 100.0 * (double)lost_ns / (double)window_ns : 0.0;
+}
+
 double result_lost_pct(const struct js_cpu_result *r)
 {
-	uint64_t win = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
-
-	return win ? 100.0 * (double)r->lost_ns / (double)win : 0.0;
+	return lost_pct(r->lost_ns, result_window_ns(r));
 }
 
 const char *run_sym(const struct js_run *run, uint64_t addr)

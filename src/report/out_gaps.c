@@ -3,15 +3,21 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "js_out_gaps.h"
 #include "js_output.h"
+#include "js_params.h"
+#include "js_util.h"
 
-void csv_write_header(FILE *fp)
+static const char csv_header[] = "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,"
+				 "unexplained_ns,entry_ns,entry_causes,source,name\n";
+
+size_t csv_write_header(FILE *fp)
 {
-	fputs("cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,unexplained_ns,entry_ns,"
-	      "entry_causes,source,name\n", fp);
+	fputs(csv_header, fp);
+	return sizeof(csv_header) - 1;
 }
 
 /* A row is built in memory and written at once: one stdio call per gap, not one per field
@@ -88,12 +94,13 @@ static void put_causes(struct sbuf *c, const struct js_attr *a, bool entry)
 	c->p[c->n] = '\0';
 }
 
-void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
+/* csv_format_gap - g's row into rbuf[ROW_MAX]; its length */
+static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 {
 	const struct js_attr *a = &g->attr;
-	char cbuf[CAUSES_MAX + 1], ebuf[CAUSES_MAX + 1], rbuf[ROW_MAX];
+	char cbuf[CAUSES_MAX + 1], ebuf[CAUSES_MAX + 1];
 	struct sbuf c = { cbuf, 0, CAUSES_MAX }, e = { ebuf, 0, CAUSES_MAX };
-	struct sbuf r = { rbuf, 0, sizeof(rbuf) };
+	struct sbuf r = { rbuf, 0, ROW_MAX };
 
 	put_causes(&c, a, false);
 	put_causes(&e, a, true);
@@ -121,41 +128,97 @@ void csv_write_gap(FILE *fp, const struct js_gap_rec *g)
 	put_mem(&r, ",", 1);
 	put_field(&r, g->label);
 	put_mem(&r, "\n", 1);
-	fwrite(rbuf, 1, r.n, fp);
+	return r.n;
 }
 
-/* the --gaps output: a header now, a row per attributed gap */
+size_t csv_write_gap(FILE *fp, const struct js_gap_rec *g)
+{
+	char row[ROW_MAX];
+	size_t n = csv_format_gap(row, g);
+
+	fwrite(row, 1, n, fp);
+	return n;
+}
+
+/*
+ * The --gaps output: a header now, a row per attributed gap. With --gaps-max-size the file
+ * never grows past SIZE: a row that would is written into a new file, the full one kept as
+ * FILE.1 (replacing the one before: at most twice SIZE on disk). SIGHUP reopens it
+ * (outputs_reopen), a header starting a new empty file.
+ */
+struct gaps_out {
+	FILE *fp;
+	uint64_t max;           /* bytes per file, 0: no cap */
+	uint64_t bytes;         /* in the file now (counted from its header on) */
+	int err;
+};
+
+static void gaps_header(struct gaps_out *o)
+{
+	o->bytes = csv_write_header(o->fp);
+}
+
 static void gaps_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
 			size_t nev)
 {
+	char row[ROW_MAX];
+	struct gaps_out *o = ctx;
+	size_t n = csv_format_gap(row, g);
+
 	(void)ev;
 	(void)nev;
-	csv_write_gap(ctx, g);
+	if (o->max && o->bytes + n > o->max && !o->err) {
+		o->err = output_file_rotate(o->fp);
+		if (o->err)
+			js_warn("cannot rotate the --gaps file: %s (it grows on)", strerror(-o->err));
+		else
+			gaps_header(o);
+	}
+	fwrite(row, 1, n, o->fp);
+	o->bytes += n;
+}
+
+static void gaps_on_reopen(void *ctx)
+{
+	gaps_header(ctx);
 }
 
 static int gaps_finish(void *ctx, const struct js_run *run)
 {
+	struct gaps_out *o = ctx;
+
 	(void)run;
-	return output_file_flush(ctx);
+	return output_file_flush(o->fp);
 }
 
 static void gaps_destroy(void *ctx)
 {
-	output_file_close(ctx);
+	struct gaps_out *o = ctx;
+
+	if (!o)
+		return;
+	output_file_close(o->fp);
+	free(o);
 }
 
-int out_gaps_new(struct js_output *out, const char *path,
-		    const struct js_params *params)
+int out_gaps_new(struct js_output *out, const char *path, const struct js_params *params)
 {
-	FILE *fp = output_file_open(path, "gaps");
+	struct gaps_out *o = calloc(1, sizeof(*o));
 
-	(void)params;  /* no settings */
-	if (!fp)
+	if (!o)
+		return -ENOMEM;
+	o->max = params ? params->gaps_max_bytes : 0;
+	o->fp = output_file_open(path, "gaps");
+	if (!o->fp) {
+		free(o);
 		return -EIO;
-	csv_write_header(fp);
+	}
+	gaps_header(o);
 	out->name = "gaps CSV";
-	out->ctx = fp;
-	out->stream = fp;       /* a row per gap as the run goes */
+	out->ctx = o;
+	out->stream = o->fp;    /* a row per gap as the run goes */
+	out->file = o->fp;
+	out->on_reopen = gaps_on_reopen;
 	out->on_gap = gaps_on_gap;
 	out->finish = gaps_finish;
 	out->destroy = gaps_destroy;

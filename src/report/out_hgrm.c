@@ -59,6 +59,7 @@ int out_hgrm_new(struct js_output *out, const char *path,
 		return -EIO;
 	out->name = "HdrHistogram percentile";
 	out->ctx = fp;
+	out->file = fp;
 	out->finish = hgrm_finish;
 	out->destroy = hgrm_destroy;
 	return 0;

@@ -194,6 +194,18 @@ static void advance(struct hlog_out *h, uint64_t end_ns)
 	}
 }
 
+/* write_header - the log's header, its StartTime the intervals' base */
+static int write_header(struct hlog_out *h)
+{
+	const struct js_run *run = h->run;
+
+	return hlog_write_header(h->fp, run->start_epoch_s +
+				 ((double)h->base_ns - (double)run->start_mono_ns) / 1e9,
+				 "Logged with jitterscope " JS_VERSION
+				 " (gap durations in ns, Tag=cpuN per CPU, tidN per thread, markN "
+				 "per CPU of marks)");
+}
+
 /*
  * ensure_base - once some CPU measures: intervals from the earliest measured window start,
  * and the header with its wall-clock time; false while no CPU has started
@@ -216,14 +228,20 @@ static bool ensure_base(struct hlog_out *h, bool fallback)
 		return false;
 	h->base_ns = t0 ? t0 : run->start_mono_ns;
 	h->based = true;
-	err = hlog_write_header(h->fp, run->start_epoch_s +
-				((double)h->base_ns - (double)run->start_mono_ns) / 1e9,
-				"Logged with jitterscope " JS_VERSION
-				" (gap durations in ns, Tag=cpuN per CPU, tidN per thread, markN "
-				"per CPU of marks)");
+	err = write_header(h);
 	if (err)
 		h->err = err;
 	return !err;
+}
+
+/* hlog_on_reopen - a new file after SIGHUP: the header again (same StartTime), so the
+ * intervals after it read on their own */
+static void hlog_on_reopen(void *ctx)
+{
+	struct hlog_out *h = ctx;
+
+	if (h->based && !h->err)
+		h->err = write_header(h);
 }
 
 static void hlog_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
@@ -449,6 +467,8 @@ int out_hlog_new(struct js_output *out, const char *path, const struct js_params
 	out->name = "HdrHistogram log";
 	out->ctx = h;
 	out->stream = h->fp;    /* an interval written as soon as it is complete */
+	out->file = h->fp;
+	out->on_reopen = hlog_on_reopen;
 	out->run_start = hlog_run_start;
 	out->on_gap = hlog_on_gap;
 	out->on_tick = hlog_on_tick;

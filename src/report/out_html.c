@@ -585,6 +585,7 @@ int out_html_new(struct js_output *out, const char *path,
 	h->rng = 0x9E3779B97F4A7C15ull;
 	out->name = "HTML";
 	out->ctx = h;
+	out->file = h->fp;
 	out->run_start = html_run_start;
 	out->on_gap = html_on_gap;
 	out->finish = html_finish;

@@ -568,6 +568,7 @@ int out_json_new(struct js_output *out, const char *path,
 		return -EIO;
 	out->name = "JSON";
 	out->ctx = fp;
+	out->file = fp;
 	out->finish = json_finish;
 	out->destroy = json_destroy;
 	return 0;

@@ -944,6 +944,7 @@ int out_trace_new(struct js_output *out, const char *path, const struct js_param
 	t->max_events = p && p->trace_max_events ? p->trace_max_events : JS_DEFAULT_TRACE_EVENTS;
 	out->name = "trace";
 	out->ctx = t;
+	out->file = t->fp;
 	out->wants_events = true;
 	out->run_start = trace_run_start;
 	out->on_gap = trace_on_gap;

@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "js_listen.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_result.h"
@@ -24,7 +26,9 @@ struct ofile {
 	FILE *fp;       /* NULL: the slot is free */
 	int fd;
 	bool borrowed;  /* standard output ("-"): not closed */
+	bool special;   /* a FIFO or device: written in place, never reopened */
 	int err;        /* first write or close error (errno), 0 if none */
+	char *path;     /* what it was opened as (reopen, rotate); NULL for stdout */
 };
 
 #define OFILES_MAX (2 * JS_OUTPUTS_MAX)
@@ -55,6 +59,8 @@ static int of_close(void *cookie)
 
 	if (!f->borrowed && close(f->fd) && !f->err)
 		f->err = errno;
+	free(f->path);
+	f->path = NULL;
 	return f->err ? -1 : 0;
 }
 
@@ -140,14 +146,71 @@ FILE *output_file_open(const char *path, const char *opt)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f->fd = fd;
 	f->borrowed = borrowed;
+	f->special = !borrowed && output_path_special(path);
 	f->err = 0;
-	f->fp = fopencookie(f, "w", io);
+	f->path = borrowed ? NULL : strdup(path);
+	f->fp = !borrowed && !f->path ? NULL : fopencookie(f, "w", io);
 	if (!f->fp) {
 		js_err("cannot write --%s file '%s': %s", opt, path, strerror(errno));
 		if (!borrowed)
 			close(fd);
+		free(f->path);
+		f->path = NULL;
 	}
 	return f->fp;
+}
+
+/* swap_fd - f writes to a new open(2) of its path with @flags from now on; 1 if that file is
+ * empty, 0 if not, -errno (f unchanged) */
+static int swap_fd(struct ofile *f, int flags)
+{
+	struct stat st;
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0666);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (close(f->fd) && !f->err)
+		f->err = errno;
+	f->fd = fd;
+	return st.st_size == 0;
+}
+
+/* output_file_reopen - fp writes to its path opened again (appending) */
+int output_file_reopen(FILE *fp)
+{
+	struct ofile *f = of_find(fp);
+	int err;
+
+	if (!f || f->borrowed || f->special)
+		return 0;
+	err = output_file_flush(fp);
+	return err ? err : swap_fd(f, O_APPEND);
+}
+
+/* output_file_rotate - fp's file becomes PATH.1, fp writes to a new empty PATH */
+int output_file_rotate(FILE *fp)
+{
+	struct ofile *f = of_find(fp);
+	char old[PATH_MAX];
+	int err;
+
+	if (!f || f->borrowed || f->special)
+		return 0;
+	err = output_file_flush(fp);
+	if (err)
+		return err;
+	if (snprintf(old, sizeof(old), "%s.1", f->path) >= (int)sizeof(old))
+		return -ENAMETOOLONG;
+	if (rename(f->path, old) && errno != ENOENT)
+		return -errno;
+	err = swap_fd(f, O_TRUNC);
+	return err < 0 ? err : 0;
 }
 
 int output_file_error(FILE *fp)
@@ -301,6 +364,20 @@ int outputs_open(struct js_outputs *o, const struct js_params *p)
 			if (path && output_path_special(path) == (pass == 0))
 				err = add(o, k, p);
 		}
+	/* not a file: the socket is bound now, its server thread starts with the run */
+	if (!err && p->listen) {
+		if (o->n == JS_OUTPUTS_MAX) {
+			err = -ENOSPC;
+		} else {
+			memset(&o->v[o->n], 0, sizeof(o->v[o->n]));
+			err = out_listen_new(&o->v[o->n], p->listen, p);
+			if (!err) {
+				o->v[o->n].opt = "listen";
+				o->v[o->n].path = p->listen;
+				o->n++;
+			}
+		}
+	}
 	if (err)
 		outputs_destroy(o);
 	return err;
@@ -322,6 +399,28 @@ int outputs_check(struct js_outputs *o, bool flush, char *why, size_t len)
 			first = err;
 		} else if (err) {
 			output_failed(out, err, NULL, 0);
+		}
+	}
+	return first;
+}
+
+int outputs_reopen(struct js_outputs *o)
+{
+	int first = 0;
+
+	for (size_t i = 0; o && i < o->n; i++) {
+		struct js_output *out = &o->v[i];
+		int r;
+
+		if (!out->file || out->err)
+			continue;
+		r = output_file_reopen(out->file);
+		if (r < 0) {
+			js_warn("cannot reopen --%s file '%s': %s (still writing the old one)",
+				out->opt, out->path, strerror(-r));
+			first = first ? first : r;
+		} else if (r == 1 && out->on_reopen) {
+			out->on_reopen(out->ctx);
 		}
 	}
 	return first;

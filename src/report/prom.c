@@ -63,7 +63,6 @@ struct js_prom {
 	const struct js_run *run;       /* the run prom_start saw */
 	bool written;                   /* an exposition went out */
 	struct js_budget budget;
-	uint64_t viol[JS_BUDGET_MAX];   /* violations per limit */
 };
 
 /* A source label's totals on one CPU (the cause table's rows merged by label). */
@@ -132,18 +131,6 @@ void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g)
 void prom_set_budget(struct js_prom *m, const struct js_budget *b)
 {
 	m->budget = *b;
-	memset(m->viol, 0, sizeof(m->viol));
-}
-
-/* prom_count_budget - check every limit now, count the violations per limit */
-void prom_count_budget(struct js_prom *m, const struct js_run *run)
-{
-	struct js_budget one = { .n = 1 };
-
-	for (size_t i = 0; i < m->budget.n; i++) {
-		one.v[0] = m->budget.v[i];
-		m->viol[i] += (uint64_t)budget_check(&one, run, NULL);
-	}
 }
 
 /* ---- source labels ---- */
@@ -621,8 +608,7 @@ static void cpu_metrics(FILE *fp, const struct js_run *run)
 		const struct js_cpu_result *r = &run->cpus[i];
 
 		fprintf(fp, "jitterscope_measured_seconds_total{%s} %s\n",
-			result_labels(lr, sizeof(lr), r),
-			sec(b, sizeof(b), r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0));
+			result_labels(lr, sizeof(lr), r), sec(b, sizeof(b), result_window_ns(r)));
 	}
 	family(fp, "jitterscope_gaps_dropped_total", "counter", "Gaps the sampler could not "
 	       "hand over (full ring); 0 in a healthy run.");
@@ -697,17 +683,18 @@ static void audit_metrics(FILE *fp, const struct js_run *run)
 	}
 }
 
-static void budget_metrics(FILE *fp, const struct js_prom *m)
+static void budget_metrics(FILE *fp, const struct js_prom *m, const struct js_run *run)
 {
 	char l[JS_BUDGET_TEXT * 2];
 
 	if (!m->budget.n)
 		return;
 	family(fp, "jitterscope_budget_violations_total", "counter", "Violations of each "
-	       "--budget limit (one per measured CPU and check: EXCEEDED or NOT CHECKED).");
+	       "--budget limit (EXCEEDED or NOT CHECKED, one per measured CPU: checked after "
+	       "a finite run; in a --duration 0 run, on each --budget-interval's own values).");
 	for (size_t i = 0; i < m->budget.n; i++)
 		fprintf(fp, "jitterscope_budget_violations_total{limit=\"%s\"} %" PRIu64 "\n",
-			esc(l, sizeof(l), m->budget.v[i].text), m->viol[i]);
+			esc(l, sizeof(l), m->budget.v[i].text), run->budget_viol[i]);
 }
 
 static void run_metrics(FILE *fp, const struct js_run *run)
@@ -718,7 +705,9 @@ static void run_metrics(FILE *fp, const struct js_run *run)
 	       "output ended the run early.");
 	fprintf(fp, "jitterscope_run_interrupted %d\n", run->interrupted ? 1 : 0);
 	family(fp, "jitterscope_run_duration_seconds", "gauge", "How long the run has lasted.");
-	fprintf(fp, "jitterscope_run_duration_seconds %s\n", sec(b, sizeof(b), run->wall_ns));
+	fprintf(fp, "jitterscope_run_duration_seconds %s\n", sec(b, sizeof(b), run->wall_ns ?
+		run->wall_ns : run->done_ns > run->start_mono_ns ?
+		run->done_ns - run->start_mono_ns : 0));
 	family(fp, "jitterscope_run_start_timestamp_seconds", "gauge", "When the run started, "
 	       "seconds since the epoch.");
 	fprintf(fp, "jitterscope_run_start_timestamp_seconds %.3f\n", run->start_epoch_s);
@@ -740,7 +729,7 @@ int prom_write(FILE *fp, struct js_prom *m, const struct js_run *run)
 	cpu_metrics(fp, run);
 	probe_metrics(fp, run);
 	audit_metrics(fp, run);
-	budget_metrics(fp, m);
+	budget_metrics(fp, m, run);
 	run_metrics(fp, run);
 	m->written = true;
 	return ferror(fp) ? -EIO : 0;

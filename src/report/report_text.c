@@ -18,7 +18,7 @@ static void probe_cost_line(FILE *fp, const struct js_run *run)
 	if (!run->probes_on)
 		return;
 	if (!run->probe_cost_known) {
-		fprintf(fp, "probe cost: not measured (kernel BPF run-time statistics unavailable)\n");
+		fprintf(fp, "probe cost: not measured (--probe-cost times the programs)\n");
 		return;
 	}
 	fprintf(fp, "probe cost: %s of BPF run time over %s attached, every CPU (%.3f %% of one "

@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			h = (h ^ data[k]) * 16777619u;
 		i = (int)(h % fz_n);
 	}
-	fz_replace(i, nl ? nl + 1 : data + size, nl ? size - plen - 1 : 0);
+	/* the rest after the newline (plen may have been cut to fit path) */
+	fz_replace(i, nl ? nl + 1 : data + size, nl ? (size_t)(data + size - (nl + 1)) : 0);
 	return 0;
 }

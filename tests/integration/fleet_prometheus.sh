@@ -1,18 +1,21 @@
 #!/bin/bash
 # fleet_prometheus.sh - the fleet path with the real components (root, about 30 s):
-#  (a) contrib/jitterscope.service's command line (today's options; the continuous mode's
-#      are not there yet) runs on CPU 1 with exactly the unit's capabilities (root without
-#      any other: setpriv), until SIGTERM as systemd stops it, writing --prom into a
-#      textfile directory, plus --json, --hlog and a --budget for the comparisons: the
-#      probes load, kernel functions have names (CAP_SYSLOG), no capability is missing;
+#  (a) contrib/jitterscope.service's command line (the continuous mode: --duration 0,
+#      --prom-interval 1s, --listen on a free port; without the flight recorder's options,
+#      not built yet) runs on CPU 1 with exactly the unit's capabilities (root without any
+#      other: setpriv), writing --prom into a textfile directory, plus --json, --hlog and a
+#      --budget for the comparisons: the probes load, kernel functions have names
+#      (CAP_SYSLOG), no capability is missing;
 #  (b) a real node_exporter (Debian prometheus-node-exporter) serves that directory,
-#      textfile collector only; (c) a real Prometheus (Debian prometheus) scrapes it every
-#      second with contrib/prometheus-rules.yml loaded; both on 127.0.0.1, free ports, pinned
-#      to CPU 0, stopped by the test (trap, also on failure);
-#  (d) over Prometheus's HTTP API: the scraped _count is the JSON's gap_count;
-#      histogram_quantile(0.5, 0.99, 0.999) over the scraped buckets is in the bucket of the
-#      JSON's percentile or the next; the budget violations are exported; every Grafana
-#      dashboard expression, every rule and every docs/FLEET.md query evaluates without
+#      textfile collector only; (c) a real Prometheus (Debian prometheus) scrapes it and
+#      jitterscope's --listen every second, contrib/prometheus-rules.yml loaded; the servers
+#      on 127.0.0.1, free ports, pinned to CPU 0, stopped by the test (trap, also on
+#      failure); both exports move on while it measures; then SIGTERM as systemd stops it;
+#  (d) over Prometheus's HTTP API: the final textfile's scraped _count is the JSON's
+#      gap_count, --listen's last one at most that; histogram_quantile(0.5, 0.99, 0.999)
+#      over either's buckets is in the bucket of the JSON's percentile or the next; the
+#      budget violations, counted per --budget-interval (1 s), are exported by both; every
+#      Grafana dashboard expression, every rule and every docs/FLEET.md query evaluates without
 #      error (dashboard and FLEET.md ones with data), every metric they name has series,
 #      the dashboard's variables find values, every rule is loaded and healthy;
 #  (e) docs/FLEET.md's .hlog merge: two copies of the run's log through HistogramLogProcessor
@@ -44,34 +47,88 @@ stop_servers() {
 	done
 	NE_PID='' PROM_PID=''
 }
-trap 'stop_servers; rm -rf "$TMP"' EXIT
+run=''
+trap '[ -n "$run" ] && kill -TERM "$run" 2>/dev/null; stop_servers; rm -rf "$TMP"' EXIT
 
-# (a) the unit's command, the unit's capabilities, SIGTERM after 5 s
+# the servers and the --listen address on free local ports
+NE_PORT=$(free_port) PROM_PORT=$(free_port) JS_PORT=$(free_port)
+[ "$NE_PORT" != "$PROM_PORT" ] || PROM_PORT=$(free_port)
+[ "$JS_PORT" != "$NE_PORT" ] && [ "$JS_PORT" != "$PROM_PORT" ] || JS_PORT=$(free_port)
+# get URL - the body, or nothing
+get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1" 2>/dev/null; }
+# metric URL NAME - the value of the sample NAME (no labels) served at URL, or nothing
+metric() { get "$1" | sed -n "s/^$2 //p"; }
+
+# (a) the unit's command, the unit's capabilities, until SIGTERM
 TXT=$TMP/textfile J=$TMP/run.json H=$TMP/run.hlog
 mkdir -p "$TXT"
-mapfile -t argv < <(python3 "$LIB" unit-argv "$ROOT" "$JS" 1 0 "$TXT/jitterscope.prom") ||
-	fail "cannot read contrib/jitterscope.service"
+mapfile -t argv < <(python3 "$LIB" unit-argv "$ROOT" "$JS" 1 0 "$TXT/jitterscope.prom" \
+	"127.0.0.1:$JS_PORT") || fail "cannot read contrib/jitterscope.service"
 caps=$(python3 "$LIB" unit-caps "$ROOT") || fail "cannot read the unit's capabilities"
 setpriv --bounding-set="-all,$caps" --inh-caps=-all --no-new-privs \
 	"${argv[@]}" --json "$J" --hlog "$H" --budget 'max=1us,gaps=1000000000' \
+	--budget-interval 1s \
 	>"$TMP/out.txt" 2>"$TMP/err.txt" &
 run=$!
-sleep 5
+
+# (b), (c): node_exporter on the textfile directory, Prometheus scraping it and --listen
+taskset -c 0 prometheus-node-exporter --web.listen-address="127.0.0.1:$NE_PORT" \
+	--collector.disable-defaults --collector.textfile \
+	--collector.textfile.directory="$TXT" >"$TMP/node_exporter.log" 2>&1 &
+NE_PID=$!
+printf '%s\n' 'global:' '  scrape_interval: 1s' '  evaluation_interval: 1s' 'rule_files:' \
+	"  - $ROOT/contrib/prometheus-rules.yml" 'scrape_configs:' '  - job_name: node' \
+	'    static_configs:' "      - targets: ['127.0.0.1:$NE_PORT']" \
+	'  - job_name: jitterscope' '    static_configs:' \
+	"      - targets: ['127.0.0.1:$JS_PORT']" >"$TMP/prometheus.yml"
+taskset -c 0 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
+PROM_PID=$!
+URL=http://127.0.0.1:$PROM_PORT
+# up JOB - up{job=JOB} in Prometheus now, or nothing
+up() {
+	get "$URL/api/v1/query?query=up%7Bjob%3D%22$1%22%7D" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if r else "")' 2>/dev/null
+}
+for _ in $(seq 60); do
+	[ "$(up jitterscope)" = 1 ] && [ "$(up node)" = 1 ] && break
+	kill -0 $run 2>/dev/null || fail "the unit's command ended: $(cat "$TMP/err.txt")"
+	kill -0 $PROM_PID 2>/dev/null || { cat "$TMP/prometheus.log" >&2; fail "prometheus died"; }
+	sleep 0.5
+done
+[ "$(up jitterscope)" = 1 ] || fail "Prometheus cannot scrape --listen 127.0.0.1:$JS_PORT"
+[ "$(up node)" = 1 ] || { cat "$TMP/node_exporter.log" >&2; fail "node_exporter is down"; }
+# ten seconds of scrapes while it measures: both exports move on
+d1=$(metric "http://127.0.0.1:$JS_PORT/metrics" jitterscope_run_duration_seconds)
+t1=$(metric "http://127.0.0.1:$NE_PORT/metrics" jitterscope_run_duration_seconds)
+sleep 10
+d2=$(metric "http://127.0.0.1:$JS_PORT/metrics" jitterscope_run_duration_seconds)
+t2=$(metric "http://127.0.0.1:$NE_PORT/metrics" jitterscope_run_duration_seconds)
+python3 -c 'import sys; a, b, c, d = map(float, sys.argv[1:]); assert 0 < a < b and 0 < c < d' \
+	"${d1:-0}" "${d2:-0}" "${t1:-0}" "${t2:-0}" ||
+	fail "the run's duration does not grow: --listen '$d1' then '$d2', textfile '$t1' then '$t2'"
+note "while measuring: --listen on 127.0.0.1:$JS_PORT said $d1 s then $d2 s, the textfile" \
+	"(rewritten every second) $t1 s then $t2 s"
+# then SIGTERM, as systemd stops it
 kill -TERM $run
 wait $run
 rc=$?
+run=''
 # the budget max=1us is exceeded by any gap: 2; a run that failed: 1
 [ $rc -eq 2 ] || fail "the unit's command exited $rc, want 2 (budget) ($(cat "$TMP/err.txt"))"
 ! grep -qi "missing\|capabilit\|not root" "$TMP/err.txt" ||
 	fail "with the unit's capabilities ($caps): $(cat "$TMP/err.txt")"
 [ -s "$TXT/jitterscope.prom" ] || fail "no textfile written"
 [ ! -e "$TXT/jitterscope.prom.tmp" ] || fail "jitterscope.prom.tmp left behind"
+! get "http://127.0.0.1:$JS_PORT/healthz" | grep -q . || fail "--listen answers after the exit"
 python3 - "$J" <<'PY' || fail "the run with the unit's capabilities (above)"
 import json, re, sys
 r = json.load(open(sys.argv[1]))
 c = r["cpus"][0]
 assert r["probes"]["enabled"], "probes off: %s" % r["probes"]["why_disabled"]
-assert c["gap_count"] > 0, "no gaps in 5 s"
+assert c["gap_count"] > 0, "no gaps in 10 s"
 fns = [s["detail"] for s in c["sources"] if s["cause"] in ("hrtimer", "work")]
 hexes = [d for d in fns if re.search(r"0x[0-9a-f]{8,}", d)]
 assert not hexes, "kernel functions without names (CAP_SYSLOG?): %s" % hexes
@@ -80,69 +137,43 @@ print("fleet_prometheus: the unit's command with %s: probes on, %d gaps, %d kern
 PY
 note "$(grep -vc '^#' "$TXT/jitterscope.prom") samples in the textfile," \
 	"$(grep -v '^#' "$TXT/jitterscope.prom" | grep -c 'cpu="1"') of them per CPU"
-
-# (b), (c): node_exporter and Prometheus on free local ports
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-NE_PORT=$(port) PROM_PORT=$(port)
-[ "$NE_PORT" != "$PROM_PORT" ] || PROM_PORT=$(port)
-taskset -c 0 prometheus-node-exporter --web.listen-address="127.0.0.1:$NE_PORT" \
-	--collector.disable-defaults --collector.textfile \
-	--collector.textfile.directory="$TXT" >"$TMP/node_exporter.log" 2>&1 &
-NE_PID=$!
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files:
-  - $ROOT/contrib/prometheus-rules.yml
-scrape_configs:
-  - job_name: node
-    static_configs:
-      - targets: ['127.0.0.1:$NE_PORT']
-EOF
-taskset -c 0 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
-PROM_PID=$!
-URL=http://127.0.0.1:$PROM_PORT
-
-# get URL - the body, or nothing
-get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1" 2>/dev/null; }
-for _ in $(seq 60); do
-	get "http://127.0.0.1:$NE_PORT/metrics" | grep -q '^jitterscope_node_info' && break
-	kill -0 $NE_PID 2>/dev/null || { cat "$TMP/node_exporter.log" >&2; fail "node_exporter died"; }
-	sleep 0.5
-done
 get "http://127.0.0.1:$NE_PORT/metrics" >"$TMP/ne.metrics"
 grep -q '^jitterscope_node_info' "$TMP/ne.metrics" ||
 	{ cat "$TMP/node_exporter.log" >&2; fail "node_exporter does not serve the textfile"; }
 grep -q '^node_textfile_scrape_error 0' "$TMP/ne.metrics" ||
 	fail "node_exporter's textfile collector reports an error: $(grep textfile "$TMP/ne.metrics")"
-# the data: 8 scrapes after the first one with jitterscope's series, rules evaluated
-for _ in $(seq 60); do
-	get "$URL/api/v1/query?query=count(jitterscope_node_info)" | grep -q '"value"' && break
-	kill -0 $PROM_PID 2>/dev/null || { cat "$TMP/prometheus.log" >&2; fail "prometheus died"; }
-	sleep 0.5
-done
-get "$URL/api/v1/query?query=count(jitterscope_node_info)" | grep -q '"value"' ||
-	{ cat "$TMP/prometheus.log" >&2; fail "Prometheus has no jitterscope series after 30 s"; }
-sleep 8
+# the final textfile scraped a few times, the rules evaluated
+sleep 4
 note "node_exporter on 127.0.0.1:$NE_PORT, Prometheus on 127.0.0.1:$PROM_PORT: scraped"
 
 # (d) the numbers and every expression
-sel='jitterscope_gap_duration_seconds_bucket{cpu="1"}'
+# the final textfile (job node): the JSON's count exactly; --listen's last scrape before the
+# end (job jitterscope, stale since: last_over_time): at most the JSON's count
+sel='jitterscope_gap_duration_seconds_bucket{job="node",cpu="1"}'
+lsel='last_over_time(jitterscope_gap_duration_seconds_bucket{job="jitterscope",cpu="1"}[1m])'
 for q in 0.5 0.99 0.999; do
-	python3 "$LIB" quantile "$URL" "$q" "$sel" "$J" || fail "histogram_quantile($q) (above)"
+	python3 "$LIB" quantile "$URL" "$q" "$sel" "$J" exact ||
+		fail "histogram_quantile($q) of the textfile (above)"
+	python3 "$LIB" quantile "$URL" "$q" "$lsel" "$J" le ||
+		fail "histogram_quantile($q) of --listen (above)"
 done
-v=$(get "$URL/api/v1/query?query=jitterscope_budget_violations_total" | python3 -c '
+# a --duration 0 run checks its limits per --budget-interval: max=1us is exceeded in every one
+v=$(get "$URL/api/v1/query?query=last_over_time(jitterscope_budget_violations_total%5B1m%5D)" |
+	python3 -c '
 import json, sys
 r = json.load(sys.stdin)["data"]["result"]
-print(" ".join("%s=%s" % (x["metric"]["limit"], x["value"][1]) for x in sorted(r, key=lambda x: x["metric"]["limit"])))')
-[ "$v" = "gaps=1000000000=0 max=1us=1" ] || fail "budget violations in Prometheus: '$v'"
+v = {}
+for x in r:
+    v.setdefault(x["metric"]["limit"], []).append(int(float(x["value"][1])))
+ok = len(r) == 4 and v["gaps=1000000000"] == [0, 0] and min(v["max=1us"]) >= 5
+print(("ok " if ok else "bad ") + " ".join("%s=%s" % kv for kv in sorted(v.items())))')
+[ "${v%% *}" = ok ] || fail "budget violations in Prometheus: '$v'"
+note "budget violations (textfile, --listen): ${v#ok }"
 python3 "$LIB" live "$ROOT" "$URL" || fail "expressions against Prometheus (above)"
 
 # (e) stop both servers; they are gone and their ports closed
 stop_servers
-for p in $NE_PORT $PROM_PORT; do
+for p in $NE_PORT $PROM_PORT $JS_PORT; do
 	! get "http://127.0.0.1:$p/metrics" | grep -q . || fail "port $p still answers"
 done
 note "both servers stopped"

@@ -11,6 +11,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skip: $*"; exit 77; }
+# free_port - a TCP port free on 127.0.0.1 now
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_cpu1() { [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"; }
 

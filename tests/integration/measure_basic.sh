@@ -1,13 +1,13 @@
 #!/bin/bash
 # measure_basic.sh - the foundation end to end: a real run on CPU 1, its report,
 # JSON and CSV coherent with each other; the probes loaded (root, kernel BTF: they must) and
-# their cost reported; bad input refused quickly.
+# their cost reported (--probe-cost); bad input refused quickly.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
 need_btf
 
-"$JS" --cpu 1 --duration 3 --json "$TMP/run.json" --gaps "$TMP/gaps.csv" -n 5 \
+"$JS" --cpu 1 --duration 3 --probe-cost --json "$TMP/run.json" --gaps "$TMP/gaps.csv" -n 5 \
 	>"$TMP/report.txt" 2>"$TMP/err.txt" || fail "run exited $? ($(cat "$TMP/err.txt"))"
 grep -q "^CPU 1 " "$TMP/report.txt" || fail "no CPU 1 section in the report"
 grep -q "loop period" "$TMP/report.txt" || fail "no loop period in the report"

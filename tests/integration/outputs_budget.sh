@@ -1,11 +1,18 @@
 #!/bin/bash
 # outputs_budget.sh - --budget end to end on real runs on CPU 1: a limit below the run's
 # (gaps=0, max=1ns) exits 2 with an EXCEEDED line; one within it (max=3600s) exits 0 with an
-# ok line.
+# ok line. A run without end (--duration 0, --budget-interval 2s, about 15 s) counts the
+# violations per interval: jsinject's 10 ms preemptions for 4 s break max=6ms in an interval
+# or more, and once they stop the counter (--listen) stops growing; at SIGTERM the final
+# textfile holds the same count, the report judges the whole run (EXCEEDED, exit 2).
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
+INJ=$ROOT/build/tools/jsinject
+[ -x "$INJ" ] || fail "no $INJ: build first"
 note() { echo "outputs_budget: $*"; }
+run=''
+trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; rm -rf "$TMP"' EXIT
 
 # --budget: a limit below the run's max must exit 2 (commands.c applies it: no "not wired yet"
 # skip any more, it would pass whatever --budget does)
@@ -19,5 +26,49 @@ grep -q '^budget max=1ns on CPU 1: .*  EXCEEDED$' "$TMP/b.out" ||
 grep -q '^budget max=3600s on CPU 1: .*  ok$' "$TMP/b2.out" ||
 	fail "no ok line: $(grep '^budget' "$TMP/b2.out")"
 note "--budget: exit 2 on a violation, 0 within limits"
+
+# a run without end: the limits per interval
+port=$(free_port)
+"$JS" --cpu 1 -d 0 -q --budget 'max=6ms' --budget-interval 2s --listen "127.0.0.1:$port" \
+	--prom "$TMP/c.prom" >"$TMP/c.out" 2>"$TMP/c.err" &
+run=$!
+# viol - the counter of max=6ms served by --listen now (nothing if it does not answer)
+viol() {
+	python3 -c 'import sys, urllib.request
+body = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read()
+for l in body.decode().splitlines():
+    if l.startswith("jitterscope_budget_violations_total{limit=\"max=6ms\"} "):
+        print(int(float(l.split()[1])))' "$port" 2>/dev/null
+}
+for _ in $(seq 100); do
+	[ -n "$(viol)" ] && break
+	kill -0 $run 2>/dev/null || fail "the run without end ended: $(cat "$TMP/c.err")"
+	sleep 0.1
+done
+v0=$(viol)
+[ -n "$v0" ] || fail "--listen serves no jitterscope_budget_violations_total{limit=\"max=6ms\"}"
+"$INJ" --mode preempt --cpu 1 --period 200000 --spin 10000 --duration 4 >"$TMP/inj.txt" 2>&1 ||
+	fail "jsinject: $(cat "$TMP/inj.txt")"
+# the interval that held the last spike has closed (2 s, and the drain's lag)
+sleep 2.5
+v1=$(viol)
+sleep 6
+v2=$(viol)
+kill -TERM $run
+wait $run
+rc=$?
+run=''
+note "max=6ms per 2 s interval: $v0 before the spikes, $v1 2.5 s after them, $v2 6 s later;" \
+	"$(grep -E '^(actions|dur_max_us)=' "$TMP/inj.txt" | tr '\n' ' ')"
+[ "${v1:-0}" -ge 1 ] || fail "20 preemptions of 10 ms: max=6ms violated ${v1:-no} times"
+[ "$v1" -le 4 ] || fail "4 s of spikes: $v1 violations of max=6ms, at most 4 intervals hold one"
+[ "$v2" = "$v1" ] || fail "the counter grew from $v1 to $v2 after the spikes stopped"
+[ $rc -eq 2 ] || fail "SIGTERM: exit $rc, want 2 (the run is over max=6ms): $(cat "$TMP/c.err")"
+grep -q '^budget max=6ms on CPU 1: .*  EXCEEDED$' "$TMP/c.out" ||
+	fail "the final report does not judge the whole run: $(grep '^budget' "$TMP/c.out")"
+v3=$(sed -n 's/^jitterscope_budget_violations_total{limit="max=6ms"} //p' "$TMP/c.prom")
+[ "$v3" = "$v2" ] || fail "the final textfile says $v3 violations, --listen said $v2 (the" \
+	"last partial interval has no spike)"
+note "a run without end: the counter stopped at $v2 once the spikes stopped"
 note "PASS"
 exit 0

@@ -111,6 +111,17 @@ check 64 'invalid --ring-size'     --ring-size 1000
 check 64 'invalid --arrival-interval' --arrival-interval x
 check 64 'invalid --budget'        --budget max=abc
 check 64 'invalid --trace-max-events' --trace-max-events 5
+check 64 'invalid --gaps-max-size'  --gaps "$TMP/g" --gaps-max-size 1KiB
+check 64 'invalid --gaps-max-size'  --gaps "$TMP/g" --gaps-max-size 5q
+check 64 'needs --gaps FILE'       --gaps-max-size 1MiB
+check 64 'invalid --prom-interval' --prom "$TMP/m" --prom-interval 0
+check 64 'invalid --prom-interval' --prom "$TMP/m" --prom-interval x
+check 64 'needs --prom FILE'       --prom - --prom-interval 15s
+check 64 'invalid --listen'        --listen 9464
+check 64 'invalid --listen'        --listen localhost:9464
+check 64 'invalid --listen'        --listen 127.0.0.1:70000
+check 64 'invalid --listen'        --listen '[::1]9464'
+check 64 'for a measurement only'  check --listen 127.0.0.1:9464
 # conflicting options, unknown options, stray arguments
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -
@@ -133,6 +144,15 @@ for opt in json gaps hlog hgrm trace prom html; do
 	fi
 done
 check 1 "cannot write .*No such file or directory" check --cpu 1 --json /nonexistent/x
+# an address in use, one not on this machine: refused before measuring (exit 1)
+busy=$(free_port)
+python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$busy" &
+holder=$!
+sleep 0.3
+check 1 "cannot listen on 127.0.0.1:$busy: Address already in use" --cpu 1 -d 1 --listen "127.0.0.1:$busy"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+check 1 "cannot listen on 192.0.2.1:9464: Cannot assign requested address" --cpu 1 -d 1 --listen 192.0.2.1:9464
 
 # --help, --usage and --version: exit 0, stdout only
 for a in --help --usage --version -V; do

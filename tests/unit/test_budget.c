@@ -140,6 +140,10 @@ static void test_parse_too_many(void **state)
 struct fixture {
 	struct js_run run;
 	struct js_cpu_result cpus[2];
+	/* a run without end's (iv_start) */
+	struct js_budget b;
+	struct js_budget_iv iv;
+	uint64_t viol[JS_BUDGET_MAX];
 };
 
 static void gap(struct js_cpu_result *r, uint64_t *t, uint64_t dur, uint32_t cause)
@@ -184,6 +188,7 @@ static int teardown(void **state)
 
 	for (int i = 0; i < 2; i++)
 		result_cpu_free(&f->cpus[i]);
+	budget_iv_free(&f->iv);
 	free(f);
 	return 0;
 }
@@ -315,6 +320,189 @@ static void test_check_unverifiable(void **state)
 	}
 }
 
+/*
+ * A run without end (budget_iv_*): the CPUs of an empty fixture, measuring from 1 s, whose
+ * gaps are accounted up to done_ns as the run goes (end_ns 0 until it ends).
+ */
+#define T0 1000000000ull
+#define SEC 1000000000ull
+
+static int iv_setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || fx_run(&f->run, f->cpus, 2, T0, 0))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+/* iv_start - f->b parsed from spec, the intervals started, no violation yet */
+static void iv_start(struct fixture *f, const char *spec)
+{
+	char err[256];
+
+	if (budget_parse(spec, &f->b, err, sizeof(err)))
+		fail_msg("'%s' rejected: %s", spec, err);
+	budget_iv_free(&f->iv);
+	assert_int_equal(budget_iv_init(&f->iv, &f->run), 0);
+	memset(f->viol, 0, sizeof(f->viol));
+}
+
+/* iv_close - every CPU's gaps accounted up to done (end: the run ended there), the
+ * interval closed */
+static void iv_close(struct fixture *f, uint64_t done, bool end)
+{
+	for (size_t c = 0; c < f->run.ncpus; c++)
+		if (end)
+			f->cpus[c].end_ns = done;
+		else
+			f->cpus[c].done_ns = done;
+	budget_iv_close(&f->iv, &f->b, &f->run, f->viol);
+}
+
+/* one spike over max= in the first interval, none in the second: counted once */
+static void test_iv_max(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t whole[JS_BUDGET_MAX] = { 0 }, t = T0;
+
+	iv_start(f, "max=50us");
+	gap(&f->cpus[0], &t, 2000, JS_CAUSE_UNEXPLAINED);
+	gap(&f->cpus[0], &t, 80000, JS_CAUSE_IRQ);          /* the spike, CPU 1 */
+	gap(&f->cpus[1], &t, 2000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + SEC, false);
+	assert_int_equal(f->viol[0], 1);
+	t = T0 + SEC;
+	for (int i = 0; i < 20; i++) {
+		gap(&f->cpus[0], &t, 3000, JS_CAUSE_UNEXPLAINED);
+		gap(&f->cpus[1], &t, 3000, JS_CAUSE_UNEXPLAINED);
+	}
+	iv_close(f, T0 + 2 * SEC, false);
+	assert_int_equal(f->viol[0], 1);
+	/* the whole run is still over it: that is what the per-second checks counted */
+	budget_count(&f->b, &f->run, whole);
+	assert_int_equal(whole[0], 1);
+	/* the run ends: the last, partial interval has no spike either */
+	iv_close(f, T0 + 2 * SEC + SEC / 2, true);
+	assert_int_equal(f->viol[0], 1);
+	/* a spike on both CPUs in one interval: one violation each */
+	t = T0 + 3 * SEC;
+	gap(&f->cpus[0], &t, 60000, JS_CAUSE_UNEXPLAINED);
+	gap(&f->cpus[1], &t, 60000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 4 * SEC, true);
+	assert_int_equal(f->viol[0], 3);
+}
+
+/* the counts and times are the interval's: gaps=, CLASS=COUNT, CLASS=TIME, lost=TIME */
+static void test_iv_counts(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t t = T0;
+
+	iv_start(f, "gaps=3,irq=1,unexplained=5us,lost=40us");
+	/* intervals 1 and 2: 3 gaps, one irq, 4 us unexplained, 24 us lost each: every limit
+	 * kept, while the run so far (6 gaps, 2 irq, 8 us, 48 us) is over every one */
+	assert_int_equal(f->b.n, 4);
+	for (uint64_t k = 0; k < 2; k++) {
+		t = T0 + k * SEC;
+		gap(&f->cpus[0], &t, 2000, JS_CAUSE_UNEXPLAINED);
+		gap(&f->cpus[0], &t, 2000, JS_CAUSE_UNEXPLAINED);
+		gap(&f->cpus[0], &t, 20000, JS_CAUSE_IRQ);
+		iv_close(f, T0 + (k + 1) * SEC, false);
+		for (size_t i = 0; i < f->b.n; i++)
+			assert_int_equal(f->viol[i], 0);
+	}
+	/* interval 3: 4 gaps, two irq, 6 us unexplained, 46 us lost: every limit broken */
+	t = T0 + 2 * SEC;
+	gap(&f->cpus[0], &t, 1000, JS_CAUSE_UNEXPLAINED);
+	gap(&f->cpus[0], &t, 20000, JS_CAUSE_IRQ);
+	gap(&f->cpus[0], &t, 20000, JS_CAUSE_IRQ);
+	gap(&f->cpus[0], &t, 5000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 3 * SEC, false);
+	for (size_t i = 0; i < f->b.n; i++)
+		assert_int_equal(f->viol[i], 1);
+}
+
+/* pN over the interval's histogram, not the run's */
+static void test_iv_percentile(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t whole[JS_BUDGET_MAX] = { 0 }, t = T0;
+
+	iv_start(f, "p50=5us");
+	for (int i = 0; i < 100; i++)
+		gap(&f->cpus[0], &t, 1000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + SEC, false);
+	assert_int_equal(f->viol[0], 0);
+	/* 10 gaps of 10 us: the interval's median is 10 us, the run's still 1 us */
+	t = T0 + SEC;
+	for (int i = 0; i < 10; i++)
+		gap(&f->cpus[0], &t, 10000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 2 * SEC, false);
+	assert_int_equal(f->viol[0], 1);
+	budget_count(&f->b, &f->run, whole);
+	assert_int_equal(whole[0], 0);
+	/* and back under: 100 gaps of 1 us again */
+	t = T0 + 2 * SEC;
+	for (int i = 0; i < 100; i++)
+		gap(&f->cpus[0], &t, 1000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 3 * SEC, false);
+	assert_int_equal(f->viol[0], 1);
+}
+
+/* lost=PCT over the interval's window */
+static void test_iv_lost_pct(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t whole[JS_BUDGET_MAX] = { 0 }, t = T0;
+
+	iv_start(f, "lost=1%");
+	gap(&f->cpus[0], &t, 5000000, JS_CAUSE_UNEXPLAINED);        /* 0.5 % of 1 s */
+	iv_close(f, T0 + SEC, false);
+	assert_int_equal(f->viol[0], 0);
+	t = T0 + SEC;
+	for (int i = 0; i < 3; i++)
+		gap(&f->cpus[0], &t, 5000000, JS_CAUSE_UNEXPLAINED);        /* 1.5 % of 1 s */
+	iv_close(f, T0 + 2 * SEC, false);
+	assert_int_equal(f->viol[0], 1);
+	/* the run so far: 20 ms of 2 s, 1 %, within the limit */
+	budget_count(&f->b, &f->run, whole);
+	assert_int_equal(whole[0], 0);
+	/* the last interval is 5 ms long: 0.1 ms lost in it is 2 % */
+	t = T0 + 2 * SEC;
+	gap(&f->cpus[0], &t, 100000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 2 * SEC + 5000000, true);
+	assert_int_equal(f->viol[0], 2);
+}
+
+/* NOT CHECKED counts as after a finite run: once per CPU and interval; SMIs are read at the
+ * end only, so smi= sees them in the last interval */
+static void test_iv_unchecked(void **state)
+{
+	struct fixture *f = *state;
+
+	f->run.smi_countable = false;
+	f->run.probes_on = false;
+	iv_start(f, "smi=100,irq=100,unexplained=100,max=1s");
+	iv_close(f, T0 + SEC, false);
+	iv_close(f, T0 + 2 * SEC, false);
+	iv_close(f, T0 + 2 * SEC + 1, true);
+	assert_int_equal(f->viol[0], 6);   /* 2 CPUs x 3 intervals */
+	assert_int_equal(f->viol[1], 6);
+	assert_int_equal(f->viol[2], 0);   /* unexplained needs no probes */
+	assert_int_equal(f->viol[3], 0);
+
+	f->run.smi_countable = true;
+	f->run.probes_on = true;
+	iv_start(f, "smi=1");
+	iv_close(f, T0 + SEC, false);
+	assert_int_equal(f->viol[0], 0);
+	f->cpus[0].smi = 2;             /* read as sampling stopped */
+	iv_close(f, T0 + SEC + SEC / 2, true);
+	assert_int_equal(f->viol[0], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +513,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_causes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_unverifiable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iv_max, iv_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iv_counts, iv_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iv_percentile, iv_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iv_lost_pct, iv_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iv_unchecked, iv_setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,10 @@
 #include <sched.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "js_listen.h"
 #include "js_params.h"
 
 static struct js_params p;
@@ -46,6 +50,7 @@ static void test_defaults(void **st)
 	assert_int_equal(p.cfg.top, 10);
 	assert_int_equal(p.cfg.ncpus, 0);
 	assert_false(p.cfg.no_probes);
+	assert_false(p.probe_cost);     /* bpf_stats would slow every traced interruption */
 	assert_int_equal(p.cfg.by, JS_BY_SOURCE);
 }
 
@@ -163,6 +168,8 @@ static void test_misc(void **st)
 	assert_true(p.cfg.no_probes);
 	assert_true(p.quiet);
 	assert_true(p.cfg.warmup_ns == 2000000000ull);
+	assert_int_equal(parse("--probe-cost", NULL), 0);
+	assert_true(p.probe_cost);
 	assert_int_not_equal(parse("--json", "-", "--gaps", "-", NULL), 0);
 	assert_int_not_equal(parse("-n", "1001", NULL), 0);
 	assert_int_not_equal(parse("-n", "-1", NULL), 0);
@@ -171,6 +178,49 @@ static void test_misc(void **st)
 	assert_int_not_equal(parse("--bogus", NULL), 0);
 	assert_int_not_equal(parse("stray", NULL), 0);
 	assert_int_not_equal(parse("--warm-up", "x", NULL), 0);
+}
+
+/** The continuous mode's options: values, what each needs, and --listen's addresses. */
+static void test_continuous(void **st)
+{
+	static const char *const good[] = { "127.0.0.1:9464", "0.0.0.0:1", "[::1]:65535",
+					    "[::]:9464" };
+	static const char *const bad[] = { "9464", "localhost:9464", "127.0.0.1:0",
+					   "127.0.0.1:65536", "127.0.0.1:", ":9464", "::1:9464",
+					   "[::1]9464", "[::1]:x", "127.0.0.1:94640", "1.2.3:80",
+					   "127.0.0.1:+80", "" };
+	struct sockaddr_storage sa;
+	char err[160];
+
+	(void)st;
+	assert_int_equal(parse("-d", "0", "--gaps", "g.csv", "--gaps-max-size", "100MiB",
+			       "--prom", "m.prom", "--prom-interval", "15s", "--listen",
+			       "127.0.0.1:9464", NULL), 0);
+	assert_true(p.gaps_max_bytes == 100ull << 20);
+	assert_true(p.prom_interval_ns == 15000000000ull);
+	assert_string_equal(p.listen, "127.0.0.1:9464");
+	assert_int_equal(parse("--gaps", "g.csv", "--gaps-max-size", "65536", NULL), 0);
+	assert_true(p.gaps_max_bytes == 65536);
+	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1KiB", NULL), 0);
+	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1x", NULL), 0);
+	assert_int_not_equal(parse("--gaps-max-size", "1MiB", NULL), 0);       /* no --gaps */
+	assert_int_not_equal(parse("--gaps", "-", "--gaps-max-size", "1MiB", NULL), 0);
+	assert_int_not_equal(parse("--prom-interval", "15s", NULL), 0);        /* no --prom */
+	assert_int_not_equal(parse("--prom", "-", "--prom-interval", "15s", NULL), 0);
+	assert_int_not_equal(parse("--prom", "m", "--prom-interval", "10ms", NULL), 0);
+	assert_int_not_equal(parse("--prom", "m", "--prom-interval", "2d", NULL), 0);
+	assert_int_not_equal(parse("check", "--listen", "127.0.0.1:9464", NULL), 0);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(listen_parse(good[i], &sa, err, sizeof(err)), 0);
+		assert_int_equal(sa.ss_family, good[i][0] == '[' ? AF_INET6 : AF_INET);
+	}
+	assert_int_equal(ntohs(((struct sockaddr_in *)&sa)->sin_port), 9464);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_not_equal(listen_parse(bad[i], NULL, err, sizeof(err)), 0);
+		assert_true(err[0]);
+		assert_int_not_equal(parse("--listen", bad[i], NULL), 0);
+	}
 }
 
 /** Subcommands and their arguments. */
@@ -247,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_bad_cpus),      cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_continuous),
 		cmocka_unit_test(test_subcommands),   cmocka_unit_test(test_arrivals),
 		cmocka_unit_test(test_diff_options),
 	};

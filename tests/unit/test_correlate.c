@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -1021,11 +1022,22 @@ static void attr_equal(const struct js_attr *x, const struct js_attr *y)
 }
 
 /* the batch path over one shuffled window equals corr_attribute per gap */
+/* end_cmp - by end (open intervals last), then start: the order the probes write records */
+static int end_cmp(const void *pa, const void *pb)
+{
+	const struct js_event *a = pa, *b = pb;
+	uint64_t ea = a->end_ns ? a->end_ns : UINT64_MAX, eb = b->end_ns ? b->end_ns : UINT64_MAX;
+
+	if (ea != eb)
+		return ea < eb ? -1 : 1;
+	return a->start_ns < b->start_ns ? -1 : a->start_ns > b->start_ns;
+}
+
 static void test_batch_equals_single(void **state)
 {
 	enum { NG = 300, NEV = 3000 };
-	static struct js_event ev[NEV];
-	static struct js_gap_rec recs[NG];
+	static struct js_event ev[NEV], by_end[NEV];
+	static struct js_gap_rec recs[NG], again[NG];
 	struct corr_opts o = { .sym = sym, .edge_slack_ns = 50, .ipi_window_ns = 20000 };
 	struct js_attr single;
 	uint64_t t = 1000000;
@@ -1062,7 +1074,13 @@ static void test_batch_equals_single(void **state)
 		n++;
 	}
 	assert_int_equal(corr_attribute_recs(recs, NG, ev, NEV, &o), 0);
+	/* the order the ring delivers (by end: nearly sorted by start) gives the same */
+	memcpy(by_end, ev, sizeof(ev));
+	qsort(by_end, NEV, sizeof(*by_end), end_cmp);
+	memcpy(again, recs, sizeof(recs));
+	assert_int_equal(corr_attribute_recs(again, NG, by_end, NEV, &o), 0);
 	for (int i = 0; i < NG; i++) {
+		attr_equal(&again[i].attr, &recs[i].attr);
 		assert_int_equal(corr_attribute(&recs[i].gap, ev, NEV, &o, &single), 0);
 		attr_equal(&recs[i].attr, &single);
 		assert_true(single.covered_ns <= recs[i].gap.dur_ns);

@@ -396,6 +396,61 @@ static void test_add(void **state)
 	hist_free(&other);
 }
 
+/** Check hist_sub: what a recorded since the copy b, as a histogram of only that would say;
+ * a b that is no earlier copy of a, or another configuration, refused. */
+static void test_sub(void **state)
+{
+	struct js_hist a, b, c, d, other;
+	int i;
+
+	(void)state;
+	assert_int_equal(hist_init(&a, 1, JS_HIST_HIGHEST_NS, 3), 0);
+	assert_int_equal(hist_init(&b, 1, JS_HIST_HIGHEST_NS, 3), 0);
+	assert_int_equal(hist_init(&c, 1, JS_HIST_HIGHEST_NS, 3), 0);
+	assert_int_equal(hist_init(&d, 1, JS_HIST_HIGHEST_NS, 3), 0);
+	assert_int_equal(hist_init(&other, 1, JS_HIST_HIGHEST_NS, 2), 0);
+	rng_state = 11;
+	for (i = 0; i < 3000; i++)
+		hist_record(&a, rnd_value(40));
+	hist_record(&a, 9000000);
+	hist_record(&a, 3);		/* its min */
+	assert_int_equal(hist_add(&b, &a), 0);	/* the copy at the interval's start */
+	for (i = 0; i < 2000; i++) {
+		int64_t v = 20 + rnd_value(20);
+
+		hist_record(&a, v);
+		hist_record(&c, v);
+	}
+	hist_record(&a, JS_HIST_HIGHEST_NS * 2);
+	hist_record(&c, JS_HIST_HIGHEST_NS * 2);
+	assert_int_equal(hist_sub(&d, &a, &b), 0);
+	assert_memory_equal(d.counts, c.counts, (size_t)c.counts_len * sizeof(*c.counts));
+	assert_int_equal(d.total, 2001);
+	assert_int_equal(d.overflow, 1);
+	assert_int_equal(hist_max(&d), hist_max(&c));
+	assert_int_equal(hist_min(&d), hist_min(&c));
+	assert_true(hist_min(&d) > 3);
+	for (double p = 50.0; p < 100.0; p += 7.5)
+		assert_int_equal(hist_value_at_percentile(&d, p), hist_value_at_percentile(&c, p));
+	/* nothing since: empty */
+	assert_int_equal(hist_sub(&d, &a, &a), 0);
+	assert_int_equal(d.total, 0);
+	assert_int_equal(hist_max(&d), 0);
+	assert_int_equal(hist_value_at_percentile(&d, 99.9), 0);
+	/* b is no later than a; another configuration: refused, dst unchanged */
+	assert_int_equal(hist_sub(&d, &b, &a), -EINVAL);
+	assert_int_equal(hist_sub(&d, &a, &other), -EINVAL);
+	assert_int_equal(d.total, 0);
+	/* in place */
+	assert_int_equal(hist_sub(&a, &a, &b), 0);
+	assert_memory_equal(a.counts, c.counts, (size_t)c.counts_len * sizeof(*c.counts));
+	hist_free(&a);
+	hist_free(&b);
+	hist_free(&c);
+	hist_free(&d);
+	hist_free(&other);
+}
+
 /** Check count_between on hand-picked slots and against brute force. */
 static void test_count_between(void **state)
 {
@@ -488,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_and_negative),
 		cmocka_unit_test(test_empty_and_reset),
 		cmocka_unit_test(test_add),
+		cmocka_unit_test(test_sub),
 		cmocka_unit_test(test_count_between),
 		cmocka_unit_test(test_record_speed),
 	};

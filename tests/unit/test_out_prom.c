@@ -566,8 +566,8 @@ static void test_prom_audit(void **state)
 	prom_free(m);
 }
 
-/** Budget violations per limit: counted each time the limits are checked, through the
- * writer and through the --prom output's parameters. */
+/** Budget violations per limit: the run's counts (budget_count, each time the limits are
+ * checked), through the writer and through the --prom output's parameters. */
 static void test_prom_budget(void **state)
 {
 	struct fx *f = *state;
@@ -584,8 +584,8 @@ static void test_prom_budget(void **state)
 	gap(f, NULL, 0, 5000, JS_CAUSE_IRQ, 0);         /* over max on CPU 1 only */
 	gap(f, NULL, 1, 500, JS_CAUSE_IRQ, 0);
 	prom_set_budget(m, &p->budget);
-	prom_count_budget(m, &f->run);
-	prom_count_budget(m, &f->run);
+	budget_count(&p->budget, &f->run, f->run.budget_viol);
+	budget_count(&p->budget, &f->run, f->run.budget_viol);
 	t = expose(f, m);
 	has_line(t, "# TYPE jitterscope_budget_violations_total counter");
 	has_line(t, "jitterscope_budget_violations_total{limit=\"max=1us\"} 2");
@@ -595,6 +595,8 @@ static void test_prom_budget(void **state)
 	prom_free(m);
 
 	memset(&o, 0, sizeof(o));
+	memset(f->run.budget_viol, 0, sizeof(f->run.budget_viol));
+	budget_count(&p->budget, &f->run, f->run.budget_viol);  /* the check after the run */
 	assert_int_equal(out_prom_new(&o, f->path, p), 0);
 	o.run_start(o.ctx, &f->run);
 	assert_int_equal(o.finish(o.ctx, &f->run), 0);

@@ -20,6 +20,7 @@
 
 #include "fixtures.h"
 #include "js_output.h"
+#include "js_params.h"
 #include "js_result.h"
 
 static int setup(void **state)
@@ -56,6 +57,96 @@ static void test_path_check(void **state)
 	assert_false(output_path_special(scratch_dir));
 	assert_false(output_path_special("/nonexistent-dir/x"));
 	assert_true(output_path_special("/dev/null"));
+}
+
+static size_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? (size_t)-1 : (size_t)st.st_size;
+}
+
+/** SIGHUP's reopen: a file moved away (log rotation) gets a new one at its path, a file
+ * still there is appended to; rotation keeps the full file as PATH.1. */
+static void test_reopen_rotate(void **state)
+{
+	char p[128], moved[160], old[160];
+	FILE *fp;
+
+	(void)state;
+	fp = output_file_open(in_dir(p, sizeof(p), "log.csv"), "gaps");
+	assert_non_null(fp);
+	fputs("abc\n", fp);
+	assert_int_equal(output_file_reopen(fp), 0);    /* still there: appended */
+	fputs("def\n", fp);
+	assert_int_equal(output_file_flush(fp), 0);
+	assert_int_equal(file_size(p), 8);
+	snprintf(moved, sizeof(moved), "%s.moved", p);
+	assert_int_equal(rename(p, moved), 0);
+	assert_int_equal(output_file_reopen(fp), 1);    /* a new, empty file */
+	fputs("gh\n", fp);
+	assert_int_equal(output_file_flush(fp), 0);
+	assert_int_equal(file_size(moved), 8);
+	assert_int_equal(file_size(p), 3);
+	assert_int_equal(output_file_rotate(fp), 0);
+	snprintf(old, sizeof(old), "%s.1", p);
+	assert_int_equal(file_size(old), 3);
+	assert_int_equal(file_size(p), 0);
+	fputs("x\n", fp);
+	assert_int_equal(output_file_close(fp), 0);
+	assert_int_equal(file_size(p), 2);
+	fp = output_file_open("/dev/null", "gaps");     /* a device: left as it is */
+	assert_non_null(fp);
+	assert_int_equal(output_file_reopen(fp), 0);
+	assert_int_equal(output_file_rotate(fp), 0);
+	assert_int_equal(output_file_close(fp), 0);
+}
+
+/** --gaps-max-size: no file grows past SIZE, the full one is FILE.1, each starts with the
+ * header; a reopened empty file gets the header too. */
+static void test_gaps_max_size(void **state)
+{
+	struct js_params *par = calloc(1, sizeof(*par));
+	struct js_output o;
+	struct js_gap_rec g;
+	char p[128], old[160], line[256];
+	FILE *in;
+	int rows = 0;
+
+	(void)state;
+	assert_non_null(par);
+	par->gaps_max_bytes = 4096;
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(out_gaps_new(&o, in_dir(p, sizeof(p), "cap.csv"), par), 0);
+	fx_rec(&g, 1, 1000, 2000);
+	for (int i = 0; i < 500; i++) {
+		g.gap.start_ns = 1000 + (uint64_t)i * 10000;
+		o.on_gap(o.ctx, &g, NULL, 0);
+	}
+	assert_int_equal(o.finish(o.ctx, NULL), 0);
+	snprintf(old, sizeof(old), "%s.1", p);
+	assert_true(file_size(p) <= 4096);
+	assert_true(file_size(old) <= 4096 && file_size(old) > 3000);
+	in = fopen(old, "r");
+	assert_non_null(in);
+	assert_non_null(fgets(line, sizeof(line), in));
+	assert_true(!strncmp(line, "cpu,start_ns,", 13));
+	while (fgets(line, sizeof(line), in))
+		rows++;
+	fclose(in);
+	assert_true(rows > 10);
+	unlink(p);              /* moved away: reopened, empty, the header first */
+	assert_int_equal(output_file_reopen(o.file), 1);
+	o.on_reopen(o.ctx);     /* as outputs_reopen does for an empty new file */
+	o.on_gap(o.ctx, &g, NULL, 0);
+	assert_int_equal(o.finish(o.ctx, NULL), 0);
+	in = fopen(p, "r");
+	assert_non_null(in);
+	assert_non_null(fgets(line, sizeof(line), in));
+	assert_true(!strncmp(line, "cpu,start_ns,", 13));
+	fclose(in);
+	o.destroy(o.ctx);
+	free(par);
 }
 
 /** A regular file: written, closed with 0, the content all there. */
@@ -247,6 +338,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_check),
+		cmocka_unit_test(test_reopen_rotate),
+		cmocka_unit_test(test_gaps_max_size),
 		cmocka_unit_test(test_regular),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_fifo),

@@ -1,0 +1,155 @@
+#!/bin/bash
+# measure_continuous.sh - a --duration 0 run as a service runs it (root, about 15 s):
+#  - --listen: GET /metrics is the exposition (text/plain; version=0.0.4), HEAD too, /healthz
+#    "ok"; another path 404, another method 405 (Allow: GET, HEAD), a malformed header 400
+#    (a line that is no request at all: closed without an answer, libmicrohttpd's way);
+#    bound to the given address only (127.0.0.2 is refused); a client that sends half a
+#    request and never reads holds no one up: scrapes keep answering and the run measures;
+#  - --prom-interval: the textfile is rewritten while the run goes (its duration grows);
+#  - --gaps-max-size: no gaps file grows past the size, the full one is FILE.1;
+#  - SIGHUP: the files moved away (log rotation) are written anew at their paths, headers
+#    first, and the run goes on; SIGTERM: the run ends, the report and every output written,
+#    the rows of all the gaps files add up to the JSON's gap_count.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+INJ=$ROOT/build/tools/jsinject
+[ -x "$INJ" ] || fail "no $INJ: build first"
+note() { echo "measure_continuous: $*"; }
+port=$(free_port)
+D=$TMP
+run='' inj=''
+trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+"$JS" --cpu 1 -d 0 -q -T 500ns --listen "127.0.0.1:$port" --prom "$D/m.prom" \
+	--prom-interval 1s --gaps "$D/g.csv" --gaps-max-size 64KiB --hlog "$D/r.hlog" \
+	--json "$D/r.json" >"$D/report.txt" 2>"$D/err.txt" &
+run=$!
+# IPIs into CPU 1 every 200 us: gaps enough to fill 64 KiB files
+"$INJ" --mode ipi --cpu 1 --period 200 --duration 12 >"$D/inj.txt" 2>&1 &
+inj=$!
+python3 - "$port" "$run" "$D" <<'PY' || fail "the HTTP endpoint (above)"
+import http.client, os, socket, sys, time
+port, pid, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+
+def req(method, path, raw=None, host="127.0.0.1"):
+    if raw is not None:
+        s = socket.create_connection((host, port), timeout=5)
+        s.sendall(raw)
+        data = b""
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            data += b
+        s.close()
+        return (int(data.split(b" ", 2)[1]) if data else None), {}, data
+    c = http.client.HTTPConnection(host, port, timeout=5)
+    c.request(method, path)
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    return r.status, dict((k.lower(), v) for k, v in r.getheaders()), body
+
+for _ in range(100):
+    try:
+        st, h, body = req("GET", "/metrics")
+        if st == 200:
+            break
+    except OSError:
+        pass
+    os.kill(pid, 0)
+    time.sleep(0.1)
+assert st == 200, "GET /metrics: %s" % st
+assert h["content-type"] == "text/plain; version=0.0.4; charset=utf-8", h["content-type"]
+assert b"\njitterscope_gap_duration_seconds_bucket{" in body, body[:200]
+st, h, body = req("HEAD", "/metrics")
+assert st == 200 and body == b"", ("HEAD", st, body[:50])
+st, _, body = req("GET", "/healthz")
+assert st == 200 and body == b"ok\n", ("healthz", st, body)
+st, _, _ = req("GET", "/")
+assert st == 404, ("GET /", st)
+st, _, _ = req("GET", "/metrics/x")
+assert st == 404, ("GET /metrics/x", st)
+st, h, _ = req("POST", "/metrics")
+assert st == 405 and h.get("allow") == "GET, HEAD", ("POST", st, h)
+st, _, _ = req("DELETE", "/healthz")
+assert st == 405, ("DELETE", st)
+st, _, _ = req(None, None, raw=b"GET /metrics HTTP/1.0\r\nNo colon here\r\n\r\n")
+assert st == 400, ("malformed header", st)
+st, _, _ = req(None, None, raw=b"GARBAGE\r\n\r\n")   # not a request line: closed
+assert st in (None, 400), ("malformed request line", st)
+try:
+    req("GET", "/healthz", host="127.0.0.2")
+    raise AssertionError("answered on 127.0.0.2: not bound to 127.0.0.1 only")
+except ConnectionRefusedError:
+    pass
+# hostile clients: half a request each, never read; then scrapes must still answer quickly
+slow = []
+for _ in range(3):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    slow.append(s)
+t0 = time.time()
+durs = []
+for _ in range(5):
+    st, _, body = req("GET", "/metrics")
+    assert st == 200
+    durs.append(float(body.split(b"\njitterscope_run_duration_seconds ")[1].split()[0]))
+    time.sleep(0.5)
+took = time.time() - t0
+assert took < 4.5, "5 scrapes beside 3 stalled clients took %.1f s" % took
+assert durs == sorted(durs) and durs[-1] > durs[0], "the run did not go on: %s" % durs
+print("measure_continuous: HTTP 200/HEAD/404/405/400 right, 127.0.0.2 refused, 5 scrapes "
+      "beside 3 stalled clients in %.1f s, run duration %.1f -> %.1f s" % (took, durs[0], durs[-1]))
+for s in slow:
+    s.close()
+PY
+p1=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
+sleep 2
+p2=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
+python3 -c 'import sys; a, b = map(float, sys.argv[1:]); assert 0 < a < b' "${p1:-0}" "${p2:-0}" ||
+	fail "--prom-interval: the textfile's run duration went from '$p1' to '$p2'"
+# log rotation: move the files away, SIGHUP, new ones appear at the paths
+mv "$D/g.csv" "$D/g.csv.rot"
+mv "$D/r.hlog" "$D/r.hlog.rot"
+kill -HUP $run
+sleep 2
+kill -0 $run 2>/dev/null || fail "SIGHUP ended the run: $(cat "$D/err.txt")"
+[ -s "$D/g.csv" ] && [ -s "$D/r.hlog" ] || fail "SIGHUP: no new g.csv / r.hlog"
+head -1 "$D/g.csv" | grep -q '^cpu,start_ns,' || fail "SIGHUP: the new g.csv has no header"
+grep -q '^#\[StartTime: ' "$D/r.hlog" || fail "SIGHUP: the new r.hlog has no header"
+sleep 3
+kill -TERM $run
+wait $run
+rc=$?
+run=''
+wait $inj 2>/dev/null
+inj=''
+[ $rc -eq 0 ] || fail "SIGTERM: exit $rc, want 0: $(cat "$D/err.txt")"
+grep -q 'interrupted' "$D/report.txt" || fail "SIGTERM: no report"
+[ ! -e "$D/m.prom.tmp" ] || fail "m.prom.tmp left behind"
+python3 - "$D" <<'PY' || fail "the outputs after SIGTERM (above)"
+import glob, json, os, sys
+d = sys.argv[1]
+r = json.load(open(os.path.join(d, "r.json")))
+n = r["cpus"][0]["gap_count"]
+files = sorted(glob.glob(os.path.join(d, "g.csv*")))
+rows = 0
+for f in files:
+    lines = open(f).read().splitlines()
+    assert lines[0].startswith("cpu,start_ns,"), "%s: no header" % f
+    rows += len(lines) - 1
+    sz = os.path.getsize(f)
+    assert sz <= 65536, "%s: %d bytes, over --gaps-max-size 64KiB" % (f, sz)
+# g.csv.1 replaced by each later rotation: the rows are at most the gaps, and the two files
+# written since the last rotation and the moved one hold the latest ones
+assert rows <= n and rows > 0, "%d rows in %s, JSON gap_count %d" % (rows, files, n)
+assert os.path.exists(os.path.join(d, "g.csv.1")), "never rotated: %s" % files
+prom = open(os.path.join(d, "m.prom")).read()
+assert "jitterscope_run_interrupted 1" in prom, "the final textfile is not the end's"
+print("measure_continuous: %d gaps; files %s, each <= 64 KiB with its header"
+      % (n, ", ".join("%s %d B" % (os.path.basename(f), os.path.getsize(f)) for f in files)))
+PY
+note "PASS"
+exit 0
