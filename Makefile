@@ -47,6 +47,12 @@ UNIT_SCRIPTS := bench/test_run.py
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
+# programs showing how an application uses the installed headers: examples/NAME.c ->
+# build/examples/NAME; the header also compiles as C++
+EXAMPLE_SRCS := $(wildcard examples/*.c)
+EXAMPLE_BINS := $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EXAMPLE_SRCS))
+PUBLIC_HDRS := $(wildcard include/jitterscope/*.h)
+CXX_CHECKS := $(patsubst include/jitterscope/%.h,$(OUTPUT)/examples/%.h.cxx-ok,$(PUBLIC_HDRS))
 
 ifeq ($(V),1)
 Q =
@@ -56,9 +62,9 @@ Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-all: $(OUTPUT)/jitterscope $(TOOL_BINS)
+all: $(OUTPUT)/jitterscope $(TOOL_BINS) $(EXAMPLE_BINS) $(CXX_CHECKS)
 
-$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools:
+$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools $(OUTPUT)/examples:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
@@ -66,7 +72,8 @@ $(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # libbpf-bootstrap's way: clang -> bpftool gen object -> bpftool gen skeleton
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h $(wildcard bpf/*.h) $(VMLINUX_H) | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h include/js_follow_events.h $(wildcard bpf/*.h) \
+		   $(VMLINUX_H) | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.bpf.o=.tmp.bpf.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
@@ -102,14 +109,24 @@ $(OUTPUT)/tools/%: tests/tools/%.c | $(OUTPUT)/tools
 	$(call msg,TOOL,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< -lm -o $@
 
-unit: $(UNIT_BINS)
+# an example is built as an application would: the installed headers only
+$(OUTPUT)/examples/%: examples/%.c $(PUBLIC_HDRS) | $(OUTPUT)/examples
+	$(call msg,EXAMPLE,$@)
+	$(Q)$(CC) $(CFLAGS) -Iinclude $< -o $@
+
+$(OUTPUT)/examples/%.h.cxx-ok: include/jitterscope/%.h | $(OUTPUT)/examples
+	$(call msg,CXX,$<)
+	$(Q)echo '#include "jitterscope/$*.h"' | $(CXX) -x c++ -std=c++11 -Wall -Wextra -Werror \
+		-fsyntax-only -Iinclude - && touch $@
+
+unit: $(UNIT_BINS) $(EXAMPLE_BINS)
 	$(Q)scripts/run-tests.sh unit $(UNIT_BINS) $(UNIT_SCRIPTS)
 
 integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
 # the README's test command: every test, unit then integration (root)
-check: all $(UNIT_BINS)
+check: all $(UNIT_BINS) $(EXAMPLE_BINS)
 	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 run: $(OUTPUT)/jitterscope
@@ -121,6 +138,7 @@ vmlinux: $(OUTPUT)/vmlinux/vmlinux.h
 install: $(OUTPUT)/jitterscope
 	install -D -m 0755 $(OUTPUT)/jitterscope $(DESTDIR)$(PREFIX)/bin/jitterscope
 	$(if $(wildcard docs/jitterscope.8),install -D -m 0644 docs/jitterscope.8 $(DESTDIR)$(PREFIX)/share/man/man8/jitterscope.8)
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/include/jitterscope $(PUBLIC_HDRS)
 
 clean:
 	rm -rf $(OUTPUT)
@@ -158,7 +176,7 @@ ASAN_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 # every integration test but the soak (ASan's quarantine grows memory) and the fuzzers
 ASAN_TESTS   ?= $(filter-out %/robust_soak_1min.sh %/robust_fuzz.sh, \
 		$(wildcard tests/integration/*.sh))
-VALGRIND_SKIP ?= test_probes_live test_out_hlog test_arrival test_clockcost
+VALGRIND_SKIP ?= test_probes_live test_follow_live test_out_hlog test_arrival test_clockcost
 FUZZ_OUTPUT  ?= build-fuzz
 FUZZ_SECS    ?= 20
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \

@@ -6,7 +6,7 @@ CPU, alternating, because the machines are shared and noisy (see docs/BENCHMARKS
 this script rewrites with the last results). Root only.
 
   bench/run.py [--cpu 1] [--reps 3] [--quick] [--out docs/BENCHMARKS.md | --no-write]
-               [--only floor,agree,observer,ipis,throughput,scaling] [--keep DIR]
+               [--only floor,agree,observer,ipis,throughput,app,scaling] [--keep DIR]
                [--big-gaps 1000000] [--big-max-secs 240]
 
 The document is written by bench/doc.py: the run's figures, and the method text of
@@ -39,10 +39,12 @@ from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = os.path.join(ROOT, 'build', 'jitterscope')
 INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
+APP = os.path.join(ROOT, 'build', 'tools', 'jsapp')
 OSLAT = shutil.which('oslat')
 # processes that load CPU 1 or send it interference: another one running means contamination
-FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'cyclictest', 'hackbench', 'stress-ng', 'stress')
-SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'scaling')
+FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'jsapp', 'cyclictest', 'hackbench', 'stress-ng',
+           'stress')
+SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'app', 'scaling')
 IPI_KEYS = ('CAL', 'RES', 'IWI', 'TLB')
 # one count per IPI: a TLB shootdown comes as a call-function IPI and counts in CAL too
 IPI_SUM = ('CAL', 'RES', 'IWI')
@@ -93,6 +95,9 @@ def method_params(a, hz):
         'tick_phase_us': TICK_PHASE_NS // 1000,
         'ipis_secs': 3, 'ipis_runs': 2 * a.reps,
         'tp_secs': 3, 'tp_period_us': 2000,
+        'app_secs': 4 if q else 8, 'app_pairs': 2 * a.reps, 'app_work_us': 10,
+        'app_slow_us': 20, 'app_target': 1.05, 'app_tail': 99,
+        'app_js': 'jitterscope --pid APP --marks FILE -d 0',
         'long_secs': 6 if q else 15,
         'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,
         'big_gaps': a.big_gaps, 'big_max_secs': a.big_max_secs,
@@ -788,6 +793,63 @@ class Bench:
             return run
         return self._attempts(name, secs, once)
 
+    def app(self, name, secs, watched):
+        """app - the stand-in application (jsapp) on the CPU for secs, marking its slow
+        iterations to a file; watched: followed by jitterscope --pid APP --marks FILE from its
+        first iteration until it exits. run.app: jsapp's summary (its iteration times)"""
+        def once():
+            mpath, rpath = self.path(name, 'marks'), self.path(name + '-ready', 'flag')
+            jpath = self.path(name, 'json')
+            open(mpath, 'w').close()
+            cmd = [APP, '--cpu', str(self.cpu), '--duration', '%g' % secs,
+                   '--work-us', str(self.P['app_work_us']),
+                   '--slow-us', str(self.P['app_slow_us']), '--marks', mpath, '--ready', rpath]
+            run = Run(name, cmd)
+            run.t_exec = mono()
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=child_setup)
+            run.pid, js = p.pid, None
+            if watched:
+                for _ in range(500):
+                    if os.path.exists(rpath) or p.poll() is not None:
+                        break
+                    time.sleep(0.01)
+                js = subprocess.Popen([JS, '--pid', str(p.pid), '--marks', mpath, '-d', '0',
+                                       '-q', '--json', jpath], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, text=True, preexec_fn=child_setup)
+            hogs = Hogs()
+            hogs.sample(proc_scan())
+            try:
+                out, err = p.communicate(timeout=secs + 30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+            hogs.sample(proc_scan())
+            run.foreign |= foreign_procs() | hogs.found()
+            run.t_exit, run.rc = mono(), p.returncode
+            run.app = parse_kv(out)
+            if js:
+                try:
+                    js.wait(30)
+                except subprocess.TimeoutExpired:
+                    js.kill()
+                    js.wait()
+                if js.returncode != 0 or not os.path.exists(jpath):
+                    log('  %s: jitterscope exit %s: %s' % (name, js.returncode,
+                                                          js.stderr.read().strip()[-300:]))
+                    run.rc = run.rc or 1
+                else:
+                    with open(jpath) as f:
+                        run.json = json.load(f)
+                js.stderr.close()
+            if run.rc != 0:
+                log('  %s: exit %s: %s' % (name, run.rc, err.strip()[-300:]))
+            for f in (mpath, rpath, jpath):
+                if not self.a.keep and os.path.exists(f):
+                    os.unlink(f)
+            return run
+        return self._attempts(name, secs, once)
+
     def _injector(self, inject, secs, name, load=True):
         """_injector - one jsinject (mode, args), or several in parallel (a list of them)"""
         if not inject:
@@ -1446,6 +1508,45 @@ def sec_throughput(b, t, reps):
     return runs
 
 
+def sec_app(b, t, reps):
+    """sec_app - what watching an application costs it: the stand-in application's own
+    iteration time, median and p99, followed by jitterscope --pid --marks and not, alternating"""
+    secs, target = b.P['app_secs'], b.P['app_target']
+    if not os.access(APP, os.X_OK):
+        t.add('app: jsapp iteration p50/p99, watched / not', '-', '-', '-', '<= %gx' % target,
+              'n/a')
+        return []
+    runs, side = [], {True: [], False: []}
+    for i in range(b.P['app_pairs']):
+        for watched in ((True, False) if i % 2 else (False, True)):
+            r = b.app('app-%s' % ('watched' if watched else 'alone'), secs, watched)
+            runs.append(r)
+            if r.rc == 0 and 'iter_p50_ns' in getattr(r, 'app', {}):
+                side[watched].append(r)
+    d = dirty(runs)
+    rows = []
+    for q in ('p50', 'p%d' % b.P['app_tail']):      # jsapp's summary: p50, p99, p999
+        w = med([int(r.app['iter_%s_ns' % q]) for r in side[True]]) if side[True] else None
+        a = med([int(r.app['iter_%s_ns' % q]) for r in side[False]]) if side[False] else None
+        rat = ratio(w, a)
+        t.add('app: jsapp iteration %s, --pid --marks watching / not' % q,
+              fmt(w and w / 1e3, ' us', 2), fmt(a and a / 1e3, ' us', 2), fmt_ratio(rat),
+              '<= %gx' % target, check(rat, '<=', target), d)
+    for watched in (False, True):
+        for r in side[watched]:
+            th = (r.json or {}).get('threads') or [{}]
+            rows.append(('watched' if watched else 'alone', r.app.get('iterations'),
+                         fmt(int(r.app['iter_p50_ns']) / 1e3, '', 2),
+                         fmt(int(r.app['iter_p99_ns']) / 1e3, '', 2),
+                         fmt(int(r.app['iter_p999_ns']) / 1e3, '', 1), r.app.get('marks'),
+                         th[0].get('gap_count', '-') if watched else '-'))
+    t.details.append(('Stand-in application cost (jsapp, %g s runs, work %d us, marks from %d us '
+                      'slow)' % (secs, b.P['app_work_us'], b.P['app_slow_us']),
+                      ('run', 'iterations', 'p50 us', 'p99 us', 'p99.9 us', 'marks',
+                       'thread gaps'), rows))
+    return runs
+
+
 def gap_rate(run):
     """gap_rate - gaps per second of a jitterscope run, None when it has no result"""
     c = js_cpu(run)
@@ -1664,7 +1765,8 @@ def run_bench(args, b, t, m, started, t0):
              ('agree', lambda: sec_agree(b, t, args.reps)),
              ('observer', lambda: sec_observer(b, t, args.reps, m['hz'])),
              ('ipis', lambda: sec_ipis(b, t)),
-             ('throughput', lambda: sec_throughput(b, t, args.reps))]
+             ('throughput', lambda: sec_throughput(b, t, args.reps)),
+             ('app', lambda: sec_app(b, t, args.reps))]
     for name, fn in steps:
         if name not in only:
             continue

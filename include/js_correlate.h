@@ -35,6 +35,13 @@ struct corr_opts {
 	js_cgfn cgname;           /* may be NULL: details name no cgroup */
 	void *cg_ctx;
 	uint64_t self_cgroup;     /* the samplers' cgroup v2 id (their faults'), 0: unknown */
+	bool app;                 /* the probes' JS_F_SAMPLER events hit the application's
+	                           * threads they follow (--pid/--tid): "(app)" in details,
+	                           * not "(sampler)" */
+	bool marked;              /* the gaps are intervals the application measured itself
+	                           * (--marks): a task or idle interval running across a gap's
+	                           * start or end is the application's own, or that of a CPU it
+	                           * was not on (it read the clock at both), not a cause */
 };
 
 /* corr_event_cause - the enum js_cause of an event (its class's row: js_cause_info()), or -1

@@ -89,12 +89,49 @@ const char *js_cause_name(enum js_cause c);
 /* js_cause_from_name - the enum js_cause named name; -1 if none */
 int js_cause_from_name(const char *name);
 
+/*
+ * Where a gap comes from: the gap sources feeding the one correlator, result and outputs
+ * (docs/DESIGN.md, gap sources). Names: js_source_name() (result.c).
+ */
+enum js_source {
+	JS_SRC_SAMPLER = 0,       /* the spin loop on a measured CPU stalled */
+	JS_SRC_THREAD,            /* a followed thread (--pid/--tid) was kept from running */
+	JS_SRC_MARK,              /* the application marked an interval slow (--marks) */
+	JS_SRC_MAX
+};
+
+/* js_source_name - "sampler", "thread", "mark"; "?" if unknown */
+const char *js_source_name(enum js_source s);
+/* js_source_from_name - the enum js_source named name; -1 if none */
+int js_source_from_name(const char *name);
+
+/* What kept a followed thread from running (a thread gap's js_gap.kind). */
+enum js_gap_kind {
+	JS_GAP_NONE = 0,          /* a sampler's or a mark's gap */
+	JS_GAP_PREEMPTED,         /* switched out while runnable, until switched back in */
+	JS_GAP_INTERRUPTED,       /* interrupts (IRQ, vector, softirq, NMI) while it was current */
+	JS_GAP_BLOCKED,           /* blocked outside a system call (a page fault's I/O or lock) */
+	JS_GAP_KIND_MAX
+};
+
+/* js_gap_kind_name - "preempted", "interrupted", "blocked"; "" for none */
+const char *js_gap_kind_name(enum js_gap_kind k);
+/* js_gap_kind_from_name - the enum js_gap_kind named name; -1 if none */
+int js_gap_kind_from_name(const char *name);
+
+#define JS_LABEL_LEN 48           /* a gap's label: "comm:tid" of a thread, a mark's label */
+
 /* One gap, on the CLOCK_MONOTONIC time base (the BPF probes' clock). */
 struct js_gap {
 	uint64_t start_ns;
 	uint64_t dur_ns;
-	uint32_t cpu;
-	uint32_t pad;
+	uint32_t cpu;             /* the CPU whose events explain it */
+	uint8_t source;           /* enum js_source */
+	uint8_t kind;             /* enum js_gap_kind (thread gaps) */
+	uint16_t cpu_in;          /* thread gaps: 1 + the CPU it resumed on when that is
+	                           * another (it migrated meanwhile), 0: the same */
+	uint32_t id;              /* thread: its tid; mark: its line in the marks file; 0 */
+	uint32_t res;             /* its result: the index in js_run.cpus */
 };
 
 /* One cause inside a gap: net time (nested intervals subtracted). */
@@ -139,10 +176,19 @@ struct js_cgroups;
  */
 void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg);
 
+struct js_gap_rec;
+/*
+ * js_gap_write_json - where gap g comes from, into the open JSON object: "source", and for a
+ * thread's gap "thread" ("comm:tid"), "kind" and "resumed_on_cpu" (null: where it lost the
+ * CPU), for a mark "line" (in the marks file) and "label" (result.c)
+ */
+void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g);
+
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */
 struct js_gap_rec {
 	struct js_gap gap;
 	struct js_attr attr;
+	char label[JS_LABEL_LEN]; /* a thread gap's "comm:tid", a mark's label; "" */
 };
 
 #endif /* JS_MODEL_H */

@@ -49,6 +49,10 @@ struct js_params {
 	uint64_t prom_interval_ns;      /* --prom-interval: rewritten this often; 0 = at the end */
 	const char *listen;     /* --listen ADDR:PORT: /metrics and /healthz over HTTP */
 	const char *html_path;  /* self-contained HTML page */
+	int follow_pid;         /* --pid: follow every thread of this process (no spinner) */
+	int follow_tids[JS_FOLLOW_TIDS_MAX];    /* --tid: follow these threads */
+	size_t nfollow_tids;
+	const char *marks_path; /* --marks: the application's slow intervals, as they come */
 	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	uint64_t budget_interval_ns;    /* --budget-interval (--duration 0 only); 0 = not given:
 	                                 * JS_DEFAULT_BUDGET_INTERVAL_NS */
@@ -60,6 +64,12 @@ struct js_params {
 	bool fail_on_worse;     /* diff --fail-on worse: exit 2 on a worse change */
 	bool diff_opts;         /* one of the three was given */
 };
+
+/* params_spinner - does this measurement run samplers (not --pid/--tid/--marks) */
+static inline bool params_spinner(const struct js_params *p)
+{
+	return !p->follow_pid && !p->nfollow_tids && !p->marks_path;
+}
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */
 int cli_parse(int argc, char **argv, struct js_params *p);

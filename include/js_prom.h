@@ -38,9 +38,10 @@ struct js_prom;
 struct js_prom *prom_new(void);
 /* prom_free - release it; accepts NULL */
 void prom_free(struct js_prom *m);
-/* prom_start - size the per-CPU state for run->cpus (again: a no-op); 0 or -ENOMEM */
+/* prom_start - size the per-result state for run->cpus (again: the results added since);
+ * 0 or -ENOMEM */
 int prom_start(struct js_prom *m, const struct js_run *run);
-/* prom_add_gap - count one attributed gap (a CPU prom_start did not see is ignored) */
+/* prom_add_gap - count one attributed gap to its result (g->gap.res) */
 void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g);
 /* prom_set_budget - export b's limits (copied), each with the run's violations of it
  * (run->budget_viol, js_budget.h: budget_count, budget_iv_close) */

@@ -26,7 +26,7 @@
 #include "js_tsc.h"
 
 /* the JSON documents' schema_version (docs/JSON.md; CHANGELOG.md says what each changed) */
-#define JS_SCHEMA_VERSION 2
+#define JS_SCHEMA_VERSION 3
 #define JS_SCHEMA_VERSION_MIN 1 /* the oldest a run is still loaded from (report_load.c) */
 
 /* Percentiles every report shows (text, JSON, diff, HTML; the loader reads them back). */
@@ -48,8 +48,32 @@ struct js_exit_cost {
 	double min_ns, median_ns, p90_ns;
 };
 
+/*
+ * What a followed thread did on its own, and the gaps too short to record (--pid/--tid;
+ * counted by the probes that follow it, bpf/follow.bpf.c).
+ */
+struct js_thread_stats {
+	uint64_t syscalls, syscall_ns;        /* its system calls: count, time inside them */
+	uint64_t sleeps, sleep_ns;            /* it blocked inside a system call (its own) */
+	uint64_t yields;                      /* switched out by its own sched_yield() */
+	uint64_t preempted, preempted_ns;     /* every preemption, the short ones included */
+	uint64_t interrupted, interrupted_ns; /* every interruption while it was current */
+	uint64_t blocked, blocked_ns;         /* blocked outside a system call */
+	uint64_t faults;                      /* page faults it took */
+	uint64_t migrations;                  /* moves to another CPU */
+	uint64_t short_gaps, short_ns;        /* gaps below the threshold: counted only */
+	uint64_t cpus_mask;                   /* the CPUs (0-63) it ran on */
+	bool exited;                          /* it exited during the run, at exit_ns */
+	uint64_t exit_ns;
+};
+
 struct js_cpu_result {
-	int cpu;
+	int cpu;                      /* the CPU measured (a sampler), the marks were filed on
+	                               * (marks), where a thread lost the most time (thread) */
+	enum js_source source;        /* where its gaps come from */
+	uint32_t tid;                 /* a thread's: its tid */
+	char name[JS_LABEL_LEN];      /* a thread's "comm:tid" */
+	struct js_thread_stats ts;    /* a thread's own activity */
 	bool started;                 /* result_cpu_start done: the models are fed */
 	int node;
 	uint64_t start_ns, end_ns;    /* measured window, CLOCK_MONOTONIC */
@@ -102,6 +126,49 @@ struct js_probe_prog {
 
 struct js_ksyms;
 
+/* the followed threads that get a result of their own; later ones share "(other threads)" */
+#define JS_THREADS_MAX 64
+/* how long events are kept for the marks and the threads' gaps, which arrive after they end */
+#define JS_MARKS_KEEP_S 2
+#define JS_MARKS_BAD_MAX 4
+
+/* --pid/--tid: what jitterscope followed (JSON "follow") */
+struct js_follow_info {
+	bool on;
+	int pid;                      /* --pid: the process (every thread), 0: --tid */
+	int tids[JS_FOLLOW_TIDS_MAX]; /* --tid: the threads */
+	size_t ntids;
+	char comm[16];                /* the process's (--pid) or the first thread's name */
+	bool exited;                  /* the process (or every thread) exited: the run ended */
+	uint64_t exit_ns;
+	uint64_t threads_seen;        /* threads followed (started during the run included) */
+	uint64_t threads_over;        /* beyond the results' cap: in the "(other threads)" one */
+	uint64_t unwatched_gaps;      /* gaps on a CPU whose events were not recorded */
+	uint64_t lost;                /* records the follow ring could not take */
+};
+
+/* One malformed line of the marks file, for the report */
+struct js_mark_bad {
+	uint64_t line;
+	char why[80];
+};
+
+/* --marks: what was read (JSON "marks_file") */
+struct js_marks_info {
+	bool on;
+	char path[256];
+	bool fifo;
+	uint64_t lines;               /* lines read (blank and comment lines included) */
+	uint64_t marks;               /* well-formed marks: every one is a recorded gap */
+	uint64_t malformed;           /* lines that are not a mark (js_mark_bad: the first) */
+	uint64_t late;                /* marks read more than the event window after their end:
+	                               * the events before it are gone, the causes may be too */
+	uint64_t early;               /* marks that ended before the probes were attached */
+	uint64_t truncated;           /* the file shrank: read again from its start */
+	struct js_mark_bad bad[JS_MARKS_BAD_MAX];
+	size_t nbad;
+};
+
 struct js_run {
 	struct js_run_cfg cfg;        /* what it was asked to do */
 	struct js_ksyms *ksyms;       /* kernel symbols (loaded once, with the probes), or NULL */
@@ -138,12 +205,31 @@ struct js_run {
 	char (*xcheck)[AUDIT_LINE_LEN];   /* observed causes tied to settings */
 	size_t nxcheck;
 	uint64_t budget_viol[JS_BUDGET_MAX];  /* --budget: violations per limit (budget_count) */
-	struct js_cpu_result *cpus;
+	struct js_cpu_result *cpus;   /* every result: the samplers' per measured CPU, then those
+	                               * of the threads and marks as they appear */
 	size_t ncpus;
+	size_t cap;                   /* cpus allocated (run_add_result) */
+	struct js_follow_info follow; /* --pid/--tid: what was followed */
+	struct js_marks_info marks;   /* --marks: what was read */
 };
 
-/* result_cpu_init - allocate a CPU's histogram and top list; -ENOMEM */
+/* run_add_result - a new result at the end of run->cpus (which may move: hold indexes, not
+ * pointers, across calls), its histogram and top list allocated (result_cpu_init); its index,
+ * or -ENOMEM */
+int run_add_result(struct js_run *run, enum js_source src, int cpu, unsigned top);
+/* run_count - the results of source src */
+size_t run_count(const struct js_run *run, enum js_source src);
+
+/* the JSON array holding each source's results: "cpus" (the samplers'), "threads", "marks" */
+extern const char *const js_result_array[JS_SRC_MAX];
+
+/* result_cpu_init - allocate a CPU's histogram and top list (a sampler's result); -ENOMEM */
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top);
+/* result_label - how the report names a result: "CPU 1", "thread app:1234", "marks on CPU
+ * 1" (into buf, returned) */
+const char *result_label(const struct js_cpu_result *r, char *buf, size_t len);
+/* result_key - how hlog tags and trace names a result: "cpu1", "tid1234", "mark1" */
+const char *result_key(const struct js_cpu_result *r, char *buf, size_t len);
 /* result_top_init - an empty worst list of room for cap gaps (result_cpu_init's); it is
  * a min-heap on duration, so a sorted ascending array is one too; 0 or -ENOMEM */
 int result_top_init(struct js_topn *t, size_t cap);

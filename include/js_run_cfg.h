@@ -16,6 +16,7 @@
 
 #define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
+#define JS_FOLLOW_TIDS_MAX 64   /* --tid given at most this many times */
 
 /* how the cause table groups its sources (--by) */
 enum js_by {

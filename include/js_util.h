@@ -41,6 +41,11 @@ const char *js_fmt_ns(char *buf, size_t len, uint64_t ns);
  * the name -> value lookup beside each enum's name table */
 int js_name_index(const char *const *names, size_t n, const char *name);
 
+/* js_grow - the array *vp of *n elements of size bytes grown to want (nothing when it holds
+ * that many), the new elements zeroed: the outputs' per-result state as results appear
+ * (threads, marks). 0, or -ENOMEM with *vp and *n unchanged */
+int js_grow(void *vp, size_t *n, size_t want, size_t size);
+
 /* js_mono_ns - CLOCK_MONOTONIC now, in ns */
 uint64_t js_mono_ns(void);
 

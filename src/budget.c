@@ -375,7 +375,7 @@ int budget_check(const struct js_budget *b, const struct js_run *run, FILE *repo
 {
 	static const char *const word[] = { "ok", "EXCEEDED", "NOT CHECKED" };
 	struct js_budget_vals vals;
-	char val[256];
+	char val[256], label[JS_LABEL_LEN + 16];
 	int bad = 0;
 
 	for (size_t i = 0; i < b->n; i++)
@@ -387,8 +387,9 @@ int budget_check(const struct js_budget *b, const struct js_run *run, FILE *repo
 			if (v != V_OK)
 				bad++;
 			if (report)
-				fprintf(report, "budget %s on CPU %d: %s  %s\n", b->v[i].text,
-					run->cpus[c].cpu, val, word[v]);
+				fprintf(report, "budget %s on %s: %s  %s\n", b->v[i].text,
+					result_label(&run->cpus[c], label, sizeof(label)), val,
+					word[v]);
 		}
 	return bad;
 }

@@ -50,6 +50,9 @@ enum {
 	OPT_LISTEN,
 	OPT_PROBE_COST,
 	OPT_BUDGET_INTERVAL,
+	OPT_PID,
+	OPT_TID,
+	OPT_MARKS,
 	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -69,9 +72,11 @@ static const char doc[] =
 	"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
 	"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
 	"  jitterscope check --cpu 3\n"
+	"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded or (check) an audit "
-	"check failed, 64 usage error, 130 a second Ctrl-C.";
+	"check failed, 64 usage error (also a --pid or --tid that does not exist), 130 a "
+	"second Ctrl-C.";
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What to measure:", 1 },
@@ -90,6 +95,13 @@ static const struct argp_option options[] = {
 	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
 	{ "probe-cost", OPT_PROBE_COST, NULL, 0, "time the probes' own BPF programs (kernel "
 	  "bpf_stats: two clock reads per program run, on the measured CPUs too)", 1 },
+	{ NULL, 0, NULL, 0, "Your application's spikes (no spinner runs):", 1 },
+	{ "pid", OPT_PID, "PID", 0, "follow every thread of process PID (also those it starts): "
+	  "its gaps are its preemptions, interruptions and blocking outside system calls", 1 },
+	{ "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", 1 },
+	{ "marks", OPT_MARKS, "FILE", 0, "the application's slow intervals, a line each: "
+	  "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
+	  "with --pid/--tid, or --cpu: the CPUs whose events explain them", 1 },
 	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
 	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two "
 	  "(default 65536)", 1 },
@@ -217,6 +229,31 @@ static int parse_number(const char *s, bool pct, double lo, double hi, double *v
 		end++;
 	if (errno || *end || !(*v >= lo && *v <= hi))
 		return -EINVAL;
+	return 0;
+}
+
+/* parse_tids - --tid TID or TID,TID...: each a thread id, at most JS_FOLLOW_TIDS_MAX in all */
+static int parse_tids(const char *arg, struct js_params *p, struct argp_state *state)
+{
+	char buf[256], *save = NULL, *t;
+	unsigned long long v;
+
+	if (strlen(arg) >= sizeof(buf) || !*arg) {
+		argp_error(state, "invalid --tid '%s' (thread ids: 12 or 12,15)", arg);
+		return EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (parse_uint(t, INT32_MAX, &v) || !v) {
+			argp_error(state, "invalid --tid '%s' (thread ids: 12 or 12,15)", arg);
+			return EINVAL;
+		}
+		if (p->nfollow_tids == JS_FOLLOW_TIDS_MAX) {
+			argp_error(state, "too many --tid (at most %d threads)", JS_FOLLOW_TIDS_MAX);
+			return EINVAL;
+		}
+		p->follow_tids[p->nfollow_tids++] = (int)v;
+	}
 	return 0;
 }
 
@@ -365,6 +402,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
+	case OPT_PID:
+		if (parse_uint(arg, INT32_MAX, &v) || !v) {
+			argp_error(state, "invalid --pid '%s' (a process id)", arg);
+			return EINVAL;
+		}
+		p->follow_pid = (int)v;
+		break;
+	case OPT_TID:
+		return parse_tids(arg, p, state);
+	case OPT_MARKS:
+		if (!*arg) {
+			argp_error(state, "invalid --marks '' (a file or FIFO)");
+			return EINVAL;
+		}
+		p->marks_path = arg;
+		break;
 	case OPT_NO_PROBES: p->cfg.no_probes = true; break;
 	case OPT_PROBE_COST: p->probe_cost = true; break;
 	case OPT_LFENCE: p->cfg.lfence = true; break;
@@ -407,6 +460,40 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			break;
 		}
 		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* validate_app - --pid, --tid, --marks: what goes with them (no sampler runs) */
+static int validate_app(const struct js_params *p, const char *prog)
+{
+	const char *spinner_opt = p->cfg.policy != SCHED_OTHER ? "-P" :
+				  p->cfg.warmup_ns ? "--warm-up" : p->cfg.lfence ? "--lfence" :
+				  p->ring_entries != JS_DEFAULT_RING ? "--ring-size" :
+				  p->cfg.test_hook ? "--test-hook" :
+				  p->cfg.threshold_auto ? "--threshold auto" : NULL;
+
+	if (params_spinner(p))
+		return 0;
+	if (p->follow_pid && p->nfollow_tids) {
+		fprintf(stderr, "%s: --pid follows every thread of a process, --tid the threads "
+			"named: one or the other\n", prog);
+		return -EINVAL;
+	}
+	if (p->marks_path && !p->follow_pid && !p->nfollow_tids && !p->cfg.ncpus) {
+		fprintf(stderr, "%s: --marks needs --pid, --tid or --cpu LIST (the CPUs whose "
+			"events explain the marks)\n", prog);
+		return -EINVAL;
+	}
+	if ((p->follow_pid || p->nfollow_tids) && p->cfg.no_probes) {
+		fprintf(stderr, "%s: --pid and --tid need the eBPF probes: drop --no-probes\n",
+			prog);
+		return -EINVAL;
+	}
+	if (spinner_opt) {
+		fprintf(stderr, "%s: %s sets up the spinner, and with --pid, --tid or --marks "
+			"none runs\n", prog, spinner_opt);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -465,6 +552,8 @@ static int validate(struct js_params *p, const char *prog)
 			"run checks its limits once, at the end)\n", prog);
 		return -EINVAL;
 	}
+	if (validate_app(p, prog))
+		return -EINVAL;
 	/* at most one output on stdout, and no two outputs into one file */
 	shared = outputs_collision(p);
 	if (shared) {

@@ -149,6 +149,14 @@ static void item_init(struct item *it, const struct js_event *e, size_t idx, uin
 	it->e = JS_MAX(JS_MIN(end, ge), it->s);
 }
 
+/* across - does the interval e run across instant gs or ge (begin before it, end after) */
+static bool across(const struct js_event *e, uint64_t gs, uint64_t ge)
+{
+	uint64_t end = ev_end(e);
+
+	return (e->start_ns < gs && end > gs) || (e->start_ns < ge && end > ge);
+}
+
 /* collect - the matching items and IPI sends (room for nev of each is reserved) */
 static void collect(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
 		    size_t nev, const struct corr_opts *o)
@@ -172,6 +180,10 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
 			continue;
 		}
 		if (!ev_class(e, &cause, &level) || !ev_overlaps(e, lo, hi))
+			continue;
+		/* (an interval whose switch was not traced has no known edge: it stays) */
+		if (o && o->marked && level == LV_OFFCPU && across(e, gs, ge) &&
+		    !(e->flags & (JS_F_NOSTART | JS_F_NOEND)))
 			continue;
 		item_init(&sc->it[sc->n++], e, i, gs, ge);
 	}
@@ -440,14 +452,24 @@ static void detail_vector(const struct item *it, const struct corr_opts *o, char
 		snprintf(d + n, JS_DETAIL_LEN - n, "%s", from);
 }
 
+/* own - " (sampler)" (" (app)" when the probes follow an application) for an event that hit
+ * what is measured (JS_F_SAMPLER), else "" */
+static const char *own(const struct corr_opts *o, const struct js_event *e)
+{
+	if (!(e->flags & JS_F_SAMPLER))
+		return "";
+	return o && o->app ? " (app)" : " (sampler)";
+}
+
 /*
  * detail_fault - "fault user|kernel comm:pid[ [cgroup]][ @0xaddr][ (sampler)]": the address
  * only where it fits whole, so that the detail less its address (the cause table's key,
  * causes.c) is the same with or without it
  */
-static void detail_fault(const struct js_event *e, const char *cg, bool with_addr, char *d)
+static void detail_fault(const struct js_event *e, const struct corr_opts *o, const char *cg,
+			 bool with_addr, char *d)
 {
-	const char *who = e->flags & JS_F_SAMPLER ? " (sampler)" : "";
+	const char *who = own(o, e);
 	char comm[JS_NAME_LEN + 1], addr[24] = "";
 	size_t n;
 
@@ -469,9 +491,9 @@ static void detail_fault(const struct js_event *e, const char *cg, bool with_add
  * result in addr (SCAN_SUCCEED or a failure) and the collapsing task's comm in name;
  * "(sampler)": of the samplers' memory (possibly from another CPU)
  */
-static void detail_thp(const struct js_event *e, char *d)
+static void detail_thp(const struct js_event *e, const struct corr_opts *o, char *d)
 {
-	const char *who = e->flags & JS_F_SAMPLER ? " (sampler)" : "";
+	const char *who = own(o, e);
 	char comm[JS_NAME_LEN + 1], what[JS_DETAIL_LEN];
 	int n;
 
@@ -485,21 +507,20 @@ static void detail_thp(const struct js_event *e, char *d)
 }
 
 /* detail_mm - THP steps; compaction, migration; a tlb flush's reason [(sampler)] */
-static void detail_mm(const struct js_event *e, char *d)
+static void detail_mm(const struct js_event *e, const struct corr_opts *o, char *d)
 {
 	char what[32];          /* the longest name is 20 bytes */
 
 	switch (e->kind) {
 	case JS_EV_THP:
-		detail_thp(e, d);
+		detail_thp(e, o, d);
 		break;
 	case JS_EV_MIGRATE:
 		js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN);
 		break;
 	default: /* JS_EV_TLB */
 		js_ev_id_label(e->kind, e->id, what, sizeof(what));
-		snprintf(d, JS_DETAIL_LEN, "%s%s", what,
-			 e->flags & JS_F_SAMPLER ? " (sampler)" : "");
+		snprintf(d, JS_DETAIL_LEN, "%s%s", what, own(o, e));
 	}
 }
 
@@ -515,7 +536,7 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 	case JS_EV_TASK: detail_task(sc, it, o, d); break;
 	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "%s", js_ev_kind_name(e->kind)); break;
 	case JS_EV_VECTOR: detail_vector(it, o, d); break;
-	case JS_EV_FAULT: detail_fault(e, cg_name(o, it->cgroup), false, d); break;
+	case JS_EV_FAULT: detail_fault(e, o, cg_name(o, it->cgroup), false, d); break;
 	case JS_EV_WORK: snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name))); break;
 	case JS_EV_HRTIMER:
 		snprintf(d, JS_DETAIL_LEN, "hrtimer %s", fn_name(o, e, name, sizeof(name)));
@@ -530,7 +551,7 @@ static void item_detail(const struct scratch *sc, const struct item *it,
 			s = ev_name(e, name);
 		snprintf(d, JS_DETAIL_LEN, "nmi%s%s", s && *s ? " " : "", s && *s ? s : "");
 		break;
-	default: detail_mm(e, d);
+	default: detail_mm(e, o, d);
 	}
 }
 
@@ -591,7 +612,7 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 	/* a single fault keeps its address */
 	for (size_t k = 0; k < sc->nsrc; k++)
 		if (sc->src[k].cause == JS_CAUSE_FAULT && sc->src[k].count == 1)
-			detail_fault(sc->src[k].first, cg_name(o, sc->src[k].cgroup), true,
+			detail_fault(sc->src[k].first, o, cg_name(o, sc->src[k].cgroup), true,
 				     sc->src[k].detail);
 }
 
@@ -923,7 +944,9 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	merge(sc, o);
 	qsort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
 	fill_parts(sc, pick_primary(sc), out);
-	if (out->tail_part)
+	/* a marked interval holds the application's own work too: what no event covers after
+	 * its fault is not known to be the fault's */
+	if (out->tail_part && !(o && o->marked))
 		out->tail_ns = fault_tail(sc, g->start_ns + g->dur_ns);
 	if (!out->tail_ns)
 		out->tail_part = 0;

@@ -634,11 +634,36 @@ const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s)
 
 /* ---- what the two runs have in common ---- */
 
-static const struct js_cpu_result *find_cpu(const struct js_run *run, int cpu)
+/* comm_len - the length of a thread's name without its ":tid" */
+static size_t comm_len(const char *name)
 {
-	for (size_t i = 0; i < run->ncpus; i++)
-		if (run->cpus[i].cpu == cpu)
-			return &run->cpus[i];
+	const char *c = strrchr(name, ':');
+
+	return c ? (size_t)(c - name) : strlen(name);
+}
+
+/* alike - do a and b measure the same thing: a CPU's sampler, the marks of a CPU, a thread
+ * (the same tid, or else the same name: a program's thread ids change between runs) */
+static bool alike(const struct js_cpu_result *a, const struct js_cpu_result *b, bool by_name)
+{
+	if (a->source != b->source)
+		return false;
+	if (a->source != JS_SRC_THREAD)
+		return a->cpu == b->cpu;
+	if (!by_name)
+		return a->tid == b->tid;
+	return comm_len(a->name) == comm_len(b->name) &&
+	       !strncmp(a->name, b->name, comm_len(a->name));
+}
+
+/* find_like - the result of run like r (alike()), none already paired in used[] */
+static const struct js_cpu_result *find_like(const struct js_run *run,
+					     const struct js_cpu_result *r, const bool *used)
+{
+	for (int by_name = 0; by_name < 2; by_name++)
+		for (size_t i = 0; i < run->ncpus; i++)
+			if (!used[i] && alike(r, &run->cpus[i], by_name))
+				return &run->cpus[i];
 	return NULL;
 }
 
@@ -673,7 +698,7 @@ static void warn(struct js_diff *d, const char *fmt, ...)
 static void warnings(struct js_diff *d)
 {
 	const struct js_run *a = d->a, *b = d->b;
-	char x[64], y[64];
+	char x[64], y[64], lb[JS_LABEL_LEN + 16];
 
 	if (strcmp(a->machine.hostname, b->machine.hostname) ||
 	    strcmp(a->machine.cpu_model, b->machine.cpu_model))
@@ -702,16 +727,17 @@ static void warnings(struct js_diff *d)
 		bool na = !c->da.borrowed && c->da.gaps >= DIFF_DISP_WARN;
 		bool nb = !c->db.borrowed && c->db.gaps >= DIFF_DISP_WARN;
 
+		result_label(c->b, lb, sizeof(lb));
 		if (na || nb)
-			warn(d, "CPU %d: gaps come in bursts (their count per %s varies %.0fx more "
+			warn(d, "%s: gaps come in bursts (their count per %s varies %.0fx more "
 			     "than for independent gaps, in %s): the totals allow for it; classes, "
-			     "sources and percentiles may take such noise for a change", c->b->cpu,
+			     "sources and percentiles may take such noise for a change", lb,
 			     js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
 			     fmax(na ? c->da.gaps : 0, nb ? c->db.gaps : 0),
 			     na && nb ? "both runs" : na ? "A" : "B");
 		if (c->a->dropped || c->b->dropped)
-			warn(d, "CPU %d: gaps were dropped (ring full: A %" PRIu64 ", B %" PRIu64
-			     "): rates are lower bounds", c->a->cpu, c->a->dropped, c->b->dropped);
+			warn(d, "%s: gaps were dropped (ring full: A %" PRIu64 ", B %" PRIu64
+			     "): rates are lower bounds", lb, c->a->dropped, c->b->dropped);
 	}
 }
 
@@ -721,17 +747,23 @@ static int pair_cpus(struct js_diff *d)
 	const struct js_run *a = d->a, *b = d->b;
 	size_t n = 0;
 
+	bool *used = calloc(JS_MAX(b->ncpus, (size_t)1), sizeof(*used));
+
 	d->cpus = calloc(JS_MAX(a->ncpus, (size_t)1), sizeof(*d->cpus));
-	if (!d->cpus)
+	if (!d->cpus || !used) {
+		free(used);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < a->ncpus; i++) {
-		const struct js_cpu_result *rb = find_cpu(b, a->cpus[i].cpu);
+		const struct js_cpu_result *rb = find_like(b, &a->cpus[i], used);
 
 		if (rb) {
+			used[rb - b->cpus] = true;
 			d->cpus[n].a = &a->cpus[i];
 			d->cpus[n++].b = rb;
 		}
 	}
+	free(used);
 	if (!n) {
 		for (; n < a->ncpus && n < b->ncpus; n++) {
 			d->cpus[n].a = &a->cpus[n];
@@ -747,13 +779,13 @@ static int pair_cpus(struct js_diff *d)
 static void tally(struct js_diff *d, const struct js_diff_row *r, const struct js_diff_cpu *c,
 		  const char *what)
 {
-	char a[32], b[32], ch[32];
+	char a[32], b[32], ch[32], lb[JS_LABEL_LEN + 16];
 
 	d->count[r->verdict]++;
 	if (r->verdict != DIFF_WORSE || d->first_worse[0])
 		return;
-	snprintf(d->first_worse, sizeof(d->first_worse), "CPU %d: %s%s %s -> %s (%s): %s",
-		 c->b->cpu, what, r->label, diff_fmt_val(a, sizeof(a), r->unit, r->a),
+	snprintf(d->first_worse, sizeof(d->first_worse), "%s: %s%s %s -> %s (%s): %s",
+		 result_label(c->b, lb, sizeof(lb)), what, r->label, diff_fmt_val(a, sizeof(a), r->unit, r->a),
 		 diff_fmt_val(b, sizeof(b), r->unit, r->b), diff_fmt_change(ch, sizeof(ch), r->a, r->b),
 		 r->why);
 }

@@ -2,13 +2,17 @@
 /*
  * pipeline.c - one measurement, run from the main thread on a housekeeping CPU.
  *
- * Samplers spin on the measured CPUs and push raw gaps into their rings. Every
- * DRAIN_PERIOD this thread (never woken by anything on a measured CPU) consumes
- * the probes' ring buffer (no wakeups), pops the gap rings, converts TSC to
- * CLOCK_MONOTONIC, and attributes each gap that ended at least PROCESS_LAG ago,
- * when every event overlapping it has been consumed. Gaps on a CPU never
- * overlap and come in order, so events ending before the last processed gap
- * cannot matter any more and are dropped: memory stays bounded.
+ * Samplers spin on the measured CPUs and push raw gaps into their rings; or, with --pid,
+ * --tid or --marks, no sampler runs and gap sources (js_source.h) hand over the gaps of the
+ * followed threads and the application's marks. Every DRAIN_PERIOD this thread (never
+ * woken by anything on a measured CPU) consumes the probes' ring buffer (no wakeups), pops
+ * the gap rings, converts TSC to CLOCK_MONOTONIC, polls the sources, and attributes each
+ * gap that ended at least PROCESS_LAG ago, when every event overlapping it has been
+ * consumed. Gaps wait in lanes, one per CPU and source, in time order; a sampler's gaps on a
+ * CPU never overlap, so events ending before the last processed one cannot matter any more
+ * and are dropped. The sources' gaps arrive after they end (a thread's when it runs again,
+ * a mark when the application writes it): their CPUs keep KEEP_NS of events. Memory stays
+ * bounded either way.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -26,6 +30,7 @@
 #include "js_probes.h"
 #include "js_sampler.h"
 #include "js_smi.h"
+#include "js_source.h"
 #include "js_sysfs.h"
 #include "js_util.h"
 
@@ -33,7 +38,10 @@
 #define PROCESS_LAG_NS    20000000ull     /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS     1000000000ull   /* a TSC/MONOTONIC pair every second */
 #define EV_WINDOW_CAP     16384           /* events kept per CPU awaiting their gap */
+#define EV_KEEP_CAP       65536           /* ... when sources' gaps come late (KEEP_NS) */
+#define KEEP_NS           (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP          16384           /* converted gaps kept per CPU awaiting attribution */
+#define LANE_CAP          8192            /* a source's gaps per CPU awaiting attribution */
 #define READINGS_CAP      16384
 #define POP_BATCH         1024
 #define SYMCACHE_SLOTS    256
@@ -42,32 +50,44 @@
 #define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
 #define SETTLE_NS         20000000ull     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS   500000000ull    /* streaming outputs flushed (a failed write found) */
+#define SOURCES_MAX       2
 
 
 volatile sig_atomic_t js_stop_requested;
 volatile sig_atomic_t js_reopen_requested;
 
+/* One CPU's gaps of one source awaiting attribution, in time order. */
+struct lane {
+	bool on;
+	struct js_gap *pend;
+	char (*label)[JS_LABEL_LEN];  /* their labels (sources' lanes; NULL for a sampler's) */
+	size_t npend, cap;
+	struct js_gap_rec *recs;      /* scratch for one batch */
+	struct steal_log steal;       /* steal clock readings not yet given to its gaps */
+	uint64_t last_end_ns;         /* end of the last gap attributed */
+};
+
 struct cpu_pipe {
-	struct sampler s;
-	struct js_cpu_result *res;
-	struct js_gap *pend;          /* converted gaps awaiting attribution (PEND_CAP) */
-	size_t npend;
+	int cpu;
+	struct sampler s;             /* a spinner's (not with --pid/--tid/--marks) */
+	int res;                      /* the sampler's result, -1: none */
+	int mark_res;                 /* the result of the marks filed here, -1 until one is */
 	struct js_event *ev;          /* events awaiting their gap */
-	size_t nev;
+	size_t nev, evcap;
 	uint64_t ev_evicted;          /* events dropped because the window was full */
-	uint64_t last_end_ns;
-	struct steal_log steal;       /* steal clock readings not yet used */
+	uint64_t floor_ns;            /* events ending before this cannot matter any more */
 	struct js_smi smi;
 	bool smi_ok;
 	uint64_t smi_start;
-	struct js_gap_rec *recs;      /* scratch for one batch */
+	struct lane lane[JS_SRC_MAX];
 };
 
-struct pipeline {
+struct js_pipe {
 	struct js_run *run;
 	const struct js_params *p;
 	struct js_outputs *outs;
 	bool outs_want_events;
+	bool spinner;                 /* samplers measure (not --pid/--tid/--marks) */
 	struct cpu_pipe *cp;
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
@@ -77,11 +97,22 @@ struct pipeline {
 		const char *name;
 	} symcache[SYMCACHE_SLOTS];   /* sym_cb's */
 	uint64_t attached_at;         /* CLOCK_MONOTONIC once the probes were attached */
-	struct corr_opts copts;
+	struct corr_opts copts;       /* samplers' and threads' gaps */
+	struct corr_opts mopts;       /* marks: intervals the application measured */
 	struct tsc_cal cal;
 	volatile int go, stop;
 	struct gap_raw *raw;
 	struct js_event *evscratch;   /* events of one gap, for outputs that want them */
+	struct js_event *slice;       /* a source's batch: the events that may overlap it */
+	struct gap_source src[SOURCES_MAX];
+	size_t nsrc;
+	struct js_gap *unfiled;       /* marks whose CPU is not chosen yet (several watched) */
+	char (*unfiled_label)[JS_LABEL_LEN];
+	size_t nunfiled;
+	struct js_gap_rec *filing;    /* scratch: a batch of marks attributed on one CPU */
+	uint64_t *covered;            /* ... the best covered time so far per mark */
+	uint64_t window_start, window_end;
+	uint64_t now;                 /* the drain's CLOCK_MONOTONIC */
 	struct js_budget_iv iv;       /* --duration 0 with --budget: the limits per interval */
 };
 
@@ -89,7 +120,7 @@ struct pipeline {
  * callbacks (tick, work items, IPI functions) are named in gap after gap */
 static const char *sym_cb(void *ctx, uint64_t addr)
 {
-	struct pipeline *pl = ctx;
+	struct js_pipe *pl = ctx;
 	struct sym_slot *sl = &pl->symcache[(addr >> 4) % SYMCACHE_SLOTS];
 
 	if (!pl->run->ksyms)
@@ -111,7 +142,7 @@ static void sleep_ns(uint64_t ns)
 
 static int on_event(void *ctx, const struct js_event *ev)
 {
-	struct pipeline *pl = ctx;
+	struct js_pipe *pl = ctx;
 	int idx = ev->cpu < JS_CPUS_MAX ? pl->cpu_index[ev->cpu] : -1;
 	struct cpu_pipe *c;
 
@@ -119,12 +150,14 @@ static int on_event(void *ctx, const struct js_event *ev)
 	if (idx < 0)
 		return 0;
 	c = &pl->cp[idx];
-	steal_log_add(&c->steal, ev);
-	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->last_end_ns)
-		return 0;	/* before the last processed gap: cannot overlap a later one */
-	if (c->nev == EV_WINDOW_CAP) {
+	for (int k = 0; k < JS_SRC_MAX; k++)
+		if (c->lane[k].on)
+			steal_log_add(&c->lane[k].steal, ev);
+	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
+		return 0;	/* before every gap still to come: cannot overlap one */
+	if (c->nev == c->evcap) {
 		/* full: drop the oldest quarter at once (one memmove, not one per event) */
-		size_t drop = EV_WINDOW_CAP / 4;
+		size_t drop = c->evcap / 4;
 
 		memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
 		c->nev -= drop;
@@ -135,7 +168,7 @@ static int on_event(void *ctx, const struct js_event *ev)
 }
 
 /* feed_outputs - hand a gap (and, if wanted, the events inside it) to the outputs */
-static void feed_outputs(struct pipeline *pl, struct cpu_pipe *c, const struct js_gap_rec *g)
+static void feed_outputs(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap_rec *g)
 {
 	uint64_t s = g->gap.start_ns, e = g->gap.start_ns + g->gap.dur_ns;
 	size_t k = 0;
@@ -156,115 +189,379 @@ static void feed_outputs(struct pipeline *pl, struct cpu_pipe *c, const struct j
 					      pl->outs->v[i].wants_events ? k : 0);
 }
 
-static void attribute_batch(struct pipeline *pl, struct cpu_pipe *c, size_t n)
+/*
+ * prune - the events no gap still to come can overlap: those that ended before the last
+ * gap of the sampler (its gaps come in order), and with a source's lane, before KEEP_NS ago
+ * (its gaps arrive after they end); IPI sends are kept IPI_KEEP_NS longer, to name the
+ * sender of a vector that comes after them
+ */
+static void prune(struct js_pipe *pl, struct cpu_pipe *c)
 {
-	struct js_gap_rec *recs = c->recs;
+	uint64_t floor = c->lane[JS_SRC_SAMPLER].on ? c->lane[JS_SRC_SAMPLER].last_end_ns :
+			 UINT64_MAX;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		recs[i].gap = c->pend[i];       /* the attribution fills (and zeroes) attr */
-	/* the batch form sorts the event window once */
-	corr_attribute_recs(recs, n, pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0,
-			    &pl->copts);
-	if (pl->probes)
-		steal_log_allocate(&c->steal, recs, n);
+	if (c->lane[JS_SRC_THREAD].on || c->lane[JS_SRC_MARK].on)
+		floor = JS_MIN(floor, pl->now > KEEP_NS ? pl->now - KEEP_NS : 0);
+	if (floor == UINT64_MAX || floor <= c->floor_ns)
+		return;
+	c->floor_ns = floor;
+	for (size_t i = 0; i < c->nev; i++)
+		if (c->ev[i].end_ns >= floor ||
+		    (c->ev[i].kind == JS_EV_IPI_SEND && c->ev[i].end_ns + IPI_KEEP_NS >= floor))
+			c->ev[k++] = c->ev[i];
+	c->nev = k;
+}
+
+static int gap_start_cmp(const void *pa, const void *pb)
+{
+	const struct js_gap_rec *a = pa, *b = pb;
+
+	if (a->gap.start_ns != b->gap.start_ns)
+		return a->gap.start_ns < b->gap.start_ns ? -1 : 1;
+	return 0;
+}
+
+/* batch_events - the events of c that may overlap recs[0..n) (a source's batch: its CPU keeps
+ * seconds of events, and sorting them all for every batch would cost too much), into
+ * pl->slice; their number */
+static size_t batch_events(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap_rec *recs,
+			   size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t k = 0;
+
 	for (size_t i = 0; i < n; i++) {
+		lo = JS_MIN(lo, recs[i].gap.start_ns);
+		hi = JS_MAX(hi, recs[i].gap.start_ns + recs[i].gap.dur_ns);
+	}
+	lo = lo > CORR_IPI_WINDOW_NS ? lo - CORR_IPI_WINDOW_NS : 0;
+	for (size_t i = 0; i < c->nev; i++)
+		if (c->ev[i].start_ns <= hi && (c->ev[i].end_ns >= lo ||
+						(c->ev[i].flags & JS_F_OPEN)))
+			pl->slice[k++] = c->ev[i];
+	return k;
+}
+
+/* attribute_batch - attribute the first n gaps of lane l of CPU c, account them in their
+ * results and hand them to the outputs */
+static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src,
+			    size_t n)
+{
+	struct lane *l = &c->lane[src];
+	struct js_gap_rec *recs = l->recs;
+	const struct js_event *ev = c->ev;
+	size_t nev = c->nev;
+
+	for (size_t i = 0; i < n; i++) {
+		recs[i].gap = l->pend[i];       /* the attribution fills (and zeroes) attr */
+		if (l->label)
+			memcpy(recs[i].label, l->label[i], JS_LABEL_LEN);
+		else
+			recs[i].label[0] = '\0';
+	}
+	if (src != JS_SRC_SAMPLER) {
+		/* a source's gaps come as they end: in start order for steal and the models */
+		qsort(recs, n, sizeof(*recs), gap_start_cmp);
+		nev = pl->probes ? batch_events(pl, c, recs, n) : 0;
+		ev = pl->slice;
+	}
+	/* the batch form sorts the event window once */
+	corr_attribute_recs(recs, n, pl->probes ? ev : NULL, pl->probes ? nev : 0,
+			    src == JS_SRC_MARK ? &pl->mopts : &pl->copts);
+	if (pl->probes)
+		steal_log_allocate(&l->steal, recs, n);
+	for (size_t i = 0; i < n; i++) {
+		struct js_cpu_result *r = &pl->run->cpus[recs[i].gap.res];
+
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
-		entry_account(&c->res->entry, &recs[i]);
-		result_add_gap(c->res, &recs[i]);
+		/* the interruptions' entry/exit is learned from the sampler's lone gaps: a
+		 * thread's gap ends at its tracepoints, a mark holds the application's work */
+		if (src == JS_SRC_SAMPLER)
+			entry_account(&r->entry, &recs[i]);
+		result_add_gap(r, &recs[i]);
 		feed_outputs(pl, c, &recs[i]);
+		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);
 	}
-	if (n) {
-		c->last_end_ns = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
-		/* drop events that ended before the last processed gap ended */
-		for (size_t i = 0; i < c->nev; i++)
-			if (c->ev[i].end_ns >= c->last_end_ns ||
-			    (c->ev[i].kind == JS_EV_IPI_SEND &&
-			     c->ev[i].end_ns + IPI_KEEP_NS >= c->last_end_ns))
-				c->ev[k++] = c->ev[i];
-		c->nev = k;
-	}
-	memmove(c->pend, c->pend + n, (c->npend - n) * sizeof(*c->pend));
-	c->npend -= n;
+	memmove(l->pend, l->pend + n, (l->npend - n) * sizeof(*l->pend));
+	if (l->label)
+		memmove(l->label, l->label + n, (l->npend - n) * sizeof(*l->label));
+	l->npend -= n;
+	prune(pl, c);
 }
 
 /* start_result - the CPU's result starts where its sampler started measuring (after the
  * warm-up): before its first gap is attributed */
-static void start_result(struct pipeline *pl, struct cpu_pipe *c)
+static void start_result(struct js_pipe *pl, struct cpu_pipe *c)
 {
 	uint64_t start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
 
-	if (result_cpu_start(c->res, start_ns, &pl->run->cfg))
-		js_warn("CPU %d: cannot allocate the per-second and arrival models", c->res->cpu);
+	if (result_cpu_start(&pl->run->cpus[c->res], start_ns, &pl->run->cfg))
+		js_warn("CPU %d: cannot allocate the per-second and arrival models", c->cpu);
 }
 
-/* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
-static void drain(struct pipeline *pl, uint64_t cutoff)
+/* pop_rings - the sampler's gaps, converted, into its lane */
+static void pop_rings(struct js_pipe *pl, struct cpu_pipe *c)
 {
-	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
-		size_t got, ready = 0;
+	struct lane *l = &c->lane[JS_SRC_SAMPLER];
+	size_t got;
 
-		/* the sampler publishes start_tsc before its first gap (ring release) */
-		if (!c->res->started && c->s.start_tsc)
-			start_result(pl, c);
-		do {
-			size_t room = PEND_CAP - c->npend;
+	/* the sampler publishes start_tsc before its first gap (ring release) */
+	if (!pl->run->cpus[c->res].started && c->s.start_tsc)
+		start_result(pl, c);
+	do {
+		size_t room = l->cap - l->npend;
 
-			got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
-			for (size_t k = 0; k < got; k++) {
-				struct js_gap *g = &c->pend[c->npend++];
+		got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
+		for (size_t k = 0; k < got; k++) {
+			struct js_gap *g = &l->pend[l->npend++];
 
-				g->cpu = (uint32_t)c->res->cpu;
-				g->start_ns = tsc_to_ns(&pl->cal.fit, pl->raw[k].start_tsc);
-				g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
-							     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
-			}
-			while (c->npend == PEND_CAP) {
-				/* no room: attribute what we hold now rather than stall the ring */
-				attribute_batch(pl, c, POP_BATCH);
-			}
-		} while (got);
-		while (ready < c->npend && c->pend[ready].start_ns + c->pend[ready].dur_ns <= cutoff)
+			memset(g, 0, sizeof(*g));
+			g->cpu = (uint32_t)c->cpu;
+			g->res = (uint32_t)c->res;
+			g->start_ns = tsc_to_ns(&pl->cal.fit, pl->raw[k].start_tsc);
+			g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
+						     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
+		}
+		while (l->npend == l->cap) {
+			/* no room: attribute what we hold now rather than stall the ring */
+			attribute_batch(pl, c, JS_SRC_SAMPLER, POP_BATCH);
+		}
+	} while (got);
+}
+
+/* attribute_ready - the gaps of every lane of c that ended before cutoff */
+static void attribute_ready(struct js_pipe *pl, struct cpu_pipe *c, uint64_t cutoff)
+{
+	for (int src = 0; src < JS_SRC_MAX; src++) {
+		struct lane *l = &c->lane[src];
+		size_t ready = 0;
+
+		if (!l->on)
+			continue;
+		while (ready < l->npend && l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
 			ready++;
 		while (ready) {
 			size_t b = JS_MIN(ready, (size_t)POP_BATCH);
 
-			attribute_batch(pl, c, b);
+			attribute_batch(pl, c, (enum js_source)src, b);
 			ready -= b;
 		}
-		if (c->res->started && cutoff != UINT64_MAX)
-			c->res->done_ns = JS_MAX(c->res->done_ns, cutoff);
 	}
-	if (cutoff != UINT64_MAX)
-		pl->run->done_ns = cutoff;
+	prune(pl, c);
+}
+
+/* mark_result - the result of the marks filed on CPU c (made with the first); -1: none */
+static int mark_result(struct js_pipe *pl, struct cpu_pipe *c)
+{
+	if (c->mark_res < 0)
+		c->mark_res = pipe_result(pl, JS_SRC_MARK, c->cpu);
+	return c->mark_res;
+}
+
+/* lane_put - gap g (label: NULL, none) at the end of lane l of c: a gap that overlaps the
+ * last pending one of the same source and id is merged into it; a full lane is attributed
+ * first */
+static void lane_put(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap *g,
+		     const char *label)
+{
+	struct lane *l = &c->lane[g->source];
+	uint64_t end = g->start_ns + g->dur_ns;
+
+	for (size_t i = l->npend; i-- > 0 && i + 8 >= l->npend;) {
+		struct js_gap *p = &l->pend[i];
+		uint64_t pend = p->start_ns + p->dur_ns;
+
+		if (p->id != g->id || g->start_ns > pend || end < p->start_ns)
+			continue;
+		p->start_ns = JS_MIN(p->start_ns, g->start_ns);
+		p->dur_ns = JS_MAX(pend, end) - p->start_ns;
+		/* what took the thread's CPU away names the merged gap */
+		if (g->kind == JS_GAP_PREEMPTED || g->kind == JS_GAP_BLOCKED)
+			p->kind = g->kind;
+		p->cpu_in = JS_MAX(p->cpu_in, g->cpu_in);
+		return;
+	}
+	while (l->npend == l->cap)
+		attribute_batch(pl, c, g->source, JS_MIN(l->npend, (size_t)POP_BATCH));
+	l->pend[l->npend] = *g;
+	snprintf(l->label[l->npend], JS_LABEL_LEN, "%s", label ? label : "");
+	l->npend++;
+}
+
+/*
+ * file_marks - the marks that ended before cutoff and whose CPU is not chosen yet (several
+ * CPUs are watched): each is attributed on every watched CPU and filed on the one whose
+ * events explain most of it (the first listed when none does)
+ */
+static void file_marks(struct js_pipe *pl, uint64_t cutoff)
+{
+	size_t ready = 0, k = 0;
+	uint8_t *best = NULL;
+
+	while (ready < pl->nunfiled && ready < POP_BATCH &&
+	       pl->unfiled[ready].start_ns + pl->unfiled[ready].dur_ns <= cutoff)
+		ready++;
+	if (!ready)
+		return;
+	best = calloc(ready, sizeof(*best));
+	for (size_t i = 0; i < ready; i++)
+		pl->covered[i] = 0;
+	for (size_t ci = 0; best && pl->probes && ci < pl->n; ci++) {
+		struct cpu_pipe *c = &pl->cp[ci];
+		size_t nev;
+
+		for (size_t i = 0; i < ready; i++) {
+			pl->filing[i].gap = pl->unfiled[i];
+			pl->filing[i].gap.cpu = (uint32_t)c->cpu;
+		}
+		nev = batch_events(pl, c, pl->filing, ready);
+		corr_attribute_recs(pl->filing, ready, pl->slice, nev, &pl->mopts);
+		for (size_t i = 0; i < ready; i++)
+			if (pl->filing[i].attr.covered_ns > pl->covered[i]) {
+				pl->covered[i] = pl->filing[i].attr.covered_ns;
+				best[i] = (uint8_t)ci;
+			}
+	}
+	for (size_t i = 0; i < ready; i++) {
+		struct cpu_pipe *c = &pl->cp[best ? best[i] : 0];
+		struct js_gap g = pl->unfiled[i];
+		int res = mark_result(pl, c);
+
+		if (res < 0)
+			continue;
+		g.cpu = (uint32_t)c->cpu;
+		g.res = (uint32_t)res;
+		lane_put(pl, c, &g, pl->unfiled_label[i]);
+		k++;
+	}
+	free(best);
+	memmove(pl->unfiled, pl->unfiled + ready, (pl->nunfiled - ready) * sizeof(*pl->unfiled));
+	memmove(pl->unfiled_label, pl->unfiled_label + ready,
+		(pl->nunfiled - ready) * sizeof(*pl->unfiled_label));
+	pl->nunfiled -= ready;
+}
+
+/* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
+static void drain(struct js_pipe *pl, uint64_t cutoff)
+{
+	for (size_t i = 0; pl->spinner && i < pl->n; i++)
+		pop_rings(pl, &pl->cp[i]);
+	while (pl->nunfiled && pl->unfiled[0].start_ns + pl->unfiled[0].dur_ns <= cutoff) {
+		size_t before = pl->nunfiled;
+
+		file_marks(pl, cutoff);
+		if (pl->nunfiled == before)
+			break;
+	}
+	for (size_t i = 0; i < pl->n; i++)
+		attribute_ready(pl, &pl->cp[i], cutoff);
+	if (cutoff == UINT64_MAX)
+		return;
+	pl->run->done_ns = cutoff;
+	for (size_t i = 0; i < pl->run->ncpus; i++) {
+		struct js_cpu_result *r = &pl->run->cpus[i];
+
+		if (r->started)
+			r->done_ns = JS_MAX(r->done_ns, cutoff);
+	}
+}
+
+bool pipe_push(struct js_pipe *pl, const struct js_gap *g, const char *label)
+{
+	int idx = g->cpu < JS_CPUS_MAX ? pl->cpu_index[g->cpu] : -1;
+
+	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY && pl->n > 1) {
+		if (pl->nunfiled == LANE_CAP)
+			file_marks(pl, UINT64_MAX);     /* full: file the oldest now */
+		pl->unfiled[pl->nunfiled] = *g;
+		snprintf(pl->unfiled_label[pl->nunfiled], JS_LABEL_LEN, "%s", label ? label : "");
+		pl->nunfiled++;
+		return true;
+	}
+	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY) {
+		struct js_gap m = *g;
+		int res = mark_result(pl, &pl->cp[0]);
+
+		if (res < 0)
+			return false;
+		m.cpu = (uint32_t)pl->cp[0].cpu;
+		m.res = (uint32_t)res;
+		lane_put(pl, &pl->cp[0], &m, label);
+		return true;
+	}
+	if (idx < 0 || g->source == JS_SRC_SAMPLER || !pl->cp[idx].lane[g->source].on)
+		return false;
+	lane_put(pl, &pl->cp[idx], g, label);
+	return true;
+}
+
+int pipe_result(struct js_pipe *pl, enum js_source src, int cpu)
+{
+	int i = run_add_result(pl->run, src, cpu, pl->p->cfg.top);
+	struct js_cpu_result *r;
+
+	if (i < 0)
+		return i;
+	r = &pl->run->cpus[i];
+	r->cgroups = pl->run->cgroups;
+	if (pl->window_start && result_cpu_start(r, pl->window_start, &pl->run->cfg))
+		js_warn("%s: cannot allocate the per-second and arrival models",
+			js_source_name(src));
+	return i;
+}
+
+struct js_run *pipe_run(struct js_pipe *pl)
+{
+	return pl->run;
+}
+
+const struct js_params *pipe_params(const struct js_pipe *pl)
+{
+	return pl->p;
+}
+
+struct js_probes *pipe_probes(struct js_pipe *pl)
+{
+	return pl->probes;
+}
+
+bool pipe_watched(const struct js_pipe *pl, uint32_t cpu)
+{
+	return cpu < JS_CPUS_MAX && pl->cpu_index[cpu] >= 0;
+}
+
+uint64_t pipe_window_start(const struct js_pipe *pl)
+{
+	return pl->window_start;
 }
 
 /* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
-static void tick_outputs(struct pipeline *pl, uint64_t done_ns)
+static void tick_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		if (pl->outs->v[i].on_tick && !pl->outs->v[i].err)
 			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
 }
 
-static void progress(struct pipeline *pl, uint64_t now, bool final)
+static void progress(struct js_pipe *pl, uint64_t now, bool final)
 {
 	char w[32], line[256];
 	uint64_t gaps = 0, worst = 0;
 	double el = (double)(now - pl->run->start_mono_ns) / 1e9;
 
-	for (size_t i = 0; i < pl->n; i++) {
-		gaps += pl->cp[i].res->gap_count;
-		worst = JS_MAX(worst, (uint64_t)hist_max(&pl->cp[i].res->hist));
+	for (size_t i = 0; i < pl->run->ncpus; i++) {
+		gaps += pl->run->cpus[i].gap_count;
+		worst = JS_MAX(worst, (uint64_t)hist_max(&pl->run->cpus[i].hist));
 	}
 	if (pl->p->cfg.duration_ns)
 		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->cfg.duration_ns / 1e9);
 	else
 		snprintf(line, sizeof(line), "%5.1f s", el);
-	fprintf(stderr, "\r[%s] %zu CPU%s: %llu gaps, worst %s   %s", line, pl->n,
-		pl->n > 1 ? "s" : "", (unsigned long long)gaps, js_fmt_ns(w, sizeof(w), worst),
-		final ? "\n" : "");
+	fprintf(stderr, "\r[%s] %zu CPU%s: %llu %s, worst %s   %s", line, pl->n,
+		pl->n > 1 ? "s" : "", (unsigned long long)gaps,
+		pl->spinner || pl->p->follow_pid || pl->p->nfollow_tids ? "gaps" : "marks",
+		js_fmt_ns(w, sizeof(w), worst), final ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -275,9 +572,9 @@ static void progress(struct pipeline *pl, uint64_t now, bool final)
  * blocks are then carved from memory that is already there (locked), so memory stays flat
  * after start.
  */
-static void heap_reserve(void)
+static void heap_reserve(size_t evcap)
 {
-	size_t bytes = (size_t)EV_WINDOW_CAP * (sizeof(struct js_event) + 256) + (2u << 20);
+	size_t bytes = evcap * (sizeof(struct js_event) + 256) + (2u << 20);
 	char *p = malloc(bytes);
 
 	if (p) {
@@ -287,7 +584,13 @@ static void heap_reserve(void)
 	}
 }
 
-static int setup(struct pipeline *pl)
+/* evcap - the events kept per CPU: seconds of them when a source's gaps come late */
+static size_t evcap(const struct js_pipe *pl)
+{
+	return pl->spinner ? EV_WINDOW_CAP : EV_KEEP_CAP;
+}
+
+static int setup(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	struct js_run *run = pl->run;
@@ -295,53 +598,89 @@ static int setup(struct pipeline *pl)
 	for (int i = 0; i < JS_CPUS_MAX; i++)
 		pl->cpu_index[i] = -1;
 	pl->n = p->cfg.ncpus;
+	pl->spinner = params_spinner(p);
 	pl->cp = calloc(pl->n, sizeof(*pl->cp));
-	run->cpus = calloc(pl->n, sizeof(*run->cpus));
-	run->ncpus = pl->n;
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		pl->outs_want_events |= pl->outs->v[i].wants_events;
 	/* only outputs that draw the events (--trace) need a copy of a gap's events */
 	if (pl->outs_want_events)
-		pl->evscratch = malloc(EV_WINDOW_CAP * sizeof(*pl->evscratch));
-	if (!pl->cp || !run->cpus || !pl->raw || (pl->outs_want_events && !pl->evscratch))
+		pl->evscratch = malloc(evcap(pl) * sizeof(*pl->evscratch));
+	if (!pl->cp || !pl->raw || (pl->outs_want_events && !pl->evscratch))
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
-		int err;
 
-		pl->cpu_index[p->cfg.cpus[i]] = (int)i;
-		c->res = &run->cpus[i];
-		err = result_cpu_init(c->res, p->cfg.cpus[i], p->cfg.top);
-		if (err)
-			return err;
+		c->cpu = p->cfg.cpus[i];
+		c->res = c->mark_res = -1;
+		pl->cpu_index[c->cpu] = (int)i;
+		if (pl->spinner) {
+			c->res = run_add_result(run, JS_SRC_SAMPLER, c->cpu, p->cfg.top);
+			if (c->res < 0)
+				return c->res;
+		}
+		c->lane[JS_SRC_SAMPLER].on = pl->spinner;
+		c->lane[JS_SRC_THREAD].on = p->follow_pid || p->nfollow_tids;
+		c->lane[JS_SRC_MARK].on = p->marks_path != NULL;
 	}
 	return 0;
 }
 
-/* setup_buffers - the per-CPU gap, record, event and steal buffers */
-static int setup_buffers(struct pipeline *pl)
+/* setup_buffers - the per-CPU gap, record, event and steal buffers, and the sources' */
+static int setup_buffers(struct js_pipe *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
-		c->pend = malloc(PEND_CAP * sizeof(*c->pend));
-		c->recs = malloc(POP_BATCH * sizeof(*c->recs));   /* one batch at a time */
-		c->ev = malloc(EV_WINDOW_CAP * sizeof(*c->ev));
-		if (!c->pend || !c->recs || !c->ev || steal_log_init(&c->steal, READINGS_CAP))
+		c->evcap = evcap(pl);
+		c->ev = malloc(c->evcap * sizeof(*c->ev));
+		if (!c->ev)
 			return -ENOMEM;
+		for (int k = 0; k < JS_SRC_MAX; k++) {
+			struct lane *l = &c->lane[k];
+
+			if (!l->on)
+				continue;
+			l->cap = k == JS_SRC_SAMPLER ? PEND_CAP : LANE_CAP;
+			l->pend = malloc(l->cap * sizeof(*l->pend));
+			l->recs = malloc(POP_BATCH * sizeof(*l->recs));   /* one batch at a time */
+			if (k != JS_SRC_SAMPLER)
+				l->label = malloc(l->cap * sizeof(*l->label));
+			if (!l->pend || !l->recs || (k != JS_SRC_SAMPLER && !l->label) ||
+			    steal_log_init(&l->steal, READINGS_CAP))
+				return -ENOMEM;
+		}
 	}
 	/* a run without end checks its limits per --budget-interval (js_budget.h) */
-	if (!pl->p->cfg.duration_ns && pl->p->budget.n)
-		return budget_iv_init(&pl->iv, pl->run);
+	if (!pl->p->cfg.duration_ns && pl->p->budget.n && budget_iv_init(&pl->iv, pl->run))
+		return -ENOMEM;
+	if (pl->spinner)
+		return 0;
+	pl->slice = malloc(evcap(pl) * sizeof(*pl->slice));
+	pl->unfiled = malloc(LANE_CAP * sizeof(*pl->unfiled));
+	pl->unfiled_label = malloc(LANE_CAP * sizeof(*pl->unfiled_label));
+	pl->filing = malloc(POP_BATCH * sizeof(*pl->filing));
+	pl->covered = malloc(POP_BATCH * sizeof(*pl->covered));
+	if (!pl->slice || !pl->unfiled || !pl->unfiled_label || !pl->filing || !pl->covered)
+		return -ENOMEM;
 	return 0;
 }
 
-static void open_probes(struct pipeline *pl)
+/* sampler_tgid - whose threads the probes treat as the measured ones: ours (the samplers)
+ * or the followed process's; none for marks alone (the application's own task intervals are
+ * told apart by the marks: correlate's rule) */
+static pid_t sampler_tgid(const struct js_params *p)
+{
+	if (params_spinner(p))
+		return getpid();
+	return p->follow_pid;
+}
+
+static void open_probes(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	struct probes_opts o = {
-		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = getpid(),
+		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = sampler_tgid(p),
 		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 	};
@@ -363,6 +702,9 @@ static void open_probes(struct pipeline *pl)
 		return;
 	}
 	pl->run->probes_on = true;
+	/* --tid: the followed threads are the measured ones (--pid: every one of the tgid) */
+	for (size_t i = 0; i < p->nfollow_tids; i++)
+		probes_add_sampler_tid(pl->probes, -1, p->follow_tids[i]);
 	/* once, for the correlator now and the outputs at the end (run_sym) */
 	if (ksyms_load(&pl->run->ksyms) < 0)
 		pl->run->ksyms = NULL;
@@ -372,12 +714,17 @@ static void open_probes(struct pipeline *pl)
 	pl->run->cgroups = cgroups_open(NULL);
 	pl->copts.cgname = cgroups_resolve_name;
 	pl->copts.cg_ctx = pl->run->cgroups;
-	pl->copts.self_cgroup = cgroups_self(pl->run->cgroups);
-	for (size_t i = 0; i < pl->n; i++)
-		pl->cp[i].res->cgroups = pl->run->cgroups;
+	/* the samplers' faults are in our cgroup; a followed application's in its own,
+	 * which its parts name as any task's */
+	pl->copts.self_cgroup = pl->spinner ? cgroups_self(pl->run->cgroups) : 0;
+	pl->copts.app = !pl->spinner;
+	pl->mopts = pl->copts;
+	pl->mopts.marked = true;
+	for (size_t i = 0; i < pl->run->ncpus; i++)
+		pl->run->cpus[i].cgroups = pl->run->cgroups;
 }
 
-static void open_smi(struct pipeline *pl)
+static void open_smi(struct js_pipe *pl)
 {
 	char why[128] = "";
 
@@ -385,7 +732,7 @@ static void open_smi(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
-		if (smi_open(c->res->cpu, &c->smi, why, sizeof(why)) == 0 &&
+		if (smi_open(c->cpu, &c->smi, why, sizeof(why)) == 0 &&
 		    smi_read(&c->smi, &c->smi_start) == 0) {
 			c->smi_ok = true;
 		} else {
@@ -416,7 +763,7 @@ static void exit_cost(struct js_cpu_result *r, const struct js_vmexit *v, double
 
 /* auto_threshold - --threshold auto: each CPU's choice from its trial (js_threshold.h); the
  * run takes the largest, so that no CPU overloads housekeeping, and tells a raised floor */
-static void auto_threshold(struct pipeline *pl)
+static void auto_threshold(struct js_pipe *pl)
 {
 	struct js_run_cfg *rc = &pl->run->cfg;
 	double max_rate = thr_auto_max_rate(pl->n, pl->p->ring_entries, DRAIN_PERIOD_NS);
@@ -450,7 +797,7 @@ static void auto_threshold(struct pipeline *pl)
 			  js_fmt_ns(b, sizeof(b), rc->threshold_ns), rc->thr_auto.raised_because);
 }
 
-static int start_samplers(struct pipeline *pl)
+static int start_samplers(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	uint64_t per_us = tsc_ns_to_cycles(&pl->cal.fit, 1000);
@@ -487,15 +834,18 @@ static int start_samplers(struct pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler *s = &pl->cp[i].s;
 		int err = sampler_wait_ready(s);
+		struct js_cpu_result *r;
 
 		if (err) {
 			js_err("%s", s->errmsg);
 			return err;
 		}
-		pl->cp[i].res->node = s->node;
-		pl->cp[i].res->loop_ns_min = s->loop_min_cycles * 1000.0 / per_us;
-		pl->cp[i].res->loop_ns_median = s->loop_median_cycles * 1000.0 / per_us;
-		exit_cost(pl->cp[i].res, &s->vmexit, 1000.0 / per_us);
+		r = &pl->run->cpus[pl->cp[i].res];
+
+		r->node = s->node;
+		r->loop_ns_min = s->loop_min_cycles * 1000.0 / per_us;
+		r->loop_ns_median = s->loop_median_cycles * 1000.0 / per_us;
+		exit_cost(r, &s->vmexit, 1000.0 / per_us);
 		if (pl->probes)
 			probes_add_sampler_tid(pl->probes, s->cfg.cpu, s->tid);
 	}
@@ -504,16 +854,22 @@ static int start_samplers(struct pipeline *pl)
 	return 0;
 }
 
-static bool all_done(struct pipeline *pl)
+/* measuring - the window is open: a sampler still measures; without samplers, until the
+ * duration, a stop signal, a failed output or a source that ended the run */
+static bool measuring(struct js_pipe *pl, uint64_t now)
 {
+	const uint64_t d = pl->p->cfg.duration_ns;
+
+	if (!pl->spinner)
+		return !pl->stop && (!d || now < pl->window_start + d);
 	for (size_t i = 0; i < pl->n; i++)
 		if (__atomic_load_n(&pl->cp[i].s.state, __ATOMIC_ACQUIRE) != SAMPLER_DONE)
-			return false;
-	return true;
+			return true;
+	return false;
 }
 
 /* stop_early - end the run now, as a stop signal would; why (if any) goes into the report */
-static void stop_early(struct pipeline *pl, const char *why)
+static void stop_early(struct js_pipe *pl, const char *why)
 {
 	__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
 	pl->run->interrupted = true;
@@ -523,7 +879,7 @@ static void stop_early(struct pipeline *pl, const char *why)
 
 /* check_outputs - a streaming output whose write failed stops the run (at once: what was
  * measured is reported, every other output is still written); flushed every FLUSH_PERIOD */
-static void check_outputs(struct pipeline *pl, bool flush)
+static void check_outputs(struct js_pipe *pl, bool flush)
 {
 	char why[JS_STOP_WHY_LEN];
 
@@ -531,8 +887,23 @@ static void check_outputs(struct pipeline *pl, bool flush)
 		stop_early(pl, why);
 }
 
-/* measure - the drain loop, from go until every sampler is done */
-static void measure(struct pipeline *pl)
+/* open_window - the sources' results measure from start_ns (the samplers' from their own
+ * start, after the warm-up) */
+static void open_window(struct js_pipe *pl, uint64_t start_ns)
+{
+	pl->window_start = start_ns;
+	pl->now = start_ns;
+	for (size_t i = 0; i < pl->run->ncpus; i++) {
+		struct js_cpu_result *r = &pl->run->cpus[i];
+
+		if (r->source != JS_SRC_SAMPLER && !r->started &&
+		    result_cpu_start(r, start_ns, &pl->run->cfg))
+			js_warn("cannot allocate the per-second and arrival models");
+	}
+}
+
+/* measure - the drain loop, from go until every sampler is done (or the window closes) */
+static void measure(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	bool show = !p->quiet && !p->no_progress && isatty(2);
@@ -550,23 +921,27 @@ static void measure(struct pipeline *pl)
 	if (js_stop_requested)
 		stop_early(pl, NULL);   /* stopped while setting up: an empty window */
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
+	open_window(pl, pl->run->start_mono_ns);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
 	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
 	next_budget = pl->run->start_mono_ns + budget_ns;
-	while (!all_done(pl)) {
+	while (measuring(pl, js_mono_ns())) {
 		sleep_ns(DRAIN_PERIOD_NS);
 		if (js_stop_requested && !pl->stop)
 			stop_early(pl, NULL);
-		now = js_mono_ns();
+		now = pl->now = js_mono_ns();
 		if (pl->probes)
 			probes_consume(pl->probes, on_event, pl);
+		for (size_t i = 0; i < pl->nsrc; i++)
+			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
+				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);   /* ended */
 		if (now >= next_fit) {
 			tsc_cal_add(&pl->cal, tsc_pair_read(32));
 			tsc_cal_refit(&pl->cal);
 			next_fit = now + FIT_PERIOD_NS;
 		}
-		for (size_t i = 0; i < pl->n; i++)
+		for (size_t i = 0; pl->spinner && i < pl->n; i++)
 			sampler_hook_tick(&pl->cp[i].s, pl->run);	/* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
 		if (js_reopen_requested) {
@@ -588,8 +963,9 @@ static void measure(struct pipeline *pl)
 			next_progress += 1000000000ull;
 		}
 	}
+	pl->window_end = js_mono_ns();
 	if (show)
-		progress(pl, js_mono_ns(), true);
+		progress(pl, pl->window_end, true);
 }
 
 static int prog_cost_cmp(const void *pa, const void *pb)
@@ -623,16 +999,63 @@ static void probe_cost(struct js_run *run, const struct probes_stats *st)
 	qsort(run->probe_progs, run->nprobe_progs, sizeof(run->probe_progs[0]), prog_cost_cmp);
 }
 
+/* finish_results - close every result: a sampler's where it stopped measuring, a thread's
+ * where it exited or the window closed, the marks' where the window closed; a CPU's SMI
+ * count goes to its sampler's or marks' gaps (a thread's gaps end at tracepoints, inside
+ * which an SMI does not fall) */
+static void finish_results(struct js_pipe *pl)
+{
+	struct js_run *run = pl->run;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		struct cpu_pipe *c = &pl->cp[i];
+		uint64_t smi = 0, smi_end;
+
+		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
+			smi = smi_end - c->smi_start;
+		if (c->res >= 0) {
+			struct js_cpu_end end = {
+				.end_ns = tsc_to_ns(&run->fit, c->s.end_tsc),
+				.iterations = c->s.iterations, .dropped = c->s.dropped, .smi = smi,
+			};
+
+			if (!run->cpus[c->res].started)
+				start_result(pl, c);
+			result_cpu_finish(&run->cpus[c->res], &end);
+		}
+		if (c->mark_res >= 0)
+			result_cpu_finish(&run->cpus[c->mark_res],
+					  &(struct js_cpu_end){ .end_ns = pl->window_end, .smi = smi });
+		run->probe_evicted += c->ev_evicted;
+		if (c->ev_evicted)
+			js_warn("CPU %d: %llu events evicted before their gap was seen", c->cpu,
+				(unsigned long long)c->ev_evicted);
+	}
+	for (size_t i = 0; i < run->ncpus; i++) {
+		struct js_cpu_result *r = &run->cpus[i];
+
+		if (r->source != JS_SRC_THREAD)
+			continue;
+		if (!r->started)
+			result_cpu_start(r, pl->window_start, &run->cfg);
+		result_cpu_finish(r, &(struct js_cpu_end){
+			.end_ns = r->ts.exited && r->ts.exit_ns ? JS_MIN(r->ts.exit_ns, pl->window_end) :
+				  pl->window_end });
+	}
+}
+
 /* finish - detach, last consume, attribute everything left, fill the result */
-static void finish(struct pipeline *pl)
+static void finish(struct js_pipe *pl)
 {
 	struct js_run *run = pl->run;
 	struct probes_stats st;
 
-	for (size_t i = 0; i < pl->n; i++) {
+	for (size_t i = 0; pl->spinner && i < pl->n; i++) {
 		sampler_join(&pl->cp[i].s);
 		sampler_hook_end(&pl->cp[i].s, run);	/* --test-hook only */
 	}
+	for (size_t i = 0; i < pl->nsrc; i++)
+		pl->src[i].stop(pl->src[i].ctx, pl, pl->window_end);
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
@@ -645,51 +1068,77 @@ static void finish(struct pipeline *pl)
 	tsc_cal_add(&pl->cal, tsc_pair_read(64));
 	tsc_cal_refit(&pl->cal);
 	run->fit = pl->cal.fit;
+	pl->now = UINT64_MAX;
 	drain(pl, UINT64_MAX);
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
-	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
-		struct js_cpu_end end = {
-			.end_ns = tsc_to_ns(&run->fit, c->s.end_tsc),
-			.iterations = c->s.iterations, .dropped = c->s.dropped,
-		};
-		uint64_t smi_end;
-
-		if (!c->res->started)
-			start_result(pl, c);
-		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
-			end.smi = smi_end - c->smi_start;
-		result_cpu_finish(c->res, &end);
-		run->probe_evicted += c->ev_evicted;
-		if (c->ev_evicted)
-			js_warn("CPU %d: %llu events evicted before their gap was seen",
-				c->res->cpu, (unsigned long long)c->ev_evicted);
-	}
+	finish_results(pl);
 }
 
-static void teardown(struct pipeline *pl)
+static void teardown(struct js_pipe *pl)
 {
+	for (size_t i = 0; i < pl->nsrc; i++)
+		pl->src[i].destroy(pl->src[i].ctx);
 	probes_destroy(pl->probes);
 	for (size_t i = 0; pl->cp && i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
 		if (c->smi_ok)
 			smi_close(&c->smi);
-		sampler_free(&c->s);
-		free(c->pend);
-		free(c->recs);
+		if (pl->spinner)
+			sampler_free(&c->s);
 		free(c->ev);
-		steal_log_free(&c->steal);
+		for (int k = 0; k < JS_SRC_MAX; k++) {
+			free(c->lane[k].pend);
+			free(c->lane[k].label);
+			free(c->lane[k].recs);
+			steal_log_free(&c->lane[k].steal);
+		}
 	}
 	free(pl->cp);
 	free(pl->raw);
 	free(pl->evscratch);
+	free(pl->slice);
+	free(pl->unfiled);
+	free(pl->unfiled_label);
+	free(pl->filing);
+	free(pl->covered);
 	budget_iv_free(&pl->iv);
+}
+
+/* open_sources - the gap sources the parameters ask for; < 0 after one line */
+static int open_sources(struct js_pipe *pl)
+{
+	const struct js_params *p = pl->p;
+	int err = 0;
+
+	if (p->follow_pid || p->nfollow_tids) {
+		err = threads_source_open(&pl->src[pl->nsrc], pl);
+		if (!err)
+			pl->nsrc++;
+	}
+	if (!err && p->marks_path) {
+		err = marks_source_open(&pl->src[pl->nsrc], pl);
+		if (!err)
+			pl->nsrc++;
+	}
+	return err;
+}
+
+/* start_sources - once the probes are attached; < 0 after one line */
+static int start_sources(struct js_pipe *pl)
+{
+	for (size_t i = 0; i < pl->nsrc; i++) {
+		int err = pl->src[i].start ? pl->src[i].start(pl->src[i].ctx, pl) : 0;
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs)
 {
-	struct pipeline pl = { .run = run, .p = p, .outs = outs };
+	struct js_pipe pl = { .run = run, .p = p, .outs = outs };
 	int err;
 
 	run->cfg = p->cfg;
@@ -701,6 +1150,14 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	/* pairs spread over the set-up time give the first fit its span */
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	open_probes(&pl);
+	if (!pl.spinner && !pl.probes && (p->follow_pid || p->nfollow_tids)) {
+		js_err("--pid and --tid need the eBPF probes (%s)", run->probes_why);
+		err = -ENOTSUP;
+		goto out;
+	}
+	err = open_sources(&pl);
+	if (err)
+		goto out;
 	open_smi(&pl);
 	/* loading the probes parsed the kernel's BTF: give that back before sampling (a trim
 	 * later would IPI the measured CPUs), then reserve what attribution will need */
@@ -711,7 +1168,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		js_err("cannot allocate the measurement's buffers: %s", strerror(-err));
 		goto out;
 	}
-	heap_reserve();
+	heap_reserve(evcap(&pl));
 	sleep_ns(50000000ull);
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
 	err = tsc_cal_refit(&pl.cal);
@@ -721,7 +1178,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	/* what reading each clock costs bounds every figure (measured here, on housekeeping) */
 	clockcost_measure(&run->clock, pl.cal.fit.hz);
-	err = start_samplers(&pl);
+	err = pl.spinner ? start_samplers(&pl) : 0;
 	if (err)
 		goto out_stop;
 	/* attach before sampling starts: attaching sends IPIs to every CPU; not after a stop */
@@ -738,6 +1195,12 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		run->probes_on = false;
 	} else if (pl.probes) {
 		pl.attached_at = js_mono_ns();
+	}
+	/* a source attaches its own programs now too (the threads'); it may refuse */
+	err = start_sources(&pl);
+	if (err)
+		goto out_stop;
+	if (pl.probes) {
 		/* attaching kept this CPU busy (text poking IPIs every CPU): tasks woken meanwhile
 		 * (the RCU kthread, kworkers) were placed on a measured CPU and wait there. Asleep,
 		 * this CPU goes idle and the scheduler pulls them over, with a reschedule IPI to the
@@ -754,7 +1217,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	goto out;
 out_stop:
 	__atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);
-	for (size_t i = 0; i < pl.n; i++)
+	for (size_t i = 0; pl.spinner && i < pl.n; i++)
 		sampler_join(&pl.cp[i].s);
 out:
 	teardown(&pl);

@@ -24,12 +24,74 @@
 #include "js_preflight.h"
 #include "js_sampler.h"
 #include "js_sysfs.h"
+#include "js_tasks.h"
 #include "js_util.h"
 
-/* preflight_cpus - measured CPUs online and allowed; housekeeping left over */
+/* follow_cpus - --pid/--tid without --cpu: the CPUs the followed threads may run on (the
+ * probes record the events there) */
+static int follow_cpus(struct js_params *p, const struct js_cpuset *online)
+{
+	int tids[JS_FOLLOW_TIDS_MAX * 16];
+	struct js_cpuset set;
+	int n = p->follow_pid ? process_threads(p->follow_pid, tids, ARRAY_SIZE(tids)) :
+		(int)p->nfollow_tids;
+
+	cpuset_zero(&set);
+	for (int i = 0; i < n && i < (int)ARRAY_SIZE(tids); i++)
+		task_cpus_or(p->follow_pid ? tids[i] : p->follow_tids[i], &set);
+	cpuset_and(&set, online);
+	for (int c = cpuset_next(&set, 0); c >= 0; c = cpuset_next(&set, c + 1))
+		p->cfg.cpus[p->cfg.ncpus++] = c;
+	if (!p->cfg.ncpus) {
+		js_err("the followed threads may run on no online CPU");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* preflight_follow - --pid and --tid name tasks that exist (not us): one line and -EINVAL
+ * if not; a --pid naming a thread follows its whole process */
+static int preflight_follow(struct js_params *p)
+{
+	char comm[JS_COMM_MAX];
+	int tgid;
+
+	if (p->follow_pid) {
+		if (task_status(p->follow_pid, &tgid, comm, sizeof(comm))) {
+			js_err("--pid %d: no such process", p->follow_pid);
+			return -EINVAL;
+		}
+		if (tgid != p->follow_pid) {
+			js_notice("%d is a thread of process %d (%s): following every thread of %d "
+				  "(--tid %d follows that one alone)", p->follow_pid, tgid, comm,
+				  tgid, p->follow_pid);
+			p->follow_pid = tgid;
+		}
+		if (tgid == getpid()) {
+			js_err("--pid %d: that is jitterscope itself", tgid);
+			return -EINVAL;
+		}
+	}
+	for (size_t i = 0; i < p->nfollow_tids; i++) {
+		if (task_status(p->follow_tids[i], &tgid, comm, sizeof(comm))) {
+			js_err("--tid %d: no such thread", p->follow_tids[i]);
+			return -EINVAL;
+		}
+		if (tgid == getpid()) {
+			js_err("--tid %d: that is a thread of jitterscope itself", p->follow_tids[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* preflight_cpus - measured CPUs online and allowed; housekeeping left over. Without a
+ * sampler (--pid, --tid, --marks) the watched CPUs need only be online, and housekeeping may
+ * share them (nothing spins there) */
 int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 {
 	struct js_cpuset online, allowed, hk;
+	bool spinner = params_spinner(p);
 	cpu_set_t aff;
 
 	if (cpus_online(&online)) {
@@ -44,6 +106,10 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &aff))
 			cpuset_set(&allowed, c);
+	if (preflight_follow(p))
+		return -EINVAL;
+	if (!p->cfg.ncpus && (p->follow_pid || p->nfollow_tids) && follow_cpus(p, &online))
+		return -EINVAL;
 	if (!p->cfg.ncpus && cpus_default(&online, &allowed, p->cfg.cpus, &p->cfg.ncpus))
 		return -EINVAL;
 	for (size_t i = 0; i < p->cfg.ncpus; i++) {
@@ -52,7 +118,7 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 			       p->cfg.cpus[i]);
 			return -EINVAL;
 		}
-		if (!cpuset_isset(&allowed, p->cfg.cpus[i])) {
+		if (spinner && !cpuset_isset(&allowed, p->cfg.cpus[i])) {
 			js_err("CPU %d is not in this process's allowed CPUs (cpuset/taskset)",
 			       p->cfg.cpus[i]);
 			return -EINVAL;
@@ -74,6 +140,12 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 		cpuset_and(&hk, &online);
 		for (size_t i = 0; i < p->cfg.ncpus; i++)
 			cpuset_clear(&hk, p->cfg.cpus[i]);
+		if (!spinner && cpuset_empty(&hk)) {
+			/* nothing spins: the observer shares the watched CPUs (its own work
+			 * there is then a cause like any task's) */
+			hk = allowed;
+			cpuset_and(&hk, &online);
+		}
 		for (int c = cpuset_next(&hk, 0); c >= 0; c = cpuset_next(&hk, c + 1))
 			p->cfg.hk[p->cfg.nhk++] = c;
 	}

@@ -6,10 +6,12 @@
  * result_cpu_finish when it is done.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "js_correlate.h"
+#include "js_json.h"
 #include "js_ksyms.h"
 #include "js_result.h"
 #include "js_util.h"
@@ -22,6 +24,118 @@ const struct js_pct js_pcts[] = {
 	{ 99.99, "p9999_ns", "p99.99" },
 };
 const size_t js_npcts = ARRAY_SIZE(js_pcts);
+
+static const char *const source_names[JS_SRC_MAX] = {
+	[JS_SRC_SAMPLER] = "sampler",
+	[JS_SRC_THREAD] = "thread",
+	[JS_SRC_MARK] = "mark",
+};
+
+const char *const js_result_array[JS_SRC_MAX] = {
+	[JS_SRC_SAMPLER] = "cpus", [JS_SRC_THREAD] = "threads", [JS_SRC_MARK] = "marks",
+};
+
+const char *js_source_name(enum js_source s)
+{
+	return (unsigned)s < JS_SRC_MAX ? source_names[s] : "?";
+}
+
+int js_source_from_name(const char *name)
+{
+	return js_name_index(source_names, JS_SRC_MAX, name);
+}
+
+static const char *const gap_kind_names[JS_GAP_KIND_MAX] = {
+	[JS_GAP_NONE] = "",
+	[JS_GAP_PREEMPTED] = "preempted",
+	[JS_GAP_INTERRUPTED] = "interrupted",
+	[JS_GAP_BLOCKED] = "blocked",
+};
+
+const char *js_gap_kind_name(enum js_gap_kind k)
+{
+	return (unsigned)k < JS_GAP_KIND_MAX ? gap_kind_names[k] : "";
+}
+
+int js_gap_kind_from_name(const char *name)
+{
+	return name && *name ? js_name_index(gap_kind_names, JS_GAP_KIND_MAX, name) : -1;
+}
+
+const char *result_label(const struct js_cpu_result *r, char *buf, size_t len)
+{
+	switch (r->source) {
+	case JS_SRC_THREAD:
+		snprintf(buf, len, "thread %s", r->name);
+		break;
+	case JS_SRC_MARK:
+		snprintf(buf, len, "marks on CPU %d", r->cpu);
+		break;
+	default:
+		snprintf(buf, len, "CPU %d", r->cpu);
+	}
+	return buf;
+}
+
+const char *result_key(const struct js_cpu_result *r, char *buf, size_t len)
+{
+	switch (r->source) {
+	case JS_SRC_THREAD:
+		snprintf(buf, len, "tid%u", r->tid);
+		break;
+	case JS_SRC_MARK:
+		snprintf(buf, len, "mark%d", r->cpu);
+		break;
+	default:
+		snprintf(buf, len, "cpu%d", r->cpu);
+	}
+	return buf;
+}
+
+void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g)
+{
+	json_str(j, "source", js_source_name(g->gap.source));
+	if (g->gap.source == JS_SRC_THREAD) {
+		json_str(j, "thread", g->label);
+		json_str(j, "kind", js_gap_kind_name(g->gap.kind));
+		if (g->gap.cpu_in)
+			json_u64(j, "resumed_on_cpu", g->gap.cpu_in - 1u);
+		else
+			json_null(j, "resumed_on_cpu");
+	} else if (g->gap.source == JS_SRC_MARK) {
+		json_u64(j, "line", g->gap.id);
+		json_str(j, "label", g->label);
+	}
+}
+
+int run_add_result(struct js_run *run, enum js_source src, int cpu, unsigned top)
+{
+	int err;
+
+	if (run->ncpus == run->cap) {
+		size_t cap = run->cap ? 2 * run->cap : 4;
+		struct js_cpu_result *v = realloc(run->cpus, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		run->cpus = v;
+		run->cap = cap;
+	}
+	err = result_cpu_init(&run->cpus[run->ncpus], cpu, top);
+	if (err)
+		return err;
+	run->cpus[run->ncpus].source = src;
+	return (int)run->ncpus++;
+}
+
+size_t run_count(const struct js_run *run, enum js_source src)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ncpus; i++)
+		n += run->cpus[i].source == src;
+	return n;
+}
 
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 {

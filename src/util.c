@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -91,6 +92,22 @@ int js_name_index(const char *const *names, size_t n, const char *name)
 		if (names[i] && !strcmp(names[i], name))
 			return (int)i;
 	return -1;
+}
+
+int js_grow(void *vp, size_t *n, size_t want, size_t size)
+{
+	void **v = vp;
+	char *p;
+
+	if (*v && *n >= want)
+		return 0;
+	p = realloc(*v, (want ? want : 1) * size);
+	if (!p)
+		return -ENOMEM;
+	memset(p + *n * size, 0, ((want ? want : 1) - *n) * size);
+	*v = p;
+	*n = want;
+	return 0;
 }
 
 uint64_t js_mono_ns(void)

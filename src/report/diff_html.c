@@ -126,12 +126,18 @@ static void cpu_section(FILE *fp, const struct js_diff_cpu *c)
 		{ &c->b->cb, c->tb_s > 0 ? 1 / c->tb_s : 1, "B" },
 	};
 
-	if (c->a->cpu == c->b->cpu)
-		fprintf(fp, "<section class=\"cpu\" id=\"cpu%d\">\n<h2>CPU %d</h2>\n", c->a->cpu,
-			c->a->cpu);
-	else
-		fprintf(fp, "<section class=\"cpu\" id=\"cpu%d\">\n<h2>CPU %d (A) and CPU %d "
-			"(B)</h2>\n", c->a->cpu, c->a->cpu, c->b->cpu);
+	char key[JS_LABEL_LEN + 16], la[JS_LABEL_LEN + 16], lb[JS_LABEL_LEN + 16];
+
+	result_label(c->a, la, sizeof(la));
+	result_label(c->b, lb, sizeof(lb));
+	fprintf(fp, "<section class=\"cpu\" id=\"%s\">\n<h2>", result_key(c->a, key, sizeof(key)));
+	html_esc(fp, la);
+	if (strcmp(la, lb)) {
+		fputs(" (A) and ", fp);
+		html_esc(fp, lb);
+		fputs(" (B)", fp);
+	}
+	fputs("</h2>\n", fp);
 	fprintf(fp, "<p>A: %s measured, %" PRIu64 " gaps, %s lost; B: %s measured, %" PRIu64
 		" gaps, %s lost</p>\n", js_fmt_ns(x, sizeof(x), c->a->end_ns - c->a->start_ns),
 		c->a->gap_count, js_fmt_ns(u, sizeof(u), c->a->lost_ns),

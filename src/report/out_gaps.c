@@ -12,7 +12,7 @@
 #include "js_util.h"
 
 static const char csv_header[] = "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,"
-				 "unexplained_ns,entry_ns,entry_causes\n";
+				 "unexplained_ns,entry_ns,entry_causes,source,name\n";
 
 size_t csv_write_header(FILE *fp)
 {
@@ -69,7 +69,7 @@ static void put_field(struct sbuf *b, const char *s)
 /* the longest row: every cause with the longest detail and net, each field quoted whole
  * (causes and entry_causes) */
 #define CAUSES_MAX (JS_PARTS_MAX * (16 + JS_DETAIL_LEN + 22))
-#define ROW_MAX (160 + 2 * JS_DETAIL_LEN + 4 * CAUSES_MAX)
+#define ROW_MAX (180 + 2 * JS_DETAIL_LEN + 2 * JS_LABEL_LEN + 4 * CAUSES_MAX)
 
 /* put_causes - "class:detail=ns;..." of the parts, ns their net (entry false) or their
  * entry/exit (entry true: only the parts that have some) */
@@ -123,6 +123,10 @@ static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 	put_u64(&r, a->entry_ns);
 	put_mem(&r, ",", 1);
 	put_field(&r, ebuf);
+	put_mem(&r, ",", 1);
+	put_str(&r, js_source_name(g->gap.source));
+	put_mem(&r, ",", 1);
+	put_field(&r, g->label);
 	put_mem(&r, "\n", 1);
 	return r.n;
 }

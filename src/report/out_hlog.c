@@ -2,8 +2,10 @@
 /*
  * out_hlog.c - the --hlog output: an HdrHistogram interval log exactly as HdrHistogram
  * Java's HistogramLogWriter writes it (format 1.3; hlog.c formats the lines). Per interval
- * an untagged line (all CPUs), one Tag=cpuN line per CPU and one Tag=cpuN-arrivalX line per
- * CPU and arrival interval; a gap belongs to the interval its start falls in. Lines are
+ * an untagged line (every result), one tagged line per result (Tag=cpuN per measured CPU,
+ * Tag=tidN per followed thread, Tag=markN for the marks filed on CPU N) and one
+ * Tag=KEY-arrivalX line per result and arrival interval; a gap belongs to the interval its
+ * start falls in. Lines are
  * written 100 ms after their interval ends; nothing is allocated per gap. The format:
  * docs/OUTPUTS.md; the timing: docs/DESIGN.md, out_hlog.
  */
@@ -20,7 +22,7 @@
 
 #define HLOG_PEND_CAP 16384     /* gaps queued per CPU for intervals after the current one */
 #define HLOG_HOLD_NS 100000000ull   /* an interval is written this long after its end */
-#define HLOG_TAG_LEN 48
+#define HLOG_TAG_LEN (JS_LABEL_LEN + 48)
 #define HLOG_SLIVER_NS 1000000ull   /* a gapless tail shorter than this joins the last interval */
 
 struct hlog_pend {
@@ -51,17 +53,18 @@ struct hlog_out {
 	uint64_t arrival_ns[JS_MAX_ARRIVALS];   /* --arrival-interval: a tag each */
 	size_t narrivals;
 	uint64_t first;         /* index of the interval in progress */
-	struct hlog_cpu *c;
-	size_t nc;
-	int16_t map[JS_CPUS_MAX];   /* CPU number -> index in c, -1 */
+	struct hlog_cpu *c;     /* per result, in run->cpus' order (set up as they appear) */
+	size_t nc, cap;
 	struct js_hist all;     /* scratch: every CPU merged */
 	uint64_t late, forced, lines;
 	bool started, based, finished;
 	int err;
 };
 
+static bool grow(struct hlog_out *h);
+
 /* arrival_tag - "1s", "10ms", "100us", "1500ns": an exact, tag-safe interval name */
-static void arrival_tag(char *buf, size_t len, int cpu, uint64_t ns)
+static void arrival_tag(char *buf, size_t len, const char *key, uint64_t ns)
 {
 	static const struct { uint64_t div; const char *unit; } u[] = {
 		{ 1000000000ull, "s" }, { 1000000ull, "ms" }, { 1000ull, "us" }, { 1, "ns" },
@@ -70,7 +73,8 @@ static void arrival_tag(char *buf, size_t len, int cpu, uint64_t ns)
 
 	while (ns % u[i].div)
 		i++;
-	snprintf(buf, len, "cpu%d-arrival%" PRIu64 "%s", cpu, ns / u[i].div, u[i].unit);
+	snprintf(buf, len, "%.*s-arrival%" PRIu64 "%s", JS_LABEL_LEN, key, ns / u[i].div,
+		 u[i].unit);
 }
 
 static uint64_t iv_start(const struct hlog_out *h, uint64_t k)
@@ -197,8 +201,9 @@ static int write_header(struct hlog_out *h)
 	const struct js_thr_auto *a = &run->cfg.thr_auto;
 	char c[JS_HLOG_MAX_HEADER_LINE];
 
-	snprintf(c, sizeof(c), "Logged with jitterscope %s (gap durations in ns above %" PRIu64
-		 "%s, Tag=cpuN per CPU)", JS_VERSION, run->cfg.threshold_ns,
+	snprintf(c, sizeof(c), "Logged with jitterscope %s (gap ns above %" PRIu64
+		 "%s; Tag=cpuN per CPU, tidN per thread, markN marks)", JS_VERSION,
+		 run->cfg.threshold_ns,
 		 !run->cfg.threshold_auto ? "" : a->raised_because[0] ? " auto, raised" : " auto");
 	return hlog_write_header(h->fp, run->start_epoch_s +
 				 ((double)h->base_ns - (double)run->start_mono_ns) / 1e9, c);
@@ -251,11 +256,11 @@ static void hlog_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 
 	(void)ev;
 	(void)nev;
-	if (!h->started || h->err || g->gap.cpu >= JS_CPUS_MAX || h->map[g->gap.cpu] < 0)
+	if (!h->started || h->err || !grow(h) || g->gap.res >= h->nc)
 		return;
 	if (!ensure_base(h, true))
 		return;
-	c = &h->c[h->map[g->gap.cpu]];
+	c = &h->c[g->gap.res];
 	arr_open(h, c);
 	k = iv_of(h, g->gap.start_ns);
 	if (k < h->first)
@@ -284,7 +289,7 @@ static void hlog_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 	struct hlog_out *h = ctx;
 
 	(void)run;
-	if (!h->started || h->err || !ensure_base(h, false))
+	if (!h->started || h->err || !grow(h) || !ensure_base(h, false))
 		return;
 	if (iv_start(h, h->first + 1) + HLOG_HOLD_NS > now_ns)
 		return;
@@ -295,10 +300,10 @@ static void hlog_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 
 static int cpu_setup(struct hlog_out *h, struct hlog_cpu *c, size_t ri)
 {
-	int cpu = h->run->cpus[ri].cpu, err;
+	int err;
 
 	c->ri = ri;
-	snprintf(c->tag, sizeof(c->tag), "cpu%d", cpu);
+	result_key(&h->run->cpus[ri], c->tag, sizeof(c->tag));
 	err = hist_init(&c->cur, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
 	if (err)
 		return err;
@@ -316,30 +321,48 @@ static int cpu_setup(struct hlog_out *h, struct hlog_cpu *c, size_t ri)
 		if (err)
 			return err;
 		c->narr++;
-		arrival_tag(c->arr[i].tag, sizeof(c->arr[i].tag), cpu, h->arrival_ns[i]);
+		arrival_tag(c->arr[i].tag, sizeof(c->arr[i].tag), c->tag, h->arrival_ns[i]);
 	}
 	return 0;
+}
+
+/* grow - set up the results that appeared since (a thread's, the marks of a CPU); false
+ * when out of memory (the output has failed) */
+static bool grow(struct hlog_out *h)
+{
+	int err = 0;
+
+	while (!err && h->nc < h->run->ncpus) {
+		if (h->nc == h->cap) {
+			size_t cap = h->cap ? 2 * h->cap : 4;
+			struct hlog_cpu *v = realloc(h->c, cap * sizeof(*v));
+
+			if (!v) {
+				err = -ENOMEM;
+				break;
+			}
+			h->c = v;
+			h->cap = cap;
+		}
+		memset(&h->c[h->nc], 0, sizeof(h->c[h->nc]));
+		err = cpu_setup(h, &h->c[h->nc], h->nc);
+		h->nc++;        /* counted even when it failed: destroy frees what it holds */
+	}
+	if (err && !h->err)
+		h->err = err;
+	return !h->err;
 }
 
 static void hlog_run_start(void *ctx, const struct js_run *run)
 {
 	struct hlog_out *h = ctx;
-	int err = -ENOMEM;
+	int err;
 
 	h->run = run;
-	h->c = calloc(run->ncpus ? run->ncpus : 1, sizeof(*h->c));
-	if (!h->c)
-		goto out;
 	err = hist_init(&h->all, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG);
-	for (size_t i = 0; !err && i < run->ncpus; i++) {
-		err = cpu_setup(h, &h->c[i], i);
-		h->nc++;
-		if (!err && run->cpus[i].cpu >= 0 && run->cpus[i].cpu < JS_CPUS_MAX)
-			h->map[run->cpus[i].cpu] = (int16_t)i;
-	}
-out:
 	if (err)
 		h->err = err;
+	grow(h);
 	h->started = true;
 }
 
@@ -380,7 +403,7 @@ static int hlog_finish(void *ctx, const struct js_run *run)
 
 	if (!h->started)
 		hlog_run_start(h, run);
-	if (h->finished || h->err)
+	if (h->finished || h->err || !grow(h))
 		goto out;
 	h->finished = true;
 	if (!ensure_base(h, true))
@@ -439,7 +462,6 @@ int out_hlog_new(struct js_output *out, const char *path, const struct js_params
 		h->narrivals = p->cfg.narrivals;
 		memcpy(h->arrival_ns, p->cfg.arrival_ns, sizeof(h->arrival_ns));
 	}
-	memset(h->map, 0xff, sizeof(h->map));
 	h->fp = output_file_open(path, "hlog");
 	if (!h->fp) {
 		free(h);

@@ -44,7 +44,8 @@ struct html_cpu {
 
 struct html_out {
 	FILE *fp;
-	struct html_cpu *cpus;
+	const struct js_run *run;
+	struct html_cpu *cpus;  /* per result, in run->cpus' order (set up as they appear) */
 	size_t ncpus;
 	uint64_t rng;
 	enum js_by by;          /* --by: the cause table's sources */
@@ -75,6 +76,29 @@ static bool pt_shorter(const void *a, const void *b)
 	return ((const struct pt *)a)->dur_ns < ((const struct pt *)b)->dur_ns;
 }
 
+/* grow - the points of the results that appeared since (threads, marks); false when out of
+ * memory (the output has failed) */
+static bool grow(struct html_out *h)
+{
+	size_t n = h->run ? h->run->ncpus : 0, i = h->ncpus;
+
+	if (h->err || i >= n)
+		return !h->err;
+	if (js_grow(&h->cpus, &h->ncpus, n, sizeof(*h->cpus))) {
+		h->err = -ENOMEM;
+		return false;
+	}
+	for (; i < n; i++) {
+		struct html_cpu *c = &h->cpus[i];
+
+		c->cpu = h->run->cpus[i].cpu;
+		c->sample = malloc(HTML_SAMPLE * sizeof(struct pt));
+		if (topn_init(&c->worst, HTML_WORST, sizeof(struct pt), pt_shorter) || !c->sample)
+			h->err = -ENOMEM;
+	}
+	return !h->err;
+}
+
 static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
 			size_t nev)
 {
@@ -84,13 +108,9 @@ static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 
 	(void)ev;
 	(void)nev;
-	if (h->err)
+	if (!grow(h) || g->gap.res >= h->ncpus)
 		return;
-	for (size_t i = 0; i < h->ncpus; i++)
-		if (h->cpus[i].cpu == (int)g->gap.cpu)
-			c = &h->cpus[i];
-	if (!c)
-		return;
+	c = &h->cpus[g->gap.res];
 	c->seen++;
 	topn_offer(&c->worst, &p);
 	if (c->nsample < HTML_SAMPLE) {
@@ -107,19 +127,8 @@ static void html_run_start(void *ctx, const struct js_run *run)
 {
 	struct html_out *h = ctx;
 
-	h->cpus = calloc(run->ncpus ? run->ncpus : 1, sizeof(*h->cpus));
-	if (!h->cpus) {
-		h->err = -ENOMEM;
-		return;
-	}
-	h->ncpus = run->ncpus;
-	for (size_t i = 0; i < h->ncpus; i++) {
-		h->cpus[i].cpu = run->cpus[i].cpu;
-		h->cpus[i].sample = malloc(HTML_SAMPLE * sizeof(struct pt));
-		if (topn_init(&h->cpus[i].worst, HTML_WORST, sizeof(struct pt), pt_shorter) ||
-		    !h->cpus[i].sample)
-			h->err = -ENOMEM;
-	}
+	h->run = run;
+	grow(h);
 }
 
 /* ---- page parts ---- */
@@ -404,7 +413,10 @@ static void arrivals(FILE *fp, const struct js_cpu_result *r)
 static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run *run,
 			const struct html_cpu *c, const struct js_cpu_result *r)
 {
-	fprintf(fp, "<section class=\"cpu\" id=\"cpu%d\">\n<h2>CPU %d", r->cpu, r->cpu);
+	char key[JS_LABEL_LEN + 16], label[JS_LABEL_LEN + 16];
+
+	fprintf(fp, "<section class=\"cpu\" id=\"%s\">\n<h2>", result_key(r, key, sizeof(key)));
+	html_esc(fp, result_label(r, label, sizeof(label)));
 	if (r->node >= 0)
 		fprintf(fp, " (NUMA node %d)", r->node);
 	fputs("</h2>\n", fp);
@@ -536,7 +548,9 @@ static int html_finish(void *ctx, const struct js_run *run)
 {
 	struct html_out *h = ctx;
 
-	if (h->err)
+	if (!h->run)
+		h->run = run;
+	if (!grow(h))
 		return h->err;
 	page(h->fp, h, run);
 	return output_file_flush(h->fp);

@@ -360,6 +360,38 @@ static void entry_exit(struct js_json *j, const struct js_entry *m)
 	json_obj_end(j);
 }
 
+/* thread - a followed thread's own figures (js_thread_stats) */
+static void thread(struct js_json *j, const struct js_cpu_result *r)
+{
+	const struct js_thread_stats *t = &r->ts;
+
+	json_u64(j, "tid", r->tid);
+	json_str(j, "thread", r->name);
+	json_obj_begin(j, "thread_stats");
+	json_u64(j, "syscalls", t->syscalls);
+	json_u64(j, "syscall_ns", t->syscall_ns);
+	json_u64(j, "sleeps", t->sleeps);
+	json_u64(j, "sleep_ns", t->sleep_ns);
+	json_u64(j, "yields", t->yields);
+	json_u64(j, "preempted", t->preempted);
+	json_u64(j, "preempted_ns", t->preempted_ns);
+	json_u64(j, "interrupted", t->interrupted);
+	json_u64(j, "interrupted_ns", t->interrupted_ns);
+	json_u64(j, "blocked", t->blocked);
+	json_u64(j, "blocked_ns", t->blocked_ns);
+	json_u64(j, "faults", t->faults);
+	json_u64(j, "migrations", t->migrations);
+	json_u64(j, "short_gaps", t->short_gaps);
+	json_u64(j, "short_ns", t->short_ns);
+	json_arr_begin(j, "ran_on");
+	for (int c = 0; c < 64; c++)
+		if (t->cpus_mask >> c & 1)
+			json_u64(j, NULL, (uint64_t)c);
+	json_arr_end(j);
+	json_bool(j, "exited", t->exited);
+	json_obj_end(j);
+}
+
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
@@ -367,6 +399,9 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 
 	json_obj_begin(j, NULL);
 	json_u64(j, "cpu", (uint64_t)r->cpu);
+	json_str(j, "source", js_source_name(r->source));
+	if (r->source == JS_SRC_THREAD)
+		thread(j, r);
 	json_i64(j, "node", r->node);
 	json_u64(j, "start_ns", r->start_ns);
 	json_u64(j, "end_ns", r->end_ns);
@@ -414,12 +449,69 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
 		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
 		json_u64(j, "events", recs[i].attr.nevents);
+		js_gap_write_json(j, &recs[i]);
 		js_attr_write_json(j, &recs[i].attr, run->cgroups);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
 	json_obj_end(j);
 	free(recs);
+}
+
+/* follow - --pid/--tid: what was followed; null when not */
+static void follow(struct js_json *j, const struct js_follow_info *f)
+{
+	if (!f->on) {
+		json_null(j, "follow");
+		return;
+	}
+	json_obj_begin(j, "follow");
+	if (f->pid)
+		json_u64(j, "pid", (uint64_t)f->pid);
+	else
+		json_null(j, "pid");
+	json_arr_begin(j, "tids");
+	for (size_t i = 0; i < f->ntids; i++)
+		json_u64(j, NULL, (uint64_t)f->tids[i]);
+	json_arr_end(j);
+	json_str(j, "comm", f->comm);
+	json_bool(j, "exited", f->exited);
+	if (f->exited)
+		json_u64(j, "exit_ns", f->exit_ns);
+	else
+		json_null(j, "exit_ns");
+	json_u64(j, "threads_seen", f->threads_seen);
+	json_u64(j, "threads_over", f->threads_over);
+	json_u64(j, "unwatched_gaps", f->unwatched_gaps);
+	json_u64(j, "lost", f->lost);
+	json_obj_end(j);
+}
+
+/* marks_file - --marks: what was read; null when not */
+static void marks_file(struct js_json *j, const struct js_marks_info *m)
+{
+	if (!m->on) {
+		json_null(j, "marks_file");
+		return;
+	}
+	json_obj_begin(j, "marks_file");
+	json_str(j, "path", m->path);
+	json_str(j, "type", m->fifo ? "fifo" : "file");
+	json_u64(j, "lines", m->lines);
+	json_u64(j, "marks", m->marks);
+	json_u64(j, "malformed", m->malformed);
+	json_u64(j, "late", m->late);
+	json_u64(j, "early", m->early);
+	json_u64(j, "truncated", m->truncated);
+	json_arr_begin(j, "malformed_lines");
+	for (size_t i = 0; i < m->nbad; i++) {
+		json_obj_begin(j, NULL);
+		json_u64(j, "line", m->bad[i].line);
+		json_str(j, "why", m->bad[i].why);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
 }
 
 void out_json_write(FILE *fp, const struct js_run *run)
@@ -458,10 +550,17 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_bool(&j, "countable", run->smi_countable);
 	json_str(&j, "why_not", run->smi_countable ? NULL : run->smi_why);
 	json_obj_end(&j);
-	json_arr_begin(&j, "cpus");
-	for (size_t i = 0; i < run->ncpus; i++)
-		cpu(&j, run, &run->cpus[i]);
-	json_arr_end(&j);
+	follow(&j, &run->follow);
+	marks_file(&j, &run->marks);
+	/* a file whose "cpus" are the samplers' alone, as before the other sources: a reader
+	 * that knows only "cpus" never takes a thread's or the marks' result for a CPU's */
+	for (int src = 0; src < JS_SRC_MAX; src++) {
+		json_arr_begin(&j, js_result_array[src]);
+		for (size_t i = 0; i < run->ncpus; i++)
+			if (run->cpus[i].source == (enum js_source)src)
+				cpu(&j, run, &run->cpus[i]);
+		json_arr_end(&j);
+	}
 	if (run->audited)
 		audit_write_json(&j, "audit", &run->audit);
 	if (run->have_deltas)

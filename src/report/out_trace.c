@@ -64,6 +64,9 @@ struct tr_slice {
 
 struct tr_cpu {
 	int cpu;
+	int id;                     /* its trace process: the CPU for a sampler's result, else
+	                             * JS_CPUS_MAX + its index (threads, marks) */
+	char key[JS_LABEL_LEN];     /* result_key(): "cpu1", "tid4242", "mark1" */
 	struct js_topn kept;        /* struct tr_gap: min-heap on (dur, later start) */
 	size_t used, budget;        /* events held (gaps + their events) and allowed */
 	struct tr_gap floor;        /* the longest gap left out so far (start, dur only) */
@@ -80,8 +83,12 @@ struct trace_out {
 	FILE *fp;
 	unsigned max_events;
 	uint64_t run_start_ns;
-	struct tr_cpu *cpus;
+	struct tr_cpu *cpus;        /* per result, in run->cpus' order (set up as they appear) */
 	size_t ncpus;
+	size_t shares;              /* the results the event budget is split into */
+	long rest;                  /* the events left for gaps after metadata and counters */
+	size_t cnt;                 /* counter events per result */
+	const struct js_run *live;  /* the run being watched (from run_start) */
 	struct js_event *scratch;   /* one gap's events while choosing what to keep */
 	size_t nscratch;
 	int err;                    /* out of memory while watching: reported by finish */
@@ -142,12 +149,12 @@ static bool may_keep(const struct tr_cpu *c, const struct tr_gap *g)
 	return c->budget && (!c->have_floor || gap_less(&c->floor, g));
 }
 
-static struct tr_cpu *cpu_of(struct trace_out *t, uint32_t cpu)
+static bool grow(struct trace_out *t);
+
+/* res_of - the trace state of result res (set up when it appeared), NULL if none */
+static struct tr_cpu *res_of(struct trace_out *t, uint32_t res)
 {
-	for (size_t i = 0; i < t->ncpus; i++)
-		if (t->cpus[i].cpu == (int)cpu)
-			return &t->cpus[i];
-	return NULL;
+	return grow(t) && res < t->ncpus ? &t->cpus[res] : NULL;
 }
 
 /* ev_track - the track an event goes on (its class's), -1 for kinds not drawn */
@@ -297,6 +304,7 @@ static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run
 	json_obj_begin(j, NULL);
 	json_u64(j, "gap_ns", g->gap.dur_ns);
 	json_u64(j, "start_ns", g->gap.start_ns);
+	js_gap_write_json(j, g);
 	js_attr_write_json(j, a, cg);
 	json_str(j, "story", story);
 	json_u64(j, "events", a->nevents);
@@ -392,7 +400,7 @@ static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 			 size_t nev)
 {
 	struct trace_out *t = ctx;
-	struct tr_cpu *c = cpu_of(t, g->gap.cpu);
+	struct tr_cpu *c = res_of(t, g->gap.res);
 	struct tr_gap key = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
 	size_t k;
 
@@ -410,40 +418,65 @@ static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 		t->err = -ENOMEM;
 }
 
-/* trace_run_start - size the per-CPU budgets now that the CPUs are known */
+/* setup - result i's state: its share of the event budget (a result beyond the shares gets
+ * none: its gaps are counted as left out) and its counter bins */
+static void setup(struct trace_out *t, struct tr_cpu *c, size_t i)
+{
+	const struct js_cpu_result *r = &t->live->cpus[i];
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = r->cpu;
+	c->id = r->source == JS_SRC_SAMPLER ? r->cpu : JS_CPUS_MAX + (int)i;
+	result_key(r, c->key, sizeof(c->key));
+	if (topn_init(&c->kept, 0, sizeof(struct tr_gap), kept_less))
+		t->err = -ENOMEM;
+	c->budget = t->rest > 0 && i < t->shares ? (size_t)t->rest / t->shares : 0;
+	c->bin_ns = TR_BIN_NS;
+	/* two series per bin, plus the closing sample at the end */
+	c->maxbins = i < t->shares && t->cnt >= 4 ? t->cnt / 2 - 1 : 0;
+	if (c->maxbins) {
+		c->bin_gaps = calloc(c->maxbins, sizeof(*c->bin_gaps));
+		c->bin_lost = calloc(c->maxbins, sizeof(*c->bin_lost));
+		if (!c->bin_gaps || !c->bin_lost)
+			t->err = -ENOMEM;
+	}
+}
+
+/* grow - set up the results that appeared since run_start (threads, marks); false when out
+ * of memory (the output has failed) */
+static bool grow(struct trace_out *t)
+{
+	size_t n = t->live ? t->live->ncpus : 0, i = t->ncpus;
+
+	if (t->err || i >= n)
+		return !t->err;
+	if (js_grow(&t->cpus, &t->ncpus, n, sizeof(*t->cpus))) {
+		t->err = -ENOMEM;
+		return false;
+	}
+	for (; i < n; i++)
+		setup(t, &t->cpus[i], i);
+	return !t->err;
+}
+
+/* TR_LATE_SHARES - shares kept for results that appear during the run (the threads started
+ * then, the CPUs marks are filed on) when the run follows threads or reads marks */
+#define TR_LATE_SHARES 4
+
+/* trace_run_start - split the budget into the results known now (and, when more may come,
+ * a few spare shares) */
 static void trace_run_start(void *ctx, const struct js_run *run)
 {
 	struct trace_out *t = ctx;
-	size_t n = run->ncpus ? run->ncpus : 1, cnt;
-	long rest;
 
 	t->run_start_ns = run->start_mono_ns;
 	t->cg = run->cgroups;
-	t->cpus = calloc(n, sizeof(*t->cpus));
-	if (!t->cpus) {
-		t->err = -ENOMEM;
-		return;
-	}
-	t->ncpus = run->ncpus;
-	cnt = t->max_events / 10 / n;           /* counter events per CPU */
-	rest = (long)t->max_events - (long)(n * (TR_META_PER_CPU + cnt));
-	for (size_t i = 0; i < t->ncpus; i++) {
-		struct tr_cpu *c = &t->cpus[i];
-
-		c->cpu = run->cpus[i].cpu;
-		if (topn_init(&c->kept, 0, sizeof(struct tr_gap), kept_less))
-			t->err = -ENOMEM;
-		c->budget = rest > 0 ? (size_t)rest / n : 0;
-		c->bin_ns = TR_BIN_NS;
-		/* two series per bin, plus the closing sample at the end */
-		c->maxbins = cnt >= 4 ? cnt / 2 - 1 : 0;
-		if (c->maxbins) {
-			c->bin_gaps = calloc(c->maxbins, sizeof(*c->bin_gaps));
-			c->bin_lost = calloc(c->maxbins, sizeof(*c->bin_lost));
-			if (!c->bin_gaps || !c->bin_lost)
-				t->err = -ENOMEM;
-		}
-	}
+	t->live = run;
+	t->shares = (run->ncpus ? run->ncpus : 1) +
+		    (run->follow.on || run->marks.on ? TR_LATE_SHARES : 0);
+	t->cnt = t->max_events / 10 / t->shares;        /* counter events per result */
+	t->rest = (long)t->max_events - (long)(t->shares * (TR_META_PER_CPU + t->cnt));
+	grow(t);
 }
 
 /* ---- writing ---- */
@@ -695,7 +728,7 @@ static void write_gaps(struct trace_out *t, struct tr_cpu *c)
 		/* TSC -> ns rounding can make a gap end 1 ns after the next one starts */
 		if (i + 1 < n && v[i].start_ns + dur > v[i + 1].start_ns)
 			dur = v[i + 1].start_ns - v[i].start_ns;
-		ev_begin(t, "X", c->cpu, TR_GAPS, rel(t, v[i].start_ns));
+		ev_begin(t, "X", c->id, TR_GAPS, rel(t, v[i].start_ns));
 		fputs(",\"dur\":", t->fp);
 		put_us(t->fp, dur);
 		fprintf(t->fp, ",\"cat\":\"gap\",%s}", v[i].json);
@@ -714,7 +747,7 @@ static int write_events(struct trace_out *t, struct tr_cpu *c)
 	n = dedup_clip(t, sl, n);
 	nest(sl, n);
 	for (size_t i = 0; i < n; i++) {
-		write_slice(t, c->cpu, &sl[i]);
+		write_slice(t, c->id, &sl[i]);
 		c->used_track[sl[i].track] = true;
 	}
 	free(sl);
@@ -744,12 +777,12 @@ static void write_counters(struct trace_out *t, struct tr_cpu *c, uint64_t wall_
 		uint64_t from = i * c->bin_ns, to = JS_MIN(from + c->bin_ns, end);
 		double sec = (double)(to - from) / 1e9;
 
-		counter(t, c->cpu, from, "gaps per s", "gaps", c->bin_gaps[i] / sec);
-		counter(t, c->cpu, from, "lost us per s", "lost_us",
+		counter(t, c->id, from, "gaps per s", "gaps", c->bin_gaps[i] / sec);
+		counter(t, c->id, from, "lost us per s", "lost_us",
 			(double)c->bin_lost[i] / 1e3 / sec);
 	}
-	counter(t, c->cpu, end, "gaps per s", "gaps", 0);
-	counter(t, c->cpu, end, "lost us per s", "lost_us", 0);
+	counter(t, c->id, end, "gaps per s", "gaps", 0);
+	counter(t, c->id, end, "lost us per s", "lost_us", 0);
 }
 
 static void meta(struct trace_out *t, int cpu, int track, const char *what, const char *key,
@@ -766,17 +799,17 @@ static void meta(struct trace_out *t, int cpu, int track, const char *what, cons
 
 static void write_meta(struct trace_out *t, const struct tr_cpu *c)
 {
-	char name[64];
+	char name[JS_LABEL_LEN + 32];
 
-	snprintf(name, sizeof(name), "jitterscope cpu%d", c->cpu);
-	meta(t, c->cpu, TR_GAPS, "process_name", "name", name, 0);
-	meta(t, c->cpu, TR_GAPS, "process_sort_index", "sort_index", NULL, c->cpu);
+	snprintf(name, sizeof(name), "jitterscope %s", c->key);
+	meta(t, c->id, TR_GAPS, "process_name", "name", name, 0);
+	meta(t, c->id, TR_GAPS, "process_sort_index", "sort_index", NULL, c->id);
 	for (int k = 0; k < TR_NTRACKS; k++) {
 		if (!c->used_track[k])
 			continue;
-		snprintf(name, sizeof(name), "cpu%d %s", c->cpu, tr_track_name(k));
-		meta(t, c->cpu, k, "thread_name", "name", name, 0);
-		meta(t, c->cpu, k, "thread_sort_index", "sort_index", NULL, k);
+		snprintf(name, sizeof(name), "%s %s", c->key, tr_track_name(k));
+		meta(t, c->id, k, "thread_name", "name", name, 0);
+		meta(t, c->id, k, "thread_sort_index", "sort_index", NULL, k);
 	}
 }
 
@@ -825,6 +858,8 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 
 		json_obj_begin(j, NULL);
 		json_u64(j, "cpu", (uint64_t)c->cpu);
+		json_str(j, "source", js_source_name(run->cpus[i].source));
+		json_str(j, "key", c->key);
 		json_u64(j, "gaps_total", c->seen);
 		json_u64(j, "gaps_in_trace", c->kept.n);
 		json_u64(j, "gaps_left_out", c->seen - c->kept.n);
@@ -846,6 +881,10 @@ static int trace_finish(void *ctx, const struct js_run *run)
 	struct js_json j;
 	int err = t->err;
 
+	if (!t->live)
+		trace_run_start(t, run);        /* no run_start: no gap was seen */
+	if (!grow(t))
+		return t->err;
 	if (err)
 		return err;
 	t->run = run;   /* without symbols, function names fall back to addresses */

@@ -4,6 +4,11 @@
  * TYPE line per family, units in the names (_seconds, _total), counters monotonic from the
  * start, histograms cumulative with fixed le bounds, labels bounded.
  *
+ * Every result has its series: a measured CPU's carry cpu="N"; a followed thread's (--pid,
+ * --tid) add gap_source="thread" and thread="comm:tid", the marks' (--marks)
+ * gap_source="mark" (results_labels()). Results that appear during the run (a thread that
+ * starts) get their series from then on.
+ *
  * Gap histograms count every gap exactly (le is "at most", as Prometheus defines it): the
  * state keeps its own bucket counts per CPU and primary cause as gaps arrive, with fixed
  * 1-2-5 boundaries from 100 ns to 10 s, so histograms from many machines add up.
@@ -53,9 +58,9 @@ struct prom_cpu {
 };
 
 struct js_prom {
-	struct prom_cpu *c;
+	struct prom_cpu *c;             /* per result, in run->cpus' order */
 	size_t nc;
-	int16_t map[JS_CPUS_MAX];
+	const struct js_run *run;       /* the run prom_start saw */
 	bool written;                   /* an exposition went out */
 	struct js_budget budget;
 };
@@ -71,11 +76,7 @@ struct prom_agg {
 /* prom_new - empty state */
 struct js_prom *prom_new(void)
 {
-	struct js_prom *m = calloc(1, sizeof(*m));
-
-	if (m)
-		memset(m->map, 0xff, sizeof(m->map));
-	return m;
+	return calloc(1, sizeof(struct js_prom));
 }
 
 /* prom_free - release it */
@@ -87,19 +88,11 @@ void prom_free(struct js_prom *m)
 	free(m);
 }
 
-/* prom_start - size the per-CPU state */
+/* prom_start - size the per-result state (the results that appeared since) */
 int prom_start(struct js_prom *m, const struct js_run *run)
 {
-	if (m->c)
-		return 0;
-	m->c = calloc(run->ncpus ? run->ncpus : 1, sizeof(*m->c));
-	if (!m->c)
-		return -ENOMEM;
-	m->nc = run->ncpus;
-	for (size_t i = 0; i < run->ncpus; i++)
-		if (run->cpus[i].cpu >= 0 && run->cpus[i].cpu < JS_CPUS_MAX)
-			m->map[run->cpus[i].cpu] = (int16_t)i;
-	return 0;
+	m->run = run;
+	return js_grow(&m->c, &m->nc, run->ncpus, sizeof(*m->c));
 }
 
 /* prom_bucket - the first bucket whose le holds dur_ns (PROM_NB: +Inf) */
@@ -124,9 +117,11 @@ void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g)
 	uint32_t cause = g->attr.primary < JS_CAUSE_MAX ? g->attr.primary : JS_CAUSE_UNEXPLAINED;
 	struct prom_cpu *c;
 
-	if (!m->c || g->gap.cpu >= JS_CPUS_MAX || m->map[g->gap.cpu] < 0)
+	if (m->run && g->gap.res >= m->nc)
+		prom_start(m, m->run);  /* a result that appeared since */
+	if (!m->c || g->gap.res >= m->nc)
 		return;
-	c = &m->c[m->map[g->gap.cpu]];
+	c = &m->c[g->gap.res];
 	c->count[cause][prom_bucket(g->gap.dur_ns)]++;
 	c->sum_ns[cause] += g->gap.dur_ns;
 	c->gaps[cause]++;
@@ -305,6 +300,28 @@ static void family(FILE *fp, const char *name, const char *type, const char *hel
 	fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+#define PROM_LABELS (JS_LABEL_LEN * 2 + 64)
+
+/* result_labels - the labels that tell result r's series apart: cpu="N", and a followed
+ * thread's or the marks' gap source (a thread's name with it) */
+static const char *result_labels(char *buf, size_t len, const struct js_cpu_result *r)
+{
+	char name[JS_LABEL_LEN * 2];
+
+	switch (r->source) {
+	case JS_SRC_THREAD:
+		snprintf(buf, len, "cpu=\"%d\",gap_source=\"thread\",thread=\"%s\"", r->cpu,
+			 esc(name, sizeof(name), r->name));
+		break;
+	case JS_SRC_MARK:
+		snprintf(buf, len, "cpu=\"%d\",gap_source=\"mark\"", r->cpu);
+		break;
+	default:
+		snprintf(buf, len, "cpu=\"%d\"", r->cpu);
+	}
+	return buf;
+}
+
 /* histogram - _bucket/_sum/_count lines of one series; labels like `cpu="1"` */
 static void histogram(FILE *fp, const char *name, const char *labels, const uint64_t *count,
 		      uint64_t sum_ns)
@@ -344,7 +361,7 @@ static void node_metrics(FILE *fp, const struct js_run *run)
 static void gap_histograms(FILE *fp, const struct js_prom *m, const struct js_run *run)
 {
 	const char *n = "jitterscope_gap_duration_seconds";
-	char labels[64];
+	char lr[PROM_LABELS], labels[PROM_LABELS + 64];
 
 	family(fp, n, "histogram", "Durations of the gaps (the measured CPU taken away from "
 	       "the sampler) since the run started, per measured CPU.");
@@ -356,8 +373,7 @@ static void gap_histograms(FILE *fp, const struct js_prom *m, const struct js_ru
 				all[b] += m->c[i].count[c][b];
 			sum += m->c[i].sum_ns[c];
 		}
-		snprintf(labels, sizeof(labels), "cpu=\"%d\"", run->cpus[i].cpu);
-		histogram(fp, n, labels, all, sum);
+		histogram(fp, n, result_labels(lr, sizeof(lr), &run->cpus[i]), all, sum);
 	}
 	n = "jitterscope_gap_duration_by_cause_seconds";
 	family(fp, n, "histogram", "Durations of the gaps since the run started, per measured "
@@ -366,29 +382,30 @@ static void gap_histograms(FILE *fp, const struct js_prom *m, const struct js_ru
 		for (int c = 0; c < JS_CAUSE_MAX; c++) {
 			if (!m->c[i].gaps[c])
 				continue;
-			snprintf(labels, sizeof(labels), "cpu=\"%d\",cause=\"%s\"",
-				 run->cpus[i].cpu, js_cause_name(c));
+			snprintf(labels, sizeof(labels), "%s,cause=\"%s\"",
+				 result_labels(lr, sizeof(lr), &run->cpus[i]), js_cause_name(c));
 			histogram(fp, n, labels, m->c[i].count[c], m->c[i].sum_ns[c]);
 		}
 }
 
 static void cause_counters(FILE *fp, const struct js_prom *m, const struct js_run *run)
 {
-	char b[32];
+	char b[32], lr[PROM_LABELS];
 
 	family(fp, "jitterscope_gaps_total", "counter", "Gaps since the run started, per "
 	       "measured CPU and primary cause.");
 	for (size_t i = 0; i < m->nc; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
-			fprintf(fp, "jitterscope_gaps_total{cpu=\"%d\",cause=\"%s\"} %" PRIu64 "\n",
-				run->cpus[i].cpu, js_cause_name(c), m->c[i].gaps[c]);
+			fprintf(fp, "jitterscope_gaps_total{%s,cause=\"%s\"} %" PRIu64 "\n",
+				result_labels(lr, sizeof(lr), &run->cpus[i]), js_cause_name(c),
+				m->c[i].gaps[c]);
 	family(fp, "jitterscope_lost_seconds_total", "counter", "Time lost to each cause "
 	       "class since the run started (net: nested causes counted once; an "
 	       "interruption's entry/exit included; the classes add up to the gap time).");
 	for (size_t i = 0; i < run->ncpus; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
-			fprintf(fp, "jitterscope_lost_seconds_total{cpu=\"%d\",cause=\"%s\"} %s\n",
-				run->cpus[i].cpu, js_cause_name(c),
+			fprintf(fp, "jitterscope_lost_seconds_total{%s,cause=\"%s\"} %s\n",
+				result_labels(lr, sizeof(lr), &run->cpus[i]), js_cause_name(c),
 				sec(b, sizeof(b), run->cpus[i].causes.cls[c].total_ns));
 }
 
@@ -491,13 +508,13 @@ static int pick(struct prom_cpu *c, struct prom_agg *a, size_t n, bool written)
 }
 
 /* source_line - one sample of a source family */
-static void source_line(FILE *fp, const char *name, int cpu, uint32_t cause, const char *src,
-			const char *cg, const char *value)
+static void source_line(FILE *fp, const char *name, const struct js_cpu_result *r,
+			uint32_t cause, const char *src, const char *cg, const char *value)
 {
-	char s[JS_DETAIL_LEN * 2], g[JS_DETAIL_LEN * 2];
+	char s[JS_DETAIL_LEN * 2], g[JS_DETAIL_LEN * 2], lr[PROM_LABELS];
 
-	fprintf(fp, "%s{cpu=\"%d\",cause=\"%s\",source=\"%s\"", name, cpu, js_cause_name(cause),
-		esc(s, sizeof(s), src));
+	fprintf(fp, "%s{%s,cause=\"%s\",source=\"%s\"", name,
+		result_labels(lr, sizeof(lr), r), js_cause_name(cause), esc(s, sizeof(s), src));
 	if (cg[0])
 		fprintf(fp, ",cgroup=\"%s\"", esc(g, sizeof(g), cg));
 	fprintf(fp, "} %s\n", value);
@@ -537,12 +554,12 @@ static void sources(FILE *fp, const struct js_prom *m, const struct js_run *run,
 			uint64_t val = tot > off ? tot - off : 0;
 
 			rest[p->cause] -= JS_MIN(rest[p->cause], val);
-			source_line(fp, name, run->cpus[i].cpu, p->cause, p->src, p->cg,
+			source_line(fp, name, &run->cpus[i], p->cause, p->src, p->cg,
 				    count_or_sec(v, sizeof(v), val, gaps));
 		}
 		for (uint32_t k = 0; k < JS_CAUSE_MAX; k++)
 			if (seen[k])
-				source_line(fp, name, run->cpus[i].cpu, k, JS_PROM_OTHER, "",
+				source_line(fp, name, &run->cpus[i], k, JS_PROM_OTHER, "",
 					    count_or_sec(v, sizeof(v), rest[k], gaps));
 	}
 }
@@ -577,37 +594,40 @@ out:
 
 static void cpu_metrics(FILE *fp, const struct js_run *run)
 {
-	char b[32];
+	char b[32], lr[PROM_LABELS];
 
 	family(fp, "jitterscope_gap_max_seconds", "gauge", "Longest gap since the run started "
 	       "per measured CPU (HdrHistogram, 3 significant digits).");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_gap_max_seconds{cpu=\"%d\"} %s\n", run->cpus[i].cpu,
+		fprintf(fp, "jitterscope_gap_max_seconds{%s} %s\n",
+			result_labels(lr, sizeof(lr), &run->cpus[i]),
 			sec(b, sizeof(b), (uint64_t)hist_max(&run->cpus[i].hist)));
 	family(fp, "jitterscope_measured_seconds_total", "counter", "Time measured per "
 	       "measured CPU (the share lost: jitterscope_lost_seconds_total over this).");
 	for (size_t i = 0; i < run->ncpus; i++) {
 		const struct js_cpu_result *r = &run->cpus[i];
 
-		fprintf(fp, "jitterscope_measured_seconds_total{cpu=\"%d\"} %s\n", r->cpu,
-			sec(b, sizeof(b), result_window_ns(r)));
+		fprintf(fp, "jitterscope_measured_seconds_total{%s} %s\n",
+			result_labels(lr, sizeof(lr), r), sec(b, sizeof(b), result_window_ns(r)));
 	}
 	family(fp, "jitterscope_gaps_dropped_total", "counter", "Gaps the sampler could not "
 	       "hand over (full ring); 0 in a healthy run.");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_gaps_dropped_total{cpu=\"%d\"} %" PRIu64 "\n",
-			run->cpus[i].cpu, run->cpus[i].dropped);
+		fprintf(fp, "jitterscope_gaps_dropped_total{%s} %" PRIu64 "\n",
+			result_labels(lr, sizeof(lr), &run->cpus[i]), run->cpus[i].dropped);
 	family(fp, "jitterscope_steal_seconds_total", "counter", "Hypervisor steal time "
 	       "inside the gaps.");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_steal_seconds_total{cpu=\"%d\"} %s\n", run->cpus[i].cpu,
+		fprintf(fp, "jitterscope_steal_seconds_total{%s} %s\n",
+			result_labels(lr, sizeof(lr), &run->cpus[i]),
 			sec(b, sizeof(b), run->cpus[i].steal_ns));
 	if (!run->smi_countable)
 		return;
 	family(fp, "jitterscope_smi_total", "counter", "System management interrupts "
 	       "counted on the measured CPU.");
 	for (size_t i = 0; i < run->ncpus; i++)
-		fprintf(fp, "jitterscope_smi_total{cpu=\"%d\"} %" PRIu64 "\n", run->cpus[i].cpu,
+		fprintf(fp, "jitterscope_smi_total{%s} %" PRIu64 "\n",
+			result_labels(lr, sizeof(lr), &run->cpus[i]),
 			run->cpus[i].smi);
 }
 

@@ -59,13 +59,15 @@ static void text_src(FILE *fp, const struct js_diff_src *s)
 
 static void text_cpu(FILE *fp, const struct js_diff_cpu *c)
 {
-	char x[32], y[32], u[32], v[32];
+	char x[32], y[32], u[32], v[32], la[JS_LABEL_LEN + 16], lb[JS_LABEL_LEN + 16];
 	bool in_causes = false;
 
-	if (c->a->cpu == c->b->cpu)
-		fprintf(fp, "\nCPU %d: ", c->a->cpu);
+	result_label(c->a, la, sizeof(la));
+	result_label(c->b, lb, sizeof(lb));
+	if (!strcmp(la, lb))
+		fprintf(fp, "\n%s: ", la);
 	else
-		fprintf(fp, "\nCPU %d (A) and CPU %d (B): ", c->a->cpu, c->b->cpu);
+		fprintf(fp, "\n%s (A) and %s (B): ", la, lb);
 	fprintf(fp, "A %s, %" PRIu64 " gaps, %s lost; B %s, %" PRIu64 " gaps, %s lost\n",
 		js_fmt_ns(x, sizeof(x), c->a->end_ns - c->a->start_ns), c->a->gap_count,
 		js_fmt_ns(u, sizeof(u), c->a->lost_ns),

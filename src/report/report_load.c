@@ -858,7 +858,32 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 	load_part_cgroup(l, v, part);
 }
 
-static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js_gap_rec *g)
+/* load_gap_source - where a gap comes from (absent before the other sources: the sampler) */
+static void load_gap_source(struct ld *l, const struct jsonp_val *v, const struct js_cpu_result *r,
+			    struct js_gap_rec *g)
+{
+	int64_t cpu_in = -1;
+	uint64_t line = 0;
+	int k;
+
+	g->gap.source = (uint8_t)r->source;
+	if (r->source == JS_SRC_THREAD) {
+		g->gap.id = r->tid;
+		str_at(l, v, "thread", 0, g->label, sizeof(g->label));
+		k = jsonp_get(v, "kind") ? name_at(l, v, "kind", js_gap_kind_from_name) : 0;
+		g->gap.kind = (uint8_t)(k < 0 ? 0 : k);
+		i64_at(l, v, "resumed_on_cpu", NUL, &cpu_in);
+		if (cpu_in >= 0 && cpu_in < JS_CPUS_MAX)
+			g->gap.cpu_in = (uint16_t)(cpu_in + 1);
+	} else if (r->source == JS_SRC_MARK) {
+		u64_at(l, v, "line", 0, &line);
+		g->gap.id = (uint32_t)JS_MIN(line, UINT32_MAX);
+		str_at(l, v, "label", 0, g->label, sizeof(g->label));
+	}
+}
+
+static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cpu_result *r,
+		     uint32_t res, struct js_gap_rec *g)
 {
 	struct js_attr *a = &g->attr;
 	const struct jsonp_val *parts;
@@ -866,7 +891,9 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 	int k;
 
 	memset(g, 0, sizeof(*g));
-	g->gap.cpu = (uint32_t)cpu;
+	g->gap.cpu = (uint32_t)r->cpu;
+	g->gap.res = res;
+	load_gap_source(l, v, r, g);
 	u64_at(l, v, "start_ns", REQ, &g->gap.start_ns);
 	u64_at(l, v, "duration_ns", REQ, &g->gap.dur_ns);
 	u64_at(l, v, "events", 0, &ev);
@@ -894,7 +921,8 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, int cpu, struct js
 
 /* load_top - the worst gaps; kept as a valid min-heap (ascending), ties in file order, so
  * result_top_sorted() lists them exactly as the file does */
-static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
+static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+		     uint32_t res)
 {
 	const struct jsonp_val *a = get(l, o, "top", JSONP_ARR, REQ);
 	size_t mark = push(l, ".top");
@@ -915,7 +943,7 @@ static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
 			lfail(l, &a->arr.v[i], NULL, "expected an object");
-		load_gap(l, &a->arr.v[i], r->cpu, &g);
+		load_gap(l, &a->arr.v[i], r, res, &g);
 		for (j = t->n; j > 0 && recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
 			;
 		memmove(&recs[j + 1], &recs[j], (t->n - j) * sizeof(g));
@@ -952,12 +980,63 @@ static void load_cpu_counts(struct ld *l, const struct jsonp_val *o, struct js_c
 		u64_at(l, o, "smi", REQ, &r->smi);
 }
 
-static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-		     struct js_run *run, struct js_run_cfg *p)
+/* load_thread - a followed thread's name and own figures */
+static void load_thread(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
 {
+	const struct jsonp_val *t, *a;
+	struct js_thread_stats *s = &r->ts;
+	uint64_t tid = 0;
+	size_t mark;
+
+	u64_at(l, o, "tid", REQ, &tid);
+	r->tid = (uint32_t)JS_MIN(tid, UINT32_MAX);
+	str_at(l, o, "thread", REQ, r->name, sizeof(r->name));
+	t = get(l, o, "thread_stats", JSONP_OBJ, REQ);
+	mark = push(l, ".thread_stats");
+	u64_at(l, t, "syscalls", REQ, &s->syscalls);
+	u64_at(l, t, "syscall_ns", REQ, &s->syscall_ns);
+	u64_at(l, t, "sleeps", REQ, &s->sleeps);
+	u64_at(l, t, "sleep_ns", REQ, &s->sleep_ns);
+	u64_at(l, t, "yields", REQ, &s->yields);
+	u64_at(l, t, "preempted", REQ, &s->preempted);
+	u64_at(l, t, "preempted_ns", REQ, &s->preempted_ns);
+	u64_at(l, t, "interrupted", REQ, &s->interrupted);
+	u64_at(l, t, "interrupted_ns", REQ, &s->interrupted_ns);
+	u64_at(l, t, "blocked", REQ, &s->blocked);
+	u64_at(l, t, "blocked_ns", REQ, &s->blocked_ns);
+	u64_at(l, t, "faults", REQ, &s->faults);
+	u64_at(l, t, "migrations", REQ, &s->migrations);
+	u64_at(l, t, "short_gaps", REQ, &s->short_gaps);
+	u64_at(l, t, "short_ns", REQ, &s->short_ns);
+	bool_at(l, t, "exited", REQ, &s->exited);
+	a = get(l, t, "ran_on", JSONP_ARR, REQ);
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		int64_t c = -1;
+
+		if (jsonp_i64(&a->arr.v[i], &c) || c < 0 || c >= 64)
+			lfail(l, &a->arr.v[i], "ran_on", "element %zu is not a CPU below 64", i);
+		else
+			s->cpus_mask |= 1ull << c;
+	}
+	pop(l, mark);
+}
+
+static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+		     uint32_t res, struct js_run *run, struct js_run_cfg *p)
+{
+	int src;
+
 	causes_init(&r->causes);
 	cbuckets_init(&r->cb);
 	load_cpu_counts(l, o, r, run);
+	/* its array says where its gaps come from; "source", when there, must agree */
+	src = jsonp_get(o, "source") ? name_at(l, o, "source", js_source_from_name) :
+	      (int)r->source;
+	if (!l->rc && src != (int)r->source)
+		lfail(l, jsonp_get(o, "source"), "source", "%s in the array of %s results",
+		      js_source_name(src), js_source_name(r->source));
+	if (r->source == JS_SRC_THREAD)
+		load_thread(l, o, r);
 	r->causes.cpu = (uint32_t)r->cpu;
 	r->causes.ngaps = r->gap_count;
 	r->causes.lost_ns = r->lost_ns;
@@ -985,35 +1064,55 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	load_entry(l, o, &r->entry);
 	load_intervals(l, o, r);
 	load_arrivals(l, o, r, p);
-	load_top(l, o, r);
+	load_top(l, o, r, res);
 }
 
+/* load_results - the results of source src (its array: "cpus", "threads", "marks") after
+ * those already loaded */
+static void load_results(struct ld *l, const struct jsonp_val *a, enum js_source src,
+			 struct js_run *run, struct js_run_cfg *p)
+{
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		size_t mark = push(l, ".%s[%zu]", js_result_array[src], i);
+		struct js_cpu_result *r = &run->cpus[run->ncpus];
+
+		run->ncpus++;           /* counted first: report_load_free frees a partial one */
+		r->source = src;
+		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
+			lfail(l, &a->arr.v[i], NULL, "expected an object");
+		else
+			load_cpu(l, &a->arr.v[i], r, (uint32_t)(run->ncpus - 1), run, p);
+		pop(l, mark);
+	}
+}
+
+/* load_cpus - every result: "cpus" (the samplers'), then "threads" and "marks" (absent in
+ * files written before them); at least one in all */
 static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run *run,
 		      struct js_run_cfg *p)
 {
-	const struct jsonp_val *a = get(l, root, "cpus", JSONP_ARR, REQ);
+	const struct jsonp_val *a[JS_SRC_MAX];
+	size_t n = 0;
 
-	if (!a)
+	for (int src = 0; src < JS_SRC_MAX; src++) {
+		a[src] = get(l, root, js_result_array[src], JSONP_ARR, src ? 0 : REQ);
+		n += a[src] ? a[src]->arr.n : 0;
+	}
+	if (l->rc)
 		return;
-	if (!a->arr.n || a->arr.n > JS_CPUS_MAX) {
-		lfail(l, a, "cpus", "%zu CPUs (expected 1 to %d)", a->arr.n, JS_CPUS_MAX);
+	if (!n || n > JS_CPUS_MAX) {
+		lfail(l, a[0], "cpus", "%zu results (expected 1 to %d in cpus, threads and marks)",
+		      n, JS_CPUS_MAX);
 		return;
 	}
-	run->cpus = calloc(a->arr.n, sizeof(*run->cpus));
+	run->cpus = calloc(n, sizeof(*run->cpus));
 	if (!run->cpus) {
 		l->rc = -ENOMEM;
 		return;
 	}
-	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
-		size_t mark = push(l, ".cpus[%zu]", i);
-
-		run->ncpus++;           /* counted first: report_load_free frees a partial one */
-		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
-			lfail(l, &a->arr.v[i], NULL, "expected an object");
-		else
-			load_cpu(l, &a->arr.v[i], &run->cpus[i], run, p);
-		pop(l, mark);
-	}
+	run->cap = n;
+	for (int src = 0; src < JS_SRC_MAX; src++)
+		load_results(l, a[src], (enum js_source)src, run, p);
 }
 
 /* ---- audit, counter deltas, cross-check ---- */
@@ -1330,6 +1429,67 @@ static void load_xcheck(struct ld *l, const struct jsonp_val *root, struct js_ru
 }
 
 /* load_extras - what a run has beyond its CPUs: the audit and its companions */
+/* load_follow - --pid/--tid: what was followed (absent or null: nothing) */
+static void load_follow(struct ld *l, const struct jsonp_val *root, struct js_follow_info *f)
+{
+	const struct jsonp_val *o = get(l, root, "follow", JSONP_OBJ, NUL), *a;
+	size_t mark = push(l, ".follow");
+	int64_t pid = 0;
+
+	if (!o)
+		goto out;
+	f->on = true;
+	i64_at(l, o, "pid", REQ | NUL, &pid);
+	f->pid = pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
+	a = get(l, o, "tids", JSONP_ARR, REQ);
+	for (size_t i = 0; a && i < a->arr.n && i < JS_FOLLOW_TIDS_MAX && !l->rc; i++) {
+		int64_t t = 0;
+
+		if (jsonp_i64(&a->arr.v[i], &t) || t <= 0 || t > INT32_MAX)
+			lfail(l, &a->arr.v[i], "tids", "element %zu is not a thread id", i);
+		else
+			f->tids[f->ntids++] = (int)t;
+	}
+	str_at(l, o, "comm", REQ, f->comm, sizeof(f->comm));
+	bool_at(l, o, "exited", REQ, &f->exited);
+	u64_at(l, o, "exit_ns", NUL, &f->exit_ns);
+	u64_at(l, o, "threads_seen", REQ, &f->threads_seen);
+	u64_at(l, o, "threads_over", REQ, &f->threads_over);
+	u64_at(l, o, "unwatched_gaps", REQ, &f->unwatched_gaps);
+	u64_at(l, o, "lost", REQ, &f->lost);
+out:
+	pop(l, mark);
+}
+
+/* load_marks_file - --marks: what was read (absent or null: no marks) */
+static void load_marks_file(struct ld *l, const struct jsonp_val *root, struct js_marks_info *m)
+{
+	const struct jsonp_val *o = get(l, root, "marks_file", JSONP_OBJ, NUL), *a;
+	size_t mark = push(l, ".marks_file");
+	char type[8] = "";
+
+	if (!o)
+		goto out;
+	m->on = true;
+	str_at(l, o, "path", REQ, m->path, sizeof(m->path));
+	str_at(l, o, "type", REQ, type, sizeof(type));
+	m->fifo = !strcmp(type, "fifo");
+	u64_at(l, o, "lines", REQ, &m->lines);
+	u64_at(l, o, "marks", REQ, &m->marks);
+	u64_at(l, o, "malformed", REQ, &m->malformed);
+	u64_at(l, o, "late", REQ, &m->late);
+	u64_at(l, o, "early", REQ, &m->early);
+	u64_at(l, o, "truncated", REQ, &m->truncated);
+	a = objs(l, o, "malformed_lines", REQ);
+	for (size_t i = 0; a && i < a->arr.n && i < JS_MARKS_BAD_MAX && !l->rc; i++) {
+		u64_at(l, &a->arr.v[i], "line", REQ, &m->bad[i].line);
+		str_at(l, &a->arr.v[i], "why", REQ, m->bad[i].why, sizeof(m->bad[i].why));
+		m->nbad++;
+	}
+out:
+	pop(l, mark);
+}
+
 static void load_extras(struct ld *l, const struct jsonp_val *root, struct js_run *run)
 {
 	const struct jsonp_val *v = get(l, root, "audit", JSONP_OBJ, 0);
@@ -1406,6 +1566,8 @@ int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err,
 	load_machine(&l, root, run);
 	load_time_base(&l, root, run);
 	load_probes_smi(&l, root, run);
+	load_follow(&l, root, &run->follow);
+	load_marks_file(&l, root, &run->marks);
 	load_cpus(&l, root, run, p);
 	load_extras(&l, root, run);
 	if (l.rc == -ENOMEM && err && errlen)

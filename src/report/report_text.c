@@ -50,13 +50,95 @@ static void exit_cost_line(FILE *fp, const struct js_run *run)
 		fputc('\n', fp);
 }
 
+/* what - what the run measured: "1 CPU", "process engine (pid 4242)", "threads 4243,4244",
+ * "marks from spikes.csv", joined by " + " */
+static const char *what(char *buf, size_t len, const struct js_run *run)
+{
+	size_t n = run_count(run, JS_SRC_SAMPLER), k = 0;
+	const struct js_follow_info *f = &run->follow;
+
+	buf[0] = '\0';
+	if (n || (!f->on && !run->marks.on))
+		k += (size_t)snprintf(buf, len, "%zu CPU%s", n, n == 1 ? "" : "s");
+	if (f->on && f->pid && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "%sprocess %s (pid %d)", k ? " + " : "",
+				      f->comm, f->pid);
+	for (size_t i = 0; f->on && !f->pid && i < f->ntids && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : k ? " + threads " :
+				      "threads ", f->tids[i]);
+	if (run->marks.on && k < len)
+		snprintf(buf + k, len - k, "%smarks from %s", k ? " + " : "", run->marks.path);
+	return buf;
+}
+
+/* follow_lines - --pid/--tid: what a thread's gaps are, and what they cannot show */
+static void follow_lines(FILE *fp, const struct js_run *run)
+{
+	const struct js_follow_info *f = &run->follow;
+	char a[32];
+
+	if (!f->on)
+		return;
+	fprintf(fp, "threads: %" PRIu64 " followed", f->threads_seen);
+	if (f->exited)
+		fprintf(fp, "; the %s exited after %s: the run ended there",
+			f->pid ? "process" : "threads",
+			js_fmt_ns(a, sizeof(a), f->exit_ns > run->start_mono_ns ?
+				  f->exit_ns - run->start_mono_ns : 0));
+	if (f->threads_over)
+		fprintf(fp, "; %" PRIu64 " beyond the first %d in \"(other threads)\"",
+			f->threads_over, JS_THREADS_MAX);
+	if (f->unwatched_gaps)
+		fprintf(fp, "; %" PRIu64 " gaps on CPUs not watched (no causes)",
+			f->unwatched_gaps);
+	if (f->lost)
+		fprintf(fp, "; %" PRIu64 " records LOST (follow ring full)", f->lost);
+	fputc('\n', fp);
+	fprintf(fp, "  a thread's gap: preempted (switched out while runnable, until back in), "
+		"interrupted (IRQs, IPIs, timers, softirqs, NMIs while it ran: their handlers' "
+		"traced time), blocked outside a system call (a page fault's I/O); its own sleeps "
+		"and system calls are counted, not gaps\n");
+	fprintf(fp, "  not seen: time taken while the thread is on its CPU and the kernel traces "
+		"nothing (the host: steal and VM exits; SMIs; the interrupts' entry and exit): "
+		"for that run the spinner on an idle CPU like it (--cpu N), or let the application "
+		"mark its slow iterations (--marks FILE)\n");
+}
+
+/* marks_lines - --marks: what was read, and what could not be used */
+static void marks_lines(FILE *fp, const struct js_run *run)
+{
+	const struct js_marks_info *m = &run->marks;
+
+	if (!m->on)
+		return;
+	fprintf(fp, "marks: %" PRIu64 " from %s (%s, %" PRIu64 " lines)", m->marks, m->path,
+		m->fifo ? "FIFO" : "file", m->lines);
+	if (m->malformed)
+		fprintf(fp, "; %" PRIu64 " malformed lines, not marks", m->malformed);
+	if (m->late)
+		fprintf(fp, "; %" PRIu64 " read more than %d s after they ended (their events may "
+			"be gone)", m->late, JS_MARKS_KEEP_S);
+	if (m->early)
+		fprintf(fp, "; %" PRIu64 " ended before the probes were attached (no causes)",
+			m->early);
+	if (m->truncated)
+		fprintf(fp, "; the file was truncated %" PRIu64 " times (read again from its start)",
+			m->truncated);
+	fputc('\n', fp);
+	for (size_t i = 0; i < m->nbad; i++)
+		fprintf(fp, "  malformed line %" PRIu64 ": %s\n", m->bad[i].line, m->bad[i].why);
+	if (m->marks)
+		fprintf(fp, "  a mark's time that no event covers is unexplained: the "
+			"application's own work, or time the kernel does not trace\n");
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
-	char buf[32], thr[320];
+	char buf[32], thr[320], w[512];
 
-	fprintf(fp, "jitterscope %s: %zu CPU%s, %s", JS_VERSION, run->ncpus,
-		run->ncpus > 1 ? "s" : "", js_fmt_ns(buf, sizeof(buf), run->wall_ns));
+	fprintf(fp, "jitterscope %s: %s, %s", JS_VERSION, what(w, sizeof(w), run),
+		js_fmt_ns(buf, sizeof(buf), run->wall_ns));
 	if (run->interrupted)
 		fprintf(fp, " (interrupted: %s%spartial report)", run->stop_why,
 			run->stop_why[0] ? "; " : "");
@@ -79,6 +161,8 @@ static void header(FILE *fp, const struct js_run *run)
 	else
 		fprintf(fp, "; probes: off (%s): gaps are not attributed\n", run->probes_why);
 	probe_cost_line(fp, run);
+	follow_lines(fp, run);
+	marks_lines(fp, run);
 	if (!run->smi_countable)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
 	exit_cost_line(fp, run);
@@ -382,23 +466,73 @@ static void intervals(FILE *fp, const struct js_cpu_result *r)
 		js_fmt_ns(b, sizeof(b), (uint64_t)hi), at + 1, iv->n);
 }
 
+/* ran_on - "1", "0,1": the CPUs (0-63) of mask */
+static const char *ran_on(char *buf, size_t len, uint64_t mask)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < 64 && k < len; c++)
+		if (mask >> c & 1)
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", k ? "," : "", c);
+	return buf;
+}
+
+/* thread_lines - a followed thread's own activity, and the gaps too short to record */
+static void thread_lines(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
+{
+	const struct js_thread_stats *t = &r->ts;
+	char a[32], b[32], c[32], cpus[200];
+
+	fprintf(fp, "  ran on CPU      %s%s\n", ran_on(cpus, sizeof(cpus), t->cpus_mask),
+		t->exited ? " (exited during the run)" : "");
+	fprintf(fp, "  its own         %" PRIu64 " system calls (%s inside), %" PRIu64
+		" sleeps in them (%s), %" PRIu64 " yields, %" PRIu64 " page faults, %" PRIu64
+		" migrations\n", t->syscalls, js_fmt_ns(a, sizeof(a), t->syscall_ns), t->sleeps,
+		js_fmt_ns(b, sizeof(b), t->sleep_ns), t->yields, t->faults, t->migrations);
+	fprintf(fp, "  kept from it    preempted %" PRIu64 " times (%s), interrupted %" PRIu64
+		" (%s), blocked %" PRIu64 " (%s)", t->preempted,
+		js_fmt_ns(a, sizeof(a), t->preempted_ns), t->interrupted,
+		js_fmt_ns(b, sizeof(b), t->interrupted_ns), t->blocked,
+		js_fmt_ns(c, sizeof(c), t->blocked_ns));
+	if (t->short_gaps)
+		fprintf(fp, "; %" PRIu64 " of these below %s (%s): counted, not recorded",
+			t->short_gaps, js_fmt_ns(a, sizeof(a), run->cfg.threshold_ns),
+			js_fmt_ns(b, sizeof(b), t->short_ns));
+	fputc('\n', fp);
+}
+
 static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
-	char a[32], b[32];
+	char a[32], b[32], label[JS_LABEL_LEN + 16];
 	double dur = (double)(r->end_ns - r->start_ns);
 
-	fprintf(fp, "\nCPU %d (NUMA node %d)\n", r->cpu, r->node);
-	fprintf(fp, "  measured        %s, %" PRIu64 " loops\n",
-		js_fmt_ns(a, sizeof(a), r->end_ns - r->start_ns), r->iterations);
-	fprintf(fp, "  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
-		"(the detection floor)\n", r->loop_ns_min, r->loop_ns_median, r->loop_ns_mean);
-	fprintf(fp, "  gaps            %" PRIu64 " above %s", r->gap_count,
-		js_fmt_ns(a, sizeof(a), run->cfg.threshold_ns));
+	fprintf(fp, "\n%s", result_label(r, label, sizeof(label)));
+	if (r->source == JS_SRC_SAMPLER)
+		fprintf(fp, " (NUMA node %d)", r->node);
+	fputc('\n', fp);
+	fprintf(fp, "  measured        %s", js_fmt_ns(a, sizeof(a), r->end_ns - r->start_ns));
+	if (r->source == JS_SRC_SAMPLER) {
+		fprintf(fp, ", %" PRIu64 " loops\n", r->iterations);
+		fprintf(fp, "  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
+			"(the detection floor)\n", r->loop_ns_min, r->loop_ns_median,
+			r->loop_ns_mean);
+	} else {
+		fputc('\n', fp);
+	}
+	if (r->source == JS_SRC_THREAD)
+		thread_lines(fp, run, r);
+	if (r->source == JS_SRC_MARK)
+		fprintf(fp, "  marks           %" PRIu64, r->gap_count);
+	else
+		fprintf(fp, "  gaps            %" PRIu64 " above %s", r->gap_count,
+			js_fmt_ns(a, sizeof(a), run->cfg.threshold_ns));
 	if (r->dropped)
 		fprintf(fp, " (+%" PRIu64 " LOST: sampler ring full)", r->dropped);
-	fprintf(fp, "\n  time lost       %s (%.3f %%)\n", js_fmt_ns(b, sizeof(b), r->lost_ns),
-		dur > 0 ? 100.0 * r->lost_ns / dur : 0.0);
-	if (run->smi_countable)
+	/* a mark's duration holds the application's own work too: not all of it was lost */
+	fprintf(fp, "\n  %-15s %s (%.3f %%)\n", r->source == JS_SRC_MARK ? "in marks" : "time lost",
+		js_fmt_ns(b, sizeof(b), r->lost_ns), dur > 0 ? 100.0 * r->lost_ns / dur : 0.0);
+	if (run->smi_countable && r->source != JS_SRC_THREAD)
 		fprintf(fp, "  SMIs            %" PRIu64 " during the run%s\n", r->smi,
 			run->machine.hypervisor ? " (in a VM the counter is emulated: host SMIs "
 			"are invisible)" : "");

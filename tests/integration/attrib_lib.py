@@ -132,9 +132,10 @@ def load_log(path, mode=None):
     return sorted(inject_actions(path, mode), key=lambda a: a[1])
 
 
-def load_gaps(path, cpu):
-    """the --gaps CSV -> [Gap] of one CPU in start order"""
-    return sorted((Gap(r, r["line"]) for r in gap_rows(path, cpu)), key=lambda g: g.start)
+def load_gaps(path, cpu, source=None):
+    """the --gaps CSV -> [Gap] of one CPU (every CPU: None) and source in start order"""
+    return sorted((Gap(r, r["line"]) for r in gap_rows(path, cpu, source)),
+                  key=lambda g: g.start)
 
 
 def has_cause(g, cls, prefix, exact=False):

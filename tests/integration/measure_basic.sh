@@ -20,7 +20,7 @@ python3 - "$TMP/run.json" "$TMP/gaps.csv" <<'PY' || fail "JSON/CSV incoherent"
 import json, sys
 import jsfiles
 run = json.load(open(sys.argv[1]))
-assert run["schema_version"] == 2, "schema_version"
+assert run["schema_version"] == 3, "schema_version"
 assert run["params"]["cpus"] == [1], run["params"]["cpus"]
 c = run["cpus"][0]
 for k in ("cpu", "loop_ns_min", "loop_ns_median", "gap_count", "lost_ns", "p50_ns", "p90_ns",

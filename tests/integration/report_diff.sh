@@ -47,7 +47,7 @@ done
 python3 - "$TMP/A.json" "$TMP/B.json" "$TMP/D.json" <<'PY' || fail "diff JSON incoherent"
 import json, sys
 a, b, d = (json.load(open(p)) for p in sys.argv[1:4])
-assert d["kind"] == "diff" and d["schema_version"] == 2
+assert d["kind"] == "diff" and d["schema_version"] == 3
 assert d["a"]["file"] == sys.argv[1] and d["b"]["file"] == sys.argv[2]
 assert d["settings"]["alpha"] == 0.01 and d["settings"]["min_change_pct"] == 10
 assert len(d["cpus"]) == 1 and d["cpus"][0]["cpu"] == 1
@@ -133,7 +133,7 @@ fails() {
 # bad files: exit 1
 bad() { fails 1 "$@"; }
 echo "hello" >"$TMP/text.json"
-sed 's/"schema_version": 2,/"schema_version": 99,/' "$TMP/A.json" >"$TMP/v99.json"
+sed 's/"schema_version": 3,/"schema_version": 99,/' "$TMP/A.json" >"$TMP/v99.json"
 head -c 5000 "$TMP/A.json" >"$TMP/cut.json"
 python3 -c '
 import json, sys
@@ -143,7 +143,7 @@ d = json.load(open(sys.argv[1])); del d["cpus"][0]["lost_ns"]; json.dump(d, open
 bad "$TMP/missing.json: cannot read: No such file or directory" report "$TMP/missing.json"
 bad "$TMP/text.json: not JSON: line 1, column 1: expected a value, found 'h'" \
 	report "$TMP/text.json"
-bad "$TMP/v99.json: schema_version: 99 is not supported (this jitterscope reads 1 to 2)" \
+bad "$TMP/v99.json: schema_version: 99 is not supported (this jitterscope reads 1 to 3)" \
 	report "$TMP/v99.json"
 bad "$TMP/cut.json: not JSON: line " report "$TMP/cut.json"
 bad "$TMP/nolost.json: cpus[0].lost_ns: missing" report "$TMP/nolost.json"

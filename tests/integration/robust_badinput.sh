@@ -122,6 +122,14 @@ check 64 'invalid --listen'        --listen localhost:9464
 check 64 'invalid --listen'        --listen 127.0.0.1:70000
 check 64 'invalid --listen'        --listen '[::1]9464'
 check 64 'for a measurement only'  check --listen 127.0.0.1:9464
+# --pid, --tid, --marks: no spinner runs
+check 64 'no such process'         --pid 999999999 -d 1
+check 64 "invalid --pid 'abc'"     --pid abc -d 1
+check 64 'one or the other'        --pid 1 --tid 1 -d 1
+check 64 '--marks needs --pid'     --marks "$TMP/m.csv" -d 1
+check 64 'need the eBPF probes'    --pid 1 --no-probes -d 1
+check 64 '--warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
+check 64 '--threshold auto sets up the spinner' --pid 1 -T auto -d 1
 # conflicting options, unknown options, stray arguments
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -

@@ -29,16 +29,19 @@ def parse_causes(s):
     return out
 
 
-def gap_rows(path, cpu=None):
-    """the --gaps CSV's rows, as dicts by column, of one CPU (every CPU when cpu is None), in
-    file order; each row's "line" is its line in the file (the first row is line 2)"""
+def gap_rows(path, cpu=None, source=None):
+    """the --gaps CSV's rows, as dicts by column, of one CPU (every CPU when cpu is None) and
+    one source (sampler, thread or mark; every source when None; a file without the source
+    column is all sampler), in file order; each row's "line" is its line in the file (the
+    first row is line 2)"""
     rows = []
     with open(path, newline="") as f:
         rd = csv.DictReader(f)
         if not rd.fieldnames or not set(GAPS_COLUMNS) <= set(rd.fieldnames):
             raise ValueError("%s: header %s lacks %s" % (path, rd.fieldnames, GAPS_COLUMNS))
         for n, r in enumerate(rd, 2):
-            if cpu is None or int(r["cpu"]) == cpu:
+            if (cpu is None or int(r["cpu"]) == cpu) and \
+                    (source is None or (r.get("source") or "sampler") == source):
                 r["line"] = n
                 rows.append(r)
     return rows

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fixtures.h"
@@ -106,6 +107,26 @@ int scratch_teardown(void **state)
 	sysfs_set_root(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch_dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* fx_bpf_refused - not privileged to load BPF, or no kernel BTF */
+bool fx_bpf_refused(int err)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	FILE *f;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return true;
+	if (err != -EPERM)
+		return false;
+	f = fopen("/proc/self/status", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return !(eff & (1ull << 39 | 1ull << 21));	/* CAP_BPF, CAP_SYS_ADMIN */
 }
 
 /* scratch_put - rel in the tree with len bytes of data, directories made */

@@ -8,6 +8,7 @@
 #define FIXTURES_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,11 @@ int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t st
 
 /* fx_find_part - the part of a with that cause and detail, NULL if none */
 const struct js_part *fx_find_part(const struct js_attr *a, uint32_t cause, const char *detail);
+
+/* fx_bpf_refused - loading BPF failed with err (-errno) because this machine may not: not
+ * privileged (EPERM without CAP_BPF or CAP_SYS_ADMIN) or no kernel BTF; a live case skips
+ * then, and fails on any other error */
+bool fx_bpf_refused(int err);
 
 /*
  * The scratch sysroot: a temporary directory, scratch_dir, whose files stand in for live

@@ -554,6 +554,45 @@ static void test_sampler_fault_tail(void **state)
 				      "fault user jitterscope:42 @0x7f0000000000")->net_ns, 0);
 }
 
+/* an application's marked interval: a task or idle interval across its start or end is the
+ * application's own (or another CPU's), one inside it a cause; its own fault gets no tail
+ * (the rest of the mark may be its own work); "(app)" names what hit the followed threads */
+static void test_marked(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 50, 200, 42, "engine"),       /* the application until 200 */
+		ev_mk(JS_EV_TASK, 200, 700, 77, "jsinject"),    /* preempted it */
+		ev_mk(JS_EV_TASK, 700, 2000, 42, "engine"),     /* back at 700, past the end */
+		ev_mk(JS_EV_FAULT, 800, 800, 42, "engine"),
+		ev_mk(JS_EV_IDLE, 900, 950, 0, NULL),           /* it slept inside the mark */
+	};
+	struct corr_opts o = { .marked = true, .app = true };
+	struct js_gap g = gap_mk(100, 900);
+	struct js_attr a;
+
+	(void)state;
+	ev[3].flags = JS_F_SAMPLER;
+	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &o, &a), 0);
+	corr_finish(&a, g.dur_ns);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "jsinject:77");
+	assert_null(fx_find_part(&a, JS_CAUSE_TASK, "engine:42"));
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 500);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 50);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT, "fault user engine:42 @0x0 (app)")->net_ns, 0);
+	assert_int_equal(a.tail_ns, 0);
+	assert_int_equal(a.unexplained_ns, 350);        /* 100..200, 700..900, 950..1000 */
+	/* a CPU that idled across the whole mark was not the application's */
+	ev[0] = ev_mk(JS_EV_IDLE, 0, 5000, 0, NULL);
+	assert_int_equal(corr_attribute(&g, ev, 1, &o, &a), 0);
+	assert_int_equal(a.nparts, 0);
+	assert_int_equal(a.covered_ns, 0);
+	/* a sampler's gap keeps every interval */
+	o.marked = false;
+	assert_int_equal(corr_attribute(&g, ev, 1, &o, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_IDLE);
+}
+
 /* the fault that gets the tail is the sampler's (its flag), not a part whose detail reads
  * "(sampler)": a task may be named so; and it is found after a folded part moved it down */
 static void test_sampler_fault_tail_part(void **state)
@@ -1422,6 +1461,7 @@ int main(void)
 		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_sampler_fault_tail),
 		cmocka_unit_test(test_sampler_fault_tail_part),
+		cmocka_unit_test(test_marked),
 		cmocka_unit_test(test_primary_rules),
 		cmocka_unit_test(test_filter_and_empty),
 		cmocka_unit_test(test_parts_overflow),

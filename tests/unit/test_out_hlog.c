@@ -85,7 +85,8 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 			if (t + d > s->end[c])
 				break;
 			s->g[c][s->n[c]++] = (struct js_gap){ .start_ns = t, .dur_ns = d,
-							      .cpu = (uint32_t)(c ? 3 : 1) };
+							      .cpu = (uint32_t)(c ? 3 : 1),
+							      .res = (uint32_t)c };
 			t += d + 1000 + rnd() % (400 * 1000);
 		}
 		s->cpus[c].start_ns = st;       /* result_cpu_start's */

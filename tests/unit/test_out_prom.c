@@ -81,6 +81,7 @@ static void gap_src(struct fx *f, struct js_output *o, struct js_prom *m, int c,
 	struct js_gap_rec g;
 
 	fx_rec(&g, (uint32_t)f->cpus[c].cpu, t, dur);
+	g.gap.res = (uint32_t)c;       /* its result: the index in run.cpus */
 	g.attr.steal_ns = steal;
 	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL)
 		fx_part(&g, cause, detail, 1, dur - steal);
@@ -391,6 +392,39 @@ static double source_sum(const char *text, int cpu, const char *cause)
 
 /** The largest labels get series (kworkers merged, no pid), the rest is "other"; across
  * expositions no source series and no "other" ever goes back, and they add up. */
+/* a followed thread's result, appearing after the exposition began, and the marks' get series
+ * of their own, told apart by gap_source (a thread's name escaped) */
+static void test_prom_gap_sources(void **state)
+{
+	struct fx *f = *state;
+	struct js_prom *m = prom_new();
+	char *t;
+
+	assert_non_null(m);
+	f->run.ncpus = 1;
+	assert_int_equal(prom_start(m, &f->run), 0);
+	gap_src(f, NULL, m, 0, 3000, JS_CAUSE_TIMER, 0, "local_timer");
+	f->run.ncpus = 2;               /* a thread starts: its result is added */
+	f->cpus[1].source = JS_SRC_THREAD;
+	f->cpus[1].tid = 42;
+	snprintf(f->cpus[1].name, sizeof(f->cpus[1].name), "a\"pp:42");
+	gap_src(f, NULL, m, 1, 500000, JS_CAUSE_TASK, 0, "jsinject:7");
+	t = expose(f, m);
+	has_line(t, "jitterscope_gaps_total{cpu=\"1\",cause=\"timer\"} 1");
+	has_line(t, "jitterscope_gaps_total{cpu=\"3\",gap_source=\"thread\",thread=\"a\\\"pp:42\","
+		 "cause=\"task\"} 1");
+	has_line(t, "jitterscope_gap_duration_seconds_count{cpu=\"3\",gap_source=\"thread\","
+		 "thread=\"a\\\"pp:42\"} 1");
+	has_line(t, "jitterscope_source_gaps_total{cpu=\"3\",gap_source=\"thread\","
+		 "thread=\"a\\\"pp:42\",cause=\"task\",source=\"jsinject\"} 1");
+	free(t);
+	f->cpus[1].source = JS_SRC_MARK;
+	t = expose(f, m);
+	has_line(t, "jitterscope_gaps_total{cpu=\"3\",gap_source=\"mark\",cause=\"task\"} 1");
+	free(t);
+	prom_free(m);
+}
+
 static void test_prom_sources(void **state)
 {
 	struct fx *f = *state;
@@ -582,6 +616,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prom_abort, setup, teardown),
 		cmocka_unit_test(test_prom_labels),
 		cmocka_unit_test_setup_teardown(test_prom_sources, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_gap_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_audit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_budget, setup, teardown),
 	};

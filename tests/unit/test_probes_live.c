@@ -32,6 +32,7 @@
 #include <bpf/bpf.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_event_names.h"
 #include "js_ksyms.h"
 #include "js_probes.h"
@@ -112,21 +113,6 @@ static uint64_t wait_cpu_ns(pid_t pid)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
 }
 
-/* may_bpf - CAP_BPF or CAP_SYS_ADMIN in the effective set (what loading the probes needs) */
-static bool may_bpf(void)
-{
-	unsigned long long eff = 0;
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return eff & (1ull << 39 | 1ull << 21);	/* CAP_BPF, CAP_SYS_ADMIN */
-}
-
 /* open_probes - the probes loaded for the target CPU; skips the case when this machine may
  * not load them (not privileged, no kernel BTF), fails it when they should load and do not */
 static struct js_probes *open_probes(size_t rb)
@@ -142,8 +128,8 @@ static struct js_probes *open_probes(size_t rb)
 	if (err) {
 		assert_null(p);
 		assert_true(why[0] != '\0');
-		if ((err == -EPERM && !may_bpf()) || access("/sys/kernel/btf/vmlinux", R_OK))
-			js_skip("%s", why);	/* not privileged, or no kernel BTF */
+		if (fx_bpf_refused(err))
+			js_skip("%s", why);
 		fail_msg("the probes did not load, with BPF permitted and kernel BTF: %s", why);
 	}
 	return p;

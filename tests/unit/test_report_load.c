@@ -526,10 +526,10 @@ static void load_text_bad(const char *text, const char *want)
 static void test_rejects(void **state)
 {
 	(void)state;
-	load_bad("\"schema_version\": 2", "\"schema_version\": 3",
-		 "schema_version: 3 is not supported (this jitterscope reads 1 to 2) "
+	load_bad("\"schema_version\": 3", "\"schema_version\": 4",
+		 "schema_version: 4 is not supported (this jitterscope reads 1 to 3) "
 		 "(line 2, column 21)");
-	load_bad("\"schema_version\": 2", "\"schema_version\": 0",
+	load_bad("\"schema_version\": 3", "\"schema_version\": 0",
 		 "schema_version: 0 is not supported");
 	load_bad("\"tool\": \"jitterscope\"", "\"tool\": \"other\"", "not a jitterscope run");
 	load_bad("\"gap_count\"", "\"gap_kount\"", "cpus[0].gap_count: missing");
@@ -588,11 +588,11 @@ static char *replaced(const char *s, const char *from, const char *to)
 }
 
 /** A schema 1 file, with the event names schema 1 spelled otherwise, loads into today's
- * names: written again it is the schema 2 document. */
+ * names: written again it is the schema 3 document. */
 static void test_v1_names(void **state)
 {
 	static const char *const v1[][2] = {
-		{ "\"schema_version\": 2", "\"schema_version\": 1" },
+		{ "\"schema_version\": 3", "\"schema_version\": 1" },
 		{ "\"thermal_apic\"", "\"thermal\"" },
 		{ "\"remote_send_ipi (sampler)\"", "\"remote_ipi_send (sampler)\"" },
 		{ "\"remote_wrong_cpu\"", "\"reason:5\"" },
@@ -672,10 +672,12 @@ static void strip(char *doc, const char *in, const char *key)
 }
 
 /** A version 2 (and 1) file written before the entry/exit and the periodicity classes
- * (their keys removed) loads, reports without them, and compares with today's run. */
+ * and the threads and marks of schema 3 (their keys removed) loads, reports without them, and compares with today's run. */
 static void test_before_entry(void **state)
 {
-	static const char *const gone[] = { "entry_ns", "vm_exit", "entry_exit" };
+	/* and before schema 3's followed threads and marks */
+	static const char *const gone[] = { "entry_ns", "vm_exit", "entry_exit", "follow",
+					    "marks_file", "threads", "marks" };
 	static const char *const period[] = { "all", "bands", "phase_ns", "min_ns" };
 	char *doc = strdup(orig_json), *text, *json, *dtext = NULL;
 	struct js_run run, today;
@@ -691,9 +693,9 @@ static void test_before_entry(void **state)
 		strip(doc, "unexplained_periodicity", period[i]);
 	assert_null(strstr(doc, "\"entry_"));
 	assert_null(strstr(doc, "\"bands\""));
-	for (int v = 2; v >= 1; v--) {
-		if (v == 1)
-			memcpy(strstr(doc, "\"schema_version\": 2") + 18, "1", 1);
+	for (int v = JS_SCHEMA_VERSION; v >= 1; v--) {
+		/* the same document under each version this jitterscope reads */
+		strstr(doc, "\"schema_version\": ")[18] = (char)('0' + v);
 		if (report_load_buf(doc, strlen(doc), &run, err, sizeof(err)))
 			fail_msg("version %d: load: %s", v, err);
 		text = text_of(&run, false, NULL);

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * follow.bpf.c - follow an application's threads (--pid: every thread of a process, those
+ * it starts included; --tid: the threads named) wherever they run, and say when each was
+ * kept from running its own code (docs/DESIGN.md, threads):
+ *
+ *   preempted    switched out while runnable (not in its own sched_yield()), until switched
+ *                back in: the tasks that ran meanwhile are the causes (bpf/probes.bpf.c
+ *                records them on the watched CPUs)
+ *   interrupted  hard IRQs, APIC vectors, softirqs, NMIs while it was current, from the
+ *                outermost entry to its exit (interrupts back to back join)
+ *   blocked      switched out not runnable outside a system call (a page fault's I/O or lock),
+ *                from the fault's entry when it took one since it last ran
+ *
+ * A preemption that follows an interruption within join_ns starts at the interruption (the
+ * interrupt caused it). Gaps of threshold_ns or more are sent to the ring buffer "records";
+ * shorter ones are only counted. Its own sleeps (blocked inside a system call) and system
+ * calls are counted, never gaps. A separate object from probes.bpf.c, with its own maps:
+ * every program here returns at once unless the current (or switching) task is followed.
+ * Records are submitted without wakeups; user space drains them on a timer.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "js_follow_events.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define TASK_RUNNING 0
+#define PF_EXITING 0x00000004
+#define FOLLOW_THREADS_MAX 4096
+
+/* configuration, set between open and load */
+const volatile __u32 follow_tgid = 0;       /* --pid: every thread of this process */
+const volatile __u32 nr_tids = 0;           /* --tid: the threads in follow_tids */
+const volatile __u64 threshold_ns = 1000;   /* a shorter gap is counted, not sent */
+const volatile __u64 join_ns = 5000;        /* interruption .. the preemption it caused */
+const volatile __u32 nr_sched_yield = 24;   /* __NR_sched_yield (x86-64) */
+
+/* counters user space reads through the mmap'ed .bss */
+__u64 lost = 0;                             /* records the ring could not take */
+__u64 untracked = 0;                        /* threads beyond the map's room */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);                 /* tid */
+	__type(value, __u32);
+} follow_tids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FOLLOW_THREADS_MAX);
+	__type(key, __u32);                 /* tid */
+	__type(value, struct js_follow_thread);
+} threads SEC(".maps");
+
+/* the interruption in progress on this CPU, when it interrupted a followed thread */
+struct irq_state {
+	__u32 depth;
+	__u32 tid;
+	__u64 start;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_state);
+} irq SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} records SEC(".maps");
+
+static __always_inline bool followed(__u32 tid, __u32 tgid)
+{
+	if (!tid)
+		return false;           /* the idle task */
+	if (follow_tgid)
+		return tgid == follow_tgid;
+	return nr_tids && bpf_map_lookup_elem(&follow_tids, &tid);
+}
+
+/* thread - tid's state, made on first sight (comm from task, NULL: the current one); NULL
+ * when the map is full, or the task is exiting (its exit record went out: no new state) */
+static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
+							struct task_struct *task)
+{
+	struct js_follow_thread *t = bpf_map_lookup_elem(&threads, &tid), zero = {};
+
+	if (t)
+		return t;
+	if (!task)
+		task = bpf_get_current_task_btf();
+	if (task->flags & PF_EXITING)
+		return NULL;
+	zero.tgid = tgid;
+	bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
+	if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&threads, &tid)) {
+		__sync_fetch_and_add(&untracked, 1);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&threads, &tid);
+}
+
+/* send - a record of thread t (tid); counted lost when the ring is full */
+static __always_inline void send(__u32 type, __u32 tid, struct js_follow_thread *t, __u64 start,
+				 __u64 end, __u32 cpu, __u32 cpu_in, __u32 kind)
+{
+	struct js_follow_rec *r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
+
+	if (!r) {
+		__sync_fetch_and_add(&lost, 1);
+		return;
+	}
+	r->start_ns = start;
+	r->end_ns = end;
+	r->type = type;
+	r->tid = tid;
+	r->tgid = t->tgid;
+	r->cpu = cpu;
+	r->cpu_in = cpu_in;
+	r->kind = kind;
+	__builtin_memcpy(r->comm, t->comm, sizeof(r->comm));
+	if (type == JS_FREC_EXIT)
+		r->c = t->c;
+	else
+		__builtin_memset(&r->c, 0, sizeof(r->c));
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
+/* gap - a gap of thread t: sent, or counted short */
+static __always_inline void gap(__u32 tid, struct js_follow_thread *t, __u64 start, __u64 end,
+				__u32 cpu, __u32 cpu_in, __u32 kind)
+{
+	if (end - start < threshold_ns) {
+		t->c.short_gaps++;
+		t->c.short_ns += end - start;
+		if (kind == JS_FOLLOW_INTERRUPTED)
+			t->last_short = 1;
+		return;
+	}
+	if (kind == JS_FOLLOW_INTERRUPTED)
+		t->last_short = 0;
+	send(JS_FREC_GAP, tid, t, start, end, cpu, cpu_in, kind);
+}
+
+/* joined - where a gap starting now begins: at the last interruption when it ended within
+ * join_ns (its short count is taken back: the gap holds it) */
+static __always_inline __u64 joined(struct js_follow_thread *t, __u64 now)
+{
+	if (!t->last_end || now - t->last_end > join_ns || t->last_end > now)
+		return now;
+	if (t->last_short) {
+		t->c.short_gaps--;
+		t->c.short_ns -= t->last_end - t->last_start;
+		t->last_short = 0;
+	}
+	return t->last_start;
+}
+
+/* ---- the scheduler ------------------------------------------------------------------ */
+
+static __always_inline void switched_out(struct task_struct *prev, bool preempt, __u32 state,
+					 __u32 cpu, __u64 now)
+{
+	struct js_follow_thread *t = thread(prev->pid, prev->tgid, prev);
+
+	if (!t)
+		return;
+	t->off_start = now;
+	t->off_cpu = cpu;
+	t->gap_start = now;
+	if (preempt || state == TASK_RUNNING) {
+		if (t->sys_start && t->sys_nr == nr_sched_yield) {
+			t->off_kind = JS_FOLLOW_YIELD;
+			t->c.yields++;
+		} else {
+			t->off_kind = JS_FOLLOW_PREEMPTED;
+			t->gap_start = joined(t, now);
+		}
+	} else if (t->sys_start) {
+		t->off_kind = JS_FOLLOW_SLEEP;
+	} else {
+		t->off_kind = JS_FOLLOW_BLOCKED;
+		/* a page fault since it last ran is what it blocked in */
+		if (t->fault_ns > t->in_ns && t->fault_ns <= now)
+			t->gap_start = t->fault_ns;
+		t->gap_start = joined(t, t->gap_start);
+	}
+}
+
+static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u64 now)
+{
+	struct js_follow_thread *t = thread(next->pid, next->tgid, next);
+	__u64 off;
+
+	if (!t)
+		return;
+	if (cpu < 64)
+		t->c.cpus_mask |= 1ull << cpu;
+	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), next->comm);
+	if (t->off_start && t->off_start <= now) {
+		off = now - t->off_start;
+		switch (t->off_kind) {
+		case JS_FOLLOW_PREEMPTED:
+			t->c.preempted++;
+			t->c.preempted_ns += off;
+			gap(next->pid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_PREEMPTED);
+			break;
+		case JS_FOLLOW_BLOCKED:
+			t->c.blocked++;
+			t->c.blocked_ns += off;
+			gap(next->pid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_BLOCKED);
+			break;
+		case JS_FOLLOW_SLEEP:
+			t->c.sleeps++;
+			t->c.sleep_ns += off;
+			break;
+		default:
+			break;
+		}
+	}
+	t->off_start = 0;
+	t->in_ns = now;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	bool p = followed(prev->pid, prev->tgid), n = followed(next->pid, next->tgid);
+	__u64 now;
+
+	if (!p && !n)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (p)
+		switched_out(prev, preempt, prev_state, cpu, now);
+	if (n)
+		switched_in(next, cpu, now);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
+{
+	struct js_follow_thread *t;
+
+	if (!followed(p->pid, p->tgid))
+		return 0;
+	t = thread(p->pid, p->tgid, p);
+	if (t)
+		t->c.migrations++;
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(follow_exit, struct task_struct *p, bool group_dead)
+{
+	__u32 tid = p->pid;
+	struct js_follow_thread *t;
+	__u64 now;
+
+	if (!followed(tid, p->tgid))
+		return 0;
+	now = bpf_ktime_get_ns();
+	t = thread(tid, p->tgid, p);
+	if (!t)
+		return 0;
+	send(JS_FREC_EXIT, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
+	if (group_dead && follow_tgid)
+		send(JS_FREC_GONE, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
+	bpf_map_delete_elem(&threads, &tid);
+	return 0;
+}
+
+/* ---- its own system calls and page faults -------------------------------------------- */
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(follow_sys_enter, struct pt_regs *regs, long id)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	struct js_follow_thread *t;
+
+	if (!followed((__u32)pt, pt >> 32))
+		return 0;
+	t = thread((__u32)pt, pt >> 32, NULL);
+	if (!t)
+		return 0;
+	t->sys_start = bpf_ktime_get_ns();
+	t->sys_nr = (__u32)id;
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(follow_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u64 pt = bpf_get_current_pid_tgid(), now;
+	__u32 tid = (__u32)pt;
+	struct js_follow_thread *t;
+
+	if (!followed(tid, pt >> 32))
+		return 0;
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t || !t->sys_start)
+		return 0;
+	now = bpf_ktime_get_ns();
+	t->c.syscalls++;
+	t->c.syscall_ns += now - t->sys_start;
+	t->sys_start = 0;
+	return 0;
+}
+
+static __always_inline void fault(void)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	struct js_follow_thread *t;
+
+	if (!followed((__u32)pt, pt >> 32))
+		return;
+	t = thread((__u32)pt, pt >> 32, NULL);
+	if (!t)
+		return;
+	t->c.faults++;
+	t->fault_ns = bpf_ktime_get_ns();
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(follow_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
+{
+	fault();
+	return 0;
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs,
+	     unsigned long error)
+{
+	fault();
+	return 0;
+}
+
+/* ---- interruptions while a followed thread is current -------------------------------- */
+
+static __always_inline void enter(void)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	__u32 zero = 0;
+	struct irq_state *s;
+
+	if (!followed((__u32)pt, pt >> 32))
+		return;
+	s = bpf_map_lookup_elem(&irq, &zero);
+	if (!s)
+		return;
+	if (!s->depth) {
+		s->start = bpf_ktime_get_ns();
+		s->tid = (__u32)pt;
+	}
+	s->depth++;
+}
+
+static __always_inline void leave(void)
+{
+	__u32 zero = 0, tid;
+	struct js_follow_thread *t;
+	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
+	__u64 now, start;
+
+	if (!s || !s->depth)
+		return;
+	if (--s->depth)
+		return;
+	tid = s->tid;
+	start = s->start;
+	now = bpf_ktime_get_ns();
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t) {
+		__u64 pt = bpf_get_current_pid_tgid();
+
+		t = thread(tid, pt >> 32, NULL);
+		if (!t)
+			return;
+	}
+	t->c.interrupted++;
+	t->c.interrupted_ns += now - start;
+	start = joined(t, start);
+	t->last_start = start;
+	t->last_end = now;
+	gap(tid, t, start, now, bpf_get_smp_processor_id(), bpf_get_smp_processor_id(),
+	    JS_FOLLOW_INTERRUPTED);
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(follow_irq_entry, int irq_nr, struct irqaction *action)
+{
+	enter();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(follow_irq_exit, int irq_nr, struct irqaction *action, int ret)
+{
+	leave();
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(follow_softirq_entry, unsigned int vec_nr)
+{
+	enter();
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
+{
+	leave();
+	return 0;
+}
+
+#define VECTOR_PAIR(tp)							\
+SEC("tp_btf/" #tp "_entry")						\
+int BPF_PROG(follow_##tp##_entry, int vector)				\
+{									\
+	enter();							\
+	return 0;							\
+}									\
+SEC("tp_btf/" #tp "_exit")						\
+int BPF_PROG(follow_##tp##_exit, int vector)				\
+{									\
+	leave();							\
+	return 0;							\
+}
+
+VECTOR_PAIR(local_timer)
+VECTOR_PAIR(reschedule)
+VECTOR_PAIR(call_function)
+VECTOR_PAIR(call_function_single)
+VECTOR_PAIR(irq_work)
+VECTOR_PAIR(thermal_apic)
+VECTOR_PAIR(x86_platform_ipi)
+VECTOR_PAIR(error_apic)
+VECTOR_PAIR(spurious_apic)
+
+/* an NMI not inside another interruption is a gap of its own: [now - its handler's time,
+ * now] (the tracepoint gives the handler's duration) */
+SEC("tp_btf/nmi_handler")
+int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
+{
+	__u64 pt = bpf_get_current_pid_tgid(), now;
+	__u32 zero = 0, tid = (__u32)pt;
+	struct js_follow_thread *t;
+	struct irq_state *s;
+
+	if (!followed(tid, pt >> 32) || delta_ns <= 0)
+		return 0;
+	s = bpf_map_lookup_elem(&irq, &zero);
+	if (s && s->depth)
+		return 0;       /* inside an interruption already counted */
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t)
+		return 0;
+	now = bpf_ktime_get_ns();
+	t->c.interrupted++;
+	t->c.interrupted_ns += delta_ns;
+	gap(tid, t, now - delta_ns, now, bpf_get_smp_processor_id(),
+	    bpf_get_smp_processor_id(), JS_FOLLOW_INTERRUPTED);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_source.h - a gap source: what feeds the pipeline gaps besides the samplers, into the
+ * one correlator, result and outputs (docs/DESIGN.md, gap sources). The threads followed
+ * with --pid/--tid (threads.c) and the application's marks (marks.c) are sources.
+ *
+ * Life cycle, on the housekeeping thread: open (before the probes attach; a refusal is one
+ * line and exit 1), start (the probes attached, the window about to open), poll (every
+ * drain period), stop (the window closed), destroy. A source hands each gap to pipe_push()
+ * once it has ended; the pipeline attributes it PROCESS_LAG later, against the events of
+ * its CPU kept JS_MARKS_KEEP_S seconds for that.
+ */
+#ifndef JS_SOURCE_H
+#define JS_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "js_model.h"
+#include "js_params.h"
+#include "js_result.h"
+
+struct js_pipe;
+struct js_probes;
+
+struct gap_source {
+	const char *name;
+	void *ctx;
+	/* start - the probes are attached: attach what the source needs; 0 or < 0 (one line) */
+	int (*start)(void *ctx, struct js_pipe *pl);
+	/* poll - every drain period: push the gaps that ended; true when the source ends the
+	 * run (a followed process exited) */
+	bool (*poll)(void *ctx, struct js_pipe *pl, uint64_t now_ns);
+	/* stop - the window closed at end_ns: the last gaps, the results' own figures */
+	void (*stop)(void *ctx, struct js_pipe *pl, uint64_t end_ns);
+	void (*destroy)(void *ctx);
+};
+
+/* the CPU of a mark not filed yet: the pipeline files it on the watched CPU whose events
+ * explain most of it */
+#define JS_CPU_ANY UINT32_MAX
+
+/*
+ * pipe_push - hand over gap g (source, CPU or JS_CPU_ANY for a mark, result index, start,
+ * duration, id) and its label (NULL: none). A gap overlapping the last one still pending of
+ * the same source and id is merged into it (a thread's interrupt and the preemption it
+ * caused). false when its CPU is not watched: it is not recorded.
+ */
+bool pipe_push(struct js_pipe *pl, const struct js_gap *g, const char *label);
+/* pipe_result - a new result of source src on cpu (its models started with the window);
+ * its index in pipe_run()->cpus, or < 0 */
+int pipe_result(struct js_pipe *pl, enum js_source src, int cpu);
+/* pipe_run, pipe_params, pipe_probes - what the run is, was asked, and its probes (NULL
+ * when off) */
+struct js_run *pipe_run(struct js_pipe *pl);
+const struct js_params *pipe_params(const struct js_pipe *pl);
+struct js_probes *pipe_probes(struct js_pipe *pl);
+/* pipe_watched - is cpu one whose events are recorded */
+bool pipe_watched(const struct js_pipe *pl, uint32_t cpu);
+/* pipe_window_start - when the window opened (CLOCK_MONOTONIC), 0 before */
+uint64_t pipe_window_start(const struct js_pipe *pl);
+
+/* The sources (one file each): 0, or < 0 after one line on stderr. */
+int threads_source_open(struct gap_source *s, struct js_pipe *pl);
+int marks_source_open(struct gap_source *s, struct js_pipe *pl);
+
+#endif /* JS_SOURCE_H */

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * follow.c - loader and consumer of bpf/follow.bpf.c (see js_follow.h): the configuration
+ * into rodata between open and load (the process, or the threads into their map after load;
+ * the threshold), programs whose tracepoint this kernel lacks not loaded (an interruption's
+ * entry whose exit it lacks not attached), the ring drained with ring_buffer__consume() only (the programs submit
+ * without wakeups).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "follow.skel.h"
+#include "js_follow.h"
+#include "js_util.h"
+
+_Static_assert(sizeof(struct js_follow_rec) == 184, "js_follow_rec ABI is 184 bytes");
+
+struct js_follow {
+	struct follow_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_link **links;        /* per program, object order */
+	struct bpf_program **progs;
+	size_t nprogs;
+	void (*cb)(void *ctx, const struct js_follow_rec *r);
+	void *cb_ctx;
+	size_t batch, batch_max;
+};
+
+/* tp - the tracepoint of a "tp_btf/NAME" program */
+static const char *tp(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog), *s = strchr(sec, '/');
+
+	return s ? s + 1 : sec;
+}
+
+/* in_kernel - does this kernel have tracepoint name (an entry whose exit it lacks is not
+ * attached: follow_attach) */
+static bool in_kernel(const char *name)
+{
+	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) >= 0;
+}
+
+static int rb_sample(void *ctx, void *data, size_t size)
+{
+	struct js_follow *f = ctx;
+
+	if (size < sizeof(struct js_follow_rec))
+		return 0;
+	f->cb(f->cb_ctx, data);
+	return ++f->batch >= f->batch_max ? -ECANCELED : 0;
+}
+
+int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len)
+{
+	struct js_follow *f = calloc(1, sizeof(*f));
+	struct bpf_program *prog;
+	__u32 one = 1;
+	int err;
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	f->skel = follow_bpf__open();
+	if (!f->skel) {
+		err = -errno;
+		snprintf(why, len, "cannot open the BPF object: %s", strerror(-err));
+		goto fail;
+	}
+	f->skel->rodata->follow_tgid = (__u32)o->pid;
+	f->skel->rodata->nr_tids = (__u32)o->ntids;
+	f->skel->rodata->threshold_ns = o->threshold_ns;
+	if (o->join_ns)
+		f->skel->rodata->join_ns = o->join_ns;
+	bpf_object__for_each_program(prog, f->skel->obj)
+		f->nprogs++;
+	f->links = calloc(f->nprogs, sizeof(*f->links));
+	f->progs = calloc(f->nprogs, sizeof(*f->progs));
+	if (!f->links || !f->progs) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	f->nprogs = 0;
+	bpf_object__for_each_program(prog, f->skel->obj) {
+		f->progs[f->nprogs++] = prog;
+		if (!in_kernel(tp(prog))) {
+			js_dbg("follow %s: tracepoint not in this kernel", tp(prog));
+			bpf_program__set_autoload(prog, false);
+		}
+	}
+	err = follow_bpf__load(f->skel);
+	if (err) {
+		snprintf(why, len, "BPF load failed: %s", strerror(-err));
+		goto fail;
+	}
+	for (size_t i = 0; i < o->ntids; i++) {
+		__u32 tid = (__u32)o->tids[i];
+
+		err = bpf_map__update_elem(f->skel->maps.follow_tids, &tid, sizeof(tid), &one,
+					   sizeof(one), BPF_ANY);
+		if (err) {
+			snprintf(why, len, "the threads' map: %s", strerror(-err));
+			goto fail;
+		}
+	}
+	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.records), rb_sample, f, NULL);
+	if (!f->rb) {
+		err = -errno;
+		snprintf(why, len, "ring buffer: %s", strerror(-err));
+		goto fail;
+	}
+	*out = f;
+	return 0;
+fail:
+	follow_destroy(f);
+	return err;
+}
+
+/* attach_one - program i; its link, or NULL (a warning) */
+static struct bpf_link *attach_one(struct js_follow *f, size_t i)
+{
+	struct bpf_link *l;
+
+	if (!bpf_program__autoload(f->progs[i]))
+		return NULL;
+	l = bpf_program__attach(f->progs[i]);
+	if (!l)
+		js_warn("follow %s: attach failed: %s", tp(f->progs[i]), strerror(errno));
+	return l;
+}
+
+/* suffix - does tracepoint name end with suf */
+static bool suffix(const char *name, const char *suf)
+{
+	size_t n = strlen(name), m = strlen(suf);
+
+	return n > m && !strcmp(name + n - m, suf);
+}
+
+/* exit_of - the index of the _exit program paired with entry program i, or SIZE_MAX */
+static size_t exit_of(const struct js_follow *f, size_t i)
+{
+	const char *e = tp(f->progs[i]);
+	size_t n = strlen(e) - 6;
+
+	for (size_t k = 0; k < f->nprogs; k++)
+		if (suffix(tp(f->progs[k]), "_exit") && strlen(tp(f->progs[k])) == n + 5 &&
+		    !strncmp(tp(f->progs[k]), e, n))
+			return k;
+	return SIZE_MAX;
+}
+
+int follow_attach(struct js_follow *f)
+{
+	/* exits first, then the entries whose exit is attached: an interruption's entry
+	 * counted without its exit would never close */
+	for (size_t i = 0; i < f->nprogs; i++)
+		if (suffix(tp(f->progs[i]), "_exit"))
+			f->links[i] = attach_one(f, i);
+	for (size_t i = 0; i < f->nprogs; i++) {
+		size_t x = suffix(tp(f->progs[i]), "_entry") ? exit_of(f, i) : i;
+
+		if (!suffix(tp(f->progs[i]), "_exit") && x != SIZE_MAX && (x == i || f->links[x]))
+			f->links[i] = attach_one(f, i);
+	}
+	for (size_t i = 0; i < f->nprogs; i++)
+		if (!strcmp(tp(f->progs[i]), "sched_switch") && !f->links[i])
+			return -ENOENT;
+	return 0;
+}
+
+int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_follow_rec *r),
+		   void *ctx)
+{
+	int err;
+
+	f->cb = cb;
+	f->cb_ctx = ctx;
+	f->batch = 0;
+	/* at most a ring's worth: a callback slower than the writers still returns */
+	f->batch_max = bpf_map__max_entries(f->skel->maps.records) /
+		       (sizeof(struct js_follow_rec) + 8) + 1;
+	err = ring_buffer__consume(f->rb);
+	if (err < 0 && err != -ECANCELED)
+		return err;
+	return (int)f->batch;
+}
+
+void follow_threads(struct js_follow *f,
+		    void (*cb)(void *ctx, uint32_t tid, const struct js_follow_thread *t),
+		    void *ctx)
+{
+	int fd = bpf_map__fd(f->skel->maps.threads);
+	__u32 key, next, *prev = NULL;
+	struct js_follow_thread t;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (!bpf_map_lookup_elem(fd, &next, &t))
+			cb(ctx, next, &t);
+		key = next;
+		prev = &key;
+	}
+}
+
+void follow_lost(const struct js_follow *f, uint64_t *records, uint64_t *threads)
+{
+	*records = __atomic_load_n(&f->skel->bss->lost, __ATOMIC_RELAXED);
+	*threads = __atomic_load_n(&f->skel->bss->untracked, __ATOMIC_RELAXED);
+}
+
+void follow_progs(struct js_follow *f,
+		  void (*cb)(void *ctx, const char *name, uint64_t runs, uint64_t run_ns),
+		  void *ctx)
+{
+	for (size_t i = 0; i < f->nprogs; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(f->progs[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		cb(ctx, bpf_program__name(f->progs[i]), info.run_cnt, info.run_time_ns);
+	}
+}
+
+void follow_detach(struct js_follow *f)
+{
+	/* entries first: no interruption begins that its exit would not close */
+	for (int pass = 0; f->links && pass < 2; pass++)
+		for (size_t i = 0; i < f->nprogs; i++) {
+			if (suffix(tp(f->progs[i]), "_exit") == !pass)
+				continue;
+			bpf_link__destroy(f->links[i]);
+			f->links[i] = NULL;
+		}
+}
+
+void follow_destroy(struct js_follow *f)
+{
+	if (!f)
+		return;
+	follow_detach(f);
+	ring_buffer__free(f->rb);
+	follow_bpf__destroy(f->skel);
+	free(f->links);
+	free(f->progs);
+	free(f);
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_follow_live.c - the programs that follow an application's threads (bpf/follow.bpf.c,
+ * follow.c: --pid, --tid) on the running kernel (root; skipped with its reason without the
+ * privileges to load them or without kernel BTF, failed when they should load and do not).
+ *
+ * A followed child process and a hog that is not followed share the CPU this test runs on:
+ * the child sleeps in nanosleep() (its own: counted, never a gap), starts a thread (followed
+ * too) and spins while the hog spins (preempted: gaps). Checks: the hog is never named, every
+ * gap is the child's and a kind that is a gap, the sleeps and system calls are counted, the
+ * new thread is followed (with --pid; not with --tid naming the first one), and the process's
+ * exit ends it (JS_FREC_GONE, --pid only). Lower bounds only:
+ * the machine may be busy with other work.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fixtures.h"
+#include "js_follow.h"
+#include "js_test.h"
+#include "js_util.h"
+
+#define SLEEPS 5
+
+struct seen {
+	pid_t child, hog;
+	unsigned gaps, preempted, bad, foreign, gone;
+	unsigned exits_main, exits_other;
+	struct js_follow_counts main_c;
+};
+
+static void spin_ms(unsigned int ms)
+{
+	uint64_t end = js_mono_ns() + ms * 1000000ull;
+
+	while (js_mono_ns() < end)
+		;
+}
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	spin_ms(20);
+	return NULL;
+}
+
+/* child - wait for the go byte, sleep SLEEPS times, start a thread, spin; exit */
+static void child(int go)
+{
+	struct timespec ts = { 0, 2000000 };
+	pthread_t t;
+	char c;
+
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	for (int i = 0; i < SLEEPS; i++)
+		nanosleep(&ts, NULL);
+	if (pthread_create(&t, NULL, spinner, NULL))
+		_exit(1);
+	spin_ms(150);
+	pthread_join(t, NULL);
+	_exit(0);
+}
+
+static void on_rec(void *ctx, const struct js_follow_rec *r)
+{
+	struct seen *s = ctx;
+
+	if (r->tid == (uint32_t)s->hog || r->tgid == (uint32_t)s->hog)
+		s->foreign++;
+	switch (r->type) {
+	case JS_FREC_GAP:
+		s->gaps++;
+		s->preempted += r->kind == JS_FOLLOW_PREEMPTED;
+		if (r->tgid != (uint32_t)s->child || r->end_ns < r->start_ns ||
+		    (r->kind != JS_FOLLOW_PREEMPTED && r->kind != JS_FOLLOW_INTERRUPTED &&
+		     r->kind != JS_FOLLOW_BLOCKED))
+			s->bad++;
+		break;
+	case JS_FREC_EXIT:
+		if (r->tid == (uint32_t)s->child) {
+			s->exits_main++;
+			s->main_c = r->c;
+		} else if (r->tgid == (uint32_t)s->child) {
+			s->exits_other++;
+		}
+		break;
+	case JS_FREC_GONE:
+		s->gone++;
+		break;
+	}
+}
+
+/* follow - the child followed as --pid (by_tid false) or --tid CHILD, beside the hog, until
+ * it is gone (its exit record, or the process's); what was seen into *s */
+static void follow(struct seen *s, bool by_tid)
+{
+	struct follow_opts o = { .threshold_ns = 1000 };
+	struct js_follow *f = NULL;
+	char why[256] = "";
+	int go[2], err, st, tid;
+	uint64_t end;
+
+	assert_int_equal(pipe(go), 0);
+	s->child = fork();
+	assert_true(s->child >= 0);
+	if (!s->child)
+		child(go[0]);
+	tid = s->child;
+	if (by_tid) {
+		o.tids = &tid;
+		o.ntids = 1;
+	} else {
+		o.pid = s->child;
+	}
+	err = follow_open(&f, &o, why, sizeof(why));
+	if (err) {
+		kill(s->child, SIGKILL);
+		waitpid(s->child, &st, 0);
+		assert_null(f);
+		if (fx_bpf_refused(err))
+			js_skip("%s", why);
+		fail_msg("the follow programs did not load, with BPF permitted: %s", why);
+	}
+	assert_int_equal(follow_attach(f), 0);
+	s->hog = fork();
+	assert_true(s->hog >= 0);
+	if (!s->hog) {
+		spin_ms(300);
+		_exit(0);
+	}
+	assert_int_equal(write(go[1], "g", 1), 1);
+	end = js_mono_ns() + 5000000000ull;
+	while (!s->gone && !(by_tid && s->exits_main) && js_mono_ns() < end) {
+		usleep(10000);
+		assert_true(follow_consume(f, on_rec, s) >= 0);
+	}
+	assert_int_equal(waitpid(s->child, &st, 0), s->child);
+	assert_true(WIFEXITED(st) && !WEXITSTATUS(st));
+	assert_int_equal(waitpid(s->hog, &st, 0), s->hog);
+	follow_detach(f);
+	follow_consume(f, on_rec, s);
+	follow_destroy(f);
+	close(go[0]);
+	close(go[1]);
+}
+
+/* its own */
+static void check_main(const struct seen *s)
+{
+	assert_int_equal(s->exits_main, 1);
+	assert_int_equal(s->foreign, 0);        /* filtered by task */
+	assert_int_equal(s->bad, 0);
+	assert_true(s->main_c.preempted >= 1);  /* it spun beside the hog */
+	assert_true(s->main_c.sleeps >= SLEEPS); /* its own: counted, not gaps */
+	assert_true(s->main_c.sleep_ns >= SLEEPS * 2000000ull);
+	assert_true(s->main_c.syscalls >= SLEEPS);
+}
+
+static void test_follow_process(void **state)
+{
+	struct seen s = { 0 };
+
+	(void)state;
+	follow(&s, false);
+	check_main(&s);
+	assert_int_equal(s.gone, 1);            /* the exit of the process ends the run */
+	assert_int_equal(s.exits_other, 1);     /* the thread it started was followed */
+	assert_true(s.preempted >= 1);
+}
+
+/* --tid: the thread named only, not the one it starts; no process end record */
+static void test_follow_tid(void **state)
+{
+	struct seen s = { 0 };
+
+	(void)state;
+	follow(&s, true);
+	check_main(&s);
+	assert_int_equal(s.exits_other, 0);
+	assert_int_equal(s.gone, 0);
+	assert_true(s.preempted >= 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_follow_process),
+		cmocka_unit_test(test_follow_tid),
+	};
+	cpu_set_t one;
+
+	/* the child, its thread and the hog share the first CPU this test may use */
+	CPU_ZERO(&one);
+	if (!sched_getaffinity(0, sizeof(one), &one))
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &one)) {
+				CPU_ZERO(&one);
+				CPU_SET(c, &one);
+				sched_setaffinity(0, sizeof(one), &one);
+				break;
+			}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
