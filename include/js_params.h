@@ -44,6 +44,10 @@ struct js_params {
 	unsigned trace_max_events;
 	const char *prom_path;  /* Prometheus text exposition */
 	const char *html_path;  /* self-contained HTML page */
+	const char *spike_dir;  /* the flight recorder (js_spike.h): its directory, */
+	uint64_t spike_threshold_ns;    /* the gaps it keeps (both or neither given), */
+	unsigned spike_max;     /* at most this many a minute, */
+	uint64_t spike_dir_max; /* in at most this many bytes */
 	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	const char *sysroot;
 	const char *inputs[2];  /* report/diff JSON files */

@@ -21,6 +21,7 @@
 #include "js_hist.h"
 #include "js_model.h"
 #include "js_run_cfg.h"
+#include "js_spike.h"
 #include "js_topn.h"
 #include "js_tsc.h"
 
@@ -133,6 +134,7 @@ struct js_run {
 	struct audit_deltas deltas;   /* interrupt/softirq counts of the measured CPUs */
 	char (*xcheck)[AUDIT_LINE_LEN];   /* observed causes tied to settings */
 	size_t nxcheck;
+	struct js_spike_stats spikes; /* the flight recorder (--spike-dir), out_spike.c's */
 	struct js_cpu_result *cpus;
 	size_t ncpus;
 };

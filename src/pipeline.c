@@ -66,6 +66,7 @@ struct pipeline {
 	const struct js_params *p;
 	struct js_outputs *outs;
 	bool outs_want_events;
+	bool outs_watch_events;       /* an output keeps its own window of them (on_event) */
 	struct cpu_pipe *cp;
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
@@ -116,6 +117,10 @@ static int on_event(void *ctx, const struct js_event *ev)
 	if (idx < 0)
 		return 0;
 	c = &pl->cp[idx];
+	if (pl->outs_watch_events)
+		for (size_t i = 0; i < pl->outs->n; i++)
+			if (pl->outs->v[i].on_event && !pl->outs->v[i].err)
+				pl->outs->v[i].on_event(pl->outs->v[i].ctx, ev);
 	steal_log_add(&c->steal, ev);
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->last_end_ns)
 		return 0;	/* before the last processed gap: cannot overlap a later one */
@@ -233,9 +238,19 @@ static void drain(struct pipeline *pl, uint64_t cutoff)
 	}
 }
 
+/* sync_outputs - outputs that wait for the events after a gap (the flight recorder) learn
+ * how far gaps and events are done, and put their counts into the run */
+static void sync_outputs(struct pipeline *pl, uint64_t done_ns)
+{
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+		if (pl->outs->v[i].sync && !pl->outs->v[i].err)
+			pl->outs->v[i].sync(pl->outs->v[i].ctx, pl->run, done_ns);
+}
+
 /* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
 static void tick_outputs(struct pipeline *pl, uint64_t done_ns)
 {
+	sync_outputs(pl, done_ns);
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		if (pl->outs->v[i].on_tick && !pl->outs->v[i].err)
 			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
@@ -292,8 +307,10 @@ static int setup(struct pipeline *pl)
 	run->cpus = calloc(pl->n, sizeof(*run->cpus));
 	run->ncpus = pl->n;
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++) {
 		pl->outs_want_events |= pl->outs->v[i].wants_events;
+		pl->outs_watch_events |= pl->outs->v[i].on_event != NULL;
+	}
 	/* only outputs that draw the events (--trace) need a copy of a gap's events */
 	if (pl->outs_want_events)
 		pl->evscratch = malloc(EV_WINDOW_CAP * sizeof(*pl->evscratch));
@@ -582,6 +599,7 @@ static void finish(struct pipeline *pl)
 	tsc_cal_refit(&pl->cal);
 	run->fit = pl->cal.fit;
 	drain(pl, UINT64_MAX);
+	sync_outputs(pl, UINT64_MAX);   /* every event is in: what waited is written now */
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
