@@ -111,6 +111,15 @@ check 64 'invalid --ring-size'     --ring-size 1000
 check 64 'invalid --arrival-interval' --arrival-interval x
 check 64 'invalid --budget'        --budget max=abc
 check 64 'invalid --trace-max-events' --trace-max-events 5
+check 64 'invalid --spike-threshold' --spike-threshold 5xs --spike-dir "$TMP/dir"
+check 64 'must be > 0'             --spike-threshold 0 --spike-dir "$TMP/dir"
+check 64 'invalid --spike-max'     --spike-max 0
+check 64 'invalid --spike-max'     --spike-max 10/h
+check 64 'invalid --spike-max'     --spike-max 1001
+check 64 'invalid --spike-dir-max' --spike-dir-max 5q
+check 64 'invalid --spike-dir-max' --spike-dir-max -1MiB
+check 64 'go together'             --spike-dir "$TMP/dir"
+check 64 'go together'             --spike-threshold 1ms
 # conflicting options, unknown options, stray arguments
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -
@@ -133,6 +142,12 @@ for opt in json gaps hlog hgrm trace prom html; do
 	fi
 done
 check 1 "cannot write .*No such file or directory" check --cpu 1 --json /nonexistent/x
+# the flight recorder's directory: made when missing, refused when it cannot be
+check 1 "cannot write --spike-dir .*No such file or directory" --cpu 1 -d 1 \
+	--spike-threshold 1ms --spike-dir /nonexistent/dir/x
+touch "$TMP/file"
+check 1 "cannot write --spike-dir directory .*Not a directory" --cpu 1 -d 1 \
+	--spike-threshold 1ms --spike-dir "$TMP/file"
 
 # --help, --usage and --version: exit 0, stdout only
 for a in --help --usage --version -V; do
