@@ -20,7 +20,8 @@
 #include "js_events.h"
 
 #define JS_SPIKE_WINDOW_NS   100000000ull   /* events kept before and after a spike: 100 ms */
-#define JS_SPIKE_RING_EVENTS 16384          /* per measured CPU: 1.4 MiB (88 B an event) */
+#define JS_SPIKE_RING_EVENTS 16384          /* per measured CPU: 1.4 MiB (88 B an event),
+                                             * and once more for one window's copy */
 #define JS_SPIKE_RATE_NS     60000000000ull /* --spike-max counts per 60 s */
 #define JS_DEFAULT_SPIKE_MAX 10             /* spikes per minute */
 #define JS_SPIKE_MAX_MAX     1000

@@ -85,26 +85,29 @@ static uint64_t dir_used(const char *dir)
 	return sum;
 }
 
+/* rings_new - a ring per measured CPU and the scratch of one window, allocated and touched
+ * before the run (before the pipeline sizes its heap: memory stays flat); -ENOMEM */
+static int rings_new(struct spike_out *s, const int *cpus, size_t n)
+{
+	s->rings = calloc(n ? n : 1, sizeof(*s->rings));
+	s->cpus = calloc(n ? n : 1, sizeof(*s->cpus));
+	s->scratch = calloc(JS_SPIKE_RING_EVENTS, sizeof(*s->scratch));
+	if (!s->rings || !s->cpus || !s->scratch)
+		return -ENOMEM;
+	memset(s->scratch, 0, JS_SPIKE_RING_EVENTS * sizeof(*s->scratch));
+	for (; s->ncpus < n; s->ncpus++) {
+		s->cpus[s->ncpus] = cpus[s->ncpus];
+		if (spike_ring_init(&s->rings[s->ncpus], JS_SPIKE_RING_EVENTS))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static void spike_run_start(void *ctx, const struct js_run *run)
 {
 	struct spike_out *s = ctx;
 
 	s->run = run;
-	s->rings = calloc(run->ncpus ? run->ncpus : 1, sizeof(*s->rings));
-	s->cpus = calloc(run->ncpus ? run->ncpus : 1, sizeof(*s->cpus));
-	s->scratch = calloc(JS_SPIKE_RING_EVENTS, sizeof(*s->scratch));
-	if (!s->rings || !s->cpus || !s->scratch) {
-		s->err = -ENOMEM;
-		return;
-	}
-	s->ncpus = run->ncpus;
-	for (size_t i = 0; i < run->ncpus; i++) {
-		s->cpus[i] = run->cpus[i].cpu;
-		if (spike_ring_init(&s->rings[i], JS_SPIKE_RING_EVENTS))
-			s->err = -ENOMEM;
-	}
-	if (s->err)
-		js_err("cannot allocate the flight recorder's event rings: the recorder is off");
 }
 
 static void spike_on_event(void *ctx, const struct js_event *ev)
@@ -401,6 +404,11 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 	if (!s || spike_rate_init(&s->rate, p && p->spike_max ? p->spike_max :
 				  JS_DEFAULT_SPIKE_MAX)) {
 		free(s);
+		return -ENOMEM;
+	}
+	if (rings_new(s, p ? p->cfg.cpus : NULL, p ? p->cfg.ncpus : 0)) {
+		js_err("cannot allocate the flight recorder's event rings: %s", strerror(ENOMEM));
+		spike_destroy(s);
 		return -ENOMEM;
 	}
 	if (mkdir(path, 0777) && errno != EEXIST) {

@@ -19,7 +19,8 @@ mkdir -p "$TMP/small"
 mount -t tmpfs -o size=64k jsspike "$TMP/small" || skip "cannot mount a tmpfs"
 trap 'umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-# measure NAME DUR ARGS... - jitterscope on CPU 1 for DUR s in the background, outputs in $TMP
+# measure NAME DUR ARGS... - jitterscope on CPU 1 for DUR s in the background, outputs in
+# $TMP; its pid in JSPID
 measure() {
 	local name=$1 dur=$2
 	shift 2
@@ -27,19 +28,22 @@ measure() {
 		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
 	JSPID=$!
 }
-# inject NAME ARGS... - jsinject preempt on CPU 1, once jitterscope samples (2.5 s after start)
-inject() {
-	local name=$1
-	shift
+# injected NAME DUR 'INJECT ARGS' ARGS... - measure NAME DUR ARGS..., with jsinject preempt
+# on CPU 1 once jitterscope samples (2.5 s after the start), to its end
+injected() {
+	local name=$1 dur=$2 inj=$3
+	shift 3
+	measure "$name" "$dur" "$@"
 	sleep 2.5
-	"$INJ" --mode preempt --cpu 1 --log "$TMP/$name.inj.csv" "$@" >"$TMP/$name.inj" 2>&1 ||
+	# shellcheck disable=SC2086 # the injector's arguments, split
+	"$INJ" --mode preempt --cpu 1 --log "$TMP/$name.inj.csv" $inj >"$TMP/$name.inj" 2>&1 ||
 		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
+	wait $JSPID || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
 }
 
 # 1. one 2 ms preemption: one spike, naming jsinject
-measure one 6 --spike-threshold 1500us --spike-dir "$TMP/one" --spike-max 1000/min
-inject one --duration 1 --period 2000000 --spin 2000
-wait $JSPID || fail "one: jitterscope exited $?: $(cat "$TMP/one.err")"
+injected one 6 "--duration 1 --period 2000000 --spin 2000" \
+	--spike-threshold 1500us --spike-dir "$TMP/one" --spike-max 1000/min
 python3 - "$TMP" <<'PY' || fail "one: the spike file"
 import glob, json, os, sys
 from jsfiles import inject_actions
@@ -91,9 +95,8 @@ print("  one: %s (%.0f KiB, trace %.0f KiB, %d events; longest write %.2f ms; %d
 PY
 
 # 2. 150 preemptions of 300 us in 3 s, at most 3 a minute
-measure many 7 --spike-threshold 200us --spike-dir "$TMP/many" --spike-max 3/min
-inject many --duration 3 --period 20000 --spin 300
-wait $JSPID || fail "many: jitterscope exited $?: $(cat "$TMP/many.err")"
+injected many 7 "--duration 3 --period 20000 --spin 300" \
+	--spike-threshold 200us --spike-dir "$TMP/many" --spike-max 3/min
 python3 - "$TMP" <<'PY' || fail "many: the rate limit"
 import glob, json, re, sys
 from jsfiles import inject_actions

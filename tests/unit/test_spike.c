@@ -144,6 +144,9 @@ static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 	f->run.start_mono_ns = T0;
 	f->run.start_epoch_s = 1764438863.5;
 	snprintf(f->run.machine.hostname, sizeof(f->run.machine.hostname), "host1");
+	f->p.cfg.cpus[0] = 1;
+	f->p.cfg.cpus[1] = 3;
+	f->p.cfg.ncpus = 2;
 	f->p.spike_dir = f->dir;
 	f->p.spike_threshold_ns = MS;
 	f->p.spike_max = max;
@@ -208,23 +211,10 @@ static size_t all_files(const struct fixture *f)
 
 static void parse(const struct fixture *f, const char *name, struct jsonp_doc *doc)
 {
-	char path[256], err[160] = "", *buf;
-	FILE *fp;
-	long len;
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
-	fp = fopen(path, "r");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	len = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
-	fclose(fp);
-	if (jsonp_parse(buf, (size_t)len, doc, err, sizeof(err)))
-		fail_msg("%s is not valid JSON: %s", name, err);
-	free(buf);
+	fx_json_file(path, doc);
 }
 
 static uint64_t u64(const struct jsonp_val *o, const char *k)
