@@ -13,6 +13,7 @@ checks against a live Prometheus server.
 Each prints one line per problem and exits 1 if there was any."""
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -23,7 +24,7 @@ import urllib.request
 import yaml
 
 # the continuous mode's options (issue 15): the unit and the DaemonSet use them already
-COMING = {'--prom-interval', '--listen', '--spike-threshold', '--spike-dir'}
+COMING = {'--prom-interval', '--listen'}
 # what Grafana puts in place of its variables when the test evaluates an expression
 GRAFANA = {'__rate_interval': '1m', '__range': '5m', '__interval': '15s',
            'instance': '.*', 'cpu': '.*', 'spike': '0.0001'}
@@ -402,6 +403,8 @@ def main():
         for opt, val in (('--cpu', cpus), ('--house-keeping', hk)):
             out[out.index(opt) + 1] = val
         out[out.index('--prom') + 1] = prom
+        if '--spike-dir' in out:    # the flight recorder beside the textfile, not in /var/lib
+            out[out.index('--spike-dir') + 1] = os.path.join(os.path.dirname(prom), 'spikes')
         print('\n'.join(out))
         return 0
     if cmd == 'unit-caps':
