@@ -43,6 +43,14 @@ struct js_output {
 	void (*on_tick)(void *ctx, const struct js_run *run, uint64_t now_ns);
 	/* on_reopen - its file was reopened and found empty (a new file): write the header */
 	void (*on_reopen)(void *ctx);
+	/* on_event - each probe event of a measured CPU as it is read (in no strict time
+	 * order), for an output that keeps its own window of them (--spike-dir) */
+	void (*on_event)(void *ctx, const struct js_event *ev);
+	/* sync - every drain period before on_tick, and once after the last gap (done_ns =
+	 * UINT64_MAX): every gap and event that ended before done_ns was handed over. Writes
+	 * what waited for later events; puts what the output counts into run (the reports
+	 * read it) */
+	void (*sync)(void *ctx, struct js_run *run, uint64_t done_ns);
 	/* finish - after the run (also after Ctrl-C): write what is left; 0 or -errno */
 	int (*finish)(void *ctx, const struct js_run *run);
 	/* destroy - close and free (accepts a ctx whose finish was not called) */
@@ -82,6 +90,9 @@ int output_file_done(FILE *fp, const char *path, const char *opt);
 /* output_path_check - path can be created or overwritten (no side effect); -errno after
  * one line */
 int output_path_check(const char *path, const char *opt);
+/* output_dir_check - path is a directory files can be created in, or can be made one (no
+ * side effect); -errno after one line */
+int output_dir_check(const char *path, const char *opt);
 /* output_path_special - path is an existing FIFO, device or socket (neither regular nor a
  * directory): written in place, never replaced */
 bool output_path_special(const char *path);
@@ -92,6 +103,10 @@ struct js_output_kind {
 	const char *opt;          /* "json": the option --json FILE */
 	const char *doc;          /* its --help line */
 	size_t path_off;          /* offsetof(struct js_params, json_path): its FILE */
+	const char *arg;          /* its argument in --help: NULL is "FILE" */
+	/* check - path can be written, no side effect (NULL: output_path_check); -errno
+	 * after one line */
+	int (*check)(const char *path, const char *opt);
 	/* ctor - open path and fill *out with the settings of p it needs (now: it never reads
 	 * them later); 0, or < 0 after a message */
 	int (*ctor)(struct js_output *out, const char *path, const struct js_params *p);
@@ -135,6 +150,17 @@ int out_json_new(struct js_output *out, const char *path, const struct js_params
 int out_gaps_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --trace, out_trace.c: p->trace_max_events */
 int out_trace_new(struct js_output *out, const char *path, const struct js_params *p);
+/* trace_write_window - the --trace file of gap g alone with the events ev[nev] around it
+ * (clipped to the gap +- max(its duration, ctx_ns)), written as --trace writes a run: the
+ * flight recorder's trace (out_spike.c). 0, -ENOMEM or fp's first write error */
+int trace_write_window(FILE *fp, const struct js_run *run, const struct js_gap_rec *g,
+		       const struct js_event *ev, size_t nev, uint64_t ctx_ns);
+/* trace_event_label - an event's slice name in a trace ("irq 36 virtio1-req.0",
+ * "jsinject:812 [a.service]", "hrtimer tick_nohz_handler"); run gives symbols and cgroups */
+void trace_event_label(const struct js_run *run, const struct js_event *e, char *buf,
+		       size_t len);
+/* --spike-dir, out_spike.c: p->spike_threshold_ns, spike_max, spike_dir_max (js_spike.h) */
+int out_spike_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --html, out_html.c: p->cfg.by */
 int out_html_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --hlog, out_hlog.c: p->hlog_interval_ns, p->cfg.arrival_ns */

@@ -22,6 +22,7 @@
 #include "js_hist.h"
 #include "js_model.h"
 #include "js_run_cfg.h"
+#include "js_spike.h"
 #include "js_topn.h"
 #include "js_tsc.h"
 
@@ -205,6 +206,7 @@ struct js_run {
 	char (*xcheck)[AUDIT_LINE_LEN];   /* observed causes tied to settings */
 	size_t nxcheck;
 	uint64_t budget_viol[JS_BUDGET_MAX];  /* --budget: violations per limit (budget_count) */
+	struct js_spike_stats spikes; /* the flight recorder (--spike-dir), out_spike.c's */
 	struct js_cpu_result *cpus;   /* every result: the samplers' per measured CPU, then those
 	                               * of the threads and marks as they appear */
 	size_t ncpus;

@@ -20,6 +20,7 @@
 #include "js_output.h"
 #include "js_params.h"
 #include "js_sampler.h"
+#include "js_spike.h"
 #include "js_units.h"
 #include "js_util.h"
 
@@ -53,6 +54,9 @@ enum {
 	OPT_PID,
 	OPT_TID,
 	OPT_MARKS,
+	OPT_SPIKE_THRESHOLD,
+	OPT_SPIKE_MAX,
+	OPT_SPIKE_DIR_MAX,
 	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -119,6 +123,12 @@ static const struct argp_option options[] = {
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0, "serve /metrics (Prometheus) and /healthz over "
 	  "HTTP on this address, e.g. 127.0.0.1:9464", 2 },
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
+	{ "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0, "with --spike-dir: the gaps the "
+	  "flight recorder keeps (at or above TIME)", 2 },
+	{ "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
+	  2 },
+	{ "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0, "total size of the spike files "
+	  "(default 100MiB)", 2 },
 	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
 	  "exit 2 if exceeded", 2 },
 	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0, "with --duration 0: the --budget "
@@ -153,7 +163,8 @@ static const struct argp_option *options_build(void)
 	memcpy(all_options, options, n * sizeof(options[0]));
 	for (size_t i = 0; i < js_noutput_kinds; i++)
 		all_options[n++] = (struct argp_option){
-			.name = js_output_kinds[i].opt, .key = OPT_OUTPUT + (int)i, .arg = "FILE",
+			.name = js_output_kinds[i].opt, .key = OPT_OUTPUT + (int)i,
+			.arg = js_output_kinds[i].arg ? js_output_kinds[i].arg : "FILE",
 			.doc = js_output_kinds[i].doc, .group = 2,   /* "Output:" */
 		};
 	memset(&all_options[n], 0, sizeof(all_options[n]));
@@ -179,6 +190,8 @@ static const struct time_opt {
 	  { JS_SEC, 100 * JS_MS, JS_DAY, NULL } },
 	{ OPT_BUDGET_INTERVAL, "--budget-interval", offsetof(struct js_params, budget_interval_ns),
 	  { JS_SEC, JS_SEC, JS_DAY, NULL } },
+	{ OPT_SPIKE_THRESHOLD, "--spike-threshold",
+	  offsetof(struct js_params, spike_threshold_ns), { JS_US, 1, JS_TIME_MAX, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -341,6 +354,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		p->trace_max_events = (unsigned)v;
 		break;
+	case OPT_SPIKE_MAX: {
+		size_t len = strcspn(arg, "/");   /* "10" or "10/min" */
+		char num[24];
+
+		snprintf(num, sizeof(num), "%.*s", (int)JS_MIN(len, sizeof(num) - 1), arg);
+		if ((arg[len] && strcmp(arg + len, "/min")) || len >= sizeof(num) ||
+		    parse_uint(num, JS_SPIKE_MAX_MAX, &v) || !v) {
+			argp_error(state, "invalid --spike-max '%s' (1..%d a minute, e.g. 10/min)",
+				   arg, JS_SPIKE_MAX_MAX);
+			return EINVAL;
+		}
+		p->spike_max = (unsigned)v;
+		break;
+	}
+	case OPT_SPIKE_DIR_MAX: {
+		static const struct js_unit_spec spec = { JS_MIB, 1, JS_TIB, NULL };
+
+		if (js_parse_size(arg, &spec, &p->spike_dir_max, err, sizeof(err))) {
+			argp_error(state, "invalid --spike-dir-max '%s': %s", arg, err);
+			return EINVAL;
+		}
+		break;
+	}
 	case OPT_TEST_HOOK:
 		ret = sampler_hook_from_name(arg);
 		if (ret <= SAMPLER_HOOK_NONE) {
@@ -554,6 +590,10 @@ static int validate(struct js_params *p, const char *prog)
 	}
 	if (validate_app(p, prog))
 		return -EINVAL;
+	if (!p->spike_dir != !p->spike_threshold_ns) {
+		fprintf(stderr, "%s: --spike-dir and --spike-threshold go together\n", prog);
+		return -EINVAL;
+	}
 	/* at most one output on stdout, and no two outputs into one file */
 	shared = outputs_collision(p);
 	if (shared) {
@@ -580,6 +620,8 @@ static void defaults(struct js_params *p)
 	p->ring_entries = JS_DEFAULT_RING;
 	p->hlog_interval_ns = JS_DEFAULT_HLOG_INTERVAL_NS;
 	p->trace_max_events = JS_DEFAULT_TRACE_EVENTS;
+	p->spike_max = JS_DEFAULT_SPIKE_MAX;
+	p->spike_dir_max = JS_DEFAULT_SPIKE_DIR_MAX;
 	p->alpha = JS_DEFAULT_ALPHA;
 	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
 }

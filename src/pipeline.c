@@ -88,6 +88,7 @@ struct js_pipe {
 	struct js_outputs *outs;
 	bool outs_want_events;
 	bool spinner;                 /* samplers measure (not --pid/--tid/--marks) */
+	bool outs_watch_events;       /* an output keeps its own window of them (on_event) */
 	struct cpu_pipe *cp;
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
@@ -150,6 +151,10 @@ static int on_event(void *ctx, const struct js_event *ev)
 	if (idx < 0)
 		return 0;
 	c = &pl->cp[idx];
+	if (pl->outs_watch_events)
+		for (size_t i = 0; i < pl->outs->n; i++)
+			if (pl->outs->v[i].on_event && !pl->outs->v[i].err)
+				pl->outs->v[i].on_event(pl->outs->v[i].ctx, ev);
 	for (int k = 0; k < JS_SRC_MAX; k++)
 		if (c->lane[k].on)
 			steal_log_add(&c->lane[k].steal, ev);
@@ -536,9 +541,19 @@ uint64_t pipe_window_start(const struct js_pipe *pl)
 	return pl->window_start;
 }
 
+/* sync_outputs - outputs that wait for the events after a gap (the flight recorder) learn
+ * how far gaps and events are done, and put their counts into the run */
+static void sync_outputs(struct pipeline *pl, uint64_t done_ns)
+{
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+		if (pl->outs->v[i].sync && !pl->outs->v[i].err)
+			pl->outs->v[i].sync(pl->outs->v[i].ctx, pl->run, done_ns);
+}
+
 /* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
 static void tick_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
+	sync_outputs(pl, done_ns);
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		if (pl->outs->v[i].on_tick && !pl->outs->v[i].err)
 			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
@@ -601,8 +616,10 @@ static int setup(struct js_pipe *pl)
 	pl->spinner = params_spinner(p);
 	pl->cp = calloc(pl->n, sizeof(*pl->cp));
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
+	for (size_t i = 0; pl->outs && i < pl->outs->n; i++) {
 		pl->outs_want_events |= pl->outs->v[i].wants_events;
+		pl->outs_watch_events |= pl->outs->v[i].on_event != NULL;
+	}
 	/* only outputs that draw the events (--trace) need a copy of a gap's events */
 	if (pl->outs_want_events)
 		pl->evscratch = malloc(evcap(pl) * sizeof(*pl->evscratch));
@@ -1070,6 +1087,7 @@ static void finish(struct js_pipe *pl)
 	run->fit = pl->cal.fit;
 	pl->now = UINT64_MAX;
 	drain(pl, UINT64_MAX);
+	sync_outputs(pl, UINT64_MAX);   /* every event is in: what waited is written now */
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
 	finish_results(pl);
 }

@@ -95,6 +95,25 @@ static void probe_cost(struct js_json *j, const struct js_run *run)
 	json_obj_end(j);
 }
 
+/* spikes - the flight recorder's counts (--spike-dir) */
+static void spikes(struct js_json *j, const struct js_spike_stats *s)
+{
+	json_obj_begin(j, "spikes");
+	json_str(j, "dir", s->dir);
+	json_u64(j, "threshold_ns", s->threshold_ns);
+	json_u64(j, "max_per_min", s->max_per_min);
+	json_u64(j, "dir_max_bytes", s->dir_max_bytes);
+	json_u64(j, "seen", s->seen);
+	json_u64(j, "written", s->written);
+	json_u64(j, "bytes", s->bytes);
+	json_obj_begin(j, "skipped");
+	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
+		json_u64(j, js_spike_skip_name(i), s->skipped[i]);
+	json_obj_end(j);
+	json_u64(j, "write_ns_max", s->write_ns_max);
+	json_obj_end(j);
+}
+
 static void machine(struct js_json *j, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -546,6 +565,8 @@ void out_json_write(FILE *fp, const struct js_run *run)
 		}
 		json_obj_end(&j);
 	}
+	if (run->spikes.on)
+		spikes(&j, &run->spikes);
 	json_obj_begin(&j, "smi");
 	json_bool(&j, "countable", run->smi_countable);
 	json_str(&j, "why_not", run->smi_countable ? NULL : run->smi_why);

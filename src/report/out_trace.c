@@ -22,7 +22,7 @@
 #include "js_util.h"
 
 #define TR_META_PER_CPU 32          /* process name + sort, thread name + sort per track */
-#define TR_CTX_MIN_NS 10000ull      /* events are clipped to the gap +- max(dur, this) */
+#define TR_CTX_MIN_NS 10000ull      /* events are clipped to the gap +- max(dur, ctx_ns): this */
 #define TR_EV_PER_GAP_MAX 4096
 #define TR_BIN_NS 1000000000ull     /* counter bin width to start with */
 #define TR_TID_STRIDE 10000
@@ -82,6 +82,7 @@ struct tr_cpu {
 struct trace_out {
 	FILE *fp;
 	unsigned max_events;
+	uint64_t ctx_ns;            /* events are clipped to each gap +- max(its dur, this) */
 	uint64_t run_start_ns;
 	struct tr_cpu *cpus;        /* per result, in run->cpus' order (set up as they appear) */
 	size_t ncpus;
@@ -481,9 +482,9 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 
 /* ---- writing ---- */
 
-static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
+static void ev_fn(const struct js_run *run, const struct js_event *e, char *buf, size_t len)
 {
-	const char *s = t->run ? run_sym(t->run, e->addr) : NULL;
+	const char *s = run ? run_sym(run, e->addr) : NULL;
 
 	if (s && *s)
 		snprintf(buf, len, "%s", s);
@@ -493,9 +494,10 @@ static void ev_fn(const struct trace_out *t, const struct js_event *e, char *buf
 		snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
 }
 
-/* ev_label - the slice name of an event */
-static void ev_label(const struct trace_out *t, const struct js_event *e, char *buf, size_t len)
+/* trace_event_label - the slice name of an event */
+void trace_event_label(const struct js_run *run, const struct js_event *e, char *buf, size_t len)
 {
+	const struct js_cgroups *cgs = run ? run->cgroups : NULL;
 	char fn[JS_NAME_LEN + 64];
 	const char *cg;
 	int nl = JS_NAME_LEN;
@@ -507,15 +509,15 @@ static void ev_label(const struct trace_out *t, const struct js_event *e, char *
 		else
 			snprintf(buf, len, "irq %u", e->id);
 		break;
-	case JS_EV_HRTIMER: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "hrtimer %s", fn); break;
-	case JS_EV_NMI: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "nmi %s", fn); break;
-	case JS_EV_WORK: ev_fn(t, e, fn, sizeof(fn)); snprintf(buf, len, "work %s", fn); break;
+	case JS_EV_HRTIMER: ev_fn(run, e, fn, sizeof(fn)); snprintf(buf, len, "hrtimer %s", fn); break;
+	case JS_EV_NMI: ev_fn(run, e, fn, sizeof(fn)); snprintf(buf, len, "nmi %s", fn); break;
+	case JS_EV_WORK: ev_fn(run, e, fn, sizeof(fn)); snprintf(buf, len, "work %s", fn); break;
 	case JS_EV_FAULT:
 		snprintf(buf, len, "fault %s %.*s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user", nl,
 			 e->name, e->id);
 		break;
 	case JS_EV_TASK:
-		cg = cgroups_name(t->cg, js_ev_cgroup(e));
+		cg = cgroups_name(cgs, js_ev_cgroup(e));
 		if (cg && strcmp(cg, "/"))      /* the root names nothing, as in the details */
 			snprintf(buf, len, "%.*s:%u [%s]", nl, e->name, e->id, cg);
 		else
@@ -551,7 +553,7 @@ static void write_ev_args(FILE *fp, const struct trace_out *t, const struct tr_s
 	    e->kind == JS_EV_NMI || e->kind == JS_EV_FAULT) {
 		fprintf(fp, ",\"addr\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
 		if (e->kind != JS_EV_FAULT) {
-			ev_fn(t, e, fn, sizeof(fn));
+			ev_fn(t->run, e, fn, sizeof(fn));
 			fputs(",\"function\":", fp);
 			json_escape(fp, fn);
 		}
@@ -580,7 +582,7 @@ static void write_slice(struct trace_out *t, int cpu, const struct tr_slice *sl)
 {
 	char name[JS_NAME_LEN + 96];
 
-	ev_label(t, sl->ev, name, sizeof(name));
+	trace_event_label(t->run, sl->ev, name, sizeof(name));
 	ev_begin(t, sl->point ? "i" : "X", cpu, sl->track, rel(t, sl->s));
 	if (sl->point) {
 		fputs(",\"s\":\"t\"", t->fp);
@@ -636,7 +638,7 @@ static int cmp_nest(const void *pa, const void *pb)
 }
 
 /* collect - one slice per (gap, event), with the gap's clip window */
-static struct tr_slice *collect(struct tr_cpu *c, size_t *out_n)
+static struct tr_slice *collect(const struct trace_out *t, struct tr_cpu *c, size_t *out_n)
 {
 	size_t n = 0, k = 0;
 	struct tr_slice *sl;
@@ -648,7 +650,7 @@ static struct tr_slice *collect(struct tr_cpu *c, size_t *out_n)
 		return NULL;
 	for (size_t i = 0; i < c->kept.n; i++) {
 		const struct tr_gap *g = kept_at(c, i);
-		uint64_t m = JS_MAX(g->dur_ns, TR_CTX_MIN_NS);
+		uint64_t m = JS_MAX(g->dur_ns, t->ctx_ns);
 
 		for (uint32_t e = 0; e < g->nev; e++) {
 			sl[k].ev = &g->ev[e];
@@ -740,7 +742,7 @@ static void write_gaps(struct trace_out *t, struct tr_cpu *c)
 static int write_events(struct trace_out *t, struct tr_cpu *c)
 {
 	size_t n;
-	struct tr_slice *sl = collect(c, &n);
+	struct tr_slice *sl = collect(t, c, &n);
 
 	if (!sl)
 		return -ENOMEM;
@@ -874,19 +876,12 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 	json_obj_end(j);
 }
 
-/* trace_finish - write the whole file: envelope, metadata, gaps, events, counters */
-static int trace_finish(void *ctx, const struct js_run *run)
+/* write_file - the whole file of what t kept: envelope, metadata, gaps, events, counters */
+static int write_file(struct trace_out *t, const struct js_run *run)
 {
-	struct trace_out *t = ctx;
 	struct js_json j;
-	int err = t->err;
+	int err = 0;
 
-	if (!t->live)
-		trace_run_start(t, run);        /* no run_start: no gap was seen */
-	if (!grow(t))
-		return t->err;
-	if (err)
-		return err;
 	t->run = run;   /* without symbols, function names fall back to addresses */
 	json_init(&j, t->fp);
 	j.pretty = false;
@@ -908,6 +903,46 @@ static int trace_finish(void *ctx, const struct js_run *run)
 	json_obj_end(&j);
 	if (!err)
 		err = output_file_flush(t->fp);
+	return err;
+}
+
+static int trace_finish(void *ctx, const struct js_run *run)
+{
+	struct trace_out *t = ctx;
+
+	if (t->err)
+		return t->err;
+	if (!t->live)
+		trace_run_start(t, run);        /* no run_start: no gap was seen */
+	if (!grow(t))
+		return t->err;
+	return write_file(t, run);
+}
+
+int trace_write_window(FILE *fp, const struct js_run *run, const struct js_gap_rec *g,
+		       const struct js_event *ev, size_t nev, uint64_t ctx_ns)
+{
+	struct tr_cpu c = { .cpu = (int)g->gap.cpu, .budget = 1 + nev };
+	struct trace_out t = {
+		.fp = fp, .max_events = (unsigned)JS_MIN(1 + nev, (size_t)UINT32_MAX),
+		.ctx_ns = ctx_ns, .run_start_ns = run->start_mono_ns,
+		.cpus = &c, .ncpus = 1, .cg = run->cgroups,
+	};
+	struct tr_gap k = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
+	int err = topn_init(&c.kept, 1, sizeof(struct tr_gap), kept_less);
+
+	if (!err) {
+		k.nev = (uint32_t)pick_events(&t, g, ev, nev);
+		k.ev = t.scratch;
+		k.json = render_gap(g, t.run_start_ns, t.cg, k.nev, 0);
+		err = !k.json || (nev && !t.scratch) || keep(&c, &k) ? -ENOMEM : 0;
+	}
+	c.seen = 1;
+	if (!err)
+		err = write_file(&t, run);
+	free(k.json);
+	free(t.scratch);
+	topn_free(&c.kept);
 	return err;
 }
 
@@ -942,6 +977,7 @@ int out_trace_new(struct js_output *out, const char *path, const struct js_param
 		return -EIO;
 	}
 	t->max_events = p && p->trace_max_events ? p->trace_max_events : JS_DEFAULT_TRACE_EVENTS;
+	t->ctx_ns = TR_CTX_MIN_NS;
 	out->name = "trace";
 	out->ctx = t;
 	out->file = t->fp;

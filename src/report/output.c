@@ -111,6 +111,26 @@ int output_path_check(const char *path, const char *opt)
 	return -err;
 }
 
+int output_dir_check(const char *path, const char *opt)
+{
+	struct stat st;
+	int err = 0;
+
+	if (!path)
+		return 0;
+	if (!strcmp(path, "-"))
+		err = ENOTDIR;
+	else if (stat(path, &st))
+		return output_path_check(path, opt);    /* made by its output: the parent */
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if (faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS))
+		err = errno;
+	if (err)
+		js_err("cannot write --%s directory '%s': %s", opt, path, strerror(err));
+	return -err;
+}
+
 FILE *output_file_open(const char *path, const char *opt)
 {
 	static const cookie_io_functions_t io = { .write = of_write, .close = of_close };
@@ -283,6 +303,9 @@ static void output_failed(struct js_output *out, int err, char *why, size_t len)
 
 #define KIND(name, field, new, help) \
 	{ .opt = name, .doc = help, .path_off = offsetof(struct js_params, field), .ctor = new }
+#define DIR_KIND(name, field, new, help) \
+	{ .opt = name, .doc = help, .path_off = offsetof(struct js_params, field), .ctor = new, \
+	  .arg = "DIR", .check = output_dir_check }
 
 /* Every output file kind, in the order they are opened: the one list the command line
  * (options, collisions), the preflight (paths) and the pipeline (constructors) go by. */
@@ -297,6 +320,8 @@ const struct js_output_kind js_output_kinds[] = {
 	KIND("trace", trace_path, out_trace_new,
 	     "Chrome/Perfetto trace JSON of the gaps and their causes"),
 	KIND("html", html_path, out_html_new, "a self-contained HTML report"),
+	DIR_KIND("spike-dir", spike_dir, out_spike_new,
+		 "flight recorder: a JSON file and a trace per gap over --spike-threshold"),
 };
 const size_t js_noutput_kinds = ARRAY_SIZE(js_output_kinds);
 
@@ -323,7 +348,7 @@ static int check_paths(const struct js_params *p)
 	for (size_t i = 0; i < js_noutput_kinds; i++) {
 		const struct js_output_kind *k = &js_output_kinds[i];
 
-		if (output_path_check(output_kind_path(k, p), k->opt))
+		if ((k->check ? k->check : output_path_check)(output_kind_path(k, p), k->opt))
 			return -EINVAL;
 	}
 	return 0;

@@ -697,6 +697,21 @@ static void budget_metrics(FILE *fp, const struct js_prom *m, const struct js_ru
 			esc(l, sizeof(l), m->budget.v[i].text), run->budget_viol[i]);
 }
 
+/* spike_metrics - the flight recorder's files, when it is on */
+static void spike_metrics(FILE *fp, const struct js_spike_stats *s)
+{
+	if (!s->on)
+		return;
+	family(fp, "jitterscope_spikes_written_total", "counter", "Gaps at or above "
+	       "--spike-threshold written to --spike-dir (a JSON file and a trace each).");
+	fprintf(fp, "jitterscope_spikes_written_total %" PRIu64 "\n", s->written);
+	family(fp, "jitterscope_spikes_skipped_total", "counter", "Gaps at or above "
+	       "--spike-threshold not written, by reason (rate, size, backlog, error).");
+	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
+		fprintf(fp, "jitterscope_spikes_skipped_total{reason=\"%s\"} %" PRIu64 "\n",
+			js_spike_skip_name(i), s->skipped[i]);
+}
+
 static void run_metrics(FILE *fp, const struct js_run *run)
 {
 	char b[32];
@@ -730,6 +745,7 @@ int prom_write(FILE *fp, struct js_prom *m, const struct js_run *run)
 	probe_metrics(fp, run);
 	audit_metrics(fp, run);
 	budget_metrics(fp, m, run);
+	spike_metrics(fp, &run->spikes);
 	run_metrics(fp, run);
 	m->written = true;
 	return ferror(fp) ? -EIO : 0;

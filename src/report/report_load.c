@@ -443,6 +443,32 @@ static void load_probe_cost(struct ld *l, const struct jsonp_val *o, struct js_r
 	pop(l, mark);
 }
 
+/* load_spikes - the flight recorder's counts, when it was on (o: "spikes", or NULL) */
+static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike_stats *s)
+{
+	const struct jsonp_val *k;
+	size_t mark;
+	uint64_t v = 0;
+
+	if (!o)
+		return;
+	mark = push(l, ".spikes");
+	s->on = true;
+	str_at(l, o, "dir", REQ, s->dir, sizeof(s->dir));
+	u64_at(l, o, "threshold_ns", REQ, &s->threshold_ns);
+	u64_at(l, o, "max_per_min", REQ, &v);
+	s->max_per_min = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
+	u64_at(l, o, "dir_max_bytes", REQ, &s->dir_max_bytes);
+	u64_at(l, o, "seen", REQ, &s->seen);
+	u64_at(l, o, "written", REQ, &s->written);
+	u64_at(l, o, "bytes", REQ, &s->bytes);
+	u64_at(l, o, "write_ns_max", REQ, &s->write_ns_max);
+	k = get(l, o, "skipped", JSONP_OBJ, REQ);
+	for (unsigned i = 0; k && i < JS_SPIKE_SKIP_MAX; i++)
+		u64_at(l, k, js_spike_skip_name(i), REQ, &s->skipped[i]);
+	pop(l, mark);
+}
+
 static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct js_run *run)
 {
 	const struct jsonp_val *o = get(l, root, "probes", JSONP_OBJ, REQ);
@@ -455,6 +481,7 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	u64_at(l, o, "evicted", 0, &run->probe_evicted);     /* added later: optional */
 	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run);    /* optional too */
 	pop(l, mark);
+	load_spikes(l, get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);
 	o = get(l, root, "smi", JSONP_OBJ, REQ);
 	mark = push(l, ".smi");
 	bool_at(l, o, "countable", REQ, &run->smi_countable);

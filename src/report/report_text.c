@@ -132,6 +132,26 @@ static void marks_lines(FILE *fp, const struct js_run *run)
 			"application's own work, or time the kernel does not trace\n");
 }
 
+/* spike_line - what the flight recorder wrote and skipped, and why */
+static void spike_line(FILE *fp, const struct js_spike_stats *s)
+{
+	char t[32];
+	const char *sep = " (";
+
+	if (!s->on)
+		return;
+	fprintf(fp, "flight recorder: %" PRIu64 " spike%s at or above %s, %" PRIu64
+		" written to %s (%.1f KiB), %" PRIu64 " skipped", s->seen, s->seen == 1 ? "" : "s",
+		js_fmt_ns(t, sizeof(t), s->threshold_ns), s->written, s->dir, s->bytes / 1024.0,
+		js_spike_skipped(s));
+	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
+		if (s->skipped[i]) {
+			fprintf(fp, "%s%s %" PRIu64, sep, js_spike_skip_name(i), s->skipped[i]);
+			sep = ", ";
+		}
+	fputs(*sep == ',' ? ")\n" : "\n", fp);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -163,6 +183,7 @@ static void header(FILE *fp, const struct js_run *run)
 	probe_cost_line(fp, run);
 	follow_lines(fp, run);
 	marks_lines(fp, run);
+	spike_line(fp, &run->spikes);
 	if (!run->smi_countable)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
 	exit_cost_line(fp, run);

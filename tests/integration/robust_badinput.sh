@@ -130,6 +130,15 @@ check 64 '--marks needs --pid'     --marks "$TMP/m.csv" -d 1
 check 64 'need the eBPF probes'    --pid 1 --no-probes -d 1
 check 64 '--warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
 check 64 '--threshold auto sets up the spinner' --pid 1 -T auto -d 1
+check 64 'invalid --spike-threshold' --spike-threshold 5xs --spike-dir "$TMP/dir"
+check 64 'must be > 0'             --spike-threshold 0 --spike-dir "$TMP/dir"
+check 64 'invalid --spike-max'     --spike-max 0
+check 64 'invalid --spike-max'     --spike-max 10/h
+check 64 'invalid --spike-max'     --spike-max 1001
+check 64 'invalid --spike-dir-max' --spike-dir-max 5q
+check 64 'invalid --spike-dir-max' --spike-dir-max -1MiB
+check 64 'go together'             --spike-dir "$TMP/dir"
+check 64 'go together'             --spike-threshold 1ms
 # conflicting options, unknown options, stray arguments
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -
@@ -161,6 +170,12 @@ check 1 "cannot listen on 127.0.0.1:$busy: Address already in use" --cpu 1 -d 1 
 kill $holder 2>/dev/null
 wait $holder 2>/dev/null
 check 1 "cannot listen on 192.0.2.1:9464: Cannot assign requested address" --cpu 1 -d 1 --listen 192.0.2.1:9464
+# the flight recorder's directory: made when missing, refused when it cannot be
+check 1 "cannot write --spike-dir .*No such file or directory" --cpu 1 -d 1 \
+	--spike-threshold 1ms --spike-dir /nonexistent/dir/x
+touch "$TMP/file"
+check 1 "cannot write --spike-dir directory .*Not a directory" --cpu 1 -d 1 \
+	--spike-threshold 1ms --spike-dir "$TMP/file"
 
 # --help, --usage and --version: exit 0, stdout only
 for a in --help --usage --version -V; do

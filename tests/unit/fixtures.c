@@ -13,6 +13,7 @@
 
 #include "fixtures.h"
 #include "js_correlate.h"
+#include "js_jsonparse.h"
 #include "js_sysfs.h"
 
 /* fx_event - an event of kind on cpu over [s, e] */
@@ -77,6 +78,26 @@ int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t st
 		cpus[i].end_ns = end_ns;
 	}
 	return 0;
+}
+
+void fx_json_file(const char *path, struct jsonp_doc *doc)
+{
+	char err[160] = "", *buf;
+	FILE *fp = fopen(path, "r");
+	long len;
+
+	if (!fp)
+		fail_msg("cannot read %s", path);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	if (jsonp_parse(buf, (size_t)len, doc, err, sizeof(err)))
+		fail_msg("%s is not valid JSON: %s", path, err);
+	free(buf);
 }
 
 /* fx_find_part - the part of a with that cause and detail */

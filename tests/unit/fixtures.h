@@ -36,6 +36,11 @@ void fx_primary(struct js_gap_rec *r, uint32_t cause, const char *detail);
 int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t start_ns,
 	   uint64_t end_ns);
 
+struct jsonp_doc;
+/* fx_json_file - the file at path parsed with the strict JSON parser into doc (the test
+ * fails when it cannot be read or is not JSON); jsonp_free(doc) after */
+void fx_json_file(const char *path, struct jsonp_doc *doc);
+
 /* fx_find_part - the part of a with that cause and detail, NULL if none */
 const struct js_part *fx_find_part(const struct js_attr *a, uint32_t cause, const char *detail);
 

@@ -77,24 +77,9 @@ static void fx_gap(struct fixture *f, uint64_t start, uint64_t dur, uint32_t pri
 /* fx_finish - write the file, parse it strictly */
 static void fx_finish(struct fixture *f)
 {
-	char err[160] = "", *buf;
-	FILE *fp;
-	long len;
-
 	assert_int_equal(f->out.finish(f->out.ctx, &f->run), 0);
 	f->out.destroy(f->out.ctx);
-	fp = fopen(f->path, "r");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	len = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
-	fclose(fp);
-	if (jsonp_parse(buf, (size_t)len, &f->doc, err, sizeof(err)))
-		fail_msg("trace is not valid JSON: %s", err);
-	free(buf);
+	fx_json_file(f->path, &f->doc);
 	f->ev = jsonp_get(f->doc.root, "traceEvents");
 	assert_non_null(f->ev);
 	assert_true(jsonp_is(f->ev, JSONP_ARR));

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_spike.h - the flight recorder (--spike-threshold TIME --spike-dir DIR): each gap at or
+ * above the threshold becomes one JSON file and one Chrome trace in DIR (out_spike.c;
+ * docs/OUTPUTS.md, docs/JSON.md). Here: what the reports read of it (struct js_spike_stats
+ * in struct js_run) and the three bounded parts it is made of, pure and unit-tested:
+ *
+ *   spike_ring   the last cap probe events of one CPU, overwritten oldest first
+ *   spike_rate   at most max spikes whose gaps start within any 60 s (--spike-max N/min)
+ *   spike_cap    the files in DIR stay within a total size (--spike-dir-max SIZE)
+ */
+#ifndef JS_SPIKE_H
+#define JS_SPIKE_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "js_events.h"
+
+#define JS_SPIKE_WINDOW_NS   100000000ull   /* events kept before and after a spike: 100 ms */
+#define JS_SPIKE_RING_EVENTS 16384          /* per measured CPU: 1.4 MiB (88 B an event),
+                                             * and once more for one window's copy */
+#define JS_SPIKE_RATE_NS     60000000000ull /* --spike-max counts per 60 s */
+#define JS_DEFAULT_SPIKE_MAX 10             /* spikes per minute */
+#define JS_SPIKE_MAX_MAX     1000
+#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20)   /* 100 MiB */
+
+/* Why a spike was not written (its counter's reason label). */
+enum js_spike_skip {
+	JS_SPIKE_SKIP_RATE = 0,   /* over --spike-max */
+	JS_SPIKE_SKIP_SIZE,       /* its files would take DIR over --spike-dir-max */
+	JS_SPIKE_SKIP_BACKLOG,    /* too many spikes waiting for the events after them */
+	JS_SPIKE_SKIP_ERROR,      /* a write failed: the recorder stopped */
+	JS_SPIKE_SKIP_MAX
+};
+
+/* js_spike_skip_name - "rate", "size", "backlog", "error"; "?" if unknown */
+const char *js_spike_skip_name(unsigned reason);
+
+/* What the flight recorder did: the text report, the JSON run file and the Prometheus
+ * exposition read it. written + the skipped counts = seen, once the run has ended. */
+struct js_spike_stats {
+	bool on;                      /* --spike-dir was given */
+	char dir[256];
+	uint64_t threshold_ns;
+	unsigned max_per_min;
+	uint64_t dir_max_bytes;
+	uint64_t seen;                /* gaps at or above the threshold */
+	uint64_t written;             /* spikes written (a JSON file and its trace each) */
+	uint64_t bytes;               /* their size */
+	uint64_t skipped[JS_SPIKE_SKIP_MAX];
+	uint64_t write_ns_max;        /* the longest write of one spike (both files) */
+};
+
+/* js_spike_skipped - the skipped spikes, every reason */
+uint64_t js_spike_skipped(const struct js_spike_stats *s);
+
+/* One CPU's recent probe events: a ring of cap, the oldest overwritten first. */
+struct spike_ring {
+	struct js_event *v;
+	size_t cap, head, n;          /* next slot, events held */
+	uint64_t lost_end_ns;         /* the latest end of an overwritten event (0: none) */
+};
+
+/* spike_ring_init - room for cap events, touched now (no page fault later); 0 or -ENOMEM */
+int spike_ring_init(struct spike_ring *r, size_t cap);
+void spike_ring_free(struct spike_ring *r);
+/* spike_ring_push - keep ev, overwriting the oldest event when full */
+void spike_ring_push(struct spike_ring *r, const struct js_event *ev);
+/* spike_ring_window - the events that overlap [lo, hi] into out (room for r->cap), in
+ * start order; returns how many */
+size_t spike_ring_window(const struct spike_ring *r, uint64_t lo, uint64_t hi,
+			 struct js_event *out);
+/* spike_ring_complete - no event that may overlap [lo, ...] was overwritten */
+bool spike_ring_complete(const struct spike_ring *r, uint64_t lo);
+
+/* At most max admitted in any JS_SPIKE_RATE_NS: the admission times of the last max. */
+struct spike_rate {
+	uint64_t *t;
+	unsigned max, head, n;
+};
+
+/* spike_rate_init - a limiter of max (0 is taken as 1) per JS_SPIKE_RATE_NS; 0 or -ENOMEM */
+int spike_rate_init(struct spike_rate *r, unsigned max);
+void spike_rate_free(struct spike_rate *r);
+/* spike_rate_admit - may a spike at t_ns (not before the previous one's) be written:
+ * fewer than max were admitted in (t_ns - JS_SPIKE_RATE_NS, t_ns]; counts it if so */
+bool spike_rate_admit(struct spike_rate *r, uint64_t t_ns);
+
+/* The files' total size in DIR against its cap. */
+struct spike_cap {
+	uint64_t max, used;
+};
+
+/* spike_cap_take - bytes more fit under max: counted, true; else false (nothing counted) */
+bool spike_cap_take(struct spike_cap *c, uint64_t bytes);
+
+#endif /* JS_SPIKE_H */

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * out_spike.c - --spike-dir DIR --spike-threshold TIME: the flight recorder. Each gap at or
+ * above the threshold becomes, once the events JS_SPIKE_WINDOW_NS after it were read, two
+ * files in DIR, each written to a hidden temporary name and renamed (a reader never sees
+ * half a file; the trace first, so a spike's JSON names a trace that is there):
+ *   spike-20261129T175423.123456Z-cpu1.json        the gap, its story and causes, every
+ *                                                  probe event of its CPU in the window,
+ *                                                  the settings that explain its causes
+ *   spike-20261129T175423.123456Z-cpu1.trace.json  a --trace file of the window
+ * Bounded: the events in a ring per CPU (js_spike.h), the spikes waiting for their window,
+ * the rate (--spike-max) and the size of DIR (--spike-dir-max). A failed write stops the
+ * recorder, never the measurement (docs/OUTPUTS.md). Runs on the housekeeping thread.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "js_audit.h"
+#include "js_event_names.h"
+#include "js_json.h"
+#include "js_output.h"
+#include "js_params.h"
+#include "js_result.h"
+#include "js_spike.h"
+#include "js_story.h"
+#include "js_util.h"
+
+#define SPIKE_PEND_MAX 64       /* spikes waiting for the events after them */
+#define SPIKE_XCHECK_MAX 16     /* settings lines per spike */
+
+struct spike_out {
+	char dir[PATH_MAX];
+	uint64_t window_ns;
+	struct js_spike_stats st;
+	struct spike_rate rate;
+	struct spike_cap cap;
+	struct spike_ring *rings;   /* per measured CPU, as run->cpus */
+	int *cpus;
+	size_t ncpus;
+	struct js_event *scratch;   /* one window's events */
+	struct js_gap_rec pend[SPIKE_PEND_MAX];
+	size_t npend;
+	const struct js_run *run;
+	int err;                    /* a write failed: the recorder stopped (-errno) */
+};
+
+static struct spike_ring *ring_of(struct spike_out *s, uint32_t cpu)
+{
+	for (size_t i = 0; i < s->ncpus; i++)
+		if (s->cpus[i] == (int)cpu)
+			return &s->rings[i];
+	return NULL;
+}
+
+/* dir_used - the size of the spike files DIR holds already (an earlier run's count
+ * against the cap); temporary files a killed run left are removed */
+static uint64_t dir_used(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	uint64_t sum = 0;
+	struct stat st;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (!strncmp(e->d_name, ".spike-", 7) && n > 4 && !strcmp(e->d_name + n - 4, ".tmp"))
+			unlinkat(dirfd(d), e->d_name, 0);
+		else if (!strncmp(e->d_name, "spike-", 6) && n > 5 &&
+			 !strcmp(e->d_name + n - 5, ".json") &&
+			 !fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+			 S_ISREG(st.st_mode))
+			sum += (uint64_t)st.st_size;
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
+/* rings_new - a ring per measured CPU and the scratch of one window, allocated and touched
+ * before the run (before the pipeline sizes its heap: memory stays flat); -ENOMEM */
+static int rings_new(struct spike_out *s, const int *cpus, size_t n)
+{
+	s->rings = calloc(n ? n : 1, sizeof(*s->rings));
+	s->cpus = calloc(n ? n : 1, sizeof(*s->cpus));
+	s->scratch = calloc(JS_SPIKE_RING_EVENTS, sizeof(*s->scratch));
+	if (!s->rings || !s->cpus || !s->scratch)
+		return -ENOMEM;
+	memset(s->scratch, 0, JS_SPIKE_RING_EVENTS * sizeof(*s->scratch));
+	for (; s->ncpus < n; s->ncpus++) {
+		s->cpus[s->ncpus] = cpus[s->ncpus];
+		if (spike_ring_init(&s->rings[s->ncpus], JS_SPIKE_RING_EVENTS))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void spike_run_start(void *ctx, const struct js_run *run)
+{
+	struct spike_out *s = ctx;
+
+	s->run = run;
+}
+
+static void spike_on_event(void *ctx, const struct js_event *ev)
+{
+	struct spike_out *s = ctx;
+	struct spike_ring *r = ring_of(s, ev->cpu);
+
+	if (r)
+		spike_ring_push(r, ev);
+}
+
+static void spike_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
+			 size_t nev)
+{
+	struct spike_out *s = ctx;
+
+	(void)ev;
+	(void)nev;
+	if (g->gap.dur_ns < s->st.threshold_ns)
+		return;
+	s->st.seen++;
+	if (s->err)
+		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+	else if (!spike_rate_admit(&s->rate, g->gap.start_ns))
+		s->st.skipped[JS_SPIKE_SKIP_RATE]++;
+	else if (s->npend == SPIKE_PEND_MAX)
+		s->st.skipped[JS_SPIKE_SKIP_BACKLOG]++;
+	else
+		s->pend[s->npend++] = *g;
+}
+
+/* spike_name - "spike-20261129T175423.123456Z-cpu1" of the gap: names sort by time */
+static void spike_name(char *buf, size_t len, const struct js_run *run, const struct js_gap *g)
+{
+	uint64_t off = g->start_ns > run->start_mono_ns ? g->start_ns - run->start_mono_ns : 0;
+	uint64_t us = (uint64_t)(run->start_epoch_s * 1e6) + off / 1000;
+	time_t sec = (time_t)(us / 1000000);
+	struct tm tm;
+	char day[32] = "0";
+
+	if (gmtime_r(&sec, &tm))
+		strftime(day, sizeof(day), "%Y%m%dT%H%M%S", &tm);
+	snprintf(buf, len, "spike-%s.%06uZ-cpu%u", day, (unsigned)(us % 1000000), g->cpu);
+}
+
+/* write_settings - the cross-check of the gap's causes against the audit (audit_xcheck.c):
+ * one line per setting that explains one of them */
+static void write_settings(struct js_json *j, const struct js_run *run, const struct js_gap_rec *g)
+{
+	struct audit_observed obs[JS_PARTS_MAX + 1];
+	char lines[SPIKE_XCHECK_MAX][AUDIT_LINE_LEN];
+	size_t n = 0, k = 0;
+
+	for (uint32_t i = 0; i < g->attr.nparts && i < JS_PARTS_MAX; i++, n++)
+		obs[n] = (struct audit_observed){
+			.cpu = (int)g->gap.cpu, .cause = js_cause_name(g->attr.parts[i].cause),
+			.detail = g->attr.parts[i].detail, .count = g->attr.parts[i].count,
+			.total_ns = g->attr.parts[i].net_ns,
+		};
+	if (g->attr.unexplained_ns)
+		obs[n++] = (struct audit_observed){
+			.cpu = (int)g->gap.cpu, .cause = js_cause_name(JS_CAUSE_UNEXPLAINED),
+			.detail = "", .count = 1, .total_ns = g->attr.unexplained_ns,
+		};
+	if (run->audited)
+		k = audit_crosscheck(&run->audit, obs, n, lines, SPIKE_XCHECK_MAX);
+	json_arr_begin(j, "explained_by_settings");
+	for (size_t i = 0; i < k; i++)
+		json_str(j, NULL, lines[i]);
+	json_arr_end(j);
+}
+
+static void write_events(struct js_json *j, const struct js_run *run, const struct js_gap *g,
+			 const struct js_event *ev, size_t nev)
+{
+	uint64_t end = g->start_ns + g->dur_ns;
+	char label[JS_NAME_LEN + 96];
+
+	json_arr_begin(j, "events");
+	for (size_t i = 0; i < nev; i++) {
+		const struct js_event *e = &ev[i];
+
+		trace_event_label(run, e, label, sizeof(label));
+		json_obj_begin(j, NULL);
+		json_str(j, "kind", js_ev_kind_name(e->kind));
+		json_str(j, "label", label);
+		json_u64(j, "cpu", e->cpu);
+		json_u64(j, "id", e->id);
+		json_u64(j, "start_ns", e->start_ns);
+		json_u64(j, "end_ns", e->end_ns);
+		json_i64(j, "offset_ns", (int64_t)(e->start_ns - g->start_ns));
+		json_bool(j, "in_gap", e->start_ns <= end && e->end_ns >= g->start_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* write_spike_json - the spike's JSON document (docs/JSON.md, "The spike file") */
+static void write_spike_json(FILE *fp, const struct spike_out *s, const struct js_gap_rec *g,
+			     const char *name, const struct js_event *ev, size_t nev,
+			     bool complete)
+{
+	const struct js_run *run = s->run;
+	char story[512], detail[4096], trace[NAME_MAX];
+	struct js_json j;
+
+	story_format(story, sizeof(story), g, run->start_mono_ns);
+	story_format_detail(detail, sizeof(detail), g, run->start_mono_ns, NULL);
+	snprintf(trace, sizeof(trace), "%s.trace.json", name);
+	json_init(&j, fp);
+	j.pretty = false;       /* a third smaller; one line per file */
+	json_obj_begin(&j, NULL);
+	json_u64(&j, "schema_version", JS_SCHEMA_VERSION);
+	json_str(&j, "tool", "jitterscope");
+	json_str(&j, "version", JS_VERSION);
+	json_str(&j, "kind", "spike");
+	json_str(&j, "hostname", run->machine.hostname);
+	json_u64(&j, "cpu", g->gap.cpu);
+	json_u64(&j, "threshold_ns", s->st.threshold_ns);
+	json_u64(&j, "run_start_mono_ns", run->start_mono_ns);
+	json_u64(&j, "run_start_unix_ns", (uint64_t)(run->start_epoch_s * 1e9));
+	json_obj_begin(&j, "gap");
+	json_u64(&j, "start_ns", g->gap.start_ns);
+	json_u64(&j, "dur_ns", g->gap.dur_ns);
+	json_u64(&j, "at_ns", g->gap.start_ns - JS_MIN(g->gap.start_ns, run->start_mono_ns));
+	js_attr_write_json(&j, &g->attr, run->cgroups);
+	json_str(&j, "story", story);
+	json_str(&j, "story_detail", detail);
+	json_u64(&j, "events", g->attr.nevents);
+	json_obj_end(&j);
+	json_obj_begin(&j, "window");
+	json_u64(&j, "before_ns", s->window_ns);
+	json_u64(&j, "after_ns", s->window_ns);
+	json_u64(&j, "from_ns", g->gap.start_ns - JS_MIN(g->gap.start_ns, s->window_ns));
+	json_u64(&j, "to_ns", g->gap.start_ns + g->gap.dur_ns + s->window_ns);
+	json_u64(&j, "events", nev);
+	json_bool(&j, "complete", complete);
+	json_obj_end(&j);
+	write_events(&j, run, &g->gap, ev, nev);
+	write_settings(&j, run, g);
+	json_str(&j, "trace", trace);
+	json_obj_end(&j);
+}
+
+/* put - write one file of the spike under a temporary name; its size into *size. 0 or
+ * -errno (said in one line; the temporary file removed) */
+static int put(struct spike_out *s, const char *tmp, const char *final, uint64_t *size,
+	       int (*write)(FILE *fp, void *arg), void *arg)
+{
+	FILE *fp = output_file_open(tmp, "spike-dir");
+	struct stat st;
+	int err;
+
+	if (!fp)
+		return -EIO;
+	err = write(fp, arg);
+	err = output_file_close(fp) ?: err;
+	if (!err && stat(tmp, &st))
+		err = -errno;
+	if (!err)
+		*size = (uint64_t)st.st_size;
+	if (err) {
+		unlink(tmp);
+		js_err("cannot write --spike-dir file '%s/%s': %s; the flight recorder stops, the "
+		       "measurement goes on", s->dir, final, strerror(-err));
+	}
+	return err;
+}
+
+struct spike_job {
+	struct spike_out *s;
+	const struct js_gap_rec *g;
+	const char *name;
+	size_t nev;
+	bool complete;
+};
+
+static int put_trace(FILE *fp, void *arg)
+{
+	const struct spike_job *b = arg;
+
+	return trace_write_window(fp, b->s->run, b->g, b->s->scratch, b->nev, b->s->window_ns);
+}
+
+static int put_json(FILE *fp, void *arg)
+{
+	const struct spike_job *b = arg;
+
+	write_spike_json(fp, b->s, b->g, b->name, b->s->scratch, b->nev, b->complete);
+	return output_file_flush(fp);
+}
+
+/* write_spike - the spike's two files, or the reason it has none counted */
+static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
+{
+	struct spike_ring *r = ring_of(s, g->gap.cpu);
+	uint64_t lo = g->gap.start_ns - JS_MIN(g->gap.start_ns, s->window_ns);
+	uint64_t hi = g->gap.start_ns + g->gap.dur_ns + s->window_ns, t0 = js_mono_ns();
+	uint64_t tsize = 0, jsize = 0;
+	char name[96], tmp[2][PATH_MAX + 128], fin[2][PATH_MAX + 128];
+	struct spike_job b = { .s = s, .g = g, .name = name };
+	int err;
+
+	spike_name(name, sizeof(name), s->run, &g->gap);
+	b.nev = r ? spike_ring_window(r, lo, hi, s->scratch) : 0;
+	b.complete = r && spike_ring_complete(r, lo);
+	snprintf(fin[0], sizeof(fin[0]), "%s/%s.trace.json", s->dir, name);
+	snprintf(fin[1], sizeof(fin[1]), "%s/%s.json", s->dir, name);
+	snprintf(tmp[0], sizeof(tmp[0]), "%s/.%s.trace.json.tmp", s->dir, name);
+	snprintf(tmp[1], sizeof(tmp[1]), "%s/.%s.json.tmp", s->dir, name);
+	err = put(s, tmp[0], fin[0] + strlen(s->dir) + 1, &tsize, put_trace, &b);
+	if (!err) {
+		err = put(s, tmp[1], fin[1] + strlen(s->dir) + 1, &jsize, put_json, &b);
+		if (err)
+			unlink(tmp[0]);
+	}
+	if (err) {
+		s->err = err;
+		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		return;
+	}
+	if (!spike_cap_take(&s->cap, tsize + jsize)) {
+		unlink(tmp[0]);
+		unlink(tmp[1]);
+		s->st.skipped[JS_SPIKE_SKIP_SIZE]++;
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		if (rename(tmp[i], fin[i]) && !err) {
+			err = -errno;
+			js_err("cannot write --spike-dir file '%s': %s; the flight recorder stops, "
+			       "the measurement goes on", fin[i], strerror(errno));
+		}
+	if (err) {
+		unlink(tmp[0]);
+		unlink(tmp[1]);
+		s->err = err;
+		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		return;
+	}
+	s->st.written++;
+	s->st.bytes += tsize + jsize;
+	s->st.write_ns_max = JS_MAX(s->st.write_ns_max, js_mono_ns() - t0);
+}
+
+static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
+{
+	struct spike_out *s = ctx;
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->npend; i++) {
+		const struct js_gap_rec *g = &s->pend[i];
+
+		if (done_ns != UINT64_MAX &&
+		    g->gap.start_ns + g->gap.dur_ns + s->window_ns > done_ns) {
+			s->pend[k++] = *g;      /* its window is not all read yet */
+			continue;
+		}
+		if (s->err)
+			s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		else
+			write_spike(s, g);
+	}
+	s->npend = k;
+	run->spikes = s->st;
+}
+
+/* spike_finish - every spike was written by the last sync: a failed write is the error */
+static int spike_finish(void *ctx, const struct js_run *run)
+{
+	struct spike_out *s = ctx;
+
+	(void)run;
+	return s->err;
+}
+
+static void spike_destroy(void *ctx)
+{
+	struct spike_out *s = ctx;
+
+	for (size_t i = 0; s->rings && i < s->ncpus; i++)
+		spike_ring_free(&s->rings[i]);
+	free(s->rings);
+	free(s->cpus);
+	free(s->scratch);
+	spike_rate_free(&s->rate);
+	free(s);
+}
+
+int out_spike_new(struct js_output *out, const char *path, const struct js_params *p)
+{
+	struct spike_out *s = calloc(1, sizeof(*s));
+
+	if (!s || spike_rate_init(&s->rate, p && p->spike_max ? p->spike_max :
+				  JS_DEFAULT_SPIKE_MAX)) {
+		free(s);
+		return -ENOMEM;
+	}
+	if (rings_new(s, p ? p->cfg.cpus : NULL, p ? p->cfg.ncpus : 0)) {
+		js_err("cannot allocate the flight recorder's event rings: %s", strerror(ENOMEM));
+		spike_destroy(s);
+		return -ENOMEM;
+	}
+	if (mkdir(path, 0777) && errno != EEXIST) {
+		js_err("cannot write --spike-dir directory '%s': %s", path, strerror(errno));
+		spike_destroy(s);
+		return -EIO;
+	}
+	snprintf(s->dir, sizeof(s->dir), "%s", path);
+	s->window_ns = JS_SPIKE_WINDOW_NS;
+	s->st.on = true;
+	snprintf(s->st.dir, sizeof(s->st.dir), "%s", path);
+	s->st.threshold_ns = p ? p->spike_threshold_ns : 0;
+	s->st.max_per_min = s->rate.max;
+	s->st.dir_max_bytes = p && p->spike_dir_max ? p->spike_dir_max : JS_DEFAULT_SPIKE_DIR_MAX;
+	s->cap = (struct spike_cap){ .max = s->st.dir_max_bytes, .used = dir_used(path) };
+	out->name = "flight recorder";
+	out->ctx = s;
+	out->run_start = spike_run_start;
+	out->on_event = spike_on_event;
+	out->on_gap = spike_on_gap;
+	out->sync = spike_sync;
+	out->finish = spike_finish;
+	out->destroy = spike_destroy;
+	return 0;
+}

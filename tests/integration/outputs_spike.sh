@@ -1,0 +1,146 @@
+#!/bin/bash
+# outputs_spike.sh - the flight recorder (--spike-threshold, --spike-dir) on the live
+# machine, with ground truth from the project's injector (docs/INJECTOR.md):
+#   1. one 2 ms preemption of CPU 1 (jsinject preempt) makes exactly one spike naming the
+#      injected task as the gap's cause (other spikes on a busy machine name other tasks),
+#      with the probe events of the 100 ms around it, and a trace of that window that parses;
+#   2. many injected spikes under --spike-max 3/min: 3 written, the rest counted as skipped
+#      (written + skipped = seen, in the JSON run file and the Prometheus output alike);
+#   3. a full file system under DIR (ENOSPC): the recorder stops with one line, the
+#      measurement runs to its end, the skipped spikes are counted, exit 1.
+# Root only (77 otherwise); about 25 s. See docs/OUTPUTS.md, "Flight recorder".
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_btf
+INJ=$ROOT/build/tools/jsinject
+[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+mkdir -p "$TMP/small"
+mount -t tmpfs -o size=64k jsspike "$TMP/small" || skip "cannot mount a tmpfs"
+trap 'umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# measure NAME DUR ARGS... - jitterscope on CPU 1 for DUR s in the background, outputs in
+# $TMP; its pid in JSPID
+measure() {
+	local name=$1 dur=$2
+	shift 2
+	"$JS" --cpu 1 -d "$dur" -q --json "$TMP/$name.json" --prom "$TMP/$name.prom" "$@" \
+		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
+	JSPID=$!
+}
+# injected NAME DUR 'INJECT ARGS' ARGS... - measure NAME DUR ARGS..., with jsinject preempt
+# on CPU 1 once jitterscope samples (2.5 s after the start), to its end
+injected() {
+	local name=$1 dur=$2 inj=$3
+	shift 3
+	measure "$name" "$dur" "$@"
+	sleep 2.5
+	# shellcheck disable=SC2086 # the injector's arguments, split
+	"$INJ" --mode preempt --cpu 1 --log "$TMP/$name.inj.csv" $inj >"$TMP/$name.inj" 2>&1 ||
+		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
+	wait $JSPID || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
+}
+
+# 1. one 2 ms preemption: one spike, naming jsinject
+injected one 6 "--duration 1 --period 2000000 --spin 2000" \
+	--spike-threshold 1500us --spike-dir "$TMP/one" --spike-max 1000/min
+python3 - "$TMP" <<'PY' || fail "one: the spike file"
+import glob, json, os, sys
+from jsfiles import inject_actions
+tmp = sys.argv[1]
+acts = inject_actions(tmp + "/one.inj.csv", "preempt")
+assert len(acts) == 1, "jsinject acted %d times, want 1" % len(acts)
+_, a0, a1 = acts[0]
+run = json.load(open(tmp + "/one.json"))
+assert run["probes"]["enabled"], "probes off: %s" % run["probes"]["why_disabled"]
+sp = run["spikes"]
+files = sorted(f for f in glob.glob(tmp + "/one/spike-*.json") if not f.endswith(".trace.json"))
+assert sp["seen"] == sp["written"] == len(files) >= 1, \
+    "spikes %s, files %s: every spike written" % (sp, [os.path.basename(f) for f in files])
+assert not glob.glob(tmp + "/one/.*"), "a temporary file is left"
+docs = [(f, json.load(open(f))) for f in files]
+ours = [(f, d) for f, d in docs if "jsinject" in d["gap"]["story"]]
+assert len(ours) == 1, "%d spikes name jsinject, want 1: %s" % (
+    len(ours), [d["gap"]["story"] for _, d in docs])
+other = len(docs) - 1
+f0, d = ours[0]
+g = d["gap"]
+assert d["kind"] == "spike" and d["cpu"] == 1, (d["kind"], d["cpu"])
+assert g["start_ns"] <= a1 and g["start_ns"] + g["dur_ns"] >= a0, \
+    "the spike [%d +%d] misses the injected action [%d, %d]" % (g["start_ns"], g["dur_ns"], a0, a1)
+assert g["dur_ns"] >= 1500000, g["dur_ns"]
+assert g["cause"] == "task" and g["detail"].startswith("jsinject:"), (g["cause"], g["detail"])
+assert "jsinject" in g["story"], g["story"]
+w = d["window"]
+assert w["before_ns"] == w["after_ns"] == 100000000 and w["complete"], w
+evs = d["events"]
+assert len(evs) == w["events"] and evs, "no events in the window"
+assert all(w["from_ns"] <= e["end_ns"] and e["start_ns"] <= w["to_ns"] for e in evs)
+assert any(e["kind"] == "task" and e["label"].startswith("jsinject:") and e["in_gap"]
+           for e in evs), "the task's event is not in the window"
+assert any(e["end_ns"] < g["start_ns"] for e in evs) and \
+    any(e["start_ns"] > g["start_ns"] + g["dur_ns"] for e in evs), \
+    "no event before and after the gap: the window is not around it"
+t = json.load(open(os.path.join(tmp, "one", d["trace"])))
+te = t["traceEvents"]
+for e in te:
+    assert {"ph", "pid", "tid", "name"} <= set(e), e
+gaps = [e for e in te if e.get("cat") == "gap"]
+assert len(gaps) == 1 and "jsinject" in gaps[0]["name"], gaps
+assert any(e.get("cat") == "task" and "jsinject" in e["name"] for e in te), "no task slice"
+print("  one: %s (%.0f KiB, trace %.0f KiB, %d events; longest write %.2f ms; %d other "
+      "spikes)" % (os.path.basename(f0), os.path.getsize(f0) / 1024,
+    os.path.getsize(os.path.join(tmp, "one", d["trace"])) / 1024, len(evs),
+    sp["write_ns_max"] / 1e6, other))
+PY
+
+# 2. 150 preemptions of 300 us in 3 s, at most 3 a minute
+injected many 7 "--duration 3 --period 20000 --spin 300" \
+	--spike-threshold 200us --spike-dir "$TMP/many" --spike-max 3/min
+python3 - "$TMP" <<'PY' || fail "many: the rate limit"
+import glob, json, re, sys
+from jsfiles import inject_actions
+tmp = sys.argv[1]
+acts = inject_actions(tmp + "/many.inj.csv", "preempt")
+sp = json.load(open(tmp + "/many.json"))["spikes"]
+sk = sp["skipped"]
+files = [f for f in glob.glob(tmp + "/many/spike-*.json") if not f.endswith(".trace.json")]
+traces = glob.glob(tmp + "/many/spike-*.trace.json")
+assert sp["seen"] >= len(acts) >= 100, "seen %d spikes, %d injected" % (sp["seen"], len(acts))
+assert sp["written"] == 3 == len(files) == len(traces), (sp, len(files), len(traces))
+assert sp["written"] + sum(sk.values()) == sp["seen"], sp
+assert sk["rate"] == sp["seen"] - 3, sk
+prom = open(tmp + "/many.prom").read()
+def metric(name):
+    m = re.search(r"^%s (\d+)$" % re.escape(name), prom, re.M)
+    assert m, "no %s in the exposition" % name
+    return int(m.group(1))
+assert metric("jitterscope_spikes_written_total") == 3
+assert metric('jitterscope_spikes_skipped_total{reason="rate"}') == sk["rate"]
+assert metric('jitterscope_spikes_skipped_total{reason="size"}') == 0
+print("  many: %d injected, %d spikes seen, %d written, %d skipped (rate)" % (
+    len(acts), sp["seen"], sp["written"], sk["rate"]))
+PY
+grep -q "^flight recorder: .* 3 written to $TMP/many .* skipped (rate " "$TMP/many.out" ||
+	fail "many: the text report does not count the spikes: $(grep flight "$TMP/many.out")"
+
+# 3. a full file system: the recorder stops, the measurement does not
+measure full 3 --spike-threshold 5us --spike-dir "$TMP/small/spikes"
+wait $JSPID
+rc=$?
+[ $rc -eq 1 ] || fail "full: exit $rc, want 1: $(cat "$TMP/full.err")"
+grep -q "^jitterscope: cannot write --spike-dir file '$TMP/small/spikes/spike-.*': No space left on device; the flight recorder stops, the measurement goes on$" \
+	"$TMP/full.err" || fail "full: no line naming the file: $(cat "$TMP/full.err")"
+python3 - "$TMP" <<'PY' || fail "full: the run"
+import glob, json, sys
+tmp = sys.argv[1]
+r = json.load(open(tmp + "/full.json"))
+sp = r["spikes"]
+assert not r["interrupted"] and r["wall_ns"] >= 2.9e9, "the run stopped: %s" % r["stop_reason"]
+assert sp["skipped"]["error"] >= 1 and sp["written"] + sum(sp["skipped"].values()) == sp["seen"], sp
+assert not glob.glob(tmp + "/small/spikes/.*"), "a temporary file is left"
+print("  full: %d seen, %d written, %d skipped after ENOSPC; the run lasted %.1f s" % (
+    sp["seen"], sp["written"], sp["skipped"]["error"], r["wall_ns"] / 1e9))
+PY
+echo "ok: one injected spike, one file naming it; the rate limit holds; ENOSPC stops spikes only"
+exit 0

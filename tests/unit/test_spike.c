@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_spike.c - the flight recorder: its rate limiter (never more than N in any 60 s), its
+ * size cap, its event ring's window, and the files it writes for a synthetic run, driven as
+ * the pipeline drives it (run_start, on_event, on_gap, sync), read back with the strict
+ * JSON parser: the gap, its causes and story, the window's events, the trace, the counts.
+ * No root needed.
+ */
+#include <dirent.h>
+#include <linux/types.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fixtures.h"
+#include "js_jsonparse.h"
+#include "js_output.h"
+#include "js_params.h"
+#include "js_result.h"
+#include "js_spike.h"
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+#define T0 (5 * SEC)            /* run start, CLOCK_MONOTONIC */
+
+static void test_rate_limit(void **state)
+{
+	struct spike_rate r;
+
+	(void)state;
+	assert_int_equal(spike_rate_init(&r, 3), 0);
+	assert_true(spike_rate_admit(&r, 0));
+	assert_true(spike_rate_admit(&r, 1 * SEC));
+	assert_true(spike_rate_admit(&r, 2 * SEC));
+	assert_false(spike_rate_admit(&r, 3 * SEC));
+	assert_false(spike_rate_admit(&r, 60 * SEC - 1));
+	assert_true(spike_rate_admit(&r, 60 * SEC));   /* the one at 0 left the window */
+	assert_false(spike_rate_admit(&r, 60 * SEC + SEC / 2));
+	assert_true(spike_rate_admit(&r, 61 * SEC));
+	spike_rate_free(&r);
+}
+
+/* the limit holds in every 60 s window of a random stream, and it does not refuse what fits */
+static void test_rate_limit_windows(void **state)
+{
+	enum { N = 4000, MAX = 7 };
+	static uint64_t t[N], admitted[N];
+	struct spike_rate r;
+	size_t na = 0;
+
+	(void)state;
+	srand(15);
+	for (size_t i = 0; i < N; i++)
+		t[i] = (i ? t[i - 1] : 0) + (uint64_t)(rand() % 4000) * MS;
+	assert_int_equal(spike_rate_init(&r, MAX), 0);
+	for (size_t i = 0; i < N; i++) {
+		size_t in = 0;
+
+		for (size_t k = 0; k < na; k++)
+			in += admitted[k] + JS_SPIKE_RATE_NS > t[i];
+		/* admitted exactly when fewer than MAX were admitted in the 60 s before */
+		if (spike_rate_admit(&r, t[i])) {
+			assert_true(in < MAX);
+			admitted[na++] = t[i];
+		} else {
+			assert_int_equal(in, MAX);
+		}
+	}
+	assert_true(na > MAX && na < N);
+	spike_rate_free(&r);
+}
+
+static void test_size_cap(void **state)
+{
+	struct spike_cap c = { .max = 1000, .used = 0 };
+
+	(void)state;
+	assert_true(spike_cap_take(&c, 600));
+	assert_false(spike_cap_take(&c, 401));
+	assert_int_equal(c.used, 600);
+	assert_true(spike_cap_take(&c, 400));
+	assert_false(spike_cap_take(&c, 1));
+	assert_false(spike_cap_take(&c, UINT64_MAX));   /* no wrap-around */
+	assert_int_equal(c.used, 1000);
+	c = (struct spike_cap){ .max = 10, .used = 20 };   /* an earlier run filled it */
+	assert_false(spike_cap_take(&c, 0));
+}
+
+static void test_ring_window(void **state)
+{
+	struct js_event out[8];
+	struct spike_ring r;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(spike_ring_init(&r, 8), 0);
+	/* 12 events of 1 ms every 10 ms, pushed in the order 1, 0, 3, 2 ...: 0..3 overwritten */
+	for (uint64_t i = 0; i < 12; i++) {
+		uint64_t k = i ^ 1;
+		struct js_event e = fx_event(JS_EV_IRQ, k * 10 * MS, k * 10 * MS + MS, 1,
+					     (uint32_t)k, "x");
+
+		spike_ring_push(&r, &e);
+	}
+	assert_int_equal(r.n, 8);
+	n = spike_ring_window(&r, 35 * MS, 75 * MS, out);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(out[i].id, 4 + i);     /* in start order */
+	/* an event that ends at the window's start overlaps it */
+	n = spike_ring_window(&r, 51 * MS, 51 * MS, out);
+	assert_int_equal(n, 1);
+	assert_int_equal(out[0].id, 5);
+	/* the overwritten ones ended by 31 ms */
+	assert_true(spike_ring_complete(&r, 32 * MS));
+	assert_false(spike_ring_complete(&r, 31 * MS));
+	spike_ring_free(&r);
+}
+
+/* ---- the files of a synthetic run ---- */
+
+struct fixture {
+	char dir[64];
+	struct js_params p;
+	struct js_output out;
+	struct js_cpu_result cpus[2];
+	struct js_run run;
+};
+
+static struct fixture *fx_new(unsigned max, uint64_t dir_max)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_spike.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	assert_int_equal(fx_run(&f->run, f->cpus, 2, T0, T0 + 100 * SEC), 0);   /* CPUs 1, 3 */
+	f->run.start_mono_ns = T0;
+	f->run.start_epoch_s = 1764438863.5;
+	snprintf(f->run.machine.hostname, sizeof(f->run.machine.hostname), "host1");
+	f->p.cfg.cpus[0] = 1;
+	f->p.cfg.cpus[1] = 3;
+	f->p.cfg.ncpus = 2;
+	f->p.spike_dir = f->dir;
+	f->p.spike_threshold_ns = MS;
+	f->p.spike_max = max;
+	f->p.spike_dir_max = dir_max;
+	assert_int_equal(out_spike_new(&f->out, f->dir, &f->p), 0);
+	assert_non_null(f->out.on_event);
+	f->out.run_start(f->out.ctx, &f->run);
+	return f;
+}
+
+static void ev(struct fixture *f, uint32_t kind, uint64_t s, uint64_t e, uint32_t cpu,
+	       uint32_t id, const char *name)
+{
+	struct js_event x = fx_event(kind, s, e, cpu, id, name);
+
+	f->out.on_event(f->out.ctx, &x);
+}
+
+/* gap - a gap on CPU 1 at start (ms after T0) of dur ns, preempted by jsinject:812 */
+static void gap(struct fixture *f, uint64_t start_ms, uint64_t dur)
+{
+	struct js_gap_rec g;
+
+	fx_rec(&g, 1, T0 + start_ms * MS, dur);
+	fx_part(&g, JS_CAUSE_TASK, "jsinject:812", 1, dur - 10000);
+	fx_primary(&g, JS_CAUSE_TASK, "jsinject:812");
+	g.attr.nevents = 1;
+	f->out.on_gap(f->out.ctx, &g, NULL, 0);
+}
+
+/* files - the names in the fixture's directory ending in suffix, sorted, into names[] */
+static size_t files(const struct fixture *f, const char *suffix, char names[][128], size_t max)
+{
+	DIR *d = opendir(f->dir);
+	struct dirent *e;
+	size_t n = 0, sl = strlen(suffix);
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (e->d_name[0] != '.' && l > sl && !strcmp(e->d_name + l - sl, suffix) &&
+		    (sl > 6 || !strstr(e->d_name, ".trace.")) && n < max)
+			snprintf(names[n++], 128, "%s", e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, 128, (int (*)(const void *, const void *))strcmp);
+	return n;
+}
+
+static size_t all_files(const struct fixture *f)
+{
+	DIR *d = opendir(f->dir);
+	size_t n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 2;   /* . and .. */
+}
+
+static void parse(const struct fixture *f, const char *name, struct jsonp_doc *doc)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	fx_json_file(path, doc);
+}
+
+static uint64_t u64(const struct jsonp_val *o, const char *k)
+{
+	uint64_t v = UINT64_MAX;
+
+	assert_non_null(jsonp_get(o, k));
+	assert_int_equal(jsonp_u64(jsonp_get(o, k), &v), 0);
+	return v;
+}
+
+static void fx_free(struct fixture *f)
+{
+	char cmd[128];
+
+	f->out.destroy(f->out.ctx);
+	for (size_t i = 0; i < 2; i++)
+		result_cpu_free(&f->cpus[i]);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+}
+
+static void test_spike_file(void **state)
+{
+	struct fixture *f = fx_new(10, 0);
+	char names[4][128], traces[4][128];
+	struct jsonp_doc doc, tdoc;
+	const struct jsonp_val *g, *evs, *w, *te;
+	bool named = false;
+
+	(void)state;
+	/* CPU 1: a tick 150 ms before (outside), one 50 ms before, the preemption, a tick
+	 * 60 ms after, one 150 ms after (outside); CPU 3's event is not CPU 1's */
+	ev(f, JS_EV_VECTOR, T0 + 850 * MS, T0 + 850 * MS + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
+	ev(f, JS_EV_VECTOR, T0 + 950 * MS, T0 + 950 * MS + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
+	ev(f, JS_EV_TASK, T0 + 1000 * MS + 5000, T0 + 1002 * MS, 1, 812, "jsinject");
+	ev(f, JS_EV_VECTOR, T0 + 1062 * MS, T0 + 1062 * MS + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
+	ev(f, JS_EV_VECTOR, T0 + 1160 * MS, T0 + 1160 * MS + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
+	ev(f, JS_EV_IRQ, T0 + 1001 * MS, T0 + 1001 * MS + 5000, 3, 36, "virtio1-req.0");
+	gap(f, 500, 999999);            /* below the threshold */
+	gap(f, 1000, 2 * MS);
+	/* the events up to 100 ms after the gap are not all read yet: nothing written */
+	f->out.sync(f->out.ctx, &f->run, T0 + 1101 * MS);
+	assert_int_equal(all_files(f), 0);
+	f->out.sync(f->out.ctx, &f->run, T0 + 1102 * MS);
+	assert_int_equal(files(f, ".json", names, 4), 1);
+	assert_int_equal(files(f, ".trace.json", traces, 4), 1);
+	assert_int_equal(all_files(f), 2);     /* no temporary file left */
+	/* the name sorts by time: the gap 1 s after 1764438863.5 s, UTC, then the CPU */
+	assert_string_equal(names[0], "spike-20251129T175424.500000Z-cpu1.json");
+	assert_string_equal(traces[0], "spike-20251129T175424.500000Z-cpu1.trace.json");
+
+	parse(f, names[0], &doc);
+	assert_string_equal(jsonp_str(jsonp_get(doc.root, "kind")), "spike");
+	assert_int_equal(u64(doc.root, "cpu"), 1);
+	assert_int_equal(u64(doc.root, "threshold_ns"), MS);
+	assert_string_equal(jsonp_str(jsonp_get(doc.root, "trace")), traces[0]);
+	g = jsonp_get(doc.root, "gap");
+	assert_int_equal(u64(g, "dur_ns"), 2 * MS);
+	assert_int_equal(u64(g, "at_ns"), 1000 * MS);
+	assert_string_equal(jsonp_str(jsonp_get(g, "cause")), "task");
+	assert_string_equal(jsonp_str(jsonp_get(g, "detail")), "jsinject:812");
+	assert_non_null(strstr(jsonp_str(jsonp_get(g, "story")), "jsinject:812"));
+	w = jsonp_get(doc.root, "window");
+	assert_int_equal(u64(w, "before_ns"), JS_SPIKE_WINDOW_NS);
+	assert_true(jsonp_get(w, "complete")->b);
+	evs = jsonp_get(doc.root, "events");
+	assert_int_equal(evs->arr.n, 3);        /* 950 ms, the task, 1062 ms */
+	assert_int_equal(u64(w, "events"), 3);
+	assert_string_equal(jsonp_str(jsonp_get(&evs->arr.v[1], "kind")), "task");
+	assert_true(jsonp_get(&evs->arr.v[1], "in_gap")->b);
+	assert_false(jsonp_get(&evs->arr.v[0], "in_gap")->b);
+	assert_int_equal(u64(&evs->arr.v[2], "start_ns"), T0 + 1062 * MS);
+	jsonp_free(&doc);
+
+	/* the trace of the window: the gap's slice names the task, the events are drawn */
+	parse(f, traces[0], &tdoc);
+	te = jsonp_get(tdoc.root, "traceEvents");
+	assert_non_null(te);
+	for (size_t i = 0; i < te->arr.n; i++) {
+		const char *n = jsonp_str(jsonp_get(&te->arr.v[i], "name"));
+
+		named |= n && strstr(n, "gap 2.0 ms: task jsinject:812") != NULL;
+	}
+	assert_true(named);
+	jsonp_free(&tdoc);
+
+	/* the counts reach the run: one seen, one written */
+	assert_true(f->run.spikes.on);
+	assert_int_equal(f->run.spikes.seen, 1);
+	assert_int_equal(f->run.spikes.written, 1);
+	assert_int_equal(js_spike_skipped(&f->run.spikes), 0);
+	assert_true(f->run.spikes.bytes > 0);
+	assert_int_equal(f->out.finish(f->out.ctx, &f->run), 0);
+	fx_free(f);
+}
+
+/* --spike-max 2: of five spikes in a second, two are written; the end writes what waits */
+static void test_spike_rate(void **state)
+{
+	struct fixture *f = fx_new(2, 0);
+	char names[8][128];
+
+	(void)state;
+	for (uint64_t i = 0; i < 5; i++)
+		gap(f, 1000 + 200 * i, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(files(f, ".json", names, 8), 2);
+	assert_int_equal(f->run.spikes.seen, 5);
+	assert_int_equal(f->run.spikes.written, 2);
+	assert_int_equal(f->run.spikes.skipped[JS_SPIKE_SKIP_RATE], 3);
+	assert_int_equal(f->run.spikes.written + js_spike_skipped(&f->run.spikes), 5);
+	fx_free(f);
+}
+
+/* --spike-dir-max: a spike that does not fit leaves no file; the count says why */
+static void test_spike_size_cap(void **state)
+{
+	struct fixture *f = fx_new(10, 20000);
+	char names[8][128];
+	uint64_t one;
+
+	(void)state;
+	/* two spikes alike, each with 40 ticks: one fits in the cap, not two */
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < 40; i++)
+			ev(f, JS_EV_VECTOR, T0 + (950 + 400 * k) * MS + i * 10000,
+			   T0 + (950 + 400 * k) * MS + i * 10000 + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
+	gap(f, 1000, 3 * MS);
+	gap(f, 1000 + 400, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	one = f->run.spikes.bytes;
+	assert_int_equal(f->run.spikes.written, 1);
+	assert_true(one > 10000 && one <= 20000);
+	assert_int_equal(f->run.spikes.skipped[JS_SPIKE_SKIP_SIZE], 1);
+	assert_int_equal(files(f, ".json", names, 8), 1);
+	assert_int_equal(all_files(f), 2);
+	fx_free(f);
+
+	/* a new run counts what the directory holds already */
+	f = fx_new(10, 0);
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.written, 1);
+	f->out.destroy(f->out.ctx);
+	f->p.spike_dir_max = f->run.spikes.bytes + 10;
+	assert_int_equal(out_spike_new(&f->out, f->dir, &f->p), 0);
+	f->out.run_start(f->out.ctx, &f->run);
+	memset(&f->run.spikes, 0, sizeof(f->run.spikes));
+	gap(f, 2000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.written, 0);
+	assert_int_equal(f->run.spikes.skipped[JS_SPIKE_SKIP_SIZE], 1);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rate_limit),
+		cmocka_unit_test(test_rate_limit_windows),
+		cmocka_unit_test(test_size_cap),
+		cmocka_unit_test(test_ring_window),
+		cmocka_unit_test(test_spike_file),
+		cmocka_unit_test(test_spike_rate),
+		cmocka_unit_test(test_spike_size_cap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
