@@ -543,7 +543,7 @@ uint64_t pipe_window_start(const struct js_pipe *pl)
 
 /* sync_outputs - outputs that wait for the events after a gap (the flight recorder) learn
  * how far gaps and events are done, and put their counts into the run */
-static void sync_outputs(struct pipeline *pl, uint64_t done_ns)
+static void sync_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
 	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
 		if (pl->outs->v[i].sync && !pl->outs->v[i].err)

@@ -126,10 +126,10 @@ check 64 'for a measurement only'  check --listen 127.0.0.1:9464
 check 64 'no such process'         --pid 999999999 -d 1
 check 64 "invalid --pid 'abc'"     --pid abc -d 1
 check 64 'one or the other'        --pid 1 --tid 1 -d 1
-check 64 '--marks needs --pid'     --marks "$TMP/m.csv" -d 1
+check 64 'marks needs --pid'       --marks "$TMP/m.csv" -d 1
 check 64 'need the eBPF probes'    --pid 1 --no-probes -d 1
-check 64 '--warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
-check 64 '--threshold auto sets up the spinner' --pid 1 -T auto -d 1
+check 64 'warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
+check 64 'threshold auto sets up the spinner' --pid 1 -T auto -d 1
 check 64 'invalid --spike-threshold' --spike-threshold 5xs --spike-dir "$TMP/dir"
 check 64 'must be > 0'             --spike-threshold 0 --spike-dir "$TMP/dir"
 check 64 'invalid --spike-max'     --spike-max 0
