@@ -33,27 +33,27 @@ char LICENSE[] SEC("license") = "GPL";
 #define FOLLOW_THREADS_MAX 4096
 
 /* configuration, set between open and load */
-const volatile __u32 follow_tgid = 0;       /* --pid: every thread of this process */
-const volatile __u32 nr_tids = 0;           /* --tid: the threads in follow_tids */
-const volatile __u64 threshold_ns = 1000;   /* a shorter gap is counted, not sent */
-const volatile __u64 join_ns = 5000;        /* interruption .. the preemption it caused */
-const volatile __u32 nr_sched_yield = 24;   /* __NR_sched_yield (x86-64) */
+const volatile __u32 follow_tgid = 0;	  /* --pid: every thread of this process */
+const volatile __u32 nr_tids = 0;	  /* --tid: the threads in follow_tids */
+const volatile __u64 threshold_ns = 1000; /* a shorter gap is counted, not sent */
+const volatile __u64 join_ns = 5000;	  /* interruption .. the preemption it caused */
+const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
 
 /* counters user space reads through the mmap'ed .bss */
-__u64 lost = 0;                             /* records the ring could not take */
-__u64 untracked = 0;                        /* threads beyond the map's room */
+__u64 lost = 0;	     /* records the ring could not take */
+__u64 untracked = 0; /* threads beyond the map's room */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 64);
-	__type(key, __u32);                 /* tid */
+	__type(key, __u32); /* tid */
 	__type(value, __u32);
 } follow_tids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FOLLOW_THREADS_MAX);
-	__type(key, __u32);                 /* tid */
+	__type(key, __u32); /* tid */
 	__type(value, struct js_follow_thread);
 } threads SEC(".maps");
 
@@ -79,7 +79,7 @@ struct {
 static __always_inline bool followed(__u32 tid, __u32 tgid)
 {
 	if (!tid)
-		return false;           /* the idle task */
+		return false; /* the idle task */
 	if (follow_tgid)
 		return tgid == follow_tgid;
 	return nr_tids && bpf_map_lookup_elem(&follow_tids, &tid);
@@ -88,7 +88,7 @@ static __always_inline bool followed(__u32 tid, __u32 tgid)
 /* thread - tid's state, made on first sight (comm from task, NULL: the current one); NULL
  * when the map is full, or the task is exiting (its exit record went out: no new state) */
 static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
-							struct task_struct *task)
+						       struct task_struct *task)
 {
 	struct js_follow_thread *t = bpf_map_lookup_elem(&threads, &tid), zero = {};
 
@@ -340,8 +340,7 @@ int BPF_PROG(follow_fault_user, unsigned long address, struct pt_regs *regs, uns
 }
 
 SEC("tp_btf/page_fault_kernel")
-int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs,
-	     unsigned long error)
+int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
 	fault();
 	return 0;
@@ -426,19 +425,19 @@ int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 	return 0;
 }
 
-#define VECTOR_PAIR(tp)							\
-SEC("tp_btf/" #tp "_entry")						\
-int BPF_PROG(follow_##tp##_entry, int vector)				\
-{									\
-	enter();							\
-	return 0;							\
-}									\
-SEC("tp_btf/" #tp "_exit")						\
-int BPF_PROG(follow_##tp##_exit, int vector)				\
-{									\
-	leave();							\
-	return 0;							\
-}
+#define VECTOR_PAIR(tp)                               \
+	SEC("tp_btf/" #tp "_entry")                   \
+	int BPF_PROG(follow_##tp##_entry, int vector) \
+	{                                             \
+		enter();                              \
+		return 0;                             \
+	}                                             \
+	SEC("tp_btf/" #tp "_exit")                    \
+	int BPF_PROG(follow_##tp##_exit, int vector)  \
+	{                                             \
+		leave();                              \
+		return 0;                             \
+	}
 
 VECTOR_PAIR(local_timer)
 VECTOR_PAIR(reschedule)
@@ -464,14 +463,14 @@ int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 		return 0;
 	s = bpf_map_lookup_elem(&irq, &zero);
 	if (s && s->depth)
-		return 0;       /* inside an interruption already counted */
+		return 0; /* inside an interruption already counted */
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t)
 		return 0;
 	now = bpf_ktime_get_ns();
 	t->c.interrupted++;
 	t->c.interrupted_ns += delta_ns;
-	gap(tid, t, now - delta_ns, now, bpf_get_smp_processor_id(),
-	    bpf_get_smp_processor_id(), JS_FOLLOW_INTERRUPTED);
+	gap(tid, t, now - delta_ns, now, bpf_get_smp_processor_id(), bpf_get_smp_processor_id(),
+	    JS_FOLLOW_INTERRUPTED);
 	return 0;
 }

@@ -24,7 +24,7 @@
 #include "js_events.h"
 #include "probes.bpf.h"
 
-#define PF_KTHREAD 0x00200000   /* include/linux/sched.h */
+#define PF_KTHREAD 0x00200000 /* include/linux/sched.h */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -32,20 +32,20 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u64 cpu_mask[JS_MAX_CPUS / 64] = {};
 const volatile __u32 measured_cpus[JS_MAX_CPUS] = {};
 const volatile __u32 nr_measured = 0;
-const volatile __u32 sampler_tgid = 0;      /* fallback when no sampler tid is registered */
+const volatile __u32 sampler_tgid = 0; /* fallback when no sampler tid is registered */
 const volatile __u32 steal_enabled = 0;
-const volatile __s64 steal_delta = 0;       /* &steal_time.steal - &hrtimer_bases, per CPU */
+const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
-__u32 nr_sampler_tids = 0;                  /* written by user space */
-__u32 sampler_cpu = 0;                      /* CPU a sampler was last switched in on */
-__u64 sampler_mm = 0;                       /* the samplers' mm, learned at switch-in */
-__u64 sched_mismatch = 0;                   /* switches whose prev was not the task seen in */
+__u32 nr_sampler_tids = 0; /* written by user space */
+__u32 sampler_cpu = 0;	   /* CPU a sampler was last switched in on */
+__u64 sampler_mm = 0;	   /* the samplers' mm, learned at switch-in */
+__u64 sched_mismatch = 0;  /* switches whose prev was not the task seen in */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20);      /* resized by user space before load */
+	__uint(max_entries, 16 << 20); /* resized by user space before load */
 } events SEC(".maps");
 
 /* events recorded on other CPUs (IPI sends, khugepaged on the samplers' memory): their own
@@ -65,8 +65,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256);
-	__type(key, __u32);                 /* tid */
-	__type(value, __u32);               /* cpu */
+	__type(key, __u32);   /* tid */
+	__type(value, __u32); /* cpu */
 } sampler_tids SEC(".maps");
 
 /* on each sender CPU, the function last queued for each target CPU (csd_queue_cpu): an
@@ -98,7 +98,7 @@ static __always_inline bool cpu_measured(__u32 cpu)
 
 	if (paused)
 		return false;
-	barrier_var(w);         /* check the very register used as the index (verifier) */
+	barrier_var(w); /* check the very register used as the index (verifier) */
 	if (w >= JS_MAX_CPUS / 64)
 		return false;
 	return (cpu_mask[w] >> (cpu % 64)) & 1;
@@ -184,8 +184,7 @@ static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
 /* ev_new_remote - a record written on another CPU, about a measured one */
 static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
 {
-	return ev_init(bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0), kind,
-		       cpu);
+	return ev_init(bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0), kind, cpu);
 }
 
 /* ev_send - submit without a wakeup; user space counts what it drains, per kind */
@@ -235,7 +234,7 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 	} else {
 		e = bpf_ringbuf_reserve(&events, JS_EVENT_UNNAMED_SIZE, 0);
 		if (!e)
-			ev_init(e, kind, cpu);  /* counts it lost */
+			ev_init(e, kind, cpu); /* counts it lost */
 	}
 	if (!e)
 		return NULL;
@@ -279,7 +278,7 @@ static __always_inline void push_on(struct js_cpu_state *s, __u32 kind, __u32 id
 
 	now = bpf_ktime_get_ns();
 	d = s->depth;
-	s->depth = d + 1;       /* reserve first: a nested interrupt takes the next slot */
+	s->depth = d + 1; /* reserve first: a nested interrupt takes the next slot */
 	barrier();
 	if (d >= JS_STACK) {
 		s->overflow++;
@@ -308,7 +307,7 @@ static __always_inline int find(struct js_cpu_state *s, __u32 kind, __u32 id)
 	__u32 d = s->depth;
 	int i;
 
-	if (d > JS_STACK) {     /* this exit closes an unrecorded overflow level */
+	if (d > JS_STACK) { /* this exit closes an unrecorded overflow level */
 		s->depth = d - 1;
 		return -1;
 	}
@@ -343,7 +342,7 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id, bool named)
 		return NULL;
 	sl = s->stack[i & (JS_STACK - 1)];
 	barrier();
-	s->depth = i;           /* release last; drops levels that missed their exit */
+	s->depth = i; /* release last; drops levels that missed their exit */
 	now = bpf_ktime_get_ns();
 	return interval(s, kind, cpu, id, sl.addr, sl.start, now, sl.steal, sl.flags, named);
 }
@@ -386,7 +385,7 @@ static __always_inline void tbegin(__u32 kind, __u64 addr)
 	t->addr = addr;
 	t->cpu = cpu;
 	t->flags = steal_read(s, &t->steal) ? JS_F_STEAL : 0;
-	t->start = now;         /* last: start != 0 marks the slot open */
+	t->start = now; /* last: start != 0 marks the slot open */
 }
 
 /* tend - close the current thread's interval of kind, opened on this (measured) CPU; an
@@ -436,19 +435,19 @@ int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 
 /* ---- APIC vectors ------------------------------------------------------------------- */
 
-#define VECTOR_PAIR(tp, vec)						\
-SEC("tp_btf/" #tp "_entry")						\
-int BPF_PROG(tp##_entry, int vector)					\
-{									\
-	push(JS_EV_VECTOR, vec, vector);				\
-	return 0;							\
-}									\
-SEC("tp_btf/" #tp "_exit")						\
-int BPF_PROG(tp##_exit, int vector)					\
-{									\
-	pop_send(JS_EV_VECTOR, vec);					\
-	return 0;							\
-}
+#define VECTOR_PAIR(tp, vec)                     \
+	SEC("tp_btf/" #tp "_entry")              \
+	int BPF_PROG(tp##_entry, int vector)     \
+	{                                        \
+		push(JS_EV_VECTOR, vec, vector); \
+		return 0;                        \
+	}                                        \
+	SEC("tp_btf/" #tp "_exit")               \
+	int BPF_PROG(tp##_exit, int vector)      \
+	{                                        \
+		pop_send(JS_EV_VECTOR, vec);     \
+		return 0;                        \
+	}
 
 VECTOR_PAIR(local_timer, JS_VEC_LOCAL_TIMER)
 VECTOR_PAIR(reschedule, JS_VEC_RESCHEDULE)
@@ -474,7 +473,7 @@ static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callbac
 	e->callback = fn && *fn ? *fn : callback;
 	if (fn)
 		*fn = 0;
-	e->cgroup = bpf_get_current_cgroup_id();        /* the sender's (current) */
+	e->cgroup = bpf_get_current_cgroup_id(); /* the sender's (current) */
 	bpf_get_current_comm(e->name, sizeof(e->name));
 	ev_send(e);
 }
@@ -550,8 +549,7 @@ int BPF_PROG(softirq_exit, unsigned int vec_nr)
 }
 
 /* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (docs/DESIGN.md) */
-static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *timer,
-					__u32 cpu)
+static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *timer, __u32 cpu)
 {
 	struct hrtimer_cpu_base *cb;
 
@@ -764,7 +762,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		if (!sampler_mm)
 			sampler_mm = (__u64)next->mm;
 	} else if (pid) {
-		s->cur_cgroup = task_cgroup(next);     /* what its TASK record will carry */
+		s->cur_cgroup = task_cgroup(next); /* what its TASK record will carry */
 	}
 	s->cur_pid = pid;
 	s->cur_task = (__u64)next;
@@ -791,7 +789,7 @@ static __always_inline int work_slot(struct js_cpu_state *s, __u32 tid, bool any
 	for (i = 0; i < JS_WORK_SLOTS; i++)
 		if (!s->work[i].start)
 			return i;
-	return 0;       /* all taken by items that never ended here (migrated): reuse */
+	return 0; /* all taken by items that never ended here (migrated): reuse */
 }
 
 SEC("tp_btf/workqueue_execute_start")
@@ -809,7 +807,7 @@ int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 	i = work_slot(s, tid, true);
 	w = &s->work[i & (JS_WORK_SLOTS - 1)];
 	now = bpf_ktime_get_ns();
-	w->start = 0;           /* a nested claim (preemption) sees it busy only when filled */
+	w->start = 0; /* a nested claim (preemption) sees it busy only when filled */
 	w->tid = tid;
 	w->work = (__u64)work;
 	w->addr = (__u64)BPF_CORE_READ(work, func);
@@ -847,7 +845,7 @@ int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 		return 0;
 	if ((s->cur_flags & JS_CUR_VALID) && s->cur_pid == tid && w.start < s->cur_start) {
 		w.start = s->cur_start;
-		w.steal = s->cur_steal;         /* the steal clock at that switch */
+		w.steal = s->cur_steal; /* the steal clock at that switch */
 		w.flags = (s->cur_flags & JS_CUR_STEAL) ? JS_F_STEAL : 0;
 	}
 	now = bpf_ktime_get_ns();
@@ -895,8 +893,8 @@ static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 stat
 }
 
 SEC("tp_btf/mm_collapse_huge_page_isolate")
-int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zero,
-	     int referenced, int status)
+int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zero, int referenced,
+	     int status)
 {
 	/* the isolation opens the collapse proper (PMD cleared, TLBs flushed): remember when */
 	struct js_tslot *t = tslot(JS_EV_THP, true);
@@ -948,8 +946,8 @@ int BPF_PROG(mm_khugepaged_scan_pmd, struct mm_struct *mm, struct folio *folio, 
 }
 
 SEC("tp_btf/mm_khugepaged_scan_file")
-int BPF_PROG(mm_khugepaged_scan_file, struct mm_struct *mm, struct folio *folio,
-	     struct file *file, int present, int swap, int result)
+int BPF_PROG(mm_khugepaged_scan_file, struct mm_struct *mm, struct folio *folio, struct file *file,
+	     int present, int swap, int result)
 {
 	thp_point(mm, JS_THP_SCAN_FILE, result);
 	return 0;

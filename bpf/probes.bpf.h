@@ -9,24 +9,24 @@
 #ifndef JS_PROBES_BPF_H
 #define JS_PROBES_BPF_H
 
-#define JS_STACK 8              /* nesting depth of interrupt-like intervals per CPU */
-#define JS_COMM_LEN 16          /* TASK_COMM_LEN */
+#define JS_STACK 8     /* nesting depth of interrupt-like intervals per CPU */
+#define JS_COMM_LEN 16 /* TASK_COMM_LEN */
 
 /* An interval opened by an *_entry tracepoint and not yet closed by its *_exit. */
 struct js_slot {
-	__u64 start;            /* bpf_ktime_get_ns() at entry */
-	__u64 steal;            /* steal clock at entry, if flags & JS_F_STEAL */
+	__u64 start; /* bpf_ktime_get_ns() at entry */
+	__u64 steal; /* steal clock at entry, if flags & JS_F_STEAL */
 	__u64 addr;
-	__u32 kind;             /* enum js_ev_kind */
+	__u32 kind; /* enum js_ev_kind */
 	__u32 id;
-	__u32 flags;            /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL */
 	__u32 pad;
 };
 
-#define JS_CUR_VALID    0x1     /* cur_* describe the task running since cur_start */
-#define JS_CUR_SAMPLER  0x2     /* ... which is a sampler thread */
-#define JS_CUR_KTHREAD  0x4     /* ... which is a kernel thread */
-#define JS_CUR_STEAL    0x8     /* cur_steal is valid */
+#define JS_CUR_VALID 0x1   /* cur_* describe the task running since cur_start */
+#define JS_CUR_SAMPLER 0x2 /* ... which is a sampler thread */
+#define JS_CUR_KTHREAD 0x4 /* ... which is a kernel thread */
+#define JS_CUR_STEAL 0x8   /* cur_steal is valid */
 
 /* A workqueue item running on this CPU. Items can sleep, so several kworkers of the CPU can
  * be inside one at a time: a few slots keyed by worker tid. An unbound worker may begin an
@@ -35,28 +35,28 @@ struct js_slot {
  * worker's last stretch on this CPU (from its switch in: cur_start). */
 #define JS_WORK_SLOTS 4
 struct js_wslot {
-	__u64 start;            /* 0 = free */
+	__u64 start; /* 0 = free */
 	__u64 steal;
-	__u64 addr;             /* work function */
-	__u64 work;             /* the work_struct: its end must name the same */
+	__u64 addr; /* work function */
+	__u64 work; /* the work_struct: its end must name the same */
 	__u32 tid;
-	__u32 flags;            /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL */
 };
 
 /* One per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, key 0). Interrupt-like intervals nest as a stack:
  * a push reserves its slot (depth++) before filling it, a pop reads its slot before
  * releasing it, so an interrupt nesting inside either leaves the stack consistent. */
 struct js_cpu_state {
-	__u32 depth;            /* may exceed JS_STACK: the extra levels are not recorded */
-	__u32 cur_flags;        /* JS_CUR_* */
-	__u32 cur_pid;          /* task switched in at cur_start (0 = idle) */
-	__u32 measured;         /* this CPU is measured: set by user space before attaching */
+	__u32 depth;	 /* may exceed JS_STACK: the extra levels are not recorded */
+	__u32 cur_flags; /* JS_CUR_* */
+	__u32 cur_pid;	 /* task switched in at cur_start (0 = idle) */
+	__u32 measured;	 /* this CPU is measured: set by user space before attaching */
 	__u64 cur_start;
 	__u64 cur_steal;
-	__u64 cur_task;         /* its task_struct (for its comm if its switch out is unseen) */
-	__u64 cur_cgroup;       /* its cgroup v2 id (0 for idle and a sampler) */
-	__u64 steal_addr;       /* this CPU's &steal_time.steal, 0 until learned */
-	__u64 overflow;         /* pushes beyond JS_STACK */
+	__u64 cur_task;	  /* its task_struct (for its comm if its switch out is unseen) */
+	__u64 cur_cgroup; /* its cgroup v2 id (0 for idle and a sampler) */
+	__u64 steal_addr; /* this CPU's &steal_time.steal, 0 until learned */
+	__u64 overflow;	  /* pushes beyond JS_STACK */
 	struct js_slot stack[JS_STACK];
 	struct js_wslot work[JS_WORK_SLOTS];
 };
@@ -64,11 +64,11 @@ struct js_cpu_state {
 /* Rare task-context intervals (compaction, THP collapse) can sleep and move: they live in
  * task-local storage. */
 struct js_tslot {
-	__u64 start;            /* 0 = not open */
+	__u64 start; /* 0 = not open */
 	__u64 steal;
 	__u64 addr;
 	__u32 cpu;
-	__u32 flags;            /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL */
 };
 
 struct js_task_slots {

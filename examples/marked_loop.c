@@ -40,8 +40,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (js_marker_open(&mk, argv[1], slow_us * 1000)) {
-		fprintf(stderr, "marked_loop: %s: cannot open for marks (a FIFO needs its reader "
-			"first)\n", argv[1]);
+		fprintf(stderr,
+			"marked_loop: %s: cannot open for marks (a FIFO needs its reader "
+			"first)\n",
+			argv[1]);
 		return 1;
 	}
 	t0 = js_mark_now();
@@ -51,7 +53,7 @@ int main(int argc, char **argv)
 		if (++n % (stall_every ? stall_every : UINT64_MAX) == 0)
 			nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 		t1 = js_mark_now();
-		js_mark_slow(&mk, t0, t1, "iteration");    /* one write(), when slow */
+		js_mark_slow(&mk, t0, t1, "iteration"); /* one write(), when slow */
 		t0 = t1;
 	}
 	js_marker_close(&mk);

@@ -17,29 +17,28 @@
 #include "js_hist.h"
 #include "js_model.h"
 
-#define ARRIVAL_MAX_INTERVALS 16               /* --arrival-interval LIST entries */
-#define ARRIVAL_INTERVAL_MAX_NS 3600000000000ULL   /* 1 h, the histogram's range */
-#define ARRIVAL_BURST_MAX 1000000000ULL        /* --burst upper bound */
+#define ARRIVAL_MAX_INTERVALS 16		 /* --arrival-interval LIST entries */
+#define ARRIVAL_INTERVAL_MAX_NS 3600000000000ULL /* 1 h, the histogram's range */
+#define ARRIVAL_BURST_MAX 1000000000ULL		 /* --burst upper bound */
 
 /* One per (cpu, interval). */
 struct js_arrival {
 	uint64_t interval_ns;
-	uint64_t phase_ns;          /* arrivals at start + phase + k*interval; set before gaps */
+	uint64_t phase_ns;	    /* arrivals at start + phase + k*interval; set before gaps */
 	uint64_t start_ns, end_ns;  /* measured window (CLOCK_MONOTONIC); end set by finish */
-	uint64_t floor_ns;          /* delay of an arrival outside every gap */
-	uint64_t cursor_ns;         /* end of the last gap taken (gaps must not go back) */
-	struct js_hist delay;       /* delay of EVERY arrival in the window */
+	uint64_t floor_ns;	    /* delay of an arrival outside every gap */
+	uint64_t cursor_ns;	    /* end of the last gap taken (gaps must not go back) */
+	struct js_hist delay;	    /* delay of EVERY arrival in the window */
 	uint64_t arrivals, delayed; /* total arrivals, arrivals that fell inside a gap */
-	uint64_t delayed_by_cause[JS_CAUSE_MAX];   /* arrivals delayed, by the gap's primary */
-	uint64_t delay_ns_by_cause[JS_CAUSE_MAX];  /* total delay by cause (saturating) */
-	uint64_t delay_ns_total;    /* total delay of the delayed arrivals (saturating) */
-	uint64_t clipped;           /* gaps clipped because they overlapped / preceded */
+	uint64_t delayed_by_cause[JS_CAUSE_MAX];  /* arrivals delayed, by the gap's primary */
+	uint64_t delay_ns_by_cause[JS_CAUSE_MAX]; /* total delay by cause (saturating) */
+	uint64_t delay_ns_total; /* total delay of the delayed arrivals (saturating) */
+	uint64_t clipped;	 /* gaps clipped because they overlapped / preceded */
 	bool finished;
 };
 
 /* arrival_init - set up for one interval; the window starts at start_ns. 0 or -errno */
-int arrival_init(struct js_arrival *a, uint64_t interval_ns, uint64_t start_ns,
-		 uint64_t floor_ns);
+int arrival_init(struct js_arrival *a, uint64_t interval_ns, uint64_t start_ns, uint64_t floor_ns);
 /* arrival_add_gap - account every arrival in [gap_start, gap_start + dur); gaps in
  * increasing start order (an overlapping part, or a part before start_ns, is clipped) */
 void arrival_add_gap(struct js_arrival *a, uint64_t gap_start_ns, uint64_t gap_dur_ns,
@@ -63,19 +62,19 @@ double arrival_burst_probability(const struct js_hist *gaps, uint64_t window_ns,
 				 uint64_t interval_ns, uint64_t burst_n, uint64_t size_ns);
 
 struct js_burst {
-	uint64_t span_ns;           /* burst_n * interval_ns */
-	uint64_t size_ns;           /* only gaps >= size count */
-	uint64_t start_ns;          /* window start */
-	uint64_t lo, hi;            /* current merged run of burst-start windows [lo, hi) */
+	uint64_t span_ns;  /* burst_n * interval_ns */
+	uint64_t size_ns;  /* only gaps >= size count */
+	uint64_t start_ns; /* window start */
+	uint64_t lo, hi;   /* current merged run of burst-start windows [lo, hi) */
 	bool open;
-	uint64_t covered_ns;        /* closed runs, clipped to the valid burst starts */
-	uint64_t gaps;              /* gaps >= size seen */
-	uint64_t lim_ns;            /* set by burst_finish: last valid burst start + 1 */
+	uint64_t covered_ns; /* closed runs, clipped to the valid burst starts */
+	uint64_t gaps;	     /* gaps >= size seen */
+	uint64_t lim_ns;     /* set by burst_finish: last valid burst start + 1 */
 };
 
 /* burst_init - empirical burst exposure for N arrivals at interval_ns, gaps >= size_ns */
-void burst_init(struct js_burst *b, uint64_t start_ns, uint64_t interval_ns,
-		uint64_t burst_n, uint64_t size_ns);
+void burst_init(struct js_burst *b, uint64_t start_ns, uint64_t interval_ns, uint64_t burst_n,
+		uint64_t size_ns);
 /* burst_add_gap - feed one gap (start order) */
 void burst_add_gap(struct js_burst *b, uint64_t gap_start_ns, uint64_t gap_dur_ns);
 /* burst_finish - probability in [0, 1]; -1.0 if the window is not longer than a burst */

@@ -37,28 +37,28 @@ enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };
 
 #define AUDIT_ID_LEN 32
 #define AUDIT_NAME_LEN 64
-#define AUDIT_TASKS_KEPT 16     /* offending tasks remembered per measured CPU */
-#define AUDIT_CSTATE_BUDGET_US 10   /* deepest allowed C-state exit latency */
+#define AUDIT_TASKS_KEPT 16	  /* offending tasks remembered per measured CPU */
+#define AUDIT_CSTATE_BUDGET_US 10 /* deepest allowed C-state exit latency */
 
 struct audit_check {
-	char id[AUDIT_ID_LEN];          /* "isolcpus", "irq.36", "thp.enabled" ... */
+	char id[AUDIT_ID_LEN]; /* "isolcpus", "irq.36", "thp.enabled" ... */
 	enum audit_verdict verdict;
 	enum audit_severity severity;
-	int cpu;                        /* the measured CPU it is about, -1 if global */
-	char observed[256];             /* value read; for skip: why it could not be checked */
+	int cpu;	    /* the measured CPU it is about, -1 if global */
+	char observed[256]; /* value read; for skip: why it could not be checked */
 	char expected[128];
-	char source[128];               /* path(s) or command it read */
-	char hint[192];                 /* one-line fix (fail/warn) or how to check (skip) */
+	char source[128]; /* path(s) or command it read */
+	char hint[192];	  /* one-line fix (fail/warn) or how to check (skip) */
 };
 
 /* A device IRQ (from /proc/irq and /proc/interrupts). */
 struct audit_irq {
 	int irq;
-	char name[AUDIT_NAME_LEN];      /* /sys/kernel/irq/N/actions, else /proc/interrupts */
-	struct js_cpuset effective;     /* effective_affinity_list (smp_affinity_list if absent) */
-	struct js_cpuset requested;     /* smp_affinity_list */
-	bool has_effective;             /* effective_affinity_list was readable */
-	uint64_t *count;                /* /proc/interrupts count per measured CPU (a->cpus) */
+	char name[AUDIT_NAME_LEN];  /* /sys/kernel/irq/N/actions, else /proc/interrupts */
+	struct js_cpuset effective; /* effective_affinity_list (smp_affinity_list if absent) */
+	struct js_cpuset requested; /* smp_affinity_list */
+	bool has_effective;	    /* effective_affinity_list was readable */
+	uint64_t *count;	    /* /proc/interrupts count per measured CPU (a->cpus) */
 };
 
 /* A task or kernel thread allowed to run on a measured CPU. */
@@ -66,35 +66,35 @@ struct audit_task {
 	int pid, tid;
 	char comm[24];
 	bool kthread;
-	int last_cpu;                   /* stat field 39 */
-	char allowed[48];               /* Cpus_allowed_list */
+	int last_cpu;	  /* stat field 39 */
+	char allowed[48]; /* Cpus_allowed_list */
 };
 
 /* What the audit learned about one measured CPU. */
 struct audit_cpu {
 	int cpu;
-	int node;                       /* NUMA node, -1 unknown */
+	int node; /* NUMA node, -1 unknown */
 	bool online, isolated, nohz_full, rcu_nocb;
 	bool in_default_irq_affinity, in_unbound_wq, in_watchdog;
-	int nirqs;                      /* device IRQs whose effective affinity includes it */
-	int ntasks_user, ntasks_kthread;        /* allowed on it (excluding its per-CPU kthreads) */
-	int nrunning;                   /* tasks (any) whose last CPU is it */
+	int nirqs;			 /* device IRQs whose effective affinity includes it */
+	int ntasks_user, ntasks_kthread; /* allowed on it (excluding its per-CPU kthreads) */
+	int nrunning;			 /* tasks (any) whose last CPU is it */
 	size_t nkept;
-	struct audit_task kept[AUDIT_TASKS_KEPT];   /* the first offenders, for the cross-check */
-	int deepest_cstate_us;          /* -1 unknown */
+	struct audit_task kept[AUDIT_TASKS_KEPT]; /* the first offenders, for the cross-check */
+	int deepest_cstate_us;			  /* -1 unknown */
 };
 
 /* Global facts (for the cross-check and the report). -1 = unknown for ints. */
 struct audit_facts {
-	char release[64];               /* /proc/sys/kernel/osrelease */
-	char version[128];              /* /proc/sys/kernel/version (uname -v) */
-	bool hypervisor;                /* cpuinfo flag "hypervisor" */
-	int hz;                         /* CONFIG_HZ, 0 unknown */
-	char preempt[32];               /* "none", "voluntary", "full", "lazy", "rt" or "" */
-	int nohz_full_capable;          /* CONFIG_NO_HZ_FULL (/sys/devices/system/cpu/nohz_full) */
-	int nohz_full_err;              /* reading the nohz_full list failed (-errno), else 0 */
-	int rcu_nocb_capable;           /* CONFIG_RCU_NOCB_CPU */
-	int64_t rt_runtime_us, rt_period_us;    /* INT64_MIN unknown; -1 = no throttling */
+	char release[64];      /* /proc/sys/kernel/osrelease */
+	char version[128];     /* /proc/sys/kernel/version (uname -v) */
+	bool hypervisor;       /* cpuinfo flag "hypervisor" */
+	int hz;		       /* CONFIG_HZ, 0 unknown */
+	char preempt[32];      /* "none", "voluntary", "full", "lazy", "rt" or "" */
+	int nohz_full_capable; /* CONFIG_NO_HZ_FULL (/sys/devices/system/cpu/nohz_full) */
+	int nohz_full_err;     /* reading the nohz_full list failed (-errno), else 0 */
+	int rcu_nocb_capable;  /* CONFIG_RCU_NOCB_CPU */
+	int64_t rt_runtime_us, rt_period_us; /* INT64_MIN unknown; -1 = no throttling */
 	int stat_interval;
 	int timer_migration, nmi_watchdog, watchdog, soft_watchdog;
 	int numa_balancing, ksm_run, khugepaged_defrag, swap_devices, swappiness;
@@ -105,22 +105,22 @@ struct audit_facts {
 	struct js_cpuset online, isolated, nohz_full, rcu_nocbs, default_irq_affinity, unbound_wq;
 	struct js_cpuset watchdog_cpumask;
 	char cmdline[4096];
-	int cmdline_err;                /* /proc/cmdline unreadable (-errno), else 0 */
+	int cmdline_err; /* /proc/cmdline unreadable (-errno), else 0 */
 };
 
 struct js_audit {
 	struct audit_check *checks;
 	size_t n, cap;
-	int *cpus;                      /* measured CPUs, as given */
+	int *cpus; /* measured CPUs, as given */
 	size_t ncpus;
-	struct audit_cpu *cpu;          /* per measured CPU, same order */
-	struct audit_irq *irqs;         /* every device IRQ with a handler */
+	struct audit_cpu *cpu;	/* per measured CPU, same order */
+	struct audit_irq *irqs; /* every device IRQ with a handler */
 	size_t nirqs;
 	struct audit_facts f;
-	char sysroot[256];              /* "" = live */
-	uint64_t elapsed_ns;            /* how long audit_run took */
-	bool oom;                       /* a check could not be stored */
-	struct audit_check scratch;     /* sink for checks when out of memory */
+	char sysroot[256];	    /* "" = live */
+	uint64_t elapsed_ns;	    /* how long audit_run took */
+	bool oom;		    /* a check could not be stored */
+	struct audit_check scratch; /* sink for checks when out of memory */
 };
 
 /*
@@ -177,11 +177,11 @@ const char *audit_row_kind_name(enum audit_row_kind k);
 int audit_row_kind_from_name(const char *name);
 
 struct audit_row {
-	char key[16];                   /* "36", "LOC", "NET_RX" */
-	char name[AUDIT_NAME_LEN];      /* "virtio1-req.0", "Local timer interrupts", "" */
-	int irq;                        /* IRQ number, -1 for arch and softirq rows */
+	char key[16];		   /* "36", "LOC", "NET_RX" */
+	char name[AUDIT_NAME_LEN]; /* "virtio1-req.0", "Local timer interrupts", "" */
+	int irq;		   /* IRQ number, -1 for arch and softirq rows */
 	enum audit_row_kind kind;
-	uint64_t *count;                /* per measured CPU */
+	uint64_t *count; /* per measured CPU */
 };
 
 struct audit_irq_aff {
@@ -190,7 +190,7 @@ struct audit_irq_aff {
 };
 
 struct audit_snapshot {
-	uint64_t t_ns;                  /* CLOCK_MONOTONIC when taken */
+	uint64_t t_ns; /* CLOCK_MONOTONIC when taken */
 	size_t ncpus;
 	int *cpus;
 	struct audit_row *rows;
@@ -204,24 +204,24 @@ struct audit_delta_row {
 	char name[AUDIT_NAME_LEN];
 	int irq;
 	enum audit_row_kind kind;
-	uint64_t *delta;                /* per measured CPU */
-	uint64_t total;                 /* sum over the measured CPUs */
+	uint64_t *delta; /* per measured CPU */
+	uint64_t total;	 /* sum over the measured CPUs */
 };
 
 struct audit_aff_change {
 	int irq;
 	char name[AUDIT_NAME_LEN];
 	struct js_cpuset before, after;
-	bool touches;                   /* before or after includes a measured CPU */
+	bool touches; /* before or after includes a measured CPU */
 };
 
 struct audit_deltas {
 	size_t ncpus;
 	int *cpus;
 	double seconds;
-	struct audit_delta_row *rows;   /* rows with a non-zero delta on a measured CPU */
+	struct audit_delta_row *rows; /* rows with a non-zero delta on a measured CPU */
 	size_t nrows;
-	struct audit_aff_change *changes;       /* IRQs whose effective affinity changed */
+	struct audit_aff_change *changes; /* IRQs whose effective affinity changed */
 	size_t nchanges;
 };
 
@@ -252,11 +252,11 @@ void audit_deltas_write_json(struct js_json *j, const char *key, const struct au
 
 struct audit_observed {
 	int cpu;
-	const char *cause;      /* js_cause_name(): "timer", "irq", "task", "softirq", ... */
-	const char *detail;     /* "virtio1-req.0:36", "kworker/1:2:123 vmstat_update", "NET_RX" */
+	const char *cause;  /* js_cause_name(): "timer", "irq", "task", "softirq", ... */
+	const char *detail; /* "virtio1-req.0:36", "kworker/1:2:123 vmstat_update", "NET_RX" */
 	uint64_t count;
 	uint64_t total_ns;
-	double seconds;         /* run length, for rates (0: no rate) */
+	double seconds; /* run length, for rates (0: no rate) */
 };
 
 #define AUDIT_LINE_LEN 256

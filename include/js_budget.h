@@ -49,22 +49,22 @@ struct js_hist;
 #define JS_BUDGET_TEXT 48
 
 enum js_budget_kind {
-	JS_BUDGET_MAX_NS,       /* max=TIME */
-	JS_BUDGET_PCTL_NS,      /* pN=TIME */
-	JS_BUDGET_LOST_PCT,     /* lost=PCT */
-	JS_BUDGET_LOST_NS,      /* lost=TIME */
-	JS_BUDGET_GAPS,         /* gaps=COUNT */
-	JS_BUDGET_SMI,          /* smi=COUNT */
-	JS_BUDGET_CLASS_GAPS,   /* CLASS=COUNT */
-	JS_BUDGET_CLASS_NS,     /* CLASS=TIME */
+	JS_BUDGET_MAX_NS,     /* max=TIME */
+	JS_BUDGET_PCTL_NS,    /* pN=TIME */
+	JS_BUDGET_LOST_PCT,   /* lost=PCT */
+	JS_BUDGET_LOST_NS,    /* lost=TIME */
+	JS_BUDGET_GAPS,	      /* gaps=COUNT */
+	JS_BUDGET_SMI,	      /* smi=COUNT */
+	JS_BUDGET_CLASS_GAPS, /* CLASS=COUNT */
+	JS_BUDGET_CLASS_NS,   /* CLASS=TIME */
 };
 
 struct js_budget_item {
 	enum js_budget_kind kind;
-	int cause;              /* CLASS_*: enum js_cause */
-	double pct;             /* PCTL_NS: the percentile; LOST_PCT: the limit in % */
-	uint64_t limit;         /* ns (*_NS) or a count (GAPS, SMI, CLASS_GAPS) */
-	char text[JS_BUDGET_TEXT];      /* "p99.9=5us" as given, for the report */
+	int cause;		   /* CLASS_*: enum js_cause */
+	double pct;		   /* PCTL_NS: the percentile; LOST_PCT: the limit in % */
+	uint64_t limit;		   /* ns (*_NS) or a count (GAPS, SMI, CLASS_GAPS) */
+	char text[JS_BUDGET_TEXT]; /* "p99.9=5us" as given, for the report */
 };
 
 struct js_budget {
@@ -96,11 +96,11 @@ void budget_count(const struct js_budget *b, const struct js_run *run, uint64_t 
 
 /* The numbers a limit is checked against on one measured CPU: its run, or an interval. */
 struct js_budget_vals {
-	const struct js_hist *hist;     /* the gap durations (max=, pN=) */
-	uint64_t window_ns;             /* measured time (lost=PCT's whole) */
+	const struct js_hist *hist; /* the gap durations (max=, pN=) */
+	uint64_t window_ns;	    /* measured time (lost=PCT's whole) */
 	uint64_t lost_ns, gaps, smi;
-	uint64_t class_gaps[JS_CAUSE_MAX];      /* gaps per primary cause (CLASS=COUNT) */
-	uint64_t class_ns[JS_CAUSE_MAX];        /* time lost per class (CLASS=TIME) */
+	uint64_t class_gaps[JS_CAUSE_MAX]; /* gaps per primary cause (CLASS=COUNT) */
+	uint64_t class_ns[JS_CAUSE_MAX];   /* time lost per class (CLASS=TIME) */
 };
 
 /* budget_vals_of - r's numbers so far (its window to end_ns, or during the run done_ns) */
@@ -114,10 +114,10 @@ void budget_count_vals(const struct js_budget *b, const struct js_run *run,
 /* A run without end's intervals (src/budget_iv.c): per CPU, its numbers when the current
  * interval started. Allocated before measuring, freed after (no mapping changes meanwhile). */
 struct js_budget_iv {
-	size_t n;                       /* measured CPUs; 0: not in use */
-	struct js_budget_vals *mark;    /* per CPU (run->cpus[i]), hist pointing into mark_hist */
+	size_t n;		     /* measured CPUs; 0: not in use */
+	struct js_budget_vals *mark; /* per CPU (run->cpus[i]), hist pointing into mark_hist */
 	struct js_hist *mark_hist;
-	struct js_hist *diff;           /* scratch: one interval's histogram */
+	struct js_hist *diff; /* scratch: one interval's histogram */
 };
 
 /* budget_iv_init - the first interval starts with the run (every mark zero); the CPUs'

@@ -29,7 +29,7 @@
 #include "js_model.h"
 
 #define JS_CAUSES_SRC_MAX 512
-#define JS_CAUSES_HASH 1024     /* open-addressing index, > 1.5 x JS_CAUSES_SRC_MAX */
+#define JS_CAUSES_HASH 1024 /* open-addressing index, > 1.5 x JS_CAUSES_SRC_MAX */
 
 #define CAUSES_STEAL_DETAIL "paravirt steal clock"
 #define CAUSES_NOEVENT_DETAIL "no guest event"
@@ -37,37 +37,37 @@
 
 /* One source: a (cause class, detail) pair. */
 struct js_cause_src {
-	uint32_t cause;             /* enum js_cause */
-	uint32_t other;             /* 1: the class's overflow "(other)" source */
-	uint64_t gaps;              /* gaps it appeared in */
-	uint64_t events;            /* events (sum of part counts; SMIs for "smi") */
-	uint64_t total_ns;          /* time lost: net + entry/exit */
-	uint64_t entry_ns;          /* of which entry/exit (interruptions only) */
-	uint64_t max_ns;            /* largest time lost in one gap */
-	uint64_t last_gap;          /* internal: serial of the last gap that touched it */
-	uint64_t cur_ns;            /* internal: its net time in that gap */
+	uint32_t cause;	   /* enum js_cause */
+	uint32_t other;	   /* 1: the class's overflow "(other)" source */
+	uint64_t gaps;	   /* gaps it appeared in */
+	uint64_t events;   /* events (sum of part counts; SMIs for "smi") */
+	uint64_t total_ns; /* time lost: net + entry/exit */
+	uint64_t entry_ns; /* of which entry/exit (interruptions only) */
+	uint64_t max_ns;   /* largest time lost in one gap */
+	uint64_t last_gap; /* internal: serial of the last gap that touched it */
+	uint64_t cur_ns;   /* internal: its net time in that gap */
 	char detail[JS_DETAIL_LEN];
 };
 
 /* Per cause class totals (all its sources). */
 struct js_cause_class {
 	uint64_t gaps, events, total_ns, max_ns;
-	uint64_t entry_ns;          /* of total_ns: entry/exit */
-	uint64_t last_gap, cur_ns;  /* internal */
+	uint64_t entry_ns;	   /* of total_ns: entry/exit */
+	uint64_t last_gap, cur_ns; /* internal */
 };
 
 struct js_causes {
-	uint32_t cpu;               /* set by the caller; not used here */
+	uint32_t cpu; /* set by the caller; not used here */
 	uint32_t nsrc;
 	uint64_t ngaps;
-	uint64_t lost_ns;           /* sum of gap durations */
-	uint64_t overflowed;        /* part additions that went into an "(other)" source */
-	uint64_t by_primary[JS_CAUSE_MAX];      /* gaps per primary cause */
-	uint64_t ns_by_primary[JS_CAUSE_MAX];   /* gap time per primary cause */
+	uint64_t lost_ns;		   /* sum of gap durations */
+	uint64_t overflowed;		   /* part additions that went into an "(other)" source */
+	uint64_t by_primary[JS_CAUSE_MAX]; /* gaps per primary cause */
+	uint64_t ns_by_primary[JS_CAUSE_MAX]; /* gap time per primary cause */
 	struct js_cause_class cls[JS_CAUSE_MAX];
 	struct js_cause_src src[JS_CAUSES_SRC_MAX];
-	uint16_t hash[JS_CAUSES_HASH];          /* src index + 1; 0 = empty */
-	uint16_t other[JS_CAUSE_MAX];           /* "(other)" src index + 1 per class */
+	uint16_t hash[JS_CAUSES_HASH]; /* src index + 1; 0 = empty */
+	uint16_t other[JS_CAUSE_MAX];  /* "(other)" src index + 1 per class */
 };
 
 /* causes_init - an empty table */

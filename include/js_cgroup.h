@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JS_CGROUP_NAME_LEN 48   /* a short name: "docker:0123456789ab", "nginx.service" */
+#define JS_CGROUP_NAME_LEN 48 /* a short name: "docker:0123456789ab", "nginx.service" */
 #define JS_CGROUPS_MAX 1024
 
 /*
@@ -35,8 +35,8 @@ int cgroup_short(const char *path, char *buf, size_t len);
 /* One known cgroup. */
 struct js_cgroup {
 	uint64_t id;
-	char *path;                     /* under the v2 root ("/" for it); NULL: not found */
-	char name[JS_CGROUP_NAME_LEN];  /* cgroup_short(path); "" when not found */
+	char *path;		       /* under the v2 root ("/" for it); NULL: not found */
+	char name[JS_CGROUP_NAME_LEN]; /* cgroup_short(path); "" when not found */
 };
 
 struct js_cgroups;

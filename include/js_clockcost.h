@@ -16,21 +16,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLOCKCOST_SAMPLES 100000        /* pairs per clock (fewer if the time budget ends) */
-#define CLOCKCOST_BUDGET_NS 3000000ULL  /* per clock */
+#define CLOCKCOST_SAMPLES 100000       /* pairs per clock (fewer if the time budget ends) */
+#define CLOCKCOST_BUDGET_NS 3000000ULL /* per clock */
 
 /* One clock's read cost. */
 struct js_clock_read {
-	const char *name;       /* "rdtscp", "lfence_rdtsc", "clock_gettime_monotonic" */
+	const char *name; /* "rdtscp", "lfence_rdtsc", "clock_gettime_monotonic" */
 	uint64_t samples;
 	double min_ns, median_ns, p99_ns, max_ns;
-	uint64_t median_raw, p99_raw;   /* in the clock's unit: cycles (TSC) or ns */
+	uint64_t median_raw, p99_raw; /* in the clock's unit: cycles (TSC) or ns */
 };
 
 struct js_clockcost {
-	double tsc_hz;          /* used for the conversion (given, or estimated if 0) */
-	int tsc_hz_estimated;   /* 1 if tsc_hz was estimated here against CLOCK_MONOTONIC */
-	char clocksource[32];   /* current_clocksource ("tsc": clock_gettime via the vDSO) */
+	double tsc_hz;	      /* used for the conversion (given, or estimated if 0) */
+	int tsc_hz_estimated; /* 1 if tsc_hz was estimated here against CLOCK_MONOTONIC */
+	char clocksource[32]; /* current_clocksource ("tsc": clock_gettime via the vDSO) */
 	struct js_clock_read rdtscp, lfence_rdtsc, monotonic;
 };
 

@@ -18,7 +18,7 @@
 #include "js_events.h"
 #include "js_model.h"
 
-#define CORR_IPI_WINDOW_NS 1000000ull   /* default: IPI send .. vector entry */
+#define CORR_IPI_WINDOW_NS 1000000ull /* default: IPI send .. vector entry */
 
 /* kernel symbol for an address, or NULL */
 typedef const char *(*js_symfn)(void *ctx, uint64_t addr);
@@ -26,19 +26,19 @@ typedef const char *(*js_symfn)(void *ctx, uint64_t addr);
 typedef const char *(*js_cgfn)(void *ctx, uint64_t id);
 
 struct corr_opts {
-	js_symfn sym;             /* may be NULL: addresses print as 0x... */
+	js_symfn sym; /* may be NULL: addresses print as 0x... */
 	void *sym_ctx;
-	uint64_t edge_slack_ns;   /* tolerance at gap edges (default 0) */
-	uint64_t ipi_window_ns;   /* how long before a vector entry an IPI_SEND may be;
+	uint64_t edge_slack_ns; /* tolerance at gap edges (default 0) */
+	uint64_t ipi_window_ns; /* how long before a vector entry an IPI_SEND may be;
 	                           * 0 = CORR_IPI_WINDOW_NS. Pass the sends from that far
 	                           * before the gap too. */
-	js_cgfn cgname;           /* may be NULL: details name no cgroup */
+	js_cgfn cgname;		/* may be NULL: details name no cgroup */
 	void *cg_ctx;
-	uint64_t self_cgroup;     /* the samplers' cgroup v2 id (their faults'), 0: unknown */
-	bool app;                 /* the probes' JS_F_SAMPLER events hit the application's
+	uint64_t self_cgroup; /* the samplers' cgroup v2 id (their faults'), 0: unknown */
+	bool app;	      /* the probes' JS_F_SAMPLER events hit the application's
 	                           * threads they follow (--pid/--tid): "(app)" in details,
 	                           * not "(sampler)" */
-	bool marked;              /* the gaps are intervals the application measured itself
+	bool marked;	      /* the gaps are intervals the application measured itself
 	                           * (--marks): a task or idle interval running across a gap's
 	                           * start or end is the application's own, or that of a CPU it
 	                           * was not on (it read the clock at both), not a cause */
@@ -77,8 +77,8 @@ void corr_finish(struct js_attr *a, uint64_t dur_ns);
 
 /* One reading of the paravirt steal clock of the measured CPU. */
 struct steal_reading {
-	uint64_t t_ns;        /* CLOCK_MONOTONIC */
-	uint64_t steal_ns;    /* steal_time.steal */
+	uint64_t t_ns;	   /* CLOCK_MONOTONIC */
+	uint64_t steal_ns; /* steal_time.steal */
 };
 
 /* One CPU's steal clock readings awaiting their gaps: sorted by time, at most cap. */

@@ -45,43 +45,55 @@
 
 #include "js_result.h"
 
-#define DIFF_FLOOR_RATE     0.1     /* gaps per second: one gap in 10 s */
-#define DIFF_FLOOR_NS_PER_S 1000.0  /* time lost: 1 us per second (0.0001 %) */
-#define DIFF_FLOOR_NS       100.0   /* durations: 100 ns */
-#define DIFF_MIN_GAPS       10      /* fewer gaps behind a time: uncertain */
-#define DIFF_TOP_SOURCES    8       /* sources compared: the largest of each run */
+#define DIFF_FLOOR_RATE 0.1	   /* gaps per second: one gap in 10 s */
+#define DIFF_FLOOR_NS_PER_S 1000.0 /* time lost: 1 us per second (0.0001 %) */
+#define DIFF_FLOOR_NS 100.0	   /* durations: 100 ns */
+#define DIFF_MIN_GAPS 10	   /* fewer gaps behind a time: uncertain */
+#define DIFF_TOP_SOURCES 8	   /* sources compared: the largest of each run */
 
 enum js_diff_unit { DIFF_PER_S, DIFF_PCT, DIFF_NS, DIFF_NS_PER_S };
-enum js_diff_verdict { DIFF_SAME, DIFF_BETTER, DIFF_WORSE, DIFF_UNCERTAIN, DIFF_MIXED,
-		       DIFF_NVERDICTS };
-enum js_diff_test { DIFF_TEST_NONE, DIFF_TEST_POISSON, DIFF_TEST_NORMAL, DIFF_TEST_WELCH,
-		    DIFF_TEST_QUANTILE, DIFF_TEST_EXCEED };
+enum js_diff_verdict {
+	DIFF_SAME,
+	DIFF_BETTER,
+	DIFF_WORSE,
+	DIFF_UNCERTAIN,
+	DIFF_MIXED,
+	DIFF_NVERDICTS
+};
+enum js_diff_test {
+	DIFF_TEST_NONE,
+	DIFF_TEST_POISSON,
+	DIFF_TEST_NORMAL,
+	DIFF_TEST_WELCH,
+	DIFF_TEST_QUANTILE,
+	DIFF_TEST_EXCEED
+};
 
 /* How much more a run's gap count and lost time vary from one interval (second) to the next
  * than independent gaps would make them: variance / the Poisson (compound Poisson) one. */
 struct js_diff_disp {
-	unsigned k;                 /* full intervals; fewer than DIFF_DISP_MIN: not estimated */
-	double gaps, lost;          /* the factors (1 when not estimated) */
-	bool borrowed;              /* too short to estimate: the other run's (same machine) */
+	unsigned k;	   /* full intervals; fewer than DIFF_DISP_MIN: not estimated */
+	double gaps, lost; /* the factors (1 when not estimated) */
+	bool borrowed;	   /* too short to estimate: the other run's (same machine) */
 };
 
-#define DIFF_DISP_MIN 3         /* full intervals to estimate a dispersion from */
-#define DIFF_DISP_WARN 3.0      /* a dispersion that far above 1 is warned about */
+#define DIFF_DISP_MIN 3	   /* full intervals to estimate a dispersion from */
+#define DIFF_DISP_WARN 3.0 /* a dispersion that far above 1 is warned about */
 
 struct js_diff_opts {
-	double alpha;               /* significance level, 0 < alpha < 0.5 */
-	double min_change;          /* smallest relative change that counts, a fraction */
+	double alpha;	   /* significance level, 0 < alpha < 0.5 */
+	double min_change; /* smallest relative change that counts, a fraction */
 };
 
 /* One compared quantity of a CPU pair (or one source's time lost per second). */
 struct js_diff_row {
-	char metric[48];            /* JSON: "gaps_per_s", "p99_ns", "task.lost_ns_per_s" */
-	char label[80];             /* text: "gaps per second", "task: time lost/s" */
+	char metric[48]; /* JSON: "gaps_per_s", "p99_ns", "task.lost_ns_per_s" */
+	char label[80];	 /* text: "gaps per second", "task: time lost/s" */
 	enum js_diff_unit unit;
-	double a, b;                /* the compared values, in unit */
+	double a, b; /* the compared values, in unit */
 	enum js_diff_verdict verdict;
 	enum js_diff_test test;
-	double p;                   /* the test's p-value, NAN when no test was made */
+	double p; /* the test's p-value, NAN when no test was made */
 	/* DIFF_TEST_QUANTILE: each run's interval (ns; hi INFINITY: unbounded), and the gaps
 	 * expected beyond the percentile, n x (1 - q) */
 	double a_lo, a_hi, b_lo, b_hi;
@@ -89,17 +101,17 @@ struct js_diff_row {
 	/* QUANTILE and EXCEED: the gaps at least level_ns long in each run */
 	int64_t level_ns;
 	uint64_t a_exceed, b_exceed;
-	char why[128];              /* the evidence, in words */
+	char why[128]; /* the evidence, in words */
 };
 
 /* One source of the largest of either run, matched across the runs. */
 struct js_diff_src {
 	uint32_t cause;
-	char a_detail[JS_DETAIL_LEN], b_detail[JS_DETAIL_LEN];  /* "" when absent */
-	bool pid_changed;           /* matched by its name without the pid */
+	char a_detail[JS_DETAIL_LEN], b_detail[JS_DETAIL_LEN]; /* "" when absent */
+	bool pid_changed; /* matched by its name without the pid */
 	uint64_t a_gaps, b_gaps;
-	const char *status;         /* "new", "gone", "grew", "shrank", "same", "uncertain" */
-	struct js_diff_row row;     /* its time lost per second (DIFF_NS_PER_S) */
+	const char *status;	/* "new", "gone", "grew", "shrank", "same", "uncertain" */
+	struct js_diff_row row; /* its time lost per second (DIFF_NS_PER_S) */
 };
 
 #define JS_DIFF_ROWS_MAX (8 + 2 * JS_CAUSE_MAX)
@@ -108,9 +120,9 @@ struct js_diff_src {
 
 struct js_diff_cpu {
 	const struct js_cpu_result *a, *b;
-	double ta_s, tb_s;          /* measured windows */
+	double ta_s, tb_s;	    /* measured windows */
 	struct js_diff_disp da, db; /* per-interval dispersion of each run */
-	bool causes;                /* classes and sources compared (probes on in both) */
+	bool causes;		    /* classes and sources compared (probes on in both) */
 	struct js_diff_row rows[JS_DIFF_ROWS_MAX];
 	size_t nrows;
 	struct js_diff_src src[JS_DIFF_SRC_MAX];
@@ -121,14 +133,14 @@ struct js_diff {
 	const struct js_run *a, *b;
 	const char *name_a, *name_b;
 	struct js_diff_opts opts;
-	char warn[JS_DIFF_WARN_MAX][256];   /* the runs are not alike: shown first */
+	char warn[JS_DIFF_WARN_MAX][256]; /* the runs are not alike: shown first */
 	size_t nwarn;
-	char lengths[224];          /* "" or the one line saying the lengths differ */
-	bool in_order;              /* no CPU in common: paired in the order measured */
+	char lengths[224]; /* "" or the one line saying the lengths differ */
+	bool in_order;	   /* no CPU in common: paired in the order measured */
 	struct js_diff_cpu *cpus;
 	size_t ncpus;
-	size_t count[DIFF_NVERDICTS];   /* rows and sources per verdict */
-	char first_worse[320];      /* "" or the first worse change, as one line */
+	size_t count[DIFF_NVERDICTS]; /* rows and sources per verdict */
+	char first_worse[320];	      /* "" or the first worse change, as one line */
 };
 
 /* diff_compute - compare run a (name_a) with run b; 0 or -ENOMEM */
@@ -140,24 +152,23 @@ void diff_free(struct js_diff *d);
 /* The rows, one kind each (unit-tested): label and metric are left to the caller. */
 /* diff_rate_row - a gaps in ta_s seconds vs b in tb_s, per second; da, db: the runs'
  * dispersions (NULL: independent gaps, the exact test) */
-void diff_rate_row(struct js_diff_row *r, const struct js_diff_opts *o, uint64_t a,
-		   double ta_s, uint64_t b, double tb_s, const struct js_diff_disp *da,
+void diff_rate_row(struct js_diff_row *r, const struct js_diff_opts *o, uint64_t a, double ta_s,
+		   uint64_t b, double tb_s, const struct js_diff_disp *da,
 		   const struct js_diff_disp *db);
 /* diff_time_row - a_ns lost over a_gaps gaps (sum of squares qa) in ta_s vs the same of b,
  * per second (DIFF_NS_PER_S), or as a share of the window when pct (DIFF_PCT); da, db as
  * diff_rate_row's */
-void diff_time_row(struct js_diff_row *r, const struct js_diff_opts *o, bool pct,
-		   double a_ns, double qa, uint64_t a_gaps, double ta_s, double b_ns, double qb,
-		   uint64_t b_gaps, double tb_s, const struct js_diff_disp *da,
-		   const struct js_diff_disp *db);
+void diff_time_row(struct js_diff_row *r, const struct js_diff_opts *o, bool pct, double a_ns,
+		   double qa, uint64_t a_gaps, double ta_s, double b_ns, double qb, uint64_t b_gaps,
+		   double tb_s, const struct js_diff_disp *da, const struct js_diff_disp *db);
 /* diff_dispersion - the dispersion of r's full intervals */
 void diff_dispersion(const struct js_cpu_result *r, struct js_diff_disp *d);
 /* diff_pct_row - the percentile pct (e.g. 99.9) of the gap histograms */
 void diff_pct_row(struct js_diff_row *r, const struct js_diff_opts *o, double pct,
 		  const struct js_hist *ha, double ta_s, const struct js_hist *hb, double tb_s);
 /* diff_max_row - the largest gaps */
-void diff_max_row(struct js_diff_row *r, const struct js_diff_opts *o,
-		  const struct js_hist *ha, double ta_s, const struct js_hist *hb, double tb_s);
+void diff_max_row(struct js_diff_row *r, const struct js_diff_opts *o, const struct js_hist *ha,
+		  double ta_s, const struct js_hist *hb, double tb_s);
 /* diff_sum_squares - sum over the recorded values of value^2 (median-equivalent), ns^2 */
 double diff_sum_squares(const struct js_hist *h);
 /* diff_src_key - detail without its pids (every ":digits" ending a word); irq keeps its
@@ -178,7 +189,8 @@ const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s);
  * or that one run only has (its other side NULL) */
 void diff_audit_changes(const struct js_run *a, const struct js_run *b,
 			void (*fn)(void *ctx, const struct audit_check *ca,
-				   const struct audit_check *cb), void *ctx);
+				   const struct audit_check *cb),
+			void *ctx);
 /* diff_audit_nchanged - how many checks diff_audit_changes reports */
 size_t diff_audit_nchanged(const struct js_run *a, const struct js_run *b);
 /* diff_rules - one paragraph: what the verdicts mean, with alpha and the minimum change */

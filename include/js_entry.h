@@ -21,39 +21,32 @@
 #include "js_model.h"
 
 #define ENTRY_BIN_NS 100ull
-#define ENTRY_BINS 512                  /* 0 .. 51.2 us; the last bin holds all above */
-#define ENTRY_PCT 90                    /* the bound: this percentile of lone remainders */
-#define ENTRY_MIN_LONE 32              /* lone gaps of a kind before its bound is its own */
-#define ENTRY_WINDOW 4096               /* a kind's histogram is halved at this many */
-#define ENTRY_REFRESH 16                /* bound and median recomputed every N lone gaps */
-#define ENTRY_PRIOR_EXITS 3             /* the prior in a guest, in VM exits */
-#define ENTRY_PRIOR_BARE_NS 1000ull     /* the prior on bare metal */
+#define ENTRY_BINS 512		    /* 0 .. 51.2 us; the last bin holds all above */
+#define ENTRY_PCT 90		    /* the bound: this percentile of lone remainders */
+#define ENTRY_MIN_LONE 32	    /* lone gaps of a kind before its bound is its own */
+#define ENTRY_WINDOW 4096	    /* a kind's histogram is halved at this many */
+#define ENTRY_REFRESH 16	    /* bound and median recomputed every N lone gaps */
+#define ENTRY_PRIOR_EXITS 3	    /* the prior in a guest, in VM exits */
+#define ENTRY_PRIOR_BARE_NS 1000ull /* the prior on bare metal */
 
 /* Interruption kinds, in the entry/exit tables' order: one per cause class of role
  * JS_ROLE_INTERRUPT, whose row in the class table (causes.c) names its kind. */
-enum entry_kind {
-	ENTRY_TIMER = 0,
-	ENTRY_IPI,
-	ENTRY_IRQ,
-	ENTRY_VECTOR,
-	ENTRY_NMI,
-	ENTRY_KINDS
-};
+enum entry_kind { ENTRY_TIMER = 0, ENTRY_IPI, ENTRY_IRQ, ENTRY_VECTOR, ENTRY_NMI, ENTRY_KINDS };
 
 struct js_entry_kind {
-	uint32_t bins[ENTRY_BINS];      /* lone remainders (decaying window) */
-	uint32_t n;                     /* in bins */
-	uint32_t since;                 /* lone gaps since bound/median were computed */
-	uint64_t lone;                  /* lone gaps learned over the run */
-	uint64_t bound_ns;              /* the learned bound (valid once lone >= MIN_LONE) */
-	uint64_t median_ns;             /* median lone remainder (same) */
-	uint64_t gaps;                  /* gaps it was given entry/exit in */
-	uint64_t entries;               /* interruptions in those gaps */
-	uint64_t entry_ns;              /* entry/exit given to it over the run */
+	uint32_t bins[ENTRY_BINS]; /* lone remainders (decaying window) */
+	uint32_t n;		   /* in bins */
+	uint32_t since;		   /* lone gaps since bound/median were computed */
+	uint64_t lone;		   /* lone gaps learned over the run */
+	uint64_t bound_ns;	   /* the learned bound (valid once lone >= MIN_LONE) */
+	uint64_t median_ns;	   /* median lone remainder (same) */
+	uint64_t gaps;		   /* gaps it was given entry/exit in */
+	uint64_t entries;	   /* interruptions in those gaps */
+	uint64_t entry_ns;	   /* entry/exit given to it over the run */
 };
 
 struct js_entry {
-	uint64_t prior_ns;              /* the bound before a kind has learned */
+	uint64_t prior_ns; /* the bound before a kind has learned */
 	struct js_entry_kind k[ENTRY_KINDS];
 };
 

@@ -8,35 +8,35 @@
 #ifndef JS_EVENTS_H
 #define JS_EVENTS_H
 
-#define JS_MAX_CPUS 1024         /* size of the BPF-side cpu filter */
-#define JS_NAME_LEN 32           /* comm, irq action name, function symbol */
+#define JS_MAX_CPUS 1024 /* size of the BPF-side cpu filter */
+#define JS_NAME_LEN 32	 /* comm, irq action name, function symbol */
 
 /* What a js_event record describes. Intervals have start_ns < end_ns; point
  * events (page faults, tlb flushes, ipi sends) have start_ns == end_ns unless
  * the probe could bound them. */
 enum js_ev_kind {
 	JS_EV_NONE = 0,
-	JS_EV_IRQ,          /* hard IRQ handler: id = irq number, name = action */
-	JS_EV_VECTOR,       /* APIC vector handler: id = enum js_vector */
-	JS_EV_SOFTIRQ,      /* softirq: id = enum js_softirq */
-	JS_EV_HRTIMER,      /* hrtimer callback: addr = function address */
-	JS_EV_NMI,          /* NMI handler: addr = handler address */
-	JS_EV_FAULT,        /* page fault: id = pid of faulting task, addr = address,
+	JS_EV_IRQ,	/* hard IRQ handler: id = irq number, name = action */
+	JS_EV_VECTOR,	/* APIC vector handler: id = enum js_vector */
+	JS_EV_SOFTIRQ,	/* softirq: id = enum js_softirq */
+	JS_EV_HRTIMER,	/* hrtimer callback: addr = function address */
+	JS_EV_NMI,	/* NMI handler: addr = handler address */
+	JS_EV_FAULT,	/* page fault: id = pid of faulting task, addr = address,
 	                     * flags: JS_F_KERNEL, JS_F_SAMPLER */
-	JS_EV_TASK,         /* another task ran on the CPU: id = pid, name = comm,
+	JS_EV_TASK,	/* another task ran on the CPU: id = pid, name = comm,
 	                     * addr = its cgroup v2 id (0: unknown), flags: JS_F_KTHREAD */
-	JS_EV_IDLE,         /* the CPU was idle while the sampler was off it */
-	JS_EV_WORK,         /* workqueue item: addr = work function, id = worker pid */
-	JS_EV_THP,          /* huge page collapse / khugepaged scan: id = enum js_thp,
+	JS_EV_IDLE,	/* the CPU was idle while the sampler was off it */
+	JS_EV_WORK,	/* workqueue item: addr = work function, id = worker pid */
+	JS_EV_THP,	/* huge page collapse / khugepaged scan: id = enum js_thp,
 	                     * addr = the kernel's scan result (SCAN_SUCCEED = 1),
 	                     * name = the collapsing task (COLLAPSE) */
-	JS_EV_TLB,          /* tlb flush on the CPU: id = enum js_tlb_reason */
-	JS_EV_IPI_SEND,     /* IPI sent towards a measured CPU (recorded on the sender):
+	JS_EV_TLB,	/* tlb flush on the CPU: id = enum js_tlb_reason */
+	JS_EV_IPI_SEND, /* IPI sent towards a measured CPU (recorded on the sender):
 	                     * cpu = target, id = sender pid, name = sender comm,
 	                     * addr = callsite, callback = the function the target
 	                     * runs (0 for a reschedule IPI), cgroup = the sender's
 	                     * cgroup v2 id */
-	JS_EV_MIGRATE,      /* compaction / page migration on the CPU: id = enum js_mm */
+	JS_EV_MIGRATE,	/* compaction / page migration on the CPU: id = enum js_mm */
 	JS_EV_KIND_MAX
 };
 
@@ -73,7 +73,7 @@ enum js_softirq {
 
 /* tlb_flush reasons: the kernel's enum tlb_flush_reason (linux/mm_types.h) */
 enum js_tlb_reason {
-	JS_TLB_TASK_SWITCH = 0,         /* TLB_FLUSH_ON_TASK_SWITCH */
+	JS_TLB_TASK_SWITCH = 0, /* TLB_FLUSH_ON_TASK_SWITCH */
 	JS_TLB_REMOTE_SHOOTDOWN,
 	JS_TLB_LOCAL_SHOOTDOWN,
 	JS_TLB_LOCAL_MM_SHOOTDOWN,
@@ -83,52 +83,56 @@ enum js_tlb_reason {
 };
 
 enum js_thp {
-	JS_THP_COLLAPSE = 0,    /* huge_memory:mm_collapse_huge_page */
-	JS_THP_ISOLATE,         /* huge_memory:mm_collapse_huge_page_isolate */
-	JS_THP_SCAN_PMD,        /* huge_memory:mm_khugepaged_scan_pmd */
-	JS_THP_SCAN_FILE,       /* huge_memory:mm_khugepaged_scan_file */
+	JS_THP_COLLAPSE = 0, /* huge_memory:mm_collapse_huge_page */
+	JS_THP_ISOLATE,	     /* huge_memory:mm_collapse_huge_page_isolate */
+	JS_THP_SCAN_PMD,     /* huge_memory:mm_khugepaged_scan_pmd */
+	JS_THP_SCAN_FILE,    /* huge_memory:mm_khugepaged_scan_file */
 	JS_THP_MAX
 };
 
 enum js_mm {
-	JS_MM_COMPACT = 0,      /* compaction:mm_compaction_begin/end */
-	JS_MM_MIGRATE,          /* migrate:mm_migrate_pages */
+	JS_MM_COMPACT = 0, /* compaction:mm_compaction_begin/end */
+	JS_MM_MIGRATE,	   /* migrate:mm_migrate_pages */
 	JS_MM_MAX
 };
 
-#define JS_F_KERNEL   0x1u   /* fault: kernel-mode fault */
-#define JS_F_SAMPLER  0x2u   /* fault/tlb: hit the sampler thread itself;
+#define JS_F_KERNEL 0x1u /* fault: kernel-mode fault */
+#define JS_F_SAMPLER \
+	0x2u		  /* fault/tlb: hit the sampler thread itself;
                               * thp: the sampler's memory */
-#define JS_F_KTHREAD  0x4u   /* task: a kernel thread */
-#define JS_F_OPEN     0x8u   /* interval still open when the probes stopped */
-#define JS_F_STEAL    0x10u  /* steal_start/steal_end are valid */
-#define JS_F_REMOTE   0x20u  /* happened on another CPU but hit the sampler running on `cpu`
+#define JS_F_KTHREAD 0x4u /* task: a kernel thread */
+#define JS_F_OPEN 0x8u	  /* interval still open when the probes stopped */
+#define JS_F_STEAL 0x10u  /* steal_start/steal_end are valid */
+#define JS_F_REMOTE \
+	0x20u /* happened on another CPU but hit the sampler running on `cpu`
                               * (THP collapse/scan of the sampler's memory by khugepaged);
                               * comes with JS_F_SAMPLER */
-#define JS_F_NOEND    0x40u  /* task: its switch out was not traced (the kernel hides some
+#define JS_F_NOEND \
+	0x40u /* task: its switch out was not traced (the kernel hides some
                               * tasks' switches, e.g. PID 1's threads here): it ran from
                               * start_ns for an unknown part of [start_ns, end_ns] */
-#define JS_F_NOSTART  0x80u  /* task/idle: its switch in was not traced: it ran for an
+#define JS_F_NOSTART \
+	0x80u /* task/idle: its switch in was not traced: it ran for an
                               * unknown part of [start_ns, end_ns], up to end_ns */
 
 struct js_event {
-	__u64 start_ns;     /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
+	__u64 start_ns; /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
 	__u64 end_ns;
 	union {
-		__u64 steal_start;  /* paravirt steal clock (ns) at start, if JS_F_STEAL */
-		__u64 callback;     /* IPI_SEND: function the target CPU will run */
+		__u64 steal_start; /* paravirt steal clock (ns) at start, if JS_F_STEAL */
+		__u64 callback;	   /* IPI_SEND: function the target CPU will run */
 	};
 	union {
-		__u64 steal_end;    /* ... and at end */
-		__u64 cgroup;       /* IPI_SEND: the sender's cgroup v2 id */
+		__u64 steal_end; /* ... and at end */
+		__u64 cgroup;	 /* IPI_SEND: the sender's cgroup v2 id */
 	};
-	__u64 addr;         /* function / fault address / callsite */
-	__u32 kind;         /* enum js_ev_kind */
-	__u32 cpu;          /* CPU the event happened on (target CPU for IPI_SEND) */
-	__u32 id;           /* irq, vector, softirq nr, pid ... (see kind) */
-	__u32 flags;        /* JS_F_* */
+	__u64 addr;  /* function / fault address / callsite */
+	__u32 kind;  /* enum js_ev_kind */
+	__u32 cpu;   /* CPU the event happened on (target CPU for IPI_SEND) */
+	__u32 id;    /* irq, vector, softirq nr, pid ... (see kind) */
+	__u32 flags; /* JS_F_* */
 	char name[JS_NAME_LEN];
-};                          /* 88 bytes */
+}; /* 88 bytes */
 
 /* A record without a name (every interval but IRQ, task and work names) is sent without its
  * name field: 56 bytes, 64 with the ring buffer's header, one cache line for the measured
@@ -136,12 +140,12 @@ struct js_event {
  * on the measured CPUs' ring is a whole number of cache lines and none straddles two. User
  * space reads a record of at least JS_EVENT_UNNAMED_SIZE bytes; a shorter one has no name. */
 #define JS_EVENT_UNNAMED_SIZE __builtin_offsetof(struct js_event, name)
-#define JS_EVENT_NAMED_SIZE   120
+#define JS_EVENT_NAMED_SIZE 120
 
 /* Counters the probes keep in .bss (one slot per program kind). */
 struct js_probe_stats {
 	__u64 submitted;
-	__u64 lost;         /* ring buffer full: the event is counted here, not sent */
+	__u64 lost; /* ring buffer full: the event is counted here, not sent */
 };
 
 #endif /* JS_EVENTS_H */

@@ -22,11 +22,11 @@
 struct js_follow;
 
 struct follow_opts {
-	int pid;                        /* every thread of this process, or 0 */
-	const int *tids;                /* else these threads */
+	int pid;	 /* every thread of this process, or 0 */
+	const int *tids; /* else these threads */
 	size_t ntids;
-	uint64_t threshold_ns;          /* gaps shorter than this are counted, not sent */
-	uint64_t join_ns;               /* 0: the default (bpf/follow.bpf.c) */
+	uint64_t threshold_ns; /* gaps shorter than this are counted, not sent */
+	uint64_t join_ns;      /* 0: the default (bpf/follow.bpf.c) */
 };
 
 /* follow_open - open and load; < 0 with a reason in why */

@@ -11,12 +11,12 @@
 #define JS_FOLLOW_EVENTS_H
 
 /* what kept a followed thread from running (= enum js_gap_kind) */
-#define JS_FOLLOW_PREEMPTED   1     /* switched out runnable, until switched back in */
-#define JS_FOLLOW_INTERRUPTED 2     /* interrupts while it was current, outermost entry..exit */
-#define JS_FOLLOW_BLOCKED     3     /* blocked outside a system call, until switched in */
+#define JS_FOLLOW_PREEMPTED 1	/* switched out runnable, until switched back in */
+#define JS_FOLLOW_INTERRUPTED 2 /* interrupts while it was current, outermost entry..exit */
+#define JS_FOLLOW_BLOCKED 3	/* blocked outside a system call, until switched in */
 /* its own: not gaps */
-#define JS_FOLLOW_SLEEP       8     /* blocked inside a system call */
-#define JS_FOLLOW_YIELD       9     /* switched out runnable inside sched_yield() */
+#define JS_FOLLOW_SLEEP 8 /* blocked inside a system call */
+#define JS_FOLLOW_YIELD 9 /* switched out runnable inside sched_yield() */
 
 #define JS_FOLLOW_COMM 16
 
@@ -31,23 +31,23 @@ struct js_follow_counts {
 	__u64 blocked, blocked_ns;
 	__u64 faults;
 	__u64 migrations;
-	__u64 short_gaps, short_ns;     /* gaps below the threshold: counted, not sent */
-	__u64 cpus_mask;                /* CPUs 0-63 it ran on */
+	__u64 short_gaps, short_ns; /* gaps below the threshold: counted, not sent */
+	__u64 cpus_mask;	    /* CPUs 0-63 it ran on */
 };
 
 /* One thread's state (hash map "threads", keyed by tid). */
 struct js_follow_thread {
-	__u64 off_start;                /* switched out at, 0: on a CPU (or not seen yet) */
-	__u64 gap_start;                /* where that off time's gap starts (an interruption
+	__u64 off_start;	    /* switched out at, 0: on a CPU (or not seen yet) */
+	__u64 gap_start;	    /* where that off time's gap starts (an interruption
 	                                 * just before it joins it; a fault it blocked in) */
-	__u64 sys_start;                /* in a system call since, 0: not */
-	__u64 fault_ns;                 /* its last page fault's entry */
-	__u64 in_ns;                    /* its last switch in */
-	__u64 last_start, last_end;     /* its last interruption */
-	__u32 off_kind;                 /* JS_FOLLOW_* of the off time */
-	__u32 off_cpu;                  /* the CPU it lost */
+	__u64 sys_start;	    /* in a system call since, 0: not */
+	__u64 fault_ns;		    /* its last page fault's entry */
+	__u64 in_ns;		    /* its last switch in */
+	__u64 last_start, last_end; /* its last interruption */
+	__u32 off_kind;		    /* JS_FOLLOW_* of the off time */
+	__u32 off_cpu;		    /* the CPU it lost */
 	__u32 sys_nr;
-	__u32 last_short;               /* the last interruption was counted short */
+	__u32 last_short; /* the last interruption was counted short */
 	__u32 tgid;
 	__u32 pad;
 	struct js_follow_counts c;
@@ -55,19 +55,19 @@ struct js_follow_thread {
 };
 
 /* A record in the ring buffer "records". */
-#define JS_FREC_GAP  1              /* a gap of the thread: start..end, kind, CPUs */
-#define JS_FREC_EXIT 2              /* the thread exited at end_ns: its final counts */
-#define JS_FREC_GONE 3              /* the followed process's last thread exited at end_ns */
+#define JS_FREC_GAP 1  /* a gap of the thread: start..end, kind, CPUs */
+#define JS_FREC_EXIT 2 /* the thread exited at end_ns: its final counts */
+#define JS_FREC_GONE 3 /* the followed process's last thread exited at end_ns */
 
 struct js_follow_rec {
-	__u64 start_ns, end_ns;         /* CLOCK_MONOTONIC */
-	__u32 type;                     /* JS_FREC_* */
+	__u64 start_ns, end_ns; /* CLOCK_MONOTONIC */
+	__u32 type;		/* JS_FREC_* */
 	__u32 tid, tgid;
-	__u32 cpu;                      /* where it lost the CPU, or was interrupted */
-	__u32 cpu_in;                   /* where it came back */
-	__u32 kind;                     /* JS_FOLLOW_PREEMPTED ... */
+	__u32 cpu;    /* where it lost the CPU, or was interrupted */
+	__u32 cpu_in; /* where it came back */
+	__u32 kind;   /* JS_FOLLOW_PREEMPTED ... */
 	char comm[JS_FOLLOW_COMM];
-	struct js_follow_counts c;      /* JS_FREC_EXIT: its counts */
+	struct js_follow_counts c; /* JS_FREC_EXIT: its counts */
 };
 
 #endif /* JS_FOLLOW_EVENTS_H */

@@ -14,13 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JS_HIST_LOWEST		1
-#define JS_HIST_HIGHEST_NS	3600000000000LL	/* 1 h in ns */
-#define JS_HIST_SIG		3
+#define JS_HIST_LOWEST 1
+#define JS_HIST_HIGHEST_NS 3600000000000LL /* 1 h in ns */
+#define JS_HIST_SIG 3
 
-#define JS_HDR_V2_COOKIE		0x1c849313u	/* base 0x1c849303 | 0x10 */
-#define JS_HDR_V2_COMPRESSED_COOKIE	0x1c849314u	/* base 0x1c849304 | 0x10 */
-#define JS_HDR_V2_HEADER_LEN		40
+#define JS_HDR_V2_COOKIE 0x1c849313u		/* base 0x1c849303 | 0x10 */
+#define JS_HDR_V2_COMPRESSED_COOKIE 0x1c849314u /* base 0x1c849304 | 0x10 */
+#define JS_HDR_V2_HEADER_LEN 40
 
 /* Public so it can be embedded or preallocated; treat the fields as read-only. */
 struct js_hist {
@@ -31,9 +31,9 @@ struct js_hist {
 	int bucket_count, counts_len;
 	int64_t sub_bucket_mask;
 	uint64_t total;
-	uint64_t overflow;		/* values > highest (clamped to highest and counted) */
-	int64_t min, max;		/* raw recorded min (non-zero; INT64_MAX if none) and max */
-	uint64_t *counts;		/* counts_len entries */
+	uint64_t overflow; /* values > highest (clamped to highest and counted) */
+	int64_t min, max;  /* raw recorded min (non-zero; INT64_MAX if none) and max */
+	uint64_t *counts;  /* counts_len entries */
 };
 
 /* hist_init - configure h and allocate its counts; -EINVAL or -ENOMEM */

@@ -15,7 +15,7 @@
 
 #include "js_hist.h"
 
-#define JS_HLOG_MAX_HEADER_LINE 126	/* HdrHistogram_c reads header lines with fgets(128) */
+#define JS_HLOG_MAX_HEADER_LINE 126 /* HdrHistogram_c reads header lines with fgets(128) */
 
 /*
  * hlog_write_header - "#[<comment>]" (optional, sanitised and truncated to fit), version 1.3,

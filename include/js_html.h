@@ -22,10 +22,10 @@
 
 /* figure geometry (SVG user units) */
 #define FIG_W 960
-#define FIG_L 70                /* left margin (y labels) */
+#define FIG_L 70 /* left margin (y labels) */
 #define FIG_R 20
 #define FIG_T 14
-#define FIG_B 46                /* bottom margin (x labels) */
+#define FIG_B 46 /* bottom margin (x labels) */
 
 /* html_cause_colour - the colour of cause class c ("#rrggbb") */
 const char *html_cause_colour(uint32_t c);
@@ -50,7 +50,7 @@ void html_log_grid(FILE *fp, double lo, double hi, double top, double h, bool ns
 struct html_series {
 	const struct js_cause_buckets *cb;
 	double scale;
-	const char *name;           /* "A", "B"; NULL for the single series of a run */
+	const char *name; /* "A", "B"; NULL for the single series of a run */
 };
 
 /* html_histogram - the 1-2-5 buckets, bar height log(value), each bar split by primary

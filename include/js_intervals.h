@@ -20,11 +20,11 @@
 
 #include "js_hist.h"
 
-#define INTERVALS_CAP_DEFAULT 86400     /* one day of seconds before halving */
-#define INTERVALS_CAP_ENDLESS 4096      /* --duration 0: allocated at start (160 KiB) */
+#define INTERVALS_CAP_DEFAULT 86400 /* one day of seconds before halving */
+#define INTERVALS_CAP_ENDLESS 4096  /* --duration 0: allocated at start (160 KiB) */
 
 struct js_interval_stats {
-	uint64_t start_ns;      /* CLOCK_MONOTONIC start; the entry lasts len_ns */
+	uint64_t start_ns; /* CLOCK_MONOTONIC start; the entry lasts len_ns */
 	uint64_t gaps;
 	uint64_t lost_ns;
 	int64_t max_ns;
@@ -32,12 +32,12 @@ struct js_interval_stats {
 };
 
 struct js_intervals {
-	uint64_t start_ns;      /* window start */
-	uint64_t end_ns;        /* set by intervals_finish; the last entry may be shorter */
-	uint64_t base_len_ns;   /* requested interval length */
-	uint64_t len_ns;        /* current entry length: base_len_ns << merges */
-	unsigned int merges;    /* times the array was halved */
-	uint64_t cur_start_ns;  /* interval in progress */
+	uint64_t start_ns;     /* window start */
+	uint64_t end_ns;       /* set by intervals_finish; the last entry may be shorter */
+	uint64_t base_len_ns;  /* requested interval length */
+	uint64_t len_ns;       /* current entry length: base_len_ns << merges */
+	unsigned int merges;   /* times the array was halved */
+	uint64_t cur_start_ns; /* interval in progress */
 	uint64_t cur_gaps, cur_lost_ns;
 	struct js_hist cur;
 	struct js_interval_stats *v;

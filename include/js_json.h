@@ -24,7 +24,7 @@
 struct js_json {
 	FILE *fp;
 	int depth;
-	bool first[JSON_MAX_DEPTH];  /* no element written yet at this depth */
+	bool first[JSON_MAX_DEPTH]; /* no element written yet at this depth */
 	bool pretty;
 };
 
@@ -36,7 +36,7 @@ void json_arr_end(struct js_json *j);
 void json_str(struct js_json *j, const char *key, const char *s);
 void json_u64(struct js_json *j, const char *key, uint64_t v);
 void json_i64(struct js_json *j, const char *key, int64_t v);
-void json_dbl(struct js_json *j, const char *key, double v);   /* %.6g; NaN/inf -> null */
+void json_dbl(struct js_json *j, const char *key, double v); /* %.6g; NaN/inf -> null */
 void json_bool(struct js_json *j, const char *key, bool v);
 void json_null(struct js_json *j, const char *key);
 /* json_escape - write s as a quoted JSON string to fp */

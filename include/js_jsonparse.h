@@ -27,17 +27,17 @@ struct jsonp_member;
 
 struct jsonp_val {
 	enum jsonp_type type;
-	uint32_t line, col;             /* where the value starts (1-based; col in characters) */
+	uint32_t line, col; /* where the value starts (1-based; col in characters) */
 	union {
 		bool b;
 		struct {
 			double d;
-			int64_t i;              /* valid when is_int */
-			uint64_t u;             /* valid when is_uint */
+			int64_t i;  /* valid when is_int */
+			uint64_t u; /* valid when is_uint */
 			bool is_int, is_uint;
 		} num;
 		struct {
-			const char *s;          /* NUL-terminated UTF-8 */
+			const char *s; /* NUL-terminated UTF-8 */
 			size_t len;
 		} str;
 		struct {
@@ -52,7 +52,7 @@ struct jsonp_val {
 };
 
 struct jsonp_member {
-	const char *key;                /* NUL-terminated UTF-8 */
+	const char *key; /* NUL-terminated UTF-8 */
 	size_t klen;
 	struct jsonp_val val;
 };

@@ -26,7 +26,7 @@
 
 #include "js_model.h"
 
-#define MARKS_LINE_MAX 4096     /* a longer line is malformed (and skipped to its end) */
+#define MARKS_LINE_MAX 4096 /* a longer line is malformed (and skipped to its end) */
 
 struct js_mark {
 	uint64_t start_ns, end_ns;
@@ -40,12 +40,12 @@ int marks_parse_line(const char *line, size_t len, struct js_mark *m, char *why,
 struct marks_reader {
 	int fd;
 	bool fifo;
-	off_t off;                      /* a regular file: where the next read starts */
-	char buf[MARKS_LINE_MAX];       /* the line being assembled */
+	off_t off;		  /* a regular file: where the next read starts */
+	char buf[MARKS_LINE_MAX]; /* the line being assembled */
 	size_t len;
-	bool skipping;                  /* the rest of an overlong or partial line is dropped */
-	uint64_t line;                  /* lines seen (the number of the last one) */
-	uint64_t truncated;             /* times the file shrank and was read from its start */
+	bool skipping;	    /* the rest of an overlong or partial line is dropped */
+	uint64_t line;	    /* lines seen (the number of the last one) */
+	uint64_t truncated; /* times the file shrank and was read from its start */
 };
 
 /* marks_reader_open - open path (a regular file or a FIFO); 0, or -errno with why */

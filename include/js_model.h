@@ -33,34 +33,34 @@ static inline bool js_detail_folded(const char *detail)
  */
 enum js_cause {
 	JS_CAUSE_UNEXPLAINED = 0, /* no event, no steal, no SMI */
-	JS_CAUSE_TASK,            /* another task ran (preemption) */
-	JS_CAUSE_IDLE,            /* sampler off-CPU, CPU idle (throttled/blocked) */
-	JS_CAUSE_IRQ,             /* device hard IRQ */
-	JS_CAUSE_TIMER,           /* local timer vector (the tick, hrtimers) */
-	JS_CAUSE_IPI,             /* reschedule / call-function / irq_work vectors */
-	JS_CAUSE_VECTOR,          /* other APIC vectors: thermal, platform, error, spurious */
+	JS_CAUSE_TASK,		  /* another task ran (preemption) */
+	JS_CAUSE_IDLE,		  /* sampler off-CPU, CPU idle (throttled/blocked) */
+	JS_CAUSE_IRQ,		  /* device hard IRQ */
+	JS_CAUSE_TIMER,		  /* local timer vector (the tick, hrtimers) */
+	JS_CAUSE_IPI,		  /* reschedule / call-function / irq_work vectors */
+	JS_CAUSE_VECTOR,	  /* other APIC vectors: thermal, platform, error, spurious */
 	JS_CAUSE_SOFTIRQ,
-	JS_CAUSE_HRTIMER,         /* hrtimer callback (nested in the timer vector) */
+	JS_CAUSE_HRTIMER, /* hrtimer callback (nested in the timer vector) */
 	JS_CAUSE_NMI,
-	JS_CAUSE_FAULT,           /* page fault */
-	JS_CAUSE_WORK,            /* workqueue item (nested in a kworker's run) */
-	JS_CAUSE_THP,             /* khugepaged / THP collapse */
-	JS_CAUSE_TLB,             /* TLB flush hitting the CPU */
-	JS_CAUSE_MM,              /* compaction / migration */
-	JS_CAUSE_STEAL,           /* hypervisor steal (paravirt steal clock) */
-	JS_CAUSE_SMI,             /* SMI counter moved */
+	JS_CAUSE_FAULT, /* page fault */
+	JS_CAUSE_WORK,	/* workqueue item (nested in a kworker's run) */
+	JS_CAUSE_THP,	/* khugepaged / THP collapse */
+	JS_CAUSE_TLB,	/* TLB flush hitting the CPU */
+	JS_CAUSE_MM,	/* compaction / migration */
+	JS_CAUSE_STEAL, /* hypervisor steal (paravirt steal clock) */
+	JS_CAUSE_SMI,	/* SMI counter moved */
 	JS_CAUSE_MAX
 };
 
 /* What a cause class is to the models that treat classes apart (js_cause_info.role). */
 enum js_cause_role {
-	JS_ROLE_ACCOUNT = 0,      /* no event of its own: time the accounting gives a gap
+	JS_ROLE_ACCOUNT = 0, /* no event of its own: time the accounting gives a gap
 	                           * (unexplained, steal, smi) */
-	JS_ROLE_INTERRUPT,        /* an interruption that enters the kernel from the sampler:
+	JS_ROLE_INTERRUPT,   /* an interruption that enters the kernel from the sampler:
 	                           * given its entry/exit (js_entry.h) */
-	JS_ROLE_NESTED,           /* runs inside an interruption (softirq, hrtimer, tlb) */
-	JS_ROLE_CONTEXT,          /* kernel work in a task's context (fault, work, thp, mm) */
-	JS_ROLE_OFFCPU,           /* the sampler was off its CPU (task, idle) */
+	JS_ROLE_NESTED,	     /* runs inside an interruption (softirq, hrtimer, tlb) */
+	JS_ROLE_CONTEXT,     /* kernel work in a task's context (fault, work, thp, mm) */
+	JS_ROLE_OFFCPU,	     /* the sampler was off its CPU (task, idle) */
 };
 
 /* --trace tracks after "gaps" the class table may use (out_trace's metadata reserve) */
@@ -68,16 +68,16 @@ enum js_cause_role {
 
 /* One cause class: its row in causes.c's class table, the one place its properties are set. */
 struct js_cause_info {
-	const char *name;         /* "irq": JSON, CSV, reports, --budget, the trace's category */
-	const char *colour;       /* the HTML pages' "#rrggbb" */
-	char letter;              /* the text report's histogram bars */
-	uint8_t role;             /* enum js_cause_role; a context or off-CPU part keeps a
+	const char *name;   /* "irq": JSON, CSV, reports, --budget, the trace's category */
+	const char *colour; /* the HTML pages' "#rrggbb" */
+	char letter;	    /* the text report's histogram bars */
+	uint8_t role;	    /* enum js_cause_role; a context or off-CPU part keeps a
 	                           * gap from being lone (entry.c) */
-	uint8_t entry_kind;       /* JS_ROLE_INTERRUPT: its enum entry_kind (js_entry.h), the
+	uint8_t entry_kind; /* JS_ROLE_INTERRUPT: its enum entry_kind (js_entry.h), the
 	                           * place in the entry/exit tables */
-	uint8_t track;            /* --trace: its track's place after "gaps" (1: first; at
+	uint8_t track;	    /* --trace: its track's place after "gaps" (1: first; at
 	                           * most JS_TRACKS_MAX), 0: not drawn */
-	bool track_shared;        /* drawn on the track of the class with the same place,
+	bool track_shared;  /* drawn on the track of the class with the same place,
 	                           * which names it (thp on mm's) */
 };
 
@@ -94,9 +94,9 @@ int js_cause_from_name(const char *name);
  * (docs/DESIGN.md, gap sources). Names: js_source_name() (result.c).
  */
 enum js_source {
-	JS_SRC_SAMPLER = 0,       /* the spin loop on a measured CPU stalled */
-	JS_SRC_THREAD,            /* a followed thread (--pid/--tid) was kept from running */
-	JS_SRC_MARK,              /* the application marked an interval slow (--marks) */
+	JS_SRC_SAMPLER = 0, /* the spin loop on a measured CPU stalled */
+	JS_SRC_THREAD,	    /* a followed thread (--pid/--tid) was kept from running */
+	JS_SRC_MARK,	    /* the application marked an interval slow (--marks) */
 	JS_SRC_MAX
 };
 
@@ -107,10 +107,10 @@ int js_source_from_name(const char *name);
 
 /* What kept a followed thread from running (a thread gap's js_gap.kind). */
 enum js_gap_kind {
-	JS_GAP_NONE = 0,          /* a sampler's or a mark's gap */
-	JS_GAP_PREEMPTED,         /* switched out while runnable, until switched back in */
-	JS_GAP_INTERRUPTED,       /* interrupts (IRQ, vector, softirq, NMI) while it was current */
-	JS_GAP_BLOCKED,           /* blocked outside a system call (a page fault's I/O or lock) */
+	JS_GAP_NONE = 0,    /* a sampler's or a mark's gap */
+	JS_GAP_PREEMPTED,   /* switched out while runnable, until switched back in */
+	JS_GAP_INTERRUPTED, /* interrupts (IRQ, vector, softirq, NMI) while it was current */
+	JS_GAP_BLOCKED,	    /* blocked outside a system call (a page fault's I/O or lock) */
 	JS_GAP_KIND_MAX
 };
 
@@ -119,49 +119,49 @@ const char *js_gap_kind_name(enum js_gap_kind k);
 /* js_gap_kind_from_name - the enum js_gap_kind named name; -1 if none */
 int js_gap_kind_from_name(const char *name);
 
-#define JS_LABEL_LEN 48           /* a gap's label: "comm:tid" of a thread, a mark's label */
+#define JS_LABEL_LEN 48 /* a gap's label: "comm:tid" of a thread, a mark's label */
 
 /* One gap, on the CLOCK_MONOTONIC time base (the BPF probes' clock). */
 struct js_gap {
 	uint64_t start_ns;
 	uint64_t dur_ns;
-	uint32_t cpu;             /* the CPU whose events explain it */
-	uint8_t source;           /* enum js_source */
-	uint8_t kind;             /* enum js_gap_kind (thread gaps) */
-	uint16_t cpu_in;          /* thread gaps: 1 + the CPU it resumed on when that is
+	uint32_t cpu;	 /* the CPU whose events explain it */
+	uint8_t source;	 /* enum js_source */
+	uint8_t kind;	 /* enum js_gap_kind (thread gaps) */
+	uint16_t cpu_in; /* thread gaps: 1 + the CPU it resumed on when that is
 	                           * another (it migrated meanwhile), 0: the same */
-	uint32_t id;              /* thread: its tid; mark: its line in the marks file; 0 */
-	uint32_t res;             /* its result: the index in js_run.cpus */
+	uint32_t id;	 /* thread: its tid; mark: its line in the marks file; 0 */
+	uint32_t res;	 /* its result: the index in js_run.cpus */
 };
 
 /* One cause inside a gap: net time (nested intervals subtracted). */
 struct js_part {
-	uint32_t cause;           /* enum js_cause */
-	uint32_t count;           /* events of this (cause, detail) in the gap */
+	uint32_t cause; /* enum js_cause */
+	uint32_t count; /* events of this (cause, detail) in the gap */
 	uint64_t net_ns;
-	uint64_t entry_ns;        /* the entry/exit around it (interruptions only: js_entry.h) */
-	uint64_t cgroup;          /* cgroup v2 id of the task it names (a task, an IPI's sender,
+	uint64_t entry_ns;	    /* the entry/exit around it (interruptions only: js_entry.h) */
+	uint64_t cgroup;	    /* cgroup v2 id of the task it names (a task, an IPI's sender,
 	                           * a fault's task), 0: none; the run's cgroup table
 	                           * (js_cgroup.h) has its path and short name */
-	char detail[JS_DETAIL_LEN];   /* "kworker/1:2:123 vmstat_update", "virtio1-req.0:36",
+	char detail[JS_DETAIL_LEN]; /* "kworker/1:2:123 vmstat_update", "virtio1-req.0:36",
 	                               * "nginx:812 [nginx.service]" (the cgroup's short name
 	                               * after a task, unless the root) */
 };
 
 /* What explains one gap. */
 struct js_attr {
-	uint32_t primary;         /* enum js_cause */
+	uint32_t primary; /* enum js_cause */
 	uint32_t nparts;
-	char detail[JS_DETAIL_LEN];   /* the primary cause's detail */
+	char detail[JS_DETAIL_LEN]; /* the primary cause's detail */
 	struct js_part parts[JS_PARTS_MAX];
-	uint64_t covered_ns;      /* union of event intervals clipped to the gap */
-	uint64_t steal_ns;        /* hypervisor steal allocated to this gap */
-	uint64_t smi;             /* SMIs allocated to this gap */
-	uint64_t entry_ns;        /* entry/exit given to its interruptions (sum of the parts') */
-	uint64_t unexplained_ns;  /* dur - covered - steal - entry, never negative */
-	uint32_t nevents;         /* events that overlapped the gap */
-	uint32_t tail_part;       /* 1 + index of the sampler's page fault part, 0: none */
-	uint64_t tail_ns;         /* time after the sampler faulted that no event covers: the
+	uint64_t covered_ns;	 /* union of event intervals clipped to the gap */
+	uint64_t steal_ns;	 /* hypervisor steal allocated to this gap */
+	uint64_t smi;		 /* SMIs allocated to this gap */
+	uint64_t entry_ns;	 /* entry/exit given to its interruptions (sum of the parts') */
+	uint64_t unexplained_ns; /* dur - covered - steal - entry, never negative */
+	uint32_t nevents;	 /* events that overlapped the gap */
+	uint32_t tail_part;	 /* 1 + index of the sampler's page fault part, 0: none */
+	uint64_t tail_ns;	 /* time after the sampler faulted that no event covers: the
 	                           * fault's own handling, given to it by corr_finish() once
 	                           * steal has been allocated (then 0) */
 };

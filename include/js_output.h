@@ -26,14 +26,14 @@ struct js_run;
 struct js_params;
 
 struct js_output {
-	const char *name;         /* "JSON", "gaps CSV" ... (messages) */
-	const char *opt;          /* "json", "gaps" ...: the option (set by outputs_open) */
-	const char *path;         /* its file, "-" = stdout (set by outputs_open) */
+	const char *name; /* "JSON", "gaps CSV" ... (messages) */
+	const char *opt;  /* "json", "gaps" ...: the option (set by outputs_open) */
+	const char *path; /* its file, "-" = stdout (set by outputs_open) */
 	void *ctx;
-	FILE *stream;             /* written during the run: outputs_check watches it */
-	FILE *file;               /* its file, reopened on SIGHUP (outputs_reopen); or NULL */
-	int err;                  /* the output failed (-errno): said once, written no more */
-	bool wants_events;        /* on_gap gets the events that overlapped the gap */
+	FILE *stream;	   /* written during the run: outputs_check watches it */
+	FILE *file;	   /* its file, reopened on SIGHUP (outputs_reopen); or NULL */
+	int err;	   /* the output failed (-errno): said once, written no more */
+	bool wants_events; /* on_gap gets the events that overlapped the gap */
 	/* run_start - once, when sampling starts (run->start_mono_ns, epoch are set) */
 	void (*run_start)(void *ctx, const struct js_run *run);
 	/* on_gap - each attributed gap, per CPU in time order */
@@ -100,10 +100,10 @@ bool output_path_special(const char *path);
 /* One kind of output file (--json, --gaps ...): output.c's js_output_kinds[] lists them
  * all, and the command line, the path checks and outputs_open go by that list. */
 struct js_output_kind {
-	const char *opt;          /* "json": the option --json FILE */
-	const char *doc;          /* its --help line */
-	size_t path_off;          /* offsetof(struct js_params, json_path): its FILE */
-	const char *arg;          /* its argument in --help: NULL is "FILE" */
+	const char *opt; /* "json": the option --json FILE */
+	const char *doc; /* its --help line */
+	size_t path_off; /* offsetof(struct js_params, json_path): its FILE */
+	const char *arg; /* its argument in --help: NULL is "FILE" */
 	/* check - path can be written, no side effect (NULL: output_path_check); -errno
 	 * after one line */
 	int (*check)(const char *path, const char *opt);
@@ -157,8 +157,7 @@ int trace_write_window(FILE *fp, const struct js_run *run, const struct js_gap_r
 		       const struct js_event *ev, size_t nev, uint64_t ctx_ns);
 /* trace_event_label - an event's slice name in a trace ("irq 36 virtio1-req.0",
  * "jsinject:812 [a.service]", "hrtimer tick_nohz_handler"); run gives symbols and cgroups */
-void trace_event_label(const struct js_run *run, const struct js_event *e, char *buf,
-		       size_t len);
+void trace_event_label(const struct js_run *run, const struct js_event *e, char *buf, size_t len);
 /* --spike-dir, out_spike.c: p->spike_threshold_ns, spike_max, spike_dir_max (js_spike.h) */
 int out_spike_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --html, out_html.c: p->cfg.by */

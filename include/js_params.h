@@ -12,61 +12,61 @@
 
 enum js_cmd {
 	JS_CMD_MEASURE = 0,
-	JS_CMD_CHECK,       /* jitterscope check: the isolation audit alone */
-	JS_CMD_REPORT,      /* jitterscope report RUN.json */
-	JS_CMD_DIFF,        /* jitterscope diff A.json B.json */
+	JS_CMD_CHECK,  /* jitterscope check: the isolation audit alone */
+	JS_CMD_REPORT, /* jitterscope report RUN.json */
+	JS_CMD_DIFF,   /* jitterscope diff A.json B.json */
 	JS_CMD_MAX
 };
 
-#define JS_DEFAULT_DURATION_NS  (10ull * 1000000000ull)
+#define JS_DEFAULT_DURATION_NS (10ull * 1000000000ull)
 #define JS_DEFAULT_THRESHOLD_NS 1000ull
-#define JS_DEFAULT_TOP          10
-#define JS_DEFAULT_RING         (1u << 16)    /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
+#define JS_DEFAULT_TOP 10
+#define JS_DEFAULT_RING (1u << 16) /* gaps per CPU ring: 1 MiB, 0.6 s at 100k gaps/s */
 #define JS_DEFAULT_HLOG_INTERVAL_NS 1000000000ull
 #define JS_DEFAULT_TRACE_EVENTS 200000
 #define JS_DEFAULT_BUDGET_INTERVAL_NS (60ull * 1000000000ull)
-#define JS_DEFAULT_ALPHA        0.01    /* diff: significance level */
-#define JS_DEFAULT_MIN_CHANGE_PCT 10.0  /* diff: smallest relative change that counts */
+#define JS_DEFAULT_ALPHA 0.01	       /* diff: significance level */
+#define JS_DEFAULT_MIN_CHANGE_PCT 10.0 /* diff: smallest relative change that counts */
 
 struct js_params {
 	enum js_cmd cmd;
-	struct js_run_cfg cfg;  /* what the run records of its parameters */
+	struct js_run_cfg cfg; /* what the run records of its parameters */
 	size_t ring_entries;
 	bool no_progress;
-	bool probe_cost;        /* --probe-cost: time the probes' programs (kernel bpf_stats) */
+	bool probe_cost; /* --probe-cost: time the probes' programs (kernel bpf_stats) */
 	bool quiet;
 	int verbose;
-	bool help;              /* --help/--usage/--version printed: exit 0 */
-	const char *json_path;  /* "-" = stdout */
+	bool help;	       /* --help/--usage/--version printed: exit 0 */
+	const char *json_path; /* "-" = stdout */
 	const char *gaps_path;
-	uint64_t gaps_max_bytes;   /* --gaps-max-size: rotate the CSV past this; 0 = never */
-	const char *hlog_path;  /* HdrHistogram interval log */
+	uint64_t gaps_max_bytes; /* --gaps-max-size: rotate the CSV past this; 0 = never */
+	const char *hlog_path;	 /* HdrHistogram interval log */
 	uint64_t hlog_interval_ns;
-	const char *hgrm_path;  /* HdrHistogram percentile distribution */
+	const char *hgrm_path;	/* HdrHistogram percentile distribution */
 	const char *trace_path; /* Chrome trace JSON (Perfetto) */
 	unsigned trace_max_events;
-	const char *prom_path;  /* Prometheus text exposition */
-	uint64_t prom_interval_ns;      /* --prom-interval: rewritten this often; 0 = at the end */
-	const char *listen;     /* --listen ADDR:PORT: /metrics and /healthz over HTTP */
-	const char *html_path;  /* self-contained HTML page */
-	int follow_pid;         /* --pid: follow every thread of this process (no spinner) */
-	int follow_tids[JS_FOLLOW_TIDS_MAX];    /* --tid: follow these threads */
+	const char *prom_path;	   /* Prometheus text exposition */
+	uint64_t prom_interval_ns; /* --prom-interval: rewritten this often; 0 = at the end */
+	const char *listen;	   /* --listen ADDR:PORT: /metrics and /healthz over HTTP */
+	const char *html_path;	   /* self-contained HTML page */
+	int follow_pid;		   /* --pid: follow every thread of this process (no spinner) */
+	int follow_tids[JS_FOLLOW_TIDS_MAX]; /* --tid: follow these threads */
 	size_t nfollow_tids;
-	const char *marks_path; /* --marks: the application's slow intervals, as they come */
-	const char *spike_dir;  /* the flight recorder (js_spike.h): its directory, */
-	uint64_t spike_threshold_ns;    /* the gaps it keeps (both or neither given), */
-	unsigned spike_max;     /* at most this many a minute, */
-	uint64_t spike_dir_max; /* in at most this many bytes */
-	struct js_budget budget;   /* --budget SPEC, parsed (n == 0: none; checked after the run) */
-	uint64_t budget_interval_ns;    /* --budget-interval (--duration 0 only); 0 = not given:
+	const char *marks_path;	     /* --marks: the application's slow intervals, as they come */
+	const char *spike_dir;	     /* the flight recorder (js_spike.h): its directory, */
+	uint64_t spike_threshold_ns; /* the gaps it keeps (both or neither given), */
+	unsigned spike_max;	     /* at most this many a minute, */
+	uint64_t spike_dir_max;	     /* in at most this many bytes */
+	struct js_budget budget; /* --budget SPEC, parsed (n == 0: none; checked after the run) */
+	uint64_t budget_interval_ns; /* --budget-interval (--duration 0 only); 0 = not given:
 	                                 * JS_DEFAULT_BUDGET_INTERVAL_NS */
 	const char *sysroot;
-	const char *inputs[2];  /* report/diff JSON files */
+	const char *inputs[2]; /* report/diff JSON files */
 	size_t ninputs;
-	double alpha;           /* diff --alpha */
-	double min_change_pct;  /* diff --min-change */
-	bool fail_on_worse;     /* diff --fail-on worse: exit 2 on a worse change */
-	bool diff_opts;         /* one of the three was given */
+	double alpha;	       /* diff --alpha */
+	double min_change_pct; /* diff --min-change */
+	bool fail_on_worse;    /* diff --fail-on worse: exit 2 on a worse change */
+	bool diff_opts;	       /* one of the three was given */
 };
 
 /* params_spinner - does this measurement run samplers (not --pid/--tid/--marks) */
@@ -80,9 +80,9 @@ int cli_parse(int argc, char **argv, struct js_params *p);
 
 /* One command: `jitterscope NAME ARGS...`; js_commands[] (commands.c) has them all. */
 struct js_command {
-	const char *name;         /* the word after "jitterscope"; NULL: measure (none) */
-	const char *args;         /* its arguments, for --help */
-	int (*run)(struct js_params *p);   /* the exit status (js_util.h) */
+	const char *name;		 /* the word after "jitterscope"; NULL: measure (none) */
+	const char *args;		 /* its arguments, for --help */
+	int (*run)(struct js_params *p); /* the exit status (js_util.h) */
 };
 
 extern const struct js_command js_commands[JS_CMD_MAX];

@@ -30,23 +30,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define JS_PERIOD_CANDS 10            /* 9 fixed periods + the tick */
+#define JS_PERIOD_CANDS 10	       /* 9 fixed periods + the tick */
 #define PERIOD_BLOCK_NS 10000000000ull /* default block: 10 s */
 
 struct js_period_cand {
-	uint64_t num, den;            /* period = num / den ns (den > 1 for 1e9 / HZ) */
-	double c, s;                  /* current block sums */
-	double conc;                  /* sum over folded blocks of |S_b|^2 - n_b */
-	double z;                     /* sum over folded blocks of |S_b|^2 / n_b */
-	double gc, gs;                /* whole-run sums (the mean phase) */
+	uint64_t num, den; /* period = num / den ns (den > 1 for 1e9 / HZ) */
+	double c, s;	   /* current block sums */
+	double conc;	   /* sum over folded blocks of |S_b|^2 - n_b */
+	double z;	   /* sum over folded blocks of |S_b|^2 / n_b */
+	double gc, gs;	   /* whole-run sums (the mean phase) */
 };
 
 struct js_period_result {
-	uint64_t period_ns;           /* rounded to ns */
-	double strength;              /* 0..1 */
+	uint64_t period_ns; /* rounded to ns */
+	double strength;    /* 0..1 */
 	double z;
-	double z_expected;            /* z for random times (= blocks) */
-	double phase_ns;              /* mean offset within the period (whole run) */
+	double z_expected; /* z for random times (= blocks) */
+	double phase_ns;   /* mean offset within the period (whole run) */
 	uint64_t n;
 	bool periodic;
 };
@@ -54,17 +54,17 @@ struct js_period_result {
 struct js_period {
 	/* settings (period_init sets defaults; the caller may change them before adding) */
 	uint64_t block_ns;
-	uint32_t min_samples;         /* default 20 */
-	double min_strength;          /* default 0.3 */
-	double sig_sd;                /* default 6 */
+	uint32_t min_samples; /* default 20 */
+	double min_strength;  /* default 0.3 */
+	double sig_sd;	      /* default 6 */
 	/* state */
 	uint32_t ncand;
-	uint32_t blocks;              /* folded blocks with >= 2 times */
-	uint64_t n;                   /* times added */
+	uint32_t blocks; /* folded blocks with >= 2 times */
+	uint64_t n;	 /* times added */
 	uint64_t block_start, block_n;
-	double pairs;                 /* sum over folded blocks of n_b (n_b - 1) */
+	double pairs; /* sum over folded blocks of n_b (n_b - 1) */
 	struct js_period_cand cand[JS_PERIOD_CANDS];
-	bool saved;                   /* a verdict loaded from a file (report_load): result */
+	bool saved; /* a verdict loaded from a file (report_load): result */
 	struct js_period_result result;
 };
 
@@ -73,8 +73,8 @@ struct js_period {
 extern const uint64_t js_period_band_ns[JS_PERIOD_BANDS];
 
 struct js_period_classes {
-	struct js_period band[JS_PERIOD_BANDS];   /* band_ns[i] <= dur < band_ns[i + 1] */
-	struct js_period ge[JS_PERIOD_BANDS];     /* dur >= band_ns[i]: ge[0] holds every time */
+	struct js_period band[JS_PERIOD_BANDS]; /* band_ns[i] <= dur < band_ns[i + 1] */
+	struct js_period ge[JS_PERIOD_BANDS];	/* dur >= band_ns[i]: ge[0] holds every time */
 };
 
 /* period_init - candidates 1..100 ms plus 1e9/hz (hz 0: none); block_ns 0 = default */

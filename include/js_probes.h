@@ -30,58 +30,57 @@
 struct js_probes;
 
 struct probes_opts {
-	const int *cpus;                /* measured CPUs */
+	const int *cpus; /* measured CPUs */
 	size_t ncpus;
-	pid_t sampler_tgid;             /* our pid: the sampler's threads when none registered */
-	size_t ringbuf_bytes;           /* 0 = 16 MiB; rounded up to a power of two */
-	bool verbose;                   /* libbpf debug output */
-	bool prog_stats;                /* time the programs (kernel bpf_stats, held while
+	pid_t sampler_tgid;   /* our pid: the sampler's threads when none registered */
+	size_t ringbuf_bytes; /* 0 = 16 MiB; rounded up to a power of two */
+	bool verbose;	      /* libbpf debug output */
+	bool prog_stats;      /* time the programs (kernel bpf_stats, held while
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
 };
 
 enum probes_prog_state {
-	PROBES_PROG_LOADED = 0,         /* loaded, not attached (yet) */
-	PROBES_PROG_ACTIVE,             /* attached */
-	PROBES_PROG_ABSENT,             /* tracepoint (or its pair) not in this kernel */
-	PROBES_PROG_FAILED,             /* attach failed: err */
-	PROBES_PROG_DETACHED,           /* was active, now detached */
-	PROBES_PROG_REJECTED,           /* refused by this kernel's verifier: not loaded */
+	PROBES_PROG_LOADED = 0, /* loaded, not attached (yet) */
+	PROBES_PROG_ACTIVE,	/* attached */
+	PROBES_PROG_ABSENT,	/* tracepoint (or its pair) not in this kernel */
+	PROBES_PROG_FAILED,	/* attach failed: err */
+	PROBES_PROG_DETACHED,	/* was active, now detached */
+	PROBES_PROG_REJECTED,	/* refused by this kernel's verifier: not loaded */
 };
 
 struct probes_prog {
-	char name[48];                  /* program name = tracepoint name */
-	uint32_t id;                    /* kernel program id (bpftool prog show id N), 0 if none */
+	char name[48]; /* program name = tracepoint name */
+	uint32_t id;   /* kernel program id (bpftool prog show id N), 0 if none */
 	enum probes_prog_state state;
-	int err;                        /* negative errno of a failed attach */
-	uint64_t run_cnt;               /* kernel bpf_stats: invocations ... */
-	uint64_t run_time_ns;           /* ... and their total run time */
-	uint64_t recursion_misses;      /* runs skipped: the program was already active here */
+	int err;		   /* negative errno of a failed attach */
+	uint64_t run_cnt;	   /* kernel bpf_stats: invocations ... */
+	uint64_t run_time_ns;	   /* ... and their total run time */
+	uint64_t recursion_misses; /* runs skipped: the program was already active here */
 };
 
 struct probes_stats {
-	uint64_t events;                        /* records submitted by the probes */
-	uint64_t consumed;                      /* records delivered to callbacks */
-	uint64_t lost;                          /* ring buffer full: counted, not sent */
+	uint64_t events;   /* records submitted by the probes */
+	uint64_t consumed; /* records delivered to callbacks */
+	uint64_t lost;	   /* ring buffer full: counted, not sent */
 	uint64_t events_by_kind[JS_EV_KIND_MAX];
 	uint64_t lost_by_kind[JS_EV_KIND_MAX];
-	uint64_t stack_overflow;                /* intervals nested deeper than tracked */
-	uint64_t sched_mismatch;                /* switches from a task not seen switching in */
-	size_t nprogs;                          /* programs in the object */
-	size_t nactive;                         /* ... attached (or attached until detach) */
-	const struct probes_prog *progs;        /* nprogs entries, valid until destroy */
-	bool run_stats;                         /* run_cnt/run_time_ns were collected */
-	bool steal_available;                   /* events carry the steal clock (JS_F_STEAL) */
-	const char *steal_why;                  /* why not, when !steal_available */
-	uint64_t attach_ns;                     /* wall time of probes_attach() */
-	uint64_t detach_ns;                     /* wall time of probes_detach() */
+	uint64_t stack_overflow;	 /* intervals nested deeper than tracked */
+	uint64_t sched_mismatch;	 /* switches from a task not seen switching in */
+	size_t nprogs;			 /* programs in the object */
+	size_t nactive;			 /* ... attached (or attached until detach) */
+	const struct probes_prog *progs; /* nprogs entries, valid until destroy */
+	bool run_stats;			 /* run_cnt/run_time_ns were collected */
+	bool steal_available;		 /* events carry the steal clock (JS_F_STEAL) */
+	const char *steal_why;		 /* why not, when !steal_available */
+	uint64_t attach_ns;		 /* wall time of probes_attach() */
+	uint64_t detach_ns;		 /* wall time of probes_detach() */
 	size_t ringbuf_bytes;
 };
 
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why
  * when BPF, BTF or privileges are missing (the caller then measures without probes) */
-int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why,
-		     size_t whylen);
+int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why, size_t whylen);
 /* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
  * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
@@ -92,8 +91,7 @@ int probes_attach(struct js_probes *p);
  * One call delivers at most a ring buffer's worth of records, so it returns even when the
  * callback is slower than the producers (the ring then fills up: lost events, counted).
  * Records are delivered as the probes wrote them (their names: js_event_names.h). */
-int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
-		   void *ctx);
+int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev), void *ctx);
 /* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
  * the next probes_consume() */
 void probes_detach(struct js_probes *p);

@@ -19,7 +19,7 @@
 #include "js_jsonparse.h"
 #include "js_result.h"
 
-#define RUN_LOAD_MAX_BYTES (1ull << 30)    /* a saved run larger than 1 GiB is refused */
+#define RUN_LOAD_MAX_BYTES (1ull << 30) /* a saved run larger than 1 GiB is refused */
 
 /*
  * report_load_file - read and load path ("-": standard input). 0; -errno when the file cannot

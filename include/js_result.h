@@ -33,8 +33,8 @@
 /* Percentiles every report shows (text, JSON, diff, HTML; the loader reads them back). */
 struct js_pct {
 	double p;
-	const char *key;    /* "p99_ns" */
-	const char *label;  /* "p99" */
+	const char *key;   /* "p99_ns" */
+	const char *label; /* "p99" */
 };
 extern const struct js_pct js_pcts[];
 extern const size_t js_npcts;
@@ -54,56 +54,55 @@ struct js_exit_cost {
  * counted by the probes that follow it, bpf/follow.bpf.c).
  */
 struct js_thread_stats {
-	uint64_t syscalls, syscall_ns;        /* its system calls: count, time inside them */
-	uint64_t sleeps, sleep_ns;            /* it blocked inside a system call (its own) */
-	uint64_t yields;                      /* switched out by its own sched_yield() */
+	uint64_t syscalls, syscall_ns;	      /* its system calls: count, time inside them */
+	uint64_t sleeps, sleep_ns;	      /* it blocked inside a system call (its own) */
+	uint64_t yields;		      /* switched out by its own sched_yield() */
 	uint64_t preempted, preempted_ns;     /* every preemption, the short ones included */
 	uint64_t interrupted, interrupted_ns; /* every interruption while it was current */
-	uint64_t blocked, blocked_ns;         /* blocked outside a system call */
-	uint64_t faults;                      /* page faults it took */
-	uint64_t migrations;                  /* moves to another CPU */
-	uint64_t short_gaps, short_ns;        /* gaps below the threshold: counted only */
-	uint64_t cpus_mask;                   /* the CPUs (0-63) it ran on */
-	bool exited;                          /* it exited during the run, at exit_ns */
+	uint64_t blocked, blocked_ns;	      /* blocked outside a system call */
+	uint64_t faults;		      /* page faults it took */
+	uint64_t migrations;		      /* moves to another CPU */
+	uint64_t short_gaps, short_ns;	      /* gaps below the threshold: counted only */
+	uint64_t cpus_mask;		      /* the CPUs (0-63) it ran on */
+	bool exited;			      /* it exited during the run, at exit_ns */
 	uint64_t exit_ns;
 };
 
 struct js_cpu_result {
-	int cpu;                      /* the CPU measured (a sampler), the marks were filed on
+	int cpu;		   /* the CPU measured (a sampler), the marks were filed on
 	                               * (marks), where a thread lost the most time (thread) */
-	enum js_source source;        /* where its gaps come from */
-	uint32_t tid;                 /* a thread's: its tid */
-	char name[JS_LABEL_LEN];      /* a thread's "comm:tid" */
-	struct js_thread_stats ts;    /* a thread's own activity */
-	bool started;                 /* result_cpu_start done: the models are fed */
+	enum js_source source;	   /* where its gaps come from */
+	uint32_t tid;		   /* a thread's: its tid */
+	char name[JS_LABEL_LEN];   /* a thread's "comm:tid" */
+	struct js_thread_stats ts; /* a thread's own activity */
+	bool started;		   /* result_cpu_start done: the models are fed */
 	int node;
-	uint64_t start_ns, end_ns;    /* measured window, CLOCK_MONOTONIC */
-	uint64_t done_ns;             /* during the run: every gap before it is accounted */
+	uint64_t start_ns, end_ns; /* measured window, CLOCK_MONOTONIC */
+	uint64_t done_ns;	   /* during the run: every gap before it is accounted */
 	uint64_t iterations;
 	double loop_ns_min, loop_ns_median, loop_ns_mean;
-	struct js_exit_cost vm_exit;  /* in a guest: one VM exit, measured on this CPU */
+	struct js_exit_cost vm_exit; /* in a guest: one VM exit, measured on this CPU */
 	uint64_t gap_count;
 	uint64_t lost_ns;
-	uint64_t dropped;             /* gaps lost to a full sampler ring */
-	uint64_t events;              /* probe events on this CPU that overlapped a gap */
-	uint64_t steal_ns;            /* steal allocated to gaps */
-	uint64_t smi;                 /* SMI count delta (when countable) */
-	struct js_causes causes;      /* per cause class and source; gaps per primary cause */
-	struct js_causes by_cgroup;   /* the task-named sources per (class, cgroup) (--by cgroup) */
+	uint64_t dropped;	    /* gaps lost to a full sampler ring */
+	uint64_t events;	    /* probe events on this CPU that overlapped a gap */
+	uint64_t steal_ns;	    /* steal allocated to gaps */
+	uint64_t smi;		    /* SMI count delta (when countable) */
+	struct js_causes causes;    /* per cause class and source; gaps per primary cause */
+	struct js_causes by_cgroup; /* the task-named sources per (class, cgroup) (--by cgroup) */
 	const struct js_cgroups *cgroups; /* the run's cgroup table (names), NULL: none */
-	struct js_cause_buckets cb;   /* 1-2-5 histogram split by primary cause */
-	struct js_hist hist;          /* gap durations, ns */
-	struct js_topn top;           /* the worst gaps (js_gap_rec), result_top_init */
+	struct js_cause_buckets cb;	  /* 1-2-5 histogram split by primary cause */
+	struct js_hist hist;		  /* gap durations, ns */
+	struct js_topn top;		  /* the worst gaps (js_gap_rec), result_top_init */
 	struct js_arrival arrivals[JS_MAX_ARRIVALS];
 	size_t narrivals;
 	/* burst exposure per arrival interval and gap size (empirical, streamed) */
 	struct js_burst bursts[JS_MAX_ARRIVALS][JS_BURST_SIZES];
-	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES];   /* empirical probability */
-	struct js_intervals intervals;   /* per-second max and p99.9 */
-	struct js_period_classes period;  /* periodicity of the unexplained gaps, by duration */
-	struct js_entry entry;        /* the interruptions' entry/exit: bounds learned so far */
+	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES]; /* empirical probability */
+	struct js_intervals intervals;			 /* per-second max and p99.9 */
+	struct js_period_classes period; /* periodicity of the unexplained gaps, by duration */
+	struct js_entry entry;		 /* the interruptions' entry/exit: bounds learned so far */
 };
-
 
 struct js_machine {
 	char kernel[160];
@@ -121,8 +120,8 @@ struct js_machine {
 /* One probe program's kernel run-time statistics (bpf_stats), over the whole attach. */
 struct js_probe_prog {
 	char name[48];
-	uint64_t runs;                /* invocations on every CPU (filtered ones included) */
-	uint64_t run_ns;              /* their total run time */
+	uint64_t runs;	 /* invocations on every CPU (filtered ones included) */
+	uint64_t run_ns; /* their total run time */
 };
 
 struct js_ksyms;
@@ -136,16 +135,16 @@ struct js_ksyms;
 /* --pid/--tid: what jitterscope followed (JSON "follow") */
 struct js_follow_info {
 	bool on;
-	int pid;                      /* --pid: the process (every thread), 0: --tid */
+	int pid;		      /* --pid: the process (every thread), 0: --tid */
 	int tids[JS_FOLLOW_TIDS_MAX]; /* --tid: the threads */
 	size_t ntids;
-	char comm[16];                /* the process's (--pid) or the first thread's name */
-	bool exited;                  /* the process (or every thread) exited: the run ended */
+	char comm[16]; /* the process's (--pid) or the first thread's name */
+	bool exited;   /* the process (or every thread) exited: the run ended */
 	uint64_t exit_ns;
-	uint64_t threads_seen;        /* threads followed (started during the run included) */
-	uint64_t threads_over;        /* beyond the results' cap: in the "(other threads)" one */
-	uint64_t unwatched_gaps;      /* gaps on a CPU whose events were not recorded */
-	uint64_t lost;                /* records the follow ring could not take */
+	uint64_t threads_seen;	 /* threads followed (started during the run included) */
+	uint64_t threads_over;	 /* beyond the results' cap: in the "(other threads)" one */
+	uint64_t unwatched_gaps; /* gaps on a CPU whose events were not recorded */
+	uint64_t lost;		 /* records the follow ring could not take */
 };
 
 /* One malformed line of the marks file, for the report */
@@ -159,58 +158,58 @@ struct js_marks_info {
 	bool on;
 	char path[256];
 	bool fifo;
-	uint64_t lines;               /* lines read (blank and comment lines included) */
-	uint64_t marks;               /* well-formed marks: every one is a recorded gap */
-	uint64_t malformed;           /* lines that are not a mark (js_mark_bad: the first) */
-	uint64_t late;                /* marks read more than the event window after their end:
+	uint64_t lines;	    /* lines read (blank and comment lines included) */
+	uint64_t marks;	    /* well-formed marks: every one is a recorded gap */
+	uint64_t malformed; /* lines that are not a mark (js_mark_bad: the first) */
+	uint64_t late;	    /* marks read more than the event window after their end:
 	                               * the events before it are gone, the causes may be too */
-	uint64_t early;               /* marks that ended before the probes were attached */
-	uint64_t truncated;           /* the file shrank: read again from its start */
+	uint64_t early;	    /* marks that ended before the probes were attached */
+	uint64_t truncated; /* the file shrank: read again from its start */
 	struct js_mark_bad bad[JS_MARKS_BAD_MAX];
 	size_t nbad;
 };
 
 struct js_run {
-	struct js_run_cfg cfg;        /* what it was asked to do */
-	struct js_ksyms *ksyms;       /* kernel symbols (loaded once, with the probes), or NULL */
-	struct js_cgroups *cgroups;   /* cgroup v2 ids the parts carry -> paths, names (opened
+	struct js_run_cfg cfg;	    /* what it was asked to do */
+	struct js_ksyms *ksyms;	    /* kernel symbols (loaded once, with the probes), or NULL */
+	struct js_cgroups *cgroups; /* cgroup v2 ids the parts carry -> paths, names (opened
 	                               * with the probes, or a saved run's), or NULL */
 	struct js_machine machine;
 	struct tsc_fit fit;
-	uint64_t start_mono_ns;       /* when sampling started */
-	double start_epoch_s;         /* the same instant, wall clock */
-	uint64_t wall_ns;             /* run length as measured by CLOCK_MONOTONIC */
-	uint64_t done_ns;             /* during the run: gaps accounted up to here (the
+	uint64_t start_mono_ns;		/* when sampling started */
+	double start_epoch_s;		/* the same instant, wall clock */
+	uint64_t wall_ns;		/* run length as measured by CLOCK_MONOTONIC */
+	uint64_t done_ns;		/* during the run: gaps accounted up to here (the
 	                               * outputs' "now"; wall_ns is 0 until the end) */
-	bool interrupted;             /* Ctrl-C / SIGTERM or a failed output ended it early */
-	char stop_why[JS_STOP_WHY_LEN];   /* why, when not a stop signal: the failed output */
+	bool interrupted;		/* Ctrl-C / SIGTERM or a failed output ended it early */
+	char stop_why[JS_STOP_WHY_LEN]; /* why, when not a stop signal: the failed output */
 	bool probes_on;
-	char probes_why[256];         /* why the probes are off */
+	char probes_why[256]; /* why the probes are off */
 	bool smi_countable;
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;
-	uint64_t probe_evicted;       /* events dropped from a full attribution window (pipeline) */
-	bool probe_cost_known;        /* kernel bpf_stats gave the programs' run times */
-	uint64_t probe_runs, probe_run_ns;            /* all programs, all CPUs */
-	uint64_t probe_attached_ns;   /* how long they were attached */
-	struct js_probe_prog probe_progs[JS_PROBE_PROGS_MAX];   /* largest run_ns first */
+	uint64_t probe_evicted; /* events dropped from a full attribution window (pipeline) */
+	bool probe_cost_known;	/* kernel bpf_stats gave the programs' run times */
+	uint64_t probe_runs, probe_run_ns;		      /* all programs, all CPUs */
+	uint64_t probe_attached_ns;			      /* how long they were attached */
+	struct js_probe_prog probe_progs[JS_PROBE_PROGS_MAX]; /* largest run_ns first */
 	size_t nprobe_progs;
-	uint64_t hook_actions;        /* --test-hook fault: pages zapped (faults expected) */
-	uint64_t hook_huge_kb_arm;    /* --test-hook thp: the hook regions' AnonHugePages when armed */
-	uint64_t hook_huge_kb_end;    /* ... and when the samplers ended (growth: collapses) */
-	struct js_clockcost clock;    /* read costs of the clocks, measured at start */
+	uint64_t hook_actions;	   /* --test-hook fault: pages zapped (faults expected) */
+	uint64_t hook_huge_kb_arm; /* --test-hook thp: the hook regions' AnonHugePages when armed */
+	uint64_t hook_huge_kb_end; /* ... and when the samplers ended (growth: collapses) */
+	struct js_clockcost clock; /* read costs of the clocks, measured at start */
 	bool audited;
-	struct js_audit audit;        /* the isolation audit, run at start */
+	struct js_audit audit; /* the isolation audit, run at start */
 	bool have_deltas;
-	struct audit_deltas deltas;   /* interrupt/softirq counts of the measured CPUs */
-	char (*xcheck)[AUDIT_LINE_LEN];   /* observed causes tied to settings */
+	struct audit_deltas deltas;	/* interrupt/softirq counts of the measured CPUs */
+	char (*xcheck)[AUDIT_LINE_LEN]; /* observed causes tied to settings */
 	size_t nxcheck;
-	uint64_t budget_viol[JS_BUDGET_MAX];  /* --budget: violations per limit (budget_count) */
-	struct js_spike_stats spikes; /* the flight recorder (--spike-dir), out_spike.c's */
-	struct js_cpu_result *cpus;   /* every result: the samplers' per measured CPU, then those
+	uint64_t budget_viol[JS_BUDGET_MAX]; /* --budget: violations per limit (budget_count) */
+	struct js_spike_stats spikes;	     /* the flight recorder (--spike-dir), out_spike.c's */
+	struct js_cpu_result *cpus; /* every result: the samplers' per measured CPU, then those
 	                               * of the threads and marks as they appear */
 	size_t ncpus;
-	size_t cap;                   /* cpus allocated (run_add_result) */
+	size_t cap;		      /* cpus allocated (run_add_result) */
 	struct js_follow_info follow; /* --pid/--tid: what was followed */
 	struct js_marks_info marks;   /* --marks: what was read */
 };
@@ -246,10 +245,10 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g);
 
 /* What a CPU's measurement ended with (result_cpu_finish). */
 struct js_cpu_end {
-	uint64_t end_ns;              /* CLOCK_MONOTONIC */
-	uint64_t iterations;          /* loop iterations while measuring */
-	uint64_t dropped;             /* gaps lost to a full ring */
-	uint64_t smi;                 /* SMI counter delta (0: none, or not countable) */
+	uint64_t end_ns;     /* CLOCK_MONOTONIC */
+	uint64_t iterations; /* loop iterations while measuring */
+	uint64_t dropped;    /* gaps lost to a full ring */
+	uint64_t smi;	     /* SMI counter delta (0: none, or not countable) */
 };
 
 /* result_cpu_finish - close the window and the models; the SMIs go to the worst gaps no

@@ -14,37 +14,37 @@
 #include "js_sampler_hook.h"
 #include "js_threshold.h"
 
-#define JS_CPUS_MAX 1024        /* = JS_MAX_CPUS of js_events.h */
+#define JS_CPUS_MAX 1024 /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
-#define JS_FOLLOW_TIDS_MAX 64   /* --tid given at most this many times */
+#define JS_FOLLOW_TIDS_MAX 64 /* --tid given at most this many times */
 
 /* how the cause table groups its sources (--by) */
 enum js_by {
-	JS_BY_SOURCE = 0,       /* each source: class + detail ("task nginx:812 [nginx.service]") */
-	JS_BY_CGROUP,           /* the sources naming a task merged per class and cgroup */
+	JS_BY_SOURCE = 0, /* each source: class + detail ("task nginx:812 [nginx.service]") */
+	JS_BY_CGROUP,	  /* the sources naming a task merged per class and cgroup */
 };
 
 struct js_run_cfg {
 	int cpus[JS_CPUS_MAX];
-	size_t ncpus;           /* 0 = default (isolated CPUs, else the last online) */
+	size_t ncpus; /* 0 = default (isolated CPUs, else the last online) */
 	int hk[JS_CPUS_MAX];
-	size_t nhk;             /* 0 = default (allowed CPUs minus measured) */
-	uint64_t duration_ns;   /* 0 = until Ctrl-C */
-	uint64_t threshold_ns;  /* with threshold_auto: 0 until the pipeline chose it */
-	bool threshold_auto;    /* -T auto: calibrated, thr_auto says how (js_threshold.h) */
+	size_t nhk;	       /* 0 = default (allowed CPUs minus measured) */
+	uint64_t duration_ns;  /* 0 = until Ctrl-C */
+	uint64_t threshold_ns; /* with threshold_auto: 0 until the pipeline chose it */
+	bool threshold_auto;   /* -T auto: calibrated, thr_auto says how (js_threshold.h) */
 	struct js_thr_auto thr_auto;
 	uint64_t warmup_ns;
-	int policy, priority;   /* -P: SCHED_OTHER/FIFO/RR and its priority */
-	unsigned top;           /* worst gaps listed */
-	enum js_by by;          /* --by: how the report and the HTML page group the cause table's
+	int policy, priority; /* -P: SCHED_OTHER/FIFO/RR and its priority */
+	unsigned top;	      /* worst gaps listed */
+	enum js_by by;	      /* --by: how the report and the HTML page group the cause table's
 	                         * sources; not in the JSON (a way of showing the run: `report
 	                         * --by` chooses it again for a saved one) */
 	bool no_probes;
-	bool lfence;            /* TSC read with lfence;rdtsc instead of rdtscp */
+	bool lfence; /* TSC read with lfence;rdtsc instead of rdtscp */
 	uint64_t arrival_ns[JS_MAX_ARRIVALS];
 	size_t narrivals;
 	uint64_t burst;
-	enum sampler_hook test_hook;   /* test-only self-interference (js_sampler_hook.h) */
+	enum sampler_hook test_hook; /* test-only self-interference (js_sampler_hook.h) */
 };
 
 #endif /* JS_RUN_CFG_H */

@@ -16,11 +16,11 @@
 #include "js_threshold.h"
 #include "js_vmexit.h"
 
-#define SAMPLER_CAL_BINS 1024     /* loop-period histogram bins (cycles) */
+#define SAMPLER_CAL_BINS 1024 /* loop-period histogram bins (cycles) */
 
 struct gap_raw {
-	uint64_t start_tsc;   /* last TSC read before the gap */
-	uint64_t end_tsc;     /* first TSC read after it */
+	uint64_t start_tsc; /* last TSC read before the gap */
+	uint64_t end_tsc;   /* first TSC read after it */
 };
 
 /* SPSC ring: the sampler writes head, the drainer writes tail; each on its own line. */
@@ -33,7 +33,7 @@ struct gap_ring {
 
 enum sampler_state {
 	SAMPLER_INIT = 0,
-	SAMPLER_READY,      /* pinned, memory ready, loop calibrated: waiting for go; until
+	SAMPLER_READY, /* pinned, memory ready, loop calibrated: waiting for go; until
 	                     * then cfg.threshold_cycles may still be set (--threshold auto) */
 	SAMPLER_RUNNING,
 	SAMPLER_DONE,
@@ -42,16 +42,16 @@ enum sampler_state {
 
 struct sampler_cfg {
 	int cpu;
-	int policy;               /* SCHED_OTHER / SCHED_FIFO / SCHED_RR */
+	int policy; /* SCHED_OTHER / SCHED_FIFO / SCHED_RR */
 	int priority;
 	uint64_t threshold_cycles;
-	uint64_t warmup_cycles;   /* loop runs but records nothing for this long */
+	uint64_t warmup_cycles;	  /* loop runs but records nothing for this long */
 	uint64_t duration_cycles; /* 0 = until stopped */
-	uint64_t trial_cycles;    /* --threshold auto: the trial spin before READY; 0 = none */
-	size_t ring_entries;      /* power of two */
-	bool lfence;              /* lfence;rdtsc instead of rdtscp */
-	enum sampler_hook hook;   /* test-only: not for measuring */
-	const volatile int *go;   /* set to 1 to start, shared by all samplers */
+	uint64_t trial_cycles;	  /* --threshold auto: the trial spin before READY; 0 = none */
+	size_t ring_entries;	  /* power of two */
+	bool lfence;		  /* lfence;rdtsc instead of rdtscp */
+	enum sampler_hook hook;	  /* test-only: not for measuring */
+	const volatile int *go;	  /* set to 1 to start, shared by all samplers */
 	const volatile int *stop; /* set to 1 to stop early */
 };
 
@@ -63,19 +63,19 @@ struct sampler {
 	struct gap_ring ring;
 	/* written by the sampler thread only */
 	_Alignas(64) volatile int state;
-	volatile uint64_t start_tsc, end_tsc;   /* measured window (after warm-up) */
-	volatile uint64_t iterations;            /* published at each gap and at the end */
-	volatile uint64_t dropped;               /* gaps lost to a full ring */
-	uint32_t loop_min_cycles, loop_median_cycles;   /* from the calibration pass */
+	volatile uint64_t start_tsc, end_tsc;	      /* measured window (after warm-up) */
+	volatile uint64_t iterations;		      /* published at each gap and at the end */
+	volatile uint64_t dropped;		      /* gaps lost to a full ring */
+	uint32_t loop_min_cycles, loop_median_cycles; /* from the calibration pass */
 	/* --threshold auto's trial: gaps above JS_THR_AUTO_MULT x loop_min_cycles and each
 	 * larger candidate (thr_auto_candidate), in trial_span cycles */
 	uint64_t trial_cand[JS_THR_AUTO_STEPS], trial_counts[JS_THR_AUTO_STEPS], trial_span;
-	struct js_vmexit vmexit;                 /* in a guest: a VM exit's cost, measured there */
+	struct js_vmexit vmexit; /* in a guest: a VM exit's cost, measured there */
 	uint32_t *cal_bins;
-	char *hook_mem;                          /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */
-	uint64_t hook_last_iter;                 /* iterations seen at the last zap */
-	bool hook_armed;                         /* THP: MADV_HUGEPAGE given (housekeeping) */
-	int err;                                 /* errno of a setup failure */
+	char *hook_mem;		 /* SAMPLER_HOOK_BYTES, 2 MiB aligned, not locked */
+	uint64_t hook_last_iter; /* iterations seen at the last zap */
+	bool hook_armed;	 /* THP: MADV_HUGEPAGE given (housekeeping) */
+	int err;		 /* errno of a setup failure */
 	char errmsg[160];
 };
 

@@ -16,12 +16,12 @@ struct js_run;
 
 enum sampler_hook {
 	SAMPLER_HOOK_NONE = 0,
-	SAMPLER_HOOK_FAULT,   /* a page the loop touches is zapped every period: a fault in the sampler */
-	SAMPLER_HOOK_THP,     /* the loop reads a region of small pages, advised MADV_HUGEPAGE once
+	SAMPLER_HOOK_FAULT, /* a page the loop touches is zapped every period: a fault in the sampler */
+	SAMPLER_HOOK_THP, /* the loop reads a region of small pages, advised MADV_HUGEPAGE once
 	                       * it measures (sampler_hook_arm), so khugepaged collapses it then */
 };
 
-#define SAMPLER_HOOK_BYTES (4u << 20)   /* the hook region: two 2 MiB huge pages worth */
+#define SAMPLER_HOOK_BYTES (4u << 20) /* the hook region: two 2 MiB huge pages worth */
 
 /* sampler_hook_name - "fault", "thp" (--test-hook) for enum sampler_hook; NULL for none */
 const char *sampler_hook_name(enum sampler_hook h);

@@ -16,8 +16,8 @@
 
 enum js_smi_src {
 	JS_SMI_NONE = 0,
-	JS_SMI_PERF,    /* perf_event_open on the msr PMU, event smi */
-	JS_SMI_MSR,     /* pread of MSR 0x34 on /dev/cpu/N/msr */
+	JS_SMI_PERF, /* perf_event_open on the msr PMU, event smi */
+	JS_SMI_MSR,  /* pread of MSR 0x34 on /dev/cpu/N/msr */
 };
 
 struct js_smi {

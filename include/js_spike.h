@@ -19,20 +19,21 @@
 
 #include "js_events.h"
 
-#define JS_SPIKE_WINDOW_NS   100000000ull   /* events kept before and after a spike: 100 ms */
-#define JS_SPIKE_RING_EVENTS 16384          /* per measured CPU: 1.4 MiB (88 B an event),
+#define JS_SPIKE_WINDOW_NS 100000000ull /* events kept before and after a spike: 100 ms */
+#define JS_SPIKE_RING_EVENTS \
+	16384				/* per measured CPU: 1.4 MiB (88 B an event),
                                              * and once more for one window's copy */
-#define JS_SPIKE_RATE_NS     60000000000ull /* --spike-max counts per 60 s */
-#define JS_DEFAULT_SPIKE_MAX 10             /* spikes per minute */
-#define JS_SPIKE_MAX_MAX     1000
-#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20)   /* 100 MiB */
+#define JS_SPIKE_RATE_NS 60000000000ull /* --spike-max counts per 60 s */
+#define JS_DEFAULT_SPIKE_MAX 10		/* spikes per minute */
+#define JS_SPIKE_MAX_MAX 1000
+#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20) /* 100 MiB */
 
 /* Why a spike was not written (its counter's reason label). */
 enum js_spike_skip {
-	JS_SPIKE_SKIP_RATE = 0,   /* over --spike-max */
-	JS_SPIKE_SKIP_SIZE,       /* its files would take DIR over --spike-dir-max */
-	JS_SPIKE_SKIP_BACKLOG,    /* too many spikes waiting for the events after them */
-	JS_SPIKE_SKIP_ERROR,      /* a write failed: the recorder stopped */
+	JS_SPIKE_SKIP_RATE = 0, /* over --spike-max */
+	JS_SPIKE_SKIP_SIZE,	/* its files would take DIR over --spike-dir-max */
+	JS_SPIKE_SKIP_BACKLOG,	/* too many spikes waiting for the events after them */
+	JS_SPIKE_SKIP_ERROR,	/* a write failed: the recorder stopped */
 	JS_SPIKE_SKIP_MAX
 };
 
@@ -42,16 +43,16 @@ const char *js_spike_skip_name(unsigned reason);
 /* What the flight recorder did: the text report, the JSON run file and the Prometheus
  * exposition read it. written + the skipped counts = seen, once the run has ended. */
 struct js_spike_stats {
-	bool on;                      /* --spike-dir was given */
+	bool on; /* --spike-dir was given */
 	char dir[256];
 	uint64_t threshold_ns;
 	unsigned max_per_min;
 	uint64_t dir_max_bytes;
-	uint64_t seen;                /* gaps at or above the threshold */
-	uint64_t written;             /* spikes written (a JSON file and its trace each) */
-	uint64_t bytes;               /* their size */
+	uint64_t seen;	  /* gaps at or above the threshold */
+	uint64_t written; /* spikes written (a JSON file and its trace each) */
+	uint64_t bytes;	  /* their size */
 	uint64_t skipped[JS_SPIKE_SKIP_MAX];
-	uint64_t write_ns_max;        /* the longest write of one spike (both files) */
+	uint64_t write_ns_max; /* the longest write of one spike (both files) */
 };
 
 /* js_spike_skipped - the skipped spikes, every reason */
@@ -60,8 +61,8 @@ uint64_t js_spike_skipped(const struct js_spike_stats *s);
 /* One CPU's recent probe events: a ring of cap, the oldest overwritten first. */
 struct spike_ring {
 	struct js_event *v;
-	size_t cap, head, n;          /* next slot, events held */
-	uint64_t lost_end_ns;         /* the latest end of an overwritten event (0: none) */
+	size_t cap, head, n;  /* next slot, events held */
+	uint64_t lost_end_ns; /* the latest end of an overwritten event (0: none) */
 };
 
 /* spike_ring_init - room for cap events, touched now (no page fault later); 0 or -ENOMEM */

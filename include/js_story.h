@@ -20,7 +20,7 @@
 
 #include "js_model.h"
 
-#define STORY_TERMS 4   /* event causes named in the headline (primary included) */
+#define STORY_TERMS 4 /* event causes named in the headline (primary included) */
 
 /* story_format - the one-line story; "at" is the gap start minus run_start_ns */
 int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns);

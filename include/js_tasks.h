@@ -10,7 +10,7 @@
 
 #include "js_cpulist.h"
 
-#define JS_COMM_MAX 16          /* TASK_COMM_LEN */
+#define JS_COMM_MAX 16 /* TASK_COMM_LEN */
 
 /* task_status - the process id (Tgid) and name of task tid; 0, -ENOENT when gone */
 int task_status(int tid, int *tgid, char *comm, size_t len);

@@ -15,24 +15,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JS_THR_AUTO_MULT        8       /* floor = 8 x the loop's minimum period */
-#define JS_THR_AUTO_STEPS       24      /* candidates floor x 2^(k/2), k < 24: up to 2896 x */
-#define JS_THR_AUTO_TRIAL_NS    200000000ull    /* the trial spin, per CPU */
-#define JS_HK_GAP_NS            1000    /* housekeeping's budget per gap */
-#define JS_HK_SHARE_PCT         2       /* ... and per run, in % of a core */
-#define JS_THR_AUTO_RULE        "8 x the loop's minimum period, raised in half-octave steps " \
-				"while the gap rate exceeds what housekeeping drains"
+#define JS_THR_AUTO_MULT 8		  /* floor = 8 x the loop's minimum period */
+#define JS_THR_AUTO_STEPS 24		  /* candidates floor x 2^(k/2), k < 24: up to 2896 x */
+#define JS_THR_AUTO_TRIAL_NS 200000000ull /* the trial spin, per CPU */
+#define JS_HK_GAP_NS 1000		  /* housekeeping's budget per gap */
+#define JS_HK_SHARE_PCT 2		  /* ... and per run, in % of a core */
+#define JS_THR_AUTO_RULE                                              \
+	"8 x the loop's minimum period, raised in half-octave steps " \
+	"while the gap rate exceeds what housekeeping drains"
 
 /* js_thr_auto - what `--threshold auto` chose and why (JSON params.threshold_auto) */
 struct js_thr_auto {
-	int cpu;                /* the CPU whose calibration set the run's threshold */
-	double loop_min_ns;     /* its loop's minimum period */
-	uint64_t floor_ns;      /* JS_THR_AUTO_MULT x loop_min_ns */
-	uint64_t chosen_ns;     /* the threshold used: floor_ns or a raised candidate */
-	double rate_at_floor;   /* gaps/s above floor_ns in the trial */
-	double rate_at_chosen;  /* gaps/s above chosen_ns in the trial */
-	double max_rate;        /* gaps/s per CPU within the budget */
-	char raised_because[200];       /* "" when the floor was kept */
+	int cpu;		  /* the CPU whose calibration set the run's threshold */
+	double loop_min_ns;	  /* its loop's minimum period */
+	uint64_t floor_ns;	  /* JS_THR_AUTO_MULT x loop_min_ns */
+	uint64_t chosen_ns;	  /* the threshold used: floor_ns or a raised candidate */
+	double rate_at_floor;	  /* gaps/s above floor_ns in the trial */
+	double rate_at_chosen;	  /* gaps/s above chosen_ns in the trial */
+	double max_rate;	  /* gaps/s per CPU within the budget */
+	char raised_because[200]; /* "" when the floor was kept */
 };
 
 /* thr_auto_candidate - candidate k above floor: floor x 2^(k/2), rounded down, at least 1 */
@@ -49,8 +50,8 @@ double thr_auto_max_rate(size_t ncpus, size_t ring_entries, uint64_t drain_ns);
  * candidate whose rate is within max_rate, else the last; a->floor_ns, chosen_ns, the rates
  * and raised_because are set (loop_min_ns and cpu are the caller's). Returns chosen_ns.
  */
-uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t n,
-			 double trial_s, double max_rate, struct js_thr_auto *a);
+uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t n, double trial_s,
+			 double max_rate, struct js_thr_auto *a);
 
 /*
  * thr_describe - the threshold as every report shows it, into buf[len]: "1.00 us", or with

@@ -16,10 +16,10 @@
 typedef bool (*topn_less_fn)(const void *a, const void *b);
 
 struct js_topn {
-	void *v;                  /* n elements of size bytes: a min-heap under less */
+	void *v; /* n elements of size bytes: a min-heap under less */
 	size_t n, cap, size;
 	topn_less_fn less;
-	void *tmp;                /* one element: swap space */
+	void *tmp; /* one element: swap space */
 };
 
 /* topn_init - an empty heap with room for cap elements (0: none yet); 0 or -ENOMEM */

@@ -41,16 +41,16 @@ int tsc_read_from_name(const char *name);
 /* One paired read: the TSC midpoint of a short window around clock_gettime. */
 struct tsc_pair {
 	uint64_t tsc;
-	uint64_t ns;          /* CLOCK_MONOTONIC */
-	uint32_t window;      /* cycles between the two TSC reads */
+	uint64_t ns;	 /* CLOCK_MONOTONIC */
+	uint32_t window; /* cycles between the two TSC reads */
 };
 
 /* The fit: ns = ns0 + (tsc - tsc0) * ns_per_cycle. */
 struct tsc_fit {
 	uint64_t tsc0, ns0;
 	double ns_per_cycle;
-	double hz;            /* 1e9 / ns_per_cycle */
-	double residual_max_ns;   /* max |fit - pair| over the pairs used */
+	double hz;		/* 1e9 / ns_per_cycle */
+	double residual_max_ns; /* max |fit - pair| over the pairs used */
 	double residual_rms_ns;
 	size_t npairs;
 };
@@ -98,7 +98,7 @@ struct tsc_caps {
 	bool invariant_cpuid; /* CPUID 0x80000007 EDX[8] (libcpuid) */
 	bool known_freq;      /* cpuinfo tsc_known_freq */
 	bool hypervisor;
-	char model[64];       /* CPU brand string */
+	char model[64]; /* CPU brand string */
 	char vendor[16];
 };
 

@@ -23,27 +23,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JS_NS           1ull
-#define JS_US           1000ull
-#define JS_MS           1000000ull
-#define JS_SEC          1000000000ull
-#define JS_MINUTE       (60 * JS_SEC)
-#define JS_HOUR         (60 * JS_MINUTE)
-#define JS_DAY          (24 * JS_HOUR)
-#define JS_TIME_MAX     ((uint64_t)INT64_MAX)  /* 292 years: a signed 64-bit ns count */
+#define JS_NS 1ull
+#define JS_US 1000ull
+#define JS_MS 1000000ull
+#define JS_SEC 1000000000ull
+#define JS_MINUTE (60 * JS_SEC)
+#define JS_HOUR (60 * JS_MINUTE)
+#define JS_DAY (24 * JS_HOUR)
+#define JS_TIME_MAX ((uint64_t)INT64_MAX) /* 292 years: a signed 64-bit ns count */
 
-#define JS_KIB          1024ull
-#define JS_MIB          (1024 * JS_KIB)
-#define JS_GIB          (1024 * JS_MIB)
-#define JS_TIB          (1024 * JS_GIB)
+#define JS_KIB 1024ull
+#define JS_MIB (1024 * JS_KIB)
+#define JS_GIB (1024 * JS_MIB)
+#define JS_TIB (1024 * JS_GIB)
 
 #define JS_UNITS_DECIMALS 24
 
 /* js_unit_spec - how one option reads its value */
 struct js_unit_spec {
-	uint64_t bare;          /* unit of a bare number (JS_US, JS_SEC, JS_KIB, ...); 0: none */
-	uint64_t min, max;      /* accepted range, inclusive (min 1: "must be > 0") */
-	const char *note;       /* added to the spelling hint, e.g. "0 = until Ctrl-C"; or NULL */
+	uint64_t bare;	   /* unit of a bare number (JS_US, JS_SEC, JS_KIB, ...); 0: none */
+	uint64_t min, max; /* accepted range, inclusive (min 1: "must be > 0") */
+	const char *note;  /* added to the spelling hint, e.g. "0 = until Ctrl-C"; or NULL */
 };
 
 /*

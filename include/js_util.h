@@ -8,18 +8,18 @@
 #include <stdint.h>
 
 /* Exit codes (documented in README.md). */
-#define JS_EXIT_OK        0
-#define JS_EXIT_ERROR     1   /* runtime error */
-#define JS_EXIT_VIOLATION 2   /* a --budget was exceeded / check found failures */
-#define JS_EXIT_USAGE     64  /* bad command line (argp's EX_USAGE) */
-#define JS_EXIT_SIGNAL    130 /* a second Ctrl-C: exited at once */
+#define JS_EXIT_OK 0
+#define JS_EXIT_ERROR 1	    /* runtime error */
+#define JS_EXIT_VIOLATION 2 /* a --budget was exceeded / check found failures */
+#define JS_EXIT_USAGE 64    /* bad command line (argp's EX_USAGE) */
+#define JS_EXIT_SIGNAL 130  /* a second Ctrl-C: exited at once */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define JS_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define JS_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-extern int js_verbose;   /* -v: debug messages */
-extern bool js_quiet;    /* -q: no notices */
+extern int js_verbose; /* -v: debug messages */
+extern bool js_quiet;  /* -q: no notices */
 
 /* js_err - "jitterscope: <msg>" on stderr, always */
 void js_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

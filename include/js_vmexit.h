@@ -17,11 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VMEXIT_SAMPLES 512              /* round trips (fewer if the budget ends) */
+#define VMEXIT_SAMPLES 512		/* round trips (fewer if the budget ends) */
 #define VMEXIT_BUDGET_CYCLES 100000000u /* about 40 ms at 2.3 GHz, even when nested */
 
 struct js_vmexit {
-	uint32_t samples;               /* 0: not a guest, or not measured */
+	uint32_t samples; /* 0: not a guest, or not measured */
 	uint32_t min_cycles, median_cycles, p90_cycles;
 };
 

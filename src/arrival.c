@@ -35,8 +35,7 @@ static uint64_t first_at_or_after(const struct js_arrival *a, uint64_t t)
 }
 
 /* arrival_init - set up for one interval; the window starts at start_ns. 0 or -errno */
-int arrival_init(struct js_arrival *a, uint64_t interval_ns, uint64_t start_ns,
-		 uint64_t floor_ns)
+int arrival_init(struct js_arrival *a, uint64_t interval_ns, uint64_t start_ns, uint64_t floor_ns)
 {
 	memset(a, 0, sizeof(*a));
 	if (interval_ns == 0 || interval_ns > ARRIVAL_INTERVAL_MAX_NS)
@@ -65,7 +64,7 @@ static void record_series(struct js_hist *h, uint64_t dmin, uint64_t step, uint6
 	uint64_t t = dmin, c, top;
 
 	while (n) {
-		if (t > (uint64_t)h->highest) {         /* the rest is clamped (overflow) */
+		if (t > (uint64_t)h->highest) { /* the rest is clamped (overflow) */
 			hist_record_n(h, h->highest + 1, n);
 			return;
 		}
@@ -119,8 +118,8 @@ void arrival_add_gap(struct js_arrival *a, uint64_t gap_start_ns, uint64_t gap_d
 	n = k1 - k0;
 	if (n == 0)
 		return;
-	dmax = e - (base + k0 * a->interval_ns);     /* the first arrival waits longest */
-	dmin = dmax - (n - 1) * a->interval_ns;      /* > 0: its arrival is < e */
+	dmax = e - (base + k0 * a->interval_ns); /* the first arrival waits longest */
+	dmin = dmax - (n - 1) * a->interval_ns;	 /* > 0: its arrival is < e */
 	record_series(&a->delay, dmin, a->interval_ns, n);
 	/* sum of the series: n * dmax - interval * n (n - 1) / 2 */
 	sum = (u128)n * dmax - (u128)a->interval_ns * n * (n - 1) / 2;
@@ -165,7 +164,7 @@ void arrival_bruteforce(struct js_arrival *a, const struct js_gap *gaps, const i
 	i = 0;
 	s = e = 0;
 	for (t = base; t < end_ns; t += a->interval_ns) {
-		while (e <= t && i < ngaps) {           /* next gap that may contain t */
+		while (e <= t && i < ngaps) { /* next gap that may contain t */
 			s = gaps[i].start_ns;
 			e = sat_add(s, gaps[i].dur_ns);
 			if (!clip_gap(a, &s, &e))
@@ -208,8 +207,8 @@ double arrival_burst_probability(const struct js_hist *gaps, uint64_t window_ns,
 }
 
 /* burst_init - empirical burst exposure for N arrivals at interval_ns, gaps >= size_ns */
-void burst_init(struct js_burst *b, uint64_t start_ns, uint64_t interval_ns,
-		uint64_t burst_n, uint64_t size_ns)
+void burst_init(struct js_burst *b, uint64_t start_ns, uint64_t interval_ns, uint64_t burst_n,
+		uint64_t size_ns)
 {
 	u128 span = (u128)interval_ns * burst_n;
 
@@ -249,7 +248,7 @@ double burst_finish(struct js_burst *b, uint64_t end_ns)
 {
 	uint64_t hi;
 
-	if (b->open && b->hi > end_ns)          /* gaps lie in the window */
+	if (b->open && b->hi > end_ns) /* gaps lie in the window */
 		end_ns = b->hi;
 	if (end_ns <= b->start_ns || end_ns - b->start_ns <= b->span_ns)
 		return -1.0;

@@ -12,17 +12,17 @@
 #include "js_units.h"
 #include "js_util.h"
 
-#define ITEM_MAX 256            /* longest item considered */
+#define ITEM_MAX 256 /* longest item considered */
 
 /* a limit's TIME needs its unit: a bare number is a count (irq=3) */
 static const struct js_unit_spec limit_spec = { 0, 0, JS_TIME_MAX, NULL };
 
 /* A decimal number "D+[.D+]" at the start of a string. */
 struct num {
-	uint64_t ip;            /* integer part */
-	uint64_t frac;          /* fraction digits as an integer */
-	int fdigits;            /* how many */
-	size_t len;             /* characters used */
+	uint64_t ip;   /* integer part */
+	uint64_t frac; /* fraction digits as an integer */
+	int fdigits;   /* how many */
+	size_t len;    /* characters used */
 	bool overflow;
 };
 
@@ -47,7 +47,7 @@ static bool scan_num(const char *s, struct num *n)
 		for (i++; isdigit((unsigned char)s[i]); i++) {
 			if (n->fdigits == 18) {
 				if (s[i] != '0')
-					n->overflow = true;     /* more precision than we keep */
+					n->overflow = true; /* more precision than we keep */
 				continue;
 			}
 			n->frac = n->frac * 10 + (uint64_t)(s[i] - '0');
@@ -112,8 +112,7 @@ static int parse_pct(const char *item, const char *v, double *pct, char *err, si
 }
 
 /* parse_pctl_key - "p99.9" -> 99.9, in (0, 100] */
-static int parse_pctl_key(const char *item, const char *key, double *p, char *err,
-			  size_t errlen)
+static int parse_pctl_key(const char *item, const char *key, double *p, char *err, size_t errlen)
 {
 	struct num n;
 
@@ -130,10 +129,12 @@ static int parse_pctl_key(const char *item, const char *key, double *p, char *er
 /* same_key - two items constrain the same thing (lost=% and lost=TIME are one key) */
 static bool same_key(const struct js_budget_item *a, const struct js_budget_item *b)
 {
-	int ga = a->kind == JS_BUDGET_LOST_NS ? JS_BUDGET_LOST_PCT :
-		 a->kind == JS_BUDGET_CLASS_NS ? JS_BUDGET_CLASS_GAPS : (int)a->kind;
-	int gb = b->kind == JS_BUDGET_LOST_NS ? JS_BUDGET_LOST_PCT :
-		 b->kind == JS_BUDGET_CLASS_NS ? JS_BUDGET_CLASS_GAPS : (int)b->kind;
+	int ga = a->kind == JS_BUDGET_LOST_NS  ? JS_BUDGET_LOST_PCT :
+		 a->kind == JS_BUDGET_CLASS_NS ? JS_BUDGET_CLASS_GAPS :
+						 (int)a->kind;
+	int gb = b->kind == JS_BUDGET_LOST_NS  ? JS_BUDGET_LOST_PCT :
+		 b->kind == JS_BUDGET_CLASS_NS ? JS_BUDGET_CLASS_GAPS :
+						 (int)b->kind;
 
 	if (ga != gb)
 		return false;
@@ -145,8 +146,8 @@ static bool same_key(const struct js_budget_item *a, const struct js_budget_item
 }
 
 /* parse_value - the value of a known key into it */
-static int parse_value(const char *item, const char *key, const char *v,
-		       struct js_budget_item *it, char *err, size_t errlen)
+static int parse_value(const char *item, const char *key, const char *v, struct js_budget_item *it,
+		       char *err, size_t errlen)
 {
 	struct num n;
 	int cause;
@@ -167,8 +168,10 @@ static int parse_value(const char *item, const char *key, const char *v,
 			return parse_pct(item, v, &it->pct, err, errlen);
 		}
 		if (is_count(v))
-			return js_errf(err, errlen, "'%s': lost takes a percentage (0.1%%) or a "
-				       "time (5ms)", item);
+			return js_errf(err, errlen,
+				       "'%s': lost takes a percentage (0.1%%) or a "
+				       "time (5ms)",
+				       item);
 		it->kind = JS_BUDGET_LOST_NS;
 		return parse_time(item, v, &it->limit, err, errlen);
 	}
@@ -182,7 +185,8 @@ static int parse_value(const char *item, const char *key, const char *v,
 	}
 	cause = js_cause_from_name(key);
 	if (cause < 0)
-		return js_errf(err, errlen, "'%s': unknown key '%s' (max, pN, lost, gaps, smi or a "
+		return js_errf(err, errlen,
+			       "'%s': unknown key '%s' (max, pN, lost, gaps, smi or a "
 			       "cause class such as irq, timer, task, softirq, steal, unexplained)",
 			       item, key);
 	it->cause = cause;
@@ -192,8 +196,10 @@ static int parse_value(const char *item, const char *key, const char *v,
 	}
 	it->kind = JS_BUDGET_CLASS_NS;
 	if (scan_num(v, &n) && !v[n.len])
-		return js_errf(err, errlen, "'%s': %s takes a count of gaps (a whole number) or a "
-			       "time with a unit", item, key);
+		return js_errf(err, errlen,
+			       "'%s': %s takes a count of gaps (a whole number) or a "
+			       "time with a unit",
+			       item, key);
 	return parse_time(item, v, &it->limit, err, errlen);
 }
 
@@ -292,8 +298,9 @@ static enum verdict check_one(const struct js_budget_item *it, const struct js_r
 	switch (it->kind) {
 	case JS_BUDGET_MAX_NS:
 	case JS_BUDGET_PCTL_NS:
-		v = (uint64_t)(it->kind == JS_BUDGET_MAX_NS ? hist_max(vals->hist) :
-			       hist_value_at_percentile(vals->hist, it->pct));
+		v = (uint64_t)(it->kind == JS_BUDGET_MAX_NS ?
+				       hist_max(vals->hist) :
+				       hist_value_at_percentile(vals->hist, it->pct));
 		fmt_time(val, len, v, it->limit);
 		return v <= it->limit ? V_OK : V_EXCEEDED;
 	case JS_BUDGET_LOST_PCT:
@@ -316,8 +323,7 @@ static enum verdict check_one(const struct js_budget_item *it, const struct js_r
 	case JS_BUDGET_CLASS_GAPS:
 	case JS_BUDGET_CLASS_NS:
 		if (!run->probes_on && it->cause != JS_CAUSE_UNEXPLAINED) {
-			snprintf(val, len, "causes unknown, probes off (%.160s)",
-				 run->probes_why);
+			snprintf(val, len, "causes unknown, probes off (%.160s)", run->probes_why);
 			return V_UNCHECKED;
 		}
 		if (it->kind == JS_BUDGET_CLASS_GAPS) {

@@ -113,7 +113,7 @@ void causes_init(struct js_causes *c)
 /* key_of - a part's source key: fault details lose their " @0x..." address */
 static void key_of(uint32_t cause, const char *detail, char *key)
 {
-	size_t n = strnlen(detail, JS_DETAIL_LEN - 1);	/* detail may be a short literal */
+	size_t n = strnlen(detail, JS_DETAIL_LEN - 1); /* detail may be a short literal */
 	char *at;
 
 	memcpy(key, detail, n);
@@ -187,8 +187,8 @@ static struct js_cause_src *src_find(struct js_causes *c, uint32_t cause, const 
 }
 
 /* count_in - add ns/events of the current gap (serial) to a source's or class's counters */
-static void count_in(uint64_t serial, uint64_t events, uint64_t ns, uint64_t *gaps,
-		     uint64_t *ev, uint64_t *total, uint64_t *max, uint64_t *last, uint64_t *cur)
+static void count_in(uint64_t serial, uint64_t events, uint64_t ns, uint64_t *gaps, uint64_t *ev,
+		     uint64_t *total, uint64_t *max, uint64_t *last, uint64_t *cur)
 {
 	if (*last != serial) {
 		*last = serial;
@@ -215,12 +215,12 @@ static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uin
 	key_of(cause, detail, key);
 	/* a gap's own folded part ("(other: N sources)") joins the class's "(other)" */
 	s = js_detail_folded(key) ? src_other(c, cause) : src_find(c, cause, key);
-	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns,
-		 &s->last_gap, &s->cur_ns);
+	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns, &s->last_gap,
+		 &s->cur_ns);
 	s->entry_ns += entry;
 	k = &c->cls[cause];
-	count_in(c->ngaps, events, ns, &k->gaps, &k->events, &k->total_ns, &k->max_ns,
-		 &k->last_gap, &k->cur_ns);
+	count_in(c->ngaps, events, ns, &k->gaps, &k->events, &k->total_ns, &k->max_ns, &k->last_gap,
+		 &k->cur_ns);
 	k->entry_ns += entry;
 }
 

@@ -17,18 +17,18 @@
 #include "js_cgroup.h"
 #include "js_util.h"
 
-#define FILEID_KERNFS 0xfe               /* include/linux/exportfs.h: the handle is the id */
-#define WALK_PERIOD_NS 1000000000ull    /* a miss walks again at most this often */
+#define FILEID_KERNFS 0xfe	     /* include/linux/exportfs.h: the handle is the id */
+#define WALK_PERIOD_NS 1000000000ull /* a miss walks again at most this often */
 #define WALK_DEPTH 32
-#define WALK_DIRS_MAX 65536             /* directories visited per walk */
+#define WALK_DIRS_MAX 65536 /* directories visited per walk */
 #define HASH_SLOTS (2 * JS_CGROUPS_MAX)
 
 struct js_cgroups {
-	char *mount;                    /* the cgroup2 mount, NULL: none */
+	char *mount; /* the cgroup2 mount, NULL: none */
 	struct js_cgroup e[JS_CGROUPS_MAX];
-	size_t n, next;                 /* entries used; next to replace once full */
-	uint32_t hash[HASH_SLOTS];      /* entry index + 1, open addressing; 0 = empty */
-	uint64_t last_walk;             /* CLOCK_MONOTONIC of the last walk, 0 = none */
+	size_t n, next;		   /* entries used; next to replace once full */
+	uint32_t hash[HASH_SLOTS]; /* entry index + 1, open addressing; 0 = empty */
+	uint64_t last_walk;	   /* CLOCK_MONOTONIC of the last walk, 0 = none */
 	bool can_walk;
 };
 
@@ -159,10 +159,10 @@ static uint64_t dir_id(int dirfd, const char *name)
 
 struct walk {
 	struct js_cgroups *t;
-	uint64_t want;                  /* stop once found (0: walk everything) */
-	bool found;                     /* want found, or (want 0) the table is full */
+	uint64_t want; /* stop once found (0: walk everything) */
+	bool found;    /* want found, or (want 0) the table is full */
 	size_t dirs;
-	char path[4096];                /* under the mount, "" for the root */
+	char path[4096]; /* under the mount, "" for the root */
 };
 
 /* visit - record the directory at w->path (fd open on it), then its children */
@@ -176,7 +176,7 @@ static void visit(struct walk *w, int fd, int depth)
 	if (id && (!w->want || id == w->want) && !cgroups_get(w->t, id))
 		cgroups_add(w->t, id, len ? w->path : "/");
 	if (!w->want && w->t->n >= JS_CGROUPS_MAX)
-		w->found = true;        /* a first walk fills the table, never churns it */
+		w->found = true; /* a first walk fills the table, never churns it */
 	if (id && id == w->want) {
 		w->found = true;
 		close(fd);
@@ -285,7 +285,7 @@ const struct js_cgroup *cgroups_resolve(struct js_cgroups *t, uint64_t id)
 	if (t->last_walk && js_mono_ns() - t->last_walk < WALK_PERIOD_NS)
 		return NULL;
 	if (!walk(t, id))
-		cgroups_add(t, id, NULL);       /* gone, or never there: not walked for again */
+		cgroups_add(t, id, NULL); /* gone, or never there: not walked for again */
 	return cgroups_get(t, id);
 }
 

@@ -12,8 +12,8 @@
 
 #include "js_cgroup.h"
 
-#define CID_LEN 64      /* a container id: 64 hex digits */
-#define CID_SHOW 12     /* shown as `docker ps` does */
+#define CID_LEN 64  /* a container id: 64 hex digits */
+#define CID_SHOW 12 /* shown as `docker ps` does */
 
 /* A path component: [s, s + n). */
 struct comp {
@@ -47,12 +47,8 @@ static bool is_hex(const char *s, size_t n)
 static const struct {
 	const char *prefix, *label;
 } scopes[] = {
-	{ "docker-", "docker" },
-	{ "cri-containerd-", "containerd" },
-	{ "crio-conmon-", "conmon" },
-	{ "crio-", "crio" },
-	{ "libpod-conmon-", "conmon" },
-	{ "libpod-", "podman" },
+	{ "docker-", "docker" }, { "cri-containerd-", "containerd" }, { "crio-conmon-", "conmon" },
+	{ "crio-", "crio" },	 { "libpod-conmon-", "conmon" },      { "libpod-", "podman" },
 };
 
 /*
@@ -67,7 +63,7 @@ static bool container(struct comp c, const struct comp *parent, char *buf, size_
 	if (c.n == CID_LEN && is_hex(c.s, c.n)) {
 		id = c.s;
 		label = parent && parent->n == 6 && !memcmp(parent->s, "docker", 6) ? "docker" :
-			"container";
+										      "container";
 	}
 	for (size_t i = 0; !id && i < sizeof(scopes) / sizeof(scopes[0]); i++) {
 		size_t k = strlen(scopes[i].prefix);
@@ -121,8 +117,8 @@ static bool pod(struct comp c, char *buf, size_t len, int *n)
 /* unit - is c a systemd unit's cgroup? */
 static bool unit(struct comp c)
 {
-	static const char *const suffix[] = { ".service", ".scope", ".socket", ".mount", ".swap",
-					      ".slice" };
+	static const char *const suffix[] = { ".service", ".scope", ".socket",
+					      ".mount",	  ".swap",  ".slice" };
 
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
 		if (has_suffix(c, suffix[i]) && c.n > strlen(suffix[i]))
@@ -130,7 +126,7 @@ static bool unit(struct comp c)
 	return false;
 }
 
-#define DEPTH_MAX 64    /* components looked at, from the innermost */
+#define DEPTH_MAX 64 /* components looked at, from the innermost */
 
 /* cgroup_short - the short name of a v2 cgroup path */
 int cgroup_short(const char *path, char *buf, size_t len)

@@ -57,7 +57,7 @@ enum {
 	OPT_SPIKE_THRESHOLD,
 	OPT_SPIKE_MAX,
 	OPT_SPIKE_DIR_MAX,
-	OPT_OUTPUT = 2000,      /* + index in js_output_kinds[]: --json, --gaps ... */
+	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
 static const char doc[] =
@@ -84,69 +84,108 @@ static const char doc[] =
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What to measure:", 1 },
-	{ "cpu", 'c', "LIST", 0, "CPUs to measure, e.g. 3 or 1,3-5 (default: the isolated CPUs, "
-	  "else the last online CPU)", 1 },
+	{ "cpu", 'c', "LIST", 0,
+	  "CPUs to measure, e.g. 3 or 1,3-5 (default: the isolated CPUs, "
+	  "else the last online CPU)",
+	  1 },
 	{ "cpus", 'c', "LIST", OPTION_ALIAS, NULL, 1 },
-	{ "duration", 'd', "TIME", 0, "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C "
-	  "(default 10s)", 1 },
-	{ "threshold", 'T', "TIME", 0, "smallest gap recorded (default 1us; e.g. 500ns; "
-	  "auto: calibrated from the loop, raised if housekeeping could not keep up)", 1 },
+	{ "duration", 'd', "TIME", 0,
+	  "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C "
+	  "(default 10s)",
+	  1 },
+	{ "threshold", 'T', "TIME", 0,
+	  "smallest gap recorded (default 1us; e.g. 500ns; "
+	  "auto: calibrated from the loop, raised if housekeeping could not keep up)",
+	  1 },
 	{ "warm-up", OPT_WARMUP, "TIME", 0, "spin this long before recording (default 0)", 1 },
-	{ "priority", 'P', "o:0|f:PRIO|r:PRIO", 0, "sampler scheduling (default o:0 = SCHED_OTHER; "
-	  "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1)", 1 },
-	{ "house-keeping", 'H', "LIST", 0, "CPUs for jitterscope's own threads (default: allowed "
-	  "CPUs minus measured ones)", 1 },
+	{ "priority", 'P', "o:0|f:PRIO|r:PRIO", 0,
+	  "sampler scheduling (default o:0 = SCHED_OTHER; "
+	  "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1)",
+	  1 },
+	{ "house-keeping", 'H', "LIST", 0,
+	  "CPUs for jitterscope's own threads (default: allowed "
+	  "CPUs minus measured ones)",
+	  1 },
 	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
-	{ "probe-cost", OPT_PROBE_COST, NULL, 0, "time the probes' own BPF programs (kernel "
-	  "bpf_stats: two clock reads per program run, on the measured CPUs too)", 1 },
+	{ "probe-cost", OPT_PROBE_COST, NULL, 0,
+	  "time the probes' own BPF programs (kernel "
+	  "bpf_stats: two clock reads per program run, on the measured CPUs too)",
+	  1 },
 	{ NULL, 0, NULL, 0, "Your application's spikes (no spinner runs):", 1 },
-	{ "pid", OPT_PID, "PID", 0, "follow every thread of process PID (also those it starts): "
-	  "its gaps are its preemptions, interruptions and blocking outside system calls", 1 },
+	{ "pid", OPT_PID, "PID", 0,
+	  "follow every thread of process PID (also those it starts): "
+	  "its gaps are its preemptions, interruptions and blocking outside system calls",
+	  1 },
 	{ "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", 1 },
-	{ "marks", OPT_MARKS, "FILE", 0, "the application's slow intervals, a line each: "
+	{ "marks", OPT_MARKS, "FILE", 0,
+	  "the application's slow intervals, a line each: "
 	  "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
-	  "with --pid/--tid, or --cpu: the CPUs whose events explain them", 1 },
+	  "with --pid/--tid, or --cpu: the CPUs whose events explain them",
+	  1 },
 	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
-	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two "
-	  "(default 65536)", 1 },
-	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0, "also report the delay of messages "
-	  "arriving every 1us,10us,...", 1 },
-	{ "burst", OPT_BURST, "N", 0, "with --arrival-interval: chance that N consecutive "
-	  "arrivals meet a gap", 1 },
+	{ "ring-size", OPT_RING, "N", 0,
+	  "gap ring entries per CPU, a power of two "
+	  "(default 65536)",
+	  1 },
+	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0,
+	  "also report the delay of messages "
+	  "arriving every 1us,10us,...",
+	  1 },
+	{ "burst", OPT_BURST, "N", 0,
+	  "with --arrival-interval: chance that N consecutive "
+	  "arrivals meet a gap",
+	  1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	/* then one FILE option per js_output_kinds[] entry (options_build) */
 	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
-	{ "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0, "--gaps files at most this large, e.g. "
-	  "100MiB: then FILE.1 (default: no limit)", 2 },
-	{ "prom-interval", OPT_PROM_INTERVAL, "TIME", 0, "rewrite the --prom file this often "
-	  "(default: once, at the end)", 2 },
-	{ "listen", OPT_LISTEN, "ADDR:PORT", 0, "serve /metrics (Prometheus) and /healthz over "
-	  "HTTP on this address, e.g. 127.0.0.1:9464", 2 },
+	{ "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0,
+	  "--gaps files at most this large, e.g. "
+	  "100MiB: then FILE.1 (default: no limit)",
+	  2 },
+	{ "prom-interval", OPT_PROM_INTERVAL, "TIME", 0,
+	  "rewrite the --prom file this often "
+	  "(default: once, at the end)",
+	  2 },
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
+	  "serve /metrics (Prometheus) and /healthz over "
+	  "HTTP on this address, e.g. 127.0.0.1:9464",
+	  2 },
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
-	{ "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0, "with --spike-dir: the gaps the "
-	  "flight recorder keeps (at or above TIME)", 2 },
+	{ "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0,
+	  "with --spike-dir: the gaps the "
+	  "flight recorder keeps (at or above TIME)",
+	  2 },
 	{ "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
 	  2 },
-	{ "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0, "total size of the spike files "
-	  "(default 100MiB)", 2 },
-	{ "budget", OPT_BUDGET, "SPEC", 0, "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
-	  "exit 2 if exceeded", 2 },
-	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0, "with --duration 0: the --budget "
-	  "limits apply to each interval this long (default 1m)", 2 },
+	{ "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
+	  "total size of the spike files "
+	  "(default 100MiB)",
+	  2 },
+	{ "budget", OPT_BUDGET, "SPEC", 0,
+	  "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
+	  "exit 2 if exceeded",
+	  2 },
+	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0,
+	  "with --duration 0: the --budget "
+	  "limits apply to each interval this long (default 1m)",
+	  2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
-	{ "by", OPT_BY, "source|cgroup", 0, "the cause table's sources: each source (default), "
-	  "or merged per cgroup (container, pod, systemd unit)", 2 },
+	{ "by", OPT_BY, "source|cgroup", 0,
+	  "the cause table's sources: each source (default), "
+	  "or merged per cgroup (container, pod, systemd unit)",
+	  2 },
 	{ "quiet", 'q', NULL, 0, "no progress line, no notices", 2 },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
 	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
 	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
 	{ NULL, 0, NULL, 0, "Comparing two runs (diff):", 3 },
 	{ "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", 3 },
-	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)",
-	  3 },
+	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)", 3 },
 	{ "fail-on", OPT_FAIL_ON, "worse", 0, "exit 2 when a change is significantly worse", 3 },
-	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN, "test only: the sampler "
-	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse", 1 },
+	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN,
+	  "test only: the sampler "
+	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse",
+	  1 },
 	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "give a short usage message", -1 },
 	{ "version", 'V', NULL, 0, "print the program version", -1 },
@@ -163,9 +202,11 @@ static const struct argp_option *options_build(void)
 	memcpy(all_options, options, n * sizeof(options[0]));
 	for (size_t i = 0; i < js_noutput_kinds; i++)
 		all_options[n++] = (struct argp_option){
-			.name = js_output_kinds[i].opt, .key = OPT_OUTPUT + (int)i,
+			.name = js_output_kinds[i].opt,
+			.key = OPT_OUTPUT + (int)i,
 			.arg = js_output_kinds[i].arg ? js_output_kinds[i].arg : "FILE",
-			.doc = js_output_kinds[i].doc, .group = 2,   /* "Output:" */
+			.doc = js_output_kinds[i].doc,
+			.group = 2, /* "Output:" */
 		};
 	memset(&all_options[n], 0, sizeof(all_options[n]));
 	return all_options;
@@ -178,20 +219,34 @@ static const struct time_opt {
 	size_t off;
 	struct js_unit_spec spec;
 } time_opts[] = {
-	{ 'd', "duration", offsetof(struct js_params, cfg.duration_ns),
+	{ 'd',
+	  "duration",
+	  offsetof(struct js_params, cfg.duration_ns),
 	  { JS_SEC, 0, JS_TIME_MAX, "0 = until Ctrl-C" } },
-	{ 'T', "threshold", offsetof(struct js_params, cfg.threshold_ns),
+	{ 'T',
+	  "threshold",
+	  offsetof(struct js_params, cfg.threshold_ns),
 	  { JS_US, 1, JS_TIME_MAX, NULL } },
-	{ OPT_WARMUP, "warm-up", offsetof(struct js_params, cfg.warmup_ns),
+	{ OPT_WARMUP,
+	  "warm-up",
+	  offsetof(struct js_params, cfg.warmup_ns),
 	  { JS_SEC, 0, JS_TIME_MAX, NULL } },
-	{ OPT_HLOG_INTERVAL, "--hlog-interval", offsetof(struct js_params, hlog_interval_ns),
+	{ OPT_HLOG_INTERVAL,
+	  "--hlog-interval",
+	  offsetof(struct js_params, hlog_interval_ns),
 	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
-	{ OPT_PROM_INTERVAL, "--prom-interval", offsetof(struct js_params, prom_interval_ns),
+	{ OPT_PROM_INTERVAL,
+	  "--prom-interval",
+	  offsetof(struct js_params, prom_interval_ns),
 	  { JS_SEC, 100 * JS_MS, JS_DAY, NULL } },
-	{ OPT_BUDGET_INTERVAL, "--budget-interval", offsetof(struct js_params, budget_interval_ns),
+	{ OPT_BUDGET_INTERVAL,
+	  "--budget-interval",
+	  offsetof(struct js_params, budget_interval_ns),
 	  { JS_SEC, JS_SEC, JS_DAY, NULL } },
-	{ OPT_SPIKE_THRESHOLD, "--spike-threshold",
-	  offsetof(struct js_params, spike_threshold_ns), { JS_US, 1, JS_TIME_MAX, NULL } },
+	{ OPT_SPIKE_THRESHOLD,
+	  "--spike-threshold",
+	  offsetof(struct js_params, spike_threshold_ns),
+	  { JS_US, 1, JS_TIME_MAX, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -262,7 +317,8 @@ static int parse_tids(const char *arg, struct js_params *p, struct argp_state *s
 			return EINVAL;
 		}
 		if (p->nfollow_tids == JS_FOLLOW_TIDS_MAX) {
-			argp_error(state, "too many --tid (at most %d threads)", JS_FOLLOW_TIDS_MAX);
+			argp_error(state, "too many --tid (at most %d threads)",
+				   JS_FOLLOW_TIDS_MAX);
 			return EINVAL;
 		}
 		p->follow_tids[p->nfollow_tids++] = (int)v;
@@ -280,7 +336,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char err[160];
 	int ret;
 
-	if (key == 'T') {	/* a TIME, or auto (js_threshold.h); the last -T counts */
+	if (key == 'T') { /* a TIME, or auto (js_threshold.h); the last -T counts */
 		p->cfg.threshold_auto = !strcmp(arg, "auto");
 		if (p->cfg.threshold_auto) {
 			p->cfg.threshold_ns = 0;
@@ -311,7 +367,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case 'P':
 		if (sampler_parse_priority(arg, &p->cfg.policy, &p->cfg.priority)) {
-			argp_error(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)", arg);
+			argp_error(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)",
+				   arg);
 			return EINVAL;
 		}
 		break;
@@ -324,7 +381,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RING:
 		if (parse_uint(arg, 1ull << 26, &v) || v < 1024 || (v & (v - 1))) {
-			argp_error(state, "invalid --ring-size '%s' (a power of two, 1024..67108864)",
+			argp_error(state,
+				   "invalid --ring-size '%s' (a power of two, 1024..67108864)",
 				   arg);
 			return EINVAL;
 		}
@@ -355,7 +413,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->trace_max_events = (unsigned)v;
 		break;
 	case OPT_SPIKE_MAX: {
-		size_t len = strcspn(arg, "/");   /* "10" or "10/min" */
+		size_t len = strcspn(arg, "/"); /* "10" or "10/min" */
 		char num[24];
 
 		snprintf(num, sizeof(num), "%.*s", (int)JS_MIN(len, sizeof(num) - 1), arg);
@@ -394,16 +452,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return EINVAL;
 	case OPT_ALPHA:
 		if (parse_number(arg, false, 1e-12, 0.5, &p->alpha) || p->alpha >= 0.5) {
-			argp_error(state, "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. "
-				   "0.01)", arg);
+			argp_error(state,
+				   "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. "
+				   "0.01)",
+				   arg);
 			return EINVAL;
 		}
 		p->diff_opts = true;
 		break;
 	case OPT_MIN_CHANGE:
 		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
-			argp_error(state, "invalid --min-change '%s' (a percentage, 0..1000, e.g. "
-				   "10%%)", arg);
+			argp_error(state,
+				   "invalid --min-change '%s' (a percentage, 0..1000, e.g. "
+				   "10%%)",
+				   arg);
 			return EINVAL;
 		}
 		p->diff_opts = true;
@@ -454,13 +516,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		p->marks_path = arg;
 		break;
-	case OPT_NO_PROBES: p->cfg.no_probes = true; break;
-	case OPT_PROBE_COST: p->probe_cost = true; break;
-	case OPT_LFENCE: p->cfg.lfence = true; break;
-	case OPT_NO_PROGRESS: p->no_progress = true; break;
-	case OPT_SYSROOT: p->sysroot = arg; break;
-	case 'q': p->quiet = true; break;
-	case 'v': p->verbose++; break;
+	case OPT_NO_PROBES:
+		p->cfg.no_probes = true;
+		break;
+	case OPT_PROBE_COST:
+		p->probe_cost = true;
+		break;
+	case OPT_LFENCE:
+		p->cfg.lfence = true;
+		break;
+	case OPT_NO_PROGRESS:
+		p->no_progress = true;
+		break;
+	case OPT_SYSROOT:
+		p->sysroot = arg;
+		break;
+	case 'q':
+		p->quiet = true;
+		break;
+	case 'v':
+		p->verbose++;
+		break;
 	case OPT_HELP:
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
 		p->help = true;
@@ -503,22 +579,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 /* validate_app - --pid, --tid, --marks: what goes with them (no sampler runs) */
 static int validate_app(const struct js_params *p, const char *prog)
 {
-	const char *spinner_opt = p->cfg.policy != SCHED_OTHER ? "-P" :
-				  p->cfg.warmup_ns ? "--warm-up" : p->cfg.lfence ? "--lfence" :
+	const char *spinner_opt = p->cfg.policy != SCHED_OTHER	     ? "-P" :
+				  p->cfg.warmup_ns		     ? "--warm-up" :
+				  p->cfg.lfence			     ? "--lfence" :
 				  p->ring_entries != JS_DEFAULT_RING ? "--ring-size" :
-				  p->cfg.test_hook ? "--test-hook" :
-				  p->cfg.threshold_auto ? "--threshold auto" : NULL;
+				  p->cfg.test_hook		     ? "--test-hook" :
+				  p->cfg.threshold_auto		     ? "--threshold auto" :
+								       NULL;
 
 	if (params_spinner(p))
 		return 0;
 	if (p->follow_pid && p->nfollow_tids) {
-		fprintf(stderr, "%s: --pid follows every thread of a process, --tid the threads "
-			"named: one or the other\n", prog);
+		fprintf(stderr,
+			"%s: --pid follows every thread of a process, --tid the threads "
+			"named: one or the other\n",
+			prog);
 		return -EINVAL;
 	}
 	if (p->marks_path && !p->follow_pid && !p->nfollow_tids && !p->cfg.ncpus) {
-		fprintf(stderr, "%s: --marks needs --pid, --tid or --cpu LIST (the CPUs whose "
-			"events explain the marks)\n", prog);
+		fprintf(stderr,
+			"%s: --marks needs --pid, --tid or --cpu LIST (the CPUs whose "
+			"events explain the marks)\n",
+			prog);
 		return -EINVAL;
 	}
 	if ((p->follow_pid || p->nfollow_tids) && p->cfg.no_probes) {
@@ -527,8 +609,10 @@ static int validate_app(const struct js_params *p, const char *prog)
 		return -EINVAL;
 	}
 	if (spinner_opt) {
-		fprintf(stderr, "%s: %s sets up the spinner, and with --pid, --tid or --marks "
-			"none runs\n", prog, spinner_opt);
+		fprintf(stderr,
+			"%s: %s sets up the spinner, and with --pid, --tid or --marks "
+			"none runs\n",
+			prog, spinner_opt);
 		return -EINVAL;
 	}
 	return 0;
@@ -559,13 +643,17 @@ static int validate(struct js_params *p, const char *prog)
 		return -EINVAL;
 	}
 	if (p->diff_opts && p->cmd != JS_CMD_DIFF) {
-		fprintf(stderr, "%s: --alpha, --min-change and --fail-on are for 'jitterscope "
-			"diff' only\n", prog);
+		fprintf(stderr,
+			"%s: --alpha, --min-change and --fail-on are for 'jitterscope "
+			"diff' only\n",
+			prog);
 		return -EINVAL;
 	}
 	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
-		fprintf(stderr, "%s: --sysroot is for 'jitterscope check' only (a measurement "
-			"reads the live system)\n", prog);
+		fprintf(stderr,
+			"%s: --sysroot is for 'jitterscope check' only (a measurement "
+			"reads the live system)\n",
+			prog);
 		return -EINVAL;
 	}
 	if (p->gaps_max_bytes && (!p->gaps_path || !strcmp(p->gaps_path, "-"))) {
@@ -579,13 +667,17 @@ static int validate(struct js_params *p, const char *prog)
 		return -EINVAL;
 	}
 	if ((p->listen || p->prom_interval_ns || p->gaps_max_bytes) && p->cmd != JS_CMD_MEASURE) {
-		fprintf(stderr, "%s: --listen, --prom-interval and --gaps-max-size are for a "
-			"measurement only\n", prog);
+		fprintf(stderr,
+			"%s: --listen, --prom-interval and --gaps-max-size are for a "
+			"measurement only\n",
+			prog);
 		return -EINVAL;
 	}
 	if (p->budget_interval_ns && (!p->budget.n || p->cfg.duration_ns)) {
-		fprintf(stderr, "%s: --budget-interval needs --budget and --duration 0 (a finite "
-			"run checks its limits once, at the end)\n", prog);
+		fprintf(stderr,
+			"%s: --budget-interval needs --budget and --duration 0 (a finite "
+			"run checks its limits once, at the end)\n",
+			prog);
 		return -EINVAL;
 	}
 	if (validate_app(p, prog))
@@ -603,8 +695,8 @@ static int validate(struct js_params *p, const char *prog)
 	for (size_t i = 0; i < p->cfg.ncpus; i++)
 		for (size_t k = 0; k < p->cfg.nhk; k++)
 			if (p->cfg.cpus[i] == p->cfg.hk[k]) {
-				fprintf(stderr, "%s: CPU %d is both measured and housekeeping\n", prog,
-					p->cfg.cpus[i]);
+				fprintf(stderr, "%s: CPU %d is both measured and housekeeping\n",
+					prog, p->cfg.cpus[i]);
 				return -EINVAL;
 			}
 	return 0;

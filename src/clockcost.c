@@ -56,22 +56,22 @@ static uint64_t mono_ns(void)
  * One sampler per clock, so each read is inlined (an indirect call would be measured too):
  * pairs of back-to-back reads until n pairs or the time budget; returns the pairs taken.
  */
-#define DEFINE_PAIRS(fn, read)                                                   \
-	static size_t fn(uint64_t *v, size_t n, uint64_t budget_ns)              \
-	{                                                                        \
-		uint64_t a, b, end = mono_ns() + budget_ns;                      \
-		size_t i;                                                        \
-									         \
-		for (i = 0; i < CLOCKCOST_WARMUP; i++)                           \
-			(void)read();                                            \
-		for (i = 0; i < n; i++) {                                        \
-			a = read();                                              \
-			b = read();                                              \
-			v[i] = b - a;                                            \
-			if ((i & 255) == 255 && mono_ns() > end)                 \
-				return i + 1;                                    \
-		}                                                                \
-		return n;                                                        \
+#define DEFINE_PAIRS(fn, read)                                      \
+	static size_t fn(uint64_t *v, size_t n, uint64_t budget_ns) \
+	{                                                           \
+		uint64_t a, b, end = mono_ns() + budget_ns;         \
+		size_t i;                                           \
+                                                                    \
+		for (i = 0; i < CLOCKCOST_WARMUP; i++)              \
+			(void)read();                               \
+		for (i = 0; i < n; i++) {                           \
+			a = read();                                 \
+			b = read();                                 \
+			v[i] = b - a;                               \
+			if ((i & 255) == 255 && mono_ns() > end)    \
+				return i + 1;                       \
+		}                                                   \
+		return n;                                           \
 	}
 
 DEFINE_PAIRS(pairs_rdtscp, js_rdtscp)
@@ -111,7 +111,7 @@ int clockcost_measure(struct js_clockcost *out, double tsc_hz)
 	t0 = mono_ns();
 	c0 = js_rdtscp();
 	n = pairs_rdtscp(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
-	clockcost_summarise(&out->rdtscp, v, n, 1.0);   /* cycles until tsc_hz is known */
+	clockcost_summarise(&out->rdtscp, v, n, 1.0); /* cycles until tsc_hz is known */
 	n = pairs_lfence_rdtsc(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
 	clockcost_summarise(&out->lfence_rdtsc, v, n, 1.0);
 	n = pairs_monotonic(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);

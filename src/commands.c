@@ -119,8 +119,8 @@ static int cmd_check(struct js_params *p)
 	err = audit_run(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot);
 	if (err) {
 		/* only out of memory is not the command line's fault */
-		js_err("the audit could not run: %s", err == -EINVAL ? "a CPU out of range" :
-		       strerror(-err));
+		js_err("the audit could not run: %s",
+		       err == -EINVAL ? "a CPU out of range" : strerror(-err));
 		output_file_close(json);
 		return err == -ENOMEM ? JS_EXIT_ERROR : JS_EXIT_USAGE;
 	}

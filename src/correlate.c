@@ -23,37 +23,37 @@
 
 /* Nesting levels: an interval of a higher level runs inside one of a lower level. */
 enum corr_level {
-	LV_OFFCPU = 0,  /* task, idle */
-	LV_CTX,         /* work item, THP collapse, compaction: inside a task */
+	LV_OFFCPU = 0, /* task, idle */
+	LV_CTX,	       /* work item, THP collapse, compaction: inside a task */
 	LV_FAULT,
 	LV_SOFTIRQ,
-	LV_HARDIRQ,     /* device IRQ, APIC vector, tlb flush */
-	LV_HRTIMER,     /* callback inside the local timer vector */
+	LV_HARDIRQ, /* device IRQ, APIC vector, tlb flush */
+	LV_HRTIMER, /* callback inside the local timer vector */
 	LV_NMI,
 };
 
 struct item {
 	const struct js_event *ev;
-	const struct js_event *send;  /* matched IPI_SEND, or NULL */
-	uint64_t s, e;                /* clipped to the gap */
-	uint64_t os, odur;            /* original start and duration (nesting order) */
+	const struct js_event *send; /* matched IPI_SEND, or NULL */
+	uint64_t s, e;		     /* clipped to the gap */
+	uint64_t os, odur;	     /* original start and duration (nesting order) */
 	uint64_t net;
 	uint32_t level;
 	uint32_t idx;
 	uint32_t cause;
-	uint32_t src;                 /* index of its merged source */
-	uint64_t cgroup;              /* the cgroup v2 id of the task it names, 0: none */
+	uint32_t src;	 /* index of its merged source */
+	uint64_t cgroup; /* the cgroup v2 id of the task it names, 0: none */
 };
 
 struct src {
 	uint32_t cause;
 	uint32_t count;
 	uint64_t net;
-	uint64_t incl;                /* clipped inclusive time (task/idle rank) */
+	uint64_t incl; /* clipped inclusive time (task/idle rank) */
 	const struct js_event *first;
-	uint64_t cgroup;              /* its items' cgroup v2 id (they share the detail) */
-	uint8_t tier;                 /* enum fold_tier, set by fill_parts() */
-	bool keep;                    /* kept as a part of its own by fill_parts() */
+	uint64_t cgroup; /* its items' cgroup v2 id (they share the detail) */
+	uint8_t tier;	 /* enum fold_tier, set by fill_parts() */
+	bool keep;	 /* kept as a part of its own by fill_parts() */
 	char detail[JS_DETAIL_LEN];
 };
 
@@ -64,7 +64,7 @@ struct scratch {
 	const struct js_event **send;
 	bool *used;
 	size_t n, nsrc, nsend;
-	size_t cap;                   /* allocated entries: kept across the gaps of a batch */
+	size_t cap; /* allocated entries: kept across the gaps of a batch */
 };
 
 static bool vec_is_ipi(uint32_t vec)
@@ -77,17 +77,50 @@ static bool vec_is_ipi(uint32_t vec)
 static bool ev_class(const struct js_event *e, uint32_t *cause, uint32_t *level)
 {
 	switch (e->kind) {
-	case JS_EV_TASK: *cause = JS_CAUSE_TASK; *level = LV_OFFCPU; return true;
-	case JS_EV_IDLE: *cause = JS_CAUSE_IDLE; *level = LV_OFFCPU; return true;
-	case JS_EV_WORK: *cause = JS_CAUSE_WORK; *level = LV_CTX; return true;
-	case JS_EV_THP: *cause = JS_CAUSE_THP; *level = LV_CTX; return true;
-	case JS_EV_MIGRATE: *cause = JS_CAUSE_MM; *level = LV_CTX; return true;
-	case JS_EV_FAULT: *cause = JS_CAUSE_FAULT; *level = LV_FAULT; return true;
-	case JS_EV_SOFTIRQ: *cause = JS_CAUSE_SOFTIRQ; *level = LV_SOFTIRQ; return true;
-	case JS_EV_IRQ: *cause = JS_CAUSE_IRQ; *level = LV_HARDIRQ; return true;
-	case JS_EV_TLB: *cause = JS_CAUSE_TLB; *level = LV_HARDIRQ; return true;
-	case JS_EV_HRTIMER: *cause = JS_CAUSE_HRTIMER; *level = LV_HRTIMER; return true;
-	case JS_EV_NMI: *cause = JS_CAUSE_NMI; *level = LV_NMI; return true;
+	case JS_EV_TASK:
+		*cause = JS_CAUSE_TASK;
+		*level = LV_OFFCPU;
+		return true;
+	case JS_EV_IDLE:
+		*cause = JS_CAUSE_IDLE;
+		*level = LV_OFFCPU;
+		return true;
+	case JS_EV_WORK:
+		*cause = JS_CAUSE_WORK;
+		*level = LV_CTX;
+		return true;
+	case JS_EV_THP:
+		*cause = JS_CAUSE_THP;
+		*level = LV_CTX;
+		return true;
+	case JS_EV_MIGRATE:
+		*cause = JS_CAUSE_MM;
+		*level = LV_CTX;
+		return true;
+	case JS_EV_FAULT:
+		*cause = JS_CAUSE_FAULT;
+		*level = LV_FAULT;
+		return true;
+	case JS_EV_SOFTIRQ:
+		*cause = JS_CAUSE_SOFTIRQ;
+		*level = LV_SOFTIRQ;
+		return true;
+	case JS_EV_IRQ:
+		*cause = JS_CAUSE_IRQ;
+		*level = LV_HARDIRQ;
+		return true;
+	case JS_EV_TLB:
+		*cause = JS_CAUSE_TLB;
+		*level = LV_HARDIRQ;
+		return true;
+	case JS_EV_HRTIMER:
+		*cause = JS_CAUSE_HRTIMER;
+		*level = LV_HRTIMER;
+		return true;
+	case JS_EV_NMI:
+		*cause = JS_CAUSE_NMI;
+		*level = LV_NMI;
+		return true;
 	case JS_EV_VECTOR:
 		*level = LV_HARDIRQ;
 		if (e->id == JS_VEC_LOCAL_TIMER)
@@ -221,7 +254,7 @@ static void work_on_cpu(struct scratch *sc)
 		}
 		w->s = JS_MAX(w->s, lo);
 		w->e = JS_MAX(JS_MIN(w->e, hi), w->s);
-		w->os = JS_MAX(w->os, os);      /* nested inside its worker's run */
+		w->os = JS_MAX(w->os, os); /* nested inside its worker's run */
 		i++;
 	}
 }
@@ -406,15 +439,15 @@ static const char *cg_name(const struct corr_opts *o, uint64_t id)
 static void cg_append(char *d, size_t cap, const char *name)
 {
 	size_t n = strnlen(d, cap);
-	int room = (int)cap - (int)n - 4;       /* " [", "]" and the NUL */
+	int room = (int)cap - (int)n - 4; /* " [", "]" and the NUL */
 
 	if (name && room > 0)
 		snprintf(d + n, cap - n, " [%.*s]", room, name);
 }
 
 /* detail_task - "comm:pid[ work_function][ [cgroup]]" */
-static void detail_task(const struct scratch *sc, const struct item *it,
-			const struct corr_opts *o, char *d)
+static void detail_task(const struct scratch *sc, const struct item *it, const struct corr_opts *o,
+			char *d)
 {
 	const struct item *w = work_of(sc, it);
 	char comm[JS_NAME_LEN + 1], fn[JS_NAME_LEN + 24];
@@ -484,7 +517,7 @@ static void detail_fault(const struct js_event *e, const struct corr_opts *o, co
 	snprintf(d + n, JS_DETAIL_LEN - n, "%s%s", addr, who);
 }
 
-#define THP_SCAN_SUCCEED 1     /* the kernel's SCAN_SUCCEED (mm/khugepaged.c enum scan_result) */
+#define THP_SCAN_SUCCEED 1 /* the kernel's SCAN_SUCCEED (mm/khugepaged.c enum scan_result) */
 
 /*
  * detail_thp - "THP collapse [failed:N ][(sampler) ][comm]": a collapse carries its
@@ -509,7 +542,7 @@ static void detail_thp(const struct js_event *e, const struct corr_opts *o, char
 /* detail_mm - THP steps; compaction, migration; a tlb flush's reason [(sampler)] */
 static void detail_mm(const struct js_event *e, const struct corr_opts *o, char *d)
 {
-	char what[32];          /* the longest name is 20 bytes */
+	char what[32]; /* the longest name is 20 bytes */
 
 	switch (e->kind) {
 	case JS_EV_THP:
@@ -525,33 +558,46 @@ static void detail_mm(const struct js_event *e, const struct corr_opts *o, char 
 }
 
 /* item_detail - the source name of one item (faults without their address) */
-static void item_detail(const struct scratch *sc, const struct item *it,
-			const struct corr_opts *o, char *d)
+static void item_detail(const struct scratch *sc, const struct item *it, const struct corr_opts *o,
+			char *d)
 {
 	const struct js_event *e = it->ev;
 	char name[JS_NAME_LEN + 24];
 	const char *s;
 
 	switch (e->kind) {
-	case JS_EV_TASK: detail_task(sc, it, o, d); break;
-	case JS_EV_IDLE: snprintf(d, JS_DETAIL_LEN, "%s", js_ev_kind_name(e->kind)); break;
-	case JS_EV_VECTOR: detail_vector(it, o, d); break;
-	case JS_EV_FAULT: detail_fault(e, o, cg_name(o, it->cgroup), false, d); break;
-	case JS_EV_WORK: snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name))); break;
+	case JS_EV_TASK:
+		detail_task(sc, it, o, d);
+		break;
+	case JS_EV_IDLE:
+		snprintf(d, JS_DETAIL_LEN, "%s", js_ev_kind_name(e->kind));
+		break;
+	case JS_EV_VECTOR:
+		detail_vector(it, o, d);
+		break;
+	case JS_EV_FAULT:
+		detail_fault(e, o, cg_name(o, it->cgroup), false, d);
+		break;
+	case JS_EV_WORK:
+		snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name)));
+		break;
 	case JS_EV_HRTIMER:
 		snprintf(d, JS_DETAIL_LEN, "hrtimer %s", fn_name(o, e, name, sizeof(name)));
 		break;
 	case JS_EV_IRQ:
 		snprintf(d, JS_DETAIL_LEN, "%s:%u", e->name[0] ? ev_name(e, name) : "irq", e->id);
 		break;
-	case JS_EV_SOFTIRQ: js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN); break;
+	case JS_EV_SOFTIRQ:
+		js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN);
+		break;
 	case JS_EV_NMI:
 		s = o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL;
 		if (!(s && *s) && e->name[0])
 			s = ev_name(e, name);
 		snprintf(d, JS_DETAIL_LEN, "nmi%s%s", s && *s ? " " : "", s && *s ? s : "");
 		break;
-	default: detail_mm(e, o, d);
+	default:
+		detail_mm(e, o, d);
 	}
 }
 
@@ -597,7 +643,7 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 				s = &sc->src[k];
 		if (!s) {
 			s = &sc->src[sc->nsrc++];
-			memset(s, 0, sizeof(*s));      /* the scratch is reused gap after gap */
+			memset(s, 0, sizeof(*s)); /* the scratch is reused gap after gap */
 			s->cause = it->cause;
 			s->first = it->ev;
 			s->cgroup = it->cgroup;
@@ -638,8 +684,8 @@ static bool sampler_collapse(const struct src *s)
 {
 	const struct js_event *e = s->first;
 
-	return s->cause == JS_CAUSE_THP && e && e->kind == JS_EV_THP &&
-	       e->id == JS_THP_COLLAPSE && (e->flags & JS_F_SAMPLER);
+	return s->cause == JS_CAUSE_THP && e && e->kind == JS_EV_THP && e->id == JS_THP_COLLAPSE &&
+	       (e->flags & JS_F_SAMPLER);
 }
 
 /* sampler_fault - a page fault taken by the sampler itself */
@@ -706,11 +752,11 @@ static void part_set(struct js_part *p, const struct src *s)
 
 /* fold tiers: which sources a gap with more than JS_PARTS_MAX keeps first */
 enum fold_tier {
-	FOLD_NEVER = 0,   /* the primary */
-	FOLD_EVIDENCE,    /* what a user looks for first: sampler faults, THP, mm, NMI */
-	FOLD_FIRST,       /* the largest source of a class not yet named */
-	FOLD_REPEAT,      /* another source of a class already named */
-	FOLD_TLB,         /* TLB flushes: one per context switch, least telling */
+	FOLD_NEVER = 0, /* the primary */
+	FOLD_EVIDENCE,	/* what a user looks for first: sampler faults, THP, mm, NMI */
+	FOLD_FIRST,	/* the largest source of a class not yet named */
+	FOLD_REPEAT,	/* another source of a class already named */
+	FOLD_TLB,	/* TLB flushes: one per context switch, least telling */
 	FOLD_TIERS
 };
 
@@ -718,12 +764,15 @@ enum fold_tier {
 static bool evidence(const struct src *s)
 {
 	switch (s->cause) {
-	case JS_CAUSE_FAULT: return s->first && (s->first->flags & JS_F_SAMPLER);
+	case JS_CAUSE_FAULT:
+		return s->first && (s->first->flags & JS_F_SAMPLER);
 	case JS_CAUSE_THP:
 	case JS_CAUSE_MM:
 	case JS_CAUSE_NMI:
-	case JS_CAUSE_SMI: return true;
-	default: return false;
+	case JS_CAUSE_SMI:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -814,7 +863,7 @@ static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *ou
 	out->parts[k] = fold;
 	out->nparts++;
 	if (out->tail_part > k)
-		out->tail_part++;       /* moved down one by the insertion */
+		out->tail_part++; /* moved down one by the insertion */
 }
 
 static void attr_empty(struct js_attr *a, uint64_t dur)
@@ -969,8 +1018,8 @@ int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev
 }
 
 struct sorted {
-	struct js_event *ev;      /* the window sorted by start */
-	uint64_t *maxend;         /* maxend[i] = max end of ev[0..i] */
+	struct js_event *ev; /* the window sorted by start */
+	uint64_t *maxend;    /* maxend[i] = max end of ev[0..i] */
 	size_t n;
 };
 
@@ -1075,7 +1124,7 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 	s.maxend = malloc((nev ? nev : 1) * sizeof(*s.maxend));
 	if (!s.ev || !s.maxend)
 		goto out;
-	if (nev)	/* ev may be NULL when there are none */
+	if (nev) /* ev may be NULL when there are none */
 		memcpy(s.ev, ev, nev * sizeof(*ev));
 	sort_by_start(s.ev, nev);
 	s.n = nev;
@@ -1189,7 +1238,7 @@ static void log_add(struct steal_log *l, uint64_t t, uint64_t steal)
 {
 	size_t i;
 
-	if (l->n == l->cap) {	/* thin: keep every other reading */
+	if (l->n == l->cap) { /* thin: keep every other reading */
 		size_t k = 0;
 
 		for (size_t j = 0; j < l->n; j += 2)
@@ -1329,7 +1378,7 @@ uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta)
 		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
 		ncand += smi_candidate(&gaps[i]);
 	}
-	all = smi_delta >= ncand;   /* every candidate gets one: no need to rank */
+	all = smi_delta >= ncand; /* every candidate gets one: no need to rank */
 	for (size_t i = 0; i < n && all; i++) {
 		if (!smi_candidate(&gaps[i]))
 			continue;

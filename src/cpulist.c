@@ -112,7 +112,7 @@ int cpuset_next(const struct js_cpuset *s, int from)
 		uint64_t w = s->bits[c / 64] >> (c % 64);
 
 		if (!w) {
-			c |= 63;	/* skip the rest of this word */
+			c |= 63; /* skip the rest of this word */
 			continue;
 		}
 		return c + __builtin_ctzll(w);
@@ -149,7 +149,7 @@ static int parse_num(const char **pp, const char *end, int last, int *out, char 
 	while (p < end && isdigit((unsigned char)*p)) {
 		v = v * 10 + (*p - '0');
 		if (v > JS_MAX_CPUS * 16L)
-			v = JS_MAX_CPUS * 16L;	/* saturate; reported as out of range below */
+			v = JS_MAX_CPUS * 16L; /* saturate; reported as out of range below */
 		p++;
 	}
 	*out = (int)v;
@@ -158,8 +158,8 @@ static int parse_num(const char **pp, const char *end, int last, int *out, char 
 }
 
 /* parse_range - one "A", "A-B" or "A-B:used/group" element in [p, end) */
-static int parse_range(const char *p, const char *end, int last, struct js_cpuset *out,
-		       char *err, size_t errlen)
+static int parse_range(const char *p, const char *end, int last, struct js_cpuset *out, char *err,
+		       size_t errlen)
 {
 	const char *s = p;
 	int a, b, used = 1, group = 1;
@@ -252,8 +252,8 @@ static int hexval(int c)
 }
 
 /* mask_digits - set the bits of hex digits [b, e) whose lowest digit is bit `bit` */
-static int mask_digits(const char *b, const char *e, int bit, struct js_cpuset *out,
-		       char *err, size_t errlen)
+static int mask_digits(const char *b, const char *e, int bit, struct js_cpuset *out, char *err,
+		       size_t errlen)
 {
 	for (const char *q = e; q > b; q--, bit += 4) {
 		int v = hexval((unsigned char)q[-1]);

@@ -18,7 +18,7 @@
 const char *diff_verdict_name(enum js_diff_verdict v)
 {
 	static const char *const names[DIFF_NVERDICTS] = {
-		[DIFF_SAME] = "same", [DIFF_BETTER] = "better", [DIFF_WORSE] = "worse",
+		[DIFF_SAME] = "same",		[DIFF_BETTER] = "better", [DIFF_WORSE] = "worse",
 		[DIFF_UNCERTAIN] = "uncertain", [DIFF_MIXED] = "mixed",
 	};
 
@@ -42,8 +42,12 @@ const char *diff_fmt_val(char *buf, size_t len, enum js_diff_unit u, double v)
 		snprintf(buf, len, "%.3f %%", v);
 		break;
 	default:
-		snprintf(buf, len, v >= 1000 ? "%.0f/s" : v >= 10 ? "%.1f/s" : v >= 0.1 ?
-			 "%.2f/s" : "%.3f/s", v);
+		snprintf(buf, len,
+			 v >= 1000 ? "%.0f/s" :
+			 v >= 10   ? "%.1f/s" :
+			 v >= 0.1  ? "%.2f/s" :
+				     "%.3f/s",
+			 v);
 	}
 	return buf;
 }
@@ -116,8 +120,9 @@ static void small_change(struct js_diff_row *r, const struct js_diff_opts *o, do
 	else if (relative(r->a, r->b, o))
 		/* large enough relatively, not absolutely; a share's floor reads as time/s */
 		snprintf(r->why, sizeof(r->why), "change below %s",
-			 r->unit == DIFF_PCT ? diff_fmt_val(f, sizeof(f), DIFF_NS_PER_S, floor * 1e7) :
-					       diff_fmt_val(f, sizeof(f), r->unit, floor));
+			 r->unit == DIFF_PCT ?
+				 diff_fmt_val(f, sizeof(f), DIFF_NS_PER_S, floor * 1e7) :
+				 diff_fmt_val(f, sizeof(f), r->unit, floor));
 	else
 		snprintf(r->why, sizeof(r->why), "change below %g %%", 100 * o->min_change);
 }
@@ -152,8 +157,7 @@ static void row_init(struct js_diff_row *r, enum js_diff_unit u, enum js_diff_te
 /* scaled - variance and degrees of freedom of one run's per-second rate: the model's var,
  * times the run's dispersion factor when it was estimated above 1 (df k - 1), else the
  * model's own (df infinite) */
-static bool scaled(double var, double factor, const struct js_diff_disp *d, double *v,
-		   double *df)
+static bool scaled(double var, double factor, const struct js_diff_disp *d, double *v, double *df)
 {
 	bool est = d && d->k >= DIFF_DISP_MIN && factor > 1;
 
@@ -186,8 +190,8 @@ static void noisy(struct js_diff_row *r, double fa, double fb)
 }
 
 /* diff_rate_row - counts compared per second: exact test, or Welch's on noisy runs */
-void diff_rate_row(struct js_diff_row *r, const struct js_diff_opts *o, uint64_t a,
-		   double ta_s, uint64_t b, double tb_s, const struct js_diff_disp *da,
+void diff_rate_row(struct js_diff_row *r, const struct js_diff_opts *o, uint64_t a, double ta_s,
+		   uint64_t b, double tb_s, const struct js_diff_disp *da,
 		   const struct js_diff_disp *db)
 {
 	double va, vb, dfa, dfb, fa = da ? da->gaps : 1, fb = db ? db->gaps : 1;
@@ -211,12 +215,11 @@ void diff_rate_row(struct js_diff_row *r, const struct js_diff_opts *o, uint64_t
 
 /* diff_time_row - compound Poisson sums compared per second, normal test (Welch's t on
  * noisy runs) */
-void diff_time_row(struct js_diff_row *r, const struct js_diff_opts *o, bool pct,
-		   double a_ns, double qa, uint64_t a_gaps, double ta_s, double b_ns, double qb,
-		   uint64_t b_gaps, double tb_s, const struct js_diff_disp *da,
-		   const struct js_diff_disp *db)
+void diff_time_row(struct js_diff_row *r, const struct js_diff_opts *o, bool pct, double a_ns,
+		   double qa, uint64_t a_gaps, double ta_s, double b_ns, double qb, uint64_t b_gaps,
+		   double tb_s, const struct js_diff_disp *da, const struct js_diff_disp *db)
 {
-	double ra, rb, va, vb, dfa, dfb, scale = pct ? 1e-7 : 1;   /* ns/s -> % of the window */
+	double ra, rb, va, vb, dfa, dfb, scale = pct ? 1e-7 : 1; /* ns/s -> % of the window */
 	double fa = da ? da->lost : 1, fb = db ? db->lost : 1;
 	bool ea, eb;
 
@@ -255,7 +258,7 @@ void diff_dispersion(const struct js_cpu_result *r, struct js_diff_disp *d)
 		const struct js_interval_stats *e = &iv->v[i];
 
 		if (e->start_ns + iv->len_ns > r->end_ns)
-			continue;       /* the last one, cut short by the run's end */
+			continue; /* the last one, cut short by the run's end */
 		sx += (double)e->gaps;
 		sxx += (double)e->gaps * (double)e->gaps;
 		sy += (double)e->lost_ns;
@@ -276,8 +279,8 @@ void diff_dispersion(const struct js_cpu_result *r, struct js_diff_disp *d)
 }
 
 /* exceed - the gaps at least level long in each run, and the rate test of them */
-static void exceed(struct js_diff_row *r, int64_t level, const struct js_hist *ha,
-		   double ta_s, const struct js_hist *hb, double tb_s)
+static void exceed(struct js_diff_row *r, int64_t level, const struct js_hist *ha, double ta_s,
+		   const struct js_hist *hb, double tb_s)
 {
 	int64_t lo = hist_lowest_equivalent(ha, level);
 
@@ -300,13 +303,13 @@ static enum js_diff_verdict exceed_dir(const struct js_diff_row *r, double ta_s,
 
 /* exceed_why - "gaps >= 143.1 us: 7.0/s -> 94.0/s", the level as the table shows it (the
  * count starts at the level's histogram slot) */
-static int exceed_why(char *buf, size_t len, const struct js_diff_row *r, double level,
-		      double ta_s, double tb_s)
+static int exceed_why(char *buf, size_t len, const struct js_diff_row *r, double level, double ta_s,
+		      double tb_s)
 {
 	char l[32], x[32], y[32];
 
-	return snprintf(buf, len, "gaps >= %s: %s -> %s", diff_fmt_val(l, sizeof(l), DIFF_NS,
-									level),
+	return snprintf(buf, len, "gaps >= %s: %s -> %s",
+			diff_fmt_val(l, sizeof(l), DIFF_NS, level),
 			diff_fmt_val(x, sizeof(x), DIFF_PER_S, ta_s > 0 ? r->a_exceed / ta_s : 0),
 			diff_fmt_val(y, sizeof(y), DIFF_PER_S, tb_s > 0 ? r->b_exceed / tb_s : 0));
 }
@@ -379,8 +382,8 @@ void diff_pct_row(struct js_diff_row *r, const struct js_diff_opts *o, double pc
 }
 
 /* diff_max_row - the maxima, through the rate of gaps at least as long as the smaller */
-void diff_max_row(struct js_diff_row *r, const struct js_diff_opts *o,
-		  const struct js_hist *ha, double ta_s, const struct js_hist *hb, double tb_s)
+void diff_max_row(struct js_diff_row *r, const struct js_diff_opts *o, const struct js_hist *ha,
+		  double ta_s, const struct js_hist *hb, double tb_s)
 {
 	enum js_diff_verdict ex;
 	char p[32];
@@ -395,8 +398,9 @@ void diff_max_row(struct js_diff_row *r, const struct js_diff_opts *o,
 		return;
 	}
 	ex = exceed_dir(r, ta_s, tb_s, o);
-	r->verdict = ex == direction(r->a, r->b) ? ex : ex == DIFF_SAME ? DIFF_UNCERTAIN :
-										DIFF_MIXED;
+	r->verdict = ex == direction(r->a, r->b) ? ex :
+		     ex == DIFF_SAME		 ? DIFF_UNCERTAIN :
+						   DIFF_MIXED;
 	n = exceed_why(r->why, sizeof(r->why), r, fmin(r->a, r->b), ta_s, tb_s);
 	if (n > 0 && (size_t)n < sizeof(r->why))
 		snprintf(r->why + n, sizeof(r->why) - n, ", %s", fmt_p(p, sizeof(p), r->p));
@@ -457,8 +461,8 @@ static void cpu_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 {
 	const struct js_cpu_result *a = c->a, *b = c->b;
 
-	diff_rate_row(&c->rows[c->nrows++], o, a->gap_count, c->ta_s, b->gap_count, c->tb_s,
-		      &c->da, &c->db);
+	diff_rate_row(&c->rows[c->nrows++], o, a->gap_count, c->ta_s, b->gap_count, c->tb_s, &c->da,
+		      &c->db);
 	named(c, "gaps_per_s", "gaps per second");
 	diff_time_row(&c->rows[c->nrows++], o, true, (double)a->lost_ns, diff_sum_squares(&a->hist),
 		      a->gap_count, c->ta_s, (double)b->lost_ns, diff_sum_squares(&b->hist),
@@ -563,16 +567,16 @@ static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 	if (!x || !y)
 		d->status = x ? "gone" : "new";
 	else
-		d->status = d->row.verdict == DIFF_WORSE ? "grew" :
+		d->status = d->row.verdict == DIFF_WORSE  ? "grew" :
 			    d->row.verdict == DIFF_BETTER ? "shrank" :
-			    diff_verdict_name(d->row.verdict);
+							    diff_verdict_name(d->row.verdict);
 }
 
 /* src_rank - new, gone, grew, shrank, then the rest; within each, the larger change first */
 static int src_rank(const struct js_diff_src *s)
 {
-	static const char *const order[] = { "new", "gone", "grew", "shrank", "mixed",
-					     "uncertain", "same" };
+	static const char *const order[] = { "new",   "gone",	   "grew", "shrank",
+					     "mixed", "uncertain", "same" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if (!strcmp(s->status, order[i]))
@@ -598,7 +602,8 @@ static void sources(struct js_diff_cpu *c, const struct js_diff_opts *o)
 	size_t nb = causes_sorted(tb, sb, JS_CAUSES_SRC_MAX);
 
 	for (int side = 0; side < 2; side++) {
-		const struct js_cause_src *const *mine = side ? sb : sa, *const *other = side ? sa : sb;
+		const struct js_cause_src *const *mine = side ? sb : sa, *const *other = side ? sa :
+												sb;
 		const struct js_causes *tm = side ? tb : ta, *to = side ? ta : tb;
 		size_t nm = side ? nb : na, no = side ? na : nb;
 
@@ -707,21 +712,28 @@ static void warnings(struct js_diff *d)
 	if (strcmp(a->machine.kernel, b->machine.kernel))
 		warn(d, "kernels differ: A %.80s, B %.80s", a->machine.kernel, b->machine.kernel);
 	if (a->cfg.threshold_ns != b->cfg.threshold_ns)
-		warn(d, "thresholds differ (A %s, B %s): gap rates, time lost and percentiles "
-		     "count different gaps", js_fmt_ns(x, sizeof(x), a->cfg.threshold_ns),
+		warn(d,
+		     "thresholds differ (A %s, B %s): gap rates, time lost and percentiles "
+		     "count different gaps",
+		     js_fmt_ns(x, sizeof(x), a->cfg.threshold_ns),
 		     js_fmt_ns(y, sizeof(y), b->cfg.threshold_ns));
 	cpu_list(a, x, sizeof(x));
 	cpu_list(b, y, sizeof(y));
 	if (strcmp(x, y))
 		warn(d, "the runs measured different CPUs (A %s, B %s)%s", x, y,
-		     d->in_order ? ": compared in the order measured" : ": only CPUs of both "
-		     "are compared");
+		     d->in_order ? ": compared in the order measured" :
+				   ": only CPUs of both "
+				   "are compared");
 	if (!a->probes_on || !b->probes_on)
 		warn(d, "probes were off in %s: causes and sources are not compared",
-		     !a->probes_on && !b->probes_on ? "both runs" : !a->probes_on ? "A" : "B");
+		     !a->probes_on && !b->probes_on ? "both runs" :
+		     !a->probes_on		    ? "A" :
+						      "B");
 	if (a->interrupted || b->interrupted)
-		warn(d, "%s interrupted (a partial run)", a->interrupted && b->interrupted ?
-		     "both runs were" : a->interrupted ? "A was" : "B was");
+		warn(d, "%s interrupted (a partial run)",
+		     a->interrupted && b->interrupted ? "both runs were" :
+		     a->interrupted		      ? "A was" :
+							"B was");
 	for (size_t i = 0; i < d->ncpus; i++) {
 		const struct js_diff_cpu *c = &d->cpus[i];
 		bool na = !c->da.borrowed && c->da.gaps >= DIFF_DISP_WARN;
@@ -729,15 +741,20 @@ static void warnings(struct js_diff *d)
 
 		result_label(c->b, lb, sizeof(lb));
 		if (na || nb)
-			warn(d, "%s: gaps come in bursts (their count per %s varies %.0fx more "
+			warn(d,
+			     "%s: gaps come in bursts (their count per %s varies %.0fx more "
 			     "than for independent gaps, in %s): the totals allow for it; classes, "
-			     "sources and percentiles may take such noise for a change", lb,
-			     js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
+			     "sources and percentiles may take such noise for a change",
+			     lb, js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
 			     fmax(na ? c->da.gaps : 0, nb ? c->db.gaps : 0),
-			     na && nb ? "both runs" : na ? "A" : "B");
+			     na && nb ? "both runs" :
+			     na	      ? "A" :
+					"B");
 		if (c->a->dropped || c->b->dropped)
-			warn(d, "%s: gaps were dropped (ring full: A %" PRIu64 ", B %" PRIu64
-			     "): rates are lower bounds", lb, c->a->dropped, c->b->dropped);
+			warn(d,
+			     "%s: gaps were dropped (ring full: A %" PRIu64 ", B %" PRIu64
+			     "): rates are lower bounds",
+			     lb, c->a->dropped, c->b->dropped);
 	}
 }
 
@@ -785,9 +802,10 @@ static void tally(struct js_diff *d, const struct js_diff_row *r, const struct j
 	if (r->verdict != DIFF_WORSE || d->first_worse[0])
 		return;
 	snprintf(d->first_worse, sizeof(d->first_worse), "%s: %s%s %s -> %s (%s): %s",
-		 result_label(c->b, lb, sizeof(lb)), what, r->label, diff_fmt_val(a, sizeof(a), r->unit, r->a),
-		 diff_fmt_val(b, sizeof(b), r->unit, r->b), diff_fmt_change(ch, sizeof(ch), r->a, r->b),
-		 r->why);
+		 result_label(c->b, lb, sizeof(lb)), what, r->label,
+		 diff_fmt_val(a, sizeof(a), r->unit, r->a),
+		 diff_fmt_val(b, sizeof(b), r->unit, r->b),
+		 diff_fmt_change(ch, sizeof(ch), r->a, r->b), r->why);
 }
 
 /* borrow - a run too short to estimate its dispersion takes the other's: the same machine's
@@ -828,15 +846,17 @@ int diff_compute(struct js_diff *d, const struct js_run *a, const char *name_a,
 		if (c->causes)
 			sources(c, o);
 		if (!d->lengths[0] && fabs(c->ta_s - c->tb_s) > 0.01 * fmax(c->ta_s, c->tb_s))
-			snprintf(d->lengths, sizeof(d->lengths), "the runs' lengths differ (A %s, "
+			snprintf(d->lengths, sizeof(d->lengths),
+				 "the runs' lengths differ (A %s, "
 				 "B %s): gaps and time lost are compared per second; totals are "
-				 "context", js_fmt_ns(x, sizeof(x), c->a->end_ns - c->a->start_ns),
+				 "context",
+				 js_fmt_ns(x, sizeof(x), c->a->end_ns - c->a->start_ns),
 				 js_fmt_ns(y, sizeof(y), c->b->end_ns - c->b->start_ns));
 		for (size_t k = 0; k < c->nrows; k++)
 			tally(d, &c->rows[k], c, "");
 		for (size_t k = 0; k < c->nsrc; k++)
-			tally(d, &c->src[k].row, c, c->src[k].status[0] == 'n' ? "new source " :
-			      "source ");
+			tally(d, &c->src[k].row, c,
+			      c->src[k].status[0] == 'n' ? "new source " : "source ");
 	}
 	warnings(d);
 	return 0;
@@ -855,7 +875,8 @@ static const struct audit_check *counterpart(const struct js_audit *other,
 /* diff_audit_changes - A's checks in order, then those only B has */
 void diff_audit_changes(const struct js_run *a, const struct js_run *b,
 			void (*fn)(void *ctx, const struct audit_check *ca,
-				   const struct audit_check *cb), void *ctx)
+				   const struct audit_check *cb),
+			void *ctx)
 {
 	for (int pass = 0; pass < 2 && a->audited && b->audited; pass++) {
 		const struct js_audit *x = pass ? &b->audit : &a->audit;
@@ -890,12 +911,13 @@ size_t diff_audit_nchanged(const struct js_run *a, const struct js_run *b)
 /* diff_rules - what the verdicts mean, with the settings used */
 const char *diff_rules(char *buf, size_t len, const struct js_diff *d)
 {
-	snprintf(buf, len, "Lower is better. A verdict needs a change of at least %g %% (and "
+	snprintf(buf, len,
+		 "Lower is better. A verdict needs a change of at least %g %% (and "
 		 "above a floor) that chance does not explain at alpha %g: gap rates by an exact "
 		 "Poisson test, times lost by a normal test, percentiles by their order-statistic "
 		 "intervals. uncertain: the data do not carry the change; mixed: a percentile "
-		 "moved one way, the rate of gaps that long the other.", 100 * d->opts.min_change,
-		 d->opts.alpha);
+		 "moved one way, the rate of gaps that long the other.",
+		 100 * d->opts.min_change, d->opts.alpha);
 	return buf;
 }
 

@@ -9,8 +9,8 @@
 void entry_init(struct js_entry *m, double exit_ns)
 {
 	memset(m, 0, sizeof(*m));
-	m->prior_ns = exit_ns > 0 ? (uint64_t)(ENTRY_PRIOR_EXITS * exit_ns + 0.5)
-				  : ENTRY_PRIOR_BARE_NS;
+	m->prior_ns = exit_ns > 0 ? (uint64_t)(ENTRY_PRIOR_EXITS * exit_ns + 0.5) :
+				    ENTRY_PRIOR_BARE_NS;
 }
 
 /* entry_kind_of - the interruption kind of a cause class (its row's entry_kind) */
@@ -110,7 +110,7 @@ void entry_account(struct js_entry *m, struct js_gap_rec *g)
 	bool lone = !a->steal_ns && !a->smi;
 
 	if (a->entry_ns)
-		return;         /* accounted already */
+		return; /* accounted already */
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		const struct js_part *p = &a->parts[i];
 		int k = part_kind(p);
@@ -123,7 +123,7 @@ void entry_account(struct js_entry *m, struct js_gap_rec *g)
 		kind = k;
 	}
 	if (!n)
-		return;         /* no interruption: the remainder stays unexplained */
+		return; /* no interruption: the remainder stays unexplained */
 	if (lone && n == 1)
 		learn(&m->k[kind], r);
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
@@ -146,7 +146,8 @@ void entry_account(struct js_entry *m, struct js_gap_rec *g)
 		if (k < 0)
 			continue;
 		share = i == last ? e - given :
-			(uint64_t)((double)e * (double)(p->count * entry_bound(m, k)) / (double)want);
+				    (uint64_t)((double)e * (double)(p->count * entry_bound(m, k)) /
+					       (double)want);
 		p->entry_ns = share;
 		given += share;
 		m->k[k].gaps += !seen[k];

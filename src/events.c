@@ -16,13 +16,11 @@
 #include "js_util.h"
 
 static const char *const kind_names[JS_EV_KIND_MAX] = {
-	[JS_EV_NONE] = "none",          [JS_EV_IRQ] = "irq",
-	[JS_EV_VECTOR] = "vector",      [JS_EV_SOFTIRQ] = "softirq",
-	[JS_EV_HRTIMER] = "hrtimer",    [JS_EV_NMI] = "nmi",
-	[JS_EV_FAULT] = "fault",        [JS_EV_TASK] = "task",
-	[JS_EV_IDLE] = "idle",          [JS_EV_WORK] = "work",
-	[JS_EV_THP] = "thp",            [JS_EV_TLB] = "tlb",
-	[JS_EV_IPI_SEND] = "ipi_send",  [JS_EV_MIGRATE] = "migrate",
+	[JS_EV_NONE] = "none",	       [JS_EV_IRQ] = "irq",	    [JS_EV_VECTOR] = "vector",
+	[JS_EV_SOFTIRQ] = "softirq",   [JS_EV_HRTIMER] = "hrtimer", [JS_EV_NMI] = "nmi",
+	[JS_EV_FAULT] = "fault",       [JS_EV_TASK] = "task",	    [JS_EV_IDLE] = "idle",
+	[JS_EV_WORK] = "work",	       [JS_EV_THP] = "thp",	    [JS_EV_TLB] = "tlb",
+	[JS_EV_IPI_SEND] = "ipi_send", [JS_EV_MIGRATE] = "migrate",
 };
 
 static const char *const vector_names[JS_VEC_MAX] = {
@@ -38,16 +36,11 @@ static const char *const vector_names[JS_VEC_MAX] = {
 };
 
 static const char *const softirq_names[JS_SOFTIRQ_MAX] = {
-	[JS_SOFTIRQ_HI] = "HI",
-	[JS_SOFTIRQ_TIMER] = "TIMER",
-	[JS_SOFTIRQ_NET_TX] = "NET_TX",
-	[JS_SOFTIRQ_NET_RX] = "NET_RX",
-	[JS_SOFTIRQ_BLOCK] = "BLOCK",
-	[JS_SOFTIRQ_IRQ_POLL] = "IRQ_POLL",
-	[JS_SOFTIRQ_TASKLET] = "TASKLET",
-	[JS_SOFTIRQ_SCHED] = "SCHED",
-	[JS_SOFTIRQ_HRTIMER] = "HRTIMER",
-	[JS_SOFTIRQ_RCU] = "RCU",
+	[JS_SOFTIRQ_HI] = "HI",		  [JS_SOFTIRQ_TIMER] = "TIMER",
+	[JS_SOFTIRQ_NET_TX] = "NET_TX",	  [JS_SOFTIRQ_NET_RX] = "NET_RX",
+	[JS_SOFTIRQ_BLOCK] = "BLOCK",	  [JS_SOFTIRQ_IRQ_POLL] = "IRQ_POLL",
+	[JS_SOFTIRQ_TASKLET] = "TASKLET", [JS_SOFTIRQ_SCHED] = "SCHED",
+	[JS_SOFTIRQ_HRTIMER] = "HRTIMER", [JS_SOFTIRQ_RCU] = "RCU",
 };
 
 static const char *const tlb_names[JS_TLB_REASON_MAX] = {
@@ -80,12 +73,18 @@ struct id_table {
 static struct id_table ids_of(unsigned int kind)
 {
 	switch (kind) {
-	case JS_EV_VECTOR: return (struct id_table){ vector_names, ARRAY_SIZE(vector_names) };
-	case JS_EV_SOFTIRQ: return (struct id_table){ softirq_names, ARRAY_SIZE(softirq_names) };
-	case JS_EV_TLB: return (struct id_table){ tlb_names, ARRAY_SIZE(tlb_names) };
-	case JS_EV_THP: return (struct id_table){ thp_names, ARRAY_SIZE(thp_names) };
-	case JS_EV_MIGRATE: return (struct id_table){ mm_names, ARRAY_SIZE(mm_names) };
-	default: return (struct id_table){ NULL, 0 };
+	case JS_EV_VECTOR:
+		return (struct id_table){ vector_names, ARRAY_SIZE(vector_names) };
+	case JS_EV_SOFTIRQ:
+		return (struct id_table){ softirq_names, ARRAY_SIZE(softirq_names) };
+	case JS_EV_TLB:
+		return (struct id_table){ tlb_names, ARRAY_SIZE(tlb_names) };
+	case JS_EV_THP:
+		return (struct id_table){ thp_names, ARRAY_SIZE(thp_names) };
+	case JS_EV_MIGRATE:
+		return (struct id_table){ mm_names, ARRAY_SIZE(mm_names) };
+	default:
+		return (struct id_table){ NULL, 0 };
 	}
 }
 

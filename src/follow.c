@@ -22,7 +22,7 @@ _Static_assert(sizeof(struct js_follow_rec) == 184, "js_follow_rec ABI is 184 by
 struct js_follow {
 	struct follow_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link **links;        /* per program, object order */
+	struct bpf_link **links; /* per program, object order */
 	struct bpf_program **progs;
 	size_t nprogs;
 	void (*cb)(void *ctx, const struct js_follow_rec *r);
@@ -76,8 +76,7 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	f->skel->rodata->threshold_ns = o->threshold_ns;
 	if (o->join_ns)
 		f->skel->rodata->join_ns = o->join_ns;
-	bpf_object__for_each_program(prog, f->skel->obj)
-		f->nprogs++;
+	bpf_object__for_each_program(prog, f->skel->obj) f->nprogs++;
 	f->links = calloc(f->nprogs, sizeof(*f->links));
 	f->progs = calloc(f->nprogs, sizeof(*f->progs));
 	if (!f->links || !f->progs) {
@@ -85,7 +84,8 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 		goto fail;
 	}
 	f->nprogs = 0;
-	bpf_object__for_each_program(prog, f->skel->obj) {
+	bpf_object__for_each_program(prog, f->skel->obj)
+	{
 		f->progs[f->nprogs++] = prog;
 		if (!in_kernel(tp(prog))) {
 			js_dbg("follow %s: tracepoint not in this kernel", tp(prog));
@@ -182,8 +182,9 @@ int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_fo
 	f->cb_ctx = ctx;
 	f->batch = 0;
 	/* at most a ring's worth: a callback slower than the writers still returns */
-	f->batch_max = bpf_map__max_entries(f->skel->maps.records) /
-		       (sizeof(struct js_follow_rec) + 8) + 1;
+	f->batch_max =
+		bpf_map__max_entries(f->skel->maps.records) / (sizeof(struct js_follow_rec) + 8) +
+		1;
 	err = ring_buffer__consume(f->rb);
 	if (err < 0 && err != -ECANCELED)
 		return err;

@@ -12,10 +12,10 @@
 
 #include "js_hist.h"
 
-#define COOKIE_BASE_MASK	(~0xf0u)
-#define V2_ENC_BASE		0x1c849303u
-#define V2_COMP_BASE		0x1c849304u
-#define COMPRESSED_HDR_LEN	8
+#define COOKIE_BASE_MASK (~0xf0u)
+#define V2_ENC_BASE 0x1c849303u
+#define V2_COMP_BASE 0x1c849304u
+#define COMPRESSED_HDR_LEN 8
 
 static void put_be32(uint8_t *p, uint32_t v)
 {
@@ -56,7 +56,7 @@ size_t hist_zigzag_put(uint8_t *p, int64_t v)
 		p[n++] = (uint8_t)((u & 0x7f) | 0x80);
 		u >>= 7;
 	}
-	p[n++] = (uint8_t)u;	/* 9th byte: the remaining 8 bits, no continuation flag */
+	p[n++] = (uint8_t)u; /* 9th byte: the remaining 8 bits, no continuation flag */
 	return n;
 }
 
@@ -132,7 +132,7 @@ int hist_encode_v2(const struct js_hist *h, uint8_t **out, size_t *len)
 	memcpy(&ratio_bits, &ratio, sizeof(ratio_bits));
 	put_be32(buf, JS_HDR_V2_COOKIE);
 	put_be32(buf + 4, (uint32_t)plen);
-	put_be32(buf + 8, 0);		/* normalizing index offset */
+	put_be32(buf + 8, 0); /* normalizing index offset */
 	put_be32(buf + 12, (uint32_t)h->sig);
 	put_be64(buf + 16, (uint64_t)h->lowest);
 	put_be64(buf + 24, (uint64_t)h->highest);

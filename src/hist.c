@@ -80,7 +80,7 @@ int64_t hist_size_equivalent(const struct js_hist *h, int64_t v)
 	if (sub_bucket_index(h, v, b) >= h->sub_bucket_count)
 		b++;
 	b += h->unit_magnitude;
-	return b >= 63 ? INT64_MAX : (int64_t)1 << b;	/* a slot 2^63 wide: only a decoded one */
+	return b >= 63 ? INT64_MAX : (int64_t)1 << b; /* a slot 2^63 wide: only a decoded one */
 }
 
 /* hist_highest_equivalent - highest value counted in the same slot as v (INT64_MAX for the
@@ -269,7 +269,7 @@ int64_t hist_value_at_percentile(const struct js_hist *h, double p)
 
 	if (h->total == 0)
 		return 0;
-	if (!(req > 0.0))	/* also NaN */
+	if (!(req > 0.0)) /* also NaN */
 		req = 0.0;
 	if (req > 100.0)
 		req = 100.0;

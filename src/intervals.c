@@ -93,7 +93,7 @@ static int close_current(struct js_intervals *iv)
 	iv->cur_gaps = iv->cur_lost_ns = 0;
 	iv->cur_start_ns += iv->len_ns;
 	if (iv->n == iv->cap)
-		halve(iv);      /* cur_start_ns = start + n * len still holds */
+		halve(iv); /* cur_start_ns = start + n * len still holds */
 	return 0;
 }
 

@@ -59,10 +59,22 @@ static void close_(struct js_json *j, char c)
 		fputc('\n', j->fp);
 }
 
-void json_obj_begin(struct js_json *j, const char *key) { open(j, key, '{'); }
-void json_obj_end(struct js_json *j) { close_(j, '}'); }
-void json_arr_begin(struct js_json *j, const char *key) { open(j, key, '['); }
-void json_arr_end(struct js_json *j) { close_(j, ']'); }
+void json_obj_begin(struct js_json *j, const char *key)
+{
+	open(j, key, '{');
+}
+void json_obj_end(struct js_json *j)
+{
+	close_(j, '}');
+}
+void json_arr_begin(struct js_json *j, const char *key)
+{
+	open(j, key, '[');
+}
+void json_arr_end(struct js_json *j)
+{
+	close_(j, ']');
+}
 
 void json_escape(FILE *fp, const char *s)
 {

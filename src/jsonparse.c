@@ -22,7 +22,7 @@ struct ps {
 	const unsigned char *p, *end;
 	const unsigned char *line_start;
 	uint32_t line;
-	size_t cont, cont_line;   /* UTF-8 continuation bytes consumed: in all, before the line */
+	size_t cont, cont_line; /* UTF-8 continuation bytes consumed: in all, before the line */
 	int depth;
 	int rc;
 	struct jsonp_doc *doc;
@@ -71,8 +71,8 @@ const char *jsonp_pos(const struct jsonp_val *v, char *buf, size_t len)
 }
 
 /* fail - record the first error at position at; returns -EINVAL */
-static int __attribute__((format(printf, 3, 4))) fail(struct ps *s, const unsigned char *at,
-						       const char *fmt, ...)
+static int __attribute__((format(printf, 3, 4)))
+fail(struct ps *s, const unsigned char *at, const char *fmt, ...)
 {
 	char msg[160];
 	va_list ap;
@@ -166,7 +166,7 @@ static void int_value(const unsigned char *a, const unsigned char *b, struct jso
 		unsigned d = (unsigned)(*q - '0');
 
 		if (m > (UINT64_MAX - d) / 10)
-			return;         /* too large for 64 bits: a double only */
+			return; /* too large for 64 bits: a double only */
 		m = m * 10 + d;
 	}
 	if (!neg) {
@@ -180,7 +180,7 @@ static void int_value(const unsigned char *a, const unsigned char *b, struct jso
 		v->num.is_int = true;
 		v->num.i = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
 		if (m == 0) {
-			v->num.is_uint = true;  /* -0 */
+			v->num.is_uint = true; /* -0 */
 			v->num.u = 0;
 		}
 	}
@@ -319,13 +319,13 @@ static size_t utf8_len(const unsigned char *q, const unsigned char *lim)
 	else
 		return 0;
 	if (c == 0xe0)
-		lo = 0xa0;      /* overlong */
+		lo = 0xa0; /* overlong */
 	else if (c == 0xed)
-		hi = 0x9f;      /* surrogates */
+		hi = 0x9f; /* surrogates */
 	else if (c == 0xf0)
-		lo = 0x90;      /* overlong */
+		lo = 0x90; /* overlong */
 	else if (c == 0xf4)
-		hi = 0x8f;      /* above U+10FFFF */
+		hi = 0x8f; /* above U+10FFFF */
 	if ((size_t)(lim - q) < n || q[1] < lo || q[1] > hi)
 		return 0;
 	for (size_t i = 2; i < n; i++)
@@ -349,7 +349,8 @@ static int escape(struct ps *s, const unsigned char **q, const unsigned char *cl
 		return 0;
 	}
 	if (e >= close || *e != 'u')
-		return fail(s, *q, "invalid escape in a string (valid: \\\" \\\\ \\/ \\b \\f "
+		return fail(s, *q,
+			    "invalid escape in a string (valid: \\\" \\\\ \\/ \\b \\f "
 			    "\\n \\r \\t \\uXXXX)");
 	u = hex4(e + 1, close);
 	if (u < 0)
@@ -609,8 +610,8 @@ void jsonp_free(struct jsonp_doc *d)
 /* jsonp_type_name - the type's JSON name */
 const char *jsonp_type_name(enum jsonp_type t)
 {
-	static const char *const names[] = { "null", "boolean", "number", "string", "array",
-					     "object" };
+	static const char *const names[] = { "null",   "boolean", "number",
+					     "string", "array",	  "object" };
 
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }

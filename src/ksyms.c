@@ -10,8 +10,8 @@
 
 struct ksym {
 	uint64_t addr;
-	uint32_t name;  /* offset into the string pool */
-	uint32_t seq;   /* file order: ties keep the first alias */
+	uint32_t name; /* offset into the string pool */
+	uint32_t seq;  /* file order: ties keep the first alias */
 };
 
 struct js_ksyms {
@@ -19,7 +19,7 @@ struct js_ksyms {
 	size_t n, cap;
 	char *pool;
 	size_t pool_len, pool_cap;
-	bool any_addr;  /* at least one non-zero address */
+	bool any_addr; /* at least one non-zero address */
 };
 
 static int grow(void **buf, size_t *cap, size_t need, size_t elem)
@@ -146,7 +146,7 @@ int ksyms_load_file(struct js_ksyms **out, const char *path)
 		goto out;
 	}
 	if (!ks->any_addr) {
-		err = -EPERM;   /* kptr_restrict: every address reads as 0 */
+		err = -EPERM; /* kptr_restrict: every address reads as 0 */
 		goto out;
 	}
 	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_sym);
@@ -187,7 +187,7 @@ const char *ksyms_lookup(const struct js_ksyms *ks, uint64_t addr, uint64_t *off
 
 	if (!ks || !ks->n || !addr || addr < ks->syms[0].addr)
 		return NULL;
-	hi = ks->n;     /* invariant: syms[lo].addr <= addr, answer in [lo, hi) */
+	hi = ks->n; /* invariant: syms[lo].addr <= addr, answer in [lo, hi) */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
 		if (ks->syms[mid].addr <= addr)

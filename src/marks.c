@@ -17,9 +17,10 @@
 #include "js_source.h"
 #include "js_util.h"
 
-#define MARKS_POLL_BYTES (1u << 20)     /* read per drain period at most */
-#define MARKS_FIFO_BYTES (1u << 20)     /* a FIFO's capacity asked for: 25k marks */
-#define MARKS_FUTURE_NS 1000000000ull   /* a mark ending later than this after now is not
+#define MARKS_POLL_BYTES (1u << 20) /* read per drain period at most */
+#define MARKS_FIFO_BYTES (1u << 20) /* a FIFO's capacity asked for: 25k marks */
+#define MARKS_FUTURE_NS \
+	1000000000ull /* a mark ending later than this after now is not
                                          * CLOCK_MONOTONIC (CLOCK_REALTIME: decades ahead) */
 
 static bool blank(char c)
@@ -65,7 +66,7 @@ int marks_parse_line(const char *line, size_t len, struct js_mark *m, char *why,
 	while (i < len && (blank(line[i])))
 		i++;
 	if (i == len || line[i] == '#' || (len - i >= 8 && !strncmp(line + i, "start_ns", 8)))
-		return 1;       /* blank, a comment, a header */
+		return 1; /* blank, a comment, a header */
 	if (len >= MARKS_LINE_MAX)
 		return bad(why, wlen, "longer than 4095 bytes");
 	if (!number(line, len, &i, &m->start_ns))
@@ -122,7 +123,7 @@ int marks_reader_open(struct marks_reader *r, const char *path, char *why, size_
 	}
 	r->fd = fd;
 	if (r->fifo) {
-		fcntl(fd, F_SETPIPE_SZ, MARKS_FIFO_BYTES);     /* best effort: room for bursts */
+		fcntl(fd, F_SETPIPE_SZ, MARKS_FIFO_BYTES); /* best effort: room for bursts */
 		return 0;
 	}
 	r->off = lseek(fd, 0, SEEK_END);
@@ -193,7 +194,8 @@ int marks_reader_poll(struct marks_reader *r, size_t max_bytes, bool at_end,
 	shrunk(r);
 	while (done < max_bytes) {
 		size_t want = JS_MIN(sizeof(chunk), max_bytes - done);
-		ssize_t got = r->fifo ? read(r->fd, chunk, want) : pread(r->fd, chunk, want, r->off);
+		ssize_t got = r->fifo ? read(r->fd, chunk, want) :
+					pread(r->fd, chunk, want, r->off);
 
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -229,7 +231,7 @@ struct marks_src {
 	struct marks_reader rd;
 	struct js_pipe *pl;
 	struct js_marks_info *info;
-	uint64_t now;                   /* when the lines being read were read */
+	uint64_t now; /* when the lines being read were read */
 };
 
 /* bad_line - a malformed line: counted, the first few kept for the report */
@@ -329,7 +331,10 @@ int marks_source_open(struct gap_source *s, struct js_pipe *pl)
 	m->on = true;
 	m->fifo = ms->rd.fifo;
 	snprintf(m->path, sizeof(m->path), "%s", path);
-	*s = (struct gap_source){ .name = "marks", .ctx = ms, .poll = marks_poll,
-				  .stop = marks_stop, .destroy = marks_destroy };
+	*s = (struct gap_source){ .name = "marks",
+				  .ctx = ms,
+				  .poll = marks_poll,
+				  .stop = marks_stop,
+				  .destroy = marks_destroy };
 	return 0;
 }

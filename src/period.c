@@ -18,7 +18,7 @@ static void cand_add(struct js_period *p, uint64_t num, uint64_t den)
 
 	for (uint32_t i = 0; i < p->ncand; i++)
 		if (p->cand[i].num * den == num * p->cand[i].den)
-			return;         /* the tick is already a fixed candidate */
+			return; /* the tick is already a fixed candidate */
 	if (p->ncand >= JS_PERIOD_CANDS)
 		return;
 	c = &p->cand[p->ncand++];

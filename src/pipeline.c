@@ -34,24 +34,23 @@
 #include "js_sysfs.h"
 #include "js_util.h"
 
-#define DRAIN_PERIOD_NS   10000000ull     /* 10 ms */
-#define PROCESS_LAG_NS    20000000ull     /* gaps must have ended this long ago */
-#define FIT_PERIOD_NS     1000000000ull   /* a TSC/MONOTONIC pair every second */
-#define EV_WINDOW_CAP     16384           /* events kept per CPU awaiting their gap */
-#define EV_KEEP_CAP       65536           /* ... when sources' gaps come late (KEEP_NS) */
-#define KEEP_NS           (JS_MARKS_KEEP_S * 1000000000ull)
-#define PEND_CAP          16384           /* converted gaps kept per CPU awaiting attribution */
-#define LANE_CAP          8192            /* a source's gaps per CPU awaiting attribution */
-#define READINGS_CAP      16384
-#define POP_BATCH         1024
-#define SYMCACHE_SLOTS    256
+#define DRAIN_PERIOD_NS 10000000ull /* 10 ms */
+#define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
+#define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
+#define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
+#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
+#define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
+#define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
+#define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
+#define READINGS_CAP 16384
+#define POP_BATCH 1024
+#define SYMCACHE_SLOTS 256
 /* 2 MiB (mapped twice: 4 MiB resident): 60 ms of events at 400k/s; drained every 10 ms */
 #define PROBE_RINGBUF_BYTES (2u << 20)
-#define IPI_KEEP_NS       1000000ull      /* IPI sends kept to name the sender of a later vector */
-#define SETTLE_NS         20000000ull     /* asleep after attaching, before measuring */
-#define FLUSH_PERIOD_NS   500000000ull    /* streaming outputs flushed (a failed write found) */
-#define SOURCES_MAX       2
-
+#define IPI_KEEP_NS 1000000ull	     /* IPI sends kept to name the sender of a later vector */
+#define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
+#define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
+#define SOURCES_MAX 2
 
 volatile sig_atomic_t js_stop_requested;
 volatile sig_atomic_t js_reopen_requested;
@@ -60,22 +59,22 @@ volatile sig_atomic_t js_reopen_requested;
 struct lane {
 	bool on;
 	struct js_gap *pend;
-	char (*label)[JS_LABEL_LEN];  /* their labels (sources' lanes; NULL for a sampler's) */
+	char (*label)[JS_LABEL_LEN]; /* their labels (sources' lanes; NULL for a sampler's) */
 	size_t npend, cap;
-	struct js_gap_rec *recs;      /* scratch for one batch */
-	struct steal_log steal;       /* steal clock readings not yet given to its gaps */
-	uint64_t last_end_ns;         /* end of the last gap attributed */
+	struct js_gap_rec *recs; /* scratch for one batch */
+	struct steal_log steal;	 /* steal clock readings not yet given to its gaps */
+	uint64_t last_end_ns;	 /* end of the last gap attributed */
 };
 
 struct cpu_pipe {
 	int cpu;
-	struct sampler s;             /* a spinner's (not with --pid/--tid/--marks) */
-	int res;                      /* the sampler's result, -1: none */
-	int mark_res;                 /* the result of the marks filed here, -1 until one is */
-	struct js_event *ev;          /* events awaiting their gap */
+	struct sampler s;    /* a spinner's (not with --pid/--tid/--marks) */
+	int res;	     /* the sampler's result, -1: none */
+	int mark_res;	     /* the result of the marks filed here, -1 until one is */
+	struct js_event *ev; /* events awaiting their gap */
 	size_t nev, evcap;
-	uint64_t ev_evicted;          /* events dropped because the window was full */
-	uint64_t floor_ns;            /* events ending before this cannot matter any more */
+	uint64_t ev_evicted; /* events dropped because the window was full */
+	uint64_t floor_ns;   /* events ending before this cannot matter any more */
 	struct js_smi smi;
 	bool smi_ok;
 	uint64_t smi_start;
@@ -87,34 +86,34 @@ struct js_pipe {
 	const struct js_params *p;
 	struct js_outputs *outs;
 	bool outs_want_events;
-	bool spinner;                 /* samplers measure (not --pid/--tid/--marks) */
-	bool outs_watch_events;       /* an output keeps its own window of them (on_event) */
+	bool spinner;		/* samplers measure (not --pid/--tid/--marks) */
+	bool outs_watch_events; /* an output keeps its own window of them (on_event) */
 	struct cpu_pipe *cp;
 	size_t n;
-	int cpu_index[JS_CPUS_MAX];   /* cpu -> index in cp, -1 if not measured */
+	int cpu_index[JS_CPUS_MAX]; /* cpu -> index in cp, -1 if not measured */
 	struct js_probes *probes;
 	struct sym_slot {
 		uint64_t addr;
 		const char *name;
-	} symcache[SYMCACHE_SLOTS];   /* sym_cb's */
-	uint64_t attached_at;         /* CLOCK_MONOTONIC once the probes were attached */
-	struct corr_opts copts;       /* samplers' and threads' gaps */
-	struct corr_opts mopts;       /* marks: intervals the application measured */
+	} symcache[SYMCACHE_SLOTS]; /* sym_cb's */
+	uint64_t attached_at;	    /* CLOCK_MONOTONIC once the probes were attached */
+	struct corr_opts copts;	    /* samplers' and threads' gaps */
+	struct corr_opts mopts;	    /* marks: intervals the application measured */
 	struct tsc_cal cal;
 	volatile int go, stop;
 	struct gap_raw *raw;
-	struct js_event *evscratch;   /* events of one gap, for outputs that want them */
-	struct js_event *slice;       /* a source's batch: the events that may overlap it */
+	struct js_event *evscratch; /* events of one gap, for outputs that want them */
+	struct js_event *slice;	    /* a source's batch: the events that may overlap it */
 	struct gap_source src[SOURCES_MAX];
 	size_t nsrc;
-	struct js_gap *unfiled;       /* marks whose CPU is not chosen yet (several watched) */
+	struct js_gap *unfiled; /* marks whose CPU is not chosen yet (several watched) */
 	char (*unfiled_label)[JS_LABEL_LEN];
 	size_t nunfiled;
-	struct js_gap_rec *filing;    /* scratch: a batch of marks attributed on one CPU */
-	uint64_t *covered;            /* ... the best covered time so far per mark */
+	struct js_gap_rec *filing; /* scratch: a batch of marks attributed on one CPU */
+	uint64_t *covered;	   /* ... the best covered time so far per mark */
 	uint64_t window_start, window_end;
-	uint64_t now;                 /* the drain's CLOCK_MONOTONIC */
-	struct js_budget_iv iv;       /* --duration 0 with --budget: the limits per interval */
+	uint64_t now;		/* the drain's CLOCK_MONOTONIC */
+	struct js_budget_iv iv; /* --duration 0 with --budget: the limits per interval */
 };
 
 /* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
@@ -126,7 +125,7 @@ static const char *sym_cb(void *ctx, uint64_t addr)
 
 	if (!pl->run->ksyms)
 		return NULL;
-	if (sl->addr != addr) {         /* address 0 has no name: a zeroed slot is right */
+	if (sl->addr != addr) { /* address 0 has no name: a zeroed slot is right */
 		sl->addr = addr;
 		sl->name = run_sym(pl->run, addr);
 	}
@@ -159,7 +158,7 @@ static int on_event(void *ctx, const struct js_event *ev)
 		if (c->lane[k].on)
 			steal_log_add(&c->lane[k].steal, ev);
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
-		return 0;	/* before every gap still to come: cannot overlap one */
+		return 0; /* before every gap still to come: cannot overlap one */
 	if (c->nev == c->evcap) {
 		/* full: drop the oldest quarter at once (one memmove, not one per event) */
 		size_t drop = c->evcap / 4;
@@ -203,7 +202,7 @@ static void feed_outputs(struct js_pipe *pl, struct cpu_pipe *c, const struct js
 static void prune(struct js_pipe *pl, struct cpu_pipe *c)
 {
 	uint64_t floor = c->lane[JS_SRC_SAMPLER].on ? c->lane[JS_SRC_SAMPLER].last_end_ns :
-			 UINT64_MAX;
+						      UINT64_MAX;
 	size_t k = 0;
 
 	if (c->lane[JS_SRC_THREAD].on || c->lane[JS_SRC_MARK].on)
@@ -242,16 +241,15 @@ static size_t batch_events(struct js_pipe *pl, struct cpu_pipe *c, const struct 
 	}
 	lo = lo > CORR_IPI_WINDOW_NS ? lo - CORR_IPI_WINDOW_NS : 0;
 	for (size_t i = 0; i < c->nev; i++)
-		if (c->ev[i].start_ns <= hi && (c->ev[i].end_ns >= lo ||
-						(c->ev[i].flags & JS_F_OPEN)))
+		if (c->ev[i].start_ns <= hi &&
+		    (c->ev[i].end_ns >= lo || (c->ev[i].flags & JS_F_OPEN)))
 			pl->slice[k++] = c->ev[i];
 	return k;
 }
 
 /* attribute_batch - attribute the first n gaps of lane l of CPU c, account them in their
  * results and hand them to the outputs */
-static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src,
-			    size_t n)
+static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src, size_t n)
 {
 	struct lane *l = &c->lane[src];
 	struct js_gap_rec *recs = l->recs;
@@ -259,7 +257,7 @@ static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_sour
 	size_t nev = c->nev;
 
 	for (size_t i = 0; i < n; i++) {
-		recs[i].gap = l->pend[i];       /* the attribution fills (and zeroes) attr */
+		recs[i].gap = l->pend[i]; /* the attribution fills (and zeroes) attr */
 		if (l->label)
 			memcpy(recs[i].label, l->label[i], JS_LABEL_LEN);
 		else
@@ -344,7 +342,8 @@ static void attribute_ready(struct js_pipe *pl, struct cpu_pipe *c, uint64_t cut
 
 		if (!l->on)
 			continue;
-		while (ready < l->npend && l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
+		while (ready < l->npend &&
+		       l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
 			ready++;
 		while (ready) {
 			size_t b = JS_MIN(ready, (size_t)POP_BATCH);
@@ -478,7 +477,7 @@ bool pipe_push(struct js_pipe *pl, const struct js_gap *g, const char *label)
 
 	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY && pl->n > 1) {
 		if (pl->nunfiled == LANE_CAP)
-			file_marks(pl, UINT64_MAX);     /* full: file the oldest now */
+			file_marks(pl, UINT64_MAX); /* full: file the oldest now */
 		pl->unfiled[pl->nunfiled] = *g;
 		snprintf(pl->unfiled_label[pl->nunfiled], JS_LABEL_LEN, "%s", label ? label : "");
 		pl->nunfiled++;
@@ -660,7 +659,7 @@ static int setup_buffers(struct js_pipe *pl)
 				continue;
 			l->cap = k == JS_SRC_SAMPLER ? PEND_CAP : LANE_CAP;
 			l->pend = malloc(l->cap * sizeof(*l->pend));
-			l->recs = malloc(POP_BATCH * sizeof(*l->recs));   /* one batch at a time */
+			l->recs = malloc(POP_BATCH * sizeof(*l->recs)); /* one batch at a time */
 			if (k != JS_SRC_SAMPLER)
 				l->label = malloc(l->cap * sizeof(*l->label));
 			if (!l->pend || !l->recs || (k != JS_SRC_SAMPLER && !l->label) ||
@@ -697,8 +696,11 @@ static void open_probes(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	struct probes_opts o = {
-		.cpus = p->cfg.cpus, .ncpus = p->cfg.ncpus, .sampler_tgid = sampler_tgid(p),
-		.ringbuf_bytes = PROBE_RINGBUF_BYTES, .verbose = p->verbose > 1,
+		.cpus = p->cfg.cpus,
+		.ncpus = p->cfg.ncpus,
+		.sampler_tgid = sampler_tgid(p),
+		.ringbuf_bytes = PROBE_RINGBUF_BYTES,
+		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 	};
 	char why[256] = "";
@@ -707,7 +709,7 @@ static void open_probes(struct js_pipe *pl)
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "--no-probes");
 		return;
 	}
-	if (js_stop_requested) {	/* stopped during the audit: no load (nor attach) */
+	if (js_stop_requested) { /* stopped during the audit: no load (nor attach) */
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why),
 			 "interrupted before loading");
 		return;
@@ -797,8 +799,8 @@ static void auto_threshold(struct js_pipe *pl)
 			cand_ns[k] = (uint64_t)(s->trial_cand[k] * ns_per_cycle + 0.5);
 		t.loop_min_ns = s->loop_min_cycles * ns_per_cycle;
 		if (thr_auto_choose(cand_ns, s->trial_counts, JS_THR_AUTO_STEPS,
-				    s->trial_span * ns_per_cycle / 1e9, max_rate, &t) >
-		    rc->threshold_ns) {
+				    s->trial_span * ns_per_cycle / 1e9, max_rate,
+				    &t) > rc->threshold_ns) {
 			rc->threshold_ns = t.chosen_ns;
 			rc->thr_auto = t;
 		}
@@ -829,15 +831,20 @@ static int start_samplers(struct js_pipe *pl)
 	pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sampler_cfg cfg = {
-			.cpu = p->cfg.cpus[i], .policy = p->cfg.policy, .priority = p->cfg.priority,
+			.cpu = p->cfg.cpus[i],
+			.policy = p->cfg.policy,
+			.priority = p->cfg.priority,
 			.threshold_cycles = cycles(&pl->cal.fit, p->cfg.threshold_ns),
 			.warmup_cycles = cycles(&pl->cal.fit, p->cfg.warmup_ns),
 			.duration_cycles = cycles(&pl->cal.fit, p->cfg.duration_ns),
 			.trial_cycles = p->cfg.threshold_auto ?
-					cycles(&pl->cal.fit, JS_THR_AUTO_TRIAL_NS) : 0,
-			.ring_entries = p->ring_entries, .lfence = p->cfg.lfence,
+						cycles(&pl->cal.fit, JS_THR_AUTO_TRIAL_NS) :
+						0,
+			.ring_entries = p->ring_entries,
+			.lfence = p->cfg.lfence,
 			.hook = p->cfg.test_hook,
-			.go = &pl->go, .stop = &pl->stop,
+			.go = &pl->go,
+			.stop = &pl->stop,
 		};
 		int err = sampler_start(&pl->cp[i].s, &cfg);
 
@@ -926,7 +933,7 @@ static void measure(struct js_pipe *pl)
 	bool show = !p->quiet && !p->no_progress && isatty(2);
 	uint64_t next_fit, next_progress, next_flush, next_budget, now;
 	uint64_t budget_ns = p->budget_interval_ns ? p->budget_interval_ns :
-			     JS_DEFAULT_BUDGET_INTERVAL_NS;
+						     JS_DEFAULT_BUDGET_INTERVAL_NS;
 	struct timespec ts;
 
 	pl->run->start_mono_ns = js_mono_ns();
@@ -936,7 +943,7 @@ static void measure(struct js_pipe *pl)
 		if (pl->outs->v[i].run_start)
 			pl->outs->v[i].run_start(pl->outs->v[i].ctx, pl->run);
 	if (js_stop_requested)
-		stop_early(pl, NULL);   /* stopped while setting up: an empty window */
+		stop_early(pl, NULL); /* stopped while setting up: an empty window */
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	open_window(pl, pl->run->start_mono_ns);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
@@ -952,14 +959,14 @@ static void measure(struct js_pipe *pl)
 			probes_consume(pl->probes, on_event, pl);
 		for (size_t i = 0; i < pl->nsrc; i++)
 			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
-				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);   /* ended */
+				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */
 		if (now >= next_fit) {
 			tsc_cal_add(&pl->cal, tsc_pair_read(32));
 			tsc_cal_refit(&pl->cal);
 			next_fit = now + FIT_PERIOD_NS;
 		}
 		for (size_t i = 0; pl->spinner && i < pl->n; i++)
-			sampler_hook_tick(&pl->cp[i].s, pl->run);	/* --test-hook only */
+			sampler_hook_tick(&pl->cp[i].s, pl->run); /* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
 		if (js_reopen_requested) {
 			js_reopen_requested = 0;
@@ -1033,7 +1040,9 @@ static void finish_results(struct js_pipe *pl)
 		if (c->res >= 0) {
 			struct js_cpu_end end = {
 				.end_ns = tsc_to_ns(&run->fit, c->s.end_tsc),
-				.iterations = c->s.iterations, .dropped = c->s.dropped, .smi = smi,
+				.iterations = c->s.iterations,
+				.dropped = c->s.dropped,
+				.smi = smi,
 			};
 
 			if (!run->cpus[c->res].started)
@@ -1042,7 +1051,8 @@ static void finish_results(struct js_pipe *pl)
 		}
 		if (c->mark_res >= 0)
 			result_cpu_finish(&run->cpus[c->mark_res],
-					  &(struct js_cpu_end){ .end_ns = pl->window_end, .smi = smi });
+					  &(struct js_cpu_end){ .end_ns = pl->window_end,
+								.smi = smi });
 		run->probe_evicted += c->ev_evicted;
 		if (c->ev_evicted)
 			js_warn("CPU %d: %llu events evicted before their gap was seen", c->cpu,
@@ -1055,9 +1065,11 @@ static void finish_results(struct js_pipe *pl)
 			continue;
 		if (!r->started)
 			result_cpu_start(r, pl->window_start, &run->cfg);
-		result_cpu_finish(r, &(struct js_cpu_end){
-			.end_ns = r->ts.exited && r->ts.exit_ns ? JS_MIN(r->ts.exit_ns, pl->window_end) :
-				  pl->window_end });
+		result_cpu_finish(r,
+				  &(struct js_cpu_end){
+					  .end_ns = r->ts.exited && r->ts.exit_ns ?
+							    JS_MIN(r->ts.exit_ns, pl->window_end) :
+							    pl->window_end });
 	}
 }
 
@@ -1069,7 +1081,7 @@ static void finish(struct js_pipe *pl)
 
 	for (size_t i = 0; pl->spinner && i < pl->n; i++) {
 		sampler_join(&pl->cp[i].s);
-		sampler_hook_end(&pl->cp[i].s, run);	/* --test-hook only */
+		sampler_hook_end(&pl->cp[i].s, run); /* --test-hook only */
 	}
 	for (size_t i = 0; i < pl->nsrc; i++)
 		pl->src[i].stop(pl->src[i].ctx, pl, pl->window_end);
@@ -1087,7 +1099,7 @@ static void finish(struct js_pipe *pl)
 	run->fit = pl->cal.fit;
 	pl->now = UINT64_MAX;
 	drain(pl, UINT64_MAX);
-	sync_outputs(pl, UINT64_MAX);   /* every event is in: what waited is written now */
+	sync_outputs(pl, UINT64_MAX); /* every event is in: what waited is written now */
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
 	finish_results(pl);
 }

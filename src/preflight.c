@@ -34,7 +34,7 @@ static int follow_cpus(struct js_params *p, const struct js_cpuset *online)
 	int tids[JS_FOLLOW_TIDS_MAX * 16];
 	struct js_cpuset set;
 	int n = p->follow_pid ? process_threads(p->follow_pid, tids, ARRAY_SIZE(tids)) :
-		(int)p->nfollow_tids;
+				(int)p->nfollow_tids;
 
 	cpuset_zero(&set);
 	for (int i = 0; i < n && i < (int)ARRAY_SIZE(tids); i++)
@@ -63,8 +63,8 @@ static int preflight_follow(struct js_params *p)
 		}
 		if (tgid != p->follow_pid) {
 			js_notice("%d is a thread of process %d (%s): following every thread of %d "
-				  "(--tid %d follows that one alone)", p->follow_pid, tgid, comm,
-				  tgid, p->follow_pid);
+				  "(--tid %d follows that one alone)",
+				  p->follow_pid, tgid, comm, tgid, p->follow_pid);
 			p->follow_pid = tgid;
 		}
 		if (tgid == getpid()) {
@@ -78,7 +78,8 @@ static int preflight_follow(struct js_params *p)
 			return -EINVAL;
 		}
 		if (tgid == getpid()) {
-			js_err("--tid %d: that is a thread of jitterscope itself", p->follow_tids[i]);
+			js_err("--tid %d: that is a thread of jitterscope itself",
+			       p->follow_tids[i]);
 			return -EINVAL;
 		}
 	}
@@ -207,8 +208,8 @@ static int rt_allowed(const struct js_params *p)
 	struct rlimit rt;
 
 	if (p->cfg.policy != SCHED_OTHER && !have_cap(CAP_SYS_NICE) &&
-	    (getrlimit(RLIMIT_RTPRIO, &rt) || (rt.rlim_cur != RLIM_INFINITY &&
-					       rt.rlim_cur < (rlim_t)p->cfg.priority))) {
+	    (getrlimit(RLIMIT_RTPRIO, &rt) ||
+	     (rt.rlim_cur != RLIM_INFINITY && rt.rlim_cur < (rlim_t)p->cfg.priority))) {
 		char asked[16], other[16];
 
 		js_err("-P %s needs root or CAP_SYS_NICE (or RLIMIT_RTPRIO >= %d); use -P %s",
@@ -253,10 +254,10 @@ static void privileges(const struct js_params *p)
  * samplers' */
 void preflight_lock_memory(void)
 {
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* up to 32 MiB from the heap, not mmap */
-	mallopt(M_TRIM_THRESHOLD, INT_MAX);	/* and the heap is never trimmed */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20); /* up to 32 MiB from the heap, not mmap */
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);  /* and the heap is never trimmed */
 	if (!have_cap(CAP_IPC_LOCK) && !memlock_unlimited())
-		return;	/* MCL_FUTURE under a finite limit: every mmap beyond it fails */
+		return; /* MCL_FUTURE under a finite limit: every mmap beyond it fails */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
 }
@@ -295,5 +296,6 @@ void preflight_warnings(const struct js_params *p, const struct js_machine *m)
 	    sysfs_read_int("/proc/sys/kernel/sched_rt_runtime_us", &rt) == 0 && rt != -1)
 		js_warn("a real-time spinner is RT-throttled: sched_rt_runtime_us=%d forces the "
 			"measured CPU idle for tens of ms every second (set it to -1 to avoid "
-			"this, or use -P o:0)", rt);
+			"this, or use -P o:0)",
+			rt);
 }

@@ -34,14 +34,14 @@ _Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
 struct js_probes {
 	struct probes_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_program **bprogs;    /* nprogs, object order */
-	struct bpf_link **links;        /* nprogs */
-	struct probes_prog *progs;      /* nprogs */
+	struct bpf_program **bprogs; /* nprogs, object order */
+	struct bpf_link **links;     /* nprogs */
+	struct probes_prog *progs;   /* nprogs */
 	size_t nprogs;
-	size_t *order;                  /* attach order: exits first */
+	size_t *order; /* attach order: exits first */
 	int *cpus;
 	size_t ncpus;
-	int stats_fd;                   /* BPF_ENABLE_STATS while attached, else -1 */
+	int stats_fd; /* BPF_ENABLE_STATS while attached, else -1 */
 	bool run_stats_wanted;
 	bool run_stats;
 	bool attached;
@@ -50,22 +50,22 @@ struct js_probes {
 	size_t ringbuf_bytes;
 	uint64_t attach_ns, detach_ns;
 	uint64_t consumed;
-	uint64_t consumed_by_kind[JS_EV_KIND_MAX];  /* the probes keep no sent counter */
-	struct js_event *pending;       /* JS_F_OPEN records queued by detach */
+	uint64_t consumed_by_kind[JS_EV_KIND_MAX]; /* the probes keep no sent counter */
+	struct js_event *pending;		   /* JS_F_OPEN records queued by detach */
 	size_t npending, pending_pos;
 	int (*cb)(void *ctx, const struct js_event *ev);
 	void *cb_ctx;
-	size_t batch, batch_max;        /* records delivered by this consume, and the cap */
+	size_t batch, batch_max; /* records delivered by this consume, and the cap */
 	bool batch_full;
-	char rejected[16][48];          /* programs the verifier refused: not loaded */
+	char rejected[16][48]; /* programs the verifier refused: not loaded */
 	size_t nrejected;
 };
 
 /* ---- libbpf messages ---------------------------------------------------------------- */
 
 static bool lb_verbose;
-static char lb_last[256];       /* last libbpf warning: the reason a load failed */
-static char lb_prog[64];        /* program named by the last "failed to load" warning */
+static char lb_last[256]; /* last libbpf warning: the reason a load failed */
+static char lb_prog[64];  /* program named by the last "failed to load" warning */
 
 /* verifier_reason - the line before "processed N insns" in a verifier log: the refusal */
 static void verifier_reason(const char *log)
@@ -121,7 +121,7 @@ static bool kvm_steal_feature(void)
 	char sig[13];
 
 	__cpuid(1, a, b, c, d);
-	if (!(c & (1u << 31)))          /* no hypervisor */
+	if (!(c & (1u << 31))) /* no hypervisor */
 		return false;
 	__cpuid(0x40000000, a, b, c, d);
 	memcpy(sig, &b, 4);
@@ -131,7 +131,7 @@ static bool kvm_steal_feature(void)
 	if (strcmp(sig, "KVMKVMKVM"))
 		return false;
 	__cpuid(0x40000001, a, b, c, d);
-	return a & (1u << 5);           /* KVM_FEATURE_STEAL_TIME */
+	return a & (1u << 5); /* KVM_FEATURE_STEAL_TIME */
 #else
 	return false;
 #endif
@@ -198,8 +198,8 @@ static void steal_setup(struct js_probes *p, const struct btf *btf)
 	p->skel->rodata->steal_enabled = 1;
 	p->skel->rodata->steal_delta = (__s64)off_st + off_m - (__s64)off_hb;
 	p->steal = true;
-	js_dbg("steal_time at .data..percpu+%u, hrtimer_bases at +%u: delta %lld", off_st,
-	       off_hb, (long long)p->skel->rodata->steal_delta);
+	js_dbg("steal_time at .data..percpu+%u, hrtimer_bases at +%u: delta %lld", off_st, off_hb,
+	       (long long)p->skel->rodata->steal_delta);
 }
 
 /* ---- program selection -------------------------------------------------------------- */
@@ -230,7 +230,7 @@ static bool has_suffix(const char *s, const char *suf)
 
 static const char *const pair_suffix[][2] = {
 	{ "_entry", "_exit" }, { "_exit", "_entry" }, { "_start", "_end" },
-	{ "_begin", "_end" }, { "_end", "_start" }, { "_end", "_begin" },
+	{ "_begin", "_end" },  { "_end", "_start" },  { "_end", "_begin" },
 };
 
 /* partner - the i-th candidate other half of an *_entry/_exit, *_start/_end, *_begin/_end
@@ -304,15 +304,15 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 	struct bpf_program *prog;
 	size_t n = 0, k = 0, i;
 
-	bpf_object__for_each_program(prog, p->skel->obj)
-		n++;
+	bpf_object__for_each_program(prog, p->skel->obj) n++;
 	p->bprogs = calloc(n, sizeof(*p->bprogs));
 	p->links = calloc(n, sizeof(*p->links));
 	p->progs = calloc(n, sizeof(*p->progs));
 	p->order = calloc(n, sizeof(*p->order));
 	if (!p->bprogs || !p->links || !p->progs || !p->order)
 		return -ENOMEM;
-	bpf_object__for_each_program(prog, p->skel->obj) {
+	bpf_object__for_each_program(prog, p->skel->obj)
+	{
 		const char *tp = tp_name(prog);
 
 		p->bprogs[p->nprogs] = prog;
@@ -325,7 +325,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		}
 		p->nprogs++;
 	}
-	for (i = 0; i < n; i++) {       /* an entry without its exit (or the reverse) is useless */
+	for (i = 0; i < n; i++) { /* an entry without its exit (or the reverse) is useless */
 		enum probes_prog_state ps;
 
 		if (p->progs[i].state == PROBES_PROG_LOADED && is_paired(p->progs[i].name)) {
@@ -336,7 +336,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		if (p->progs[i].state != PROBES_PROG_LOADED)
 			bpf_program__set_autoload(p->bprogs[i], false);
 	}
-	for (i = 0; i < n; i++)         /* exits first: every recorded entry finds its exit */
+	for (i = 0; i < n; i++) /* exits first: every recorded entry finds its exit */
 		if (is_exit(p->progs[i].name))
 			p->order[k++] = i;
 	for (i = 0; i < n; i++)
@@ -454,12 +454,12 @@ static bool reject(struct js_probes *p, const char *name)
 
 	for (i = 0; i < p->nrejected; i++)
 		if (!strcmp(p->rejected[i], name))
-			return false;   /* refused again: give up */
+			return false; /* refused again: give up */
 	if (p->nrejected == ARRAY_SIZE(p->rejected))
 		return false;
 	snprintf(p->rejected[p->nrejected++], sizeof(p->rejected[0]), "%s", name);
-	js_warn("probe %s refused by this kernel's verifier (%s): continuing without it",
-		name, lb_last[0] ? lb_last : "see -vv");
+	js_warn("probe %s refused by this kernel's verifier (%s): continuing without it", name,
+		lb_last[0] ? lb_last : "see -vv");
 	return true;
 }
 
@@ -527,8 +527,7 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why
  * when BPF, BTF or privileges are missing (the caller then measures without probes) */
-int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why,
-		     size_t whylen)
+int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why, size_t whylen)
 {
 	char dummy[8];
 	struct js_probes *p;
@@ -567,11 +566,11 @@ int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)
 
 	if (!p || tid <= 0)
 		return -EINVAL;
-	if (!bpf_map__lookup_elem(p->skel->maps.sampler_tids, &key, sizeof(key), &old,
-				  sizeof(old), 0))
+	if (!bpf_map__lookup_elem(p->skel->maps.sampler_tids, &key, sizeof(key), &old, sizeof(old),
+				  0))
 		return 0;
-	err = bpf_map__update_elem(p->skel->maps.sampler_tids, &key, sizeof(key), &val,
-				   sizeof(val), BPF_ANY);
+	err = bpf_map__update_elem(p->skel->maps.sampler_tids, &key, sizeof(key), &val, sizeof(val),
+				   BPF_ANY);
 	if (err)
 		return err;
 	__atomic_add_fetch(&p->skel->bss->nr_sampler_tids, 1, __ATOMIC_RELEASE);
@@ -608,9 +607,10 @@ int probes_attach(struct js_probes *p)
 		p->run_stats = p->stats_fd >= 0;
 		if (!p->run_stats)
 			js_warn("--probe-cost: the kernel's BPF run-time statistics are "
-				"unavailable (%s)", strerror(errno));
+				"unavailable (%s)",
+				strerror(errno));
 	}
-	if (!p->run_stats)      /* switched on by someone else: the counts are there anyway */
+	if (!p->run_stats) /* switched on by someone else: the counts are there anyway */
 		p->run_stats = bpf_stats_on();
 	t0 = js_mono_ns();
 	for (i = 0; i < p->nprogs; i++) {
@@ -764,7 +764,7 @@ void probes_detach(struct js_probes *p)
 	if (!p || !p->attached)
 		return;
 	t0 = js_mono_ns();
-	for (i = p->nprogs; i-- > 0;) {         /* entries first */
+	for (i = p->nprogs; i-- > 0;) { /* entries first */
 		size_t k = p->order[i];
 
 		if (!p->links[k])
@@ -776,7 +776,7 @@ void probes_detach(struct js_probes *p)
 	p->detach_ns = js_mono_ns() - t0;
 	p->attached = false;
 	queue_open(p);
-	if (p->stats_fd >= 0) {         /* the run counters survive; stop paying for them */
+	if (p->stats_fd >= 0) { /* the run counters survive; stop paying for them */
 		close(p->stats_fd);
 		p->stats_fd = -1;
 	}
@@ -822,7 +822,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 
 	if (size < JS_EVENT_UNNAMED_SIZE)
 		return 0;
-	if (size < sizeof(struct js_event)) {	/* sent without its name (js_events.h) */
+	if (size < sizeof(struct js_event)) { /* sent without its name (js_events.h) */
 		memcpy(&unnamed, data, JS_EVENT_UNNAMED_SIZE);
 		memset(unnamed.name, 0, sizeof(unnamed.name));
 		data = &unnamed;
@@ -831,7 +831,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 		p->consumed_by_kind[((const struct js_event *)data)->kind]++;
 	err = deliver(p, data);
 	if (!err && ++p->batch >= p->batch_max) {
-		p->batch_full = true;   /* this record is consumed; stop here */
+		p->batch_full = true; /* this record is consumed; stop here */
 		return -ECANCELED;
 	}
 	return err;
@@ -840,8 +840,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 /* probes_consume - deliver the buffered events to cb (never blocks, never polls, at most a
  * ring's worth per call); returns the number delivered, or a negative errno / negative cb
  * return (which stops delivery) */
-int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev),
-		   void *ctx)
+int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev), void *ctx)
 {
 	uint64_t before;
 	int err;
@@ -855,7 +854,8 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	 * records arrive, so a callback slower than the producers would never return */
 	p->batch = 0;
 	p->batch_max = (p->ringbuf_bytes + bpf_map__max_entries(p->skel->maps.remote_events)) /
-		       (JS_EVENT_UNNAMED_SIZE + 8) + 1;	/* the smallest record, its header */
+			       (JS_EVENT_UNNAMED_SIZE + 8) +
+		       1; /* the smallest record, its header */
 	p->batch_full = false;
 	err = ring_buffer__consume(p->rb);
 	if (err < 0 && !p->batch_full)
@@ -933,7 +933,7 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->consumed = p->consumed;
 	st->sched_mismatch = __atomic_load_n(&bss->sched_mismatch, __ATOMIC_RELAXED);
 	st->stack_overflow = stack_overflow(p);
-	prog_run_stats(p);      /* ids always; run counters are 0 unless bpf_stats was on */
+	prog_run_stats(p); /* ids always; run counters are 0 unless bpf_stats was on */
 	for (i = 0; i < p->nprogs; i++)
 		if (p->progs[i].state == PROBES_PROG_ACTIVE ||
 		    p->progs[i].state == PROBES_PROG_DETACHED)

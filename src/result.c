@@ -19,9 +19,8 @@
 const uint64_t js_burst_sizes_ns[JS_BURST_SIZES] = { 10000, 100000, 1000000, 10000000 };
 
 const struct js_pct js_pcts[] = {
-	{ 50.0, "p50_ns", "p50" },       { 90.0, "p90_ns", "p90" },
-	{ 99.0, "p99_ns", "p99" },       { 99.9, "p999_ns", "p99.9" },
-	{ 99.99, "p9999_ns", "p99.99" },
+	{ 50.0, "p50_ns", "p50" },    { 90.0, "p90_ns", "p90" },       { 99.0, "p99_ns", "p99" },
+	{ 99.9, "p999_ns", "p99.9" }, { 99.99, "p9999_ns", "p99.99" },
 };
 const size_t js_npcts = ARRAY_SIZE(js_pcts);
 
@@ -32,7 +31,9 @@ static const char *const source_names[JS_SRC_MAX] = {
 };
 
 const char *const js_result_array[JS_SRC_MAX] = {
-	[JS_SRC_SAMPLER] = "cpus", [JS_SRC_THREAD] = "threads", [JS_SRC_MARK] = "marks",
+	[JS_SRC_SAMPLER] = "cpus",
+	[JS_SRC_THREAD] = "threads",
+	[JS_SRC_MARK] = "marks",
 };
 
 const char *js_source_name(enum js_source s)
@@ -245,8 +246,8 @@ void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
 	r->iterations = e->iterations;
 	r->dropped = e->dropped;
 	if (r->iterations)
-		r->loop_ns_mean = (double)(r->end_ns - r->start_ns - r->lost_ns) /
-				  (double)r->iterations;
+		r->loop_ns_mean =
+			(double)(r->end_ns - r->start_ns - r->lost_ns) / (double)r->iterations;
 	intervals_finish(&r->intervals, r->end_ns);
 	entry_finish(&r->entry);
 	for (size_t a = 0; a < r->narrivals; a++) {
@@ -271,7 +272,7 @@ static int cmp_dur_desc(const void *a, const void *b)
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out)
 {
 	if (!r->top.n)
-		return 0;	/* -n 0: v (and out) may be NULL */
+		return 0; /* -n 0: v (and out) may be NULL */
 	memcpy(out, r->top.v, r->top.n * sizeof(*out));
 	qsort(out, r->top.n, sizeof(*out), cmp_dur_desc);
 	return (unsigned)r->top.n;

@@ -67,7 +67,7 @@ static __attribute__((always_inline)) inline uint64_t read_tsc(bool lfence)
  * 4096 iterations and after each gap).
  */
 static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64_t until,
-							bool lfence, bool record)
+						       bool lfence, bool record)
 {
 	const volatile int *stop = s->cfg.stop;
 	const uint64_t thr = s->cfg.threshold_cycles;
@@ -94,7 +94,7 @@ static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64
 static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
 {
 	if (record && s->cfg.hook != SAMPLER_HOOK_NONE) {
-		sampler_hook_spin(s, until);	/* test only: sampler_hook.c */
+		sampler_hook_spin(s, until); /* test only: sampler_hook.c */
 		return;
 	}
 	if (s->cfg.lfence) {
@@ -201,7 +201,7 @@ static int setup(struct sampler *s)
 	CPU_SET(s->cfg.cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return fail(s, errno, "pinning the sampler");
-	sched_yield();	/* be sure we run there before allocating */
+	sched_yield(); /* be sure we run there before allocating */
 	if (sched_getcpu() != s->cfg.cpu)
 		return fail(s, EINVAL, "sampler did not migrate");
 	if (s->cfg.policy != SCHED_OTHER) {
@@ -231,8 +231,8 @@ static int setup(struct sampler *s)
 		if (err)
 			return fail(s, -err, what);
 	}
-	memset(s->ring.slots, 0, bytes);	/* pre-fault */
-	mlock(s->ring.slots, bytes);	/* mlockall(MCL_FUTURE) covers it too; best effort */
+	memset(s->ring.slots, 0, bytes); /* pre-fault */
+	mlock(s->ring.slots, bytes);	 /* mlockall(MCL_FUTURE) covers it too; best effort */
 	s->ring.mask = s->cfg.ring_entries - 1;
 	return 0;
 }
@@ -251,7 +251,7 @@ static void *sampler_main(void *arg)
 	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
 	while (!*s->cfg.go && !*s->cfg.stop)
 		__builtin_ia32_pause();
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* cfg.threshold_cycles set before go */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE); /* cfg.threshold_cycles set before go */
 	if (*s->cfg.stop) {
 		s->start_tsc = s->end_tsc = js_rdtscp();
 		__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
@@ -262,7 +262,8 @@ static void *sampler_main(void *arg)
 	if (s->cfg.warmup_cycles)
 		spin_dispatch(s, t0 + s->cfg.warmup_cycles, false);
 	s->start_tsc = read_tsc(s->cfg.lfence);
-	spin_dispatch(s, s->cfg.duration_cycles ? s->start_tsc + s->cfg.duration_cycles : UINT64_MAX,
+	spin_dispatch(s,
+		      s->cfg.duration_cycles ? s->start_tsc + s->cfg.duration_cycles : UINT64_MAX,
 		      true);
 	s->end_tsc = read_tsc(s->cfg.lfence);
 	__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
@@ -363,16 +364,17 @@ int sampler_parse_priority(const char *str, int *policy, int *priority)
 /* sampler_priority_str - "f:95": a policy and priority as -P spells them */
 const char *sampler_priority_str(char *buf, size_t len, int policy, int priority)
 {
-	snprintf(buf, len, "%c:%d", policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ?
-		 policies[policy].letter : '?', priority);
+	snprintf(buf, len, "%c:%d",
+		 policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].letter :
+									'?',
+		 priority);
 	return buf;
 }
 
 /* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
 const char *sampler_policy_name(int policy)
 {
-	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].name :
-									NULL;
+	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].name : NULL;
 }
 
 /* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */

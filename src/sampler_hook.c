@@ -16,7 +16,8 @@
 #include "js_util.h"
 
 static const char *const hook_names[] = {
-	[SAMPLER_HOOK_FAULT] = "fault", [SAMPLER_HOOK_THP] = "thp",
+	[SAMPLER_HOOK_FAULT] = "fault",
+	[SAMPLER_HOOK_THP] = "thp",
 };
 
 /* sampler_hook_name - "fault", "thp" (--test-hook) for enum sampler_hook; NULL for none */
@@ -108,7 +109,7 @@ int sampler_smaps_huge_kb(const char *smaps, uint64_t addr, uint64_t *kb)
 		nl = strchr(line, '\n');
 		if (smaps_vma_range(line, &lo, &hi)) {
 			if (inside)
-				break;		/* the VMA ended without the field */
+				break; /* the VMA ended without the field */
 			inside = addr >= lo && addr < hi;
 		} else if (inside && !strncmp(line, "AnonHugePages:", 14)) {
 			*kb = strtoull(line + 14, NULL, 10);
@@ -154,7 +155,7 @@ int sampler_hook_arm(struct sampler *s, uint64_t *huge_kb)
 		goto out;
 	sampler_hook_huge_kb(s, huge_kb);
 	err = madvise(s->hook_mem, SAMPLER_HOOK_BYTES, MADV_HUGEPAGE) ? -errno : 0;
-	s->hook_armed = true;	/* once, even on failure */
+	s->hook_armed = true; /* once, even on failure */
 out:
 	return err;
 }

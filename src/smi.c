@@ -14,7 +14,7 @@
 #include "js_smi.h"
 #include "js_sysfs.h"
 
-#define MSR_PMU_DIR   "/sys/bus/event_source/devices/msr"
+#define MSR_PMU_DIR "/sys/bus/event_source/devices/msr"
 #define MSR_SMI_COUNT 0x34
 
 /* smi_parse_event - parse a PMU event string ("event=0x04") into a perf config */

@@ -34,7 +34,7 @@ int spike_ring_init(struct spike_ring *r, size_t cap)
 	r->v = malloc((cap ? cap : 1) * sizeof(*r->v));
 	if (!r->v)
 		return -ENOMEM;
-	memset(r->v, 0, (cap ? cap : 1) * sizeof(*r->v));   /* resident now, not mid-run */
+	memset(r->v, 0, (cap ? cap : 1) * sizeof(*r->v)); /* resident now, not mid-run */
 	r->cap = cap;
 	return 0;
 }
@@ -66,8 +66,7 @@ static int by_start(const void *pa, const void *pb)
 	return a->end_ns < b->end_ns ? -1 : a->end_ns > b->end_ns;
 }
 
-size_t spike_ring_window(const struct spike_ring *r, uint64_t lo, uint64_t hi,
-			 struct js_event *out)
+size_t spike_ring_window(const struct spike_ring *r, uint64_t lo, uint64_t hi, struct js_event *out)
 {
 	size_t k = 0, first;
 

@@ -8,7 +8,7 @@
 
 #define CF_EPS 1e-15
 #define CF_TINY 1e-300
-#define CF_ITERS 1000000        /* converges in about sqrt(min(a, b)) steps */
+#define CF_ITERS 1000000 /* converges in about sqrt(min(a, b)) steps */
 
 static double not_tiny(double v)
 {

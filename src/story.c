@@ -57,22 +57,32 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 	if (js_detail_folded(d))
 		return label_folded(buf, len, cause, d);
 	switch (cause) {
-	case JS_CAUSE_IDLE: return snprintf(buf, len, "sampler off CPU, CPU idle");
-	case JS_CAUSE_IRQ: return snprintf(buf, len, "IRQ %s", d);
+	case JS_CAUSE_IDLE:
+		return snprintf(buf, len, "sampler off CPU, CPU idle");
+	case JS_CAUSE_IRQ:
+		return snprintf(buf, len, "IRQ %s", d);
 	case JS_CAUSE_TIMER:
 		if (!strcmp(d, js_ev_id_name(JS_EV_VECTOR, JS_VEC_LOCAL_TIMER)))
 			return snprintf(buf, len, "local timer IRQ");
 		return snprintf(buf, len, "%s timer", d);
-	case JS_CAUSE_IPI: return snprintf(buf, len, "IPI %s", d);
-	case JS_CAUSE_VECTOR: return snprintf(buf, len, "%s vector", d);
-	case JS_CAUSE_SOFTIRQ: return snprintf(buf, len, "%s softirq", d);
+	case JS_CAUSE_IPI:
+		return snprintf(buf, len, "IPI %s", d);
+	case JS_CAUSE_VECTOR:
+		return snprintf(buf, len, "%s vector", d);
+	case JS_CAUSE_SOFTIRQ:
+		return snprintf(buf, len, "%s softirq", d);
 	case JS_CAUSE_NMI:
 		return snprintf(buf, len, "NMI%s", !strncmp(d, "nmi", 3) ? d + 3 : d);
-	case JS_CAUSE_WORK: return snprintf(buf, len, "work %s", d);
-	case JS_CAUSE_TLB: return snprintf(buf, len, "TLB flush %s", d);
-	case JS_CAUSE_STEAL: return snprintf(buf, len, "hypervisor steal");
-	case JS_CAUSE_SMI: return snprintf(buf, len, "SMI");
-	case JS_CAUSE_UNEXPLAINED: return snprintf(buf, len, "%s", js_cause_name(cause));
+	case JS_CAUSE_WORK:
+		return snprintf(buf, len, "work %s", d);
+	case JS_CAUSE_TLB:
+		return snprintf(buf, len, "TLB flush %s", d);
+	case JS_CAUSE_STEAL:
+		return snprintf(buf, len, "hypervisor steal");
+	case JS_CAUSE_SMI:
+		return snprintf(buf, len, "SMI");
+	case JS_CAUSE_UNEXPLAINED:
+		return snprintf(buf, len, "%s", js_cause_name(cause));
 	default: /* task, hrtimer, fault, thp, mm: the detail says it all */
 		return snprintf(buf, len, "%s", d);
 	}
@@ -196,7 +206,7 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 	sb_printf(&b, "%s at %s: ", fmt_ns(d, r->gap.dur_ns), fmt_ns(t, at));
 	prim = primary_index(a);
 	if (prim < 0 && a->nparts)
-		prim = 0;       /* primary not among the parts (hand-made attr): largest first */
+		prim = 0; /* primary not among the parts (hand-made attr): largest first */
 	if (prim >= 0) {
 		event_terms(&b, a, prim);
 		tail_terms(&b, a, false);
@@ -249,10 +259,12 @@ int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint6
 	a = &r->attr;
 	dur = r->gap.dur_ns;
 	at = r->gap.start_ns > run_start_ns ? r->gap.start_ns - run_start_ns : 0;
-	sb_printf(&b, "%sgap of %s at t+%" PRIu64 ".%09" PRIu64 " s on CPU %u: primary %s%s%s, "
-		  "%u events, covered %s (%.1f %%)\n", ind, fmt_ns(d, dur), at / 1000000000u,
-		  at % 1000000000u, r->gap.cpu, js_cause_name(a->primary), a->detail[0] ? " " : "",
-		  a->detail, a->nevents, fmt_ns(c, a->covered_ns), pct(a->covered_ns, dur));
+	sb_printf(&b,
+		  "%sgap of %s at t+%" PRIu64 ".%09" PRIu64 " s on CPU %u: primary %s%s%s, "
+		  "%u events, covered %s (%.1f %%)\n",
+		  ind, fmt_ns(d, dur), at / 1000000000u, at % 1000000000u, r->gap.cpu,
+		  js_cause_name(a->primary), a->detail[0] ? " " : "", a->detail, a->nevents,
+		  fmt_ns(c, a->covered_ns), pct(a->covered_ns, dur));
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		const struct js_part *p = &a->parts[i];
 		char src[JS_DETAIL_LEN + 16];

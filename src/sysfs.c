@@ -152,7 +152,7 @@ static int read_fd_all(int fd, char **data, size_t *len)
 		}
 		used += n;
 		if (used < cap - 1)
-			break;	/* read_full stops short only at EOF */
+			break; /* read_full stops short only at EOF */
 	}
 	buf[used] = '\0';
 	*data = buf;
@@ -208,7 +208,7 @@ int sysfs_read_gz(const char *path, char **data, size_t *len)
 		}
 		n = gzread(gz, buf + used, (unsigned)(cap - used - 1));
 		if (n < 0) {
-			ret = -EINVAL;	/* not gzip, or corrupt */
+			ret = -EINVAL; /* not gzip, or corrupt */
 			goto out;
 		}
 		if (n == 0)
@@ -389,7 +389,7 @@ static int name_cmp(const void *a, const void *b)
 	bool dx = all_digits(x), dy = all_digits(y);
 
 	if (dx != dy)
-		return dx ? -1 : 1;	/* numbers first */
+		return dx ? -1 : 1; /* numbers first */
 	if (dx) {
 		size_t lx = strlen(x), ly = strlen(y);
 

@@ -20,12 +20,12 @@
 #include "js_tasks.h"
 #include "js_util.h"
 
-#define OVER_MAX 4096                   /* threads beyond the cap told apart (their count) */
+#define OVER_MAX 4096 /* threads beyond the cap told apart (their count) */
 
 struct thr {
 	uint32_t tid;
 	int res;
-	uint64_t lost_on[64];           /* its gap time per CPU: its result's CPU */
+	uint64_t lost_on[64]; /* its gap time per CPU: its result's CPU */
 };
 
 struct threads_src {
@@ -34,11 +34,11 @@ struct threads_src {
 	struct js_follow_info *info;
 	struct thr v[JS_THREADS_MAX];
 	size_t n;
-	int other;                      /* the result "(other threads)", -1 until needed */
-	uint32_t over[OVER_MAX];        /* the threads in it */
+	int other;		 /* the result "(other threads)", -1 until needed */
+	uint32_t over[OVER_MAX]; /* the threads in it */
 	size_t nover;
-	size_t alive;                   /* --tid: the threads named still alive */
-	bool gone;                      /* the process (every thread named) exited */
+	size_t alive; /* --tid: the threads named still alive */
+	bool gone;    /* the process (every thread named) exited */
 };
 
 /* stats_of - the programs' counts of a thread into its result's figures */
@@ -156,7 +156,7 @@ static void counts(struct threads_src *ts, uint32_t tid, const char *comm,
 		return;
 	}
 	if (r->ts.exited)
-		return;         /* its final counts are in */
+		return; /* its final counts are in */
 	stats_of(&r->ts, c);
 	r->ts.exited = exited;
 	r->ts.exit_ns = exit_ns;
@@ -168,10 +168,15 @@ static void on_gap(struct threads_src *ts, const struct js_follow_rec *rec)
 	int res;
 	struct thr *t = thread_of(ts, rec->tid, rec->comm, &res);
 	struct js_gap g = {
-		.start_ns = rec->start_ns, .dur_ns = rec->end_ns - rec->start_ns, .cpu = rec->cpu,
-		.source = JS_SRC_THREAD, .kind = (uint8_t)rec->kind, .id = rec->tid,
+		.start_ns = rec->start_ns,
+		.dur_ns = rec->end_ns - rec->start_ns,
+		.cpu = rec->cpu,
+		.source = JS_SRC_THREAD,
+		.kind = (uint8_t)rec->kind,
+		.id = rec->tid,
 		.cpu_in = rec->cpu_in != rec->cpu && rec->cpu_in < 0xffff ?
-			  (uint16_t)(rec->cpu_in + 1) : 0,
+				  (uint16_t)(rec->cpu_in + 1) :
+				  0,
 	};
 	char label[JS_LABEL_LEN];
 
@@ -305,12 +310,12 @@ static void existing(struct threads_src *ts, const struct js_params *p)
 	int tgid;
 
 	n = p->follow_pid ? process_threads(p->follow_pid, tids, JS_THREADS_MAX) :
-	    (int)p->nfollow_tids;
+			    (int)p->nfollow_tids;
 	for (int i = 0; i < n && i < JS_THREADS_MAX; i++) {
 		int tid = p->follow_pid ? tids[i] : p->follow_tids[i];
 
 		if (task_status(tid, &tgid, comm, sizeof(comm)))
-			continue;       /* gone meanwhile: its exit is not ours to see */
+			continue; /* gone meanwhile: its exit is not ours to see */
 		thread_of(ts, (uint32_t)tid, comm, &res);
 	}
 }
@@ -319,7 +324,9 @@ int threads_source_open(struct gap_source *s, struct js_pipe *pl)
 {
 	const struct js_params *p = pipe_params(pl);
 	struct follow_opts o = {
-		.pid = p->follow_pid, .tids = p->follow_tids, .ntids = p->nfollow_tids,
+		.pid = p->follow_pid,
+		.tids = p->follow_tids,
+		.ntids = p->nfollow_tids,
 		.threshold_ns = p->cfg.threshold_ns,
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
@@ -346,8 +353,11 @@ int threads_source_open(struct gap_source *s, struct js_pipe *pl)
 	task_status(p->follow_pid ? p->follow_pid : p->follow_tids[0], &tgid, f->comm,
 		    sizeof(f->comm));
 	existing(ts, p);
-	*s = (struct gap_source){ .name = "threads", .ctx = ts, .start = threads_start,
-				  .poll = threads_poll, .stop = threads_stop,
+	*s = (struct gap_source){ .name = "threads",
+				  .ctx = ts,
+				  .start = threads_start,
+				  .poll = threads_poll,
+				  .stop = threads_stop,
 				  .destroy = threads_destroy };
 	return 0;
 }

@@ -18,7 +18,7 @@ uint64_t thr_auto_candidate(uint64_t floor, unsigned k)
 		return UINT64_MAX;
 	v <<= k / 2;
 	if (k % 2)
-		v = v * 181 / 128;	/* sqrt(2) within 0.03 % */
+		v = v * 181 / 128; /* sqrt(2) within 0.03 % */
 	return v ? v : 1;
 }
 
@@ -32,8 +32,8 @@ double thr_auto_max_rate(size_t ncpus, size_t ring_entries, uint64_t drain_ns)
 }
 
 /* thr_auto_choose - the first candidate within max_rate, else the last (js_threshold.h) */
-uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t n,
-			 double trial_s, double max_rate, struct js_thr_auto *a)
+uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t n, double trial_s,
+			 double max_rate, struct js_thr_auto *a)
 {
 	size_t k = 0;
 
@@ -50,10 +50,12 @@ uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t
 	if (k)
 		snprintf(a->raised_because, sizeof(a->raised_because),
 			 "%.0f gaps/s above %" PRIu64 " ns%s: housekeeping drains at most "
-			 "%.0f/s per CPU (%d %% of a core at %d ns per gap)", a->rate_at_floor,
-			 cand_ns[0], a->rate_at_chosen > max_rate ?
-			 ", still too many at the largest candidate" : "", max_rate,
-			 JS_HK_SHARE_PCT, JS_HK_GAP_NS);
+			 "%.0f/s per CPU (%d %% of a core at %d ns per gap)",
+			 a->rate_at_floor, cand_ns[0],
+			 a->rate_at_chosen > max_rate ?
+				 ", still too many at the largest candidate" :
+				 "",
+			 max_rate, JS_HK_SHARE_PCT, JS_HK_GAP_NS);
 	return a->chosen_ns;
 }
 

@@ -6,7 +6,7 @@
 
 #include "js_topn.h"
 
-#define TOPN_GROW_FIRST 256       /* topn_push's first room when it starts with none */
+#define TOPN_GROW_FIRST 256 /* topn_push's first room when it starts with none */
 
 int topn_init(struct js_topn *t, size_t cap, size_t size, topn_less_fn less)
 {

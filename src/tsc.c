@@ -17,7 +17,8 @@
 #include "js_util.h"
 
 static const char *const read_names[] = {
-	[TSC_READ_RDTSCP] = "rdtscp", [TSC_READ_LFENCE_RDTSC] = "lfence;rdtsc",
+	[TSC_READ_RDTSCP] = "rdtscp",
+	[TSC_READ_LFENCE_RDTSC] = "lfence;rdtsc",
 };
 
 /* tsc_read_name - "rdtscp", "lfence;rdtsc"; NULL if unknown */

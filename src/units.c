@@ -19,25 +19,30 @@ struct unit {
 struct kind {
 	const struct unit *units;
 	size_t n;
-	const char *list;       /* the units named in messages */
+	const char *list; /* the units named in messages */
 };
 
 static const struct unit time_units[] = {
-	{ "ns", JS_NS }, { "us", JS_US }, { "\xc2\xb5s", JS_US }, { "\xce\xbcs", JS_US },
-	{ "ms", JS_MS }, { "s", JS_SEC }, { "m", JS_MINUTE }, { "h", JS_HOUR }, { "d", JS_DAY },
+	{ "ns", JS_NS },	{ "us", JS_US },  { "\xc2\xb5s", JS_US },
+	{ "\xce\xbcs", JS_US }, { "ms", JS_MS },  { "s", JS_SEC },
+	{ "m", JS_MINUTE },	{ "h", JS_HOUR }, { "d", JS_DAY },
 };
 
 static const struct unit size_units[] = {
-	{ "B", 1 }, { "KiB", JS_KIB }, { "K", JS_KIB }, { "MiB", JS_MIB }, { "M", JS_MIB },
-	{ "GiB", JS_GIB }, { "G", JS_GIB }, { "TiB", JS_TIB }, { "T", JS_TIB },
+	{ "B", 1 },	   { "KiB", JS_KIB }, { "K", JS_KIB },	 { "MiB", JS_MIB }, { "M", JS_MIB },
+	{ "GiB", JS_GIB }, { "G", JS_GIB },   { "TiB", JS_TIB }, { "T", JS_TIB },
 };
 
 static const struct kind time_kind = {
-	time_units, ARRAY_SIZE(time_units), "ns, us, ms, s, m, h or d",
+	time_units,
+	ARRAY_SIZE(time_units),
+	"ns, us, ms, s, m, h or d",
 };
 
 static const struct kind size_kind = {
-	size_units, ARRAY_SIZE(size_units), "B, KiB, MiB, GiB or TiB",
+	size_units,
+	ARRAY_SIZE(size_units),
+	"B, KiB, MiB, GiB or TiB",
 };
 
 /* unit_name - the name messages use for mult (NULL if no unit has it) */
@@ -68,8 +73,8 @@ static int bad(const struct kind *k, const struct js_unit_spec *spec, char *err,
 	const char *bare = spec->bare ? unit_name(k, spec->bare) : NULL;
 
 	return js_errf(err, errlen, "%s (a number and a unit: %s%s%s%s%s)", reason, k->list,
-		       bare ? "; a bare number is " : "", bare ? bare : "",
-		       spec->note ? "; " : "", spec->note ? spec->note : "");
+		       bare ? "; a bare number is " : "", bare ? bare : "", spec->note ? "; " : "",
+		       spec->note ? spec->note : "");
 }
 
 /* out_of_range - "out of range: at most 1h" and the like; returns -ERANGE */
@@ -90,10 +95,10 @@ static bool is_digit(char c)
 /* a decimal number: whole + frac / scale */
 struct number {
 	u128 whole, frac, scale;
-	bool digits;            /* at least one */
-	bool nonzero;           /* a non-zero digit */
-	bool big;               /* whole part past 2^64 */
-	bool precise;           /* a non-zero digit past JS_UNITS_DECIMALS decimals */
+	bool digits;  /* at least one */
+	bool nonzero; /* a non-zero digit */
+	bool big;     /* whole part past 2^64 */
+	bool precise; /* a non-zero digit past JS_UNITS_DECIMALS decimals */
 };
 
 /* scan_number - digits with at most one '.' at p into *n; returns what follows */
@@ -107,7 +112,7 @@ static const char *scan_number(const char *p, struct number *n)
 		n->digits = true;
 		n->nonzero |= *p != '0';
 		if (n->whole >> 64)
-			n->big = true;	/* keep reading: the unit may be wrong too */
+			n->big = true; /* keep reading: the unit may be wrong too */
 		else
 			n->whole = n->whole * 10 + (unsigned)(*p - '0');
 	}
@@ -116,7 +121,7 @@ static const char *scan_number(const char *p, struct number *n)
 	for (p++; is_digit(*p); p++) {
 		n->digits = true;
 		if (*p == '0') {
-			zeros++;	/* counts only if a non-zero digit follows */
+			zeros++; /* counts only if a non-zero digit follows */
 			continue;
 		}
 		n->nonzero = true;
@@ -167,7 +172,7 @@ static int parse(const char *s, const struct kind *k, const struct js_unit_spec 
 		snprintf(why, sizeof(why), "unknown unit '%.24s'", p);
 		for (char *c = why; *c; c++)
 			if ((unsigned char)*c < ' ' || *c == 0x7f)
-				*c = '?';	/* the message stays one line */
+				*c = '?'; /* the message stays one line */
 		return bad(k, spec, err, errlen, why);
 	}
 	if (n.precise) {

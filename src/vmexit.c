@@ -56,7 +56,7 @@ void vmexit_measure(struct js_vmexit *out)
 	memset(out, 0, sizeof(*out));
 	if (!vmexit_guest())
 		return;
-	__cpuid(0, a, b, cx, d);        /* the first exit may take a cold path */
+	__cpuid(0, a, b, cx, d); /* the first exit may take a cold path */
 	end = js_rdtscp() + VMEXIT_BUDGET_CYCLES;
 	while (n < VMEXIT_SAMPLES) {
 		t0 = js_rdtscp();

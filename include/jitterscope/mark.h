@@ -46,10 +46,10 @@
 #define JS_MARK_LINE_MAX (2 * 20 + 2 + JS_MARK_LABEL_MAX + 1)
 
 struct js_marker {
-	int fd;                 /* -1: closed */
-	uint64_t slow_ns;       /* js_mark_slow(): an iteration this long or longer is marked */
-	uint64_t written;       /* marks written */
-	uint64_t dropped;       /* marks not written (a full FIFO, an error): see last_errno */
+	int fd;		  /* -1: closed */
+	uint64_t slow_ns; /* js_mark_slow(): an iteration this long or longer is marked */
+	uint64_t written; /* marks written */
+	uint64_t dropped; /* marks not written (a full FIFO, an error): see last_errno */
 	int last_errno;
 };
 

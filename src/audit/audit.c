@@ -10,14 +10,19 @@
 #include "js_util.h"
 
 static const char *const verdict_names[AUDIT_NVERDICTS] = {
-	[AUDIT_PASS] = "pass", [AUDIT_WARN] = "warn", [AUDIT_FAIL] = "fail", [AUDIT_SKIP] = "skip",
+	[AUDIT_PASS] = "pass",
+	[AUDIT_WARN] = "warn",
+	[AUDIT_FAIL] = "fail",
+	[AUDIT_SKIP] = "skip",
 };
 static const char *const severity_names[] = {
-	[SEV_INFO] = "info", [SEV_LOW] = "low", [SEV_MED] = "med", [SEV_HIGH] = "high",
-	[SEV_CRIT] = "crit",
+	[SEV_INFO] = "info", [SEV_LOW] = "low",	  [SEV_MED] = "med",
+	[SEV_HIGH] = "high", [SEV_CRIT] = "crit",
 };
 static const char *const row_kind_names[] = {
-	[AUDIT_ROW_IRQ] = "irq", [AUDIT_ROW_ARCH] = "arch", [AUDIT_ROW_SOFTIRQ] = "softirq",
+	[AUDIT_ROW_IRQ] = "irq",
+	[AUDIT_ROW_ARCH] = "arch",
+	[AUDIT_ROW_SOFTIRQ] = "softirq",
 };
 
 /* name_of - names[i], "?" when i is out of range */
@@ -63,8 +68,8 @@ int audit_row_kind_from_name(const char *name)
 }
 
 /* audit_add - a new check, verdict pass until set; never NULL (a->scratch when OOM) */
-struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu,
-			      enum audit_severity sev, const char *source)
+struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu, enum audit_severity sev,
+			      const char *source)
 {
 	struct audit_check *c;
 

@@ -9,7 +9,7 @@
 #define ISOL_DOMAIN 1
 #define ISOL_NOHZ 2
 #define ISOL_MANAGED_IRQ 4
-#define RCU_PATIENCE_MS 1000	/* what tuned's network-latency profile sets */
+#define RCU_PATIENCE_MS 1000 /* what tuned's network-latency profile sets */
 
 /* key_eq - kernel parameter names treat '-' and '_' alike */
 static bool key_eq(const char *a, size_t alen, const char *b)
@@ -72,7 +72,7 @@ bool audit_cmdline_get(const struct js_audit *a, const char *key, char *val, siz
 		if (!eq || !key_eq(b, eq - b, key))
 			continue;
 		copy_val(eq + 1, e, val, len);
-		found = true;	/* keep going: the last one wins */
+		found = true; /* keep going: the last one wins */
 	}
 	return found;
 }
@@ -169,7 +169,7 @@ static int parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, in
 		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
 
 		if (p[n] != ',')
-			break;	/* "N" as a CPU, or junk: let the list parser decide */
+			break; /* "N" as a CPU, or junk: let the list parser decide */
 		if (n == 4 && !strncmp(p, "nohz", 4))
 			*flags |= ISOL_NOHZ;
 		else if (n == 6 && !strncmp(p, "domain", 6))
@@ -215,14 +215,16 @@ static void check_isolcpus(struct js_audit *a, int last)
 		perr = parse_isolcpus(val, &cmd, &flags, last);
 	ret = isolated_sets(a, src, sizeof(src));
 	if (ret && has && !perr && (flags & ISOL_DOMAIN)) {
-		a->f.isolated = cmd;	/* no sysfs view: trust the command line */
+		a->f.isolated = cmd; /* no sysfs view: trust the command line */
 		ret = 0;
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i];
 		struct audit_check *c = audit_add(a, "isolcpus", cpu, SEV_HIGH, src);
 
-		audit_ck_exp(c, "CPU %d isolated from the scheduler (isolcpus= or an isolated cpuset)", cpu);
+		audit_ck_exp(c,
+			     "CPU %d isolated from the scheduler (isolcpus= or an isolated cpuset)",
+			     cpu);
 		if (ret && (!has || perr)) {
 			audit_ck_skip_err(c, "/sys/devices/system/cpu/isolated", ret);
 			if (has)
@@ -230,14 +232,17 @@ static void check_isolcpus(struct js_audit *a, int last)
 			continue;
 		}
 		a->cpu[i].isolated = cpuset_isset(&a->f.isolated, cpu);
-		audit_ck_obs(c, "%s (isolated: %s; %s%s)",
-			     a->cpu[i].isolated ? "isolated" : "not isolated",
-			     audit_fmt_set(&a->f.isolated, buf, sizeof(buf)),
-			     has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
+		audit_ck_obs(
+			c, "%s (isolated: %s; %s%s)",
+			a->cpu[i].isolated ? "isolated" : "not isolated",
+			audit_fmt_set(&a->f.isolated, buf, sizeof(buf)),
+			has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
 		if (!a->cpu[i].isolated) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
-				      cpu);
+			audit_ck_hint(
+				c,
+				"boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
+				cpu);
 		}
 	}
 }
@@ -257,21 +262,28 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 		return;
 	}
 	if (parse_isolcpus(val, &set, &flags, last)) {
-		audit_ck_skip(c, "isolcpus= value is not a valid CPU list", "fix isolcpus= on the command line");
+		audit_ck_skip(c, "isolcpus= value is not a valid CPU list",
+			      "fix isolcpus= on the command line");
 		audit_ck_obs_append(c, "isolcpus=%s", val);
 		return;
 	}
 	audit_ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & ISOL_DOMAIN ? " domain" : "",
-		     flags & ISOL_NOHZ ? " nohz" : "", flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
+		     flags & ISOL_NOHZ ? " nohz" : "",
+		     flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
 	if (!(flags & ISOL_MANAGED_IRQ)) {
 		/* conditional: only hardware with managed (multi-queue) IRQs is affected */
 		c->verdict = AUDIT_WARN;
-		audit_ck_hint(c, "add managed_irq: isolcpus=managed_irq,domain,<cpus> keeps managed IRQs away");
+		audit_ck_hint(
+			c,
+			"add managed_irq: isolcpus=managed_irq,domain,<cpus> keeps managed IRQs away");
 	}
 	if (!(flags & ISOL_DOMAIN)) {
-		audit_ck_obs_append(c, "no domain flag: the scheduler may still balance tasks onto these CPUs");
+		audit_ck_obs_append(
+			c, "no domain flag: the scheduler may still balance tasks onto these CPUs");
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,<cpus>");
+		audit_ck_hint(
+			c,
+			"isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,<cpus>");
 	}
 }
 
@@ -299,9 +311,13 @@ static void check_nohz_full(struct js_audit *a)
 			continue;
 		}
 		if (ret == -ENOENT) {
-			audit_ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)", path);
+			audit_ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)",
+				     path);
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=%d", cpu);
+			audit_ck_hint(
+				c,
+				"use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=%d",
+				cpu);
 			continue;
 		}
 		if (ret) {
@@ -309,12 +325,16 @@ static void check_nohz_full(struct js_audit *a)
 			continue;
 		}
 		a->cpu[i].nohz_full = cpuset_isset(&a->f.nohz_full, cpu);
-		audit_ck_obs(c, "%s (nohz_full: %s%s%s)", a->cpu[i].nohz_full ? "in nohz_full" :
-			     "not in nohz_full", audit_fmt_set(&a->f.nohz_full, buf, sizeof(buf)),
+		audit_ck_obs(c, "%s (nohz_full: %s%s%s)",
+			     a->cpu[i].nohz_full ? "in nohz_full" : "not in nohz_full",
+			     audit_fmt_set(&a->f.nohz_full, buf, sizeof(buf)),
 			     has ? "; cmdline nohz_full=" : "", has ? val : "");
 		if (!a->cpu[i].nohz_full) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "boot with nohz_full=%d (needs a reliable TSC and one runnable task)", cpu);
+			audit_ck_hint(
+				c,
+				"boot with nohz_full=%d (needs a reliable TSC and one runnable task)",
+				cpu);
 		}
 	}
 }
@@ -351,15 +371,18 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 	rcu_offloaded(a, ts, last, &bare, why, sizeof(why));
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i], bad = -1;
-		struct audit_check *c = audit_add(a, "rcu_nocbs", cpu, SEV_MED,
-						  "/proc/cmdline rcu_nocbs=, rcuo* kthreads' Cpus_allowed_list");
+		struct audit_check *c =
+			audit_add(a, "rcu_nocbs", cpu, SEV_MED,
+				  "/proc/cmdline rcu_nocbs=, rcuo* kthreads' Cpus_allowed_list");
 
 		audit_ck_exp(c, "CPU %d offloaded, no rcuo* kthread allowed on it", cpu);
 		a->cpu[i].rcu_nocb = cpuset_isset(&a->f.rcu_nocbs, cpu);
 		if (!a->cpu[i].rcu_nocb && (why[0] || a->f.nohz_full_err || a->f.cmdline_err)) {
-			audit_ck_skip(c, why[0] ? why :
-				      "cannot tell: the command line or nohz_full is unreadable",
-				      "fix the command line / nohz_full file");
+			audit_ck_skip(
+				c,
+				why[0] ? why :
+					 "cannot tell: the command line or nohz_full is unreadable",
+				"fix the command line / nohz_full file");
 			continue;
 		}
 		for (size_t k = 0; k < ts->n && bad < 0; k++)
@@ -374,13 +397,16 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 			audit_ck_deviate(c);
 			if (a->f.rcu_nocb_capable == 0)
 				audit_ck_obs_append(c, "kernel built without CONFIG_RCU_NOCB_CPU");
-			audit_ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu, cpu);
+			audit_ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu,
+				      cpu);
 		} else if (bad >= 0) {
 			audit_ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm,
 					    ts->t[bad].tid,
 					    audit_fmt_set(&ts->t[bad].allowed, buf, sizeof(buf)));
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "move the rcuo* kthreads to housekeeping CPUs (taskset -pc <cpus> <pid>)");
+			audit_ck_hint(
+				c,
+				"move the rcuo* kthreads to housekeeping CPUs (taskset -pc <cpus> <pid>)");
 		}
 	}
 }
@@ -436,7 +462,9 @@ static void check_console(struct js_audit *a)
 		audit_ck_obs_append(c, "quiet");
 	if (serial && !quiet) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "add quiet (or loglevel=3): serial printk runs with IRQs off on the printing CPU");
+		audit_ck_hint(
+			c,
+			"add quiet (or loglevel=3): serial printk runs with IRQs off on the printing CPU");
 	}
 }
 
@@ -470,8 +498,10 @@ static void check_rcu_patience(struct js_audit *a)
 		audit_ck_obs_append(c, "no measured CPU in nohz_full: no effect yet");
 	if (ms < RCU_PATIENCE_MS) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "boot with rcutree.nohz_full_patience_delay=%d: else RCU soon IPIs a nohz_full CPU that stays in the kernel",
-			      RCU_PATIENCE_MS);
+		audit_ck_hint(
+			c,
+			"boot with rcutree.nohz_full_patience_delay=%d: else RCU soon IPIs a nohz_full CPU that stays in the kernel",
+			RCU_PATIENCE_MS);
 	}
 }
 
@@ -491,14 +521,15 @@ void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 	check_flag(a, "rcu_nocb_poll", SEV_LOW, poll, 1,
 		   "boot with rcu_nocb_poll so offloaded CPUs need not wake the rcuog kthreads");
 	if (!strcmp(a->f.preempt, "rt")) {
-		struct audit_check *c = audit_add(a, "rcu.normal_after_boot", -1, SEV_LOW,
-						  "/proc/cmdline");
+		struct audit_check *c =
+			audit_add(a, "rcu.normal_after_boot", -1, SEV_LOW, "/proc/cmdline");
 
 		audit_ck_exp(c, "rcupdate.rcu_normal_after_boot=1");
 		audit_ck_obs(c, "PREEMPT_RT: normal grace periods after boot by default");
 	} else {
-		check_flag(a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
-			   "boot with rcupdate.rcu_normal_after_boot=1: expedited grace periods IPI every CPU");
+		check_flag(
+			a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
+			"boot with rcupdate.rcu_normal_after_boot=1: expedited grace periods IPI every CPU");
 	}
 	check_rcu_patience(a);
 	check_flag(a, "skew_tick", SEV_LOW, skew, 1,

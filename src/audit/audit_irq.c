@@ -59,7 +59,7 @@ static bool parse_row(const char *line, const int *colidx, int ncols, size_t ncp
 	for (int k = 0; k < ncols; k++) {
 		p += strspn(p, " \t");
 		if (!isdigit((unsigned char)*p))
-			return false;	/* ERR:/MIS: have one value, not one per CPU */
+			return false; /* ERR:/MIS: have one value, not one per CPU */
 		vals[k] = strtoull(p, &end, 10);
 		p = end;
 	}
@@ -165,7 +165,8 @@ static bool load_one_irq(struct audit_irq *q, int irq, const struct audit_row *r
 	memset(q, 0, sizeof(*q));
 	q->irq = irq;
 	if (sysfs_read_str(audit_spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), q->name,
-			   sizeof(q->name)) || !q->name[0]) {
+			   sizeof(q->name)) ||
+	    !q->name[0]) {
 		if (row)
 			snprintf(q->name, sizeof(q->name), "%s", row->name);
 	}
@@ -173,9 +174,9 @@ static bool load_one_irq(struct audit_irq *q, int irq, const struct audit_row *r
 		return false;
 	sysfs_read_cpulist(audit_spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list", irq),
 			   &q->requested);
-	q->has_effective = !sysfs_read_cpulist(audit_spath(p, sizeof(p),
-							   "/proc/irq/%d/effective_affinity_list", irq),
-					       &q->effective);
+	q->has_effective = !sysfs_read_cpulist(
+		audit_spath(p, sizeof(p), "/proc/irq/%d/effective_affinity_list", irq),
+		&q->effective);
 	if (!q->has_effective)
 		q->effective = q->requested;
 	return true;
@@ -262,14 +263,17 @@ static void check_default_affinity(struct js_audit *a)
 			continue;
 		}
 		a->cpu[i].in_default_irq_affinity = cpuset_isset(&a->f.default_irq_affinity, cpu);
-		audit_ck_obs(c, "default_smp_affinity %s%s%s", audit_fmt_set(&a->f.default_irq_affinity, buf,
-									     sizeof(buf)),
-			     has ? "; cmdline irqaffinity=" : "; no irqaffinity= on the command line",
+		audit_ck_obs(c, "default_smp_affinity %s%s%s",
+			     audit_fmt_set(&a->f.default_irq_affinity, buf, sizeof(buf)),
+			     has ? "; cmdline irqaffinity=" :
+				   "; no irqaffinity= on the command line",
 			     has ? cl : "");
 		if (a->cpu[i].in_default_irq_affinity) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "boot with irqaffinity=%s (new IRQs otherwise may land on CPU %d)",
-				      housekeeping(a, hk, sizeof(hk)), cpu);
+			audit_ck_hint(
+				c,
+				"boot with irqaffinity=%s (new IRQs otherwise may land on CPU %d)",
+				housekeeping(a, hk, sizeof(hk)), cpu);
 		}
 	}
 }
@@ -287,13 +291,16 @@ static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *
 	c = audit_add(a, id, cpu, q->count[i] ? SEV_HIGH : SEV_MED, p);
 	audit_ck_exp(c, "effective affinity without CPU %d", cpu);
 	audit_ck_obs(c, "%s: effective %s, requested %s, %llu interrupts on CPU %d so far", q->name,
-		     audit_fmt_set(&q->effective, e, sizeof(e)), audit_fmt_set(&q->requested, r, sizeof(r)),
-		     (unsigned long long)q->count[i], cpu);
+		     audit_fmt_set(&q->effective, e, sizeof(e)),
+		     audit_fmt_set(&q->requested, r, sizeof(r)), (unsigned long long)q->count[i],
+		     cpu);
 	if (!q->has_effective)
 		audit_ck_obs_append(c, "no effective_affinity_list: requested affinity shown");
 	audit_ck_deviate(c);
-	audit_ck_hint(c, "echo %s > /proc/irq/%d/smp_affinity_list (EIO: a managed IRQ, use isolcpus=managed_irq)",
-		      housekeeping(a, hk, sizeof(hk)), q->irq);
+	audit_ck_hint(
+		c,
+		"echo %s > /proc/irq/%d/smp_affinity_list (EIO: a managed IRQ, use isolcpus=managed_irq)",
+		housekeeping(a, hk, sizeof(hk)), q->irq);
 }
 
 static void check_irq_affinity(struct js_audit *a, int ret)
@@ -330,8 +337,10 @@ static void check_irq_affinity(struct js_audit *a, int ret)
 			audit_ck_obs(c, "%d of %zu device IRQs%s", a->cpu[i].nirqs, a->nirqs, list);
 		}
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "move them to housekeeping CPUs (see the irq.N lines), stop irqbalance or ban CPU %d",
-			      cpu);
+		audit_ck_hint(
+			c,
+			"move them to housekeeping CPUs (see the irq.N lines), stop irqbalance or ban CPU %d",
+			cpu);
 		for (size_t k = 0; k < a->nirqs; k++)
 			if (cpuset_isset(&a->irqs[k].effective, cpu))
 				check_irq_one(a, i, &a->irqs[k]);
@@ -363,8 +372,8 @@ static bool irqbalance_banned(struct js_cpuset *s, char *src, size_t len)
 				memmove(q, q + 1, strlen(q));
 			if (list ? !cpulist_parse_n(v, s, -1, false, NULL, 0) :
 				   !cpumask_parse(v, s, NULL, 0)) {
-				snprintf(src, len, "%s %.*s", files[f],
-					 (int)(strchr(l, '=') - l), l);
+				snprintf(src, len, "%s %.*s", files[f], (int)(strchr(l, '=') - l),
+					 l);
 				found = true;
 			}
 		}
@@ -400,17 +409,20 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 		}
 		audit_ck_obs(c, "running");
 		if (has_ban)
-			audit_ck_obs_append(c, "banned CPUs %s (%s)", audit_fmt_set(&banned, buf, sizeof(buf)),
-					    src);
+			audit_ck_obs_append(c, "banned CPUs %s (%s)",
+					    audit_fmt_set(&banned, buf, sizeof(buf)), src);
 		if (has_ban && cpuset_isset(&banned, cpu))
 			continue;
 		if (auto_ban) {
-			audit_ck_obs_append(c, "CPU %d isolated: irqbalance >= 1.8 skips it by itself", cpu);
+			audit_ck_obs_append(
+				c, "CPU %d isolated: irqbalance >= 1.8 skips it by itself", cpu);
 			continue;
 		}
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "systemctl stop irqbalance, or IRQBALANCE_BANNED_CPULIST=%d in /etc/default/irqbalance",
-			      cpu);
+		audit_ck_hint(
+			c,
+			"systemctl stop irqbalance, or IRQBALANCE_BANNED_CPULIST=%d in /etc/default/irqbalance",
+			cpu);
 	}
 }
 

@@ -209,9 +209,11 @@ static void check_preempt(struct js_audit *a)
 		audit_ck_src(c, "/proc/sys/kernel/version");
 	}
 	if (!p[0]) {
-		audit_ck_skip(c, dyn ? "PREEMPT_DYNAMIC kernel, model not readable" :
+		audit_ck_skip(
+			c,
+			dyn ? "PREEMPT_DYNAMIC kernel, model not readable" :
 			      "no preemption model found (no debugfs, config or uname -v hint)",
-			      "mount debugfs (/sys/kernel/debug/sched/preempt) or provide the config");
+			"mount debugfs (/sys/kernel/debug/sched/preempt) or provide the config");
 		return;
 	}
 	audit_ck_obs(c, "%s%s", p, dyn ? " (PREEMPT_DYNAMIC)" : "");
@@ -252,13 +254,13 @@ static void check_hypervisor(struct js_audit *a)
 	audit_ck_obs(c, "guest%s%s (cpuinfo flag \"hypervisor\")", type[0] ? " of " : "", type);
 	c->verdict = AUDIT_WARN;
 	audit_ck_hint(c, "steal time and host preemption show up as gaps no guest setting removes; "
-		      "pin vCPUs on the host");
+			 "pin vCPUs on the host");
 }
 
 static void check_nohz_config(struct js_audit *a)
 {
-	struct audit_check *c = audit_add(a, "kernel.nohz_full", -1, SEV_INFO,
-					  "/sys/devices/system/cpu/nohz_full");
+	struct audit_check *c =
+		audit_add(a, "kernel.nohz_full", -1, SEV_INFO, "/sys/devices/system/cpu/nohz_full");
 	char t = kconfig_tristate(a, "CONFIG_NO_HZ_FULL");
 
 	audit_ck_exp(c, "CONFIG_NO_HZ_FULL=y");
@@ -271,16 +273,19 @@ static void check_nohz_config(struct js_audit *a)
 	else if (t)
 		a->f.nohz_full_capable = t == 'y';
 	else
-		a->f.nohz_full_capable = 0;	/* the file exists iff CONFIG_NO_HZ_FULL */
+		a->f.nohz_full_capable = 0; /* the file exists iff CONFIG_NO_HZ_FULL */
 	a->f.rcu_nocb_capable = kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") ?
-				kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") == 'y' : -1;
+					kconfig_tristate(a, "CONFIG_RCU_NOCB_CPU") == 'y' :
+					-1;
 	if (a->f.nohz_full_capable) {
 		audit_ck_obs(c, "kernel supports nohz_full");
 		return;
 	}
-	audit_ck_obs(c, "kernel built without CONFIG_NO_HZ_FULL (no /sys/devices/system/cpu/nohz_full)");
+	audit_ck_obs(
+		c, "kernel built without CONFIG_NO_HZ_FULL (no /sys/devices/system/cpu/nohz_full)");
 	c->verdict = AUDIT_WARN;
-	audit_ck_hint(c, "the tick cannot be stopped on any CPU: use a kernel with CONFIG_NO_HZ_FULL=y");
+	audit_ck_hint(
+		c, "the tick cannot be stopped on any CPU: use a kernel with CONFIG_NO_HZ_FULL=y");
 }
 
 /* audit_facts_kernel - kernel facts: release, HZ, preemption, NO_HZ_FULL, hypervisor */
@@ -345,8 +350,9 @@ static void check_soft_watchdog(struct js_audit *a)
 		off = true;
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i];
-		struct audit_check *c = audit_add(a, "watchdog.soft", cpu, SEV_MED,
-						  "/proc/sys/kernel/{watchdog,soft_watchdog,watchdog_cpumask}");
+		struct audit_check *c =
+			audit_add(a, "watchdog.soft", cpu, SEV_MED,
+				  "/proc/sys/kernel/{watchdog,soft_watchdog,watchdog_cpumask}");
 
 		audit_ck_exp(c, "disabled, or CPU %d not in watchdog_cpumask", cpu);
 		if (off) {
@@ -354,15 +360,19 @@ static void check_soft_watchdog(struct js_audit *a)
 			continue;
 		}
 		if (rm || rw) {
-			audit_ck_skip_err(c, rm ? mpath : "/proc/sys/kernel/watchdog", rm ? rm : rw);
+			audit_ck_skip_err(c, rm ? mpath : "/proc/sys/kernel/watchdog",
+					  rm ? rm : rw);
 			continue;
 		}
 		a->cpu[i].in_watchdog = cpuset_isset(&a->f.watchdog_cpumask, cpu);
 		audit_ck_obs(c, "watchdog=%d soft_watchdog=%d watchdog_cpumask=%s", a->f.watchdog,
-			     a->f.soft_watchdog, audit_fmt_set(&a->f.watchdog_cpumask, buf, sizeof(buf)));
+			     a->f.soft_watchdog,
+			     audit_fmt_set(&a->f.watchdog_cpumask, buf, sizeof(buf)));
 		if (a->cpu[i].in_watchdog) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=<housekeeping CPUs>");
+			audit_ck_hint(
+				c,
+				"boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=<housekeeping CPUs>");
 		}
 	}
 }
@@ -388,18 +398,20 @@ static void check_rt_runtime(struct js_audit *a)
 	} else {
 		audit_ck_obs(c, "%lld", (long long)a->f.rt_runtime_us);
 		if (a->f.rt_period_us > 0)
-			audit_ck_obs_append(c, "a SCHED_FIFO task is forced off the CPU %lld us every %lld us",
-					    (long long)(a->f.rt_period_us - a->f.rt_runtime_us),
-					    (long long)a->f.rt_period_us);
+			audit_ck_obs_append(
+				c, "a SCHED_FIFO task is forced off the CPU %lld us every %lld us",
+				(long long)(a->f.rt_period_us - a->f.rt_runtime_us),
+				(long long)a->f.rt_period_us);
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
+		audit_ck_hint(
+			c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		audit_spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime",
 			    a->cpus[i]);
 		if (!sysfs_read_u64(p, &fs) && fs)
-			audit_ck_obs_append(c, "fair server on CPU %d: %llu ns per period", a->cpus[i],
-					    (unsigned long long)fs);
+			audit_ck_obs_append(c, "fair server on CPU %d: %llu ns per period",
+					    a->cpus[i], (unsigned long long)fs);
 	}
 }
 
@@ -410,13 +422,15 @@ static void check_mce(struct js_audit *a)
 		char p[96];
 		struct audit_check *c;
 
-		audit_spath(p, sizeof(p), "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce",
-			    cpu);
+		audit_spath(p, sizeof(p),
+			    "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce", cpu);
 		c = audit_add(a, "mce.ignore_ce", cpu, SEV_LOW, p);
 		audit_ck_exp(c, "1 (no periodic corrected-error polling)");
 		ret = sysfs_read_int(p, &v);
 		if (ret == -ENOENT) {
-			audit_ck_skip(c, "no machinecheck sysfs for this CPU (no MCE: common in VMs)", "");
+			audit_ck_skip(c,
+				      "no machinecheck sysfs for this CPU (no MCE: common in VMs)",
+				      "");
 			continue;
 		}
 		if (ret) {
@@ -446,7 +460,8 @@ static void check_mitigations(struct js_audit *a)
 		return;
 	}
 	for (size_t i = 0; i < d.n; i++) {
-		if (sysfs_read_str(audit_spath(p, sizeof(p), "%s/%s", dir, d.names[i]), v, sizeof(v)))
+		if (sysfs_read_str(audit_spath(p, sizeof(p), "%s/%s", dir, d.names[i]), v,
+				   sizeof(v)))
 			continue;
 		if (!strncmp(v, "Mitigation", 10)) {
 			nmit++;
@@ -459,9 +474,11 @@ static void check_mitigations(struct js_audit *a)
 	}
 	sysfs_dir_free(&d);
 	audit_cmdline_get(a, "mitigations", cl, sizeof(cl));
-	audit_ck_obs(c, "mitigations=%s; %d mitigated, %d vulnerable%s%s%s", cl[0] ? cl : "(default)",
-		     nmit, nvuln, nvuln ? " (" : "", vuln, nvuln ? ")" : "");
-	audit_ck_hint(c, "mitigations lengthen every kernel entry (IRQ, syscall); they add no events");
+	audit_ck_obs(c, "mitigations=%s; %d mitigated, %d vulnerable%s%s%s",
+		     cl[0] ? cl : "(default)", nmit, nvuln, nvuln ? " (" : "", vuln,
+		     nvuln ? ")" : "");
+	audit_ck_hint(c,
+		      "mitigations lengthen every kernel entry (IRQ, syscall); they add no events");
 }
 
 static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
@@ -484,7 +501,9 @@ static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
 	}
 	audit_ck_obs(c, "kauditd running");
 	audit_ck_deviate(c);
-	audit_ck_hint(c, "boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
+	audit_ck_hint(
+		c,
+		"boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
 }
 
 /* tuned_cores - isolated_cores= of a tuned variables file */
@@ -511,9 +530,13 @@ static void check_tuned(struct js_audit *a)
 {
 	const char *path = "/etc/tuned/active_profile";
 	struct audit_check *c = audit_add(a, "tuned", -1, SEV_INFO, path);
-	static const char *const good[] = { "realtime", "cpu-partitioning", "latency-performance",
-					    "network-latency", "realtime-virtual-guest",
-					    "realtime-virtual-host", "cpu-partitioning-powersave" };
+	static const char *const good[] = { "realtime",
+					    "cpu-partitioning",
+					    "latency-performance",
+					    "network-latency",
+					    "realtime-virtual-guest",
+					    "realtime-virtual-host",
+					    "cpu-partitioning-powersave" };
 	char prof[128];
 	struct js_cpuset cores;
 	bool latency = false;
@@ -521,9 +544,10 @@ static void check_tuned(struct js_audit *a)
 
 	audit_ck_exp(c, "a latency profile whose isolated_cores include the measured CPUs");
 	if (ret || !prof[0]) {
-		audit_ck_skip(c, ret == -ENOENT ? "tuned is not installed (no active profile)" :
-			      ret ? "cannot read the tuned profile" :
-			      "no active tuned profile (empty file)",
+		audit_ck_skip(c,
+			      ret == -ENOENT ? "tuned is not installed (no active profile)" :
+			      ret	     ? "cannot read the tuned profile" :
+					       "no active tuned profile (empty file)",
 			      "optional: tuned-adm profile cpu-partitioning");
 		return;
 	}
@@ -540,7 +564,9 @@ static void check_tuned(struct js_audit *a)
 			if (!cpuset_isset(&cores, a->cpus[i])) {
 				audit_ck_obs_append(c, "CPU %d not in isolated_cores", a->cpus[i]);
 				audit_ck_deviate(c);
-				audit_ck_hint(c, "add the measured CPUs to isolated_cores in /etc/tuned/*-variables.conf");
+				audit_ck_hint(
+					c,
+					"add the measured CPUs to isolated_cores in /etc/tuned/*-variables.conf");
 			}
 		}
 	}

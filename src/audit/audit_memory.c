@@ -55,10 +55,12 @@ static void check_thp_enabled(struct js_audit *a)
 		audit_ck_obs_append(c, "mTHP always for %s", sizes);
 	if (!strcmp(v, "always") || n) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "echo never > " THP "/enabled (or boot with transparent_hugepage=never)");
+		audit_ck_hint(c, "echo never > " THP
+				 "/enabled (or boot with transparent_hugepage=never)");
 	} else if (!strcmp(v, "madvise")) {
 		c->verdict = AUDIT_WARN;
-		audit_ck_hint(c, "fine unless the application madvise()s MADV_HUGEPAGE; never is safest");
+		audit_ck_hint(
+			c, "fine unless the application madvise()s MADV_HUGEPAGE; never is safest");
 	}
 }
 
@@ -83,7 +85,7 @@ static void check_thp_defrag(struct js_audit *a)
 		audit_ck_deviate(c);
 		audit_ck_hint(c, "echo madvise > " THP "/defrag");
 	} else if (strcmp(v, "never") && strcmp(v, "madvise")) {
-		c->verdict = AUDIT_WARN;	/* defer: background kcompactd, not in the fault */
+		c->verdict = AUDIT_WARN; /* defer: background kcompactd, not in the fault */
 		audit_ck_hint(c, "echo madvise > " THP "/defrag");
 	}
 }
@@ -108,7 +110,7 @@ static void check_khugepaged(struct js_audit *a)
 		return;
 	}
 	if (!strcmp(a->f.thp_enabled, "madvise"))
-		c->verdict = AUDIT_WARN;	/* collapses only MADV_HUGEPAGE regions */
+		c->verdict = AUDIT_WARN; /* collapses only MADV_HUGEPAGE regions */
 	else
 		audit_ck_deviate(c);
 	audit_ck_hint(c, "echo 0 > %s (khugepaged collapses cause TLB-shootdown IPIs)", path);
@@ -152,15 +154,17 @@ static int node_pages(int node, uint64_t *total, uint64_t *freep, char *buf, siz
 	for (size_t i = 0; i < d.n; i++) {
 		uint64_t nr = 0, fr = 0;
 
-		if (sysfs_read_u64(audit_spath(p, sizeof(p), "%s/%s/nr_hugepages", dir, d.names[i]), &nr))
+		if (sysfs_read_u64(audit_spath(p, sizeof(p), "%s/%s/nr_hugepages", dir, d.names[i]),
+				   &nr))
 			continue;
-		sysfs_read_u64(audit_spath(p, sizeof(p), "%s/%s/free_hugepages", dir, d.names[i]), &fr);
+		sysfs_read_u64(audit_spath(p, sizeof(p), "%s/%s/free_hugepages", dir, d.names[i]),
+			       &fr);
 		*total += nr;
 		*freep += fr;
 		if (nr && pos < len)
 			pos += snprintf(buf + pos, len - pos, "%s%s %llu/%llu free",
-					pos ? ", " : "", d.names[i] + 10,
-					(unsigned long long)fr, (unsigned long long)nr);
+					pos ? ", " : "", d.names[i] + 10, (unsigned long long)fr,
+					(unsigned long long)nr);
 	}
 	sysfs_dir_free(&d);
 	return 0;
@@ -216,15 +220,17 @@ static void check_hugepages_meminfo(struct audit_check *c)
 		     (unsigned long long)fr, (unsigned long long)total);
 	if (!fr) {
 		c->verdict = AUDIT_WARN;
-		audit_ck_hint(c, "reserve huge pages if the application uses them (vm.nr_hugepages)");
+		audit_ck_hint(c,
+			      "reserve huge pages if the application uses them (vm.nr_hugepages)");
 	}
 }
 
 static void check_hugepages(struct js_audit *a, size_t i)
 {
 	int cpu = a->cpus[i], node = cpu_node(cpu), ret;
-	struct audit_check *c = audit_add(a, "hugepages", cpu, SEV_MED,
-					  "/sys/devices/system/node/nodeX/hugepages/*/{nr,free}_hugepages");
+	struct audit_check *c =
+		audit_add(a, "hugepages", cpu, SEV_MED,
+			  "/sys/devices/system/node/nodeX/hugepages/*/{nr,free}_hugepages");
 	uint64_t total, fr, other;
 	char buf[160];
 
@@ -247,20 +253,23 @@ static void check_hugepages(struct js_audit *a, size_t i)
 		return;
 	if (!total && other) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "reserve on node %d: echo N > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
-			      node, node);
+		audit_ck_hint(
+			c,
+			"reserve on node %d: echo N > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+			node, node);
 		return;
 	}
-	c->verdict = AUDIT_WARN;	/* only matters if the application uses huge pages */
-	audit_ck_hint(c, total ? "all huge pages on node %d are in use" :
-		      "reserve huge pages on node %d if the application uses them (hugepages= at boot)",
-		      node);
+	c->verdict = AUDIT_WARN; /* only matters if the application uses huge pages */
+	audit_ck_hint(
+		c,
+		total ? "all huge pages on node %d are in use" :
+			"reserve huge pages on node %d if the application uses them (hugepages= at boot)",
+		node);
 }
 
 /* check_knob - an integer knob whose good value is `good` (missing file: skip) */
 static struct audit_check *check_knob(struct js_audit *a, const char *id, const char *path,
-				      enum audit_severity sev, int good, int *out,
-				      const char *hint)
+				      enum audit_severity sev, int good, int *out, const char *hint)
 {
 	struct audit_check *c = audit_add(a, id, -1, sev, path);
 	int v, ret = sysfs_read_int(path, &v);
@@ -304,7 +313,7 @@ static void check_swap(struct js_audit *a)
 	audit_ck_exp(c, "no swap, or swappiness <= 10 and the workload mlock()ed");
 	sysfs_read_int("/proc/sys/vm/swappiness", &a->f.swappiness);
 	if (!ret && strncmp(text, "Filename", 8))
-		ret = -EINVAL;	/* not the /proc/swaps header */
+		ret = -EINVAL; /* not the /proc/swaps header */
 	if (ret) {
 		free(text);
 		audit_ck_skip_err(c, "/proc/swaps", ret);
@@ -324,7 +333,8 @@ static void check_swap(struct js_audit *a)
 	} else {
 		c->verdict = AUDIT_WARN;
 	}
-	audit_ck_hint(c, "swapoff -a, or sysctl vm.swappiness=10 and mlockall() in the application");
+	audit_ck_hint(c,
+		      "swapoff -a, or sysctl vm.swappiness=10 and mlockall() in the application");
 }
 
 static void check_stat_interval(struct js_audit *a)
@@ -342,7 +352,8 @@ static void check_stat_interval(struct js_audit *a)
 	audit_ck_obs(c, "%d", a->f.stat_interval);
 	if (a->f.stat_interval < 10) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
+		audit_ck_hint(
+			c, "sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
 	}
 }
 

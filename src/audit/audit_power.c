@@ -8,7 +8,7 @@
 #include "audit_priv.h"
 #include "js_smi.h"
 
-#define NO_QOS 2000000000	/* PM_QOS_DEFAULT_VALUE: no constraint */
+#define NO_QOS 2000000000 /* PM_QOS_DEFAULT_VALUE: no constraint */
 
 static void check_cpufreq(struct js_audit *a, size_t i)
 {
@@ -21,9 +21,11 @@ static void check_cpufreq(struct js_audit *a, size_t i)
 	audit_spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpufreq", cpu);
 	c = audit_add(a, "cpufreq.governor", cpu, SEV_MED, dir);
 	audit_ck_exp(c, "governor performance");
-	ret = sysfs_read_str(audit_spath(p, sizeof(p), "%s/scaling_governor", dir), gov, sizeof(gov));
+	ret = sysfs_read_str(audit_spath(p, sizeof(p), "%s/scaling_governor", dir), gov,
+			     sizeof(gov));
 	if (ret == -ENOENT) {
-		audit_ck_skip(c, "no cpufreq for this CPU (no driver; a VM's frequency is the host's)",
+		audit_ck_skip(c,
+			      "no cpufreq for this CPU (no driver; a VM's frequency is the host's)",
 			      "on bare metal load the cpufreq driver to check the governor");
 		return;
 	}
@@ -47,7 +49,9 @@ static void check_cpufreq(struct js_audit *a, size_t i)
 		audit_ck_obs_append(c, "intel_pstate %s", st);
 	if (strcmp(gov, "performance")) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "cpupower -c %d frequency-set -g performance (and min = max frequency)", cpu);
+		audit_ck_hint(
+			c, "cpupower -c %d frequency-set -g performance (and min = max frequency)",
+			cpu);
 	}
 }
 
@@ -81,7 +85,8 @@ static int resume_latency(int cpu, int *us)
 	char p[96], v[32];
 	int ret, x;
 
-	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us", cpu);
+	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/power/pm_qos_resume_latency_us",
+		    cpu);
 	ret = sysfs_read_str(p, v, sizeof(v));
 	if (ret)
 		return ret;
@@ -132,10 +137,12 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 	for (size_t k = 0; k < d.n; k++) {
 		if (strncmp(d.names[k], "state", 5))
 			continue;
-		if (sysfs_read_int(audit_spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]), &lat) ||
+		if (sysfs_read_int(audit_spath(p, sizeof(p), "%s/%s/latency", dir, d.names[k]),
+				   &lat) ||
 		    lat < 0)
 			continue;
-		if (sysfs_read_int(audit_spath(p, sizeof(p), "%s/%s/disable", dir, d.names[k]), &dis))
+		if (sysfs_read_int(audit_spath(p, sizeof(p), "%s/%s/disable", dir, d.names[k]),
+				   &dis))
 			dis = 0;
 		if (sysfs_read_str(audit_spath(p, sizeof(p), "%s/%s/name", dir, d.names[k]), name,
 				   sizeof(name)))
@@ -155,10 +162,11 @@ static void check_cstates(struct js_audit *a, size_t i)
 {
 	int cpu = a->cpus[i], nstates, deepest, lim, dma_err;
 	char drv[32], states[160], qos[128];
-	struct audit_check *c = audit_add(a, "cstates", cpu, SEV_MED,
-					  "/sys/devices/system/cpu/cpuN/cpuidle/state*/{latency,disable}");
-	int ret = sysfs_read_str("/sys/devices/system/cpu/cpuidle/current_driver", drv,
-				 sizeof(drv));
+	struct audit_check *c =
+		audit_add(a, "cstates", cpu, SEV_MED,
+			  "/sys/devices/system/cpu/cpuN/cpuidle/state*/{latency,disable}");
+	int ret =
+		sysfs_read_str("/sys/devices/system/cpu/cpuidle/current_driver", drv, sizeof(drv));
 
 	audit_ck_exp(c, "deepest enabled C-state exit latency <= %d us (or held off by PM QoS)",
 		     AUDIT_CSTATE_BUDGET_US);
@@ -188,19 +196,24 @@ static void check_cstates(struct js_audit *a, size_t i)
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(c, "disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
-		      AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
+	audit_ck_hint(
+		c,
+		"disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
+		AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_pm_qos(struct js_audit *a, size_t i)
 {
 	int cpu = a->cpus[i], deepest = a->cpu[i].deepest_cstate_us, dma_err, lim;
-	struct audit_check *c = audit_add(a, "pm_qos", cpu, SEV_LOW,
-					  "/dev/cpu_dma_latency, cpuN/power/pm_qos_resume_latency_us");
+	struct audit_check *c =
+		audit_add(a, "pm_qos", cpu, SEV_LOW,
+			  "/dev/cpu_dma_latency, cpuN/power/pm_qos_resume_latency_us");
 	char qos[128];
 
-	audit_ck_exp(c, "a latency constraint <= %d us while the application runs, if deep C-states exist",
-		     AUDIT_CSTATE_BUDGET_US);
+	audit_ck_exp(
+		c,
+		"a latency constraint <= %d us while the application runs, if deep C-states exist",
+		AUDIT_CSTATE_BUDGET_US);
 	lim = qos_limit(cpu, qos, sizeof(qos), &dma_err);
 	audit_ck_obs(c, "%s", qos);
 	if (lim <= AUDIT_CSTATE_BUDGET_US)
@@ -210,11 +223,14 @@ static void check_pm_qos(struct js_audit *a, size_t i)
 		return;
 	}
 	if (dma_err) {
-		audit_ck_skip(c, qos, dma_err == -EACCES ? "run as root to read /dev/cpu_dma_latency" : "");
+		audit_ck_skip(c, qos,
+			      dma_err == -EACCES ? "run as root to read /dev/cpu_dma_latency" : "");
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(c, "event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
+	audit_ck_hint(
+		c,
+		"event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
 }
 
 static void check_smt(struct js_audit *a, size_t i)
@@ -224,7 +240,8 @@ static void check_smt(struct js_audit *a, size_t i)
 	struct js_cpuset sib, bad, quiet;
 	struct audit_check *c;
 
-	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		    cpu);
 	c = audit_add(a, "smt", cpu, SEV_HIGH, p);
 	audit_ck_exp(c, "no online SMT sibling (or an isolated, idle one)");
 	ret = sysfs_read_cpulist(p, &sib);
@@ -243,23 +260,26 @@ static void check_smt(struct js_audit *a, size_t i)
 			     audit_fmt_set(&sib, buf, sizeof(buf)), ctl[0] ? ctl : "?");
 		return;
 	}
-	audit_ck_obs(c, "online sibling(s) %s (smt/control %s)", audit_fmt_set(&bad, buf, sizeof(buf)),
-		     ctl[0] ? ctl : "?");
+	audit_ck_obs(c, "online sibling(s) %s (smt/control %s)",
+		     audit_fmt_set(&bad, buf, sizeof(buf)), ctl[0] ? ctl : "?");
 	if (cpuset_subset(&bad, &quiet)) {
 		c->verdict = AUDIT_WARN;
 		audit_ck_hint(c, "the sibling is isolated too: keep it idle, or boot with nosmt");
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(c, "boot with nosmt, or offline CPU %s (echo 0 > /sys/devices/system/cpu/cpuX/online)",
-		      buf);
+	audit_ck_hint(
+		c,
+		"boot with nosmt, or offline CPU %s (echo 0 > /sys/devices/system/cpu/cpuX/online)",
+		buf);
 }
 
 static void check_clocksource(struct js_audit *a)
 {
 	const char *dir = "/sys/devices/system/clocksource/clocksource0";
-	struct audit_check *c = audit_add(a, "clocksource", -1, SEV_HIGH,
-					  "/sys/devices/system/clocksource/clocksource0/current_clocksource");
+	struct audit_check *c =
+		audit_add(a, "clocksource", -1, SEV_HIGH,
+			  "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	char p[128], avail[128] = "";
 	int ret = sysfs_read_str(audit_spath(p, sizeof(p), "%s/current_clocksource", dir),
 				 a->f.clocksource, sizeof(a->f.clocksource));
@@ -271,11 +291,13 @@ static void check_clocksource(struct js_audit *a)
 		audit_ck_skip_err(c, p, ret);
 		return;
 	}
-	sysfs_read_str(audit_spath(p, sizeof(p), "%s/available_clocksource", dir), avail, sizeof(avail));
+	sysfs_read_str(audit_spath(p, sizeof(p), "%s/available_clocksource", dir), avail,
+		       sizeof(avail));
 	audit_ck_obs(c, "%s (available: %s)", a->f.clocksource, avail[0] ? avail : "?");
 	if (strcmp(a->f.clocksource, "tsc") && strcmp(a->f.clocksource, "arch_sys_counter")) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
+		audit_ck_hint(c,
+			      "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
 	}
 }
 
@@ -315,31 +337,34 @@ static void check_tsc(struct js_audit *a)
 		nonstop = strstr(flags, " nonstop_tsc ");
 		known = strstr(flags, " tsc_known_freq ");
 		a->f.invariant_tsc = cons && nonstop;
-		audit_ck_obs(c, "constant_tsc %s, nonstop_tsc %s, tsc_known_freq %s", cons ? "yes" : "no",
-			     nonstop ? "yes" : "no", known ? "yes" : "no");
+		audit_ck_obs(c, "constant_tsc %s, nonstop_tsc %s, tsc_known_freq %s",
+			     cons ? "yes" : "no", nonstop ? "yes" : "no", known ? "yes" : "no");
 		if (!a->f.invariant_tsc) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "without an invariant TSC rdtsc gaps are not time: use other hardware");
+			audit_ck_hint(
+				c,
+				"without an invariant TSC rdtsc gaps are not time: use other hardware");
 		}
 	}
 	w = audit_add(a, "clocksource.watchdog", -1, SEV_LOW, "/proc/cmdline tsc=");
 	audit_ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
 	if (audit_cmdline_skip(a, w))
 		return;
-	rel = audit_cmdline_get(a, "tsc", v, sizeof(v)) && (!strcmp(v, "reliable") ||
-							    !strcmp(v, "nowatchdog"));
+	rel = audit_cmdline_get(a, "tsc", v, sizeof(v)) &&
+	      (!strcmp(v, "reliable") || !strcmp(v, "nowatchdog"));
 	audit_ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line", v);
 	if (!rel) {
 		audit_ck_deviate(w);
-		audit_ck_hint(w, "boot with tsc=reliable (only with an invariant, synchronised TSC)");
+		audit_ck_hint(w,
+			      "boot with tsc=reliable (only with an invariant, synchronised TSC)");
 	}
 }
 
 static void check_smi(struct js_audit *a, size_t i)
 {
 	int cpu = a->cpus[i];
-	struct audit_check *c = audit_add(a, "smi", cpu, SEV_HIGH,
-					  "perf msr/smi or /dev/cpu/N/msr");
+	struct audit_check *c =
+		audit_add(a, "smi", cpu, SEV_HIGH, "perf msr/smi or /dev/cpu/N/msr");
 	struct js_smi s = { .fd = -1 };
 	uint64_t c0, c1;
 	char why[256];
@@ -350,8 +375,10 @@ static void check_smi(struct js_audit *a, size_t i)
 		return;
 	}
 	if (a->f.hypervisor) {
-		audit_ck_skip(c, "inside a VM the SMI counter is emulated (always 0): host SMIs are invisible",
-			      "check SMIs on the host");
+		audit_ck_skip(
+			c,
+			"inside a VM the SMI counter is emulated (always 0): host SMIs are invisible",
+			"check SMIs on the host");
 		return;
 	}
 	if (smi_open(cpu, &s, why, sizeof(why))) {
@@ -362,10 +389,13 @@ static void check_smi(struct js_audit *a, size_t i)
 		audit_ck_skip(c, "SMI counter read failed", "");
 		goto out;
 	}
-	audit_ck_obs(c, "%llu SMIs in 50 ms (%s)", (unsigned long long)(c1 - c0), smi_src_name(s.src));
+	audit_ck_obs(c, "%llu SMIs in 50 ms (%s)", (unsigned long long)(c1 - c0),
+		     smi_src_name(s.src));
 	if (c1 != c0) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "SMIs come from firmware: disable power/thermal/USB-legacy features in the BIOS");
+		audit_ck_hint(
+			c,
+			"SMIs come from firmware: disable power/thermal/USB-legacy features in the BIOS");
 	}
 out:
 	smi_close(&s);

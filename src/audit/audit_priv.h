@@ -12,8 +12,8 @@
 
 /* the check store, audit.c */
 /* audit_add - a new check, verdict pass until set; never NULL (a->scratch when OOM) */
-struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu,
-			      enum audit_severity sev, const char *source);
+struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu, enum audit_severity sev,
+			      const char *source);
 void audit_ck_obs(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
 void audit_ck_exp(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
 void audit_ck_hint(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
@@ -70,7 +70,7 @@ struct audit_trec {
 struct audit_tasks {
 	struct audit_trec *t;
 	size_t n, cap;
-	int err;                        /* listing /proc failed */
+	int err; /* listing /proc failed */
 	uint64_t elapsed_ns;
 };
 int audit_scan_tasks(struct audit_tasks *ts);

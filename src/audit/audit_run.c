@@ -41,15 +41,17 @@ static void check_online(struct js_audit *a)
 		audit_ck_exp(c, "CPU %d online", a->cpus[i]);
 		if (ret) {
 			audit_ck_skip_err(c, path, ret);
-			a->cpu[i].online = true;	/* unknown: assume so */
+			a->cpu[i].online = true; /* unknown: assume so */
 			continue;
 		}
 		a->cpu[i].online = cpuset_isset(&a->f.online, a->cpus[i]);
 		audit_ck_obs(c, "online CPUs: %s", audit_fmt_set(&a->f.online, buf, sizeof(buf)));
 		if (!a->cpu[i].online) {
 			c->verdict = AUDIT_FAIL;
-			audit_ck_hint(c, "pick an online CPU, or: echo 1 > /sys/devices/system/cpu/cpu%d/online",
-				      a->cpus[i]);
+			audit_ck_hint(
+				c,
+				"pick an online CPU, or: echo 1 > /sys/devices/system/cpu/cpu%d/online",
+				a->cpus[i]);
 		}
 	}
 }
@@ -112,7 +114,7 @@ int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sys
 	a->elapsed_ns = js_mono_ns() - t0;
 	if (!a->oom)
 		return 0;
-	ret = -ENOMEM;	/* a check was lost: no partial audit */
+	ret = -ENOMEM; /* a check was lost: no partial audit */
 out_free:
 	audit_free(a);
 	return ret;

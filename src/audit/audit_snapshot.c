@@ -28,7 +28,7 @@ static int read_table(struct audit_snapshot *s, const char *path, enum audit_row
 		return -ENOMEM;
 	}
 	memcpy(all + s->nrows, rows, n * sizeof(*rows));
-	free(rows);	/* the rows' count arrays now belong to s */
+	free(rows); /* the rows' count arrays now belong to s */
 	s->rows = all;
 	s->nrows += n;
 	return 0;
@@ -54,10 +54,12 @@ static int read_affinity(struct audit_snapshot *s)
 		f->irq = audit_lead_int(d.names[i]);
 		if (f->irq < 0 || d.names[i][strspn(d.names[i], "0123456789")])
 			continue;
-		if (sysfs_read_cpulist(audit_spath(p, sizeof(p), "/proc/irq/%d/effective_affinity_list",
-						   f->irq), &f->effective) &&
+		if (sysfs_read_cpulist(audit_spath(p, sizeof(p),
+						   "/proc/irq/%d/effective_affinity_list", f->irq),
+				       &f->effective) &&
 		    sysfs_read_cpulist(audit_spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list",
-						   f->irq), &f->effective))
+						   f->irq),
+				       &f->effective))
 			continue;
 		s->naff++;
 	}
@@ -84,7 +86,7 @@ int audit_snapshot_take(struct audit_snapshot *s, const int *cpus, size_t n)
 		goto out;
 	ret = read_table(s, "/proc/softirqs", AUDIT_ROW_SOFTIRQ);
 	if (ret == -ENOENT)
-		ret = 0;	/* softirqs are optional */
+		ret = 0; /* softirqs are optional */
 	if (ret)
 		goto out;
 	ret = read_affinity(s);
@@ -271,7 +273,8 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 			if (!r->delta[k])
 				continue;
 			if (!shown++)
-				fprintf(fp, "interrupts on the measured CPUs during the run (%.1f s):\n",
+				fprintf(fp,
+					"interrupts on the measured CPUs during the run (%.1f s):\n",
 					d->seconds);
 			fprintf(fp, "  cpu%-4d %-8s %-7s %-30.30s %10llu", d->cpus[k],
 				audit_row_kind_name(r->kind), r->key, r->name[0] ? r->name : "-",
@@ -282,7 +285,8 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 		}
 	}
 	if (!shown)
-		fprintf(fp, "no interrupt or softirq on the measured CPUs during the run (%.1f s)\n",
+		fprintf(fp,
+			"no interrupt or softirq on the measured CPUs during the run (%.1f s)\n",
 			d->seconds);
 	for (size_t i = 0; i < d->nchanges; i++) {
 		const struct audit_aff_change *c = &d->changes[i];
@@ -290,8 +294,8 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 		if (!i)
 			fprintf(fp, "IRQ affinity changed during the run:\n");
 		fprintf(fp, "  IRQ %d %s: effective %s -> %s%s\n", c->irq,
-			c->name[0] ? c->name : "",
-			audit_fmt_set(&c->before, a, sizeof(a)), audit_fmt_set(&c->after, b, sizeof(b)),
+			c->name[0] ? c->name : "", audit_fmt_set(&c->before, a, sizeof(a)),
+			audit_fmt_set(&c->after, b, sizeof(b)),
 			c->touches ? " (a measured CPU)" : "");
 	}
 }

@@ -172,8 +172,7 @@ static void keep(struct audit_cpu *pc, const struct audit_trec *t)
 }
 
 /* names - "comm:tid, comm:tid, ..." of the first few tasks of one kind */
-static void names(const struct audit_tasks *ts, int cpu, enum offence kind, char *buf,
-		  size_t len)
+static void names(const struct audit_tasks *ts, int cpu, enum offence kind, char *buf, size_t len)
 {
 	size_t pos = 0;
 	int shown = 0;
@@ -244,11 +243,15 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 	}
 	if (pc->ntasks_user) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "isolate CPU %d (isolcpus=domain or a cpuset) or set systemd CPUAffinity= to the housekeeping CPUs",
-			      pc->cpu);
+		audit_ck_hint(
+			c,
+			"isolate CPU %d (isolcpus=domain or a cpuset) or set systemd CPUAffinity= to the housekeeping CPUs",
+			pc->cpu);
 	} else if (pinned) {
 		c->verdict = AUDIT_WARN;
-		audit_ck_hint(c, "fine if that is the workload; it competes with the sampler while measuring");
+		audit_ck_hint(
+			c,
+			"fine if that is the workload; it competes with the sampler while measuring");
 	}
 }
 
@@ -262,8 +265,10 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 	obs_allowed(c, ts, pc->cpu, KTHREAD_UNBOUND, pc->ntasks_kthread, "unbound kthreads");
 	if (pc->ntasks_kthread) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "isolcpus=domain,%d keeps unbound kthreads off it (or taskset them to housekeeping)",
-			      pc->cpu);
+		audit_ck_hint(
+			c,
+			"isolcpus=domain,%d keeps unbound kthreads off it (or taskset them to housekeeping)",
+			pc->cpu);
 	}
 }
 
@@ -320,7 +325,8 @@ static int wq_masks(struct js_audit *a, int cpu, char *obs, size_t len, int *bad
 	if (ret)
 		return ret;
 	*bad += cpuset_isset(&a->f.unbound_wq, cpu);
-	pos = snprintf(obs, len, "unbound cpumask %s", audit_fmt_set(&a->f.unbound_wq, buf, sizeof(buf)));
+	pos = snprintf(obs, len, "unbound cpumask %s",
+		       audit_fmt_set(&a->f.unbound_wq, buf, sizeof(buf)));
 	if (sysfs_list_dir(dir, &d))
 		return 0;
 	for (size_t i = 0; i < d.n && pos < len; i++) {
@@ -351,8 +357,10 @@ static void check_workqueues(struct js_audit *a)
 		a->cpu[i].in_unbound_wq = cpuset_isset(&a->f.unbound_wq, cpu);
 		if (bad) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "write a mask without CPU %d to /sys/devices/virtual/workqueue/cpumask and */cpumask",
-				      cpu);
+			audit_ck_hint(
+				c,
+				"write a mask without CPU %d to /sys/devices/virtual/workqueue/cpumask and */cpumask",
+				cpu);
 		}
 	}
 }

@@ -13,10 +13,10 @@
 struct xctx {
 	const struct js_audit *a;
 	const struct audit_observed *o;
-	const struct audit_cpu *pc;     /* NULL when o->cpu is not a measured CPU */
-	int cause;                      /* enum js_cause of o->cause, -1 if unknown */
-	char rate[128];                 /* "120 times (12/s, 1.2 ms)" */
-	char persec[48];                /* "250/s", or the count when there is no duration */
+	const struct audit_cpu *pc; /* NULL when o->cpu is not a measured CPU */
+	int cause;		    /* enum js_cause of o->cause, -1 if unknown */
+	char rate[128];		    /* "120 times (12/s, 1.2 ms)" */
+	char persec[48];	    /* "250/s", or the count when there is no duration */
 	char *line;
 };
 
@@ -83,27 +83,33 @@ static bool x_timer(struct xctx *x)
 	char hz[80] = "";
 
 	if (strstr(det(x), "watchdog")) {
-		OUT(x, "hrtimer %s ran %s on CPU %d: the soft-lockup watchdog runs there (%s)", det(x),
-		    x->persec, cpu, "boot with nosoftlockup or drop the CPU from watchdog_cpumask");
+		OUT(x, "hrtimer %s ran %s on CPU %d: the soft-lockup watchdog runs there (%s)",
+		    det(x), x->persec, cpu,
+		    "boot with nosoftlockup or drop the CPU from watchdog_cpumask");
 		return true;
 	}
 	if (x->cause == JS_CAUSE_HRTIMER && !strstr(det(x), "tick")) {
-		OUT(x, "%s ran %s on CPU %d: a timer armed on CPU %d fires there (%s; timer_migration=%d)",
-		    det(x), x->rate, cpu, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" :
-		    "not in nohz_full", a->f.timer_migration);
+		OUT(x,
+		    "%s ran %s on CPU %d: a timer armed on CPU %d fires there (%s; timer_migration=%d)",
+		    det(x), x->rate, cpu, cpu,
+		    x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
+		    a->f.timer_migration);
 		return true;
 	}
 	if (a->f.hz > 0)
 		snprintf(hz, sizeof(hz), "; HZ=%d means %d/s while the tick runs", a->f.hz,
 			 a->f.hz);
 	if (x->pc && x->pc->nohz_full) {
-		OUT(x, "local timer fired %s on CPU %d although it is in nohz_full: the tick restarts when more than one task is runnable there or a timer is armed on it (%d tasks allowed on it)",
+		OUT(x,
+		    "local timer fired %s on CPU %d although it is in nohz_full: the tick restarts when more than one task is runnable there or a timer is armed on it (%d tasks allowed on it)",
 		    x->persec, cpu, x->pc->ntasks_user + x->pc->ntasks_kthread);
 		return true;
 	}
 	OUT(x, "local timer fired %s on CPU %d: CPU %d is not in nohz_full (%s)%s", x->persec, cpu,
-	    cpu, a->f.nohz_full_capable == 0 ? "kernel built without NO_HZ_FULL" :
-	    "boot with nohz_full=", hz);
+	    cpu,
+	    a->f.nohz_full_capable == 0 ? "kernel built without NO_HZ_FULL" :
+					  "boot with nohz_full=",
+	    hz);
 	return true;
 }
 
@@ -132,18 +138,22 @@ static bool x_irq(struct xctx *x)
 		if (a->irqs[i].irq == irq)
 			q = &a->irqs[i];
 	if (!q) {
-		OUT(x, "device IRQ %s interrupted CPU %d %s: steer it away (/proc/irq/N/smp_affinity_list)%s",
-		    det(x), cpu, x->rate, cpuset_isset(&a->f.default_irq_affinity, cpu) ?
-		    "; the default IRQ affinity includes it too" : "");
+		OUT(x,
+		    "device IRQ %s interrupted CPU %d %s: steer it away (/proc/irq/N/smp_affinity_list)%s",
+		    det(x), cpu, x->rate,
+		    cpuset_isset(&a->f.default_irq_affinity, cpu) ?
+			    "; the default IRQ affinity includes it too" :
+			    "");
 		return true;
 	}
 	if (cpuset_isset(&q->effective, cpu)) {
-		OUT(x, "IRQ %d %s interrupted CPU %d %s: its effective affinity includes CPU %d%s", irq,
-		    q->name, cpu, x->rate, cpu, a->f.irqbalance_running ?
-		    " (irqbalance is running and may move it back)" : "");
+		OUT(x, "IRQ %d %s interrupted CPU %d %s: its effective affinity includes CPU %d%s",
+		    irq, q->name, cpu, x->rate, cpu,
+		    a->f.irqbalance_running ? " (irqbalance is running and may move it back)" : "");
 		return true;
 	}
-	OUT(x, "IRQ %d %s interrupted CPU %d %s although its effective affinity is now %s: it moved during the run%s",
+	OUT(x,
+	    "IRQ %d %s interrupted CPU %d %s although its effective affinity is now %s: it moved during the run%s",
 	    irq, q->name, cpu, x->rate, audit_fmt_set(&q->effective, buf, sizeof(buf)),
 	    a->f.irqbalance_running ? " (irqbalance is running)" : " or is a managed IRQ");
 	return true;
@@ -160,21 +170,24 @@ static bool x_softirq(struct xctx *x)
 	    nr == JS_SOFTIRQ_IRQ_POLL || nr == JS_SOFTIRQ_TASKLET || nr == JS_SOFTIRQ_HI) {
 		irq_list(a, x->pc, cpu, irqs, sizeof(irqs));
 		OUT(x, "softirq %s ran %s on CPU %d: it follows device IRQs handled there (%s)", d,
-		    x->rate, cpu, irqs[0] ? irqs :
-		    "no device IRQ has affinity on it: RPS/XPS or a remote raise");
+		    x->rate, cpu,
+		    irqs[0] ? irqs : "no device IRQ has affinity on it: RPS/XPS or a remote raise");
 	} else if (nr == JS_SOFTIRQ_TIMER || nr == JS_SOFTIRQ_HRTIMER) {
-		OUT(x, "softirq %s ran %s on CPU %d: timers expire there (%s; timer_migration=%d)", d,
-		    x->rate, cpu, x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
+		OUT(x, "softirq %s ran %s on CPU %d: timers expire there (%s; timer_migration=%d)",
+		    d, x->rate, cpu,
+		    x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
 		    a->f.timer_migration);
 	} else if (nr == JS_SOFTIRQ_RCU) {
 		OUT(x, "softirq RCU ran %s on CPU %d: %s", x->rate, cpu,
 		    x->pc && x->pc->rcu_nocb ?
-		    "callbacks are offloaded, yet RCU core work ran there" :
-		    "its RCU callbacks are not offloaded (rcu_nocbs=)");
+			    "callbacks are offloaded, yet RCU core work ran there" :
+			    "its RCU callbacks are not offloaded (rcu_nocbs=)");
 	} else if (nr == JS_SOFTIRQ_SCHED) {
-		OUT(x, "softirq SCHED ran %s on CPU %d: load balancing runs there (%s)", x->rate, cpu,
-		    x->pc && x->pc->isolated ? "isolated, yet balanced" :
-		    "not isolated: isolcpus=domain removes it from the scheduler domains");
+		OUT(x, "softirq SCHED ran %s on CPU %d: load balancing runs there (%s)", x->rate,
+		    cpu,
+		    x->pc && x->pc->isolated ?
+			    "isolated, yet balanced" :
+			    "not isolated: isolcpus=domain removes it from the scheduler domains");
 	} else {
 		OUT(x, "softirq %s ran %s on CPU %d", d, x->rate, cpu);
 	}
@@ -197,16 +210,19 @@ static bool x_ipi(struct xctx *x)
 	int cpu = x->o->cpu, vec = ipi_vector(d);
 
 	if (vec == JS_VEC_RESCHEDULE || !strcmp(d, "RES")) {
-		OUT(x, "reschedule IPIs hit CPU %d %s: tasks are woken onto it (%d user tasks, %d unbound kthreads allowed on it)",
+		OUT(x,
+		    "reschedule IPIs hit CPU %d %s: tasks are woken onto it (%d user tasks, %d unbound kthreads allowed on it)",
 		    cpu, x->rate, x->pc ? x->pc->ntasks_user : -1,
 		    x->pc ? x->pc->ntasks_kthread : -1);
 	} else if (vec == JS_VEC_CALL_FUNCTION || vec == JS_VEC_CALL_FUNCTION_SINGLE ||
 		   !strcmp(d, "CAL") || !strcmp(d, "TLB")) {
-		OUT(x, "function-call IPIs (%s) hit CPU %d %s: cross-CPU calls such as TLB shootdowns (THP %s, khugepaged/defrag %d, numa_balancing %d, ksm %d)",
+		OUT(x,
+		    "function-call IPIs (%s) hit CPU %d %s: cross-CPU calls such as TLB shootdowns (THP %s, khugepaged/defrag %d, numa_balancing %d, ksm %d)",
 		    d, cpu, x->rate, a->f.thp_enabled[0] ? a->f.thp_enabled : "?",
 		    a->f.khugepaged_defrag, a->f.numa_balancing, a->f.ksm_run);
 	} else if (vec == JS_VEC_IRQ_WORK) {
-		OUT(x, "irq_work IPIs hit CPU %d %s: deferred work from NMI/perf/printk/RCU contexts",
+		OUT(x,
+		    "irq_work IPIs hit CPU %d %s: deferred work from NMI/perf/printk/RCU contexts",
 		    cpu, x->rate);
 	} else {
 		OUT(x, "IPI %s hit CPU %d %s", d, cpu, x->rate);
@@ -219,10 +235,11 @@ static bool x_mm(struct xctx *x, const char *what)
 	const struct js_audit *a = x->a;
 	const struct audit_check *cp = audit_find(a, "vm.compaction_proactiveness", -1);
 
-	OUT(x, "%s on CPU %d %s: THP enabled=%s defrag=%s khugepaged/defrag=%d, numa_balancing=%d, ksm=%d, compaction_proactiveness=%s",
+	OUT(x,
+	    "%s on CPU %d %s: THP enabled=%s defrag=%s khugepaged/defrag=%d, numa_balancing=%d, ksm=%d, compaction_proactiveness=%s",
 	    what, x->o->cpu, x->rate, a->f.thp_enabled[0] ? a->f.thp_enabled : "?",
-	    a->f.thp_defrag[0] ? a->f.thp_defrag : "?", a->f.khugepaged_defrag,
-	    a->f.numa_balancing, a->f.ksm_run, cp ? cp->observed : "?");
+	    a->f.thp_defrag[0] ? a->f.thp_defrag : "?", a->f.khugepaged_defrag, a->f.numa_balancing,
+	    a->f.ksm_run, cp ? cp->observed : "?");
 	return true;
 }
 
@@ -235,21 +252,25 @@ static bool x_work(struct xctx *x)
 
 	fn = fn ? fn + 1 : d;
 	if (strstr(fn, "vmstat")) {
-		OUT(x, "kworker vmstat_update ran %s on CPU %d: vm.stat_interval=%d (set 10 or more)",
+		OUT(x,
+		    "kworker vmstat_update ran %s on CPU %d: vm.stat_interval=%d (set 10 or more)",
 		    x->rate, cpu, a->f.stat_interval);
 	} else if (strstr(fn, "watchdog")) {
 		OUT(x, "work %s ran %s on CPU %d: the lockup watchdog (boot with nosoftlockup)", fn,
 		    x->rate, cpu);
 	} else if (strstr(fn, "lru_add_drain") || strstr(fn, "drain_local_pages")) {
-		OUT(x, "work %s ran %s on CPU %d: another CPU drained the per-CPU page lists (mlock, migration, compaction, THP)",
+		OUT(x,
+		    "work %s ran %s on CPU %d: another CPU drained the per-CPU page lists (mlock, migration, compaction, THP)",
 		    fn, x->rate, cpu);
 	} else if (!strncmp(d, "kworker/u", 9)) {
-		OUT(x, "unbound work %s ran %s on CPU %d: the unbound workqueue cpumask includes CPU %d (%s)",
+		OUT(x,
+		    "unbound work %s ran %s on CPU %d: the unbound workqueue cpumask includes CPU %d (%s)",
 		    fn, x->rate, cpu, cpu, audit_fmt_set(&a->f.unbound_wq, mask, sizeof(mask)));
 	} else {
 		OUT(x, "work %s ran %s on CPU %d: per-CPU work queued there%s", fn, x->rate, cpu,
 		    x->pc && x->pc->in_unbound_wq ?
-		    "; the unbound workqueue cpumask includes it too" : "");
+			    "; the unbound workqueue cpumask includes it too" :
+			    "");
 	}
 	return true;
 }
@@ -286,21 +307,22 @@ static bool x_task(struct xctx *x)
 	const struct audit_task *t = kept_task(x->pc, d);
 
 	if (strchr(d, ' ') && !strncmp(d, "kworker/", 8))
-		return x_work(x);	/* "kworker/1:2:123 vmstat_update" */
+		return x_work(x); /* "kworker/1:2:123 vmstat_update" */
 	if (t) {
 		OUT(x, "%s %s ran %s on CPU %d: it is allowed on CPU %d (affinity %s)",
 		    t->kthread ? "kernel thread" : "task", d, x->rate, cpu, cpu, t->allowed);
 	} else if (percpu_name(d, cpu)) {
 		OUT(x, "per-CPU kthread %s ran %s on CPU %d: %s", d, x->rate, cpu,
 		    strstr(d, "ksoftirqd") ? "softirq overflow (see the softirq lines)" :
-		    strstr(d, "rcuc") ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
+		    strstr(d, "rcuc")	   ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
 		    strstr(d, "migration") ? "stop_machine / task migration requests" :
-		    "kernel work bound to this CPU");
+					     "kernel work bound to this CPU");
 	} else if (x->pc) {
-		OUT(x, "task %s ran %s on CPU %d: %d user tasks and %d unbound kthreads are allowed on CPU %d (%s)",
+		OUT(x,
+		    "task %s ran %s on CPU %d: %d user tasks and %d unbound kthreads are allowed on CPU %d (%s)",
 		    d, x->rate, cpu, x->pc->ntasks_user, x->pc->ntasks_kthread, cpu,
 		    x->pc->isolated ? "isolated, so they were pinned there" :
-		    "not isolated: isolcpus=domain or a cpuset keeps them off");
+				      "not isolated: isolcpus=domain or a cpuset keeps them off");
 	} else {
 		OUT(x, "task %s ran %s on CPU %d", d, x->rate, cpu);
 	}
@@ -312,12 +334,14 @@ static bool x_idle(struct xctx *x)
 	const struct js_audit *a = x->a;
 
 	if (a->f.rt_runtime_us >= 0 && a->f.rt_runtime_us != INT64_MIN && a->f.rt_period_us > 0) {
-		OUT(x, "the sampler was off CPU %d with the CPU idle %s: RT throttling (sched_rt_runtime_us=%lld) forces a SCHED_FIFO task off %lld us every %lld us",
+		OUT(x,
+		    "the sampler was off CPU %d with the CPU idle %s: RT throttling (sched_rt_runtime_us=%lld) forces a SCHED_FIFO task off %lld us every %lld us",
 		    x->o->cpu, x->rate, (long long)a->f.rt_runtime_us,
 		    (long long)(a->f.rt_period_us - a->f.rt_runtime_us),
 		    (long long)a->f.rt_period_us);
 	} else {
-		OUT(x, "the sampler was off CPU %d with the CPU idle %s: it slept or blocked (page fault, lock)",
+		OUT(x,
+		    "the sampler was off CPU %d with the CPU idle %s: it slept or blocked (page fault, lock)",
 		    x->o->cpu, x->rate);
 	}
 	return true;
@@ -329,22 +353,27 @@ static bool x_misc(struct xctx *x)
 	int cpu = x->o->cpu;
 
 	if (x->cause == JS_CAUSE_NMI) {
-		OUT(x, "NMIs hit CPU %d %s: %s", cpu, x->rate, a->f.nmi_watchdog > 0 ?
-		    "the NMI watchdog is on (kernel.nmi_watchdog=0)" : "perf sampling or a hardware NMI");
+		OUT(x, "NMIs hit CPU %d %s: %s", cpu, x->rate,
+		    a->f.nmi_watchdog > 0 ? "the NMI watchdog is on (kernel.nmi_watchdog=0)" :
+					    "perf sampling or a hardware NMI");
 	} else if (x->cause == JS_CAUSE_FAULT) {
-		OUT(x, "page faults on CPU %d %s: mlockall() and pre-fault the workload (%d swap devices, THP %s)",
+		OUT(x,
+		    "page faults on CPU %d %s: mlockall() and pre-fault the workload (%d swap devices, THP %s)",
 		    cpu, x->rate, a->f.swap_devices, a->f.thp_enabled[0] ? a->f.thp_enabled : "?");
 	} else if (x->cause == JS_CAUSE_STEAL) {
-		OUT(x, "hypervisor steal on CPU %d %s: %s", cpu, x->rate, a->f.hypervisor ?
-		    "the vCPU was descheduled by the host; pin and isolate it on the host" :
-		    "steal time reported, yet no hypervisor flag");
+		OUT(x, "hypervisor steal on CPU %d %s: %s", cpu, x->rate,
+		    a->f.hypervisor ?
+			    "the vCPU was descheduled by the host; pin and isolate it on the host" :
+			    "steal time reported, yet no hypervisor flag");
 	} else if (x->cause == JS_CAUSE_SMI) {
-		OUT(x, "SMIs on CPU %d %s: firmware (BIOS power/thermal features), invisible to the OS",
+		OUT(x,
+		    "SMIs on CPU %d %s: firmware (BIOS power/thermal features), invisible to the OS",
 		    cpu, x->rate);
 	} else if (x->cause == JS_CAUSE_UNEXPLAINED) {
-		OUT(x, "gaps with no visible cause on CPU %d %s: %s", cpu, x->rate, a->f.hypervisor ?
-		    "running under a hypervisor, host interrupts, vmexits and preemption are invisible to the guest" :
-		    "SMIs, an SMT sibling, or hardware (check the smi and smt lines)");
+		OUT(x, "gaps with no visible cause on CPU %d %s: %s", cpu, x->rate,
+		    a->f.hypervisor ?
+			    "running under a hypervisor, host interrupts, vmexits and preemption are invisible to the guest" :
+			    "SMIs, an SMT sibling, or hardware (check the smi and smt lines)");
 	} else if (x->cause == JS_CAUSE_VECTOR) {
 		OUT(x, "APIC vector %s hit CPU %d %s", det(x), cpu, x->rate);
 	} else {
@@ -363,8 +392,8 @@ static void rates(struct xctx *x)
 	if (o->total_ns)
 		js_fmt_ns(ns, sizeof(ns), o->total_ns);
 	if (per)
-		snprintf(x->persec, sizeof(x->persec), o->count / o->seconds < 10 ? "%.1f/s" :
-			 "%.0f/s", o->count / o->seconds);
+		snprintf(x->persec, sizeof(x->persec),
+			 o->count / o->seconds < 10 ? "%.1f/s" : "%.0f/s", o->count / o->seconds);
 	else
 		snprintf(x->persec, sizeof(x->persec), "%llu times", (unsigned long long)o->count);
 	snprintf(x->rate, sizeof(x->rate), "%llu times%s%s%s%s%s", (unsigned long long)o->count,
@@ -377,24 +406,34 @@ static bool explain(struct xctx *x)
 {
 	switch (x->cause) {
 	case JS_CAUSE_TIMER:
-	case JS_CAUSE_HRTIMER: return x_timer(x);
-	case JS_CAUSE_IRQ: return x_irq(x);
-	case JS_CAUSE_SOFTIRQ: return x_softirq(x);
-	case JS_CAUSE_IPI: return x_ipi(x);
-	case JS_CAUSE_TLB: return x_mm(x, "TLB flushes");
-	case JS_CAUSE_THP: return x_mm(x, "THP collapse/compaction");
-	case JS_CAUSE_MM: return x_mm(x, "compaction/migration");
-	case JS_CAUSE_WORK: return x_work(x);
-	case JS_CAUSE_TASK: return x_task(x);
-	case JS_CAUSE_IDLE: return x_idle(x);
-	default: return x_misc(x);
+	case JS_CAUSE_HRTIMER:
+		return x_timer(x);
+	case JS_CAUSE_IRQ:
+		return x_irq(x);
+	case JS_CAUSE_SOFTIRQ:
+		return x_softirq(x);
+	case JS_CAUSE_IPI:
+		return x_ipi(x);
+	case JS_CAUSE_TLB:
+		return x_mm(x, "TLB flushes");
+	case JS_CAUSE_THP:
+		return x_mm(x, "THP collapse/compaction");
+	case JS_CAUSE_MM:
+		return x_mm(x, "compaction/migration");
+	case JS_CAUSE_WORK:
+		return x_work(x);
+	case JS_CAUSE_TASK:
+		return x_task(x);
+	case JS_CAUSE_IDLE:
+		return x_idle(x);
+	default:
+		return x_misc(x);
 	}
 }
 
 /* line_of - o's explanation into line (figures left out when bare: the setting's identity);
  * false if there is nothing to say */
-static bool line_of(const struct js_audit *a, const struct audit_observed *o, bool bare,
-		    char *line)
+static bool line_of(const struct js_audit *a, const struct audit_observed *o, bool bare, char *line)
 {
 	struct xctx x = { .a = a, .o = o, .line = line };
 
@@ -447,7 +486,7 @@ static struct audit_observed merged(const struct audit_observed *obs, size_t n, 
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines)
 {
-	char (*keys)[AUDIT_LINE_LEN] = calloc(n ? n : 1, sizeof(*keys));
+	char(*keys)[AUDIT_LINE_LEN] = calloc(n ? n : 1, sizeof(*keys));
 	bool *used = calloc(n ? n : 1, sizeof(*used));
 	size_t out = 0;
 

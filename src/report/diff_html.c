@@ -42,14 +42,15 @@ static void run_facts(const struct js_run *r, const char *name, char (*v)[192])
 
 static void header(FILE *fp, const struct js_diff *d)
 {
-	static const char *const keys[] = { "file", "host", "kernel", "started", "duration",
-					    "threshold", "probes" };
+	static const char *const keys[] = { "file",	"host",	     "kernel", "started",
+					    "duration", "threshold", "probes" };
 	char a[7][192], b[7][192];
 
 	run_facts(d->a, d->name_a, a);
 	run_facts(d->b, d->name_b, b);
 	fputs("<h1>jitterscope diff</h1>\n<table class=\"facts\"><tr><th></th><th>A</th>"
-	      "<th>B</th></tr>\n", fp);
+	      "<th>B</th></tr>\n",
+	      fp);
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		fact2(fp, keys[i], a[i], b[i]);
 	fputs("</table>\n", fp);
@@ -81,11 +82,13 @@ static void cells(FILE *fp, const struct js_diff_row *r)
 static void rows_table(FILE *fp, const struct js_diff_cpu *c)
 {
 	fputs("<table class=\"diff\"><tr><th></th><th>A</th><th>B</th><th>change</th>"
-	      "<th>verdict</th><th>evidence</th></tr>\n", fp);
+	      "<th>verdict</th><th>evidence</th></tr>\n",
+	      fp);
 	for (size_t i = 0; i < c->nrows; i++) {
 		if (i && !strchr(c->rows[i - 1].metric, '.') && strchr(c->rows[i].metric, '.'))
 			fputs("<tr><th colspan=\"6\">causes, per second: gaps each class appeared "
-			      "in, its time lost</th></tr>\n", fp);
+			      "in, its time lost</th></tr>\n",
+			      fp);
 		fputs("<tr>", fp);
 		html_td(fp, NULL, c->rows[i].label);
 		cells(fp, &c->rows[i]);
@@ -100,7 +103,8 @@ static void sources_table(FILE *fp, const struct js_diff_cpu *c)
 
 	if (!c->nsrc)
 		return;
-	fprintf(fp, "<h3>Sources (the %d largest of each run by time lost, per second)</h3>\n"
+	fprintf(fp,
+		"<h3>Sources (the %d largest of each run by time lost, per second)</h3>\n"
 		"<table class=\"sources\"><tr><th>status</th><th>source</th><th>gaps A, B</th>"
 		"<th>A</th><th>B</th><th>change</th><th>verdict</th><th>evidence</th></tr>\n",
 		DIFF_TOP_SOURCES);
@@ -138,9 +142,11 @@ static void cpu_section(FILE *fp, const struct js_diff_cpu *c)
 		fputs(" (B)", fp);
 	}
 	fputs("</h2>\n", fp);
-	fprintf(fp, "<p>A: %s measured, %" PRIu64 " gaps, %s lost; B: %s measured, %" PRIu64
-		" gaps, %s lost</p>\n", js_fmt_ns(x, sizeof(x), c->a->end_ns - c->a->start_ns),
-		c->a->gap_count, js_fmt_ns(u, sizeof(u), c->a->lost_ns),
+	fprintf(fp,
+		"<p>A: %s measured, %" PRIu64 " gaps, %s lost; B: %s measured, %" PRIu64
+		" gaps, %s lost</p>\n",
+		js_fmt_ns(x, sizeof(x), c->a->end_ns - c->a->start_ns), c->a->gap_count,
+		js_fmt_ns(u, sizeof(u), c->a->lost_ns),
 		js_fmt_ns(y, sizeof(y), c->b->end_ns - c->b->start_ns), c->b->gap_count,
 		js_fmt_ns(v, sizeof(v), c->b->lost_ns));
 	rows_table(fp, c);
@@ -182,9 +188,10 @@ void report_diff_html(FILE *fp, const struct js_diff *d)
 	snprintf(title, sizeof(title), "jitterscope diff: %s vs %s", d->name_a, d->name_b);
 	html_begin(fp, title);
 	header(fp, d);
-	fprintf(fp, "<p><b>summary: %zu worse, %zu better, %zu uncertain, %zu mixed, %zu same"
-		"</b></p>\n", n[DIFF_WORSE], n[DIFF_BETTER], n[DIFF_UNCERTAIN], n[DIFF_MIXED],
-		n[DIFF_SAME]);
+	fprintf(fp,
+		"<p><b>summary: %zu worse, %zu better, %zu uncertain, %zu mixed, %zu same"
+		"</b></p>\n",
+		n[DIFF_WORSE], n[DIFF_BETTER], n[DIFF_UNCERTAIN], n[DIFF_MIXED], n[DIFF_SAME]);
 	fputs("<p class=\"note\">primary causes (click to hide or show):</p>\n", fp);
 	html_legend(fp, present);
 	for (size_t i = 0; i < d->ncpus; i++)
@@ -198,7 +205,8 @@ void report_diff_html(FILE *fp, const struct js_diff *d)
 			fputs("<p class=\"note\">no check changed its verdict</p>\n", fp);
 		else
 			fputs("<table><tr><th>check</th><th>cpu</th><th>A</th><th>B</th>"
-			      "<th>observed</th></tr>\n", fp);
+			      "<th>observed</th></tr>\n",
+			      fp);
 		diff_audit_changes(d->a, d->b, audit_row, fp);
 		if (nchanged)
 			fputs("</table>\n", fp);

@@ -16,7 +16,7 @@
 
 #include "js_hlog.h"
 
-#define JAVA_FIXED_MAX_INT_DIGITS 40	/* beyond that: fall back to printf */
+#define JAVA_FIXED_MAX_INT_DIGITS 40 /* beyond that: fall back to printf */
 
 /* shortest_digits - shortest decimal digits reading back as v (> 0, finite); returns count */
 static int shortest_digits(double v, char dig[18], int *dec_exp)
@@ -32,7 +32,7 @@ static int shortest_digits(double v, char dig[18], int *dec_exp)
 	for (c = tmp; *c && *c != 'e'; c++)
 		if (*c >= '0' && *c <= '9')
 			dig[n++] = *c;
-	*dec_exp = atoi(c + 1) + 1;	/* value = 0.<dig> * 10^dec_exp */
+	*dec_exp = atoi(c + 1) + 1; /* value = 0.<dig> * 10^dec_exp */
 	while (n > 1 && dig[n - 1] == '0')
 		n--;
 	return n;
@@ -143,7 +143,7 @@ int hlog_write_interval(FILE *fp, const char *tag, double start_s_rel, double le
 
 	if (tag && !tag_ok(tag))
 		goto out;
-	err = hist_encode_compressed_b64(h, 9, &b64);	/* Java's writer: BEST_COMPRESSION */
+	err = hist_encode_compressed_b64(h, 9, &b64); /* Java's writer: BEST_COMPRESSION */
 	if (err)
 		goto out;
 	js_fmt_java_fixed(start, sizeof(start), start_s_rel, 3);

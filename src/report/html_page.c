@@ -19,12 +19,23 @@ void html_esc(FILE *fp, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&#39;", fp); break;
-		default: fputc(*s, fp);
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		case '\'':
+			fputs("&#39;", fp);
+			break;
+		default:
+			fputc(*s, fp);
 		}
 	}
 }
@@ -83,7 +94,8 @@ static void css(FILE *fp)
 	      ".v-pass{color:#2e7d32}.v-skip{color:#777}\n"
 	      ".d-worse{color:#c62828;font-weight:600}.d-better{color:#2e7d32;font-weight:600}"
 	      ".d-uncertain,.d-mixed{color:#8a6d00}.d-same{color:#777}\n"
-	      ".note{color:#666;font-size:12px}.bad{color:#c62828;font-weight:600}\n", fp);
+	      ".note{color:#666;font-size:12px}.bad{color:#c62828;font-weight:600}\n",
+	      fp);
 	for (int c = 0; c < JS_CAUSE_MAX; c++)
 		fprintf(fp, ".hide-%s .c-%s{display:none}\n", js_cause_name(c), js_cause_name(c));
 	fputs("</style>\n", fp);
@@ -96,9 +108,10 @@ void html_legend(FILE *fp, const bool *present)
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
 		if (!present[c])
 			continue;
-		fprintf(fp, "<span data-cause=\"%s\" title=\"click to hide/show\">"
-			"<i style=\"background:%s\"></i>%s</span>", js_cause_name(c),
-			html_cause_colour(c), js_cause_name(c));
+		fprintf(fp,
+			"<span data-cause=\"%s\" title=\"click to hide/show\">"
+			"<i style=\"background:%s\"></i>%s</span>",
+			js_cause_name(c), html_cause_colour(c), js_cause_name(c));
 	}
 	fputs("</div>\n", fp);
 }
@@ -150,7 +163,7 @@ static void bar(FILE *fp, const struct html_series *s, int i, double x, double w
 		snprintf(rate, sizeof(rate), " (%.3g/s)", b->total[i] * s->scale);
 	}
 	top = html_ylog((double)b->total[i] * s->scale, lo, hi, FIG_T, ph);
-	if (b->total[i] == 1)   /* a single gap sits on the axis' floor: give it a sliver */
+	if (b->total[i] == 1) /* a single gap sits on the axis' floor: give it a sliver */
 		top = FIG_T + ph - 3;
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
 		double seg = (FIG_T + ph - top) * b->count[i][c] / (double)b->total[i];
@@ -158,11 +171,13 @@ static void bar(FILE *fp, const struct html_series *s, int i, double x, double w
 		if (!b->count[i][c])
 			continue;
 		y -= seg;
-		fprintf(fp, "<rect class=\"c-%s%s\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
+		fprintf(fp,
+			"<rect class=\"c-%s%s\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
 			"height=\"%.2f\" fill=\"%s\"><title>%s%s%s .. %s: %" PRIu64 " of %" PRIu64
-			" gaps%s, primary cause %s</title></rect>\n", js_cause_name(c), cls, x, y, w,
-			seg, html_cause_colour(c), s->name ? s->name : "", s->name ? ": " : "", l, h,
-			b->count[i][c], b->total[i], rate, js_cause_name(c));
+			" gaps%s, primary cause %s</title></rect>\n",
+			js_cause_name(c), cls, x, y, w, seg, html_cause_colour(c),
+			s->name ? s->name : "", s->name ? ": " : "", l, h, b->count[i][c],
+			b->total[i], rate, js_cause_name(c));
 	}
 }
 
@@ -192,8 +207,10 @@ void html_histogram(FILE *fp, const struct html_series *s, size_t n)
 	hi = pow(10, ceil(log10(maxv + lo)));
 	bw = (double)(FIG_W - FIG_L - FIG_R) / (last - first + 1);
 	sw = (bw - 4) / (double)n;
-	fprintf(fp, "<svg class=\"fig hist\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"role=\"img\">\n", FIG_W, H, FIG_W, H);
+	fprintf(fp,
+		"<svg class=\"fig hist\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+		"role=\"img\">\n",
+		FIG_W, H, FIG_W, H);
 	html_log_grid(fp, lo, hi, FIG_T, ph, false);
 	for (int i = first; i <= last; i++) {
 		double x = FIG_L + (i - first) * bw + 2;
@@ -209,17 +226,20 @@ void html_histogram(FILE *fp, const struct html_series *s, size_t n)
 				fputs("</g>\n", fp);
 		}
 	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">gap duration (bucket lower "
+	fprintf(fp,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">gap duration (bucket lower "
 		"bound)</text>\n<text transform=\"translate(14 %d) rotate(-90)\" "
-		"text-anchor=\"middle\">%s (log)</text>\n</svg>\n", (FIG_W + FIG_L) / 2, H - 8,
-		FIG_T + ph / 2, rates ? "gaps per second" : "gaps");
+		"text-anchor=\"middle\">%s (log)</text>\n</svg>\n",
+		(FIG_W + FIG_L) / 2, H - 8, FIG_T + ph / 2, rates ? "gaps per second" : "gaps");
 	if (n > 1)
 		fputs("<p class=\"note\">bar height: gaps per second (log scale); in each bucket "
 		      "the lighter bar is A, the other B; colours: the share of each primary cause "
-		      "among the bucket's gaps</p>\n", fp);
+		      "among the bucket's gaps</p>\n",
+		      fp);
 	else
 		fputs("<p class=\"note\">bar height: number of gaps (log scale); colours: the share "
-		      "of each primary cause among the bucket's gaps</p>\n", fp);
+		      "of each primary cause among the bucket's gaps</p>\n",
+		      fp);
 }
 
 /* script - legend clicks hide/show a cause; data-rendered marks a page that ran to the end */
@@ -242,7 +262,8 @@ static void script(FILE *fp)
 	      "  root.setAttribute('data-bars-b', "
 	      "document.querySelectorAll('svg.hist rect.ser-b').length);\n"
 	      "  root.setAttribute('data-rendered', 'ok');\n"
-	      "})();\n</script>\n", fp);
+	      "})();\n</script>\n",
+	      fp);
 }
 
 /* html_begin - the page up to its body's first element */
@@ -250,7 +271,8 @@ void html_begin(FILE *fp, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>", fp);
+	      "<title>",
+	      fp);
 	html_esc(fp, title);
 	fputs("</title>\n", fp);
 	css(fp);

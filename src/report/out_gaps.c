@@ -148,8 +148,8 @@ size_t csv_write_gap(FILE *fp, const struct js_gap_rec *g)
  */
 struct gaps_out {
 	FILE *fp;
-	uint64_t max;           /* bytes per file, 0: no cap */
-	uint64_t bytes;         /* in the file now (counted from its header on) */
+	uint64_t max;	/* bytes per file, 0: no cap */
+	uint64_t bytes; /* in the file now (counted from its header on) */
 	int err;
 };
 
@@ -170,7 +170,8 @@ static void gaps_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 	if (o->max && o->bytes + n > o->max && !o->err) {
 		o->err = output_file_rotate(o->fp);
 		if (o->err)
-			js_warn("cannot rotate the --gaps file: %s (it grows on)", strerror(-o->err));
+			js_warn("cannot rotate the --gaps file: %s (it grows on)",
+				strerror(-o->err));
 		else
 			gaps_header(o);
 	}
@@ -216,7 +217,7 @@ int out_gaps_new(struct js_output *out, const char *path, const struct js_params
 	gaps_header(o);
 	out->name = "gaps CSV";
 	out->ctx = o;
-	out->stream = o->fp;    /* a row per gap as the run goes */
+	out->stream = o->fp; /* a row per gap as the run goes */
 	out->file = o->fp;
 	out->on_reopen = gaps_on_reopen;
 	out->on_gap = gaps_on_gap;

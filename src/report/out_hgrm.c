@@ -17,8 +17,8 @@
 #include "js_output.h"
 #include "js_result.h"
 
-#define HGRM_UNIT_RATIO 1.0     /* ns */
-#define HGRM_TICKS 5            /* Java's default ticks per half distance */
+#define HGRM_UNIT_RATIO 1.0 /* ns */
+#define HGRM_TICKS 5	    /* Java's default ticks per half distance */
 
 /* hgrm_merged - every CPU's gap histogram added up, into m (initialised here) */
 static int hgrm_merged(const struct js_run *run, struct js_hist *m)
@@ -49,12 +49,11 @@ static void hgrm_destroy(void *ctx)
 }
 
 /* out_hgrm_new - the --hgrm output (see the top of this file) */
-int out_hgrm_new(struct js_output *out, const char *path,
-		    const struct js_params *params)
+int out_hgrm_new(struct js_output *out, const char *path, const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "hgrm");
 
-	(void)params;  /* no settings */
+	(void)params; /* no settings */
 	if (!fp)
 		return -EIO;
 	out->name = "HdrHistogram percentile";

@@ -20,10 +20,10 @@
 #include "js_result.h"
 #include "js_util.h"
 
-#define HLOG_PEND_CAP 16384     /* gaps queued per CPU for intervals after the current one */
-#define HLOG_HOLD_NS 100000000ull   /* an interval is written this long after its end */
+#define HLOG_PEND_CAP 16384	  /* gaps queued per CPU for intervals after the current one */
+#define HLOG_HOLD_NS 100000000ull /* an interval is written this long after its end */
 #define HLOG_TAG_LEN (JS_LABEL_LEN + 48)
-#define HLOG_SLIVER_NS 1000000ull   /* a gapless tail shorter than this joins the last interval */
+#define HLOG_SLIVER_NS 1000000ull /* a gapless tail shorter than this joins the last interval */
 
 struct hlog_pend {
 	uint64_t start_ns, dur_ns;
@@ -33,13 +33,13 @@ struct hlog_pend {
 struct hlog_arr {
 	struct js_arrival a;
 	char tag[HLOG_TAG_LEN];
-	bool open;              /* window set up (the CPU's measured window has started) */
+	bool open; /* window set up (the CPU's measured window has started) */
 };
 
 struct hlog_cpu {
-	size_t ri;              /* index in run->cpus */
+	size_t ri; /* index in run->cpus */
 	char tag[HLOG_TAG_LEN];
-	struct js_hist cur;     /* gaps that started in the interval in progress */
+	struct js_hist cur;	/* gaps that started in the interval in progress */
 	struct hlog_pend *pend; /* ring, gaps of later intervals, in time order */
 	size_t head, n;
 	struct hlog_arr *arr;
@@ -50,12 +50,12 @@ struct hlog_out {
 	FILE *fp;
 	const struct js_run *run;
 	uint64_t base_ns, len_ns;
-	uint64_t arrival_ns[JS_MAX_ARRIVALS];   /* --arrival-interval: a tag each */
+	uint64_t arrival_ns[JS_MAX_ARRIVALS]; /* --arrival-interval: a tag each */
 	size_t narrivals;
-	uint64_t first;         /* index of the interval in progress */
-	struct hlog_cpu *c;     /* per result, in run->cpus' order (set up as they appear) */
+	uint64_t first;	    /* index of the interval in progress */
+	struct hlog_cpu *c; /* per result, in run->cpus' order (set up as they appear) */
 	size_t nc, cap;
-	struct js_hist all;     /* scratch: every CPU merged */
+	struct js_hist all; /* scratch: every CPU merged */
 	uint64_t late, forced, lines;
 	bool started, based, finished;
 	int err;
@@ -66,8 +66,14 @@ static bool grow(struct hlog_out *h);
 /* arrival_tag - "1s", "10ms", "100us", "1500ns": an exact, tag-safe interval name */
 static void arrival_tag(char *buf, size_t len, const char *key, uint64_t ns)
 {
-	static const struct { uint64_t div; const char *unit; } u[] = {
-		{ 1000000000ull, "s" }, { 1000000ull, "ms" }, { 1000ull, "us" }, { 1, "ns" },
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} u[] = {
+		{ 1000000000ull, "s" },
+		{ 1000000ull, "ms" },
+		{ 1000ull, "us" },
+		{ 1, "ns" },
 	};
 	size_t i = 0;
 
@@ -142,13 +148,13 @@ static void put_line(struct hlog_out *h, const char *tag, double start_s, double
 }
 
 /* write_arrivals - close CPU c's arrival windows at end_ns, write them, start the next */
-static void write_arrivals(struct hlog_out *h, struct hlog_cpu *c, uint64_t end_ns,
-			   double start_s, double len_s)
+static void write_arrivals(struct hlog_out *h, struct hlog_cpu *c, uint64_t end_ns, double start_s,
+			   double len_s)
 {
 	const struct js_cpu_result *r = &h->run->cpus[c->ri];
 
 	if (r->end_ns && r->end_ns < end_ns)
-		end_ns = r->end_ns;     /* the CPU's window ended earlier (finish) */
+		end_ns = r->end_ns; /* the CPU's window ended earlier (finish) */
 	for (size_t i = 0; i < c->narr; i++) {
 		struct hlog_arr *ar = &c->arr[i];
 
@@ -201,12 +207,16 @@ static int write_header(struct hlog_out *h)
 	const struct js_thr_auto *a = &run->cfg.thr_auto;
 	char c[JS_HLOG_MAX_HEADER_LINE];
 
-	snprintf(c, sizeof(c), "Logged with jitterscope %s (gap ns above %" PRIu64
-		 "%s; Tag=cpuN per CPU, tidN per thread, markN marks)", JS_VERSION,
-		 run->cfg.threshold_ns,
-		 !run->cfg.threshold_auto ? "" : a->raised_because[0] ? " auto, raised" : " auto");
-	return hlog_write_header(h->fp, run->start_epoch_s +
-				 ((double)h->base_ns - (double)run->start_mono_ns) / 1e9, c);
+	snprintf(c, sizeof(c),
+		 "Logged with jitterscope %s (gap ns above %" PRIu64
+		 "%s; Tag=cpuN per CPU, tidN per thread, markN marks)",
+		 JS_VERSION, run->cfg.threshold_ns,
+		 !run->cfg.threshold_auto ? "" :
+		 a->raised_because[0]	  ? " auto, raised" :
+					    " auto");
+	return hlog_write_header(
+		h->fp, run->start_epoch_s + ((double)h->base_ns - (double)run->start_mono_ns) / 1e9,
+		c);
 }
 
 /*
@@ -279,7 +289,9 @@ static void hlog_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 		return;
 	}
 	c->pend[(c->head + c->n) % HLOG_PEND_CAP] = (struct hlog_pend){
-		.start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns, .cause = g->attr.primary,
+		.start_ns = g->gap.start_ns,
+		.dur_ns = g->gap.dur_ns,
+		.cause = g->attr.primary,
 	};
 	c->n++;
 }
@@ -346,7 +358,7 @@ static bool grow(struct hlog_out *h)
 		}
 		memset(&h->c[h->nc], 0, sizeof(h->c[h->nc]));
 		err = cpu_setup(h, &h->c[h->nc], h->nc);
-		h->nc++;        /* counted even when it failed: destroy frees what it holds */
+		h->nc++; /* counted even when it failed: destroy frees what it holds */
 	}
 	if (err && !h->err)
 		h->err = err;
@@ -418,13 +430,14 @@ static int hlog_finish(void *ctx, const struct js_run *run)
 			advance(h, e);
 			continue;
 		}
-		advance(h, JS_MAX(end, s));     /* the last one, with its actual length */
+		advance(h, JS_MAX(end, s)); /* the last one, with its actual length */
 		if (!any_data(h))
 			break;
 	}
 	if (h->late || h->forced)
 		js_dbg("hlog: %" PRIu64 " late gaps counted in a later interval, %" PRIu64
-		       " intervals written early", h->late, h->forced);
+		       " intervals written early",
+		       h->late, h->forced);
 out:
 	if (!h->err)
 		h->err = output_file_flush(h->fp);
@@ -469,7 +482,7 @@ int out_hlog_new(struct js_output *out, const char *path, const struct js_params
 	}
 	out->name = "HdrHistogram log";
 	out->ctx = h;
-	out->stream = h->fp;    /* an interval written as soon as it is complete */
+	out->stream = h->fp; /* an interval written as soon as it is complete */
 	out->file = h->fp;
 	out->on_reopen = hlog_on_reopen;
 	out->run_start = hlog_run_start;

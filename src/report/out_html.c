@@ -25,9 +25,9 @@
 #include "js_story.h"
 #include "js_util.h"
 
-#define HTML_WORST 2000         /* longest gaps always drawn, per CPU */
-#define HTML_SAMPLE 5000        /* uniform sample of all gaps, per CPU */
-#define HTML_TITLED 500         /* points with a tooltip (the longest) */
+#define HTML_WORST 2000	 /* longest gaps always drawn, per CPU */
+#define HTML_SAMPLE 5000 /* uniform sample of all gaps, per CPU */
+#define HTML_TITLED 500	 /* points with a tooltip (the longest) */
 
 struct pt {
 	uint64_t start_ns, dur_ns;
@@ -36,8 +36,8 @@ struct pt {
 
 struct html_cpu {
 	int cpu;
-	struct js_topn worst;       /* struct pt, min-heap on dur */
-	struct pt *sample;          /* reservoir */
+	struct js_topn worst; /* struct pt, min-heap on dur */
+	struct pt *sample;    /* reservoir */
 	size_t nsample;
 	uint64_t seen;
 };
@@ -45,10 +45,10 @@ struct html_cpu {
 struct html_out {
 	FILE *fp;
 	const struct js_run *run;
-	struct html_cpu *cpus;  /* per result, in run->cpus' order (set up as they appear) */
+	struct html_cpu *cpus; /* per result, in run->cpus' order (set up as they appear) */
 	size_t ncpus;
 	uint64_t rng;
-	enum js_by by;          /* --by: the cause table's sources */
+	enum js_by by; /* --by: the cause table's sources */
 	int err;
 };
 
@@ -155,14 +155,15 @@ static void header(FILE *fp, const struct js_run *run)
 		 run->interrupted ? " (interrupted: " : "", run->stop_why,
 		 run->stop_why[0] ? "; " : "", run->interrupted ? "partial results)" : "");
 	html_fact(fp, "duration", b);
-	html_fact(fp, "threshold", thr_describe(b, sizeof(b), run->cfg.threshold_ns,
-					      run->cfg.threshold_auto, &run->cfg.thr_auto));
+	html_fact(fp, "threshold",
+		  thr_describe(b, sizeof(b), run->cfg.threshold_ns, run->cfg.threshold_auto,
+			       &run->cfg.thr_auto));
 	snprintf(b, sizeof(b), "TSC %.6f GHz fitted to CLOCK_MONOTONIC, residual max %.1f ns",
 		 run->fit.hz / 1e9, run->fit.residual_max_ns);
 	html_fact(fp, "time base", b);
 	if (run->probes_on)
-		snprintf(b, sizeof(b), "on: %" PRIu64 " events, %" PRIu64 " lost", run->probe_events,
-			 run->probe_lost);
+		snprintf(b, sizeof(b), "on: %" PRIu64 " events, %" PRIu64 " lost",
+			 run->probe_events, run->probe_lost);
 	else
 		snprintf(b, sizeof(b), "off (%s): gaps are not attributed", run->probes_why);
 	html_fact(fp, "probes", b);
@@ -227,9 +228,10 @@ static void time_axis(FILE *fp, double span_s, int H)
 	for (double s = 0; s <= span_s * 1.0001; s += step) {
 		double x = FIG_L + s / span_s * (FIG_W - FIG_L - FIG_R);
 
-		fprintf(fp, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
-			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g s</text>\n", x, x, FIG_T,
-			H - FIG_B, x, H - FIG_B + 16, s);
+		fprintf(fp,
+			"<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g s</text>\n",
+			x, x, FIG_T, H - FIG_B, x, H - FIG_B + 16, s);
 	}
 }
 
@@ -254,8 +256,10 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 	/* the CPU's measured window (the run's wall time also covers setup and draining) */
 	span_s = (double)(r->end_ns > t0 ? r->end_ns - t0 : run->wall_ns) / 1e9;
 	span_s = span_s > 0 ? span_s : 1;
-	fprintf(fp, "<svg class=\"fig scatter\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"role=\"img\">\n", FIG_W, H, FIG_W, H);
+	fprintf(fp,
+		"<svg class=\"fig scatter\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+		"role=\"img\">\n",
+		FIG_W, H, FIG_W, H);
 	html_log_grid(fp, lo, hi, FIG_T, ph, true);
 	time_axis(fp, span_s, H);
 	for (size_t i = 0; i < n; i++) {
@@ -264,18 +268,22 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 		double y = html_ylog((double)v[i].dur_ns, lo, hi, FIG_T, ph);
 		const char *cn = js_cause_name(v[i].cause);
 
-		fprintf(fp, "<circle class=\"pt c-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\">",
+		fprintf(fp,
+			"<circle class=\"pt c-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\">",
 			cn, x, y, html_cause_colour(v[i].cause));
 		if (i + HTML_TITLED >= n)
 			fprintf(fp, "<title>%s at %.6f s: %s</title>", fmt(b, v[i].dur_ns), t, cn);
 		fputs("</circle>\n", fp);
 	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the measurement start"
+	fprintf(fp,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the measurement start"
 		"</text>\n<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">"
-		"gap duration (log)</text>\n</svg>\n", (FIG_W + FIG_L) / 2, H - 8, FIG_T + ph / 2);
-	fprintf(fp, "<p class=\"note\">%zu of %" PRIu64 " gaps drawn: the %d longest and a uniform "
-		"sample of %d; the shortest drawn is %s</p>\n", n, c->seen, HTML_WORST, HTML_SAMPLE,
-		fmt(d, v[0].dur_ns));
+		"gap duration (log)</text>\n</svg>\n",
+		(FIG_W + FIG_L) / 2, H - 8, FIG_T + ph / 2);
+	fprintf(fp,
+		"<p class=\"note\">%zu of %" PRIu64 " gaps drawn: the %d longest and a uniform "
+		"sample of %d; the shortest drawn is %s</p>\n",
+		n, c->seen, HTML_WORST, HTML_SAMPLE, fmt(d, v[0].dur_ns));
 	free(v);
 }
 
@@ -294,8 +302,10 @@ static void stories(FILE *fp, const struct js_run *run, const struct js_cpu_resu
 	for (unsigned i = 0; i < n; i++) {
 		story_format(line, sizeof(line), &recs[i], run->start_mono_ns);
 		story_format_detail(detail, sizeof(detail), &recs[i], run->start_mono_ns, NULL);
-		fprintf(fp, "<li class=\"c-%s\"><i style=\"display:inline-block;width:10px;"
-			"height:10px;background:%s\"></i> ", js_cause_name(recs[i].attr.primary),
+		fprintf(fp,
+			"<li class=\"c-%s\"><i style=\"display:inline-block;width:10px;"
+			"height:10px;background:%s\"></i> ",
+			js_cause_name(recs[i].attr.primary),
 			html_cause_colour(recs[i].attr.primary));
 		html_esc(fp, line);
 		fputs("<details><summary>breakdown</summary><pre>", fp);
@@ -331,16 +341,19 @@ static void cause_table(FILE *fp, const struct js_causes *cs, const struct js_ca
 	size_t n = causes_sorted(top, src, JS_CAUSES_SRC_MAX);
 
 	fputs("<table><tr><th>class</th><th>source</th><th>gaps</th><th>primary in</th>"
-	      "<th>time lost</th><th>share</th><th>max in one gap</th></tr>\n", fp);
+	      "<th>time lost</th><th>share</th><th>max in one gap</th></tr>\n",
+	      fp);
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
 		const struct js_cause_class *cl = causes_class(cs, (uint32_t)k);
 
 		if (cl && cl->gaps)
-			cause_row(fp, cs, js_cause_name(k), "(all)", cl->gaps, cs->by_primary[k], true,
-				  cl->total_ns, cl->max_ns);
+			cause_row(fp, cs, js_cause_name(k), "(all)", cl->gaps, cs->by_primary[k],
+				  true, cl->total_ns, cl->max_ns);
 	}
 	fputs(bycg ? "<tr><th colspan=\"7\">top cgroups (the sources naming a task, per class "
-	      "and cgroup)</th></tr>\n" : "<tr><th colspan=\"7\">top sources</th></tr>\n", fp);
+		     "and cgroup)</th></tr>\n" :
+		     "<tr><th colspan=\"7\">top sources</th></tr>\n",
+	      fp);
 	for (size_t i = 0; i < n && i < 25; i++)
 		cause_row(fp, top, js_cause_name(src[i]->cause), src[i]->detail, src[i]->gaps, 0,
 			  false, src[i]->total_ns, src[i]->max_ns);
@@ -362,19 +375,25 @@ static void intervals(FILE *fp, const struct js_cpu_result *r)
 		maxv = JS_MAX(maxv, iv->v[i].max_ns);
 	hi = pow(10, ceil(log10((double)maxv + 1)));
 	bw = (double)(FIG_W - FIG_L - FIG_R) / iv->n;
-	fprintf(fp, "<h3>Worst gap per %s</h3>\n<svg class=\"fig intervals\" viewBox=\"0 0 %d %d\" "
-		"width=\"%d\" height=\"%d\" role=\"img\">\n", fmt(l, iv->len_ns), FIG_W, H, FIG_W, H);
+	fprintf(fp,
+		"<h3>Worst gap per %s</h3>\n<svg class=\"fig intervals\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\">\n",
+		fmt(l, iv->len_ns), FIG_W, H, FIG_W, H);
 	html_log_grid(fp, 100, hi, FIG_T, ph, true);
 	for (size_t i = 0; i < iv->n; i++) {
-		double y = html_ylog((double)JS_MAX(iv->v[i].max_ns, (int64_t)100), 100, hi, FIG_T, ph);
+		double y = html_ylog((double)JS_MAX(iv->v[i].max_ns, (int64_t)100), 100, hi, FIG_T,
+				     ph);
 
-		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#5c7cba\">"
+		fprintf(fp,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#5c7cba\">"
 			"<title>interval %zu: %" PRIu64 " gaps, worst %s</title></rect>\n",
-			FIG_L + i * bw + 1, y, JS_MAX(bw - 2, 1.0), FIG_T + ph - y, i, iv->v[i].gaps,
-			fmt(b, (uint64_t)iv->v[i].max_ns));
+			FIG_L + i * bw + 1, y, JS_MAX(bw - 2, 1.0), FIG_T + ph - y, i,
+			iv->v[i].gaps, fmt(b, (uint64_t)iv->v[i].max_ns));
 	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">interval (%s each, %zu in all)"
-		"</text>\n</svg>\n", (FIG_W + FIG_L) / 2, H - 8, l, iv->n);
+	fprintf(fp,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">interval (%s each, %zu in all)"
+		"</text>\n</svg>\n",
+		(FIG_W + FIG_L) / 2, H - 8, l, iv->n);
 }
 
 static void arrivals(FILE *fp, const struct js_cpu_result *r)
@@ -384,7 +403,8 @@ static void arrivals(FILE *fp, const struct js_cpu_result *r)
 	if (!r->narrivals)
 		return;
 	fputs("<h3>Arrivals (what a periodic event would have suffered)</h3>\n<table><tr>"
-	      "<th>every</th><th>arrivals</th><th>delayed</th><th>delayed %</th>", fp);
+	      "<th>every</th><th>arrivals</th><th>delayed</th><th>delayed %</th>",
+	      fp);
 	for (size_t i = 0; i < js_npcts; i++)
 		fprintf(fp, "<th>delay %s</th>", js_pcts[i].label);
 	fputs("<th>max delay</th><th>delayed by (primary cause)</th></tr>\n", fp);
@@ -403,8 +423,8 @@ static void arrivals(FILE *fp, const struct js_cpu_result *r)
 		fputs("<td>", fp);
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			if (a->delayed_by_cause[c])
-				fprintf(fp, "%s %" PRIu64 " (%s) ", js_cause_name(c), a->delayed_by_cause[c],
-					fmt(b, a->delay_ns_by_cause[c]));
+				fprintf(fp, "%s %" PRIu64 " (%s) ", js_cause_name(c),
+					a->delayed_by_cause[c], fmt(b, a->delay_ns_by_cause[c]));
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
@@ -437,8 +457,9 @@ static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run 
 /* audit_rank - problems first: fail, warn, skip, pass; then severity */
 static int audit_rank(const struct audit_check *k)
 {
-	static const int order[AUDIT_NVERDICTS] = { [AUDIT_FAIL] = 0, [AUDIT_WARN] = 1,
-						    [AUDIT_SKIP] = 2, [AUDIT_PASS] = 3 };
+	static const int order[AUDIT_NVERDICTS] = {
+		[AUDIT_FAIL] = 0, [AUDIT_WARN] = 1, [AUDIT_SKIP] = 2, [AUDIT_PASS] = 3
+	};
 
 	return order[k->verdict] * 8 + (SEV_CRIT - (int)k->severity);
 }
@@ -485,9 +506,11 @@ static void audit_section(FILE *fp, const struct js_run *run)
 	const struct audit_check **v = calloc(a->n ? a->n : 1, sizeof(*v));
 	bool open = false;
 
-	fprintf(fp, "<section id=\"audit\"><h2>Isolation audit</h2>\n<p>%zu fail, %zu warn, "
-		"%zu skip, %zu pass</p>\n", audit_count(a, AUDIT_FAIL), audit_count(a, AUDIT_WARN),
-		audit_count(a, AUDIT_SKIP), audit_count(a, AUDIT_PASS));
+	fprintf(fp,
+		"<section id=\"audit\"><h2>Isolation audit</h2>\n<p>%zu fail, %zu warn, "
+		"%zu skip, %zu pass</p>\n",
+		audit_count(a, AUDIT_FAIL), audit_count(a, AUDIT_WARN), audit_count(a, AUDIT_SKIP),
+		audit_count(a, AUDIT_PASS));
 	if (!v) {
 		fputs("</section>\n", fp);
 		return;
@@ -496,7 +519,8 @@ static void audit_section(FILE *fp, const struct js_run *run)
 		v[i] = &a->checks[i];
 	qsort(v, a->n, sizeof(*v), cmp_check);
 	fputs("<table><tr><th>verdict</th><th>severity</th><th>check</th><th>cpu</th>"
-	      "<th>observed</th></tr>\n", fp);
+	      "<th>observed</th></tr>\n",
+	      fp);
 	for (size_t i = 0; i < a->n; i++) {
 		if (v[i]->verdict == AUDIT_PASS && !open) {
 			fputs("</table>\n<details><summary>passed checks</summary><table>\n", fp);
@@ -569,8 +593,7 @@ static void html_destroy(void *ctx)
 	free(h);
 }
 
-int out_html_new(struct js_output *out, const char *path,
-		    const struct js_params *params)
+int out_html_new(struct js_output *out, const char *path, const struct js_params *params)
 {
 	struct html_out *h = calloc(1, sizeof(*h));
 

@@ -251,8 +251,7 @@ static void cause_buckets(struct js_json *j, const struct js_cause_buckets *b)
 }
 
 /* sources - a cause table's sources, largest first: [{cause, KEY, gaps, ...}] */
-static void sources(struct js_json *j, const char *name, const char *key,
-		    const struct js_causes *c)
+static void sources(struct js_json *j, const char *name, const char *key, const struct js_causes *c)
 {
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
 	size_t n = causes_sorted(c, src, JS_CAUSES_SRC_MAX);
@@ -305,7 +304,7 @@ static void period_fields(struct js_json *j, const struct js_period *p)
 	json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
 	json_dbl(j, "strength", pr.strength);
 	if (pr.phase_ns < 0)
-		json_null(j, "phase_ns");       /* loaded from a file without it */
+		json_null(j, "phase_ns"); /* loaded from a file without it */
 	else
 		json_dbl(j, "phase_ns", periodic ? pr.phase_ns : 0);
 	json_u64(j, "gaps", pr.n);
@@ -605,12 +604,11 @@ static void json_destroy(void *ctx)
 	output_file_close(ctx);
 }
 
-int out_json_new(struct js_output *out, const char *path,
-		    const struct js_params *params)
+int out_json_new(struct js_output *out, const char *path, const struct js_params *params)
 {
 	FILE *fp = output_file_open(path, "json");
 
-	(void)params;  /* no settings */
+	(void)params; /* no settings */
 	if (!fp)
 		return -EIO;
 	out->name = "JSON";

@@ -23,23 +23,23 @@
 #include "js_result.h"
 #include "js_util.h"
 
-#define LISTEN_RENDER_NS 1000000000ull  /* the page is rendered again every second */
-#define LISTEN_BACKLOG   16
-#define LISTEN_CONNS     16     /* connections at once, all clients */
-#define LISTEN_PER_IP    4      /* ... from one address */
-#define LISTEN_TIMEOUT_S 5      /* an idle or slow connection is closed after this */
-#define LISTEN_MEM       16384  /* request buffer per connection (headers) */
+#define LISTEN_RENDER_NS 1000000000ull /* the page is rendered again every second */
+#define LISTEN_BACKLOG 16
+#define LISTEN_CONNS 16	   /* connections at once, all clients */
+#define LISTEN_PER_IP 4	   /* ... from one address */
+#define LISTEN_TIMEOUT_S 5 /* an idle or slow connection is closed after this */
+#define LISTEN_MEM 16384   /* request buffer per connection (headers) */
 
 static const char content_type[] = "text/plain; version=0.0.4; charset=utf-8";
 
 struct listen_out {
-	char *addr;             /* as given, for messages */
-	int fd;                 /* bound, listening; the daemon owns it once started */
+	char *addr; /* as given, for messages */
+	int fd;	    /* bound, listening; the daemon owns it once started */
 	struct MHD_Daemon *d;
 	struct js_prom *m;
 	uint64_t next_ns;
-	int err;                /* prom_start's, or rendering out of memory */
-	pthread_mutex_t lock;   /* page, len: the drain thread swaps, the server copies */
+	int err;	      /* prom_start's, or rendering out of memory */
+	pthread_mutex_t lock; /* page, len: the drain thread swaps, the server copies */
 	char *page;
 	size_t len;
 };
@@ -87,8 +87,10 @@ int listen_parse(const char *s, struct sockaddr_storage *sa, char *err, size_t e
 	host[hl] = '\0';
 	if (s[0] == '[' ? inet_pton(AF_INET6, host, &in6->sin6_addr) != 1 :
 			  inet_pton(AF_INET, host, &in4->sin_addr) != 1) {
-		js_errf(err, errlen, "'%s' is not an IPv4 address or a bracketed IPv6 address "
-			"(no host names)", host);
+		js_errf(err, errlen,
+			"'%s' is not an IPv4 address or a bracketed IPv6 address "
+			"(no host names)",
+			host);
 		return -EINVAL;
 	}
 	if (parse_port(port, s[0] == '[' ? &in6->sin6_port : &in4->sin_port)) {
@@ -125,8 +127,8 @@ static int open_socket(const struct sockaddr_storage *sa)
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status, const char *body,
 			     size_t len, const char *type)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body,
-								 MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result ret;
 
 	if (!r)
@@ -164,7 +166,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 
 	(void)version;
 	(void)upload;
-	if (*con_cls) {                 /* a body arriving after the answer: dropped */
+	if (*con_cls) { /* a body arriving after the answer: dropped */
 		*upload_len = 0;
 		return MHD_YES;
 	}
@@ -235,17 +237,16 @@ static void listen_run_start(void *ctx, const struct js_run *run)
 	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	l->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, l,
-				MHD_OPTION_LISTEN_SOCKET, l->fd,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)LISTEN_CONNS,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)LISTEN_PER_IP,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)LISTEN_TIMEOUT_S,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LISTEN_MEM,
-				MHD_OPTION_END);
+				MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT,
+				(unsigned)LISTEN_CONNS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				(unsigned)LISTEN_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT,
+				(unsigned)LISTEN_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				(size_t)LISTEN_MEM, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!l->d)
 		js_warn("cannot serve --listen %s: the HTTP server did not start", l->addr);
 	else
-		l->fd = -1;     /* the daemon's now */
+		l->fd = -1; /* the daemon's now */
 }
 
 static void listen_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)

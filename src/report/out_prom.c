@@ -20,12 +20,12 @@
 #include "js_util.h"
 
 struct prom_out {
-	FILE *fp;               /* the next file to write, open (NULL between interval writes) */
-	char *path, *tmp;       /* tmp NULL for stdout, a FIFO or a device */
+	FILE *fp;	  /* the next file to write, open (NULL between interval writes) */
+	char *path, *tmp; /* tmp NULL for stdout, a FIFO or a device */
 	struct js_prom *m;
 	uint64_t interval_ns, next_ns;
 	uint64_t writes;
-	int err;                /* prom_start's; then the last interval write's */
+	int err; /* prom_start's; then the last interval write's */
 	bool warned;
 };
 
@@ -68,7 +68,7 @@ static int publish(struct prom_out *p, const struct js_run *run)
 	if (!err && p->tmp && rename(p->tmp, p->path))
 		err = -errno;
 	if (err && p->tmp)
-		unlink(p->tmp);         /* FILE stays the last complete one */
+		unlink(p->tmp); /* FILE stays the last complete one */
 	p->writes++;
 	return err;
 }
@@ -97,7 +97,7 @@ static int prom_finish(void *ctx, const struct js_run *run)
 
 	if (p->err == -ENOMEM)
 		return p->err;
-	return publish(p, run);    /* outputs_finish names the file */
+	return publish(p, run); /* outputs_finish names the file */
 }
 
 static void prom_destroy(void *ctx)
@@ -107,7 +107,7 @@ static void prom_destroy(void *ctx)
 	if (!p)
 		return;
 	if (p->fp && p->tmp)
-		unlink(p->tmp);         /* opened, never written */
+		unlink(p->tmp); /* opened, never written */
 	output_file_close(p->fp);
 	prom_free(p->m);
 	free(p->path);

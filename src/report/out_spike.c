@@ -33,8 +33,8 @@
 #include "js_story.h"
 #include "js_util.h"
 
-#define SPIKE_PEND_MAX 64       /* spikes waiting for the events after them */
-#define SPIKE_XCHECK_MAX 16     /* settings lines per spike */
+#define SPIKE_PEND_MAX 64   /* spikes waiting for the events after them */
+#define SPIKE_XCHECK_MAX 16 /* settings lines per spike */
 
 struct spike_out {
 	char dir[PATH_MAX];
@@ -42,14 +42,14 @@ struct spike_out {
 	struct js_spike_stats st;
 	struct spike_rate rate;
 	struct spike_cap cap;
-	struct spike_ring *rings;   /* per measured CPU, as run->cpus */
+	struct spike_ring *rings; /* per measured CPU, as run->cpus */
 	int *cpus;
 	size_t ncpus;
-	struct js_event *scratch;   /* one window's events */
+	struct js_event *scratch; /* one window's events */
 	struct js_gap_rec pend[SPIKE_PEND_MAX];
 	size_t npend;
 	const struct js_run *run;
-	int err;                    /* a write failed: the recorder stopped (-errno) */
+	int err; /* a write failed: the recorder stopped (-errno) */
 };
 
 static struct spike_ring *ring_of(struct spike_out *s, uint32_t cpu)
@@ -72,7 +72,8 @@ static uint64_t dir_used(const char *dir)
 	while (d && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
-		if (!strncmp(e->d_name, ".spike-", 7) && n > 4 && !strcmp(e->d_name + n - 4, ".tmp"))
+		if (!strncmp(e->d_name, ".spike-", 7) && n > 4 &&
+		    !strcmp(e->d_name + n - 4, ".tmp"))
 			unlinkat(dirfd(d), e->d_name, 0);
 		else if (!strncmp(e->d_name, "spike-", 6) && n > 5 &&
 			 !strcmp(e->d_name + n - 5, ".json") &&
@@ -163,14 +164,19 @@ static void write_settings(struct js_json *j, const struct js_run *run, const st
 
 	for (uint32_t i = 0; i < g->attr.nparts && i < JS_PARTS_MAX; i++, n++)
 		obs[n] = (struct audit_observed){
-			.cpu = (int)g->gap.cpu, .cause = js_cause_name(g->attr.parts[i].cause),
-			.detail = g->attr.parts[i].detail, .count = g->attr.parts[i].count,
+			.cpu = (int)g->gap.cpu,
+			.cause = js_cause_name(g->attr.parts[i].cause),
+			.detail = g->attr.parts[i].detail,
+			.count = g->attr.parts[i].count,
 			.total_ns = g->attr.parts[i].net_ns,
 		};
 	if (g->attr.unexplained_ns)
 		obs[n++] = (struct audit_observed){
-			.cpu = (int)g->gap.cpu, .cause = js_cause_name(JS_CAUSE_UNEXPLAINED),
-			.detail = "", .count = 1, .total_ns = g->attr.unexplained_ns,
+			.cpu = (int)g->gap.cpu,
+			.cause = js_cause_name(JS_CAUSE_UNEXPLAINED),
+			.detail = "",
+			.count = 1,
+			.total_ns = g->attr.unexplained_ns,
 		};
 	if (run->audited)
 		k = audit_crosscheck(&run->audit, obs, n, lines, SPIKE_XCHECK_MAX);
@@ -207,8 +213,7 @@ static void write_events(struct js_json *j, const struct js_run *run, const stru
 
 /* write_spike_json - the spike's JSON document (docs/JSON.md, "The spike file") */
 static void write_spike_json(FILE *fp, const struct spike_out *s, const struct js_gap_rec *g,
-			     const char *name, const struct js_event *ev, size_t nev,
-			     bool complete)
+			     const char *name, const struct js_event *ev, size_t nev, bool complete)
 {
 	const struct js_run *run = s->run;
 	char story[512], detail[4096], trace[NAME_MAX];
@@ -218,7 +223,7 @@ static void write_spike_json(FILE *fp, const struct spike_out *s, const struct j
 	story_format_detail(detail, sizeof(detail), g, run->start_mono_ns, NULL);
 	snprintf(trace, sizeof(trace), "%s.trace.json", name);
 	json_init(&j, fp);
-	j.pretty = false;       /* a third smaller; one line per file */
+	j.pretty = false; /* a third smaller; one line per file */
 	json_obj_begin(&j, NULL);
 	json_u64(&j, "schema_version", JS_SCHEMA_VERSION);
 	json_str(&j, "tool", "jitterscope");
@@ -272,7 +277,8 @@ static int put(struct spike_out *s, const char *tmp, const char *final, uint64_t
 	if (err) {
 		unlink(tmp);
 		js_err("cannot write --spike-dir file '%s/%s': %s; the flight recorder stops, the "
-		       "measurement goes on", s->dir, final, strerror(-err));
+		       "measurement goes on",
+		       s->dir, final, strerror(-err));
 	}
 	return err;
 }
@@ -339,7 +345,8 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
 		if (rename(tmp[i], fin[i]) && !err) {
 			err = -errno;
 			js_err("cannot write --spike-dir file '%s': %s; the flight recorder stops, "
-			       "the measurement goes on", fin[i], strerror(errno));
+			       "the measurement goes on",
+			       fin[i], strerror(errno));
 		}
 	if (err) {
 		unlink(tmp[0]);
@@ -363,7 +370,7 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 
 		if (done_ns != UINT64_MAX &&
 		    g->gap.start_ns + g->gap.dur_ns + s->window_ns > done_ns) {
-			s->pend[k++] = *g;      /* its window is not all read yet */
+			s->pend[k++] = *g; /* its window is not all read yet */
 			continue;
 		}
 		if (s->err)
@@ -401,8 +408,8 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 {
 	struct spike_out *s = calloc(1, sizeof(*s));
 
-	if (!s || spike_rate_init(&s->rate, p && p->spike_max ? p->spike_max :
-				  JS_DEFAULT_SPIKE_MAX)) {
+	if (!s ||
+	    spike_rate_init(&s->rate, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX)) {
 		free(s);
 		return -ENOMEM;
 	}

@@ -21,10 +21,10 @@
 #include "js_story.h"
 #include "js_util.h"
 
-#define TR_META_PER_CPU 32          /* process name + sort, thread name + sort per track */
-#define TR_CTX_MIN_NS 10000ull      /* events are clipped to the gap +- max(dur, ctx_ns): this */
+#define TR_META_PER_CPU 32     /* process name + sort, thread name + sort per track */
+#define TR_CTX_MIN_NS 10000ull /* events are clipped to the gap +- max(dur, ctx_ns): this */
 #define TR_EV_PER_GAP_MAX 4096
-#define TR_BIN_NS 1000000000ull     /* counter bin width to start with */
+#define TR_BIN_NS 1000000000ull /* counter bin width to start with */
 #define TR_TID_STRIDE 10000
 
 /* tracks: "gaps", then the class table's tracks (js_cause_info.track) */
@@ -48,15 +48,15 @@ static const char *tr_track_name(int track)
 struct tr_gap {
 	uint64_t start_ns, dur_ns;
 	uint32_t nev;
-	uint32_t truncated;         /* events of the gap left out (per-gap cap or no room) */
+	uint32_t truncated; /* events of the gap left out (per-gap cap or no room) */
 	struct js_event *ev;
-	char *json;                 /* "name":"...","args":{...} */
+	char *json; /* "name":"...","args":{...} */
 };
 
 /* One slice or instant to write (built at finish). */
 struct tr_slice {
-	uint64_t s, e;              /* clipped, CLOCK_MONOTONIC */
-	uint64_t lo, hi;            /* clip window (union of the kept gaps' windows) */
+	uint64_t s, e;	 /* clipped, CLOCK_MONOTONIC */
+	uint64_t lo, hi; /* clip window (union of the kept gaps' windows) */
 	const struct js_event *ev;
 	uint8_t track;
 	bool point, clipped, trimmed;
@@ -64,15 +64,15 @@ struct tr_slice {
 
 struct tr_cpu {
 	int cpu;
-	int id;                     /* its trace process: the CPU for a sampler's result, else
+	int id;			/* its trace process: the CPU for a sampler's result, else
 	                             * JS_CPUS_MAX + its index (threads, marks) */
-	char key[JS_LABEL_LEN];     /* result_key(): "cpu1", "tid4242", "mark1" */
-	struct js_topn kept;        /* struct tr_gap: min-heap on (dur, later start) */
-	size_t used, budget;        /* events held (gaps + their events) and allowed */
-	struct tr_gap floor;        /* the longest gap left out so far (start, dur only) */
+	char key[JS_LABEL_LEN]; /* result_key(): "cpu1", "tid4242", "mark1" */
+	struct js_topn kept;	/* struct tr_gap: min-heap on (dur, later start) */
+	size_t used, budget;	/* events held (gaps + their events) and allowed */
+	struct tr_gap floor;	/* the longest gap left out so far (start, dur only) */
 	bool have_floor;
 	uint64_t seen, truncated_gaps;
-	uint32_t *bin_gaps;         /* counters: gaps and lost time per bin */
+	uint32_t *bin_gaps; /* counters: gaps and lost time per bin */
 	uint64_t *bin_lost;
 	size_t nbins, maxbins;
 	uint64_t bin_ns;
@@ -82,19 +82,19 @@ struct tr_cpu {
 struct trace_out {
 	FILE *fp;
 	unsigned max_events;
-	uint64_t ctx_ns;            /* events are clipped to each gap +- max(its dur, this) */
+	uint64_t ctx_ns; /* events are clipped to each gap +- max(its dur, this) */
 	uint64_t run_start_ns;
-	struct tr_cpu *cpus;        /* per result, in run->cpus' order (set up as they appear) */
+	struct tr_cpu *cpus; /* per result, in run->cpus' order (set up as they appear) */
 	size_t ncpus;
-	size_t shares;              /* the results the event budget is split into */
-	long rest;                  /* the events left for gaps after metadata and counters */
-	size_t cnt;                 /* counter events per result */
-	const struct js_run *live;  /* the run being watched (from run_start) */
-	struct js_event *scratch;   /* one gap's events while choosing what to keep */
+	size_t shares;		   /* the results the event budget is split into */
+	long rest;		   /* the events left for gaps after metadata and counters */
+	size_t cnt;		   /* counter events per result */
+	const struct js_run *live; /* the run being watched (from run_start) */
+	struct js_event *scratch;  /* one gap's events while choosing what to keep */
 	size_t nscratch;
-	int err;                    /* out of memory while watching: reported by finish */
-	const struct js_run *run;   /* at finish: function names (run_sym) */
-	const struct js_cgroups *cg;    /* from run_start: the run's cgroup table, may be NULL */
+	int err;		     /* out of memory while watching: reported by finish */
+	const struct js_run *run;    /* at finish: function names (run_sym) */
+	const struct js_cgroups *cg; /* from run_start: the run's cgroup table, may be NULL */
 	uint64_t written;
 	bool first;
 };
@@ -316,8 +316,8 @@ static void gap_args(struct js_json *j, const struct js_gap_rec *g, uint64_t run
 }
 
 /* render_gap - the gap's "name":...,"args":{...} text, malloc'd (NULL on ENOMEM) */
-static char *render_gap(const struct js_gap_rec *g, uint64_t run_start,
-			const struct js_cgroups *cg, uint32_t in_trace, uint32_t truncated)
+static char *render_gap(const struct js_gap_rec *g, uint64_t run_start, const struct js_cgroups *cg,
+			uint32_t in_trace, uint32_t truncated)
 {
 	const struct js_attr *a = &g->attr;
 	char name[JS_DETAIL_LEN + 96], d[32];
@@ -365,8 +365,7 @@ static long make_room(struct tr_cpu *c, const struct tr_gap *g, size_t nev)
 }
 
 /* keep_gap - try to keep one gap and its events under the CPU's budget */
-static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_rec *g,
-		    size_t nev)
+static int keep_gap(struct trace_out *t, struct tr_cpu *c, const struct js_gap_rec *g, size_t nev)
 {
 	struct tr_gap k = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
 	size_t per_gap = JS_MIN(JS_MAX(c->budget / 16, (size_t)4), (size_t)TR_EV_PER_GAP_MAX);
@@ -411,7 +410,7 @@ static void trace_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 	bins_add(c, rel(t, g->gap.start_ns), g->gap.dur_ns);
 	if (!may_keep(c, &key) ||
 	    (c->used + 1 > c->budget && c->kept.n && !gap_less(topn_min(&c->kept), &key))) {
-		leave_out(c, key.start_ns, key.dur_ns);   /* cheap path: no rendering */
+		leave_out(c, key.start_ns, key.dur_ns); /* cheap path: no rendering */
 		return;
 	}
 	k = pick_events(t, g, ev, nev);
@@ -475,7 +474,7 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 	t->live = run;
 	t->shares = (run->ncpus ? run->ncpus : 1) +
 		    (run->follow.on || run->marks.on ? TR_LATE_SHARES : 0);
-	t->cnt = t->max_events / 10 / t->shares;        /* counter events per result */
+	t->cnt = t->max_events / 10 / t->shares; /* counter events per result */
 	t->rest = (long)t->max_events - (long)(t->shares * (TR_META_PER_CPU + t->cnt));
 	grow(t);
 }
@@ -509,25 +508,38 @@ void trace_event_label(const struct js_run *run, const struct js_event *e, char 
 		else
 			snprintf(buf, len, "irq %u", e->id);
 		break;
-	case JS_EV_HRTIMER: ev_fn(run, e, fn, sizeof(fn)); snprintf(buf, len, "hrtimer %s", fn); break;
-	case JS_EV_NMI: ev_fn(run, e, fn, sizeof(fn)); snprintf(buf, len, "nmi %s", fn); break;
-	case JS_EV_WORK: ev_fn(run, e, fn, sizeof(fn)); snprintf(buf, len, "work %s", fn); break;
+	case JS_EV_HRTIMER:
+		ev_fn(run, e, fn, sizeof(fn));
+		snprintf(buf, len, "hrtimer %s", fn);
+		break;
+	case JS_EV_NMI:
+		ev_fn(run, e, fn, sizeof(fn));
+		snprintf(buf, len, "nmi %s", fn);
+		break;
+	case JS_EV_WORK:
+		ev_fn(run, e, fn, sizeof(fn));
+		snprintf(buf, len, "work %s", fn);
+		break;
 	case JS_EV_FAULT:
-		snprintf(buf, len, "fault %s %.*s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user", nl,
-			 e->name, e->id);
+		snprintf(buf, len, "fault %s %.*s:%u", e->flags & JS_F_KERNEL ? "kernel" : "user",
+			 nl, e->name, e->id);
 		break;
 	case JS_EV_TASK:
 		cg = cgroups_name(cgs, js_ev_cgroup(e));
-		if (cg && strcmp(cg, "/"))      /* the root names nothing, as in the details */
+		if (cg && strcmp(cg, "/")) /* the root names nothing, as in the details */
 			snprintf(buf, len, "%.*s:%u [%s]", nl, e->name, e->id, cg);
 		else
 			snprintf(buf, len, "%.*s:%u", nl, e->name, e->id);
 		break;
-	case JS_EV_IDLE: snprintf(buf, len, "%s", js_ev_kind_name(e->kind)); break;
+	case JS_EV_IDLE:
+		snprintf(buf, len, "%s", js_ev_kind_name(e->kind));
+		break;
 	case JS_EV_TLB:
 		snprintf(buf, len, "tlb flush %s", js_ev_id_label(e->kind, e->id, fn, sizeof(fn)));
 		break;
-	default: js_ev_id_label(e->kind, e->id, buf, len); break; /* vector, softirq, thp, mm */
+	default:
+		js_ev_id_label(e->kind, e->id, buf, len);
+		break; /* vector, softirq, thp, mm */
 	}
 }
 
@@ -549,8 +561,8 @@ static void write_ev_args(FILE *fp, const struct trace_out *t, const struct tr_s
 
 	fprintf(fp, ",\"args\":{\"id\":%u,\"start_ns\":%" PRIu64 ",\"dur_ns\":%" PRIu64, e->id,
 		(uint64_t)e->start_ns, (uint64_t)(e->end_ns - e->start_ns));
-	if (e->kind == JS_EV_HRTIMER || e->kind == JS_EV_WORK ||
-	    e->kind == JS_EV_NMI || e->kind == JS_EV_FAULT) {
+	if (e->kind == JS_EV_HRTIMER || e->kind == JS_EV_WORK || e->kind == JS_EV_NMI ||
+	    e->kind == JS_EV_FAULT) {
 		fprintf(fp, ",\"addr\":\"0x%" PRIx64 "\"", (uint64_t)e->addr);
 		if (e->kind != JS_EV_FAULT) {
 			ev_fn(t->run, e, fn, sizeof(fn));
@@ -687,7 +699,7 @@ static size_t dedup_clip(struct trace_out *t, struct tr_slice *sl, size_t n)
 		sl[i].e = sl[i].point ? sl[i].s : JS_MIN(e->end_ns, sl[i].hi);
 		sl[i].clipped = sl[i].s != e->start_ns || (!sl[i].point && sl[i].e != e->end_ns);
 		if (!sl[i].point && sl[i].e <= sl[i].s)
-			sl[i].point = true;   /* nothing left inside the window: mark its place */
+			sl[i].point = true; /* nothing left inside the window: mark its place */
 	}
 	return k;
 }
@@ -756,8 +768,8 @@ static int write_events(struct trace_out *t, struct tr_cpu *c)
 	return 0;
 }
 
-static void counter(struct trace_out *t, int cpu, uint64_t ts, const char *name,
-		    const char *key, double v)
+static void counter(struct trace_out *t, int cpu, uint64_t ts, const char *name, const char *key,
+		    double v)
 {
 	ev_begin(t, "C", cpu, TR_GAPS, ts);
 	fprintf(t->fp, ",\"name\":\"%s\",\"args\":{\"%s\":%.3f}}", name, key, v);
@@ -882,7 +894,7 @@ static int write_file(struct trace_out *t, const struct js_run *run)
 	struct js_json j;
 	int err = 0;
 
-	t->run = run;   /* without symbols, function names fall back to addresses */
+	t->run = run; /* without symbols, function names fall back to addresses */
 	json_init(&j, t->fp);
 	j.pretty = false;
 	json_obj_begin(&j, NULL);
@@ -913,7 +925,7 @@ static int trace_finish(void *ctx, const struct js_run *run)
 	if (t->err)
 		return t->err;
 	if (!t->live)
-		trace_run_start(t, run);        /* no run_start: no gap was seen */
+		trace_run_start(t, run); /* no run_start: no gap was seen */
 	if (!grow(t))
 		return t->err;
 	return write_file(t, run);
@@ -924,9 +936,13 @@ int trace_write_window(FILE *fp, const struct js_run *run, const struct js_gap_r
 {
 	struct tr_cpu c = { .cpu = (int)g->gap.cpu, .budget = 1 + nev };
 	struct trace_out t = {
-		.fp = fp, .max_events = (unsigned)JS_MIN(1 + nev, (size_t)UINT32_MAX),
-		.ctx_ns = ctx_ns, .run_start_ns = run->start_mono_ns,
-		.cpus = &c, .ncpus = 1, .cg = run->cgroups,
+		.fp = fp,
+		.max_events = (unsigned)JS_MIN(1 + nev, (size_t)UINT32_MAX),
+		.ctx_ns = ctx_ns,
+		.run_start_ns = run->start_mono_ns,
+		.cpus = &c,
+		.ncpus = 1,
+		.cg = run->cgroups,
 	};
 	struct tr_gap k = { .start_ns = g->gap.start_ns, .dur_ns = g->gap.dur_ns };
 	int err = topn_init(&c.kept, 1, sizeof(struct tr_gap), kept_less);

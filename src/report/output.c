@@ -23,12 +23,12 @@
 /* An output file: a stdio stream over our own write function, so the first failed write's
  * errno is kept and nothing is written after it (a file cut at the failure, no hole). */
 struct ofile {
-	FILE *fp;       /* NULL: the slot is free */
+	FILE *fp; /* NULL: the slot is free */
 	int fd;
-	bool borrowed;  /* standard output ("-"): not closed */
-	bool special;   /* a FIFO or device: written in place, never reopened */
-	int err;        /* first write or close error (errno), 0 if none */
-	char *path;     /* what it was opened as (reopen, rotate); NULL for stdout */
+	bool borrowed; /* standard output ("-"): not closed */
+	bool special;  /* a FIFO or device: written in place, never reopened */
+	int err;       /* first write or close error (errno), 0 if none */
+	char *path;    /* what it was opened as (reopen, rotate); NULL for stdout */
 };
 
 #define OFILES_MAX (2 * JS_OUTPUTS_MAX)
@@ -50,7 +50,7 @@ static ssize_t of_write(void *cookie, const char *buf, size_t n)
 		else
 			done += (size_t)w;
 	}
-	return (ssize_t)done;   /* short: stdio marks the stream in error */
+	return (ssize_t)done; /* short: stdio marks the stream in error */
 }
 
 static int of_close(void *cookie)
@@ -121,7 +121,7 @@ int output_dir_check(const char *path, const char *opt)
 	if (!strcmp(path, "-"))
 		err = ENOTDIR;
 	else if (stat(path, &st))
-		return output_path_check(path, opt);    /* made by its output: the parent */
+		return output_path_check(path, opt); /* made by its output: the parent */
 	else if (!S_ISDIR(st.st_mode))
 		err = ENOTDIR;
 	else if (faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS))
@@ -154,12 +154,15 @@ FILE *output_file_open(const char *path, const char *opt)
 	} else {
 		/* a FIFO is taken only with a reader there now: a blocking open would wait */
 		fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
-		fd = open(path, fifo ? O_WRONLY | O_NONBLOCK | O_CLOEXEC :
-			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		fd = open(path,
+			  fifo ? O_WRONLY | O_NONBLOCK | O_CLOEXEC :
+				 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0666);
 	}
 	if (fd < 0) {
-		js_err("cannot write --%s file '%s': %s", opt, path, fifo && errno == ENXIO ?
-		       "a FIFO with no reader (start the reader first)" : strerror(errno));
+		js_err("cannot write --%s file '%s': %s", opt, path,
+		       fifo && errno == ENXIO ? "a FIFO with no reader (start the reader first)" :
+						strerror(errno));
 		return NULL;
 	}
 	if (fifo)
@@ -248,7 +251,7 @@ int output_file_flush(FILE *fp)
 		return 0;
 	errno = 0;
 	if (fflush(fp) && !of_find(fp))
-		return errno ? -errno : -EIO;   /* not ours (stdout): the failed write's errno */
+		return errno ? -errno : -EIO; /* not ours (stdout): the failed write's errno */
 	return output_file_error(fp);
 }
 
@@ -301,11 +304,16 @@ static void output_failed(struct js_output *out, int err, char *why, size_t len)
 	say_failed(out->path, out->opt, err, why, len);
 }
 
-#define KIND(name, field, new, help) \
-	{ .opt = name, .doc = help, .path_off = offsetof(struct js_params, field), .ctor = new }
-#define DIR_KIND(name, field, new, help) \
-	{ .opt = name, .doc = help, .path_off = offsetof(struct js_params, field), .ctor = new, \
-	  .arg = "DIR", .check = output_dir_check }
+#define KIND(name, field, new, help)                                                     \
+	{                                                                                \
+		.opt = name, .doc = help, .path_off = offsetof(struct js_params, field), \
+		.ctor = new                                                              \
+	}
+#define DIR_KIND(name, field, new, help)                                                 \
+	{                                                                                \
+		.opt = name, .doc = help, .path_off = offsetof(struct js_params, field), \
+		.ctor = new, .arg = "DIR", .check = output_dir_check                     \
+	}
 
 /* Every output file kind, in the order they are opened: the one list the command line
  * (options, collisions), the preflight (paths) and the pipeline (constructors) go by. */

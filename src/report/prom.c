@@ -31,14 +31,14 @@
 #include "js_result.h"
 #include "js_util.h"
 
-#define PROM_NB 25              /* finite buckets; +1 for +Inf */
-#define PROM_COMM_MAX 16        /* TASK_COMM_LEN: a comm is at most 15 bytes */
+#define PROM_NB 25	 /* finite buckets; +1 for +Inf */
+#define PROM_COMM_MAX 16 /* TASK_COMM_LEN: a comm is at most 15 bytes */
 
 /* le boundaries in ns: 1-2-5 from 100 ns to 10 s */
 static const uint64_t prom_le_ns[PROM_NB] = {
-	100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
-	100000, 200000, 500000, 1000000, 2000000, 5000000,
-	10000000, 20000000, 50000000, 100000000, 200000000, 500000000,
+	100,	    200,	500,	    1000,	 2000,	    5000,      10000,
+	20000,	    50000,	100000,	    200000,	 500000,    1000000,   2000000,
+	5000000,    10000000,	20000000,   50000000,	 100000000, 200000000, 500000000,
 	1000000000, 2000000000, 5000000000, 10000000000,
 };
 
@@ -46,11 +46,11 @@ static const uint64_t prom_le_ns[PROM_NB] = {
 struct prom_src {
 	uint32_t cause;
 	char src[JS_DETAIL_LEN], cg[JS_DETAIL_LEN];
-	uint64_t off_ns, off_gaps;      /* its totals when picked (until then: "other") */
+	uint64_t off_ns, off_gaps; /* its totals when picked (until then: "other") */
 };
 
 struct prom_cpu {
-	uint64_t count[JS_CAUSE_MAX][PROM_NB + 1];      /* per bucket, not cumulative */
+	uint64_t count[JS_CAUSE_MAX][PROM_NB + 1]; /* per bucket, not cumulative */
 	uint64_t sum_ns[JS_CAUSE_MAX];
 	uint64_t gaps[JS_CAUSE_MAX];
 	struct prom_src src[JS_PROM_SOURCES];
@@ -58,10 +58,10 @@ struct prom_cpu {
 };
 
 struct js_prom {
-	struct prom_cpu *c;             /* per result, in run->cpus' order */
+	struct prom_cpu *c; /* per result, in run->cpus' order */
 	size_t nc;
-	const struct js_run *run;       /* the run prom_start saw */
-	bool written;                   /* an exposition went out */
+	const struct js_run *run; /* the run prom_start saw */
+	bool written;		  /* an exposition went out */
 	struct js_budget budget;
 };
 
@@ -118,7 +118,7 @@ void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g)
 	struct prom_cpu *c;
 
 	if (m->run && g->gap.res >= m->nc)
-		prom_start(m, m->run);  /* a result that appeared since */
+		prom_start(m, m->run); /* a result that appeared since */
 	if (!m->c || g->gap.res >= m->nc)
 		return;
 	c = &m->c[g->gap.res];
@@ -143,8 +143,7 @@ static void cut_cgroup(char *d, char *cg, size_t clen)
 	for (char *p = strstr(d, " ["); p; p = strstr(p + 1, " ["))
 		open = p;
 	cg[0] = '\0';
-	if (!open || !(close = strchr(open, ']')) ||
-	    (close[1] && strcmp(close + 1, " (sampler)")))
+	if (!open || !(close = strchr(open, ']')) || (close[1] && strcmp(close + 1, " (sampler)")))
 		return;
 	snprintf(cg, clen, "%.*s", (int)(close - open - 2), open + 2);
 	memmove(open, close + 1, strlen(close + 1) + 1);
@@ -232,16 +231,16 @@ void prom_source_label(uint32_t cause, const char *detail, char *src, size_t sle
 	}
 	switch (cause) {
 	case JS_CAUSE_TASK:
-		d[task_name(d)] = '\0';         /* the comm alone: the work class has the work */
+		d[task_name(d)] = '\0'; /* the comm alone: the work class has the work */
 		break;
-	case JS_CAUSE_FAULT:                    /* "fault user|kernel comm:pid[ (sampler)]" */
+	case JS_CAUSE_FAULT: /* "fault user|kernel comm:pid[ (sampler)]" */
 		p = strchr(d, ' ');
 		p = p ? strchr(p + 1, ' ') : NULL;
 		if (p)
 			task_name(p + 1);
 		break;
 	case JS_CAUSE_IPI:
-	case JS_CAUSE_VECTOR:                   /* "... from comm:pid": not the sender */
+	case JS_CAUSE_VECTOR: /* "... from comm:pid": not the sender */
 		p = strstr(d, " from ");
 		if (p)
 			*p = '\0';
@@ -346,13 +345,16 @@ static void node_metrics(FILE *fp, const struct js_run *run)
 	const struct js_machine *mc = &run->machine;
 	char k[sizeof(mc->kernel) * 2], m[sizeof(mc->cpu_model) * 2], b[32];
 
-	family(fp, "jitterscope_node_info", "gauge", "Facts of the measured machine, as labels "
+	family(fp, "jitterscope_node_info", "gauge",
+	       "Facts of the measured machine, as labels "
 	       "(value 1): jitterscope version, kernel, CPU model, hypervisor, invariant TSC.");
-	fprintf(fp, "jitterscope_node_info{version=\"%s\",kernel=\"%s\",cpu_model=\"%s\","
-		"hypervisor=\"%s\",invariant_tsc=\"%s\"} 1\n", JS_VERSION,
-		esc(k, sizeof(k), mc->kernel), esc(m, sizeof(m), mc->cpu_model),
+	fprintf(fp,
+		"jitterscope_node_info{version=\"%s\",kernel=\"%s\",cpu_model=\"%s\","
+		"hypervisor=\"%s\",invariant_tsc=\"%s\"} 1\n",
+		JS_VERSION, esc(k, sizeof(k), mc->kernel), esc(m, sizeof(m), mc->cpu_model),
 		mc->hypervisor ? "true" : "false", mc->invariant_tsc ? "true" : "false");
-	family(fp, "jitterscope_gap_threshold_seconds", "gauge", "Shortest interruption "
+	family(fp, "jitterscope_gap_threshold_seconds", "gauge",
+	       "Shortest interruption "
 	       "counted as a gap (-T): gap counts of runs with different thresholds differ.");
 	fprintf(fp, "jitterscope_gap_threshold_seconds %s\n",
 		sec(b, sizeof(b), run->cfg.threshold_ns));
@@ -363,7 +365,8 @@ static void gap_histograms(FILE *fp, const struct js_prom *m, const struct js_ru
 	const char *n = "jitterscope_gap_duration_seconds";
 	char lr[PROM_LABELS], labels[PROM_LABELS + 64];
 
-	family(fp, n, "histogram", "Durations of the gaps (the measured CPU taken away from "
+	family(fp, n, "histogram",
+	       "Durations of the gaps (the measured CPU taken away from "
 	       "the sampler) since the run started, per measured CPU.");
 	for (size_t i = 0; i < m->nc; i++) {
 		uint64_t all[PROM_NB + 1] = { 0 }, sum = 0;
@@ -376,7 +379,8 @@ static void gap_histograms(FILE *fp, const struct js_prom *m, const struct js_ru
 		histogram(fp, n, result_labels(lr, sizeof(lr), &run->cpus[i]), all, sum);
 	}
 	n = "jitterscope_gap_duration_by_cause_seconds";
-	family(fp, n, "histogram", "Durations of the gaps since the run started, per measured "
+	family(fp, n, "histogram",
+	       "Durations of the gaps since the run started, per measured "
 	       "CPU and primary cause (a cause appears with its first gap).");
 	for (size_t i = 0; i < m->nc; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++) {
@@ -392,14 +396,16 @@ static void cause_counters(FILE *fp, const struct js_prom *m, const struct js_ru
 {
 	char b[32], lr[PROM_LABELS];
 
-	family(fp, "jitterscope_gaps_total", "counter", "Gaps since the run started, per "
+	family(fp, "jitterscope_gaps_total", "counter",
+	       "Gaps since the run started, per "
 	       "measured CPU and primary cause.");
 	for (size_t i = 0; i < m->nc; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			fprintf(fp, "jitterscope_gaps_total{%s,cause=\"%s\"} %" PRIu64 "\n",
 				result_labels(lr, sizeof(lr), &run->cpus[i]), js_cause_name(c),
 				m->c[i].gaps[c]);
-	family(fp, "jitterscope_lost_seconds_total", "counter", "Time lost to each cause "
+	family(fp, "jitterscope_lost_seconds_total", "counter",
+	       "Time lost to each cause "
 	       "class since the run started (net: nested causes counted once; an "
 	       "interruption's entry/exit included; the classes add up to the gap time).");
 	for (size_t i = 0; i < run->ncpus; i++)
@@ -508,13 +514,13 @@ static int pick(struct prom_cpu *c, struct prom_agg *a, size_t n, bool written)
 }
 
 /* source_line - one sample of a source family */
-static void source_line(FILE *fp, const char *name, const struct js_cpu_result *r,
-			uint32_t cause, const char *src, const char *cg, const char *value)
+static void source_line(FILE *fp, const char *name, const struct js_cpu_result *r, uint32_t cause,
+			const char *src, const char *cg, const char *value)
 {
 	char s[JS_DETAIL_LEN * 2], g[JS_DETAIL_LEN * 2], lr[PROM_LABELS];
 
-	fprintf(fp, "%s{%s,cause=\"%s\",source=\"%s\"", name,
-		result_labels(lr, sizeof(lr), r), js_cause_name(cause), esc(s, sizeof(s), src));
+	fprintf(fp, "%s{%s,cause=\"%s\",source=\"%s\"", name, result_labels(lr, sizeof(lr), r),
+		js_cause_name(cause), esc(s, sizeof(s), src));
 	if (cg[0])
 		fprintf(fp, ",cgroup=\"%s\"", esc(g, sizeof(g), cg));
 	fprintf(fp, "} %s\n", value);
@@ -576,12 +582,14 @@ static int source_counters(FILE *fp, struct js_prom *m, const struct js_run *run
 	}
 	if (err)
 		goto out;
-	family(fp, "jitterscope_source_lost_seconds_total", "counter", "Time lost to each "
+	family(fp, "jitterscope_source_lost_seconds_total", "counter",
+	       "Time lost to each "
 	       "source since the run started, per measured CPU and cause class: the largest "
 	       "sources by name (no pid, no kernel thread instance; docs/OUTPUTS.md), the rest "
 	       "of the class as source=\"other\".");
 	sources(fp, m, run, tab, false);
-	family(fp, "jitterscope_source_gaps_total", "counter", "Gaps each source appeared in "
+	family(fp, "jitterscope_source_gaps_total", "counter",
+	       "Gaps each source appeared in "
 	       "since the run started (the series of jitterscope_source_lost_seconds_total; "
 	       "\"other\" adds up the gaps of the sources it stands for).");
 	sources(fp, m, run, tab, true);
@@ -596,13 +604,15 @@ static void cpu_metrics(FILE *fp, const struct js_run *run)
 {
 	char b[32], lr[PROM_LABELS];
 
-	family(fp, "jitterscope_gap_max_seconds", "gauge", "Longest gap since the run started "
+	family(fp, "jitterscope_gap_max_seconds", "gauge",
+	       "Longest gap since the run started "
 	       "per measured CPU (HdrHistogram, 3 significant digits).");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_gap_max_seconds{%s} %s\n",
 			result_labels(lr, sizeof(lr), &run->cpus[i]),
 			sec(b, sizeof(b), (uint64_t)hist_max(&run->cpus[i].hist)));
-	family(fp, "jitterscope_measured_seconds_total", "counter", "Time measured per "
+	family(fp, "jitterscope_measured_seconds_total", "counter",
+	       "Time measured per "
 	       "measured CPU (the share lost: jitterscope_lost_seconds_total over this).");
 	for (size_t i = 0; i < run->ncpus; i++) {
 		const struct js_cpu_result *r = &run->cpus[i];
@@ -610,12 +620,14 @@ static void cpu_metrics(FILE *fp, const struct js_run *run)
 		fprintf(fp, "jitterscope_measured_seconds_total{%s} %s\n",
 			result_labels(lr, sizeof(lr), r), sec(b, sizeof(b), result_window_ns(r)));
 	}
-	family(fp, "jitterscope_gaps_dropped_total", "counter", "Gaps the sampler could not "
+	family(fp, "jitterscope_gaps_dropped_total", "counter",
+	       "Gaps the sampler could not "
 	       "hand over (full ring); 0 in a healthy run.");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_gaps_dropped_total{%s} %" PRIu64 "\n",
 			result_labels(lr, sizeof(lr), &run->cpus[i]), run->cpus[i].dropped);
-	family(fp, "jitterscope_steal_seconds_total", "counter", "Hypervisor steal time "
+	family(fp, "jitterscope_steal_seconds_total", "counter",
+	       "Hypervisor steal time "
 	       "inside the gaps.");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_steal_seconds_total{%s} %s\n",
@@ -623,25 +635,28 @@ static void cpu_metrics(FILE *fp, const struct js_run *run)
 			sec(b, sizeof(b), run->cpus[i].steal_ns));
 	if (!run->smi_countable)
 		return;
-	family(fp, "jitterscope_smi_total", "counter", "System management interrupts "
+	family(fp, "jitterscope_smi_total", "counter",
+	       "System management interrupts "
 	       "counted on the measured CPU.");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_smi_total{%s} %" PRIu64 "\n",
-			result_labels(lr, sizeof(lr), &run->cpus[i]),
-			run->cpus[i].smi);
+			result_labels(lr, sizeof(lr), &run->cpus[i]), run->cpus[i].smi);
 }
 
 static void probe_metrics(FILE *fp, const struct js_run *run)
 {
-	family(fp, "jitterscope_probes_enabled", "gauge", "1 if the eBPF probes attribute "
+	family(fp, "jitterscope_probes_enabled", "gauge",
+	       "1 if the eBPF probes attribute "
 	       "the gaps to causes, else 0 (every gap is unexplained).");
 	fprintf(fp, "jitterscope_probes_enabled %d\n", run->probes_on ? 1 : 0);
 	family(fp, "jitterscope_probe_events_total", "counter", "Probe events read.");
 	fprintf(fp, "jitterscope_probe_events_total %" PRIu64 "\n", run->probe_events);
-	family(fp, "jitterscope_probe_events_lost_total", "counter", "Probe events lost in the "
+	family(fp, "jitterscope_probe_events_lost_total", "counter",
+	       "Probe events lost in the "
 	       "kernel (full ring buffer): gaps they overlapped may be misattributed.");
 	fprintf(fp, "jitterscope_probe_events_lost_total %" PRIu64 "\n", run->probe_lost);
-	family(fp, "jitterscope_probe_events_evicted_total", "counter", "Probe events dropped "
+	family(fp, "jitterscope_probe_events_evicted_total", "counter",
+	       "Probe events dropped "
 	       "from a full attribution window before their gap was seen.");
 	fprintf(fp, "jitterscope_probe_events_evicted_total %" PRIu64 "\n", run->probe_evicted);
 }
@@ -665,9 +680,10 @@ static void audit_metrics(FILE *fp, const struct js_run *run)
 		return;
 	family(fp, "jitterscope_audit_checks", "gauge", "Isolation audit checks by verdict.");
 	for (int v = 0; v < AUDIT_NVERDICTS; v++)
-		fprintf(fp, "jitterscope_audit_checks{verdict=\"%s\"} %zu\n",
-			audit_verdict_name(v), audit_count(a, v));
-	family(fp, "jitterscope_audit_verdict", "gauge", "Each isolation audit check with its "
+		fprintf(fp, "jitterscope_audit_checks{verdict=\"%s\"} %zu\n", audit_verdict_name(v),
+			audit_count(a, v));
+	family(fp, "jitterscope_audit_verdict", "gauge",
+	       "Each isolation audit check with its "
 	       "verdict and severity as labels (value 1); cpu: the measured CPU it is about.");
 	for (size_t i = 0; i < a->n; i++) {
 		const struct audit_check *c = &a->checks[i];
@@ -677,9 +693,11 @@ static void audit_metrics(FILE *fp, const struct js_run *run)
 		cpu[0] = '\0';
 		if (c->cpu >= 0)
 			snprintf(cpu, sizeof(cpu), ",cpu=\"%d\"", c->cpu);
-		fprintf(fp, "jitterscope_audit_verdict{check=\"%s\"%s,severity=\"%s\","
-			"verdict=\"%s\"} 1\n", esc(id, sizeof(id), c->id), cpu,
-			audit_severity_name(c->severity), audit_verdict_name(c->verdict));
+		fprintf(fp,
+			"jitterscope_audit_verdict{check=\"%s\"%s,severity=\"%s\","
+			"verdict=\"%s\"} 1\n",
+			esc(id, sizeof(id), c->id), cpu, audit_severity_name(c->severity),
+			audit_verdict_name(c->verdict));
 	}
 }
 
@@ -689,7 +707,8 @@ static void budget_metrics(FILE *fp, const struct js_prom *m, const struct js_ru
 
 	if (!m->budget.n)
 		return;
-	family(fp, "jitterscope_budget_violations_total", "counter", "Violations of each "
+	family(fp, "jitterscope_budget_violations_total", "counter",
+	       "Violations of each "
 	       "--budget limit (EXCEEDED or NOT CHECKED, one per measured CPU: checked after "
 	       "a finite run; in a --duration 0 run, on each --budget-interval's own values).");
 	for (size_t i = 0; i < m->budget.n; i++)
@@ -702,10 +721,12 @@ static void spike_metrics(FILE *fp, const struct js_spike_stats *s)
 {
 	if (!s->on)
 		return;
-	family(fp, "jitterscope_spikes_written_total", "counter", "Gaps at or above "
+	family(fp, "jitterscope_spikes_written_total", "counter",
+	       "Gaps at or above "
 	       "--spike-threshold written to --spike-dir (a JSON file and a trace each).");
 	fprintf(fp, "jitterscope_spikes_written_total %" PRIu64 "\n", s->written);
-	family(fp, "jitterscope_spikes_skipped_total", "counter", "Gaps at or above "
+	family(fp, "jitterscope_spikes_skipped_total", "counter",
+	       "Gaps at or above "
 	       "--spike-threshold not written, by reason (rate, size, backlog, error).");
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		fprintf(fp, "jitterscope_spikes_skipped_total{reason=\"%s\"} %" PRIu64 "\n",
@@ -716,14 +737,18 @@ static void run_metrics(FILE *fp, const struct js_run *run)
 {
 	char b[32];
 
-	family(fp, "jitterscope_run_interrupted", "gauge", "1 if Ctrl-C, SIGTERM or a failed "
+	family(fp, "jitterscope_run_interrupted", "gauge",
+	       "1 if Ctrl-C, SIGTERM or a failed "
 	       "output ended the run early.");
 	fprintf(fp, "jitterscope_run_interrupted %d\n", run->interrupted ? 1 : 0);
 	family(fp, "jitterscope_run_duration_seconds", "gauge", "How long the run has lasted.");
-	fprintf(fp, "jitterscope_run_duration_seconds %s\n", sec(b, sizeof(b), run->wall_ns ?
-		run->wall_ns : run->done_ns > run->start_mono_ns ?
-		run->done_ns - run->start_mono_ns : 0));
-	family(fp, "jitterscope_run_start_timestamp_seconds", "gauge", "When the run started, "
+	fprintf(fp, "jitterscope_run_duration_seconds %s\n",
+		sec(b, sizeof(b),
+		    run->wall_ns		      ? run->wall_ns :
+		    run->done_ns > run->start_mono_ns ? run->done_ns - run->start_mono_ns :
+							0));
+	family(fp, "jitterscope_run_start_timestamp_seconds", "gauge",
+	       "When the run started, "
 	       "seconds since the epoch.");
 	fprintf(fp, "jitterscope_run_start_timestamp_seconds %.3f\n", run->start_epoch_s);
 }

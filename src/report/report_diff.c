@@ -19,9 +19,8 @@ static void run_line(FILE *fp, const char *tag, const char *name, const struct j
 
 	if (localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(fp, "  %s = %s: %s, %s, kernel %s, %s, threshold %s, probes %s\n", tag, name,
-		when, r->machine.hostname, r->machine.kernel,
-		js_fmt_ns(wall, sizeof(wall), r->wall_ns),
+	fprintf(fp, "  %s = %s: %s, %s, kernel %s, %s, threshold %s, probes %s\n", tag, name, when,
+		r->machine.hostname, r->machine.kernel, js_fmt_ns(wall, sizeof(wall), r->wall_ns),
 		js_fmt_ns(thr, sizeof(thr), r->cfg.threshold_ns), r->probes_on ? "on" : "off");
 }
 
@@ -30,7 +29,8 @@ static void text_row(FILE *fp, const struct js_diff_row *r)
 	char a[32], b[32], c[32];
 
 	fprintf(fp, "  %-26s %12s %12s %10s  %-9s  %s\n", r->label,
-		diff_fmt_val(a, sizeof(a), r->unit, r->a), diff_fmt_val(b, sizeof(b), r->unit, r->b),
+		diff_fmt_val(a, sizeof(a), r->unit, r->a),
+		diff_fmt_val(b, sizeof(b), r->unit, r->b),
 		diff_fmt_change(c, sizeof(c), r->a, r->b), diff_verdict_name(r->verdict), r->why);
 }
 
@@ -43,8 +43,9 @@ static void text_src(FILE *fp, const struct js_diff_src *s)
 
 	fprintf(fp, "  %s: %s ", s->status, r->label);
 	if (!s->a_detail[0] || !s->b_detail[0])
-		fprintf(fp, "%s (%" PRIu64 " gap%s)", diff_fmt_val(a, sizeof(a), r->unit,
-			s->a_detail[0] ? r->a : r->b), s->a_detail[0] ? s->a_gaps : s->b_gaps,
+		fprintf(fp, "%s (%" PRIu64 " gap%s)",
+			diff_fmt_val(a, sizeof(a), r->unit, s->a_detail[0] ? r->a : r->b),
+			s->a_detail[0] ? s->a_gaps : s->b_gaps,
 			(s->a_detail[0] ? s->a_gaps : s->b_gaps) == 1 ? "" : "s");
 	else
 		fprintf(fp, "%s -> %s (%s, %" PRIu64 " -> %" PRIu64 " gaps)",
@@ -78,7 +79,7 @@ static void text_cpu(FILE *fp, const struct js_diff_cpu *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		if (!in_causes && strchr(c->rows[i].metric, '.')) {
 			fprintf(fp, "  causes (per second: gaps each class appeared in, its time "
-				"lost)\n");
+				    "lost)\n");
 			in_causes = true;
 		}
 		text_row(fp, &c->rows[i]);
@@ -127,8 +128,10 @@ static void text_audit(FILE *fp, const struct js_run *a, const struct js_run *b)
 {
 	fprintf(fp, "\nIsolation audit changes (A -> B)\n");
 	if (!a->audited || !b->audited) {
-		fprintf(fp, "  no audit in %s\n", !a->audited && !b->audited ? "either run" :
-			!a->audited ? "A" : "B");
+		fprintf(fp, "  no audit in %s\n",
+			!a->audited && !b->audited ? "either run" :
+			!a->audited		   ? "A" :
+						     "B");
 		return;
 	}
 	if (!diff_audit_nchanged(a, b))
@@ -183,8 +186,7 @@ void report_diff_text(FILE *fp, const struct js_diff *d)
 
 /* ---- JSON ---- */
 
-static void json_run(struct js_json *j, const char *key, const char *name,
-		     const struct js_run *r)
+static void json_run(struct js_json *j, const char *key, const char *name, const struct js_run *r)
 {
 	json_obj_begin(j, key);
 	json_str(j, "file", name);
@@ -204,8 +206,9 @@ static void json_run(struct js_json *j, const char *key, const char *name,
 
 static const char *unit_name(enum js_diff_unit u)
 {
-	static const char *const names[] = { [DIFF_PER_S] = "per_s", [DIFF_PCT] = "pct",
-					     [DIFF_NS] = "ns", [DIFF_NS_PER_S] = "ns_per_s" };
+	static const char *const names[] = {
+		[DIFF_PER_S] = "per_s", [DIFF_PCT] = "pct", [DIFF_NS] = "ns", [DIFF_NS_PER_S] = "ns_per_s"
+	};
 
 	return names[u];
 }
@@ -213,10 +216,9 @@ static const char *unit_name(enum js_diff_unit u)
 static const char *test_name(enum js_diff_test t)
 {
 	static const char *const names[] = {
-		[DIFF_TEST_NONE] = "none", [DIFF_TEST_POISSON] = "poisson",
-		[DIFF_TEST_NORMAL] = "normal", [DIFF_TEST_WELCH] = "welch",
-		[DIFF_TEST_QUANTILE] = "quantile",
-		[DIFF_TEST_EXCEED] = "exceedance",
+		[DIFF_TEST_NONE] = "none",	   [DIFF_TEST_POISSON] = "poisson",
+		[DIFF_TEST_NORMAL] = "normal",	   [DIFF_TEST_WELCH] = "welch",
+		[DIFF_TEST_QUANTILE] = "quantile", [DIFF_TEST_EXCEED] = "exceedance",
 	};
 
 	return names[t];
@@ -226,7 +228,7 @@ static void json_interval(struct js_json *j, const char *key, double lo, double 
 {
 	json_arr_begin(j, key);
 	json_dbl(j, NULL, lo);
-	json_dbl(j, NULL, hi);   /* null: unbounded */
+	json_dbl(j, NULL, hi); /* null: unbounded */
 	json_arr_end(j);
 }
 

@@ -13,8 +13,8 @@
 #include "js_sampler.h"
 #include "js_util.h"
 
-#define REQ 1u          /* the key must be present */
-#define NUL 2u          /* null is accepted (and leaves the default) */
+#define REQ 1u /* the key must be present */
+#define NUL 2u /* null is accepted (and leaves the default) */
 
 /* the loader's state: where in the document we are, the first error */
 struct ld {
@@ -23,8 +23,8 @@ struct ld {
 	char *err;
 	size_t errlen;
 	int rc;
-	uint64_t schema;        /* the document's schema_version */
-	struct js_cgroups *cg;  /* the run's cgroup table, filled from the gaps' causes */
+	uint64_t schema;       /* the document's schema_version */
+	struct js_cgroups *cg; /* the run's cgroup table, filled from the gaps' causes */
 };
 
 static size_t __attribute__((format(printf, 2, 3))) push(struct ld *l, const char *fmt, ...)
@@ -48,8 +48,8 @@ static void pop(struct ld *l, size_t mark)
 }
 
 /* lfail - "PATH.key: what (line L, column C)"; the first error wins; returns -EINVAL */
-static int __attribute__((format(printf, 4, 5))) lfail(struct ld *l, const struct jsonp_val *at,
-						       const char *key, const char *fmt, ...)
+static int __attribute__((format(printf, 4, 5)))
+lfail(struct ld *l, const struct jsonp_val *at, const char *key, const char *fmt, ...)
 {
 	char msg[256], where[64] = "", pos[48];
 	const char *path = l->path[0] == '.' ? l->path + 1 : l->path;
@@ -159,7 +159,7 @@ static void latin1(char *dst, size_t len, const char *s, size_t slen)
 	size_t o = 0;
 
 	for (const unsigned char *q = p; q < end; q++)
-		if (*q >= 0xc4 && *q < 0xf8) {          /* a code point above U+00FF */
+		if (*q >= 0xc4 && *q < 0xf8) { /* a code point above U+00FF */
 			snprintf(dst, len, "%.*s", (int)JS_MIN(slen, len - 1), s);
 			return;
 		}
@@ -216,7 +216,10 @@ static int cause_of(struct ld *l, const struct jsonp_val *at, const char *name)
  */
 static void v1_detail(uint32_t cause, char *d, size_t len)
 {
-	static const struct { uint32_t cause, kind, id; const char *name; } renamed[] = {
+	static const struct {
+		uint32_t cause, kind, id;
+		const char *name;
+	} renamed[] = {
 		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_THERMAL, "thermal" },
 		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_PLATFORM_IPI, "platform_ipi" },
 		{ JS_CAUSE_VECTOR, JS_EV_VECTOR, JS_VEC_ERROR, "error" },
@@ -271,19 +274,21 @@ static void check_pcts(struct ld *l, const struct jsonp_val *o, const struct js_
 	for (size_t i = 0; i <= js_npcts && !l->rc; i++) {
 		const char *key = i < js_npcts ? js_pcts[i].key : "max_ns";
 		int64_t want = i < js_npcts ? hist_value_at_percentile(h, js_pcts[i].p) :
-					      hist_max(h), got = want;
+					      hist_max(h),
+			got = want;
 
 		i64_at(l, o, key, REQ, &got);
 		if (!l->rc && got != want)
-			lfail(l, jsonp_get(o, key), key, "%lld, but the histogram says %lld: the "
-			      "file was altered", (long long)got, (long long)want);
+			lfail(l, jsonp_get(o, key), key,
+			      "%lld, but the histogram says %lld: the "
+			      "file was altered",
+			      (long long)got, (long long)want);
 	}
 }
 
 /* ---- params, machine, top level ---- */
 
-static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, int *out,
-		     size_t *n)
+static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, int *out, size_t *n)
 {
 	const struct jsonp_val *a = get(l, o, key, JSONP_ARR, REQ);
 	size_t mark = push(l, ".%s", key);
@@ -359,7 +364,7 @@ static void load_clock(struct ld *l, const struct jsonp_val *o, const char *name
 
 	c->name = name;
 	if (v) {
-		c->samples = 1;         /* present: it was measured (samples is newer) */
+		c->samples = 1; /* present: it was measured (samples is newer) */
 		u64_at(l, v, "samples", 0, &c->samples);
 		dbl_at(l, v, "median_ns", REQ, &c->median_ns);
 		dbl_at(l, v, "p99_ns", REQ, &c->p99_ns);
@@ -478,8 +483,8 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	str_at(l, o, "why_disabled", REQ | NUL, run->probes_why, sizeof(run->probes_why));
 	u64_at(l, o, "events", REQ, &run->probe_events);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
-	u64_at(l, o, "evicted", 0, &run->probe_evicted);     /* added later: optional */
-	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run);    /* optional too */
+	u64_at(l, o, "evicted", 0, &run->probe_evicted);	    /* added later: optional */
+	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run); /* optional too */
 	pop(l, mark);
 	load_spikes(l, get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);
 	o = get(l, root, "smi", JSONP_OBJ, REQ);
@@ -708,8 +713,8 @@ static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry 
 		size_t m2 = push(l, ".kinds.%s", mb->key);
 
 		if (k < 0 || !jsonp_is(&mb->val, JSONP_OBJ)) {
-			lfail(l, &mb->val, NULL, k < 0 ? "not an interruption kind" :
-			      "expected an object");
+			lfail(l, &mb->val, NULL,
+			      k < 0 ? "not an interruption kind" : "expected an object");
 			break;
 		}
 		e = &m->k[k];
@@ -781,8 +786,8 @@ static void load_delayed_by(struct ld *l, const struct jsonp_val *v, struct js_a
 }
 
 /* load_bursts - burst exposure of arrival i; the saved burst size if params lack it */
-static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
-			size_t i, struct js_run_cfg *p)
+static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r, size_t i,
+			struct js_run_cfg *p)
 {
 	const struct jsonp_val *b = get(l, v, "burst", JSONP_ARR, REQ);
 	size_t mark = push(l, ".burst");
@@ -825,17 +830,19 @@ static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_
 	load_delayed_by(l, v, a);
 	if (!jsonp_get(v, "delay_hdr_b64")) {
 		js_warn("%s: no delay_hdr_b64 (an older jitterscope wrote it): the arrivals at "
-			"%llu ns are left out", l->path + 1, (unsigned long long)a->interval_ns);
+			"%llu ns are left out",
+			l->path + 1, (unsigned long long)a->interval_ns);
 		return;
 	}
 	decode_hist(l, v, "delay_hdr_b64", REQ, &a->delay);
 	if (l->rc)
 		return;
-	r->narrivals++;         /* from here the result owns the histogram */
+	r->narrivals++; /* from here the result owns the histogram */
 	if (a->delay.total != a->arrivals)
-		lfail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64", "holds %llu arrivals, "
-		      "arrivals says %llu", (unsigned long long)a->delay.total,
-		      (unsigned long long)a->arrivals);
+		lfail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64",
+		      "holds %llu arrivals, "
+		      "arrivals says %llu",
+		      (unsigned long long)a->delay.total, (unsigned long long)a->arrivals);
 	check_pcts(l, v, &a->delay);
 	load_bursts(l, v, r, r->narrivals - 1, p);
 }
@@ -850,8 +857,10 @@ static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu
 		size_t m2 = push(l, "[%zu]", i);
 
 		if (i >= JS_MAX_ARRIVALS || !jsonp_is(&a->arr.v[i], JSONP_OBJ))
-			lfail(l, &a->arr.v[i], NULL, i >= JS_MAX_ARRIVALS ? "too many arrival "
-			      "intervals" : "expected an object");
+			lfail(l, &a->arr.v[i], NULL,
+			      i >= JS_MAX_ARRIVALS ? "too many arrival "
+						     "intervals" :
+						     "expected an object");
 		else
 			load_arrival(l, &a->arr.v[i], r, p);
 		pop(l, m2);
@@ -948,8 +957,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cp
 
 /* load_top - the worst gaps; kept as a valid min-heap (ascending), ties in file order, so
  * result_top_sorted() lists them exactly as the file does */
-static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-		     uint32_t res)
+static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res)
 {
 	const struct jsonp_val *a = get(l, o, "top", JSONP_ARR, REQ);
 	size_t mark = push(l, ".top");
@@ -1048,8 +1056,8 @@ static void load_thread(struct ld *l, const struct jsonp_val *o, struct js_cpu_r
 	pop(l, mark);
 }
 
-static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
-		     uint32_t res, struct js_run *run, struct js_run_cfg *p)
+static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res,
+		     struct js_run *run, struct js_run_cfg *p)
 {
 	int src;
 
@@ -1058,7 +1066,7 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	load_cpu_counts(l, o, r, run);
 	/* its array says where its gaps come from; "source", when there, must agree */
 	src = jsonp_get(o, "source") ? name_at(l, o, "source", js_source_from_name) :
-	      (int)r->source;
+				       (int)r->source;
 	if (!l->rc && src != (int)r->source)
 		lfail(l, jsonp_get(o, "source"), "source", "%s in the array of %s results",
 		      js_source_name(src), js_source_name(r->source));
@@ -1069,9 +1077,10 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	r->causes.lost_ns = r->lost_ns;
 	decode_hist(l, o, "hist_hdr_b64", REQ, &r->hist);
 	if (!l->rc && r->hist.total != r->gap_count)
-		lfail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64", "holds %llu gaps, "
-		      "gap_count says %llu", (unsigned long long)r->hist.total,
-		      (unsigned long long)r->gap_count);
+		lfail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64",
+		      "holds %llu gaps, "
+		      "gap_count says %llu",
+		      (unsigned long long)r->hist.total, (unsigned long long)r->gap_count);
 	check_pcts(l, o, &r->hist);
 	load_by_primary(l, o, &r->causes);
 	load_classes(l, o, &r->causes);
@@ -1084,7 +1093,8 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	r->cgroups = run->cgroups;
 	if (!jsonp_get(o, "histogram_by_cause") && r->gap_count && !l->rc)
 		js_warn("%s: no histogram_by_cause (an older jitterscope wrote it): the "
-			"histogram is left out", l->path + 1);
+			"histogram is left out",
+			l->path + 1);
 	load_cbuckets(l, o, &r->cb);
 	load_period(l, o, &r->period);
 	load_vm_exit(l, o, &r->vm_exit);
@@ -1103,7 +1113,7 @@ static void load_results(struct ld *l, const struct jsonp_val *a, enum js_source
 		size_t mark = push(l, ".%s[%zu]", js_result_array[src], i);
 		struct js_cpu_result *r = &run->cpus[run->ncpus];
 
-		run->ncpus++;           /* counted first: report_load_free frees a partial one */
+		run->ncpus++; /* counted first: report_load_free frees a partial one */
 		r->source = src;
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
 			lfail(l, &a->arr.v[i], NULL, "expected an object");
@@ -1144,8 +1154,7 @@ static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run 
 
 /* ---- audit, counter deltas, cross-check ---- */
 
-static void cpuset_at(struct ld *l, const struct jsonp_val *o, const char *key,
-		      struct js_cpuset *s)
+static void cpuset_at(struct ld *l, const struct jsonp_val *o, const char *key, struct js_cpuset *s)
 {
 	const struct jsonp_val *v = get(l, o, key, JSONP_STR, 0);
 	char e[96];
@@ -1552,15 +1561,17 @@ static void check_header(struct ld *l, const struct jsonp_val *root)
 	tool = jsonp_get(root, "tool");
 	if (!jsonp_get(root, "schema_version") || !jsonp_str(tool) ||
 	    strcmp(jsonp_str(tool), "jitterscope")) {
-		lfail(l, NULL, NULL, "not a jitterscope run (no \"schema_version\" and \"tool\": "
+		lfail(l, NULL, NULL,
+		      "not a jitterscope run (no \"schema_version\" and \"tool\": "
 		      "\"jitterscope\")");
 		return;
 	}
 	u64_at(l, root, "schema_version", REQ, &ver);
 	if (!l->rc && (ver < JS_SCHEMA_VERSION_MIN || ver > JS_SCHEMA_VERSION))
-		lfail(l, jsonp_get(root, "schema_version"), "schema_version", "%llu is not "
-		      "supported (this jitterscope reads %d to %d)", (unsigned long long)ver,
-		      JS_SCHEMA_VERSION_MIN, JS_SCHEMA_VERSION);
+		lfail(l, jsonp_get(root, "schema_version"), "schema_version",
+		      "%llu is not "
+		      "supported (this jitterscope reads %d to %d)",
+		      (unsigned long long)ver, JS_SCHEMA_VERSION_MIN, JS_SCHEMA_VERSION);
 	l->schema = ver;
 	kind = jsonp_get(root, "kind");
 	if (!l->rc && jsonp_str(kind))

@@ -21,12 +21,15 @@ static void probe_cost_line(FILE *fp, const struct js_run *run)
 		fprintf(fp, "probe cost: not measured (--probe-cost times the programs)\n");
 		return;
 	}
-	fprintf(fp, "probe cost: %s of BPF run time over %s attached, every CPU (%.3f %% of one "
+	fprintf(fp,
+		"probe cost: %s of BPF run time over %s attached, every CPU (%.3f %% of one "
 		"CPU); %.0f ns per event delivered (an upper bound: filtered runs on other CPUs "
-		"count too)\n", js_fmt_ns(t, sizeof(t), run->probe_run_ns),
+		"count too)\n",
+		js_fmt_ns(t, sizeof(t), run->probe_run_ns),
 		js_fmt_ns(a, sizeof(a), run->probe_attached_ns),
-		run->probe_attached_ns ? 100.0 * (double)run->probe_run_ns /
-					 (double)run->probe_attached_ns : 0.0,
+		run->probe_attached_ns ?
+			100.0 * (double)run->probe_run_ns / (double)run->probe_attached_ns :
+			0.0,
 		run->probe_events ? (double)run->probe_run_ns / (double)run->probe_events : 0.0);
 }
 
@@ -64,8 +67,11 @@ static const char *what(char *buf, size_t len, const struct js_run *run)
 		k += (size_t)snprintf(buf + k, len - k, "%sprocess %s (pid %d)", k ? " + " : "",
 				      f->comm, f->pid);
 	for (size_t i = 0; f->on && !f->pid && i < f->ntids && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : k ? " + threads " :
-				      "threads ", f->tids[i]);
+		k += (size_t)snprintf(buf + k, len - k, "%s%d",
+				      i ? "," :
+				      k ? " + threads " :
+					  "threads ",
+				      f->tids[i]);
 	if (run->marks.on && k < len)
 		snprintf(buf + k, len - k, "%smarks from %s", k ? " + " : "", run->marks.path);
 	return buf;
@@ -83,8 +89,10 @@ static void follow_lines(FILE *fp, const struct js_run *run)
 	if (f->exited)
 		fprintf(fp, "; the %s exited after %s: the run ended there",
 			f->pid ? "process" : "threads",
-			js_fmt_ns(a, sizeof(a), f->exit_ns > run->start_mono_ns ?
-				  f->exit_ns - run->start_mono_ns : 0));
+			js_fmt_ns(a, sizeof(a),
+				  f->exit_ns > run->start_mono_ns ?
+					  f->exit_ns - run->start_mono_ns :
+					  0));
 	if (f->threads_over)
 		fprintf(fp, "; %" PRIu64 " beyond the first %d in \"(other threads)\"",
 			f->threads_over, JS_THREADS_MAX);
@@ -94,11 +102,13 @@ static void follow_lines(FILE *fp, const struct js_run *run)
 	if (f->lost)
 		fprintf(fp, "; %" PRIu64 " records LOST (follow ring full)", f->lost);
 	fputc('\n', fp);
-	fprintf(fp, "  a thread's gap: preempted (switched out while runnable, until back in), "
+	fprintf(fp,
+		"  a thread's gap: preempted (switched out while runnable, until back in), "
 		"interrupted (IRQs, IPIs, timers, softirqs, NMIs while it ran: their handlers' "
 		"traced time), blocked outside a system call (a page fault's I/O); its own sleeps "
 		"and system calls are counted, not gaps\n");
-	fprintf(fp, "  not seen: time taken while the thread is on its CPU and the kernel traces "
+	fprintf(fp,
+		"  not seen: time taken while the thread is on its CPU and the kernel traces "
 		"nothing (the host: steal and VM exits; SMIs; the interrupts' entry and exit): "
 		"for that run the spinner on an idle CPU like it (--cpu N), or let the application "
 		"mark its slow iterations (--marks FILE)\n");
@@ -116,20 +126,23 @@ static void marks_lines(FILE *fp, const struct js_run *run)
 	if (m->malformed)
 		fprintf(fp, "; %" PRIu64 " malformed lines, not marks", m->malformed);
 	if (m->late)
-		fprintf(fp, "; %" PRIu64 " read more than %d s after they ended (their events may "
-			"be gone)", m->late, JS_MARKS_KEEP_S);
+		fprintf(fp,
+			"; %" PRIu64 " read more than %d s after they ended (their events may "
+			"be gone)",
+			m->late, JS_MARKS_KEEP_S);
 	if (m->early)
 		fprintf(fp, "; %" PRIu64 " ended before the probes were attached (no causes)",
 			m->early);
 	if (m->truncated)
-		fprintf(fp, "; the file was truncated %" PRIu64 " times (read again from its start)",
+		fprintf(fp,
+			"; the file was truncated %" PRIu64 " times (read again from its start)",
 			m->truncated);
 	fputc('\n', fp);
 	for (size_t i = 0; i < m->nbad; i++)
 		fprintf(fp, "  malformed line %" PRIu64 ": %s\n", m->bad[i].line, m->bad[i].why);
 	if (m->marks)
 		fprintf(fp, "  a mark's time that no event covers is unexplained: the "
-			"application's own work, or time the kernel does not trace\n");
+			    "application's own work, or time the kernel does not trace\n");
 }
 
 /* spike_line - what the flight recorder wrote and skipped, and why */
@@ -140,10 +153,11 @@ static void spike_line(FILE *fp, const struct js_spike_stats *s)
 
 	if (!s->on)
 		return;
-	fprintf(fp, "flight recorder: %" PRIu64 " spike%s at or above %s, %" PRIu64
-		" written to %s (%.1f KiB), %" PRIu64 " skipped", s->seen, s->seen == 1 ? "" : "s",
-		js_fmt_ns(t, sizeof(t), s->threshold_ns), s->written, s->dir, s->bytes / 1024.0,
-		js_spike_skipped(s));
+	fprintf(fp,
+		"flight recorder: %" PRIu64 " spike%s at or above %s, %" PRIu64
+		" written to %s (%.1f KiB), %" PRIu64 " skipped",
+		s->seen, s->seen == 1 ? "" : "s", js_fmt_ns(t, sizeof(t), s->threshold_ns),
+		s->written, s->dir, s->bytes / 1024.0, js_spike_skipped(s));
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		if (s->skipped[i]) {
 			fprintf(fp, "%s%s %" PRIu64, sep, js_spike_skip_name(i), s->skipped[i]);
@@ -166,15 +180,19 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "machine: %s, %s, %s%s\n", m->kernel, m->cpu_model,
 		m->hypervisor ? "virtual machine" : "bare metal",
 		m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
-	fprintf(fp, "time base: TSC %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
-		"residual max %.1f ns (rms %.1f ns)\n", run->fit.hz / 1e9, run->fit.npairs,
-		run->fit.residual_max_ns, run->fit.residual_rms_ns);
-	fprintf(fp, "threshold: %s", thr_describe(thr, sizeof(thr), run->cfg.threshold_ns,
-						  run->cfg.threshold_auto, &run->cfg.thr_auto));
+	fprintf(fp,
+		"time base: TSC %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
+		"residual max %.1f ns (rms %.1f ns)\n",
+		run->fit.hz / 1e9, run->fit.npairs, run->fit.residual_max_ns,
+		run->fit.residual_rms_ns);
+	fprintf(fp, "threshold: %s",
+		thr_describe(thr, sizeof(thr), run->cfg.threshold_ns, run->cfg.threshold_auto,
+			     &run->cfg.thr_auto));
 	if (run->probes_on && run->probe_evicted)
-		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
-			" evicted before their gap\n", run->probe_events, run->probe_lost,
-			run->probe_evicted);
+		fprintf(fp,
+			"; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
+			" evicted before their gap\n",
+			run->probe_events, run->probe_lost, run->probe_evicted);
 	else if (run->probes_on)
 		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost\n",
 			run->probe_events, run->probe_lost);
@@ -188,11 +206,12 @@ static void header(FILE *fp, const struct js_run *run)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
 	exit_cost_line(fp, run);
 	if (run->clock.rdtscp.samples)
-		fprintf(fp, "clock read cost (median/p99): rdtscp %.1f/%.1f ns, lfence;rdtsc "
-			"%.1f/%.1f ns, clock_gettime %.1f/%.1f ns\n", run->clock.rdtscp.median_ns,
-			run->clock.rdtscp.p99_ns, run->clock.lfence_rdtsc.median_ns,
-			run->clock.lfence_rdtsc.p99_ns, run->clock.monotonic.median_ns,
-			run->clock.monotonic.p99_ns);
+		fprintf(fp,
+			"clock read cost (median/p99): rdtscp %.1f/%.1f ns, lfence;rdtsc "
+			"%.1f/%.1f ns, clock_gettime %.1f/%.1f ns\n",
+			run->clock.rdtscp.median_ns, run->clock.rdtscp.p99_ns,
+			run->clock.lfence_rdtsc.median_ns, run->clock.lfence_rdtsc.p99_ns,
+			run->clock.monotonic.median_ns, run->clock.monotonic.p99_ns);
 }
 
 static void percentiles(FILE *fp, const struct js_cpu_result *r)
@@ -202,8 +221,8 @@ static void percentiles(FILE *fp, const struct js_cpu_result *r)
 	fprintf(fp, "  percentiles    ");
 	for (size_t i = 0; i < js_npcts; i++)
 		fprintf(fp, " %s %s ", js_pcts[i].label,
-			js_fmt_ns(buf, sizeof(buf), (uint64_t)hist_value_at_percentile(&r->hist,
-										js_pcts[i].p)));
+			js_fmt_ns(buf, sizeof(buf),
+				  (uint64_t)hist_value_at_percentile(&r->hist, js_pcts[i].p)));
 	fprintf(fp, " max %s\n", js_fmt_ns(buf, sizeof(buf), (uint64_t)hist_max(&r->hist)));
 }
 
@@ -225,15 +244,18 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 	}
 	if (first < 0)
 		return;
-	fprintf(fp, "  histogram%s\n", run->probes_on ? " (bar letters: primary cause, "
-		"shares of each bucket's gaps)" : "");
+	fprintf(fp, "  histogram%s\n",
+		run->probes_on ? " (bar letters: primary cause, "
+				 "shares of each bucket's gaps)" :
+				 "");
 	for (int i = first; i <= last; i++) {
 		int w = (int)((b->total[i] * BAR_WIDTH + maxc - 1) / maxc), k = 0;
 		char bar[BAR_WIDTH + 1];
 
 		/* each cause gets its share of the bar, drawn with its first letter */
 		for (int c = 0; c < JS_CAUSE_MAX && k < w; c++) {
-			int cw = (int)((b->count[i][c] * (uint64_t)w + b->total[i] / 2) / b->total[i]);
+			int cw = (int)((b->count[i][c] * (uint64_t)w + b->total[i] / 2) /
+				       b->total[i]);
 
 			for (int x = 0; x < cw && k < w; x++)
 				bar[k++] = run->probes_on ? js_cause_info(c)->letter : '#';
@@ -241,7 +263,8 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 		while (k < w)
 			bar[k++] = run->probes_on ? '?' : '#';
 		bar[k] = 0;
-		fprintf(fp, "    %9s - %-9s %10" PRIu64 " |%-*s|", js_fmt_ns(lo, sizeof(lo), cbuckets_lo(i)),
+		fprintf(fp, "    %9s - %-9s %10" PRIu64 " |%-*s|",
+			js_fmt_ns(lo, sizeof(lo), cbuckets_lo(i)),
 			i == JS_CB_BUCKETS - 1 ? "" : js_fmt_ns(hi, sizeof(hi), cbuckets_hi(i)),
 			b->total[i], BAR_WIDTH, bar);
 		for (int c = 0; c < JS_CAUSE_MAX && run->probes_on; c++)
@@ -292,7 +315,7 @@ static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 		fprintf(fp, "periodic at %s (phase %s, coherence %.2f)\n",
 			js_fmt_ns(a, sizeof(a), pr.period_ns),
 			js_fmt_ns(b, sizeof(b), (uint64_t)(pr.phase_ns + 0.5)), pr.strength);
-	else if (pr.periodic)   /* a file written before the phase was */
+	else if (pr.periodic) /* a file written before the phase was */
 		fprintf(fp, "periodic at %s (coherence %.2f)\n",
 			js_fmt_ns(a, sizeof(a), pr.period_ns), pr.strength);
 	else
@@ -304,7 +327,8 @@ static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 			if (!pc->band[i].n || per != !pass)
 				continue;
 			if (!*sep)
-				fprintf(fp, "      %s", pass ? "not periodic:" : "periodic by duration:");
+				fprintf(fp, "      %s",
+					pass ? "not periodic:" : "periodic by duration:");
 			fprintf(fp, "%s %s", sep, band_name(c, sizeof(c), i));
 			if (per)
 				fprintf(fp, " at %s (%.2f)", js_fmt_ns(a, sizeof(a), pr.period_ns),
@@ -346,8 +370,10 @@ static void entry_evidence(FILE *fp, const struct js_cpu_result *r)
 		if (!e->entries)
 			continue;
 		if (!any)
-			fprintf(fp, "    entry/exit (the interruption's time outside its tracepoints; "
-				"bound: p%d of its lone gaps' remainder)\n", ENTRY_PCT);
+			fprintf(fp,
+				"    entry/exit (the interruption's time outside its tracepoints; "
+				"bound: p%d of its lone gaps' remainder)\n",
+				ENTRY_PCT);
 		any = true;
 		fprintf(fp, "      %-7s", entry_kind_name(k));
 		if (e->lone)
@@ -374,7 +400,7 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 	if (!r->gap_count)
 		return;
 	fprintf(fp, "  causes                                        gaps   primary     time lost"
-		"  share        max  of which entry/exit\n");
+		    "  share        max  of which entry/exit\n");
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
 		const struct js_cause_class *cl = causes_class(&r->causes, (uint32_t)c);
 
@@ -397,8 +423,8 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 		char name[80];
 
 		snprintf(name, sizeof(name), "%s %s", js_cause_name(src[i]->cause), src[i]->detail);
-		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s%s\n", name, src[i]->gaps,
-			"", js_fmt_ns(a, sizeof(a), src[i]->total_ns),
+		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s%s\n", name,
+			src[i]->gaps, "", js_fmt_ns(a, sizeof(a), src[i]->total_ns),
 			100.0 * causes_share(top, src[i]->total_ns),
 			js_fmt_ns(b, sizeof(b), src[i]->max_ns),
 			entry_col(e, sizeof(e), src[i]->entry_ns));
@@ -437,14 +463,17 @@ static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_res
 	for (size_t i = 0; i < r->narrivals; i++) {
 		const struct js_arrival *ar = &r->arrivals[i];
 
-		fprintf(fp, "  messages every %s: %" PRIu64 " arrivals, %" PRIu64 " delayed "
-			"(%.3f %%)\n", js_fmt_ns(a, sizeof(a), ar->interval_ns), ar->arrivals,
-			ar->delayed, ar->arrivals ? 100.0 * ar->delayed / ar->arrivals : 0.0);
+		fprintf(fp,
+			"  messages every %s: %" PRIu64 " arrivals, %" PRIu64 " delayed "
+			"(%.3f %%)\n",
+			js_fmt_ns(a, sizeof(a), ar->interval_ns), ar->arrivals, ar->delayed,
+			ar->arrivals ? 100.0 * ar->delayed / ar->arrivals : 0.0);
 		fprintf(fp, "    waited  ");
 		for (size_t k = 0; k < js_npcts; k++)
 			fprintf(fp, " %s %s ", js_pcts[k].label,
-				js_fmt_ns(b, sizeof(b), (uint64_t)hist_value_at_percentile(
-					&ar->delay, js_pcts[k].p)));
+				js_fmt_ns(b, sizeof(b),
+					  (uint64_t)hist_value_at_percentile(&ar->delay,
+									     js_pcts[k].p)));
 		fprintf(fp, " max %s\n", js_fmt_ns(b, sizeof(b), (uint64_t)hist_max(&ar->delay)));
 		if (ar->delayed) {
 			fprintf(fp, "    delayed by");
@@ -459,9 +488,11 @@ static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_res
 								ar->interval_ns, run->cfg.burst,
 								js_burst_sizes_ns[k]);
 
-			fprintf(fp, "    a burst of %" PRIu64 " meets a gap >= %s: %.4f observed, "
-				"%.4f Poisson estimate\n", run->cfg.burst,
-				js_fmt_ns(b, sizeof(b), js_burst_sizes_ns[k]), r->burst_p[i][k], pois);
+			fprintf(fp,
+				"    a burst of %" PRIu64 " meets a gap >= %s: %.4f observed, "
+				"%.4f Poisson estimate\n",
+				run->cfg.burst, js_fmt_ns(b, sizeof(b), js_burst_sizes_ns[k]),
+				r->burst_p[i][k], pois);
 		}
 	}
 }
@@ -507,13 +538,16 @@ static void thread_lines(FILE *fp, const struct js_run *run, const struct js_cpu
 
 	fprintf(fp, "  ran on CPU      %s%s\n", ran_on(cpus, sizeof(cpus), t->cpus_mask),
 		t->exited ? " (exited during the run)" : "");
-	fprintf(fp, "  its own         %" PRIu64 " system calls (%s inside), %" PRIu64
+	fprintf(fp,
+		"  its own         %" PRIu64 " system calls (%s inside), %" PRIu64
 		" sleeps in them (%s), %" PRIu64 " yields, %" PRIu64 " page faults, %" PRIu64
-		" migrations\n", t->syscalls, js_fmt_ns(a, sizeof(a), t->syscall_ns), t->sleeps,
+		" migrations\n",
+		t->syscalls, js_fmt_ns(a, sizeof(a), t->syscall_ns), t->sleeps,
 		js_fmt_ns(b, sizeof(b), t->sleep_ns), t->yields, t->faults, t->migrations);
-	fprintf(fp, "  kept from it    preempted %" PRIu64 " times (%s), interrupted %" PRIu64
-		" (%s), blocked %" PRIu64 " (%s)", t->preempted,
-		js_fmt_ns(a, sizeof(a), t->preempted_ns), t->interrupted,
+	fprintf(fp,
+		"  kept from it    preempted %" PRIu64 " times (%s), interrupted %" PRIu64
+		" (%s), blocked %" PRIu64 " (%s)",
+		t->preempted, js_fmt_ns(a, sizeof(a), t->preempted_ns), t->interrupted,
 		js_fmt_ns(b, sizeof(b), t->interrupted_ns), t->blocked,
 		js_fmt_ns(c, sizeof(c), t->blocked_ns));
 	if (t->short_gaps)
@@ -535,9 +569,10 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	fprintf(fp, "  measured        %s", js_fmt_ns(a, sizeof(a), r->end_ns - r->start_ns));
 	if (r->source == JS_SRC_SAMPLER) {
 		fprintf(fp, ", %" PRIu64 " loops\n", r->iterations);
-		fprintf(fp, "  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
-			"(the detection floor)\n", r->loop_ns_min, r->loop_ns_median,
-			r->loop_ns_mean);
+		fprintf(fp,
+			"  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
+			"(the detection floor)\n",
+			r->loop_ns_min, r->loop_ns_median, r->loop_ns_mean);
 	} else {
 		fputc('\n', fp);
 	}
@@ -556,9 +591,11 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	if (run->smi_countable && r->source != JS_SRC_THREAD)
 		fprintf(fp, "  SMIs            %" PRIu64 " during the run%s\n", r->smi,
 			run->machine.hypervisor ? " (in a VM the counter is emulated: host SMIs "
-			"are invisible)" : "");
+						  "are invisible)" :
+						  "");
 	if (run->probes_on)
-		fprintf(fp, "  steal           %s allocated to gaps\n", js_fmt_ns(b, sizeof(b), r->steal_ns));
+		fprintf(fp, "  steal           %s allocated to gaps\n",
+			js_fmt_ns(b, sizeof(b), r->steal_ns));
 	if (r->gap_count)
 		percentiles(fp, r);
 	histogram(fp, run, r);

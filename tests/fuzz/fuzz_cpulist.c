@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct js_cpuset set;
 	char err[128], out[8192];
 	char *s = fuzz_str(data, size);
-	int last = size ? data[0] % 8 * 150 - 1 : -1;   /* -1 (no "N"), 149, 299 ... 1049 */
+	int last = size ? data[0] % 8 * 150 - 1 : -1; /* -1 (no "N"), 149, 299 ... 1049 */
 
 	if (cpulist_parse(s, &set, err, sizeof(err)) == 0) {
 		/* what parses formats and parses back to the same set */

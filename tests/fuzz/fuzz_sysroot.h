@@ -18,8 +18,8 @@
 #define FZ_MAX_FILES 512
 
 static char fz_root[256];
-static char *fz_files[FZ_MAX_FILES];     /* relative paths of the regular files */
-static char *fz_orig[FZ_MAX_FILES];      /* their original contents */
+static char *fz_files[FZ_MAX_FILES]; /* relative paths of the regular files */
+static char *fz_orig[FZ_MAX_FILES];  /* their original contents */
 static size_t fz_len[FZ_MAX_FILES];
 static size_t fz_n;
 static FILE *fz_null;
@@ -95,8 +95,10 @@ static void fz_setup(void)
 	snprintf(fz_root, sizeof(fz_root), "%s/jsfuzz-sysroot.XXXXXX",
 		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (tmp ? tmp : "/tmp"));
 	if (!mkdtemp(fz_root) || nftw(fz_src, fz_copy, 16, FTW_PHYS) || !fz_n) {
-		fprintf(stderr, "fuzz: cannot copy the fixture tree %s (run from the repository "
-			"root or set JS_FUZZ_SYSROOT)\n", fz_src);
+		fprintf(stderr,
+			"fuzz: cannot copy the fixture tree %s (run from the repository "
+			"root or set JS_FUZZ_SYSROOT)\n",
+			fz_src);
 		abort();
 	}
 	fz_null = fopen("/dev/null", "w");

@@ -37,8 +37,8 @@
 
 #include "jitterscope/mark.h"
 
-#define FINE_NS 200000u                 /* 1 ns bins up to 200 us */
-#define COARSE 100000u                  /* then 1 us bins up to 100 ms (then the last one) */
+#define FINE_NS 200000u /* 1 ns bins up to 200 us */
+#define COARSE 100000u	/* then 1 us bins up to 100 ms (then the last one) */
 #define MAX_LOG (1u << 20)
 
 static struct {
@@ -47,11 +47,12 @@ static struct {
 	uint64_t work_ns, slow_ns;
 	const char *marks, *log, *label, *ready;
 	int threads;
-} o = { .cpu = -1, .duration_s = 5, .work_ns = 10000, .slow_ns = 20000, .label = "iter",
-	.threads = 1 };
+} o = {
+	.cpu = -1, .duration_s = 5, .work_ns = 10000, .slow_ns = 20000, .label = "iter", .threads = 1
+};
 
-static uint32_t *fine, *coarse;         /* iteration times */
-static volatile uint64_t sink;          /* the work's result, so it is done */
+static uint32_t *fine, *coarse; /* iteration times */
+static volatile uint64_t sink;	/* the work's result, so it is done */
 static uint64_t niter, maxiter;
 static volatile sig_atomic_t stop;
 struct logrec {
@@ -118,7 +119,8 @@ static void *spin(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: jsapp --cpu N [--duration SECS] [--work-us US] [--slow-us US] "
+	fprintf(stderr,
+		"usage: jsapp --cpu N [--duration SECS] [--work-us US] [--slow-us US] "
 		"[--marks FILE] [--log FILE] [--label TEXT] [--threads K] [--ready FILE]\n");
 	exit(2);
 }
@@ -126,25 +128,45 @@ static void usage(void)
 static void parse(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cpu", 1, NULL, 'c' }, { "duration", 1, NULL, 'd' }, { "work-us", 1, NULL, 'w' },
-		{ "slow-us", 1, NULL, 's' }, { "marks", 1, NULL, 'm' }, { "log", 1, NULL, 'l' },
-		{ "label", 1, NULL, 'L' }, { "threads", 1, NULL, 't' }, { "ready", 1, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
+		{ "cpu", 1, NULL, 'c' },     { "duration", 1, NULL, 'd' },
+		{ "work-us", 1, NULL, 'w' }, { "slow-us", 1, NULL, 's' },
+		{ "marks", 1, NULL, 'm' },   { "log", 1, NULL, 'l' },
+		{ "label", 1, NULL, 'L' },   { "threads", 1, NULL, 't' },
+		{ "ready", 1, NULL, 'r' },   { NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': o.cpu = atoi(optarg); break;
-		case 'd': o.duration_s = atof(optarg); break;
-		case 'w': o.work_ns = (uint64_t)(atof(optarg) * 1000); break;
-		case 's': o.slow_ns = (uint64_t)(atof(optarg) * 1000); break;
-		case 'm': o.marks = optarg; break;
-		case 'l': o.log = optarg; break;
-		case 'L': o.label = optarg; break;
-		case 't': o.threads = atoi(optarg); break;
-		case 'r': o.ready = optarg; break;
-		default: usage();
+		case 'c':
+			o.cpu = atoi(optarg);
+			break;
+		case 'd':
+			o.duration_s = atof(optarg);
+			break;
+		case 'w':
+			o.work_ns = (uint64_t)(atof(optarg) * 1000);
+			break;
+		case 's':
+			o.slow_ns = (uint64_t)(atof(optarg) * 1000);
+			break;
+		case 'm':
+			o.marks = optarg;
+			break;
+		case 'l':
+			o.log = optarg;
+			break;
+		case 'L':
+			o.label = optarg;
+			break;
+		case 't':
+			o.threads = atoi(optarg);
+			break;
+		case 'r':
+			o.ready = optarg;
+			break;
+		default:
+			usage();
 		}
 	}
 	if (o.cpu < 0 || o.duration_s <= 0 || o.threads < 1 || o.threads > 64 || optind < argc)
@@ -214,7 +236,7 @@ int main(int argc, char **argv)
 		perror("jsapp: sched_setaffinity");
 		return 1;
 	}
-	mlockall(MCL_CURRENT | MCL_FUTURE);     /* best effort: its own faults stay out */
+	mlockall(MCL_CURRENT | MCL_FUTURE); /* best effort: its own faults stay out */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (o.marks && js_marker_open(&mk, o.marks, o.work_ns + o.slow_ns)) {
@@ -239,7 +261,7 @@ int main(int argc, char **argv)
 			if (logv && nlog < MAX_LOG)
 				logv[nlog++] = (struct logrec){ t0, t1, rc == 0 && o.marks };
 		}
-		t0 = t1;        /* back to back: the mark's write is in the next iteration */
+		t0 = t1; /* back to back: the mark's write is in the next iteration */
 	}
 	stop = 1;
 	for (int i = 1; i < o.threads; i++)

@@ -43,21 +43,21 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 
-#define NSEC_PER_USEC	1000ULL
-#define NSEC_PER_SEC	1000000000ULL
-#define PAGE		4096UL
-#define FIFO_PRIO	50
-#define WATCHDOG_GRACE	10		/* s after --duration before the hard stop */
-#define MAX_RECS	(8UL << 20)
-#define IRQ_FILE_SIZE	(64UL << 20)
-#define RPS_PATH	"/sys/class/net/lo/queues/rx-0/rps_cpus"
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_SEC 1000000000ULL
+#define PAGE 4096UL
+#define FIFO_PRIO 50
+#define WATCHDOG_GRACE 10 /* s after --duration before the hard stop */
+#define MAX_RECS (8UL << 20)
+#define IRQ_FILE_SIZE (64UL << 20)
+#define RPS_PATH "/sys/class/net/lo/queues/rx-0/rps_cpus"
 
 enum exit_code {
-	EX_OK		= 0,
-	EX_FAIL		= 1,
-	EX_USAGE	= 2,
-	EX_INTERRUPTED	= 3,
-	EX_WATCHDOG	= 4,
+	EX_OK = 0,
+	EX_FAIL = 1,
+	EX_USAGE = 2,
+	EX_INTERRUPTED = 3,
+	EX_WATCHDOG = 4,
 };
 
 enum mode { M_PREEMPT, M_IPI, M_TIMER, M_SOFTIRQ, M_IRQ, M_PF, M_NR };
@@ -109,20 +109,20 @@ struct inj {
 	struct counters c0, c1;
 
 	/* mode state */
-	int fd;			/* perf event (ipi, timer) or scratch file (irq) */
-	void *ring;		/* timer: perf mmap */
+	int fd;	    /* perf event (ipi, timer) or scratch file (irq) */
+	void *ring; /* timer: perf mmap */
 	size_t ring_len;
 	uint64_t lost;
 	uint64_t throttled;
-	int tx, rx;		/* softirq sockets */
+	int tx, rx; /* softirq sockets */
 	uint64_t received;
-	void *buf;		/* irq: O_DIRECT buffer */
+	void *buf; /* irq: O_DIRECT buffer */
 	uint64_t rnd;
 	int irq;
 	char irq_name[64];
 	int steered;
-	int irq_saved;		/* index of the saved smp_affinity_list in g_saved */
-	char irq_eff[64];	/* effective affinity before steering */
+	int irq_saved;	  /* index of the saved smp_affinity_list in g_saved */
+	char irq_eff[64]; /* effective affinity before steering */
 	uint64_t faults;
 	uint64_t faults_min;
 };
@@ -947,7 +947,8 @@ static void irq_find_cb(void *ctx, const char *label, uint64_t v, const char *re
 
 	(void)v;
 	name = name ? name + 1 : rest;
-	if (strncmp(name, f->dev, n) || (name[n] >= '0' && name[n] <= '9') || strstr(name, "config"))
+	if (strncmp(name, f->dev, n) || (name[n] >= '0' && name[n] <= '9') ||
+	    strstr(name, "config"))
 		return;
 	irq = atoi(label);
 	on = irq_effective_has(irq, f->cpu, list, sizeof(list));
@@ -978,7 +979,9 @@ static void irq_name_cb(void *ctx, const char *label, uint64_t v, const char *re
 static int find_disk_irq(struct inj *in, dev_t dev)
 {
 	struct irq_find f = { .irq = -1, .cpu = in->cpu };
-	struct irq_name x = { .irq = in->irq_opt, .name = in->irq_name, .len = sizeof(in->irq_name) };
+	struct irq_name x = { .irq = in->irq_opt,
+			      .name = in->irq_name,
+			      .len = sizeof(in->irq_name) };
 	char dname[64];
 	int err;
 
@@ -1103,7 +1106,8 @@ static int wait_irq_move(struct inj *in, const char *want)
 		usleep(2000);
 	}
 	say("warning: IRQ %d still has effective affinity %s, not %s (it moves at its next "
-	    "interrupt)", in->irq, list, want);
+	    "interrupt)",
+	    in->irq, list, want);
 	return -EAGAIN;
 }
 
@@ -1163,16 +1167,13 @@ static int run_irq(struct inj *in)
 struct mode_ops {
 	int (*setup)(struct inj *in);
 	int (*run)(struct inj *in);
-	unsigned int count;	/* default --count; 0: --count not used */
+	unsigned int count; /* default --count; 0: --count not used */
 };
 
 static const struct mode_ops ops[M_NR] = {
-	[M_PREEMPT] = { NULL, run_preempt, 0 },
-	[M_IPI] = { setup_ipi, run_ipi, 1 },
-	[M_TIMER] = { setup_timer, run_timer, 0 },
-	[M_SOFTIRQ] = { setup_softirq, run_softirq, 0 },
-	[M_IRQ] = { setup_irq, run_irq, 1 },
-	[M_PF] = { NULL, run_pf, 64 },
+	[M_PREEMPT] = { NULL, run_preempt, 0 },	   [M_IPI] = { setup_ipi, run_ipi, 1 },
+	[M_TIMER] = { setup_timer, run_timer, 0 }, [M_SOFTIRQ] = { setup_softirq, run_softirq, 0 },
+	[M_IRQ] = { setup_irq, run_irq, 1 },	   [M_PF] = { NULL, run_pf, 64 },
 };
 
 static void teardown(struct inj *in)
@@ -1224,7 +1225,10 @@ static int cmp_u64(const void *a, const void *b)
 /* print_stats - min/median/p90/p99/max (nearest rank) of @n values, in µs */
 static void print_stats(const char *key, uint64_t *v, size_t n)
 {
-	static const struct { const char *name; double q; } qs[] = {
+	static const struct {
+		const char *name;
+		double q;
+	} qs[] = {
 		{ "min", 0 }, { "med", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 }, { "max", 1 },
 	};
 	size_t i, k;
@@ -1290,7 +1294,8 @@ static void print_summary(struct inj *in)
 			v[i] = in->recs[i].end - in->recs[i].start;
 		print_stats("dur", v, in->nrecs);
 		for (i = 0, n = 0; i < in->nrecs; i++)
-			if (in->recs[i].slot && (i == 0 || in->recs[i].slot != in->recs[i - 1].slot))
+			if (in->recs[i].slot &&
+			    (i == 0 || in->recs[i].slot != in->recs[i - 1].slot))
 				v[n++] = in->recs[i].start - in->recs[i].slot;
 		print_stats("late", v, n);
 	}
@@ -1322,7 +1327,8 @@ static void usage(FILE *f)
 	      "defaults: --duration 5 --period 10000 --spin 200; --count 1 (ipi, irq), 64 (pf);\n"
 	      "          --helper-cpu: the first other allowed CPU; --dir /var/tmp\n"
 	      "log: CSV 'mode,seq,start_ns,end_ns' (CLOCK_MONOTONIC); summary: key=value on stdout\n"
-	      "exit: 0 ok, 1 failure, 2 usage, 3 interrupted, 4 watchdog\n", f);
+	      "exit: 0 ok, 1 failure, 2 usage, 3 interrupted, 4 watchdog\n",
+	      f);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -1478,9 +1484,18 @@ static int alloc_recs(struct inj *in)
 int main(int argc, char **argv)
 {
 	struct inj in = {
-		.mode = M_NR, .cpu = -1, .helper = -1, .duration = 5,
-		.period_ns = 10000 * NSEC_PER_USEC, .spin_ns = 200 * NSEC_PER_USEC,
-		.dir = "/var/tmp", .irq_opt = -1, .irq = -1, .fd = -1, .tx = -1, .rx = -1,
+		.mode = M_NR,
+		.cpu = -1,
+		.helper = -1,
+		.duration = 5,
+		.period_ns = 10000 * NSEC_PER_USEC,
+		.spin_ns = 200 * NSEC_PER_USEC,
+		.dir = "/var/tmp",
+		.irq_opt = -1,
+		.irq = -1,
+		.fd = -1,
+		.tx = -1,
+		.rx = -1,
 		.rnd = 0x9e3779b97f4a7c15ULL,
 	};
 	int err, rc = EX_FAIL;
@@ -1521,8 +1536,9 @@ int main(int argc, char **argv)
 	print_summary(&in);
 	if (atomic_load(&g_rttime))
 		say("stopped by RLIMIT_RTTIME: the SCHED_FIFO thread ran too long without sleeping");
-	rc = err ? EX_FAIL : atomic_load(&g_signal) || atomic_load(&g_rttime) ? EX_INTERRUPTED :
-	     EX_OK;
+	rc = err					      ? EX_FAIL :
+	     atomic_load(&g_signal) || atomic_load(&g_rttime) ? EX_INTERRUPTED :
+								EX_OK;
 out:
 	teardown(&in);
 	if (restore_all(0))

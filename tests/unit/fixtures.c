@@ -43,8 +43,7 @@ void fx_rec(struct js_gap_rec *r, uint32_t cpu, uint64_t start, uint64_t dur)
 }
 
 /* fx_part - a part added to r, its net time covered */
-void fx_part(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count,
-	     uint64_t net)
+void fx_part(struct js_gap_rec *r, uint32_t cause, const char *detail, uint32_t count, uint64_t net)
 {
 	struct js_part *p = &r->attr.parts[r->attr.nparts++];
 
@@ -147,7 +146,7 @@ bool fx_bpf_refused(int err)
 			break;
 	if (f)
 		fclose(f);
-	return !(eff & (1ull << 39 | 1ull << 21));	/* CAP_BPF, CAP_SYS_ADMIN */
+	return !(eff & (1ull << 39 | 1ull << 21)); /* CAP_BPF, CAP_SYS_ADMIN */
 }
 
 /* scratch_put - rel in the tree with len bytes of data, directories made */
@@ -157,8 +156,7 @@ void scratch_put(const char *rel, const void *data, size_t len)
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s%s", scratch_dir, rel);
-	for (char *sl = strchr(path + strlen(scratch_dir) + 1, '/'); sl;
-	     sl = strchr(sl + 1, '/')) {
+	for (char *sl = strchr(path + strlen(scratch_dir) + 1, '/'); sl; sl = strchr(sl + 1, '/')) {
 		*sl = '\0';
 		mkdir(path, 0755);
 		*sl = '/';

@@ -11,11 +11,11 @@
 #include <string.h>
 
 /* js_skip - print "skip: FMT..." and skip the running case (FMT: a string literal) */
-#define js_skip(...)                                                                        \
-	do {                                                                                \
-		print_message("skip: " __VA_ARGS__);                                        \
-		print_message("\n");                                                        \
-		skip();                                                                     \
+#define js_skip(...)                                 \
+	do {                                         \
+		print_message("skip: " __VA_ARGS__); \
+		print_message("\n");                 \
+		skip();                              \
 	} while (0)
 
 /* js_collapse_failed - after MADV_COLLAPSE returned err (0 or -errno): skip the case when the

@@ -18,8 +18,11 @@
 #define US 1000ULL
 #define MS 1000000ULL
 #define SEC 1000000000ULL
-#define T0 1000000000000ULL     /* an arbitrary CLOCK_MONOTONIC start */
-#define GAP(s, d) { .start_ns = (s), .dur_ns = (d) }
+#define T0 1000000000000ULL /* an arbitrary CLOCK_MONOTONIC start */
+#define GAP(s, d)                              \
+	{                                      \
+		.start_ns = (s), .dur_ns = (d) \
+	}
 
 static const double pcts[] = { 0, 1, 10, 50, 90, 99, 99.5, 99.9, 99.99, 99.999, 100 };
 
@@ -46,9 +49,9 @@ static void assert_same(const struct js_arrival *f, const struct js_arrival *b)
 				 hist_value_at_percentile(&b->delay, pcts[i]));
 	assert_int_equal(hist_max(&f->delay), hist_max(&b->delay));
 	assert_int_equal(hist_min(&f->delay), hist_min(&b->delay));
-	assert_int_equal(f->delay.max, b->delay.max);   /* raw max kept exact too */
-	assert_true(fabs(hist_mean(&f->delay) - hist_mean(&b->delay)) < 1e-6 *
-		    (1 + hist_mean(&b->delay)));
+	assert_int_equal(f->delay.max, b->delay.max); /* raw max kept exact too */
+	assert_true(fabs(hist_mean(&f->delay) - hist_mean(&b->delay)) <
+		    1e-6 * (1 + hist_mean(&b->delay)));
 }
 
 /* Run one gap list through both paths and compare. */
@@ -85,7 +88,7 @@ static void test_articles_example(void **state)
 	(void)state;
 	check_both(10 * MS, 0, 0, T0, &g, &cause, 1, T0 + 10 * SEC, &a);
 	assert_int_equal(a.arrivals, 1000);
-	assert_int_equal(a.delayed, 100);     /* 5.00 s .. 5.99 s; 6.00 s is at the gap end */
+	assert_int_equal(a.delayed, 100); /* 5.00 s .. 5.99 s; 6.00 s is at the gap end */
 	assert_int_equal(a.delayed_by_cause[JS_CAUSE_SMI], 100);
 	assert_int_equal(a.delayed_by_cause[JS_CAUSE_TASK], 0);
 	/* delays 1.00, 0.99, ..., 0.01 s: sum 50.5 s */
@@ -119,10 +122,10 @@ static void test_articles_example(void **state)
 static void test_edges(void **state)
 {
 	struct js_gap g[] = {
-		GAP(T0 + 3 * US, 2 * US),        /* between arrivals 0 and 10 us: nobody */
-		GAP(T0 + 10 * US, 2 * US),       /* starts on the 10 us arrival: waits 2 us */
-		GAP(T0 + 15 * US, 5 * US),       /* ends on the 20 us arrival: nobody */
-		GAP(T0 + 30 * US, 1),            /* 1 ns on the 30 us arrival */
+		GAP(T0 + 3 * US, 2 * US),  /* between arrivals 0 and 10 us: nobody */
+		GAP(T0 + 10 * US, 2 * US), /* starts on the 10 us arrival: waits 2 us */
+		GAP(T0 + 15 * US, 5 * US), /* ends on the 20 us arrival: nobody */
+		GAP(T0 + 30 * US, 1),	   /* 1 ns on the 30 us arrival */
 	};
 	int causes[] = { JS_CAUSE_IRQ, JS_CAUSE_TASK, JS_CAUSE_TIMER, JS_CAUSE_FAULT };
 	struct js_arrival a;
@@ -152,7 +155,7 @@ static void test_back_to_back(void **state)
 	(void)state;
 	check_both(5, 0, 0, T0, g, causes, 2, T0 + 50, &a);
 	assert_int_equal(a.arrivals, 10);
-	assert_int_equal(a.delayed, 6);        /* 10,15,20 -> 15,10,5; 25,30,35 -> 15,10,5 */
+	assert_int_equal(a.delayed, 6); /* 10,15,20 -> 15,10,5; 25,30,35 -> 15,10,5 */
 	assert_int_equal(a.delayed_by_cause[JS_CAUSE_IRQ], 3);
 	assert_int_equal(a.delayed_by_cause[JS_CAUSE_SOFTIRQ], 3);
 	assert_int_equal(a.delay_ns_by_cause[JS_CAUSE_IRQ], 30);
@@ -171,8 +174,8 @@ static void test_floor_and_phase(void **state)
 	(void)state;
 	/* interval 100, phase 30: arrivals at 30, 130, ... 1030..1230 are in [1000, 1250) */
 	check_both(100, 30, 40, T0, &g, NULL, 1, T0 + 2000, &a);
-	assert_int_equal(a.arrivals, 20);      /* 30 .. 1930 */
-	assert_int_equal(a.delayed, 3);        /* 1030, 1130, 1230 -> 220, 120, 20 */
+	assert_int_equal(a.arrivals, 20); /* 30 .. 1930 */
+	assert_int_equal(a.delayed, 3);	  /* 1030, 1130, 1230 -> 220, 120, 20 */
 	assert_int_equal(a.delay_ns_total, 360);
 	assert_int_equal(a.delayed_by_cause[JS_CAUSE_UNEXPLAINED], 3);
 	assert_int_equal(hist_count_between(&a.delay, 40, 41), 17);
@@ -185,10 +188,9 @@ static void test_floor_and_phase(void **state)
 static void test_clipping(void **state)
 {
 	struct js_gap g[] = {
-		GAP(T0 - 50, 100),               /* starts before the window: [T0, T0 + 50) */
-		GAP(T0 + 100, 100),
-		GAP(T0 + 150, 100),              /* overlaps: only [T0 + 200, T0 + 250) */
-		GAP(T0 + 120, 10),               /* inside what was taken: nothing */
+		GAP(T0 - 50, 100), /* starts before the window: [T0, T0 + 50) */
+		GAP(T0 + 100, 100), GAP(T0 + 150, 100), /* overlaps: only [T0 + 200, T0 + 250) */
+		GAP(T0 + 120, 10),			/* inside what was taken: nothing */
 	};
 	int causes[] = { 1, 2, 3, 4 };
 	struct js_arrival a;
@@ -196,7 +198,7 @@ static void test_clipping(void **state)
 	(void)state;
 	check_both(10, 0, 0, T0, g, causes, ARRAY_SIZE(g), T0 + 100, &a);
 	assert_int_equal(a.clipped, 3);
-	assert_int_equal(a.end_ns, T0 + 250);  /* raised to the last gap's end */
+	assert_int_equal(a.end_ns, T0 + 250); /* raised to the last gap's end */
 	assert_int_equal(a.arrivals, 25);
 	assert_int_equal(a.delayed_by_cause[1], 5);
 	assert_int_equal(a.delayed_by_cause[2], 10);
@@ -236,11 +238,11 @@ static void test_random_vs_bruteforce(void **state)
 
 	(void)state;
 	for (round = 0; round < 300; round++) {
-		interval = rnd_dur(&seed, 5);           /* 1 ns .. 1 ms */
+		interval = rnd_dur(&seed, 5); /* 1 ns .. 1 ms */
 		n = rnd(&seed) % ARRAY_SIZE(g);
 		t = T0 + rnd(&seed) % (2 * interval + 1);
 		for (i = 0; i < n; i++) {
-			if (rnd(&seed) % 8)             /* sometimes back to back */
+			if (rnd(&seed) % 8) /* sometimes back to back */
 				t += rnd_dur(&seed, 6);
 			g[i].start_ns = t;
 			g[i].dur_ns = rnd_dur(&seed, 6);
@@ -298,7 +300,7 @@ static void test_init_errors(void **state)
 	(void)state;
 	assert_int_equal(arrival_init(&a, 0, T0, 0), -EINVAL);
 	assert_int_equal(arrival_init(&a, ARRIVAL_INTERVAL_MAX_NS + 1, T0, 0), -EINVAL);
-	arrival_free(&a);                       /* a zeroed struct */
+	arrival_free(&a); /* a zeroed struct */
 }
 
 /** Poisson burst exposure from a gap histogram, by hand. */
@@ -309,8 +311,8 @@ static void test_burst_poisson(void **state)
 
 	(void)state;
 	assert_int_equal(hist_init(&h, 1, JS_HIST_HIGHEST_NS, 3), 0);
-	hist_record_n(&h, 2 * US, 100000);      /* small gaps: below the size */
-	hist_record_n(&h, MS, 10);              /* 10 gaps of 1 ms in 10 s */
+	hist_record_n(&h, 2 * US, 100000); /* small gaps: below the size */
+	hist_record_n(&h, MS, 10);	   /* 10 gaps of 1 ms in 10 s */
 	med = (double)hist_median_equivalent(&h, MS);
 	/* N = 500 at 10 us: span 5 ms; expected hits = 10 * (5 ms + ~1 ms) / 10 s */
 	p = arrival_burst_probability(&h, 10 * SEC, 10 * US, 500, 100 * US);
@@ -340,7 +342,7 @@ static void test_burst_empirical(void **state)
 	burst_init(&b, T0, 10 * US, 500, 100 * US);
 	for (i = 0; i < 10; i++) {
 		burst_add_gap(&b, T0 + i * SEC + 500 * MS, MS);
-		burst_add_gap(&b, T0 + i * SEC + 700 * MS, 50 * US);   /* below the size */
+		burst_add_gap(&b, T0 + i * SEC + 700 * MS, 50 * US); /* below the size */
 	}
 	p = burst_finish(&b, T0 + 10 * SEC);
 	assert_int_equal(b.gaps, 10);
@@ -348,11 +350,11 @@ static void test_burst_empirical(void **state)
 	assert_true(fabs(p - 10.0 * (6 * MS - 1) / (10 * SEC - 5 * MS + 1)) < 1e-15);
 
 	/* overlapping windows merge; clipped at the window start and at the last valid start */
-	burst_init(&b, T0, 1, 100, 1);          /* span 100 ns */
-	burst_add_gap(&b, T0 + 20, 10);         /* starts (T0 - 80, T0 + 30) -> [T0, T0 + 30) */
-	burst_add_gap(&b, T0 + 110, 5);         /* [T0 + 11, T0 + 115): merges -> [T0, T0+115) */
-	burst_add_gap(&b, T0 + 400, 10);        /* [T0 + 301, T0 + 410) */
-	p = burst_finish(&b, T0 + 410);         /* valid starts [T0, T0 + 310] */
+	burst_init(&b, T0, 1, 100, 1);	 /* span 100 ns */
+	burst_add_gap(&b, T0 + 20, 10);	 /* starts (T0 - 80, T0 + 30) -> [T0, T0 + 30) */
+	burst_add_gap(&b, T0 + 110, 5);	 /* [T0 + 11, T0 + 115): merges -> [T0, T0+115) */
+	burst_add_gap(&b, T0 + 400, 10); /* [T0 + 301, T0 + 410) */
+	p = burst_finish(&b, T0 + 410);	 /* valid starts [T0, T0 + 310] */
 	assert_int_equal(b.covered_ns, 115 + 10);
 	assert_true(fabs(p - 125.0 / 311) < 1e-15);
 
@@ -374,7 +376,7 @@ static void test_burst_estimates_agree(void **state)
 
 	(void)state;
 	assert_int_equal(hist_init(&h, 1, JS_HIST_HIGHEST_NS, 3), 0);
-	burst_init(&b, T0, US, 1000, 10 * US);  /* span 1 ms */
+	burst_init(&b, T0, US, 1000, 10 * US); /* span 1 ms */
 	for (;;) {
 		/* exponential inter-gap times, mean 20 ms */
 		t += (uint64_t)(-log((rnd(&seed) % 1000000 + 1) / 1e6) * 20 * MS);
@@ -397,9 +399,26 @@ static void test_burst_estimates_agree(void **state)
 static void test_parse_list(void **state)
 {
 	static const char *const bad[] = {
-		"", ",", "1us,", ",1us", "1us,,2us", "10", "10xs", "us", "-1us", "1.us.", "0us",
-		"0.4ns", "1.0001us,1us", "3601s", "1.5", "1us,1000ns", "1 us", "1e3ns",
-		"1us,2us,3us,4us,5us", "99999999999999999999999999999ns",
+		"",
+		",",
+		"1us,",
+		",1us",
+		"1us,,2us",
+		"10",
+		"10xs",
+		"us",
+		"-1us",
+		"1.us.",
+		"0us",
+		"0.4ns",
+		"1.0001us,1us",
+		"3601s",
+		"1.5",
+		"1us,1000ns",
+		"1 us",
+		"1e3ns",
+		"1us,2us,3us,4us,5us",
+		"99999999999999999999999999999ns",
 	};
 	uint64_t v[4];
 	char err[128];
@@ -430,8 +449,7 @@ static void test_parse_list(void **state)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		err[0] = 0;
 		n = 99;
-		assert_int_equal(arrival_parse_list(bad[i], v, 4, &n, err, sizeof(err)),
-				 -EINVAL);
+		assert_int_equal(arrival_parse_list(bad[i], v, 4, &n, err, sizeof(err)), -EINVAL);
 		assert_int_equal(n, 0);
 		assert_true(strlen(err) > 0);
 	}
@@ -441,8 +459,9 @@ static void test_parse_list(void **state)
 /** --burst N */
 static void test_parse_burst(void **state)
 {
-	static const char *const bad[] = { "", "0", "-1", "5k", "1e3", " 5", "5 ", "1000000001",
-					   "99999999999999999999999" };
+	static const char *const bad[] = { "",	 "0",	       "-1",
+					   "5k", "1e3",	       " 5",
+					   "5 ", "1000000001", "99999999999999999999999" };
 	uint64_t v = 7;
 	char err[128];
 	size_t i;
@@ -471,9 +490,9 @@ static void test_intervals_basic(void **state)
 	assert_int_equal(intervals_add_gap(&iv, T0 + 500 * MS, 100), 0);
 	assert_int_equal(intervals_add_gap(&iv, T0 + 2500 * MS, 300), 0);
 	assert_int_equal(intervals_add_gap(&iv, T0 + 2700 * MS, 50), 0);
-	assert_int_equal(intervals_add_gap(&iv, T0 + 3 * SEC - 10, 2 * SEC), 0);  /* crosses */
+	assert_int_equal(intervals_add_gap(&iv, T0 + 3 * SEC - 10, 2 * SEC), 0); /* crosses */
 	assert_int_equal(intervals_finish(&iv, T0 + 4500 * MS), 0);
-	assert_int_equal(iv.n, 5);                      /* 0..4 s, the last one partial */
+	assert_int_equal(iv.n, 5); /* 0..4 s, the last one partial */
 	assert_int_equal(iv.len_ns, SEC);
 	assert_int_equal(iv.v[0].start_ns, T0);
 	assert_int_equal(iv.v[0].gaps, 1);

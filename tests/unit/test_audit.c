@@ -107,28 +107,54 @@ static const struct {
 	const char *id;
 	enum audit_verdict v;
 } badly[] = {
-	{ "cpu.online", AUDIT_PASS }, { "kernel.hz", AUDIT_PASS },
-	{ "kernel.preempt", AUDIT_PASS }, { "kernel.nohz_full", AUDIT_PASS },
-	{ "kernel.hypervisor", AUDIT_WARN }, { "isolcpus", AUDIT_FAIL },
-	{ "isolcpus.flags", AUDIT_FAIL }, { "nohz_full", AUDIT_FAIL },
-	{ "rcu_nocbs", AUDIT_FAIL }, { "rcu_nocb_poll", AUDIT_WARN },
-	{ "rcu.normal_after_boot", AUDIT_WARN }, { "rcu.nohz_full_patience", AUDIT_WARN },
+	{ "cpu.online", AUDIT_PASS },
+	{ "kernel.hz", AUDIT_PASS },
+	{ "kernel.preempt", AUDIT_PASS },
+	{ "kernel.nohz_full", AUDIT_PASS },
+	{ "kernel.hypervisor", AUDIT_WARN },
+	{ "isolcpus", AUDIT_FAIL },
+	{ "isolcpus.flags", AUDIT_FAIL },
+	{ "nohz_full", AUDIT_FAIL },
+	{ "rcu_nocbs", AUDIT_FAIL },
+	{ "rcu_nocb_poll", AUDIT_WARN },
+	{ "rcu.normal_after_boot", AUDIT_WARN },
+	{ "rcu.nohz_full_patience", AUDIT_WARN },
 	{ "skew_tick", AUDIT_WARN },
-	{ "console", AUDIT_WARN }, { "irqaffinity", AUDIT_FAIL },
-	{ "irq.affinity", AUDIT_FAIL }, { "irq.9", AUDIT_FAIL }, { "irq.120", AUDIT_FAIL },
-	{ "irq.130", AUDIT_FAIL }, { "irqbalance", AUDIT_FAIL }, { "tasks.user", AUDIT_FAIL },
-	{ "tasks.kthreads", AUDIT_FAIL }, { "workqueue.cpumask", AUDIT_FAIL },
-	{ "timer_migration", AUDIT_WARN }, { "watchdog.nmi", AUDIT_FAIL },
-	{ "watchdog.soft", AUDIT_FAIL }, { "sched_rt_runtime_us", AUDIT_FAIL },
-	{ "mce.ignore_ce", AUDIT_WARN }, { "mitigations", AUDIT_PASS },
-	{ "kernel.audit", AUDIT_WARN }, { "tuned", AUDIT_WARN },
-	{ "cpufreq.governor", AUDIT_FAIL }, { "cstates", AUDIT_FAIL }, { "pm_qos", AUDIT_WARN },
-	{ "smt", AUDIT_FAIL }, { "clocksource", AUDIT_FAIL }, { "tsc.invariant", AUDIT_FAIL },
-	{ "clocksource.watchdog", AUDIT_WARN }, { "smi", AUDIT_SKIP },
-	{ "thp.enabled", AUDIT_FAIL }, { "thp.defrag", AUDIT_FAIL },
-	{ "thp.khugepaged_defrag", AUDIT_FAIL }, { "hugepages", AUDIT_FAIL }, { "ksm", AUDIT_FAIL },
-	{ "numa_balancing", AUDIT_FAIL }, { "swap", AUDIT_FAIL },
-	{ "vm.zone_reclaim_mode", AUDIT_WARN }, { "vm.compaction_proactiveness", AUDIT_WARN },
+	{ "console", AUDIT_WARN },
+	{ "irqaffinity", AUDIT_FAIL },
+	{ "irq.affinity", AUDIT_FAIL },
+	{ "irq.9", AUDIT_FAIL },
+	{ "irq.120", AUDIT_FAIL },
+	{ "irq.130", AUDIT_FAIL },
+	{ "irqbalance", AUDIT_FAIL },
+	{ "tasks.user", AUDIT_FAIL },
+	{ "tasks.kthreads", AUDIT_FAIL },
+	{ "workqueue.cpumask", AUDIT_FAIL },
+	{ "timer_migration", AUDIT_WARN },
+	{ "watchdog.nmi", AUDIT_FAIL },
+	{ "watchdog.soft", AUDIT_FAIL },
+	{ "sched_rt_runtime_us", AUDIT_FAIL },
+	{ "mce.ignore_ce", AUDIT_WARN },
+	{ "mitigations", AUDIT_PASS },
+	{ "kernel.audit", AUDIT_WARN },
+	{ "tuned", AUDIT_WARN },
+	{ "cpufreq.governor", AUDIT_FAIL },
+	{ "cstates", AUDIT_FAIL },
+	{ "pm_qos", AUDIT_WARN },
+	{ "smt", AUDIT_FAIL },
+	{ "clocksource", AUDIT_FAIL },
+	{ "tsc.invariant", AUDIT_FAIL },
+	{ "clocksource.watchdog", AUDIT_WARN },
+	{ "smi", AUDIT_SKIP },
+	{ "thp.enabled", AUDIT_FAIL },
+	{ "thp.defrag", AUDIT_FAIL },
+	{ "thp.khugepaged_defrag", AUDIT_FAIL },
+	{ "hugepages", AUDIT_FAIL },
+	{ "ksm", AUDIT_FAIL },
+	{ "numa_balancing", AUDIT_FAIL },
+	{ "swap", AUDIT_FAIL },
+	{ "vm.zone_reclaim_mode", AUDIT_WARN },
+	{ "vm.compaction_proactiveness", AUDIT_WARN },
 	{ "vm.stat_interval", AUDIT_FAIL },
 };
 
@@ -195,14 +221,40 @@ static void test_offline_cpu(void **state)
 static void test_malformed(void **state)
 {
 	static const char *const skips[] = {
-		"cpu.online", "kernel.hz", "kernel.preempt", "kernel.hypervisor", "isolcpus",
-		"isolcpus.flags", "nohz_full", "rcu_nocbs", "rcu.nohz_full_patience", "irqaffinity",
+		"cpu.online",
+		"kernel.hz",
+		"kernel.preempt",
+		"kernel.hypervisor",
+		"isolcpus",
+		"isolcpus.flags",
+		"nohz_full",
+		"rcu_nocbs",
+		"rcu.nohz_full_patience",
+		"irqaffinity",
 		"tasks.user",
-		"tasks.kthreads", "workqueue.cpumask", "timer_migration", "watchdog.nmi",
-		"watchdog.soft", "sched_rt_runtime_us", "mce.ignore_ce", "tuned",
-		"cpufreq.governor", "cstates", "pm_qos", "smt", "clocksource", "tsc.invariant",
-		"thp.enabled", "thp.defrag", "thp.khugepaged_defrag", "hugepages", "ksm",
-		"numa_balancing", "swap", "vm.zone_reclaim_mode", "vm.compaction_proactiveness",
+		"tasks.kthreads",
+		"workqueue.cpumask",
+		"timer_migration",
+		"watchdog.nmi",
+		"watchdog.soft",
+		"sched_rt_runtime_us",
+		"mce.ignore_ce",
+		"tuned",
+		"cpufreq.governor",
+		"cstates",
+		"pm_qos",
+		"smt",
+		"clocksource",
+		"tsc.invariant",
+		"thp.enabled",
+		"thp.defrag",
+		"thp.khugepaged_defrag",
+		"hugepages",
+		"ksm",
+		"numa_balancing",
+		"swap",
+		"vm.zone_reclaim_mode",
+		"vm.compaction_proactiveness",
 		"vm.stat_interval",
 	};
 	int cpus[] = { 0, 3, 5 };
@@ -219,8 +271,8 @@ static void test_malformed(void **state)
 			fail_msg("%s: %s, want skip", skips[i], audit_verdict_name(v));
 		}
 	}
-	assert_non_null(strstr(audit_find(&a, "sched_rt_runtime_us", -1)->observed,
-			       "sched_rt_runtime_us"));
+	assert_non_null(
+		strstr(audit_find(&a, "sched_rt_runtime_us", -1)->observed, "sched_rt_runtime_us"));
 	assert_non_null(strstr(audit_find(&a, "vm.stat_interval", -1)->hint, "malformed"));
 	/* the one well-formed IRQ is still checked */
 	assert_int_equal(verdict(&a, "irq.13", 3), AUDIT_FAIL);
@@ -244,7 +296,7 @@ static void test_empty_and_args(void **state)
 	assert_int_equal(audit_run(&a, NULL, 1, scratch_dir), -EINVAL);
 	assert_int_equal(audit_run(&a, big, 1, scratch_dir), -EINVAL);
 	audit_free(&a);
-	audit_free(&a);	/* idempotent */
+	audit_free(&a); /* idempotent */
 }
 
 /** A directory where a file is expected, and an unreadable kernel config: skip, not crash. */
@@ -326,7 +378,7 @@ static void test_parse_interrupts(void **state)
 	assert_string_equal(rows[1].name, "virtio1-req.0");
 	assert_int_equal(rows[1].count[0], 7);	/* CPU 3 */
 	assert_int_equal(rows[1].count[1], 0);	/* CPU 1: offline, no column */
-	assert_int_equal(rows[1].count[2], 12);	/* CPU 2 */
+	assert_int_equal(rows[1].count[2], 12); /* CPU 2 */
 	assert_string_equal(rows[0].name, "timer");
 	assert_string_equal(rows[2].name, "eth0, eth0-rx");
 	assert_string_equal(rows[3].name, "");
@@ -350,10 +402,11 @@ static void write_counts(unsigned long long loc, unsigned long long irq36, const
 		 "           CPU0       CPU1\n"
 		 " 36:          0 %10llu   PCI-MSIX 1-edge      virtio1-req.0\n"
 		 " 42:          5          5   PCI-MSIX 2-edge      virtio3-tx\n"
-		 "LOC:        100 %10llu   Local timer interrupts\n", irq36, loc);
+		 "LOC:        100 %10llu   Local timer interrupts\n",
+		 irq36, loc);
 	scratch_puts("/proc/interrupts", buf);
 	scratch_puts("/proc/softirqs", "                    CPU0       CPU1\n"
-	    "      NET_RX:          1          2\n");
+				       "      NET_RX:          1          2\n");
 	scratch_puts("/proc/irq/36/effective_affinity_list", eff36);
 	scratch_puts("/proc/irq/42/effective_affinity_list", "0\n");
 }
@@ -372,9 +425,9 @@ static void test_snapshot_diff(void **state)
 	assert_int_equal(sysfs_set_root(scratch_dir), 0);
 	write_counts(1000, 0xfffffff0ULL, "1\n");
 	assert_int_equal(audit_snapshot_take(&b, cpus, 1), 0);
-	write_counts(1250, 0x10ULL, "0\n");	/* the IRQ counter wrapped; IRQ 36 moved */
+	write_counts(1250, 0x10ULL, "0\n"); /* the IRQ counter wrapped; IRQ 36 moved */
 	scratch_puts("/proc/softirqs", "                    CPU0       CPU1\n"
-	    "      NET_RX:          1          9\n");
+				       "      NET_RX:          1          9\n");
 	assert_int_equal(audit_snapshot_take(&e, cpus, 1), 0);
 	assert_int_equal(audit_snapshot_diff(&b, &e, &d), 0);
 	assert_int_equal(audit_deltas_get(&d, 1, "LOC"), 250);
@@ -407,8 +460,8 @@ static void test_snapshot_diff(void **state)
 }
 
 /* crosscheck - run the cross-check on one observation, return its line ("" if none) */
-static const char *xcheck1(const struct js_audit *a, int cpu, const char *cause,
-			   const char *detail, uint64_t count, double secs)
+static const char *xcheck1(const struct js_audit *a, int cpu, const char *cause, const char *detail,
+			   uint64_t count, double secs)
 {
 	static char lines[2][AUDIT_LINE_LEN];
 	struct audit_observed o = { cpu, cause, detail, count, count * 1000, secs };
@@ -433,7 +486,7 @@ static void test_crosscheck(void **state)
 	char lines[4][AUDIT_LINE_LEN];
 	struct audit_observed obs[] = {
 		{ 3, "timer", "local_timer", 2500, 1, 10 },
-		{ 3, "nmi", "", 0, 0, 10 },	/* nothing observed: no line */
+		{ 3, "nmi", "", 0, 0, 10 }, /* nothing observed: no line */
 		{ 3, "irq", "nvme0q1:130", 12, 1, 10 },
 		{ 3, "work", "kworker/3:1:43 vmstat_update", 10, 1, 10 },
 		{ 3, "idle", "", 4, 1, 10 },
@@ -664,7 +717,7 @@ static void test_live(void **state)
 	run(&a, NULL, &cpu, 1);
 	assert_sane(&a);
 	assert_true(a.n >= 40);
-	assert_true(a.elapsed_ns < 500000000ULL);	/* check must be fast */
+	assert_true(a.elapsed_ns < 500000000ULL); /* check must be fast */
 	assert_int_equal(verdict(&a, "cpu.online", cpu), AUDIT_PASS);
 	assert_true(a.cpu[0].ntasks_user + a.cpu[0].ntasks_kthread + a.cpu[0].nrunning > 0 ||
 		    a.cpu[0].isolated);
@@ -680,12 +733,15 @@ static void test_live(void **state)
 			char name[64] = "", id[32];
 			int irq = audit_lead_int(d.names[i]);
 
-			if (irq < 0 || sysfs_read_cpulist(audit_spath(p, sizeof(p),
-				"/proc/irq/%d/effective_affinity_list", irq), &eff) ||
+			if (irq < 0 ||
+			    sysfs_read_cpulist(audit_spath(p, sizeof(p),
+							   "/proc/irq/%d/effective_affinity_list",
+							   irq),
+					       &eff) ||
 			    !cpuset_isset(&eff, cpu))
 				continue;
-			sysfs_read_str(audit_spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq), name,
-				       sizeof(name));
+			sysfs_read_str(audit_spath(p, sizeof(p), "/sys/kernel/irq/%d/actions", irq),
+				       name, sizeof(name));
 			if (!name[0])
 				continue;
 			snprintf(id, sizeof(id), "irq.%d", irq);
@@ -709,7 +765,8 @@ static void test_capture_roundtrip(void **state)
 	if (access("/bin/bash", X_OK))
 		js_skip("no /bin/bash for scripts/capture-sysroot.sh");
 	if (access("scripts/capture-sysroot.sh", X_OK))
-		fail_msg("no scripts/capture-sysroot.sh: run the tests from the source tree's root");
+		fail_msg(
+			"no scripts/capture-sysroot.sh: run the tests from the source tree's root");
 	sysfs_set_root(NULL);
 	snprintf(cmd, sizeof(cmd), "scripts/capture-sysroot.sh '%s/cap' >/dev/null", scratch_dir);
 	assert_int_equal(system(cmd), 0);
@@ -728,7 +785,7 @@ static void test_capture_roundtrip(void **state)
 		if (!c)
 			fail_msg("%s: not in the captured audit", info);
 		if (!strcmp(l->id, "smi") || !strcmp(l->id, "pm_qos"))
-			continue;	/* live-only counters; root-only device */
+			continue; /* live-only counters; root-only device */
 		if (c->verdict != l->verdict)
 			fail_msg("%s: live %s (%s), captured %s (%s)", info,
 				 audit_verdict_name(l->verdict), l->observed,

@@ -22,7 +22,9 @@ static void test_parse_ok(void **state)
 
 	(void)state;
 	assert_int_equal(budget_parse("max=50us,p99.9=5us,p99=2us,smi=0,irq=0,lost=0.1%,"
-				      "gaps=100,timer=2ms,unexplained=3", &b, err, sizeof(err)), 0);
+				      "gaps=100,timer=2ms,unexplained=3",
+				      &b, err, sizeof(err)),
+			 0);
 	assert_int_equal(b.n, 9);
 	assert_int_equal(b.v[0].kind, JS_BUDGET_MAX_NS);
 	assert_int_equal(b.v[0].limit, 50000);
@@ -49,15 +51,31 @@ static void test_parse_ok(void **state)
 
 static void test_parse_units(void **state)
 {
-	static const struct { const char *spec; uint64_t ns; } t[] = {
-		{ "max=500ns", 500 }, { "max=5us", 5000 }, { "max=5\xc2\xb5s", 5000 },
-		{ "max=5\xce\xbcs", 5000 }, { "max=1.5ms", 1500000 }, { "max=2s", 2000000000 },
-		{ "max=0.000000001s", 1 }, { "max=0ns", 0 }, { "lost=5ms", 5000000 },
-		{ "  max=7us  ", 7000 }, { "steal=1.25us", 1250 }, { "max=3600s", 3600000000000 },
+	static const struct {
+		const char *spec;
+		uint64_t ns;
+	} t[] = {
+		{ "max=500ns", 500 },
+		{ "max=5us", 5000 },
+		{ "max=5\xc2\xb5s", 5000 },
+		{ "max=5\xce\xbcs", 5000 },
+		{ "max=1.5ms", 1500000 },
+		{ "max=2s", 2000000000 },
+		{ "max=0.000000001s", 1 },
+		{ "max=0ns", 0 },
+		{ "lost=5ms", 5000000 },
+		{ "  max=7us  ", 7000 },
+		{ "steal=1.25us", 1250 },
+		{ "max=3600s", 3600000000000 },
 		/* the shared TIME grammar (js_units.h): m/h/d, a bare '.', sub-ns digits round */
-		{ "max=5m", 300000000000 }, { "max=1h", 3600000000000 }, { "lost=1d", 86400000000000 },
-		{ "max=.5us", 500 }, { "max=5.us", 5000 }, { "max=0.5ns", 1 },
-		{ "max=1.0000000001s", 1000000000 }, { "max=1.0000000005s", 1000000001 },
+		{ "max=5m", 300000000000 },
+		{ "max=1h", 3600000000000 },
+		{ "lost=1d", 86400000000000 },
+		{ "max=.5us", 500 },
+		{ "max=5.us", 5000 },
+		{ "max=0.5ns", 1 },
+		{ "max=1.0000000001s", 1000000000 },
+		{ "max=1.0000000005s", 1000000001 },
 	};
 	struct js_budget b;
 	char err[256];
@@ -80,17 +98,69 @@ static void test_parse_units(void **state)
 static void test_parse_rejects(void **state)
 {
 	static const char *const bad[] = {
-		"", " ", ",", "max=50us,", ",max=50us", "max=50us,,p99=1us", "max=50us, ,gaps=1",
-		"max", "max50us", "=5us", "max=", "max=50", "max=50xs", "max=50 us", "max=-5us",
-		"max=5us=", "max=+5us", "max=5e3ns", "max=0.4ns", "max=1e99s", "max=5 us",
-		"max=99999999999999999999us", "max=18446744073709551615s", "max=106752d",
-		"MAX=5us", "foo=1", "p=5us", "p0=5us", "p101=5us", "p100.001=5us", "p99.=5us",
-		"p99x=5us", "p-1=5us", "pabc=1us", "p99=5", "p99=1%", "lost=0.1", "lost=101%",
-		"lost=100.5%", "lost=-1%", "lost=5", "lost=abc%", "lost=%", "lost=1%%", "gaps=1.5",
-		"gaps=-1", "gaps=5us", "gaps=1%", "gaps=99999999999999999999", "gaps=", "smi=1us",
-		"smi=-1", "irq=1.5", "irq=5xs", "irq=-1", "irq=1%", "max=50us,max=60us",
-		"p99.9=1us,p99.90=2us", "lost=1%,lost=5ms", "irq=1,irq=5us", "gaps=1,gaps=1",
-		"smi=0,smi=0", "max=1us;p99=1us",
+		"",
+		" ",
+		",",
+		"max=50us,",
+		",max=50us",
+		"max=50us,,p99=1us",
+		"max=50us, ,gaps=1",
+		"max",
+		"max50us",
+		"=5us",
+		"max=",
+		"max=50",
+		"max=50xs",
+		"max=50 us",
+		"max=-5us",
+		"max=5us=",
+		"max=+5us",
+		"max=5e3ns",
+		"max=0.4ns",
+		"max=1e99s",
+		"max=5 us",
+		"max=99999999999999999999us",
+		"max=18446744073709551615s",
+		"max=106752d",
+		"MAX=5us",
+		"foo=1",
+		"p=5us",
+		"p0=5us",
+		"p101=5us",
+		"p100.001=5us",
+		"p99.=5us",
+		"p99x=5us",
+		"p-1=5us",
+		"pabc=1us",
+		"p99=5",
+		"p99=1%",
+		"lost=0.1",
+		"lost=101%",
+		"lost=100.5%",
+		"lost=-1%",
+		"lost=5",
+		"lost=abc%",
+		"lost=%",
+		"lost=1%%",
+		"gaps=1.5",
+		"gaps=-1",
+		"gaps=5us",
+		"gaps=1%",
+		"gaps=99999999999999999999",
+		"gaps=",
+		"smi=1us",
+		"smi=-1",
+		"irq=1.5",
+		"irq=5xs",
+		"irq=-1",
+		"irq=1%",
+		"max=50us,max=60us",
+		"p99.9=1us,p99.90=2us",
+		"lost=1%,lost=5ms",
+		"irq=1,irq=5us",
+		"gaps=1,gaps=1",
+		"smi=0,smi=0",
+		"max=1us;p99=1us",
 	};
 	struct js_budget b;
 	char err[256];
@@ -224,8 +294,7 @@ static void line_has(const char *out, const char *item, int cpu, const char *ver
 		fail_msg("no line '%s' in:\n%s", head, out);
 	e = strchr(l, '\n');
 	assert_non_null(e);
-	if ((size_t)(e - l) < strlen(verdict) + 2 ||
-	    strncmp(e - strlen(verdict) - 2, "  ", 2) ||
+	if ((size_t)(e - l) < strlen(verdict) + 2 || strncmp(e - strlen(verdict) - 2, "  ", 2) ||
 	    strncmp(e - strlen(verdict), verdict, strlen(verdict)))
 		fail_msg("line '%.*s' does not end with '%s'", (int)(e - l), l, verdict);
 }
@@ -238,15 +307,15 @@ static void test_check_limits(void **state)
 	/* max: 100 us is recorded as its HdrHistogram slot's highest value (100.031 us) */
 	assert_int_equal(check(f, "max=101us", out, sizeof(out)), 0);
 	assert_string_equal(out, "budget max=101us on CPU 1: 100.0 us  ok\n"
-			    "budget max=101us on CPU 3: 1.5 us  ok\n");
+				 "budget max=101us on CPU 3: 1.5 us  ok\n");
 	assert_int_equal(check(f, "max=100us", out, sizeof(out)), 1);
 	assert_string_equal(out, "budget max=100us on CPU 1: 100.0 us (100031 ns)  EXCEEDED\n"
-			    "budget max=100us on CPU 3: 1.5 us  ok\n");
+				 "budget max=100us on CPU 3: 1.5 us  ok\n");
 	/* p99 of CPU 1 is the 99th of 100 gaps: 40 us (slot top 40.031 us) */
 	assert_int_equal(check(f, "p99=41us,p50=1us,p99.9=101us", out, sizeof(out)), 1);
 	line_has(out, "p99=41us", 1, "ok");
 	line_has(out, "p50=1us", 1, "ok");
-	line_has(out, "p50=1us", 3, "EXCEEDED");        /* 1.5 us */
+	line_has(out, "p50=1us", 3, "EXCEEDED"); /* 1.5 us */
 	line_has(out, "p99.9=101us", 1, "ok");
 	assert_int_equal(check(f, "p99=39us,p50=999ns", out, sizeof(out)), 3);
 	/* gaps */
@@ -263,7 +332,7 @@ static void test_check_limits(void **state)
 	assert_non_null(strstr(out, "0.0257 %"));
 	assert_int_equal(check(f, "lost=257us", out, sizeof(out)), 0);
 	assert_int_equal(check(f, "lost=256999ns", out, sizeof(out)), 1);
-	assert_int_equal(check(f, "lost=15us", out, sizeof(out)), 1);  /* CPU 1 only */
+	assert_int_equal(check(f, "lost=15us", out, sizeof(out)), 1); /* CPU 1 only */
 	line_has(out, "lost=15us", 3, "ok");
 }
 
@@ -273,12 +342,12 @@ static void test_check_causes(void **state)
 	char out[8192];
 
 	/* counts: gaps whose primary cause is the class */
-	assert_int_equal(check(f, "irq=1,timer=1,task=1,softirq=0,unexplained=97", out,
-			       sizeof(out)), 0);
+	assert_int_equal(
+		check(f, "irq=1,timer=1,task=1,softirq=0,unexplained=97", out, sizeof(out)), 0);
 	assert_int_equal(check(f, "irq=0", out, sizeof(out)), 1);
 	assert_non_null(strstr(out, "budget irq=0 on CPU 1: 1 gaps  EXCEEDED\n"));
 	assert_non_null(strstr(out, "budget irq=0 on CPU 3: 0 gaps  ok\n"));
-	assert_int_equal(check(f, "unexplained=9", out, sizeof(out)), 2);   /* 97 and 10 */
+	assert_int_equal(check(f, "unexplained=9", out, sizeof(out)), 2); /* 97 and 10 */
 	/* times: the class's net time */
 	assert_int_equal(check(f, "irq=20us,timer=40us,unexplained=97us", out, sizeof(out)), 0);
 	assert_int_equal(check(f, "irq=19999ns", out, sizeof(out)), 1);
@@ -300,7 +369,7 @@ static void test_check_unverifiable(void **state)
 	snprintf(f->run.smi_why, sizeof(f->run.smi_why), "no MSR access");
 	assert_int_equal(check(f, "smi=100", out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "budget smi=100 on CPU 1: SMIs not countable (no MSR access)"
-			       "  NOT CHECKED\n"));
+				    "  NOT CHECKED\n"));
 	f->run.smi_countable = true;
 	f->run.probes_on = false;
 	snprintf(f->run.probes_why, sizeof(f->run.probes_why), "--no-probes");
@@ -369,7 +438,7 @@ static void test_iv_max(void **state)
 
 	iv_start(f, "max=50us");
 	gap(&f->cpus[0], &t, 2000, JS_CAUSE_UNEXPLAINED);
-	gap(&f->cpus[0], &t, 80000, JS_CAUSE_IRQ);          /* the spike, CPU 1 */
+	gap(&f->cpus[0], &t, 80000, JS_CAUSE_IRQ); /* the spike, CPU 1 */
 	gap(&f->cpus[1], &t, 2000, JS_CAUSE_UNEXPLAINED);
 	iv_close(f, T0 + SEC, false);
 	assert_int_equal(f->viol[0], 1);
@@ -458,12 +527,12 @@ static void test_iv_lost_pct(void **state)
 	uint64_t whole[JS_BUDGET_MAX] = { 0 }, t = T0;
 
 	iv_start(f, "lost=1%");
-	gap(&f->cpus[0], &t, 5000000, JS_CAUSE_UNEXPLAINED);        /* 0.5 % of 1 s */
+	gap(&f->cpus[0], &t, 5000000, JS_CAUSE_UNEXPLAINED); /* 0.5 % of 1 s */
 	iv_close(f, T0 + SEC, false);
 	assert_int_equal(f->viol[0], 0);
 	t = T0 + SEC;
 	for (int i = 0; i < 3; i++)
-		gap(&f->cpus[0], &t, 5000000, JS_CAUSE_UNEXPLAINED);        /* 1.5 % of 1 s */
+		gap(&f->cpus[0], &t, 5000000, JS_CAUSE_UNEXPLAINED); /* 1.5 % of 1 s */
 	iv_close(f, T0 + 2 * SEC, false);
 	assert_int_equal(f->viol[0], 1);
 	/* the run so far: 20 ms of 2 s, 1 %, within the limit */
@@ -488,9 +557,9 @@ static void test_iv_unchecked(void **state)
 	iv_close(f, T0 + SEC, false);
 	iv_close(f, T0 + 2 * SEC, false);
 	iv_close(f, T0 + 2 * SEC + 1, true);
-	assert_int_equal(f->viol[0], 6);   /* 2 CPUs x 3 intervals */
+	assert_int_equal(f->viol[0], 6); /* 2 CPUs x 3 intervals */
 	assert_int_equal(f->viol[1], 6);
-	assert_int_equal(f->viol[2], 0);   /* unexplained needs no probes */
+	assert_int_equal(f->viol[2], 0); /* unexplained needs no probes */
 	assert_int_equal(f->viol[3], 0);
 
 	f->run.smi_countable = true;
@@ -498,7 +567,7 @@ static void test_iv_unchecked(void **state)
 	iv_start(f, "smi=1");
 	iv_close(f, T0 + SEC, false);
 	assert_int_equal(f->viol[0], 0);
-	f->cpus[0].smi = 2;             /* read as sampling stopped */
+	f->cpus[0].smi = 2; /* read as sampling stopped */
 	iv_close(f, T0 + SEC + SEC / 2, true);
 	assert_int_equal(f->viol[0], 1);
 }

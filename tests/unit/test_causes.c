@@ -156,7 +156,7 @@ static void test_fault_key(void **state)
 	causes_add_gap(c, &r);
 	rec_init(&r, 100);
 	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1", 3, 20);
-	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000", 1, 30);   /* same source twice */
+	fx_part(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000", 1, 30); /* same source twice */
 	fx_primary(&r, JS_CAUSE_FAULT, "fault user a:1 @0x3000");
 	causes_add_gap(c, &r);
 
@@ -303,7 +303,7 @@ static void test_gap_fold(void **state)
 	assert_int_equal(o->max_ns, 40);
 	assert_null(find(c, JS_CAUSE_IRQ, "(other: 5 sources)"));
 	assert_null(find(c, JS_CAUSE_IRQ, "(other: 17 sources)"));
-	assert_int_equal(c->nsrc, 4);   /* head, (other), virtio, unexplained */
+	assert_int_equal(c->nsrc, 4); /* head, (other), virtio, unexplained */
 	assert_int_equal(src_sum(c), 200);
 	free(c);
 }
@@ -364,7 +364,7 @@ static void test_class_table(void **state)
 		assert_true(ci->track <= JS_TRACKS_MAX);
 		assert_false(ci->track_shared && !ci->track);
 		if (ci->track && !ci->track_shared) {
-			assert_false(track_named[ci->track]);     /* one class names a track */
+			assert_false(track_named[ci->track]); /* one class names a track */
 			track_named[ci->track] = true;
 			tracks = ci->track > tracks ? ci->track : tracks;
 		}
@@ -379,9 +379,10 @@ static void test_class_table(void **state)
 		assert_true(ci->role != JS_ROLE_ACCOUNT || !ci->track);
 	}
 	for (int t = 1; t <= tracks; t++)
-		assert_true(track_named[t]);                    /* no hole */
-	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++)         /* a sharer's track has an owner */
-		assert_true(!js_cause_info(c)->track_shared || track_named[js_cause_info(c)->track]);
+		assert_true(track_named[t]);	    /* no hole */
+	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++) /* a sharer's track has an owner */
+		assert_true(!js_cause_info(c)->track_shared ||
+			    track_named[js_cause_info(c)->track]);
 	for (int k = 0; k < ENTRY_KINDS; k++)
 		assert_int_equal(kinds[k], 1);
 	assert_ptr_equal(js_cause_info(JS_CAUSE_MAX), js_cause_info(JS_CAUSE_UNEXPLAINED));
@@ -426,7 +427,7 @@ static void test_buckets(void **state)
 	cbuckets_add(&b, 48000, JS_CAUSE_TIMER);
 	cbuckets_add(&b, 30000, JS_CAUSE_UNEXPLAINED);
 	cbuckets_add(&b, 14000000, JS_CAUSE_IDLE);
-	cbuckets_add(&b, 40000, 999);   /* bad class: unexplained */
+	cbuckets_add(&b, 40000, 999); /* bad class: unexplained */
 	i = cbuckets_index(45000);
 	assert_int_equal(i, cbuckets_index(20000));
 	assert_int_equal(b.total[i], 5 - 1);
@@ -442,14 +443,10 @@ static void test_buckets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_fault_key),
-		cmocka_unit_test(test_by_cgroup),
-		cmocka_unit_test(test_overflow),
-		cmocka_unit_test(test_gap_fold),
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_class_table),
-		cmocka_unit_test(test_bucket_bounds),
+		cmocka_unit_test(test_table),	    cmocka_unit_test(test_fault_key),
+		cmocka_unit_test(test_by_cgroup),   cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_gap_fold),    cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_class_table), cmocka_unit_test(test_bucket_bounds),
 		cmocka_unit_test(test_buckets),
 	};
 

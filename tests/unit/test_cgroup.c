@@ -42,7 +42,8 @@ static const struct {
 	{ "/system.slice/crio-" CID ".scope", "crio:3f2a1b4c5d6e" },
 	{ "/kubepods.slice/kubepods-burstable.slice/"
 	  "kubepods-burstable-pod8c3f9a1e_2b4d_4e6f_8a0b_1c2d3e4f5a6b.slice/"
-	  "cri-containerd-" CID ".scope", "containerd:3f2a1b4c5d6e" },
+	  "cri-containerd-" CID ".scope",
+	  "containerd:3f2a1b4c5d6e" },
 	{ "/kubepods.slice/kubepods-besteffort.slice/"
 	  "kubepods-besteffort-pod8c3f9a1e_2b4d_4e6f_8a0b_1c2d3e4f5a6b.slice",
 	  "pod:8c3f9a1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b" },
@@ -177,7 +178,7 @@ static void test_walk(void **state)
 	mk("/late.scope");
 	late = ino("/late.scope");
 	assert_null(cgroups_get(t, late));
-	assert_null(cgroups_resolve(t, late));          /* walked less than a second ago */
+	assert_null(cgroups_resolve(t, late)); /* walked less than a second ago */
 	sleep(1);
 	assert_non_null(cgroups_resolve(t, late));
 	assert_string_equal(cgroups_name(t, late), "late.scope");

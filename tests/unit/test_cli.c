@@ -20,7 +20,7 @@ static struct js_params p;
 static int parse(const char *first, ...)
 {
 	char *argv[32];
-	static char store[32][128];   /* p keeps pointers into it (p.json_path ...) */
+	static char store[32][128]; /* p keeps pointers into it (p.json_path ...) */
 	int argc = 0;
 	va_list ap;
 
@@ -50,7 +50,7 @@ static void test_defaults(void **st)
 	assert_int_equal(p.cfg.top, 10);
 	assert_int_equal(p.cfg.ncpus, 0);
 	assert_false(p.cfg.no_probes);
-	assert_false(p.probe_cost);     /* bpf_stats would slow every traced interruption */
+	assert_false(p.probe_cost); /* bpf_stats would slow every traced interruption */
 	assert_int_equal(p.cfg.by, JS_BY_SOURCE);
 }
 
@@ -109,8 +109,19 @@ static void test_durations(void **st)
 /** Negative, overflowing, suffix-less junk and empty durations are refused. */
 static void test_bad_durations(void **st)
 {
-	const char *bad[] = { "", "-1", "-5s", "abc", "10x", "5mm", "1e3", "s", " 5",
-			      "99999999999999999999", "1000000000d", "5 s", "+5" };
+	const char *bad[] = { "",
+			      "-1",
+			      "-5s",
+			      "abc",
+			      "10x",
+			      "5mm",
+			      "1e3",
+			      "s",
+			      " 5",
+			      "99999999999999999999",
+			      "1000000000d",
+			      "5 s",
+			      "+5" };
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -172,8 +183,9 @@ static void test_priority(void **st)
 static void test_misc(void **st)
 {
 	(void)st;
-	assert_int_equal(parse("--json", "-", "--gaps", "g.csv", "-n", "20", "--no-probes",
-			       "-q", "--warm-up", "2", NULL), 0);
+	assert_int_equal(parse("--json", "-", "--gaps", "g.csv", "-n", "20", "--no-probes", "-q",
+			       "--warm-up", "2", NULL),
+			 0);
 	assert_string_equal(p.json_path, "-");
 	assert_string_equal(p.gaps_path, "g.csv");
 	assert_int_equal(p.cfg.top, 20);
@@ -197,17 +209,27 @@ static void test_continuous(void **st)
 {
 	static const char *const good[] = { "127.0.0.1:9464", "0.0.0.0:1", "[::1]:65535",
 					    "[::]:9464" };
-	static const char *const bad[] = { "9464", "localhost:9464", "127.0.0.1:0",
-					   "127.0.0.1:65536", "127.0.0.1:", ":9464", "::1:9464",
-					   "[::1]9464", "[::1]:x", "127.0.0.1:94640", "1.2.3:80",
-					   "127.0.0.1:+80", "" };
+	static const char *const bad[] = { "9464",
+					   "localhost:9464",
+					   "127.0.0.1:0",
+					   "127.0.0.1:65536",
+					   "127.0.0.1:",
+					   ":9464",
+					   "::1:9464",
+					   "[::1]9464",
+					   "[::1]:x",
+					   "127.0.0.1:94640",
+					   "1.2.3:80",
+					   "127.0.0.1:+80",
+					   "" };
 	struct sockaddr_storage sa;
 	char err[160];
 
 	(void)st;
-	assert_int_equal(parse("-d", "0", "--gaps", "g.csv", "--gaps-max-size", "100MiB",
-			       "--prom", "m.prom", "--prom-interval", "15s", "--listen",
-			       "127.0.0.1:9464", NULL), 0);
+	assert_int_equal(parse("-d", "0", "--gaps", "g.csv", "--gaps-max-size", "100MiB", "--prom",
+			       "m.prom", "--prom-interval", "15s", "--listen", "127.0.0.1:9464",
+			       NULL),
+			 0);
 	assert_true(p.gaps_max_bytes == 100ull << 20);
 	assert_true(p.prom_interval_ns == 15000000000ull);
 	assert_string_equal(p.listen, "127.0.0.1:9464");
@@ -215,9 +237,9 @@ static void test_continuous(void **st)
 	assert_true(p.gaps_max_bytes == 65536);
 	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1KiB", NULL), 0);
 	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1x", NULL), 0);
-	assert_int_not_equal(parse("--gaps-max-size", "1MiB", NULL), 0);       /* no --gaps */
+	assert_int_not_equal(parse("--gaps-max-size", "1MiB", NULL), 0); /* no --gaps */
 	assert_int_not_equal(parse("--gaps", "-", "--gaps-max-size", "1MiB", NULL), 0);
-	assert_int_not_equal(parse("--prom-interval", "15s", NULL), 0);        /* no --prom */
+	assert_int_not_equal(parse("--prom-interval", "15s", NULL), 0); /* no --prom */
 	assert_int_not_equal(parse("--prom", "-", "--prom-interval", "15s", NULL), 0);
 	assert_int_not_equal(parse("--prom", "m", "--prom-interval", "10ms", NULL), 0);
 	assert_int_not_equal(parse("--prom", "m", "--prom-interval", "2d", NULL), 0);
@@ -264,15 +286,16 @@ static void test_subcommands(void **st)
  * nowhere but after diff. */
 static void test_diff_options(void **st)
 {
-	static const char *const bad_alpha[] = { "0", "0.5", "1", "-0.01", "x", "0.01x", "",
-						 "1%", "nan" };
+	static const char *const bad_alpha[] = { "0",	  "0.5", "1",  "-0.01", "x",
+						 "0.01x", "",	 "1%", "nan" };
 	static const char *const bad_change[] = { "-1", "1001", "x", "10%%", "%", "" };
 
 	(void)st;
 	assert_int_equal(parse("diff", "a", "b", NULL), 0);
 	assert_true(p.alpha == 0.01 && p.min_change_pct == 10 && !p.fail_on_worse);
 	assert_int_equal(parse("diff", "a", "b", "--alpha", "0.001", "--min-change", "25%",
-			       "--fail-on", "worse", NULL), 0);
+			       "--fail-on", "worse", NULL),
+			 0);
 	assert_true(p.alpha == 0.001 && p.min_change_pct == 25 && p.fail_on_worse);
 	assert_int_equal(parse("diff", "--min-change", "0", "a", "b", NULL), 0);
 	assert_true(p.min_change_pct == 0);
@@ -309,9 +332,8 @@ int main(void)
 		cmocka_unit_test(test_bad_cpus),      cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
-		cmocka_unit_test(test_continuous),
-		cmocka_unit_test(test_subcommands),   cmocka_unit_test(test_arrivals),
-		cmocka_unit_test(test_diff_options),
+		cmocka_unit_test(test_continuous),    cmocka_unit_test(test_subcommands),
+		cmocka_unit_test(test_arrivals),      cmocka_unit_test(test_diff_options),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */

@@ -20,7 +20,7 @@ static void test_summarise(void **state)
 
 	(void)state;
 	for (i = 0; i < 100; i++)
-		v[i] = (i * 37) % 100 + 1;      /* a permutation of 1..100 */
+		v[i] = (i * 37) % 100 + 1; /* a permutation of 1..100 */
 	memset(&r, 0, sizeof(r));
 	clockcost_summarise(&r, v, 100, 0.5);
 	assert_int_equal(r.samples, 100);
@@ -49,7 +49,7 @@ static void check_read(const struct js_clock_read *r, const char *name)
 	assert_true(r->min_ns <= r->median_ns);
 	assert_true(r->median_ns <= r->p99_ns);
 	assert_true(r->p99_ns <= r->max_ns);
-	assert_true(r->median_ns < 100000.0);   /* no clock read takes 100 us at the median */
+	assert_true(r->median_ns < 100000.0); /* no clock read takes 100 us at the median */
 }
 
 /** A real measurement: ordered, plausible, within the time budget. */
@@ -62,13 +62,13 @@ static void test_measure(void **state)
 	t0 = js_mono_ns();
 	assert_int_equal(clockcost_measure(&c, 0), 0);
 	t1 = js_mono_ns();
-	assert_true(t1 - t0 < 100000000ULL);    /* budget 3 x 3 ms; allow a slow machine */
+	assert_true(t1 - t0 < 100000000ULL); /* budget 3 x 3 ms; allow a slow machine */
 	assert_true(c.tsc_hz_estimated);
 	assert_true(c.tsc_hz > 1e8 && c.tsc_hz < 1e10);
 	check_read(&c.rdtscp, "rdtscp");
 	check_read(&c.lfence_rdtsc, "lfence_rdtsc");
 	check_read(&c.monotonic, "clock_gettime_monotonic");
-	assert_true(c.rdtscp.median_raw > 0);   /* two rdtscp are never the same cycle */
+	assert_true(c.rdtscp.median_raw > 0); /* two rdtscp are never the same cycle */
 
 	/* a given tsc_hz is used as is: at 1 GHz, ns == cycles */
 	assert_int_equal(clockcost_measure(&g, 1e9), 0);
@@ -77,9 +77,10 @@ static void test_measure(void **state)
 	assert_true(g.rdtscp.median_ns == (double)g.rdtscp.median_raw);
 	assert_true(g.lfence_rdtsc.p99_ns == (double)g.lfence_rdtsc.p99_raw);
 	print_message("clock costs (median/p99 ns, tsc %.0f Hz, clocksource %s): rdtscp %.1f/%.1f, "
-		      "lfence;rdtsc %.1f/%.1f, clock_gettime %.1f/%.1f\n", c.tsc_hz,
-		      c.clocksource, c.rdtscp.median_ns, c.rdtscp.p99_ns, c.lfence_rdtsc.median_ns,
-		      c.lfence_rdtsc.p99_ns, c.monotonic.median_ns, c.monotonic.p99_ns);
+		      "lfence;rdtsc %.1f/%.1f, clock_gettime %.1f/%.1f\n",
+		      c.tsc_hz, c.clocksource, c.rdtscp.median_ns, c.rdtscp.p99_ns,
+		      c.lfence_rdtsc.median_ns, c.lfence_rdtsc.p99_ns, c.monotonic.median_ns,
+		      c.monotonic.p99_ns);
 }
 
 int main(void)

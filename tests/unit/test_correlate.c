@@ -23,7 +23,7 @@ static struct js_event ev_mk(uint32_t kind, uint64_t s, uint64_t e, uint32_t id,
 	struct js_event ev = fx_event(kind, s, e, CPU, id, name);
 
 	if (kind == JS_EV_IPI_SEND)
-		ev.callback = 0xf00;    /* a call-function IPI (no symbol); reschedules: 0 */
+		ev.callback = 0xf00; /* a call-function IPI (no symbol); reschedules: 0 */
 	return ev;
 }
 
@@ -47,13 +47,20 @@ static const char *sym(void *ctx, uint64_t addr)
 {
 	(void)ctx;
 	switch (addr) {
-	case 0xa1: return "vmstat_update";
-	case 0xa2: return "tick_nohz_handler";
-	case 0xa3: return "lru_add_drain_per_cpu";
-	case 0xa4: return "remote_function";
-	case 0xa5: return "a_callback_function_with_a_very_long_name_indeed";
-	case 0xa6: return "bpf_map_free_deferred";
-	default: return NULL;
+	case 0xa1:
+		return "vmstat_update";
+	case 0xa2:
+		return "tick_nohz_handler";
+	case 0xa3:
+		return "lru_add_drain_per_cpu";
+	case 0xa4:
+		return "remote_function";
+	case 0xa5:
+		return "a_callback_function_with_a_very_long_name_indeed";
+	case 0xa6:
+		return "bpf_map_free_deferred";
+	default:
+		return NULL;
 	}
 }
 
@@ -102,7 +109,7 @@ static void test_timer_hrtimer(void **state)
 		ev_mk(JS_EV_VECTOR, 1000, 1030, JS_VEC_LOCAL_TIMER, NULL),
 		ev_mk(JS_EV_HRTIMER, 1005, 1012, 0, NULL),
 		ev_mk(JS_EV_HRTIMER, 1015, 1020, 0, NULL),
-		ev_mk(JS_EV_SOFTIRQ, 1032, 1040, 1, NULL),  /* after the vector, in irq_exit */
+		ev_mk(JS_EV_SOFTIRQ, 1032, 1040, 1, NULL), /* after the vector, in irq_exit */
 	};
 	struct js_gap g = gap_mk(990, 60);
 	struct js_attr a;
@@ -114,8 +121,8 @@ static void test_timer_hrtimer(void **state)
 	assert_int_equal(a.primary, JS_CAUSE_TIMER);
 	assert_string_equal(a.detail, "local_timer");
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 18);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER,
-				      "hrtimer tick_nohz_handler")->net_ns, 12);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns,
+			 12);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->count, 2);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 8);
 	assert_int_equal(a.covered_ns, 38);
@@ -163,11 +170,11 @@ static void test_back_to_back(void **state)
 static void test_edges(void **state)
 {
 	struct js_event ev[] = {
-		ev_mk(JS_EV_IRQ, 90, 120, 42, "virtio0-output.0"),   /* straddles the start */
-		ev_mk(JS_EV_SOFTIRQ, 180, 260, 2, NULL),             /* straddles the end */
-		ev_mk(JS_EV_VECTOR, 80, 95, JS_VEC_IRQ_WORK, NULL),  /* ends 5 before */
-		ev_mk(JS_EV_TLB, 205, 205, 1, NULL),                 /* point 5 after */
-		ev_mk(JS_EV_IRQ, 0, 100, 1, "touching"),             /* ends at the start */
+		ev_mk(JS_EV_IRQ, 90, 120, 42, "virtio0-output.0"),  /* straddles the start */
+		ev_mk(JS_EV_SOFTIRQ, 180, 260, 2, NULL),	    /* straddles the end */
+		ev_mk(JS_EV_VECTOR, 80, 95, JS_VEC_IRQ_WORK, NULL), /* ends 5 before */
+		ev_mk(JS_EV_TLB, 205, 205, 1, NULL),		    /* point 5 after */
+		ev_mk(JS_EV_IRQ, 0, 100, 1, "touching"),	    /* ends at the start */
 	};
 	struct js_gap g = gap_mk(100, 100);
 	struct corr_opts o = { .edge_slack_ns = 10 };
@@ -198,7 +205,7 @@ static void test_point_events(void **state)
 		ev_mk(JS_EV_TASK, 10, 90, 77, "jsinject"),
 		ev_mk(JS_EV_FAULT, 20, 20, 77, "jsinject"),
 		ev_mk(JS_EV_FAULT, 30, 30, 77, "jsinject"),
-		ev_mk(JS_EV_FAULT, 40, 45, 77, "jsinject"),     /* bounded */
+		ev_mk(JS_EV_FAULT, 40, 45, 77, "jsinject"),	 /* bounded */
 		ev_mk(JS_EV_FAULT, 95, 95, 4242, "jitterscope"), /* the sampler's own */
 		ev_mk(JS_EV_FAULT, 96, 96, 5, "kthread"),
 	};
@@ -222,8 +229,8 @@ static void test_point_events(void **state)
 	assert_non_null(p);
 	assert_int_equal(p->count, 1);
 	assert_int_equal(p->net_ns, 0);
-	assert_non_null(fx_find_part(&a, JS_CAUSE_FAULT,
-				     "fault kernel kthread:5 @0xffff888000000000"));
+	assert_non_null(
+		fx_find_part(&a, JS_CAUSE_FAULT, "fault kernel kthread:5 @0xffff888000000000"));
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 75);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_int_equal(a.covered_ns, 80);
@@ -250,13 +257,13 @@ static void test_kworker_work(void **state)
 	assert_int_equal(corr_attribute(&g, ev, 6, &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
 	assert_string_equal(a.detail, "kworker/1:2:123 vmstat_update");
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK,
-				      "kworker/1:2:123 vmstat_update")->net_ns, 30);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update")->net_ns,
+			 30);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 45);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "lru_add_drain_per_cpu")->net_ns, 20);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 5);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK,
-				      "kworker/1:0:124 fallback_name")->net_ns, 40);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "kworker/1:0:124 fallback_name")->net_ns,
+			 40);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "fallback_name")->net_ns, 10);
 	assert_int_equal(a.covered_ns, 150);
 }
@@ -302,12 +309,18 @@ static const char *cgname(void *ctx, uint64_t id)
 {
 	(void)ctx;
 	switch (id) {
-	case 1: return "/";
-	case 7: return "jsinject-test.scope";
-	case 8: return "docker:3f2a1b4c5d6e";
-	case 9: return "nginx.service";
-	case 10: return "pod:8c3f9a1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b";
-	default: return NULL;
+	case 1:
+		return "/";
+	case 7:
+		return "jsinject-test.scope";
+	case 8:
+		return "docker:3f2a1b4c5d6e";
+	case 9:
+		return "nginx.service";
+	case 10:
+		return "pod:8c3f9a1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b";
+	default:
+		return NULL;
 	}
 }
 
@@ -335,7 +348,7 @@ static void test_cgroup_names(void **state)
 	ev[2].cgroup = 9;
 	ev[4].addr = 1;
 	ev[5].flags = JS_F_SAMPLER;
-	ev[6].addr = 12345;     /* not known to the table */
+	ev[6].addr = 12345; /* not known to the table */
 	assert_int_equal(corr_attribute(&g, ev, 8, &o, &a), 0);
 	assert_string_equal(a.detail, "jsinject:4242 [jsinject-test.scope]");
 	p = fx_find_part(&a, JS_CAUSE_TASK, "jsinject:4242 [jsinject-test.scope]");
@@ -357,8 +370,8 @@ static void test_cgroup_names(void **state)
 	p = fx_find_part(&a, JS_CAUSE_TASK, "nginx:55");
 	assert_non_null(p);
 	assert_int_equal(p->cgroup, 12345);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT,
-				      "fault user nginx:55 @0x0")->cgroup, 12345);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT, "fault user nginx:55 @0x0")->cgroup,
+			 12345);
 	/* without the table: the ids, no names */
 	assert_int_equal(corr_attribute(&g, ev, 8, NULL, &a), 0);
 	assert_string_equal(a.detail, "jsinject:4242");
@@ -386,7 +399,7 @@ static void test_cgroup_names(void **state)
 static void test_ipi_sender(void **state)
 {
 	struct js_event ev[] = {
-		ev_mk(JS_EV_IPI_SEND, 1000, 1000, 77, "jsinject"),   /* stale, taken by nobody */
+		ev_mk(JS_EV_IPI_SEND, 1000, 1000, 77, "jsinject"), /* stale, taken by nobody */
 		ev_mk(JS_EV_IPI_SEND, 5000, 5000, 88, "perf"),
 		ev_mk(JS_EV_VECTOR, 5200, 5300, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
 		ev_mk(JS_EV_VECTOR, 5400, 5450, JS_VEC_RESCHEDULE, NULL),
@@ -399,8 +412,8 @@ static void test_ipi_sender(void **state)
 	struct js_attr a;
 
 	(void)state;
-	ev[5].cpu = 0;  /* aimed at CPU 0: not ours */
-	ev[4].callback = 0;     /* a reschedule */
+	ev[5].cpu = 0;	    /* aimed at CPU 0: not ours */
+	ev[4].callback = 0; /* a reschedule */
 	assert_int_equal(corr_attribute(&g, ev, 7, &o, &a), 0);
 	assert_int_equal(a.nparts, 3);
 	assert_int_equal(a.nevents, 3);
@@ -467,7 +480,7 @@ static void test_steal_inside_event(void **state)
 	assert_string_equal(a.detail, "jsinject:42");
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 11000);
 	assert_int_equal(a.covered_ns, 11000 + 839000);
-	a.steal_ns = 900000;            /* what steal_allocate gives the gap from the readings */
+	a.steal_ns = 900000; /* what steal_allocate gives the gap from the readings */
 	corr_finish(&a, g.dur_ns);
 	assert_int_equal(a.unexplained_ns, 2000000 - 850000 - 900000);
 	/* without the steal clock the interval keeps its time */
@@ -489,7 +502,7 @@ static void test_untraced_switch_primary(void **state)
 
 	(void)state;
 	ev[0].flags = JS_F_NOEND;
-	ev[1].start_ns = 800000;        /* traced from its switch in */
+	ev[1].start_ns = 800000; /* traced from its switch in */
 	assert_int_equal(corr_attribute(&g, ev, 2, NULL, &a), 0);
 	/* tokio: net 0.8 ms (before kdamond), inclusive 5 ms but unsure; kdamond 4.2 ms sure */
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
@@ -521,15 +534,15 @@ static void test_sampler_fault_tail(void **state)
 	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
 	/* before corr_finish: the fault is a point, the IPI the largest */
 	assert_int_equal(a.primary, JS_CAUSE_IPI);
-	assert_int_equal(a.tail_ns, 500);       /* 400..1000 minus the softirq */
+	assert_int_equal(a.tail_ns, 500); /* 400..1000 minus the softirq */
 	corr_finish(&a, g.dur_ns);
 	assert_int_equal(a.primary, JS_CAUSE_FAULT);
 	assert_string_equal(a.detail, "fault user jitterscope:42 @0x7f0000000000 (sampler)");
 	assert_int_equal(a.parts[0].net_ns, 500);
 	assert_int_equal(a.parts[1].net_ns, 200);
 	assert_int_equal(a.covered_ns, 800);
-	assert_int_equal(a.unexplained_ns, 200);        /* 0..100 and 300..400: before it */
-	corr_finish(&a, g.dur_ns);                      /* once only */
+	assert_int_equal(a.unexplained_ns, 200); /* 0..100 and 300..400: before it */
+	corr_finish(&a, g.dur_ns);		 /* once only */
 	assert_int_equal(a.parts[0].net_ns, 500);
 	/* steal allocated to the gap comes first: the fault takes what is left */
 	assert_int_equal(corr_attribute(&g, ev, 3, NULL, &a), 0);
@@ -551,7 +564,9 @@ static void test_sampler_fault_tail(void **state)
 	corr_finish(&a, g.dur_ns);
 	assert_int_equal(a.primary, JS_CAUSE_IPI);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT,
-				      "fault user jitterscope:42 @0x7f0000000000")->net_ns, 0);
+				      "fault user jitterscope:42 @0x7f0000000000")
+				 ->net_ns,
+			 0);
 }
 
 /* an application's marked interval: a task or idle interval across its start or end is the
@@ -560,11 +575,11 @@ static void test_sampler_fault_tail(void **state)
 static void test_marked(void **state)
 {
 	struct js_event ev[] = {
-		ev_mk(JS_EV_TASK, 50, 200, 42, "engine"),       /* the application until 200 */
-		ev_mk(JS_EV_TASK, 200, 700, 77, "jsinject"),    /* preempted it */
-		ev_mk(JS_EV_TASK, 700, 2000, 42, "engine"),     /* back at 700, past the end */
+		ev_mk(JS_EV_TASK, 50, 200, 42, "engine"),    /* the application until 200 */
+		ev_mk(JS_EV_TASK, 200, 700, 77, "jsinject"), /* preempted it */
+		ev_mk(JS_EV_TASK, 700, 2000, 42, "engine"),  /* back at 700, past the end */
 		ev_mk(JS_EV_FAULT, 800, 800, 42, "engine"),
-		ev_mk(JS_EV_IDLE, 900, 950, 0, NULL),           /* it slept inside the mark */
+		ev_mk(JS_EV_IDLE, 900, 950, 0, NULL), /* it slept inside the mark */
 	};
 	struct corr_opts o = { .marked = true, .app = true };
 	struct js_gap g = gap_mk(100, 900);
@@ -579,9 +594,10 @@ static void test_marked(void **state)
 	assert_null(fx_find_part(&a, JS_CAUSE_TASK, "engine:42"));
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "jsinject:77")->net_ns, 500);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 50);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_FAULT, "fault user engine:42 @0x0 (app)")->net_ns, 0);
+	assert_int_equal(
+		fx_find_part(&a, JS_CAUSE_FAULT, "fault user engine:42 @0x0 (app)")->net_ns, 0);
 	assert_int_equal(a.tail_ns, 0);
-	assert_int_equal(a.unexplained_ns, 350);        /* 100..200, 700..900, 950..1000 */
+	assert_int_equal(a.unexplained_ns, 350); /* 100..200, 700..900, 950..1000 */
 	/* a CPU that idled across the whole mark was not the application's */
 	ev[0] = ev_mk(JS_EV_IDLE, 0, 5000, 0, NULL);
 	assert_int_equal(corr_attribute(&g, ev, 1, &o, &a), 0);
@@ -604,7 +620,7 @@ static void test_sampler_fault_tail_part(void **state)
 	size_t n = 0;
 
 	(void)state;
-	ev[n] = ev_mk(JS_EV_FAULT, 100, 100, 7, "(sampler)");     /* another task's fault */
+	ev[n] = ev_mk(JS_EV_FAULT, 100, 100, 7, "(sampler)"); /* another task's fault */
 	ev[n++].addr = 0x1000;
 	ev[n] = ev_mk(JS_EV_FAULT, 500000, 500000, 42, "jitterscope");
 	ev[n].flags = JS_F_SAMPLER;
@@ -615,7 +631,7 @@ static void test_sampler_fault_tail_part(void **state)
 		ev[n] = ev_mk(JS_EV_IRQ, 1000 + i * 1000, 1100 + i * 1000 + i, 40 + i, "dev");
 	assert_int_equal(corr_attribute(&g, ev, n, NULL, &a), 0);
 	assert_int_equal(a.nparts, JS_PARTS_MAX);
-	assert_int_equal(a.tail_ns, 500000);    /* 500000 .. 1000000, nothing after the fault */
+	assert_int_equal(a.tail_ns, 500000); /* 500000 .. 1000000, nothing after the fault */
 	corr_finish(&a, g.dur_ns);
 	p = fx_find_part(&a, JS_CAUSE_FAULT, "fault user jitterscope:42 @0x2000 (sampler)");
 	assert_non_null(p);
@@ -652,7 +668,7 @@ static void test_ipi_sender_types(void **state)
 	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "reschedule from kworker/0:1:99"));
 	/* no reschedule was sent: the call-function send is not taken for it */
 	ev[1].callback = 0xf00;
-	ev[1].start_ns = ev[1].end_ns = 100;    /* out of the window, too */
+	ev[1].start_ns = ev[1].end_ns = 100; /* out of the window, too */
 	assert_int_equal(corr_attribute(&g, ev, 4, NULL, &a), 0);
 	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from jsinject:88"));
 	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "reschedule"));
@@ -852,12 +868,11 @@ static void test_fold_keeps_evidence(void **state)
 		ev[n++] = ev_mk(JS_EV_IRQ, 2000000 + 10000 * i, 2000000 + 10000 * i + 500 + i,
 				30 + i, name);
 	}
-	for (int i = 0; i < NPF; i++) {         /* other tasks' faults: points */
-		ev[n] = ev_mk(JS_EV_FAULT, 3000000 + 1000 * i, 3000000 + 1000 * i, 700 + i,
-			      "bash");
+	for (int i = 0; i < NPF; i++) { /* other tasks' faults: points */
+		ev[n] = ev_mk(JS_EV_FAULT, 3000000 + 1000 * i, 3000000 + 1000 * i, 700 + i, "bash");
 		ev[n++].addr = 0x1000 * (i + 1);
 	}
-	for (int i = 0; i < NTLB; i++)          /* reasons 0..4: five TLB sources */
+	for (int i = 0; i < NTLB; i++) /* reasons 0..4: five TLB sources */
 		ev[n++] = ev_mk(JS_EV_TLB, 4000000 + 100 * i, 4000000 + 100 * i, i, NULL);
 	/* the evidence: the sampler's own fault (a point), a THP collapse, an NMI */
 	ev[n] = ev_mk(JS_EV_FAULT, 5000000, 5000000, 42, "jitterscope");
@@ -865,7 +880,7 @@ static void test_fold_keeps_evidence(void **state)
 	ev[n++].addr = 0x7f0000001000;
 	ev[n++] = ev_mk(JS_EV_THP, 6000000, 6000000, 0, "khugepaged");
 	ev[n++] = ev_mk(JS_EV_NMI, 7000000, 7000100, 0, NULL);
-	ev[n++] = ev_mk(JS_EV_SOFTIRQ, 8000000, 8000050, 9, NULL);   /* RCU: a class of one */
+	ev[n++] = ev_mk(JS_EV_SOFTIRQ, 8000000, 8000050, 9, NULL); /* RCU: a class of one */
 	assert_int_equal(n, NEV);
 	assert_true(NEV > JS_PARTS_MAX + 8);
 
@@ -907,7 +922,7 @@ static void test_fold_keeps_evidence(void **state)
 	}
 	assert_int_equal(named_count + f->count, NEV);
 	assert_int_equal(named_ns + f->net_ns, a.covered_ns);
-	assert_int_equal(a.covered_ns, 9000000);      /* everything ran inside head's 9 ms */
+	assert_int_equal(a.covered_ns, 9000000); /* everything ran inside head's 9 ms */
 }
 
 /* more evidence than room: the primary stays, evidence is kept largest first */
@@ -936,7 +951,7 @@ static void test_fold_evidence_overflow(void **state)
 	assert_int_equal(nsrc, NNMI - (JS_PARTS_MAX - 2));
 	assert_int_equal(f->cause, JS_CAUSE_NMI);
 	assert_int_equal(f->count, nsrc);
-	assert_int_equal(f->net_ns, 10 + 11 + 12 + 13);   /* the smallest: nmi0 .. nmi3 */
+	assert_int_equal(f->net_ns, 10 + 11 + 12 + 13); /* the smallest: nmi0 .. nmi3 */
 	assert_null(fx_find_part(&a, JS_CAUSE_NMI, "nmi nmi0"));
 	snprintf(name, sizeof(name), "nmi nmi%d", NNMI - 1);
 	assert_non_null(fx_find_part(&a, JS_CAUSE_NMI, name));
@@ -947,18 +962,18 @@ static void test_ties_open_misaligned(void **state)
 {
 	struct js_event ev[] = {
 		ev_mk(JS_EV_TASK, 0, 100, 123, "kworker/1:2"),
-		ev_mk(JS_EV_WORK, 0, 100, 123, NULL),            /* same start: inside the task */
+		ev_mk(JS_EV_WORK, 0, 100, 123, NULL), /* same start: inside the task */
 		ev_mk(JS_EV_VECTOR, 40, 60, JS_VEC_LOCAL_TIMER, NULL),
-		ev_mk(JS_EV_HRTIMER, 40, 50, 0, NULL),           /* same start: inside the vector */
-		ev_mk(JS_EV_NMI, 45, 47, 0, NULL),               /* inside the hrtimer */
+		ev_mk(JS_EV_HRTIMER, 40, 50, 0, NULL), /* same start: inside the vector */
+		ev_mk(JS_EV_NMI, 45, 47, 0, NULL),     /* inside the hrtimer */
 	};
 	struct js_event open[] = {
-		ev_mk(JS_EV_IDLE, 50, 0, 0, NULL),               /* still open at the stop */
-		ev_mk(JS_EV_IRQ, 90, 80, 7, "bad"),    /* end < start, not open: a point */
+		ev_mk(JS_EV_IDLE, 50, 0, 0, NULL),  /* still open at the stop */
+		ev_mk(JS_EV_IRQ, 90, 80, 7, "bad"), /* end < start, not open: a point */
 	};
 	struct js_event mis[] = {
 		ev_mk(JS_EV_TASK, 0, 100, 5, "a"),
-		ev_mk(JS_EV_IRQ, 90, 110, 36, "x"),               /* outlives the task */
+		ev_mk(JS_EV_IRQ, 90, 110, 36, "x"), /* outlives the task */
 	};
 	struct js_gap g = gap_mk(0, 200);
 	struct js_attr a;
@@ -968,11 +983,11 @@ static void test_ties_open_misaligned(void **state)
 	ev[3].addr = 0xa2;
 	assert_int_equal(corr_attribute(&g, ev, 5, &opts, &a), 0);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_WORK, "vmstat_update")->net_ns, 80);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK,
-				      "kworker/1:2:123 vmstat_update")->net_ns, 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update")->net_ns,
+			 0);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 10);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER,
-				      "hrtimer tick_nohz_handler")->net_ns, 8);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns,
+			 8);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_NMI, "nmi")->net_ns, 2);
 	assert_int_equal(a.covered_ns, 100);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
@@ -983,7 +998,7 @@ static void test_ties_open_misaligned(void **state)
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_IDLE, "idle")->net_ns, 150);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_IRQ, "bad:7")->net_ns, 0);
 	assert_int_equal(a.unexplained_ns, 50);
-	open[0].flags = 0;      /* not open: end < start is a point */
+	open[0].flags = 0; /* not open: end < start is a point */
 	assert_int_equal(corr_attribute(&g, open, 2, NULL, &a), 0);
 	assert_int_equal(a.covered_ns, 0);
 	assert_int_equal(a.nparts, 2);
@@ -1051,10 +1066,12 @@ static void test_batch_equals_single(void **state)
 	}
 	/* random events: intervals of every kind, points, sends, other CPUs, long ones */
 	while (n < NEV) {
-		static const uint32_t kinds[] = { JS_EV_IRQ, JS_EV_VECTOR, JS_EV_SOFTIRQ,
-			JS_EV_HRTIMER, JS_EV_NMI, JS_EV_FAULT, JS_EV_TASK, JS_EV_IDLE, JS_EV_WORK,
-			JS_EV_THP, JS_EV_TLB, JS_EV_IPI_SEND, JS_EV_MIGRATE,
-			JS_EV_IPI_SEND, JS_EV_IPI_SEND, JS_EV_VECTOR };
+		static const uint32_t kinds[] = { JS_EV_IRQ,	 JS_EV_VECTOR,	 JS_EV_SOFTIRQ,
+						  JS_EV_HRTIMER, JS_EV_NMI,	 JS_EV_FAULT,
+						  JS_EV_TASK,	 JS_EV_IDLE,	 JS_EV_WORK,
+						  JS_EV_THP,	 JS_EV_TLB,	 JS_EV_IPI_SEND,
+						  JS_EV_MIGRATE, JS_EV_IPI_SEND, JS_EV_IPI_SEND,
+						  JS_EV_VECTOR };
 		uint32_t k = kinds[rnd(ARRAY_SIZE(kinds))];
 		uint64_t s = 1000000 + rnd(t - 1000000), d = rnd(8) ? rnd(20000) : rnd(3000000);
 		char name[16];
@@ -1066,7 +1083,7 @@ static void test_batch_equals_single(void **state)
 		ev[n].addr = 0xa1 + rnd(3);
 		ev[n].cpu = rnd(10) ? CPU : 0;
 		if (k == JS_EV_IPI_SEND && rnd(2))
-			ev[n].callback = 0;     /* a reschedule */
+			ev[n].callback = 0; /* a reschedule */
 		if (k == JS_EV_IDLE && !rnd(20)) {
 			ev[n].flags = JS_F_OPEN;
 			ev[n].end_ns = 0;
@@ -1152,11 +1169,11 @@ static void test_steal_windows(void **state)
 	};
 
 	(void)state;
-	rec_mk(&g[0], 100, 100, 0);     /* window 1, room 100 */
-	rec_mk(&g[1], 300, 60, 10);     /* window 1, room 50 */
-	rec_mk(&g[2], 600, 100, 0);     /* window 2 */
-	rec_mk(&g[3], 700, 50, 0);      /* window 2 */
-	rec_mk(&g[4], 1000, 100, 0);    /* after the last reading */
+	rec_mk(&g[0], 100, 100, 0);  /* window 1, room 100 */
+	rec_mk(&g[1], 300, 60, 10);  /* window 1, room 50 */
+	rec_mk(&g[2], 600, 100, 0);  /* window 2 */
+	rec_mk(&g[3], 700, 50, 0);   /* window 2 */
+	rec_mk(&g[4], 1000, 100, 0); /* after the last reading */
 	/* w1: 120 -> 100 + 20; w2: 100 -> all to the larger g2; w3: 30 unmatched; w4 goes back */
 	assert_int_equal(steal_allocate(g, 5, r, 5), 30);
 	assert_int_equal(g[0].attr.steal_ns, 100);
@@ -1181,7 +1198,7 @@ static void test_steal_straddle(void **state)
 	struct steal_reading r[] = { { 0, 0 }, { 150, 200 }, { 300, 260 } };
 
 	(void)state;
-	rec_mk(&g[0], 100, 100, 0);   /* 50 in window 1, 50 in window 2 */
+	rec_mk(&g[0], 100, 100, 0); /* 50 in window 1, 50 in window 2 */
 	rec_mk(&g[1], 220, 40, 0);
 	/* w1: 200 steal, only 50 fits g0; w2: 60 over g0 (room 50) first, then g1 (40) */
 	assert_int_equal(steal_allocate(g, 2, r, 3), 150);
@@ -1234,7 +1251,7 @@ static void test_steal_log(void **state)
 	assert_int_equal(steal_log_init(&log, 4), 0);
 	for (int i = 0; i < 3; i++)
 		steal_log_add(&log, &ev[i]);
-	assert_int_equal(log.n, 4);     /* ev[2] carries none */
+	assert_int_equal(log.n, 4); /* ev[2] carries none */
 	assert_int_equal(log.v[0].t_ns, 100);
 	assert_int_equal(log.v[0].steal_ns, 10);
 	assert_int_equal(log.v[1].t_ns, 130);
@@ -1267,15 +1284,15 @@ static void test_steal_log(void **state)
 static void test_smi_counter(void **state)
 {
 	struct js_gap_rec g[5];
-	uint64_t counter[] = { 7, 9, 9, 14 };  /* readings of MSR_SMI_COUNT */
+	uint64_t counter[] = { 7, 9, 9, 14 }; /* readings of MSR_SMI_COUNT */
 
 	(void)state;
-	rec_mk(&g[0], 0, 500, 400);     /* has an event: never SMI */
+	rec_mk(&g[0], 0, 500, 400); /* has an event: never SMI */
 	rec_mk(&g[1], 1000, 30, 0);
 	rec_mk(&g[2], 2000, 80, 0);
 	rec_mk(&g[3], 3000, 60, 0);
 	rec_mk(&g[4], 4000, 90, 0);
-	g[4].attr.steal_ns = 80;        /* mostly steal: explained */
+	g[4].attr.steal_ns = 80; /* mostly steal: explained */
 	corr_finish(&g[4].attr, 90);
 	/* window 1: counter +2 */
 	assert_int_equal(smi_allocate(g, 5, counter[1] - counter[0]), 0);
@@ -1309,7 +1326,7 @@ static size_t thp_timeline(struct js_event *ev, bool fault, uint32_t flags, bool
 {
 	size_t n = 0;
 
-	ev[n++] = ev_mk(JS_EV_IPI_SEND, 1000, 1000, 38, "khugepaged");   /* cpu: its target */
+	ev[n++] = ev_mk(JS_EV_IPI_SEND, 1000, 1000, 38, "khugepaged"); /* cpu: its target */
 	ev[n++] = ev_mk(JS_EV_VECTOR, 1100, 4900, JS_VEC_CALL_FUNCTION_SINGLE, NULL);
 	if (fault) {
 		ev[n] = ev_mk(JS_EV_FAULT, 6000, 6000, 42, "jitterscope");
@@ -1325,7 +1342,7 @@ static size_t thp_timeline(struct js_event *ev, bool fault, uint32_t flags, bool
 	/* the collapse proper (isolate .. end): 6.1 ms, the sampler's mm */
 	ev[n] = ev_mk(JS_EV_THP, 400000, 6500000, JS_THP_COLLAPSE, "khugepaged");
 	ev[n].flags = flags;
-	ev[n++].addr = 1;       /* SCAN_SUCCEED */
+	ev[n++].addr = 1; /* SCAN_SUCCEED */
 	ev[n++] = ev_mk(JS_EV_VECTOR, 6995000, 6996000, JS_VEC_RESCHEDULE, NULL);
 	return n;
 }
@@ -1381,7 +1398,7 @@ static void test_thp_sampler_local(void **state)
 	assert_int_equal(a.primary, JS_CAUSE_THP);
 	assert_string_equal(a.detail, "THP collapse (sampler) khugepaged");
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "khugepaged:38")->net_ns,
-				      6990000 - 8000 - 6100000);
+			 6990000 - 8000 - 6100000);
 	/* no fault of the sampler: the task that ran is the primary, as for any preemption */
 	n = thp_timeline(ev, false, JS_F_SAMPLER, true);
 	assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
@@ -1438,8 +1455,8 @@ static void test_thp_failed_collapse(void **state)
 	assert_int_equal(corr_attribute(&g, ev, n + 1, &opts, &a), 0);
 	assert_int_equal(parts_sum(&a), a.covered_ns);
 	assert_int_equal(a.primary, JS_CAUSE_THP);
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_THP,
-				      "THP collapse (sampler) khugepaged")->count, 2);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_THP, "THP collapse (sampler) khugepaged")->count,
+			 2);
 }
 
 int main(void)

@@ -62,7 +62,7 @@ static const char *pick(const char *allowed, char *out, size_t len)
 	cpuset_zero(&got);
 	for (size_t i = 0; i < n; i++)
 		cpuset_set(&got, cpus[i]);
-	assert_int_equal((size_t)cpuset_count(&got), n);     /* each CPU once */
+	assert_int_equal((size_t)cpuset_count(&got), n); /* each CPU once */
 	cpulist_format(&got, out, len);
 	return out;
 }
@@ -76,12 +76,12 @@ static void test_fixtures(void **state)
 	(void)state;
 	assert_int_equal(sysfs_set_root("tests/data/sysroot/tuned"), 0);
 	assert_string_equal(pick("", b, sizeof(b)), "2-7");
-	assert_string_equal(pick("0-3", b, sizeof(b)), "2-3");  /* a cpuset: the allowed ones */
-	assert_string_equal(pick("0-1", b, sizeof(b)), "1");    /* none allowed: the last */
+	assert_string_equal(pick("0-3", b, sizeof(b)), "2-3"); /* a cpuset: the allowed ones */
+	assert_string_equal(pick("0-1", b, sizeof(b)), "1");   /* none allowed: the last */
 	assert_int_equal(sysfs_set_root("tests/data/sysroot/badly-tuned"), 0);
 	assert_string_equal(pick("", b, sizeof(b)), "7");
 	assert_string_equal(pick("0-4", b, sizeof(b)), "4");
-	assert_string_equal(pick("0", b, sizeof(b)), "error");  /* CPU 0 alone: refused */
+	assert_string_equal(pick("0", b, sizeof(b)), "error"); /* CPU 0 alone: refused */
 	/* an unreadable online list is the caller's error */
 	assert_int_equal(sysfs_set_root("tests/data/sysroot/malformed"), 0);
 	assert_int_equal(cpus_online(&online), -EINVAL);
@@ -94,18 +94,18 @@ static void test_scratch(void **state)
 	char b[64];
 
 	(void)state;
-	scratch("0-2\n", "2-3\n");              /* 3 is isolated but offline */
+	scratch("0-2\n", "2-3\n"); /* 3 is isolated but offline */
 	assert_string_equal(pick("", b, sizeof(b)), "2");
-	scratch("0-3,5\n", "\n");               /* none isolated: the last online */
+	scratch("0-3,5\n", "\n"); /* none isolated: the last online */
 	assert_string_equal(pick("", b, sizeof(b)), "5");
 	assert_string_equal(pick("0-4", b, sizeof(b)), "3");
-	scratch("0-3\n", NULL);                 /* an older kernel without the file */
+	scratch("0-3\n", NULL); /* an older kernel without the file */
 	assert_string_equal(pick("", b, sizeof(b)), "3");
-	scratch("0-3\n", "garbage\n");          /* unreadable: as if none were isolated */
+	scratch("0-3\n", "garbage\n"); /* unreadable: as if none were isolated */
 	assert_string_equal(pick("", b, sizeof(b)), "3");
 	scratch("0-3\n", "(null)\n");
 	assert_string_equal(pick("", b, sizeof(b)), "3");
-	scratch("0\n", "\n");                   /* a 1-CPU machine */
+	scratch("0\n", "\n"); /* a 1-CPU machine */
 	assert_string_equal(pick("", b, sizeof(b)), "error");
 	scratch("0-7\n", "1,3,5\n");
 	assert_string_equal(pick("", b, sizeof(b)), "1,3,5");

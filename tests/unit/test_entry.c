@@ -15,7 +15,7 @@
 #include "js_entry.h"
 #include "fixtures.h"
 
-#define EXIT_NS 4000.0          /* one VM exit: the guest prior is 3 x 4000 = 12000 ns */
+#define EXIT_NS 4000.0 /* one VM exit: the guest prior is 3 x 4000 = 12000 ns */
 
 /* gap - a gap of dur with its parts added by the caller, then finished: R = dur - covered */
 static void gap(struct js_gap_rec *r, uint64_t dur)
@@ -81,9 +81,9 @@ static void test_prior_bounds(void **state)
 	entry_account(&m, &r);
 	assert_int_equal(r.attr.entry_ns, 12000);
 	assert_int_equal(r.attr.parts[0].entry_ns, 12000);
-	assert_int_equal(r.attr.parts[1].entry_ns, 0);     /* hrtimer: inside the vector */
+	assert_int_equal(r.attr.parts[1].entry_ns, 0); /* hrtimer: inside the vector */
 	assert_int_equal(r.attr.unexplained_ns, 8000);
-	assert_int_equal(m.k[ENTRY_TIMER].lone, 1);        /* a lone gap: learned */
+	assert_int_equal(m.k[ENTRY_TIMER].lone, 1); /* a lone gap: learned */
 	assert_int_equal(m.k[ENTRY_TIMER].entries, 1);
 	assert_int_equal(m.k[ENTRY_TIMER].entry_ns, 12000);
 	/* corr_finish() again (SMI allocation does) keeps the split */
@@ -117,7 +117,7 @@ static void test_learned_bound(void **state)
 	entry_init(&m, EXIT_NS);
 	for (uint64_t i = 1; i <= 31; i++)
 		lone_ipi(&m, 100 * i, &r);
-	assert_int_equal(entry_bound(&m, ENTRY_IPI), 12000);      /* 31: still the prior */
+	assert_int_equal(entry_bound(&m, ENTRY_IPI), 12000); /* 31: still the prior */
 	lone_ipi(&m, 3200, &r);
 	/* the 32nd: ceil(0.9 x 32) = 29th value 2900 -> 3000 */
 	assert_int_equal(entry_bound(&m, ENTRY_IPI), 3000);
@@ -305,12 +305,9 @@ static void test_causes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_prior_and_kinds),
-		cmocka_unit_test(test_prior_bounds),
-		cmocka_unit_test(test_learned_bound),
-		cmocka_unit_test(test_shared),
-		cmocka_unit_test(test_not_lone),
-		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_prior_and_kinds), cmocka_unit_test(test_prior_bounds),
+		cmocka_unit_test(test_learned_bound),	cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_not_lone),	cmocka_unit_test(test_window),
 		cmocka_unit_test(test_causes),
 	};
 

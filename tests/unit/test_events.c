@@ -62,20 +62,47 @@ static int id_from(const char *name)
 	return js_ev_id_from_name(id_kind, name);
 }
 
-static const char *kind_name(int k) { return js_ev_kind_name((unsigned int)k); }
-static const char *cause_name(int c) { return js_cause_name((enum js_cause)c); }
-static const char *verdict_name(int v) { return audit_verdict_name((enum audit_verdict)v); }
-static const char *severity_name(int s) { return audit_severity_name((enum audit_severity)s); }
-static const char *row_kind_name(int k) { return audit_row_kind_name((enum audit_row_kind)k); }
-static const char *policy_name(int p) { return sampler_policy_name(p); }
-static const char *hook_name(int h) { return sampler_hook_name((enum sampler_hook)h); }
-static const char *tsc_name(int r) { return tsc_read_name((enum tsc_read)r); }
+static const char *kind_name(int k)
+{
+	return js_ev_kind_name((unsigned int)k);
+}
+static const char *cause_name(int c)
+{
+	return js_cause_name((enum js_cause)c);
+}
+static const char *verdict_name(int v)
+{
+	return audit_verdict_name((enum audit_verdict)v);
+}
+static const char *severity_name(int s)
+{
+	return audit_severity_name((enum audit_severity)s);
+}
+static const char *row_kind_name(int k)
+{
+	return audit_row_kind_name((enum audit_row_kind)k);
+}
+static const char *policy_name(int p)
+{
+	return sampler_policy_name(p);
+}
+static const char *hook_name(int h)
+{
+	return sampler_hook_name((enum sampler_hook)h);
+}
+static const char *tsc_name(int r)
+{
+	return tsc_read_name((enum tsc_read)r);
+}
 
 /** Event kinds and the ids of each kind whose id is an enumeration. */
 static void test_event_tables(void **state)
 {
-	static const struct { unsigned int kind; int n; } ids[] = {
-		{ JS_EV_VECTOR, JS_VEC_MAX }, { JS_EV_SOFTIRQ, JS_SOFTIRQ_MAX },
+	static const struct {
+		unsigned int kind;
+		int n;
+	} ids[] = {
+		{ JS_EV_VECTOR, JS_VEC_MAX },	  { JS_EV_SOFTIRQ, JS_SOFTIRQ_MAX },
 		{ JS_EV_TLB, JS_TLB_REASON_MAX }, { JS_EV_THP, JS_THP_MAX },
 		{ JS_EV_MIGRATE, JS_MM_MAX },
 	};

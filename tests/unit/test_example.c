@@ -69,8 +69,9 @@ static void test_round_trip(void **state)
 	assert_non_null(fgets(out, sizeof(out), p));
 	assert_int_equal(pclose(p), 0);
 	assert_int_equal(sscanf(out, "iterations=%llu marks=%llu dropped=%llu", &iters, &marks,
-				&dropped), 3);
-	assert_true(marks >= iters / 200);      /* every stall at least */
+				&dropped),
+			 3);
+	assert_true(marks >= iters / 200); /* every stall at least */
 	assert_int_equal(dropped, 0);
 	assert_int_equal(marks_reader_poll(&r, SIZE_MAX, true, check, &s), (int)marks);
 	assert_int_equal(s.marks, marks);

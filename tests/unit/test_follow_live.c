@@ -163,9 +163,9 @@ static void follow(struct seen *s, bool by_tid)
 static void check_main(const struct seen *s)
 {
 	assert_int_equal(s->exits_main, 1);
-	assert_int_equal(s->foreign, 0);        /* filtered by task */
+	assert_int_equal(s->foreign, 0); /* filtered by task */
 	assert_int_equal(s->bad, 0);
-	assert_true(s->main_c.preempted >= 1);  /* it spun beside the hog */
+	assert_true(s->main_c.preempted >= 1);	 /* it spun beside the hog */
 	assert_true(s->main_c.sleeps >= SLEEPS); /* its own: counted, not gaps */
 	assert_true(s->main_c.sleep_ns >= SLEEPS * 2000000ull);
 	assert_true(s->main_c.syscalls >= SLEEPS);
@@ -178,8 +178,8 @@ static void test_follow_process(void **state)
 	(void)state;
 	follow(&s, false);
 	check_main(&s);
-	assert_int_equal(s.gone, 1);            /* the exit of the process ends the run */
-	assert_int_equal(s.exits_other, 1);     /* the thread it started was followed */
+	assert_int_equal(s.gone, 1);	    /* the exit of the process ends the run */
+	assert_int_equal(s.exits_other, 1); /* the thread it started was followed */
 	assert_true(s.preempted >= 1);
 }
 

@@ -16,11 +16,10 @@
 
 /* golden vector A: L=1, H=3.6e12, S=3, {1 x1, 100 x2, 1000000 x1} */
 static const uint8_t golden_a[] = {
-	0x1c, 0x84, 0x93, 0x13, 0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
-	0x00, 0x00, 0x03, 0x46, 0x30, 0xb8, 0xa0, 0x00, 0x3f, 0xf0, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00,
-	0x01, 0x02, 0xc3, 0x01, 0x04, 0xf7, 0xac, 0x01, 0x02,	/* payload */
+	0x1c, 0x84, 0x93, 0x13, 0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00,
+	0x03, 0x46, 0x30, 0xb8, 0xa0, 0x00, 0x3f, 0xf0, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x01, 0x02, 0xc3, 0x01, 0x04, 0xf7, 0xac, 0x01, 0x02, /* payload */
 };
 static const char golden_a_l9[] =
 	"HISTFAAAACl42pNpmSzMwMDAyQABzFCaEch0M9ixgMH+A1SA6TAjy/c1jEwAgcIGxQ==";
@@ -67,10 +66,18 @@ static void hex(char *out, const uint8_t *p, size_t n)
 static void test_zigzag_examples(void **state)
 {
 	static const struct zz_case cases[] = {
-		{ 0, "00" }, { 1, "02" }, { -1, "01" }, { 63, "7e" }, { -64, "7f" },
-		{ 64, "8001" }, { 1000, "d00f" }, { -98, "c301" },
-		{ 1LL << 62, "808080808080808080" }, { INT64_MIN, "ffffffffffffffffff" },
-		{ -11068, "f7ac01" }, { INT64_MAX, "feffffffffffffffff" },
+		{ 0, "00" },
+		{ 1, "02" },
+		{ -1, "01" },
+		{ 63, "7e" },
+		{ -64, "7f" },
+		{ 64, "8001" },
+		{ 1000, "d00f" },
+		{ -98, "c301" },
+		{ 1LL << 62, "808080808080808080" },
+		{ INT64_MIN, "ffffffffffffffffff" },
+		{ -11068, "f7ac01" },
+		{ INT64_MAX, "feffffffffffffffff" },
 	};
 	uint8_t buf[16];
 	char h[40];
@@ -162,7 +169,9 @@ static void test_golden_a_compressed(void **state)
 static void test_roundtrip_random(void **state)
 {
 	static const int64_t cfg[][3] = {
-		{ 1, 3600000000000LL, 3 }, { 20000, 3600000000000LL, 2 }, { 1, 1000000000LL, 5 },
+		{ 1, 3600000000000LL, 3 },
+		{ 20000, 3600000000000LL, 2 },
+		{ 1, 1000000000LL, 5 },
 		{ 1000, 1LL << 50, 1 },
 	};
 	struct js_hist h, d;
@@ -181,13 +190,13 @@ static void test_roundtrip_random(void **state)
 				hist_record_n(&h, rnd_value(44),
 					      1 + (rnd() % 4 == 0 ? rnd() % 1000 : 0));
 			if (round % 5 == 1)
-				hist_record_n(&h, rnd_value(30), 1ULL << 40);	/* 7-byte count */
+				hist_record_n(&h, rnd_value(30), 1ULL << 40); /* 7-byte count */
 			if (round % 5 == 2)
 				hist_record(&h, 0);
 			assert_int_equal(hist_encode_compressed_b64(&h, 6, &b64), 0);
 			assert_int_equal(hist_decode_compressed_b64(b64, &d), 0);
 			assert_same_hist(&h, &d);
-			assert_int_equal(d.overflow, 0);	/* not carried by the format */
+			assert_int_equal(d.overflow, 0); /* not carried by the format */
 			hist_free(&d);
 			free(b64);
 		}
@@ -207,7 +216,7 @@ static void test_empty(void **state)
 	assert_int_equal(hist_init(&h, 1, JS_HIST_HIGHEST_NS, 3), 0);
 	assert_int_equal(hist_encode_v2(&h, &buf, &len), 0);
 	assert_int_equal(len, JS_HDR_V2_HEADER_LEN + 1);
-	assert_int_equal(buf[JS_HDR_V2_HEADER_LEN], 0x01);	/* one zero: -1 */
+	assert_int_equal(buf[JS_HDR_V2_HEADER_LEN], 0x01); /* one zero: -1 */
 	free(buf);
 	assert_int_equal(hist_encode_compressed_b64(&h, 9, &b64), 0);
 	assert_int_equal(hist_decode_compressed_b64(b64, &d), 0);
@@ -269,7 +278,7 @@ static void test_decode_errors(void **state)
 	free(b64);
 	/* a zero run past the end of the counts array */
 	memcpy(raw, golden_a, sizeof(golden_a));
-	raw[JS_HDR_V2_HEADER_LEN + 5] = 0xff;	/* -11068 -> a huge run */
+	raw[JS_HDR_V2_HEADER_LEN + 5] = 0xff; /* -11068 -> a huge run */
 	raw[JS_HDR_V2_HEADER_LEN + 6] = 0xff;
 	raw[JS_HDR_V2_HEADER_LEN + 7] = 0x7f;
 	assert_int_equal(hist_decode_v2(raw, sizeof(golden_a), &d), -EINVAL);
@@ -286,7 +295,7 @@ static void test_decode_errors(void **state)
 	assert_int_equal(hist_decode_v2(raw, sizeof(golden_a), &d), -EINVAL);
 	/* invalid configuration in the header */
 	memcpy(raw, golden_a, sizeof(golden_a));
-	raw[15] = 9;	/* sig 9 */
+	raw[15] = 9; /* sig 9 */
 	assert_int_equal(hist_decode_v2(raw, sizeof(golden_a), &d), -EINVAL);
 	/* non-zero normalizing index offset */
 	memcpy(raw, golden_a, sizeof(golden_a));
@@ -294,7 +303,7 @@ static void test_decode_errors(void **state)
 	assert_int_equal(hist_decode_v2(raw, sizeof(golden_a), &d), -ENOTSUP);
 	/* a payload ending inside a multi-byte value */
 	memcpy(raw, golden_a, sizeof(golden_a));
-	raw[7] = 6;	/* cuts f7 ac | 01 */
+	raw[7] = 6; /* cuts f7 ac | 01 */
 	assert_int_equal(hist_decode_v2(raw, JS_HDR_V2_HEADER_LEN + 6, &d), -EINVAL);
 	assert_int_equal(hist_decode_v2(raw, 10, &d), -EINVAL);
 }
@@ -303,8 +312,8 @@ static void test_decode_errors(void **state)
 static void test_base64(void **state)
 {
 	static const char *const plain[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
-	static const char *const enc[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=",
-					   "Zm9vYmFy" };
+	static const char *const enc[] = { "",	       "Zg==",	   "Zm8=",    "Zm9v",
+					   "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
 	uint8_t *bin, all[256];
 	size_t i, len;
 	char *s;
@@ -329,10 +338,10 @@ static void test_base64(void **state)
 	assert_memory_equal(bin, all, 256);
 	free(bin);
 	free(s);
-	assert_int_equal(js_b64_decode("Zm9v\r\n", &bin, &len), 0);	/* trailing newline */
+	assert_int_equal(js_b64_decode("Zm9v\r\n", &bin, &len), 0); /* trailing newline */
 	assert_int_equal(len, 3);
 	free(bin);
-	assert_int_equal(js_b64_decode("Zm9", &bin, &len), 0);	/* missing padding */
+	assert_int_equal(js_b64_decode("Zm9", &bin, &len), 0); /* missing padding */
 	assert_int_equal(len, 2);
 	free(bin);
 	assert_int_equal(js_b64_decode("Zm9v!", &bin, &len), -EINVAL);
@@ -344,14 +353,10 @@ static void test_base64(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_zigzag_examples),
-		cmocka_unit_test(test_zigzag_random),
-		cmocka_unit_test(test_golden_a_bytes),
-		cmocka_unit_test(test_golden_a_compressed),
-		cmocka_unit_test(test_roundtrip_random),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_decode_errors),
-		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_zigzag_examples),	 cmocka_unit_test(test_zigzag_random),
+		cmocka_unit_test(test_golden_a_bytes),	 cmocka_unit_test(test_golden_a_compressed),
+		cmocka_unit_test(test_roundtrip_random), cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_decode_errors),	 cmocka_unit_test(test_base64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

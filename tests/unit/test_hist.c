@@ -65,7 +65,7 @@ static void test_config_table(void **state)
 		assert_int_equal(h.total, 0);
 		hist_free(&h);
 		assert_null(h.counts);
-		hist_free(&h);	/* idempotent */
+		hist_free(&h); /* idempotent */
 	}
 }
 
@@ -85,8 +85,8 @@ static void test_init_invalid(void **state)
 	assert_int_equal(hist_init(&h, INT64_MAX / 2 + 1, INT64_MAX, 3), -EINVAL);
 	/* unit_magnitude 52 + half_mag 10 > 61 */
 	assert_int_equal(hist_init(&h, 1LL << 52, INT64_MAX, 3), -EINVAL);
-	hist_free(&zero);	/* a zeroed struct is accepted */
-	assert_int_equal(hist_init(&h, 1, INT64_MAX, 3), 0);	/* widest range works */
+	hist_free(&zero);				     /* a zeroed struct is accepted */
+	assert_int_equal(hist_init(&h, 1, INT64_MAX, 3), 0); /* widest range works */
 	assert_true(hist_counts_index(&h, INT64_MAX) < h.counts_len);
 	/* its top slot ends at INT64_MAX: no signed overflow past it (found by fuzz_hdr) */
 	assert_int_equal(hist_highest_equivalent(&h, INT64_MAX), INT64_MAX);
@@ -107,7 +107,7 @@ static void test_equivalence_examples(void **state)
 
 	(void)state;
 	assert_int_equal(hist_init(&h, 1, JS_HIST_HIGHEST_NS, 3), 0);
-	for (v = 0; v < 2048; v++) {	/* exact below 2048 */
+	for (v = 0; v < 2048; v++) { /* exact below 2048 */
 		assert_int_equal(hist_lowest_equivalent(&h, v), v);
 		assert_int_equal(hist_highest_equivalent(&h, v), v);
 		assert_int_equal(hist_counts_index(&h, v), (int)v);
@@ -128,7 +128,9 @@ static void test_equivalence_examples(void **state)
 static void test_equivalence_random(void **state)
 {
 	static const int64_t cfg[][3] = {
-		{ 1, 3600000000000LL, 3 }, { 20000, 3600000000000LL, 2 }, { 1000, 1000000000LL, 5 },
+		{ 1, 3600000000000LL, 3 },
+		{ 20000, 3600000000000LL, 2 },
+		{ 1000, 1000000000LL, 5 },
 		{ 3, 1LL << 40, 1 },
 	};
 	struct js_hist h;
@@ -211,8 +213,8 @@ static int64_t brute_percentile(const struct js_hist *h, const int64_t *sorted, 
 static void check_percentiles(const struct js_hist *h, int64_t *vals, uint64_t n)
 {
 	static const uint64_t fixed_ppm[] = {
-		0, 1, 10000, 100000, 250000, 333333, 500000, 666667, 750000, 900000, 950000,
-		990000, 999000, 999900, 999990, 999999, 1000000,
+		0,	1,	10000,	100000, 250000, 333333, 500000, 666667,	 750000,
+		900000, 950000, 990000, 999000, 999900, 999990, 999999, 1000000,
 	};
 	size_t i;
 	int k;
@@ -306,7 +308,7 @@ static void test_overflow_and_negative(void **state)
 
 	(void)state;
 	assert_int_equal(hist_init(&h, 1, 1000000, 3), 0);
-	hist_record(&h, 1000000);		/* highest itself: not an overflow */
+	hist_record(&h, 1000000); /* highest itself: not an overflow */
 	assert_int_equal(h.overflow, 0);
 	hist_record(&h, 1000001);
 	hist_record(&h, INT64_MAX);
@@ -321,10 +323,10 @@ static void test_overflow_and_negative(void **state)
 	hist_record(&h, -17);
 	assert_int_equal(h.counts[0], 1);
 	assert_int_equal(h.total, 7);
-	assert_int_equal(hist_min(&h), 0);	/* slot 0 has a count */
+	assert_int_equal(hist_min(&h), 0); /* slot 0 has a count */
 	assert_int_equal(hist_value_at_percentile(&h, 0.0), 0);
 	assert_int_equal(h.overflow, 5);
-	hist_record_n(&h, 10, 0);		/* n = 0 is a no-op */
+	hist_record_n(&h, 10, 0); /* n = 0 is a no-op */
 	assert_int_equal(h.total, 7);
 	assert_int_equal(h.min, 1000000);
 	hist_free(&h);
@@ -413,8 +415,8 @@ static void test_sub(void **state)
 	for (i = 0; i < 3000; i++)
 		hist_record(&a, rnd_value(40));
 	hist_record(&a, 9000000);
-	hist_record(&a, 3);		/* its min */
-	assert_int_equal(hist_add(&b, &a), 0);	/* the copy at the interval's start */
+	hist_record(&a, 3);		       /* its min */
+	assert_int_equal(hist_add(&b, &a), 0); /* the copy at the interval's start */
 	for (i = 0; i < 2000; i++) {
 		int64_t v = 20 + rnd_value(20);
 
@@ -466,9 +468,9 @@ static void test_count_between(void **state)
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		hist_record(&h, v[i]);
 	assert_int_equal(hist_count_between(&h, 0, 2048), 3);
-	assert_int_equal(hist_count_between(&h, 2048, 2050), 2);	/* one 2-wide slot */
+	assert_int_equal(hist_count_between(&h, 2048, 2050), 2); /* one 2-wide slot */
 	assert_int_equal(hist_count_between(&h, 12000, 12008), 2);
-	assert_int_equal(hist_count_between(&h, 12001, 12008), 0);	/* slot starts at 12000 */
+	assert_int_equal(hist_count_between(&h, 12001, 12008), 0); /* slot starts at 12000 */
 	assert_int_equal(hist_count_between(&h, 12000, 12009), 3);
 	assert_int_equal(hist_count_between(&h, 0, INT64_MAX), h.total);
 	assert_int_equal(hist_count_between(&h, -100, 6), 1);

@@ -73,24 +73,41 @@ static void dataset_b(struct js_hist *h)
 struct fixed_case {
 	double v;
 	int prec;
-	const char *java;	/* String.format(Locale.US, "%.<prec>f", v) on OpenJDK 17 */
+	const char *java; /* String.format(Locale.US, "%.<prec>f", v) on OpenJDK 17 */
 };
 
 /** Check Java-compatible fixed formatting (HALF_UP on the shortest repr), incl. ties. */
 static void test_java_fixed(void **state)
 {
 	static const struct fixed_case cases[] = {
-		{ 0.9997802734375, 12, "0.999780273438" },	/* glibc: ...437 */
-		{ 0.15, 1, "0.2" }, { 1.0005, 3, "1.001" }, { 0.0025, 3, "0.003" },
-		{ 0.0015, 3, "0.002" }, { 2.675, 2, "2.68" }, { 1e-5, 3, "0.000" },
-		{ 0.0006, 3, "0.001" }, { 0.0004, 3, "0.000" }, { 999.9996, 3, "1000.000" },
-		{ 0.5, 0, "1" }, { 1.5, 0, "2" }, { 2.5, 0, "3" }, { -0.0, 3, "-0.000" },
-		{ -0.0004, 3, "-0.000" }, { 123456789.0125, 3, "123456789.013" },
-		{ 1e22, 2, "10000000000000000000000.00" }, { 9.995, 2, "10.00" },
-		{ 0.045, 2, "0.05" }, { 5e-324, 3, "0.000" }, { 2.0e-3, 3, "0.002" },
-		{ 4.35, 1, "4.4" }, { 0.3, 17, "0.30000000000000000" }, { 0.0, 0, "0" },
-		{ 3601330077695.0, 3, "3601330077695.000" }, { -12.5, 0, "-13" },
-		{ 1.0 / 3.0, 12, "0.333333333333" }, { 99.99, 2, "99.99" },
+		{ 0.9997802734375, 12, "0.999780273438" }, /* glibc: ...437 */
+		{ 0.15, 1, "0.2" },
+		{ 1.0005, 3, "1.001" },
+		{ 0.0025, 3, "0.003" },
+		{ 0.0015, 3, "0.002" },
+		{ 2.675, 2, "2.68" },
+		{ 1e-5, 3, "0.000" },
+		{ 0.0006, 3, "0.001" },
+		{ 0.0004, 3, "0.000" },
+		{ 999.9996, 3, "1000.000" },
+		{ 0.5, 0, "1" },
+		{ 1.5, 0, "2" },
+		{ 2.5, 0, "3" },
+		{ -0.0, 3, "-0.000" },
+		{ -0.0004, 3, "-0.000" },
+		{ 123456789.0125, 3, "123456789.013" },
+		{ 1e22, 2, "10000000000000000000000.00" },
+		{ 9.995, 2, "10.00" },
+		{ 0.045, 2, "0.05" },
+		{ 5e-324, 3, "0.000" },
+		{ 2.0e-3, 3, "0.002" },
+		{ 4.35, 1, "4.4" },
+		{ 0.3, 17, "0.30000000000000000" },
+		{ 0.0, 0, "0" },
+		{ 3601330077695.0, 3, "3601330077695.000" },
+		{ -12.5, 0, "-13" },
+		{ 1.0 / 3.0, 12, "0.333333333333" },
+		{ 99.99, 2, "99.99" },
 	};
 	char buf[128];
 	size_t i;
@@ -120,7 +137,7 @@ static void test_header_exact(void **state)
 	assert_string_equal(m.buf, want);
 	free(m.buf);
 	mem_open(&m);
-	assert_int_equal(hlog_write_header(m.fp, START_EPOCH, NULL), 0);	/* no comment */
+	assert_int_equal(hlog_write_header(m.fp, START_EPOCH, NULL), 0); /* no comment */
 	mem_close(&m);
 	assert_string_equal(m.buf, want + strlen("#[Logged with jitterscope 0.1.0]\n"));
 	free(m.buf);
@@ -145,7 +162,7 @@ static void test_header_line_length(void **state)
 	comment[10] = '\n';
 	comment[20] = '\r';
 	mem_open(&m);
-	assert_int_equal(hlog_write_header(m.fp, 4102444800.999, comment), 0);	/* year 2100 */
+	assert_int_equal(hlog_write_header(m.fp, 4102444800.999, comment), 0); /* year 2100 */
 	mem_close(&m);
 	for (line = strtok_r(m.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		lines++;
@@ -177,8 +194,8 @@ static void test_interval_lines(void **state)
 	mem_close(&m);
 	assert_memory_equal(m.buf, "0.000,1.000,1.000,HISTF", 23);
 	l2 = strchr(m.buf, '\n') + 1;
-	assert_memory_equal(l2, "Tag=cpu3,12345.679,0.500,1.000,HISTF", 36);	/* Java HALF_UP */
-	assert_null(strchr(strchr(l2, '\n') + 1, '\n'));	/* refused tags wrote nothing */
+	assert_memory_equal(l2, "Tag=cpu3,12345.679,0.500,1.000,HISTF", 36); /* Java HALF_UP */
+	assert_null(strchr(strchr(l2, '\n') + 1, '\n')); /* refused tags wrote nothing */
 	assert_int_equal(strchr(l2, '\n')[1], '\0');
 	*strchr(l2, '\n') = '\0';
 	assert_int_equal(hist_decode_compressed_b64(strrchr(l2, ',') + 1, &d), 0);
@@ -237,7 +254,7 @@ static void compare_hgrm_line(const char *got, const char *want, int n, double v
 			assert_close(g[1], w[1], vtol, n, "stddev");
 			return;
 		}
-		assert_string_equal(got, want);	/* header, blank, Max/Total, Buckets */
+		assert_string_equal(got, want); /* header, blank, Max/Total, Buckets */
 		return;
 	}
 	gn = sscanf(got, "%lf %lf %llu %lf", &g[0], &g[1], &gc, &g[3]);
@@ -297,11 +314,10 @@ static void test_hgrm_vs_reference(void **state)
 /** Check the empty-histogram .hgrm (Java prints only header and footer) and bad arguments. */
 static void test_hgrm_empty_and_args(void **state)
 {
-	static const char want[] =
-		"       Value     Percentile TotalCount 1/(1-Percentile)\n\n"
-		"#[Mean    =        0.000, StdDeviation   =        0.000]\n"
-		"#[Max     =        0.000, Total count    =            0]\n"
-		"#[Buckets =           32, SubBuckets     =         2048]\n";
+	static const char want[] = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n"
+				   "#[Mean    =        0.000, StdDeviation   =        0.000]\n"
+				   "#[Max     =        0.000, Total count    =            0]\n"
+				   "#[Buckets =           32, SubBuckets     =         2048]\n";
 	struct js_hist h, z;
 	struct mem m;
 
@@ -331,7 +347,7 @@ static void sample_interval(struct js_hist *h, int k, int tagged)
 		hist_record(h, (int64_t)(1 + (x >> 24) % (1ULL << (1 + j % (tagged ? 24 : 30)))));
 	}
 	if (!tagged && k == 2)
-		hist_record(h, 5000000000000LL);	/* > 1 h: clamped to highest */
+		hist_record(h, 5000000000000LL); /* > 1 h: clamped to highest */
 	if (tagged)
 		hist_record_n(h, 20000 + k, 50);
 }

@@ -56,7 +56,7 @@ static void test_valid_document(void **state)
 
 	(void)state;
 	r = parse_ok(&d, " {\"a\": [1, -2, 3.5, true, false, null, \"s\", {}, []],\n"
-		     "  \"b\": {\"c\": \"d\"}, \"e\": 18446744073709551615 } \r\n\t");
+			 "  \"b\": {\"c\": \"d\"}, \"e\": 18446744073709551615 } \r\n\t");
 	assert_int_equal(r->type, JSONP_OBJ);
 	assert_int_equal(jsonp_len(r), 3);
 	a = jsonp_get(r, "a");
@@ -82,7 +82,7 @@ static void test_valid_document(void **state)
 	assert_null(jsonp_at(a, 9));
 	assert_string_equal(jsonp_str(jsonp_get(jsonp_get(r, "b"), "c")), "d");
 	assert_null(jsonp_get(r, "missing"));
-	assert_null(jsonp_get(a, "a"));          /* not an object */
+	assert_null(jsonp_get(a, "a")); /* not an object */
 	assert_int_equal(jsonp_u64(jsonp_get(r, "e"), &u), 0);
 	assert_true(u == UINT64_MAX);
 	assert_int_equal(jsonp_i64(jsonp_get(r, "e"), &i), -EINVAL);
@@ -91,7 +91,7 @@ static void test_valid_document(void **state)
 	assert_int_equal(jsonp_get(r, "b")->col, 8);
 	assert_string_equal(jsonp_member_at(r, 2)->key, "e");
 	jsonp_free(&d);
-	jsonp_free(&d);                          /* idempotent */
+	jsonp_free(&d); /* idempotent */
 }
 
 /** Top-level scalars, a BOM, duplicate keys (the last wins). */
@@ -124,22 +124,23 @@ static void test_numbers(void **state)
 	const struct jsonp_val *v;
 
 	(void)state;
-	v = parse_ok(&d, "[9223372036854775807, -9223372036854775808, 9223372036854775808,"
+	v = parse_ok(&d,
+		     "[9223372036854775807, -9223372036854775808, 9223372036854775808,"
 		     " 18446744073709551616, 0, -0, 1e3, 1E-2, -1.25e+2, 0.5, 123456789012345678]");
 	assert_true(v->arr.v[0].num.is_int && v->arr.v[0].num.i == INT64_MAX);
 	assert_true(v->arr.v[1].num.is_int && v->arr.v[1].num.i == INT64_MIN);
 	assert_false(v->arr.v[1].num.is_uint);
 	assert_false(v->arr.v[2].num.is_int);
 	assert_true(v->arr.v[2].num.is_uint && v->arr.v[2].num.u == 9223372036854775808ull);
-	assert_false(v->arr.v[3].num.is_uint || v->arr.v[3].num.is_int);   /* > 2^64 - 1 */
+	assert_false(v->arr.v[3].num.is_uint || v->arr.v[3].num.is_int); /* > 2^64 - 1 */
 	assert_true(v->arr.v[3].num.d == 18446744073709551616.0);
 	assert_true(v->arr.v[4].num.is_uint && v->arr.v[5].num.is_int);
-	assert_false(v->arr.v[6].num.is_uint);     /* exponent form: a double only */
+	assert_false(v->arr.v[6].num.is_uint); /* exponent form: a double only */
 	assert_true(v->arr.v[6].num.d == 1000.0);
 	assert_true(v->arr.v[7].num.d == 0.01);
 	assert_true(v->arr.v[8].num.d == -125.0);
 	assert_true(v->arr.v[9].num.d == 0.5);
-	assert_true(v->arr.v[10].num.u == 123456789012345678ull);  /* beyond 2^53: exact */
+	assert_true(v->arr.v[10].num.u == 123456789012345678ull); /* beyond 2^53: exact */
 	jsonp_free(&d);
 	/* what the writer produces reads back */
 	{
@@ -175,8 +176,8 @@ static void test_strings(void **state)
 
 	(void)state;
 	v = parse_ok(&d, "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\", \"\\u0041\\u00e9\\u20AC\", "
-		     "\"\\ud83d\\ude00\", \"h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\", "
-		     "\"a\\u0000b\", \"\"]");
+			 "\"\\ud83d\\ude00\", \"h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\", "
+			 "\"a\\u0000b\", \"\"]");
 	assert_string_equal(v->arr.v[0].str.s, "\"\\/\b\f\n\r\t");
 	assert_string_equal(v->arr.v[1].str.s, "A\xc3\xa9\xe2\x82\xac");
 	assert_string_equal(v->arr.v[2].str.s, "\xf0\x9f\x98\x80");
@@ -225,7 +226,8 @@ static void test_invalid_syntax(void **state)
 	parse_bad("[NaN]", "found 'N'");
 	parse_bad("[Infinity]", "found 'I'");
 	parse_bad("\v1", "found byte 0x0b");
-	parse_bad("\xef\xbb\xbf\xef\xbb\xbf" "1",
+	parse_bad("\xef\xbb\xbf\xef\xbb\xbf"
+		  "1",
 		  "line 1, column 1: expected a value, found byte 0xef");
 	parse_bad_n("[1,\0]", 5, "found byte 0x00");
 	parse_bad("[\n\n   1,\n  x]", "line 4, column 3: expected a value, found 'x'");
@@ -272,11 +274,11 @@ static void test_invalid_strings(void **state)
 	parse_bad("\"\\udc00\"", "lone low surrogate \\udc00");
 	parse_bad("\"\\ud83d\\ud83d\"", "without a low surrogate");
 	parse_bad("\"\x80\"", "invalid UTF-8 byte 0x80");
-	parse_bad("\"\xc0\xaf\"", "invalid UTF-8 byte 0xc0");          /* overlong '/' */
-	parse_bad("\"\xc3\"", "invalid UTF-8 byte 0xc3");              /* truncated */
-	parse_bad("\"\xe0\x80\xaf\"", "invalid UTF-8 byte 0xe0");      /* overlong */
-	parse_bad("\"\xed\xa0\x80\"", "invalid UTF-8 byte 0xed");      /* encoded surrogate */
-	parse_bad("\"\xf4\x90\x80\x80\"", "invalid UTF-8 byte 0xf4");  /* > U+10FFFF */
+	parse_bad("\"\xc0\xaf\"", "invalid UTF-8 byte 0xc0");	      /* overlong '/' */
+	parse_bad("\"\xc3\"", "invalid UTF-8 byte 0xc3");	      /* truncated */
+	parse_bad("\"\xe0\x80\xaf\"", "invalid UTF-8 byte 0xe0");     /* overlong */
+	parse_bad("\"\xed\xa0\x80\"", "invalid UTF-8 byte 0xed");     /* encoded surrogate */
+	parse_bad("\"\xf4\x90\x80\x80\"", "invalid UTF-8 byte 0xf4"); /* > U+10FFFF */
 	parse_bad("\"\xf5\x80\x80\x80\"", "invalid UTF-8 byte 0xf5");
 	parse_bad("\"\xff\"", "invalid UTF-8 byte 0xff");
 	parse_bad("{\"k\xff\":1}", "invalid UTF-8");
@@ -364,10 +366,10 @@ static void test_mutations(void **state)
 			case 0:
 				buf[at] = alphabet[(rng >> 4) % (sizeof(alphabet) - 1)];
 				break;
-			case 1:         /* truncate */
+			case 1: /* truncate */
 				l = at;
 				break;
-			default:        /* delete one byte */
+			default: /* delete one byte */
 				memmove(buf + at, buf + at + 1, l - at - 1);
 				l--;
 			}
@@ -388,16 +390,11 @@ static void test_mutations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_valid_document),
-		cmocka_unit_test(test_valid_edges),
-		cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_strings),
-		cmocka_unit_test(test_invalid_syntax),
-		cmocka_unit_test(test_invalid_numbers),
-		cmocka_unit_test(test_invalid_strings),
-		cmocka_unit_test(test_depth),
-		cmocka_unit_test(test_large),
-		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_valid_document),	cmocka_unit_test(test_valid_edges),
+		cmocka_unit_test(test_numbers),		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_invalid_syntax),	cmocka_unit_test(test_invalid_numbers),
+		cmocka_unit_test(test_invalid_strings), cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_large),		cmocka_unit_test(test_mutations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

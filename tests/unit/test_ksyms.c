@@ -14,21 +14,19 @@
 #include "js_ksyms.h"
 
 /* deliberately unsorted, with data symbols, aliases, a module and junk lines */
-static const char fixture[] =
-	"ffffffff81000000 T _stext\n"
-	"ffffffff81200000 t tick_nohz_handler\n"
-	"ffffffff81100000 T vmstat_update\n"
-	"ffffffff81100000 T vmstat_update_alias\n"
-	"ffffffff81300000 D some_data\n"
-	"ffffffff81180000 W weak_fn\n"
-	"0000000000000000 A fixed_percpu_data\n"
-	"garbage line\n"
-	"\n"
-	"ffffffffc0001000 t virtnet_poll\t[virtio_net]\n";
+static const char fixture[] = "ffffffff81000000 T _stext\n"
+			      "ffffffff81200000 t tick_nohz_handler\n"
+			      "ffffffff81100000 T vmstat_update\n"
+			      "ffffffff81100000 T vmstat_update_alias\n"
+			      "ffffffff81300000 D some_data\n"
+			      "ffffffff81180000 W weak_fn\n"
+			      "0000000000000000 A fixed_percpu_data\n"
+			      "garbage line\n"
+			      "\n"
+			      "ffffffffc0001000 t virtnet_poll\t[virtio_net]\n";
 
-static const char hidden[] =
-	"0000000000000000 T _stext\n"
-	"0000000000000000 T vmstat_update\n";
+static const char hidden[] = "0000000000000000 T _stext\n"
+			     "0000000000000000 T vmstat_update\n";
 
 static char *write_fixture(const char *text)
 {
@@ -150,7 +148,7 @@ static void test_many(void **state)
 	int i, err;
 
 	(void)state;
-	for (i = 1999; i >= 0; i--)     /* reverse order: the loader must sort */
+	for (i = 1999; i >= 0; i--) /* reverse order: the loader must sort */
 		p += sprintf(p, "%016llx t f%d\n", 0xffffffff81000000ull + (uint64_t)i * 64, i);
 	ks = load(text, &err);
 	assert_int_equal(err, 0);
@@ -167,12 +165,9 @@ static void test_many(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact),
-		cmocka_unit_test(test_nearest),
-		cmocka_unit_test(test_alias),
-		cmocka_unit_test(test_out_of_range),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_exact),  cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_alias),  cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_errors), cmocka_unit_test(test_many),
 	};
 
 	return cmocka_run_group_tests_name("ksyms", tests, NULL, NULL);

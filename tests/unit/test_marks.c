@@ -40,15 +40,15 @@ static void test_parse_good(void **state)
 	assert_int_equal(parse(" 7 ,\t7 ,order book, L2\r", &m, why), 0);
 	assert_int_equal(m.start_ns, 7);
 	assert_int_equal(m.end_ns, 7);
-	assert_string_equal(m.label, "order book, L2");       /* commas kept, CR dropped */
+	assert_string_equal(m.label, "order book, L2"); /* commas kept, CR dropped */
 	assert_int_equal(parse("0,18446744073709551615,", &m, why), 0);
 	assert_true(m.end_ns == UINT64_MAX);
 	assert_string_equal(m.label, "");
 	assert_int_equal(parse("1,2,a\tb\x7f", &m, why), 0);
-	assert_string_equal(m.label, "a?b?");                 /* control characters shown */
+	assert_string_equal(m.label, "a?b?"); /* control characters shown */
 	/* a label cut to JS_LABEL_LEN - 1 bytes */
-	assert_int_equal(parse("1,2,0123456789012345678901234567890123456789012345678901234",
-			       &m, why), 0);
+	assert_int_equal(
+		parse("1,2,0123456789012345678901234567890123456789012345678901234", &m, why), 0);
 	assert_int_equal(strlen(m.label), JS_LABEL_LEN - 1);
 }
 
@@ -58,11 +58,17 @@ static void test_parse_bad(void **state)
 	static const struct {
 		const char *line, *why;
 	} bad[] = {
-		{ "x,2", "start_ns is not" }, { "-1,2", "start_ns is not" },
-		{ "1;2", "no comma" }, { "1", "no comma" }, { "1,", "end_ns is not" },
-		{ "1,x", "end_ns is not" }, { "5,4", "before start_ns" },
-		{ "1,2 3", "followed by something" }, { "18446744073709551616,1", "start_ns is not" },
-		{ "1,18446744073709551616", "end_ns is not" }, { "1.5,2", "no comma" },
+		{ "x,2", "start_ns is not" },
+		{ "-1,2", "start_ns is not" },
+		{ "1;2", "no comma" },
+		{ "1", "no comma" },
+		{ "1,", "end_ns is not" },
+		{ "1,x", "end_ns is not" },
+		{ "5,4", "before start_ns" },
+		{ "1,2 3", "followed by something" },
+		{ "18446744073709551616,1", "start_ns is not" },
+		{ "1,18446744073709551616", "end_ns is not" },
+		{ "1.5,2", "no comma" },
 		{ "+1,2", "start_ns is not" },
 	};
 	struct js_mark m;
@@ -96,8 +102,8 @@ static void collect(void *ctx, uint64_t number, const char *line, size_t len)
 		g->longest = len;
 	if (g->count < 64) {
 		g->n[g->count] = number;
-		snprintf(g->line[g->count], sizeof(g->line[0]), "%.*s", (int)(len < 159 ? len : 159),
-			 line);
+		snprintf(g->line[g->count], sizeof(g->line[0]), "%.*s",
+			 (int)(len < 159 ? len : 159), line);
 	}
 	g->count++;
 }
@@ -141,7 +147,7 @@ static void test_reader_file(void **state)
 	assert_int_equal(marks_reader_poll(&r, SIZE_MAX, true, collect, &g), 2);
 	assert_int_equal(r.truncated, 1);
 	assert_string_equal(g.line[2], "9,10");
-	assert_string_equal(g.line[3], "11,12");       /* at the end: no newline needed */
+	assert_string_equal(g.line[3], "11,12"); /* at the end: no newline needed */
 	/* an overlong line: delivered cut once, its rest dropped, the next line read */
 	big = malloc(3 * MARKS_LINE_MAX + 8);
 	assert_non_null(big);
@@ -173,7 +179,7 @@ static void test_reader_fifo(void **state)
 	assert_int_equal(mkfifo(path, 0600), 0);
 	assert_int_equal(marks_reader_open(&r, path, why, sizeof(why)), 0);
 	assert_true(r.fifo);
-	w = open(path, O_WRONLY | O_NONBLOCK);  /* no ENXIO: the reader holds it */
+	w = open(path, O_WRONLY | O_NONBLOCK); /* no ENXIO: the reader holds it */
 	assert_true(w >= 0);
 	assert_int_equal(write(w, "1,2,a\n3,", 8), 8);
 	close(w);
@@ -192,8 +198,10 @@ static void test_reader_fifo(void **state)
  *  spaces), one write each; slow iterations only; a closed marker counts drops. */
 static void test_mark_h_round_trip(void **state)
 {
-	static const char *labels[] = { "poll", NULL, "", "a,b\nc",
-		"a label longer than forty seven bytes, cut at forty-seven" };
+	static const char *labels[] = {
+		"poll", NULL, "", "a,b\nc",
+		"a label longer than forty seven bytes, cut at forty-seven"
+	};
 	char path[] = "/tmp/test_mark_h.XXXXXX", why[80];
 	struct js_marker mk;
 	struct marks_reader r;
@@ -209,7 +217,7 @@ static void test_mark_h_round_trip(void **state)
 	for (size_t i = 0; i < 5; i++)
 		assert_int_equal(js_mark(&mk, t0 + i, t0 + 1000 * i + 5, labels[i]), 0);
 	assert_int_equal(js_mark(&mk, 0, UINT64_MAX, "edges"), 0);
-	assert_int_equal(js_mark_slow(&mk, 10, 1009, "fast"), 0);     /* 999 ns: not slow */
+	assert_int_equal(js_mark_slow(&mk, 10, 1009, "fast"), 0); /* 999 ns: not slow */
 	assert_int_equal(js_mark_slow(&mk, 10, 1010, "slow"), 1);
 	assert_int_equal(mk.written, 7);
 	assert_int_equal(mk.dropped, 0);
@@ -246,10 +254,8 @@ static void test_mark_h_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_good),
-		cmocka_unit_test(test_parse_bad),
-		cmocka_unit_test(test_reader_file),
-		cmocka_unit_test(test_reader_fifo),
+		cmocka_unit_test(test_parse_good),	  cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_reader_file),	  cmocka_unit_test(test_reader_fifo),
 		cmocka_unit_test(test_mark_h_round_trip),
 	};
 

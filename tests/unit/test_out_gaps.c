@@ -44,7 +44,8 @@ static void test_row(void **state)
 	g.attr.steal_ns = 7;
 	g.attr.unexplained_ns = 4096;
 	row = row_of(&g);
-	assert_string_equal(row, "3,18446744073709551615,48213,task,kworker/3:2:123 vmstat_update,"
+	assert_string_equal(row,
+			    "3,18446744073709551615,48213,task,kworker/3:2:123 vmstat_update,"
 			    "task:kworker/3:2:123 vmstat_update=41012;timer:local_timer=3105;"
 			    "fault:fault user jitterscope:42 @0x7f0000000000 (sampler)=0,7,4096,0,,"
 			    "sampler,\n");
@@ -69,7 +70,8 @@ static void test_empty_and_quoting(void **state)
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "my,\"app\":7");
 	fx_part(&g, JS_CAUSE_TASK, "my,\"app\":7", 1, 2);
 	row = row_of(&g);
-	assert_string_equal(row, "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2,0,"
+	assert_string_equal(row,
+			    "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2,0,"
 			    ",sampler,\n");
 	free(row);
 }
@@ -93,7 +95,8 @@ static void test_entry(void **state)
 	g.attr.entry_ns = 15000;
 	g.attr.unexplained_ns = 16000;
 	row = row_of(&g);
-	assert_string_equal(row, "1,100,40000,timer,local_timer,\"timer:local_timer=5000;"
+	assert_string_equal(row,
+			    "1,100,40000,timer,local_timer,\"timer:local_timer=5000;"
 			    "softirq:RCU=3000;ipi:reschedule from a,b:7=1000\",0,16000,15000,"
 			    "\"timer:local_timer=9000;ipi:reschedule from a,b:7=6000\",sampler,\n");
 	free(row);
@@ -107,24 +110,31 @@ static void test_sources(void **state)
 
 	(void)state;
 	memset(&g, 0, sizeof(g));
-	g.gap = (struct js_gap){ .start_ns = 5000, .dur_ns = 300000, .cpu = 1,
-				 .source = JS_SRC_THREAD, .kind = JS_GAP_PREEMPTED, .id = 4242 };
+	g.gap = (struct js_gap){ .start_ns = 5000,
+				 .dur_ns = 300000,
+				 .cpu = 1,
+				 .source = JS_SRC_THREAD,
+				 .kind = JS_GAP_PREEMPTED,
+				 .id = 4242 };
 	g.attr.primary = JS_CAUSE_TASK;
 	snprintf(g.attr.detail, sizeof(g.attr.detail), "jsinject:77");
 	fx_part(&g, JS_CAUSE_TASK, "jsinject:77", 1, 300000);
 	snprintf(g.label, sizeof(g.label), "engine:4242");
 	row = row_of(&g);
 	assert_string_equal(row, "1,5000,300000,task,jsinject:77,task:jsinject:77=300000,0,0,0,,"
-			    "thread,engine:4242\n");
+				 "thread,engine:4242\n");
 	free(row);
 	memset(&g, 0, sizeof(g));
-	g.gap = (struct js_gap){ .start_ns = 123456789012345ull, .dur_ns = 987654321,
-				 .cpu = 2, .source = JS_SRC_MARK, .id = 17 };
+	g.gap = (struct js_gap){ .start_ns = 123456789012345ull,
+				 .dur_ns = 987654321,
+				 .cpu = 2,
+				 .source = JS_SRC_MARK,
+				 .id = 17 };
 	g.attr.unexplained_ns = 987654321;
 	snprintf(g.label, sizeof(g.label), "order,book \"L2\"");
 	row = row_of(&g);
 	assert_string_equal(row, "2,123456789012345,987654321,unexplained,,,0,987654321,0,,mark,"
-			    "\"order,book \"\"L2\"\"\"\n");
+				 "\"order,book \"\"L2\"\"\"\n");
 	free(row);
 }
 
@@ -139,7 +149,7 @@ static void test_longest(void **state)
 	memset(&g, 0, sizeof(g));
 	memset(detail, 'x', sizeof(detail) - 1);
 	detail[sizeof(detail) - 1] = '\0';
-	memset(g.label, '"', sizeof(g.label) - 1);      /* the longest quoted label */
+	memset(g.label, '"', sizeof(g.label) - 1); /* the longest quoted label */
 	for (int i = 0; i < JS_PARTS_MAX; i++) {
 		fx_part(&g, JS_CAUSE_SOFTIRQ, detail, 1, UINT64_MAX);
 		g.attr.parts[i].entry_ns = UINT64_MAX;
@@ -147,7 +157,7 @@ static void test_longest(void **state)
 	row = row_of(&g);
 	for (c = row; (c = strstr(c, "=18446744073709551615")); c++)
 		n++;
-	assert_int_equal(n, 2 * JS_PARTS_MAX);      /* net in causes, entry in entry_causes */
+	assert_int_equal(n, 2 * JS_PARTS_MAX); /* net in causes, entry in entry_causes */
 	assert_int_equal(row[strlen(row) - 1], '\n');
 	free(row);
 }
@@ -155,10 +165,8 @@ static void test_longest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_row),
-		cmocka_unit_test(test_empty_and_quoting),
-		cmocka_unit_test(test_entry),
-		cmocka_unit_test(test_sources),
+		cmocka_unit_test(test_row),	cmocka_unit_test(test_empty_and_quoting),
+		cmocka_unit_test(test_entry),	cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_longest),
 	};
 

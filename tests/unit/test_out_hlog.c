@@ -32,7 +32,7 @@ struct sim {
 	struct js_params p;
 	struct js_run run;
 	struct js_cpu_result cpus[NCPU];
-	struct js_arrival ref[NCPU];    /* the run's arrival model, whole window */
+	struct js_arrival ref[NCPU]; /* the run's arrival model, whole window */
 	struct js_gap *g[NCPU];
 	size_t n[NCPU], next[NCPU];
 	uint64_t end[NCPU];
@@ -52,7 +52,7 @@ struct parsed {
 	char start_time[64], base_time[64];
 	struct tagsum t[NTAG];
 	size_t nt, lines;
-	bool ordered;           /* interval starts never go back */
+	bool ordered; /* interval starts never go back */
 };
 
 /* sim_init - CPUs 1 and 3 measuring from start + offset; gaps generated up to len_ns */
@@ -81,15 +81,16 @@ static void sim_init(struct sim *s, uint64_t iv_ns, uint64_t offset_ns, uint64_t
 			uint64_t d = 1000 + (uint64_t)rnd_value(16);
 
 			if (long_every && rnd() % long_every == 0)
-				d = 150 * MS;   /* still running at the next ticks: a late gap */
+				d = 150 * MS; /* still running at the next ticks: a late gap */
 			if (t + d > s->end[c])
 				break;
-			s->g[c][s->n[c]++] = (struct js_gap){ .start_ns = t, .dur_ns = d,
+			s->g[c][s->n[c]++] = (struct js_gap){ .start_ns = t,
+							      .dur_ns = d,
 							      .cpu = (uint32_t)(c ? 3 : 1),
 							      .res = (uint32_t)c };
 			t += d + 1000 + rnd() % (400 * 1000);
 		}
-		s->cpus[c].start_ns = st;       /* result_cpu_start's */
+		s->cpus[c].start_ns = st; /* result_cpu_start's */
 	}
 	snprintf(s->path, sizeof(s->path), "/tmp/test_out_hlog.%d.hlog", (int)getpid());
 	assert_int_equal(out_hlog_new(&s->o, s->path, &s->p), 0);
@@ -150,7 +151,7 @@ static void sim_free(struct sim *s)
 		arrival_free(&s->ref[c]);
 		free(s->g[c]);
 	}
-	if (!getenv("JS_KEEP_HLOG"))    /* debugging: keep the log */
+	if (!getenv("JS_KEEP_HLOG")) /* debugging: keep the log */
 		unlink(s->path);
 }
 
@@ -161,8 +162,8 @@ static struct tagsum *tag_of(struct parsed *ps, const char *tag)
 			return &ps->t[i];
 	assert_true(ps->nt < NTAG);
 	snprintf(ps->t[ps->nt].tag, sizeof(ps->t[ps->nt].tag), "%s", tag);
-	assert_int_equal(hist_init(&ps->t[ps->nt].h, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS,
-				   JS_HIST_SIG), 0);
+	assert_int_equal(
+		hist_init(&ps->t[ps->nt].h, JS_HIST_LOWEST, JS_HIST_HIGHEST_NS, JS_HIST_SIG), 0);
 	return &ps->t[ps->nt++];
 }
 
@@ -194,7 +195,8 @@ static void parse(const char *path, struct parsed *ps)
 		}
 		if (n == 3) {
 			assert_int_equal(sscanf(line, "#[StartTime: %63s (seconds since epoch), ",
-						ps->start_time), 1);
+						ps->start_time),
+					 1);
 			continue;
 		}
 		if (n == 4) {
@@ -203,7 +205,8 @@ static void parse(const char *path, struct parsed *ps)
 			continue;
 		}
 		if (n == 5) {
-			assert_string_equal(line, "\"StartTimestamp\",\"Interval_Length\","
+			assert_string_equal(line,
+					    "\"StartTimestamp\",\"Interval_Length\","
 					    "\"Interval_Max\",\"Interval_Compressed_Histogram\"");
 			continue;
 		}
@@ -413,10 +416,8 @@ static void test_hgrm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_basic),
-		cmocka_unit_test(test_late_gaps),
-		cmocka_unit_test(test_stall),
-		cmocka_unit_test(test_warmup_and_tail),
+		cmocka_unit_test(test_basic), cmocka_unit_test(test_late_gaps),
+		cmocka_unit_test(test_stall), cmocka_unit_test(test_warmup_and_tail),
 		cmocka_unit_test(test_hgrm),
 	};
 

@@ -81,7 +81,7 @@ static void gap_src(struct fx *f, struct js_output *o, struct js_prom *m, int c,
 	struct js_gap_rec g;
 
 	fx_rec(&g, (uint32_t)f->cpus[c].cpu, t, dur);
-	g.gap.res = (uint32_t)c;       /* its result: the index in run.cpus */
+	g.gap.res = (uint32_t)c; /* its result: the index in run.cpus */
 	g.attr.steal_ns = steal;
 	if (cause != JS_CAUSE_UNEXPLAINED && cause != JS_CAUSE_STEAL)
 		fx_part(&g, cause, detail, 1, dur - steal);
@@ -153,7 +153,7 @@ static void test_prom_file(void **state)
 	gap(f, &o, 0, 2000, JS_CAUSE_IRQ, 0);
 	gap(f, &o, 0, 50000, JS_CAUSE_TASK, 0);
 	gap(f, &o, 0, 50001, JS_CAUSE_TASK, 1);
-	gap(f, &o, 0, 20000000000ull, JS_CAUSE_TASK, 0);        /* 20 s: only +Inf */
+	gap(f, &o, 0, 20000000000ull, JS_CAUSE_TASK, 0); /* 20 s: only +Inf */
 	/* CPU 3: one 99 ns gap (below the first boundary's 100 ns) */
 	gap(f, &o, 1, 99, JS_CAUSE_STEAL, 99);
 	assert_int_equal(o.finish(o.ctx, &f->run), 0);
@@ -163,7 +163,7 @@ static void test_prom_file(void **state)
 	t = slurp(f->path);
 
 	has_line(t, "# HELP jitterscope_gap_duration_seconds Durations of the gaps (the measured "
-		 "CPU taken away from the sampler) since the run started, per measured CPU.");
+		    "CPU taken away from the sampler) since the run started, per measured CPU.");
 	has_line(t, "# TYPE jitterscope_gap_duration_seconds histogram");
 	has_line(t, "jitterscope_gap_duration_seconds_bucket{cpu=\"1\",le=\"5e-07\"} 0");
 	has_line(t, "jitterscope_gap_duration_seconds_bucket{cpu=\"1\",le=\"1e-06\"} 1");
@@ -179,11 +179,11 @@ static void test_prom_file(void **state)
 	/* per primary cause; causes without gaps are left out */
 	has_line(t, "# TYPE jitterscope_gap_duration_by_cause_seconds histogram");
 	has_line(t, "jitterscope_gap_duration_by_cause_seconds_bucket{cpu=\"1\",cause=\"task\","
-		 "le=\"5e-05\"} 1");
+		    "le=\"5e-05\"} 1");
 	has_line(t, "jitterscope_gap_duration_by_cause_seconds_count{cpu=\"1\",cause=\"task\"} 3");
 	has_line(t, "jitterscope_gap_duration_by_cause_seconds_count{cpu=\"1\",cause=\"irq\"} 1");
 	has_line(t, "jitterscope_gap_duration_by_cause_seconds_count{cpu=\"1\","
-		 "cause=\"unexplained\"} 2");
+		    "cause=\"unexplained\"} 2");
 	has_line(t, "jitterscope_gap_duration_by_cause_seconds_count{cpu=\"3\",cause=\"steal\"} 1");
 	assert_null(strstr(t, "by_cause_seconds_count{cpu=\"1\",cause=\"timer\"}"));
 	/* counters: every class, zeros included */
@@ -208,7 +208,7 @@ static void test_prom_file(void **state)
 	has_line(t, "jitterscope_run_start_timestamp_seconds 1700000000.000");
 	has_line(t, "jitterscope_gap_threshold_seconds 0.000001500");
 	has_line(t, "jitterscope_node_info{version=\"" JS_VERSION "\",kernel=\"6.1.0-test\","
-		 "cpu_model=\"Test CPU\",hypervisor=\"true\",invariant_tsc=\"false\"} 1");
+		    "cpu_model=\"Test CPU\",hypervisor=\"true\",invariant_tsc=\"false\"} 1");
 	/* not audited, no budget: no audit or budget family */
 	assert_null(strstr(t, "jitterscope_audit_"));
 	assert_null(strstr(t, "jitterscope_budget_"));
@@ -231,7 +231,7 @@ static void test_prom_families(void **state)
 	assert_int_equal(o.finish(o.ctx, &f->run), 0);
 	o.destroy(o.ctx);
 	t = slurp(f->path);
-	assert_null(strstr(t, "jitterscope_smi_total"));        /* not countable: absent */
+	assert_null(strstr(t, "jitterscope_smi_total")); /* not countable: absent */
 	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[128];
 
@@ -259,7 +259,7 @@ static void test_prom_families(void **state)
 				    !strcmp(sfx, "_count"));
 		}
 	}
-	assert_int_equal(nseen, 19);   /* no smi, audit or budget */
+	assert_int_equal(nseen, 19); /* no smi, audit or budget */
 	free(t);
 }
 
@@ -404,7 +404,7 @@ static void test_prom_gap_sources(void **state)
 	f->run.ncpus = 1;
 	assert_int_equal(prom_start(m, &f->run), 0);
 	gap_src(f, NULL, m, 0, 3000, JS_CAUSE_TIMER, 0, "local_timer");
-	f->run.ncpus = 2;               /* a thread starts: its result is added */
+	f->run.ncpus = 2; /* a thread starts: its result is added */
 	f->cpus[1].source = JS_SRC_THREAD;
 	f->cpus[1].tid = 42;
 	snprintf(f->cpus[1].name, sizeof(f->cpus[1].name), "a\"pp:42");
@@ -412,11 +412,11 @@ static void test_prom_gap_sources(void **state)
 	t = expose(f, m);
 	has_line(t, "jitterscope_gaps_total{cpu=\"1\",cause=\"timer\"} 1");
 	has_line(t, "jitterscope_gaps_total{cpu=\"3\",gap_source=\"thread\",thread=\"a\\\"pp:42\","
-		 "cause=\"task\"} 1");
+		    "cause=\"task\"} 1");
 	has_line(t, "jitterscope_gap_duration_seconds_count{cpu=\"3\",gap_source=\"thread\","
-		 "thread=\"a\\\"pp:42\"} 1");
+		    "thread=\"a\\\"pp:42\"} 1");
 	has_line(t, "jitterscope_source_gaps_total{cpu=\"3\",gap_source=\"thread\","
-		 "thread=\"a\\\"pp:42\",cause=\"task\",source=\"jsinject\"} 1");
+		    "thread=\"a\\\"pp:42\",cause=\"task\",source=\"jsinject\"} 1");
 	free(t);
 	f->cpus[1].source = JS_SRC_MARK;
 	t = expose(f, m);
@@ -447,23 +447,23 @@ static void test_prom_sources(void **state)
 	assert_int_equal(count_lines(t1, "jitterscope_source_lost_seconds_total{"), 10 + 2);
 	assert_int_equal(count_lines(t1, "jitterscope_source_gaps_total{"), 10 + 2);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"kworker\"}") == 30e-6);
+			      "source=\"kworker\"}") == 30e-6);
 	assert_true(value(t1, "jitterscope_source_gaps_total{cpu=\"1\",cause=\"task\","
-			  "source=\"kworker\"}") == 2);
+			      "source=\"kworker\"}") == 2);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"q\\\"b\\\\?\"}") == 40e-6);
+			      "source=\"q\\\"b\\\\?\"}") == 40e-6);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"t5\"}") == 6e-6);
+			      "source=\"t5\"}") == 6e-6);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"t4\"}") < 0);
+			      "source=\"t4\"}") < 0);
 	/* t0..t4: 1+2+3+4+5 us */
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"other\"}") == 15e-6);
+			      "source=\"other\"}") == 15e-6);
 	assert_true(value(t1, "jitterscope_source_gaps_total{cpu=\"1\",cause=\"task\","
-			  "source=\"other\"}") == 5);
+			      "source=\"other\"}") == 5);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"softirq\","
-			  "source=\"other\"}") == 0);
-	assert_null(strstr(t1, ":10"));        /* no pid anywhere */
+			      "source=\"other\"}") == 0);
+	assert_null(strstr(t1, ":10")); /* no pid anywhere */
 	assert_null(strstr(t1, "vmstat_update"));
 	assert_true(source_sum(t1, 1, "task") - class_sum(f, 0, JS_CAUSE_TASK) < 1e-12);
 	assert_true(class_sum(f, 0, JS_CAUSE_TASK) - source_sum(t1, 1, "task") < 1e-12);
@@ -474,11 +474,12 @@ static void test_prom_sources(void **state)
 	gap_src(f, NULL, m, 0, 900000, JS_CAUSE_TASK, 0, "big:999");
 	t2 = expose(f, m);
 	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"t11\"}") == 19e-6);
+			      "source=\"t11\"}") == 19e-6);
 	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"task\","
-			  "source=\"big\"}") < 0);
+			      "source=\"big\"}") < 0);
 	assert_true(fabs(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"1\",cause="
-			       "\"task\",source=\"other\"}") - 916e-6) < 1e-12);
+				   "\"task\",source=\"other\"}") -
+			 916e-6) < 1e-12);
 	assert_true(fabs(source_sum(t2, 1, "task") - class_sum(f, 0, JS_CAUSE_TASK)) < 1e-12);
 	/* every series of the first exposition is there, none smaller */
 	for (char *p = t1; *p; p = strchr(p, '\n') + 1) {
@@ -502,23 +503,23 @@ static void test_prom_sources(void **state)
 	gap_src(f, NULL, m, 1, 2000, JS_CAUSE_IRQ, 0, "eth0:40");
 	t1 = expose(f, m);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"eth0:40\"}") == 2e-6);
+			      "source=\"eth0:40\"}") == 2e-6);
 	assert_true(value(t1, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"other\"}") == 0);
+			      "source=\"other\"}") == 0);
 	gap_src(f, NULL, m, 1, 5000, JS_CAUSE_IRQ, 0, "nvme0q1:41");
 	t2 = expose(f, m);
 	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"nvme0q1:41\"}") == 0);
+			      "source=\"nvme0q1:41\"}") == 0);
 	assert_true(value(t2, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"other\"}") == 5e-6);
+			      "source=\"other\"}") == 5e-6);
 	gap_src(f, NULL, m, 1, 3000, JS_CAUSE_IRQ, 0, "nvme0q1:41");
 	t3 = expose(f, m);
 	assert_true(value(t3, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"nvme0q1:41\"}") == 3e-6);
+			      "source=\"nvme0q1:41\"}") == 3e-6);
 	assert_true(value(t3, "jitterscope_source_lost_seconds_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"other\"}") == 5e-6);
+			      "source=\"other\"}") == 5e-6);
 	assert_true(value(t3, "jitterscope_source_gaps_total{cpu=\"3\",cause=\"irq\","
-			  "source=\"nvme0q1:41\"}") == 1);
+			      "source=\"nvme0q1:41\"}") == 1);
 	free(t1);
 	free(t2);
 	free(t3);
@@ -556,11 +557,11 @@ static void test_prom_audit(void **state)
 	has_line(t, "jitterscope_audit_checks{verdict=\"fail\"} 2");
 	has_line(t, "jitterscope_audit_checks{verdict=\"pass\"} 1");
 	has_line(t, "jitterscope_audit_verdict{check=\"isolcpus\",cpu=\"1\",severity=\"high\","
-		 "verdict=\"fail\"} 1");
+		    "verdict=\"fail\"} 1");
 	has_line(t, "jitterscope_audit_verdict{check=\"thp.enabled\",severity=\"low\","
-		 "verdict=\"warn\"} 1");
+		    "verdict=\"warn\"} 1");
 	has_line(t, "jitterscope_audit_verdict{check=\"we\\\"ird\",severity=\"info\","
-		 "verdict=\"pass\"} 1");
+		    "verdict=\"pass\"} 1");
 	assert_int_equal(count_lines(t, "jitterscope_audit_verdict{"), 3);
 	free(t);
 	prom_free(m);
@@ -578,10 +579,9 @@ static void test_prom_budget(void **state)
 
 	assert_non_null(p);
 	assert_non_null(m);
-	assert_int_equal(budget_parse("max=1us,gaps=100,smi=0", &p->budget, err, sizeof(err)),
-			 0);
-	f->run.smi_countable = false;   /* smi=0 NOT CHECKED: a violation on each CPU */
-	gap(f, NULL, 0, 5000, JS_CAUSE_IRQ, 0);         /* over max on CPU 1 only */
+	assert_int_equal(budget_parse("max=1us,gaps=100,smi=0", &p->budget, err, sizeof(err)), 0);
+	f->run.smi_countable = false;		/* smi=0 NOT CHECKED: a violation on each CPU */
+	gap(f, NULL, 0, 5000, JS_CAUSE_IRQ, 0); /* over max on CPU 1 only */
 	gap(f, NULL, 1, 500, JS_CAUSE_IRQ, 0);
 	prom_set_budget(m, &p->budget);
 	budget_count(&p->budget, &f->run, f->run.budget_viol);
@@ -596,7 +596,7 @@ static void test_prom_budget(void **state)
 
 	memset(&o, 0, sizeof(o));
 	memset(f->run.budget_viol, 0, sizeof(f->run.budget_viol));
-	budget_count(&p->budget, &f->run, f->run.budget_viol);  /* the check after the run */
+	budget_count(&p->budget, &f->run, f->run.budget_viol); /* the check after the run */
 	assert_int_equal(out_prom_new(&o, f->path, p), 0);
 	o.run_start(o.ctx, &f->run);
 	assert_int_equal(o.finish(o.ctx, &f->run), 0);

@@ -26,7 +26,7 @@
 #include "js_params.h"
 #include "js_result.h"
 
-#define T0 5000000000ull        /* run start, CLOCK_MONOTONIC */
+#define T0 5000000000ull /* run start, CLOCK_MONOTONIC */
 
 struct fixture {
 	char path[64];
@@ -35,7 +35,7 @@ struct fixture {
 	struct js_cpu_result cpu;
 	struct js_run run;
 	struct jsonp_doc doc;
-	const struct jsonp_val *ev;     /* traceEvents */
+	const struct jsonp_val *ev; /* traceEvents */
 };
 
 static struct fixture *fx_new(unsigned max_events)
@@ -173,8 +173,9 @@ static size_t check_structure(const struct fixture *f)
 		while (depth && stack[depth - 1] <= v[i].s)
 			depth--;
 		if (depth && v[i].e > stack[depth - 1])
-			fail_msg("tid %lld: [%lld, %lld] overlaps the end %lld", (long long)v[i].tid,
-				 (long long)v[i].s, (long long)v[i].e, (long long)stack[depth - 1]);
+			fail_msg("tid %lld: [%lld, %lld] overlaps the end %lld",
+				 (long long)v[i].tid, (long long)v[i].s, (long long)v[i].e,
+				 (long long)stack[depth - 1]);
 		if (depth < 64)
 			stack[depth++] = v[i].e;
 	}
@@ -218,11 +219,11 @@ static void test_layout(void **state)
 	ev[2] = mkev(JS_EV_FAULT, T0 + 1004000, T0 + 1004000, 77, "bash");
 	fx_gap(f, T0 + 1000000, 12345, JS_CAUSE_IRQ, ev, 3);
 	fx_finish(f);
-	assert_int_equal(check_structure(f), 3);          /* gap, irq, softirq */
+	assert_int_equal(check_structure(f), 3); /* gap, irq, softirq */
 	assert_int_equal(count(f, "i", "fault"), 1);
 	e = find_name(f, "gap 12.3 us: irq");
 	assert_non_null(e);
-	assert_int_equal(us_ns(e, "ts"), 1000000);         /* relative to the run start */
+	assert_int_equal(us_ns(e, "ts"), 1000000); /* relative to the run start */
 	assert_int_equal(us_ns(e, "dur"), 12345);
 	assert_int_equal(iget(jsonp_get(e, "args"), "gap_ns"), 12345);
 	assert_non_null(sget(jsonp_get(e, "args"), "story"));
@@ -246,15 +247,26 @@ static void test_layout(void **state)
  * none. */
 static void test_tracks(void **state)
 {
-	static const char *const order[] = { "gaps", "irq", "timer", "ipi", "vector", "softirq",
-					     "hrtimer", "nmi", "task", "idle", "work", "fault",
-					     "tlb", "mm" };
-	static const struct { uint32_t kind, id; } kinds[] = {
-		{ JS_EV_IRQ, 36 }, { JS_EV_VECTOR, JS_VEC_LOCAL_TIMER },
-		{ JS_EV_VECTOR, JS_VEC_RESCHEDULE }, { JS_EV_VECTOR, JS_VEC_THERMAL },
-		{ JS_EV_SOFTIRQ, 3 }, { JS_EV_HRTIMER, 0 }, { JS_EV_NMI, 0 },
-		{ JS_EV_TASK, 42 }, { JS_EV_IDLE, 0 }, { JS_EV_WORK, 0 }, { JS_EV_FAULT, 42 },
-		{ JS_EV_TLB, 0 }, { JS_EV_THP, JS_THP_COLLAPSE }, { JS_EV_IPI_SEND, 7 },
+	static const char *const order[] = { "gaps",	"irq",	   "timer", "ipi",  "vector",
+					     "softirq", "hrtimer", "nmi",   "task", "idle",
+					     "work",	"fault",   "tlb",   "mm" };
+	static const struct {
+		uint32_t kind, id;
+	} kinds[] = {
+		{ JS_EV_IRQ, 36 },
+		{ JS_EV_VECTOR, JS_VEC_LOCAL_TIMER },
+		{ JS_EV_VECTOR, JS_VEC_RESCHEDULE },
+		{ JS_EV_VECTOR, JS_VEC_THERMAL },
+		{ JS_EV_SOFTIRQ, 3 },
+		{ JS_EV_HRTIMER, 0 },
+		{ JS_EV_NMI, 0 },
+		{ JS_EV_TASK, 42 },
+		{ JS_EV_IDLE, 0 },
+		{ JS_EV_WORK, 0 },
+		{ JS_EV_FAULT, 42 },
+		{ JS_EV_TLB, 0 },
+		{ JS_EV_THP, JS_THP_COLLAPSE },
+		{ JS_EV_IPI_SEND, 7 },
 	};
 	struct fixture *f = fx_new(10000);
 	struct js_event ev[sizeof(kinds) / sizeof(kinds[0])];
@@ -279,7 +291,7 @@ static void test_tracks(void **state)
 		names++;
 	}
 	assert_int_equal(names, sizeof(order) / sizeof(order[0]));
-	assert_int_equal(count(f, "X", "mm"), 1);           /* the THP collapse */
+	assert_int_equal(count(f, "X", "mm"), 1); /* the THP collapse */
 	assert_int_equal(count(f, "X", "thp"), 0);
 	fx_free(f);
 }
@@ -305,7 +317,7 @@ static void test_function_names(void **state)
 	ev[0] = mkev(JS_EV_HRTIMER, T0 + 1000, T0 + 3000, 0, "");
 	ev[0].addr = 0xffffffff81200000ull;
 	ev[1] = mkev(JS_EV_WORK, T0 + 4000, T0 + 6000, 0, "");
-	ev[1].addr = 0x1234;                /* below every symbol */
+	ev[1].addr = 0x1234; /* below every symbol */
 	fx_gap(f, T0 + 1000, 6000, JS_CAUSE_HRTIMER, ev, 2);
 	fx_gap(g, T0 + 1000, 6000, JS_CAUSE_HRTIMER, ev, 1);
 	fx_finish(f);
@@ -342,10 +354,10 @@ static void test_nesting_and_duplicates(void **state)
 	fx_finish(f);
 	check_structure(f);
 	assert_int_equal(count(f, "X", "task"), 1);
-	e = find_name(f, "TIMER");   /* softirq 1 */
+	e = find_name(f, "TIMER"); /* softirq 1 */
 	assert_non_null(e);
 	assert_int_equal(us_ns(e, "ts"), 102000);
-	assert_int_equal(us_ns(e, "ts") + us_ns(e, "dur"), 104000);   /* trimmed to NET_RX's end */
+	assert_int_equal(us_ns(e, "ts") + us_ns(e, "dur"), 104000); /* trimmed to NET_RX's end */
 	assert_true(jsonp_get(jsonp_get(e, "args"), "trimmed") != NULL);
 	assert_int_equal(count(f, "X", "gap"), 4);
 	fx_free(f);
@@ -367,8 +379,8 @@ static void test_clip(void **state)
 	check_structure(f);
 	e = find_name(f, "systemd:1");
 	assert_non_null(e);
-	assert_int_equal(us_ns(e, "ts"), 480000);                      /* gap - its length */
-	assert_int_equal(us_ns(e, "ts") + us_ns(e, "dur"), 540000);    /* gap end + its length */
+	assert_int_equal(us_ns(e, "ts"), 480000);		    /* gap - its length */
+	assert_int_equal(us_ns(e, "ts") + us_ns(e, "dur"), 540000); /* gap end + its length */
 	assert_true(jsonp_get(jsonp_get(e, "args"), "clipped") != NULL);
 	assert_true(jsonp_get(jsonp_get(e, "args"), "switch_traced") != NULL);
 	assert_non_null(find_name(f, "idle"));
@@ -441,7 +453,7 @@ static void test_counters(void **state)
 	int64_t prev_ts = -1;
 
 	(void)state;
-	for (int i = 0; i < 250; i++)   /* 2.5 s of gaps, 100 per second */
+	for (int i = 0; i < 250; i++) /* 2.5 s of gaps, 100 per second */
 		fx_gap(f, T0 + (uint64_t)i * 10000000ull, 5000, JS_CAUSE_UNEXPLAINED, NULL, 0);
 	f->run.wall_ns = 2500000000ull;
 	fx_finish(f);

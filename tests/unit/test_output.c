@@ -25,7 +25,7 @@
 
 static int setup(void **state)
 {
-	signal(SIGPIPE, SIG_IGN);       /* as commands.c does: a closed FIFO is EPIPE */
+	signal(SIGPIPE, SIG_IGN); /* as commands.c does: a closed FIFO is EPIPE */
 	return scratch_setup(state);
 }
 
@@ -50,7 +50,7 @@ static void test_path_check(void **state)
 	assert_int_equal(output_path_check(NULL, "json"), 0);
 	assert_int_equal(output_path_check("-", "json"), 0);
 	assert_int_equal(output_path_check(in_dir(p, sizeof(p), "new.json"), "json"), 0);
-	assert_int_equal(access(p, F_OK), -1);          /* the check creates nothing */
+	assert_int_equal(access(p, F_OK), -1); /* the check creates nothing */
 	assert_int_equal(output_path_check(scratch_dir, "gaps"), -EISDIR);
 	assert_int_equal(output_path_check("/nonexistent-dir/x", "gaps"), -ENOENT);
 	assert_false(output_path_special("-"));
@@ -77,13 +77,13 @@ static void test_reopen_rotate(void **state)
 	fp = output_file_open(in_dir(p, sizeof(p), "log.csv"), "gaps");
 	assert_non_null(fp);
 	fputs("abc\n", fp);
-	assert_int_equal(output_file_reopen(fp), 0);    /* still there: appended */
+	assert_int_equal(output_file_reopen(fp), 0); /* still there: appended */
 	fputs("def\n", fp);
 	assert_int_equal(output_file_flush(fp), 0);
 	assert_int_equal(file_size(p), 8);
 	snprintf(moved, sizeof(moved), "%s.moved", p);
 	assert_int_equal(rename(p, moved), 0);
-	assert_int_equal(output_file_reopen(fp), 1);    /* a new, empty file */
+	assert_int_equal(output_file_reopen(fp), 1); /* a new, empty file */
 	fputs("gh\n", fp);
 	assert_int_equal(output_file_flush(fp), 0);
 	assert_int_equal(file_size(moved), 8);
@@ -95,7 +95,7 @@ static void test_reopen_rotate(void **state)
 	fputs("x\n", fp);
 	assert_int_equal(output_file_close(fp), 0);
 	assert_int_equal(file_size(p), 2);
-	fp = output_file_open("/dev/null", "gaps");     /* a device: left as it is */
+	fp = output_file_open("/dev/null", "gaps"); /* a device: left as it is */
 	assert_non_null(fp);
 	assert_int_equal(output_file_reopen(fp), 0);
 	assert_int_equal(output_file_rotate(fp), 0);
@@ -135,9 +135,9 @@ static void test_gaps_max_size(void **state)
 		rows++;
 	fclose(in);
 	assert_true(rows > 10);
-	unlink(p);              /* moved away: reopened, empty, the header first */
+	unlink(p); /* moved away: reopened, empty, the header first */
 	assert_int_equal(output_file_reopen(o.file), 1);
-	o.on_reopen(o.ctx);     /* as outputs_reopen does for an empty new file */
+	o.on_reopen(o.ctx); /* as outputs_reopen does for an empty new file */
 	o.on_gap(o.ctx, &g, NULL, 0);
 	assert_int_equal(o.finish(o.ctx, NULL), 0);
 	in = fopen(p, "r");
@@ -182,10 +182,10 @@ static void test_full(void **state)
 	fp = output_file_open("/dev/full", "json");
 	assert_non_null(fp);
 	fputs("{", fp);
-	assert_int_equal(output_file_error(fp), 0);     /* still in the buffer */
+	assert_int_equal(output_file_error(fp), 0); /* still in the buffer */
 	assert_int_equal(output_file_flush(fp), -ENOSPC);
 	assert_int_equal(output_file_error(fp), -ENOSPC);
-	write_rows(fp, 1000);                           /* nothing written after the error */
+	write_rows(fp, 1000); /* nothing written after the error */
 	assert_int_equal(output_file_flush(fp), -ENOSPC);
 	assert_int_equal(output_file_close(fp), -ENOSPC);
 	/* a buffer that fills up is written by stdio itself: found without a flush */
@@ -208,7 +208,7 @@ static void test_fifo(void **state)
 	assert_int_equal(mkfifo(p, 0600), 0);
 	assert_int_equal(output_path_check(p, "gaps"), 0);
 	assert_true(output_path_special(p));
-	assert_null(output_file_open(p, "gaps"));       /* no reader: refused at once */
+	assert_null(output_file_open(p, "gaps")); /* no reader: refused at once */
 	rd = open(p, O_RDONLY | O_NONBLOCK);
 	assert_true(rd >= 0);
 	fp = output_file_open(p, "gaps");
@@ -217,7 +217,7 @@ static void test_fifo(void **state)
 	assert_int_equal(output_file_flush(fp), 0);
 	assert_true(read(rd, buf, sizeof(buf)) > 0);
 	assert_memory_equal(buf, "1,0,1000,", 9);
-	close(rd);                                      /* the reader leaves */
+	close(rd); /* the reader leaves */
 	write_rows(fp, 2);
 	assert_int_equal(output_file_flush(fp), -EPIPE);
 	assert_int_equal(output_file_close(fp), -EPIPE);
@@ -242,9 +242,9 @@ static void test_stdout(void **state)
 	write_rows(fp, 1);
 	assert_int_equal(output_file_flush(fp), 0);
 	assert_true(read(pfd[0], buf, sizeof(buf)) > 0);
-	close(pfd[0]);                                  /* the reader leaves */
+	close(pfd[0]); /* the reader leaves */
 	write_rows(fp, 1);
-	assert_int_equal(output_file_error(fp), 0);     /* buffered yet */
+	assert_int_equal(output_file_error(fp), 0); /* buffered yet */
 	assert_int_equal(output_file_flush(fp), -EPIPE);
 	assert_int_equal(output_file_close(fp), -EPIPE);
 	assert_true(fcntl(STDOUT_FILENO, F_GETFD) >= 0); /* still open */
@@ -280,23 +280,26 @@ static void test_outputs(void **state)
 	memset(&run, 0, sizeof(run));
 	ok = output_file_open(in_dir(p, sizeof(p), "ok.hlog"), "hlog");
 	assert_non_null(ok);
-	o.v[0] = (struct js_output){ .opt = "gaps", .path = "/dev/full", .ctx = &fk[0],
-				     .finish = fake_finish };
+	o.v[0] = (struct js_output){
+		.opt = "gaps", .path = "/dev/full", .ctx = &fk[0], .finish = fake_finish
+	};
 	o.v[0].stream = output_file_open("/dev/full", "gaps");
-	o.v[1] = (struct js_output){ .opt = "hlog", .path = p, .ctx = &fk[1], .stream = ok,
-				     .finish = fake_finish };
-	o.v[2] = (struct js_output){ .opt = "json", .path = "x.json", .ctx = &fk[2],
-				     .finish = fake_finish };
+	o.v[1] = (struct js_output){
+		.opt = "hlog", .path = p, .ctx = &fk[1], .stream = ok, .finish = fake_finish
+	};
+	o.v[2] = (struct js_output){
+		.opt = "json", .path = "x.json", .ctx = &fk[2], .finish = fake_finish
+	};
 	assert_non_null(o.v[0].stream);
 	write_rows(o.v[0].stream, 1);
 	write_rows(ok, 1);
-	assert_int_equal(outputs_check(&o, false, why, sizeof(why)), 0);  /* buffered yet */
+	assert_int_equal(outputs_check(&o, false, why, sizeof(why)), 0); /* buffered yet */
 	assert_int_equal(outputs_check(&o, true, why, sizeof(why)), -ENOSPC);
 	assert_string_equal(why, "cannot write --gaps file '/dev/full': No space left on device");
 	assert_int_equal(o.v[0].err, -ENOSPC);
 	assert_int_equal(o.v[1].err, 0);
 	why[0] = '\0';
-	assert_int_equal(outputs_check(&o, true, why, sizeof(why)), 0);   /* said once */
+	assert_int_equal(outputs_check(&o, true, why, sizeof(why)), 0); /* said once */
 	assert_string_equal(why, "");
 	/* the end: the failed one is not finished again, the others are */
 	assert_int_equal(outputs_finish(&o, &run), -ENOSPC);
@@ -337,14 +340,10 @@ static void test_prom_special(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_path_check),
-		cmocka_unit_test(test_reopen_rotate),
-		cmocka_unit_test(test_gaps_max_size),
-		cmocka_unit_test(test_regular),
-		cmocka_unit_test(test_full),
-		cmocka_unit_test(test_fifo),
-		cmocka_unit_test(test_stdout),
-		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_path_check),    cmocka_unit_test(test_reopen_rotate),
+		cmocka_unit_test(test_gaps_max_size), cmocka_unit_test(test_regular),
+		cmocka_unit_test(test_full),	      cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_stdout),	      cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_prom_special),
 	};
 

@@ -10,7 +10,7 @@
 
 #include "js_period.h"
 
-#define T0 123456789012345ull    /* an arbitrary CLOCK_MONOTONIC origin */
+#define T0 123456789012345ull /* an arbitrary CLOCK_MONOTONIC origin */
 #define MS 1000000ull
 
 static uint64_t rng = 88172645463325252ull;
@@ -81,11 +81,11 @@ static void test_tick(void **state)
 
 	(void)state;
 	period_init(&p, 250, 0);
-	assert_int_equal(p.ncand, 9);   /* 4 ms is already a candidate */
+	assert_int_equal(p.ncand, 9); /* 4 ms is already a candidate */
 	feed(&p, 4 * MS, 2500, 100, 20000);
 	assert_true(period_result(&p, &r));
 	assert_int_equal(r.period_ns, 4 * MS);
-	assert_true(r.phase_ns > 0.22e6 && r.phase_ns < 0.2265e6);  /* T0 + 3210987 mod 4 ms */
+	assert_true(r.phase_ns > 0.22e6 && r.phase_ns < 0.2265e6); /* T0 + 3210987 mod 4 ms */
 }
 
 /* a tick that is not a whole number of ns: HZ = 300 */
@@ -112,7 +112,7 @@ static void test_random(void **state)
 	(void)state;
 	period_init(&p, 250, 0);
 	for (int i = 0; i < 5000; i++) {
-		t += 1 + urand(20 * MS);   /* ~100/s, memoryless enough */
+		t += 1 + urand(20 * MS); /* ~100/s, memoryless enough */
 		period_add(&p, t);
 	}
 	assert_false(period_result(&p, &r));
@@ -172,8 +172,8 @@ static void test_drift(void **state)
 	struct js_period_result r;
 
 	(void)state;
-	period_init(&p, 0, 1000000000ull);          /* 1 s blocks */
-	period_init(&g, 0, 100000000000000ull);     /* one block */
+	period_init(&p, 0, 1000000000ull);	/* 1 s blocks */
+	period_init(&g, 0, 100000000000000ull); /* one block */
 	for (uint64_t k = 0; k < 200000; k++) {
 		uint64_t t = T0 + (uint64_t)llround(k * 10.0005e6);
 
@@ -212,7 +212,7 @@ static void test_classes(void **state)
 	assert_int_equal(pc.band[0].n, 900);
 	assert_int_equal(pc.band[4].n, 100);
 	assert_int_equal(pc.ge[4].n, 100);
-	assert_int_equal(pc.ge[1].n, 100);      /* >= 2 us: the 30 us ones */
+	assert_int_equal(pc.ge[1].n, 100); /* >= 2 us: the 30 us ones */
 	assert_int_equal(pc.ge[5].n, 0);
 	assert_int_equal(period_classes_headline(&pc), 4);
 	assert_false(period_result(&pc.ge[0], &r));
@@ -248,8 +248,9 @@ static void test_classes(void **state)
 static void test_class_edges(void **state)
 {
 	static struct js_period_classes pc;
-	struct js_period_result r, saved = { .period_ns = 20 * MS, .strength = 0.5,
-					     .phase_ns = 1234.5, .n = 77, .periodic = true };
+	struct js_period_result r, saved = {
+		.period_ns = 20 * MS, .strength = 0.5, .phase_ns = 1234.5, .n = 77, .periodic = true
+	};
 
 	(void)state;
 	period_classes_init(&pc, 0, 0);
@@ -286,14 +287,10 @@ static void test_class_edges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_periodic_10ms),
-		cmocka_unit_test(test_tick),
-		cmocka_unit_test(test_tick_fractional),
-		cmocka_unit_test(test_random),
-		cmocka_unit_test(test_mixture),
-		cmocka_unit_test(test_few_samples),
-		cmocka_unit_test(test_drift),
-		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_periodic_10ms),	cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_tick_fractional), cmocka_unit_test(test_random),
+		cmocka_unit_test(test_mixture),		cmocka_unit_test(test_few_samples),
+		cmocka_unit_test(test_drift),		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_class_edges),
 	};
 

@@ -39,8 +39,8 @@
 #include "js_test.h"
 #include "js_util.h"
 
-static int target;              /* measured CPU */
-static int home;                /* where the test itself runs */
+static int target; /* measured CPU */
+static int home;   /* where the test itself runs */
 
 struct evlog {
 	struct js_event *ev;
@@ -118,7 +118,10 @@ static uint64_t wait_cpu_ns(pid_t pid)
 static struct js_probes *open_probes(size_t rb)
 {
 	struct probes_opts o = {
-		.cpus = &target, .ncpus = 1, .sampler_tgid = getpid(), .ringbuf_bytes = rb,
+		.cpus = &target,
+		.ncpus = 1,
+		.sampler_tgid = getpid(),
+		.ringbuf_bytes = rb,
 	};
 	struct js_probes *p = NULL;
 	char why[256] = "";
@@ -221,11 +224,12 @@ static void steal_crosscheck(struct js_probes *p, struct evlog *l)
 		seen = steal_after(l, r1, &steal, &w);
 		r2 = js_mono_ns();
 	} while (!seen && r2 - r1 < 1000000000ull);
-	assert_true(seen);      /* the spinning child's ticks are events: one within a jiffy */
+	assert_true(seen); /* the spinning child's ticks are events: one within a jiffy */
 	diff = (int64_t)steal - ticks * tick;
 	print_message("  steal clock of CPU %d: %.3f ms, /proc/stat %ld ticks of %.0f ms: %+.3f ms "
-		      "(allowed 0 to %.3f ms)\n", target, steal / 1e6, ticks, tick / 1e6,
-		      diff / 1e6, (tick + jiffy + (int64_t)(r2 - r0)) / 1e6);
+		      "(allowed 0 to %.3f ms)\n",
+		      target, steal / 1e6, ticks, tick / 1e6, diff / 1e6,
+		      (tick + jiffy + (int64_t)(r2 - r0)) / 1e6);
 	assert_true(diff >= 0);
 	assert_true(diff < tick + jiffy + (int64_t)(r2 - r0));
 }
@@ -237,9 +241,9 @@ static void print_stats(struct js_probes *p, double secs)
 
 	assert_int_equal(probes_stats(p, &st), 0);
 	print_message("  %zu programs (%zu active), attach %.1f ms, detach %.1f ms, "
-		      "%llu events (%.0f/s), %llu lost\n", st.nprogs, st.nactive,
-		      st.attach_ns / 1e6, st.detach_ns / 1e6, (unsigned long long)st.events,
-		      st.events / secs, (unsigned long long)st.lost);
+		      "%llu events (%.0f/s), %llu lost\n",
+		      st.nprogs, st.nactive, st.attach_ns / 1e6, st.detach_ns / 1e6,
+		      (unsigned long long)st.events, st.events / secs, (unsigned long long)st.lost);
 	for (i = 0; i < JS_EV_KIND_MAX; i++)
 		if (st.events_by_kind[i])
 			print_message("    %-9s %8llu (%.0f/s)\n", js_ev_kind_name(i),
@@ -267,7 +271,7 @@ static void test_basic(void **state)
 	t0 = js_mono_ns();
 	assert_int_equal(probes_attach(p), 0);
 	child = spin_child(target, 300);
-	drain(p, &l, 100);      /* the child runs on the target: its tick accounts steal */
+	drain(p, &l, 100); /* the child runs on the target: its tick accounts steal */
 	assert_int_equal(probes_stats(p, &st), 0);
 	if (st.steal_available)
 		steal_crosscheck(p, &l);
@@ -295,16 +299,16 @@ static void test_basic(void **state)
 			assert_true(e->steal_start <= e->steal_end);
 			nsteal++;
 			if (e->cpu == (__u32)target && e->kind != JS_EV_IPI_SEND)
-				steal = JS_MAX(steal, e->steal_end);    /* the last reading */
+				steal = JS_MAX(steal, e->steal_end); /* the last reading */
 		}
 	}
 	print_stats(p, (js_mono_ns() - t0) / 1e9);
 	assert_int_equal(probes_stats(p, &st), 0);
 	print_message("  child: %.2f ms in TASK intervals (+%.2f ms with an unseen bound) "
 		      "holding %.2f ms steal, %.2f ms CPU time (rusage); %zu of %zu events carry "
-		      "steal; lost %llu, unseen switches %llu\n", task_ns / 1e6, approx_ns / 1e6,
-		      task_steal / 1e6, cpu_ns / 1e6, nsteal, l.n, (unsigned long long)st.lost,
-		      (unsigned long long)st.sched_mismatch);
+		      "steal; lost %llu, unseen switches %llu\n",
+		      task_ns / 1e6, approx_ns / 1e6, task_steal / 1e6, cpu_ns / 1e6, nsteal, l.n,
+		      (unsigned long long)st.lost, (unsigned long long)st.sched_mismatch);
 	/* its intervals add up to its CPU time (which excludes steal: paravirt time
 	 * accounting), except what it ran before moving to the target; those with an
 	 * unseen bound (a switch from a task whose switch out the kernel does not trace)
@@ -317,7 +321,7 @@ static void test_basic(void **state)
 	assert_true(count(&l, JS_EV_HRTIMER, -1, 0) >= 20);
 	assert_true(count(&l, JS_EV_SOFTIRQ, -1, 0) >= 1);
 	assert_int_equal(st.lost, 0);
-	assert_true(st.consumed >= st.events);   /* + the JS_F_OPEN ones */
+	assert_true(st.consumed >= st.events); /* + the JS_F_OPEN ones */
 	assert_true(st.nactive >= 30);
 	if (st.steal_available) {
 		assert_true(nsteal > 0);
@@ -374,11 +378,11 @@ static void test_sampler(void **state)
 	while (!a.ready)
 		usleep(1000);
 	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0);
-	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0);  /* idempotent */
+	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0); /* idempotent */
 	assert_int_equal(probes_attach(p), 0);
 	a.go = 1;
 	usleep(50000);
-	child = spin_child(target, 50);          /* competes with the sampler */
+	child = spin_child(target, 50); /* competes with the sampler */
 	drain(p, &l, 450);
 	pthread_join(th, NULL);
 	reap(child);
@@ -408,7 +412,9 @@ static void test_sampler(void **state)
 static void test_ipi(void **state)
 {
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
 		.disabled = 1,
 	};
 	struct js_ksyms *ks = NULL;
@@ -426,10 +432,10 @@ static void test_ipi(void **state)
 	fd = (int)syscall(SYS_perf_event_open, &attr, -1, target, -1, 0);
 	assert_true(fd >= 0);
 	assert_int_equal(probes_attach(p), 0);
-	child = spin_child(target, 1000);        /* busy target: every call needs an IPI */
+	child = spin_child(target, 1000); /* busy target: every call needs an IPI */
 	usleep(20000);
 	t0 = js_mono_ns();
-	for (i = 0; i < n; i++) {                /* each ioctl = one smp_call_function_single */
+	for (i = 0; i < n; i++) { /* each ioctl = one smp_call_function_single */
 		ioctl(fd, i % 2 ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
 		usleep(500);
 		if (i % 50 == 0)
@@ -444,7 +450,7 @@ static void test_ipi(void **state)
 		const struct js_event *e = &l.ev[i];
 
 		if (e->start_ns < t0 || e->end_ns > t1)
-			continue;       /* attach and detach IPI every CPU too */
+			continue; /* attach and detach IPI every CPU too */
 		if (e->kind == JS_EV_VECTOR && e->id == JS_VEC_CALL_FUNCTION_SINGLE)
 			vec++;
 		if (e->kind != JS_EV_IPI_SEND || e->id != (__u32)me || e->cpu != (__u32)target)
@@ -457,7 +463,8 @@ static void test_ipi(void **state)
 			ran += !!e->callback;
 	}
 	print_message("  %zu ioctls: %zu ipi_send from us, %zu with remote_function as callback, "
-		      "%zu call_function_single vectors\n", n, sent, ran, vec);
+		      "%zu call_function_single vectors\n",
+		      n, sent, ran, vec);
 	/* others may IPI the target too: only what we sent is exact */
 	assert_true(sent >= n * 9 / 10 && sent <= n + 10);
 	assert_true(ran >= n * 9 / 10);
@@ -479,7 +486,7 @@ static void test_lost(void **state)
 	(void)state;
 	assert_int_equal(probes_attach(p), 0);
 	child = spin_child(target, 200);
-	usleep(250000);                          /* no consuming meanwhile */
+	usleep(250000); /* no consuming meanwhile */
 	reap(child);
 	probes_detach(p);
 	assert_true(probes_consume(p, collect, &l) >= 0);
@@ -606,13 +613,13 @@ static void test_open_at_detach(void **state)
 	 * untraced, see JS_F_NOEND); usually it is the spinning child */
 	print_message("  detach %.1f ms; %zu events end after it returned\n", (td1 - td0) / 1e6,
 		      late);
-	assert_int_equal(late, 0);              /* detached means detached */
+	assert_int_equal(late, 0); /* detached means detached */
 	if (!st.sched_mismatch)
 		assert_int_equal(open->start_ns, last_switch);
 	if (open->id == (__u32)child)
 		assert_string_equal(open->name, "test_probes_liv");
 	assert_true(count(&l, JS_EV_TASK, child, 0) >= 1);
-	assert_int_equal(probes_consume(p, collect, &l), 0);   /* delivered once */
+	assert_int_equal(probes_consume(p, collect, &l), 0); /* delivered once */
 	probes_destroy(p);
 	free(l.ev);
 }
@@ -633,7 +640,7 @@ static int collapse_region(void)
 	if (raw == MAP_FAILED)
 		return -errno;
 	mem = (char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
-	madvise(mem, huge, MADV_NOHUGEPAGE);    /* fault it in as small pages first */
+	madvise(mem, huge, MADV_NOHUGEPAGE); /* fault it in as small pages first */
 	for (i = 0; i < huge; i += 4096)
 		mem[i] = 1;
 	madvise(mem, huge, MADV_HUGEPAGE);
@@ -661,7 +668,7 @@ static void test_thp_remote(void **state)
 		usleep(1000);
 	assert_int_equal(probes_add_sampler_tid(p, target, a.tid), 0);
 	a.go = 1;
-	usleep(20000);                          /* a tick or a switch teaches the probes our mm */
+	usleep(20000); /* a tick or a switch teaches the probes our mm */
 	err = collapse_region();
 	pthread_join(th, NULL);
 	probes_detach(p);
@@ -712,7 +719,7 @@ static void test_destroy_unloads(void **state)
 		}
 	assert_int_equal(n, st.nactive);
 	probes_destroy(p);
-	for (tries = 0; tries < 100; tries++) {  /* freeing is deferred (RCU) */
+	for (tries = 0; tries < 100; tries++) { /* freeing is deferred (RCU) */
 		left = 0;
 		for (i = 0; i < n; i++)
 			left += prog_exists(ids[i]);

@@ -25,10 +25,10 @@
 static const struct js_diff_opts opts = { 0.01, 0.10 };
 static struct js_params pa, pb;
 
-#define assert_why(r, s)                                                                    \
-	do {                                                                                \
-		if (!strstr((r)->why, (s)))                                                 \
-			fail_msg("why '%s' lacks '%s'", (r)->why, (s));                     \
+#define assert_why(r, s)                                                \
+	do {                                                            \
+		if (!strstr((r)->why, (s)))                             \
+			fail_msg("why '%s' lacks '%s'", (r)->why, (s)); \
 	} while (0)
 
 /** Gap rates: no change and small changes are "same", a practical change needs p < alpha,
@@ -95,7 +95,8 @@ static void test_rate_dispersion(void **state)
 	assert_int_equal(r.verdict, DIFF_UNCERTAIN);
 	assert_why(&r, "noise 100x Poisson");
 	assert_true(fabs(r.p - stats_t_p(200 / sqrt(v + 1.2 * v),
-					 pow(2.2 * v, 2) / (v * v / 4 + 1.44 * v * v / 4))) < 1e-12);
+					 pow(2.2 * v, 2) / (v * v / 4 + 1.44 * v * v / 4))) <
+		    1e-12);
 	/* a dispersion at or below 1, or from fewer than 3 intervals, changes nothing */
 	diff_rate_row(&r, &opts, 1000, 1, 1200, 1, &calm, &few);
 	assert_int_equal(r.test, DIFF_TEST_POISSON);
@@ -161,8 +162,8 @@ static void test_pct_row(void **state)
 	hist_new(&a);
 	hist_new(&b);
 	hist_new(&c);
-	spread(&a, 10000, 1000, 10000);       /* 1..10 us */
-	spread(&b, 10000, 3000, 30000);       /* every gap 3x longer */
+	spread(&a, 10000, 1000, 10000); /* 1..10 us */
+	spread(&b, 10000, 3000, 30000); /* every gap 3x longer */
 	diff_pct_row(&r, &opts, 50, &a, 10, &a, 10);
 	assert_int_equal(r.verdict, DIFF_SAME);
 	assert_why(&r, "no change");
@@ -247,8 +248,9 @@ static void test_src_key(void **state)
 	} cases[] = {
 		{ JS_CAUSE_TASK, "jsinject:6494", "jsinject" },
 		{ JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", "kworker/1:2 vmstat_update" },
-		{ JS_CAUSE_IPI, "call_function_single fn from bash:12", "call_function_single fn "
-								       "from bash" },
+		{ JS_CAUSE_IPI, "call_function_single fn from bash:12",
+		  "call_function_single fn "
+		  "from bash" },
 		{ JS_CAUSE_FAULT, "fault user git:99 (sampler)", "fault user git (sampler)" },
 		{ JS_CAUSE_IRQ, "virtio1-req.0:36", "virtio1-req.0:36" },
 		{ JS_CAUSE_SOFTIRQ, "NET_RX", "NET_RX" },
@@ -302,7 +304,7 @@ static void test_dispersion(void **state)
 	add(&r, 5500, 2000, JS_CAUSE_TIMER, "t");
 	intervals_finish(&r.intervals, r.end_ns);
 	diff_dispersion(&r, &d);
-	assert_int_equal(d.k, 5);                 /* the half interval at the end is left out */
+	assert_int_equal(d.k, 5); /* the half interval at the end is left out */
 	assert_true(d.gaps < 0.01 && d.lost < 0.01);
 	result_cpu_free(&r);
 	cpu_init(&r, 1, 5 * SEC);
@@ -329,8 +331,8 @@ static void test_dispersion(void **state)
 	result_cpu_free(&r);
 }
 
-static void make_run(struct js_run *r, struct js_params *p, const int *cpus, size_t n,
-		     uint64_t win, uint64_t thr)
+static void make_run(struct js_run *r, struct js_params *p, const int *cpus, size_t n, uint64_t win,
+		     uint64_t thr)
 {
 	memset(r, 0, sizeof(*r));
 	memset(p, 0, sizeof(*p));
@@ -438,7 +440,7 @@ static void test_compare(void **state)
 	assert_true(s->pid_changed);
 	assert_string_equal(s->row.label, "task bash:100 -> bash:200");
 	assert_true(s->a_gaps == 40 && s->b_gaps == 20);
-	assert_int_equal(s->row.verdict, DIFF_SAME);     /* 300 us/s both */
+	assert_int_equal(s->row.verdict, DIFF_SAME); /* 300 us/s both */
 	assert_string_equal(c->src[0].status, "new");
 	/* the first worse change, in table order */
 	assert_non_null(strstr(d.first_worse, "CPU 1: "));
@@ -455,8 +457,7 @@ static void test_compare(void **state)
 	assert_null(strstr(t, "\nCPU 2"));
 	assert_non_null(strstr(t, "\nCPUs measured in A only: 2\n"));
 	assert_non_null(strstr(t, "\nCPUs measured in B only: 3\n"));
-	snprintf(want, sizeof(want), "  %-26s %12s %12s ", "gaps per second", "262.0/s",
-		 "360.0/s");
+	snprintf(want, sizeof(want), "  %-26s %12s %12s ", "gaps per second", "262.0/s", "360.0/s");
 	assert_non_null(strstr(t, want));
 	assert_non_null(strstr(t, "  new: task jsinject:1234 20.0 ms/s (200 gaps): worse, p "));
 	assert_non_null(strstr(t, "  gone: IRQ 36 virtio1-req.0 1.8 ms/s (8 gaps): uncertain, "
@@ -481,13 +482,15 @@ static void test_compare(void **state)
 	/* p99.99 of 1048 gaps: its interval has no upper bound */
 	iv = jsonp_get(jsonp_at(rows, 6), "a_interval_ns");
 	assert_true(jsonp_is(jsonp_at(iv, 1), JSONP_NULL));
-	assert_string_equal(jsonp_str(jsonp_get(jsonp_at(jsonp_get(jsonp_at(cpus, 0), "sources"),
-							 0), "status")), "new");
+	assert_string_equal(
+		jsonp_str(
+			jsonp_get(jsonp_at(jsonp_get(jsonp_at(cpus, 0), "sources"), 0), "status")),
+		"new");
 	assert_int_equal(jsonp_len(jsonp_get(doc.root, "warnings")), 3);
 	assert_int_equal(jsonp_get(doc.root, "only_in_a")->arr.v[0].num.u, 2);
 	assert_int_equal(jsonp_get(doc.root, "only_in_b")->arr.v[0].num.u, 3);
 	ch = jsonp_get(doc.root, "audit_changes");
-	assert_int_equal(jsonp_len(ch), 3);         /* nohz_full, only.2 gone, only.3 new */
+	assert_int_equal(jsonp_len(ch), 3); /* nohz_full, only.2 gone, only.3 new */
 	assert_string_equal(jsonp_str(jsonp_get(jsonp_at(ch, 0), "b")), "fail");
 	assert_true(jsonp_is(jsonp_get(jsonp_at(ch, 1), "b"), JSONP_NULL));
 	assert_true(jsonp_get(jsonp_get(doc.root, "summary"), "worse")->num.u ==
@@ -547,10 +550,10 @@ static void test_self_and_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rate_row),   cmocka_unit_test(test_rate_dispersion),
-		cmocka_unit_test(test_time_row),   cmocka_unit_test(test_pct_row),
-		cmocka_unit_test(test_max_row),    cmocka_unit_test(test_src_key),
-		cmocka_unit_test(test_dispersion), cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_rate_row),       cmocka_unit_test(test_rate_dispersion),
+		cmocka_unit_test(test_time_row),       cmocka_unit_test(test_pct_row),
+		cmocka_unit_test(test_max_row),	       cmocka_unit_test(test_src_key),
+		cmocka_unit_test(test_dispersion),     cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_self_and_order),
 	};
 

@@ -19,8 +19,8 @@
 #include "js_report_load.h"
 #include "fixtures.h"
 
-#define T0 5000000000000ull     /* run start, CLOCK_MONOTONIC */
-#define WINDOW 3000000000ull    /* 3 s measured */
+#define T0 5000000000000ull  /* run start, CLOCK_MONOTONIC */
+#define WINDOW 3000000000ull /* 3 s measured */
 
 static struct js_run_cfg params;
 static struct js_run orig;
@@ -63,7 +63,7 @@ static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 {
 	static const char *const tasks[] = { "kworker/1:2:123 vmstat_update",
 					     "cc1:20856 [build.service]", "t\xe9st \"q\":7" };
-	static const uint64_t cgroup[] = { 1, 7, 12345 };	/* root, a unit, gone */
+	static const uint64_t cgroup[] = { 1, 7, 12345 }; /* root, a unit, gone */
 	uint32_t t;
 	uint64_t dur = 1000 + rnd(s) % 50000 + (rnd(s) % 50 == 0 ? 3000000 : 0);
 	uint32_t kind = rnd(s) % 6;
@@ -84,7 +84,7 @@ static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 	case 1:
 		part(g, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, dur / 2);
 		part(g, JS_CAUSE_SOFTIRQ, "NET_RX", 2, dur / 3);
-		if (dur > 3000000)      /* a long gap: as many causes as a gap keeps */
+		if (dur > 3000000) /* a long gap: as many causes as a gap keeps */
 			full_parts(g);
 		g->attr.primary = JS_CAUSE_IRQ;
 		snprintf(g->attr.detail, sizeof(g->attr.detail), "virtio1-req.0:36");
@@ -223,7 +223,7 @@ static void make_audit(struct js_audit *a)
 	cpuset_set(&a->irqs[0].requested, 1);
 	a->irqs[0].count = calloc(2, sizeof(uint64_t));
 	a->irqs[0].count[0] = 4242;
-	a->irqs[1].irq = 40;    /* not on a measured CPU: not in the JSON */
+	a->irqs[1].irq = 40; /* not on a measured CPU: not in the JSON */
 	cpuset_set(&a->irqs[1].effective, 0);
 	a->irqs[1].count = calloc(2, sizeof(uint64_t));
 }
@@ -291,8 +291,8 @@ static void same_text(const char *what, const char *a, const char *b)
 		return;
 	for (size_t i = 0; a[i] && a[i] == b[i]; i++)
 		line += a[i] == '\n';
-	fail_msg("%s differ at line %zu:\n--- original\n%.300s\n--- loaded\n%.300s", what, line,
-		 a, b);
+	fail_msg("%s differ at line %zu:\n--- original\n%.300s\n--- loaded\n%.300s", what, line, a,
+		 b);
 }
 
 static int setup(void **state)
@@ -341,10 +341,11 @@ static int setup(void **state)
 	orig.probe_run_ns = 1331000;
 	orig.smi_countable = true;
 	orig.clock.rdtscp = (struct js_clock_read){ "rdtscp", 100000, 8.7, 9.1, 10.4, 50, 0, 0 };
-	orig.clock.lfence_rdtsc = (struct js_clock_read){ "lfence_rdtsc", 100000, 9.0, 9.5, 11.2,
-							  60, 0, 0 };
-	orig.clock.monotonic = (struct js_clock_read){ "clock_gettime_monotonic", 99000, 20.0,
-						       22.0, 24.0, 90, 0, 0 };
+	orig.clock.lfence_rdtsc =
+		(struct js_clock_read){ "lfence_rdtsc", 100000, 9.0, 9.5, 11.2, 60, 0, 0 };
+	orig.clock.monotonic = (struct js_clock_read){
+		"clock_gettime_monotonic", 99000, 20.0, 22.0, 24.0, 90, 0, 0
+	};
 	orig.cgroups = cgroups_new();
 	assert_int_equal(cgroups_add(orig.cgroups, 1, "/"), 0);
 	assert_int_equal(cgroups_add(orig.cgroups, 7, "/system.slice/build.service"), 0);
@@ -389,9 +390,9 @@ static void test_fixture_coverage(void **state)
 	(void)state;
 	assert_true(r->gap_count > 500);
 	assert_int_equal(r->top.n, 10);
-	assert_true(period_result(&r->period.ge[0], &pr));              /* CPU 1: periodic */
-	assert_false(period_result(&orig.cpus[1].period.ge[0], &pr));   /* CPU 3: not */
-	assert_true(period_classes_headline(&r->period) > 0);          /* by duration */
+	assert_true(period_result(&r->period.ge[0], &pr));	      /* CPU 1: periodic */
+	assert_false(period_result(&orig.cpus[1].period.ge[0], &pr)); /* CPU 3: not */
+	assert_true(period_classes_headline(&r->period) > 0);	      /* by duration */
 	assert_true(r->arrivals[0].delayed > 0);
 	assert_true(r->intervals.n >= 3);
 	assert_true(r->causes.nsrc >= 8);
@@ -405,13 +406,13 @@ static void test_fixture_coverage(void **state)
 	assert_true(r->entry.k[ENTRY_TIMER].lone >= ENTRY_MIN_LONE);
 	assert_true(r->causes.cls[JS_CAUSE_TIMER].entry_ns > 0);
 	assert_non_null(strstr(orig_text, "VM exit cost (cpuid round trip, median/min): CPU 1 "
-				"4.21/4.01 us\n"));
+					  "4.21/4.01 us\n"));
 	assert_non_null(strstr(orig_text, "exits of 4.2 us here), bound "));
 	assert_non_null(strstr(orig_json, "\"vm_exit\": null"));
-	assert_non_null(strstr(orig_json, "\\u00e9"));           /* a byte >= 0x80 */
+	assert_non_null(strstr(orig_json, "\\u00e9")); /* a byte >= 0x80 */
 	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
 	assert_non_null(strstr(orig_json, "\"detail\": \"(other: 3 sources)\""));
-	assert_non_null(strstr(orig_text, "+ 14 more"));  /* 11 faults + the 3 folded */
+	assert_non_null(strstr(orig_text, "+ 14 more")); /* 11 faults + the 3 folded */
 	/* the tasks' cgroups: a unit's path, the root, one gone (no path) */
 	assert_non_null(strstr(orig_json, "\"cgroup\": \"/system.slice/build.service\""));
 	assert_non_null(strstr(orig_json, "\"cgroup\": \"/\","));
@@ -467,7 +468,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.audit.checks[1].cpu, -1);
 	assert_int_equal(run.audit.nirqs, 1);
 	assert_int_equal(run.deltas.nrows, 4);
-	assert_string_equal(run.xcheck[1], orig.xcheck[1]);     /* the byte came back */
+	assert_string_equal(run.xcheck[1], orig.xcheck[1]); /* the byte came back */
 	assert_string_equal(cgroups_path(run.cgroups, 7), "/system.slice/build.service");
 	text = text_of(&run, false, NULL);
 	same_text("text reports", orig_text, text);
@@ -486,7 +487,7 @@ static void test_round_trip(void **state)
 	free(text);
 	free(json);
 	report_load_free(&run);
-	report_load_free(&run);    /* harmless twice */
+	report_load_free(&run); /* harmless twice */
 }
 
 /* mutated - the original JSON with the first `from` replaced by `to`, loaded: must fail
@@ -535,7 +536,8 @@ static void test_rejects(void **state)
 	load_bad("\"gap_count\"", "\"gap_kount\"", "cpus[0].gap_count: missing");
 	load_bad("\"lost_ns\": ", "\"lost_ns\": \"x\", \"l\": ",
 		 "cpus[0].lost_ns: expected a number, found a string (line");
-	load_bad("\"iterations\": ", "\"iterations\": -", "cpus[0].iterations: expected an "
+	load_bad("\"iterations\": ", "\"iterations\": -",
+		 "cpus[0].iterations: expected an "
 		 "unsigned integer, found -123456789");
 	load_bad("\"threshold_ns\"", "\"threshold\"", "params.threshold_ns: missing");
 	load_bad("\"policy\": \"fifo\"", "\"policy\": \"batch\"", "params.policy: unknown value");
@@ -547,12 +549,14 @@ static void test_rejects(void **state)
 		 "cpus[0].hist_hdr_b64: not a valid HdrHistogram");
 	load_bad("\"verdict\": \"fail\"", "\"verdict\": \"maybe\"",
 		 "audit.checks[0].verdict: unknown value");
-	load_bad("\"lo_ns\": 1000,", "\"lo_ns\": 1001,", "histogram_by_cause[0].lo_ns: 1001 is "
+	load_bad("\"lo_ns\": 1000,", "\"lo_ns\": 1001,",
+		 "histogram_by_cause[0].lo_ns: 1001 is "
 		 "not a bucket boundary");
 	load_bad("\"cpus\": [\n    {", "\"cpus\": [ 7, {", "cpus[0]: expected an object");
 	load_bad("\"run_ns\": 1331000", "\"run_ns\": \"x\"",
 		 "probes.cost.run_ns: expected a number, found a string");
-	load_bad("\"programs\": [", "\"programs\": [ 7,", "probes.cost.programs[0]: expected an object");
+	load_bad("\"programs\": [", "\"programs\": [ 7,",
+		 "probes.cost.programs[0]: expected an object");
 	load_bad("\"isolated\": \"3\"", "\"isolated\": \"3-1\"", "audit.facts.isolated: not a CPU");
 	load_bad("\"offset_ns\": 0,", "\"offset_ns\": 0.5,",
 		 "intervals.list[0].offset_ns: expected an unsigned integer, found 0.5");
@@ -676,7 +680,7 @@ static void strip(char *doc, const char *in, const char *key)
 static void test_before_entry(void **state)
 {
 	/* and before schema 3's followed threads and marks */
-	static const char *const gone[] = { "entry_ns", "vm_exit", "entry_exit", "follow",
+	static const char *const gone[] = { "entry_ns",	  "vm_exit", "entry_exit", "follow",
 					    "marks_file", "threads", "marks" };
 	static const char *const period[] = { "all", "bands", "phase_ns", "min_ns" };
 	char *doc = strdup(orig_json), *text, *json, *dtext = NULL;
@@ -757,7 +761,7 @@ static void test_no_crash(void **state)
 		at = rnd(&s) % orig_json_len;
 		buf[at] = "0123456789-\"{}[],:ntfx"[rnd(&s) % 22];
 		if (report_load_buf(buf, orig_json_len, &run, err, sizeof(err)) == 0) {
-			char *t = text_of(&run, false, NULL);   /* whatever loads must print */
+			char *t = text_of(&run, false, NULL); /* whatever loads must print */
 
 			free(t);
 			report_load_free(&run);

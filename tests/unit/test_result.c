@@ -9,8 +9,8 @@
 
 #include "js_result.h"
 
-#define S 1000000000ull         /* one second */
-#define T0 (100 * S)            /* the sampler's start, CLOCK_MONOTONIC */
+#define S 1000000000ull /* one second */
+#define T0 (100 * S)	/* the sampler's start, CLOCK_MONOTONIC */
 
 static struct js_gap_rec gap(uint64_t start, uint64_t dur, enum js_cause primary)
 {

@@ -64,11 +64,25 @@ static int stderr_lines(int *ret, char **args)
 static void test_one_line_errors(void **st)
 {
 	static char *bad[][6] = {
-		{ "--bogus" }, { "--cpu" }, { "stray" }, { "-d", "5x" }, { "-d", "-1" },
-		{ "--cpu", "4096" }, { "--cpu", "" }, { "-T", "0" }, { "-d", "1", "-T", "2s" },
-		{ "--json", "a", "--gaps", "a" }, { "--burst", "5" }, { "-c", "1", "-H", "1" },
-		{ "check", "--cpu", "x" }, { "report" }, { "diff", "a" }, { "-P", "f:0" },
-		{ "--ring-size", "3" }, { "--budget", "max=" }, { "--hlog-interval", "1us" },
+		{ "--bogus" },
+		{ "--cpu" },
+		{ "stray" },
+		{ "-d", "5x" },
+		{ "-d", "-1" },
+		{ "--cpu", "4096" },
+		{ "--cpu", "" },
+		{ "-T", "0" },
+		{ "-d", "1", "-T", "2s" },
+		{ "--json", "a", "--gaps", "a" },
+		{ "--burst", "5" },
+		{ "-c", "1", "-H", "1" },
+		{ "check", "--cpu", "x" },
+		{ "report" },
+		{ "diff", "a" },
+		{ "-P", "f:0" },
+		{ "--ring-size", "3" },
+		{ "--budget", "max=" },
+		{ "--hlog-interval", "1us" },
 		{ "--sysroot", "/tmp" },
 	};
 	int ret;
@@ -90,7 +104,7 @@ static void test_version(void **st)
 
 	(void)st;
 	fflush(stdout);
-	dup2(null, 1);	/* the version goes to stdout */
+	dup2(null, 1); /* the version goes to stdout */
 	assert_int_equal(stderr_lines(&ret, v), 0);
 	assert_int_equal(ret, 0);
 	assert_true(p.help);
@@ -121,12 +135,12 @@ static void test_duration_edges(void **st)
 	assert_int_equal(parse_one("-d", "0.000"), 0);
 	assert_true(p.cfg.duration_ns == 0);
 	assert_int_not_equal(parse_one("-d", "0.0000000001"), 0);
-	assert_int_not_equal(parse_one("-T", "0.0001"), 0);         /* 0.1 ns */
-	assert_int_equal(parse_one("-T", "0.5ns"), 0);              /* rounds to 1 */
+	assert_int_not_equal(parse_one("-T", "0.0001"), 0); /* 0.1 ns */
+	assert_int_equal(parse_one("-T", "0.5ns"), 0);	    /* rounds to 1 */
 	assert_true(p.cfg.threshold_ns == 1);
-	assert_int_equal(parse_one("-d", "106751d"), 0);            /* 292 years */
+	assert_int_equal(parse_one("-d", "106751d"), 0); /* 292 years */
 	assert_true(p.cfg.duration_ns == 106751ull * 86400000000000ull);
-	assert_int_not_equal(parse_one("-d", "106752d"), 0);        /* > INT64_MAX ns */
+	assert_int_not_equal(parse_one("-d", "106752d"), 0); /* > INT64_MAX ns */
 	assert_int_not_equal(parse_one("-d", "99999999999999999999"), 0);
 }
 
@@ -164,7 +178,7 @@ static void test_sanitizer_edges(void **st)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(recs[i].attr.primary, JS_CAUSE_UNEXPLAINED);
 	causes_init(&c);
-	recs[0].attr.steal_ns = 100;    /* a steal part: detail is a short literal */
+	recs[0].attr.steal_ns = 100; /* a steal part: detail is a short literal */
 	causes_add_gap(&c, &recs[0]);
 	assert_true(c.ngaps == 1);
 	memset(&r, 0, sizeof(r));
@@ -180,7 +194,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_line_errors), cmocka_unit_test(test_version),
-		cmocka_unit_test(test_duration_edges),  cmocka_unit_test(test_tsc_invariance),
+		cmocka_unit_test(test_duration_edges),	cmocka_unit_test(test_tsc_invariance),
 		cmocka_unit_test(test_sanitizer_edges),
 	};
 

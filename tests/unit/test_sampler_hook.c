@@ -19,22 +19,21 @@
 #include "js_test.h"
 
 /* three VMAs as the kernel prints them; the middle one holds 2 MiB of huge pages */
-static const char smaps[] =
-	"55d0a0000000-55d0a0021000 r-xp 00000000 fe:01 1234    /usr/bin/x\n"
-	"Size:                132 kB\n"
-	"AnonHugePages:         0 kB\n"
-	"VmFlags: rd ex mr mw me\n"
-	"7f6300000000-7f6300400000 rw-p 00000000 00:00 0 \n"
-	"Size:               4096 kB\n"
-	"Rss:                4096 kB\n"
-	"Anonymous:          4096 kB\n"
-	"AnonHugePages:      2048 kB\n"
-	"FilePmdMapped:         0 kB\n"
-	"VmFlags: rd wr mr mw me ac hg\n"
-	"7f6300400000-7f6300800000 rw-p 00000000 00:00 0 \n"
-	"Size:               4096 kB\n"
-	"AnonHugePages:      4096 kB\n"
-	"VmFlags: rd wr mr mw me ac\n";
+static const char smaps[] = "55d0a0000000-55d0a0021000 r-xp 00000000 fe:01 1234    /usr/bin/x\n"
+			    "Size:                132 kB\n"
+			    "AnonHugePages:         0 kB\n"
+			    "VmFlags: rd ex mr mw me\n"
+			    "7f6300000000-7f6300400000 rw-p 00000000 00:00 0 \n"
+			    "Size:               4096 kB\n"
+			    "Rss:                4096 kB\n"
+			    "Anonymous:          4096 kB\n"
+			    "AnonHugePages:      2048 kB\n"
+			    "FilePmdMapped:         0 kB\n"
+			    "VmFlags: rd wr mr mw me ac hg\n"
+			    "7f6300400000-7f6300800000 rw-p 00000000 00:00 0 \n"
+			    "Size:               4096 kB\n"
+			    "AnonHugePages:      4096 kB\n"
+			    "VmFlags: rd wr mr mw me ac\n";
 
 /* the VMA containing the address is the one read, from its first to its last byte */
 static void test_smaps_parse(void **state)
@@ -55,13 +54,15 @@ static void test_smaps_parse(void **state)
 	assert_int_equal(sampler_smaps_huge_kb(smaps, 0x1000, &kb), -ENOENT);
 	assert_int_equal(sampler_smaps_huge_kb("7f00-7f10 rw-p 0 00:00 0\nSize: 4 kB\n"
 					       "8000-9000 rw-p 0 00:00 0\nAnonHugePages: 8 kB\n",
-					       0x7f08, &kb), -ENOENT);
+					       0x7f08, &kb),
+			 -ENOENT);
 	assert_int_equal(sampler_smaps_huge_kb("", 0x1000, &kb), -ENOENT);
 	assert_int_equal(sampler_smaps_huge_kb(NULL, 0x1000, &kb), -EINVAL);
 	/* field lines starting with hex letters (Anonymous, FilePmdMapped) are no headers */
 	assert_int_equal(sampler_smaps_huge_kb("a000-b000 rw-p 0 00:00 0\nAnonymous: 4 kB\n"
 					       "FilePmdMapped: 0 kB\nAnonHugePages: 12 kB\n",
-					       0xa000, &kb), 0);
+					       0xa000, &kb),
+			 0);
 	assert_int_equal(kb, 12);
 }
 
@@ -107,7 +108,7 @@ static void test_hook_region_live(void **state)
 	(void)state;
 	memset(&s, 0, sizeof(s));
 	s.cfg.hook = SAMPLER_HOOK_THP;
-	assert_int_equal(sampler_hook_huge_kb(&s, &kb), -EINVAL);       /* no region */
+	assert_int_equal(sampler_hook_huge_kb(&s, &kb), -EINVAL); /* no region */
 	mem = region(&raw);
 	s.hook_mem = mem;
 	assert_int_equal(sampler_hook_huge_kb(&s, &kb), 0);
@@ -160,14 +161,14 @@ static void test_hook_tick(void **state)
 	memset(&s, 0, sizeof(s));
 	s.hook_mem = region(&raw);
 	s.iterations = 10;
-	sampler_hook_tick(&s, &run);            /* SAMPLER_HOOK_NONE */
+	sampler_hook_tick(&s, &run); /* SAMPLER_HOOK_NONE */
 	sampler_hook_end(&s, &run);
 	assert_int_equal(run.hook_actions, 0);
 	assert_int_equal(run.hook_huge_kb_end, 0);
 	s.cfg.hook = SAMPLER_HOOK_FAULT;
 	sampler_hook_tick(&s, &run);
 	assert_int_equal(run.hook_actions, 1);
-	sampler_hook_tick(&s, &run);            /* the sampler has not run since */
+	sampler_hook_tick(&s, &run); /* the sampler has not run since */
 	assert_int_equal(run.hook_actions, 1);
 	s.iterations = 11;
 	sampler_hook_tick(&s, &run);

@@ -65,7 +65,7 @@ static void test_closed(void **state)
 
 	(void)state;
 	memset(&s, 0, sizeof(s));
-	smi_close(&s);          /* must not close fd 0 */
+	smi_close(&s); /* must not close fd 0 */
 	assert_int_equal(s.fd, -1);
 	assert_int_equal(smi_read(&s, &v), -EBADF);
 	assert_int_equal(v, 7);
@@ -84,7 +84,7 @@ static void test_no_source(void **state)
 	wipe();
 	assert_int_equal(smi_open(1, &s, why, sizeof(why)), -ENOENT);
 	assert_string_equal(why, "SMIs cannot be counted on CPU 1: no msr PMU (No such file or "
-			    "directory); /dev/cpu/1/msr: No such file or directory");
+				 "directory); /dev/cpu/1/msr: No such file or directory");
 	assert_int_equal(s.src, JS_SMI_NONE);
 	assert_int_equal(s.fd, -1);
 	put_str(PMU "/type", "9\n");
@@ -114,7 +114,7 @@ static void test_msr_file(void **state)
 	assert_int_equal(s.src, JS_SMI_MSR);
 	assert_int_equal(s.cpu, 2);
 	assert_int_equal(smi_read(&s, &c), 0);
-	assert_int_equal(c, 5);                 /* the upper 32 bits are not the count */
+	assert_int_equal(c, 5); /* the upper 32 bits are not the count */
 	smi_close(&s);
 	assert_int_equal(s.fd, -1);
 	scratch_put("/dev/cpu/2/msr", msr, 0x34 + 4);
@@ -163,7 +163,7 @@ static void test_live_perf_path(void **state)
 	if (!strcmp(name, "tsc")) {
 		usleep(1000);
 		assert_int_equal(smi_read(&s, &c1), 0);
-		assert_true(c1 > c0);           /* the counter behind the fd runs */
+		assert_true(c1 > c0); /* the counter behind the fd runs */
 	}
 	smi_close(&s);
 	sysfs_set_root(NULL);
@@ -191,12 +191,9 @@ static void test_live_smi(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_closed),
-		cmocka_unit_test(test_no_source),
-		cmocka_unit_test(test_msr_file),
-		cmocka_unit_test(test_live_perf_path),
-		cmocka_unit_test(test_live_smi),
+		cmocka_unit_test(test_parse),	       cmocka_unit_test(test_closed),
+		cmocka_unit_test(test_no_source),      cmocka_unit_test(test_msr_file),
+		cmocka_unit_test(test_live_perf_path), cmocka_unit_test(test_live_smi),
 	};
 
 	return cmocka_run_group_tests_name("smi", tests, scratch_setup, scratch_teardown);

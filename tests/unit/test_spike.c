@@ -27,7 +27,7 @@
 
 #define MS 1000000ull
 #define SEC 1000000000ull
-#define T0 (5 * SEC)            /* run start, CLOCK_MONOTONIC */
+#define T0 (5 * SEC) /* run start, CLOCK_MONOTONIC */
 
 static void test_rate_limit(void **state)
 {
@@ -40,7 +40,7 @@ static void test_rate_limit(void **state)
 	assert_true(spike_rate_admit(&r, 2 * SEC));
 	assert_false(spike_rate_admit(&r, 3 * SEC));
 	assert_false(spike_rate_admit(&r, 60 * SEC - 1));
-	assert_true(spike_rate_admit(&r, 60 * SEC));   /* the one at 0 left the window */
+	assert_true(spike_rate_admit(&r, 60 * SEC)); /* the one at 0 left the window */
 	assert_false(spike_rate_admit(&r, 60 * SEC + SEC / 2));
 	assert_true(spike_rate_admit(&r, 61 * SEC));
 	spike_rate_free(&r);
@@ -86,9 +86,9 @@ static void test_size_cap(void **state)
 	assert_int_equal(c.used, 600);
 	assert_true(spike_cap_take(&c, 400));
 	assert_false(spike_cap_take(&c, 1));
-	assert_false(spike_cap_take(&c, UINT64_MAX));   /* no wrap-around */
+	assert_false(spike_cap_take(&c, UINT64_MAX)); /* no wrap-around */
 	assert_int_equal(c.used, 1000);
-	c = (struct spike_cap){ .max = 10, .used = 20 };   /* an earlier run filled it */
+	c = (struct spike_cap){ .max = 10, .used = 20 }; /* an earlier run filled it */
 	assert_false(spike_cap_take(&c, 0));
 }
 
@@ -103,8 +103,8 @@ static void test_ring_window(void **state)
 	/* 12 events of 1 ms every 10 ms, pushed in the order 1, 0, 3, 2 ...: 0..3 overwritten */
 	for (uint64_t i = 0; i < 12; i++) {
 		uint64_t k = i ^ 1;
-		struct js_event e = fx_event(JS_EV_IRQ, k * 10 * MS, k * 10 * MS + MS, 1,
-					     (uint32_t)k, "x");
+		struct js_event e =
+			fx_event(JS_EV_IRQ, k * 10 * MS, k * 10 * MS + MS, 1, (uint32_t)k, "x");
 
 		spike_ring_push(&r, &e);
 	}
@@ -112,7 +112,7 @@ static void test_ring_window(void **state)
 	n = spike_ring_window(&r, 35 * MS, 75 * MS, out);
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++)
-		assert_int_equal(out[i].id, 4 + i);     /* in start order */
+		assert_int_equal(out[i].id, 4 + i); /* in start order */
 	/* an event that ends at the window's start overlaps it */
 	n = spike_ring_window(&r, 51 * MS, 51 * MS, out);
 	assert_int_equal(n, 1);
@@ -140,7 +140,7 @@ static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 	assert_non_null(f);
 	snprintf(f->dir, sizeof(f->dir), "/tmp/test_spike.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
-	assert_int_equal(fx_run(&f->run, f->cpus, 2, T0, T0 + 100 * SEC), 0);   /* CPUs 1, 3 */
+	assert_int_equal(fx_run(&f->run, f->cpus, 2, T0, T0 + 100 * SEC), 0); /* CPUs 1, 3 */
 	f->run.start_mono_ns = T0;
 	f->run.start_epoch_s = 1764438863.5;
 	snprintf(f->run.machine.hostname, sizeof(f->run.machine.hostname), "host1");
@@ -157,8 +157,8 @@ static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 	return f;
 }
 
-static void ev(struct fixture *f, uint32_t kind, uint64_t s, uint64_t e, uint32_t cpu,
-	       uint32_t id, const char *name)
+static void ev(struct fixture *f, uint32_t kind, uint64_t s, uint64_t e, uint32_t cpu, uint32_t id,
+	       const char *name)
 {
 	struct js_event x = fx_event(kind, s, e, cpu, id, name);
 
@@ -206,7 +206,7 @@ static size_t all_files(const struct fixture *f)
 	while (readdir(d))
 		n++;
 	closedir(d);
-	return n - 2;   /* . and .. */
+	return n - 2; /* . and .. */
 }
 
 static void parse(const struct fixture *f, const char *name, struct jsonp_doc *doc)
@@ -255,7 +255,7 @@ static void test_spike_file(void **state)
 	ev(f, JS_EV_VECTOR, T0 + 1062 * MS, T0 + 1062 * MS + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
 	ev(f, JS_EV_VECTOR, T0 + 1160 * MS, T0 + 1160 * MS + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
 	ev(f, JS_EV_IRQ, T0 + 1001 * MS, T0 + 1001 * MS + 5000, 3, 36, "virtio1-req.0");
-	gap(f, 500, 999999);            /* below the threshold */
+	gap(f, 500, 999999); /* below the threshold */
 	gap(f, 1000, 2 * MS);
 	/* the events up to 100 ms after the gap are not all read yet: nothing written */
 	f->out.sync(f->out.ctx, &f->run, T0 + 1101 * MS);
@@ -263,7 +263,7 @@ static void test_spike_file(void **state)
 	f->out.sync(f->out.ctx, &f->run, T0 + 1102 * MS);
 	assert_int_equal(files(f, ".json", names, 4), 1);
 	assert_int_equal(files(f, ".trace.json", traces, 4), 1);
-	assert_int_equal(all_files(f), 2);     /* no temporary file left */
+	assert_int_equal(all_files(f), 2); /* no temporary file left */
 	/* the name sorts by time: the gap 1 s after 1764438863.5 s, UTC, then the CPU */
 	assert_string_equal(names[0], "spike-20251129T175424.500000Z-cpu1.json");
 	assert_string_equal(traces[0], "spike-20251129T175424.500000Z-cpu1.trace.json");
@@ -283,7 +283,7 @@ static void test_spike_file(void **state)
 	assert_int_equal(u64(w, "before_ns"), JS_SPIKE_WINDOW_NS);
 	assert_true(jsonp_get(w, "complete")->b);
 	evs = jsonp_get(doc.root, "events");
-	assert_int_equal(evs->arr.n, 3);        /* 950 ms, the task, 1062 ms */
+	assert_int_equal(evs->arr.n, 3); /* 950 ms, the task, 1062 ms */
 	assert_int_equal(u64(w, "events"), 3);
 	assert_string_equal(jsonp_str(jsonp_get(&evs->arr.v[1], "kind")), "task");
 	assert_true(jsonp_get(&evs->arr.v[1], "in_gap")->b);
@@ -343,7 +343,8 @@ static void test_spike_size_cap(void **state)
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < 40; i++)
 			ev(f, JS_EV_VECTOR, T0 + (950 + 400 * k) * MS + i * 10000,
-			   T0 + (950 + 400 * k) * MS + i * 10000 + 5000, 1, JS_VEC_LOCAL_TIMER, NULL);
+			   T0 + (950 + 400 * k) * MS + i * 10000 + 5000, 1, JS_VEC_LOCAL_TIMER,
+			   NULL);
 	gap(f, 1000, 3 * MS);
 	gap(f, 1000 + 400, 3 * MS);
 	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
@@ -375,12 +376,9 @@ static void test_spike_size_cap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rate_limit),
-		cmocka_unit_test(test_rate_limit_windows),
-		cmocka_unit_test(test_size_cap),
-		cmocka_unit_test(test_ring_window),
-		cmocka_unit_test(test_spike_file),
-		cmocka_unit_test(test_spike_rate),
+		cmocka_unit_test(test_rate_limit),     cmocka_unit_test(test_rate_limit_windows),
+		cmocka_unit_test(test_size_cap),       cmocka_unit_test(test_ring_window),
+		cmocka_unit_test(test_spike_file),     cmocka_unit_test(test_spike_rate),
 		cmocka_unit_test(test_spike_size_cap),
 	};
 

@@ -106,9 +106,10 @@ static void test_ranks(void **state)
 
 		stats_quantile_ranks(c->n, c->q, c->alpha, &l, &u);
 		if (l != c->l || u != c->u)
-			fail_msg("ranks case %zu (n %llu q %g): got [%llu, %llu], want [%llu, %llu]",
-				 i, c->n, c->q, (unsigned long long)l, (unsigned long long)u, c->l,
-				 c->u);
+			fail_msg(
+				"ranks case %zu (n %llu q %g): got [%llu, %llu], want [%llu, %llu]",
+				i, c->n, c->q, (unsigned long long)l, (unsigned long long)u, c->l,
+				c->u);
 	}
 	stats_quantile_ranks(0, 0.5, 0.01, &l, &u);
 	assert_true(l == 0 && u == 1);
@@ -120,10 +121,9 @@ static void test_ranks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_binom),  cmocka_unit_test(test_ibeta),
-		cmocka_unit_test(test_rate),   cmocka_unit_test(test_normal),
-		cmocka_unit_test(test_t),
-		cmocka_unit_test(test_ranks),
+		cmocka_unit_test(test_binom), cmocka_unit_test(test_ibeta),
+		cmocka_unit_test(test_rate),  cmocka_unit_test(test_normal),
+		cmocka_unit_test(test_t),     cmocka_unit_test(test_ranks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

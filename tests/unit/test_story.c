@@ -14,7 +14,7 @@
 #include "js_story.h"
 #include "fixtures.h"
 
-#define RUN0 1000000000000ull   /* run start on CLOCK_MONOTONIC */
+#define RUN0 1000000000000ull /* run start on CLOCK_MONOTONIC */
 
 /* rec_init - a gap of dur at RUN0 + at on CPU 1 */
 static void rec_init(struct js_gap_rec *r, uint64_t at, uint64_t dur)
@@ -154,7 +154,7 @@ static void test_folded_part(void **state)
 				 "+ IRQ virtio1-req.0:36 (20.0 us) + NET_RX softirq (10.0 us) "
 				 "+ local timer IRQ (5.0 us) + 7 more (4.0 us) "
 				 "+ 1.0 us unexplained");
-	r.attr.nparts = 3;      /* the fold among the terms shown */
+	r.attr.nparts = 3; /* the fold among the terms shown */
 	fx_part(&r, JS_CAUSE_IRQ, "(other: 6 sources)", 9, 4000);
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_non_null(strstr(buf, " + 6 other sources x9 (4.0 us) + "));
@@ -219,7 +219,8 @@ static void test_detail(void **state)
 	r.attr.nevents = 2;
 	fx_primary(&r, JS_CAUSE_TASK, "kworker/3:1:77");
 	n = story_format_detail(buf, sizeof(buf), &r, RUN0, "    ");
-	assert_string_equal(buf,
+	assert_string_equal(
+		buf,
 		"    gap of 48.2 us at t+12.310456789 s on CPU 1: primary task kworker/3:1:77, "
 		"2 events, covered 44.1 us (91.5 %)\n"
 		"      task        "
@@ -252,11 +253,12 @@ static void test_entry(void **state)
 	assert_int_equal(r.attr.unexplained_ns, 30000 - 8500 - 15200);
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "30.0 us at 2.00 s: IPI call_function_single (1.5 us + 6.2 us "
-			    "entry/exit) + local timer IRQ (5.0 us + 9.0 us entry/exit) + RCU "
-			    "softirq (2.0 us) + 6.3 us unexplained");
+				 "entry/exit) + local timer IRQ (5.0 us + 9.0 us entry/exit) + RCU "
+				 "softirq (2.0 us) + 6.3 us unexplained");
 	r.attr.nevents = 3;
 	story_format_detail(buf, sizeof(buf), &r, RUN0, NULL);
-	assert_string_equal(buf,
+	assert_string_equal(
+		buf,
 		"gap of 30.0 us at t+2.000000000 s on CPU 1: primary ipi call_function_single, "
 		"3 events, covered 8.5 us (28.3 %)\n"
 		"  ipi         call_function_single                             x1     1.5 us   5.0 %\n"
@@ -293,9 +295,9 @@ static void test_labels(void **state)
 	assert_string_equal(b, "5 other sources");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: 1 sources)");
 	assert_string_equal(b, "1 other source");
-	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(others)");     /* not a fold */
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(others)"); /* not a fold */
 	assert_string_equal(b, "IRQ (others)");
-	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)");      /* the cause table's row */
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other)"); /* the cause table's row */
 	assert_string_equal(b, "IRQ (other)");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: many sources)");
 	assert_string_equal(b, "other irq");
@@ -304,16 +306,11 @@ static void test_labels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_preempted),
-		cmocka_unit_test(test_kworker_folded),
-		cmocka_unit_test(test_folded_part),
-		cmocka_unit_test(test_unexplained_steal),
-		cmocka_unit_test(test_smi),
-		cmocka_unit_test(test_many_parts),
-		cmocka_unit_test(test_points),
-		cmocka_unit_test(test_truncation),
-		cmocka_unit_test(test_detail),
-		cmocka_unit_test(test_entry),
+		cmocka_unit_test(test_preempted),   cmocka_unit_test(test_kworker_folded),
+		cmocka_unit_test(test_folded_part), cmocka_unit_test(test_unexplained_steal),
+		cmocka_unit_test(test_smi),	    cmocka_unit_test(test_many_parts),
+		cmocka_unit_test(test_points),	    cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_detail),	    cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_labels),
 	};
 

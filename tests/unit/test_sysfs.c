@@ -116,10 +116,12 @@ static void test_choice(void **state)
 	(void)state;
 	sysfs_set_root(scratch_dir);
 	assert_int_equal(sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", buf,
-					   sizeof(buf)), 0);
+					   sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "madvise");
 	assert_int_equal(sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", buf,
-					   sizeof(buf)), -EINVAL);
+					   sizeof(buf)),
+			 -EINVAL);
 	assert_int_equal(sysfs_parse_choice("a [] b", buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(sysfs_parse_choice("a [b", buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(sysfs_parse_choice("[defer+madvise] x", buf, sizeof(buf)), 0);
@@ -217,12 +219,9 @@ static void test_live(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_root),
-		cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_choice),
-		cmocka_unit_test(test_list_dir),
-		cmocka_unit_test(test_whole_files),
+		cmocka_unit_test(test_root),	 cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_cpus),	 cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_list_dir), cmocka_unit_test(test_whole_files),
 		cmocka_unit_test(test_live),
 	};
 

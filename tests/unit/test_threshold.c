@@ -18,11 +18,11 @@ static void test_candidates(void **st)
 {
 	(void)st;
 	assert_true(thr_auto_candidate(168, 0) == 168);
-	assert_true(thr_auto_candidate(168, 1) == 168 * 181 / 128);    /* 237, x sqrt(2) */
+	assert_true(thr_auto_candidate(168, 1) == 168 * 181 / 128); /* 237, x sqrt(2) */
 	assert_true(thr_auto_candidate(168, 2) == 336);
 	assert_true(thr_auto_candidate(168, 3) == 336 * 181 / 128);
 	assert_true(thr_auto_candidate(168, 20) == 168u << 10);
-	assert_true(thr_auto_candidate(0, 0) == 1);     /* an empty calibration: 1, not 0 */
+	assert_true(thr_auto_candidate(0, 0) == 1); /* an empty calibration: 1, not 0 */
 	for (unsigned k = 1; k < JS_THR_AUTO_STEPS; k++)
 		assert_true(thr_auto_candidate(160, k) > thr_auto_candidate(160, k - 1));
 	assert_true(thr_auto_candidate(1, 200) == UINT64_MAX);
@@ -52,7 +52,7 @@ static void test_floor_kept(void **st)
 
 	(void)st;
 	cands(c, 168);
-	n[0] = 1000;    /* 5000 gaps/s over 0.2 s: within 20000/s */
+	n[0] = 1000; /* 5000 gaps/s over 0.2 s: within 20000/s */
 	n[1] = 400;
 	memset(&a, 0x55, sizeof(a));
 	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == 168);
@@ -72,9 +72,9 @@ static void test_raised(void **st)
 
 	(void)st;
 	cands(c, 168);
-	n[0] = 9000;    /* 45000/s */
-	n[1] = 6000;    /* 30000/s */
-	n[2] = 3000;    /* 15000/s: the first within 20000/s */
+	n[0] = 9000; /* 45000/s */
+	n[1] = 6000; /* 30000/s */
+	n[2] = 3000; /* 15000/s: the first within 20000/s */
 	n[3] = 100;
 	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == c[2]);
 	assert_true(a.floor_ns == 168 && a.chosen_ns == 336);

@@ -12,7 +12,7 @@
 
 struct item {
 	uint64_t key;
-	int tag;                /* which offer it was: ties must keep the first one */
+	int tag; /* which offer it was: ties must keep the first one */
 };
 
 static bool item_less(const void *a, const void *b)
@@ -52,8 +52,8 @@ static void test_offer(void **state)
 		kept += topn_offer(&t, &it);
 	}
 	assert_int_equal(t.n, 4);
-	assert_int_equal(kept, 7);      /* 5 1 9 3 (room), then 7, the second 9 and 8 */
-	it = (struct item){ 7, 99 };    /* equal to the smallest kept (7): not taken */
+	assert_int_equal(kept, 7);   /* 5 1 9 3 (room), then 7, the second 9 and 8 */
+	it = (struct item){ 7, 99 }; /* equal to the smallest kept (7): not taken */
 	assert_false(topn_offer(&t, &it));
 	assert_int_equal(((const struct item *)topn_min(&t))->tag, 4);
 	assert_int_equal(drain(&t, keys), 4);
@@ -72,7 +72,7 @@ static void test_offer_none(void **state)
 	assert_int_equal(topn_init(&t, 0, sizeof(struct item), item_less), 0);
 	assert_false(topn_offer(&t, &it));
 	assert_null(topn_min(&t));
-	topn_pop_min(&t);               /* empty: harmless */
+	topn_pop_min(&t); /* empty: harmless */
 	topn_free(&t);
 }
 

@@ -18,7 +18,7 @@ static void test_fit_exact(void **st)
 
 	(void)st;
 	for (int i = 0; i < 16; i++) {
-		p[i].tsc = 1000000000000ull + (uint64_t)i * 2300000000ull;   /* one per second */
+		p[i].tsc = 1000000000000ull + (uint64_t)i * 2300000000ull; /* one per second */
 		p[i].ns = 5000000000ull + (uint64_t)i * 1000000000ull;
 	}
 	assert_int_equal(tsc_fit_pairs(p, 16, &f), 0);
@@ -40,9 +40,9 @@ static void test_fit_noise(void **st)
 	(void)st;
 	srand(7);
 	for (int i = 0; i < 64; i++) {
-		int noise = rand() % 21 - 10;   /* +-10 ns */
+		int noise = rand() % 21 - 10; /* +-10 ns */
 
-		p[i].tsc = 7ull + (uint64_t)i * 230000000ull;   /* every 100 ms */
+		p[i].tsc = 7ull + (uint64_t)i * 230000000ull; /* every 100 ms */
 		p[i].ns = 1000ull + (uint64_t)i * 100000000ull + (uint64_t)(int64_t)noise;
 		maxnoise = fmax(maxnoise, fabs((double)noise));
 	}
@@ -71,7 +71,8 @@ static void test_cal_thinning(void **st)
 
 	(void)st;
 	for (int i = 0; i < 1000; i++)
-		tsc_cal_add(&c, (struct tsc_pair){ .tsc = (uint64_t)i * 1000, .ns = (uint64_t)i * 500 });
+		tsc_cal_add(&c, (struct tsc_pair){ .tsc = (uint64_t)i * 1000,
+						   .ns = (uint64_t)i * 500 });
 	assert_true(c.n <= TSC_MAX_PAIRS);
 	assert_true(c.pairs[0].tsc == 0);
 	assert_true(c.pairs[c.n - 1].tsc == 999000);
@@ -164,10 +165,10 @@ static void test_priority(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fit_exact),     cmocka_unit_test(test_fit_noise),
+		cmocka_unit_test(test_fit_exact),      cmocka_unit_test(test_fit_noise),
 		cmocka_unit_test(test_fit_degenerate), cmocka_unit_test(test_cal_thinning),
-		cmocka_unit_test(test_pair_read),     cmocka_unit_test(test_caps),
-		cmocka_unit_test(test_ring),          cmocka_unit_test(test_priority),
+		cmocka_unit_test(test_pair_read),      cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_ring),	       cmocka_unit_test(test_priority),
 	};
 
 	return cmocka_run_group_tests_name("tsc", tests, NULL, NULL);

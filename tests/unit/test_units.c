@@ -20,20 +20,20 @@
 #include "js_units.h"
 #include "js_util.h"
 
-#define MU_B5 "\xc2\xb5"        /* MICRO SIGN U+00B5 */
-#define MU_3BC "\xce\xbc"       /* GREEK SMALL LETTER MU U+03BC */
+#define MU_B5 "\xc2\xb5"  /* MICRO SIGN U+00B5 */
+#define MU_3BC "\xce\xbc" /* GREEK SMALL LETTER MU U+03BC */
 #define BAD_FORM (-EINVAL)
 #define BAD_RANGE (-ERANGE)
 
 struct row {
 	const char *s;
-	int ret;                /* 0, BAD_FORM or BAD_RANGE */
-	uint64_t v;             /* the value when ret is 0 */
+	int ret;    /* 0, BAD_FORM or BAD_RANGE */
+	uint64_t v; /* the value when ret is 0 */
 };
 
 /* check_rows - every row through parse with spec: the result, the value, a message */
-static void check_rows(int (*parse)(const char *, const struct js_unit_spec *, uint64_t *,
-				    char *, size_t),
+static void check_rows(int (*parse)(const char *, const struct js_unit_spec *, uint64_t *, char *,
+				    size_t),
 		       const struct js_unit_spec *spec, const struct row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -58,29 +58,69 @@ static void test_time_spellings(void **st)
 {
 	static const struct js_unit_spec spec = { JS_US, 0, JS_TIME_MAX, NULL };
 	static const struct row rows[] = {
-		{ "500ns", 0, 500 }, { "1us", 0, 1000 }, { "1" MU_B5 "s", 0, 1000 },
-		{ "1" MU_3BC "s", 0, 1000 }, { "2ms", 0, 2000000 }, { "1s", 0, JS_SEC },
-		{ "5m", 0, 300 * JS_SEC }, { "1h", 0, 3600 * JS_SEC }, { "2d", 0, 2 * JS_DAY },
-		{ "5", 0, 5000 }, { "0", 0, 0 }, { "0.000", 0, 0 }, { "0ns", 0, 0 },
-		{ "1.5us", 0, 1500 }, { "1.5ms", 0, 1500000 }, { "0.0000005s", 0, 500 },
-		{ "0.5", 0, 500 }, { ".5", 0, 500 }, { "5.", 0, 5000 }, { ".5ms", 0, 500000 },
-		{ "1500ms", 0, 1500000000 }, { "0.25h", 0, 900 * JS_SEC },
-		{ "0.01d", 0, 864 * JS_SEC }, { "007us", 0, 7000 },
-		{ "1.000000000000000000000000000000s", 0, JS_SEC },     /* trailing zeros */
+		{ "500ns", 0, 500 },
+		{ "1us", 0, 1000 },
+		{ "1" MU_B5 "s", 0, 1000 },
+		{ "1" MU_3BC "s", 0, 1000 },
+		{ "2ms", 0, 2000000 },
+		{ "1s", 0, JS_SEC },
+		{ "5m", 0, 300 * JS_SEC },
+		{ "1h", 0, 3600 * JS_SEC },
+		{ "2d", 0, 2 * JS_DAY },
+		{ "5", 0, 5000 },
+		{ "0", 0, 0 },
+		{ "0.000", 0, 0 },
+		{ "0ns", 0, 0 },
+		{ "1.5us", 0, 1500 },
+		{ "1.5ms", 0, 1500000 },
+		{ "0.0000005s", 0, 500 },
+		{ "0.5", 0, 500 },
+		{ ".5", 0, 500 },
+		{ "5.", 0, 5000 },
+		{ ".5ms", 0, 500000 },
+		{ "1500ms", 0, 1500000000 },
+		{ "0.25h", 0, 900 * JS_SEC },
+		{ "0.01d", 0, 864 * JS_SEC },
+		{ "007us", 0, 7000 },
+		{ "1.000000000000000000000000000000s", 0, JS_SEC }, /* trailing zeros */
 		/* not a TIME */
-		{ "", BAD_FORM, 0 }, { "-5us", BAD_FORM, 0 }, { "-0", BAD_FORM, 0 },
-		{ "+5us", BAD_FORM, 0 }, { "abc", BAD_FORM, 0 }, { "5xs", BAD_FORM, 0 },
-		{ "1e99s", BAD_FORM, 0 }, { "1e3", BAD_FORM, 0 }, { "1E3ns", BAD_FORM, 0 },
-		{ "1e-3s", BAD_FORM, 0 }, { "5 us", BAD_FORM, 0 }, { " 5us", BAD_FORM, 0 },
-		{ "5us ", BAD_FORM, 0 }, { "5\tus", BAD_FORM, 0 }, { "5US", BAD_FORM, 0 },
-		{ "5Ms", BAD_FORM, 0 }, { "5S", BAD_FORM, 0 }, { ".", BAD_FORM, 0 },
-		{ ".us", BAD_FORM, 0 }, { "us", BAD_FORM, 0 }, { "1..5", BAD_FORM, 0 },
-		{ "1.5.", BAD_FORM, 0 }, { "1.5.3us", BAD_FORM, 0 }, { "5usx", BAD_FORM, 0 },
-		{ "5u", BAD_FORM, 0 }, { "5" MU_B5, BAD_FORM, 0 }, { "5\xc2s", BAD_FORM, 0 },
-		{ "0x10", BAD_FORM, 0 }, { "5s5", BAD_FORM, 0 }, { "1,5ms", BAD_FORM, 0 },
-		{ "5_000ns", BAD_FORM, 0 }, { "nan", BAD_FORM, 0 }, { "inf", BAD_FORM, 0 },
-		{ "5min", BAD_FORM, 0 }, { "5sec", BAD_FORM, 0 }, { "1K", BAD_FORM, 0 },
-		{ "0.0000000000000000000000001s", BAD_FORM, 0 },       /* 25 decimals */
+		{ "", BAD_FORM, 0 },
+		{ "-5us", BAD_FORM, 0 },
+		{ "-0", BAD_FORM, 0 },
+		{ "+5us", BAD_FORM, 0 },
+		{ "abc", BAD_FORM, 0 },
+		{ "5xs", BAD_FORM, 0 },
+		{ "1e99s", BAD_FORM, 0 },
+		{ "1e3", BAD_FORM, 0 },
+		{ "1E3ns", BAD_FORM, 0 },
+		{ "1e-3s", BAD_FORM, 0 },
+		{ "5 us", BAD_FORM, 0 },
+		{ " 5us", BAD_FORM, 0 },
+		{ "5us ", BAD_FORM, 0 },
+		{ "5\tus", BAD_FORM, 0 },
+		{ "5US", BAD_FORM, 0 },
+		{ "5Ms", BAD_FORM, 0 },
+		{ "5S", BAD_FORM, 0 },
+		{ ".", BAD_FORM, 0 },
+		{ ".us", BAD_FORM, 0 },
+		{ "us", BAD_FORM, 0 },
+		{ "1..5", BAD_FORM, 0 },
+		{ "1.5.", BAD_FORM, 0 },
+		{ "1.5.3us", BAD_FORM, 0 },
+		{ "5usx", BAD_FORM, 0 },
+		{ "5u", BAD_FORM, 0 },
+		{ "5" MU_B5, BAD_FORM, 0 },
+		{ "5\xc2s", BAD_FORM, 0 },
+		{ "0x10", BAD_FORM, 0 },
+		{ "5s5", BAD_FORM, 0 },
+		{ "1,5ms", BAD_FORM, 0 },
+		{ "5_000ns", BAD_FORM, 0 },
+		{ "nan", BAD_FORM, 0 },
+		{ "inf", BAD_FORM, 0 },
+		{ "5min", BAD_FORM, 0 },
+		{ "5sec", BAD_FORM, 0 },
+		{ "1K", BAD_FORM, 0 },
+		{ "0.0000000000000000000000001s", BAD_FORM, 0 }, /* 25 decimals */
 	};
 
 	(void)st;
@@ -92,15 +132,23 @@ static void test_time_rounding(void **st)
 {
 	static const struct js_unit_spec spec = { JS_SEC, 0, JS_TIME_MAX, NULL };
 	static const struct row rows[] = {
-		{ "0.5ns", 0, 1 }, { "1.5ns", 0, 2 }, { "2.5ns", 0, 3 }, { "1.49999ns", 0, 1 },
-		{ "1.0004us", 0, 1000 }, { "1.0005us", 0, 1001 }, { "1.00049999us", 0, 1000 },
-		{ "0.0000000015", 0, 2 }, { "1.0000000004", 0, JS_SEC },
-		{ "1.0000000005", 0, JS_SEC + 1 }, { "0.000000000000000000000001d", BAD_RANGE, 0 },
-		{ "0.4ns", BAD_RANGE, 0 }, { "0.0000000001", BAD_RANGE, 0 },
+		{ "0.5ns", 0, 1 },
+		{ "1.5ns", 0, 2 },
+		{ "2.5ns", 0, 3 },
+		{ "1.49999ns", 0, 1 },
+		{ "1.0004us", 0, 1000 },
+		{ "1.0005us", 0, 1001 },
+		{ "1.00049999us", 0, 1000 },
+		{ "0.0000000015", 0, 2 },
+		{ "1.0000000004", 0, JS_SEC },
+		{ "1.0000000005", 0, JS_SEC + 1 },
+		{ "0.000000000000000000000001d", BAD_RANGE, 0 },
+		{ "0.4ns", BAD_RANGE, 0 },
+		{ "0.0000000001", BAD_RANGE, 0 },
 		{ "0.000000000499999999999999s", BAD_RANGE, 0 },
 		{ "0.000000000500000000000000s", 0, 1 },
-		{ "0.000000000000000000000001m", BAD_RANGE, 0 },  /* 24 decimals: exact */
-		{ "0.0000000000083333333333333m", BAD_FORM, 0 },  /* 25 decimals */
+		{ "0.000000000000000000000001m", BAD_RANGE, 0 }, /* 24 decimals: exact */
+		{ "0.0000000000083333333333333m", BAD_FORM, 0 }, /* 25 decimals */
 	};
 
 	(void)st;
@@ -117,7 +165,7 @@ static void test_time_limits(void **st)
 		{ "9223372036.8547758074", 0, JS_TIME_MAX },
 		{ "106751d", 0, 106751 * JS_DAY },
 		{ "9223372036854775808ns", BAD_RANGE, 0 },
-		{ "9223372036.8547758075", BAD_RANGE, 0 },      /* rounds past the end */
+		{ "9223372036.8547758075", BAD_RANGE, 0 }, /* rounds past the end */
 		{ "106752d", BAD_RANGE, 0 },
 		{ "18446744073709551616ns", BAD_RANGE, 0 },
 		{ "99999999999999999999999999999999999999999d", BAD_RANGE, 0 },
@@ -135,16 +183,24 @@ static void test_time_specs(void **st)
 	static const struct js_unit_spec pos = { JS_NS, 1, 3600 * JS_SEC, NULL };
 	static const struct js_unit_spec ms = { JS_SEC, JS_MS, JS_TIME_MAX, NULL };
 	static const struct row r_none[] = {
-		{ "5", BAD_FORM, 0 }, { "0", BAD_FORM, 0 }, { "5us", 0, 5000 }, { "0ns", 0, 0 },
+		{ "5", BAD_FORM, 0 },
+		{ "0", BAD_FORM, 0 },
+		{ "5us", 0, 5000 },
+		{ "0ns", 0, 0 },
 	};
 	static const struct row r_pos[] = {
-		{ "5", 0, 5 }, { "0", BAD_RANGE, 0 }, { "0us", BAD_RANGE, 0 }, { "1", 0, 1 },
-		{ "1h", 0, 3600 * JS_SEC }, { "60m", 0, 3600 * JS_SEC },
-		{ "3600.000000001s", BAD_RANGE, 0 }, { "61m", BAD_RANGE, 0 },
+		{ "5", 0, 5 },
+		{ "0", BAD_RANGE, 0 },
+		{ "0us", BAD_RANGE, 0 },
+		{ "1", 0, 1 },
+		{ "1h", 0, 3600 * JS_SEC },
+		{ "60m", 0, 3600 * JS_SEC },
+		{ "3600.000000001s", BAD_RANGE, 0 },
+		{ "61m", BAD_RANGE, 0 },
 		{ "3600.0000000004s", 0, 3600 * JS_SEC },
 	};
 	static const struct row r_ms[] = {
-		{ "1ms", 0, JS_MS }, { "0.001", 0, JS_MS }, { "999us", BAD_RANGE, 0 },
+		{ "1ms", 0, JS_MS },   { "0.001", 0, JS_MS }, { "999us", BAD_RANGE, 0 },
 		{ "0", BAD_RANGE, 0 }, { "1", 0, JS_SEC },
 	};
 
@@ -160,24 +216,45 @@ static void test_sizes(void **st)
 	static const struct js_unit_spec spec = { 1, 0, UINT64_MAX, NULL };
 	static const struct js_unit_spec kib = { JS_KIB, 1, 64 * JS_MIB, NULL };
 	static const struct row rows[] = {
-		{ "0", 0, 0 }, { "512", 0, 512 }, { "512B", 0, 512 }, { "1K", 0, 1024 },
-		{ "1KiB", 0, 1024 }, { "1.5M", 0, 1572864 }, { "1MiB", 0, JS_MIB },
-		{ "2G", 0, 2 * JS_GIB }, { "1GiB", 0, JS_GIB }, { "1T", 0, JS_TIB },
-		{ "1TiB", 0, JS_TIB }, { "0.5K", 0, 512 }, { ".25K", 0, 256 },
-		{ "1.0001K", 0, 1024 }, { "0.5B", 0, 1 }, { "0.3B", BAD_RANGE, 0 },
+		{ "0", 0, 0 },
+		{ "512", 0, 512 },
+		{ "512B", 0, 512 },
+		{ "1K", 0, 1024 },
+		{ "1KiB", 0, 1024 },
+		{ "1.5M", 0, 1572864 },
+		{ "1MiB", 0, JS_MIB },
+		{ "2G", 0, 2 * JS_GIB },
+		{ "1GiB", 0, JS_GIB },
+		{ "1T", 0, JS_TIB },
+		{ "1TiB", 0, JS_TIB },
+		{ "0.5K", 0, 512 },
+		{ ".25K", 0, 256 },
+		{ "1.0001K", 0, 1024 },
+		{ "0.5B", 0, 1 },
+		{ "0.3B", BAD_RANGE, 0 },
 		{ "18446744073709551615", 0, UINT64_MAX },
-		{ "18446744073709551616", BAD_RANGE, 0 }, { "16777216T", BAD_RANGE, 0 },
+		{ "18446744073709551616", BAD_RANGE, 0 },
+		{ "16777216T", BAD_RANGE, 0 },
 		{ "16777215.999999999999T", 0, UINT64_MAX },
-		{ "", BAD_FORM, 0 }, { "-1K", BAD_FORM, 0 }, { "1KB", BAD_FORM, 0 },
-		{ "1kB", BAD_FORM, 0 }, { "1k", BAD_FORM, 0 }, { "1Ki", BAD_FORM, 0 },
-		{ "1Kib", BAD_FORM, 0 }, { "1 K", BAD_FORM, 0 }, { "1e3K", BAD_FORM, 0 },
-		{ "1ms", BAD_FORM, 0 }, { "1s", BAD_FORM, 0 }, { "1b", BAD_FORM, 0 },
-		{ "1P", BAD_FORM, 0 }, { "abc", BAD_FORM, 0 },
+		{ "", BAD_FORM, 0 },
+		{ "-1K", BAD_FORM, 0 },
+		{ "1KB", BAD_FORM, 0 },
+		{ "1kB", BAD_FORM, 0 },
+		{ "1k", BAD_FORM, 0 },
+		{ "1Ki", BAD_FORM, 0 },
+		{ "1Kib", BAD_FORM, 0 },
+		{ "1 K", BAD_FORM, 0 },
+		{ "1e3K", BAD_FORM, 0 },
+		{ "1ms", BAD_FORM, 0 },
+		{ "1s", BAD_FORM, 0 },
+		{ "1b", BAD_FORM, 0 },
+		{ "1P", BAD_FORM, 0 },
+		{ "abc", BAD_FORM, 0 },
 	};
 	static const struct row r_kib[] = {
-		{ "4", 0, 4096 }, { "4K", 0, 4096 }, { "4096B", 0, 4096 },
-		{ "64M", 0, 64 * JS_MIB },
-		{ "0", BAD_RANGE, 0 }, { "65537K", BAD_RANGE, 0 }, { "1G", BAD_RANGE, 0 },
+		{ "4", 0, 4096 },	   { "4K", 0, 4096 },	  { "4096B", 0, 4096 },
+		{ "64M", 0, 64 * JS_MIB }, { "0", BAD_RANGE, 0 }, { "65537K", BAD_RANGE, 0 },
+		{ "1G", BAD_RANGE, 0 },
 	};
 
 	(void)st;
@@ -197,10 +274,11 @@ static void test_messages(void **st)
 		const struct js_unit_spec *spec;
 		const char *s, *want;
 	} t[] = {
-		{ &dur, "5xs", "unknown unit 'xs' (a number and a unit: ns, us, ms, s, m, h or d; "
+		{ &dur, "5xs",
+		  "unknown unit 'xs' (a number and a unit: ns, us, ms, s, m, h or d; "
 		  "a bare number is s; 0 = until Ctrl-C)" },
 		{ &dur, "-5us", "negative (" },
-		{ &dur, "5\nx", "unknown unit '?x' (" },      /* one line, whatever the input */
+		{ &dur, "5\nx", "unknown unit '?x' (" }, /* one line, whatever the input */
 		{ &dur, "abc", "not a number (" },
 		{ &dur, "1e99s", "no exponents (" },
 		{ &dur, "5 us", "a space in the value (" },
@@ -223,7 +301,7 @@ static void test_messages(void **st)
 	}
 	assert_int_equal(js_parse_size("1KB", &kib, &v, err, sizeof(err)), BAD_FORM);
 	assert_string_equal(err, "unknown unit 'KB' (a number and a unit: B, KiB, MiB, GiB or "
-			    "TiB; a bare number is KiB)");
+				 "TiB; a bare number is KiB)");
 	assert_int_equal(js_parse_size("1T", &gib, &v, err, sizeof(err)), BAD_RANGE);
 	assert_string_equal(err, "out of range: at most 1GiB");
 	/* no buffer, a one-byte buffer: refused all the same */
@@ -291,7 +369,7 @@ static int through(int o, const char *value, uint64_t *ns)
 	int ret;
 
 	switch (o) {
-	case OPT_T:         /* until Ctrl-C: any threshold is shorter than the run */
+	case OPT_T: /* until Ctrl-C: any threshold is shorter than the run */
 		ret = cli("-d", "0", "-T", value, NULL);
 		*ns = p.cfg.threshold_ns;
 		return ret;
@@ -328,19 +406,40 @@ static int through(int o, const char *value, uint64_t *ns)
 static void test_every_option(void **st)
 {
 	static const struct row rows[] = {
-		{ "1ms", 0, JS_MS }, { "1.5ms", 0, 1500000 }, { "1500us", 0, 1500000 },
-		{ "1500" MU_B5 "s", 0, 1500000 }, { "1500" MU_3BC "s", 0, 1500000 },
-		{ "1500000ns", 0, 1500000 }, { "0.0015s", 0, 1500000 }, { "2s", 0, 2 * JS_SEC },
-		{ ".5s", 0, JS_SEC / 2 }, { "5.s", 0, 5 * JS_SEC }, { "5m", 0, 300 * JS_SEC },
-		{ "0.5h", 0, 1800 * JS_SEC }, { "1h", 0, 3600 * JS_SEC },
-		{ "0.01d", 0, 864 * JS_SEC }, { "1.0000000005s", 0, JS_SEC + 1 },
-		{ "1.0000000004s", 0, JS_SEC }, { "1500ms", 0, 1500000000 },
-		{ "5xs", BAD_FORM, 0 }, { "-5us", BAD_FORM, 0 }, { "abc", BAD_FORM, 0 },
-		{ "1e99s", BAD_FORM, 0 }, { "", BAD_FORM, 0 }, { "5 us", BAD_FORM, 0 },
-		{ "+5ms", BAD_FORM, 0 }, { " 5ms", BAD_FORM, 0 },
-		{ "1e3ms", BAD_FORM, 0 }, { "5MS", BAD_FORM, 0 }, { "1..5ms", BAD_FORM, 0 },
-		{ "0x5ms", BAD_FORM, 0 }, { "ms", BAD_FORM, 0 }, { "5" MU_B5, BAD_FORM, 0 },
-		{ "1,5ms", BAD_FORM, 0 }, { "nan", BAD_FORM, 0 }, { "5min", BAD_FORM, 0 },
+		{ "1ms", 0, JS_MS },
+		{ "1.5ms", 0, 1500000 },
+		{ "1500us", 0, 1500000 },
+		{ "1500" MU_B5 "s", 0, 1500000 },
+		{ "1500" MU_3BC "s", 0, 1500000 },
+		{ "1500000ns", 0, 1500000 },
+		{ "0.0015s", 0, 1500000 },
+		{ "2s", 0, 2 * JS_SEC },
+		{ ".5s", 0, JS_SEC / 2 },
+		{ "5.s", 0, 5 * JS_SEC },
+		{ "5m", 0, 300 * JS_SEC },
+		{ "0.5h", 0, 1800 * JS_SEC },
+		{ "1h", 0, 3600 * JS_SEC },
+		{ "0.01d", 0, 864 * JS_SEC },
+		{ "1.0000000005s", 0, JS_SEC + 1 },
+		{ "1.0000000004s", 0, JS_SEC },
+		{ "1500ms", 0, 1500000000 },
+		{ "5xs", BAD_FORM, 0 },
+		{ "-5us", BAD_FORM, 0 },
+		{ "abc", BAD_FORM, 0 },
+		{ "1e99s", BAD_FORM, 0 },
+		{ "", BAD_FORM, 0 },
+		{ "5 us", BAD_FORM, 0 },
+		{ "+5ms", BAD_FORM, 0 },
+		{ " 5ms", BAD_FORM, 0 },
+		{ "1e3ms", BAD_FORM, 0 },
+		{ "5MS", BAD_FORM, 0 },
+		{ "1..5ms", BAD_FORM, 0 },
+		{ "0x5ms", BAD_FORM, 0 },
+		{ "ms", BAD_FORM, 0 },
+		{ "5" MU_B5, BAD_FORM, 0 },
+		{ "1,5ms", BAD_FORM, 0 },
+		{ "nan", BAD_FORM, 0 },
+		{ "5min", BAD_FORM, 0 },
 		{ "99999999999999999999999s", BAD_RANGE, 0 },
 		{ "0.0000000000000000000000001s", BAD_FORM, 0 },
 	};
@@ -396,8 +495,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_time_spellings), cmocka_unit_test(test_time_rounding),
 		cmocka_unit_test(test_time_limits),    cmocka_unit_test(test_time_specs),
-		cmocka_unit_test(test_sizes),          cmocka_unit_test(test_messages),
-		cmocka_unit_test(test_errf),           cmocka_unit_test(test_every_option),
+		cmocka_unit_test(test_sizes),	       cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_errf),	       cmocka_unit_test(test_every_option),
 		cmocka_unit_test(test_bare_numbers),
 	};
 

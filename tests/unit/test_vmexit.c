@@ -20,12 +20,12 @@ static void test_summarise(void **state)
 	vmexit_summarise(&x, five, 5);
 	assert_int_equal(x.samples, 5);
 	assert_int_equal(x.min_cycles, 10);
-	assert_int_equal(x.median_cycles, 30);      /* ceil(2.5) = 3rd */
-	assert_int_equal(x.p90_cycles, 50);         /* ceil(4.5) = 5th */
+	assert_int_equal(x.median_cycles, 30); /* ceil(2.5) = 3rd */
+	assert_int_equal(x.p90_cycles, 50);    /* ceil(4.5) = 5th */
 	vmexit_summarise(&x, ten, 10);
 	assert_int_equal(x.min_cycles, 1);
-	assert_int_equal(x.median_cycles, 5);       /* 5th */
-	assert_int_equal(x.p90_cycles, 9);          /* 9th */
+	assert_int_equal(x.median_cycles, 5); /* 5th */
+	assert_int_equal(x.p90_cycles, 9);    /* 9th */
 	memset(&x, 0xff, sizeof(x));
 	vmexit_summarise(&x, ten, 0);
 	assert_int_equal(x.samples, 0);
