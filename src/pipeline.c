@@ -974,7 +974,7 @@ static void measure(struct js_pipe *pl)
 		}
 		/* a run without end never ends on a limit: each interval's violations are
 		 * counted (what was accounted by now - PROCESS_LAG_NS) */
-		if (pl->iv.n && now >= next_budget) {
+		if (pl->iv.on && now >= next_budget) {
 			budget_iv_close(&pl->iv, &p->budget, pl->run, pl->run->budget_viol);
 			next_budget = now + budget_ns;
 		}
@@ -1242,7 +1242,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	measure(&pl);
 	finish(&pl);
 	/* the last, partial interval, on the CPUs' final numbers (before the outputs) */
-	if (pl.iv.n)
+	if (pl.iv.on)
 		budget_iv_close(&pl.iv, &p->budget, run, run->budget_viol);
 	goto out;
 out_stop:
