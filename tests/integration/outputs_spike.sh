@@ -3,7 +3,8 @@
 # machine, with ground truth from the project's injector (docs/INJECTOR.md):
 #   1. one 2 ms preemption of CPU 1 (jsinject preempt) makes exactly one spike naming the
 #      injected task as the gap's cause (other spikes on a busy machine name other tasks),
-#      with the probe events of the 100 ms around it, and a trace of that window that parses;
+#      with the probe events of the 100 ms around it, and a trace of that window that parses
+#      (its otherData: the TSC fit so far, no wall_ns: the run had not ended);
 #   2. many injected spikes under --spike-max 3/min: 3 written, the rest counted as skipped
 #      (written + skipped = seen, in the JSON run file and the Prometheus output alike);
 #      while the run goes on, after the spikes, --listen and --prom FILE --prom-interval
@@ -87,6 +88,9 @@ assert any(e["end_ns"] < g["start_ns"] for e in evs) and \
     "no event before and after the gap: the window is not around it"
 t = json.load(open(os.path.join(tmp, "one", d["trace"])))
 te = t["traceEvents"]
+od = t["otherData"]
+assert od.get("tsc_hz", 0) > 0 and "wall_ns" not in od, \
+    "a trace written mid-run: the fit so far, no run length: %s" % od
 for e in te:
     assert {"ph", "pid", "tid", "name"} <= set(e), e
 gaps = [e for e in te if e.get("cat") == "gap"]
