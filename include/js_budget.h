@@ -35,6 +35,7 @@
 #ifndef JS_BUDGET_H
 #define JS_BUDGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,21 +112,26 @@ void budget_vals_of(const struct js_cpu_result *r, struct js_budget_vals *v);
 void budget_count_vals(const struct js_budget *b, const struct js_run *run,
 		       const struct js_budget_vals *v, uint64_t *viol);
 
-/* A run without end's intervals (src/budget_iv.c): per CPU, its numbers when the current
- * interval started. Allocated before measuring, freed after (no mapping changes meanwhile). */
+/* A run without end's intervals (src/budget_iv.c): per result (run->cpus[i]: a sampler's,
+ * a followed thread's, a CPU's marks), its numbers when the current interval started. Set
+ * up before measuring; a result that appears during the run (a thread started, the first
+ * mark on a CPU) gets its mark at the next budget_iv_close, from zero: all of its numbers
+ * fall in the interval it appeared in. Freed after the run. */
 struct js_budget_iv {
-	size_t n;		     /* measured CPUs; 0: not in use */
+	bool on;		     /* in use (--duration 0 with --budget) */
+	size_t n;		     /* results with a mark */
 	struct js_budget_vals *mark; /* per CPU (run->cpus[i]), hist pointing into mark_hist */
 	struct js_hist *mark_hist;
 	struct js_hist *diff; /* scratch: one interval's histogram */
 };
 
-/* budget_iv_init - the first interval starts with the run (every mark zero); the CPUs'
+/* budget_iv_init - the first interval starts with the run (every mark zero); the results'
  * histograms are set up (their configuration is copied); 0 or -ENOMEM */
 int budget_iv_init(struct js_budget_iv *iv, const struct js_run *run);
 
 /*
- * budget_iv_close - end the current interval: every limit on every CPU against what the run
+ * budget_iv_close - end the current interval: every limit on every result (those that
+ * appeared since the last call included) against what the run
  * recorded since the interval started (budget_count_vals; viol as there), then the next
  * interval starts from the run's numbers now. Called every --budget-interval while the run
  * goes, and once when it has ended (the last, partial interval: the CPUs' final numbers).

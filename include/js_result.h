@@ -220,6 +220,9 @@ struct js_run {
 int run_add_result(struct js_run *run, enum js_source src, int cpu, unsigned top);
 /* run_count - the results of source src */
 size_t run_count(const struct js_run *run, enum js_source src);
+/* run_ran_on - add to set the CPUs the followed threads ran on (their results' cpus_mask);
+ * the number of CPUs that were not in set yet */
+int run_ran_on(const struct js_run *run, struct js_cpuset *set);
 
 /* the JSON array holding each source's results: "cpus" (the samplers'), "threads", "marks" */
 extern const char *const js_result_array[JS_SRC_MAX];

@@ -18,33 +18,56 @@ static uint64_t since(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-/* budget_iv_init - every mark zero; the marks' histograms configured as the CPUs' */
+/* grow - a mark for every result the run has now: one that appeared since the last (a
+ * thread started, the first mark filed on a CPU) starts from zero, all its numbers in the
+ * current interval; 0 or -ENOMEM (the results without a mark then wait for the next call) */
+static int grow(struct js_budget_iv *iv, const struct js_run *run)
+{
+	struct js_budget_vals *mark;
+	struct js_hist *mh, *h0;
+
+	if (run->ncpus <= iv->n)
+		return 0;
+	h0 = &run->cpus[0].hist;
+	if (!iv->diff) {
+		iv->diff = calloc(1, sizeof(*iv->diff));
+		if (!iv->diff || hist_init(iv->diff, h0->lowest, h0->highest, h0->sig)) {
+			free(iv->diff);
+			iv->diff = NULL;
+			return -ENOMEM;
+		}
+	}
+	mark = realloc(iv->mark, run->ncpus * sizeof(*mark));
+	if (!mark)
+		return -ENOMEM;
+	iv->mark = mark;
+	mh = realloc(iv->mark_hist, run->ncpus * sizeof(*mh));
+	if (!mh)
+		return -ENOMEM;
+	iv->mark_hist = mh;
+	for (; iv->n < run->ncpus; iv->n++) {
+		const struct js_hist *h = &run->cpus[iv->n].hist;
+
+		memset(&mark[iv->n], 0, sizeof(*mark));
+		if (hist_init(&mh[iv->n], h->lowest, h->highest, h->sig))
+			break;
+	}
+	/* the marks' histograms may have moved */
+	for (size_t c = 0; c < iv->n; c++)
+		mark[c].hist = &mh[c];
+	return iv->n < run->ncpus ? -ENOMEM : 0;
+}
+
+/* budget_iv_init - every mark zero; the marks' histograms configured as the results' */
 int budget_iv_init(struct js_budget_iv *iv, const struct js_run *run)
 {
-	const struct js_hist *h0 = run->ncpus ? &run->cpus[0].hist : NULL;
-
 	memset(iv, 0, sizeof(*iv));
-	if (!h0)
-		return 0;
-	iv->mark = calloc(run->ncpus, sizeof(*iv->mark));
-	iv->mark_hist = calloc(run->ncpus, sizeof(*iv->mark_hist));
-	iv->diff = calloc(1, sizeof(*iv->diff));
-	if (!iv->mark || !iv->mark_hist || !iv->diff)
-		goto nomem;
-	iv->n = run->ncpus;
-	for (size_t c = 0; c < iv->n; c++) {
-		const struct js_hist *h = &run->cpus[c].hist;
-
-		if (hist_init(&iv->mark_hist[c], h->lowest, h->highest, h->sig))
-			goto nomem;
-		iv->mark[c].hist = &iv->mark_hist[c];
+	iv->on = true;
+	if (grow(iv, run)) {
+		budget_iv_free(iv);
+		return -ENOMEM;
 	}
-	if (hist_init(iv->diff, h0->lowest, h0->highest, h0->sig))
-		goto nomem;
 	return 0;
-nomem:
-	budget_iv_free(iv);
-	return -ENOMEM;
 }
 
 /* interval - cpu c's numbers since its mark into v (v->hist is iv->diff), then the mark
@@ -78,6 +101,8 @@ void budget_iv_close(struct js_budget_iv *iv, const struct js_budget *b, const s
 {
 	struct js_budget_vals v;
 
+	/* out of memory: the results without a mark are checked from a later interval */
+	grow(iv, run);
 	for (size_t c = 0; c < iv->n && c < run->ncpus; c++) {
 		interval(iv, c, &run->cpus[c], &v);
 		budget_count_vals(b, run, &v, viol);

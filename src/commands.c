@@ -93,6 +93,31 @@ static void crosscheck(struct js_run *run)
 		run->nxcheck = audit_crosscheck(&run->audit, obs, n, run->xcheck, MAXOBS);
 }
 
+/* audit_ran_on - --pid/--tid: the audit run again, at the end, over the watched CPUs and
+ * every other CPU the followed threads ran on (their affinity may have changed, or a new
+ * thread run elsewhere), so that it covers the CPUs where their gaps could come from */
+static void audit_ran_on(struct js_run *run)
+{
+	static int cpus[JS_MAX_CPUS];
+	struct js_cpuset set;
+	char list[128];
+	size_t n = 0;
+
+	cpuset_zero(&set);
+	for (size_t i = 0; i < run->audit.ncpus; i++)
+		cpuset_set(&set, run->audit.cpus[i]);
+	if (!run_ran_on(run, &set))
+		return;
+	for (int c = cpuset_next(&set, 0); c >= 0; c = cpuset_next(&set, c + 1))
+		cpus[n++] = c;
+	cpulist_format(&set, list, sizeof(list));
+	js_notice("the followed threads ran outside the watched CPUs: the isolation audit "
+		  "covers CPU %s",
+		  list);
+	audit_free(&run->audit);
+	run->audited = audit_run(&run->audit, cpus, n, NULL) == 0;
+}
+
 /* cmd_check - `jitterscope check`: the audit alone; exit 2 when a check failed */
 static int cmd_check(struct js_params *p)
 {
@@ -191,6 +216,8 @@ static int cmd_measure(struct js_params *p)
 		run.have_deltas = audit_snapshot_diff(&before, &after, &run.deltas) == 0;
 		audit_snapshot_free(&after);
 	}
+	if (run.audited)
+		audit_ran_on(&run);
 	if (run.audited)
 		crosscheck(&run);
 	/* a finite run's limits, exported with the outputs (--prom, --listen); a run without

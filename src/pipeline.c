@@ -927,6 +927,16 @@ static void open_window(struct js_pipe *pl, uint64_t start_ns)
 }
 
 /* measure - the drain loop, from go until every sampler is done (or the window closes) */
+/* refit - the calibration fitted again with its pairs so far, and published in the run (what
+ * outputs written during the run read: a spike's trace, js_run's fit) */
+static int refit(struct js_pipe *pl)
+{
+	int err = tsc_cal_refit(&pl->cal);
+
+	pl->run->fit = pl->cal.fit;
+	return err;
+}
+
 static void measure(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
@@ -962,7 +972,7 @@ static void measure(struct js_pipe *pl)
 				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */
 		if (now >= next_fit) {
 			tsc_cal_add(&pl->cal, tsc_pair_read(32));
-			tsc_cal_refit(&pl->cal);
+			refit(pl);
 			next_fit = now + FIT_PERIOD_NS;
 		}
 		for (size_t i = 0; pl->spinner && i < pl->n; i++)
@@ -974,7 +984,7 @@ static void measure(struct js_pipe *pl)
 		}
 		/* a run without end never ends on a limit: each interval's violations are
 		 * counted (what was accounted by now - PROCESS_LAG_NS) */
-		if (pl->iv.n && now >= next_budget) {
+		if (pl->iv.on && now >= next_budget) {
 			budget_iv_close(&pl->iv, &p->budget, pl->run, pl->run->budget_viol);
 			next_budget = now + budget_ns;
 		}
@@ -1095,8 +1105,7 @@ static void finish(struct js_pipe *pl)
 		}
 	}
 	tsc_cal_add(&pl->cal, tsc_pair_read(64));
-	tsc_cal_refit(&pl->cal);
-	run->fit = pl->cal.fit;
+	refit(pl);
 	pl->now = UINT64_MAX;
 	drain(pl, UINT64_MAX);
 	sync_outputs(pl, UINT64_MAX); /* every event is in: what waited is written now */
@@ -1201,7 +1210,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	heap_reserve(evcap(&pl));
 	sleep_ns(50000000ull);
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
-	err = tsc_cal_refit(&pl.cal);
+	err = refit(&pl);
 	if (err) {
 		js_err("cannot calibrate the TSC against CLOCK_MONOTONIC");
 		goto out;
@@ -1238,11 +1247,11 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		sleep_ns(SETTLE_NS);
 	}
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
-	tsc_cal_refit(&pl.cal);
+	refit(&pl);
 	measure(&pl);
 	finish(&pl);
 	/* the last, partial interval, on the CPUs' final numbers (before the outputs) */
-	if (pl.iv.n)
+	if (pl.iv.on)
 		budget_iv_close(&pl.iv, &p->budget, run, run->budget_viol);
 	goto out;
 out_stop:

@@ -138,6 +138,19 @@ size_t run_count(const struct js_run *run, enum js_source src)
 	return n;
 }
 
+int run_ran_on(const struct js_run *run, struct js_cpuset *set)
+{
+	int added = 0;
+
+	for (size_t i = 0; i < run->ncpus; i++)
+		for (int c = 0; run->cpus[i].source == JS_SRC_THREAD && c < 64; c++)
+			if (run->cpus[i].ts.cpus_mask >> c & 1 && !cpuset_isset(set, c)) {
+				cpuset_set(set, c);
+				added++;
+			}
+	return added;
+}
+
 int result_cpu_init(struct js_cpu_result *r, int cpu, unsigned top)
 {
 	int err;

@@ -861,9 +861,13 @@ static void other_data(struct js_json *j, const struct trace_out *t, const struc
 	json_u64(j, "origin_clock_monotonic_ns", run->start_mono_ns);
 	json_u64(j, "origin_unix_ns", (uint64_t)(run->start_epoch_s * 1e9));
 	json_str(j, "origin_utc", utc);
-	json_u64(j, "tsc_hz", (uint64_t)(run->fit.hz + 0.5));
+	/* a spike's trace is written during the run: the fit so far (the pipeline publishes
+	 * each refit), no wall time yet (the run's length is known at its end) */
+	if (run->fit.hz > 0)
+		json_u64(j, "tsc_hz", (uint64_t)(run->fit.hz + 0.5));
 	json_u64(j, "threshold_ns", run->cfg.threshold_ns);
-	json_u64(j, "wall_ns", run->wall_ns);
+	if (run->wall_ns)
+		json_u64(j, "wall_ns", run->wall_ns);
 	json_u64(j, "max_events", t->max_events);
 	json_str(j, "cap_rule", tr_cap_rule);
 	json_arr_begin(j, "per_cpu");

@@ -4,7 +4,9 @@
 # ok line. A run without end (--duration 0, --budget-interval 2s, about 15 s) counts the
 # violations per interval: jsinject's 10 ms preemptions for 4 s break max=6ms in an interval
 # or more, and once they stop the counter (--listen) stops growing; at SIGTERM the final
-# textfile holds the same count, the report judges the whole run (EXCEEDED, exit 2).
+# textfile holds the same count, the report judges the whole run (EXCEEDED, exit 2). A
+# result that appears during such a run (here the first mark of --cpu 1 --marks, 5 ms long)
+# is checked from the interval it appeared in (about 4 s).
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -32,13 +34,14 @@ port=$(free_port)
 "$JS" --cpu 1 -d 0 -q --budget 'max=6ms' --budget-interval 2s --listen "127.0.0.1:$port" \
 	--prom "$TMP/c.prom" >"$TMP/c.out" 2>"$TMP/c.err" &
 run=$!
-# viol - the counter of max=6ms served by --listen now (nothing if it does not answer)
+# viol [LIMIT] - the counter of LIMIT (max=6ms) served by --listen now (nothing if it does
+# not answer)
 viol() {
 	python3 -c 'import sys, urllib.request
 body = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read()
 for l in body.decode().splitlines():
-    if l.startswith("jitterscope_budget_violations_total{limit=\"max=6ms\"} "):
-        print(int(float(l.split()[1])))' "$port" 2>/dev/null
+    if l.startswith("jitterscope_budget_violations_total{limit=\"%s\"} " % sys.argv[2]):
+        print(int(float(l.split()[1])))' "$port" "${1:-max=6ms}" 2>/dev/null
 }
 for _ in $(seq 100); do
 	[ -n "$(viol)" ] && break
@@ -70,5 +73,30 @@ v3=$(sed -n 's/^jitterscope_budget_violations_total{limit="max=6ms"} //p' "$TMP/
 [ "$v3" = "$v2" ] || fail "the final textfile says $v3 violations, --listen said $v2 (the" \
 	"last partial interval has no spike)"
 note "a run without end: the counter stopped at $v2 once the spikes stopped"
+
+# a result that appears during the run: the marks' (none exists at the start)
+port=$(free_port)
+: >"$TMP/marks.csv"
+"$JS" --cpu 1 --marks "$TMP/marks.csv" -d 0 -q --budget 'max=1ms' --budget-interval 1s \
+	--listen "127.0.0.1:$port" >"$TMP/m.out" 2>"$TMP/m.err" &
+run=$!
+for _ in $(seq 100); do
+	[ -n "$(viol max=1ms)" ] && break
+	kill -0 $run 2>/dev/null || fail "the marks' run ended: $(cat "$TMP/m.err")"
+	sleep 0.1
+done
+m0=$(viol max=1ms)
+python3 -c 'import time; t = time.monotonic_ns(); print("%d,%d,slow" % (t - 6000000, t - 1000000))' \
+	>>"$TMP/marks.csv"
+sleep 3
+m1=$(viol max=1ms)
+kill -TERM $run
+wait $run
+rc=$?
+run=''
+note "max=1ms per 1 s interval with --marks: $m0 before a 5 ms mark, $m1 3 s after it"
+[ "$m0" = 0 ] || fail "max=1ms violated ${m0:-no answer} times before any mark"
+[ "${m1:-0}" -eq 1 ] || fail "a 5 ms mark: max=1ms violated ${m1:-no} times, want 1"
+[ $rc -eq 2 ] || fail "SIGTERM after a 5 ms mark: exit $rc, want 2: $(cat "$TMP/m.err")"
 note "PASS"
 exit 0

@@ -3,9 +3,12 @@
 # machine, with ground truth from the project's injector (docs/INJECTOR.md):
 #   1. one 2 ms preemption of CPU 1 (jsinject preempt) makes exactly one spike naming the
 #      injected task as the gap's cause (other spikes on a busy machine name other tasks),
-#      with the probe events of the 100 ms around it, and a trace of that window that parses;
+#      with the probe events of the 100 ms around it, and a trace of that window that parses
+#      (its otherData: the TSC fit so far, no wall_ns: the run had not ended);
 #   2. many injected spikes under --spike-max 3/min: 3 written, the rest counted as skipped
 #      (written + skipped = seen, in the JSON run file and the Prometheus output alike);
+#      while the run goes on, after the spikes, --listen and --prom FILE --prom-interval
+#      already serve those counts (the spike output's sync copies them every drain);
 #   3. a full file system under DIR (ENOSPC): the recorder stops with one line, the
 #      measurement runs to its end, the skipped spikes are counted, exit 1.
 # Root only (77 otherwise); about 25 s. See docs/OUTPUTS.md, "Flight recorder".
@@ -38,6 +41,8 @@ injected() {
 	# shellcheck disable=SC2086 # the injector's arguments, split
 	"$INJ" --mode preempt --cpu 1 --log "$TMP/$name.inj.csv" $inj >"$TMP/$name.inj" 2>&1 ||
 		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
+	# MIDRUN NAME: a look at the run while it goes, after the injection
+	[ -z "${MIDRUN:-}" ] || "$MIDRUN" "$name"
 	wait $JSPID || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
 }
 
@@ -83,6 +88,9 @@ assert any(e["end_ns"] < g["start_ns"] for e in evs) and \
     "no event before and after the gap: the window is not around it"
 t = json.load(open(os.path.join(tmp, "one", d["trace"])))
 te = t["traceEvents"]
+od = t["otherData"]
+assert od.get("tsc_hz", 0) > 0 and "wall_ns" not in od, \
+    "a trace written mid-run: the fit so far, no run length: %s" % od
 for e in te:
     assert {"ph", "pid", "tid", "name"} <= set(e), e
 gaps = [e for e in te if e.get("cat") == "gap"]
@@ -94,9 +102,21 @@ print("  one: %s (%.0f KiB, trace %.0f KiB, %d events; longest write %.2f ms; %d
     sp["write_ns_max"] / 1e6, other))
 PY
 
-# 2. 150 preemptions of 300 us in 3 s, at most 3 a minute
-injected many 7 "--duration 3 --period 20000 --spin 300" \
-	--spike-threshold 200us --spike-dir "$TMP/many" --spike-max 3/min
+# 2. 150 preemptions of 300 us in 3 s, at most 3 a minute; 1.5 s after them (the run goes on
+# 3 s more) a scrape of --listen and a copy of the --prom-interval textfile
+port=$(free_port)
+midrun() {
+	sleep 1.5
+	python3 -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+		"http://127.0.0.1:$port/metrics" >"$TMP/$1.mid.scrape" ||
+		fail "$1: no answer from --listen during the run"
+	cp "$TMP/$1.prom" "$TMP/$1.mid.prom"
+	kill -0 $JSPID 2>/dev/null || fail "$1: the run ended before the look at it"
+}
+MIDRUN=midrun injected many 9 "--duration 3 --period 20000 --spin 300" \
+	--spike-threshold 200us --spike-dir "$TMP/many" --spike-max 3/min \
+	--listen "127.0.0.1:$port" --prom-interval 1s
 python3 - "$TMP" <<'PY' || fail "many: the rate limit"
 import glob, json, re, sys
 from jsfiles import inject_actions
@@ -118,6 +138,13 @@ def metric(name):
 assert metric("jitterscope_spikes_written_total") == 3
 assert metric('jitterscope_spikes_skipped_total{reason="rate"}') == sk["rate"]
 assert metric('jitterscope_spikes_skipped_total{reason="size"}') == 0
+# during the run, after the injected spikes: the same written, every injected spike counted
+for mid in ("scrape", "prom"):
+    prom = open(tmp + "/many.mid." + mid).read()
+    assert metric("jitterscope_spikes_written_total") == 3, (mid, prom[-600:])
+    rate = metric('jitterscope_spikes_skipped_total{reason="rate"}')
+    assert len(acts) - 3 <= rate <= sk["rate"], (mid, rate, len(acts), sk)
+    print("  many, during the run (%s): 3 written, %d skipped (rate)" % (mid, rate))
 print("  many: %d injected, %d spikes seen, %d written, %d skipped (rate)" % (
     len(acts), sp["seen"], sp["written"], sk["rate"]))
 PY

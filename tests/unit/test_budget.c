@@ -463,6 +463,35 @@ static void test_iv_max(void **state)
 	assert_int_equal(f->viol[0], 3);
 }
 
+/* results that appear during the run (a thread started, the first mark on a CPU) are checked
+ * from the interval they appeared in, all their gaps in it; none at the start is no less a
+ * run with intervals (--cpu LIST --marks) */
+static void test_iv_appear(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t t = T0;
+
+	f->run.ncpus = 0;
+	iv_start(f, "max=50us");
+	assert_true(f->iv.on);
+	f->run.ncpus = 1; /* the first result appears: its spike in the first interval */
+	gap(&f->cpus[0], &t, 80000, JS_CAUSE_IRQ);
+	iv_close(f, T0 + SEC, false);
+	assert_int_equal(f->viol[0], 1);
+	t = T0 + SEC;
+	gap(&f->cpus[0], &t, 2000, JS_CAUSE_UNEXPLAINED);
+	f->run.ncpus = 2; /* the second one, in the second interval */
+	gap(&f->cpus[1], &t, 70000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 2 * SEC, false);
+	assert_int_equal(f->viol[0], 2);
+	/* neither result over the limit in the third */
+	t = T0 + 2 * SEC;
+	gap(&f->cpus[0], &t, 2000, JS_CAUSE_UNEXPLAINED);
+	gap(&f->cpus[1], &t, 2000, JS_CAUSE_UNEXPLAINED);
+	iv_close(f, T0 + 3 * SEC, true);
+	assert_int_equal(f->viol[0], 2);
+}
+
 /* the counts and times are the interval's: gaps=, CLASS=COUNT, CLASS=TIME, lost=TIME */
 static void test_iv_counts(void **state)
 {
@@ -584,6 +613,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_unverifiable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iv_max, iv_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iv_counts, iv_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iv_appear, iv_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iv_percentile, iv_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iv_lost_pct, iv_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iv_unchecked, iv_setup, teardown),

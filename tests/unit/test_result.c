@@ -112,12 +112,37 @@ static void test_smi(void **state)
 	result_cpu_free(&r);
 }
 
+/* the CPUs the followed threads ran on join the set; samplers' and marks' results do not */
+static void test_ran_on(void **state)
+{
+	struct js_cpu_result r[3] = { 0 };
+	struct js_run run = { .cpus = r, .ncpus = 3 };
+	struct js_cpuset set;
+
+	(void)state;
+	r[0].source = JS_SRC_SAMPLER;
+	r[0].ts.cpus_mask = 1ull << 5;
+	r[1].source = JS_SRC_THREAD;
+	r[1].ts.cpus_mask = 1ull << 1 | 1ull << 63;
+	r[2].source = JS_SRC_THREAD;
+	r[2].ts.cpus_mask = 1ull << 0 | 1ull << 1;
+	cpuset_zero(&set);
+	cpuset_set(&set, 1);
+	assert_int_equal(run_ran_on(&run, &set), 2);
+	assert_int_equal(cpuset_count(&set), 3);
+	assert_true(cpuset_isset(&set, 0) && cpuset_isset(&set, 63));
+	assert_false(cpuset_isset(&set, 5));
+	/* nothing new the second time */
+	assert_int_equal(run_ran_on(&run, &set), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lifecycle),
 		cmocka_unit_test(test_before_start),
 		cmocka_unit_test(test_smi),
+		cmocka_unit_test(test_ran_on),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -243,7 +243,7 @@ static void test_spike_file(void **state)
 	struct fixture *f = fx_new(10, 0);
 	char names[4][128], traces[4][128];
 	struct jsonp_doc doc, tdoc;
-	const struct jsonp_val *g, *evs, *w, *te;
+	const struct jsonp_val *g, *evs, *w, *te, *od;
 	bool named = false;
 
 	(void)state;
@@ -257,6 +257,9 @@ static void test_spike_file(void **state)
 	ev(f, JS_EV_IRQ, T0 + 1001 * MS, T0 + 1001 * MS + 5000, 3, 36, "virtio1-req.0");
 	gap(f, 500, 999999); /* below the threshold */
 	gap(f, 1000, 2 * MS);
+	/* mid-run: the calibration's fit is there (the pipeline publishes it), the length not */
+	f->run.fit.hz = 2300000000.4;
+	f->run.wall_ns = 0;
 	/* the events up to 100 ms after the gap are not all read yet: nothing written */
 	f->out.sync(f->out.ctx, &f->run, T0 + 1101 * MS);
 	assert_int_equal(all_files(f), 0);
@@ -301,6 +304,9 @@ static void test_spike_file(void **state)
 		named |= n && strstr(n, "gap 2.0 ms: task jsinject:812") != NULL;
 	}
 	assert_true(named);
+	od = jsonp_get(tdoc.root, "otherData");
+	assert_int_equal(u64(od, "tsc_hz"), 2300000000ull);
+	assert_null(jsonp_get(od, "wall_ns"));
 	jsonp_free(&tdoc);
 
 	/* the counts reach the run: one seen, one written */
