@@ -41,8 +41,7 @@ int main(int argc, char **argv)
 	}
 	if (js_marker_open(&mk, argv[1], slow_us * 1000)) {
 		fprintf(stderr,
-			"marked_loop: %s: cannot open for marks (a FIFO needs its reader "
-			"first)\n",
+			"marked_loop: %s: cannot open for marks (a FIFO needs its reader first)\n",
 			argv[1]);
 		return 1;
 	}

@@ -169,8 +169,7 @@ static int parse_value(const char *item, const char *key, const char *v, struct 
 		}
 		if (is_count(v))
 			return js_errf(err, errlen,
-				       "'%s': lost takes a percentage (0.1%%) or a "
-				       "time (5ms)",
+				       "'%s': lost takes a percentage (0.1%%) or a time (5ms)",
 				       item);
 		it->kind = JS_BUDGET_LOST_NS;
 		return parse_time(item, v, &it->limit, err, errlen);

@@ -61,23 +61,18 @@ enum {
 };
 
 static const char doc[] =
-	"Measure what steals a CPU from a spinning application, when and for how long.\n"
-	"\n"
+	"Measure what steals a CPU from a spinning application, when and for how long.\n\n"
 	"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
 	"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
 	"  jitterscope report RUN.json             the report of a saved --json run\n"
-	"  jitterscope diff A.json B.json          two runs side by side (before/after)\n"
-	"\v"
+	"  jitterscope diff A.json B.json          two runs side by side (before/after)\n\v"
 	"TIME values: a number and a unit, ns, us (or \xc2\xb5s), ms, s, m, h or d, e.g. 500ns, "
 	"1.5ms, 5m; a bare number is seconds (microseconds for -T; --budget and "
-	"--arrival-interval need the unit).\n"
-	"\n"
-	"Examples:\n"
+	"--arrival-interval need the unit).\n\nExamples:\n"
 	"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
 	"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
 	"  jitterscope check --cpu 3\n"
-	"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n"
-	"\n"
+	"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n\n"
 	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded or (check) an audit "
 	"check failed, 64 usage error (also a --pid or --tid that does not exist), 130 a "
 	"second Ctrl-C.";
@@ -85,14 +80,11 @@ static const char doc[] =
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What to measure:", 1 },
 	{ "cpu", 'c', "LIST", 0,
-	  "CPUs to measure, e.g. 3 or 1,3-5 (default: the isolated CPUs, "
-	  "else the last online CPU)",
+	  "CPUs to measure, e.g. 3 or 1,3-5 (default: the isolated CPUs, else the last online CPU)",
 	  1 },
 	{ "cpus", 'c', "LIST", OPTION_ALIAS, NULL, 1 },
 	{ "duration", 'd', "TIME", 0,
-	  "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C "
-	  "(default 10s)",
-	  1 },
+	  "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C (default 10s)", 1 },
 	{ "threshold", 'T', "TIME", 0,
 	  "smallest gap recorded (default 1us; e.g. 500ns; "
 	  "auto: calibrated from the loop, raised if housekeeping could not keep up)",
@@ -103,9 +95,7 @@ static const struct argp_option options[] = {
 	  "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1)",
 	  1 },
 	{ "house-keeping", 'H', "LIST", 0,
-	  "CPUs for jitterscope's own threads (default: allowed "
-	  "CPUs minus measured ones)",
-	  1 },
+	  "CPUs for jitterscope's own threads (default: allowed CPUs minus measured ones)", 1 },
 	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
 	{ "probe-cost", OPT_PROBE_COST, NULL, 0,
 	  "time the probes' own BPF programs (kernel "
@@ -123,51 +113,33 @@ static const struct argp_option options[] = {
 	  "with --pid/--tid, or --cpu: the CPUs whose events explain them",
 	  1 },
 	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
-	{ "ring-size", OPT_RING, "N", 0,
-	  "gap ring entries per CPU, a power of two "
-	  "(default 65536)",
+	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two (default 65536)",
 	  1 },
 	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0,
-	  "also report the delay of messages "
-	  "arriving every 1us,10us,...",
-	  1 },
+	  "also report the delay of messages arriving every 1us,10us,...", 1 },
 	{ "burst", OPT_BURST, "N", 0,
-	  "with --arrival-interval: chance that N consecutive "
-	  "arrivals meet a gap",
-	  1 },
+	  "with --arrival-interval: chance that N consecutive arrivals meet a gap", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	/* then one FILE option per js_output_kinds[] entry (options_build) */
 	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
 	{ "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0,
-	  "--gaps files at most this large, e.g. "
-	  "100MiB: then FILE.1 (default: no limit)",
-	  2 },
+	  "--gaps files at most this large, e.g. 100MiB: then FILE.1 (default: no limit)", 2 },
 	{ "prom-interval", OPT_PROM_INTERVAL, "TIME", 0,
-	  "rewrite the --prom file this often "
-	  "(default: once, at the end)",
-	  2 },
+	  "rewrite the --prom file this often (default: once, at the end)", 2 },
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
-	  "serve /metrics (Prometheus) and /healthz over "
-	  "HTTP on this address, e.g. 127.0.0.1:9464",
+	  "serve /metrics (Prometheus) and /healthz over HTTP on this address, e.g. 127.0.0.1:9464",
 	  2 },
 	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
 	{ "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0,
-	  "with --spike-dir: the gaps the "
-	  "flight recorder keeps (at or above TIME)",
-	  2 },
+	  "with --spike-dir: the gaps the flight recorder keeps (at or above TIME)", 2 },
 	{ "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
 	  2 },
 	{ "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
-	  "total size of the spike files "
-	  "(default 100MiB)",
-	  2 },
+	  "total size of the spike files (default 100MiB)", 2 },
 	{ "budget", OPT_BUDGET, "SPEC", 0,
-	  "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: "
-	  "exit 2 if exceeded",
-	  2 },
+	  "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", 2 },
 	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0,
-	  "with --duration 0: the --budget "
-	  "limits apply to each interval this long (default 1m)",
+	  "with --duration 0: the --budget limits apply to each interval this long (default 1m)",
 	  2 },
 	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
 	{ "by", OPT_BY, "source|cgroup", 0,
@@ -453,8 +425,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ALPHA:
 		if (parse_number(arg, false, 1e-12, 0.5, &p->alpha) || p->alpha >= 0.5) {
 			argp_error(state,
-				   "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. "
-				   "0.01)",
+				   "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. 0.01)",
 				   arg);
 			return EINVAL;
 		}
@@ -463,8 +434,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MIN_CHANGE:
 		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
 			argp_error(state,
-				   "invalid --min-change '%s' (a percentage, 0..1000, e.g. "
-				   "10%%)",
+				   "invalid --min-change '%s' (a percentage, 0..1000, e.g. 10%%)",
 				   arg);
 			return EINVAL;
 		}
@@ -610,8 +580,7 @@ static int validate_app(const struct js_params *p, const char *prog)
 	}
 	if (spinner_opt) {
 		fprintf(stderr,
-			"%s: %s sets up the spinner, and with --pid, --tid or --marks "
-			"none runs\n",
+			"%s: %s sets up the spinner, and with --pid, --tid or --marks none runs\n",
 			prog, spinner_opt);
 		return -EINVAL;
 	}
@@ -644,8 +613,7 @@ static int validate(struct js_params *p, const char *prog)
 	}
 	if (p->diff_opts && p->cmd != JS_CMD_DIFF) {
 		fprintf(stderr,
-			"%s: --alpha, --min-change and --fail-on are for 'jitterscope "
-			"diff' only\n",
+			"%s: --alpha, --min-change and --fail-on are for 'jitterscope diff' only\n",
 			prog);
 		return -EINVAL;
 	}

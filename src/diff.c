@@ -722,8 +722,7 @@ static void warnings(struct js_diff *d)
 	if (strcmp(x, y))
 		warn(d, "the runs measured different CPUs (A %s, B %s)%s", x, y,
 		     d->in_order ? ": compared in the order measured" :
-				   ": only CPUs of both "
-				   "are compared");
+				   ": only CPUs of both are compared");
 	if (!a->probes_on || !b->probes_on)
 		warn(d, "probes were off in %s: causes and sources are not compared",
 		     !a->probes_on && !b->probes_on ? "both runs" :

@@ -72,8 +72,7 @@ void html_fact(FILE *fp, const char *k, const char *v)
 
 static void css(FILE *fp)
 {
-	fputs("<style>\n"
-	      "body{font:14px/1.4 system-ui,sans-serif;margin:18px 28px;color:#222;"
+	fputs("<style>\nbody{font:14px/1.4 system-ui,sans-serif;margin:18px 28px;color:#222;"
 	      "background:#fff;max-width:1100px}\n"
 	      "h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;border-bottom:2px solid #ddd;"
 	      "margin-top:28px}h3{font-size:15px;margin:18px 0 6px}\n"
@@ -253,16 +252,14 @@ static void script(FILE *fp)
 	      "      document.body.classList.toggle('hide-' + c);\n"
 	      "      var all = document.querySelectorAll('.legend span[data-cause=\"' + c + '\"]');\n"
 	      "      for (var k = 0; k < all.length; k++) all[k].classList.toggle('off');\n"
-	      "    });\n  }\n"
-	      "  var root = document.documentElement;\n"
+	      "    });\n  }\n  var root = document.documentElement;\n"
 	      "  root.setAttribute('data-points', document.querySelectorAll('circle.pt').length);\n"
 	      "  root.setAttribute('data-bars', document.querySelectorAll('svg.hist rect').length);\n"
 	      "  root.setAttribute('data-bars-a', "
 	      "document.querySelectorAll('svg.hist rect.ser-a').length);\n"
 	      "  root.setAttribute('data-bars-b', "
 	      "document.querySelectorAll('svg.hist rect.ser-b').length);\n"
-	      "  root.setAttribute('data-rendered', 'ok');\n"
-	      "})();\n</script>\n",
+	      "  root.setAttribute('data-rendered', 'ok');\n})();\n</script>\n",
 	      fp);
 }
 
@@ -270,8 +267,7 @@ static void script(FILE *fp)
 void html_begin(FILE *fp, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>",
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      fp);
 	html_esc(fp, title);
 	fputs("</title>\n", fp);

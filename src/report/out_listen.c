@@ -88,8 +88,7 @@ int listen_parse(const char *s, struct sockaddr_storage *sa, char *err, size_t e
 	if (s[0] == '[' ? inet_pton(AF_INET6, host, &in6->sin6_addr) != 1 :
 			  inet_pton(AF_INET, host, &in4->sin_addr) != 1) {
 		js_errf(err, errlen,
-			"'%s' is not an IPv4 address or a bracketed IPv6 address "
-			"(no host names)",
+			"'%s' is not an IPv4 address or a bracketed IPv6 address (no host names)",
 			host);
 		return -EINVAL;
 	}

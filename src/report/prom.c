@@ -397,8 +397,7 @@ static void cause_counters(FILE *fp, const struct js_prom *m, const struct js_ru
 	char b[32], lr[PROM_LABELS];
 
 	family(fp, "jitterscope_gaps_total", "counter",
-	       "Gaps since the run started, per "
-	       "measured CPU and primary cause.");
+	       "Gaps since the run started, per measured CPU and primary cause.");
 	for (size_t i = 0; i < m->nc; i++)
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			fprintf(fp, "jitterscope_gaps_total{%s,cause=\"%s\"} %" PRIu64 "\n",
@@ -621,14 +620,12 @@ static void cpu_metrics(FILE *fp, const struct js_run *run)
 			result_labels(lr, sizeof(lr), r), sec(b, sizeof(b), result_window_ns(r)));
 	}
 	family(fp, "jitterscope_gaps_dropped_total", "counter",
-	       "Gaps the sampler could not "
-	       "hand over (full ring); 0 in a healthy run.");
+	       "Gaps the sampler could not hand over (full ring); 0 in a healthy run.");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_gaps_dropped_total{%s} %" PRIu64 "\n",
 			result_labels(lr, sizeof(lr), &run->cpus[i]), run->cpus[i].dropped);
 	family(fp, "jitterscope_steal_seconds_total", "counter",
-	       "Hypervisor steal time "
-	       "inside the gaps.");
+	       "Hypervisor steal time inside the gaps.");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_steal_seconds_total{%s} %s\n",
 			result_labels(lr, sizeof(lr), &run->cpus[i]),
@@ -636,8 +633,7 @@ static void cpu_metrics(FILE *fp, const struct js_run *run)
 	if (!run->smi_countable)
 		return;
 	family(fp, "jitterscope_smi_total", "counter",
-	       "System management interrupts "
-	       "counted on the measured CPU.");
+	       "System management interrupts counted on the measured CPU.");
 	for (size_t i = 0; i < run->ncpus; i++)
 		fprintf(fp, "jitterscope_smi_total{%s} %" PRIu64 "\n",
 			result_labels(lr, sizeof(lr), &run->cpus[i]), run->cpus[i].smi);
@@ -656,8 +652,7 @@ static void probe_metrics(FILE *fp, const struct js_run *run)
 	       "kernel (full ring buffer): gaps they overlapped may be misattributed.");
 	fprintf(fp, "jitterscope_probe_events_lost_total %" PRIu64 "\n", run->probe_lost);
 	family(fp, "jitterscope_probe_events_evicted_total", "counter",
-	       "Probe events dropped "
-	       "from a full attribution window before their gap was seen.");
+	       "Probe events dropped from a full attribution window before their gap was seen.");
 	fprintf(fp, "jitterscope_probe_events_evicted_total %" PRIu64 "\n", run->probe_evicted);
 }
 
@@ -738,8 +733,7 @@ static void run_metrics(FILE *fp, const struct js_run *run)
 	char b[32];
 
 	family(fp, "jitterscope_run_interrupted", "gauge",
-	       "1 if Ctrl-C, SIGTERM or a failed "
-	       "output ended the run early.");
+	       "1 if Ctrl-C, SIGTERM or a failed output ended the run early.");
 	fprintf(fp, "jitterscope_run_interrupted %d\n", run->interrupted ? 1 : 0);
 	family(fp, "jitterscope_run_duration_seconds", "gauge", "How long the run has lasted.");
 	fprintf(fp, "jitterscope_run_duration_seconds %s\n",
@@ -748,8 +742,7 @@ static void run_metrics(FILE *fp, const struct js_run *run)
 		    run->done_ns > run->start_mono_ns ? run->done_ns - run->start_mono_ns :
 							0));
 	family(fp, "jitterscope_run_start_timestamp_seconds", "gauge",
-	       "When the run started, "
-	       "seconds since the epoch.");
+	       "When the run started, seconds since the epoch.");
 	fprintf(fp, "jitterscope_run_start_timestamp_seconds %.3f\n", run->start_epoch_s);
 }
 

@@ -280,8 +280,7 @@ static void check_pcts(struct ld *l, const struct jsonp_val *o, const struct js_
 		i64_at(l, o, key, REQ, &got);
 		if (!l->rc && got != want)
 			lfail(l, jsonp_get(o, key), key,
-			      "%lld, but the histogram says %lld: the "
-			      "file was altered",
+			      "%lld, but the histogram says %lld: the file was altered",
 			      (long long)got, (long long)want);
 	}
 }
@@ -840,9 +839,8 @@ static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_
 	r->narrivals++; /* from here the result owns the histogram */
 	if (a->delay.total != a->arrivals)
 		lfail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64",
-		      "holds %llu arrivals, "
-		      "arrivals says %llu",
-		      (unsigned long long)a->delay.total, (unsigned long long)a->arrivals);
+		      "holds %llu arrivals, arrivals says %llu", (unsigned long long)a->delay.total,
+		      (unsigned long long)a->arrivals);
 	check_pcts(l, v, &a->delay);
 	load_bursts(l, v, r, r->narrivals - 1, p);
 }
@@ -858,8 +856,7 @@ static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu
 
 		if (i >= JS_MAX_ARRIVALS || !jsonp_is(&a->arr.v[i], JSONP_OBJ))
 			lfail(l, &a->arr.v[i], NULL,
-			      i >= JS_MAX_ARRIVALS ? "too many arrival "
-						     "intervals" :
+			      i >= JS_MAX_ARRIVALS ? "too many arrival intervals" :
 						     "expected an object");
 		else
 			load_arrival(l, &a->arr.v[i], r, p);
@@ -1078,9 +1075,8 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	decode_hist(l, o, "hist_hdr_b64", REQ, &r->hist);
 	if (!l->rc && r->hist.total != r->gap_count)
 		lfail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64",
-		      "holds %llu gaps, "
-		      "gap_count says %llu",
-		      (unsigned long long)r->hist.total, (unsigned long long)r->gap_count);
+		      "holds %llu gaps, gap_count says %llu", (unsigned long long)r->hist.total,
+		      (unsigned long long)r->gap_count);
 	check_pcts(l, o, &r->hist);
 	load_by_primary(l, o, &r->causes);
 	load_classes(l, o, &r->causes);
@@ -1569,8 +1565,7 @@ static void check_header(struct ld *l, const struct jsonp_val *root)
 	u64_at(l, root, "schema_version", REQ, &ver);
 	if (!l->rc && (ver < JS_SCHEMA_VERSION_MIN || ver > JS_SCHEMA_VERSION))
 		lfail(l, jsonp_get(root, "schema_version"), "schema_version",
-		      "%llu is not "
-		      "supported (this jitterscope reads %d to %d)",
+		      "%llu is not supported (this jitterscope reads %d to %d)",
 		      (unsigned long long)ver, JS_SCHEMA_VERSION_MIN, JS_SCHEMA_VERSION);
 	l->schema = ver;
 	kind = jsonp_get(root, "kind");

@@ -245,8 +245,7 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 	if (first < 0)
 		return;
 	fprintf(fp, "  histogram%s\n",
-		run->probes_on ? " (bar letters: primary cause, "
-				 "shares of each bucket's gaps)" :
+		run->probes_on ? " (bar letters: primary cause, shares of each bucket's gaps)" :
 				 "");
 	for (int i = first; i <= last; i++) {
 		int w = (int)((b->total[i] * BAR_WIDTH + maxc - 1) / maxc), k = 0;

@@ -1317,8 +1317,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: jsinject --mode MODE --cpu N [--duration SECS] [--period US] [--spin US]\n"
 	      "                [--count N] [--log FILE] [--helper-cpu M] [--dir DIR] [--irq N]\n"
-	      "modes:\n"
-	      "  preempt  SCHED_FIFO 50 thread on CPU N spins --spin us every period\n"
+	      "modes:\n  preempt  SCHED_FIFO 50 thread on CPU N spins --spin us every period\n"
 	      "  ipi      --count perf enable/disable ioctls per period, one IPI each to CPU N\n"
 	      "  timer    perf cpu-clock hrtimer on CPU N expiring every period\n"
 	      "  softirq  one loopback UDP packet per period, RPS-steered to CPU N (NET_RX)\n"

@@ -362,8 +362,7 @@ static void test_parse_interrupts(void **state)
 		" 40:          1          2          3   IR-PCI-MSI 524288-edge      eth0, eth0-rx\n"
 		" 41:          4          5          6   weird\n"
 		"NMI:          0          1          2   Non-maskable interrupts\n"
-		"LOC:        100        200        300   Local timer interrupts\n"
-		"ERR:          0\n"
+		"LOC:        100        200        300   Local timer interrupts\nERR:          0\n"
 		"MIS:          0\n";
 	int cpus[] = { 3, 1, 2 };
 	struct audit_row *rows;

@@ -122,8 +122,7 @@ static void test_java_fixed(void **state)
 static void test_header_exact(void **state)
 {
 	static const char want[] =
-		"#[Logged with jitterscope 0.1.0]\n"
-		"#[Histogram log format version 1.3]\n"
+		"#[Logged with jitterscope 0.1.0]\n#[Histogram log format version 1.3]\n"
 		"#[StartTime: 1764438863.123 (seconds since epoch), Sat Nov 29 17:54:23 UTC 2025]\n"
 		"#[BaseTime: 1764438863.123 (seconds since epoch)]\n"
 		"\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","

@@ -14,19 +14,14 @@
 #include "js_ksyms.h"
 
 /* deliberately unsorted, with data symbols, aliases, a module and junk lines */
-static const char fixture[] = "ffffffff81000000 T _stext\n"
-			      "ffffffff81200000 t tick_nohz_handler\n"
+static const char fixture[] = "ffffffff81000000 T _stext\nffffffff81200000 t tick_nohz_handler\n"
 			      "ffffffff81100000 T vmstat_update\n"
 			      "ffffffff81100000 T vmstat_update_alias\n"
-			      "ffffffff81300000 D some_data\n"
-			      "ffffffff81180000 W weak_fn\n"
-			      "0000000000000000 A fixed_percpu_data\n"
-			      "garbage line\n"
-			      "\n"
+			      "ffffffff81300000 D some_data\nffffffff81180000 W weak_fn\n"
+			      "0000000000000000 A fixed_percpu_data\ngarbage line\n\n"
 			      "ffffffffc0001000 t virtnet_poll\t[virtio_net]\n";
 
-static const char hidden[] = "0000000000000000 T _stext\n"
-			     "0000000000000000 T vmstat_update\n";
+static const char hidden[] = "0000000000000000 T _stext\n0000000000000000 T vmstat_update\n";
 
 static char *write_fixture(const char *text)
 {

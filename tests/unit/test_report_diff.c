@@ -249,8 +249,7 @@ static void test_src_key(void **state)
 		{ JS_CAUSE_TASK, "jsinject:6494", "jsinject" },
 		{ JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", "kworker/1:2 vmstat_update" },
 		{ JS_CAUSE_IPI, "call_function_single fn from bash:12",
-		  "call_function_single fn "
-		  "from bash" },
+		  "call_function_single fn from bash" },
 		{ JS_CAUSE_FAULT, "fault user git:99 (sampler)", "fault user git (sampler)" },
 		{ JS_CAUSE_IRQ, "virtio1-req.0:36", "virtio1-req.0:36" },
 		{ JS_CAUSE_SOFTIRQ, "NET_RX", "NET_RX" },

@@ -537,8 +537,7 @@ static void test_rejects(void **state)
 	load_bad("\"lost_ns\": ", "\"lost_ns\": \"x\", \"l\": ",
 		 "cpus[0].lost_ns: expected a number, found a string (line");
 	load_bad("\"iterations\": ", "\"iterations\": -",
-		 "cpus[0].iterations: expected an "
-		 "unsigned integer, found -123456789");
+		 "cpus[0].iterations: expected an unsigned integer, found -123456789");
 	load_bad("\"threshold_ns\"", "\"threshold\"", "params.threshold_ns: missing");
 	load_bad("\"policy\": \"fifo\"", "\"policy\": \"batch\"", "params.policy: unknown value");
 	load_bad("\"cause\": \"task\"", "\"cause\": \"gremlin\"", "unknown value \"gremlin\"");
@@ -550,8 +549,7 @@ static void test_rejects(void **state)
 	load_bad("\"verdict\": \"fail\"", "\"verdict\": \"maybe\"",
 		 "audit.checks[0].verdict: unknown value");
 	load_bad("\"lo_ns\": 1000,", "\"lo_ns\": 1001,",
-		 "histogram_by_cause[0].lo_ns: 1001 is "
-		 "not a bucket boundary");
+		 "histogram_by_cause[0].lo_ns: 1001 is not a bucket boundary");
 	load_bad("\"cpus\": [\n    {", "\"cpus\": [ 7, {", "cpus[0]: expected an object");
 	load_bad("\"run_ns\": 1331000", "\"run_ns\": \"x\"",
 		 "probes.cost.run_ns: expected a number, found a string");

@@ -20,19 +20,14 @@
 
 /* three VMAs as the kernel prints them; the middle one holds 2 MiB of huge pages */
 static const char smaps[] = "55d0a0000000-55d0a0021000 r-xp 00000000 fe:01 1234    /usr/bin/x\n"
-			    "Size:                132 kB\n"
-			    "AnonHugePages:         0 kB\n"
+			    "Size:                132 kB\nAnonHugePages:         0 kB\n"
 			    "VmFlags: rd ex mr mw me\n"
 			    "7f6300000000-7f6300400000 rw-p 00000000 00:00 0 \n"
-			    "Size:               4096 kB\n"
-			    "Rss:                4096 kB\n"
-			    "Anonymous:          4096 kB\n"
-			    "AnonHugePages:      2048 kB\n"
-			    "FilePmdMapped:         0 kB\n"
-			    "VmFlags: rd wr mr mw me ac hg\n"
+			    "Size:               4096 kB\nRss:                4096 kB\n"
+			    "Anonymous:          4096 kB\nAnonHugePages:      2048 kB\n"
+			    "FilePmdMapped:         0 kB\nVmFlags: rd wr mr mw me ac hg\n"
 			    "7f6300400000-7f6300800000 rw-p 00000000 00:00 0 \n"
-			    "Size:               4096 kB\n"
-			    "AnonHugePages:      4096 kB\n"
+			    "Size:               4096 kB\nAnonHugePages:      4096 kB\n"
 			    "VmFlags: rd wr mr mw me ac\n";
 
 /* the VMA containing the address is the one read, from its first to its last byte */

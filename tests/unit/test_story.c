@@ -222,15 +222,13 @@ static void test_detail(void **state)
 	assert_string_equal(
 		buf,
 		"    gap of 48.2 us at t+12.310456789 s on CPU 1: primary task kworker/3:1:77, "
-		"2 events, covered 44.1 us (91.5 %)\n"
-		"      task        "
+		"2 events, covered 44.1 us (91.5 %)\n      task        "
 		"kworker/3:1:77                                   x1    41.0 us  85.1 %\n"
 		"      timer       "
 		"local_timer                                      x1     3.1 us   6.4 %\n"
 		"      steal       "
 		"paravirt steal clock                                    1.0 us   2.1 %\n"
-		"      smi         SMI counter +1 during this gap\n"
-		"      unexplained "
+		"      smi         SMI counter +1 during this gap\n      unexplained "
 		"outside event windows                                   3.1 us   6.4 %\n");
 	assert_int_equal(n, (int)strlen(buf));
 }
