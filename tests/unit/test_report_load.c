@@ -151,7 +151,8 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 		if (cpu == 1 && g.attr.primary == JS_CAUSE_UNEXPLAINED)
 			g.gap.start_ns = t = t - t % 10000000 + 10000000;
 		result_add_gap(r, &g);
-		intervals_add_gap(&r->intervals, g.gap.start_ns, g.gap.dur_ns);
+		intervals_add_gap(&r->intervals, g.gap.start_ns, g.gap.dur_ns, g.attr.primary,
+				  g.attr.detail);
 		for (size_t i = 0; i < r->narrivals; i++) {
 			arrival_add_gap(&r->arrivals[i], g.gap.start_ns, g.gap.dur_ns,
 					(int)g.attr.primary);
