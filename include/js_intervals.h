@@ -11,6 +11,10 @@
  * (a gap before the window start, or before the interval in progress, goes to the interval
  * in progress). max_ns and p999_ns follow the gap histogram's rules (HdrHistogram: the
  * highest value equivalent to the recorded one), so they match the run's max_ns.
+ * Each entry also keeps its worst gap (the first of the longest): start, exact length,
+ * primary cause and detail, enough for its one-line story (story_format_brief()); when
+ * two entries merge, the worse one's is kept (the earlier on a tie). Copied on the drain
+ * thread into memory allocated before, nothing is allocated per gap.
  */
 #ifndef JS_INTERVALS_H
 #define JS_INTERVALS_H
@@ -19,9 +23,18 @@
 #include <stdint.h>
 
 #include "js_hist.h"
+#include "js_model.h"
 
 #define INTERVALS_CAP_DEFAULT 86400 /* one day of seconds before halving */
-#define INTERVALS_CAP_ENDLESS 4096  /* --duration 0: allocated at start (160 KiB) */
+#define INTERVALS_CAP_ENDLESS 4096  /* --duration 0: allocated at start (512 KiB) */
+
+/* An interval's worst gap, what its one-line story needs (88 B) */
+struct js_interval_worst {
+	uint64_t start_ns; /* CLOCK_MONOTONIC */
+	uint64_t dur_ns;   /* exact (max_ns is its histogram value); 0: no gap */
+	uint32_t cause;	   /* enum js_cause: its primary cause */
+	char detail[JS_DETAIL_LEN];
+};
 
 struct js_interval_stats {
 	uint64_t start_ns; /* CLOCK_MONOTONIC start; the entry lasts len_ns */
@@ -29,6 +42,7 @@ struct js_interval_stats {
 	uint64_t lost_ns;
 	int64_t max_ns;
 	int64_t p999_ns;
+	struct js_interval_worst worst;
 };
 
 struct js_intervals {
@@ -39,6 +53,7 @@ struct js_intervals {
 	unsigned int merges;   /* times the array was halved */
 	uint64_t cur_start_ns; /* interval in progress */
 	uint64_t cur_gaps, cur_lost_ns;
+	struct js_interval_worst cur_worst;
 	struct js_hist cur;
 	struct js_interval_stats *v;
 	size_t n, alloc, cap;
@@ -51,8 +66,10 @@ int intervals_init(struct js_intervals *iv, uint64_t start_ns, uint64_t len_ns, 
 /* intervals_reserve - allocate all cap entries now (a run without end: no allocation
  * later, memory flat); 0 or -ENOMEM */
 int intervals_reserve(struct js_intervals *iv);
-/* intervals_add_gap - count one gap (gaps in start order); 0 or -ENOMEM */
-int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns);
+/* intervals_add_gap - count one gap (gaps in start order) of primary cause and detail (may
+ * be NULL); 0 or -ENOMEM */
+int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns,
+		      uint32_t cause, const char *detail);
 /* intervals_finish - close the interval in progress at end_ns (every interval up to end_ns
  * gets an entry, empty ones included); 0 or -ENOMEM */
 int intervals_finish(struct js_intervals *iv, uint64_t end_ns);

@@ -34,6 +34,14 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns,
 			const char *indent);
 
+/*
+ * story_format_brief - the one-line story of a gap known only by its start, length, primary
+ * cause and detail (an interval's worst, js_intervals.h): "2.0 ms at 3.1 s: preempted by
+ * jsinject:812", "30.1 us at 5.0 s: unexplained (no guest event)"
+ */
+int story_format_brief(char *buf, size_t len, uint64_t start_ns, uint64_t dur_ns, uint32_t cause,
+		       const char *detail, uint64_t run_start_ns);
+
 /* story_part_label - a part's human name: "local timer IRQ", "NET_RX softirq", "IRQ x:36" */
 int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail);
 

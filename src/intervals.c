@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* intervals.c - per-interval gap statistics with bounded memory (see js_intervals.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,7 @@ static void halve(struct js_intervals *iv)
 			.lost_ns = a->lost_ns + b->lost_ns,
 			.max_ns = JS_MAX(a->max_ns, b->max_ns),
 			.p999_ns = JS_MAX(a->p999_ns, b->p999_ns),
+			.worst = b->worst.dur_ns > a->worst.dur_ns ? b->worst : a->worst,
 		};
 	}
 	iv->n /= 2;
@@ -87,9 +89,11 @@ static int close_current(struct js_intervals *iv)
 		.lost_ns = iv->cur_lost_ns,
 		.max_ns = hist_max(&iv->cur),
 		.p999_ns = hist_value_at_percentile(&iv->cur, 99.9),
+		.worst = iv->cur_worst,
 	};
 	if (iv->cur_gaps)
 		hist_reset(&iv->cur);
+	iv->cur_worst.dur_ns = 0;
 	iv->cur_gaps = iv->cur_lost_ns = 0;
 	iv->cur_start_ns += iv->len_ns;
 	if (iv->n == iv->cap)
@@ -111,8 +115,11 @@ static int advance_to(struct js_intervals *iv, uint64_t t)
 }
 
 /* intervals_add_gap - count one gap (gaps in start order); 0 or -ENOMEM */
-int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns)
+int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns,
+		      uint32_t cause, const char *detail)
 {
+	struct js_interval_worst *w = &iv->cur_worst;
+
 	int err;
 
 	if (iv->finished)
@@ -123,6 +130,12 @@ int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t d
 	iv->cur_gaps++;
 	iv->cur_lost_ns += dur_ns;
 	hist_record(&iv->cur, (int64_t)JS_MIN(dur_ns, (uint64_t)INT64_MAX));
+	if (dur_ns > w->dur_ns) {
+		w->start_ns = gap_start_ns;
+		w->dur_ns = dur_ns;
+		w->cause = cause;
+		snprintf(w->detail, sizeof(w->detail), "%s", detail ? detail : "");
+	}
 	return 0;
 }
 

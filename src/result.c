@@ -226,7 +226,8 @@ static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 {
 	if (!r->started)
 		return;
-	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns);
+	intervals_add_gap(&r->intervals, g->gap.start_ns, g->gap.dur_ns, g->attr.primary,
+			  g->attr.detail);
 	for (size_t a = 0; a < r->narrivals; a++) {
 		arrival_add_gap(&r->arrivals[a], g->gap.start_ns, g->gap.dur_ns,
 				(int)g->attr.primary);

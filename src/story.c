@@ -226,6 +226,26 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 	return (int)b.pos;
 }
 
+/* story_format_brief - the one-line story of a gap known by its primary cause only */
+int story_format_brief(char *buf, size_t len, uint64_t start_ns, uint64_t dur_ns, uint32_t cause,
+		       const char *detail, uint64_t run_start_ns)
+{
+	const char *d = detail ? detail : "";
+	struct sb b = { buf, len, 0 };
+	char t[32], at[32];
+
+	if (!buf && len)
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	sb_printf(&b, "%s at %s: ", fmt_ns(t, dur_ns),
+		  fmt_ns(at, start_ns > run_start_ns ? start_ns - run_start_ns : 0));
+	term(&b, true, cause, d, 0, 0, 0, cause == JS_CAUSE_TASK ? "preempted by " : "");
+	if (cause == JS_CAUSE_UNEXPLAINED && d[0])
+		sb_printf(&b, " (%s)", d);
+	return (int)b.pos;
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;

@@ -360,14 +360,14 @@ static void cause_table(FILE *fp, const struct js_causes *cs, const struct js_ca
 	fputs("</table>\n", fp);
 }
 
-/* intervals - the worst gap of each interval (log y) */
-static void intervals(FILE *fp, const struct js_cpu_result *r)
+/* intervals - the worst gap of each interval (log y), its story in the bar's title */
+static void intervals(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
 	const struct js_intervals *iv = &r->intervals;
 	int H = 200, ph = H - FIG_T - FIG_B;
 	int64_t maxv = 1;
 	double bw, hi;
-	char b[32], l[32];
+	char b[32], l[32], line[256];
 
 	if (!iv->n)
 		return;
@@ -384,11 +384,21 @@ static void intervals(FILE *fp, const struct js_cpu_result *r)
 		double y = html_ylog((double)JS_MAX(iv->v[i].max_ns, (int64_t)100), 100, hi, FIG_T,
 				     ph);
 
+		const struct js_interval_worst *w = &iv->v[i].worst;
+
 		fprintf(fp,
 			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#5c7cba\">"
-			"<title>interval %zu: %" PRIu64 " gaps, worst %s</title></rect>\n",
+			"<title>interval %zu: %" PRIu64 " gaps, worst ",
 			FIG_L + i * bw + 1, y, JS_MAX(bw - 2, 1.0), FIG_T + ph - y, i,
-			iv->v[i].gaps, fmt(b, (uint64_t)iv->v[i].max_ns));
+			iv->v[i].gaps);
+		if (w->dur_ns) {
+			story_format_brief(line, sizeof(line), w->start_ns, w->dur_ns, w->cause,
+					   w->detail, run->start_mono_ns);
+			html_esc(fp, line);
+		} else {
+			fputs(fmt(b, (uint64_t)iv->v[i].max_ns), fp);
+		}
+		fputs("</title></rect>\n", fp);
 	}
 	fprintf(fp,
 		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">interval (%s each, %zu in all)"
@@ -449,7 +459,7 @@ static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run 
 	stories(fp, run, r);
 	fputs("<h3>Causes</h3>\n", fp);
 	cause_table(fp, &r->causes, h->by == JS_BY_CGROUP ? &r->by_cgroup : NULL);
-	intervals(fp, r);
+	intervals(fp, run, r);
 	arrivals(fp, r);
 	fputs("</section>\n", fp);
 }

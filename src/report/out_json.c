@@ -7,6 +7,7 @@
 #include "js_output.h"
 #include "js_report.h"
 #include "js_sampler.h"
+#include "js_story.h"
 
 /* thr_auto - params.threshold_auto: how --threshold auto chose threshold_ns; null without */
 static void thr_auto(struct js_json *j, const struct js_run_cfg *p)
@@ -201,7 +202,29 @@ static void arrivals(struct js_json *j, const struct js_run *run, const struct j
 	json_arr_end(j);
 }
 
-static void intervals(struct js_json *j, const struct js_cpu_result *r)
+/* interval_worst - an interval's worst gap and its story, null when it had none */
+static void interval_worst(struct js_json *j, const struct js_interval_worst *w,
+			   uint64_t run_start_ns)
+{
+	char story[256];
+
+	if (!w->dur_ns) {
+		json_null(j, "worst");
+		return;
+	}
+	story_format_brief(story, sizeof(story), w->start_ns, w->dur_ns, w->cause, w->detail,
+			   run_start_ns);
+	json_obj_begin(j, "worst");
+	json_u64(j, "start_ns", w->start_ns);
+	json_u64(j, "offset_ns", w->start_ns > run_start_ns ? w->start_ns - run_start_ns : 0);
+	json_u64(j, "duration_ns", w->dur_ns);
+	json_str(j, "cause", js_cause_name(w->cause));
+	json_str(j, "detail", w->detail);
+	json_str(j, "story", story);
+	json_obj_end(j);
+}
+
+static void intervals(struct js_json *j, const struct js_cpu_result *r, uint64_t run_start_ns)
 {
 	const struct js_intervals *iv = &r->intervals;
 
@@ -215,6 +238,7 @@ static void intervals(struct js_json *j, const struct js_cpu_result *r)
 		json_u64(j, "lost_ns", iv->v[i].lost_ns);
 		json_i64(j, "max_ns", iv->v[i].max_ns);
 		json_i64(j, "p999_ns", iv->v[i].p999_ns);
+		interval_worst(j, &iv->v[i].worst, run_start_ns);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -458,7 +482,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	periodicity(j, &r->period);
 	hist_b64(j, "hist_hdr_b64", &r->hist);
 	cause_buckets(j, &r->cb);
-	intervals(j, r);
+	intervals(j, r, run->start_mono_ns);
 	arrivals(j, run, r);
 	json_arr_begin(j, "top");
 	for (unsigned i = 0; i < n; i++) {

@@ -728,6 +728,25 @@ static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry 
 	pop(l, mark);
 }
 
+/* load_interval_worst - an interval's worst gap (absent before it, null: none) */
+static void load_interval_worst(struct ld *l, const struct jsonp_val *e,
+				struct js_interval_worst *w)
+{
+	const struct jsonp_val *v = get(l, e, "worst", JSONP_OBJ, NUL);
+	size_t mark;
+	int k;
+
+	if (!v)
+		return;
+	mark = push(l, ".worst");
+	u64_at(l, v, "start_ns", REQ, &w->start_ns);
+	u64_at(l, v, "duration_ns", REQ, &w->dur_ns);
+	k = name_at(l, v, "cause", js_cause_from_name);
+	w->cause = k < 0 ? 0 : (uint32_t)k;
+	detail_at(l, v, w->cause, w->detail, sizeof(w->detail));
+	pop(l, mark);
+}
+
 static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
 {
 	const struct jsonp_val *v = get(l, o, "intervals", JSONP_OBJ, REQ), *a;
@@ -758,6 +777,7 @@ static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cp
 		u64_at(l, e, "lost_ns", REQ, &s->lost_ns);
 		i64_at(l, e, "max_ns", REQ, &s->max_ns);
 		i64_at(l, e, "p999_ns", REQ, &s->p999_ns);
+		load_interval_worst(l, e, &s->worst);
 		pop(l, m2);
 	}
 	pop(l, mark);

@@ -496,12 +496,16 @@ static void arrivals(FILE *fp, const struct js_run *run, const struct js_cpu_res
 	}
 }
 
-static void intervals(FILE *fp, const struct js_cpu_result *r)
+#define INTERVALS_LAST 3 /* the last intervals whose worst gap's story is shown */
+
+/* intervals - the range of the intervals' worst gaps, then the story of the worst one and
+ * of the last INTERVALS_LAST (a run without end: what happened lately) */
+static void intervals(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
 	const struct js_intervals *iv = &r->intervals;
 	int64_t lo = INT64_MAX, hi = 0;
 	size_t at = 0;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], line[256];
 
 	if (iv->n < 2)
 		return;
@@ -515,6 +519,15 @@ static void intervals(FILE *fp, const struct js_cpu_result *r)
 	fprintf(fp, "  per %s: worst gap ranged %s .. %s (worst in interval %zu of %zu)\n",
 		js_fmt_ns(c, sizeof(c), iv->len_ns), js_fmt_ns(a, sizeof(a), (uint64_t)lo),
 		js_fmt_ns(b, sizeof(b), (uint64_t)hi), at + 1, iv->n);
+	for (size_t i = 0; i < iv->n; i++) {
+		const struct js_interval_worst *w = &iv->v[i].worst;
+
+		if (!w->dur_ns || (i != at && i + INTERVALS_LAST < iv->n))
+			continue;
+		story_format_brief(line, sizeof(line), w->start_ns, w->dur_ns, w->cause, w->detail,
+				   run->start_mono_ns);
+		fprintf(fp, "    interval %zu: %s\n", i + 1, line);
+	}
 }
 
 /* ran_on - "1", "0,1": the CPUs (0-63) of mask */
@@ -600,7 +613,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	histogram(fp, run, r);
 	if (run->probes_on)
 		cause_table(fp, r, run->cfg.by);
-	intervals(fp, r);
+	intervals(fp, run, r);
 	arrivals(fp, run, r);
 	worst(fp, run, r);
 }

@@ -9,7 +9,9 @@
 #  - --gaps-max-size: no gaps file grows past the size, the full one is FILE.1;
 #  - SIGHUP: the files moved away (log rotation) are written anew at their paths, headers
 #    first, and the run goes on; SIGTERM: the run ends, the report and every output written,
-#    the rows of all the gaps files add up to the JSON's gap_count.
+#    the rows of all the gaps files add up to the JSON's gap_count;
+#  - 2 ms preemptions (jsinject, 1/s): each is its interval's worst gap in the JSON's
+#    intervals, its story naming jsinject, unless a longer gap (another task) took it.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -105,6 +107,9 @@ print("measure_continuous: HTTP 200/HEAD/404/405/400 right, 127.0.0.2 refused, 5
 for s in slow:
     s.close()
 PY
+# 2 ms preemptions, one a second: their intervals' worst gaps
+"$INJ" --mode preempt --cpu 1 --spin 2000 --period 1000000 --duration 3 \
+	--log "$D/preempt.csv" >"$D/preempt.txt" 2>&1 || fail "jsinject preempt: $(cat "$D/preempt.txt")"
 p1=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
 sleep 2
 p2=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
@@ -150,6 +155,31 @@ prom = open(os.path.join(d, "m.prom")).read()
 assert "jitterscope_run_interrupted 1" in prom, "the final textfile is not the end's"
 print("measure_continuous: %d gaps; files %s, each <= 64 KiB with its header"
       % (n, ", ".join("%s %d B" % (os.path.basename(f), os.path.getsize(f)) for f in files)))
+# each injected preemption is the worst gap of the interval it started in, unless a longer
+# gap (another task on this shared machine) won that interval
+c = r["cpus"][0]
+iv = c["intervals"]
+acts = [l.split(",") for l in open(os.path.join(d, "preempt.csv")).read().splitlines()[1:]]
+assert acts, "jsinject logged no preemption"
+named = []
+for act in acts:
+    a0, a1 = int(act[2]), int(act[3])
+    k = (a0 - c["start_ns"]) // iv["length_ns"]
+    w = iv["list"][k]["worst"]
+    assert w is not None, "interval %d: no worst gap, a preemption at %d" % (k, a0)
+    if w["start_ns"] <= a1 and w["start_ns"] + w["duration_ns"] >= a0:
+        assert w["duration_ns"] >= 1800000, w
+        assert w["duration_ns"] <= iv["list"][k]["max_ns"], (w, iv["list"][k])
+        assert w["cause"] == "task" and "jsinject" in w["detail"], w
+        assert "preempted by jsinject" in w["story"], w["story"]
+        named.append("interval %d: %s" % (k + 1, w["story"]))
+    else:
+        assert w["duration_ns"] > a1 - a0, \
+            "interval %d: worst %s, shorter than the preemption %d..%d" % (k, w, a0, a1)
+        print("measure_continuous: interval %d: a longer gap won: %s" % (k + 1, w["story"]))
+assert named, "no preemption was its interval's worst gap"
+print("measure_continuous: %d of %d preemptions their interval's worst: %s"
+      % (len(named), len(acts), "; ".join(named)))
 PY
 note "PASS"
 exit 0

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -487,10 +488,11 @@ static void test_intervals_basic(void **state)
 
 	(void)state;
 	assert_int_equal(intervals_init(&iv, T0, SEC, 0), 0);
-	assert_int_equal(intervals_add_gap(&iv, T0 + 500 * MS, 100), 0);
-	assert_int_equal(intervals_add_gap(&iv, T0 + 2500 * MS, 300), 0);
-	assert_int_equal(intervals_add_gap(&iv, T0 + 2700 * MS, 50), 0);
-	assert_int_equal(intervals_add_gap(&iv, T0 + 3 * SEC - 10, 2 * SEC), 0); /* crosses */
+	assert_int_equal(intervals_add_gap(&iv, T0 + 500 * MS, 100, 0, NULL), 0);
+	assert_int_equal(intervals_add_gap(&iv, T0 + 2500 * MS, 300, 0, NULL), 0);
+	assert_int_equal(intervals_add_gap(&iv, T0 + 2700 * MS, 50, 0, NULL), 0);
+	assert_int_equal(intervals_add_gap(&iv, T0 + 3 * SEC - 10, 2 * SEC, 0, NULL),
+			 0); /* crosses */
 	assert_int_equal(intervals_finish(&iv, T0 + 4500 * MS), 0);
 	assert_int_equal(iv.n, 5); /* 0..4 s, the last one partial */
 	assert_int_equal(iv.len_ns, SEC);
@@ -530,9 +532,12 @@ static void test_intervals_halving(void **state)
 	/* interval i (0..9) gets 1000 gaps: 998 of 10 ns, one of 1000 + i, one of 5000 + i */
 	for (i = 0; i < 10; i++) {
 		for (j = 0; j < 998; j++)
-			assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 1, 10), 0);
-		assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 2, 1000 + i), 0);
-		assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 3, 5000 + i), 0);
+			assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 1, 10, 0, NULL),
+					 0);
+		assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 2, 1000 + i, 0, NULL),
+				 0);
+		assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 3, 5000 + i, 0, NULL),
+				 0);
 	}
 	assert_int_equal(intervals_finish(&iv, 1000), 0);
 	/* 10 entries of 100 with cap 4: halved at 4 (len 200: 2 entries), at 4 again (len 400:
@@ -554,6 +559,73 @@ static void test_intervals_halving(void **state)
 	intervals_free(&iv);
 }
 
+/** Each interval keeps its worst gap (the first of the longest): start, length, cause, detail. */
+static void test_intervals_worst(void **state)
+{
+	struct js_intervals iv;
+
+	(void)state;
+	assert_int_equal(intervals_init(&iv, T0, SEC, 0), 0);
+	assert_int_equal(intervals_add_gap(&iv, T0 + 100 * MS, 3000, JS_CAUSE_TIMER, "local_timer"),
+			 0);
+	assert_int_equal(
+		intervals_add_gap(&iv, T0 + 200 * MS, 2000123, JS_CAUSE_TASK, "jsinject:812"), 0);
+	/* as long: the first one stays */
+	assert_int_equal(intervals_add_gap(&iv, T0 + 300 * MS, 2000123, JS_CAUSE_IRQ, "x:36"), 0);
+	assert_int_equal(intervals_add_gap(&iv, T0 + 400 * MS, 5000, JS_CAUSE_IRQ, "x:36"), 0);
+	/* the next interval starts over, and a NULL detail is "" */
+	assert_int_equal(intervals_add_gap(&iv, T0 + 1100 * MS, 700, JS_CAUSE_UNEXPLAINED, NULL),
+			 0);
+	assert_int_equal(intervals_finish(&iv, T0 + 3 * SEC), 0);
+	assert_int_equal(iv.n, 3);
+	assert_int_equal(iv.v[0].worst.start_ns, T0 + 200 * MS);
+	assert_int_equal(iv.v[0].worst.dur_ns, 2000123); /* exact, max_ns is the histogram's */
+	assert_true(iv.v[0].max_ns >= 2000123);
+	assert_int_equal(iv.v[0].worst.cause, JS_CAUSE_TASK);
+	assert_string_equal(iv.v[0].worst.detail, "jsinject:812");
+	assert_int_equal(iv.v[1].worst.start_ns, T0 + 1100 * MS);
+	assert_int_equal(iv.v[1].worst.dur_ns, 700);
+	assert_int_equal(iv.v[1].worst.cause, JS_CAUSE_UNEXPLAINED);
+	assert_string_equal(iv.v[1].worst.detail, "");
+	assert_int_equal(iv.v[2].worst.dur_ns, 0); /* no gap */
+	intervals_free(&iv);
+}
+
+/** Halving merges pairs: the worse of the two worst gaps is kept, wherever it is. */
+static void test_intervals_worst_halving(void **state)
+{
+	static const uint64_t dur[5] = { 900, 4000, 7000, 2000, 100 };
+	char detail[16];
+	struct js_intervals iv;
+
+	(void)state;
+	assert_int_equal(intervals_init(&iv, 0, 100, 4), 0);
+	assert_int_equal(intervals_reserve(&iv), 0);
+	for (int i = 0; i < 5; i++) {
+		snprintf(detail, sizeof(detail), "gap%d", i);
+		assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 5, dur[i],
+						   (uint32_t)(JS_CAUSE_IRQ + i % 2), detail),
+				 0);
+		assert_int_equal(intervals_add_gap(&iv, (uint64_t)i * 100 + 50, 10, JS_CAUSE_TIMER,
+						   "local_timer"),
+				 0);
+	}
+	assert_int_equal(intervals_finish(&iv, 500), 0);
+	/* [0,200) [200,400) merged at the 4th close, then [400,500) */
+	assert_int_equal(iv.merges, 1);
+	assert_int_equal(iv.n, 3);
+	assert_int_equal(iv.v[0].worst.dur_ns, 4000); /* the second of the pair */
+	assert_int_equal(iv.v[0].worst.start_ns, 105);
+	assert_int_equal(iv.v[0].worst.cause, JS_CAUSE_IRQ + 1);
+	assert_string_equal(iv.v[0].worst.detail, "gap1");
+	assert_int_equal(iv.v[1].worst.dur_ns, 7000); /* the first of the pair */
+	assert_int_equal(iv.v[1].worst.start_ns, 205);
+	assert_string_equal(iv.v[1].worst.detail, "gap2");
+	assert_int_equal(iv.v[2].worst.dur_ns, 100);
+	assert_string_equal(iv.v[2].worst.detail, "gap4");
+	intervals_free(&iv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +644,8 @@ int main(void)
 		cmocka_unit_test(test_parse_burst),
 		cmocka_unit_test(test_intervals_basic),
 		cmocka_unit_test(test_intervals_halving),
+		cmocka_unit_test(test_intervals_worst),
+		cmocka_unit_test(test_intervals_worst_halving),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -280,7 +280,8 @@ static void add(struct js_cpu_result *r, uint64_t n, uint64_t dur, uint32_t c, c
 		fx_part(&g, c, det, 1, dur);
 		fx_primary(&g, c, det);
 		result_add_gap(r, &g);
-		intervals_add_gap(&r->intervals, g.gap.start_ns, dur);
+		intervals_add_gap(&r->intervals, g.gap.start_ns, dur, g.attr.primary,
+				  g.attr.detail);
 	}
 }
 
@@ -313,7 +314,8 @@ static void test_dispersion(void **state)
 		struct js_gap_rec g = { .gap = { T0 + (uint64_t)i * 1000, 2000, 1, 0 } };
 
 		result_add_gap(&r, &g);
-		intervals_add_gap(&r.intervals, g.gap.start_ns, 2000);
+		intervals_add_gap(&r.intervals, g.gap.start_ns, 2000, g.attr.primary,
+				  g.attr.detail);
 	}
 	intervals_finish(&r.intervals, r.end_ns);
 	diff_dispersion(&r, &d);

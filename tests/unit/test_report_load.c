@@ -151,7 +151,8 @@ static void make_cpu(struct js_cpu_result *r, int cpu, uint32_t seed)
 		if (cpu == 1 && g.attr.primary == JS_CAUSE_UNEXPLAINED)
 			g.gap.start_ns = t = t - t % 10000000 + 10000000;
 		result_add_gap(r, &g);
-		intervals_add_gap(&r->intervals, g.gap.start_ns, g.gap.dur_ns);
+		intervals_add_gap(&r->intervals, g.gap.start_ns, g.gap.dur_ns, g.attr.primary,
+				  g.attr.detail);
 		for (size_t i = 0; i < r->narrivals; i++) {
 			arrival_add_gap(&r->arrivals[i], g.gap.start_ns, g.gap.dur_ns,
 					(int)g.attr.primary);
@@ -395,6 +396,11 @@ static void test_fixture_coverage(void **state)
 	assert_true(period_classes_headline(&r->period) > 0);	      /* by duration */
 	assert_true(r->arrivals[0].delayed > 0);
 	assert_true(r->intervals.n >= 3);
+	/* each interval's worst gap, with its story in the JSON and the text report */
+	assert_true(r->intervals.v[0].worst.dur_ns > 0);
+	assert_non_null(strstr(orig_json, "\"worst\": {\n"));
+	assert_non_null(strstr(orig_json, "\"story\": \""));
+	assert_non_null(strstr(orig_text, "\n    interval 1: "));
 	assert_true(r->causes.nsrc >= 8);
 	assert_non_null(strstr(orig_text, "histogram (bar letters"));
 	assert_non_null(strstr(orig_text, "periodic at 10.0 ms"));
@@ -462,6 +468,14 @@ static void test_round_trip(void **state)
 		assert_int_equal(a->narrivals, b->narrivals);
 		assert_true(a->arrivals[1].delay.total == b->arrivals[1].delay.total);
 		assert_int_equal(a->intervals.n, b->intervals.n);
+		for (size_t k = 0; k < a->intervals.n; k++) {
+			const struct js_interval_worst *x = &a->intervals.v[k].worst,
+						       *y = &b->intervals.v[k].worst;
+
+			assert_true(x->start_ns == y->start_ns && x->dur_ns == y->dur_ns);
+			assert_int_equal(x->cause, y->cause);
+			assert_string_equal(x->detail, y->detail);
+		}
 	}
 	assert_int_equal(run.audit.n, 4);
 	assert_string_equal(run.audit.checks[0].id, "isolcpus");
@@ -558,6 +572,8 @@ static void test_rejects(void **state)
 	load_bad("\"isolated\": \"3\"", "\"isolated\": \"3-1\"", "audit.facts.isolated: not a CPU");
 	load_bad("\"offset_ns\": 0,", "\"offset_ns\": 0.5,",
 		 "intervals.list[0].offset_ns: expected an unsigned integer, found 0.5");
+	load_bad("\"worst\": {\n", "\"worst\": 5, \"x\": {\n",
+		 "intervals.list[0].worst: expected an object, found a number");
 	load_text_bad("", "not JSON: line 1, column 1: expected a value");
 	load_text_bad("{\"a\": 1", "not JSON: line 1, column 8: expected ',' or '}'");
 	load_text_bad("[1, 2]", "not a jitterscope run: the document is an array");
