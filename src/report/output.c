@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -216,20 +217,35 @@ int output_file_reopen(FILE *fp)
 	return err ? err : swap_fd(f, O_APPEND);
 }
 
-/* output_file_rotate - fp's file becomes PATH.1, fp writes to a new empty PATH */
+/* output_file_rotate - fp's file becomes PATH.1, fp writes to a new empty PATH. Where the file
+ * system can exchange two names (renameat2 RENAME_EXCHANGE), the new file is made aside and
+ * exchanged in, so that PATH never goes missing for a reader (tail -F, a test); else, or when
+ * PATH is gone (moved by logrotate), rename and create */
 int output_file_rotate(FILE *fp)
 {
 	struct ofile *f = of_find(fp);
-	char old[PATH_MAX];
-	int err;
+	char old[PATH_MAX], aside[PATH_MAX];
+	int err, fd;
 
 	if (!f || f->borrowed || f->special)
 		return 0;
 	err = output_file_flush(fp);
 	if (err)
 		return err;
-	if (snprintf(old, sizeof(old), "%s.1", f->path) >= (int)sizeof(old))
+	if (snprintf(old, sizeof(old), "%s.1", f->path) >= (int)sizeof(old) ||
+	    snprintf(aside, sizeof(aside), "%s.new", f->path) >= (int)sizeof(aside))
 		return -ENAMETOOLONG;
+	fd = open(aside, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd >= 0 && !renameat2(AT_FDCWD, aside, AT_FDCWD, f->path, RENAME_EXCHANGE)) {
+		if (close(f->fd) && !f->err)
+			f->err = errno;
+		f->fd = fd; /* PATH is the new file; ASIDE the full one */
+		return rename(aside, old) ? -errno : 0;
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(aside);
+	}
 	if (rename(f->path, old) && errno != ENOENT)
 		return -errno;
 	err = swap_fd(f, O_TRUNC);

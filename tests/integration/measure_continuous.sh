@@ -121,9 +121,18 @@ mv "$D/r.hlog" "$D/r.hlog.rot"
 kill -HUP $run
 sleep 2
 kill -0 $run 2>/dev/null || fail "SIGHUP ended the run: $(cat "$D/err.txt")"
-[ -s "$D/g.csv" ] && [ -s "$D/r.hlog" ] || fail "SIGHUP: no new g.csv / r.hlog"
-head -1 "$D/g.csv" | grep -q '^cpu,start_ns,' || fail "SIGHUP: the new g.csv has no header"
-grep -q '^#\[StartTime: ' "$D/r.hlog" || fail "SIGHUP: the new r.hlog has no header"
+# the new files fill as their writers flush (a rotated g.csv starts empty at each rotation):
+# wait up to 5 s for both, each starting with its header
+fresh() {
+	head -1 "$D/g.csv" 2>/dev/null | grep -q '^cpu,start_ns,' &&
+		grep -q '^#\[StartTime: ' "$D/r.hlog" 2>/dev/null
+}
+for _ in $(seq 50); do
+	fresh && break
+	sleep 0.1
+done
+fresh || fail "SIGHUP: no new g.csv / r.hlog with its header: [$(head -c 60 "$D/g.csv")] [$(head -c 60 "$D/r.hlog")] $(ls -l "$D" | tr -s " " |
+	cut -d" " -f5,9 | tr "\n" " ")"
 sleep 3
 kill -TERM $run
 wait $run

@@ -67,10 +67,11 @@ static size_t file_size(const char *path)
 }
 
 /** SIGHUP's reopen: a file moved away (log rotation) gets a new one at its path, a file
- * still there is appended to; rotation keeps the full file as PATH.1. */
+ * still there is appended to; rotation keeps the full file as PATH.1 and leaves nothing
+ * aside, and makes PATH when it was moved away. */
 static void test_reopen_rotate(void **state)
 {
-	char p[128], moved[160], old[160];
+	char p[128], moved[160], old[160], aside[160];
 	FILE *fp;
 
 	(void)state;
@@ -91,6 +92,11 @@ static void test_reopen_rotate(void **state)
 	assert_int_equal(output_file_rotate(fp), 0);
 	snprintf(old, sizeof(old), "%s.1", p);
 	assert_int_equal(file_size(old), 3);
+	assert_int_equal(file_size(p), 0);
+	snprintf(aside, sizeof(aside), "%s.new", p);
+	assert_int_equal(file_size(aside), (size_t)-1); /* exchanged in, nothing left aside */
+	assert_int_equal(rename(p, moved), 0);		/* moved away: rotation still makes PATH */
+	assert_int_equal(output_file_rotate(fp), 0);
 	assert_int_equal(file_size(p), 0);
 	fputs("x\n", fp);
 	assert_int_equal(output_file_close(fp), 0);
