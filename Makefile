@@ -22,7 +22,7 @@ CFLAGS   ?= -g -O2
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread
 CPPFLAGS += -D_GNU_SOURCE -DJS_VERSION=\"$(VERSION)\" -Iinclude -I$(OUTPUT) \
 	    $(shell pkg-config --cflags libbpf numa libcpuid libmicrohttpd)
-LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid libmicrohttpd) -lelf -lz -lm -pthread
+LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthread -ldl
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
