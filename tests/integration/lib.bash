@@ -78,6 +78,26 @@ render() {
 		fail "console messages while rendering the page"
 	fi
 }
+# painted PAGE WIDTH HEIGHT MIN_PIXELS MIN_COLOURS - PAGE's screenshot (render's PAGE.png)
+# shows the legend's cause colours: the most used on at least MIN_PIXELS pixels, at least
+# MIN_COLOURS of them (fewer when the legend has fewer); fails otherwise
+painted() {
+	local cols
+	mapfile -t cols < <(legend_colours "$1")
+	[ ${#cols[@]} -ge 1 ] || fail "no legend colours in the page"
+	python3 "$ROOT/tests/tools/png_colours.py" "$1.png" "${cols[@]}" >"$TMP/px.json" ||
+		fail "screenshot"
+	python3 - "$TMP/px.json" "$2" "$3" "$4" "$5" <<'PY' || fail "the screenshot does not show the figures"
+import json, sys
+p = json.load(open(sys.argv[1]))
+w, h, least, ncol = map(int, sys.argv[2:])
+assert (p["width"], p["height"]) == (w, h), (p["width"], p["height"])
+c = sorted(p["counts"].values(), reverse=True)
+assert c[0] >= least, "dominant cause colour on %d pixels only: %s" % (c[0], p["counts"])
+assert sum(v > 0 for v in c) >= min(ncol, len(c)), p["counts"]
+print("ok: screenshot: %d non-white pixels, cause colours %s" % (p["non_white"], p["counts"]))
+PY
+}
 # legend_colours PAGE - the colours of the page's cause legend, one per line
 legend_colours() {
 	grep -o 'data-cause="[a-z]*" title="[^"]*"><i style="background:#[0-9a-f]*' "$1" |
