@@ -154,7 +154,8 @@ def run(a):
         # where the kernel saw nothing but the action and the application itself
         foreign = al.foreign_gaps(gaps, evs, spec["witness"] + ["task:jsapp:"]) \
             if evs is not None else None
-        ok = al.summarize("%s %s" % (a.mode, src), res, spec, a.min_pct, foreign=foreign) and ok
+        ok = al.summarize("%s %s" % (a.mode, src), res, spec, a.min_pct, foreign=foreign,
+                          evs=evs) and ok
     mres = run["marks"]
     win = (min(r["start_ns"] for r in mres), max(r["end_ns"] for r in mres)) if mres else (0, 0)
     ok = check_once(app_marks(f["app.csv"]), al.gap_rows(f["gaps.csv"], None, "mark"),
