@@ -283,7 +283,7 @@ static void fmt_time(char *buf, size_t len, uint64_t v, uint64_t limit)
 	if (v != limit && !strcmp(a, l))
 		snprintf(buf, len, "%s (%" PRIu64 " ns)", a, v);
 	else
-		snprintf(buf, len, "%s", a);
+		js_scpy(buf, len, a);
 }
 
 /* check_one - one limit against one CPU's numbers (its run or an interval of it): the

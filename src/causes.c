@@ -144,7 +144,7 @@ static struct js_cause_src *src_new(struct js_causes *c, uint32_t cause, const c
 
 	memset(s, 0, sizeof(*s));
 	s->cause = cause;
-	snprintf(s->detail, JS_DETAIL_LEN, "%s", key);
+	js_scpy(s->detail, JS_DETAIL_LEN, key);
 	return s;
 }
 
@@ -274,7 +274,7 @@ void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
 		if (!p->cgroup)
 			continue;
 		if (name)
-			snprintf(key, sizeof(key), "%s", name);
+			js_scpy(key, sizeof(key), name);
 		else
 			snprintf(key, sizeof(key), "cgroup id %llu", (unsigned long long)p->cgroup);
 		add_src(c, p->cause, key, p->count, p->net_ns + p->entry_ns, p->entry_ns);

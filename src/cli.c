@@ -282,7 +282,7 @@ static int parse_tids(const char *arg, struct js_params *p, struct argp_state *s
 		argp_error(state, "invalid --tid '%s' (thread ids: 12 or 12,15)", arg);
 		return EINVAL;
 	}
-	snprintf(buf, sizeof(buf), "%s", arg);
+	js_scpy(buf, sizeof(buf), arg);
 	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (parse_uint(t, INT32_MAX, &v) || !v) {
 			argp_error(state, "invalid --tid '%s' (thread ids: 12 or 12,15)", arg);

@@ -482,7 +482,7 @@ static void detail_vector(const struct item *it, const struct corr_opts *o, char
 	if (fn && *fn && room > 0)
 		n += snprintf(d + n, JS_DETAIL_LEN - n, " %.*s", room, fn);
 	if (n < JS_DETAIL_LEN)
-		snprintf(d + n, JS_DETAIL_LEN - n, "%s", from);
+		js_scpy(d + n, JS_DETAIL_LEN - n, from);
 }
 
 /* own - " (sampler)" (" (app)" when the probes follow an application) for an event that hit
@@ -570,7 +570,7 @@ static void item_detail(const struct scratch *sc, const struct item *it, const s
 		detail_task(sc, it, o, d);
 		break;
 	case JS_EV_IDLE:
-		snprintf(d, JS_DETAIL_LEN, "%s", js_ev_kind_name(e->kind));
+		js_scpy(d, JS_DETAIL_LEN, js_ev_kind_name(e->kind));
 		break;
 	case JS_EV_VECTOR:
 		detail_vector(it, o, d);
@@ -969,6 +969,31 @@ static uint64_t unsteal(struct scratch *sc)
 	return removed;
 }
 
+/*
+ * few_sort - sort a gap's few items or sources: an insertion sort (stable, like glibc's
+ * qsort), which at n = 2-4 costs a tenth of qsort's merge sort; qsort beyond 16
+ */
+static void few_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *, const void *))
+{
+	_Alignas(16) unsigned char x[512];
+	unsigned char *v = base;
+
+	if (n > 16 || sz > sizeof(x)) {
+		qsort(base, n, sz, cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		if (cmp(v + (i - 1) * sz, v + i * sz) <= 0)
+			continue;
+		memcpy(x, v + i * sz, sz);
+		for (; j && cmp(v + (j - 1) * sz, x) > 0; j--)
+			memcpy(v + j * sz, v + (j - 1) * sz, sz);
+		memcpy(v + j * sz, x, sz);
+	}
+}
+
 /* attribute - one gap, with the caller's scratch */
 static int attribute(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
 		     size_t nev, const struct corr_opts *o, struct js_attr *out)
@@ -985,13 +1010,13 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 	if (!sc->n)
 		return 0;
 	memset(sc->used, 0, sc->nsend * sizeof(*sc->used));
-	qsort(sc->it, sc->n, sizeof(*sc->it), item_cmp);
+	few_sort(sc->it, sc->n, sizeof(*sc->it), item_cmp);
 	out->covered_ns = sweep(sc->it, sc->n, sc->heap);
 	out->covered_ns -= unsteal(sc);
 	out->nevents = (uint32_t)sc->n;
 	match_senders(sc, g, o);
 	merge(sc, o);
-	qsort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
+	few_sort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
 	fill_parts(sc, pick_primary(sc), out);
 	/* a marked interval holds the application's own work too: what no event covers after
 	 * its fault is not known to be the fault's */
@@ -1017,10 +1042,20 @@ int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev
 	return err;
 }
 
+/*
+ * The window sorted by start, and the running max of the ends of its closed intervals, so
+ * that a gap's events are a slice. Two kinds are kept aside: IPI sends, looked for up to
+ * CORR_IPI_WINDOW_NS before a gap (in the one array they would widen every gap's slice to
+ * that window: 100 events a gap at 50k gaps/s), and open intervals (the sampler's own task,
+ * running since the start), which would hold the running max at infinity from their index on.
+ */
 struct sorted {
-	struct js_event *ev; /* the window sorted by start */
-	uint64_t *maxend;    /* maxend[i] = max end of ev[0..i] */
-	size_t n;
+	struct js_event *ev;  /* the window's intervals and points, sorted by start */
+	uint64_t *maxend;     /* maxend[i] = max end of the closed intervals of ev[0..i] */
+	size_t *open;	      /* indices in ev of the open intervals, ascending */
+	struct js_event *snd; /* the window's IPI sends, sorted by start */
+	struct js_event *tmp; /* a gap's events when some are kept aside */
+	size_t n, nopen, nsnd;
 };
 
 static int ev_start_cmp(const void *pa, const void *pb)
@@ -1060,15 +1095,15 @@ static void sort_by_start(struct js_event *v, size_t n)
 	}
 }
 
-/* first_start_ge - first index whose start is >= t */
-static size_t first_start_ge(const struct sorted *s, uint64_t t)
+/* first_start_ge - first index of v[0..n) (sorted by start) whose start is >= t */
+static size_t first_start_ge(const struct js_event *v, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = s->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->ev[mid].start_ns < t)
+		if (v[mid].start_ns < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1092,20 +1127,85 @@ static size_t first_maxend_gt(const struct sorted *s, uint64_t t)
 	return lo;
 }
 
-/* slice - the events of s that may matter to gap g: [*a, *b) */
+/* slice - the events of s that may matter to gap g: s->ev[*a, *b) and s->snd[*sa, *sb) */
 static void slice(const struct sorted *s, const struct js_gap *g, const struct corr_opts *o,
-		  size_t *a, size_t *b)
+		  size_t *a, size_t *b, size_t *sa, size_t *sb)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
 	uint64_t gs = g->start_ns, hi = gs + g->dur_ns + slack;
 
-	/* intervals ending after gs - slack; points and IPI sends from gs - max(slack, win) */
-	*a = JS_MIN(first_maxend_gt(s, sat_sub(gs, slack)),
-		    first_start_ge(s, sat_sub(gs, JS_MAX(slack, win))));
-	*b = hi == UINT64_MAX ? s->n : first_start_ge(s, hi + 1);
-	if (*b < *a)
-		*b = *a;
+	/* intervals ending after gs - slack, points from there; IPI sends from gs - win */
+	*a = first_maxend_gt(s, sat_sub(gs, slack));
+	*b = hi == UINT64_MAX ? s->n : first_start_ge(s->ev, s->n, hi + 1);
+	*b = JS_MAX(*a, *b);
+	*sa = first_start_ge(s->snd, s->nsnd, sat_sub(gs, JS_MAX(slack, win)));
+	*sb = hi == UINT64_MAX ? s->nsnd : first_start_ge(s->snd, s->nsnd, hi + 1);
+	*sb = JS_MAX(*sa, *sb);
+}
+
+/* sorted_init - sort a copy of the window, IPI sends apart; -ENOMEM */
+static int sorted_init(struct sorted *s, const struct js_event *ev, size_t nev)
+{
+	size_t m = nev ? nev : 1;
+
+	s->ev = malloc(m * sizeof(*s->ev));
+	s->snd = malloc(m * sizeof(*s->snd));
+	s->tmp = malloc(m * sizeof(*s->tmp));
+	s->maxend = malloc(m * sizeof(*s->maxend));
+	s->open = malloc(m * sizeof(*s->open));
+	if (!s->ev || !s->snd || !s->tmp || !s->maxend || !s->open)
+		return -ENOMEM;
+	if (nev) /* ev may be NULL when there are none */
+		memcpy(s->tmp, ev, nev * sizeof(*ev));
+	sort_by_start(s->tmp, nev);
+	for (size_t i = 0; i < nev; i++) {
+		const struct js_event *e = &s->tmp[i];
+		uint64_t end = ev_end(e);
+
+		if (e->kind == JS_EV_IPI_SEND) {
+			s->snd[s->nsnd++] = *e;
+			continue;
+		}
+		if (end == UINT64_MAX) {
+			s->open[s->nopen++] = s->n;
+			end = e->start_ns;
+		}
+		s->maxend[s->n] = JS_MAX(end, s->n ? s->maxend[s->n - 1] : 0);
+		s->ev[s->n++] = *e;
+	}
+	return 0;
+}
+
+static void sorted_free(struct sorted *s)
+{
+	free(s->ev);
+	free(s->snd);
+	free(s->tmp);
+	free(s->maxend);
+	free(s->open);
+}
+
+/*
+ * gap_events - gap g's events: the slice of s->ev itself when nothing kept aside applies,
+ * else the open intervals before the slice, the slice and the IPI sends, in s->tmp
+ */
+static const struct js_event *gap_events(struct sorted *s, const struct js_gap *g,
+					 const struct corr_opts *o, size_t *n)
+{
+	size_t a, b, sa, sb, pre = 0;
+
+	slice(s, g, o, &a, &b, &sa, &sb);
+	while (pre < s->nopen && s->open[pre] < a)
+		pre++;
+	*n = pre + (b - a) + (sb - sa);
+	if (!pre && sa == sb)
+		return s->ev + a;
+	for (size_t k = 0; k < pre; k++)
+		s->tmp[k] = s->ev[s->open[k]];
+	memcpy(s->tmp + pre, s->ev + a, (b - a) * sizeof(*s->tmp));
+	memcpy(s->tmp + pre + (b - a), s->snd + sa, (sb - sa) * sizeof(*s->tmp));
+	return s->tmp;
 }
 
 /* corr_attribute_recs - attribute a batch of gaps from one shared event window */
@@ -1114,33 +1214,25 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 {
 	struct sorted s = { 0 };
 	struct scratch sc = { 0 };
-	size_t a, b;
 	int err = -EINVAL, e;
 
 	if ((n && !recs) || (nev && !ev))
 		goto out;
-	err = -ENOMEM;
-	s.ev = malloc((nev ? nev : 1) * sizeof(*s.ev));
-	s.maxend = malloc((nev ? nev : 1) * sizeof(*s.maxend));
-	if (!s.ev || !s.maxend)
+	err = sorted_init(&s, ev, nev);
+	if (err)
 		goto out;
-	if (nev) /* ev may be NULL when there are none */
-		memcpy(s.ev, ev, nev * sizeof(*ev));
-	sort_by_start(s.ev, nev);
-	s.n = nev;
-	for (size_t i = 0; i < nev; i++)
-		s.maxend[i] = JS_MAX(ev_end(&s.ev[i]), i ? s.maxend[i - 1] : 0);
-	err = 0;
 	for (size_t i = 0; i < n; i++) {
-		slice(&s, &recs[i].gap, o, &a, &b);
-		e = attribute(&sc, &recs[i].gap, s.ev + a, b - a, o, &recs[i].attr);
+		const struct js_event *w;
+		size_t k;
+
+		w = gap_events(&s, &recs[i].gap, o, &k);
+		e = attribute(&sc, &recs[i].gap, w, k, o, &recs[i].attr);
 		if (e && !err)
 			err = e;
 	}
 out:
 	scratch_free(&sc);
-	free(s.ev);
-	free(s.maxend);
+	sorted_free(&s);
 	return err;
 }
 
@@ -1164,10 +1256,10 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
 	memset(a->detail, 0, sizeof(a->detail));
 	if (a->smi) {
 		a->primary = JS_CAUSE_SMI;
-		snprintf(a->detail, JS_DETAIL_LEN, "%s", js_cause_name(JS_CAUSE_SMI));
+		js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_SMI));
 	} else if (mostly_steal(a, dur_ns)) {
 		a->primary = JS_CAUSE_STEAL;
-		snprintf(a->detail, JS_DETAIL_LEN, "%s", js_cause_name(JS_CAUSE_STEAL));
+		js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_STEAL));
 	} else {
 		a->primary = JS_CAUSE_UNEXPLAINED;
 	}

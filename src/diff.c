@@ -428,8 +428,8 @@ static struct js_diff_row *named(struct js_diff_cpu *c, const char *metric, cons
 {
 	struct js_diff_row *r = &c->rows[c->nrows - 1];
 
-	snprintf(r->metric, sizeof(r->metric), "%s", metric);
-	snprintf(r->label, sizeof(r->label), "%s", label);
+	js_scpy(r->metric, sizeof(r->metric), metric);
+	js_scpy(r->label, sizeof(r->label), label);
 	return r;
 }
 
@@ -554,8 +554,8 @@ static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 
 	memset(d, 0, sizeof(*d));
 	d->cause = x ? x->cause : y->cause;
-	snprintf(d->a_detail, sizeof(d->a_detail), "%s", x ? x->detail : "");
-	snprintf(d->b_detail, sizeof(d->b_detail), "%s", y ? y->detail : "");
+	js_scpy(d->a_detail, sizeof(d->a_detail), x ? x->detail : "");
+	js_scpy(d->b_detail, sizeof(d->b_detail), y ? y->detail : "");
 	d->pid_changed = x && y && strcmp(x->detail, y->detail);
 	d->a_gaps = x ? x->gaps : 0;
 	d->b_gaps = y ? y->gaps : 0;

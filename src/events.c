@@ -128,7 +128,7 @@ const char *js_ev_id_label(unsigned int kind, unsigned int id, char *buf, size_t
 	const char *s = js_ev_id_name(kind, id), *k = js_ev_kind_name(kind);
 
 	if (s)
-		snprintf(buf, len, "%s", s);
+		js_scpy(buf, len, s);
 	else
 		snprintf(buf, len, "%s:%u", k ? k : "event", id);
 	return buf;

@@ -134,7 +134,7 @@ int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t d
 		w->start_ns = gap_start_ns;
 		w->dur_ns = dur_ns;
 		w->cause = cause;
-		snprintf(w->detail, sizeof(w->detail), "%s", detail ? detail : "");
+		js_scpy(w->detail, sizeof(w->detail), detail);
 	}
 	return 0;
 }

@@ -52,7 +52,7 @@ static bool number(const char *s, size_t len, size_t *i, uint64_t *v)
 static int bad(char *why, size_t wlen, const char *msg)
 {
 	if (why && wlen)
-		snprintf(why, wlen, "%s", msg);
+		js_scpy(why, wlen, msg);
 	return -EINVAL;
 }
 
@@ -106,7 +106,7 @@ int marks_reader_open(struct marks_reader *r, const char *path, char *why, size_
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	if (stat(path, &st)) {
-		snprintf(why, wlen, "%s", strerror(errno));
+		js_scpy(why, wlen, strerror(errno));
 		return -errno;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
@@ -118,7 +118,7 @@ int marks_reader_open(struct marks_reader *r, const char *path, char *why, size_
 	 * fails (ENXIO) for want of a reader */
 	fd = open(path, (r->fifo ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, wlen, "%s", strerror(errno));
+		js_scpy(why, wlen, strerror(errno));
 		return -errno;
 	}
 	r->fd = fd;
@@ -128,7 +128,7 @@ int marks_reader_open(struct marks_reader *r, const char *path, char *why, size_
 	}
 	r->off = lseek(fd, 0, SEEK_END);
 	if (r->off < 0) {
-		snprintf(why, wlen, "%s", strerror(errno));
+		js_scpy(why, wlen, strerror(errno));
 		close(fd);
 		r->fd = -1;
 		return -EIO;
@@ -240,7 +240,7 @@ static void bad_line(struct js_marks_info *m, uint64_t line, const char *why)
 	m->malformed++;
 	if (m->nbad < JS_MARKS_BAD_MAX) {
 		m->bad[m->nbad].line = line;
-		snprintf(m->bad[m->nbad].why, sizeof(m->bad[m->nbad].why), "%s", why);
+		js_scpy(m->bad[m->nbad].why, sizeof(m->bad[m->nbad].why), why);
 		m->nbad++;
 	}
 }
@@ -330,7 +330,7 @@ int marks_source_open(struct gap_source *s, struct js_pipe *pl)
 	ms->info = m;
 	m->on = true;
 	m->fifo = ms->rd.fifo;
-	snprintf(m->path, sizeof(m->path), "%s", path);
+	js_scpy(m->path, sizeof(m->path), path);
 	*s = (struct gap_source){ .name = "marks",
 				  .ctx = ms,
 				  .poll = marks_poll,

@@ -389,7 +389,7 @@ static void lane_put(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap
 	while (l->npend == l->cap)
 		attribute_batch(pl, c, g->source, JS_MIN(l->npend, (size_t)POP_BATCH));
 	l->pend[l->npend] = *g;
-	snprintf(l->label[l->npend], JS_LABEL_LEN, "%s", label ? label : "");
+	js_scpy(l->label[l->npend], JS_LABEL_LEN, label);
 	l->npend++;
 }
 
@@ -479,7 +479,7 @@ bool pipe_push(struct js_pipe *pl, const struct js_gap *g, const char *label)
 		if (pl->nunfiled == LANE_CAP)
 			file_marks(pl, UINT64_MAX); /* full: file the oldest now */
 		pl->unfiled[pl->nunfiled] = *g;
-		snprintf(pl->unfiled_label[pl->nunfiled], JS_LABEL_LEN, "%s", label ? label : "");
+		js_scpy(pl->unfiled_label[pl->nunfiled], JS_LABEL_LEN, label);
 		pl->nunfiled++;
 		return true;
 	}
@@ -716,7 +716,7 @@ static void open_probes(struct js_pipe *pl)
 	}
 	if (probes_open_load(&pl->probes, &o, why, sizeof(why)) < 0) {
 		pl->probes = NULL;
-		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "%s", why);
+		js_scpy(pl->run->probes_why, sizeof(pl->run->probes_why), why);
 		js_notice("eBPF probes unavailable (%s): measuring gaps without attribution", why);
 		return;
 	}
@@ -756,7 +756,7 @@ static void open_smi(struct js_pipe *pl)
 			c->smi_ok = true;
 		} else {
 			pl->run->smi_countable = false;
-			snprintf(pl->run->smi_why, sizeof(pl->run->smi_why), "%s", why);
+			js_scpy(pl->run->smi_why, sizeof(pl->run->smi_why), why);
 		}
 	}
 }
@@ -898,7 +898,7 @@ static void stop_early(struct js_pipe *pl, const char *why)
 	__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
 	pl->run->interrupted = true;
 	if (why && !pl->run->stop_why[0])
-		snprintf(pl->run->stop_why, sizeof(pl->run->stop_why), "%s", why);
+		js_scpy(pl->run->stop_why, sizeof(pl->run->stop_why), why);
 }
 
 /* check_outputs - a streaming output whose write failed stops the run (at once: what was
@@ -1024,7 +1024,7 @@ static void probe_cost(struct js_run *run, const struct probes_stats *st)
 		if (!pp->run_cnt || run->nprobe_progs >= JS_PROBE_PROGS_MAX)
 			continue;
 		o = &run->probe_progs[run->nprobe_progs++];
-		snprintf(o->name, sizeof(o->name), "%s", pp->name);
+		js_scpy(o->name, sizeof(o->name), pp->name);
 		o->runs = pp->run_cnt;
 		o->run_ns = pp->run_time_ns;
 		run->probe_runs += pp->run_cnt;

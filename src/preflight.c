@@ -167,9 +167,9 @@ static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
 
 	if (uname(&u) == 0) {
 		snprintf(m->kernel, sizeof(m->kernel), "%s %s", u.release, u.machine);
-		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
+		js_scpy(m->hostname, sizeof(m->hostname), u.nodename);
 	}
-	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", caps->model);
+	js_scpy(m->cpu_model, sizeof(m->cpu_model), caps->model);
 	m->hypervisor = caps->hypervisor;
 	m->invariant_tsc = tsc_caps_invariant(caps);
 	m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -106,7 +106,7 @@ static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	if (!strncmp(buf, "libbpf: prog '", 14) && strstr(buf, "': failed to load"))
 		snprintf(lb_prog, sizeof(lb_prog), "%.*s", (int)strcspn(buf + 14, "'"), buf + 14);
 	else if (!strstr(buf, "failed to load") && !strstr(buf, "BPF program load failed"))
-		snprintf(lb_last, sizeof(lb_last), "%s", buf);
+		js_scpy(lb_last, sizeof(lb_last), buf);
 	if (!lb_verbose)
 		js_dbg("%s", buf);
 	return 0;
@@ -316,7 +316,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		const char *tp = tp_name(prog);
 
 		p->bprogs[p->nprogs] = prog;
-		snprintf(p->progs[p->nprogs].name, sizeof(p->progs[0].name), "%s", tp);
+		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), tp);
 		if (!tp_exists(btf, tp)) {
 			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
 			js_dbg("probe %s: tracepoint not in this kernel", tp);
@@ -457,7 +457,7 @@ static bool reject(struct js_probes *p, const char *name)
 			return false; /* refused again: give up */
 	if (p->nrejected == ARRAY_SIZE(p->rejected))
 		return false;
-	snprintf(p->rejected[p->nrejected++], sizeof(p->rejected[0]), "%s", name);
+	js_scpy(p->rejected[p->nrejected++], sizeof(p->rejected[0]), name);
 	js_warn("probe %s refused by this kernel's verifier (%s): continuing without it", name,
 		lb_last[0] ? lb_last : "see -vv");
 	return true;

@@ -82,9 +82,9 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 	case JS_CAUSE_SMI:
 		return snprintf(buf, len, "SMI");
 	case JS_CAUSE_UNEXPLAINED:
-		return snprintf(buf, len, "%s", js_cause_name(cause));
+		return js_scpy(buf, len, js_cause_name(cause));
 	default: /* task, hrtimer, fault, thp, mm: the detail says it all */
-		return snprintf(buf, len, "%s", d);
+		return js_scpy(buf, len, d);
 	}
 }
 

@@ -251,7 +251,7 @@ static void add_prog(void *ctx, const char *name, uint64_t runs, uint64_t run_ns
 	if (!runs || run->nprobe_progs >= JS_PROBE_PROGS_MAX)
 		return;
 	o = &run->probe_progs[run->nprobe_progs++];
-	snprintf(o->name, sizeof(o->name), "%s", name);
+	js_scpy(o->name, sizeof(o->name), name);
 	o->runs = runs;
 	o->run_ns = run_ns;
 	run->probe_runs += runs;

@@ -67,7 +67,7 @@ const char *thr_describe(char *buf, size_t len, uint64_t threshold_ns, bool is_a
 
 	js_fmt_ns(t, sizeof(t), threshold_ns);
 	if (!is_auto)
-		snprintf(buf, len, "%s", t);
+		js_scpy(buf, len, t);
 	else if (a->raised_because[0])
 		snprintf(buf, len, "%s (auto: raised from %s: %s)", t,
 			 js_fmt_ns(f, sizeof(f), a->floor_ns), a->raised_because);

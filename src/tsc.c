@@ -153,8 +153,8 @@ void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo)
 	c->hypervisor = has_flag(cpuinfo, "hypervisor");
 	if (cpuid_present() && cpuid_get_raw_data(&raw) == 0 && cpu_identify(&raw, &id) == 0) {
 		c->invariant_cpuid = id.flags[CPU_FEATURE_CONSTANT_TSC] != 0;
-		snprintf(c->model, sizeof(c->model), "%s", id.brand_str);
-		snprintf(c->vendor, sizeof(c->vendor), "%s", id.vendor_str);
+		js_scpy(c->model, sizeof(c->model), id.brand_str);
+		js_scpy(c->vendor, sizeof(c->vendor), id.vendor_str);
 	}
 	if (!c->model[0] && cpuinfo) {
 		const char *m = strstr(cpuinfo, "model name");

@@ -110,6 +110,19 @@ int js_grow(void *vp, size_t *n, size_t want, size_t size)
 	return 0;
 }
 
+size_t js_scpy(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (len) {
+		size_t k = JS_MIN(n, len - 1);
+
+		memcpy(dst, src ? src : "", k);
+		dst[k] = '\0';
+	}
+	return n;
+}
+
 uint64_t js_mono_ns(void)
 {
 	struct timespec ts;

@@ -88,11 +88,11 @@ struct audit_check *audit_add(struct js_audit *a, const char *id, int cpu, enum 
 	c = &a->checks[a->n++];
 init:
 	memset(c, 0, sizeof(*c));
-	snprintf(c->id, sizeof(c->id), "%s", id);
+	js_scpy(c->id, sizeof(c->id), id);
 	c->verdict = AUDIT_PASS;
 	c->severity = sev;
 	c->cpu = cpu;
-	snprintf(c->source, sizeof(c->source), "%s", source ? source : "");
+	js_scpy(c->source, sizeof(c->source), source);
 	return c;
 }
 
@@ -168,8 +168,8 @@ void audit_ck_deviate(struct audit_check *c)
 void audit_ck_skip(struct audit_check *c, const char *why, const char *how)
 {
 	c->verdict = AUDIT_SKIP;
-	snprintf(c->observed, sizeof(c->observed), "%s", why);
-	snprintf(c->hint, sizeof(c->hint), "%s", how ? how : "");
+	js_scpy(c->observed, sizeof(c->observed), why);
+	js_scpy(c->hint, sizeof(c->hint), how);
 }
 
 /* audit_ck_skip_err - skip because path could not be read (err = -errno) */
@@ -186,7 +186,7 @@ void audit_ck_skip_err(struct audit_check *c, const char *path, int err)
 	c->verdict = AUDIT_SKIP;
 	snprintf(c->observed, sizeof(c->observed), "cannot read %s: %s", path,
 		 err == -EINVAL ? "unexpected content" : strerror(-err));
-	snprintf(c->hint, sizeof(c->hint), "%s", how);
+	js_scpy(c->hint, sizeof(c->hint), how);
 }
 
 /* audit_fmt_set - cpulist of s into buf ("none" when empty); returns buf */

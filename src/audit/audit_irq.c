@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "audit_priv.h"
+#include "js_util.h"
 
 /* header_cols - column index -> CPU number from the "CPU0 CPU1 ..." header; count */
 static int header_cols(const char *line, int *cols, int max)
@@ -42,7 +43,7 @@ static void row_name(const char *desc, char *name, size_t len)
 	if (!after)
 		after = first_end ? first_end : desc;
 	after += strspn(after, " \t");
-	snprintf(name, len, "%s", after);
+	js_scpy(name, len, after);
 }
 
 /* parse_row - one "KEY: n n n DESC" line into r; false if it has no per-CPU values */
@@ -71,7 +72,7 @@ static bool parse_row(const char *line, const int *colidx, int ncols, size_t ncp
 		r->irq = audit_lead_int(r->key);
 		row_name(p, r->name, sizeof(r->name));
 	} else {
-		snprintf(r->name, sizeof(r->name), "%s", p);
+		js_scpy(r->name, sizeof(r->name), p);
 	}
 	for (size_t i = 0; i < ncpus; i++)
 		r->count[i] = colidx[i] >= 0 ? vals[colidx[i]] : 0;
@@ -168,7 +169,7 @@ static bool load_one_irq(struct audit_irq *q, int irq, const struct audit_row *r
 			   sizeof(q->name)) ||
 	    !q->name[0]) {
 		if (row)
-			snprintf(q->name, sizeof(q->name), "%s", row->name);
+			js_scpy(q->name, sizeof(q->name), row->name);
 	}
 	if (!q->name[0])
 		return false;
@@ -333,7 +334,7 @@ static void check_irq_affinity(struct js_audit *a, int ret)
 		{
 			char list[256];
 
-			snprintf(list, sizeof(list), "%s", c->observed);
+			js_scpy(list, sizeof(list), c->observed);
 			audit_ck_obs(c, "%d of %zu device IRQs%s", a->cpu[i].nirqs, a->nirqs, list);
 		}
 		audit_ck_deviate(c);

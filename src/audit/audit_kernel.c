@@ -43,7 +43,7 @@ void audit_kconfig_load(struct js_audit *a)
 	audit_spath(boot, sizeof(boot), "/boot/config-%s", a->f.release);
 	ret = sysfs_read_file(boot, &kcfg.text, &len);
 	if (!ret && looks_like_config(kcfg.text)) {
-		snprintf(kcfg.source, sizeof(kcfg.source), "%s", boot);
+		js_scpy(kcfg.source, sizeof(kcfg.source), boot);
 		return;
 	}
 	free(kcfg.text);
@@ -159,7 +159,7 @@ static bool preempt_from_debugfs(char *out, size_t len)
 	if (!e || e == b + 1)
 		return false;
 	*e = '\0';
-	snprintf(out, len, "%s", b + 1);
+	js_scpy(out, len, b + 1);
 	return true;
 }
 
@@ -196,10 +196,10 @@ static void check_preempt(struct js_audit *a)
 		snprintf(p, len, "rt");
 		audit_ck_src(c, "/sys/kernel/realtime");
 	} else if (dyn && audit_cmdline_get(a, "preempt", v, sizeof(v))) {
-		snprintf(p, len, "%s", v);
+		js_scpy(p, len, v);
 		audit_ck_src(c, "/proc/cmdline preempt=");
 	} else if (cfg) {
-		snprintf(p, len, "%s", cfg);
+		js_scpy(p, len, cfg);
 		audit_ck_src(c, "%s", audit_kconfig_source());
 	} else if (strstr(a->f.version, "PREEMPT_RT")) {
 		snprintf(p, len, "rt");

@@ -7,6 +7,7 @@
 
 #include "audit_priv.h"
 #include "js_smi.h"
+#include "js_util.h"
 
 #define NO_QOS 2000000000 /* PM_QOS_DEFAULT_VALUE: no constraint */
 
@@ -146,7 +147,7 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 			dis = 0;
 		if (sysfs_read_str(audit_spath(p, sizeof(p), "%s/%s/name", dir, d.names[k]), name,
 				   sizeof(name)))
-			snprintf(name, sizeof(name), "%s", d.names[k]);
+			js_scpy(name, sizeof(name), d.names[k]);
 		(*nstates)++;
 		if (pos < len)
 			pos += snprintf(buf + pos, len - pos, "%s%s %d us%s", pos ? ", " : "", name,

@@ -93,7 +93,7 @@ int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sys
 	ret = audit_init(a, cpus, ncpus, sysroot);
 	if (ret)
 		goto out_free;
-	snprintf(saved, sizeof(saved), "%s", sysfs_root());
+	js_scpy(saved, sizeof(saved), sysfs_root());
 	ret = sysfs_set_root(a->sysroot);
 	if (ret)
 		goto out_free;

@@ -151,8 +151,8 @@ static int diff_rows(const struct audit_snapshot *b, const struct audit_snapshot
 			d->delta = NULL;
 			continue;
 		}
-		snprintf(d->key, sizeof(d->key), "%s", r->key);
-		snprintf(d->name, sizeof(d->name), "%s", r->name);
+		js_scpy(d->key, sizeof(d->key), r->key);
+		js_scpy(d->name, sizeof(d->name), r->name);
 		d->irq = r->irq;
 		d->kind = r->kind;
 		out->nrows++;
@@ -182,7 +182,7 @@ static void add_change(struct audit_deltas *out, const struct audit_snapshot *e,
 	c->touches = cpuset_intersects(before, measured) || cpuset_intersects(after, measured);
 	for (size_t i = 0; i < e->nrows; i++)
 		if (e->rows[i].irq == irq)
-			snprintf(c->name, sizeof(c->name), "%s", e->rows[i].name);
+			js_scpy(c->name, sizeof(c->name), e->rows[i].name);
 }
 
 static int diff_affinity(const struct audit_snapshot *b, const struct audit_snapshot *e,

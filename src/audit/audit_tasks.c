@@ -165,7 +165,7 @@ static void keep(struct audit_cpu *pc, const struct audit_trec *t)
 	k = &pc->kept[pc->nkept++];
 	k->pid = t->pid;
 	k->tid = t->tid;
-	snprintf(k->comm, sizeof(k->comm), "%s", t->comm);
+	js_scpy(k->comm, sizeof(k->comm), t->comm);
 	k->kthread = t->kthread;
 	k->last_cpu = t->last_cpu;
 	cpulist_format(&t->allowed, k->allowed, sizeof(k->allowed));

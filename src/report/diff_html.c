@@ -28,16 +28,16 @@ static void run_facts(const struct js_run *r, const char *name, char (*v)[192])
 	struct tm tm;
 	char d[32];
 
-	snprintf(v[0], 192, "%s", name);
+	js_scpy(v[0], 192, name);
 	snprintf(v[1], 192, "%s (%s)", r->machine.hostname, r->machine.cpu_model);
-	snprintf(v[2], 192, "%s", r->machine.kernel);
+	js_scpy(v[2], 192, r->machine.kernel);
 	v[3][0] = '\0';
 	if (gmtime_r(&sec, &tm))
 		strftime(v[3], 192, "%Y-%m-%d %H:%M:%S UTC", &tm);
 	snprintf(v[4], 192, "%s%s", js_fmt_ns(d, sizeof(d), r->wall_ns),
 		 r->interrupted ? " (interrupted)" : "");
 	js_fmt_ns(v[5], 192, r->cfg.threshold_ns);
-	snprintf(v[6], 192, "%s", r->probes_on ? "on" : "off");
+	js_scpy(v[6], 192, r->probes_on ? "on" : "off");
 }
 
 static void header(FILE *fp, const struct js_diff *d)

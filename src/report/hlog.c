@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "js_hlog.h"
+#include "js_util.h"
 
 #define JAVA_FIXED_MAX_INT_DIGITS 40 /* beyond that: fall back to printf */
 
@@ -86,7 +87,7 @@ const char *js_fmt_java_fixed(char *buf, size_t len, double v, int prec)
 	for (i = 0; i < prec; i++)
 		out[o++] = (de + i >= 0 && de + i < n) ? dig[de + i] : '0';
 	out[o] = '\0';
-	snprintf(buf, len, "%s", out);
+	js_scpy(buf, len, out);
 	return buf;
 }
 

@@ -423,10 +423,10 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 		spike_destroy(s);
 		return -EIO;
 	}
-	snprintf(s->dir, sizeof(s->dir), "%s", path);
+	js_scpy(s->dir, sizeof(s->dir), path);
 	s->window_ns = JS_SPIKE_WINDOW_NS;
 	s->st.on = true;
-	snprintf(s->st.dir, sizeof(s->st.dir), "%s", path);
+	js_scpy(s->st.dir, sizeof(s->st.dir), path);
 	s->st.threshold_ns = p ? p->spike_threshold_ns : 0;
 	s->st.max_per_min = s->rate.max;
 	s->st.dir_max_bytes = p && p->spike_dir_max ? p->spike_dir_max : JS_DEFAULT_SPIKE_DIR_MAX;

@@ -486,7 +486,7 @@ static void ev_fn(const struct js_run *run, const struct js_event *e, char *buf,
 	const char *s = run ? run_sym(run, e->addr) : NULL;
 
 	if (s && *s)
-		snprintf(buf, len, "%s", s);
+		js_scpy(buf, len, s);
 	else if (e->name[0])
 		snprintf(buf, len, "%.*s", JS_NAME_LEN, e->name);
 	else
@@ -532,7 +532,7 @@ void trace_event_label(const struct js_run *run, const struct js_event *e, char 
 			snprintf(buf, len, "%.*s:%u", nl, e->name, e->id);
 		break;
 	case JS_EV_IDLE:
-		snprintf(buf, len, "%s", js_ev_kind_name(e->kind));
+		js_scpy(buf, len, js_ev_kind_name(e->kind));
 		break;
 	case JS_EV_TLB:
 		snprintf(buf, len, "tlb flush %s", js_ev_id_label(e->kind, e->id, fn, sizeof(fn)));

@@ -301,7 +301,7 @@ static void say_failed(const char *path, const char *opt, int err, char *why, si
 			 strerror(-err));
 	js_err("%s", line);
 	if (why && len)
-		snprintf(why, len, "%s", line);
+		js_scpy(why, len, line);
 }
 
 int output_file_done(FILE *fp, const char *path, const char *opt)

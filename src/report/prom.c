@@ -223,10 +223,10 @@ void prom_source_label(uint32_t cause, const char *detail, char *src, size_t sle
 {
 	char d[JS_DETAIL_LEN], *p;
 
-	snprintf(d, sizeof(d), "%s", detail ? detail : "");
+	js_scpy(d, sizeof(d), detail);
 	cut_cgroup(d, cg, clen);
 	if (!d[0] || !strcmp(d, "(other)") || js_detail_folded(d)) {
-		snprintf(src, slen, "%s", JS_PROM_OTHER);
+		js_scpy(src, slen, JS_PROM_OTHER);
 		return;
 	}
 	switch (cause) {
@@ -249,7 +249,7 @@ void prom_source_label(uint32_t cause, const char *detail, char *src, size_t sle
 		break;
 	}
 	hide_addresses(d);
-	snprintf(src, slen, "%s", d);
+	js_scpy(src, slen, d);
 }
 
 /* ---- the exposition ---- */

@@ -241,7 +241,7 @@ static void v1_detail(uint32_t cause, char *d, size_t len)
 		js_ev_id_label(JS_EV_MIGRATE, id, name, sizeof(name));
 	if (!name[0])
 		return;
-	snprintf(rest, sizeof(rest), "%s", d + w);
+	js_scpy(rest, sizeof(rest), d + w);
 	snprintf(d, len, "%s%s", name, rest);
 }
 
@@ -1368,7 +1368,7 @@ static struct audit_delta_row *delta_row(struct audit_deltas *d, size_t *cap, co
 	d->nrows++;
 	*prev = at + 1;
 	r->delta = calloc(d->ncpus ? d->ncpus : 1, sizeof(*r->delta));
-	snprintf(r->key, sizeof(r->key), "%s", key);
+	js_scpy(r->key, sizeof(r->key), key);
 	r->kind = (enum audit_row_kind)kind;
 	r->irq = -1;
 	return r->delta ? r : NULL;
