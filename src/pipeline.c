@@ -27,6 +27,7 @@
 #include "js_correlate.h"
 #include "js_ksyms.h"
 #include "js_pipeline.h"
+#include "js_nap.h"
 #include "js_probes.h"
 #include "js_sampler.h"
 #include "js_smi.h"
@@ -34,11 +35,11 @@
 #include "js_sysfs.h"
 #include "js_util.h"
 
-#define DRAIN_PERIOD_NS 10000000ull /* 10 ms */
-#define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
-#define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
-#define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
-#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
+#define DRAIN_PERIOD_NS JS_NAP_BASE_NS /* the rings are sized for it */
+#define PROCESS_LAG_NS 20000000ull     /* gaps must have ended this long ago */
+#define FIT_PERIOD_NS 1000000000ull    /* a TSC/MONOTONIC pair every second */
+#define EV_WINDOW_CAP 16384	       /* events kept per CPU awaiting their gap */
+#define EV_KEEP_CAP 65536	       /* ... when sources' gaps come late (KEEP_NS) */
 #define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
@@ -113,6 +114,7 @@ struct js_pipe {
 	uint64_t *covered;	   /* ... the best covered time so far per mark */
 	uint64_t window_start, window_end;
 	uint64_t now;		/* the drain's CLOCK_MONOTONIC */
+	size_t popped;		/* the most gaps one sampler's ring gave the last drain */
 	struct js_budget_iv iv; /* --duration 0 with --budget: the limits per interval */
 };
 
@@ -307,7 +309,7 @@ static void start_result(struct js_pipe *pl, struct cpu_pipe *c)
 static void pop_rings(struct js_pipe *pl, struct cpu_pipe *c)
 {
 	struct lane *l = &c->lane[JS_SRC_SAMPLER];
-	size_t got;
+	size_t got, all = 0;
 
 	/* the sampler publishes start_tsc before its first gap (ring release) */
 	if (!pl->run->cpus[c->res].started && c->s.start_tsc)
@@ -316,6 +318,7 @@ static void pop_rings(struct js_pipe *pl, struct cpu_pipe *c)
 		size_t room = l->cap - l->npend;
 
 		got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
+		all += got;
 		for (size_t k = 0; k < got; k++) {
 			struct js_gap *g = &l->pend[l->npend++];
 
@@ -331,6 +334,7 @@ static void pop_rings(struct js_pipe *pl, struct cpu_pipe *c)
 			attribute_batch(pl, c, JS_SRC_SAMPLER, POP_BATCH);
 		}
 	} while (got);
+	pl->popped = JS_MAX(pl->popped, all);
 }
 
 /* attribute_ready - the gaps of every lane of c that ended before cutoff */
@@ -449,6 +453,7 @@ static void file_marks(struct js_pipe *pl, uint64_t cutoff)
 /* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
 static void drain(struct js_pipe *pl, uint64_t cutoff)
 {
+	pl->popped = 0;
 	for (size_t i = 0; pl->spinner && i < pl->n; i++)
 		pop_rings(pl, &pl->cp[i]);
 	while (pl->nunfiled && pl->unfiled[0].start_ns + pl->unfiled[0].dur_ns <= cutoff) {
@@ -937,6 +942,21 @@ static int refit(struct js_pipe *pl)
 	return err;
 }
 
+/* next_nap - js_nap_next() from what this drain found: the samplers' rings by the gaps
+ * popped, the probes' by @events at the largest record */
+static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap, int events)
+{
+	struct js_nap_fill f = {
+		.gaps = pl->popped,
+		.ring_entries = pl->p->ring_entries,
+		.ev_bytes = events > 0 ? (size_t)events * (JS_EVENT_NAMED_SIZE + 8) : 0,
+		.ev_ring_bytes = pl->probes ? PROBE_RINGBUF_BYTES : 0,
+		.sources = pl->nsrc > 0,
+	};
+
+	return js_nap_next(nap, &f);
+}
+
 static void measure(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
@@ -944,7 +964,9 @@ static void measure(struct js_pipe *pl)
 	uint64_t next_fit, next_progress, next_flush, next_budget, now;
 	uint64_t budget_ns = p->budget_interval_ns ? p->budget_interval_ns :
 						     JS_DEFAULT_BUDGET_INTERVAL_NS;
+	uint64_t nap = DRAIN_PERIOD_NS;
 	struct timespec ts;
+	int events = 0;
 
 	pl->run->start_mono_ns = js_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -961,12 +983,12 @@ static void measure(struct js_pipe *pl)
 	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
 	next_budget = pl->run->start_mono_ns + budget_ns;
 	while (measuring(pl, js_mono_ns())) {
-		sleep_ns(DRAIN_PERIOD_NS);
+		sleep_ns(nap);
 		if (js_stop_requested && !pl->stop)
 			stop_early(pl, NULL);
 		now = pl->now = js_mono_ns();
 		if (pl->probes)
-			probes_consume(pl->probes, on_event, pl);
+			events = probes_consume(pl->probes, on_event, pl);
 		for (size_t i = 0; i < pl->nsrc; i++)
 			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
 				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */
@@ -978,6 +1000,7 @@ static void measure(struct js_pipe *pl)
 		for (size_t i = 0; pl->spinner && i < pl->n; i++)
 			sampler_hook_tick(&pl->cp[i].s, pl->run); /* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
+		nap = next_nap(pl, nap, events);
 		if (js_reopen_requested) {
 			js_reopen_requested = 0;
 			outputs_reopen(pl->outs);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_nap.h - how long the housekeeping thread sleeps between drains: JS_NAP_BASE_NS,
+ * doubled up to JS_NAP_QUIET_NS while every ring it drains stays under 1/JS_NAP_QUIET_FILL
+ * full, back to the base as soon as one is fuller, and the base whenever a source (--pid,
+ * --marks) is read. Why: docs/DESIGN.md, "The housekeeping thread's rhythm".
+ */
+#ifndef JS_NAP_H
+#define JS_NAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JS_NAP_BASE_NS 10000000ull  /* 10 ms: the rings are sized for it */
+#define JS_NAP_QUIET_NS 40000000ull /* a quiet run's longest sleep */
+#define JS_NAP_QUIET_FILL 32
+
+/* what the last drain found: the most gaps one sampler ring held (of ring_entries), the
+ * bytes the probes' ring held (of ev_ring_bytes), and whether sources are read */
+struct js_nap_fill {
+	size_t gaps, ring_entries;
+	size_t ev_bytes, ev_ring_bytes;
+	bool sources;
+};
+
+/* js_nap_next - the sleep after a drain that followed a sleep of nap ns */
+uint64_t js_nap_next(uint64_t nap, const struct js_nap_fill *f);
+
+#endif /* JS_NAP_H */
