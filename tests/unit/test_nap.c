@@ -13,13 +13,14 @@
 #include "js_nap.h"
 
 #define MS 1000000ull
-#define RING (1u << 16)		/* gaps: the default --ring-size */
-#define EVRING (2u << 20)	/* bytes: the probes' ring */
+#define RING (1u << 16)	  /* gaps: the default --ring-size */
+#define EVRING (2u << 20) /* bytes: the probes' ring */
 
 static void test_quiet_doubles_to_the_cap(void **st)
 {
-	struct js_nap_fill f = { .gaps = 5, .ring_entries = RING, .ev_bytes = 1000,
-				 .ev_ring_bytes = EVRING };
+	struct js_nap_fill f = {
+		.gaps = 5, .ring_entries = RING, .ev_bytes = 1000, .ev_ring_bytes = EVRING
+	};
 	uint64_t nap = JS_NAP_BASE_NS;
 
 	(void)st;
@@ -35,8 +36,10 @@ static void test_quiet_doubles_to_the_cap(void **st)
 
 static void test_a_fuller_ring_returns_to_the_base(void **st)
 {
-	struct js_nap_fill f = { .gaps = RING / 32 - 1, .ring_entries = RING,
-				 .ev_bytes = EVRING / 32 - 1, .ev_ring_bytes = EVRING };
+	struct js_nap_fill f = { .gaps = RING / 32 - 1,
+				 .ring_entries = RING,
+				 .ev_bytes = EVRING / 32 - 1,
+				 .ev_ring_bytes = EVRING };
 
 	(void)st;
 	assert_int_equal(js_nap_next(40 * MS, &f), 40 * MS); /* just under: still quiet */
