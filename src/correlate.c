@@ -1050,12 +1050,12 @@ int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev
  * running since the start), which would hold the running max at infinity from their index on.
  */
 struct sorted {
-	struct js_event *ev;  /* the window's intervals and points, sorted by start */
+	struct js_event *ev;  /* the window's intervals and points, sorted by start ... */
+	struct js_event *snd; /* ... then its IPI sends, sorted by start (ev + n) */
 	uint64_t *maxend;     /* maxend[i] = max end of the closed intervals of ev[0..i] */
 	size_t *open;	      /* indices in ev of the open intervals, ascending */
-	struct js_event *snd; /* the window's IPI sends, sorted by start */
-	struct js_event *tmp; /* a gap's events when some are kept aside */
-	size_t n, nopen, nsnd;
+	struct js_event *tmp; /* a gap's events when some are kept aside (grown to fit) */
+	size_t n, nsnd, nopen, ntmp;
 };
 
 static int ev_start_cmp(const void *pa, const void *pb)
@@ -1144,35 +1144,42 @@ static void slice(const struct sorted *s, const struct js_gap *g, const struct c
 	*sb = JS_MAX(*sa, *sb);
 }
 
-/* sorted_init - sort a copy of the window, IPI sends apart; -ENOMEM */
+/* sorted_init - sort a copy of the window, IPI sends apart (the same array: the window
+ * costs what it did in one); -ENOMEM */
 static int sorted_init(struct sorted *s, const struct js_event *ev, size_t nev)
 {
-	size_t m = nev ? nev : 1;
+	size_t m = nev ? nev : 1, k = 0;
 
-	s->ev = malloc(m * sizeof(*s->ev));
-	s->snd = malloc(m * sizeof(*s->snd));
-	s->tmp = malloc(m * sizeof(*s->tmp));
-	s->maxend = malloc(m * sizeof(*s->maxend));
-	s->open = malloc(m * sizeof(*s->open));
-	if (!s->ev || !s->snd || !s->tmp || !s->maxend || !s->open)
-		return -ENOMEM;
-	if (nev) /* ev may be NULL when there are none */
-		memcpy(s->tmp, ev, nev * sizeof(*ev));
-	sort_by_start(s->tmp, nev);
 	for (size_t i = 0; i < nev; i++) {
-		const struct js_event *e = &s->tmp[i];
-		uint64_t end = ev_end(e);
+		if (ev[i].kind == JS_EV_IPI_SEND)
+			s->nsnd++;
+		else if (ev_end(&ev[i]) == UINT64_MAX)
+			s->nopen++;
+	}
+	s->n = nev - s->nsnd;
+	s->ev = malloc(m * sizeof(*s->ev));
+	s->maxend = malloc(m * sizeof(*s->maxend));
+	s->open = malloc((s->nopen ? s->nopen : 1) * sizeof(*s->open));
+	if (!s->ev || !s->maxend || !s->open)
+		return -ENOMEM;
+	s->snd = s->ev + s->n;
+	for (size_t i = 0, j = 0; i < nev; i++) {
+		if (ev[i].kind == JS_EV_IPI_SEND)
+			s->snd[j++] = ev[i];
+		else
+			s->ev[k++] = ev[i];
+	}
+	sort_by_start(s->ev, s->n);
+	sort_by_start(s->snd, s->nsnd);
+	k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		uint64_t end = ev_end(&s->ev[i]);
 
-		if (e->kind == JS_EV_IPI_SEND) {
-			s->snd[s->nsnd++] = *e;
-			continue;
-		}
 		if (end == UINT64_MAX) {
-			s->open[s->nopen++] = s->n;
-			end = e->start_ns;
+			s->open[k++] = i;
+			end = s->ev[i].start_ns;
 		}
-		s->maxend[s->n] = JS_MAX(end, s->n ? s->maxend[s->n - 1] : 0);
-		s->ev[s->n++] = *e;
+		s->maxend[i] = JS_MAX(end, i ? s->maxend[i - 1] : 0);
 	}
 	return 0;
 }
@@ -1180,7 +1187,6 @@ static int sorted_init(struct sorted *s, const struct js_event *ev, size_t nev)
 static void sorted_free(struct sorted *s)
 {
 	free(s->ev);
-	free(s->snd);
 	free(s->tmp);
 	free(s->maxend);
 	free(s->open);
@@ -1188,7 +1194,8 @@ static void sorted_free(struct sorted *s)
 
 /*
  * gap_events - gap g's events: the slice of s->ev itself when nothing kept aside applies,
- * else the open intervals before the slice, the slice and the IPI sends, in s->tmp
+ * else the open intervals before the slice, the slice and the IPI sends, in s->tmp; NULL
+ * when s->tmp cannot grow
  */
 static const struct js_event *gap_events(struct sorted *s, const struct js_gap *g,
 					 const struct corr_opts *o, size_t *n)
@@ -1201,6 +1208,15 @@ static const struct js_event *gap_events(struct sorted *s, const struct js_gap *
 	*n = pre + (b - a) + (sb - sa);
 	if (!pre && sa == sb)
 		return s->ev + a;
+	if (*n > s->ntmp) {
+		size_t want = JS_MAX(*n, 2 * s->ntmp);
+		struct js_event *t = realloc(s->tmp, want * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		s->tmp = t;
+		s->ntmp = want;
+	}
 	for (size_t k = 0; k < pre; k++)
 		s->tmp[k] = s->ev[s->open[k]];
 	memcpy(s->tmp + pre, s->ev + a, (b - a) * sizeof(*s->tmp));
@@ -1226,7 +1242,12 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 		size_t k;
 
 		w = gap_events(&s, &recs[i].gap, o, &k);
-		e = attribute(&sc, &recs[i].gap, w, k, o, &recs[i].attr);
+		if (w) {
+			e = attribute(&sc, &recs[i].gap, w, k, o, &recs[i].attr);
+		} else {
+			attr_empty(&recs[i].attr, recs[i].gap.dur_ns);
+			e = -ENOMEM;
+		}
 		if (e && !err)
 			err = e;
 	}

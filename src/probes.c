@@ -423,23 +423,34 @@ static void reset_obj(struct js_probes *p)
 }
 
 /* load_once - open the skeleton, configure it, choose programs, load it */
-static int load_once(struct js_probes *p, const struct probes_opts *o, const struct btf *btf,
-		     char *why, size_t len)
+static int load_once(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
+	struct btf *btf;
 	int err;
 
+	/* the kernel's BTF (5.5 MB here) is freed before the load parses its own copy: both
+	 * at once were a third of the peak RSS */
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux): %s", strerror(-err));
+		return err;
+	}
 	p->skel = probes_bpf__open();
 	if (!p->skel) {
 		err = -errno;
 		snprintf(why, len, "cannot open the BPF object: %s", strerror(-err));
+		btf__free(btf);
 		return err;
 	}
 	err = configure(p, o, why, len);
 	if (!err)
 		err = select_progs(p, btf);
+	if (!err)
+		steal_setup(p, btf);
+	btf__free(btf);
 	if (err)
 		return err;
-	steal_setup(p, btf);
 	lb_last[0] = lb_prog[0] = '\0';
 	err = probes_bpf__load(p->skel);
 	if (err)
@@ -493,22 +504,14 @@ static int mark_measured(struct js_probes *p, char *why, size_t len)
 /* open_load - load, leaving out programs the verifier refuses; then make the ring */
 static int open_load(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
-	struct btf *btf;
 	int err;
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		err = -errno;
-		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux): %s", strerror(-err));
-		return err;
-	}
 	for (;;) {
-		err = load_once(p, o, btf, why, len);
+		err = load_once(p, o, why, len);
 		if (!err || err == -EPERM || !lb_prog[0] || !reject(p, lb_prog))
 			break;
 		reset_obj(p);
 	}
-	btf__free(btf);
 	if (!err)
 		err = mark_measured(p, why, len);
 	if (err)
