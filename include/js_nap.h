@@ -3,7 +3,8 @@
  * js_nap.h - how long the housekeeping thread sleeps between drains: JS_NAP_BASE_NS,
  * doubled up to JS_NAP_QUIET_NS while every ring it drains stays under 1/JS_NAP_QUIET_FILL
  * full, back to the base as soon as one is fuller, and the base whenever a source (--pid,
- * --marks) is read. Why: docs/DESIGN.md, "The housekeeping thread's rhythm".
+ * --marks) is read or a --test-hook acts once a drain. Why: docs/DESIGN.md, "nap: the
+ * housekeeping thread's rhythm".
  */
 #ifndef JS_NAP_H
 #define JS_NAP_H
@@ -17,11 +18,12 @@
 #define JS_NAP_QUIET_FILL 32
 
 /* what the last drain found: the most gaps one sampler ring held (of ring_entries), the
- * bytes the probes' ring held (of ev_ring_bytes), and whether sources are read */
+ * bytes the probes' ring held (of ev_ring_bytes), whether sources are read */
 struct js_nap_fill {
 	size_t gaps, ring_entries;
 	size_t ev_bytes, ev_ring_bytes;
 	bool sources;
+	bool hook; /* a --test-hook acts once a drain (sampler_hook_tick) */
 };
 
 /* js_nap_next - the sleep after a drain that followed a sleep of nap ns */

@@ -952,6 +952,7 @@ static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap, int events)
 		.ev_bytes = events > 0 ? (size_t)events * (JS_EVENT_NAMED_SIZE + 8) : 0,
 		.ev_ring_bytes = pl->probes ? PROBE_RINGBUF_BYTES : 0,
 		.sources = pl->nsrc > 0,
+		.hook = pl->p->cfg.test_hook != SAMPLER_HOOK_NONE,
 	};
 
 	return js_nap_next(nap, &f);

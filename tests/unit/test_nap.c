@@ -2,7 +2,8 @@
 /*
  * test_nap.c - the housekeeping thread's sleep between drains: doubled from 10 ms to at most
  * 40 ms while the rings stay under a 32nd full, back to 10 ms when one is fuller (the
- * sampler's or the probes'), and 10 ms whenever an application's sources are read.
+ * sampler's or the probes'), and 10 ms whenever an application's sources are read or a test
+ * hook acts once a drain.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -63,6 +64,9 @@ static void test_sources_and_no_probes(void **st)
 	/* an application's marks come through a pipe it must never find full */
 	assert_int_equal(js_nap_next(10 * MS, &f), 10 * MS);
 	assert_int_equal(js_nap_next(40 * MS, &f), 10 * MS);
+	/* a --test-hook zaps a page once a drain: its rhythm is the base's */
+	f = (struct js_nap_fill){ .hook = true };
+	assert_int_equal(js_nap_next(10 * MS, &f), 10 * MS);
 	/* --no-probes: no event ring, nothing in it */
 	f = (struct js_nap_fill){ .gaps = 3, .ring_entries = RING };
 	assert_int_equal(js_nap_next(10 * MS, &f), 20 * MS);
