@@ -104,7 +104,6 @@ struct js_pipe {
 	volatile int go, stop;
 	struct gap_raw *raw;
 	struct js_event *evscratch; /* events of one gap, for outputs that want them */
-	struct js_event *slice;	    /* a source's batch: the events that may overlap it */
 	struct gap_source src[SOURCES_MAX];
 	size_t nsrc;
 	struct js_gap *unfiled; /* marks whose CPU is not chosen yet (several watched) */
@@ -228,27 +227,6 @@ static int gap_start_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-/* batch_events - the events of c that may overlap recs[0..n) (a source's batch: its CPU keeps
- * seconds of events, and sorting them all for every batch would cost too much), into
- * pl->slice; their number */
-static size_t batch_events(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap_rec *recs,
-			   size_t n)
-{
-	uint64_t lo = UINT64_MAX, hi = 0;
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		lo = JS_MIN(lo, recs[i].gap.start_ns);
-		hi = JS_MAX(hi, recs[i].gap.start_ns + recs[i].gap.dur_ns);
-	}
-	lo = lo > CORR_IPI_WINDOW_NS ? lo - CORR_IPI_WINDOW_NS : 0;
-	for (size_t i = 0; i < c->nev; i++)
-		if (c->ev[i].start_ns <= hi &&
-		    (c->ev[i].end_ns >= lo || (c->ev[i].flags & JS_F_OPEN)))
-			pl->slice[k++] = c->ev[i];
-	return k;
-}
-
 /* attribute_batch - attribute the first n gaps of lane l of CPU c, account them in their
  * results and hand them to the outputs */
 static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src, size_t n)
@@ -265,13 +243,10 @@ static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_sour
 		else
 			recs[i].label[0] = '\0';
 	}
-	if (src != JS_SRC_SAMPLER) {
-		/* a source's gaps come as they end: in start order for steal and the models */
+	/* a source's gaps come as they end: in start order for steal and the models */
+	if (src != JS_SRC_SAMPLER)
 		qsort(recs, n, sizeof(*recs), gap_start_cmp);
-		nev = pl->probes ? batch_events(pl, c, recs, n) : 0;
-		ev = pl->slice;
-	}
-	/* the batch form sorts the event window once */
+	/* the batch form sorts the events the batch can touch once */
 	corr_attribute_recs(recs, n, pl->probes ? ev : NULL, pl->probes ? nev : 0,
 			    src == JS_SRC_MARK ? &pl->mopts : &pl->copts);
 	if (pl->probes)
@@ -417,14 +392,12 @@ static void file_marks(struct js_pipe *pl, uint64_t cutoff)
 		pl->covered[i] = 0;
 	for (size_t ci = 0; best && pl->probes && ci < pl->n; ci++) {
 		struct cpu_pipe *c = &pl->cp[ci];
-		size_t nev;
 
 		for (size_t i = 0; i < ready; i++) {
 			pl->filing[i].gap = pl->unfiled[i];
 			pl->filing[i].gap.cpu = (uint32_t)c->cpu;
 		}
-		nev = batch_events(pl, c, pl->filing, ready);
-		corr_attribute_recs(pl->filing, ready, pl->slice, nev, &pl->mopts);
+		corr_attribute_recs(pl->filing, ready, c->ev, c->nev, &pl->mopts);
 		for (size_t i = 0; i < ready; i++)
 			if (pl->filing[i].attr.covered_ns > pl->covered[i]) {
 				pl->covered[i] = pl->filing[i].attr.covered_ns;
@@ -677,12 +650,11 @@ static int setup_buffers(struct js_pipe *pl)
 		return -ENOMEM;
 	if (pl->spinner)
 		return 0;
-	pl->slice = malloc(evcap(pl) * sizeof(*pl->slice));
 	pl->unfiled = malloc(LANE_CAP * sizeof(*pl->unfiled));
 	pl->unfiled_label = malloc(LANE_CAP * sizeof(*pl->unfiled_label));
 	pl->filing = malloc(POP_BATCH * sizeof(*pl->filing));
 	pl->covered = malloc(POP_BATCH * sizeof(*pl->covered));
-	if (!pl->slice || !pl->unfiled || !pl->unfiled_label || !pl->filing || !pl->covered)
+	if (!pl->unfiled || !pl->unfiled_label || !pl->filing || !pl->covered)
 		return -ENOMEM;
 	return 0;
 }
@@ -1160,7 +1132,6 @@ static void teardown(struct js_pipe *pl)
 	free(pl->cp);
 	free(pl->raw);
 	free(pl->evscratch);
-	free(pl->slice);
 	free(pl->unfiled);
 	free(pl->unfiled_label);
 	free(pl->filing);
