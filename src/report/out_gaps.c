@@ -153,9 +153,12 @@ struct gaps_out {
 	int err;
 };
 
+/* gaps_header - the header of a new file, written through at once: a reader of a file just
+ * rotated or reopened finds it with its header, not empty until the next flush */
 static void gaps_header(struct gaps_out *o)
 {
 	o->bytes = csv_write_header(o->fp);
+	output_file_flush(o->fp); /* an error stays with the file (output_file_error) */
 }
 
 static void gaps_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,

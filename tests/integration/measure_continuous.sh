@@ -121,8 +121,8 @@ mv "$D/r.hlog" "$D/r.hlog.rot"
 kill -HUP $run
 sleep 2
 kill -0 $run 2>/dev/null || fail "SIGHUP ended the run: $(cat "$D/err.txt")"
-# the new files fill as their writers flush (a rotated g.csv starts empty at each rotation):
-# wait up to 5 s for both, each starting with its header
+# the new files fill as their writers flush; each starts with its header (a g.csv rotated
+# by size too, written through at the rotation): wait up to 5 s for both
 fresh() {
 	head -1 "$D/g.csv" 2>/dev/null | grep -q '^cpu,start_ns,' &&
 		grep -q '^#\[StartTime: ' "$D/r.hlog" 2>/dev/null
