@@ -4,7 +4,7 @@
  *
  * Samplers spin on the measured CPUs and push raw gaps into their rings; or, with --pid,
  * --tid or --marks, no sampler runs and gap sources (js_source.h) hand over the gaps of the
- * followed threads and the application's marks. Every DRAIN_PERIOD this thread (never
+ * followed threads and the application's marks. After each nap (js_nap.h) this thread (never
  * woken by anything on a measured CPU) consumes the probes' ring buffer (no wakeups), pops
  * the gap rings, converts TSC to CLOCK_MONOTONIC, polls the sources, and attributes each
  * gap that ended at least PROCESS_LAG ago, when every event overlapping it has been
@@ -35,11 +35,10 @@
 #include "js_sysfs.h"
 #include "js_util.h"
 
-#define DRAIN_PERIOD_NS JS_NAP_BASE_NS /* the rings are sized for it */
-#define PROCESS_LAG_NS 20000000ull     /* gaps must have ended this long ago */
-#define FIT_PERIOD_NS 1000000000ull    /* a TSC/MONOTONIC pair every second */
-#define EV_WINDOW_CAP 16384	       /* events kept per CPU awaiting their gap */
-#define EV_KEEP_CAP 65536	       /* ... when sources' gaps come late (KEEP_NS) */
+#define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
+#define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
+#define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
+#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
 #define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
@@ -762,7 +761,7 @@ static void exit_cost(struct js_cpu_result *r, const struct js_vmexit *v, double
 static void auto_threshold(struct js_pipe *pl)
 {
 	struct js_run_cfg *rc = &pl->run->cfg;
-	double max_rate = thr_auto_max_rate(pl->n, pl->p->ring_entries, DRAIN_PERIOD_NS);
+	double max_rate = thr_auto_max_rate(pl->n, pl->p->ring_entries, JS_NAP_BASE_NS);
 	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
 	uint64_t cand_ns[JS_THR_AUTO_STEPS], cyc;
 	char a[32], b[32];
@@ -937,7 +936,7 @@ static void measure(struct js_pipe *pl)
 	uint64_t next_fit, next_progress, next_flush, next_budget, now;
 	uint64_t budget_ns = p->budget_interval_ns ? p->budget_interval_ns :
 						     JS_DEFAULT_BUDGET_INTERVAL_NS;
-	uint64_t nap = DRAIN_PERIOD_NS;
+	uint64_t nap = JS_NAP_BASE_NS;
 	struct timespec ts;
 	int events = 0;
 
