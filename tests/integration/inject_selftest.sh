@@ -47,8 +47,11 @@ fi
 echo "== counts above the background (quietest other run)"
 [ -s "$TMP/ipi.out" ] && check "ipi: CAL above background >= 90 % of ioctls" \
 	"$(val ipi cal_delta) - $(min_other cal_delta ipi) >= $(val ipi actions) * 9 / 10"
-[ -s "$TMP/timer.out" ] && check "timer: LOC above background >= 90 % of expiries" \
-	"$(val timer loc_delta) - $(min_other loc_delta timer) >= $(val timer actions) * 9 / 10"
+# the tick can run in an expiry's interrupt (a 1 ms timer in phase with a 4 ms tick: every
+# tick did, once: 2015 LOC for 2000 expiries and 503 ticks), so no excess is owed: LOC >=
+# expiries (above) holds, and the quietest other run's LOC must fall well short of it
+[ -s "$TMP/timer.out" ] && check "timer: background LOC short of 90 % of expiries" \
+	"$(min_other loc_delta timer) < $(val timer actions) * 9 / 10"
 [ -s "$TMP/softirq.out" ] && check "softirq: NET_RX above background >= 90 % of packets" \
 	"$(val softirq net_rx_delta) - $(min_other net_rx_delta softirq) >= $(val softirq actions) * 9 / 10"
 
