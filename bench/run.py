@@ -100,7 +100,8 @@ def method_params(a, hz):
         'app_js': 'jitterscope --pid APP --marks FILE -d 0',
         'long_secs': 6 if q else 15,
         'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,
-        'hk_rate': 16000, 'hk_timer_us': 62, 'hk_secs': 4 if q else 8, 'hk_per_gap_us': 1.0,
+        'hk_rate': 16000, 'hk_timer_us': 62, 'hk_threshold': '1us', 'hk_secs': 4 if q else 8,
+        'hk_per_gap_us': 1.0,
         'hk_pct': 2,
         'big_gaps': a.big_gaps, 'big_max_secs': a.big_max_secs,
         'wait_quiet_s': '%g' % a.wait_quiet, 'retry_s': '%g' % a.retry_budget,
@@ -1579,7 +1580,7 @@ def sec_scaling(b, t, base_runs, all_js):
               inject=('timer', ['--period', str(P['rate_timer_us'])]), load=False)
     rate_r = b.js('scaling-rate', P['rate_secs'], **hi)
     # the budget: at 16k gaps/s (a timer every 62 us), at most 2 % of a core
-    hk16_r = b.js('scaling-16k', P['hk_secs'], extra=['-T', P['rate_threshold']],
+    hk16_r = b.js('scaling-16k', P['hk_secs'], extra=['-T', P['hk_threshold']],
                   inject=('timer', ['--period', str(P['hk_timer_us'])]), load=False)
     r0 = gap_rate(rate_r)
     big_r = None

@@ -68,6 +68,8 @@ struct js_causes {
 	struct js_cause_src src[JS_CAUSES_SRC_MAX];
 	uint16_t hash[JS_CAUSES_HASH]; /* src index + 1; 0 = empty */
 	uint16_t other[JS_CAUSE_MAX];  /* "(other)" src index + 1 per class */
+	uint16_t last[JS_CAUSE_MAX];   /* the class's source found last, index + 1: a gap is
+	                                * mostly like the one before it */
 };
 
 /* causes_init - an empty table */

@@ -23,7 +23,7 @@
 /* js_detail_folded - is detail a folded part's "(other: N sources)" */
 static inline bool js_detail_folded(const char *detail)
 {
-	return detail && !strncmp(detail, "(other: ", 8);
+	return detail && detail[0] == '(' && !strncmp(detail, "(other: ", 8);
 }
 
 /*
@@ -152,11 +152,11 @@ struct js_part {
 struct js_attr {
 	uint32_t primary; /* enum js_cause */
 	uint32_t nparts;
-	char detail[JS_DETAIL_LEN]; /* the primary cause's detail */
-	struct js_part parts[JS_PARTS_MAX];
-	uint64_t covered_ns;	 /* union of event intervals clipped to the gap */
-	uint64_t steal_ns;	 /* hypervisor steal allocated to this gap */
-	uint64_t smi;		 /* SMIs allocated to this gap */
+	char detail[JS_DETAIL_LEN];	    /* the primary cause's detail */
+	struct js_part parts[JS_PARTS_MAX]; /* [0, nparts): past it, undefined */
+	uint64_t covered_ns;		    /* union of event intervals clipped to the gap */
+	uint64_t steal_ns;		    /* hypervisor steal allocated to this gap */
+	uint64_t smi;			    /* SMIs allocated to this gap */
 	uint64_t entry_ns;	 /* entry/exit given to its interruptions (sum of the parts') */
 	uint64_t unexplained_ns; /* dur - covered - steal - entry, never negative */
 	uint32_t nevents;	 /* events that overlapped the gap */

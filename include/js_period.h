@@ -4,7 +4,8 @@
  *
  * Fed incrementally with the start times of (e.g.) unexplained gaps, in time order.
  * For each candidate period P (1, 2, 4, 5, 10, 20, 25, 50, 100 ms and the tick 1/HZ)
- * every time t is a phase 2*pi*(t mod P)/P; periodic times pile up at one phase.
+ * every time t is a phase 2*pi*(t mod P)/P (in steps of P/65536); periodic times pile up at
+ * one phase.
  * The sums of cos/sin are kept per block of block_ns (so a slow drift between the
  * source's clock and ours does not smear the phase over a long run) and give:
  *   strength  the phase concentration (mean resultant length) 0..1, debiased:
@@ -34,11 +35,12 @@
 #define PERIOD_BLOCK_NS 10000000000ull /* default block: 10 s */
 
 struct js_period_cand {
-	uint64_t num, den; /* period = num / den ns (den > 1 for 1e9 / HZ) */
-	double c, s;	   /* current block sums */
-	double conc;	   /* sum over folded blocks of |S_b|^2 - n_b */
-	double z;	   /* sum over folded blocks of |S_b|^2 / n_b */
-	double gc, gs;	   /* whole-run sums (the mean phase) */
+	uint64_t num, den;  /* period = num / den ns (den > 1 for 1e9 / HZ) */
+	double phase_scale; /* 65536 / num: the phase in 1/65536 of the period */
+	double c, s;	    /* current block sums */
+	double conc;	    /* sum over folded blocks of |S_b|^2 - n_b */
+	double z;	    /* sum over folded blocks of |S_b|^2 / n_b */
+	double gc, gs;	    /* whole-run sums (the mean phase) */
 };
 
 struct js_period_result {

@@ -212,9 +212,14 @@ static void add_src(struct js_causes *c, uint32_t cause, const char *detail, uin
 
 	if (cause >= JS_CAUSE_MAX)
 		cause = JS_CAUSE_UNEXPLAINED;
-	key_of(cause, detail, key);
-	/* a gap's own folded part ("(other: N sources)") joins the class's "(other)" */
-	s = js_detail_folded(key) ? src_other(c, cause) : src_find(c, cause, key);
+	s = c->last[cause] ? &c->src[c->last[cause] - 1] : NULL;
+	if (!s || cause == JS_CAUSE_FAULT || strncmp(s->detail, detail, JS_DETAIL_LEN - 1)) {
+		key_of(cause, detail, key);
+		/* a gap's own folded part ("(other: N sources)") joins the class's "(other)" */
+		s = js_detail_folded(key) ? src_other(c, cause) : src_find(c, cause, key);
+		if (!s->other)
+			c->last[cause] = (uint16_t)(s - c->src + 1);
+	}
 	count_in(c->ngaps, events, ns, &s->gaps, &s->events, &s->total_ns, &s->max_ns, &s->last_gap,
 		 &s->cur_ns);
 	s->entry_ns += entry;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,10 +580,11 @@ static void item_detail(const struct scratch *sc, const struct item *it, const s
 		detail_fault(e, o, cg_name(o, it->cgroup), false, d);
 		break;
 	case JS_EV_WORK:
-		snprintf(d, JS_DETAIL_LEN, "%s", fn_name(o, e, name, sizeof(name)));
+		js_scpy(d, JS_DETAIL_LEN, fn_name(o, e, name, sizeof(name)));
 		break;
-	case JS_EV_HRTIMER:
-		snprintf(d, JS_DETAIL_LEN, "hrtimer %s", fn_name(o, e, name, sizeof(name)));
+	case JS_EV_HRTIMER: /* one a tick: copied, not formatted */
+		js_scpy(d, JS_DETAIL_LEN, "hrtimer ");
+		js_scpy(d + 8, JS_DETAIL_LEN - 8, fn_name(o, e, name, sizeof(name)));
 		break;
 	case JS_EV_IRQ:
 		snprintf(d, JS_DETAIL_LEN, "%s:%u", e->name[0] ? ev_name(e, name) : "irq", e->id);
@@ -642,11 +644,15 @@ static void merge(struct scratch *sc, const struct corr_opts *o)
 			if (sc->src[k].cause == it->cause && !strcmp(sc->src[k].detail, d))
 				s = &sc->src[k];
 		if (!s) {
+			/* every member set: the scratch is reused gap after gap */
 			s = &sc->src[sc->nsrc++];
-			memset(s, 0, sizeof(*s)); /* the scratch is reused gap after gap */
 			s->cause = it->cause;
+			s->count = 0;
+			s->net = s->incl = 0;
 			s->first = it->ev;
 			s->cgroup = it->cgroup;
+			s->tier = 0;
+			s->keep = false;
 			memcpy(s->detail, d, sizeof(d));
 		}
 		s->count++;
@@ -742,10 +748,10 @@ static size_t pick_primary(const struct scratch *sc)
 
 static void part_set(struct js_part *p, const struct src *s)
 {
-	memset(p, 0, sizeof(*p));
 	p->cause = s->cause;
 	p->count = s->count;
 	p->net_ns = s->net;
+	p->entry_ns = 0;
 	p->cgroup = s->cgroup;
 	memcpy(p->detail, s->detail, JS_DETAIL_LEN);
 }
@@ -866,9 +872,15 @@ static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *ou
 		out->tail_part++; /* moved down one by the insertion */
 }
 
+/* attr_empty - nothing explains the gap; the parts past nparts are left as they were (every
+ * reader stops at nparts: zeroing all JS_PARTS_MAX was a memset of 1.6 KB for every gap) */
 static void attr_empty(struct js_attr *a, uint64_t dur)
 {
-	memset(a, 0, sizeof(*a));
+	memset(a, 0, offsetof(struct js_attr, parts));
+	_Static_assert(offsetof(struct js_attr, covered_ns) ==
+			       offsetof(struct js_attr, parts) + sizeof(a->parts),
+		       "the members after the parts start at covered_ns");
+	memset(&a->covered_ns, 0, sizeof(*a) - offsetof(struct js_attr, covered_ns));
 	a->primary = JS_CAUSE_UNEXPLAINED;
 	a->unexplained_ns = dur;
 }
@@ -1043,6 +1055,54 @@ int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev
 }
 
 /*
+ * A search over ascending keys that resumes where the last one ended: the gaps of a batch
+ * come in start order, so each of a slice's bounds moves forward by a few events from one
+ * gap to the next (four binary searches a gap were a third of the correlator's time). A
+ * bound that moves back is searched afresh.
+ */
+struct seek {
+	uint64_t t; /* the last key searched for */
+	size_t i;   /* its answer; SIZE_MAX: none yet */
+};
+
+struct keys {
+	const char *base; /* the first key */
+	size_t stride, n;
+};
+
+static inline uint64_t key_at(const struct keys *k, size_t i)
+{
+	return *(const uint64_t *)(const void *)(k->base + i * k->stride);
+}
+
+/* first_ge - the first index whose key is >= t (n when none): from the last answer by
+ * doubling steps when t has not moved back, then by halving */
+static size_t first_ge(const struct keys *k, uint64_t t, struct seek *c)
+{
+	size_t lo = 0, hi = k->n, step = 1;
+
+	if (c->i != SIZE_MAX && t >= c->t) {
+		/* the keys before c->i are < c->t <= t */
+		for (lo = hi = c->i; hi < k->n && key_at(k, hi) < t; step *= 2) {
+			lo = hi + 1;
+			hi += step;
+		}
+		hi = JS_MIN(hi, k->n);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_at(k, mid) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	c->t = t;
+	c->i = lo;
+	return lo;
+}
+
+/*
  * The window sorted by start, and the running max of the ends of its closed intervals, so
  * that a gap's events are a slice. Two kinds are kept aside: IPI sends, looked for up to
  * CORR_IPI_WINDOW_NS before a gap (in the one array they would widen every gap's slice to
@@ -1056,6 +1116,7 @@ struct sorted {
 	size_t *open;	      /* indices in ev of the open intervals, ascending */
 	struct js_event *tmp; /* a gap's events when some are kept aside (grown to fit) */
 	size_t n, nsnd, nopen, ntmp;
+	struct seek seek[4]; /* slice()'s four bounds, resumed gap after gap */
 };
 
 static int ev_start_cmp(const void *pa, const void *pb)
@@ -1095,52 +1156,29 @@ static void sort_by_start(struct js_event *v, size_t n)
 	}
 }
 
-/* first_start_ge - first index of v[0..n) (sorted by start) whose start is >= t */
-static size_t first_start_ge(const struct js_event *v, size_t n, uint64_t t)
+/* by_start - the start times of v[0..n) as keys */
+static struct keys by_start(const struct js_event *v, size_t n)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].start_ns < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* first_maxend_gt - first index whose running max end is > t (all before end <= t) */
-static size_t first_maxend_gt(const struct sorted *s, uint64_t t)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->maxend[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (struct keys){ (const char *)&v[0].start_ns, sizeof(*v), n };
 }
 
 /* slice - the events of s that may matter to gap g: s->ev[*a, *b) and s->snd[*sa, *sb) */
-static void slice(const struct sorted *s, const struct js_gap *g, const struct corr_opts *o,
-		  size_t *a, size_t *b, size_t *sa, size_t *sb)
+static void slice(struct sorted *s, const struct js_gap *g, const struct corr_opts *o, size_t *a,
+		  size_t *b, size_t *sa, size_t *sb)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
-	uint64_t gs = g->start_ns, hi = gs + g->dur_ns + slack;
+	uint64_t gs = g->start_ns, hi = gs + g->dur_ns + slack, lo = sat_sub(gs, slack);
+	struct keys ends = { (const char *)s->maxend, sizeof(*s->maxend), s->n };
+	struct keys ev = by_start(s->ev, s->n), snd = by_start(s->snd, s->nsnd);
 
-	/* intervals ending after gs - slack, points from there; IPI sends from gs - win */
-	*a = first_maxend_gt(s, sat_sub(gs, slack));
-	*b = hi == UINT64_MAX ? s->n : first_start_ge(s->ev, s->n, hi + 1);
+	/* intervals ending after gs - slack (all before end <= it), points from there; IPI
+	 * sends from gs - win */
+	*a = lo == UINT64_MAX ? s->n : first_ge(&ends, lo + 1, &s->seek[0]);
+	*b = hi == UINT64_MAX ? s->n : first_ge(&ev, hi + 1, &s->seek[1]);
 	*b = JS_MAX(*a, *b);
-	*sa = first_start_ge(s->snd, s->nsnd, sat_sub(gs, JS_MAX(slack, win)));
-	*sb = hi == UINT64_MAX ? s->nsnd : first_start_ge(s->snd, s->nsnd, hi + 1);
+	*sa = first_ge(&snd, sat_sub(gs, JS_MAX(slack, win)), &s->seek[2]);
+	*sb = hi == UINT64_MAX ? s->nsnd : first_ge(&snd, hi + 1, &s->seek[3]);
 	*sb = JS_MAX(*sa, *sb);
 }
 
@@ -1173,6 +1211,8 @@ static int sorted_init(struct sorted *s, const struct js_event *ev, size_t nev, 
 	}
 	m = all ? all : 1;
 	s->n = all - s->nsnd;
+	for (size_t i = 0; i < ARRAY_SIZE(s->seek); i++)
+		s->seek[i].i = SIZE_MAX;
 	s->ev = malloc(m * sizeof(*s->ev));
 	s->maxend = malloc(m * sizeof(*s->maxend));
 	s->open = malloc((s->nopen ? s->nopen : 1) * sizeof(*s->open));
