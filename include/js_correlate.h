@@ -67,6 +67,20 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
 			const struct corr_opts *o);
 
 /*
+ * A window: corr_attribute_recs() in pieces, the events sorted once. corr_window_new() takes
+ * the events of ev that can matter to a gap inside [lo_ns, hi_ns] (o is kept: it must live
+ * as long as the window); corr_window_attribute() attributes gaps inside that span, in any
+ * order (start order is the fast one), a few at a time if the caller likes, as
+ * corr_attribute_recs() would, and returns 0 or -errno (a window that could not be made,
+ * NULL included, gives all-unexplained attributions and -ENOMEM); corr_window_free().
+ */
+struct corr_window;
+struct corr_window *corr_window_new(const struct js_event *ev, size_t nev, uint64_t lo_ns,
+				    uint64_t hi_ns, const struct corr_opts *o);
+int corr_window_attribute(struct corr_window *w, struct js_gap_rec *recs, size_t n);
+void corr_window_free(struct corr_window *w);
+
+/*
  * corr_finish - recompute unexplained_ns and the steal/SMI primary of a gap.
  * unexplained = dur - covered - steal - entry (>= 0). A gap with any event-based part
  * keeps its event primary. A gap with no event gets JS_CAUSE_SMI if an SMI was

@@ -1282,47 +1282,85 @@ static const struct js_event *gap_events(struct sorted *s, const struct js_gap *
 	return s->tmp;
 }
 
-/* corr_attribute_recs - attribute a batch of gaps from one shared event window */
-int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event *ev, size_t nev,
-			const struct corr_opts *o)
+struct corr_window {
+	struct sorted s;
+	struct scratch sc;
+	const struct corr_opts *o;
+	int err; /* sorted_init()'s */
+};
+
+struct corr_window *corr_window_new(const struct js_event *ev, size_t nev, uint64_t lo_ns,
+				    uint64_t hi_ns, const struct corr_opts *o)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
-	uint64_t batch_lo = UINT64_MAX, batch_hi = 0;
-	struct sorted s = { 0 };
-	struct scratch sc = { 0 };
-	int err = -EINVAL, e;
+	struct corr_window *w = calloc(1, sizeof(*w));
 
-	if ((n && !recs) || (nev && !ev))
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t end = recs[i].gap.start_ns + recs[i].gap.dur_ns;
-
-		batch_lo = JS_MIN(batch_lo, recs[i].gap.start_ns);
-		batch_hi = JS_MAX(batch_hi, end < recs[i].gap.start_ns ? UINT64_MAX : end);
+	if (!w)
+		return NULL;
+	w->o = o;
+	if (nev && !ev) {
+		w->err = -EINVAL;
+		return w;
 	}
-	batch_lo = sat_sub(batch_lo, JS_MAX(slack, win));
-	batch_hi = batch_hi > UINT64_MAX - slack ? UINT64_MAX : batch_hi + slack;
-	err = sorted_init(&s, ev, nev, batch_lo, batch_hi);
-	if (err)
-		goto out;
+	lo_ns = sat_sub(lo_ns, JS_MAX(slack, win));
+	hi_ns = hi_ns > UINT64_MAX - slack ? UINT64_MAX : hi_ns + slack;
+	w->err = sorted_init(&w->s, ev, nev, lo_ns, hi_ns);
+	return w;
+}
+
+int corr_window_attribute(struct corr_window *w, struct js_gap_rec *recs, size_t n)
+{
+	int err = w ? w->err : -ENOMEM, e;
+
+	if (n && !recs)
+		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		const struct js_event *w;
+		const struct js_event *ev = NULL;
 		size_t k;
 
-		w = gap_events(&s, &recs[i].gap, o, &k);
-		if (w) {
-			e = attribute(&sc, &recs[i].gap, w, k, o, &recs[i].attr);
+		if (!err)
+			ev = gap_events(&w->s, &recs[i].gap, w->o, &k);
+		if (ev) {
+			e = attribute(&w->sc, &recs[i].gap, ev, k, w->o, &recs[i].attr);
 		} else {
 			attr_empty(&recs[i].attr, recs[i].gap.dur_ns);
-			e = -ENOMEM;
+			e = err ? err : -ENOMEM;
 		}
 		if (e && !err)
 			err = e;
 	}
-out:
-	scratch_free(&sc);
-	sorted_free(&s);
+	return err;
+}
+
+void corr_window_free(struct corr_window *w)
+{
+	if (!w)
+		return;
+	scratch_free(&w->sc);
+	sorted_free(&w->s);
+	free(w);
+}
+
+/* corr_attribute_recs - attribute a batch of gaps from one shared event window */
+int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event *ev, size_t nev,
+			const struct corr_opts *o)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct corr_window *w;
+	int err;
+
+	if ((n && !recs) || (nev && !ev))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = recs[i].gap.start_ns + recs[i].gap.dur_ns;
+
+		lo = JS_MIN(lo, recs[i].gap.start_ns);
+		hi = JS_MAX(hi, end < recs[i].gap.start_ns ? UINT64_MAX : end);
+	}
+	w = corr_window_new(ev, nev, lo, hi, o);
+	err = corr_window_attribute(w, recs, n);
+	corr_window_free(w);
 	return err;
 }
 

@@ -44,6 +44,9 @@
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
 #define READINGS_CAP 16384
 #define POP_BATCH 1024
+/* the sampler's gaps are attributed this many at a time: their records (1.7 KB each) stay
+ * in the cache from attribution to the outputs (a batch of 1024 was 1.8 MB) */
+#define SAMPLER_CHUNK 64
 #define SYMCACHE_SLOTS 256
 /* 2 MiB (mapped twice: 4 MiB resident): 60 ms of events at 400k/s; drained every 10 ms */
 #define PROBE_RINGBUF_BYTES (2u << 20)
@@ -226,28 +229,26 @@ static int gap_start_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-/* attribute_batch - attribute the first n gaps of lane l of CPU c, account them in their
- * results and hand them to the outputs */
-static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src, size_t n)
+/* attribute_chunk - attribute n gaps of lane l of CPU c (pend, their labels: NULL, none),
+ * account them in their results and hand them to the outputs */
+static void attribute_chunk(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src,
+			    struct corr_window *w, const struct js_gap *pend,
+			    const char (*label)[JS_LABEL_LEN], size_t n)
 {
 	struct lane *l = &c->lane[src];
 	struct js_gap_rec *recs = l->recs;
-	const struct js_event *ev = c->ev;
-	size_t nev = c->nev;
 
 	for (size_t i = 0; i < n; i++) {
-		recs[i].gap = l->pend[i]; /* the attribution fills (and zeroes) attr */
-		if (l->label)
-			memcpy(recs[i].label, l->label[i], JS_LABEL_LEN);
+		recs[i].gap = pend[i]; /* the attribution fills (and zeroes) attr */
+		if (label)
+			memcpy(recs[i].label, label[i], JS_LABEL_LEN);
 		else
 			recs[i].label[0] = '\0';
 	}
 	/* a source's gaps come as they end: in start order for steal and the models */
 	if (src != JS_SRC_SAMPLER)
 		qsort(recs, n, sizeof(*recs), gap_start_cmp);
-	/* the batch form sorts the events the batch can touch once */
-	corr_attribute_recs(recs, n, pl->probes ? ev : NULL, pl->probes ? nev : 0,
-			    src == JS_SRC_MARK ? &pl->mopts : &pl->copts);
+	corr_window_attribute(w, recs, n);
 	if (pl->probes)
 		steal_log_allocate(&l->steal, recs, n);
 	for (size_t i = 0; i < n; i++) {
@@ -262,6 +263,30 @@ static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_sour
 		feed_outputs(pl, c, &recs[i]);
 		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);
 	}
+}
+
+/* attribute_batch - attribute the first n gaps of lane l of CPU c: the sampler's (in start
+ * order already) a chunk at a time, a source's all at once (sorted by start together) */
+static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src, size_t n)
+{
+	struct lane *l = &c->lane[src];
+	size_t chunk = src == JS_SRC_SAMPLER ? SAMPLER_CHUNK : n;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct corr_window *w;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = l->pend[i].start_ns + l->pend[i].dur_ns;
+
+		lo = JS_MIN(lo, l->pend[i].start_ns);
+		hi = JS_MAX(hi, end < l->pend[i].start_ns ? UINT64_MAX : end);
+	}
+	/* the events the batch can touch are sorted once for all its chunks */
+	w = corr_window_new(pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0, lo, hi,
+			    src == JS_SRC_MARK ? &pl->mopts : &pl->copts);
+	for (size_t i = 0; i < n; i += chunk)
+		attribute_chunk(pl, c, src, w, l->pend + i, l->label ? l->label + i : NULL,
+				JS_MIN(chunk, n - i));
+	corr_window_free(w);
 	memmove(l->pend, l->pend + n, (l->npend - n) * sizeof(*l->pend));
 	if (l->label)
 		memmove(l->label, l->label + n, (l->npend - n) * sizeof(*l->label));
@@ -636,7 +661,9 @@ static int setup_buffers(struct js_pipe *pl)
 				continue;
 			l->cap = k == JS_SRC_SAMPLER ? PEND_CAP : LANE_CAP;
 			l->pend = malloc(l->cap * sizeof(*l->pend));
-			l->recs = malloc(POP_BATCH * sizeof(*l->recs)); /* one batch at a time */
+			/* one batch (the sampler's: one chunk) at a time */
+			l->recs = malloc((k == JS_SRC_SAMPLER ? SAMPLER_CHUNK : POP_BATCH) *
+					 sizeof(*l->recs));
 			if (k != JS_SRC_SAMPLER)
 				l->label = malloc(l->cap * sizeof(*l->label));
 			if (!l->pend || !l->recs || (k != JS_SRC_SAMPLER && !l->label) ||

@@ -1055,6 +1055,7 @@ static void test_batch_equals_single(void **state)
 	static struct js_gap_rec recs[NG], again[NG];
 	struct corr_opts o = { .sym = sym, .edge_slack_ns = 50, .ipi_window_ns = 20000 };
 	struct js_attr single;
+	struct corr_window *w;
 	uint64_t t = 1000000;
 	size_t n = 0, multi = 0, senders = 0, points = 0;
 
@@ -1113,6 +1114,15 @@ static void test_batch_equals_single(void **state)
 	assert_true(multi > NG / 4);
 	assert_true(senders > 5);
 	assert_true(points > 5);
+	/* one window, attributed a few gaps at a time (the pipeline's chunks), gives the same */
+	memcpy(again, recs, sizeof(recs));
+	w = corr_window_new(by_end, NEV, again[0].gap.start_ns,
+			    again[NG - 1].gap.start_ns + again[NG - 1].gap.dur_ns, &o);
+	for (int i = 0; i < NG; i += 7)
+		assert_int_equal(corr_window_attribute(w, again + i, NG - i < 7 ? NG - i : 7), 0);
+	corr_window_free(w);
+	for (int i = 0; i < NG; i++)
+		attr_equal(&again[i].attr, &recs[i].attr);
 	/* gaps out of start order (the slice's searches resume only forward) give the same */
 	memcpy(again, recs, sizeof(recs));
 	for (int i = NG - 1; i > 0; i--) {

@@ -177,6 +177,13 @@ static void test_sanitizer_edges(void **st)
 	assert_int_equal(corr_attribute_recs(recs, 3, NULL, 0, NULL), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(recs[i].attr.primary, JS_CAUSE_UNEXPLAINED);
+	/* a window that could not be made (out of memory): all unexplained, said so */
+	recs[1].attr.primary = JS_CAUSE_TASK;
+	assert_int_equal(corr_window_attribute(NULL, recs, 3), -ENOMEM);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(recs[i].attr.primary, JS_CAUSE_UNEXPLAINED);
+		assert_int_equal(recs[i].attr.unexplained_ns, 5000);
+	}
 	causes_init(&c);
 	recs[0].attr.steal_ns = 100; /* a steal part: detail is a short literal */
 	causes_add_gap(&c, &recs[0]);
