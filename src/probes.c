@@ -757,8 +757,29 @@ static void queue_open(struct js_probes *p)
 	free(st);
 }
 
-/* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
- * the next probes_consume() */
+/* wait_programs - return once every program that was running has returned: an update of
+ * a map-in-map makes the kernel wait for running programs (an RCU grace period, on every
+ * kernel, nohz_full or not); 0, or -errno */
+static int wait_programs(void)
+{
+	int inner, outer, err = 0;
+	__u32 key = 0;
+
+	inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "js_wait_in", 4, 4, 1, NULL);
+	if (inner < 0)
+		return -errno;
+	LIBBPF_OPTS(bpf_map_create_opts, o, .inner_map_fd = inner);
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "js_wait", 4, 4, 1, &o);
+	if (outer < 0 || bpf_map_update_elem(outer, &key, &inner, BPF_ANY))
+		err = -errno;
+	if (outer >= 0)
+		close(outer);
+	close(inner);
+	return err;
+}
+
+/* probes_detach - detach all programs, wait for those still running, and queue the
+ * still-open intervals (JS_F_OPEN) for the next probes_consume() */
 void probes_detach(struct js_probes *p)
 {
 	uint64_t t0;
@@ -776,6 +797,10 @@ void probes_detach(struct js_probes *p)
 		p->links[k] = NULL;
 		p->progs[k].state = PROBES_PROG_DETACHED;
 	}
+	/* a program running on a CPU when its link went (e.g. a guest's vCPU held by the host
+	 * mid-program) would still write an event and the CPU state read below */
+	if (wait_programs())
+		usleep(10000);
 	p->detach_ns = js_mono_ns() - t0;
 	p->attached = false;
 	queue_open(p);
