@@ -583,6 +583,9 @@ static void test_open_at_detach(void **state)
 	(void)state;
 	t0 = js_mono_ns();
 	assert_int_equal(probes_attach(p), 0);
+	/* a switch on the target before the child's: on a quiet CPU the child's switch in may
+	 * be the first one seen, which closes no interval (the task before it started unseen) */
+	wait_cpu_ns(spin_child(target, 5));
 	child = spin_child(target, 2000);
 	drain(p, &l, 200);
 	td0 = js_mono_ns();
