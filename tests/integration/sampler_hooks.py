@@ -13,7 +13,10 @@ Commands (root; exit 0 pass, 1 fail, 77 skip):
       faults), and, where it is its gap's only large event, that gap's primary cause (>= 99 %):
       the gaps in which the kernel's own trace (attrib_lib.Witness: task switches, hard IRQs,
       local timer interrupts, softirqs on CPU 1) saw something else run are judged for naming
-      only, and at least half the faults must stay judged.
+      only, and at least half the faults must stay judged. The zap's own TLB-shootdown IPI is
+      in each such gap (the witness does not trace it); where the host held the vCPU inside
+      its handler it outlasts the fault and may be the primary instead (in at most 5 % of
+      the judged gaps; seen in 0 to 2 of about 380 here).
 
   sampler_hooks.py thp --dir DIR
       jitterscope --test-hook thp on CPU 1 (khugepaged tuned by attrib_sampler_thp.sh): the
@@ -182,6 +185,19 @@ def one_to_one(what, named, named_min, count):
     return ok
 
 
+def own_ipi_outlasts_fault(row):
+    """the primary is the zap's TLB-shootdown IPI (sent by jitterscope), with a net time above
+    the sampler fault's in the same gap"""
+    parts = al.parse_causes(row["causes"])
+    fault = max((n for c, det, n in parts if c == "fault" and det.endswith(SAMPLER_TAG)),
+                default=None)
+    ipi = [n for c, det, n in parts
+           if c == "ipi" and det == row["detail"] and "flush_tlb" in det and
+           " from jitterscope:" in det]
+    return (row["cause"] == "ipi" and fault is not None and bool(ipi) and
+            max(ipi) > fault)
+
+
 def sampler_fault(row):
     return any(c == "fault" and det.endswith(SAMPLER_TAG)
                for c, det, _ in al.parse_causes(row["causes"]))
@@ -224,12 +240,17 @@ def check_fault(d):
         foreign = al.foreign_gaps([al.Gap(r, n) for n, r in enumerate(inside)], evs, [])
     judged = [r for n, r in enumerate(inside) if n not in foreign]
     prim = sum(1 for r in judged if r["cause"] == "fault" and r["detail"].endswith(SAMPLER_TAG))
+    # the zap's own TLB shootdown IPI (from jitterscope's housekeeping thread) is in every such
+    # gap, and the witness does not trace it: where the host held the vCPU inside that
+    # handler it outlasts the fault and is rightly the primary
+    stretched = sum(1 for r in judged if own_ipi_outlasts_fault(r))
     print("sampler thread %d: %d faults in %.3f s (majflt %d; kernel counters, %d readings),"
           " gaps naming a sampler fault there %d (%d strictly inside); %d of them held nothing"
           " else (kernel witness), %d of those as the primary cause; involuntary switches %d;"
-          " jitterscope's own zap count %d"
+          " jitterscope's own zap count %d; primary its own TLB-shootdown IPI, longer than the"
+          " fault, %d"
           % (tid[0], faults, (r2[1] - r1[0]) / 1e9, majflt, len(rd), hi, lo, len(judged), prim,
-             r2[2][2] - r1[2][2], run["test_hook"]["actions"]))
+             r2[2][2] - r1[2][2], run["test_hook"]["actions"], stretched))
     ok = True
     if faults < 300:
         print("FAIL: only %d faults of the sampler in the window (one every 10 ms expected)"
@@ -240,8 +261,12 @@ def check_fault(d):
         print("FAIL: only %d of %d faults in gaps that held nothing else (CPU 1 too busy to judge"
               " the primary cause)" % (len(judged), faults))
         ok = False
-    ok = one_to_one("sampler faults alone in their gap (as its primary cause)", prim, 0,
-                    len(judged)) and ok
+    if 20 * stretched > len(judged):
+        print("FAIL: in %d of %d gaps the zap's TLB-shootdown IPI outlasted its fault (more than"
+              " 5 %%: not the host's rare stall)" % (stretched, len(judged)))
+        ok = False
+    ok = one_to_one("sampler faults alone in their gap (as its primary cause)", prim + stretched,
+                    0, len(judged)) and ok
     return EXIT_PASS if ok else EXIT_FAIL
 
 
