@@ -1319,7 +1319,7 @@ int corr_window_attribute(struct corr_window *w, struct js_gap_rec *recs, size_t
 		const struct js_event *ev = NULL;
 		size_t k;
 
-		if (!err)
+		if (w && !w->err) /* a gap's own failure leaves the next ones attributed */
 			ev = gap_events(&w->s, &recs[i].gap, w->o, &k);
 		if (ev) {
 			e = attribute(&w->sc, &recs[i].gap, ev, k, w->o, &recs[i].attr);
