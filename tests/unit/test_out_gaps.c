@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* test_out_gaps.c - the --gaps CSV row, byte for byte (docs/JSON.md, "The gaps CSV"). */
 #include <linux/types.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,40 @@ static void test_sources(void **state)
 	free(row);
 }
 
+/** Numbers at every length the writer handles differently, against printf's. */
+static void test_numbers(void **state)
+{
+	static const uint64_t v[] = { 0,
+				      9,
+				      10,
+				      99,
+				      100,
+				      12345,
+				      99999999,
+				      100000000,
+				      100000001,
+				      1234567890123ull,
+				      9999999999999999ull,
+				      10000000000000000ull,
+				      10000000000000001ull,
+				      18446744073709551615ull };
+	struct js_gap_rec g;
+	char want[128], *row;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		memset(&g, 0, sizeof(g));
+		g.gap = (struct js_gap){ .start_ns = v[i], .dur_ns = v[i], .cpu = 1 };
+		g.attr.unexplained_ns = v[i];
+		row = row_of(&g);
+		snprintf(want, sizeof(want),
+			 "1,%" PRIu64 ",%" PRIu64 ",unexplained,,,0,%" PRIu64 ",0,,sampler,\n",
+			 v[i], v[i], v[i]);
+		assert_string_equal(row, want);
+		free(row);
+	}
+}
+
 /** JS_PARTS_MAX causes with the longest details fit whole. */
 static void test_longest(void **state)
 {
@@ -167,7 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_row),	cmocka_unit_test(test_empty_and_quoting),
 		cmocka_unit_test(test_entry),	cmocka_unit_test(test_sources),
-		cmocka_unit_test(test_longest),
+		cmocka_unit_test(test_longest), cmocka_unit_test(test_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
