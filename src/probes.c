@@ -784,6 +784,7 @@ void probes_detach(struct js_probes *p)
 {
 	uint64_t t0;
 	size_t i;
+	int werr;
 
 	if (!p || !p->attached)
 		return;
@@ -799,8 +800,12 @@ void probes_detach(struct js_probes *p)
 	}
 	/* a program running on a CPU when its link went (e.g. a guest's vCPU held by the host
 	 * mid-program) would still write an event and the CPU state read below */
-	if (wait_programs())
+	werr = wait_programs();
+	if (werr) {
+		js_dbg("probes: cannot wait for running programs (map-in-map: %s); sleeping 10 ms",
+		       strerror(-werr));
 		usleep(10000);
+	}
 	p->detach_ns = js_mono_ns() - t0;
 	p->attached = false;
 	queue_open(p);
