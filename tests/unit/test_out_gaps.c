@@ -139,7 +139,7 @@ static void test_sources(void **state)
 	free(row);
 }
 
-/** Numbers at every length the writer handles differently, against printf's. */
+/** Numbers around the powers of ten (0 to UINT64_MAX), against printf's. */
 static void test_numbers(void **state)
 {
 	static const uint64_t v[] = { 0,
