@@ -7,9 +7,11 @@
  * measured flag of the per-CPU state it uses anyway (set by user space before attaching), or,
  * when it keeps no state, on the measured-CPU mask in rodata (ipi_send_* run on the sender and
  * filter on the target). Entry/exit pairs nest on a per-CPU stack (probes.bpf.h); task-context pairs
- * that may sleep are keyed by thread. Records go to a ring buffer with BPF_RB_NO_WAKEUP:
- * user space drains it on a timer from a housekeeping CPU, so no probe ever wakes anyone.
- * Events that do not fit are counted per kind in ev_lost[], never dropped silently.
+ * that may sleep are keyed by thread. A measured CPU writes its records into its own ring
+ * (struct js_rec, probes.bpf.h); records written on other CPUs (IPI sends, khugepaged) go to
+ * a BPF ring buffer with BPF_RB_NO_WAKEUP. User space drains both on a timer from a
+ * housekeeping CPU, so no probe ever wakes anyone. Events that do not fit are counted per
+ * kind in ev_lost[], never dropped silently.
  *
  * Paravirt steal clock: typed ksyms of steal_time are refused without KALLSYMS_ALL, so
  * user space puts (BTF offset of steal_time - offset of hrtimer_bases + offset of .steal)
@@ -43,10 +45,19 @@ __u32 sampler_cpu = 0;	   /* CPU a sampler was last switched in on */
 __u64 sampler_mm = 0;	   /* the samplers' mm, learned at switch-in */
 __u64 sched_mismatch = 0;  /* switches whose prev was not the task seen in */
 
+/* the measured CPUs' rings, one after the other (js_cpu_state.ring_base): a CPU's own ring
+ * spares its programs the ring buffer's lock, the consumer position user space writes, and
+ * the header of the record before (docs/DESIGN.md, probes) */
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20); /* resized by user space before load */
-} events SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* resized by user space before load */
+	__type(key, __u32);
+	__type(value, struct js_rec);
+} ring SEC(".maps");
+
+/* the next record user space will read from each CPU's ring (written by user space) */
+__u64 ring_tail[JS_MAX_CPUS] = {};
 
 /* events recorded on other CPUs (IPI sends, khugepaged on the samplers' memory): their own
  * ring, so a sender never touches the cache lines a measured CPU's probes write */
@@ -159,13 +170,83 @@ static __always_inline bool current_is_sampler(struct js_cpu_state *s)
 	return is_sampler((__u32)id, id >> 32);
 }
 
-/* ev_init - zero a reserved record, or count it lost; user space counts what arrives, so
- * the measured CPU's hot path has no shared counter to write */
-static __always_inline struct js_event *ev_init(struct js_event *e, __u32 kind, __u32 cpu)
+/* ev_lost - count a record that found no room; user space counts what arrives, so the
+ * measured CPU's hot path has no shared counter to write */
+static __always_inline void ev_lost_one(__u32 kind)
 {
+	if (kind < JS_EV_KIND_MAX)
+		__sync_fetch_and_add(&ev_lost[kind], 1);
+}
+
+/*
+ * ev_reserve - the next record of this CPU's ring (s: this CPU's state), or NULL (counted
+ * lost). Not cleared: the caller writes every field of the first line, and the name if
+ * named. It must be sent (ev_send). The tail user space publishes is read only when the
+ * head reaches the limit learned from it the last time.
+ */
+static __always_inline struct js_event *ev_reserve(struct js_cpu_state *s, __u32 kind, bool named)
+{
+	struct js_rec *r;
+	__u64 h, t;
+	__u32 k;
+	int try;
+
+	if (!s)
+		goto lost;
+	for (try = 0; try < 2; try++) { /* a nested program may take the slot first */
+		h = s->ring_head;
+		if (h >= s->ring_limit) {
+			t = *(volatile __u64 *)&ring_tail[bpf_get_smp_processor_id() &
+							  (JS_MAX_CPUS - 1)];
+			s->ring_limit = t + s->ring_mask + 1;
+			if (h >= s->ring_limit)
+				goto lost;
+		}
+		k = s->ring_base + (__u32)(h & s->ring_mask);
+		r = bpf_map_lookup_elem(&ring, &k);
+		if (!r)
+			goto lost;
+		if (__sync_val_compare_and_swap(&s->ring_head, h, h + 1) != h)
+			continue;
+		r->seq = ((h + 1) << JS_REC_SEQ_SHIFT) | (named ? JS_REC_NAMED : 0);
+		return &r->ev;
+	}
+lost:
+	ev_lost_one(kind);
+	return NULL;
+}
+
+/* ev_send - publish a record of this CPU's ring: its seq gets JS_REC_DONE after every
+ * field is written (x86 makes stores visible in order; the barrier keeps the compiler's) */
+static __always_inline void ev_send(struct js_event *e)
+{
+	struct js_rec *r = (void *)e - __builtin_offsetof(struct js_rec, ev);
+	__u64 seq = r->seq;
+
+	barrier();
+	*(volatile __u64 *)&r->seq = seq | JS_REC_DONE;
+}
+
+/* ev_new - a named record from this CPU's ring, cleared, with kind and cpu */
+static __always_inline struct js_event *ev_new(struct js_cpu_state *s, __u32 kind, __u32 cpu)
+{
+	struct js_event *e = ev_reserve(s, kind, true);
+
+	if (!e)
+		return NULL;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->cpu = cpu;
+	return e;
+}
+
+/* ev_new_remote - a record written on another CPU, about a measured one (the ring buffer) */
+static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
+{
+	struct js_event *e = bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0);
+
 	if (!e) {
-		if (kind < JS_EV_KIND_MAX)
-			__sync_fetch_and_add(&ev_lost[kind], 1);
+		ev_lost_one(kind);
 		return NULL;
 	}
 	__builtin_memset(e, 0, sizeof(*e));
@@ -174,21 +255,8 @@ static __always_inline struct js_event *ev_init(struct js_event *e, __u32 kind, 
 	return e;
 }
 
-/* ev_new - a record from the measured CPUs' ring, reserved at JS_EVENT_NAMED_SIZE (two
- * whole cache lines with the ring's header, js_events.h) */
-static __always_inline struct js_event *ev_new(__u32 kind, __u32 cpu)
-{
-	return ev_init(bpf_ringbuf_reserve(&events, JS_EVENT_NAMED_SIZE, 0), kind, cpu);
-}
-
-/* ev_new_remote - a record written on another CPU, about a measured one */
-static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
-{
-	return ev_init(bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0), kind, cpu);
-}
-
-/* ev_send - submit without a wakeup; user space counts what it drains, per kind */
-static __always_inline void ev_send(struct js_event *e)
+/* remote_send - submit a record of ev_new_remote() without a wakeup */
+static __always_inline void remote_send(struct js_event *e)
 {
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
@@ -198,7 +266,7 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 					      __u32 id, __u64 addr, __u32 flags)
 {
 	__u64 now = bpf_ktime_get_ns(), st;
-	struct js_event *e = ev_new(kind, cpu);
+	struct js_event *e = ev_new(s, kind, cpu);
 
 	if (!e)
 		return NULL;
@@ -216,10 +284,10 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 }
 
 /*
- * interval - a record of [start, now) filed under cpu; with the steal clock at both ends
- * when the start read one (flags & JS_F_STEAL) and s reads it now. Not yet submitted. A
- * record that will get no name is sent without one (JS_EVENT_UNNAMED_SIZE: one cache line
- * with the ring's header) and written field by field, not cleared first.
+ * interval - a record of [start, now) filed under cpu, in the ring of this CPU (s); with the
+ * steal clock at both ends when the start read one (flags & JS_F_STEAL) and s reads it now.
+ * Not yet sent. A record that will get no name is written field by field, not cleared
+ * first: its one cache line.
  */
 static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 kind, __u32 cpu,
 						 __u32 id, __u64 addr, __u64 start, __u64 now,
@@ -229,13 +297,7 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 	__u64 st = 0;
 	bool stolen;
 
-	if (named) {
-		e = ev_new(kind, cpu);
-	} else {
-		e = bpf_ringbuf_reserve(&events, JS_EVENT_UNNAMED_SIZE, 0);
-		if (!e)
-			ev_init(e, kind, cpu); /* counts it lost */
-	}
+	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
 	if (!e)
 		return NULL;
 	stolen = s && (flags & JS_F_STEAL) && steal_read(s, &st);
@@ -475,7 +537,7 @@ static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callbac
 		*fn = 0;
 	e->cgroup = bpf_get_current_cgroup_id(); /* the sender's (current) */
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	ev_send(e);
+	remote_send(e);
 }
 
 /* raw_tp: tp_btf refuses a function-pointer argument ("arg0 type FUNC_PROTO is not a struct") */
@@ -679,12 +741,12 @@ static __always_inline __u64 task_cgroup(struct task_struct *t)
 
 /* task_ran - a non-sampler task (or idle) ran on this CPU over [start, now]: TASK or IDLE.
  * comm comes from task, which may have exited: then the name is best effort. */
-static __always_inline void task_ran(__u32 cpu, __u32 pid, __u32 cflags, struct task_struct *task,
-				     __u64 cgroup, __u64 start, __u64 now, __u64 st0, __u64 st1,
-				     __u32 flags)
+static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pid, __u32 cflags,
+				     struct task_struct *task, __u64 cgroup, __u64 start, __u64 now,
+				     __u64 st0, __u64 st1, __u32 flags)
 {
 	__u32 kind = pid ? JS_EV_TASK : JS_EV_IDLE;
-	struct js_event *e = ev_new(kind, cpu);
+	struct js_event *e = ev_new(s, kind, cpu);
 
 	if (!e)
 		return;
@@ -718,13 +780,13 @@ static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
 
 	__sync_fetch_and_add(&sched_mismatch, 1);
 	if (!(s->cur_flags & JS_CUR_SAMPLER))
-		task_ran(cpu, s->cur_pid, s->cur_flags, cur, s->cur_cgroup, s->cur_start, now,
+		task_ran(s, cpu, s->cur_pid, s->cur_flags, cur, s->cur_cgroup, s->cur_start, now,
 			 s->cur_steal, st, sflag | JS_F_NOEND);
 	if (prev->pid && is_sampler(prev->pid, prev->tgid))
 		return;
 	if (prev->flags & PF_KTHREAD)
 		pflags = JS_CUR_KTHREAD;
-	task_ran(cpu, prev->pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev,
+	task_ran(s, cpu, prev->pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev,
 		 prev->pid ? task_cgroup(prev) : 0, s->cur_start, now, s->cur_steal, st,
 		 sflag | JS_F_NOSTART);
 }
@@ -747,7 +809,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	else if (s->cur_pid != (__u32)prev->pid)
 		unseen_switch(s, cpu, prev, now, sflag, st);
 	else if (!(s->cur_flags & JS_CUR_SAMPLER))
-		task_ran(cpu, s->cur_pid, s->cur_flags, prev, s->cur_cgroup, s->cur_start, now,
+		task_ran(s, cpu, s->cur_pid, s->cur_flags, prev, s->cur_cgroup, s->cur_start, now,
 			 s->cur_steal, st, sflag);
 	pid = next->pid;
 	flags = JS_CUR_VALID;
@@ -884,10 +946,12 @@ static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 stat
 		return;
 	if (flags & JS_F_REMOTE) {
 		e = remote_point(JS_EV_THP, cpu, id, status, flags);
-	} else {
-		s = state();
-		e = point(s, JS_EV_THP, cpu, id, status, flags);
+		if (e)
+			remote_send(e);
+		return;
 	}
+	s = state();
+	e = point(s, JS_EV_THP, cpu, id, status, flags);
 	if (e)
 		ev_send(e);
 }
@@ -924,7 +988,7 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	}
 	if (cpu < 0)
 		return 0;
-	e = flags & JS_F_REMOTE ? ev_new_remote(JS_EV_THP, cpu) : ev_new(JS_EV_THP, cpu);
+	e = flags & JS_F_REMOTE ? ev_new_remote(JS_EV_THP, cpu) : ev_new(state(), JS_EV_THP, cpu);
 	if (!e)
 		return 0;
 	e->start_ns = start;
@@ -933,7 +997,10 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	e->addr = status;
 	e->flags = flags;
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	ev_send(e);
+	if (flags & JS_F_REMOTE)
+		remote_send(e);
+	else
+		ev_send(e);
 	return 0;
 }
 

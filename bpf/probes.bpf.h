@@ -57,9 +57,34 @@ struct js_cpu_state {
 	__u64 cur_cgroup; /* its cgroup v2 id (0 for idle and a sampler) */
 	__u64 steal_addr; /* this CPU's &steal_time.steal, 0 until learned */
 	__u64 overflow;	  /* pushes beyond JS_STACK */
-	struct js_slot stack[JS_STACK];
+	/* this CPU's ring (struct js_rec): its first record in the map, its length - 1 (set
+	 * by user space before attaching); the next index to write, and the index it may not
+	 * reach until it reads user space's tail again */
+	__u32 ring_base;
+	__u32 ring_mask;
+	__u64 ring_head;
+	__u64 ring_limit;
+	struct js_slot stack[JS_STACK]; /* stack[0] ends the second cache line */
 	struct js_wslot work[JS_WORK_SLOTS];
 };
+
+/*
+ * One record of a measured CPU's ring: a BPF_F_MMAPABLE array holding a ring per measured
+ * CPU, written only by that CPU's programs and read by user space from its tail (which it
+ * publishes in .bss ring_tail[cpu]). 128 bytes, cache-line aligned: seq and every field
+ * but the name fill the first line, so a record without a name writes one line.
+ * seq >> JS_REC_SEQ_SHIFT is the record's index in its ring + 1, written when the slot is
+ * taken; JS_REC_DONE is set once the record is whole. A reserved record is always sent
+ * (the ring is read in order: user space waits at a record not done).
+ */
+#define JS_REC_NAMED 0x1ull /* ev.name is valid (else it is a previous record's) */
+#define JS_REC_DONE 0x2ull  /* written: user space may read it */
+#define JS_REC_SEQ_SHIFT 2
+struct js_rec {
+	__u64 seq;
+	struct js_event ev;
+	__u8 pad[32];
+} __attribute__((aligned(64)));
 
 /* Rare task-context intervals (compaction, THP collapse) can sleep and move: they live in
  * task-local storage. */

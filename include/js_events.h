@@ -134,14 +134,6 @@ struct js_event {
 	char name[JS_NAME_LEN];
 }; /* 88 bytes */
 
-/* A record without a name (every interval but IRQ, task and work names) is sent without its
- * name field: 56 bytes, 64 with the ring buffer's header, one cache line for the measured
- * CPU to write. A named record is reserved at JS_EVENT_NAMED_SIZE, so that every record
- * on the measured CPUs' ring is a whole number of cache lines and none straddles two. User
- * space reads a record of at least JS_EVENT_UNNAMED_SIZE bytes; a shorter one has no name. */
-#define JS_EVENT_UNNAMED_SIZE __builtin_offsetof(struct js_event, name)
-#define JS_EVENT_NAMED_SIZE 120
-
 /* Counters the probes keep in .bss (one slot per program kind). */
 struct js_probe_stats {
 	__u64 submitted;

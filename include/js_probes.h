@@ -29,11 +29,14 @@
 
 struct js_probes;
 
+#define PROBES_RECORD_BYTES 128 /* a record in a measured CPU's ring */
+
 struct probes_opts {
 	const int *cpus; /* measured CPUs */
 	size_t ncpus;
 	pid_t sampler_tgid;   /* our pid: the sampler's threads when none registered */
-	size_t ringbuf_bytes; /* 0 = 16 MiB; rounded up to a power of two */
+	size_t ringbuf_bytes; /* the measured CPUs' rings in all: 0 = 16 MiB; each CPU's
+			       * a power of two records, at least 16 */
 	bool verbose;	      /* libbpf debug output */
 	bool prog_stats;      /* time the programs (kernel bpf_stats, held while
 					 * attached): two clock reads per run. Without it they
@@ -99,4 +102,6 @@ void probes_detach(struct js_probes *p);
 void probes_destroy(struct js_probes *p);
 /* probes_stats - counters and per-program statistics (valid until the next call) */
 int probes_stats(struct js_probes *p, struct probes_stats *st);
+/* probes_ring_bytes - the size of one measured CPU's ring */
+size_t probes_ring_bytes(const struct js_probes *p);
 #endif /* JS_PROBES_H */

@@ -48,8 +48,10 @@
  * in the cache from attribution to the outputs (a batch of 1024 was 1.8 MB) */
 #define SAMPLER_CHUNK 64
 #define SYMCACHE_SLOTS 256
-/* 2 MiB (mapped twice: 4 MiB resident): 60 ms of events at 400k/s; drained every 10 ms */
-#define PROBE_RINGBUF_BYTES (2u << 20)
+/* each measured CPU's ring of 128-byte records: 2 MiB, 40 ms of events at 400k/s, drained
+ * every 10 ms; 32 MiB in all at most (16 CPUs; 64 CPUs get 512 KiB each) */
+#define PROBE_RING_BYTES_PER_CPU (2u << 20)
+#define PROBE_RING_BYTES_MAX (32u << 20)
 #define IPI_KEEP_NS 1000000ull	     /* IPI sends kept to name the sender of a later vector */
 #define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
@@ -702,7 +704,8 @@ static void open_probes(struct js_pipe *pl)
 		.cpus = p->cfg.cpus,
 		.ncpus = p->cfg.ncpus,
 		.sampler_tgid = sampler_tgid(p),
-		.ringbuf_bytes = PROBE_RINGBUF_BYTES,
+		.ringbuf_bytes = JS_MIN((size_t)PROBE_RING_BYTES_PER_CPU * p->cfg.ncpus,
+					(size_t)PROBE_RING_BYTES_MAX),
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 	};
@@ -947,8 +950,8 @@ static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap, int events)
 	struct js_nap_fill f = {
 		.gaps = pl->popped,
 		.ring_entries = pl->p->ring_entries,
-		.ev_bytes = events > 0 ? (size_t)events * (JS_EVENT_NAMED_SIZE + 8) : 0,
-		.ev_ring_bytes = pl->probes ? PROBE_RINGBUF_BYTES : 0,
+		.ev_bytes = events > 0 ? (size_t)events * PROBES_RECORD_BYTES : 0,
+		.ev_ring_bytes = pl->probes ? probes_ring_bytes(pl->probes) : 0,
 		.sources = pl->nsrc > 0,
 		.hook = pl->p->cfg.test_hook != SAMPLER_HOOK_NONE,
 	};

@@ -6,8 +6,9 @@
  * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
  * steal_time address (docs/DESIGN.md, probes), computed here from the vmlinux BTF. Programs whose
  * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
- * loaded. The ring buffer is drained with ring_buffer__consume() only: the probes submit
- * with BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
+ * loaded. Each measured CPU writes its own ring (an mmap'ed array, js_evring.h), the other
+ * CPUs a BPF ring buffer drained with ring_buffer__consume() only: the probes submit with
+ * BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -22,18 +24,25 @@
 #include <cpuid.h>
 #endif
 
+#include "js_evring.h"
 #include "js_probes.h"
 #include "js_util.h"
 #include "probes.skel.h"
 #include "../bpf/probes.bpf.h"
 
 _Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
+_Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 128 bytes");
 
 #define RINGBUF_DEFAULT (16u << 20)
+#define RING_MIN_RECS 16u /* the smallest ring a measured CPU gets */
 
 struct js_probes {
 	struct probes_bpf *skel;
-	struct ring_buffer *rb;
+	struct ring_buffer *rb;	 /* remote_events: records written on other CPUs */
+	struct js_evring *rings; /* ncpus: each measured CPU's own ring */
+	void *ring_mem;		 /* the rings, mapped */
+	size_t ring_mem_len;
+	size_t ring_len;	     /* records in each measured CPU's ring */
 	struct bpf_program **bprogs; /* nprogs, object order */
 	struct bpf_link **links;     /* nprogs */
 	struct probes_prog *progs;   /* nprogs */
@@ -347,15 +356,17 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 
 /* ---- open / load --------------------------------------------------------------------- */
 
-static size_t ringbuf_size(size_t want)
+/* ring_len - records in each measured CPU's ring: a power of two, want bytes in all (at
+ * least RING_MIN_RECS each, at most 2^24 in all) */
+static size_t ring_len(size_t want, size_t ncpus)
 {
-	size_t sz = (size_t)sysconf(_SC_PAGESIZE);
+	size_t n = RING_MIN_RECS;
 
 	if (!want)
 		want = RINGBUF_DEFAULT;
-	while (sz < want && sz < ((size_t)1 << 30))
-		sz <<= 1;
-	return sz;
+	while (2 * n * ncpus * sizeof(struct js_rec) <= want && 2 * n * ncpus <= (1u << 24))
+		n <<= 1;
+	return n;
 }
 
 /* configure - cpu mask, sampler tgid, ring buffer size (between open and load) */
@@ -385,10 +396,11 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	}
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
-	p->ringbuf_bytes = ringbuf_size(o->ringbuf_bytes);
-	err = bpf_map__set_max_entries(p->skel->maps.events, (__u32)p->ringbuf_bytes);
+	p->ring_len = ring_len(o->ringbuf_bytes, p->ncpus);
+	p->ringbuf_bytes = p->ring_len * p->ncpus * sizeof(struct js_rec);
+	err = bpf_map__set_max_entries(p->skel->maps.ring, (__u32)(p->ring_len * p->ncpus));
 	if (err)
-		snprintf(why, len, "ring buffer size %zu refused", p->ringbuf_bytes);
+		snprintf(why, len, "ring size %zu refused", p->ringbuf_bytes);
 	return err;
 }
 
@@ -474,8 +486,8 @@ static bool reject(struct js_probes *p, const char *name)
 	return true;
 }
 
-/* mark_measured - set the measured CPUs' flag in their state (cpu_state, one value per CPU):
- * the programs on a CPU check it in the state they use anyway */
+/* mark_measured - set the measured CPUs' flag and ring in their state (cpu_state, one value
+ * per CPU): the programs on a CPU check it in the state they use anyway */
 static int mark_measured(struct js_probes *p, char *why, size_t len)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -490,9 +502,16 @@ static int mark_measured(struct js_probes *p, char *why, size_t len)
 	st = calloc((size_t)ncpu, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->ncpus; i++)
-		if (p->cpus[i] < ncpu)
-			st[p->cpus[i]].measured = 1;
+	for (size_t i = 0; i < p->ncpus; i++) {
+		struct js_cpu_state *s = &st[p->cpus[i]];
+
+		if (p->cpus[i] >= ncpu)
+			continue;
+		s->measured = 1;
+		s->ring_base = (__u32)(i * p->ring_len);
+		s->ring_mask = (__u32)(p->ring_len - 1);
+		s->ring_limit = p->ring_len;
+	}
 	err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
 				   (size_t)ncpu * sizeof(*st), BPF_ANY);
 	free(st);
@@ -501,7 +520,33 @@ static int mark_measured(struct js_probes *p, char *why, size_t len)
 	return err;
 }
 
-/* open_load - load, leaving out programs the verifier refuses; then make the ring */
+/* map_rings - map the measured CPUs' rings (read only) */
+static int map_rings(struct js_probes *p, char *why, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	int err;
+
+	p->ring_mem_len = (p->ringbuf_bytes + page - 1) / page * page;
+	p->ring_mem = mmap(NULL, p->ring_mem_len, PROT_READ, MAP_SHARED,
+			   bpf_map__fd(p->skel->maps.ring), 0);
+	if (p->ring_mem == MAP_FAILED) {
+		err = -errno;
+		p->ring_mem = NULL;
+		snprintf(why, len, "mapping the rings: %s", strerror(-err));
+		return err;
+	}
+	p->rings = calloc(p->ncpus, sizeof(*p->rings));
+	if (!p->rings)
+		return -ENOMEM;
+	for (i = 0; i < p->ncpus; i++) {
+		p->rings[i].rec = (const struct js_rec *)p->ring_mem + i * p->ring_len;
+		p->rings[i].mask = p->ring_len - 1;
+		p->rings[i].tail_out = &p->skel->bss->ring_tail[p->cpus[i]];
+	}
+	return 0;
+}
+
+/* open_load - load, leaving out programs the verifier refuses; then map the rings */
 static int open_load(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
 	int err;
@@ -514,17 +559,15 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 	}
 	if (!err)
 		err = mark_measured(p, why, len);
+	if (!err)
+		err = map_rings(p, why, len);
 	if (err)
 		return err;
-	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), rb_sample, p, NULL);
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.remote_events), rb_sample, p, NULL);
 	if (!p->rb) {
 		err = -errno;
-		snprintf(why, len, "ring buffer: %s", strerror(-err));
-		return err;
-	}
-	err = ring_buffer__add(p->rb, bpf_map__fd(p->skel->maps.remote_events), rb_sample, p);
-	if (err)
 		snprintf(why, len, "remote ring buffer: %s", strerror(-err));
+	}
 	return err;
 }
 
@@ -829,6 +872,9 @@ void probes_destroy(struct js_probes *p)
 	if (p->stats_fd >= 0)
 		close(p->stats_fd);
 	ring_buffer__free(p->rb);
+	if (p->ring_mem)
+		munmap(p->ring_mem, p->ring_mem_len);
+	free(p->rings);
 	probes_bpf__destroy(p->skel);
 	free(p->bprogs);
 	free(p->links);
@@ -847,22 +893,24 @@ static int deliver(struct js_probes *p, const struct js_event *e)
 	return p->cb(p->cb_ctx, e);
 }
 
+/* count - a record delivered (cb: the pipeline's), by kind */
+static int count_deliver(void *ctx, const struct js_event *e)
+{
+	struct js_probes *p = ctx;
+
+	if (e->kind < JS_EV_KIND_MAX)
+		p->consumed_by_kind[e->kind]++;
+	return deliver(p, e);
+}
+
 static int rb_sample(void *ctx, void *data, size_t size)
 {
 	struct js_probes *p = ctx;
-	struct js_event unnamed;
 	int err;
 
-	if (size < JS_EVENT_UNNAMED_SIZE)
+	if (size < sizeof(struct js_event))
 		return 0;
-	if (size < sizeof(struct js_event)) { /* sent without its name (js_events.h) */
-		memcpy(&unnamed, data, JS_EVENT_UNNAMED_SIZE);
-		memset(unnamed.name, 0, sizeof(unnamed.name));
-		data = &unnamed;
-	}
-	if (((const struct js_event *)data)->kind < JS_EV_KIND_MAX)
-		p->consumed_by_kind[((const struct js_event *)data)->kind]++;
-	err = deliver(p, data);
+	err = count_deliver(p, data);
 	if (!err && ++p->batch >= p->batch_max) {
 		p->batch_full = true; /* this record is consumed; stop here */
 		return -ECANCELED;
@@ -876,6 +924,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev), void *ctx)
 {
 	uint64_t before;
+	size_t i;
 	int err;
 
 	if (!p || !cb)
@@ -883,12 +932,17 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	before = p->consumed;
 	p->cb = cb;
 	p->cb_ctx = ctx;
-	/* at most one ring's worth per call: ring_buffer__consume() keeps going while new
-	 * records arrive, so a callback slower than the producers would never return */
+	/* at most what the rings hold when full: a callback slower than the producers would
+	 * otherwise never return */
+	for (i = 0; i < p->ncpus; i++) {
+		err = js_evring_read(&p->rings[i], p->ring_len, count_deliver, p);
+		if (err < 0)
+			return err;
+	}
 	p->batch = 0;
-	p->batch_max = (p->ringbuf_bytes + bpf_map__max_entries(p->skel->maps.remote_events)) /
-			       (JS_EVENT_UNNAMED_SIZE + 8) +
-		       1; /* the smallest record, its header */
+	p->batch_max =
+		bpf_map__max_entries(p->skel->maps.remote_events) / (sizeof(struct js_event) + 8) +
+		1;
 	p->batch_full = false;
 	err = ring_buffer__consume(p->rb);
 	if (err < 0 && !p->batch_full)
@@ -980,4 +1034,9 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->detach_ns = p->detach_ns;
 	st->ringbuf_bytes = p->ringbuf_bytes;
 	return 0;
+}
+
+size_t probes_ring_bytes(const struct js_probes *p)
+{
+	return p ? p->ring_len * sizeof(struct js_rec) : 0;
 }

@@ -6,7 +6,7 @@
 #      the 100 k/s a 1024-entry ring drained every 10 ms can keep) -> cpus[].dropped > 0,
 #      "+N LOST" in the text
 #   B. the probes' ring buffer overflows: an hrtimer storm on CPU 1 (jsinject timer, every
-#      15 us) while jitterscope is stopped (SIGSTOP: nobody drains the 16 MiB ring) ->
+#      15 us) while jitterscope is stopped (SIGSTOP: nobody drains its 2 MiB ring) ->
 #      probes.lost > 0 in the JSON and the text, the stop itself measured as one long gap
 #   C. an IPI storm on CPU 1 with everything running (jsinject ipi, 4 ioctls every 20 us, one
 #      IPI each): every IPI is matched to a gap that names it and its sender (>= 99 %, one to

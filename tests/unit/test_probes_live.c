@@ -498,10 +498,10 @@ static void test_lost(void **state)
 	assert_int_equal(st.ringbuf_bytes, 4096);
 	assert_true(st.lost > 0);
 	assert_int_equal(l.n - nopen, st.events);
-	/* the measured CPU's ring is 4 KiB, its smallest record a name-less one with the ring's
-	 * 8-byte header; IPI sends come through their own ring */
+	/* the measured CPU's ring holds 4 KiB of 128-byte records, none read meanwhile; IPI
+	 * sends come through their own ring */
 	assert_true(st.events - st.events_by_kind[JS_EV_IPI_SEND] - st.events_by_kind[JS_EV_THP] <=
-		    4096 / (JS_EVENT_UNNAMED_SIZE + 8));
+		    4096 / PROBES_RECORD_BYTES);
 	probes_destroy(p);
 	free(l.ev);
 }
@@ -544,8 +544,10 @@ static void test_consume_bounded(void **state)
 	struct js_probes *p = open_probes(64 << 10);
 	struct evlog l = { 0 };
 	struct probes_stats st;
-	/* both rings: the measured CPUs' (64 KiB here) and the remote one (256 KiB) */
-	size_t cap = ((64 << 10) + (256 << 10)) / (JS_EVENT_UNNAMED_SIZE + 8) + 1;
+	/* both rings: the measured CPU's (64 KiB of 128-byte records here) and the remote one
+	 * (256 KiB of records with their 8-byte header) */
+	size_t cap =
+		(64 << 10) / PROBES_RECORD_BYTES + (256 << 10) / (sizeof(struct js_event) + 8) + 1;
 	uint64_t t;
 	int n;
 	pid_t child;
