@@ -56,8 +56,9 @@ struct {
 	__type(value, struct js_rec);
 } ring SEC(".maps");
 
-/* the next record user space will read from each CPU's ring (written by user space) */
-__u64 ring_tail[JS_MAX_CPUS] = {};
+/* the next record user space will read from each CPU's ring: written by user space at
+ * every drain, so in a section of its own, away from the counters in .bss */
+__u64 ring_tail[JS_MAX_CPUS] SEC(".data.tail") = {};
 
 /* events recorded on other CPUs (IPI sends, khugepaged on the samplers' memory): their own
  * ring, so a sender never touches the cache lines a measured CPU's probes write */

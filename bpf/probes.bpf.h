@@ -2,9 +2,10 @@
 /*
  * probes.bpf.h - per-CPU probe state shared by bpf/probes.bpf.c and src/probes.c.
  *
- * Not part of the event ABI (that is include/js_events.h): user space reads this only
- * after detaching, to report intervals still open (JS_F_OPEN). Types come from vmlinux.h
- * in BPF and from <linux/types.h> in user space.
+ * Not part of the event ABI (that is include/js_events.h, whose records struct js_rec
+ * carries): user space reads the rings while the probes run (src/evring.c), and the CPU
+ * state only after detaching, to report intervals still open (JS_F_OPEN). Types come from
+ * vmlinux.h in BPF and from <linux/types.h> in user space.
  */
 #ifndef JS_PROBES_BPF_H
 #define JS_PROBES_BPF_H
@@ -71,7 +72,7 @@ struct js_cpu_state {
 /*
  * One record of a measured CPU's ring: a BPF_F_MMAPABLE array holding a ring per measured
  * CPU, written only by that CPU's programs and read by user space from its tail (which it
- * publishes in .bss ring_tail[cpu]). 128 bytes, cache-line aligned: seq and every field
+ * publishes in ring_tail[cpu], section .data.tail). 128 bytes, cache-line aligned: seq and every field
  * but the name fill the first line, so a record without a name writes one line.
  * seq >> JS_REC_SEQ_SHIFT is the record's index in its ring + 1, written when the slot is
  * taken; JS_REC_DONE is set once the record is whole. A reserved record is always sent

@@ -17,8 +17,8 @@
 struct js_evring {
 	const struct js_rec *rec; /* mask + 1 records (the mapped ring) */
 	uint64_t mask;
-	uint64_t tail;	    /* index of the next record to read */
-	__u64 *tail_out; /* where the programs read the tail (.bss ring_tail[cpu]) */
+	uint64_t tail;	 /* index of the next record to read */
+	__u64 *tail_out; /* where the programs read the tail (ring_tail[cpu], .data.tail) */
 };
 
 /*

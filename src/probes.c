@@ -541,7 +541,7 @@ static int map_rings(struct js_probes *p, char *why, size_t len)
 	for (i = 0; i < p->ncpus; i++) {
 		p->rings[i].rec = (const struct js_rec *)p->ring_mem + i * p->ring_len;
 		p->rings[i].mask = p->ring_len - 1;
-		p->rings[i].tail_out = &p->skel->bss->ring_tail[p->cpus[i]];
+		p->rings[i].tail_out = &p->skel->data_tail->ring_tail[p->cpus[i]];
 	}
 	return 0;
 }
