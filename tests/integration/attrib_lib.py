@@ -86,6 +86,7 @@ RPS = "/sys/class/net/lo/queues/rx-0/rps_cpus"
 
 EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
 US = 1000
+IPI_WINDOW_NS = 1000 * US  # include/js_correlate.h CORR_IPI_WINDOW_NS
 
 # mode -> expectation: the cause named among the gap's causes, the action's own events (one of
 # them is the gap's primary cause), the action's own events in the kernel's witness (the
@@ -323,12 +324,23 @@ def summarize(mode, res, spec, min_pct, among=False, foreign=None, out=sys.stdou
         if pct(len(within), len(judged)) < min_pct:
             ok = False
     if spec.get("sender") and right:
-        # the sender is part of the expectation (it was printed but never judged)
-        snd = [r for r in right if (" from " + spec["sender"]) in r[2][1]]
-        print("%s: IPI sender named %s...: %d / %d (%.2f %%, need >= %g %%)"
-              % (mode, spec["sender"], len(snd), len(right), pct(len(snd), len(right)),
-                 min_pct), file=out)
-        if pct(len(snd), len(right)) < min_pct:
+        # the sender is part of the expectation (it was printed but never judged). An IPI
+        # the injector waited for longer than the correlator's window (CORR_IPI_WINDOW_NS)
+        # reached the CPU that much after its send: the host held the CPU (a guest cannot
+        # see it: no gap of ours covers it in a thread's lane), and the documented rule
+        # names no sender then. Those are left out, counted, and may be 5 % at most.
+        late = [r for r in right if r[0][2] - r[0][1] > IPI_WINDOW_NS]
+        timely = [r for r in right if r[0][2] - r[0][1] <= IPI_WINDOW_NS]
+        snd = [r for r in timely if (" from " + spec["sender"]) in r[2][1]]
+        print("%s: IPI sender named %s...: %d / %d (%.2f %%, need >= %g %%); %d delivered"
+              " later than the window after their send, not judged"
+              % (mode, spec["sender"], len(snd), len(timely), pct(len(snd), len(timely)),
+                 min_pct, len(late)), file=out)
+        if pct(len(snd), len(timely)) < min_pct:
+            ok = False
+        if 20 * len(late) > len(right):
+            print("%s: FAIL: %d of %d IPIs delivered later than the window: CPU not quiet"
+                  % (mode, len(late), len(right)), file=out)
             ok = False
     # the evidence for what went wrong, a few of each kind
     for a, g, p, _ in [r for r in res if not r[1]][:5]:
@@ -775,6 +787,19 @@ def selftest():
     ok = ok and fg == {gaps[3].row: "task:bash:9"}
     ok = ok and summarize("ipi", [res[0], res[0], res[3]], ipi_spec, 99.0, foreign=fg, out=quiet)
     ok = ok and not summarize("ipi", res[:1] + res[3:], ipi_spec, 99.0, foreign=fg, out=quiet)
+    # the sender: judged for IPIs delivered within the window; one delivered late (the
+    # injector waited 2 ms) is not judged, but late ones may be 5 % at most
+    sspec = dict(ipi_spec, sender="jsinject")
+    nosnd = synth_gap(1 * ms, 20 * US, "ipi", "call_function_single",
+                      "ipi:call_function_single=3000")
+    anon = right_cause(nosnd, ipi_spec)
+    late = ((9, 1 * ms - 2 * ms, 1 * ms + 5 * US), nosnd, anon, False)
+    ok = ok and anon and " from " not in anon[1]
+    ok = ok and summarize("ipi", [res[0]] * 20, sspec, 99.0, among=True, out=quiet)
+    ok = ok and not summarize("ipi", [res[0]] * 19 + [(res[0][0], nosnd, anon, False)],
+                              sspec, 99.0, among=True, out=quiet)
+    ok = ok and summarize("ipi", [res[0]] * 20 + [late], sspec, 99.0, among=True, out=quiet)
+    ok = ok and not summarize("ipi", [res[0]] * 10 + [late], sspec, 99.0, among=True, out=quiet)
     # the tick's callback in the injected timer's interrupt makes its gap foreign in timer
     # mode only: elsewhere the local timer interrupt is judged whole
     tick = [(1 * ms + 1 * US, 1 * ms + 20 * US, "local_timer"),
