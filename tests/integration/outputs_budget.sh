@@ -3,7 +3,8 @@
 # (gaps=0, max=1ns) exits 2 with an EXCEEDED line; one within it (max=3600s) exits 0 with an
 # ok line. A run without end (--duration 0, --budget-interval 2s, about 15 s) counts the
 # violations per interval: jsinject's 10 ms preemptions for 4 s break max=6ms in an interval
-# or more, and once they stop the counter (--listen) stops growing; at SIGTERM the final
+# or more, and once they stop the counter (--listen) stops growing (but for the host's own
+# gaps of 6 ms or more after them, which the gaps CSV must then show); at SIGTERM the final
 # textfile holds the same count, the report judges the whole run (EXCEEDED, exit 2). A
 # result that appears during such a run (here the first mark of --cpu 1 --marks, 5 ms long)
 # is checked from the interval it appeared in (about 4 s).
@@ -32,7 +33,7 @@ note "--budget: exit 2 on a violation, 0 within limits"
 # a run without end: the limits per interval
 port=$(free_port)
 "$JS" --cpu 1 -d 0 -q --budget 'max=6ms' --budget-interval 2s --listen "127.0.0.1:$port" \
-	--prom "$TMP/c.prom" >"$TMP/c.out" 2>"$TMP/c.err" &
+	--prom "$TMP/c.prom" --gaps "$TMP/c.csv" >"$TMP/c.out" 2>"$TMP/c.err" &
 run=$!
 # viol [LIMIT] - the counter of LIMIT (max=6ms) served by --listen now (nothing if it does
 # not answer)
@@ -50,7 +51,8 @@ for _ in $(seq 100); do
 done
 v0=$(viol)
 [ -n "$v0" ] || fail "--listen serves no jitterscope_budget_violations_total{limit=\"max=6ms\"}"
-"$INJ" --mode preempt --cpu 1 --period 200000 --spin 10000 --duration 4 >"$TMP/inj.txt" 2>&1 ||
+"$INJ" --mode preempt --cpu 1 --period 200000 --spin 10000 --duration 4 --log "$TMP/inj.csv" \
+	>"$TMP/inj.txt" 2>&1 ||
 	fail "jsinject: $(cat "$TMP/inj.txt")"
 # the interval that held the last spike has closed (2 s, and the drain's lag)
 sleep 2.5
@@ -65,7 +67,20 @@ note "max=6ms per 2 s interval: $v0 before the spikes, $v1 2.5 s after them, $v2
 	"$(grep -E '^(actions|dur_max_us)=' "$TMP/inj.txt" | tr '\n' ' ')"
 [ "${v1:-0}" -ge 1 ] || fail "20 preemptions of 10 ms: max=6ms violated ${v1:-no} times"
 [ "$v1" -le 4 ] || fail "4 s of spikes: $v1 violations of max=6ms, at most 4 intervals hold one"
-[ "$v2" = "$v1" ] || fail "the counter grew from $v1 to $v2 after the spikes stopped"
+# a gap of 6 ms or more after the spikes that is not theirs (the host holds this VM's vCPUs
+# that long at times) is a violation too: the counter may grow by as many as there are
+if [ "$v2" != "$v1" ]; then
+	late=$(python3 -c 'import csv, sys
+end = max(int(r["end_ns"]) for r in csv.DictReader(open(sys.argv[1])))
+print(sum(1 for r in csv.DictReader(open(sys.argv[2]))
+          if int(r["start_ns"]) > end + 1000000 and int(r["duration_ns"]) >= 6000000))' \
+		"$TMP/inj.csv" "$TMP/c.csv") || fail "reading the gaps CSV"
+	[ "$late" -ge 1 ] && [ $((v2 - v1)) -le "$late" ] ||
+		fail "the counter grew from $v1 to $v2 after the spikes stopped ($late gaps of 6 ms" \
+			"or more after them)"
+	note "the counter grew from $v1 to $v2 after the spikes: $late gap(s) of 6 ms or more" \
+		"after them, not the injector's (the host's)"
+fi
 [ $rc -eq 2 ] || fail "SIGTERM: exit $rc, want 2 (the run is over max=6ms): $(cat "$TMP/c.err")"
 grep -q '^budget max=6ms on CPU 1: .*  EXCEEDED$' "$TMP/c.out" ||
 	fail "the final report does not judge the whole run: $(grep '^budget' "$TMP/c.out")"
