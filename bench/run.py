@@ -20,6 +20,7 @@ import json
 import os
 import pickle
 import platform
+import random
 import re
 import shutil
 import statistics
@@ -119,6 +120,17 @@ def med(xs):
     """med - median of the values that exist, None when there are none"""
     xs = [x for x in xs if x is not None]
     return statistics.median(xs) if xs else None
+
+
+def med_interval(xs, reps=2000):
+    """med_interval - the 95 % bootstrap interval of the median of xs (a fixed seed: the same
+    values give the same interval), None with fewer than 3 values"""
+    xs = [x for x in xs if x is not None]
+    if len(xs) < 3:
+        return None
+    rng = random.Random(1)
+    ms = sorted(statistics.median(rng.choice(xs) for _ in xs) for _ in range(reps))
+    return ms[int(0.025 * reps)], ms[int(0.975 * reps) - 1]
 
 
 def ratio(a, b):
@@ -1246,7 +1258,8 @@ def sec_observer(b, t, reps, hz):
     pairs = list(zip(res_on, res_off))
     pr = [x for x in (ratio(a[0], z[0]) for a, z in pairs) if x is not None]
     r = med(pr)
-    diff = med([(a[1] - z[1]) / 1e3 for a, z in pairs if a[1] is not None and z[1] is not None])
+    diffs = [(a[1] - z[1]) / 1e3 for a, z in pairs if a[1] is not None and z[1] is not None]
+    diff = med(diffs)
     d = dirty(on + off)
     t.add('observer: injected-IPI gap median, on vs off (paired)',
           fmt(i_on and i_on / 1e3, ' us', 2), fmt(i_off and i_off / 1e3, ' us', 2),
@@ -1257,9 +1270,15 @@ def sec_observer(b, t, reps, hz):
           check(diff, '<=', P['obs_tick_us']), d)
     wr = within_run(b, t, inj, hz, reps)
     if pr:
-        t.notes.append('observer: the paired ratios ranged %s to %s over %d pairs (median %s); '
-                       'the within-run ratios: %s' %
+        ci, cd = med_interval(pr), med_interval(diffs)
+        t.notes.append('observer: the paired ratios ranged %s to %s over %d pairs (median %s%s); '
+                       'the tick differences %s (median %s%s); the within-run ratios: %s' %
                        (fmt_ratio(min(pr)), fmt_ratio(max(pr)), len(pr), fmt_ratio(r),
+                        ', 95 %% bootstrap interval %s to %s' % (fmt_ratio(ci[0]), fmt_ratio(ci[1]))
+                        if ci else '',
+                        '%+.2f to %+.2f us' % (min(diffs), max(diffs)) if diffs else 'none',
+                        '%+.2f us' % diff if diff is not None else '-',
+                        ', 95 %% bootstrap interval %+.2f to %+.2f us' % cd if cd else '',
                         ', '.join(fmt_ratio(x) for x in wr) or 'none measured'))
     # the per-run table in time order
     rows[:] = [row for pair in zip(rows[:len(on)], rows[len(on):]) for row in pair]

@@ -6,6 +6,7 @@ import random
 import sys
 import tempfile
 import types
+import statistics
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -179,6 +180,20 @@ class Verdicts(unittest.TestCase):
         t = R.Table()
         t.add('m', '1', '2', '0.5x', '<= 1', 'FAIL', contaminated=True)
         self.assertEqual(t.rows[0][5], 'FAIL*')
+
+    def test_med_interval(self):
+        # the median's bootstrap interval holds the median, within the values' range; it
+        # is narrow for tight values, wide for spread ones, and the same from one call to
+        # the next; fewer than 3 values give none
+        tight = [1.0 + 0.001 * i for i in range(12)]
+        spread = [0.72, 0.89, 1.81, 1.06, 1.085, 0.95, 0.83, 1.16, 1.21, 0.92, 1.055, 1.20]
+        for xs in (tight, spread):
+            lo, hi = R.med_interval(xs)
+            self.assertTrue(min(xs) <= lo <= statistics.median(xs) <= hi <= max(xs))
+            self.assertEqual(R.med_interval(xs), (lo, hi))
+        self.assertLess(R.med_interval(tight)[1] - R.med_interval(tight)[0], 0.01)
+        self.assertGreater(R.med_interval(spread)[1] - R.med_interval(spread)[0], 0.1)
+        self.assertIsNone(R.med_interval([1.0, None, 2.0]))
 
 
 def args(**kw):
