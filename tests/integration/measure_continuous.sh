@@ -10,8 +10,9 @@
 #  - SIGHUP: the files moved away (log rotation) are written anew at their paths, headers
 #    first, and the run goes on; SIGTERM: the run ends, the report and every output written,
 #    the rows of all the gaps files add up to the JSON's gap_count;
-#  - 2 ms preemptions (jsinject, 1/s): each is its interval's worst gap in the JSON's
-#    intervals, its story naming jsinject, unless a longer gap (another task) took it.
+#  - 15 ms preemptions (jsinject, 1/s): each is its interval's worst gap in the JSON's
+#    intervals, its story naming jsinject, unless a longer gap (another task, or the host
+#    holding the vCPU: 4-9 ms here at times) took it; at least one of the three is.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -107,8 +108,9 @@ print("measure_continuous: HTTP 200/HEAD/404/405/400 right, 127.0.0.2 refused, 5
 for s in slow:
     s.close()
 PY
-# 2 ms preemptions, one a second: their intervals' worst gaps
-"$INJ" --mode preempt --cpu 1 --spin 2000 --period 1000000 --duration 3 \
+# 15 ms preemptions, one a second: their intervals' worst gaps (2 ms ones lost all three
+# intervals to the host's own gaps of 4.7-9.4 ms in one make check)
+"$INJ" --mode preempt --cpu 1 --spin 15000 --period 1000000 --duration 3 \
 	--log "$D/preempt.csv" >"$D/preempt.txt" 2>&1 || fail "jsinject preempt: $(cat "$D/preempt.txt")"
 p1=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
 sleep 2
@@ -177,7 +179,7 @@ for act in acts:
     w = iv["list"][k]["worst"]
     assert w is not None, "interval %d: no worst gap, a preemption at %d" % (k, a0)
     if w["start_ns"] <= a1 and w["start_ns"] + w["duration_ns"] >= a0:
-        assert w["duration_ns"] >= 1800000, w
+        assert w["duration_ns"] >= 14000000, w
         assert w["duration_ns"] <= iv["list"][k]["max_ns"], (w, iv["list"][k])
         assert w["cause"] == "task" and "jsinject" in w["detail"], w
         assert "preempted by jsinject" in w["story"], w["story"]
