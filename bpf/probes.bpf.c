@@ -171,7 +171,7 @@ static __always_inline bool current_is_sampler(struct js_cpu_state *s)
 	return is_sampler((__u32)id, id >> 32);
 }
 
-/* ev_lost - count a record that found no room; user space counts what arrives, so the
+/* ev_lost_one - count a record that found no room; user space counts what arrives, so the
  * measured CPU's hot path has no shared counter to write */
 static __always_inline void ev_lost_one(__u32 kind)
 {
@@ -228,11 +228,9 @@ static __always_inline void ev_send(struct js_event *e)
 	*(volatile __u64 *)&r->seq = seq | JS_REC_DONE;
 }
 
-/* ev_new - a named record from this CPU's ring, cleared, with kind and cpu */
-static __always_inline struct js_event *ev_new(struct js_cpu_state *s, __u32 kind, __u32 cpu)
+/* ev_clear - a record cleared, with kind and cpu (NULL stays NULL) */
+static __always_inline struct js_event *ev_clear(struct js_event *e, __u32 kind, __u32 cpu)
 {
-	struct js_event *e = ev_reserve(s, kind, true);
-
 	if (!e)
 		return NULL;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -241,19 +239,20 @@ static __always_inline struct js_event *ev_new(struct js_cpu_state *s, __u32 kin
 	return e;
 }
 
+/* ev_new - a named record from this CPU's ring, cleared, with kind and cpu */
+static __always_inline struct js_event *ev_new(struct js_cpu_state *s, __u32 kind, __u32 cpu)
+{
+	return ev_clear(ev_reserve(s, kind, true), kind, cpu);
+}
+
 /* ev_new_remote - a record written on another CPU, about a measured one (the ring buffer) */
 static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
 {
 	struct js_event *e = bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0);
 
-	if (!e) {
+	if (!e)
 		ev_lost_one(kind);
-		return NULL;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->kind = kind;
-	e->cpu = cpu;
-	return e;
+	return ev_clear(e, kind, cpu);
 }
 
 /* remote_send - submit a record of ev_new_remote() without a wakeup */

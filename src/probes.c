@@ -893,7 +893,7 @@ static int deliver(struct js_probes *p, const struct js_event *e)
 	return p->cb(p->cb_ctx, e);
 }
 
-/* count - a record delivered (cb: the pipeline's), by kind */
+/* count_deliver - deliver a record to the pipeline's callback, counted by kind */
 static int count_deliver(void *ctx, const struct js_event *e)
 {
 	struct js_probes *p = ctx;
