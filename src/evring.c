@@ -4,22 +4,34 @@
 
 #include "js_evring.h"
 
+/* done - the seq of record t's slot when record t is written, else 0 */
+static uint64_t done(const struct js_evring *r, uint64_t t)
+{
+	/* acquire: the fields were written before seq got JS_REC_DONE */
+	uint64_t seq = __atomic_load_n(&r->rec[t & r->mask].seq, __ATOMIC_ACQUIRE);
+
+	return (seq & ~JS_REC_NAMED) == (((t + 1) << JS_REC_SEQ_SHIFT) | JS_REC_DONE) ? seq : 0;
+}
+
 int js_evring_read(struct js_evring *r, size_t max, int (*cb)(void *ctx, const struct js_event *e),
 		   void *ctx)
 {
-	uint64_t t = r->tail, want, seq;
+	uint64_t t = r->tail, seq;
 	struct js_event ev;
-	const struct js_rec *rec;
 	int n = 0, err = 0;
 
 	while ((size_t)n < max) {
-		rec = &r->rec[t & r->mask];
-		want = ((t + 1) << JS_REC_SEQ_SHIFT) | JS_REC_DONE;
-		/* acquire: the fields were written before seq got JS_REC_DONE */
-		seq = __atomic_load_n(&rec->seq, __ATOMIC_ACQUIRE);
-		if ((seq & ~JS_REC_NAMED) != want)
+		seq = done(r, t);
+		if (!seq && r->mask && done(r, t + 1) && ++r->held >= JS_EVRING_STUCK_READS) {
+			r->held = 0;
+			r->skipped++;
+			t++; /* never sent: the records after it go on */
+			continue;
+		}
+		if (!seq)
 			break; /* not written yet (or not yet reserved) */
-		memcpy(&ev, &rec->ev, sizeof(ev));
+		r->held = 0;
+		memcpy(&ev, &r->rec[t & r->mask].ev, sizeof(ev));
 		if (!(seq & JS_REC_NAMED))
 			memset(ev.name, 0, sizeof(ev.name));
 		t++;

@@ -11,6 +11,7 @@
  * BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -935,7 +936,13 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	/* at most what the rings hold when full: a callback slower than the producers would
 	 * otherwise never return */
 	for (i = 0; i < p->ncpus; i++) {
+		uint64_t skipped = p->rings[i].skipped;
+
 		err = js_evring_read(&p->rings[i], p->ring_len, count_deliver, p);
+		if (p->rings[i].skipped > skipped)
+			js_warn("probes: CPU %d: a record taken and never sent held its ring; skipped "
+				"(%" PRIu64 " so far: a probe's bug)",
+				p->cpus[i], p->rings[i].skipped);
 		if (err < 0)
 			return err;
 	}

@@ -4,8 +4,8 @@
  * write it (seq: index + 1, then JS_REC_DONE once the fields are in): records come in
  * index order, a record reserved and not yet written holds back the ones after it, a
  * slot still holding the previous lap is not read, a record without a name comes with its
- * name cleared, the tail the programs read follows every read, and a refused record
- * counts as read.
+ * name cleared, the tail the programs read follows every read, a refused record counts as
+ * read, and a record never sent holds the ring for JS_EVRING_STUCK_READS reads only.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -186,6 +186,32 @@ static void test_refused_record_counts_as_read(void **st)
 	assert_int_equal(tail_out, 4);
 }
 
+/* a record taken and never sent (a probe's bug) holds back the ones after it for
+ * JS_EVRING_STUCK_READS reads, then is skipped and counted; an unfinished record with
+ * nothing written after it is only waited for */
+static void test_record_never_sent_is_skipped(void **st)
+{
+	struct js_evring r = fresh();
+	struct got g = { 0 };
+
+	(void)st;
+	reserve(0, false); /* never sent */
+	for (int i = 0; i < 3 * JS_EVRING_STUCK_READS; i++)
+		assert_int_equal(js_evring_read(&r, LEN, collect, &g), 0);
+	assert_int_equal(r.skipped, 0);
+	write_rec(1, false);
+	write_rec(2, true);
+	for (int i = 0; i < JS_EVRING_STUCK_READS - 1; i++)
+		assert_int_equal(js_evring_read(&r, LEN, collect, &g), 0);
+	assert_int_equal(r.skipped, 0);
+	assert_int_equal(tail_out, 0);
+	assert_int_equal(js_evring_read(&r, LEN, collect, &g), 2);
+	assert_int_equal(r.skipped, 1);
+	assert_int_equal(g.ev[0].id, 1);
+	assert_string_equal(g.ev[1].name, "rec2");
+	assert_int_equal(tail_out, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_previous_lap_is_not_read),
 		cmocka_unit_test(test_at_most_max_then_the_rest),
 		cmocka_unit_test(test_refused_record_counts_as_read),
+		cmocka_unit_test(test_record_never_sent_is_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
