@@ -34,11 +34,11 @@ struct js_probes;
 struct probes_opts {
 	const int *cpus; /* measured CPUs */
 	size_t ncpus;
-	pid_t sampler_tgid;   /* our pid: the sampler's threads when none registered */
-	size_t ringbuf_bytes; /* the measured CPUs' rings in all: 0 = 16 MiB; each CPU's
+	pid_t sampler_tgid; /* our pid: the sampler's threads when none registered */
+	size_t ring_bytes;  /* the measured CPUs' rings in all: 0 = 16 MiB; each CPU's
 			       * a power of two records, at least 16 */
-	bool verbose;	      /* libbpf debug output */
-	bool prog_stats;      /* time the programs (kernel bpf_stats, held while
+	bool verbose;	    /* libbpf debug output */
+	bool prog_stats;    /* time the programs (kernel bpf_stats, held while
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
 };
@@ -78,7 +78,7 @@ struct probes_stats {
 	const char *steal_why;		 /* why not, when !steal_available */
 	uint64_t attach_ns;		 /* wall time of probes_attach() */
 	uint64_t detach_ns;		 /* wall time of probes_detach() */
-	size_t ringbuf_bytes;
+	size_t ring_bytes;		 /* the measured CPUs' rings in all */
 };
 
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why

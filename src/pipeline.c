@@ -704,8 +704,8 @@ static void open_probes(struct js_pipe *pl)
 		.cpus = p->cfg.cpus,
 		.ncpus = p->cfg.ncpus,
 		.sampler_tgid = sampler_tgid(p),
-		.ringbuf_bytes = JS_MIN((size_t)PROBE_RING_BYTES_PER_CPU * p->cfg.ncpus,
-					(size_t)PROBE_RING_BYTES_MAX),
+		.ring_bytes = JS_MIN((size_t)PROBE_RING_BYTES_PER_CPU * p->cfg.ncpus,
+				     (size_t)PROBE_RING_BYTES_MAX),
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 	};

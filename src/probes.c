@@ -34,7 +34,7 @@
 _Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
 _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 128 bytes");
 
-#define RINGBUF_DEFAULT (16u << 20)
+#define RING_BYTES_DEFAULT (16u << 20)
 #define RING_MIN_RECS 16u /* the smallest ring a measured CPU gets */
 
 struct js_probes {
@@ -57,7 +57,6 @@ struct js_probes {
 	bool attached;
 	bool steal;
 	char steal_why[128];
-	size_t ringbuf_bytes;
 	uint64_t attach_ns, detach_ns;
 	uint64_t consumed;
 	uint64_t consumed_by_kind[JS_EV_KIND_MAX]; /* the probes keep no sent counter */
@@ -364,13 +363,19 @@ static size_t ring_len(size_t want, size_t ncpus)
 	size_t n = RING_MIN_RECS;
 
 	if (!want)
-		want = RINGBUF_DEFAULT;
+		want = RING_BYTES_DEFAULT;
 	while (2 * n * ncpus * sizeof(struct js_rec) <= want && 2 * n * ncpus <= (1u << 24))
 		n <<= 1;
 	return n;
 }
 
-/* configure - cpu mask, sampler tgid, ring buffer size (between open and load) */
+/* rings_bytes - the measured CPUs' rings in all */
+static size_t rings_bytes(const struct js_probes *p)
+{
+	return p->ring_len * p->ncpus * sizeof(struct js_rec);
+}
+
+/* configure - cpu mask, sampler tgid, the rings' size (between open and load) */
 static int configure(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
 	struct probes_bpf__rodata *ro = p->skel->rodata;
@@ -397,11 +402,10 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	}
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
-	p->ring_len = ring_len(o->ringbuf_bytes, p->ncpus);
-	p->ringbuf_bytes = p->ring_len * p->ncpus * sizeof(struct js_rec);
+	p->ring_len = ring_len(o->ring_bytes, p->ncpus);
 	err = bpf_map__set_max_entries(p->skel->maps.ring, (__u32)(p->ring_len * p->ncpus));
 	if (err)
-		snprintf(why, len, "ring size %zu refused", p->ringbuf_bytes);
+		snprintf(why, len, "ring size %zu refused", rings_bytes(p));
 	return err;
 }
 
@@ -527,7 +531,7 @@ static int map_rings(struct js_probes *p, char *why, size_t len)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 	int err;
 
-	p->ring_mem_len = (p->ringbuf_bytes + page - 1) / page * page;
+	p->ring_mem_len = (rings_bytes(p) + page - 1) / page * page;
 	p->ring_mem = mmap(NULL, p->ring_mem_len, PROT_READ, MAP_SHARED,
 			   bpf_map__fd(p->skel->maps.ring), 0);
 	if (p->ring_mem == MAP_FAILED) {
@@ -1039,7 +1043,7 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->steal_why = p->steal ? NULL : p->steal_why;
 	st->attach_ns = p->attach_ns;
 	st->detach_ns = p->detach_ns;
-	st->ringbuf_bytes = p->ringbuf_bytes;
+	st->ring_bytes = rings_bytes(p);
 	return 0;
 }
 

@@ -121,7 +121,7 @@ static struct js_probes *open_probes(size_t rb)
 		.cpus = &target,
 		.ncpus = 1,
 		.sampler_tgid = getpid(),
-		.ringbuf_bytes = rb,
+		.ring_bytes = rb,
 	};
 	struct js_probes *p = NULL;
 	char why[256] = "";
@@ -495,7 +495,7 @@ static void test_lost(void **state)
 		nopen += !!(l.ev[i].flags & JS_F_OPEN);
 	print_message("  4 KiB ring: %llu delivered, %llu lost\n", (unsigned long long)st.events,
 		      (unsigned long long)st.lost);
-	assert_int_equal(st.ringbuf_bytes, 4096);
+	assert_int_equal(st.ring_bytes, 4096);
 	assert_true(st.lost > 0);
 	assert_int_equal(l.n - nopen, st.events);
 	/* the measured CPU's ring holds 4 KiB of 128-byte records, none read meanwhile; IPI
