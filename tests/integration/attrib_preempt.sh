@@ -1,8 +1,9 @@
 #!/bin/bash
 # attrib_preempt.sh - issue 3: a SCHED_FIFO task spinning 500 us every
 # 10 ms on CPU 1 (jsinject preempt) is named one-to-one: each spin is a gap whose primary cause is
-# the task jsinject:<tid>, with the task's net time plus the gap's steal within 10 % of the spin
-# (>= 99 % of spins): the host's steal during the spin is the gap's, not the task's.
+# the task jsinject:<tid>, with the task's net time plus its share of the gap's steal within 10 %
+# of the spin (>= 99 % of spins): the host's steal during the spin is the gap's, not the task's,
+# and steal before the task woke is not the task's either.
 # Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
