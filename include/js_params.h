@@ -33,7 +33,8 @@ struct js_params {
 	struct js_run_cfg cfg; /* what the run records of its parameters */
 	size_t ring_entries;
 	bool no_progress;
-	bool probe_cost; /* --probe-cost: time the probes' programs (kernel bpf_stats) */
+	bool probe_cost;	  /* --probe-cost: time the probes' programs (kernel bpf_stats) */
+	const char *probe_toggle; /* --probe-toggle FILE: the bench's observer (js_probe_toggle.h) */
 	bool quiet;
 	int verbose;
 	bool help;	       /* --help/--usage/--version printed: exit 0 */

@@ -98,6 +98,12 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 /* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
  * the next probes_consume() */
 void probes_detach(struct js_probes *p);
+/* probes_set_attached - while attached (probes_attach), detach every program or attach them
+ * again, the probes staying loaded and their rings kept: the bench's observer measure
+ * (--probe-toggle). Detaching queues the intervals still open, as probes_detach() does.
+ * 0, -EINVAL when already in that state, or -errno of an attach that failed (the others
+ * are attached) */
+int probes_set_attached(struct js_probes *p, bool on);
 /* probes_destroy - free everything (detaches if needed); accepts NULL */
 void probes_destroy(struct js_probes *p);
 /* probes_stats - counters and per-program statistics (valid until the next call) */

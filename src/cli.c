@@ -50,6 +50,7 @@ enum {
 	OPT_PROM_INTERVAL,
 	OPT_LISTEN,
 	OPT_PROBE_COST,
+	OPT_PROBE_TOGGLE,
 	OPT_BUDGET_INTERVAL,
 	OPT_PID,
 	OPT_TID,
@@ -154,6 +155,10 @@ static const struct argp_option options[] = {
 	{ "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", 3 },
 	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)", 3 },
 	{ "fail-on", OPT_FAIL_ON, "worse", 0, "exit 2 when a change is significantly worse", 3 },
+	{ "probe-toggle", OPT_PROBE_TOGGLE, "FILE", OPTION_HIDDEN,
+	  "bench only: detach and attach the probes again at random every 0.3-0.7 s while "
+	  "measuring, each change logged to FILE (attached,start_ns,end_ns)",
+	  1 },
 	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN,
 	  "test only: the sampler "
 	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse",
@@ -492,6 +497,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROBE_COST:
 		p->probe_cost = true;
 		break;
+	case OPT_PROBE_TOGGLE:
+		if (!*arg) {
+			argp_error(state, "invalid --probe-toggle '' (a file)");
+			return EINVAL;
+		}
+		p->probe_toggle = arg;
+		break;
 	case OPT_LFENCE:
 		p->cfg.lfence = true;
 		break;
@@ -645,6 +657,13 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr,
 			"%s: --budget-interval needs --budget and --duration 0 (a finite "
 			"run checks its limits once, at the end)\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->probe_toggle && (p->cfg.no_probes || p->cmd != JS_CMD_MEASURE)) {
+		fprintf(stderr,
+			"%s: --probe-toggle toggles a measurement's eBPF probes (not with "
+			"--no-probes)\n",
 			prog);
 		return -EINVAL;
 	}

@@ -29,6 +29,7 @@
 #include "js_pipeline.h"
 #include "js_nap.h"
 #include "js_probes.h"
+#include "js_probe_toggle.h"
 #include "js_sampler.h"
 #include "js_smi.h"
 #include "js_source.h"
@@ -116,9 +117,10 @@ struct js_pipe {
 	struct js_gap_rec *filing; /* scratch: a batch of marks attributed on one CPU */
 	uint64_t *covered;	   /* ... the best covered time so far per mark */
 	uint64_t window_start, window_end;
-	uint64_t now;		/* the drain's CLOCK_MONOTONIC */
-	size_t popped;		/* the most gaps one sampler's ring gave the last drain */
-	struct js_budget_iv iv; /* --duration 0 with --budget: the limits per interval */
+	uint64_t now;		    /* the drain's CLOCK_MONOTONIC */
+	size_t popped;		    /* the most gaps one sampler's ring gave the last drain */
+	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
+	struct probe_toggle toggle; /* --probe-toggle */
 };
 
 /* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
@@ -959,6 +961,12 @@ static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap, int events)
 	return js_nap_next(nap, &f);
 }
 
+/* toggle_probes - --probe-toggle's way to the probes */
+static int toggle_probes(void *ctx, bool on)
+{
+	return probes_set_attached(ctx, on);
+}
+
 static void measure(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
@@ -991,6 +999,8 @@ static void measure(struct js_pipe *pl)
 		now = pl->now = js_mono_ns();
 		if (pl->probes)
 			events = probes_consume(pl->probes, on_event, pl);
+		if (pl->probes) /* --probe-toggle only */
+			probe_toggle_tick(&pl->toggle, toggle_probes, pl->probes, now);
 		for (size_t i = 0; i < pl->nsrc; i++)
 			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
 				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */
@@ -1143,6 +1153,7 @@ static void teardown(struct js_pipe *pl)
 	for (size_t i = 0; i < pl->nsrc; i++)
 		pl->src[i].destroy(pl->src[i].ctx);
 	probes_destroy(pl->probes);
+	probe_toggle_close(&pl->toggle);
 	for (size_t i = 0; pl->cp && i < pl->n; i++) {
 		struct cpu_pipe *c = &pl->cp[i];
 
@@ -1166,6 +1177,20 @@ static void teardown(struct js_pipe *pl)
 	free(pl->filing);
 	free(pl->covered);
 	budget_iv_free(&pl->iv);
+}
+
+/* open_toggle - --probe-toggle's log, before anything is measured; < 0 after one line */
+static int open_toggle(struct js_pipe *pl)
+{
+	const char *path = pl->p->probe_toggle;
+	int err;
+
+	if (!path)
+		return 0;
+	err = probe_toggle_open(&pl->toggle, path, (uint64_t)getpid() ^ js_mono_ns());
+	if (err)
+		js_err("cannot write --probe-toggle file '%s': %s", path, strerror(-err));
+	return err;
 }
 
 /* open_sources - the gap sources the parameters ask for; < 0 after one line */
@@ -1212,12 +1237,17 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	/* pairs spread over the set-up time give the first fit its span */
 	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	err = open_toggle(&pl);
+	if (err)
+		goto out;
 	open_probes(&pl);
 	if (!pl.spinner && !pl.probes && (p->follow_pid || p->nfollow_tids)) {
 		js_err("--pid and --tid need the eBPF probes (%s)", run->probes_why);
 		err = -ENOTSUP;
 		goto out;
 	}
+	if (p->probe_toggle && !pl.probes)
+		js_warn("--probe-toggle: no probes to toggle (%s)", run->probes_why);
 	err = open_sources(&pl);
 	if (err)
 		goto out;

@@ -61,13 +61,14 @@ struct js_probes {
 	uint64_t consumed;
 	uint64_t consumed_by_kind[JS_EV_KIND_MAX]; /* the probes keep no sent counter */
 	struct js_event *pending;		   /* JS_F_OPEN records queued by detach */
-	size_t npending, pending_pos;
+	size_t npending, pending_pos, pending_cap;
 	int (*cb)(void *ctx, const struct js_event *ev);
 	void *cb_ctx;
 	size_t batch, batch_max; /* records delivered by this consume, and the cap */
 	bool batch_full;
 	char rejected[16][48]; /* programs the verifier refused: not loaded */
 	size_t nrejected;
+	bool toggled_off; /* probes_set_attached(false): loaded, no link */
 };
 
 /* ---- libbpf messages ---------------------------------------------------------------- */
@@ -689,19 +690,21 @@ int probes_attach(struct js_probes *p)
 }
 
 /* pending_open - queue an interval of kind on cpu, still open at now; NULL when out of memory */
-static struct js_event *pending_open(struct js_probes *p, size_t *cap, int cpu, __u32 kind,
-				     __u32 id, __u64 start, __u64 now)
+static struct js_event *pending_open(struct js_probes *p, int cpu, __u32 kind, __u32 id,
+				     __u64 start, __u64 now)
 {
 	struct js_event *np, *e;
 
-	if (p->npending == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
+	if (p->pending_pos == p->npending) /* all delivered: start over */
+		p->npending = p->pending_pos = 0;
+	if (p->npending == p->pending_cap) {
+		size_t ncap = p->pending_cap ? p->pending_cap * 2 : 64;
 
 		np = realloc(p->pending, ncap * sizeof(*np));
 		if (!np)
 			return NULL;
 		p->pending = np;
-		*cap = ncap;
+		p->pending_cap = ncap;
 	}
 	e = &p->pending[p->npending++];
 	memset(e, 0, sizeof(*e));
@@ -733,23 +736,21 @@ static void task_comm(pid_t pid, int cpu, char *buf, size_t len)
 }
 
 /* open_cpu - queue the intervals open on one CPU: its interrupt stack and current task */
-static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now,
-		     size_t *cap)
+static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now)
 {
 	struct js_event *e;
 	__u32 i;
 
 	for (i = 0; i < s->depth && i < JS_STACK; i++) {
-		e = pending_open(p, cap, cpu, s->stack[i].kind, s->stack[i].id, s->stack[i].start,
-				 now);
+		e = pending_open(p, cpu, s->stack[i].kind, s->stack[i].id, s->stack[i].start, now);
 		if (!e)
 			return;
 		e->addr = s->stack[i].addr;
 	}
 	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) != JS_CUR_VALID)
 		return;
-	e = pending_open(p, cap, cpu, s->cur_pid ? JS_EV_TASK : JS_EV_IDLE, s->cur_pid,
-			 s->cur_start, now);
+	e = pending_open(p, cpu, s->cur_pid ? JS_EV_TASK : JS_EV_IDLE, s->cur_pid, s->cur_start,
+			 now);
 	if (!e)
 		return;
 	e->addr = s->cur_cgroup;
@@ -760,8 +761,7 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 
 /* open_work - queue the work item still running on one CPU: its current task's, from no
  * earlier than its switch in (a slot left by a worker that moved is not running here) */
-static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now,
-		      size_t *cap)
+static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now)
 {
 	struct js_event *e;
 	int i;
@@ -771,7 +771,7 @@ static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s
 	for (i = 0; i < JS_WORK_SLOTS; i++) {
 		if (!s->work[i].start || s->work[i].tid != s->cur_pid)
 			continue;
-		e = pending_open(p, cap, cpu, JS_EV_WORK, s->work[i].tid,
+		e = pending_open(p, cpu, JS_EV_WORK, s->work[i].tid,
 				 JS_MAX(s->work[i].start, s->cur_start), now);
 		if (!e)
 			return;
@@ -785,8 +785,8 @@ static void queue_open(struct js_probes *p)
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t now = js_mono_ns();
 	struct js_cpu_state *st;
-	size_t i, cap = 0;
 	__u32 zero = 0;
+	size_t i;
 
 	if (ncpu <= 0)
 		return;
@@ -798,8 +798,8 @@ static void queue_open(struct js_probes *p)
 		for (i = 0; i < p->ncpus; i++) {
 			if (p->cpus[i] >= ncpu)
 				continue;
-			open_cpu(p, p->cpus[i], &st[p->cpus[i]], now, &cap);
-			open_work(p, p->cpus[i], &st[p->cpus[i]], now, &cap);
+			open_cpu(p, p->cpus[i], &st[p->cpus[i]], now);
+			open_work(p, p->cpus[i], &st[p->cpus[i]], now);
 		}
 	}
 	free(st);
@@ -840,11 +840,10 @@ void probes_detach(struct js_probes *p)
 	for (i = p->nprogs; i-- > 0;) { /* entries first */
 		size_t k = p->order[i];
 
-		if (!p->links[k])
-			continue;
+		if (p->progs[k].state == PROBES_PROG_ACTIVE) /* linked, or toggled off */
+			p->progs[k].state = PROBES_PROG_DETACHED;
 		bpf_link__destroy(p->links[k]);
 		p->links[k] = NULL;
-		p->progs[k].state = PROBES_PROG_DETACHED;
 	}
 	/* a program running on a CPU when its link went (e.g. a guest's vCPU held by the host
 	 * mid-program) would still write an event and the CPU state read below */
@@ -861,6 +860,74 @@ void probes_detach(struct js_probes *p)
 		close(p->stats_fd);
 		p->stats_fd = -1;
 	}
+}
+
+/* fresh_state - each measured CPU's state as a reattached program must find it: no level
+ * open, no work item, no current task (their ends were not seen); its ring kept */
+static int fresh_state(struct js_probes *p)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct js_cpu_state *st;
+	__u32 zero = 0;
+	int err;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+				   (size_t)ncpu * sizeof(*st), 0);
+	for (size_t i = 0; !err && i < p->ncpus; i++) {
+		struct js_cpu_state *s = &st[p->cpus[i]];
+
+		if (p->cpus[i] >= ncpu)
+			continue;
+		s->depth = 0;
+		s->cur_flags = 0;
+		memset(s->work, 0, sizeof(s->work));
+	}
+	if (!err)
+		err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+					   (size_t)ncpu * sizeof(*st), BPF_ANY);
+	free(st);
+	return err;
+}
+
+/* probes_set_attached - detach every program (entries first; the intervals still open are
+ * queued as at the end, the CPUs' state made fresh) or attach them again (exits first) */
+int probes_set_attached(struct js_probes *p, bool on)
+{
+	size_t i;
+	int err = 0;
+
+	if (!p || !p->attached || p->toggled_off == !on)
+		return -EINVAL;
+	if (!on) {
+		for (i = p->nprogs; i-- > 0;) {
+			bpf_link__destroy(p->links[p->order[i]]);
+			p->links[p->order[i]] = NULL;
+		}
+		p->toggled_off = true;
+		if (wait_programs())
+			usleep(10000);
+		queue_open(p);
+		return fresh_state(p);
+	}
+	for (i = 0; i < p->nprogs; i++) {
+		size_t k = p->order[i];
+
+		if (p->progs[k].state != PROBES_PROG_ACTIVE)
+			continue;
+		p->links[k] = bpf_program__attach(p->bprogs[k]);
+		if (!p->links[k]) {
+			p->progs[k].state = PROBES_PROG_FAILED;
+			p->progs[k].err = -errno;
+			err = err ? err : p->progs[k].err;
+		}
+	}
+	p->toggled_off = false;
+	return err;
 }
 
 /* probes_destroy - free everything (detaches if needed); accepts NULL */

@@ -128,6 +128,8 @@ check 64 "invalid --pid 'abc'"     --pid abc -d 1
 check 64 'one or the other'        --pid 1 --tid 1 -d 1
 check 64 'marks needs --pid'       --marks "$TMP/m.csv" -d 1
 check 64 'need the eBPF probes'    --pid 1 --no-probes -d 1
+check 64 'not with --no-probes'    --probe-toggle "$TMP/t.csv" --no-probes -d 1
+check 64 "invalid --probe-toggle ''" --probe-toggle '' -d 1
 check 64 'warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
 check 64 'threshold auto sets up the spinner' --pid 1 -T auto -d 1
 check 64 'invalid --spike-threshold' --spike-threshold 5xs --spike-dir "$TMP/dir"
@@ -150,7 +152,7 @@ check 64 'unexpected argument'     stray
 check 64 'needs one JSON file'     report
 check 64 'needs two JSON files'    diff a.json
 # output files: every option, checked before measuring (exit 1, a runtime error)
-for opt in json gaps hlog hgrm trace prom html; do
+for opt in json gaps hlog hgrm trace prom html probe-toggle; do
 	check 1 "cannot write .*No such file or directory" --cpu 1 -d 1 --$opt /nonexistent/dir/x
 	check 1 "cannot write .*Is a directory"           --cpu 1 -d 1 --$opt "$TMP/dir"
 	if [ -n "$ro_skip" ]; then
