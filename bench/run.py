@@ -68,6 +68,8 @@ TICK_BAND_NS = (3_000, 300_000)  # tick gaps: duration band
 TICK_PHASE_NS = 15_000          # ... and distance from the densest phase
 PAUSE_S = (0.3, 0.8)            # PauseToggler: random interval between switches
 PAUSE_GUARD_NS = 20_000_000     # gaps this close to a switch belong to neither state
+PAUSE_FIRST_S = 0.5             # PauseToggler: from the tool's start to its first switch
+TOGGLE_S = (0.3, 0.7)           # --probe-toggle's states (js_probe_toggle.h), for the text
 HOG_SHARE = 0.2                 # a process above this share of a CPU contaminates a run
 RETRIES = 2                     # a contaminated run is measured again at most this often
 STATS_SKIP_S = 0.8              # bpf_stats window: from this long after the start to as long
@@ -90,6 +92,7 @@ def method_params(a, hz):
         'agree_lo_us': lo, 'agree_hi_us': hi, 'agree_lo_bucket': lo + 1, 'agree_hi_bucket': hi,
         'obs_secs': 2, 'obs_period_us': 1900, 'obs_pairs': 4 * a.reps,
         'within_secs': 20, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
+        'pause_first_s': PAUSE_FIRST_S, 'toggle_min_s': TOGGLE_S[0], 'toggle_max_s': TOGGLE_S[1],
         'stats_secs': 4, 'stats_skip_s': STATS_SKIP_S,
         'pause_guard_ms': PAUSE_GUARD_NS // 1_000_000,
         'tick_min_us': TICK_BAND_NS[0] // 1000, 'tick_max_us': TICK_BAND_NS[1] // 1000,
@@ -398,6 +401,7 @@ class Run:
         self.pid = None
         self.sent = []          # [(gap start, sender tid, detail)] of IPIs sent by jitterscope
         self.progstats = None   # {BPF program: (calls, ns per call)} when asked for
+        self.toggles = None     # [(attached, start_ns, end_ns)] of --probe-toggle
 
 
 def child_setup():
@@ -625,8 +629,8 @@ class PauseToggler(OnStart):
     map, written with bpftool) at random 0.3-0.8 s intervals, logging when (CLOCK_MONOTONIC):
     the same run, the same noise, measured with the probes' bodies running and paused"""
 
-    def __init__(self, inj, secs):
-        self.inj, self.secs = inj, secs
+    def __init__(self, inj, secs, hold=False):
+        self.inj, self.secs, self.hold = inj, secs, hold
         self.log = []
         self.thread = None
         self.err = None
@@ -651,12 +655,16 @@ class PauseToggler(OnStart):
         import random
         rnd = random.Random(pid)
         try:
-            time.sleep(0.5)
+            time.sleep(PAUSE_FIRST_S)
             mid = self._find(pid)
             if mid is None:
                 self.err = 'no .data.pause map in the tool'
                 return
             paused = False
+            if self.hold:       # paused once, for the whole run
+                self._set(mid, True)
+                self.log.append((mono(), True))
+                return
             end = time.monotonic() + self.secs - 1.2
             while time.monotonic() < end:
                 paused = not paused
@@ -740,18 +748,22 @@ class Bench:
         return run
 
     def js(self, name, secs, extra=(), inject=None, tasks=True, irqs=False, gaps=True,
-           interval=POLL_S, progstats=False, pause=False, load=True):
+           interval=POLL_S, progstats=False, pause=False, load=True, toggle=False):
         """js - one jitterscope run (JSON and optionally gaps CSV), with an optional injector;
-        load=False: the gaps CSV and the injector's log are written but not read back"""
+        load=False: the gaps CSV and the injector's log are written but not read back;
+        pause: the probes paused at random ('hold': paused the whole run); toggle: detached
+        and attached again at random by the tool (--probe-toggle, run.toggles)"""
         def once():
             jpath, gpath = self.path(name, 'json'), self.path(name, 'csv')
+            tpath = self.path(name + '-toggle', 'csv')
             cmd = [JS, '--cpu', str(self.cpu), '--duration', '%gs' % secs, '--json', jpath, '-q']
             cmd += (['--gaps', gpath] if gaps else []) + list(extra)
+            cmd += ['--probe-toggle', tpath] if toggle else []
             for _ in range(2):
                 run = Run(name, cmd)
                 inj = self._injector(inject, secs, name, load)
                 ps = ProgStats(inj, STATS_SKIP_S, secs - STATS_SKIP_S) if progstats else None
-                pt = PauseToggler(inj, secs) if pause else None
+                pt = PauseToggler(inj, secs, hold=pause == 'hold') if pause else None
                 hook = ps.start if ps else pt.start if pt else (inj.start if inj else None)
                 # the mappings near the end of sampling (exec + set-up ~0.3 s + duration - 0.6)
                 spawn_watch(run, self.cpu, interval, tasks, irqs, hook, smaps_at=secs - 0.3,
@@ -769,7 +781,9 @@ class Bench:
                 if gaps and load:
                     run.gaps = load_gaps(gpath, self.cpu)
                     run.sent = load_sent(gpath, self.cpu)
-            for p in (jpath, gpath):
+                if toggle:
+                    run.toggles = load_toggles(tpath)
+            for p in (jpath, gpath, tpath):
                 if not self.a.keep and os.path.exists(p):
                     os.unlink(p)
             return run
@@ -878,6 +892,31 @@ class Bench:
         for i in injs:
             i.load = load
         return injs[0] if len(injs) == 1 else Injectors(injs)
+
+
+def load_toggles(path):
+    """load_toggles - --probe-toggle's log: [(attached 1/0, start_ns, end_ns)], [] if none"""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    if not lines or lines[0] != 'attached,start_ns,end_ns':
+        return []
+    return [tuple(int(x) for x in ln.split(',')) for ln in lines[1:] if ln]
+
+
+def toggle_state(toggles, t, guard=PAUSE_GUARD_NS):
+    """toggle_state - the probes attached (True/False) at t by --probe-toggle's log; None
+    within guard ns of a change (the change sends the CPU a burst of IPIs)"""
+    st = True
+    for a, s0, s1 in toggles:
+        if t < s0 - guard:
+            return st
+        if t <= s1 + guard:
+            return None
+        st = bool(a)
+    return st
 
 
 def load_sent(path, cpu):
@@ -1269,6 +1308,7 @@ def sec_observer(b, t, reps, hz):
           '%+.2f us' % diff if diff is not None else '-', '<= %+g us' % P['obs_tick_us'],
           check(diff, '<=', P['obs_tick_us']), d)
     wr = within_run(b, t, inj, hz, reps)
+    within_attach(b, t, inj, hz, reps)
     if pr:
         ci, cd = med_interval(pr), med_interval(diffs)
         t.notes.append('observer: the paired ratios ranged %s to %s over %d pairs (median %s%s); '
@@ -1331,57 +1371,112 @@ def prog_rows(ps):
     return [(k, prog_where(k), c, fmt(ns, '', 0), fmt(c * ns / 1e6, '', 2)) for k, (c, ns) in top]
 
 
+def within_series(b, inj, hz, reps, name, kw, state_of, what):
+    """within_series - reps runs b.js(name, ..., **kw) whose gaps state_of(run) sorts: a
+    function of a gap's start, True with the observer, False without, None near a switch (or
+    None for a run without its log). what: (with, without, switch) for the notes. Returns
+    {ratios, tdiffs, with, without (the runs' IPI medians), runs, notes}"""
+    secs = b.P['within_secs']
+    out = {'ratios': [], 'tdiffs': [], 'with': [], 'without': [], 'runs': [], 'notes': []}
+    for i in range(reps):
+        r = b.js(name, secs, inject=inj, **kw)
+        out['runs'].append(r)
+        state = state_of(r)
+        if not r.gaps or not r.inject or state is None:
+            out['notes'].append('run %d not measured (%s)' % (
+                i + 1, r.pause_err or 'no gaps, no injector log or no log of the switches'))
+            continue
+        by, tk = by_state(r, state, hz)
+        rr = ratio(med(by[True]), med(by[False]))
+        td = (med(tk[True]) - med(tk[False])) / 1e3 if tk[True] and tk[False] else None
+        if rr is not None:
+            out['ratios'].append(rr)
+            out['with'].append(med(by[True]))
+            out['without'].append(med(by[False]))
+        if td is not None:
+            out['tdiffs'].append(td)
+        out['notes'].append('run %d: %d %s, IPI gaps %d %s / %d %s (%s), tick gaps %d / %d (%s)'
+                            % (i + 1, len(r.toggles if r.toggles is not None else r.pauses or []), what[2], len(by[True]),
+                               what[0], len(by[False]), what[1], fmt_ratio(rr), len(tk[True]),
+                               len(tk[False]), '%+.2f us' % td if td is not None else '-'))
+    return out
+
+
+def within_rows(t, w, what, ipi_target, tick_target):
+    """within_rows - the IPI row (judged against ipi_target x) and the tick row (against
+    tick_target us) of a within_series() w; a target None: reported only"""
+    d = dirty(w['runs'])
+    rr, td = med(w['ratios']), med(w['tdiffs'])
+    t.add('observer: IPI gap median, %s (same run)' % what,
+          fmt(med(w['with']) and med(w['with']) / 1e3, ' us', 2),
+          fmt(med(w['without']) and med(w['without']) / 1e3, ' us', 2), fmt_ratio(rr),
+          '<= %gx' % ipi_target if ipi_target is not None else 'report',
+          check(rr, '<=', ipi_target) if ipi_target is not None else 'INFO', d)
+    t.add('observer: tick gap median, %s (same run)' % what, '-', '-',
+          '%+.2f us' % td if td is not None else '-',
+          '<= %+g us' % tick_target if tick_target is not None else 'report',
+          check(td, '<=', tick_target) if tick_target is not None else 'INFO', d)
+
+
 def within_run(b, t, inj, hz, reps):
     """within_run - runs whose probes are paused and resumed at random (PAUSE_S):
     injected-IPI and tick gaps while the programs run vs while they return at once. The
     tracepoints stay attached in both states, so this is the programs' own cost (and what
-    they leave behind in caches and TLBs); the paired runs add the rest (dispatch, the sender
-    side) under run-to-run noise. The figure is the median of the runs' ratios, which are
-    returned"""
-    secs = b.P['within_secs']
-    ratios, tdiffs, notes, runs = [], [], [], []
-    meds = {True: [], False: []}
-    for i in range(reps):
-        r = b.js('observer-pause', secs, inject=inj, pause=True)
-        runs.append(r)
-        if not r.gaps or not r.inject or not r.pauses:
-            notes.append('run %d not measured (%s)' %
-                         (i + 1, r.pause_err or 'no gaps or no injector log'))
-            continue
-        m = match_actions(window_actions(r), r.gaps)
-        got = [g for g in m if g]
-        by, tk = {True: [], False: []}, {True: [], False: []}
-        for g in got:
-            st = PauseToggler.state(r.pauses, g[0])
+    they leave behind in caches and TLBs); within_attach adds the dispatch. The figure is
+    the median of the runs' ratios, which are returned"""
+    def running(r):
+        if not r.pauses:
+            return None
+        return lambda t: (lambda st: None if st is None else not st)(
+            PauseToggler.state(r.pauses, t))
+
+    what = ('running', 'paused', 'switches')
+    w = within_series(b, inj, hz, reps, 'observer-pause', {'pause': True}, running, what)
+    within_rows(t, w, 'probes running vs paused', 1.05, None)
+    t.notes.append('observer (within runs of %d s, probes paused at random)%s: %s' % (
+        b.P['within_secs'], ' (runs %s)' % ', '.join(fmt_ratio(x) for x in w['ratios'])
+        if len(w['ratios']) > 1 else '', '; '.join(w['notes'])))
+    return w['ratios']
+
+
+def by_state(r, state, hz):
+    """by_state - the durations of run r's injected-IPI gaps and tick gaps by state(start) (a
+    gap whose state is None is left out): ({state: [ns]}, {state: [ns]})"""
+    got = [g for g in match_actions(window_actions(r), r.gaps) if g]
+    by, tk = {}, {}
+    for out, gs in ((by, got), (tk, tick_gaps(r.gaps, set(got), hz))):
+        for g in gs:
+            st = state(g[0])
             if st is not None:
-                by[st].append(g[1])
-        for g in tick_gaps(r.gaps, set(got), hz):
-            st = PauseToggler.state(r.pauses, g[0])
-            if st is not None:
-                tk[st].append(g[1])
-        rr = ratio(med(by[False]), med(by[True]))
-        if rr is not None:
-            ratios.append(rr)
-            meds[False].append(med(by[False]))
-            meds[True].append(med(by[True]))
-        if tk[False] and tk[True]:
-            tdiffs.append((med(tk[False]) - med(tk[True])) / 1e3)
-        notes.append('run %d: %d switches, IPI gaps %d running / %d paused (%s), tick gaps '
-                     '%d / %d' % (i + 1, len(r.pauses), len(by[False]), len(by[True]),
-                                  fmt_ratio(rr), len(tk[False]), len(tk[True])))
-    rr = med(ratios)
-    d = dirty(runs)
-    span = ' (runs %s)' % ', '.join(fmt_ratio(x) for x in ratios) if len(ratios) > 1 else ''
-    t.add('observer: IPI gap median, probes running vs paused (same run)',
-          fmt(med(meds[False]) and med(meds[False]) / 1e3, ' us', 2),
-          fmt(med(meds[True]) and med(meds[True]) / 1e3, ' us', 2),
-          fmt_ratio(rr), '<= 1.05x', check(rr, '<=', 1.05), d)
-    td = med(tdiffs)
-    t.add('observer: tick gap median, probes running vs paused (same run)', '-', '-',
-          '%+.2f us' % td if td is not None else '-', 'report', 'INFO', d)
-    t.notes.append('observer (within runs of %d s, probes paused at random)%s: %s' %
-                   (secs, span, '; '.join(notes)))
-    return ratios
+                out.setdefault(st, []).append(g[1])
+    return ({k: by.get(k, []) for k in (True, False)}, {k: tk.get(k, []) for k in (True, False)})
+
+
+def within_attach(b, t, inj, hz, reps):
+    """within_attach - runs whose probes the tool detaches and attaches again at random
+    (--probe-toggle): injected-IPI and tick gaps with the whole observer (dispatch included)
+    vs none, under the same noise; then one such run with every program paused throughout
+    (what attached tracepoints cost with programs that return at once). The figures are the
+    medians of the runs' ratios and differences"""
+    def attached(r):
+        if not r.toggles:
+            return None
+        # the paused run: from the pause on (its hook pauses about 0.5 s after the start)
+        since = r.pauses[0][0] + PAUSE_GUARD_NS if r.pauses else 0
+        return lambda t: toggle_state(r.toggles, t) if t >= since else None
+
+    what = ('attached', 'detached', 'changes')
+    w = within_series(b, inj, hz, reps, 'observer-toggle', {'toggle': True}, attached, what)
+    within_rows(t, w, 'probes attached vs detached', 1.05, b.P['obs_tick_us'])
+    wp = within_series(b, inj, hz, 1, 'observer-toggle-paused',
+                       {'toggle': True, 'pause': 'hold'},
+                       lambda r: attached(r) if r.pauses else None, what)
+    within_rows(t, wp, 'attached, every program paused, vs detached', None, None)
+    t.notes.append('observer (within runs of %d s, probes detached and attached again at '
+                   'random)%s: %s; every program paused: %s' % (
+                       b.P['within_secs'], ' (runs %s)' % ', '.join(
+                           fmt_ratio(x) for x in w['ratios']) if len(w['ratios']) > 1 else '',
+                       '; '.join(w['notes']), '; '.join(wp['notes'])))
 
 
 def self_ipis(run):

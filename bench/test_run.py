@@ -74,6 +74,48 @@ class TickGaps(unittest.TestCase):
         self.assertEqual(len(R.tick_gaps(gaps, set(gaps[:10]), 250)), 90)
 
 
+class ProbeToggle(unittest.TestCase):
+    def test_log_read_and_states_around_changes(self):
+        ms = 1_000_000
+        with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as f:
+            f.write('attached,start_ns,end_ns\n0,%d,%d\n1,%d,%d\n' %
+                    (1000 * ms, 1020 * ms, 1500 * ms, 1505 * ms))
+        try:
+            tog = R.load_toggles(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(tog, [(0, 1000 * ms, 1020 * ms), (1, 1500 * ms, 1505 * ms)])
+        st = lambda t: R.toggle_state(tog, t * ms)  # noqa: E731
+        # attached from the start, None within 20 ms of a change (its IPI burst), then the
+        # state the change left
+        self.assertEqual([st(100), st(979), st(981), st(1039), st(1041), st(1479)],
+                         [True, True, None, None, False, False])
+        self.assertEqual([st(1481), st(1525), st(1526), st(9000)], [None, None, True, True])
+
+    def test_log_missing_or_foreign_is_empty(self):
+        self.assertEqual(R.load_toggles('/nonexistent/x.csv'), [])
+        with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as f:
+            f.write('start_ns,end_ns\n1,2\n')
+        try:
+            self.assertEqual(R.load_toggles(f.name), [])
+        finally:
+            os.unlink(f.name)
+
+    def test_by_state_splits_ipi_and_tick_gaps(self):
+        # ticks every 4 ms; IPIs injected at 1 ms past every 4th tick; the first half
+        # "with", the second "without", nothing near the switch at 1 s
+        ticks = [(k * 4_000_000 + 500, 20_000, 'timer') for k in range(500)]
+        ipis = [(k * 16_000_000 + 1_000_000, 12_000, 'ipi') for k in range(125)]
+        r = FakeRun(gaps=sorted(ticks + ipis))
+        r.inject = types.SimpleNamespace(actions=[(g[0] + 1000, g[0] + 5000) for g in ipis])
+        state = lambda t: None if abs(t - 1e9) < 2e7 else t < 1e9  # noqa: E731
+        by, tk = R.by_state(r, state, 250)
+        self.assertEqual((len(by[True]), len(by[False])), (62, 61))   # 993, 1009 ms out
+        self.assertEqual(set(by[True] + by[False]), {12_000})
+        self.assertEqual(len(tk[True]) + len(tk[False]), 500 - 10)
+        self.assertEqual(set(tk[True] + tk[False]), {20_000})
+
+
 class Oslat(unittest.TestCase):
     def oslat(self, hist, dur):
         return FakeRun(json={'thread': {'0': {'duration': dur,
