@@ -47,7 +47,8 @@ static void test_delay_range(void **state)
 	(void)state;
 	for (int i = 0; i < 10000; i++) {
 		d = probe_toggle_delay(&rnd);
-		assert_true(d >= PROBE_TOGGLE_MIN_NS && d < PROBE_TOGGLE_MIN_NS + PROBE_TOGGLE_SPAN_NS);
+		assert_true(d >= PROBE_TOGGLE_MIN_NS &&
+			    d < PROBE_TOGGLE_MIN_NS + PROBE_TOGGLE_SPAN_NS);
 		lo = d < lo ? d : lo;
 		hi = d > hi ? d : hi;
 	}
