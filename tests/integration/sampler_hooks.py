@@ -226,13 +226,17 @@ def check_fault(d):
         return EXIT_FAIL
     faults, majflt = r2[2][0] - r1[2][0], r2[2][1] - r1[2][1]
     named = [r for r in rows if sampler_fault(r)]
-    # a fault during a reading may fall on either side of it: the gaps starting inside the
-    # readings' outer bounds (hi) and inner bounds (lo) bracket the kernel's count
-    hi = sum(1 for r in named if r1[0] <= int(r["start_ns"]) <= r2[1])
-    lo = sum(1 for r in named if r1[1] <= int(r["start_ns"]) <= r2[0])
+    # the kernel counts a fault when its handler ends, somewhere inside its gap: a gap that
+    # overlaps a reading may fall on either side of it. The gaps touching the readings'
+    # outer bounds (hi) and those wholly inside their inner bounds (lo) bracket the count
+    def span(r):
+        return int(r["start_ns"]), int(r["start_ns"]) + int(r["duration_ns"])
+
+    inside = [r for r in named if span(r)[1] >= r1[0] and span(r)[0] <= r2[1]]
+    hi = len(inside)
+    lo = sum(1 for r in named if span(r)[0] >= r1[1] and span(r)[1] <= r2[0])
     # where the fault is its gap's only large event (the kernel saw nothing else run there),
     # it is that gap's primary cause too
-    inside = [r for r in named if r1[0] <= int(r["start_ns"]) <= r2[1]]
     if evs is None:
         al.log_msg("note: %s: every fault's primary judged" % wit.why)
         foreign = {}
