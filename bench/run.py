@@ -1375,9 +1375,11 @@ def within_series(b, inj, hz, reps, name, kw, state_of, what):
     """within_series - reps runs b.js(name, ..., **kw) whose gaps state_of(run) sorts: a
     function of a gap's start, True with the observer, False without, None near a switch (or
     None for a run without its log). what: (with, without, switch) for the notes. Returns
-    {ratios, tdiffs, with, without (the runs' IPI medians), runs, notes}"""
+    {ratios, tdiffs, with, without, tick_with, tick_without (the runs' IPI and tick
+    medians), runs, notes}"""
     secs = b.P['within_secs']
-    out = {'ratios': [], 'tdiffs': [], 'with': [], 'without': [], 'runs': [], 'notes': []}
+    out = {'ratios': [], 'tdiffs': [], 'with': [], 'without': [], 'tick_with': [],
+           'tick_without': [], 'runs': [], 'notes': []}
     for i in range(reps):
         r = b.js(name, secs, inject=inj, **kw)
         out['runs'].append(r)
@@ -1395,6 +1397,8 @@ def within_series(b, inj, hz, reps, name, kw, state_of, what):
             out['without'].append(med(by[False]))
         if td is not None:
             out['tdiffs'].append(td)
+            out['tick_with'].append(med(tk[True]))
+            out['tick_without'].append(med(tk[False]))
         out['notes'].append('run %d: %d %s, IPI gaps %d %s / %d %s (%s), tick gaps %d / %d (%s)'
                             % (i + 1, len(r.toggles if r.toggles is not None else r.pauses or []), what[2], len(by[True]),
                                what[0], len(by[False]), what[1], fmt_ratio(rr), len(tk[True]),
@@ -1412,7 +1416,9 @@ def within_rows(t, w, what, ipi_target, tick_target):
           fmt(med(w['without']) and med(w['without']) / 1e3, ' us', 2), fmt_ratio(rr),
           '<= %gx' % ipi_target if ipi_target is not None else 'report',
           check(rr, '<=', ipi_target) if ipi_target is not None else 'INFO', d)
-    t.add('observer: tick gap median, %s (same run)' % what, '-', '-',
+    tw, to = med(w['tick_with']), med(w['tick_without'])
+    t.add('observer: tick gap median, %s (same run)' % what,
+          fmt(tw and tw / 1e3, ' us', 2), fmt(to and to / 1e3, ' us', 2),
           '%+.2f us' % td if td is not None else '-',
           '<= %+g us' % tick_target if tick_target is not None else 'report',
           check(td, '<=', tick_target) if tick_target is not None else 'INFO', d)
