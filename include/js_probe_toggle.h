@@ -25,7 +25,6 @@ struct probe_toggle {
 	bool off;      /* the probes are detached now */
 	bool done;     /* a change or a write failed: no more changes */
 	int err;       /* the first write error (-errno), for probe_toggle_close */
-	size_t changes;
 };
 
 /* probe_toggle_delay - the next state's length, in [MIN, MIN + SPAN), from *rnd */

@@ -997,10 +997,11 @@ static void measure(struct js_pipe *pl)
 		if (js_stop_requested && !pl->stop)
 			stop_early(pl, NULL);
 		now = pl->now = js_mono_ns();
-		if (pl->probes)
+		if (pl->probes) {
 			events = probes_consume(pl->probes, on_event, pl);
-		if (pl->probes) /* --probe-toggle only */
+			/* --probe-toggle only */
 			probe_toggle_tick(&pl->toggle, toggle_probes, pl->probes, now);
+		}
 		for (size_t i = 0; i < pl->nsrc; i++)
 			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
 				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */

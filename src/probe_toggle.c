@@ -69,7 +69,6 @@ bool probe_toggle_tick(struct probe_toggle *t, probe_toggle_set set, void *ctx, 
 		return false;
 	}
 	t->off = !t->off;
-	t->changes++;
 	if (fprintf(t->f, "%d,%" PRIu64 ",%" PRIu64 "\n", !t->off, t0, t1) < 0 || fflush(t->f)) {
 		t->err = errno ? -errno : -EIO;
 		js_warn("--probe-toggle: writing the log failed: %s; toggling stopped",

@@ -645,12 +645,28 @@ static bool bpf_stats_on(void)
 	return v > 0;
 }
 
+/* link_prog - attach program k: ACTIVE, or FAILED with its error (said); 0 or -errno */
+static int link_prog(struct js_probes *p, size_t k)
+{
+	struct probes_prog *pp = &p->progs[k];
+
+	p->links[k] = bpf_program__attach(p->bprogs[k]);
+	if (!p->links[k]) {
+		pp->state = PROBES_PROG_FAILED;
+		pp->err = -errno;
+		js_warn("probe %s: attach failed: %s", pp->name, strerror(-pp->err));
+		return pp->err;
+	}
+	pp->state = PROBES_PROG_ACTIVE;
+	return 0;
+}
+
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p)
 {
 	size_t i, n = 0;
 	uint64_t t0;
-	int err = 0;
+	int err = 0, e;
 
 	if (!p || p->attached)
 		return -EINVAL;
@@ -666,22 +682,13 @@ int probes_attach(struct js_probes *p)
 		p->run_stats = bpf_stats_on();
 	t0 = js_mono_ns();
 	for (i = 0; i < p->nprogs; i++) {
-		struct probes_prog *pp = &p->progs[p->order[i]];
-		struct bpf_link *l;
-
-		if (pp->state != PROBES_PROG_LOADED)
+		if (p->progs[p->order[i]].state != PROBES_PROG_LOADED)
 			continue;
-		l = bpf_program__attach(p->bprogs[p->order[i]]);
-		if (!l) {
-			pp->state = PROBES_PROG_FAILED;
-			pp->err = -errno;
-			err = pp->err;
-			js_warn("probe %s: attach failed: %s", pp->name, strerror(errno));
-			continue;
-		}
-		p->links[p->order[i]] = l;
-		pp->state = PROBES_PROG_ACTIVE;
-		n++;
+		e = link_prog(p, p->order[i]);
+		if (e)
+			err = e;
+		else
+			n++;
 	}
 	p->attach_ns = js_mono_ns() - t0;
 	p->attached = n > 0;
@@ -779,30 +786,42 @@ static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s
 	}
 }
 
-/* queue_open - after detach: report what was still running (JS_F_OPEN) */
-static void queue_open(struct js_probes *p)
+/* queue_open - after detach: report what was still running (JS_F_OPEN); with fresh, also
+ * leave each measured CPU's state as programs attached again must find it: no level open,
+ * no work item, no current task (their ends were not seen), its ring kept. 0 or -errno */
+static int queue_open(struct js_probes *p, bool fresh)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t now = js_mono_ns();
 	struct js_cpu_state *st;
 	__u32 zero = 0;
-	size_t i;
+	int err;
 
 	if (ncpu <= 0)
-		return;
+		return ncpu ? ncpu : -EINVAL;
 	st = calloc((size_t)ncpu, sizeof(*st));
 	if (!st)
-		return;
-	if (!bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
-				  (size_t)ncpu * sizeof(*st), 0)) {
-		for (i = 0; i < p->ncpus; i++) {
-			if (p->cpus[i] >= ncpu)
-				continue;
-			open_cpu(p, p->cpus[i], &st[p->cpus[i]], now);
-			open_work(p, p->cpus[i], &st[p->cpus[i]], now);
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+				   (size_t)ncpu * sizeof(*st), 0);
+	for (size_t i = 0; !err && i < p->ncpus; i++) {
+		struct js_cpu_state *s = &st[p->cpus[i]];
+
+		if (p->cpus[i] >= ncpu)
+			continue;
+		open_cpu(p, p->cpus[i], s, now);
+		open_work(p, p->cpus[i], s, now);
+		if (fresh) {
+			s->depth = 0;
+			s->cur_flags = 0;
+			memset(s->work, 0, sizeof(s->work));
 		}
 	}
+	if (!err && fresh)
+		err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+					   (size_t)ncpu * sizeof(*st), BPF_ANY);
 	free(st);
+	return err;
 }
 
 /* wait_programs - return once every program that was running has returned: an update of
@@ -828,70 +847,45 @@ static int wait_programs(void)
 
 /* probes_detach - detach all programs, wait for those still running, and queue the
  * still-open intervals (JS_F_OPEN) for the next probes_consume() */
-void probes_detach(struct js_probes *p)
+/* unlink_all - destroy every link (entries first: every recorded entry finds its exit),
+ * then wait for the programs that were running */
+static void unlink_all(struct js_probes *p)
 {
-	uint64_t t0;
-	size_t i;
 	int werr;
 
-	if (!p || !p->attached)
-		return;
-	t0 = js_mono_ns();
-	for (i = p->nprogs; i-- > 0;) { /* entries first */
-		size_t k = p->order[i];
-
-		if (p->progs[k].state == PROBES_PROG_ACTIVE) /* linked, or toggled off */
-			p->progs[k].state = PROBES_PROG_DETACHED;
-		bpf_link__destroy(p->links[k]);
-		p->links[k] = NULL;
+	for (size_t i = p->nprogs; i-- > 0;) {
+		bpf_link__destroy(p->links[p->order[i]]);
+		p->links[p->order[i]] = NULL;
 	}
 	/* a program running on a CPU when its link went (e.g. a guest's vCPU held by the host
-	 * mid-program) would still write an event and the CPU state read below */
+	 * mid-program) would still write an event and the CPU state read after this */
 	werr = wait_programs();
 	if (werr) {
 		js_dbg("probes: cannot wait for running programs (map-in-map: %s); sleeping 10 ms",
 		       strerror(-werr));
 		usleep(10000);
 	}
+}
+
+void probes_detach(struct js_probes *p)
+{
+	uint64_t t0;
+	size_t i;
+
+	if (!p || !p->attached)
+		return;
+	t0 = js_mono_ns();
+	for (i = 0; i < p->nprogs; i++)
+		if (p->progs[i].state == PROBES_PROG_ACTIVE) /* linked, or toggled off */
+			p->progs[i].state = PROBES_PROG_DETACHED;
+	unlink_all(p);
 	p->detach_ns = js_mono_ns() - t0;
 	p->attached = false;
-	queue_open(p);
+	queue_open(p, false);
 	if (p->stats_fd >= 0) { /* the run counters survive; stop paying for them */
 		close(p->stats_fd);
 		p->stats_fd = -1;
 	}
-}
-
-/* fresh_state - each measured CPU's state as a reattached program must find it: no level
- * open, no work item, no current task (their ends were not seen); its ring kept */
-static int fresh_state(struct js_probes *p)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct js_cpu_state *st;
-	__u32 zero = 0;
-	int err;
-
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	st = calloc((size_t)ncpu, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
-				   (size_t)ncpu * sizeof(*st), 0);
-	for (size_t i = 0; !err && i < p->ncpus; i++) {
-		struct js_cpu_state *s = &st[p->cpus[i]];
-
-		if (p->cpus[i] >= ncpu)
-			continue;
-		s->depth = 0;
-		s->cur_flags = 0;
-		memset(s->work, 0, sizeof(s->work));
-	}
-	if (!err)
-		err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
-					   (size_t)ncpu * sizeof(*st), BPF_ANY);
-	free(st);
-	return err;
 }
 
 /* probes_set_attached - detach every program (entries first; the intervals still open are
@@ -904,27 +898,17 @@ int probes_set_attached(struct js_probes *p, bool on)
 	if (!p || !p->attached || p->toggled_off == !on)
 		return -EINVAL;
 	if (!on) {
-		for (i = p->nprogs; i-- > 0;) {
-			bpf_link__destroy(p->links[p->order[i]]);
-			p->links[p->order[i]] = NULL;
-		}
+		unlink_all(p);
 		p->toggled_off = true;
-		if (wait_programs())
-			usleep(10000);
-		queue_open(p);
-		return fresh_state(p);
+		return queue_open(p, true);
 	}
 	for (i = 0; i < p->nprogs; i++) {
-		size_t k = p->order[i];
+		int e;
 
-		if (p->progs[k].state != PROBES_PROG_ACTIVE)
+		if (p->progs[p->order[i]].state != PROBES_PROG_ACTIVE)
 			continue;
-		p->links[k] = bpf_program__attach(p->bprogs[k]);
-		if (!p->links[k]) {
-			p->progs[k].state = PROBES_PROG_FAILED;
-			p->progs[k].err = -errno;
-			err = err ? err : p->progs[k].err;
-		}
+		e = link_prog(p, p->order[i]);
+		err = err ? err : e;
 	}
 	p->toggled_off = false;
 	return err;
