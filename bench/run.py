@@ -1433,8 +1433,11 @@ def within_run(b, t, inj, hz, reps):
     def running(r):
         if not r.pauses:
             return None
-        return lambda t: (lambda st: None if st is None else not st)(
-            PauseToggler.state(r.pauses, t))
+
+        def state(t):
+            paused = PauseToggler.state(r.pauses, t)
+            return None if paused is None else not paused
+        return state
 
     what = ('running', 'paused', 'switches')
     w = within_series(b, inj, hz, reps, 'observer-pause', {'pause': True}, running, what)
