@@ -91,7 +91,7 @@ def method_params(a, hz):
         'agree_secs': 3 if q else 5, 'agree_period_us': 10000, 'agree_spin_us': 200,
         'agree_lo_us': lo, 'agree_hi_us': hi, 'agree_lo_bucket': lo + 1, 'agree_hi_bucket': hi,
         'obs_secs': 2, 'obs_period_us': 1900, 'obs_pairs': 4 * a.reps,
-        'within_secs': 20, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
+        'within_secs': 20, 'drift_win_ms': 500, 'drift_min_n': 50, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
         'pause_first_s': PAUSE_FIRST_S, 'toggle_min_s': TOGGLE_S[0], 'toggle_max_s': TOGGLE_S[1],
         'stats_secs': 4, 'stats_skip_s': STATS_SKIP_S,
         'pause_guard_ms': PAUSE_GUARD_NS // 1_000_000,
@@ -1291,6 +1291,7 @@ def sec_observer(b, t, reps, hz):
 
     res_on = [per_run(r, 'probes on') for r in on]
     res_off = [per_run(r, '--no-probes') for r in off]
+    host_drift(t, off, res_off, P)
     i_on, i_off = med([x[0] for x in res_on]), med([x[0] for x in res_off])
     k_on, k_off = med([x[1] for x in res_on]), med([x[1] for x in res_off])
     # pair i: the two runs of iteration i, next to each other in time
@@ -1351,6 +1352,49 @@ def sec_observer(b, t, reps, hz):
     if any(lost):
         t.notes.append('observer: probes lost events in runs with probes: %s' % lost)
     return on
+
+
+def window_medians(gaps, t0, win_ns, min_n):
+    """window_medians - the median duration of the gaps (start, duration, ...) in each window
+    of win_ns from t0, in time order; windows with fewer than min_n gaps left out"""
+    by = {}
+    for g in gaps:
+        if g[0] >= t0:
+            by.setdefault((g[0] - t0) // win_ns, []).append(g[1])
+    return [statistics.median(by[k]) for k in sorted(by) if len(by[k]) >= min_n]
+
+
+def spread(xs):
+    """spread - the largest of xs over the smallest (None with fewer than two, or a zero)"""
+    xs = [x for x in xs if x is not None]
+    return max(xs) / min(xs) if len(xs) >= 2 and min(xs) > 0 else None
+
+
+def host_drift(t, off, res_off, P):
+    """host_drift - what the host alone moves the injected IPI's gap by: the --no-probes runs'
+    medians from run to run, and within each run from one window to the next (reported)"""
+    meds = [x[0] for x in res_off if x[0] is not None]
+    within = []
+    for r in off:
+        if not r.gaps or not r.inject:
+            continue
+        got = [g for g in match_actions(window_actions(r), r.gaps) if g]
+        c = js_cpu(r)
+        t0 = c['start_ns'] + WINDOW_MARGIN_NS if c else min((g[0] for g in got), default=0)
+        within.append(spread(window_medians(got, t0, P['drift_win_ms'] * 1_000_000,
+                                            P['drift_min_n'])))
+    within = [x for x in within if x is not None]
+    d = dirty(off)
+    t.add('observer: host alone, IPI gap median, slowest vs fastest --no-probes run',
+          fmt(max(meds) / 1e3 if meds else None, ' us', 2),
+          fmt(min(meds) / 1e3 if meds else None, ' us', 2),
+          fmt_ratio(spread(meds)), 'report', 'INFO', d)
+    t.add('observer: host alone, IPI gap median, slowest vs fastest %g s within a --no-probes '
+          'run' % (P['drift_win_ms'] / 1000), '-', '-',
+          fmt_ratio(med(within)), 'report', 'INFO', d)
+    if within:
+        t.notes.append('observer: within each --no-probes run, the slowest %g s over the fastest: '
+                       '%s' % (P['drift_win_ms'] / 1000, ', '.join(fmt_ratio(x) for x in within)))
 
 
 def prog_where(name):

@@ -56,6 +56,20 @@ class MatchActions(unittest.TestCase):
         self.assertEqual(R.match_actions([(5 * 10 ** 8, 5 * 10 ** 8 + 1)], gaps), [gaps[0]])
 
 
+class HostDrift(unittest.TestCase):
+    def test_window_medians_in_time_order_sparse_windows_left_out(self):
+        gaps = [(1000 + i, 7, 'x') for i in range(5)] + [(1100, 9, 'x')] + \
+               [(1200 + i, 20 + i, 'x') for i in range(3)] + [(10, 99, 'x')]
+        # windows of 100 from 1000: [1000, 1100) five gaps, [1100, 1200) one, [1200, 1300) three
+        self.assertEqual(R.window_medians(gaps, 1000, 100, 3), [7, 21])
+        self.assertEqual(R.window_medians(gaps, 1000, 100, 1), [7, 9, 21])
+
+    def test_spread(self):
+        self.assertEqual(R.spread([8.0, 4.0, None, 6.0]), 2.0)
+        self.assertIsNone(R.spread([5.0]))
+        self.assertIsNone(R.spread([0, 3]))
+
+
 class TickGaps(unittest.TestCase):
     def test_finds_the_tick_phase_among_random_gaps(self):
         rnd = random.Random(7)
