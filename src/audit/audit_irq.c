@@ -298,10 +298,10 @@ static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *
 	if (!q->has_effective)
 		audit_ck_obs_append(c, "no effective_affinity_list: requested affinity shown");
 	audit_ck_deviate(c);
-	audit_ck_hint(
-		c,
-		"echo %s > /proc/irq/%d/smp_affinity_list (EIO: a managed IRQ, use isolcpus=managed_irq)",
-		housekeeping(a, hk, sizeof(hk)), q->irq);
+	audit_ck_hint(c,
+		      "echo %s > /proc/irq/%d/smp_affinity_list (if that fails with EIO, the IRQ "
+		      "is kernel-managed: boot with isolcpus=managed_irq,%d)",
+		      housekeeping(a, hk, sizeof(hk)), q->irq, cpu);
 }
 
 static void check_irq_affinity(struct js_audit *a, int ret)
