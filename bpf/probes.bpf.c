@@ -7,9 +7,9 @@
  * measured flag of the per-CPU state it uses anyway (set by user space before attaching), or,
  * when it keeps no state, on the measured-CPU mask in rodata (ipi_send_* run on the sender and
  * filter on the target). Entry/exit pairs nest on a per-CPU stack (probes.bpf.h); task-context pairs
- * that may sleep are keyed by thread. A measured CPU writes its records into its own ring
- * (struct js_rec, probes.bpf.h); records written on other CPUs (IPI sends, khugepaged) go to
- * a BPF ring buffer with BPF_RB_NO_WAKEUP. User space drains both on a timer from a
+ * that may sleep are keyed by thread. Every CPU writes its records into its own ring (struct
+ * js_rec, probes.bpf.h): a measured CPU what happened on it, any CPU what it did to a
+ * measured one (IPI sends, khugepaged). User space drains them on a timer from a
  * housekeeping CPU, so no probe ever wakes anyone. Events that do not fit are counted per
  * kind in ev_lost[], never dropped silently.
  *
@@ -45,9 +45,11 @@ __u32 sampler_cpu = 0;	   /* CPU a sampler was last switched in on */
 __u64 sampler_mm = 0;	   /* the samplers' mm, learned at switch-in */
 __u64 sched_mismatch = 0;  /* switches whose prev was not the task seen in */
 
-/* the measured CPUs' rings, one after the other (js_cpu_state.ring_base): a CPU's own ring
- * spares its programs the ring buffer's lock, the consumer position user space writes, and
- * the header of the record before (docs/DESIGN.md, probes) */
+/* every CPU's ring, one after the other (js_cpu_state.ring_base): the measured CPUs' first,
+ * then a short one for each other CPU, for what it records about a measured one (IPI sends,
+ * khugepaged on the samplers' memory). A CPU's own ring spares its programs a ring buffer's
+ * lock, the consumer position user space writes, and the header of the record before
+ * (docs/DESIGN.md, probes) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -59,13 +61,6 @@ struct {
 /* the next record user space will read from each CPU's ring: written by user space at
  * every drain, so in a section of its own, away from the counters in .bss */
 __u64 ring_tail[JS_MAX_CPUS] SEC(".data.tail") = {};
-
-/* events recorded on other CPUs (IPI sends, khugepaged on the samplers' memory): their own
- * ring, so a sender never touches the cache lines a measured CPU's probes write */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 << 10);
-} remote_events SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -192,7 +187,7 @@ static __always_inline struct js_event *ev_reserve(struct js_cpu_state *s, __u32
 	__u32 k;
 	int try;
 
-	if (!s)
+	if (!s || !s->ring_mask) /* no ring on this CPU (beyond JS_MAX_CPUS) */
 		goto lost;
 	for (try = 0; try < 2; try++) { /* a nested program may take the slot first */
 		h = s->ring_head;
@@ -243,22 +238,6 @@ static __always_inline struct js_event *ev_clear(struct js_event *e, __u32 kind,
 static __always_inline struct js_event *ev_new(struct js_cpu_state *s, __u32 kind, __u32 cpu)
 {
 	return ev_clear(ev_reserve(s, kind, true), kind, cpu);
-}
-
-/* ev_new_remote - a record written on another CPU, about a measured one (the ring buffer) */
-static __always_inline struct js_event *ev_new_remote(__u32 kind, __u32 cpu)
-{
-	struct js_event *e = bpf_ringbuf_reserve(&remote_events, sizeof(struct js_event), 0);
-
-	if (!e)
-		ev_lost_one(kind);
-	return ev_clear(e, kind, cpu);
-}
-
-/* remote_send - submit a record of ev_new_remote() without a wakeup */
-static __always_inline void remote_send(struct js_event *e)
-{
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
 /* point - an event without duration on this CPU */
@@ -315,11 +294,12 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 	return e;
 }
 
-/* remote_point - a point event written on another CPU about measured CPU cpu */
+/* remote_point - a point event written on this CPU about another, measured, CPU cpu: in
+ * this CPU's own ring (a short one on a CPU that is not measured), without its steal clock */
 static __always_inline struct js_event *remote_point(__u32 kind, __u32 cpu, __u32 id, __u64 addr,
 						     __u32 flags)
 {
-	struct js_event *e = ev_new_remote(kind, cpu);
+	struct js_event *e = ev_new(state(), kind, cpu);
 
 	if (!e)
 		return NULL;
@@ -537,7 +517,7 @@ static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callbac
 		*fn = 0;
 	e->cgroup = bpf_get_current_cgroup_id(); /* the sender's (current) */
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	remote_send(e);
+	ev_send(e);
 }
 
 /* raw_tp: tp_btf refuses a function-pointer argument ("arg0 type FUNC_PROTO is not a struct") */
@@ -937,21 +917,16 @@ static __always_inline int thp_target(struct mm_struct *mm, __u32 *flags)
 
 static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 status)
 {
-	struct js_cpu_state *s = NULL;
 	struct js_event *e;
 	__u32 flags;
 	int cpu = thp_target(mm, &flags);
 
 	if (cpu < 0)
 		return;
-	if (flags & JS_F_REMOTE) {
+	if (flags & JS_F_REMOTE)
 		e = remote_point(JS_EV_THP, cpu, id, status, flags);
-		if (e)
-			remote_send(e);
-		return;
-	}
-	s = state();
-	e = point(s, JS_EV_THP, cpu, id, status, flags);
+	else
+		e = point(state(), JS_EV_THP, cpu, id, status, flags);
 	if (e)
 		ev_send(e);
 }
@@ -988,7 +963,7 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	}
 	if (cpu < 0)
 		return 0;
-	e = flags & JS_F_REMOTE ? ev_new_remote(JS_EV_THP, cpu) : ev_new(state(), JS_EV_THP, cpu);
+	e = ev_new(state(), JS_EV_THP, cpu); /* this CPU's ring, about cpu */
 	if (!e)
 		return 0;
 	e->start_ns = start;
@@ -997,10 +972,7 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	e->addr = status;
 	e->flags = flags;
 	bpf_get_current_comm(e->name, sizeof(e->name));
-	if (flags & JS_F_REMOTE)
-		remote_send(e);
-	else
-		ev_send(e);
+	ev_send(e);
 	return 0;
 }
 

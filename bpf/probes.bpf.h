@@ -70,9 +70,10 @@ struct js_cpu_state {
 };
 
 /*
- * One record of a measured CPU's ring: a BPF_F_MMAPABLE array holding a ring per measured
- * CPU, written only by that CPU's programs and read by user space from its tail (which it
- * publishes in ring_tail[cpu], section .data.tail). 128 bytes, cache-line aligned: seq and every field
+ * One record of a CPU's ring: a BPF_F_MMAPABLE array holding a ring per CPU (a long one per
+ * measured CPU, a short one per other CPU, for what it does to a measured one), written only
+ * by that CPU's programs and read by user space from its tail (which it publishes in
+ * ring_tail[cpu], section .data.tail). 128 bytes, cache-line aligned: seq and every field
  * but the name fill the first line, so a record without a name writes one line.
  * seq >> JS_REC_SEQ_SHIFT is the record's index in its ring + 1, written when the slot is
  * taken; JS_REC_DONE is set once the record is whole. A reserved record is always sent

@@ -137,7 +137,7 @@ struct js_event {
 /* Counters the probes keep in .bss (one slot per program kind). */
 struct js_probe_stats {
 	__u64 submitted;
-	__u64 lost; /* ring buffer full: the event is counted here, not sent */
+	__u64 lost; /* a ring full: the event is counted here, not sent */
 };
 
 #endif /* JS_EVENTS_H */

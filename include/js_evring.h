@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * js_evring.h - user space's side of a measured CPU's ring of probe records (struct
- * js_rec, bpf/probes.bpf.h): read in order from the tail, up to the first record not yet
- * written; the tail is published for the CPU's programs, which never write past it.
+ * js_evring.h - user space's side of a CPU's ring of probe records (struct js_rec,
+ * bpf/probes.bpf.h): read in order from the tail, up to the first record not yet written;
+ * the tail is published for the CPU's programs, which never write past it.
  */
 #ifndef JS_EVRING_H
 #define JS_EVRING_H

@@ -3,7 +3,7 @@
  * js_probes.h - the eBPF probes (bpf/probes.bpf.c): load, attach, drain, detach.
  *
  * Life cycle, as the pipeline uses it:
- *   probes_open_load()        CPU mask, ring buffer size, steal offsets -> load (no attach)
+ *   probes_open_load()        CPU mask, rings' size, steal offsets -> load (no attach)
  *   probes_add_sampler_tid()  for each sampler thread, before attach
  *   probes_attach()           before sampling starts: attaching patches kernel text,
  *                             which IPIs every CPU (~20 per program here)
@@ -65,7 +65,7 @@ struct probes_prog {
 struct probes_stats {
 	uint64_t events;   /* records submitted by the probes */
 	uint64_t consumed; /* records delivered to callbacks */
-	uint64_t lost;	   /* ring buffer full: counted, not sent */
+	uint64_t lost;	   /* a ring full: counted, not sent */
 	uint64_t events_by_kind[JS_EV_KIND_MAX];
 	uint64_t lost_by_kind[JS_EV_KIND_MAX];
 	uint64_t stack_overflow;	 /* intervals nested deeper than tracked */
@@ -79,6 +79,7 @@ struct probes_stats {
 	uint64_t attach_ns;		 /* wall time of probes_attach() */
 	uint64_t detach_ns;		 /* wall time of probes_detach() */
 	size_t ring_bytes;		 /* the measured CPUs' rings in all */
+	size_t all_rings_bytes;		 /* every CPU's ring: the measured CPUs' and the others' */
 };
 
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why
@@ -91,8 +92,8 @@ int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 int probes_attach(struct js_probes *p);
 /* probes_consume - deliver the buffered events to cb (never blocks, never polls); returns
  * the number delivered, or a negative errno / negative cb return (which stops delivery).
- * One call delivers at most a ring buffer's worth of records, so it returns even when the
- * callback is slower than the producers (the ring then fills up: lost events, counted).
+ * One call delivers at most each ring's worth of records, so it returns even when the
+ * callback is slower than the producers (a ring then fills up: lost events, counted).
  * Records are delivered as the probes wrote them (their names: js_event_names.h). */
 int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_event *ev), void *ctx);
 /* probes_detach - detach all programs and queue the still-open intervals (JS_F_OPEN) for
@@ -108,6 +109,7 @@ int probes_set_attached(struct js_probes *p, bool on);
 void probes_destroy(struct js_probes *p);
 /* probes_stats - counters and per-program statistics (valid until the next call) */
 int probes_stats(struct js_probes *p, struct probes_stats *st);
-/* probes_ring_bytes - the size of one measured CPU's ring */
-size_t probes_ring_bytes(const struct js_probes *p);
+/* probes_fill - the fullest ring (by share) at the last probes_consume(): the bytes read
+ * from it and its size (the housekeeping thread's nap follows it, js_nap.h) */
+void probes_fill(const struct js_probes *p, size_t *used, size_t *size);
 #endif /* JS_PROBES_H */

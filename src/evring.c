@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* evring.c - reading a measured CPU's ring of probe records (js_evring.h) */
+/* evring.c - reading a CPU's ring of probe records (js_evring.h) */
 #include <string.h>
 
 #include "js_evring.h"

@@ -5,7 +5,7 @@
  * Samplers spin on the measured CPUs and push raw gaps into their rings; or, with --pid,
  * --tid or --marks, no sampler runs and gap sources (js_source.h) hand over the gaps of the
  * followed threads and the application's marks. After each nap (js_nap.h) this thread (never
- * woken by anything on a measured CPU) consumes the probes' ring buffer (no wakeups), pops
+ * woken by anything on a measured CPU) consumes the probes' rings (no wakeups), pops
  * the gap rings, converts TSC to CLOCK_MONOTONIC, polls the sources, and attributes each
  * gap that ended at least PROCESS_LAG ago, when every event overlapping it has been
  * consumed. Gaps wait in lanes, one per CPU and source, in time order; a sampler's gaps on a
@@ -946,18 +946,17 @@ static int refit(struct js_pipe *pl)
 }
 
 /* next_nap - js_nap_next() from what this drain found: the samplers' rings by the gaps
- * popped, the probes' by @events at the largest record */
-static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap, int events)
+ * popped, the probes' by their fullest ring */
+static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap)
 {
 	struct js_nap_fill f = {
 		.gaps = pl->popped,
 		.ring_entries = pl->p->ring_entries,
-		.ev_bytes = events > 0 ? (size_t)events * PROBES_RECORD_BYTES : 0,
-		.ev_ring_bytes = pl->probes ? probes_ring_bytes(pl->probes) : 0,
 		.sources = pl->nsrc > 0,
 		.hook = pl->p->cfg.test_hook != SAMPLER_HOOK_NONE,
 	};
 
+	probes_fill(pl->probes, &f.ev_bytes, &f.ev_ring_bytes);
 	return js_nap_next(nap, &f);
 }
 
@@ -976,7 +975,6 @@ static void measure(struct js_pipe *pl)
 						     JS_DEFAULT_BUDGET_INTERVAL_NS;
 	uint64_t nap = JS_NAP_BASE_NS;
 	struct timespec ts;
-	int events = 0;
 
 	pl->run->start_mono_ns = js_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -998,7 +996,7 @@ static void measure(struct js_pipe *pl)
 			stop_early(pl, NULL);
 		now = pl->now = js_mono_ns();
 		if (pl->probes) {
-			events = probes_consume(pl->probes, on_event, pl);
+			probes_consume(pl->probes, on_event, pl);
 			/* --probe-toggle only */
 			probe_toggle_tick(&pl->toggle, toggle_probes, pl->probes, now);
 		}
@@ -1013,7 +1011,7 @@ static void measure(struct js_pipe *pl)
 		for (size_t i = 0; pl->spinner && i < pl->n; i++)
 			sampler_hook_tick(&pl->cp[i].s, pl->run); /* --test-hook only */
 		drain(pl, now - PROCESS_LAG_NS);
-		nap = next_nap(pl, nap, events);
+		nap = next_nap(pl, nap);
 		if (js_reopen_requested) {
 			js_reopen_requested = 0;
 			outputs_reopen(pl->outs);

@@ -6,9 +6,10 @@
  * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
  * steal_time address (docs/DESIGN.md, probes), computed here from the vmlinux BTF. Programs whose
  * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
- * loaded. Each measured CPU writes its own ring (an mmap'ed array, js_evring.h), the other
- * CPUs a BPF ring buffer drained with ring_buffer__consume() only: the probes submit with
- * BPF_RB_NO_WAKEUP, so polling would never return and a wakeup would perturb the CPU.
+ * loaded. Every CPU writes its own ring (parts of one mmap'ed array, js_evring.h): each
+ * measured CPU a long one, every other CPU a short one for what it does to a measured CPU
+ * (IPI sends, khugepaged). They are read on the housekeeping thread's timer: no probe ever
+ * wakes anyone.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,14 +37,22 @@ _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 1
 
 #define RING_BYTES_DEFAULT (16u << 20)
 #define RING_MIN_RECS 16u /* the smallest ring a measured CPU gets */
+/* each other CPU's ring, for its records about measured CPUs: SEND_RINGS_BYTES shared out,
+ * a power of two from SEND_RING_MIN to SEND_RING_MAX records each (many CPUs, many senders) */
+#define SEND_RINGS_BYTES (8u << 20)
+#define SEND_RING_MIN 256u
+#define SEND_RING_MAX 1024u
 
 struct js_probes {
 	struct probes_bpf *skel;
-	struct ring_buffer *rb;	 /* remote_events: records written on other CPUs */
-	struct js_evring *rings; /* ncpus: each measured CPU's own ring */
-	void *ring_mem;		 /* the rings, mapped */
+	struct js_evring *rings; /* nrings: the measured CPUs' (as cpus), then the others' */
+	int *ring_cpus;		 /* nrings: the CPU writing each ring */
+	size_t nrings;
+	void *ring_mem; /* the rings, mapped */
 	size_t ring_mem_len;
 	size_t ring_len;	     /* records in each measured CPU's ring */
+	size_t send_len;	     /* records in each other CPU's ring */
+	size_t fill_recs, fill_len;  /* the fullest ring at the last consume: read, length */
 	struct bpf_program **bprogs; /* nprogs, object order */
 	struct bpf_link **links;     /* nprogs */
 	struct probes_prog *progs;   /* nprogs */
@@ -64,8 +73,6 @@ struct js_probes {
 	size_t npending, pending_pos, pending_cap;
 	int (*cb)(void *ctx, const struct js_event *ev);
 	void *cb_ctx;
-	size_t batch, batch_max; /* records delivered by this consume, and the cap */
-	bool batch_full;
 	char rejected[16][48]; /* programs the verifier refused: not loaded */
 	size_t nrejected;
 	bool toggled_off; /* probes_set_attached(false): loaded, no link */
@@ -376,6 +383,49 @@ static size_t rings_bytes(const struct js_probes *p)
 	return p->ring_len * p->ncpus * sizeof(struct js_rec);
 }
 
+/* ring_first, ring_recs - ring k's first record in the map, and its length */
+static size_t ring_first(const struct js_probes *p, size_t k)
+{
+	return k < p->ncpus ? k * p->ring_len :
+			      p->ncpus * p->ring_len + (k - p->ncpus) * p->send_len;
+}
+
+static size_t ring_recs(const struct js_probes *p, size_t k)
+{
+	return k < p->ncpus ? p->ring_len : p->send_len;
+}
+
+/* ring_layout - a ring for each measured CPU, then one for every other possible CPU the
+ * programs can index (below JS_MAX_CPUS; beyond, a CPU records nothing about the others) */
+static int ring_layout(struct js_probes *p)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	size_t k = 0;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	ncpu = JS_MIN(ncpu, JS_MAX_CPUS);
+	p->ring_cpus = calloc((size_t)ncpu + p->ncpus, sizeof(*p->ring_cpus));
+	if (!p->ring_cpus)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->ncpus; i++)
+		p->ring_cpus[k++] = p->cpus[i];
+	for (int c = 0; c < ncpu; c++) {
+		bool measured = false;
+
+		for (size_t i = 0; i < p->ncpus; i++)
+			measured |= p->cpus[i] == c;
+		if (!measured)
+			p->ring_cpus[k++] = c;
+	}
+	p->nrings = k;
+	p->send_len = SEND_RING_MAX;
+	while (p->send_len > SEND_RING_MIN &&
+	       p->send_len * (k - p->ncpus) * sizeof(struct js_rec) > SEND_RINGS_BYTES)
+		p->send_len /= 2;
+	return 0;
+}
+
 /* configure - cpu mask, sampler tgid, the rings' size (between open and load) */
 static int configure(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
@@ -404,9 +454,15 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
 	p->ring_len = ring_len(o->ring_bytes, p->ncpus);
-	err = bpf_map__set_max_entries(p->skel->maps.ring, (__u32)(p->ring_len * p->ncpus));
+	err = ring_layout(p);
+	if (err) {
+		snprintf(why, len, "laying out the CPUs' rings: %s", strerror(-err));
+		return err;
+	}
+	err = bpf_map__set_max_entries(p->skel->maps.ring, (__u32)ring_first(p, p->nrings));
 	if (err)
-		snprintf(why, len, "ring size %zu refused", rings_bytes(p));
+		snprintf(why, len, "ring size %zu refused",
+			 ring_first(p, p->nrings) * sizeof(struct js_rec));
 	return err;
 }
 
@@ -419,8 +475,6 @@ static void load_reason(int err, char *why, size_t len)
 			 lb_last[0] ? ": " : "", lb_last);
 }
 
-static int rb_sample(void *ctx, void *data, size_t size);
-
 /* reset_obj - forget a skeleton whose load failed, keeping the list of rejected programs */
 static void reset_obj(struct js_probes *p)
 {
@@ -431,13 +485,16 @@ static void reset_obj(struct js_probes *p)
 	free(p->progs);
 	free(p->order);
 	free(p->cpus);
+	free(p->ring_cpus);
 	p->bprogs = NULL;
 	p->links = NULL;
 	p->progs = NULL;
 	p->order = NULL;
 	p->cpus = NULL;
+	p->ring_cpus = NULL;
 	p->nprogs = 0;
 	p->ncpus = 0;
+	p->nrings = 0;
 }
 
 /* load_once - open the skeleton, configure it, choose programs, load it */
@@ -492,8 +549,9 @@ static bool reject(struct js_probes *p, const char *name)
 	return true;
 }
 
-/* mark_measured - set the measured CPUs' flag and ring in their state (cpu_state, one value
- * per CPU): the programs on a CPU check it in the state they use anyway */
+/* mark_measured - set the measured CPUs' flag and every CPU's ring in their state
+ * (cpu_state, one value per CPU): the programs on a CPU check it in the state they use
+ * anyway */
 static int mark_measured(struct js_probes *p, char *why, size_t len)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -508,15 +566,15 @@ static int mark_measured(struct js_probes *p, char *why, size_t len)
 	st = calloc((size_t)ncpu, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->ncpus; i++) {
-		struct js_cpu_state *s = &st[p->cpus[i]];
+	for (size_t k = 0; k < p->nrings; k++) {
+		struct js_cpu_state *s = &st[p->ring_cpus[k]];
 
-		if (p->cpus[i] >= ncpu)
+		if (p->ring_cpus[k] >= ncpu)
 			continue;
-		s->measured = 1;
-		s->ring_base = (__u32)(i * p->ring_len);
-		s->ring_mask = (__u32)(p->ring_len - 1);
-		s->ring_limit = p->ring_len;
+		s->measured = k < p->ncpus;
+		s->ring_base = (__u32)ring_first(p, k);
+		s->ring_mask = (__u32)(ring_recs(p, k) - 1);
+		s->ring_limit = ring_recs(p, k);
 	}
 	err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
 				   (size_t)ncpu * sizeof(*st), BPF_ANY);
@@ -526,13 +584,14 @@ static int mark_measured(struct js_probes *p, char *why, size_t len)
 	return err;
 }
 
-/* map_rings - map the measured CPUs' rings (read only) */
+/* map_rings - map every CPU's ring (read only) */
 static int map_rings(struct js_probes *p, char *why, size_t len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 	int err;
 
-	p->ring_mem_len = (rings_bytes(p) + page - 1) / page * page;
+	p->ring_mem_len =
+		(ring_first(p, p->nrings) * sizeof(struct js_rec) + page - 1) / page * page;
 	p->ring_mem = mmap(NULL, p->ring_mem_len, PROT_READ, MAP_SHARED,
 			   bpf_map__fd(p->skel->maps.ring), 0);
 	if (p->ring_mem == MAP_FAILED) {
@@ -541,13 +600,13 @@ static int map_rings(struct js_probes *p, char *why, size_t len)
 		snprintf(why, len, "mapping the rings: %s", strerror(-err));
 		return err;
 	}
-	p->rings = calloc(p->ncpus, sizeof(*p->rings));
+	p->rings = calloc(p->nrings, sizeof(*p->rings));
 	if (!p->rings)
 		return -ENOMEM;
-	for (i = 0; i < p->ncpus; i++) {
-		p->rings[i].rec = (const struct js_rec *)p->ring_mem + i * p->ring_len;
-		p->rings[i].mask = p->ring_len - 1;
-		p->rings[i].tail_out = &p->skel->data_tail->ring_tail[p->cpus[i]];
+	for (i = 0; i < p->nrings; i++) {
+		p->rings[i].rec = (const struct js_rec *)p->ring_mem + ring_first(p, i);
+		p->rings[i].mask = ring_recs(p, i) - 1;
+		p->rings[i].tail_out = &p->skel->data_tail->ring_tail[p->ring_cpus[i]];
 	}
 	return 0;
 }
@@ -567,13 +626,6 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 		err = mark_measured(p, why, len);
 	if (!err)
 		err = map_rings(p, why, len);
-	if (err)
-		return err;
-	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.remote_events), rb_sample, p, NULL);
-	if (!p->rb) {
-		err = -errno;
-		snprintf(why, len, "remote ring buffer: %s", strerror(-err));
-	}
 	return err;
 }
 
@@ -927,10 +979,10 @@ void probes_destroy(struct js_probes *p)
 		bpf_link__destroy(p->links[i]);
 	if (p->stats_fd >= 0)
 		close(p->stats_fd);
-	ring_buffer__free(p->rb);
 	if (p->ring_mem)
 		munmap(p->ring_mem, p->ring_mem_len);
 	free(p->rings);
+	free(p->ring_cpus);
 	probes_bpf__destroy(p->skel);
 	free(p->bprogs);
 	free(p->links);
@@ -959,21 +1011,6 @@ static int count_deliver(void *ctx, const struct js_event *e)
 	return deliver(p, e);
 }
 
-static int rb_sample(void *ctx, void *data, size_t size)
-{
-	struct js_probes *p = ctx;
-	int err;
-
-	if (size < sizeof(struct js_event))
-		return 0;
-	err = count_deliver(p, data);
-	if (!err && ++p->batch >= p->batch_max) {
-		p->batch_full = true; /* this record is consumed; stop here */
-		return -ECANCELED;
-	}
-	return err;
-}
-
 /* probes_consume - deliver the buffered events to cb (never blocks, never polls, at most a
  * ring's worth per call); returns the number delivered, or a negative errno / negative cb
  * return (which stops delivery) */
@@ -988,27 +1025,25 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 	before = p->consumed;
 	p->cb = cb;
 	p->cb_ctx = ctx;
-	/* at most what the rings hold when full: a callback slower than the producers would
+	/* at most what each ring holds when full: a callback slower than the producers would
 	 * otherwise never return */
-	for (i = 0; i < p->ncpus; i++) {
+	p->fill_recs = 0;
+	p->fill_len = p->nrings ? ring_recs(p, 0) : 0;
+	for (i = 0; i < p->nrings; i++) {
 		uint64_t skipped = p->rings[i].skipped;
 
-		err = js_evring_read(&p->rings[i], p->ring_len, count_deliver, p);
+		err = js_evring_read(&p->rings[i], ring_recs(p, i), count_deliver, p);
+		if (err > 0 && (size_t)err * p->fill_len > p->fill_recs * ring_recs(p, i)) {
+			p->fill_recs = (size_t)err;
+			p->fill_len = ring_recs(p, i);
+		}
 		if (p->rings[i].skipped > skipped)
 			js_warn("probes: CPU %d: a record taken and never sent held its ring; skipped "
 				"(%" PRIu64 " so far: a probe's bug)",
-				p->cpus[i], p->rings[i].skipped);
+				p->ring_cpus[i], p->rings[i].skipped);
 		if (err < 0)
 			return err;
 	}
-	p->batch = 0;
-	p->batch_max =
-		bpf_map__max_entries(p->skel->maps.remote_events) / (sizeof(struct js_event) + 8) +
-		1;
-	p->batch_full = false;
-	err = ring_buffer__consume(p->rb);
-	if (err < 0 && !p->batch_full)
-		return err;
 	while (p->pending_pos < p->npending) {
 		err = deliver(p, &p->pending[p->pending_pos++]);
 		if (err < 0)
@@ -1095,10 +1130,12 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->attach_ns = p->attach_ns;
 	st->detach_ns = p->detach_ns;
 	st->ring_bytes = rings_bytes(p);
+	st->all_rings_bytes = ring_first(p, p->nrings) * sizeof(struct js_rec);
 	return 0;
 }
 
-size_t probes_ring_bytes(const struct js_probes *p)
+void probes_fill(const struct js_probes *p, size_t *used, size_t *size)
 {
-	return p ? p->ring_len * sizeof(struct js_rec) : 0;
+	*used = p ? p->fill_recs * sizeof(struct js_rec) : 0;
+	*size = p ? p->fill_len * sizeof(struct js_rec) : 0;
 }

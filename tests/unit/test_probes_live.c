@@ -544,15 +544,17 @@ static void test_consume_bounded(void **state)
 	struct js_probes *p = open_probes(64 << 10);
 	struct evlog l = { 0 };
 	struct probes_stats st;
-	/* both rings: the measured CPU's (64 KiB of 128-byte records here) and the remote one
-	 * (256 KiB of records with their 8-byte header) */
-	size_t cap =
-		(64 << 10) / PROBES_RECORD_BYTES + (256 << 10) / (sizeof(struct js_event) + 8) + 1;
+	size_t cap; /* every ring: the measured CPU's (64 KiB here) and each other CPU's */
+	size_t used, size;
 	uint64_t t;
 	int n;
 	pid_t child;
 
 	(void)state;
+	assert_int_equal(probes_stats(p, &st), 0);
+	assert_int_equal(st.ring_bytes, 64 << 10);
+	assert_true(st.all_rings_bytes > st.ring_bytes);
+	cap = st.all_rings_bytes / PROBES_RECORD_BYTES;
 	assert_int_equal(probes_attach(p), 0);
 	child = fault_child(target, 1500);
 	usleep(100000);
@@ -566,6 +568,9 @@ static void test_consume_bounded(void **state)
 		      t / 1e6, cap, (unsigned long long)st.lost);
 	assert_true(n > 0 && (size_t)n <= cap);
 	assert_true(t < 1000000000ull);
+	/* the fullest ring of that consume, by share: what the housekeeping thread's nap follows */
+	probes_fill(p, &used, &size);
+	assert_true(used > 0 && used <= size && size <= (64 << 10));
 	probes_destroy(p);
 	free(l.ev);
 }
