@@ -396,7 +396,8 @@ static size_t ring_recs(const struct js_probes *p, size_t k)
 }
 
 /* ring_layout - a ring for each measured CPU, then one for every other possible CPU the
- * programs can index (below JS_MAX_CPUS; beyond, a CPU records nothing about the others) */
+ * programs can index (below JS_MAX_CPUS; beyond, a CPU records nothing about the others);
+ * after the measured CPUs' mask is set */
 static int ring_layout(struct js_probes *p)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -410,14 +411,9 @@ static int ring_layout(struct js_probes *p)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->ncpus; i++)
 		p->ring_cpus[k++] = p->cpus[i];
-	for (int c = 0; c < ncpu; c++) {
-		bool measured = false;
-
-		for (size_t i = 0; i < p->ncpus; i++)
-			measured |= p->cpus[i] == c;
-		if (!measured)
+	for (int c = 0; c < ncpu; c++)
+		if (!((p->skel->rodata->cpu_mask[c / 64] >> (c % 64)) & 1))
 			p->ring_cpus[k++] = c;
-	}
 	p->nrings = k;
 	p->send_len = SEND_RING_MAX;
 	while (p->send_len > SEND_RING_MIN &&
