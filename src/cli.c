@@ -246,6 +246,18 @@ static int parse_time_opt(int key, const char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* path_opt - a path option's argument into *out; EINVAL after argp_error when empty */
+static int path_opt(struct argp_state *state, const char *arg, const char *name, const char *what,
+		    const char **out)
+{
+	if (!*arg) {
+		argp_error(state, "invalid %s '' (%s)", name, what);
+		return EINVAL;
+	}
+	*out = arg;
+	return 0;
+}
+
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
 {
 	char *end;
@@ -485,12 +497,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TID:
 		return parse_tids(arg, p, state);
 	case OPT_MARKS:
-		if (!*arg) {
-			argp_error(state, "invalid --marks '' (a file or FIFO)");
-			return EINVAL;
-		}
-		p->marks_path = arg;
-		break;
+		return path_opt(state, arg, "--marks", "a file or FIFO", &p->marks_path);
 	case OPT_NO_PROBES:
 		p->cfg.no_probes = true;
 		break;
@@ -498,12 +505,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->probe_cost = true;
 		break;
 	case OPT_PROBE_TOGGLE:
-		if (!*arg) {
-			argp_error(state, "invalid --probe-toggle '' (a file)");
-			return EINVAL;
-		}
-		p->probe_toggle = arg;
-		break;
+		return path_opt(state, arg, "--probe-toggle", "a file", &p->probe_toggle);
 	case OPT_LFENCE:
 		p->cfg.lfence = true;
 		break;
