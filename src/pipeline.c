@@ -997,8 +997,10 @@ static void measure(struct js_pipe *pl)
 		now = pl->now = js_mono_ns();
 		if (pl->probes) {
 			probes_consume(pl->probes, on_event, pl);
-			/* --probe-toggle only */
-			probe_toggle_tick(&pl->toggle, toggle_probes, pl->probes, now);
+			/* --probe-toggle only; none once the samplers are done: the nap may end
+			 * after the measuring window */
+			if (measuring(pl, now))
+				probe_toggle_tick(&pl->toggle, toggle_probes, pl->probes, now);
 		}
 		for (size_t i = 0; i < pl->nsrc; i++)
 			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
