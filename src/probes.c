@@ -377,17 +377,17 @@ static size_t ring_len(size_t want, size_t ncpus)
 	return n;
 }
 
-/* rings_bytes - the measured CPUs' rings in all */
-static size_t rings_bytes(const struct js_probes *p)
-{
-	return p->ring_len * p->ncpus * sizeof(struct js_rec);
-}
-
 /* ring_first, ring_recs - ring k's first record in the map, and its length */
 static size_t ring_first(const struct js_probes *p, size_t k)
 {
 	return k < p->ncpus ? k * p->ring_len :
 			      p->ncpus * p->ring_len + (k - p->ncpus) * p->send_len;
+}
+
+/* rings_bytes - the first n rings in all: the measured CPUs' (ncpus), every one (nrings) */
+static size_t rings_bytes(const struct js_probes *p, size_t n)
+{
+	return ring_first(p, n) * sizeof(struct js_rec);
 }
 
 static size_t ring_recs(const struct js_probes *p, size_t k)
@@ -457,8 +457,7 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	}
 	err = bpf_map__set_max_entries(p->skel->maps.ring, (__u32)ring_first(p, p->nrings));
 	if (err)
-		snprintf(why, len, "ring size %zu refused",
-			 ring_first(p, p->nrings) * sizeof(struct js_rec));
+		snprintf(why, len, "ring size %zu refused", rings_bytes(p, p->nrings));
 	return err;
 }
 
@@ -586,8 +585,7 @@ static int map_rings(struct js_probes *p, char *why, size_t len)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 	int err;
 
-	p->ring_mem_len =
-		(ring_first(p, p->nrings) * sizeof(struct js_rec) + page - 1) / page * page;
+	p->ring_mem_len = (rings_bytes(p, p->nrings) + page - 1) / page * page;
 	p->ring_mem = mmap(NULL, p->ring_mem_len, PROT_READ, MAP_SHARED,
 			   bpf_map__fd(p->skel->maps.ring), 0);
 	if (p->ring_mem == MAP_FAILED) {
@@ -893,8 +891,6 @@ static int wait_programs(void)
 	return err;
 }
 
-/* probes_detach - detach all programs, wait for those still running, and queue the
- * still-open intervals (JS_F_OPEN) for the next probes_consume() */
 /* unlink_all - destroy every link (entries first: every recorded entry finds its exit),
  * then wait for the programs that were running */
 static void unlink_all(struct js_probes *p)
@@ -915,6 +911,8 @@ static void unlink_all(struct js_probes *p)
 	}
 }
 
+/* probes_detach - detach all programs, wait for those still running, and queue the
+ * still-open intervals (JS_F_OPEN) for the next probes_consume() */
 void probes_detach(struct js_probes *p)
 {
 	uint64_t t0;
@@ -1125,8 +1123,8 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->steal_why = p->steal ? NULL : p->steal_why;
 	st->attach_ns = p->attach_ns;
 	st->detach_ns = p->detach_ns;
-	st->ring_bytes = rings_bytes(p);
-	st->all_rings_bytes = ring_first(p, p->nrings) * sizeof(struct js_rec);
+	st->ring_bytes = rings_bytes(p, p->ncpus);
+	st->all_rings_bytes = rings_bytes(p, p->nrings);
 	return 0;
 }
 
