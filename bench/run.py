@@ -1062,6 +1062,11 @@ def match_actions(actions, gaps):
     return out
 
 
+def ipi_gaps(run):
+    """ipi_gaps - the gaps of run that hold one of its injector's actions inside its window"""
+    return [g for g in match_actions(window_actions(run), run.gaps) if g]
+
+
 def tick_gaps(gaps, exclude, hz):
     """tick_gaps - the gaps starting at the tick's phase (found from the gaps themselves)"""
     period = 1_000_000_000 // hz
@@ -1277,8 +1282,7 @@ def sec_observer(b, t, reps, hz):
         if not r.gaps or not r.inject:
             return None, None
         acts = window_actions(r)
-        m = match_actions(acts, r.gaps)
-        got = [g for g in m if g]
+        got = ipi_gaps(r)
         ipi_med = med([g[1] for g in got])
         ticks = tick_gaps(r.gaps, set(got), hz)
         tick_med = med([g[1] for g in ticks])
@@ -1378,7 +1382,7 @@ def host_drift(t, off, res_off, P):
     for r in off:
         if not r.gaps or not r.inject:
             continue
-        got = [g for g in match_actions(window_actions(r), r.gaps) if g]
+        got = ipi_gaps(r)
         c = js_cpu(r)
         t0 = c['start_ns'] + WINDOW_MARGIN_NS if c else min((g[0] for g in got), default=0)
         within.append(spread(window_medians(got, t0, P['drift_win_ms'] * 1_000_000,
@@ -1495,7 +1499,7 @@ def within_run(b, t, inj, hz, reps):
 def by_state(r, state, hz):
     """by_state - the durations of run r's injected-IPI gaps and tick gaps by state(start) (a
     gap whose state is None is left out): ({state: [ns]}, {state: [ns]})"""
-    got = [g for g in match_actions(window_actions(r), r.gaps) if g]
+    got = ipi_gaps(r)
     by, tk = {}, {}
     for out, gs in ((by, got), (tk, tick_gaps(r.gaps, set(got), hz))):
         for g in gs:
