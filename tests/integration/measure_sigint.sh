@@ -13,7 +13,7 @@ pid=$!
 sleep 3
 # the BPF programs the run holds (a count of `bpftool prog list` before and after compared 0
 # with 0 when bpftool failed, and missed a leak when another tool unloaded programs meanwhile)
-ids=$(sed -n 's/^prog_id:[[:space:]]*//p' /proc/$pid/fdinfo/* 2>/dev/null | sort -un)
+ids=$(prog_ids $pid | sort -un)
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 0 ] || fail "interrupted run exited $rc ($(cat "$TMP/err.txt"))"
