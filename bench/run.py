@@ -41,9 +41,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = os.path.join(ROOT, 'build', 'jitterscope')
 INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
 APP = os.path.join(ROOT, 'build', 'tools', 'jsapp')
+LOOP = os.path.join(ROOT, 'build', 'tools', 'jsloop')
 OSLAT = shutil.which('oslat')
 # processes that load CPU 1 or send it interference: another one running means contamination
-FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'jsapp', 'cyclictest', 'hackbench', 'stress-ng',
+FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'jsapp', 'jsloop', 'cyclictest', 'hackbench', 'stress-ng',
            'stress')
 SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'app', 'scaling')
 IPI_KEYS = ('CAL', 'RES', 'IWI', 'TLB')
@@ -496,7 +497,7 @@ def spawn_watch(run, cpu, interval, tasks, irqs, on_start=None, nth_pinned=1, sm
 
 
 def parse_kv(text):
-    """parse_kv - jsinject's key=value summary"""
+    """parse_kv - a key=value summary (jsinject, jsapp, jsloop)"""
     out = {}
     for line in text.splitlines():
         if '=' in line:
@@ -807,6 +808,22 @@ class Bench:
             return run
         return self._attempts(name, secs + 1, once)
 
+    def loop(self, name, secs):
+        """loop - the CPU's bare rdtscp loop (jsloop) for secs; run.loop: its summary"""
+        def once():
+            opath = self.path(name, 'txt')
+            run = Run(name, [LOOP, '--cpu', str(self.cpu), '--duration', '%g' % secs,
+                             '--out', opath])
+            spawn_watch(run, self.cpu, POLL_S, True, False, timeout=secs + 30)
+            run.loop = None
+            if run.rc == 0:
+                with open(opath) as f:
+                    run.loop = {k: float(v) for k, v in parse_kv(f.read()).items()}
+            if not self.a.keep and os.path.exists(opath):
+                os.unlink(opath)
+            return run
+        return self._attempts(name, secs, once)
+
     def busy(self, name, secs, idle=False):
         """busy - a plain busy loop pinned to the CPU (no syscalls), observed like the tools;
         idle: a process that sleeps off the CPU instead, leaving it alone"""
@@ -961,6 +978,12 @@ def oslat_thread(run):
     th = list(run.json['thread'].values())[0]
     hist = {int(k): int(v) for k, v in th['histogram'].items()}
     return sum(hist.values()), float(th['duration']), hist
+
+
+def loop_period(run):
+    """loop_period - jsloop's mean period of its iterations under the cut, ns (None: none)"""
+    lp = getattr(run, 'loop', None)
+    return lp['loop_ns_mean'] if lp and lp.get('short_iterations') else None
 
 
 def oslat_busy_period(run):
@@ -1155,26 +1178,38 @@ def dirty(runs):
 # the sections
 
 def sec_floor(b, t, reps):
-    """sec_floor - loop period of jitterscope vs oslat's, alternating, same CPU. Judged: the
-    same statistic on both sides (the loop's mean period with the gaps taken out)"""
-    js, os_ = [], []
+    """sec_floor - loop period of jitterscope vs oslat's, and vs the CPU's bare rdtscp loop
+    (jsloop), alternating, same CPU. Judged: the same statistic on every side (the loop's
+    mean period with the gaps taken out)"""
+    js, os_, bare = [], [], []
     secs = b.P['floor_secs']
     for i in range(reps):
-        order = ('js', 'os') if i % 2 == 0 else ('os', 'js')
+        order = ('js', 'os', 'loop') if i % 2 == 0 else ('loop', 'os', 'js')
         for who in order:
             if who == 'js':
                 js.append(b.js('floor-js', secs))
+            elif who == 'loop':
+                bare.append(b.loop('floor-loop', secs))
             elif OSLAT:
                 os_.append(b.oslat('floor-oslat', secs))
     cs = [js_cpu(r) for r in js if js_cpu(r)]
     o_raw = med([ot[1] * 1e9 / ot[0] for ot in (oslat_thread(r) for r in os_) if ot])
     o_busy = med([oslat_busy_period(r) for r in os_])
+    l_mean = med([loop_period(r) for r in bare])
     j_mean = med([c['loop_ns_mean'] for c in cs])
     j_raw = med([c['duration_ns'] / c['iterations'] for c in cs])
     d = dirty(js + os_)
     r = ratio(j_mean, o_busy)
     t.add('floor: loop period mean, gaps excluded (both)', fmt(j_mean, ' ns'),
           fmt(o_busy, ' ns'), fmt_ratio(r), '<= 0.70x', check(r, '<=', 0.7), d)
+    # the CPU's own floor: what no loop that reads the TSC can beat; oslat's side of the
+    # row above is its loop against the same floor
+    t.add('floor: loop period mean vs the bare rdtscp loop (jsloop)',
+          fmt(j_mean, ' ns'), fmt(l_mean, ' ns'), fmt_ratio(ratio(j_mean, l_mean)), 'report',
+          'INFO', dirty(js + bare))
+    t.add('floor: oslat\'s loop period mean vs the bare rdtscp loop', fmt(o_busy, ' ns'),
+          fmt(l_mean, ' ns'), fmt_ratio(ratio(o_busy, l_mean)), 'report', 'INFO',
+          dirty(os_ + bare))
     # wall / loops is the same statistic too, but moves with each run's lost time: shown
     t.add('floor: wall time / loops, gaps included (both)', fmt(j_raw, ' ns'), fmt(o_raw, ' ns'),
           fmt_ratio(ratio(j_raw, o_raw)), 'report', 'INFO', d)
@@ -1190,7 +1225,10 @@ def sec_floor(b, t, reps):
                         fmt(c['lost_pct'], '', 2)) for c in cs] +
                       [('oslat', '-', '-', fmt(oslat_busy_period(r)),
                         fmt(oslat_thread(r)[1] * 1e9 / oslat_thread(r)[0]), '-')
-                       for r in os_ if oslat_thread(r)]))
+                       for r in os_ if oslat_thread(r)] +
+                      [('jsloop', '-', '-', fmt(loop_period(r)),
+                        fmt(r.loop['duration_ns'] / r.loop['iterations']), '-')
+                       for r in bare if loop_period(r)]))
     return js, os_
 
 

@@ -7,6 +7,7 @@ import sys
 import tempfile
 import types
 import statistics
+import subprocess
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -144,6 +145,35 @@ class Oslat(unittest.TestCase):
         # 1e6 loops < 1 us, and 1000 loops of [9, 10) us (9.5 us each): 9.5 ms of 1 s lost
         r = self.oslat({1: 10 ** 6, 10: 1000}, 1.0)
         self.assertAlmostEqual(R.oslat_busy_period(r), (1e9 - 9.5e6) / 1e6)
+
+
+class JsLoop(unittest.TestCase):
+    def test_period_from_the_summary(self):
+        r = FakeRun()
+        r.loop = {'loop_ns_mean': 19.5, 'short_iterations': 10.0}
+        self.assertEqual(R.loop_period(r), 19.5)
+        r.loop['short_iterations'] = 0.0    # every iteration interrupted: no period
+        self.assertIsNone(R.loop_period(r))
+        self.assertIsNone(R.loop_period(FakeRun()))     # the run failed: no summary
+
+    def test_the_tool_measures_a_period(self):
+        # the real tool, for 50 ms on a CPU this process may use (built by make before)
+        cpu = min(os.sched_getaffinity(0))
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'loop.txt')
+            p = subprocess.run([R.LOOP, '--cpu', str(cpu), '--duration', '0.05', '--out', out])
+            self.assertEqual(p.returncode, 0)
+            kv = {k: float(v) for k, v in R.parse_kv(open(out).read()).items()}
+        self.assertEqual(kv['cpu'], cpu)
+        self.assertGreater(kv['short_iterations'], 0)
+        self.assertLessEqual(kv['short_iterations'], kv['iterations'])
+        # a TSC read takes from a few ns to a few hundred, never 0 or over the cut
+        self.assertGreater(kv['loop_ns_mean'], 1)
+        self.assertLess(kv['loop_ns_mean'], kv['cut_ns'])
+        self.assertGreater(kv['duration_ns'], 0.04e9)
+        bad = subprocess.run([R.LOOP, '--cpu', 'x'], stderr=subprocess.PIPE, text=True)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn('usage: jsloop', bad.stderr)
 
 
 class GapsCsv(unittest.TestCase):
