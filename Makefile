@@ -119,7 +119,7 @@ $(OUTPUT)/examples/%.h.cxx-ok: include/jitterscope/%.h | $(OUTPUT)/examples
 	$(Q)echo '#include "jitterscope/$*.h"' | $(CXX) -x c++ -std=c++11 -Wall -Wextra -Werror \
 		-fsyntax-only -Iinclude - && touch $@
 
-unit: $(UNIT_BINS) $(EXAMPLE_BINS)
+unit: $(UNIT_BINS) $(EXAMPLE_BINS) $(TOOL_BINS)
 	$(Q)scripts/run-tests.sh unit $(UNIT_BINS) $(UNIT_SCRIPTS)
 
 integration: all
