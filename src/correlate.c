@@ -1375,12 +1375,23 @@ static uint64_t left(const struct js_attr *a, uint64_t dur_ns)
 	return sat_sub(dur_ns, a->covered_ns + a->steal_ns + a->entry_ns);
 }
 
-/* finish - unexplained_ns and the steal/SMI primary of a gap without event parts */
+/*
+ * finish - unexplained_ns, and the steal/SMI primary: of a gap without event parts, and of
+ * one the host took at least half of (its events are kept as parts, each smaller than the
+ * steal: a 324 us gap with 267 us of steal is the host's, not its 11 us tick's). A THP
+ * collapse stays: the sampler waited on another CPU's work, which this CPU's steal did not
+ * lengthen.
+ */
 static void finish(struct js_attr *a, uint64_t dur_ns)
 {
 	a->unexplained_ns = left(a, dur_ns);
-	if (a->nparts)
+	if (a->nparts) {
+		if (a->primary != JS_CAUSE_THP && mostly_steal(a, dur_ns)) {
+			a->primary = JS_CAUSE_STEAL;
+			js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_STEAL));
+		}
 		return;
+	}
 	memset(a->detail, 0, sizeof(a->detail));
 	if (a->smi) {
 		a->primary = JS_CAUSE_SMI;

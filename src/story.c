@@ -143,8 +143,9 @@ static uint32_t sources_of(const struct js_part *p)
 	return 1;
 }
 
-/* event_terms - the primary part, then the others by net, at most STORY_TERMS */
-static void event_terms(struct sb *b, const struct js_attr *a, int prim)
+/* event_terms - the primary part (first: the story's first term), then the others by net,
+ * at most STORY_TERMS */
+static void event_terms(struct sb *b, const struct js_attr *a, int prim, bool first)
 {
 	const struct js_part *p = &a->parts[prim];
 	uint64_t net = p->net_ns, more_ns = 0;
@@ -154,7 +155,7 @@ static void event_terms(struct sb *b, const struct js_attr *a, int prim)
 	for (uint32_t i = 0; i < a->nparts; i++)
 		if (folded(a, i))
 			net += a->parts[i].net_ns;
-	term(b, true, p->cause, p->detail, p->count, net, p->entry_ns,
+	term(b, first, p->cause, p->detail, p->count, net, p->entry_ns,
 	     p->cause == JS_CAUSE_TASK ? "preempted by " : "");
 	for (uint32_t i = 0; i < a->nparts; i++) {
 		if ((int)i == prim || folded(a, i))
@@ -172,12 +173,13 @@ static void event_terms(struct sb *b, const struct js_attr *a, int prim)
 		sb_printf(b, " + %u more (%s)", more, fmt_ns(t, more_ns));
 }
 
-/* tail_terms - steal, SMI and the unexplained remainder after the event causes */
-static void tail_terms(struct sb *b, const struct js_attr *a, bool first)
+/* tail_terms - steal (unless told it was said first), SMI and the unexplained remainder
+ * after the event causes */
+static void tail_terms(struct sb *b, const struct js_attr *a, bool first, bool steal)
 {
 	char t[32];
 
-	if (a->steal_ns) {
+	if (steal && a->steal_ns) {
 		term(b, first, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
 		first = false;
 	}
@@ -205,11 +207,18 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 	at = r->gap.start_ns > run_start_ns ? r->gap.start_ns - run_start_ns : 0;
 	sb_printf(&b, "%s at %s: ", fmt_ns(d, r->gap.dur_ns), fmt_ns(t, at));
 	prim = primary_index(a);
+	if (a->primary == JS_CAUSE_STEAL && a->nparts) {
+		/* mostly the host's: its steal first, then what the guest saw meanwhile */
+		term(&b, true, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
+		event_terms(&b, a, 0, false);
+		tail_terms(&b, a, false, false);
+		return (int)b.pos;
+	}
 	if (prim < 0 && a->nparts)
 		prim = 0; /* primary not among the parts (hand-made attr): largest first */
 	if (prim >= 0) {
-		event_terms(&b, a, prim);
-		tail_terms(&b, a, false);
+		event_terms(&b, a, prim, true);
+		tail_terms(&b, a, false, true);
 	} else if (a->primary == JS_CAUSE_SMI) {
 		/* the SMI's own duration is not measured: it is the time no guest event explains */
 		sb_printf(&b, "SMI x%" PRIu64 " (%s, no guest event)", a->smi ? a->smi : 1,
@@ -217,7 +226,7 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 		if (a->steal_ns)
 			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
 	} else if (a->primary == JS_CAUSE_STEAL) {
-		tail_terms(&b, a, true);
+		tail_terms(&b, a, true, true);
 	} else {
 		sb_printf(&b, "%s unexplained (no guest event)", fmt_ns(u, a->unexplained_ns));
 		if (a->steal_ns)

@@ -1141,7 +1141,8 @@ static void test_batch_equals_single(void **state)
 	assert_int_equal(corr_attribute_recs(recs, NG, NULL, 5, NULL), -EINVAL);
 }
 
-/* unexplained is dur - covered - steal and never negative */
+/* unexplained is dur - covered - steal and never negative; a gap the host took most of is
+ * the host's */
 static void test_finish(void **state)
 {
 	struct js_attr a;
@@ -1161,13 +1162,36 @@ static void test_finish(void **state)
 	a.smi = 1;
 	corr_finish(&a, 100);
 	assert_int_equal(a.primary, JS_CAUSE_SMI);
-	/* an event primary is never replaced */
+	/* an event primary stays while the host took less than half of the gap */
 	a.nparts = 1;
+	a.parts[0].cause = JS_CAUSE_IRQ;
+	a.parts[0].net_ns = 60;
+	js_scpy(a.parts[0].detail, JS_DETAIL_LEN, "virtio0");
 	a.primary = JS_CAUSE_IRQ;
-	a.steal_ns = 90;
+	js_scpy(a.detail, JS_DETAIL_LEN, "virtio0");
+	a.steal_ns = 49;
 	corr_finish(&a, 100);
 	assert_int_equal(a.primary, JS_CAUSE_IRQ);
+	assert_string_equal(a.detail, "virtio0");
+	/* half of it or more: the host's (the gap's SMI is not its cause: an event was seen),
+	 * and the event stays among the parts */
+	a.covered_ns = 11;
+	a.parts[0].net_ns = 11;
+	a.steal_ns = 50;
+	corr_finish(&a, 100);
+	assert_int_equal(a.primary, JS_CAUSE_STEAL);
+	assert_string_equal(a.detail, "steal");
+	assert_int_equal(a.unexplained_ns, 39);
+	assert_int_equal(a.nparts, 1);
+	assert_int_equal(a.parts[0].cause, JS_CAUSE_IRQ);
+	a.steal_ns = 90;
+	corr_finish(&a, 100);
+	assert_int_equal(a.primary, JS_CAUSE_STEAL);
 	assert_int_equal(a.unexplained_ns, 0);
+	/* but a THP collapse the sampler waited on stays its gap's cause */
+	a.primary = JS_CAUSE_THP;
+	corr_finish(&a, 100);
+	assert_int_equal(a.primary, JS_CAUSE_THP);
 }
 
 static void rec_mk(struct js_gap_rec *r, uint64_t s, uint64_t dur, uint64_t covered)

@@ -94,6 +94,35 @@ static void test_unexplained_steal(void **state)
 				 "+ 5.0 us unexplained");
 }
 
+/* a gap the host took most of: steal first, then the events seen meanwhile, each kept */
+static void test_steal_with_events(void **state)
+{
+	uint64_t at = 2000000000ull;
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, at + 100000, at + 110800, JS_VEC_LOCAL_TIMER, NULL),
+	};
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	rec_init(&r, at, 324000);
+	assert_int_equal(corr_attribute(&r.gap, ev, 1, NULL, &r.attr), 0);
+	r.attr.steal_ns = 267000;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	assert_int_equal(r.attr.primary, JS_CAUSE_STEAL);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "324.0 us at 2.00 s: hypervisor steal (267.0 us) "
+				 "+ local timer IRQ (10.8 us) + 46.2 us unexplained");
+	/* less than half: the tick's gap, the steal beside it */
+	assert_int_equal(corr_attribute(&r.gap, ev, 1, NULL, &r.attr), 0);
+	r.attr.steal_ns = 100000;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	assert_int_equal(r.attr.primary, JS_CAUSE_TIMER);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "324.0 us at 2.00 s: local timer IRQ (10.8 us) "
+				 "+ hypervisor steal (100.0 us) + 213.2 us unexplained");
+}
+
 /* an SMI-attributed gap */
 static void test_smi(void **state)
 {
@@ -304,11 +333,17 @@ static void test_labels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_preempted),   cmocka_unit_test(test_kworker_folded),
-		cmocka_unit_test(test_folded_part), cmocka_unit_test(test_unexplained_steal),
-		cmocka_unit_test(test_smi),	    cmocka_unit_test(test_many_parts),
-		cmocka_unit_test(test_points),	    cmocka_unit_test(test_truncation),
-		cmocka_unit_test(test_detail),	    cmocka_unit_test(test_entry),
+		cmocka_unit_test(test_preempted),
+		cmocka_unit_test(test_kworker_folded),
+		cmocka_unit_test(test_folded_part),
+		cmocka_unit_test(test_unexplained_steal),
+		cmocka_unit_test(test_steal_with_events),
+		cmocka_unit_test(test_smi),
+		cmocka_unit_test(test_many_parts),
+		cmocka_unit_test(test_points),
+		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_detail),
+		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_labels),
 	};
 
