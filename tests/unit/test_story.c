@@ -94,33 +94,39 @@ static void test_unexplained_steal(void **state)
 				 "+ 5.0 us unexplained");
 }
 
-/* a gap the host took most of: steal first, then the events seen meanwhile, each kept */
+/* a gap the host took most of: steal first, then the events seen meanwhile, each kept; less
+ * than half: the tick's gap, the steal beside it */
 static void test_steal_with_events(void **state)
 {
 	uint64_t at = 2000000000ull;
 	struct js_event ev[] = {
 		ev_mk(JS_EV_VECTOR, at + 100000, at + 110800, JS_VEC_LOCAL_TIMER, NULL),
 	};
+	static const struct {
+		uint64_t steal;
+		uint32_t primary;
+		const char *story;
+	} cases[] = {
+		{ 267000, JS_CAUSE_STEAL,
+		  "324.0 us at 2.00 s: hypervisor steal (267.0 us) + local timer IRQ (10.8 us) "
+		  "+ 46.2 us unexplained" },
+		{ 100000, JS_CAUSE_TIMER,
+		  "324.0 us at 2.00 s: local timer IRQ (10.8 us) + hypervisor steal (100.0 us) "
+		  "+ 213.2 us unexplained" },
+	};
 	struct js_gap_rec r;
 	char buf[256];
 
 	(void)state;
-	rec_init(&r, at, 324000);
-	assert_int_equal(corr_attribute(&r.gap, ev, 1, NULL, &r.attr), 0);
-	r.attr.steal_ns = 267000;
-	corr_finish(&r.attr, r.gap.dur_ns);
-	assert_int_equal(r.attr.primary, JS_CAUSE_STEAL);
-	story_format(buf, sizeof(buf), &r, RUN0);
-	assert_string_equal(buf, "324.0 us at 2.00 s: hypervisor steal (267.0 us) "
-				 "+ local timer IRQ (10.8 us) + 46.2 us unexplained");
-	/* less than half: the tick's gap, the steal beside it */
-	assert_int_equal(corr_attribute(&r.gap, ev, 1, NULL, &r.attr), 0);
-	r.attr.steal_ns = 100000;
-	corr_finish(&r.attr, r.gap.dur_ns);
-	assert_int_equal(r.attr.primary, JS_CAUSE_TIMER);
-	story_format(buf, sizeof(buf), &r, RUN0);
-	assert_string_equal(buf, "324.0 us at 2.00 s: local timer IRQ (10.8 us) "
-				 "+ hypervisor steal (100.0 us) + 213.2 us unexplained");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rec_init(&r, at, 324000);
+		assert_int_equal(corr_attribute(&r.gap, ev, 1, NULL, &r.attr), 0);
+		r.attr.steal_ns = cases[i].steal;
+		corr_finish(&r.attr, r.gap.dur_ns);
+		assert_int_equal(r.attr.primary, cases[i].primary);
+		story_format(buf, sizeof(buf), &r, RUN0);
+		assert_string_equal(buf, cases[i].story);
+	}
 }
 
 /* an SMI-attributed gap */
