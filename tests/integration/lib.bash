@@ -29,13 +29,13 @@ missing() {
 need_cmd() { command -v "$1" >/dev/null 2>&1 || missing "$2" "no $1"; }
 # need_file FILE PACKAGE - FILE readable, else missing
 need_file() { [ -r "$1" ] || missing "$2" "no $1"; }
-# need_btf - kernel BTF, without which the probes cannot load (as root they must load)
 # prog_ids PID - the ids of the BPF programs PID holds (its program and link fds), one a line.
 # grep, not sed: an fd closed between listing fdinfo/ and reading it is a read error, and
 # GNU sed gives up on the remaining files at the first one (grep goes on)
 prog_ids() {
 	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | sed 's/^prog_id:[[:space:]]*//'
 }
+# need_btf - kernel BTF, without which the probes cannot load (as root they must load)
 need_btf() {
 	[ -r /sys/kernel/btf/vmlinux ] ||
 		skip "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
