@@ -147,6 +147,14 @@ class Oslat(unittest.TestCase):
         self.assertAlmostEqual(R.oslat_busy_period(r), (1e9 - 9.5e6) / 1e6)
 
 
+class Agree(unittest.TestCase):
+    def test_band_count_without_a_cause(self):
+        r = FakeRun(gaps=[(0, 200000, 'task'), (1, 300000, 'steal'), (2, 100000, 'steal'),
+                          (3, 600000, 'task')])
+        self.assertEqual(R.band_count_js(r, 150000, 500000), 2)
+        self.assertEqual(R.band_count_js(r, 150000, 500000, but='steal'), 1)
+
+
 class JsLoop(unittest.TestCase):
     def test_period_from_the_summary(self):
         r = FakeRun()
