@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * jsloop - the CPU's floor for a measuring loop: a bare rdtscp loop pinned to one CPU, that
- * does nothing but read the TSC, take the difference and test for its end. The benchmark
+ * does nothing but read the TSC, take the difference (added up when under the cut, as a
+ * measuring loop compares it with its threshold) and test for its end. The benchmark
  * compares jitterscope's loop period (and oslat's) with it on the same CPU, so that a
  * floor row says how far a loop is from what the CPU allows, whatever the CPU.
  *
