@@ -26,6 +26,29 @@ LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthre
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+# what make install installs as bin/jitterscope (make deb: the static binary)
+INSTALL_BIN ?= $(OUTPUT)/jitterscope
+
+# make static, dist, deb, image (docs/INSTALL.md): one statically linked executable, and the
+# tarball, Debian package and OCI image that carry it. Every library is linked in
+# (pkg-config --static), but p11-kit, of which Debian ships no static archive: GnuTLS
+# (libmicrohttpd's, never used for TLS) gets failing stand-ins from packaging/static-shim.c,
+# which also hands out the linked-in libmicrohttpd where out_listen.c asks dlopen for it.
+STATIC_BIN    := $(OUTPUT)/static/jitterscope
+STATIC_LDLIBS  = -Wl,--wrap=dlopen,--wrap=dlsym,--wrap=dlclose,--wrap=dlerror \
+		 $(filter-out -lp11-kit,$(shell pkg-config --static --libs libbpf numa libcpuid \
+		 libmicrohttpd)) -lelf -lz -lm -pthread
+DIST_NAME     := jitterscope-$(VERSION)
+DIST_TAR      := $(OUTPUT)/$(DIST_NAME)-x86_64.tar.gz
+DEB           := $(OUTPUT)/jitterscope_$(VERSION)_amd64.deb
+DEB_MAINTAINER ?= jitterscope maintainers <maintainers@users.noreply.a-seed-6dde67aa.example>
+# the image's name: contrib/daemonset.yaml runs this one (push it to your registry with
+# buildah push, or set IMAGE to your registry's name here and there)
+IMAGE         ?= registry.example.com/jitterscope:$(VERSION)
+IMAGE_ARCHIVE := $(OUTPUT)/$(DIST_NAME)-oci.tar
+BUILDAH       ?= buildah
+# the tarball's and the package's file times: the last commit's (reproducible archives)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 
 # Every src/*.c and src/WING/*.c but main.c goes into a static library the tests link
 # against. Objects are named by the file alone (build/audit_run.o): the prefixes keep the
@@ -64,7 +87,7 @@ endif
 
 all: $(OUTPUT)/jitterscope $(TOOL_BINS) $(EXAMPLE_BINS) $(CXX_CHECKS)
 
-$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools $(OUTPUT)/examples:
+$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools $(OUTPUT)/examples $(OUTPUT)/static:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
@@ -90,9 +113,11 @@ $(OUTPUT)/libjitterscope.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(OUTPUT)/jitterscope: $(OUTPUT)/main.o $(OUTPUT)/libjitterscope.a
+# build/jitterscope, and make static's build/static/jitterscope: the same objects, linked
+# with the shared libraries or with every library in it (below)
+$(OUTPUT)/jitterscope $(STATIC_BIN): $(OUTPUT)/main.o $(OUTPUT)/libjitterscope.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # what the unit tests share (tests/unit/fixtures.h) is linked into every one of them
 $(OUTPUT)/tests/fixtures.o: tests/unit/fixtures.c $(wildcard tests/unit/*.h) $(HDRS) | $(OUTPUT)/tests
@@ -135,8 +160,8 @@ run: $(OUTPUT)/jitterscope
 vmlinux: $(OUTPUT)/vmlinux/vmlinux.h
 	cp $< bpf/vmlinux/$(ARCH)/vmlinux.h
 
-install: $(OUTPUT)/jitterscope
-	install -D -m 0755 $(OUTPUT)/jitterscope $(DESTDIR)$(PREFIX)/bin/jitterscope
+install: $(INSTALL_BIN)
+	install -D -m 0755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/jitterscope
 	$(if $(wildcard docs/jitterscope.8),install -D -m 0644 docs/jitterscope.8 $(DESTDIR)$(PREFIX)/share/man/man8/jitterscope.8)
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/include/jitterscope $(PUBLIC_HDRS)
 
@@ -151,6 +176,86 @@ format-check:
 	scripts/format.sh --check
 
 .PHONY: all unit integration check run vmlinux install clean format format-check
+
+# ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
+#   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)
+#   make dist     build/jitterscope-VERSION-x86_64.tar.gz: it, man page, README, docs, contrib
+#   make deb      build/jitterscope_VERSION_amd64.deb (dpkg-deb): it in /usr/bin, no Depends
+#   make image    the OCI image IMAGE, FROM scratch (contrib/Containerfile), in buildah's
+#                 store, and build/jitterscope-VERSION-oci.tar (BUILDAH: the command, e.g.
+#                 with --root/--storage-driver)
+# The static link is build/jitterscope's rule on build/jitterscope's objects (what the tests
+# run is what ships), with the libraries' static archives, the shim, and no debug info (-S:
+# the symbols stay, for perf and gdb backtraces).
+static: $(STATIC_BIN)
+
+$(STATIC_BIN): private LDFLAGS += -static -Wl,-S
+$(STATIC_BIN): private LDLIBS = $(STATIC_LDLIBS)
+$(STATIC_BIN): $(OUTPUT)/static-shim.o | $(OUTPUT)/static
+
+vpath static-shim.c packaging
+$(OUTPUT)/static-shim.o: private CPPFLAGS += $(shell pkg-config --cflags p11-kit-1)
+
+DIST_DIR := $(OUTPUT)/dist/$(DIST_NAME)
+dist: $(DIST_TAR)
+
+$(DIST_TAR): $(STATIC_BIN) README.md $(wildcard CHANGELOG.md LICENSE* COPYING*) \
+	     $(wildcard docs/* contrib/*) scripts/capture-sysroot.sh packaging/copyright
+	$(call msg,DIST,$@)
+	$(Q)rm -rf $(OUTPUT)/dist && mkdir -p $(DIST_DIR)/scripts
+	$(Q)cp -p $(STATIC_BIN) README.md $(wildcard CHANGELOG.md LICENSE* COPYING*) \
+		packaging/copyright $(DIST_DIR)/
+	$(Q)cp -pR docs contrib $(DIST_DIR)/
+	$(Q)cp -p scripts/capture-sysroot.sh $(DIST_DIR)/scripts/
+	$(Q)tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) \
+		-C $(OUTPUT)/dist -cf - $(DIST_NAME) | gzip -9n >$@.tmp && mv $@.tmp $@
+
+# The package: make install's files (PREFIX=/usr, the static binary), the man page
+# gzipped, the docs and a copyright file in /usr/share/doc/jitterscope, the systemd unit
+# (not enabled: its CPUs are the machine's to choose) with the package's paths, and
+# scripts/capture-sysroot.sh as jitterscope-capture-sysroot. Built-Using names the source
+# packages linked in (packaging/built-using.sh): a fix in one of them needs a rebuild.
+DEB_ROOT := $(OUTPUT)/deb/root
+DEB_DOC  := $(DEB_ROOT)/usr/share/doc/jitterscope
+deb: $(DEB)
+
+$(DEB): $(STATIC_BIN) $(PUBLIC_HDRS) docs/jitterscope.8 README.md CHANGELOG.md $(wildcard docs/*.md) \
+	$(wildcard contrib/*) scripts/capture-sysroot.sh packaging/copyright packaging/deb-control \
+	packaging/built-using.sh
+	$(call msg,DEB,$@)
+	$(Q)rm -rf $(OUTPUT)/deb
+	$(Q)$(MAKE) -s --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT) \
+		INSTALL_BIN=$(STATIC_BIN)
+	$(Q)gzip -9n $(DEB_ROOT)/usr/share/man/man8/jitterscope.8
+	$(Q)install -D -m 0755 scripts/capture-sysroot.sh $(DEB_ROOT)/usr/bin/jitterscope-capture-sysroot
+	$(Q)install -d $(DEB_DOC)/contrib $(DEB_ROOT)/lib/systemd/system $(DEB_ROOT)/DEBIAN
+	$(Q)install -m 0644 README.md docs/*.md packaging/copyright $(DEB_DOC)/
+	$(Q)gzip -9n <CHANGELOG.md >$(DEB_DOC)/changelog.gz
+	$(Q)install -m 0644 $(filter-out contrib/jitterscope.service,$(wildcard contrib/*)) \
+		$(DEB_DOC)/contrib/
+	$(Q)sed -e 's|/usr/local/bin/jitterscope|/usr/bin/jitterscope|' \
+		-e 's|/usr/local/share/doc/jitterscope|/usr/share/doc/jitterscope|' \
+		-e 's|^# docs/FLEET.md. Install: .*|# docs/FLEET.md. Installed by the jitterscope package, not enabled:|' \
+		-e 's|^# systemctl daemon-reload; systemctl enable --now jitterscope.|# systemctl enable --now jitterscope, after choosing the CPUs (below).|' \
+		contrib/jitterscope.service >$(DEB_ROOT)/lib/systemd/system/jitterscope.service
+	$(Q)CC='$(CC)' packaging/built-using.sh $(STATIC_LDLIBS) >$(OUTPUT)/deb/built-using
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAINTAINER@|$(DEB_MAINTAINER)|' \
+		-e "s|@SIZE@|$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)|" \
+		-e "s|@BUILT_USING@|$$(cat $(OUTPUT)/deb/built-using)|" \
+		packaging/deb-control >$(DEB_ROOT)/DEBIAN/control
+	$(Q)cd $(DEB_ROOT) && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | \
+		xargs -0 md5sum >DEBIAN/md5sums
+	$(Q)find $(DEB_ROOT) -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} +
+	$(Q)dpkg-deb --root-owner-group -Zxz -z1 --build $(DEB_ROOT) $@.tmp >/dev/null && mv $@.tmp $@
+
+image: $(STATIC_BIN) contrib/Containerfile
+	$(call msg,IMAGE,$(IMAGE))
+	$(Q)$(BUILDAH) build --quiet --isolation chroot --timestamp $(SOURCE_DATE_EPOCH) \
+		--build-arg VERSION=$(VERSION) -f contrib/Containerfile -t $(IMAGE) $(dir $(STATIC_BIN)) >/dev/null
+	$(Q)rm -f $(IMAGE_ARCHIVE) && $(BUILDAH) push --quiet $(IMAGE) oci-archive:$(IMAGE_ARCHIVE):$(IMAGE)
+	$(call msg,OCI,$(IMAGE_ARCHIVE))
+
+.PHONY: static dist deb image
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -173,8 +278,10 @@ ASAN_CFLAGS  ?= -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 		-fno-sanitize-recover=undefined -std=gnu11 -Wall -Wextra -pthread
 ASAN_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# every integration test but the soak (ASan's quarantine grows memory) and the fuzzers
-ASAN_TESTS   ?= $(filter-out %/robust_soak_1min.sh %/robust_fuzz.sh, \
+# every integration test but the soak (ASan's quarantine grows memory), the fuzzers and the
+# static binary's and packages' tests (they run make static's binary, not JS_BIN)
+ASAN_TESTS   ?= $(filter-out %/robust_soak_1min.sh %/robust_fuzz.sh %/dist_static.sh \
+		%/dist_tar.sh %/dist_deb.sh %/dist_image.sh, \
 		$(wildcard tests/integration/*.sh))
 VALGRIND_SKIP ?= test_probes_live test_follow_live test_out_hlog test_arrival test_clockcost
 FUZZ_OUTPUT  ?= build-fuzz
