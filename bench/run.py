@@ -809,7 +809,8 @@ class Bench:
         return self._attempts(name, secs + 1, once)
 
     def loop(self, name, secs):
-        """loop - the CPU's bare rdtscp loop (jsloop) for secs; run.loop: its summary"""
+        """loop - the CPU's bare TSC loop (jsloop: the read jitterscope makes) for secs; run.loop:
+        its summary"""
         def once():
             opath = self.path(name, 'txt')
             run = Run(name, [LOOP, '--cpu', str(self.cpu), '--duration', '%g' % secs,
@@ -1178,7 +1179,7 @@ def dirty(runs):
 # the sections
 
 def sec_floor(b, t, reps):
-    """sec_floor - loop period of jitterscope vs oslat's, and vs the CPU's bare rdtscp loop
+    """sec_floor - loop period of jitterscope vs oslat's, and vs the CPU's bare TSC loop
     (jsloop), alternating, same CPU. Judged: the same statistic on every side (the loop's
     mean period with the gaps taken out)"""
     js, os_, bare = [], [], []
@@ -1204,10 +1205,10 @@ def sec_floor(b, t, reps):
           fmt(o_busy, ' ns'), fmt_ratio(r), '<= 0.70x', check(r, '<=', 0.7), d)
     # the CPU's own floor: what no loop that reads the TSC can beat; oslat's side of the
     # row above is its loop against the same floor
-    t.add('floor: loop period mean vs the bare rdtscp loop (jsloop)',
+    t.add('floor: loop period mean vs the bare TSC loop (jsloop)',
           fmt(j_mean, ' ns'), fmt(l_mean, ' ns'), fmt_ratio(ratio(j_mean, l_mean)), 'report',
           'INFO', dirty(js + bare))
-    t.add('floor: oslat\'s loop period mean vs the bare rdtscp loop', fmt(o_busy, ' ns'),
+    t.add('floor: oslat\'s loop period mean vs the bare TSC loop', fmt(o_busy, ' ns'),
           fmt(l_mean, ' ns'), fmt_ratio(ratio(o_busy, l_mean)), 'report', 'INFO',
           dirty(os_ + bare))
     # wall / loops is the same statistic too, but moves with each run's lost time: shown

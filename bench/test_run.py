@@ -179,6 +179,15 @@ class JsLoop(unittest.TestCase):
         self.assertGreater(kv['loop_ns_mean'], 1)
         self.assertLess(kv['loop_ns_mean'], kv['cut_ns'])
         self.assertGreater(kv['duration_ns'], 0.04e9)
+        # the read jitterscope's --clock auto makes on this CPU (no rdtscp where masked)
+        self.assertIn(kv['rdtscp'], (0, 1))
+        env = dict(os.environ, JITTERSCOPE_NO_RDTSCP='1')
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'loop.txt')
+            p = subprocess.run([R.LOOP, '--cpu', str(cpu), '--duration', '0.05', '--out', out],
+                               env=env)
+            self.assertEqual(p.returncode, 0)
+            self.assertEqual(R.parse_kv(open(out).read())['rdtscp'], '0')
         bad = subprocess.run([R.LOOP, '--cpu', 'x'], stderr=subprocess.PIPE, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertIn('usage: jsloop', bad.stderr)

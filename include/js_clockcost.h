@@ -8,11 +8,13 @@
  * difference of the pair (in TSC cycles for the TSC reads, converted with tsc_hz; in ns for
  * clock_gettime, whose own resolution therefore bounds it from below). That difference is
  * what a loop made of nothing but reads of that clock would see between two reads: the
- * floor of any interval measured with it.
+ * floor of any interval measured with it. rdtscp is measured only where the CPU may run it
+ * (tsc_rdtscp_usable); elsewhere its samples are 0 and it is reported as absent.
  */
 #ifndef JS_CLOCKCOST_H
 #define JS_CLOCKCOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,9 +36,9 @@ struct js_clockcost {
 	struct js_clock_read rdtscp, lfence_rdtsc, monotonic;
 };
 
-/* clockcost_measure - measure the three clocks on the calling thread; tsc_hz 0 = estimate it
- * (roughly, over the measurement). 0 or -ENOMEM */
-int clockcost_measure(struct js_clockcost *out, double tsc_hz);
+/* clockcost_measure - measure the clocks on the calling thread (rdtscp only if
+ * @rdtscp_usable); tsc_hz 0 = estimate it (roughly, over the measurement). 0 or -ENOMEM */
+int clockcost_measure(struct js_clockcost *out, double tsc_hz, bool rdtscp_usable);
 /* clockcost_summarise - sort v[n] (raw units) and fill min/median/p99/max (nearest rank),
  * ns = raw * ns_per_unit; n == 0 leaves zeros */
 void clockcost_summarise(struct js_clock_read *r, uint64_t *v, size_t n, double ns_per_unit);

@@ -15,9 +15,11 @@
  * allowed, the housekeeping CPUs (p->cfg.hk; default: allowed minus measured) into
  * *hk_set; -EINVAL (a usage error) or -EIO after one line */
 int preflight_cpus(struct js_params *p, cpu_set_t *hk_set);
-/* preflight_machine - the machine's facts into *m; -ENOTSUP without rdtscp (and no
- * --lfence), -EPERM for a real-time -P that cannot be granted, after one line */
-int preflight_machine(const struct js_params *p, struct js_machine *m);
+/* preflight_machine - the machine's facts into *m and the run's TSC read into
+ * p->cfg.tsc_read (--clock; auto: rdtscp where it may run, else lfence;rdtsc with a notice);
+ * -ENOTSUP for --clock rdtscp where it may not run, -EPERM for a real-time -P that cannot be
+ * granted, after one line */
+int preflight_machine(struct js_params *p, struct js_machine *m);
 /* preflight_warnings - what the run will lack (non-invariant TSC, missing capabilities,
  * RT throttling): printed once nothing can refuse the run any more */
 void preflight_warnings(const struct js_params *p, const struct js_machine *m);

@@ -13,6 +13,7 @@
 
 #include "js_sampler_hook.h"
 #include "js_threshold.h"
+#include "js_tsc.h"
 
 #define JS_CPUS_MAX 1024 /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
@@ -40,7 +41,9 @@ struct js_run_cfg {
 	                         * sources; not in the JSON (a way of showing the run: `report
 	                         * --by` chooses it again for a saved one) */
 	bool no_probes;
-	bool lfence; /* TSC read with lfence;rdtsc instead of rdtscp */
+	enum tsc_clock clock;	/* --clock asked (auto unless given) */
+	enum tsc_read tsc_read; /* the read every TSC read of the run makes: preflight chooses
+	                         * it from clock (tsc_read_choose) */
 	uint64_t arrival_ns[JS_MAX_ARRIVALS];
 	size_t narrivals;
 	uint64_t burst;

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "js_sampler_hook.h"
+#include "js_tsc.h"
 #include "js_threshold.h"
 #include "js_vmexit.h"
 
@@ -49,7 +50,7 @@ struct sampler_cfg {
 	uint64_t duration_cycles; /* 0 = until stopped */
 	uint64_t trial_cycles;	  /* --threshold auto: the trial spin before READY; 0 = none */
 	size_t ring_entries;	  /* power of two */
-	bool lfence;		  /* lfence;rdtsc instead of rdtscp */
+	enum tsc_read read;	  /* how the loop reads the TSC (js_tsc.h) */
 	enum sampler_hook hook;	  /* test-only: not for measuring */
 	const volatile int *go;	  /* set to 1 to start, shared by all samplers */
 	const volatile int *stop; /* set to 1 to stop early */

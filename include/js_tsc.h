@@ -6,11 +6,15 @@
 #ifndef JS_TSC_H
 #define JS_TSC_H
 
+#include <cpuid.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
-/* js_rdtscp - TSC read ordered after all previous instructions (rdtscp) */
+/* js_rdtscp - TSC read ordered after all previous instructions (rdtscp); only where
+ * tsc_rdtscp_usable() */
 static inline uint64_t js_rdtscp(void)
 {
 	uint32_t lo, hi, aux;
@@ -28,8 +32,76 @@ static inline uint64_t js_rdtsc_lfence(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* How the sampler reads the TSC (--lfence chooses the second). */
+/* How every TSC read of a run is made (the sampler's loop, the calibration, the VM-exit and
+ * clock-cost probes, the test hooks): tsc_read_choose() picks it once, at start. */
 enum tsc_read { TSC_READ_RDTSCP = 0, TSC_READ_LFENCE_RDTSC };
+
+/* js_tsc_read - one read the way @r says (a constant @r inlines to one instruction) */
+static __attribute__((always_inline)) inline uint64_t js_tsc_read(enum tsc_read r)
+{
+	return r == TSC_READ_LFENCE_RDTSC ? js_rdtsc_lfence() : js_rdtscp();
+}
+
+/* The environment variable that makes tsc_rdtscp_usable() false on any CPU: the tests run
+ * the lfence;rdtsc path with it on machines that have rdtscp. */
+#define TSC_NO_RDTSCP_ENV "JITTERSCOPE_NO_RDTSCP"
+
+/* Whether rdtscp may run, and if not why. */
+enum tsc_rdtscp { TSC_RDTSCP_USABLE = 0, TSC_RDTSCP_ABSENT, TSC_RDTSCP_MASKED };
+
+/*
+ * tsc_rdtscp_state - the one place that decides whether rdtscp may run: USABLE where the CPU
+ * advertises it (CPUID 0x80000001 EDX[27]) and JITTERSCOPE_NO_RDTSCP is unset, empty or "0";
+ * MASKED when that variable says otherwise; else ABSENT. Inline so that the test tools,
+ * which link nothing of ours, decide the same way.
+ */
+static inline enum tsc_rdtscp tsc_rdtscp_state(void)
+{
+	unsigned int a, b, c, d;
+	const char *no = getenv(TSC_NO_RDTSCP_ENV);
+
+	if (no && *no && (no[0] != '0' || no[1]))
+		return TSC_RDTSCP_MASKED;
+	if (__get_cpuid(0x80000001u, &a, &b, &c, &d) && (d & (1u << 27)))
+		return TSC_RDTSCP_USABLE;
+	return TSC_RDTSCP_ABSENT;
+}
+
+/* tsc_rdtscp_usable - rdtscp may run (tsc_rdtscp_state) */
+static inline bool tsc_rdtscp_usable(void)
+{
+	return tsc_rdtscp_state() == TSC_RDTSCP_USABLE;
+}
+
+/* What --clock asks for; auto takes rdtscp where tsc_rdtscp_usable(), else lfence;rdtsc. */
+enum tsc_clock { TSC_CLOCK_AUTO = 0, TSC_CLOCK_RDTSCP, TSC_CLOCK_LFENCE };
+
+/* tsc_clock_name - "auto", "rdtscp", "lfence"; NULL if unknown */
+const char *tsc_clock_name(enum tsc_clock c);
+/* tsc_clock_from_name - the enum tsc_clock named name; -1 if none */
+int tsc_clock_from_name(const char *name);
+
+/* tsc_read_choose - the read for --clock @want on a CPU where rdtscp is (not) @usable into
+ * *out; -ENOTSUP when rdtscp is asked for and not usable (-EINVAL: no such want) */
+static inline int tsc_read_choose(enum tsc_clock want, bool usable, enum tsc_read *out)
+{
+	switch (want) {
+	case TSC_CLOCK_RDTSCP:
+		if (!usable)
+			return -ENOTSUP;
+		*out = TSC_READ_RDTSCP;
+		return 0;
+	case TSC_CLOCK_LFENCE:
+		*out = TSC_READ_LFENCE_RDTSC;
+		return 0;
+	case TSC_CLOCK_AUTO:
+		*out = usable ? TSC_READ_RDTSCP : TSC_READ_LFENCE_RDTSC;
+		return 0;
+	}
+	return -EINVAL;
+}
+/* tsc_read_describe - "lfence;rdtsc (--clock auto)": the read and how it was chosen */
+const char *tsc_read_describe(char *buf, size_t len, enum tsc_read r, enum tsc_clock c);
 
 /* tsc_read_name - "rdtscp", "lfence;rdtsc"; NULL if unknown */
 const char *tsc_read_name(enum tsc_read r);
@@ -62,8 +134,9 @@ struct tsc_cal {
 	struct tsc_fit fit;
 };
 
-/* tsc_pair_read - take the best (narrowest window) of @tries paired reads */
-struct tsc_pair tsc_pair_read(int tries);
+/* tsc_pair_read - take the best (narrowest window) of @tries paired reads, the TSC read
+ * as @r says */
+struct tsc_pair tsc_pair_read(int tries, enum tsc_read r);
 /* tsc_cal_add - add a pair (when full, every other pair is dropped, keeping the span) */
 void tsc_cal_add(struct tsc_cal *c, struct tsc_pair p);
 /* tsc_fit_pairs - least-squares fit of ns on tsc; -EINVAL with < 2 pairs or no span */
@@ -92,7 +165,6 @@ static inline uint64_t tsc_ns_to_cycles(const struct tsc_fit *f, uint64_t ns)
 
 /* What we know about the TSC's trustworthiness. */
 struct tsc_caps {
-	bool has_rdtscp;
 	bool constant_tsc;    /* cpuinfo flag */
 	bool nonstop_tsc;     /* cpuinfo flag */
 	bool invariant_cpuid; /* CPUID 0x80000007 EDX[8] (libcpuid) */

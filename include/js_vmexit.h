@@ -2,8 +2,9 @@
 /*
  * js_vmexit.h - what one VM exit costs on the calling CPU, in a guest.
  *
- * Method: timed round trips of `cpuid` (leaf 0), between two rdtscp, on the measured CPU
- * (the sampler thread, during its calibration, before it measures: never in its loop).
+ * Method: timed round trips of `cpuid` (leaf 0), between two TSC reads made as the run
+ * makes them (js_tsc.h), on the measured CPU (the sampler thread, during its calibration,
+ * before it measures: never in its loop).
  * Every x86 hypervisor intercepts cpuid (Intel VMX exits on it unconditionally), so one
  * round trip is one exit to the hypervisor and back, plus the hypervisor's cpuid emulation
  * (a few dozen ns). On bare metal cpuid does not exit (100-300 cycles): nothing is measured
@@ -16,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "js_tsc.h"
 
 #define VMEXIT_SAMPLES 512		/* round trips (fewer if the budget ends) */
 #define VMEXIT_BUDGET_CYCLES 100000000u /* about 40 ms at 2.3 GHz, even when nested */
@@ -33,7 +36,7 @@ bool vmexit_guest(void);
  * trips (within VMEXIT_BUDGET_CYCLES), summarised into *out; elsewhere out->samples = 0.
  * Uses a buffer of its own on the stack; no allocation, no syscall.
  */
-void vmexit_measure(struct js_vmexit *out);
+void vmexit_measure(struct js_vmexit *out, enum tsc_read rd);
 
 /* vmexit_summarise - sort c[n] (cycles) and fill out (nearest rank); n 0: all zero. Pure */
 void vmexit_summarise(struct js_vmexit *out, uint32_t *c, size_t n);

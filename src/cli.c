@@ -32,6 +32,7 @@ enum {
 	OPT_NO_PROBES,
 	OPT_RING,
 	OPT_LFENCE,
+	OPT_CLOCK,
 	OPT_NO_PROGRESS,
 	OPT_SYSROOT,
 	OPT_HELP,
@@ -113,7 +114,11 @@ static const struct argp_option options[] = {
 	  "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
 	  "with --pid/--tid, or --cpu: the CPUs whose events explain them",
 	  1 },
-	{ "lfence", OPT_LFENCE, NULL, 0, "read the TSC with lfence;rdtsc instead of rdtscp", 1 },
+	{ "clock", OPT_CLOCK, "rdtscp|lfence|auto", 0,
+	  "how the TSC is read (default auto: rdtscp where the CPU advertises it, else "
+	  "lfence;rdtsc)",
+	  1 },
+	{ "lfence", OPT_LFENCE, NULL, 0, "--clock lfence", 1 },
 	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two (default 65536)",
 	  1 },
 	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0,
@@ -507,8 +512,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROBE_TOGGLE:
 		return path_opt(state, arg, "--probe-toggle", "a file", &p->probe_toggle);
 	case OPT_LFENCE:
-		p->cfg.lfence = true;
+		p->cfg.clock = TSC_CLOCK_LFENCE;
 		break;
+	case OPT_CLOCK: {
+		int c = tsc_clock_from_name(arg);
+
+		if (c < 0) {
+			argp_error(state, "invalid --clock '%s' (rdtscp, lfence or auto)", arg);
+			return EINVAL;
+		}
+		p->cfg.clock = (enum tsc_clock)c;
+		break;
+	}
 	case OPT_NO_PROGRESS:
 		p->no_progress = true;
 		break;
@@ -565,7 +580,6 @@ static int validate_app(const struct js_params *p, const char *prog)
 {
 	const char *spinner_opt = p->cfg.policy != SCHED_OTHER	     ? "-P" :
 				  p->cfg.warmup_ns		     ? "--warm-up" :
-				  p->cfg.lfence			     ? "--lfence" :
 				  p->ring_entries != JS_DEFAULT_RING ? "--ring-size" :
 				  p->cfg.test_hook		     ? "--test-hook" :
 				  p->cfg.threshold_auto		     ? "--threshold auto" :

@@ -89,8 +89,9 @@ static void to_ns(struct js_clock_read *r, double tsc_hz)
 	r->max_ns *= k;
 }
 
-/* clockcost_measure - measure the three clocks on the calling thread (~10 ms) */
-int clockcost_measure(struct js_clockcost *out, double tsc_hz)
+/* clockcost_measure - measure the three clocks on the calling thread (~10 ms); rdtscp only
+ * where it may run */
+int clockcost_measure(struct js_clockcost *out, double tsc_hz, bool rdtscp_usable)
 {
 	uint64_t *v, t0, c0, t1, c1;
 	size_t n;
@@ -109,14 +110,16 @@ int clockcost_measure(struct js_clockcost *out, double tsc_hz)
 		goto out;
 	}
 	t0 = mono_ns();
-	c0 = js_rdtscp();
-	n = pairs_rdtscp(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
-	clockcost_summarise(&out->rdtscp, v, n, 1.0); /* cycles until tsc_hz is known */
+	c0 = js_rdtsc_lfence(); /* lfence is in every x86-64 CPU (SSE2) */
+	if (rdtscp_usable) {
+		n = pairs_rdtscp(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
+		clockcost_summarise(&out->rdtscp, v, n, 1.0); /* cycles until tsc_hz is known */
+	}
 	n = pairs_lfence_rdtsc(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
 	clockcost_summarise(&out->lfence_rdtsc, v, n, 1.0);
 	n = pairs_monotonic(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
 	clockcost_summarise(&out->monotonic, v, n, 1.0);
-	c1 = js_rdtscp();
+	c1 = js_rdtsc_lfence();
 	t1 = mono_ns();
 	if (tsc_hz <= 0 && t1 > t0) {
 		tsc_hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);

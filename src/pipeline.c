@@ -849,7 +849,7 @@ static int start_samplers(struct js_pipe *pl)
 						cycles(&pl->cal.fit, JS_THR_AUTO_TRIAL_NS) :
 						0,
 			.ring_entries = p->ring_entries,
-			.lfence = p->cfg.lfence,
+			.read = p->cfg.tsc_read,
 			.hook = p->cfg.test_hook,
 			.go = &pl->go,
 			.stop = &pl->stop,
@@ -935,6 +935,12 @@ static void open_window(struct js_pipe *pl, uint64_t start_ns)
 }
 
 /* measure - the drain loop, from go until every sampler is done (or the window closes) */
+/* cal_add - one more calibration pair, the TSC read as every read of the run */
+static void cal_add(struct js_pipe *pl, int tries)
+{
+	tsc_cal_add(&pl->cal, tsc_pair_read(tries, pl->p->cfg.tsc_read));
+}
+
 /* refit - the calibration fitted again with its pairs so far, and published in the run (what
  * outputs written during the run read: a spike's trace, js_run's fit) */
 static int refit(struct js_pipe *pl)
@@ -1006,7 +1012,7 @@ static void measure(struct js_pipe *pl)
 			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
 				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */
 		if (now >= next_fit) {
-			tsc_cal_add(&pl->cal, tsc_pair_read(32));
+			cal_add(pl, 32);
 			refit(pl);
 			next_fit = now + FIT_PERIOD_NS;
 		}
@@ -1140,7 +1146,7 @@ static void finish(struct js_pipe *pl)
 			probe_cost(run, &st);
 		}
 	}
-	tsc_cal_add(&pl->cal, tsc_pair_read(64));
+	cal_add(pl, 64);
 	refit(pl);
 	pl->now = UINT64_MAX;
 	drain(pl, UINT64_MAX);
@@ -1237,7 +1243,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		goto out;
 	}
 	/* pairs spread over the set-up time give the first fit its span */
-	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	cal_add(&pl, 64);
 	err = open_toggle(&pl);
 	if (err)
 		goto out;
@@ -1264,14 +1270,14 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	heap_reserve(evcap(&pl));
 	sleep_ns(50000000ull);
-	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	cal_add(&pl, 64);
 	err = refit(&pl);
 	if (err) {
 		js_err("cannot calibrate the TSC against CLOCK_MONOTONIC");
 		goto out;
 	}
 	/* what reading each clock costs bounds every figure (measured here, on housekeeping) */
-	clockcost_measure(&run->clock, pl.cal.fit.hz);
+	clockcost_measure(&run->clock, pl.cal.fit.hz, tsc_rdtscp_usable());
 	err = pl.spinner ? start_samplers(&pl) : 0;
 	if (err)
 		goto out_stop;
@@ -1301,7 +1307,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		 * measured CPU: before the window opens, not in its first milliseconds */
 		sleep_ns(SETTLE_NS);
 	}
-	tsc_cal_add(&pl.cal, tsc_pair_read(64));
+	cal_add(&pl, 64);
 	refit(&pl);
 	measure(&pl);
 	finish(&pl);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * preflight.c - what the machine must offer before a measurement spins: the measured
- * CPUs online and allowed with housekeeping left over, rdtscp, the real-time priority
- * asked; the machine's facts for the report; the warnings about what the run will lack
+ * CPUs online and allowed with housekeeping left over, the TSC read (--clock), the
+ * real-time priority asked; the machine's facts for the report; the warnings about what the run will lack
  * (capabilities, memlock, RT throttling); locked memory. Refusals are one line.
  */
 #include <errno.h>
@@ -25,6 +25,7 @@
 #include "js_sampler.h"
 #include "js_sysfs.h"
 #include "js_tasks.h"
+#include "js_tsc.h"
 #include "js_util.h"
 
 /* follow_cpus - --pid/--tid without --cpu: the CPUs the followed threads may run on (the
@@ -262,9 +263,26 @@ void preflight_lock_memory(void)
 		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
 }
 
+/* choose_clock - the TSC read of the run from --clock: -ENOTSUP (one line) for an rdtscp the
+ * CPU may not run; a notice when auto falls back to lfence;rdtsc */
+static int choose_clock(struct js_params *p)
+{
+	enum tsc_rdtscp st = tsc_rdtscp_state();
+	const char *why = st == TSC_RDTSCP_MASKED ? TSC_NO_RDTSCP_ENV " is set" :
+						    "this CPU does not advertise rdtscp";
+
+	if (tsc_read_choose(p->cfg.clock, st == TSC_RDTSCP_USABLE, &p->cfg.tsc_read)) {
+		js_err("--clock rdtscp: %s (use --clock auto or lfence)", why);
+		return -ENOTSUP;
+	}
+	if (p->cfg.clock == TSC_CLOCK_AUTO && st != TSC_RDTSCP_USABLE)
+		js_notice("%s: reading the TSC with lfence;rdtsc", why);
+	return 0;
+}
+
 /* preflight_machine - what the machine must offer before we spin (one line when it does
  * not), and its facts */
-int preflight_machine(const struct js_params *p, struct js_machine *m)
+int preflight_machine(struct js_params *p, struct js_machine *m)
 {
 	struct tsc_caps caps;
 	char *cpuinfo = NULL;
@@ -275,10 +293,8 @@ int preflight_machine(const struct js_params *p, struct js_machine *m)
 	tsc_caps_detect(&caps, cpuinfo);
 	free(cpuinfo);
 	machine_facts(m, &caps);
-	if (!caps.has_rdtscp && !p->cfg.lfence) {
-		js_err("this CPU has no rdtscp: use --lfence");
+	if (choose_clock(p))
 		return -ENOTSUP;
-	}
 	return rt_allowed(p);
 }
 

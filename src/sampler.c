@@ -56,26 +56,21 @@ static int fail(struct sampler *s, int err, const char *what)
 	return -err;
 }
 
-static __attribute__((always_inline)) inline uint64_t read_tsc(bool lfence)
-{
-	return lfence ? js_rdtsc_lfence() : js_rdtscp();
-}
-
 /*
- * spin - the hot loop, instantiated for each (lfence, record) pair so neither
+ * spin - the hot loop, instantiated for each (read, record) pair so neither
  * is a runtime branch. Stops at @until or when *stop is set (checked every
  * 4096 iterations and after each gap).
  */
 static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64_t until,
-						       bool lfence, bool record)
+						       enum tsc_read rd, bool record)
 {
 	const volatile int *stop = s->cfg.stop;
 	const uint64_t thr = s->cfg.threshold_cycles;
 	uint64_t iters = s->iterations, dropped = s->dropped;
-	uint64_t prev = read_tsc(lfence), now;
+	uint64_t prev = js_tsc_read(rd), now;
 
 	for (;;) {
-		now = read_tsc(lfence);
+		now = js_tsc_read(rd);
 		iters++;
 		if (__builtin_expect(now - prev > thr, 0)) {
 			if (record)
@@ -97,16 +92,16 @@ static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
 		sampler_hook_spin(s, until); /* test only: sampler_hook.c */
 		return;
 	}
-	if (s->cfg.lfence) {
+	if (s->cfg.read == TSC_READ_LFENCE_RDTSC) {
 		if (record)
-			spin(s, until, true, true);
+			spin(s, until, TSC_READ_LFENCE_RDTSC, true);
 		else
-			spin(s, until, true, false);
+			spin(s, until, TSC_READ_LFENCE_RDTSC, false);
 	} else {
 		if (record)
-			spin(s, until, false, true);
+			spin(s, until, TSC_READ_RDTSCP, true);
 		else
-			spin(s, until, false, false);
+			spin(s, until, TSC_READ_RDTSCP, false);
 	}
 }
 
@@ -119,15 +114,15 @@ static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
 #define CAL_BATCH 4096u
 _Static_assert(SAMPLER_CAL_BINS <= 65536 && CAL_ITERATIONS % CAL_BATCH == 0, "cal_loop buffer");
 
-static __attribute__((always_inline)) inline void cal_loop(uint32_t *bins, bool lfence)
+static __attribute__((always_inline)) inline void cal_loop(uint32_t *bins, enum tsc_read rd)
 {
 	uint16_t buf[CAL_BATCH];
 
 	for (uint32_t done = 0; done < CAL_ITERATIONS; done += CAL_BATCH) {
-		uint64_t prev = read_tsc(lfence), now, d;
+		uint64_t prev = js_tsc_read(rd), now, d;
 
 		for (uint32_t i = 0; i < CAL_BATCH; i++) {
-			now = read_tsc(lfence);
+			now = js_tsc_read(rd);
 			d = now - prev;
 			buf[i] = (uint16_t)(d < SAMPLER_CAL_BINS ? d : SAMPLER_CAL_BINS - 1);
 			prev = now;
@@ -143,10 +138,10 @@ static void calibrate(struct sampler *s)
 	uint32_t *bins = s->cal_bins;
 	uint64_t total = 0, half, acc = 0;
 
-	if (s->cfg.lfence)
-		cal_loop(bins, true);
+	if (s->cfg.read == TSC_READ_LFENCE_RDTSC)
+		cal_loop(bins, TSC_READ_LFENCE_RDTSC);
 	else
-		cal_loop(bins, false);
+		cal_loop(bins, TSC_READ_RDTSCP);
 	for (int i = 0; i < SAMPLER_CAL_BINS; i++)
 		total += bins[i];
 	half = (total + 1) / 2;
@@ -167,15 +162,15 @@ static void trial(struct sampler *s)
 {
 	uint64_t floor = (uint64_t)JS_THR_AUTO_MULT * s->loop_min_cycles;
 	uint64_t prev, now, d, start, until, iters = 0;
-	const bool lfence = s->cfg.lfence;
+	const enum tsc_read rd = s->cfg.read;
 	unsigned k;
 
 	for (k = 0; k < JS_THR_AUTO_STEPS; k++)
 		s->trial_cand[k] = thr_auto_candidate(floor, k);
-	start = prev = read_tsc(lfence);
+	start = prev = js_tsc_read(rd);
 	until = start + s->cfg.trial_cycles;
 	for (;;) {
-		now = read_tsc(lfence);
+		now = js_tsc_read(rd);
 		d = now - prev;
 		if (__builtin_expect(d > s->trial_cand[0], 0)) {
 			for (k = 0; k < JS_THR_AUTO_STEPS && d > s->trial_cand[k]; k++)
@@ -247,25 +242,25 @@ static void *sampler_main(void *arg)
 	calibrate(s);
 	if (s->cfg.trial_cycles)
 		trial(s);
-	vmexit_measure(&s->vmexit);
+	vmexit_measure(&s->vmexit, s->cfg.read);
 	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
 	while (!*s->cfg.go && !*s->cfg.stop)
 		__builtin_ia32_pause();
 	__atomic_thread_fence(__ATOMIC_ACQUIRE); /* cfg.threshold_cycles set before go */
 	if (*s->cfg.stop) {
-		s->start_tsc = s->end_tsc = js_rdtscp();
+		s->start_tsc = s->end_tsc = js_tsc_read(s->cfg.read);
 		__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
 		return NULL;
 	}
 	__atomic_store_n(&s->state, SAMPLER_RUNNING, __ATOMIC_RELEASE);
-	t0 = read_tsc(s->cfg.lfence);
+	t0 = js_tsc_read(s->cfg.read);
 	if (s->cfg.warmup_cycles)
 		spin_dispatch(s, t0 + s->cfg.warmup_cycles, false);
-	s->start_tsc = read_tsc(s->cfg.lfence);
+	s->start_tsc = js_tsc_read(s->cfg.read);
 	spin_dispatch(s,
 		      s->cfg.duration_cycles ? s->start_tsc + s->cfg.duration_cycles : UINT64_MAX,
 		      true);
-	s->end_tsc = read_tsc(s->cfg.lfence);
+	s->end_tsc = js_tsc_read(s->cfg.read);
 	__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
 	return NULL;
 }

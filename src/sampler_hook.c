@@ -42,10 +42,11 @@ void sampler_hook_spin(struct sampler *s, uint64_t until)
 	const uint64_t thr = s->cfg.threshold_cycles;
 	volatile char *mem = s->hook_mem;
 	uint64_t iters = s->iterations, dropped = s->dropped, off = 0;
-	uint64_t prev = js_rdtscp(), now;
+	const enum tsc_read rd = s->cfg.read;
+	uint64_t prev = js_tsc_read(rd), now;
 
 	for (;;) {
-		now = js_rdtscp();
+		now = js_tsc_read(rd);
 		iters++;
 		if (s->cfg.hook == SAMPLER_HOOK_FAULT) {
 			mem[0] = (char)iters;

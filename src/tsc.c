@@ -2,8 +2,8 @@
 /*
  * tsc.c - TSC -> CLOCK_MONOTONIC calibration. CPUID leaves 0x15/0x16 read zero
  * on VMs, so the frequency comes from a least-squares fit of paired reads
- * (rdtscp; clock_gettime; rdtscp) taken before, during and after the run. Also the
- * names of the TSC read modes.
+ * (TSC; clock_gettime; TSC) taken before, during and after the run. Also the choice of
+ * the TSC read (--clock) and the names of its modes.
  */
 #include <errno.h>
 #include <math.h>
@@ -33,15 +33,43 @@ int tsc_read_from_name(const char *name)
 	return js_name_index(read_names, ARRAY_SIZE(read_names), name);
 }
 
-struct tsc_pair tsc_pair_read(int tries)
+static const char *const clock_names[] = {
+	[TSC_CLOCK_AUTO] = "auto",
+	[TSC_CLOCK_RDTSCP] = "rdtscp",
+	[TSC_CLOCK_LFENCE] = "lfence",
+};
+
+/* tsc_clock_name - "auto", "rdtscp", "lfence"; NULL if unknown */
+const char *tsc_clock_name(enum tsc_clock c)
+{
+	return (unsigned)c < ARRAY_SIZE(clock_names) ? clock_names[c] : NULL;
+}
+
+/* tsc_clock_from_name - the enum tsc_clock named name; -1 if none */
+int tsc_clock_from_name(const char *name)
+{
+	return js_name_index(clock_names, ARRAY_SIZE(clock_names), name);
+}
+
+/* tsc_read_describe - "lfence;rdtsc (--clock auto)" */
+const char *tsc_read_describe(char *buf, size_t len, enum tsc_read r, enum tsc_clock c)
+{
+	const char *rn = tsc_read_name(r), *cn = tsc_clock_name(c);
+
+	snprintf(buf, len, "%s (--clock %s)", rn ? rn : "?", cn ? cn : "?");
+	return buf;
+}
+
+/* both reads inlined: the window between them is what the pair's precision rests on */
+static __attribute__((always_inline)) inline struct tsc_pair pair_read(int tries, enum tsc_read r)
 {
 	struct tsc_pair best = { .window = UINT32_MAX };
 	struct timespec ts;
 
 	for (int i = 0; i < tries; i++) {
-		uint64_t t1 = js_rdtscp();
+		uint64_t t1 = js_tsc_read(r);
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		uint64_t t2 = js_rdtscp();
+		uint64_t t2 = js_tsc_read(r);
 		uint64_t w = t2 - t1;
 
 		if (w < best.window) {
@@ -51,6 +79,13 @@ struct tsc_pair tsc_pair_read(int tries)
 		}
 	}
 	return best;
+}
+
+struct tsc_pair tsc_pair_read(int tries, enum tsc_read r)
+{
+	if (r == TSC_READ_LFENCE_RDTSC)
+		return pair_read(tries, TSC_READ_LFENCE_RDTSC);
+	return pair_read(tries, TSC_READ_RDTSCP);
 }
 
 void tsc_cal_add(struct tsc_cal *c, struct tsc_pair p)
@@ -146,7 +181,6 @@ void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo)
 	struct cpu_id_t id;
 
 	memset(c, 0, sizeof(*c));
-	c->has_rdtscp = has_flag(cpuinfo, "rdtscp");
 	c->constant_tsc = has_flag(cpuinfo, "constant_tsc");
 	c->nonstop_tsc = has_flag(cpuinfo, "nonstop_tsc");
 	c->known_freq = has_flag(cpuinfo, "tsc_known_freq");
@@ -167,6 +201,9 @@ void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo)
 				c->model[k++] = *colon++;
 		}
 	}
+	/* brand strings are padded with blanks (CPUID's 48 bytes) */
+	for (size_t k = strlen(c->model); k && (c->model[k - 1] == ' ' || c->model[k - 1] == '\t');)
+		c->model[--k] = 0;
 }
 
 bool tsc_caps_invariant(const struct tsc_caps *c)

@@ -46,7 +46,7 @@ void vmexit_summarise(struct js_vmexit *out, uint32_t *c, size_t n)
 }
 
 /* vmexit_measure - cpuid round trips on the calling thread, in a guest only */
-void vmexit_measure(struct js_vmexit *out)
+void vmexit_measure(struct js_vmexit *out, enum tsc_read rd)
 {
 	uint32_t c[VMEXIT_SAMPLES];
 	unsigned int a, b, cx, d;
@@ -57,11 +57,11 @@ void vmexit_measure(struct js_vmexit *out)
 	if (!vmexit_guest())
 		return;
 	__cpuid(0, a, b, cx, d); /* the first exit may take a cold path */
-	end = js_rdtscp() + VMEXIT_BUDGET_CYCLES;
+	end = js_tsc_read(rd) + VMEXIT_BUDGET_CYCLES;
 	while (n < VMEXIT_SAMPLES) {
-		t0 = js_rdtscp();
+		t0 = js_tsc_read(rd);
 		__cpuid(0, a, b, cx, d);
-		t1 = js_rdtscp();
+		t1 = js_tsc_read(rd);
 		c[n++] = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
 		if (t1 > end)
 			break;

@@ -209,11 +209,12 @@ static int write_header(struct hlog_out *h)
 
 	snprintf(c, sizeof(c),
 		 "Logged with jitterscope %s (gap ns above %" PRIu64
-		 "%s; Tag=cpuN per CPU, tidN per thread, markN marks)",
+		 "%s; TSC %s; Tag=cpuN per CPU, tidN thread, markN marks)",
 		 JS_VERSION, run->cfg.threshold_ns,
 		 !run->cfg.threshold_auto ? "" :
 		 a->raised_because[0]	  ? " auto, raised" :
-					    " auto");
+					    " auto",
+		 tsc_read_name(run->cfg.tsc_read));
 	return hlog_write_header(
 		h->fp, run->start_epoch_s + ((double)h->base_ns - (double)run->start_mono_ns) / 1e9,
 		c);

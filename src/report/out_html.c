@@ -147,6 +147,8 @@ static void header(FILE *fp, const struct js_run *run)
 		 m->hypervisor ? "virtual machine" : "bare metal",
 		 m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
 	html_fact(fp, "machine", b);
+	html_fact(fp, "TSC read",
+		  tsc_read_describe(b, sizeof(b), run->cfg.tsc_read, run->cfg.clock));
 	if (gmtime_r(&sec, &tm)) {
 		strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S UTC", &tm);
 		html_fact(fp, "started", b);

@@ -52,7 +52,8 @@ static void params(struct js_json *j, const struct js_run_cfg *p)
 	json_str(j, "policy", sampler_policy_name(p->policy));
 	json_u64(j, "priority", (uint64_t)p->priority);
 	json_bool(j, "probes_requested", !p->no_probes);
-	json_str(j, "tsc_read", tsc_read_name(p->lfence ? TSC_READ_LFENCE_RDTSC : TSC_READ_RDTSCP));
+	json_str(j, "tsc_read", tsc_read_name(p->tsc_read));
+	json_str(j, "clock", tsc_clock_name(p->clock));
 	json_u64(j, "top", p->top);
 	json_arr_begin(j, "arrival_intervals_ns");
 	for (size_t i = 0; i < p->narrivals; i++)

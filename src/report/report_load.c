@@ -344,7 +344,14 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 	int_at(l, o, "priority", REQ, 0, 99, &p->priority);
 	bool_at(l, o, "probes_requested", REQ, &probes);
 	p->no_probes = !probes;
-	p->lfence = name_at(l, o, "tsc_read", tsc_read_from_name) == TSC_READ_LFENCE_RDTSC;
+	p->tsc_read = name_at(l, o, "tsc_read", tsc_read_from_name) == TSC_READ_LFENCE_RDTSC ?
+			      TSC_READ_LFENCE_RDTSC :
+			      TSC_READ_RDTSCP;
+	/* newer than tsc_read: before it, lfence;rdtsc was only ever asked for (--lfence) */
+	if (get(l, o, "clock", JSONP_STR, 0))
+		p->clock = (enum tsc_clock)name_at(l, o, "clock", tsc_clock_from_name);
+	else
+		p->clock = p->tsc_read == TSC_READ_LFENCE_RDTSC ? TSC_CLOCK_LFENCE : TSC_CLOCK_AUTO;
 	u64_at(l, o, "top", REQ, &top);
 	p->top = (unsigned)JS_MIN(top, 1000000u);
 	a = get(l, o, "arrival_intervals_ns", JSONP_ARR, 0);

@@ -166,10 +166,27 @@ static void spike_line(FILE *fp, const struct js_spike_stats *s)
 	fputs(*sep == ',' ? ")\n" : "\n", fp);
 }
 
+/* clock_cost_line - what each clock read costs; rdtscp "not run" where the CPU lacks it */
+static void clock_cost_line(FILE *fp, const struct js_clockcost *c)
+{
+	char rdtscp[48] = "not run";
+
+	if (!c->lfence_rdtsc.samples)
+		return; /* not measured */
+	if (c->rdtscp.samples)
+		snprintf(rdtscp, sizeof(rdtscp), "%.1f/%.1f ns", c->rdtscp.median_ns,
+			 c->rdtscp.p99_ns);
+	fprintf(fp,
+		"clock read cost (median/p99): rdtscp %s, lfence;rdtsc %.1f/%.1f ns, "
+		"clock_gettime %.1f/%.1f ns\n",
+		rdtscp, c->lfence_rdtsc.median_ns, c->lfence_rdtsc.p99_ns, c->monotonic.median_ns,
+		c->monotonic.p99_ns);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
-	char buf[32], thr[320], w[512];
+	char buf[32], thr[320], w[512], rd[48];
 
 	fprintf(fp, "jitterscope %s: %s, %s", JS_VERSION, what(w, sizeof(w), run),
 		js_fmt_ns(buf, sizeof(buf), run->wall_ns));
@@ -181,8 +198,9 @@ static void header(FILE *fp, const struct js_run *run)
 		m->hypervisor ? "virtual machine" : "bare metal",
 		m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
 	fprintf(fp,
-		"time base: TSC %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
+		"time base: TSC read with %s, %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
 		"residual max %.1f ns (rms %.1f ns)\n",
+		tsc_read_describe(rd, sizeof(rd), run->cfg.tsc_read, run->cfg.clock),
 		run->fit.hz / 1e9, run->fit.npairs, run->fit.residual_max_ns,
 		run->fit.residual_rms_ns);
 	fprintf(fp, "threshold: %s",
@@ -205,13 +223,7 @@ static void header(FILE *fp, const struct js_run *run)
 	if (!run->smi_countable)
 		fprintf(fp, "SMI: not countable (%s)\n", run->smi_why);
 	exit_cost_line(fp, run);
-	if (run->clock.rdtscp.samples)
-		fprintf(fp,
-			"clock read cost (median/p99): rdtscp %.1f/%.1f ns, lfence;rdtsc "
-			"%.1f/%.1f ns, clock_gettime %.1f/%.1f ns\n",
-			run->clock.rdtscp.median_ns, run->clock.rdtscp.p99_ns,
-			run->clock.lfence_rdtsc.median_ns, run->clock.lfence_rdtsc.p99_ns,
-			run->clock.monotonic.median_ns, run->clock.monotonic.p99_ns);
+	clock_cost_line(fp, &run->clock);
 }
 
 static void percentiles(FILE *fp, const struct js_cpu_result *r)

@@ -52,6 +52,25 @@ static void test_defaults(void **st)
 	assert_false(p.cfg.no_probes);
 	assert_false(p.probe_cost); /* bpf_stats would slow every traced interruption */
 	assert_int_equal(p.cfg.by, JS_BY_SOURCE);
+	assert_int_equal(p.cfg.clock, TSC_CLOCK_AUTO); /* the CPU decides, at start */
+}
+
+/** --clock names the TSC read; --lfence is --clock lfence; anything else is refused. */
+static void test_clock(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("--clock", "rdtscp", NULL), 0);
+	assert_int_equal(p.cfg.clock, TSC_CLOCK_RDTSCP);
+	assert_int_equal(parse("--clock", "lfence", NULL), 0);
+	assert_int_equal(p.cfg.clock, TSC_CLOCK_LFENCE);
+	assert_int_equal(parse("--clock=auto", NULL), 0);
+	assert_int_equal(p.cfg.clock, TSC_CLOCK_AUTO);
+	assert_int_equal(parse("--lfence", NULL), 0);
+	assert_int_equal(p.cfg.clock, TSC_CLOCK_LFENCE);
+	assert_int_not_equal(parse("--clock", "rdtsc", NULL), 0);
+	assert_int_not_equal(parse("--clock", "", NULL), 0);
+	/* the TSC is read in every mode (the calibration): --pid takes it too */
+	assert_int_equal(parse("--pid", "1", "--clock", "lfence", NULL), 0);
 }
 
 /** CPU lists in rtla syntax, under every alias. */
@@ -328,12 +347,13 @@ static void test_arrivals(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_cpus),
-		cmocka_unit_test(test_bad_cpus),      cmocka_unit_test(test_durations),
-		cmocka_unit_test(test_bad_durations), cmocka_unit_test(test_thresholds),
-		cmocka_unit_test(test_priority),      cmocka_unit_test(test_misc),
-		cmocka_unit_test(test_continuous),    cmocka_unit_test(test_subcommands),
-		cmocka_unit_test(test_arrivals),      cmocka_unit_test(test_diff_options),
+		cmocka_unit_test(test_defaults),     cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_cpus),	     cmocka_unit_test(test_bad_cpus),
+		cmocka_unit_test(test_durations),    cmocka_unit_test(test_bad_durations),
+		cmocka_unit_test(test_thresholds),   cmocka_unit_test(test_priority),
+		cmocka_unit_test(test_misc),	     cmocka_unit_test(test_continuous),
+		cmocka_unit_test(test_subcommands),  cmocka_unit_test(test_arrivals),
+		cmocka_unit_test(test_diff_options),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */

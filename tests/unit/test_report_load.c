@@ -315,6 +315,8 @@ static int setup(void **state)
 	params.arrival_ns[1] = 1000000;
 	params.narrivals = 2;
 	params.burst = 10;
+	params.clock = TSC_CLOCK_AUTO;
+	params.tsc_read = TSC_READ_LFENCE_RDTSC; /* a CPU without rdtscp */
 	memset(&orig, 0, sizeof(orig));
 	orig.cfg = params;
 	snprintf(orig.machine.kernel, sizeof(orig.machine.kernel), "6.18.44-test x86_64");
@@ -442,6 +444,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.cfg.burst, 10);
 	assert_int_equal(run.cfg.policy, 1);
 	assert_int_equal(run.cfg.priority, 50);
+	assert_int_equal(run.cfg.clock, TSC_CLOCK_AUTO);
+	assert_int_equal(run.cfg.tsc_read, TSC_READ_LFENCE_RDTSC);
 	assert_true(run.wall_ns == orig.wall_ns);
 	assert_string_equal(run.machine.kernel, orig.machine.kernel);
 	assert_true(run.probe_cost_known);
@@ -554,6 +558,7 @@ static void test_rejects(void **state)
 		 "cpus[0].iterations: expected an unsigned integer, found -123456789");
 	load_bad("\"threshold_ns\"", "\"threshold\"", "params.threshold_ns: missing");
 	load_bad("\"policy\": \"fifo\"", "\"policy\": \"batch\"", "params.policy: unknown value");
+	load_bad("\"clock\": \"auto\"", "\"clock\": \"tsc\"", "params.clock: unknown value");
 	load_bad("\"cause\": \"task\"", "\"cause\": \"gremlin\"", "unknown value \"gremlin\"");
 	/* the first p9999_ns is CPU 1's gap histogram's */
 	load_bad("\"p9999_ns\": ", "\"p9999_ns\": 1", "cpus[0].p9999_ns: 1");

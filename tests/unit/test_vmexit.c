@@ -38,7 +38,7 @@ static void test_measure(void **state)
 	struct js_vmexit x;
 
 	(void)state;
-	vmexit_measure(&x);
+	vmexit_measure(&x, TSC_READ_LFENCE_RDTSC);
 	if (!vmexit_guest()) {
 		assert_int_equal(x.samples, 0);
 		return;
