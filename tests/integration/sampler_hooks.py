@@ -165,8 +165,10 @@ def run_hook(d, hook, secs, extra, poll_s, probe):
         run = json.load(f)
     rows = al.gap_rows(os.path.join(d, "gaps.csv"))
     if not run["probes"]["enabled"]:
-        print("skip: probes unavailable: %s" % run["probes"]["why_disabled"])
-        return EXIT_SKIP, run, rows, rd
+        # root with kernel BTF was checked before (live_missing): the probes must load
+        print("FAIL: %s-hook run: probes did not load as root with BTF: %s"
+              % (hook, run["probes"]["why_disabled"]))
+        return EXIT_FAIL, run, rows, rd
     return None, run, rows, rd
 
 
