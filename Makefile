@@ -224,7 +224,7 @@ $(DEB): $(STATIC_BIN) $(PUBLIC_HDRS) docs/jitterscope.8 README.md CHANGELOG.md $
 	packaging/built-using.sh
 	$(call msg,DEB,$@)
 	$(Q)rm -rf $(OUTPUT)/deb
-	$(Q)$(MAKE) -s --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT) \
+	$(Q)$(MAKE) -s --no-print-directory install PREFIX=/usr DESTDIR=$(abspath $(DEB_ROOT)) \
 		INSTALL_BIN=$(STATIC_BIN)
 	$(Q)gzip -9n $(DEB_ROOT)/usr/share/man/man8/jitterscope.8
 	$(Q)install -D -m 0755 scripts/capture-sysroot.sh $(DEB_ROOT)/usr/bin/jitterscope-capture-sysroot
