@@ -24,6 +24,7 @@ need_cmd dpkg-deb dpkg
 need_cmd man man-db
 need_cmd python3 python3
 cd "$ROOT" || exit 1
+need_static_build
 dist_make deb
 DEB=$ROOT/build/jitterscope_${VERSION}_amd64.deb
 [ -s "$DEB" ] || fail "make deb wrote no $DEB"

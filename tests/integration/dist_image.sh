@@ -61,6 +61,7 @@ ds=$(sed -n 's/^ *image: *//p' contrib/daemonset.yaml)
 [ "$ds" = "$IMAGE" ] || fail "contrib/daemonset.yaml runs '$ds', make image builds '$IMAGE'"
 echo "ok: make image builds $IMAGE, the DaemonSet's image"
 
+need_static_build
 dist_make image BUILDAH="${B[*]}"
 "${B[@]}" images --format '{{.Name}}:{{.Tag}}' >"$TMP/images" || fail "buildah images"
 grep -qx "$IMAGE" "$TMP/images" || fail "no image $IMAGE in the store: $(cat "$TMP/images")"

@@ -25,6 +25,7 @@ need_cmd unshare util-linux
 need_cmd findmnt util-linux
 need_cmd python3 python3
 cd "$ROOT" || exit 1
+need_static_build
 dist_make static build/tools/jsinject
 INJ=$ROOT/build/tools/jsinject
 

@@ -15,6 +15,7 @@
 need_cmd tar tar
 need_cmd python3 python3
 cd "$ROOT" || exit 1
+need_static_build
 dist_make dist
 TAR=$ROOT/build/jitterscope-$VERSION-x86_64.tar.gz
 TOP=jitterscope-$VERSION
