@@ -4,6 +4,8 @@
 #   make run        measure CPU 1 for 10 s (root)
 #   make check      unit tests, then the root integration tests
 #   make VMLINUX=host   regenerate vmlinux.h from the running kernel's BTF
+#   make static dist deb image   one file to copy: the static binary, its tarball, .deb
+#                   and OCI image (docs/INSTALL.md)
 
 OUTPUT     ?= build
 CLANG      ?= clang
