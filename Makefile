@@ -67,8 +67,9 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
-# unit tests that are scripts (no build, no root): bench/run.py's analysis helpers
-UNIT_SCRIPTS := bench/test_run.py tests/unit/format_check.sh
+# unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
+# tick rate (tests/lib/kernel_hz.py)
+UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))

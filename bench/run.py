@@ -15,7 +15,6 @@ bench/BENCHMARKS.md.in filled from method_params(), the parameters the sections 
 
 import argparse
 import datetime
-import gzip
 import json
 import os
 import pickle
@@ -36,6 +35,7 @@ import doc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'lib'))
 from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
+from kernel_hz import kernel_hz  # noqa: E402  (CONFIG_HZ, else measured)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JS = os.path.join(ROOT, 'build', 'jitterscope')
@@ -362,18 +362,6 @@ def bpf_prog_stats(ids):
         return {}
     return {x.get('name', str(x['id'])): (x.get('run_cnt', 0), x.get('run_time_ns', 0))
             for x in progs if x['id'] in ids}
-
-
-def kernel_hz():
-    """kernel_hz - CONFIG_HZ from /proc/config.gz, 250 when unknown"""
-    try:
-        with gzip.open('/proc/config.gz', 'rt') as f:
-            for line in f:
-                if line.startswith('CONFIG_HZ='):
-                    return int(line.split('=')[1])
-    except OSError:
-        pass
-    return 250
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1937,7 +1925,8 @@ def machine():
             if line.startswith('flags') and ' hypervisor' in line:
                 hyper = True
     return {'uname': ' '.join(platform.uname()[:3] + platform.uname()[4:5]), 'cpu': model,
-            'ncpu': os.cpu_count(), 'hz': kernel_hz(), 'vm': hyper}
+            'ncpu': os.cpu_count(), 'hz': kernel_hz() or sys.exit('bench: tick rate unknown'),
+            'vm': hyper}
 
 
 def header(m, started, elapsed, args, tree0, tree1):

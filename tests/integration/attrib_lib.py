@@ -80,6 +80,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
+from kernel_hz import kernel_hz, timer_period_us  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 # JS_BIN / JSINJECT in the environment point at other builds (make asan sets JS_BIN)
@@ -111,7 +112,7 @@ MODES = {
     "timer": dict(cause=("hrtimer", "hrtimer perf_swevent_hrtimer"),
                   own=[("timer", "local_timer"), ("hrtimer", "hrtimer perf_swevent_hrtimer")],
                   witness=["local_timer", "hrtimer:perf_swevent_hrtimer"], before=100 * US,
-                  after=20 * US, period=1000),
+                  after=20 * US, period=None),  # 1 ms, or 4 a tick: tick_period()
 }
 
 
@@ -1146,10 +1147,19 @@ def do_run(a):
             cg.remove()
 
 
+def tick_period():
+    """the timer mode's period (us): 1 ms, or shorter where the tick is shorter than 4 ms, so
+    that at most 1 expiry in 4 shares the tick's interrupt, whatever the kernel's HZ"""
+    hz = kernel_hz()
+    if not hz:
+        raise SystemExit("timer: FAIL (the kernel's tick rate is unknown: tests/lib/kernel_hz.py)")
+    return timer_period_us(hz)
+
+
 def run_in(a, cg):
     """do_run's measurement, jsinject in cgroup cg (or None)"""
     spec = MODES[a.mode]
-    period = a.period or spec["period"]
+    period = a.period or spec["period"] or tick_period()
     d = a.duration
     tmp = a.dir
     gaps, jsn, log = (os.path.join(tmp, n) for n in ("gaps.csv", "run.json", "inject.csv"))

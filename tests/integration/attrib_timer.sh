@@ -1,7 +1,8 @@
 #!/bin/bash
-# attrib_timer.sh - issue 3: a perf cpu-clock hrtimer on CPU 1 expiring every 1 ms
-# (jsinject timer) is named one-to-one: each expiry's gap names
-# hrtimer:hrtimer perf_swevent_hrtimer, and its primary cause is that hrtimer or the local
+# attrib_timer.sh - issue 3: a perf cpu-clock hrtimer on CPU 1 (jsinject timer) expiring every
+# 1 ms (a quarter of the tick where HZ is above 250: attrib_lib.py tick_period) is named
+# one-to-one: each expiry's gap names hrtimer:hrtimer perf_swevent_hrtimer, and its primary
+# cause is that hrtimer or the local
 # timer interrupt that ran it (>= 99 %): the interrupt's own cost (5-6 us here) exceeds the
 # callback's (about 1 us), so timer:local_timer is the largest net cause.
 # Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
@@ -11,4 +12,4 @@ TMP=$(mktemp -d /tmp/attrib_timer.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode timer --duration 12 --period 1000 --dir "$TMP"
+python3 attrib_lib.py run --mode timer --duration 12 --dir "$TMP"

@@ -14,6 +14,10 @@ skip() { echo "skip: $*"; exit 77; }
 # free_port - a TCP port free on 127.0.0.1 now
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+# tick_hz [timer-period] - the kernel's tick rate (CONFIG_HZ, else measured from jiffies:
+# tests/lib/kernel_hz.py), or the period (us) of an injected timer that expires at least 4
+# times a tick; status 1 with the reason on stderr when unknown. No test assumes HZ=250
+tick_hz() { python3 -m kernel_hz "$@"; }
 need_cpu1() { [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"; }
 
 # missing PACKAGE WHAT - WHAT (from Debian PACKAGE) is not here: skip; but under CI (CI=true)
