@@ -46,14 +46,15 @@ struct sampler_cfg {
 	int policy; /* SCHED_OTHER / SCHED_FIFO / SCHED_RR */
 	int priority;
 	uint64_t threshold_cycles;
-	uint64_t warmup_cycles;	  /* loop runs but records nothing for this long */
-	uint64_t duration_cycles; /* 0 = until stopped */
-	uint64_t trial_cycles;	  /* --threshold auto: the trial spin before READY; 0 = none */
-	size_t ring_entries;	  /* power of two */
-	enum tsc_read read;	  /* how the loop reads the TSC (js_tsc.h) */
-	enum sampler_hook hook;	  /* test-only: not for measuring */
-	const volatile int *go;	  /* set to 1 to start, shared by all samplers */
-	const volatile int *stop; /* set to 1 to stop early */
+	uint64_t warmup_cycles;	    /* loop runs but records nothing for this long */
+	uint64_t duration_cycles;   /* 0 = until stopped */
+	uint64_t trial_cycles;	    /* --threshold auto: the trial spin before READY; 0 = none */
+	size_t ring_entries;	    /* power of two */
+	enum tsc_read read;	    /* how the loop reads the TSC (js_tsc.h) */
+	enum sampler_hook hook;	    /* test-only: not for measuring */
+	uint64_t hook_stall_cycles; /* SAMPLER_HOOK_STALL: SAMPLER_HOOK_STALL_NS in cycles */
+	const volatile int *go;	    /* set to 1 to start, shared by all samplers */
+	const volatile int *stop;   /* set to 1 to stop early */
 };
 
 struct sampler {

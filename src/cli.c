@@ -164,9 +164,10 @@ static const struct argp_option options[] = {
 	  "bench only: detach and attach the probes again at random every 0.3-0.7 s while "
 	  "measuring, each change logged to FILE (attached,start_ns,end_ns)",
 	  1 },
-	{ "test-hook", OPT_TEST_HOOK, "fault|thp", OPTION_HIDDEN,
+	{ "test-hook", OPT_TEST_HOOK, "fault|thp|stall", OPTION_HIDDEN,
 	  "test only: the sampler "
-	  "faults on its own memory every 10 ms, or reads a region khugepaged may collapse",
+	  "faults on its own memory every 10 ms, reads a region khugepaged may collapse, or "
+	  "stalls 250 us inside every gap",
 	  1 },
 	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "give a short usage message", -1 },
@@ -432,7 +433,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TEST_HOOK:
 		ret = sampler_hook_from_name(arg);
 		if (ret <= SAMPLER_HOOK_NONE) {
-			argp_error(state, "invalid --test-hook '%s' (fault or thp)", arg);
+			argp_error(state, "invalid --test-hook '%s' (fault, thp or stall)", arg);
 			return EINVAL;
 		}
 		p->cfg.test_hook = ret;

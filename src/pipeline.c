@@ -851,6 +851,7 @@ static int start_samplers(struct js_pipe *pl)
 			.ring_entries = p->ring_entries,
 			.read = p->cfg.tsc_read,
 			.hook = p->cfg.test_hook,
+			.hook_stall_cycles = cycles(&pl->cal.fit, SAMPLER_HOOK_STALL_NS),
 			.go = &pl->go,
 			.stop = &pl->stop,
 		};

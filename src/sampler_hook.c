@@ -18,9 +18,10 @@
 static const char *const hook_names[] = {
 	[SAMPLER_HOOK_FAULT] = "fault",
 	[SAMPLER_HOOK_THP] = "thp",
+	[SAMPLER_HOOK_STALL] = "stall",
 };
 
-/* sampler_hook_name - "fault", "thp" (--test-hook) for enum sampler_hook; NULL for none */
+/* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
 const char *sampler_hook_name(enum sampler_hook h)
 {
 	return (unsigned)h < ARRAY_SIZE(hook_names) ? hook_names[h] : NULL;
@@ -50,11 +51,14 @@ void sampler_hook_spin(struct sampler *s, uint64_t until)
 		iters++;
 		if (s->cfg.hook == SAMPLER_HOOK_FAULT) {
 			mem[0] = (char)iters;
-		} else {
+		} else if (s->cfg.hook == SAMPLER_HOOK_THP) {
 			(void)mem[off];
 			off = (off + 4096) & (SAMPLER_HOOK_BYTES - 1);
 		}
 		if (now - prev > thr) {
+			if (s->cfg.hook == SAMPLER_HOOK_STALL) /* the gap goes on, untraced */
+				for (uint64_t end = now + s->cfg.hook_stall_cycles; now < end;)
+					now = js_tsc_read(rd);
 			dropped = sampler_push_gap(s, prev, now, iters, dropped);
 			if (now >= until || *stop)
 				break;
@@ -161,13 +165,16 @@ out:
 	return err;
 }
 
-/* sampler_hook_setup - the hook region: unlocked so it can be zapped or collapsed */
+/* sampler_hook_setup - the hook region (FAULT, THP): unlocked so it can be zapped or
+ * collapsed; STALL needs none */
 int sampler_hook_setup(struct sampler *s, const char **what)
 {
 	size_t len = SAMPLER_HOOK_BYTES * 2;
-	char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *mem;
+	char *raw, *mem;
 
+	if (s->cfg.hook == SAMPLER_HOOK_STALL)
+		return 0;
+	raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (raw == MAP_FAILED) {
 		*what = "mapping the test-hook region";
 		return -errno;

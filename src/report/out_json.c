@@ -384,6 +384,7 @@ static void entry_exit(struct js_json *j, const struct js_entry *m)
 {
 	json_obj_begin(j, "entry_exit");
 	json_u64(j, "prior_ns", m->prior_ns);
+	json_u64(j, "cap_ns", m->cap_ns);
 	json_obj_begin(j, "kinds");
 	for (int k = 0; k < ENTRY_KINDS; k++) {
 		const struct js_entry_kind *e = &m->k[k];
@@ -393,6 +394,9 @@ static void entry_exit(struct js_json *j, const struct js_entry *m)
 		json_obj_begin(j, entry_kind_name(k));
 		json_u64(j, "lone_gaps", e->lone);
 		json_u64(j, "median_ns", e->median_ns);
+		json_u64(j, "floor_ns", e->floor_ns);
+		json_u64(j, "learned_ns", e->bound_ns);
+		json_u64(j, "cap_ns", entry_cap(m, k));
 		json_u64(j, "bound_ns", entry_bound(m, k));
 		json_u64(j, "gaps", e->gaps);
 		json_u64(j, "interruptions", e->entries);

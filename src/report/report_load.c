@@ -711,6 +711,8 @@ static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry 
 
 	memset(m, 0, sizeof(*m));
 	u64_at(l, v, "prior_ns", REQ, &m->prior_ns);
+	m->cap_ns = UINT64_MAX; /* no cap before it */
+	u64_at(l, v, "cap_ns", 0, &m->cap_ns);
 	kinds = get(l, v, "kinds", JSONP_OBJ, REQ);
 	for (size_t i = 0; i < jsonp_len(kinds) && !l->rc; i++) {
 		const struct jsonp_member *mb = jsonp_member_at(kinds, i);
@@ -727,6 +729,8 @@ static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry 
 		u64_at(l, &mb->val, "lone_gaps", REQ, &e->lone);
 		u64_at(l, &mb->val, "median_ns", REQ, &e->median_ns);
 		u64_at(l, &mb->val, "bound_ns", REQ, &e->bound_ns);
+		u64_at(l, &mb->val, "floor_ns", 0, &e->floor_ns);
+		u64_at(l, &mb->val, "learned_ns", 0, &e->bound_ns); /* before the cap, if said */
 		u64_at(l, &mb->val, "gaps", REQ, &e->gaps);
 		u64_at(l, &mb->val, "interruptions", REQ, &e->entries);
 		u64_at(l, &mb->val, "entry_ns", REQ, &e->entry_ns);

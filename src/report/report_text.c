@@ -392,9 +392,16 @@ static void entry_evidence(FILE *fp, const struct js_cpu_result *r)
 		if (e->lone && x > 0)
 			fprintf(fp, " (about %.1f exits of %s here)", (double)e->median_ns / x,
 				js_fmt_ns(b, sizeof(b), (uint64_t)(x + 0.5)));
-		fprintf(fp, "%s bound %s%s, %" PRIu64 " interrupts given %s\n", e->lone ? "," : "",
+		if (e->lone >= ENTRY_MIN_LONE && e->floor_ns)
+			fprintf(fp, ", floor %s", js_fmt_ns(a, sizeof(a), e->floor_ns));
+		fprintf(fp, "%s bound %s%s", e->lone ? "," : "",
 			js_fmt_ns(a, sizeof(a), entry_bound(m, k)),
-			e->lone >= ENTRY_MIN_LONE ? "" : " (the prior)", e->entries,
+			e->lone >= ENTRY_MIN_LONE ? "" : " (the prior)");
+		if (e->lone >= ENTRY_MIN_LONE && e->bound_ns > entry_cap(m, k))
+			fprintf(fp, " (capped: p%d %s; at most %s, or %d floors)", ENTRY_PCT,
+				js_fmt_ns(b, sizeof(b), e->bound_ns),
+				js_fmt_ns(c, sizeof(c), m->cap_ns), ENTRY_FLOOR_MULT);
+		fprintf(fp, ", %" PRIu64 " interrupts given %s\n", e->entries,
 			js_fmt_ns(c, sizeof(c), e->entry_ns));
 	}
 }

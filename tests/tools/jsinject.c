@@ -74,6 +74,12 @@ struct rec {
 	uint64_t slot;
 };
 
+/* --windows: one window of the schedule, actions taken in it (on) or not (off) */
+struct win {
+	uint64_t start, end;
+	int on;
+};
+
 /* kernel counters of the target CPU */
 struct counters {
 	uint64_t loc, cal, res, tlb, iwi, irq;
@@ -93,6 +99,8 @@ struct inj {
 	const char *log_path;
 	const char *dir;
 	int irq_opt;
+	uint64_t win_ns;      /* --windows: on/off windows of about this length; 0: always on */
+	const char *win_path; /* --windows-log */
 
 	/* schedule and results */
 	uint64_t t_start;
@@ -125,6 +133,8 @@ struct inj {
 	char irq_eff[64]; /* effective affinity before steering */
 	uint64_t faults;
 	uint64_t faults_min;
+	struct win *wins; /* --windows: the schedule's on/off windows, in order */
+	size_t nwins;
 };
 
 /* ---- signals, stop flag and async-signal-safe restore of changed settings ---- */
@@ -362,13 +372,16 @@ typedef int (*action_fn)(struct inj *in, uint64_t slot);
 static int run_periodic(struct inj *in, action_fn act)
 {
 	uint64_t slot = in->t_start, half = in->period_ns / 2, now;
+	size_t w = 0;
 	int err = 0;
 
 	while (!stopped() && slot < in->t_end) {
 		err = sleep_until(slot);
 		if (err || stopped())
 			break;
-		err = act(in, slot);
+		while (w + 1 < in->nwins && slot >= in->wins[w].end)
+			w++;
+		err = in->nwins && !in->wins[w].on ? 0 : act(in, slot);
 		if (err)
 			break;
 		now = mono_ns();
@@ -380,6 +393,58 @@ static int run_periodic(struct inj *in, action_fn act)
 		}
 	}
 	return err;
+}
+
+/*
+ * make_windows - --windows: [t_start, t_end) cut into windows of uniform random length in
+ * [0.6, 1.4] x win_ns, on and off in turn from a random first state (xorshift on in->rnd)
+ */
+static int make_windows(struct inj *in)
+{
+	size_t cap = (size_t)((in->t_end - in->t_start) / (in->win_ns * 6 / 10)) + 2;
+	uint64_t t = in->t_start;
+	int on;
+
+	in->wins = calloc(cap, sizeof(*in->wins));
+	if (!in->wins)
+		return -ENOMEM;
+	in->rnd ^= in->rnd << 13;
+	in->rnd ^= in->rnd >> 7;
+	in->rnd ^= in->rnd << 17;
+	on = (int)(in->rnd & 1);
+	while (t < in->t_end && in->nwins < cap) {
+		uint64_t len;
+
+		in->rnd ^= in->rnd << 13;
+		in->rnd ^= in->rnd >> 7;
+		in->rnd ^= in->rnd << 17;
+		len = in->win_ns * 6 / 10 + in->rnd % (in->win_ns * 8 / 10 + 1);
+		in->wins[in->nwins++] =
+			(struct win){ t, t + len < in->t_end ? t + len : in->t_end, on };
+		t += len;
+		on = !on;
+	}
+	return 0;
+}
+
+/* write_windows - --windows-log: CSV 'state,start_ns,end_ns' (on/off), a window a line */
+static int write_windows(const struct inj *in)
+{
+	FILE *f = fopen(in->win_path, "w");
+
+	if (!f) {
+		say("cannot write the windows log %s: %s", in->win_path, strerror(errno));
+		return -errno;
+	}
+	fputs("state,start_ns,end_ns\n", f);
+	for (size_t i = 0; i < in->nwins; i++)
+		fprintf(f, "%s,%llu,%llu\n", in->wins[i].on ? "on" : "off",
+			(unsigned long long)in->wins[i].start, (unsigned long long)in->wins[i].end);
+	if (fclose(f)) {
+		say("cannot write the windows log %s: %s", in->win_path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
 }
 
 /* ---- /proc/interrupts and /proc/softirqs ---- */
@@ -1317,6 +1382,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: jsinject --mode MODE --cpu N [--duration SECS] [--period US] [--spin US]\n"
 	      "                [--count N] [--log FILE] [--helper-cpu M] [--dir DIR] [--irq N]\n"
+	      "                [--windows MS --windows-log FILE]\n"
 	      "modes:\n  preempt  SCHED_FIFO 50 thread on CPU N spins --spin us every period\n"
 	      "  ipi      --count perf enable/disable ioctls per period, one IPI each to CPU N\n"
 	      "  timer    perf cpu-clock hrtimer on CPU N expiring every period\n"
@@ -1326,6 +1392,8 @@ static void usage(FILE *f)
 	      "defaults: --duration 5 --period 10000 --spin 200; --count 1 (ipi, irq), 64 (pf);\n"
 	      "          --helper-cpu: the first other allowed CPU; --dir /var/tmp\n"
 	      "log: CSV 'mode,seq,start_ns,end_ns' (CLOCK_MONOTONIC); summary: key=value on stdout\n"
+	      "--windows MS: ipi/softirq/irq act only in 'on' windows of 0.6-1.4 x MS, on and off\n"
+	      "          in turn, logged to --windows-log as CSV 'state,start_ns,end_ns'\n"
 	      "exit: 0 ok, 1 failure, 2 usage, 3 interrupted, 4 watchdog\n",
 	      f);
 }
@@ -1352,6 +1420,8 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		{ "helper-cpu", required_argument, NULL, 'H' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "irq", required_argument, NULL, 'i' },
+		{ "windows", required_argument, NULL, 'w' },
+		{ "windows-log", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1359,7 +1429,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 	char *end;
 	int c, m, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "m:c:d:p:s:n:l:H:D:i:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:d:p:s:n:l:H:D:i:w:W:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (m = 0; m < M_NR && strcmp(optarg, mode_names[m]); m++)
@@ -1402,6 +1472,13 @@ static int parse_args(struct inj *in, int argc, char **argv)
 			bad |= parse_u64(optarg, &v) || v > 65535;
 			in->irq_opt = (int)v;
 			break;
+		case 'w':
+			bad |= parse_u64(optarg, &v) || v < 10 || v > 60000;
+			in->win_ns = v * 1000000ull;
+			break;
+		case 'W':
+			in->win_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(EX_OK);
@@ -1411,7 +1488,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		if (bad) {
 			if (c != '?')
 				say("invalid value for -%c/--%s: '%s'", c,
-				    lo[strchr("mcdpsnlHDi", c) - "mcdpsnlHDi"].name, optarg);
+				    lo[strchr("mcdpsnlHDiwW", c) - "mcdpsnlHDiwW"].name, optarg);
 			return -EINVAL;
 		}
 	}
@@ -1429,6 +1506,12 @@ static int parse_args(struct inj *in, int argc, char **argv)
 	}
 	if (!in->count_set)
 		in->count = ops[in->mode].count;
+	if ((in->win_ns || in->win_path) &&
+	    (!in->win_ns || !in->win_path ||
+	     (in->mode != M_IPI && in->mode != M_SOFTIRQ && in->mode != M_IRQ))) {
+		say("--windows and --windows-log go together, with mode ipi, softirq or irq");
+		return -EINVAL;
+	}
 	if (in->mode == M_PREEMPT && in->spin_ns * 2 > in->period_ns) {
 		say("--spin must be at most half of --period");
 		return -EINVAL;
@@ -1523,7 +1606,9 @@ int main(int argc, char **argv)
 	alarm((unsigned int)ceil(in.duration) + WATCHDOG_GRACE);
 	in.t_start = mono_ns() + 20000000;
 	in.t_end = in.t_start + (uint64_t)(in.duration * 1e9);
-	err = ops[in.mode].run(&in);
+	err = in.win_ns ? make_windows(&in) : 0;
+	if (!err)
+		err = ops[in.mode].run(&in);
 	if (read_counters(&in, &in.c1) && !err)
 		err = -EIO;
 	alarm(0);
@@ -1531,6 +1616,8 @@ int main(int argc, char **argv)
 	if (restore_all(0) && !err)
 		err = -EIO;
 	if (in.log_path && write_log(&in) && !err)
+		err = -EIO;
+	if (in.win_path && write_windows(&in) && !err)
 		err = -EIO;
 	print_summary(&in);
 	if (atomic_load(&g_rttime))
@@ -1545,5 +1632,6 @@ out:
 	if (atomic_load(&g_signal) && rc == EX_FAIL && !err)
 		rc = EX_INTERRUPTED;
 	free(in.recs);
+	free(in.wins);
 	return rc;
 }

@@ -18,6 +18,37 @@
 #include "js_sysfs.h"
 #include "js_test.h"
 
+/* STALL: with a threshold of 0 every iteration is a gap, and each one goes on for the stall
+ * before its end is read: every gap holds at least the stall, none is lost */
+static void test_stall_loop(void **state)
+{
+	static struct gap_raw slots[4096], out[4096];
+	struct sampler s;
+	int stop = 0;
+	uint64_t t0;
+	size_t n;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.cfg.hook = SAMPLER_HOOK_STALL;
+	s.cfg.read = TSC_READ_LFENCE_RDTSC;
+	s.cfg.hook_stall_cycles = 20000;
+	s.cfg.stop = &stop;
+	s.ring.slots = slots;
+	s.ring.mask = 4095;
+	assert_int_equal(sampler_hook_setup(&s, &(const char *){ "" }), 0);
+	assert_null(s.hook_mem); /* no region for this hook */
+	t0 = js_tsc_read(TSC_READ_LFENCE_RDTSC);
+	sampler_hook_spin(&s, t0 + 2000000);
+	n = ring_pop(&s.ring, out, 4096);
+	assert_true(n >= 10 && n <= 101); /* 2e6 cycles / 2e4 a gap, and the first one */
+	for (size_t i = 0; i < n; i++)
+		assert_true(out[i].end_tsc - out[i].start_tsc >= 20000);
+	assert_int_equal(s.dropped, 0);
+	assert_string_equal(sampler_hook_name(SAMPLER_HOOK_STALL), "stall");
+	assert_int_equal(sampler_hook_from_name("stall"), SAMPLER_HOOK_STALL);
+}
+
 /* three VMAs as the kernel prints them; the middle one holds 2 MiB of huge pages */
 static const char smaps[] = "55d0a0000000-55d0a0021000 r-xp 00000000 fe:01 1234    /usr/bin/x\n"
 			    "Size:                132 kB\nAnonHugePages:         0 kB\n"
@@ -175,9 +206,8 @@ static void test_hook_tick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_smaps_parse),
-		cmocka_unit_test(test_hook_tick),
-		cmocka_unit_test(test_hook_region_live),
+		cmocka_unit_test(test_smaps_parse),	   cmocka_unit_test(test_hook_tick),
+		cmocka_unit_test(test_stall_loop),	   cmocka_unit_test(test_hook_region_live),
 		cmocka_unit_test(test_hook_collapse_live),
 	};
 
