@@ -5,10 +5,11 @@ VERSION=$(sed -n 's/^VERSION *:= *//p' "$ROOT/Makefile")
 [ -n "$VERSION" ] || fail "no VERSION := line in the Makefile"
 STATIC=$ROOT/build/static/jitterscope
 # dist_make TARGET... - make the targets in ROOT (the test checks what `make TARGET` does:
-# after make check's build only the links and archives are left to do). Run by make check,
-# the test must not inherit make's jobserver (its descriptors are not ours).
+# after make check's build only the links and archives are left to do; run alone after a
+# source changed, it compiles what changed first, on every CPU). Run by make check, the test
+# must not inherit make's jobserver (its descriptors are not ours).
 dist_make() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ROOT" "$@" ||
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j"$(nproc)" -C "$ROOT" "$@" ||
 		fail "make $* exited $?"
 }
 # need_static_build - what make static links: each library's static archive (the -dev
