@@ -90,6 +90,40 @@ const char *js_cause_name(enum js_cause c);
 int js_cause_from_name(const char *name);
 
 /*
+ * A kernel thread that runs interrupt work: a threaded IRQ handler (irq/N-name), the timer
+ * softirqs' thread of PREEMPT_RT (ktimers/N), the softirq thread (ksoftirqd/N), the RCU
+ * callback thread (rcuc/N). Its run is named as the work it carries, not as a task: one row
+ * of causes.c's thread table (docs/DESIGN.md, "Interrupt work in threads").
+ */
+struct js_thread_class {
+	const char *prefix;  /* the name up to its CPU or IRQ number: "irq/" */
+	uint32_t cause;	     /* enum js_cause of its runs */
+	const char *label;   /* the story's word for it: "IRQ thread" */
+	const char *softirq; /* the softirq whose work it always does ("RCU"), named in its
+	                      * detail; NULL: none, or the one seen inside its run */
+	bool vectors;	     /* its detail names the softirq that ran longest in its run */
+};
+
+/*
+ * js_thread_class - the row of a kernel thread named name (a comm, or a detail that starts
+ * with one; at most the prefix and one byte after it are read): its prefix then a digit.
+ * NULL for every other name.
+ */
+const struct js_thread_class *js_thread_class(const char *name);
+
+/*
+ * js_part_thread - the row of the kernel thread a part of class cause with this detail
+ * names, when that thread's runs are of that class ("ksoftirqd/1:22 NET_RX" in softirq);
+ * NULL for a part that is the interruption itself, or a task ("ksoftirqd/1:22" in task: a
+ * run from before the threads were told apart, or a user task that calls itself so)
+ */
+const struct js_thread_class *js_part_thread(uint32_t cause, const char *detail);
+
+/* js_part_role - a part's enum js_cause_role: its class's, but a kernel thread's run
+ * (js_part_thread()) is JS_ROLE_OFFCPU: the sampler was preempted, not interrupted */
+uint8_t js_part_role(uint32_t cause, const char *detail);
+
+/*
  * Where a gap comes from: the gap sources feeding the one correlator, result and outputs
  * (docs/DESIGN.md, gap sources). Names: js_source_name() (result.c).
  */

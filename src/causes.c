@@ -61,6 +61,47 @@ int js_cause_from_name(const char *name)
 	return -1;
 }
 
+/*
+ * The thread table: the kernel threads whose runs are the interrupt work they carry. On
+ * PREEMPT_RT every hard IRQ handler but a few runs in its irq/N thread and the timer and
+ * other softirqs in ktimers/N and ksoftirqd/N; without RT, threadirqs and the softirqs
+ * deferred to ksoftirqd do the same. rcuc/N runs RCU's core work, which the RCU softirq runs
+ * where there is no rcuc thread (rcutree.use_softirq): softirq, "RCU".
+ */
+static const struct js_thread_class thread_table[] = {
+	{ "irq/", JS_CAUSE_IRQ, "IRQ thread", NULL, false },
+	{ "ktimers/", JS_CAUSE_TIMER, "timer thread", NULL, true },
+	{ "ksoftirqd/", JS_CAUSE_SOFTIRQ, "softirq thread", NULL, true },
+	{ "rcuc/", JS_CAUSE_SOFTIRQ, "softirq thread", "RCU", false },
+};
+
+/* js_thread_class - the row of the kernel thread named name, NULL if none */
+const struct js_thread_class *js_thread_class(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_SIZE(thread_table); i++) {
+		size_t n = strlen(thread_table[i].prefix);
+
+		if (!strncmp(name, thread_table[i].prefix, n) && name[n] >= '0' && name[n] <= '9')
+			return &thread_table[i];
+	}
+	return NULL;
+}
+
+/* js_part_thread - the row of the kernel thread a part names, when its runs are the part's
+ * class */
+const struct js_thread_class *js_part_thread(uint32_t cause, const char *detail)
+{
+	const struct js_thread_class *t = js_thread_class(detail);
+
+	return t && t->cause == cause ? t : NULL;
+}
+
+/* js_part_role - the part's class's role, a kernel thread's run off CPU */
+uint8_t js_part_role(uint32_t cause, const char *detail)
+{
+	return js_part_thread(cause, detail) ? JS_ROLE_OFFCPU : js_cause_info(cause)->role;
+}
+
 /* part_cgroup - the cgroup of the task a part names: its id, full path and short name
  * (null when it names none, or the path is unknown: a cgroup gone before it was looked up) */
 static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t id)

@@ -74,12 +74,27 @@ static bool vec_is_ipi(uint32_t vec)
 	       vec == JS_VEC_CALL_FUNCTION_SINGLE || vec == JS_VEC_IRQ_WORK;
 }
 
-/* ev_class - cause and nesting level of an event kind; false if it is not a CPU interval */
+/*
+ * task_cause - the class of a task's run: a kernel thread that runs interrupt work has the
+ * class of that work (js_thread_class(): irq/36-virtio1-req.0 is irq), every other task is
+ * task. Only kernel threads: a user task may call itself anything.
+ */
+static uint32_t task_cause(const struct js_event *e)
+{
+	const struct js_thread_class *t;
+
+	if (!(e->flags & JS_F_KTHREAD))
+		return JS_CAUSE_TASK;
+	t = js_thread_class(e->name); /* reads the prefix and one byte: no NUL needed */
+	return t ? t->cause : JS_CAUSE_TASK;
+}
+
+/* ev_class - cause and nesting level of an event; false if it is not a CPU interval */
 static bool ev_class(const struct js_event *e, uint32_t *cause, uint32_t *level)
 {
 	switch (e->kind) {
 	case JS_EV_TASK:
-		*cause = JS_CAUSE_TASK;
+		*cause = task_cause(e);
 		*level = LV_OFFCPU;
 		return true;
 	case JS_EV_IDLE:
@@ -427,6 +442,36 @@ static const struct item *work_of(const struct scratch *sc, const struct item *t
 	return best;
 }
 
+/*
+ * thread_softirq - the softirq a kernel thread's run names after it (js_thread_class()):
+ * the one its thread always runs, or the softirq with the largest net time within the run
+ * (in its context, or in the exit of an interrupt meanwhile); NULL for none or another task
+ */
+static const char *thread_softirq(const struct scratch *sc, const struct item *task, char *buf,
+				  size_t len)
+{
+	const struct js_thread_class *t = NULL;
+	const struct item *best = NULL;
+	char comm[JS_NAME_LEN + 1];
+
+	if (task->cause != JS_CAUSE_TASK)
+		t = js_thread_class(ev_name(task->ev, comm));
+	if (!t || t->softirq)
+		return t ? t->softirq : NULL;
+	for (size_t i = 0; t->vectors && i < sc->n; i++) {
+		const struct item *v = &sc->it[i];
+
+		if (v->ev->kind != JS_EV_SOFTIRQ || v->s >= task->e || v->e <= task->s)
+			continue;
+		if (!best || v->net > best->net)
+			best = v;
+	}
+	if (!best)
+		return NULL;
+	js_ev_id_label(JS_EV_SOFTIRQ, best->ev->id, buf, len);
+	return buf;
+}
+
 /* cg_name - the short name of a task's cgroup to show, NULL for none: unknown, or the root
  * (on a hybrid system nearly every task is there: "/" would say nothing) */
 static const char *cg_name(const struct corr_opts *o, uint64_t id)
@@ -446,19 +491,21 @@ static void cg_append(char *d, size_t cap, const char *name)
 		snprintf(d + n, cap - n, " [%.*s]", room, name);
 }
 
-/* detail_task - "comm:pid[ work_function][ [cgroup]]" */
+/* detail_task - "comm:pid[ work_function| softirq][ [cgroup]]": a kworker's work, the
+ * softirq a softirq thread ran (thread_softirq()) */
 static void detail_task(const struct scratch *sc, const struct item *it, const struct corr_opts *o,
 			char *d)
 {
 	const struct item *w = work_of(sc, it);
 	char comm[JS_NAME_LEN + 1], fn[JS_NAME_LEN + 24];
+	const char *what;
+	int n;
 
 	ev_name(it->ev, comm);
-	if (w)
-		snprintf(d, JS_DETAIL_LEN, "%s:%u %s", comm, it->ev->id,
-			 fn_name(o, w->ev, fn, sizeof(fn)));
-	else
-		snprintf(d, JS_DETAIL_LEN, "%s:%u", comm, it->ev->id);
+	what = w ? fn_name(o, w->ev, fn, sizeof(fn)) : thread_softirq(sc, it, fn, sizeof(fn));
+	n = snprintf(d, JS_DETAIL_LEN, "%s:%u", comm, it->ev->id);
+	if (what && n > 0 && n < JS_DETAIL_LEN)
+		snprintf(d + n, JS_DETAIL_LEN - n, " %s", what);
 	cg_append(d, JS_DETAIL_LEN, cg_name(o, it->cgroup));
 }
 
@@ -719,10 +766,18 @@ static size_t blocked_on_collapse(const struct scratch *sc)
 	return fault ? c : SIZE_MAX;
 }
 
+/* src_ran - a source of tasks' runs (a task, or a kernel thread named by the work it ran:
+ * task_cause()) */
+static bool src_ran(const struct src *s)
+{
+	return s->first && s->first->kind == JS_EV_TASK;
+}
+
 /*
  * pick_primary - index of the primary source in the net-sorted sc->src: a THP collapse
- * the sampler blocked on (blocked_on_collapse()); else the task/idle interval with the
- * largest inclusive time, unless another source has a larger net; else the largest net
+ * the sampler blocked on (blocked_on_collapse()); else the run of a task (or thread) or the
+ * idle interval with the largest inclusive time, a run before idle, unless another source
+ * has a larger net; else the largest net
  */
 static size_t pick_primary(const struct scratch *sc)
 {
@@ -734,11 +789,10 @@ static size_t pick_primary(const struct scratch *sc)
 	for (size_t k = 0; k < sc->nsrc; k++) {
 		const struct src *s = &sc->src[k];
 
-		if (s->cause != JS_CAUSE_TASK && s->cause != JS_CAUSE_IDLE)
+		if (!src_ran(s) && s->cause != JS_CAUSE_IDLE)
 			continue;
 		if (t == SIZE_MAX || s->incl > sc->src[t].incl ||
-		    (s->incl == sc->src[t].incl && s->cause == JS_CAUSE_TASK &&
-		     sc->src[t].cause != JS_CAUSE_TASK))
+		    (s->incl == sc->src[t].incl && src_ran(s) && !src_ran(&sc->src[t])))
 			t = k;
 	}
 	if (t != SIZE_MAX && sc->src[t].incl >= sc->src[0].net)
@@ -1407,7 +1461,7 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
 /*
  * give_tail - the sampler fault's handling (attr.tail_ns) goes to its part, up to what
  * steal left uncovered; the parts stay sorted by net, and a primary picked as the largest
- * net (not a task, idle or a THP collapse it waited on) is picked again
+ * net (not a task's or thread's run, idle or a THP collapse it waited on) is picked again
  */
 static void give_tail(struct js_attr *a, uint64_t dur_ns)
 {
@@ -1427,7 +1481,7 @@ static void give_tail(struct js_attr *a, uint64_t dur_ns)
 		a->parts[k - 1] = tmp;
 	}
 	if (a->primary == JS_CAUSE_TASK || a->primary == JS_CAUSE_IDLE ||
-	    a->primary == JS_CAUSE_THP)
+	    a->primary == JS_CAUSE_THP || js_part_thread(a->primary, a->detail))
 		return;
 	for (k = 0; k < a->nparts; k++) {
 		if (js_detail_folded(a->parts[k].detail))

@@ -481,13 +481,15 @@ static void cpu_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 
 /* ---- sources: the largest of each run, matched across the runs ---- */
 
-/* diff_src_key - strip the pids: ":digits" followed by a space, ')' or the end */
+/* diff_src_key - strip the pids: ":digits" followed by a space, ')' or the end (an IRQ's
+ * ":36" is its number, an IRQ thread's ":123" its tid) */
 void diff_src_key(uint32_t cause, const char *detail, char *key, size_t len)
 {
+	bool pids = cause != JS_CAUSE_IRQ || js_part_thread(cause, detail);
 	size_t o = 0;
 
 	for (const char *s = detail; *s && o + 1 < len; s++) {
-		if (cause != JS_CAUSE_IRQ && *s == ':' && isdigit((unsigned char)s[1])) {
+		if (pids && *s == ':' && isdigit((unsigned char)s[1])) {
 			const char *e = s + 1;
 
 			while (isdigit((unsigned char)*e))
@@ -629,7 +631,8 @@ const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s)
 	if (s->pid_changed) {
 		snprintf(buf, len, "%s %s -> %s", js_cause_name(s->cause), s->a_detail,
 			 s->b_detail);
-	} else if (s->cause == JS_CAUSE_IRQ && (colon = strrchr(det, ':'))) {
+	} else if (s->cause == JS_CAUSE_IRQ && !js_part_thread(s->cause, det) &&
+		   (colon = strrchr(det, ':'))) {
 		snprintf(buf, len, "IRQ %s %.*s", colon + 1, (int)(colon - det), det);
 	} else {
 		snprintf(buf, len, "%s %s", js_cause_name(s->cause), det);

@@ -51,11 +51,14 @@ static int label_folded(char *buf, size_t len, uint32_t cause, const char *d)
 int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 {
 	const char *d = detail ? detail : "";
+	const struct js_thread_class *t = js_part_thread(cause, d);
 
 	if (!buf && len)
 		return -EINVAL;
 	if (js_detail_folded(d))
 		return label_folded(buf, len, cause, d);
+	if (t) /* a kernel thread's run: "IRQ thread irq/36-virtio1-:123" */
+		return snprintf(buf, len, "%s %s", t->label, d);
 	switch (cause) {
 	case JS_CAUSE_IDLE:
 		return snprintf(buf, len, "sampler off CPU, CPU idle");
@@ -88,7 +91,8 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 	}
 }
 
-/* work_suffix - the work function a kworker's detail ends with ("comm:pid fn"), or NULL */
+/* work_suffix - what a run's detail ends with: a kworker's work function ("comm:pid fn"),
+ * a softirq thread's softirq ("ksoftirqd/1:22 NET_RX"); NULL if nothing */
 static const char *work_suffix(const char *detail)
 {
 	const char *sp = strrchr(detail, ' ');
@@ -96,12 +100,21 @@ static const char *work_suffix(const char *detail)
 	return sp && sp[1] ? sp + 1 : NULL;
 }
 
-/* folded - is part i a work item shown inside the primary kworker's time */
+/* preempted - " preempted by " before a part that is a task's or a kernel thread's run */
+static const char *preempted(uint32_t cause, const char *detail)
+{
+	return cause == JS_CAUSE_TASK || js_part_thread(cause, detail) ? "preempted by " : "";
+}
+
+/* folded - is part i what the primary run is named after, shown inside its time: a
+ * kworker's work item, a softirq thread's softirq */
 static bool folded(const struct js_attr *a, uint32_t i)
 {
+	uint32_t inside = a->primary == JS_CAUSE_TASK ? JS_CAUSE_WORK : JS_CAUSE_SOFTIRQ;
 	const char *fn;
 
-	if (a->primary != JS_CAUSE_TASK || a->parts[i].cause != JS_CAUSE_WORK)
+	if (a->parts[i].cause != inside ||
+	    (a->primary != JS_CAUSE_TASK && !js_part_thread(a->primary, a->detail)))
 		return false;
 	fn = work_suffix(a->detail);
 	return fn && !strcmp(fn, a->parts[i].detail);
@@ -156,7 +169,7 @@ static void event_terms(struct sb *b, const struct js_attr *a, int prim, bool fi
 		if (folded(a, i))
 			net += a->parts[i].net_ns;
 	term(b, first, p->cause, p->detail, p->count, net, p->entry_ns,
-	     p->cause == JS_CAUSE_TASK ? "preempted by " : "");
+	     preempted(p->cause, p->detail));
 	for (uint32_t i = 0; i < a->nparts; i++) {
 		if ((int)i == prim || folded(a, i))
 			continue;
@@ -249,7 +262,7 @@ int story_format_brief(char *buf, size_t len, uint64_t start_ns, uint64_t dur_ns
 		buf[0] = '\0';
 	sb_printf(&b, "%s at %s: ", fmt_ns(t, dur_ns),
 		  fmt_ns(at, start_ns > run_start_ns ? start_ns - run_start_ns : 0));
-	term(&b, true, cause, d, 0, 0, 0, cause == JS_CAUSE_TASK ? "preempted by " : "");
+	term(&b, true, cause, d, 0, 0, 0, preempted(cause, d));
 	if (cause == JS_CAUSE_UNEXPLAINED && d[0])
 		sb_printf(&b, " (%s)", d);
 	return (int)b.pos;

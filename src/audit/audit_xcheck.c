@@ -113,10 +113,14 @@ static bool x_timer(struct xctx *x)
 	return true;
 }
 
-/* detail_irq - the IRQ number in "name:36", "36" or "irq 36"; -1 if none */
+/* detail_irq - the IRQ number in "name:36", "36", "irq 36" or an IRQ thread's
+ * "irq/36-name:123"; -1 if none */
 static int detail_irq(const char *d)
 {
 	const char *c = strrchr(d, ':');
+
+	if (js_part_thread(JS_CAUSE_IRQ, d))
+		return audit_lead_int(d + 4);
 
 	if (c && audit_lead_int(c + 1) >= 0 && !c[1 + strspn(c + 1, "0123456789")])
 		return audit_lead_int(c + 1);
@@ -315,6 +319,7 @@ static bool x_task(struct xctx *x)
 		OUT(x, "per-CPU kthread %s ran %s on CPU %d: %s", d, x->rate, cpu,
 		    strstr(d, "ksoftirqd") ? "softirq overflow (see the softirq lines)" :
 		    strstr(d, "rcuc")	   ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
+		    strstr(d, "ktimers")   ? "timers expire there (PREEMPT_RT's timer softirqs)" :
 		    strstr(d, "migration") ? "stop_machine / task migration requests" :
 					     "kernel work bound to this CPU");
 	} else if (x->pc) {
@@ -401,9 +406,12 @@ static void rates(struct xctx *x)
 		 per || ns[0] ? ")" : "");
 }
 
-/* explain - one line for one observation; false if there is nothing to say */
+/* explain - one line for one observation; false if there is nothing to say. A kernel
+ * thread's run (js_part_thread()) is told as that thread, an IRQ thread by its IRQ. */
 static bool explain(struct xctx *x)
 {
+	if (x->cause != JS_CAUSE_IRQ && js_part_thread((uint32_t)x->cause, det(x)))
+		return x_task(x);
 	switch (x->cause) {
 	case JS_CAUSE_TIMER:
 	case JS_CAUSE_HRTIMER:

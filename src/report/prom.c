@@ -229,6 +229,8 @@ void prom_source_label(uint32_t cause, const char *detail, char *src, size_t sle
 		js_scpy(src, slen, JS_PROM_OTHER);
 		return;
 	}
+	if (js_part_thread(cause, d))
+		cause = JS_CAUSE_TASK; /* a kernel thread's run: its name, as a task's */
 	switch (cause) {
 	case JS_CAUSE_TASK:
 		d[task_name(d)] = '\0'; /* the comm alone: the work class has the work */

@@ -79,6 +79,82 @@ int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t st
 	return 0;
 }
 
+#define KT JS_F_KTHREAD
+
+/* The sequences: a threaded IRQ handler woken by its hard IRQ, a softirq that its handler
+ * raised running inside it (RT); ksoftirqd running NET_RX (an IRQ inside) and TIMER; RT's
+ * ktimers running the timer softirqs; rcuc; a user task that calls itself ksoftirqd/1. */
+const struct fx_thread_seq fx_thread_seqs[] = {
+	{ "irq thread",
+	  42000,
+	  3,
+	  { { JS_EV_IRQ, 36, 0, 1000, 2500, "virtio1-req.0" },
+	    { JS_EV_TASK, 123, KT, 4000, 40000, "irq/36-virtio1-" },
+	    { JS_EV_SOFTIRQ, JS_SOFTIRQ_NET_RX, 0, 30000, 36000, NULL } },
+	  JS_CAUSE_IRQ,
+	  "irq/36-virtio1-:123",
+	  30000,
+	  "42.0 us at 1.00 s: preempted by IRQ thread irq/36-virtio1-:123 (30.0 us) + NET_RX "
+	  "softirq (6.0 us) + IRQ virtio1-req.0:36 (1.5 us) + 4.5 us unexplained" },
+	{ "ksoftirqd",
+	  42000,
+	  4,
+	  { { JS_EV_TASK, 22, KT, 2000, 40000, "ksoftirqd/1" },
+	    { JS_EV_SOFTIRQ, JS_SOFTIRQ_NET_RX, 0, 3000, 25000, NULL },
+	    { JS_EV_IRQ, 36, 0, 10000, 11000, "virtio1-req.0" },
+	    { JS_EV_SOFTIRQ, JS_SOFTIRQ_TIMER, 0, 26000, 30000, NULL } },
+	  JS_CAUSE_SOFTIRQ,
+	  "ksoftirqd/1:22 NET_RX",
+	  12000,
+	  "42.0 us at 1.00 s: preempted by softirq thread ksoftirqd/1:22 NET_RX (33.0 us) + "
+	  "TIMER softirq (4.0 us) + IRQ virtio1-req.0:36 (1.0 us) + 4.0 us unexplained" },
+	{ "ktimers",
+	  22000,
+	  3,
+	  { { JS_EV_TASK, 20, KT, 2000, 20000, "ktimers/1" },
+	    { JS_EV_SOFTIRQ, JS_SOFTIRQ_TIMER, 0, 3000, 15000, NULL },
+	    { JS_EV_SOFTIRQ, JS_SOFTIRQ_HRTIMER, 0, 15500, 18000, NULL } },
+	  JS_CAUSE_TIMER,
+	  "ktimers/1:20 TIMER",
+	  3500,
+	  "22.0 us at 1.00 s: preempted by timer thread ktimers/1:20 TIMER (15.5 us) + "
+	  "HRTIMER softirq (2.5 us) + 4.0 us unexplained" },
+	{ "rcuc",
+	  10000,
+	  1,
+	  { { JS_EV_TASK, 19, KT, 1000, 9000, "rcuc/1" } },
+	  JS_CAUSE_SOFTIRQ,
+	  "rcuc/1:19 RCU",
+	  8000,
+	  "10.0 us at 1.00 s: preempted by softirq thread rcuc/1:19 RCU (8.0 us) + "
+	  "2.0 us unexplained" },
+	{ "a user task named so",
+	  10000,
+	  2,
+	  { { JS_EV_TASK, 4242, 0, 1000, 9000, "ksoftirqd/1" },
+	    { JS_EV_SOFTIRQ, JS_SOFTIRQ_NET_RX, 0, 2000, 3000, NULL } },
+	  JS_CAUSE_TASK,
+	  "ksoftirqd/1:4242",
+	  7000,
+	  "10.0 us at 1.00 s: preempted by ksoftirqd/1:4242 (7.0 us) + NET_RX softirq (1.0 us) "
+	  "+ 2.0 us unexplained" },
+};
+
+const size_t fx_nthread_seqs = sizeof(fx_thread_seqs) / sizeof(fx_thread_seqs[0]);
+
+/* fx_thread_events - sequence q's events on cpu from t0 */
+size_t fx_thread_events(const struct fx_thread_seq *q, uint64_t t0, uint32_t cpu,
+			struct js_event *ev)
+{
+	for (size_t i = 0; i < q->nev; i++) {
+		const struct fx_seq_ev *x = &q->ev[i];
+
+		ev[i] = fx_event(x->kind, t0 + x->s, t0 + x->e, cpu, x->id, x->name);
+		ev[i].flags = x->flags;
+	}
+	return q->nev;
+}
+
 void fx_json_file(const char *path, struct jsonp_doc *doc)
 {
 	char err[160] = "", *buf;

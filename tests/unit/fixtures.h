@@ -36,6 +36,37 @@ void fx_primary(struct js_gap_rec *r, uint32_t cause, const char *detail);
 int fx_run(struct js_run *run, struct js_cpu_result *cpus, size_t n, uint64_t start_ns,
 	   uint64_t end_ns);
 
+/*
+ * Recorded sequences of kernel threads that run interrupt work (PREEMPT_RT; threadirqs;
+ * softirqs deferred to ksoftirqd): the probes' events of one gap of gap_ns from t0, the
+ * sampler switched out to the thread (a JS_EV_TASK of a kernel thread) and back, with what
+ * ran inside it; and what the correlator and the story make of them.
+ */
+struct fx_seq_ev {
+	uint32_t kind, id, flags;
+	uint64_t s, e; /* from t0 */
+	const char *name;
+};
+
+struct fx_thread_seq {
+	const char *what;
+	uint64_t gap_ns;
+	size_t nev;
+	struct fx_seq_ev ev[6];
+	uint32_t primary; /* the gap's primary class and detail, its part's net time */
+	const char *detail;
+	uint64_t net_ns;
+	const char *story; /* story_format() of the gap at 1 s into the run */
+};
+
+extern const struct fx_thread_seq fx_thread_seqs[];
+extern const size_t fx_nthread_seqs;
+
+/* fx_thread_events - sequence q's events on cpu from t0 into ev (room for q->nev); their
+ * count */
+size_t fx_thread_events(const struct fx_thread_seq *q, uint64_t t0, uint32_t cpu,
+			struct js_event *ev);
+
 struct jsonp_doc;
 /* fx_json_file - the file at path parsed with the strict JSON parser into doc (the test
  * fails when it cannot be read or is not JSON); jsonp_free(doc) after */

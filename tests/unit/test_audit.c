@@ -510,6 +510,12 @@ static void test_crosscheck(void **state)
 	assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "sched_rt_runtime_us=950000");
 	assert_has(xcheck1(&a, 3, "task", "sshd:701", 5, 0), "allowed on CPU 3 (affinity 0-7)");
 	assert_has(xcheck1(&a, 3, "task", "ksoftirqd/3:32", 5, 0), "per-CPU kthread");
+	/* kernel threads named by the interrupt work they ran: as the thread, an IRQ's by it */
+	assert_has(xcheck1(&a, 3, "softirq", "ksoftirqd/3:32 NET_RX", 5, 0), "softirq overflow");
+	assert_has(xcheck1(&a, 3, "softirq", "rcuc/3:20 RCU", 5, 0), "not offloaded");
+	assert_has(xcheck1(&a, 3, "timer", "ktimers/3:21 TIMER", 5, 0), "timers expire there");
+	assert_has(xcheck1(&a, 3, "irq", "irq/130-nvme0q1:300", 12, 0),
+		   "IRQ 130 nvme0q1 interrupted CPU 3 12 times");
 	assert_has(xcheck1(&a, 3, "task", "kworker/3:1:43 vmstat_update", 5, 0),
 		   "kworker vmstat_update ran 5 times");
 	assert_has(xcheck1(&a, 3, "hrtimer", "hrtimer watchdog_timer_fn", 5, 0), "soft-lockup");

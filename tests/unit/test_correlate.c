@@ -12,7 +12,13 @@
 #include <cmocka.h>
 
 #include "fixtures.h"
+#include "js_budget.h"
 #include "js_correlate.h"
+#include "js_diff.h"
+#include "js_entry.h"
+#include "js_json.h"
+#include "js_out_gaps.h"
+#include "js_prom.h"
 #include "js_util.h"
 
 #define CPU 1
@@ -1507,6 +1513,205 @@ static void test_thp_failed_collapse(void **state)
 			 2);
 }
 
+/* a kernel thread that runs interrupt work is named as that work: its class, its detail
+ * with the thread (and the softirq it ran), its inclusive time making it the primary */
+static void test_interrupt_threads(void **state)
+{
+	struct js_event ev[8];
+	const struct js_part *p;
+	struct js_attr a;
+
+	(void)state;
+	for (size_t i = 0; i < fx_nthread_seqs; i++) {
+		const struct fx_thread_seq *q = &fx_thread_seqs[i];
+		struct js_gap g = gap_mk(1000000, q->gap_ns);
+		size_t n = fx_thread_events(q, 1000000, CPU, ev);
+
+		print_message("%s\n", q->what);
+		assert_int_equal(corr_attribute(&g, ev, n, &opts, &a), 0);
+		assert_int_equal(a.primary, q->primary);
+		assert_string_equal(a.detail, q->detail);
+		assert_int_equal(parts_sum(&a), a.covered_ns);
+		p = fx_find_part(&a, q->primary, q->detail);
+		assert_non_null(p);
+		assert_int_equal(p->net_ns, q->net_ns);
+		assert_int_equal(corr_event_cause(&ev[q->ev[0].kind == JS_EV_TASK ? 0 : 1]),
+				 (int)q->primary);
+	}
+}
+
+/* out_of - what write(fp, arg) writes, as a string (caller frees) */
+static char *out_of(void (*write)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	write(fp, arg);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static void csv_of(FILE *fp, const void *g)
+{
+	csv_write_gap(fp, g);
+}
+
+static void json_of(FILE *fp, const void *g)
+{
+	struct js_json j;
+
+	json_init(&j, fp);
+	json_obj_begin(&j, NULL);
+	js_attr_write_json(&j, &((const struct js_gap_rec *)g)->attr, NULL);
+	json_obj_end(&j);
+}
+
+struct prom_arg {
+	struct js_prom *m;
+	const struct js_run *run;
+};
+
+static void prom_of(FILE *fp, const void *arg)
+{
+	const struct prom_arg *a = arg;
+
+	assert_int_equal(prom_write(fp, a->m, a->run), 0);
+}
+
+/* has - text holds s */
+static void has(const char *text, const char *s)
+{
+	if (!strstr(text, s))
+		fail_msg("'%s' not in:\n%s", s, text);
+}
+
+/* thread_gap - the gap of sequence i at 1 s, attributed, its entry/exit given */
+static void thread_gap(struct js_gap_rec *r, size_t i, struct js_entry *m)
+{
+	const struct fx_thread_seq *q = &fx_thread_seqs[i];
+	struct js_event ev[8];
+	size_t n = fx_thread_events(q, 1000000000, CPU, ev);
+
+	fx_rec(r, CPU, 1000000000, q->gap_ns);
+	assert_int_equal(corr_attribute(&r->gap, ev, n, &opts, &r->attr), 0);
+	corr_finish(&r->attr, r->gap.dur_ns);
+	entry_account(m, r);
+}
+
+/*
+ * A thread's run where its class shows up: no entry/exit of its own and nothing learned
+ * from its gap (it preempted, it did not interrupt), the CSV row, the JSON causes, the
+ * Prometheus series (its name without the tid), a class limit of --budget, diff's key.
+ */
+static void test_thread_outputs(void **state)
+{
+	struct js_cpu_result cpus[1];
+	struct js_diff_src d;
+	struct js_gap_rec r, s;
+	struct js_budget b;
+	struct js_entry m;
+	struct js_run run;
+	struct js_prom *pm;
+	char *t, err[128], k[JS_DETAIL_LEN];
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	entry_init(&m, 0);
+	thread_gap(&r, 0, &m);
+	assert_int_equal(fx_find_part(&r.attr, JS_CAUSE_IRQ, "irq/36-virtio1-:123")->entry_ns, 0);
+	assert_true(fx_find_part(&r.attr, JS_CAUSE_IRQ, "virtio1-req.0:36")->entry_ns > 0);
+	assert_int_equal(m.k[ENTRY_IRQ].lone, 0);
+	thread_gap(&s, 3, &m); /* rcuc alone: no interruption, nothing given */
+	assert_int_equal(s.attr.entry_ns, 0);
+
+	t = out_of(csv_of, &r);
+	has(t, ",42000,irq,irq/36-virtio1-:123,irq:irq/36-virtio1-:123=30000;"
+	       "softirq:NET_RX=6000;irq:virtio1-req.0:36=1500,");
+	free(t);
+	t = out_of(json_of, &r);
+	has(t, "{\n  \"cause\": \"irq\",\n  \"detail\": \"irq/36-virtio1-:123\",\n");
+	has(t, "{\n      \"cause\": \"irq\",\n      \"detail\": \"irq/36-virtio1-:123\",\n"
+	       "      \"count\": 1,\n      \"net_ns\": 30000,\n      \"entry_ns\": 0,\n");
+	free(t);
+
+	assert_int_equal(fx_run(&run, cpus, 1, 1000000000, 2000000000), 0);
+	result_add_gap(&cpus[0], &r);
+	result_add_gap(&cpus[0], &s);
+	pm = prom_new();
+	assert_non_null(pm);
+	assert_int_equal(prom_start(pm, &run), 0);
+	prom_add_gap(pm, &r);
+	prom_add_gap(pm, &s);
+	t = out_of(prom_of, &(struct prom_arg){ pm, &run });
+	has(t, "\njitterscope_gaps_total{cpu=\"1\",cause=\"irq\"} 1\n");
+	has(t, "\njitterscope_gaps_total{cpu=\"1\",cause=\"softirq\"} 1\n");
+	has(t, "\njitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"irq\","
+	       "source=\"irq/36-virtio1-\"} 0.000030000\n");
+	has(t, "\njitterscope_source_lost_seconds_total{cpu=\"1\",cause=\"softirq\","
+	       "source=\"rcuc\"} 0.000008000\n");
+	free(t);
+	prom_free(pm);
+
+	assert_int_equal(budget_parse("irq=0,softirq=0", &b, err, sizeof(err)), 0);
+	assert_int_equal(budget_check(&b, &run, NULL), 2);
+	result_cpu_free(&cpus[0]);
+
+	diff_src_key(JS_CAUSE_IRQ, "irq/36-virtio1-:123", k, sizeof(k));
+	assert_string_equal(k, "irq/36-virtio1-");
+	diff_src_key(JS_CAUSE_SOFTIRQ, "ksoftirqd/1:22 NET_RX", k, sizeof(k));
+	assert_string_equal(k, "ksoftirqd/1 NET_RX");
+	diff_src_key(JS_CAUSE_IRQ, "virtio1-req.0:36", k, sizeof(k)); /* the IRQ's number */
+	assert_string_equal(k, "virtio1-req.0:36");
+	memset(&d, 0, sizeof(d));
+	d.cause = JS_CAUSE_IRQ;
+	snprintf(d.b_detail, sizeof(d.b_detail), "irq/36-virtio1-:123");
+	assert_string_equal(diff_src_label(k, sizeof(k), &d), "irq irq/36-virtio1-:123");
+	snprintf(d.b_detail, sizeof(d.b_detail), "virtio1-req.0:36");
+	assert_string_equal(diff_src_label(k, sizeof(k), &d), "IRQ 36 virtio1-req.0");
+}
+
+/* the thread table: a prefix and a digit; the part of a task of that name is not a thread's */
+static void test_thread_table(void **state)
+{
+	static const struct {
+		const char *name;
+		int cause; /* -1: not a thread of the table */
+	} v[] = {
+		{ "irq/36-virtio1-req.0", JS_CAUSE_IRQ },
+		{ "irq/9-acpi", JS_CAUSE_IRQ },
+		{ "irq_work/1", -1 },
+		{ "irq/", -1 },
+		{ "irqbalance", -1 },
+		{ "ktimers/3", JS_CAUSE_TIMER },
+		{ "ksoftirqd/0", JS_CAUSE_SOFTIRQ },
+		{ "ksoftirqd/", -1 },
+		{ "rcuc/12", JS_CAUSE_SOFTIRQ },
+		{ "rcuop/1", -1 },
+		{ "rcu_preempt", -1 },
+		{ "kworker/1:2", -1 },
+		{ "", -1 },
+	};
+	const struct js_thread_class *t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		t = js_thread_class(v[i].name);
+		print_message("%s\n", v[i].name);
+		assert_int_equal(t ? (int)t->cause : -1, v[i].cause);
+	}
+	assert_null(js_thread_class(NULL));
+	assert_string_equal(js_thread_class("rcuc/1")->softirq, "RCU");
+	assert_non_null(js_part_thread(JS_CAUSE_SOFTIRQ, "ksoftirqd/1:22 NET_RX"));
+	assert_null(js_part_thread(JS_CAUSE_TASK, "ksoftirqd/1:22"));
+	assert_null(js_part_thread(JS_CAUSE_IRQ, "ksoftirqd/1:22"));
+	assert_null(js_part_thread(JS_CAUSE_IRQ, "virtio1-req.0:36"));
+	assert_int_equal(js_part_role(JS_CAUSE_IRQ, "irq/36-virtio1-:123"), JS_ROLE_OFFCPU);
+	assert_int_equal(js_part_role(JS_CAUSE_IRQ, "virtio1-req.0:36"), JS_ROLE_INTERRUPT);
+	assert_int_equal(js_part_role(JS_CAUSE_TASK, "jsinject:7"), JS_ROLE_OFFCPU);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1545,6 +1750,9 @@ int main(void)
 		cmocka_unit_test(test_thp_sampler_local),
 		cmocka_unit_test(test_thp_other_mm),
 		cmocka_unit_test(test_thp_failed_collapse),
+		cmocka_unit_test(test_interrupt_threads),
+		cmocka_unit_test(test_thread_table),
+		cmocka_unit_test(test_thread_outputs),
 	};
 
 	return cmocka_run_group_tests_name("correlate", tests, NULL, NULL);

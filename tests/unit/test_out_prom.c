@@ -341,6 +341,11 @@ static void test_prom_labels(void **state)
 		{ JS_CAUSE_IPI, "call_function flush_tlb_func from sh:7 [docker:0123456789ab]",
 		  "call_function flush_tlb_func", "docker:0123456789ab" },
 		{ JS_CAUSE_IRQ, "virtio1-req.0:36", "virtio1-req.0:36", "" },
+		/* kernel threads named by their interrupt work: the name, as a task's */
+		{ JS_CAUSE_IRQ, "irq/36-virtio1-:123", "irq/36-virtio1-", "" },
+		{ JS_CAUSE_SOFTIRQ, "ksoftirqd/1:22 NET_RX", "ksoftirqd", "" },
+		{ JS_CAUSE_TIMER, "ktimers/1:20 TIMER", "ktimers", "" },
+		{ JS_CAUSE_SOFTIRQ, "rcuc/1:19 RCU", "rcuc", "" },
 		{ JS_CAUSE_SOFTIRQ, "NET_RX", "NET_RX", "" },
 		{ JS_CAUSE_UNEXPLAINED, "no guest event", "no guest event", "" },
 		{ JS_CAUSE_THP, "THP collapse failed:3 (sampler) khugepaged",

@@ -302,6 +302,30 @@ static void test_entry(void **state)
 		"  unexplained outside event windows                                   6.3 us  21.0 %\n");
 }
 
+/* a kernel thread that runs interrupt work, from its recorded events: preempted by the
+ * thread, told as the work it carries, its softirq's time inside its own */
+static void test_interrupt_threads(void **state)
+{
+	struct js_event ev[8];
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < fx_nthread_seqs; i++) {
+		const struct fx_thread_seq *q = &fx_thread_seqs[i];
+		size_t n = fx_thread_events(q, RUN0 + 1000000000ull, 1, ev);
+
+		print_message("%s\n", q->what);
+		rec_init(&r, 1000000000ull, q->gap_ns);
+		assert_int_equal(corr_attribute(&r.gap, ev, n, NULL, &r.attr), 0);
+		story_format(buf, sizeof(buf), &r, RUN0);
+		assert_string_equal(buf, q->story);
+	}
+	story_format_brief(buf, sizeof(buf), RUN0 + 5000, 30000, JS_CAUSE_IRQ,
+			   "irq/36-virtio1-:123", RUN0);
+	assert_string_equal(buf, "30.0 us at 5.0 us: preempted by IRQ thread irq/36-virtio1-:123");
+}
+
 /* every class has a readable label */
 static void test_labels(void **state)
 {
@@ -334,6 +358,15 @@ static void test_labels(void **state)
 	assert_string_equal(b, "IRQ (other)");
 	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "(other: many sources)");
 	assert_string_equal(b, "other irq");
+	/* kernel threads that run interrupt work; a task of that name stays a task */
+	story_part_label(b, sizeof(b), JS_CAUSE_IRQ, "irq/36-virtio1-:123");
+	assert_string_equal(b, "IRQ thread irq/36-virtio1-:123");
+	story_part_label(b, sizeof(b), JS_CAUSE_TIMER, "ktimers/1:20");
+	assert_string_equal(b, "timer thread ktimers/1:20");
+	story_part_label(b, sizeof(b), JS_CAUSE_SOFTIRQ, "rcuc/1:19 RCU");
+	assert_string_equal(b, "softirq thread rcuc/1:19 RCU");
+	story_part_label(b, sizeof(b), JS_CAUSE_TASK, "ksoftirqd/1:22");
+	assert_string_equal(b, "ksoftirqd/1:22");
 }
 
 int main(void)
@@ -351,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_detail),
 		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_interrupt_threads),
 	};
 
 	return cmocka_run_group_tests_name("story", tests, NULL, NULL);
