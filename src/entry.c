@@ -11,6 +11,7 @@ void entry_init(struct js_entry *m, double exit_ns)
 	memset(m, 0, sizeof(*m));
 	m->prior_ns = exit_ns > 0 ? (uint64_t)(ENTRY_PRIOR_EXITS * exit_ns + 0.5) :
 				    ENTRY_PRIOR_BARE_NS;
+	m->cap_ns = exit_ns > 0 ? (uint64_t)(ENTRY_CAP_EXITS * exit_ns + 0.5) : ENTRY_CAP_BARE_NS;
 }
 
 /* entry_kind_of - the interruption kind of a cause class (its row's entry_kind) */
@@ -38,12 +39,28 @@ int entry_kind_from_name(const char *name)
 	return c < 0 ? -1 : entry_kind_of((uint32_t)c);
 }
 
-/* entry_bound - learned once the kind has enough lone gaps, else the prior */
-uint64_t entry_bound(const struct js_entry *m, int k)
+/* entry_cap - cap_ns, and ENTRY_FLOOR_MULT floors once the kind has learned */
+uint64_t entry_cap(const struct js_entry *m, int k)
 {
+	const struct js_entry_kind *e;
+
 	if (k < 0 || k >= ENTRY_KINDS)
 		return 0;
-	return m->k[k].lone >= ENTRY_MIN_LONE ? m->k[k].bound_ns : m->prior_ns;
+	e = &m->k[k];
+	if (e->lone >= ENTRY_MIN_LONE && e->floor_ns)
+		return JS_MIN(m->cap_ns, ENTRY_FLOOR_MULT * e->floor_ns);
+	return m->cap_ns;
+}
+
+/* entry_bound - learned once the kind has enough lone gaps, else the prior; capped */
+uint64_t entry_bound(const struct js_entry *m, int k)
+{
+	uint64_t b;
+
+	if (k < 0 || k >= ENTRY_KINDS)
+		return 0;
+	b = m->k[k].lone >= ENTRY_MIN_LONE ? m->k[k].bound_ns : m->prior_ns;
+	return JS_MIN(b, entry_cap(m, k));
 }
 
 /* rank_ns - upper edge of the bin holding the pct-th percentile of the histogram */
@@ -63,6 +80,7 @@ static void refresh(struct js_entry_kind *k)
 {
 	k->bound_ns = rank_ns(k, ENTRY_PCT);
 	k->median_ns = rank_ns(k, 50);
+	k->floor_ns = rank_ns(k, ENTRY_FLOOR_PCT);
 	k->since = 0;
 }
 
