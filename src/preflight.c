@@ -263,20 +263,23 @@ void preflight_lock_memory(void)
 		js_warn("mlockall: %s: page faults may show up as gaps", strerror(errno));
 }
 
+/* rdtscp_why - why rdtscp may not run here */
+static const char *rdtscp_why(enum tsc_rdtscp st)
+{
+	return st == TSC_RDTSCP_MASKED ? TSC_NO_RDTSCP_ENV " is set" :
+					 "this CPU does not advertise rdtscp";
+}
+
 /* choose_clock - the TSC read of the run from --clock: -ENOTSUP (one line) for an rdtscp the
- * CPU may not run; a notice when auto falls back to lfence;rdtsc */
+ * CPU may not run (auto's fallback is said with the warnings) */
 static int choose_clock(struct js_params *p)
 {
 	enum tsc_rdtscp st = tsc_rdtscp_state();
-	const char *why = st == TSC_RDTSCP_MASKED ? TSC_NO_RDTSCP_ENV " is set" :
-						    "this CPU does not advertise rdtscp";
 
 	if (tsc_read_choose(p->cfg.clock, st == TSC_RDTSCP_USABLE, &p->cfg.tsc_read)) {
-		js_err("--clock rdtscp: %s (use --clock auto or lfence)", why);
+		js_err("--clock rdtscp: %s (use --clock auto or lfence)", rdtscp_why(st));
 		return -ENOTSUP;
 	}
-	if (p->cfg.clock == TSC_CLOCK_AUTO && st != TSC_RDTSCP_USABLE)
-		js_notice("%s: reading the TSC with lfence;rdtsc", why);
 	return 0;
 }
 
@@ -304,6 +307,8 @@ void preflight_warnings(const struct js_params *p, const struct js_machine *m)
 {
 	int rt = 0;
 
+	if (p->cfg.clock == TSC_CLOCK_AUTO && p->cfg.tsc_read == TSC_READ_LFENCE_RDTSC)
+		js_notice("%s: reading the TSC with lfence;rdtsc", rdtscp_why(tsc_rdtscp_state()));
 	if (!m->invariant_tsc)
 		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
 			"may be wrong when the CPU changes frequency or idles");
