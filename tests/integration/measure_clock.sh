@@ -9,7 +9,8 @@
 #      raises SIGILL there, checked first with a program that runs it), no code path runs
 #      it: a measurement (calibration, clock-cost table, VM-exit probe, sampler loop), the
 #      --test-hook loop, the unit test of the reads and the bench's bare loop all end
-#      normally and chose lfence;rdtsc
+#      normally and chose lfence;rdtsc; on an emulated CPU that has it (+rdtscp), auto takes
+#      rdtscp: both paths run on every machine
 #   4. a representative set of measuring tests (attribution, outputs, --pid) on the
 #      fallback: run again with JITTERSCOPE_NO_RDTSCP=1 where the CPU has rdtscp (where it
 #      has not, every test of the suite already ran on the fallback: said as a skipped part)
@@ -103,6 +104,14 @@ else
 		fail "jsloop on the emulated CPU: exit $?"
 	grep -qx 'rdtscp=0' "$O/loop.txt" || fail "jsloop: $(cat "$O/loop.txt")"
 	echo "ok: emulated CPU without rdtscp (SIGILL checked): measurement, hook loop, unit tests, jsloop ran"
+	# and one that has it: auto takes rdtscp, whatever this machine's CPU advertises
+	P="qemu-x86_64 -cpu qemu64,+rdtscp"
+	$P "$JS" --cpu 1 -d 0.3 --no-probes --no-progress --json "$O/p.json" >/dev/null 2>"$O/p.err" ||
+		fail "measuring on the emulated CPU with rdtscp: exit $?: $(tail -n 3 "$O/p.err")"
+	! grep -q 'reading the TSC' "$O/p.err" || fail "a notice with rdtscp: $(cat "$O/p.err")"
+	json_check "$O/p.json" "r['params']['tsc_read'] == 'rdtscp'" \
+		"r['machine']['clock_read_cost']['rdtscp']['samples'] > 0"
+	echo "ok: emulated CPU with rdtscp: auto chose rdtscp and measured"
 fi
 
 # 4. the measuring tests on the fallback
