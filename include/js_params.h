@@ -31,6 +31,7 @@ enum js_cmd {
 struct js_params {
 	enum js_cmd cmd;
 	struct js_run_cfg cfg; /* what the run records of its parameters */
+	bool cpus_isolated;    /* --cpu isolated: the isolated CPUs (cpus_default()), ncpus 0 */
 	size_t ring_entries;
 	bool no_progress;
 	bool probe_cost;	  /* --probe-cost: time the probes' programs (kernel bpf_stats) */

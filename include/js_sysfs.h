@@ -62,6 +62,14 @@ int sysfs_read_cpumask(const char *path, struct js_cpuset *s);
  */
 int sysfs_read_choice(const char *path, char *buf, size_t len);
 
+/*
+ * sysfs_cgroup2_mount - where the first cgroup2 file system is mounted, from /proc/self/mounts
+ * (under the root): "/sys/fs/cgroup", or "/sys/fs/cgroup/unified" on a hybrid v1/v2 system;
+ * -ENOENT when none is (a mount point with an escaped character counts as none), -errno when
+ * the file cannot be read, -ENAMETOOLONG when buf is too small.
+ */
+int sysfs_cgroup2_mount(char *buf, size_t len);
+
 /* A directory listing: numeric names first in numeric order, then the rest by strcmp. */
 struct sysfs_dir {
 	size_t n;

@@ -82,7 +82,10 @@ t=/sys/kernel/mm/transparent_hugepage
 cap $t/enabled $t/defrag $t/khugepaged/defrag $t/hugepages-*/enabled
 cap /sys/kernel/mm/ksm/run /sys/kernel/realtime /sys/hypervisor/type
 cap /sys/kernel/debug/sched/preempt /sys/kernel/debug/sched/fair_server/cpu*/runtime
-cap /sys/fs/cgroup/cpuset.cpus.isolated /sys/fs/cgroup/unified/cpuset.cpus.isolated
+# isolated cpuset partitions: at the cgroup v2 root, wherever /proc/self/mounts has it (the
+# mounts are copied below, so that the tree says where that is)
+cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts 2>/dev/null)
+[ -n "$cg2" ] && cap "$cg2/cpuset.cpus.isolated"
 
 # configuration files
 cap /etc/default/irqbalance /etc/sysconfig/irqbalance /etc/tuned/active_profile \
@@ -104,6 +107,9 @@ cp --parents -t "$dir" "${files[@]}" 2>/dev/null
 # a failed read can leave an empty copy of a file that was not empty: drop those
 find "$dir" -type f -empty -delete 2>/dev/null
 find "$dir" -mindepth 1 -type d -empty -delete 2>/dev/null	# (a task that exited meanwhile)
+
+# /proc/self is a link to the reader's own directory: its mounts are copied by content
+mkdir -p "$dir/proc/self" && cat /proc/self/mounts >"$dir/proc/self/mounts" 2>/dev/null
 
 # /dev/cpu_dma_latency holds a binary int32; store it as text (the audit reads both)
 if [ -r /dev/cpu_dma_latency ]; then

@@ -82,7 +82,8 @@ static const char doc[] =
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What to measure:", 1 },
 	{ "cpu", 'c', "LIST", 0,
-	  "CPUs to measure, e.g. 3 or 1,3-5 (default: the isolated CPUs, else the last online CPU)",
+	  "CPUs to measure, e.g. 3 or 1,3-5, or isolated (default: the isolated CPUs, by "
+	  "isolcpus=, an isolated cpuset partition or nohz_full=, else the last online CPU)",
 	  1 },
 	{ "cpus", 'c', "LIST", OPTION_ALIAS, NULL, 1 },
 	{ "duration", 'd', "TIME", 0,
@@ -349,6 +350,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 		struct js_cpuset set;
 
+		if (key == 'c') {
+			p->cpus_isolated = !strcmp(arg, "isolated");
+			if (p->cpus_isolated) {
+				*n = 0; /* chosen before measuring: cpus_default() */
+				break;
+			}
+		}
 		ret = cpulist_parse(arg, &set, err, sizeof(err));
 		if (ret) {
 			argp_error(state, "invalid CPU list '%s' for --%s: %s", arg,
@@ -595,7 +603,8 @@ static int validate_app(const struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
-	if (p->marks_path && !p->follow_pid && !p->nfollow_tids && !p->cfg.ncpus) {
+	if (p->marks_path && !p->follow_pid && !p->nfollow_tids && !p->cfg.ncpus &&
+	    !p->cpus_isolated) {
 		fprintf(stderr,
 			"%s: --marks needs --pid, --tid or --cpu LIST (the CPUs whose "
 			"events explain the marks)\n",

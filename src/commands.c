@@ -124,7 +124,7 @@ static int cmd_check(struct js_params *p)
 	struct js_audit a;
 	struct js_cpuset online;
 	FILE *json = NULL;
-	int err, rc;
+	int err, rc, src;
 
 	if (p->sysroot && sysfs_set_root(p->sysroot)) {
 		js_err("--sysroot '%s' is not a readable directory", p->sysroot);
@@ -135,8 +135,10 @@ static int cmd_check(struct js_params *p)
 			js_err("cannot read the online CPUs");
 			return JS_EXIT_ERROR;
 		}
-		if (cpus_default(&online, &online, p->cfg.cpus, &p->cfg.ncpus))
+		src = cpus_default(&online, &online, p->cpus_isolated, p->cfg.cpus, &p->cfg.ncpus);
+		if (src < 0)
 			return JS_EXIT_USAGE;
+		cpus_default_notice("auditing", p->cfg.cpus, p->cfg.ncpus, src);
 	}
 	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
 		return JS_EXIT_ERROR;

@@ -87,6 +87,20 @@ static int preflight_follow(struct js_params *p)
 	return 0;
 }
 
+/* preflight_default - the default CPUs (or --cpu isolated's) into p, with one notice line
+ * naming where they come from; -EINVAL after one line when there is none */
+static int preflight_default(struct js_params *p, const struct js_cpuset *online,
+			     const struct js_cpuset *allowed)
+{
+	int src = cpus_default(online, allowed, p->cpus_isolated, p->cfg.cpus, &p->cfg.ncpus);
+
+	if (src < 0)
+		return src;
+	cpus_default_notice(params_spinner(p) ? "measuring" : "watching", p->cfg.cpus, p->cfg.ncpus,
+			    src);
+	return 0;
+}
+
 /* preflight_cpus - measured CPUs online and allowed; housekeeping left over. Without a
  * sampler (--pid, --tid, --marks) the watched CPUs need only be online, and housekeeping may
  * share them (nothing spins there) */
@@ -110,9 +124,11 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 			cpuset_set(&allowed, c);
 	if (preflight_follow(p))
 		return -EINVAL;
+	if (p->cpus_isolated && preflight_default(p, &online, &allowed))
+		return -EINVAL;
 	if (!p->cfg.ncpus && (p->follow_pid || p->nfollow_tids) && follow_cpus(p, &online))
 		return -EINVAL;
-	if (!p->cfg.ncpus && cpus_default(&online, &allowed, p->cfg.cpus, &p->cfg.ncpus))
+	if (!p->cfg.ncpus && preflight_default(p, &online, &allowed))
 		return -EINVAL;
 	for (size_t i = 0; i < p->cfg.ncpus; i++) {
 		if (!cpuset_isset(&online, p->cfg.cpus[i])) {

@@ -174,6 +174,29 @@ int sysfs_read_file(const char *path, char **data, size_t *len)
 	return ret;
 }
 
+/* sysfs_cgroup2_mount - the first cgroup2 mount point of /proc/self/mounts */
+int sysfs_cgroup2_mount(char *buf, size_t len)
+{
+	char *data, *line, *save = NULL, mnt[SYSFS_PATH_MAX], type[32];
+	int ret = sysfs_read_file("/proc/self/mounts", &data, NULL);
+
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	/* "device mount-point type options 0 0", octal escapes in the fields (\040: space) */
+	for (line = strtok_r(data, "\n", &save); line && ret == -ENOENT;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%*s %511s %31s", mnt, type) != 2 || strcmp(type, "cgroup2") ||
+		    strchr(mnt, '\\'))
+			continue;
+		ret = strlen(mnt) < len ? 0 : -ENAMETOOLONG;
+		if (!ret)
+			memcpy(buf, mnt, strlen(mnt) + 1);
+	}
+	free(data);
+	return ret;
+}
+
 /* sysfs_read_gz - whole gzip file (/proc/config.gz) uncompressed; plain files read as is */
 int sysfs_read_gz(const char *path, char **data, size_t *len)
 {

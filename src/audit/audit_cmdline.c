@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "audit_priv.h"
+#include "js_cpus.h"
+#include "js_util.h"
 
 #define ISOL_DOMAIN 1
 #define ISOL_NOHZ 2
@@ -183,22 +185,20 @@ static int parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, in
 	return cpulist_parse_n(p, set, last, false, NULL, 0);
 }
 
-/* isolated_sets - effective domain isolation: sysfs "isolated" + cgroup v2 partitions */
+/* isolated_sets - effective domain isolation: sysfs "isolated" + cgroup v2 partitions
+ * (cpus_partition(): wherever cgroup v2 is mounted) */
 static int isolated_sets(struct js_audit *a, char *src, size_t srclen)
 {
-	static const char *const cg[] = { "/sys/fs/cgroup/cpuset.cpus.isolated",
-					  "/sys/fs/cgroup/unified/cpuset.cpus.isolated" };
+	char cg[SYSFS_PATH_MAX];
 	struct js_cpuset s;
 	int ret = sysfs_read_cpulist("/sys/devices/system/cpu/isolated", &a->f.isolated);
 
-	snprintf(src, srclen, "/proc/cmdline, /sys/devices/system/cpu/isolated");
-	for (size_t i = 0; i < sizeof(cg) / sizeof(cg[0]); i++) {
-		if (!sysfs_read_cpulist(cg[i], &s)) {
-			cpuset_or(&a->f.isolated, &s);
-			snprintf(src, srclen, "/proc/cmdline, /sys/devices/system/cpu/isolated, %s",
-				 cg[i]);
-			ret = 0;
-		}
+	js_scpy(src, srclen, "/proc/cmdline, /sys/devices/system/cpu/isolated");
+	if (!cpus_partition(&s, cg, sizeof(cg))) {
+		cpuset_or(&a->f.isolated, &s);
+		js_scpy(src + strlen(src), srclen - strlen(src), ", ");
+		js_scpy(src + strlen(src), srclen - strlen(src), cg);
+		ret = 0;
 	}
 	return ret;
 }

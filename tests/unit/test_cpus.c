@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * test_cpus.c - the default measured CPUs (README: "the isolated CPUs, else the last online
- * one"), on the fixture sysroots and on scratch trees: isolated CPUs that are online and
- * allowed, else the last online allowed CPU, never CPU 0 alone.
+ * one"), on the fixture sysroots and on scratch trees: the CPUs isolated by isolcpus=, an
+ * isolated cpuset partition or nohz_full= that are online and allowed, and which of the
+ * three; else the last online allowed CPU, never CPU 0 alone; --cpu isolated refused when
+ * none is.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -41,9 +43,12 @@ static void set_of(struct js_cpuset *s, const char *list)
 	assert_int_equal(cpulist_parse(list, s, NULL, 0), 0);
 }
 
-/* pick - the default under the current root with @allowed ("": the online CPUs); the
- * chosen CPUs as a list into out, or "error" */
-static const char *pick(const char *allowed, char *out, size_t len)
+static int sources; /* what isolates the CPUs the last pick() chose (enum cpus_source) */
+
+/* pick_as - the default under the current root with @allowed ("": the online CPUs), the
+ * isolated ones only if @isolated (--cpu isolated); the chosen CPUs as a list into out, or
+ * "error"; their sources in `sources` */
+static const char *pick_as(const char *allowed, bool isolated, char *out, size_t len)
 {
 	struct js_cpuset online, al, got;
 	int cpus[JS_MAX_CPUS];
@@ -54,7 +59,9 @@ static const char *pick(const char *allowed, char *out, size_t len)
 		set_of(&al, allowed);
 	else
 		al = online;
-	if (cpus_default(&online, &al, cpus, &n)) {
+	sources = cpus_default(&online, &al, isolated, cpus, &n);
+	if (sources < 0) {
+		assert_int_equal(sources, -EINVAL);
 		assert_int_equal(n, 0);
 		snprintf(out, len, "error");
 		return out;
@@ -65,6 +72,12 @@ static const char *pick(const char *allowed, char *out, size_t len)
 	assert_int_equal((size_t)cpuset_count(&got), n); /* each CPU once */
 	cpulist_format(&got, out, len);
 	return out;
+}
+
+/* pick - the default, as without --cpu */
+static const char *pick(const char *allowed, char *out, size_t len)
+{
+	return pick_as(allowed, false, out, len);
 }
 
 /** The fixture trees: isolated 2-7 on the tuned box, none on the badly tuned one. */
@@ -112,11 +125,135 @@ static void test_scratch(void **state)
 	assert_string_equal(pick("0,3-7", b, sizeof(b)), "3,5");
 }
 
+/* notice_of - the line cpus_default_notice() writes on stderr, into out */
+static const char *notice_of(const char *doing, const char *list, int src, char *out, size_t len)
+{
+	struct js_cpuset set;
+	int cpus[JS_MAX_CPUS], fd = dup(2);
+	FILE *tmp = tmpfile();
+	size_t n = 0;
+
+	assert_non_null(tmp);
+	set_of(&set, list);
+	for (int c = cpuset_next(&set, 0); c >= 0; c = cpuset_next(&set, c + 1))
+		cpus[n++] = c;
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	cpus_default_notice(doing, cpus, n, src);
+	fflush(stderr);
+	dup2(fd, 2);
+	close(fd);
+	rewind(tmp);
+	if (!fgets(out, (int)len, tmp))
+		out[0] = '\0';
+	fclose(tmp);
+	return out;
+}
+
+/** One fixture tree per isolation source and one with all three: the CPUs, their sources
+ * (the notice's words), the allowed ones only; --cpu isolated. */
+static void test_sources(void **state)
+{
+	static const struct {
+		const char *tree, *allowed, *cpus;
+		int sources;
+		const char *names;
+	} v[] = {
+		{ "cpus-isolcpus", "", "2-3", CPUS_ISOLCPUS, "isolcpus" },
+		/* cgroup v2 at /sys/fs/cgroup/unified: its file, not /sys/fs/cgroup's */
+		{ "cpus-partition", "", "4-5", CPUS_PARTITION, "cpuset partition" },
+		{ "cpus-nohz", "", "6-7", CPUS_NOHZ_FULL, "nohz_full" },
+		/* the union, 7 offline; each source named once */
+		{ "cpus-union", "", "2-3,5", CPUS_ISOLCPUS | CPUS_PARTITION | CPUS_NOHZ_FULL,
+		  "isolcpus, cpuset partition, nohz_full" },
+		/* only the sources of allowed CPUs are named */
+		{ "cpus-union", "0-3", "2-3", CPUS_ISOLCPUS | CPUS_NOHZ_FULL,
+		  "isolcpus, nohz_full" },
+		{ "cpus-union", "0-1,3", "3", CPUS_NOHZ_FULL, "nohz_full" },
+		{ "cpus-union", "0-1,4,6", "6", 0, "" }, /* none allowed: the last one */
+		{ "tuned", "", "2-7", CPUS_ISOLCPUS | CPUS_NOHZ_FULL, "isolcpus, nohz_full" },
+		{ "badly-tuned", "", "7", 0, "" },
+	};
+	char b[64], dir[160], names[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(dir, sizeof(dir), "tests/data/sysroot/%s", v[i].tree);
+		print_message("%s allowed '%s'\n", v[i].tree, v[i].allowed);
+		assert_int_equal(sysfs_set_root(dir), 0);
+		assert_string_equal(pick(v[i].allowed, b, sizeof(b)), v[i].cpus);
+		assert_int_equal(sources, v[i].sources);
+		assert_string_equal(cpus_sources_str((unsigned int)sources, names, sizeof(names)),
+				    v[i].names);
+		if (v[i].sources)
+			snprintf(dir, sizeof(dir),
+				 "jitterscope: measuring CPU%s %s: isolated (%s)\n",
+				 strpbrk(v[i].cpus, ",-") ? "s" : "", v[i].cpus, v[i].names);
+		else
+			snprintf(dir, sizeof(dir),
+				 "jitterscope: measuring CPU %s: none is isolated (isolcpus=, "
+				 "cpuset partition, nohz_full=), the last online allowed CPU\n",
+				 v[i].cpus);
+		assert_string_equal(notice_of("measuring", b, sources, names, sizeof(names)), dir);
+		/* --cpu isolated: the same CPUs, refused when none is isolated */
+		assert_string_equal(pick_as(v[i].allowed, true, b, sizeof(b)),
+				    v[i].sources ? v[i].cpus : "error");
+	}
+}
+
+/* mounts - the scratch tree's /proc/self/mounts (NULL: none) and a partition file at dir */
+static void mounts(const char *text, const char *dir, const char *isolated)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/proc/self/mounts", scratch_dir);
+	unlink(path);
+	if (text)
+		scratch_puts("/proc/self/mounts", text);
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/cpuset.cpus.isolated", dir);
+		scratch_puts(path, isolated);
+	}
+}
+
+/** Where cgroup v2 is mounted: the first cgroup2 line; none, an escaped mount point, no
+ * mounts file or an unreadable partition file isolate nothing. */
+static void test_partition_mount(void **state)
+{
+	struct js_cpuset s;
+	char b[64], path[SYSFS_PATH_MAX], mnt[SYSFS_PATH_MAX];
+
+	(void)state;
+	scratch("0-7\n", "\n");
+	mounts("cgroup2 /a cgroup2 rw 0 0\ncgroup2 /b cgroup2 rw 0 0\n", "/a", "1-2\n");
+	assert_int_equal(sysfs_cgroup2_mount(mnt, sizeof(mnt)), 0);
+	assert_string_equal(mnt, "/a");
+	assert_int_equal(sysfs_cgroup2_mount(mnt, 2), -ENAMETOOLONG); /* "/a" and its NUL */
+	assert_int_equal(cpus_partition(&s, path, sizeof(path)), 0);
+	assert_string_equal(path, "/a/cpuset.cpus.isolated");
+	assert_string_equal(pick("", b, sizeof(b)), "1-2");
+	assert_int_equal(sources, CPUS_PARTITION);
+	mounts("none /x tmpfs rw 0 0\ncgroup2 /my\\040cg cgroup2 rw 0 0\n", NULL, NULL);
+	assert_int_equal(sysfs_cgroup2_mount(mnt, sizeof(mnt)), -ENOENT);
+	assert_string_equal(pick("", b, sizeof(b)), "7");
+	mounts(NULL, NULL, NULL); /* no /proc/self/mounts */
+	assert_int_equal(cpus_partition(&s, path, sizeof(path)), -ENOENT);
+	assert_true(cpuset_empty(&s));
+	assert_string_equal(pick_as("", true, b, sizeof(b)), "error");
+	mounts("cgroup2 /a cgroup2 rw 0 0\n", "/a", "garbage\n");
+	assert_string_equal(pick("", b, sizeof(b)), "7");
+	assert_int_equal(sources, 0);
+	mounts("cgroup2 /a cgroup2 rw 0 0\n", "/a", "\n"); /* no isolated partition */
+	assert_string_equal(pick_as("", true, b, sizeof(b)), "error");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_scratch),
+		cmocka_unit_test(test_sources),
+		cmocka_unit_test(test_partition_mount),
 	};
 
 	return cmocka_run_group_tests_name("cpus", tests, scratch_setup, scratch_teardown);

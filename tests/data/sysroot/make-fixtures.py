@@ -6,9 +6,13 @@
                 every check passes (smi is skipped: it cannot be read from a tree)
   badly-tuned/  the same box untuned: every check takes its fail (or warn) path
   malformed/    unreadable, truncated and garbage files: checks must skip, never crash
+  cpus-*/       the files the default measured CPUs are chosen from (src/cpus.c), one tree
+                per isolation source and one with all three: isolcpus= (cpu/isolated), an
+                isolated cpuset partition (cpuset.cpus.isolated at the cgroup v2 root that
+                /proc/self/mounts names), nohz_full= (cpu/nohz_full)
 
 Run from anywhere: python3 tests/data/sysroot/make-fixtures.py. The trees are committed;
-tests/unit/test_audit.c reads them.
+tests/unit/test_audit.c and tests/unit/test_cpus.c read them.
 """
 import gzip
 import os
@@ -319,8 +323,61 @@ def malformed(root):
     put(root, "/proc/14/comm", "irqbalance\n")
 
 
+MOUNTS_V2 = ("sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+             "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n"
+             "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime 0 0\n")
+MOUNTS_HYBRID = ("sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+                 "tmpfs /sys/fs/cgroup tmpfs ro,nosuid,nodev,noexec,mode=755 0 0\n"
+                 "cgroup /sys/fs/cgroup/cpuset cgroup rw,nosuid,nodev,noexec,cpuset 0 0\n"
+                 "cgroup2 /sys/fs/cgroup/unified cgroup2 rw,nosuid,nodev,noexec 0 0\n")
+MOUNTS_V1 = ("sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+             "tmpfs /sys/fs/cgroup tmpfs ro,nosuid,nodev,noexec,mode=755 0 0\n"
+             "cgroup /sys/fs/cgroup/cpuset cgroup rw,nosuid,nodev,noexec,cpuset 0 0\n")
+
+
+def cpus_tree(root, online, isolated, nohz_full, mounts, partition):
+    """An 8-CPU box's CPU files; None leaves a file out (a kernel without it)."""
+    put(root, "/sys/devices/system/cpu/online", online)
+    put(root, "/sys/devices/system/cpu/possible", "0-7\n")
+    if isolated is not None:
+        put(root, "/sys/devices/system/cpu/isolated", isolated)
+    if nohz_full is not None:
+        put(root, "/sys/devices/system/cpu/nohz_full", nohz_full)
+    put(root, "/proc/self/mounts", mounts)
+    for path, content in partition:
+        put(root, path, content)
+
+
+def cpus_isolcpus(root):
+    """isolcpus=2-3 alone; a cgroup v2 root without isolated partitions."""
+    cpus_tree(root, "0-7\n", "2-3\n", "(null)\n", MOUNTS_V2,
+              [("/sys/fs/cgroup/cpuset.cpus.isolated", "\n")])
+
+
+def cpus_partition(root):
+    """An isolated cpuset partition of 4-5 on a hybrid system (cgroup v2 at
+    /sys/fs/cgroup/unified; a decoy file where a pure v2 root would be); no nohz_full file
+    (a kernel without NO_HZ_FULL)."""
+    cpus_tree(root, "0-7\n", "\n", None, MOUNTS_HYBRID,
+              [("/sys/fs/cgroup/unified/cpuset.cpus.isolated", "4-5\n"),
+               ("/sys/fs/cgroup/cpuset.cpus.isolated", "7\n")])
+
+
+def cpus_nohz(root):
+    """nohz_full=6-7 alone, cgroup v1 only (no v2 mount)."""
+    cpus_tree(root, "0-7\n", "\n", "6-7\n", MOUNTS_V1, [])
+
+
+def cpus_union(root):
+    """All three, overlapping: isolcpus=2, nohz_full=2-3,7 (7 offline), partition 5."""
+    cpus_tree(root, "0-6\n", "2\n", "2-3,7\n", MOUNTS_V2,
+              [("/sys/fs/cgroup/cpuset.cpus.isolated", "5\n")])
+
+
 def main():
-    for name, fn in [("tuned", tuned), ("badly-tuned", badly_tuned), ("malformed", malformed)]:
+    for name, fn in [("tuned", tuned), ("badly-tuned", badly_tuned), ("malformed", malformed),
+                     ("cpus-isolcpus", cpus_isolcpus), ("cpus-partition", cpus_partition),
+                     ("cpus-nohz", cpus_nohz), ("cpus-union", cpus_union)]:
         root = os.path.join(HERE, name)
         shutil.rmtree(root, ignore_errors=True)
         fn(root)
