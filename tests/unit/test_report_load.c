@@ -415,7 +415,8 @@ static void test_fixture_coverage(void **state)
 	assert_true(r->causes.cls[JS_CAUSE_TIMER].entry_ns > 0);
 	assert_non_null(strstr(orig_text, "VM exit cost (cpuid round trip, median/min): CPU 1 "
 					  "4.21/4.01 us\n"));
-	assert_non_null(strstr(orig_text, "exits of 4.2 us here), bound "));
+	assert_non_null(strstr(orig_text, "exits of 4.2 us here), floor "));
+	assert_non_null(strstr(strstr(orig_text, "exits of 4.2 us here), floor "), ", bound "));
 	assert_non_null(strstr(orig_json, "\"vm_exit\": null"));
 	assert_non_null(strstr(orig_json, "\\u00e9")); /* a byte >= 0x80 */
 	/* a worst gap with JS_PARTS_MAX causes, the last folded (round-tripped whole) */
