@@ -104,6 +104,10 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h include/js_follow_events.h $(
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.bpf.o=.tmp.bpf.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
 
+# the raw_tp builds (bpf/tp.h): their object's source with JS_RAW_TP
+$(OUTPUT)/probes_raw.bpf.o: bpf/probes.bpf.c
+$(OUTPUT)/follow_raw.bpf.o: bpf/follow.bpf.c
+
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@

@@ -17,7 +17,8 @@
  * shorter ones are only counted. Its own sleeps (blocked inside a system call) and system
  * calls are counted, never gaps. A separate object from probes.bpf.c, with its own maps:
  * every program here returns at once unless the current (or switching) task is followed.
- * Records are submitted without wakeups; user space drains them on a timer.
+ * Records are submitted without wakeups; user space drains them on a timer. follow_raw.bpf.c
+ * builds every program as raw_tp (tp.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -25,6 +26,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "js_follow_events.h"
+#include "tp.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -95,8 +97,8 @@ static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
 	if (t)
 		return t;
 	if (!task)
-		task = bpf_get_current_task_btf();
-	if (task->flags & PF_EXITING)
+		task = CURRENT();
+	if (RD(task, flags) & PF_EXITING)
 		return NULL;
 	zero.tgid = tgid;
 	bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
@@ -169,7 +171,7 @@ static __always_inline __u64 joined(struct js_follow_thread *t, __u64 now)
 static __always_inline void switched_out(struct task_struct *prev, bool preempt, __u32 state,
 					 __u32 cpu, __u64 now)
 {
-	struct js_follow_thread *t = thread(prev->pid, prev->tgid, prev);
+	struct js_follow_thread *t = thread(RD(prev, pid), RD(prev, tgid), prev);
 
 	if (!t)
 		return;
@@ -197,7 +199,8 @@ static __always_inline void switched_out(struct task_struct *prev, bool preempt,
 
 static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u64 now)
 {
-	struct js_follow_thread *t = thread(next->pid, next->tgid, next);
+	__u32 tid = RD(next, pid);
+	struct js_follow_thread *t = thread(tid, RD(next, tgid), next);
 	__u64 off;
 
 	if (!t)
@@ -211,12 +214,12 @@ static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u
 		case JS_FOLLOW_PREEMPTED:
 			t->c.preempted++;
 			t->c.preempted_ns += off;
-			gap(next->pid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_PREEMPTED);
+			gap(tid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_PREEMPTED);
 			break;
 		case JS_FOLLOW_BLOCKED:
 			t->c.blocked++;
 			t->c.blocked_ns += off;
-			gap(next->pid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_BLOCKED);
+			gap(tid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_BLOCKED);
 			break;
 		case JS_FOLLOW_SLEEP:
 			t->c.sleeps++;
@@ -230,12 +233,13 @@ static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u
 	t->in_ns = now;
 }
 
-SEC("tp_btf/sched_switch")
+TP("sched_switch")
 int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	bool p = followed(prev->pid, prev->tgid), n = followed(next->pid, next->tgid);
+	bool p = followed(RD(prev, pid), RD(prev, tgid)),
+	     n = followed(RD(next, pid), RD(next, tgid));
 	__u64 now;
 
 	if (!p && !n)
@@ -248,30 +252,31 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 	return 0;
 }
 
-SEC("tp_btf/sched_migrate_task")
+TP("sched_migrate_task")
 int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 {
+	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
 	struct js_follow_thread *t;
 
-	if (!followed(p->pid, p->tgid))
+	if (!followed(tid, tgid))
 		return 0;
-	t = thread(p->pid, p->tgid, p);
+	t = thread(tid, tgid, p);
 	if (t)
 		t->c.migrations++;
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exit")
+TP("sched_process_exit")
 int BPF_PROG(follow_exit, struct task_struct *p, bool group_dead)
 {
-	__u32 tid = p->pid;
+	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
 	struct js_follow_thread *t;
 	__u64 now;
 
-	if (!followed(tid, p->tgid))
+	if (!followed(tid, tgid))
 		return 0;
 	now = bpf_ktime_get_ns();
-	t = thread(tid, p->tgid, p);
+	t = thread(tid, tgid, p);
 	if (!t)
 		return 0;
 	send(JS_FREC_EXIT, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
@@ -283,7 +288,7 @@ int BPF_PROG(follow_exit, struct task_struct *p, bool group_dead)
 
 /* ---- its own system calls and page faults -------------------------------------------- */
 
-SEC("tp_btf/sys_enter")
+TP("sys_enter")
 int BPF_PROG(follow_sys_enter, struct pt_regs *regs, long id)
 {
 	__u64 pt = bpf_get_current_pid_tgid();
@@ -299,7 +304,7 @@ int BPF_PROG(follow_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-SEC("tp_btf/sys_exit")
+TP("sys_exit")
 int BPF_PROG(follow_sys_exit, struct pt_regs *regs, long ret)
 {
 	__u64 pt = bpf_get_current_pid_tgid(), now;
@@ -332,14 +337,14 @@ static __always_inline void fault(void)
 	t->fault_ns = bpf_ktime_get_ns();
 }
 
-SEC("tp_btf/page_fault_user")
+TP("page_fault_user")
 int BPF_PROG(follow_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
 	fault();
 	return 0;
 }
 
-SEC("tp_btf/page_fault_kernel")
+TP("page_fault_kernel")
 int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
 	fault();
@@ -397,28 +402,28 @@ static __always_inline void leave(void)
 	    JS_FOLLOW_INTERRUPTED);
 }
 
-SEC("tp_btf/irq_handler_entry")
+TP("irq_handler_entry")
 int BPF_PROG(follow_irq_entry, int irq_nr, struct irqaction *action)
 {
 	enter();
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_exit")
+TP("irq_handler_exit")
 int BPF_PROG(follow_irq_exit, int irq_nr, struct irqaction *action, int ret)
 {
 	leave();
 	return 0;
 }
 
-SEC("tp_btf/softirq_entry")
+TP("softirq_entry")
 int BPF_PROG(follow_softirq_entry, unsigned int vec_nr)
 {
 	enter();
 	return 0;
 }
 
-SEC("tp_btf/softirq_exit")
+TP("softirq_exit")
 int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 {
 	leave();
@@ -426,13 +431,13 @@ int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 }
 
 #define VECTOR_PAIR(tp)                               \
-	SEC("tp_btf/" #tp "_entry")                   \
+	TP(#tp "_entry")                              \
 	int BPF_PROG(follow_##tp##_entry, int vector) \
 	{                                             \
 		enter();                              \
 		return 0;                             \
 	}                                             \
-	SEC("tp_btf/" #tp "_exit")                    \
+	TP(#tp "_exit")                               \
 	int BPF_PROG(follow_##tp##_exit, int vector)  \
 	{                                             \
 		leave();                              \
@@ -451,7 +456,7 @@ VECTOR_PAIR(spurious_apic)
 
 /* an NMI not inside another interruption is a gap of its own: [now - its handler's time,
  * now] (the tracepoint gives the handler's duration) */
-SEC("tp_btf/nmi_handler")
+TP("nmi_handler")
 int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 {
 	__u64 pt = bpf_get_current_pid_tgid(), now;

@@ -3,7 +3,8 @@
  * probes.bpf.c - what ran on the measured CPUs, as intervals with CLOCK_MONOTONIC start/end.
  *
  * Tracepoints only (no kprobes/fentry on the target kernels): tp_btf, or raw_tp where the
- * verifier refuses a typed function-pointer argument. Every program filters on the
+ * verifier refuses a typed function-pointer argument; probes_raw.bpf.c builds every program
+ * as raw_tp (tp.h). Every program filters on the
  * measured flag of the per-CPU state it uses anyway (set by user space before attaching), or,
  * when it keeps no state, on the measured-CPU mask in rodata (ipi_send_* run on the sender and
  * filter on the target). Entry/exit pairs nest on a per-CPU stack (probes.bpf.h); task-context pairs
@@ -25,6 +26,7 @@
 
 #include "js_events.h"
 #include "probes.bpf.h"
+#include "tp.h"
 
 #define PF_KTHREAD 0x00200000 /* include/linux/sched.h */
 
@@ -85,6 +87,16 @@ struct {
 	__type(value, __u64);
 } csd_func SEC(".maps");
 
+#ifdef JS_RAW_TP
+/* no typed task pointer without the kernel's BTF: by thread id, the least recently used
+ * forgotten (a hash map update cost 1-3 us here: raw_tp builds only) */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct js_task_slots);
+} task_slots SEC(".maps");
+#else
 /* task-local storage: lookups are lock-free (a hash map update cost 1-3 us here) */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -92,6 +104,7 @@ struct {
 	__type(key, int);
 	__type(value, struct js_task_slots);
 } task_slots SEC(".maps");
+#endif
 
 /* non-zero: every program returns at once. Only written from outside (bench/run.py, through
  * bpftool), to measure the programs' own cost inside one run; its own map for that */
@@ -133,21 +146,28 @@ static __always_inline struct js_cpu_state *measured_state(void)
 	return s;
 }
 
+#ifndef JS_RAW_TP
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#endif
 
 /* steal_read - this CPU's paravirt steal clock; false when unknown. A plain load through a
  * read-only cast (the verifier guards it like a probe read) instead of the probe-read
- * helper's call: it runs twice per interruption on the measured CPU. steal_addr is
- * &steal_time.steal, the first member of struct kvm_steal_time. */
+ * helper's call: it runs twice per interruption on the measured CPU (the raw_tp build has
+ * no kfunc: the helper). steal_addr is &steal_time.steal, the first member of struct
+ * kvm_steal_time. */
 static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
 {
-	struct kvm_steal_time *st;
-
 	if (!steal_enabled || !s->steal_addr)
 		return false;
+#ifdef JS_RAW_TP
+	return !bpf_probe_read_kernel(v, sizeof(*v), (const void *)s->steal_addr);
+#else
+	struct kvm_steal_time *st;
+
 	st = bpf_rdonly_cast((void *)s->steal_addr, bpf_core_type_id_kernel(struct kvm_steal_time));
 	*v = st->steal;
 	return true;
+#endif
 }
 
 static __always_inline bool is_sampler(__u32 tid, __u32 tgid)
@@ -401,9 +421,17 @@ static __always_inline void pop_send(__u32 kind, __u32 id)
 static __always_inline struct js_tslot *tslot(__u32 kind, bool create)
 {
 	struct js_task_slots *ts;
+#ifdef JS_RAW_TP
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct js_task_slots zero = {};
 
+	ts = bpf_map_lookup_elem(&task_slots, &tid);
+	if (!ts && create && !bpf_map_update_elem(&task_slots, &tid, &zero, BPF_NOEXIST))
+		ts = bpf_map_lookup_elem(&task_slots, &tid);
+#else
 	ts = bpf_task_storage_get(&task_slots, bpf_get_current_task_btf(), 0,
 				  create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+#endif
 	if (!ts)
 		return NULL;
 	return kind == JS_EV_THP ? &ts->thp : &ts->compact;
@@ -456,21 +484,21 @@ static __always_inline struct js_event *tend(__u32 kind, __u32 id, __u64 addr)
 
 /* ---- hard IRQs -------------------------------------------------------------------- */
 
-SEC("tp_btf/irq_handler_entry")
+TP("irq_handler_entry")
 int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)
 {
 	push(JS_EV_IRQ, irq, 0);
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_exit")
+TP("irq_handler_exit")
 int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
 	struct js_event *e = pop(JS_EV_IRQ, irq, true);
 
 	if (!e)
 		return 0;
-	bpf_probe_read_kernel_str(e->name, sizeof(e->name), action->name);
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name), RD(action, name));
 	ev_send(e);
 	return 0;
 }
@@ -478,13 +506,13 @@ int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 /* ---- APIC vectors ------------------------------------------------------------------- */
 
 #define VECTOR_PAIR(tp, vec)                     \
-	SEC("tp_btf/" #tp "_entry")              \
+	TP(#tp "_entry")                         \
 	int BPF_PROG(tp##_entry, int vector)     \
 	{                                        \
 		push(JS_EV_VECTOR, vec, vector); \
 		return 0;                        \
 	}                                        \
-	SEC("tp_btf/" #tp "_exit")               \
+	TP(#tp "_exit")                          \
 	int BPF_PROG(tp##_exit, int vector)      \
 	{                                        \
 		pop_send(JS_EV_VECTOR, vec);     \
@@ -536,7 +564,7 @@ int BPF_PROG(csd_queue_cpu, const unsigned int cpu, unsigned long callsite, smp_
 	return 0;
 }
 
-SEC("tp_btf/ipi_send_cpu")
+TP("ipi_send_cpu")
 int BPF_PROG(ipi_send_cpu, const unsigned int cpu, unsigned long callsite, void *callback)
 {
 	if (cpu_measured(cpu))
@@ -565,7 +593,7 @@ static long mask_one(__u32 i, struct mask_ctx *c)
 	return 0;
 }
 
-SEC("tp_btf/ipi_send_cpumask")
+TP("ipi_send_cpumask")
 int BPF_PROG(ipi_send_cpumask, const struct cpumask *mask, unsigned long callsite, void *cb)
 {
 	struct mask_ctx c = { .mask = mask, .callsite = callsite, .callback = (__u64)cb };
@@ -576,14 +604,14 @@ int BPF_PROG(ipi_send_cpumask, const struct cpumask *mask, unsigned long callsit
 
 /* ---- softirqs, hrtimers, NMIs ------------------------------------------------------ */
 
-SEC("tp_btf/softirq_entry")
+TP("softirq_entry")
 int BPF_PROG(softirq_entry, unsigned int vec_nr)
 {
 	push(JS_EV_SOFTIRQ, vec_nr, 0);
 	return 0;
 }
 
-SEC("tp_btf/softirq_exit")
+TP("softirq_exit")
 int BPF_PROG(softirq_exit, unsigned int vec_nr)
 {
 	pop_send(JS_EV_SOFTIRQ, vec_nr);
@@ -613,11 +641,11 @@ static __always_inline void learn_mm(__u32 cpu)
 	id = bpf_get_current_pid_tgid();
 	if (!is_sampler((__u32)id, id >> 32))
 		return;
-	sampler_mm = (__u64)bpf_get_current_task_btf()->mm;
+	sampler_mm = (__u64)RD(CURRENT(), mm);
 	sampler_cpu = cpu;
 }
 
-SEC("tp_btf/hrtimer_expire_entry")
+TP("hrtimer_expire_entry")
 int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -631,14 +659,14 @@ int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
 	return 0;
 }
 
-SEC("tp_btf/hrtimer_expire_exit")
+TP("hrtimer_expire_exit")
 int BPF_PROG(hrtimer_expire_exit, struct hrtimer *timer)
 {
 	pop_send(JS_EV_HRTIMER, 0);
 	return 0;
 }
 
-SEC("tp_btf/nmi_handler")
+TP("nmi_handler")
 int BPF_PROG(nmi_handler, void *handler, s64 delta_ns, int handled)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -677,21 +705,21 @@ static __always_inline void fault(unsigned long address, __u32 flags)
 	ev_send(e);
 }
 
-SEC("tp_btf/page_fault_user")
+TP("page_fault_user")
 int BPF_PROG(page_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
 	fault(address, 0);
 	return 0;
 }
 
-SEC("tp_btf/page_fault_kernel")
+TP("page_fault_kernel")
 int BPF_PROG(page_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
 	fault(address, JS_F_KERNEL);
 	return 0;
 }
 
-SEC("tp_btf/tlb_flush")
+TP("tlb_flush")
 int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), flags = 0;
@@ -716,7 +744,7 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
  * bpf_get_current_cgroup_id() gives the current task's): three loads from a trusted task */
 static __always_inline __u64 task_cgroup(struct task_struct *t)
 {
-	return t->cgroups->dfl_cgrp->kn->id;
+	return RD(t, cgroups, dfl_cgrp, kn, id);
 }
 
 /* task_ran - a non-sampler task (or idle) ran on this CPU over [start, now]: TASK or IDLE.
@@ -756,22 +784,22 @@ static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
 					  __u64 st)
 {
 	struct task_struct *cur = (struct task_struct *)s->cur_task;
-	__u32 pflags = 0;
+	__u32 pflags = 0, pid = RD(prev, pid);
 
 	__sync_fetch_and_add(&sched_mismatch, 1);
 	if (!(s->cur_flags & JS_CUR_SAMPLER))
 		task_ran(s, cpu, s->cur_pid, s->cur_flags, cur, s->cur_cgroup, s->cur_start, now,
 			 s->cur_steal, st, sflag | JS_F_NOEND);
-	if (prev->pid && is_sampler(prev->pid, prev->tgid))
+	if (pid && is_sampler(pid, RD(prev, tgid)))
 		return;
-	if (prev->flags & PF_KTHREAD)
+	if (RD(prev, flags) & PF_KTHREAD)
 		pflags = JS_CUR_KTHREAD;
-	task_ran(s, cpu, prev->pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev,
-		 prev->pid ? task_cgroup(prev) : 0, s->cur_start, now, s->cur_steal, st,
+	task_ran(s, cpu, pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev,
+		 pid ? task_cgroup(prev) : 0, s->cur_start, now, s->cur_steal, st,
 		 sflag | JS_F_NOSTART);
 }
 
-SEC("tp_btf/sched_switch")
+TP("sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), pid, flags, sflag;
@@ -786,23 +814,23 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	/* the first switch after attach has no start for prev: skip it */
 	if (!(s->cur_flags & JS_CUR_VALID))
 		;
-	else if (s->cur_pid != (__u32)prev->pid)
+	else if (s->cur_pid != (__u32)RD(prev, pid))
 		unseen_switch(s, cpu, prev, now, sflag, st);
 	else if (!(s->cur_flags & JS_CUR_SAMPLER))
 		task_ran(s, cpu, s->cur_pid, s->cur_flags, prev, s->cur_cgroup, s->cur_start, now,
 			 s->cur_steal, st, sflag);
-	pid = next->pid;
+	pid = RD(next, pid);
 	flags = JS_CUR_VALID;
 	if (sflag)
 		flags |= JS_CUR_STEAL;
-	if (next->flags & PF_KTHREAD)
+	if (RD(next, flags) & PF_KTHREAD)
 		flags |= JS_CUR_KTHREAD;
 	s->cur_cgroup = 0;
-	if (pid && is_sampler(pid, next->tgid)) {
+	if (pid && is_sampler(pid, RD(next, tgid))) {
 		flags |= JS_CUR_SAMPLER;
 		sampler_cpu = cpu;
 		if (!sampler_mm)
-			sampler_mm = (__u64)next->mm;
+			sampler_mm = (__u64)RD(next, mm);
 	} else if (pid) {
 		s->cur_cgroup = task_cgroup(next); /* what its TASK record will carry */
 	}
@@ -834,7 +862,7 @@ static __always_inline int work_slot(struct js_cpu_state *s, __u32 tid, bool any
 	return 0; /* all taken by items that never ended here (migrated): reuse */
 }
 
-SEC("tp_btf/workqueue_execute_start")
+TP("workqueue_execute_start")
 int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -865,7 +893,7 @@ int BPF_PROG(workqueue_execute_start, struct work_struct *work)
  * interval starts no earlier than the worker's switch in here: its time off this CPU (asleep
  * inside the item, or on another CPU) is not the item's on this one.
  */
-SEC("tp_btf/workqueue_execute_end")
+TP("workqueue_execute_end")
 int BPF_PROG(workqueue_execute_end, struct work_struct *work)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), tid = (__u32)bpf_get_current_pid_tgid();
@@ -931,7 +959,7 @@ static __always_inline void thp_point(struct mm_struct *mm, __u32 id, __u64 stat
 		ev_send(e);
 }
 
-SEC("tp_btf/mm_collapse_huge_page_isolate")
+TP("mm_collapse_huge_page_isolate")
 int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zero, int referenced,
 	     int status)
 {
@@ -947,7 +975,7 @@ int BPF_PROG(mm_collapse_huge_page_isolate, struct folio *folio, int none_or_zer
 	return 0;
 }
 
-SEC("tp_btf/mm_collapse_huge_page")
+TP("mm_collapse_huge_page")
 int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int status)
 {
 	struct js_tslot *t = tslot(JS_EV_THP, false);
@@ -976,7 +1004,7 @@ int BPF_PROG(mm_collapse_huge_page, struct mm_struct *mm, int isolated, int stat
 	return 0;
 }
 
-SEC("tp_btf/mm_khugepaged_scan_pmd")
+TP("mm_khugepaged_scan_pmd")
 int BPF_PROG(mm_khugepaged_scan_pmd, struct mm_struct *mm, struct folio *folio, int referenced,
 	     int none_or_zero, int status, int unmapped)
 {
@@ -984,7 +1012,7 @@ int BPF_PROG(mm_khugepaged_scan_pmd, struct mm_struct *mm, struct folio *folio, 
 	return 0;
 }
 
-SEC("tp_btf/mm_khugepaged_scan_file")
+TP("mm_khugepaged_scan_file")
 int BPF_PROG(mm_khugepaged_scan_file, struct mm_struct *mm, struct folio *folio, struct file *file,
 	     int present, int swap, int result)
 {
@@ -994,7 +1022,7 @@ int BPF_PROG(mm_khugepaged_scan_file, struct mm_struct *mm, struct folio *folio,
 
 /* ---- compaction and migration ------------------------------------------------------ */
 
-SEC("tp_btf/mm_compaction_begin")
+TP("mm_compaction_begin")
 int BPF_PROG(mm_compaction_begin, struct compact_control *cc, unsigned long zone_start,
 	     unsigned long zone_end, bool sync)
 {
@@ -1002,7 +1030,7 @@ int BPF_PROG(mm_compaction_begin, struct compact_control *cc, unsigned long zone
 	return 0;
 }
 
-SEC("tp_btf/mm_compaction_end")
+TP("mm_compaction_end")
 int BPF_PROG(mm_compaction_end, struct compact_control *cc, unsigned long zone_start,
 	     unsigned long zone_end, bool sync, int status)
 {
@@ -1015,7 +1043,7 @@ int BPF_PROG(mm_compaction_end, struct compact_control *cc, unsigned long zone_s
 	return 0;
 }
 
-SEC("tp_btf/mm_migrate_pages")
+TP("mm_migrate_pages")
 int BPF_PROG(mm_migrate_pages, unsigned long succeeded, unsigned long failed,
 	     unsigned long thp_succeeded, unsigned long thp_failed, unsigned long thp_split,
 	     unsigned long large_folio_split, enum migrate_mode mode, int reason)

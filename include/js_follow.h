@@ -27,6 +27,7 @@ struct follow_opts {
 	size_t ntids;
 	uint64_t threshold_ns; /* gaps shorter than this are counted, not sent */
 	uint64_t join_ns;      /* 0: the default (bpf/follow.bpf.c) */
+	const char *btf_path;  /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
 };
 
 /* follow_open - open and load; < 0 with a reason in why */

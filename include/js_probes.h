@@ -34,13 +34,14 @@ struct js_probes;
 struct probes_opts {
 	const int *cpus; /* measured CPUs */
 	size_t ncpus;
-	pid_t sampler_tgid; /* our pid: the sampler's threads when none registered */
-	size_t ring_bytes;  /* the measured CPUs' rings in all: 0 = 16 MiB; each CPU's
+	pid_t sampler_tgid;   /* our pid: the sampler's threads when none registered */
+	size_t ring_bytes;    /* the measured CPUs' rings in all: 0 = 16 MiB; each CPU's
 			       * a power of two records, at least 16 */
-	bool verbose;	    /* libbpf debug output */
-	bool prog_stats;    /* time the programs (kernel bpf_stats, held while
+	bool verbose;	      /* libbpf debug output */
+	bool prog_stats;      /* time the programs (kernel bpf_stats, held while
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
+	const char *btf_path; /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
 };
 
 enum probes_prog_state {
@@ -74,12 +75,13 @@ struct probes_stats {
 	size_t nactive;			 /* ... attached (or attached until detach) */
 	const struct probes_prog *progs; /* nprogs entries, valid until destroy */
 	bool run_stats;			 /* run_cnt/run_time_ns were collected */
-	bool steal_available;		 /* events carry the steal clock (JS_F_STEAL) */
-	const char *steal_why;		 /* why not, when !steal_available */
-	uint64_t attach_ns;		 /* wall time of probes_attach() */
-	uint64_t detach_ns;		 /* wall time of probes_detach() */
-	size_t ring_bytes;		 /* the measured CPUs' rings in all */
-	size_t all_rings_bytes;		 /* every CPU's ring: the measured CPUs' and the others' */
+	const char *raw_why;	/* the raw_tp build loaded: why (js_kbtf.h); NULL: tp_btf */
+	bool steal_available;	/* events carry the steal clock (JS_F_STEAL) */
+	const char *steal_why;	/* why not, when !steal_available */
+	uint64_t attach_ns;	/* wall time of probes_attach() */
+	uint64_t detach_ns;	/* wall time of probes_detach() */
+	size_t ring_bytes;	/* the measured CPUs' rings in all */
+	size_t all_rings_bytes; /* every CPU's ring: the measured CPUs' and the others' */
 };
 
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why

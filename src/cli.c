@@ -59,6 +59,7 @@ enum {
 	OPT_SPIKE_THRESHOLD,
 	OPT_SPIKE_MAX,
 	OPT_SPIKE_DIR_MAX,
+	OPT_BTF,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -103,6 +104,10 @@ static const struct argp_option options[] = {
 	{ "probe-cost", OPT_PROBE_COST, NULL, 0,
 	  "time the probes' own BPF programs (kernel "
 	  "bpf_stats: two clock reads per program run, on the measured CPUs too)",
+	  1 },
+	{ "btf", OPT_BTF, "FILE", 0,
+	  "the kernel's types for the probes from FILE (raw BTF, or an ELF file's .BTF), for a "
+	  "kernel without /sys/kernel/btf/vmlinux: they attach as raw tracepoints",
 	  1 },
 	{ NULL, 0, NULL, 0, "Your application's spikes (no spinner runs):", 1 },
 	{ "pid", OPT_PID, "PID", 0,
@@ -518,6 +523,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROBE_COST:
 		p->probe_cost = true;
 		break;
+	case OPT_BTF:
+		return path_opt(state, arg, "--btf", "a BTF file", &p->btf_path);
 	case OPT_PROBE_TOGGLE:
 		return path_opt(state, arg, "--probe-toggle", "a file", &p->probe_toggle);
 	case OPT_LFENCE:
@@ -683,6 +690,13 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr,
 			"%s: --budget-interval needs --budget and --duration 0 (a finite "
 			"run checks its limits once, at the end)\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->btf_path && (p->cfg.no_probes || p->cmd != JS_CMD_MEASURE)) {
+		fprintf(stderr,
+			"%s: --btf gives a measurement's eBPF probes their types: not with "
+			"--no-probes, check, report or diff\n",
 			prog);
 		return -EINVAL;
 	}

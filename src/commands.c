@@ -194,7 +194,7 @@ static int cmd_measure(struct js_params *p)
 	memset(&run, 0, sizeof(run));
 	/* from here on a stop signal ends the run with a (possibly empty) report */
 	install_signals();
-	if (preflight_cpus(p, &hk))
+	if (preflight_cpus(p, &hk) || preflight_btf(p))
 		return JS_EXIT_USAGE;
 	if (preflight_machine(p, &run.machine))
 		return JS_EXIT_ERROR;

@@ -3,8 +3,9 @@
  * follow.c - loader and consumer of bpf/follow.bpf.c (see js_follow.h): the configuration
  * into rodata between open and load (the process, or the threads into their map after load;
  * the threshold), programs whose tracepoint this kernel lacks not loaded (an interruption's
- * entry whose exit it lacks not attached), the ring drained with ring_buffer__consume() only (the programs submit
- * without wakeups).
+ * entry whose exit it lacks not attached), the ring drained with ring_buffer__consume() only
+ * (the programs submit without wakeups). The kernel's types and the build that loads (tp_btf
+ * or raw_tp) come from js_kbtf.h, as the probes' do.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 #include <bpf/libbpf.h>
 
 #include "follow.skel.h"
+#include "follow_raw.skel.h"
 #include "js_follow.h"
+#include "js_kbtf.h"
 #include "js_util.h"
 
 _Static_assert(sizeof(struct js_follow_rec) == 184, "js_follow_rec ABI is 184 bytes");
@@ -38,11 +41,56 @@ static const char *tp(const struct bpf_program *prog)
 	return s ? s + 1 : sec;
 }
 
-/* in_kernel - does this kernel have tracepoint name (an entry whose exit it lacks is not
- * attached: follow_attach) */
-static bool in_kernel(const char *name)
+/* open_skel - the skeleton over the build k chose (js_kbtf.h); NULL with errno */
+static struct follow_bpf *open_skel(const struct js_kbtf *k)
 {
-	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) >= 0;
+	struct follow_bpf *s = calloc(1, sizeof(*s));
+	const void *raw;
+	size_t raw_sz;
+	int err;
+
+	if (!s)
+		return NULL;
+	raw = follow_raw_bpf__elf_bytes(&raw_sz);
+	err = follow_bpf__create_skeleton(s);
+	if (!err)
+		err = kbtf_open_skeleton(k, s->skeleton, raw, raw_sz);
+	if (err) {
+		follow_bpf__destroy(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+/* open_obj - open the object and leave out the programs whose tracepoint this kernel lacks
+ * (an entry whose exit it lacks is not attached: follow_attach); 0 or -errno with why */
+static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why, size_t len)
+{
+	struct bpf_program *prog;
+	struct js_kbtf k;
+	int err;
+
+	err = kbtf_open(&k, o->btf_path, why, len);
+	if (err)
+		return err;
+	f->skel = open_skel(&k);
+	if (!f->skel) {
+		err = -errno;
+		snprintf(why, len, "cannot open the BPF object: %s", strerror(-err));
+		kbtf_free_types(&k);
+		return err;
+	}
+	bpf_object__for_each_program(prog, f->skel->obj)
+	{
+		f->nprogs++;
+		if (!kbtf_has_tp(k.btf, tp(prog))) {
+			js_dbg("follow %s: tracepoint not in this kernel", tp(prog));
+			bpf_program__set_autoload(prog, false);
+		}
+	}
+	kbtf_free_types(&k);
+	return 0;
 }
 
 static int rb_sample(void *ctx, void *data, size_t size)
@@ -65,18 +113,14 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	*out = NULL;
 	if (!f)
 		return -ENOMEM;
-	f->skel = follow_bpf__open();
-	if (!f->skel) {
-		err = -errno;
-		snprintf(why, len, "cannot open the BPF object: %s", strerror(-err));
+	err = open_obj(f, o, why, len);
+	if (err)
 		goto fail;
-	}
 	f->skel->rodata->follow_tgid = (__u32)o->pid;
 	f->skel->rodata->nr_tids = (__u32)o->ntids;
 	f->skel->rodata->threshold_ns = o->threshold_ns;
 	if (o->join_ns)
 		f->skel->rodata->join_ns = o->join_ns;
-	bpf_object__for_each_program(prog, f->skel->obj) f->nprogs++;
 	f->links = calloc(f->nprogs, sizeof(*f->links));
 	f->progs = calloc(f->nprogs, sizeof(*f->progs));
 	if (!f->links || !f->progs) {
@@ -84,14 +128,7 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 		goto fail;
 	}
 	f->nprogs = 0;
-	bpf_object__for_each_program(prog, f->skel->obj)
-	{
-		f->progs[f->nprogs++] = prog;
-		if (!in_kernel(tp(prog))) {
-			js_dbg("follow %s: tracepoint not in this kernel", tp(prog));
-			bpf_program__set_autoload(prog, false);
-		}
-	}
+	bpf_object__for_each_program(prog, f->skel->obj) f->progs[f->nprogs++] = prog;
 	err = follow_bpf__load(f->skel);
 	if (err) {
 		snprintf(why, len, "BPF load failed: %s", strerror(-err));

@@ -710,6 +710,7 @@ static void open_probes(struct js_pipe *pl)
 				     (size_t)PROBE_RING_BYTES_MAX),
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
+		.btf_path = p->btf_path,
 	};
 	char why[256] = "";
 

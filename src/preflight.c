@@ -21,6 +21,7 @@
 
 #include "js_cpulist.h"
 #include "js_cpus.h"
+#include "js_kbtf.h"
 #include "js_preflight.h"
 #include "js_sampler.h"
 #include "js_sysfs.h"
@@ -84,6 +85,23 @@ static int preflight_follow(struct js_params *p)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* preflight_btf - --btf FILE holds BTF (the probes were asked to use it): one line and
+ * -EINVAL (a usage error) if not */
+int preflight_btf(const struct js_params *p)
+{
+	struct js_kbtf k;
+	char why[256];
+
+	if (!p->btf_path)
+		return 0;
+	if (kbtf_open(&k, p->btf_path, why, sizeof(why))) {
+		js_err("%s", why);
+		return -EINVAL;
+	}
+	kbtf_free_types(&k);
 	return 0;
 }
 

@@ -4,7 +4,8 @@
  *
  * Configuration goes into rodata between open and load: the measured-CPU mask and list,
  * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
- * steal_time address (docs/DESIGN.md, probes), computed here from the vmlinux BTF. Programs whose
+ * steal_time address (docs/DESIGN.md, probes), computed here from the kernel's BTF (js_kbtf.h:
+ * --btf FILE or its own, which also picks the tp_btf or the raw_tp build). Programs whose
  * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
  * loaded. Every CPU writes its own ring (parts of one mmap'ed array, js_evring.h): each
  * measured CPU a long one, every other CPU a short one for what it does to a measured CPU
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -27,9 +29,11 @@
 #endif
 
 #include "js_evring.h"
+#include "js_kbtf.h"
 #include "js_probes.h"
 #include "js_util.h"
 #include "probes.skel.h"
+#include "probes_raw.skel.h"
 #include "../bpf/probes.bpf.h"
 
 _Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
@@ -75,7 +79,9 @@ struct js_probes {
 	void *cb_ctx;
 	char rejected[16][48]; /* programs the verifier refused: not loaded */
 	size_t nrejected;
-	bool toggled_off; /* probes_set_attached(false): loaded, no link */
+	bool typed;	   /* the tp_btf build (js_kbtf.h), else the raw_tp one: */
+	char raw_why[160]; /* why */
+	bool toggled_off;  /* probes_set_attached(false): loaded, no link */
 };
 
 /* ---- libbpf messages ---------------------------------------------------------------- */
@@ -230,14 +236,6 @@ static const char *tp_name(struct bpf_program *prog)
 	return slash ? slash + 1 : sec;
 }
 
-static bool tp_exists(const struct btf *btf, const char *tp)
-{
-	char buf[160];
-
-	snprintf(buf, sizeof(buf), "btf_trace_%s", tp);
-	return btf__find_by_name_kind(btf, buf, BTF_KIND_TYPEDEF) >= 0;
-}
-
 static bool has_suffix(const char *s, const char *suf)
 {
 	size_t n = strlen(s), m = strlen(suf);
@@ -334,7 +332,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 
 		p->bprogs[p->nprogs] = prog;
 		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), tp);
-		if (!tp_exists(btf, tp)) {
+		if (!kbtf_has_tp(btf, tp)) {
 			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
 			js_dbg("probe %s: tracepoint not in this kernel", tp);
 		} else if (rejected(p, bpf_program__name(prog))) {
@@ -492,33 +490,54 @@ static void reset_obj(struct js_probes *p)
 	p->nrings = 0;
 }
 
+/* open_skel - the skeleton over the build k chose (js_kbtf.h); NULL with errno */
+static struct probes_bpf *open_skel(const struct js_kbtf *k)
+{
+	struct probes_bpf *s = calloc(1, sizeof(*s));
+	const void *raw;
+	size_t raw_sz;
+	int err;
+
+	if (!s)
+		return NULL;
+	raw = probes_raw_bpf__elf_bytes(&raw_sz);
+	err = probes_bpf__create_skeleton(s);
+	if (!err)
+		err = kbtf_open_skeleton(k, s->skeleton, raw, raw_sz);
+	if (err) {
+		probes_bpf__destroy(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
 /* load_once - open the skeleton, configure it, choose programs, load it */
 static int load_once(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
-	struct btf *btf;
+	struct js_kbtf k;
 	int err;
 
 	/* the kernel's BTF (5.5 MB here) is freed before the load parses its own copy: both
 	 * at once were a third of the peak RSS */
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		err = -errno;
-		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux): %s", strerror(-err));
+	err = kbtf_open(&k, o->btf_path, why, len);
+	if (err)
 		return err;
-	}
-	p->skel = probes_bpf__open();
+	p->typed = k.typed;
+	js_scpy(p->raw_why, sizeof(p->raw_why), k.raw_why);
+	p->skel = open_skel(&k);
 	if (!p->skel) {
 		err = -errno;
 		snprintf(why, len, "cannot open the BPF object: %s", strerror(-err));
-		btf__free(btf);
+		kbtf_free_types(&k);
 		return err;
 	}
 	err = configure(p, o, why, len);
 	if (!err)
-		err = select_progs(p, btf);
+		err = select_progs(p, k.btf);
 	if (!err)
-		steal_setup(p, btf);
-	btf__free(btf);
+		steal_setup(p, k.btf);
+	kbtf_free_types(&k);
 	if (err)
 		return err;
 	lb_last[0] = lb_prog[0] = '\0';
@@ -605,14 +624,21 @@ static int map_rings(struct js_probes *p, char *why, size_t len)
 	return 0;
 }
 
-/* open_load - load, leaving out programs the verifier refuses; then map the rings */
+/* open_load - load, leaving out programs the verifier refuses; then map the rings. On a
+ * kernel older than any the probes load on (js_kbtf.h), a failure is said as its age, once:
+ * no program is left out one by one (a kernel with what they need backported loads them) */
 static int open_load(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
+	char age[200];
+	struct utsname u;
+	bool old = !uname(&u) && kbtf_too_old(u.release, age, sizeof(age));
 	int err;
 
 	for (;;) {
 		err = load_once(p, o, why, len);
-		if (!err || err == -EPERM || !lb_prog[0] || !reject(p, lb_prog))
+		if (err && err != -EPERM && old)
+			js_scpy(why, len, age);
+		if (!err || err == -EPERM || old || !lb_prog[0] || !reject(p, lb_prog))
 			break;
 		reset_obj(p);
 	}
@@ -651,6 +677,10 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 		probes_destroy(p);
 		return err;
 	}
+	if (!p->typed)
+		js_notice("eBPF probes as raw tracepoints (%s): the same events, each field read "
+			  "with a helper call",
+			  p->raw_why);
 	*out = p;
 	return 0;
 }
@@ -1119,6 +1149,7 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->nprogs = p->nprogs;
 	st->progs = p->progs;
 	st->run_stats = p->run_stats;
+	st->raw_why = p->typed ? NULL : p->raw_why;
 	st->steal_available = p->steal;
 	st->steal_why = p->steal ? NULL : p->steal_why;
 	st->attach_ns = p->attach_ns;

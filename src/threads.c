@@ -328,6 +328,7 @@ int threads_source_open(struct gap_source *s, struct js_pipe *pl)
 		.tids = p->follow_tids,
 		.ntids = p->nfollow_tids,
 		.threshold_ns = p->cfg.threshold_ns,
+		.btf_path = p->btf_path,
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;

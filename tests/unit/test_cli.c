@@ -223,6 +223,24 @@ static void test_misc(void **st)
 	assert_int_not_equal(parse("--warm-up", "x", NULL), 0);
 }
 
+/** --btf FILE: a path for a measurement's probes; empty, with --no-probes or another command
+ * refused (whether FILE holds BTF is checked before measuring: preflight_btf). */
+static void test_btf(void **st)
+{
+	(void)st;
+	assert_int_equal(parse(NULL), 0);
+	assert_null(p.btf_path);
+	assert_int_equal(parse("--btf", "/boot/vmlinux.btf", "-c", "1", NULL), 0);
+	assert_string_equal(p.btf_path, "/boot/vmlinux.btf");
+	assert_int_equal(parse("--btf=x.btf", "--pid", "1", NULL), 0);
+	assert_string_equal(p.btf_path, "x.btf");
+	assert_int_not_equal(parse("--btf", "", NULL), 0);
+	assert_int_not_equal(parse("--btf", "x.btf", "--no-probes", NULL), 0);
+	assert_int_not_equal(parse("check", "--btf", "x.btf", NULL), 0);
+	assert_int_not_equal(parse("report", "a.json", "--btf", "x.btf", NULL), 0);
+	assert_int_not_equal(parse("diff", "a.json", "b.json", "--btf", "x.btf", NULL), 0);
+}
+
 /** The continuous mode's options: values, what each needs, and --listen's addresses. */
 static void test_continuous(void **st)
 {
@@ -353,7 +371,7 @@ int main(void)
 		cmocka_unit_test(test_thresholds),   cmocka_unit_test(test_priority),
 		cmocka_unit_test(test_misc),	     cmocka_unit_test(test_continuous),
 		cmocka_unit_test(test_subcommands),  cmocka_unit_test(test_arrivals),
-		cmocka_unit_test(test_diff_options),
+		cmocka_unit_test(test_diff_options), cmocka_unit_test(test_btf),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */

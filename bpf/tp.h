@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tp.h - one source, two builds of each BPF object. By default tp_btf programs, which load
+ * through the tracepoints' typed pointers directly (the kernel checks each access against
+ * its own BTF). With JS_RAW_TP (probes_raw.bpf.c, follow_raw.bpf.c) raw_tp programs, which
+ * read the same fields with CO-RE probe reads and call no kfunc: they need no BTF from the
+ * kernel, only types to relocate against (the kernel's, or --btf FILE), for a kernel that
+ * exposes no BTF of its own or lacks what the typed build calls (src/kbtf.c: which one
+ * loads). Everything else is the same code.
+ */
+#ifndef JS_TP_H
+#define JS_TP_H
+
+#ifdef JS_RAW_TP
+#define TP(name) SEC("raw_tp/" name)
+/* RD(p, a, b, ...) - p->a->b...: a direct load (tp_btf), a CO-RE probe read (raw_tp) */
+#define RD(...) BPF_CORE_READ(__VA_ARGS__)
+/* CURRENT() - the current task */
+#define CURRENT() ((struct task_struct *)bpf_get_current_task())
+#else
+#define TP(name) SEC("tp_btf/" name)
+#define RD(...) RD_N(__VA_ARGS__, RD5, RD4, RD3, RD2, _)(__VA_ARGS__)
+#define CURRENT() bpf_get_current_task_btf()
+#endif
+
+#define RD_N(_1, _2, _3, _4, _5, N, ...) N
+#define RD2(p, a) ((p)->a)
+#define RD3(p, a, b) ((p)->a->b)
+#define RD4(p, a, b, c) ((p)->a->b->c)
+#define RD5(p, a, b, c, d) ((p)->a->b->c->d)
+
+#endif /* JS_TP_H */
