@@ -61,6 +61,7 @@ CLK_TCK = os.sysconf('SC_CLK_TCK')
 OSLAT_BUCKETS = 1024            # oslat -b: one-microsecond buckets
 POLL_S = 0.1                    # /proc sampling while a tool measures
 HWM_FAST_S = 0.005              # VmHWM and main-thread CPU polling in the report phase
+TP_SEEN_MIN = 0.99  # throughput: faults named on the CPU, at least this share of the kernel's
 WINDOW_MARGIN_NS = 100_000_000  # the IPI and housekeeping windows leave out each end
 INJ_DELAY_S = 0.1               # injector start after the measuring thread is seen
 INJ_SHORT_S = 0.6               # the injector runs this much less than the tool
@@ -106,7 +107,7 @@ def method_params(a, hz):
         'long_secs': 6 if q else 15,
         'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,
         'hk_rate': 16000, 'hk_timer_us': 60, 'hk_threshold': '1us', 'hk_secs': 4 if q else 8,
-        'hk_per_gap_us': 1.0, 'hk_runs': a.reps,
+        'hk_per_gap_us': 1.0, 'hk_runs': max(3, a.reps),  # judged on a median of >= 3
         'hk_pct': 2,
         'big_gaps': a.big_gaps, 'big_max_secs': a.big_max_secs,
         'wait_quiet_s': '%g' % a.wait_quiet, 'retry_s': '%g' % a.retry_budget,
@@ -1697,24 +1698,34 @@ def sec_throughput(b, t, reps):
         inj_dur = float(r.inject.summary.get('duration_s', secs))
         faults = sum(int(i.summary.get('faults', 0)) for i in injs)
         hk = housekeeping_pct(r, b.cpu)
+        # judged against the kernel: the injectors' faults (their rusage) must be named as
+        # faults on the CPU, not merely no loss counted by jitterscope itself
+        named = (c.get('by_class') or {}).get('fault', {}).get('events', 0)
+        seen = named / faults if faults else None
         rows.append(('%d x %d' % (par, count), fmt(count * par * 1e6 / period / 1e3, '', 0),
                      fmt(faults / inj_dur / 1e3), fmt(ev_s / 1e3), pr['lost'], c['dropped'],
-                     fmt(hk, ' %', 2), fmt(c['lost_pct'], ' %')))
-        if pr['lost'] == 0 and c['dropped'] == 0:
-            best = max(best or 0, ev_s)
-        elif first_loss is None or ev_s < first_loss:
-            first_loss = ev_s
+                     fmt(seen and seen * 100, ' %', 1), fmt(hk, ' %', 2),
+                     fmt(c['lost_pct'], ' %')))
+        rate = faults / inj_dur
+        if pr['lost'] == 0 and c['dropped'] == 0 and seen is not None and seen >= TP_SEEN_MIN:
+            best = max(best or 0, rate)
+        elif first_loss is None or rate < first_loss:
+            first_loss = rate
     d = dirty(runs)
-    js_txt = 'no loss up to %s k/s' % fmt(best and best / 1e3, '', 0)
+    js_txt = 'all named up to %s k/s' % fmt(best and best / 1e3, '', 0)
     if first_loss is not None:
-        js_txt += '; loss at %s k/s' % fmt(first_loss / 1e3, '', 0)
+        js_txt += '; not at %s k/s' % fmt(first_loss / 1e3, '', 0)
     ok = best is not None and best >= 100e3 and (first_loss is None or first_loss >= 100e3)
-    t.add('throughput: probe events/s on CPU %d with lost == 0' % b.cpu, js_txt, '-', '-',
+    t.add('throughput: injected faults/s on CPU %d all named (>= %g %% of the kernel\'s count, '
+          'lost == 0)' % (b.cpu, TP_SEEN_MIN * 100), js_txt, '-', '-',
           '>= 100k/s', 'PASS' if ok else ('n/a' if best is None else 'FAIL'), d)
     t.details.append(('Attribution throughput (jsinject pf, period %g ms, %g s runs; events/s '
-                      'over the whole window)' % (period / 1000, secs),
+                      'over the whole window; named: the fault events jitterscope gave CPU %d\'s '
+                      'gaps over the faults the injectors\' rusage counted)'
+                      % (period / 1000, secs, b.cpu),
                       ('injectors x pages', 'asked faults k/s', 'injected k/s', 'events k/s',
-                       'lost', 'dropped', 'housekeeping CPU', 'CPU %d lost' % b.cpu), rows))
+                       'lost', 'dropped', 'named', 'housekeeping CPU', 'CPU %d lost' % b.cpu),
+                      rows))
     return runs
 
 
