@@ -75,13 +75,12 @@ struct probes_stats {
 	size_t nactive;			 /* ... attached (or attached until detach) */
 	const struct probes_prog *progs; /* nprogs entries, valid until destroy */
 	bool run_stats;			 /* run_cnt/run_time_ns were collected */
-	const char *raw_why;	/* the raw_tp build loaded: why (js_kbtf.h); NULL: tp_btf */
-	bool steal_available;	/* events carry the steal clock (JS_F_STEAL) */
-	const char *steal_why;	/* why not, when !steal_available */
-	uint64_t attach_ns;	/* wall time of probes_attach() */
-	uint64_t detach_ns;	/* wall time of probes_detach() */
-	size_t ring_bytes;	/* the measured CPUs' rings in all */
-	size_t all_rings_bytes; /* every CPU's ring: the measured CPUs' and the others' */
+	bool steal_available;		 /* events carry the steal clock (JS_F_STEAL) */
+	const char *steal_why;		 /* why not, when !steal_available */
+	uint64_t attach_ns;		 /* wall time of probes_attach() */
+	uint64_t detach_ns;		 /* wall time of probes_detach() */
+	size_t ring_bytes;		 /* the measured CPUs' rings in all */
+	size_t all_rings_bytes;		 /* every CPU's ring: the measured CPUs' and the others' */
 };
 
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why

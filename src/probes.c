@@ -1149,7 +1149,6 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->nprogs = p->nprogs;
 	st->progs = p->progs;
 	st->run_stats = p->run_stats;
-	st->raw_why = p->typed ? NULL : p->raw_why;
 	st->steal_available = p->steal;
 	st->steal_why = p->steal ? NULL : p->steal_why;
 	st->attach_ns = p->attach_ns;
