@@ -88,6 +88,22 @@ static void test_cpus(void **st)
 	assert_int_equal(p.cfg.cpus[0], 2);
 	assert_int_equal(p.cfg.nhk, 1);
 	assert_int_equal(p.cfg.hk[0], 0);
+	assert_false(p.cpus_isolated);
+	/* "isolated": the isolated CPUs, chosen before measuring (cpus_default); the last
+	 * --cpu counts */
+	assert_int_equal(parse("--cpu", "isolated", NULL), 0);
+	assert_true(p.cpus_isolated);
+	assert_int_equal(p.cfg.ncpus, 0);
+	assert_int_equal(parse("--cpu", "isolated", "-c", "3", NULL), 0);
+	assert_false(p.cpus_isolated);
+	assert_int_equal(p.cfg.ncpus, 1);
+	assert_int_equal(parse("-c", "3", "--cpus=isolated", NULL), 0);
+	assert_true(p.cpus_isolated);
+	assert_int_equal(p.cfg.ncpus, 0);
+	assert_int_equal(parse("check", "--cpu", "isolated", NULL), 0);
+	assert_true(p.cpus_isolated);
+	/* the CPUs whose events explain the marks */
+	assert_int_equal(parse("--marks", "/dev/null", "--cpu", "isolated", NULL), 0);
 }
 
 /** Malformed CPU lists are usage errors. */
@@ -99,6 +115,8 @@ static void test_bad_cpus(void **st)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_not_equal(parse("--cpu", bad[i], NULL), 0);
 	assert_int_not_equal(parse("-H", "x", NULL), 0);
+	assert_int_not_equal(parse("-H", "isolated", NULL), 0); /* measured CPUs only */
+	assert_int_not_equal(parse("--cpu", "Isolated", NULL), 0);
 	/* a CPU cannot be both measured and housekeeping */
 	assert_int_not_equal(parse("-c", "1", "-H", "0-1", NULL), 0);
 }
