@@ -79,7 +79,7 @@ echo "ok: hidden kernel BTF, no --btf: sampler only, --btf FILE suggested"
 # refused before measuring: one line, exit 64
 printf 'not BTF\n' >"$TMP/junk"
 refused() {
-	local want=$1
+	local want=$1 rc
 	shift
 	"$JS" --cpu 1 -d 0.3 "$@" >"$TMP/x.out" 2>"$TMP/x.err"
 	rc=$?
