@@ -18,12 +18,12 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set);
 /* preflight_btf - --btf FILE holds BTF; -EINVAL (a usage error) after one line if not */
 int preflight_btf(const struct js_params *p);
 /* preflight_machine - the machine's facts into *m and the run's TSC read into
- * p->cfg.tsc_read (--clock; auto: rdtscp where it may run, else lfence;rdtsc with a notice);
+ * p->cfg.tsc_read (--clock; auto: rdtscp where it may run, else lfence;rdtsc);
  * -ENOTSUP for --clock rdtscp where it may not run, -EPERM for a real-time -P that cannot be
  * granted, after one line */
 int preflight_machine(struct js_params *p, struct js_machine *m);
-/* preflight_warnings - what the run will lack (non-invariant TSC, missing capabilities,
- * RT throttling): printed once nothing can refuse the run any more */
+/* preflight_warnings - what the run will lack (rdtscp: auto's fallback, non-invariant TSC,
+ * missing capabilities, RT throttling): printed once nothing can refuse the run any more */
 void preflight_warnings(const struct js_params *p, const struct js_machine *m);
 /* preflight_lock_memory - mlockall when the limits allow it, and a heap that never
  * shrinks (freeing memory must not IPI the measured CPUs) */
