@@ -10,32 +10,31 @@
 #   measure   SIGTERM while measuring (-d 0)
 #   report    SIGINT while the outputs are written (at the --prom rename)
 #   twice     two SIGINTs: exit 130 at once
-# Each: exit status, time to exit, JSON parses with the right "interrupted", gaps CSV rows
-# == gap_count, the Prometheus and hlog files are complete, and the kernel program ids the
-# run held (read from /proc/PID/fdinfo while it ran) no longer exist afterwards.
+# Each: exit status, time to exit after the signal (strace's own timestamp of the injected
+# signal, or the test's clock), JSON parses with the right "interrupted", gaps CSV rows ==
+# gap_count, the Prometheus and hlog files are complete, and no BPF program is left: the
+# kernel's programs named as jitterscope's (its skeletons' names; tests/lib/bpfobjs.py) after
+# the case are those before it. That the run had loaded programs (else "none left" proves
+# nothing) is the kernel's word too: strace's BPF_PROG_LOAD calls that returned an fd, or the
+# programs the run held (/proc/PID/fdinfo) just before the signal. No case is run twice.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
 need_btf
 need_cmd strace strace
-BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
-need_cmd "$BPFTOOL" bpftool
 
 OUTS=(--json "$TMP/run.json" --gaps "$TMP/gaps.csv" --prom "$TMP/run.prom" --hlog "$TMP/run.hlog")
 
-# watch PID - collect the BPF program ids PID holds until it exits (into $TMP/ids), and
-# how many times it looked over how long (into $TMP/polls, for a failure's message)
-watch() {
-	local pid=$1 n=0 t0
-	t0=$(date +%s%N)
-	: >"$TMP/ids"
-	while kill -0 "$pid" 2>/dev/null; do
-		prog_ids "$pid" >>"$TMP/ids"
-		n=$((n + 1))
-		sleep 0.05
-	done
-	echo "$n looks over $(( ($(date +%s%N) - t0) / 1000000 )) ms" >"$TMP/polls"
-}
+# jitterscope's program names, from the skeletons built beside the binary (and in build/),
+# cut to the 15 characters the kernel keeps
+NAMES=$(sed -n 's/^[[:space:]]*s->progs\[[0-9]*\]\.name = "\([^"]*\)";$/\1/p' \
+	"$(dirname "$JS")"/*.skel.h "$ROOT"/build/*.skel.h 2>/dev/null | cut -c1-15 | sort -u)
+[ -n "$NAMES" ] || fail "no build/*.skel.h to take jitterscope's program names from: run make"
+# progs - the ids of the loaded programs named as jitterscope's, one a line, sorted as text
+# shellcheck disable=SC2086
+progs() { python3 -m bpfobjs progs $NAMES | cut -d" " -f1 | sort; }
+# before - the programs there before a case (none, unless another run is loading now)
+before() { progs >"$TMP/before" || fail "cannot list the kernel's BPF programs"; }
 
 # child_of PID - the first child of PID (jitterscope under strace), waiting for it
 child_of() {
@@ -47,23 +46,31 @@ child_of() {
 	done
 }
 
-# no_progs_left WHAT [LOADED] - none of the ids collected by watch exists any more (prints how
-# many; callers check its status: a fail inside $(...) only ends the subshell). LOADED: the run
-# loaded its probes, so watch must have seen programs (none seen would prove nothing)
+# no_progs_left WHAT - no program named as jitterscope's exists that was not there before the
+# case ($TMP/before). The kernel frees a program when its last fd and link are gone, which
+# may outlast the exit by a moment: up to 5 s allowed. Callers check the status (a fail
+# inside $(...) only ends the subshell)
 no_progs_left() {
-	local ids left
-	ids=$(sort -un "$TMP/ids")
-	[ -z "${2:-}" ] || [ -n "$ids" ] ||
-		fail "$1: no BPF program of the run seen while it ran ($(cat "$TMP/polls" 2>/dev/null))"
-	for _ in $(seq 1 50); do
-		left=""
-		for id in $ids; do
-			"$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
-		done
-		[ -z "$left" ] && { echo "$(echo "$ids" | grep -c .)"; return 0; }
+	local left end=$(($(date +%s%N) + 5000000000))
+	while :; do
+		left=$(progs | comm -13 "$TMP/before" -)
+		[ -z "$left" ] && return 0
+		[ "$(date +%s%N)" -lt $end ] || break
 		sleep 0.1
 	done
-	fail "$1: BPF programs left behind:$left"
+	fail "$1: BPF programs left behind 5 s after it ended:" $left
+}
+
+# held PID - wait (up to 10 s) until PID holds BPF programs, then their ids (none: fails)
+held() {
+	local ids
+	for _ in $(seq 1 200); do
+		ids=$(prog_ids "$1" | sort -u)
+		[ -n "$ids" ] && { echo "$ids"; return 0; }
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	fail "no BPF program held by the run (pid $1) within 10 s"
 }
 
 # outputs_ok WHAT INTERRUPTED - every output valid, JSON interrupted == INTERRUPTED
@@ -88,25 +95,35 @@ print("%s gaps, %.3f s" % (sum(c["gap_count"] for c in r["cpus"]),
 PY
 }
 
-clean() { rm -f "$TMP"/run.* "$TMP"/gaps.csv "$TMP/ids" "$TMP/polls"; }
+clean() { rm -f "$TMP"/run.* "$TMP"/gaps.csv "$TMP/strace.log"; }
 
-# injected SYSCALL N WHAT INTERRUPTED [DURATION] - SIGINT at the Nth SYSCALL, via strace
+# injected SYSCALL N WHAT INTERRUPTED [DURATION] - SIGINT at the Nth SYSCALL, via strace,
+# which also logs (with its timestamps) the signal and the programs loaded
 injected() {
-	local sc=$1 nth=$2 what=$3 dur=${5:-30} start spid pid rc ms
+	local sc=$1 nth=$2 what=$3 dur=${5:-30} spid pid rc t1 tsig ms trace=$1,bpf
+	[ "$sc" = bpf ] && trace=bpf
 	clean
-	start=$(date +%s%N)
+	before
 	# LeakSanitizer cannot run under ptrace (make asan): no leak check for these runs
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=SIGINT:when="$nth" \
+	strace -f -qq -ttt -o "$TMP/strace.log" -e trace="$trace" \
+		-e inject="$sc":signal=SIGINT:when="$nth" \
 		"$JS" --cpu 1 -d "$dur" -q "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
 	spid=$!
 	pid=$(child_of $spid)
 	[ -n "$pid" ] || { kill $spid; fail "$what: jitterscope not seen under strace"; }
-	watch "$pid"
-	wait $spid; rc=$?
-	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	wait $spid
+	rc=$?
+	t1=$EPOCHREALTIME
 	[ $rc -eq 0 ] || fail "$what: exit $rc ($(cat "$TMP/err.txt"))"
-	[ $ms -lt 20000 ] || fail "$what: took $ms ms for a $dur s run stopped at the ${nth}th $sc"
+	# the signal strace injected, on its own clock (CLOCK_REALTIME, as EPOCHREALTIME)
+	tsig=$(sed -n 's/^[0-9]* \([0-9]*\.[0-9]*\) --- SIGINT .*/\1/p' "$TMP/strace.log" | head -1)
+	[ -n "$tsig" ] || fail "$what: no SIGINT in strace's log: the injection did not happen"
+	ms=$(python3 -c 'import sys; print(round((float(sys.argv[1]) - float(sys.argv[2])) * 1000))' \
+		"$t1" "$tsig")
+	# a stop is prompt: 2 s, 5 s under strace (each traced call stops the process; a
+	# load interrupted midway took 1.7 s here while the machine was busy)
+	[ "$ms" -lt 5000 ] || fail "$what: exited $ms ms after the SIGINT at the ${nth}th $sc"
 	local res n
 	res=$(outputs_ok "$what" "$4") || exit 1
 	# stopped before attaching: the probes are never attached (no IPIs to every CPU)
@@ -118,34 +135,36 @@ injected() {
 		grep -q '"why_disabled": *"interrupted before attaching"' "$TMP/run.json" ||
 			fail "$what: the probes were attached after the stop request";;
 	esac
-	local loaded=1
-	case $what in audit|"opening the outputs") loaded="";; esac
-	# a watch that saw none of the programs the run loaded cannot tell whether they are
-	# gone: it happened once in CI (a stalled poller?); say so and run the case once more
-	if [ -n "$loaded" ] && [ ! -s "$TMP/ids" ] && [ -z "${AGAIN:-}" ]; then
-		echo "note: $what: no BPF program seen while it ran ($(cat "$TMP/polls")): once more"
-		AGAIN=1 injected "$@"
-		return
-	fi
-	n=$(no_progs_left "$what" $loaded) || exit 1
-	echo "ok: $what: exit 0 in $ms ms (under strace), $res, $n programs gone"
+	# the programs of the run the kernel accepted: BPF_PROG_LOAD calls that returned an fd
+	n=$(sed -n 's/.*bpf(BPF_PROG_LOAD, {.*prog_name="\([^"]*\)".*) = [0-9][0-9]*$/\1/p' \
+		"$TMP/strace.log" | grep -Fxc -f <(echo "$NAMES"))
+	case $what in
+	audit|"opening the outputs")
+		[ "$n" -eq 0 ] || fail "$what: $n programs loaded after the stop request";;
+	*)	[ "$n" -gt 0 ] || fail "$what: strace saw no program of the run loaded";;
+	esac
+	no_progs_left "$what" || exit 1
+	echo "ok: $what: exit 0 $ms ms after the SIGINT (under strace), $res, $n programs" \
+		"loaded, none left"
 }
 
-# timed SIG AFTER WHAT ARGS... - send SIG AFTER seconds into a run
+# timed SIG AFTER ARGS... - send SIG AFTER seconds after the run holds its programs: sets
+# RC, MS (from the signal to the exit) and HELD (how many programs it held)
 timed() {
-	local sig=$1 after=$2 what=$3 pid rc t0 ms
-	shift 3
+	local sig=$1 after=$2 pid t0 ids
+	shift 2
 	clean
+	before
 	"$JS" --cpu 1 -q "${OUTS[@]}" "$@" >"$TMP/out.txt" 2>"$TMP/err.txt" &
 	pid=$!
-	watch $pid &
+	ids=$(held $pid) || { kill $pid; exit 1; }
+	HELD=$(echo "$ids" | grep -c .)
 	sleep "$after"
 	t0=$(date +%s%N)
 	kill -"$sig" $pid
-	wait $pid; rc=$?
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	wait
-	echo "$rc $ms"
+	wait $pid
+	RC=$?
+	MS=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
 # where the probes load and attach: the bpf() calls of a short run
@@ -174,30 +193,33 @@ injected $clone 1 "sampler start" true
 # the reporting phase: the --prom rename is only done once the result is final
 injected rename 1 "report" false 1
 
-read -r rc ms < <(timed INT 1.5 "warm-up" -d 30 --warm-up 5)
-[ "$rc" -eq 0 ] || fail "warm-up: exit $rc ($(cat "$TMP/err.txt"))"
-[ "$ms" -lt 2000 ] || fail "warm-up: exited $ms ms after SIGINT"
+timed INT 1.5 -d 30 --warm-up 5
+[ "$RC" -eq 0 ] || fail "warm-up: exit $RC ($(cat "$TMP/err.txt"))"
+[ "$MS" -lt 2000 ] || fail "warm-up: exited $MS ms after SIGINT"
 res=$(outputs_ok "warm-up" true) || exit 1
 python3 -c "
 import json,sys; c=json.load(open('$TMP/run.json'))['cpus'][0]
 assert c['duration_ns'] < 0.2e9, 'recorded %d ns during the warm-up' % c['duration_ns']" ||
 	fail "warm-up: the warm-up was recorded"
-n=$(no_progs_left warm-up loaded) || exit 1
-echo "ok: warm-up: exit 0 $ms ms after SIGINT, $res, $n programs gone"
+no_progs_left warm-up || exit 1
+echo "ok: warm-up: exit 0 $MS ms after SIGINT, $res, programs held ($HELD when first seen)," \
+	"none left"
 
-read -r rc ms < <(timed TERM 2.5 "measure" -d 0)
-[ "$rc" -eq 0 ] || fail "measure: exit $rc ($(cat "$TMP/err.txt"))"
-[ "$ms" -lt 2000 ] || fail "measure: exited $ms ms after SIGTERM"
+timed TERM 2.5 -d 0
+[ "$RC" -eq 0 ] || fail "measure: exit $RC ($(cat "$TMP/err.txt"))"
+[ "$MS" -lt 2000 ] || fail "measure: exited $MS ms after SIGTERM"
 res=$(outputs_ok "measure" true) || exit 1
 grep -q interrupted "$TMP/out.txt" || fail "measure: the text report does not say interrupted"
-n=$(no_progs_left measure loaded) || exit 1
-echo "ok: measure: exit 0 $ms ms after SIGTERM, $res, $n programs gone"
+no_progs_left measure || exit 1
+echo "ok: measure: exit 0 $MS ms after SIGTERM, $res, programs held ($HELD when first seen)," \
+	"none left"
 
 # two Ctrl-C: the second exits at once with 130 (the kernel closes the BPF fds)
 clean
+before
 "$JS" --cpu 1 -q -d 0 "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
 pid=$!
-watch $pid &
+ids=$(held $pid) || { kill $pid; exit 1; }
 sleep 2
 t0=$(date +%s%N)
 # signals are not queued: the second must come after the first was taken, i.e. once the
@@ -214,9 +236,9 @@ done
 kill -INT $pid
 wait $pid; rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-wait
 [ $rc -eq 130 ] || fail "twice: exit $rc, want 130"
 [ $ms -lt 1000 ] || fail "twice: exited $ms ms after the second SIGINT"
-n=$(no_progs_left twice loaded) || exit 1
-echo "ok: twice: exit 130 in $ms ms, $n programs gone"
+no_progs_left twice || exit 1
+echo "ok: twice: exit 130 in $ms ms, programs held ($(echo "$ids" | grep -c .) when first" \
+	"seen), none left"
 exit 0
