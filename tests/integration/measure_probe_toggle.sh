@@ -33,9 +33,10 @@ wait $watcher || fail "the kernel never showed a link to a program of the run (r
 [ -s "$TMP/err" ] && fail "stderr not empty: $(head -3 "$TMP/err")"
 # the kernel frees a program once its last fd and link are gone; allow it 5 s
 read -r _ ids < <(head -1 "$TMP/kernel.txt")
-for _ in $(seq 1 50); do
+end=$(($(date +%s%N) + 5000000000))
+while :; do
 	left=$(python3 -m bpfobjs exist $ids)
-	[ -z "$left" ] && break
+	[ -z "$left" ] || [ "$(date +%s%N)" -ge $end ] && break
 	sleep 0.1
 done
 [ -z "$left" ] || fail "programs of the run still loaded 5 s after it:" $left
