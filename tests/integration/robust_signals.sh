@@ -117,7 +117,7 @@ injected() {
 	t1=$EPOCHREALTIME
 	[ $rc -eq 0 ] || fail "$what: exit $rc ($(cat "$TMP/err.txt"))"
 	# the signal strace injected, on its own clock (CLOCK_REALTIME, as EPOCHREALTIME)
-	tsig=$(sed -n 's/^[0-9]* \([0-9]*\.[0-9]*\) --- SIGINT .*/\1/p' "$TMP/strace.log" | head -1)
+	tsig=$(sed -n 's/^[0-9]*  *\([0-9]*\.[0-9]*\) --- SIGINT .*/\1/p' "$TMP/strace.log" | head -1)
 	[ -n "$tsig" ] || fail "$what: no SIGINT in strace's log: the injection did not happen"
 	ms=$(python3 -c 'import sys; print(round((float(sys.argv[1]) - float(sys.argv[2])) * 1000))' \
 		"$t1" "$tsig")
