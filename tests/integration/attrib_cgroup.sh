@@ -4,9 +4,11 @@
 # test, jstest.slice/jsinject-test.scope under the v2 mount (/sys/fs/cgroup, or
 # /sys/fs/cgroup/unified on a hybrid system); each spin's gap names the task with that cgroup
 # (detail "jsinject:<tid> [jsinject-test.scope]", >= 99 % of the named spins) and the JSON gives
-# its path /jstest.slice/jsinject-test.scope and a row in sources_by_cgroup. The preemption
-# itself is judged as in attrib_preempt.sh. Skips (77) where cgroup v2 is not mounted or not
-# writable. Root only, about 13 s. Matching and figures: attrib_lib.py.
+# its path /jstest.slice/jsinject-test.scope and a row in sources_by_cgroup. And no other task
+# carries it: every part of any gap tagged [jsinject-test.scope] names a thread the kernel
+# listed in the cgroup (its cgroup.threads, read while jsinject ran). The preemption itself is
+# judged as in attrib_preempt.sh. Skips (77) where cgroup v2 is not mounted or not writable.
+# Root only, about 15 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_cgroup.XXXXXX)

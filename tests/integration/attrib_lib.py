@@ -79,6 +79,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -456,11 +457,14 @@ def spec_for(mode, irq_detail=None):
     return spec
 
 
-def cgroup_check(res, name, path, js, min_pct, out=sys.stdout):
+def cgroup_check(res, name, path, js, min_pct, out=sys.stdout, gaps=None, tids=None):
     """
     the named actions' parts carry the cgroup their task ran in: detail `... [NAME]` in the
     gaps CSV (>= min_pct), and in the run's JSON js (if any) every such part of the worst gaps
-    has `cgroup` PATH
+    has `cgroup` PATH. With gaps and tids (the threads the kernel listed in the cgroup while
+    the injector ran, never from jitterscope): no other task carries NAME, i.e. every part
+    of any gap tagged [NAME] names one of those threads (`COMM:TID [NAME]`: the task that
+    ran, or that sent an IPI or took a fault)
     """
     named = [r for r in res if r[2]]
     tagged = [r for r in named if r[2][1].endswith(" [%s]" % name)]
@@ -470,6 +474,19 @@ def cgroup_check(res, name, path, js, min_pct, out=sys.stdout):
     ok = bool(named) and pct(len(tagged), len(named)) >= min_pct
     for a, g, p, _ in [r for r in named if r not in tagged][:5]:
         print("  no cgroup: seq %d -> gap at %d: %s:%s" % (a[0], g.start, p[0], p[1]), file=out)
+    if gaps is not None:
+        parts = [(g, c, d) for g in gaps for c, d, _ in g.causes]
+        wrong = [(g, c, d) for g, c, d in parts if d.endswith(" [%s]" % name) and
+                 d[:-len(name) - 3].rpartition(":")[2] not in {str(t) for t in tids or ()}]
+        others = {d for g, c, d in parts if c == "task" and not d.endswith(" [%s]" % name)}
+        print("cgroup: threads in the cgroup (the kernel's cgroup.threads): %s; parts tagged [%s]"
+              " not theirs: %d; other tasks' parts on the CPU: %d (%d tasks)"
+              % (" ".join(map(str, sorted(tids or ()))) or "none seen", name, len(wrong),
+                 sum(1 for _, c, d in parts if c == "task" and d in others), len(others)),
+              file=out)
+        for g, c, d in wrong[:5]:
+            print("  wrongly tagged: gap at %d: %s:%s" % (g.start, c, d), file=out)
+        ok = ok and bool(tids) and not wrong
     if js:
         parts = [p for c in js["cpus"] for t in c["top"] for p in t["causes"]
                  if p["detail"].endswith(" [%s]" % name)]
@@ -635,7 +652,8 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
     ok = summarize(mode, res, spec, min_pct, among, foreign, evs=witness)
     ok = account(mode, spec, res, gaps, js, cpu, max_share) and ok
     if cgroup:
-        ok = cgroup_check(res, cgroup[0], cgroup[1], js, min_pct) and ok
+        ok = cgroup_check(res, cgroup[0], cgroup[1], js, min_pct, gaps=gaps,
+                          tids=cgroup[2] if len(cgroup) > 2 else None) and ok
     extra = unexpected(gaps, spec, res)
     print("%s: gaps with the expected cause but no action: %d" % (mode, len(extra)))
     print("%s: other tasks on CPU %d (most time in gaps): %s"
@@ -1153,6 +1171,31 @@ class Cgroup:
         with open(self.procs, "w") as f:
             f.write(str(os.getpid()))
 
+    def watch(self):
+        """collect into self.tids, every 50 ms until unwatch(), the threads the kernel lists
+        in the cgroup (cgroup.threads)"""
+        self.tids = set()
+        self._stop = threading.Event()
+        threads = os.path.join(os.path.dirname(self.procs), "cgroup.threads")
+
+        def loop():
+            while True:
+                try:
+                    with open(threads) as f:
+                        self.tids |= {int(x) for x in f.read().split()}
+                except (OSError, ValueError):
+                    pass
+                if self._stop.wait(0.05):
+                    return
+        self._thread = threading.Thread(target=loop, daemon=True)
+        self._thread.start()
+
+    def unwatch(self):
+        if getattr(self, "_thread", None):
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+
     def remove(self):
         for path in reversed(self.made):
             try:
@@ -1241,6 +1284,8 @@ def run_in(a, cg):
             return EXIT_FAIL
         inj = subprocess.Popen(inj_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, preexec_fn=cg.join if cg else None)
+        if cg:
+            cg.watch()
         inj_out, inj_err = inj.communicate(timeout=d + 20)
         rc = js.wait(d + 30)
         steal1 = cpu_steal_ns(a.cpu)
@@ -1255,6 +1300,8 @@ def run_in(a, cg):
     finally:
         # SIGTERM, never SIGKILL first: jsinject restores rps_cpus and the IRQ affinity on it
         stop_proc(inj)
+        if cg:
+            cg.unwatch()
         stop_proc(js)
         evs = wit.stop(os.path.join(tmp, "witness.csv"))
         # jsinject restores rps_cpus itself; this is the safety net if it died
@@ -1294,7 +1341,7 @@ def run_in(a, cg):
         log_msg("note: %s: the primary cause is judged for every action" % wit.why)
     ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
                   max_share=a.max_share,
-                  cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel)
+                  cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel, cg.tids)
                   if cg else None)
     ok = steal_check(gaps, a.cpu, steal1 - steal0) and ok
     # the injector did its work: >= half the actions its period allows (a handful of actions,
