@@ -13,12 +13,20 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skip: $*"; exit 77; }
 # free_port - a TCP port free on 127.0.0.1 now
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+# required WHAT - a precondition of the suite (root, 2 CPUs, kernel BTF: need_root, need_cpu1,
+# need_btf) is missing: skip, but fail under CI (CI=true, .ci/run), whose machine has them
+# all. The skips CI allows (optional features: THP, cgroup v2, IRQ steering...) call skip
+# directly; README.md ("Tests and benchmarks") lists them
+required() {
+	[ "${CI:-}" = true ] && fail "$1 (CI=true: every test must run here)"
+	skip "$1"
+}
+need_root() { [ "$(id -u)" -eq 0 ] || required "needs root"; }
 # tick_hz [timer-period] - the kernel's tick rate (CONFIG_HZ, else measured from jiffies:
 # tests/lib/kernel_hz.py), or the period (us) of an injected timer that expires at least 4
 # times a tick; status 1 with the reason on stderr when unknown. No test assumes HZ=250
 tick_hz() { python3 -m kernel_hz "$@"; }
-need_cpu1() { [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"; }
+need_cpu1() { [ "$(nproc)" -ge 2 ] || required "needs 2 CPUs"; }
 
 # missing PACKAGE WHAT - WHAT (from Debian PACKAGE) is not here: skip; but under CI (CI=true)
 # fail when scripts/install-deps.sh installs PACKAGE: a green CI must not hide a missing
@@ -42,7 +50,7 @@ prog_ids() {
 # need_btf - kernel BTF, without which the probes cannot load (as root they must load)
 need_btf() {
 	[ -r /sys/kernel/btf/vmlinux ] ||
-		skip "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
+		required "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
 }
 
 # json_check FILE PYTHON-EXPR... - every expression holds for the run FILE loaded as r

@@ -351,8 +351,7 @@ def main(argv):
     a = ap.parse_args(argv)
     why = al.live_missing()
     if why:
-        print("skip: " + why)
-        return EXIT_SKIP
+        return al.required(why)
     if not os.access(al.JS, os.X_OK):
         print("FAIL: %s is not built: run make" % al.JS)
         return EXIT_FAIL
