@@ -2,10 +2,15 @@
 # measure_threshold_auto.sh - `--threshold auto` on CPU 1: the floor is 8 x the loop's minimum
 # period unless the trial found too many gaps for housekeeping, in which case the report says
 # to what it was raised and why; the text report, the JSON and the hlog header agree on it;
-# every gap recorded is above it and none was dropped.
+# every gap recorded is above it and none was dropped. Against the CSV, not the JSON's own
+# figures: the gaps/s the run recorded (its rows over their span) are at most the rule's
+# maximum, and when the floor was raised, a second run with --threshold at the floor
+# records more than the maximum (else the raise was not needed). Root, about 5 s (8 when
+# raised).
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
+need_btf
 
 "$JS" --cpu 1 --duration 3 --threshold auto --json "$TMP/run.json" --gaps "$TMP/gaps.csv" \
 	--hlog "$TMP/run.hlog" >"$TMP/report.txt" 2>"$TMP/err.txt" ||
@@ -48,10 +53,43 @@ assert len(rows) == c["gap_count"], (len(rows), c["gap_count"])
 assert all(int(r["duration_ns"]) >= p["threshold_ns"] for r in rows)
 rate = c["gap_count"] / (c["duration_ns"] / 1e9)
 print("measured %d gaps, %.0f/s (probes on), dropped 0" % (c["gap_count"], rate))
+# the rate the CSV holds: its rows over the time from the first to the last (a span shorter
+# than the run: an upper bound), at most the maximum the rule keeps to, unless even the
+# largest candidate had too many (said in raised_because)
+st = sorted(int(r["start_ns"]) for r in rows)
+csv_rate = (len(st) - 1) / ((st[-1] - st[0]) / 1e9) if len(st) > 1 else 0
+print("the CSV: %d rows, %.0f gaps/s, the rule's maximum %.0f/s"
+      % (len(st), csv_rate, a["gaps_per_s_max"]))
+if "still too many" not in (a["raised_because"] or ""):
+    assert csv_rate <= a["gaps_per_s_max"], "%.0f gaps/s recorded, over the maximum %.0f" % (
+        csv_rate, a["gaps_per_s_max"])
+open(sys.argv[2] + ".floor", "w").write(
+    "%d %f\n" % (a["floor_ns"], a["gaps_per_s_max"]) if a["raised_because"] else "")
 # the hlog header names the floor
 assert ("above %d auto" % p["threshold_ns"]) in hlog.splitlines()[0], hlog.splitlines()[0]
 PY
 	fail "the auto threshold is not what the rule says"
+
+# raised: the floor itself would have recorded too many gaps, on a run of its own
+read -r floor max <"$TMP/gaps.csv.floor"
+if [ -n "${floor:-}" ]; then
+	"$JS" --cpu 1 --duration 2 --threshold "${floor}ns" --gaps "$TMP/floor.csv" \
+		--json "$TMP/floor.json" -q >/dev/null 2>"$TMP/err3.txt" ||
+		fail "the run at the floor exited $? ($(cat "$TMP/err3.txt"))"
+	python3 - "$TMP/floor.csv" "$TMP/floor.json" "$max" "$floor" <<'PY' ||
+import json, sys
+import jsfiles
+st = sorted(int(r["start_ns"]) for r in jsfiles.gap_rows(sys.argv[1]))
+c = json.load(open(sys.argv[2]))["cpus"][0]
+span = (c["end_ns"] - c["start_ns"]) / 1e9
+# the rows, and the gaps the sampler's ring dropped at that rate (the JSON's count)
+rate = (len(st) + c["dropped"]) / span
+print("at the floor %s ns: %d rows + %d dropped in %.2f s: %.0f gaps/s, maximum %.0f/s"
+      % (sys.argv[4], len(st), c["dropped"], span, rate, float(sys.argv[3])))
+assert rate > float(sys.argv[3]), "raised, but the floor records only %.0f gaps/s" % rate
+PY
+		fail "the floor was raised without cause"
+fi
 
 # reloading the JSON keeps it: `report` says the same line
 "$JS" report "$TMP/run.json" >"$TMP/again.txt" 2>"$TMP/err2.txt" ||
