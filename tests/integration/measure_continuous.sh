@@ -6,24 +6,49 @@
 #    bound to the given address only (127.0.0.2 is refused); a client that sends half a
 #    request and never reads holds no one up: scrapes keep answering and the run measures;
 #  - --prom-interval: the textfile is rewritten while the run goes (its duration grows);
-#  - --gaps-max-size: no gaps file grows past the size, the full one is FILE.1;
+#  - --gaps-max-size: no gaps file grows past the size, the full one is FILE.1; every FILE.1
+#    (kept by the test as each appears, a hard link on its inode) with the moved and the last
+#    file hold the JSON's gap_count rows, in order of start_ns with no overlap between
+#    files: the rotations lose and repeat no row;
 #  - SIGHUP: the files moved away (log rotation) are written anew at their paths, headers
-#    first, and the run goes on; SIGTERM: the run ends, the report and every output written,
-#    the rows of all the gaps files add up to the JSON's gap_count;
+#    first, and the run goes on; SIGTERM: the run ends, the report and every output written;
 #  - 15 ms preemptions (jsinject, 1/s): each is its interval's worst gap in the JSON's
 #    intervals, its story naming jsinject, unless a longer gap (another task, or the host
 #    holding the vCPU: 4-9 ms here at times) took it; at least one of the three is.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
+need_btf
 INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ: build first"
 note() { echo "measure_continuous: $*"; }
 port=$(free_port)
 D=$TMP
-run='' inj=''
-trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null; rm -rf "$TMP"' EXIT
+run='' inj='' keep=''
+trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null
+[ -n "$keep" ] && kill "$keep" 2>/dev/null; rm -rf "$TMP"' EXIT
 
+# each g.csv.1 the size rotation makes, kept (a hard link) before the next replaces it: one
+# every 0.2-0.3 s here, looked for every 10 ms (on CPU 0)
+mkdir "$D/kept"
+taskset -c 0 python3 - "$D" <<'PY' &
+import os, sys, time
+d = sys.argv[1]
+seen = set()
+open(os.path.join(d, "kept", "ready"), "w").close()
+while not os.path.exists(os.path.join(d, "kept", "stop")):
+    try:
+        ino = os.stat(os.path.join(d, "g.csv.1")).st_ino
+        if ino not in seen:
+            os.link(os.path.join(d, "g.csv.1"), os.path.join(d, "kept", "g.%d" % ino))
+            seen.add(ino)
+    except FileNotFoundError:
+        pass
+    time.sleep(0.01)
+PY
+keep=$!
+for _ in $(seq 100); do [ -e "$D/kept/ready" ] && break; sleep 0.05; done
+[ -e "$D/kept/ready" ] || fail "the keeper of g.csv.1 did not start"
 "$JS" --cpu 1 -d 0 -q -T 500ns --listen "127.0.0.1:$port" --prom "$D/m.prom" \
 	--prom-interval 1s --gaps "$D/g.csv" --gaps-max-size 64KiB --hlog "$D/r.hlog" \
 	--json "$D/r.json" >"$D/report.txt" 2>"$D/err.txt" &
@@ -142,6 +167,9 @@ rc=$?
 run=''
 wait $inj 2>/dev/null
 inj=''
+touch "$D/kept/stop"
+wait $keep
+keep=''
 [ $rc -eq 0 ] || fail "SIGTERM: exit $rc, want 0: $(cat "$D/err.txt")"
 grep -q 'interrupted' "$D/report.txt" || fail "SIGTERM: no report"
 [ ! -e "$D/m.prom.tmp" ] || fail "m.prom.tmp left behind"
@@ -158,10 +186,38 @@ for f in files:
     rows += len(lines) - 1
     sz = os.path.getsize(f)
     assert sz <= 65536, "%s: %d bytes, over --gaps-max-size 64KiB" % (f, sz)
-# g.csv.1 replaced by each later rotation: the rows are at most the gaps, and the two files
-# written since the last rotation and the moved one hold the latest ones
-assert rows <= n and rows > 0, "%d rows in %s, JSON gap_count %d" % (rows, files, n)
 assert os.path.exists(os.path.join(d, "g.csv.1")), "never rotated: %s" % files
+# every file the run wrote: each g.csv.1 kept as it appeared (by inode: the last one is the
+# g.csv.1 still there), the one moved away before SIGHUP and the last g.csv
+every = {}
+for f in glob.glob(os.path.join(d, "kept", "g.*")) + [os.path.join(d, x) for x in
+                                                       ("g.csv.1", "g.csv.rot", "g.csv")]:
+    every.setdefault(os.stat(f).st_ino, f)
+spans, total = [], 0
+for f in every.values():
+    st = [int(l.split(",")[1]) for l in open(f).read().splitlines()[1:]]
+    assert st, "%s: no row" % f
+    assert st == sorted(st), "%s: rows out of order" % f
+    spans.append((st[0], st[-1], len(st), f))
+    total += len(st)
+spans.sort()
+for (a0, a1, _, fa), (b0, b1, _, fb) in zip(spans, spans[1:]):
+    assert a1 < b0, "%s (%d..%d) and %s (%d..%d) overlap" % (fa, a0, a1, fb, b0, b1)
+if total != n:
+    # where rows are missing: the widest steps from one file's last row to the next's first
+    steps = sorted(((b0 - a1, fa, fb) for (_, a1, _, fa), (b0, _, _, fb) in
+                    zip(spans, spans[1:])), reverse=True)[:5]
+    for w, fa, fb in steps:
+        print("  %.3f ms from the last row of %s to the first of %s" % (
+            w / 1e6, os.path.basename(fa), os.path.basename(fb)))
+    c0 = r["cpus"][0]
+    print("  the run measured %d..%d; the files hold %d (%s, %d rows)..%d (%s)" % (
+        c0["start_ns"], c0["end_ns"], spans[0][0], os.path.basename(spans[0][3]),
+        spans[0][2], spans[-1][1], os.path.basename(spans[-1][3])))
+assert total == n, "%d rows in the %d files the run wrote, JSON gap_count %d" % (
+    total, len(spans), n)
+print("measure_continuous: the %d files the run wrote (%d kept by the test as g.csv.1) hold "
+      "the %d gaps, in order, none twice" % (len(spans), len(spans) - 2, n))
 prom = open(os.path.join(d, "m.prom")).read()
 assert "jitterscope_run_interrupted 1" in prom, "the final textfile is not the end's"
 print("measure_continuous: %d gaps; files %s, each <= 64 KiB with its header"
