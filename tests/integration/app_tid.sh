@@ -1,0 +1,107 @@
+#!/bin/bash
+# app_tid.sh - `--tid TID` end to end: jsapp runs two busy threads on CPU 1 (--threads 2: the
+# scheduler hands the CPU from one to the other every few ms), and jitterscope --tid follows
+# the first one only. Judged against the kernel's own record of CPU 1 (a tracefs witness:
+# attrib_lib.Witness), not against jitterscope:
+#   - the run is about that thread alone: follow.tids and the threads of the JSON are it,
+#     every --gaps row is a `thread` row named jsapp:TID;
+#   - its gaps are its own: every gap of 0.5 ms or more (a preemption) lies where the kernel
+#     had the thread off CPU 1 and the other thread on it, for at least 90 % of the gap;
+#     at least 95 % of the times the kernel switched it out for 0.5 ms or more (inside the
+#     run, away from its ends) are a gap;
+#   - the other thread's are not reported: of the times the followed thread ran 1 ms or more
+#     (the other's preemptions, at least 50 of them), none holds 10 % or more of gap time.
+# Root, kernel BTF, 2 CPUs; about 6 s.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_btf
+APP=$ROOT/build/tools/jsapp
+[ -x "$APP" ] || fail "$APP is not built: run make"
+app=''
+trap '[ -n "$app" ] && kill "$app" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+"$APP" --cpu 1 --duration 6 --threads 2 --ready "$TMP/ready" >"$TMP/app.out" 2>"$TMP/app.err" &
+app=$!
+for _ in $(seq 1 200); do [ -e "$TMP/ready" ] && break; sleep 0.02; done
+[ -e "$TMP/ready" ] || fail "jsapp did not start: $(cat "$TMP/app.err")"
+other=$(ls /proc/$app/task | grep -vx "$app")
+[ "$(echo "$other" | grep -c .)" -eq 1 ] || fail "jsapp threads: $(ls /proc/$app/task)"
+
+ROOT=$ROOT python3 - "$JS" "$TMP" "$app" "$other" <<'PY' || fail "--tid (above)"
+import bisect, json, os, subprocess, sys
+js, d, tid, other = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "integration"))
+import attrib_lib as al
+import jsfiles
+
+w = al.Witness(1)
+w.start()
+rc = subprocess.call([js, "--tid", str(tid), "-d", "3", "-q", "--gaps",
+                      os.path.join(d, "gaps.csv"), "--json", os.path.join(d, "run.json")],
+                     stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "js.err"), "w"))
+evs = w.stop(os.path.join(d, "witness.csv"))
+assert rc == 0, "jitterscope exited %d: %s" % (rc, open(os.path.join(d, "js.err")).read())
+assert evs is not None, "no kernel witness: %s" % w.why
+
+r = json.load(open(os.path.join(d, "run.json")))
+assert r["follow"]["tids"] == [tid], r["follow"]
+assert [t["tid"] for t in r["threads"]] == [tid], [t["tid"] for t in r["threads"]]
+th = r["threads"][0]
+t0, t1 = th["start_ns"], th["end_ns"]
+rows = jsfiles.gap_rows(os.path.join(d, "gaps.csv"))
+assert len(rows) == th["gap_count"] > 0, (len(rows), th["gap_count"])
+wrong = [g for g in rows if g.get("source") != "thread" or g.get("name") != "jsapp:%d" % tid]
+assert not wrong, "rows of something else than jsapp:%d: %s" % (tid, wrong[:3])
+gaps = sorted((int(g["start_ns"]), int(g["start_ns"]) + int(g["duration_ns"])) for g in rows)
+
+
+def runs(t):
+    """the kernel's runs of thread t on CPU 1, [(start, end)] in order"""
+    return sorted((s, e) for s, e, ev in evs if ev.startswith("task:") and
+                  ev.rpartition(":")[2] == str(t))
+
+
+def covered(spans, s, e):
+    """ns of [s, e] covered by the sorted, disjoint spans"""
+    i = max(0, bisect.bisect_left(spans, (s, s)) - 1)
+    n = 0
+    while i < len(spans) and spans[i][0] < e:
+        n += max(0, min(e, spans[i][1]) - max(s, spans[i][0]))
+        i += 1
+    return n
+
+
+mine, its = runs(tid), runs(other)
+assert len(mine) >= 50 and len(its) >= 50, "the threads ran %d and %d times" % (len(mine),
+                                                                               len(its))
+# its own: its long gaps are the other thread's runs
+long_gaps = [(s, e) for s, e in gaps if e - s >= 500000]
+bad = [(s, e) for s, e in long_gaps
+       if covered(its, s, e) < 0.9 * (e - s) or covered(mine, s, e) > 0.1 * (e - s)]
+for s, e in bad[:5]:
+    print("  gap %d +%.3f ms: the other thread ran %.3f ms of it, this one %.3f ms"
+          % (s, (e - s) / 1e6, covered(its, s, e) / 1e6, covered(mine, s, e) / 1e6))
+assert long_gaps and not bad, "%d of %d gaps >= 0.5 ms not where the other thread ran" % (
+    len(bad), len(long_gaps))
+# every time the kernel switched it out 0.5 ms or more (well inside the run) is a gap
+off = [(a[1], b[0]) for a, b in zip(mine, mine[1:])
+       if b[0] - a[1] >= 500000 and a[1] > t0 + 10000000 and b[0] < t1 - 10000000]
+seen = [o for o in off if covered(gaps, *o) >= 0.9 * (o[1] - o[0])]
+assert len(seen) >= 0.95 * len(off) > 0, "%d of %d preemptions are gaps" % (len(seen), len(off))
+# not the other's: the followed thread's own runs hold no gap time to speak of
+ran = [(s, e) for s, e in mine if e - s >= 1000000 and s > t0 and e < t1]
+held = [(s, e) for s, e in ran if covered(gaps, s, e) >= 0.1 * (e - s)]
+for s, e in held[:5]:
+    print("  its run %d +%.3f ms holds %.3f ms of gaps" % (s, (e - s) / 1e6,
+                                                             covered(gaps, s, e) / 1e6))
+assert len(ran) >= 50, "only %d runs of 1 ms or more to judge" % len(ran)
+assert not held, "%d of its %d runs hold gaps: the other thread's" % (len(held), len(ran))
+print("ok: --tid %d: %d gaps, only its own; %d of %d gaps >= 0.5 ms where jsapp:%d ran; %d of "
+      "%d preemptions (kernel) are gaps; none of its %d runs >= 1 ms holds gap time"
+      % (tid, len(rows), len(long_gaps) - len(bad), len(long_gaps), other, len(seen),
+         len(off), len(ran)))
+PY
+wait $app || fail "jsapp exited $?: $(cat "$TMP/app.err")"
+app=''
+exit 0
