@@ -6,7 +6,8 @@
 #   - the run is about that thread alone: follow.tids and the threads of the JSON are it,
 #     every --gaps row is a `thread` row named jsapp:TID;
 #   - its gaps are its own: every gap of 0.5 ms or more (a preemption) lies where the kernel
-#     had the thread off CPU 1 and the other thread on it, for at least 90 % of the gap;
+#     had the thread off CPU 1, for at least 90 % of the gap (another task of a shared machine
+#     may take part of it), the other thread on the CPU for most of their total;
 #     at least 95 % of the times the kernel switched it out for 0.5 ms or more (inside the
 #     run, away from its ends) are a gap;
 #   - the other thread's are not reported: of the times the followed thread ran 1 ms or more
@@ -77,13 +78,16 @@ assert len(mine) >= 50 and len(its) >= 50, "the threads ran %d and %d times" % (
                                                                                len(its))
 # its own: its long gaps are the other thread's runs
 long_gaps = [(s, e) for s, e in gaps if e - s >= 500000]
-bad = [(s, e) for s, e in long_gaps
-       if covered(its, s, e) < 0.9 * (e - s) or covered(mine, s, e) > 0.1 * (e - s)]
+bad = [(s, e) for s, e in long_gaps if covered(mine, s, e) > 0.1 * (e - s)]
 for s, e in bad[:5]:
     print("  gap %d +%.3f ms: the other thread ran %.3f ms of it, this one %.3f ms"
           % (s, (e - s) / 1e6, covered(its, s, e) / 1e6, covered(mine, s, e) / 1e6))
-assert long_gaps and not bad, "%d of %d gaps >= 0.5 ms not where the other thread ran" % (
+assert long_gaps and not bad, "%d of %d gaps >= 0.5 ms while the thread ran" % (
     len(bad), len(long_gaps))
+lg = sum(e - s for s, e in long_gaps)
+by_other = sum(covered(its, s, e) for s, e in long_gaps)
+assert by_other >= 0.5 * lg, "the other thread ran %.1f of the %.1f ms of long gaps" % (
+    by_other / 1e6, lg / 1e6)
 # every time the kernel switched it out 0.5 ms or more (well inside the run) is a gap
 off = [(a[1], b[0]) for a, b in zip(mine, mine[1:])
        if b[0] - a[1] >= 500000 and a[1] > t0 + 10000000 and b[0] < t1 - 10000000]
@@ -97,10 +101,11 @@ for s, e in held[:5]:
                                                              covered(gaps, s, e) / 1e6))
 assert len(ran) >= 50, "only %d runs of 1 ms or more to judge" % len(ran)
 assert not held, "%d of its %d runs hold gaps: the other thread's" % (len(held), len(ran))
-print("ok: --tid %d: %d gaps, only its own; %d of %d gaps >= 0.5 ms where jsapp:%d ran; %d of "
-      "%d preemptions (kernel) are gaps; none of its %d runs >= 1 ms holds gap time"
-      % (tid, len(rows), len(long_gaps) - len(bad), len(long_gaps), other, len(seen),
-         len(off), len(ran)))
+print("ok: --tid %d: %d gaps, only its own; its %d gaps >= 0.5 ms while it was off CPU 1, "
+      "jsapp:%d on it %.1f %% of that time; %d of %d preemptions (kernel) are gaps; none of "
+      "its %d runs >= 1 ms holds gap time" % (tid, len(rows), len(long_gaps), other,
+                                               100.0 * by_other / lg, len(seen), len(off),
+                                               len(ran)))
 PY
 wait $app || fail "jsapp exited $?: $(cat "$TMP/app.err")"
 app=''
