@@ -24,7 +24,7 @@
 #include "js_model.h"
 
 #define ENTRY_BIN_NS 100ull
-#define ENTRY_BINS 512		    /* 0 .. 51.2 us; the last bin holds all above */
+#define ENTRY_BINS 1024		    /* 0 .. 102.4 us; the last bin holds all above */
 #define ENTRY_PCT 90		    /* the bound: this percentile of lone remainders */
 #define ENTRY_MIN_LONE 32	    /* lone gaps of a kind before its bound is its own */
 #define ENTRY_WINDOW 4096	    /* a kind's histogram is halved at this many */

@@ -716,10 +716,14 @@ class Witness:
     injected action, independently of jitterscope's attribution
     """
 
-    def __init__(self, cpu):
+    def __init__(self, cpu, events=WITNESS_EVENTS, parse=None):
+        """events: the tracepoints recorded; parse: the trace text -> the events stop()
+        returns (parse_trace's [(start_ns, end_ns, event)] by default)"""
         self.cpu = cpu
         self.dir = os.path.join(TRACEFS, "instances", "attrib_lib.%d" % os.getpid())
         self.why = None
+        self.events = events
+        self.parse = parse or parse_trace
 
     def _w(self, name, val):
         with open(os.path.join(self.dir, name), "w") as f:
@@ -760,7 +764,7 @@ class Witness:
             self._w("trace_clock", "mono")
             self._w("tracing_cpumask", "%x" % (1 << self.cpu))
             self._w("buffer_size_kb", "8192")
-            for ev in WITNESS_EVENTS:
+            for ev in self.events:
                 self._w("events/%s/enable" % ev, "1")
             self._w("tracing_on", "1")
         except OSError as e:
@@ -794,7 +798,7 @@ class Witness:
         if int(st.get("overrun", "0").strip() or 0):
             self.why = "kernel witness overran (%s events)" % st["overrun"].strip()
             return None
-        evs = parse_trace(text)
+        evs = self.parse(text)
         with open(path, "w") as f:
             f.write("start_ns,end_ns,event\n")
             f.writelines("%d,%d,%s\n" % e for e in evs)
