@@ -22,9 +22,12 @@ int preflight_btf(const struct js_params *p);
  * -ENOTSUP for --clock rdtscp where it may not run, -EPERM for a real-time -P that cannot be
  * granted, after one line */
 int preflight_machine(struct js_params *p, struct js_machine *m);
-/* preflight_warnings - what the run will lack (rdtscp: auto's fallback, non-invariant TSC,
- * missing capabilities, RT throttling): printed once nothing can refuse the run any more */
+/* preflight_warnings - what the run will lack (non-invariant TSC, missing capabilities,
+ * RT throttling): printed once nothing can refuse the run any more */
 void preflight_warnings(const struct js_params *p, const struct js_machine *m);
+/* preflight_clock_notice - one notice when --clock auto reads the TSC with lfence;rdtsc (the
+ * pipeline says it once the last file that can refuse the run, --probe-toggle's, is open) */
+void preflight_clock_notice(const struct js_params *p);
 /* preflight_lock_memory - mlockall when the limits allow it, and a heap that never
  * shrinks (freeing memory must not IPI the measured CPUs) */
 void preflight_lock_memory(void);

@@ -27,6 +27,7 @@
 #include "js_correlate.h"
 #include "js_ksyms.h"
 #include "js_pipeline.h"
+#include "js_preflight.h"
 #include "js_nap.h"
 #include "js_probes.h"
 #include "js_probe_toggle.h"
@@ -1249,6 +1250,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	err = open_toggle(&pl);
 	if (err)
 		goto out;
+	preflight_clock_notice(p);
 	open_probes(&pl);
 	if (!pl.spinner && !pl.probes && (p->follow_pid || p->nfollow_tids)) {
 		js_err("--pid and --tid need the eBPF probes (%s)", run->probes_why);

@@ -335,14 +335,19 @@ int preflight_machine(struct js_params *p, struct js_machine *m)
 	return rt_allowed(p);
 }
 
+/* preflight_clock_notice - auto's fallback to lfence;rdtsc, and why */
+void preflight_clock_notice(const struct js_params *p)
+{
+	if (p->cfg.clock == TSC_CLOCK_AUTO && p->cfg.tsc_read == TSC_READ_LFENCE_RDTSC)
+		js_notice("%s: reading the TSC with lfence;rdtsc", rdtscp_why(tsc_rdtscp_state()));
+}
+
 /* preflight_warnings - what the run will lack; printed once nothing can refuse it any more (a
  * refused run prints its one error line alone) */
 void preflight_warnings(const struct js_params *p, const struct js_machine *m)
 {
 	int rt = 0;
 
-	if (p->cfg.clock == TSC_CLOCK_AUTO && p->cfg.tsc_read == TSC_READ_LFENCE_RDTSC)
-		js_notice("%s: reading the TSC with lfence;rdtsc", rdtscp_why(tsc_rdtscp_state()));
 	if (!m->invariant_tsc)
 		js_warn("the TSC is not invariant (no constant_tsc/nonstop_tsc): gap durations "
 			"may be wrong when the CPU changes frequency or idles");
