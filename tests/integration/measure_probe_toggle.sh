@@ -51,8 +51,9 @@ ch = [(int(a), int(s), int(e)) for a, s, e in rows[1:]]
 run = json.load(open(sys.argv[3]))
 c = run["cpus"][0]
 assert run["probes"]["enabled"] and run["probes"]["lost"] == 0, run["probes"]
-# 6 s of states of 0.3-0.7 s: 8 changes at least, 20 at most
-assert 8 <= len(ch) <= 20, "%d changes" % len(ch)
+# 6 s of states of 0.3-0.7 s, each change itself 0.1-0.3 s here (41 programs attached or
+# detached one by one): 6 changes at least, 20 at most
+assert 6 <= len(ch) <= 20, "%d changes" % len(ch)
 assert [a for a, _, _ in ch] == [i % 2 for i in range(len(ch))], "not alternating from a detach"
 for i, (a, s, e) in enumerate(ch):
     # begun while measuring (the last one may end after the window closed; a change is
@@ -77,8 +78,13 @@ states += [(a, e, ch[i + 1][1] if i + 1 < len(ch) else c["end_ns"])
 judged = {0: 0, 1: 0}
 for i, (a, lo, hi) in enumerate(states):
     inside = [k for k in ks if k[0] > lo + EDGE and k[1] < hi - EDGE]
-    assert len(inside) >= 5, "state %d (%s): %d kernel samples only" % (
-        i, "attached" if a else "detached", len(inside))
+    # the last state ends with the measured window, however soon after its change: it is
+    # judged on what samples it has (a state between two changes lasts 0.3-0.7 s)
+    if i == len(states) - 1 and hi - lo < 0.29e9 and len(inside) < 2:
+        continue
+    assert len(inside) >= (5 if i < len(states) - 1 or hi - lo >= 0.29e9 else 2), \
+        "state %d (%s): %d kernel samples only" % (i, "attached" if a else "detached",
+                                                  len(inside))
     judged[a] += len(inside)
     links = sorted({k[2] for k in inside})
     runs = inside[-1][3] - inside[0][3]

@@ -167,7 +167,11 @@ check 1 "cannot write .*No such file or directory" check --cpu 1 --json /nonexis
 busy=$(free_port)
 python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$busy" &
 holder=$!
-sleep 0.3
+# the holder listens before jitterscope tries (python's start is slow on a loaded machine)
+for _ in $(seq 1 100); do
+	ss -Hltn "sport = :$busy" 2>/dev/null | grep -q . && break
+	sleep 0.05
+done
 check 1 "cannot listen on 127.0.0.1:$busy: Address already in use" --cpu 1 -d 1 --listen "127.0.0.1:$busy"
 kill $holder 2>/dev/null
 wait $holder 2>/dev/null
