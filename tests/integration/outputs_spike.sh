@@ -1,8 +1,9 @@
 #!/bin/bash
 # outputs_spike.sh - the flight recorder (--spike-threshold, --spike-dir) on the live
 # machine, with ground truth from the project's injector (docs/INJECTOR.md):
-#   1. one 2 ms preemption of CPU 1 (jsinject preempt) makes exactly one spike naming the
-#      injected task as the gap's cause (other spikes on a busy machine name other tasks),
+#   1. one 2 ms preemption of CPU 1 (jsinject preempt) makes exactly one spike over it naming
+#      the injected task as the gap's cause (other spikes on a busy machine name other tasks,
+#      or jsinject's threads starting),
 #      with the probe events of the 100 ms around it, and a trace of that window that parses
 #      (its otherData: the TSC fit so far, no wall_ns: the run had not ended);
 #   2. many injected spikes under --spike-max 3/min: 3 written, the rest counted as skipped
@@ -64,8 +65,11 @@ assert sp["seen"] == sp["written"] == len(files) >= 1, \
     "spikes %s, files %s: every spike written" % (sp, [os.path.basename(f) for f in files])
 assert not glob.glob(tmp + "/one/.*"), "a temporary file is left"
 docs = [(f, json.load(open(f))) for f in files]
-ours = [(f, d) for f, d in docs if "jsinject" in d["gap"]["story"]]
-assert len(ours) == 1, "%d spikes name jsinject, want 1: %s" % (
+# the injected action's spike: one, whatever else jsinject's threads did on CPU 1 while
+# they started (on a slow host their set-up alone can take 1.5 ms there)
+ours = [(f, d) for f, d in docs if "jsinject" in d["gap"]["story"] and
+        d["gap"]["start_ns"] <= a1 and d["gap"]["start_ns"] + d["gap"]["dur_ns"] >= a0]
+assert len(ours) == 1, "%d spikes name jsinject over its action, want 1: %s" % (
     len(ours), [d["gap"]["story"] for _, d in docs])
 other = len(docs) - 1
 f0, d = ours[0]
