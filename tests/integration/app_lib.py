@@ -31,9 +31,29 @@ import sys
 import time
 
 import attrib_lib as al
+import bpfobjs  # tests/lib, on the path attrib_lib sets
 
 APP = os.environ.get("JSAPP") or os.path.join(al.ROOT, "build", "tools", "jsapp")
 CPU = 1
+
+
+def wait_attached(pid, limit_s):
+    """wait until process pid's BPF programs are linked in the kernel and their number has
+    not grown for 0.3 s (the probes, then the followed threads' own), at most limit_s; True
+    when so. A fixed wait is not enough: loading and attaching take over a second on a slow
+    host, and an action injected before would have nothing to be named by"""
+    end, last, same = time.monotonic() + limit_s, -1, 0
+    while time.monotonic() < end:
+        try:
+            n = len(set(bpfobjs.held_prog_ids(pid)) & set(bpfobjs.link_prog_ids()))
+        except OSError:
+            n = 0
+        same = same + 1 if n and n == last else 0
+        if same >= 3:
+            return True
+        last = n
+        time.sleep(0.1)
+    return False
 
 
 def wait_file(path, limit_s):
@@ -107,7 +127,9 @@ def run(a):
                                "--duration", "0", "--threshold", "300ns",
                                "--gaps", f["gaps.csv"], "--json", f["run.json"]],
                               stdout=open(f["report.txt"], "w"), stderr=open(f["js.err"], "w"))
-        time.sleep(1.0)
+        if not wait_attached(js.pid, 20):
+            al.log_msg("warning: the probes of jitterscope (pid %d) not seen attached" % js.pid)
+        time.sleep(0.2)
         if js.poll() is not None:
             print("%s: FAIL (jitterscope exited %d early: %s)"
                   % (a.mode, js.returncode, al.read_file(f["js.err"])))
