@@ -1224,7 +1224,7 @@ def required(why):
     """
     a precondition of the suite (live_missing: root, 2 CPUs, kernel BTF) is missing: a skip
     (one line "skip: WHY", EXIT_SKIP), but under CI (CI=true), whose machine has them all, a
-    failure (README.md, "Tests and benchmarks": the skips CI allows)
+    failure (docs/HACKING.md, "Tests and benchmarks": the skips CI allows)
     """
     if os.environ.get("CI") == "true":
         print("FAIL: %s (CI=true: every test must run here)" % why)
