@@ -49,6 +49,7 @@ struct audit_check {
 	char expected[128];
 	char source[128]; /* path(s) or command it read */
 	char hint[192];	  /* one-line fix (fail/warn) or how to check (skip) */
+	bool waived;	  /* check --waive: shown, never an exit status */
 };
 
 /* A device IRQ (from /proc/irq and /proc/interrupts). */
@@ -118,6 +119,8 @@ struct js_audit {
 	size_t nirqs;
 	struct audit_facts f;
 	char sysroot[256];	    /* "" = live */
+	int policy;		    /* the run's sampler policy (SCHED_OTHER, SCHED_FIFO ...):
+				     * RT throttling matters to FIFO/RR only */
 	uint64_t elapsed_ns;	    /* how long audit_run took */
 	bool oom;		    /* a check could not be stored */
 	struct audit_check scratch; /* sink for checks when out of memory */
@@ -131,6 +134,10 @@ struct js_audit {
  * or malformed items never fail the call: they become skip verdicts.
  */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot);
+/* audit_run_for - audit_run for a run whose sampler has scheduling policy (audit_run:
+ * SCHED_OTHER, the default measurement's) */
+int audit_run_for(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot,
+		  int policy);
 /* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
 void audit_free(struct js_audit *a);
 
@@ -156,7 +163,11 @@ int audit_severity_from_name(const char *name);
 /*
  * audit_print_text - one aligned line per check (VERDICT SEV ID CPU OBSERVED, expected
  * for non-pass), a hint line under fail/warn/skip, then "audit: N pass, N warn, N fail,
- * N skip". only_problems prints fail and warn checks only (the summary always).
+ * N skip". Sorted: fail, warn, skip, pass, each from the highest severity down (ties in
+ * run order); checks alike on several CPUs (same id, verdict, severity and texts but for
+ * the CPU number) share one line whose CPU column is a list ("cpu2-5"), the CPU number in
+ * the texts replaced by that list. only_problems prints fail and warn checks only (the
+ * summary always).
  */
 void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems);
 /*

@@ -143,7 +143,7 @@ static int cmd_check(struct js_params *p)
 	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
 		return JS_EXIT_ERROR;
 	memset(&a, 0, sizeof(a));
-	err = audit_run(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot);
+	err = audit_run_for(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot, p->cfg.policy);
 	if (err) {
 		/* only out of memory is not the command line's fault */
 		js_err("the audit could not run: %s",
@@ -207,7 +207,8 @@ static int cmd_measure(struct js_params *p)
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
 	preflight_lock_memory();
 	/* the audit is read-only and fast: it runs before the samplers start */
-	run.audited = audit_run(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL) == 0;
+	run.audited = audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, p->cfg.policy) ==
+		      0;
 	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
 	err = pipeline_run(&run, p, &outs);
 	if (err) {

@@ -265,6 +265,22 @@ size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_i
 	return n;
 }
 
+/* audit_housekeeping - online CPUs that are neither measured nor isolated, as a list */
+const char *audit_housekeeping(const struct js_audit *a, char *buf, size_t len)
+{
+	struct js_cpuset hk = a->f.online;
+
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_clear(&hk, a->cpus[i]);
+	cpuset_andnot(&hk, &a->f.isolated);
+	cpuset_andnot(&hk, &a->f.nohz_full);
+	if (cpuset_empty(&hk))
+		snprintf(buf, len, "<housekeeping CPUs>");
+	else
+		cpulist_format(&hk, buf, len);
+	return buf;
+}
+
 /* audit_lead_int - the decimal number at the start of s (at most 9 digits), or -1 */
 int audit_lead_int(const char *s)
 {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* audit_report.c - the audit as aligned text and as JSON (formatters only read js_audit). */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "audit_priv.h"
 #include "js_json.h"
+#include "js_util.h"
 
 static void upper(char *dst, const char *src, size_t len)
 {
@@ -15,31 +17,118 @@ static void upper(char *dst, const char *src, size_t len)
 	dst[i] = '\0';
 }
 
-/* print_check - "FAIL HIGH isolcpus                 cpu1  observed  [expected: ...]" */
-static void print_check(FILE *fp, const struct audit_check *c, int idw)
+/* verdict_rank - the print order of verdicts: fail, warn, skip, pass */
+static int verdict_rank(enum audit_verdict v)
 {
-	char v[8], s[8], cpu[16];
+	static const int rank[AUDIT_NVERDICTS] = {
+		[AUDIT_FAIL] = 0, [AUDIT_WARN] = 1, [AUDIT_SKIP] = 2, [AUDIT_PASS] = 3
+	};
+
+	return (unsigned)v < AUDIT_NVERDICTS ? rank[v] : AUDIT_NVERDICTS;
+}
+
+/* cmp_order - by verdict rank, then severity (highest first), then run order */
+static int cmp_order(const void *x, const void *y, void *arg)
+{
+	const struct audit_check *c = arg;
+	size_t i = *(const size_t *)x, k = *(const size_t *)y;
+	int d = verdict_rank(c[i].verdict) - verdict_rank(c[k].verdict);
+
+	if (!d)
+		d = (int)c[k].severity - (int)c[i].severity;
+	return d ? d : (i > k) - (i < k);
+}
+
+/*
+ * subst_cpu - src with every number equal to cpu (a whole number: no digit or '.' next to
+ * it) replaced by rep, into dst
+ */
+static void subst_cpu(char *dst, size_t len, const char *src, int cpu, const char *rep)
+{
+	char num[16];
+	size_t o = 0, nl = (size_t)snprintf(num, sizeof(num), "%d", cpu), rl = strlen(rep);
+
+	for (size_t i = 0; src[i] && o + 1 < len;) {
+		size_t n = strspn(src + i, "0123456789");
+		bool edge = !i || (!isdigit((unsigned char)src[i - 1]) && src[i - 1] != '.');
+
+		if (n == nl && edge && src[i + n] != '.' && !strncmp(src + i, num, nl)) {
+			size_t c = JS_MIN(rl, len - 1 - o);
+
+			memcpy(dst + o, rep, c);
+			o += c;
+			i += n;
+			continue;
+		}
+		n = n ? n : 1;
+		n = JS_MIN(n, len - 1 - o);
+		memcpy(dst + o, src + i, n);
+		o += n;
+		i += n;
+	}
+	dst[o] = '\0';
+}
+
+/* alike - c and d say the same but for their CPU: one line can show both */
+static bool alike(const struct audit_check *c, const struct audit_check *d)
+{
+	const char *fc[] = { c->observed, c->expected, c->hint };
+	const char *fd[] = { d->observed, d->expected, d->hint };
+	char x[512], y[512];
+
+	if (c->cpu < 0 || d->cpu < 0 || strcmp(c->id, d->id) || c->verdict != d->verdict ||
+	    c->severity != d->severity || c->waived != d->waived)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(fc); i++) {
+		subst_cpu(x, sizeof(x), fc[i], c->cpu, "\x01");
+		subst_cpu(y, sizeof(y), fd[i], d->cpu, "\x01");
+		if (strcmp(x, y))
+			return false;
+	}
+	return true;
+}
+
+/* print_check - "FAIL HIGH isolcpus                 cpu1  observed  [expected: ...]";
+ * cpus: the CPUs the line stands for (c->cpu's texts then name them all) */
+static void print_check(FILE *fp, const struct audit_check *c, const struct js_cpuset *cpus,
+			int idw, int cpuw)
+{
+	char v[8], s[8], cpu[160], list[128], obs[512], exp[512], hint[512];
+	bool many = c->cpu >= 0 && cpuset_count(cpus) > 1;
 
 	upper(v, audit_verdict_name(c->verdict), sizeof(v));
 	upper(s, audit_severity_name(c->severity), sizeof(s));
+	cpulist_format(cpus, list, sizeof(list));
 	if (c->cpu >= 0)
-		snprintf(cpu, sizeof(cpu), "cpu%d", c->cpu);
+		snprintf(cpu, sizeof(cpu), "cpu%s", list);
 	else
 		snprintf(cpu, sizeof(cpu), "-");
-	fprintf(fp, "%-4s %-4s %-*s %-6s %s", v, s, idw, c->id, cpu, c->observed);
+	subst_cpu(obs, sizeof(obs), c->observed, c->cpu, many ? list : "");
+	subst_cpu(exp, sizeof(exp), c->expected, c->cpu, many ? list : "");
+	subst_cpu(hint, sizeof(hint), c->hint, c->cpu, many ? list : "");
+	if (!many) {
+		js_scpy(obs, sizeof(obs), c->observed);
+		js_scpy(exp, sizeof(exp), c->expected);
+		js_scpy(hint, sizeof(hint), c->hint);
+	}
+	fprintf(fp, "%-4s %-4s %-*s %-*s %s", v, s, idw, c->id, cpuw, cpu, obs);
 	if (c->verdict == AUDIT_FAIL || c->verdict == AUDIT_WARN)
-		fprintf(fp, "  [expected: %s]", c->expected);
+		fprintf(fp, "  [expected: %s]", exp);
+	if (c->waived)
+		fputs("  [waived]", fp);
 	fputc('\n', fp);
-	if (c->hint[0] && c->verdict != AUDIT_PASS)
-		fprintf(fp, "%*s hint: %s\n", 9, "", c->hint);
+	if (hint[0] && c->verdict != AUDIT_PASS)
+		fprintf(fp, "%*s hint: %s\n", 9, "", hint);
 }
 
-/* audit_print_text - one aligned line per check, hints, the summary line */
+/* audit_print_text - one aligned line per check (alike CPUs folded), sorted, the summary */
 void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 {
 	char cpus[128];
-	struct js_cpuset s;
-	int idw = 12;
+	struct js_cpuset s, *sets = calloc(a->n ? a->n : 1, sizeof(*sets));
+	size_t *order = calloc(a->n ? a->n : 1, sizeof(*order));
+	bool *done = calloc(a->n ? a->n : 1, sizeof(*done));
+	int idw = 12, cpuw = 6;
 
 	cpuset_zero(&s);
 	for (size_t i = 0; i < a->ncpus; i++)
@@ -52,14 +141,56 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 
 		if (l > idw)
 			idw = l;
+		if (order)
+			order[i] = i;
+	}
+	if (!sets || !order || !done) {
+		/* out of memory: run order, one line per check */
+		for (size_t i = 0; i < a->n; i++) {
+			const struct audit_check *c = &a->checks[i];
+
+			if (only_problems && c->verdict != AUDIT_FAIL && c->verdict != AUDIT_WARN)
+				continue;
+			cpuset_zero(&s);
+			if (c->cpu >= 0)
+				cpuset_set(&s, c->cpu);
+			print_check(fp, c, &s, idw, cpuw);
+		}
+		goto out;
+	}
+	qsort_r(order, a->n, sizeof(*order), cmp_order, a->checks);
+	/* fold: each line's first check stands for the later ones alike */
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_check *c = &a->checks[order[i]];
+		char list[128];
+		int l;
+
+		if (done[i])
+			continue;
+		if (c->cpu >= 0)
+			cpuset_set(&sets[i], c->cpu);
+		for (size_t k = i + 1; k < a->n; k++)
+			if (!done[k] && alike(c, &a->checks[order[k]])) {
+				done[k] = true;
+				cpuset_set(&sets[i], a->checks[order[k]].cpu);
+			}
+		cpulist_format(&sets[i], list, sizeof(list));
+		l = 3 + (int)strlen(list);
+		if (c->cpu >= 0 && l > cpuw)
+			cpuw = l;
 	}
 	for (size_t i = 0; i < a->n; i++) {
-		const struct audit_check *c = &a->checks[i];
+		const struct audit_check *c = &a->checks[order[i]];
 
-		if (only_problems && c->verdict != AUDIT_FAIL && c->verdict != AUDIT_WARN)
+		if (done[i] ||
+		    (only_problems && c->verdict != AUDIT_FAIL && c->verdict != AUDIT_WARN))
 			continue;
-		print_check(fp, c, idw);
+		print_check(fp, c, &sets[i], idw, cpuw);
 	}
+out:
+	free(sets);
+	free(order);
+	free(done);
 	fprintf(fp, "audit: %zu pass, %zu warn, %zu fail, %zu skip\n", audit_count(a, AUDIT_PASS),
 		audit_count(a, AUDIT_WARN), audit_count(a, AUDIT_FAIL), audit_count(a, AUDIT_SKIP));
 }
