@@ -118,9 +118,28 @@ static void audit_ran_on(struct js_run *run)
 	run->audited = audit_run(&run->audit, cpus, n, NULL) == 0;
 }
 
-/* cmd_check - `jitterscope check`: the audit alone; exit 2 when a check failed */
+/* check_waivers - --waive and --waive-file into w; -1 after one line (exit 64) */
+static int check_waivers(const struct js_params *p, struct audit_waivers *w)
+{
+	char err[512] = "";
+
+	for (size_t i = 0; i < p->nwaive; i++)
+		if (audit_waivers_add_list(w, p->waive[i], err, sizeof(err))) {
+			js_err("invalid --waive '%s': %s", p->waive[i], err);
+			return -1;
+		}
+	if (p->waive_file && audit_waivers_add_file(w, p->waive_file, err, sizeof(err))) {
+		js_err("--waive-file %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* cmd_check - `jitterscope check`: the audit alone; exit 2 when an unwaived check failed
+ * (--fail-on: a fail or warn of that severity or above) */
 static int cmd_check(struct js_params *p)
 {
+	struct audit_waivers w = { 0 };
 	struct js_audit a;
 	struct js_cpuset online;
 	FILE *json = NULL;
@@ -140,8 +159,14 @@ static int cmd_check(struct js_params *p)
 			return JS_EXIT_USAGE;
 		cpus_default_notice("auditing", p->cfg.cpus, p->cfg.ncpus, src);
 	}
-	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
+	if (check_waivers(p, &w)) {
+		audit_waivers_free(&w);
+		return JS_EXIT_USAGE;
+	}
+	if (p->json_path && !(json = output_file_open(p->json_path, "json"))) {
+		audit_waivers_free(&w);
 		return JS_EXIT_ERROR;
+	}
 	memset(&a, 0, sizeof(a));
 	err = audit_run_for(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot, p->cfg.policy);
 	if (err) {
@@ -149,8 +174,11 @@ static int cmd_check(struct js_params *p)
 		js_err("the audit could not run: %s",
 		       err == -EINVAL ? "a CPU out of range" : strerror(-err));
 		output_file_close(json);
+		audit_waivers_free(&w);
 		return err == -ENOMEM ? JS_EXIT_ERROR : JS_EXIT_USAGE;
 	}
+	audit_waive(&a, &w);
+	audit_waivers_free(&w);
 	if (!p->json_path || strcmp(p->json_path, "-"))
 		audit_print_text(stdout, &a, false);
 	if (json) {
@@ -167,7 +195,7 @@ static int cmd_check(struct js_params *p)
 			return JS_EXIT_ERROR;
 		}
 	}
-	rc = audit_exit_status(&a);
+	rc = audit_exit_for(&a, p->audit_fail_on);
 	audit_free(&a);
 	return rc;
 }

@@ -243,10 +243,10 @@ const struct audit_check *audit_find(const struct js_audit *a, const char *id, i
 	return NULL;
 }
 
-/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when any check failed */
+/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when an unwaived check failed */
 int audit_exit_status(const struct js_audit *a)
 {
-	return audit_count(a, AUDIT_FAIL) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
+	return audit_exit_for(a, -1);
 }
 
 /* audit_irqs_on_cpu - device IRQs whose effective affinity includes cpu, up to max; count */

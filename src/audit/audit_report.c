@@ -191,8 +191,11 @@ out:
 	free(sets);
 	free(order);
 	free(done);
-	fprintf(fp, "audit: %zu pass, %zu warn, %zu fail, %zu skip\n", audit_count(a, AUDIT_PASS),
+	fprintf(fp, "audit: %zu pass, %zu warn, %zu fail, %zu skip", audit_count(a, AUDIT_PASS),
 		audit_count(a, AUDIT_WARN), audit_count(a, AUDIT_FAIL), audit_count(a, AUDIT_SKIP));
+	if (audit_count_waived(a))
+		fprintf(fp, ", %zu waived", audit_count_waived(a));
+	fputc('\n', fp);
 }
 
 static void json_set(struct js_json *j, const char *key, const struct js_cpuset *s)
@@ -257,6 +260,7 @@ static void write_check(struct js_json *j, const struct audit_check *c)
 	json_str(j, "expected", c->expected);
 	json_str(j, "source", c->source);
 	json_str(j, "hint", c->hint);
+	json_bool(j, "waived", c->waived);
 	json_obj_end(j);
 }
 
@@ -305,6 +309,7 @@ void audit_write_json(struct js_json *j, const char *key, const struct js_audit 
 	json_obj_begin(j, "summary");
 	for (int v = 0; v < AUDIT_NVERDICTS; v++)
 		json_u64(j, audit_verdict_name(v), audit_count(a, v));
+	json_u64(j, "waived", audit_count_waived(a));
 	json_obj_end(j);
 	write_facts(j, a);
 	json_arr_begin(j, "checks");

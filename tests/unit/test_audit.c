@@ -857,6 +857,103 @@ static void test_text_sorted_folded(void **state)
 	audit_free(&a);
 }
 
+/** Every id the audit gives is one --waive knows (and nothing else is). */
+static void test_ids_known(void **state)
+{
+	const char *const roots[] = { BADLY, TUNED, MALFORMED, NULL };
+	int cpus[] = { 3, 9 };
+	struct js_audit a;
+
+	(void)state;
+	for (size_t r = 0; r < ARRAY_SIZE(roots); r++) {
+		run(&a, roots[r], cpus, roots[r] ? 2 : 1);
+		for (size_t i = 0; i < a.n; i++)
+			if (!audit_id_known(a.checks[i].id))
+				fail_msg("%s: id %s unknown to --waive",
+					 roots[r] ? roots[r] : "live", a.checks[i].id);
+		audit_free(&a);
+	}
+	assert_true(audit_id_known("irq.*"));
+	assert_true(audit_id_known("thp.*"));
+	assert_true(audit_id_known("irq.4242"));
+	assert_false(audit_id_known("irq."));
+	assert_false(audit_id_known("irq.12a"));
+	assert_false(audit_id_known("thp"));
+	assert_false(audit_id_known("nosuch.*"));
+	assert_false(audit_id_known(""));
+}
+
+/** Waivers: matched checks are marked, shown, and no longer decide the exit status. */
+static void test_waive(void **state)
+{
+	int cpus[] = { 3 };
+	struct audit_waivers w = { 0 };
+	struct js_audit a;
+	char err[256] = "", *text;
+	size_t nfail;
+
+	(void)state;
+	run(&a, BADLY, cpus, 1);
+	assert_int_equal(audit_exit_for(&a, -1), JS_EXIT_VIOLATION);
+	/* --fail-on: warns count at or above the level, fails too */
+	assert_int_equal(audit_exit_for(&a, SEV_CRIT), JS_EXIT_OK);
+	assert_int_equal(audit_exit_for(&a, SEV_HIGH), JS_EXIT_VIOLATION);
+	assert_int_equal(audit_waivers_add_list(&w, "irq.*,nosuch", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'nosuch'"));
+	audit_waivers_free(&w);
+	assert_int_equal(audit_waivers_add_list(&w, "irq.*, isolcpus", err, sizeof(err)), 0);
+	assert_int_equal(w.n, 2);
+	/* irq.* is every irq.N and irq.affinity: 3 + 1, and isolcpus (not isolcpus.flags) */
+	assert_int_equal(audit_waive(&a, &w), 5);
+	assert_true(audit_find(&a, "irq.130", 3)->waived);
+	assert_false(audit_find(&a, "isolcpus.flags", -1)->waived);
+	assert_false(audit_find(&a, "irqaffinity", 3)->waived);
+	audit_waivers_free(&w);
+	text = text_of(&a, false);
+	assert_non_null(strstr(text, ", 5 waived\n"));
+	assert_non_null(strstr(text, "nvme0q1"));
+	free(text);
+	/* waive every failing check: exit 0; one left: exit 2 */
+	nfail = 0;
+	for (size_t i = 0; i < a.n; i++)
+		if (a.checks[i].verdict == AUDIT_FAIL && !a.checks[i].waived) {
+			a.checks[i].waived = true;
+			nfail++;
+		}
+	assert_true(nfail > 10);
+	assert_int_equal(audit_exit_for(&a, -1), JS_EXIT_OK);
+	assert_int_equal(audit_exit_status(&a), JS_EXIT_OK);
+	/* the warns remain: --fail-on low still fails on them, info on the hypervisor too */
+	assert_int_equal(audit_exit_for(&a, SEV_LOW), JS_EXIT_VIOLATION);
+	audit_free(&a);
+}
+
+/** --waive-file: one id a line, comments and blank lines; a bad line names its number. */
+static void test_waive_file(void **state)
+{
+	struct audit_waivers w = { 0 };
+	char err[512] = "", p[300];
+
+	(void)state;
+	scratch_puts("/w1", "# accepted on this fleet\n\nsched_rt_runtime_us  # FIFO never used\n"
+			    "  irq.*\nsmt,tuned\n");
+	snprintf(p, sizeof(p), "%s/w1", scratch_dir);
+	assert_int_equal(audit_waivers_add_file(&w, p, err, sizeof(err)), 0);
+	assert_int_equal(w.n, 4);
+	assert_string_equal(w.ids[0], "sched_rt_runtime_us");
+	assert_string_equal(w.ids[3], "tuned");
+	audit_waivers_free(&w);
+	scratch_puts("/w2", "smt\n# fine\nsmtp\n");
+	snprintf(p, sizeof(p), "%s/w2", scratch_dir);
+	assert_int_equal(audit_waivers_add_file(&w, p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "w2:3: unknown check id 'smtp'"));
+	audit_waivers_free(&w);
+	snprintf(p, sizeof(p), "%s/none", scratch_dir);
+	assert_int_equal(audit_waivers_add_file(&w, p, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "cannot read"));
+	audit_waivers_free(&w);
+}
+
 /** The previous sysfs root is restored after an audit of a tree. */
 static void test_root_restored(void **state)
 {
@@ -1001,6 +1098,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tuned_partitioning, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test(test_text_sorted_folded),
+		cmocka_unit_test(test_ids_known),
+		cmocka_unit_test(test_waive),
+		cmocka_unit_test_setup_teardown(test_waive_file, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test_setup_teardown(test_capture_roundtrip, scratch_setup,
 						scratch_teardown),
