@@ -210,6 +210,17 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems);
  */
 void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a);
 
+/*
+ * audit_plan_print - check --plan: one plan that isolates the measured CPUs (and those
+ * isolated already), from what audit_run read: a "# covers:" line (the check ids the plan
+ * makes pass), the kernel command line merged with the running one (grubby command, the
+ * GRUB_CMDLINE_LINUX line), a sysctl.d file, runtime commands (IRQ affinity, workqueue
+ * masks, THP, KSM, governor, C-states), irqbalance and systemd CPUAffinity, and the tuned
+ * cpu-partitioning alternative. Reads the sysfs root audit_run left (the sysroot).
+ * Returns 0, or -1 when no online CPU is left for housekeeping (nothing printed).
+ */
+int audit_plan_print(FILE *fp, const struct js_audit *a);
+
 /* ---- runtime deltas: /proc/interrupts, /proc/softirqs and IRQ affinity around a run ---- */
 
 enum audit_row_kind { AUDIT_ROW_IRQ, AUDIT_ROW_ARCH, AUDIT_ROW_SOFTIRQ };
