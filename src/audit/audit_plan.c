@@ -247,7 +247,7 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 		"irq.affinity irq.* irqbalance tasks.user tasks.kthreads workqueue.cpumask "
 		"timer_migration watchdog.nmi watchdog.soft%s cpufreq.governor cstates "
 		"mce.ignore_ce%s%s thp.enabled thp.defrag thp.khugepaged_defrag ksm "
-		"numa_balancing swap vm.zone_reclaim_mode vm.compaction_proactiveness "
+		"numa_balancing vm.zone_reclaim_mode vm.compaction_proactiveness "
 		"vm.stat_interval tuned\n",
 		a->f.nohz_full_capable != 0 ? " nohz_full" : "", rt ? " sched_rt_runtime_us" : "",
 		a->f.invariant_tsc ? " clocksource.watchdog" : "",
@@ -256,7 +256,8 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 			"");
 	fprintf(fp, "# not covered (hardware, host or application): smt hugepages pm_qos "
 		    "(jitterscope --dma-latency, or the application holds /dev/cpu_dma_latency) "
-		    "kernel.audit mitigations tsc.invariant smi\n");
+		    "swap (swapoff -a, or mlockall() in the application) kernel.audit "
+		    "mitigations tsc.invariant smi\n");
 	if (a->f.nohz_full_capable == 0)
 		fprintf(fp, "# this kernel has no CONFIG_NO_HZ_FULL: nohz_full needs another "
 			    "kernel\n");
