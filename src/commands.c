@@ -20,6 +20,7 @@
 #include "js_cpulist.h"
 #include "js_cpus.h"
 #include "js_diff.h"
+#include "js_dma_latency.h"
 #include "js_json.h"
 #include "js_output.h"
 #include "js_pipeline.h"
@@ -217,6 +218,21 @@ static bool stdout_failed(const struct js_outputs *o)
 	return false;
 }
 
+/* hold_dma_latency - --dma-latency US: the PM QoS request's fd; without the device (or
+ * the right to open it) one notice line, and the run goes on without it: -1 */
+static int hold_dma_latency(int us)
+{
+	int fd = dma_latency_hold(us);
+
+	if (fd >= 0) {
+		js_notice("holding %s at %d us while measuring", JS_DMA_LATENCY_DEV, us);
+		return fd;
+	}
+	js_notice("--dma-latency: cannot hold %s (%s): measuring without it", JS_DMA_LATENCY_DEV,
+		  fd == -ENOENT ? "no such device: a kernel without PM QoS" : strerror(-fd));
+	return -1;
+}
+
 /* cmd_measure - `jitterscope [OPTION...]`: preflight, measure, outputs and report */
 static int cmd_measure(struct js_params *p)
 {
@@ -225,7 +241,7 @@ static int cmd_measure(struct js_params *p)
 	struct audit_snapshot before, after;
 	bool have_snap = false;
 	cpu_set_t hk;
-	int err, rc = JS_EXIT_OK;
+	int err, rc = JS_EXIT_OK, qos = -1;
 
 	memset(&run, 0, sizeof(run));
 	/* from here on a stop signal ends the run with a (possibly empty) report */
@@ -242,6 +258,9 @@ static int cmd_measure(struct js_params *p)
 	if (sched_setaffinity(0, sizeof(hk), &hk))
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
 	preflight_lock_memory();
+	/* --dma-latency: held before the audit, whose pm_qos check then sees it, until exit */
+	if (p->dma_latency_us >= 0)
+		qos = hold_dma_latency(p->dma_latency_us);
 	/* the audit is read-only and fast: it runs before the samplers start */
 	run.audited = audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, p->cfg.policy) ==
 		      0;
@@ -279,6 +298,7 @@ static int cmd_measure(struct js_params *p)
 		rc = JS_EXIT_ERROR;
 	}
 out:
+	dma_latency_release(qos);
 	outputs_destroy(&outs);
 	if (have_snap)
 		audit_snapshot_free(&before);

@@ -197,10 +197,10 @@ static void check_cstates(struct js_audit *a, size_t i)
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(
-		c,
-		"disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
-		AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
+	audit_ck_hint(c,
+		      "disable states over %d us (cpupower -c %d idle-set -D %d), or hold PM QoS: "
+		      "jitterscope --dma-latency %d while measuring",
+		      AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US, AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_pm_qos(struct js_audit *a, size_t i)
@@ -231,7 +231,9 @@ static void check_pm_qos(struct js_audit *a, size_t i)
 	audit_ck_deviate(c);
 	audit_ck_hint(
 		c,
-		"event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
+		"event-driven apps pay the C-state exit latency: the app keeps /dev/cpu_dma_latency "
+		"open with an s32 <= %d written; jitterscope --dma-latency %d does so while measuring",
+		AUDIT_CSTATE_BUDGET_US, AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_smt(struct js_audit *a, size_t i)
