@@ -31,7 +31,6 @@ static const char *const plan_keys[] = {
 	"transparent_hugepage",
 	"tsc",
 	"clocksource",
-	"quiet",
 };
 
 /* key_of - the parameter's name ("a-b=c" -> "a_b"), as the kernel compares them */
@@ -115,7 +114,8 @@ static void new_params(const struct js_audit *a, const char *iso, const char *hk
 		    !(a->f.hypervisor && !strcmp(a->f.clocksource, "kvm-clock")))
 			append(out, len, "clocksource=tsc");
 	}
-	if (con && con->verdict == AUDIT_WARN)
+	/* quiet is kept from the running line; added with a serial console that lacks it */
+	if (con && con->verdict == AUDIT_WARN && !audit_cmdline_has(a, "quiet"))
 		append(out, len, "quiet");
 }
 
@@ -148,6 +148,33 @@ static void section(FILE *fp, const char *title)
 	fprintf(fp, "\n# %s\n", title);
 }
 
+/* managed - an IRQ whose requested affinity holds isolated CPUs only: most likely a
+ * kernel-managed vector (a device queue per CPU), which refuses a new affinity (EIO) */
+static bool managed(const struct audit_irq *q, const struct js_cpuset *iso)
+{
+	return !cpuset_empty(&q->requested) && cpuset_subset(&q->requested, iso);
+}
+
+/* irq_ids - the irq.N ids on isolated CPUs, kernel-managed ones (want_managed) or the
+ * others, " irq.N" each, into buf; their number */
+static size_t irq_ids(const struct js_audit *a, const struct js_cpuset *iso, bool want_managed,
+		      char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < a->nirqs; k++) {
+		const struct audit_irq *q = &a->irqs[k];
+		size_t l = strlen(buf);
+
+		if (!cpuset_intersects(&q->effective, iso) || managed(q, iso) != want_managed)
+			continue;
+		snprintf(buf + l, len - l, " irq.%d", q->irq);
+		n++;
+	}
+	return n;
+}
+
 /* runtime_irqs - every device IRQ on an isolated CPU to the housekeeping CPUs */
 static void runtime_irqs(FILE *fp, const struct js_audit *a, const struct js_cpuset *iso,
 			 const char *hk)
@@ -158,7 +185,7 @@ static void runtime_irqs(FILE *fp, const struct js_audit *a, const struct js_cpu
 		if (!cpuset_intersects(&q->effective, iso))
 			continue;
 		fprintf(fp, "echo %s > /proc/irq/%d/smp_affinity_list  # %s", hk, q->irq, q->name);
-		if (cpuset_subset(&q->requested, iso))
+		if (managed(q, iso))
 			fputs(" (EIO: kernel-managed for these CPUs alone; fewer device queues "
 			      "help)",
 			      fp);
@@ -223,7 +250,8 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 	static char params[PLAN_LINE], line[PLAN_LINE], grub[PLAN_LINE], replaced[PLAN_LINE];
 	bool rt = a->policy == SCHED_FIFO || a->policy == SCHED_RR;
 	struct js_cpuset iso, hkset = a->f.online;
-	char isol[256], hk[256], mask[160], spaces[256];
+	char isol[256], hk[256], mask[160], spaces[256], irqs[1024], managed_ids[512];
+	size_t nmanaged;
 
 	iso_set(a, &iso);
 	cpuset_andnot(&hkset, &iso);
@@ -241,16 +269,22 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 
 	fprintf(fp, "# jitterscope check --plan: isolate CPU %s, housekeeping on CPU %s (%s%s)\n",
 		isol, hk, a->sysroot[0] ? "sysroot " : "this machine", a->sysroot);
+	/* the IRQs the plan moves; a kernel-managed one stays, and irq.affinity with it */
+	nmanaged = irq_ids(a, &iso, true, managed_ids, sizeof(managed_ids));
+	if (nmanaged)
+		irq_ids(a, &iso, false, irqs, sizeof(irqs));
+	else
+		js_scpy(irqs, sizeof(irqs), " irq.affinity irq.*");
 	fprintf(fp,
 		"# covers: isolcpus isolcpus.flags%s rcu_nocbs rcu_nocb_poll "
-		"rcu.normal_after_boot rcu.nohz_full_patience skew_tick console irqaffinity "
-		"irq.affinity irq.* irqbalance tasks.user tasks.kthreads workqueue.cpumask "
+		"rcu.normal_after_boot rcu.nohz_full_patience skew_tick console irqaffinity"
+		"%s irqbalance tasks.user tasks.kthreads workqueue.cpumask "
 		"timer_migration watchdog.nmi watchdog.soft%s cpufreq.governor cstates "
 		"mce.ignore_ce%s%s thp.enabled thp.defrag thp.khugepaged_defrag ksm "
 		"numa_balancing vm.zone_reclaim_mode vm.compaction_proactiveness "
 		"vm.stat_interval tuned\n",
-		a->f.nohz_full_capable != 0 ? " nohz_full" : "", rt ? " sched_rt_runtime_us" : "",
-		a->f.invariant_tsc ? " clocksource.watchdog" : "",
+		a->f.nohz_full_capable != 0 ? " nohz_full" : "", irqs,
+		rt ? " sched_rt_runtime_us" : "", a->f.invariant_tsc ? " clocksource.watchdog" : "",
 		a->f.invariant_tsc && !(a->f.hypervisor && !strcmp(a->f.clocksource, "kvm-clock")) ?
 			" clocksource" :
 			"");
@@ -258,6 +292,11 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 		    "(jitterscope --dma-latency, or the application holds /dev/cpu_dma_latency) "
 		    "swap (swapoff -a, or mlockall() in the application) kernel.audit "
 		    "mitigations tsc.invariant smi\n");
+	if (nmanaged)
+		fprintf(fp,
+			"# not covered: irq.affinity%s: kernel-managed (a queue for these CPUs "
+			"alone), they refuse a new affinity (EIO); fewer device queues help\n",
+			managed_ids);
 	if (a->f.nohz_full_capable == 0)
 		fprintf(fp, "# this kernel has no CONFIG_NO_HZ_FULL: nohz_full needs another "
 			    "kernel\n");

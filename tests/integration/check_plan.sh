@@ -80,6 +80,21 @@ scenario fifo 2-3 -P f:10
 grep -q '^kernel.sched_rt_runtime_us = -1$' "$TMP/fifo.plan" || fail "a FIFO plan without sched_rt_runtime_us = -1"
 grep -q 'sched_rt_runtime_us' "$TMP/cpu3.plan" && fail "a SCHED_OTHER plan changes sched_rt_runtime_us"
 
+# the kernel-managed nvme0q1 (requested affinity: CPU 3 alone) is not claimed: it stays
+grep -q '^# not covered: irq.affinity irq.130: kernel-managed' "$TMP/cpu3.plan" ||
+	fail "the kernel-managed irq.130 is not named as not covered"
+grep -qE '^# covers: .* irq\.(130|\*) ' "$TMP/cpu3.plan" && fail "the plan claims irq.130"
+
+# a well tuned box: the plan keeps what is there (quiet, the isolated CPUs 2-7), and the
+# tree still passes every check after it
+TUNED=$ROOT/tests/data/sysroot/tuned
+cp -a "$TUNED" "$TMP/tuned" || fail "cannot copy the tuned fixture"
+"$JS" check -q --sysroot "$TMP/tuned" --cpu 3 --plan >"$TMP/tuned.plan" || fail "tuned: --plan failed"
+grep -q '^# planned: .* quiet .*isolcpus=managed_irq,domain,2-7 nohz_full=2-7 ' "$TMP/tuned.plan" ||
+	fail "tuned: the plan drops quiet or the isolated CPUs 2-7: $(grep '^# planned' "$TMP/tuned.plan")"
+PYTHONPATH=$ROOT/tests/lib python3 -m plan_apply "$TMP/tuned" "$TMP/tuned.plan" >/dev/null || fail "tuned: plan_apply failed"
+"$JS" check -q --sysroot "$TMP/tuned" --cpu 3 >"$TMP/tuned.out" 2>&1 || fail "tuned: no longer passes after its plan: $(grep -E '^(FAIL|WARN)' "$TMP/tuned.out")"
+
 # no housekeeping CPU left: refused, one line
 "$JS" check -q --sysroot "$BADLY" --cpu 0-7 --plan >"$TMP/o" 2>"$TMP/e"
 rc=$?

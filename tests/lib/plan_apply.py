@@ -9,7 +9,8 @@ nohz_full; isolcpus=domain gives every task not pinned to one CPU the housekeepi
 the kernel does for init and kthreadd at boot); `cat > FILE <<'EOF'` writes FILE; `sysctl
 --system` applies /etc/sysctl.d into proc/sys; `echo V > F` writes F (a choice file such as
 THP's keeps its choices and brackets V; an IRQ's smp_affinity_list sets its effective
-affinity too); `echo 'L' >> F` appends; `tuned-adm profile P` sets the active profile. Any
+affinity too, but the kernel refuses it, EIO, for a line the plan marks kernel-managed);
+`echo 'L' >> F` appends; `tuned-adm profile P` sets the active profile. Any
 other command (grubby, systemctl, mkdir) changes nothing the audit reads. A line the
 applier does not understand is an error: the plan and its test must stay in step.
 """
@@ -138,6 +139,8 @@ def apply(root, plan_text):
             i += 1
             tree.write(m.group(1), "\n".join(body) + "\n")
             continue
+        if "(EIO:" in line:
+            continue  # a kernel-managed IRQ: the kernel refuses the new affinity
         words = shlex.split(line, comments=True)
         if words[:2] == ["sysctl", "--system"]:
             sysctl_system(tree)
