@@ -69,32 +69,40 @@ static void subst_cpu(char *dst, size_t len, const char *src, int cpu, const cha
 	dst[o] = '\0';
 }
 
-/* alike - c and d say the same but for their CPU: one line can show both */
-static bool alike(const struct audit_check *c, const struct audit_check *d)
+/*
+ * alike - c and d say the same but for their CPU, so that one line can show both: -1 if
+ * not, else a mask of the texts (1 observed, 2 expected, 4 hint) that name the CPU and so
+ * differ as written (the others are equal as they are: "watchdog=1" on CPU 1 is a value)
+ */
+static int alike(const struct audit_check *c, const struct audit_check *d)
 {
 	const char *fc[] = { c->observed, c->expected, c->hint };
 	const char *fd[] = { d->observed, d->expected, d->hint };
 	char x[512], y[512];
+	int mask = 0;
 
 	if (c->cpu < 0 || d->cpu < 0 || strcmp(c->id, d->id) || c->verdict != d->verdict ||
 	    c->severity != d->severity || c->waived != d->waived)
-		return false;
+		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(fc); i++) {
+		if (!strcmp(fc[i], fd[i]))
+			continue;
 		subst_cpu(x, sizeof(x), fc[i], c->cpu, "\x01");
 		subst_cpu(y, sizeof(y), fd[i], d->cpu, "\x01");
 		if (strcmp(x, y))
-			return false;
+			return -1;
+		mask |= 1 << i;
 	}
-	return true;
+	return mask;
 }
 
 /* print_check - "FAIL HIGH isolcpus                 cpu1  observed  [expected: ...]";
- * cpus: the CPUs the line stands for (c->cpu's texts then name them all) */
+ * cpus: the CPUs the line stands for; the texts of subst (alike()'s mask) name them all */
 static void print_check(FILE *fp, const struct audit_check *c, const struct js_cpuset *cpus,
-			int idw, int cpuw)
+			int subst, int idw, int cpuw)
 {
-	char v[8], s[8], cpu[160], list[128], obs[512], exp[512], hint[512];
-	bool many = c->cpu >= 0 && cpuset_count(cpus) > 1;
+	const char *src[] = { c->observed, c->expected, c->hint };
+	char v[8], s[8], cpu[160], list[128], txt[3][512];
 
 	upper(v, audit_verdict_name(c->verdict), sizeof(v));
 	upper(s, audit_severity_name(c->severity), sizeof(s));
@@ -103,22 +111,20 @@ static void print_check(FILE *fp, const struct audit_check *c, const struct js_c
 		snprintf(cpu, sizeof(cpu), "cpu%s", list);
 	else
 		snprintf(cpu, sizeof(cpu), "-");
-	subst_cpu(obs, sizeof(obs), c->observed, c->cpu, many ? list : "");
-	subst_cpu(exp, sizeof(exp), c->expected, c->cpu, many ? list : "");
-	subst_cpu(hint, sizeof(hint), c->hint, c->cpu, many ? list : "");
-	if (!many) {
-		js_scpy(obs, sizeof(obs), c->observed);
-		js_scpy(exp, sizeof(exp), c->expected);
-		js_scpy(hint, sizeof(hint), c->hint);
+	for (int i = 0; i < 3; i++) {
+		if (subst & (1 << i))
+			subst_cpu(txt[i], sizeof(txt[i]), src[i], c->cpu, list);
+		else
+			js_scpy(txt[i], sizeof(txt[i]), src[i]);
 	}
-	fprintf(fp, "%-4s %-4s %-*s %-*s %s", v, s, idw, c->id, cpuw, cpu, obs);
+	fprintf(fp, "%-4s %-4s %-*s %-*s %s", v, s, idw, c->id, cpuw, cpu, txt[0]);
 	if (c->verdict == AUDIT_FAIL || c->verdict == AUDIT_WARN)
-		fprintf(fp, "  [expected: %s]", exp);
+		fprintf(fp, "  [expected: %s]", txt[1]);
 	if (c->waived)
 		fputs("  [waived]", fp);
 	fputc('\n', fp);
-	if (hint[0] && c->verdict != AUDIT_PASS)
-		fprintf(fp, "%*s hint: %s\n", 9, "", hint);
+	if (txt[2][0] && c->verdict != AUDIT_PASS)
+		fprintf(fp, "%*s hint: %s\n", 9, "", txt[2]);
 }
 
 /* audit_print_text - one aligned line per check (alike CPUs folded), sorted, the summary */
@@ -128,6 +134,7 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 	struct js_cpuset s, *sets = calloc(a->n ? a->n : 1, sizeof(*sets));
 	size_t *order = calloc(a->n ? a->n : 1, sizeof(*order));
 	bool *done = calloc(a->n ? a->n : 1, sizeof(*done));
+	int *subst = calloc(a->n ? a->n : 1, sizeof(*subst));
 	int idw = 12, cpuw = 6;
 
 	cpuset_zero(&s);
@@ -144,7 +151,7 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 		if (order)
 			order[i] = i;
 	}
-	if (!sets || !order || !done) {
+	if (!sets || !order || !done || !subst) {
 		/* out of memory: run order, one line per check */
 		for (size_t i = 0; i < a->n; i++) {
 			const struct audit_check *c = &a->checks[i];
@@ -154,7 +161,7 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 			cpuset_zero(&s);
 			if (c->cpu >= 0)
 				cpuset_set(&s, c->cpu);
-			print_check(fp, c, &s, idw, cpuw);
+			print_check(fp, c, &s, 0, idw, cpuw);
 		}
 		goto out;
 	}
@@ -169,11 +176,15 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 			continue;
 		if (c->cpu >= 0)
 			cpuset_set(&sets[i], c->cpu);
-		for (size_t k = i + 1; k < a->n; k++)
-			if (!done[k] && alike(c, &a->checks[order[k]])) {
-				done[k] = true;
-				cpuset_set(&sets[i], a->checks[order[k]].cpu);
-			}
+		for (size_t k = i + 1; k < a->n; k++) {
+			int m = done[k] ? -1 : alike(c, &a->checks[order[k]]);
+
+			if (m < 0)
+				continue;
+			done[k] = true;
+			subst[i] |= m;
+			cpuset_set(&sets[i], a->checks[order[k]].cpu);
+		}
 		cpulist_format(&sets[i], list, sizeof(list));
 		l = 3 + (int)strlen(list);
 		if (c->cpu >= 0 && l > cpuw)
@@ -185,12 +196,13 @@ void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems)
 		if (done[i] ||
 		    (only_problems && c->verdict != AUDIT_FAIL && c->verdict != AUDIT_WARN))
 			continue;
-		print_check(fp, c, &sets[i], idw, cpuw);
+		print_check(fp, c, &sets[i], subst[i], idw, cpuw);
 	}
 out:
 	free(sets);
 	free(order);
 	free(done);
+	free(subst);
 	fprintf(fp, "audit: %zu pass, %zu warn, %zu fail, %zu skip", audit_count(a, AUDIT_PASS),
 		audit_count(a, AUDIT_WARN), audit_count(a, AUDIT_FAIL), audit_count(a, AUDIT_SKIP));
 	if (audit_count_waived(a))

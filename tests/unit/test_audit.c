@@ -828,9 +828,9 @@ static void test_text_sorted_folded(void **state)
 	assert_non_null(strstr(text, "FAIL HIGH nohz_full                   cpu2-5   "));
 	assert_non_null(strstr(text, "hint: boot with nohz_full=2-5 "));
 	assert_non_null(strstr(text, "[expected: CPU 2-5 in nohz_full"));
-	/* isolcpus=nohz,5 names CPU 5 in the text: its line differs, not folded */
-	assert_non_null(strstr(text, "isolcpus                    cpu2-4 "));
-	assert_non_null(strstr(text, "isolcpus                    cpu5 "));
+	/* isolcpus=nohz,5 is the same text on every line: a value, kept as it is */
+	assert_non_null(strstr(text, "isolcpus                    cpu2-5   not isolated (isolated: "
+				     "none; isolcpus=nohz,5)  [expected: CPU 2-5 isolated"));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		int v = -1, sv = -1;
 
@@ -855,6 +855,18 @@ static void test_text_sorted_folded(void **state)
 	assert_true(nlines < a.n);
 	free(text);
 	audit_free(&a);
+	/* a number equal to a CPU but the same on every line is a value, not that CPU */
+	{
+		int six[] = { 1, 2, 3, 4, 5, 6 };
+
+		run(&a, BADLY, six, 6);
+		text = text_of(&a, false);
+		assert_non_null(strstr(text, "watchdog.soft               cpu1-6     watchdog=1 "
+					     "soft_watchdog=1 watchdog_cpumask=0-7  [expected: "
+					     "disabled, or CPU 1-6 not in watchdog_cpumask]"));
+		free(text);
+		audit_free(&a);
+	}
 }
 
 /** Every id the audit gives is one --waive knows (and nothing else is). */
