@@ -10,6 +10,7 @@
  * Each returns an exit status (js_util.h); a refusal or a failure prints one line.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,16 @@ static bool stdout_failed(const struct js_outputs *o)
 	return false;
 }
 
+/* audited_policy - the scheduling policy the audit judges for: the sampler's, or with
+ * --pid/--tid that of the followed process or first thread (RT throttling hits it alike) */
+static int audited_policy(const struct js_params *p)
+{
+	int id = p->follow_pid ? p->follow_pid : p->nfollow_tids ? p->follow_tids[0] : 0;
+	int pol = id ? sched_getscheduler(id) : -1;
+
+	return pol >= 0 ? pol & ~SCHED_RESET_ON_FORK : p->cfg.policy;
+}
+
 /* hold_dma_latency - --dma-latency US: the PM QoS request's fd; without the device (or
  * the right to open it) one notice line, and the run goes on without it: -1 */
 static int hold_dma_latency(int us)
@@ -262,8 +273,8 @@ static int cmd_measure(struct js_params *p)
 	if (p->dma_latency_us >= 0)
 		qos = hold_dma_latency(p->dma_latency_us);
 	/* the audit is read-only and fast: it runs before the samplers start */
-	run.audited = audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, p->cfg.policy) ==
-		      0;
+	run.audited =
+		audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, audited_policy(p)) == 0;
 	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
 	err = pipeline_run(&run, p, &outs);
 	if (err) {
