@@ -739,6 +739,10 @@ static int validate(struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
+	if (p->plan && p->json_path) {
+		fprintf(stderr, "%s: --plan prints a plan, not the audit: not with --json\n", prog);
+		return -EINVAL;
+	}
 	if (p->dma_latency_us >= 0 && p->cmd != JS_CMD_MEASURE) {
 		fprintf(stderr,
 			"%s: --dma-latency holds PM QoS during a measurement: not with "

@@ -181,8 +181,7 @@ static int cmd_check(struct js_params *p)
 	}
 	audit_waive(&a, &w);
 	audit_waivers_free(&w);
-	if (p->plan) { /* the plan instead of the audit's lines; exit 0 */
-		output_file_close(json);
+	if (p->plan) { /* the plan instead of the audit's lines (no --json: cli.c); exit 0 */
 		rc = audit_plan_print(stdout, &a) ? JS_EXIT_USAGE : JS_EXIT_OK;
 		if (rc)
 			js_err("--plan: no online CPU is left for housekeeping");

@@ -103,6 +103,7 @@ static void test_plan_dma(void **st)
 	assert_int_equal(parse("check", "--plan", "--cpu", "3", NULL), 0);
 	assert_true(p.plan);
 	assert_int_not_equal(parse("--plan", NULL), 0);
+	assert_int_not_equal(parse("check", "--plan", "--json", "a.json", NULL), 0);
 	assert_int_equal(parse("--dma-latency", "0", NULL), 0);
 	assert_int_equal(p.dma_latency_us, 0);
 	assert_int_equal(parse("--dma-latency", "2000000000", NULL), 0);
