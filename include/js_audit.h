@@ -49,6 +49,7 @@ struct audit_check {
 	char expected[128];
 	char source[128]; /* path(s) or command it read */
 	char hint[192];	  /* one-line fix (fail/warn) or how to check (skip) */
+	bool waived;	  /* check --waive: shown, never an exit status */
 };
 
 /* A device IRQ (from /proc/irq and /proc/interrupts). */
@@ -118,6 +119,8 @@ struct js_audit {
 	size_t nirqs;
 	struct audit_facts f;
 	char sysroot[256];	    /* "" = live */
+	int policy;		    /* the run's sampler policy (SCHED_OTHER, SCHED_FIFO ...):
+				     * RT throttling matters to FIFO/RR only */
 	uint64_t elapsed_ns;	    /* how long audit_run took */
 	bool oom;		    /* a check could not be stored */
 	struct audit_check scratch; /* sink for checks when out of memory */
@@ -131,6 +134,10 @@ struct js_audit {
  * or malformed items never fail the call: they become skip verdicts.
  */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot);
+/* audit_run_for - audit_run for a run whose sampler has scheduling policy (audit_run:
+ * SCHED_OTHER, the default measurement's) */
+int audit_run_for(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot,
+		  int policy);
 /* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
 void audit_free(struct js_audit *a);
 
@@ -138,8 +145,39 @@ void audit_free(struct js_audit *a);
 size_t audit_count(const struct js_audit *a, enum audit_verdict v);
 /* audit_find - the first check with this id (and cpu, or any cpu when cpu < 0), or NULL */
 const struct audit_check *audit_find(const struct js_audit *a, const char *id, int cpu);
-/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when any check failed */
+/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when an unwaived check failed */
 int audit_exit_status(const struct js_audit *a);
+
+/* ---- waivers (check --waive, --waive-file) and check --fail-on ---- */
+
+/* the check ids (or shell patterns: "irq.*") a user accepts */
+struct audit_waivers {
+	char (*ids)[AUDIT_ID_LEN];
+	size_t n, cap;
+};
+
+/* audit_id_known - id names a check the audit can produce (a fixed id or irq.N), or is a
+ * pattern that matches one */
+bool audit_id_known(const char *id);
+/* audit_waivers_add_list - the ids of "ID[,ID...]" into w: 0, -EINVAL (an unknown id or
+ * none: err says which) or -ENOMEM */
+int audit_waivers_add_list(struct audit_waivers *w, const char *list, char *err, size_t len);
+/* audit_waivers_add_file - the ids of FILE, one a line ('#' starts a comment, blank lines
+ * allowed): 0, -errno when it cannot be read, -EINVAL (err: "FILE:LINE: ...") */
+int audit_waivers_add_file(struct audit_waivers *w, const char *path, char *err, size_t len);
+/* audit_waivers_free - free w; accepts a zeroed struct */
+void audit_waivers_free(struct audit_waivers *w);
+/* audit_waive - mark every check w names waived (still printed, never an exit status);
+ * returns the number of waived checks */
+size_t audit_waive(struct js_audit *a, const struct audit_waivers *w);
+/* audit_count_waived - number of waived checks */
+size_t audit_count_waived(const struct js_audit *a);
+/*
+ * audit_exit_for - JS_EXIT_VIOLATION for an unwaived problem, else JS_EXIT_OK. fail_on < 0
+ * (no --fail-on): a check that failed (a deviation of severity med or above, as
+ * audit_exit_status); else a fail or warn whose severity is fail_on or above.
+ */
+int audit_exit_for(const struct js_audit *a, int fail_on);
 /* audit_irqs_on_cpu - device IRQs whose effective affinity includes cpu, up to max; count */
 size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_irq **out,
 			 size_t max);
@@ -156,16 +194,32 @@ int audit_severity_from_name(const char *name);
 /*
  * audit_print_text - one aligned line per check (VERDICT SEV ID CPU OBSERVED, expected
  * for non-pass), a hint line under fail/warn/skip, then "audit: N pass, N warn, N fail,
- * N skip". only_problems prints fail and warn checks only (the summary always).
+ * N skip". Sorted: fail, warn, skip, pass, each from the highest severity down (ties in
+ * run order); checks alike on several CPUs (same id, verdict, severity and texts but for
+ * the CPU number) share one line whose CPU column is a list ("cpu2-5"), the CPU number in
+ * the texts replaced by that list. A waived check's line ends in "[waived]", and the summary
+ * then adds ", N waived". only_problems prints fail and warn checks only (the summary
+ * always).
  */
 void audit_print_text(FILE *fp, const struct js_audit *a, bool only_problems);
 /*
  * audit_write_json - the audit as an object under key (NULL inside an array):
- * { cpus, sysroot, elapsed_ns, summary{pass,warn,fail,skip}, facts{...},
- *   checks[{id, verdict, severity, cpu, observed, expected, source, hint}],
+ * { cpus, sysroot, elapsed_ns, summary{pass,warn,fail,skip,waived}, facts{...},
+ *   checks[{id, verdict, severity, cpu, observed, expected, source, hint, waived}],
  *   irqs[{irq, name, effective, requested, count{"cpuN": n}}] (those on measured CPUs) }
  */
 void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a);
+
+/*
+ * audit_plan_print - check --plan: one plan that isolates the measured CPUs (and those
+ * isolated already), from what audit_run read: a "# covers:" line (the check ids the plan
+ * makes pass), the kernel command line merged with the running one (grubby command, the
+ * GRUB_CMDLINE_LINUX line), a sysctl.d file, runtime commands (IRQ affinity, workqueue
+ * masks, THP, KSM, governor, C-states), irqbalance and systemd CPUAffinity, and the tuned
+ * cpu-partitioning alternative. Reads the sysfs root audit_run left (the sysroot).
+ * Returns 0, or -1 when no online CPU is left for housekeeping (nothing printed).
+ */
+int audit_plan_print(FILE *fp, const struct js_audit *a);
 
 /* ---- runtime deltas: /proc/interrupts, /proc/softirqs and IRQ affinity around a run ---- */
 

@@ -27,6 +27,8 @@ enum js_cmd {
 #define JS_DEFAULT_BUDGET_INTERVAL_NS (60ull * 1000000000ull)
 #define JS_DEFAULT_ALPHA 0.01	       /* diff: significance level */
 #define JS_DEFAULT_MIN_CHANGE_PCT 10.0 /* diff: smallest relative change that counts */
+#define JS_WAIVE_ARGS_MAX 32	       /* check --waive options */
+#define JS_DMA_LATENCY_MAX 2000000000  /* --dma-latency: the kernel's "no constraint" */
 
 struct js_params {
 	enum js_cmd cmd;
@@ -64,7 +66,13 @@ struct js_params {
 	uint64_t budget_interval_ns; /* --budget-interval (--duration 0 only); 0 = not given:
 	                                 * JS_DEFAULT_BUDGET_INTERVAL_NS */
 	const char *sysroot;
-	const char *inputs[2]; /* report/diff JSON files */
+	const char *waive[JS_WAIVE_ARGS_MAX]; /* check --waive ID[,ID...], as given (ids known) */
+	size_t nwaive;
+	const char *waive_file; /* check --waive-file FILE */
+	int audit_fail_on;	/* check --fail-on SEVERITY (enum audit_severity); -1: not given */
+	bool plan;		/* check --plan: the plan that isolates the CPUs, not the audit */
+	int dma_latency_us;	/* --dma-latency US: /dev/cpu_dma_latency held; -1: not given */
+	const char *inputs[2];	/* report/diff JSON files */
 	size_t ninputs;
 	double alpha;	       /* diff --alpha */
 	double min_change_pct; /* diff --min-change */

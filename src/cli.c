@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "js_arrival.h"
+#include "js_audit.h"
 #include "js_budget.h"
 #include "js_cpulist.h"
 #include "js_listen.h"
@@ -60,6 +61,10 @@ enum {
 	OPT_SPIKE_MAX,
 	OPT_SPIKE_DIR_MAX,
 	OPT_BTF,
+	OPT_WAIVE,
+	OPT_WAIVE_FILE,
+	OPT_PLAN,
+	OPT_DMA_LATENCY,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -162,10 +167,25 @@ static const struct argp_option options[] = {
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
 	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
 	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
+	{ "waive", OPT_WAIVE, "ID[,ID...]", 0,
+	  "check: accept these checks (irq.* patterns too): shown as waived, never exit 2; "
+	  "repeatable",
+	  2 },
+	{ "waive-file", OPT_WAIVE_FILE, "FILE", 0,
+	  "check: the check ids of FILE, one a line ('#' comments)", 2 },
+	{ "plan", OPT_PLAN, NULL, 0,
+	  "check: one plan that isolates the CPUs: kernel command line (grubby, GRUB), "
+	  "sysctl.d, runtime commands, tuned",
+	  2 },
+	{ "dma-latency", OPT_DMA_LATENCY, "US", 0,
+	  "hold /dev/cpu_dma_latency at US microseconds while measuring (0: no deep C-state)", 1 },
 	{ NULL, 0, NULL, 0, "Comparing two runs (diff):", 3 },
 	{ "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", 3 },
 	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)", 3 },
-	{ "fail-on", OPT_FAIL_ON, "worse", 0, "exit 2 when a change is significantly worse", 3 },
+	{ "fail-on", OPT_FAIL_ON, "worse|SEV", 0,
+	  "diff: exit 2 when a change is significantly worse; check: exit 2 for an unwaived "
+	  "fail or warn of severity SEV (info, low, med, high, crit) or above",
+	  3 },
 	{ "probe-toggle", OPT_PROBE_TOGGLE, "FILE", OPTION_HIDDEN,
 	  "bench only: detach and attach the probes again at random every 0.3-0.7 s while "
 	  "measuring, each change logged to FILE (attached,start_ns,end_ns)",
@@ -327,6 +347,29 @@ static int parse_tids(const char *arg, struct js_params *p, struct argp_state *s
 	return 0;
 }
 
+/* parse_waive - check --waive ID[,ID...]: every id one a check can take (js_audit.h) */
+static int parse_waive(const char *arg, struct js_params *p, struct argp_state *state)
+{
+	struct audit_waivers w = { 0 };
+	char err[200] = "";
+	int ret = audit_waivers_add_list(&w, arg, err, sizeof(err));
+
+	audit_waivers_free(&w);
+	if (ret) {
+		argp_error(state, "invalid --waive '%s': %s", arg, err);
+		return EINVAL;
+	}
+	if (p->nwaive == JS_WAIVE_ARGS_MAX) {
+		argp_error(state,
+			   "too many --waive (at most %d: list ids with commas, or use "
+			   "--waive-file)",
+			   JS_WAIVE_ARGS_MAX);
+		return EINVAL;
+	}
+	p->waive[p->nwaive++] = arg;
+	return 0;
+}
+
 /* argp's own error stream: its "Try --help" hint is left out, so an error is one line */
 static FILE *cli_errs;
 
@@ -477,6 +520,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->diff_opts = true;
 		break;
 	case OPT_FAIL_ON:
+		if (p->cmd == JS_CMD_CHECK) { /* check --fail-on SEVERITY */
+			p->audit_fail_on = audit_severity_from_name(arg);
+			if (p->audit_fail_on < 0) {
+				argp_error(state,
+					   "invalid --fail-on '%s' (info, low, med, high or "
+					   "crit)",
+					   arg);
+				return EINVAL;
+			}
+			break;
+		}
 		if (strcmp(arg, "worse")) {
 			argp_error(state, "invalid --fail-on '%s' (worse)", arg);
 			return EINVAL;
@@ -517,6 +571,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return parse_tids(arg, p, state);
 	case OPT_MARKS:
 		return path_opt(state, arg, "--marks", "a file or FIFO", &p->marks_path);
+	case OPT_WAIVE:
+		return parse_waive(arg, p, state);
+	case OPT_WAIVE_FILE:
+		return path_opt(state, arg, "--waive-file", "a file of check ids", &p->waive_file);
+	case OPT_PLAN:
+		p->plan = true;
+		break;
+	case OPT_DMA_LATENCY:
+		if (parse_uint(arg, JS_DMA_LATENCY_MAX, &v)) {
+			argp_error(state, "invalid --dma-latency '%s' (microseconds, 0..%d)", arg,
+				   JS_DMA_LATENCY_MAX);
+			return EINVAL;
+		}
+		p->dma_latency_us = (int)v;
+		break;
 	case OPT_NO_PROBES:
 		p->cfg.no_probes = true;
 		break;
@@ -662,6 +731,25 @@ static int validate(struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
+	if ((p->nwaive || p->waive_file || p->plan || p->audit_fail_on >= 0) &&
+	    p->cmd != JS_CMD_CHECK) {
+		fprintf(stderr,
+			"%s: --waive, --waive-file and --plan are for 'jitterscope check' "
+			"only\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->plan && p->json_path) {
+		fprintf(stderr, "%s: --plan prints a plan, not the audit: not with --json\n", prog);
+		return -EINVAL;
+	}
+	if (p->dma_latency_us >= 0 && p->cmd != JS_CMD_MEASURE) {
+		fprintf(stderr,
+			"%s: --dma-latency holds PM QoS during a measurement: not with "
+			"check, report or diff\n",
+			prog);
+		return -EINVAL;
+	}
 	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
 		fprintf(stderr,
 			"%s: --sysroot is for 'jitterscope check' only (a measurement "
@@ -743,6 +831,8 @@ static void defaults(struct js_params *p)
 	p->spike_dir_max = JS_DEFAULT_SPIKE_DIR_MAX;
 	p->alpha = JS_DEFAULT_ALPHA;
 	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
+	p->audit_fail_on = -1;
+	p->dma_latency_us = -1;
 }
 
 int cli_parse(int argc, char **argv, struct js_params *p)

@@ -10,6 +10,7 @@
  * Each returns an exit status (js_util.h); a refusal or a failure prints one line.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "js_cpulist.h"
 #include "js_cpus.h"
 #include "js_diff.h"
+#include "js_dma_latency.h"
 #include "js_json.h"
 #include "js_output.h"
 #include "js_pipeline.h"
@@ -118,9 +120,28 @@ static void audit_ran_on(struct js_run *run)
 	run->audited = audit_run(&run->audit, cpus, n, NULL) == 0;
 }
 
-/* cmd_check - `jitterscope check`: the audit alone; exit 2 when a check failed */
+/* check_waivers - --waive and --waive-file into w; -1 after one line (exit 64) */
+static int check_waivers(const struct js_params *p, struct audit_waivers *w)
+{
+	char err[512] = "";
+
+	for (size_t i = 0; i < p->nwaive; i++)
+		if (audit_waivers_add_list(w, p->waive[i], err, sizeof(err))) {
+			js_err("invalid --waive '%s': %s", p->waive[i], err);
+			return -1;
+		}
+	if (p->waive_file && audit_waivers_add_file(w, p->waive_file, err, sizeof(err))) {
+		js_err("--waive-file %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* cmd_check - `jitterscope check`: the audit alone; exit 2 when an unwaived check failed
+ * (--fail-on: a fail or warn of that severity or above) */
 static int cmd_check(struct js_params *p)
 {
+	struct audit_waivers w = { 0 };
 	struct js_audit a;
 	struct js_cpuset online;
 	FILE *json = NULL;
@@ -140,16 +161,32 @@ static int cmd_check(struct js_params *p)
 			return JS_EXIT_USAGE;
 		cpus_default_notice("auditing", p->cfg.cpus, p->cfg.ncpus, src);
 	}
-	if (p->json_path && !(json = output_file_open(p->json_path, "json")))
+	if (check_waivers(p, &w)) {
+		audit_waivers_free(&w);
+		return JS_EXIT_USAGE;
+	}
+	if (p->json_path && !(json = output_file_open(p->json_path, "json"))) {
+		audit_waivers_free(&w);
 		return JS_EXIT_ERROR;
+	}
 	memset(&a, 0, sizeof(a));
-	err = audit_run(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot);
+	err = audit_run_for(&a, p->cfg.cpus, p->cfg.ncpus, p->sysroot, p->cfg.policy);
 	if (err) {
 		/* only out of memory is not the command line's fault */
 		js_err("the audit could not run: %s",
 		       err == -EINVAL ? "a CPU out of range" : strerror(-err));
 		output_file_close(json);
+		audit_waivers_free(&w);
 		return err == -ENOMEM ? JS_EXIT_ERROR : JS_EXIT_USAGE;
+	}
+	audit_waive(&a, &w);
+	audit_waivers_free(&w);
+	if (p->plan) { /* the plan instead of the audit's lines (no --json: cli.c); exit 0 */
+		rc = audit_plan_print(stdout, &a) ? JS_EXIT_USAGE : JS_EXIT_OK;
+		if (rc)
+			js_err("--plan: no online CPU is left for housekeeping");
+		audit_free(&a);
+		return rc;
 	}
 	if (!p->json_path || strcmp(p->json_path, "-"))
 		audit_print_text(stdout, &a, false);
@@ -167,7 +204,7 @@ static int cmd_check(struct js_params *p)
 			return JS_EXIT_ERROR;
 		}
 	}
-	rc = audit_exit_status(&a);
+	rc = audit_exit_for(&a, p->audit_fail_on);
 	audit_free(&a);
 	return rc;
 }
@@ -181,6 +218,31 @@ static bool stdout_failed(const struct js_outputs *o)
 	return false;
 }
 
+/* audited_policy - the scheduling policy the audit judges for: the sampler's, or with
+ * --pid/--tid that of the followed process or first thread (RT throttling hits it alike) */
+static int audited_policy(const struct js_params *p)
+{
+	int id = p->follow_pid ? p->follow_pid : p->nfollow_tids ? p->follow_tids[0] : 0;
+	int pol = id ? sched_getscheduler(id) : -1;
+
+	return pol >= 0 ? pol & ~SCHED_RESET_ON_FORK : p->cfg.policy;
+}
+
+/* hold_dma_latency - --dma-latency US: the PM QoS request's fd; without the device (or
+ * the right to open it) one notice line, and the run goes on without it: -1 */
+static int hold_dma_latency(int us)
+{
+	int fd = dma_latency_hold(us);
+
+	if (fd >= 0) {
+		js_notice("holding %s at %d us while measuring", JS_DMA_LATENCY_DEV, us);
+		return fd;
+	}
+	js_notice("--dma-latency: cannot hold %s (%s): measuring without it", JS_DMA_LATENCY_DEV,
+		  fd == -ENOENT ? "no such device: a kernel without PM QoS" : strerror(-fd));
+	return -1;
+}
+
 /* cmd_measure - `jitterscope [OPTION...]`: preflight, measure, outputs and report */
 static int cmd_measure(struct js_params *p)
 {
@@ -189,7 +251,7 @@ static int cmd_measure(struct js_params *p)
 	struct audit_snapshot before, after;
 	bool have_snap = false;
 	cpu_set_t hk;
-	int err, rc = JS_EXIT_OK;
+	int err, rc = JS_EXIT_OK, qos = -1;
 
 	memset(&run, 0, sizeof(run));
 	/* from here on a stop signal ends the run with a (possibly empty) report */
@@ -206,8 +268,12 @@ static int cmd_measure(struct js_params *p)
 	if (sched_setaffinity(0, sizeof(hk), &hk))
 		js_warn("cannot move to the housekeeping CPUs: %s", strerror(errno));
 	preflight_lock_memory();
+	/* --dma-latency: held before the audit, whose pm_qos check then sees it, until exit */
+	if (p->dma_latency_us >= 0)
+		qos = hold_dma_latency(p->dma_latency_us);
 	/* the audit is read-only and fast: it runs before the samplers start */
-	run.audited = audit_run(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL) == 0;
+	run.audited =
+		audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, audited_policy(p)) == 0;
 	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
 	err = pipeline_run(&run, p, &outs);
 	if (err) {
@@ -242,6 +308,7 @@ static int cmd_measure(struct js_params *p)
 		rc = JS_EXIT_ERROR;
 	}
 out:
+	dma_latency_release(qos);
 	outputs_destroy(&outs);
 	if (have_snap)
 		audit_snapshot_free(&before);

@@ -243,10 +243,10 @@ const struct audit_check *audit_find(const struct js_audit *a, const char *id, i
 	return NULL;
 }
 
-/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when any check failed */
+/* audit_exit_status - JS_EXIT_OK, or JS_EXIT_VIOLATION (2) when an unwaived check failed */
 int audit_exit_status(const struct js_audit *a)
 {
-	return audit_count(a, AUDIT_FAIL) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
+	return audit_exit_for(a, -1);
 }
 
 /* audit_irqs_on_cpu - device IRQs whose effective affinity includes cpu, up to max; count */
@@ -263,6 +263,22 @@ size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_i
 		n++;
 	}
 	return n;
+}
+
+/* audit_housekeeping - online CPUs that are neither measured nor isolated, as a list */
+const char *audit_housekeeping(const struct js_audit *a, char *buf, size_t len)
+{
+	struct js_cpuset hk = a->f.online;
+
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_clear(&hk, a->cpus[i]);
+	cpuset_andnot(&hk, &a->f.isolated);
+	cpuset_andnot(&hk, &a->f.nohz_full);
+	if (cpuset_empty(&hk))
+		snprintf(buf, len, "<housekeeping CPUs>");
+	else
+		cpulist_format(&hk, buf, len);
+	return buf;
 }
 
 /* audit_lead_int - the decimal number at the start of s (at most 9 digits), or -1 */

@@ -203,6 +203,19 @@ static int isolated_sets(struct js_audit *a, char *src, size_t srclen)
 	return ret;
 }
 
+/* tuned_partitioned - tuned's active profile is cpu-partitioning and its isolated_cores
+ * hold cpu */
+static bool tuned_partitioned(int cpu)
+{
+	struct js_cpuset cores;
+	char prof[128];
+
+	if (sysfs_read_str("/etc/tuned/active_profile", prof, sizeof(prof)) ||
+	    !strstr(prof, "cpu-partitioning"))
+		return false;
+	return audit_tuned_cores("cpu-partitioning", &cores) && cpuset_isset(&cores, cpu);
+}
+
 static void check_isolcpus(struct js_audit *a, int last)
 {
 	struct js_cpuset cmd;
@@ -237,7 +250,19 @@ static void check_isolcpus(struct js_audit *a, int last)
 			a->cpu[i].isolated ? "isolated" : "not isolated",
 			audit_fmt_set(&a->f.isolated, buf, sizeof(buf)),
 			has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
-		if (!a->cpu[i].isolated) {
+		if (!a->cpu[i].isolated && tuned_partitioned(cpu)) {
+			/* cpu-partitioning's design: affinity (systemd, irqbalance) and nohz_full,
+			 * no isolcpus; the tasks.*, irq.* and nohz_full checks judge that */
+			c->severity = SEV_LOW;
+			audit_ck_obs_append(c, "tuned cpu-partitioning isolates it by affinity "
+					       "(isolated_cores), not isolcpus");
+			audit_ck_deviate(c);
+			audit_ck_hint(
+				c,
+				"as the profile intends; for scheduler-domain isolation too add "
+				"isolcpus=managed_irq,domain,%d to the boot command line",
+				cpu);
+		} else if (!a->cpu[i].isolated) {
 			audit_ck_deviate(c);
 			audit_ck_hint(
 				c,
@@ -251,10 +276,10 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 {
 	struct audit_check *c = audit_add(a, "isolcpus.flags", -1, SEV_MED, "/proc/cmdline");
 	struct js_cpuset set;
-	char val[512];
+	char val[512], list[128];
 	int flags;
 
-	audit_ck_exp(c, "managed_irq among the isolcpus= flags");
+	audit_ck_exp(c, "flags domain and managed_irq (isolcpus=managed_irq,domain,<cpus>)");
 	if (audit_cmdline_skip(a, c))
 		return;
 	if (!audit_cmdline_get(a, "isolcpus", val, sizeof(val))) {
@@ -270,12 +295,16 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 	audit_ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & ISOL_DOMAIN ? " domain" : "",
 		     flags & ISOL_NOHZ ? " nohz" : "",
 		     flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_set(&set, a->cpus[i]);
+	cpulist_format(&set, list, sizeof(list));
 	if (!(flags & ISOL_MANAGED_IRQ)) {
 		/* conditional: only hardware with managed (multi-queue) IRQs is affected */
 		c->verdict = AUDIT_WARN;
 		audit_ck_hint(
 			c,
-			"add managed_irq: isolcpus=managed_irq,domain,<cpus> keeps managed IRQs away");
+			"add managed_irq: isolcpus=managed_irq,domain,%s keeps managed IRQs away",
+			list);
 	}
 	if (!(flags & ISOL_DOMAIN)) {
 		audit_ck_obs_append(
@@ -283,7 +312,8 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 		audit_ck_deviate(c);
 		audit_ck_hint(
 			c,
-			"isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,<cpus>");
+			"isolcpus= with explicit flags must list domain: isolcpus=managed_irq,domain,%s",
+			list);
 	}
 }
 

@@ -231,22 +231,6 @@ out:
 	return ret;
 }
 
-/* housekeeping - online CPUs that are neither measured nor isolated, as a list */
-static const char *housekeeping(const struct js_audit *a, char *buf, size_t len)
-{
-	struct js_cpuset hk = a->f.online;
-
-	for (size_t i = 0; i < a->ncpus; i++)
-		cpuset_clear(&hk, a->cpus[i]);
-	cpuset_andnot(&hk, &a->f.isolated);
-	cpuset_andnot(&hk, &a->f.nohz_full);
-	if (cpuset_empty(&hk))
-		snprintf(buf, len, "<housekeeping CPUs>");
-	else
-		cpulist_format(&hk, buf, len);
-	return buf;
-}
-
 static void check_default_affinity(struct js_audit *a)
 {
 	const char *path = "/proc/irq/default_smp_affinity";
@@ -274,9 +258,22 @@ static void check_default_affinity(struct js_audit *a)
 			audit_ck_hint(
 				c,
 				"boot with irqaffinity=%s (new IRQs otherwise may land on CPU %d)",
-				housekeeping(a, hk, sizeof(hk)), cpu);
+				audit_housekeeping(a, hk, sizeof(hk)), cpu);
 		}
 	}
+}
+
+/* guest_fixed - in a guest, a virtio IRQ whose requested affinity holds measured CPUs only:
+ * a managed queue vector (virtio-blk/-net multiqueue) that the guest cannot move */
+static bool guest_fixed(const struct js_audit *a, const struct audit_irq *q)
+{
+	struct js_cpuset rest = q->requested;
+
+	if (!a->f.hypervisor || strncmp(q->name, "virtio", 6) || cpuset_empty(&rest))
+		return false;
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_clear(&rest, a->cpus[i]);
+	return cpuset_empty(&rest);
 }
 
 /* check_irq_one - one device IRQ whose effective affinity includes a measured CPU */
@@ -297,11 +294,22 @@ static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *
 		     cpu);
 	if (!q->has_effective)
 		audit_ck_obs_append(c, "no effective_affinity_list: requested affinity shown");
+	if (guest_fixed(a, q)) {
+		/* a per-queue vector of a virtio device, managed by the kernel for this vCPU
+		 * alone: no affinity write and no isolcpus flag moves it */
+		c->severity = SEV_INFO;
+		audit_ck_deviate(c);
+		audit_ck_hint(c,
+			      "guest: a kernel-managed virtio queue vector of this vCPU, no guest "
+			      "setting moves it; on the host give the device fewer queues "
+			      "(QEMU num-queues=/queues=) or pin the vCPU's host thread");
+		return;
+	}
 	audit_ck_deviate(c);
 	audit_ck_hint(c,
 		      "echo %s > /proc/irq/%d/smp_affinity_list (if that fails with EIO, the IRQ "
 		      "is kernel-managed: boot with isolcpus=managed_irq,%d)",
-		      housekeeping(a, hk, sizeof(hk)), q->irq, cpu);
+		      audit_housekeeping(a, hk, sizeof(hk)), q->irq, cpu);
 }
 
 static void check_irq_affinity(struct js_audit *a, int ret)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* audit_kernel.c - kernel facts (HZ, preemption, hypervisor), sysctls and watchdogs. */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,7 +343,7 @@ static void check_soft_watchdog(struct js_audit *a)
 	int rs = read_int("/proc/sys/kernel/soft_watchdog", &a->f.soft_watchdog);
 	int rm = sysfs_read_cpulist(mpath, &a->f.watchdog_cpumask);
 	bool off = audit_cmdline_has(a, "nosoftlockup") || audit_cmdline_has(a, "nowatchdog");
-	char buf[64];
+	char buf[64], hk[64];
 
 	if (!rw && !a->f.watchdog)
 		off = true;
@@ -371,8 +372,8 @@ static void check_soft_watchdog(struct js_audit *a)
 		if (a->cpu[i].in_watchdog) {
 			audit_ck_deviate(c);
 			audit_ck_hint(
-				c,
-				"boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=<housekeeping CPUs>");
+				c, "boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=%s",
+				audit_housekeeping(a, hk, sizeof(hk)));
 		}
 	}
 }
@@ -380,7 +381,9 @@ static void check_soft_watchdog(struct js_audit *a)
 static void check_rt_runtime(struct js_audit *a)
 {
 	const char *path = "/proc/sys/kernel/sched_rt_runtime_us";
-	struct audit_check *c = audit_add(a, "sched_rt_runtime_us", -1, SEV_CRIT, path);
+	bool rt = a->policy == SCHED_FIFO || a->policy == SCHED_RR;
+	struct audit_check *c =
+		audit_add(a, "sched_rt_runtime_us", -1, rt ? SEV_CRIT : SEV_LOW, path);
 	int ret = sysfs_read_s64(path, &a->f.rt_runtime_us);
 	uint64_t fs;
 	char p[96];
@@ -403,8 +406,16 @@ static void check_rt_runtime(struct js_audit *a)
 				(long long)(a->f.rt_period_us - a->f.rt_runtime_us),
 				(long long)a->f.rt_period_us);
 		audit_ck_deviate(c);
-		audit_ck_hint(
-			c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler SCHED_OTHER)");
+		if (rt) {
+			audit_ck_hint(c, "sysctl kernel.sched_rt_runtime_us=-1 (or run the sampler "
+					 "SCHED_OTHER: -P o:0)");
+		} else {
+			/* the kernel default; it throttles only SCHED_FIFO/RR tasks */
+			audit_ck_obs_append(c, "this run is SCHED_OTHER: not throttled");
+			audit_ck_hint(c, "only for a SCHED_FIFO/RR workload (or -P f:N): sysctl "
+					 "kernel.sched_rt_runtime_us=-1 (a runaway RT task then "
+					 "hangs its CPU)");
+		}
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		audit_spath(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime",
@@ -506,8 +517,8 @@ static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
 		"boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
 }
 
-/* tuned_cores - isolated_cores= of a tuned variables file */
-static bool tuned_cores(const char *profile, struct js_cpuset *s)
+/* audit_tuned_cores - isolated_cores= of a tuned variables file */
+bool audit_tuned_cores(const char *profile, struct js_cpuset *s)
 {
 	char p[128], *text = NULL, *l;
 	bool ok = false;
@@ -526,6 +537,17 @@ static bool tuned_cores(const char *profile, struct js_cpuset *s)
 	return ok;
 }
 
+/* measured_list - the measured CPUs as a list */
+static const char *measured_list(const struct js_audit *a, char *buf, size_t len)
+{
+	struct js_cpuset s;
+
+	cpuset_zero(&s);
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_set(&s, a->cpus[i]);
+	return audit_fmt_set(&s, buf, len);
+}
+
 static void check_tuned(struct js_audit *a)
 {
 	const char *path = "/etc/tuned/active_profile";
@@ -537,7 +559,7 @@ static void check_tuned(struct js_audit *a)
 					    "realtime-virtual-guest",
 					    "realtime-virtual-host",
 					    "cpu-partitioning-powersave" };
-	char prof[128];
+	char prof[128], cpus[128];
 	struct js_cpuset cores;
 	bool latency = false;
 	int ret = sysfs_read_str(path, prof, sizeof(prof));
@@ -556,10 +578,14 @@ static void check_tuned(struct js_audit *a)
 		latency |= strstr(prof, good[i]) != NULL;
 	if (!latency) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "tuned-adm profile cpu-partitioning (or realtime)");
+		audit_ck_hint(c,
+			      "tuned-adm profile cpu-partitioning with isolated_cores=%s in "
+			      "/etc/tuned/cpu-partitioning-variables.conf (check --plan)",
+			      measured_list(a, cpus, sizeof(cpus)));
 		return;
 	}
-	if ((tuned_cores("cpu-partitioning", &cores) || tuned_cores("realtime", &cores))) {
+	if (audit_tuned_cores("cpu-partitioning", &cores) ||
+	    audit_tuned_cores("realtime", &cores)) {
 		for (size_t i = 0; i < a->ncpus; i++) {
 			if (!cpuset_isset(&cores, a->cpus[i])) {
 				audit_ck_obs_append(c, "CPU %d not in isolated_cores", a->cpus[i]);

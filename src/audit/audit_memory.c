@@ -58,9 +58,11 @@ static void check_thp_enabled(struct js_audit *a)
 		audit_ck_hint(c, "echo never > " THP
 				 "/enabled (or boot with transparent_hugepage=never)");
 	} else if (!strcmp(v, "madvise")) {
+		/* only an application that asks for huge pages gets them: a low, conditional risk */
+		c->severity = SEV_LOW;
 		c->verdict = AUDIT_WARN;
-		audit_ck_hint(
-			c, "fine unless the application madvise()s MADV_HUGEPAGE; never is safest");
+		audit_ck_hint(c, "fine unless the application madvise()s MADV_HUGEPAGE; "
+				 "echo never > " THP "/enabled rules that out");
 	}
 }
 

@@ -197,10 +197,10 @@ static void check_cstates(struct js_audit *a, size_t i)
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(
-		c,
-		"disable states over %d us (cpupower -c %d idle-set -D %d) or hold PM QoS (--dma-latency)",
-		AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US);
+	audit_ck_hint(c,
+		      "disable states over %d us (cpupower -c %d idle-set -D %d), or hold PM QoS: "
+		      "jitterscope --dma-latency %d while measuring",
+		      AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US, AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_pm_qos(struct js_audit *a, size_t i)
@@ -231,7 +231,9 @@ static void check_pm_qos(struct js_audit *a, size_t i)
 	audit_ck_deviate(c);
 	audit_ck_hint(
 		c,
-		"event-driven apps pay the C-state exit latency: hold /dev/cpu_dma_latency open (--dma-latency)");
+		"event-driven apps pay the C-state exit latency: the app keeps /dev/cpu_dma_latency "
+		"open with an s32 <= %d written; jitterscope --dma-latency %d does so while measuring",
+		AUDIT_CSTATE_BUDGET_US, AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_smt(struct js_audit *a, size_t i)
@@ -295,7 +297,16 @@ static void check_clocksource(struct js_audit *a)
 	sysfs_read_str(audit_spath(p, sizeof(p), "%s/available_clocksource", dir), avail,
 		       sizeof(avail));
 	audit_ck_obs(c, "%s (available: %s)", a->f.clocksource, avail[0] ? avail : "?");
-	if (strcmp(a->f.clocksource, "tsc") && strcmp(a->f.clocksource, "arch_sys_counter")) {
+	if (a->f.hypervisor && !strcmp(a->f.clocksource, "kvm-clock")) {
+		/* pvclock: the TSC scaled by the host, read without a trap or an interrupt */
+		c->severity = SEV_INFO;
+		audit_ck_deviate(c);
+		audit_ck_hint(c,
+			      "guest: kvm-clock reads the TSC, interrupts nothing; for plain tsc "
+			      "the host must expose an invariant TSC (QEMU -cpu host,+invtsc), "
+			      "then boot with clocksource=tsc");
+	} else if (strcmp(a->f.clocksource, "tsc") &&
+		   strcmp(a->f.clocksource, "arch_sys_counter")) {
 		audit_ck_deviate(c);
 		audit_ck_hint(c,
 			      "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
@@ -340,7 +351,13 @@ static void check_tsc(struct js_audit *a)
 		a->f.invariant_tsc = cons && nonstop;
 		audit_ck_obs(c, "constant_tsc %s, nonstop_tsc %s, tsc_known_freq %s",
 			     cons ? "yes" : "no", nonstop ? "yes" : "no", known ? "yes" : "no");
-		if (!a->f.invariant_tsc) {
+		if (!a->f.invariant_tsc && a->f.hypervisor) {
+			/* the CPUID flags a guest sees are the ones its host exposes */
+			c->severity = SEV_INFO;
+			audit_ck_deviate(c);
+			audit_ck_hint(c, "guest: the host decides the TSC flags a VM sees: expose "
+					 "an invariant TSC on the host (QEMU -cpu host,+invtsc)");
+		} else if (!a->f.invariant_tsc) {
 			audit_ck_deviate(c);
 			audit_ck_hint(
 				c,

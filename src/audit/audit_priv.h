@@ -31,6 +31,11 @@ void audit_ck_skip_err(struct audit_check *c, const char *path, int err);
 const char *audit_fmt_set(const struct js_cpuset *s, char *buf, size_t len);
 /* audit_spath - snprintf into a path buffer; returns buf */
 const char *audit_spath(char *buf, size_t len, const char *fmt, ...) FMT(3, 4);
+/* audit_housekeeping - online CPUs neither measured, isolated nor nohz_full, as a list
+ * ("<housekeeping CPUs>" when none is left); returns buf */
+const char *audit_housekeeping(const struct js_audit *a, char *buf, size_t len);
+/* audit_tuned_cores - isolated_cores= of /etc/tuned/PROFILE-variables.conf; false if none */
+bool audit_tuned_cores(const char *profile, struct js_cpuset *s);
 /* audit_lead_int - the decimal number at the start of s (at most 9 digits), or -1 */
 int audit_lead_int(const char *s);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* audit_run.c - the isolation audit's driver: reads the shared facts, runs each check group. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,13 @@ static int audit_init(struct js_audit *a, const int *cpus, size_t ncpus, const c
 /* audit_run - run every check for the measured CPUs (sysroot NULL = live) */
 int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot)
 {
+	return audit_run_for(a, cpus, ncpus, sysroot, SCHED_OTHER);
+}
+
+/* audit_run_for - audit_run for a sampler with this scheduling policy */
+int audit_run_for(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot,
+		  int policy)
+{
 	struct audit_tasks ts = { 0 };
 	char saved[SYSFS_PATH_MAX];
 	uint64_t t0 = js_mono_ns();
@@ -93,6 +101,7 @@ int audit_run(struct js_audit *a, const int *cpus, size_t ncpus, const char *sys
 	ret = audit_init(a, cpus, ncpus, sysroot);
 	if (ret)
 		goto out_free;
+	a->policy = policy;
 	js_scpy(saved, sizeof(saved), sysfs_root());
 	ret = sysfs_set_root(a->sysroot);
 	if (ret)

@@ -5,6 +5,7 @@
  * the cross-check. Run from the repository root (make unit does).
  */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,7 +134,7 @@ static const struct {
 	{ "timer_migration", AUDIT_WARN },
 	{ "watchdog.nmi", AUDIT_FAIL },
 	{ "watchdog.soft", AUDIT_FAIL },
-	{ "sched_rt_runtime_us", AUDIT_FAIL },
+	{ "sched_rt_runtime_us", AUDIT_WARN }, /* SCHED_OTHER: not throttled */
 	{ "mce.ignore_ce", AUDIT_WARN },
 	{ "mitigations", AUDIT_PASS },
 	{ "kernel.audit", AUDIT_WARN },
@@ -143,7 +144,7 @@ static const struct {
 	{ "pm_qos", AUDIT_WARN },
 	{ "smt", AUDIT_FAIL },
 	{ "clocksource", AUDIT_FAIL },
-	{ "tsc.invariant", AUDIT_FAIL },
+	{ "tsc.invariant", AUDIT_WARN }, /* a guest: the host's flags */
 	{ "clocksource.watchdog", AUDIT_WARN },
 	{ "smi", AUDIT_SKIP },
 	{ "thp.enabled", AUDIT_FAIL },
@@ -605,7 +606,7 @@ static void test_text(void **state)
 		 audit_count(&a, AUDIT_PASS), audit_count(&a, AUDIT_WARN),
 		 audit_count(&a, AUDIT_FAIL), audit_count(&a, AUDIT_SKIP));
 	assert_non_null(strstr(text, summary));
-	assert_non_null(strstr(text, "FAIL CRIT sched_rt_runtime_us"));
+	assert_non_null(strstr(text, "WARN LOW  sched_rt_runtime_us"));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		nlines++;
 		nhints += strstr(line, " hint: ") != NULL;
@@ -679,6 +680,290 @@ static void test_json(void **state)
 	assert_non_null(strstr(text, "\"cpu\": null"));
 	free(text);
 	audit_free(&a);
+}
+
+/** Severity fits the run: RT throttling is critical for a FIFO/RR spinner only. */
+static void test_severity_policy(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	assert_int_equal(audit_run_for(&a, cpus, 1, BADLY, SCHED_FIFO), 0);
+	c = audit_find(&a, "sched_rt_runtime_us", -1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_int_equal(c->severity, SEV_CRIT);
+	audit_free(&a);
+	assert_int_equal(audit_run_for(&a, cpus, 1, BADLY, SCHED_RR), 0);
+	assert_int_equal(audit_find(&a, "sched_rt_runtime_us", -1)->severity, SEV_CRIT);
+	audit_free(&a);
+	run(&a, BADLY, cpus, 1);
+	c = audit_find(&a, "sched_rt_runtime_us", -1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_int_equal(c->severity, SEV_LOW);
+	assert_non_null(strstr(c->observed, "SCHED_OTHER"));
+	/* the hints name computed CPU lists, no placeholder */
+	assert_non_null(
+		strstr(audit_find(&a, "watchdog.soft", 3)->hint, "watchdog_cpumask=0-2,4-7"));
+	assert_non_null(strstr(audit_find(&a, "isolcpus.flags", -1)->hint, "domain,3,5"));
+	assert_non_null(strstr(audit_find(&a, "isolcpus.flags", -1)->expected, "domain"));
+	audit_free(&a);
+}
+
+/* guest_tree - a 2-vCPU KVM guest: kvm-clock, no invariant TSC flags, a virtio queue vector
+ * managed for CPU 1 alone (36) and a virtio config IRQ the guest can move (37) */
+static void guest_tree(void)
+{
+	scratch_puts("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc hypervisor\n");
+	scratch_puts("/sys/devices/system/cpu/online", "0-1\n");
+	scratch_puts("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		     "kvm-clock\n");
+	scratch_puts("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		     "kvm-clock acpi_pm\n");
+	scratch_puts("/proc/interrupts", "           CPU0       CPU1\n"
+					 " 36:          0       5000   PCI-MSIX  virtio1-req.1\n"
+					 " 37:          0          3   PCI-MSIX  virtio1-config\n");
+	scratch_puts("/sys/kernel/irq/36/actions", "virtio1-req.1\n");
+	scratch_puts("/proc/irq/36/smp_affinity_list", "1\n");
+	scratch_puts("/proc/irq/36/effective_affinity_list", "1\n");
+	scratch_puts("/sys/kernel/irq/37/actions", "virtio1-config\n");
+	scratch_puts("/proc/irq/37/smp_affinity_list", "0-1\n");
+	scratch_puts("/proc/irq/37/effective_affinity_list", "1\n");
+}
+
+/** In a guest, what no guest setting changes is info with host-side advice. */
+static void test_guest(void **state)
+{
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	guest_tree();
+	run(&a, scratch_dir, cpus, 1);
+	assert_sane(&a);
+	assert_true(a.f.hypervisor);
+	c = audit_find(&a, "clocksource", -1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_int_equal(c->severity, SEV_INFO);
+	assert_non_null(strstr(c->hint, "host"));
+	c = audit_find(&a, "tsc.invariant", -1);
+	assert_int_equal(c->severity, SEV_INFO);
+	assert_non_null(strstr(c->hint, "invtsc"));
+	c = audit_find(&a, "irq.36", 1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_int_equal(c->severity, SEV_INFO);
+	assert_non_null(strstr(c->hint, "host"));
+	/* a virtio IRQ the guest can move keeps its weight and its echo hint */
+	c = audit_find(&a, "irq.37", 1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_int_equal(c->severity, SEV_HIGH);
+	assert_non_null(strstr(c->hint, "echo 0 > /proc/irq/37/smp_affinity_list"));
+	audit_free(&a);
+	/* the same tree without the hypervisor flag: bare metal, nothing softened */
+	scratch_puts("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc\n");
+	run(&a, scratch_dir, cpus, 1);
+	assert_false(a.f.hypervisor);
+	assert_int_equal(audit_find(&a, "irq.36", 1)->severity, SEV_HIGH);
+	assert_int_equal(audit_find(&a, "clocksource", -1)->severity, SEV_HIGH);
+	assert_int_equal(audit_find(&a, "tsc.invariant", -1)->verdict, AUDIT_FAIL);
+	audit_free(&a);
+}
+
+/** tuned cpu-partitioning isolates by affinity: no isolcpus is low, not high. */
+static void test_tuned_partitioning(void **state)
+{
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	scratch_puts("/sys/devices/system/cpu/online", "0-1\n");
+	scratch_puts("/sys/devices/system/cpu/isolated", "\n");
+	scratch_puts("/proc/cmdline", "ro nohz_full=1\n");
+	scratch_puts("/etc/tuned/active_profile", "cpu-partitioning\n");
+	scratch_puts("/etc/tuned/cpu-partitioning-variables.conf", "isolated_cores=1\n");
+	run(&a, scratch_dir, cpus, 1);
+	c = audit_find(&a, "isolcpus", 1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_int_equal(c->severity, SEV_LOW);
+	assert_non_null(strstr(c->observed, "cpu-partitioning"));
+	assert_int_equal(verdict(&a, "tuned", -1), AUDIT_PASS);
+	audit_free(&a);
+	/* another CPU than the profile's: the plain high fail */
+	scratch_puts("/etc/tuned/cpu-partitioning-variables.conf", "isolated_cores=0\n");
+	run(&a, scratch_dir, cpus, 1);
+	assert_int_equal(audit_find(&a, "isolcpus", 1)->severity, SEV_HIGH);
+	assert_int_equal(verdict(&a, "isolcpus", 1), AUDIT_FAIL);
+	audit_free(&a);
+}
+
+/* text_of - audit_print_text into a new string */
+static char *text_of(const struct js_audit *a, bool only_problems)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	audit_print_text(fp, a, only_problems);
+	fclose(fp);
+	return text;
+}
+
+/** Text output: sorted by verdict then severity, alike per-CPU lines folded into one. */
+static void test_text_sorted_folded(void **state)
+{
+	static const char *const vs[] = { "FAIL", "WARN", "SKIP", "PASS" };
+	static const char *const ss[] = { "CRIT", "HIGH", "MED ", "LOW ", "INFO" };
+	int cpus[] = { 2, 3, 4, 5 }, last_v = 0, last_s = 0;
+	struct js_audit a;
+	char *text, *line, *save = NULL;
+	size_t nlines = 0;
+
+	(void)state;
+	run(&a, BADLY, cpus, 4);
+	text = text_of(&a, false);
+	/* one line for four CPUs, the CPU number in the texts replaced by the list */
+	assert_non_null(strstr(text, "FAIL HIGH nohz_full                   cpu2-5   "));
+	assert_non_null(strstr(text, "hint: boot with nohz_full=2-5 "));
+	assert_non_null(strstr(text, "[expected: CPU 2-5 in nohz_full"));
+	/* isolcpus=nohz,5 is the same text on every line: a value, kept as it is */
+	assert_non_null(strstr(text, "isolcpus                    cpu2-5   not isolated (isolated: "
+				     "none; isolcpus=nohz,5)  [expected: CPU 2-5 isolated"));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int v = -1, sv = -1;
+
+		if (!strncmp(line, "audit:", 6) || !strncmp(line, "isolation", 9) ||
+		    strstr(line, " hint: "))
+			continue;
+		nlines++;
+		for (int i = 0; i < 4; i++)
+			if (!strncmp(line, vs[i], 4))
+				v = i;
+		for (int i = 0; i < 5; i++)
+			if (!strncmp(line + 5, ss[i], 4))
+				sv = i;
+		assert_true(v >= 0 && sv >= 0);
+		if (v < last_v || (v == last_v && sv < last_s))
+			fail_msg("out of order: %s", line);
+		if (v != last_v)
+			last_s = 0;
+		last_v = v;
+		last_s = sv;
+	}
+	assert_true(nlines < a.n);
+	free(text);
+	audit_free(&a);
+	/* a number equal to a CPU but the same on every line is a value, not that CPU */
+	{
+		int six[] = { 1, 2, 3, 4, 5, 6 };
+
+		run(&a, BADLY, six, 6);
+		text = text_of(&a, false);
+		assert_non_null(strstr(text, "watchdog.soft               cpu1-6     watchdog=1 "
+					     "soft_watchdog=1 watchdog_cpumask=0-7  [expected: "
+					     "disabled, or CPU 1-6 not in watchdog_cpumask]"));
+		free(text);
+		audit_free(&a);
+	}
+}
+
+/** Every id the audit gives is one --waive knows (and nothing else is). */
+static void test_ids_known(void **state)
+{
+	const char *const roots[] = { BADLY, TUNED, MALFORMED, NULL };
+	int cpus[] = { 3, 9 };
+	struct js_audit a;
+
+	(void)state;
+	for (size_t r = 0; r < ARRAY_SIZE(roots); r++) {
+		run(&a, roots[r], cpus, roots[r] ? 2 : 1);
+		for (size_t i = 0; i < a.n; i++)
+			if (!audit_id_known(a.checks[i].id))
+				fail_msg("%s: id %s unknown to --waive",
+					 roots[r] ? roots[r] : "live", a.checks[i].id);
+		audit_free(&a);
+	}
+	assert_true(audit_id_known("irq.*"));
+	assert_true(audit_id_known("thp.*"));
+	assert_true(audit_id_known("irq.4242"));
+	assert_false(audit_id_known("irq."));
+	assert_false(audit_id_known("irq.12a"));
+	assert_false(audit_id_known("thp"));
+	assert_false(audit_id_known("nosuch.*"));
+	assert_false(audit_id_known(""));
+}
+
+/** Waivers: matched checks are marked, shown, and no longer decide the exit status. */
+static void test_waive(void **state)
+{
+	int cpus[] = { 3 };
+	struct audit_waivers w = { 0 };
+	struct js_audit a;
+	char err[256] = "", *text;
+	size_t nfail;
+
+	(void)state;
+	run(&a, BADLY, cpus, 1);
+	assert_int_equal(audit_exit_for(&a, -1), JS_EXIT_VIOLATION);
+	/* --fail-on: warns count at or above the level, fails too */
+	assert_int_equal(audit_exit_for(&a, SEV_CRIT), JS_EXIT_OK);
+	assert_int_equal(audit_exit_for(&a, SEV_HIGH), JS_EXIT_VIOLATION);
+	assert_int_equal(audit_waivers_add_list(&w, "irq.*,nosuch", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'nosuch'"));
+	audit_waivers_free(&w);
+	assert_int_equal(audit_waivers_add_list(&w, "irq.*, isolcpus", err, sizeof(err)), 0);
+	assert_int_equal(w.n, 2);
+	/* irq.* is every irq.N and irq.affinity: 3 + 1, and isolcpus (not isolcpus.flags) */
+	assert_int_equal(audit_waive(&a, &w), 5);
+	assert_true(audit_find(&a, "irq.130", 3)->waived);
+	assert_false(audit_find(&a, "isolcpus.flags", -1)->waived);
+	assert_false(audit_find(&a, "irqaffinity", 3)->waived);
+	audit_waivers_free(&w);
+	text = text_of(&a, false);
+	assert_non_null(strstr(text, ", 5 waived\n"));
+	assert_non_null(strstr(text, "nvme0q1"));
+	free(text);
+	/* waive every failing check: exit 0; one left: exit 2 */
+	nfail = 0;
+	for (size_t i = 0; i < a.n; i++)
+		if (a.checks[i].verdict == AUDIT_FAIL && !a.checks[i].waived) {
+			a.checks[i].waived = true;
+			nfail++;
+		}
+	assert_true(nfail > 10);
+	assert_int_equal(audit_exit_for(&a, -1), JS_EXIT_OK);
+	assert_int_equal(audit_exit_status(&a), JS_EXIT_OK);
+	/* the warns remain: --fail-on low still fails on them, info on the hypervisor too */
+	assert_int_equal(audit_exit_for(&a, SEV_LOW), JS_EXIT_VIOLATION);
+	audit_free(&a);
+}
+
+/** --waive-file: one id a line, comments and blank lines; a bad line names its number. */
+static void test_waive_file(void **state)
+{
+	struct audit_waivers w = { 0 };
+	char err[512] = "", p[300];
+
+	(void)state;
+	scratch_puts("/w1", "# accepted on this fleet\n\nsched_rt_runtime_us  # FIFO never used\n"
+			    "  irq.*\nsmt,tuned\n");
+	snprintf(p, sizeof(p), "%s/w1", scratch_dir);
+	assert_int_equal(audit_waivers_add_file(&w, p, err, sizeof(err)), 0);
+	assert_int_equal(w.n, 4);
+	assert_string_equal(w.ids[0], "sched_rt_runtime_us");
+	assert_string_equal(w.ids[3], "tuned");
+	audit_waivers_free(&w);
+	scratch_puts("/w2", "smt\n# fine\nsmtp\n");
+	snprintf(p, sizeof(p), "%s/w2", scratch_dir);
+	assert_int_equal(audit_waivers_add_file(&w, p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "w2:3: unknown check id 'smtp'"));
+	audit_waivers_free(&w);
+	snprintf(p, sizeof(p), "%s/none", scratch_dir);
+	assert_int_equal(audit_waivers_add_file(&w, p, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "cannot read"));
+	audit_waivers_free(&w);
 }
 
 /** The previous sysfs root is restored after an audit of a tree. */
@@ -820,6 +1105,14 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_root_restored),
+		cmocka_unit_test(test_severity_policy),
+		cmocka_unit_test_setup_teardown(test_guest, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_tuned_partitioning, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test(test_text_sorted_folded),
+		cmocka_unit_test(test_ids_known),
+		cmocka_unit_test(test_waive),
+		cmocka_unit_test_setup_teardown(test_waive_file, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test_setup_teardown(test_capture_roundtrip, scratch_setup,
 						scratch_teardown),

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+"""plan_apply.py - apply a `jitterscope check --plan` to a sysroot tree, as the machine would.
+
+    python3 -m plan_apply ROOT PLAN   # rewrites ROOT; prints the covered check ids
+
+What each line of the plan does to a live machine is done to the tree: the planned kernel
+command line goes into proc/cmdline and its boot-time effects into sysfs (isolated,
+nohz_full; isolcpus=domain gives every task not pinned to one CPU the housekeeping CPUs, as
+the kernel does for init and kthreadd at boot); `cat > FILE <<'EOF'` writes FILE; `sysctl
+--system` applies /etc/sysctl.d into proc/sys; `echo V > F` writes F (a choice file such as
+THP's keeps its choices and brackets V; an IRQ's smp_affinity_list sets its effective
+affinity too, but the kernel refuses it, EIO, for a line the plan marks kernel-managed);
+`echo 'L' >> F` appends; `tuned-adm profile P` sets the active profile. Any
+other command (grubby, systemctl, mkdir) changes nothing the audit reads. A line the
+applier does not understand is an error: the plan and its test must stay in step.
+"""
+import os
+import re
+import shlex
+import sys
+
+
+def cpulist(text):
+    out = set()
+    for part in filter(None, text.strip().split(",")):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def fmt(cpus):
+    cpus, parts, i = sorted(cpus), [], 0
+    while i < len(cpus):
+        j = i
+        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
+            j += 1
+        parts.append(str(cpus[i]) if i == j else "%d-%d" % (cpus[i], cpus[j]))
+        i = j + 1
+    return ",".join(parts)
+
+
+class Tree:
+    def __init__(self, root):
+        self.root = root
+
+    def path(self, p):
+        return os.path.join(self.root, p.lstrip("/"))
+
+    def read(self, p):
+        with open(self.path(p)) as f:
+            return f.read()
+
+    def write(self, p, text):
+        full = self.path(p)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        old = open(full).read() if os.path.exists(full) else ""
+        if "[" in old and "\n" not in text.strip():
+            # a choice file: the kernel brackets the chosen word among its choices
+            words = old.replace("[", "").replace("]", "").split()
+            if text.strip() not in words:
+                raise SystemExit("plan_apply: %s: '%s' is not one of %s" % (p, text.strip(), words))
+            text = " ".join("[%s]" % w if w == text.strip() else w for w in words) + "\n"
+        with open(full, "w") as f:
+            f.write(text)
+
+
+def boot(tree, cmdline):
+    """the kernel's boot-time view of the planned command line"""
+    tree.write("/proc/cmdline", cmdline + "\n")
+    params = dict(w.partition("=")[::2] for w in cmdline.split())
+    online = cpulist(tree.read("/sys/devices/system/cpu/online"))
+    iso = set()
+    if "isolcpus" in params:
+        words = params["isolcpus"].split(",")
+        flags = [w for w in words if re.fullmatch(r"[a-z_]+", w)]
+        cpus = cpulist(",".join(w for w in words if w not in flags))
+        if "domain" in flags or not flags:
+            iso = cpus
+        tree.write("/sys/devices/system/cpu/isolated", fmt(iso) + "\n")
+    if "nohz_full" in params:
+        tree.write("/sys/devices/system/cpu/nohz_full", fmt(cpulist(params["nohz_full"])) + "\n")
+    if "transparent_hugepage" in params:
+        tree.write("/sys/kernel/mm/transparent_hugepage/enabled", params["transparent_hugepage"])
+    if "nmi_watchdog" in params:
+        tree.write("/proc/sys/kernel/nmi_watchdog", params["nmi_watchdog"] + "\n")
+    # module parameters (rcutree.x=v) where the kernel shows them
+    for key, val in params.items():
+        mod, dot, name = key.partition(".")
+        param = "/sys/module/%s/parameters/%s" % (mod, name)
+        if dot and os.path.exists(tree.path(param)):
+            tree.write(param, val + "\n")
+    hk = online - iso
+    if not iso:
+        return
+    # init and kthreadd start on the housekeeping CPUs: every task not pinned to one CPU
+    for dirpath, _, files in os.walk(tree.path("/proc")):
+        if "status" not in files or "/task/" not in dirpath + "/":
+            continue
+        st = os.path.join(dirpath, "status")
+        text = open(st).read()
+        m = re.search(r"^Cpus_allowed_list:\s*(\S+)", text, re.M)
+        if not m:
+            continue
+        allowed = cpulist(m.group(1))
+        if len(allowed) > 1 and allowed & iso:
+            mask = "%x" % sum(1 << c for c in hk)
+            text = re.sub(r"^Cpus_allowed_list:.*$", "Cpus_allowed_list:\t" + fmt(hk), text, flags=re.M)
+            text = re.sub(r"^Cpus_allowed:.*$", "Cpus_allowed:\t" + mask, text, flags=re.M)
+            open(st, "w").write(text)
+
+
+def sysctl_system(tree):
+    d = tree.path("/etc/sysctl.d")
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        for line in open(os.path.join(d, name)):
+            line = line.split("#")[0].strip()
+            if line:
+                key, _, val = line.partition("=")
+                tree.write("/proc/sys/" + key.strip().replace(".", "/"), val.strip() + "\n")
+
+
+def apply(root, plan_text):
+    tree, covers, lines, i = Tree(root), None, plan_text.splitlines(), 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if line.startswith("# covers:"):
+            covers = line.split(":", 1)[1].split()
+        elif line.startswith("# planned:"):
+            boot(tree, line.split(":", 1)[1].strip())
+        if not line or line.startswith("#"):
+            continue
+        m = re.fullmatch(r"cat > (\S+) <<'EOF'", line)
+        if m:
+            body = []
+            while lines[i] != "EOF":
+                body.append(lines[i])
+                i += 1
+            i += 1
+            tree.write(m.group(1), "\n".join(body) + "\n")
+            continue
+        if "(EIO:" in line:
+            continue  # a kernel-managed IRQ: the kernel refuses the new affinity
+        words = shlex.split(line, comments=True)
+        if words[:2] == ["sysctl", "--system"]:
+            sysctl_system(tree)
+        elif words[:2] == ["tuned-adm", "profile"]:
+            tree.write("/etc/tuned/active_profile", words[2] + "\n")
+        elif words[0] == "echo" and len(words) == 4 and words[2] in (">", ">>"):
+            val, op, path = words[1], words[2], words[3]
+            if op == ">>":
+                full = tree.path(path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "a") as f:
+                    f.write(val + "\n")
+                continue
+            tree.write(path, val + "\n")
+            m = re.fullmatch(r"/proc/irq/(\d+)/smp_affinity_list", path)
+            if m:
+                tree.write("/proc/irq/%s/effective_affinity_list" % m.group(1), val + "\n")
+        elif words[0] in ("grubby", "systemctl", "mkdir"):
+            pass
+        else:
+            raise SystemExit("plan_apply: a line it does not know: " + line)
+    if covers is None:
+        raise SystemExit("plan_apply: no '# covers:' line")
+    return covers
+
+
+if __name__ == "__main__":
+    print(" ".join(apply(sys.argv[1], open(sys.argv[2]).read())))
