@@ -4,7 +4,9 @@
 # NET_RX than CPU 1 handles on its interrupts' exits, and the kernel defers its softirqs to
 # ksoftirqd/1 (a non-RT kernel's softirq thread; a PREEMPT_RT kernel's irq/N and ktimers/N
 # threads are named by the same table, tested on recorded events in tests/unit). Checks:
-#  - ksoftirqd/1 ran on CPU 1 at least 20 times meanwhile (its /proc schedstat), else skip:
+#  - ksoftirqd/1 ran on CPU 1 at least 20 times while the sampler measured (its /proc
+#    schedstat, polled every 10 ms from CPU 0 and cut to the run's measured window: the
+#    load and attach before it leave CPU 1 idle, when the kernel runs it often), else skip:
 #    the kernel did not defer (the oracle: jitterscope is not asked for it);
 #  - no cause names ksoftirqd as a task; every one is softirq "ksoftirqd/1:PID[ VECTOR]",
 #    PID the thread's own, VECTOR a softirq's name;
@@ -20,7 +22,8 @@ rps=/sys/class/net/lo/queues/rx-0/rps_cpus
 [ -w "$rps" ] || skip "no $rps (a kernel without CONFIG_RPS)"
 pid=$(pgrep -x ksoftirqd/1) || skip "no ksoftirqd/1 thread"
 old=$(cat "$rps")
-trap 'echo "$old" >"$rps"; rm -rf "$TMP"' EXIT
+ppid=
+trap 'echo "$old" >"$rps"; [ -z "$ppid" ] || kill "$ppid" 2>/dev/null; rm -rf "$TMP"' EXIT
 echo 2 >"$rps" || fail "cannot steer lo's packets to CPU 1"
 
 # flood SECONDS - 5000 loopback UDP packets every 100 ms from CPU 0 (lo steers them to CPU 1)
@@ -47,19 +50,43 @@ while time.monotonic() < end:
 PY
 }
 
-runs() { awk '{ print $3 }' "/proc/$pid/schedstat"; }
+# poll - every 10 ms from CPU 0, "CLOCK_MONOTONIC_ns runs" of ksoftirqd/1 until killed
+poll() {
+	exec python3 - "/proc/$pid/schedstat" <<'PY'
+import os, sys, time
+os.sched_setaffinity(0, {0})
+while True:
+    n = open(sys.argv[1]).read().split()[2]
+    print(time.monotonic_ns(), n, flush=True)
+    time.sleep(0.01)
+PY
+}
 
 flood 7 &
 fpid=$!
+poll >"$TMP/runs.txt" &
+ppid=$!
 sleep 0.3
-before=$(runs)
 "$JS" --cpu 1 --duration 5 -q --gaps "$TMP/gaps.csv" --json "$TMP/run.json" \
 	>"$TMP/report.txt" 2>"$TMP/err.txt" || fail "run exited $? ($(cat "$TMP/err.txt"))"
-after=$(runs)
+sleep 0.05
+kill "$ppid"
+ppid=
 wait "$fpid"
-ran=$((after - before))
+# its runs in the measured window: from the last poll at or before its start to the first at
+# or after its end (at most two polls' worth more than the window's)
+ran=$(python3 - "$TMP/runs.txt" "$TMP/run.json" <<'PY'
+import json, sys
+polls = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 2]
+c = json.load(open(sys.argv[2]))["cpus"][0]
+a = [n for t, n in polls if t <= c["start_ns"]]
+b = [n for t, n in polls if t >= c["end_ns"]]
+print(b[0] - a[-1] if a and b else -1)
+PY
+)
+[ "$ran" -ge 0 ] || fail "ksoftirqd/1's runs were not polled around the measured window"
 [ "$ran" -ge 20 ] ||
-	skip "ksoftirqd/1 ran $ran times under the flood (the kernel did not defer NET_RX to it)"
+	skip "ksoftirqd/1 ran $ran times while measured under the flood (the kernel did not defer NET_RX to it)"
 
 python3 - "$TMP/gaps.csv" "$TMP/run.json" "$pid" "$ran" <<'PY' || fail "ksoftirqd/1 misnamed"
 import json, re, sys
@@ -74,7 +101,7 @@ mine = [(c, d) for c, d in parts if d.startswith("ksoftirqd/")]
 bad = [(c, d) for c, d in mine if c != "softirq" or not name.match(d)]
 assert not bad, "named otherwise: %s" % sorted(set(bad))[:5]
 prim = [r for r in rows if r["cause"] == "softirq" and name.match(r["detail"])]
-print("ksoftirqd/1 (pid %s) ran %d times on CPU 1; %d causes name it, all softirq; "
+print("ksoftirqd/1 (pid %s) ran %d times on CPU 1 while measured; %d causes name it, all softirq; "
       "primary of %d gaps" % (pid, ran, len(mine), len(prim)))
 assert len(prim) >= 10 and len(prim) * 10 >= ran, "primary of only %d gaps" % len(prim)
 src = [s for s in run["cpus"][0]["sources"] if s["detail"].startswith("ksoftirqd/")]
