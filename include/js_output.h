@@ -100,10 +100,12 @@ bool output_path_special(const char *path);
 /* One kind of output file (--json, --gaps ...): output.c's js_output_kinds[] lists them
  * all, and the command line, the path checks and outputs_open go by that list. */
 struct js_output_kind {
-	const char *opt; /* "json": the option --json FILE */
-	const char *doc; /* its --help line */
-	size_t path_off; /* offsetof(struct js_params, json_path): its FILE */
-	const char *arg; /* its argument in --help: NULL is "FILE" */
+	const char *opt;   /* "json": the option --json FILE */
+	const char *doc;   /* its --help line */
+	size_t path_off;   /* offsetof(struct js_params, json_path): its FILE */
+	const char *arg;   /* its argument in --help: NULL is "FILE" */
+	unsigned cmds;	   /* the commands that take it: CMDS_* (js_params.h) */
+	const char *saved; /* not for report: why a saved run cannot feed it */
 	/* check - path can be written, no side effect (NULL: output_path_check); -errno
 	 * after one line */
 	int (*check)(const char *path, const char *opt);
