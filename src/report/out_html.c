@@ -131,6 +131,19 @@ static void html_run_start(void *ctx, const struct js_run *run)
 	grow(h);
 }
 
+/* html_replay - a saved run: its worst gaps, all it keeps of them, are the points */
+static void html_replay(void *ctx, const struct js_run *run)
+{
+	for (size_t i = 0; i < run->ncpus; i++)
+		for (size_t k = 0; k < run->cpus[i].top.n; k++) {
+			struct js_gap_rec g =
+				*(const struct js_gap_rec *)topn_at(&run->cpus[i].top, k);
+
+			g.gap.res = (uint32_t)i;
+			html_on_gap(ctx, &g, NULL, 0);
+		}
+}
+
 /* ---- page parts ---- */
 
 static void header(FILE *fp, const struct js_run *run)
@@ -623,6 +636,7 @@ int out_html_new(struct js_output *out, const char *path, const struct js_params
 	out->file = h->fp;
 	out->run_start = html_run_start;
 	out->on_gap = html_on_gap;
+	out->replay = html_replay;
 	out->finish = html_finish;
 	out->destroy = html_destroy;
 	return 0;

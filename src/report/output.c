@@ -491,6 +491,16 @@ int outputs_reopen(struct js_outputs *o)
 	return first;
 }
 
+void outputs_replay(struct js_outputs *o, const struct js_run *run)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->v[i].run_start)
+			o->v[i].run_start(o->v[i].ctx, run);
+		if (o->v[i].replay)
+			o->v[i].replay(o->v[i].ctx, run);
+	}
+}
+
 int outputs_finish(struct js_outputs *o, const struct js_run *run)
 {
 	int first = 0;
