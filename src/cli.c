@@ -382,7 +382,10 @@ static size_t views(struct opt_view *v)
 		const struct argp_option *o = &options[i].o;
 
 		if (!(o->flags & OPTION_HIDDEN))
-			v[n++] = (struct opt_view){ o->name, o->arg, o->key < 128 ? o->key : 0,
+			v[n++] = (struct opt_view){ o->name, o->arg,
+						    o->key < 128 && !(o->flags & OPTION_ALIAS) ?
+							    o->key :
+							    0,
 						    options[i].cmds };
 	}
 	for (size_t i = 0; i < js_noutput_kinds; i++)
