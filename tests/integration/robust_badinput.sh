@@ -145,7 +145,7 @@ check 64 'go together'             --spike-threshold 1ms
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -
 check 64 'needs --arrival-interval' --burst 5
-check 64 '--sysroot is not an option of a measurement .it is for check.' --sysroot /tmp -d 1
+check 64 'jitterscope: --sysroot is not an option of a measurement .it is for check.' --sysroot /tmp -d 1
 check 64 'unrecognized option'     --bogus
 check 64 'requires an argument'    --cpu
 check 64 'unexpected argument'     stray
