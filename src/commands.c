@@ -295,17 +295,18 @@ static int cmd_report(struct js_params *p)
 	if (load(p->inputs[0], &run))
 		return JS_EXIT_ERROR;
 	run.cfg.by = p->cfg.by;
-	if (p->top_given) { /* the worst -n of the gaps it kept */
+	if (outputs_open(&outs, p)) {
+		report_load_free(&run);
+		return JS_EXIT_ERROR;
+	}
+	/* every gap it kept to the outputs (the HTML scatter), then the worst -n listed */
+	outputs_replay(&outs, &run);
+	if (p->top_given) {
 		run.cfg.top = p->cfg.top;
 		for (size_t i = 0; i < run.ncpus; i++)
 			while (run.cpus[i].top.n > p->cfg.top)
 				topn_pop_min(&run.cpus[i].top);
 	}
-	if (outputs_open(&outs, p)) {
-		report_load_free(&run);
-		return JS_EXIT_ERROR;
-	}
-	outputs_replay(&outs, &run);
 	memset(run.budget_viol, 0, sizeof(run.budget_viol)); /* this report's limits alone */
 	if (p->budget.n)
 		budget_count(&p->budget, &run, run.budget_viol);

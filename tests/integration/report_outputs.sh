@@ -30,6 +30,8 @@ echo "ok: --budget exit 2 when exceeded, 0 when kept; -n 2, --by cgroup"
 # --html: one self-contained page with the run's figures
 for f in r.html r.prom r.hgrm r.json; do [ -s "$TMP/$f" ] || fail "report wrote no $f"; done
 grep -q "<svg" "$TMP/r.html" || fail "the page has no figure"
+grep -q "10 of $gaps gaps drawn: the worst ones the saved run kept" "$TMP/r.html" ||
+	fail "the scatter does not say its points are the saved worst gaps"
 grep -qi "<script src=\|<link [^>]*href=\"http" "$TMP/r.html" && fail "the page fetches something"
 # --prom: the run's gaps, counted from its histogram by cause
 grep -q "^jitterscope_gap_duration_seconds_count{cpu=\"1\"} $gaps$" "$TMP/r.prom" ||
