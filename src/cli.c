@@ -902,7 +902,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			p->inputs[p->ninputs++] = arg;
 			break;
 		}
-		argp_error(state, "unexpected argument '%s'", arg);
+		argp_error(state,
+			   "unexpected argument '%s' (a command comes first: check, report or "
+			   "diff)",
+			   arg);
 		return EINVAL;
 	default:
 		if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {

@@ -423,8 +423,11 @@ static void test_option_table(void **st)
 	assert_int_equal(parse("check", "--cpu", "1", "--json", "-", "-v", "--sysroot", "/", NULL),
 			 0);
 	assert_int_equal(parse("diff", "a", "b", "--json", "d.json", "--html", "d.html", NULL), 0);
-	/* help everywhere, short or long: nothing to run */
-	freopen("/dev/null", "w", stdout);
+	/* help everywhere, short or long: nothing to run (the help text into /dev/null) */
+	FILE *out = stdout;
+
+	stdout = fopen("/dev/null", "w");
+	assert_non_null(stdout);
 	assert_int_equal(parse("-h", NULL), 0);
 	assert_true(p.help);
 	for (int c = 0; c < 3; c++) {
@@ -435,6 +438,8 @@ static void test_option_table(void **st)
 		assert_int_equal(parse(cmds[c], "--help", NULL), 0);
 		assert_true(p.help);
 	}
+	fclose(stdout);
+	stdout = out;
 }
 
 /** --help of a command lists its options only, under the right headings. */
