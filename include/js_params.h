@@ -77,7 +77,6 @@ struct js_params {
 	double alpha;	       /* diff --alpha */
 	double min_change_pct; /* diff --min-change */
 	bool fail_on_worse;    /* diff --fail-on worse: exit 2 on a worse change */
-	bool diff_opts;	       /* one of the three was given */
 };
 
 /* params_spinner - does this measurement run samplers (not --pid/--tid/--marks) */

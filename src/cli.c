@@ -778,7 +778,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 			return EINVAL;
 		}
-		p->diff_opts = true;
 		break;
 	case OPT_MIN_CHANGE:
 		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
@@ -787,7 +786,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 			return EINVAL;
 		}
-		p->diff_opts = true;
 		break;
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "worse")) {
@@ -795,7 +793,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		p->fail_on_worse = true;
-		p->diff_opts = true;
 		break;
 	case OPT_GAPS_MAX: {
 		static const struct js_unit_spec spec = { 1, 64 * JS_KIB, JS_TIB, NULL };
