@@ -171,6 +171,11 @@ install: $(INSTALL_BIN)
 	install -D -m 0755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/jitterscope
 	$(if $(wildcard docs/jitterscope.8),install -D -m 0644 docs/jitterscope.8 $(DESTDIR)$(PREFIX)/share/man/man8/jitterscope.8)
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/include/jitterscope $(PUBLIC_HDRS)
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(INSTALL_BIN) --completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/jitterscope
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/jitterscope
+	install -D -m 0644 docs/FLEET.md $(DESTDIR)$(PREFIX)/share/doc/jitterscope/FLEET.md
+	install -D -m 0755 scripts/capture-sysroot.sh $(DESTDIR)$(PREFIX)/bin/jitterscope-capture-sysroot
 
 clean:
 	rm -rf $(OUTPUT)

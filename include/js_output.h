@@ -51,6 +51,9 @@ struct js_output {
 	 * what waited for later events; puts what the output counts into run (the reports
 	 * read it) */
 	void (*sync)(void *ctx, struct js_run *run, uint64_t done_ns);
+	/* replay - a saved run (report), after run_start: what on_gap would have collected,
+	 * from the run's result; NULL: the output needs nothing more than finish's run */
+	void (*replay)(void *ctx, const struct js_run *run);
 	/* finish - after the run (also after Ctrl-C): write what is left; 0 or -errno */
 	int (*finish)(void *ctx, const struct js_run *run);
 	/* destroy - close and free (accepts a ctx whose finish was not called) */
@@ -100,10 +103,12 @@ bool output_path_special(const char *path);
 /* One kind of output file (--json, --gaps ...): output.c's js_output_kinds[] lists them
  * all, and the command line, the path checks and outputs_open go by that list. */
 struct js_output_kind {
-	const char *opt; /* "json": the option --json FILE */
-	const char *doc; /* its --help line */
-	size_t path_off; /* offsetof(struct js_params, json_path): its FILE */
-	const char *arg; /* its argument in --help: NULL is "FILE" */
+	const char *opt;   /* "json": the option --json FILE */
+	const char *doc;   /* its --help line */
+	size_t path_off;   /* offsetof(struct js_params, json_path): its FILE */
+	const char *arg;   /* its argument in --help: NULL is "FILE" */
+	unsigned cmds;	   /* the commands that take it: CMDS_* (js_params.h) */
+	const char *saved; /* not for report: why a saved run cannot feed it */
 	/* check - path can be written, no side effect (NULL: output_path_check); -errno
 	 * after one line */
 	int (*check)(const char *path, const char *opt);
@@ -139,6 +144,9 @@ int outputs_check(struct js_outputs *o, bool flush, char *why, size_t len);
  * the new empty ones; one that cannot be reopened says so and keeps its old file. The
  * first error (-errno), 0 if none */
 int outputs_reopen(struct js_outputs *o);
+/* outputs_replay - a saved run handed to every output in place of a measurement's
+ * events (report): run_start, then replay */
+void outputs_replay(struct js_outputs *o, const struct js_run *run);
 /* outputs_finish - finish every output not failed yet (the others are still written when
  * one fails: one line each); returns the first error, those found during the run included */
 int outputs_finish(struct js_outputs *o, const struct js_run *run);

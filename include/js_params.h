@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "js_budget.h"
 #include "js_run_cfg.h"
@@ -17,6 +18,12 @@ enum js_cmd {
 	JS_CMD_DIFF,   /* jitterscope diff A.json B.json */
 	JS_CMD_MAX
 };
+
+/* the commands an option is for (cli.c's table, js_output_kinds[]): a mask of 1 << JS_CMD_* */
+#define CMDS_MEASURE (1u << JS_CMD_MEASURE)
+#define CMDS_CHECK (1u << JS_CMD_CHECK)
+#define CMDS_REPORT (1u << JS_CMD_REPORT)
+#define CMDS_DIFF (1u << JS_CMD_DIFF)
 
 #define JS_DEFAULT_DURATION_NS (10ull * 1000000000ull)
 #define JS_DEFAULT_THRESHOLD_NS 1000ull
@@ -42,6 +49,7 @@ struct js_params {
 	bool quiet;
 	int verbose;
 	bool help;	       /* --help/--usage/--version printed: exit 0 */
+	bool top_given;	       /* -n given (report: else the saved run's) */
 	const char *json_path; /* "-" = stdout */
 	const char *gaps_path;
 	uint64_t gaps_max_bytes; /* --gaps-max-size: rotate the CSV past this; 0 = never */
@@ -77,7 +85,6 @@ struct js_params {
 	double alpha;	       /* diff --alpha */
 	double min_change_pct; /* diff --min-change */
 	bool fail_on_worse;    /* diff --fail-on worse: exit 2 on a worse change */
-	bool diff_opts;	       /* one of the three was given */
 };
 
 /* params_spinner - does this measurement run samplers (not --pid/--tid/--marks) */
@@ -88,6 +95,11 @@ static inline bool params_spinner(const struct js_params *p)
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */
 int cli_parse(int argc, char **argv, struct js_params *p);
+/* cli_completion_bash - the bash completion script, from the option table */
+void cli_completion_bash(FILE *fp);
+/* cli_list_options - every visible option, a line each: "COMMAND --LONG[ -S][ ARG]"
+ * (COMMAND: measure, check, report, diff), for the man page's check */
+void cli_list_options(FILE *fp);
 
 /* One command: `jitterscope NAME ARGS...`; js_commands[] (commands.c) has them all. */
 struct js_command {

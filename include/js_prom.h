@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "js_causes.h"
+
 struct js_run;
 struct js_budget;
 struct js_gap_rec;
@@ -43,6 +45,10 @@ void prom_free(struct js_prom *m);
 int prom_start(struct js_prom *m, const struct js_run *run);
 /* prom_add_gap - count one attributed gap to its result (g->gap.res) */
 void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g);
+/* prom_add_buckets - a saved run's gaps of result res (report), from its 1-2-5 histogram
+ * by cause: the same bounds, but [lo, hi) where le is "at most", so a gap of exactly a
+ * bound counts one bucket higher than the run itself exported it */
+void prom_add_buckets(struct js_prom *m, size_t res, const struct js_cause_buckets *cb);
 /* prom_set_budget - export b's limits (copied), each with the run's violations of it
  * (run->budget_viol, js_budget.h: budget_count, budget_iv_close) */
 void prom_set_budget(struct js_prom *m, const struct js_budget *b);

@@ -7,6 +7,7 @@ set -eu
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 libnuma-dev libcpuid-dev libcmocka-dev libmicrohttpd-dev python3 rt-tests \
 libhdrhistogram-java default-jre-headless prometheus prometheus-node-exporter python3-yaml \
+python3-jsonschema \
 chromium libclang-rt-14-dev strace util-linux valgrind clang-format qemu-user"
 # make static links every library in (the static archives: GnuTLS's and libunistring's for
 # libmicrohttpd, p11-kit's headers for the shim); make deb and image, and their tests, use

@@ -36,7 +36,6 @@ enum {
 	OPT_CLOCK,
 	OPT_NO_PROGRESS,
 	OPT_SYSROOT,
-	OPT_HELP,
 	OPT_USAGE,
 	OPT_ARRIVAL,
 	OPT_BURST,
@@ -65,160 +64,476 @@ enum {
 	OPT_WAIVE_FILE,
 	OPT_PLAN,
 	OPT_DMA_LATENCY,
+	OPT_COMPLETION,
+	OPT_LIST_OPTIONS,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
-static const char doc[] =
-	"Measure what steals a CPU from a spinning application, when and for how long.\n\n"
-	"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
-	"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
-	"  jitterscope report RUN.json             the report of a saved --json run\n"
-	"  jitterscope diff A.json B.json          two runs side by side (before/after)\n\v"
-	"TIME values: a number and a unit, ns, us (or \xc2\xb5s), ms, s, m, h or d, e.g. 500ns, "
-	"1.5ms, 5m; a bare number is seconds (microseconds for -T; --budget and "
-	"--arrival-interval need the unit).\n\nExamples:\n"
-	"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
-	"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
-	"  jitterscope check --cpu 3\n"
-	"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n\n"
-	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded or (check) an audit "
-	"check failed, 64 usage error (also a --pid or --tid that does not exist), 130 a "
-	"second Ctrl-C.";
+/* the commands an option is for: CMDS_* (js_params.h) in its entry of options[] below */
+#define M CMDS_MEASURE
+#define C CMDS_CHECK
+#define R CMDS_REPORT
+#define D CMDS_DIFF
 
-static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "What to measure:", 1 },
-	{ "cpu", 'c', "LIST", 0,
-	  "CPUs to measure, e.g. 3 or 1,3-5, or isolated (default: the isolated CPUs, by "
-	  "isolcpus=, an isolated cpuset partition or nohz_full=, else the last online CPU)",
-	  1 },
-	{ "cpus", 'c', "LIST", OPTION_ALIAS, NULL, 1 },
-	{ "duration", 'd', "TIME", 0,
-	  "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C (default 10s)", 1 },
-	{ "threshold", 'T', "TIME", 0,
-	  "smallest gap recorded (default 1us; e.g. 500ns; "
-	  "auto: calibrated from the loop, raised if housekeeping could not keep up)",
-	  1 },
-	{ "warm-up", OPT_WARMUP, "TIME", 0, "spin this long before recording (default 0)", 1 },
-	{ "priority", 'P', "o:0|f:PRIO|r:PRIO", 0,
-	  "sampler scheduling (default o:0 = SCHED_OTHER; "
-	  "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1)",
-	  1 },
-	{ "house-keeping", 'H', "LIST", 0,
-	  "CPUs for jitterscope's own threads (default: allowed CPUs minus measured ones)", 1 },
-	{ "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", 1 },
-	{ "probe-cost", OPT_PROBE_COST, NULL, 0,
-	  "time the probes' own BPF programs (kernel "
-	  "bpf_stats: two clock reads per program run, on the measured CPUs too)",
-	  1 },
-	{ "btf", OPT_BTF, "FILE", 0,
-	  "the kernel's types for the probes from FILE (raw BTF, or an ELF file's .BTF), for a "
-	  "kernel without /sys/kernel/btf/vmlinux: they attach as raw tracepoints",
-	  1 },
-	{ NULL, 0, NULL, 0, "Your application's spikes (no spinner runs):", 1 },
-	{ "pid", OPT_PID, "PID", 0,
-	  "follow every thread of process PID (also those it starts): "
-	  "its gaps are its preemptions, interruptions and blocking outside system calls",
-	  1 },
-	{ "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", 1 },
-	{ "marks", OPT_MARKS, "FILE", 0,
-	  "the application's slow intervals, a line each: "
-	  "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
-	  "with --pid/--tid, or --cpu: the CPUs whose events explain them",
-	  1 },
-	{ "clock", OPT_CLOCK, "rdtscp|lfence|auto", 0,
-	  "how the TSC is read (default auto: rdtscp where the CPU advertises it, else "
-	  "lfence;rdtsc)",
-	  1 },
-	{ "lfence", OPT_LFENCE, NULL, 0, "--clock lfence", 1 },
-	{ "ring-size", OPT_RING, "N", 0, "gap ring entries per CPU, a power of two (default 65536)",
-	  1 },
-	{ "arrival-interval", OPT_ARRIVAL, "LIST", 0,
-	  "also report the delay of messages arriving every 1us,10us,...", 1 },
-	{ "burst", OPT_BURST, "N", 0,
-	  "with --arrival-interval: chance that N consecutive arrivals meet a gap", 1 },
-	{ NULL, 0, NULL, 0, "Output:", 2 },
-	/* then one FILE option per js_output_kinds[] entry (options_build) */
-	{ "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)", 2 },
-	{ "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0,
-	  "--gaps files at most this large, e.g. 100MiB: then FILE.1 (default: no limit)", 2 },
-	{ "prom-interval", OPT_PROM_INTERVAL, "TIME", 0,
-	  "rewrite the --prom file this often (default: once, at the end)", 2 },
-	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
-	  "serve /metrics (Prometheus) and /healthz over HTTP on this address, e.g. 127.0.0.1:9464",
-	  2 },
-	{ "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)", 2 },
-	{ "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0,
-	  "with --spike-dir: the gaps the flight recorder keeps (at or above TIME)", 2 },
-	{ "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
-	  2 },
-	{ "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
-	  "total size of the spike files (default 100MiB)", 2 },
-	{ "budget", OPT_BUDGET, "SPEC", 0,
-	  "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", 2 },
-	{ "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0,
-	  "with --duration 0: the --budget limits apply to each interval this long (default 1m)",
-	  2 },
-	{ "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", 2 },
-	{ "by", OPT_BY, "source|cgroup", 0,
-	  "the cause table's sources: each source (default), "
-	  "or merged per cgroup (container, pod, systemd unit)",
-	  2 },
-	{ "quiet", 'q', NULL, 0, "no progress line, no notices", 2 },
-	{ "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", 2 },
-	{ "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", 2 },
-	{ "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", 2 },
-	{ "waive", OPT_WAIVE, "ID[,ID...]", 0,
-	  "check: accept these checks (irq.* patterns too): shown as waived, never exit 2; "
-	  "repeatable",
-	  2 },
-	{ "waive-file", OPT_WAIVE_FILE, "FILE", 0,
-	  "check: the check ids of FILE, one a line ('#' comments)", 2 },
-	{ "plan", OPT_PLAN, NULL, 0,
-	  "check: one plan that isolates the CPUs: kernel command line (grubby, GRUB), "
-	  "sysctl.d, runtime commands, tuned",
-	  2 },
-	{ "dma-latency", OPT_DMA_LATENCY, "US", 0,
-	  "hold /dev/cpu_dma_latency at US microseconds while measuring (0: no deep C-state)", 1 },
-	{ NULL, 0, NULL, 0, "Comparing two runs (diff):", 3 },
-	{ "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", 3 },
-	{ "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)", 3 },
-	{ "fail-on", OPT_FAIL_ON, "worse|SEV", 0,
-	  "diff: exit 2 when a change is significantly worse; check: exit 2 for an unwaived "
-	  "fail or warn of severity SEV (info, low, med, high, crit) or above",
-	  3 },
-	{ "probe-toggle", OPT_PROBE_TOGGLE, "FILE", OPTION_HIDDEN,
-	  "bench only: detach and attach the probes again at random every 0.3-0.7 s while "
-	  "measuring, each change logged to FILE (attached,start_ns,end_ns)",
-	  1 },
-	{ "test-hook", OPT_TEST_HOOK, "fault|thp|stall", OPTION_HIDDEN,
-	  "test only: the sampler "
-	  "faults on its own memory every 10 ms, reads a region khugepaged may collapse, or "
-	  "stalls 250 us inside every gap",
-	  1 },
-	{ "help", OPT_HELP, NULL, 0, "give this help list", -1 },
-	{ "usage", OPT_USAGE, NULL, 0, "give a short usage message", -1 },
-	{ "version", 'V', NULL, 0, "print the program version", -1 },
-	{ NULL, 0, NULL, 0, NULL, 0 },
+/* the option groups of --help; a heading is shown when the command takes one of its
+ * options */
+enum { G_MEASURE = 1, G_APP, G_OUTPUT, G_DIFF, G_INFO = -1 };
+
+static const struct {
+	int group;
+	const char *doc[JS_CMD_MAX]; /* the heading, per command (NULL: the measurement's) */
+} headings[] = {
+	{ G_MEASURE, { [JS_CMD_MEASURE] = "What to measure:", [JS_CMD_CHECK] = "What to audit:" } },
+	{ G_APP, { [JS_CMD_MEASURE] = "Your application's spikes (no spinner runs):" } },
+	{ G_OUTPUT, { [JS_CMD_MEASURE] = "Output:" } },
+	{ G_DIFF,
+	  { [JS_CMD_MEASURE] = "Comparing two runs:", [JS_CMD_CHECK] = "When check fails:" } },
 };
 
-/* the options above plus one per output kind, before the terminating entry */
-static struct argp_option all_options[ARRAY_SIZE(options) + JS_OUTPUTS_MAX];
+/* Every option (but the output files, js_output_kinds[] in output.c) and the commands that
+ * take it: the one table the parser (refusal), --help, --completion bash and the man page's
+ * check (--list-options) go by. Adding an option is one entry here. */
+static const struct cli_option {
+	struct argp_option o;
+	unsigned cmds;
+} options[] = {
+	{ { "cpu", 'c', "LIST", 0,
+	    "CPUs to measure, e.g. 3 or 1,3-5, or isolated (default: the isolated CPUs, by "
+	    "isolcpus=, an isolated cpuset partition or nohz_full=, else the last online CPU)",
+	    G_MEASURE },
+	  M | C },
+	{ { "cpus", 'c', "LIST", OPTION_ALIAS, NULL, G_MEASURE }, M | C },
+	{ { "duration", 'd', "TIME", 0,
+	    "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C (default 10s)", G_MEASURE },
+	  M },
+	{ { "threshold", 'T', "TIME", 0,
+	    "smallest gap recorded (default 1us; e.g. 500ns; "
+	    "auto: calibrated from the loop, raised if housekeeping could not keep up)",
+	    G_MEASURE },
+	  M },
+	{ { "warm-up", OPT_WARMUP, "TIME", 0, "spin this long before recording (default 0)",
+	    G_MEASURE },
+	  M },
+	{ { "priority", 'P', "o:0|f:PRIO|r:PRIO", 0,
+	    "sampler scheduling (default o:0 = SCHED_OTHER; "
+	    "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1; check: the "
+	    "policy the audit judges for)",
+	    G_MEASURE },
+	  M | C },
+	{ { "house-keeping", 'H', "LIST", 0,
+	    "CPUs for jitterscope's own threads (default: allowed CPUs minus measured ones)",
+	    G_MEASURE },
+	  M },
+	{ { "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", G_MEASURE },
+	  M },
+	{ { "probe-cost", OPT_PROBE_COST, NULL, 0,
+	    "time the probes' own BPF programs (kernel "
+	    "bpf_stats: two clock reads per program run, on the measured CPUs too)",
+	    G_MEASURE },
+	  M },
+	{ { "btf", OPT_BTF, "FILE", 0,
+	    "the kernel's types for the probes from FILE (raw BTF, or an ELF file's .BTF), for a "
+	    "kernel without /sys/kernel/btf/vmlinux: they attach as raw tracepoints",
+	    G_MEASURE },
+	  M },
+	{ { "clock", OPT_CLOCK, "rdtscp|lfence|auto", 0,
+	    "how the TSC is read (default auto: rdtscp where the CPU advertises it, else "
+	    "lfence;rdtsc)",
+	    G_MEASURE },
+	  M },
+	{ { "lfence", OPT_LFENCE, NULL, 0, "--clock lfence", G_MEASURE }, M },
+	{ { "ring-size", OPT_RING, "N", 0,
+	    "gap ring entries per CPU, a power of two (default 65536)", G_MEASURE },
+	  M },
+	{ { "arrival-interval", OPT_ARRIVAL, "LIST", 0,
+	    "also report the delay of messages arriving every 1us,10us,...", G_MEASURE },
+	  M },
+	{ { "burst", OPT_BURST, "N", 0,
+	    "with --arrival-interval: chance that N consecutive arrivals meet a gap", G_MEASURE },
+	  M },
+	{ { "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", G_MEASURE },
+	  C },
+	{ { "waive", OPT_WAIVE, "ID[,ID...]", 0,
+	    "accept these checks (irq.* patterns too): shown as waived, never exit 2; "
+	    "repeatable",
+	    G_MEASURE },
+	  C },
+	{ { "waive-file", OPT_WAIVE_FILE, "FILE", 0,
+	    "the check ids of FILE, one a line ('#' comments)", G_MEASURE },
+	  C },
+	{ { "plan", OPT_PLAN, NULL, 0,
+	    "one plan that isolates the CPUs: kernel command line (grubby, GRUB), "
+	    "sysctl.d, runtime commands, tuned",
+	    G_MEASURE },
+	  C },
+	{ { "dma-latency", OPT_DMA_LATENCY, "US", 0,
+	    "hold /dev/cpu_dma_latency at US microseconds while measuring (0: no deep C-state)",
+	    G_MEASURE },
+	  M },
+	{ { "pid", OPT_PID, "PID", 0,
+	    "follow every thread of process PID (also those it starts): "
+	    "its gaps are its preemptions, interruptions and blocking outside system calls",
+	    G_APP },
+	  M },
+	{ { "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", G_APP },
+	  M },
+	{ { "marks", OPT_MARKS, "FILE", 0,
+	    "the application's slow intervals, a line each: "
+	    "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
+	    "with --pid/--tid, or --cpu: the CPUs whose events explain them",
+	    G_APP },
+	  M },
+	/* then one FILE option per js_output_kinds[] entry (options_build), group G_OUTPUT */
+	{ { "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)",
+	    G_OUTPUT },
+	  M },
+	{ { "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0,
+	    "--gaps files at most this large, e.g. 100MiB: then FILE.1 (default: no limit)",
+	    G_OUTPUT },
+	  M },
+	{ { "prom-interval", OPT_PROM_INTERVAL, "TIME", 0,
+	    "rewrite the --prom file this often (default: once, at the end)", G_OUTPUT },
+	  M },
+	{ { "listen", OPT_LISTEN, "ADDR:PORT", 0,
+	    "serve /metrics (Prometheus) and /healthz over HTTP on this address, e.g. "
+	    "127.0.0.1:9464",
+	    G_OUTPUT },
+	  M },
+	{ { "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)",
+	    G_OUTPUT },
+	  M },
+	{ { "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0,
+	    "with --spike-dir: the gaps the flight recorder keeps (at or above TIME)", G_OUTPUT },
+	  M },
+	{ { "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
+	    G_OUTPUT },
+	  M },
+	{ { "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
+	    "total size of the spike files (default 100MiB)", G_OUTPUT },
+	  M },
+	{ { "budget", OPT_BUDGET, "SPEC", 0,
+	    "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", G_OUTPUT },
+	  M | R },
+	{ { "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0,
+	    "with --duration 0: the --budget limits apply to each interval this long (default "
+	    "1m)",
+	    G_OUTPUT },
+	  M },
+	{ { "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", G_OUTPUT }, M | R },
+	{ { "by", OPT_BY, "source|cgroup", 0,
+	    "the cause table's sources: each source (default), "
+	    "or merged per cgroup (container, pod, systemd unit)",
+	    G_OUTPUT },
+	  M | R },
+	{ { "quiet", 'q', NULL, 0, "no progress line, no notices", G_OUTPUT }, M | C | R | D },
+	{ { "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", G_OUTPUT }, M },
+	{ { "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", G_OUTPUT },
+	  M | C | R | D },
+	{ { "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", G_DIFF },
+	  D },
+	{ { "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)",
+	    G_DIFF },
+	  D },
+	{ { "fail-on", OPT_FAIL_ON, "worse|SEV", 0,
+	    "diff: exit 2 when a change is significantly worse; check: exit 2 for an unwaived "
+	    "fail or warn of severity SEV (info, low, med, high, crit) or above",
+	    G_DIFF },
+	  D | C },
+	{ { "probe-toggle", OPT_PROBE_TOGGLE, "FILE", OPTION_HIDDEN,
+	    "bench only: detach and attach the probes again at random every 0.3-0.7 s while "
+	    "measuring, each change logged to FILE (attached,start_ns,end_ns)",
+	    G_MEASURE },
+	  M },
+	{ { "test-hook", OPT_TEST_HOOK, "fault|thp|stall", OPTION_HIDDEN,
+	    "test only: the sampler "
+	    "faults on its own memory every 10 ms, reads a region khugepaged may collapse, or "
+	    "stalls 250 us inside every gap",
+	    G_MEASURE },
+	  M },
+	{ { "help", 'h', NULL, 0, "give this help list", G_INFO }, M | C | R | D },
+	{ { "usage", OPT_USAGE, NULL, 0, "give a short usage message", G_INFO }, M | C | R | D },
+	{ { "version", 'V', NULL, 0, "print the program version", G_INFO }, M | C | R | D },
+	{ { "completion", OPT_COMPLETION, "bash", 0, "print the bash completion script", G_INFO },
+	  M },
+	{ { "list-options", OPT_LIST_OPTIONS, NULL, OPTION_HIDDEN,
+	    "docs check: every option, a line each: COMMAND --LONG -S ARG", G_INFO },
+	  M },
+};
 
-static const struct argp_option *options_build(void)
+#undef M
+#undef C
+#undef R
+#undef D
+
+/* Each command's --help text: what it does, its synopsis, then (after \v) the notes and
+ * the exit status. */
+#define EXIT_STATUS                                                                         \
+	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded (also by report), "      \
+	"an unwaived check failed (check) or a change significantly worse (diff --fail-on " \
+	"worse), 64 usage error (also a --pid or --tid that does not exist), 130 a second " \
+	"Ctrl-C."
+
+static const char *const docs[JS_CMD_MAX] = {
+	[JS_CMD_MEASURE] =
+		"Measure what steals a CPU from a spinning application, when and for how long.\n\n"
+		"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
+		"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
+		"  jitterscope report RUN.json             the report of a saved --json run\n"
+		"  jitterscope diff A.json B.json          two runs side by side (before/after)\n\n"
+		"jitterscope COMMAND --help: that command's options.\v"
+		"TIME values: a number and a unit, ns, us (or \xc2\xb5s), ms, s, m, h or d, e.g. "
+		"500ns, 1.5ms, 5m; a bare number is seconds (microseconds for -T; --budget and "
+		"--arrival-interval need the unit).\n\nExamples:\n"
+		"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
+		"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
+		"  jitterscope check --cpu 3\n"
+		"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n\n" EXIT_STATUS,
+	[JS_CMD_CHECK] =
+		"Audit the isolation settings of the CPUs (no measurement, no root needed).\v"
+		"Exit status: 0 no unwaived check failed, 1 runtime error, 2 an unwaived check "
+		"failed (with --fail-on SEV: failed or warned at SEV or above), 64 usage error.",
+	[JS_CMD_REPORT] =
+		"The report of a saved --json run ('-': standard input), and the outputs it can "
+		"feed: --json (at the current schema), --html, --prom, --hgrm; -n, --by and "
+		"--budget as at run time.\v"
+		"--gaps, --hlog, --trace and --spike-dir are written as a run goes: a saved run "
+		"cannot feed them.\n\n"
+		"Exit status: 0 ok, 1 runtime error (a file that cannot be read or written), 2 a "
+		"--budget exceeded, 64 usage error.",
+	[JS_CMD_DIFF] = "Two saved --json runs compared, each change with its verdict "
+			"(better, worse, same, uncertain).\v"
+			"Exit status: 0 ok, 1 runtime error, 2 with --fail-on worse: a change is "
+			"significantly worse, 64 usage error.",
+};
+
+/* the table argp parses for one command: every option (those the command does not take
+ * hidden, so that they are refused by name), one per output kind, the headings of the
+ * groups the command shows */
+static struct argp_option
+	all_options[ARRAY_SIZE(options) + JS_OUTPUTS_MAX + ARRAY_SIZE(headings) + 1];
+static unsigned all_cmds[ARRAY_SIZE(all_options)];     /* CMDS_* of each entry */
+static const char *all_saved[ARRAY_SIZE(all_options)]; /* why report cannot take it */
+static size_t nall;
+
+static const struct argp_option *options_build(enum js_cmd cmd)
 {
-	size_t n = ARRAY_SIZE(options) - 1;
+	size_t n = 0;
 
-	memcpy(all_options, options, n * sizeof(options[0]));
-	for (size_t i = 0; i < js_noutput_kinds; i++)
+	memset(all_saved, 0, sizeof(all_saved));
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
+		all_cmds[n] = options[i].cmds;
+		all_options[n++] = options[i].o;
+	}
+	for (size_t i = 0; i < js_noutput_kinds; i++) {
+		all_cmds[n] = js_output_kinds[i].cmds;
+		all_saved[n] = js_output_kinds[i].saved;
 		all_options[n++] = (struct argp_option){
 			.name = js_output_kinds[i].opt,
 			.key = OPT_OUTPUT + (int)i,
 			.arg = js_output_kinds[i].arg ? js_output_kinds[i].arg : "FILE",
 			.doc = js_output_kinds[i].doc,
-			.group = 2, /* "Output:" */
+			.group = G_OUTPUT,
 		};
+	}
+	nall = n;
+	for (size_t i = 0; i < n; i++)
+		if (!(all_cmds[i] & (1u << cmd)))
+			all_options[i].flags |= OPTION_HIDDEN;
+	for (size_t h = 0; h < ARRAY_SIZE(headings); h++) {
+		const char *doc = headings[h].doc[cmd] ? headings[h].doc[cmd] :
+							 headings[h].doc[JS_CMD_MEASURE];
+		bool shown = false;
+
+		for (size_t i = 0; i < nall; i++)
+			shown |= all_options[i].group == headings[h].group &&
+				 !(all_options[i].flags & OPTION_HIDDEN);
+		if (shown)
+			all_options[n++] =
+				(struct argp_option){ .doc = doc, .group = headings[h].group };
+	}
 	memset(&all_options[n], 0, sizeof(all_options[n]));
 	return all_options;
+}
+
+/* cmd_label - a command as messages name it */
+static const char *cmd_label(enum js_cmd cmd)
+{
+	return cmd == JS_CMD_MEASURE ? "a measurement" : js_commands[cmd].name;
+}
+
+/* refuse - an option the command does not take: one line naming both; EINVAL */
+static int refuse(struct argp_state *state, enum js_cmd cmd, size_t i)
+{
+	char opt[64], takers[96] = "";
+	size_t len = 0;
+
+	snprintf(opt, sizeof(opt), "--%s", all_options[i].name);
+	if (cmd == JS_CMD_REPORT && all_saved[i]) {
+		argp_error(state, "%s is not an option of report: %s", opt, all_saved[i]);
+		return EINVAL;
+	}
+	for (int c = 0; c < JS_CMD_MAX; c++)
+		if (all_cmds[i] & (1u << c))
+			len += (size_t)snprintf(takers + len,
+						sizeof(takers) - JS_MIN(len, sizeof(takers)),
+						"%s%s", len ? ", " : "", cmd_label(c));
+	argp_error(state, "%s is not an option of %s (it is for %s)", opt, cmd_label(cmd), takers);
+	return EINVAL;
+}
+
+/* taken - the key's entry allows the command (or it is not one of ours: argp's own keys);
+ * else the refusal */
+static int taken(struct argp_state *state, int key, enum js_cmd cmd)
+{
+	for (size_t i = 0; i < nall; i++)
+		if (all_options[i].key == key && all_options[i].name &&
+		    !(all_options[i].flags & OPTION_ALIAS))
+			return all_cmds[i] & (1u << cmd) ? 0 : refuse(state, cmd, i);
+	return 0;
+}
+
+/* One option as users see it: a name, its short key (or 0), argument and commands. */
+struct opt_view {
+	const char *name, *arg;
+	int key;
+	unsigned cmds;
+};
+
+/* views - every option not hidden by its entry, aliases included, into v (room for all) */
+static size_t views(struct opt_view *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
+		const struct argp_option *o = &options[i].o;
+
+		if (!(o->flags & OPTION_HIDDEN))
+			v[n++] = (struct opt_view){ o->name, o->arg,
+						    o->key < 128 && !(o->flags & OPTION_ALIAS) ?
+							    o->key :
+							    0,
+						    options[i].cmds };
+	}
+	for (size_t i = 0; i < js_noutput_kinds; i++)
+		v[n++] =
+			(struct opt_view){ js_output_kinds[i].opt,
+					   js_output_kinds[i].arg ? js_output_kinds[i].arg : "FILE",
+					   0, js_output_kinds[i].cmds };
+	return n;
+}
+
+static const char *const cmd_words[JS_CMD_MAX] = { "measure", "check", "report", "diff" };
+
+void cli_list_options(FILE *fp)
+{
+	struct opt_view v[ARRAY_SIZE(options) + JS_OUTPUTS_MAX];
+	size_t n = views(v);
+
+	for (int c = 0; c < JS_CMD_MAX; c++)
+		for (size_t i = 0; i < n; i++) {
+			if (!(v[i].cmds & (1u << c)))
+				continue;
+			fprintf(fp, "%s --%s", cmd_words[c], v[i].name);
+			if (v[i].key)
+				fprintf(fp, " -%c", v[i].key);
+			fprintf(fp, "%s%s\n", v[i].arg ? " " : "", v[i].arg ? v[i].arg : "");
+		}
+}
+
+/* case_words - "--a | -a | --b" for the options whose argument passes want, or NULL */
+static void case_words(FILE *fp, const struct opt_view *v, size_t n, const char *pattern,
+		       bool (*want)(const char *arg, const char *pattern))
+{
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].arg || !want(v[i].arg, pattern))
+			continue;
+		fprintf(fp, "%s--%s", first ? "\t" : " | ", v[i].name);
+		if (v[i].key)
+			fprintf(fp, " | -%c", v[i].key);
+		first = false;
+	}
+}
+
+static bool arg_is(const char *arg, const char *pattern)
+{
+	return !strcmp(arg, pattern);
+}
+
+/* arg_words - a list of words to offer (lower case, '|' between): "source|cgroup" */
+static bool arg_words(const char *arg, const char *pattern)
+{
+	(void)pattern;
+	return strcspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ:") == strlen(arg);
+}
+
+static bool arg_other(const char *arg, const char *pattern)
+{
+	(void)pattern;
+	return strcmp(arg, "FILE") && strcmp(arg, "DIR") && !arg_words(arg, NULL);
+}
+
+void cli_completion_bash(FILE *fp)
+{
+	struct opt_view v[ARRAY_SIZE(options) + JS_OUTPUTS_MAX];
+	size_t n = views(v);
+
+	fputs("# bash completion for jitterscope(8), generated from its option table by\n"
+	      "# `jitterscope --completion bash` (do not edit)\n"
+	      "_jitterscope()\n{\n"
+	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
+	      "\tlocal cmd=measure opts\n"
+	      "\tif ((COMP_CWORD > 1)); then\n"
+	      "\t\tcase ${COMP_WORDS[1]} in check | report | diff) cmd=${COMP_WORDS[1]} ;; esac\n"
+	      "\tfi\n"
+	      "\tcase $prev in\n",
+	      fp);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].arg && arg_words(v[i].arg, NULL)) {
+			char words[128];
+
+			js_scpy(words, sizeof(words), v[i].arg);
+			for (char *c = words; *c; c++)
+				*c = *c == '|' ? ' ' : *c;
+			fprintf(fp, "\t--%s", v[i].name);
+			if (v[i].key)
+				fprintf(fp, " | -%c", v[i].key);
+			fprintf(fp,
+				")\n\t\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n\t\treturn\n"
+				"\t\t;;\n",
+				words);
+		}
+	case_words(fp, v, n, "FILE", arg_is);
+	fputs(")\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n\t\treturn\n\t\t;;\n", fp);
+	case_words(fp, v, n, "DIR", arg_is);
+	fputs(")\n\t\tCOMPREPLY=($(compgen -d -- \"$cur\"))\n\t\treturn\n\t\t;;\n", fp);
+	case_words(fp, v, n, NULL, arg_other);
+	fputs(")\n\t\treturn # a value: nothing to offer\n\t\t;;\n\tesac\n\tcase $cmd in\n", fp);
+	for (int c = 0; c < JS_CMD_MAX; c++) {
+		bool first = true;
+
+		fprintf(fp, "\t%s) opts='", cmd_words[c]);
+		for (size_t i = 0; i < n; i++)
+			if (v[i].cmds & (1u << c)) {
+				fprintf(fp, "%s--%s", first ? "" : " ", v[i].name);
+				if (v[i].key)
+					fprintf(fp, " -%c", v[i].key);
+				first = false;
+			}
+		fputs("' ;;\n", fp);
+	}
+	fputs("\tesac\n"
+	      "\tif [[ $cur == -* ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+	      "\telif [[ $cmd == report || $cmd == diff ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "\telif ((COMP_CWORD == 1)); then\n"
+	      "\t\tCOMPREPLY=($(compgen -W 'check report diff' -- \"$cur\"))\n"
+	      "\tfi\n"
+	      "}\n"
+	      "complete -F _jitterscope jitterscope\n",
+	      fp);
 }
 
 /* the TIME options: their name in messages, where the value goes, unit and range */
@@ -380,6 +695,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char err[160];
 	int ret;
 
+	/* an option of another command: refused by name (the table above) */
+	if (key > 0 && key < 0x1000000 /* argp's own keys above */ && taken(state, key, p->cmd))
+		return EINVAL;
 	if (key == 'T') { /* a TIME, or auto (js_threshold.h); the last -T counts */
 		p->cfg.threshold_auto = !strcmp(arg, "auto");
 		if (p->cfg.threshold_auto) {
@@ -429,6 +747,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		p->cfg.top = (unsigned)v;
+		p->top_given = true;
 		break;
 	case OPT_RING:
 		if (parse_uint(arg, 1ull << 26, &v) || v < 1024 || (v & (v - 1))) {
@@ -508,7 +827,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 			return EINVAL;
 		}
-		p->diff_opts = true;
 		break;
 	case OPT_MIN_CHANGE:
 		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
@@ -517,7 +835,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 			return EINVAL;
 		}
-		p->diff_opts = true;
 		break;
 	case OPT_FAIL_ON:
 		if (p->cmd == JS_CMD_CHECK) { /* check --fail-on SEVERITY */
@@ -536,7 +853,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		p->fail_on_worse = true;
-		p->diff_opts = true;
 		break;
 	case OPT_GAPS_MAX: {
 		static const struct js_unit_spec spec = { 1, 64 * JS_KIB, JS_TIB, NULL };
@@ -621,8 +937,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		p->verbose++;
 		break;
-	case OPT_HELP:
+	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		p->help = true;
+		break;
+	case OPT_COMPLETION:
+		if (strcmp(arg, "bash")) {
+			argp_error(state, "invalid --completion '%s' (bash)", arg);
+			return EINVAL;
+		}
+		cli_completion_bash(stdout);
+		p->help = true;
+		break;
+	case OPT_LIST_OPTIONS:
+		cli_list_options(stdout);
 		p->help = true;
 		break;
 	case 'V':
@@ -646,7 +974,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			p->inputs[p->ninputs++] = arg;
 			break;
 		}
-		argp_error(state, "unexpected argument '%s'", arg);
+		argp_error(state,
+			   "unexpected argument '%s' (a command comes first: check, report or "
+			   "diff)",
+			   arg);
 		return EINVAL;
 	default:
 		if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {
@@ -725,36 +1056,8 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr, "%s: --burst needs --arrival-interval\n", prog);
 		return -EINVAL;
 	}
-	if (p->diff_opts && p->cmd != JS_CMD_DIFF) {
-		fprintf(stderr,
-			"%s: --alpha, --min-change and --fail-on are for 'jitterscope diff' only\n",
-			prog);
-		return -EINVAL;
-	}
-	if ((p->nwaive || p->waive_file || p->plan || p->audit_fail_on >= 0) &&
-	    p->cmd != JS_CMD_CHECK) {
-		fprintf(stderr,
-			"%s: --waive, --waive-file and --plan are for 'jitterscope check' "
-			"only\n",
-			prog);
-		return -EINVAL;
-	}
 	if (p->plan && p->json_path) {
 		fprintf(stderr, "%s: --plan prints a plan, not the audit: not with --json\n", prog);
-		return -EINVAL;
-	}
-	if (p->dma_latency_us >= 0 && p->cmd != JS_CMD_MEASURE) {
-		fprintf(stderr,
-			"%s: --dma-latency holds PM QoS during a measurement: not with "
-			"check, report or diff\n",
-			prog);
-		return -EINVAL;
-	}
-	if (p->sysroot && p->cmd != JS_CMD_CHECK) {
-		fprintf(stderr,
-			"%s: --sysroot is for 'jitterscope check' only (a measurement "
-			"reads the live system)\n",
-			prog);
 		return -EINVAL;
 	}
 	if (p->gaps_max_bytes && (!p->gaps_path || !strcmp(p->gaps_path, "-"))) {
@@ -767,13 +1070,6 @@ static int validate(struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
-	if ((p->listen || p->prom_interval_ns || p->gaps_max_bytes) && p->cmd != JS_CMD_MEASURE) {
-		fprintf(stderr,
-			"%s: --listen, --prom-interval and --gaps-max-size are for a "
-			"measurement only\n",
-			prog);
-		return -EINVAL;
-	}
 	if (p->budget_interval_ns && (!p->budget.n || p->cfg.duration_ns)) {
 		fprintf(stderr,
 			"%s: --budget-interval needs --budget and --duration 0 (a finite "
@@ -781,14 +1077,14 @@ static int validate(struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
-	if (p->btf_path && (p->cfg.no_probes || p->cmd != JS_CMD_MEASURE)) {
+	if (p->btf_path && p->cfg.no_probes) {
 		fprintf(stderr,
 			"%s: --btf gives a measurement's eBPF probes their types: not with "
-			"--no-probes, check, report or diff\n",
+			"--no-probes\n",
 			prog);
 		return -EINVAL;
 	}
-	if (p->probe_toggle && (p->cfg.no_probes || p->cmd != JS_CMD_MEASURE)) {
+	if (p->probe_toggle && p->cfg.no_probes) {
 		fprintf(stderr,
 			"%s: --probe-toggle toggles a measurement's eBPF probes (not with "
 			"--no-probes)\n",
@@ -837,7 +1133,7 @@ static void defaults(struct js_params *p)
 
 int cli_parse(int argc, char **argv, struct js_params *p)
 {
-	struct argp argp = { options_build(), parse_opt, NULL, doc, NULL, NULL, NULL };
+	struct argp argp = { NULL, parse_opt, NULL, NULL, NULL, NULL, NULL };
 	char prog[64];
 	int first = 0;
 
@@ -855,6 +1151,8 @@ int cli_parse(int argc, char **argv, struct js_params *p)
 			}
 		}
 	}
+	argp.options = options_build(p->cmd);
+	argp.doc = docs[p->cmd];
 	/* argp reports errors itself; ARGP_NO_EXIT keeps the parser testable */
 	char *saved = argv[first], *errs = NULL;
 	size_t errlen = 0;

@@ -59,10 +59,22 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* an_output_on_stdout - an output file is "-": the human report goes to stderr */
+static bool an_output_on_stdout(const struct js_params *p)
+{
+	for (size_t i = 0; i < js_noutput_kinds; i++) {
+		const char *path = output_kind_path(&js_output_kinds[i], p);
+
+		if (path && !strcmp(path, "-"))
+			return true;
+	}
+	return false;
+}
+
 /* check_budget - --budget after the run: one line per limit; exit 2 when one is exceeded */
 static int check_budget(const struct js_params *p, const struct js_run *run)
 {
-	FILE *fp = p->json_path && !strcmp(p->json_path, "-") ? stderr : stdout;
+	FILE *fp = an_output_on_stdout(p) ? stderr : stdout;
 
 	fputc('\n', fp);
 	return budget_check(&p->budget, run, fp) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
@@ -337,18 +349,45 @@ static int finish(int rc)
 	return rc;
 }
 
-/* cmd_report - `jitterscope report RUN.json [--by source|cgroup]`: the saved run's human
- * report (--by is how to show it, which the file does not record) */
+/* cmd_report - `jitterscope report RUN.json [OPTION...]`: the saved run's human report,
+ * and the outputs a saved run can feed (--json, --html, --prom, --hgrm; the option table
+ * refuses the others), -n and --by (how to show it, which the file does not decide) and
+ * --budget, judged as at run time (exit 2) */
 static int cmd_report(struct js_params *p)
 {
+	struct js_outputs outs = { .n = 0 };
 	struct js_run run;
+	int rc = JS_EXIT_OK;
 
 	if (load(p->inputs[0], &run))
 		return JS_EXIT_ERROR;
 	run.cfg.by = p->cfg.by;
-	report_text(stdout, &run);
+	if (outputs_open(&outs, p)) {
+		report_load_free(&run);
+		return JS_EXIT_ERROR;
+	}
+	/* every gap it kept to the outputs (the HTML scatter), then the worst -n listed */
+	outputs_replay(&outs, &run);
+	if (p->top_given) {
+		run.cfg.top = p->cfg.top;
+		for (size_t i = 0; i < run.ncpus; i++)
+			while (run.cpus[i].top.n > p->cfg.top)
+				topn_pop_min(&run.cpus[i].top);
+	}
+	memset(run.budget_viol, 0, sizeof(run.budget_viol)); /* this report's limits alone */
+	if (p->budget.n)
+		budget_count(&p->budget, &run, run.budget_viol);
+	if (outputs_finish(&outs, &run))
+		rc = JS_EXIT_ERROR;
+	if (!an_output_on_stdout(p))
+		report_text(stdout, &run);
+	else if (!p->quiet)
+		report_text(stderr, &run);
+	if (rc == JS_EXIT_OK && p->budget.n)
+		rc = check_budget(p, &run);
+	outputs_destroy(&outs);
 	report_load_free(&run);
-	return finish(JS_EXIT_OK);
+	return finish(rc);
 }
 
 /* write_file - one rendering of the comparison into path ("-": stdout) for option --opt */

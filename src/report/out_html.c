@@ -40,6 +40,7 @@ struct html_cpu {
 	struct pt *sample;    /* reservoir */
 	size_t nsample;
 	uint64_t seen;
+	bool saved; /* the points are a saved run's worst gaps (html_replay) */
 };
 
 struct html_out {
@@ -129,6 +130,23 @@ static void html_run_start(void *ctx, const struct js_run *run)
 
 	h->run = run;
 	grow(h);
+}
+
+/* html_replay - a saved run: its worst gaps, all it keeps of them, are the points */
+static void html_replay(void *ctx, const struct js_run *run)
+{
+	struct html_out *h = ctx;
+
+	for (size_t i = 0; i < run->ncpus; i++)
+		for (size_t k = 0; k < run->cpus[i].top.n; k++) {
+			struct js_gap_rec g =
+				*(const struct js_gap_rec *)topn_at(&run->cpus[i].top, k);
+
+			g.gap.res = (uint32_t)i;
+			html_on_gap(ctx, &g, NULL, 0);
+		}
+	for (size_t i = 0; i < h->ncpus; i++)
+		h->cpus[i].saved = true;
 }
 
 /* ---- page parts ---- */
@@ -282,10 +300,16 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 		"</text>\n<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">"
 		"gap duration (log)</text>\n</svg>\n",
 		(FIG_W + FIG_L) / 2, H - 8, FIG_T + ph / 2);
-	fprintf(fp,
-		"<p class=\"note\">%zu of %" PRIu64 " gaps drawn: the %d longest and a uniform "
-		"sample of %d; the shortest drawn is %s</p>\n",
-		n, c->seen, HTML_WORST, HTML_SAMPLE, fmt(d, v[0].dur_ns));
+	if (c->saved)
+		fprintf(fp,
+			"<p class=\"note\">%zu of %" PRIu64 " gaps drawn: the worst ones the saved "
+			"run kept (jitterscope report); the shortest drawn is %s</p>\n",
+			n, r->gap_count, fmt(d, v[0].dur_ns));
+	else
+		fprintf(fp,
+			"<p class=\"note\">%zu of %" PRIu64 " gaps drawn: the %d longest and a "
+			"uniform sample of %d; the shortest drawn is %s</p>\n",
+			n, c->seen, HTML_WORST, HTML_SAMPLE, fmt(d, v[0].dur_ns));
 	free(v);
 }
 
@@ -623,6 +647,7 @@ int out_html_new(struct js_output *out, const char *path, const struct js_params
 	out->file = h->fp;
 	out->run_start = html_run_start;
 	out->on_gap = html_on_gap;
+	out->replay = html_replay;
 	out->finish = html_finish;
 	out->destroy = html_destroy;
 	return 0;

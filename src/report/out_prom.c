@@ -91,6 +91,15 @@ static void prom_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 	p->err = err;
 }
 
+/* prom_replay - a saved run's gaps, from each result's histogram by cause */
+static void prom_replay(void *ctx, const struct js_run *run)
+{
+	struct prom_out *p = ctx;
+
+	for (size_t i = 0; i < run->ncpus; i++)
+		prom_add_buckets(p->m, i, &run->cpus[i].cb);
+}
+
 static int prom_finish(void *ctx, const struct js_run *run)
 {
 	struct prom_out *p = ctx;
@@ -146,6 +155,7 @@ int out_prom_new(struct js_output *out, const char *path, const struct js_params
 	out->run_start = prom_run_start;
 	out->on_gap = prom_on_gap;
 	out->on_tick = prom_on_tick;
+	out->replay = prom_replay;
 	out->finish = prom_finish;
 	out->destroy = prom_destroy;
 	return 0;

@@ -320,31 +320,47 @@ static void output_failed(struct js_output *out, int err, char *why, size_t len)
 	say_failed(out->path, out->opt, err, why, len);
 }
 
-#define KIND(name, field, new, help)                                                     \
+#define KIND(name, field, new, cmds_, help)                                              \
 	{                                                                                \
 		.opt = name, .doc = help, .path_off = offsetof(struct js_params, field), \
-		.ctor = new                                                              \
+		.ctor = new, .cmds = cmds_                                               \
 	}
-#define DIR_KIND(name, field, new, help)                                                 \
+/* an output written as the run goes, which report cannot write: why */
+#define LIVE_KIND(name, field, new, why, help)                                           \
 	{                                                                                \
 		.opt = name, .doc = help, .path_off = offsetof(struct js_params, field), \
-		.ctor = new, .arg = "DIR", .check = output_dir_check                     \
+		.ctor = new, .cmds = CMDS_MEASURE, .saved = why                          \
+	}
+#define DIR_KIND(name, field, new, why, help)                                               \
+	{                                                                                   \
+		.opt = name, .doc = help, .path_off = offsetof(struct js_params, field),    \
+		.ctor = new, .arg = "DIR", .check = output_dir_check, .cmds = CMDS_MEASURE, \
+		.saved = why                                                                \
 	}
 
 /* Every output file kind, in the order they are opened: the one list the command line
- * (options, collisions), the preflight (paths) and the pipeline (constructors) go by. */
+ * (options, the commands that take them, collisions), the preflight (paths) and the
+ * pipeline (constructors) go by. */
 const struct js_output_kind js_output_kinds[] = {
-	KIND("json", json_path, out_json_new, "write the result as JSON ('-' = stdout)"),
-	KIND("gaps", gaps_path, out_gaps_new, "write one CSV row per gap"),
-	KIND("hlog", hlog_path, out_hlog_new,
-	     "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)"),
-	KIND("hgrm", hgrm_path, out_hgrm_new, "HdrHistogram percentile distribution (.hgrm)"),
-	KIND("prom", prom_path, out_prom_new,
+	KIND("json", json_path, out_json_new, CMDS_MEASURE | CMDS_CHECK | CMDS_REPORT | CMDS_DIFF,
+	     "write the result as JSON ('-' = stdout)"),
+	LIVE_KIND("gaps", gaps_path, out_gaps_new,
+		  "a saved run keeps its worst gaps, not a row for every gap",
+		  "write one CSV row per gap"),
+	LIVE_KIND("hlog", hlog_path, out_hlog_new,
+		  "a saved run keeps one histogram per CPU, not one per interval",
+		  "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)"),
+	KIND("hgrm", hgrm_path, out_hgrm_new, CMDS_MEASURE | CMDS_REPORT,
+	     "HdrHistogram percentile distribution (.hgrm)"),
+	KIND("prom", prom_path, out_prom_new, CMDS_MEASURE | CMDS_REPORT,
 	     "Prometheus text exposition (node_exporter textfile)"),
-	KIND("trace", trace_path, out_trace_new,
-	     "Chrome/Perfetto trace JSON of the gaps and their causes"),
-	KIND("html", html_path, out_html_new, "a self-contained HTML report"),
+	LIVE_KIND("trace", trace_path, out_trace_new,
+		  "a saved run keeps no probe events, which the trace draws",
+		  "Chrome/Perfetto trace JSON of the gaps and their causes"),
+	KIND("html", html_path, out_html_new, CMDS_MEASURE | CMDS_REPORT | CMDS_DIFF,
+	     "a self-contained HTML report"),
 	DIR_KIND("spike-dir", spike_dir, out_spike_new,
+		 "the flight recorder keeps the probe events around each gap as the run goes",
 		 "flight recorder: a JSON file and a trace per gap over --spike-threshold"),
 };
 const size_t js_noutput_kinds = ARRAY_SIZE(js_output_kinds);
@@ -473,6 +489,16 @@ int outputs_reopen(struct js_outputs *o)
 		}
 	}
 	return first;
+}
+
+void outputs_replay(struct js_outputs *o, const struct js_run *run)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->v[i].run_start)
+			o->v[i].run_start(o->v[i].ctx, run);
+		if (o->v[i].replay)
+			o->v[i].replay(o->v[i].ctx, run);
+	}
 }
 
 int outputs_finish(struct js_outputs *o, const struct js_run *run)

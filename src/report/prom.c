@@ -127,6 +127,26 @@ void prom_add_gap(struct js_prom *m, const struct js_gap_rec *g)
 	c->gaps[cause]++;
 }
 
+void prom_add_buckets(struct js_prom *m, size_t res, const struct js_cause_buckets *cb)
+{
+	struct prom_cpu *c;
+
+	if (m->run && res >= m->nc)
+		prom_start(m, m->run);
+	if (!m->c || res >= m->nc)
+		return;
+	c = &m->c[res];
+	/* cb's bucket i ends where prom_le_ns[i] is (cbuckets_hi); past 10 s: +Inf */
+	for (int i = 0; i < JS_CB_BUCKETS; i++)
+		for (int k = 0; k < JS_CAUSE_MAX; k++) {
+			c->count[k][JS_MIN(i, PROM_NB)] += cb->count[i][k];
+			c->sum_ns[k] += cb->ns[i][k];
+			c->gaps[k] += cb->count[i][k];
+		}
+}
+
+_Static_assert(JS_CB_BUCKETS > PROM_NB, "every finite le is a bound of the 1-2-5 histogram");
+
 /* prom_set_budget - export b's limits */
 void prom_set_budget(struct js_prom *m, const struct js_budget *b)
 {

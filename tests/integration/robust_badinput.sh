@@ -121,7 +121,7 @@ check 64 'invalid --listen'        --listen 9464
 check 64 'invalid --listen'        --listen localhost:9464
 check 64 'invalid --listen'        --listen 127.0.0.1:70000
 check 64 'invalid --listen'        --listen '[::1]9464'
-check 64 'for a measurement only'  check --listen 127.0.0.1:9464
+check 64 '^jitterscope check: --listen is not an option of check .it is for a measurement.$' check --listen 127.0.0.1:9464
 # --pid, --tid, --marks: no spinner runs
 check 64 'no such process'         --pid 999999999 -d 1
 check 64 "invalid --pid 'abc'"     --pid abc -d 1
@@ -145,7 +145,7 @@ check 64 'go together'             --spike-threshold 1ms
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -
 check 64 'needs --arrival-interval' --burst 5
-check 64 'is for .jitterscope check. only' --sysroot /tmp -d 1
+check 64 'jitterscope: --sysroot is not an option of a measurement .it is for check.' --sysroot /tmp -d 1
 check 64 'unrecognized option'     --bogus
 check 64 'requires an argument'    --cpu
 check 64 'unexpected argument'     stray

@@ -368,6 +368,120 @@ static void test_diff_options(void **st)
 	assert_int_not_equal(parse("check", "--min-change", "5", NULL), 0);
 }
 
+/* refused - ARGS... (after the command word) fail to parse, with one line on stderr that
+ * names opt and "not an option of" what (read back through a temporary stderr) */
+static void refused(const char *what, const char *opt, const char *a, const char *b, const char *c,
+		    const char *d)
+{
+	char line[512] = "", want[128];
+	FILE *tmp = tmpfile(), *saved = stderr;
+
+	assert_non_null(tmp);
+	stderr = tmp;
+	assert_int_not_equal(parse(a, b, c, d, NULL), 0);
+	stderr = saved;
+	rewind(tmp);
+	assert_non_null(fgets(line, sizeof(line), tmp));
+	snprintf(want, sizeof(want), "%s is not an option of %s", opt, what);
+	if (!strstr(line, want))
+		fail_msg("'%s' says '%s', not '%s'", a, line, want);
+	assert_null(fgets(line + strlen(line), 64, tmp)); /* one line */
+	fclose(tmp);
+}
+
+/** The option table: each command refuses, by name, every option it does not take;
+ * takes the ones it does; -h works everywhere. */
+static void test_option_table(void **st)
+{
+	(void)st;
+	refused("check", "--html", "check", "--html", "x.html", NULL);
+	refused("check", "--pid", "check", "--pid", "1", NULL);
+	refused("check", "--budget", "check", "--budget", "max=1us", NULL);
+	refused("check", "--duration", "check", "-d", "5", NULL);
+	refused("check", "--no-progress", "check", "--no-progress", NULL, NULL);
+	refused("diff", "--by", "diff", "a", "b", "--by=cgroup");
+	refused("diff", "--top", "diff", "a", "b", "-n1");
+	refused("diff", "--budget", "diff", "a", "b", "--budget=max=1us");
+	refused("report", "--fail-on", "report", "a", "--fail-on", "worse");
+	refused("report", "--cpu", "report", "a", "--cpu", "1");
+	refused("report", "--listen", "report", "a", "--listen", "127.0.0.1:9464");
+	refused("report", "--gaps", "report", "a", "--gaps", "g.csv"); /* with the reason: */
+	refused("report", "--trace", "report", "a", "--trace", "t.json");
+	refused("report", "--hlog", "report", "a", "--hlog", "h.hlog");
+	refused("report", "--spike-dir", "report", "a", "--spike-dir", "d");
+	refused("a measurement", "--sysroot", "--sysroot", "/tmp", NULL, NULL);
+	refused("a measurement", "--alpha", "--alpha", "0.05", NULL, NULL);
+	/* what each takes */
+	assert_int_equal(parse("report", "a", "--html", "x.html", "--prom", "m.prom", "--hgrm",
+			       "h.hgrm", "--json", "r.json", "-n", "3", "--by", "cgroup",
+			       "--budget", "max=1us", "-q", NULL),
+			 0);
+	assert_true(p.top_given && p.cfg.top == 3 && p.budget.n == 1);
+	assert_string_equal(p.html_path, "x.html");
+	assert_int_equal(parse("report", "a", NULL), 0);
+	assert_false(p.top_given);
+	assert_int_equal(parse("check", "--cpu", "1", "--json", "-", "-v", "--sysroot", "/", NULL),
+			 0);
+	assert_int_equal(parse("diff", "a", "b", "--json", "d.json", "--html", "d.html", NULL), 0);
+	/* help everywhere, short or long: nothing to run (the help text into /dev/null) */
+	FILE *out = stdout;
+
+	stdout = fopen("/dev/null", "w");
+	assert_non_null(stdout);
+	assert_int_equal(parse("-h", NULL), 0);
+	assert_true(p.help);
+	for (int c = 0; c < 3; c++) {
+		static const char *const cmds[] = { "check", "report", "diff" };
+
+		assert_int_equal(parse(cmds[c], "-h", NULL), 0);
+		assert_true(p.help);
+		assert_int_equal(parse(cmds[c], "--help", NULL), 0);
+		assert_true(p.help);
+	}
+	fclose(stdout);
+	stdout = out;
+}
+
+/** --help of a command lists its options only, under the right headings. */
+static void test_help_per_command(void **st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len), *saved = stdout;
+
+	(void)st;
+	assert_non_null(mem);
+	stdout = mem;
+	assert_int_equal(parse("check", "--help", NULL), 0);
+	stdout = saved;
+	fclose(mem);
+	assert_non_null(strstr(buf, "--sysroot"));
+	assert_non_null(strstr(buf, "--cpu"));
+	assert_non_null(strstr(buf, "What to audit:"));
+	assert_null(strstr(buf, "--html"));
+	assert_null(strstr(buf, "--duration"));
+	assert_null(strstr(buf, "What to measure:"));
+	assert_null(strstr(buf, "Your application"));
+	free(buf);
+
+	mem = open_memstream(&buf, &len);
+	stdout = mem;
+	assert_int_equal(parse("--help", NULL), 0);
+	stdout = saved;
+	fclose(mem);
+	/* each heading is followed by an option of its own group, not by the next heading */
+	char *m = strstr(buf, "What to measure:"), *a = strstr(buf, "Your application");
+	assert_non_null(m);
+	assert_non_null(a);
+	assert_true(a > strstr(m, "--duration") && a > strstr(m, "--cpu"));
+	assert_non_null(strstr(a, "--pid"));
+	assert_true(strstr(a, "--pid") < strstr(a, "Output:"));
+	assert_non_null(strstr(buf, "diff --fail-on"));
+	assert_null(strstr(buf, "--sysroot"));
+	assert_null(strstr(buf, "--alpha"));
+	free(buf);
+}
+
 /** --arrival-interval and --burst. */
 static void test_arrivals(void **st)
 {
@@ -390,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_misc),	     cmocka_unit_test(test_continuous),
 		cmocka_unit_test(test_subcommands),  cmocka_unit_test(test_arrivals),
 		cmocka_unit_test(test_diff_options), cmocka_unit_test(test_btf),
+		cmocka_unit_test(test_option_table), cmocka_unit_test(test_help_per_command),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */

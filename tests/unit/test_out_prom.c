@@ -613,6 +613,84 @@ static void test_prom_budget(void **state)
 	free(p);
 }
 
+/* hist_lines - the gap histogram lines of an exposition (jitterscope_gap_duration_*), malloc'd */
+static char *hist_lines(const char *text)
+{
+	char *out = calloc(1, strlen(text) + 1), *o = out;
+
+	assert_non_null(out);
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+
+		if (!strncmp(l, "jitterscope_gap_duration_seconds", 32)) {
+			memcpy(o, l, n);
+			o += n;
+		}
+		l += n;
+	}
+	return out;
+}
+
+/** A saved run (report --prom): the histograms from each result's histogram by cause are
+ * those the gaps gave as they came, but for a gap of exactly a bound (one bucket higher). */
+static void test_prom_replay(void **state)
+{
+	static const uint64_t durs[] = { 99,	1001,	1999,	       2001,
+					 50001, 777777, 3000000001ull, 20000000000ull };
+	struct fx *f = *state;
+	struct js_output live, saved;
+	char path2[128];
+	char *a, *b, *ha, *hb;
+
+	snprintf(path2, sizeof(path2), "%s.saved", f->path);
+	memset(&live, 0, sizeof(live));
+	memset(&saved, 0, sizeof(saved));
+	assert_int_equal(out_prom_new(&live, f->path, NULL), 0);
+	assert_int_equal(out_prom_new(&saved, path2, NULL), 0);
+	assert_non_null(saved.replay);
+	live.run_start(live.ctx, &f->run);
+	for (size_t i = 0; i < sizeof(durs) / sizeof(durs[0]); i++) {
+		gap(f, &live, 0, durs[i], i % 2 ? JS_CAUSE_TASK : JS_CAUSE_UNEXPLAINED, 0);
+		gap(f, &live, 1, durs[i] + 7, JS_CAUSE_IRQ, 0);
+	}
+	saved.run_start(saved.ctx, &f->run);
+	saved.replay(saved.ctx, &f->run); /* from f->cpus[].cb, which result_add_gap filled */
+	assert_int_equal(live.finish(live.ctx, &f->run), 0);
+	assert_int_equal(saved.finish(saved.ctx, &f->run), 0);
+	live.destroy(live.ctx);
+	saved.destroy(saved.ctx);
+	a = slurp(f->path);
+	b = slurp(path2);
+	ha = hist_lines(a);
+	hb = hist_lines(b);
+	assert_true(strlen(ha) > 500);
+	assert_string_equal(ha, hb);
+	free(a);
+	free(b);
+	free(ha);
+	free(hb);
+
+	/* a gap of exactly 1000 ns: le="1e-06" as it came, le="2e-06" from the saved run */
+	for (int i = 0; i < 2; i++)
+		result_cpu_free(&f->cpus[i]);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(result_cpu_init(&f->cpus[i], i ? 3 : 1, 4), 0);
+	memset(&saved, 0, sizeof(saved));
+	gap(f, NULL, 0, 1000, JS_CAUSE_UNEXPLAINED, 0);
+	assert_int_equal(out_prom_new(&saved, path2, NULL), 0);
+	saved.run_start(saved.ctx, &f->run);
+	saved.replay(saved.ctx, &f->run);
+	assert_int_equal(saved.finish(saved.ctx, &f->run), 0);
+	saved.destroy(saved.ctx);
+	b = slurp(path2);
+	has_line(b, "jitterscope_gap_duration_seconds_bucket{cpu=\"1\",le=\"1e-06\"} 0");
+	has_line(b, "jitterscope_gap_duration_seconds_bucket{cpu=\"1\",le=\"2e-06\"} 1");
+	has_line(b, "jitterscope_gap_duration_seconds_count{cpu=\"1\"} 1");
+	free(b);
+	unlink(path2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +702,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prom_gap_sources, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_audit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_replay, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

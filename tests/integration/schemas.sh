@@ -1,0 +1,80 @@
+#!/bin/bash
+# schemas.sh - docs/schema/*.schema.json against real outputs: the saved runs in
+# tests/data/runs, a run re-emitted by report --json, a diff, and (root, CPU 1) a fresh 1 s
+# run with its spike files; each schema rejects a document that lost a key it requires; the
+# schema number is the same in the code, the schemas, docs/JSON.md and the man page.
+. "$(dirname "$0")/lib.bash"
+
+python3 -c 'import jsonschema' 2>/dev/null || missing python3-jsonschema "no python3 jsonschema module"
+SCHEMA=$ROOT/docs/schema
+
+# validate KIND FILE... - each FILE is valid against KIND.schema.json, and every key the
+# schema requires (at the top, and in the first measured CPU of a run) taken out of it
+# makes it invalid
+validate() {
+	python3 - "$SCHEMA/$1.schema.json" "${@:2}" <<'PY'
+import copy, json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+V = jsonschema.Draft202012Validator
+V.check_schema(schema)
+v = V(schema)
+n = 0
+for f in sys.argv[2:]:
+    doc = json.load(open(f))
+    errs = sorted(v.iter_errors(doc), key=str)
+    if errs:
+        sys.exit("%s: %s at %s" % (f, errs[0].message, list(errs[0].absolute_path)))
+    # each required key, gone: invalid
+    places = [((), schema)]
+    if doc.get("cpus") and "items" in schema["properties"].get("cpus", {}):
+        places.append((("cpus", 0), schema["properties"]["cpus"]["items"]))
+    for path, sub in places:
+        for key in sub.get("required", []):
+            d = copy.deepcopy(doc)
+            o = d
+            for p in path:
+                o = o[p]
+            del o[key]
+            if v.is_valid(d):
+                sys.exit("%s without %s%s is still valid" % (f, "".join("%s." % p for p in path), key))
+            n += 1
+print("%d files valid, %d documents missing a required key rejected" % (len(sys.argv) - 2, n))
+PY
+}
+
+runs=("$ROOT"/tests/data/runs/*.json)
+[ -r "${runs[0]}" ] || fail "no saved run in tests/data/runs"
+out=$(validate run "${runs[@]}") || fail "saved runs: $out"
+echo "ok: run schema, saved runs: $out"
+"$JS" report "${runs[0]}" --json "$TMP/re.json" >/dev/null || fail "report --json exited $?"
+out=$(validate run "$TMP/re.json") || fail "report --json: $out"
+"$JS" diff "${runs[0]}" "$TMP/re.json" --json "$TMP/diff.json" >/dev/null || fail "diff exited $?"
+out=$(validate diff "$TMP/diff.json") || fail "diff --json: $out"
+echo "ok: report --json and diff --json valid: $out"
+
+# one schema number: the code's, the schemas', docs/JSON.md's examples and the man page's
+code=$(sed -n 's/^#define JS_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/include/js_result.h")
+[ -n "$code" ] || fail "no JS_SCHEMA_VERSION in include/js_result.h"
+for k in run diff spike; do
+	s=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["properties"]["schema_version"]["const"])' "$SCHEMA/$k.schema.json")
+	[ "$s" = "$code" ] || fail "$k.schema.json has schema_version $s, the code writes $code"
+done
+bad=$(grep -o '"schema_version": [0-9]*' "$ROOT/docs/JSON.md" | grep -v ": $code\$")
+[ -z "$bad" ] && grep -q '"schema_version": ' "$ROOT/docs/JSON.md" || fail "docs/JSON.md: $bad (the code writes $code)"
+grep -q "^(schema_version $code)" "$ROOT/docs/jitterscope.8" || fail "the man page does not say schema_version $code"
+echo "ok: schema_version $code in the code, the schemas, docs/JSON.md and the man page"
+
+# a fresh run, with spike files
+if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
+	echo "skip fresh run: needs root and 2 CPUs"
+	exit 0
+fi
+"$JS" --cpu 1 -d 1 -q --json "$TMP/run.json" --spike-dir "$TMP/spikes" --spike-threshold 1us \
+	--spike-max 3 >/dev/null 2>"$TMP/err" || fail "the run exited $? ($(cat "$TMP/err"))"
+out=$(validate run "$TMP/run.json") || fail "fresh run: $out"
+spikes=("$TMP"/spikes/spike-*-cpu1.json)
+[ -r "${spikes[0]}" ] || fail "no spike file in 1 s at a 1 us threshold"
+out=$(validate spike "${spikes[@]}") || fail "spike files: $out"
+echo "ok: a fresh run and its ${#spikes[@]} spike files valid: $out"
+exit 0
