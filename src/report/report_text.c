@@ -183,6 +183,22 @@ static void clock_cost_line(FILE *fp, const struct js_clockcost *c)
 		c->monotonic.p99_ns);
 }
 
+/* answer - the lines under the title: what was lost, to what, what to fix first (answer.c),
+ * then a blank line before the details */
+static void answer(FILE *fp, const struct js_run *run)
+{
+	static const char *const label[JS_ANSWER_LINES] = { "answer:      ", "  lost to:   ",
+							     "  fix first: " };
+	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+	struct js_answer ans;
+
+	report_answer(run, &ans);
+	report_answer_lines(run, &ans, lines);
+	for (int i = 0; i < JS_ANSWER_LINES; i++)
+		fprintf(fp, "%s%s\n", label[i], lines[i]);
+	fputc('\n', fp);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -194,6 +210,7 @@ static void header(FILE *fp, const struct js_run *run)
 		fprintf(fp, " (interrupted: %s%spartial report)", run->stop_why,
 			run->stop_why[0] ? "; " : "");
 	fputc('\n', fp);
+	answer(fp, run);
 	fprintf(fp, "machine: %s, %s, %s%s\n", m->kernel, m->cpu_model,
 		m->hypervisor ? "virtual machine" : "bare metal",
 		m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
