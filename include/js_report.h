@@ -27,7 +27,7 @@ struct js_answer {
 		uint64_t ns;	/* its time, over every gap it took part in */
 		double share;	/* of caused_ns, 0..1: the cause table's share */
 	} top[JS_ANSWER_TOP];
-	bool audited;			/* the run holds an audit */
+	bool audited;		       /* the run holds an audit */
 	const struct audit_check *fix; /* its most severe problem with a hint, or NULL */
 };
 /* report_answer - fill ans from run (pure) */

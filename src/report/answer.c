@@ -81,8 +81,7 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 }
 
 /* who - "CPU 1", "thread app:42", or "2 CPUs together" */
-static const char *who(const struct js_run *run, const struct js_answer *ans, char *buf,
-		       size_t len)
+static const char *who(const struct js_run *run, const struct js_answer *ans, char *buf, size_t len)
 {
 	if (ans->nres != 1) {
 		snprintf(buf, len, "%zu CPUs and threads together", ans->nres);

@@ -188,7 +188,7 @@ static void clock_cost_line(FILE *fp, const struct js_clockcost *c)
 static void answer(FILE *fp, const struct js_run *run)
 {
 	static const char *const label[JS_ANSWER_LINES] = { "answer:      ", "  lost to:   ",
-							     "  fix first: " };
+							    "  fix first: " };
 	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
 	struct js_answer ans;
 
