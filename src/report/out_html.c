@@ -194,7 +194,7 @@ static void summary(FILE *fp, const struct js_cpu_result *r)
 {
 	char b[32];
 
-	fputs("<table><tr><th>gaps</th><th>time lost</th><th>loop median</th>", fp);
+	fputs("<table><tr><th>gaps</th><th>time lost</th><th>loop median (calibration)</th>", fp);
 	for (size_t i = 0; i < js_npcts; i++)
 		fprintf(fp, "<th>%s</th>", js_pcts[i].label);
 	fputs("<th>max</th><th>steal</th></tr>\n<tr>", fp);

@@ -229,7 +229,7 @@ static void expect_from_json(struct expect *x)
 	jsonp_free(&d);
 }
 
-static char *text_of(const struct js_run *run)
+static __attribute__((noinline)) char *text_of(const struct js_run *run)
 {
 	char *buf = NULL;
 	size_t l = 0;
@@ -312,12 +312,66 @@ static void test_saved_run_html(void **state)
 	report_load_free(&run);
 }
 
+/* the saved run's histogram: every letter drawn is in the legend, with its own class; the
+ * top sources do not repeat a class; the loop period names its passes */
+static void test_saved_run_details(void **state)
+{
+	struct js_run run;
+	char err[256], *text, *legend, *line, *save = NULL;
+	const char *at;
+	int bars = 0;
+
+	(void)state;
+	assert_int_equal(report_load_file(FIXTURE, &run, err, sizeof(err)), 0);
+	text = text_of(&run);
+	assert_null(strstr(text, "hrtimer hrtimer"));
+	assert_non_null(strstr(text, "    hrtimer tick_nohz_handler "));
+	assert_non_null(strstr(text, "loop period     mean 16.7 ns while measuring (the detection "
+				     "floor); calibration pass: min 17.4 ns, median 20.0 ns"));
+	at = strstr(text, "\n    legend: ");
+	assert_non_null(at);
+	legend = strndup(at + 13, strcspn(at + 1, "\n") - 12);
+	assert_non_null(legend);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *bar = strchr(line, '|');
+
+		if (!bar || !strstr(line, " us ") || !strchr(bar + 1, '|'))
+			continue;
+		bars++;
+		for (char *c = bar + 1; *c != '|'; c++) {
+			char item[40];
+			int cls = -1;
+
+			if (*c == ' ')
+				continue;
+			/* the letter is one class's, and the legend names that class */
+			for (int k = 0; k < JS_CAUSE_MAX; k++)
+				if (js_cause_info((uint32_t)k)->letter == *c) {
+					assert_int_equal(cls, -1);
+					cls = k;
+				}
+			assert_true(cls >= 0);
+			snprintf(item, sizeof(item), "%c %s", *c, js_cause_name(cls));
+			if (!strstr(legend, item))
+				fail_msg("bar letter '%c' not in the legend \"%s\"", *c, legend);
+		}
+	}
+	assert_true(bars >= 6);
+	assert_non_null(strstr(legend, ". unexplained"));
+	assert_non_null(strstr(legend, "t task"));
+	assert_non_null(strstr(legend, "T timer"));
+	assert_non_null(strstr(legend, "p ipi"));
+	free(legend);
+	free(text);
+	report_load_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fix_choice),     cmocka_unit_test(test_top_causes),
 		cmocka_unit_test(test_no_fix),	       cmocka_unit_test(test_saved_run_text),
-		cmocka_unit_test(test_saved_run_html),
+		cmocka_unit_test(test_saved_run_html), cmocka_unit_test(test_saved_run_details),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
