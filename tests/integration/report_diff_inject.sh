@@ -63,7 +63,7 @@ with open(os.path.join(d, name + ".quiet"), "w") as f:
     else:
         other = {}
         for s, e, ev in evs:
-            if ev.startswith("task:") and not ev.startswith("task:jitterscope:"):
+            if ev.startswith("task:") and not ev.startswith(("task:jitterscope:", "task:js-")):
                 k = ev.rsplit(":", 1)[0][5:]
                 other[k] = other.get(k, 0) + e - s
         top = sorted(other.items(), key=lambda kv: -kv[1])[:3]
