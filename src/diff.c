@@ -90,12 +90,12 @@ static const char *fmt_interval(char *buf, size_t len, double lo, double hi)
 
 /* ---- the verdicts ---- */
 
-/* relative - the larger value at least (1 + min_change) x the smaller: the same both ways
- * round (A->B and B->A), with a hair of slack so that 1000 -> 1100 is 10 % in floating
- * point too */
+/* relative - the change at least min_change of A, as diff_fmt_change shows it ("-9.5 %" is
+ * below 10 % whichever way round), with a hair of slack so that 1000 -> 1100 is 10 % in
+ * floating point too; any change from 0 ("from 0") is large enough */
 static bool relative(double a, double b, const struct js_diff_opts *o)
 {
-	return fmax(a, b) >= fmin(a, b) * (1 + o->min_change) * (1 - 1e-12);
+	return fabs(b - a) >= fabs(a) * o->min_change * (1 - 1e-12);
 }
 
 /* practical - is the change large enough to matter: relatively and above the floor */
@@ -369,8 +369,9 @@ void diff_pct_row(struct js_diff_row *r, const struct js_diff_opts *o, double pc
 	}
 	if (!up && !down && !bounded && r->a != r->b) {
 		r->verdict = DIFF_UNCERTAIN;
-		snprintf(r->why, sizeof(r->why), "few gaps beyond it: A %.1f, B %.1f", r->a_beyond,
-			 r->b_beyond);
+		snprintf(r->why, sizeof(r->why),
+			 "too few gaps to bound it: A %" PRIu64 ", B %" PRIu64 " gaps in all",
+			 ha->total, hb->total);
 		return;
 	}
 	if (!practical(r->a, r->b, DIFF_FLOOR_NS, o)) {
@@ -433,6 +434,22 @@ static struct js_diff_row *named(struct js_diff_cpu *c, const char *metric, cons
 	return r;
 }
 
+/* no_loss - a class that took no time in either run (a TLB flush inside another's gap) is
+ * no worse for being counted more often: same */
+static void no_loss(struct js_diff_row *r)
+{
+	if (r->verdict == DIFF_SAME)
+		return;
+	r->verdict = DIFF_SAME;
+	snprintf(r->why, sizeof(r->why), "no time lost in either run");
+}
+
+/*
+ * cause_rows - per class its gaps and time per second, tested as the totals are, with the
+ * runs' dispersion (a class's gaps come in the bursts the run's do): a class that holds
+ * every gap gets the verdict of "gaps per second" and of "time lost share", never another
+ * on the same numbers (its time's variance is bounded by its time x its largest gap)
+ */
 static void cause_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 {
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
@@ -442,15 +459,17 @@ static void cause_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 
 		if (!x->gaps && !y->gaps)
 			continue;
-		diff_rate_row(&c->rows[c->nrows++], o, x->gaps, c->ta_s, y->gaps, c->tb_s, NULL,
-			      NULL);
+		diff_rate_row(&c->rows[c->nrows++], o, x->gaps, c->ta_s, y->gaps, c->tb_s, &c->da,
+			      &c->db);
+		if (!x->total_ns && !y->total_ns)
+			no_loss(&c->rows[c->nrows - 1]);
 		snprintf(m, sizeof(m), "%s.gaps_per_s", cn);
 		snprintf(l, sizeof(l), "%s: gaps/s", cn);
 		named(c, m, l);
 		diff_time_row(&c->rows[c->nrows++], o, false, (double)x->total_ns,
 			      (double)x->total_ns * (double)x->max_ns, x->gaps, c->ta_s,
 			      (double)y->total_ns, (double)y->total_ns * (double)y->max_ns, y->gaps,
-			      c->tb_s, NULL, NULL);
+			      c->tb_s, &c->da, &c->db);
 		snprintf(m, sizeof(m), "%s.lost_ns_per_s", cn);
 		snprintf(l, sizeof(l), "%s: time lost/s", cn);
 		named(c, m, l);
@@ -563,7 +582,7 @@ static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 	d->b_gaps = y ? y->gaps : 0;
 	diff_time_row(&d->row, o, false, (double)xn, (double)xn * (double)(x ? x->max_ns : 0),
 		      d->a_gaps, c->ta_s, (double)yn, (double)yn * (double)(y ? y->max_ns : 0),
-		      d->b_gaps, c->tb_s, NULL, NULL);
+		      d->b_gaps, c->tb_s, &c->da, &c->db);
 	snprintf(d->row.metric, sizeof(d->row.metric), "%s.source", js_cause_name(d->cause));
 	diff_src_label(d->row.label, sizeof(d->row.label), d);
 	if (!x || !y)
@@ -745,8 +764,8 @@ static void warnings(struct js_diff *d)
 		if (na || nb)
 			warn(d,
 			     "%s: gaps come in bursts (their count per %s varies %.0fx more "
-			     "than for independent gaps, in %s): the totals allow for it; classes, "
-			     "sources and percentiles may take such noise for a change",
+			     "than for independent gaps, in %s): the totals, classes and sources allow "
+			     "for it; percentiles may take such noise for a change",
 			     lb, js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
 			     fmax(na ? c->da.gaps : 0, nb ? c->db.gaps : 0),
 			     na && nb ? "both runs" :
