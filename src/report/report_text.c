@@ -352,7 +352,18 @@ static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 
 	if (!n)
 		return;
-	fprintf(fp, "    unexplained gaps (primary: no event in the gap): %" PRIu64 "; ", n);
+	fprintf(fp, "    unexplained gaps (primary: no event in the gap): %" PRIu64, n);
+	/* the gaps without an event that steal took most of are the rest of "no guest event" */
+	for (uint32_t i = 0; i < r->causes.nsrc; i++) {
+		const struct js_cause_src *s = &r->causes.src[i];
+
+		if (s->cause == JS_CAUSE_UNEXPLAINED && !strcmp(s->detail, CAUSES_NOEVENT_DETAIL) &&
+		    s->gaps > n)
+			fprintf(fp,
+				" (the other %" PRIu64 " of the %" PRIu64 " \"%s\" gaps: steal)",
+				s->gaps - n, s->gaps, CAUSES_NOEVENT_DETAIL);
+	}
+	fputs("; ", fp);
 	if (h)
 		fprintf(fp, ">= %s (%" PRIu64 ", the longest %.0f %%): ",
 			js_fmt_ns(a, sizeof(a), js_period_band_ns[h]), pc->ge[h].n,

@@ -332,6 +332,14 @@ static void test_saved_run_details(void **state)
 	assert_non_null(at);
 	legend = strndup(at + 13, strcspn(at + 1, "\n") - 12);
 	assert_non_null(legend);
+	/* the unexplained counts agree: in gaps = the two sources' gaps, its primary gaps the
+	 * "no guest event" ones (84 each: steal took none of them) */
+	assert_non_null(strstr(text, "\n    unexplained                                    276  "
+				     "      84 "));
+	assert_non_null(strstr(text, "    unexplained gaps (primary: no event in the gap): 84; "));
+	assert_non_null(strstr(text, "    unexplained outside event windows              192 "));
+	assert_non_null(strstr(text, "    unexplained no guest event                      84 "));
+
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *bar = strchr(line, '|');
 
