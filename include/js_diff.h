@@ -24,8 +24,9 @@
  *              the histogram for the total; for a class or source its upper bound, its time
  *              x its largest time in one gap); a time on fewer than DIFF_MIN_GAPS gaps of
  *              both runs together is uncertain
- *   the totals (gaps per second, time lost share), and alike every class and source (the
- *              same numbers, the same verdict)   when a run's per-interval counts or
+ *   the totals (gaps per second, time lost share), and a class that shows their numbers
+ *              (in every gap, or all the time: the same numbers, the same test and verdict)
+ *              when a run's per-interval counts or
  *              times vary more than independent gaps would (dispersion > 1, from at least
  *              DIFF_DISP_MIN full intervals: background noise in bursts), its variance is
  *              scaled by that factor and the test is Welch's t (quasi-Poisson), with

@@ -444,32 +444,50 @@ static void no_loss(struct js_diff_row *r)
 	snprintf(r->why, sizeof(r->why), "no time lost in either run");
 }
 
+/* same_as - the row r shows the numbers of the totals' row t (its gaps or its time are every
+ * gap's): one test for both, t's, so the same numbers never get two verdicts */
+static void same_as(struct js_diff_row *r, const struct js_diff_row *t)
+{
+	r->test = t->test;
+	r->p = t->p;
+	r->verdict = t->verdict;
+	js_scpy(r->why, sizeof(r->why), t->why);
+}
+
 /*
- * cause_rows - per class its gaps and time per second, tested as the totals are, with the
- * runs' dispersion (a class's gaps come in the bursts the run's do): a class that holds
- * every gap gets the verdict of "gaps per second" and of "time lost share", never another
- * on the same numbers (its time's variance is bounded by its time x its largest gap)
+ * cause_rows - per class its gaps and time per second. A class in every gap of both runs
+ * shows the numbers of "gaps per second", a class that holds all their time those of "time
+ * lost share": it takes that row's test and verdict (the totals' test allows for gaps in
+ * bursts). A class that took no time in either run is never worse.
  */
 static void cause_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 {
+	const struct js_diff_row *gaps = &c->rows[0], *lost = &c->rows[1];
+
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
 		const struct js_cause_class *x = &c->a->causes.cls[k], *y = &c->b->causes.cls[k];
 		const char *cn = js_cause_name(k);
+		struct js_diff_row *r;
 		char m[48], l[48];
 
 		if (!x->gaps && !y->gaps)
 			continue;
-		diff_rate_row(&c->rows[c->nrows++], o, x->gaps, c->ta_s, y->gaps, c->tb_s, &c->da,
-			      &c->db);
+		r = &c->rows[c->nrows++];
+		diff_rate_row(r, o, x->gaps, c->ta_s, y->gaps, c->tb_s, NULL, NULL);
+		if (x->gaps == c->a->gap_count && y->gaps == c->b->gap_count)
+			same_as(r, gaps);
 		if (!x->total_ns && !y->total_ns)
-			no_loss(&c->rows[c->nrows - 1]);
+			no_loss(r);
 		snprintf(m, sizeof(m), "%s.gaps_per_s", cn);
 		snprintf(l, sizeof(l), "%s: gaps/s", cn);
 		named(c, m, l);
-		diff_time_row(&c->rows[c->nrows++], o, false, (double)x->total_ns,
+		r = &c->rows[c->nrows++];
+		diff_time_row(r, o, false, (double)x->total_ns,
 			      (double)x->total_ns * (double)x->max_ns, x->gaps, c->ta_s,
 			      (double)y->total_ns, (double)y->total_ns * (double)y->max_ns, y->gaps,
-			      c->tb_s, &c->da, &c->db);
+			      c->tb_s, NULL, NULL);
+		if (x->total_ns == c->a->lost_ns && y->total_ns == c->b->lost_ns)
+			same_as(r, lost);
 		snprintf(m, sizeof(m), "%s.lost_ns_per_s", cn);
 		snprintf(l, sizeof(l), "%s: time lost/s", cn);
 		named(c, m, l);
@@ -582,7 +600,9 @@ static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 	d->b_gaps = y ? y->gaps : 0;
 	diff_time_row(&d->row, o, false, (double)xn, (double)xn * (double)(x ? x->max_ns : 0),
 		      d->a_gaps, c->ta_s, (double)yn, (double)yn * (double)(y ? y->max_ns : 0),
-		      d->b_gaps, c->tb_s, &c->da, &c->db);
+		      d->b_gaps, c->tb_s, NULL, NULL);
+	if (x && y && xn == c->a->lost_ns && yn == c->b->lost_ns)
+		same_as(&d->row, &c->rows[1]); /* all the time: the numbers of the totals */
 	snprintf(d->row.metric, sizeof(d->row.metric), "%s.source", js_cause_name(d->cause));
 	diff_src_label(d->row.label, sizeof(d->row.label), d);
 	if (!x || !y)
@@ -764,8 +784,9 @@ static void warnings(struct js_diff *d)
 		if (na || nb)
 			warn(d,
 			     "%s: gaps come in bursts (their count per %s varies %.0fx more "
-			     "than for independent gaps, in %s): the totals, classes and sources allow "
-			     "for it; percentiles may take such noise for a change",
+			     "than for independent gaps, in %s): the totals allow for it (and a class "
+			     "with their numbers); other classes, sources and percentiles may take "
+			     "such noise for a change",
 			     lb, js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
 			     fmax(na ? c->da.gaps : 0, nb ? c->db.gaps : 0),
 			     na && nb ? "both runs" :
