@@ -673,6 +673,9 @@ const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s)
 	} else if (s->cause == JS_CAUSE_IRQ && !js_part_thread(s->cause, det) &&
 		   (colon = strrchr(det, ':'))) {
 		snprintf(buf, len, "IRQ %s %.*s", colon + 1, (int)(colon - det), det);
+	} else if (!strncmp(det, js_cause_name(s->cause), strlen(js_cause_name(s->cause))) &&
+		   det[strlen(js_cause_name(s->cause))] == ' ') {
+		snprintf(buf, len, "%s", det); /* "hrtimer tick_nohz_handler": named already */
 	} else {
 		snprintf(buf, len, "%s %s", js_cause_name(s->cause), det);
 	}

@@ -501,6 +501,18 @@ static void test_compare(void **state)
 	s = src_of(c, "", "virtio1-req.0:36");
 	assert_string_equal(s->status, "gone");
 	assert_string_equal(s->row.label, "IRQ 36 virtio1-req.0");
+	{
+		struct js_diff_src h = { .cause = JS_CAUSE_HRTIMER };
+		char lb[80];
+
+		/* the class is not said twice */
+		snprintf(h.a_detail, sizeof(h.a_detail), "hrtimer tick_nohz_handler");
+		assert_string_equal(diff_src_label(lb, sizeof(lb), &h),
+				    "hrtimer tick_nohz_handler");
+		h.cause = JS_CAUSE_SOFTIRQ;
+		snprintf(h.a_detail, sizeof(h.a_detail), "TIMER");
+		assert_string_equal(diff_src_label(lb, sizeof(lb), &h), "softirq TIMER");
+	}
 	s = src_of(c, "bash:200", "bash:100");
 	assert_true(s->pid_changed);
 	assert_string_equal(s->row.label, "task bash:100 -> bash:200");
