@@ -53,6 +53,13 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 		ans->nres++;
 		ans->measured_ns += r->end_ns - r->start_ns;
 		ans->lost_ns += r->lost_ns;
+	}
+	/* the causes of the time lost; of the time in marks when there is nothing else */
+	for (size_t i = 0; i < run->ncpus; i++) {
+		const struct js_cpu_result *r = &run->cpus[i];
+
+		if ((r->source == JS_SRC_MARK) != !ans->nres)
+			continue;
 		ans->caused_ns += r->causes.lost_ns;
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			by[c] += r->causes.cls[c].total_ns;

@@ -132,6 +132,16 @@ static void test_top_causes(void **state)
 	assert_string_equal(l[0], "2 CPUs together lost 150.0 ms of 2.00 s measured (7.5 %)");
 	assert_non_null(strstr(l[1], "irq 46.7 %, task 40.0 %, "));
 	assert_string_equal(l[2], "move the IRQs (check irq.affinity: FAIL HIGH)");
+	/* marks alone: their causes, shares of the time in marks */
+	b.run.cpus = b.r + 2;
+	b.run.ncpus = 1;
+	report_answer(&b.run, &ans);
+	assert_int_equal(ans.nres, 0);
+	assert_int_equal(ans.ntop, 1);
+	assert_int_equal(ans.top[0].cause, JS_CAUSE_UNEXPLAINED);
+	report_answer_lines(&b.run, &ans, l);
+	assert_non_null(strstr(l[0], "marks only"));
+	assert_string_equal(l[1], "unexplained 100.0 % (shares of the time in marks)");
 	free(b.r);
 }
 
