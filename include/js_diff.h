@@ -7,9 +7,9 @@
  * the comparison once; text, JSON (docs/JSON.md) and HTML render it.
  *
  * Lower is better for every row. A row's verdict:
- *   same       no change, or a change below the practical minimum: the larger value less
- *              than (1 + min_change) x the smaller one, or a difference below the row's
- *              absolute floor (DIFF_FLOOR_*)
+ *   same       no change, or a change below the practical minimum: less than min_change
+ *              of A (the change as shown: -9.5 % is below 10 %), or a difference below the
+ *              row's absolute floor (DIFF_FLOOR_*); a class that took no time in either run
  *   better/worse  a practical change that chance does not explain (p < alpha), in the
  *              direction of the numbers shown
  *   uncertain  a practical change the evidence does not carry: it could be chance, or a
@@ -24,7 +24,9 @@
  *              the histogram for the total; for a class or source its upper bound, its time
  *              x its largest time in one gap); a time on fewer than DIFF_MIN_GAPS gaps of
  *              both runs together is uncertain
- *   the totals (gaps per second, time lost share)   when a run's per-interval counts or
+ *   the totals (gaps per second, time lost share), and a class that shows their numbers
+ *              (in every gap, or all the time: the same numbers, the same test and verdict)
+ *              when a run's per-interval counts or
  *              times vary more than independent gaps would (dispersion > 1, from at least
  *              DIFF_DISP_MIN full intervals: background noise in bursts), its variance is
  *              scaled by that factor and the test is Welch's t (quasi-Poisson), with

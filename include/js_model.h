@@ -70,7 +70,7 @@ enum js_cause_role {
 struct js_cause_info {
 	const char *name;   /* "irq": JSON, CSV, reports, --budget, the trace's category */
 	const char *colour; /* the HTML pages' "#rrggbb" */
-	char letter;	    /* the text report's histogram bars */
+	char letter;	    /* the text report's histogram bars: one per class, in its legend */
 	uint8_t role;	    /* enum js_cause_role; a context or off-CPU part keeps a
 	                           * gap from being lone (entry.c) */
 	uint8_t entry_kind; /* JS_ROLE_INTERRUPT: its enum entry_kind (js_entry.h), the

@@ -54,4 +54,27 @@ size_t js_scpy(char *dst, size_t len, const char *src);
 /* js_mono_ns - CLOCK_MONOTONIC now, in ns */
 uint64_t js_mono_ns(void);
 
+/*
+ * jitterscope's threads carry names (their comm, at most 15 characters), so that a gap's
+ * story says which one took the CPU: "js-spin/N" the sampler of CPU N, "js-drain" the
+ * thread that drains the samplers' rings and the probes' events while measuring,
+ * "js-http" the --listen server. docs/jitterscope.8, OUTPUT.
+ */
+#define JS_THREAD_DRAIN "js-drain"
+#define JS_THREAD_HTTP "js-http"
+#define JS_THREAD_SPIN "js-spin/%d"
+#define JS_THREAD_PROCESS "jitterscope" /* the main thread's name outside the measurement */
+/* js_thread_name - name the calling thread; 0 or -errno */
+int js_thread_name(const char *name);
+/* js_threads_list - the ids of this process's threads (/proc/self/task) into tids[max]; how
+ * many there are (more than max: the rest not stored), or -errno */
+long js_threads_list(int *tids, size_t max);
+/* js_threads_new - the threads of this process not in before[n] (those a library just
+ * started) into out[max]; how many were stored */
+size_t js_threads_new(const int *before, size_t n, int *out, size_t max);
+/* js_thread_name_tid - name thread tid of this process (its /proc/self/task/TID/comm) unless
+ * it has that name already: a library's thread that names itself after it starts is named
+ * again on the next call. 0, or -errno */
+int js_thread_name_tid(int tid, const char *name);
+
 #endif /* JS_UTIL_H */

@@ -90,12 +90,12 @@ static const char *fmt_interval(char *buf, size_t len, double lo, double hi)
 
 /* ---- the verdicts ---- */
 
-/* relative - the larger value at least (1 + min_change) x the smaller: the same both ways
- * round (A->B and B->A), with a hair of slack so that 1000 -> 1100 is 10 % in floating
- * point too */
+/* relative - the change at least min_change of A, as diff_fmt_change shows it ("-9.5 %" is
+ * below 10 % whichever way round), with a hair of slack so that 1000 -> 1100 is 10 % in
+ * floating point too; any change from 0 ("from 0") is large enough */
 static bool relative(double a, double b, const struct js_diff_opts *o)
 {
-	return fmax(a, b) >= fmin(a, b) * (1 + o->min_change) * (1 - 1e-12);
+	return fabs(b - a) >= fabs(a) * o->min_change * (1 - 1e-12);
 }
 
 /* practical - is the change large enough to matter: relatively and above the floor */
@@ -369,8 +369,9 @@ void diff_pct_row(struct js_diff_row *r, const struct js_diff_opts *o, double pc
 	}
 	if (!up && !down && !bounded && r->a != r->b) {
 		r->verdict = DIFF_UNCERTAIN;
-		snprintf(r->why, sizeof(r->why), "few gaps beyond it: A %.1f, B %.1f", r->a_beyond,
-			 r->b_beyond);
+		snprintf(r->why, sizeof(r->why),
+			 "too few gaps to bound it: A %" PRIu64 ", B %" PRIu64 " gaps in all",
+			 ha->total, hb->total);
 		return;
 	}
 	if (!practical(r->a, r->b, DIFF_FLOOR_NS, o)) {
@@ -433,24 +434,60 @@ static struct js_diff_row *named(struct js_diff_cpu *c, const char *metric, cons
 	return r;
 }
 
+/* no_loss - a class that took no time in either run (a TLB flush inside another's gap) is
+ * no worse for being counted more often: same */
+static void no_loss(struct js_diff_row *r)
+{
+	if (r->verdict == DIFF_SAME)
+		return;
+	r->verdict = DIFF_SAME;
+	snprintf(r->why, sizeof(r->why), "no time lost in either run");
+}
+
+/* same_as - the row r shows the numbers of the totals' row t (its gaps or its time are every
+ * gap's): one test for both, t's, so the same numbers never get two verdicts */
+static void same_as(struct js_diff_row *r, const struct js_diff_row *t)
+{
+	r->test = t->test;
+	r->p = t->p;
+	r->verdict = t->verdict;
+	js_scpy(r->why, sizeof(r->why), t->why);
+}
+
+/*
+ * cause_rows - per class its gaps and time per second. A class in every gap of both runs
+ * shows the numbers of "gaps per second", a class that holds all their time those of "time
+ * lost share": it takes that row's test and verdict (the totals' test allows for gaps in
+ * bursts). A class that took no time in either run is never worse.
+ */
 static void cause_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 {
+	const struct js_diff_row *gaps = &c->rows[0], *lost = &c->rows[1];
+
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
 		const struct js_cause_class *x = &c->a->causes.cls[k], *y = &c->b->causes.cls[k];
 		const char *cn = js_cause_name(k);
+		struct js_diff_row *r;
 		char m[48], l[48];
 
 		if (!x->gaps && !y->gaps)
 			continue;
-		diff_rate_row(&c->rows[c->nrows++], o, x->gaps, c->ta_s, y->gaps, c->tb_s, NULL,
-			      NULL);
+		r = &c->rows[c->nrows++];
+		diff_rate_row(r, o, x->gaps, c->ta_s, y->gaps, c->tb_s, NULL, NULL);
+		if (x->gaps == c->a->gap_count && y->gaps == c->b->gap_count)
+			same_as(r, gaps);
+		if (!x->total_ns && !y->total_ns)
+			no_loss(r);
 		snprintf(m, sizeof(m), "%s.gaps_per_s", cn);
 		snprintf(l, sizeof(l), "%s: gaps/s", cn);
 		named(c, m, l);
-		diff_time_row(&c->rows[c->nrows++], o, false, (double)x->total_ns,
+		r = &c->rows[c->nrows++];
+		diff_time_row(r, o, false, (double)x->total_ns,
 			      (double)x->total_ns * (double)x->max_ns, x->gaps, c->ta_s,
 			      (double)y->total_ns, (double)y->total_ns * (double)y->max_ns, y->gaps,
 			      c->tb_s, NULL, NULL);
+		if (x->total_ns == c->a->lost_ns && y->total_ns == c->b->lost_ns)
+			same_as(r, lost);
 		snprintf(m, sizeof(m), "%s.lost_ns_per_s", cn);
 		snprintf(l, sizeof(l), "%s: time lost/s", cn);
 		named(c, m, l);
@@ -564,6 +601,8 @@ static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 	diff_time_row(&d->row, o, false, (double)xn, (double)xn * (double)(x ? x->max_ns : 0),
 		      d->a_gaps, c->ta_s, (double)yn, (double)yn * (double)(y ? y->max_ns : 0),
 		      d->b_gaps, c->tb_s, NULL, NULL);
+	if (x && y && xn == c->a->lost_ns && yn == c->b->lost_ns)
+		same_as(&d->row, &c->rows[1]); /* all the time: the numbers of the totals */
 	snprintf(d->row.metric, sizeof(d->row.metric), "%s.source", js_cause_name(d->cause));
 	diff_src_label(d->row.label, sizeof(d->row.label), d);
 	if (!x || !y)
@@ -634,6 +673,9 @@ const char *diff_src_label(char *buf, size_t len, const struct js_diff_src *s)
 	} else if (s->cause == JS_CAUSE_IRQ && !js_part_thread(s->cause, det) &&
 		   (colon = strrchr(det, ':'))) {
 		snprintf(buf, len, "IRQ %s %.*s", colon + 1, (int)(colon - det), det);
+	} else if (!strncmp(det, js_cause_name(s->cause), strlen(js_cause_name(s->cause))) &&
+		   det[strlen(js_cause_name(s->cause))] == ' ') {
+		snprintf(buf, len, "%s", det); /* "hrtimer tick_nohz_handler": named already */
 	} else {
 		snprintf(buf, len, "%s %s", js_cause_name(s->cause), det);
 	}
@@ -745,8 +787,9 @@ static void warnings(struct js_diff *d)
 		if (na || nb)
 			warn(d,
 			     "%s: gaps come in bursts (their count per %s varies %.0fx more "
-			     "than for independent gaps, in %s): the totals allow for it; classes, "
-			     "sources and percentiles may take such noise for a change",
+			     "than for independent gaps, in %s): the totals allow for it (and a class "
+			     "with their numbers); other classes, sources and percentiles may take "
+			     "such noise for a change",
 			     lb, js_fmt_ns(x, sizeof(x), c->b->intervals.len_ns),
 			     fmax(na ? c->da.gaps : 0, nb ? c->db.gaps : 0),
 			     na && nb ? "both runs" :

@@ -1282,6 +1282,9 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	/* what reading each clock costs bounds every figure (measured here, on housekeeping) */
 	clockcost_measure(&run->clock, pl.cal.fit.hz, tsc_rdtscp_usable());
+	/* this thread drains the rings and the events while measuring: named so, a story of
+	 * a gap it caused says so (the samplers name themselves) */
+	js_thread_name(JS_THREAD_DRAIN);
 	err = pl.spinner ? start_samplers(&pl) : 0;
 	if (err)
 		goto out_stop;
@@ -1325,5 +1328,6 @@ out_stop:
 		sampler_join(&pl.cp[i].s);
 out:
 	teardown(&pl);
+	js_thread_name(JS_THREAD_PROCESS);
 	return err;
 }

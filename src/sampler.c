@@ -189,9 +189,12 @@ static void trial(struct sampler *s)
 static int setup(struct sampler *s)
 {
 	size_t bytes = s->cfg.ring_entries * sizeof(struct gap_raw);
+	char name[16];
 	cpu_set_t set;
 
 	s->tid = (pid_t)syscall(SYS_gettid);
+	snprintf(name, sizeof(name), JS_THREAD_SPIN, s->cfg.cpu);
+	js_thread_name(name); /* best effort: a story then names the sampler */
 	CPU_ZERO(&set);
 	CPU_SET(s->cfg.cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* util.c - diagnostics and small helpers (see js_util.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "js_util.h"
@@ -129,4 +131,66 @@ uint64_t js_mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int js_thread_name(const char *name)
+{
+	return prctl(PR_SET_NAME, name, 0, 0, 0) ? -errno : 0;
+}
+
+long js_threads_list(int *tids, size_t max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	long n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+			if ((size_t)n < max)
+				tids[n] = atoi(e->d_name);
+			n++;
+		}
+	closedir(d);
+	return n;
+}
+
+size_t js_threads_new(const int *before, size_t n, int *out, size_t max)
+{
+	int now[256];
+	long k = js_threads_list(now, 256);
+	size_t m = 0;
+
+	for (long i = 0; i < k && i < 256 && m < max; i++) {
+		bool old = false;
+
+		for (size_t j = 0; j < n && !old; j++)
+			old = before[j] == now[i];
+		if (!old)
+			out[m++] = now[i];
+	}
+	return m;
+}
+
+int js_thread_name_tid(int tid, const char *name)
+{
+	char path[64], cur[32] = "";
+	FILE *fp;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+	fp = fopen(path, "r+");
+	if (!fp)
+		return -errno;
+	if (fgets(cur, sizeof(cur), fp))
+		cur[strcspn(cur, "\n")] = '\0';
+	if (strcmp(cur, name)) {
+		rewind(fp);
+		if (fputs(name, fp) < 0)
+			err = -EIO;
+	}
+	if (fclose(fp) && !err)
+		err = -errno;
+	return err;
 }

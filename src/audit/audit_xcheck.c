@@ -375,7 +375,8 @@ static bool x_misc(struct xctx *x)
 		    "SMIs on CPU %d %s: firmware (BIOS power/thermal features), invisible to the OS",
 		    cpu, x->rate);
 	} else if (x->cause == JS_CAUSE_UNEXPLAINED) {
-		OUT(x, "gaps with no visible cause on CPU %d %s: %s", cpu, x->rate,
+		/* both unexplained sources, merged: the cause table's unexplained "in gaps" */
+		OUT(x, "gaps with time no event explains on CPU %d %s: %s", cpu, x->rate,
 		    a->f.hypervisor ?
 			    "running under a hypervisor, host interrupts, vmexits and preemption are invisible to the guest" :
 			    "SMIs, an SMT sibling, or hardware (check the smi and smt lines)");

@@ -76,6 +76,7 @@ static void css(FILE *fp)
 	      "background:#fff;max-width:1100px}\n"
 	      "h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;border-bottom:2px solid #ddd;"
 	      "margin-top:28px}h3{font-size:15px;margin:18px 0 6px}\n"
+	      "#answer table{font-size:15px;margin:4px 0 14px;border-left:3px solid #d62728}\n"
 	      "table{border-collapse:collapse;margin:4px 0}td,th{padding:2px 8px;"
 	      "border-bottom:1px solid #eee;text-align:left;vertical-align:top}\n"
 	      "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"

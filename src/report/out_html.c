@@ -151,6 +151,21 @@ static void html_replay(void *ctx, const struct js_run *run)
 
 /* ---- page parts ---- */
 
+/* answer - what was lost, to what, what to fix first (answer.c): the page's first lines */
+static void answer(FILE *fp, const struct js_run *run)
+{
+	static const char *const label[JS_ANSWER_LINES] = { "answer", "lost to", "fix first" };
+	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+	struct js_answer ans;
+
+	report_answer(run, &ans);
+	report_answer_lines(run, &ans, lines);
+	fputs("<section id=\"answer\">\n<table class=\"facts\">\n", fp);
+	for (int i = 0; i < JS_ANSWER_LINES; i++)
+		html_fact(fp, label[i], lines[i]);
+	fputs("</table>\n</section>\n", fp);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -158,7 +173,9 @@ static void header(FILE *fp, const struct js_run *run)
 	time_t sec = (time_t)run->start_epoch_s;
 	struct tm tm;
 
-	fputs("<h1>jitterscope report</h1>\n<table class=\"facts\">\n", fp);
+	fputs("<h1>jitterscope report</h1>\n", fp);
+	answer(fp, run);
+	fputs("<table class=\"facts\">\n", fp);
 	html_fact(fp, "host", m->hostname);
 	html_fact(fp, "kernel", m->kernel);
 	snprintf(b, sizeof(b), "%s, %d CPUs online, %s%s", m->cpu_model, m->online_cpus,
@@ -195,7 +212,7 @@ static void summary(FILE *fp, const struct js_cpu_result *r)
 {
 	char b[32];
 
-	fputs("<table><tr><th>gaps</th><th>time lost</th><th>loop median</th>", fp);
+	fputs("<table><tr><th>gaps</th><th>time lost</th><th>loop median (calibration)</th>", fp);
 	for (size_t i = 0; i < js_npcts; i++)
 		fprintf(fp, "<th>%s</th>", js_pcts[i].label);
 	fputs("<th>max</th><th>steal</th></tr>\n<tr>", fp);

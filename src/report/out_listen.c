@@ -43,6 +43,8 @@ struct listen_out {
 	pthread_mutex_t lock; /* page, len: the drain thread swaps, the server copies */
 	char *page;
 	size_t len;
+	int http[4]; /* the daemon's threads (named js-http) */
+	size_t nhttp;
 };
 
 static int parse_port(const char *s, in_port_t *port)
@@ -266,6 +268,14 @@ static void listen_on_gap(void *ctx, const struct js_gap_rec *g, const struct js
 	prom_add_gap(l->m, g);
 }
 
+/* name_http - the daemon's threads named js-http (again: libmicrohttpd may name its thread
+ * itself once it runs, after listen_run_start named it) */
+static void name_http(struct listen_out *l)
+{
+	for (size_t i = 0; i < l->nhttp; i++)
+		js_thread_name_tid(l->http[i], JS_THREAD_HTTP);
+}
+
 /* listen_run_start - the first page, then the server thread: started from the drain thread
  * (on the housekeeping CPUs, as its own thread then is) with the stop signals blocked, so
  * they reach the thread that handles them */
@@ -273,6 +283,8 @@ static void listen_run_start(void *ctx, const struct js_run *run)
 {
 	struct listen_out *l = ctx;
 	sigset_t sigs, old;
+	int before[256];
+	long nbefore;
 
 	l->err = prom_start(l->m, run);
 	if (l->err)
@@ -284,6 +296,7 @@ static void listen_run_start(void *ctx, const struct js_run *run)
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	nbefore = js_threads_list(before, ARRAY_SIZE(before));
 	l->d = mhd.start(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, l,
 			 MHD_OPTION_LISTEN_SOCKET, l->fd, MHD_OPTION_CONNECTION_LIMIT,
 			 (unsigned)LISTEN_CONNS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -295,6 +308,10 @@ static void listen_run_start(void *ctx, const struct js_run *run)
 		js_warn("cannot serve --listen %s: the HTTP server did not start", l->addr);
 	else
 		l->fd = -1; /* the daemon's now */
+	/* the daemon's thread is new: named, a story of a gap it caused says so */
+	if (l->d && nbefore >= 0 && (size_t)nbefore <= ARRAY_SIZE(before))
+		l->nhttp = js_threads_new(before, (size_t)nbefore, l->http, ARRAY_SIZE(l->http));
+	name_http(l);
 }
 
 static void listen_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
@@ -305,6 +322,7 @@ static void listen_on_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
 		return;
 	l->next_ns = now_ns + LISTEN_RENDER_NS;
 	render(l, run);
+	name_http(l);
 }
 
 /* listen_finish - the final page (served until the process exits) */

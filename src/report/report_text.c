@@ -183,6 +183,22 @@ static void clock_cost_line(FILE *fp, const struct js_clockcost *c)
 		c->monotonic.p99_ns);
 }
 
+/* answer - the lines under the title: what was lost, to what, what to fix first (answer.c),
+ * then a blank line before the details */
+static void answer(FILE *fp, const struct js_run *run)
+{
+	static const char *const label[JS_ANSWER_LINES] = { "answer:      ", "  lost to:   ",
+							    "  fix first: " };
+	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+	struct js_answer ans;
+
+	report_answer(run, &ans);
+	report_answer_lines(run, &ans, lines);
+	for (int i = 0; i < JS_ANSWER_LINES; i++)
+		fprintf(fp, "%s%s\n", label[i], lines[i]);
+	fputc('\n', fp);
+}
+
 static void header(FILE *fp, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
@@ -194,6 +210,7 @@ static void header(FILE *fp, const struct js_run *run)
 		fprintf(fp, " (interrupted: %s%spartial report)", run->stop_why,
 			run->stop_why[0] ? "; " : "");
 	fputc('\n', fp);
+	answer(fp, run);
 	fprintf(fp, "machine: %s, %s, %s%s\n", m->kernel, m->cpu_model,
 		m->hypervisor ? "virtual machine" : "bare metal",
 		m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
@@ -244,7 +261,8 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 	const struct js_cause_buckets *b = &r->cb;
 	uint64_t maxc = 0;
 	int first = -1, last = -1;
-	char lo[32], hi[32];
+	char lo[32], hi[32], bar[JS_CB_BUCKETS][BAR_WIDTH + 1];
+	bool used[JS_CAUSE_MAX] = { false }, rounded = false;
 
 	for (int i = 0; i < JS_CB_BUCKETS; i++) {
 		if (!b->total[i])
@@ -256,28 +274,45 @@ static void histogram(FILE *fp, const struct js_run *run, const struct js_cpu_re
 	}
 	if (first < 0)
 		return;
-	fprintf(fp, "  histogram%s\n",
-		run->probes_on ? " (bar letters: primary cause, shares of each bucket's gaps)" :
-				 "");
 	for (int i = first; i <= last; i++) {
 		int w = (int)((b->total[i] * BAR_WIDTH + maxc - 1) / maxc), k = 0;
-		char bar[BAR_WIDTH + 1];
 
-		/* each cause gets its share of the bar, drawn with its first letter */
+		/* each cause gets its share of the bar, drawn with its letter */
 		for (int c = 0; c < JS_CAUSE_MAX && k < w; c++) {
 			int cw = (int)((b->count[i][c] * (uint64_t)w + b->total[i] / 2) /
 				       b->total[i]);
 
+			used[c] |= cw > 0 && run->probes_on;
 			for (int x = 0; x < cw && k < w; x++)
-				bar[k++] = run->probes_on ? js_cause_info(c)->letter : '#';
+				bar[i][k++] = run->probes_on ? js_cause_info(c)->letter : '#';
 		}
+		rounded |= k < w && run->probes_on;
 		while (k < w)
-			bar[k++] = run->probes_on ? '?' : '#';
-		bar[k] = 0;
+			bar[i][k++] = run->probes_on ? '?' : '#';
+		bar[i][k] = 0;
+	}
+	fprintf(fp, "  histogram%s\n",
+		run->probes_on ? " (bar letters: primary cause, shares of each bucket's gaps)" :
+				 "");
+	if (run->probes_on) {
+		const char *sep = "    legend: ";
+
+		for (int c = 0; c < JS_CAUSE_MAX; c++)
+			if (used[c]) {
+				fprintf(fp, "%s%c %s", sep, js_cause_info(c)->letter,
+					js_cause_name(c));
+				sep = ", ";
+			}
+		if (rounded)
+			fprintf(fp, "%s? rounding (shares too small to draw)", sep);
+		if (*sep == ',')
+			fputc('\n', fp);
+	}
+	for (int i = first; i <= last; i++) {
 		fprintf(fp, "    %9s - %-9s %10" PRIu64 " |%-*s|",
 			js_fmt_ns(lo, sizeof(lo), cbuckets_lo(i)),
 			i == JS_CB_BUCKETS - 1 ? "" : js_fmt_ns(hi, sizeof(hi), cbuckets_hi(i)),
-			b->total[i], BAR_WIDTH, bar);
+			b->total[i], BAR_WIDTH, bar[i]);
 		for (int c = 0; c < JS_CAUSE_MAX && run->probes_on; c++)
 			if (b->count[i][c])
 				fprintf(fp, " %s %.0f%%", js_cause_name(c),
@@ -317,7 +352,18 @@ static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 
 	if (!n)
 		return;
-	fprintf(fp, "    unexplained gaps: %" PRIu64 "; ", n);
+	fprintf(fp, "    unexplained gaps (primary: no event in the gap): %" PRIu64, n);
+	/* the gaps without an event that steal took most of are the rest of "no guest event" */
+	for (uint32_t i = 0; i < r->causes.nsrc; i++) {
+		const struct js_cause_src *s = &r->causes.src[i];
+
+		if (s->cause == JS_CAUSE_UNEXPLAINED && !strcmp(s->detail, CAUSES_NOEVENT_DETAIL) &&
+		    s->gaps > n)
+			fprintf(fp,
+				" (the other %" PRIu64 " of the %" PRIu64 " \"%s\" gaps: steal)",
+				s->gaps - n, s->gaps, CAUSES_NOEVENT_DETAIL);
+	}
+	fputs("; ", fp);
 	if (h)
 		fprintf(fp, ">= %s (%" PRIu64 ", the longest %.0f %%): ",
 			js_fmt_ns(a, sizeof(a), js_period_band_ns[h]), pc->ge[h].n,
@@ -406,6 +452,19 @@ static void entry_evidence(FILE *fp, const struct js_cpu_result *r)
 	}
 }
 
+/* src_name - "task kworker/1:6:4661", "hrtimer tick_nohz_handler": the class, then the
+ * detail unless the detail starts with the class's name already */
+static void src_name(char *buf, size_t len, const struct js_cause_src *s)
+{
+	const char *cls = js_cause_name(s->cause);
+	size_t n = strlen(cls);
+
+	if (!strncmp(s->detail, cls, n) && s->detail[n] == ' ')
+		snprintf(buf, len, "%s", s->detail);
+	else
+		snprintf(buf, len, "%s %s", cls, s->detail);
+}
+
 /* cause_table - per class and per source (or, --by cgroup, per class and cgroup): count,
  * time lost, share, max */
 static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
@@ -414,10 +473,11 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
 	size_t n = causes_sorted(top, src, JS_CAUSES_SRC_MAX);
 	char a[32], b[32], e[40];
+	bool noevent = false;
 
 	if (!r->gap_count)
 		return;
-	fprintf(fp, "  causes                                        gaps   primary     time lost"
+	fprintf(fp, "  causes                                     in gaps   primary     time lost"
 		    "  share        max  of which entry/exit\n");
 	for (int c = 0; c < JS_CAUSE_MAX; c++) {
 		const struct js_cause_class *cl = causes_class(&r->causes, (uint32_t)c);
@@ -430,6 +490,10 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 			100.0 * causes_share(&r->causes, cl->total_ns),
 			js_fmt_ns(b, sizeof(b), cl->max_ns), entry_col(e, sizeof(e), cl->entry_ns));
 	}
+	fprintf(fp,
+		"    (in gaps: the gaps a class took part in, several classes a gap; primary: "
+		"the gaps it took most of, %" PRIu64 " in all)\n",
+		r->causes.ngaps);
 	unexplained_evidence(fp, r);
 	entry_evidence(fp, r);
 	if (by == JS_BY_CGROUP)
@@ -440,13 +504,19 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 	for (size_t i = 0; i < n && i < 15; i++) {
 		char name[80];
 
-		snprintf(name, sizeof(name), "%s %s", js_cause_name(src[i]->cause), src[i]->detail);
+		src_name(name, sizeof(name), src[i]);
+		noevent |= src[i]->cause == JS_CAUSE_UNEXPLAINED;
 		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s%s\n", name,
 			src[i]->gaps, "", js_fmt_ns(a, sizeof(a), src[i]->total_ns),
 			100.0 * causes_share(top, src[i]->total_ns),
 			js_fmt_ns(b, sizeof(b), src[i]->max_ns),
 			entry_col(e, sizeof(e), src[i]->entry_ns));
 	}
+	if (noevent && by != JS_BY_CGROUP)
+		fprintf(fp,
+			"    (unexplained \"%s\": gaps in which no probe saw an event; \"%s\": the "
+			"time of gaps with events that no event's window covers)\n",
+			CAUSES_NOEVENT_DETAIL, CAUSES_RESIDUAL_DETAIL);
 }
 
 /* worst - the worst gaps' stories, largest first (a sorted copy on the heap: up to 1000
@@ -600,10 +670,16 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 	fprintf(fp, "  measured        %s", js_fmt_ns(a, sizeof(a), r->end_ns - r->start_ns));
 	if (r->source == JS_SRC_SAMPLER) {
 		fprintf(fp, ", %" PRIu64 " loops\n", r->iterations);
+		/* two passes, two loops: the mean is the measuring loop's (the window less the
+		 * gaps, over its loops), min and median the calibration loop's before it,
+		 * which also stores each period and can be slower than the mean */
 		fprintf(fp,
-			"  loop period     min %.1f ns, median %.1f ns, mean %.1f ns "
-			"(the detection floor)\n",
-			r->loop_ns_min, r->loop_ns_median, r->loop_ns_mean);
+			"  loop period     mean %.1f ns while measuring (the detection floor); "
+			"calibration pass: min %.1f ns, median %.1f ns%s\n",
+			r->loop_ns_mean, r->loop_ns_min, r->loop_ns_median,
+			r->loop_ns_mean && r->loop_ns_mean < r->loop_ns_min ?
+				" (a slower loop: it also stores each period)" :
+				"");
 	} else {
 		fputc('\n', fp);
 	}

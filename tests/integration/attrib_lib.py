@@ -814,14 +814,14 @@ def load_witness(path):
 def foreign_gaps(gaps, evs, own):
     """
     {gap row: event} of the gaps in which the kernel saw an event neither the sampler's
-    (task:jitterscope:) nor the action's own (a prefix in @own), within 1 us (the trace's
-    resolution)
+    (task:jitterscope:, task:js-: its named threads) nor the action's own (a prefix in @own),
+    within 1 us (the trace's resolution)
     """
     # the hrtimer callbacks inside a local timer interrupt are looked at only where the
     # action is one of them (timer mode): another callback in its interrupt (the tick's) is
     # as large as it. Elsewhere the interrupt is judged whole, as before they were traced.
     fine = any(o.startswith("hrtimer:") for o in own)
-    own = ("task:jitterscope:",) + tuple(own)
+    own = ("task:jitterscope:", "task:js-") + tuple(own)
     evs = sorted(e for e in evs if not e[2].startswith(own) and
                  (fine or not e[2].startswith("hrtimer:")))
     starts = [e[0] for e in evs]
@@ -1005,7 +1005,7 @@ def others_running():
                 comm = f.read().strip()
         except OSError:
             continue
-        if comm in ("jitterscope", "jsinject"):
+        if comm in ("jitterscope", "js-drain", "jsinject"):
             pids.append((int(p), comm))
     return pids
 

@@ -195,7 +195,7 @@ def own_ipi_outlasts_fault(row):
                 default=None)
     ipi = [n for c, det, n in parts
            if c == "ipi" and det == row["detail"] and "flush_tlb" in det and
-           " from jitterscope:" in det]
+           (" from jitterscope:" in det or " from js-" in det)]
     return (row["cause"] == "ipi" and fault is not None and bool(ipi) and
             max(ipi) > fault)
 

@@ -576,12 +576,13 @@ static void test_crosscheck_merge(void **state)
 	run(&a, BADLY, cpus, 2);
 	n = audit_crosscheck(&a, obs, ARRAY_SIZE(obs), lines, ARRAY_SIZE(lines));
 	assert_int_equal(n, 6);
-	assert_has(lines[0], "gaps with no visible cause on CPU 3 4396 times (879/s, 31.6 ms)");
+	assert_has(lines[0],
+		   "gaps with time no event explains on CPU 3 4396 times (879/s, 31.6 ms)");
 	assert_has(lines[1], "local timer fired 282/s on CPU 3");
 	assert_has(lines[2], "kworker vmstat_update ran 12 times (2.4/s, 600.0 us) on CPU 3");
 	assert_has(lines[3], "task bash:12084 ran 22 times");
 	assert_has(lines[4], "task grep:20813 ran 2 times");
-	assert_has(lines[5], "gaps with no visible cause on CPU 5 7 times");
+	assert_has(lines[5], "gaps with time no event explains on CPU 5 7 times");
 	/* max_lines counts merged lines */
 	assert_int_equal(audit_crosscheck(&a, obs, ARRAY_SIZE(obs), lines, 2), 2);
 	assert_has(lines[1], "local timer fired 282/s on CPU 3");

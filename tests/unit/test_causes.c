@@ -348,6 +348,8 @@ static void test_class_table(void **state)
 {
 	int tracks = 0, kinds[ENTRY_KINDS] = { 0 };
 	bool track_named[JS_TRACKS_MAX + 1] = { false };
+	char letters[JS_CAUSE_MAX];
+	size_t nletters = 0;
 
 	(void)state;
 	for (uint32_t c = 0; c < JS_CAUSE_MAX; c++) {
@@ -360,6 +362,10 @@ static void test_class_table(void **state)
 		assert_int_equal(ci->colour[0], '#');
 		assert_int_equal(strspn(ci->colour + 1, "0123456789abcdef"), 6);
 		assert_true(ci->letter > ' ' && ci->letter < 127);
+		/* one letter per class ('?' and '#' are the bars' own) */
+		assert_null(memchr(letters, ci->letter, nletters));
+		assert_true(ci->letter != '?' && ci->letter != '#');
+		letters[nletters++] = ci->letter;
 		assert_true(ci->role <= JS_ROLE_OFFCPU);
 		assert_true(ci->track <= JS_TRACKS_MAX);
 		assert_false(ci->track_shared && !ci->track);

@@ -727,7 +727,7 @@ static void test_before_entry(void **state)
 		assert_null(strstr(text, "entry/exit ("));
 		assert_null(strstr(text, "periodic by duration"));
 		/* the old verdict, over every unexplained gap, without a phase */
-		assert_non_null(strstr(text, "unexplained gaps: "));
+		assert_non_null(strstr(text, "unexplained gaps (primary: no event in the gap): "));
 		assert_non_null(strstr(text, "; periodic at 10.0 ms (coherence "));
 		assert_int_equal(run.cpus[0].causes.cls[JS_CAUSE_TIMER].entry_ns, 0);
 		json = text_of(&run, true, NULL);

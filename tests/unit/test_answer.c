@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_answer.c - the report's first lines (answer.c): what was lost, to what, what to fix
+ * first; on built runs, then on a saved run (tests/data/runs/vm-preempt.json) in the text and
+ * the HTML report, whose expected answer is computed here from the JSON itself.
+ */
+#include <linux/types.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "js_jsonparse.h"
+#include "js_output.h"
+#include "js_report.h"
+#include "js_report_load.h"
+#include "js_util.h"
+#include "fixtures.h"
+
+#define FIXTURE "tests/data/runs/vm-preempt.json"
+
+static struct audit_check check_mk(const char *id, enum audit_verdict v, enum audit_severity s,
+				   const char *hint)
+{
+	struct audit_check k;
+
+	memset(&k, 0, sizeof(k));
+	snprintf(k.id, sizeof(k.id), "%s", id);
+	k.verdict = v;
+	k.severity = s;
+	k.cpu = -1;
+	snprintf(k.hint, sizeof(k.hint), "%s", hint);
+	return k;
+}
+
+/* the most severe problem with a hint; a failure before a warning of the same severity;
+ * passes, skips and problems without a hint are never the fix */
+static void test_fix_choice(void **state)
+{
+	struct audit_check k[] = {
+		check_mk("a.pass", AUDIT_PASS, SEV_CRIT, "nothing"),
+		check_mk("b.skip", AUDIT_SKIP, SEV_CRIT, "run as root"),
+		check_mk("c.nohint", AUDIT_FAIL, SEV_CRIT, ""),
+		check_mk("d.warn", AUDIT_WARN, SEV_HIGH, "warn fix"),
+		check_mk("e.fail", AUDIT_FAIL, SEV_HIGH, "fail fix"),
+		check_mk("f.fail2", AUDIT_FAIL, SEV_HIGH, "second fail fix"),
+		check_mk("g.med", AUDIT_FAIL, SEV_MED, "med fix"),
+	};
+	struct js_audit a = { .checks = k, .n = ARRAY_SIZE(k) };
+
+	(void)state;
+	assert_string_equal(report_fix(&a)->id, "e.fail");
+	a.checks = k + 5; /* f, g */
+	a.n = 2;
+	assert_string_equal(report_fix(&a)->id, "f.fail2");
+	a.checks = k; /* a, b, c: nothing to do */
+	a.n = 3;
+	assert_null(report_fix(&a));
+	/* a higher severity wins over a failure: a warning crit before a failure high */
+	k[3].severity = SEV_CRIT;
+	a.n = ARRAY_SIZE(k);
+	assert_string_equal(report_fix(&a)->id, "d.warn");
+}
+
+/* two CPUs and a marks result: CPUs' time summed, marks left out, top three by time */
+struct built {
+	struct js_run run;
+	struct js_cpu_result *r;
+	struct audit_check checks[2];
+};
+
+static void built_init(struct built *b, bool audited, bool problem)
+{
+	memset(&b->run, 0, sizeof(b->run));
+	b->r = calloc(3, sizeof(*b->r));
+	assert_non_null(b->r);
+	b->run.cpus = b->r;
+	b->run.ncpus = 3;
+	b->run.probes_on = true;
+	for (int i = 0; i < 3; i++) {
+		b->r[i].source = i < 2 ? JS_SRC_SAMPLER : JS_SRC_MARK;
+		b->r[i].cpu = 1 + 2 * i;
+		b->r[i].start_ns = 1000;
+		b->r[i].end_ns = 1000 + 1000000000ull; /* 1 s each */
+	}
+	/* CPU 1: task 60 ms, irq 30 ms, timer 10 ms; CPU 3: irq 40 ms, tlb 0 (touched only) */
+	b->r[0].lost_ns = b->r[0].causes.lost_ns = 100000000;
+	b->r[0].causes.cls[JS_CAUSE_TASK].total_ns = 60000000;
+	b->r[0].causes.cls[JS_CAUSE_IRQ].total_ns = 30000000;
+	b->r[0].causes.cls[JS_CAUSE_TIMER].total_ns = 10000000;
+	b->r[1].lost_ns = b->r[1].causes.lost_ns = 50000000;
+	b->r[1].causes.cls[JS_CAUSE_IRQ].total_ns = 40000000;
+	b->r[1].causes.cls[JS_CAUSE_SOFTIRQ].total_ns = 10000000;
+	b->r[1].causes.cls[JS_CAUSE_TLB].gaps = 5;
+	/* marks: a huge "unexplained" that must not count */
+	b->r[2].lost_ns = b->r[2].causes.lost_ns = 900000000;
+	b->r[2].causes.cls[JS_CAUSE_UNEXPLAINED].total_ns = 900000000;
+	b->run.audited = audited;
+	b->checks[0] = check_mk("ok", AUDIT_PASS, SEV_HIGH, "");
+	b->checks[1] = check_mk("irq.affinity", problem ? AUDIT_FAIL : AUDIT_PASS, SEV_HIGH,
+				"move the IRQs");
+	b->run.audit.checks = b->checks;
+	b->run.audit.n = 2;
+}
+
+static void test_top_causes(void **state)
+{
+	struct built b;
+	struct js_answer ans;
+	char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+
+	(void)state;
+	built_init(&b, true, true);
+	report_answer(&b.run, &ans);
+	assert_int_equal(ans.nres, 2);
+	assert_int_equal(ans.marks, 1);
+	assert_int_equal(ans.lost_ns, 150000000);
+	assert_int_equal(ans.measured_ns, 2000000000ull);
+	assert_int_equal(ans.ntop, 3);
+	assert_int_equal(ans.top[0].cause, JS_CAUSE_IRQ); /* 70 ms over both CPUs */
+	assert_int_equal(ans.top[1].cause, JS_CAUSE_TASK);
+	assert_true(ans.top[2].cause == JS_CAUSE_TIMER || ans.top[2].cause == JS_CAUSE_SOFTIRQ);
+	assert_true(ans.top[0].share > 0.466 && ans.top[0].share < 0.467);
+	assert_string_equal(ans.fix->id, "irq.affinity");
+	report_answer_lines(&b.run, &ans, l);
+	assert_string_equal(l[0], "2 CPUs together lost 150.0 ms of 2.00 s measured (7.5 %)");
+	assert_non_null(strstr(l[1], "irq 46.7 %, task 40.0 %, "));
+	assert_string_equal(l[2], "move the IRQs (check irq.affinity: FAIL HIGH)");
+	/* marks alone: their causes, shares of the time in marks */
+	b.run.cpus = b.r + 2;
+	b.run.ncpus = 1;
+	report_answer(&b.run, &ans);
+	assert_int_equal(ans.nres, 0);
+	assert_int_equal(ans.ntop, 1);
+	assert_int_equal(ans.top[0].cause, JS_CAUSE_UNEXPLAINED);
+	report_answer_lines(&b.run, &ans, l);
+	assert_non_null(strstr(l[0], "marks only"));
+	assert_string_equal(l[1], "unexplained 100.0 % (shares of the time in marks)");
+	free(b.r);
+}
+
+/* nothing in the audit to change: the answer says what remains; no audit: says so */
+static void test_no_fix(void **state)
+{
+	struct built b;
+	struct js_answer ans;
+	char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+
+	(void)state;
+	built_init(&b, true, false);
+	b.run.ncpus = 1; /* CPU 1 alone */
+	report_answer(&b.run, &ans);
+	assert_null(ans.fix);
+	report_answer_lines(&b.run, &ans, l);
+	assert_string_equal(l[0], "CPU 1 lost 100.0 ms of 1.00 s measured (10.0 %)");
+	assert_string_equal(l[1],
+			    "task 60.0 %, irq 30.0 %, timer 10.0 % (shares of the time lost)");
+	assert_string_equal(l[2], "no setting to fix: the remaining loss is task (60.0 %)");
+	b.run.audited = false;
+	report_answer(&b.run, &ans);
+	report_answer_lines(&b.run, &ans, l);
+	assert_non_null(strstr(l[2], "not known: the run holds no isolation audit"));
+	b.run.probes_on = false;
+	report_answer(&b.run, &ans);
+	report_answer_lines(&b.run, &ans, l);
+	assert_int_equal(ans.ntop, 0);
+	assert_string_equal(l[1], "not known: the probes were off");
+	free(b.r);
+}
+
+/* ---- the saved run: the expected answer from its JSON, not from the report ---- */
+
+struct expect {
+	const char *top[3]; /* the three classes with most total_ns over the CPUs */
+	double share[3];    /* their % of the lost time */
+	char hint[256];	    /* the most severe fail/warn with a hint (fail first) */
+};
+
+static void expect_from_json(struct expect *x)
+{
+	static const char *const sev[] = { "info", "low", "med", "high", "crit" };
+	struct jsonp_doc d;
+	const struct jsonp_val *cpus, *checks;
+	uint64_t by[JS_CAUSE_MAX] = { 0 }, lost = 0;
+	int rank = -1;
+
+	memset(x, 0, sizeof(*x));
+	fx_json_file(FIXTURE, &d);
+	cpus = jsonp_get(d.root, "cpus");
+	for (size_t i = 0; i < jsonp_len(cpus); i++) {
+		const struct jsonp_val *c = jsonp_at(cpus, i), *cl = jsonp_get(c, "by_class");
+		uint64_t v;
+
+		assert_int_equal(jsonp_u64(jsonp_get(c, "lost_ns"), &v), 0);
+		lost += v;
+		for (size_t k = 0; k < jsonp_len(cl); k++) {
+			const struct jsonp_member *m = jsonp_member_at(cl, k);
+			int cause = js_cause_from_name(m->key);
+
+			assert_true(cause >= 0);
+			assert_int_equal(jsonp_u64(jsonp_get(&m->val, "total_ns"), &v), 0);
+			by[cause] += v;
+		}
+	}
+	for (int t = 0; t < 3; t++) {
+		int best = -1;
+
+		for (int c = 0; c < JS_CAUSE_MAX; c++)
+			if (by[c] && (best < 0 || by[c] > by[best]))
+				best = c;
+		assert_true(best >= 0);
+		x->top[t] = js_cause_name(best);
+		x->share[t] = 100.0 * (double)by[best] / (double)lost;
+		by[best] = 0;
+	}
+	checks = jsonp_get(jsonp_get(d.root, "audit"), "checks");
+	for (size_t i = 0; i < jsonp_len(checks); i++) {
+		const struct jsonp_val *k = jsonp_at(checks, i);
+		const char *v = jsonp_str(jsonp_get(k, "verdict"));
+		const char *s = jsonp_str(jsonp_get(k, "severity"));
+		const char *h = jsonp_str(jsonp_get(k, "hint"));
+		int r = -1;
+
+		for (int j = 0; j < 5; j++)
+			if (!strcmp(s, sev[j]))
+				r = j * 2 + !strcmp(v, "fail");
+		if ((!strcmp(v, "fail") || !strcmp(v, "warn")) && h && *h && r > rank) {
+			rank = r;
+			snprintf(x->hint, sizeof(x->hint), "%s", h);
+		}
+	}
+	assert_true(x->hint[0]);
+	jsonp_free(&d);
+}
+
+static __attribute__((noinline)) char *text_of(const struct js_run *run)
+{
+	char *buf = NULL;
+	size_t l = 0;
+	FILE *fp = open_memstream(&buf, &l);
+
+	assert_non_null(fp);
+	report_text(fp, run);
+	fclose(fp);
+	return buf;
+}
+
+static void test_saved_run_text(void **state)
+{
+	struct js_run run;
+	struct expect x;
+	char err[256], want[128], *text, *lines[5], *save = NULL;
+
+	(void)state;
+	expect_from_json(&x);
+	assert_int_equal(report_load_file(FIXTURE, &run, err, sizeof(err)), 0);
+	text = text_of(&run);
+	lines[0] = strtok_r(text, "\n", &save);
+	for (int i = 1; i < 5; i++)
+		lines[i] = strtok_r(NULL, "\n", &save);
+	/* the title, then the answer */
+	assert_true(!strncmp(lines[0], "jitterscope ", 12));
+	assert_true(!strncmp(lines[1], "answer:      CPU 1 lost ", 24));
+	snprintf(want, sizeof(want), "  lost to:   %s %.1f %%, %s %.1f %%, %s %.1f %% ", x.top[0],
+		 x.share[0], x.top[1], x.share[1], x.top[2], x.share[2]);
+	if (strncmp(lines[2], want, strlen(want)))
+		fail_msg("line 3 \"%s\", wanted \"%s...\"", lines[2], want);
+	assert_true(!strncmp(lines[3], "  fix first: ", 13));
+	assert_non_null(strstr(lines[3], x.hint));
+	assert_true(!strncmp(lines[4], "machine: ", 9));
+	free(text);
+	report_load_free(&run);
+}
+
+static void test_saved_run_html(void **state)
+{
+	struct js_output out;
+	struct js_run run;
+	struct expect x;
+	char err[256], path[] = "/tmp/js-test-answer-XXXXXX", want[256], *page, *at;
+	int fd;
+	FILE *fp;
+	long len;
+
+	(void)state;
+	expect_from_json(&x);
+	assert_int_equal(report_load_file(FIXTURE, &run, err, sizeof(err)), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(out_html_new(&out, path, NULL), 0);
+	assert_int_equal(out.finish(out.ctx, &run), 0);
+	out.destroy(out.ctx);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	rewind(fp);
+	page = calloc(1, (size_t)len + 1);
+	assert_non_null(page);
+	assert_int_equal(fread(page, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	unlink(path);
+	/* the answer comes right under the title, before the facts */
+	at = strstr(page, "<h1>jitterscope report</h1>\n<section id=\"answer\">");
+	assert_non_null(at);
+	assert_true(at < strstr(page, "<th>host</th>"));
+	snprintf(want, sizeof(want), "<th>lost to</th><td>%s %.1f %%, %s %.1f %%, %s %.1f %% ",
+		 x.top[0], x.share[0], x.top[1], x.share[1], x.top[2], x.share[2]);
+	if (!strstr(at, want))
+		fail_msg("no \"%s\" in the HTML answer", want);
+	assert_non_null(strstr(at, "<th>fix first</th><td>"));
+	assert_true(strstr(at, "<th>answer</th><td>CPU 1 lost ") < strstr(page, "<th>host</th>"));
+	free(page);
+	report_load_free(&run);
+}
+
+/* the saved run's histogram: every letter drawn is in the legend, with its own class; the
+ * top sources do not repeat a class; the loop period names its passes */
+static void test_saved_run_details(void **state)
+{
+	struct js_run run;
+	char err[256], *text, *legend, *line, *save = NULL;
+	const char *at;
+	int bars = 0;
+
+	(void)state;
+	assert_int_equal(report_load_file(FIXTURE, &run, err, sizeof(err)), 0);
+	text = text_of(&run);
+	assert_null(strstr(text, "hrtimer hrtimer"));
+	assert_non_null(strstr(text, "    hrtimer tick_nohz_handler "));
+	assert_non_null(strstr(text, "loop period     mean 16.7 ns while measuring (the detection "
+				     "floor); calibration pass: min 17.4 ns, median 20.0 ns"));
+	at = strstr(text, "\n    legend: ");
+	assert_non_null(at);
+	legend = strndup(at + 13, strcspn(at + 1, "\n") - 12);
+	assert_non_null(legend);
+	/* the unexplained counts agree: in gaps = the two sources' gaps, its primary gaps the
+	 * "no guest event" ones (84 each: steal took none of them) */
+	assert_non_null(strstr(text, "\n    unexplained                                    276  "
+				     "      84 "));
+	assert_non_null(strstr(text, "    unexplained gaps (primary: no event in the gap): 84; "));
+	assert_non_null(strstr(text, "    unexplained outside event windows              192 "));
+	assert_non_null(strstr(text, "    unexplained no guest event                      84 "));
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *bar = strchr(line, '|');
+
+		if (!bar || !strstr(line, " us ") || !strchr(bar + 1, '|'))
+			continue;
+		bars++;
+		for (char *c = bar + 1; *c != '|'; c++) {
+			char item[40];
+			int cls = -1;
+
+			if (*c == ' ')
+				continue;
+			/* the letter is one class's, and the legend names that class */
+			for (int k = 0; k < JS_CAUSE_MAX; k++)
+				if (js_cause_info((uint32_t)k)->letter == *c) {
+					assert_int_equal(cls, -1);
+					cls = k;
+				}
+			assert_true(cls >= 0);
+			snprintf(item, sizeof(item), "%c %s", *c, js_cause_name(cls));
+			if (!strstr(legend, item))
+				fail_msg("bar letter '%c' not in the legend \"%s\"", *c, legend);
+		}
+	}
+	assert_true(bars >= 6);
+	assert_non_null(strstr(legend, ". unexplained"));
+	assert_non_null(strstr(legend, "t task"));
+	assert_non_null(strstr(legend, "T timer"));
+	assert_non_null(strstr(legend, "p ipi"));
+	free(legend);
+	free(text);
+	report_load_free(&run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fix_choice),     cmocka_unit_test(test_top_causes),
+		cmocka_unit_test(test_no_fix),	       cmocka_unit_test(test_saved_run_text),
+		cmocka_unit_test(test_saved_run_html), cmocka_unit_test(test_saved_run_details),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
