@@ -35,6 +35,8 @@ struct corr_opts {
 	js_cgfn cgname;		/* may be NULL: details name no cgroup */
 	void *cg_ctx;
 	uint64_t self_cgroup; /* the samplers' cgroup v2 id (their faults'), 0: unknown */
+	uint32_t self_pid;    /* jitterscope's pid: its main thread, which keeps the process's
+	                       * name (pidof, killall), is named JS_THREAD_DRAIN; 0: no such */
 	bool app;	      /* the probes' JS_F_SAMPLER events hit the application's
 	                           * threads they follow (--pid/--tid): "(app)" in details,
 	                           * not "(sampler)" */

@@ -63,7 +63,7 @@ uint64_t js_mono_ns(void);
 #define JS_THREAD_DRAIN "js-drain"
 #define JS_THREAD_HTTP "js-http"
 #define JS_THREAD_SPIN "js-spin/%d"
-#define JS_THREAD_PROCESS "jitterscope" /* the main thread's name outside the measurement */
+#define JS_THREAD_PROCESS "jitterscope" /* the main thread's comm, the drain: kept for pidof */
 /* js_thread_name - name the calling thread; 0 or -errno */
 int js_thread_name(const char *name);
 /* js_threads_list - the ids of this process's threads (/proc/self/task) into tids[max]; how

@@ -502,6 +502,8 @@ static void detail_task(const struct scratch *sc, const struct item *it, const s
 	int n;
 
 	ev_name(it->ev, comm);
+	if (o && o->self_pid && it->ev->id == o->self_pid && !strcmp(comm, JS_THREAD_PROCESS))
+		snprintf(comm, sizeof(comm), "%s", JS_THREAD_DRAIN); /* the drain, not the tool */
 	what = w ? fn_name(o, w->ev, fn, sizeof(fn)) : thread_softirq(sc, it, fn, sizeof(fn));
 	n = snprintf(d, JS_DETAIL_LEN, "%s:%u", comm, it->ev->id);
 	if (what && n > 0 && n < JS_DETAIL_LEN)

@@ -739,6 +739,7 @@ static void open_probes(struct js_pipe *pl)
 		pl->run->ksyms = NULL;
 	pl->copts.sym = sym_cb;
 	pl->copts.sym_ctx = pl;
+	pl->copts.self_pid = (uint32_t)getpid();
 	/* the tasks' cgroups: the v2 hierarchy walked now, again on a miss */
 	pl->run->cgroups = cgroups_open(NULL);
 	pl->copts.cgname = cgroups_resolve_name;
@@ -1282,9 +1283,8 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	/* what reading each clock costs bounds every figure (measured here, on housekeeping) */
 	clockcost_measure(&run->clock, pl.cal.fit.hz, tsc_rdtscp_usable());
-	/* this thread drains the rings and the events while measuring: named so, a story of
-	 * a gap it caused says so (the samplers name themselves) */
-	js_thread_name(JS_THREAD_DRAIN);
+	/* this thread drains the rings and the events while measuring; it keeps the process's
+	 * name (pidof, killall), and the correlator names it JS_THREAD_DRAIN (copts.self_pid) */
 	err = pl.spinner ? start_samplers(&pl) : 0;
 	if (err)
 		goto out_stop;
@@ -1328,6 +1328,5 @@ out_stop:
 		sampler_join(&pl.cp[i].s);
 out:
 	teardown(&pl);
-	js_thread_name(JS_THREAD_PROCESS);
 	return err;
 }

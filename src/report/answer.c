@@ -14,7 +14,7 @@
  * what is no problem (pass, skip) or says nothing to do (no hint) */
 static int fix_rank(const struct audit_check *k)
 {
-	if ((k->verdict != AUDIT_FAIL && k->verdict != AUDIT_WARN) || !k->hint[0])
+	if ((k->verdict != AUDIT_FAIL && k->verdict != AUDIT_WARN) || !k->hint[0] || k->waived)
 		return -1;
 	return (int)k->severity * 2 + (k->verdict == AUDIT_FAIL);
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # measure_thread_names.sh - jitterscope's own threads carry names while it measures: the
-# sampler of CPU 1 "js-spin/1", the drain (the main thread) "js-drain", the --listen server
-# "js-http" (read from /proc/PID/task/*/comm); none is left as plain "jitterscope", so a
-# story of a gap one of them caused names it. Then the run ends normally.
+# sampler of CPU 1 "js-spin/1", the --listen server "js-http" (read from
+# /proc/PID/task/*/comm); the main thread, which drains, keeps the process's name so that
+# `pidof jitterscope` finds the run (a story names it js-drain: tests/unit/test_correlate.c),
+# and it is the only one so named. Then the run ends normally.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -18,13 +19,17 @@ for _ in $(seq 30); do
 	comms=$(cat /proc/$pid/task/*/comm 2>/dev/null | sort | tr '\n' ' ')
 	case "$comms" in *js-spin/1*js-http*) break ;; esac
 done
+seen=$(pidof jitterscope)
 wait "$pid" || fail "run exited $? ($(cat "$TMP/err.txt"))"
 echo "threads while measuring: $comms"
-for want in js-drain js-http js-spin/1; do
+[[ " $seen " == *" $pid "* ]] || fail "pidof jitterscope did not find the run ($pid): $seen"
+main=$(echo "$comms" | tr ' ' '\n' | grep -cx jitterscope)
+[ "$main" -eq 1 ] || fail "$main threads named jitterscope, want the main thread alone: $comms"
+for want in jitterscope js-http js-spin/1; do
 	[[ " $comms" == *" $want "* ]] || fail "no thread named $want among: $comms"
 done
 for c in $comms; do
-	[[ "$c" == js-* ]] || fail "a thread named '$c', not js-*: $comms"
+	[[ "$c" == js-* || "$c" == jitterscope ]] || fail "a thread named '$c': $comms"
 done
 grep -q "^CPU 1 " "$TMP/report.txt" || fail "no report after the run"
 echo "ok: jitterscope's threads are named: $comms"

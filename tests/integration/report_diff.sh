@@ -156,5 +156,5 @@ usage() { fails 64 "$@"; }
 usage "invalid --fail-on 'better' (worse)" diff "$TMP/A.json" "$TMP/B.json" --fail-on better
 usage "invalid --alpha '1.5'" diff "$TMP/A.json" "$TMP/B.json" --alpha 1.5
 usage "invalid --min-change 'ten'" diff "$TMP/A.json" "$TMP/B.json" --min-change ten
-usage "--fail-on is not an option of report (it is for diff)" report "$TMP/A.json" --fail-on worse
+usage "--fail-on is not an option of report (it is for check, diff)" report "$TMP/A.json" --fail-on worse
 exit 0

@@ -72,6 +72,27 @@ static const char *sym(void *ctx, uint64_t addr)
 
 static const struct corr_opts opts = { .sym = sym };
 
+/* jitterscope's main thread keeps the process's name (pidof): a gap it caused names it as
+ * the drain it is; another process named jitterscope, or another thread, keeps its name */
+static void test_self_drain_named(void **state)
+{
+	struct js_event ev[] = { ev_mk(JS_EV_TASK, 100, 900, 4242, "jitterscope") };
+	struct js_gap g = gap_mk(0, 1000);
+	struct corr_opts o = { .self_pid = 4242 };
+	struct js_attr a;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g, ev, 1, &o, &a), 0);
+	assert_string_equal(a.detail, "js-drain:4242");
+	o.self_pid = 4243; /* another jitterscope's main thread */
+	assert_int_equal(corr_attribute(&g, ev, 1, &o, &a), 0);
+	assert_string_equal(a.detail, "jitterscope:4242");
+	o.self_pid = 4242; /* our pid, but renamed (not the drain's name) */
+	memcpy(ev[0].name, "js-http\0", 8);
+	assert_int_equal(corr_attribute(&g, ev, 1, &o, &a), 0);
+	assert_string_equal(a.detail, "js-http:4242");
+}
+
 /* net durations: an IRQ inside a softirq inside a preemption, osnoise style */
 static void test_nesting(void **state)
 {
@@ -1753,6 +1774,7 @@ int main(void)
 		cmocka_unit_test(test_interrupt_threads),
 		cmocka_unit_test(test_thread_table),
 		cmocka_unit_test(test_thread_outputs),
+		cmocka_unit_test(test_self_drain_named),
 	};
 
 	return cmocka_run_group_tests_name("correlate", tests, NULL, NULL);
