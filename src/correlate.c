@@ -1653,8 +1653,8 @@ static bool smi_candidate(const struct js_gap_rec *g)
 	       !mostly_steal(&g->attr, g->gap.dur_ns);
 }
 
-/* smi_allocate - mark the largest unexplained gaps with one SMI each */
-uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta)
+/* corr_smi_allocate - mark the largest unexplained gaps with one SMI each */
+uint64_t corr_smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta)
 {
 	size_t best, ncand = 0;
 	bool all;

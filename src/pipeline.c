@@ -1078,6 +1078,15 @@ static void probe_cost(struct js_run *run, const struct probes_stats *st)
 	qsort(run->probe_progs, run->nprobe_progs, sizeof(run->probe_progs[0]), prog_cost_cmp);
 }
 
+/* finish_result_smi - close r, then the counter's delta (read at start and end only: a read
+ * may IPI the CPU) goes to the largest gaps no event explains, among the worst */
+static void finish_result_smi(struct js_cpu_result *r, const struct js_cpu_end *end)
+{
+	result_cpu_finish(r, end);
+	if (r->smi)
+		corr_smi_allocate(r->top.v, r->top.n, r->smi);
+}
+
 /* finish_results - close every result: a sampler's where it stopped measuring, a thread's
  * where it exited or the window closed, the marks' where the window closed; a CPU's SMI
  * count goes to its sampler's or marks' gaps (a thread's gaps end at tracepoints, inside
@@ -1102,10 +1111,10 @@ static void finish_results(struct js_pipe *pl)
 
 			if (!run->cpus[c->res].started)
 				start_result(pl, c);
-			result_cpu_finish(&run->cpus[c->res], &end);
+			finish_result_smi(&run->cpus[c->res], &end);
 		}
 		if (c->mark_res >= 0)
-			result_cpu_finish(&run->cpus[c->mark_res],
+			finish_result_smi(&run->cpus[c->mark_res],
 					  &(struct js_cpu_end){ .end_ns = pl->window_end,
 								.smi = smi });
 		run->probe_evicted += c->ev_evicted;
@@ -1203,23 +1212,20 @@ static int open_toggle(struct js_pipe *pl)
 	return err;
 }
 
-/* open_sources - the gap sources the parameters ask for; < 0 after one line */
-static int open_sources(struct js_pipe *pl)
+/* open_sources - the gap sources the command handed in, in order; those opened count in
+ * nsrc (teardown destroys them); < 0 after one line */
+static int open_sources(struct js_pipe *pl, const struct gap_source *srcs, size_t n)
 {
-	const struct js_params *p = pl->p;
-	int err = 0;
+	for (size_t i = 0; i < n && i < SOURCES_MAX; i++) {
+		int err;
 
-	if (p->follow_pid || p->nfollow_tids) {
-		err = threads_source_open(&pl->src[pl->nsrc], pl);
-		if (!err)
-			pl->nsrc++;
+		pl->src[pl->nsrc] = srcs[i];
+		err = pl->src[pl->nsrc].open(&pl->src[pl->nsrc], pl);
+		if (err)
+			return err;
+		pl->nsrc++;
 	}
-	if (!err && p->marks_path) {
-		err = marks_source_open(&pl->src[pl->nsrc], pl);
-		if (!err)
-			pl->nsrc++;
-	}
-	return err;
+	return 0;
 }
 
 /* start_sources - once the probes are attached; < 0 after one line */
@@ -1234,7 +1240,8 @@ static int start_sources(struct js_pipe *pl)
 	return 0;
 }
 
-int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs)
+int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs,
+		 const struct gap_source *srcs, size_t nsrcs)
 {
 	struct js_pipe pl = { .run = run, .p = p, .outs = outs };
 	int err;
@@ -1259,7 +1266,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	if (p->probe_toggle && !pl.probes)
 		js_warn("--probe-toggle: no probes to toggle (%s)", run->probes_why);
-	err = open_sources(&pl);
+	err = open_sources(&pl, srcs, nsrcs);
 	if (err)
 		goto out;
 	open_smi(&pl);

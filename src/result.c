@@ -270,10 +270,6 @@ void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
 			r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
 	}
 	r->smi = e->smi;
-	/* the counter is read at start and end only (a read may IPI the CPU): its delta
-	 * goes to the largest gaps that no event explains, among the worst */
-	if (r->smi)
-		smi_allocate(r->top.v, r->top.n, r->smi);
 }
 
 static int cmp_dur_desc(const void *a, const void *b)

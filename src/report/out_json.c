@@ -6,7 +6,6 @@
 #include "js_json.h"
 #include "js_output.h"
 #include "js_report.h"
-#include "js_sampler.h"
 #include "js_story.h"
 
 /* thr_auto - params.threshold_auto: how --threshold auto chose threshold_ns; null without */

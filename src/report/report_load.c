@@ -10,7 +10,6 @@
 #include "js_event_names.h"
 #include "js_report.h"
 #include "js_report_load.h"
-#include "js_sampler.h"
 #include "js_util.h"
 
 #define REQ 1u /* the key must be present */
