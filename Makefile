@@ -52,12 +52,18 @@ BUILDAH       ?= buildah
 # the tarball's and the package's file times: the last commit's (reproducible archives)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 
-# Every src/*.c and src/WING/*.c but main.c goes into a static library the tests link
+# Every src/*.c and src/FOLDER/*.c but main.c goes into a static library the tests link
 # against. Objects are named by the file alone (build/audit_run.o): the prefixes keep the
-# names unique, and vpath finds each source in its folder.
+# names unique, and vpath finds each source in its folder. Every folder holding headers is
+# on the include path, so a file moved between folders (scripts/relayout.sh) needs no
+# Makefile or #include edit.
 SRCS     := $(wildcard src/*.c src/*/*.c)
 SRC_DIRS := $(sort $(dir $(SRCS)))
 HDRS     := $(wildcard include/*.h src/*.h src/*/*.h)
+HDR_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard src/*.h src/*/*.h))))
+CPPFLAGS += $(addprefix -I,$(HDR_DIRS))
+# per-file dependencies: each object on the headers it includes (gcc -MMD -MP: build/X.d)
+DEPFLAGS  = -MMD -MP
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(filter-out src/main.c,$(SRCS))))
 vpath %.c $(SRC_DIRS)
 ifneq ($(words $(notdir $(SRCS))),$(words $(sort $(notdir $(SRCS)))))
@@ -112,9 +118,16 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/%.o: %.c $(HDRS) $(SKELS) | $(OUTPUT)
+# the skeletons are generated headers: every object waits for them (order only); its .d
+# names the headers it really includes. An object without its .d (built before -MMD) is
+# rebuilt once.
+DEPFILES := $(patsubst %.o,%.d,$(LIB_OBJS) $(OUTPUT)/main.o)
+$(OUTPUT)/%.o: %.c | $(OUTPUT) $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(filter-out $(patsubst %.d,%.o,$(wildcard $(DEPFILES))),$(LIB_OBJS) $(OUTPUT)/main.o): no-deps-yet
+.PHONY: no-deps-yet
+no-deps-yet:
 
 $(OUTPUT)/libjitterscope.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -345,3 +358,6 @@ mutants: all $(UNIT_BINS)
 	$(Q)scripts/cpu1-lock python3 tests/mutants/mutants.py $(MUTANTS_ARGS)
 
 .PHONY: mutants
+
+# the headers each object includes, from its last build (-MMD -MP)
+include $(wildcard $(DEPFILES))

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "js_correlate.h"
 #include "js_json.h"
 #include "js_ksyms.h"
 #include "js_result.h"
