@@ -159,9 +159,7 @@ static int on_event(void *ctx, const struct js_event *ev)
 		return 0;
 	c = &pl->cp[idx];
 	if (pl->outs_watch_events)
-		for (size_t i = 0; i < pl->outs->n; i++)
-			if (pl->outs->v[i].on_event && !pl->outs->v[i].err)
-				pl->outs->v[i].on_event(pl->outs->v[i].ctx, ev);
+		outputs_event(pl->outs, ev);
 	for (int k = 0; k < JS_SRC_MAX; k++)
 		if (c->lane[k].on)
 			steal_log_add(&c->lane[k].steal, ev);
@@ -194,11 +192,7 @@ static void feed_outputs(struct js_pipe *pl, struct cpu_pipe *c, const struct js
 			    c->ev[i].kind != JS_EV_IPI_SEND)
 				pl->evscratch[k++] = c->ev[i];
 	}
-	for (size_t i = 0; i < pl->outs->n; i++)
-		if (pl->outs->v[i].on_gap && !pl->outs->v[i].err)
-			pl->outs->v[i].on_gap(pl->outs->v[i].ctx, g,
-					      pl->outs->v[i].wants_events ? pl->evscratch : NULL,
-					      pl->outs->v[i].wants_events ? k : 0);
+	outputs_gap(pl->outs, g, pl->evscratch, k);
 }
 
 /*
@@ -551,18 +545,13 @@ uint64_t pipe_window_start(const struct js_pipe *pl)
  * how far gaps and events are done, and put their counts into the run */
 static void sync_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].sync && !pl->outs->v[i].err)
-			pl->outs->v[i].sync(pl->outs->v[i].ctx, pl->run, done_ns);
+	outputs_sync(pl->outs, pl->run, done_ns);
 }
 
 /* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
 static void tick_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
-	sync_outputs(pl, done_ns);
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].on_tick && !pl->outs->v[i].err)
-			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
+	outputs_tick(pl->outs, pl->run, done_ns);
 }
 
 static void progress(struct js_pipe *pl, uint64_t now, bool final)
@@ -622,10 +611,7 @@ static int setup(struct js_pipe *pl)
 	pl->spinner = params_spinner(p);
 	pl->cp = calloc(pl->n, sizeof(*pl->cp));
 	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++) {
-		pl->outs_want_events |= pl->outs->v[i].wants_events;
-		pl->outs_watch_events |= pl->outs->v[i].on_event != NULL;
-	}
+	outputs_wants(pl->outs, &pl->outs_want_events, &pl->outs_watch_events);
 	/* only outputs that draw the events (--trace) need a copy of a gap's events */
 	if (pl->outs_want_events)
 		pl->evscratch = malloc(evcap(pl) * sizeof(*pl->evscratch));
@@ -988,9 +974,7 @@ static void measure(struct js_pipe *pl)
 	pl->run->start_mono_ns = js_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].run_start)
-			pl->outs->v[i].run_start(pl->outs->v[i].ctx, pl->run);
+	outputs_run_start(pl->outs, pl->run);
 	if (js_stop_requested)
 		stop_early(pl, NULL); /* stopped while setting up: an empty window */
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
