@@ -413,14 +413,7 @@ static const char *ev_name(const struct js_event *e, char *buf)
 static const char *fn_name(const struct corr_opts *o, const struct js_event *e, char *buf,
 			   size_t len)
 {
-	const char *s = o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL;
-
-	if (s && *s)
-		return s;
-	if (e->name[0])
-		return ev_name(e, buf);
-	snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
-	return buf;
+	return js_ev_fn(e, o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL, buf, len);
 }
 
 /* work_of - the work function with the largest net run within this task's interval (work

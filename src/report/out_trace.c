@@ -483,14 +483,10 @@ static void trace_run_start(void *ctx, const struct js_run *run)
 
 static void ev_fn(const struct js_run *run, const struct js_event *e, char *buf, size_t len)
 {
-	const char *s = run ? run_sym(run, e->addr) : NULL;
+	const char *s = js_ev_fn(e, run ? run_sym(run, e->addr) : NULL, buf, len);
 
-	if (s && *s)
+	if (s != buf)
 		js_scpy(buf, len, s);
-	else if (e->name[0])
-		snprintf(buf, len, "%.*s", JS_NAME_LEN, e->name);
-	else
-		snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
 }
 
 /* trace_event_label - the slice name of an event */
