@@ -76,8 +76,9 @@ SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
-# tick rate (tests/lib/kernel_hz.py)
-UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh
+# tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker
+UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
+		tests/unit/check_layers_test.sh tests/unit/layers_check.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
@@ -197,7 +198,12 @@ format:
 format-check:
 	scripts/format.sh --check
 
-.PHONY: all unit integration check run vmlinux install clean format format-check
+# src/'s includes against docs/LAYERS.md's rules (make check runs it: tests/unit/layers_check.sh;
+# exit 77, a skip, while src/ is still flat)
+layers-check:
+	scripts/check-layers.py || [ $$? -eq 77 ]
+
+.PHONY: all unit integration check run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)
