@@ -76,6 +76,7 @@ src/correlate.c                src/attrib/correlate.c
 include/js_correlate.h         src/attrib/js_correlate.h
 src/corr_window.c              src/attrib/corr_window.c
 src/account.c                  src/attrib/account.c
+src/corr_priv.h                src/attrib/corr_priv.h
 
 src/result.c                   src/model/result.c
 include/js_result.h            src/model/js_result.h
