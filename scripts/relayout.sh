@@ -122,7 +122,7 @@ src/report/out_listen.c        src/report/out_listen.c
 include/js_listen.h            src/report/js_listen.h
 src/report/out_trace.c         src/report/out_trace.c
 src/report/trace.c             src/report/trace.c
-include/js_trace.h             src/report/js_trace.h
+src/report/trace_priv.h        src/report/trace_priv.h
 src/report/json_gap.c          src/report/json_gap.c
 src/report/out_spike.c         src/report/out_spike.c
 src/report/out_html.c          src/report/out_html.c
@@ -205,7 +205,7 @@ include/js_follow_events.h     include/js_follow_events.h
 # the table's rows (blank lines and spaces aside)
 mapfile -t rows < <(printf '%s\n' "$TABLE" | awk 'NF == 2 { print $1 " " $2 }')
 # files the table names ahead of the code changes that create them: absent is not an error
-OPTIONAL='src/drain.c include/js_drain.h src/corr_window.c src/account.c src/report/trace.c include/js_trace.h src/report/json_gap.c'
+OPTIONAL='src/report/json_gap.c'
 
 declare -A dest
 bad=0
