@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "js_json.h"
 #include "js_ksyms.h"
 #include "js_result.h"
 #include "js_util.h"
@@ -90,22 +89,6 @@ const char *result_key(const struct js_cpu_result *r, char *buf, size_t len)
 		snprintf(buf, len, "cpu%d", r->cpu);
 	}
 	return buf;
-}
-
-void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g)
-{
-	json_str(j, "source", js_source_name(g->gap.source));
-	if (g->gap.source == JS_SRC_THREAD) {
-		json_str(j, "thread", g->label);
-		json_str(j, "kind", js_gap_kind_name(g->gap.kind));
-		if (g->gap.cpu_in)
-			json_u64(j, "resumed_on_cpu", g->gap.cpu_in - 1u);
-		else
-			json_null(j, "resumed_on_cpu");
-	} else if (g->gap.source == JS_SRC_MARK) {
-		json_u64(j, "line", g->gap.id);
-		json_str(j, "label", g->label);
-	}
 }
 
 int run_add_result(struct js_run *run, enum js_source src, int cpu, unsigned top)

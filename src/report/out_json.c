@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "js_json.h"
+#include "js_json_gap.h"
 #include "js_output.h"
 #include "js_report.h"
 #include "js_story.h"

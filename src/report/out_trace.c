@@ -15,6 +15,7 @@
 #include "js_correlate.h"
 #include "js_event_names.h"
 #include "js_json.h"
+#include "js_json_gap.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_result.h"

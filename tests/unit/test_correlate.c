@@ -17,6 +17,7 @@
 #include "js_diff.h"
 #include "js_entry.h"
 #include "js_json.h"
+#include "js_json_gap.h"
 #include "js_out_gaps.h"
 #include "js_prom.h"
 #include "js_util.h"
