@@ -122,19 +122,17 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
 # the skeletons are generated headers: every object waits for them (order only); its .d
-# names the headers it really includes. An object without its .d (built before -MMD) is
-# rebuilt once.
+# names the headers it really includes (not its source, which vpath finds: a .d naming a
+# source moved since, by scripts/relayout.sh, would stop make). An object without its .d
+# (built before -MMD) is rebuilt once.
 DEPFILES := $(patsubst %.o,%.d,$(LIB_OBJS) $(OUTPUT)/main.o)
 $(OUTPUT)/%.o: %.c | $(OUTPUT) $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)sed -i '1s|: [^ ]*\.c|:|' $(@:.o=.d)
 $(filter-out $(patsubst %.d,%.o,$(wildcard $(DEPFILES))),$(LIB_OBJS) $(OUTPUT)/main.o): no-deps-yet
 .PHONY: no-deps-yet
 no-deps-yet:
-# a .d naming a source that has moved since (scripts/relayout.sh) is no error: its object is
-# rebuilt from where vpath finds the source now
-src/%.c:
-	@:
 
 $(OUTPUT)/libjitterscope.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
