@@ -9,7 +9,7 @@
 
 /* report_text - the human report (stdout) */
 void report_text(FILE *fp, const struct js_run *run);
-/* report_json - the JSON document described in docs/JSON.md */
+/* out_json_write - the JSON document described in docs/JSON.md */
 void out_json_write(FILE *fp, const struct js_run *run);
 
 #endif /* JS_REPORT_H */
