@@ -52,12 +52,20 @@ BUILDAH       ?= buildah
 # the tarball's and the package's file times: the last commit's (reproducible archives)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 
-# Every src/*.c and src/WING/*.c but main.c goes into a static library the tests link
+# Every src/*.c and src/FOLDER/*.c but main.c goes into a static library the tests link
 # against. Objects are named by the file alone (build/audit_run.o): the prefixes keep the
-# names unique, and vpath finds each source in its folder.
+# names unique, and vpath finds each source in its folder. Every folder holding headers is
+# on the include path, so a file moved between folders (scripts/relayout.sh) needs no
+# Makefile or #include edit.
 SRCS     := $(wildcard src/*.c src/*/*.c)
 SRC_DIRS := $(sort $(dir $(SRCS)))
 HDRS     := $(wildcard include/*.h src/*.h src/*/*.h)
+HDR_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard src/*.h src/*/*.h))))
+CPPFLAGS += $(addprefix -I,$(HDR_DIRS))
+# bpf/probes.bpf.h: the probes' per-CPU state, which src/probes.c and js_evring.h read too
+CPPFLAGS += -Ibpf
+# per-file dependencies: each object on the headers it includes (gcc -MMD -MP: build/X.d)
+DEPFLAGS  = -MMD -MP
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(filter-out src/main.c,$(SRCS))))
 vpath %.c $(SRC_DIRS)
 ifneq ($(words $(notdir $(SRCS))),$(words $(sort $(notdir $(SRCS)))))
@@ -68,8 +76,9 @@ SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
-# tick rate (tests/lib/kernel_hz.py)
-UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh
+# tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker
+UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
+		tests/unit/check_layers_test.sh tests/unit/layers_check.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
@@ -112,9 +121,18 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/%.o: %.c $(HDRS) $(SKELS) | $(OUTPUT)
+# the skeletons are generated headers: every object waits for them (order only); its .d
+# names the headers it really includes (not its source, which vpath finds: a .d naming a
+# source moved since, by scripts/relayout.sh, would stop make). An object without its .d
+# (built before -MMD) is rebuilt once.
+DEPFILES := $(patsubst %.o,%.d,$(LIB_OBJS) $(OUTPUT)/main.o)
+$(OUTPUT)/%.o: %.c | $(OUTPUT) $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)sed -i '1s|: [^ ]*\.c|:|' $(@:.o=.d)
+$(filter-out $(patsubst %.d,%.o,$(wildcard $(DEPFILES))),$(LIB_OBJS) $(OUTPUT)/main.o): no-deps-yet
+.PHONY: no-deps-yet
+no-deps-yet:
 
 $(OUTPUT)/libjitterscope.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -187,7 +205,12 @@ format:
 format-check:
 	scripts/format.sh --check
 
-.PHONY: all unit integration check run vmlinux install clean format format-check
+# src/'s includes against docs/LAYERS.md's rules (make check runs it: tests/unit/layers_check.sh;
+# exit 77, a skip, while src/ is still flat)
+layers-check:
+	scripts/check-layers.py || [ $$? -eq 77 ]
+
+.PHONY: all unit integration check run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)
@@ -350,3 +373,6 @@ mutants: all $(UNIT_BINS)
 	$(Q)scripts/cpu1-lock python3 tests/mutants/mutants.py $(MUTANTS_ARGS)
 
 .PHONY: mutants
+
+# the headers each object includes, from its last build (-MMD -MP)
+include $(wildcard $(DEPFILES))

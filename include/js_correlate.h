@@ -126,11 +126,11 @@ uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct stea
 			size_t nr);
 
 /*
- * smi_allocate - the SMI counter moved by smi_delta while these gaps happened:
+ * corr_smi_allocate - the SMI counter moved by smi_delta while these gaps happened:
  * mark the largest still unexplained gaps (no event part, not mostly steal, no SMI
  * yet) with one SMI each, largest unexplained time first. Returns the SMIs left
  * over (more SMIs than such gaps).
  */
-uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta);
+uint64_t corr_smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta);
 
 #endif /* JS_CORRELATE_H */

@@ -30,6 +30,11 @@ int js_ev_id_from_name(unsigned int kind, const char *name);
  * into buf; returns buf */
 const char *js_ev_id_label(unsigned int kind, unsigned int id, char *buf, size_t len);
 
+/* js_ev_fn - the function an event names, as every text shows it (the causes' details, the
+ * trace's slices): sym (its symbol, resolved by the caller; NULL or "" when unknown), else
+ * the name the probe read, else its address "0x..."; returns sym, or buf[len] */
+const char *js_ev_fn(const struct js_event *e, const char *sym, char *buf, size_t len);
+
 /* js_ev_cgroup - the cgroup v2 id an event carries: a TASK's (addr), an IPI_SEND's sender's
  * (cgroup); 0 for the other kinds and when unknown */
 static inline __u64 js_ev_cgroup(const struct js_event *e)

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "js_events.h"
-#include "../bpf/probes.bpf.h"
+#include "probes.bpf.h" /* bpf/ */
 
 /* reads that may find the record at the tail unfinished while the one after it is written,
  * before it is skipped: a program between its reserve and its send takes microseconds (a

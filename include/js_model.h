@@ -200,24 +200,6 @@ struct js_attr {
 	                           * steal has been allocated (then 0) */
 };
 
-struct js_json;
-struct js_cgroups;
-/*
- * js_attr_write_json - a's members into the open JSON object: cause, detail, covered_ns,
- * steal_ns, smi, unexplained_ns, entry_ns and the "causes" array of its parts, each with the
- * cgroup of the task it names (cgroup_id, and its path and short name from cg; null when
- * none or unknown; cg may be NULL) (causes.c)
- */
-void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg);
-
-struct js_gap_rec;
-/*
- * js_gap_write_json - where gap g comes from, into the open JSON object: "source", and for a
- * thread's gap "thread" ("comm:tid"), "kind" and "resumed_on_cpu" (null: where it lost the
- * CPU), for a mark "line" (in the marks file) and "label" (result.c)
- */
-void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g);
-
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */
 struct js_gap_rec {
 	struct js_gap gap;

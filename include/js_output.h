@@ -153,6 +153,22 @@ int outputs_finish(struct js_outputs *o, const struct js_run *run);
 /* outputs_destroy - destroy every output */
 void outputs_destroy(struct js_outputs *o);
 
+/*
+ * The run's fan-out (the pipeline's): each hands its call to every output that has the
+ * callback and has not failed; @o may be NULL (no outputs).
+ * outputs_wants - does one want a gap's events (*events: wants_events) or every event as it
+ * is read (*watch: on_event)
+ */
+void outputs_wants(const struct js_outputs *o, bool *events, bool *watch);
+void outputs_run_start(struct js_outputs *o, const struct js_run *run);
+void outputs_event(struct js_outputs *o, const struct js_event *ev);
+/* outputs_gap - g, with ev[nev] (the events that overlapped it) to those wanting them */
+void outputs_gap(struct js_outputs *o, const struct js_gap_rec *g, const struct js_event *ev,
+		 size_t nev);
+void outputs_sync(struct js_outputs *o, struct js_run *run, uint64_t done_ns);
+/* outputs_tick - outputs_sync, then on_tick */
+void outputs_tick(struct js_outputs *o, struct js_run *run, uint64_t done_ns);
+
 /* The constructors (one file each), as js_output_kind.ctor: p may be NULL (defaults). */
 int out_json_new(struct js_output *out, const char *path, const struct js_params *p);
 int out_gaps_new(struct js_output *out, const char *path, const struct js_params *p);

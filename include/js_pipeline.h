@@ -12,13 +12,17 @@
 #include "js_output.h"
 #include "js_params.h"
 #include "js_result.h"
+#include "js_source.h"
 
 /* Set by the signal handler: 1 = stop and report, 2+ = exit at once. */
 extern volatile sig_atomic_t js_stop_requested;
 /* Set by SIGHUP: every output file is reopened (outputs_reopen) at the next drain. */
 extern volatile sig_atomic_t js_reopen_requested;
 
-/* pipeline_run - measure p->cpus, feeding @outs as it goes; fills @run. 0 ok (also when interrupted), < 0 error */
-int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs);
+/* pipeline_run - measure p->cpus, feeding @outs as it goes, with the gap sources @srcs[@nsrcs]
+ * (js_source.h: not opened yet; at most 2) besides the samplers; fills @run. 0 ok (also when
+ * interrupted), < 0 error */
+int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs,
+		 const struct gap_source *srcs, size_t nsrcs);
 
 #endif /* JS_PIPELINE_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_prom.h - the Prometheus exposition of a run (text format 0.0.4): one writer for every
- * way the metrics leave the process (the --prom textfile now; an HTTP /metrics endpoint and
- * periodic textfile rewrites of a long run later). Families, labels and the label rule:
- * docs/OUTPUTS.md.
+ * way the metrics leave the process: the --prom textfile (rewritten every --prom-interval in
+ * a long run, out_prom.c) and the --listen HTTP /metrics endpoint (out_listen.c). Families,
+ * labels and the label rule: docs/OUTPUTS.md.
  *
  *   struct js_prom *m = prom_new();
  *   prom_start(m, run);                 // when the measured CPUs are known

@@ -43,7 +43,7 @@ const struct audit_check *report_fix(const struct js_audit *a);
 void report_answer_lines(const struct js_run *run, const struct js_answer *ans,
 			 char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN]);
 
-/* report_json - the JSON document described in docs/JSON.md */
+/* out_json_write - the JSON document described in docs/JSON.md */
 void out_json_write(FILE *fp, const struct js_run *run);
 
 #endif /* JS_REPORT_H */

@@ -254,8 +254,8 @@ struct js_cpu_end {
 	uint64_t smi;	     /* SMI counter delta (0: none, or not countable) */
 };
 
-/* result_cpu_finish - close the window and the models; the SMIs go to the worst gaps no
- * event explains */
+/* result_cpu_finish - close the window and the models, and keep the SMI count; its
+ * allocation to the worst gaps (corr_smi_allocate) is attribution's, the caller's */
 void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e);
 /* run_sym - the kernel function at addr (run->ksyms), NULL when unknown */
 const char *run_sym(const struct js_run *run, uint64_t addr);

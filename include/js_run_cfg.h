@@ -3,6 +3,8 @@
  * js_run_cfg.h - what a measurement was asked to do, as its result records it (the JSON
  * "params" object). cli.c fills it inside struct js_params; the pipeline copies it into
  * struct js_run; report_load.c rebuilds it from a saved run. Plain data, no CLI types.
+ * The names of what it records (run_cfg.c) sit here too, so that the reports and the loader
+ * name a run without reaching the code that measured it.
  */
 #ifndef JS_RUN_CFG_H
 #define JS_RUN_CFG_H
@@ -11,13 +13,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "js_sampler_hook.h"
 #include "js_threshold.h"
 #include "js_tsc.h"
 
 #define JS_CPUS_MAX 1024 /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
 #define JS_FOLLOW_TIDS_MAX 64 /* --tid given at most this many times */
+
+/* the sampler's self-interference, --test-hook (test only; sampler_hook.c, js_sampler_hook.h) */
+enum sampler_hook {
+	SAMPLER_HOOK_NONE = 0,
+	SAMPLER_HOOK_FAULT, /* a page the loop touches is zapped every period: a fault in the sampler */
+	SAMPLER_HOOK_THP,   /* the loop reads a region of small pages, advised MADV_HUGEPAGE once
+	                       * it measures (sampler_hook_arm), so khugepaged collapses it then */
+	SAMPLER_HOOK_STALL, /* after each gap it sees, the loop spins SAMPLER_HOOK_STALL_NS more
+	                       * before it takes the gap's end: a stall no tracepoint sees, inside
+	                       * every recorded gap (the entry/exit oracle, attrib_entry.py) */
+};
 
 /* how the cause table groups its sources (--by) */
 enum js_by {
@@ -49,5 +61,18 @@ struct js_run_cfg {
 	uint64_t burst;
 	enum sampler_hook test_hook; /* test-only self-interference (js_sampler_hook.h) */
 };
+
+/* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
+const char *sampler_hook_name(enum sampler_hook h);
+/* sampler_hook_from_name - the enum sampler_hook named name; -1 if none */
+int sampler_hook_from_name(const char *name);
+/* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
+int sampler_parse_priority(const char *s, int *policy, int *priority);
+/* sampler_priority_str - the reverse: "f:95" into buf[len]; returns buf */
+const char *sampler_priority_str(char *buf, size_t len, int policy, int priority);
+/* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
+const char *sampler_policy_name(int policy);
+/* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
+int sampler_policy_from_name(const char *name);
 
 #endif /* JS_RUN_CFG_H */

@@ -2,7 +2,7 @@
 /*
  * js_sampler.h - one pinned spin-loop thread per measured CPU. The loop reads the
  * TSC, and stores (start, end) of every gap above the threshold in a preallocated
- * single-producer/single-consumer ring drained from a housekeeping CPU.
+ * single-producer/single-consumer ring (js_gapring.h) drained from a housekeeping CPU.
  */
 #ifndef JS_SAMPLER_H
 #define JS_SAMPLER_H
@@ -12,25 +12,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "js_gapring.h"
 #include "js_sampler_hook.h"
 #include "js_tsc.h"
 #include "js_threshold.h"
 #include "js_vmexit.h"
 
 #define SAMPLER_CAL_BINS 1024 /* loop-period histogram bins (cycles) */
-
-struct gap_raw {
-	uint64_t start_tsc; /* last TSC read before the gap */
-	uint64_t end_tsc;   /* first TSC read after it */
-};
-
-/* SPSC ring: the sampler writes head, the drainer writes tail; each on its own line. */
-struct gap_ring {
-	_Alignas(64) volatile uint64_t head;
-	_Alignas(64) volatile uint64_t tail;
-	_Alignas(64) uint64_t mask;
-	struct gap_raw *slots;
-};
 
 enum sampler_state {
 	SAMPLER_INIT = 0,
@@ -90,11 +78,6 @@ void sampler_join(struct sampler *s);
 /* sampler_free - release the ring */
 void sampler_free(struct sampler *s);
 
-/* ring_pop - consumer side: copy up to @max gaps out; returns the count */
-size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max);
-/* ring_push - producer side (sampler.c, sampler_hook.c, tests): false when full */
-bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end);
-
 /* sampler_push_gap - in a measuring loop (sampler.c's, the test hook's): the gap [prev,
  * now] into the ring, counted as dropped when it is full, and the loop's counts published;
  * returns the dropped count */
@@ -107,14 +90,5 @@ sampler_push_gap(struct sampler *s, uint64_t prev, uint64_t now, uint64_t iters,
 	s->dropped = dropped;
 	return dropped;
 }
-
-/* sampler_parse_priority - "o:0", "f:95", "r:10" (rtla -P) -> policy/priority; -EINVAL */
-int sampler_parse_priority(const char *s, int *policy, int *priority);
-/* sampler_priority_str - the reverse: "f:95" into buf[len]; returns buf */
-const char *sampler_priority_str(char *buf, size_t len, int policy, int priority);
-/* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
-const char *sampler_policy_name(int policy);
-/* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
-int sampler_policy_from_name(const char *name);
 
 #endif /* JS_SAMPLER_H */

@@ -11,27 +11,14 @@
 
 #include <stdint.h>
 
+#include "js_run_cfg.h" /* enum sampler_hook and its names */
+
 struct sampler;
 struct js_run;
-
-enum sampler_hook {
-	SAMPLER_HOOK_NONE = 0,
-	SAMPLER_HOOK_FAULT, /* a page the loop touches is zapped every period: a fault in the sampler */
-	SAMPLER_HOOK_THP,   /* the loop reads a region of small pages, advised MADV_HUGEPAGE once
-	                       * it measures (sampler_hook_arm), so khugepaged collapses it then */
-	SAMPLER_HOOK_STALL, /* after each gap it sees, the loop spins SAMPLER_HOOK_STALL_NS more
-	                       * before it takes the gap's end: a stall no tracepoint sees, inside
-	                       * every recorded gap (the entry/exit oracle, attrib_entry.py) */
-};
 
 #define SAMPLER_HOOK_STALL_NS 250000ull /* the stall hook's stall: 250 us */
 
 #define SAMPLER_HOOK_BYTES (4u << 20) /* the hook region: two 2 MiB huge pages worth */
-
-/* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
-const char *sampler_hook_name(enum sampler_hook h);
-/* sampler_hook_from_name - the enum sampler_hook named name; -1 if none */
-int sampler_hook_from_name(const char *name);
 
 /* sampler_hook_setup - in the sampler thread, before it measures: the hook region
  * (unlocked, so it can be zapped or collapsed); 0, or -errno with *what failed */

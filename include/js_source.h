@@ -4,6 +4,8 @@
  * one correlator, result and outputs (docs/DESIGN.md, gap sources). The threads followed
  * with --pid/--tid (threads.c) and the application's marks (marks.c) are sources.
  *
+ * The command fills one gap_source per source it wants (threads_source, marks_source) and
+ * hands them to pipeline_run, as it hands the outputs: the pipeline names no source.
  * Life cycle, on the housekeeping thread: open (before the probes attach; a refusal is one
  * line and exit 1), start (the probes attached, the window about to open), poll (every
  * drain period), stop (the window closed), destroy. A source hands each gap to pipe_push()
@@ -25,7 +27,10 @@ struct js_probes;
 
 struct gap_source {
 	const char *name;
-	void *ctx;
+	void *ctx; /* set by open */
+	/* open - the probes are loaded, not attached: load and read what the source needs, set
+	 * s->ctx; 0, or < 0 after one line on stderr */
+	int (*open)(struct gap_source *s, struct js_pipe *pl);
 	/* start - the probes are attached: attach what the source needs; 0 or < 0 (one line) */
 	int (*start)(void *ctx, struct js_pipe *pl);
 	/* poll - every drain period: push the gaps that ended; true when the source ends the
@@ -60,8 +65,8 @@ bool pipe_watched(const struct js_pipe *pl, uint32_t cpu);
 /* pipe_window_start - when the window opened (CLOCK_MONOTONIC), 0 before */
 uint64_t pipe_window_start(const struct js_pipe *pl);
 
-/* The sources (one file each): 0, or < 0 after one line on stderr. */
-int threads_source_open(struct gap_source *s, struct js_pipe *pl);
-int marks_source_open(struct gap_source *s, struct js_pipe *pl);
+/* The sources (one file each): fill s with the source's functions; its open does the work. */
+void threads_source(struct gap_source *s);
+void marks_source(struct gap_source *s);
 
 #endif /* JS_SOURCE_H */

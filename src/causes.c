@@ -10,7 +10,6 @@
 #include "js_causes.h"
 #include "js_cgroup.h"
 #include "js_entry.h"
-#include "js_json.h"
 #include "js_util.h"
 
 /*
@@ -100,49 +99,6 @@ const struct js_thread_class *js_part_thread(uint32_t cause, const char *detail)
 uint8_t js_part_role(uint32_t cause, const char *detail)
 {
 	return js_part_thread(cause, detail) ? JS_ROLE_OFFCPU : js_cause_info(cause)->role;
-}
-
-/* part_cgroup - the cgroup of the task a part names: its id, full path and short name
- * (null when it names none, or the path is unknown: a cgroup gone before it was looked up) */
-static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t id)
-{
-	const char *path = cgroups_path(cg, id);
-
-	if (id)
-		json_u64(j, "cgroup_id", id);
-	else
-		json_null(j, "cgroup_id");
-	if (path) {
-		json_str(j, "cgroup", path);
-		json_str(j, "cgroup_name", cgroups_name(cg, id));
-	} else {
-		json_null(j, "cgroup");
-		json_null(j, "cgroup_name");
-	}
-}
-
-/* js_attr_write_json - a's members into the open JSON object (the JSON file and the trace) */
-void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg)
-{
-	json_str(j, "cause", js_cause_name(a->primary));
-	json_str(j, "detail", a->detail);
-	json_u64(j, "covered_ns", a->covered_ns);
-	json_u64(j, "steal_ns", a->steal_ns);
-	json_u64(j, "smi", a->smi);
-	json_u64(j, "unexplained_ns", a->unexplained_ns);
-	json_u64(j, "entry_ns", a->entry_ns);
-	json_arr_begin(j, "causes");
-	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(a->parts[i].cause));
-		json_str(j, "detail", a->parts[i].detail);
-		json_u64(j, "count", a->parts[i].count);
-		json_u64(j, "net_ns", a->parts[i].net_ns);
-		json_u64(j, "entry_ns", a->parts[i].entry_ns);
-		part_cgroup(j, cg, a->parts[i].cgroup);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
 }
 
 /* causes_init - an empty table */

@@ -260,6 +260,8 @@ static int cmd_measure(struct js_params *p)
 {
 	struct js_run run;
 	struct js_outputs outs = { .n = 0 };
+	struct gap_source srcs[2];
+	size_t nsrcs = 0;
 	struct audit_snapshot before, after;
 	bool have_snap = false;
 	cpu_set_t hk;
@@ -287,7 +289,12 @@ static int cmd_measure(struct js_params *p)
 	run.audited =
 		audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, audited_policy(p)) == 0;
 	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
-	err = pipeline_run(&run, p, &outs);
+	/* the gap sources besides the samplers, opened by the pipeline once its probes are loaded */
+	if (p->follow_pid || p->nfollow_tids)
+		threads_source(&srcs[nsrcs++]);
+	if (p->marks_path)
+		marks_source(&srcs[nsrcs++]);
+	err = pipeline_run(&run, p, &outs, srcs, nsrcs);
 	if (err) {
 		rc = JS_EXIT_ERROR;
 		goto out;

@@ -9,6 +9,8 @@
  *     net times and the covered union;
  *  3. name each event (detail) and merge per (cause, detail);
  *  4. sort, choose the primary, fold beyond JS_PARTS_MAX (fill_parts()).
+ * A batch of gaps shares one sorted window of events (corr_window.c); steal and SMIs, which
+ * no probe sees, are given to the gaps afterwards (account.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "corr_priv.h"
 #include "js_correlate.h"
 #include "js_event_names.h"
 #include "js_util.h"
@@ -31,41 +34,6 @@ enum corr_level {
 	LV_HARDIRQ, /* device IRQ, APIC vector, tlb flush */
 	LV_HRTIMER, /* callback inside the local timer vector */
 	LV_NMI,
-};
-
-struct item {
-	const struct js_event *ev;
-	const struct js_event *send; /* matched IPI_SEND, or NULL */
-	uint64_t s, e;		     /* clipped to the gap */
-	uint64_t os, odur;	     /* original start and duration (nesting order) */
-	uint64_t net;
-	uint32_t level;
-	uint32_t idx;
-	uint32_t cause;
-	uint32_t src;	 /* index of its merged source */
-	uint64_t cgroup; /* the cgroup v2 id of the task it names, 0: none */
-};
-
-struct src {
-	uint32_t cause;
-	uint32_t count;
-	uint64_t net;
-	uint64_t incl; /* clipped inclusive time (task/idle rank) */
-	const struct js_event *first;
-	uint64_t cgroup; /* its items' cgroup v2 id (they share the detail) */
-	uint8_t tier;	 /* enum fold_tier, set by fill_parts() */
-	bool keep;	 /* kept as a part of its own by fill_parts() */
-	char detail[JS_DETAIL_LEN];
-};
-
-struct scratch {
-	struct item *it;
-	uint32_t *heap;
-	struct src *src;
-	const struct js_event **send;
-	bool *used;
-	size_t n, nsrc, nsend;
-	size_t cap; /* allocated entries: kept across the gaps of a batch */
 };
 
 static bool vec_is_ipi(uint32_t vec)
@@ -159,34 +127,21 @@ int corr_event_cause(const struct js_event *e)
 	return ev_class(e, &cause, &level) ? (int)cause : -1;
 }
 
-/* ev_end - end of an event; open intervals run to the end of time, bad ones are points */
-static uint64_t ev_end(const struct js_event *e)
-{
-	if (e->end_ns >= e->start_ns)
-		return e->end_ns;
-	return (e->flags & JS_F_OPEN) ? UINT64_MAX : e->start_ns;
-}
-
 /* ev_overlaps - does the event touch [lo, hi] (points inclusive, intervals must overlap) */
 static bool ev_overlaps(const struct js_event *e, uint64_t lo, uint64_t hi)
 {
-	uint64_t end = ev_end(e);
+	uint64_t end = corr_ev_end(e);
 
 	if (end == e->start_ns)
 		return e->start_ns >= lo && e->start_ns <= hi;
 	return e->start_ns < hi && end > lo;
 }
 
-static uint64_t sat_sub(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
 /* item_init - fill one item from a matching event, clipped to [gs, ge] */
 static void item_init(struct item *it, const struct js_event *e, size_t idx, uint64_t gs,
 		      uint64_t ge)
 {
-	uint64_t end = ev_end(e);
+	uint64_t end = corr_ev_end(e);
 
 	memset(it, 0, sizeof(*it));
 	it->ev = e;
@@ -201,19 +156,19 @@ static void item_init(struct item *it, const struct js_event *e, size_t idx, uin
 /* across - does the interval e run across instant gs or ge (begin before it, end after) */
 static bool across(const struct js_event *e, uint64_t gs, uint64_t ge)
 {
-	uint64_t end = ev_end(e);
+	uint64_t end = corr_ev_end(e);
 
 	return (e->start_ns < gs && end > gs) || (e->start_ns < ge && end > ge);
 }
 
 /* collect - the matching items and IPI sends (room for nev of each is reserved) */
-static void collect(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
+static void collect(struct corr_scratch *sc, const struct js_gap *g, const struct js_event *ev,
 		    size_t nev, const struct corr_opts *o)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
 	uint64_t gs = g->start_ns, ge = g->start_ns + g->dur_ns;
-	uint64_t lo = sat_sub(gs, slack), hi = ge + slack;
+	uint64_t lo = corr_sat_sub(gs, slack), hi = ge + slack;
 	uint32_t cause, level;
 
 	sc->n = sc->nsend = 0;
@@ -223,7 +178,7 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
 		if (e->cpu != g->cpu)
 			continue;
 		if (e->kind == JS_EV_IPI_SEND) {
-			if (e->start_ns < sat_sub(gs, win) || e->start_ns > hi)
+			if (e->start_ns < corr_sat_sub(gs, win) || e->start_ns > hi)
 				continue;
 			sc->send[sc->nsend++] = e;
 			continue;
@@ -245,7 +200,7 @@ static void collect(struct scratch *sc, const struct js_gap *g, const struct js_
  * interval without one is the worker's time off this CPU (an item that slept, or one begun
  * on another CPU and ended here: the probes bound it, this is the second line).
  */
-static void work_on_cpu(struct scratch *sc)
+static void work_on_cpu(struct corr_scratch *sc)
 {
 	for (size_t i = 0; i < sc->n;) {
 		struct item *w = &sc->it[i];
@@ -373,7 +328,8 @@ static bool send_fits(const struct js_event *s, uint32_t vec)
  * The send may be up to the window before the entry, or before the gap's start: while the
  * CPU was away (a vCPU descheduled by the host) an IPI waits however long the gap lasts.
  */
-static void match_senders(struct scratch *sc, const struct js_gap *g, const struct corr_opts *o)
+static void match_senders(struct corr_scratch *sc, const struct js_gap *g,
+			  const struct corr_opts *o)
 {
 	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
 
@@ -413,19 +369,12 @@ static const char *ev_name(const struct js_event *e, char *buf)
 static const char *fn_name(const struct corr_opts *o, const struct js_event *e, char *buf,
 			   size_t len)
 {
-	const char *s = o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL;
-
-	if (s && *s)
-		return s;
-	if (e->name[0])
-		return ev_name(e, buf);
-	snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
-	return buf;
+	return js_ev_fn(e, o && o->sym ? o->sym(o->sym_ctx, e->addr) : NULL, buf, len);
 }
 
 /* work_of - the work function with the largest net run within this task's interval (work
  * items are clipped to their worker's runs: work_on_cpu()) */
-static const struct item *work_of(const struct scratch *sc, const struct item *task)
+static const struct item *work_of(const struct corr_scratch *sc, const struct item *task)
 {
 	const struct item *best = NULL;
 
@@ -447,7 +396,7 @@ static const struct item *work_of(const struct scratch *sc, const struct item *t
  * the one its thread always runs, or the softirq with the largest net time within the run
  * (in its context, or in the exit of an interrupt meanwhile); NULL for none or another task
  */
-static const char *thread_softirq(const struct scratch *sc, const struct item *task, char *buf,
+static const char *thread_softirq(const struct corr_scratch *sc, const struct item *task, char *buf,
 				  size_t len)
 {
 	const struct js_thread_class *t = NULL;
@@ -493,8 +442,8 @@ static void cg_append(char *d, size_t cap, const char *name)
 
 /* detail_task - "comm:pid[ work_function| softirq][ [cgroup]]": a kworker's work, the
  * softirq a softirq thread ran (thread_softirq()) */
-static void detail_task(const struct scratch *sc, const struct item *it, const struct corr_opts *o,
-			char *d)
+static void detail_task(const struct corr_scratch *sc, const struct item *it,
+			const struct corr_opts *o, char *d)
 {
 	const struct item *w = work_of(sc, it);
 	char comm[JS_NAME_LEN + 1], fn[JS_NAME_LEN + 24];
@@ -608,8 +557,8 @@ static void detail_mm(const struct js_event *e, const struct corr_opts *o, char 
 }
 
 /* item_detail - the source name of one item (faults without their address) */
-static void item_detail(const struct scratch *sc, const struct item *it, const struct corr_opts *o,
-			char *d)
+static void item_detail(const struct corr_scratch *sc, const struct item *it,
+			const struct corr_opts *o, char *d)
 {
 	const struct js_event *e = it->ev;
 	char name[JS_NAME_LEN + 24];
@@ -657,7 +606,7 @@ static void item_detail(const struct scratch *sc, const struct item *it, const s
  * its switch in), an IPI's sender's, a fault's task's (the sampler's is ours; another
  * task's, its task interval's in the gap); 0 for the rest
  */
-static uint64_t item_cgroup(const struct scratch *sc, const struct item *it,
+static uint64_t item_cgroup(const struct corr_scratch *sc, const struct item *it,
 			    const struct corr_opts *o)
 {
 	const struct js_event *e = it->ev;
@@ -678,7 +627,7 @@ static uint64_t item_cgroup(const struct scratch *sc, const struct item *it,
 }
 
 /* merge - name every item and merge per (cause, detail) into sc->src */
-static void merge(struct scratch *sc, const struct corr_opts *o)
+static void merge(struct corr_scratch *sc, const struct corr_opts *o)
 {
 	char d[JS_DETAIL_LEN];
 
@@ -754,7 +703,7 @@ static bool sampler_fault(const struct src *s)
  * also faulted in the gap: it touched the region whose PMD khugepaged had cleared and
  * waited (off CPU: idle, or another task ran) until the collapse ended. SIZE_MAX if not.
  */
-static size_t blocked_on_collapse(const struct scratch *sc)
+static size_t blocked_on_collapse(const struct corr_scratch *sc)
 {
 	size_t c = SIZE_MAX;
 	bool fault = false;
@@ -781,7 +730,7 @@ static bool src_ran(const struct src *s)
  * idle interval with the largest inclusive time, a run before idle, unless another source
  * has a larger net; else the largest net
  */
-static size_t pick_primary(const struct scratch *sc)
+static size_t pick_primary(const struct corr_scratch *sc)
 {
 	size_t t = blocked_on_collapse(sc);
 
@@ -839,7 +788,7 @@ static bool evidence(const struct src *s)
 }
 
 /* fold_tiers - the tier of every source in the net-sorted sc->src */
-static void fold_tiers(const struct scratch *sc, size_t prim)
+static void fold_tiers(const struct corr_scratch *sc, size_t prim)
 {
 	bool named[JS_CAUSE_MAX] = { false };
 	struct src *s;
@@ -867,7 +816,7 @@ static void fold_tiers(const struct scratch *sc, size_t prim)
 }
 
 /* fold_mark - mark the sources kept: all of them, or JS_PARTS_MAX - 1 by tier and net */
-static void fold_mark(const struct scratch *sc, size_t prim)
+static void fold_mark(const struct corr_scratch *sc, size_t prim)
 {
 	size_t kept = 0;
 
@@ -892,7 +841,7 @@ static void fold_mark(const struct scratch *sc, size_t prim)
  * one "(other: N sources)" part (class of the largest of them). The parts stay
  * sorted by net and add up to covered_ns.
  */
-static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *out)
+static void fill_parts(const struct corr_scratch *sc, size_t prim, struct js_attr *out)
 {
 	struct js_part fold;
 	size_t n = 0, nfold = 0, k;
@@ -930,7 +879,7 @@ static void fill_parts(const struct scratch *sc, size_t prim, struct js_attr *ou
 
 /* attr_empty - nothing explains the gap; the parts past nparts are left as they were (every
  * reader stops at nparts: zeroing all JS_PARTS_MAX was a memset of 1.6 KB for every gap) */
-static void attr_empty(struct js_attr *a, uint64_t dur)
+void corr_attr_empty(struct js_attr *a, uint64_t dur)
 {
 	memset(a, 0, offsetof(struct js_attr, parts));
 	_Static_assert(offsetof(struct js_attr, covered_ns) ==
@@ -954,7 +903,7 @@ static bool grow(void **p, size_t n, size_t sz)
 
 /* scratch_reserve - room for n items and n sends (grown only: one scratch serves a whole
  * batch of gaps, no allocation per gap) */
-static int scratch_reserve(struct scratch *sc, size_t n)
+static int scratch_reserve(struct corr_scratch *sc, size_t n)
 {
 	n = JS_MAX(n, (size_t)1);
 	if (n > sc->cap) {
@@ -970,7 +919,7 @@ static int scratch_reserve(struct scratch *sc, size_t n)
 	return 0;
 }
 
-static void scratch_free(struct scratch *sc)
+void corr_scratch_free(struct corr_scratch *sc)
 {
 	free(sc->it);
 	free(sc->heap);
@@ -987,7 +936,7 @@ static void finish(struct js_attr *a, uint64_t dur_ns);
  * no event covers between its first fault and that end is the fault's handling (given to
  * its part, attr.tail_part from fill_parts(), by corr_finish()).
  */
-static uint64_t fault_tail(const struct scratch *sc, uint64_t ge)
+static uint64_t fault_tail(const struct corr_scratch *sc, uint64_t ge)
 {
 	uint64_t f = UINT64_MAX, cur, covered = 0;
 
@@ -1016,7 +965,7 @@ static uint64_t fault_tail(const struct scratch *sc, uint64_t ge)
  * interval the steal fell is unknown: its net part gets its share. The steal itself is
  * allocated to the gap from the same readings (steal_allocate). Returns the time removed.
  */
-static uint64_t unsteal(struct scratch *sc)
+static uint64_t unsteal(struct corr_scratch *sc)
 {
 	uint64_t removed = 0;
 
@@ -1062,13 +1011,13 @@ static void few_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *, c
 	}
 }
 
-/* attribute - one gap, with the caller's scratch */
-static int attribute(struct scratch *sc, const struct js_gap *g, const struct js_event *ev,
-		     size_t nev, const struct corr_opts *o, struct js_attr *out)
+/* corr_attribute_gap - one gap, with the caller's scratch (corr_priv.h) */
+int corr_attribute_gap(struct corr_scratch *sc, const struct js_gap *g, const struct js_event *ev,
+		       size_t nev, const struct corr_opts *o, struct js_attr *out)
 {
 	int err;
 
-	attr_empty(out, g->dur_ns);
+	corr_attr_empty(out, g->dur_ns);
 	/* the slice bounds both items and sends: one pass */
 	err = scratch_reserve(sc, nev);
 	if (err)
@@ -1100,335 +1049,14 @@ static int attribute(struct scratch *sc, const struct js_gap *g, const struct js
 int corr_attribute(const struct js_gap *g, const struct js_event *ev, size_t nev,
 		   const struct corr_opts *o, struct js_attr *out)
 {
-	struct scratch sc = { 0 };
+	struct corr_scratch sc = { 0 };
 	int err;
 
 	if (!g || !out || (nev && !ev))
 		return -EINVAL;
-	err = attribute(&sc, g, ev, nev, o, out);
-	scratch_free(&sc);
+	err = corr_attribute_gap(&sc, g, ev, nev, o, out);
+	corr_scratch_free(&sc);
 	return err;
-}
-
-/*
- * A search over ascending keys that resumes where the last one ended: the gaps of a batch
- * come in start order, so each of a slice's bounds moves forward by a few events from one
- * gap to the next (four binary searches a gap were a third of the correlator's time). A
- * bound that moves back is searched afresh.
- */
-struct seek {
-	uint64_t t; /* the last key searched for */
-	size_t i;   /* its answer; SIZE_MAX: none yet */
-};
-
-struct keys {
-	const char *base; /* the first key */
-	size_t stride, n;
-};
-
-static inline uint64_t key_at(const struct keys *k, size_t i)
-{
-	return *(const uint64_t *)(const void *)(k->base + i * k->stride);
-}
-
-/* first_ge - the first index whose key is >= t (n when none): from the last answer by
- * doubling steps when t has not moved back, then by halving */
-static size_t first_ge(const struct keys *k, uint64_t t, struct seek *c)
-{
-	size_t lo = 0, hi = k->n, step = 1;
-
-	if (c->i != SIZE_MAX && t >= c->t) {
-		/* the keys before c->i are < c->t <= t */
-		for (lo = hi = c->i; hi < k->n && key_at(k, hi) < t; step *= 2) {
-			lo = hi + 1;
-			hi += step;
-		}
-		hi = JS_MIN(hi, k->n);
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (key_at(k, mid) < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	c->t = t;
-	c->i = lo;
-	return lo;
-}
-
-/*
- * The window sorted by start, and the running max of the ends of its closed intervals, so
- * that a gap's events are a slice. Two kinds are kept aside: IPI sends, looked for up to
- * CORR_IPI_WINDOW_NS before a gap (in the one array they would widen every gap's slice to
- * that window: 100 events a gap at 50k gaps/s), and open intervals (the sampler's own task,
- * running since the start), which would hold the running max at infinity from their index on.
- */
-struct sorted {
-	struct js_event *ev;  /* the window's intervals and points, sorted by start ... */
-	struct js_event *snd; /* ... then its IPI sends, sorted by start (ev + n) */
-	uint64_t *maxend;     /* maxend[i] = max end of the closed intervals of ev[0..i] */
-	size_t *open;	      /* indices in ev of the open intervals, ascending */
-	struct js_event *tmp; /* a gap's events when some are kept aside (grown to fit) */
-	size_t n, nsnd, nopen, ntmp;
-	struct seek seek[4]; /* slice()'s four bounds, resumed gap after gap */
-};
-
-static int ev_start_cmp(const void *pa, const void *pb)
-{
-	const struct js_event *a = pa, *b = pb;
-
-	if (a->start_ns != b->start_ns)
-		return a->start_ns < b->start_ns ? -1 : 1;
-	return 0;
-}
-
-/*
- * sort_by_start - the window by start, stably. It arrives nearly sorted (the probes write
- * a record when its interval ends, so only an interval enclosing others is out of place):
- * an insertion sort orders it in about one pass, where qsort paid n log n comparisons per
- * batch; a window that would move too much goes to qsort after all.
- */
-static void sort_by_start(struct js_event *v, size_t n)
-{
-	size_t moved = 0, limit = 8 * n + 64;
-
-	for (size_t i = 1; i < n; i++) {
-		struct js_event x;
-		size_t j = i;
-
-		if (v[i - 1].start_ns <= v[i].start_ns)
-			continue;
-		x = v[i];
-		for (; j && v[j - 1].start_ns > x.start_ns; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-		moved += i - j;
-		if (moved > limit) {
-			qsort(v, n, sizeof(*v), ev_start_cmp);
-			return;
-		}
-	}
-}
-
-/* by_start - the start times of v[0..n) as keys */
-static struct keys by_start(const struct js_event *v, size_t n)
-{
-	return (struct keys){ (const char *)&v[0].start_ns, sizeof(*v), n };
-}
-
-/* slice - the events of s that may matter to gap g: s->ev[*a, *b) and s->snd[*sa, *sb) */
-static void slice(struct sorted *s, const struct js_gap *g, const struct corr_opts *o, size_t *a,
-		  size_t *b, size_t *sa, size_t *sb)
-{
-	uint64_t slack = o ? o->edge_slack_ns : 0;
-	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
-	uint64_t gs = g->start_ns, hi = gs + g->dur_ns + slack, lo = sat_sub(gs, slack);
-	struct keys ends = { (const char *)s->maxend, sizeof(*s->maxend), s->n };
-	struct keys ev = by_start(s->ev, s->n), snd = by_start(s->snd, s->nsnd);
-
-	/* intervals ending after gs - slack (all before end <= it), points from there; IPI
-	 * sends from gs - win */
-	*a = lo == UINT64_MAX ? s->n : first_ge(&ends, lo + 1, &s->seek[0]);
-	*b = hi == UINT64_MAX ? s->n : first_ge(&ev, hi + 1, &s->seek[1]);
-	*b = JS_MAX(*a, *b);
-	*sa = first_ge(&snd, sat_sub(gs, JS_MAX(slack, win)), &s->seek[2]);
-	*sb = hi == UINT64_MAX ? s->nsnd : first_ge(&snd, hi + 1, &s->seek[3]);
-	*sb = JS_MAX(*sa, *sb);
-}
-
-/* in_batch - can e matter to a gap inside [lo, hi] (lo already less the IPI window) */
-static bool in_batch(const struct js_event *e, uint64_t lo, uint64_t hi)
-{
-	return e->start_ns <= hi && ev_end(e) >= lo;
-}
-
-/*
- * sorted_init - sort a copy of the events of the window that can matter to a gap inside
- * [lo, hi], IPI sends apart (the same array: the window costs what it did in one); -ENOMEM.
- * The caller keeps more than a batch needs (for the sampler, the events of the 20 ms after
- * it; for a source, seconds of them): copying and sorting them all for every batch was a
- * fifth of the housekeeping at 16k gaps/s.
- */
-static int sorted_init(struct sorted *s, const struct js_event *ev, size_t nev, uint64_t lo,
-		       uint64_t hi)
-{
-	size_t m, k = 0, all = 0;
-
-	for (size_t i = 0; i < nev; i++) {
-		if (!in_batch(&ev[i], lo, hi))
-			continue;
-		all++;
-		if (ev[i].kind == JS_EV_IPI_SEND)
-			s->nsnd++;
-		else if (ev_end(&ev[i]) == UINT64_MAX)
-			s->nopen++;
-	}
-	m = all ? all : 1;
-	s->n = all - s->nsnd;
-	for (size_t i = 0; i < ARRAY_SIZE(s->seek); i++)
-		s->seek[i].i = SIZE_MAX;
-	s->ev = malloc(m * sizeof(*s->ev));
-	s->maxend = malloc(m * sizeof(*s->maxend));
-	s->open = malloc((s->nopen ? s->nopen : 1) * sizeof(*s->open));
-	if (!s->ev || !s->maxend || !s->open)
-		return -ENOMEM;
-	s->snd = s->ev + s->n;
-	for (size_t i = 0, j = 0; i < nev; i++) {
-		if (!in_batch(&ev[i], lo, hi))
-			continue;
-		if (ev[i].kind == JS_EV_IPI_SEND)
-			s->snd[j++] = ev[i];
-		else
-			s->ev[k++] = ev[i];
-	}
-	sort_by_start(s->ev, s->n);
-	sort_by_start(s->snd, s->nsnd);
-	k = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		uint64_t end = ev_end(&s->ev[i]);
-
-		if (end == UINT64_MAX) {
-			s->open[k++] = i;
-			end = s->ev[i].start_ns;
-		}
-		s->maxend[i] = JS_MAX(end, i ? s->maxend[i - 1] : 0);
-	}
-	return 0;
-}
-
-static void sorted_free(struct sorted *s)
-{
-	free(s->ev);
-	free(s->tmp);
-	free(s->maxend);
-	free(s->open);
-}
-
-/*
- * gap_events - gap g's events: the slice of s->ev itself when nothing kept aside applies,
- * else the open intervals before the slice, the slice and the IPI sends, in s->tmp; NULL
- * when s->tmp cannot grow
- */
-static const struct js_event *gap_events(struct sorted *s, const struct js_gap *g,
-					 const struct corr_opts *o, size_t *n)
-{
-	size_t a, b, sa, sb, pre = 0;
-
-	slice(s, g, o, &a, &b, &sa, &sb);
-	while (pre < s->nopen && s->open[pre] < a)
-		pre++;
-	*n = pre + (b - a) + (sb - sa);
-	if (!pre && sa == sb)
-		return s->ev + a;
-	if (*n > s->ntmp) {
-		size_t want = JS_MAX(*n, 2 * s->ntmp);
-		struct js_event *t = realloc(s->tmp, want * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		s->tmp = t;
-		s->ntmp = want;
-	}
-	for (size_t k = 0; k < pre; k++)
-		s->tmp[k] = s->ev[s->open[k]];
-	memcpy(s->tmp + pre, s->ev + a, (b - a) * sizeof(*s->tmp));
-	memcpy(s->tmp + pre + (b - a), s->snd + sa, (sb - sa) * sizeof(*s->tmp));
-	return s->tmp;
-}
-
-struct corr_window {
-	struct sorted s;
-	struct scratch sc;
-	const struct corr_opts *o;
-	int err; /* sorted_init()'s */
-};
-
-struct corr_window *corr_window_new(const struct js_event *ev, size_t nev, uint64_t lo_ns,
-				    uint64_t hi_ns, const struct corr_opts *o)
-{
-	uint64_t slack = o ? o->edge_slack_ns : 0;
-	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
-	struct corr_window *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return NULL;
-	w->o = o;
-	if (nev && !ev) {
-		w->err = -EINVAL;
-		return w;
-	}
-	lo_ns = sat_sub(lo_ns, JS_MAX(slack, win));
-	hi_ns = hi_ns > UINT64_MAX - slack ? UINT64_MAX : hi_ns + slack;
-	w->err = sorted_init(&w->s, ev, nev, lo_ns, hi_ns);
-	return w;
-}
-
-int corr_window_attribute(struct corr_window *w, struct js_gap_rec *recs, size_t n)
-{
-	int err = w ? w->err : -ENOMEM, e;
-
-	if (n && !recs)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		const struct js_event *ev = NULL;
-		size_t k;
-
-		if (w && !w->err) /* a gap's own failure leaves the next ones attributed */
-			ev = gap_events(&w->s, &recs[i].gap, w->o, &k);
-		if (ev) {
-			e = attribute(&w->sc, &recs[i].gap, ev, k, w->o, &recs[i].attr);
-		} else {
-			attr_empty(&recs[i].attr, recs[i].gap.dur_ns);
-			e = err ? err : -ENOMEM;
-		}
-		if (e && !err)
-			err = e;
-	}
-	return err;
-}
-
-void corr_window_free(struct corr_window *w)
-{
-	if (!w)
-		return;
-	scratch_free(&w->sc);
-	sorted_free(&w->s);
-	free(w);
-}
-
-/* corr_attribute_recs - attribute a batch of gaps from one shared event window */
-int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event *ev, size_t nev,
-			const struct corr_opts *o)
-{
-	uint64_t lo = UINT64_MAX, hi = 0;
-	struct corr_window *w;
-	int err;
-
-	if ((n && !recs) || (nev && !ev))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t end = recs[i].gap.start_ns + recs[i].gap.dur_ns;
-
-		lo = JS_MIN(lo, recs[i].gap.start_ns);
-		hi = JS_MAX(hi, end < recs[i].gap.start_ns ? UINT64_MAX : end);
-	}
-	w = corr_window_new(ev, nev, lo, hi, o);
-	err = corr_window_attribute(w, recs, n);
-	corr_window_free(w);
-	return err;
-}
-
-static bool mostly_steal(const struct js_attr *a, uint64_t dur)
-{
-	return a->steal_ns && a->steal_ns >= dur - dur / 2;
-}
-
-/* left - what no event, no steal and no entry/exit (js_entry.h) explains */
-static uint64_t left(const struct js_attr *a, uint64_t dur_ns)
-{
-	return sat_sub(dur_ns, a->covered_ns + a->steal_ns + a->entry_ns);
 }
 
 /*
@@ -1440,9 +1068,9 @@ static uint64_t left(const struct js_attr *a, uint64_t dur_ns)
  */
 static void finish(struct js_attr *a, uint64_t dur_ns)
 {
-	a->unexplained_ns = left(a, dur_ns);
+	a->unexplained_ns = corr_left(a, dur_ns);
 	if (a->nparts) {
-		if (a->primary != JS_CAUSE_THP && mostly_steal(a, dur_ns)) {
+		if (a->primary != JS_CAUSE_THP && corr_mostly_steal(a, dur_ns)) {
 			a->primary = JS_CAUSE_STEAL;
 			js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_STEAL));
 		}
@@ -1452,7 +1080,7 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
 	if (a->smi) {
 		a->primary = JS_CAUSE_SMI;
 		js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_SMI));
-	} else if (mostly_steal(a, dur_ns)) {
+	} else if (corr_mostly_steal(a, dur_ns)) {
 		a->primary = JS_CAUSE_STEAL;
 		js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_STEAL));
 	} else {
@@ -1467,7 +1095,7 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
  */
 static void give_tail(struct js_attr *a, uint64_t dur_ns)
 {
-	uint64_t give = JS_MIN(a->tail_ns, left(a, dur_ns));
+	uint64_t give = JS_MIN(a->tail_ns, corr_left(a, dur_ns));
 	uint32_t k = a->tail_part;
 
 	a->tail_ns = 0;
@@ -1501,190 +1129,4 @@ void corr_finish(struct js_attr *a, uint64_t dur_ns)
 	if (a->tail_ns)
 		give_tail(a, dur_ns);
 	finish(a, dur_ns);
-}
-
-/* steal_log_init - an empty log of at most cap readings */
-int steal_log_init(struct steal_log *l, size_t cap)
-{
-	l->n = 0;
-	l->cap = cap;
-	l->v = malloc((cap + 1) * sizeof(*l->v));
-	return l->v ? 0 : -ENOMEM;
-}
-
-/* steal_log_free - release it (a zeroed log is fine) */
-void steal_log_free(struct steal_log *l)
-{
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
-/* log_add - one reading, in time order: events arrive in end order, starts may be older */
-static void log_add(struct steal_log *l, uint64_t t, uint64_t steal)
-{
-	size_t i;
-
-	if (l->n == l->cap) { /* thin: keep every other reading */
-		size_t k = 0;
-
-		for (size_t j = 0; j < l->n; j += 2)
-			l->v[k++] = l->v[j];
-		l->n = k;
-	}
-	i = l->n;
-	while (i > 0 && l->v[i - 1].t_ns > t) {
-		l->v[i] = l->v[i - 1];
-		i--;
-	}
-	l->v[i].t_ns = t;
-	l->v[i].steal_ns = steal;
-	l->n++;
-}
-
-/* steal_log_add - the two readings a steal-carrying event holds */
-void steal_log_add(struct steal_log *l, const struct js_event *e)
-{
-	if (!(e->flags & JS_F_STEAL))
-		return;
-	log_add(l, e->start_ns, e->steal_start);
-	log_add(l, e->end_ns, e->steal_end);
-}
-
-/* steal_log_allocate - the steal up to the last gap's end to the gaps, one reading kept */
-void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n)
-{
-	uint64_t until;
-	size_t m = 0;
-
-	if (!n)
-		return;
-	until = recs[n - 1].gap.start_ns + recs[n - 1].gap.dur_ns;
-	while (m < l->n && l->v[m].t_ns <= until)
-		m++;
-	if (m > 1) {
-		steal_allocate(recs, n, l->v, m);
-		memmove(l->v, l->v + m - 1, (l->n - m + 1) * sizeof(*l->v));
-		l->n -= m - 1;
-	}
-}
-
-/* steal_room - steal gap r can still take from the window [t0, t1] */
-static uint64_t steal_room(const struct js_gap_rec *r, uint64_t t0, uint64_t t1)
-{
-	uint64_t gs = r->gap.start_ns, ge = gs + r->gap.dur_ns;
-	uint64_t lo = JS_MAX(gs, t0), hi = JS_MIN(ge, t1);
-	uint64_t un = left(&r->attr, r->gap.dur_ns);
-
-	return hi > lo ? JS_MIN(un, hi - lo) : 0;
-}
-
-/* rooms_above - total room of the gaps whose room exceeds v */
-static uint64_t rooms_above(const struct js_gap_rec *g, size_t a, size_t b, uint64_t t0,
-			    uint64_t t1, uint64_t v)
-{
-	uint64_t sum = 0, room;
-
-	for (size_t i = a; i < b; i++) {
-		room = steal_room(&g[i], t0, t1);
-		if (room > v)
-			sum += room;
-	}
-	return sum;
-}
-
-/*
- * steal_fill - give amount to gaps [a, b) largest room first: find the smallest
- * level v whose rooms above it fit, fill those, share the rest among rooms == v.
- */
-static uint64_t steal_fill(struct js_gap_rec *g, size_t a, size_t b, uint64_t t0, uint64_t t1,
-			   uint64_t amount)
-{
-	uint64_t lo = 0, hi = 0, v, rest, room, give;
-
-	for (size_t i = a; i < b; i++)
-		hi = JS_MAX(hi, steal_room(&g[i], t0, t1));
-	if (rooms_above(g, a, b, t0, t1, 0) <= amount)
-		hi = 0;
-	while (lo < hi) {
-		v = lo + (hi - lo) / 2;
-		if (rooms_above(g, a, b, t0, t1, v) <= amount)
-			hi = v;
-		else
-			lo = v + 1;
-	}
-	v = lo;
-	rest = amount - rooms_above(g, a, b, t0, t1, v);
-	for (size_t i = a; i < b; i++) {
-		room = steal_room(&g[i], t0, t1);
-		give = room > v ? room : (room == v && v ? JS_MIN(v, rest) : 0);
-		if (room <= v)
-			rest -= give;
-		g[i].attr.steal_ns += give;
-	}
-	return rest;
-}
-
-/* steal_allocate - distribute steal increments to the gaps of their windows */
-uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
-			size_t nr)
-{
-	uint64_t left = 0, t0, t1, delta;
-	size_t first = 0, end;
-
-	for (size_t k = 0; k + 1 < nr; k++) {
-		t0 = r[k].t_ns;
-		t1 = r[k + 1].t_ns;
-		delta = sat_sub(r[k + 1].steal_ns, r[k].steal_ns);
-		if (!delta)
-			continue;
-		while (first < ngaps && gaps[first].gap.start_ns + gaps[first].gap.dur_ns <= t0)
-			first++;
-		for (end = first; end < ngaps && gaps[end].gap.start_ns < t1; end++)
-			;
-		left += steal_fill(gaps, first, end, t0, t1, delta);
-	}
-	for (size_t i = 0; i < ngaps; i++)
-		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
-	return left;
-}
-
-static bool smi_candidate(const struct js_gap_rec *g)
-{
-	return !g->attr.nparts && !g->attr.smi && g->attr.unexplained_ns &&
-	       !mostly_steal(&g->attr, g->gap.dur_ns);
-}
-
-/* smi_allocate - mark the largest unexplained gaps with one SMI each */
-uint64_t smi_allocate(struct js_gap_rec *gaps, size_t n, uint64_t smi_delta)
-{
-	size_t best, ncand = 0;
-	bool all;
-
-	for (size_t i = 0; i < n; i++) {
-		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
-		ncand += smi_candidate(&gaps[i]);
-	}
-	all = smi_delta >= ncand; /* every candidate gets one: no need to rank */
-	for (size_t i = 0; i < n && all; i++) {
-		if (!smi_candidate(&gaps[i]))
-			continue;
-		gaps[i].attr.smi = 1;
-		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
-		smi_delta--;
-	}
-	while (smi_delta) {
-		best = SIZE_MAX;
-		for (size_t i = 0; i < n; i++)
-			if (smi_candidate(&gaps[i]) &&
-			    (best == SIZE_MAX ||
-			     gaps[i].attr.unexplained_ns > gaps[best].attr.unexplained_ns))
-				best = i;
-		if (best == SIZE_MAX)
-			break;
-		gaps[best].attr.smi = 1;
-		corr_finish(&gaps[best].attr, gaps[best].gap.dur_ns);
-		smi_delta--;
-	}
-	return smi_delta;
 }

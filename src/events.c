@@ -9,6 +9,7 @@
  * says "tlb flush"). THP and mm steps have no short kernel name a user would look for:
  * they say what happened ("THP collapse", "khugepaged scan_pmd", "compaction").
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,5 +132,16 @@ const char *js_ev_id_label(unsigned int kind, unsigned int id, char *buf, size_t
 		js_scpy(buf, len, s);
 	else
 		snprintf(buf, len, "%s:%u", k ? k : "event", id);
+	return buf;
+}
+
+const char *js_ev_fn(const struct js_event *e, const char *sym, char *buf, size_t len)
+{
+	if (sym && *sym)
+		return sym;
+	if (e->name[0])
+		snprintf(buf, len, "%.*s", JS_NAME_LEN, e->name);
+	else
+		snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
 	return buf;
 }

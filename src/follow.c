@@ -16,6 +16,7 @@
 
 #include "follow.skel.h"
 #include "follow_raw.skel.h"
+#include "js_bpf_helpers.h"
 #include "js_follow.h"
 #include "js_kbtf.h"
 #include "js_util.h"
@@ -33,12 +34,10 @@ struct js_follow {
 	size_t batch, batch_max;
 };
 
-/* tp - the tracepoint of a "tp_btf/NAME" program */
+/* tp - the tracepoint of a program */
 static const char *tp(const struct bpf_program *prog)
 {
-	const char *sec = bpf_program__section_name(prog), *s = strchr(sec, '/');
-
-	return s ? s + 1 : sec;
+	return bpfh_prog_tp(prog);
 }
 
 /* open_skel - the skeleton over the build k chose (js_kbtf.h); NULL with errno */
@@ -170,23 +169,15 @@ static struct bpf_link *attach_one(struct js_follow *f, size_t i)
 	return l;
 }
 
-/* suffix - does tracepoint name end with suf */
-static bool suffix(const char *name, const char *suf)
-{
-	size_t n = strlen(name), m = strlen(suf);
-
-	return n > m && !strcmp(name + n - m, suf);
-}
-
 /* exit_of - the index of the _exit program paired with entry program i, or SIZE_MAX */
 static size_t exit_of(const struct js_follow *f, size_t i)
 {
-	const char *e = tp(f->progs[i]);
-	size_t n = strlen(e) - 6;
+	char x[64];
 
+	if (!bpfh_partner(tp(f->progs[i]), 0, x, sizeof(x)))
+		return SIZE_MAX;
 	for (size_t k = 0; k < f->nprogs; k++)
-		if (suffix(tp(f->progs[k]), "_exit") && strlen(tp(f->progs[k])) == n + 5 &&
-		    !strncmp(tp(f->progs[k]), e, n))
+		if (!strcmp(tp(f->progs[k]), x))
 			return k;
 	return SIZE_MAX;
 }
@@ -196,12 +187,12 @@ int follow_attach(struct js_follow *f)
 	/* exits first, then the entries whose exit is attached: an interruption's entry
 	 * counted without its exit would never close */
 	for (size_t i = 0; i < f->nprogs; i++)
-		if (suffix(tp(f->progs[i]), "_exit"))
+		if (bpfh_is_exit(tp(f->progs[i])))
 			f->links[i] = attach_one(f, i);
 	for (size_t i = 0; i < f->nprogs; i++) {
-		size_t x = suffix(tp(f->progs[i]), "_entry") ? exit_of(f, i) : i;
+		size_t x = bpfh_has_suffix(tp(f->progs[i]), "_entry") ? exit_of(f, i) : i;
 
-		if (!suffix(tp(f->progs[i]), "_exit") && x != SIZE_MAX && (x == i || f->links[x]))
+		if (!bpfh_is_exit(tp(f->progs[i])) && x != SIZE_MAX && (x == i || f->links[x]))
 			f->links[i] = attach_one(f, i);
 	}
 	for (size_t i = 0; i < f->nprogs; i++)
@@ -255,14 +246,11 @@ void follow_progs(struct js_follow *f,
 		  void *ctx)
 {
 	for (size_t i = 0; i < f->nprogs; i++) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(f->progs[i]);
+		uint32_t id;
+		uint64_t runs, run_ns, miss;
 
-		memset(&info, 0, sizeof(info));
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-			continue;
-		cb(ctx, bpf_program__name(f->progs[i]), info.run_cnt, info.run_time_ns);
+		if (!bpfh_prog_run(f->progs[i], &id, &runs, &run_ns, &miss))
+			cb(ctx, bpf_program__name(f->progs[i]), runs, run_ns);
 	}
 }
 
@@ -271,7 +259,7 @@ void follow_detach(struct js_follow *f)
 	/* entries first: no interruption begins that its exit would not close */
 	for (int pass = 0; f->links && pass < 2; pass++)
 		for (size_t i = 0; i < f->nprogs; i++) {
-			if (suffix(tp(f->progs[i]), "_exit") == !pass)
+			if (bpfh_is_exit(tp(f->progs[i])) == !pass)
 				continue;
 			bpf_link__destroy(f->links[i]);
 			f->links[i] = NULL;

@@ -310,7 +310,7 @@ static void marks_destroy(void *ctx)
 	free(ms);
 }
 
-int marks_source_open(struct gap_source *s, struct js_pipe *pl)
+static int marks_open(struct gap_source *s, struct js_pipe *pl)
 {
 	const char *path = pipe_params(pl)->marks_path;
 	struct marks_src *ms = calloc(1, sizeof(*ms));
@@ -331,10 +331,15 @@ int marks_source_open(struct gap_source *s, struct js_pipe *pl)
 	m->on = true;
 	m->fifo = ms->rd.fifo;
 	js_scpy(m->path, sizeof(m->path), path);
+	s->ctx = ms;
+	return 0;
+}
+
+void marks_source(struct gap_source *s)
+{
 	*s = (struct gap_source){ .name = "marks",
-				  .ctx = ms,
+				  .open = marks_open,
 				  .poll = marks_poll,
 				  .stop = marks_stop,
 				  .destroy = marks_destroy };
-	return 0;
 }

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * pipeline.c - one measurement, run from the main thread on a housekeeping CPU.
+ * pipeline.c - one measurement, run from the main thread on a housekeeping CPU: the run's
+ * lifecycle (set-up, probes, SMI counters, samplers, the loop, finish).
  *
  * Samplers spin on the measured CPUs and push raw gaps into their rings; or, with --pid,
- * --tid or --marks, no sampler runs and gap sources (js_source.h) hand over the gaps of the
- * followed threads and the application's marks. After each nap (js_nap.h) this thread (never
- * woken by anything on a measured CPU) consumes the probes' rings (no wakeups), pops
- * the gap rings, converts TSC to CLOCK_MONOTONIC, polls the sources, and attributes each
- * gap that ended at least PROCESS_LAG ago, when every event overlapping it has been
- * consumed. Gaps wait in lanes, one per CPU and source, in time order; a sampler's gaps on a
- * CPU never overlap, so events ending before the last processed one cannot matter any more
- * and are dropped. The sources' gaps arrive after they end (a thread's when it runs again,
- * a mark when the application writes it): their CPUs keep KEEP_NS of events. Memory stays
- * bounded either way.
+ * --tid or --marks, no sampler runs and gap sources (js_source.h, handed in by the command
+ * as the outputs are) hand over the gaps of the followed threads and the application's
+ * marks. After each nap (js_nap.h) this thread (never woken by anything on a measured CPU)
+ * consumes the probes' rings (no wakeups), polls the sources, and drains (js_drain.h): the
+ * gap rings popped, TSC converted to CLOCK_MONOTONIC, each gap that ended at least
+ * PROCESS_LAG ago attributed, when every event overlapping it has been consumed.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -25,6 +22,7 @@
 
 #include "js_cgroup.h"
 #include "js_correlate.h"
+#include "js_drain.h"
 #include "js_ksyms.h"
 #include "js_pipeline.h"
 #include "js_preflight.h"
@@ -40,21 +38,12 @@
 #define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
 #define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
-#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
-#define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
-#define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
-#define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
-#define READINGS_CAP 16384
-#define POP_BATCH 1024
-/* the sampler's gaps are attributed this many at a time: their records (1.7 KB each) stay
- * in the cache from attribution to the outputs (a batch of 1024 was 1.8 MB) */
-#define SAMPLER_CHUNK 64
+#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (DRAIN_KEEP_NS) */
 #define SYMCACHE_SLOTS 256
 /* each measured CPU's ring of 128-byte records: 2 MiB, 40 ms of events at 400k/s, drained
  * every 10 ms; 32 MiB in all at most (16 CPUs; 64 CPUs get 512 KiB each) */
 #define PROBE_RING_BYTES_PER_CPU (2u << 20)
 #define PROBE_RING_BYTES_MAX (32u << 20)
-#define IPI_KEEP_NS 1000000ull	     /* IPI sends kept to name the sender of a later vector */
 #define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
 #define SOURCES_MAX 2
@@ -62,64 +51,22 @@
 volatile sig_atomic_t js_stop_requested;
 volatile sig_atomic_t js_reopen_requested;
 
-/* One CPU's gaps of one source awaiting attribution, in time order. */
-struct lane {
-	bool on;
-	struct js_gap *pend;
-	char (*label)[JS_LABEL_LEN]; /* their labels (sources' lanes; NULL for a sampler's) */
-	size_t npend, cap;
-	struct js_gap_rec *recs; /* scratch for one batch */
-	struct steal_log steal;	 /* steal clock readings not yet given to its gaps */
-	uint64_t last_end_ns;	 /* end of the last gap attributed */
-};
-
-struct cpu_pipe {
-	int cpu;
-	struct sampler s;    /* a spinner's (not with --pid/--tid/--marks) */
-	int res;	     /* the sampler's result, -1: none */
-	int mark_res;	     /* the result of the marks filed here, -1 until one is */
-	struct js_event *ev; /* events awaiting their gap */
-	size_t nev, evcap;
-	uint64_t ev_evicted; /* events dropped because the window was full */
-	uint64_t floor_ns;   /* events ending before this cannot matter any more */
-	struct js_smi smi;
-	bool smi_ok;
-	uint64_t smi_start;
-	struct lane lane[JS_SRC_MAX];
-};
-
 struct js_pipe {
 	struct js_run *run;
 	const struct js_params *p;
 	struct js_outputs *outs;
-	bool outs_want_events;
-	bool spinner;		/* samplers measure (not --pid/--tid/--marks) */
-	bool outs_watch_events; /* an output keeps its own window of them (on_event) */
-	struct cpu_pipe *cp;
-	size_t n;
-	int cpu_index[JS_CPUS_MAX]; /* cpu -> index in cp, -1 if not measured */
+	struct js_drain d; /* the CPUs, their events and lanes (drain.c) */
 	struct js_probes *probes;
 	struct sym_slot {
 		uint64_t addr;
 		const char *name;
 	} symcache[SYMCACHE_SLOTS]; /* sym_cb's */
 	uint64_t attached_at;	    /* CLOCK_MONOTONIC once the probes were attached */
-	struct corr_opts copts;	    /* samplers' and threads' gaps */
-	struct corr_opts mopts;	    /* marks: intervals the application measured */
 	struct tsc_cal cal;
 	volatile int go, stop;
-	struct gap_raw *raw;
-	struct js_event *evscratch; /* events of one gap, for outputs that want them */
 	struct gap_source src[SOURCES_MAX];
 	size_t nsrc;
-	struct js_gap *unfiled; /* marks whose CPU is not chosen yet (several watched) */
-	char (*unfiled_label)[JS_LABEL_LEN];
-	size_t nunfiled;
-	struct js_gap_rec *filing; /* scratch: a batch of marks attributed on one CPU */
-	uint64_t *covered;	   /* ... the best covered time so far per mark */
-	uint64_t window_start, window_end;
-	uint64_t now;		    /* the drain's CLOCK_MONOTONIC */
-	size_t popped;		    /* the most gaps one sampler's ring gave the last drain */
+	uint64_t window_end;
 	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
 	struct probe_toggle toggle; /* --probe-toggle */
 };
@@ -148,378 +95,14 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&d, NULL);
 }
 
-static int on_event(void *ctx, const struct js_event *ev)
-{
-	struct js_pipe *pl = ctx;
-	int idx = ev->cpu < JS_CPUS_MAX ? pl->cpu_index[ev->cpu] : -1;
-	struct cpu_pipe *c;
-
-	pl->run->probe_events++;
-	if (idx < 0)
-		return 0;
-	c = &pl->cp[idx];
-	if (pl->outs_watch_events)
-		for (size_t i = 0; i < pl->outs->n; i++)
-			if (pl->outs->v[i].on_event && !pl->outs->v[i].err)
-				pl->outs->v[i].on_event(pl->outs->v[i].ctx, ev);
-	for (int k = 0; k < JS_SRC_MAX; k++)
-		if (c->lane[k].on)
-			steal_log_add(&c->lane[k].steal, ev);
-	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
-		return 0; /* before every gap still to come: cannot overlap one */
-	if (c->nev == c->evcap) {
-		/* full: drop the oldest quarter at once (one memmove, not one per event) */
-		size_t drop = c->evcap / 4;
-
-		memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
-		c->nev -= drop;
-		c->ev_evicted += drop;
-	}
-	c->ev[c->nev++] = *ev;
-	return 0;
-}
-
-/* feed_outputs - hand a gap (and, if wanted, the events inside it) to the outputs */
-static void feed_outputs(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap_rec *g)
-{
-	uint64_t s = g->gap.start_ns, e = g->gap.start_ns + g->gap.dur_ns;
-	size_t k = 0;
-
-	if (!pl->outs || !pl->outs->n)
-		return;
-	if (pl->outs_want_events) {
-		/* the overlapping events, compacted into the scratch array */
-		for (size_t i = 0; i < c->nev; i++)
-			if (c->ev[i].start_ns <= e && c->ev[i].end_ns >= s &&
-			    c->ev[i].kind != JS_EV_IPI_SEND)
-				pl->evscratch[k++] = c->ev[i];
-	}
-	for (size_t i = 0; i < pl->outs->n; i++)
-		if (pl->outs->v[i].on_gap && !pl->outs->v[i].err)
-			pl->outs->v[i].on_gap(pl->outs->v[i].ctx, g,
-					      pl->outs->v[i].wants_events ? pl->evscratch : NULL,
-					      pl->outs->v[i].wants_events ? k : 0);
-}
-
-/*
- * prune - the events no gap still to come can overlap: those that ended before the last
- * gap of the sampler (its gaps come in order), and with a source's lane, before KEEP_NS ago
- * (its gaps arrive after they end); IPI sends are kept IPI_KEEP_NS longer, to name the
- * sender of a vector that comes after them
- */
-static void prune(struct js_pipe *pl, struct cpu_pipe *c)
-{
-	uint64_t floor = c->lane[JS_SRC_SAMPLER].on ? c->lane[JS_SRC_SAMPLER].last_end_ns :
-						      UINT64_MAX;
-	size_t k = 0;
-
-	if (c->lane[JS_SRC_THREAD].on || c->lane[JS_SRC_MARK].on)
-		floor = JS_MIN(floor, pl->now > KEEP_NS ? pl->now - KEEP_NS : 0);
-	if (floor == UINT64_MAX || floor <= c->floor_ns)
-		return;
-	c->floor_ns = floor;
-	for (size_t i = 0; i < c->nev; i++)
-		if (c->ev[i].end_ns >= floor ||
-		    (c->ev[i].kind == JS_EV_IPI_SEND && c->ev[i].end_ns + IPI_KEEP_NS >= floor))
-			c->ev[k++] = c->ev[i];
-	c->nev = k;
-}
-
-static int gap_start_cmp(const void *pa, const void *pb)
-{
-	const struct js_gap_rec *a = pa, *b = pb;
-
-	if (a->gap.start_ns != b->gap.start_ns)
-		return a->gap.start_ns < b->gap.start_ns ? -1 : 1;
-	return 0;
-}
-
-/* attribute_chunk - attribute n gaps of lane l of CPU c (pend, their labels: NULL, none),
- * account them in their results and hand them to the outputs */
-static void attribute_chunk(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src,
-			    struct corr_window *w, const struct js_gap *pend,
-			    const char (*label)[JS_LABEL_LEN], size_t n)
-{
-	struct lane *l = &c->lane[src];
-	struct js_gap_rec *recs = l->recs;
-
-	for (size_t i = 0; i < n; i++) {
-		recs[i].gap = pend[i]; /* the attribution fills (and zeroes) attr */
-		if (label)
-			memcpy(recs[i].label, label[i], JS_LABEL_LEN);
-		else
-			recs[i].label[0] = '\0';
-	}
-	/* a source's gaps come as they end: in start order for steal and the models */
-	if (src != JS_SRC_SAMPLER)
-		qsort(recs, n, sizeof(*recs), gap_start_cmp);
-	corr_window_attribute(w, recs, n);
-	if (pl->probes)
-		steal_log_allocate(&l->steal, recs, n);
-	for (size_t i = 0; i < n; i++) {
-		struct js_cpu_result *r = &pl->run->cpus[recs[i].gap.res];
-
-		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
-		/* the interruptions' entry/exit is learned from the sampler's lone gaps: a
-		 * thread's gap ends at its tracepoints, a mark holds the application's work */
-		if (src == JS_SRC_SAMPLER)
-			entry_account(&r->entry, &recs[i]);
-		result_add_gap(r, &recs[i]);
-		feed_outputs(pl, c, &recs[i]);
-		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);
-	}
-}
-
-/* attribute_batch - attribute the first n gaps of lane l of CPU c: the sampler's (in start
- * order already) a chunk at a time, a source's all at once (sorted by start together) */
-static void attribute_batch(struct js_pipe *pl, struct cpu_pipe *c, enum js_source src, size_t n)
-{
-	struct lane *l = &c->lane[src];
-	size_t chunk = src == JS_SRC_SAMPLER ? SAMPLER_CHUNK : n;
-	uint64_t lo = UINT64_MAX, hi = 0;
-	struct corr_window *w;
-
-	for (size_t i = 0; i < n; i++) {
-		uint64_t end = l->pend[i].start_ns + l->pend[i].dur_ns;
-
-		lo = JS_MIN(lo, l->pend[i].start_ns);
-		hi = JS_MAX(hi, end < l->pend[i].start_ns ? UINT64_MAX : end);
-	}
-	/* the events the batch can touch are sorted once for all its chunks */
-	w = corr_window_new(pl->probes ? c->ev : NULL, pl->probes ? c->nev : 0, lo, hi,
-			    src == JS_SRC_MARK ? &pl->mopts : &pl->copts);
-	for (size_t i = 0; i < n; i += chunk)
-		attribute_chunk(pl, c, src, w, l->pend + i, l->label ? l->label + i : NULL,
-				JS_MIN(chunk, n - i));
-	corr_window_free(w);
-	memmove(l->pend, l->pend + n, (l->npend - n) * sizeof(*l->pend));
-	if (l->label)
-		memmove(l->label, l->label + n, (l->npend - n) * sizeof(*l->label));
-	l->npend -= n;
-	prune(pl, c);
-}
-
-/* start_result - the CPU's result starts where its sampler started measuring (after the
- * warm-up): before its first gap is attributed */
-static void start_result(struct js_pipe *pl, struct cpu_pipe *c)
-{
-	uint64_t start_ns = tsc_to_ns(&pl->cal.fit, c->s.start_tsc);
-
-	if (result_cpu_start(&pl->run->cpus[c->res], start_ns, &pl->run->cfg))
-		js_warn("CPU %d: cannot allocate the per-second and arrival models", c->cpu);
-}
-
-/* pop_rings - the sampler's gaps, converted, into its lane */
-static void pop_rings(struct js_pipe *pl, struct cpu_pipe *c)
-{
-	struct lane *l = &c->lane[JS_SRC_SAMPLER];
-	size_t got, all = 0;
-
-	/* the sampler publishes start_tsc before its first gap (ring release) */
-	if (!pl->run->cpus[c->res].started && c->s.start_tsc)
-		start_result(pl, c);
-	do {
-		size_t room = l->cap - l->npend;
-
-		got = ring_pop(&c->s.ring, pl->raw, JS_MIN(room, (size_t)POP_BATCH));
-		all += got;
-		for (size_t k = 0; k < got; k++) {
-			struct js_gap *g = &l->pend[l->npend++];
-
-			memset(g, 0, sizeof(*g));
-			g->cpu = (uint32_t)c->cpu;
-			g->res = (uint32_t)c->res;
-			g->start_ns = tsc_to_ns(&pl->cal.fit, pl->raw[k].start_tsc);
-			g->dur_ns = tsc_cycles_to_ns(&pl->cal.fit,
-						     pl->raw[k].end_tsc - pl->raw[k].start_tsc);
-		}
-		while (l->npend == l->cap) {
-			/* no room: attribute what we hold now rather than stall the ring */
-			attribute_batch(pl, c, JS_SRC_SAMPLER, POP_BATCH);
-		}
-	} while (got);
-	pl->popped = JS_MAX(pl->popped, all);
-}
-
-/* attribute_ready - the gaps of every lane of c that ended before cutoff */
-static void attribute_ready(struct js_pipe *pl, struct cpu_pipe *c, uint64_t cutoff)
-{
-	for (int src = 0; src < JS_SRC_MAX; src++) {
-		struct lane *l = &c->lane[src];
-		size_t ready = 0;
-
-		if (!l->on)
-			continue;
-		while (ready < l->npend &&
-		       l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
-			ready++;
-		while (ready) {
-			size_t b = JS_MIN(ready, (size_t)POP_BATCH);
-
-			attribute_batch(pl, c, (enum js_source)src, b);
-			ready -= b;
-		}
-	}
-	prune(pl, c);
-}
-
-/* mark_result - the result of the marks filed on CPU c (made with the first); -1: none */
-static int mark_result(struct js_pipe *pl, struct cpu_pipe *c)
-{
-	if (c->mark_res < 0)
-		c->mark_res = pipe_result(pl, JS_SRC_MARK, c->cpu);
-	return c->mark_res;
-}
-
-/* lane_put - gap g (label: NULL, none) at the end of lane l of c: a gap that overlaps the
- * last pending one of the same source and id is merged into it; a full lane is attributed
- * first */
-static void lane_put(struct js_pipe *pl, struct cpu_pipe *c, const struct js_gap *g,
-		     const char *label)
-{
-	struct lane *l = &c->lane[g->source];
-	uint64_t end = g->start_ns + g->dur_ns;
-
-	for (size_t i = l->npend; i-- > 0 && i + 8 >= l->npend;) {
-		struct js_gap *p = &l->pend[i];
-		uint64_t pend = p->start_ns + p->dur_ns;
-
-		if (p->id != g->id || g->start_ns > pend || end < p->start_ns)
-			continue;
-		p->start_ns = JS_MIN(p->start_ns, g->start_ns);
-		p->dur_ns = JS_MAX(pend, end) - p->start_ns;
-		/* what took the thread's CPU away names the merged gap */
-		if (g->kind == JS_GAP_PREEMPTED || g->kind == JS_GAP_BLOCKED)
-			p->kind = g->kind;
-		p->cpu_in = JS_MAX(p->cpu_in, g->cpu_in);
-		return;
-	}
-	while (l->npend == l->cap)
-		attribute_batch(pl, c, g->source, JS_MIN(l->npend, (size_t)POP_BATCH));
-	l->pend[l->npend] = *g;
-	js_scpy(l->label[l->npend], JS_LABEL_LEN, label);
-	l->npend++;
-}
-
-/*
- * file_marks - the marks that ended before cutoff and whose CPU is not chosen yet (several
- * CPUs are watched): each is attributed on every watched CPU and filed on the one whose
- * events explain most of it (the first listed when none does)
- */
-static void file_marks(struct js_pipe *pl, uint64_t cutoff)
-{
-	size_t ready = 0, k = 0;
-	uint8_t *best = NULL;
-
-	while (ready < pl->nunfiled && ready < POP_BATCH &&
-	       pl->unfiled[ready].start_ns + pl->unfiled[ready].dur_ns <= cutoff)
-		ready++;
-	if (!ready)
-		return;
-	best = calloc(ready, sizeof(*best));
-	for (size_t i = 0; i < ready; i++)
-		pl->covered[i] = 0;
-	for (size_t ci = 0; best && pl->probes && ci < pl->n; ci++) {
-		struct cpu_pipe *c = &pl->cp[ci];
-
-		for (size_t i = 0; i < ready; i++) {
-			pl->filing[i].gap = pl->unfiled[i];
-			pl->filing[i].gap.cpu = (uint32_t)c->cpu;
-		}
-		corr_attribute_recs(pl->filing, ready, c->ev, c->nev, &pl->mopts);
-		for (size_t i = 0; i < ready; i++)
-			if (pl->filing[i].attr.covered_ns > pl->covered[i]) {
-				pl->covered[i] = pl->filing[i].attr.covered_ns;
-				best[i] = (uint8_t)ci;
-			}
-	}
-	for (size_t i = 0; i < ready; i++) {
-		struct cpu_pipe *c = &pl->cp[best ? best[i] : 0];
-		struct js_gap g = pl->unfiled[i];
-		int res = mark_result(pl, c);
-
-		if (res < 0)
-			continue;
-		g.cpu = (uint32_t)c->cpu;
-		g.res = (uint32_t)res;
-		lane_put(pl, c, &g, pl->unfiled_label[i]);
-		k++;
-	}
-	free(best);
-	memmove(pl->unfiled, pl->unfiled + ready, (pl->nunfiled - ready) * sizeof(*pl->unfiled));
-	memmove(pl->unfiled_label, pl->unfiled_label + ready,
-		(pl->nunfiled - ready) * sizeof(*pl->unfiled_label));
-	pl->nunfiled -= ready;
-}
-
-/* drain - pop gap rings, convert, attribute everything that ended before @cutoff */
-static void drain(struct js_pipe *pl, uint64_t cutoff)
-{
-	pl->popped = 0;
-	for (size_t i = 0; pl->spinner && i < pl->n; i++)
-		pop_rings(pl, &pl->cp[i]);
-	while (pl->nunfiled && pl->unfiled[0].start_ns + pl->unfiled[0].dur_ns <= cutoff) {
-		size_t before = pl->nunfiled;
-
-		file_marks(pl, cutoff);
-		if (pl->nunfiled == before)
-			break;
-	}
-	for (size_t i = 0; i < pl->n; i++)
-		attribute_ready(pl, &pl->cp[i], cutoff);
-	if (cutoff == UINT64_MAX)
-		return;
-	pl->run->done_ns = cutoff;
-	for (size_t i = 0; i < pl->run->ncpus; i++) {
-		struct js_cpu_result *r = &pl->run->cpus[i];
-
-		if (r->started)
-			r->done_ns = JS_MAX(r->done_ns, cutoff);
-	}
-}
-
 bool pipe_push(struct js_pipe *pl, const struct js_gap *g, const char *label)
 {
-	int idx = g->cpu < JS_CPUS_MAX ? pl->cpu_index[g->cpu] : -1;
-
-	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY && pl->n > 1) {
-		if (pl->nunfiled == LANE_CAP)
-			file_marks(pl, UINT64_MAX); /* full: file the oldest now */
-		pl->unfiled[pl->nunfiled] = *g;
-		js_scpy(pl->unfiled_label[pl->nunfiled], JS_LABEL_LEN, label);
-		pl->nunfiled++;
-		return true;
-	}
-	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY) {
-		struct js_gap m = *g;
-		int res = mark_result(pl, &pl->cp[0]);
-
-		if (res < 0)
-			return false;
-		m.cpu = (uint32_t)pl->cp[0].cpu;
-		m.res = (uint32_t)res;
-		lane_put(pl, &pl->cp[0], &m, label);
-		return true;
-	}
-	if (idx < 0 || g->source == JS_SRC_SAMPLER || !pl->cp[idx].lane[g->source].on)
-		return false;
-	lane_put(pl, &pl->cp[idx], g, label);
-	return true;
+	return drain_push(&pl->d, g, label);
 }
 
 int pipe_result(struct js_pipe *pl, enum js_source src, int cpu)
 {
-	int i = run_add_result(pl->run, src, cpu, pl->p->cfg.top);
-	struct js_cpu_result *r;
-
-	if (i < 0)
-		return i;
-	r = &pl->run->cpus[i];
-	r->cgroups = pl->run->cgroups;
-	if (pl->window_start && result_cpu_start(r, pl->window_start, &pl->run->cfg))
-		js_warn("%s: cannot allocate the per-second and arrival models",
-			js_source_name(src));
-	return i;
+	return drain_result(&pl->d, src, cpu);
 }
 
 struct js_run *pipe_run(struct js_pipe *pl)
@@ -539,30 +122,25 @@ struct js_probes *pipe_probes(struct js_pipe *pl)
 
 bool pipe_watched(const struct js_pipe *pl, uint32_t cpu)
 {
-	return cpu < JS_CPUS_MAX && pl->cpu_index[cpu] >= 0;
+	return cpu < JS_CPUS_MAX && pl->d.cpu_index[cpu] >= 0;
 }
 
 uint64_t pipe_window_start(const struct js_pipe *pl)
 {
-	return pl->window_start;
+	return pl->d.window_start;
 }
 
 /* sync_outputs - outputs that wait for the events after a gap (the flight recorder) learn
  * how far gaps and events are done, and put their counts into the run */
 static void sync_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].sync && !pl->outs->v[i].err)
-			pl->outs->v[i].sync(pl->outs->v[i].ctx, pl->run, done_ns);
+	outputs_sync(pl->outs, pl->run, done_ns);
 }
 
 /* tick_outputs - outputs that work by time (interval logs) learn how far gaps are done */
 static void tick_outputs(struct js_pipe *pl, uint64_t done_ns)
 {
-	sync_outputs(pl, done_ns);
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].on_tick && !pl->outs->v[i].err)
-			pl->outs->v[i].on_tick(pl->outs->v[i].ctx, pl->run, done_ns);
+	outputs_tick(pl->outs, pl->run, done_ns);
 }
 
 static void progress(struct js_pipe *pl, uint64_t now, bool final)
@@ -579,9 +157,9 @@ static void progress(struct js_pipe *pl, uint64_t now, bool final)
 		snprintf(line, sizeof(line), "%5.1f/%.0f s", el, pl->p->cfg.duration_ns / 1e9);
 	else
 		snprintf(line, sizeof(line), "%5.1f s", el);
-	fprintf(stderr, "\r[%s] %zu CPU%s: %llu %s, worst %s   %s", line, pl->n,
-		pl->n > 1 ? "s" : "", (unsigned long long)gaps,
-		pl->spinner || pl->p->follow_pid || pl->p->nfollow_tids ? "gaps" : "marks",
+	fprintf(stderr, "\r[%s] %zu CPU%s: %llu %s, worst %s   %s", line, pl->d.n,
+		pl->d.n > 1 ? "s" : "", (unsigned long long)gaps,
+		pl->d.spinner || pl->p->follow_pid || pl->p->nfollow_tids ? "gaps" : "marks",
 		js_fmt_ns(w, sizeof(w), worst), final ? "\n" : "");
 	fflush(stderr);
 }
@@ -608,41 +186,33 @@ static void heap_reserve(size_t evcap)
 /* evcap - the events kept per CPU: seconds of them when a source's gaps come late */
 static size_t evcap(const struct js_pipe *pl)
 {
-	return pl->spinner ? EV_WINDOW_CAP : EV_KEEP_CAP;
+	return pl->d.spinner ? EV_WINDOW_CAP : EV_KEEP_CAP;
 }
 
 static int setup(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	struct js_run *run = pl->run;
+	int err;
 
-	for (int i = 0; i < JS_CPUS_MAX; i++)
-		pl->cpu_index[i] = -1;
-	pl->n = p->cfg.ncpus;
-	pl->spinner = params_spinner(p);
-	pl->cp = calloc(pl->n, sizeof(*pl->cp));
-	pl->raw = malloc(POP_BATCH * sizeof(*pl->raw));
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++) {
-		pl->outs_want_events |= pl->outs->v[i].wants_events;
-		pl->outs_watch_events |= pl->outs->v[i].on_event != NULL;
-	}
-	/* only outputs that draw the events (--trace) need a copy of a gap's events */
-	if (pl->outs_want_events)
-		pl->evscratch = malloc(evcap(pl) * sizeof(*pl->evscratch));
-	if (!pl->cp || !pl->raw || (pl->outs_want_events && !pl->evscratch))
-		return -ENOMEM;
-	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
+	pl->d.run = run;
+	pl->d.outs = pl->outs;
+	pl->d.spinner = params_spinner(p);
+	pl->d.probes = &pl->probes;
+	pl->d.fit = &pl->cal.fit;
+	pl->d.top = p->cfg.top;
+	err = drain_setup(&pl->d, p->cfg.cpus, p->cfg.ncpus, evcap(pl));
+	if (err)
+		return err;
+	for (size_t i = 0; i < pl->d.n; i++) {
+		struct cpu_pipe *c = &pl->d.cp[i];
 
-		c->cpu = p->cfg.cpus[i];
-		c->res = c->mark_res = -1;
-		pl->cpu_index[c->cpu] = (int)i;
-		if (pl->spinner) {
+		if (pl->d.spinner) {
 			c->res = run_add_result(run, JS_SRC_SAMPLER, c->cpu, p->cfg.top);
 			if (c->res < 0)
 				return c->res;
 		}
-		c->lane[JS_SRC_SAMPLER].on = pl->spinner;
+		c->lane[JS_SRC_SAMPLER].on = pl->d.spinner;
 		c->lane[JS_SRC_THREAD].on = p->follow_pid || p->nfollow_tids;
 		c->lane[JS_SRC_MARK].on = p->marks_path != NULL;
 	}
@@ -652,40 +222,10 @@ static int setup(struct js_pipe *pl)
 /* setup_buffers - the per-CPU gap, record, event and steal buffers, and the sources' */
 static int setup_buffers(struct js_pipe *pl)
 {
-	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
-
-		c->evcap = evcap(pl);
-		c->ev = malloc(c->evcap * sizeof(*c->ev));
-		if (!c->ev)
-			return -ENOMEM;
-		for (int k = 0; k < JS_SRC_MAX; k++) {
-			struct lane *l = &c->lane[k];
-
-			if (!l->on)
-				continue;
-			l->cap = k == JS_SRC_SAMPLER ? PEND_CAP : LANE_CAP;
-			l->pend = malloc(l->cap * sizeof(*l->pend));
-			/* one batch (the sampler's: one chunk) at a time */
-			l->recs = malloc((k == JS_SRC_SAMPLER ? SAMPLER_CHUNK : POP_BATCH) *
-					 sizeof(*l->recs));
-			if (k != JS_SRC_SAMPLER)
-				l->label = malloc(l->cap * sizeof(*l->label));
-			if (!l->pend || !l->recs || (k != JS_SRC_SAMPLER && !l->label) ||
-			    steal_log_init(&l->steal, READINGS_CAP))
-				return -ENOMEM;
-		}
-	}
+	if (drain_setup_buffers(&pl->d))
+		return -ENOMEM;
 	/* a run without end checks its limits per --budget-interval (js_budget.h) */
 	if (!pl->p->cfg.duration_ns && pl->p->budget.n && budget_iv_init(&pl->iv, pl->run))
-		return -ENOMEM;
-	if (pl->spinner)
-		return 0;
-	pl->unfiled = malloc(LANE_CAP * sizeof(*pl->unfiled));
-	pl->unfiled_label = malloc(LANE_CAP * sizeof(*pl->unfiled_label));
-	pl->filing = malloc(POP_BATCH * sizeof(*pl->filing));
-	pl->covered = malloc(POP_BATCH * sizeof(*pl->covered));
-	if (!pl->unfiled || !pl->unfiled_label || !pl->filing || !pl->covered)
 		return -ENOMEM;
 	return 0;
 }
@@ -737,19 +277,19 @@ static void open_probes(struct js_pipe *pl)
 	/* once, for the correlator now and the outputs at the end (run_sym) */
 	if (ksyms_load(&pl->run->ksyms) < 0)
 		pl->run->ksyms = NULL;
-	pl->copts.sym = sym_cb;
-	pl->copts.sym_ctx = pl;
-	pl->copts.self_pid = (uint32_t)getpid();
+	pl->d.copts.sym = sym_cb;
+	pl->d.copts.sym_ctx = pl;
+	pl->d.copts.self_pid = (uint32_t)getpid();
 	/* the tasks' cgroups: the v2 hierarchy walked now, again on a miss */
 	pl->run->cgroups = cgroups_open(NULL);
-	pl->copts.cgname = cgroups_resolve_name;
-	pl->copts.cg_ctx = pl->run->cgroups;
+	pl->d.copts.cgname = cgroups_resolve_name;
+	pl->d.copts.cg_ctx = pl->run->cgroups;
 	/* the samplers' faults are in our cgroup; a followed application's in its own,
 	 * which its parts name as any task's */
-	pl->copts.self_cgroup = pl->spinner ? cgroups_self(pl->run->cgroups) : 0;
-	pl->copts.app = !pl->spinner;
-	pl->mopts = pl->copts;
-	pl->mopts.marked = true;
+	pl->d.copts.self_cgroup = pl->d.spinner ? cgroups_self(pl->run->cgroups) : 0;
+	pl->d.copts.app = !pl->d.spinner;
+	pl->d.mopts = pl->d.copts;
+	pl->d.mopts.marked = true;
 	for (size_t i = 0; i < pl->run->ncpus; i++)
 		pl->run->cpus[i].cgroups = pl->run->cgroups;
 }
@@ -759,8 +299,8 @@ static void open_smi(struct js_pipe *pl)
 	char why[128] = "";
 
 	pl->run->smi_countable = true;
-	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
+	for (size_t i = 0; i < pl->d.n; i++) {
+		struct cpu_pipe *c = &pl->d.cp[i];
 
 		if (smi_open(c->cpu, &c->smi, why, sizeof(why)) == 0 &&
 		    smi_read(&c->smi, &c->smi_start) == 0) {
@@ -796,14 +336,14 @@ static void exit_cost(struct js_cpu_result *r, const struct js_vmexit *v, double
 static void auto_threshold(struct js_pipe *pl)
 {
 	struct js_run_cfg *rc = &pl->run->cfg;
-	double max_rate = thr_auto_max_rate(pl->n, pl->p->ring_entries, JS_NAP_BASE_NS);
+	double max_rate = thr_auto_max_rate(pl->d.n, pl->p->ring_entries, JS_NAP_BASE_NS);
 	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
 	uint64_t cand_ns[JS_THR_AUTO_STEPS], cyc;
 	char a[32], b[32];
 
 	rc->threshold_ns = 0;
-	for (size_t i = 0; i < pl->n; i++) {
-		const struct sampler *s = &pl->cp[i].s;
+	for (size_t i = 0; i < pl->d.n; i++) {
+		const struct sampler *s = &pl->d.cp[i].s;
 		struct js_thr_auto t = { .cpu = s->cfg.cpu };
 
 		for (unsigned k = 0; k < JS_THR_AUTO_STEPS; k++)
@@ -819,8 +359,8 @@ static void auto_threshold(struct js_pipe *pl)
 	if (!rc->threshold_ns)
 		rc->threshold_ns = rc->thr_auto.chosen_ns = 1;
 	cyc = cycles(&pl->cal.fit, rc->threshold_ns);
-	for (size_t i = 0; i < pl->n; i++)
-		pl->cp[i].s.cfg.threshold_cycles = cyc;
+	for (size_t i = 0; i < pl->d.n; i++)
+		pl->d.cp[i].s.cfg.threshold_cycles = cyc;
 	if (rc->thr_auto.raised_because[0])
 		js_notice("CPU %d: --threshold auto raised the floor from %s to %s: %s",
 			  rc->thr_auto.cpu, js_fmt_ns(a, sizeof(a), rc->thr_auto.floor_ns),
@@ -840,7 +380,7 @@ static int start_samplers(struct js_pipe *pl)
 	sigaddset(&stop_sigs, SIGTERM);
 	sigaddset(&stop_sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop_sigs, &old);
-	for (size_t i = 0; i < pl->n; i++) {
+	for (size_t i = 0; i < pl->d.n; i++) {
 		struct sampler_cfg cfg = {
 			.cpu = p->cfg.cpus[i],
 			.policy = p->cfg.policy,
@@ -858,17 +398,17 @@ static int start_samplers(struct js_pipe *pl)
 			.go = &pl->go,
 			.stop = &pl->stop,
 		};
-		int err = sampler_start(&pl->cp[i].s, &cfg);
+		int err = sampler_start(&pl->d.cp[i].s, &cfg);
 
 		if (err) {
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
-			js_err("%s", pl->cp[i].s.errmsg);
+			js_err("%s", pl->d.cp[i].s.errmsg);
 			return err;
 		}
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	for (size_t i = 0; i < pl->n; i++) {
-		struct sampler *s = &pl->cp[i].s;
+	for (size_t i = 0; i < pl->d.n; i++) {
+		struct sampler *s = &pl->d.cp[i].s;
 		int err = sampler_wait_ready(s);
 		struct js_cpu_result *r;
 
@@ -876,7 +416,7 @@ static int start_samplers(struct js_pipe *pl)
 			js_err("%s", s->errmsg);
 			return err;
 		}
-		r = &pl->run->cpus[pl->cp[i].res];
+		r = &pl->run->cpus[pl->d.cp[i].res];
 
 		r->node = s->node;
 		r->loop_ns_min = s->loop_min_cycles * 1000.0 / per_us;
@@ -896,10 +436,10 @@ static bool measuring(struct js_pipe *pl, uint64_t now)
 {
 	const uint64_t d = pl->p->cfg.duration_ns;
 
-	if (!pl->spinner)
-		return !pl->stop && (!d || now < pl->window_start + d);
-	for (size_t i = 0; i < pl->n; i++)
-		if (__atomic_load_n(&pl->cp[i].s.state, __ATOMIC_ACQUIRE) != SAMPLER_DONE)
+	if (!pl->d.spinner)
+		return !pl->stop && (!d || now < pl->d.window_start + d);
+	for (size_t i = 0; i < pl->d.n; i++)
+		if (__atomic_load_n(&pl->d.cp[i].s.state, __ATOMIC_ACQUIRE) != SAMPLER_DONE)
 			return true;
 	return false;
 }
@@ -927,8 +467,8 @@ static void check_outputs(struct js_pipe *pl, bool flush)
  * start, after the warm-up) */
 static void open_window(struct js_pipe *pl, uint64_t start_ns)
 {
-	pl->window_start = start_ns;
-	pl->now = start_ns;
+	pl->d.window_start = start_ns;
+	pl->d.now = start_ns;
 	for (size_t i = 0; i < pl->run->ncpus; i++) {
 		struct js_cpu_result *r = &pl->run->cpus[i];
 
@@ -960,7 +500,7 @@ static int refit(struct js_pipe *pl)
 static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap)
 {
 	struct js_nap_fill f = {
-		.gaps = pl->popped,
+		.gaps = pl->d.popped,
 		.ring_entries = pl->p->ring_entries,
 		.sources = pl->nsrc > 0,
 		.hook = pl->p->cfg.test_hook != SAMPLER_HOOK_NONE,
@@ -989,9 +529,7 @@ static void measure(struct js_pipe *pl)
 	pl->run->start_mono_ns = js_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
-	for (size_t i = 0; pl->outs && i < pl->outs->n; i++)
-		if (pl->outs->v[i].run_start)
-			pl->outs->v[i].run_start(pl->outs->v[i].ctx, pl->run);
+	outputs_run_start(pl->outs, pl->run);
 	if (js_stop_requested)
 		stop_early(pl, NULL); /* stopped while setting up: an empty window */
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
@@ -1004,9 +542,9 @@ static void measure(struct js_pipe *pl)
 		sleep_ns(nap);
 		if (js_stop_requested && !pl->stop)
 			stop_early(pl, NULL);
-		now = pl->now = js_mono_ns();
+		now = pl->d.now = js_mono_ns();
 		if (pl->probes) {
-			probes_consume(pl->probes, on_event, pl);
+			probes_consume(pl->probes, drain_event, &pl->d);
 			/* --probe-toggle only; none once the samplers are done: the nap may end
 			 * after the measuring window */
 			if (measuring(pl, now))
@@ -1020,9 +558,9 @@ static void measure(struct js_pipe *pl)
 			refit(pl);
 			next_fit = now + FIT_PERIOD_NS;
 		}
-		for (size_t i = 0; pl->spinner && i < pl->n; i++)
-			sampler_hook_tick(&pl->cp[i].s, pl->run); /* --test-hook only */
-		drain(pl, now - PROCESS_LAG_NS);
+		for (size_t i = 0; pl->d.spinner && i < pl->d.n; i++)
+			sampler_hook_tick(&pl->d.cp[i].s, pl->run); /* --test-hook only */
+		drain_run(&pl->d, now - PROCESS_LAG_NS);
 		nap = next_nap(pl, nap);
 		if (js_reopen_requested) {
 			js_reopen_requested = 0;
@@ -1079,6 +617,15 @@ static void probe_cost(struct js_run *run, const struct probes_stats *st)
 	qsort(run->probe_progs, run->nprobe_progs, sizeof(run->probe_progs[0]), prog_cost_cmp);
 }
 
+/* finish_result_smi - close r, then the counter's delta (read at start and end only: a read
+ * may IPI the CPU) goes to the largest gaps no event explains, among the worst */
+static void finish_result_smi(struct js_cpu_result *r, const struct js_cpu_end *end)
+{
+	result_cpu_finish(r, end);
+	if (r->smi)
+		corr_smi_allocate(r->top.v, r->top.n, r->smi);
+}
+
 /* finish_results - close every result: a sampler's where it stopped measuring, a thread's
  * where it exited or the window closed, the marks' where the window closed; a CPU's SMI
  * count goes to its sampler's or marks' gaps (a thread's gaps end at tracepoints, inside
@@ -1087,8 +634,8 @@ static void finish_results(struct js_pipe *pl)
 {
 	struct js_run *run = pl->run;
 
-	for (size_t i = 0; i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
+	for (size_t i = 0; i < pl->d.n; i++) {
+		struct cpu_pipe *c = &pl->d.cp[i];
 		uint64_t smi = 0, smi_end;
 
 		if (c->smi_ok && smi_read(&c->smi, &smi_end) == 0)
@@ -1102,11 +649,11 @@ static void finish_results(struct js_pipe *pl)
 			};
 
 			if (!run->cpus[c->res].started)
-				start_result(pl, c);
-			result_cpu_finish(&run->cpus[c->res], &end);
+				drain_start_result(&pl->d, c);
+			finish_result_smi(&run->cpus[c->res], &end);
 		}
 		if (c->mark_res >= 0)
-			result_cpu_finish(&run->cpus[c->mark_res],
+			finish_result_smi(&run->cpus[c->mark_res],
 					  &(struct js_cpu_end){ .end_ns = pl->window_end,
 								.smi = smi });
 		run->probe_evicted += c->ev_evicted;
@@ -1120,7 +667,7 @@ static void finish_results(struct js_pipe *pl)
 		if (r->source != JS_SRC_THREAD)
 			continue;
 		if (!r->started)
-			result_cpu_start(r, pl->window_start, &run->cfg);
+			result_cpu_start(r, pl->d.window_start, &run->cfg);
 		result_cpu_finish(r,
 				  &(struct js_cpu_end){
 					  .end_ns = r->ts.exited && r->ts.exit_ns ?
@@ -1135,16 +682,16 @@ static void finish(struct js_pipe *pl)
 	struct js_run *run = pl->run;
 	struct probes_stats st;
 
-	for (size_t i = 0; pl->spinner && i < pl->n; i++) {
-		sampler_join(&pl->cp[i].s);
-		sampler_hook_end(&pl->cp[i].s, run); /* --test-hook only */
+	for (size_t i = 0; pl->d.spinner && i < pl->d.n; i++) {
+		sampler_join(&pl->d.cp[i].s);
+		sampler_hook_end(&pl->d.cp[i].s, run); /* --test-hook only */
 	}
 	for (size_t i = 0; i < pl->nsrc; i++)
 		pl->src[i].stop(pl->src[i].ctx, pl, pl->window_end);
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
-		probes_consume(pl->probes, on_event, pl);
+		probes_consume(pl->probes, drain_event, &pl->d);
 		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
 			probe_cost(run, &st);
@@ -1152,8 +699,8 @@ static void finish(struct js_pipe *pl)
 	}
 	cal_add(pl, 64);
 	refit(pl);
-	pl->now = UINT64_MAX;
-	drain(pl, UINT64_MAX);
+	pl->d.now = UINT64_MAX;
+	drain_run(&pl->d, UINT64_MAX);
 	sync_outputs(pl, UINT64_MAX); /* every event is in: what waited is written now */
 	run->wall_ns = js_mono_ns() - run->start_mono_ns;
 	finish_results(pl);
@@ -1165,28 +712,15 @@ static void teardown(struct js_pipe *pl)
 		pl->src[i].destroy(pl->src[i].ctx);
 	probes_destroy(pl->probes);
 	probe_toggle_close(&pl->toggle);
-	for (size_t i = 0; pl->cp && i < pl->n; i++) {
-		struct cpu_pipe *c = &pl->cp[i];
+	for (size_t i = 0; pl->d.cp && i < pl->d.n; i++) {
+		struct cpu_pipe *c = &pl->d.cp[i];
 
 		if (c->smi_ok)
 			smi_close(&c->smi);
-		if (pl->spinner)
+		if (pl->d.spinner)
 			sampler_free(&c->s);
-		free(c->ev);
-		for (int k = 0; k < JS_SRC_MAX; k++) {
-			free(c->lane[k].pend);
-			free(c->lane[k].label);
-			free(c->lane[k].recs);
-			steal_log_free(&c->lane[k].steal);
-		}
 	}
-	free(pl->cp);
-	free(pl->raw);
-	free(pl->evscratch);
-	free(pl->unfiled);
-	free(pl->unfiled_label);
-	free(pl->filing);
-	free(pl->covered);
+	drain_free(&pl->d);
 	budget_iv_free(&pl->iv);
 }
 
@@ -1204,23 +738,20 @@ static int open_toggle(struct js_pipe *pl)
 	return err;
 }
 
-/* open_sources - the gap sources the parameters ask for; < 0 after one line */
-static int open_sources(struct js_pipe *pl)
+/* open_sources - the gap sources the command handed in, in order; those opened count in
+ * nsrc (teardown destroys them); < 0 after one line */
+static int open_sources(struct js_pipe *pl, const struct gap_source *srcs, size_t n)
 {
-	const struct js_params *p = pl->p;
-	int err = 0;
+	for (size_t i = 0; i < n && i < SOURCES_MAX; i++) {
+		int err;
 
-	if (p->follow_pid || p->nfollow_tids) {
-		err = threads_source_open(&pl->src[pl->nsrc], pl);
-		if (!err)
-			pl->nsrc++;
+		pl->src[pl->nsrc] = srcs[i];
+		err = pl->src[pl->nsrc].open(&pl->src[pl->nsrc], pl);
+		if (err)
+			return err;
+		pl->nsrc++;
 	}
-	if (!err && p->marks_path) {
-		err = marks_source_open(&pl->src[pl->nsrc], pl);
-		if (!err)
-			pl->nsrc++;
-	}
-	return err;
+	return 0;
 }
 
 /* start_sources - once the probes are attached; < 0 after one line */
@@ -1235,7 +766,8 @@ static int start_sources(struct js_pipe *pl)
 	return 0;
 }
 
-int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs)
+int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs,
+		 const struct gap_source *srcs, size_t nsrcs)
 {
 	struct js_pipe pl = { .run = run, .p = p, .outs = outs };
 	int err;
@@ -1253,14 +785,14 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		goto out;
 	preflight_clock_notice(p);
 	open_probes(&pl);
-	if (!pl.spinner && !pl.probes && (p->follow_pid || p->nfollow_tids)) {
+	if (!pl.d.spinner && !pl.probes && (p->follow_pid || p->nfollow_tids)) {
 		js_err("--pid and --tid need the eBPF probes (%s)", run->probes_why);
 		err = -ENOTSUP;
 		goto out;
 	}
 	if (p->probe_toggle && !pl.probes)
 		js_warn("--probe-toggle: no probes to toggle (%s)", run->probes_why);
-	err = open_sources(&pl);
+	err = open_sources(&pl, srcs, nsrcs);
 	if (err)
 		goto out;
 	open_smi(&pl);
@@ -1285,7 +817,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	clockcost_measure(&run->clock, pl.cal.fit.hz, tsc_rdtscp_usable());
 	/* this thread drains the rings and the events while measuring; it keeps the process's
 	 * name (pidof, killall), and the correlator names it JS_THREAD_DRAIN (copts.self_pid) */
-	err = pl.spinner ? start_samplers(&pl) : 0;
+	err = pl.d.spinner ? start_samplers(&pl) : 0;
 	if (err)
 		goto out_stop;
 	/* attach before sampling starts: attaching sends IPIs to every CPU; not after a stop */
@@ -1324,8 +856,8 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	goto out;
 out_stop:
 	__atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);
-	for (size_t i = 0; pl.spinner && i < pl.n; i++)
-		sampler_join(&pl.cp[i].s);
+	for (size_t i = 0; pl.d.spinner && i < pl.d.n; i++)
+		sampler_join(&pl.d.cp[i].s);
 out:
 	teardown(&pl);
 	return err;

@@ -28,13 +28,14 @@
 #include <cpuid.h>
 #endif
 
+#include "js_bpf_helpers.h"
 #include "js_evring.h"
 #include "js_kbtf.h"
 #include "js_probes.h"
 #include "js_util.h"
 #include "probes.skel.h"
 #include "probes_raw.skel.h"
-#include "../bpf/probes.bpf.h"
+#include "probes.bpf.h" /* bpf/: the probes' per-CPU state */
 
 _Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
 _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 128 bytes");
@@ -227,48 +228,11 @@ static void steal_setup(struct js_probes *p, const struct btf *btf)
 
 /* ---- program selection -------------------------------------------------------------- */
 
-/* tp_name - tracepoint of a "tp_btf/NAME" program */
-static const char *tp_name(struct bpf_program *prog)
-{
-	const char *sec = bpf_program__section_name(prog);
-	const char *slash = strchr(sec, '/');
-
-	return slash ? slash + 1 : sec;
-}
-
-static bool has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-
-	return n >= m && !strcmp(s + n - m, suf);
-}
-
-static const char *const pair_suffix[][2] = {
-	{ "_entry", "_exit" }, { "_exit", "_entry" }, { "_start", "_end" },
-	{ "_begin", "_end" },  { "_end", "_start" },  { "_end", "_begin" },
-};
-
-/* partner - the i-th candidate other half of an *_entry/_exit, *_start/_end, *_begin/_end
- * tracepoint into buf; false when i is past the candidates */
-static bool partner(const char *tp, size_t i, char *buf, size_t len)
-{
-	size_t n;
-
-	for (; i < ARRAY_SIZE(pair_suffix); i++) {
-		if (!has_suffix(tp, pair_suffix[i][0]))
-			continue;
-		n = strlen(tp) - strlen(pair_suffix[i][0]);
-		snprintf(buf, len, "%.*s%s", (int)n, tp, pair_suffix[i][1]);
-		return true;
-	}
-	return false;
-}
-
 static bool is_paired(const char *tp)
 {
 	char buf[64];
 
-	return partner(tp, 0, buf, sizeof(buf));
+	return bpfh_partner(tp, 0, buf, sizeof(buf));
 }
 
 static struct probes_prog *prog_by_name(struct js_probes *p, const char *name)
@@ -288,19 +252,15 @@ static enum probes_prog_state partner_state(struct js_probes *p, const char *tp)
 	char buf[64];
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(pair_suffix); i++) {
-		if (!has_suffix(tp, pair_suffix[i][0]) || !partner(tp, i, buf, sizeof(buf)))
+	for (i = 0; bpfh_partner_suffix(i); i++) {
+		if (!bpfh_has_suffix(tp, bpfh_partner_suffix(i)) ||
+		    !bpfh_partner(tp, i, buf, sizeof(buf)))
 			continue;
 		o = prog_by_name(p, buf);
 		if (o)
 			return o->state;
 	}
 	return PROBES_PROG_ABSENT;
-}
-
-static bool is_exit(const char *tp)
-{
-	return has_suffix(tp, "_exit") || has_suffix(tp, "_end");
 }
 
 static bool rejected(const struct js_probes *p, const char *name)
@@ -328,7 +288,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		return -ENOMEM;
 	bpf_object__for_each_program(prog, p->skel->obj)
 	{
-		const char *tp = tp_name(prog);
+		const char *tp = bpfh_prog_tp(prog);
 
 		p->bprogs[p->nprogs] = prog;
 		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), tp);
@@ -352,10 +312,10 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 			bpf_program__set_autoload(p->bprogs[i], false);
 	}
 	for (i = 0; i < n; i++) /* exits first: every recorded entry finds its exit */
-		if (is_exit(p->progs[i].name))
+		if (bpfh_is_exit(p->progs[i].name))
 			p->order[k++] = i;
 	for (i = 0; i < n; i++)
-		if (!is_exit(p->progs[i].name))
+		if (!bpfh_is_exit(p->progs[i].name))
 			p->order[k++] = i;
 	return 0;
 }
@@ -1080,26 +1040,19 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 
 static void prog_run_stats(struct js_probes *p)
 {
-	struct bpf_prog_info info;
-	__u32 len;
-	size_t i;
-	int fd;
+	for (size_t i = 0; i < p->nprogs; i++) {
+		struct probes_prog *pp = &p->progs[i];
+		uint32_t id;
+		uint64_t cnt, ns, miss;
 
-	for (i = 0; i < p->nprogs; i++) {
-		if (p->progs[i].state == PROBES_PROG_ABSENT ||
-		    p->progs[i].state == PROBES_PROG_REJECTED)
+		if (pp->state == PROBES_PROG_ABSENT || pp->state == PROBES_PROG_REJECTED)
 			continue;
-		fd = bpf_program__fd(p->bprogs[i]);
-		if (fd < 0)
+		if (bpfh_prog_run(p->bprogs[i], &id, &cnt, &ns, &miss))
 			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (bpf_obj_get_info_by_fd(fd, &info, &len))
-			continue;
-		p->progs[i].id = info.id;
-		p->progs[i].run_cnt = info.run_cnt;
-		p->progs[i].run_time_ns = info.run_time_ns;
-		p->progs[i].recursion_misses = info.recursion_misses;
+		pp->id = id;
+		pp->run_cnt = cnt;
+		pp->run_time_ns = ns;
+		pp->recursion_misses = miss;
 	}
 }
 

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "js_correlate.h"
-#include "js_json.h"
 #include "js_ksyms.h"
 #include "js_result.h"
 #include "js_util.h"
@@ -91,22 +89,6 @@ const char *result_key(const struct js_cpu_result *r, char *buf, size_t len)
 		snprintf(buf, len, "cpu%d", r->cpu);
 	}
 	return buf;
-}
-
-void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g)
-{
-	json_str(j, "source", js_source_name(g->gap.source));
-	if (g->gap.source == JS_SRC_THREAD) {
-		json_str(j, "thread", g->label);
-		json_str(j, "kind", js_gap_kind_name(g->gap.kind));
-		if (g->gap.cpu_in)
-			json_u64(j, "resumed_on_cpu", g->gap.cpu_in - 1u);
-		else
-			json_null(j, "resumed_on_cpu");
-	} else if (g->gap.source == JS_SRC_MARK) {
-		json_u64(j, "line", g->gap.id);
-		json_str(j, "label", g->label);
-	}
 }
 
 int run_add_result(struct js_run *run, enum js_source src, int cpu, unsigned top)
@@ -270,10 +252,6 @@ void result_cpu_finish(struct js_cpu_result *r, const struct js_cpu_end *e)
 			r->burst_p[a][k] = burst_finish(&r->bursts[a][k], r->end_ns);
 	}
 	r->smi = e->smi;
-	/* the counter is read at start and end only (a read may IPI the CPU): its delta
-	 * goes to the largest gaps that no event explains, among the worst */
-	if (r->smi)
-		smi_allocate(r->top.v, r->top.n, r->smi);
 }
 
 static int cmp_dur_desc(const void *a, const void *b)

@@ -24,30 +24,6 @@
 #define CAL_ITERATIONS (1u << 20)
 #define SAMPLER_STACK_BYTES (256u << 10)
 
-bool ring_push(struct gap_ring *r, uint64_t start, uint64_t end)
-{
-	uint64_t h = r->head;
-
-	if (h - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) > r->mask)
-		return false;
-	r->slots[h & r->mask].start_tsc = start;
-	r->slots[h & r->mask].end_tsc = end;
-	__atomic_store_n(&r->head, h + 1, __ATOMIC_RELEASE);
-	return true;
-}
-
-size_t ring_pop(struct gap_ring *r, struct gap_raw *out, size_t max)
-{
-	uint64_t t = r->tail;
-	uint64_t h = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-	size_t n = 0;
-
-	while (t != h && n < max)
-		out[n++] = r->slots[t++ & r->mask];
-	__atomic_store_n(&r->tail, t, __ATOMIC_RELEASE);
-	return n;
-}
-
 static int fail(struct sampler *s, int err, const char *what)
 {
 	s->err = err;
@@ -321,65 +297,4 @@ void sampler_free(struct sampler *s)
 	free(s->cal_bins);
 	s->cal_bins = NULL;
 	/* the hook region is left mapped: it is test-only and freed with the process */
-}
-
-/* the scheduling policies a sampler runs under: -P's letter (rtla's) and the JSON name */
-static const struct {
-	char letter;
-	const char *name;
-} policies[] = {
-	[SCHED_OTHER] = { 'o', "other" },
-	[SCHED_FIFO] = { 'f', "fifo" },
-	[SCHED_RR] = { 'r', "rr" },
-};
-
-int sampler_parse_priority(const char *str, int *policy, int *priority)
-{
-	int pol = -1;
-	char *end;
-	long v = 0;
-
-	if (!str || !str[0] || (str[1] && str[1] != ':'))
-		return -EINVAL;
-	for (size_t i = 0; i < ARRAY_SIZE(policies); i++)
-		if (str[0] == policies[i].letter)
-			pol = (int)i;
-	if (pol < 0)
-		return -EINVAL;
-	*policy = pol;
-	if (str[1] == ':') {
-		errno = 0;
-		v = strtol(str + 2, &end, 10);
-		if (errno || end == str + 2 || *end)
-			return -EINVAL;
-	}
-	if (*policy == SCHED_OTHER ? v != 0 : (v < 1 || v > 99))
-		return -EINVAL;
-	*priority = (int)v;
-	return 0;
-}
-
-/* sampler_priority_str - "f:95": a policy and priority as -P spells them */
-const char *sampler_priority_str(char *buf, size_t len, int policy, int priority)
-{
-	snprintf(buf, len, "%c:%d",
-		 policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].letter :
-									'?',
-		 priority);
-	return buf;
-}
-
-/* sampler_policy_name - "other", "fifo", "rr" for SCHED_OTHER/FIFO/RR; NULL if another */
-const char *sampler_policy_name(int policy)
-{
-	return policy >= 0 && (size_t)policy < ARRAY_SIZE(policies) ? policies[policy].name : NULL;
-}
-
-/* sampler_policy_from_name - SCHED_OTHER/FIFO/RR named name; -1 if none */
-int sampler_policy_from_name(const char *name)
-{
-	for (size_t i = 0; name && i < ARRAY_SIZE(policies); i++)
-		if (!strcmp(name, policies[i].name))
-			return (int)i;
-	return -1;
 }

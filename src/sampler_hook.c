@@ -15,24 +15,6 @@
 #include "js_tsc.h"
 #include "js_util.h"
 
-static const char *const hook_names[] = {
-	[SAMPLER_HOOK_FAULT] = "fault",
-	[SAMPLER_HOOK_THP] = "thp",
-	[SAMPLER_HOOK_STALL] = "stall",
-};
-
-/* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
-const char *sampler_hook_name(enum sampler_hook h)
-{
-	return (unsigned)h < ARRAY_SIZE(hook_names) ? hook_names[h] : NULL;
-}
-
-/* sampler_hook_from_name - the enum sampler_hook named name; -1 if none */
-int sampler_hook_from_name(const char *name)
-{
-	return js_name_index(hook_names, ARRAY_SIZE(hook_names), name);
-}
-
 /*
  * sampler_hook_spin - the test-hook loop: sampler.c's spin loop plus one access to the hook
  * region per iteration (a store for FAULT, a read walking the region for THP).

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "js_sysfs.h"
-#include "js_run_cfg.h"
 #include "js_tasks.h"
 
 int task_status(int tid, int *tgid, char *comm, size_t len)
@@ -62,7 +61,7 @@ int task_cpus_or(int tid, struct js_cpuset *set)
 
 	if (sched_getaffinity(tid, sizeof(aff), &aff))
 		return -errno;
-	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
+	for (int c = 0; c < JS_MAX_CPUS && c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &aff))
 			cpuset_set(set, c);
 	return 0;

@@ -320,7 +320,7 @@ static void existing(struct threads_src *ts, const struct js_params *p)
 	}
 }
 
-int threads_source_open(struct gap_source *s, struct js_pipe *pl)
+static int threads_open(struct gap_source *s, struct js_pipe *pl)
 {
 	const struct js_params *p = pipe_params(pl);
 	struct follow_opts o = {
@@ -354,11 +354,16 @@ int threads_source_open(struct gap_source *s, struct js_pipe *pl)
 	task_status(p->follow_pid ? p->follow_pid : p->follow_tids[0], &tgid, f->comm,
 		    sizeof(f->comm));
 	existing(ts, p);
+	s->ctx = ts;
+	return 0;
+}
+
+void threads_source(struct gap_source *s)
+{
 	*s = (struct gap_source){ .name = "threads",
-				  .ctx = ts,
+				  .open = threads_open,
 				  .start = threads_start,
 				  .poll = threads_poll,
 				  .stop = threads_stop,
 				  .destroy = threads_destroy };
-	return 0;
 }

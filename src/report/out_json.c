@@ -4,9 +4,9 @@
 #include <stdlib.h>
 
 #include "js_json.h"
+#include "js_json_gap.h"
 #include "js_output.h"
 #include "js_report.h"
-#include "js_sampler.h"
 #include "js_story.h"
 
 /* thr_auto - params.threshold_auto: how --threshold auto chose threshold_ns; null without */

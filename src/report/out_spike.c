@@ -26,6 +26,7 @@
 #include "js_audit.h"
 #include "js_event_names.h"
 #include "js_json.h"
+#include "js_json_gap.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_result.h"

@@ -528,3 +528,53 @@ void outputs_destroy(struct js_outputs *o)
 			o->v[i].destroy(o->v[i].ctx);
 	o->n = 0;
 }
+
+void outputs_wants(const struct js_outputs *o, bool *events, bool *watch)
+{
+	*events = *watch = false;
+	for (size_t i = 0; o && i < o->n; i++) {
+		*events |= o->v[i].wants_events;
+		*watch |= o->v[i].on_event != NULL;
+	}
+}
+
+/* live - out has callback cb and has not failed: the fan-out's one test */
+#define live(out, cb) ((out)->cb && !(out)->err)
+
+void outputs_run_start(struct js_outputs *o, const struct js_run *run)
+{
+	for (size_t i = 0; o && i < o->n; i++)
+		if (live(&o->v[i], run_start))
+			o->v[i].run_start(o->v[i].ctx, run);
+}
+
+void outputs_event(struct js_outputs *o, const struct js_event *ev)
+{
+	for (size_t i = 0; o && i < o->n; i++)
+		if (live(&o->v[i], on_event))
+			o->v[i].on_event(o->v[i].ctx, ev);
+}
+
+void outputs_gap(struct js_outputs *o, const struct js_gap_rec *g, const struct js_event *ev,
+		 size_t nev)
+{
+	for (size_t i = 0; o && i < o->n; i++)
+		if (live(&o->v[i], on_gap))
+			o->v[i].on_gap(o->v[i].ctx, g, o->v[i].wants_events ? ev : NULL,
+				       o->v[i].wants_events ? nev : 0);
+}
+
+void outputs_sync(struct js_outputs *o, struct js_run *run, uint64_t done_ns)
+{
+	for (size_t i = 0; o && i < o->n; i++)
+		if (live(&o->v[i], sync))
+			o->v[i].sync(o->v[i].ctx, run, done_ns);
+}
+
+void outputs_tick(struct js_outputs *o, struct js_run *run, uint64_t done_ns)
+{
+	outputs_sync(o, run, done_ns);
+	for (size_t i = 0; o && i < o->n; i++)
+		if (live(&o->v[i], on_tick))
+			o->v[i].on_tick(o->v[i].ctx, run, done_ns);
+}

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "js_event_names.h"
+#include "js_json_gap.h"
 #include "js_report.h"
 #include "js_report_load.h"
-#include "js_sampler.h"
 #include "js_util.h"
 
 #define REQ 1u /* the key must be present */
@@ -900,25 +900,33 @@ static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu
  * cgroups), its path into the run's table */
 static void load_part_cgroup(struct ld *l, const struct jsonp_val *v, struct js_part *part)
 {
-	const struct jsonp_val *path = get(l, v, "cgroup", JSONP_STR, NUL);
+	const struct jsonp_val *path = get(l, v, JG_CGROUP, JSONP_STR, NUL);
 
-	u64_at(l, v, "cgroup_id", NUL, &part->cgroup);
+	u64_at(l, v, JG_CGROUP_ID, NUL, &part->cgroup);
 	if (part->cgroup && path && !cgroups_get(l->cg, part->cgroup) &&
 	    cgroups_add(l->cg, part->cgroup, path->str.s))
-		lfail(l, path, "cgroup", "out of memory");
+		lfail(l, path, JG_CGROUP, "out of memory");
+}
+
+/* load_nums - the numbers of a struct listed in n[nn] (js_json_gap.h) into base */
+static void load_nums(struct ld *l, const struct jsonp_val *v, const struct js_json_num *n,
+		      size_t nn, void *base)
+{
+	for (size_t i = 0; i < nn; i++) {
+		uint64_t x = 0;
+
+		u64_at(l, v, n[i].key, n[i].required ? REQ : 0, &x);
+		js_json_num_set(&n[i], base, x);
+	}
 }
 
 static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *part)
 {
-	int k = name_at(l, v, "cause", js_cause_from_name);
-	uint64_t count = 0;
+	int k = name_at(l, v, JG_CAUSE, js_cause_from_name);
 
 	part->cause = k < 0 ? 0 : (uint32_t)k;
 	detail_at(l, v, part->cause, part->detail, sizeof(part->detail));
-	u64_at(l, v, "count", REQ, &count);
-	part->count = (uint32_t)JS_MIN(count, UINT32_MAX);
-	u64_at(l, v, "net_ns", REQ, &part->net_ns);
-	u64_at(l, v, "entry_ns", 0, &part->entry_ns);
+	load_nums(l, v, js_part_nums, js_part_nnums, part);
 	load_part_cgroup(l, v, part);
 }
 
@@ -933,16 +941,16 @@ static void load_gap_source(struct ld *l, const struct jsonp_val *v, const struc
 	g->gap.source = (uint8_t)r->source;
 	if (r->source == JS_SRC_THREAD) {
 		g->gap.id = r->tid;
-		str_at(l, v, "thread", 0, g->label, sizeof(g->label));
-		k = jsonp_get(v, "kind") ? name_at(l, v, "kind", js_gap_kind_from_name) : 0;
+		str_at(l, v, JG_THREAD, 0, g->label, sizeof(g->label));
+		k = jsonp_get(v, JG_KIND) ? name_at(l, v, JG_KIND, js_gap_kind_from_name) : 0;
 		g->gap.kind = (uint8_t)(k < 0 ? 0 : k);
-		i64_at(l, v, "resumed_on_cpu", NUL, &cpu_in);
+		i64_at(l, v, JG_RESUMED_ON_CPU, NUL, &cpu_in);
 		if (cpu_in >= 0 && cpu_in < JS_CPUS_MAX)
 			g->gap.cpu_in = (uint16_t)(cpu_in + 1);
 	} else if (r->source == JS_SRC_MARK) {
-		u64_at(l, v, "line", 0, &line);
+		u64_at(l, v, JG_LINE, 0, &line);
 		g->gap.id = (uint32_t)JS_MIN(line, UINT32_MAX);
-		str_at(l, v, "label", 0, g->label, sizeof(g->label));
+		str_at(l, v, JG_LABEL, 0, g->label, sizeof(g->label));
 	}
 }
 
@@ -962,15 +970,11 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cp
 	u64_at(l, v, "duration_ns", REQ, &g->gap.dur_ns);
 	u64_at(l, v, "events", 0, &ev);
 	a->nevents = (uint32_t)JS_MIN(ev, UINT32_MAX);
-	k = name_at(l, v, "cause", js_cause_from_name);
+	k = name_at(l, v, JG_CAUSE, js_cause_from_name);
 	a->primary = k < 0 ? 0 : (uint32_t)k;
 	detail_at(l, v, a->primary, a->detail, sizeof(a->detail));
-	u64_at(l, v, "covered_ns", REQ, &a->covered_ns);
-	u64_at(l, v, "steal_ns", REQ, &a->steal_ns);
-	u64_at(l, v, "smi", REQ, &a->smi);
-	u64_at(l, v, "unexplained_ns", REQ, &a->unexplained_ns);
-	u64_at(l, v, "entry_ns", 0, &a->entry_ns);
-	parts = get(l, v, "causes", JSONP_ARR, REQ);
+	load_nums(l, v, js_attr_nums, js_attr_nnums, a);
+	parts = get(l, v, JG_CAUSES, JSONP_ARR, REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
 		size_t m2 = push(l, ".causes[%zu]", i);
 

@@ -17,6 +17,7 @@
 #include "js_diff.h"
 #include "js_entry.h"
 #include "js_json.h"
+#include "js_json_gap.h"
 #include "js_out_gaps.h"
 #include "js_prom.h"
 #include "js_util.h"
@@ -1370,7 +1371,7 @@ static void test_smi_counter(void **state)
 	g[4].attr.steal_ns = 80; /* mostly steal: explained */
 	corr_finish(&g[4].attr, 90);
 	/* window 1: counter +2 */
-	assert_int_equal(smi_allocate(g, 5, counter[1] - counter[0]), 0);
+	assert_int_equal(corr_smi_allocate(g, 5, counter[1] - counter[0]), 0);
 	assert_int_equal(g[2].attr.smi, 1);
 	assert_int_equal(g[3].attr.smi, 1);
 	assert_int_equal(g[1].attr.smi, 0);
@@ -1381,10 +1382,10 @@ static void test_smi_counter(void **state)
 	assert_int_equal(g[0].attr.primary, JS_CAUSE_TIMER);
 	assert_int_equal(g[4].attr.primary, JS_CAUSE_STEAL);
 	/* window 2: counter unchanged */
-	assert_int_equal(smi_allocate(g, 5, counter[2] - counter[1]), 0);
+	assert_int_equal(corr_smi_allocate(g, 5, counter[2] - counter[1]), 0);
 	assert_int_equal(g[1].attr.primary, JS_CAUSE_UNEXPLAINED);
 	/* window 3: +5, only one candidate left: one SMI per gap, 4 left over */
-	assert_int_equal(smi_allocate(g, 5, counter[3] - counter[2]), 4);
+	assert_int_equal(corr_smi_allocate(g, 5, counter[3] - counter[2]), 4);
 	assert_int_equal(g[1].attr.smi, 1);
 	assert_int_equal(g[1].attr.primary, JS_CAUSE_SMI);
 	assert_int_equal(g[4].attr.smi, 0);

@@ -168,6 +168,22 @@ static void test_labels(void **state)
 }
 
 /** The other enums the JSON writer and loader share. */
+/* an event's function, as the causes' details and the trace both name it */
+static void test_ev_fn(void **state)
+{
+	struct js_event e = { .kind = JS_EV_WORK, .addr = 0xffffffff81000010ull };
+	char b[JS_NAME_LEN + 24];
+
+	(void)state;
+	assert_string_equal(js_ev_fn(&e, NULL, b, sizeof(b)), "0xffffffff81000010");
+	assert_string_equal(js_ev_fn(&e, "", b, sizeof(b)), "0xffffffff81000010");
+	memset(e.name, 'x', JS_NAME_LEN); /* the probe's name fills the field: no NUL */
+	assert_int_equal(strlen(js_ev_fn(&e, NULL, b, sizeof(b))), JS_NAME_LEN);
+	memcpy(e.name, "vmstat_update", 14);
+	assert_string_equal(js_ev_fn(&e, NULL, b, sizeof(b)), "vmstat_update");
+	assert_string_equal(js_ev_fn(&e, "vmstat_shepherd", b, sizeof(b)), "vmstat_shepherd");
+}
+
 static void test_other_tables(void **state)
 {
 	const struct names t[] = {
@@ -204,10 +220,9 @@ static void test_other_tables(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_event_tables),
-		cmocka_unit_test(test_kernel_spellings),
-		cmocka_unit_test(test_labels),
-		cmocka_unit_test(test_other_tables),
+		cmocka_unit_test(test_event_tables), cmocka_unit_test(test_kernel_spellings),
+		cmocka_unit_test(test_labels),	     cmocka_unit_test(test_other_tables),
+		cmocka_unit_test(test_ev_fn),
 	};
 
 	return cmocka_run_group_tests_name("event and enum names", tests, NULL, NULL);

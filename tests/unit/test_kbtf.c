@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "js_bpf_helpers.h"
 #include "js_kbtf.h"
 #include "js_test.h"
 
@@ -105,13 +106,37 @@ static void test_choice(void **st)
 	kbtf_free_types(&k);
 }
 
+/* the loaders' shared program helpers: pairs, exits first (js_bpf_helpers.h) */
+static void test_pairs(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_true(bpfh_partner("softirq_entry", 0, b, sizeof(b)));
+	assert_string_equal(b, "softirq_exit");
+	assert_true(bpfh_partner("workqueue_execute_start", 0, b, sizeof(b)));
+	assert_string_equal(b, "workqueue_execute_end");
+	/* _end has two candidates: _start, then _begin */
+	assert_true(bpfh_partner("mm_compaction_end", 0, b, sizeof(b)));
+	assert_string_equal(b, "mm_compaction_start");
+	assert_true(bpfh_partner("mm_compaction_end", 5, b, sizeof(b)));
+	assert_string_equal(b, "mm_compaction_begin");
+	assert_false(bpfh_partner("sched_switch", 0, b, sizeof(b)));
+	assert_string_equal(bpfh_partner_suffix(0), "_entry");
+	assert_null(bpfh_partner_suffix(6));
+	assert_true(bpfh_is_exit("irq_handler_exit"));
+	assert_true(bpfh_is_exit("sched_process_exit"));
+	assert_true(bpfh_is_exit("mm_compaction_end"));
+	assert_false(bpfh_is_exit("softirq_entry"));
+	assert_false(bpfh_has_suffix("exit", "_exit"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_release_below),
-		cmocka_unit_test(test_too_old),
-		cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_release_below), cmocka_unit_test(test_too_old),
+		cmocka_unit_test(test_bad_files),     cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

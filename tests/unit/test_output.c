@@ -343,6 +343,96 @@ static void test_prom_special(void **state)
 	out.destroy(out.ctx);
 }
 
+/* a recording output for the fan-out: which calls it got, with how many events */
+struct rec {
+	int starts, events, gaps, syncs, ticks;
+	size_t nev;
+	const struct js_event *ev;
+};
+
+static void rec_start(void *ctx, const struct js_run *run)
+{
+	(void)run;
+	((struct rec *)ctx)->starts++;
+}
+
+static void rec_event(void *ctx, const struct js_event *ev)
+{
+	(void)ev;
+	((struct rec *)ctx)->events++;
+}
+
+static void rec_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev, size_t nev)
+{
+	struct rec *r = ctx;
+
+	(void)g;
+	r->gaps++;
+	r->ev = ev;
+	r->nev = nev;
+}
+
+static void rec_sync(void *ctx, struct js_run *run, uint64_t done_ns)
+{
+	(void)run;
+	(void)done_ns;
+	((struct rec *)ctx)->syncs++;
+}
+
+static void rec_tick(void *ctx, const struct js_run *run, uint64_t now_ns)
+{
+	(void)run;
+	(void)now_ns;
+	((struct rec *)ctx)->ticks++;
+}
+
+/** The run's fan-out: every call reaches each output that has the callback and has not
+ * failed; a gap's events only those that want them. */
+static void test_fanout(void **state)
+{
+	struct rec r[3] = { { 0 } };
+	struct js_outputs o = { .n = 3 };
+	struct js_event ev[2] = { { 0 } };
+	struct js_gap_rec g = { 0 };
+	struct js_run run = { 0 };
+	bool events, watch;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		o.v[i] = (struct js_output){ .ctx = &r[i],
+					     .run_start = rec_start,
+					     .on_gap = rec_gap,
+					     .sync = rec_sync,
+					     .on_tick = rec_tick };
+	o.v[0].wants_events = true;
+	o.v[1].on_event = rec_event;
+	outputs_wants(&o, &events, &watch);
+	assert_true(events);
+	assert_true(watch);
+	outputs_run_start(&o, &run);
+	o.v[2].err = -EPIPE; /* failed during the run: written no more */
+	outputs_event(&o, &ev[0]);
+	outputs_gap(&o, &g, ev, 2);
+	outputs_tick(&o, &run, 10);
+	outputs_sync(&o, &run, UINT64_MAX);
+	assert_int_equal(r[0].starts + r[1].starts + r[2].starts, 3);
+	assert_int_equal(r[1].events, 1);
+	assert_int_equal(r[0].events, 0);
+	assert_ptr_equal(r[0].ev, ev);
+	assert_int_equal(r[0].nev, 2);
+	assert_null(r[1].ev);
+	assert_int_equal(r[1].nev, 0);
+	assert_int_equal(r[1].gaps, 1);
+	assert_int_equal(r[1].syncs, 2);
+	assert_int_equal(r[1].ticks, 1);
+	assert_int_equal(r[2].gaps + r[2].syncs + r[2].ticks + r[2].events, 0);
+	/* no outputs at all */
+	outputs_wants(NULL, &events, &watch);
+	assert_false(events || watch);
+	outputs_gap(NULL, &g, ev, 2);
+	outputs_tick(NULL, &run, 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,7 +440,7 @@ int main(void)
 		cmocka_unit_test(test_gaps_max_size), cmocka_unit_test(test_regular),
 		cmocka_unit_test(test_full),	      cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_stdout),	      cmocka_unit_test(test_outputs),
-		cmocka_unit_test(test_prom_special),
+		cmocka_unit_test(test_prom_special),  cmocka_unit_test(test_fanout),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, setup, scratch_teardown);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "js_correlate.h"
 #include "js_result.h"
 
 #define S 1000000000ull /* one second */
@@ -104,6 +105,8 @@ static void test_smi(void **state)
 		result_add_gap(&r, &g[i]);
 	result_cpu_finish(&r, &end);
 	assert_int_equal(r.smi, 1);
+	/* the pipeline's finish_results: attribution allocates the count */
+	assert_int_equal(corr_smi_allocate(r.top.v, r.top.n, r.smi), 0);
 	assert_int_equal(result_top_sorted(&r, out), 3);
 	assert_int_equal(out[0].attr.smi, 0);
 	assert_int_equal(out[1].attr.smi, 1);

@@ -138,7 +138,7 @@ static void test_smi(void **state)
 	(void)state;
 	rec_init(&r, 500000000ull, 30000);
 	corr_finish(&r.attr, r.gap.dur_ns);
-	assert_int_equal(smi_allocate(&r, 1, 1), 0);
+	assert_int_equal(corr_smi_allocate(&r, 1, 1), 0);
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "30.0 us at 500.0 ms: SMI x1 (30.0 us, no guest event)");
 }

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_drain.h - the drain: what the housekeeping thread does with the gaps and events of a
+ * measurement after each nap, apart from the run's lifecycle (pipeline.c).
+ *
+ * Events (drain_event, the probes' callback) go into a window per measured CPU. Gaps wait
+ * in lanes, one per CPU and source, in time order: the samplers' popped from their rings
+ * and converted from TSC (drain_run), the sources' handed over as they end (drain_push; a
+ * gap overlapping the last pending one of the same source and id is merged into it; a mark
+ * of no CPU, with several watched, is filed on the CPU whose events explain most of it).
+ * drain_run attributes every gap that ended before its cutoff (correlate, then steal, then
+ * corr_finish and the entry/exit model), accounts it in its result and hands it to the
+ * outputs. A sampler's gaps on a CPU never overlap, so the events ending before the last
+ * one attributed are dropped; a source's gaps arrive after they end, so its CPUs keep
+ * DRAIN_KEEP_NS of events. Memory stays bounded either way.
+ */
+#ifndef JS_DRAIN_H
+#define JS_DRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "js_correlate.h"
+#include "js_output.h"
+#include "js_result.h"
+#include "js_sampler.h"
+#include "js_smi.h"
+
+#define DRAIN_BATCH 1024     /* gaps popped, filed or attributed at once */
+#define DRAIN_LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
+#define DRAIN_PEND_CAP 16384 /* a sampler's converted gaps per CPU awaiting attribution */
+/* the sampler's gaps are attributed this many at a time: their records (1.7 KB each) stay
+ * in the cache from attribution to the outputs (a batch of 1024 was 1.8 MB) */
+#define DRAIN_SAMPLER_CHUNK 64
+#define DRAIN_READINGS_CAP 16384 /* steal clock readings kept per lane */
+#define DRAIN_KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
+#define DRAIN_IPI_KEEP_NS 1000000ull /* IPI sends kept to name the sender of a later vector */
+
+/* One CPU's gaps of one source awaiting attribution, in time order. */
+struct drain_lane {
+	bool on;
+	struct js_gap *pend;
+	char (*label)[JS_LABEL_LEN]; /* their labels (sources' lanes; NULL for a sampler's) */
+	size_t npend, cap;
+	struct js_gap_rec *recs; /* scratch for one batch */
+	struct steal_log steal;	 /* steal clock readings not yet given to its gaps */
+	uint64_t last_end_ns;	 /* end of the last gap attributed */
+};
+
+/* One measured CPU: its sampler and SMI counter (the pipeline's), its events and lanes. */
+struct cpu_pipe {
+	int cpu;
+	struct sampler s;    /* a spinner's (not with --pid/--tid/--marks) */
+	int res;	     /* the sampler's result, -1: none */
+	int mark_res;	     /* the result of the marks filed here, -1 until one is */
+	struct js_event *ev; /* events awaiting their gap */
+	size_t nev, evcap;
+	uint64_t ev_evicted; /* events dropped because the window was full */
+	uint64_t floor_ns;   /* events ending before this cannot matter any more */
+	struct js_smi smi;
+	bool smi_ok;
+	uint64_t smi_start;
+	struct drain_lane lane[JS_SRC_MAX];
+};
+
+struct js_probes;
+
+struct js_drain {
+	struct js_run *run;
+	struct js_outputs *outs; /* NULL: none */
+	bool outs_want_events;	 /* an output wants a gap's events (on_gap) */
+	bool outs_watch_events;	 /* an output keeps its own window of them (on_event) */
+	bool spinner;		 /* samplers measure (not --pid/--tid/--marks) */
+	struct cpu_pipe *cp;
+	size_t n;
+	int cpu_index[JS_CPUS_MAX];	 /* cpu -> index in cp, -1 if not measured */
+	struct js_probes *const *probes; /* the run's probes (NULL: off): events attribute */
+	struct corr_opts copts;		 /* samplers' and threads' gaps */
+	struct corr_opts mopts;		 /* marks: intervals the application measured */
+	const struct tsc_fit *fit;	 /* TSC -> CLOCK_MONOTONIC */
+	unsigned top;			 /* worst gaps kept per result */
+	struct gap_raw *raw;
+	struct js_event *evscratch; /* events of one gap, for outputs that want them */
+	struct js_gap *unfiled;	    /* marks whose CPU is not chosen yet (several watched) */
+	char (*unfiled_label)[JS_LABEL_LEN];
+	size_t nunfiled;
+	struct js_gap_rec *filing; /* scratch: a batch of marks attributed on one CPU */
+	uint64_t *covered;	   /* ... the best covered time so far per mark */
+	uint64_t window_start;	   /* when the window opened (CLOCK_MONOTONIC), 0 before */
+	uint64_t now;		   /* the drain's CLOCK_MONOTONIC */
+	size_t popped;		   /* the most gaps one sampler's ring gave the last drain */
+};
+
+/*
+ * drain_setup - d's CPUs (cpus[n], every lane off) and its scratch; the caller has set run,
+ * outs, spinner, probes, fit and top, and turns the lanes on. evcap: the events kept per
+ * CPU. 0 or -ENOMEM (drain_free frees what was allocated).
+ */
+int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap);
+/* drain_setup_buffers - each CPU's event window and its lanes' buffers, the marks' filing;
+ * 0 or -ENOMEM */
+int drain_setup_buffers(struct js_drain *d);
+/* drain_free - what drain_setup* allocated */
+void drain_free(struct js_drain *d);
+
+/* drain_event - the probes' callback (ctx: d): event ev into its CPU's window */
+int drain_event(void *ctx, const struct js_event *ev);
+/* drain_push - pipe_push (js_source.h): gap g of a source and its label into a lane */
+bool drain_push(struct js_drain *d, const struct js_gap *g, const char *label);
+/* drain_result - pipe_result (js_source.h): a new result of source src on cpu, started
+ * with the window when it is open; its index in run->cpus, or < 0 */
+int drain_result(struct js_drain *d, enum js_source src, int cpu);
+/* drain_start_result - CPU c's sampler's result starts where its sampler started measuring
+ * (after the warm-up) */
+void drain_start_result(struct js_drain *d, struct cpu_pipe *c);
+/* drain_run - pop the samplers' rings, convert, file the marks, attribute everything that
+ * ended before cutoff (UINT64_MAX: everything); run->done_ns and the results' move to it */
+void drain_run(struct js_drain *d, uint64_t cutoff);
+
+#endif /* JS_DRAIN_H */

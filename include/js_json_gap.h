@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_json_gap.h - one gap in the JSON (a run's "top" lists, a spike file's "gap", a trace
+ * slice's args): where it comes from, its attribution and its parts. The keys are said once,
+ * here: json_gap.c writes them and report_load.c reads them back from the same names and
+ * the same field lists (a key added to a list is written and read alike).
+ */
+#ifndef JS_JSON_GAP_H
+#define JS_JSON_GAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "js_model.h"
+
+/* where a gap comes from (js_gap_write_json) */
+#define JG_SOURCE "source"
+#define JG_THREAD "thread"		   /* a thread's gap: "comm:tid" */
+#define JG_KIND "kind"			   /* ... enum js_gap_kind's name */
+#define JG_RESUMED_ON_CPU "resumed_on_cpu" /* ... null: where it lost the CPU */
+#define JG_LINE "line"			   /* a mark's: its line in the marks file */
+#define JG_LABEL "label"		   /* ... and its label */
+/* its attribution and each of its parts (js_attr_write_json) */
+#define JG_CAUSE "cause"
+#define JG_DETAIL "detail"
+#define JG_CAUSES "causes" /* the parts */
+#define JG_CGROUP_ID "cgroup_id"
+#define JG_CGROUP "cgroup"
+#define JG_CGROUP_NAME "cgroup_name"
+
+/* A number of a struct, written and read under key: at offset off, 4 or 8 bytes wide; a
+ * file must have it when required (older files lack the others). */
+struct js_json_num {
+	const char *key;
+	size_t off;
+	uint8_t width;
+	bool required;
+};
+
+/* the numbers of struct js_attr, in the order they are written after cause and detail */
+extern const struct js_json_num js_attr_nums[];
+extern const size_t js_attr_nnums;
+/* the numbers of struct js_part, in the order they are written after cause and detail */
+extern const struct js_json_num js_part_nums[];
+extern const size_t js_part_nnums;
+
+/* js_json_num_get, js_json_num_set - the number n of the struct at base (set: a value
+ * past a 4-byte field's range is clamped to UINT32_MAX) */
+uint64_t js_json_num_get(const struct js_json_num *n, const void *base);
+void js_json_num_set(const struct js_json_num *n, void *base, uint64_t v);
+
+struct js_json;
+struct js_cgroups;
+/*
+ * js_attr_write_json - a's members into the open JSON object: cause, detail, covered_ns,
+ * steal_ns, smi, unexplained_ns, entry_ns and the "causes" array of its parts, each with the
+ * cgroup of the task it names (cgroup_id, and its path and short name from cg; null when
+ * none or unknown; cg may be NULL)
+ */
+void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg);
+
+/*
+ * js_gap_write_json - where gap g comes from, into the open JSON object: "source", and for a
+ * thread's gap "thread" ("comm:tid"), "kind" and "resumed_on_cpu" (null: where it lost the
+ * CPU), for a mark "line" (in the marks file) and "label"
+ */
+void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g);
+
+#endif /* JS_JSON_GAP_H */

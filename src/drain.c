@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * drain.c - the drain (js_drain.h): the events' windows, the lanes of gaps awaiting
+ * attribution, the marks filed on their best CPU, and the attribution of what ended, in
+ * the order docs/DESIGN.md gives (window, steal, finish, entry/exit, result, outputs).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "js_drain.h"
+#include "js_source.h"
+#include "js_util.h"
+
+int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap)
+{
+	for (int i = 0; i < JS_CPUS_MAX; i++)
+		d->cpu_index[i] = -1;
+	d->n = n;
+	d->cp = calloc(n, sizeof(*d->cp));
+	d->raw = malloc(DRAIN_BATCH * sizeof(*d->raw));
+	outputs_wants(d->outs, &d->outs_want_events, &d->outs_watch_events);
+	/* only outputs that draw the events (--trace) need a copy of a gap's events */
+	if (d->outs_want_events)
+		d->evscratch = malloc(evcap * sizeof(*d->evscratch));
+	if (!d->cp || !d->raw || (d->outs_want_events && !d->evscratch))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct cpu_pipe *c = &d->cp[i];
+
+		c->cpu = cpus[i];
+		c->res = c->mark_res = -1;
+		c->evcap = evcap;
+		d->cpu_index[c->cpu] = (int)i;
+	}
+	return 0;
+}
+
+int drain_setup_buffers(struct js_drain *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct cpu_pipe *c = &d->cp[i];
+
+		c->ev = malloc(c->evcap * sizeof(*c->ev));
+		if (!c->ev)
+			return -ENOMEM;
+		for (int k = 0; k < JS_SRC_MAX; k++) {
+			struct drain_lane *l = &c->lane[k];
+
+			if (!l->on)
+				continue;
+			l->cap = k == JS_SRC_SAMPLER ? DRAIN_PEND_CAP : DRAIN_LANE_CAP;
+			l->pend = malloc(l->cap * sizeof(*l->pend));
+			/* one batch (the sampler's: one chunk) at a time */
+			l->recs = malloc((k == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : DRAIN_BATCH) *
+					 sizeof(*l->recs));
+			if (k != JS_SRC_SAMPLER)
+				l->label = malloc(l->cap * sizeof(*l->label));
+			if (!l->pend || !l->recs || (k != JS_SRC_SAMPLER && !l->label) ||
+			    steal_log_init(&l->steal, DRAIN_READINGS_CAP))
+				return -ENOMEM;
+		}
+	}
+	if (d->spinner)
+		return 0;
+	d->unfiled = malloc(DRAIN_LANE_CAP * sizeof(*d->unfiled));
+	d->unfiled_label = malloc(DRAIN_LANE_CAP * sizeof(*d->unfiled_label));
+	d->filing = malloc(DRAIN_BATCH * sizeof(*d->filing));
+	d->covered = malloc(DRAIN_BATCH * sizeof(*d->covered));
+	if (!d->unfiled || !d->unfiled_label || !d->filing || !d->covered)
+		return -ENOMEM;
+	return 0;
+}
+
+void drain_free(struct js_drain *d)
+{
+	for (size_t i = 0; d->cp && i < d->n; i++) {
+		struct cpu_pipe *c = &d->cp[i];
+
+		free(c->ev);
+		for (int k = 0; k < JS_SRC_MAX; k++) {
+			free(c->lane[k].pend);
+			free(c->lane[k].label);
+			free(c->lane[k].recs);
+			steal_log_free(&c->lane[k].steal);
+		}
+	}
+	free(d->cp);
+	free(d->raw);
+	free(d->evscratch);
+	free(d->unfiled);
+	free(d->unfiled_label);
+	free(d->filing);
+	free(d->covered);
+	d->cp = NULL;
+}
+
+int drain_event(void *ctx, const struct js_event *ev)
+{
+	struct js_drain *d = ctx;
+	int idx = ev->cpu < JS_CPUS_MAX ? d->cpu_index[ev->cpu] : -1;
+	struct cpu_pipe *c;
+
+	d->run->probe_events++;
+	if (idx < 0)
+		return 0;
+	c = &d->cp[idx];
+	if (d->outs_watch_events)
+		outputs_event(d->outs, ev);
+	for (int k = 0; k < JS_SRC_MAX; k++)
+		if (c->lane[k].on)
+			steal_log_add(&c->lane[k].steal, ev);
+	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
+		return 0; /* before every gap still to come: cannot overlap one */
+	if (c->nev == c->evcap) {
+		/* full: drop the oldest quarter at once (one memmove, not one per event) */
+		size_t drop = c->evcap / 4;
+
+		memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
+		c->nev -= drop;
+		c->ev_evicted += drop;
+	}
+	c->ev[c->nev++] = *ev;
+	return 0;
+}
+
+/* feed_outputs - hand a gap (and, if wanted, the events inside it) to the outputs */
+static void feed_outputs(struct js_drain *d, struct cpu_pipe *c, const struct js_gap_rec *g)
+{
+	uint64_t s = g->gap.start_ns, e = g->gap.start_ns + g->gap.dur_ns;
+	size_t k = 0;
+
+	if (!d->outs || !d->outs->n)
+		return;
+	if (d->outs_want_events) {
+		/* the overlapping events, compacted into the scratch array */
+		for (size_t i = 0; i < c->nev; i++)
+			if (c->ev[i].start_ns <= e && c->ev[i].end_ns >= s &&
+			    c->ev[i].kind != JS_EV_IPI_SEND)
+				d->evscratch[k++] = c->ev[i];
+	}
+	outputs_gap(d->outs, g, d->evscratch, k);
+}
+
+/*
+ * prune - the events no gap still to come can overlap: those that ended before the last
+ * gap of the sampler (its gaps come in order), and with a source's lane, before DRAIN_KEEP_NS ago
+ * (its gaps arrive after they end); IPI sends are kept DRAIN_IPI_KEEP_NS longer, to name the
+ * sender of a vector that comes after them
+ */
+static void prune(struct js_drain *d, struct cpu_pipe *c)
+{
+	uint64_t floor = c->lane[JS_SRC_SAMPLER].on ? c->lane[JS_SRC_SAMPLER].last_end_ns :
+						      UINT64_MAX;
+	size_t k = 0;
+
+	if (c->lane[JS_SRC_THREAD].on || c->lane[JS_SRC_MARK].on)
+		floor = JS_MIN(floor, d->now > DRAIN_KEEP_NS ? d->now - DRAIN_KEEP_NS : 0);
+	if (floor == UINT64_MAX || floor <= c->floor_ns)
+		return;
+	c->floor_ns = floor;
+	for (size_t i = 0; i < c->nev; i++)
+		if (c->ev[i].end_ns >= floor || (c->ev[i].kind == JS_EV_IPI_SEND &&
+						 c->ev[i].end_ns + DRAIN_IPI_KEEP_NS >= floor))
+			c->ev[k++] = c->ev[i];
+	c->nev = k;
+}
+
+static int gap_start_cmp(const void *pa, const void *pb)
+{
+	const struct js_gap_rec *a = pa, *b = pb;
+
+	if (a->gap.start_ns != b->gap.start_ns)
+		return a->gap.start_ns < b->gap.start_ns ? -1 : 1;
+	return 0;
+}
+
+/* attribute_chunk - attribute n gaps of lane l of CPU c (pend, their labels: NULL, none),
+ * account them in their results and hand them to the outputs */
+static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_source src,
+			    struct corr_window *w, const struct js_gap *pend,
+			    const char (*label)[JS_LABEL_LEN], size_t n)
+{
+	struct drain_lane *l = &c->lane[src];
+	struct js_gap_rec *recs = l->recs;
+
+	for (size_t i = 0; i < n; i++) {
+		recs[i].gap = pend[i]; /* the attribution fills (and zeroes) attr */
+		if (label)
+			memcpy(recs[i].label, label[i], JS_LABEL_LEN);
+		else
+			recs[i].label[0] = '\0';
+	}
+	/* a source's gaps come as they end: in start order for steal and the models */
+	if (src != JS_SRC_SAMPLER)
+		qsort(recs, n, sizeof(*recs), gap_start_cmp);
+	corr_window_attribute(w, recs, n);
+	if (*d->probes)
+		steal_log_allocate(&l->steal, recs, n);
+	for (size_t i = 0; i < n; i++) {
+		struct js_cpu_result *r = &d->run->cpus[recs[i].gap.res];
+
+		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
+		/* the interruptions' entry/exit is learned from the sampler's lone gaps: a
+		 * thread's gap ends at its tracepoints, a mark holds the application's work */
+		if (src == JS_SRC_SAMPLER)
+			entry_account(&r->entry, &recs[i]);
+		result_add_gap(r, &recs[i]);
+		feed_outputs(d, c, &recs[i]);
+		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);
+	}
+}
+
+/* attribute_batch - attribute the first n gaps of lane l of CPU c: the sampler's (in start
+ * order already) a chunk at a time, a source's all at once (sorted by start together) */
+static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_source src, size_t n)
+{
+	struct drain_lane *l = &c->lane[src];
+	size_t chunk = src == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : n;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	struct corr_window *w;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = l->pend[i].start_ns + l->pend[i].dur_ns;
+
+		lo = JS_MIN(lo, l->pend[i].start_ns);
+		hi = JS_MAX(hi, end < l->pend[i].start_ns ? UINT64_MAX : end);
+	}
+	/* the events the batch can touch are sorted once for all its chunks */
+	w = corr_window_new(*d->probes ? c->ev : NULL, *d->probes ? c->nev : 0, lo, hi,
+			    src == JS_SRC_MARK ? &d->mopts : &d->copts);
+	for (size_t i = 0; i < n; i += chunk)
+		attribute_chunk(d, c, src, w, l->pend + i, l->label ? l->label + i : NULL,
+				JS_MIN(chunk, n - i));
+	corr_window_free(w);
+	memmove(l->pend, l->pend + n, (l->npend - n) * sizeof(*l->pend));
+	if (l->label)
+		memmove(l->label, l->label + n, (l->npend - n) * sizeof(*l->label));
+	l->npend -= n;
+	prune(d, c);
+}
+
+void drain_start_result(struct js_drain *d, struct cpu_pipe *c)
+{
+	uint64_t start_ns = tsc_to_ns(d->fit, c->s.start_tsc);
+
+	if (result_cpu_start(&d->run->cpus[c->res], start_ns, &d->run->cfg))
+		js_warn("CPU %d: cannot allocate the per-second and arrival models", c->cpu);
+}
+
+/* pop_rings - the sampler's gaps, converted, into its lane */
+static void pop_rings(struct js_drain *d, struct cpu_pipe *c)
+{
+	struct drain_lane *l = &c->lane[JS_SRC_SAMPLER];
+	size_t got, all = 0;
+
+	/* the sampler publishes start_tsc before its first gap (ring release) */
+	if (!d->run->cpus[c->res].started && c->s.start_tsc)
+		drain_start_result(d, c);
+	do {
+		size_t room = l->cap - l->npend;
+
+		got = ring_pop(&c->s.ring, d->raw, JS_MIN(room, (size_t)DRAIN_BATCH));
+		all += got;
+		for (size_t k = 0; k < got; k++) {
+			struct js_gap *g = &l->pend[l->npend++];
+
+			memset(g, 0, sizeof(*g));
+			g->cpu = (uint32_t)c->cpu;
+			g->res = (uint32_t)c->res;
+			g->start_ns = tsc_to_ns(d->fit, d->raw[k].start_tsc);
+			g->dur_ns =
+				tsc_cycles_to_ns(d->fit, d->raw[k].end_tsc - d->raw[k].start_tsc);
+		}
+		while (l->npend == l->cap) {
+			/* no room: attribute what we hold now rather than stall the ring */
+			attribute_batch(d, c, JS_SRC_SAMPLER, DRAIN_BATCH);
+		}
+	} while (got);
+	d->popped = JS_MAX(d->popped, all);
+}
+
+/* attribute_ready - the gaps of every lane of c that ended before cutoff */
+static void attribute_ready(struct js_drain *d, struct cpu_pipe *c, uint64_t cutoff)
+{
+	for (int src = 0; src < JS_SRC_MAX; src++) {
+		struct drain_lane *l = &c->lane[src];
+		size_t ready = 0;
+
+		if (!l->on)
+			continue;
+		while (ready < l->npend &&
+		       l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
+			ready++;
+		while (ready) {
+			size_t b = JS_MIN(ready, (size_t)DRAIN_BATCH);
+
+			attribute_batch(d, c, (enum js_source)src, b);
+			ready -= b;
+		}
+	}
+	prune(d, c);
+}
+
+/* mark_result - the result of the marks filed on CPU c (made with the first); -1: none */
+static int mark_result(struct js_drain *d, struct cpu_pipe *c)
+{
+	if (c->mark_res < 0)
+		c->mark_res = drain_result(d, JS_SRC_MARK, c->cpu);
+	return c->mark_res;
+}
+
+/* lane_put - gap g (label: NULL, none) at the end of lane l of c: a gap that overlaps the
+ * last pending one of the same source and id is merged into it; a full lane is attributed
+ * first */
+static void lane_put(struct js_drain *d, struct cpu_pipe *c, const struct js_gap *g,
+		     const char *label)
+{
+	struct drain_lane *l = &c->lane[g->source];
+	uint64_t end = g->start_ns + g->dur_ns;
+
+	for (size_t i = l->npend; i-- > 0 && i + 8 >= l->npend;) {
+		struct js_gap *p = &l->pend[i];
+		uint64_t pend = p->start_ns + p->dur_ns;
+
+		if (p->id != g->id || g->start_ns > pend || end < p->start_ns)
+			continue;
+		p->start_ns = JS_MIN(p->start_ns, g->start_ns);
+		p->dur_ns = JS_MAX(pend, end) - p->start_ns;
+		/* what took the thread's CPU away names the merged gap */
+		if (g->kind == JS_GAP_PREEMPTED || g->kind == JS_GAP_BLOCKED)
+			p->kind = g->kind;
+		p->cpu_in = JS_MAX(p->cpu_in, g->cpu_in);
+		return;
+	}
+	while (l->npend == l->cap)
+		attribute_batch(d, c, g->source, JS_MIN(l->npend, (size_t)DRAIN_BATCH));
+	l->pend[l->npend] = *g;
+	js_scpy(l->label[l->npend], JS_LABEL_LEN, label);
+	l->npend++;
+}
+
+/*
+ * file_marks - the marks that ended before cutoff and whose CPU is not chosen yet (several
+ * CPUs are watched): each is attributed on every watched CPU and filed on the one whose
+ * events explain most of it (the first listed when none does)
+ */
+static void file_marks(struct js_drain *d, uint64_t cutoff)
+{
+	size_t ready = 0, k = 0;
+	uint8_t *best = NULL;
+
+	while (ready < d->nunfiled && ready < DRAIN_BATCH &&
+	       d->unfiled[ready].start_ns + d->unfiled[ready].dur_ns <= cutoff)
+		ready++;
+	if (!ready)
+		return;
+	best = calloc(ready, sizeof(*best));
+	for (size_t i = 0; i < ready; i++)
+		d->covered[i] = 0;
+	for (size_t ci = 0; best && *d->probes && ci < d->n; ci++) {
+		struct cpu_pipe *c = &d->cp[ci];
+
+		for (size_t i = 0; i < ready; i++) {
+			d->filing[i].gap = d->unfiled[i];
+			d->filing[i].gap.cpu = (uint32_t)c->cpu;
+		}
+		corr_attribute_recs(d->filing, ready, c->ev, c->nev, &d->mopts);
+		for (size_t i = 0; i < ready; i++)
+			if (d->filing[i].attr.covered_ns > d->covered[i]) {
+				d->covered[i] = d->filing[i].attr.covered_ns;
+				best[i] = (uint8_t)ci;
+			}
+	}
+	for (size_t i = 0; i < ready; i++) {
+		struct cpu_pipe *c = &d->cp[best ? best[i] : 0];
+		struct js_gap g = d->unfiled[i];
+		int res = mark_result(d, c);
+
+		if (res < 0)
+			continue;
+		g.cpu = (uint32_t)c->cpu;
+		g.res = (uint32_t)res;
+		lane_put(d, c, &g, d->unfiled_label[i]);
+		k++;
+	}
+	free(best);
+	memmove(d->unfiled, d->unfiled + ready, (d->nunfiled - ready) * sizeof(*d->unfiled));
+	memmove(d->unfiled_label, d->unfiled_label + ready,
+		(d->nunfiled - ready) * sizeof(*d->unfiled_label));
+	d->nunfiled -= ready;
+}
+
+void drain_run(struct js_drain *d, uint64_t cutoff)
+{
+	d->popped = 0;
+	for (size_t i = 0; d->spinner && i < d->n; i++)
+		pop_rings(d, &d->cp[i]);
+	while (d->nunfiled && d->unfiled[0].start_ns + d->unfiled[0].dur_ns <= cutoff) {
+		size_t before = d->nunfiled;
+
+		file_marks(d, cutoff);
+		if (d->nunfiled == before)
+			break;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		attribute_ready(d, &d->cp[i], cutoff);
+	if (cutoff == UINT64_MAX)
+		return;
+	d->run->done_ns = cutoff;
+	for (size_t i = 0; i < d->run->ncpus; i++) {
+		struct js_cpu_result *r = &d->run->cpus[i];
+
+		if (r->started)
+			r->done_ns = JS_MAX(r->done_ns, cutoff);
+	}
+}
+
+bool drain_push(struct js_drain *d, const struct js_gap *g, const char *label)
+{
+	int idx = g->cpu < JS_CPUS_MAX ? d->cpu_index[g->cpu] : -1;
+
+	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY && d->n > 1) {
+		if (d->nunfiled == DRAIN_LANE_CAP)
+			file_marks(d, UINT64_MAX); /* full: file the oldest now */
+		d->unfiled[d->nunfiled] = *g;
+		js_scpy(d->unfiled_label[d->nunfiled], JS_LABEL_LEN, label);
+		d->nunfiled++;
+		return true;
+	}
+	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY) {
+		struct js_gap m = *g;
+		int res = mark_result(d, &d->cp[0]);
+
+		if (res < 0)
+			return false;
+		m.cpu = (uint32_t)d->cp[0].cpu;
+		m.res = (uint32_t)res;
+		lane_put(d, &d->cp[0], &m, label);
+		return true;
+	}
+	if (idx < 0 || g->source == JS_SRC_SAMPLER || !d->cp[idx].lane[g->source].on)
+		return false;
+	lane_put(d, &d->cp[idx], g, label);
+	return true;
+}
+
+int drain_result(struct js_drain *d, enum js_source src, int cpu)
+{
+	int i = run_add_result(d->run, src, cpu, d->top);
+	struct js_cpu_result *r;
+
+	if (i < 0)
+		return i;
+	r = &d->run->cpus[i];
+	r->cgroups = d->run->cgroups;
+	if (d->window_start && result_cpu_start(r, d->window_start, &d->run->cfg))
+		js_warn("%s: cannot allocate the per-second and arrival models",
+			js_source_name(src));
+	return i;
+}

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * test_drain.c - the drain without a sampler or a probe (js_drain.h): a source's lane merges
+ * the overlapping gaps of one id, a mark of no CPU is filed on the watched CPU whose events
+ * explain it (the first listed when none does), the events no gap still to come can
+ * overlap are pruned (IPI sends kept longer), an event of a CPU not watched is counted only.
+ */
+#include <linux/types.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "js_drain.h"
+#include "js_source.h"
+
+#define S 1000000000ull
+#define T0 (100 * S)
+
+static struct js_run run;
+static struct js_drain d;
+static struct js_probes *probes; /* only tested against NULL: the drain's "probes on" */
+static struct tsc_fit fit;
+
+/* setup_drain - a drain of the CPUs cpus[n], lane src on each, no sampler, probes on */
+static void setup_drain(const int *cpus, size_t n, enum js_source src)
+{
+	memset(&run, 0, sizeof(run));
+	memset(&d, 0, sizeof(d));
+	probes = (struct js_probes *)&fit; /* any object: never dereferenced */
+	d.run = &run;
+	d.probes = &probes;
+	d.fit = &fit;
+	d.top = 8;
+	d.mopts.marked = true;
+	assert_int_equal(drain_setup(&d, cpus, n, 64), 0);
+	for (size_t i = 0; i < n; i++)
+		d.cp[i].lane[src].on = true;
+	assert_int_equal(drain_setup_buffers(&d), 0);
+	d.window_start = d.now = T0;
+}
+
+static void teardown_drain(void)
+{
+	drain_free(&d);
+	for (size_t i = 0; i < run.ncpus; i++)
+		result_cpu_free(&run.cpus[i]);
+	free(run.cpus);
+}
+
+static struct js_gap gap(enum js_source src, uint32_t cpu, uint32_t id, uint64_t start,
+			 uint64_t dur)
+{
+	return (struct js_gap){
+		.start_ns = start, .dur_ns = dur, .cpu = cpu, .source = src, .id = id
+	};
+}
+
+static struct js_event irq(uint32_t cpu, uint64_t start, uint64_t dur)
+{
+	struct js_event e = {
+		.start_ns = start, .end_ns = start + dur, .kind = JS_EV_IRQ, .cpu = cpu, .id = 36
+	};
+
+	memcpy(e.name, "virtio1", 8);
+	return e;
+}
+
+/** A thread's gaps that overlap (its interrupt, then the preemption it caused) are one. */
+static void test_lane_merges(void **state)
+{
+	const int cpus[] = { 1 };
+	struct js_gap g;
+	int res;
+
+	(void)state;
+	setup_drain(cpus, 1, JS_SRC_THREAD);
+	res = drain_result(&d, JS_SRC_THREAD, 1);
+	assert_int_equal(res, 0);
+	assert_true(run.cpus[res].started); /* the window is open: started with it */
+	g = gap(JS_SRC_THREAD, 1, 812, T0 + 1000, 5000);
+	g.res = (uint32_t)res;
+	g.kind = JS_GAP_INTERRUPTED;
+	assert_true(drain_push(&d, &g, "nginx:812"));
+	g.start_ns = T0 + 4000; /* overlaps: merged, the preemption names it */
+	g.dur_ns = 10000;
+	g.kind = JS_GAP_PREEMPTED;
+	assert_true(drain_push(&d, &g, "nginx:812"));
+	g.id = 813; /* another thread: its own gap */
+	assert_true(drain_push(&d, &g, "nginx:813"));
+	g.id = 812;
+	g.start_ns = T0 + 50000; /* after: its own gap */
+	assert_true(drain_push(&d, &g, "nginx:812"));
+	assert_int_equal(d.cp[0].lane[JS_SRC_THREAD].npend, 3);
+	assert_int_equal(d.cp[0].lane[JS_SRC_THREAD].pend[0].dur_ns, 13000);
+	assert_int_equal(d.cp[0].lane[JS_SRC_THREAD].pend[0].kind, JS_GAP_PREEMPTED);
+	/* a CPU not watched, and a sampler's gap handed as a source's, are refused */
+	g.cpu = 5;
+	assert_false(drain_push(&d, &g, "x"));
+	g = gap(JS_SRC_SAMPLER, 1, 0, T0, 10);
+	assert_false(drain_push(&d, &g, NULL));
+	/* nothing ended before the cutoff: nothing attributed */
+	drain_run(&d, T0 + 1000);
+	assert_int_equal(run.cpus[res].gap_count, 0);
+	drain_run(&d, UINT64_MAX);
+	assert_int_equal(run.cpus[res].gap_count, 3);
+	assert_int_equal(d.cp[0].lane[JS_SRC_THREAD].npend, 0);
+	teardown_drain();
+}
+
+/** A mark of no CPU goes to the watched CPU whose events explain it; with none, the first. */
+static void test_marks_filed(void **state)
+{
+	const int cpus[] = { 1, 3 };
+	struct js_event e = irq(3, T0 + 2000, 6000);
+	struct js_gap g = gap(JS_SRC_MARK, JS_CPU_ANY, 7, T0 + 1000, 10000);
+	int on1 = -1, on3 = -1;
+
+	(void)state;
+	setup_drain(cpus, 2, JS_SRC_MARK);
+	assert_int_equal(drain_event(&d, &e), 0);
+	assert_int_equal(d.cp[1].nev, 1);
+	assert_int_equal(d.cp[0].nev, 0);
+	assert_true(drain_push(&d, &g, "frame 7"));
+	g = gap(JS_SRC_MARK, JS_CPU_ANY, 9, T0 + 30000, 1000); /* no event explains it */
+	assert_true(drain_push(&d, &g, "frame 9"));
+	assert_int_equal(d.nunfiled, 2);
+	drain_run(&d, UINT64_MAX);
+	assert_int_equal(d.nunfiled, 0);
+	for (size_t i = 0; i < run.ncpus; i++) {
+		assert_int_equal(run.cpus[i].source, JS_SRC_MARK);
+		if (run.cpus[i].cpu == 3)
+			on3 = (int)i;
+		if (run.cpus[i].cpu == 1)
+			on1 = (int)i;
+	}
+	assert_int_not_equal(on3, -1);
+	assert_int_not_equal(on1, -1);
+	assert_int_equal(run.cpus[on3].gap_count, 1);
+	assert_int_equal(run.cpus[on1].gap_count, 1);
+	assert_int_equal(d.cp[1].mark_res, on3);
+	assert_int_equal(d.cp[0].mark_res, on1);
+	teardown_drain();
+}
+
+/** A source's CPU keeps DRAIN_KEEP_NS of events; IPI sends DRAIN_IPI_KEEP_NS more. */
+static void test_prune_floor(void **state)
+{
+	const int cpus[] = { 2 };
+	struct js_event old = irq(2, T0, 1000), recent = irq(2, T0 + DRAIN_KEEP_NS, 1000);
+	struct js_event ipi = {
+		.start_ns = T0 + 500, .end_ns = T0 + 500, .kind = JS_EV_IPI_SEND, .cpu = 2
+	};
+	struct js_event other = irq(7, T0, 1000);
+	struct js_gap g;
+
+	(void)state;
+	setup_drain(cpus, 1, JS_SRC_MARK);
+	drain_event(&d, &old);
+	drain_event(&d, &ipi);
+	drain_event(&d, &recent);
+	drain_event(&d, &other); /* CPU 7 is not watched: counted, not kept */
+	assert_int_equal(run.probe_events, 4);
+	assert_int_equal(d.cp[0].nev, 3);
+	/* now - KEEP is past the old IRQ but within an IPI's extra keep of the send */
+	d.now = T0 + DRAIN_KEEP_NS + 1100;
+	g = gap(JS_SRC_MARK, 2, 1, T0 + DRAIN_KEEP_NS, 2000);
+	g.res = (uint32_t)drain_result(&d, JS_SRC_MARK, 2);
+	assert_true(drain_push(&d, &g, "m"));
+	drain_run(&d, UINT64_MAX);
+	assert_int_equal(d.cp[0].floor_ns, T0 + 1100);
+	assert_int_equal(d.cp[0].nev, 2);
+	assert_int_equal(d.cp[0].ev[0].kind, JS_EV_IPI_SEND);
+	assert_int_equal(d.cp[0].ev[1].start_ns, T0 + DRAIN_KEEP_NS);
+	/* an event older than the floor is not kept */
+	drain_event(&d, &old);
+	assert_int_equal(d.cp[0].nev, 2);
+	/* the run's and the results' done time follow a finite cutoff */
+	drain_run(&d, T0 + 2 * DRAIN_KEEP_NS);
+	assert_int_equal(run.done_ns, T0 + 2 * DRAIN_KEEP_NS);
+	teardown_drain();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lane_merges),
+		cmocka_unit_test(test_marks_filed),
+		cmocka_unit_test(test_prune_floor),
+	};
+
+	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);
+}
