@@ -130,6 +130,7 @@ src/report/out_html.c          src/report/out_html.c
 src/report/html_page.c         src/report/html_page.c
 include/js_html.h              src/report/js_html.h
 src/report/report_text.c       src/report/report_text.c
+src/report/answer.c            src/report/answer.c
 include/js_report.h            src/report/js_report.h
 src/report/report_load.c       src/report/report_load.c
 include/js_report_load.h       src/report/js_report_load.h
@@ -151,6 +152,8 @@ src/audit/audit_memory.c       src/audit/audit_memory.c
 src/audit/audit_power.c        src/audit/audit_power.c
 src/audit/audit_priv.h         src/audit/audit_priv.h
 src/audit/audit_report.c       src/audit/audit_report.c
+src/audit/audit_plan.c         src/audit/audit_plan.c
+src/audit/audit_waive.c        src/audit/audit_waive.c
 src/audit/audit_run.c          src/audit/audit_run.c
 src/audit/audit_snapshot.c     src/audit/audit_snapshot.c
 src/audit/audit_tasks.c        src/audit/audit_tasks.c
@@ -158,6 +161,8 @@ src/audit/audit_xcheck.c       src/audit/audit_xcheck.c
 include/js_audit.h             src/audit/js_audit.h
 
 src/sysfs.c                    src/sys/sysfs.c
+src/dma_latency.c              src/sys/dma_latency.c
+include/js_dma_latency.h       src/sys/js_dma_latency.h
 include/js_sysfs.h             src/sys/js_sysfs.h
 src/cpus.c                     src/sys/cpus.c
 include/js_cpus.h              src/sys/js_cpus.h
