@@ -62,7 +62,7 @@ SRC_DIRS := $(sort $(dir $(SRCS)))
 HDRS     := $(wildcard include/*.h src/*.h src/*/*.h)
 HDR_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard src/*.h src/*/*.h))))
 CPPFLAGS += $(addprefix -I,$(HDR_DIRS))
-# bpf/probes.bpf.h: the probes' per-CPU state, which src/probes.c and js_evring.h read too
+# bpf/probes.bpf.h: the probes' per-CPU state, which src/probes/probes.c and js_evring.h read too
 CPPFLAGS += -Ibpf
 # per-file dependencies: each object on the headers it includes (gcc -MMD -MP: build/X.d)
 DEPFLAGS  = -MMD -MP

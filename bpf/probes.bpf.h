@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * probes.bpf.h - per-CPU probe state shared by bpf/probes.bpf.c and src/probes.c.
+ * probes.bpf.h - per-CPU probe state shared by bpf/probes.bpf.c and src/probes/probes.c.
  *
  * Not part of the event ABI (that is include/js_events.h, whose records struct js_rec
- * carries): user space reads the rings while the probes run (src/evring.c), and the CPU
+ * carries): user space reads the rings while the probes run (src/probes/evring.c), and the CPU
  * state only after detaching, to report intervals still open (JS_F_OPEN). Types come from
  * vmlinux.h in BPF and from <linux/types.h> in user space.
  */

@@ -5,7 +5,7 @@
  * its own BTF). With JS_RAW_TP (probes_raw.bpf.c, follow_raw.bpf.c) raw_tp programs, which
  * read the same fields with CO-RE probe reads and call no kfunc: they need no BTF from the
  * kernel, only types to relocate against (the kernel's, or --btf FILE), for a kernel that
- * exposes no BTF of its own or lacks what the typed build calls (src/kbtf.c: which one
+ * exposes no BTF of its own or lacks what the typed build calls (src/probes/kbtf.c: which one
  * loads). Everything else is the same code.
  */
 #ifndef JS_TP_H

@@ -2,7 +2,7 @@
 /*
  * js_budget.h - --budget SPEC: limits checked after the run, per measured CPU (a CI gate:
  * any violation means exit status 2, rtla's convention; commands.c decides that), and in a
- * run without end (--duration 0) per interval (budget_iv_*, src/budget_iv.c).
+ * run without end (--duration 0) per interval (budget_iv_*, src/model/budget_iv.c).
  *
  * SPEC is a comma-separated list of KEY=VALUE, each key at most once:
  *   max=TIME        longest gap (HdrHistogram max, as in the JSON's max_ns)
@@ -112,7 +112,7 @@ void budget_vals_of(const struct js_cpu_result *r, struct js_budget_vals *v);
 void budget_count_vals(const struct js_budget *b, const struct js_run *run,
 		       const struct js_budget_vals *v, uint64_t *viol);
 
-/* A run without end's intervals (src/budget_iv.c): per result (run->cpus[i]: a sampler's,
+/* A run without end's intervals (src/model/budget_iv.c): per result (run->cpus[i]: a sampler's,
  * a followed thread's, a CPU's marks), its numbers when the current interval started. Set
  * up before measuring; a result that appears during the run (a thread started, the first
  * mark on a CPU) gets its mark at the next budget_iv_close, from zero: all of its numbers

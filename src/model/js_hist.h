@@ -86,7 +86,7 @@ int64_t hist_value_from_index(const struct js_hist *h, int i);
 /* hist_count_between - counts of the slots whose lowest_equivalent is in [lo, hi) */
 uint64_t hist_count_between(const struct js_hist *h, int64_t lo, int64_t hi);
 
-/* --- V2 encoding (src/hdr_codec.c) --- */
+/* --- V2 encoding (src/model/hdr_codec.c) --- */
 
 /* hist_encode_v2 - uncompressed V2 header + ZigZag-LEB128 payload, malloc'd into *out */
 int hist_encode_v2(const struct js_hist *h, uint8_t **out, size_t *len);

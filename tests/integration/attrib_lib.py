@@ -99,7 +99,7 @@ STEAL_MAX_PCT = 5  # actions whose gap is named steal, at most (their primary is
 # the gaps of a run may exceed its delta over the run by this much
 STEAL_SLACK_NS = 30 * 1000 * 1000
 US = 1000
-IPI_WINDOW_NS = 1000 * US  # include/js_correlate.h CORR_IPI_WINDOW_NS
+IPI_WINDOW_NS = 1000 * US  # src/attrib/js_correlate.h CORR_IPI_WINDOW_NS
 
 # mode -> expectation: the cause named among the gap's causes, the action's own events (one of
 # them is the gap's primary cause), the action's own events in the kernel's witness (the

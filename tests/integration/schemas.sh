@@ -54,8 +54,8 @@ out=$(validate diff "$TMP/diff.json") || fail "diff --json: $out"
 echo "ok: report --json and diff --json valid: $out"
 
 # one schema number: the code's, the schemas', docs/JSON.md's examples and the man page's
-code=$(sed -n 's/^#define JS_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/include/js_result.h")
-[ -n "$code" ] || fail "no JS_SCHEMA_VERSION in include/js_result.h"
+code=$(sed -n 's/^#define JS_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/model/js_result.h")
+[ -n "$code" ] || fail "no JS_SCHEMA_VERSION in src/model/js_result.h"
 for k in run diff spike; do
 	s=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["properties"]["schema_version"]["const"])' "$SCHEMA/$k.schema.json")
 	[ "$s" = "$code" ] || fail "$k.schema.json has schema_version $s, the code writes $code"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 """gen_stats_cases.py - the expected values of test_stats.c, computed another way than
-src/stats.c does: binomial tails by summing the probability mass (exact rationals for small
+src/diff/stats.c does: binomial tails by summing the probability mass (exact rationals for small
 n, log-space sums of math.lgamma terms for large n), I_x(1/2, 1/2) from its closed form
 (2/pi) asin(sqrt(x)), quantile ranks by walking the cumulative sums.
 

@@ -6,7 +6,7 @@
                 every check passes (smi is skipped: it cannot be read from a tree)
   badly-tuned/  the same box untuned: every check takes its fail (or warn) path
   malformed/    unreadable, truncated and garbage files: checks must skip, never crash
-  cpus-*/       the files the default measured CPUs are chosen from (src/cpus.c), one tree
+  cpus-*/       the files the default measured CPUs are chosen from (src/sys/cpus.c), one tree
                 per isolation source and one with all three: isolcpus= (cpu/isolated), an
                 isolated cpuset partition (cpuset.cpus.isolated at the cgroup v2 root that
                 /proc/self/mounts names), nohz_full= (cpu/nohz_full)
