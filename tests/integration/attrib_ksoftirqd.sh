@@ -10,8 +10,11 @@
 #    the kernel did not defer (the oracle: jitterscope is not asked for it);
 #  - no cause names ksoftirqd as a task; every one is softirq "ksoftirqd/1:PID[ VECTOR]",
 #    PID the thread's own, VECTOR a softirq's name;
-#  - at least 10 gaps, and a tenth of its runs, have it as their primary cause (here: 40-50
-#    gaps of 110-190 runs in 5 s);
+#  - gaps name it for at least half its runs in the window (each run preempts the sampler:
+#    a gap; two runs may share one), and at least 10 gaps have it as their primary cause
+#    (quiet here: 72 runs, 72 parts naming it, primary of 23 gaps; with the host stealing
+#    100 ms in 5 s: 297 runs, 204 parts, primary of 14: the gaps' larger parts were the
+#    host's)
 #  - the cause table of the JSON has it in class softirq.
 # lo's rps_cpus is set for the run and restored. Root only (77 otherwise), about 8 s.
 . "$(dirname "$0")/lib.bash"
@@ -103,7 +106,8 @@ assert not bad, "named otherwise: %s" % sorted(set(bad))[:5]
 prim = [r for r in rows if r["cause"] == "softirq" and name.match(r["detail"])]
 print("ksoftirqd/1 (pid %s) ran %d times on CPU 1 while measured; %d causes name it, all softirq; "
       "primary of %d gaps" % (pid, ran, len(mine), len(prim)))
-assert len(prim) >= 10 and len(prim) * 10 >= ran, "primary of only %d gaps" % len(prim)
+assert len(mine) * 2 >= ran, "gaps name it %d times for %d runs" % (len(mine), ran)
+assert len(prim) >= 10, "primary of only %d gaps" % len(prim)
 src = [s for s in run["cpus"][0]["sources"] if s["detail"].startswith("ksoftirqd/")]
 assert src and all(s["cause"] == "softirq" for s in src), src
 PY
