@@ -2,6 +2,7 @@
 /* audit_cmdline.c - the kernel command line: its reader, and the isolation set at boot. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "audit_priv.h"
@@ -201,6 +202,26 @@ static int isolated_sets(struct js_audit *a, char *src, size_t srclen)
 		ret = 0;
 	}
 	return ret;
+}
+
+/* audit_tuned_cores - isolated_cores= of a tuned variables file (the isolation tuned sets up) */
+bool audit_tuned_cores(const char *profile, struct js_cpuset *s)
+{
+	char p[128], *text = NULL, *l;
+	bool ok = false;
+
+	audit_spath(p, sizeof(p), "/etc/tuned/%s-variables.conf", profile);
+	if (sysfs_read_file(p, &text, NULL))
+		return false;
+	for (l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+		l += strspn(l, " \t");
+		if (!strncmp(l, "isolated_cores", 14) && strchr(l, '=')) {
+			ok = !cpulist_parse_n(strchr(l, '=') + 1, s, -1, false, NULL, 0);
+			break;
+		}
+	}
+	free(text);
+	return ok;
 }
 
 /* tuned_partitioned - tuned's active profile is cpu-partitioning and its isolated_cores

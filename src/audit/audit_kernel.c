@@ -517,26 +517,6 @@ static void check_kaudit(struct js_audit *a, const struct audit_tasks *ts)
 		"boot with audit=0, or make sure no syscall audit rules are loaded (auditctl -l)");
 }
 
-/* audit_tuned_cores - isolated_cores= of a tuned variables file */
-bool audit_tuned_cores(const char *profile, struct js_cpuset *s)
-{
-	char p[128], *text = NULL, *l;
-	bool ok = false;
-
-	audit_spath(p, sizeof(p), "/etc/tuned/%s-variables.conf", profile);
-	if (sysfs_read_file(p, &text, NULL))
-		return false;
-	for (l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
-		l += strspn(l, " \t");
-		if (!strncmp(l, "isolated_cores", 14) && strchr(l, '=')) {
-			ok = !cpulist_parse_n(strchr(l, '=') + 1, s, -1, false, NULL, 0);
-			break;
-		}
-	}
-	free(text);
-	return ok;
-}
-
 /* measured_list - the measured CPUs as a list */
 static const char *measured_list(const struct js_audit *a, char *buf, size_t len)
 {
