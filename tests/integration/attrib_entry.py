@@ -22,8 +22,9 @@ check that what it gives is right.
           In gaps whose one interruption is an injected IPI, the stall must stay unexplained
           (or steal), less what entry/exit may take: at most 8 VM exits of the cost measured
           apart (cpuid round trips; 2 us on bare metal) per IPI the kernel's trace saw in the
-          gap (a private tracefs instance: one perf ioctl may send several), in >= 99 % of
-          them; entry/exit is never given more than that. Without the cap, the IPI's learned bound (the 90th
+          gap (a private tracefs instance: one perf ioctl may send several), and less the
+          traced time of an IPI that landed inside the stall (a gap opened by a host hiccup),
+          in >= 99 % of them; entry/exit is never given more than that. Without the cap, the IPI's learned bound (the 90th
           percentile of its lone gaps, all holding the stall) would absorb it whole.
 
 The bound, floor and cap of each kind are printed side by side. Root, kernel BTF, 2 CPUs;
@@ -278,16 +279,21 @@ def stall(tmp, secs, period):
             over += 1
             worst.append("over the cap: %s: %d ns, entry %d, %d IPIs in the kernel's trace" % (
                 row["start_ns"], dur, ent, n))
-        if left >= STALL_NS - n * cap:
+        # an IPI may land inside the stall (the gap opened on a host hiccup): its traced
+        # time then shares the stall's 250 us, which no tracepoint saw only outside it
+        net = sum(p[2] for p in cs)
+        if left + net >= STALL_NS - n * cap:
             kept += 1
         elif len(worst) < 3:
-            worst.append("%s: %d ns, entry %d, left %d" % (row["start_ns"], dur, ent, left))
+            worst.append("%s: %d ns, entry %d, net %d, left %d" % (row["start_ns"], dur, ent,
+                                                                     net, left))
     if judged < 200:
         print("stall: FAIL (only %d gaps whose one interruption is an injected IPI)" % judged)
         return False
     pct = 100.0 * kept / judged
     print("stall: %d gaps whose one interruption is an injected IPI, each holding the %d us "
-          "stall: %d (%.2f %%) keep >= %.1f us of it unexplained (need >= 99 %%); entry/exit "
+          "stall: %d (%.2f %%) keep >= %.1f us of it (less what is traced in it) unexplained "
+          "(need >= 99 %%); entry/exit "
           "above the cap (%.1f us = %s): %d"
           % (judged, STALL_NS // 1000, kept, pct, (STALL_NS - cap) / 1e3, cap / 1e3,
              "%d exits" % CAP_EXITS if x else "bare metal's", over))

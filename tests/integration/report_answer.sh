@@ -45,7 +45,7 @@ print("ok: %s: %s | %s | %s" % (sys.argv[1], lines[1].strip(), lines[2].strip(),
 PY
 }
 
-FIX="$ROOT/tests/data/runs/vm-preempt.json"
+FIX="$ROOT/tests/data/runs-v1/vm-preempt.json"
 "$JS" report "$FIX" >"$TMP/fixture.txt" 2>"$TMP/fixture.err" ||
 	fail "report of the fixture exited $? ($(cat "$TMP/fixture.err"))"
 expect "$FIX" "$TMP/fixture.txt"

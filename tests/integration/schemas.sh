@@ -1,8 +1,10 @@
 #!/bin/bash
 # schemas.sh - docs/schema/*.schema.json against real outputs: the saved runs in
-# tests/data/runs, a run re-emitted by report --json, a diff, and (root, CPU 1) a fresh 1 s
-# run with its spike files; each schema rejects a document that lost a key it requires; the
-# schema number is the same in the code, the schemas, docs/JSON.md and the man page.
+# tests/data/runs, those of an older schema (tests/data/runs-v1) re-emitted by report --json, a
+# run re-emitted by report --json, a diff, and (root, CPU 1) a fresh 1 s run with its spike
+# files and one stopped by SIGINT with --probe-cost; each schema rejects a document that lost a
+# key it requires; the schema number is the same in the code, the schemas, docs/JSON.md and
+# the man page.
 . "$(dirname "$0")/lib.bash"
 
 python3 -c 'import jsonschema' 2>/dev/null || missing python3-jsonschema "no python3 jsonschema module"
@@ -47,6 +49,13 @@ runs=("$ROOT"/tests/data/runs/*.json)
 [ -r "${runs[0]}" ] || fail "no saved run in tests/data/runs"
 out=$(validate run "${runs[@]}") || fail "saved runs: $out"
 echo "ok: run schema, saved runs: $out"
+# runs saved at an older schema (tests/data/runs-v1) are read by report, which re-emits them
+# at the current one
+for f in "$ROOT"/tests/data/runs-v1/*.json; do
+	"$JS" report "$f" --json "$TMP/v1.json" >/dev/null || fail "report --json of $f exited $?"
+	out=$(validate run "$TMP/v1.json") || fail "$f re-emitted: $out"
+	echo "ok: run schema, $(basename "$f") re-emitted by report --json: $out"
+done
 "$JS" report "${runs[0]}" --json "$TMP/re.json" >/dev/null || fail "report --json exited $?"
 out=$(validate run "$TMP/re.json") || fail "report --json: $out"
 "$JS" diff "${runs[0]}" "$TMP/re.json" --json "$TMP/diff.json" >/dev/null || fail "diff exited $?"
@@ -67,7 +76,7 @@ echo "ok: schema_version $code in the code, the schemas, docs/JSON.md and the ma
 
 # a fresh run, with spike files
 if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
-	echo "skip fresh run: needs root and 2 CPUs"
+	echo "skip PART: fresh runs: need root and 2 CPUs"
 	exit 0
 fi
 "$JS" --cpu 1 -d 1 -q --json "$TMP/run.json" --spike-dir "$TMP/spikes" --spike-threshold 1us \
@@ -77,4 +86,16 @@ spikes=("$TMP"/spikes/spike-*-cpu1.json)
 [ -r "${spikes[0]}" ] || fail "no spike file in 1 s at a 1 us threshold"
 out=$(validate spike "${spikes[@]}") || fail "spike files: $out"
 echo "ok: a fresh run and its ${#spikes[@]} spike files valid: $out"
+# a run that fills what a short quiet one leaves null or false: Ctrl-C (interrupted),
+# --probe-cost (probes.cost)
+"$JS" --cpu 1 -d 10 -q --probe-cost --json "$TMP/int.json" >/dev/null 2>"$TMP/err" &
+pid=$!
+sleep 2.5
+kill -INT "$pid"
+wait "$pid" || fail "the interrupted run exited $? ($(cat "$TMP/err"))"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
+assert r["interrupted"] and r["probes"]["cost"], (r["interrupted"], r["probes"]["cost"])' \
+	"$TMP/int.json" || fail "the interrupted run is not marked so, or has no probes.cost"
+out=$(validate run "$TMP/int.json") || fail "interrupted run with --probe-cost: $out"
+echo "ok: a run stopped by SIGINT, with --probe-cost, valid: $out"
 exit 0

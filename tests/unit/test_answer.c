@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * test_answer.c - the report's first lines (answer.c): what was lost, to what, what to fix
- * first; on built runs, then on a saved run (tests/data/runs/vm-preempt.json) in the text and
+ * first; on built runs, then on a saved run (tests/data/runs-v1/vm-preempt.json) in the text and
  * the HTML report, whose expected answer is computed here from the JSON itself.
  */
 #include <linux/types.h>
@@ -23,7 +23,7 @@
 #include "js_util.h"
 #include "fixtures.h"
 
-#define FIXTURE "tests/data/runs/vm-preempt.json"
+#define FIXTURE "tests/data/runs-v1/vm-preempt.json"
 
 static struct audit_check check_mk(const char *id, enum audit_verdict v, enum audit_severity s,
 				   const char *hint)
