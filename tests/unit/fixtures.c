@@ -14,6 +14,7 @@
 #include "fixtures.h"
 #include "js_correlate.h"
 #include "js_jsonparse.h"
+#include "js_params.h"
 #include "js_sysfs.h"
 
 /* fx_event - an event of kind on cpu over [s, e] */
@@ -247,4 +248,25 @@ void scratch_put(const char *rel, const void *data, size_t len)
 void scratch_puts(const char *rel, const char *text)
 {
 	scratch_put(rel, text, strlen(text));
+}
+
+int fx_parse(struct js_params *p, const char *first, ...)
+{
+	static char store[40][128];
+	char *argv[40];
+	int argc = 0;
+	va_list ap;
+
+	snprintf(store[argc], sizeof(store[0]), "jitterscope");
+	argv[argc] = store[argc];
+	argc++;
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 39; a = va_arg(ap, const char *)) {
+		snprintf(store[argc], sizeof(store[0]), "%s", a);
+		argv[argc] = store[argc];
+		argc++;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	return cli_parse(argc, argv, p);
 }

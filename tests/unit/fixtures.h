@@ -95,4 +95,9 @@ void scratch_put(const char *rel, const void *data, size_t len);
 /* scratch_puts - scratch_put of a string */
 void scratch_puts(const char *rel, const char *text);
 
+struct js_params;
+/* fx_parse - cli_parse of "jitterscope" and the NULL-terminated arguments after first (at
+ * most 38), into p; the strings stay valid until the next call (p keeps pointers into them) */
+int fx_parse(struct js_params *p, const char *first, ...);
+
 #endif /* FIXTURES_H */

@@ -12,31 +12,13 @@
 #include <cmocka.h>
 
 #include "js_audit.h"
+#include "fixtures.h"
 #include "js_params.h"
 
 static struct js_params p;
 
-/* parse - run cli_parse on a NULL-terminated list of arguments */
-static int parse(const char *first, ...)
-{
-	char *argv[40];
-	static char store[40][128]; /* p keeps pointers into it */
-	int argc = 0;
-	va_list ap;
-
-	snprintf(store[argc], sizeof(store[0]), "jitterscope");
-	argv[argc] = store[argc];
-	argc++;
-	va_start(ap, first);
-	for (const char *a = first; a; a = va_arg(ap, const char *)) {
-		snprintf(store[argc], sizeof(store[0]), "%s", a);
-		argv[argc] = store[argc];
-		argc++;
-	}
-	va_end(ap);
-	argv[argc] = NULL;
-	return cli_parse(argc, argv, &p);
-}
+/* parse - cli_parse of the NULL-terminated arguments into p */
+#define parse(...) fx_parse(&p, __VA_ARGS__)
 
 /** Defaults: nothing waived, today's exit rule, no plan, no PM QoS held. */
 static void test_check_defaults(void **st)
