@@ -56,6 +56,7 @@ enum {
 	OPT_BUDGET_INTERVAL,
 	OPT_PID,
 	OPT_TID,
+	OPT_FOLLOW_SYSCALLS,
 	OPT_MARKS,
 	OPT_SPIKE_THRESHOLD,
 	OPT_SPIKE_MAX,
@@ -120,6 +121,10 @@ static const struct argp_option options[] = {
 	  "its gaps are its preemptions, interruptions and blocking outside system calls",
 	  1 },
 	{ "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", 1 },
+	{ "follow-syscalls", OPT_FOLLOW_SYSCALLS, NULL, 0,
+	  "with --pid/--tid: count its system calls with sys_enter/sys_exit (costly: every "
+	  "task's system calls then take the kernel's traced path)",
+	  1 },
 	{ "marks", OPT_MARKS, "FILE", 0,
 	  "the application's slow intervals, a line each: "
 	  "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
@@ -569,6 +574,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TID:
 		return parse_tids(arg, p, state);
+	case OPT_FOLLOW_SYSCALLS:
+		p->follow_syscalls = true;
+		break;
 	case OPT_MARKS:
 		return path_opt(state, arg, "--marks", "a file or FIFO", &p->marks_path);
 	case OPT_WAIVE:
@@ -670,6 +678,11 @@ static int validate_app(const struct js_params *p, const char *prog)
 				  p->cfg.threshold_auto		     ? "--threshold auto" :
 								       NULL;
 
+	if (p->follow_syscalls && !p->follow_pid && !p->nfollow_tids) {
+		fprintf(stderr, "%s: --follow-syscalls needs --pid or --tid (a thread to follow)\n",
+			prog);
+		return -EINVAL;
+	}
 	if (params_spinner(p))
 		return 0;
 	if (p->follow_pid && p->nfollow_tids) {

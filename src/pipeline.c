@@ -41,6 +41,7 @@
 #define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
 #define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
 #define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
+#define EV_GROW_CAP (1u << 20)	    /* ... grown to the rate seen, up to this (on_event) */
 #define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
@@ -148,6 +149,30 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&d, NULL);
 }
 
+/* grow - twice the room for CPU c's events, when a source's gaps come late (their events
+ * are kept KEEP_NS: the window follows the rate it sees, up to EV_GROW_CAP); false: none */
+static bool grow(struct js_pipe *pl, struct cpu_pipe *c)
+{
+	size_t cap = c->evcap * 2;
+	struct js_event *v;
+
+	if (pl->spinner || cap > EV_GROW_CAP)
+		return false;
+	if (pl->outs_want_events) {
+		/* one gap's events are copied there: as many as a CPU keeps */
+		v = realloc(pl->evscratch, cap * sizeof(*v));
+		if (!v)
+			return false;
+		pl->evscratch = v;
+	}
+	v = realloc(c->ev, cap * sizeof(*v));
+	if (!v)
+		return false;
+	c->ev = v;
+	c->evcap = cap;
+	return true;
+}
+
 static int on_event(void *ctx, const struct js_event *ev)
 {
 	struct js_pipe *pl = ctx;
@@ -167,7 +192,7 @@ static int on_event(void *ctx, const struct js_event *ev)
 			steal_log_add(&c->lane[k].steal, ev);
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
 		return 0; /* before every gap still to come: cannot overlap one */
-	if (c->nev == c->evcap) {
+	if (c->nev == c->evcap && !grow(pl, c)) {
 		/* full: drop the oldest quarter at once (one memmove, not one per event) */
 		size_t drop = c->evcap / 4;
 

@@ -53,6 +53,8 @@ static void stats_of(struct js_thread_stats *s, const struct js_follow_counts *c
 	s->preempted_ns = c->preempted_ns;
 	s->interrupted = c->interrupted;
 	s->interrupted_ns = c->interrupted_ns;
+	s->own_bh = c->own_bh;
+	s->own_bh_ns = c->own_bh_ns;
 	s->blocked = c->blocked;
 	s->blocked_ns = c->blocked_ns;
 	s->faults = c->faults;
@@ -151,6 +153,7 @@ static void counts(struct threads_src *ts, uint32_t tid, const char *comm,
 	if (res < 0)
 		return;
 	r = &pipe_run(ts->pl)->cpus[res];
+	r->ts.syscalls_traced = follow_syscalls_traced(ts->f);
 	if (!t) {
 		stats_add(&r->ts, c);
 		return;
@@ -329,6 +332,7 @@ int threads_source_open(struct gap_source *s, struct js_pipe *pl)
 		.ntids = p->nfollow_tids,
 		.threshold_ns = p->cfg.threshold_ns,
 		.btf_path = p->btf_path,
+		.syscalls = p->follow_syscalls,
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;
