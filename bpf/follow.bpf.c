@@ -22,9 +22,12 @@
  *
  * Softirqs it runs itself are its own kernel work, not a gap (own_bh): bottom halves its own
  * kernel code runs when it enables them (local_bh_enable on a send path: loopback NET_RX).
- * A softirq the kernel runs as a hard interrupt or vector exits (irq_exit) starts within
- * bh_join_ns of that interruption's exit tracepoint: taken from it. Any other outermost
- * softirq while it is current is its own.
+ * Taken from it, as before: a softirq the kernel runs as a hard interrupt or vector exits
+ * (irq_exit: it starts within bh_join_ns of that interruption's exit tracepoint), and one
+ * whose vector a hard interruption raised (softirq_raise inside it) and that has not run
+ * since, wherever it runs (a remote CPU's RPS IPI raising NET_RX while it had bottom halves
+ * off runs at its own local_bh_enable: still taken). Any other outermost softirq while it
+ * is current is its own.
  *
  * A preemption that follows an interruption within join_ns starts at the interruption (the
  * interrupt caused it). Gaps of threshold_ns or more are sent to the ring buffer "records";
@@ -81,8 +84,8 @@ struct irq_state {
 	__u32 tid;
 	__u64 start;
 	__u64 hard_end; /* the last hard interruption's exit tracepoint (a followed thread's) */
-	__u32 own;	/* the interruption in progress is a softirq of its own (own_bh) */
-	__u32 pad;
+	__u32 own;	  /* the interruption in progress is a softirq of its own (own_bh) */
+	__u32 hard_raised; /* softirq vectors a hard interruption raised, not run since */
 };
 
 struct {
@@ -408,7 +411,7 @@ int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, u
 
 /* enter - an interruption's entry while a followed thread is current; softirq: a softirq's
  * (its own when outermost and not right after a hard interruption's exit: own_bh) */
-static __always_inline void enter(bool softirq)
+static __always_inline void enter(bool softirq, __u32 vec)
 {
 	__u64 pt = bpf_get_current_pid_tgid();
 	__u32 zero = 0;
@@ -422,8 +425,11 @@ static __always_inline void enter(bool softirq)
 	if (!s->depth) {
 		s->start = bpf_ktime_get_ns();
 		s->tid = (__u32)pt;
-		s->own = softirq && (s->start - s->hard_end > bh_join_ns || s->hard_end > s->start);
+		s->own = softirq && (s->start - s->hard_end > bh_join_ns || s->hard_end > s->start) &&
+			 !(vec < 32 && (s->hard_raised >> vec & 1));
 	}
+	if (softirq && vec < 32)
+		s->hard_raised &= ~(1u << vec);
 	s->depth++;
 }
 
@@ -471,7 +477,7 @@ static __always_inline void leave(bool hard)
 TP("irq_handler_entry")
 int BPF_PROG(follow_irq_entry, int irq_nr, struct irqaction *action)
 {
-	enter(false);
+	enter(false, 0);
 	return 0;
 }
 
@@ -485,7 +491,7 @@ int BPF_PROG(follow_irq_exit, int irq_nr, struct irqaction *action, int ret)
 TP("softirq_entry")
 int BPF_PROG(follow_softirq_entry, unsigned int vec_nr)
 {
-	enter(true);
+	enter(true, vec_nr);
 	return 0;
 }
 
@@ -496,11 +502,24 @@ int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 	return 0;
 }
 
+/* a softirq raised inside an interruption taken from a followed thread (not inside its own
+ * softirq) is taken from it when it runs, even at its own local_bh_enable */
+TP("softirq_raise")
+int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
+{
+	__u32 zero = 0;
+	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
+
+	if (s && s->depth && !s->own && vec_nr < 32)
+		s->hard_raised |= 1u << vec_nr;
+	return 0;
+}
+
 #define VECTOR_PAIR(tp)                               \
 	TP(#tp "_entry")                              \
 	int BPF_PROG(follow_##tp##_entry, int vector) \
 	{                                             \
-		enter(false);                         \
+		enter(false, 0);                      \
 		return 0;                             \
 	}                                             \
 	TP(#tp "_exit")                               \
