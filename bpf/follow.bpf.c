@@ -83,8 +83,8 @@ struct irq_state {
 	__u32 depth;
 	__u32 tid;
 	__u64 start;
-	__u64 hard_end; /* the last hard interruption's exit tracepoint (a followed thread's) */
-	__u32 own;	  /* the interruption in progress is a softirq of its own (own_bh) */
+	__u64 hard_end;	   /* the last hard interruption's exit tracepoint (a followed thread's) */
+	__u32 own;	   /* the interruption in progress is a softirq of its own (own_bh) */
 	__u32 hard_raised; /* softirq vectors a hard interruption raised, not run since */
 };
 
@@ -425,7 +425,8 @@ static __always_inline void enter(bool softirq, __u32 vec)
 	if (!s->depth) {
 		s->start = bpf_ktime_get_ns();
 		s->tid = (__u32)pt;
-		s->own = softirq && (s->start - s->hard_end > bh_join_ns || s->hard_end > s->start) &&
+		s->own = softirq &&
+			 (s->start - s->hard_end > bh_join_ns || s->hard_end > s->start) &&
 			 !(vec < 32 && (s->hard_raised >> vec & 1));
 	}
 	if (softirq && vec < 32)
