@@ -42,6 +42,7 @@
 #define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
 #define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
 #define EV_GROW_CAP (1u << 20)	    /* ... grown to the rate seen, up to this (on_event) */
+#define THREAD_KEEP_NS 250000000ull /* threads' (no marks): this long, or since pipe_hold */
 #define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
@@ -123,6 +124,7 @@ struct js_pipe {
 	size_t popped;		    /* the most gaps one sampler's ring gave the last drain */
 	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
 	struct probe_toggle toggle; /* --probe-toggle */
+	uint64_t hold_ns;	    /* pipe_hold: a thread gap still open started there */
 };
 
 /* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
@@ -238,8 +240,18 @@ static void prune(struct js_pipe *pl, struct cpu_pipe *c)
 						      UINT64_MAX;
 	size_t k = 0;
 
-	if (c->lane[JS_SRC_THREAD].on || c->lane[JS_SRC_MARK].on)
+	if (c->lane[JS_SRC_MARK].on)
 		floor = JS_MIN(floor, pl->now > KEEP_NS ? pl->now - KEEP_NS : 0);
+	else if (c->lane[JS_SRC_THREAD].on) {
+		/* the threads' gaps come at their end, drained every period: the events of a
+		 * gap still open (since pipe_hold) or pending, else THREAD_KEEP_NS of them;
+		 * not seconds of a busy CPU's events, scanned at every drain */
+		floor = JS_MIN(floor,
+			       JS_MIN(pl->hold_ns,
+				      pl->now > THREAD_KEEP_NS ? pl->now - THREAD_KEEP_NS : 0));
+		for (size_t i = 0; i < c->lane[JS_SRC_THREAD].npend; i++)
+			floor = JS_MIN(floor, c->lane[JS_SRC_THREAD].pend[i].start_ns);
+	}
 	if (floor == UINT64_MAX || floor <= c->floor_ns)
 		return;
 	c->floor_ns = floor;
@@ -565,6 +577,11 @@ struct js_probes *pipe_probes(struct js_pipe *pl)
 bool pipe_watched(const struct js_pipe *pl, uint32_t cpu)
 {
 	return cpu < JS_CPUS_MAX && pl->cpu_index[cpu] >= 0;
+}
+
+void pipe_hold(struct js_pipe *pl, uint64_t since_ns)
+{
+	pl->hold_ns = since_ns;
 }
 
 uint64_t pipe_window_start(const struct js_pipe *pl)

@@ -20,7 +20,8 @@
 #include "js_tasks.h"
 #include "js_util.h"
 
-#define OVER_MAX 4096 /* threads beyond the cap told apart (their count) */
+#define OVER_MAX 4096		  /* threads beyond the cap told apart (their count) */
+#define HOLD_SCAN_NS 100000000ull /* the open gaps read back this often (pipe_hold) */
 
 struct thr {
 	uint32_t tid;
@@ -37,8 +38,9 @@ struct threads_src {
 	int other;		 /* the result "(other threads)", -1 until needed */
 	uint32_t over[OVER_MAX]; /* the threads in it */
 	size_t nover;
-	size_t alive; /* --tid: the threads named still alive */
-	bool gone;    /* the process (every thread named) exited */
+	size_t alive;  /* --tid: the threads named still alive */
+	bool gone;     /* the process (every thread named) exited */
+	uint64_t held; /* the last pipe_hold */
 };
 
 /* stats_of - the programs' counts of a thread into its result's figures */
@@ -229,12 +231,30 @@ static int threads_start(void *ctx, struct js_pipe *pl)
 	return 0;
 }
 
+/* open_gap - the start of thread t's gap in progress (switched out preempted or blocked)
+ * into *ctx when earlier */
+static void open_gap(void *ctx, uint32_t tid, const struct js_follow_thread *t)
+{
+	uint64_t *since = ctx;
+
+	(void)tid;
+	if (t->off_start &&
+	    (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED))
+		*since = JS_MIN(*since, t->gap_start);
+}
+
 static bool threads_poll(void *ctx, struct js_pipe *pl, uint64_t now_ns)
 {
 	struct threads_src *ts = ctx;
+	uint64_t since = now_ns;
 
-	(void)pl;
-	(void)now_ns;
+	/* the gaps still open: their events are kept (pipe_hold); every HOLD_SCAN_NS, the
+	 * map read back a thread at a time */
+	if (now_ns - ts->held >= HOLD_SCAN_NS) {
+		follow_threads(ts->f, open_gap, &since);
+		pipe_hold(pl, since);
+		ts->held = now_ns;
+	}
 	follow_consume(ts->f, on_record, ts);
 	ts->info->exited = ts->gone;
 	return ts->gone;
