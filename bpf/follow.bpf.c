@@ -43,6 +43,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "js_follow_events.h"
+#include "js_follow_bh.h"
 #include "tp.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -80,12 +81,10 @@ struct {
 
 /* the interruption in progress on this CPU, when it interrupted a followed thread */
 struct irq_state {
-	__u32 depth;
+	struct js_bh_state bh; /* the nesting, and whose a softirq is (js_follow_bh.h) */
 	__u32 tid;
+	__u32 pad;
 	__u64 start;
-	__u64 hard_end;	   /* the last hard interruption's exit tracepoint (a followed thread's) */
-	__u32 own;	   /* the interruption in progress is a softirq of its own (own_bh) */
-	__u32 hard_raised; /* softirq vectors a hard interruption raised, not run since */
 };
 
 struct {
@@ -409,11 +408,11 @@ int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, u
 
 /* ---- interruptions while a followed thread is current -------------------------------- */
 
-/* enter - an interruption's entry while a followed thread is current; softirq: a softirq's
- * (its own when outermost and not right after a hard interruption's exit: own_bh) */
+/* enter - an interruption's entry while a followed thread is current (softirq: vector
+ * vec's; its own or taken: js_follow_bh.h) */
 static __always_inline void enter(bool softirq, __u32 vec)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
+	__u64 pt = bpf_get_current_pid_tgid(), now;
 	__u32 zero = 0;
 	struct irq_state *s;
 
@@ -422,16 +421,11 @@ static __always_inline void enter(bool softirq, __u32 vec)
 	s = bpf_map_lookup_elem(&irq, &zero);
 	if (!s)
 		return;
-	if (!s->depth) {
-		s->start = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns();
+	if (js_bh_enter(&s->bh, softirq, vec, now, bh_join_ns)) {
+		s->start = now;
 		s->tid = (__u32)pt;
-		s->own = softirq &&
-			 (s->start - s->hard_end > bh_join_ns || s->hard_end > s->start) &&
-			 !(vec < 32 && (s->hard_raised >> vec & 1));
 	}
-	if (softirq && vec < 32)
-		s->hard_raised &= ~(1u << vec);
-	s->depth++;
 }
 
 /* leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work);
@@ -442,16 +436,16 @@ static __always_inline void leave(bool hard)
 	struct js_follow_thread *t;
 	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
 	__u64 now, start;
+	int what;
 
-	if (!s || !s->depth)
+	if (!s || !s->bh.depth)
 		return;
-	if (--s->depth)
+	now = bpf_ktime_get_ns();
+	what = js_bh_leave(&s->bh, hard, now);
+	if (what == JS_BH_INNER)
 		return;
 	tid = s->tid;
 	start = s->start;
-	now = bpf_ktime_get_ns();
-	if (hard)
-		s->hard_end = now;
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t) {
 		__u64 pt = bpf_get_current_pid_tgid();
@@ -460,8 +454,7 @@ static __always_inline void leave(bool hard)
 		if (!t)
 			return;
 	}
-	if (s->own) {
-		s->own = 0;
+	if (what == JS_BH_OWN) {
 		t->c.own_bh++;
 		t->c.own_bh_ns += now - start;
 		return;
@@ -511,8 +504,8 @@ int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
 	__u32 zero = 0;
 	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
 
-	if (s && s->depth && !s->own && vec_nr < 32)
-		s->hard_raised |= 1u << vec_nr;
+	if (s)
+		js_bh_raise(&s->bh, vec_nr);
 	return 0;
 }
 
@@ -553,7 +546,7 @@ int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 	if (!followed(tid, pt >> 32) || delta_ns <= 0)
 		return 0;
 	s = bpf_map_lookup_elem(&irq, &zero);
-	if (s && s->depth)
+	if (s && s->bh.depth)
 		return 0; /* inside an interruption already counted */
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t)
