@@ -13,7 +13,8 @@
  * switch by default (no system call counted), with sys_enter/sys_exit when asked
  * (.syscalls: counted). The child also sends datagrams to itself over loopback: the NET_RX
  * softirqs its own sends run (local_bh_enable) are its own kernel work (own_bh), not
- * interruptions. Lower bounds only: the machine may be busy with other work.
+ * interruptions; its sched_yield() calls beside the hog are yields. Lower bounds only: the
+ * machine may be busy with other work.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -41,6 +42,7 @@
 
 #define SLEEPS 5
 #define SENDS 200 /* loopback datagrams the child sends itself */
+#define YIELDS 10 /* sched_yield() calls while the hog spins beside it */
 
 struct seen {
 	pid_t child, hog;
@@ -92,7 +94,12 @@ static void child(int go)
 	close(so);
 	if (pthread_create(&t, NULL, spinner, NULL))
 		_exit(1);
-	spin_ms(150);
+	spin_ms(100);
+	/* beside the hog (runnable on this CPU): its own yields, not preemptions */
+	for (int i = 0; i < YIELDS; i++) {
+		spin_ms(5);
+		sched_yield();
+	}
 	pthread_join(t, NULL);
 	_exit(0);
 }
@@ -199,6 +206,9 @@ static void check_main(const struct seen *s)
 	assert_true(s->main_c.own_bh >= SENDS / 2);
 	/* ... while the ticks of its 150 ms spin still interrupted it */
 	assert_true(s->main_c.interrupted >= 1);
+	/* its sched_yield() calls that gave the CPU to the hog (told by orig_ax, or by
+	 * sys_enter): at least one did */
+	assert_true(s->main_c.yields >= 1);
 }
 
 static void test_follow_process(void **state)
