@@ -42,7 +42,7 @@
 #define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
 #define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
 #define EV_GROW_CAP (1u << 20)	    /* ... grown to the rate seen, up to this (on_event) */
-#define THREAD_KEEP_NS 250000000ull /* threads' (no marks): this long, or since pipe_hold */
+#define THREAD_KEEP_NS 100000000ull /* threads' (no marks): this long, or since pipe_hold */
 #define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
@@ -253,6 +253,11 @@ static void prune(struct js_pipe *pl, struct cpu_pipe *c)
 			floor = JS_MIN(floor, c->lane[JS_SRC_THREAD].pend[i].start_ns);
 	}
 	if (floor == UINT64_MAX || floor <= c->floor_ns)
+		return;
+	/* a thread source's window moves on every drain: compacted once a quarter of it
+	 * went by, not at each (a pass over every event kept) */
+	if (!c->lane[JS_SRC_SAMPLER].on && !c->lane[JS_SRC_MARK].on &&
+	    floor - c->floor_ns < THREAD_KEEP_NS / 4)
 		return;
 	c->floor_ns = floor;
 	for (size_t i = 0; i < c->nev; i++)

@@ -20,8 +20,9 @@
 #include "js_tasks.h"
 #include "js_util.h"
 
-#define OVER_MAX 4096		  /* threads beyond the cap told apart (their count) */
-#define HOLD_SCAN_NS 100000000ull /* the open gaps read back this often (pipe_hold) */
+#define OVER_MAX 4096		       /* threads beyond the cap told apart (their count) */
+#define HOLD_SCAN_NS 25000000ull       /* the open gaps read back this often (pipe_hold) */
+#define HOLD_SCAN_MANY_NS 100000000ull /* ... with more threads than results */
 
 struct thr {
 	uint32_t tid;
@@ -248,9 +249,10 @@ static bool threads_poll(void *ctx, struct js_pipe *pl, uint64_t now_ns)
 	struct threads_src *ts = ctx;
 	uint64_t since = now_ns;
 
-	/* the gaps still open: their events are kept (pipe_hold); every HOLD_SCAN_NS, the
-	 * map read back a thread at a time */
-	if (now_ns - ts->held >= HOLD_SCAN_NS) {
+	/* the gaps still open: their events are kept (pipe_hold: from the earliest open
+	 * gap's start, and never after this scan, so that a gap opened since is covered);
+	 * every HOLD_SCAN_NS, the map read back a thread at a time (less often with many) */
+	if (now_ns - ts->held >= (ts->nover ? HOLD_SCAN_MANY_NS : HOLD_SCAN_NS)) {
 		follow_threads(ts->f, open_gap, &since);
 		pipe_hold(pl, since);
 		ts->held = now_ns;
