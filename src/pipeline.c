@@ -43,6 +43,7 @@
 #define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (KEEP_NS) */
 #define EV_GROW_CAP (1u << 20)	    /* ... grown to the rate seen, up to this (on_event) */
 #define THREAD_KEEP_NS 100000000ull /* threads' (no marks): this long, or since pipe_hold */
+#define THREAD_BATCH_NS 50000000ull /* a thread's gaps attributed this long after the first */
 #define KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define PEND_CAP 16384 /* converted gaps kept per CPU awaiting attribution */
 #define LANE_CAP 8192  /* a source's gaps per CPU awaiting attribution */
@@ -395,6 +396,11 @@ static void attribute_ready(struct js_pipe *pl, struct cpu_pipe *c, uint64_t cut
 		while (ready < l->npend &&
 		       l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
 			ready++;
+		/* a thread's gaps wait until the oldest is THREAD_BATCH_NS old: one pass over
+		 * the window for all of them, not one at every drain */
+		if (src == JS_SRC_THREAD && cutoff != UINT64_MAX && ready && ready < POP_BATCH &&
+		    l->pend[0].start_ns + l->pend[0].dur_ns + THREAD_BATCH_NS > cutoff)
+			ready = 0;
 		while (ready) {
 			size_t b = JS_MIN(ready, (size_t)POP_BATCH);
 
