@@ -942,9 +942,8 @@ class Bench:
                 b = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
                 run.t_exit, run.rc = mono(), b.returncode
                 hogs.sample(proc_scan())
-                run.foreign |= {f for f in foreign_procs() | hogs.found()
-                                if not f.startswith(('jitterscope', 'redis'))} \
-                    if watched else foreign_procs() | hogs.found()
+                # the server and jitterscope are this script's own: left out already
+                run.foreign |= foreign_procs() | hogs.found()
                 rows = [ln for ln in b.stdout.splitlines() if ln.startswith('"GET')]
                 if rows:
                     hdr = [h.strip('"') for h in b.stdout.splitlines()[0].split(',')]
