@@ -299,7 +299,12 @@ image: $(STATIC_BIN) contrib/Containerfile
 bench: all
 	scripts/cpu1-lock python3 bench/run.py $(BENCH_ARGS)
 
-.PHONY: bench
+# the redis section alone (redis-server and redis-tools: scripts/install-deps.sh), printed,
+# docs/BENCHMARKS.md left as it is
+bench-redis: all
+	scripts/cpu1-lock python3 bench/run.py --only redis --no-write --details $(BENCH_ARGS)
+
+.PHONY: bench bench-redis
 
 # ---- robustness (docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak --------------------
 #   make asan        library, unit tests and binary with ASan+UBSan in build-asan/, unit tests

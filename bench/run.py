@@ -6,7 +6,7 @@ CPU, alternating, because the machines are shared and noisy (see docs/BENCHMARKS
 this script rewrites with the last results). Root only.
 
   bench/run.py [--cpu 1] [--reps 3] [--quick] [--out docs/BENCHMARKS.md | --no-write]
-               [--only floor,agree,observer,ipis,throughput,app,scaling] [--keep DIR]
+               [--only floor,agree,observer,ipis,throughput,app,redis,scaling] [--keep DIR]
                [--big-gaps 1000000] [--big-max-secs 240]
 
 The document is written by bench/doc.py: the run's figures, and the method text of
@@ -46,7 +46,9 @@ OSLAT = shutil.which('oslat')
 # processes that load CPU 1 or send it interference: another one running means contamination
 FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'jsapp', 'jsloop', 'cyclictest', 'hackbench', 'stress-ng',
            'stress')
-SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'app', 'scaling')
+SECTIONS = ('floor', 'agree', 'observer', 'ipis', 'throughput', 'app', 'redis', 'scaling')
+REDIS_SERVER = shutil.which('redis-server')
+REDIS_BENCH = shutil.which('redis-benchmark')
 IPI_KEYS = ('CAL', 'RES', 'IWI', 'TLB')
 # one count per IPI: a TLB shootdown comes as a call-function IPI and counts in CAL too
 IPI_SUM = ('CAL', 'RES', 'IWI')
@@ -104,6 +106,10 @@ def method_params(a, hz):
         'app_secs': 4 if q else 8, 'app_pairs': 2 * a.reps, 'app_work_us': 10,
         'app_slow_us': 20, 'app_target': 1.05, 'app_tail': 99,
         'app_js': 'jitterscope --pid APP --marks FILE -d 0',
+        'redis_pairs': 2 * a.reps, 'redis_n': 60000 if q else 150000, 'redis_clients': 20,
+        'redis_tp_target': 0.95, 'redis_p99_target': 1.10, 'redis_lat': 'p50, p99',
+        'redis_tail': 'p99',
+        'redis_js': 'jitterscope --pid REDIS -d 0 -q --json FILE',
         'long_secs': 6 if q else 15,
         'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,
         'hk_rate': 16000, 'hk_timer_us': 60, 'hk_threshold': '1us', 'hk_secs': 4 if q else 8,
@@ -883,6 +889,97 @@ class Bench:
             for f in (mpath, rpath, jpath):
                 if not self.a.keep and os.path.exists(f):
                     os.unlink(f)
+            return run
+        return self._attempts(name, secs, once)
+
+    def redis(self, name, watched):
+        """redis - redis-server pinned to the measured CPU (127.0.0.1, a free port, no
+        persistence) loaded by redis-benchmark on the other CPUs (-t get, --csv); watched:
+        followed by jitterscope --pid from before the load until the server exits. run.bench:
+        redis-benchmark's CSV row (rps, p50/p99 latency); run.json: jitterscope's JSON;
+        run.js_cpu_s: jitterscope's own CPU time (rusage)"""
+        P = self.P
+        secs = P['redis_n'] / 10000.0   # a rough length, for the retry budget only
+
+        def once():
+            import socket
+            with socket.socket() as so:
+                so.bind(('127.0.0.1', 0))
+                port = so.getsockname()[1]
+            jpath = self.path(name, 'json')
+            others = ','.join(str(c) for c in range(os.cpu_count()) if c != self.cpu) or '0'
+            srv = ['taskset', '-c', str(self.cpu), REDIS_SERVER, '--port', str(port), '--bind',
+                   '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no']
+            cmd = ['taskset', '-c', others, REDIS_BENCH, '-h', '127.0.0.1', '-p', str(port),
+                   '-n', str(P['redis_n']), '-c', str(P['redis_clients']), '-t', 'get', '-q',
+                   '--csv']
+            run = Run(name, cmd)
+            run.bench, run.js_cpu_s = None, None
+            p = subprocess.Popen(srv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 preexec_fn=child_setup)
+            run.pid, js = p.pid, None
+            ping = ['redis-cli', '-h', '127.0.0.1', '-p', str(port), 'ping']
+            try:
+                for _ in range(200):
+                    if subprocess.run(ping, capture_output=True, text=True).stdout.strip() == \
+                            'PONG' or p.poll() is not None:
+                        break
+                    time.sleep(0.05)
+                if watched:
+                    js = subprocess.Popen([JS, '--pid', str(p.pid), '-d', '0', '-q', '--json',
+                                           jpath], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE, text=True,
+                                          preexec_fn=child_setup)
+                    # attached: its follow programs are loaded (then a little more)
+                    for _ in range(300):
+                        if len(bpf_prog_ids(js.pid)) > 10 or js.poll() is not None:
+                            break
+                        time.sleep(0.05)
+                    time.sleep(0.5)
+                hogs = Hogs()
+                hogs.sample(proc_scan())
+                run.t_exec = mono()
+                b = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+                run.t_exit, run.rc = mono(), b.returncode
+                hogs.sample(proc_scan())
+                # the server and jitterscope are this script's own: left out already
+                run.foreign |= foreign_procs() | hogs.found()
+                rows = [ln for ln in b.stdout.splitlines() if ln.startswith('"GET')]
+                if rows:
+                    hdr = [h.strip('"') for h in b.stdout.splitlines()[0].split(',')]
+                    vals = [v.strip('"') for v in rows[0].split(',')]
+                    run.bench = {h: float(v) for h, v in zip(hdr[1:], vals[1:])}
+                elif run.rc == 0:
+                    run.rc = 1
+                    log('  %s: no CSV row from redis-benchmark: %s' % (name, b.stdout[-200:]))
+            finally:
+                subprocess.run(['redis-cli', '-h', '127.0.0.1', '-p', str(port), 'shutdown',
+                                'nosave'], capture_output=True)
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+                if js:
+                    try:
+                        _, status, ru = os.wait4(js.pid, 0) if js.returncode is None \
+                            else (0, 0, None)
+                        if ru is not None:
+                            js.returncode = os.waitstatus_to_exitcode(status)
+                            run.js_cpu_s = ru.ru_utime + ru.ru_stime
+                    except ChildProcessError:
+                        js.wait()
+                    if js.returncode != 0 or not os.path.exists(jpath):
+                        log('  %s: jitterscope exit %s: %s' % (name, js.returncode,
+                                                              js.stderr.read().strip()[-300:]))
+                        run.rc = run.rc or 1
+                    else:
+                        run.js_err = js.stderr.read()
+                        with open(jpath) as f:
+                            run.json = json.load(f)
+                    js.stderr.close()
+                if not self.a.keep and os.path.exists(jpath):
+                    os.unlink(jpath)
             return run
         return self._attempts(name, secs, once)
 
@@ -1768,6 +1865,89 @@ def sec_app(b, t, reps):
     return runs
 
 
+def redis_rates(run):
+    """redis_rates - (events/s, evicted/s, ring records lost, own bottom halves/s) of a
+    watched redis run, from jitterscope's JSON over its followed main thread's window"""
+    j = run.json or {}
+    th = [c for c in j.get('threads') or [] if c.get('duration_ns')]
+    dur = max((c['duration_ns'] for c in th), default=0) / 1e9
+    if not dur:
+        return None, None, None, None
+    pr = j.get('probes') or {}
+    own = sum((c.get('thread_stats') or {}).get('own_bh', 0) for c in th)
+    return (pr.get('events', 0) / dur, pr.get('evicted', 0) / dur,
+            (j.get('follow') or {}).get('lost', 0), own / dur)
+
+
+def sec_redis(b, t, reps):
+    """sec_redis - what following a real server costs it: redis-server on the measured CPU,
+    redis-benchmark elsewhere, alone and followed by jitterscope --pid, alternating"""
+    P = b.P
+    tp_t, p99_t = P['redis_tp_target'], P['redis_p99_target']
+    if not REDIS_SERVER or not REDIS_BENCH or not shutil.which('redis-cli'):
+        t.add('redis: redis-benchmark throughput, --pid / alone (redis-server, redis-tools '
+              'not installed: scripts/install-deps.sh)', '-', '-', '-', '>= %gx' % tp_t, 'n/a')
+        return []
+    runs, side = [], {True: [], False: []}
+    for i in range(P['redis_pairs']):
+        for watched in ((True, False) if i % 2 else (False, True)):
+            r = b.redis('redis-%s' % ('watched' if watched else 'alone'), watched)
+            runs.append(r)
+            if r.rc == 0 and r.bench and (not watched or r.json):
+                side[watched].append(r)
+    d = dirty(runs)
+
+    def m(w, key):
+        return med([r.bench[key] for r in side[w]]) if side[w] else None
+    # each pair's ratio, then their median (the host drifts between pairs)
+    pairs = list(zip(side[True], side[False]))
+    rps = ratio(m(True, 'rps'), m(False, 'rps'))
+    t.add('redis: redis-benchmark GET throughput, --pid following / alone',
+          fmt(m(True, 'rps') and m(True, 'rps') / 1e3, ' k/s'),
+          fmt(m(False, 'rps') and m(False, 'rps') / 1e3, ' k/s'), fmt_ratio(rps),
+          '>= %gx' % tp_t, check(rps, '>=', tp_t), d)
+    for q, target in (('p50', None), ('p99', p99_t)):
+        k = '%s_latency_ms' % q
+        rat = ratio(m(True, k), m(False, k))
+        t.add('redis: redis-benchmark GET latency %s, --pid following / alone' % q,
+              fmt(m(True, k), ' ms', 3), fmt(m(False, k), ' ms', 3), fmt_ratio(rat),
+              '<= %gx' % target if target else 'report',
+              check(rat, '<=', target) if target else 'INFO', d)
+    rates = [redis_rates(r) for r in side[True]]
+    ev = med([x[0] for x in rates if x[0] is not None]) if rates else None
+    evi = max((x[1] for x in rates if x[1] is not None), default=None)
+    lost = max((x[2] for x in rates if x[2] is not None), default=None)
+    t.add('redis: probe events/s on CPU %d while following (median)' % b.cpu,
+          fmt(ev and ev / 1e3, ' k/s'), '-', '-', 'report', 'INFO', d)
+    t.add('redis: events evicted before their gap, per second (worst run)',
+          fmt(evi, '/s', 0), '-', '-', '== 0', check(evi, '==', 0), d)
+    t.add('redis: follow records lost (worst run)', '-' if lost is None else str(lost), '-',
+          '-', '== 0', check(lost, '==', 0), d)
+    rows = []
+    for watched in (False, True):
+        for r in side[watched]:
+            e = redis_rates(r) if watched else (None,) * 4
+            th = ((r.json or {}).get('threads') or [{}])[0] if watched else {}
+            rows.append(('following' if watched else 'alone', fmt(r.bench['rps'] / 1e3, '', 1),
+                         fmt(r.bench.get('p50_latency_ms'), '', 3),
+                         fmt(r.bench.get('p99_latency_ms'), '', 3),
+                         fmt(e[0] and e[0] / 1e3, '', 1), fmt(e[1], '', 0),
+                         '-' if e[2] is None else e[2], fmt(e[3], '', 0),
+                         fmt(th.get('lost_pct'), ' %', 2) if watched else '-',
+                         fmt(r.js_cpu_s, ' s', 2) if watched else '-'))
+    t.details.append(('redis-server on CPU %d, redis-benchmark -t get -n %d -c %d on the other '
+                      'CPUs, alone and followed by `%s`' % (b.cpu, P['redis_n'],
+                                                            P['redis_clients'], P['redis_js']),
+                      ('run', 'k req/s', 'p50 ms', 'p99 ms', 'events k/s', 'evicted/s',
+                       'records lost', 'own bottom halves/s', 'main thread time lost',
+                       'jitterscope CPU'), rows))
+    if pairs:
+        t.notes.append('redis: per-pair throughput ratios (following / alone): %s' %
+                       ', '.join(fmt_ratio(ratio(w.bench['rps'], a.bench['rps']))
+                                 for w, a in pairs))
+    return runs
+
+
 def gap_rate(run):
     """gap_rate - gaps per second of a jitterscope run, None when it has no result"""
     c = js_cpu(run)
@@ -2015,7 +2195,8 @@ def run_bench(args, b, t, m, started, t0):
              ('observer', lambda: sec_observer(b, t, args.reps, m['hz'])),
              ('ipis', lambda: sec_ipis(b, t)),
              ('throughput', lambda: sec_throughput(b, t, args.reps)),
-             ('app', lambda: sec_app(b, t, args.reps))]
+             ('app', lambda: sec_app(b, t, args.reps)),
+             ('redis', lambda: sec_redis(b, t, args.reps))]
     for name, fn in steps:
         if name not in only:
             continue

@@ -12,6 +12,23 @@
  *   blocked      switched out not runnable outside a system call (a page fault's I/O or lock),
  *                from the fault's entry when it took one since it last ran
  *
+ * Its own system calls are told without per-call tracepoints unless trace_syscalls is set
+ * (--follow-syscalls: sys_enter/sys_exit attached put every task on the machine on the
+ * traced system-call path, which a busy server and its clients pay on every call): at a
+ * switch the task's user registers (task_pt_regs) say what it entered the kernel for, a
+ * page fault (its faulting instruction, the fault program's record) or a system call
+ * (orig_ax: its number, sched_yield's a yield). Without them its system calls are not
+ * counted (syscalls, syscall_ns stay 0).
+ *
+ * Softirqs it runs itself are its own kernel work, not a gap (own_bh): bottom halves its own
+ * kernel code runs when it enables them (local_bh_enable on a send path: loopback NET_RX).
+ * Taken from it, as before: a softirq the kernel runs as a hard interrupt or vector exits
+ * (irq_exit: it starts within bh_join_ns of that interruption's exit tracepoint), and one
+ * whose vector a hard interruption raised (softirq_raise inside it) and that has not run
+ * since, wherever it runs (a remote CPU's RPS IPI raising NET_RX while it had bottom halves
+ * off runs at its own local_bh_enable: still taken). Any other outermost softirq while it
+ * is current is its own.
+ *
  * A preemption that follows an interruption within join_ns starts at the interruption (the
  * interrupt caused it). Gaps of threshold_ns or more are sent to the ring buffer "records";
  * shorter ones are only counted. Its own sleeps (blocked inside a system call) and system
@@ -26,6 +43,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "js_follow_events.h"
+#include "js_follow_bh.h"
 #include "tp.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -40,6 +58,8 @@ const volatile __u32 nr_tids = 0;	  /* --tid: the threads in follow_tids */
 const volatile __u64 threshold_ns = 1000; /* a shorter gap is counted, not sent */
 const volatile __u64 join_ns = 5000;	  /* interruption .. the preemption it caused */
 const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
+const volatile __u32 trace_syscalls = 0;  /* sys_enter/sys_exit attached (--follow-syscalls) */
+const volatile __u64 bh_join_ns = 5000;	  /* hard interruption's exit .. its irq_exit softirq */
 
 /* counters user space reads through the mmap'ed .bss */
 __u64 lost = 0;	     /* records the ring could not take */
@@ -61,8 +81,9 @@ struct {
 
 /* the interruption in progress on this CPU, when it interrupted a followed thread */
 struct irq_state {
-	__u32 depth;
+	struct js_bh_state bh; /* the nesting, and whose a softirq is (js_follow_bh.h) */
 	__u32 tid;
+	__u32 pad;
 	__u64 start;
 };
 
@@ -168,30 +189,63 @@ static __always_inline __u64 joined(struct js_follow_thread *t, __u64 now)
 
 /* ---- the scheduler ------------------------------------------------------------------ */
 
+/* entry - what prev entered the kernel for, from its user registers: *nr the system call's
+ * number (orig_ax; -1 when not one), *ip the instruction it returns to */
+static __always_inline void entry(struct task_struct *prev, long *nr, __u64 *ip)
+{
+	*nr = -1;
+	*ip = 0;
+#ifndef JS_RAW_TP /* bpf_task_pt_regs wants a typed task: the raw build traces (follow.c) */
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+
+	if (!regs)
+		return;
+	*nr = (long)BPF_CORE_READ(regs, orig_ax);
+	*ip = BPF_CORE_READ(regs, ip);
+#endif
+}
+
 static __always_inline void switched_out(struct task_struct *prev, bool preempt, __u32 state,
 					 __u32 cpu, __u64 now)
 {
 	struct js_follow_thread *t = thread(RD(prev, pid), RD(prev, tgid), prev);
+	bool in_sys, yield, faulted;
+	long nr = -1;
+	__u64 ip = 0;
 
 	if (!t)
 		return;
+	/* a page fault since it last ran, which it is still in (its user registers' ip the
+	 * faulting instruction's: not back in user space since) */
+	faulted = t->fault_ns > t->in_ns && t->fault_ns <= now;
+	if (trace_syscalls) {
+		in_sys = t->sys_start;
+		yield = in_sys && t->sys_nr == nr_sched_yield;
+	} else {
+		entry(prev, &nr, &ip);
+		if (faulted && t->fault_ip && ip != t->fault_ip)
+			faulted = false;
+		/* switched out not runnable: from a system call unless from the fault */
+		in_sys = !faulted || !t->fault_ip;
+		yield = !preempt && nr == nr_sched_yield;
+	}
 	t->off_start = now;
 	t->off_cpu = cpu;
 	t->gap_start = now;
 	if (preempt || state == TASK_RUNNING) {
-		if (t->sys_start && t->sys_nr == nr_sched_yield) {
+		if (yield) {
 			t->off_kind = JS_FOLLOW_YIELD;
 			t->c.yields++;
 		} else {
 			t->off_kind = JS_FOLLOW_PREEMPTED;
 			t->gap_start = joined(t, now);
 		}
-	} else if (t->sys_start) {
+	} else if (in_sys) {
 		t->off_kind = JS_FOLLOW_SLEEP;
 	} else {
 		t->off_kind = JS_FOLLOW_BLOCKED;
 		/* a page fault since it last ran is what it blocked in */
-		if (t->fault_ns > t->in_ns && t->fault_ns <= now)
+		if (faulted)
 			t->gap_start = t->fault_ns;
 		t->gap_start = joined(t, t->gap_start);
 	}
@@ -323,7 +377,7 @@ int BPF_PROG(follow_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-static __always_inline void fault(void)
+static __always_inline void fault(__u64 ip)
 {
 	__u64 pt = bpf_get_current_pid_tgid();
 	struct js_follow_thread *t;
@@ -335,27 +389,30 @@ static __always_inline void fault(void)
 		return;
 	t->c.faults++;
 	t->fault_ns = bpf_ktime_get_ns();
+	t->fault_ip = ip;
 }
 
 TP("page_fault_user")
 int BPF_PROG(follow_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
-	fault();
+	fault(BPF_CORE_READ(regs, ip));
 	return 0;
 }
 
 TP("page_fault_kernel")
 int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
-	fault();
+	fault(0);
 	return 0;
 }
 
 /* ---- interruptions while a followed thread is current -------------------------------- */
 
-static __always_inline void enter(void)
+/* enter - an interruption's entry while a followed thread is current (softirq: vector
+ * vec's; its own or taken: js_follow_bh.h) */
+static __always_inline void enter(bool softirq, __u32 vec)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
+	__u64 pt = bpf_get_current_pid_tgid(), now;
 	__u32 zero = 0;
 	struct irq_state *s;
 
@@ -364,27 +421,31 @@ static __always_inline void enter(void)
 	s = bpf_map_lookup_elem(&irq, &zero);
 	if (!s)
 		return;
-	if (!s->depth) {
-		s->start = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns();
+	if (js_bh_enter(&s->bh, softirq, vec, now, bh_join_ns)) {
+		s->start = now;
 		s->tid = (__u32)pt;
 	}
-	s->depth++;
 }
 
-static __always_inline void leave(void)
+/* leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work);
+ * hard: a hard interruption's (a softirq right after it is the kernel's irq_exit) */
+static __always_inline void leave(bool hard)
 {
 	__u32 zero = 0, tid;
 	struct js_follow_thread *t;
 	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
 	__u64 now, start;
+	int what;
 
-	if (!s || !s->depth)
+	if (!s || !s->bh.depth)
 		return;
-	if (--s->depth)
+	now = bpf_ktime_get_ns();
+	what = js_bh_leave(&s->bh, hard, now);
+	if (what == JS_BH_INNER)
 		return;
 	tid = s->tid;
 	start = s->start;
-	now = bpf_ktime_get_ns();
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t) {
 		__u64 pt = bpf_get_current_pid_tgid();
@@ -392,6 +453,11 @@ static __always_inline void leave(void)
 		t = thread(tid, pt >> 32, NULL);
 		if (!t)
 			return;
+	}
+	if (what == JS_BH_OWN) {
+		t->c.own_bh++;
+		t->c.own_bh_ns += now - start;
+		return;
 	}
 	t->c.interrupted++;
 	t->c.interrupted_ns += now - start;
@@ -405,28 +471,41 @@ static __always_inline void leave(void)
 TP("irq_handler_entry")
 int BPF_PROG(follow_irq_entry, int irq_nr, struct irqaction *action)
 {
-	enter();
+	enter(false, 0);
 	return 0;
 }
 
 TP("irq_handler_exit")
 int BPF_PROG(follow_irq_exit, int irq_nr, struct irqaction *action, int ret)
 {
-	leave();
+	leave(true);
 	return 0;
 }
 
 TP("softirq_entry")
 int BPF_PROG(follow_softirq_entry, unsigned int vec_nr)
 {
-	enter();
+	enter(true, vec_nr);
 	return 0;
 }
 
 TP("softirq_exit")
 int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 {
-	leave();
+	leave(false);
+	return 0;
+}
+
+/* a softirq raised inside an interruption taken from a followed thread (not inside its own
+ * softirq) is taken from it when it runs, even at its own local_bh_enable */
+TP("softirq_raise")
+int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
+{
+	__u32 zero = 0;
+	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
+
+	if (s)
+		js_bh_raise(&s->bh, vec_nr);
 	return 0;
 }
 
@@ -434,13 +513,13 @@ int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 	TP(#tp "_entry")                              \
 	int BPF_PROG(follow_##tp##_entry, int vector) \
 	{                                             \
-		enter();                              \
+		enter(false, 0);                      \
 		return 0;                             \
 	}                                             \
 	TP(#tp "_exit")                               \
 	int BPF_PROG(follow_##tp##_exit, int vector)  \
 	{                                             \
-		leave();                              \
+		leave(true);                          \
 		return 0;                             \
 	}
 
@@ -467,7 +546,7 @@ int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 	if (!followed(tid, pt >> 32) || delta_ns <= 0)
 		return 0;
 	s = bpf_map_lookup_elem(&irq, &zero);
-	if (s && s->depth)
+	if (s && s->bh.depth)
 		return 0; /* inside an interruption already counted */
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t)

@@ -33,6 +33,9 @@ struct js_follow_counts {
 	__u64 migrations;
 	__u64 short_gaps, short_ns; /* gaps below the threshold: counted, not sent */
 	__u64 cpus_mask;	    /* CPUs 0-63 it ran on */
+	/* softirqs it ran itself, where its own kernel code enabled bottom halves (a send's
+	 * local_bh_enable): its own kernel work, not a gap (bpf/follow.bpf.c, own_bh()) */
+	__u64 own_bh, own_bh_ns;
 };
 
 /* One thread's state (hash map "threads", keyed by tid). */
@@ -42,6 +45,7 @@ struct js_follow_thread {
 	                                 * just before it joins it; a fault it blocked in) */
 	__u64 sys_start;	    /* in a system call since, 0: not */
 	__u64 fault_ns;		    /* its last page fault's entry */
+	__u64 fault_ip;		    /* ... a user one's instruction (0: a kernel one) */
 	__u64 in_ns;		    /* its last switch in */
 	__u64 last_start, last_end; /* its last interruption */
 	__u32 off_kind;		    /* JS_FOLLOW_* of the off time */

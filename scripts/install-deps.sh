@@ -13,6 +13,9 @@ chromium libclang-rt-14-dev strace util-linux valgrind clang-format qemu-user"
 # libmicrohttpd, p11-kit's headers for the shim); make deb and image, and their tests, use
 # file, readelf, man-db and buildah (docs/INSTALL.md)
 PKGS="$PKGS libgnutls28-dev libp11-kit-dev libunistring-dev file binutils man-db buildah"
+# make bench's redis section (bench/run.py) starts its own redis-server on 127.0.0.1 and
+# loads it with redis-benchmark (redis-tools)
+PKGS="$PKGS redis-server redis-tools"
 if [ "${1:-}" = --list ]; then
 	# shellcheck disable=SC2086
 	printf '%s\n' $PKGS
@@ -29,10 +32,10 @@ if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok ins
 	exit 0
 fi
 # prometheus (promtool, and the server the fleet tests start themselves) and
-# prometheus-node-exporter are here for the tests of --prom: if this script installs them,
-# their services are disabled, a daemon on the measured machine being jitter of its own
+# prometheus-node-exporter are here for the tests of --prom, redis-server for the bench: if
+# this script installs them, their services are disabled, a daemon on the measured machine being jitter of its own
 # (the tests start and stop their own servers on 127.0.0.1)
-daemons="prometheus prometheus-node-exporter"
+daemons="prometheus prometheus-node-exporter redis-server"
 new_daemons=
 for d in $daemons; do
 	dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q 'ok installed' ||

@@ -55,6 +55,7 @@ enum {
 	OPT_BUDGET_INTERVAL,
 	OPT_PID,
 	OPT_TID,
+	OPT_FOLLOW_SYSCALLS,
 	OPT_MARKS,
 	OPT_SPIKE_THRESHOLD,
 	OPT_SPIKE_MAX,
@@ -176,6 +177,11 @@ static const struct cli_option {
 	    G_APP },
 	  M },
 	{ { "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", G_APP },
+	  M },
+	{ { "follow-syscalls", OPT_FOLLOW_SYSCALLS, NULL, 0,
+	    "with --pid/--tid: count its system calls with sys_enter/sys_exit (costly: every "
+	    "task's system calls then take the kernel's traced path)",
+	    G_APP },
 	  M },
 	{ { "marks", OPT_MARKS, "FILE", 0,
 	    "the application's slow intervals, a line each: "
@@ -885,6 +891,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TID:
 		return parse_tids(arg, p, state);
+	case OPT_FOLLOW_SYSCALLS:
+		p->follow_syscalls = true;
+		break;
 	case OPT_MARKS:
 		return path_opt(state, arg, "--marks", "a file or FIFO", &p->marks_path);
 	case OPT_WAIVE:
@@ -1001,6 +1010,11 @@ static int validate_app(const struct js_params *p, const char *prog)
 				  p->cfg.threshold_auto		     ? "--threshold auto" :
 								       NULL;
 
+	if (p->follow_syscalls && !p->follow_pid && !p->nfollow_tids) {
+		fprintf(stderr, "%s: --follow-syscalls needs --pid or --tid (a thread to follow)\n",
+			prog);
+		return -EINVAL;
+	}
 	if (params_spinner(p))
 		return 0;
 	if (p->follow_pid && p->nfollow_tids) {

@@ -63,6 +63,7 @@ struct js_params {
 	const char *listen;	   /* --listen ADDR:PORT: /metrics and /healthz over HTTP */
 	const char *html_path;	   /* self-contained HTML page */
 	int follow_pid;		   /* --pid: follow every thread of this process (no spinner) */
+	bool follow_syscalls;	   /* --follow-syscalls: trace its system calls per call */
 	int follow_tids[JS_FOLLOW_TIDS_MAX]; /* --tid: follow these threads */
 	size_t nfollow_tids;
 	const char *marks_path;	     /* --marks: the application's slow intervals, as they come */

@@ -95,6 +95,31 @@ void drain_free(struct js_drain *d)
 	d->cp = NULL;
 }
 
+/* grow - twice the room for CPU c's events, when a source's gaps come late (their events
+ * are kept DRAIN_KEEP_NS: the window follows the rate it sees, up to DRAIN_GROW_CAP); false:
+ * none */
+static bool grow(struct js_drain *d, struct cpu_pipe *c)
+{
+	size_t cap = c->evcap * 2;
+	struct js_event *v;
+
+	if (d->spinner || cap > DRAIN_GROW_CAP)
+		return false;
+	if (d->outs_want_events) {
+		/* one gap's events are copied there: as many as a CPU keeps */
+		v = realloc(d->evscratch, cap * sizeof(*v));
+		if (!v)
+			return false;
+		d->evscratch = v;
+	}
+	v = realloc(c->ev, cap * sizeof(*v));
+	if (!v)
+		return false;
+	c->ev = v;
+	c->evcap = cap;
+	return true;
+}
+
 int drain_event(void *ctx, const struct js_event *ev)
 {
 	struct js_drain *d = ctx;
@@ -112,7 +137,7 @@ int drain_event(void *ctx, const struct js_event *ev)
 			steal_log_add(&c->lane[k].steal, ev);
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
 		return 0; /* before every gap still to come: cannot overlap one */
-	if (c->nev == c->evcap) {
+	if (c->nev == c->evcap && !grow(d, c)) {
 		/* full: drop the oldest quarter at once (one memmove, not one per event) */
 		size_t drop = c->evcap / 4;
 
@@ -154,9 +179,24 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 						      UINT64_MAX;
 	size_t k = 0;
 
-	if (c->lane[JS_SRC_THREAD].on || c->lane[JS_SRC_MARK].on)
+	if (c->lane[JS_SRC_MARK].on)
 		floor = JS_MIN(floor, d->now > DRAIN_KEEP_NS ? d->now - DRAIN_KEEP_NS : 0);
+	else if (c->lane[JS_SRC_THREAD].on) {
+		/* the threads' gaps come at their end, drained every period: the events of a
+		 * gap still open (since hold_ns) or pending, else DRAIN_THREAD_KEEP_NS of them;
+		 * not seconds of a busy CPU's events, scanned at every drain */
+		floor = JS_MIN(floor, JS_MIN(d->hold_ns, d->now > DRAIN_THREAD_KEEP_NS ?
+								 d->now - DRAIN_THREAD_KEEP_NS :
+								 0));
+		for (size_t i = 0; i < c->lane[JS_SRC_THREAD].npend; i++)
+			floor = JS_MIN(floor, c->lane[JS_SRC_THREAD].pend[i].start_ns);
+	}
 	if (floor == UINT64_MAX || floor <= c->floor_ns)
+		return;
+	/* a thread source's window moves on every drain: compacted once a quarter of it
+	 * went by, not at each (a pass over every event kept) */
+	if (!c->lane[JS_SRC_SAMPLER].on && !c->lane[JS_SRC_MARK].on &&
+	    floor - c->floor_ns < DRAIN_THREAD_KEEP_NS / 4)
 		return;
 	c->floor_ns = floor;
 	for (size_t i = 0; i < c->nev; i++)
@@ -292,6 +332,11 @@ static void attribute_ready(struct js_drain *d, struct cpu_pipe *c, uint64_t cut
 		while (ready < l->npend &&
 		       l->pend[ready].start_ns + l->pend[ready].dur_ns <= cutoff)
 			ready++;
+		/* a thread's gaps wait until the oldest is DRAIN_THREAD_BATCH_NS old: one pass
+		 * over the window for all of them, not one at every drain */
+		if (src == JS_SRC_THREAD && cutoff != UINT64_MAX && ready && ready < DRAIN_BATCH &&
+		    l->pend[0].start_ns + l->pend[0].dur_ns + DRAIN_THREAD_BATCH_NS > cutoff)
+			ready = 0;
 		while (ready) {
 			size_t b = JS_MIN(ready, (size_t)DRAIN_BATCH);
 

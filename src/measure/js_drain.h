@@ -36,6 +36,9 @@
 #define DRAIN_READINGS_CAP 16384 /* steal clock readings kept per lane */
 #define DRAIN_KEEP_NS (JS_MARKS_KEEP_S * 1000000000ull)
 #define DRAIN_IPI_KEEP_NS 1000000ull /* IPI sends kept to name the sender of a later vector */
+#define DRAIN_GROW_CAP (1u << 20) /* events per CPU a source's window may grow to (drain_event) */
+#define DRAIN_THREAD_KEEP_NS 100000000ull /* threads' (no marks): this long, or since hold_ns */
+#define DRAIN_THREAD_BATCH_NS 50000000ull /* a thread's gaps attributed this long after the first */
 
 /* One CPU's gaps of one source awaiting attribution, in time order. */
 struct drain_lane {
@@ -90,6 +93,7 @@ struct js_drain {
 	uint64_t window_start;	   /* when the window opened (CLOCK_MONOTONIC), 0 before */
 	uint64_t now;		   /* the drain's CLOCK_MONOTONIC */
 	size_t popped;		   /* the most gaps one sampler's ring gave the last drain */
+	uint64_t hold_ns;	   /* pipe_hold: a thread gap still open started there */
 };
 
 /*

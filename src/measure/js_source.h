@@ -62,6 +62,10 @@ const struct js_params *pipe_params(const struct js_pipe *pl);
 struct js_probes *pipe_probes(struct js_pipe *pl);
 /* pipe_watched - is cpu one whose events are recorded */
 bool pipe_watched(const struct js_pipe *pl, uint32_t cpu);
+/* pipe_hold - the threads' source: a gap of a followed thread still open started at
+ * since_ns (the time of the call when none is); its CPU's events are kept from there (else
+ * DRAIN_THREAD_KEEP_NS). Until the first call, every event is kept (up to DRAIN_KEEP_NS) */
+void pipe_hold(struct js_pipe *pl, uint64_t since_ns);
 /* pipe_window_start - when the window opened (CLOCK_MONOTONIC), 0 before */
 uint64_t pipe_window_start(const struct js_pipe *pl);
 

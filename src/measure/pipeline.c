@@ -125,6 +125,11 @@ bool pipe_watched(const struct js_pipe *pl, uint32_t cpu)
 	return cpu < JS_CPUS_MAX && pl->d.cpu_index[cpu] >= 0;
 }
 
+void pipe_hold(struct js_pipe *pl, uint64_t since_ns)
+{
+	pl->d.hold_ns = since_ns;
+}
+
 uint64_t pipe_window_start(const struct js_pipe *pl)
 {
 	return pl->d.window_start;

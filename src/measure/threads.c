@@ -20,7 +20,9 @@
 #include "js_tasks.h"
 #include "js_util.h"
 
-#define OVER_MAX 4096 /* threads beyond the cap told apart (their count) */
+#define OVER_MAX 4096		       /* threads beyond the cap told apart (their count) */
+#define HOLD_SCAN_NS 25000000ull       /* the open gaps read back this often (pipe_hold) */
+#define HOLD_SCAN_MANY_NS 100000000ull /* ... with more threads than results */
 
 struct thr {
 	uint32_t tid;
@@ -37,8 +39,9 @@ struct threads_src {
 	int other;		 /* the result "(other threads)", -1 until needed */
 	uint32_t over[OVER_MAX]; /* the threads in it */
 	size_t nover;
-	size_t alive; /* --tid: the threads named still alive */
-	bool gone;    /* the process (every thread named) exited */
+	size_t alive;  /* --tid: the threads named still alive */
+	bool gone;     /* the process (every thread named) exited */
+	uint64_t held; /* the last pipe_hold */
 };
 
 /* stats_of - the programs' counts of a thread into its result's figures */
@@ -53,6 +56,8 @@ static void stats_of(struct js_thread_stats *s, const struct js_follow_counts *c
 	s->preempted_ns = c->preempted_ns;
 	s->interrupted = c->interrupted;
 	s->interrupted_ns = c->interrupted_ns;
+	s->own_bh = c->own_bh;
+	s->own_bh_ns = c->own_bh_ns;
 	s->blocked = c->blocked;
 	s->blocked_ns = c->blocked_ns;
 	s->faults = c->faults;
@@ -151,6 +156,7 @@ static void counts(struct threads_src *ts, uint32_t tid, const char *comm,
 	if (res < 0)
 		return;
 	r = &pipe_run(ts->pl)->cpus[res];
+	r->ts.syscalls_traced = follow_syscalls_traced(ts->f);
 	if (!t) {
 		stats_add(&r->ts, c);
 		return;
@@ -226,12 +232,31 @@ static int threads_start(void *ctx, struct js_pipe *pl)
 	return 0;
 }
 
+/* open_gap - the start of thread t's gap in progress (switched out preempted or blocked)
+ * into *ctx when earlier */
+static void open_gap(void *ctx, uint32_t tid, const struct js_follow_thread *t)
+{
+	uint64_t *since = ctx;
+
+	(void)tid;
+	if (t->off_start &&
+	    (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED))
+		*since = JS_MIN(*since, t->gap_start);
+}
+
 static bool threads_poll(void *ctx, struct js_pipe *pl, uint64_t now_ns)
 {
 	struct threads_src *ts = ctx;
+	uint64_t since = now_ns;
 
-	(void)pl;
-	(void)now_ns;
+	/* the gaps still open: their events are kept (pipe_hold: from the earliest open
+	 * gap's start, and never after this scan, so that a gap opened since is covered);
+	 * every HOLD_SCAN_NS, the map read back a thread at a time (less often with many) */
+	if (now_ns - ts->held >= (ts->nover ? HOLD_SCAN_MANY_NS : HOLD_SCAN_NS)) {
+		follow_threads(ts->f, open_gap, &since);
+		pipe_hold(pl, since);
+		ts->held = now_ns;
+	}
 	follow_consume(ts->f, on_record, ts);
 	ts->info->exited = ts->gone;
 	return ts->gone;
@@ -329,6 +354,7 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 		.ntids = p->nfollow_tids,
 		.threshold_ns = p->cfg.threshold_ns,
 		.btf_path = p->btf_path,
+		.syscalls = p->follow_syscalls,
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;

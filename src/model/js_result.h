@@ -59,6 +59,7 @@ struct js_thread_stats {
 	uint64_t yields;		      /* switched out by its own sched_yield() */
 	uint64_t preempted, preempted_ns;     /* every preemption, the short ones included */
 	uint64_t interrupted, interrupted_ns; /* every interruption while it was current */
+	uint64_t own_bh, own_bh_ns;	      /* softirqs it ran itself (own work, no gap) */
 	uint64_t blocked, blocked_ns;	      /* blocked outside a system call */
 	uint64_t faults;		      /* page faults it took */
 	uint64_t migrations;		      /* moves to another CPU */
@@ -66,6 +67,7 @@ struct js_thread_stats {
 	uint64_t cpus_mask;		      /* the CPUs (0-63) it ran on */
 	bool exited;			      /* it exited during the run, at exit_ns */
 	uint64_t exit_ns;
+	bool syscalls_traced; /* syscalls, syscall_ns counted (--follow-syscalls) */
 };
 
 struct js_cpu_result {

@@ -21,7 +21,7 @@
 #include "js_kbtf.h"
 #include "js_util.h"
 
-_Static_assert(sizeof(struct js_follow_rec) == 184, "js_follow_rec ABI is 184 bytes");
+_Static_assert(sizeof(struct js_follow_rec) == 200, "js_follow_rec ABI is 200 bytes");
 
 struct js_follow {
 	struct follow_bpf *skel;
@@ -32,7 +32,14 @@ struct js_follow {
 	void (*cb)(void *ctx, const struct js_follow_rec *r);
 	void *cb_ctx;
 	size_t batch, batch_max;
+	bool syscalls; /* sys_enter/sys_exit loaded (follow_syscalls_traced) */
 };
+
+/* syscall_prog - a program of the per-call system-call tracepoints */
+static bool syscall_prog(const char *tp)
+{
+	return !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
+}
 
 /* tp - the tracepoint of a program */
 static const char *tp(const struct bpf_program *prog)
@@ -80,11 +87,15 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 		kbtf_free_types(&k);
 		return err;
 	}
+	/* the raw_tp build cannot read a task's registers at a switch: it traces them */
+	f->syscalls = o->syscalls || !k.typed;
 	bpf_object__for_each_program(prog, f->skel->obj)
 	{
 		f->nprogs++;
 		if (!kbtf_has_tp(k.btf, tp(prog))) {
 			js_dbg("follow %s: tracepoint not in this kernel", tp(prog));
+			bpf_program__set_autoload(prog, false);
+		} else if (syscall_prog(tp(prog)) && !f->syscalls) {
 			bpf_program__set_autoload(prog, false);
 		}
 	}
@@ -118,6 +129,7 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	f->skel->rodata->follow_tgid = (__u32)o->pid;
 	f->skel->rodata->nr_tids = (__u32)o->ntids;
 	f->skel->rodata->threshold_ns = o->threshold_ns;
+	f->skel->rodata->trace_syscalls = f->syscalls;
 	if (o->join_ns)
 		f->skel->rodata->join_ns = o->join_ns;
 	f->links = calloc(f->nprogs, sizeof(*f->links));
@@ -154,6 +166,11 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 fail:
 	follow_destroy(f);
 	return err;
+}
+
+bool follow_syscalls_traced(const struct js_follow *f)
+{
+	return f->syscalls;
 }
 
 /* attach_one - program i; its link, or NULL (a warning) */

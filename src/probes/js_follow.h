@@ -28,10 +28,14 @@ struct follow_opts {
 	uint64_t threshold_ns; /* gaps shorter than this are counted, not sent */
 	uint64_t join_ns;      /* 0: the default (bpf/follow.bpf.c) */
 	const char *btf_path;  /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
+	bool syscalls;	       /* --follow-syscalls: sys_enter/sys_exit attached, counted */
 };
 
 /* follow_open - open and load; < 0 with a reason in why */
 int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len);
+/* follow_syscalls_traced - are its system calls traced (asked, or the raw_tp build, which
+ * cannot read a task's registers at a switch) */
+bool follow_syscalls_traced(const struct js_follow *f);
 /* follow_attach - attach every program (an interruption's exit before its entry); a pair one
  * of whose halves fails is left out; 0, or -errno when a program the gaps need (the
  * scheduler's) failed */

@@ -483,6 +483,27 @@ static void arrivals(FILE *fp, const struct js_cpu_result *r)
 	fputs("</table>\n", fp);
 }
 
+/* thread_own - a followed thread's time kept from it, apart from its own kernel work (the
+ * softirqs it ran itself: not gaps) */
+static void thread_own(FILE *fp, const struct js_cpu_result *r)
+{
+	const struct js_thread_stats *t = &r->ts;
+	char a[32], b[32], c[32];
+
+	if (r->source != JS_SRC_THREAD)
+		return;
+	fprintf(fp,
+		"<table class=\"own\"><tr><th></th><th>count</th><th>time</th></tr>\n"
+		"<tr><td>taken from it: preempted</td><td class=\"n\">%" PRIu64
+		"</td><td class=\"n\">%s</td></tr>\n"
+		"<tr><td>taken from it: interrupted (IRQs, softirqs that interrupted it)</td>"
+		"<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td></tr>\n"
+		"<tr><td>its own kernel work: softirqs it ran itself (not gaps)</td>"
+		"<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td></tr>\n</table>\n",
+		t->preempted, fmt(a, t->preempted_ns), t->interrupted, fmt(b, t->interrupted_ns),
+		t->own_bh, fmt(c, t->own_bh_ns));
+}
+
 static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run *run,
 			const struct html_cpu *c, const struct js_cpu_result *r)
 {
@@ -494,6 +515,7 @@ static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run 
 		fprintf(fp, " (NUMA node %d)", r->node);
 	fputs("</h2>\n", fp);
 	summary(fp, r);
+	thread_own(fp, r);
 	fputs("<h3>Gap histogram by primary cause</h3>\n", fp);
 	html_histogram(fp, &(struct html_series){ &r->cb, 1, NULL }, 1);
 	fputs("<h3>Gaps over time</h3>\n", fp);

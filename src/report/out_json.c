@@ -424,6 +424,9 @@ static void thread(struct js_json *j, const struct js_cpu_result *r)
 	json_u64(j, "preempted_ns", t->preempted_ns);
 	json_u64(j, "interrupted", t->interrupted);
 	json_u64(j, "interrupted_ns", t->interrupted_ns);
+	json_u64(j, "own_bh", t->own_bh);
+	json_u64(j, "own_bh_ns", t->own_bh_ns);
+	json_bool(j, "syscalls_traced", t->syscalls_traced);
 	json_u64(j, "blocked", t->blocked);
 	json_u64(j, "blocked_ns", t->blocked_ns);
 	json_u64(j, "faults", t->faults);

@@ -1069,6 +1069,10 @@ static void load_thread(struct ld *l, const struct jsonp_val *o, struct js_cpu_r
 	u64_at(l, t, "preempted_ns", REQ, &s->preempted_ns);
 	u64_at(l, t, "interrupted", REQ, &s->interrupted);
 	u64_at(l, t, "interrupted_ns", REQ, &s->interrupted_ns);
+	u64_at(l, t, "own_bh", 0, &s->own_bh);
+	u64_at(l, t, "own_bh_ns", 0, &s->own_bh_ns);
+	s->syscalls_traced = true; /* files from before the option counted them always */
+	bool_at(l, t, "syscalls_traced", 0, &s->syscalls_traced);
 	u64_at(l, t, "blocked", REQ, &s->blocked);
 	u64_at(l, t, "blocked_ns", REQ, &s->blocked_ns);
 	u64_at(l, t, "faults", REQ, &s->faults);

@@ -639,12 +639,20 @@ static void thread_lines(FILE *fp, const struct js_run *run, const struct js_cpu
 
 	fprintf(fp, "  ran on CPU      %s%s\n", ran_on(cpus, sizeof(cpus), t->cpus_mask),
 		t->exited ? " (exited during the run)" : "");
+	if (t->syscalls_traced)
+		fprintf(fp, "  its own         %" PRIu64 " system calls (%s inside), ", t->syscalls,
+			js_fmt_ns(a, sizeof(a), t->syscall_ns));
+	else
+		fputs("  its own         system calls not traced (--follow-syscalls), ", fp);
 	fprintf(fp,
-		"  its own         %" PRIu64 " system calls (%s inside), %" PRIu64
-		" sleeps in them (%s), %" PRIu64 " yields, %" PRIu64 " page faults, %" PRIu64
-		" migrations\n",
-		t->syscalls, js_fmt_ns(a, sizeof(a), t->syscall_ns), t->sleeps,
-		js_fmt_ns(b, sizeof(b), t->sleep_ns), t->yields, t->faults, t->migrations);
+		"%" PRIu64 " sleeps in them (%s), %" PRIu64 " yields, %" PRIu64
+		" page faults, %" PRIu64 " migrations\n",
+		t->sleeps, js_fmt_ns(b, sizeof(b), t->sleep_ns), t->yields, t->faults,
+		t->migrations);
+	fprintf(fp,
+		"  its own kernel  %" PRIu64 " softirqs it ran itself (%s): bottom halves its own "
+		"code enabled, not gaps\n",
+		t->own_bh, js_fmt_ns(a, sizeof(a), t->own_bh_ns));
 	fprintf(fp,
 		"  kept from it    preempted %" PRIu64 " times (%s), interrupted %" PRIu64
 		" (%s), blocked %" PRIu64 " (%s)",

@@ -128,6 +128,7 @@ check 64 "invalid --pid 'abc'"     --pid abc -d 1
 check 64 'one or the other'        --pid 1 --tid 1 -d 1
 check 64 'marks needs --pid'       --marks "$TMP/m.csv" -d 1
 check 64 'need the eBPF probes'    --pid 1 --no-probes -d 1
+check 64 'follow-syscalls needs --pid or --tid' --follow-syscalls -d 1
 check 64 'not with --no-probes'    --probe-toggle "$TMP/t.csv" --no-probes -d 1
 check 64 "invalid --probe-toggle ''" --probe-toggle '' -d 1
 check 64 'warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1

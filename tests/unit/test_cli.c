@@ -103,6 +103,20 @@ static void test_bad_cpus(void **st)
 	assert_int_not_equal(parse("-c", "1", "-H", "0-1", NULL), 0);
 }
 
+/** --follow-syscalls: with --pid or --tid only (a usage error without); off by default */
+static void test_follow_syscalls(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("--pid", "1", NULL), 0);
+	assert_false(p.follow_syscalls);
+	assert_int_equal(parse("--pid", "1", "--follow-syscalls", NULL), 0);
+	assert_true(p.follow_syscalls);
+	assert_int_equal(parse("--tid", "1", "--follow-syscalls", NULL), 0);
+	assert_true(p.follow_syscalls);
+	assert_int_equal(parse("--follow-syscalls", NULL), -EINVAL);
+	assert_int_equal(parse("--cpu", "1", "--follow-syscalls", NULL), -EINVAL);
+}
+
 /** Durations: bare seconds, s/m/h/d/ms suffixes, 0 = until Ctrl-C. */
 static void test_durations(void **st)
 {
@@ -479,14 +493,23 @@ static void test_arrivals(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),     cmocka_unit_test(test_clock),
-		cmocka_unit_test(test_cpus),	     cmocka_unit_test(test_bad_cpus),
-		cmocka_unit_test(test_durations),    cmocka_unit_test(test_bad_durations),
-		cmocka_unit_test(test_thresholds),   cmocka_unit_test(test_priority),
-		cmocka_unit_test(test_misc),	     cmocka_unit_test(test_continuous),
-		cmocka_unit_test(test_subcommands),  cmocka_unit_test(test_arrivals),
-		cmocka_unit_test(test_diff_options), cmocka_unit_test(test_btf),
-		cmocka_unit_test(test_option_table), cmocka_unit_test(test_help_per_command),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_bad_cpus),
+		cmocka_unit_test(test_follow_syscalls),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_bad_durations),
+		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_priority),
+		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_continuous),
+		cmocka_unit_test(test_subcommands),
+		cmocka_unit_test(test_arrivals),
+		cmocka_unit_test(test_diff_options),
+		cmocka_unit_test(test_btf),
+		cmocka_unit_test(test_option_table),
+		cmocka_unit_test(test_help_per_command),
 	};
 
 	/* argp prints one line per rejected value on stderr: that is expected */

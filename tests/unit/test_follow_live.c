@@ -9,8 +9,12 @@
  * too) and spins while the hog spins (preempted: gaps). Checks: the hog is never named, every
  * gap is the child's and a kind that is a gap, the sleeps and system calls are counted, the
  * new thread is followed (with --pid; not with --tid naming the first one), and the process's
- * exit ends it (JS_FREC_GONE, --pid only). Lower bounds only:
- * the machine may be busy with other work.
+ * exit ends it (JS_FREC_GONE, --pid only). Its sleeps are told from its registers at the
+ * switch by default (no system call counted), with sys_enter/sys_exit when asked
+ * (.syscalls: counted). The child also sends datagrams to itself over loopback: the NET_RX
+ * softirqs its own sends run (local_bh_enable) are its own kernel work (own_bh), not
+ * interruptions; its sched_yield() calls beside the hog are yields. Lower bounds only: the
+ * machine may be busy with other work.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,12 +41,15 @@
 #include "js_util.h"
 
 #define SLEEPS 5
+#define SENDS 200 /* loopback datagrams the child sends itself */
+#define YIELDS 10 /* sched_yield() calls while the hog spins beside it */
 
 struct seen {
 	pid_t child, hog;
 	unsigned gaps, preempted, bad, foreign, gone;
 	unsigned exits_main, exits_other;
 	struct js_follow_counts main_c;
+	bool traced; /* follow_syscalls_traced() */
 };
 
 static void spin_ms(unsigned int ms)
@@ -65,13 +74,32 @@ static void child(int go)
 	pthread_t t;
 	char c;
 
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int so = socket(AF_INET, SOCK_DGRAM, 0);
+	char buf[64] = "x";
+
+	if (so < 0 || bind(so, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(so, (struct sockaddr *)&a, &alen))
+		_exit(1);
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	for (int i = 0; i < SLEEPS; i++)
 		nanosleep(&ts, NULL);
+	/* its own sends: their NET_RX runs in its system call, when it enables bottom halves */
+	for (int i = 0; i < SENDS; i++)
+		if (sendto(so, buf, 1, 0, (struct sockaddr *)&a, sizeof(a)) != 1 ||
+		    recv(so, buf, sizeof(buf), 0) != 1)
+			_exit(1);
+	close(so);
 	if (pthread_create(&t, NULL, spinner, NULL))
 		_exit(1);
-	spin_ms(150);
+	spin_ms(100);
+	/* beside the hog (runnable on this CPU): its own yields, not preemptions */
+	for (int i = 0; i < YIELDS; i++) {
+		spin_ms(5);
+		sched_yield();
+	}
 	pthread_join(t, NULL);
 	_exit(0);
 }
@@ -107,9 +135,9 @@ static void on_rec(void *ctx, const struct js_follow_rec *r)
 
 /* follow - the child followed as --pid (by_tid false) or --tid CHILD, beside the hog, until
  * it is gone (its exit record, or the process's); what was seen into *s */
-static void follow(struct seen *s, bool by_tid)
+static void follow(struct seen *s, bool by_tid, bool syscalls)
 {
-	struct follow_opts o = { .threshold_ns = 1000 };
+	struct follow_opts o = { .threshold_ns = 1000, .syscalls = syscalls };
 	struct js_follow *f = NULL;
 	char why[256] = "";
 	int go[2], err, st, tid;
@@ -137,6 +165,7 @@ static void follow(struct seen *s, bool by_tid)
 		fail_msg("the follow programs did not load, with BPF permitted: %s", why);
 	}
 	assert_int_equal(follow_attach(f), 0);
+	s->traced = follow_syscalls_traced(f);
 	s->hog = fork();
 	assert_true(s->hog >= 0);
 	if (!s->hog) {
@@ -168,7 +197,18 @@ static void check_main(const struct seen *s)
 	assert_true(s->main_c.preempted >= 1);	 /* it spun beside the hog */
 	assert_true(s->main_c.sleeps >= SLEEPS); /* its own: counted, not gaps */
 	assert_true(s->main_c.sleep_ns >= SLEEPS * 2000000ull);
-	assert_true(s->main_c.syscalls >= SLEEPS);
+	if (s->traced)
+		assert_true(s->main_c.syscalls >= SLEEPS + 2 * SENDS);
+	else
+		assert_int_equal(s->main_c.syscalls, 0); /* not counted: not traced */
+	/* most of its sends' NET_RX ran in its own system call (some may go to ksoftirqd, or
+	 * follow an interrupt by chance): its own, not gaps */
+	assert_true(s->main_c.own_bh >= SENDS / 2);
+	/* ... while the ticks of its 150 ms spin still interrupted it */
+	assert_true(s->main_c.interrupted >= 1);
+	/* its sched_yield() calls that gave the CPU to the hog (told by orig_ax, or by
+	 * sys_enter): at least one did */
+	assert_true(s->main_c.yields >= 1);
 }
 
 static void test_follow_process(void **state)
@@ -176,7 +216,8 @@ static void test_follow_process(void **state)
 	struct seen s = { 0 };
 
 	(void)state;
-	follow(&s, false);
+	follow(&s, false, false);
+	assert_false(s.traced); /* not asked for */
 	check_main(&s);
 	assert_int_equal(s.gone, 1);	    /* the exit of the process ends the run */
 	assert_int_equal(s.exits_other, 1); /* the thread it started was followed */
@@ -189,11 +230,23 @@ static void test_follow_tid(void **state)
 	struct seen s = { 0 };
 
 	(void)state;
-	follow(&s, true);
+	follow(&s, true, false);
 	check_main(&s);
 	assert_int_equal(s.exits_other, 0);
 	assert_int_equal(s.gone, 0);
 	assert_true(s.preempted >= 1);
+}
+
+/* --follow-syscalls: sys_enter/sys_exit count its system calls; the rest as without */
+static void test_follow_syscalls(void **state)
+{
+	struct seen s = { 0 };
+
+	(void)state;
+	follow(&s, false, true);
+	assert_true(s.traced);
+	check_main(&s);
+	assert_int_equal(s.gone, 1);
 }
 
 int main(void)
@@ -201,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_follow_process),
 		cmocka_unit_test(test_follow_tid),
+		cmocka_unit_test(test_follow_syscalls),
 	};
 	cpu_set_t one;
 

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * js_follow_bh.h - whose a softirq is, while a followed thread is current: the rule
+ * bpf/follow.bpf.c applies, in one place for the programs and the unit tests (test_follow_bh).
+ *
+ * The interruptions of one CPU nest (depth); the outermost one is a gap taken from the
+ * thread, or, a softirq, its own kernel work (bottom halves its own code ran when it enabled
+ * them: local_bh_enable on its send path, loopback NET_RX). A softirq is taken when it
+ * starts within join_ns of a hard interruption's exit (the kernel's irq_exit runs it as the
+ * interrupt returns), or when a taken interruption raised its vector and it has not run
+ * since (a remote CPU's RPS IPI raising NET_RX while the thread had bottom halves off runs
+ * at the thread's own local_bh_enable: still taken). A hard interruption nested in its own
+ * softirq is counted with it. __u32/__u64 types: user code includes <linux/types.h> first.
+ */
+#ifndef JS_FOLLOW_BH_H
+#define JS_FOLLOW_BH_H
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+/* what js_bh_leave() closed */
+#define JS_BH_INNER 0 /* not the outermost interruption (or none open) */
+#define JS_BH_TAKEN 1 /* the outermost one, taken from the thread: a gap */
+#define JS_BH_OWN 2   /* the outermost one, a softirq of its own: not a gap */
+
+struct js_bh_state {
+	__u32 depth;	   /* interruptions open */
+	__u32 own;	   /* the outermost open one is a softirq of its own */
+	__u32 hard_raised; /* softirq vectors a taken interruption raised, not run since */
+	__u32 pad;
+	__u64 hard_end; /* the last outermost hard interruption's exit */
+};
+
+/* js_bh_enter - an interruption's entry at now (softirq: of vector vec); nonzero when it is
+ * the outermost one */
+static __always_inline int js_bh_enter(struct js_bh_state *s, int softirq, __u32 vec, __u64 now,
+				       __u64 join_ns)
+{
+	int outer = !s->depth;
+
+	if (outer)
+		s->own = softirq && (now - s->hard_end > join_ns || s->hard_end > now) &&
+			 !(vec < 32 && (s->hard_raised >> vec & 1));
+	if (softirq && vec < 32)
+		s->hard_raised &= ~(1u << vec);
+	s->depth++;
+	return outer;
+}
+
+/* js_bh_leave - an interruption's exit at now (hard: an IRQ's or a vector's); JS_BH_* */
+static __always_inline int js_bh_leave(struct js_bh_state *s, int hard, __u64 now)
+{
+	if (!s->depth || --s->depth)
+		return JS_BH_INNER;
+	if (hard)
+		s->hard_end = now;
+	if (s->own) {
+		s->own = 0;
+		return JS_BH_OWN;
+	}
+	return JS_BH_TAKEN;
+}
+
+/* js_bh_raise - softirq vector vec raised: inside a taken interruption, it is taken when it
+ * runs */
+static __always_inline void js_bh_raise(struct js_bh_state *s, __u32 vec)
+{
+	if (s->depth && !s->own && vec < 32)
+		s->hard_raised |= 1u << vec;
+}
+
+#endif /* JS_FOLLOW_BH_H */
