@@ -55,7 +55,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # Every src/*.c and src/FOLDER/*.c but main.c goes into a static library the tests link
 # against. Objects are named by the file alone (build/audit_run.o): the prefixes keep the
 # names unique, and vpath finds each source in its folder. Every folder holding headers is
-# on the include path, so a file moved between folders (scripts/relayout.sh) needs no
+# on the include path, so a file moved between folders needs no
 # Makefile or #include edit.
 SRCS     := $(wildcard src/*.c src/*/*.c)
 SRC_DIRS := $(sort $(dir $(SRCS)))
@@ -123,7 +123,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 
 # the skeletons are generated headers: every object waits for them (order only); its .d
 # names the headers it really includes (not its source, which vpath finds: a .d naming a
-# source moved since, by scripts/relayout.sh, would stop make). An object without its .d
+# source moved since would stop make). An object without its .d
 # (built before -MMD) is rebuilt once.
 DEPFILES := $(patsubst %.o,%.d,$(LIB_OBJS) $(OUTPUT)/main.o)
 $(OUTPUT)/%.o: %.c | $(OUTPUT) $(SKELS)
