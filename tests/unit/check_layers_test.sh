@@ -51,7 +51,7 @@ out=$(python3 "$CL" --root "$T/tree" 2>&1)
 # flat: only audit/ and report/ beside the files: a failure (the sources left their layers)
 mkdir -p "$T/flat/src/report" "$T/flat/src/audit" "$T/flat/src/model"
 echo "the model's README, before its files move in" >"$T/flat/src/model/README.md"
-echo '#include "js_out.h"' >"$T/flat/src/measure/pipeline.c"
+echo '#include "js_out.h"' >"$T/flat/src/pipeline.c"
 out=$(python3 "$CL" --root "$T/flat" --rules "$T/tree/docs/LAYERS.md" 2>&1)
 rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'src/ is flat' || fail "flat: exit $rc: $out"
