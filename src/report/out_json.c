@@ -112,6 +112,7 @@ static void spikes(struct js_json *j, const struct js_spike_stats *s)
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		json_u64(j, js_spike_skip_name(i), s->skipped[i]);
 	json_obj_end(j);
+	json_u64(j, "replaced", s->replaced);
 	json_u64(j, "write_ns_max", s->write_ns_max);
 	json_obj_end(j);
 }

@@ -41,13 +41,15 @@ struct spike_out {
 	char dir[PATH_MAX];
 	uint64_t window_ns;
 	struct js_spike_stats st;
-	struct spike_rate rate;
+	struct spike_keep keep; /* the spikes of the rate window (--spike-max) */
+	uint64_t next_id;
 	struct spike_cap cap;
 	struct spike_ring *rings; /* per measured CPU, as run->cpus */
 	int *cpus;
 	size_t ncpus;
 	struct js_event *scratch; /* one window's events */
 	struct js_gap_rec pend[SPIKE_PEND_MAX];
+	uint64_t pend_id[SPIKE_PEND_MAX]; /* their ids in keep */
 	size_t npend;
 	const struct js_run *run;
 	int err; /* a write failed: the recorder stopped (-errno) */
@@ -121,24 +123,71 @@ static void spike_on_event(void *ctx, const struct js_event *ev)
 		spike_ring_push(r, ev);
 }
 
+/* spike_file_path - DIR/NAME SUFFIX */
+static void spike_file_path(char *buf, size_t len, const struct spike_out *s, const char *name,
+			    const char *suffix)
+{
+	snprintf(buf, len, "%s/%s%s", s->dir, name, suffix);
+}
+
+/* drop_victim - a kept spike another replaced: a pending one is not written (skipped,
+ * rate: it lost its place in the window before its files were written); a written one's
+ * files are removed (replaced) */
+static void drop_victim(struct spike_out *s, const struct spike_keep_rec *v)
+{
+	char path[PATH_MAX + 128];
+
+	for (size_t i = 0; i < s->npend; i++)
+		if (s->pend_id[i] == v->id) {
+			memmove(&s->pend[i], &s->pend[i + 1],
+				(s->npend - i - 1) * sizeof(*s->pend));
+			memmove(&s->pend_id[i], &s->pend_id[i + 1],
+				(s->npend - i - 1) * sizeof(*s->pend_id));
+			s->npend--;
+			s->st.skipped[JS_SPIKE_SKIP_RATE]++;
+			return;
+		}
+	if (!v->name[0])
+		return;
+	spike_file_path(path, sizeof(path), s, v->name, ".json");
+	unlink(path);
+	spike_file_path(path, sizeof(path), s, v->name, ".trace.json");
+	unlink(path);
+	spike_cap_give(&s->cap, v->bytes);
+	s->st.bytes -= JS_MIN(s->st.bytes, v->bytes);
+	s->st.replaced++;
+}
+
 static void spike_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
 			 size_t nev)
 {
 	struct spike_out *s = ctx;
+	struct spike_keep_rec victim;
+	enum spike_keep_verdict v;
 
 	(void)ev;
 	(void)nev;
 	if (g->gap.dur_ns < s->st.threshold_ns)
 		return;
 	s->st.seen++;
-	if (s->err)
+	if (s->err) {
 		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
-	else if (!spike_rate_admit(&s->rate, g->gap.start_ns))
-		s->st.skipped[JS_SPIKE_SKIP_RATE]++;
-	else if (s->npend == SPIKE_PEND_MAX)
+		return;
+	}
+	if (s->npend == SPIKE_PEND_MAX) {
 		s->st.skipped[JS_SPIKE_SKIP_BACKLOG]++;
-	else
-		s->pend[s->npend++] = *g;
+		return;
+	}
+	v = spike_keep_offer(&s->keep, ++s->next_id, g->gap.start_ns, g->gap.dur_ns,
+			     g->attr.primary, g->attr.detail, &victim);
+	if (v == SPIKE_KEEP_SKIP) {
+		s->st.skipped[JS_SPIKE_SKIP_RATE]++;
+		return;
+	}
+	if (v == SPIKE_KEEP_REPLACE)
+		drop_victim(s, &victim);
+	s->pend_id[s->npend] = s->next_id;
+	s->pend[s->npend++] = *g;
 }
 
 /* spike_name - "spike-20261129T175423.123456Z-cpu1" of the gap: names sort by time */
@@ -307,9 +356,11 @@ static int put_json(FILE *fp, void *arg)
 	return output_file_flush(fp);
 }
 
-/* write_spike - the spike's two files, or the reason it has none counted */
-static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
+/* write_spike - the spike's two files, or the reason it has none counted (and its place in
+ * the window given back) */
+static void write_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t id)
 {
+	struct spike_keep_rec *kept;
 	struct spike_ring *r = ring_of(s, g->gap.cpu);
 	uint64_t lo = g->gap.start_ns - JS_MIN(g->gap.start_ns, s->window_ns);
 	uint64_t hi = g->gap.start_ns + g->gap.dur_ns + s->window_ns, t0 = js_mono_ns();
@@ -334,12 +385,14 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
 	if (err) {
 		s->err = err;
 		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		spike_keep_forget(&s->keep, id);
 		return;
 	}
 	if (!spike_cap_take(&s->cap, tsize + jsize)) {
 		unlink(tmp[0]);
 		unlink(tmp[1]);
 		s->st.skipped[JS_SPIKE_SKIP_SIZE]++;
+		spike_keep_forget(&s->keep, id);
 		return;
 	}
 	for (int i = 0; i < 2; i++)
@@ -354,7 +407,13 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
 		unlink(tmp[1]);
 		s->err = err;
 		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		spike_keep_forget(&s->keep, id);
 		return;
+	}
+	kept = spike_keep_find(&s->keep, id);
+	if (kept) { /* a later spike may replace it: its files, their size */
+		js_scpy(kept->name, sizeof(kept->name), name);
+		kept->bytes = tsize + jsize;
 	}
 	s->st.written++;
 	s->st.bytes += tsize + jsize;
@@ -371,13 +430,14 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 
 		if (done_ns != UINT64_MAX &&
 		    g->gap.start_ns + g->gap.dur_ns + s->window_ns > done_ns) {
+			s->pend_id[k] = s->pend_id[i];
 			s->pend[k++] = *g; /* its window is not all read yet */
 			continue;
 		}
 		if (s->err)
 			s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
 		else
-			write_spike(s, g);
+			write_spike(s, g, s->pend_id[i]);
 	}
 	s->npend = k;
 	run->spikes = s->st;
@@ -401,7 +461,7 @@ static void spike_destroy(void *ctx)
 	free(s->rings);
 	free(s->cpus);
 	free(s->scratch);
-	spike_rate_free(&s->rate);
+	spike_keep_free(&s->keep);
 	free(s);
 }
 
@@ -410,7 +470,7 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 	struct spike_out *s = calloc(1, sizeof(*s));
 
 	if (!s ||
-	    spike_rate_init(&s->rate, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX)) {
+	    spike_keep_init(&s->keep, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX)) {
 		free(s);
 		return -ENOMEM;
 	}
@@ -429,7 +489,7 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 	s->st.on = true;
 	js_scpy(s->st.dir, sizeof(s->st.dir), path);
 	s->st.threshold_ns = p ? p->spike_threshold_ns : 0;
-	s->st.max_per_min = s->rate.max;
+	s->st.max_per_min = s->keep.max;
 	s->st.dir_max_bytes = p && p->spike_dir_max ? p->spike_dir_max : JS_DEFAULT_SPIKE_DIR_MAX;
 	s->cap = (struct spike_cap){ .max = s->st.dir_max_bytes, .used = dir_used(path) };
 	out->name = "flight recorder";

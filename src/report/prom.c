@@ -748,6 +748,10 @@ static void spike_metrics(FILE *fp, const struct js_spike_stats *s)
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		fprintf(fp, "jitterscope_spikes_skipped_total{reason=\"%s\"} %" PRIu64 "\n",
 			js_spike_skip_name(i), s->skipped[i]);
+	family(fp, "jitterscope_spikes_replaced_total", "counter",
+	       "Spikes written to --spike-dir, then removed for a spike of a new source or a "
+	       "longer one (--spike-max).");
+	fprintf(fp, "jitterscope_spikes_replaced_total %" PRIu64 "\n", s->replaced);
 }
 
 static void run_metrics(FILE *fp, const struct js_run *run)

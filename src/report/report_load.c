@@ -474,6 +474,7 @@ static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike
 	u64_at(l, o, "written", REQ, &s->written);
 	u64_at(l, o, "bytes", REQ, &s->bytes);
 	u64_at(l, o, "write_ns_max", REQ, &s->write_ns_max);
+	u64_at(l, o, "replaced", 0, &s->replaced); /* since issue 28 */
 	k = get(l, o, "skipped", JSONP_OBJ, REQ);
 	for (unsigned i = 0; k && i < JS_SPIKE_SKIP_MAX; i++)
 		u64_at(l, k, js_spike_skip_name(i), REQ, &s->skipped[i]);

@@ -163,7 +163,11 @@ static void spike_line(FILE *fp, const struct js_spike_stats *s)
 			fprintf(fp, "%s%s %" PRIu64, sep, js_spike_skip_name(i), s->skipped[i]);
 			sep = ", ";
 		}
-	fputs(*sep == ',' ? ")\n" : "\n", fp);
+	fputs(*sep == ',' ? ")" : "", fp);
+	if (s->replaced)
+		fprintf(fp, ", %" PRIu64 " replaced by a new source or a longer spike",
+			s->replaced);
+	fputc('\n', fp);
 }
 
 /* clock_cost_line - what each clock read costs; rdtscp "not run" where the CPU lacks it */
