@@ -27,7 +27,8 @@
 #define JS_SPIKE_RATE_NS 60000000000ull /* --spike-max counts per 60 s */
 #define JS_DEFAULT_SPIKE_MAX 10		/* spikes per minute */
 #define JS_SPIKE_MAX_MAX 1000
-#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20) /* 100 MiB */
+#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20)	      /* 100 MiB */
+#define JS_DEFAULT_ON_SPIKE_TIMEOUT_NS 10000000000ull /* --on-spike-timeout: 10 s */
 
 /* Why a spike was not written (its counter's reason label). */
 enum js_spike_skip {
@@ -56,6 +57,16 @@ struct js_spike_stats {
 	                    * written - replaced of them are in DIR */
 	uint64_t skipped[JS_SPIKE_SKIP_MAX];
 	uint64_t write_ns_max; /* the longest write of one spike (both files) */
+	struct js_spike_cmd_stats {
+		bool on;	       /* --on-spike was given */
+		char cmd[256];	       /* its command (cut to fit) */
+		uint64_t timeout_ns;   /* --on-spike-timeout */
+		uint64_t runs;	       /* commands started */
+		uint64_t failed;       /* exited non-zero, killed by a signal, or not started */
+		uint64_t timeouts;     /* killed at the timeout */
+		uint64_t skipped_busy; /* spikes written while a command ran: none run */
+		uint64_t run_ns;       /* their total time, start to reaped */
+	} cmd;
 };
 
 /* js_spike_skipped - the skipped spikes, every reason */

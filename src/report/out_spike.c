@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@
 #include "js_params.h"
 #include "js_result.h"
 #include "js_spike.h"
+#include "js_spike_cmd.h"
 #include "js_story.h"
 #include "js_util.h"
 
@@ -52,7 +54,9 @@ struct spike_out {
 	uint64_t pend_id[SPIKE_PEND_MAX]; /* their ids in keep */
 	size_t npend;
 	const struct js_run *run;
-	int err; /* a write failed: the recorder stopped (-errno) */
+	int err;	       /* a write failed: the recorder stopped (-errno) */
+	char absdir[PATH_MAX]; /* DIR, absolute: the --on-spike command's JS_SPIKE_FILE */
+	struct spike_cmd cmd;  /* --on-spike; cmd.cmd NULL: none */
 };
 
 static struct spike_ring *ring_of(struct spike_out *s, uint32_t cpu)
@@ -356,6 +360,31 @@ static int put_json(FILE *fp, void *arg)
 	return output_file_flush(fp);
 }
 
+/* on_spike - --on-spike for the spike just written (name): run now if none runs, else
+ * counted as skipped (busy) */
+static void on_spike(struct spike_out *s, const struct js_gap_rec *g, const char *name)
+{
+	char v[7][PATH_MAX + 160];
+	char *vars[7];
+
+	if (!s->cmd.cmd)
+		return;
+	if (spike_cmd_busy(&s->cmd, &s->st.cmd)) {
+		s->st.cmd.skipped_busy++;
+		return;
+	}
+	snprintf(v[0], sizeof(v[0]), "JS_SPIKE_FILE=%s/%s.json", s->absdir, name);
+	snprintf(v[1], sizeof(v[1]), "JS_SPIKE_TRACE=%s/%s.trace.json", s->absdir, name);
+	snprintf(v[2], sizeof(v[2]), "JS_SPIKE_DURATION_NS=%" PRIu64, g->gap.dur_ns);
+	snprintf(v[3], sizeof(v[3]), "JS_SPIKE_CAUSE=%s", js_cause_name(g->attr.primary));
+	snprintf(v[4], sizeof(v[4]), "JS_SPIKE_DETAIL=%s", g->attr.detail);
+	snprintf(v[5], sizeof(v[5]), "JS_SPIKE_CPU=%u", g->gap.cpu);
+	snprintf(v[6], sizeof(v[6]), "JS_SPIKE_START_NS=%" PRIu64, g->gap.start_ns);
+	for (int i = 0; i < 7; i++)
+		vars[i] = v[i];
+	spike_cmd_start(&s->cmd, &s->st.cmd, vars, 7);
+}
+
 /* write_spike - the spike's two files, or the reason it has none counted (and its place in
  * the window given back) */
 static void write_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t id)
@@ -418,6 +447,7 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_
 	s->st.written++;
 	s->st.bytes += tsize + jsize;
 	s->st.write_ns_max = JS_MAX(s->st.write_ns_max, js_mono_ns() - t0);
+	on_spike(s, g, name);
 }
 
 static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
@@ -425,6 +455,8 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 	struct spike_out *s = ctx;
 	size_t k = 0;
 
+	if (s->cmd.cmd)
+		spike_cmd_poll(&s->cmd, &s->st.cmd);
 	for (size_t i = 0; i < s->npend; i++) {
 		const struct js_gap_rec *g = &s->pend[i];
 
@@ -440,6 +472,8 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 			write_spike(s, g, s->pend_id[i]);
 	}
 	s->npend = k;
+	if (s->cmd.cmd && done_ns == UINT64_MAX)
+		spike_cmd_wait(&s->cmd, &s->st.cmd); /* the end: within the rest of its timeout */
 	run->spikes = s->st;
 }
 
@@ -456,6 +490,12 @@ static void spike_destroy(void *ctx)
 {
 	struct spike_out *s = ctx;
 
+	if (s->cmd.pid) { /* the run ended without its last sync: no command outlives it */
+		s->cmd.killed = true;
+		kill(-s->cmd.pid, SIGKILL);
+		kill(s->cmd.pid, SIGKILL);
+		spike_cmd_wait(&s->cmd, &s->st.cmd);
+	}
 	for (size_t i = 0; s->rings && i < s->ncpus; i++)
 		spike_ring_free(&s->rings[i]);
 	free(s->rings);
@@ -485,6 +525,19 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 		return -EIO;
 	}
 	js_scpy(s->dir, sizeof(s->dir), path);
+	if (!realpath(path, s->absdir))
+		js_scpy(s->absdir, sizeof(s->absdir), path);
+	if (p && p->on_spike) {
+		s->cmd = (struct spike_cmd){
+			.cmd = p->on_spike,
+			.timeout_ns = p->on_spike_timeout_ns ?: JS_DEFAULT_ON_SPIKE_TIMEOUT_NS,
+			.measured = s->cpus,
+			.nmeasured = s->ncpus,
+		};
+		s->st.cmd.on = true;
+		js_scpy(s->st.cmd.cmd, sizeof(s->st.cmd.cmd), p->on_spike);
+		s->st.cmd.timeout_ns = s->cmd.timeout_ns;
+	}
 	s->window_ns = JS_SPIKE_WINDOW_NS;
 	s->st.on = true;
 	js_scpy(s->st.dir, sizeof(s->st.dir), path);
