@@ -24,6 +24,7 @@
 #include "js_params.h"
 #include "js_result.h"
 #include "js_spike.h"
+#include "js_util.h"
 
 #define MS 1000000ull
 #define SEC 1000000000ull
@@ -158,7 +159,7 @@ static void test_keep_bounds(void **state)
 				in++;
 				same += !strcmp(src[j], src[i]);
 				repeats += n > 1;
-				longest = longest > dur[j] ? longest : dur[j];
+				longest = JS_MAX(longest, dur[j]);
 			}
 		r = spike_keep_offer(&k, i, t[i], dur[i], JS_CAUSE_TASK, src[i], &vr);
 		verdicts[r]++;
@@ -240,6 +241,9 @@ struct fixture {
 	struct js_run run;
 };
 
+static const char *fx_cmd;	/* --on-spike for the next fx_new, NULL: none */
+static uint64_t fx_cmd_timeout; /* --on-spike-timeout */
+
 static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -258,6 +262,8 @@ static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 	f->p.spike_threshold_ns = MS;
 	f->p.spike_max = max;
 	f->p.spike_dir_max = dir_max;
+	f->p.on_spike = fx_cmd;
+	f->p.on_spike_timeout_ns = fx_cmd_timeout;
 	assert_int_equal(out_spike_new(&f->out, f->dir, &f->p), 0);
 	assert_non_null(f->out.on_event);
 	f->out.run_start(f->out.ctx, &f->run);
@@ -505,6 +511,109 @@ static void test_spike_replace(void **state)
 	fx_free(f);
 }
 
+/* read_text - the file at path into buf (NUL-terminated), "" if none */
+static void read_text(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "r");
+	size_t n = fp ? fread(buf, 1, len - 1, fp) : 0;
+
+	buf[n] = 0;
+	if (fp)
+		fclose(fp);
+}
+
+/* --on-spike: the command sees the spike in its environment, on a CPU that is not
+ * measured; the end of the run waits for it */
+static void test_on_spike_env(void **state)
+{
+	struct fixture *f;
+	char cmd[512], out[256], env[2048], want[4400], names[4][128], abs[4096];
+
+	(void)state;
+	snprintf(out, sizeof(out), "/tmp/test_spike_env.%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "{ env | grep ^JS_SPIKE_ | sort; grep ^Cpus_allowed_list /proc/$$/status; } > %s",
+		 out);
+	fx_cmd = cmd;
+	fx_cmd_timeout = 5 * SEC;
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.written, 1);
+	assert_true(f->run.spikes.cmd.on);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.failed, 0);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 0);
+	assert_true(f->run.spikes.cmd.run_ns > 0);
+	assert_int_equal(files(f, ".json", names, 4), 1);
+	assert_non_null(realpath(f->dir, abs));
+	read_text(out, env, sizeof(env));
+	unlink(out);
+	snprintf(want, sizeof(want),
+		 "JS_SPIKE_CAUSE=task\nJS_SPIKE_CPU=1\nJS_SPIKE_DETAIL=jsinject:812\n"
+		 "JS_SPIKE_DURATION_NS=3000000\nJS_SPIKE_FILE=%s/%s\n",
+		 abs, names[0]);
+	assert_memory_equal(env, want, strlen(want));
+	snprintf(want, sizeof(want), "JS_SPIKE_START_NS=%llu\n",
+		 (unsigned long long)(T0 + 1000 * MS));
+	assert_non_null(strstr(env, want));
+	assert_non_null(strstr(env, ".trace.json\n"));
+	/* measured CPUs 1 and 3: the command runs on neither */
+	assert_non_null(strstr(env, "Cpus_allowed_list:"));
+	assert_null(strstr(env, "Cpus_allowed_list:\t1\n"));
+	fx_free(f);
+}
+
+/* --on-spike that fails is counted; one that hangs is killed at its timeout without
+ * blocking a sync; a spike while one runs is counted as skipped (busy) */
+static void test_on_spike_fail_hang(void **state)
+{
+	struct fixture *f;
+	uint64_t t0, worst = 0;
+
+	(void)state;
+	fx_cmd = "exit 3";
+	fx_cmd_timeout = 5 * SEC;
+	f = fx_new(10, 0);
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.failed, 1);
+	fx_free(f);
+
+	fx_cmd = "sleep 30";
+	fx_cmd_timeout = 300 * MS;
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	gap(f, 1200, 3 * MS);
+	t0 = js_mono_ns();
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS); /* both written: one runs */
+	assert_int_equal(f->run.spikes.written, 2);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.skipped_busy, 1);
+	while (js_mono_ns() - t0 < 700 * MS) { /* the drains go on: no sync waits */
+		uint64_t a = js_mono_ns();
+
+		f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+		worst = JS_MAX(worst, js_mono_ns() - a);
+		usleep(10000);
+	}
+	assert_true(worst < 50 * MS);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 1);
+	assert_int_equal(f->run.spikes.cmd.failed, 0);
+	assert_true(f->run.spikes.cmd.run_ns >= 300 * MS && f->run.spikes.cmd.run_ns < 600 * MS);
+	/* at the end, a command still running gets the rest of its timeout, no more */
+	gap(f, 3000, 3 * MS);
+	t0 = js_mono_ns();
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_true(js_mono_ns() - t0 < 1000 * MS);
+	assert_int_equal(f->run.spikes.cmd.runs, 2);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 2);
+	fx_free(f);
+}
+
 /* --spike-dir-max: a spike that does not fit leaves no file; the count says why */
 static void test_spike_size_cap(void **state)
 {
@@ -555,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_spike_file),     cmocka_unit_test(test_spike_rate),
 		cmocka_unit_test(test_spike_size_cap), cmocka_unit_test(test_keep_policy),
 		cmocka_unit_test(test_keep_bounds),    cmocka_unit_test(test_spike_replace),
+		cmocka_unit_test(test_on_spike_env),   cmocka_unit_test(test_on_spike_fail_hang),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
