@@ -7,7 +7,8 @@
 #   2. fail: `exit 3`: every run counted as failed;
 #   3. hang: a command that sleeps 100 s under --on-spike-timeout 1s: killed (timeouts
 #      counted, its process gone), the 5 s run still lasts about 5 s;
-#   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too.
+#   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too;
+#   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
 # Root only (77 otherwise); about 40 s. See docs/OUTPUTS.md, "A command on each spike".
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -137,6 +138,28 @@ lines = open(tmp + "/app.cmd").read().splitlines()
 assert cmd["runs"] == len(lines) >= 1 and cmd["failed"] == 0, (cmd, lines)
 assert any(l.startswith("task jsinject:") for l in lines), lines
 print("  app: %d spikes of jsapp written, %d commands: %s" % (sp["written"], cmd["runs"], lines))
+PY
+# 5. continuous (-d 0), stopped by SIGINT: each command ran before the stop
+"$JS" --cpu 1 -d 0 -q --json "$TMP/cont.json" --spike-threshold 1500us --spike-dir "$TMP/cont" \
+	--on-spike 'date +%s%N >>"$JSTEST_TMP/cont.cmd"' >"$TMP/cont.out" 2>"$TMP/cont.err" \
+	</dev/null &
+jpid=$!
+sleep 1.5
+"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/cont.inj" 2>&1 ||
+	fail "continuous: jsinject failed: $(cat "$TMP/cont.inj")"
+sleep 1
+stop=$(date +%s%N)
+kill -INT $jpid
+wait $jpid || fail "continuous: jitterscope exited $?: $(cat "$TMP/cont.err")"
+python3 - "$TMP" "$stop" <<'PY' || fail "continuous: the commands"
+import json, sys
+tmp, stop = sys.argv[1], int(sys.argv[2])
+sp = json.load(open(tmp + "/cont.json"))["spikes"]
+cmd = sp["on_spike"]
+ts = [int(l) for l in open(tmp + "/cont.cmd")]
+assert cmd["runs"] == len(ts) >= 3 and cmd["failed"] == 0, (cmd, ts)
+assert sum(t < stop for t in ts) >= 3, "the commands ran only at the end: %s, stop %d" % (ts, stop)
+print("  continuous: %d commands, %d before the stop" % (len(ts), sum(t < stop for t in ts)))
 PY
 echo "ok: --on-spike sees its spike, failures and timeouts counted, the run not held up"
 exit 0
