@@ -39,8 +39,7 @@ static void reaped(struct spike_cmd *c, struct js_spike_cmd_stats *st, int statu
 		st->timeouts++;
 	else if (!WIFEXITED(status) || WEXITSTATUS(status))
 		st->failed++;
-	kill(-c->pid, SIGKILL); /* what it left running in its group */
-	c->pid = 0;
+	c->pid = 0; /* what it started in the background is the user's (not killed) */
 	c->killed = false;
 }
 
