@@ -37,7 +37,7 @@ void spike_cmd_start(struct spike_cmd *c, struct js_spike_cmd_stats *st, char *c
 /* spike_cmd_poll - reap an ended command, kill one past its timeout; never blocks */
 void spike_cmd_poll(struct spike_cmd *c, struct js_spike_cmd_stats *st);
 /* spike_cmd_wait - the end of the run: let a running command end within the rest of its
- * timeout (killed then), and reap it */
-void spike_cmd_wait(struct spike_cmd *c, struct js_spike_cmd_stats *st);
+ * timeout and at most max_ns more (killed then, counted as a timeout), and reap it */
+void spike_cmd_wait(struct spike_cmd *c, struct js_spike_cmd_stats *st, uint64_t max_ns);
 
 #endif /* JS_SPIKE_CMD_H */

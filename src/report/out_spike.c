@@ -36,8 +36,9 @@
 #include "js_story.h"
 #include "js_util.h"
 
-#define SPIKE_PEND_MAX 64   /* spikes waiting for the events after them */
-#define SPIKE_XCHECK_MAX 16 /* settings lines per spike */
+#define SPIKE_PEND_MAX 64		   /* spikes waiting for the events after them */
+#define SPIKE_XCHECK_MAX 16		   /* settings lines per spike */
+#define JS_SPIKE_CMD_STOP_NS 1000000000ull /* an --on-spike command's grace after Ctrl-C */
 
 struct spike_out {
 	char dir[PATH_MAX];
@@ -472,8 +473,10 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 			write_spike(s, g, s->pend_id[i]);
 	}
 	s->npend = k;
+	/* the end: within the rest of its timeout; 1 s at most after Ctrl-C or SIGTERM */
 	if (s->cmd.cmd && done_ns == UINT64_MAX)
-		spike_cmd_wait(&s->cmd, &s->st.cmd); /* the end: within the rest of its timeout */
+		spike_cmd_wait(&s->cmd, &s->st.cmd,
+			       run->interrupted ? JS_SPIKE_CMD_STOP_NS : UINT64_MAX);
 	run->spikes = s->st;
 }
 
@@ -491,10 +494,7 @@ static void spike_destroy(void *ctx)
 	struct spike_out *s = ctx;
 
 	if (s->cmd.pid) { /* the run ended without its last sync: no command outlives it */
-		s->cmd.killed = true;
-		kill(-s->cmd.pid, SIGKILL);
-		kill(s->cmd.pid, SIGKILL);
-		spike_cmd_wait(&s->cmd, &s->st.cmd);
+		spike_cmd_wait(&s->cmd, &s->st.cmd, 0);
 	}
 	for (size_t i = 0; s->rings && i < s->ncpus; i++)
 		spike_ring_free(&s->rings[i]);

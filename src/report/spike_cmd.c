@@ -43,6 +43,14 @@ static void reaped(struct spike_cmd *c, struct js_spike_cmd_stats *st, int statu
 	c->killed = false;
 }
 
+/* kill_now - SIGKILL the command's group; reaped (and counted as a timeout) by the poll */
+static void kill_now(struct spike_cmd *c)
+{
+	kill(-c->pid, SIGKILL);
+	kill(c->pid, SIGKILL);
+	c->killed = true;
+}
+
 void spike_cmd_poll(struct spike_cmd *c, struct js_spike_cmd_stats *st)
 {
 	int status = 0;
@@ -55,11 +63,8 @@ void spike_cmd_poll(struct spike_cmd *c, struct js_spike_cmd_stats *st)
 		reaped(c, st, r == c->pid ? status : 0);
 		return;
 	}
-	if (!c->killed && js_mono_ns() - c->start_ns >= c->timeout_ns) {
-		kill(-c->pid, SIGKILL); /* its process group: sh and what it started */
-		kill(c->pid, SIGKILL);
-		c->killed = true;
-	}
+	if (!c->killed && js_mono_ns() - c->start_ns >= c->timeout_ns)
+		kill_now(c); /* its process group: sh and what it started */
 }
 
 bool spike_cmd_busy(struct spike_cmd *c, struct js_spike_cmd_stats *st)
@@ -138,12 +143,15 @@ failed:
 	c->warned = true;
 }
 
-void spike_cmd_wait(struct spike_cmd *c, struct js_spike_cmd_stats *st)
+void spike_cmd_wait(struct spike_cmd *c, struct js_spike_cmd_stats *st, uint64_t max_ns)
 {
 	const struct timespec nap = { 0, 5000000 }; /* 5 ms */
+	uint64_t t0 = js_mono_ns();
 
 	while (c->pid) {
 		spike_cmd_poll(c, st);
+		if (c->pid && !c->killed && js_mono_ns() - t0 >= max_ns)
+			kill_now(c);
 		if (c->pid && c->killed &&
 		    js_mono_ns() - c->start_ns > c->timeout_ns + 1000000000ull) {
 			st->timeouts++; /* killed, not gone (uninterruptible): not waited for */

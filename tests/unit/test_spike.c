@@ -612,6 +612,21 @@ static void test_on_spike_fail_hang(void **state)
 	assert_int_equal(f->run.spikes.cmd.runs, 2);
 	assert_int_equal(f->run.spikes.cmd.timeouts, 2);
 	fx_free(f);
+
+	/* a run stopped by Ctrl-C: a command gets 1 s, not the rest of its 10 s */
+	fx_cmd = "sleep 30";
+	fx_cmd_timeout = 10 * SEC;
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	f->run.interrupted = true;
+	t0 = js_mono_ns();
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_true(js_mono_ns() - t0 >= 900 * MS && js_mono_ns() - t0 < 1500 * MS);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 1);
+	fx_free(f);
 }
 
 /* --spike-dir-max: a spike that does not fit leaves no file; the count says why */
