@@ -60,6 +60,8 @@ enum {
 	OPT_SPIKE_THRESHOLD,
 	OPT_SPIKE_MAX,
 	OPT_SPIKE_DIR_MAX,
+	OPT_ON_SPIKE,
+	OPT_ON_SPIKE_TIMEOUT,
 	OPT_BTF,
 	OPT_WAIVE,
 	OPT_WAIVE_FILE,
@@ -216,6 +218,14 @@ static const struct cli_option {
 	  M },
 	{ { "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
 	    "total size of the spike files (default 100MiB)", G_OUTPUT },
+	  M },
+	{ { "on-spike", OPT_ON_SPIKE, "CMD", 0,
+	    "with --spike-dir: run CMD (/bin/sh -c) on a housekeeping CPU for each spike written, "
+	    "one at a time; JS_SPIKE_* variables name it",
+	    G_OUTPUT },
+	  M },
+	{ { "on-spike-timeout", OPT_ON_SPIKE_TIMEOUT, "TIME", 0,
+	    "kill an --on-spike command after TIME (default 10s)", G_OUTPUT },
 	  M },
 	{ { "budget", OPT_BUDGET, "SPEC", 0,
 	    "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", G_OUTPUT },
@@ -577,6 +587,10 @@ static const struct time_opt {
 	  "--spike-threshold",
 	  offsetof(struct js_params, spike_threshold_ns),
 	  { JS_US, 1, JS_TIME_MAX, NULL } },
+	{ OPT_ON_SPIKE_TIMEOUT,
+	  "--on-spike-timeout",
+	  offsetof(struct js_params, on_spike_timeout_ns),
+	  { JS_SEC, JS_MS, JS_DAY, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -869,6 +883,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	}
+	case OPT_ON_SPIKE:
+		if (!*arg) {
+			argp_error(state, "invalid --on-spike '': a command for /bin/sh -c");
+			return EINVAL;
+		}
+		p->on_spike = arg;
+		break;
 	case OPT_LISTEN:
 		if (listen_parse(arg, NULL, err, sizeof(err))) {
 			argp_error(state, "invalid --listen '%s': %s", arg, err);
@@ -1111,6 +1132,10 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr, "%s: --spike-dir and --spike-threshold go together\n", prog);
 		return -EINVAL;
 	}
+	if (p->on_spike && !p->spike_dir) {
+		fprintf(stderr, "%s: --on-spike needs --spike-dir and --spike-threshold\n", prog);
+		return -EINVAL;
+	}
 	/* at most one output on stdout, and no two outputs into one file */
 	shared = outputs_collision(p);
 	if (shared) {
@@ -1139,6 +1164,7 @@ static void defaults(struct js_params *p)
 	p->trace_max_events = JS_DEFAULT_TRACE_EVENTS;
 	p->spike_max = JS_DEFAULT_SPIKE_MAX;
 	p->spike_dir_max = JS_DEFAULT_SPIKE_DIR_MAX;
+	p->on_spike_timeout_ns = JS_DEFAULT_ON_SPIKE_TIMEOUT_NS;
 	p->alpha = JS_DEFAULT_ALPHA;
 	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
 	p->audit_fail_on = -1;

@@ -66,11 +66,13 @@ struct js_params {
 	bool follow_syscalls;	   /* --follow-syscalls: trace its system calls per call */
 	int follow_tids[JS_FOLLOW_TIDS_MAX]; /* --tid: follow these threads */
 	size_t nfollow_tids;
-	const char *marks_path;	     /* --marks: the application's slow intervals, as they come */
-	const char *spike_dir;	     /* the flight recorder (js_spike.h): its directory, */
-	uint64_t spike_threshold_ns; /* the gaps it keeps (both or neither given), */
-	unsigned spike_max;	     /* at most this many a minute, */
-	uint64_t spike_dir_max;	     /* in at most this many bytes */
+	const char *marks_path;	      /* --marks: the application's slow intervals, as they come */
+	const char *spike_dir;	      /* the flight recorder (js_spike.h): its directory, */
+	uint64_t spike_threshold_ns;  /* the gaps it keeps (both or neither given), */
+	unsigned spike_max;	      /* at most this many a minute, */
+	uint64_t spike_dir_max;	      /* in at most this many bytes */
+	const char *on_spike;	      /* --on-spike CMD: run for each spike written (js_spike.h) */
+	uint64_t on_spike_timeout_ns; /* --on-spike-timeout: then SIGKILL */
 	struct js_budget budget; /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	uint64_t budget_interval_ns; /* --budget-interval (--duration 0 only); 0 = not given:
 	                                 * JS_DEFAULT_BUDGET_INTERVAL_NS */

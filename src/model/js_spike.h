@@ -7,6 +7,7 @@
  *
  *   spike_ring   the last cap probe events of one CPU, overwritten oldest first
  *   spike_rate   at most max spikes whose gaps start within any 60 s (--spike-max N/min)
+ *   spike_keep   the same bound, choosing which: new sources first, then the longest
  *   spike_cap    the files in DIR stay within a total size (--spike-dir-max SIZE)
  */
 #ifndef JS_SPIKE_H
@@ -26,7 +27,8 @@
 #define JS_SPIKE_RATE_NS 60000000000ull /* --spike-max counts per 60 s */
 #define JS_DEFAULT_SPIKE_MAX 10		/* spikes per minute */
 #define JS_SPIKE_MAX_MAX 1000
-#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20) /* 100 MiB */
+#define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20)	      /* 100 MiB */
+#define JS_DEFAULT_ON_SPIKE_TIMEOUT_NS 10000000000ull /* --on-spike-timeout: 10 s */
 
 /* Why a spike was not written (its counter's reason label). */
 enum js_spike_skip {
@@ -48,11 +50,23 @@ struct js_spike_stats {
 	uint64_t threshold_ns;
 	unsigned max_per_min;
 	uint64_t dir_max_bytes;
-	uint64_t seen;	  /* gaps at or above the threshold */
-	uint64_t written; /* spikes written (a JSON file and its trace each) */
-	uint64_t bytes;	  /* their size */
+	uint64_t seen;	   /* gaps at or above the threshold */
+	uint64_t written;  /* spikes written (a JSON file and its trace each) */
+	uint64_t bytes;	   /* the size of those still in DIR */
+	uint64_t replaced; /* written, then removed for a better spike (spike_keep):
+	                    * written - replaced of them are in DIR */
 	uint64_t skipped[JS_SPIKE_SKIP_MAX];
 	uint64_t write_ns_max; /* the longest write of one spike (both files) */
+	struct js_spike_cmd_stats {
+		bool on;	       /* --on-spike was given */
+		char cmd[256];	       /* its command (cut to fit) */
+		uint64_t timeout_ns;   /* --on-spike-timeout */
+		uint64_t runs;	       /* commands started */
+		uint64_t failed;       /* exited non-zero, killed by a signal, or not started */
+		uint64_t timeouts;     /* killed at the timeout */
+		uint64_t skipped_busy; /* spikes written while a command ran: none run */
+		uint64_t run_ns;       /* their total time, start to reaped */
+	} cmd;
 };
 
 /* js_spike_skipped - the skipped spikes, every reason */
@@ -90,6 +104,49 @@ void spike_rate_free(struct spike_rate *r);
  * fewer than max were admitted in (t_ns - JS_SPIKE_RATE_NS, t_ns]; counts it if so */
 bool spike_rate_admit(struct spike_rate *r, uint64_t t_ns);
 
+/*
+ * Which spikes a rate window keeps (--spike-max N/min): the spikes recorded in the last
+ * JS_SPIKE_RATE_NS, at most max, each with its primary source (cause class + detail). A
+ * spike offered when the window is full:
+ *   - from a source the window has not recorded yet: replaces the shortest spike among the
+ *     window's repeats (sources recorded twice or more); with no repeat, it is treated as
+ *     below;
+ *   - else, if it is longer than every spike of the window: replaces the shortest repeat,
+ *     else the shortest spike of its own source, else (a new source) the shortest of all;
+ *   - else it is skipped.
+ * Never more than max spikes whose starts lie within any JS_SPIKE_RATE_NS.
+ */
+#define SPIKE_NAME_LEN 96
+
+struct spike_keep_rec {
+	uint64_t id, t_ns, dur_ns;
+	uint32_t cause;
+	char detail[64];	   /* JS_DETAIL_LEN */
+	char name[SPIKE_NAME_LEN]; /* the caller's: its files' name, "" while not written */
+	uint64_t bytes;		   /* the caller's: their size */
+};
+
+struct spike_keep {
+	struct spike_keep_rec *v;
+	unsigned max, n;
+};
+
+enum spike_keep_verdict { SPIKE_KEEP_ADD, SPIKE_KEEP_REPLACE, SPIKE_KEEP_SKIP };
+
+/* spike_keep_init - a window of max (0 is taken as 1); 0 or -ENOMEM */
+int spike_keep_init(struct spike_keep *k, unsigned max);
+void spike_keep_free(struct spike_keep *k);
+/* spike_keep_offer - a spike (id, start t_ns not before the window's latest minus
+ * JS_SPIKE_RATE_NS, dur_ns, source cause + detail): ADD (kept), REPLACE (kept; the record of
+ * the spike it replaces copied into *victim and dropped) or SKIP (not kept) */
+enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint64_t t_ns,
+					 uint64_t dur_ns, uint32_t cause, const char *detail,
+					 struct spike_keep_rec *victim);
+/* spike_keep_find - the kept record of id, NULL if none */
+struct spike_keep_rec *spike_keep_find(struct spike_keep *k, uint64_t id);
+/* spike_keep_forget - drop id's record (its files could not be written) */
+void spike_keep_forget(struct spike_keep *k, uint64_t id);
+
 /* The files' total size in DIR against its cap. */
 struct spike_cap {
 	uint64_t max, used;
@@ -97,5 +154,7 @@ struct spike_cap {
 
 /* spike_cap_take - bytes more fit under max: counted, true; else false (nothing counted) */
 bool spike_cap_take(struct spike_cap *c, uint64_t bytes);
+/* spike_cap_give - bytes of removed files no longer counted */
+void spike_cap_give(struct spike_cap *c, uint64_t bytes);
 
 #endif /* JS_SPIKE_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* spike.c - the flight recorder's bounded parts: event ring, rate limiter, size cap. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,4 +121,121 @@ bool spike_cap_take(struct spike_cap *c, uint64_t bytes)
 		return false;
 	c->used += bytes;
 	return true;
+}
+
+void spike_cap_give(struct spike_cap *c, uint64_t bytes)
+{
+	c->used -= JS_MIN(c->used, bytes);
+}
+
+int spike_keep_init(struct spike_keep *k, unsigned max)
+{
+	memset(k, 0, sizeof(*k));
+	k->max = max ? max : 1;
+	k->v = calloc(k->max, sizeof(*k->v));
+	return k->v ? 0 : -ENOMEM;
+}
+
+void spike_keep_free(struct spike_keep *k)
+{
+	free(k->v);
+	memset(k, 0, sizeof(*k));
+}
+
+static bool same_source(const struct spike_keep_rec *r, uint32_t cause, const char *detail)
+{
+	return r->cause == cause && !strncmp(r->detail, detail, sizeof(r->detail) - 1);
+}
+
+/* count_source - the window's records of (cause, detail) */
+static unsigned count_source(const struct spike_keep *k, uint32_t cause, const char *detail)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < k->n; i++)
+		n += same_source(&k->v[i], cause, detail);
+	return n;
+}
+
+/* shortest - the index of the shortest record that pick accepts, -1 if none */
+static int shortest(const struct spike_keep *k, int mode, uint32_t cause, const char *detail)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < k->n; i++) {
+		const struct spike_keep_rec *r = &k->v[i];
+		bool ok = mode == 0 ? count_source(k, r->cause, r->detail) > 1 :
+			  mode == 1 ? same_source(r, cause, detail) :
+				      true;
+
+		if (ok && (best < 0 || r->dur_ns < k->v[best].dur_ns))
+			best = (int)i;
+	}
+	return best;
+}
+
+static void drop(struct spike_keep *k, unsigned i)
+{
+	memmove(&k->v[i], &k->v[i + 1], (k->n - i - 1) * sizeof(*k->v));
+	k->n--;
+}
+
+enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint64_t t_ns,
+					 uint64_t dur_ns, uint32_t cause, const char *detail,
+					 struct spike_keep_rec *victim)
+{
+	enum spike_keep_verdict v = SPIKE_KEEP_ADD;
+	struct spike_keep_rec *r;
+	bool longest = true;
+	int i = -1;
+
+	for (unsigned j = 0; j < k->n;) /* the window: the last JS_SPIKE_RATE_NS */
+		if (k->v[j].t_ns + JS_SPIKE_RATE_NS <= t_ns)
+			drop(k, j);
+		else
+			j++;
+	if (k->n == k->max) {
+		for (unsigned j = 0; j < k->n; j++)
+			longest &= dur_ns > k->v[j].dur_ns;
+		if (!count_source(k, cause, detail))
+			i = shortest(k, 0, cause, detail); /* a new source before repeats */
+		if (i < 0 && longest) {
+			i = shortest(k, 0, cause, detail);
+			if (i < 0)
+				i = shortest(k, 1, cause, detail);
+			if (i < 0)
+				i = shortest(k, 2, cause, detail);
+		}
+		if (i < 0)
+			return SPIKE_KEEP_SKIP;
+		if (victim)
+			*victim = k->v[i];
+		drop(k, (unsigned)i);
+		v = SPIKE_KEEP_REPLACE;
+	}
+	r = &k->v[k->n++];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->t_ns = t_ns;
+	r->dur_ns = dur_ns;
+	r->cause = cause;
+	snprintf(r->detail, sizeof(r->detail), "%s", detail ? detail : "");
+	return v;
+}
+
+struct spike_keep_rec *spike_keep_find(struct spike_keep *k, uint64_t id)
+{
+	for (unsigned i = 0; i < k->n; i++)
+		if (k->v[i].id == id)
+			return &k->v[i];
+	return NULL;
+}
+
+void spike_keep_forget(struct spike_keep *k, uint64_t id)
+{
+	for (unsigned i = 0; i < k->n; i++)
+		if (k->v[i].id == id) {
+			drop(k, i);
+			return;
+		}
 }

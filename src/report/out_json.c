@@ -112,7 +112,21 @@ static void spikes(struct js_json *j, const struct js_spike_stats *s)
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		json_u64(j, js_spike_skip_name(i), s->skipped[i]);
 	json_obj_end(j);
+	json_u64(j, "replaced", s->replaced);
 	json_u64(j, "write_ns_max", s->write_ns_max);
+	if (s->cmd.on) {
+		json_obj_begin(j, "on_spike");
+		json_str(j, "command", s->cmd.cmd);
+		json_u64(j, "timeout_ns", s->cmd.timeout_ns);
+		json_u64(j, "runs", s->cmd.runs);
+		json_u64(j, "failed", s->cmd.failed);
+		json_u64(j, "timeouts", s->cmd.timeouts);
+		json_u64(j, "skipped_busy", s->cmd.skipped_busy);
+		json_u64(j, "run_ns", s->cmd.run_ns);
+		json_obj_end(j);
+	} else {
+		json_null(j, "on_spike");
+	}
 	json_obj_end(j);
 }
 

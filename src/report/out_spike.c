@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,26 +32,32 @@
 #include "js_params.h"
 #include "js_result.h"
 #include "js_spike.h"
+#include "js_spike_cmd.h"
 #include "js_story.h"
 #include "js_util.h"
 
-#define SPIKE_PEND_MAX 64   /* spikes waiting for the events after them */
-#define SPIKE_XCHECK_MAX 16 /* settings lines per spike */
+#define SPIKE_PEND_MAX 64		   /* spikes waiting for the events after them */
+#define SPIKE_XCHECK_MAX 16		   /* settings lines per spike */
+#define JS_SPIKE_CMD_STOP_NS 1000000000ull /* an --on-spike command's grace after Ctrl-C */
 
 struct spike_out {
 	char dir[PATH_MAX];
 	uint64_t window_ns;
 	struct js_spike_stats st;
-	struct spike_rate rate;
+	struct spike_keep keep; /* the spikes of the rate window (--spike-max) */
+	uint64_t next_id;
 	struct spike_cap cap;
 	struct spike_ring *rings; /* per measured CPU, as run->cpus */
 	int *cpus;
 	size_t ncpus;
 	struct js_event *scratch; /* one window's events */
 	struct js_gap_rec pend[SPIKE_PEND_MAX];
+	uint64_t pend_id[SPIKE_PEND_MAX]; /* their ids in keep */
 	size_t npend;
 	const struct js_run *run;
-	int err; /* a write failed: the recorder stopped (-errno) */
+	int err;	       /* a write failed: the recorder stopped (-errno) */
+	char absdir[PATH_MAX]; /* DIR, absolute: the --on-spike command's JS_SPIKE_FILE */
+	struct spike_cmd cmd;  /* --on-spike; cmd.cmd NULL: none */
 };
 
 static struct spike_ring *ring_of(struct spike_out *s, uint32_t cpu)
@@ -121,24 +128,71 @@ static void spike_on_event(void *ctx, const struct js_event *ev)
 		spike_ring_push(r, ev);
 }
 
+/* spike_file_path - DIR/NAME SUFFIX */
+static void spike_file_path(char *buf, size_t len, const struct spike_out *s, const char *name,
+			    const char *suffix)
+{
+	snprintf(buf, len, "%s/%s%s", s->dir, name, suffix);
+}
+
+/* drop_victim - a kept spike another replaced: a pending one is not written (skipped,
+ * rate: it lost its place in the window before its files were written); a written one's
+ * files are removed (replaced) */
+static void drop_victim(struct spike_out *s, const struct spike_keep_rec *v)
+{
+	char path[PATH_MAX + 128];
+
+	for (size_t i = 0; i < s->npend; i++)
+		if (s->pend_id[i] == v->id) {
+			memmove(&s->pend[i], &s->pend[i + 1],
+				(s->npend - i - 1) * sizeof(*s->pend));
+			memmove(&s->pend_id[i], &s->pend_id[i + 1],
+				(s->npend - i - 1) * sizeof(*s->pend_id));
+			s->npend--;
+			s->st.skipped[JS_SPIKE_SKIP_RATE]++;
+			return;
+		}
+	if (!v->name[0])
+		return;
+	spike_file_path(path, sizeof(path), s, v->name, ".json");
+	unlink(path);
+	spike_file_path(path, sizeof(path), s, v->name, ".trace.json");
+	unlink(path);
+	spike_cap_give(&s->cap, v->bytes);
+	s->st.bytes -= JS_MIN(s->st.bytes, v->bytes);
+	s->st.replaced++;
+}
+
 static void spike_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
 			 size_t nev)
 {
 	struct spike_out *s = ctx;
+	struct spike_keep_rec victim;
+	enum spike_keep_verdict v;
 
 	(void)ev;
 	(void)nev;
 	if (g->gap.dur_ns < s->st.threshold_ns)
 		return;
 	s->st.seen++;
-	if (s->err)
+	if (s->err) {
 		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
-	else if (!spike_rate_admit(&s->rate, g->gap.start_ns))
-		s->st.skipped[JS_SPIKE_SKIP_RATE]++;
-	else if (s->npend == SPIKE_PEND_MAX)
+		return;
+	}
+	if (s->npend == SPIKE_PEND_MAX) {
 		s->st.skipped[JS_SPIKE_SKIP_BACKLOG]++;
-	else
-		s->pend[s->npend++] = *g;
+		return;
+	}
+	v = spike_keep_offer(&s->keep, ++s->next_id, g->gap.start_ns, g->gap.dur_ns,
+			     g->attr.primary, g->attr.detail, &victim);
+	if (v == SPIKE_KEEP_SKIP) {
+		s->st.skipped[JS_SPIKE_SKIP_RATE]++;
+		return;
+	}
+	if (v == SPIKE_KEEP_REPLACE)
+		drop_victim(s, &victim);
+	s->pend_id[s->npend] = s->next_id;
+	s->pend[s->npend++] = *g;
 }
 
 /* spike_name - "spike-20261129T175423.123456Z-cpu1" of the gap: names sort by time */
@@ -307,9 +361,36 @@ static int put_json(FILE *fp, void *arg)
 	return output_file_flush(fp);
 }
 
-/* write_spike - the spike's two files, or the reason it has none counted */
-static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
+/* on_spike - --on-spike for the spike just written (name): run now if none runs, else
+ * counted as skipped (busy) */
+static void on_spike(struct spike_out *s, const struct js_gap_rec *g, const char *name)
 {
+	char v[7][PATH_MAX + 160];
+	char *vars[7];
+
+	if (!s->cmd.cmd)
+		return;
+	if (spike_cmd_busy(&s->cmd, &s->st.cmd)) {
+		s->st.cmd.skipped_busy++;
+		return;
+	}
+	snprintf(v[0], sizeof(v[0]), "JS_SPIKE_FILE=%s/%s.json", s->absdir, name);
+	snprintf(v[1], sizeof(v[1]), "JS_SPIKE_TRACE=%s/%s.trace.json", s->absdir, name);
+	snprintf(v[2], sizeof(v[2]), "JS_SPIKE_DURATION_NS=%" PRIu64, g->gap.dur_ns);
+	snprintf(v[3], sizeof(v[3]), "JS_SPIKE_CAUSE=%s", js_cause_name(g->attr.primary));
+	snprintf(v[4], sizeof(v[4]), "JS_SPIKE_DETAIL=%s", g->attr.detail);
+	snprintf(v[5], sizeof(v[5]), "JS_SPIKE_CPU=%u", g->gap.cpu);
+	snprintf(v[6], sizeof(v[6]), "JS_SPIKE_START_NS=%" PRIu64, g->gap.start_ns);
+	for (int i = 0; i < 7; i++)
+		vars[i] = v[i];
+	spike_cmd_start(&s->cmd, &s->st.cmd, vars, 7);
+}
+
+/* write_spike - the spike's two files, or the reason it has none counted (and its place in
+ * the window given back) */
+static void write_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t id)
+{
+	struct spike_keep_rec *kept;
 	struct spike_ring *r = ring_of(s, g->gap.cpu);
 	uint64_t lo = g->gap.start_ns - JS_MIN(g->gap.start_ns, s->window_ns);
 	uint64_t hi = g->gap.start_ns + g->gap.dur_ns + s->window_ns, t0 = js_mono_ns();
@@ -334,12 +415,14 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
 	if (err) {
 		s->err = err;
 		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		spike_keep_forget(&s->keep, id);
 		return;
 	}
 	if (!spike_cap_take(&s->cap, tsize + jsize)) {
 		unlink(tmp[0]);
 		unlink(tmp[1]);
 		s->st.skipped[JS_SPIKE_SKIP_SIZE]++;
+		spike_keep_forget(&s->keep, id);
 		return;
 	}
 	for (int i = 0; i < 2; i++)
@@ -354,11 +437,18 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g)
 		unlink(tmp[1]);
 		s->err = err;
 		s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
+		spike_keep_forget(&s->keep, id);
 		return;
+	}
+	kept = spike_keep_find(&s->keep, id);
+	if (kept) { /* a later spike may replace it: its files, their size */
+		js_scpy(kept->name, sizeof(kept->name), name);
+		kept->bytes = tsize + jsize;
 	}
 	s->st.written++;
 	s->st.bytes += tsize + jsize;
 	s->st.write_ns_max = JS_MAX(s->st.write_ns_max, js_mono_ns() - t0);
+	on_spike(s, g, name);
 }
 
 static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
@@ -366,20 +456,27 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 	struct spike_out *s = ctx;
 	size_t k = 0;
 
+	if (s->cmd.cmd)
+		spike_cmd_poll(&s->cmd, &s->st.cmd);
 	for (size_t i = 0; i < s->npend; i++) {
 		const struct js_gap_rec *g = &s->pend[i];
 
 		if (done_ns != UINT64_MAX &&
 		    g->gap.start_ns + g->gap.dur_ns + s->window_ns > done_ns) {
+			s->pend_id[k] = s->pend_id[i];
 			s->pend[k++] = *g; /* its window is not all read yet */
 			continue;
 		}
 		if (s->err)
 			s->st.skipped[JS_SPIKE_SKIP_ERROR]++;
 		else
-			write_spike(s, g);
+			write_spike(s, g, s->pend_id[i]);
 	}
 	s->npend = k;
+	/* the end: within the rest of its timeout; 1 s at most after Ctrl-C or SIGTERM */
+	if (s->cmd.cmd && done_ns == UINT64_MAX)
+		spike_cmd_wait(&s->cmd, &s->st.cmd,
+			       run->interrupted ? JS_SPIKE_CMD_STOP_NS : UINT64_MAX);
 	run->spikes = s->st;
 }
 
@@ -396,12 +493,15 @@ static void spike_destroy(void *ctx)
 {
 	struct spike_out *s = ctx;
 
+	if (s->cmd.pid) { /* the run ended without its last sync: no command outlives it */
+		spike_cmd_wait(&s->cmd, &s->st.cmd, 0);
+	}
 	for (size_t i = 0; s->rings && i < s->ncpus; i++)
 		spike_ring_free(&s->rings[i]);
 	free(s->rings);
 	free(s->cpus);
 	free(s->scratch);
-	spike_rate_free(&s->rate);
+	spike_keep_free(&s->keep);
 	free(s);
 }
 
@@ -410,7 +510,7 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 	struct spike_out *s = calloc(1, sizeof(*s));
 
 	if (!s ||
-	    spike_rate_init(&s->rate, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX)) {
+	    spike_keep_init(&s->keep, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX)) {
 		free(s);
 		return -ENOMEM;
 	}
@@ -425,11 +525,24 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 		return -EIO;
 	}
 	js_scpy(s->dir, sizeof(s->dir), path);
+	if (!realpath(path, s->absdir))
+		js_scpy(s->absdir, sizeof(s->absdir), path);
+	if (p && p->on_spike) {
+		s->cmd = (struct spike_cmd){
+			.cmd = p->on_spike,
+			.timeout_ns = p->on_spike_timeout_ns ?: JS_DEFAULT_ON_SPIKE_TIMEOUT_NS,
+			.measured = s->cpus,
+			.nmeasured = s->ncpus,
+		};
+		s->st.cmd.on = true;
+		js_scpy(s->st.cmd.cmd, sizeof(s->st.cmd.cmd), p->on_spike);
+		s->st.cmd.timeout_ns = s->cmd.timeout_ns;
+	}
 	s->window_ns = JS_SPIKE_WINDOW_NS;
 	s->st.on = true;
 	js_scpy(s->st.dir, sizeof(s->st.dir), path);
 	s->st.threshold_ns = p ? p->spike_threshold_ns : 0;
-	s->st.max_per_min = s->rate.max;
+	s->st.max_per_min = s->keep.max;
 	s->st.dir_max_bytes = p && p->spike_dir_max ? p->spike_dir_max : JS_DEFAULT_SPIKE_DIR_MAX;
 	s->cap = (struct spike_cap){ .max = s->st.dir_max_bytes, .used = dir_used(path) };
 	out->name = "flight recorder";

@@ -748,6 +748,26 @@ static void spike_metrics(FILE *fp, const struct js_spike_stats *s)
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		fprintf(fp, "jitterscope_spikes_skipped_total{reason=\"%s\"} %" PRIu64 "\n",
 			js_spike_skip_name(i), s->skipped[i]);
+	family(fp, "jitterscope_spikes_replaced_total", "counter",
+	       "Spikes written to --spike-dir, then removed for a spike of a new source or a "
+	       "longer one (--spike-max).");
+	fprintf(fp, "jitterscope_spikes_replaced_total %" PRIu64 "\n", s->replaced);
+	if (!s->cmd.on)
+		return;
+	family(fp, "jitterscope_on_spike_runs_total", "counter", "--on-spike commands started.");
+	fprintf(fp, "jitterscope_on_spike_runs_total %" PRIu64 "\n", s->cmd.runs);
+	family(fp, "jitterscope_on_spike_failures_total", "counter",
+	       "--on-spike commands that exited non-zero, died of a signal or did not start.");
+	fprintf(fp, "jitterscope_on_spike_failures_total %" PRIu64 "\n", s->cmd.failed);
+	family(fp, "jitterscope_on_spike_timeouts_total", "counter",
+	       "--on-spike commands killed at --on-spike-timeout.");
+	fprintf(fp, "jitterscope_on_spike_timeouts_total %" PRIu64 "\n", s->cmd.timeouts);
+	family(fp, "jitterscope_on_spike_skipped_busy_total", "counter",
+	       "Spikes written while an --on-spike command still ran: no command for them.");
+	fprintf(fp, "jitterscope_on_spike_skipped_busy_total %" PRIu64 "\n", s->cmd.skipped_busy);
+	family(fp, "jitterscope_on_spike_seconds_total", "counter",
+	       "Time the --on-spike commands ran, start to end.");
+	fprintf(fp, "jitterscope_on_spike_seconds_total %.6f\n", s->cmd.run_ns / 1e9);
 }
 
 static void run_metrics(FILE *fp, const struct js_run *run)

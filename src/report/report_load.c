@@ -474,6 +474,18 @@ static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike
 	u64_at(l, o, "written", REQ, &s->written);
 	u64_at(l, o, "bytes", REQ, &s->bytes);
 	u64_at(l, o, "write_ns_max", REQ, &s->write_ns_max);
+	u64_at(l, o, "replaced", 0, &s->replaced); /* since issue 28 */
+	k = get(l, o, "on_spike", JSONP_OBJ, NUL); /* since issue 28: optional, null if off */
+	if (k) {
+		s->cmd.on = true;
+		str_at(l, k, "command", REQ, s->cmd.cmd, sizeof(s->cmd.cmd));
+		u64_at(l, k, "timeout_ns", REQ, &s->cmd.timeout_ns);
+		u64_at(l, k, "runs", REQ, &s->cmd.runs);
+		u64_at(l, k, "failed", REQ, &s->cmd.failed);
+		u64_at(l, k, "timeouts", REQ, &s->cmd.timeouts);
+		u64_at(l, k, "skipped_busy", REQ, &s->cmd.skipped_busy);
+		u64_at(l, k, "run_ns", REQ, &s->cmd.run_ns);
+	}
 	k = get(l, o, "skipped", JSONP_OBJ, REQ);
 	for (unsigned i = 0; k && i < JS_SPIKE_SKIP_MAX; i++)
 		u64_at(l, k, js_spike_skip_name(i), REQ, &s->skipped[i]);

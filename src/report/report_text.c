@@ -148,7 +148,7 @@ static void marks_lines(FILE *fp, const struct js_run *run)
 /* spike_line - what the flight recorder wrote and skipped, and why */
 static void spike_line(FILE *fp, const struct js_spike_stats *s)
 {
-	char t[32];
+	char t[32], t2[32];
 	const char *sep = " (";
 
 	if (!s->on)
@@ -163,7 +163,19 @@ static void spike_line(FILE *fp, const struct js_spike_stats *s)
 			fprintf(fp, "%s%s %" PRIu64, sep, js_spike_skip_name(i), s->skipped[i]);
 			sep = ", ";
 		}
-	fputs(*sep == ',' ? ")\n" : "\n", fp);
+	fputs(*sep == ',' ? ")" : "", fp);
+	if (s->replaced)
+		fprintf(fp, ", %" PRIu64 " replaced by a new source or a longer spike",
+			s->replaced);
+	fputc('\n', fp);
+	if (s->cmd.on)
+		fprintf(fp,
+			"on-spike command: %" PRIu64 " run%s, %" PRIu64 " failed, %" PRIu64
+			" timed out (%s), %" PRIu64 " spike%s skipped while one ran; %s in all\n",
+			s->cmd.runs, s->cmd.runs == 1 ? "" : "s", s->cmd.failed, s->cmd.timeouts,
+			js_fmt_ns(t, sizeof(t), s->cmd.timeout_ns), s->cmd.skipped_busy,
+			s->cmd.skipped_busy == 1 ? "" : "s",
+			js_fmt_ns(t2, sizeof(t2), s->cmd.run_ns));
 }
 
 /* clock_cost_line - what each clock read costs; rdtscp "not run" where the CPU lacks it */

@@ -142,6 +142,10 @@ check 64 'invalid --spike-dir-max' --spike-dir-max 5q
 check 64 'invalid --spike-dir-max' --spike-dir-max -1MiB
 check 64 'go together'             --spike-dir "$TMP/dir"
 check 64 'go together'             --spike-threshold 1ms
+check 64 'on-spike needs --spike-dir' --on-spike true
+check 64 'invalid --on-spike'       --on-spike "" --spike-threshold 1ms --spike-dir "$TMP/dir"
+check 64 'invalid --on-spike-timeout' --on-spike-timeout 0 --on-spike true --spike-threshold 1ms --spike-dir "$TMP/dir"
+check 64 'invalid --on-spike-timeout' --on-spike-timeout 2x --on-spike true --spike-threshold 1ms --spike-dir "$TMP/dir"
 # conflicting options, unknown options, stray arguments
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -

@@ -24,6 +24,7 @@
 #include "js_params.h"
 #include "js_result.h"
 #include "js_spike.h"
+#include "js_util.h"
 
 #define MS 1000000ull
 #define SEC 1000000000ull
@@ -74,6 +75,113 @@ static void test_rate_limit_windows(void **state)
 	}
 	assert_true(na > MAX && na < N);
 	spike_rate_free(&r);
+}
+
+static enum spike_keep_verdict offer(struct spike_keep *k, uint64_t id, uint64_t t, uint64_t dur,
+				     const char *src, uint64_t *victim)
+{
+	struct spike_keep_rec v = { .id = UINT64_MAX };
+	enum spike_keep_verdict r = spike_keep_offer(k, id, t, dur, JS_CAUSE_TASK, src, &v);
+
+	*victim = r == SPIKE_KEEP_REPLACE ? v.id : UINT64_MAX;
+	return r;
+}
+
+/* a full window: a new source replaces the shortest repeat; a longer spike replaces the
+ * shortest; anything else is skipped; the window slides */
+static void test_keep_policy(void **state)
+{
+	struct spike_keep k;
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(spike_keep_init(&k, 3), 0);
+	assert_int_equal(offer(&k, 1, 0, 2 * MS, "a", &v), SPIKE_KEEP_ADD);
+	assert_int_equal(offer(&k, 2, 1 * SEC, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
+	assert_int_equal(offer(&k, 3, 2 * SEC, 3 * MS, "a", &v), SPIKE_KEEP_ADD);
+	/* full of one source: a repeat no longer than all is skipped */
+	assert_int_equal(offer(&k, 4, 3 * SEC, 2 * MS, "a", &v), SPIKE_KEEP_SKIP);
+	/* a new source, even short, takes the shortest repeat's place */
+	assert_int_equal(offer(&k, 5, 4 * SEC, 1 * MS, "b", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 2);
+	assert_int_equal(offer(&k, 6, 5 * SEC, 1 * MS, "c", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 1);
+	assert_null(spike_keep_find(&k, 1));
+	assert_non_null(spike_keep_find(&k, 3));
+	/* a, b, c once each: a fourth source no longer than all is skipped */
+	assert_int_equal(offer(&k, 7, 6 * SEC, 2 * MS, "d", &v), SPIKE_KEEP_SKIP);
+	/* a repeat longer than all replaces its own source's record (every source kept) */
+	assert_int_equal(offer(&k, 8, 7 * SEC, 5 * MS, "c", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 6);
+	/* a new source longer than all replaces the shortest */
+	assert_int_equal(offer(&k, 9, 8 * SEC, 9 * MS, "d", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 5);
+	/* a failed write gives its place back */
+	spike_keep_forget(&k, 9);
+	assert_int_equal(offer(&k, 10, 9 * SEC, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
+	/* 60 s after the first kept (id 3 at 2 s): room again */
+	assert_int_equal(offer(&k, 11, 62 * SEC, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
+	assert_null(spike_keep_find(&k, 3));
+	spike_keep_free(&k);
+}
+
+/* a random stream of a few sources: what is kept never has more than MAX starts within any
+ * 60 s, a new source is never skipped while the window holds a repeat, and a spike longer
+ * than every kept one is never skipped */
+static void test_keep_bounds(void **state)
+{
+	enum { N = 3000, MAX = 5 };
+	static uint64_t t[N], dur[N];
+	static char src[N][4];
+	static bool kept[N];
+	unsigned verdicts[3] = { 0 };
+	struct spike_keep k;
+
+	(void)state;
+	srand(28);
+	assert_int_equal(spike_keep_init(&k, MAX), 0);
+	for (size_t i = 0; i < N; i++) {
+		struct spike_keep_rec vr;
+		enum spike_keep_verdict r;
+		unsigned in = 0, same = 0, repeats = 0;
+		uint64_t longest = 0;
+
+		t[i] = (i ? t[i - 1] : 0) + (uint64_t)(rand() % 3000) * MS;
+		dur[i] = (uint64_t)(1 + rand() % 50) * 100000;
+		snprintf(src[i], sizeof(src[i]), "%c", 'a' + (rand() % 100 < 90 ? 0 : rand() % 6));
+		for (size_t j = 0; j < i; j++)
+			if (kept[j] && t[j] + JS_SPIKE_RATE_NS > t[i]) {
+				unsigned n = 0;
+
+				for (size_t m = 0; m < i; m++)
+					n += kept[m] && t[m] + JS_SPIKE_RATE_NS > t[i] &&
+					     !strcmp(src[m], src[j]);
+				in++;
+				same += !strcmp(src[j], src[i]);
+				repeats += n > 1;
+				longest = JS_MAX(longest, dur[j]);
+			}
+		r = spike_keep_offer(&k, i, t[i], dur[i], JS_CAUSE_TASK, src[i], &vr);
+		verdicts[r]++;
+		if (r == SPIKE_KEEP_SKIP) {
+			assert_int_equal(in, MAX);
+			assert_true(same || !repeats);
+			assert_true(dur[i] <= longest);
+		} else {
+			assert_true(r == SPIKE_KEEP_ADD ? in < MAX : in == MAX);
+			if (r == SPIKE_KEEP_REPLACE) {
+				assert_true(kept[vr.id]);
+				kept[vr.id] = false;
+			}
+			kept[i] = true;
+		}
+		for (size_t j = 0, n = 0; j <= i; j++)
+			if (kept[j] && t[j] + JS_SPIKE_RATE_NS > t[i])
+				assert_true(++n <= MAX);
+	}
+	for (int i = 0; i < 3; i++) /* the stream tries every verdict */
+		assert_true(verdicts[i] > 100);
+	spike_keep_free(&k);
 }
 
 static void test_size_cap(void **state)
@@ -133,6 +241,9 @@ struct fixture {
 	struct js_run run;
 };
 
+static const char *fx_cmd;	/* --on-spike for the next fx_new, NULL: none */
+static uint64_t fx_cmd_timeout; /* --on-spike-timeout */
+
 static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -151,6 +262,8 @@ static struct fixture *fx_new(unsigned max, uint64_t dir_max)
 	f->p.spike_threshold_ns = MS;
 	f->p.spike_max = max;
 	f->p.spike_dir_max = dir_max;
+	f->p.on_spike = fx_cmd;
+	f->p.on_spike_timeout_ns = fx_cmd_timeout;
 	assert_int_equal(out_spike_new(&f->out, f->dir, &f->p), 0);
 	assert_non_null(f->out.on_event);
 	f->out.run_start(f->out.ctx, &f->run);
@@ -337,6 +450,185 @@ static void test_spike_rate(void **state)
 	fx_free(f);
 }
 
+/* gap_src - a gap on CPU 1 at start (ms after T0) of dur ns, with its primary source */
+static void gap_src(struct fixture *f, uint64_t start_ms, uint64_t dur, uint32_t cause,
+		    const char *detail)
+{
+	struct js_gap_rec g;
+
+	fx_rec(&g, 1, T0 + start_ms * MS, dur);
+	fx_part(&g, cause, detail, 1, dur - 10000);
+	fx_primary(&g, cause, detail);
+	g.attr.nevents = 1;
+	f->out.on_gap(f->out.ctx, &g, NULL, 0);
+}
+
+/* --spike-max 2 filled by one source: a new source's spike replaces one (its files
+ * removed, counted), a repeat is skipped; a pending spike replaced is never written */
+static void test_spike_replace(void **state)
+{
+	struct fixture *f = fx_new(2, 0);
+	char names[8][128];
+	struct jsonp_doc doc;
+	uint64_t bytes;
+
+	(void)state;
+	for (uint64_t i = 0; i < 3; i++) {
+		gap(f, 1000 + 500 * i, 3 * MS);
+		f->out.sync(f->out.ctx, &f->run, T0 + (1400 + 500 * i) * MS);
+	}
+	assert_int_equal(f->run.spikes.written, 2);
+	assert_int_equal(f->run.spikes.skipped[JS_SPIKE_SKIP_RATE], 1);
+	bytes = f->run.spikes.bytes;
+	gap_src(f, 5000, 2 * MS, JS_CAUSE_IRQ, "virtio1-req.0:36");
+	f->out.sync(f->out.ctx, &f->run, T0 + 5500 * MS);
+	assert_int_equal(f->run.spikes.seen, 4);
+	assert_int_equal(f->run.spikes.written, 3);
+	assert_int_equal(f->run.spikes.replaced, 1);
+	assert_true(f->run.spikes.bytes < bytes * 3 / 2);
+	assert_int_equal(files(f, ".json", names, 8), 2);
+	assert_int_equal(all_files(f), 4);
+	/* the first spike (of equal repeats, the oldest) is gone; the new source's is there */
+	assert_string_equal(names[0], "spike-20251129T175425.000000Z-cpu1.json");
+	assert_string_equal(names[1], "spike-20251129T175428.500000Z-cpu1.json");
+	parse(f, names[1], &doc);
+	assert_string_equal(jsonp_str(jsonp_get(jsonp_get(doc.root, "gap"), "cause")), "irq");
+	jsonp_free(&doc);
+	/* a longer repeat replaces its source's written spike, and a longer one still the
+	 * first while it waits for its window: that one is never written (skipped, rate) */
+	gap(f, 6000, 4 * MS);
+	gap(f, 6050, 5 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.seen, 6);
+	assert_int_equal(f->run.spikes.written, 4);
+	assert_int_equal(f->run.spikes.replaced, 2);
+	assert_int_equal(f->run.spikes.skipped[JS_SPIKE_SKIP_RATE], 2);
+	assert_int_equal(f->run.spikes.written + js_spike_skipped(&f->run.spikes), 6);
+	assert_int_equal(files(f, ".json", names, 8), 2);
+	assert_int_equal(all_files(f), 4);
+	assert_string_equal(names[0], "spike-20251129T175428.500000Z-cpu1.json");
+	assert_string_equal(names[1], "spike-20251129T175429.550000Z-cpu1.json");
+	fx_free(f);
+}
+
+/* read_text - the file at path into buf (NUL-terminated), "" if none */
+static void read_text(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "r");
+	size_t n = fp ? fread(buf, 1, len - 1, fp) : 0;
+
+	buf[n] = 0;
+	if (fp)
+		fclose(fp);
+}
+
+/* --on-spike: the command sees the spike in its environment, on a CPU that is not
+ * measured; the end of the run waits for it */
+static void test_on_spike_env(void **state)
+{
+	struct fixture *f;
+	char cmd[512], out[256], env[2048], want[4400], names[4][128], abs[4096];
+
+	(void)state;
+	snprintf(out, sizeof(out), "/tmp/test_spike_env.%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "{ env | grep ^JS_SPIKE_ | sort; grep ^Cpus_allowed_list /proc/$$/status; } > %s",
+		 out);
+	fx_cmd = cmd;
+	fx_cmd_timeout = 5 * SEC;
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.written, 1);
+	assert_true(f->run.spikes.cmd.on);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.failed, 0);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 0);
+	assert_true(f->run.spikes.cmd.run_ns > 0);
+	assert_int_equal(files(f, ".json", names, 4), 1);
+	assert_non_null(realpath(f->dir, abs));
+	read_text(out, env, sizeof(env));
+	unlink(out);
+	snprintf(want, sizeof(want),
+		 "JS_SPIKE_CAUSE=task\nJS_SPIKE_CPU=1\nJS_SPIKE_DETAIL=jsinject:812\n"
+		 "JS_SPIKE_DURATION_NS=3000000\nJS_SPIKE_FILE=%s/%s\n",
+		 abs, names[0]);
+	assert_memory_equal(env, want, strlen(want));
+	snprintf(want, sizeof(want), "JS_SPIKE_START_NS=%llu\n",
+		 (unsigned long long)(T0 + 1000 * MS));
+	assert_non_null(strstr(env, want));
+	assert_non_null(strstr(env, ".trace.json\n"));
+	/* measured CPUs 1 and 3: the command runs on neither */
+	assert_non_null(strstr(env, "Cpus_allowed_list:"));
+	assert_null(strstr(env, "Cpus_allowed_list:\t1\n"));
+	fx_free(f);
+}
+
+/* --on-spike that fails is counted; one that hangs is killed at its timeout without
+ * blocking a sync; a spike while one runs is counted as skipped (busy) */
+static void test_on_spike_fail_hang(void **state)
+{
+	struct fixture *f;
+	uint64_t t0, worst = 0;
+
+	(void)state;
+	fx_cmd = "exit 3";
+	fx_cmd_timeout = 5 * SEC;
+	f = fx_new(10, 0);
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.failed, 1);
+	fx_free(f);
+
+	fx_cmd = "sleep 30";
+	fx_cmd_timeout = 300 * MS;
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	gap(f, 1200, 3 * MS);
+	t0 = js_mono_ns();
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS); /* both written: one runs */
+	assert_int_equal(f->run.spikes.written, 2);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.skipped_busy, 1);
+	while (js_mono_ns() - t0 < 700 * MS) { /* the drains go on: no sync waits */
+		uint64_t a = js_mono_ns();
+
+		f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+		worst = JS_MAX(worst, js_mono_ns() - a);
+		usleep(10000);
+	}
+	assert_true(worst < 50 * MS);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 1);
+	assert_int_equal(f->run.spikes.cmd.failed, 0);
+	assert_true(f->run.spikes.cmd.run_ns >= 300 * MS && f->run.spikes.cmd.run_ns < 600 * MS);
+	/* at the end, a command still running gets the rest of its timeout, no more */
+	gap(f, 3000, 3 * MS);
+	t0 = js_mono_ns();
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_true(js_mono_ns() - t0 < 1000 * MS);
+	assert_int_equal(f->run.spikes.cmd.runs, 2);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 2);
+	fx_free(f);
+
+	/* a run stopped by Ctrl-C: a command gets 1 s, not the rest of its 10 s */
+	fx_cmd = "sleep 30";
+	fx_cmd_timeout = 10 * SEC;
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	f->run.interrupted = true;
+	t0 = js_mono_ns();
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_true(js_mono_ns() - t0 >= 900 * MS && js_mono_ns() - t0 < 1500 * MS);
+	assert_int_equal(f->run.spikes.cmd.timeouts, 1);
+	fx_free(f);
+}
+
 /* --spike-dir-max: a spike that does not fit leaves no file; the count says why */
 static void test_spike_size_cap(void **state)
 {
@@ -385,7 +677,9 @@ int main(void)
 		cmocka_unit_test(test_rate_limit),     cmocka_unit_test(test_rate_limit_windows),
 		cmocka_unit_test(test_size_cap),       cmocka_unit_test(test_ring_window),
 		cmocka_unit_test(test_spike_file),     cmocka_unit_test(test_spike_rate),
-		cmocka_unit_test(test_spike_size_cap),
+		cmocka_unit_test(test_spike_size_cap), cmocka_unit_test(test_keep_policy),
+		cmocka_unit_test(test_keep_bounds),    cmocka_unit_test(test_spike_replace),
+		cmocka_unit_test(test_on_spike_env),   cmocka_unit_test(test_on_spike_fail_hang),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,165 @@
+#!/bin/bash
+# outputs_on_spike.sh - --on-spike CMD on the live machine (issue 28), spikes injected with
+# jsinject preempt (2 ms spins of CPU 1, 600 ms apart; docs/INJECTOR.md):
+#   1. env: a command that records its environment and CPUs: one record per run, each
+#      naming a spike file that is there, whose gap has the same start, duration, cause,
+#      detail and CPU; the command never ran on CPU 1; runs in JSON = Prometheus = text;
+#   2. fail: `exit 3`: every run counted as failed;
+#   3. hang: a command that sleeps 100 s under --on-spike-timeout 1s: killed (timeouts
+#      counted, its process gone), the 5 s run still lasts about 5 s;
+#   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too;
+#   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
+# Root only (77 otherwise); about 40 s. See docs/OUTPUTS.md, "A command on each spike".
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_btf
+INJ=$ROOT/build/tools/jsinject
+APP=$ROOT/build/tools/jsapp
+[ -x "$INJ" ] && [ -x "$APP" ] || fail "no $INJ or $APP (make builds them)"
+mkdir -p "$TMP/env"
+export JSTEST_TMP=$TMP # the commands write here
+
+# spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
+# of 2 ms from 1.5 s on; outputs in $TMP/NAME.*
+spiked() {
+	local name=$1 dur=$2
+	shift 2
+	"$JS" --cpu 1 -d "$dur" -q --json "$TMP/$name.json" --prom "$TMP/$name.prom" \
+		--spike-threshold 1500us --spike-dir "$TMP/$name" "$@" \
+		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
+	local pid=$!
+	sleep 1.5
+	"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 \
+		--log "$TMP/$name.inj.csv" >"$TMP/$name.inj" 2>&1 ||
+		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
+	wait $pid || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
+}
+
+# 1. env
+# shellcheck disable=SC2016 # expanded by the command's shell
+spiked env 5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
+python3 - "$TMP" <<'PY' || fail "env: the command's environment"
+import glob, json, os, re, sys
+tmp = sys.argv[1]
+run = json.load(open(tmp + "/env.json"))
+sp = run["spikes"]
+cmd = sp["on_spike"]
+envs = sorted(glob.glob(tmp + "/env/*.env"))
+assert sp["written"] >= 3, "only %d spikes written: %s" % (sp["written"], sp)
+assert cmd["runs"] == len(envs) >= 3 and cmd["runs"] + cmd["skipped_busy"] == sp["written"], (cmd, sp, len(envs))
+assert cmd["failed"] == cmd["timeouts"] == 0 and cmd["timeout_ns"] == 10 ** 10, cmd
+for e in envs:
+    v = dict(l.rstrip("\n").split("=", 1) if "=" in l else l.rstrip("\n").split(":\t", 1)
+             for l in open(e))
+    assert set(v) >= {"JS_SPIKE_FILE", "JS_SPIKE_TRACE", "JS_SPIKE_DURATION_NS",
+                      "JS_SPIKE_CAUSE", "JS_SPIKE_DETAIL", "JS_SPIKE_CPU",
+                      "JS_SPIKE_START_NS", "Cpus_allowed_list"}, v
+    assert os.path.isabs(v["JS_SPIKE_FILE"]) and os.path.exists(v["JS_SPIKE_TRACE"]), v
+    d = json.load(open(v["JS_SPIKE_FILE"]))
+    g = d["gap"]
+    assert (int(v["JS_SPIKE_START_NS"]), int(v["JS_SPIKE_DURATION_NS"]), v["JS_SPIKE_CAUSE"],
+            v["JS_SPIKE_DETAIL"], int(v["JS_SPIKE_CPU"])) == \
+        (g["start_ns"], g["dur_ns"], g["cause"], g["detail"], d["cpu"]), (v, g)
+    assert os.path.join(os.path.dirname(v["JS_SPIKE_FILE"]), d["trace"]) == v["JS_SPIKE_TRACE"]
+    cpus = set()
+    for part in v["Cpus_allowed_list"].split(","):
+        a, _, b = part.partition("-")
+        cpus |= set(range(int(a), int(b or a) + 1))
+    assert cpus and 1 not in cpus, "the command could run on CPU 1: %s" % v["Cpus_allowed_list"]
+prom = open(tmp + "/env.prom").read()
+m = re.search(r"^jitterscope_on_spike_runs_total (\d+)$", prom, re.M)
+assert m and int(m.group(1)) == cmd["runs"], "prom runs"
+print("  env: %d spikes written, %d commands, each seeing its spike; %.1f ms in all" % (
+    sp["written"], cmd["runs"], cmd["run_ns"] / 1e6))
+PY
+grep -q "^on-spike command: [0-9]* runs, 0 failed, 0 timed out (10.00 s), [0-9]* spikes\? skipped while one ran; " \
+	"$TMP/env.out" || fail "env: the text line: $(grep on-spike "$TMP/env.out")"
+
+# 2. fail
+spiked fail 5 --on-spike 'exit 3'
+python3 - "$TMP" <<'PY' || fail "fail: the failures counted"
+import json, re, sys
+tmp = sys.argv[1]
+cmd = json.load(open(tmp + "/fail.json"))["spikes"]["on_spike"]
+assert cmd["runs"] >= 3 and cmd["failed"] == cmd["runs"] and cmd["timeouts"] == 0, cmd
+prom = open(tmp + "/fail.prom").read()
+m = re.search(r"^jitterscope_on_spike_failures_total (\d+)$", prom, re.M)
+assert m and int(m.group(1)) == cmd["failed"], "prom failures"
+print("  fail: %d runs, %d failed" % (cmd["runs"], cmd["failed"]))
+PY
+
+# 3. hang: killed at 1 s; the run ends on time
+t0=$(date +%s%N)
+spiked hang 5 --on-spike 'sleep 100.25' --on-spike-timeout 1s
+t1=$(date +%s%N)
+! pgrep -f 'sleep 100.25' >/dev/null || fail "hang: the command outlived its timeout"
+python3 - "$TMP" "$t0" "$t1" <<'PY' || fail "hang: the timeout"
+import json, re, sys
+tmp, t0, t1 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+run = json.load(open(tmp + "/hang.json"))
+sp = run["spikes"]
+cmd = sp["on_spike"]
+assert cmd["runs"] >= 2 and cmd["timeouts"] == cmd["runs"] and cmd["failed"] == 0, cmd
+assert cmd["skipped_busy"] >= 1 and cmd["runs"] + cmd["skipped_busy"] == sp["written"], (cmd, sp)
+assert cmd["runs"] * 1.0e9 <= cmd["run_ns"] <= cmd["runs"] * 1.5e9, cmd
+assert run["wall_ns"] < 5.3e9 and (t1 - t0) < 8.5e9, \
+    "the run took %.1f s (%.1f s wall)" % (run["wall_ns"] / 1e9, (t1 - t0) / 1e9)
+prom = open(tmp + "/hang.prom").read()
+m = re.search(r"^jitterscope_on_spike_timeouts_total (\d+)$", prom, re.M)
+assert m and int(m.group(1)) == cmd["timeouts"], "prom timeouts"
+print("  hang: %d runs killed at 1 s, %d spikes skipped while one ran; run %.2f s" % (
+    cmd["runs"], cmd["skipped_busy"], run["wall_ns"] / 1e9))
+PY
+
+# 4. --pid --marks: jsapp on CPU 1 preempted by jsinject; the command runs for its spikes
+: >"$TMP/marks.csv"
+"$APP" --cpu 1 --duration 6 --slow-us 1.5 --marks "$TMP/marks.csv" --ready "$TMP/ready" \
+	>/dev/null 2>&1 &
+apid=$!
+for _ in $(seq 50); do [ -e "$TMP/ready" ] && break; sleep 0.1; done
+[ -e "$TMP/ready" ] || fail "app: jsapp did not start"
+"$JS" --pid $apid --marks "$TMP/marks.csv" -d 0 -q --json "$TMP/app.json" \
+	--spike-threshold 1500us --spike-dir "$TMP/app" \
+	--on-spike 'echo "$JS_SPIKE_CAUSE $JS_SPIKE_DETAIL" >>"$JSTEST_TMP/app.cmd"' \
+	>"$TMP/app.out" 2>"$TMP/app.err" </dev/null &
+jpid=$!
+sleep 1.5
+"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/app.inj" 2>&1 ||
+	fail "app: jsinject failed: $(cat "$TMP/app.inj")"
+wait $apid
+wait $jpid || fail "app: jitterscope exited $?: $(cat "$TMP/app.err")"
+python3 - "$TMP" <<'PY' || fail "app: the command with --pid"
+import json, sys
+tmp = sys.argv[1]
+sp = json.load(open(tmp + "/app.json"))["spikes"]
+cmd = sp["on_spike"]
+lines = open(tmp + "/app.cmd").read().splitlines()
+assert cmd["runs"] == len(lines) >= 1 and cmd["failed"] == 0, (cmd, lines)
+assert any(l.startswith("task jsinject:") for l in lines), lines
+print("  app: %d spikes of jsapp written, %d commands: %s" % (sp["written"], cmd["runs"], lines))
+PY
+# 5. continuous (-d 0), stopped by SIGINT: each command ran before the stop
+"$JS" --cpu 1 -d 0 -q --json "$TMP/cont.json" --spike-threshold 1500us --spike-dir "$TMP/cont" \
+	--on-spike 'date +%s%N >>"$JSTEST_TMP/cont.cmd"' >"$TMP/cont.out" 2>"$TMP/cont.err" \
+	</dev/null &
+jpid=$!
+sleep 1.5
+"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/cont.inj" 2>&1 ||
+	fail "continuous: jsinject failed: $(cat "$TMP/cont.inj")"
+sleep 1
+stop=$(date +%s%N)
+kill -INT $jpid
+wait $jpid || fail "continuous: jitterscope exited $?: $(cat "$TMP/cont.err")"
+python3 - "$TMP" "$stop" <<'PY' || fail "continuous: the commands"
+import json, sys
+tmp, stop = sys.argv[1], int(sys.argv[2])
+sp = json.load(open(tmp + "/cont.json"))["spikes"]
+cmd = sp["on_spike"]
+ts = [int(l) for l in open(tmp + "/cont.cmd")]
+assert cmd["runs"] == len(ts) >= 3 and cmd["failed"] == 0, (cmd, ts)
+assert sum(t < stop for t in ts) >= 3, "the commands ran only at the end: %s, stop %d" % (ts, stop)
+print("  continuous: %d commands, %d before the stop" % (len(ts), sum(t < stop for t in ts)))
+PY
+echo "ok: --on-spike sees its spike, failures and timeouts counted, the run not held up"
+exit 0
