@@ -125,7 +125,7 @@ MIDRUN=midrun injected many 9 "--duration 3 --period 20000 --spin 300" \
 	--listen "127.0.0.1:$port" --prom-interval 1s
 python3 - "$TMP" <<'PY' || fail "many: the rate limit"
 import glob, json, re, sys
-from jsfiles import inject_actions
+from jsfiles import inject_actions, prom_value
 tmp = sys.argv[1]
 acts = inject_actions(tmp + "/many.inj.csv", "preempt")
 sp = json.load(open(tmp + "/many.json"))["spikes"]
@@ -138,9 +138,7 @@ assert sp["written"] + sum(sk.values()) == sp["seen"], sp
 assert sk["rate"] == sp["seen"] - sp["written"], sk
 prom = open(tmp + "/many.prom").read()
 def metric(name):
-    m = re.search(r"^%s (\d+)$" % re.escape(name), prom, re.M)
-    assert m, "no %s in the exposition" % name
-    return int(m.group(1))
+    return prom_value(prom, name)
 assert metric("jitterscope_spikes_written_total") == sp["written"]
 assert metric("jitterscope_spikes_replaced_total") == sp["replaced"]
 assert metric('jitterscope_spikes_skipped_total{reason="rate"}') == sk["rate"]
@@ -150,7 +148,9 @@ for mid in ("scrape", "prom"):
     prom = open(tmp + "/many.mid." + mid).read()
     written = metric("jitterscope_spikes_written_total")
     assert 3 <= written <= sp["written"], (mid, prom[-600:])
-    assert written - metric("jitterscope_spikes_replaced_total") == 3, (mid, prom[-600:])
+    # in DIR: never more than --spike-max; fewer while a replacing spike waits for its
+    # window's events (its victim's files are gone, its own not written yet)
+    assert 1 <= written - metric("jitterscope_spikes_replaced_total") <= 3, (mid, prom[-600:])
     rate = metric('jitterscope_spikes_skipped_total{reason="rate"}')
     assert len(acts) - written <= rate <= sk["rate"], (mid, rate, len(acts), sk)
     print("  many, during the run (%s): %d written, %d skipped (rate)" % (mid, written, rate))

@@ -37,7 +37,7 @@ PY
 wait $JSPID || fail "jitterscope exited $?: $(cat "$TMP/run.err")"
 python3 - "$TMP" <<'PY' || fail "the recorder did not keep the new source"
 import glob, json, re, sys
-from jsfiles import inject_actions
+from jsfiles import inject_actions, prom_value
 tmp = sys.argv[1]
 acts = inject_actions(tmp + "/inj.csv", "preempt")
 pid, n0, n1 = (int(x) for x in open(tmp + "/new.csv").read().split(","))
@@ -62,9 +62,7 @@ assert any(d["gap"]["detail"].startswith("jsinject:") for d in docs), \
     "no jsinject spike left: %s" % srcs
 prom = open(tmp + "/run.prom").read()
 def metric(name):
-    m = re.search(r"^%s (\d+)$" % re.escape(name), prom, re.M)
-    assert m, "no %s in the exposition" % name
-    return int(m.group(1))
+    return prom_value(prom, name)
 assert metric("jitterscope_spikes_replaced_total") == sp["replaced"]
 assert metric("jitterscope_spikes_written_total") == sp["written"]
 assert metric('jitterscope_spikes_skipped_total{reason="rate"}') == sk["rate"]

@@ -8,6 +8,7 @@ Both readers check the header and raise ValueError when it is not what they read
 when the file cannot be opened): a changed file format fails loudly, never as zeros.
 """
 import csv
+import re
 
 # the --gaps columns every reader needs; later ones (entry_ns, entry_causes) are optional
 GAPS_COLUMNS = ["cpu", "start_ns", "duration_ns", "cause", "detail", "causes", "steal_ns",
@@ -60,3 +61,11 @@ def inject_actions(path, mode=None):
                 raise ValueError("%s: mode %s, expected %s" % (path, r["mode"], mode))
             acts.append((int(r["seq"]), int(r["start_ns"]), int(r["end_ns"])))
     return acts
+
+
+def prom_value(text, name):
+    """the value of sample NAME (with its labels, as written) in a Prometheus text exposition,
+    an int; an AssertionError when it is not there"""
+    m = re.search(r"^%s (\d+)$" % re.escape(name), text, re.M)
+    assert m, "no %s in the exposition" % name
+    return int(m.group(1))
