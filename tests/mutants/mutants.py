@@ -31,9 +31,9 @@ OUT = os.path.join(ROOT, "build-mutants")
 MUTANTS = [
     dict(name="steal-doubled",
          what="every steal increment given to the gaps twice",
-         file="src/attrib/correlate.c",
-         old="delta = sat_sub(r[k + 1].steal_ns, r[k].steal_ns);",
-         new="delta = 2 * sat_sub(r[k + 1].steal_ns, r[k].steal_ns);",
+         file="src/attrib/account.c",
+         old="delta = corr_sat_sub(r[k + 1].steal_ns, r[k].steal_ns);",
+         new="delta = 2 * corr_sat_sub(r[k + 1].steal_ns, r[k].steal_ns);",
          tests=["test_correlate", "attrib_preempt.sh"]),
     dict(name="entry-tripled",
          what="the entry/exit bound three times what the rule gives",
