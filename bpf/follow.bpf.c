@@ -150,10 +150,13 @@ static __always_inline void send(__u32 type, __u32 tid, struct js_follow_thread 
 	r->cpu_in = cpu_in;
 	r->kind = kind;
 	__builtin_memcpy(r->comm, t->comm, sizeof(r->comm));
-	if (type == JS_FREC_EXIT)
+	if (type == JS_FREC_EXIT) {
 		r->c = t->c;
-	else
+	} else {
 		__builtin_memset(&r->c, 0, sizeof(r->c));
+		r->c.own_bh = t->c.own_bh; /* a gap: its own softirqs so far (the CSV's) */
+		r->c.own_bh_ns = t->c.own_bh_ns;
+	}
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 

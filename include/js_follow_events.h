@@ -71,7 +71,8 @@ struct js_follow_rec {
 	__u32 cpu_in; /* where it came back */
 	__u32 kind;   /* JS_FOLLOW_PREEMPTED ... */
 	char comm[JS_FOLLOW_COMM];
-	struct js_follow_counts c; /* JS_FREC_EXIT: its counts */
+	struct js_follow_counts c; /* JS_FREC_EXIT: its counts; JS_FREC_GAP: only own_bh and
+	                                   * own_bh_ns, so far (the rest 0) */
 };
 
 #endif /* JS_FOLLOW_EVENTS_H */

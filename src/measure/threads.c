@@ -27,7 +27,8 @@
 struct thr {
 	uint32_t tid;
 	int res;
-	uint64_t lost_on[64]; /* its gap time per CPU: its result's CPU */
+	uint64_t lost_on[64];	    /* its gap time per CPU: its result's CPU */
+	uint64_t own_bh, own_bh_ns; /* its own softirqs up to its last gap (the record's) */
 };
 
 struct threads_src {
@@ -189,6 +190,12 @@ static void on_gap(struct threads_src *ts, const struct js_follow_rec *rec)
 	if (res < 0 || rec->end_ns < rec->start_ns)
 		return;
 	g.res = (uint32_t)res;
+	if (t && rec->c.own_bh >= t->own_bh && rec->c.own_bh_ns >= t->own_bh_ns) {
+		g.own_bh = (uint32_t)JS_MIN(rec->c.own_bh - t->own_bh, UINT32_MAX);
+		g.own_bh_ns = rec->c.own_bh_ns - t->own_bh_ns;
+		t->own_bh = rec->c.own_bh;
+		t->own_bh_ns = rec->c.own_bh_ns;
+	}
 	snprintf(label, sizeof(label), "%.*s:%u", JS_COMM_MAX, rec->comm, rec->tid);
 	if (!pipe_push(ts->pl, &g, label)) {
 		ts->info->unwatched_gaps++;

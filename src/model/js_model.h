@@ -166,6 +166,10 @@ struct js_gap {
 	                           * another (it migrated meanwhile), 0: the same */
 	uint32_t id;	 /* thread: its tid; mark: its line in the marks file; 0 */
 	uint32_t res;	 /* its result: the index in js_run.cpus */
+	/* thread gaps: the softirqs the thread ran itself (its own kernel work, not a gap:
+	 * js_follow_bh.h) since its previous gap; 0 for other sources */
+	uint32_t own_bh;
+	uint64_t own_bh_ns;
 };
 
 /* One cause inside a gap: net time (nested intervals subtracted). */

@@ -12,7 +12,8 @@
 #include "js_util.h"
 
 static const char csv_header[] = "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,"
-				 "unexplained_ns,entry_ns,entry_causes,source,name\n";
+				 "unexplained_ns,entry_ns,entry_causes,source,name,kind,"
+				 "own_bh,own_bh_ns\n";
 
 size_t csv_write_header(FILE *fp)
 {
@@ -144,6 +145,16 @@ static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 	put_str(&r, js_source_name(g->gap.source));
 	put_mem(&r, ",", 1);
 	put_field(&r, g->label);
+	put_mem(&r, ",", 1);
+	if (g->gap.source == JS_SRC_THREAD) { /* what kept it, and its own softirqs before */
+		put_str(&r, js_gap_kind_name(g->gap.kind));
+		put_mem(&r, ",", 1);
+		put_u64(&r, g->gap.own_bh);
+		put_mem(&r, ",", 1);
+		put_u64(&r, g->gap.own_bh_ns);
+	} else {
+		put_mem(&r, ",,", 2);
+	}
 	put_mem(&r, "\n", 1);
 	return r.n;
 }

@@ -20,6 +20,10 @@ Checks:
           softirq alone (no IRQ, IPI or timer that raised it) are at most a tenth of them:
           its own NET_RX is not reported as taken from it (before issue 31 every one of
           them was such a gap)
+  csv     the --gaps CSV tells the same apart: each of the main thread's rows says what kept
+          it (kind: preempted, interrupted, blocked) and the softirqs it ran itself since its
+          previous row (own_bh, own_bh_ns); their sum is at most JSON's own_bh and at least
+          80 % of it (those after its last gap are in JSON only)
   taken   the injected remote source still is: of the injector's actions, at least
           --min-pct (50 %) of those redis was on its CPU for (its share of the run neither
           asleep nor preempted: the rest fell while it slept in epoll_wait, not its gaps)
@@ -30,6 +34,7 @@ Exit 0 pass, 1 fail, 77 skip (one line "skip: WHY": not root, 1 CPU, no kernel B
 not installed; a failure instead under CI=true when scripts/install-deps.sh installs it).
 """
 import argparse
+import csv
 import json
 import os
 import re
@@ -169,6 +174,20 @@ def run(a):
     m = re.search(r"its own kernel\s+(\d+) softirqs it ran itself", al.read_file(f["report.txt"]))
     print("text: %s" % (m.group(0) if m else "no \"its own kernel\" line"))
     if not m or int(m.group(1)) != own:
+        ok = False
+    # the CSV tells the same apart: each thread row says what kept the thread (kind) and
+    # the softirqs it ran itself since its previous row (own_bh, own_bh_ns: not gaps)
+    with open(f["gaps.csv"]) as fp:
+        rows = [r for r in csv.DictReader(fp)
+                if r["source"] == "thread" and r["name"] == "redis-server:%d" % srv.pid]
+    kinds = {r["kind"] for r in rows}
+    csv_own = sum(int(r["own_bh"]) for r in rows)
+    csv_own_ns = sum(int(r["own_bh_ns"]) for r in rows)
+    print("csv: %d rows of the main thread, kinds %s; own softirqs before its gaps %d (%.1f ms), "
+          "need %d..%d (JSON's total, less those after its last gap)"
+          % (len(rows), ",".join(sorted(kinds)), csv_own, csv_own_ns / 1e6, own * 8 // 10, own))
+    if not rows or not kinds <= {"preempted", "interrupted", "blocked"} or \
+            not own * 8 // 10 <= csv_own <= own or csv_own_ns > ts.get("own_bh_ns", 0):
         ok = False
     kv = al.summary(inj_out)
     if "irq" not in kv:
