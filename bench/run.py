@@ -892,10 +892,11 @@ class Bench:
             return run
         return self._attempts(name, secs, once)
 
-    def redis(self, name, watched):
+    def redis(self, name, watched, marks=False):
         """redis - redis-server pinned to the measured CPU (127.0.0.1, a free port, no
         persistence) loaded by redis-benchmark on the other CPUs (-t get, --csv); watched:
-        followed by jitterscope --pid from before the load until the server exits. run.bench:
+        followed by jitterscope --pid from before the load until the server exits (marks: with
+        --marks on an empty file nothing writes, as a user who tries it). run.bench:
         redis-benchmark's CSV row (rps, p50/p99 latency); run.json: jitterscope's JSON;
         run.js_cpu_s: jitterscope's own CPU time (rusage)"""
         P = self.P
@@ -926,8 +927,12 @@ class Bench:
                         break
                     time.sleep(0.05)
                 if watched:
+                    mk = []
+                    if marks:
+                        mk = ['--marks', self.path(name + '-marks', 'csv')]
+                        open(mk[1], 'w').close()
                     js = subprocess.Popen([JS, '--pid', str(p.pid), '-d', '0', '-q', '--json',
-                                           jpath], stdout=subprocess.DEVNULL,
+                                           jpath] + mk, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True,
                                           preexec_fn=child_setup)
                     # attached: its follow programs are loaded (then a little more)
@@ -1888,13 +1893,16 @@ def sec_redis(b, t, reps):
         t.add('redis: redis-benchmark throughput, --pid / alone (redis-server, redis-tools '
               'not installed: scripts/install-deps.sh)', '-', '-', '-', '>= %gx' % tp_t, 'n/a')
         return []
-    runs, side = [], {True: [], False: []}
+    runs, side = [], {True: [], False: [], 'marks': []}
+    # alone, followed, followed with --marks fed by nothing: rotated so each comes first
+    order = (False, True, 'marks')
     for i in range(P['redis_pairs']):
-        for watched in ((True, False) if i % 2 else (False, True)):
-            r = b.redis('redis-%s' % ('watched' if watched else 'alone'), watched)
+        for mode in order[i % 3:] + order[:i % 3]:
+            name = {False: 'alone', True: 'watched', 'marks': 'marks'}[mode]
+            r = b.redis('redis-%s' % name, mode is not False, marks=mode == 'marks')
             runs.append(r)
-            if r.rc == 0 and r.bench and (not watched or r.json):
-                side[watched].append(r)
+            if r.rc == 0 and r.bench and (mode is False or r.json):
+                side[mode].append(r)
     d = dirty(runs)
 
     def m(w, key):
@@ -1913,6 +1921,19 @@ def sec_redis(b, t, reps):
               fmt(m(True, k), ' ms', 3), fmt(m(False, k), ' ms', 3), fmt_ratio(rat),
               '<= %gx' % target if target else 'report',
               check(rat, '<=', target) if target else 'INFO', d)
+    for q, target in (('rps', tp_t), ('p99_latency_ms', p99_t)):
+        rat = ratio(m('marks', q), m(False, q))
+        scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
+        t.add('redis: redis-benchmark GET %s, --pid --marks (fed by nothing) / alone'
+              % ('throughput' if q == 'rps' else 'latency p99'),
+              fmt(m('marks', q) and m('marks', q) / scale, unit, nd),
+              fmt(m(False, q) and m(False, q) / scale, unit, nd), fmt_ratio(rat),
+              ('>= %gx' if q == 'rps' else '<= %gx') % target,
+              check(rat, '>=' if q == 'rps' else '<=', target), d)
+    if (os.cpu_count() or 1) < 3:
+        t.add('redis: --pid with the spinner on another CPU', '-', '-', '-', 'report',
+              'n/a (%d CPUs: the server, the load and the spinner need three)'
+              % (os.cpu_count() or 1), d)
     rates = [redis_rates(r) for r in side[True]]
     ev = med([x[0] for x in rates if x[0] is not None]) if rates else None
     evi = max((x[1] for x in rates if x[1] is not None), default=None)
@@ -1924,11 +1945,13 @@ def sec_redis(b, t, reps):
     t.add('redis: follow records lost (worst run)', '-' if lost is None else str(lost), '-',
           '-', '== 0', check(lost, '==', 0), d)
     rows = []
-    for watched in (False, True):
+    for watched in (False, True, 'marks'):
         for r in side[watched]:
             e = redis_rates(r) if watched else (None,) * 4
             th = ((r.json or {}).get('threads') or [{}])[0] if watched else {}
-            rows.append(('following' if watched else 'alone', fmt(r.bench['rps'] / 1e3, '', 1),
+            rows.append(({False: 'alone', True: 'following',
+                          'marks': 'following, --marks'}[watched],
+                         fmt(r.bench['rps'] / 1e3, '', 1),
                          fmt(r.bench.get('p50_latency_ms'), '', 3),
                          fmt(r.bench.get('p99_latency_ms'), '', 3),
                          fmt(e[0] and e[0] / 1e3, '', 1), fmt(e[1], '', 0),

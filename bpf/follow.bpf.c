@@ -79,19 +79,13 @@ struct {
 	__type(value, struct js_follow_thread);
 } threads SEC(".maps");
 
-/* the interruption in progress on this CPU, when it interrupted a followed thread */
-struct irq_state {
-	struct js_bh_state bh; /* the nesting, and whose a softirq is (js_follow_bh.h) */
-	__u32 tid;
-	__u32 pad;
-	__u64 start;
-};
-
+/* the interruption in progress on this CPU, when it interrupted a followed thread (its own
+ * softirq's, for probes.bpf.c too: js_follow_bh.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct irq_state);
+	__type(value, struct js_bh_cpu);
 } irq SEC(".maps");
 
 struct {
@@ -417,7 +411,8 @@ static __always_inline void enter(bool softirq, __u32 vec)
 {
 	__u64 pt = bpf_get_current_pid_tgid(), now;
 	__u32 zero = 0;
-	struct irq_state *s;
+	struct js_bh_cpu *s;
+	int outer;
 
 	if (!followed((__u32)pt, pt >> 32))
 		return;
@@ -425,9 +420,14 @@ static __always_inline void enter(bool softirq, __u32 vec)
 	if (!s)
 		return;
 	now = bpf_ktime_get_ns();
-	if (js_bh_enter(&s->bh, softirq, vec, now, bh_join_ns)) {
+	outer = js_bh_enter(&s->bh, softirq, vec, now, bh_join_ns);
+	if (outer) {
 		s->start = now;
 		s->tid = (__u32)pt;
+	}
+	if (softirq) {
+		s->own_tid = outer && s->bh.own ? (__u32)pt : 0;
+		s->own_vec = vec;
 	}
 }
 
@@ -437,7 +437,7 @@ static __always_inline void leave(bool hard)
 {
 	__u32 zero = 0, tid;
 	struct js_follow_thread *t;
-	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
+	struct js_bh_cpu *s = bpf_map_lookup_elem(&irq, &zero);
 	__u64 now, start;
 	int what;
 
@@ -505,7 +505,7 @@ TP("softirq_raise")
 int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
 {
 	__u32 zero = 0;
-	struct irq_state *s = bpf_map_lookup_elem(&irq, &zero);
+	struct js_bh_cpu *s = bpf_map_lookup_elem(&irq, &zero);
 
 	if (s)
 		js_bh_raise(&s->bh, vec_nr);
@@ -544,7 +544,7 @@ int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 	__u64 pt = bpf_get_current_pid_tgid(), now;
 	__u32 zero = 0, tid = (__u32)pt;
 	struct js_follow_thread *t;
-	struct irq_state *s;
+	struct js_bh_cpu *s;
 
 	if (!followed(tid, pt >> 32) || delta_ns <= 0)
 		return 0;

@@ -25,6 +25,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "js_events.h"
+#include "js_follow_bh.h"
 #include "probes.bpf.h"
 #include "tp.h"
 
@@ -39,6 +40,8 @@ const volatile __u32 nr_measured = 0;
 const volatile __u32 sampler_tgid = 0; /* fallback when no sampler tid is registered */
 const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
+/* --pid/--tid alone: a softirq the followed thread ran itself is not sent (follow_bh) */
+const volatile __u32 own_bh_unsent = 0;
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
@@ -77,6 +80,15 @@ struct {
 	__type(key, __u32);   /* tid */
 	__type(value, __u32); /* cpu */
 } sampler_tids SEC(".maps");
+
+/* follow.bpf.c's per-CPU "irq" map (user space reuses its fd there): whose the softirq
+ * running now is (js_follow_bh.h). Unused, all zero, unless own_bh_unsent */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct js_bh_cpu);
+} follow_bh SEC(".maps");
 
 /* on each sender CPU, the function last queued for each target CPU (csd_queue_cpu): an
  * IPI's own callback is the generic queue flush, this names what the target will run */
@@ -611,10 +623,40 @@ int BPF_PROG(softirq_entry, unsigned int vec_nr)
 	return 0;
 }
 
+/* own_softirq - is the softirq of vector vec ending now one the current, followed, thread
+ * ran itself (its own kernel work: no source's gap where the threads are watched alone) */
+static __always_inline bool own_softirq(__u32 vec)
+{
+	struct js_bh_cpu *b;
+	__u32 zero = 0;
+
+	if (!own_bh_unsent)
+		return false;
+	b = bpf_map_lookup_elem(&follow_bh, &zero);
+	return b && b->own_tid && b->own_vec == vec &&
+	       b->own_tid == (__u32)bpf_get_current_pid_tgid();
+}
+
+/* drop - close the interval opened by the matching push, sending nothing */
+static __always_inline void drop(__u32 kind, __u32 id)
+{
+	struct js_cpu_state *s = measured_state();
+	int i;
+
+	if (!s)
+		return;
+	i = find(s, kind, id);
+	if (i >= 0)
+		s->depth = i;
+}
+
 TP("softirq_exit")
 int BPF_PROG(softirq_exit, unsigned int vec_nr)
 {
-	pop_send(JS_EV_SOFTIRQ, vec_nr);
+	if (own_softirq(vec_nr))
+		drop(JS_EV_SOFTIRQ, vec_nr);
+	else
+		pop_send(JS_EV_SOFTIRQ, vec_nr);
 	return 0;
 }
 

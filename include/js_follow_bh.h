@@ -70,4 +70,23 @@ static __always_inline void js_bh_raise(struct js_bh_state *s, __u32 vec)
 		s->hard_raised |= 1u << vec;
 }
 
+/*
+ * One CPU's interruption while a followed thread is current: follow.bpf.c's per-CPU map
+ * "irq". probes.bpf.c reads the same map ("follow_bh", its fd reused) where the followed
+ * threads are watched alone (--pid/--tid without --marks): at a softirq's exit, a softirq the
+ * current thread ran itself causes no gap of any source there, so its event is not sent.
+ * own_tid and own_vec are written at each softirq's entry while a followed thread is current
+ * (own_tid 0: that softirq was taken from it); a softirq's entry always precedes its exit,
+ * and softirqs do not nest, so at an exit they describe that very softirq whatever order the
+ * two objects' programs run in.
+ */
+struct js_bh_cpu {
+	struct js_bh_state bh; /* the nesting, and whose a softirq is */
+	__u32 tid;	       /* the thread the outermost open interruption interrupted */
+	__u32 own_tid;	       /* the last softirq's thread when it ran it itself, else 0 */
+	__u64 start;	       /* the outermost open interruption's entry */
+	__u32 own_vec;	       /* the last softirq's vector */
+	__u32 pad;
+};
+
 #endif /* JS_FOLLOW_BH_H */

@@ -257,6 +257,8 @@ static void open_probes(struct js_pipe *pl)
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 		.btf_path = p->btf_path,
+		/* the followed threads watched alone: their own softirqs explain no gap */
+		.own_bh_unsent = (p->follow_pid || p->nfollow_tids) && !p->marks_path,
 	};
 	char why[256] = "";
 

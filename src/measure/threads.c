@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "js_follow.h"
+#include "js_probes.h"
 #include "js_source.h"
 #include "js_tasks.h"
 #include "js_util.h"
@@ -362,6 +363,7 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 		.threshold_ns = p->cfg.threshold_ns,
 		.btf_path = p->btf_path,
 		.syscalls = p->follow_syscalls,
+		.bh_map_fd = probes_follow_bh_fd(pipe_probes(pl)),
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;

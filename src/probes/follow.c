@@ -132,6 +132,14 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	f->skel->rodata->trace_syscalls = f->syscalls;
 	if (o->join_ns)
 		f->skel->rodata->join_ns = o->join_ns;
+	if (o->bh_map_fd > 0) {
+		err = bpf_map__reuse_fd(f->skel->maps.irq, o->bh_map_fd);
+		if (err) {
+			snprintf(why, len, "sharing the softirq state with the probes: %s",
+				 strerror(-err));
+			goto fail;
+		}
+	}
 	f->links = calloc(f->nprogs, sizeof(*f->links));
 	f->progs = calloc(f->nprogs, sizeof(*f->progs));
 	if (!f->links || !f->progs) {

@@ -42,6 +42,8 @@ struct probes_opts {
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
 	const char *btf_path; /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
+	bool own_bh_unsent;   /* --pid/--tid alone: a followed thread's own softirqs are not
+			       * sent (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
 };
 
 enum probes_prog_state {
@@ -88,6 +90,9 @@ struct probes_stats {
 int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why, size_t whylen);
 /* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
  * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
+/* probes_follow_bh_fd - the map follow.bpf.c shares with the probes (js_follow_bh.h,
+ * follow_opts.bh_map_fd); -1 without probes */
+int probes_follow_bh_fd(const struct js_probes *p);
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p);

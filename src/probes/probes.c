@@ -407,6 +407,7 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	}
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
+	ro->own_bh_unsent = o->own_bh_unsent;
 	p->ring_len = ring_len(o->ring_bytes, p->ncpus);
 	err = ring_layout(p);
 	if (err) {
@@ -647,6 +648,11 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 
 /* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
  * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
+int probes_follow_bh_fd(const struct js_probes *p)
+{
+	return p ? bpf_map__fd(p->skel->maps.follow_bh) : -1;
+}
+
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)
 {
 	__u32 key = (__u32)tid, val = (__u32)cpu, old;
