@@ -41,7 +41,8 @@ const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
 const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_switch takes them */
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
-const volatile __s64 wake_hr_off = 0; /* &hrtimer_bases.running - &runqueues */
+const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
+const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
@@ -898,14 +899,15 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 #define PC_HARDIRQ 0x000f0000u /* HARDIRQ_MASK */
 #define PC_SOFTIRQ 0x00000100u /* SOFTIRQ_OFFSET: serving a softirq (not only bh disabled) */
 
-/* wake_ctx - the context of this wake-up: this CPU's preempt count (and the hrtimer it runs),
+/* wake_ctx - the context of this wake-up: this CPU's preempt count (and whether it runs the
+ * hrtimer interrupt),
  * found from the run queue of the current task (its cfs_rq's, on this CPU) by the per-CPU
  * offsets user space put in rodata (src/probes/probes.c, waker_setup) */
 static __always_inline __u8 wake_ctx(__u32 cpu)
 {
 	struct task_struct *t = CURRENT();
-	__u64 rq, running = 0;
-	__u32 pc = 0;
+	__u32 pc = 0, hr = 0;
+	__u64 rq;
 
 	if (!wake_pc_off || !bpf_core_field_exists(t->se.cfs_rq))
 		return JS_WAKE_UNKNOWN;
@@ -918,9 +920,9 @@ static __always_inline __u8 wake_ctx(__u32 cpu)
 		return JS_WAKE_NMI;
 	if (!(pc & (PC_HARDIRQ | PC_SOFTIRQ)))
 		return JS_WAKE_TASK;
-	if (wake_hr_off &&
-	    !bpf_probe_read_kernel(&running, sizeof(running), (const void *)(rq + wake_hr_off)) &&
-	    running)
+	if ((pc & PC_HARDIRQ) && wake_hr_off &&
+	    !bpf_probe_read_kernel(&hr, sizeof(hr), (const void *)(rq + wake_hr_off)) &&
+	    ((hr >> (wake_hr_bit & 31)) & 1))
 		return JS_WAKE_TIMER;
 	return (pc & PC_HARDIRQ) ? JS_WAKE_HARDIRQ : JS_WAKE_SOFTIRQ;
 }

@@ -187,8 +187,8 @@ static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32
 	return -ENOENT;
 }
 
-/* member_off - byte offset of a member of a struct type */
-static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+/* member_bitoff - bit offset of a member of a struct type (a bitfield's too) */
+static int member_bitoff(const struct btf *btf, __u32 type, const char *name, __u32 *off)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type));
 	const struct btf_member *m;
@@ -199,11 +199,20 @@ static int member_off(const struct btf *btf, __u32 type, const char *name, __u32
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
-			*off = btf_member_bit_offset(t, i) / 8;
+			*off = btf_member_bit_offset(t, i);
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+/* member_off - byte offset of a member of a struct type */
+static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+{
+	int err = member_bitoff(btf, type, name, off);
+
+	*off /= 8;
+	return err;
 }
 
 /* steal_setup - put &steal_time.steal - &hrtimer_bases into rodata, or say why not */
@@ -333,7 +342,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
 {
 	struct probes_prog *w = prog_by_name(p, "sched_waking");
-	__u32 off_rq, off_pc, off_hb, off_run, t_rq, t_pc, t_hb, m = 0;
+	__u32 off_rq, off_pc, off_hb, bit, t_rq, t_pc, t_hb, m = 0;
 
 	if (off || !w || w->state != PROBES_PROG_LOADED)
 		return;
@@ -341,8 +350,9 @@ static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
 	p->waker = true;
 	if (percpu_var(btf, "runqueues", &off_rq, &t_rq) ||
 	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
-	    member_off(btf, t_hb, "running", &off_run)) {
-		js_dbg("waker: runqueues/hrtimer_bases not in the kernel BTF: context unknown");
+	    member_bitoff(btf, t_hb, "in_hrtirq", &bit)) {
+		js_dbg("waker: runqueues/hrtimer_bases.in_hrtirq not in the kernel BTF: context "
+		       "unknown");
 		return;
 	}
 	/* x86: __preempt_count (6.1, 6.15+), or pcpu_hot.preempt_count (6.2 to 6.14) */
@@ -353,8 +363,13 @@ static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
 		return;
 	}
 	p->skel->rodata->wake_pc_off = (__s64)off_pc + m - (__s64)off_rq;
-	p->skel->rodata->wake_hr_off = (__s64)off_hb + off_run - (__s64)off_rq;
+	/* the 32-bit word of hrtimer_bases.in_hrtirq (little endian: bit % 32 in it) */
+	p->skel->rodata->wake_hr_off = (__s64)off_hb + (bit / 32) * 4 - (__s64)off_rq;
+	p->skel->rodata->wake_hr_bit = bit % 32;
 	p->waker_ctx = true;
+	js_dbg("waker: preempt count at runqueues%+lld, in_hrtirq bit %u at %+lld",
+	       (long long)p->skel->rodata->wake_pc_off, p->skel->rodata->wake_hr_bit,
+	       (long long)p->skel->rodata->wake_hr_off);
 }
 
 /* ---- open / load --------------------------------------------------------------------- */
