@@ -9,8 +9,8 @@
 #include "js_waker.h"
 
 static const char *const ctx_names[JS_WAKE_CTX_MAX] = {
-	[JS_WAKE_TASK] = "task",     [JS_WAKE_HARDIRQ] = "hardirq", [JS_WAKE_SOFTIRQ] = "softirq",
-	[JS_WAKE_TIMER] = "timer",   [JS_WAKE_NMI] = "nmi",	    [JS_WAKE_UNKNOWN] = "unknown",
+	[JS_WAKE_TASK] = "task",   [JS_WAKE_HARDIRQ] = "hardirq", [JS_WAKE_SOFTIRQ] = "softirq",
+	[JS_WAKE_TIMER] = "timer", [JS_WAKE_NMI] = "nmi",	  [JS_WAKE_UNKNOWN] = "unknown",
 };
 
 /* the story's word for an interrupt context */
@@ -36,26 +36,74 @@ int js_wake_ctx_from_name(const char *name)
 
 /* the system calls a task wakes another from, this build's numbers (<sys/syscall.h>): the
  * waker's path where the kernel says it. Others are told by number. */
-#define SC(n) { SYS_##n, #n }
+#define SC(n)               \
+	{                   \
+		SYS_##n, #n \
+	}
 static const struct {
 	int nr;
 	const char *name;
 } syscalls[] = {
-	SC(read),	     SC(write),		  SC(readv),	      SC(writev),
-	SC(pread64),	     SC(pwrite64),	  SC(close),	      SC(ioctl),
-	SC(futex),	     SC(sendto),	  SC(sendmsg),	      SC(recvfrom),
-	SC(recvmsg),	     SC(sendfile),	  SC(splice),	      SC(tee),
-	SC(vmsplice),	     SC(kill),		  SC(tkill),	      SC(tgkill),
-	SC(rt_sigqueueinfo), SC(exit),		  SC(exit_group),     SC(wait4),
-	SC(waitid),	     SC(clone),		  SC(execve),	      SC(nanosleep),
-	SC(clock_nanosleep), SC(sched_yield),	  SC(sched_setaffinity), SC(sched_setscheduler),
-	SC(sched_setattr),   SC(ppoll),		  SC(pselect6),	      SC(epoll_ctl),
-	SC(epoll_pwait),     SC(timerfd_settime), SC(eventfd2),	      SC(mq_timedsend),
-	SC(mq_timedreceive), SC(msgsnd),	  SC(msgrcv),	      SC(semop),
-	SC(semtimedop),	     SC(fsync),		  SC(fdatasync),      SC(mmap),
-	SC(munmap),	     SC(mprotect),	  SC(madvise),	      SC(connect),
-	SC(accept4),	     SC(shutdown),	  SC(openat),	      SC(unlinkat),
-	SC(membarrier),	     SC(io_submit),	  SC(io_getevents),   SC(getrandom),
+	SC(read),
+	SC(write),
+	SC(readv),
+	SC(writev),
+	SC(pread64),
+	SC(pwrite64),
+	SC(close),
+	SC(ioctl),
+	SC(futex),
+	SC(sendto),
+	SC(sendmsg),
+	SC(recvfrom),
+	SC(recvmsg),
+	SC(sendfile),
+	SC(splice),
+	SC(tee),
+	SC(vmsplice),
+	SC(kill),
+	SC(tkill),
+	SC(tgkill),
+	SC(rt_sigqueueinfo),
+	SC(exit),
+	SC(exit_group),
+	SC(wait4),
+	SC(waitid),
+	SC(clone),
+	SC(execve),
+	SC(nanosleep),
+	SC(clock_nanosleep),
+	SC(sched_yield),
+	SC(sched_setaffinity),
+	SC(sched_setscheduler),
+	SC(sched_setattr),
+	SC(ppoll),
+	SC(pselect6),
+	SC(epoll_ctl),
+	SC(epoll_pwait),
+	SC(timerfd_settime),
+	SC(eventfd2),
+	SC(mq_timedsend),
+	SC(mq_timedreceive),
+	SC(msgsnd),
+	SC(msgrcv),
+	SC(semop),
+	SC(semtimedop),
+	SC(fsync),
+	SC(fdatasync),
+	SC(mmap),
+	SC(munmap),
+	SC(mprotect),
+	SC(madvise),
+	SC(connect),
+	SC(accept4),
+	SC(shutdown),
+	SC(openat),
+	SC(unlinkat),
+	SC(membarrier),
+	SC(io_submit),
+	SC(io_getevents),
+	SC(getrandom),
 #ifdef SYS_poll
 	SC(poll),
 #endif
