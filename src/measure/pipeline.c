@@ -700,6 +700,7 @@ static void finish(struct js_pipe *pl)
 		probes_consume(pl->probes, drain_event, &pl->d);
 		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
+			run->probes_waker = st.waker;
 			probe_cost(run, &st);
 		}
 	}

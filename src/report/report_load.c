@@ -503,6 +503,7 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	u64_at(l, o, "events", REQ, &run->probe_events);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
 	u64_at(l, o, "evicted", 0, &run->probe_evicted);	    /* added later: optional */
+	bool_at(l, o, "waker", 0, &run->probes_waker);		    /* optional too */
 	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run); /* optional too */
 	pop(l, mark);
 	load_spikes(l, get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);

@@ -44,8 +44,8 @@ static struct js_event task_run(uint64_t s, uint64_t e, uint32_t pid, const char
 /** The waker of a run: its time against the gap, its syscall; none without JS_F_WAKE. */
 static void test_from_event(void **state)
 {
-	struct js_event e = task_run(T0 + 500, T0 + 4000, 812, "reader", "writer", 811,
-				     JS_WAKE_TASK, 3000);
+	struct js_event e =
+		task_run(T0 + 500, T0 + 4000, 812, "reader", "writer", 811, JS_WAKE_TASK, 3000);
 	struct js_waker w;
 
 	(void)state;
@@ -77,8 +77,12 @@ static void test_from_event(void **state)
 /** The waker told: a task with its syscall, an unnamed syscall, interrupt contexts. */
 static void test_format(void **state)
 {
-	struct js_waker w = { .at_ns = -3000, .pid = 811, .syscall = SYS_write, .cpu = 0,
-			      .ctx = JS_WAKE_TASK, .comm = "writer" };
+	struct js_waker w = { .at_ns = -3000,
+			      .pid = 811,
+			      .syscall = SYS_write,
+			      .cpu = 0,
+			      .ctx = JS_WAKE_TASK,
+			      .comm = "writer" };
 	char buf[128];
 
 	(void)state;
@@ -172,8 +176,12 @@ static void waker_rec(struct js_gap_rec *r)
 	fx_part(r, JS_CAUSE_TASK, "reader:812", 1, 4000000);
 	r->attr.primary = JS_CAUSE_TASK;
 	snprintf(r->attr.detail, sizeof(r->attr.detail), "reader:812");
-	r->attr.waker = (struct js_waker){ .at_ns = -3000, .pid = 811, .syscall = SYS_write,
-					   .cpu = 0, .ctx = JS_WAKE_TASK, .comm = "writer" };
+	r->attr.waker = (struct js_waker){ .at_ns = -3000,
+					   .pid = 811,
+					   .syscall = SYS_write,
+					   .cpu = 0,
+					   .ctx = JS_WAKE_TASK,
+					   .comm = "writer" };
 }
 
 /** The story, the CSV row and the JSON carry it. */
