@@ -1126,6 +1126,12 @@ static int validate(struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
+	if (p->no_waker && p->cfg.no_probes) {
+		fprintf(stderr,
+			"%s: --no-waker turns off a part of the eBPF probes: not with --no-probes\n",
+			prog);
+		return -EINVAL;
+	}
 	if (p->probe_toggle && p->cfg.no_probes) {
 		fprintf(stderr,
 			"%s: --probe-toggle toggles a measurement's eBPF probes (not with "
