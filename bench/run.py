@@ -1399,6 +1399,42 @@ def sec_agree(b, t, reps):
                        'matched (>= %d us)' % lo, 'band/actions'), rows))
 
 
+def observer_waker(b, t, inj, hz):
+    """observer_waker - the waker tracking's cost on the measured CPU (issue 28): the paired
+    injected-IPI and tick rows again, the probes with the tracking (the default) against
+    --no-waker, in pairs of short runs next to each other"""
+    P = b.P
+    on, off = [], []
+    for i in range(P['obs_pairs']):
+        for who in (('on', 'off') if i % 2 == 0 else ('off', 'on')):
+            if who == 'on':
+                on.append(b.js('observer-waker', P['obs_secs'], inject=inj))
+            else:
+                off.append(b.js('observer-no-waker', P['obs_secs'], extra=['--no-waker'],
+                                inject=inj))
+
+    def medians(r):
+        if not r.gaps or not r.inject:
+            return None, None
+        got = ipi_gaps(r)
+        return med([g[1] for g in got]), med([g[1] for g in tick_gaps(r.gaps, set(got), hz)])
+
+    pairs = list(zip(map(medians, on), map(medians, off)))
+    ipi_r = med([x for x in (ratio(a[0], z[0]) for a, z in pairs) if x is not None])
+    diffs = [(a[1] - z[1]) / 1e3 for a, z in pairs if a[1] is not None and z[1] is not None]
+    tick_d = med(diffs)
+    i_on, i_off = med([a[0] for a, _ in pairs]), med([z[0] for _, z in pairs])
+    k_on, k_off = med([a[1] for a, _ in pairs]), med([z[1] for _, z in pairs])
+    d = dirty(on + off)
+    t.add('observer: injected-IPI gap median, waker tracking vs --no-waker (paired)',
+          fmt(i_on and i_on / 1e3, ' us', 2), fmt(i_off and i_off / 1e3, ' us', 2),
+          fmt_ratio(ipi_r), '<= 1.05x', check(ipi_r, '<=', 1.05), d)
+    t.add('observer: tick gap median, waker tracking vs --no-waker (paired)',
+          fmt(k_on and k_on / 1e3, ' us', 2), fmt(k_off and k_off / 1e3, ' us', 2),
+          '%+.2f us' % tick_d if tick_d is not None else '-', '<= %+g us' % P['obs_tick_us'],
+          check(tick_d, '<=', P['obs_tick_us']), d)
+
+
 def sec_observer(b, t, reps, hz):
     """sec_observer - injected IPI gaps and tick gaps, probes on vs --no-probes, in pairs of
     short runs next to each other (the noise changes from minute to minute)"""
@@ -1452,6 +1488,7 @@ def sec_observer(b, t, reps, hz):
           check(diff, '<=', P['obs_tick_us']), d)
     wr = within_run(b, t, inj, hz, reps)
     within_attach(b, t, inj, hz, reps)
+    observer_waker(b, t, inj, hz)
     if pr:
         ci, cd = med_interval(pr), med_interval(diffs)
         t.notes.append('observer: the paired ratios ranged %s to %s over %d pairs (median %s%s); '

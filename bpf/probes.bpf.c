@@ -42,6 +42,10 @@ const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
 /* --pid/--tid alone: a softirq the followed thread ran itself is not sent (follow_bh) */
 const volatile __u32 own_bh_unsent = 0;
+const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_switch takes them */
+const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
+const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
+const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
@@ -117,6 +121,15 @@ struct {
 	__type(value, struct js_task_slots);
 } task_slots SEC(".maps");
 #endif
+
+/* the last wake-up of each task whose CPU is measured (sched_waking), taken at its switch in
+ * on a measured CPU (sched_switch): bounded, the least recently used forgotten */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* the woken thread's id */
+	__type(value, struct js_wake_slot);
+} wakers SEC(".maps");
 
 /* non-zero: every program returns at once. Only written from outside (bench/run.py, through
  * bpftool), to measure the programs' own cost inside one run; its own map for that */
@@ -255,12 +268,13 @@ static __always_inline void ev_send(struct js_event *e)
 	*(volatile __u64 *)&r->seq = seq | JS_REC_DONE;
 }
 
-/* ev_clear - a record cleared, with kind and cpu (NULL stays NULL) */
+/* ev_clear - a record cleared up to its wake (user space clears that without JS_F_WAKE),
+ * with kind and cpu (NULL stays NULL) */
 static __always_inline struct js_event *ev_clear(struct js_event *e, __u32 kind, __u32 cpu)
 {
 	if (!e)
 		return NULL;
-	__builtin_memset(e, 0, sizeof(*e));
+	__builtin_memset(e, 0, __builtin_offsetof(struct js_event, wake));
 	e->kind = kind;
 	e->cpu = cpu;
 	return e;
@@ -813,6 +827,10 @@ static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pi
 	} else {
 		e->flags &= ~JS_F_STEAL;
 	}
+	if (cflags & JS_CUR_WAKE) {
+		e->wake = s->cur_wake;
+		e->flags |= JS_F_WAKE;
+	}
 	bpf_probe_read_kernel(e->name, JS_COMM_LEN, task->comm);
 	ev_send(e);
 }
@@ -836,9 +854,28 @@ static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
 		return;
 	if (RD(prev, flags) & PF_KTHREAD)
 		pflags = JS_CUR_KTHREAD;
-	task_ran(s, cpu, pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev,
+	task_ran(s, cpu, pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev, /* not cur's wake */
 		 pid ? task_cgroup(prev) : 0, s->cur_start, now, s->cur_steal, st,
 		 sflag | JS_F_NOSTART);
+}
+
+/* take_waker - who woke pid, switched in now, into s->cur_wake (its wake-up taken: a later
+ * switch in without a new wake-up finds none); false if none was recorded */
+static __always_inline bool take_waker(struct js_cpu_state *s, __u32 pid, __u64 now)
+{
+	struct js_wake_slot *w = bpf_map_lookup_elem(&wakers, &pid);
+	__u64 at, lead;
+
+	if (!w)
+		return false;
+	at = w->at;
+	if (!at || at > now)
+		return false;
+	w->at = 0;
+	s->cur_wake = w->w;
+	lead = now - at;
+	s->cur_wake.lead_ns = lead > JS_WAKE_LEAD_MAX ? JS_WAKE_LEAD_MAX : (__u32)lead;
+	return true;
 }
 
 TP("sched_switch")
@@ -875,12 +912,106 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 			sampler_mm = (__u64)RD(next, mm);
 	} else if (pid) {
 		s->cur_cgroup = task_cgroup(next); /* what its TASK record will carry */
+		if (waker_on && take_waker(s, pid, now))
+			flags |= JS_CUR_WAKE;
 	}
 	s->cur_pid = pid;
 	s->cur_task = (__u64)next;
 	s->cur_start = now;
 	s->cur_steal = st;
 	s->cur_flags = flags;
+	return 0;
+}
+
+/* ---- who woke a task that will run on a measured CPU (all CPUs) ------------------- */
+
+struct task_struct___old {
+	int cpu;
+} __attribute__((preserve_access_index));
+
+/* task_cpu_of - the CPU a task last ran on (where a wake-up puts it, unless it moves) */
+static __always_inline __u32 task_cpu_of(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return RD(p, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___old *)p, cpu);
+}
+
+#define PC_NMI 0x00f00000u     /* preempt_count: NMI_MASK */
+#define PC_HARDIRQ 0x000f0000u /* HARDIRQ_MASK */
+#define PC_SOFTIRQ 0x00000100u /* SOFTIRQ_OFFSET: serving a softirq (not only bh disabled) */
+
+/* wake_ctx - the context of this wake-up: this CPU's preempt count (and whether it runs the
+ * hrtimer interrupt),
+ * found from the run queue of the current task (its cfs_rq's, on this CPU) by the per-CPU
+ * offsets user space put in rodata (src/probes/probes.c, waker_setup) */
+static __always_inline __u8 wake_ctx(__u32 cpu)
+{
+	struct task_struct *t = CURRENT();
+	__u32 pc = 0, hr = 0;
+	__u64 rq;
+
+	if (!wake_pc_off || !bpf_core_field_exists(t->se.cfs_rq))
+		return JS_WAKE_UNKNOWN;
+	rq = (__u64)BPF_CORE_READ(t, se.cfs_rq, rq);
+	if (!rq || BPF_CORE_READ((struct rq *)rq, cpu) != (int)cpu)
+		return JS_WAKE_UNKNOWN;
+	if (bpf_probe_read_kernel(&pc, sizeof(pc), (const void *)(rq + wake_pc_off)))
+		return JS_WAKE_UNKNOWN;
+	if (pc & PC_NMI)
+		return JS_WAKE_NMI;
+	if (!(pc & (PC_HARDIRQ | PC_SOFTIRQ)))
+		return JS_WAKE_TASK;
+	if ((pc & PC_HARDIRQ) && wake_hr_off &&
+	    !bpf_probe_read_kernel(&hr, sizeof(hr), (const void *)(rq + wake_hr_off)) &&
+	    ((hr >> (wake_hr_bit & 31)) & 1))
+		return JS_WAKE_TIMER;
+	return (pc & PC_HARDIRQ) ? JS_WAKE_HARDIRQ : JS_WAKE_SOFTIRQ;
+}
+
+/* wake_syscall - the system call the current task is in (x86: its orig_ax) */
+static __always_inline __u16 wake_syscall(void)
+{
+#if defined(__TARGET_ARCH_x86) && !defined(JS_RAW_TP)
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+	long nr;
+
+	if (t->flags & PF_KTHREAD)
+		return JS_WAKE_NOSYS;
+	regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	if (!regs)
+		return JS_WAKE_NOSYS;
+	nr = BPF_CORE_READ(regs, orig_ax);
+	return nr >= 0 && nr < JS_WAKE_NOSYS ? (__u16)nr : JS_WAKE_NOSYS;
+#else
+	return JS_WAKE_NOSYS; /* the raw_tp build: no typed task for bpf_task_pt_regs() */
+#endif
+}
+
+/*
+ * sched_waking runs on the waker's CPU, before the wake-up picks the woken task's CPU: kept
+ * only when the task's CPU (its last) is measured, so a CPU that is not measured pays a
+ * test per wake-up and a map update per wake-up of a task of a measured CPU.
+ */
+TP("sched_waking")
+int BPF_PROG(sched_waking, struct task_struct *p)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), pid;
+	struct js_wake_slot v = {};
+
+	if (!cpu_measured(task_cpu_of(p)))
+		return 0;
+	pid = RD(p, pid);
+	if (!pid)
+		return 0;
+	v.w.pid = (__u32)bpf_get_current_pid_tgid();
+	v.w.cpu = (__u16)cpu;
+	v.w.ctx = wake_ctx(cpu);
+	v.w.syscall = v.w.ctx == JS_WAKE_TASK ? wake_syscall() : JS_WAKE_NOSYS;
+	bpf_get_current_comm(v.w.comm, sizeof(v.w.comm));
+	v.at = bpf_ktime_get_ns();
+	bpf_map_update_elem(&wakers, &pid, &v, BPF_ANY);
 	return 0;
 }
 

@@ -28,6 +28,7 @@ struct js_slot {
 #define JS_CUR_SAMPLER 0x2 /* ... which is a sampler thread */
 #define JS_CUR_KTHREAD 0x4 /* ... which is a kernel thread */
 #define JS_CUR_STEAL 0x8   /* cur_steal is valid */
+#define JS_CUR_WAKE 0x10   /* cur_wake is valid: who woke it */
 
 /* A workqueue item running on this CPU. Items can sleep, so several kworkers of the CPU can
  * be inside one at a time: a few slots keyed by worker tid. An unbound worker may begin an
@@ -67,6 +68,7 @@ struct js_cpu_state {
 	__u64 ring_limit;
 	struct js_slot stack[JS_STACK]; /* stack[0] ends the second cache line */
 	struct js_wslot work[JS_WORK_SLOTS];
+	struct js_wake cur_wake; /* who woke the current task (JS_CUR_WAKE) */
 };
 
 /*
@@ -74,7 +76,7 @@ struct js_cpu_state {
  * measured CPU, a short one per other CPU, for what it does to a measured one), written only
  * by that CPU's programs and read by user space from its tail (which it publishes in
  * ring_tail[cpu], section .data.tail). 128 bytes, cache-line aligned: seq and every field
- * but the name fill the first line, so a record without a name writes one line.
+ * but the name and the wake fill the first line, so a record without a name writes one line.
  * seq >> JS_REC_SEQ_SHIFT is the record's index in its ring + 1, written when the slot is
  * taken; JS_REC_DONE is set once the record is whole. A reserved record is always sent
  * (the ring is read in order: user space waits at a record not done).
@@ -84,9 +86,15 @@ struct js_cpu_state {
 #define JS_REC_SEQ_SHIFT 2
 struct js_rec {
 	__u64 seq;
-	struct js_event ev;
-	__u8 pad[32];
+	struct js_event ev; /* its wake fills the second line */
 } __attribute__((aligned(64)));
+
+/* The last wake-up of a task whose CPU is a measured one (sched_waking, on the waker's CPU),
+ * by thread id in an LRU hash: taken (at = 0) by its next switch in on a measured CPU. */
+struct js_wake_slot {
+	__u64 at; /* bpf_ktime_get_ns() at the wake-up; 0: taken */
+	struct js_wake w;
+};
 
 /* Rare task-context intervals (compaction, THP collapse) can sleep and move: they live in
  * task-local storage. */

@@ -115,8 +115,40 @@ enum js_mm {
                               * tasks' switches, e.g. PID 1's threads here): it ran from
                               * start_ns for an unknown part of [start_ns, end_ns] */
 #define JS_F_NOSTART \
-	0x80u /* task/idle: its switch in was not traced: it ran for an
+	0x80u		 /* task/idle: its switch in was not traced: it ran for an
                               * unknown part of [start_ns, end_ns], up to end_ns */
+#define JS_F_WAKE 0x100u /* task: wake is valid (who woke it; else wake is zero) */
+
+/* Where a wake-up came from (struct js_wake.ctx). */
+enum js_wake_ctx {
+	JS_WAKE_NONE = 0, /* no wake-up of the task was seen */
+	JS_WAKE_TASK,	  /* a task woke it (pid, comm; syscall if it was in one) */
+	JS_WAKE_HARDIRQ,  /* a hard IRQ handler */
+	JS_WAKE_SOFTIRQ,  /* a softirq */
+	JS_WAKE_TIMER,	  /* an hrtimer callback (the tick, nanosleep, timerfd...) */
+	JS_WAKE_NMI,
+	JS_WAKE_UNKNOWN, /* current woke it, the context unknown (no per-CPU offsets) */
+	JS_WAKE_CTX_MAX
+};
+
+#define JS_WAKE_NOSYS 0xffffu	     /* js_wake.syscall: not in a system call, or unknown */
+#define JS_WAKE_LEAD_MAX 0xffffffffu /* js_wake.lead_ns: that long or longer */
+
+/*
+ * Who woke a task (JS_EV_TASK with JS_F_WAKE): the last sched_waking of it, recorded on the
+ * waker's CPU when the task's CPU was a measured one, before its switch in at start_ns.
+ * In an interrupt context pid and comm are the interrupted task's.
+ */
+struct js_wake {
+	char comm[16]; /* the waking task (TASK_COMM_LEN) */
+	__u32 pid;     /* its thread id */
+	__u32 lead_ns; /* the wake-up was this long before start_ns (saturates) */
+	__u16 cpu;     /* the CPU it woke it from */
+	__u8 ctx;      /* enum js_wake_ctx */
+	__u8 pad;
+	__u16 syscall; /* the system call the waker was in, JS_WAKE_NOSYS: none/unknown */
+	__u16 pad2;
+}; /* 32 bytes */
 
 struct js_event {
 	__u64 start_ns; /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
@@ -135,7 +167,8 @@ struct js_event {
 	__u32 id;    /* irq, vector, softirq nr, pid ... (see kind) */
 	__u32 flags; /* JS_F_* */
 	char name[JS_NAME_LEN];
-}; /* 88 bytes */
+	struct js_wake wake; /* task: who woke it, if JS_F_WAKE (not cleared otherwise) */
+};			     /* 120 bytes */
 
 /* Counters the probes keep in .bss (one slot per program kind). */
 struct js_probe_stats {

@@ -69,6 +69,7 @@ enum {
 	OPT_DMA_LATENCY,
 	OPT_COMPLETION,
 	OPT_LIST_OPTIONS,
+	OPT_NO_WAKER,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -128,6 +129,9 @@ static const struct cli_option {
 	    G_MEASURE },
 	  M },
 	{ { "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", G_MEASURE },
+	  M },
+	{ { "no-waker", OPT_NO_WAKER, NULL, 0,
+	    "do not track who woke a preempting task (sched_waking off)", G_MEASURE },
 	  M },
 	{ { "probe-cost", OPT_PROBE_COST, NULL, 0,
 	    "time the probes' own BPF programs (kernel "
@@ -935,6 +939,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_PROBES:
 		p->cfg.no_probes = true;
 		break;
+	case OPT_NO_WAKER:
+		p->no_waker = true;
+		break;
 	case OPT_PROBE_COST:
 		p->probe_cost = true;
 		break;
@@ -1116,6 +1123,12 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr,
 			"%s: --btf gives a measurement's eBPF probes their types: not with "
 			"--no-probes\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->no_waker && p->cfg.no_probes) {
+		fprintf(stderr,
+			"%s: --no-waker turns off a part of the eBPF probes: not with --no-probes\n",
 			prog);
 		return -EINVAL;
 	}

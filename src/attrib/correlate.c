@@ -24,6 +24,7 @@
 #include "js_correlate.h"
 #include "js_event_names.h"
 #include "js_util.h"
+#include "js_waker.h"
 
 /* Nesting levels: an interval of a higher level runs inside one of a lower level. */
 enum corr_level {
@@ -877,6 +878,29 @@ static void fill_parts(const struct corr_scratch *sc, size_t prim, struct js_att
 		out->tail_part++; /* moved down one by the insertion */
 }
 
+/* attr_waker - who woke the primary source's task: the waker its longest run in the gap
+ * carries (a task woken once, preempted and switched back in carries none the second time) */
+static void attr_waker(const struct corr_scratch *sc, size_t prim, const struct js_gap *g,
+		       struct js_attr *out)
+{
+	const struct src *s = &sc->src[prim];
+	const struct item *best = NULL;
+
+	if (!src_ran(s))
+		return;
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct item *it = &sc->it[i];
+
+		if (it->ev->kind != JS_EV_TASK || it->ev->id != s->first->id ||
+		    it->cause != s->cause || !(it->ev->flags & JS_F_WAKE))
+			continue;
+		if (!best || it->e - it->s > best->e - best->s)
+			best = it;
+	}
+	if (best)
+		js_waker_from_event(best->ev, g->start_ns, &out->waker);
+}
+
 /* attr_empty - nothing explains the gap; the parts past nparts are left as they were (every
  * reader stops at nparts: zeroing all JS_PARTS_MAX was a memset of 1.6 KB for every gap) */
 void corr_attr_empty(struct js_attr *a, uint64_t dur)
@@ -1015,6 +1039,7 @@ static void few_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *, c
 int corr_attribute_gap(struct corr_scratch *sc, const struct js_gap *g, const struct js_event *ev,
 		       size_t nev, const struct corr_opts *o, struct js_attr *out)
 {
+	size_t prim;
 	int err;
 
 	corr_attr_empty(out, g->dur_ns);
@@ -1034,7 +1059,9 @@ int corr_attribute_gap(struct corr_scratch *sc, const struct js_gap *g, const st
 	match_senders(sc, g, o);
 	merge(sc, o);
 	few_sort(sc->src, sc->nsrc, sizeof(*sc->src), src_cmp);
-	fill_parts(sc, pick_primary(sc), out);
+	prim = pick_primary(sc);
+	fill_parts(sc, prim, out);
+	attr_waker(sc, prim, g, out);
 	/* a marked interval holds the application's own work too: what no event covers after
 	 * its fault is not known to be the fault's */
 	if (out->tail_part && !(o && o->marked))
@@ -1073,10 +1100,13 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
 		if (a->primary != JS_CAUSE_THP && corr_mostly_steal(a, dur_ns)) {
 			a->primary = JS_CAUSE_STEAL;
 			js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_STEAL));
+			memset(&a->waker, 0,
+			       sizeof(a->waker)); /* the task's waker: not the host's */
 		}
 		return;
 	}
 	memset(a->detail, 0, sizeof(a->detail));
+	memset(&a->waker, 0, sizeof(a->waker));
 	if (a->smi) {
 		a->primary = JS_CAUSE_SMI;
 		js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_SMI));

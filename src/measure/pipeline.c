@@ -259,6 +259,7 @@ static void open_probes(struct js_pipe *pl)
 		.btf_path = p->btf_path,
 		/* the followed threads watched alone: their own softirqs explain no gap */
 		.own_bh_unsent = (p->follow_pid || p->nfollow_tids) && !p->marks_path,
+		.no_waker = p->no_waker,
 	};
 	char why[256] = "";
 
@@ -701,6 +702,7 @@ static void finish(struct js_pipe *pl)
 		probes_consume(pl->probes, drain_event, &pl->d);
 		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
+			run->probes_waker = st.waker;
 			probe_cost(run, &st);
 		}
 	}

@@ -186,6 +186,20 @@ struct js_part {
 	                               * after a task, unless the root) */
 };
 
+/*
+ * Who woke the task a gap's primary part names (a preempting task or kernel thread): the
+ * wake-up the probes saw before its run on the gap's CPU (js_events.h, struct js_wake).
+ * js_waker.h names and formats it.
+ */
+struct js_waker {
+	int64_t at_ns;	 /* the wake-up's time minus the gap's start: < 0 before the gap */
+	uint32_t pid;	 /* the waking task's tid (in an interrupt: the task it interrupted) */
+	int32_t syscall; /* the system call the waking task was in; -1: none or unknown */
+	uint16_t cpu;	 /* the CPU it was woken from */
+	uint8_t ctx;	 /* enum js_wake_ctx (js_events.h): 0 (JS_WAKE_NONE): no waker known */
+	char comm[16];
+};
+
 /* What explains one gap. */
 struct js_attr {
 	uint32_t primary; /* enum js_cause */
@@ -202,6 +216,7 @@ struct js_attr {
 	uint64_t tail_ns;	 /* time after the sampler faulted that no event covers: the
 	                           * fault's own handling, given to it by corr_finish() once
 	                           * steal has been allocated (then 0) */
+	struct js_waker waker;	 /* who woke the primary part's task (ctx 0: not known) */
 };
 
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */

@@ -187,6 +187,7 @@ struct js_run {
 	char stop_why[JS_STOP_WHY_LEN]; /* why, when not a stop signal: the failed output */
 	bool probes_on;
 	char probes_why[256]; /* why the probes are off */
+	bool probes_waker;    /* who woke a preempting task was tracked (not --no-waker) */
 	bool smi_countable;
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;

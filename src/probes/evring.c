@@ -34,6 +34,8 @@ int js_evring_read(struct js_evring *r, size_t max, int (*cb)(void *ctx, const s
 		memcpy(&ev, &r->rec[t & r->mask].ev, sizeof(ev));
 		if (!(seq & JS_REC_NAMED))
 			memset(ev.name, 0, sizeof(ev.name));
+		if (!(ev.flags & JS_F_WAKE)) /* the probes clear it only when they fill it */
+			memset(&ev.wake, 0, sizeof(ev.wake));
 		t++;
 		n++;
 		err = cb(ctx, &ev);

@@ -44,6 +44,7 @@ struct probes_opts {
 	const char *btf_path; /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
 	bool own_bh_unsent;   /* --pid/--tid alone: a followed thread's own softirqs are not
 			       * sent (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
+	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
 };
 
 enum probes_prog_state {
@@ -53,6 +54,7 @@ enum probes_prog_state {
 	PROBES_PROG_FAILED,	/* attach failed: err */
 	PROBES_PROG_DETACHED,	/* was active, now detached */
 	PROBES_PROG_REJECTED,	/* refused by this kernel's verifier: not loaded */
+	PROBES_PROG_OFF,	/* turned off by an option (--no-waker): not loaded */
 };
 
 struct probes_prog {
@@ -79,6 +81,8 @@ struct probes_stats {
 	bool run_stats;			 /* run_cnt/run_time_ns were collected */
 	bool steal_available;		 /* events carry the steal clock (JS_F_STEAL) */
 	const char *steal_why;		 /* why not, when !steal_available */
+	bool waker;			 /* task records may name their waker (JS_F_WAKE) */
+	bool waker_ctx;			 /* ... and its context (interrupt or task) */
 	uint64_t attach_ns;		 /* wall time of probes_attach() */
 	uint64_t detach_ns;		 /* wall time of probes_detach() */
 	size_t ring_bytes;		 /* the measured CPUs' rings in all */

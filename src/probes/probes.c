@@ -37,7 +37,7 @@
 #include "probes_raw.skel.h"
 #include "probes.bpf.h" /* bpf/: the probes' per-CPU state */
 
-_Static_assert(sizeof(struct js_event) == 88, "js_event ABI is 88 bytes");
+_Static_assert(sizeof(struct js_event) == 120, "js_event ABI is 120 bytes");
 _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 128 bytes");
 
 #define RING_BYTES_DEFAULT (16u << 20)
@@ -71,6 +71,9 @@ struct js_probes {
 	bool attached;
 	bool steal;
 	char steal_why[128];
+	bool no_waker;	/* --no-waker: sched_waking not loaded */
+	bool waker;	/* waker tracking on (rodata waker_on) */
+	bool waker_ctx; /* ... with the per-CPU offsets of the wake-up's context */
 	uint64_t attach_ns, detach_ns;
 	uint64_t consumed;
 	uint64_t consumed_by_kind[JS_EV_KIND_MAX]; /* the probes keep no sent counter */
@@ -184,8 +187,8 @@ static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32
 	return -ENOENT;
 }
 
-/* member_off - byte offset of a member of a struct type */
-static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+/* member_bitoff - bit offset of a member of a struct type (a bitfield's too) */
+static int member_bitoff(const struct btf *btf, __u32 type, const char *name, __u32 *off)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type));
 	const struct btf_member *m;
@@ -196,11 +199,20 @@ static int member_off(const struct btf *btf, __u32 type, const char *name, __u32
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
-			*off = btf_member_bit_offset(t, i) / 8;
+			*off = btf_member_bit_offset(t, i);
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+/* member_off - byte offset of a member of a struct type */
+static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+{
+	int err = member_bitoff(btf, type, name, off);
+
+	*off /= 8;
+	return err;
 }
 
 /* steal_setup - put &steal_time.steal - &hrtimer_bases into rodata, or say why not */
@@ -297,6 +309,8 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 			js_dbg("probe %s: tracepoint not in this kernel", tp);
 		} else if (rejected(p, bpf_program__name(prog))) {
 			p->progs[p->nprogs].state = PROBES_PROG_REJECTED;
+		} else if (p->no_waker && !strcmp(tp, "sched_waking")) {
+			p->progs[p->nprogs].state = PROBES_PROG_OFF;
 		}
 		p->nprogs++;
 	}
@@ -318,6 +332,44 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		if (!bpfh_is_exit(p->progs[i].name))
 			p->order[k++] = i;
 	return 0;
+}
+
+/*
+ * waker_setup - turn the waker tracking on (rodata), with the per-CPU offsets sched_waking
+ * finds this CPU's preempt count and running hrtimer by, from its run queue: without them
+ * it names the waking task but not whether an interrupt it was in woke the task
+ */
+static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
+{
+	struct probes_prog *w = prog_by_name(p, "sched_waking");
+	__u32 off_rq, off_pc, off_hb, bit, t_rq, t_pc, t_hb, m = 0;
+
+	if (off || !w || w->state != PROBES_PROG_LOADED)
+		return;
+	p->skel->rodata->waker_on = 1;
+	p->waker = true;
+	if (percpu_var(btf, "runqueues", &off_rq, &t_rq) ||
+	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
+	    member_bitoff(btf, t_hb, "in_hrtirq", &bit)) {
+		js_dbg("waker: runqueues/hrtimer_bases.in_hrtirq not in the kernel BTF: context "
+		       "unknown");
+		return;
+	}
+	/* x86: __preempt_count (6.1, 6.15+), or pcpu_hot.preempt_count (6.2 to 6.14) */
+	if (percpu_var(btf, "__preempt_count", &off_pc, &t_pc) &&
+	    (percpu_var(btf, "pcpu_hot", &off_pc, &t_pc) ||
+	     member_off(btf, t_pc, "preempt_count", &m))) {
+		js_dbg("waker: no per-CPU preempt count in the kernel BTF: context unknown");
+		return;
+	}
+	p->skel->rodata->wake_pc_off = (__s64)off_pc + m - (__s64)off_rq;
+	/* the 32-bit word of hrtimer_bases.in_hrtirq (little endian: bit % 32 in it) */
+	p->skel->rodata->wake_hr_off = (__s64)off_hb + (bit / 32) * 4 - (__s64)off_rq;
+	p->skel->rodata->wake_hr_bit = bit % 32;
+	p->waker_ctx = true;
+	js_dbg("waker: preempt count at runqueues%+lld, in_hrtirq bit %u at %+lld",
+	       (long long)p->skel->rodata->wake_pc_off, p->skel->rodata->wake_hr_bit,
+	       (long long)p->skel->rodata->wake_hr_off);
 }
 
 /* ---- open / load --------------------------------------------------------------------- */
@@ -485,6 +537,7 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 	if (err)
 		return err;
 	p->typed = k.typed;
+	p->no_waker = o->no_waker;
 	js_scpy(p->raw_why, sizeof(p->raw_why), k.raw_why);
 	p->skel = open_skel(&k);
 	if (!p->skel) {
@@ -496,8 +549,10 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 	err = configure(p, o, why, len);
 	if (!err)
 		err = select_progs(p, k.btf);
-	if (!err)
+	if (!err) {
 		steal_setup(p, k.btf);
+		waker_setup(p, k.btf, o->no_waker);
+	}
 	kbtf_free_types(&k);
 	if (err)
 		return err;
@@ -805,6 +860,10 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 	e->addr = s->cur_cgroup;
 	if (s->cur_flags & JS_CUR_KTHREAD)
 		e->flags |= JS_F_KTHREAD;
+	if (s->cur_flags & JS_CUR_WAKE) {
+		e->wake = s->cur_wake;
+		e->flags |= JS_F_WAKE;
+	}
 	task_comm((pid_t)s->cur_pid, cpu, e->name, sizeof(e->name));
 }
 
@@ -1051,7 +1110,8 @@ static void prog_run_stats(struct js_probes *p)
 		uint32_t id;
 		uint64_t cnt, ns, miss;
 
-		if (pp->state == PROBES_PROG_ABSENT || pp->state == PROBES_PROG_REJECTED)
+		if (pp->state == PROBES_PROG_ABSENT || pp->state == PROBES_PROG_REJECTED ||
+		    pp->state == PROBES_PROG_OFF)
 			continue;
 		if (bpfh_prog_run(p->bprogs[i], &id, &cnt, &ns, &miss))
 			continue;
@@ -1109,6 +1169,8 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->progs = p->progs;
 	st->run_stats = p->run_stats;
 	st->steal_available = p->steal;
+	st->waker = p->waker;
+	st->waker_ctx = p->waker_ctx;
 	st->steal_why = p->steal ? NULL : p->steal_why;
 	st->attach_ns = p->attach_ns;
 	st->detach_ns = p->detach_ns;

@@ -28,6 +28,16 @@
 #define JG_CGROUP_ID "cgroup_id"
 #define JG_CGROUP "cgroup"
 #define JG_CGROUP_NAME "cgroup_name"
+/* who woke the primary part's task: null, or an object of these (js_waker.h) */
+#define JG_WAKER "waker"
+#define JG_WAKER_CONTEXT "context" /* "task", "hardirq", "softirq", "timer", "nmi", "unknown" */
+#define JG_WAKER_COMM "comm"
+#define JG_WAKER_PID "pid"
+#define JG_WAKER_CPU "cpu"
+#define JG_WAKER_SYSCALL "syscall"	 /* its name, null: none or unknown, or "#N" */
+#define JG_WAKER_SYSCALL_NR "syscall_nr" /* null: none or unknown */
+#define JG_WAKER_AT "at_ns"		 /* its time minus the gap's start: < 0 before */
+#define JG_WAKER_TEXT "text"		 /* as the story tells it */
 
 /* A number of a struct, written and read under key: at offset off, 4 or 8 bytes wide; a
  * file must have it when required (older files lack the others). */

@@ -8,6 +8,7 @@
 #include "js_json.h"
 #include "js_json_gap.h"
 #include "js_util.h"
+#include "js_waker.h"
 
 #define NUM(type, field, req)                                                  \
 	{                                                                      \
@@ -71,6 +72,35 @@ static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t
 	}
 }
 
+/* waker - who woke the primary part's task (null: not known) */
+static void waker(struct js_json *j, const struct js_waker *w)
+{
+	const char *sc = w->syscall >= 0 ? js_syscall_name(w->syscall) : NULL;
+	char t[128];
+
+	if (!w->ctx) {
+		json_null(j, JG_WAKER);
+		return;
+	}
+	json_obj_begin(j, JG_WAKER);
+	json_str(j, JG_WAKER_CONTEXT, js_wake_ctx_name(w->ctx));
+	json_str(j, JG_WAKER_COMM, w->comm);
+	json_u64(j, JG_WAKER_PID, w->pid);
+	json_u64(j, JG_WAKER_CPU, w->cpu);
+	if (sc)
+		json_str(j, JG_WAKER_SYSCALL, sc);
+	else
+		json_null(j, JG_WAKER_SYSCALL);
+	if (w->syscall >= 0)
+		json_u64(j, JG_WAKER_SYSCALL_NR, (uint64_t)w->syscall);
+	else
+		json_null(j, JG_WAKER_SYSCALL_NR);
+	json_i64(j, JG_WAKER_AT, w->at_ns);
+	js_waker_format(t, sizeof(t), w);
+	json_str(j, JG_WAKER_TEXT, t);
+	json_obj_end(j);
+}
+
 void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg)
 {
 	json_str(j, JG_CAUSE, js_cause_name(a->primary));
@@ -86,6 +116,7 @@ void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	waker(j, &a->waker);
 }
 
 void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g)

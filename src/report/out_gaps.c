@@ -10,10 +10,11 @@
 #include "js_output.h"
 #include "js_params.h"
 #include "js_util.h"
+#include "js_waker.h"
 
 static const char csv_header[] = "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,"
 				 "unexplained_ns,entry_ns,entry_causes,source,name,kind,"
-				 "own_bh,own_bh_ns\n";
+				 "own_bh,own_bh_ns,waker\n";
 
 size_t csv_write_header(FILE *fp)
 {
@@ -87,7 +88,8 @@ static void put_field(struct sbuf *b, const char *s)
 /* the longest row: every cause with the longest detail and net, each field quoted whole
  * (causes and entry_causes) */
 #define CAUSES_MAX (JS_PARTS_MAX * (16 + JS_DETAIL_LEN + 22))
-#define ROW_MAX (180 + 2 * JS_DETAIL_LEN + 2 * JS_LABEL_LEN + 4 * CAUSES_MAX)
+#define WAKER_MAX 128 /* js_waker_format()'s text */
+#define ROW_MAX (180 + 2 * JS_DETAIL_LEN + 2 * JS_LABEL_LEN + 4 * CAUSES_MAX + 2 * WAKER_MAX)
 
 /* put_causes - "class:detail=ns;..." of the parts, ns their net (entry false) or their
  * entry/exit (entry true: only the parts that have some) */
@@ -116,7 +118,7 @@ static void put_causes(struct sbuf *c, const struct js_attr *a, bool entry)
 static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 {
 	const struct js_attr *a = &g->attr;
-	char cbuf[CAUSES_MAX + 1], ebuf[CAUSES_MAX + 1];
+	char cbuf[CAUSES_MAX + 1], ebuf[CAUSES_MAX + 1], wbuf[WAKER_MAX];
 	struct sbuf c = { cbuf, 0, CAUSES_MAX }, e = { ebuf, 0, CAUSES_MAX };
 	struct sbuf r = { rbuf, 0, ROW_MAX };
 
@@ -155,6 +157,9 @@ static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 	} else {
 		put_mem(&r, ",,", 2);
 	}
+	put_mem(&r, ",", 1);
+	js_waker_format(wbuf, sizeof(wbuf), &a->waker);
+	put_field(&r, wbuf);
 	put_mem(&r, "\n", 1);
 	return r.n;
 }

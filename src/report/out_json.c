@@ -598,6 +598,7 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_u64(&j, "events", run->probe_events);
 	json_u64(&j, "lost", run->probe_lost);
 	json_u64(&j, "evicted", run->probe_evicted);
+	json_bool(&j, "waker", run->probes_waker);
 	probe_cost(&j, run);
 	json_obj_end(&j);
 	if (run->cfg.test_hook != SAMPLER_HOOK_NONE) {

@@ -12,6 +12,7 @@
 #include "js_report.h"
 #include "js_report_load.h"
 #include "js_util.h"
+#include "js_waker.h"
 
 #define REQ 1u /* the key must be present */
 #define NUL 2u /* null is accepted (and leaves the default) */
@@ -502,6 +503,7 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	u64_at(l, o, "events", REQ, &run->probe_events);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
 	u64_at(l, o, "evicted", 0, &run->probe_evicted);	    /* added later: optional */
+	bool_at(l, o, "waker", 0, &run->probes_waker);		    /* optional too */
 	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run); /* optional too */
 	pop(l, mark);
 	load_spikes(l, get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);
@@ -966,6 +968,35 @@ static void load_gap_source(struct ld *l, const struct jsonp_val *v, const struc
 	}
 }
 
+/* load_waker - who woke the primary part's task (absent before it was tracked, null: none) */
+static void load_waker(struct ld *l, const struct jsonp_val *v, struct js_waker *w)
+{
+	const struct jsonp_val *o = get(l, v, JG_WAKER, JSONP_OBJ, NUL);
+	size_t mark = push(l, "." JG_WAKER);
+	uint64_t pid = 0, cpu = 0, nr = 0;
+	int k;
+
+	memset(w, 0, sizeof(*w));
+	w->syscall = -1;
+	if (!o) {
+		pop(l, mark);
+		return;
+	}
+	k = name_at(l, o, JG_WAKER_CONTEXT, js_wake_ctx_from_name);
+	str_at(l, o, JG_WAKER_COMM, 0, w->comm, sizeof(w->comm));
+	u64_at(l, o, JG_WAKER_PID, 0, &pid);
+	u64_at(l, o, JG_WAKER_CPU, 0, &cpu);
+	if (get(l, o, JG_WAKER_SYSCALL_NR, JSONP_NUM, NUL)) {
+		u64_at(l, o, JG_WAKER_SYSCALL_NR, 0, &nr);
+		w->syscall = (int32_t)JS_MIN(nr, (uint64_t)INT32_MAX);
+	}
+	i64_at(l, o, JG_WAKER_AT, 0, &w->at_ns);
+	w->pid = (uint32_t)JS_MIN(pid, UINT32_MAX);
+	w->cpu = (uint16_t)JS_MIN(cpu, UINT16_MAX);
+	w->ctx = k < 0 ? 0 : (uint8_t)k;
+	pop(l, mark);
+}
+
 static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cpu_result *r,
 		     uint32_t res, struct js_gap_rec *g)
 {
@@ -997,6 +1028,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cp
 			load_part(l, &parts->arr.v[i], &a->parts[a->nparts++]);
 		pop(l, m2);
 	}
+	load_waker(l, v, &a->waker);
 }
 
 /* load_top - the worst gaps; kept as a valid min-heap (ascending), ties in file order, so

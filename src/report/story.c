@@ -11,6 +11,7 @@
 #include "js_event_names.h"
 #include "js_story.h"
 #include "js_util.h"
+#include "js_waker.h"
 
 /* a bounded appender that still counts what did not fit (snprintf semantics) */
 struct sb {
@@ -170,6 +171,12 @@ static void event_terms(struct sb *b, const struct js_attr *a, int prim, bool fi
 			net += a->parts[i].net_ns;
 	term(b, first, p->cause, p->detail, p->count, net, p->entry_ns,
 	     preempted(p->cause, p->detail));
+	if (a->waker.ctx) {
+		char w[128];
+
+		js_waker_format(w, sizeof(w), &a->waker);
+		sb_printf(b, ", woken by %s", w);
+	}
 	for (uint32_t i = 0; i < a->nparts; i++) {
 		if ((int)i == prim || folded(a, i))
 			continue;

@@ -60,11 +60,11 @@ enum exit_code {
 	EX_WATCHDOG = 4,
 };
 
-enum mode { M_PREEMPT, M_IPI, M_TIMER, M_SOFTIRQ, M_IRQ, M_PF, M_NR };
+enum mode { M_PREEMPT, M_IPI, M_TIMER, M_SOFTIRQ, M_IRQ, M_PF, M_PIPE, M_NR };
 
 static const char *const mode_names[M_NR] = {
-	[M_PREEMPT] = "preempt", [M_IPI] = "ipi", [M_TIMER] = "timer",
-	[M_SOFTIRQ] = "softirq", [M_IRQ] = "irq", [M_PF] = "pf",
+	[M_PREEMPT] = "preempt", [M_IPI] = "ipi", [M_TIMER] = "timer", [M_SOFTIRQ] = "softirq",
+	[M_IRQ] = "irq",	 [M_PF] = "pf",	  [M_PIPE] = "pipe",
 };
 
 /* one action: CLOCK_MONOTONIC start/end, and the period slot it was scheduled for (0: none) */
@@ -135,6 +135,9 @@ struct inj {
 	uint64_t faults_min;
 	struct win *wins; /* --windows: the schedule's on/off windows, in order */
 	size_t nwins;
+	int pipe_err;			  /* pipe: the writer thread's error */
+	int pipe_fd[2];			  /* pipe: read end (the FIFO thread), write end */
+	int (*fifo_loop)(struct inj *in); /* the FIFO thread's loop, instead of run_periodic */
 };
 
 /* ---- signals, stop flag and async-signal-safe restore of changed settings ---- */
@@ -605,7 +608,7 @@ static void *worker_main(void *arg)
 		in->worker_err = -EXDEV;
 		return NULL;
 	}
-	in->worker_err = run_periodic(in, w->act);
+	in->worker_err = in->fifo_loop ? in->fifo_loop(in) : run_periodic(in, w->act);
 	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		in->thread_cpu_ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 	if (!getrusage(RUSAGE_THREAD, &ru))
@@ -677,6 +680,85 @@ static int act_preempt(struct inj *in, uint64_t slot)
 static int run_preempt(struct inj *in)
 {
 	return run_fifo_worker(in, act_preempt);
+}
+
+/* ---- pipe: a writer on the helper CPU wakes a reader on CPU N ---- */
+
+/* pipe_read_loop - the FIFO thread: block in read(), spin --spin us per byte, until EOF */
+static int pipe_read_loop(struct inj *in)
+{
+	uint64_t s;
+	char b;
+	ssize_t n;
+
+	for (;;) {
+		n = read(in->pipe_fd[0], &b, 1);
+		if (n == 0)
+			return 0; /* the writer is done */
+		if (n < 0) {
+			if (errno == EINTR && !stopped())
+				continue;
+			return stopped() ? 0 : -errno;
+		}
+		s = mono_ns();
+		while (mono_ns() - s < in->spin_ns && !stopped())
+			;
+		if (sched_getcpu() != in->cpu)
+			in->wrong_cpu++;
+	}
+}
+
+/* act_pipe - the writer: one byte, the action's start and end around the write() */
+static int act_pipe(struct inj *in, uint64_t slot)
+{
+	uint64_t s = mono_ns(), e;
+	char b = 'w';
+
+	if (write(in->pipe_fd[1], &b, 1) != 1)
+		return -errno;
+	e = mono_ns();
+	rec_add(in, s, e, slot);
+	return 0;
+}
+
+static void *pipe_writer(void *arg)
+{
+	struct inj *in = arg;
+
+	pthread_setname_np(pthread_self(), "jswriter");
+	in->pipe_err = run_periodic(in, act_pipe);
+	close(in->pipe_fd[1]); /* EOF: the reader ends */
+	in->pipe_fd[1] = -1;
+	return NULL;
+}
+
+static int setup_pipe(struct inj *in)
+{
+	if (pipe2(in->pipe_fd, O_CLOEXEC))
+		return -errno;
+	in->fifo_loop = pipe_read_loop;
+	return 0;
+}
+
+/* run_pipe - the writer thread (the helper CPU's, inherited) and the reader (FIFO, on N) */
+static int run_pipe(struct inj *in)
+{
+	pthread_t wt;
+	int err, werr;
+
+	block_stop_signals(SIG_BLOCK);
+	err = -pthread_create(&wt, NULL, pipe_writer, in);
+	block_stop_signals(SIG_UNBLOCK);
+	if (err) {
+		say("cannot start the writer thread: %s", strerror(-err));
+		return err;
+	}
+	err = run_fifo_worker(in, NULL);
+	pthread_join(wt, NULL);
+	werr = in->pipe_err;
+	if (werr)
+		say("pipe write failed: %s", strerror(-werr));
+	return err ? err : werr;
 }
 
 /* ---- pf ---- */
@@ -1239,6 +1321,7 @@ static const struct mode_ops ops[M_NR] = {
 	[M_PREEMPT] = { NULL, run_preempt, 0 },	   [M_IPI] = { setup_ipi, run_ipi, 1 },
 	[M_TIMER] = { setup_timer, run_timer, 0 }, [M_SOFTIRQ] = { setup_softirq, run_softirq, 0 },
 	[M_IRQ] = { setup_irq, run_irq, 1 },	   [M_PF] = { NULL, run_pf, 64 },
+	[M_PIPE] = { setup_pipe, run_pipe, 0 },
 };
 
 static void teardown(struct inj *in)
@@ -1250,6 +1333,10 @@ static void teardown(struct inj *in)
 		close(in->fd);
 	if (in->tx >= 0)
 		close(in->tx);
+	for (int i = 0; i < 2; i++)
+		if (in->pipe_fd[i] >= 0)
+			close(in->pipe_fd[i]);
+	in->pipe_fd[0] = in->pipe_fd[1] = -1;
 	if (in->rx >= 0)
 		close(in->rx);
 	free(in->buf);
@@ -1316,7 +1403,7 @@ static void print_summary(struct inj *in)
 	printf("mode=%s\ncpu=%d\nhelper_cpu=%d\nperiod_us=%llu\nduration_s=%.3f\n",
 	       mode_names[in->mode], in->cpu, in->helper,
 	       (unsigned long long)(in->period_ns / NSEC_PER_USEC), in->duration);
-	if (in->mode == M_PREEMPT)
+	if (in->mode == M_PREEMPT || in->mode == M_PIPE)
 		printf("spin_us=%llu\n", (unsigned long long)(in->spin_ns / NSEC_PER_USEC));
 	if (ops[in->mode].count)
 		printf("count=%u\n", in->count);
@@ -1332,6 +1419,7 @@ static void print_summary(struct inj *in)
 	       (unsigned long long)(b->timer - a->timer));
 	switch (in->mode) {
 	case M_PREEMPT:
+	case M_PIPE:
 	case M_PF:
 		printf("wrong_cpu=%llu\nswitches=%llu\nthread_cpu_us=%llu\n",
 		       (unsigned long long)in->wrong_cpu, (unsigned long long)in->switches,
@@ -1389,6 +1477,8 @@ static void usage(FILE *f)
 	      "  softirq  one loopback UDP packet per period, RPS-steered to CPU N (NET_RX)\n"
 	      "  irq      --count O_DIRECT 4 KiB preads per period; disk IRQ aimed at CPU N\n"
 	      "  pf       SCHED_FIFO thread on CPU N maps, touches, unmaps --count pages\n"
+	      "  pipe     a writer (jswriter) writes a byte to a pipe every period; a SCHED_FIFO\n"
+	      "           reader on CPU N wakes from read() and spins --spin us\n"
 	      "defaults: --duration 5 --period 10000 --spin 200; --count 1 (ipi, irq), 64 (pf);\n"
 	      "          --helper-cpu: the first other allowed CPU; --dir /var/tmp\n"
 	      "log: CSV 'mode,seq,start_ns,end_ns' (CLOCK_MONOTONIC); summary: key=value on stdout\n"
@@ -1512,7 +1602,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		say("--windows and --windows-log go together, with mode ipi, softirq or irq");
 		return -EINVAL;
 	}
-	if (in->mode == M_PREEMPT && in->spin_ns * 2 > in->period_ns) {
+	if ((in->mode == M_PREEMPT || in->mode == M_PIPE) && in->spin_ns * 2 > in->period_ns) {
 		say("--spin must be at most half of --period");
 		return -EINVAL;
 	}
@@ -1577,6 +1667,7 @@ int main(int argc, char **argv)
 		.irq = -1,
 		.fd = -1,
 		.tx = -1,
+		.pipe_fd = { -1, -1 },
 		.rx = -1,
 		.rnd = 0x9e3779b97f4a7c15ULL,
 	};

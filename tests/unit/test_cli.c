@@ -227,6 +227,12 @@ static void test_misc(void **st)
 	assert_true(p.cfg.warmup_ns == 2000000000ull);
 	assert_int_equal(parse("--probe-cost", NULL), 0);
 	assert_true(p.probe_cost);
+	assert_false(p.no_waker);
+	assert_int_equal(parse("--no-waker", NULL), 0);
+	assert_true(p.no_waker);
+	assert_int_not_equal(parse("--no-waker", "--no-probes", NULL), 0);
+	assert_int_not_equal(parse("check", "--no-waker", NULL), 0);
+	assert_int_not_equal(parse("report", "a.json", "--no-waker", NULL), 0);
 	assert_int_not_equal(parse("--json", "-", "--gaps", "-", NULL), 0);
 	assert_int_not_equal(parse("-n", "1001", NULL), 0);
 	assert_int_not_equal(parse("-n", "-1", NULL), 0);

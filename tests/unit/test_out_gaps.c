@@ -49,7 +49,7 @@ static void test_row(void **state)
 			    "3,18446744073709551615,48213,task,kworker/3:2:123 vmstat_update,"
 			    "task:kworker/3:2:123 vmstat_update=41012;timer:local_timer=3105;"
 			    "fault:fault user jitterscope:42 @0x7f0000000000 (sampler)=0,7,4096,0,,"
-			    "sampler,,,,\n");
+			    "sampler,,,,,\n");
 	free(row);
 }
 
@@ -64,7 +64,7 @@ static void test_empty_and_quoting(void **state)
 	g.gap = (struct js_gap){ .start_ns = 1, .dur_ns = 2, .cpu = 0 };
 	g.attr.unexplained_ns = 2;
 	row = row_of(&g);
-	assert_string_equal(row, "0,1,2,unexplained,,,0,2,0,,sampler,,,,\n");
+	assert_string_equal(row, "0,1,2,unexplained,,,0,2,0,,sampler,,,,,\n");
 	free(row);
 	/* a comm with a comma and a quote (task names are the tasks' own) */
 	g.attr.primary = JS_CAUSE_TASK;
@@ -73,7 +73,7 @@ static void test_empty_and_quoting(void **state)
 	row = row_of(&g);
 	assert_string_equal(row,
 			    "0,1,2,task,\"my,\"\"app\"\":7\",\"task:my,\"\"app\"\":7=2\",0,2,0,"
-			    ",sampler,,,,\n");
+			    ",sampler,,,,,\n");
 	free(row);
 }
 
@@ -99,7 +99,7 @@ static void test_entry(void **state)
 	assert_string_equal(
 		row, "1,100,40000,timer,local_timer,\"timer:local_timer=5000;"
 		     "softirq:RCU=3000;ipi:reschedule from a,b:7=1000\",0,16000,15000,"
-		     "\"timer:local_timer=9000;ipi:reschedule from a,b:7=6000\",sampler,,,,\n");
+		     "\"timer:local_timer=9000;ipi:reschedule from a,b:7=6000\",sampler,,,,,\n");
 	free(row);
 }
 
@@ -126,7 +126,7 @@ static void test_sources(void **state)
 	snprintf(g.label, sizeof(g.label), "engine:4242");
 	row = row_of(&g);
 	assert_string_equal(row, "1,5000,300000,task,jsinject:77,task:jsinject:77=300000,0,0,0,,"
-				 "thread,engine:4242,interrupted,12,34567\n");
+				 "thread,engine:4242,interrupted,12,34567,\n");
 	free(row);
 	memset(&g, 0, sizeof(g));
 	g.gap = (struct js_gap){ .start_ns = 123456789012345ull,
@@ -138,7 +138,7 @@ static void test_sources(void **state)
 	snprintf(g.label, sizeof(g.label), "order,book \"L2\"");
 	row = row_of(&g);
 	assert_string_equal(row, "2,123456789012345,987654321,unexplained,,,0,987654321,0,,mark,"
-				 "\"order,book \"\"L2\"\"\",,,\n");
+				 "\"order,book \"\"L2\"\"\",,,,\n");
 	free(row);
 }
 
@@ -169,7 +169,7 @@ static void test_numbers(void **state)
 		g.attr.unexplained_ns = v[i];
 		row = row_of(&g);
 		snprintf(want, sizeof(want),
-			 "1,%" PRIu64 ",%" PRIu64 ",unexplained,,,0,%" PRIu64 ",0,,sampler,,,,\n",
+			 "1,%" PRIu64 ",%" PRIu64 ",unexplained,,,0,%" PRIu64 ",0,,sampler,,,,,\n",
 			 v[i], v[i], v[i]);
 		assert_string_equal(row, want);
 		free(row);
