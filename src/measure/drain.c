@@ -72,6 +72,14 @@ int drain_setup_buffers(struct js_drain *d)
 	return 0;
 }
 
+size_t drain_cpu_bytes(size_t evcap)
+{
+	return sizeof(struct cpu_pipe) + evcap * sizeof(struct js_event) +
+	       DRAIN_PEND_CAP * sizeof(struct js_gap) +
+	       DRAIN_SAMPLER_CHUNK * sizeof(struct js_gap_rec) +
+	       DRAIN_READINGS_CAP * sizeof(struct steal_reading);
+}
+
 void drain_free(struct js_drain *d)
 {
 	for (size_t i = 0; d->cp && i < d->n; i++) {

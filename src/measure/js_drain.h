@@ -105,6 +105,9 @@ int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap);
 /* drain_setup_buffers - each CPU's event window and its lanes' buffers, the marks' filing;
  * 0 or -ENOMEM */
 int drain_setup_buffers(struct js_drain *d);
+/* drain_cpu_bytes - what drain_setup* allocate for each CPU a sampler measures, its event
+ * window evcap events (js_scale.h) */
+size_t drain_cpu_bytes(size_t evcap);
 /* drain_free - what drain_setup* allocated */
 void drain_free(struct js_drain *d);
 

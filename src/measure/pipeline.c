@@ -30,6 +30,7 @@
 #include "js_probes.h"
 #include "js_probe_toggle.h"
 #include "js_sampler.h"
+#include "js_scale.h"
 #include "js_smi.h"
 #include "js_source.h"
 #include "js_sysfs.h"
@@ -37,13 +38,7 @@
 
 #define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
-#define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
-#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (DRAIN_KEEP_NS) */
 #define SYMCACHE_SLOTS 256
-/* each measured CPU's ring of 128-byte records: 2 MiB, 40 ms of events at 400k/s, drained
- * every 10 ms; 32 MiB in all at most (16 CPUs; 64 CPUs get 512 KiB each) */
-#define PROBE_RING_BYTES_PER_CPU (2u << 20)
-#define PROBE_RING_BYTES_MAX (32u << 20)
 #define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
 #define SOURCES_MAX 2
@@ -191,7 +186,7 @@ static void heap_reserve(size_t evcap)
 /* evcap - the events kept per CPU: seconds of them when a source's gaps come late */
 static size_t evcap(const struct js_pipe *pl)
 {
-	return pl->d.spinner ? EV_WINDOW_CAP : EV_KEEP_CAP;
+	return pl->d.spinner ? SCALE_EV_WINDOW_CAP : SCALE_EV_KEEP_CAP;
 }
 
 static int setup(struct js_pipe *pl)
@@ -252,8 +247,7 @@ static void open_probes(struct js_pipe *pl)
 		.cpus = p->cfg.cpus,
 		.ncpus = p->cfg.ncpus,
 		.sampler_tgid = sampler_tgid(p),
-		.ring_bytes = JS_MIN((size_t)PROBE_RING_BYTES_PER_CPU * p->cfg.ncpus,
-				     (size_t)PROBE_RING_BYTES_MAX),
+		.ring_bytes = scale_probe_ring_bytes(p->cfg.ncpus),
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 		.btf_path = p->btf_path,
