@@ -2130,12 +2130,17 @@ def sec_scale(b, t):
     rate. Per gap: flat from 1 to 128 CPUs; one thread keeps up or not; memory per CPU"""
     P = b.P
     cpus = [int(x) for x in P['scale_cpus'].split(',')]
-    rows, res = [], {}
-    for rate, secs, what in ((P['scale_tuned'], P['scale_tuned_secs'], 'tuned'),
-                             (P['scale_untuned'], P['scale_untuned_secs'], 'untuned')):
+    rows, res, got = [], {}, {}
+    streams = ((P['scale_tuned'], P['scale_tuned_secs'], 'tuned'),
+               (P['scale_untuned'], P['scale_untuned_secs'], 'untuned'))
+    # the repetitions go round every N in turn: the host's minute weighs on each N alike
+    for k in range(P['scale_reps']):
+        for rate, secs, what in streams:
+            for n in cpus:
+                got.setdefault((rate, n), []).append(scale_run(n, rate, secs, 1 + k))
+    for rate, secs, what in streams:
         for n in cpus:
-            rs = [r for r in (scale_run(n, rate, secs, 1 + k) for k in range(P['scale_reps']))
-                  if r]
+            rs = [r for r in got.get((rate, n), []) if r]
             if not rs:
                 continue
             r = dict(rs[0])

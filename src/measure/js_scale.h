@@ -24,6 +24,13 @@
  * JS_HK_GAP_NS each (the rest: probes' records, outputs, the host taking the vCPU) */
 #define SCALE_KEEPUP_PCT 50
 
+/* the gap rate per CPU of an untuned CPU at the default threshold (issue 29's figure): a
+ * run of so many CPUs that such rates would overload one housekeeping thread runs the trial
+ * that tells before measuring (scale_trial_wanted) */
+#define SCALE_UNTUNED_RATE 16000
+/* runs of more CPUs than this state their memory before measuring */
+#define SCALE_STATE_CPUS 16
+
 /* The memory of a run, in bytes. */
 struct scale_mem {
 	size_t gap_ring;   /* per measured CPU: its sampler's ring (ring_entries raw gaps) */
@@ -50,6 +57,10 @@ struct scale_load {
 	double max_rate;     /* gaps/s per CPU one thread keeps up with */
 	uint64_t suggest_ns; /* !keeps_up: the smallest threshold whose rate fits, 0: none */
 };
+
+/* scale_trial_wanted - ncpus CPUs at SCALE_UNTUNED_RATE would take one housekeeping thread
+ * over SCALE_KEEPUP_PCT of its core: count their gaps in a trial before measuring */
+bool scale_trial_wanted(size_t ncpus);
 
 /*
  * scale_load - whether one housekeeping thread keeps up with ncpus CPUs each making the

@@ -31,6 +31,11 @@ void scale_mem(struct scale_mem *m, size_t ncpus, size_t nall, size_t ring_entri
 	m->total = m->per_cpu * ncpus + m->send_rings;
 }
 
+bool scale_trial_wanted(size_t ncpus)
+{
+	return (double)ncpus * SCALE_UNTUNED_RATE * JS_HK_GAP_NS / 1e9 * 100.0 > SCALE_KEEPUP_PCT;
+}
+
 int scale_load(size_t ncpus, uint64_t threshold_ns, const uint64_t *cand_ns, const uint64_t *counts,
 	       size_t n, double trial_s, struct scale_load *l)
 {
