@@ -10,8 +10,11 @@
  * thread does what the pipeline's does: read every CPU's probe ring into drain_event, then
  * drain_run to PROCESS_LAG before now. Only that is timed (CLOCK_THREAD_CPUTIME_ID).
  *
- *   jsscale --cpus N --rate GAPS_PER_S [--seconds S] [--seed N]
+ *   jsscale --cpus N --rate GAPS_PER_S [--seconds S] [--seed N] [--durations FILE]
  *
+ * --durations: the gaps' durations, in ns, one a line, # a comment (a recorded run's, e.g.
+ * bench/scale-durations.txt), each CPU starting at its own place in the list; without it,
+ * uniform from 2 to 20 us. Either is clipped to half the spacing of the gaps at that rate.
  * One line of JSON on stdout: the gaps and events, the housekeeping CPU time per gap and as
  * a share of a core, the slowest drain against the nap (a drain longer than the nap means one
  * housekeeping thread cannot keep up), gaps and events lost to full rings, and the memory per
@@ -33,6 +36,7 @@
 #include "js_preflight.h"
 #include "js_scale.h"
 #include "js_source.h"
+#include "js_util.h"
 
 #define S 1000000000ull
 #define T0 (1000 * S)		   /* the simulated clock starts here */
@@ -50,6 +54,8 @@ struct sim_cpu {
 };
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t *durs; /* --durations */
+static size_t ndurs;
 
 static uint64_t rnd(void)
 {
@@ -131,11 +137,15 @@ static void produce(struct sim_cpu *c, struct gap_ring *ring, int cpu, double ra
 		return;
 	slot = nap / k;
 	for (uint64_t i = 0; i < k; i++) {
-		uint64_t s = t + i * slot + rnd_in(0, slot / 2), dur = rnd_in(2000, 20000), e, m;
+		uint64_t s = t + i * slot + rnd_in(0, slot / 2), e, m;
+		uint64_t dur = ndurs ? durs[(c->seq + (uint64_t)cpu * 7919) % ndurs] :
+				       rnd_in(2000, 20000);
 		struct js_event ev[5];
 		size_t n = 0;
 		bool named[5] = { false };
 
+		/* room for the events inside it, and within half the spacing at this rate */
+		dur = JS_MAX(JS_MIN(dur, slot / 2), (uint64_t)1000);
 		if (s < c->next_free)
 			s = c->next_free;
 		e = s + dur;
@@ -166,9 +176,48 @@ static void produce(struct sim_cpu *c, struct gap_ring *ring, int cpu, double ra
 	}
 }
 
+/* load_durations - --durations FILE into durs (lines starting with # are comments); exit
+ * 64 when unreadable, malformed or empty */
+static void load_durations(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], *end;
+	size_t cap = 0;
+
+	if (!f) {
+		fprintf(stderr, "jsscale: --durations '%s': %s\n", path, strerror(errno));
+		exit(64);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		v = strtoull(line, &end, 10);
+		if (end == line || (*end && *end != '\n')) {
+			fprintf(stderr, "jsscale: --durations '%s': not a duration in ns: %s", path,
+				line);
+			exit(64);
+		}
+		if (ndurs == cap) {
+			cap = cap ? 2 * cap : 4096;
+			durs = realloc(durs, cap * sizeof(*durs));
+			if (!durs)
+				exit(1);
+		}
+		durs[ndurs++] = v;
+	}
+	fclose(f);
+	if (!ndurs) {
+		fprintf(stderr, "jsscale: --durations '%s': no duration in it\n", path);
+		exit(64);
+	}
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: jsscale --cpus N --rate GAPS_PER_S [--seconds S] [--seed N]\n");
+	fprintf(stderr, "usage: jsscale --cpus N --rate GAPS_PER_S [--seconds S] [--seed N] "
+			"[--durations FILE]\n");
 	exit(64);
 }
 
@@ -186,9 +235,11 @@ static double num(const char *opt, const char *v, double lo, double hi)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = { { "cpus", 1, 0, 'n' },    { "rate", 1, 0, 'r' },
-					    { "seconds", 1, 0, 's' }, { "seed", 1, 0, 'x' },
-					    { "help", 0, 0, 'h' },    { 0, 0, 0, 0 } };
+	static const struct option lo[] = {
+		{ "cpus", 1, 0, 'n' }, { "rate", 1, 0, 'r' },	   { "seconds", 1, 0, 's' },
+		{ "seed", 1, 0, 'x' }, { "durations", 1, 0, 'f' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
 	size_t ncpus = 0, evring_recs, heap0, heap_set, heap_peak;
 	double rate = -1, secs = 5;
 	uint64_t nap = JS_NAP_BASE_NS, lost_gaps = 0, lost_ev = 0, nev = 0, hk = 0, worst = 0;
@@ -214,6 +265,9 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			rng_state = (uint64_t)num("--seed", optarg, 1, 1e18);
+			break;
+		case 'f':
+			load_durations(optarg);
 			break;
 		default:
 			usage();

@@ -44,6 +44,8 @@ INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
 APP = os.path.join(ROOT, 'build', 'tools', 'jsapp')
 LOOP = os.path.join(ROOT, 'build', 'tools', 'jsloop')
 SCALE = os.path.join(ROOT, 'build', 'bench', 'jsscale')
+# the scale driver's gap durations: a run's, recorded (bench/scale-durations.txt says how)
+SCALE_DURATIONS = os.path.join(ROOT, 'bench', 'scale-durations.txt')
 OSLAT = shutil.which('oslat')
 # processes that load CPU 1 or send it interference: another one running means contamination
 FOREIGN = ('jitterscope', 'oslat', 'jsinject', 'jsapp', 'jsloop', 'cyclictest', 'hackbench', 'stress-ng',
@@ -2116,7 +2118,8 @@ def scale_params(a):
 def scale_run(n, rate, secs, seed):
     """scale_run - one run of the driver: its JSON line as a dict, None when it failed"""
     p = subprocess.run([SCALE, '--cpus', str(n), '--rate', str(rate), '--seconds', str(secs),
-                        '--seed', str(seed)], capture_output=True, text=True)
+                        '--seed', str(seed), '--durations', SCALE_DURATIONS],
+                       capture_output=True, text=True)
     if p.returncode != 0:
         log('bench: jsscale --cpus %d --rate %d failed (%d): %s' %
             (n, rate, p.returncode, p.stderr.strip()[:200]))
