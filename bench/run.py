@@ -2112,7 +2112,7 @@ def scale_params(a):
     method text names them)"""
     return {'scale_cpus': '1, 4, 16, 64, 128', 'scale_tuned': 1000, 'scale_untuned': 16000,
             'scale_tuned_secs': 2 if a.quick else 5, 'scale_untuned_secs': 1 if a.quick else 2,
-            'scale_reps': 1 if a.quick else 3, 'scale_flat': 1.5, 'scale_linear': 1.1}
+            'scale_reps': 1 if a.quick else 5, 'scale_flat': 1.5, 'scale_linear': 1.1}
 
 
 def scale_run(n, rate, secs, seed):
