@@ -6,7 +6,8 @@
  * CPUs. No sampler and no probe runs: each simulated CPU's gaps are pushed into a real gap
  * ring (as its sampler would, TSC = ns) and the events inside them written into a real probe
  * ring (as its programs would: struct js_rec, seq last), the rings sized as pipeline.c sizes
- * them for N CPUs. Simulated time moves a nap (JS_NAP_BASE_NS) at a time; after each, this
+ * them for N CPUs. Simulated time moves a nap at a time, the pipeline's (js_nap_next from
+ * what the drain found: JS_NAP_BASE_NS, longer while every ring stays nearly empty); after each, this
  * thread does what the pipeline's does: read every CPU's probe ring into drain_event, then
  * drain_run to PROCESS_LAG before now. Only that is timed (CLOCK_THREAD_CPUTIME_ID).
  *
@@ -16,8 +17,8 @@
  * bench/scale-durations.txt), each CPU starting at its own place in the list; without it,
  * uniform from 2 to 20 us. Either is clipped to half the spacing of the gaps at that rate.
  * One line of JSON on stdout: the gaps and events, the housekeeping CPU time per gap and as
- * a share of a core, the slowest drain against the nap (a drain longer than the nap means one
- * housekeeping thread cannot keep up), gaps and events lost to full rings, and the memory per
+ * a share of a core, the slowest drain against the base nap (a drain longer than that means
+ * one housekeeping thread cannot keep up: the rings are sized for it), the mean nap, gaps and events lost to full rings, and the memory per
  * measured CPU (heap in use, mallinfo2, and the rings). Exit 64 on a bad argument.
  */
 #include <errno.h>
@@ -268,7 +269,8 @@ int main(int argc, char **argv)
 	size_t ncpus = 0, evring_recs, heap0, heap_set, heap_peak;
 	double rate = -1, secs = 5;
 	uint64_t nap = JS_NAP_BASE_NS, lost_gaps = 0, lost_ev = 0, nev = 0, hk = 0, worst = 0;
-	uint64_t clock_cost, gaps = 0, gaps0 = 0, gaps_all = 0, matched = 0, ndrains = 0;
+	uint64_t clock_cost, napped = 0, gaps = 0, gaps0 = 0, gaps_all = 0, matched = 0,
+			     ndrains = 0;
 	struct js_run run;
 	struct js_drain d;
 	struct js_probes *probes;
@@ -276,6 +278,7 @@ int main(int argc, char **argv)
 	struct sim_cpu *sc;
 	int *cpus, o;
 	size_t ring_entries = JS_DEFAULT_RING;
+	bool timed = false;
 
 	while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (o) {
@@ -346,28 +349,40 @@ int main(int argc, char **argv)
 	d.window_start = d.now = T0;
 	heap_set = heap_peak = heap_bytes();
 	clock_cost = read_cost();
-	for (uint64_t t = T0; t < T0 + WARM_NS + run.cfg.duration_ns; t += nap) {
+	for (uint64_t t = T0, step; t < T0 + WARM_NS + run.cfg.duration_ns; t += step) {
+		struct js_nap_fill fill = { .ring_entries = ring_entries,
+					    .ev_ring_bytes = evring_recs * sizeof(struct js_rec) };
 		uint64_t c0, c1;
 
-		if (t == T0 + WARM_NS) { /* the timed window opens: what came before is warm-up */
+		if (!timed && t >= T0 + WARM_NS) { /* the timed window opens: before, warm-up */
 			for (size_t i = 0; i < run.ncpus; i++)
 				gaps0 += run.cpus[i].gap_count;
-			hk = worst = ndrains = 0;
+			hk = worst = ndrains = napped = 0;
+			timed = true;
 		}
-
+		/* the measured CPUs' nap's worth, then the drain the pipeline makes after it */
+		step = nap;
 		for (size_t i = 0; i < ncpus; i++)
-			produce(&sc[i], &d.cp[i].s.ring, (int)i, rate, t, nap, &lost_gaps, &lost_ev,
-				&nev);
-		d.now = t + nap;
+			produce(&sc[i], &d.cp[i].s.ring, (int)i, rate, t, step, &lost_gaps,
+				&lost_ev, &nev);
+		d.now = t + step;
 		c0 = cpu_ns();
-		for (size_t i = 0; i < ncpus; i++)
-			js_evring_read(&sc[i].er, evring_recs, drain_event, &d);
+		for (size_t i = 0; i < ncpus; i++) {
+			int got = js_evring_read(&sc[i].er, evring_recs, drain_event, &d);
+
+			fill.ev_bytes = JS_MAX(fill.ev_bytes,
+					       (size_t)JS_MAX(got, 0) * sizeof(struct js_rec));
+		}
 		drain_run(&d, d.now - PROCESS_LAG_NS);
 		c1 = cpu_ns();
 		c1 = c1 - c0 > clock_cost ? c1 - clock_cost : c0; /* the clock's own read */
 		hk += c1 - c0;
 		worst = c1 - c0 > worst ? c1 - c0 : worst;
 		ndrains++;
+		napped += step;
+		/* the pipeline's rhythm: 10 ms, up to 40 ms while every ring stays nearly empty */
+		fill.gaps = d.popped;
+		nap = js_nap_next(nap, &fill);
 		if (ndrains % 16 == 0) {
 			size_t h = heap_bytes();
 
@@ -398,7 +413,7 @@ int main(int argc, char **argv)
 		       "\"events\": %llu, \"events_in_gaps\": %llu, \"lost_gaps\": %llu, "
 		       "\"lost_events\": %llu, \"evicted\": %llu, \"hk_ns\": %llu, "
 		       "\"hk_ns_per_gap\": %.1f, \"hk_core_pct\": %.3f, \"drains\": %llu, "
-		       "\"drain_max_ns\": %llu, \"nap_ns\": %llu, \"clock_read_ns\": %llu, \"within_budget\": %s, "
+		       "\"drain_max_ns\": %llu, \"nap_ns\": %llu, \"nap_mean_ns\": %.0f, \"clock_read_ns\": %llu, \"within_budget\": %s, "
 		       "\"heap_per_cpu\": %.0f, \"heap_peak_per_cpu\": %.0f, "
 		       "\"gap_ring_per_cpu\": %zu, \"probe_ring_per_cpu\": %zu, "
 		       "\"send_rings\": %zu, \"stated_per_cpu\": %zu}\n",
@@ -408,8 +423,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)hk, gaps ? (double)hk / (double)gaps : 0.0,
 		       100.0 * (double)hk / (double)run.cfg.duration_ns,
 		       (unsigned long long)ndrains, (unsigned long long)worst,
-		       (unsigned long long)nap, (unsigned long long)clock_cost,
-		       worst < nap && !lost_gaps && !lost_ev ? "true" : "false",
+		       (unsigned long long)JS_NAP_BASE_NS,
+		       ndrains ? (double)napped / (double)ndrains : 0.0,
+		       (unsigned long long)clock_cost,
+		       worst < JS_NAP_BASE_NS && !lost_gaps && !lost_ev ? "true" : "false",
 		       (double)(heap_set - heap0 - rings) / (double)ncpus,
 		       (double)(heap_peak - heap0 - rings) / (double)ncpus, m.gap_ring,
 		       m.probe_ring, m.send_rings, m.per_cpu);
