@@ -76,8 +76,10 @@ SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
-# tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker
+# tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker,
+# the scale benchmark's driver (build/bench/jsscale, which unit builds)
 UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
+		tests/unit/scale_driver_test.sh \
 		tests/unit/check_layers_test.sh tests/unit/layers_check.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -175,14 +177,14 @@ $(OUTPUT)/examples/%.h.cxx-ok: include/jitterscope/%.h | $(OUTPUT)/examples
 	$(Q)echo '#include "jitterscope/$*.h"' | $(CXX) -x c++ -std=c++11 -Wall -Wextra -Werror \
 		-fsyntax-only -Iinclude - && touch $@
 
-unit: $(UNIT_BINS) $(EXAMPLE_BINS) $(TOOL_BINS)
+unit: $(UNIT_BINS) $(EXAMPLE_BINS) $(TOOL_BINS) $(OUTPUT)/bench/jsscale
 	$(Q)scripts/run-tests.sh unit $(UNIT_BINS) $(UNIT_SCRIPTS)
 
 integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
 # the README's test command: every test, unit then integration (root)
-check: all $(UNIT_BINS) $(EXAMPLE_BINS)
+check: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
 	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 run: $(OUTPUT)/jitterscope
