@@ -373,7 +373,7 @@ static void auto_threshold(struct js_pipe *pl)
 static void check_load(struct js_pipe *pl)
 {
 	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
-	struct scale_load worst = { 0 }, l;
+	struct scale_load worst = { .keeps_up = true }, l; /* no trial: nothing to say */
 	uint64_t cand_ns[JS_THR_AUTO_STEPS];
 	char a[32], b[32];
 

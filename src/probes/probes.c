@@ -49,7 +49,7 @@ _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 1
 #define SEND_RINGS_BYTES (8u << 20)
 #define SEND_RING_MIN 64u
 #define SEND_RING_MAX 1024u
-_Static_assert((size_t)SEND_RING_MIN *JS_MAX_CPUS *PROBES_RECORD_BYTES <= SEND_RINGS_BYTES,
+_Static_assert(SEND_RINGS_BYTES / PROBES_RECORD_BYTES / SEND_RING_MIN >= JS_MAX_CPUS,
 	       "the senders' rings fit SEND_RINGS_BYTES on JS_MAX_CPUS CPUs");
 
 struct js_probes {
