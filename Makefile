@@ -76,8 +76,10 @@ SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
-# tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker
+# tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker,
+# the scale benchmark's driver (build/bench/jsscale, which unit builds)
 UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
+		tests/unit/scale_driver_test.sh \
 		tests/unit/check_layers_test.sh tests/unit/layers_check.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -97,9 +99,10 @@ Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-all: $(OUTPUT)/jitterscope $(TOOL_BINS) $(EXAMPLE_BINS) $(CXX_CHECKS)
+all: $(OUTPUT)/jitterscope $(TOOL_BINS) $(EXAMPLE_BINS) $(CXX_CHECKS) $(OUTPUT)/bench/jsscale
 
-$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools $(OUTPUT)/examples $(OUTPUT)/static:
+$(OUTPUT) $(OUTPUT)/vmlinux $(OUTPUT)/tests $(OUTPUT)/tools $(OUTPUT)/examples $(OUTPUT)/static \
+$(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
@@ -159,6 +162,11 @@ $(OUTPUT)/tools/%: tests/tools/%.c | $(OUTPUT)/tools
 	$(call msg,TOOL,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< -lm -o $@
 
+# the scale benchmark's driver (bench/jsscale.c): the drain's code, fed by simulated CPUs
+$(OUTPUT)/bench/jsscale: bench/jsscale.c $(OUTPUT)/libjitterscope.a | $(OUTPUT)/bench
+	$(call msg,BENCH,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< $(OUTPUT)/libjitterscope.a $(LDLIBS) -o $@
+
 # an example is built as an application would: the installed headers only
 $(OUTPUT)/examples/%: examples/%.c $(PUBLIC_HDRS) | $(OUTPUT)/examples
 	$(call msg,EXAMPLE,$@)
@@ -169,14 +177,14 @@ $(OUTPUT)/examples/%.h.cxx-ok: include/jitterscope/%.h | $(OUTPUT)/examples
 	$(Q)echo '#include "jitterscope/$*.h"' | $(CXX) -x c++ -std=c++11 -Wall -Wextra -Werror \
 		-fsyntax-only -Iinclude - && touch $@
 
-unit: $(UNIT_BINS) $(EXAMPLE_BINS) $(TOOL_BINS)
+unit: $(UNIT_BINS) $(EXAMPLE_BINS) $(TOOL_BINS) $(OUTPUT)/bench/jsscale
 	$(Q)scripts/run-tests.sh unit $(UNIT_BINS) $(UNIT_SCRIPTS)
 
 integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
 # the README's test command: every test, unit then integration (root)
-check: all $(UNIT_BINS) $(EXAMPLE_BINS)
+check: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
 	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 run: $(OUTPUT)/jitterscope
@@ -304,7 +312,12 @@ bench: all
 bench-redis: all
 	scripts/cpu1-lock python3 bench/run.py --only redis --no-write --details $(BENCH_ARGS)
 
-.PHONY: bench bench-redis
+# the scale section alone (simulated CPUs, no root, CPU 1 untouched: the driver runs on the
+# housekeeping CPU), printed, docs/BENCHMARKS.md left as it is
+bench-scale: $(OUTPUT)/bench/jsscale
+	taskset -c 0 python3 bench/run.py --only scale --no-write --details $(BENCH_ARGS)
+
+.PHONY: bench bench-redis bench-scale
 
 # ---- robustness (docs/ROBUSTNESS.md): sanitizers, valgrind, fuzzing, soak --------------------
 #   make asan        library, unit tests and binary with ASan+UBSan in build-asan/, unit tests

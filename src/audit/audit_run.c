@@ -57,6 +57,48 @@ static void check_online(struct js_audit *a)
 	}
 }
 
+/*
+ * check_housekeeping - enough housekeeping CPUs (online, neither measured, isolated nor
+ * nohz_full) for the CPUs they serve: the measured and isolated ones send them their IRQs,
+ * offloaded RCU callbacks and unbound work, and jitterscope's one drain thread runs there
+ * (at an untuned CPU's rate, 1.6 % of a core per measured CPU): at least one for every
+ * AUDIT_HK_SERVED of those, and one at all
+ */
+static void check_housekeeping(struct js_audit *a)
+{
+	struct audit_check *c = audit_add(a, "housekeeping.cpus", -1, SEV_LOW,
+					  "/sys/devices/system/cpu/{online,isolated,nohz_full}");
+	struct js_cpuset served = a->f.isolated, hk = a->f.online;
+	char h[64], sv[64];
+	int nhk, nserved, want;
+
+	audit_ck_exp(c, "1 housekeeping CPU per %d measured or isolated CPUs, at least 1",
+		     AUDIT_HK_SERVED);
+	if (cpuset_empty(&a->f.online)) {
+		audit_ck_skip(c, "online CPUs unknown", "cat /sys/devices/system/cpu/online");
+		return;
+	}
+	cpuset_or(&served, &a->f.nohz_full);
+	for (size_t i = 0; i < a->ncpus; i++)
+		cpuset_set(&served, a->cpus[i]);
+	cpuset_and(&served, &a->f.online);
+	cpuset_andnot(&hk, &served);
+	nhk = cpuset_count(&hk);
+	nserved = cpuset_count(&served);
+	want = (nserved + AUDIT_HK_SERVED - 1) / AUDIT_HK_SERVED;
+	want = want < 1 ? 1 : want;
+	audit_ck_obs(c, "%d housekeeping CPU%s (%s) for %d measured or isolated (%s)", nhk,
+		     nhk == 1 ? "" : "s", audit_fmt_set(&hk, h, sizeof(h)), nserved,
+		     audit_fmt_set(&served, sv, sizeof(sv)));
+	if (nhk >= want)
+		return;
+	c->verdict = AUDIT_WARN;
+	audit_ck_hint(c,
+		      "leave %d more CPU%s out of isolcpus=/nohz_full= (and the measured list), "
+		      "or measure fewer CPUs",
+		      want - nhk, want - nhk == 1 ? "" : "s");
+}
+
 /* audit_init - validate and copy the CPU list */
 static int audit_init(struct js_audit *a, const int *cpus, size_t ncpus, const char *sysroot)
 {
@@ -112,6 +154,7 @@ int audit_run_for(struct js_audit *a, const int *cpus, size_t ncpus, const char 
 	check_online(a);
 	audit_facts_kernel(a);
 	audit_checks_cmdline(a, &ts);
+	check_housekeeping(a);
 	audit_checks_irq(a, &ts);
 	audit_checks_tasks(a, &ts);
 	audit_checks_kernel(a, &ts);

@@ -27,6 +27,7 @@ static const char *const check_ids[] = {
 	"rcu_nocb_poll",
 	"rcu.normal_after_boot",
 	"rcu.nohz_full_patience",
+	"housekeeping.cpus",
 	"skew_tick",
 	"console",
 	"irqaffinity",

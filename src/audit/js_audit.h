@@ -39,6 +39,7 @@ enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };
 #define AUDIT_NAME_LEN 64
 #define AUDIT_TASKS_KEPT 16	  /* offending tasks remembered per measured CPU */
 #define AUDIT_CSTATE_BUDGET_US 10 /* deepest allowed C-state exit latency */
+#define AUDIT_HK_SERVED 16	  /* measured or isolated CPUs per housekeeping CPU */
 
 struct audit_check {
 	char id[AUDIT_ID_LEN]; /* "isolcpus", "irq.36", "thp.enabled" ... */

@@ -38,6 +38,8 @@ int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap)
 
 int drain_setup_buffers(struct js_drain *d)
 {
+	size_t nrecs = 0;
+
 	for (size_t i = 0; i < d->n; i++) {
 		struct cpu_pipe *c = &d->cp[i];
 
@@ -51,16 +53,21 @@ int drain_setup_buffers(struct js_drain *d)
 				continue;
 			l->cap = k == JS_SRC_SAMPLER ? DRAIN_PEND_CAP : DRAIN_LANE_CAP;
 			l->pend = malloc(l->cap * sizeof(*l->pend));
-			/* one batch (the sampler's: one chunk) at a time */
-			l->recs = malloc((k == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : DRAIN_BATCH) *
-					 sizeof(*l->recs));
+			/* one batch (the sampler's: one chunk) at a time, of any lane */
+			nrecs = JS_MAX(nrecs, k == JS_SRC_SAMPLER ? (size_t)DRAIN_SAMPLER_CHUNK :
+								    (size_t)DRAIN_BATCH);
 			if (k != JS_SRC_SAMPLER)
 				l->label = malloc(l->cap * sizeof(*l->label));
-			if (!l->pend || !l->recs || (k != JS_SRC_SAMPLER && !l->label) ||
+			if (!l->pend || (k != JS_SRC_SAMPLER && !l->label) ||
 			    steal_log_init(&l->steal, DRAIN_READINGS_CAP))
 				return -ENOMEM;
 		}
 	}
+	/* one scratch for every CPU's lanes: it stays in the cache from one CPU to the next
+	 * (a CPU's own went cold between two drains when many CPUs are measured) */
+	d->recs = malloc(JS_MAX(nrecs, (size_t)1) * sizeof(*d->recs));
+	if (!d->recs)
+		return -ENOMEM;
 	if (d->spinner)
 		return 0;
 	d->unfiled = malloc(DRAIN_LANE_CAP * sizeof(*d->unfiled));
@@ -72,6 +79,13 @@ int drain_setup_buffers(struct js_drain *d)
 	return 0;
 }
 
+size_t drain_cpu_bytes(size_t evcap)
+{
+	return sizeof(struct cpu_pipe) + evcap * sizeof(struct js_event) +
+	       DRAIN_PEND_CAP * sizeof(struct js_gap) +
+	       DRAIN_READINGS_CAP * sizeof(struct steal_reading);
+}
+
 void drain_free(struct js_drain *d)
 {
 	for (size_t i = 0; d->cp && i < d->n; i++) {
@@ -81,12 +95,12 @@ void drain_free(struct js_drain *d)
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			free(c->lane[k].pend);
 			free(c->lane[k].label);
-			free(c->lane[k].recs);
 			steal_log_free(&c->lane[k].steal);
 		}
 	}
 	free(d->cp);
 	free(d->raw);
+	free(d->recs);
 	free(d->evscratch);
 	free(d->unfiled);
 	free(d->unfiled_label);
@@ -222,7 +236,7 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 			    const char (*label)[JS_LABEL_LEN], size_t n)
 {
 	struct drain_lane *l = &c->lane[src];
-	struct js_gap_rec *recs = l->recs;
+	struct js_gap_rec *recs = d->recs;
 
 	for (size_t i = 0; i < n; i++) {
 		recs[i].gap = pend[i]; /* the attribution fills (and zeroes) attr */

@@ -46,9 +46,8 @@ struct drain_lane {
 	struct js_gap *pend;
 	char (*label)[JS_LABEL_LEN]; /* their labels (sources' lanes; NULL for a sampler's) */
 	size_t npend, cap;
-	struct js_gap_rec *recs; /* scratch for one batch */
-	struct steal_log steal;	 /* steal clock readings not yet given to its gaps */
-	uint64_t last_end_ns;	 /* end of the last gap attributed */
+	struct steal_log steal; /* steal clock readings not yet given to its gaps */
+	uint64_t last_end_ns;	/* end of the last gap attributed */
 };
 
 /* One measured CPU: its sampler and SMI counter (the pipeline's), its events and lanes. */
@@ -84,6 +83,7 @@ struct js_drain {
 	const struct tsc_fit *fit;	 /* TSC -> CLOCK_MONOTONIC */
 	unsigned top;			 /* worst gaps kept per result */
 	struct gap_raw *raw;
+	struct js_gap_rec *recs;    /* scratch for one batch of any lane (one at a time) */
 	struct js_event *evscratch; /* events of one gap, for outputs that want them */
 	struct js_gap *unfiled;	    /* marks whose CPU is not chosen yet (several watched) */
 	char (*unfiled_label)[JS_LABEL_LEN];
@@ -105,6 +105,9 @@ int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap);
 /* drain_setup_buffers - each CPU's event window and its lanes' buffers, the marks' filing;
  * 0 or -ENOMEM */
 int drain_setup_buffers(struct js_drain *d);
+/* drain_cpu_bytes - what drain_setup* allocate for each CPU a sampler measures, its event
+ * window evcap events (js_scale.h) */
+size_t drain_cpu_bytes(size_t evcap);
 /* drain_free - what drain_setup* allocated */
 void drain_free(struct js_drain *d);
 

@@ -30,6 +30,7 @@
 #include "js_probes.h"
 #include "js_probe_toggle.h"
 #include "js_sampler.h"
+#include "js_scale.h"
 #include "js_smi.h"
 #include "js_source.h"
 #include "js_sysfs.h"
@@ -37,13 +38,7 @@
 
 #define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
 #define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
-#define EV_WINDOW_CAP 16384	    /* events kept per CPU awaiting their gap */
-#define EV_KEEP_CAP 65536	    /* ... when sources' gaps come late (DRAIN_KEEP_NS) */
 #define SYMCACHE_SLOTS 256
-/* each measured CPU's ring of 128-byte records: 2 MiB, 40 ms of events at 400k/s, drained
- * every 10 ms; 32 MiB in all at most (16 CPUs; 64 CPUs get 512 KiB each) */
-#define PROBE_RING_BYTES_PER_CPU (2u << 20)
-#define PROBE_RING_BYTES_MAX (32u << 20)
 #define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
 #define SOURCES_MAX 2
@@ -191,7 +186,7 @@ static void heap_reserve(size_t evcap)
 /* evcap - the events kept per CPU: seconds of them when a source's gaps come late */
 static size_t evcap(const struct js_pipe *pl)
 {
-	return pl->d.spinner ? EV_WINDOW_CAP : EV_KEEP_CAP;
+	return pl->d.spinner ? SCALE_EV_WINDOW_CAP : SCALE_EV_KEEP_CAP;
 }
 
 static int setup(struct js_pipe *pl)
@@ -252,8 +247,7 @@ static void open_probes(struct js_pipe *pl)
 		.cpus = p->cfg.cpus,
 		.ncpus = p->cfg.ncpus,
 		.sampler_tgid = sampler_tgid(p),
-		.ring_bytes = JS_MIN((size_t)PROBE_RING_BYTES_PER_CPU * p->cfg.ncpus,
-				     (size_t)PROBE_RING_BYTES_MAX),
+		.ring_bytes = scale_probe_ring_bytes(p->cfg.ncpus),
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 		.btf_path = p->btf_path,
@@ -375,6 +369,60 @@ static void auto_threshold(struct js_pipe *pl)
 			  js_fmt_ns(b, sizeof(b), rc->threshold_ns), rc->thr_auto.raised_because);
 }
 
+/* check_load - many CPUs at a threshold they chose: whether one housekeeping thread keeps
+ * up with the gaps their trial counted (the busiest CPU's rate taken for every one), said
+ * before measuring, with the threshold that would fit; the samplers' rings drop (and count)
+ * what it cannot drain */
+static void check_load(struct js_pipe *pl)
+{
+	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
+	struct scale_load worst = { .keeps_up = true }, l; /* no trial: nothing to say */
+	uint64_t cand_ns[JS_THR_AUTO_STEPS];
+	char a[32], b[32];
+
+	for (size_t i = 0; i < pl->d.n; i++) {
+		const struct sampler *s = &pl->d.cp[i].s;
+
+		for (unsigned k = 0; k < JS_THR_AUTO_STEPS; k++)
+			cand_ns[k] = (uint64_t)(s->trial_cand[k] * ns_per_cycle + 0.5);
+		if (!scale_load(pl->d.n, pl->p->cfg.threshold_ns, cand_ns, s->trial_counts,
+				JS_THR_AUTO_STEPS, s->trial_span * ns_per_cycle / 1e9, &l) &&
+		    l.rate >= worst.rate)
+			worst = l;
+	}
+	if (worst.keeps_up)
+		return;
+	if (worst.suggest_ns)
+		snprintf(b, sizeof(b), "raise --threshold to %s",
+			 js_fmt_ns(a, sizeof(a), worst.suggest_ns));
+	else
+		snprintf(b, sizeof(b), "measure fewer CPUs");
+	js_warn("%zu CPUs at up to %.0f gaps/s each (trial) need about %.0f %% of the "
+		"housekeeping thread's core, which keeps up with %.0f gaps/s per CPU: %s; what "
+		"it cannot drain is dropped from the rings and reported",
+		pl->d.n, worst.rate, worst.core_pct, worst.max_rate, b);
+}
+
+/* state_memory - what a run of many CPUs takes, said before measuring (all of it locked) */
+static void state_memory(struct js_pipe *pl)
+{
+	long nall = sysconf(_SC_NPROCESSORS_CONF);
+	struct scale_mem m;
+
+	if (pl->d.n <= SCALE_STATE_CPUS || !pl->d.spinner)
+		return;
+	scale_mem(&m, pl->d.n, nall > 0 ? (size_t)nall : pl->d.n, pl->p->ring_entries);
+	if (!pl->probes) { /* no probe rings */
+		m.per_cpu -= m.probe_ring;
+		m.total -= m.probe_ring * pl->d.n + m.send_rings;
+		m.probe_ring = m.send_rings = 0;
+	}
+	js_notice("%zu CPUs: about %.1f MiB each (gap ring %.2f, probe ring %.2f, event window "
+		  "and lane %.2f) and %.1f MiB of the other CPUs' rings, %.0f MiB in all, locked",
+		  pl->d.n, m.per_cpu / 1048576.0, m.gap_ring / 1048576.0, m.probe_ring / 1048576.0,
+		  m.drain / 1048576.0, m.send_rings / 1048576.0, m.total / 1048576.0);
+}
+
 static int start_samplers(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
@@ -396,7 +444,7 @@ static int start_samplers(struct js_pipe *pl)
 			.threshold_cycles = cycles(&pl->cal.fit, p->cfg.threshold_ns),
 			.warmup_cycles = cycles(&pl->cal.fit, p->cfg.warmup_ns),
 			.duration_cycles = cycles(&pl->cal.fit, p->cfg.duration_ns),
-			.trial_cycles = p->cfg.threshold_auto ?
+			.trial_cycles = p->cfg.threshold_auto || scale_trial_wanted(pl->d.n) ?
 						cycles(&pl->cal.fit, JS_THR_AUTO_TRIAL_NS) :
 						0,
 			.ring_entries = p->ring_entries,
@@ -435,6 +483,8 @@ static int start_samplers(struct js_pipe *pl)
 	}
 	if (p->cfg.threshold_auto)
 		auto_threshold(pl);
+	else if (pl->d.n && pl->d.cp[0].s.cfg.trial_cycles)
+		check_load(pl);
 	return 0;
 }
 
@@ -815,6 +865,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		goto out;
 	}
 	heap_reserve(evcap(&pl));
+	state_memory(&pl);
 	sleep_ns(50000000ull);
 	cal_add(&pl, 64);
 	err = refit(&pl);

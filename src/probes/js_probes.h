@@ -67,6 +67,15 @@ struct probes_prog {
 	uint64_t recursion_misses; /* runs skipped: the program was already active here */
 };
 
+/* probes_ring_recs - records in each measured CPU's ring when the ncpus measured CPUs'
+ * rings take want bytes in all (0: 16 MiB): a power of two, at least 16, at most 2^24 in
+ * all */
+size_t probes_ring_recs(size_t want, size_t ncpus);
+/* probes_send_ring_recs - records in the ring of each of nothers CPUs not measured (what
+ * they send a measured CPU): a power of two from 64 to 1024, 8 MiB in all at most (with up
+ * to JS_MAX_CPUS CPUs) */
+size_t probes_send_ring_recs(size_t nothers);
+
 struct probes_stats {
 	uint64_t events;   /* records submitted by the probes */
 	uint64_t consumed; /* records delivered to callbacks */

@@ -43,10 +43,14 @@ _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 1
 #define RING_BYTES_DEFAULT (16u << 20)
 #define RING_MIN_RECS 16u /* the smallest ring a measured CPU gets */
 /* each other CPU's ring, for its records about measured CPUs: SEND_RINGS_BYTES shared out,
- * a power of two from SEND_RING_MIN to SEND_RING_MAX records each (many CPUs, many senders) */
+ * a power of two from SEND_RING_MIN to SEND_RING_MAX records each (many CPUs, many senders);
+ * the least times JS_MAX_CPUS is SEND_RINGS_BYTES: bounded on any machine (a sender writes
+ * an IPI send or a THP scan about a measured CPU, a few per drain) */
 #define SEND_RINGS_BYTES (8u << 20)
-#define SEND_RING_MIN 256u
+#define SEND_RING_MIN 64u
 #define SEND_RING_MAX 1024u
+_Static_assert(SEND_RINGS_BYTES / PROBES_RECORD_BYTES / SEND_RING_MIN >= JS_MAX_CPUS,
+	       "the senders' rings fit SEND_RINGS_BYTES on JS_MAX_CPUS CPUs");
 
 struct js_probes {
 	struct probes_bpf *skel;
@@ -374,9 +378,7 @@ static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
 
 /* ---- open / load --------------------------------------------------------------------- */
 
-/* ring_len - records in each measured CPU's ring: a power of two, want bytes in all (at
- * least RING_MIN_RECS each, at most 2^24 in all) */
-static size_t ring_len(size_t want, size_t ncpus)
+size_t probes_ring_recs(size_t want, size_t ncpus)
 {
 	size_t n = RING_MIN_RECS;
 
@@ -384,6 +386,15 @@ static size_t ring_len(size_t want, size_t ncpus)
 		want = RING_BYTES_DEFAULT;
 	while (2 * n * ncpus * sizeof(struct js_rec) <= want && 2 * n * ncpus <= (1u << 24))
 		n <<= 1;
+	return n;
+}
+
+size_t probes_send_ring_recs(size_t nothers)
+{
+	size_t n = SEND_RING_MAX;
+
+	while (n > SEND_RING_MIN && n * nothers * sizeof(struct js_rec) > SEND_RINGS_BYTES)
+		n /= 2;
 	return n;
 }
 
@@ -425,10 +436,7 @@ static int ring_layout(struct js_probes *p)
 		if (!((p->skel->rodata->cpu_mask[c / 64] >> (c % 64)) & 1))
 			p->ring_cpus[k++] = c;
 	p->nrings = k;
-	p->send_len = SEND_RING_MAX;
-	while (p->send_len > SEND_RING_MIN &&
-	       p->send_len * (k - p->ncpus) * sizeof(struct js_rec) > SEND_RINGS_BYTES)
-		p->send_len /= 2;
+	p->send_len = probes_send_ring_recs(k - p->ncpus);
 	return 0;
 }
 
@@ -460,7 +468,7 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
 	ro->own_bh_unsent = o->own_bh_unsent;
-	p->ring_len = ring_len(o->ring_bytes, p->ncpus);
+	p->ring_len = probes_ring_recs(o->ring_bytes, p->ncpus);
 	err = ring_layout(p);
 	if (err) {
 		snprintf(why, len, "laying out the CPUs' rings: %s", strerror(-err));

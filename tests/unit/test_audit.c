@@ -28,6 +28,7 @@
 #define TUNED "tests/data/sysroot/tuned"
 #define BADLY "tests/data/sysroot/badly-tuned"
 #define MALFORMED "tests/data/sysroot/malformed"
+#define MANY "tests/data/sysroot/many-cpus"
 
 static void run(struct js_audit *a, const char *root, const int *cpus, size_t n)
 {
@@ -118,6 +119,7 @@ static const struct {
 	{ "nohz_full", AUDIT_FAIL },
 	{ "rcu_nocbs", AUDIT_FAIL },
 	{ "rcu_nocb_poll", AUDIT_WARN },
+	{ "housekeeping.cpus", AUDIT_PASS },
 	{ "rcu.normal_after_boot", AUDIT_WARN },
 	{ "rcu.nohz_full_patience", AUDIT_WARN },
 	{ "skew_tick", AUDIT_WARN },
@@ -870,6 +872,54 @@ static void test_text_sorted_folded(void **state)
 	}
 }
 
+/** Housekeeping CPUs: one per AUDIT_HK_SERVED measured or isolated CPUs, else a warning
+ * that says how many more to leave out. */
+static void test_housekeeping_cpus(void **state)
+{
+	int one[] = { 3 }, all[63], pair[] = { 0, 1 };
+	const struct audit_check *c;
+	struct js_audit a;
+
+	(void)state;
+	/* the tuned box: 0-1 keep house for 2-7 */
+	run(&a, TUNED, one, 1);
+	c = audit_find(&a, "housekeeping.cpus", -1);
+	assert_non_null(c);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_string_equal(c->observed,
+			    "2 housekeeping CPUs (0-1) for 6 measured or isolated (2-7)");
+	audit_free(&a);
+	/* 64 CPUs, 1-63 isolated: CPU 0 alone for 63, 4 wanted: warned, 3 more */
+	run(&a, MANY, one, 1);
+	assert_sane(&a);
+	c = audit_find(&a, "housekeeping.cpus", -1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_int_equal(c->severity, SEV_LOW);
+	assert_string_equal(c->observed,
+			    "1 housekeeping CPU (0) for 63 measured or isolated (1-63)");
+	assert_non_null(strstr(c->hint, "leave 3 more CPUs out of isolcpus="));
+	audit_free(&a);
+	/* measuring 1-63 there: the same; measuring 0 too leaves none: 1 wanted */
+	for (int i = 0; i < 63; i++)
+		all[i] = i + 1;
+	run(&a, MANY, all, 63);
+	assert_int_equal(audit_find(&a, "housekeeping.cpus", -1)->verdict, AUDIT_WARN);
+	audit_free(&a);
+	run(&a, MANY, pair, 2);
+	c = audit_find(&a, "housekeeping.cpus", -1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_string_equal(c->observed,
+			    "0 housekeeping CPUs (none) for 64 measured or isolated (0-63)");
+	audit_free(&a);
+	/* the isolcpus tree (2-3 isolated), measuring 3: six keep house for two */
+	run(&a, "tests/data/sysroot/cpus-isolcpus", one, 1);
+	c = audit_find(&a, "housekeeping.cpus", -1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_string_equal(c->observed,
+			    "6 housekeeping CPUs (0-1,4-7) for 2 measured or isolated (2-3)");
+	audit_free(&a);
+}
+
 /** Every id the audit gives is one --waive knows (and nothing else is). */
 static void test_ids_known(void **state)
 {
@@ -1112,6 +1162,7 @@ int main(void)
 						scratch_teardown),
 		cmocka_unit_test(test_text_sorted_folded),
 		cmocka_unit_test(test_ids_known),
+		cmocka_unit_test(test_housekeeping_cpus),
 		cmocka_unit_test(test_waive),
 		cmocka_unit_test_setup_teardown(test_waive_file, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_live),

@@ -10,6 +10,8 @@
                 per isolation source and one with all three: isolcpus= (cpu/isolated), an
                 isolated cpuset partition (cpuset.cpus.isolated at the cgroup v2 root that
                 /proc/self/mounts names), nohz_full= (cpu/nohz_full)
+  many-cpus/    a 64-CPU box with 1-63 isolated (isolcpus=, nohz_full=): one housekeeping CPU
+                for 63 (the housekeeping.cpus check)
 
 Run from anywhere: python3 tests/data/sysroot/make-fixtures.py. The trees are committed;
 tests/unit/test_audit.c and tests/unit/test_cpus.c read them.
@@ -374,10 +376,22 @@ def cpus_union(root):
               [("/sys/fs/cgroup/cpuset.cpus.isolated", "5\n")])
 
 
+def many_cpus(root):
+    """64 CPUs, 1-63 isolated and nohz_full: CPU 0 alone keeps house."""
+    put(root, "/proc/cmdline", "BOOT_IMAGE=/vmlinuz-6.8.0 root=/dev/sda1 ro "
+        "isolcpus=managed_irq,domain,1-63 nohz_full=1-63 rcu_nocbs=1-63\n")
+    put(root, "/sys/devices/system/cpu/online", "0-63\n")
+    put(root, "/sys/devices/system/cpu/possible", "0-63\n")
+    put(root, "/sys/devices/system/cpu/isolated", "1-63\n")
+    put(root, "/sys/devices/system/cpu/nohz_full", "1-63\n")
+    put(root, "/proc/self/mounts", MOUNTS_V2)
+
+
 def main():
     for name, fn in [("tuned", tuned), ("badly-tuned", badly_tuned), ("malformed", malformed),
                      ("cpus-isolcpus", cpus_isolcpus), ("cpus-partition", cpus_partition),
-                     ("cpus-nohz", cpus_nohz), ("cpus-union", cpus_union)]:
+                     ("cpus-nohz", cpus_nohz), ("cpus-union", cpus_union),
+                     ("many-cpus", many_cpus)]:
         root = os.path.join(HERE, name)
         shutil.rmtree(root, ignore_errors=True)
         fn(root)

@@ -1,0 +1,43 @@
+#!/bin/bash
+# scale_driver_test.sh - bench/jsscale.c, the scale benchmark's driver: every gap the simulated
+# CPUs make is attributed (as many as the rate and the timed seconds give, none lost, each
+# gap's events found in it), the memory it states per CPU is what js_scale.h adds up, more
+# CPUs at the untuned rate overload the base nap, and a bad argument exits 64 with one line.
+. "$(dirname "$0")/../integration/lib.bash"
+need_cmd python3 python3
+S="$ROOT/build/bench/jsscale"
+D="$ROOT/bench/scale-durations.txt"
+[ -x "$S" ] || fail "$S missing: make build/bench/jsscale"
+
+out=$("$S" --cpus 3 --rate 2000 --seconds 1 --durations "$D") || fail "jsscale exited $?"
+python3 - "$out" <<'PY' || fail "jsscale's figures: $out"
+import json, sys
+d = json.loads(sys.argv[1])
+# the timed second plus the warm-up's last gaps still pending: 3 CPUs x 2000 gaps/s
+assert 3 * 2000 <= d['gaps'] <= 3 * 2000 * 1.05, d['gaps']
+assert d['lost_gaps'] == 0 and d['lost_events'] == 0 and d['evicted'] == 0
+assert d['events_in_gaps'] == d['events'], 'every event is inside its gap'
+assert d['hk_ns'] > 0 and d['hk_ns_per_gap'] > 0 and d['within_budget'] is True
+# stated: the two rings and the drain's window and lane, which the heap holds too
+drain = d['stated_per_cpu'] - d['gap_ring_per_cpu'] - d['probe_ring_per_cpu']
+assert 0 < drain <= d['heap_per_cpu'], (drain, d['heap_per_cpu'])
+assert d['gap_ring_per_cpu'] == 65536 * 16 and d['probe_ring_per_cpu'] == 2 << 20
+assert d['heap_per_cpu'] > 0
+PY
+# 32 CPUs at 64k gaps/s each: twice what one thread drains, a drain longer than the nap
+out=$("$S" --cpus 32 --rate 64000 --seconds 0.1 --durations "$D") || fail "jsscale exited $?"
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["within_budget"] is False, d' \
+	"$out" || fail "32 CPUs at 64k gaps/s said within the nap: $out"
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+printf '# a comment\n1200\nfast\n' >"$T/bad"
+for bad in "--cpus 0 --rate 10" "--cpus 2" "--cpus 2 --rate x" "--cpus 2 --rate 10 extra" \
+	"--cpus 2 --rate 10 --durations /nonexistent" "--cpus 2 --rate 10 --durations $T/bad"; do
+	# shellcheck disable=SC2086
+	err=$("$S" $bad 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" = 64 ] || fail "jsscale $bad: exit $rc, want 64"
+	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "jsscale $bad: not one line: $err"
+done
+echo "ok: jsscale attributes every gap, states its memory, exits 64 on bad input"
