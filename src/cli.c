@@ -69,6 +69,7 @@ enum {
 	OPT_DMA_LATENCY,
 	OPT_COMPLETION,
 	OPT_LIST_OPTIONS,
+	OPT_PROBES,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -128,6 +129,12 @@ static const struct cli_option {
 	    G_MEASURE },
 	  M },
 	{ { "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", G_MEASURE },
+	  M },
+	{ { "probes", OPT_PROBES, "full|lean", 0,
+	    "which probes run (default full: each interruption's entry and exit, hrtimer "
+	    "callbacks by name; lean: one program per interruption, at its exit: every class "
+	    "named, less of the probes' own cost)",
+	    G_MEASURE },
 	  M },
 	{ { "probe-cost", OPT_PROBE_COST, NULL, 0,
 	    "time the probes' own BPF programs (kernel "
@@ -938,6 +945,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROBE_COST:
 		p->probe_cost = true;
 		break;
+	case OPT_PROBES: {
+		int set = probe_set_from_name(arg);
+
+		if (set < 0) {
+			argp_error(state, "invalid --probes '%s' (full or lean)", arg);
+			return EINVAL;
+		}
+		p->cfg.probes_lean = set == 1;
+		p->probes_given = true;
+		break;
+	}
 	case OPT_BTF:
 		return path_opt(state, arg, "--btf", "a BTF file", &p->btf_path);
 	case OPT_PROBE_TOGGLE:
@@ -1116,6 +1134,11 @@ static int validate(struct js_params *p, const char *prog)
 		fprintf(stderr,
 			"%s: --btf gives a measurement's eBPF probes their types: not with "
 			"--no-probes\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->probes_given && p->cfg.no_probes) {
+		fprintf(stderr, "%s: --probes chooses the eBPF probes: not with --no-probes\n",
 			prog);
 		return -EINVAL;
 	}

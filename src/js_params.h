@@ -44,6 +44,7 @@ struct js_params {
 	size_t ring_entries;
 	bool no_progress;
 	bool probe_cost;	  /* --probe-cost: time the probes' programs (kernel bpf_stats) */
+	bool probes_given;	  /* --probes given (cfg.probes_lean: which) */
 	const char *btf_path;	  /* --btf FILE: the kernel's types (js_kbtf.h) */
 	const char *probe_toggle; /* --probe-toggle FILE: the bench's observer (js_probe_toggle.h) */
 	bool quiet;

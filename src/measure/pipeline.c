@@ -257,6 +257,7 @@ static void open_probes(struct js_pipe *pl)
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 		.btf_path = p->btf_path,
+		.lean = p->cfg.probes_lean,
 	};
 	char why[256] = "";
 

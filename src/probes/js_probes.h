@@ -42,6 +42,7 @@ struct probes_opts {
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
 	const char *btf_path; /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
+	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
 };
 
 enum probes_prog_state {
@@ -51,11 +52,13 @@ enum probes_prog_state {
 	PROBES_PROG_FAILED,	/* attach failed: err */
 	PROBES_PROG_DETACHED,	/* was active, now detached */
 	PROBES_PROG_REJECTED,	/* refused by this kernel's verifier: not loaded */
+	PROBES_PROG_UNUSED,	/* not in this run's --probes set: not loaded */
 };
 
 struct probes_prog {
-	char name[48]; /* program name = tracepoint name */
-	uint32_t id;   /* kernel program id (bpftool prog show id N), 0 if none */
+	char name[48];	/* its tracepoint's name (lean's exits share their full twin's) */
+	bool lean_only; /* a program of --probes lean alone */
+	uint32_t id;	/* kernel program id (bpftool prog show id N), 0 if none */
 	enum probes_prog_state state;
 	int err;		   /* negative errno of a failed attach */
 	uint64_t run_cnt;	   /* kernel bpf_stats: invocations ... */

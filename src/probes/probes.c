@@ -14,6 +14,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +86,7 @@ struct js_probes {
 	bool typed;	   /* the tp_btf build (js_kbtf.h), else the raw_tp one: */
 	char raw_why[160]; /* why */
 	bool toggled_off;  /* probes_set_attached(false): loaded, no link */
+	bool lean;	   /* --probes lean: probe_table's lean programs */
 };
 
 /* ---- libbpf messages ---------------------------------------------------------------- */
@@ -228,6 +232,63 @@ static void steal_setup(struct js_probes *p, const struct btf *btf)
 
 /* ---- program selection -------------------------------------------------------------- */
 
+/*
+ * Which programs each kind of interruption of a measured CPU runs (--probes). full: its entry
+ * and exit (the tick also its hrtimer callbacks': four), for its start, its end and its
+ * nested handlers; lean: one, at its exit (lean_exit() in bpf/probes.bpf.c: the start from the
+ * interrupted gap, the hrtimer callback's name and the nested handlers' own times left out).
+ * lean_learn runs in lean only until the measured CPUs have learned their steal clock
+ * (probes_attach). A program in no row (scheduler, faults, TLB flushes, NMIs, IPI sends,
+ * work items, THP, compaction) runs in both. docs/OBSERVER.md shows this table.
+ */
+static const struct probe_row {
+	const char *kind;    /* the interruption */
+	const char *full[4]; /* its programs in full */
+	const char *lean[2]; /* ... and in lean */
+} probe_table[] = {
+	{ "tick (local timer)",
+	  { "local_timer_entry", "local_timer_exit", "hrtimer_expire_entry",
+	    "hrtimer_expire_exit" },
+	  { "lean_local_timer_exit", "lean_learn" } },
+	{ "device IRQ", { "irq_handler_entry", "irq_handler_exit" }, { "lean_irq_handler_exit" } },
+	{ "softirq", { "softirq_entry", "softirq_exit" }, { "lean_softirq_exit" } },
+	{ "reschedule IPI", { "reschedule_entry", "reschedule_exit" }, { "lean_reschedule_exit" } },
+	{ "call-function IPI",
+	  { "call_function_entry", "call_function_exit" },
+	  { "lean_call_function_exit" } },
+	{ "call-function-single IPI",
+	  { "call_function_single_entry", "call_function_single_exit" },
+	  { "lean_call_function_single_exit" } },
+	{ "irq_work", { "irq_work_entry", "irq_work_exit" }, { "lean_irq_work_exit" } },
+	{ "thermal vector",
+	  { "thermal_apic_entry", "thermal_apic_exit" },
+	  { "lean_thermal_apic_exit" } },
+	{ "platform IPI",
+	  { "x86_platform_ipi_entry", "x86_platform_ipi_exit" },
+	  { "lean_x86_platform_ipi_exit" } },
+	{ "error vector", { "error_apic_entry", "error_apic_exit" }, { "lean_error_apic_exit" } },
+	{ "spurious vector",
+	  { "spurious_apic_entry", "spurious_apic_exit" },
+	  { "lean_spurious_apic_exit" } },
+};
+
+/* PROBE_SET_* of a program (by its function's name): the sets it belongs to */
+#define PROBE_SET_FULL 0x1u
+#define PROBE_SET_LEAN 0x2u
+
+static unsigned prog_sets(const char *fn)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(probe_table); i++) {
+		for (size_t k = 0; k < ARRAY_SIZE(probe_table[i].full); k++)
+			if (probe_table[i].full[k] && !strcmp(probe_table[i].full[k], fn))
+				return PROBE_SET_FULL;
+		for (size_t k = 0; k < ARRAY_SIZE(probe_table[i].lean); k++)
+			if (probe_table[i].lean[k] && !strcmp(probe_table[i].lean[k], fn))
+				return PROBE_SET_LEAN;
+	}
+	return PROBE_SET_FULL | PROBE_SET_LEAN;
+}
+
 static bool is_paired(const char *tp)
 {
 	char buf[64];
@@ -240,7 +301,7 @@ static struct probes_prog *prog_by_name(struct js_probes *p, const char *name)
 	size_t i;
 
 	for (i = 0; i < p->nprogs; i++)
-		if (!strcmp(p->progs[i].name, name))
+		if (p->progs[i].state != PROBES_PROG_UNUSED && !strcmp(p->progs[i].name, name))
 			return &p->progs[i];
 	return NULL;
 }
@@ -290,9 +351,14 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 	{
 		const char *tp = bpfh_prog_tp(prog);
 
+		unsigned sets = prog_sets(bpf_program__name(prog));
+
 		p->bprogs[p->nprogs] = prog;
 		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), tp);
-		if (!kbtf_has_tp(btf, tp)) {
+		p->progs[p->nprogs].lean_only = sets == PROBE_SET_LEAN;
+		if (!(sets & (p->lean ? PROBE_SET_LEAN : PROBE_SET_FULL))) {
+			p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
+		} else if (!kbtf_has_tp(btf, tp)) {
 			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
 			js_dbg("probe %s: tracepoint not in this kernel", tp);
 		} else if (rejected(p, bpf_program__name(prog))) {
@@ -303,7 +369,9 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 	for (i = 0; i < n; i++) { /* an entry without its exit (or the reverse) is useless */
 		enum probes_prog_state ps;
 
-		if (p->progs[i].state == PROBES_PROG_LOADED && is_paired(p->progs[i].name)) {
+		/* (lean's exits run alone: their entries are full's) */
+		if (p->progs[i].state == PROBES_PROG_LOADED && !p->progs[i].lean_only &&
+		    is_paired(p->progs[i].name)) {
 			ps = partner_state(p, p->progs[i].name);
 			if (ps != PROBES_PROG_LOADED)
 				p->progs[i].state = ps;
@@ -318,6 +386,26 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		if (!bpfh_is_exit(p->progs[i].name))
 			p->order[k++] = i;
 	return 0;
+}
+
+/* prog_index - the index of the program whose function is fn, or -1 */
+static ssize_t prog_index(const struct js_probes *p, const char *fn)
+{
+	for (size_t i = 0; i < p->nprogs; i++)
+		if (!strcmp(bpf_program__name(p->bprogs[i]), fn))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* prog_unused - leave the program whose function is fn out of this run */
+static void prog_unused(struct js_probes *p, const char *fn)
+{
+	ssize_t i = prog_index(p, fn);
+
+	if (i < 0)
+		return;
+	p->progs[i].state = PROBES_PROG_UNUSED;
+	bpf_program__set_autoload(p->bprogs[i], false);
 }
 
 /* ---- open / load --------------------------------------------------------------------- */
@@ -497,6 +585,8 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 		err = select_progs(p, k.btf);
 	if (!err)
 		steal_setup(p, k.btf);
+	if (!err && p->lean && !p->steal) /* no steal clock to learn */
+		prog_unused(p, "lean_learn");
 	kbtf_free_types(&k);
 	if (err)
 		return err;
@@ -632,6 +722,7 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 	}
 	p->stats_fd = -1;
 	p->run_stats_wanted = o->prog_stats;
+	p->lean = o->lean;
 	err = open_load(p, o, why, whylen);
 	if (err) {
 		probes_destroy(p);
@@ -697,6 +788,76 @@ static int link_prog(struct js_probes *p, size_t k)
 	return 0;
 }
 
+/* steal_learned - every measured CPU knows its steal clock's address (lean_learn's work) */
+static bool steal_learned(struct js_probes *p)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct js_cpu_state *st;
+	bool all = true;
+	__u32 zero = 0;
+
+	if (ncpu <= 0)
+		return true;
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (!st || bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+					(size_t)ncpu * sizeof(*st), 0)) {
+		free(st);
+		return true; /* cannot tell: do not wait */
+	}
+	for (size_t i = 0; i < p->ncpus; i++)
+		if (p->cpus[i] < ncpu && !st[p->cpus[i]].steal_addr)
+			all = false;
+	free(st);
+	return all;
+}
+
+/* expire_timers - on CPU *arg, sleep a microsecond a few times: each sleep's hrtimer expires
+ * there, which lean_learn sees */
+static void *expire_timers(void *arg)
+{
+	struct timespec ts = { 0, 1000 };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(*(int *)arg, &set);
+	if (!pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		for (int i = 0; i < 4; i++)
+			nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/*
+ * lean_learn - --probes lean: the steal clock's address of each measured CPU is learned from
+ * an hrtimer expiring there (learn_steal), which lean traces no more: lean_learn is attached
+ * with the others, a thread sleeps briefly on each measured CPU (before the measurement), and
+ * the program is detached once they all know it (or after LEARN_TRIES rounds: those that do
+ * not read no steal clock, said once)
+ */
+#define LEARN_TRIES 20
+static void lean_learn(struct js_probes *p)
+{
+	ssize_t k = prog_index(p, "lean_learn");
+	int tries = 0;
+
+	if (k < 0 || !p->links[k])
+		return;
+	while (!steal_learned(p) && tries++ < LEARN_TRIES) {
+		for (size_t i = 0; i < p->ncpus; i++) {
+			pthread_t t;
+			int cpu = p->cpus[i];
+
+			if (!pthread_create(&t, NULL, expire_timers, &cpu))
+				pthread_join(t, NULL);
+		}
+	}
+	if (tries > LEARN_TRIES)
+		js_notice("--probes lean: the steal clock of some measured CPU was not found: "
+			  "its interruptions carry no steal reading");
+	bpf_link__destroy(p->links[k]);
+	p->links[k] = NULL;
+	p->progs[k].state = PROBES_PROG_DETACHED;
+}
+
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p)
 {
@@ -726,6 +887,8 @@ int probes_attach(struct js_probes *p)
 		else
 			n++;
 	}
+	if (p->lean && n)
+		lean_learn(p);
 	p->attach_ns = js_mono_ns() - t0;
 	p->attached = n > 0;
 	js_dbg("attached %zu of %zu probes in %.1f ms", n, p->nprogs, p->attach_ns / 1e6);
@@ -1045,7 +1208,8 @@ static void prog_run_stats(struct js_probes *p)
 		uint32_t id;
 		uint64_t cnt, ns, miss;
 
-		if (pp->state == PROBES_PROG_ABSENT || pp->state == PROBES_PROG_REJECTED)
+		if (pp->state == PROBES_PROG_ABSENT || pp->state == PROBES_PROG_REJECTED ||
+		    pp->state == PROBES_PROG_UNUSED)
 			continue;
 		if (bpfh_prog_run(p->bprogs[i], &id, &cnt, &ns, &miss))
 			continue;
