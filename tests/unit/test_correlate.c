@@ -497,8 +497,8 @@ static void test_lean_exits(void **state)
 	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_IPI);
 	assert_string_equal(a.detail, "call_function_single from perf:88");
-	assert_int_equal(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from perf:88")->net_ns,
-			 100);
+	assert_int_equal(
+		fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from perf:88")->net_ns, 100);
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 40);
 	assert_int_equal(a.covered_ns, 140);
 	assert_int_equal(a.unexplained_ns, 60);
