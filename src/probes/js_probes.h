@@ -116,4 +116,8 @@ int probes_stats(struct js_probes *p, struct probes_stats *st);
 /* probes_fill - the fullest ring (by share) at the last probes_consume(): the bytes read
  * from it and its size (the housekeeping thread's nap follows it, js_nap.h) */
 void probes_fill(const struct js_probes *p, size_t *used, size_t *size);
+/* probes_table_check - the table of which programs each kind of interruption runs under
+ * --probes full and lean (probes.c) against both builds of the object: every program it
+ * names is there, every lean_ program is in its lean column. 0, or -1 with why (no root) */
+int probes_table_check(char *why, size_t len);
 #endif /* JS_PROBES_H */

@@ -388,6 +388,56 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 	return 0;
 }
 
+/* table_check_obj - probe_table against one build's object: each program it names is
+ * there, each lean_ program there is in it (as lean's); 0, or -1 with why */
+static int table_check_obj(const void *elf, size_t sz, const char *build, char *why, size_t len)
+{
+	struct bpf_object *obj = bpf_object__open_mem(elf, sz, NULL);
+	struct bpf_program *prog;
+	int err = 0;
+
+	if (!obj) {
+		snprintf(why, len, "%s: cannot open the object", build);
+		return -1;
+	}
+	for (size_t i = 0; !err && i < ARRAY_SIZE(probe_table); i++) {
+		const char *const *v[] = { probe_table[i].full, probe_table[i].lean };
+		size_t n[] = { ARRAY_SIZE(probe_table[i].full), ARRAY_SIZE(probe_table[i].lean) };
+
+		for (size_t s = 0; !err && s < 2; s++)
+			for (size_t k = 0; !err && k < n[s]; k++)
+				if (v[s][k] && !bpf_object__find_program_by_name(obj, v[s][k])) {
+					snprintf(why, len, "%s: %s (%s) not in the object", build,
+						 v[s][k], probe_table[i].kind);
+					err = -1;
+				}
+	}
+	bpf_object__for_each_program(prog, obj)
+	{
+		const char *fn = bpf_program__name(prog);
+
+		if (!err && !strncmp(fn, "lean_", 5) && prog_sets(fn) != PROBE_SET_LEAN) {
+			snprintf(why, len, "%s: %s not in the table's lean column", build, fn);
+			err = -1;
+		}
+	}
+	bpf_object__close(obj);
+	return err;
+}
+
+/* probes_table_check - probe_table against both builds (js_probes.h) */
+int probes_table_check(char *why, size_t len)
+{
+	const void *elf;
+	size_t sz;
+
+	elf = probes_bpf__elf_bytes(&sz);
+	if (table_check_obj(elf, sz, "tp_btf", why, len))
+		return -1;
+	elf = probes_raw_bpf__elf_bytes(&sz);
+	return table_check_obj(elf, sz, "raw_tp", why, len);
+}
+
 /* prog_index - the index of the program whose function is fn, or -1 */
 static ssize_t prog_index(const struct js_probes *p, const char *fn)
 {
