@@ -282,6 +282,21 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 	return e;
 }
 
+/* ev_fill - every field of a record's first line (the record is not cleared first) */
+static __always_inline void ev_fill(struct js_event *e, __u32 kind, __u32 cpu, __u32 id, __u64 addr,
+				    __u64 start, __u64 end, __u64 st0, __u64 st1, __u32 flags)
+{
+	e->start_ns = start;
+	e->end_ns = end;
+	e->steal_start = st0;
+	e->steal_end = st1;
+	e->addr = addr;
+	e->kind = kind;
+	e->cpu = cpu;
+	e->id = id;
+	e->flags = flags;
+}
+
 /*
  * interval - a record of [start, now) filed under cpu, in the ring of this CPU (s); with the
  * steal clock at both ends when the start read one (flags & JS_F_STEAL) and s reads it now.
@@ -302,15 +317,7 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 	stolen = s && (flags & JS_F_STEAL) && steal_read(s, &st);
 	if (!stolen)
 		steal = st = 0;
-	e->start_ns = start;
-	e->end_ns = now;
-	e->steal_start = steal;
-	e->steal_end = st;
-	e->addr = addr;
-	e->kind = kind;
-	e->cpu = cpu;
-	e->id = id;
-	e->flags = stolen ? JS_F_STEAL : 0;
+	ev_fill(e, kind, cpu, id, addr, start, now, steal, st, stolen ? JS_F_STEAL : 0);
 	return e;
 }
 
@@ -462,15 +469,7 @@ static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 ad
 		flags |= JS_F_STEAL;
 	else
 		st0 = st = 0;
-	e->start_ns = start;
-	e->end_ns = now;
-	e->steal_start = st0;
-	e->steal_end = st;
-	e->addr = addr;
-	e->kind = kind;
-	e->cpu = cpu;
-	e->id = id;
-	e->flags = flags;
+	ev_fill(e, kind, cpu, id, addr, start, now, st0, st, flags);
 	return e;
 }
 
