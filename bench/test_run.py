@@ -63,13 +63,15 @@ class ProbeSets(unittest.TestCase):
                  (100, 30000), 'sched_switch': (50, 9999)}
         irqs = {'LOC': 200, 'CAL': 120}
         x = R.per_interruption(progs, irqs, R.SET_PROGS['lean'])
-        self.assertEqual(x, {'tick': 300.0, 'ipi': 250.0})
+        self.assertEqual(x, {'tick': 300.0, 'ipi': 250.0, 'tick_runs': 200.0,
+                             'ipi_runs': 300.0})
         full = {'local_timer_entry': (10, 1000), 'local_timer_exit': (10, 500),
                 'hrtimer_expire_entry': (20, 1500), 'call_function_single_entry': (0, 0)}
         x = R.per_interruption(full, {'LOC': 10, 'CAL': 0}, R.SET_PROGS['full'])
-        self.assertEqual(x, {'tick': 300.0, 'ipi': None})
+        self.assertEqual(x, {'tick': 300.0, 'ipi': None, 'tick_runs': 100 + 50 + 75,
+                             'ipi_runs': None})
         self.assertEqual(R.per_interruption({}, irqs, R.SET_PROGS['full']),
-                         {'tick': None, 'ipi': None})
+                         {'tick': None, 'ipi': None, 'tick_runs': None, 'ipi_runs': None})
 
     def test_named_by_class_within_the_window(self):
         gaps = [(100, 10, {'ipi'}), (200, 50, {'task', 'timer'}), (400, 5, {'softirq'})]
