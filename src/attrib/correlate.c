@@ -343,14 +343,17 @@ static void match_senders(struct corr_scratch *sc, const struct js_gap *g,
 	for (size_t i = 0; i < sc->n; i++) {
 		struct item *it = &sc->it[i];
 		size_t best = SIZE_MAX;
+		uint64_t latest;
 
 		if (it->ev->kind != JS_EV_VECTOR || it->ev->id == JS_VEC_IRQ_WORK ||
 		    it->cause != JS_CAUSE_IPI)
 			continue;
+		/* seen at its exit alone (--probes lean): its entry is somewhere before its exit */
+		latest = it->ev->flags & JS_F_LEAN ? it->e : it->os;
 		for (size_t k = 0; k < sc->nsend; k++) {
 			const struct js_event *s = sc->send[k];
 
-			if (sc->used[k] || s->start_ns > it->os ||
+			if (sc->used[k] || s->start_ns > latest ||
 			    s->start_ns + win < JS_MIN(it->os, g->start_ns) ||
 			    !send_fits(s, it->ev->id))
 				continue;

@@ -502,6 +502,18 @@ static void test_lean_exits(void **state)
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 40);
 	assert_int_equal(a.covered_ns, 140);
 	assert_int_equal(a.unexplained_ns, 60);
+	/* sent after the CPU's previous exit (a tick's, in the same gap), before this one's:
+	 * still its sender */
+	ev[2].start_ns = ev[2].end_ns = 5320;
+	ev[1].kind = JS_EV_VECTOR;
+	ev[1].id = JS_VEC_LOCAL_TIMER;
+	ev[0].start_ns = 5300;
+	ev[0].end_ns = 5340;
+	ev[1].start_ns = 100;
+	ev[1].end_ns = 5300;
+	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &opts, &a), 0);
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from perf:88"));
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 100);
 	/* the tick inside another task: counted, the task's time left whole */
 	assert_int_equal(corr_attribute(&late, ev, ARRAY_SIZE(ev), &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
