@@ -57,6 +57,34 @@ class MatchActions(unittest.TestCase):
         self.assertEqual(R.match_actions([(5 * 10 ** 8, 5 * 10 ** 8 + 1)], gaps), [gaps[0]])
 
 
+class ProbeSets(unittest.TestCase):
+    def test_per_interruption_over_the_cpu_counts(self):
+        progs = {'lean_local_timer_exit': (300, 60000), 'lean_call_function_single_exit':
+                 (100, 30000), 'sched_switch': (50, 9999)}
+        irqs = {'LOC': 200, 'CAL': 120}
+        x = R.per_interruption(progs, irqs, R.SET_PROGS['lean'])
+        self.assertEqual(x, {'tick': 300.0, 'ipi': 250.0, 'tick_runs': 200.0,
+                             'ipi_runs': 300.0})
+        full = {'local_timer_entry': (10, 1000), 'local_timer_exit': (10, 500),
+                'hrtimer_expire_entry': (20, 1500), 'call_function_single_entry': (0, 0)}
+        x = R.per_interruption(full, {'LOC': 10, 'CAL': 0}, R.SET_PROGS['full'])
+        self.assertEqual(x, {'tick': 300.0, 'ipi': None, 'tick_runs': 100 + 50 + 75,
+                             'ipi_runs': None})
+        self.assertEqual(R.per_interruption({}, irqs, R.SET_PROGS['full']),
+                         {'tick': None, 'ipi': None, 'tick_runs': None, 'ipi_runs': None})
+
+    def test_named_by_class_within_the_window(self):
+        gaps = [(100, 10, {'ipi'}), (200, 50, {'task', 'timer'}), (400, 5, {'softirq'})]
+        acts = [(105, 106), (210, 220), (380, 390), (600, 610)]
+        self.assertEqual(R.named_by_class(acts, gaps, 'ipi', 0, 0), (1, 2))
+        self.assertEqual(R.named_by_class(acts, gaps, 'task', 0, 0), (1, 2))
+        # the softirq's gap after the action: only with the time allowed after it
+        self.assertEqual(R.named_by_class(acts, gaps, 'softirq', 0, 0), (0, 2))
+        self.assertEqual(R.named_by_class(acts, gaps, 'softirq', 20, 0), (1, 3))
+        # before: a gap ending shortly before the action
+        self.assertEqual(R.named_by_class([(112, 115)], gaps, 'ipi', 0, 5), (1, 1))
+
+
 class HostDrift(unittest.TestCase):
     def test_window_medians_in_time_order_sparse_windows_left_out(self):
         gaps = [(1000 + i, 7, 'x') for i in range(5)] + [(1100, 9, 'x')] + \

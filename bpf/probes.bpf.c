@@ -308,6 +308,21 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 	return e;
 }
 
+/* ev_fill - every field of a record's first line (the record is not cleared first) */
+static __always_inline void ev_fill(struct js_event *e, __u32 kind, __u32 cpu, __u32 id, __u64 addr,
+				    __u64 start, __u64 end, __u64 st0, __u64 st1, __u32 flags)
+{
+	e->start_ns = start;
+	e->end_ns = end;
+	e->steal_start = st0;
+	e->steal_end = st1;
+	e->addr = addr;
+	e->kind = kind;
+	e->cpu = cpu;
+	e->id = id;
+	e->flags = flags;
+}
+
 /*
  * interval - a record of [start, now) filed under cpu, in the ring of this CPU (s); with the
  * steal clock at both ends when the start read one (flags & JS_F_STEAL) and s reads it now.
@@ -328,15 +343,7 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 	stolen = s && (flags & JS_F_STEAL) && steal_read(s, &st);
 	if (!stolen)
 		steal = st = 0;
-	e->start_ns = start;
-	e->end_ns = now;
-	e->steal_start = steal;
-	e->steal_end = st;
-	e->addr = addr;
-	e->kind = kind;
-	e->cpu = cpu;
-	e->id = id;
-	e->flags = stolen ? JS_F_STEAL : 0;
+	ev_fill(e, kind, cpu, id, addr, start, now, steal, st, stolen ? JS_F_STEAL : 0);
 	return e;
 }
 
@@ -443,6 +450,63 @@ static __always_inline void pop_send(__u32 kind, __u32 id)
 		ev_send(e);
 }
 
+/*
+ * lean_exit - --probes lean: an interruption seen at its exit alone (no entry program runs;
+ * the table in src/probes/probes.c says which). When it interrupted a sampler, it began after
+ * the sampler's last clock read, which user space knows (the gap's start), and no earlier than
+ * the CPU's last exit or the sampler's switch in: that is its start_ns (JS_F_LEAN), correlate
+ * clips it to the gap. When it interrupted another task or idle, it is a point: that run keeps
+ * its time. The steal clock is read once, at the exit, and kept for the next one's start.
+ * Not yet sent (named: the caller fills the name).
+ */
+static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 addr, bool named)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), flags = JS_F_LEAN;
+	__u64 now, start, st = 0, st0;
+	bool ok_now, ok_start;
+	struct js_cpu_state *s;
+	struct js_event *e;
+
+	s = measured_state();
+	if (!s)
+		return NULL;
+	now = bpf_ktime_get_ns();
+	ok_now = steal_read(s, &st);
+	start = now;
+	st0 = st;
+	ok_start = ok_now;
+	if (current_is_sampler(s)) {
+		start = s->lean.mark;
+		st0 = s->lean.mark_steal;
+		ok_start = s->lean.mark_flags & JS_F_STEAL;
+		if ((s->cur_flags & JS_CUR_VALID) && s->cur_start > start) {
+			start = s->cur_start;
+			st0 = s->cur_steal;
+			ok_start = s->cur_flags & JS_CUR_STEAL;
+		}
+	}
+	s->lean.mark = now;
+	s->lean.mark_steal = st;
+	s->lean.mark_flags = ok_now ? JS_F_STEAL : 0;
+	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
+	if (!e)
+		return NULL;
+	if (ok_now && ok_start)
+		flags |= JS_F_STEAL;
+	else
+		st0 = st = 0;
+	ev_fill(e, kind, cpu, id, addr, start, now, st0, st, flags);
+	return e;
+}
+
+static __always_inline void lean_send(__u32 kind, __u32 id, __u64 addr)
+{
+	struct js_event *e = lean_exit(kind, id, addr, false);
+
+	if (e)
+		ev_send(e);
+}
+
 /* tslot - the current thread's slot for kind (MIGRATE or THP) */
 static __always_inline struct js_tslot *tslot(__u32 kind, bool create)
 {
@@ -529,20 +593,39 @@ int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 	return 0;
 }
 
+TP("irq_handler_exit")
+int BPF_PROG(lean_irq_handler_exit, int irq, struct irqaction *action, int ret)
+{
+	struct js_event *e = lean_exit(JS_EV_IRQ, irq, 0, true);
+
+	if (!e)
+		return 0;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name), RD(action, name));
+	ev_send(e);
+	return 0;
+}
+
 /* ---- APIC vectors ------------------------------------------------------------------- */
 
-#define VECTOR_PAIR(tp, vec)                     \
-	TP(#tp "_entry")                         \
-	int BPF_PROG(tp##_entry, int vector)     \
-	{                                        \
-		push(JS_EV_VECTOR, vec, vector); \
-		return 0;                        \
-	}                                        \
-	TP(#tp "_exit")                          \
-	int BPF_PROG(tp##_exit, int vector)      \
-	{                                        \
-		pop_send(JS_EV_VECTOR, vec);     \
-		return 0;                        \
+/* each vector's entry and exit (full), and its exit alone (lean: the table in probes.c) */
+#define VECTOR_PAIR(tp, vec)                          \
+	TP(#tp "_entry")                              \
+	int BPF_PROG(tp##_entry, int vector)          \
+	{                                             \
+		push(JS_EV_VECTOR, vec, vector);      \
+		return 0;                             \
+	}                                             \
+	TP(#tp "_exit")                               \
+	int BPF_PROG(tp##_exit, int vector)           \
+	{                                             \
+		pop_send(JS_EV_VECTOR, vec);          \
+		return 0;                             \
+	}                                             \
+	TP(#tp "_exit")                               \
+	int BPF_PROG(lean_##tp##_exit, int vector)    \
+	{                                             \
+		lean_send(JS_EV_VECTOR, vec, vector); \
+		return 0;                             \
 	}
 
 VECTOR_PAIR(local_timer, JS_VEC_LOCAL_TIMER)
@@ -674,6 +757,15 @@ int BPF_PROG(softirq_exit, unsigned int vec_nr)
 	return 0;
 }
 
+TP("softirq_exit")
+int BPF_PROG(lean_softirq_exit, unsigned int vec_nr)
+{
+	if (own_softirq(vec_nr)) /* no sampler where it is set: no mark to move */
+		return 0;
+	lean_send(JS_EV_SOFTIRQ, vec_nr, 0);
+	return 0;
+}
+
 /* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (docs/DESIGN.md) */
 static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *timer, __u32 cpu)
 {
@@ -712,6 +804,19 @@ int BPF_PROG(hrtimer_expire_entry, struct hrtimer *timer, ktime_t *now)
 	learn_steal(s, timer, cpu);
 	learn_mm(cpu);
 	push_on(s, JS_EV_HRTIMER, 0, (__u64)BPF_CORE_READ(timer, function));
+	return 0;
+}
+
+/* --probes lean: attached only until every measured CPU has learned its steal clock's
+ * address, before measuring (src/probes/probes.c) */
+TP("hrtimer_expire_entry")
+int BPF_PROG(lean_learn, struct hrtimer *timer, ktime_t *now)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s = measured_state();
+
+	if (s)
+		learn_steal(s, timer, cpu);
 	return 0;
 }
 

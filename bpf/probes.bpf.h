@@ -66,7 +66,18 @@ struct js_cpu_state {
 	__u32 ring_mask;
 	__u64 ring_head;
 	__u64 ring_limit;
-	struct js_slot stack[JS_STACK]; /* stack[0] ends the second cache line */
+	union {
+		struct js_slot stack[JS_STACK]; /* stack[0] ends the second cache line */
+		/* --probes lean pushes nothing: the first slot's line holds the last exit on
+		 * this CPU instead (ktime, the steal clock then, JS_F_STEAL if it was read),
+		 * the earliest an interruption seen at its exit alone can have begun */
+		struct {
+			__u64 mark;
+			__u64 mark_steal;
+			__u32 mark_flags;
+			__u32 pad;
+		} lean;
+	};
 	struct js_wslot work[JS_WORK_SLOTS];
 	struct js_wake cur_wake; /* who woke the current task (JS_CUR_WAKE) */
 };

@@ -150,6 +150,14 @@ struct js_wake {
 	__u16 pad2;
 }; /* 32 bytes */
 
+#define JS_F_LEAN \
+	0x100u /* irq/vector/softirq seen at its exit alone (--probes lean): it began at
+                              * or after start_ns (the CPU's previous exit, or the
+                              * sampler's switch in), end_ns is its exit; it counts in
+                              * the gap that holds end_ns, from that gap's start at the
+                              * earliest. start_ns == end_ns: it interrupted another task
+                              * or idle, whose time keeps it (counted, no time) */
+
 struct js_event {
 	__u64 start_ns; /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
 	__u64 end_ns;

@@ -70,6 +70,7 @@ enum {
 	OPT_COMPLETION,
 	OPT_LIST_OPTIONS,
 	OPT_NO_WAKER,
+	OPT_PROBES,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -132,6 +133,12 @@ static const struct cli_option {
 	  M },
 	{ { "no-waker", OPT_NO_WAKER, NULL, 0,
 	    "do not track who woke a preempting task (sched_waking off)", G_MEASURE },
+	  M },
+	{ { "probes", OPT_PROBES, "full|lean", 0,
+	    "which probes run (default full: each interruption's entry and exit, hrtimer "
+	    "callbacks by name; lean: one program per interruption, at its exit: every class "
+	    "named, less of the probes' own cost)",
+	    G_MEASURE },
 	  M },
 	{ { "probe-cost", OPT_PROBE_COST, NULL, 0,
 	    "time the probes' own BPF programs (kernel "
@@ -945,6 +952,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PROBE_COST:
 		p->probe_cost = true;
 		break;
+	case OPT_PROBES: {
+		int set = probe_set_from_name(arg);
+
+		if (set < 0) {
+			argp_error(state, "invalid --probes '%s' (full or lean)", arg);
+			return EINVAL;
+		}
+		p->cfg.probes_lean = set == 1;
+		p->probes_given = true;
+		break;
+	}
 	case OPT_BTF:
 		return path_opt(state, arg, "--btf", "a BTF file", &p->btf_path);
 	case OPT_PROBE_TOGGLE:
@@ -1129,6 +1147,11 @@ static int validate(struct js_params *p, const char *prog)
 	if (p->no_waker && p->cfg.no_probes) {
 		fprintf(stderr,
 			"%s: --no-waker turns off a part of the eBPF probes: not with --no-probes\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->probes_given && p->cfg.no_probes) {
+		fprintf(stderr, "%s: --probes chooses the eBPF probes: not with --no-probes\n",
 			prog);
 		return -EINVAL;
 	}

@@ -152,6 +152,10 @@ static void item_init(struct item *it, const struct js_event *e, size_t idx, uin
 	it->odur = end - e->start_ns;
 	it->s = JS_MIN(JS_MAX(e->start_ns, gs), ge);
 	it->e = JS_MAX(JS_MIN(end, ge), it->s);
+	if (e->flags & JS_F_LEAN) { /* seen at its exit: it began in the gap (js_events.h) */
+		it->os = it->s;
+		it->odur = end - it->s;
+	}
 }
 
 /* across - does the interval e run across instant gs or ge (begin before it, end after) */
@@ -185,6 +189,9 @@ static void collect(struct corr_scratch *sc, const struct js_gap *g, const struc
 			continue;
 		}
 		if (!ev_class(e, &cause, &level) || !ev_overlaps(e, lo, hi))
+			continue;
+		/* seen at its exit alone (--probes lean): only the gap holding its exit has it */
+		if ((e->flags & JS_F_LEAN) && (e->end_ns < lo || e->end_ns > hi))
 			continue;
 		/* (an interval whose switch was not traced has no known edge: it stays) */
 		if (o && o->marked && level == LV_OFFCPU && across(e, gs, ge) &&
@@ -337,14 +344,17 @@ static void match_senders(struct corr_scratch *sc, const struct js_gap *g,
 	for (size_t i = 0; i < sc->n; i++) {
 		struct item *it = &sc->it[i];
 		size_t best = SIZE_MAX;
+		uint64_t latest;
 
 		if (it->ev->kind != JS_EV_VECTOR || it->ev->id == JS_VEC_IRQ_WORK ||
 		    it->cause != JS_CAUSE_IPI)
 			continue;
+		/* seen at its exit alone (--probes lean): its entry is somewhere before its exit */
+		latest = it->ev->flags & JS_F_LEAN ? it->e : it->os;
 		for (size_t k = 0; k < sc->nsend; k++) {
 			const struct js_event *s = sc->send[k];
 
-			if (sc->used[k] || s->start_ns > it->os ||
+			if (sc->used[k] || s->start_ns > latest ||
 			    s->start_ns + win < JS_MIN(it->os, g->start_ns) ||
 			    !send_fits(s, it->ev->id))
 				continue;

@@ -172,11 +172,21 @@ static void feed_outputs(struct js_drain *d, struct cpu_pipe *c, const struct js
 	if (!d->outs || !d->outs->n)
 		return;
 	if (d->outs_want_events) {
-		/* the overlapping events, compacted into the scratch array */
-		for (size_t i = 0; i < c->nev; i++)
-			if (c->ev[i].start_ns <= e && c->ev[i].end_ns >= s &&
-			    c->ev[i].kind != JS_EV_IPI_SEND)
-				d->evscratch[k++] = c->ev[i];
+		/* the overlapping events, compacted into the scratch array; one seen at its
+		 * exit alone (--probes lean) is the gap's only if it holds the exit, and began
+		 * in it (correlate's rule) */
+		for (size_t i = 0; i < c->nev; i++) {
+			const struct js_event *x = &c->ev[i];
+			bool lean = x->flags & JS_F_LEAN;
+
+			if (x->start_ns > e || x->end_ns < s || x->kind == JS_EV_IPI_SEND ||
+			    (lean && x->end_ns > e))
+				continue;
+			d->evscratch[k] = *x;
+			if (lean && x->start_ns < s)
+				d->evscratch[k].start_ns = s;
+			k++;
+		}
 	}
 	outputs_gap(d->outs, g, d->evscratch, k);
 }

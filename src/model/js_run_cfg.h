@@ -53,6 +53,7 @@ struct js_run_cfg {
 	                         * sources; not in the JSON (a way of showing the run: `report
 	                         * --by` chooses it again for a saved one) */
 	bool no_probes;
+	bool probes_lean;	/* --probes lean: one program per interruption (probe_set_*) */
 	enum tsc_clock clock;	/* --clock asked (auto unless given) */
 	enum tsc_read tsc_read; /* the read every TSC read of the run makes: preflight chooses
 	                         * it from clock (tsc_read_choose) */
@@ -61,6 +62,14 @@ struct js_run_cfg {
 	uint64_t burst;
 	enum sampler_hook test_hook; /* test-only self-interference (js_sampler_hook.h) */
 };
+
+/* probe_set_name - "full" or "lean" (--probes), as the run's lean flag says */
+const char *probe_set_name(bool lean);
+/* probe_set_from_name - 1 for "lean", 0 for "full", -1 for anything else */
+int probe_set_from_name(const char *name);
+/* probe_set_leaves_out - what --probes lean does not see, one line for the reports; NULL for
+ * full (docs/OBSERVER.md, the probe set) */
+const char *probe_set_leaves_out(bool lean);
 
 /* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
 const char *sampler_hook_name(enum sampler_hook h);

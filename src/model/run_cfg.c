@@ -19,6 +19,28 @@ static const char *const hook_names[] = {
 	[SAMPLER_HOOK_STALL] = "stall",
 };
 
+static const char *const probe_sets[] = { "full", "lean" };
+
+/* probe_set_name - "full" or "lean" (--probes) */
+const char *probe_set_name(bool lean)
+{
+	return probe_sets[lean];
+}
+
+/* probe_set_from_name - 1 for "lean", 0 for "full", -1 for anything else */
+int probe_set_from_name(const char *name)
+{
+	return js_name_index(probe_sets, ARRAY_SIZE(probe_sets), name);
+}
+
+/* probe_set_leaves_out - what lean does not see (docs/OBSERVER.md, the probe set) */
+const char *probe_set_leaves_out(bool lean)
+{
+	return lean ? "interruptions seen at their exit only: no hrtimer callback names, nested "
+		      "handlers' own times merged, one inside another task counted without time" :
+		      NULL;
+}
+
 /* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
 const char *sampler_hook_name(enum sampler_hook h)
 {

@@ -45,6 +45,7 @@ struct probes_opts {
 	bool own_bh_unsent;   /* --pid/--tid alone: a followed thread's own softirqs are not
 			       * sent (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
 	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
+	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
 };
 
 enum probes_prog_state {
@@ -54,12 +55,14 @@ enum probes_prog_state {
 	PROBES_PROG_FAILED,	/* attach failed: err */
 	PROBES_PROG_DETACHED,	/* was active, now detached */
 	PROBES_PROG_REJECTED,	/* refused by this kernel's verifier: not loaded */
-	PROBES_PROG_OFF,	/* turned off by an option (--no-waker): not loaded */
+	PROBES_PROG_UNUSED,	/* not in this run's --probes set, or turned off (--no-waker):
+				 * not loaded */
 };
 
 struct probes_prog {
-	char name[48]; /* program name = tracepoint name */
-	uint32_t id;   /* kernel program id (bpftool prog show id N), 0 if none */
+	char name[48];	/* its tracepoint's name (lean's exits share their full twin's) */
+	bool lean_only; /* a program of --probes lean alone */
+	uint32_t id;	/* kernel program id (bpftool prog show id N), 0 if none */
 	enum probes_prog_state state;
 	int err;		   /* negative errno of a failed attach */
 	uint64_t run_cnt;	   /* kernel bpf_stats: invocations ... */
@@ -131,4 +134,8 @@ int probes_stats(struct js_probes *p, struct probes_stats *st);
 /* probes_fill - the fullest ring (by share) at the last probes_consume(): the bytes read
  * from it and its size (the housekeeping thread's nap follows it, js_nap.h) */
 void probes_fill(const struct js_probes *p, size_t *used, size_t *size);
+/* probes_table_check - the table of which programs each kind of interruption runs under
+ * --probes full and lean (probes.c) against both builds of the object: every program it
+ * names is there, every lean_ program is in its lean column. 0, or -1 with why (no root) */
+int probes_table_check(char *why, size_t len);
 #endif /* JS_PROBES_H */

@@ -14,6 +14,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +93,7 @@ struct js_probes {
 	bool typed;	   /* the tp_btf build (js_kbtf.h), else the raw_tp one: */
 	char raw_why[160]; /* why */
 	bool toggled_off;  /* probes_set_attached(false): loaded, no link */
+	bool lean;	   /* --probes lean: probe_table's lean programs */
 };
 
 /* ---- libbpf messages ---------------------------------------------------------------- */
@@ -244,6 +248,63 @@ static void steal_setup(struct js_probes *p, const struct btf *btf)
 
 /* ---- program selection -------------------------------------------------------------- */
 
+/*
+ * Which programs each kind of interruption of a measured CPU runs (--probes). full: its entry
+ * and exit (the tick also its hrtimer callbacks': four), for its start, its end and its
+ * nested handlers; lean: one, at its exit (lean_exit() in bpf/probes.bpf.c: the start from the
+ * interrupted gap, the hrtimer callback's name and the nested handlers' own times left out).
+ * lean_learn runs in lean only until the measured CPUs have learned their steal clock
+ * (probes_attach). A program in no row (scheduler, faults, TLB flushes, NMIs, IPI sends,
+ * work items, THP, compaction) runs in both. docs/OBSERVER.md shows this table.
+ */
+static const struct probe_row {
+	const char *kind;    /* the interruption */
+	const char *full[4]; /* its programs in full */
+	const char *lean[2]; /* ... and in lean */
+} probe_table[] = {
+	{ "tick (local timer)",
+	  { "local_timer_entry", "local_timer_exit", "hrtimer_expire_entry",
+	    "hrtimer_expire_exit" },
+	  { "lean_local_timer_exit", "lean_learn" } },
+	{ "device IRQ", { "irq_handler_entry", "irq_handler_exit" }, { "lean_irq_handler_exit" } },
+	{ "softirq", { "softirq_entry", "softirq_exit" }, { "lean_softirq_exit" } },
+	{ "reschedule IPI", { "reschedule_entry", "reschedule_exit" }, { "lean_reschedule_exit" } },
+	{ "call-function IPI",
+	  { "call_function_entry", "call_function_exit" },
+	  { "lean_call_function_exit" } },
+	{ "call-function-single IPI",
+	  { "call_function_single_entry", "call_function_single_exit" },
+	  { "lean_call_function_single_exit" } },
+	{ "irq_work", { "irq_work_entry", "irq_work_exit" }, { "lean_irq_work_exit" } },
+	{ "thermal vector",
+	  { "thermal_apic_entry", "thermal_apic_exit" },
+	  { "lean_thermal_apic_exit" } },
+	{ "platform IPI",
+	  { "x86_platform_ipi_entry", "x86_platform_ipi_exit" },
+	  { "lean_x86_platform_ipi_exit" } },
+	{ "error vector", { "error_apic_entry", "error_apic_exit" }, { "lean_error_apic_exit" } },
+	{ "spurious vector",
+	  { "spurious_apic_entry", "spurious_apic_exit" },
+	  { "lean_spurious_apic_exit" } },
+};
+
+/* PROBE_SET_* of a program (by its function's name): the sets it belongs to */
+#define PROBE_SET_FULL 0x1u
+#define PROBE_SET_LEAN 0x2u
+
+static unsigned prog_sets(const char *fn)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(probe_table); i++) {
+		for (size_t k = 0; k < ARRAY_SIZE(probe_table[i].full); k++)
+			if (probe_table[i].full[k] && !strcmp(probe_table[i].full[k], fn))
+				return PROBE_SET_FULL;
+		for (size_t k = 0; k < ARRAY_SIZE(probe_table[i].lean); k++)
+			if (probe_table[i].lean[k] && !strcmp(probe_table[i].lean[k], fn))
+				return PROBE_SET_LEAN;
+	}
+	return PROBE_SET_FULL | PROBE_SET_LEAN;
+}
+
 static bool is_paired(const char *tp)
 {
 	char buf[64];
@@ -256,7 +317,7 @@ static struct probes_prog *prog_by_name(struct js_probes *p, const char *name)
 	size_t i;
 
 	for (i = 0; i < p->nprogs; i++)
-		if (!strcmp(p->progs[i].name, name))
+		if (p->progs[i].state != PROBES_PROG_UNUSED && !strcmp(p->progs[i].name, name))
 			return &p->progs[i];
 	return NULL;
 }
@@ -306,22 +367,29 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 	{
 		const char *tp = bpfh_prog_tp(prog);
 
+		unsigned sets = prog_sets(bpf_program__name(prog));
+
 		p->bprogs[p->nprogs] = prog;
 		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), tp);
-		if (!kbtf_has_tp(btf, tp)) {
+		p->progs[p->nprogs].lean_only = sets == PROBE_SET_LEAN;
+		if (!(sets & (p->lean ? PROBE_SET_LEAN : PROBE_SET_FULL))) {
+			p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
+		} else if (!kbtf_has_tp(btf, tp)) {
 			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
 			js_dbg("probe %s: tracepoint not in this kernel", tp);
 		} else if (rejected(p, bpf_program__name(prog))) {
 			p->progs[p->nprogs].state = PROBES_PROG_REJECTED;
 		} else if (p->no_waker && !strcmp(tp, "sched_waking")) {
-			p->progs[p->nprogs].state = PROBES_PROG_OFF;
+			p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
 		}
 		p->nprogs++;
 	}
 	for (i = 0; i < n; i++) { /* an entry without its exit (or the reverse) is useless */
 		enum probes_prog_state ps;
 
-		if (p->progs[i].state == PROBES_PROG_LOADED && is_paired(p->progs[i].name)) {
+		/* (lean's exits run alone: their entries are full's) */
+		if (p->progs[i].state == PROBES_PROG_LOADED && !p->progs[i].lean_only &&
+		    is_paired(p->progs[i].name)) {
 			ps = partner_state(p, p->progs[i].name);
 			if (ps != PROBES_PROG_LOADED)
 				p->progs[i].state = ps;
@@ -374,6 +442,76 @@ static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
 	js_dbg("waker: preempt count at runqueues%+lld, in_hrtirq bit %u at %+lld",
 	       (long long)p->skel->rodata->wake_pc_off, p->skel->rodata->wake_hr_bit,
 	       (long long)p->skel->rodata->wake_hr_off);
+}
+
+/* table_check_obj - probe_table against one build's object: each program it names is
+ * there, each lean_ program there is in it (as lean's); 0, or -1 with why */
+static int table_check_obj(const void *elf, size_t sz, const char *build, char *why, size_t len)
+{
+	struct bpf_object *obj = bpf_object__open_mem(elf, sz, NULL);
+	struct bpf_program *prog;
+	int err = 0;
+
+	if (!obj) {
+		snprintf(why, len, "%s: cannot open the object", build);
+		return -1;
+	}
+	for (size_t i = 0; !err && i < ARRAY_SIZE(probe_table); i++) {
+		const char *const *v[] = { probe_table[i].full, probe_table[i].lean };
+		size_t n[] = { ARRAY_SIZE(probe_table[i].full), ARRAY_SIZE(probe_table[i].lean) };
+
+		for (size_t s = 0; !err && s < 2; s++)
+			for (size_t k = 0; !err && k < n[s]; k++)
+				if (v[s][k] && !bpf_object__find_program_by_name(obj, v[s][k])) {
+					snprintf(why, len, "%s: %s (%s) not in the object", build,
+						 v[s][k], probe_table[i].kind);
+					err = -1;
+				}
+	}
+	bpf_object__for_each_program(prog, obj)
+	{
+		const char *fn = bpf_program__name(prog);
+
+		if (!err && !strncmp(fn, "lean_", 5) && prog_sets(fn) != PROBE_SET_LEAN) {
+			snprintf(why, len, "%s: %s not in the table's lean column", build, fn);
+			err = -1;
+		}
+	}
+	bpf_object__close(obj);
+	return err;
+}
+
+/* probes_table_check - probe_table against both builds (js_probes.h) */
+int probes_table_check(char *why, size_t len)
+{
+	const void *elf;
+	size_t sz;
+
+	elf = probes_bpf__elf_bytes(&sz);
+	if (table_check_obj(elf, sz, "tp_btf", why, len))
+		return -1;
+	elf = probes_raw_bpf__elf_bytes(&sz);
+	return table_check_obj(elf, sz, "raw_tp", why, len);
+}
+
+/* prog_index - the index of the program whose function is fn, or -1 */
+static ssize_t prog_index(const struct js_probes *p, const char *fn)
+{
+	for (size_t i = 0; i < p->nprogs; i++)
+		if (!strcmp(bpf_program__name(p->bprogs[i]), fn))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* prog_unused - leave the program whose function is fn out of this run */
+static void prog_unused(struct js_probes *p, const char *fn)
+{
+	ssize_t i = prog_index(p, fn);
+
+	if (i < 0)
+		return;
+	p->progs[i].state = PROBES_PROG_UNUSED;
+	bpf_program__set_autoload(p->bprogs[i], false);
 }
 
 /* ---- open / load --------------------------------------------------------------------- */
@@ -561,6 +699,8 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 		steal_setup(p, k.btf);
 		waker_setup(p, k.btf, o->no_waker);
 	}
+	if (!err && p->lean && !p->steal) /* no steal clock to learn */
+		prog_unused(p, "lean_learn");
 	kbtf_free_types(&k);
 	if (err)
 		return err;
@@ -696,6 +836,7 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 	}
 	p->stats_fd = -1;
 	p->run_stats_wanted = o->prog_stats;
+	p->lean = o->lean;
 	err = open_load(p, o, why, whylen);
 	if (err) {
 		probes_destroy(p);
@@ -766,6 +907,76 @@ static int link_prog(struct js_probes *p, size_t k)
 	return 0;
 }
 
+/* steal_learned - every measured CPU knows its steal clock's address (lean_learn's work) */
+static bool steal_learned(struct js_probes *p)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct js_cpu_state *st;
+	bool all = true;
+	__u32 zero = 0;
+
+	if (ncpu <= 0)
+		return true;
+	st = calloc((size_t)ncpu, sizeof(*st));
+	if (!st || bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
+					(size_t)ncpu * sizeof(*st), 0)) {
+		free(st);
+		return true; /* cannot tell: do not wait */
+	}
+	for (size_t i = 0; i < p->ncpus; i++)
+		if (p->cpus[i] < ncpu && !st[p->cpus[i]].steal_addr)
+			all = false;
+	free(st);
+	return all;
+}
+
+/* expire_timers - on CPU *arg, sleep a microsecond a few times: each sleep's hrtimer expires
+ * there, which lean_learn sees */
+static void *expire_timers(void *arg)
+{
+	struct timespec ts = { 0, 1000 };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(*(int *)arg, &set);
+	if (!pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		for (int i = 0; i < 4; i++)
+			nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/*
+ * lean_learn - --probes lean: the steal clock's address of each measured CPU is learned from
+ * an hrtimer expiring there (learn_steal), which lean traces no more: lean_learn is attached
+ * with the others, a thread sleeps briefly on each measured CPU (before the measurement), and
+ * the program is detached once they all know it (or after LEARN_TRIES rounds: those that do
+ * not read no steal clock, said once)
+ */
+#define LEARN_TRIES 20
+static void lean_learn(struct js_probes *p)
+{
+	ssize_t k = prog_index(p, "lean_learn");
+	int tries = 0;
+
+	if (k < 0 || !p->links[k])
+		return;
+	while (!steal_learned(p) && tries++ < LEARN_TRIES) {
+		for (size_t i = 0; i < p->ncpus; i++) {
+			pthread_t t;
+			int cpu = p->cpus[i];
+
+			if (!pthread_create(&t, NULL, expire_timers, &cpu))
+				pthread_join(t, NULL);
+		}
+	}
+	if (tries > LEARN_TRIES)
+		js_notice("--probes lean: the steal clock of some measured CPU was not found: "
+			  "its interruptions carry no steal reading");
+	bpf_link__destroy(p->links[k]);
+	p->links[k] = NULL;
+	p->progs[k].state = PROBES_PROG_DETACHED;
+}
+
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p)
 {
@@ -795,6 +1006,8 @@ int probes_attach(struct js_probes *p)
 		else
 			n++;
 	}
+	if (p->lean && n)
+		lean_learn(p);
 	p->attach_ns = js_mono_ns() - t0;
 	p->attached = n > 0;
 	js_dbg("attached %zu of %zu probes in %.1f ms", n, p->nprogs, p->attach_ns / 1e6);
@@ -1119,7 +1332,7 @@ static void prog_run_stats(struct js_probes *p)
 		uint64_t cnt, ns, miss;
 
 		if (pp->state == PROBES_PROG_ABSENT || pp->state == PROBES_PROG_REJECTED ||
-		    pp->state == PROBES_PROG_OFF)
+		    pp->state == PROBES_PROG_UNUSED)
 			continue;
 		if (bpfh_prog_run(p->bprogs[i], &id, &cnt, &ns, &miss))
 			continue;

@@ -204,6 +204,10 @@ static void header(FILE *fp, const struct js_run *run)
 	else
 		snprintf(b, sizeof(b), "off (%s): gaps are not attributed", run->probes_why);
 	html_fact(fp, "probes", b);
+	if (run->probes_on && run->cfg.probes_lean) {
+		snprintf(b, sizeof(b), "lean (%s)", probe_set_leaves_out(true));
+		html_fact(fp, "probe set", b);
+	}
 	html_fact(fp, "SMI", run->smi_countable ? "counted" : run->smi_why);
 	fputs("</table>\n", fp);
 }

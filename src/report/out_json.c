@@ -52,6 +52,9 @@ static void params(struct js_json *j, const struct js_run_cfg *p)
 	json_str(j, "policy", sampler_policy_name(p->policy));
 	json_u64(j, "priority", (uint64_t)p->priority);
 	json_bool(j, "probes_requested", !p->no_probes);
+	json_str(j, "probe_set", p->no_probes ? NULL : probe_set_name(p->probes_lean));
+	json_str(j, "probe_set_leaves_out",
+		 p->no_probes ? NULL : probe_set_leaves_out(p->probes_lean));
 	json_str(j, "tsc_read", tsc_read_name(p->tsc_read));
 	json_str(j, "clock", tsc_clock_name(p->clock));
 	json_u64(j, "top", p->top);

@@ -345,6 +345,9 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 	int_at(l, o, "priority", REQ, 0, 99, &p->priority);
 	bool_at(l, o, "probes_requested", REQ, &probes);
 	p->no_probes = !probes;
+	/* newer than probes_requested: before it, every run was full */
+	p->probes_lean = get(l, o, "probe_set", JSONP_STR, NUL) &&
+			 name_at(l, o, "probe_set", probe_set_from_name) == 1;
 	p->tsc_read = name_at(l, o, "tsc_read", tsc_read_from_name) == TSC_READ_LFENCE_RDTSC ?
 			      TSC_READ_LFENCE_RDTSC :
 			      TSC_READ_RDTSCP;

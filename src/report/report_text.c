@@ -245,6 +245,8 @@ static void header(FILE *fp, const struct js_run *run)
 			run->probe_events, run->probe_lost);
 	else
 		fprintf(fp, "; probes: off (%s): gaps are not attributed\n", run->probes_why);
+	if (run->probes_on && run->cfg.probes_lean)
+		fprintf(fp, "probe set: lean (%s)\n", probe_set_leaves_out(true));
 	probe_cost_line(fp, run);
 	follow_lines(fp, run);
 	marks_lines(fp, run);

@@ -9,7 +9,10 @@ Commands:
       about 1 s later for D-2 s on the same CPU, then match (below).  Exit 0 pass, 1 fail,
       77 skip, one line "skip: WHY" (not root, no kernel BTF, managed disk IRQ aimed
       elsewhere, cgroup v2 not writable; the first two fail instead under CI=true:
-      required()); probes that do not load as root with BTF fail.
+      required()); probes that do not load as root with BTF fail. --probes lean (or
+      ATTRIB_PROBES=lean in the environment, for any attrib_*.sh) runs jitterscope with
+      --probes lean: the run must say so, and the timer mode then expects the local timer
+      (lean names no hrtimer callback).
 
   attrib_lib.py match --mode MODE --log INJ.csv --gaps GAPS.csv [--json RUN.json]
                       [--irq-detail NAME:N] [--witness WITNESS.csv] [--among]
@@ -447,8 +450,12 @@ def unexpected(gaps, spec, res):
     return [g for g in gaps if g.row not in used and right_cause(g, spec)]
 
 
-def spec_for(mode, irq_detail=None):
+def spec_for(mode, irq_detail=None, lean=False):
     spec = dict(MODES[mode])
+    if lean and mode == "timer":
+        # --probes lean names no hrtimer callback: the tick's interrupt is the class named
+        spec["cause"] = ("timer", "local_timer")
+        spec["own"] = [("timer", "local_timer")]
     if mode == "irq":
         if not irq_detail:
             raise ValueError("irq mode needs the IRQ's detail (NAME:N)")
@@ -640,6 +647,9 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
     if run_json:
         with open(run_json) as f:
             js = json.load(f)
+        if js["params"].get("probe_set") == "lean":
+            print("%s: --probes lean: %s" % (mode, js["params"].get("probe_set_leaves_out")))
+            spec = spec_for(mode, irq_detail, lean=True)
         c = [x for x in js["cpus"] if x["cpu"] == cpu][0]
         out = [a for a in acts if a[1] < c["start_ns"] or a[2] > c["end_ns"]]
         print("%s: jitterscope window %.3f s, %d gaps on CPU %d, probes events=%s lost=%s"
@@ -1292,7 +1302,9 @@ def run_in(a, cg):
         t0 = time.monotonic()
         steal0 = cpu_steal_ns(a.cpu)
         js = subprocess.Popen([JS, "--cpu", str(a.cpu), "--duration", str(d), "--gaps", gaps,
-                               "--json", jsn, "-q"], stdout=subprocess.DEVNULL,
+                               "--json", jsn, "-q"] +
+                              (["--probes", a.probes] if a.probes else []),
+                              stdout=subprocess.DEVNULL,
                               stderr=open(os.path.join(tmp, "js.err"), "w"))
         wait_sampling(js, a.cpu, 10.0)
         if js.poll() is not None:
@@ -1343,6 +1355,10 @@ def run_in(a, cg):
         print("%s: FAIL (the probes did not load as root: %s)"
               % (a.mode, run["probes"]["why_disabled"]))
         return EXIT_FAIL
+    if a.probes and run["params"].get("probe_set") != a.probes:
+        print("%s: FAIL (--probes %s asked, the run says %s)"
+              % (a.mode, a.probes, run["params"].get("probe_set")))
+        return EXIT_FAIL
     log_msg("jsinject: " + " ".join("%s=%s" % (k, kv.get(k, "?")) for k in
                                     ("actions", "skipped", "cal_delta", "loc_delta",
                                      "net_rx_delta", "block_delta", "dur_med_us",
@@ -1387,6 +1403,8 @@ def main(argv):
     r.add_argument("--max-share", type=float, help="the median unexplained share of the"
                    " action's gaps and of the tick's must be at most this (%%)")
     r.add_argument("--dir", required=True, help="scratch directory for the outputs")
+    r.add_argument("--probes", choices=("full", "lean"), default=os.environ.get("ATTRIB_PROBES"),
+                   help="jitterscope's --probes (default: $ATTRIB_PROBES, else not given)")
     r.add_argument("--cgroup", help="run jsinject in this cgroup v2 child (REL, made and "
                    "removed); its part must name it")
     r.add_argument("--cgroup-name", help="the name jitterscope gives --cgroup (default: its"

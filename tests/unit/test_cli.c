@@ -261,6 +261,34 @@ static void test_btf(void **st)
 	assert_int_not_equal(parse("diff", "a.json", "b.json", "--btf", "x.btf", NULL), 0);
 }
 
+/** --probes full|lean: the probe set (default full); another word, with --no-probes or
+ * another command refused; the run's JSON names it */
+static void test_probe_set(void **st)
+{
+	(void)st;
+	assert_int_equal(parse(NULL), 0);
+	assert_false(p.cfg.probes_lean);
+	assert_int_equal(parse("--probes", "lean", "-c", "1", NULL), 0);
+	assert_true(p.cfg.probes_lean);
+	assert_int_equal(parse("--probes=full", NULL), 0);
+	assert_false(p.cfg.probes_lean);
+	assert_int_equal(parse("--probes", "lean", "--pid", "1", NULL), 0);
+	assert_true(p.cfg.probes_lean);
+	assert_int_not_equal(parse("--probes", "thin", NULL), 0);
+	assert_int_not_equal(parse("--probes", "", NULL), 0);
+	assert_int_not_equal(parse("--probes", "lean", "--no-probes", NULL), 0);
+	assert_int_not_equal(parse("--probes", "full", "--no-probes", NULL), 0);
+	assert_int_not_equal(parse("check", "--probes", "lean", NULL), 0);
+	assert_int_not_equal(parse("report", "a.json", "--probes", "lean", NULL), 0);
+	assert_string_equal(probe_set_name(false), "full");
+	assert_string_equal(probe_set_name(true), "lean");
+	assert_int_equal(probe_set_from_name("lean"), 1);
+	assert_int_equal(probe_set_from_name("full"), 0);
+	assert_int_equal(probe_set_from_name("LEAN"), -1);
+	assert_null(probe_set_leaves_out(false));
+	assert_non_null(strstr(probe_set_leaves_out(true), "hrtimer callback"));
+}
+
 /** The continuous mode's options: values, what each needs, and --listen's addresses. */
 static void test_continuous(void **st)
 {
@@ -514,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_arrivals),
 		cmocka_unit_test(test_diff_options),
 		cmocka_unit_test(test_btf),
+		cmocka_unit_test(test_probe_set),
 		cmocka_unit_test(test_option_table),
 		cmocka_unit_test(test_help_per_command),
 	};

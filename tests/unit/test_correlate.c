@@ -469,6 +469,59 @@ static void test_ipi_sender(void **state)
 	assert_string_equal(a.detail, "call_function_single");
 }
 
+/* --probes lean: an interruption seen at its exit (JS_F_LEAN) counts only in the gap that
+ * holds its exit, from that gap's start (or the previous exit in it); its sender is the send
+ * before the gap; one that interrupted another task is a point, the task keeping its time */
+static void test_lean_exits(void **state)
+{
+	struct js_event ev[] = {
+		/* begun at the CPU's previous exit (100), long before the gap */
+		ev_mk(JS_EV_VECTOR, 100, 5300, JS_VEC_CALL_FUNCTION_SINGLE, NULL),
+		ev_mk(JS_EV_SOFTIRQ, 5300, 5340, 1, NULL), /* after it, in irq_exit */
+		ev_mk(JS_EV_IPI_SEND, 5000, 5000, 88, "perf"),
+		ev_mk(JS_EV_TASK, 9000, 9800, 321, "other"),
+		ev_mk(JS_EV_VECTOR, 9400, 9400, JS_VEC_LOCAL_TIMER, NULL), /* inside the task */
+	};
+	struct js_gap early = gap_mk(1000, 200), g = gap_mk(5200, 200), late = gap_mk(8900, 1000);
+	struct js_attr a;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
+		if (ev[i].kind != JS_EV_IPI_SEND && ev[i].kind != JS_EV_TASK)
+			ev[i].flags |= JS_F_LEAN;
+	/* a gap inside [start, exit) that does not hold the exit: not its */
+	assert_int_equal(corr_attribute(&early, ev, ARRAY_SIZE(ev), &opts, &a), 0);
+	assert_int_equal(a.nparts, 0);
+	assert_int_equal(a.unexplained_ns, 200);
+	/* the gap holding the exit: from the gap's start, the sender matched */
+	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_IPI);
+	assert_string_equal(a.detail, "call_function_single from perf:88");
+	assert_int_equal(
+		fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from perf:88")->net_ns, 100);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "TIMER")->net_ns, 40);
+	assert_int_equal(a.covered_ns, 140);
+	assert_int_equal(a.unexplained_ns, 60);
+	/* sent after the CPU's previous exit (a tick's, in the same gap), before this one's:
+	 * still its sender */
+	ev[2].start_ns = ev[2].end_ns = 5320;
+	ev[1].kind = JS_EV_VECTOR;
+	ev[1].id = JS_VEC_LOCAL_TIMER;
+	ev[0].start_ns = 5300;
+	ev[0].end_ns = 5340;
+	ev[1].start_ns = 100;
+	ev[1].end_ns = 5300;
+	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &opts, &a), 0);
+	assert_non_null(fx_find_part(&a, JS_CAUSE_IPI, "call_function_single from perf:88"));
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 100);
+	/* the tick inside another task: counted, the task's time left whole */
+	assert_int_equal(corr_attribute(&late, ev, ARRAY_SIZE(ev), &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "other:321")->net_ns, 800);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->count, 1);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 0);
+}
+
 /* a vCPU away for 5 ms (steal): the IPI sent meanwhile is handled 4.9 ms after its send,
  * past the window, and is still its sender's; one sent before the gap and the window is not */
 static void test_ipi_sender_long_gap(void **state)
@@ -1749,6 +1802,7 @@ int main(void)
 		cmocka_unit_test(test_ipi_sender),
 		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_ipi_sender_long_gap),
+		cmocka_unit_test(test_lean_exits),
 		cmocka_unit_test(test_steal_inside_event),
 		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_sampler_fault_tail),

@@ -12,9 +12,21 @@
 
 #include "js_bpf_helpers.h"
 #include "js_kbtf.h"
+#include "js_probes.h"
 #include "js_test.h"
 
 #define SYSFS_BTF "/sys/kernel/btf/vmlinux"
+
+/** --probes: the table of each interruption's programs in full and lean names programs both
+ * builds hold, and every lean program of the object is in it. */
+static void test_probe_table(void **st)
+{
+	char why[160] = "";
+
+	(void)st;
+	if (probes_table_check(why, sizeof(why)))
+		fail_msg("%s", why);
+}
 
 /** uname -r releases against major.minor: distribution and local suffixes ignored. */
 static void test_release_below(void **st)
@@ -134,9 +146,9 @@ static void test_pairs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_release_below), cmocka_unit_test(test_too_old),
-		cmocka_unit_test(test_bad_files),     cmocka_unit_test(test_choice),
-		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_probe_table), cmocka_unit_test(test_release_below),
+		cmocka_unit_test(test_too_old),	    cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_choice),	    cmocka_unit_test(test_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

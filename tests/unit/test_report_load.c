@@ -315,6 +315,7 @@ static int setup(void **state)
 	params.arrival_ns[1] = 1000000;
 	params.narrivals = 2;
 	params.burst = 10;
+	params.probes_lean = true; /* --probes lean: said in the text, kept in the JSON */
 	params.clock = TSC_CLOCK_AUTO;
 	params.tsc_read = TSC_READ_LFENCE_RDTSC; /* a CPU without rdtscp */
 	memset(&orig, 0, sizeof(orig));
@@ -410,6 +411,9 @@ static void test_fixture_coverage(void **state)
 	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
 	assert_non_null(strstr(orig_text, "What the settings explain"));
 	assert_non_null(strstr(orig_text, "probe cost: 1.3 ms of BPF run time"));
+	assert_non_null(strstr(orig_text, "\nprobe set: lean (interruptions seen at their exit"));
+	assert_non_null(strstr(orig_json, "\"probe_set\": \"lean\""));
+	assert_non_null(strstr(orig_json, "\"probe_set_leaves_out\": \"interruptions seen"));
 	/* entry/exit given (learned for the tick and the IRQ), the exit cost of CPU 1 only */
 	assert_true(r->entry.k[ENTRY_TIMER].lone >= ENTRY_MIN_LONE);
 	assert_true(r->causes.cls[JS_CAUSE_TIMER].entry_ns > 0);
@@ -443,6 +447,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.cfg.threshold_ns, 1000);
 	assert_int_equal(run.cfg.narrivals, 2);
 	assert_int_equal(run.cfg.burst, 10);
+	assert_true(run.cfg.probes_lean);
 	assert_int_equal(run.cfg.policy, 1);
 	assert_int_equal(run.cfg.priority, 50);
 	assert_int_equal(run.cfg.clock, TSC_CLOCK_AUTO);
