@@ -57,9 +57,18 @@ const volatile __u32 follow_tgid = 0;	  /* --pid: every thread of this process *
 const volatile __u32 nr_tids = 0;	  /* --tid: the threads in follow_tids */
 const volatile __u64 threshold_ns = 1000; /* a shorter gap is counted, not sent */
 const volatile __u64 join_ns = 5000;	  /* interruption .. the preemption it caused */
+#ifdef __TARGET_ARCH_arm64
+const volatile __u32 nr_sched_yield = 124; /* __NR_sched_yield (arm64: asm-generic) */
+/* a task's user registers: the system call it entered (-1: none) and where it returns */
+#define REGS_NR(r) BPF_CORE_READ(r, syscallno)
+#define REGS_IP(r) BPF_CORE_READ(r, pc)
+#else
 const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
-const volatile __u32 trace_syscalls = 0;  /* sys_enter/sys_exit attached (--follow-syscalls) */
-const volatile __u64 bh_join_ns = 5000;	  /* hard interruption's exit .. its irq_exit softirq */
+#define REGS_NR(r) BPF_CORE_READ(r, orig_ax)
+#define REGS_IP(r) BPF_CORE_READ(r, ip)
+#endif
+const volatile __u32 trace_syscalls = 0; /* sys_enter/sys_exit attached (--follow-syscalls) */
+const volatile __u64 bh_join_ns = 5000;	 /* hard interruption's exit .. its irq_exit softirq */
 
 /* counters user space reads through the mmap'ed .bss */
 __u64 lost = 0;	     /* records the ring could not take */
@@ -200,8 +209,8 @@ static __always_inline void entry(struct task_struct *prev, long *nr, __u64 *ip)
 
 	if (!regs)
 		return;
-	*nr = (long)BPF_CORE_READ(regs, orig_ax);
-	*ip = BPF_CORE_READ(regs, ip);
+	*nr = (long)REGS_NR(regs);
+	*ip = REGS_IP(regs);
 #endif
 }
 
@@ -395,7 +404,7 @@ static __always_inline void fault(__u64 ip)
 TP("page_fault_user")
 int BPF_PROG(follow_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
-	fault(BPF_CORE_READ(regs, ip));
+	fault(REGS_IP(regs));
 	return 0;
 }
 

@@ -159,7 +159,8 @@ static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
 {
 	if (!steal_enabled || !s->steal_addr)
 		return false;
-#ifdef JS_RAW_TP
+		/* arm64: user space finds no KVM steal clock (kvm_steal_feature), steal_enabled is 0 */
+#if defined(JS_RAW_TP) || !defined(__TARGET_ARCH_x86)
 	return !bpf_probe_read_kernel(v, sizeof(*v), (const void *)s->steal_addr);
 #else
 	struct kvm_steal_time *st;
