@@ -542,6 +542,21 @@ VECTOR_PAIR(x86_platform_ipi)
 VECTOR_PAIR(error_apic)
 VECTOR_PAIR(spurious_apic)
 
+/* arm64's IPIs (x86's are the vectors above); not loaded on x86 (src/probes/arch_x86.c) */
+TP("ipi_entry")
+int BPF_PROG(follow_ipi_entry, const char *reason)
+{
+	enter(false, 0);
+	return 0;
+}
+
+TP("ipi_exit")
+int BPF_PROG(follow_ipi_exit, const char *reason)
+{
+	leave(true);
+	return 0;
+}
+
 /* an NMI not inside another interruption is a gap of its own: [now - its handler's time,
  * now] (the tracepoint gives the handler's duration) */
 TP("nmi_handler")

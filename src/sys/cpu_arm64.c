@@ -21,22 +21,22 @@ struct part {
 };
 
 static const struct part parts[] = {
-	{ 0x41, 0xd03, "Cortex-A53" },	   { 0x41, 0xd07, "Cortex-A57" },
-	{ 0x41, 0xd08, "Cortex-A72" },	   { 0x41, 0xd0b, "Cortex-A76" },
-	{ 0x41, 0xd0c, "Neoverse-N1" },	   { 0x41, 0xd40, "Neoverse-V1" },
-	{ 0x41, 0xd49, "Neoverse-N2" },	   { 0x41, 0xd4f, "Neoverse-V2" },
-	{ 0x41, 0xd8e, "Neoverse-N3" },	   { 0x41, 0xd84, "Neoverse-V3" },
-	{ 0xc0, 0xac3, "AmpereOne" },	   { 0x48, 0xd01, "Kunpeng-920" },
-	{ 0x46, 0x001, "A64FX" },	   { 0x4e, 0x004, "Carmel" },
+	{ 0x41, 0xd03, "Cortex-A53" },	{ 0x41, 0xd07, "Cortex-A57" },
+	{ 0x41, 0xd08, "Cortex-A72" },	{ 0x41, 0xd0b, "Cortex-A76" },
+	{ 0x41, 0xd0c, "Neoverse-N1" }, { 0x41, 0xd40, "Neoverse-V1" },
+	{ 0x41, 0xd49, "Neoverse-N2" }, { 0x41, 0xd4f, "Neoverse-V2" },
+	{ 0x41, 0xd8e, "Neoverse-N3" }, { 0x41, 0xd84, "Neoverse-V3" },
+	{ 0xc0, 0xac3, "AmpereOne" },	{ 0x48, 0xd01, "Kunpeng-920" },
+	{ 0x46, 0x001, "A64FX" },	{ 0x4e, 0x004, "Carmel" },
 };
 
 static const struct {
 	unsigned impl;
 	const char *name;
 } impls[] = {
-	{ 0x41, "ARM" },      { 0x42, "Broadcom" }, { 0x43, "Cavium" },   { 0x46, "Fujitsu" },
-	{ 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" },   { 0x51, "Qualcomm" }, { 0x61, "Apple" },
-	{ 0xc0, "Ampere" },
+	{ 0x41, "ARM" },      { 0x42, "Broadcom" },  { 0x43, "Cavium" },
+	{ 0x46, "Fujitsu" },  { 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" },
+	{ 0x51, "Qualcomm" }, { 0x61, "Apple" },     { 0xc0, "Ampere" },
 };
 
 /* field - the hex value of the first "KEY\t: 0x..." line of cpuinfo; -1 if none */
