@@ -202,6 +202,15 @@ integration: all
 check: all $(UNIT_BINS) $(EXAMPLE_BINS)
 	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
+# make check-arm64: the aarch64 cross build (its binary and unit tests only, not the tools)
+# and its tests under qemu-user: scripts/check-arm64.sh (make check runs it too:
+# tests/integration/arm64_qemu.sh)
+ARM64_OUTPUT ?= build-arm64
+check-arm64:
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) $(ARM64_OUTPUT)/jitterscope \
+		$(patsubst tests/unit/%.c,$(ARM64_OUTPUT)/tests/%,$(UNIT_SRCS))
+	$(Q)scripts/check-arm64.sh $(ARM64_OUTPUT)
+
 run: $(OUTPUT)/jitterscope
 	$(OUTPUT)/jitterscope --cpu 1 --duration 10
 
@@ -233,7 +242,7 @@ format-check:
 layers-check:
 	scripts/check-layers.py || [ $$? -eq 77 ]
 
-.PHONY: all unit integration check run vmlinux install clean format format-check layers-check
+.PHONY: all unit integration check check-arm64 run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)

@@ -11,8 +11,8 @@
 
 /* x86's: the APIC vectors' entries and exits, and the exceptions */
 static const char *const x86_only[] = {
-	"local_timer",	"reschedule",	    "call_function", "call_function_single",
-	"irq_work",	"thermal_apic",	    "x86_platform_ipi", "error_apic",
+	"local_timer",	 "reschedule",	    "call_function",	 "call_function_single",
+	"irq_work",	 "thermal_apic",    "x86_platform_ipi",	 "error_apic",
 	"spurious_apic", "page_fault_user", "page_fault_kernel",
 };
 

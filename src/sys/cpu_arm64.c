@@ -94,6 +94,7 @@ void tsc_caps_arch(struct tsc_caps *c, const char *cpuinfo)
 
 	c->constant_tsc = c->nonstop_tsc = true; /* the generic timer: architectural */
 	arm64_cpu_name(cpuinfo, c->model, sizeof(c->model), c->vendor, sizeof(c->vendor));
-	c->hypervisor = (sysfs_read_str("/sys/hypervisor/type", hv, sizeof(hv)) == 0 && hv[0]) ||
+	c->hypervisor = c->hypervisor ||
+			(sysfs_read_str("/sys/hypervisor/type", hv, sizeof(hv)) == 0 && hv[0]) ||
 			dmi_guest();
 }
