@@ -329,6 +329,8 @@ void preflight_lock_memory(void)
 /* rdtscp_why - why rdtscp may not run here */
 static const char *rdtscp_why(enum tsc_rdtscp st)
 {
+	if (st == TSC_RDTSCP_ARCH)
+		return "arm64 has no rdtscp (its counter is " TSC_COUNTER_NAME ")";
 	return st == TSC_RDTSCP_MASKED ? TSC_NO_RDTSCP_ENV " is set" :
 					 "this CPU does not advertise rdtscp";
 }
