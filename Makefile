@@ -208,7 +208,8 @@ check: all $(UNIT_BINS) $(EXAMPLE_BINS)
 ARM64_OUTPUT ?= build-arm64
 check-arm64:
 	$(Q)$(MAKE) --no-print-directory ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) $(ARM64_OUTPUT)/jitterscope \
-		$(patsubst tests/unit/%.c,$(ARM64_OUTPUT)/tests/%,$(UNIT_SRCS))
+		$(patsubst tests/unit/%.c,$(ARM64_OUTPUT)/tests/%,$(UNIT_SRCS)) \
+		$(ARM64_OUTPUT)/tools/thread_probe
 	$(Q)scripts/check-arm64.sh $(ARM64_OUTPUT)
 
 run: $(OUTPUT)/jitterscope
