@@ -7,10 +7,33 @@
 #   make static dist deb image   one file to copy: the static binary, its tarball, .deb
 #                   and OCI image (docs/INSTALL.md)
 
-OUTPUT     ?= build
 CLANG      ?= clang
 BPFTOOL    ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
-ARCH       ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+HOST_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH       ?= $(HOST_ARCH)
+ifneq ($(filter-out x86 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH): jitterscope builds for x86 (x86-64) and arm64)
+endif
+# make ARCH=arm64 on an x86-64 host: a cross build into build-arm64/ with Debian's
+# gcc-aarch64-linux-gnu and the arm64 libraries of multiarch (scripts/install-deps.sh);
+# make check-arm64 runs its unit tests and a short measurement under qemu-user
+ifneq ($(ARCH),$(HOST_ARCH))
+OUTPUT     ?= build-$(ARCH)
+CROSS_COMPILE ?= $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu-)
+PKG_CONFIG_LIBDIR ?= /usr/lib/$(CROSS_COMPILE:-=)/pkgconfig:/usr/share/pkgconfig
+export PKG_CONFIG_LIBDIR
+ifeq ($(origin CC),default)
+CC         := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR         := $(CROSS_COMPILE)ar
+endif
+endif
+OUTPUT     ?= build
+# the arch's own sources: src/*/*_x86.c or src/*/*_arm64.c (docs/ARCH.md); libcpuid
+# reads CPUID, x86 only
+OTHER_ARCH := $(filter-out $(ARCH),x86 arm64)
+ARCH_PKGS  := $(if $(filter x86,$(ARCH)),libcpuid)
 VMLINUX    ?= repo
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 VMLINUX_H  := $(if $(filter host,$(VMLINUX)),$(OUTPUT)/vmlinux/vmlinux.h,bpf/vmlinux/$(ARCH)/vmlinux.h)
@@ -23,8 +46,8 @@ VERSION  := 0.1.0
 CFLAGS   ?= -g -O2
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread
 CPPFLAGS += -D_GNU_SOURCE -DJS_VERSION=\"$(VERSION)\" -Iinclude -I$(OUTPUT) \
-	    $(shell pkg-config --cflags libbpf numa libcpuid libmicrohttpd)
-LDLIBS   += $(shell pkg-config --libs libbpf numa libcpuid) -lelf -lz -lm -pthread -ldl
+	    $(shell pkg-config --cflags libbpf numa $(ARCH_PKGS) libmicrohttpd)
+LDLIBS   += $(shell pkg-config --libs libbpf numa $(ARCH_PKGS)) -lelf -lz -lm -pthread -ldl
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -38,7 +61,7 @@ INSTALL_BIN ?= $(OUTPUT)/jitterscope
 # which also hands out the linked-in libmicrohttpd where out_listen.c asks dlopen for it.
 STATIC_BIN    := $(OUTPUT)/static/jitterscope
 STATIC_LDLIBS  = -Wl,--wrap=dlopen,--wrap=dlsym,--wrap=dlclose,--wrap=dlerror \
-		 $(filter-out -lp11-kit,$(shell pkg-config --static --libs libbpf numa libcpuid \
+		 $(filter-out -lp11-kit,$(shell pkg-config --static --libs libbpf numa $(ARCH_PKGS) \
 		 libmicrohttpd)) -lelf -lz -lm -pthread
 DIST_NAME     := jitterscope-$(VERSION)
 DIST_TAR      := $(OUTPUT)/$(DIST_NAME)-x86_64.tar.gz
@@ -57,7 +80,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # names unique, and vpath finds each source in its folder. Every folder holding headers is
 # on the include path, so a file moved between folders needs no
 # Makefile or #include edit.
-SRCS     := $(wildcard src/*.c src/*/*.c)
+SRCS     := $(filter-out %_$(OTHER_ARCH).c,$(wildcard src/*.c src/*/*.c))
 SRC_DIRS := $(sort $(dir $(SRCS)))
 HDRS     := $(wildcard include/*.h src/*.h src/*/*.h)
 HDR_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard src/*.h src/*/*.h))))
@@ -187,6 +210,16 @@ integration: all
 check: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
 	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
+# make check-arm64: the aarch64 cross build (its binary and unit tests only, not the tools)
+# and its tests under qemu-user: scripts/check-arm64.sh (make check runs it too:
+# tests/integration/arm64_qemu.sh)
+ARM64_OUTPUT ?= build-arm64
+check-arm64:
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) $(ARM64_OUTPUT)/jitterscope \
+		$(patsubst tests/unit/%.c,$(ARM64_OUTPUT)/tests/%,$(UNIT_SRCS)) \
+		$(ARM64_OUTPUT)/tools/thread_probe
+	$(Q)scripts/check-arm64.sh $(ARM64_OUTPUT)
+
 run: $(OUTPUT)/jitterscope
 	$(OUTPUT)/jitterscope --cpu 1 --duration 10
 
@@ -218,7 +251,7 @@ format-check:
 layers-check:
 	scripts/check-layers.py || [ $$? -eq 77 ]
 
-.PHONY: all unit integration check run vmlinux install clean format format-check layers-check
+.PHONY: all unit integration check check-arm64 run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)

@@ -57,9 +57,18 @@ const volatile __u32 follow_tgid = 0;	  /* --pid: every thread of this process *
 const volatile __u32 nr_tids = 0;	  /* --tid: the threads in follow_tids */
 const volatile __u64 threshold_ns = 1000; /* a shorter gap is counted, not sent */
 const volatile __u64 join_ns = 5000;	  /* interruption .. the preemption it caused */
+#ifdef __TARGET_ARCH_arm64
+const volatile __u32 nr_sched_yield = 124; /* __NR_sched_yield (arm64: asm-generic) */
+/* a task's user registers: the system call it entered (-1: none) and where it returns */
+#define REGS_NR(r) BPF_CORE_READ(r, syscallno)
+#define REGS_IP(r) BPF_CORE_READ(r, pc)
+#else
 const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
-const volatile __u32 trace_syscalls = 0;  /* sys_enter/sys_exit attached (--follow-syscalls) */
-const volatile __u64 bh_join_ns = 5000;	  /* hard interruption's exit .. its irq_exit softirq */
+#define REGS_NR(r) BPF_CORE_READ(r, orig_ax)
+#define REGS_IP(r) BPF_CORE_READ(r, ip)
+#endif
+const volatile __u32 trace_syscalls = 0; /* sys_enter/sys_exit attached (--follow-syscalls) */
+const volatile __u64 bh_join_ns = 5000;	 /* hard interruption's exit .. its irq_exit softirq */
 
 /* counters user space reads through the mmap'ed .bss */
 __u64 lost = 0;	     /* records the ring could not take */
@@ -197,8 +206,8 @@ static __always_inline void entry(struct task_struct *prev, long *nr, __u64 *ip)
 
 	if (!regs)
 		return;
-	*nr = (long)BPF_CORE_READ(regs, orig_ax);
-	*ip = BPF_CORE_READ(regs, ip);
+	*nr = (long)REGS_NR(regs);
+	*ip = REGS_IP(regs);
 #endif
 }
 
@@ -392,7 +401,7 @@ static __always_inline void fault(__u64 ip)
 TP("page_fault_user")
 int BPF_PROG(follow_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error)
 {
-	fault(BPF_CORE_READ(regs, ip));
+	fault(REGS_IP(regs));
 	return 0;
 }
 
@@ -535,6 +544,21 @@ VECTOR_PAIR(thermal_apic)
 VECTOR_PAIR(x86_platform_ipi)
 VECTOR_PAIR(error_apic)
 VECTOR_PAIR(spurious_apic)
+
+/* arm64's IPIs (x86's are the vectors above); not loaded on x86 (src/probes/arch_x86.c) */
+TP("ipi_entry")
+int BPF_PROG(follow_ipi_entry, const char *reason)
+{
+	enter(false, 0);
+	return 0;
+}
+
+TP("ipi_exit")
+int BPF_PROG(follow_ipi_exit, const char *reason)
+{
+	leave(true);
+	return 0;
+}
 
 /* an NMI not inside another interruption is a gap of its own: [now - its handler's time,
  * now] (the tracepoint gives the handler's duration) */

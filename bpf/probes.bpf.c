@@ -184,7 +184,8 @@ static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
 {
 	if (!steal_enabled || !s->steal_addr)
 		return false;
-#ifdef JS_RAW_TP
+		/* arm64: user space finds no KVM steal clock (kvm_steal_feature), steal_enabled is 0 */
+#if defined(JS_RAW_TP) || !defined(__TARGET_ARCH_x86)
 	return !bpf_probe_read_kernel(v, sizeof(*v), (const void *)s->steal_addr);
 #else
 	struct kvm_steal_time *st;
@@ -638,6 +639,47 @@ VECTOR_PAIR(x86_platform_ipi, JS_VEC_PLATFORM_IPI)
 VECTOR_PAIR(error_apic, JS_VEC_ERROR)
 VECTOR_PAIR(spurious_apic, JS_VEC_SPURIOUS)
 
+/* ---- arm64 IPIs: ipi:ipi_entry/ipi_exit (x86's are the vectors above) -------------------- */
+
+/* ipi_vec - the vector an arm64 IPI stands for, by the first letter of its reason
+ * (arch/arm64/kernel/smp.c ipi_types[]): "Rescheduling interrupts", "Function call
+ * interrupts", "Single function call interrupts", "IRQ work interrupts", "Timer broadcast
+ * interrupts" (the tick, broadcast), else CPU stop, crash stop and wake-up */
+static __always_inline __u32 ipi_vec(const char *reason)
+{
+	char c = 0;
+
+	bpf_probe_read_kernel(&c, 1, reason);
+	switch (c) {
+	case 'R':
+		return JS_VEC_RESCHEDULE;
+	case 'F':
+		return JS_VEC_CALL_FUNCTION;
+	case 'S':
+		return JS_VEC_CALL_FUNCTION_SINGLE;
+	case 'I':
+		return JS_VEC_IRQ_WORK;
+	case 'T':
+		return JS_VEC_LOCAL_TIMER;
+	}
+	return JS_VEC_IPI_OTHER;
+}
+
+/* entry and exit name the same reason (ipi_types[ipinr]): they match by its vector */
+TP("ipi_entry")
+int BPF_PROG(ipi_entry, const char *reason)
+{
+	push(JS_EV_VECTOR, ipi_vec(reason), 0);
+	return 0;
+}
+
+TP("ipi_exit")
+int BPF_PROG(ipi_exit, const char *reason)
+{
+	pop_send(JS_EV_VECTOR, ipi_vec(reason));
+	return 0;
+}
+
 /* ---- IPIs sent towards a measured CPU (run on the sender) -------------------------- */
 
 static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callback)
@@ -706,6 +748,17 @@ TP("ipi_send_cpumask")
 int BPF_PROG(ipi_send_cpumask, const struct cpumask *mask, unsigned long callsite, void *cb)
 {
 	struct mask_ctx c = { .mask = mask, .callsite = callsite, .callback = (__u64)cb };
+
+	bpf_loop(nr_measured, mask_one, &c, 0);
+	return 0;
+}
+
+/* ipi_raise - on the sender, before ipi_send_cpumask existed (Linux 6.6): the targets of an
+ * arm64 IPI (not loaded where ipi_send_cpumask is: the same IPI twice, probes.c) */
+TP("ipi_raise")
+int BPF_PROG(ipi_raise, const struct cpumask *mask, const char *reason)
+{
+	struct mask_ctx c = { .mask = mask };
 
 	bpf_loop(nr_measured, mask_one, &c, 0);
 	return 0;

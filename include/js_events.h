@@ -56,6 +56,7 @@ enum js_vector {
 	JS_VEC_PLATFORM_IPI,
 	JS_VEC_ERROR,
 	JS_VEC_SPURIOUS,
+	JS_VEC_IPI_OTHER, /* arm64: CPU stop, crash stop, wake-up IPIs (ipi:ipi_entry) */
 	JS_VEC_MAX
 };
 

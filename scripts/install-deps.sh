@@ -16,6 +16,12 @@ PKGS="$PKGS libgnutls28-dev libp11-kit-dev libunistring-dev file binutils man-db
 # make bench's redis section (bench/run.py) starts its own redis-server on 127.0.0.1 and
 # loads it with redis-benchmark (redis-tools)
 PKGS="$PKGS redis-server redis-tools"
+# make ARCH=arm64 (a cross build, docs/ARCH.md) and make check-arm64 (its tests under
+# qemu-user): the cross compiler and the arm64 libraries through multiarch (no libcpuid:
+# x86 only)
+ARM64_PKGS="libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libnuma-dev:arm64 \
+libmicrohttpd-dev:arm64 libcmocka-dev:arm64"
+PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static $ARM64_PKGS"
 if [ "${1:-}" = --list ]; then
 	# shellcheck disable=SC2086
 	printf '%s\n' $PKGS
@@ -26,6 +32,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+# the arm64 packages need the architecture (once; apt-get update below then lists them)
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 # shellcheck disable=SC2086
 if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok installed' &&
    [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then

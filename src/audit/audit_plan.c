@@ -108,7 +108,7 @@ static void new_params(const struct js_audit *a, const char *iso, const char *hk
 	append(out, len, "rcutree.nohz_full_patience_delay=1000");
 	append(out, len, "nmi_watchdog=0");
 	append(out, len, "transparent_hugepage=never");
-	if (a->f.invariant_tsc) {
+	if (a->f.invariant_tsc && !a->f.arm64) { /* arm64: no tsc=, arch_sys_counter */
 		append(out, len, "tsc=reliable");
 		if (a->f.clocksource[0] && strcmp(a->f.clocksource, "tsc") &&
 		    !(a->f.hypervisor && !strcmp(a->f.clocksource, "kvm-clock")))

@@ -7,6 +7,7 @@
 
 #include "audit_priv.h"
 #include "js_smi.h"
+#include "js_tsc.h"
 #include "js_util.h"
 
 #define NO_QOS 2000000000 /* PM_QOS_DEFAULT_VALUE: no constraint */
@@ -313,8 +314,9 @@ static void check_clocksource(struct js_audit *a)
 	}
 }
 
-/* cpu_flags - the first "flags" line of /proc/cpuinfo, space padded; false if none */
-static bool cpu_flags(char *buf, size_t len, int *err)
+/* cpu_flags - the first "flags" line of /proc/cpuinfo, space padded; false if none (*arm64:
+ * the cpuinfo of an arm64 machine, which names its CPUs' implementer instead) */
+static bool cpu_flags(char *buf, size_t len, int *err, bool *arm64)
 {
 	char *info = NULL;
 	const char *fl;
@@ -322,6 +324,7 @@ static bool cpu_flags(char *buf, size_t len, int *err)
 	*err = sysfs_read_file("/proc/cpuinfo", &info, NULL);
 	if (*err)
 		return false;
+	*arm64 = strstr(info, "CPU implementer") != NULL;
 	fl = strstr(info, "\nflags");
 	fl = fl ? strchr(fl, ':') : NULL;
 	if (fl)
@@ -330,16 +333,46 @@ static bool cpu_flags(char *buf, size_t len, int *err)
 	return fl != NULL;
 }
 
+/* counter_arm64 - arm64's counter, the generic timer's cntvct_el0: a fixed rate in every
+ * power state (the architecture requires it), never watched by the clocksource watchdog (no
+ * tsc= there); on the machine itself its stated frequency and the step measured now */
+static void counter_arm64(struct js_audit *a, struct audit_check *c)
+{
+	double hz = sysfs_is_live() ? tsc_counter_nominal_hz() : 0;
+	struct audit_check *w;
+
+	audit_ck_exp(c, "the generic timer (cntvct_el0): invariant by the architecture");
+	a->f.invariant_tsc = true;
+	if (hz > 0) {
+		uint64_t step = tsc_counter_step(TSC_READ_FENCED);
+
+		audit_ck_obs(c,
+			     "cntvct_el0 at %.3f MHz (cntfrq_el0), step %llu = %.1f ns: the "
+			     "shortest gap it can see",
+			     hz / 1e6, (unsigned long long)step, step * 1e9 / hz);
+	} else {
+		audit_ck_obs(c, "arm64 generic timer (cntvct_el0)");
+	}
+	w = audit_add(a, "clocksource.watchdog", -1, SEV_LOW, "/proc/cmdline tsc=");
+	audit_ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
+	audit_ck_skip(w, "arm64: arch_sys_counter is not watched, there is no tsc= parameter", "");
+}
+
 static void check_tsc(struct js_audit *a)
 {
 	struct audit_check *c = audit_add(a, "tsc.invariant", -1, SEV_HIGH, "/proc/cpuinfo flags");
 	struct audit_check *w;
 	char flags[4096], v[32];
-	bool cons, nonstop, known, rel;
+	bool cons, nonstop, known, rel, got;
 	int err;
 
 	audit_ck_exp(c, "constant_tsc and nonstop_tsc");
-	if (!cpu_flags(flags, sizeof(flags), &err)) {
+	got = cpu_flags(flags, sizeof(flags), &err, &a->f.arm64);
+	if (!got && !err && a->f.arm64) {
+		counter_arm64(a, c);
+		return;
+	}
+	if (!got) {
 		if (err)
 			audit_ck_skip_err(c, "/proc/cpuinfo", err);
 		else
@@ -400,7 +433,7 @@ static void check_smi(struct js_audit *a, size_t i)
 		return;
 	}
 	if (smi_open(cpu, &s, why, sizeof(why))) {
-		audit_ck_skip(c, why, "run as root; modprobe msr");
+		audit_ck_skip(c, why, a->f.arm64 ? "" : "run as root; modprobe msr");
 		return;
 	}
 	if (smi_read(&s, &c0) || (usleep(50000), smi_read(&s, &c1))) {

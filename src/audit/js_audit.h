@@ -102,6 +102,7 @@ struct audit_facts {
 	int numa_balancing, ksm_run, khugepaged_defrag, swap_devices, swappiness;
 	bool irqbalance_running;
 	bool invariant_tsc;
+	bool arm64; /* cpuinfo names an implementer, not flags: the generic timer, no SMI */
 	char clocksource[32];
 	char thp_enabled[24], thp_defrag[24];
 	struct js_cpuset online, isolated, nohz_full, rcu_nocbs, default_irq_affinity, unbound_wq;

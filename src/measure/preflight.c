@@ -6,6 +6,7 @@
  * (capabilities, memlock, RT throttling); locked memory. Refusals are one line.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <malloc.h>
@@ -26,6 +27,7 @@
 #include "js_sampler.h"
 #include "js_sysfs.h"
 #include "js_tasks.h"
+#include "js_threshold.h"
 #include "js_tsc.h"
 #include "js_util.h"
 
@@ -210,6 +212,33 @@ static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
 	m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/*
+ * counter_facts - where the CPU states its counter's frequency (arm64: cntfrq_el0), the
+ * counter's name, that frequency and its step measured now: the shortest gap it can see. The
+ * default threshold is then at least JS_THR_AUTO_MULT steps (--threshold auto's floor
+ * follows the step in the sampler's calibration). x86-64 states none: nothing changes there.
+ */
+static void counter_facts(struct js_params *p, struct js_machine *m)
+{
+	double hz = tsc_counter_nominal_hz();
+	uint64_t floor_ns;
+
+	if (hz <= 0)
+		return;
+	js_scpy(m->counter_name, sizeof(m->counter_name), TSC_COUNTER_NAME);
+	m->counter_nominal_hz = hz;
+	m->counter_step = tsc_counter_step(p->cfg.tsc_read);
+	floor_ns = (uint64_t)((double)JS_THR_AUTO_MULT * (double)m->counter_step * 1e9 / hz + 0.5);
+	if (!p->cfg.threshold_auto && p->cfg.threshold_ns == JS_DEFAULT_THRESHOLD_NS &&
+	    floor_ns > p->cfg.threshold_ns) {
+		js_notice("the %s counter steps by %" PRIu64
+			  " (%.1f ns): threshold raised to %d steps",
+			  m->counter_name, m->counter_step, m->counter_step * 1e9 / hz,
+			  JS_THR_AUTO_MULT);
+		p->cfg.threshold_ns = floor_ns;
+	}
+}
+
 /* have_cap - is capability @cap in our effective set */
 static bool have_cap(int cap)
 {
@@ -300,6 +329,8 @@ void preflight_lock_memory(void)
 /* rdtscp_why - why rdtscp may not run here */
 static const char *rdtscp_why(enum tsc_rdtscp st)
 {
+	if (st == TSC_RDTSCP_ARCH)
+		return "arm64 has no rdtscp (its counter is " TSC_COUNTER_NAME ")";
 	return st == TSC_RDTSCP_MASKED ? TSC_NO_RDTSCP_ENV " is set" :
 					 "this CPU does not advertise rdtscp";
 }
@@ -332,6 +363,7 @@ int preflight_machine(struct js_params *p, struct js_machine *m)
 	machine_facts(m, &caps);
 	if (choose_clock(p))
 		return -ENOTSUP;
+	counter_facts(p, m);
 	return rt_allowed(p);
 }
 

@@ -123,7 +123,7 @@ static void calibrate(struct sampler *s)
 	half = (total + 1) / 2;
 	s->loop_min_cycles = 0;
 	for (int i = 0; i < SAMPLER_CAL_BINS; i++) {
-		if (bins[i] && !s->loop_min_cycles)
+		if (i && bins[i] && !s->loop_min_cycles)
 			s->loop_min_cycles = (uint32_t)i;
 		acc += bins[i];
 		if (acc >= half) {
@@ -224,7 +224,7 @@ static void *sampler_main(void *arg)
 	vmexit_measure(&s->vmexit, s->cfg.read);
 	__atomic_store_n(&s->state, SAMPLER_READY, __ATOMIC_RELEASE);
 	while (!*s->cfg.go && !*s->cfg.stop)
-		__builtin_ia32_pause();
+		js_cpu_relax();
 	__atomic_thread_fence(__ATOMIC_ACQUIRE); /* cfg.threshold_cycles set before go */
 	if (*s->cfg.stop) {
 		s->start_tsc = s->end_tsc = js_tsc_read(s->cfg.read);

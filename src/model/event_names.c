@@ -34,6 +34,7 @@ static const char *const vector_names[JS_VEC_MAX] = {
 	[JS_VEC_PLATFORM_IPI] = "x86_platform_ipi",
 	[JS_VEC_ERROR] = "error_apic",
 	[JS_VEC_SPURIOUS] = "spurious_apic",
+	[JS_VEC_IPI_OTHER] = "ipi_other",
 };
 
 static const char *const softirq_names[JS_SOFTIRQ_MAX] = {

@@ -111,6 +111,11 @@ struct js_machine {
 	char hostname[72];
 	char cpu_model[64];
 	double tsc_hz;
+	/* arm64: the counter (cntvct_el0), its stated frequency (cntfrq_el0) and the step
+	 * measured at start, in counts (the detection floor); counter_step 0 on x86-64 */
+	char counter_name[16];
+	double counter_nominal_hz;
+	uint64_t counter_step;
 	bool hypervisor;
 	bool invariant_tsc;
 	int online_cpus;

@@ -19,6 +19,7 @@
 #include "js_bpf_helpers.h"
 #include "js_follow.h"
 #include "js_kbtf.h"
+#include "js_probes_arch.h"
 #include "js_util.h"
 
 _Static_assert(sizeof(struct js_follow_rec) == 200, "js_follow_rec ABI is 200 bytes");
@@ -92,8 +93,9 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 	bpf_object__for_each_program(prog, f->skel->obj)
 	{
 		f->nprogs++;
-		if (!kbtf_has_tp(k.btf, tp(prog))) {
-			js_dbg("follow %s: tracepoint not in this kernel", tp(prog));
+		if (!kbtf_has_tp(k.btf, tp(prog)) || probes_arch_skip(k.btf, tp(prog))) {
+			js_dbg("follow %s: tracepoint not in this kernel or not its arch's",
+			       tp(prog));
 			bpf_program__set_autoload(prog, false);
 		} else if (syscall_prog(tp(prog)) && !f->syscalls) {
 			bpf_program__set_autoload(prog, false);

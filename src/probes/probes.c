@@ -27,13 +27,11 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 #include "js_bpf_helpers.h"
 #include "js_evring.h"
 #include "js_kbtf.h"
+#include "js_probes_arch.h"
 #include "js_probes.h"
 #include "js_util.h"
 #include "probes.skel.h"
@@ -149,29 +147,6 @@ static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 /* ---- steal clock location (docs/DESIGN.md, probes) ------------------------------------ */
 
-static bool kvm_steal_feature(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int a, b, c, d;
-	char sig[13];
-
-	__cpuid(1, a, b, c, d);
-	if (!(c & (1u << 31))) /* no hypervisor */
-		return false;
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
-	if (strcmp(sig, "KVMKVMKVM"))
-		return false;
-	__cpuid(0x40000001, a, b, c, d);
-	return a & (1u << 5); /* KVM_FEATURE_STEAL_TIME */
-#else
-	return false;
-#endif
-}
-
 /* percpu_var - offset of a per-CPU variable in .data..percpu and its type id */
 static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32 *type)
 {
@@ -228,7 +203,7 @@ static void steal_setup(struct js_probes *p, const struct btf *btf)
 {
 	__u32 off_st, off_hb, t_st, t_hb, off_m;
 
-	if (!kvm_steal_feature()) {
+	if (!probes_arch_kvm_steal()) {
 		snprintf(p->steal_why, sizeof(p->steal_why), "not a KVM guest with steal time");
 		return;
 	}
@@ -377,6 +352,9 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		} else if (!kbtf_has_tp(btf, tp)) {
 			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
 			js_dbg("probe %s: tracepoint not in this kernel", tp);
+		} else if (probes_arch_skip(btf, tp)) {
+			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
+			js_dbg("probe %s: not this arch's", tp);
 		} else if (rejected(p, bpf_program__name(prog))) {
 			p->progs[p->nprogs].state = PROBES_PROG_REJECTED;
 		} else if (p->no_waker && !strcmp(tp, "sched_waking")) {

@@ -145,9 +145,19 @@ static void machine(struct js_json *j, const struct js_run *run)
 	json_bool(j, "vm", m->hypervisor);
 	json_bool(j, "invariant_tsc", m->invariant_tsc);
 	json_dbl(j, "tsc_hz", run->fit.hz);
+	if (m->counter_step) { /* arm64: cntvct_el0's stated frequency and measured step */
+		json_obj_begin(j, "counter");
+		json_str(j, "name", m->counter_name);
+		json_dbl(j, "nominal_hz", m->counter_nominal_hz);
+		json_u64(j, "step", m->counter_step);
+		json_dbl(j, "step_ns", m->counter_step * (run->fit.hz > 0 ? 1e9 / run->fit.hz : 0));
+		json_obj_end(j);
+	}
 	json_obj_begin(j, "clock_read_cost");
 	clock_read(j, &run->clock.rdtscp);
 	clock_read(j, &run->clock.lfence_rdtsc);
+	if (run->clock.isb_cntvct.samples) /* arm64 */
+		clock_read(j, &run->clock.isb_cntvct);
 	clock_read(j, &run->clock.monotonic);
 	json_obj_end(j);
 	json_obj_end(j);

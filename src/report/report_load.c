@@ -348,9 +348,16 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 	/* newer than probes_requested: before it, every run was full */
 	p->probes_lean = get(l, o, "probe_set", JSONP_STR, NUL) &&
 			 name_at(l, o, "probe_set", probe_set_from_name) == 1;
-	p->tsc_read = name_at(l, o, "tsc_read", tsc_read_from_name) == TSC_READ_LFENCE_RDTSC ?
-			      TSC_READ_LFENCE_RDTSC :
-			      TSC_READ_RDTSCP;
+	switch (name_at(l, o, "tsc_read", tsc_read_from_name)) {
+	case TSC_READ_LFENCE_RDTSC:
+		p->tsc_read = TSC_READ_LFENCE_RDTSC;
+		break;
+	case TSC_READ_CNTVCT:
+		p->tsc_read = TSC_READ_CNTVCT;
+		break;
+	default:
+		p->tsc_read = TSC_READ_RDTSCP;
+	}
 	/* newer than tsc_read: before it, lfence;rdtsc was only ever asked for (--lfence) */
 	if (get(l, o, "clock", JSONP_STR, 0))
 		p->clock = (enum tsc_clock)name_at(l, o, "clock", tsc_clock_from_name);
@@ -399,10 +406,21 @@ static void load_machine(struct ld *l, const struct jsonp_val *root, struct js_r
 	run->fit.hz = m->tsc_hz;
 	run->fit.ns_per_cycle = m->tsc_hz > 0 ? 1e9 / m->tsc_hz : 0;
 	run->clock.tsc_hz = m->tsc_hz;
+	c = get(l, o, "counter", JSONP_OBJ, 0); /* arm64 runs */
+	if (c) {
+		size_t cm = push(l, ".counter");
+
+		str_at(l, c, "name", REQ, m->counter_name, sizeof(m->counter_name));
+		dbl_at(l, c, "nominal_hz", REQ, &m->counter_nominal_hz);
+		u64_at(l, c, "step", REQ, &m->counter_step);
+		pop(l, cm);
+	}
 	c = get(l, o, "clock_read_cost", JSONP_OBJ, 0);
 	push(l, ".clock_read_cost");
 	load_clock(l, c, "rdtscp", &run->clock.rdtscp);
 	load_clock(l, c, "lfence_rdtsc", &run->clock.lfence_rdtsc);
+	if (c && get(l, c, "isb_cntvct", JSONP_OBJ, 0))
+		load_clock(l, c, "isb_cntvct", &run->clock.isb_cntvct);
 	load_clock(l, c, "clock_gettime_monotonic", &run->clock.monotonic);
 	pop(l, mark);
 }

@@ -183,6 +183,14 @@ static void clock_cost_line(FILE *fp, const struct js_clockcost *c)
 {
 	char rdtscp[48] = "not run";
 
+	if (c->isb_cntvct.samples) { /* arm64 */
+		fprintf(fp,
+			"clock read cost (median/p99): isb;cntvct_el0 %.1f/%.1f ns, "
+			"clock_gettime %.1f/%.1f ns\n",
+			c->isb_cntvct.median_ns, c->isb_cntvct.p99_ns, c->monotonic.median_ns,
+			c->monotonic.p99_ns);
+		return;
+	}
 	if (!c->lfence_rdtsc.samples)
 		return; /* not measured */
 	if (c->rdtscp.samples)
@@ -226,12 +234,23 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "machine: %s, %s, %s%s\n", m->kernel, m->cpu_model,
 		m->hypervisor ? "virtual machine" : "bare metal",
 		m->invariant_tsc ? "" : ", TSC NOT INVARIANT");
-	fprintf(fp,
-		"time base: TSC read with %s, %.6f GHz fitted to CLOCK_MONOTONIC over %zu pairs, "
-		"residual max %.1f ns (rms %.1f ns)\n",
-		tsc_read_describe(rd, sizeof(rd), run->cfg.tsc_read, run->cfg.clock),
-		run->fit.hz / 1e9, run->fit.npairs, run->fit.residual_max_ns,
-		run->fit.residual_rms_ns);
+	if (m->counter_step) /* arm64: the counter's stated frequency and its step */
+		fprintf(fp,
+			"time base: %s read with %s, %.6f GHz (stated %.6f GHz, step %" PRIu64
+			" = %.1f ns: the shortest gap it can see) fitted to CLOCK_MONOTONIC over %zu "
+			"pairs, residual max %.1f ns (rms %.1f ns)\n",
+			m->counter_name,
+			tsc_read_describe(rd, sizeof(rd), run->cfg.tsc_read, run->cfg.clock),
+			run->fit.hz / 1e9, m->counter_nominal_hz / 1e9, m->counter_step,
+			run->fit.hz > 0 ? m->counter_step * 1e9 / run->fit.hz : 0, run->fit.npairs,
+			run->fit.residual_max_ns, run->fit.residual_rms_ns);
+	else
+		fprintf(fp,
+			"time base: TSC read with %s, %.6f GHz fitted to CLOCK_MONOTONIC over %zu "
+			"pairs, residual max %.1f ns (rms %.1f ns)\n",
+			tsc_read_describe(rd, sizeof(rd), run->cfg.tsc_read, run->cfg.clock),
+			run->fit.hz / 1e9, run->fit.npairs, run->fit.residual_max_ns,
+			run->fit.residual_rms_ns);
 	fprintf(fp, "threshold: %s",
 		thr_describe(thr, sizeof(thr), run->cfg.threshold_ns, run->cfg.threshold_auto,
 			     &run->cfg.thr_auto));

@@ -74,8 +74,10 @@ static uint64_t mono_ns(void)
 		return n;                                           \
 	}
 
+#if !defined(__aarch64__)
 DEFINE_PAIRS(pairs_rdtscp, js_rdtscp)
-DEFINE_PAIRS(pairs_lfence_rdtsc, js_rdtsc_lfence)
+#endif
+DEFINE_PAIRS(pairs_fenced, js_counter_fenced)
 DEFINE_PAIRS(pairs_monotonic, mono_ns)
 
 /* Cycles -> ns for a TSC-based result. */
@@ -100,6 +102,7 @@ int clockcost_measure(struct js_clockcost *out, double tsc_hz, bool rdtscp_usabl
 	memset(out, 0, sizeof(*out));
 	out->rdtscp.name = "rdtscp";
 	out->lfence_rdtsc.name = "lfence_rdtsc";
+	out->isb_cntvct.name = "isb_cntvct";
 	out->monotonic.name = "clock_gettime_monotonic";
 	if (sysfs_read_str("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			   out->clocksource, sizeof(out->clocksource)) < 0)
@@ -110,16 +113,20 @@ int clockcost_measure(struct js_clockcost *out, double tsc_hz, bool rdtscp_usabl
 		goto out;
 	}
 	t0 = mono_ns();
-	c0 = js_rdtsc_lfence(); /* lfence is in every x86-64 CPU (SSE2) */
+	c0 = js_counter_fenced();
+#if !defined(__aarch64__)
 	if (rdtscp_usable) {
 		n = pairs_rdtscp(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
 		clockcost_summarise(&out->rdtscp, v, n, 1.0); /* cycles until tsc_hz is known */
 	}
-	n = pairs_lfence_rdtsc(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
-	clockcost_summarise(&out->lfence_rdtsc, v, n, 1.0);
+#else
+	(void)rdtscp_usable;
+#endif
+	n = pairs_fenced(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
+	clockcost_summarise(&out->TSC_FENCED_COST, v, n, 1.0);
 	n = pairs_monotonic(v, CLOCKCOST_SAMPLES, CLOCKCOST_BUDGET_NS);
 	clockcost_summarise(&out->monotonic, v, n, 1.0);
-	c1 = js_rdtsc_lfence();
+	c1 = js_counter_fenced();
 	t1 = mono_ns();
 	if (tsc_hz <= 0 && t1 > t0) {
 		tsc_hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
@@ -129,6 +136,7 @@ int clockcost_measure(struct js_clockcost *out, double tsc_hz, bool rdtscp_usabl
 	if (tsc_hz > 0) {
 		to_ns(&out->rdtscp, tsc_hz);
 		to_ns(&out->lfence_rdtsc, tsc_hz);
+		to_ns(&out->isb_cntvct, tsc_hz);
 	}
 	free(v);
 out:

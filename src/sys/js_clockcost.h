@@ -9,7 +9,9 @@
  * clock_gettime, whose own resolution therefore bounds it from below). That difference is
  * what a loop made of nothing but reads of that clock would see between two reads: the
  * floor of any interval measured with it. rdtscp is measured only where the CPU may run it
- * (tsc_rdtscp_usable); elsewhere its samples are 0 and it is reported as absent.
+ * (tsc_rdtscp_usable); elsewhere its samples are 0 and it is reported as absent. On arm64
+ * the one counter read, isb;cntvct_el0, takes lfence;rdtsc's place; a pair that falls
+ * within one step of the counter reads 0.
  */
 #ifndef JS_CLOCKCOST_H
 #define JS_CLOCKCOST_H
@@ -23,7 +25,7 @@
 
 /* One clock's read cost. */
 struct js_clock_read {
-	const char *name; /* "rdtscp", "lfence_rdtsc", "clock_gettime_monotonic" */
+	const char *name; /* "rdtscp", "lfence_rdtsc", "isb_cntvct", "clock_gettime_monotonic" */
 	uint64_t samples;
 	double min_ns, median_ns, p99_ns, max_ns;
 	uint64_t median_raw, p99_raw; /* in the clock's unit: cycles (TSC) or ns */
@@ -33,7 +35,8 @@ struct js_clockcost {
 	double tsc_hz;	      /* used for the conversion (given, or estimated if 0) */
 	int tsc_hz_estimated; /* 1 if tsc_hz was estimated here against CLOCK_MONOTONIC */
 	char clocksource[32]; /* current_clocksource ("tsc": clock_gettime via the vDSO) */
-	struct js_clock_read rdtscp, lfence_rdtsc, monotonic;
+	/* x86-64: rdtscp and lfence_rdtsc; arm64: isb_cntvct (the other two have 0 samples) */
+	struct js_clock_read rdtscp, lfence_rdtsc, isb_cntvct, monotonic;
 };
 
 /* clockcost_measure - measure the clocks on the calling thread (rdtscp only if

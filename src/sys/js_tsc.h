@@ -1,71 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_tsc.h - ordered TSC reads (safe in the sampler's hot loop) and the
- * TSC -> CLOCK_MONOTONIC fit.
+ * TSC -> CLOCK_MONOTONIC fit. "TSC" is the CPU's counter: the TSC on x86-64, the generic
+ * timer's virtual count cntvct_el0 on arm64; the reads themselves are the arch's
+ * (js_counter_x86.h, js_counter_arm64.h), everything else here is common.
  */
 #ifndef JS_TSC_H
 #define JS_TSC_H
 
-#include <cpuid.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* js_rdtscp - TSC read ordered after all previous instructions (rdtscp); only where
- * tsc_rdtscp_usable() */
-static inline uint64_t js_rdtscp(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* js_rdtsc_lfence - lfence; rdtsc (the kernel's rdtsc_ordered) */
-static inline uint64_t js_rdtsc_lfence(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
 /* How every TSC read of a run is made (the sampler's loop, the calibration, the VM-exit and
- * clock-cost probes, the test hooks): tsc_read_choose() picks it once, at start. */
-enum tsc_read { TSC_READ_RDTSCP = 0, TSC_READ_LFENCE_RDTSC };
-
-/* js_tsc_read - one read the way @r says (a constant @r inlines to one instruction) */
-static __attribute__((always_inline)) inline uint64_t js_tsc_read(enum tsc_read r)
-{
-	return r == TSC_READ_LFENCE_RDTSC ? js_rdtsc_lfence() : js_rdtscp();
-}
+ * clock-cost probes, the test hooks): tsc_read_choose() picks it once, at start. x86-64
+ * has the first two, arm64 the third. */
+enum tsc_read { TSC_READ_RDTSCP = 0, TSC_READ_LFENCE_RDTSC, TSC_READ_CNTVCT };
 
 /* The environment variable that makes tsc_rdtscp_usable() false on any CPU: the tests run
  * the lfence;rdtsc path with it on machines that have rdtscp. */
 #define TSC_NO_RDTSCP_ENV "JITTERSCOPE_NO_RDTSCP"
 
-/* Whether rdtscp may run, and if not why. */
-enum tsc_rdtscp { TSC_RDTSCP_USABLE = 0, TSC_RDTSCP_ABSENT, TSC_RDTSCP_MASKED };
+/* Whether rdtscp may run, and if not why (ARCH: not an x86 CPU). */
+enum tsc_rdtscp { TSC_RDTSCP_USABLE = 0, TSC_RDTSCP_ABSENT, TSC_RDTSCP_MASKED, TSC_RDTSCP_ARCH };
 
 /*
- * tsc_rdtscp_state - the one place that decides whether rdtscp may run: USABLE where the CPU
- * advertises it (CPUID 0x80000001 EDX[27]) and JITTERSCOPE_NO_RDTSCP is unset, empty or "0";
- * MASKED when that variable says otherwise; else ABSENT. Inline so that the test tools,
- * which link nothing of ours, decide the same way.
+ * The arch's counter, one header each: js_tsc_read(r), the fenced read
+ * js_counter_fenced() (what --clock auto falls back to, TSC_READ_FENCED), tsc_rdtscp_state(),
+ * js_cpu_relax() (a spin-wait's pause), tsc_counter_nominal_hz() (the frequency the CPU states, 0 when it states none) and the
+ * name TSC_COUNTER_NAME, and TSC_FENCED_COST, the fenced read's member of js_clockcost.
  */
-static inline enum tsc_rdtscp tsc_rdtscp_state(void)
-{
-	unsigned int a, b, c, d;
-	const char *no = getenv(TSC_NO_RDTSCP_ENV);
-
-	if (no && *no && (no[0] != '0' || no[1]))
-		return TSC_RDTSCP_MASKED;
-	if (__get_cpuid(0x80000001u, &a, &b, &c, &d) && (d & (1u << 27)))
-		return TSC_RDTSCP_USABLE;
-	return TSC_RDTSCP_ABSENT;
-}
+#if defined(__aarch64__)
+#include "js_counter_arm64.h"
+#else
+#include "js_counter_x86.h"
+#endif
 
 /* tsc_rdtscp_usable - rdtscp may run (tsc_rdtscp_state) */
 static inline bool tsc_rdtscp_usable(void)
@@ -92,10 +63,10 @@ static inline int tsc_read_choose(enum tsc_clock want, bool usable, enum tsc_rea
 		*out = TSC_READ_RDTSCP;
 		return 0;
 	case TSC_CLOCK_LFENCE:
-		*out = TSC_READ_LFENCE_RDTSC;
+		*out = TSC_READ_FENCED;
 		return 0;
 	case TSC_CLOCK_AUTO:
-		*out = usable ? TSC_READ_RDTSCP : TSC_READ_LFENCE_RDTSC;
+		*out = usable ? TSC_READ_RDTSCP : TSC_READ_FENCED;
 		return 0;
 	}
 	return -EINVAL;
@@ -103,7 +74,7 @@ static inline int tsc_read_choose(enum tsc_clock want, bool usable, enum tsc_rea
 /* tsc_read_describe - "lfence;rdtsc (--clock auto)": the read and how it was chosen */
 const char *tsc_read_describe(char *buf, size_t len, enum tsc_read r, enum tsc_clock c);
 
-/* tsc_read_name - "rdtscp", "lfence;rdtsc"; NULL if unknown */
+/* tsc_read_name - "rdtscp", "lfence;rdtsc", "isb;cntvct_el0"; NULL if unknown */
 const char *tsc_read_name(enum tsc_read r);
 /* tsc_read_from_name - the enum tsc_read named name; -1 if none */
 int tsc_read_from_name(const char *name);
@@ -163,6 +134,17 @@ static inline uint64_t tsc_ns_to_cycles(const struct tsc_fit *f, uint64_t ns)
 	return (uint64_t)((double)ns / f->ns_per_cycle + 0.5);
 }
 
+/* TSC_STEP_READS - the reads tsc_counter_step() looks at (a few ms under emulation) */
+#define TSC_STEP_READS 4096
+/*
+ * tsc_step_of - the counter's real step: the greatest common divisor of the nonzero
+ * differences between the n consecutive reads v[] (a 1 GHz counter scaled from 24 MHz,
+ * Armv8.6, steps by about 42; a TSC by 1). 0 when no two reads differ. Pure
+ */
+uint64_t tsc_step_of(const uint64_t *v, size_t n);
+/* tsc_counter_step - tsc_step_of TSC_STEP_READS back-to-back reads made as @r says */
+uint64_t tsc_counter_step(enum tsc_read r);
+
 /* What we know about the TSC's trustworthiness. */
 struct tsc_caps {
 	bool constant_tsc;    /* cpuinfo flag */
@@ -174,9 +156,14 @@ struct tsc_caps {
 	char vendor[16];
 };
 
-/* tsc_caps_detect - read cpuinfo flags (via @cpuinfo text) and libcpuid */
+/* tsc_caps_detect - read cpuinfo flags (via @cpuinfo text) and the arch's own facts
+ * (tsc_caps_arch) */
 void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo);
 /* tsc_caps_invariant - constant and nonstop, by either source */
 bool tsc_caps_invariant(const struct tsc_caps *c);
+/* tsc_caps_arch - the arch's CPU facts into c (cpuid_x86.c: libcpuid's brand, vendor and
+ * invariant TSC; cpuid_arm64.c: the implementer and part of @cpuinfo, the generic timer
+ * always invariant) */
+void tsc_caps_arch(struct tsc_caps *c, const char *cpuinfo);
 
 #endif /* JS_TSC_H */

@@ -11,17 +11,16 @@
 #include <string.h>
 #include <time.h>
 
-#include <libcpuid/libcpuid.h>
-
 #include "js_tsc.h"
 #include "js_util.h"
 
 static const char *const read_names[] = {
 	[TSC_READ_RDTSCP] = "rdtscp",
 	[TSC_READ_LFENCE_RDTSC] = "lfence;rdtsc",
+	[TSC_READ_CNTVCT] = "isb;cntvct_el0",
 };
 
-/* tsc_read_name - "rdtscp", "lfence;rdtsc"; NULL if unknown */
+/* tsc_read_name - "rdtscp", "lfence;rdtsc", "isb;cntvct_el0"; NULL if unknown */
 const char *tsc_read_name(enum tsc_read r)
 {
 	return (unsigned)r < ARRAY_SIZE(read_names) ? read_names[r] : NULL;
@@ -85,7 +84,51 @@ struct tsc_pair tsc_pair_read(int tries, enum tsc_read r)
 {
 	if (r == TSC_READ_LFENCE_RDTSC)
 		return pair_read(tries, TSC_READ_LFENCE_RDTSC);
+	if (r == TSC_READ_CNTVCT)
+		return pair_read(tries, TSC_READ_CNTVCT);
 	return pair_read(tries, TSC_READ_RDTSCP);
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* tsc_step_of - the gcd of the nonzero differences of consecutive reads */
+uint64_t tsc_step_of(const uint64_t *v, size_t n)
+{
+	uint64_t g = 0;
+
+	for (size_t i = 1; i < n && g != 1; i++)
+		if (v[i] != v[i - 1])
+			g = gcd_u64(g, v[i] - v[i - 1]);
+	return g;
+}
+
+/* both reads inlined, as in pair_read: the loop reads as fast as the sampler's */
+static __attribute__((always_inline)) inline void step_reads(uint64_t *v, size_t n, enum tsc_read r)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = js_tsc_read(r);
+}
+
+uint64_t tsc_counter_step(enum tsc_read r)
+{
+	static uint64_t v[TSC_STEP_READS];
+
+	if (r == TSC_READ_LFENCE_RDTSC)
+		step_reads(v, TSC_STEP_READS, TSC_READ_LFENCE_RDTSC);
+	else if (r == TSC_READ_CNTVCT)
+		step_reads(v, TSC_STEP_READS, TSC_READ_CNTVCT);
+	else
+		step_reads(v, TSC_STEP_READS, TSC_READ_RDTSCP);
+	return tsc_step_of(v, TSC_STEP_READS);
 }
 
 void tsc_cal_add(struct tsc_cal *c, struct tsc_pair p)
@@ -177,19 +220,12 @@ static bool has_flag(const char *cpuinfo, const char *flag)
 
 void tsc_caps_detect(struct tsc_caps *c, const char *cpuinfo)
 {
-	struct cpu_raw_data_t raw;
-	struct cpu_id_t id;
-
 	memset(c, 0, sizeof(*c));
 	c->constant_tsc = has_flag(cpuinfo, "constant_tsc");
 	c->nonstop_tsc = has_flag(cpuinfo, "nonstop_tsc");
 	c->known_freq = has_flag(cpuinfo, "tsc_known_freq");
 	c->hypervisor = has_flag(cpuinfo, "hypervisor");
-	if (cpuid_present() && cpuid_get_raw_data(&raw) == 0 && cpu_identify(&raw, &id) == 0) {
-		c->invariant_cpuid = id.flags[CPU_FEATURE_CONSTANT_TSC] != 0;
-		js_scpy(c->model, sizeof(c->model), id.brand_str);
-		js_scpy(c->vendor, sizeof(c->vendor), id.vendor_str);
-	}
+	tsc_caps_arch(c, cpuinfo);
 	if (!c->model[0] && cpuinfo) {
 		const char *m = strstr(cpuinfo, "model name");
 		const char *colon = m ? strchr(m, ':') : NULL;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* test_tsc.c - the TSC -> CLOCK_MONOTONIC fit, the flag parsing, the gap ring. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include "js_sampler.h"
 #include "js_tsc.h"
+#include "js_util.h"
 
 /** A clean line is recovered exactly: 2.3 GHz, offset, no residual. */
 static void test_fit_exact(void **st)
@@ -89,16 +91,20 @@ static void test_pair_read(void **st)
 	struct tsc_pair p[2];
 
 	(void)st;
-	a = tsc_pair_read(16, TSC_READ_LFENCE_RDTSC);
+	a = tsc_pair_read(16, TSC_READ_FENCED);
 	for (volatile int i = 0; i < 10000000; i++)
 		;
-	b = tsc_pair_read(16, TSC_READ_LFENCE_RDTSC);
+	b = tsc_pair_read(16, TSC_READ_FENCED);
 	assert_true(b.tsc > a.tsc);
 	assert_true(b.ns > a.ns);
 	p[0] = a;
 	p[1] = b;
 	assert_int_equal(tsc_fit_pairs(p, 2, &f), 0);
+#if defined(__aarch64__) /* cntvct_el0: 1 MHz to 1 GHz (qemu-user: 62.5 MHz) */
+	assert_true(f.hz > 1e6 && f.hz < 1.1e9);
+#else
 	assert_true(f.hz > 1e8 && f.hz < 1e10);
+#endif
 }
 
 /** --clock: auto takes rdtscp only where it may run; rdtscp asked for where it may not is
@@ -109,6 +115,19 @@ static void test_clock_choice(void **st)
 	char buf[48];
 
 	(void)st;
+#if defined(__aarch64__)
+	/* one read, isb;cntvct_el0, for auto and lfence; no rdtscp */
+	assert_int_equal(tsc_read_choose(TSC_CLOCK_AUTO, tsc_rdtscp_usable(), &r), 0);
+	assert_int_equal(r, TSC_READ_CNTVCT);
+	assert_int_equal(tsc_read_choose(TSC_CLOCK_LFENCE, false, &r), 0);
+	assert_int_equal(r, TSC_READ_CNTVCT);
+	assert_int_equal(tsc_read_choose(TSC_CLOCK_RDTSCP, tsc_rdtscp_usable(), &r), -ENOTSUP);
+	assert_int_equal(tsc_rdtscp_state(), TSC_RDTSCP_ARCH);
+	assert_string_equal(tsc_read_describe(buf, sizeof(buf), r, TSC_CLOCK_AUTO),
+			    "isb;cntvct_el0 (--clock auto)");
+	assert_int_equal(tsc_read_from_name("isb;cntvct_el0"), TSC_READ_CNTVCT);
+	return;
+#endif
 	assert_int_equal(tsc_read_choose(TSC_CLOCK_AUTO, true, &r), 0);
 	assert_int_equal(r, TSC_READ_RDTSCP);
 	assert_int_equal(tsc_read_choose(TSC_CLOCK_AUTO, false, &r), 0);
@@ -147,8 +166,11 @@ static void test_reads(void **st)
 	uint64_t a, b;
 
 	(void)st;
-	a = js_tsc_read(TSC_READ_LFENCE_RDTSC);
-	b = js_tsc_read(TSC_READ_LFENCE_RDTSC);
+	a = js_tsc_read(TSC_READ_FENCED);
+	b = js_tsc_read(TSC_READ_FENCED);
+	/* a coarse counter (arm64) may read the same twice within one step: not backwards */
+	for (int i = 0; i < 1000000 && b == a; i++)
+		b = js_tsc_read(TSC_READ_FENCED);
 	assert_true(b > a);
 	if (!tsc_rdtscp_usable()) {
 		print_message("skip rdtscp read: the CPU does not advertise it\n");
@@ -172,9 +194,52 @@ static void test_caps(void **st)
 	assert_true(!c.model[0] || c.model[strlen(c.model) - 1] != ' '); /* CPUID pads it */
 	assert_true(c.constant_tsc && c.nonstop_tsc && c.hypervisor);
 	assert_true(tsc_caps_invariant(&c));
+#if defined(__aarch64__) /* the generic timer is invariant whatever cpuinfo says */
+	tsc_caps_detect(&c, bad);
+	assert_true(tsc_caps_invariant(&c));
+	/* arm64's cpuinfo has no model name: the implementer and part are named */
+	char m[64] = "", v[16] = "";
+	arm64_cpu_name("CPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\n", m,
+		       sizeof(m), v, sizeof(v));
+	assert_string_equal(m, "ARM Neoverse-N1");
+	assert_string_equal(v, "ARM");
+	arm64_cpu_name("CPU implementer\t: 0xc0\nCPU part\t: 0x123\n", m, sizeof(m), v, sizeof(v));
+	assert_string_equal(m, "Ampere part 0x123");
+	arm64_cpu_name("CPU implementer\t: 0x99\nCPU part\t: 0x001\n", m, sizeof(m), v, sizeof(v));
+	assert_string_equal(m, "0x99 part 0x001");
+	m[0] = 0;
+	arm64_cpu_name(bad, m, sizeof(m), v, sizeof(v));
+	assert_string_equal(m, "");
+#else
 	tsc_caps_detect(&c, bad);
 	assert_false(c.constant_tsc);
 	assert_false(c.nonstop_tsc);
+#endif
+}
+
+/** The counter's step: the gcd of the reads' nonzero differences (a TSC steps by 1, a 1 GHz
+ * counter scaled from 24 MHz by ~42), and the live counter's. */
+static void test_step(void **st)
+{
+	const uint64_t tsc[] = { 1000, 1023, 1051, 1051, 1090 };
+	const uint64_t scaled[] = { 42, 42, 84, 84, 84, 210, 252, 252, 378 };
+	const uint64_t same[] = { 7, 7, 7 };
+	uint64_t step;
+
+	(void)st;
+	assert_int_equal(tsc_step_of(tsc, ARRAY_SIZE(tsc)), 1);
+	assert_int_equal(tsc_step_of(scaled, ARRAY_SIZE(scaled)), 42);
+	assert_int_equal(tsc_step_of(same, ARRAY_SIZE(same)), 0);
+	assert_int_equal(tsc_step_of(tsc, 1), 0);
+	step = tsc_counter_step(TSC_READ_FENCED);
+	print_message("this counter (%s): step %" PRIu64 ", stated %.0f Hz\n", TSC_COUNTER_NAME,
+		      step, tsc_counter_nominal_hz());
+	assert_true(step >= 1);
+#if defined(__aarch64__)
+	assert_true(tsc_counter_nominal_hz() >= 1e6);
+#else
+	assert_true(tsc_counter_nominal_hz() == 0);
+#endif
 }
 
 /** The SPSC ring: FIFO order, full is reported (never silent), wrap-around. */
@@ -229,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_pair_read),      cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_clock_choice),   cmocka_unit_test(test_reads),
 		cmocka_unit_test(test_ring),	       cmocka_unit_test(test_priority),
+		cmocka_unit_test(test_step),
 	};
 
 	return cmocka_run_group_tests_name("tsc", tests, NULL, NULL);
