@@ -1501,8 +1501,7 @@ def observer_waker(b, t, inj, hz):
           fmt_ratio(ipi_r), '<= 1.05x', check(ipi_r, '<=', 1.05), d)
     t.add('observer: tick gap median, waker tracking vs --no-waker (paired)',
           fmt(k_on and k_on / 1e3, ' us', 2), fmt(k_off and k_off / 1e3, ' us', 2),
-          '%+.2f us' % tick_d if tick_d is not None else '-', '<= %+g us' % P['obs_tick_us'],
-          check(tick_d, '<=', P['obs_tick_us']), d)
+          '%+.2f us' % tick_d if tick_d is not None else '-', 'report', 'INFO', d)
 
 
 def sec_observer(b, t, reps, hz):

@@ -10,7 +10,16 @@
 set -u
 B=${1:-build-arm64}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SYSROOT=${ARM64_SYSROOT:-/usr/aarch64-linux-gnu}
+# the loader and libc the binaries run with: multiarch's libc6:arm64 (/lib/aarch64-linux-gnu,
+# installed with the arm64 -dev packages) when it is there. Not the cross toolchain's copy in
+# /usr/aarch64-linux-gnu with multiarch's libraries: that loader (2.36-8) with another
+# build's libc.so.6 (2.36-9+deb12uN) leaves glibc's stack cache list unset, and the first
+# pthread_create walks it for ever (seen as "qemu-user hangs in pthread_create")
+if [ -z "${ARM64_SYSROOT:-}" ] && [ -e /lib/ld-linux-aarch64.so.1 ]; then
+	SYSROOT=/
+else
+	SYSROOT=${ARM64_SYSROOT:-/usr/aarch64-linux-gnu}
+fi
 QEMU=${QEMU_AARCH64:-$(command -v qemu-aarch64-static || command -v qemu-aarch64)}
 if [ -z "$QEMU" ]; then
 	echo "skip: no qemu-aarch64-static or qemu-aarch64 (Debian package qemu-user-static)"
@@ -23,11 +32,11 @@ declare -A NOT_UNDER_QEMU=(
 	[test_follow_live]="qemu-user does not emulate bpf(2) (ENOSYS): the probes cannot load"
 	[test_sampler_hook]="qemu-user's /proc/self/smaps shows the host's mappings, not the guest's"
 )
-# Debian 12's qemu-user (7.2) hangs in pthread_create on some host kernels (6.18 here: a
-# program that only starts a thread spins for ever): then what needs a thread cannot run
+# where the loader and libc.so.6 do not match (see SYSROOT), a program that only starts a
+# thread spins for ever: then what needs a thread cannot run
 THREADS_WHY=
 if ! timeout -s KILL 10 "$QEMU" -L "$SYSROOT" "$B/tools/thread_probe" >/dev/null 2>&1; then
-	THREADS_WHY="$QEMU cannot start a thread here (pthread_create hangs: $("$QEMU" --version | head -n 1))"
+	THREADS_WHY="a thread cannot start under $QEMU -L $SYSROOT (pthread_create hangs: the loader and libc.so.6 differ?)"
 	NOT_UNDER_QEMU[test_thread_names]=$THREADS_WHY
 fi
 TMP=$(mktemp -d /tmp/jsarm64.XXXXXX)
