@@ -15,7 +15,8 @@
 # lock (JS_CPU1_LOCK, default /tmp/jitterscope-cpu1.lock) that make bench and make soak take
 # too, so two checkouts testing on one machine wait for each other instead of colliding.
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
-# Exit status: 0 when nothing failed.
+# At the end, for each failed test, the lines of its log that say why (cmocka's error and
+# line, a script's FAIL lines). Exit status: 0 when nothing failed.
 kind=$1
 shift
 logs=${JS_TEST_LOGS:-build/test-logs}
@@ -120,7 +121,19 @@ if [ ${#skips[@]} -gt 0 ]; then
 	echo "skipped ($kind), with the reason:"
 	printf '  %s\n' "${skips[@]}"
 fi
-[ -n "$failed" ] && echo "failed ($kind):$failed"
+if [ -n "$failed" ]; then
+	# what each failure said, here at the end where a CI log's tail shows it: cmocka's
+	# error and line, a script's FAIL lines (at most 8 a test; the whole log is in $logs)
+	echo "why each failed (from its log in $logs):"
+	for t in $failed; do
+		log=$logs/$(echo "$t" | tr / _).log
+		[ -e "$log" ] || continue
+		echo "  $t:"
+		grep -E '^\[ +(ERROR|LINE|FAILED) +\]|Failure!|: error: |(^|: )FAIL(:| |$)|^not ok' "$log" |
+			grep -v -e '^FAIL: ' -e 'listed below' | awk '!seen[$0]++' | head -n 8 | sed 's/^/    /'
+	done
+	echo "failed ($kind):$failed"
+fi
 [ $part_cases -gt 0 ] && part="; $part_cases case(s) skipped inside $part_tests passing test(s)"
 echo "$pass passed, $fail failed, $skip skipped${part:-}"
 [ $fail -eq 0 ]

@@ -98,6 +98,11 @@ RPS = "/sys/class/net/lo/queues/rx-0/rps_cpus"
 
 EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
 STEAL_MAX_PCT = 5  # actions whose gap is named steal, at most (their primary is not judged)
+# ... plus this many per cent of the actions for each per cent of the run that /proc/stat says
+# the host stole from the CPU, up to STEAL_CAP_PCT: the host's stalls come with VM exits, and
+# the injected interrupts are VM exits (measured here: 350 ms of steal in a 12 s IRQ run put
+# 19 % of the actions' gaps under steal, both figures read apart from jitterscope)
+STEAL_PER_PCT, STEAL_CAP_PCT = 10, 40
 # /proc/stat's steal is accounted at ticks and printed in USER_HZ units: the steal given to
 # the gaps of a run may exceed its delta over the run by this much
 STEAL_SLACK_NS = 30 * 1000 * 1000
@@ -266,15 +271,18 @@ def fmt_us(ns):
     return "%.1f" % (ns / 1000.0)
 
 
-def on_cpu(evs, task, s, e):
+def on_cpu(evs, task, s, e, nested=False):
     """
     the kernel's word on a task's time: the witness's interval of @task (an event name) that
-    holds [s, e], less the interrupts and softirqs inside it (their union) -> ns, or None
+    holds [s, e], less the interrupts and softirqs inside it (their union) -> ns, or None.
+    @nested: those stay in (--probes lean counts an interruption inside a task without time)
     """
     span = task_span(evs, task, s, e)
     if span is None:
         return None
     t0, t1 = span
+    if nested:
+        return t1 - t0
     inner = sorted((max(a, t0), min(b, t1)) for a, b, n in evs
                    if a < t1 and b > t0 and not n.startswith("task:"))
     busy, end = 0, t0
@@ -303,13 +311,20 @@ def steal_fits(g, net, ref, span, tol):
     return net + max(0, g.steal - outside) - tol <= ref <= net + g.steal + tol
 
 
-def summarize(mode, res, spec, min_pct, among=False, foreign=None, out=sys.stdout, evs=None):
+def steal_max_pct(host_share):
+    """the share of actions (%) that may sit in gaps named steal when the host stole
+    @host_share (0..1) of the CPU over the run"""
+    return min(STEAL_CAP_PCT, STEAL_MAX_PCT + STEAL_PER_PCT * 100.0 * host_share)
+
+
+def summarize(mode, res, spec, min_pct, among=False, foreign=None, out=sys.stdout, evs=None,
+              host_share=0.0):
     """
     print the figures; return True when the expectation holds. @among: judge the naming only.
     @foreign ({gap row: task}, from the kernel's witness): the primary cause is judged only for
     the actions whose gap no other task shared (at least half of them). @evs: the witness's
     events; the task's net time is judged against its time on the CPU there (on_cpu), else
-    against the spin
+    against the spin. @host_share: the share of the run the host stole (/proc/stat)
     """
     n = len(res)
     matched = [r for r in res if r[1]]
@@ -337,10 +352,13 @@ def summarize(mode, res, spec, min_pct, among=False, foreign=None, out=sys.stdou
         # named steal on jitterscope's word: capped, and the action is still judged among
         # the gap's events (the largest of them must be its own)
         big = [r for r in hosts if r[2] and own_largest(r[1], spec)]
-        print("%s: %d actions in a gap mostly the host's steal (%.2f %%, at most %d %%): "
-              "primary not judged there; the action the largest of its events in %d of them"
-              % (mode, len(hosts), pct(len(hosts), n), STEAL_MAX_PCT, len(big)), file=out)
-        if pct(len(hosts), n) > STEAL_MAX_PCT:
+        cap = steal_max_pct(host_share)
+        print("%s: %d actions in a gap mostly the host's steal (%.2f %%, at most %.0f %%: the"
+              " host stole %.2f %% of the run): primary not judged there; the action the"
+              " largest of its events in %d of them"
+              % (mode, len(hosts), pct(len(hosts), n), cap, 100.0 * host_share, len(big)),
+              file=out)
+        if pct(len(hosts), n) > cap:
             print("%s: FAIL: too many actions in gaps named steal" % mode, file=out)
             ok = False
         if not among and pct(len(big), len(hosts)) < min_pct:
@@ -373,7 +391,8 @@ def summarize(mode, res, spec, min_pct, among=False, foreign=None, out=sys.stdou
             near = [e for e in evs if e[0] <= r[1].end + 10 * US and e[1] >= r[1].start - 10 * US] \
                 if evs is not None else []
             task = "task:" + r[2][1].split(" [")[0]
-            w = on_cpu(near, task, r[0][1], r[0][2]) if evs is not None else None
+            w = on_cpu(near, task, r[0][1], r[0][2], spec.get("nested_in_task", False)) \
+                if evs is not None else None
             ref = w if w is not None else r[0][2] - r[0][1]
             span = task_span(near, task, r[0][1], r[0][2]) if w is not None else r[0][1:3]
             if steal_fits(r[1], r[2][2], ref, span, tol * (r[0][2] - r[0][1])):
@@ -452,6 +471,9 @@ def unexpected(gaps, spec, res):
 
 def spec_for(mode, irq_detail=None, lean=False):
     spec = dict(MODES[mode])
+    # --probes lean names an interruption inside a task without its time: the task's net
+    # holds it, and the kernel's witness is read the same way
+    spec["nested_in_task"] = lean
     if lean and mode == "timer":
         # --probes lean names no hrtimer callback: the tick's interrupt is the class named
         spec["cause"] = ("timer", "local_timer")
@@ -639,7 +661,7 @@ def account(mode, spec, res, gaps, js, cpu, max_share=None, out=sys.stdout):
 
 
 def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, among=False,
-             witness=None, max_share=None, cgroup=None):
+             witness=None, max_share=None, cgroup=None, host_share=0.0):
     spec = spec_for(mode, irq_detail)
     acts = load_log(log, mode)
     gaps = load_gaps(gaps_csv, cpu)
@@ -660,7 +682,7 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
                   % (mode, len(out), out[0][0]))
     res = match(acts, gaps, spec)
     foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
-    ok = summarize(mode, res, spec, min_pct, among, foreign, evs=witness)
+    ok = summarize(mode, res, spec, min_pct, among, foreign, evs=witness, host_share=host_share)
     ok = account(mode, spec, res, gaps, js, cpu, max_share) and ok
     if cgroup:
         ok = cgroup_check(res, cgroup[0], cgroup[1], js, min_pct, gaps=gaps,
@@ -890,6 +912,14 @@ def selftest():
     ok = ok and fg == {gaps[3].row: "task:bash:9"}
     ok = ok and summarize("ipi", [res[0], res[0], res[3]], ipi_spec, 99.0, foreign=fg, out=quiet)
     ok = ok and not summarize("ipi", res[:1] + res[3:], ipi_spec, 99.0, foreign=fg, out=quiet)
+    # gaps named steal: at most 5 % of the actions on a quiet host (1 of 10 fails), more
+    # when the host stole more of the run (1 of 10 passes at 1 %), never over 40 %
+    hg = synth_gap(1 * ms, 20 * US, "steal", "", ipi)
+    hr = (res[0][0], hg, right_cause(hg, ipi_spec), False)
+    ten = [res[0]] * 9 + [hr]
+    ok = ok and not summarize("ipi", ten, ipi_spec, 99.0, out=quiet)
+    ok = ok and summarize("ipi", ten, ipi_spec, 99.0, out=quiet, host_share=0.01)
+    ok = ok and steal_max_pct(0.0) == 5 and steal_max_pct(0.5) == STEAL_CAP_PCT
     # the sender: judged for IPIs delivered within the window; one delivered late (the
     # injector waited 2 ms) is not judged, but late ones may be 5 % at most
     sspec = dict(ipi_spec, sender="jsinject")
@@ -961,6 +991,7 @@ prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
            (1 * ms + 100 * US, 1 * ms + 109 * US, "local_timer"),
            (1 * ms + 105 * US, 1 * ms + 112 * US, "softirq:TIMER")]
     ok = ok and on_cpu(wit, "task:jsinject:7", a[1], a[2]) == 578 * US
+    ok = ok and on_cpu(wit, "task:jsinject:7", a[1], a[2], nested=True) == 590 * US  # lean
     ok = ok and on_cpu(wit, "task:jsinject:8", a[1], a[2]) is None
     # the gap (600 us) holds 10 us outside the task: 100 us of steal is at least 90 us the
     # task's, so 578 us net is too much; the same gap starting 200 us earlier (a host stall
@@ -1375,7 +1406,7 @@ def run_in(a, cg):
     ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
                   max_share=a.max_share,
                   cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel, cg.tids)
-                  if cg else None)
+                  if cg else None, host_share=(steal1 - steal0) / (d * 1e9))
     ok = steal_check(gaps, a.cpu, steal1 - steal0) and ok
     # the injector did its work: >= half the actions its period allows (a handful of actions,
     # all named, would pass the percentages above)

@@ -6,7 +6,8 @@
 #      detail and CPU; the command never ran on CPU 1; runs in JSON = Prometheus = text;
 #   2. fail: `exit 3`: every run counted as failed;
 #   3. hang: a command that sleeps 100 s under --on-spike-timeout 1s: killed (timeouts
-#      counted, its process gone), the 5 s run still lasts about 5 s;
+#      counted, its process gone), the 5 s run still measures 5 s (and ends within the
+#      last command's timeout after);
 #   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too;
 #   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
 # Root only (77 otherwise); about 40 s. See docs/OUTPUTS.md, "A command on each spike".
@@ -103,13 +104,17 @@ cmd = sp["on_spike"]
 assert cmd["runs"] >= 2 and cmd["timeouts"] == cmd["runs"] and cmd["failed"] == 0, cmd
 assert cmd["skipped_busy"] >= 1 and cmd["runs"] + cmd["skipped_busy"] == sp["written"], (cmd, sp)
 assert cmd["runs"] * 1.0e9 <= cmd["run_ns"] <= cmd["runs"] * 1.5e9, cmd
-assert run["wall_ns"] < 5.3e9 and (t1 - t0) < 8.5e9, \
+# the measurement lasts the 5 s asked; a command still running at the end gets the rest of
+# its 1 s timeout (docs/OUTPUTS.md), so the run may end up to 1 s later, never more
+win = max(c["end_ns"] - c["start_ns"] for c in run["cpus"])
+assert win < 5.1e9, "the measurement took %.2f s of the 5 s asked" % (win / 1e9)
+assert run["wall_ns"] < 6.3e9 and (t1 - t0) < 9.5e9, \
     "the run took %.1f s (%.1f s wall)" % (run["wall_ns"] / 1e9, (t1 - t0) / 1e9)
 prom = open(tmp + "/hang.prom").read()
 m = re.search(r"^jitterscope_on_spike_timeouts_total (\d+)$", prom, re.M)
 assert m and int(m.group(1)) == cmd["timeouts"], "prom timeouts"
-print("  hang: %d runs killed at 1 s, %d spikes skipped while one ran; run %.2f s" % (
-    cmd["runs"], cmd["skipped_busy"], run["wall_ns"] / 1e9))
+print("  hang: %d runs killed at 1 s, %d spikes skipped while one ran; measured %.2f s,"
+      " run %.2f s" % (cmd["runs"], cmd["skipped_busy"], win / 1e9, run["wall_ns"] / 1e9))
 PY
 
 # 4. --pid --marks: jsapp on CPU 1 preempted by jsinject; the command runs for its spikes
