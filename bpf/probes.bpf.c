@@ -46,6 +46,7 @@ const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_swit
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
 const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
 const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
+const volatile __u32 stacks_on = 0;   /* --stacks: the waker's and the preemptor's stacks */
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
@@ -53,6 +54,8 @@ __u32 nr_sampler_tids = 0; /* written by user space */
 __u32 sampler_cpu = 0;	   /* CPU a sampler was last switched in on */
 __u64 sampler_mm = 0;	   /* the samplers' mm, learned at switch-in */
 __u64 sched_mismatch = 0;  /* switches whose prev was not the task seen in */
+__u64 stack_full = 0;	   /* --stacks: a stack not kept, its bucket holding another one */
+__u64 stack_fail = 0;	   /* --stacks: bpf_get_stackid failed otherwise (-EFAULT...) */
 
 /* every CPU's ring, one after the other (js_cpu_state.ring_base): the measured CPUs' first,
  * then a short one for each other CPU, for what it records about a measured one (IPI sends,
@@ -130,6 +133,15 @@ struct {
 	__type(key, __u32); /* the woken thread's id */
 	__type(value, struct js_wake_slot);
 } wakers SEC(".maps");
+
+/* --stacks: the kernel stacks events name (js_events.h, JS_STACKS_MAX); one bucket when off
+ * (probes.c sizes it) */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, JS_STACKS_MAX);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, JS_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
 
 /* non-zero: every program returns at once. Only written from outside (bench/run.py, through
  * bpftool), to measure the programs' own cost inside one run; its own map for that */
@@ -954,6 +966,27 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 
 /* ---- scheduler --------------------------------------------------------------------- */
 
+#define JS_EEXIST 17
+#define JS_ENOMEM 12
+
+/* stack_of - --stacks: the current task's kernel stack, its id in stacks + 1; 0 when off or
+ * not kept (counted: the map full for it, or no stack) */
+static __always_inline __u16 stack_of(void *ctx)
+{
+	long id;
+
+	if (!stacks_on)
+		return 0;
+	id = bpf_get_stackid(ctx, &stacks, 0);
+	if (id >= 0 && id < JS_STACKS_MAX)
+		return (__u16)(id + 1);
+	if (id == -JS_EEXIST || id == -JS_ENOMEM)
+		__sync_fetch_and_add(&stack_full, 1);
+	else
+		__sync_fetch_and_add(&stack_fail, 1);
+	return 0;
+}
+
 /* task_cgroup - a task's cgroup v2 id (its default hierarchy cgroup's kernfs node id, as
  * bpf_get_current_cgroup_id() gives the current task's): three loads from a trusted task */
 static __always_inline __u64 task_cgroup(struct task_struct *t)
@@ -965,7 +998,7 @@ static __always_inline __u64 task_cgroup(struct task_struct *t)
  * comm comes from task, which may have exited: then the name is best effort. */
 static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pid, __u32 cflags,
 				     struct task_struct *task, __u64 cgroup, __u64 start, __u64 now,
-				     __u64 st0, __u64 st1, __u32 flags)
+				     __u64 st0, __u64 st1, __u32 flags, __u16 stack)
 {
 	__u32 kind = pid ? JS_EV_TASK : JS_EV_IDLE;
 	struct js_event *e = ev_new(s, kind, cpu);
@@ -990,6 +1023,7 @@ static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pi
 		e->flags |= JS_F_WAKE;
 	}
 	bpf_probe_read_kernel(e->name, JS_COMM_LEN, task->comm);
+	e->task.stack = stack; /* the name's second half: stale from an earlier record else */
 	ev_send(e);
 }
 
@@ -1007,14 +1041,14 @@ static __always_inline void unseen_switch(struct js_cpu_state *s, __u32 cpu,
 	__sync_fetch_and_add(&sched_mismatch, 1);
 	if (!(s->cur_flags & JS_CUR_SAMPLER))
 		task_ran(s, cpu, s->cur_pid, s->cur_flags, cur, s->cur_cgroup, s->cur_start, now,
-			 s->cur_steal, st, sflag | JS_F_NOEND);
+			 s->cur_steal, st, sflag | JS_F_NOEND, 0);
 	if (pid && is_sampler(pid, RD(prev, tgid)))
 		return;
 	if (RD(prev, flags) & PF_KTHREAD)
 		pflags = JS_CUR_KTHREAD;
 	task_ran(s, cpu, pid, pflags | (s->cur_flags & JS_CUR_STEAL), prev, /* not cur's wake */
 		 pid ? task_cgroup(prev) : 0, s->cur_start, now, s->cur_steal, st,
-		 sflag | JS_F_NOSTART);
+		 sflag | JS_F_NOSTART, 0);
 }
 
 /* take_waker - who woke pid, switched in now, into s->cur_wake (its wake-up taken: a later
@@ -1054,8 +1088,9 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	else if (s->cur_pid != (__u32)RD(prev, pid))
 		unseen_switch(s, cpu, prev, now, sflag, st);
 	else if (!(s->cur_flags & JS_CUR_SAMPLER))
+		/* prev is current here: its stack is where it left the CPU (idle has none) */
 		task_ran(s, cpu, s->cur_pid, s->cur_flags, prev, s->cur_cgroup, s->cur_start, now,
-			 s->cur_steal, st, sflag);
+			 s->cur_steal, st, sflag, s->cur_pid ? stack_of(ctx) : 0);
 	pid = RD(next, pid);
 	flags = JS_CUR_VALID;
 	if (sflag)
@@ -1168,6 +1203,7 @@ int BPF_PROG(sched_waking, struct task_struct *p)
 	v.w.ctx = wake_ctx(cpu);
 	v.w.syscall = v.w.ctx == JS_WAKE_TASK ? wake_syscall() : JS_WAKE_NOSYS;
 	bpf_get_current_comm(v.w.comm, sizeof(v.w.comm));
+	v.w.stack = stack_of(ctx);
 	v.at = bpf_ktime_get_ns();
 	bpf_map_update_elem(&wakers, &pid, &v, BPF_ANY);
 	return 0;

@@ -148,8 +148,18 @@ struct js_wake {
 	__u8 ctx;      /* enum js_wake_ctx */
 	__u8 pad;
 	__u16 syscall; /* the system call the waker was in, JS_WAKE_NOSYS: none/unknown */
-	__u16 pad2;
+	__u16 stack;   /* --stacks: the waker's kernel stack at the wake-up, its id in the
+	                * stacks map + 1 (0: none: off, or not kept, JS_STACKS_MAX) */
 }; /* 32 bytes */
+
+/*
+ * --stacks: kernel stacks (bpf_get_stackid) in a BPF_MAP_TYPE_STACK_TRACE map of
+ * JS_STACKS_MAX buckets, JS_STACK_DEPTH frames each (the innermost kept). An id names its
+ * stack for the whole run (no BPF_F_REUSE_STACKID): a new stack whose bucket holds another
+ * one is not kept (the map is full for it), counted, and its event carries no stack.
+ */
+#define JS_STACKS_MAX 2048 /* buckets: ids 0..2047, carried as id + 1 in a __u16 */
+#define JS_STACK_DEPTH 32  /* frames per stack */
 
 #define JS_F_LEAN \
 	0x100u /* irq/vector/softirq seen at its exit alone (--probes lean): it began at
@@ -175,7 +185,15 @@ struct js_event {
 	__u32 cpu;   /* CPU the event happened on (target CPU for IPI_SEND) */
 	__u32 id;    /* irq, vector, softirq nr, pid ... (see kind) */
 	__u32 flags; /* JS_F_* */
-	char name[JS_NAME_LEN];
+	union {
+		char name[JS_NAME_LEN];
+		struct {
+			char comm[16];	/* TASK: name (TASK_COMM_LEN) */
+			__u32 stack;	/* TASK, --stacks: its kernel stack when it switched
+			                 * out (the CPU's next task came in), id + 1; 0: none */
+			__u32 pad[3];
+		} task;
+	};
 	struct js_wake wake; /* task: who woke it, if JS_F_WAKE (not cleared otherwise) */
 };			     /* 120 bytes */
 

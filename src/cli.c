@@ -70,6 +70,7 @@ enum {
 	OPT_COMPLETION,
 	OPT_LIST_OPTIONS,
 	OPT_NO_WAKER,
+	OPT_STACKS,
 	OPT_PROBES,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
@@ -133,6 +134,11 @@ static const struct cli_option {
 	  M },
 	{ { "no-waker", OPT_NO_WAKER, NULL, 0,
 	    "do not track who woke a preempting task (sched_waking off)", G_MEASURE },
+	  M },
+	{ { "stacks", OPT_STACKS, NULL, 0,
+	    "kernel stacks of the worst gaps' and spikes' preempting task (where it left the "
+	    "CPU) and of its waker (at the wake-up)",
+	    G_MEASURE },
 	  M },
 	{ { "probes", OPT_PROBES, "full|lean", 0,
 	    "which probes run (default full: each interruption's entry and exit, hrtimer "
@@ -949,6 +955,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_WAKER:
 		p->no_waker = true;
 		break;
+	case OPT_STACKS:
+		p->stacks = true;
+		break;
 	case OPT_PROBE_COST:
 		p->probe_cost = true;
 		break;
@@ -1147,6 +1156,12 @@ static int validate(struct js_params *p, const char *prog)
 	if (p->no_waker && p->cfg.no_probes) {
 		fprintf(stderr,
 			"%s: --no-waker turns off a part of the eBPF probes: not with --no-probes\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->stacks && p->cfg.no_probes) {
+		fprintf(stderr, "%s: --stacks takes kernel stacks in the eBPF probes: not with "
+				"--no-probes\n",
 			prog);
 		return -EINVAL;
 	}

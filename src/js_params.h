@@ -45,6 +45,8 @@ struct js_params {
 	bool no_progress;
 	bool probe_cost;	  /* --probe-cost: time the probes' programs (kernel bpf_stats) */
 	bool no_waker;		  /* --no-waker: do not track who woke a preempting task */
+	bool stacks;		  /* --stacks: kernel stacks of the worst gaps' preemptor and
+				   * its waker (not the waker's with --no-waker) */
 	bool probes_given;	  /* --probes given (cfg.probes_lean: which) */
 	const char *btf_path;	  /* --btf FILE: the kernel's types (js_kbtf.h) */
 	const char *probe_toggle; /* --probe-toggle FILE: the bench's observer (js_probe_toggle.h) */

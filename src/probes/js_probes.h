@@ -46,6 +46,7 @@ struct probes_opts {
 			       * sent (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
 	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
 	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
+	bool stacks;	      /* --stacks: the waker's and the preemptor's kernel stacks */
 };
 
 enum probes_prog_state {
@@ -95,6 +96,9 @@ struct probes_stats {
 	const char *steal_why;		 /* why not, when !steal_available */
 	bool waker;			 /* task records may name their waker (JS_F_WAKE) */
 	bool waker_ctx;			 /* ... and its context (interrupt or task) */
+	bool stacks;			 /* --stacks: task records and wakers carry stack ids */
+	uint64_t stack_full;		 /* --stacks: stacks not kept, the map full for them */
+	uint64_t stack_fail;		 /* --stacks: stacks not taken (no stack, -EFAULT) */
 	uint64_t attach_ns;		 /* wall time of probes_attach() */
 	uint64_t detach_ns;		 /* wall time of probes_detach() */
 	size_t ring_bytes;		 /* the measured CPUs' rings in all */
@@ -134,6 +138,10 @@ int probes_stats(struct js_probes *p, struct probes_stats *st);
 /* probes_fill - the fullest ring (by share) at the last probes_consume(): the bytes read
  * from it and its size (the housekeeping thread's nap follows it, js_nap.h) */
 void probes_fill(const struct js_probes *p, size_t *used, size_t *size);
+/* probes_stack - --stacks: the kernel stack a record names (its id + 1, js_events.h), its
+ * return addresses innermost first into ips (at most max); the number of frames, 0 when the
+ * id is 0 or unknown, or -errno */
+int probes_stack(const struct js_probes *p, uint32_t id1, uint64_t *ips, size_t max);
 /* probes_table_check - the table of which programs each kind of interruption runs under
  * --probes full and lean (probes.c) against both builds of the object: every program it
  * names is there, every lean_ program is in its lean column. 0, or -1 with why (no root) */

@@ -79,6 +79,7 @@ struct js_probes {
 	bool no_waker;	/* --no-waker: sched_waking not loaded */
 	bool waker;	/* waker tracking on (rodata waker_on) */
 	bool waker_ctx; /* ... with the per-CPU offsets of the wake-up's context */
+	bool stacks;	/* --stacks: stack ids in records (rodata stacks_on) */
 	uint64_t attach_ns, detach_ns;
 	uint64_t consumed;
 	uint64_t consumed_by_kind[JS_EV_KIND_MAX]; /* the probes keep no sent counter */
@@ -584,6 +585,11 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
 	ro->own_bh_unsent = o->own_bh_unsent;
+	ro->stacks_on = o->stacks;
+	p->stacks = o->stacks;
+	/* off: one bucket, not JS_STACKS_MAX of JS_STACK_DEPTH frames (0.5 MiB) */
+	if (!o->stacks && bpf_map__set_max_entries(p->skel->maps.stacks, 1))
+		js_dbg("stacks: cannot shrink the unused map");
 	p->ring_len = probes_ring_recs(o->ring_bytes, p->ncpus);
 	err = ring_layout(p);
 	if (err) {
@@ -1370,12 +1376,33 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->steal_available = p->steal;
 	st->waker = p->waker;
 	st->waker_ctx = p->waker_ctx;
+	st->stacks = p->stacks;
+	st->stack_full = __atomic_load_n(&bss->stack_full, __ATOMIC_RELAXED);
+	st->stack_fail = __atomic_load_n(&bss->stack_fail, __ATOMIC_RELAXED);
 	st->steal_why = p->steal ? NULL : p->steal_why;
 	st->attach_ns = p->attach_ns;
 	st->detach_ns = p->detach_ns;
 	st->ring_bytes = rings_bytes(p, p->ncpus);
 	st->all_rings_bytes = rings_bytes(p, p->nrings);
 	return 0;
+}
+
+int probes_stack(const struct js_probes *p, uint32_t id1, uint64_t *ips, size_t max)
+{
+	__u64 v[JS_STACK_DEPTH] = { 0 };
+	__u32 id = id1 - 1;
+	size_t n = 0;
+
+	if (!p || !p->skel || !p->stacks || !id1 || id1 > JS_STACKS_MAX)
+		return 0;
+	if (bpf_map__lookup_elem(p->skel->maps.stacks, &id, sizeof(id), v, sizeof(v), 0))
+		return errno == ENOENT ? 0 : -errno;
+	/* the value is zero-padded past the stack's last frame */
+	while (n < JS_STACK_DEPTH && n < max && v[n]) {
+		ips[n] = v[n];
+		n++;
+	}
+	return (int)n;
 }
 
 void probes_fill(const struct js_probes *p, size_t *used, size_t *size)

@@ -233,6 +233,13 @@ static void test_misc(void **st)
 	assert_int_not_equal(parse("--no-waker", "--no-probes", NULL), 0);
 	assert_int_not_equal(parse("check", "--no-waker", NULL), 0);
 	assert_int_not_equal(parse("report", "a.json", "--no-waker", NULL), 0);
+	assert_false(p.stacks);
+	assert_int_equal(parse("--stacks", NULL), 0);
+	assert_true(p.stacks);
+	assert_int_equal(parse("--stacks", "--no-waker", NULL), 0); /* the preemptor's alone */
+	assert_true(p.stacks && p.no_waker);
+	assert_int_not_equal(parse("--stacks", "--no-probes", NULL), 0);
+	assert_int_not_equal(parse("check", "--stacks", NULL), 0);
 	assert_int_not_equal(parse("--json", "-", "--gaps", "-", NULL), 0);
 	assert_int_not_equal(parse("-n", "1001", NULL), 0);
 	assert_int_not_equal(parse("-n", "-1", NULL), 0);
