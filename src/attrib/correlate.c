@@ -889,12 +889,13 @@ static void fill_parts(const struct corr_scratch *sc, size_t prim, struct js_att
 }
 
 /* attr_waker - who woke the primary source's task: the waker its longest run in the gap
- * carries (a task woken once, preempted and switched back in carries none the second time) */
+ * carries (a task woken once, preempted and switched back in carries none the second time);
+ * with --stacks, the stack of its longest run that has one (where it left the CPU) */
 static void attr_waker(const struct corr_scratch *sc, size_t prim, const struct js_gap *g,
 		       struct js_attr *out)
 {
 	const struct src *s = &sc->src[prim];
-	const struct item *best = NULL;
+	const struct item *best = NULL, *bstack = NULL;
 
 	if (!src_ran(s))
 		return;
@@ -902,13 +903,19 @@ static void attr_waker(const struct corr_scratch *sc, size_t prim, const struct 
 		const struct item *it = &sc->it[i];
 
 		if (it->ev->kind != JS_EV_TASK || it->ev->id != s->first->id ||
-		    it->cause != s->cause || !(it->ev->flags & JS_F_WAKE))
+		    it->cause != s->cause)
+			continue;
+		if (it->ev->task.stack && (!bstack || it->e - it->s > bstack->e - bstack->s))
+			bstack = it;
+		if (!(it->ev->flags & JS_F_WAKE))
 			continue;
 		if (!best || it->e - it->s > best->e - best->s)
 			best = it;
 	}
 	if (best)
 		js_waker_from_event(best->ev, g->start_ns, &out->waker);
+	if (bstack)
+		out->stack = bstack->ev->task.stack;
 }
 
 /* attr_empty - nothing explains the gap; the parts past nparts are left as they were (every
@@ -1112,11 +1119,13 @@ static void finish(struct js_attr *a, uint64_t dur_ns)
 			js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_STEAL));
 			memset(&a->waker, 0,
 			       sizeof(a->waker)); /* the task's waker: not the host's */
+			a->stack = 0;
 		}
 		return;
 	}
 	memset(a->detail, 0, sizeof(a->detail));
 	memset(&a->waker, 0, sizeof(a->waker));
+	a->stack = 0;
 	if (a->smi) {
 		a->primary = JS_CAUSE_SMI;
 		js_scpy(a->detail, JS_DETAIL_LEN, js_cause_name(JS_CAUSE_SMI));

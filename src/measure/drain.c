@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "js_drain.h"
+#include "js_probes.h"
+#include "js_stacks.h"
 #include "js_source.h"
 #include "js_util.h"
 
@@ -230,6 +232,38 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 	c->nev = k;
 }
 
+/* keep_stack - the ref of the probes' stack id1 in the run's table, copied from the probes'
+ * map and symbolised the first time (an id names one stack for the whole run); 0: none */
+static uint32_t keep_stack(struct js_drain *d, uint32_t id1)
+{
+	uint64_t ips[JS_STACK_FRAMES];
+	struct js_stack st;
+	uint32_t ref;
+	int n;
+
+	if (!id1)
+		return 0;
+	ref = js_stacks_find(&d->run->stacks, id1);
+	if (ref)
+		return ref;
+	n = probes_stack(*d->probes, id1, ips, JS_STACK_FRAMES);
+	if (n <= 0)
+		return 0;
+	js_stack_symbolise(&st, d->run->ksyms, ips, (size_t)n);
+	st.key = id1;
+	return js_stacks_add(&d->run->stacks, &st);
+}
+
+/* gap_stacks - a gap's stack ids (the probes') become refs into the run's table when it
+ * gets them (js_stacks_wanted, before it is offered to the worst list), else none */
+static void gap_stacks(struct js_drain *d, const struct js_cpu_result *r, struct js_gap_rec *g)
+{
+	bool want = d->stacks && *d->probes && js_stacks_wanted(&r->top, g, d->stack_spike_ns);
+
+	g->attr.stack = want ? keep_stack(d, g->attr.stack) : 0;
+	g->attr.waker.stack = want ? keep_stack(d, g->attr.waker.stack) : 0;
+}
+
 static int gap_start_cmp(const void *pa, const void *pb)
 {
 	const struct js_gap_rec *a = pa, *b = pb;
@@ -265,6 +299,7 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 		struct js_cpu_result *r = &d->run->cpus[recs[i].gap.res];
 
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
+		gap_stacks(d, r, &recs[i]);
 		/* the interruptions' entry/exit is learned from the sampler's lone gaps: a
 		 * thread's gap ends at its tracepoints, a mark holds the application's work */
 		if (src == JS_SRC_SAMPLER)

@@ -82,6 +82,8 @@ struct js_drain {
 	struct corr_opts mopts;		 /* marks: intervals the application measured */
 	const struct tsc_fit *fit;	 /* TSC -> CLOCK_MONOTONIC */
 	unsigned top;			 /* worst gaps kept per result */
+	bool stacks;			 /* --stacks: the wanted gaps' stacks into run->stacks */
+	uint64_t stack_spike_ns;	 /* ... wanted: the worst list's and these (0: none) */
 	struct gap_raw *raw;
 	struct js_gap_rec *recs;    /* scratch for one batch of any lane (one at a time) */
 	struct js_event *evscratch; /* events of one gap, for outputs that want them */

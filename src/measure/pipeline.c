@@ -201,6 +201,8 @@ static int setup(struct js_pipe *pl)
 	pl->d.probes = &pl->probes;
 	pl->d.fit = &pl->cal.fit;
 	pl->d.top = p->cfg.top;
+	pl->d.stacks = p->stacks;
+	pl->d.stack_spike_ns = p->spike_dir ? p->spike_threshold_ns : 0;
 	err = drain_setup(&pl->d, p->cfg.cpus, p->cfg.ncpus, evcap(pl));
 	if (err)
 		return err;
@@ -755,6 +757,9 @@ static void finish(struct js_pipe *pl)
 		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
 			run->probes_waker = st.waker;
+			run->probes_stacks = st.stacks;
+			run->stack_full = st.stack_full;
+			run->stack_fail = st.stack_fail;
 			probe_cost(run, &st);
 		}
 	}

@@ -198,6 +198,8 @@ struct js_waker {
 	uint16_t cpu;	 /* the CPU it was woken from */
 	uint8_t ctx;	 /* enum js_wake_ctx (js_events.h): 0 (JS_WAKE_NONE): no waker known */
 	char comm[16];
+	uint32_t stack; /* --stacks: its kernel stack at the wake-up, a ref into the run's
+	                 * table (js_stacks.h), 0: none (the probes' id + 1 until the drain) */
 };
 
 /* What explains one gap. */
@@ -217,6 +219,9 @@ struct js_attr {
 	                           * fault's own handling, given to it by corr_finish() once
 	                           * steal has been allocated (then 0) */
 	struct js_waker waker;	 /* who woke the primary part's task (ctx 0: not known) */
+	uint32_t stack;		 /* --stacks: the primary part's task's kernel stack where it
+	                          * left the CPU (its longest run that has one), as
+	                          * waker.stack */
 };
 
 /* A gap with its attribution: what the worst-N list and the CSV rows carry. */

@@ -23,6 +23,7 @@
 #include "js_model.h"
 #include "js_run_cfg.h"
 #include "js_spike.h"
+#include "js_stacks.h"
 #include "js_topn.h"
 #include "js_tsc.h"
 
@@ -193,6 +194,10 @@ struct js_run {
 	bool probes_on;
 	char probes_why[256]; /* why the probes are off */
 	bool probes_waker;    /* who woke a preempting task was tracked (not --no-waker) */
+	bool probes_stacks;   /* --stacks: kernel stacks were taken */
+	uint64_t stack_full;  /* ... not kept in the probes' map: full for them */
+	uint64_t stack_fail;  /* ... not taken (no stack) */
+	struct js_stacks stacks; /* the stacks the worst gaps and spikes name (js_stacks.h) */
 	bool smi_countable;
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;

@@ -12,6 +12,7 @@
 
 #include "js_ksyms.h"
 #include "js_result.h"
+#include "js_stacks.h"
 #include "js_util.h"
 
 const uint64_t js_burst_sizes_ns[JS_BURST_SIZES] = { 10000, 100000, 1000000, 10000000 };
@@ -303,6 +304,7 @@ void run_free(struct js_run *run)
 		audit_deltas_free(&run->deltas);
 	free(run->xcheck);
 	ksyms_free(run->ksyms);
+	js_stacks_free(&run->stacks);
 	cgroups_free(run->cgroups);
 	memset(run, 0, sizeof(*run));
 }

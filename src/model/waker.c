@@ -174,6 +174,7 @@ bool js_waker_from_event(const struct js_event *e, uint64_t gap_start, struct js
 	w->cpu = e->wake.cpu;
 	w->ctx = e->wake.ctx;
 	w->syscall = e->wake.syscall == JS_WAKE_NOSYS ? -1 : (int32_t)e->wake.syscall;
+	w->stack = e->wake.stack; /* the probes' id + 1: the drain makes it a ref */
 	memcpy(w->comm, e->wake.comm, sizeof(w->comm));
 	w->comm[sizeof(w->comm) - 1] = '\0';
 	return true;

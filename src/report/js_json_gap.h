@@ -38,6 +38,10 @@
 #define JG_WAKER_SYSCALL_NR "syscall_nr" /* null: none or unknown */
 #define JG_WAKER_AT "at_ns"		 /* its time minus the gap's start: < 0 before */
 #define JG_WAKER_TEXT "text"		 /* as the story tells it */
+/* --stacks: a kernel stack, an array of "symbol+0xoff" innermost first (js_stacks.h): the
+ * waker's at the wake-up (in the waker object), the primary part's task's where it left the
+ * CPU (beside the waker); absent when the gap has none */
+#define JG_STACK "stack"
 
 /* A number of a struct, written and read under key: at offset off, 4 or 8 bytes wide; a
  * file must have it when required (older files lack the others). */
@@ -69,6 +73,11 @@ struct js_cgroups;
  * none or unknown; cg may be NULL)
  */
 void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg);
+/* js_attr_write_json_stacks - the same, with the stacks a names in the run's table t
+ * ("stack" arrays, JG_STACK; t may be NULL: none) */
+struct js_stacks;
+void js_attr_write_json_stacks(struct js_json *j, const struct js_attr *a,
+			       const struct js_cgroups *cg, const struct js_stacks *t);
 
 /*
  * js_gap_write_json - where gap g comes from, into the open JSON object: "source", and for a

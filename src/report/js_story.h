@@ -19,8 +19,11 @@
 #include <stdint.h>
 
 #include "js_model.h"
+#include "js_stacks.h"
 
 #define STORY_TERMS 4 /* event causes named in the headline (primary included) */
+/* story_format_stacks' text at most: two stacks of JS_STACK_FRAMES frames and a heading */
+#define STORY_STACKS_LEN (2 * (JS_STACK_FRAMES + 1) * (JS_FRAME_LEN + 16) + 2 * JS_DETAIL_LEN)
 
 /* story_format - the one-line story; "at" is the gap start minus run_start_ns */
 int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run_start_ns);
@@ -41,6 +44,15 @@ int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint6
  */
 int story_format_brief(char *buf, size_t len, uint64_t start_ns, uint64_t dur_ns, uint32_t cause,
 		       const char *detail, uint64_t run_start_ns);
+
+/*
+ * story_format_stacks - --stacks: the kernel stacks gap r names in the run's table t, one
+ * frame a line under a heading line ("stack of jsinject:812 where it left the CPU:", "stack
+ * of its waker jswriter:811 at the wake-up:"); "" when it names none. Every line starts with
+ * indent (may be NULL) and ends in '\n'. Like snprintf.
+ */
+int story_format_stacks(char *buf, size_t len, const struct js_gap_rec *r,
+			const struct js_stacks *t, const char *indent);
 
 /* story_part_label - a part's human name: "local timer IRQ", "NET_RX softirq", "IRQ x:36" */
 int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail);

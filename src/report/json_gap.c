@@ -7,6 +7,7 @@
 #include "js_cgroup.h"
 #include "js_json.h"
 #include "js_json_gap.h"
+#include "js_stacks.h"
 #include "js_util.h"
 #include "js_waker.h"
 
@@ -72,11 +73,24 @@ static void part_cgroup(struct js_json *j, const struct js_cgroups *cg, uint64_t
 	}
 }
 
+/* stack - --stacks: key, an array of "symbol+0xoff" (innermost first), when ref names one */
+static void stack(struct js_json *j, const struct js_stacks *t, uint32_t ref)
+{
+	const struct js_stack *st = js_stacks_get(t, ref);
+
+	if (!st)
+		return;
+	json_arr_begin(j, JG_STACK);
+	for (uint32_t i = 0; i < st->n && i < JS_STACK_FRAMES; i++)
+		json_str(j, NULL, st->frame[i]);
+	json_arr_end(j);
+}
+
 /* waker - who woke the primary part's task (null: not known) */
-static void waker(struct js_json *j, const struct js_waker *w)
+static void waker(struct js_json *j, const struct js_waker *w, const struct js_stacks *t)
 {
 	const char *sc = w->syscall >= 0 ? js_syscall_name(w->syscall) : NULL;
-	char t[128];
+	char txt[128];
 
 	if (!w->ctx) {
 		json_null(j, JG_WAKER);
@@ -96,12 +110,19 @@ static void waker(struct js_json *j, const struct js_waker *w)
 	else
 		json_null(j, JG_WAKER_SYSCALL_NR);
 	json_i64(j, JG_WAKER_AT, w->at_ns);
-	js_waker_format(t, sizeof(t), w);
-	json_str(j, JG_WAKER_TEXT, t);
+	js_waker_format(txt, sizeof(txt), w);
+	json_str(j, JG_WAKER_TEXT, txt);
+	stack(j, t, w->stack);
 	json_obj_end(j);
 }
 
 void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct js_cgroups *cg)
+{
+	js_attr_write_json_stacks(j, a, cg, NULL);
+}
+
+void js_attr_write_json_stacks(struct js_json *j, const struct js_attr *a,
+			       const struct js_cgroups *cg, const struct js_stacks *t)
 {
 	json_str(j, JG_CAUSE, js_cause_name(a->primary));
 	json_str(j, JG_DETAIL, a->detail);
@@ -116,7 +137,8 @@ void js_attr_write_json(struct js_json *j, const struct js_attr *a, const struct
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	waker(j, &a->waker);
+	waker(j, &a->waker, t);
+	stack(j, t, a->stack);
 }
 
 void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g)

@@ -338,7 +338,7 @@ static void stories(FILE *fp, const struct js_run *run, const struct js_cpu_resu
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
 	unsigned n = recs ? result_top_sorted(r, recs) : 0;
-	char line[1024], detail[4096];
+	char line[1024], detail[4096], stk[STORY_STACKS_LEN];
 
 	if (!n) {
 		fputs("<p class=\"note\">no gaps</p>\n", fp);
@@ -357,7 +357,14 @@ static void stories(FILE *fp, const struct js_run *run, const struct js_cpu_resu
 		html_esc(fp, line);
 		fputs("<details><summary>breakdown</summary><pre>", fp);
 		html_esc(fp, detail);
-		fputs("</pre></details></li>\n", fp);
+		fputs("</pre></details>", fp);
+		if (story_format_stacks(stk, sizeof(stk), &recs[i], &run->stacks, NULL) > 0) {
+			fputs("<details class=\"stacks\"><summary>kernel stacks</summary><pre>",
+			      fp);
+			html_esc(fp, stk);
+			fputs("</pre></details>", fp);
+		}
+		fputs("</li>\n", fp);
 	}
 	fputs("</ol>\n", fp);
 	free(recs);

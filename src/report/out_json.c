@@ -527,7 +527,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
 		json_u64(j, "events", recs[i].attr.nevents);
 		js_gap_write_json(j, &recs[i]);
-		js_attr_write_json(j, &recs[i].attr, run->cgroups);
+		js_attr_write_json_stacks(j, &recs[i].attr, run->cgroups, &run->stacks);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -612,6 +612,18 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_u64(&j, "lost", run->probe_lost);
 	json_u64(&j, "evicted", run->probe_evicted);
 	json_bool(&j, "waker", run->probes_waker);
+	if (run->probes_stacks) { /* --stacks: what the stacks map and table kept */
+		json_obj_begin(&j, "stacks");
+		json_u64(&j, "map_buckets", JS_STACKS_MAX);
+		json_u64(&j, "depth", JS_STACK_DEPTH);
+		json_u64(&j, "full", run->stack_full);
+		json_u64(&j, "failed", run->stack_fail);
+		json_u64(&j, "kept", run->stacks.n);
+		json_u64(&j, "dropped", run->stacks.dropped);
+		json_obj_end(&j);
+	} else {
+		json_null(&j, "stacks");
+	}
 	probe_cost(&j, run);
 	json_obj_end(&j);
 	if (run->cfg.test_hook != SAMPLER_HOOK_NONE) {

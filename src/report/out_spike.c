@@ -293,7 +293,7 @@ static void write_spike_json(FILE *fp, const struct spike_out *s, const struct j
 	json_u64(&j, "start_ns", g->gap.start_ns);
 	json_u64(&j, "dur_ns", g->gap.dur_ns);
 	json_u64(&j, "at_ns", g->gap.start_ns - JS_MIN(g->gap.start_ns, run->start_mono_ns));
-	js_attr_write_json(&j, &g->attr, run->cgroups);
+	js_attr_write_json_stacks(&j, &g->attr, run->cgroups, &run->stacks);
 	json_str(&j, "story", story);
 	json_str(&j, "story_detail", detail);
 	json_u64(&j, "events", g->attr.nevents);

@@ -557,7 +557,7 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 static void worst(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
 	struct js_gap_rec *recs = NULL;
-	char line[1024];
+	char line[1024], stacks[STORY_STACKS_LEN];
 	unsigned n;
 
 	if (!r->top.n)
@@ -572,6 +572,9 @@ static void worst(FILE *fp, const struct js_run *run, const struct js_cpu_result
 	for (unsigned i = 0; i < n; i++) {
 		story_format(line, sizeof(line), &recs[i], run->start_mono_ns);
 		fprintf(fp, "    %2u. %s\n", i + 1, line);
+		if (story_format_stacks(stacks, sizeof(stacks), &recs[i], &run->stacks,
+					"        ") > 0)
+			fputs(stacks, fp);
 	}
 out:
 	free(recs);

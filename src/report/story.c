@@ -335,3 +335,40 @@ int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint6
 		    a->unexplained_ns, dur);
 	return (int)b.pos;
 }
+
+/* stack_lines - a heading line, then one frame a line (innermost first) */
+static void stack_lines(struct sb *b, const char *ind, const char *head, const struct js_stack *st)
+{
+	sb_printf(b, "%s%s\n", ind, head);
+	for (uint32_t i = 0; i < st->n && i < JS_STACK_FRAMES; i++)
+		sb_printf(b, "%s  %s\n", ind, st->frame[i]);
+	if (!st->n)
+		sb_printf(b, "%s  (only the probe's own frames)\n", ind);
+}
+
+int story_format_stacks(char *buf, size_t len, const struct js_gap_rec *r,
+			const struct js_stacks *t, const char *indent)
+{
+	const char *ind = indent ? indent : "";
+	struct sb b = { buf, len, 0 };
+	const struct js_stack *st;
+	char head[JS_DETAIL_LEN + 64], who[64];
+
+	if (!r || (!buf && len))
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	st = js_stacks_get(t, r->attr.stack);
+	if (st) {
+		snprintf(head, sizeof(head), "stack of %s where it left the CPU:",
+			 r->attr.detail[0] ? r->attr.detail : "the preempting task");
+		stack_lines(&b, ind, head, st);
+	}
+	st = r->attr.waker.ctx ? js_stacks_get(t, r->attr.waker.stack) : NULL;
+	if (st) {
+		js_waker_who(who, sizeof(who), &r->attr.waker);
+		snprintf(head, sizeof(head), "stack of its waker %s at the wake-up:", who);
+		stack_lines(&b, ind, head, st);
+	}
+	return (int)b.pos;
+}
