@@ -148,8 +148,8 @@ struct js_wake {
 	__u8 ctx;      /* enum js_wake_ctx */
 	__u8 pad;
 	__u16 syscall; /* the system call the waker was in, JS_WAKE_NOSYS: none/unknown */
-	__u16 stack;   /* --stacks: the waker's kernel stack at the wake-up, its id in the
-	                * stacks map + 1 (0: none: off, or not kept, JS_STACKS_MAX) */
+	/* --stacks: the waker's kernel stack at the wake-up, id + 1 (JS_STACKS_MAX); 0: none */
+	__u16 stack;
 }; /* 32 bytes */
 
 /*
@@ -188,9 +188,9 @@ struct js_event {
 	union {
 		char name[JS_NAME_LEN];
 		struct {
-			char comm[16];	/* TASK: name (TASK_COMM_LEN) */
-			__u32 stack;	/* TASK, --stacks: its kernel stack when it switched
-			                 * out (the CPU's next task came in), id + 1; 0: none */
+			char comm[16]; /* TASK: name (TASK_COMM_LEN) */
+			__u32 stack;   /* TASK, --stacks: its kernel stack when it switched
+			                * out (the CPU's next task came in), id + 1; 0: none */
 			__u32 pad[3];
 		} task;
 	};

@@ -1160,8 +1160,9 @@ static int validate(struct js_params *p, const char *prog)
 		return -EINVAL;
 	}
 	if (p->stacks && p->cfg.no_probes) {
-		fprintf(stderr, "%s: --stacks takes kernel stacks in the eBPF probes: not with "
-				"--no-probes\n",
+		fprintf(stderr,
+			"%s: --stacks takes kernel stacks in the eBPF probes: not with "
+			"--no-probes\n",
 			prog);
 		return -EINVAL;
 	}

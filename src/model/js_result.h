@@ -197,7 +197,6 @@ struct js_run {
 	bool probes_stacks;   /* --stacks: kernel stacks were taken */
 	uint64_t stack_full;  /* ... not kept in the probes' map: full for them */
 	uint64_t stack_fail;  /* ... not taken (no stack) */
-	struct js_stacks stacks; /* the stacks the worst gaps and spikes name (js_stacks.h) */
 	bool smi_countable;
 	char smi_why[128];
 	uint64_t probe_events, probe_lost;
@@ -219,6 +218,7 @@ struct js_run {
 	size_t nxcheck;
 	uint64_t budget_viol[JS_BUDGET_MAX]; /* --budget: violations per limit (budget_count) */
 	struct js_spike_stats spikes;	     /* the flight recorder (--spike-dir), out_spike.c's */
+	struct js_stacks stacks;	     /* --stacks: those the worst gaps, spikes name */
 	struct js_cpu_result *cpus; /* every result: the samplers' per measured CPU, then those
 	                               * of the threads and marks as they appear */
 	size_t ncpus;

@@ -22,9 +22,9 @@ struct js_ksyms;
 struct js_topn;
 struct js_gap_rec;
 
-#define JS_FRAME_LEN 64	     /* "symbol+0xoff" */
-#define JS_STACK_FRAMES 32   /* frames kept per stack (the probes' JS_STACK_DEPTH) */
-#define JS_STACKS_KEPT 2048  /* stacks a run's table holds at most (the map's buckets) */
+#define JS_FRAME_LEN 64	    /* "symbol+0xoff" */
+#define JS_STACK_FRAMES 32  /* frames kept per stack (the probes' JS_STACK_DEPTH) */
+#define JS_STACKS_KEPT 2048 /* stacks a run's table holds at most (the map's buckets) */
 
 struct js_stack {
 	uint32_t key; /* the probes' id + 1 it was copied from (0: loaded) */
@@ -52,6 +52,9 @@ void js_stack_symbolise(struct js_stack *st, const struct js_ksyms *ks, const ui
 uint32_t js_stacks_find(const struct js_stacks *t, uint32_t key);
 /* js_stacks_add - a copy of st into t; its ref, 0 when not kept (t->dropped counts it) */
 uint32_t js_stacks_add(struct js_stacks *t, const struct js_stack *st);
+/* js_stacks_intern - the ref of a stack with st's frames already in t, else of a copy
+ * (js_stacks_add): a saved run's gaps name the same stacks many times */
+uint32_t js_stacks_intern(struct js_stacks *t, const struct js_stack *st);
 /* js_stacks_get - the stack of ref, NULL when 0 or unknown */
 const struct js_stack *js_stacks_get(const struct js_stacks *t, uint32_t ref);
 /* js_stacks_free - release the table (accepts NULL and a zeroed one) */

@@ -79,6 +79,22 @@ uint32_t js_stacks_add(struct js_stacks *t, const struct js_stack *st)
 	return (uint32_t)++t->n;
 }
 
+uint32_t js_stacks_intern(struct js_stacks *t, const struct js_stack *st)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct js_stack *x = &t->v[i];
+		uint32_t k = 0;
+
+		if (x->n != st->n)
+			continue;
+		while (k < st->n && !strcmp(x->frame[k], st->frame[k]))
+			k++;
+		if (k == st->n)
+			return (uint32_t)i + 1;
+	}
+	return js_stacks_add(t, st);
+}
+
 const struct js_stack *js_stacks_get(const struct js_stacks *t, uint32_t ref)
 {
 	return t && ref && ref <= t->n ? &t->v[ref - 1] : NULL;

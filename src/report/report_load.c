@@ -24,8 +24,9 @@ struct ld {
 	char *err;
 	size_t errlen;
 	int rc;
-	uint64_t schema;       /* the document's schema_version */
-	struct js_cgroups *cg; /* the run's cgroup table, filled from the gaps' causes */
+	uint64_t schema;	  /* the document's schema_version */
+	struct js_cgroups *cg;	  /* the run's cgroup table, filled from the gaps' causes */
+	struct js_stacks *stacks; /* the run's stacks (--stacks), filled from the gaps' */
 };
 
 static size_t __attribute__((format(printf, 2, 3))) push(struct ld *l, const char *fmt, ...)
@@ -514,6 +515,20 @@ static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike
 	pop(l, mark);
 }
 
+/* load_stacks_info - probes.stacks (--stacks; absent or null: off) */
+static void load_stacks_info(struct ld *l, const struct jsonp_val *o, struct js_run *run)
+{
+	size_t mark = push(l, ".stacks");
+
+	run->probes_stacks = o != NULL;
+	if (o) {
+		u64_at(l, o, "full", 0, &run->stack_full);
+		u64_at(l, o, "failed", 0, &run->stack_fail);
+		u64_at(l, o, "dropped", 0, &run->stacks.dropped);
+	}
+	pop(l, mark);
+}
+
 static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct js_run *run)
 {
 	const struct jsonp_val *o = get(l, root, "probes", JSONP_OBJ, REQ);
@@ -523,9 +538,10 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	str_at(l, o, "why_disabled", REQ | NUL, run->probes_why, sizeof(run->probes_why));
 	u64_at(l, o, "events", REQ, &run->probe_events);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
-	u64_at(l, o, "evicted", 0, &run->probe_evicted);	    /* added later: optional */
-	bool_at(l, o, "waker", 0, &run->probes_waker);		    /* optional too */
-	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run); /* optional too */
+	u64_at(l, o, "evicted", 0, &run->probe_evicted);	       /* added later: optional */
+	bool_at(l, o, "waker", 0, &run->probes_waker);		       /* optional too */
+	load_stacks_info(l, get(l, o, "stacks", JSONP_OBJ, NUL), run); /* optional too */
+	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run);    /* optional too */
 	pop(l, mark);
 	load_spikes(l, get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);
 	o = get(l, root, "smi", JSONP_OBJ, REQ);
@@ -989,6 +1005,25 @@ static void load_gap_source(struct ld *l, const struct jsonp_val *v, const struc
 	}
 }
 
+/* load_stack - --stacks: the stack under JG_STACK (absent: none) into the run's table; its
+ * ref, 0: none */
+static uint32_t load_stack(struct ld *l, const struct jsonp_val *o)
+{
+	const struct jsonp_val *a = get(l, o, JG_STACK, JSONP_ARR, 0);
+	size_t mark = push(l, "." JG_STACK);
+	struct js_stack st = { 0 };
+
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		if (i >= JS_STACK_FRAMES || !jsonp_is(&a->arr.v[i], JSONP_STR))
+			lfail(l, &a->arr.v[i], NULL, "expected a string (at most %d)",
+			      JS_STACK_FRAMES);
+		else
+			js_scpy(st.frame[st.n++], JS_FRAME_LEN, a->arr.v[i].str.s);
+	}
+	pop(l, mark);
+	return a && !l->rc && l->stacks ? js_stacks_intern(l->stacks, &st) : 0;
+}
+
 /* load_waker - who woke the primary part's task (absent before it was tracked, null: none) */
 static void load_waker(struct ld *l, const struct jsonp_val *v, struct js_waker *w)
 {
@@ -1015,6 +1050,7 @@ static void load_waker(struct ld *l, const struct jsonp_val *v, struct js_waker 
 	w->pid = (uint32_t)JS_MIN(pid, UINT32_MAX);
 	w->cpu = (uint16_t)JS_MIN(cpu, UINT16_MAX);
 	w->ctx = k < 0 ? 0 : (uint8_t)k;
+	w->stack = load_stack(l, o);
 	pop(l, mark);
 }
 
@@ -1050,6 +1086,7 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cp
 		pop(l, m2);
 	}
 	load_waker(l, v, &a->waker);
+	a->stack = load_stack(l, v);
 }
 
 /* load_top - the worst gaps; kept as a valid min-heap (ascending), ties in file order, so
@@ -1695,6 +1732,7 @@ int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err,
 		return -ENOMEM;
 	}
 	l.cg = run->cgroups;
+	l.stacks = &run->stacks;
 	check_header(&l, root);
 	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
 	str_at(&l, root, "stop_reason", NUL, run->stop_why, sizeof(run->stop_why));

@@ -2,7 +2,7 @@
 # schemas.sh - docs/schema/*.schema.json against real outputs: the saved runs in
 # tests/data/runs, those of an older schema (tests/data/runs-v1) re-emitted by report --json, a
 # run re-emitted by report --json, a diff, and (root, CPU 1) a fresh 1 s run with its spike
-# files and one stopped by SIGINT with --probe-cost; each schema rejects a document that lost a
+# files (--stacks) and one stopped by SIGINT with --probe-cost; each schema rejects a document that lost a
 # key it requires; the schema number is the same in the code, the schemas, docs/JSON.md and
 # the man page.
 . "$(dirname "$0")/lib.bash"
@@ -79,7 +79,7 @@ if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
 	echo "skip PART: fresh runs: need root and 2 CPUs"
 	exit 0
 fi
-"$JS" --cpu 1 -d 1 -q --json "$TMP/run.json" --spike-dir "$TMP/spikes" --spike-threshold 1us \
+"$JS" --cpu 1 -d 1 -q --stacks --json "$TMP/run.json" --spike-dir "$TMP/spikes" --spike-threshold 1us \
 	--spike-max 3 >/dev/null 2>"$TMP/err" || fail "the run exited $? ($(cat "$TMP/err"))"
 out=$(validate run "$TMP/run.json") || fail "fresh run: $out"
 spikes=("$TMP"/spikes/spike-*-cpu1.json)
