@@ -12,23 +12,6 @@
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make builds it)"
-
-# run_pipe SECONDS OUT [JITTERSCOPE OPTIONS...] - the injector for SECONDS + 2, jitterscope
-# for SECONDS inside it, on CPU 1
-run_pipe() {
-	local d=$1 out=$2
-	shift 2
-	"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration $((d + 2)) --period 10000 --spin 400 \
-		>"$out.inj" 2>&1 &
-	local inj=$!
-	sleep 0.5
-	"$JS" --cpu 1 -d "${d}s" -T 150us --top 1000 --json "$out.json" --gaps "$out.csv" "$@" \
-		>"$out.txt" 2>&1 || { kill "$inj" 2>/dev/null; cat "$out.txt"; fail "jitterscope $*"; }
-	wait "$inj" || { cat "$out.inj"; fail "jsinject --mode pipe"; }
-}
-
 run_pipe 6 "$TMP/on"
 python3 - "$TMP/on" <<'PY' || fail "the writer is not the reader's waker (outputs in $TMP)"
 import csv, json, sys

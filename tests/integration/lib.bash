@@ -53,6 +53,23 @@ need_btf() {
 		required "no kernel BTF (/sys/kernel/btf/vmlinux): the probes cannot load"
 }
 
+# run_pipe SECONDS OUT [JITTERSCOPE OPTIONS...] - jsinject --mode pipe (a SCHED_FIFO reader
+# on CPU 1 woken through a pipe every 10 ms by jswriter on CPU 0, spinning 400 us) for
+# SECONDS + 2, and jitterscope on CPU 1 for SECONDS inside it (-T 150us --top 1000):
+# OUT.json, OUT.csv (--gaps), OUT.txt, OUT.inj (attrib_waker.sh, attrib_stacks.sh)
+run_pipe() {
+	local d=$1 out=$2 inj
+	shift 2
+	[ -x "$ROOT/build/tools/jsinject" ] || fail "no $ROOT/build/tools/jsinject (make builds it)"
+	"$ROOT/build/tools/jsinject" --mode pipe --cpu 1 --helper-cpu 0 --duration $((d + 2)) \
+		--period 10000 --spin 400 >"$out.inj" 2>&1 &
+	inj=$!
+	sleep 0.5
+	"$JS" --cpu 1 -d "${d}s" -T 150us --top 1000 --json "$out.json" --gaps "$out.csv" "$@" \
+		>"$out.txt" 2>&1 || { kill "$inj" 2>/dev/null; cat "$out.txt"; fail "jitterscope $*"; }
+	wait "$inj" || { cat "$out.inj"; fail "jsinject --mode pipe"; }
+}
+
 # json_check FILE PYTHON-EXPR... - every expression holds for the run FILE loaded as r
 # (c = r["cpus"][0])
 json_check() {
