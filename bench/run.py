@@ -111,6 +111,7 @@ def method_params(a, hz):
         'agree_secs': 3 if q else 5, 'agree_period_us': 10000, 'agree_spin_us': 200,
         'agree_lo_us': lo, 'agree_hi_us': hi, 'agree_lo_bucket': lo + 1, 'agree_hi_bucket': hi,
         'obs_secs': 2, 'obs_period_us': 1900, 'obs_pairs': 4 * a.reps,
+        'stacks_secs': 3, 'stacks_pairs': a.reps,
         'within_secs': 20, 'drift_win_ms': 500, 'drift_min_n': 50, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
         'pause_first_s': PAUSE_FIRST_S, 'toggle_min_s': TOGGLE_S[0], 'toggle_max_s': TOGGLE_S[1],
         'stats_secs': 4, 'stats_skip_s': STATS_SKIP_S,
@@ -1504,6 +1505,51 @@ def observer_waker(b, t, inj, hz):
           '%+.2f us' % tick_d if tick_d is not None else '-', 'report', 'INFO', d)
 
 
+def observer_stacks(b, t):
+    """observer_stacks - --stacks's cost (issue 28): jsinject --mode pipe (a SCHED_FIFO reader
+    on the measured CPU woken through a pipe every 10 ms, spinning 400 us) with --stacks
+    against without, in pairs of short runs next to each other: the median gap the reader
+    caused (a stack is taken inside it, where it leaves the CPU) and the BPF run time per
+    run of sched_switch and sched_waking (--probe-cost), all reported"""
+    P = b.P
+    helper = '0' if b.cpu != 0 else '1'
+    inj = ('pipe', ['--helper-cpu', helper, '--period', '10000', '--spin', '400'])
+    base = ['--probe-cost', '-T', '150us', '--top', '1000']
+    on, off = [], []
+    for i in range(P['stacks_pairs']):
+        for who in (('on', 'off') if i % 2 == 0 else ('off', 'on')):
+            if who == 'on':
+                on.append(b.js('observer-stacks', P['stacks_secs'], extra=base + ['--stacks'],
+                               inject=inj, gaps=False))
+            else:
+                off.append(b.js('observer-no-stacks', P['stacks_secs'], extra=base,
+                                inject=inj, gaps=False))
+
+    def reader_med(r):
+        top = (r.json or {}).get('cpus', [{}])[0].get('top', [])
+        return med([g['duration_ns'] for g in top
+                    if g['cause'] == 'task' and g['detail'].startswith('jsinject:')])
+
+    def ns_per_run(r, prog):
+        cost = ((r.json or {}).get('probes') or {}).get('cost') or {}
+        p = [x for x in cost.get('programs', []) if x['name'] == prog and x['runs']]
+        return p[0]['run_ns'] / p[0]['runs'] if p else None
+
+    pairs = list(zip(map(reader_med, on), map(reader_med, off)))
+    rr = med([x for x in (ratio(a, z) for a, z in pairs) if x is not None])
+    r_on, r_off = med([a for a, _ in pairs]), med([z for _, z in pairs])
+    d = dirty(on + off)
+    t.add('observer: pipe reader\'s gap median, --stacks vs without (paired)',
+          fmt(r_on and r_on / 1e3, ' us', 1), fmt(r_off and r_off / 1e3, ' us', 1),
+          fmt_ratio(rr), 'report', 'INFO', d)
+    for prog in ('sched_switch', 'sched_waking'):
+        a = med([x for x in (ns_per_run(r, prog) for r in on) if x is not None])
+        z = med([x for x in (ns_per_run(r, prog) for r in off) if x is not None])
+        t.add('observer: %s BPF run time per run, --stacks vs without' % prog,
+              fmt(a and a / 1e3, ' us', 2), fmt(z and z / 1e3, ' us', 2),
+              fmt_ratio(ratio(a, z)) if a and z else '-', 'report', 'INFO', d)
+
+
 def sec_observer(b, t, reps, hz):
     """sec_observer - injected IPI gaps and tick gaps, probes on vs --no-probes, in pairs of
     short runs next to each other (the noise changes from minute to minute)"""
@@ -1557,6 +1603,7 @@ def sec_observer(b, t, reps, hz):
     wr = within_run(b, t, inj, hz, reps)
     within_attach(b, t, inj, hz, reps)
     observer_waker(b, t, inj, hz)
+    observer_stacks(b, t)
     if pr:
         ci, cd = med_interval(pr), med_interval(diffs)
         t.notes.append('observer: the paired ratios ranged %s to %s over %d pairs (median %s%s); '
