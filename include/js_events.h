@@ -158,7 +158,7 @@ struct js_wake {
  * stack for the whole run (no BPF_F_REUSE_STACKID): a new stack whose bucket holds another
  * one is not kept (the map is full for it), counted, and its event carries no stack.
  */
-#define JS_STACKS_MAX 2048 /* buckets: ids 0..2047, carried as id + 1 in a __u16 */
+#define JS_STACKS_MAX 4096 /* buckets: ids 0..4095, carried as id + 1 in a __u16 */
 #define JS_STACK_DEPTH 32  /* frames per stack */
 
 #define JS_F_LEAN \
