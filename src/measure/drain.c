@@ -232,6 +232,8 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 	c->nev = k;
 }
 
+_Static_assert(JS_STACK_FRAMES == JS_STACK_DEPTH, "a stack as the probes take it");
+
 /* keep_stack - the ref of the probes' stack id1 in the run's table, copied from the probes'
  * map and symbolised the first time (an id names one stack for the whole run); 0: none */
 static uint32_t keep_stack(struct js_drain *d, uint32_t id1)

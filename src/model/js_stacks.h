@@ -22,10 +22,9 @@ struct js_ksyms;
 struct js_topn;
 struct js_gap_rec;
 
-#define JS_FRAME_LEN 64	   /* "symbol+0xoff" */
-#define JS_STACK_FRAMES 32 /* frames kept per stack (the probes' JS_STACK_DEPTH) */
-#define JS_STACKS_KEPT \
-	2048 /* stacks a run's table holds at most (the wanted gaps' distinct stacks) */
+#define JS_FRAME_LEN 64	    /* "symbol+0xoff" */
+#define JS_STACK_FRAMES 32  /* frames kept per stack (the probes' JS_STACK_DEPTH) */
+#define JS_STACKS_KEPT 2048 /* stacks a run's table holds at most (distinct, wanted) */
 
 struct js_stack {
 	uint32_t key; /* the probes' id + 1 it was copied from (0: loaded) */
