@@ -42,11 +42,11 @@ const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
 /* --pid/--tid alone: a softirq the followed thread ran itself is not sent (follow_bh) */
 const volatile __u32 own_bh_unsent = 0;
+const volatile __u32 stacks_on = 0;   /* --stacks: the waker's and the preemptor's stacks */
 const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_switch takes them */
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
 const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
 const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
-const volatile __u32 stacks_on = 0;   /* --stacks: the waker's and the preemptor's stacks */
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};

@@ -584,12 +584,12 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	}
 	ro->nr_measured = (__u32)o->ncpus;
 	ro->sampler_tgid = (__u32)o->sampler_tgid;
-	ro->own_bh_unsent = o->own_bh_unsent;
 	ro->stacks_on = o->stacks;
 	p->stacks = o->stacks;
 	/* off: one bucket, not JS_STACKS_MAX of JS_STACK_DEPTH frames (1.1 MiB) */
 	if (!o->stacks && bpf_map__set_max_entries(p->skel->maps.stacks, 1))
 		js_dbg("stacks: cannot shrink the unused map");
+	ro->own_bh_unsent = o->own_bh_unsent;
 	p->ring_len = probes_ring_recs(o->ring_bytes, p->ncpus);
 	err = ring_layout(p);
 	if (err) {
