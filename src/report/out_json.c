@@ -612,13 +612,12 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_u64(&j, "lost", run->probe_lost);
 	json_u64(&j, "evicted", run->probe_evicted);
 	json_bool(&j, "waker", run->probes_waker);
-	if (run->probes_stacks) { /* --stacks: what the stacks map and table kept */
+	if (run->probes_stacks) { /* --stacks: what the map and the table lost */
 		json_obj_begin(&j, "stacks");
 		json_u64(&j, "map_buckets", JS_STACKS_MAX);
 		json_u64(&j, "depth", JS_STACK_DEPTH);
 		json_u64(&j, "full", run->stack_full);
 		json_u64(&j, "failed", run->stack_fail);
-		json_u64(&j, "kept", run->stacks.n);
 		json_u64(&j, "dropped", run->stacks.dropped);
 		json_obj_end(&j);
 	} else {

@@ -80,6 +80,7 @@ static void make_gap(struct js_gap_rec *g, int cpu, uint64_t at, uint32_t *s)
 		part(g, JS_CAUSE_WORK, "vmstat_update", 1, dur / 8);
 		g->attr.primary = JS_CAUSE_TASK;
 		snprintf(g->attr.detail, sizeof(g->attr.detail), "%s", g->attr.parts[0].detail);
+		g->attr.stack = t < 2 ? t + 1 : 0; /* --stacks: refs into orig.stacks (setup) */
 		break;
 	case 1:
 		part(g, JS_CAUSE_IRQ, "virtio1-req.0:36", 1, dur / 2);
@@ -350,6 +351,17 @@ static int setup(void **state)
 	orig.clock.monotonic = (struct js_clock_read){
 		"clock_gettime_monotonic", 99000, 20.0, 22.0, 24.0, 90, 0, 0
 	};
+	/* --stacks: two stacks the task gaps name (make_gap) */
+	orig.probes_stacks = true;
+	orig.stack_full = 5;
+	orig.stack_fail = 1;
+	for (int k = 0; k < 2; k++) {
+		struct js_stack st = { .key = (uint32_t)k + 10, .n = 3 };
+
+		for (uint32_t f = 0; f < st.n; f++)
+			snprintf(st.frame[f], JS_FRAME_LEN, "fn%d_%u+0x%x", k, f, 16 * f + 1);
+		assert_int_equal(js_stacks_add(&orig.stacks, &st), k + 1);
+	}
 	orig.cgroups = cgroups_new();
 	assert_int_equal(cgroups_add(orig.cgroups, 1, "/"), 0);
 	assert_int_equal(cgroups_add(orig.cgroups, 7, "/system.slice/build.service"), 0);
@@ -380,6 +392,7 @@ static int teardown(void **state)
 	audit_deltas_free(&orig.deltas);
 	free(orig.xcheck);
 	cgroups_free(orig.cgroups);
+	js_stacks_free(&orig.stacks);
 	free(orig_json);
 	free(orig_text);
 	return 0;
@@ -494,6 +507,11 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.deltas.nrows, 4);
 	assert_string_equal(run.xcheck[1], orig.xcheck[1]); /* the byte came back */
 	assert_string_equal(cgroups_path(run.cgroups, 7), "/system.slice/build.service");
+	/* --stacks: the counters, and the stacks once each (the text and JSON compare them) */
+	assert_true(run.probes_stacks && run.stack_full == 5 && run.stack_fail == 1);
+	assert_int_equal(run.stacks.n, !!strstr(orig_json, "fn0_0") + !!strstr(orig_json, "fn1_0"));
+	assert_non_null(strstr(orig_json, "\"stack\": ["));
+	assert_non_null(strstr(orig_text, "stack of "));
 	text = text_of(&run, false, NULL);
 	same_text("text reports", orig_text, text);
 	json = text_of(&run, true, NULL);
@@ -585,6 +603,8 @@ static void test_rejects(void **state)
 		 "intervals.list[0].offset_ns: expected an unsigned integer, found 0.5");
 	load_bad("\"worst\": {\n", "\"worst\": 5, \"x\": {\n",
 		 "intervals.list[0].worst: expected an object, found a number");
+	load_bad("\"stack\": [", "\"stack\": [ 7,", "expected a string (at most 32)");
+	load_bad("\"full\": 5", "\"full\": \"5\"", "probes.stacks.full: expected a number");
 	load_text_bad("", "not JSON: line 1, column 1: expected a value");
 	load_text_bad("{\"a\": 1", "not JSON: line 1, column 8: expected ',' or '}'");
 	load_text_bad("[1, 2]", "not a jitterscope run: the document is an array");
