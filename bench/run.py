@@ -111,7 +111,8 @@ def method_params(a, hz):
         'agree_secs': 3 if q else 5, 'agree_period_us': 10000, 'agree_spin_us': 200,
         'agree_lo_us': lo, 'agree_hi_us': hi, 'agree_lo_bucket': lo + 1, 'agree_hi_bucket': hi,
         'obs_secs': 2, 'obs_period_us': 1900, 'obs_pairs': 4 * a.reps,
-        'stacks_secs': 3, 'stacks_pairs': a.reps,
+        'stacks_secs': 3, 'stacks_pairs': a.reps, 'stacks_period_ms': 10, 'stacks_spin_us': 400,
+        'stacks_threshold_us': 150, 'stacks_top': 1000,
         'within_secs': 20, 'drift_win_ms': 500, 'drift_min_n': 50, 'pause_min_s': PAUSE_S[0], 'pause_max_s': PAUSE_S[1],
         'pause_first_s': PAUSE_FIRST_S, 'toggle_min_s': TOGGLE_S[0], 'toggle_max_s': TOGGLE_S[1],
         'stats_secs': 4, 'stats_skip_s': STATS_SKIP_S,
@@ -1507,14 +1508,16 @@ def observer_waker(b, t, inj, hz):
 
 def observer_stacks(b, t):
     """observer_stacks - --stacks's cost (issue 28): jsinject --mode pipe (a SCHED_FIFO reader
-    on the measured CPU woken through a pipe every 10 ms, spinning 400 us) with --stacks
+    on the measured CPU woken through a pipe, spinning: method_params) with --stacks
     against without, in pairs of short runs next to each other: the median gap the reader
     caused (a stack is taken inside it, where it leaves the CPU) and the BPF run time per
     run of sched_switch and sched_waking (--probe-cost), all reported"""
     P = b.P
     helper = '0' if b.cpu != 0 else '1'
-    inj = ('pipe', ['--helper-cpu', helper, '--period', '10000', '--spin', '400'])
-    base = ['--probe-cost', '-T', '150us', '--top', '1000']
+    inj = ('pipe', ['--helper-cpu', helper, '--period', str(P['stacks_period_ms'] * 1000),
+                    '--spin', str(P['stacks_spin_us'])])
+    base = ['--probe-cost', '-T', '%dus' % P['stacks_threshold_us'],
+            '--top', str(P['stacks_top'])]
     on, off = [], []
     for i in range(P['stacks_pairs']):
         for who in (('on', 'off') if i % 2 == 0 else ('off', 'on')):
