@@ -97,6 +97,15 @@ struct {
 	__type(value, struct js_bh_cpu);
 } irq SEC(".maps");
 
+/* the followed thread current on each CPU, 0 for none: the probes' sched_waking keeps only
+ * the wake-ups of tasks that may preempt it (js_follow_bh.h; the probes' map, fd reused) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, JS_FOLLOW_CUR_CPUS);
+	__type(key, __u32);
+	__type(value, __u32);
+} cur SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
@@ -300,11 +309,15 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 	__u32 cpu = bpf_get_smp_processor_id();
 	bool p = followed(RD(prev, pid), RD(prev, tgid)),
 	     n = followed(RD(next, pid), RD(next, tgid));
+	__u32 *c;
 	__u64 now;
 
 	if (!p && !n)
 		return 0;
 	now = bpf_ktime_get_ns();
+	c = bpf_map_lookup_elem(&cur, &cpu);
+	if (c)
+		*c = n ? RD(next, pid) : 0;
 	if (p)
 		switched_out(prev, preempt, prev_state, cpu, now);
 	if (n)
