@@ -6,8 +6,10 @@
 # In the JSON of a 5 s run (--top 1000 -T 150us), among jsapp's gaps whose primary cause is the
 # reader, the writer is named as the waker (context task, on CPU 0, via write) in >= 99 %, and
 # there are at least half as many such gaps as writes. The thread rows of the --gaps CSV
-# (waker column), the text story and the HTML report say the same. Then with --no-waker: no
-# gap names a waker and the JSON says the tracking was off.
+# (waker column), the text story and the HTML report say the same. `diff` of that run against
+# a copy whose reader's waker is renamed says the waker changed (text line, JSON), and against
+# itself says nothing of wakers. Then with --no-waker: no gap names a waker and the JSON says
+# the tracking was off.
 # Root, kernel BTF, CPU 1 (77 otherwise); about 14 s.
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -74,6 +76,31 @@ PY
 story='preempted by jsinject:[0-9]* ([^)]*), woken by jswriter:[0-9]* on CPU 0 via write'
 grep -q "$story" "$TMP/on.txt" || fail "no story names the writer: $(grep -m3 'preempted by' "$TMP/on.txt")"
 grep -q "$story" "$TMP/on.html" || fail "no story of the HTML report names the writer"
+
+# diff by waker: the same run against a copy whose reader was woken by another task
+python3 - "$TMP/on.json" "$TMP/other.json" <<'PY' || fail "cannot write the copy"
+import json, sys
+run = json.load(open(sys.argv[1]))
+for g in run["threads"][0]["top"]:
+    if g.get("waker") and g["waker"]["comm"] == "jswriter":
+        g["waker"]["comm"] = "jsother"
+        g["waker"]["text"] = g["waker"]["text"].replace("jswriter", "jsother")
+json.dump(run, open(sys.argv[2], "w"))
+PY
+"$JS" diff "$TMP/on.json" "$TMP/other.json" --json "$TMP/diff.json" >"$TMP/diff.txt" 2>&1 ||
+	fail "diff exited $?: $(tail -3 "$TMP/diff.txt")"
+grep -q "^    woken by jswriter in A ([0-9]* of [0-9]* listed gaps), by jsother in B" \
+	"$TMP/diff.txt" || fail "the diff does not tell the wakers apart: $(grep -m3 jsinject "$TMP/diff.txt")"
+python3 - "$TMP/diff.json" <<'PY' || fail "the diff JSON does not tell the wakers apart"
+import json, sys
+src = [s for c in json.load(open(sys.argv[1]))["cpus"] for s in c["sources"]
+       if (s["b_detail"] or "").startswith("jsinject:")]
+assert src and src[0]["waker_changed"], src
+assert src[0]["a_waker"] == "jswriter" and src[0]["b_waker"] == "jsother", src
+assert src[0]["b_woken"] >= 0.99 * src[0]["b_listed"] > 0, src
+PY
+"$JS" diff "$TMP/on.json" "$TMP/on.json" >"$TMP/self.txt" 2>&1 || fail "diff of a run with itself"
+grep -q "woken by" "$TMP/self.txt" && fail "a run against itself: a waker is said to differ"
 
 run_follow 2 "$TMP/off" --no-waker
 python3 - "$TMP/off" <<'PY' || fail "--no-waker: a waker is still named (outputs in $TMP)"
