@@ -47,7 +47,7 @@ const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: conte
 const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
 const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
 /* --pid/--tid alone: a wake-up kept only while a followed thread is current on the woken
- * task's CPU (follow_cur): the task that may preempt it */
+ * task's CPU, or preempted there (follow_cur): a task that may preempt it */
 const volatile __u32 wake_followed_only = 0;
 
 /* counters and state user space reads through the mmap'ed .bss */
@@ -98,7 +98,7 @@ struct {
 } follow_bh SEC(".maps");
 
 /* follow.bpf.c's "cur" map (its fd reused there): the followed thread current on each CPU,
- * 0 for none (js_follow_bh.h). Read only under wake_followed_only */
+ * or preempted there; 0 for none (js_follow_bh.h). Read only under wake_followed_only */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, JS_FOLLOW_CUR_CPUS);
@@ -1163,7 +1163,7 @@ static __always_inline __u16 wake_syscall(void)
  * sched_waking runs on the waker's CPU, before the wake-up picks the woken task's CPU: kept
  * only when the task's CPU (its last) is measured, so a CPU that is not measured pays a
  * test per wake-up and a map update per wake-up of a task of a measured CPU. With the
- * followed threads watched alone, only while one of them is current on that CPU.
+ * followed threads watched alone, only while one of them is current (or preempted) there.
  */
 TP("sched_waking")
 int BPF_PROG(sched_waking, struct task_struct *p)
