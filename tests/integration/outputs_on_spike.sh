@@ -2,8 +2,8 @@
 # outputs_on_spike.sh - --on-spike CMD on the live machine (issue 28), spikes injected with
 # jsinject preempt (2 ms spins of CPU 1, 600 ms apart; docs/INJECTOR.md):
 #   1. env: a command that records its environment and CPUs: one record per run, each
-#      (but those a longer spike replaced since, counted as replaced)
-#      naming a spike file that is there, whose gap has the same start, duration, cause,
+#      naming a spike file that is there (or, counted as replaced, gone with its trace: a
+#      longer spike replaced it), whose gap has the same start, duration, cause,
 #      detail and CPU; the command never ran on CPU 1; runs in JSON = Prometheus = text;
 #   2. fail: `exit 3`: every run counted as failed;
 #   3. hang: a command that sleeps 100 s under --on-spike-timeout 1s: killed (timeouts
