@@ -764,6 +764,12 @@ class Bench:
         self.n += 1
         return os.path.join(self.tmp, '%03d-%s.%s' % (self.n, stem, ext))
 
+    def drop(self, *paths):
+        """drop - remove a run's scratch files (kept with --keep)"""
+        for p in paths:
+            if not self.a.keep and os.path.exists(p):
+                os.unlink(p)
+
     def _pre(self):
         self.waited_foreign |= wait_quiet(self.quiet)
 
@@ -840,9 +846,7 @@ class Bench:
                     run.causes = load_gap_causes(gpath, self.cpu)
                 if toggle:
                     run.toggles = load_toggles(tpath)
-            for p in (jpath, gpath, tpath):
-                if not self.a.keep and os.path.exists(p):
-                    os.unlink(p)
+            self.drop(jpath, gpath, tpath)
             return run
         return self._attempts(name, secs, once)
 
@@ -876,8 +880,7 @@ class Bench:
             if run.rc == 0:
                 with open(opath) as f:
                     run.loop = {k: float(v) for k, v in parse_kv(f.read()).items()}
-            if not self.a.keep and os.path.exists(opath):
-                os.unlink(opath)
+            self.drop(opath)
             return run
         return self._attempts(name, secs, once)
 
@@ -947,9 +950,7 @@ class Bench:
                 js.stderr.close()
             if run.rc != 0:
                 log('  %s: exit %s: %s' % (name, run.rc, err.strip()[-300:]))
-            for f in (mpath, rpath, jpath):
-                if not self.a.keep and os.path.exists(f):
-                    os.unlink(f)
+            self.drop(mpath, rpath, jpath)
             return run
         return self._attempts(name, secs, once)
 
@@ -1044,8 +1045,7 @@ class Bench:
                         with open(jpath) as f:
                             run.json = json.load(f)
                     js.stderr.close()
-                if not self.a.keep and os.path.exists(jpath):
-                    os.unlink(jpath)
+                self.drop(jpath)
             return run
         return self._attempts(name, secs, once)
 

@@ -97,6 +97,16 @@ struct {
 	__type(value, struct js_bh_cpu);
 } irq SEC(".maps");
 
+/* the followed thread current on each CPU, or preempted there and waiting to run again; 0
+ * for none: the probes' sched_waking keeps only the wake-ups of tasks that may preempt it, or
+ * prolong its preemption (js_follow_bh.h; the probes' map, fd reused) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, JS_FOLLOW_CUR_CPUS);
+	__type(key, __u32);
+	__type(value, __u32);
+} cur SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
@@ -300,11 +310,16 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 	__u32 cpu = bpf_get_smp_processor_id();
 	bool p = followed(RD(prev, pid), RD(prev, tgid)),
 	     n = followed(RD(next, pid), RD(next, tgid));
+	__u32 *c;
 	__u64 now;
 
 	if (!p && !n)
 		return 0;
 	now = bpf_ktime_get_ns();
+	/* kept while prev, preempted, waits on this CPU's run queue */
+	c = bpf_map_lookup_elem(&cur, &cpu);
+	if (c)
+		*c = n ? RD(next, pid) : preempt || prev_state == TASK_RUNNING ? RD(prev, pid) : 0;
 	if (p)
 		switched_out(prev, preempt, prev_state, cpu, now);
 	if (n)
@@ -312,14 +327,31 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 	return 0;
 }
 
+struct task_struct___old {
+	int cpu;
+} __attribute__((preserve_access_index));
+
+/* task_cpu_of - the CPU a task is on (before a migration: the one it leaves) */
+static __always_inline __u32 task_cpu_of(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return RD(p, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___old *)p, cpu);
+}
+
 TP("sched_migrate_task")
 int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 {
-	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
+	__u32 tid = RD(p, pid), tgid = RD(p, tgid), from, *c;
 	struct js_follow_thread *t;
 
 	if (!followed(tid, tgid))
 		return 0;
+	/* moved while it waited: the CPU it leaves no longer holds it */
+	from = task_cpu_of(p);
+	c = bpf_map_lookup_elem(&cur, &from);
+	if (c && *c == tid)
+		*c = 0;
 	t = thread(tid, tgid, p);
 	if (t)
 		t->c.migrations++;

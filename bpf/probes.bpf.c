@@ -47,6 +47,9 @@ const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_swit
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
 const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
 const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
+/* --pid/--tid alone: a wake-up kept only while a followed thread is current on the woken
+ * task's CPU, or preempted there (follow_cur): a task that may preempt it */
+const volatile __u32 wake_followed_only = 0;
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
@@ -96,6 +99,15 @@ struct {
 	__type(key, __u32);
 	__type(value, struct js_bh_cpu);
 } follow_bh SEC(".maps");
+
+/* follow.bpf.c's "cur" map (its fd reused there): the followed thread current on each CPU,
+ * or preempted there; 0 for none (js_follow_bh.h). Read only under wake_followed_only */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, JS_FOLLOW_CUR_CPUS);
+	__type(key, __u32);
+	__type(value, __u32);
+} follow_cur SEC(".maps");
 
 /* on each sender CPU, the function last queued for each target CPU (csd_queue_cpu): an
  * IPI's own callback is the generic queue flush, this names what the target will run */
@@ -1185,16 +1197,22 @@ static __always_inline __u16 wake_syscall(void)
 /*
  * sched_waking runs on the waker's CPU, before the wake-up picks the woken task's CPU: kept
  * only when the task's CPU (its last) is measured, so a CPU that is not measured pays a
- * test per wake-up and a map update per wake-up of a task of a measured CPU.
+ * test per wake-up and a map update per wake-up of a task of a measured CPU. With the
+ * followed threads watched alone, only while one of them is current (or preempted) there.
  */
 TP("sched_waking")
 int BPF_PROG(sched_waking, struct task_struct *p)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), pid;
+	__u32 cpu = bpf_get_smp_processor_id(), pid, tcpu = task_cpu_of(p), *cur;
 	struct js_wake_slot v = {};
 
-	if (!cpu_measured(task_cpu_of(p)))
+	if (!cpu_measured(tcpu))
 		return 0;
+	if (wake_followed_only) {
+		cur = bpf_map_lookup_elem(&follow_cur, &tcpu);
+		if (!cur || !*cur)
+			return 0;
+	}
 	pid = RD(p, pid);
 	if (!pid)
 		return 0;

@@ -89,4 +89,14 @@ struct js_bh_cpu {
 	__u32 pad;
 };
 
+/*
+ * The other map the two objects share: follow.bpf.c's array "cur", the followed thread
+ * current on each CPU, or preempted there and waiting (its tid, 0 for none), written at its
+ * switches and migrations. probes.bpf.c reads it ("follow_cur", its fd reused) where the
+ * followed threads are watched alone: its sched_waking keeps a wake-up only while a slot is
+ * set on the woken task's CPU, the wake-ups of the tasks that may preempt it or prolong its
+ * preemption (docs/ATTRIBUTION.md, who woke it).
+ */
+#define JS_FOLLOW_CUR_CPUS 1024 /* = JS_MAX_CPUS (js_events.h) */
+
 #endif /* JS_FOLLOW_BH_H */

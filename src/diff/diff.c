@@ -13,6 +13,7 @@
 #include "js_report.h"
 #include "js_stats.h"
 #include "js_util.h"
+#include "js_waker.h"
 
 /* diff_verdict_name - the verdict's word */
 const char *diff_verdict_name(enum js_diff_verdict v)
@@ -585,6 +586,64 @@ static const struct js_cause_src *find_by_key(const struct js_diff_cpu *c,
 	return NULL;
 }
 
+#define WAKERS_MAX 16 /* distinct wakers told apart per source */
+
+bool diff_src_waker(const struct js_cpu_result *r, uint32_t cause, const char *detail, char *key,
+		    uint32_t *woken, uint32_t *listed)
+{
+	struct {
+		char key[DIFF_WAKER_LEN];
+		uint32_t n;
+		uint64_t ns;
+	} w[WAKERS_MAX];
+	size_t nw = 0, best = 0;
+	char who[48], k2[48];
+
+	*woken = *listed = 0;
+	key[0] = '\0';
+	for (size_t i = 0; i < r->top.n; i++) {
+		const struct js_gap_rec *g = topn_at(&r->top, i);
+		size_t k;
+
+		if (g->attr.primary != cause || strcmp(g->attr.detail, detail))
+			continue;
+		(*listed)++;
+		if (!g->attr.waker.ctx)
+			continue;
+		js_waker_who(who, sizeof(who), &g->attr.waker);
+		diff_src_key(JS_CAUSE_TASK, who, k2, sizeof(k2)); /* "jswriter:811": no pid */
+		for (k = 0; k < nw && strcmp(w[k].key, k2); k++)
+			;
+		if (k == nw) {
+			if (nw == WAKERS_MAX)
+				continue;
+			js_scpy(w[nw].key, sizeof(w[nw].key), k2);
+			w[nw].n = 0;
+			w[nw++].ns = 0;
+		}
+		w[k].n++;
+		w[k].ns += g->gap.dur_ns;
+	}
+	if (!nw)
+		return false;
+	for (size_t k = 1; k < nw; k++)
+		if (w[k].n > w[best].n || (w[k].n == w[best].n && w[k].ns > w[best].ns))
+			best = k;
+	js_scpy(key, DIFF_WAKER_LEN, w[best].key);
+	*woken = w[best].n;
+	return true;
+}
+
+/* src_wakers - who woke the source in each run, and whether that tells the runs apart */
+static void src_wakers(const struct js_diff_cpu *c, struct js_diff_src *d)
+{
+	if (d->a_detail[0])
+		diff_src_waker(c->a, d->cause, d->a_detail, d->a_waker, &d->a_woken, &d->a_listed);
+	if (d->b_detail[0])
+		diff_src_waker(c->b, d->cause, d->b_detail, d->b_waker, &d->b_woken, &d->b_listed);
+	d->waker_changed = d->a_waker[0] && d->b_waker[0] && strcmp(d->a_waker, d->b_waker);
+}
+
 static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 		    const struct js_cause_src *x, const struct js_cause_src *y)
 {
@@ -605,6 +664,7 @@ static void src_add(struct js_diff_cpu *c, const struct js_diff_opts *o,
 		same_as(&d->row, &c->rows[1]); /* all the time: the numbers of the totals */
 	snprintf(d->row.metric, sizeof(d->row.metric), "%s.source", js_cause_name(d->cause));
 	diff_src_label(d->row.label, sizeof(d->row.label), d);
+	src_wakers(c, d);
 	if (!x || !y)
 		d->status = x ? "gone" : "new";
 	else

@@ -113,7 +113,15 @@ static void sources_table(FILE *fp, const struct js_diff_cpu *c)
 
 		fprintf(fp, "<tr class=\"c-%s\">", js_cause_name(s->cause));
 		html_td(fp, NULL, s->status);
-		html_td(fp, NULL, s->row.label);
+		if (s->waker_changed) {
+			char l[sizeof(s->row.label) + 2 * DIFF_WAKER_LEN + 32];
+
+			snprintf(l, sizeof(l), "%s, woken by %s -> %s", s->row.label, s->a_waker,
+				 s->b_waker);
+			html_td(fp, NULL, l);
+		} else {
+			html_td(fp, NULL, s->row.label);
+		}
 		snprintf(g, sizeof(g), "%" PRIu64 ", %" PRIu64, s->a_gaps, s->b_gaps);
 		html_td(fp, "n", g);
 		cells(fp, &s->row);

@@ -56,6 +56,11 @@ static void text_src(FILE *fp, const struct js_diff_src *s)
 		fprintf(fp, ": %s, %s\n", v, r->why);
 	else
 		fprintf(fp, ": %s\n", r->why);
+	if (s->waker_changed)
+		fprintf(fp,
+			"    woken by %s in A (%" PRIu32 " of %" PRIu32 " listed gaps), by %s in B "
+			"(%" PRIu32 " of %" PRIu32 ")\n",
+			s->a_waker, s->a_woken, s->a_listed, s->b_waker, s->b_woken, s->b_listed);
 }
 
 static void text_cpu(FILE *fp, const struct js_diff_cpu *c)
@@ -303,6 +308,13 @@ static void json_cpu(struct js_json *j, const struct js_diff_cpu *c)
 		json_bool(j, "pid_changed", s->pid_changed);
 		json_u64(j, "a_gaps", s->a_gaps);
 		json_u64(j, "b_gaps", s->b_gaps);
+		json_str(j, "a_waker", s->a_waker[0] ? s->a_waker : NULL);
+		json_str(j, "b_waker", s->b_waker[0] ? s->b_waker : NULL);
+		json_u64(j, "a_woken", s->a_woken);
+		json_u64(j, "b_woken", s->b_woken);
+		json_u64(j, "a_listed", s->a_listed);
+		json_u64(j, "b_listed", s->b_listed);
+		json_bool(j, "waker_changed", s->waker_changed);
 		json_row_body(j, &s->row);
 		json_obj_end(j);
 	}

@@ -52,6 +52,7 @@
 #define DIFF_FLOOR_NS 100.0	   /* durations: 100 ns */
 #define DIFF_MIN_GAPS 10	   /* fewer gaps behind a time: uncertain */
 #define DIFF_TOP_SOURCES 8	   /* sources compared: the largest of each run */
+#define DIFF_WAKER_LEN 32	   /* a source's waker: "jswriter", "hard IRQ" */
 
 enum js_diff_unit { DIFF_PER_S, DIFF_PCT, DIFF_NS, DIFF_NS_PER_S };
 enum js_diff_verdict {
@@ -112,8 +113,14 @@ struct js_diff_src {
 	char a_detail[JS_DETAIL_LEN], b_detail[JS_DETAIL_LEN]; /* "" when absent */
 	bool pid_changed; /* matched by its name without the pid */
 	uint64_t a_gaps, b_gaps;
-	const char *status;	/* "new", "gone", "grew", "shrank", "same", "uncertain" */
-	struct js_diff_row row; /* its time lost per second (DIFF_NS_PER_S) */
+	/* who woke it in most of its run's listed worst gaps it is the primary cause of
+	 * (diff_src_waker): "jswriter", "timer"; "" when none of them names a waker */
+	char a_waker[DIFF_WAKER_LEN], b_waker[DIFF_WAKER_LEN];
+	uint32_t a_woken, b_woken;   /* those gaps */
+	uint32_t a_listed, b_listed; /* its listed gaps (primary cause), a waker named or not */
+	bool waker_changed;	     /* both named one, and not the same */
+	const char *status;	     /* "new", "gone", "grew", "shrank", "same", "uncertain" */
+	struct js_diff_row row;	     /* its time lost per second (DIFF_NS_PER_S) */
 };
 
 #define JS_DIFF_ROWS_MAX (8 + 2 * JS_CAUSE_MAX)
@@ -176,6 +183,14 @@ double diff_sum_squares(const struct js_hist *h);
 /* diff_src_key - detail without its pids (every ":digits" ending a word); irq keeps its
  * number */
 void diff_src_key(uint32_t cause, const char *detail, char *key, size_t len);
+
+/* diff_src_waker - who woke source (cause, detail) in most of r's listed worst gaps whose
+ * primary cause it is (ties: the one with more time in them): the waking task's name without
+ * its pid ("jswriter"), or an interrupt context ("timer", "hard IRQ"), into key (len
+ * DIFF_WAKER_LEN); *woken the gaps it woke it in, *listed the gaps listed of the source.
+ * false (key "") when none of them names a waker */
+bool diff_src_waker(const struct js_cpu_result *r, uint32_t cause, const char *detail, char *key,
+		    uint32_t *woken, uint32_t *listed);
 
 /* diff_verdict_name - "same", "better", "worse", "uncertain", "mixed" */
 const char *diff_verdict_name(enum js_diff_verdict v);

@@ -256,6 +256,8 @@ static void open_probes(struct js_pipe *pl)
 		/* the followed threads watched alone: their own softirqs explain no gap */
 		.own_bh_unsent = (p->follow_pid || p->nfollow_tids) && !p->marks_path,
 		.no_waker = p->no_waker,
+		/* ... and only the wake-ups of the tasks that may preempt them are kept */
+		.wake_followed = (p->follow_pid || p->nfollow_tids) && !p->marks_path,
 		.lean = p->cfg.probes_lean,
 		.stacks = p->stacks,
 	};

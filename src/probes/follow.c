@@ -142,6 +142,14 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 			goto fail;
 		}
 	}
+	if (o->cur_map_fd > 0) {
+		err = bpf_map__reuse_fd(f->skel->maps.cur, o->cur_map_fd);
+		if (err) {
+			snprintf(why, len, "sharing the current threads with the probes: %s",
+				 strerror(-err));
+			goto fail;
+		}
+	}
 	f->links = calloc(f->nprogs, sizeof(*f->links));
 	f->progs = calloc(f->nprogs, sizeof(*f->progs));
 	if (!f->links || !f->progs) {

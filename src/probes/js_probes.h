@@ -45,6 +45,8 @@ struct probes_opts {
 	bool own_bh_unsent;   /* --pid/--tid alone: a followed thread's own softirqs are not
 			       * sent (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
 	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
+	bool wake_followed;   /* --pid/--tid alone: a wake-up kept only while a followed thread
+			       * is current on the woken task's CPU (probes_follow_cur_fd) */
 	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
 	bool stacks;	      /* --stacks: the waker's and the preemptor's kernel stacks */
 };
@@ -113,6 +115,9 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 /* probes_follow_bh_fd - the map follow.bpf.c shares with the probes (js_follow_bh.h,
  * follow_opts.bh_map_fd); -1 without probes */
 int probes_follow_bh_fd(const struct js_probes *p);
+/* probes_follow_cur_fd - the other map follow.bpf.c shares with the probes, the followed
+ * thread current on each CPU (js_follow_bh.h, follow_opts.cur_map_fd); -1 without probes */
+int probes_follow_cur_fd(const struct js_probes *p);
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p);

@@ -590,6 +590,7 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	if (!o->stacks && bpf_map__set_max_entries(p->skel->maps.stacks, 1))
 		js_dbg("stacks: cannot shrink the unused map");
 	ro->own_bh_unsent = o->own_bh_unsent;
+	ro->wake_followed_only = o->wake_followed;
 	p->ring_len = probes_ring_recs(o->ring_bytes, p->ncpus);
 	err = ring_layout(p);
 	if (err) {
@@ -839,6 +840,11 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 int probes_follow_bh_fd(const struct js_probes *p)
 {
 	return p ? bpf_map__fd(p->skel->maps.follow_bh) : -1;
+}
+
+int probes_follow_cur_fd(const struct js_probes *p)
+{
+	return p ? bpf_map__fd(p->skel->maps.follow_cur) : -1;
 }
 
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)

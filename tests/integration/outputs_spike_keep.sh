@@ -12,14 +12,16 @@ need_cpu1
 need_btf
 INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ (make builds it)"
+# this script's own waits stay off CPU 1: each would be one more source there, and 8 slots
+# full of distinct sources leave the new one no repeat to replace
 
 "$JS" --cpu 1 -d 9 -q --json "$TMP/run.json" --prom "$TMP/run.prom" --spike-threshold 1ms \
 	--spike-dir "$TMP/spikes" --spike-max 8/min >"$TMP/run.out" 2>"$TMP/run.err" </dev/null &
 JSPID=$!
-sleep 2.5
+taskset -c 0 sleep 2.5
 "$INJ" --mode preempt --cpu 1 --duration 3 --period 50000 --spin 1500 --log "$TMP/inj.csv" \
 	>"$TMP/inj.out" 2>&1 || fail "jsinject failed: $(cat "$TMP/inj.out")"
-sleep 1.5
+taskset -c 0 sleep 1.5
 # the new source: named before it moves to CPU 1, one 2 ms spin there at SCHED_FIFO 50
 python3 - "$TMP/new.csv" <<'PY' || fail "the new source did not run"
 import ctypes, os, sys, time

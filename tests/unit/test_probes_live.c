@@ -330,8 +330,9 @@ static void test_basic(void **state)
 		if (procstat_steal_ticks(target) > 0)
 			assert_true(steal > 0);
 		else
-			print_message("  CPU %d: no steal since boot (/proc/stat): reading %llu ns\n",
-				      target, (unsigned long long)steal);
+			print_message(
+				"  CPU %d: no steal since boot (/proc/stat): reading %llu ns\n",
+				target, (unsigned long long)steal);
 	} else {
 		print_message("  no steal clock: %s\n", st.steal_why);
 		assert_int_equal(nsteal, 0);

@@ -711,6 +711,125 @@ static void test_self_and_order(void **state)
 	free_run(&b);
 }
 
+/* add_woken - n gaps of dur, one task source det each, woken by who (comm:pid, or "" with an
+ * interrupt context ctx), spaced 10 ms from the window's start + off */
+static void add_woken(struct js_cpu_result *r, uint64_t n, uint64_t dur, uint64_t off,
+		      const char *det, const char *who, uint32_t pid, uint8_t ctx)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		struct js_gap_rec g;
+
+		fx_rec(&g, 0, r->start_ns + off + i * 10000000, dur);
+		fx_part(&g, JS_CAUSE_TASK, det, 1, dur);
+		fx_primary(&g, JS_CAUSE_TASK, det);
+		g.attr.waker.ctx = ctx;
+		g.attr.waker.pid = pid;
+		g.attr.waker.cpu = 0;
+		g.attr.waker.syscall = -1;
+		js_scpy(g.attr.waker.comm, sizeof(g.attr.waker.comm), who);
+		result_add_gap(r, &g);
+		intervals_add_gap(&r->intervals, g.gap.start_ns, dur, g.attr.primary,
+				  g.attr.detail);
+	}
+}
+
+/** Issue 28: who woke a source, from the listed worst gaps it is the primary of: the most
+ * frequent waker without its pid (ties: more time), an interrupt context by its label; none
+ * when no listed gap names one. */
+static void test_src_waker(void **state)
+{
+	struct js_cpu_result r;
+	char k[DIFF_WAKER_LEN];
+	uint32_t n, of;
+
+	(void)state;
+	assert_int_equal(result_cpu_init(&r, 1, 16), 0);
+	r.start_ns = T0;
+	r.end_ns = T0 + SEC;
+	assert_int_equal(intervals_init(&r.intervals, T0, SEC, 0), 0);
+	assert_false(diff_src_waker(&r, JS_CAUSE_TASK, "kworker/1:2:77", k, &n, &of));
+	assert_true(!k[0] && !n && !of);
+	/* jswriter (two pids) 3 gaps, the timer 2 longer ones, one without a waker; another
+	 * source's gaps are not its */
+	add_woken(&r, 2, 200000, 0, "kworker/1:2:77", "jswriter", 500, JS_WAKE_TASK);
+	add_woken(&r, 1, 200000, 1000, "kworker/1:2:77", "jswriter", 501, JS_WAKE_TASK);
+	add_woken(&r, 2, 900000, 2000, "kworker/1:2:77", "", 0, JS_WAKE_TIMER);
+	add_woken(&r, 1, 200000, 3000, "kworker/1:2:77", "", 0, JS_WAKE_NONE);
+	add_woken(&r, 5, 300000, 4000, "bash:9", "sshd", 8, JS_WAKE_TASK);
+	assert_true(diff_src_waker(&r, JS_CAUSE_TASK, "kworker/1:2:77", k, &n, &of));
+	assert_string_equal(k, "jswriter");
+	assert_true(n == 3 && of == 6);
+	/* a tie (3 and 3): the one with more time */
+	add_woken(&r, 1, 900000, 5000, "kworker/1:2:77", "", 0, JS_WAKE_TIMER);
+	assert_true(diff_src_waker(&r, JS_CAUSE_TASK, "kworker/1:2:77", k, &n, &of));
+	assert_string_equal(k, "timer");
+	assert_true(n == 3 && of == 7);
+	assert_false(diff_src_waker(&r, JS_CAUSE_IRQ, "kworker/1:2:77", k, &n, &of));
+	result_cpu_free(&r);
+}
+
+/** Issue 28: a source preempting in both runs, woken by a task in A and by the timer in B:
+ * the diff says so (text line, JSON keys, HTML label); a source woken by the same task in
+ * both says nothing more. */
+static void test_compare_wakers(void **state)
+{
+	static const int c1[] = { 1 };
+	struct js_run a, b;
+	struct js_diff d;
+	const struct js_diff_src *s;
+	struct jsonp_doc doc;
+	const struct jsonp_val *src = NULL, *all;
+	char err[128], *t;
+
+	(void)state;
+	make_run(&a, &pa, c1, 1, 2 * SEC, 1000);
+	make_run(&b, &pb, c1, 1, 2 * SEC, 1000);
+	add_woken(&a.cpus[0], 10, 300000, 0, "kworker/1:2:77", "jswriter", 500, JS_WAKE_TASK);
+	add_woken(&b.cpus[0], 10, 300000, 0, "kworker/1:2:77", "", 0, JS_WAKE_TIMER);
+	add_woken(&a.cpus[0], 10, 50000, 3000, "app:12", "client", 40, JS_WAKE_TASK);
+	add_woken(&b.cpus[0], 10, 50000, 3000, "app:13", "client", 41, JS_WAKE_TASK);
+	finish_run(&a);
+	finish_run(&b);
+	assert_int_equal(diff_compute(&d, &a, "a.json", &b, "b.json", &opts), 0);
+	s = src_of(&d.cpus[0], "kworker/1:2:77", "kworker/1:2:77");
+	assert_true(s->waker_changed);
+	assert_string_equal(s->a_waker, "jswriter");
+	assert_string_equal(s->b_waker, "timer");
+	/* the top list holds 5 gaps, all of it */
+	assert_true(s->a_woken == 5 && s->a_listed == 5 && s->b_woken == 5 && s->b_listed == 5);
+	s = src_of(&d.cpus[0], "app:13", "app:12");
+	assert_false(s->waker_changed); /* not listed (smaller), or the same waker */
+
+	t = render(&d, report_diff_text);
+	assert_non_null(strstr(t, "same: task kworker/1:2:77 1.5 ms/s -> 1.5 ms/s"));
+	assert_non_null(strstr(t, "\n    woken by jswriter in A (5 of 5 listed gaps), by timer in "
+				  "B (5 of 5)\n"));
+	assert_null(strstr(t, "woken by client"));
+	free(t);
+
+	t = render(&d, report_diff_json);
+	if (jsonp_parse(t, strlen(t), &doc, err, sizeof(err)))
+		fail_msg("diff JSON: %s\n%s", err, t);
+	all = jsonp_get(jsonp_at(jsonp_get(doc.root, "cpus"), 0), "sources");
+	for (size_t i = 0; i < jsonp_len(all); i++)
+		if (!strcmp(jsonp_str(jsonp_get(jsonp_at(all, i), "b_detail")), "kworker/1:2:77"))
+			src = jsonp_at(all, i);
+	assert_non_null(src);
+	assert_string_equal(jsonp_str(jsonp_get(src, "a_waker")), "jswriter");
+	assert_string_equal(jsonp_str(jsonp_get(src, "b_waker")), "timer");
+	assert_int_equal(jsonp_get(src, "a_woken")->num.u, 5);
+	assert_true(jsonp_get(src, "waker_changed")->b);
+	jsonp_free(&doc);
+	free(t);
+
+	t = render(&d, report_diff_html);
+	assert_non_null(strstr(t, "<td>task kworker/1:2:77, woken by jswriter -&gt; timer</td>"));
+	free(t);
+	diff_free(&d);
+	free_run(&a);
+	free_run(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_max_row),	       cmocka_unit_test(test_src_key),
 		cmocka_unit_test(test_dispersion),     cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_self_and_order), cmocka_unit_test(test_same_numbers),
+		cmocka_unit_test(test_src_waker),      cmocka_unit_test(test_compare_wakers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

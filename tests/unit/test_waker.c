@@ -184,12 +184,29 @@ static void waker_rec(struct js_gap_rec *r)
 					   .comm = "writer" };
 }
 
+/* attr_json - the attribution's JSON object, one line (to free) */
+static char *attr_json(const struct js_attr *a)
+{
+	struct js_json j;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+
+	assert_non_null(fp);
+	json_init(&j, fp);
+	j.pretty = false;
+	json_obj_begin(&j, NULL);
+	js_attr_write_json(&j, a, NULL);
+	json_obj_end(&j);
+	fclose(fp);
+	return out;
+}
+
 /** The story, the CSV row and the JSON carry it. */
 static void test_outputs(void **state)
 {
 	struct js_gap_rec r;
 	char buf[512], *out = NULL;
-	struct js_json j;
 	size_t len = 0;
 	FILE *fp;
 
@@ -204,13 +221,7 @@ static void test_outputs(void **state)
 	fclose(fp);
 	assert_non_null(strstr(out, ",sampler,,,,,writer:811 on CPU 0 via write 3.0 us before\n"));
 	free(out);
-	fp = open_memstream(&out, &len);
-	json_init(&j, fp);
-	j.pretty = false;
-	json_obj_begin(&j, NULL);
-	js_attr_write_json(&j, &r.attr, NULL);
-	json_obj_end(&j);
-	fclose(fp);
+	out = attr_json(&r.attr);
 	assert_non_null(strstr(out, "\"waker\""));
 	assert_non_null(strstr(out, "\"context\":\"task\""));
 	assert_non_null(strstr(out, "\"syscall\":\"write\""));
@@ -220,13 +231,7 @@ static void test_outputs(void **state)
 	memset(&r.attr.waker, 0, sizeof(r.attr.waker));
 	story_format(buf, sizeof(buf), &r, T0);
 	assert_null(strstr(buf, "woken"));
-	fp = open_memstream(&out, &len);
-	json_init(&j, fp);
-	j.pretty = false;
-	json_obj_begin(&j, NULL);
-	js_attr_write_json(&j, &r.attr, NULL);
-	json_obj_end(&j);
-	fclose(fp);
+	out = attr_json(&r.attr);
 	assert_non_null(strstr(out, "\"waker\":null"));
 	free(out);
 }

@@ -1,0 +1,116 @@
+#!/bin/bash
+# app_waker.sh - issue 28, who woke the task that preempted a followed thread: jsapp (one busy
+# thread, SCHED_OTHER) runs on CPU 1 and is followed with --pid; a SCHED_FIFO reader pinned to
+# CPU 1 blocks in read() on a pipe that a writer (jswriter) pinned to CPU 0 writes a byte to
+# every 10 ms, and the reader spins 400 us (jsinject --mode pipe): each write preempts jsapp.
+# In the JSON of a 5 s run (--top 1000 -T 150us), among jsapp's gaps whose primary cause is the
+# reader, the writer is named as the waker (context task, on CPU 0, via write) in >= 99 %, and
+# there are at least half as many such gaps as writes. The thread rows of the --gaps CSV
+# (waker column), the text story and the HTML report say the same. `diff` of that run against
+# a copy whose reader's waker is renamed says the waker changed (text line, JSON), and against
+# itself says nothing of wakers. Then with --no-waker: no gap names a waker and the JSON says
+# the tracking was off.
+# Root, kernel BTF, CPU 1 (77 otherwise); about 14 s.
+. "$(dirname "$0")/lib.bash"
+need_root
+need_cpu1
+need_btf
+APP=$ROOT/build/tools/jsapp
+INJ=$ROOT/build/tools/jsinject
+[ -x "$APP" ] && [ -x "$INJ" ] || fail "no $APP or $INJ (make builds them)"
+app='' inj=''
+trap '[ -n "$inj" ] && kill "$inj" 2>/dev/null; [ -n "$app" ] && kill "$app" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# run_follow SECONDS OUT [JITTERSCOPE OPTIONS...] - jsapp on CPU 1 followed for SECONDS while
+# the injector's reader preempts it
+run_follow() {
+	local d=$1 out=$2
+	shift 2
+	rm -f "$TMP/ready"
+	"$APP" --cpu 1 --duration $((d + 5)) --ready "$TMP/ready" >"$out.app" 2>&1 &
+	app=$!
+	for _ in $(seq 1 200); do [ -e "$TMP/ready" ] && break; sleep 0.02; done
+	[ -e "$TMP/ready" ] || fail "jsapp did not start: $(cat "$out.app")"
+	"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration $((d + 3)) --period 10000 --spin 400 \
+		>"$out.inj" 2>&1 &
+	inj=$!
+	sleep 0.5
+	"$JS" --pid "$app" -d "${d}s" -T 150us --top 1000 --json "$out.json" --gaps "$out.csv" \
+		--html "$out.html" "$@" >"$out.txt" 2>&1 || { cat "$out.txt"; fail "jitterscope $*"; }
+	wait "$inj" || { cat "$out.inj"; fail "jsinject --mode pipe"; }
+	inj=''
+	kill "$app" 2>/dev/null
+	wait "$app" 2>/dev/null
+	app=''
+}
+
+run_follow 5 "$TMP/on"
+python3 - "$TMP/on" <<'PY' || fail "the writer is not named as the preemptor's waker (outputs in $TMP)"
+import csv, json, sys
+base = sys.argv[1]
+run = json.load(open(base + ".json"))
+inj = dict(l.strip().split("=", 1) for l in open(base + ".inj") if "=" in l)
+assert run["probes"]["enabled"] and run["probes"]["waker"] is True, run["probes"]
+assert len(run["threads"]) == 1, [t["thread"] for t in run["threads"]]
+th = run["threads"][0]
+writes = int(inj["actions"])
+top = th["top"]
+mine = [g for g in top if g["cause"] == "task" and g["detail"].startswith("jsinject:")]
+def by_writer(g):
+    w = g.get("waker")
+    return (w is not None and w["comm"] == "jswriter" and w["context"] == "task"
+            and w["cpu"] == 0 and w["syscall"] == "write"
+            and w["text"].startswith("jswriter:%d on CPU 0 via write " % w["pid"]))
+named = sum(map(by_writer, mine))
+print("writes %d, %s's gaps the reader caused %d (of %d listed), the writer named in %d (%.1f %%)"
+      % (writes, th["thread"], len(mine), len(top), named, 100.0 * named / max(len(mine), 1)))
+assert len(top) < 1000, "top list full: raise --top or -T"
+assert len(mine) >= writes // 2, "too few gaps caused by the reader"
+assert named >= 0.99 * len(mine), [g["waker"] for g in mine if not by_writer(g)][:5]
+# the CSV: the thread's rows, the same waker in its waker column
+rows = [r for r in csv.DictReader(open(base + ".csv"))
+        if r["source"] == "thread" and r["cause"] == "task" and r["detail"].startswith("jsinject:")]
+assert len(rows) >= len(mine), (len(rows), len(mine))
+assert sum(r["waker"].startswith("jswriter:") for r in rows) >= 0.99 * len(rows)
+PY
+story='preempted by jsinject:[0-9]* ([^)]*), woken by jswriter:[0-9]* on CPU 0 via write'
+grep -q "$story" "$TMP/on.txt" || fail "no story names the writer: $(grep -m3 'preempted by' "$TMP/on.txt")"
+grep -q "$story" "$TMP/on.html" || fail "no story of the HTML report names the writer"
+
+# diff by waker: the same run against a copy whose reader was woken by another task
+python3 - "$TMP/on.json" "$TMP/other.json" <<'PY' || fail "cannot write the copy"
+import json, sys
+run = json.load(open(sys.argv[1]))
+for g in run["threads"][0]["top"]:
+    if g.get("waker") and g["waker"]["comm"] == "jswriter":
+        g["waker"]["comm"] = "jsother"
+        g["waker"]["text"] = g["waker"]["text"].replace("jswriter", "jsother")
+json.dump(run, open(sys.argv[2], "w"))
+PY
+"$JS" diff "$TMP/on.json" "$TMP/other.json" --json "$TMP/diff.json" >"$TMP/diff.txt" 2>&1 ||
+	fail "diff exited $?: $(tail -3 "$TMP/diff.txt")"
+grep -q "^    woken by jswriter in A ([0-9]* of [0-9]* listed gaps), by jsother in B" \
+	"$TMP/diff.txt" || fail "the diff does not tell the wakers apart: $(grep -m3 jsinject "$TMP/diff.txt")"
+python3 - "$TMP/diff.json" <<'PY' || fail "the diff JSON does not tell the wakers apart"
+import json, sys
+src = [s for c in json.load(open(sys.argv[1]))["cpus"] for s in c["sources"]
+       if (s["b_detail"] or "").startswith("jsinject:")]
+assert src and src[0]["waker_changed"], src
+assert src[0]["a_waker"] == "jswriter" and src[0]["b_waker"] == "jsother", src
+assert src[0]["b_woken"] >= 0.99 * src[0]["b_listed"] > 0, src
+PY
+"$JS" diff "$TMP/on.json" "$TMP/on.json" >"$TMP/self.txt" 2>&1 || fail "diff of a run with itself"
+grep -q "woken by" "$TMP/self.txt" && fail "a run against itself: a waker is said to differ"
+
+run_follow 2 "$TMP/off" --no-waker
+python3 - "$TMP/off" <<'PY' || fail "--no-waker: a waker is still named (outputs in $TMP)"
+import csv, json, sys
+run = json.load(open(sys.argv[1] + ".json"))
+assert run["probes"]["waker"] is False, run["probes"]
+top = run["threads"][0]["top"]
+assert [g for g in top if g["detail"].startswith("jsinject:")], "no gap of the reader"
+assert not [g for g in top if g.get("waker")], [g["waker"] for g in top if g.get("waker")][:3]
+assert not [r for r in csv.DictReader(open(sys.argv[1] + ".csv")) if r["waker"]]
+PY
+grep -q "woken by" "$TMP/off.txt" && fail "--no-waker: a story still names a waker"
+echo "ok: the writer named as the waker of the task that preempted the followed thread"
