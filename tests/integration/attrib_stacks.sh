@@ -10,9 +10,11 @@
 #     (--spike-dir, 300 us) carry the same stacks; report --json of the run keeps them;
 #   - the same with the raw-tracepoint build (--btf FILE) and with --probes lean;
 #   - --stacks --no-waker: the reader's stacks, no waker's;
+#   - a thread followed with --pid (jsapp on CPU 1, preempted by the reader): its gaps the
+#     reader caused carry both stacks too, in >= 95 % of them;
 #   - without --stacks: no stack anywhere, probes.stacks null, no stack in the story;
 #   - --stacks with --no-probes: one line, exit 64.
-# Root only (77 otherwise), about 25 s.
+# Root only (77 otherwise), about 30 s.
 . "$(dirname "$0")/lib.bash"
 
 # bad input first: no root needed
@@ -110,6 +112,45 @@ check "$TMP/lean" 1
 # the preemptor's stack needs no waker
 run_pipe 2 "$TMP/nowaker" --stacks --no-waker
 check "$TMP/nowaker" 0
+
+# a followed thread: jsapp on CPU 1, followed with --pid while the reader preempts it
+python3 - "$ROOT/build" "$JS" "$TMP" <<'PY' || fail "a followed thread's gaps lack the stacks (outputs in $TMP)"
+import json, os, re, subprocess, sys, time
+build, js, tmp = sys.argv[1:]
+ready = tmp + "/ready"
+app = subprocess.Popen([build + "/tools/jsapp", "--cpu", "1", "--duration", "8", "--ready", ready],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+inj = None
+try:
+    for _ in range(200):
+        if os.path.exists(ready):
+            break
+        time.sleep(0.02)
+    assert os.path.exists(ready), "jsapp did not start"
+    inj = subprocess.Popen([build + "/tools/jsinject", "--mode", "pipe", "--cpu", "1",
+                            "--helper-cpu", "0", "--duration", "6", "--period", "10000",
+                            "--spin", "400"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    r = subprocess.run([js, "--pid", str(app.pid), "-d", "3s", "-T", "150us", "--top", "1000",
+                        "--json", tmp + "/follow.json", "--stacks"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert inj.wait() == 0, "jsinject --mode pipe failed"
+finally:
+    for p in (inj, app):
+        if p and p.poll() is None:
+            p.kill()
+            p.wait()
+run = json.load(open(tmp + "/follow.json"))
+assert run["probes"]["stacks"], run["probes"]
+th = [t for t in run["threads"] if t["top"]]
+assert th, "no followed thread with gaps"
+mine = [g for t in th for g in t["top"] if g["cause"] == "task" and g["detail"].startswith("jsinject:")]
+has = lambda s, pat: any(re.match(pat, x) for x in s or [])
+nr = sum(has(g.get("stack"), r"(anon_)?pipe_read\+0x") for g in mine)
+nw = sum(has((g.get("waker") or {}).get("stack"), r"(anon_)?pipe_write\+0x") for g in mine)
+print("followed: %d gaps the reader caused, its stack in %d, the writer's in %d" % (len(mine), nr, nw))
+assert len(mine) >= 50 and nr >= 0.95 * len(mine) and nw >= 0.95 * len(mine)
+PY
 
 # off by default
 run_pipe 2 "$TMP/off"
