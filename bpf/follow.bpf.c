@@ -327,18 +327,6 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 	return 0;
 }
 
-struct task_struct___old {
-	int cpu;
-} __attribute__((preserve_access_index));
-
-/* task_cpu_of - the CPU a task is on (before a migration: the one it leaves) */
-static __always_inline __u32 task_cpu_of(struct task_struct *p)
-{
-	if (bpf_core_field_exists(p->thread_info.cpu))
-		return RD(p, thread_info.cpu);
-	return BPF_CORE_READ((struct task_struct___old *)p, cpu);
-}
-
 TP("sched_migrate_task")
 int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 {

@@ -1130,18 +1130,6 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 
 /* ---- who woke a task that will run on a measured CPU (all CPUs) ------------------- */
 
-struct task_struct___old {
-	int cpu;
-} __attribute__((preserve_access_index));
-
-/* task_cpu_of - the CPU a task last ran on (where a wake-up puts it, unless it moves) */
-static __always_inline __u32 task_cpu_of(struct task_struct *p)
-{
-	if (bpf_core_field_exists(p->thread_info.cpu))
-		return RD(p, thread_info.cpu);
-	return BPF_CORE_READ((struct task_struct___old *)p, cpu);
-}
-
 #define PC_NMI 0x00f00000u     /* preempt_count: NMI_MASK */
 #define PC_HARDIRQ 0x000f0000u /* HARDIRQ_MASK */
 #define PC_SOFTIRQ 0x00000100u /* SOFTIRQ_OFFSET: serving a softirq (not only bh disabled) */

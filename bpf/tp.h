@@ -29,4 +29,17 @@
 #define RD4(p, a, b, c) ((p)->a->b->c)
 #define RD5(p, a, b, c, d) ((p)->a->b->c->d)
 
+struct task_struct___old {
+	int cpu;
+} __attribute__((preserve_access_index));
+
+/* task_cpu_of - the CPU a task is on, or last ran on (where a wake-up puts it unless it
+ * moves; before a migration, the one it leaves) */
+static __always_inline __u32 task_cpu_of(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return RD(p, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___old *)p, cpu);
+}
+
 #endif /* JS_TP_H */

@@ -15,6 +15,7 @@ need_btf
 run_pipe 6 "$TMP/on"
 python3 - "$TMP/on" <<'PY' || fail "the writer is not the reader's waker (outputs in $TMP)"
 import csv, json, sys
+from jsfiles import woken_by_writer as by_writer
 base = sys.argv[1]
 run = json.load(open(base + ".json"))
 inj = dict(l.strip().split("=", 1) for l in open(base + ".inj") if "=" in l)
@@ -23,11 +24,6 @@ assert run["probes"]["waker"] is True, run["probes"]
 writes = int(inj["actions"])
 top = run["cpus"][0]["top"]
 mine = [g for g in top if g["cause"] == "task" and g["detail"].startswith("jsinject:")]
-def by_writer(g):
-    w = g.get("waker")
-    return (w is not None and w["comm"] == "jswriter" and w["context"] == "task"
-            and w["cpu"] == 0 and w["syscall"] == "write"
-            and w["text"].startswith("jswriter:%d on CPU 0 via write " % w["pid"]))
 named = sum(map(by_writer, mine))
 print("writes %d, gaps the reader caused %d (of %d listed), the writer named in %d (%.1f %%)"
       % (writes, len(mine), len(top), named, 100.0 * named / max(len(mine), 1)))

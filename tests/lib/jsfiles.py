@@ -69,3 +69,11 @@ def prom_value(text, name):
     m = re.search(r"^%s (\d+)$" % re.escape(name), text, re.M)
     assert m, "no %s in the exposition" % name
     return int(m.group(1))
+
+
+def woken_by_writer(g):
+    """is gap g's waker jsinject's pipe writer: jswriter, a task on CPU 0, in write(2)"""
+    w = g.get("waker")
+    return (w is not None and w["comm"] == "jswriter" and w["context"] == "task"
+            and w["cpu"] == 0 and w["syscall"] == "write"
+            and w["text"].startswith("jswriter:%d on CPU 0 via write " % w["pid"]))
