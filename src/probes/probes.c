@@ -30,6 +30,7 @@
 
 #include "js_bpf_helpers.h"
 #include "js_evring.h"
+#include "js_follow_bh.h"
 #include "js_kbtf.h"
 #include "js_probes_arch.h"
 #include "js_probes.h"
@@ -52,6 +53,9 @@ _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 1
 #define SEND_RING_MAX 1024u
 _Static_assert(SEND_RINGS_BYTES / PROBES_RECORD_BYTES / SEND_RING_MIN >= JS_MAX_CPUS,
 	       "the senders' rings fit SEND_RINGS_BYTES on JS_MAX_CPUS CPUs");
+/* follow.bpf.c cannot include js_events.h: its "cur" map spells JS_MAX_CPUS again */
+_Static_assert(JS_FOLLOW_CUR_CPUS == JS_MAX_CPUS,
+	       "one slot of follow_cur per CPU the probes watch");
 
 struct js_probes {
 	struct probes_bpf *skel;
