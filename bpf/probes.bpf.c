@@ -424,16 +424,20 @@ static __always_inline void push(__u32 kind, __u32 id, __u64 addr)
 /* find - topmost open slot of (kind, id), -1 if none (exit without a recorded entry) */
 static __always_inline int find(struct js_cpu_state *s, __u32 kind, __u32 id)
 {
-	__u32 d = s->depth;
+	__u32 d = s->depth, top;
 	int i;
 
 	if (d > JS_STACK) { /* this exit closes an unrecorded overflow level */
 		s->depth = d - 1;
 		return -1;
 	}
-	/* the common case, an exit closing the innermost level: no scan */
-	if (d && s->stack[(d - 1) & (JS_STACK - 1)].kind == kind &&
-	    s->stack[(d - 1) & (JS_STACK - 1)].id == id)
+	/* the common case, an exit closing the innermost level: no scan. The mask is kept
+	 * (barrier_var): d <= JS_STACK lets the compiler drop it, and a verifier before 6.3
+	 * loses d - 1's bounds in the 32-bit subtraction (R3 unbounded memory access, 6.1) */
+	top = d - 1;
+	barrier_var(top);
+	top &= JS_STACK - 1;
+	if (d && s->stack[top].kind == kind && s->stack[top].id == id)
 		return d - 1;
 #pragma unroll
 	for (i = JS_STACK - 1; i >= 0; i--) {
@@ -460,6 +464,7 @@ static __always_inline struct js_event *pop(__u32 kind, __u32 id, bool named)
 	i = find(s, kind, id);
 	if (i < 0)
 		return NULL;
+	barrier_var(i); /* keep the mask (find) */
 	sl = s->stack[i & (JS_STACK - 1)];
 	barrier();
 	s->depth = i; /* release last; drops levels that missed their exit */

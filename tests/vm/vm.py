@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+"""vm.py - boot a Debian kernel package under QEMU and run a command in it (tests/vm/README.md).
+
+  vm.py fetch KERNEL          fetch and unpack KERNEL's package (cache), print its directory
+  vm.py run KERNEL [opts] -- CMD...
+                              boot KERNEL with 2 vCPUs, the host's root read-only over 9p,
+                              run CMD (a shell command line) in it from the current directory,
+                              print its output; exit with CMD's status (124: timed out,
+                              77: the VM cannot be had here, with one line saying why)
+  vm.py list                  the kernels (tests/vm/kernels.py)
+
+The packages are fetched with apt-get download through a private apt state in the cache
+(JS_VM_CACHE, default /var/cache/jitterscope-vm), from the mirror the machine's apt already
+uses; nothing is installed.
+"""
+import argparse
+import glob
+import gzip
+import lzma
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kernels  # noqa: E402
+
+EX_SKIP = 77
+CACHE = os.environ.get("JS_VM_CACHE", "/var/cache/jitterscope-vm")
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+# the modules the initramfs loads to mount the host's root (with what they need)
+MODULES = ["virtio_pci", "9pnet_virtio", "9p", "virtio_blk", "virtio_mmio", "virtio_net"]
+QEMU = {"amd64": "qemu-system-x86_64", "arm64": "qemu-system-aarch64"}
+BUSYBOX = {"amd64": "/bin/busybox", "arm64": "/usr/lib/aarch64-linux-gnu/busybox-static"}
+
+
+class Unavailable(Exception):
+    """the VM cannot be had on this machine (a skip, with its reason)"""
+
+
+def log(msg):
+    print(f"vm: {msg}", file=sys.stderr, flush=True)
+
+
+def host_mirror():
+    """the Debian mirror of the machine's apt sources (deb822 or one-line)"""
+    files = glob.glob("/etc/apt/sources.list.d/*.sources") + ["/etc/apt/sources.list"] + \
+        glob.glob("/etc/apt/sources.list.d/*.list")
+    for f in files:
+        try:
+            text = open(f).read()
+        except OSError:
+            continue
+        for m in re.finditer(r"^\s*(?:URIs:\s*|deb\s+(?:\[[^\]]*\]\s+)?)(\S+)", text, re.M):
+            uri = m.group(1).rstrip("/")
+            if uri.endswith("/debian"):
+                return uri
+    return "http://deb.debian.org/debian"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def apt_state(suite, arch):
+    """a private apt configuration for one suite and architecture: its apt-get options"""
+    d = os.path.join(CACHE, "apt", f"{suite}-{arch}")
+    os.makedirs(os.path.join(d, "state", "lists", "partial"), exist_ok=True)
+    os.makedirs(os.path.join(d, "cache", "archives", "partial"), exist_ok=True)
+    src = os.path.join(d, "sources.list")
+    mirror = host_mirror()
+    with open(src, "w") as f:
+        f.write(f"deb [signed-by={KEYRING}] {mirror} {suite} main\n")
+    opts = ["-o", f"Dir::Etc::SourceList={src}", "-o", "Dir::Etc::SourceParts=/nonexistent",
+            "-o", f"Dir::State={d}/state", "-o", f"Dir::Cache={d}/cache",
+            "-o", f"APT::Architecture={arch}", "-o", f"APT::Architectures={arch}",
+            "-o", "Debug::NoLocking=1", "-o", "Acquire::Languages=none"]
+    stamp = os.path.join(d, "updated")
+    if not os.path.exists(stamp) or time.time() - os.path.getmtime(stamp) > 7 * 86400:
+        log(f"apt-get update for {suite} ({arch}) from {mirror}")
+        r = subprocess.run(["apt-get", "-q", "update"] + opts, capture_output=True, text=True)
+        if r.returncode:
+            raise Unavailable(f"apt-get update of {suite} failed: "
+                              f"{(r.stderr.strip().splitlines() or ['?'])[-1]}")
+        open(stamp, "w").close()
+    return opts
+
+
+def resolve(k, opts):
+    """the versioned image package behind the metapackage k.package (e.g. linux-image-amd64)"""
+    r = subprocess.run(["apt-cache"] + opts + ["depends", k.package], capture_output=True,
+                       text=True)
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*Depends:\s*(linux-image-\S+)", line)
+        if m:
+            return m.group(1)
+    raise Unavailable(f"{k.package} in {k.suite}: no linux-image dependency found")
+
+
+def fetch(k):
+    """download and unpack k's image package; the unpacked tree (cached)"""
+    if not shutil.which("apt-get") or not shutil.which("dpkg-deb"):
+        raise Unavailable("no apt-get/dpkg-deb to fetch Debian kernel packages")
+    key = f"{k.suite}-{k.package}"  # kernels sharing a package share its tree
+    done = os.path.join(CACHE, "kernels", key + ".dir")
+    if os.path.exists(os.path.join(done, "ok")):
+        return open(os.path.join(done, "ok")).read().strip()
+    opts = apt_state(k.suite, k.arch)
+    pkg = resolve(k, opts)
+    debs = os.path.join(CACHE, "debs")
+    os.makedirs(debs, exist_ok=True)
+    log(f"apt-get download {pkg} ({k.suite}, {k.arch})")
+    r = subprocess.run(["apt-get", "-q", "download"] + opts + [pkg], cwd=debs,
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise Unavailable(f"apt-get download {pkg} failed: "
+                          f"{(r.stderr.strip().splitlines() or ['?'])[-1]}")
+    deb = sorted(glob.glob(os.path.join(debs, f"{pkg}_*_{k.arch}.deb")), key=os.path.getmtime)[-1]
+    root = os.path.join(CACHE, "kernels", key)
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    run(["dpkg-deb", "-x", deb, root])
+    os.makedirs(done, exist_ok=True)
+    with open(os.path.join(done, "ok"), "w") as f:
+        f.write(root + "\n")
+    return root
+
+
+def kernel_files(root):
+    """(vmlinuz, release, modules directory) of an unpacked image package"""
+    vmlinuz = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
+    if not vmlinuz:
+        raise Unavailable(f"{root}: no boot/vmlinuz-*")
+    release = os.path.basename(vmlinuz[0])[len("vmlinuz-"):]
+    for base in ("lib", "usr/lib"):  # Debian 13 keeps them in usr/lib/modules
+        mdir = os.path.join(root, base, "modules", release)
+        if os.path.isdir(mdir):
+            return vmlinuz[0], release, mdir
+    raise Unavailable(f"{root}: no modules for {release}")
+
+
+def module_order(mdir, release):
+    """the .ko files to insmod, dependencies first (depmod into the cache, then modprobe -n)"""
+    base = os.path.dirname(os.path.dirname(mdir))  # .../lib/modules/REL -> .../
+    basedir = os.path.dirname(base) if base.endswith("/lib") else base
+    if not os.path.exists(os.path.join(mdir, "modules.dep.bin")):
+        if not shutil.which("depmod"):
+            raise Unavailable("no depmod (Debian package kmod)")
+        run(["depmod", "-b", basedir, release], capture_output=True)
+    order = []
+    for m in MODULES:
+        r = subprocess.run(["modprobe", "-d", basedir, "-S", release, "--show-depends", m],
+                           capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if parts and parts[0] == "insmod" and parts[1] not in order:
+                order.append(parts[1])
+    return order
+
+
+INIT = r"""#!/bin/busybox sh
+# the VM's first process (tests/vm/vm.py): mount the host's root read-only and the run's
+# folder read-write over 9p, then run the command there and power off
+/bin/busybox --install -s /bin
+mkdir -p /proc /sys /dev /host /tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /modules.list); do insmod "/mod/$m" 2>/dev/null; done
+opt=trans=virtio,version=9p2000.L,msize=512000
+mount -t 9p -o "$opt,ro" hostroot /host || { echo "vm-init: cannot mount the host root"; reboot -f; }
+for d in proc sys dev; do mount --bind "/$d" "/host/$d"; done
+mount -t devpts devpts /host/dev/pts 2>/dev/null
+mount -t tmpfs tmpfs /host/dev/shm 2>/dev/null
+for d in tmp run var/tmp root; do mount -t tmpfs tmpfs "/host/$d"; done
+out=$(cat /outdir)
+mkdir -p "/host$out" 2>/dev/null
+mount -t 9p -o "$opt" hostout "/host$out" || { echo "vm-init: cannot mount $out"; reboot -f; }
+mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
+mount -t bpf bpf /host/sys/fs/bpf 2>/dev/null
+mount -t cgroup2 cgroup2 /host/sys/fs/cgroup 2>/dev/null
+ip link set lo up 2>/dev/null
+echo "vm-init: up $(cut -d' ' -f1 /proc/uptime) s"
+chroot /host /bin/sh "$out/run.sh" </dev/null
+echo $? > "/host$out/rc"
+sync
+reboot -f
+"""
+
+
+def initramfs(k, root):
+    """the cached initramfs of k: busybox, the 9p modules (uncompressed), /init"""
+    path = root + ".initrd.gz"
+    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
+        return path
+    busybox = BUSYBOX[k.arch]
+    if not os.path.exists(busybox):
+        raise Unavailable(f"no {busybox} (Debian package busybox-static"
+                          f"{':arm64' if k.arch == 'arm64' else ''})")
+    _, release, mdir = kernel_files(root)
+    with tempfile.TemporaryDirectory() as d:
+        for sub in ("bin", "mod"):
+            os.makedirs(os.path.join(d, sub))
+        shutil.copy(busybox, os.path.join(d, "bin", "busybox"))
+        names = []
+        for ko in module_order(mdir, release):
+            name = os.path.basename(ko)
+            data = open(ko, "rb").read()
+            if name.endswith(".xz"):
+                data, name = lzma.decompress(data), name[:-3]
+            elif name.endswith(".zst"):
+                data = subprocess.run(["zstd", "-dc", ko], check=True,
+                                      capture_output=True).stdout
+                name = name[:-4]
+            with open(os.path.join(d, "mod", name), "wb") as f:
+                f.write(data)
+            names.append(name)
+        with open(os.path.join(d, "modules.list"), "w") as f:
+            f.write("\n".join(names) + "\n")
+        with open(os.path.join(d, "init"), "w") as f:
+            f.write(INIT)
+        os.chmod(os.path.join(d, "init"), 0o755)
+        os.chmod(os.path.join(d, "bin", "busybox"), 0o755)
+        files = subprocess.run("find . | sort", shell=True, cwd=d, check=True,
+                               capture_output=True).stdout
+        cpio = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet", "-R", "0:0"], cwd=d,
+                              input=files, check=True, capture_output=True).stdout
+    with gzip.open(path + ".tmp", "wb") as f:
+        f.write(cpio)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def accel():
+    if os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return ["-accel", "kvm"], "kvm"
+    return ["-accel", "tcg,thread=multi"], "tcg"
+
+
+def qemu_cmd(k, vmlinuz, initrd, outdir, cmdline, mem):
+    acc, how = accel()
+    if k.arch == "arm64":
+        machine = ["-M", "virt", "-cpu", "max"]
+        console = "ttyAMA0"
+        if how == "kvm":  # an arm64 host's KVM; on x86 /dev/kvm cannot run arm64
+            acc, how = ["-accel", "tcg,thread=multi"], "tcg"
+    else:
+        machine = ["-M", "q35", "-cpu", "max" if how == "tcg" else "host"]
+        console = "ttyS0"
+    append = f"console={console} rdinit=/init panic=-1 quiet loglevel=4 {cmdline}".strip()
+    return [QEMU[k.arch], *machine, *acc, "-smp", "2", "-m", str(mem), "-nographic",
+            "-no-reboot", "-nodefaults", "-serial", "stdio", "-kernel", vmlinuz,
+            "-initrd", initrd, "-append", append,
+            "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,"
+            "multidevs=remap",
+            "-virtfs", f"local,path={outdir},mount_tag=hostout,security_model=none,"
+            "multidevs=remap"], how
+
+
+def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False):
+    """boot k and run command (a shell line) from the current directory; (status, output)"""
+    if not shutil.which(QEMU[k.arch]):
+        pkg = "qemu-system-arm" if k.arch == "arm64" else "qemu-system-x86"
+        raise Unavailable(f"no {QEMU[k.arch]} (Debian package {pkg})")
+    root = fetch(k)
+    vmlinuz, release, _ = kernel_files(root)
+    initrd = initramfs(k, root)
+    own = outdir is None
+    outdir = os.path.abspath(outdir or tempfile.mkdtemp(prefix="jsvm."))
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "run.sh"), "w") as f:
+        f.write(f"cd {shlex.quote(os.getcwd())} || exit 125\n"
+                f"export JS_VM={shlex.quote(k.name)} JS_VM_OUT={shlex.quote(outdir)}\n"
+                f"export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+                f"{command}\n")
+    rc = os.path.join(outdir, "rc")
+    if os.path.exists(rc):
+        os.unlink(rc)
+    cmd, how = qemu_cmd(k, vmlinuz, initrd, outdir, cmdline or k.cmdline, mem)
+    # the guest's /init reads its run folder from the initramfs: one small archive appended
+    extra = os.path.join(outdir, "outdir.cpio")
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "outdir"), "w") as f:
+            f.write(outdir + "\n")
+        data = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet", "-R", "0:0"], cwd=d,
+                              input=b"outdir\n", check=True, capture_output=True).stdout
+    with open(extra, "wb") as f:
+        f.write(open(initrd, "rb").read() + gzip.compress(data))
+    cmd[cmd.index("-initrd") + 1] = extra
+    if not quiet:
+        log(f"booting {k.name} ({release}, {how}): {cmdline or k.cmdline}")
+    t0 = time.monotonic()
+    out = []
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL)
+    try:
+        deadline = t0 + timeout
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                break
+            text = line.decode(errors="replace").replace("\r", "")
+            out.append(text)
+            if not quiet:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(cmd, timeout)
+        p.wait(timeout=max(1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        log(f"{k.name}: timed out after {timeout} s")
+        return 124, "".join(out)
+    finally:
+        if own:
+            pass
+    elapsed = time.monotonic() - t0
+    try:
+        status = int(open(rc).read().strip())
+    except (OSError, ValueError):
+        log(f"{k.name}: the command did not finish (qemu exit {p.returncode})")
+        status = 125
+    if not quiet:
+        log(f"{k.name}: exit {status} after {elapsed:.1f} s")
+    if own:
+        shutil.rmtree(outdir, ignore_errors=True)
+    return status, "".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="verb", required=True)
+    sub.add_parser("list")
+    f = sub.add_parser("fetch")
+    f.add_argument("kernel")
+    r = sub.add_parser("run")
+    r.add_argument("kernel")
+    r.add_argument("--cmdline", default=None,
+                   help="the kernel command line's extra (default: the kernel's own in kernels.py)")
+    r.add_argument("--timeout", type=int, default=600)
+    r.add_argument("--mem", type=int, default=2048, help="MiB")
+    r.add_argument("--out", default=None, help="the run's folder (kept), shared read-write")
+    argv = sys.argv[1:]
+    command = []
+    if "--" in argv:  # vm.py run KERNEL [opts] -- CMD: CMD is not parsed
+        command = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    a = ap.parse_args(argv)
+    if a.verb == "list":
+        for k in kernels.KERNELS:
+            print(f"{k.name:16} {k.suite:9} {k.arch:5} {k.package:22} {k.cmdline}")
+        return 0
+    try:
+        k = kernels.by_name(a.kernel)
+    except KeyError as e:
+        print(f"vm.py: {e.args[0]}", file=sys.stderr)
+        return 64
+    try:
+        if a.verb == "fetch":
+            print(fetch(k))
+            return 0
+        if not command:
+            print("vm.py run: no command", file=sys.stderr)
+            return 64
+        status, _ = boot(k, " ".join(command), a.cmdline, a.timeout, a.mem, a.out)
+        return status
+    except Unavailable as e:
+        print(f"skip: {e}", file=sys.stderr)
+        return EX_SKIP
+
+
+if __name__ == "__main__":
+    sys.exit(main())
