@@ -126,29 +126,29 @@ static int preflight_default(struct js_params *p, const struct js_cpuset *online
  * share them (nothing spins there) */
 int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 {
-	struct js_cpuset online, allowed, hk;
+	struct js_cpuset online, allowed, permitted, hk;
 	bool spinner = params_spinner(p);
-	cpu_set_t aff;
+	int err;
 
 	if (cpus_online(&online)) {
 		js_err("cannot read the online CPUs from /sys/devices/system/cpu/online");
 		return -EIO;
 	}
-	if (sched_getaffinity(0, sizeof(aff), &aff)) {
-		js_err("sched_getaffinity: %s", strerror(errno));
-		return -errno;
+	/* allowed: where our own threads run (the affinity we were started with: taskset, or
+	 * the housekeeping CPUs a box booted with isolcpus= gives every shell); permitted:
+	 * where a sampler may be pinned (the cpuset's CPUs, the isolated ones among them) */
+	if ((err = cpus_affinity(&allowed))) {
+		js_err("sched_getaffinity: %s", strerror(-err));
+		return err;
 	}
-	cpuset_zero(&allowed);
-	for (int c = 0; c < JS_CPUS_MAX && c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &aff))
-			cpuset_set(&allowed, c);
+	cpus_permitted(&permitted); /* on failure, the affinity */
 	if (preflight_follow(p))
 		return -EINVAL;
-	if (p->cpus_isolated && preflight_default(p, &online, &allowed))
+	if (p->cpus_isolated && preflight_default(p, &online, &permitted))
 		return -EINVAL;
 	if (!p->cfg.ncpus && (p->follow_pid || p->nfollow_tids) && follow_cpus(p, &online))
 		return -EINVAL;
-	if (!p->cfg.ncpus && preflight_default(p, &online, &allowed))
+	if (!p->cfg.ncpus && preflight_default(p, &online, &permitted))
 		return -EINVAL;
 	for (size_t i = 0; i < p->cfg.ncpus; i++) {
 		if (!cpuset_isset(&online, p->cfg.cpus[i])) {
@@ -156,8 +156,9 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 			       p->cfg.cpus[i]);
 			return -EINVAL;
 		}
-		if (spinner && !cpuset_isset(&allowed, p->cfg.cpus[i])) {
-			js_err("CPU %d is not in this process's allowed CPUs (cpuset/taskset)",
+		if (spinner && !cpuset_isset(&permitted, p->cfg.cpus[i])) {
+			js_err("CPU %d is not in this process's cpuset (its cgroup's "
+			       "cpuset.cpus.effective)",
 			       p->cfg.cpus[i]);
 			return -EINVAL;
 		}

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* cpus.c - the online CPUs and the default measured CPUs (see js_cpus.h). */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +16,62 @@ static const char *const source_names[] = { "isolcpus", "cpuset partition", "noh
 int cpus_online(struct js_cpuset *online)
 {
 	return sysfs_read_cpulist("/sys/devices/system/cpu/online", online);
+}
+
+static void from_cpu_set(const cpu_set_t *aff, struct js_cpuset *s)
+{
+	cpuset_zero(s);
+	for (int c = 0; c < JS_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, aff))
+			cpuset_set(s, c);
+}
+
+int cpus_affinity(struct js_cpuset *s)
+{
+	cpu_set_t aff;
+
+	if (sched_getaffinity(0, sizeof(aff), &aff))
+		return -errno;
+	from_cpu_set(&aff, s);
+	return 0;
+}
+
+struct permitted_probe {
+	struct js_cpuset set;
+	int err;
+};
+
+/* permitted_thread - ask for every CPU: the kernel grants the cpuset's (sched_setaffinity
+ * masks the request with cpuset_cpus_allowed()); this thread's alone, and it ends here */
+static void *permitted_thread(void *arg)
+{
+	struct permitted_probe *pp = arg;
+	cpu_set_t all;
+
+	memset(&all, 0xff, sizeof(all));
+	if (sched_setaffinity(0, sizeof(all), &all))
+		pp->err = -errno;
+	else
+		pp->err = cpus_affinity(&pp->set);
+	return NULL;
+}
+
+int cpus_permitted(struct js_cpuset *s)
+{
+	struct permitted_probe pp = { .err = -EAGAIN };
+	pthread_t t;
+	int ret = pthread_create(&t, NULL, permitted_thread, &pp);
+
+	if (!ret)
+		pthread_join(t, NULL);
+	else
+		pp.err = -ret;
+	if (!pp.err) {
+		*s = pp.set;
+		return 0;
+	}
+	ret = cpus_affinity(s);
+	return ret ? ret : pp.err;
 }
 
 /* cpus_partition - the CPUs of the isolated cpuset partitions: cpuset.cpus.isolated at the

@@ -25,6 +25,18 @@ enum cpus_source {
 int cpus_online(struct js_cpuset *online);
 
 /*
+ * cpus_permitted - the CPUs this process's threads may be moved to: its cpuset's, read from
+ * the kernel itself (a short-lived thread asks for every CPU and keeps what it gets). Not its
+ * affinity: a box booted with isolcpus= gives PID 1, and so every shell, the housekeeping
+ * CPUs, and sched_setaffinity() onto an isolated CPU is still allowed (only a cpuset forbids
+ * it). The live system's, whatever the sysroot. 0, or -errno (then *s is the affinity).
+ */
+int cpus_permitted(struct js_cpuset *s);
+
+/* cpus_affinity - the calling thread's affinity (sched_getaffinity) into *s; 0 or -errno */
+int cpus_affinity(struct js_cpuset *s);
+
+/*
  * cpus_partition - the CPUs of the isolated cpuset partitions (cpuset.cpus.isolated at the
  * cgroup v2 root) into *s, the file's path into path; -errno (and *s empty) when there is
  * no cgroup v2 mount or no such file (cgroup v1's cpuset, a kernel before 6.10)

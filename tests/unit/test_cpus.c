@@ -7,6 +7,8 @@
  * none is.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,13 +249,61 @@ static void test_partition_mount(void **state)
 	assert_string_equal(pick_as("", true, b, sizeof(b)), "error");
 }
 
+/* narrowed - cpus_permitted() from a thread whose affinity is its first permitted CPU alone
+ * (a shell on a box booted with isolcpus=): the set it gets, and its affinity after */
+struct narrowed {
+	struct js_cpuset first, permitted, after;
+	int ret;
+};
+
+static void *narrowed_thread(void *arg)
+{
+	struct narrowed *nw = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpuset_next(&nw->first, 0), &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		nw->ret = -errno;
+		return NULL;
+	}
+	nw->ret = cpus_permitted(&nw->permitted);
+	cpus_affinity(&nw->after);
+	return NULL;
+}
+
+/** The CPUs a sampler may be pinned to are the cpuset's, not the affinity we were started
+ * with: a thread narrowed to one CPU still finds every permitted CPU, and keeps its own
+ * affinity (the probe asks from a thread of its own). The live kernel's answer. */
+static void test_permitted(void **state)
+{
+	struct js_cpuset perm, aff;
+	struct narrowed nw = { .ret = -1 };
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(cpus_affinity(&aff), 0);
+	assert_int_equal(cpus_permitted(&perm), 0);
+	for (int c = cpuset_next(&aff, 0); c >= 0; c = cpuset_next(&aff, c + 1))
+		assert_true(cpuset_isset(&perm, c)); /* the affinity is within the cpuset */
+	cpuset_zero(&nw.first);
+	cpuset_set(&nw.first, cpuset_next(&perm, 0));
+	assert_int_equal(pthread_create(&t, NULL, narrowed_thread, &nw), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(nw.ret, 0);
+	assert_memory_equal(&nw.permitted, &perm, sizeof(perm));
+	assert_memory_equal(&nw.after, &nw.first, sizeof(nw.first));
+	/* and ours is as it was */
+	assert_int_equal(cpus_affinity(&perm), 0);
+	assert_memory_equal(&perm, &aff, sizeof(aff));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixtures),
-		cmocka_unit_test(test_scratch),
-		cmocka_unit_test(test_sources),
-		cmocka_unit_test(test_partition_mount),
+		cmocka_unit_test(test_fixtures),  cmocka_unit_test(test_scratch),
+		cmocka_unit_test(test_sources),	  cmocka_unit_test(test_partition_mount),
+		cmocka_unit_test(test_permitted),
 	};
 
 	return cmocka_run_group_tests_name("cpus", tests, scratch_setup, scratch_teardown);
