@@ -103,8 +103,15 @@ static void crosscheck(struct js_run *run)
 		}
 	}
 	run->xcheck = calloc(MAXOBS, sizeof(*run->xcheck));
-	if (run->xcheck)
-		run->nxcheck = audit_crosscheck(&run->audit, obs, n, run->xcheck, MAXOBS);
+	if (!run->xcheck)
+		return;
+	run->nxcheck = audit_crosscheck(&run->audit, obs, n, run->xcheck, MAXOBS);
+	/* what the tick did on the nohz_full CPUs measured, stopped or not */
+	for (size_t i = 0; run->have_deltas && i < run->ncpus && run->nxcheck < MAXOBS; i++)
+		if (run->cpus[i].source != JS_SRC_THREAD &&
+		    audit_tick_line(&run->audit, &run->deltas, run->cpus[i].cpu,
+				    run->xcheck[run->nxcheck]))
+			run->nxcheck++;
 }
 
 /* audit_ran_on - --pid/--tid: the audit run again, at the end, over the watched CPUs and

@@ -520,3 +520,36 @@ done:
 	free(used);
 	return out;
 }
+
+/* local_timer - the local timer's interrupts on cpu during the run: x86's LOC row, or the
+ * IRQ named arch_timer (arm64's per-CPU timer) */
+static uint64_t local_timer(const struct audit_deltas *d, int cpu)
+{
+	uint64_t n = audit_deltas_get(d, cpu, "LOC");
+
+	for (size_t i = 0; !n && i < d->nrows; i++)
+		if (strstr(d->rows[i].name, "arch_timer"))
+			n = audit_deltas_get(d, cpu, d->rows[i].key);
+	return n;
+}
+
+bool audit_tick_line(const struct js_audit *a, const struct audit_deltas *d, int cpu, char *line)
+{
+	const struct audit_cpu *pc = find_cpu(a, cpu);
+	double rate;
+
+	if (!pc || !pc->nohz_full || d->seconds <= 0)
+		return false;
+	rate = (double)local_timer(d, cpu) / d->seconds;
+	if (rate <= AUDIT_TICK_STOPPED_PER_S)
+		snprintf(line, AUDIT_LINE_LEN,
+			 "the tick stayed stopped on CPU %d (nohz_full): %.1f local timer "
+			 "interrupts/s (stopped: %.0f/s at most, a timer armed there)",
+			 cpu, rate, AUDIT_TICK_STOPPED_PER_S);
+	else
+		snprintf(line, AUDIT_LINE_LEN,
+			 "the tick ran %.1f/s on CPU %d although it is in nohz_full: it restarts "
+			 "while more than one task is runnable there or a timer is armed on it",
+			 rate, cpu);
+	return true;
+}

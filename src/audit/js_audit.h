@@ -330,4 +330,14 @@ struct audit_observed {
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines);
 
+/*
+ * audit_tick_line - what the tick did on nohz_full CPU cpu during the run, from the local
+ * timer's row of the deltas (x86 LOC, arm64 arch_timer): "the tick stayed stopped on CPU 1
+ * (nohz_full): 0.4 local timer interrupts/s (AUDIT_TICK_STOPPED_PER_S at most)" or "the tick
+ * ran 250/s on CPU 1 although it is in nohz_full ...". false (no line) when cpu is not in
+ * nohz_full or the run has no rate.
+ */
+#define AUDIT_TICK_STOPPED_PER_S 2.0
+bool audit_tick_line(const struct js_audit *a, const struct audit_deltas *d, int cpu, char *line);
+
 #endif /* JS_AUDIT_H */

@@ -548,6 +548,43 @@ static void test_crosscheck(void **state)
 	audit_free(&a);
 }
 
+/** What the tick did on a nohz_full CPU: stopped at <= 2 local timer interrupts/s (x86's
+ * LOC, or arm64's arch_timer IRQ), running above; no line off nohz_full or without a rate. */
+static void test_tick_line(void **state)
+{
+	int cpus[] = { 3 };
+	struct js_audit a;
+	uint64_t loc = 4, timer = 0;
+	struct audit_delta_row rows[] = {
+		{ .key = "LOC", .name = "Local timer interrupts", .delta = &loc },
+		{ .key = "11", .name = "arch_timer", .delta = &timer }
+	};
+	struct audit_deltas d = {
+		.ncpus = 1, .cpus = cpus, .seconds = 10, .rows = rows, .nrows = 1
+	};
+	char line[AUDIT_LINE_LEN];
+
+	(void)state;
+	run(&a, TUNED, cpus, 1); /* nohz_full 2-7 */
+	assert_true(audit_tick_line(&a, &d, 3, line));
+	assert_has(line, "the tick stayed stopped on CPU 3 (nohz_full): 0.4 local timer");
+	loc = 2500;
+	assert_true(audit_tick_line(&a, &d, 3, line));
+	assert_has(line, "the tick ran 250.0/s on CPU 3 although it is in nohz_full");
+	loc = 0; /* arm64: the per-CPU timer is an IRQ named arch_timer */
+	timer = 30;
+	d.nrows = 2;
+	assert_true(audit_tick_line(&a, &d, 3, line));
+	assert_has(line, "the tick ran 3.0/s on CPU 3");
+	d.seconds = 0;
+	assert_false(audit_tick_line(&a, &d, 3, line));
+	audit_free(&a);
+	run(&a, BADLY, cpus, 1); /* no nohz_full */
+	d.seconds = 10;
+	assert_false(audit_tick_line(&a, &d, 3, line));
+	audit_free(&a);
+}
+
 /** One line per setting and cause: sources explained alike merge (times add up, counts
  * add up within a class, the largest class count across nested classes), per CPU. */
 static void test_crosscheck_merge(void **state)
@@ -1164,6 +1201,7 @@ int main(void)
 		cmocka_unit_test(test_ids_known),
 		cmocka_unit_test(test_housekeeping_cpus),
 		cmocka_unit_test(test_waive),
+		cmocka_unit_test(test_tick_line),
 		cmocka_unit_test_setup_teardown(test_waive_file, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test_setup_teardown(test_capture_roundtrip, scratch_setup,
