@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+# guest.sh - what tests/vm/matrix.py runs inside each x86 kernel, from the checkout (vm.py
+# run ... -- sh tests/vm/guest.sh [inject]). Runs the real binary as a user on that box
+# would, from the shell the box gives (on a tuned box its affinity is the housekeeping
+# CPUs), and leaves every output in $JS_VM_OUT for the host to judge (matrix.py):
+#   default.{json,txt,err}   jitterscope -d 3 (no option: the box's isolated CPU, else the last)
+#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 3
+#   check.{json,txt}         jitterscope check --json (what the audit says of this box)
+#   affinity, cmdline, rc.*  this shell's CPUs, /proc/cmdline, each command's exit status
+#   inject/                  with "inject": tests/vm/inside.sh's outputs (when it exists)
+# Exit 0 once everything ran (the verdicts are matrix.py's).
+set -u
+out=${JS_VM_OUT:?run me through tests/vm/vm.py}
+js=${JS_BIN:-build/jitterscope}
+taskset -pc $$ | sed 's/.*: //' >"$out/affinity"
+cat /proc/cmdline >"$out/cmdline"
+uname -r >"$out/release"
+$js -d 3 --json "$out/default.json" >"$out/default.txt" 2>"$out/default.err"
+echo $? >"$out/rc.default"
+$js --cpu 1 -d 3 --json "$out/cpu1.json" >"$out/cpu1.txt" 2>"$out/cpu1.err"
+echo $? >"$out/rc.cpu1"
+$js check --json "$out/check.json" >"$out/check.txt" 2>&1
+echo $? >"$out/rc.check"
+if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ]; then
+	mkdir -p "$out/inject"
+	JS_VM_OUT="$out/inject" sh tests/vm/inside.sh >"$out/inject.txt" 2>&1
+	echo $? >"$out/rc.inject"
+fi
+exit 0

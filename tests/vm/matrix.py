@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+"""matrix.py - jitterscope on each kernel of the VM matrix (tests/vm/kernels.py), judged.
+
+  matrix.py [--kernels a,b|--check] [--no-inject] [--write docs/KERNELS.md] [--keep DIR]
+
+Boots each kernel (tests/vm/vm.py), runs tests/vm/guest.sh in it (the arm64 kernel:
+tests/vm/arm64.sh, when it exists) and judges what it left:
+  - the probes load with none refused by the verifier (Linux 5.12 and later; below, the run
+    must measure and say why it has no probes);
+  - on a tuned kernel (isolcpus= on its line), `jitterscope` and `jitterscope --cpu 1`
+    measure CPU 1 from the shell the box gives (its affinity: the housekeeping CPUs);
+  - on a nohz_full kernel, the tick on CPU 1 while the sampler spins alone there is at most
+    2/s (/proc/interrupts' LOC over the run, the report's counter_deltas) and the report
+    says it stayed stopped;
+  - `check` runs, and its verdict counts are reported;
+  - with injection (tests/vm/inside.sh, when it exists), each injected kind is named.
+Prints one line per kernel and check, a table, and exits 1 when a check failed, 77 when no
+kernel could be booted here (one line saying why).
+--check: the kernels make check runs (kernels.py's check column).
+--write FILE: rewrite FILE (docs/KERNELS.md) whole from this run.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kernels  # noqa: E402
+import vm  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TICK_STOPPED_PER_S = 2.0  # = AUDIT_TICK_STOPPED_PER_S (src/audit/js_audit.h)
+FLOOR = (5, 12)  # the probes' floor (docs/REQUIREMENTS.md)
+
+
+def read(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def release_tuple(rel):
+    m = re.match(r"(\d+)\.(\d+)", rel or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def refused(err_text):
+    """the programs the verifier refused, from jitterscope's warnings"""
+    return re.findall(r"probe (\S+) refused by this kernel's verifier", err_text)
+
+
+def loc_rate(run, cpu):
+    """the local timer's interrupts/s on cpu over the run (counter_deltas), or None"""
+    d = (run or {}).get("counter_deltas") or {}
+    secs = d.get("seconds") or 0
+    for c in d.get("cpus", []):
+        if c.get("cpu") != cpu or not secs:
+            continue
+        n = 0
+        for row in c.get("rows", []):
+            if row.get("key") == "LOC" or "arch_timer" in (row.get("name") or ""):
+                n += row.get("delta", 0)
+        return n / secs
+    return None if not secs else 0.0
+
+
+class Case:
+    """one kernel's results: its checks (name, ok, text) and its table cells"""
+
+    def __init__(self, k):
+        self.k = k
+        self.checks = []
+        self.cells = {}
+
+    def check(self, name, ok, text):
+        self.checks.append((name, ok, text))
+        print(f"{'PASS' if ok else 'FAIL'}: {self.k.name}: {name}: {text}", flush=True)
+
+    @property
+    def ok(self):
+        return all(ok for _, ok, _ in self.checks)
+
+
+def judge_x86(case, out, inject):
+    k = case.k
+    rel = read(os.path.join(out, "release")).strip()
+    case.cells["release"] = rel
+    below = release_tuple(rel) < FLOOR
+    tuned = "isolcpus=" in k.cmdline
+    nohz = "nohz_full=" in k.cmdline
+    case.cells["affinity"] = read(os.path.join(out, "affinity")).strip()
+    runs = {}
+    for name in ("default", "cpu1"):
+        rc = read(os.path.join(out, f"rc.{name}"), "?").strip()
+        err = read(os.path.join(out, f"{name}.err"))
+        run = load_json(os.path.join(out, f"{name}.json"))
+        runs[name] = (rc, err, run)
+    rc, err, run = runs["cpu1"]
+    probes = (run or {}).get("probes") or {}
+    ref = sorted(set(refused(err) + refused(runs["default"][1])))
+    case.cells["refused"] = len(ref)
+    case.cells["refused_names"] = ", ".join(ref)
+    if below:
+        why = probes.get("why_disabled") or ""
+        case.check("below the floor", rc == "0" and not probes.get("enabled") and bool(why),
+                   f"measured (exit {rc}), no probes: {why or '(no reason given)'}")
+        case.cells["probes"] = "none (below 5.12)"
+    else:
+        case.check("probes", rc == "0" and probes.get("enabled") and not ref,
+                   f"enabled={probes.get('enabled')}, {probes.get('events', 0)} events, "
+                   f"refused {len(ref)}{': ' + ', '.join(ref) if ref else ''}")
+        case.cells["probes"] = "loaded" if probes.get("enabled") and not ref else \
+            f"{len(ref)} refused" if ref else "not loaded"
+    for name in ("default", "cpu1"):
+        rc, err, run = runs[name]
+        cpus = [c.get("cpu") for c in (run or {}).get("cpus", [])]
+        want = [1]
+        what = "jitterscope" if name == "default" else "jitterscope --cpu 1"
+        first = (err.strip().splitlines() or [""])[-1] if rc != "0" else ""
+        case.check(f"{what} from a shell on CPUs {case.cells['affinity']}",
+                   rc == "0" and cpus == want,
+                   f"exit {rc}, measured CPUs {cpus}" + (f" ({first})" if first else ""))
+        case.cells["measures_" + name] = "yes" if rc == "0" and cpus == want else "no"
+    rate = loc_rate(runs["cpu1"][2], 1)
+    case.cells["tick"] = "-" if rate is None else f"{rate:.1f}/s"
+    if nohz:
+        text = read(os.path.join(out, "cpu1.txt"))
+        said = "the tick stayed stopped on CPU 1" in text
+        case.check("nohz_full tick", rate is not None and rate <= TICK_STOPPED_PER_S and said,
+                   f"{case.cells['tick']} local timer interrupts on CPU 1 (need <= "
+                   f"{TICK_STOPPED_PER_S:.0f}/s), report says stopped: {said}")
+    chk = load_json(os.path.join(out, "check.json"))
+    summ = ((chk or {}).get("audit") or {}).get("summary") or {}
+    case.cells["check"] = (f"{summ.get('pass', '?')} pass, {summ.get('warn', '?')} warn, "
+                           f"{summ.get('fail', '?')} fail, {summ.get('skip', '?')} skip")
+    case.check("check", chk is not None, case.cells["check"] if chk else "no check.json")
+    if tuned and chk:
+        fails = [c for c in chk["audit"].get("checks", []) if c.get("verdict") == "fail"]
+        case.cells["check_fails"] = ", ".join(sorted({c.get("id", "?") for c in fails}))
+    if inject:
+        judge_inject(case, os.path.join(out, "inject"), read(os.path.join(out, "rc.inject"),
+                                                              "").strip())
+
+
+def judge_inject(case, out, rc):
+    """tests/vm/inside.sh's summary: key=value lines, NAME_named=n/N per injected kind"""
+    summ = {}
+    for line in read(os.path.join(out, "summary")).splitlines():
+        if "=" in line:
+            key, _, val = line.partition("=")
+            summ[key.strip()] = val.strip()
+    if not summ:
+        case.check("inject", False, f"no summary from tests/vm/inside.sh (exit {rc or '?'})")
+        return
+    kinds = []
+    for key, val in summ.items():
+        m = re.match(r"(\w+)_named$", key)
+        if not m:
+            continue
+        kind = m.group(1)
+        ok = summ.get(f"{kind}_ok", "") in ("1", "pass", "PASS")
+        skip = summ.get(f"{kind}_ok", "") in ("skip", "SKIP")
+        kinds.append(f"{kind} {val}" + (" (skip)" if skip else ""))
+        if skip:
+            print(f"SKIP: {case.k.name}: {kind}: {summ.get(kind + '_why', '')}", flush=True)
+            continue
+        case.check(f"{kind} named", ok, val)
+    case.cells["named"] = ", ".join(kinds) or "-"
+
+
+def judge_arm64(case, out):
+    """tests/vm/arm64.sh's key=value summary"""
+    summ = {}
+    for line in read(os.path.join(out, "summary")).splitlines():
+        if "=" in line:
+            key, _, val = line.partition("=")
+            summ[key.strip()] = val.strip()
+    case.cells["release"] = summ.get("release", "?")
+    if not summ:
+        case.check("arm64", False, "no summary from tests/vm/arm64.sh")
+        return
+    ref = summ.get("refused", "?")
+    case.cells["refused"] = ref
+    case.cells["probes"] = "loaded" if ref == "0" else f"{ref} refused"
+    case.check("probes", ref == "0", f"refused {ref}")
+    kinds = []
+    for key, val in summ.items():
+        m = re.match(r"(\w+)_named$", key)
+        if m:
+            ok = summ.get(f"{m.group(1)}_ok", "") in ("1", "pass", "PASS")
+            case.check(f"{m.group(1)} named", ok, val)
+            kinds.append(f"{m.group(1)} {val}")
+    case.cells["named"] = ", ".join(kinds) or "-"
+
+
+def run_case(k, keep, inject):
+    case = Case(k)
+    t0 = time.monotonic()
+    out = os.path.join(keep, k.name) if keep else tempfile.mkdtemp(prefix=f"jsvm-{k.name}.")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    try:
+        if k.arch == "arm64":
+            script = os.path.join(HERE, "arm64.sh")
+            if not os.path.exists(script):
+                raise vm.Unavailable("no tests/vm/arm64.sh yet")
+            r = subprocess.run(["sh", script, out], cwd=ROOT)
+            if r.returncode == vm.EX_SKIP:
+                raise vm.Unavailable("tests/vm/arm64.sh skipped")
+            judge_arm64(case, out)
+        else:
+            cmd = "sh tests/vm/guest.sh" + (" inject" if inject else "")
+            status, log = vm.boot(k, cmd, timeout=900, outdir=out, quiet=True)
+            with open(os.path.join(out, "console.log"), "w") as f:
+                f.write(log)
+            if status != 0:
+                case.check("boot", False, f"the guest's command ended {status} "
+                           f"(console: {out}/console.log)")
+            else:
+                judge_x86(case, out, inject)
+    except vm.Unavailable as e:
+        case.skip = str(e)
+        print(f"SKIP: {k.name}: {e}", flush=True)
+    case.cells["seconds"] = f"{time.monotonic() - t0:.0f}"
+    if not keep and case.ok:
+        shutil.rmtree(out, ignore_errors=True)
+    elif not case.ok:
+        print(f"{k.name}: outputs kept in {out}", flush=True)
+    return case
+
+
+def table(cases):
+    head = ("kernel", "release", "command line", "probes", "refused", "measures CPU 1 "
+            "(default / --cpu 1)", "tick on CPU 1", "named", "check", "time")
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in cases:
+        x = c.cells
+        if getattr(c, "skip", None):
+            rows.append(f"| {c.k.name} | | `{c.k.cmdline or '-'}` | skipped: {c.skip} |"
+                        + " |" * (len(head) - 4))
+            continue
+        rows.append("| " + " | ".join([
+            c.k.name + ("" if c.ok else " **FAIL**"), x.get("release", "?"),
+            f"`{c.k.cmdline}`" if c.k.cmdline else "-",
+            x.get("probes", "-"), str(x.get("refused", "-")),
+            f"{x.get('measures_default', '-')} / {x.get('measures_cpu1', '-')}",
+            x.get("tick", "-"), x.get("named", "-"), x.get("check", "-"),
+            x.get("seconds", "?") + " s"]) + " |")
+    return "\n".join(rows)
+
+
+def write_doc(path, cases, started, elapsed, inject):
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "?"
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    acc = vm.accel()[1]
+    fails = [f"- {c.k.name}: tuned-box `check` fails: {c.cells['check_fails']}"
+             for c in cases if c.cells.get("check_fails")]
+    text = f"""# Kernels: jitterscope booted on Debian's kernels
+
+Written whole by `make check-kernels` (tests/vm/matrix.py) on {started} from commit
+{commit}{' with uncommitted changes' if dirty else ''}, in {elapsed:.0f} s: every figure below
+is that run's. Each kernel is Debian's own package, fetched with `apt-get download` (never
+installed), booted under QEMU ({acc.upper()}, 2 vCPUs) with the host's root read-only over 9p
+(tests/vm/README.md); the host was {platform.node() or '?'}, {os.cpu_count()} CPUs.
+
+In each kernel, from the shell the box gives (on a tuned box its affinity is the
+housekeeping CPU 0): `jitterscope -d 3`, `jitterscope --cpu 1 -d 3`, `jitterscope check`,
+and{'' if inject else ' (not this run)'} the injected preemptions, IPIs, device IRQ and softirq of
+tests/vm/inside.sh, each matched one to one with a gap that names it.
+
+- **probes**: loaded, or how many programs the verifier refused (none may be, at or above
+  the 5.12 floor; below it the run must measure and say why it has none).
+- **tick on CPU 1**: local timer interrupts/s on CPU 1 while the sampler spins alone there
+  (`/proc/interrupts` over the run); on a `nohz_full=1` kernel at most
+  {TICK_STOPPED_PER_S:.0f}/s, and the report must say the tick stayed stopped.
+- **named**: each injected kind, actions named / actions. Emulated CPUs are slow and
+  noisy: the naming is judged, not durations.
+- **check**: `jitterscope check`'s verdict counts on that box.
+
+{table(cases)}
+"""
+    if fails:
+        text += "\nWhat `check` failed on the tuned boxes:\n\n" + "\n".join(fails) + "\n"
+    refusals = [f"- {c.k.name}: {c.cells['refused_names']}" for c in cases
+                if c.cells.get("refused_names")]
+    if refusals:
+        text += "\nPrograms the verifier refused:\n\n" + "\n".join(refusals) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernels", help="comma-separated names (vm.py list); default: all")
+    ap.add_argument("--check", action="store_true", help="make check's kernels")
+    ap.add_argument("--no-inject", action="store_true", help="skip tests/vm/inside.sh")
+    ap.add_argument("--write", help="rewrite this file (docs/KERNELS.md) from the run")
+    ap.add_argument("--keep", help="keep every kernel's outputs under this folder")
+    a = ap.parse_args()
+    ks = kernels.KERNELS
+    if a.check:
+        ks = [k for k in ks if k.check]
+    if a.kernels:
+        try:
+            ks = [kernels.by_name(n) for n in a.kernels.split(",")]
+        except KeyError as e:
+            print(f"matrix.py: {e.args[0]}", file=sys.stderr)
+            return 64
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    t0 = time.monotonic()
+    cases = [run_case(k, a.keep, not a.no_inject) for k in ks]
+    elapsed = time.monotonic() - t0
+    print(table(cases))
+    if a.write:
+        write_doc(a.write, cases, started, elapsed, not a.no_inject)
+        print(f"matrix: wrote {a.write}")
+    ran = [c for c in cases if not getattr(c, "skip", None)]
+    failed = [c.k.name for c in ran if not c.ok]
+    print(f"matrix: {len(ran)} of {len(cases)} kernels ran in {elapsed:.0f} s; "
+          f"failed: {', '.join(failed) or 'none'}")
+    if not ran:
+        return vm.EX_SKIP
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
