@@ -220,6 +220,12 @@ check-arm64:
 		$(ARM64_OUTPUT)/tools/thread_probe
 	$(Q)scripts/check-arm64.sh $(ARM64_OUTPUT)
 
+# make check-kernels: jitterscope on Debian's kernels booted under QEMU (tests/vm/README.md):
+# the whole matrix, arm64 included, rewriting docs/KERNELS.md (root, about 5-15 minutes under
+# TCG; make check runs two of its kernels: tests/integration/vm_kernels.sh)
+check-kernels: all
+	$(Q)python3 tests/vm/matrix.py --write docs/KERNELS.md $(KERNELS_ARGS)
+
 run: $(OUTPUT)/jitterscope
 	$(OUTPUT)/jitterscope --cpu 1 --duration 10
 
@@ -251,7 +257,7 @@ format-check:
 layers-check:
 	scripts/check-layers.py || [ $$? -eq 77 ]
 
-.PHONY: all unit integration check check-arm64 run vmlinux install clean format format-check layers-check
+.PHONY: all unit integration check check-arm64 check-kernels run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)

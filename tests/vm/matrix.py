@@ -327,6 +327,7 @@ def main():
         except KeyError as e:
             print(f"matrix.py: {e.args[0]}", file=sys.stderr)
             return 64
+    os.chdir(ROOT)  # the guest runs its command from here (tests/vm/guest.sh, build/)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     t0 = time.monotonic()
     cases = [run_case(k, a.keep, not a.no_inject) for k in ks]
