@@ -330,11 +330,12 @@ def main():
     os.chdir(ROOT)  # the guest runs its command from here (tests/vm/guest.sh, build/)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     t0 = time.monotonic()
-    cases = [run_case(k, a.keep, not a.no_inject) for k in ks]
+    inject = not a.no_inject and os.path.exists(os.path.join(HERE, "inside.sh"))
+    cases = [run_case(k, a.keep, inject) for k in ks]
     elapsed = time.monotonic() - t0
     print(table(cases))
     if a.write:
-        write_doc(a.write, cases, started, elapsed, not a.no_inject)
+        write_doc(a.write, cases, started, elapsed, inject)
         print(f"matrix: wrote {a.write}")
     ran = [c for c in cases if not getattr(c, "skip", None)]
     failed = [c.k.name for c in ran if not c.ok]
