@@ -80,6 +80,31 @@ static int check_budget(const struct js_params *p, const struct js_run *run)
 	return budget_check(&p->budget, run, fp) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
 }
 
+/* tick_line - what the tick did on r's CPU: the local timer interrupts the probes saw while
+ * measuring (not jitterscope's own start, whose probe attach may restart it), else those of
+ * /proc/interrupts over the run */
+static bool tick_line(const struct js_run *run, const struct js_cpu_result *r, char *line)
+{
+	const struct js_causes *c = &r->causes;
+	uint64_t n = 0;
+
+	if (run->probes_on) {
+		for (uint32_t i = 0; i < c->nsrc; i++) {
+			const struct js_cause_src *s = &c->src[i];
+
+			if ((s->cause == JS_CAUSE_TIMER && !strcmp(s->detail, "local_timer")) ||
+			    (s->cause == JS_CAUSE_IRQ && strstr(s->detail, "arch_timer")))
+				n += s->events;
+		}
+		return audit_tick_line(&run->audit, r->cpu, n, (r->end_ns - r->start_ns) / 1e9,
+				       "while measuring", line);
+	}
+	if (!run->have_deltas)
+		return false;
+	return audit_tick_line(&run->audit, r->cpu, audit_deltas_local_timer(&run->deltas, r->cpu),
+			       run->deltas.seconds, "over the run", line);
+}
+
 /* crosscheck - tie the most frequent observed causes to the settings behind them */
 static void crosscheck(struct js_run *run)
 {
@@ -107,10 +132,9 @@ static void crosscheck(struct js_run *run)
 		return;
 	run->nxcheck = audit_crosscheck(&run->audit, obs, n, run->xcheck, MAXOBS);
 	/* what the tick did on the nohz_full CPUs measured, stopped or not */
-	for (size_t i = 0; run->have_deltas && i < run->ncpus && run->nxcheck < MAXOBS; i++)
+	for (size_t i = 0; i < run->ncpus && run->nxcheck < MAXOBS; i++)
 		if (run->cpus[i].source != JS_SRC_THREAD &&
-		    audit_tick_line(&run->audit, &run->deltas, run->cpus[i].cpu,
-				    run->xcheck[run->nxcheck]))
+		    tick_line(run, &run->cpus[i], run->xcheck[run->nxcheck]))
 			run->nxcheck++;
 }
 

@@ -330,14 +330,20 @@ struct audit_observed {
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines);
 
+/* audit_deltas_local_timer - the local timer's interrupts on cpu in the deltas: x86's LOC
+ * row, or the IRQ named arch_timer (arm64's per-CPU timer) */
+uint64_t audit_deltas_local_timer(const struct audit_deltas *d, int cpu);
+
 /*
- * audit_tick_line - what the tick did on nohz_full CPU cpu during the run, from the local
- * timer's row of the deltas (x86 LOC, arm64 arch_timer): "the tick stayed stopped on CPU 1
- * (nohz_full): 0.4 local timer interrupts/s (AUDIT_TICK_STOPPED_PER_S at most)" or "the tick
- * ran 250/s on CPU 1 although it is in nohz_full ...". false (no line) when cpu is not in
- * nohz_full or the run has no rate.
+ * audit_tick_line - what the tick did on nohz_full CPU cpu: ticks local timer interrupts in
+ * seconds, counted by what (e.g. "while measuring", the probes' count; "over the run",
+ * /proc/interrupts'): "the tick stayed stopped on CPU 1 (nohz_full): 0.4 local timer
+ * interrupts/s while measuring (stopped: 2/s at most ...)". false (no line) when cpu is not
+ * in nohz_full, there is no rate, or the tick ran faster (audit_crosscheck()'s local timer
+ * line says so: "local timer fired 250/s on CPU 1 although it is in nohz_full ...").
  */
 #define AUDIT_TICK_STOPPED_PER_S 2.0
-bool audit_tick_line(const struct js_audit *a, const struct audit_deltas *d, int cpu, char *line);
+bool audit_tick_line(const struct js_audit *a, int cpu, uint64_t ticks, double seconds,
+		     const char *what, char *line);
 
 #endif /* JS_AUDIT_H */

@@ -548,13 +548,14 @@ static void test_crosscheck(void **state)
 	audit_free(&a);
 }
 
-/** What the tick did on a nohz_full CPU: stopped at <= 2 local timer interrupts/s (x86's
- * LOC, or arm64's arch_timer IRQ), running above; no line off nohz_full or without a rate. */
+/** What the tick did on a nohz_full CPU: stopped at <= 2 local timer interrupts/s, running
+ * above; no line off nohz_full or without a rate. The deltas' local timer: x86's LOC, or
+ * arm64's IRQ named arch_timer. */
 static void test_tick_line(void **state)
 {
 	int cpus[] = { 3 };
 	struct js_audit a;
-	uint64_t loc = 4, timer = 0;
+	uint64_t loc = 4, timer = 30;
 	struct audit_delta_row rows[] = {
 		{ .key = "LOC", .name = "Local timer interrupts", .delta = &loc },
 		{ .key = "11", .name = "arch_timer", .delta = &timer }
@@ -565,23 +566,26 @@ static void test_tick_line(void **state)
 	char line[AUDIT_LINE_LEN];
 
 	(void)state;
-	run(&a, TUNED, cpus, 1); /* nohz_full 2-7 */
-	assert_true(audit_tick_line(&a, &d, 3, line));
-	assert_has(line, "the tick stayed stopped on CPU 3 (nohz_full): 0.4 local timer");
-	loc = 2500;
-	assert_true(audit_tick_line(&a, &d, 3, line));
-	assert_has(line, "the tick ran 250.0/s on CPU 3 although it is in nohz_full");
-	loc = 0; /* arm64: the per-CPU timer is an IRQ named arch_timer */
-	timer = 30;
+	assert_int_equal(audit_deltas_local_timer(&d, 3), 4);
+	loc = 0;
 	d.nrows = 2;
-	assert_true(audit_tick_line(&a, &d, 3, line));
-	assert_has(line, "the tick ran 3.0/s on CPU 3");
-	d.seconds = 0;
-	assert_false(audit_tick_line(&a, &d, 3, line));
+	assert_int_equal(audit_deltas_local_timer(&d, 3), 30);
+	run(&a, TUNED, cpus, 1); /* nohz_full 2-7 */
+	assert_true(audit_tick_line(&a, 3, 4, 10, "while measuring", line));
+	assert_has(line, "the tick stayed stopped on CPU 3 (nohz_full): 0.4 local timer "
+			 "interrupts/s while measuring");
+	assert_true(audit_tick_line(&a, 3, 20, 10, "over the run", line)); /* 2/s: stopped */
+	assert_has(line, "stayed stopped");
+	/* faster: the local timer's cross-check line says it, not this one */
+	assert_false(audit_tick_line(&a, 3, 2500, 10, "over the run", line));
+	assert_has(xcheck1(&a, 3, "timer", "local_timer", 2500, 10),
+		   "local timer fired 250/s on CPU 3 although it is in nohz_full");
+	assert_string_equal(xcheck1(&a, 3, "timer", "local_timer", 20, 10), "");
+	assert_string_equal(xcheck1(&a, 3, "hrtimer", "hrtimer tick_nohz_handler", 5, 10), "");
+	assert_false(audit_tick_line(&a, 3, 4, 0, "", line));
 	audit_free(&a);
 	run(&a, BADLY, cpus, 1); /* no nohz_full */
-	d.seconds = 10;
-	assert_false(audit_tick_line(&a, &d, 3, line));
+	assert_false(audit_tick_line(&a, 3, 4, 10, "", line));
 	audit_free(&a);
 }
 

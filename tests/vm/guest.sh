@@ -5,7 +5,8 @@
 # would, from the shell the box gives (on a tuned box its affinity is the housekeeping
 # CPUs), and leaves every output in $JS_VM_OUT for the host to judge (matrix.py):
 #   default.{json,txt,err}   jitterscope -d 3 (no option: the box's isolated CPU, else the last)
-#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 3
+#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 6
+#   loc1                     CPU 1's local timer count at +2.5 s and +5.5 s of it, and 3 (s)
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   affinity, cmdline, rc.*  this shell's CPUs, /proc/cmdline, each command's exit status
 #   inject/                  with "inject": tests/vm/inside.sh's outputs (when it exists)
@@ -18,8 +19,18 @@ cat /proc/cmdline >"$out/cmdline"
 uname -r >"$out/release"
 $js -d 3 --json "$out/default.json" >"$out/default.txt" 2>"$out/default.err"
 echo $? >"$out/rc.default"
-$js --cpu 1 -d 3 --json "$out/cpu1.json" >"$out/cpu1.txt" 2>"$out/cpu1.err"
+# --cpu 1 for 6 s; meanwhile the local timer's count on CPU 1 from +2.5 s to +5.5 s, read
+# from /proc/interrupts apart from the product (its probes are attached by then)
+loc1() { awk '$1 == "LOC:" { print $3 }' /proc/interrupts; }
+$js --cpu 1 -d 6 --json "$out/cpu1.json" >"$out/cpu1.txt" 2>"$out/cpu1.err" &
+pid=$!
+sleep 2.5
+a=$(loc1)
+sleep 3
+b=$(loc1)
+wait $pid
 echo $? >"$out/rc.cpu1"
+echo "$a $b 3" >"$out/loc1"
 $js check --json "$out/check.json" >"$out/check.txt" 2>&1
 echo $? >"$out/rc.check"
 if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ]; then
