@@ -224,7 +224,7 @@ check-arm64:
 # the whole matrix, arm64 included, rewriting docs/KERNELS.md (root, about 5-15 minutes under
 # TCG; make check runs two of its kernels: tests/integration/vm_kernels.sh)
 check-kernels: all
-	$(Q)python3 tests/vm/matrix.py --write docs/KERNELS.md $(KERNELS_ARGS)
+	$(Q)python3 tests/vm/matrix.py --plan deb12 --write docs/KERNELS.md $(KERNELS_ARGS)
 
 run: $(OUTPUT)/jitterscope
 	$(OUTPUT)/jitterscope --cpu 1 --duration 10

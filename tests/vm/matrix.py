@@ -21,6 +21,7 @@ kernel could be booted here (one line saying why).
 --write FILE: rewrite FILE (docs/KERNELS.md) whole from this run.
 """
 import argparse
+import builtins
 import json
 import os
 import platform
@@ -34,6 +35,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import kernels  # noqa: E402
+import plan_roundtrip  # noqa: E402
 import vm  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -262,7 +264,7 @@ def table(cases):
     return "\n".join(rows)
 
 
-def write_doc(path, cases, started, elapsed, inject):
+def write_doc(path, cases, started, elapsed, inject, plan=None, plan_lines=()):
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "?"
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
@@ -300,6 +302,11 @@ tests/vm/inside.sh, each matched one to one with a gap that names it.
                 if c.cells.get("refused_names")]
     if refusals:
         text += "\nPrograms the verifier refused:\n\n" + "\n".join(refusals) + "\n"
+    if plan:
+        text += (f"\n## `check --plan` round trip on {plan}\n\nBooted untuned, `check --plan "
+                 "--cpu 1` taken there; booted again with its command line, its sysctl and "
+                 "runtime sections applied with `sh`, then `check` again "
+                 "(tests/vm/plan_roundtrip.py):\n\n```\n" + "\n".join(plan_lines) + "\n```\n")
     with open(path, "w") as f:
         f.write(text)
 
@@ -312,6 +319,8 @@ def main():
     ap.add_argument("--no-inject", action="store_true", help="skip tests/vm/inside.sh")
     ap.add_argument("--write", help="rewrite this file (docs/KERNELS.md) from the run")
     ap.add_argument("--keep", help="keep every kernel's outputs under this folder")
+    ap.add_argument("--plan", metavar="KERNEL",
+                    help="also the check --plan round trip on KERNEL (plan_roundtrip.py)")
     a = ap.parse_args()
     ks = kernels.KERNELS
     if a.check:
@@ -327,15 +336,27 @@ def main():
     t0 = time.monotonic()
     inject = not a.no_inject and os.path.exists(os.path.join(HERE, "inside.sh"))
     cases = [run_case(k, a.keep, inject) for k in ks]
+    plan_lines, plan_rc = [], None
+    if a.plan:
+        def say(*args, **kw):
+            line = " ".join(str(x) for x in args)
+            plan_lines.append(line)
+            builtins.print(line, flush=True)
+        plan_rc = plan_roundtrip.roundtrip(kernels.by_name(a.plan),
+                                           os.path.join(a.keep, "plan") if a.keep else None,
+                                           say)
     elapsed = time.monotonic() - t0
     print(table(cases))
     if a.write:
-        write_doc(a.write, cases, started, elapsed, inject)
+        write_doc(a.write, cases, started, elapsed, inject, a.plan, plan_lines)
         print(f"matrix: wrote {a.write}")
     ran = [c for c in cases if not getattr(c, "skip", None)]
     failed = [c.k.name for c in ran if not c.ok]
     print(f"matrix: {len(ran)} of {len(cases)} kernels ran in {elapsed:.0f} s; "
           f"failed: {', '.join(failed) or 'none'}")
+    if plan_rc == 1:
+        failed.append(f"plan round trip on {a.plan}")
+        print(f"matrix: the plan round trip on {a.plan} failed")
     if not ran:
         return vm.EX_SKIP
     return 1 if failed else 0

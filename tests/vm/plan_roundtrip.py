@@ -51,15 +51,11 @@ def covered(audit_json, covers):
     return rows
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--kernel", default="deb12")
-    ap.add_argument("--keep", help="keep the outputs in this folder")
-    a = ap.parse_args()
+def roundtrip(k, keep=None, say=print):
+    """the round trip on kernel k: 0 pass, 1 fail, 77 skip; each line said through say"""
+    print = say  # noqa: A001 (every line of the verdict goes to the caller)
     os.chdir(ROOT)
-    k = kernels.by_name(a.kernel)
-    out = os.path.abspath(a.keep) if a.keep else tempfile.mkdtemp(prefix="jsplan.")
+    out = os.path.abspath(keep) if keep else tempfile.mkdtemp(prefix="jsplan.")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     ok = True
@@ -112,12 +108,26 @@ def main():
         print(f"skip: {e}")
         return vm.EX_SKIP
     finally:
-        if not a.keep and ok:
+        if not keep and ok:
             shutil.rmtree(out, ignore_errors=True)
     if not ok:
         print(f"plan: outputs kept in {out}")
     print(f"plan round trip on {k.name}: {'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernel", default="deb12")
+    ap.add_argument("--keep", help="keep the outputs in this folder")
+    a = ap.parse_args()
+    try:
+        k = kernels.by_name(a.kernel)
+    except KeyError as e:
+        print(f"plan_roundtrip.py: {e.args[0]}", file=sys.stderr)
+        return 64
+    return roundtrip(k, a.keep)
 
 
 if __name__ == "__main__":
