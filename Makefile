@@ -103,7 +103,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # the scale benchmark's driver (build/bench/jsscale, which unit builds)
 UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
 		tests/unit/scale_driver_test.sh \
-		tests/unit/check_layers_test.sh tests/unit/layers_check.sh
+		tests/unit/check_layers_test.sh tests/unit/layers_check.sh tests/unit/run_tests_retry.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))

@@ -1,0 +1,57 @@
+#!/bin/bash
+# run_tests_retry.sh - scripts/run-tests.sh's retry policy (docs/HACKING.md, "The retry"), on
+# stand-in tests: only exit 75 (a failure under the test's own noise gauge) of a test that
+# measures CPU 1 runs again; a plain failure never does; a failure then a skip is a failure;
+# the closing line counts the retries, and under CI=true a second retried test fails the run.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d /tmp/run_tests_retry.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/integration"
+# stand-in NAME FIRST THEN - a test that exits FIRST on its first run and THEN after
+stand_in() {
+	cat >"$tmp/integration/$1.sh" <<EOT
+n=\$(cat "$tmp/count.$1" 2>/dev/null || echo 0); echo \$((n + 1)) >"$tmp/count.$1"
+if [ "\$n" -eq 0 ]; then [ $2 -eq 75 ] && echo "noise: stand-in gauge"; echo "FAIL: first"; exit $2; fi
+[ $3 -eq 77 ] && echo "skip: gone"
+exit $3
+EOT
+}
+bad=0
+check() { # check WHAT GREP-PATTERN FILE
+	if grep -qE -- "$2" "$3"; then echo "ok: $1"; else echo "FAIL: $1 (no '$2')"; bad=1; fi
+}
+run() { # run OUT CI TESTS... - the runner on the stand-ins; its exit status in OUT.rc
+	local out=$1 ci=$2
+	shift 2
+	rm -f "$tmp"/count.*
+	CI=$ci JS_TEST_LOGS="$tmp/logs" JS_CPU1_LOCK="$tmp/lock" scripts/run-tests.sh integration \
+		"$@" >"$out" 2>&1
+	echo $? >"$out.rc"
+}
+stand_in noise_then_pass 75 0
+stand_in noise_then_skip 75 77
+stand_in plain_fail 1 0
+stand_in noise_then_pass2 75 0
+t=$tmp/integration
+run "$tmp/one" true "$t/noise_then_pass.sh" "$t/plain_fail.sh" "$t/noise_then_skip.sh"
+check "a failure under noise runs again and passes" \
+	'^PASS: .*noise_then_pass.sh \([0-9]+s; after a retry\)' "$tmp/one"
+check "a plain failure is not run again" '^FAIL: .*plain_fail.sh \(rc 1' "$tmp/one"
+[ "$(cat "$tmp/count.plain_fail")" = 1 ] && echo "ok: plain failure ran once" ||
+	{ echo "FAIL: the plain failure ran again"; bad=1; }
+check "a failure then a skip is a failure" '^FAIL: .*noise_then_skip.sh: failed, then skipped' \
+	"$tmp/one"
+check "the closing line counts the retry" '^1 passed \(1 after a retry\), 2 failed, 0 skipped$' \
+	"$tmp/one"
+check "the runner fails" '^1$' "$tmp/one.rc"
+run "$tmp/two" true "$t/noise_then_pass.sh" "$t/noise_then_pass2.sh"
+check "CI=true: two retried tests fail the run" '^FAIL: 2 tests passed only after a retry' \
+	"$tmp/two"
+check "... and the runner exits 1" '^1$' "$tmp/two.rc"
+run "$tmp/three" false "$t/noise_then_pass.sh" "$t/noise_then_pass2.sh"
+check "outside CI two retried tests pass" '^2 passed \(2 after a retry\), 0 failed' "$tmp/three"
+JS_TEST_RETRY=0 run "$tmp/four" false "$t/noise_then_pass.sh"
+check "JS_TEST_RETRY=0: noise is a failure" '^0 passed, 1 failed' "$tmp/four"
+check "a timing table" '^seconds per test' "$tmp/three"
+exit $bad
