@@ -206,8 +206,11 @@ unit: $(UNIT_BINS) $(EXAMPLE_BINS) $(TOOL_BINS) $(OUTPUT)/bench/jsscale
 integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
-# the README's test command: every test, unit then integration (root)
-check: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
+# the README's test command: every test, unit then integration (root); check-build is what
+# it builds first (.ci/run builds it on every core: make -j$(nproc) check-build)
+check-build: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
+
+check: check-build
 	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 # make check-arm64: the aarch64 cross build (its binary and unit tests only, not the tools)
@@ -257,7 +260,7 @@ format-check:
 layers-check:
 	scripts/check-layers.py || [ $$? -eq 77 ]
 
-.PHONY: all unit integration check check-arm64 check-kernels run vmlinux install clean format format-check layers-check
+.PHONY: all unit integration check check-build check-arm64 check-kernels run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)
