@@ -6,8 +6,12 @@
 # (detail "jsinject:<tid> [jsinject-test.scope]", >= 99 % of the named spins) and the JSON gives
 # its path /jstest.slice/jsinject-test.scope and a row in sources_by_cgroup. And no other task
 # carries it: every part of any gap tagged [jsinject-test.scope] names a thread the kernel
-# listed in the cgroup (its cgroup.threads, read while jsinject ran). The preemption itself is
-# judged as in attrib_preempt.sh. Skips (77) where cgroup v2 is not mounted or not writable.
+# listed in the cgroup (its cgroup.threads, read while jsinject ran). The preemption itself
+# (it was attrib_preempt.sh's, the same run): each spin is a gap whose primary cause is the task
+# jsinject:<tid>, with the task's net time plus its share of the gap's steal within 10 % of the
+# spin (>= 99 % of spins): the host's steal during the spin is the gap's, not the task's. Where
+# cgroup v2 is not mounted or not writable, the preemption is judged without the cgroup and
+# the cgroup part is a "skip cgroup:" line.
 # Root only, about 15 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1

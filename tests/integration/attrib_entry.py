@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """attrib_entry.py - two oracles for the entry/exit rule (docs/ENTRY.md) that do not use the
-bound it learns (TEST-AUDIT-2 F1): attrib_account.sh checks that the rule is applied, these
+bound it learns (TEST-AUDIT-2 F1): attrib_ipi.sh checks that the rule is applied, these
 check that what it gives is right.
 
   causal  call-function IPIs to CPU 1 every PERIOD us, in on and off windows of 0.3-0.7 s in

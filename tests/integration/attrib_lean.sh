@@ -1,7 +1,7 @@
 #!/bin/bash
 # attrib_lean.sh - issue 29: --probes lean runs one program per interruption (its exit) and
 # still names each injected interruption by its class, with its entry/exit accounted. The
-# injectors of attrib_ipi, attrib_account, attrib_preempt, attrib_irq, attrib_softirq and
+# injectors of attrib_ipi, attrib_cgroup, attrib_irq, attrib_softirq and
 # attrib_timer under --probes lean, judged as those are (attrib_lib.py: >= 99 % of the
 # actions named, the action's own event primary where the kernel's witness saw nothing
 # else; the timer mode expects the local timer, lean naming no hrtimer callback), the

@@ -7,7 +7,7 @@
 #    /dev (bind-mounted there, with /sys/kernel/btf and /sys/fs/cgroup as the DaemonSet mounts
 #    them, in a private mount namespace: unshare -m, chroot; the mounts end with it, whatever
 #    happens), it measures CPU 1 with the probes for 5 s while build/tools/jsinject, outside
-#    the root, runs a SCHED_FIFO task there 500 us every 10 ms (preempt, as attrib_preempt.sh):
+#    the root, runs a SCHED_FIFO task there 500 us every 10 ms (preempt, as attrib_cgroup.sh):
 #    the JSON it writes inside the root names that task (source task jsinject:TID) as a cause
 #    of gaps, as many as half the injector's spins at least, with 40 % of their time at least;
 #  - --listen 127.0.0.1:PORT (numeric: no name service in a static binary) answers /metrics

@@ -34,7 +34,7 @@ MUTANTS = [
          file="src/attrib/account.c",
          old="delta = corr_sat_sub(r[k + 1].steal_ns, r[k].steal_ns);",
          new="delta = 2 * corr_sat_sub(r[k + 1].steal_ns, r[k].steal_ns);",
-         tests=["test_correlate", "attrib_preempt.sh"]),
+         tests=["test_correlate", "attrib_cgroup.sh"]),
     dict(name="entry-tripled",
          what="the entry/exit bound three times what the rule gives",
          file="src/model/entry.c",
