@@ -1,6 +1,8 @@
 #!/bin/sh
 # fuzz.sh SECS FUZZER... - run each libFuzzer target for SECS seconds from its seed corpus
-# (tests/fuzz/corpus/NAME, read only; new inputs go to a scratch directory). A crash, leak,
+# (tests/fuzz/corpus/NAME, committed, read only; new inputs go to a scratch directory), with
+# a fixed random seed (FUZZ_SEED, default 1; FUZZ_RUNS=N runs N inputs instead of SECS): the
+# same seed, corpus and run count replay the same inputs. A crash, leak,
 # sanitizer report or timeout fails the target; its reproducer is kept in
 # build-fuzz/artifacts/ (replay: build-fuzz/fuzz_NAME build-fuzz/artifacts/crash-...).
 # Exit status: 0 when no target failed.
@@ -26,17 +28,18 @@ for f in "$@"; do
 	start=$(date +%s)
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	"$f" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	if [ -n "${FUZZ_RUNS:-}" ]; then limit=-runs=$FUZZ_RUNS; else limit=-max_total_time=$secs; fi
+	"$f" "$limit" -seed="${FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -close_fd_mask=3 -artifact_prefix="$art/$name-" "$@" \
 		>"$scratch/$name.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/$name.log")
 	cov=$(grep -o 'cov: [0-9]*' "$scratch/$name.log" | tail -1)
 	if [ $rc -eq 0 ]; then
-		echo "PASS: $name ($(( $(date +%s) - start ))s, ${execs:-?} runs, $cov)"
+		echo "PASS: $name ($(( $(date +%s) - start ))s, ${execs:-?} runs, $cov, seed ${FUZZ_SEED:-1})"
 	else
 		failed="$failed $name"
-		echo "FAIL: $name (rc $rc)"
+		echo "FAIL: $name (rc $rc; seed ${FUZZ_SEED:-1}: FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_RUNS=${execs:-N} replays it)"
 		grep -E 'ERROR|SUMMARY|runtime error|Test unit written|^    #[0-9]' \
 			"$scratch/$name.log" | head -30
 	fi
