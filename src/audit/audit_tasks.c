@@ -310,12 +310,18 @@ void audit_checks_tasks(struct js_audit *a, const struct audit_tasks *ts)
 	check_workqueues(a);
 }
 
-/* wq_masks - every workqueue cpumask: the global unbound mask and each WQ_SYSFS queue's */
+/*
+ * wq_masks - the unbound workqueue cpumask, and each WQ_SYSFS queue's: the file shows the
+ * mask asked for; the kernel runs the queue on that AND the global mask, or on the global
+ * mask when they do not meet (wqattrs_actualize_cpumask(), 6.x): a queue's mask only narrows
+ * the global one, so the global mask alone decides whether unbound work reaches the CPU.
+ * *bad: the masks that reach cpu
+ */
 static int wq_masks(struct js_audit *a, int cpu, char *obs, size_t len, int *bad)
 {
 	const char *dir = "/sys/devices/virtual/workqueue";
-	char p[SYSFS_PATH_MAX], buf[64];
-	struct js_cpuset s;
+	char p[SYSFS_PATH_MAX], buf[64], eff[64];
+	struct js_cpuset s, e;
 	struct sysfs_dir d;
 	size_t pos;
 	int ret;
@@ -333,9 +339,16 @@ static int wq_masks(struct js_audit *a, int cpu, char *obs, size_t len, int *bad
 		audit_spath(p, sizeof(p), "%s/%s/cpumask", dir, d.names[i]);
 		if (sysfs_read_cpumask(p, &s))
 			continue;
-		*bad += cpuset_isset(&s, cpu);
+		e = s;
+		cpuset_and(&e, &a->f.unbound_wq);
+		if (cpuset_empty(&e))
+			e = a->f.unbound_wq;
+		*bad += cpuset_isset(&e, cpu);
 		pos += snprintf(obs + pos, len - pos, ", %s %s", d.names[i],
 				audit_fmt_set(&s, buf, sizeof(buf)));
+		if (!cpuset_equal(&e, &s))
+			pos += snprintf(obs + pos, len - pos, " (runs on %s)",
+					audit_fmt_set(&e, eff, sizeof(eff)));
 	}
 	sysfs_dir_free(&d);
 	return 0;
@@ -356,11 +369,13 @@ static void check_workqueues(struct js_audit *a)
 		}
 		a->cpu[i].in_unbound_wq = cpuset_isset(&a->f.unbound_wq, cpu);
 		if (bad) {
+			/* only the global mask can hold cpu here (see wq_masks) */
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"write a mask without CPU %d to /sys/devices/virtual/workqueue/cpumask and */cpumask",
-				cpu);
+			audit_ck_hint(c,
+				      "write a mask without CPU %d to "
+				      "/sys/devices/virtual/workqueue/cpumask (each queue runs "
+				      "within it; unbound queues' rescuers follow it since 6.9)",
+				      cpu);
 		}
 	}
 }

@@ -203,6 +203,90 @@ static void test_badly_tuned(void **state)
 	audit_free(&a);
 }
 
+/** What is in force: isolcpus= flags and CPUs, CPU lists covered or equal, '-' = '_', the
+ * last value (every tsc=), bare words; the file values a plan line would write; the scan. */
+static void test_in_force(void **state)
+{
+	struct js_audit a;
+	char buf[256];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	cpulist_parse("0-7", &a.f.online, NULL, 0);
+	snprintf(a.f.cmdline, sizeof(a.f.cmdline),
+		 "ro quiet isolcpus=managed_irq,domain,2-7 nohz-full=2-7 rcu_nocbs=2-N "
+		 "irqaffinity=0-1 tsc=reliable tsc=unstable transparent_hugepage=never "
+		 "transparent_hugepage=always nosoftlockup");
+	assert_true(audit_param_in_force(&a, "isolcpus=managed_irq,domain,3"));
+	assert_true(audit_param_in_force(&a, "isolcpus=domain,2-7"));
+	assert_true(audit_param_in_force(&a, "isolcpus=3")); /* no flag: domain */
+	assert_false(audit_param_in_force(&a, "isolcpus=nohz,3"));
+	assert_false(audit_param_in_force(&a, "isolcpus=managed_irq,domain,1"));
+	assert_true(audit_param_in_force(&a, "nohz_full=3"));
+	assert_false(audit_param_in_force(&a, "nohz_full=1-7"));
+	assert_true(audit_param_in_force(&a, "rcu_nocbs=7"));
+	assert_true(audit_param_in_force(&a, "irqaffinity=0-1"));
+	assert_false(audit_param_in_force(&a, "irqaffinity=0")); /* more CPUs is not that */
+	assert_true(audit_param_in_force(&a, "tsc=reliable"));
+	assert_true(audit_param_in_force(&a, "tsc=unstable"));
+	assert_true(audit_param_in_force(&a, "transparent_hugepage=always"));
+	assert_false(audit_param_in_force(&a, "transparent_hugepage=never"));
+	assert_true(audit_param_in_force(&a, "nosoftlockup"));
+	assert_false(audit_param_in_force(&a, "nosmt"));
+	assert_string_equal(audit_params_unset(&a, "nohz_full=3 skew_tick=1 quiet", buf,
+					       sizeof(buf)),
+			    "skew_tick=1");
+	assert_string_equal(audit_params_set(&a, "nohz_full=3 skew_tick=1 quiet", buf, sizeof(buf)),
+			    "nohz_full=3 quiet");
+	/* the scan: a recommendation of what is set, and what is not one */
+	assert_int_equal(audit_hint_recommends_set(&a, "boot with nohz_full=3 (needs a TSC)", buf,
+						   sizeof(buf)),
+			 1);
+	assert_string_equal(buf, "nohz_full=3");
+	assert_int_equal(audit_hint_recommends_set(&a,
+						   "isolcpus=domain,3 keeps unbound kthreads "
+						   "off it",
+						   buf, sizeof(buf)),
+			 1);
+	assert_int_equal(audit_hint_recommends_set(&a,
+						   "boot with clocksource=tsc tsc=reliable (if "
+						   "the TSC is invariant)",
+						   buf, sizeof(buf)),
+			 1);
+	assert_string_equal(buf, "tsc=reliable");
+	assert_int_equal(audit_hint_recommends_set(&a, "add quiet (or loglevel=3): serial", buf,
+						   sizeof(buf)),
+			 1);
+	assert_int_equal(audit_hint_recommends_set(&a, "nohz_full=3 is set; the kernel left it",
+						   buf, sizeof(buf)),
+			 0);
+	assert_int_equal(audit_hint_recommends_set(&a, "boot with skew_tick=1 so the ticks", buf,
+						   sizeof(buf)),
+			 0);
+	assert_int_equal(audit_hint_recommends_set(&a,
+						   "sysctl kernel.nmi_watchdog=0 (or boot "
+						   "with nmi_watchdog=0)",
+						   buf, sizeof(buf)),
+			 0);
+	/* values in force, as a plan line would write them */
+	scratch_puts("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	scratch_puts("/proc/sys/kernel/watchdog_cpumask", "0-1\n");
+	scratch_puts("/proc/irq/default_smp_affinity", "00000003\n");
+	scratch_puts("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	assert_int_equal(sysfs_set_root(scratch_dir), 0);
+	assert_true(audit_value_in_force("/sys/kernel/mm/transparent_hugepage/enabled",
+					 AUDIT_V_TEXT, "madvise"));
+	assert_false(audit_value_in_force("/sys/kernel/mm/transparent_hugepage/enabled",
+					  AUDIT_V_TEXT, "never"));
+	assert_true(audit_value_in_force("/proc/sys/kernel/watchdog_cpumask", AUDIT_V_LIST, "0,1"));
+	assert_true(audit_value_in_force("/proc/irq/default_smp_affinity", AUDIT_V_MASK, "3"));
+	assert_false(audit_value_in_force("/proc/irq/default_smp_affinity", AUDIT_V_MASK, "1"));
+	assert_true(
+		audit_value_in_force("/proc/sys/kernel/sched_rt_runtime_us", AUDIT_V_TEXT, "-1"));
+	assert_false(audit_value_in_force("/proc/sys/kernel/nope", AUDIT_V_TEXT, "0"));
+	sysfs_set_root(NULL);
+}
+
 /** A measured CPU that is not online fails cpu.online; the other checks still run. */
 static void test_offline_cpu(void **state)
 {
@@ -1184,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(test_tuned),
 		cmocka_unit_test(test_badly_tuned),
 		cmocka_unit_test(test_offline_cpu),
+		cmocka_unit_test_setup_teardown(test_in_force, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_parse_interrupts),
