@@ -292,26 +292,30 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 	}
 }
 
-/* kthread_kinds - the unbound kthreads allowed on cpu by what would move them: the
- * workqueue cpumask (kworker/uN:M), their IRQ's affinity (irq/N-name), nothing (bound by the
- * kernel: PF_NO_SETAFFINITY), taskset (the rest) */
-static void kthread_kinds(const struct audit_tasks *ts, int cpu, int *wq, int *irq, int *kernel,
-			  int *movable)
+/* what would move an unbound kthread: the workqueue cpumask (kworker/uN:M), its IRQ's
+ * affinity (irq/N-name), nothing (bound by the kernel: PF_NO_SETAFFINITY), taskset (the
+ * rest, among them the per-node kswapdN and kcompactdN, which bind themselves to their NUMA
+ * node's CPUs: mm/vmscan.c, mm/compaction.c) */
+enum kkind { KK_WQ, KK_IRQ, KK_KERNEL, KK_MOVABLE, KK_NODE, KK_N };
+
+/* kthread_kinds - the unbound kthreads allowed on cpu, counted by kind */
+static void kthread_kinds(const struct audit_tasks *ts, int cpu, int n[KK_N])
 {
-	*wq = *irq = *kernel = *movable = 0;
+	memset(n, 0, KK_N * sizeof(*n));
 	for (size_t k = 0; k < ts->n; k++) {
 		const struct audit_trec *t = &ts->t[k];
 
 		if (classify(t, cpu) != KTHREAD_UNBOUND)
 			continue;
 		if (!strncmp(t->comm, "kworker/u", 9))
-			(*wq)++;
+			n[KK_WQ]++;
 		else if (!strncmp(t->comm, "irq/", 4))
-			(*irq)++;
+			n[KK_IRQ]++;
 		else if (t->no_setaffinity)
-			(*kernel)++;
+			n[KK_KERNEL]++;
 		else
-			(*movable)++;
+			n[KK_MOVABLE]++;
+		n[KK_NODE] += !strncmp(t->comm, "kswapd", 6) || !strncmp(t->comm, "kcompactd", 9);
 	}
 }
 
@@ -329,7 +333,7 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 	struct audit_check *c = audit_add(a, "tasks.kthreads", pc->cpu, SEV_HIGH,
 					  "/proc/*/task/*/stat flags, status Cpus_allowed_list");
 	char hk[64], nohz[32];
-	int wq, irq, kernel, movable;
+	int n[KK_N];
 
 	audit_ck_exp(c, "only CPU %d's own per-CPU kthreads (and idle workqueue rescuers)",
 		     pc->cpu);
@@ -339,7 +343,7 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 	audit_ck_deviate(c);
 	audit_housekeeping(a, hk, sizeof(hk));
 	snprintf(nohz, sizeof(nohz), "nohz_full=%d", pc->cpu);
-	kthread_kinds(ts, pc->cpu, &wq, &irq, &kernel, &movable);
+	kthread_kinds(ts, pc->cpu, n);
 	if (!pc->nohz_full && !audit_param_in_force(a, nohz))
 		audit_ck_hint_append(
 			c,
@@ -350,15 +354,17 @@ static void check_kthreads(struct js_audit *a, size_t i, const struct audit_task
 		audit_ck_hint_append(
 			c, "%s is set (kthreads start on CPU %s), yet these set their own affinity",
 			nohz, hk);
-	if (movable)
-		audit_ck_hint_append(c, "taskset -pc %s PID moves %d of them", hk, movable);
-	if (wq)
+	if (n[KK_MOVABLE])
+		audit_ck_hint_append(c, "taskset -pc %s PID moves %d of them", hk, n[KK_MOVABLE]);
+	if (n[KK_NODE])
+		audit_ck_hint_append(c, "kswapd*/kcompactd* take their NUMA node's CPUs");
+	if (n[KK_WQ])
 		audit_ck_hint_append(c, "kworker/u* follow the workqueue cpumask");
-	if (irq)
+	if (n[KK_IRQ])
 		audit_ck_hint_append(c, "irq/* follow their IRQ (see irq.N)");
-	if (kernel)
+	if (n[KK_KERNEL])
 		audit_ck_hint_append(c, "%d bound by the kernel (PF_NO_SETAFFINITY): none moves",
-				     kernel);
+				     n[KK_KERNEL]);
 }
 
 /*

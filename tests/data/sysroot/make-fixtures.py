@@ -18,6 +18,8 @@
                 CPU 0-1 as the kernel binds them, the unbound ones' on CPU 0; workqueue masks
                 as 6.12 shows them (cpumask 1, each WQ_SYSFS queue's as asked: 3). The audit
                 must recommend none of the parameters set
+  deb13-tuned-capture/  not written here: scripts/capture-sysroot.sh run inside that very box
+                (Debian 13's 6.12.117 booted by tests/vm/vm.py run deb13-tuned)
 
 Run from anywhere: python3 tests/data/sysroot/make-fixtures.py. The trees are committed;
 tests/unit/test_audit.c and tests/unit/test_cpus.c read them.
