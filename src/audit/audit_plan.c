@@ -18,6 +18,8 @@
 #define PLAN_LINE 4096
 #define THP "/sys/kernel/mm/transparent_hugepage"
 #define KSM_RUN "/sys/kernel/mm/ksm/run"
+/* the characters of a thread name a plan line names without quotes */
+#define SAFE "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/:"
 
 /* replaced_by - tok's key is one of the keys of the words of params */
 static bool replaced_by(const char *tok, const char *params)
@@ -191,6 +193,33 @@ static void echo(FILE *fp, const char *value, const char *path, enum audit_vkind
 		fprintf(fp, "echo %s > %s\n", value, path);
 	else if (n + 1 < len)
 		snprintf(set + n, len - n, " %s", path);
+}
+
+/* runtime_kthreads - taskset for each unbound kthread on a measured CPU that taskset moves:
+ * after section 1's nohz_full= none starts there, but one that sets its own affinity (kswapd,
+ * kcompactd: their node's CPUs) is still there, and no boot parameter keeps it off. By name
+ * (pgrep -x), so that the line holds in another boot too */
+static void runtime_kthreads(FILE *fp, const struct js_audit *a, const char *hk)
+{
+	const char *done[AUDIT_MOVABLE * 4];
+	size_t ndone = 0;
+
+	for (size_t i = 0; i < a->ncpus; i++) {
+		for (size_t k = 0; k < a->cpu[i].nmovable; k++) {
+			const char *comm = a->cpu[i].movable[k];
+			bool seen = false;
+
+			for (size_t d = 0; d < ndone; d++)
+				seen |= !strcmp(done[d], comm);
+			if (seen || ndone == ARRAY_SIZE(done) || strspn(comm, SAFE) < strlen(comm))
+				continue;
+			done[ndone++] = comm;
+			fprintf(fp, "taskset -pc %s $(pgrep -x %s)  # %s\n", hk, comm,
+				a->cpu[i].nohz_full ? "it sets its own affinity: no boot parameter "
+						      "keeps it off" :
+						      "until section 1's nohz_full= keeps it off");
+		}
+	}
 }
 
 /* each_dir - echo VALUE to DIR/ENTRY/LEAF for every ENTRY of DIR with a LEAF file whose name
@@ -383,6 +412,7 @@ static int plan(FILE *fp, const struct js_audit *a)
 	set[0] = '\0';
 	echo(fp, mask, "/proc/irq/default_smp_affinity", AUDIT_V_MASK, set, sizeof(set));
 	runtime_irqs(fp, a, &iso, hk);
+	runtime_kthreads(fp, a, hk);
 	echo(fp, mask, "/sys/devices/virtual/workqueue/cpumask", AUDIT_V_MASK, set, sizeof(set));
 	fprintf(fp, "# (a workqueue's own */cpumask runs within this one%s)\n",
 		audit_kernel_at_least(a, 6, 9) ? "" :

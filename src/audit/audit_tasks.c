@@ -215,12 +215,52 @@ static void names(const struct audit_tasks *ts, int cpu, enum offence kind, int 
 	}
 }
 
+/* what would move an unbound kthread: the workqueue cpumask (kworker/uN:M), its IRQ's
+ * affinity (irq/N-name), nothing (bound by the kernel: PF_NO_SETAFFINITY), taskset (the
+ * rest, among them the per-node kswapdN and kcompactdN, which bind themselves to their NUMA
+ * node's CPUs: mm/vmscan.c, mm/compaction.c) */
+enum kkind { KK_WQ, KK_IRQ, KK_KERNEL, KK_MOVABLE, KK_NODE, KK_N };
+
+/* kthread_kind - what would move the unbound kthread t (KK_NODE counts as KK_MOVABLE) */
+static enum kkind kthread_kind(const struct audit_trec *t)
+{
+	if (!strncmp(t->comm, "kworker/u", 9))
+		return KK_WQ;
+	if (!strncmp(t->comm, "irq/", 4))
+		return KK_IRQ;
+	return t->no_setaffinity ? KK_KERNEL : KK_MOVABLE;
+}
+
+/* keep_movable - remember the name of t, which taskset moves, once */
+static void keep_movable(struct audit_cpu *pc, const struct audit_trec *t)
+{
+	for (size_t k = 0; k < pc->nmovable; k++)
+		if (!strcmp(pc->movable[k], t->comm))
+			return;
+	if (pc->nmovable < AUDIT_MOVABLE)
+		js_scpy(pc->movable[pc->nmovable++], sizeof(pc->movable[0]), t->comm);
+}
+
+/* kthread_kinds - the unbound kthreads allowed on cpu, counted by kind */
+static void kthread_kinds(const struct audit_tasks *ts, int cpu, int n[KK_N])
+{
+	memset(n, 0, KK_N * sizeof(*n));
+	for (size_t k = 0; k < ts->n; k++) {
+		const struct audit_trec *t = &ts->t[k];
+
+		if (classify(t, cpu) != KTHREAD_UNBOUND)
+			continue;
+		n[kthread_kind(t)]++;
+		n[KK_NODE] += !strncmp(t->comm, "kswapd", 6) || !strncmp(t->comm, "kcompactd", 9);
+	}
+}
+
 /* count_cpu - classify every task for one measured CPU and keep the offenders */
 static void count_cpu(struct audit_cpu *pc, const struct audit_tasks *ts, int *pinned)
 {
 	*pinned = 0;
 	pc->ntasks_user = pc->ntasks_kthread = pc->nrescuers = pc->nrunning = 0;
-	pc->nkept = 0;
+	pc->nkept = pc->nmovable = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < ts->n; i++) {
 			const struct audit_trec *t = &ts->t[i];
@@ -235,6 +275,8 @@ static void count_cpu(struct audit_cpu *pc, const struct audit_tasks *ts, int *p
 			*pinned += o == USER_PINNED;
 			if (o != OK_TASK)
 				keep(pc, t);
+			if (o == KTHREAD_UNBOUND && kthread_kind(t) == KK_MOVABLE)
+				keep_movable(pc, t);
 		}
 	}
 }
@@ -289,33 +331,6 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 		audit_ck_hint(
 			c,
 			"fine if that is the workload; it competes with the sampler while measuring");
-	}
-}
-
-/* what would move an unbound kthread: the workqueue cpumask (kworker/uN:M), its IRQ's
- * affinity (irq/N-name), nothing (bound by the kernel: PF_NO_SETAFFINITY), taskset (the
- * rest, among them the per-node kswapdN and kcompactdN, which bind themselves to their NUMA
- * node's CPUs: mm/vmscan.c, mm/compaction.c) */
-enum kkind { KK_WQ, KK_IRQ, KK_KERNEL, KK_MOVABLE, KK_NODE, KK_N };
-
-/* kthread_kinds - the unbound kthreads allowed on cpu, counted by kind */
-static void kthread_kinds(const struct audit_tasks *ts, int cpu, int n[KK_N])
-{
-	memset(n, 0, KK_N * sizeof(*n));
-	for (size_t k = 0; k < ts->n; k++) {
-		const struct audit_trec *t = &ts->t[k];
-
-		if (classify(t, cpu) != KTHREAD_UNBOUND)
-			continue;
-		if (!strncmp(t->comm, "kworker/u", 9))
-			n[KK_WQ]++;
-		else if (!strncmp(t->comm, "irq/", 4))
-			n[KK_IRQ]++;
-		else if (t->no_setaffinity)
-			n[KK_KERNEL]++;
-		else
-			n[KK_MOVABLE]++;
-		n[KK_NODE] += !strncmp(t->comm, "kswapd", 6) || !strncmp(t->comm, "kcompactd", 9);
 	}
 }
 

@@ -38,6 +38,7 @@ enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };
 #define AUDIT_ID_LEN 32
 #define AUDIT_NAME_LEN 64
 #define AUDIT_TASKS_KEPT 16	  /* offending tasks remembered per measured CPU */
+#define AUDIT_MOVABLE 32	  /* names of the kthreads taskset moves, per measured CPU */
 #define AUDIT_CSTATE_BUDGET_US 10 /* deepest allowed C-state exit latency */
 #define AUDIT_HK_SERVED 16	  /* measured or isolated CPUs per housekeeping CPU */
 
@@ -86,7 +87,10 @@ struct audit_cpu {
 	int nrunning;			 /* tasks (any) whose last CPU is it */
 	size_t nkept;
 	struct audit_task kept[AUDIT_TASKS_KEPT]; /* the first offenders, for the cross-check */
-	int deepest_cstate_us;			  /* -1 unknown */
+	char movable[AUDIT_MOVABLE][24]; /* the unbound kthreads on it taskset moves (for the
+					  * plan), by name */
+	size_t nmovable;
+	int deepest_cstate_us; /* -1 unknown */
 };
 
 /* Global facts (for the cross-check and the report). -1 = unknown for ints. */

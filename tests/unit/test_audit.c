@@ -354,6 +354,7 @@ static void test_deb13_capture(void **state)
 	int cpus[] = { 1 };
 	struct js_audit a;
 	const struct audit_check *c;
+	char line[256], *plan;
 
 	(void)state;
 	run(&a, DEB13, cpus, 1);
@@ -376,6 +377,13 @@ static void test_deb13_capture(void **state)
 	assert_non_null(strstr(c->hint, "kswapd*/kcompactd* take their NUMA node's CPUs"));
 	assert_recommends_unset(&a);
 	assert_plan_keeps_set(&a);
+	/* the plan moves them (no boot parameter does), by name */
+	plan = plan_of(&a);
+	assert_true(plan_line(plan, "taskset -pc 0 $(pgrep -x kswapd0)  # it sets its own", line,
+			      sizeof(line)));
+	assert_true(plan_line(plan, "taskset -pc 0 $(pgrep -x kcompactd0)", line, sizeof(line)));
+	assert_false(plan_line(plan, "taskset -pc 0 $(pgrep -x kworker", line, sizeof(line)));
+	free(plan);
 	audit_free(&a);
 }
 
