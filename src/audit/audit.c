@@ -101,62 +101,37 @@ static void vset(char *dst, size_t len, const char *fmt, va_list ap)
 	vsnprintf(dst, len, fmt, ap);
 }
 
-/* audit_ck_obs - set the observed text */
-void audit_ck_obs(struct audit_check *c, const char *fmt, ...)
+/* vappend - append "; text" (or text when dst is empty) to dst */
+static void vappend(char *dst, size_t len, const char *fmt, va_list ap)
 {
-	va_list ap;
+	size_t n = strlen(dst);
 
-	va_start(ap, fmt);
-	vset(c->observed, sizeof(c->observed), fmt, ap);
-	va_end(ap);
-}
-
-/* audit_ck_exp - set the expected text */
-void audit_ck_exp(struct audit_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(c->expected, sizeof(c->expected), fmt, ap);
-	va_end(ap);
-}
-
-/* audit_ck_hint - set the hint */
-void audit_ck_hint(struct audit_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(c->hint, sizeof(c->hint), fmt, ap);
-	va_end(ap);
-}
-
-/* audit_ck_src - set the source */
-void audit_ck_src(struct audit_check *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(c->source, sizeof(c->source), fmt, ap);
-	va_end(ap);
-}
-
-/* audit_ck_obs_append - append "; text" (or text when empty) to observed */
-void audit_ck_obs_append(struct audit_check *c, const char *fmt, ...)
-{
-	size_t n = strlen(c->observed);
-	va_list ap;
-
-	if (n && n + 2 < sizeof(c->observed)) {
-		memcpy(c->observed + n, "; ", 3);
+	if (n && n + 2 < len) {
+		memcpy(dst + n, "; ", 3);
 		n += 2;
 	}
-	if (n >= sizeof(c->observed) - 1)
+	if (n >= len - 1)
 		return;
-	va_start(ap, fmt);
-	vset(c->observed + n, sizeof(c->observed) - n, fmt, ap);
-	va_end(ap);
+	vset(dst + n, len - n, fmt, ap);
 }
+
+/* CK_TEXT - name(c, fmt, ...): how (vset: set, vappend: append "; text") one text of c */
+#define CK_TEXT(name, field, how)                              \
+	void name(struct audit_check *c, const char *fmt, ...) \
+	{                                                      \
+		va_list ap;                                    \
+                                                               \
+		va_start(ap, fmt);                             \
+		how(c->field, sizeof(c->field), fmt, ap);      \
+		va_end(ap);                                    \
+	}
+
+CK_TEXT(audit_ck_obs, observed, vset)
+CK_TEXT(audit_ck_exp, expected, vset)
+CK_TEXT(audit_ck_hint, hint, vset)
+CK_TEXT(audit_ck_src, source, vset)
+CK_TEXT(audit_ck_obs_append, observed, vappend)
+CK_TEXT(audit_ck_hint_append, hint, vappend)
 
 /* audit_ck_deviate - the setting is wrong: fail for severity >= med, else warn */
 void audit_ck_deviate(struct audit_check *c)

@@ -9,9 +9,6 @@
 #include "js_cpus.h"
 #include "js_util.h"
 
-#define ISOL_DOMAIN 1
-#define ISOL_NOHZ 2
-#define ISOL_MANAGED_IRQ 4
 #define RCU_PATIENCE_MS 1000 /* what tuned's network-latency profile sets */
 
 /* key_eq - kernel parameter names treat '-' and '_' alike */
@@ -160,10 +157,10 @@ static int last_possible_cpu(void)
 }
 
 /*
- * parse_isolcpus - "isolcpus=[flag,]...list" like the kernel's housekeeping setup:
+ * audit_parse_isolcpus - "isolcpus=[flag,]...list" like the kernel's housekeeping setup:
  * leading alphabetic words followed by ',' are flags; no flag means "domain".
  */
-static int parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, int last)
+int audit_parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, int last)
 {
 	const char *p = val;
 
@@ -174,15 +171,15 @@ static int parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, in
 		if (p[n] != ',')
 			break; /* "N" as a CPU, or junk: let the list parser decide */
 		if (n == 4 && !strncmp(p, "nohz", 4))
-			*flags |= ISOL_NOHZ;
+			*flags |= AUDIT_ISOL_NOHZ;
 		else if (n == 6 && !strncmp(p, "domain", 6))
-			*flags |= ISOL_DOMAIN;
+			*flags |= AUDIT_ISOL_DOMAIN;
 		else if (n == 11 && !strncmp(p, "managed_irq", 11))
-			*flags |= ISOL_MANAGED_IRQ;
+			*flags |= AUDIT_ISOL_MANAGED_IRQ;
 		p += n + 1;
 	}
 	if (!*flags)
-		*flags = ISOL_DOMAIN;
+		*flags = AUDIT_ISOL_DOMAIN;
 	return cpulist_parse_n(p, set, last, false, NULL, 0);
 }
 
@@ -240,15 +237,15 @@ static bool tuned_partitioned(int cpu)
 static void check_isolcpus(struct js_audit *a, int last)
 {
 	struct js_cpuset cmd;
-	char val[512] = "", src[128], buf[128];
+	char val[512] = "", src[128], buf[128], want[64], why[192];
 	int flags = 0, perr = 0, ret;
 	bool has = audit_cmdline_get(a, "isolcpus", val, sizeof(val));
 
 	cpuset_zero(&cmd);
 	if (has)
-		perr = parse_isolcpus(val, &cmd, &flags, last);
+		perr = audit_parse_isolcpus(val, &cmd, &flags, last);
 	ret = isolated_sets(a, src, sizeof(src));
-	if (ret && has && !perr && (flags & ISOL_DOMAIN)) {
+	if (ret && has && !perr && (flags & AUDIT_ISOL_DOMAIN)) {
 		a->f.isolated = cmd; /* no sysfs view: trust the command line */
 		ret = 0;
 	}
@@ -271,6 +268,12 @@ static void check_isolcpus(struct js_audit *a, int last)
 			a->cpu[i].isolated ? "isolated" : "not isolated",
 			audit_fmt_set(&a->f.isolated, buf, sizeof(buf)),
 			has ? "isolcpus=" : "no isolcpus=", has ? val : " on the command line");
+		snprintf(want, sizeof(want), "isolcpus=managed_irq,domain,%d", cpu);
+		snprintf(why, sizeof(why),
+			 "the kernel did not isolate CPU %d: one without CONFIG_CPU_ISOLATION "
+			 "ignores it, and it keeps the boot CPU when the list leaves no other "
+			 "(dmesg | grep -i -e housekeeping -e isol)",
+			 cpu);
 		if (!a->cpu[i].isolated && tuned_partitioned(cpu)) {
 			/* cpu-partitioning's design: affinity (systemd, irqbalance) and nohz_full,
 			 * no isolcpus; the tasks.*, irq.* and nohz_full checks judge that */
@@ -278,17 +281,18 @@ static void check_isolcpus(struct js_audit *a, int last)
 			audit_ck_obs_append(c, "tuned cpu-partitioning isolates it by affinity "
 					       "(isolated_cores), not isolcpus");
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"as the profile intends; for scheduler-domain isolation too add "
-				"isolcpus=managed_irq,domain,%d to the boot command line",
-				cpu);
+			if (audit_param_in_force(a, want))
+				audit_ck_hint(c, "as the profile intends; %s is set, but %s", want,
+					      why);
+			else
+				audit_ck_hint(c,
+					      "as the profile intends; for scheduler-domain "
+					      "isolation too add %s to the boot command line",
+					      want);
 		} else if (!a->cpu[i].isolated) {
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"boot with isolcpus=managed_irq,domain,%d (or use an isolated cpuset partition)",
-				cpu);
+			audit_ck_hint_boot(c, a, want, " (or use an isolated cpuset partition)",
+					   why);
 		}
 	}
 }
@@ -307,19 +311,19 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 		audit_ck_skip(c, "no isolcpus= on the command line", "see the isolcpus check");
 		return;
 	}
-	if (parse_isolcpus(val, &set, &flags, last)) {
+	if (audit_parse_isolcpus(val, &set, &flags, last)) {
 		audit_ck_skip(c, "isolcpus= value is not a valid CPU list",
 			      "fix isolcpus= on the command line");
 		audit_ck_obs_append(c, "isolcpus=%s", val);
 		return;
 	}
-	audit_ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & ISOL_DOMAIN ? " domain" : "",
-		     flags & ISOL_NOHZ ? " nohz" : "",
-		     flags & ISOL_MANAGED_IRQ ? " managed_irq" : "");
+	audit_ck_obs(c, "isolcpus=%s: flags%s%s%s", val, flags & AUDIT_ISOL_DOMAIN ? " domain" : "",
+		     flags & AUDIT_ISOL_NOHZ ? " nohz" : "",
+		     flags & AUDIT_ISOL_MANAGED_IRQ ? " managed_irq" : "");
 	for (size_t i = 0; i < a->ncpus; i++)
 		cpuset_set(&set, a->cpus[i]);
 	cpulist_format(&set, list, sizeof(list));
-	if (!(flags & ISOL_MANAGED_IRQ)) {
+	if (!(flags & AUDIT_ISOL_MANAGED_IRQ)) {
 		/* conditional: only hardware with managed (multi-queue) IRQs is affected */
 		c->verdict = AUDIT_WARN;
 		audit_ck_hint(
@@ -327,7 +331,7 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 			"add managed_irq: isolcpus=managed_irq,domain,%s keeps managed IRQs away",
 			list);
 	}
-	if (!(flags & ISOL_DOMAIN)) {
+	if (!(flags & AUDIT_ISOL_DOMAIN)) {
 		audit_ck_obs_append(
 			c, "no domain flag: the scheduler may still balance tasks onto these CPUs");
 		audit_ck_deviate(c);
@@ -341,7 +345,7 @@ static void check_isolcpus_flags(struct js_audit *a, int last)
 static void check_nohz_full(struct js_audit *a)
 {
 	const char *path = "/sys/devices/system/cpu/nohz_full";
-	char val[512] = "", buf[128];
+	char val[512] = "", buf[128], want[32];
 	bool has = audit_cmdline_get(a, "nohz_full", val, sizeof(val));
 	int ret = sysfs_read_cpulist(path, &a->f.nohz_full);
 
@@ -361,14 +365,21 @@ static void check_nohz_full(struct js_audit *a)
 			audit_ck_skip(c, "no /sys/devices/system/cpu in this tree", "");
 			continue;
 		}
+		snprintf(want, sizeof(want), "nohz_full=%d", cpu);
 		if (ret == -ENOENT) {
 			audit_ck_obs(c, "not in nohz_full (kernel built without NO_HZ_FULL: no %s)",
 				     path);
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=%d",
-				cpu);
+			if (audit_param_in_force(a, want))
+				audit_ck_hint(c,
+					      "use a kernel with CONFIG_NO_HZ_FULL=y: this one "
+					      "ignores the %s that is set",
+					      want);
+			else
+				audit_ck_hint(c,
+					      "use a kernel with CONFIG_NO_HZ_FULL=y and boot with "
+					      "%s",
+					      want);
 			continue;
 		}
 		if (ret) {
@@ -382,10 +393,11 @@ static void check_nohz_full(struct js_audit *a)
 			     has ? "; cmdline nohz_full=" : "", has ? val : "");
 		if (!a->cpu[i].nohz_full) {
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"boot with nohz_full=%d (needs a reliable TSC and one runnable task)",
-				cpu);
+			audit_ck_hint_boot(
+				c, a, want, " (needs a reliable TSC and one runnable task)",
+				"the kernel left the CPU out: it keeps the boot CPU when "
+				"the list leaves no other, and refuses a list unlike "
+				"isolcpus=nohz's (dmesg | grep -i housekeeping)");
 		}
 	}
 }
@@ -412,6 +424,29 @@ static void rcu_offloaded(struct js_audit *a, const struct audit_tasks *ts, int 
 		if (ts->t[i].kthread && (!strncmp(cm, "rcuop/", 6) || !strncmp(cm, "rcuos/", 6)))
 			cpuset_set(&a->f.rcu_nocbs, audit_lead_int(cm + 6));
 	}
+}
+
+/* hint_rcu_nocbs - CPU cpu is not offloaded: rcu_nocbs=, or nohz_full= that implies it,
+ * unless one of them is set already; then what else explains it */
+static void hint_rcu_nocbs(const struct js_audit *a, struct audit_check *c, int cpu)
+{
+	char rcu[32], nohz[32];
+	bool set;
+
+	snprintf(rcu, sizeof(rcu), "rcu_nocbs=%d", cpu);
+	snprintf(nohz, sizeof(nohz), "nohz_full=%d", cpu);
+	set = audit_param_in_force(a, rcu) || audit_param_in_force(a, nohz);
+	if (a->f.rcu_nocb_capable == 0)
+		audit_ck_hint(c, "use a kernel with CONFIG_RCU_NOCB_CPU=y%s%s",
+			      set ? ": this one ignores what is set" : " and boot with ",
+			      set ? "" : rcu);
+	else if (set)
+		audit_ck_hint(c,
+			      "%s is set, yet no rcuo kthread serves CPU %d: the kernel did not "
+			      "offload it (dmesg | grep -i rcu)",
+			      audit_param_in_force(a, rcu) ? rcu : nohz, cpu);
+	else
+		audit_ck_hint(c, "boot with %s (implied by %s)", rcu, nohz);
 }
 
 static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, int last)
@@ -448,8 +483,7 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 			audit_ck_deviate(c);
 			if (a->f.rcu_nocb_capable == 0)
 				audit_ck_obs_append(c, "kernel built without CONFIG_RCU_NOCB_CPU");
-			audit_ck_hint(c, "boot with rcu_nocbs=%d (implied by nohz_full=%d)", cpu,
-				      cpu);
+			hint_rcu_nocbs(a, c, cpu);
 		} else if (bad >= 0) {
 			audit_ck_obs_append(c, "%s (pid %d) allowed on %s", ts->t[bad].comm,
 					    ts->t[bad].tid,
@@ -462,9 +496,9 @@ static void check_rcu_nocbs(struct js_audit *a, const struct audit_tasks *ts, in
 	}
 }
 
-/* check_flag - a boolean boot option that should be present */
+/* check_flag - a boolean boot option that should be present; rest follows "boot with OPT" */
 static void check_flag(struct js_audit *a, const char *id, enum audit_severity sev,
-		       const char *const *opts, size_t nopts, const char *hint)
+		       const char *const *opts, size_t nopts, const char *rest)
 {
 	struct audit_check *c = audit_add(a, id, -1, sev, "/proc/cmdline");
 	char v[64];
@@ -486,7 +520,7 @@ static void check_flag(struct js_audit *a, const char *id, enum audit_severity s
 	}
 	audit_ck_obs(c, "not on the command line");
 	audit_ck_deviate(c);
-	audit_ck_hint(c, "%s", hint);
+	audit_ck_hint_boot(c, a, opts[0], rest, NULL);
 }
 
 static void check_console(struct js_audit *a)
@@ -548,11 +582,16 @@ static void check_rcu_patience(struct js_audit *a)
 	if (!nohz)
 		audit_ck_obs_append(c, "no measured CPU in nohz_full: no effect yet");
 	if (ms < RCU_PATIENCE_MS) {
+		char want[64], why[96];
+
+		snprintf(want, sizeof(want), "rcutree.nohz_full_patience_delay=%d",
+			 RCU_PATIENCE_MS);
+		snprintf(why, sizeof(why), "yet it reads %lld ms: this kernel clamps or ignores it",
+			 (long long)ms);
 		audit_ck_deviate(c);
-		audit_ck_hint(
-			c,
-			"boot with rcutree.nohz_full_patience_delay=%d: else RCU soon IPIs a nohz_full CPU that stays in the kernel",
-			RCU_PATIENCE_MS);
+		audit_ck_hint_boot(c, a, want,
+				   ": else RCU soon IPIs a nohz_full CPU that stays in the kernel",
+				   why);
 	}
 }
 
@@ -570,7 +609,7 @@ void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 	check_nohz_full(a);
 	check_rcu_nocbs(a, ts, last);
 	check_flag(a, "rcu_nocb_poll", SEV_LOW, poll, 1,
-		   "boot with rcu_nocb_poll so offloaded CPUs need not wake the rcuog kthreads");
+		   " so offloaded CPUs need not wake the rcuog kthreads");
 	if (!strcmp(a->f.preempt, "rt")) {
 		struct audit_check *c =
 			audit_add(a, "rcu.normal_after_boot", -1, SEV_LOW, "/proc/cmdline");
@@ -578,12 +617,11 @@ void audit_checks_cmdline(struct js_audit *a, const struct audit_tasks *ts)
 		audit_ck_exp(c, "rcupdate.rcu_normal_after_boot=1");
 		audit_ck_obs(c, "PREEMPT_RT: normal grace periods after boot by default");
 	} else {
-		check_flag(
-			a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
-			"boot with rcupdate.rcu_normal_after_boot=1: expedited grace periods IPI every CPU");
+		check_flag(a, "rcu.normal_after_boot", SEV_LOW, normal, 2,
+			   ": expedited grace periods IPI every CPU");
 	}
 	check_rcu_patience(a);
 	check_flag(a, "skew_tick", SEV_LOW, skew, 1,
-		   "boot with skew_tick=1 so the CPUs' ticks do not contend on the jiffies lock");
+		   " so the CPUs' ticks do not contend on the jiffies lock");
 	check_console(a);
 }

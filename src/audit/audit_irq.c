@@ -254,11 +254,21 @@ static void check_default_affinity(struct js_audit *a)
 				   "; no irqaffinity= on the command line",
 			     has ? cl : "");
 		if (a->cpu[i].in_default_irq_affinity) {
+			struct js_cpuset hks;
+			char want[96], rest[64], why[160], mask[64] = "MASK";
+
+			audit_housekeeping(a, hk, sizeof(hk));
+			if (!cpulist_parse(hk, &hks, NULL, 0))
+				cpumask_format(&hks, 0, mask, sizeof(mask));
+			snprintf(want, sizeof(want), "irqaffinity=%s", hk);
+			snprintf(rest, sizeof(rest), " (new IRQs otherwise may land on CPU %d)",
+				 cpu);
+			snprintf(why, sizeof(why),
+				 "the default was widened since boot: echo %s > "
+				 "/proc/irq/default_smp_affinity",
+				 mask);
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"boot with irqaffinity=%s (new IRQs otherwise may land on CPU %d)",
-				audit_housekeeping(a, hk, sizeof(hk)), cpu);
+			audit_ck_hint_boot(c, a, want, rest, why);
 		}
 	}
 }
@@ -276,17 +286,27 @@ static bool guest_fixed(const struct js_audit *a, const struct audit_irq *q)
 	return cpuset_empty(&rest);
 }
 
+/* irq_severity - an IRQ on the measured CPU i: high when it fired there, else med; info for
+ * a guest's kernel-managed queue vector, which no guest setting moves */
+static enum audit_severity irq_severity(const struct js_audit *a, size_t i,
+					const struct audit_irq *q)
+{
+	if (guest_fixed(a, q))
+		return SEV_INFO;
+	return q->count[i] ? SEV_HIGH : SEV_MED;
+}
+
 /* check_irq_one - one device IRQ whose effective affinity includes a measured CPU */
 static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *q)
 {
 	int cpu = a->cpus[i];
-	char id[AUDIT_ID_LEN], p[64], e[64], r[64], hk[64];
+	char id[AUDIT_ID_LEN], p[64], e[64], r[64], hk[64], managed[64], why[160];
 	struct audit_check *c;
 
 	snprintf(id, sizeof(id), "irq.%d", q->irq);
 	audit_spath(p, sizeof(p), "/proc/irq/%d/%s", q->irq,
 		    q->has_effective ? "effective_affinity_list" : "smp_affinity_list");
-	c = audit_add(a, id, cpu, q->count[i] ? SEV_HIGH : SEV_MED, p);
+	c = audit_add(a, id, cpu, irq_severity(a, i, q), p);
 	audit_ck_exp(c, "effective affinity without CPU %d", cpu);
 	audit_ck_obs(c, "%s: effective %s, requested %s, %llu interrupts on CPU %d so far", q->name,
 		     audit_fmt_set(&q->effective, e, sizeof(e)),
@@ -297,7 +317,6 @@ static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *
 	if (guest_fixed(a, q)) {
 		/* a per-queue vector of a virtio device, managed by the kernel for this vCPU
 		 * alone: no affinity write and no isolcpus flag moves it */
-		c->severity = SEV_INFO;
 		audit_ck_deviate(c);
 		audit_ck_hint(c,
 			      "guest: a kernel-managed virtio queue vector of this vCPU, no guest "
@@ -306,54 +325,22 @@ static void check_irq_one(struct js_audit *a, size_t i, const struct audit_irq *
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(c,
-		      "echo %s > /proc/irq/%d/smp_affinity_list (if that fails with EIO, the IRQ "
-		      "is kernel-managed: boot with isolcpus=managed_irq,%d)",
-		      audit_housekeeping(a, hk, sizeof(hk)), q->irq, cpu);
-}
-
-static void check_irq_affinity(struct js_audit *a, int ret)
-{
-	for (size_t i = 0; i < a->ncpus; i++) {
-		int cpu = a->cpus[i];
-		struct audit_check *c = audit_add(a, "irq.affinity", cpu, SEV_HIGH,
-						  "/proc/irq/*/effective_affinity_list");
-		size_t pos = 0;
-
-		audit_ck_exp(c, "no device IRQ with effective affinity on CPU %d", cpu);
-		if (ret) {
-			audit_ck_skip_err(c, "/proc/irq", ret);
-			continue;
-		}
-		for (size_t k = 0; k < a->nirqs; k++) {
-			const struct audit_irq *q = &a->irqs[k];
-
-			if (!cpuset_isset(&q->effective, cpu))
-				continue;
-			a->cpu[i].nirqs++;
-			if (pos < sizeof(c->observed) - 1)
-				pos += snprintf(c->observed + pos, sizeof(c->observed) - pos,
-						"%s%d %s", pos ? ", " : ": ", q->irq, q->name);
-		}
-		if (!a->cpu[i].nirqs) {
-			audit_ck_obs(c, "none of %zu device IRQs", a->nirqs);
-			continue;
-		}
-		{
-			char list[256];
-
-			js_scpy(list, sizeof(list), c->observed);
-			audit_ck_obs(c, "%d of %zu device IRQs%s", a->cpu[i].nirqs, a->nirqs, list);
-		}
-		audit_ck_deviate(c);
-		audit_ck_hint(
-			c,
-			"move them to housekeeping CPUs (see the irq.N lines), stop irqbalance or ban CPU %d",
-			cpu);
-		for (size_t k = 0; k < a->nirqs; k++)
-			if (cpuset_isset(&a->irqs[k].effective, cpu))
-				check_irq_one(a, i, &a->irqs[k]);
-	}
+	audit_housekeeping(a, hk, sizeof(hk));
+	audit_spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list", q->irq);
+	snprintf(managed, sizeof(managed), "isolcpus=managed_irq,domain,%d", cpu);
+	if (audit_param_in_force(a, managed))
+		snprintf(
+			why, sizeof(why),
+			"it is kernel-managed; the managed_irq isolation that is set moves it only "
+			"when its queue's mask holds a housekeeping CPU too: fewer device queues "
+			"help");
+	else
+		snprintf(why, sizeof(why), "it is kernel-managed: boot with %s", managed);
+	if (audit_value_in_force(p, AUDIT_V_LIST, hk))
+		audit_ck_hint(c, "smp_affinity_list is %s already, yet it stays on CPU %d: %s", hk,
+			      cpu, why);
+	else
+		audit_ck_hint(c, "echo %s > %s (if that fails with EIO, %s)", hk, p, why);
 }
 
 /* irqbalance_banned - banned CPUs from /etc/default/irqbalance or /etc/sysconfig/irqbalance */
@@ -391,18 +378,82 @@ static bool irqbalance_banned(struct js_cpuset *s, char *src, size_t len)
 	return found;
 }
 
-static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
+/* irqbalance_moves - irqbalance runs and may put IRQs on the measured CPU i: not banned,
+ * and neither isolated nor nohz_full (irqbalance >= 1.8 skips those by itself) */
+static bool irqbalance_moves(const struct js_audit *a, size_t i, const struct js_cpuset *banned)
 {
-	struct js_cpuset banned;
-	char src[96] = "", buf[64];
-	bool has_ban = irqbalance_banned(&banned, src, sizeof(src));
+	return a->f.irqbalance_running && !(banned && cpuset_isset(banned, a->cpus[i])) &&
+	       !a->cpu[i].isolated && !a->cpu[i].nohz_full;
+}
 
-	a->f.irqbalance_running = audit_tasks_find_comm(ts, "irqbalance", false) >= 0;
+/*
+ * check_irq_affinity - every device IRQ on a measured CPU: one irq.N line each, and a
+ * summary as severe as the worst of them (a guest's kernel-managed queue vectors alone:
+ * info), whose hint names irqbalance only when it runs there
+ */
+static void check_irq_affinity(struct js_audit *a, int ret, const struct js_cpuset *banned)
+{
+	for (size_t i = 0; i < a->ncpus; i++) {
+		int cpu = a->cpus[i];
+		struct audit_check *c = audit_add(a, "irq.affinity", cpu, SEV_HIGH,
+						  "/proc/irq/*/effective_affinity_list");
+		enum audit_severity worst = SEV_INFO;
+		size_t pos = 0;
+
+		audit_ck_exp(c, "no device IRQ with effective affinity on CPU %d", cpu);
+		if (ret) {
+			audit_ck_skip_err(c, "/proc/irq", ret);
+			continue;
+		}
+		for (size_t k = 0; k < a->nirqs; k++) {
+			const struct audit_irq *q = &a->irqs[k];
+
+			if (!cpuset_isset(&q->effective, cpu))
+				continue;
+			a->cpu[i].nirqs++;
+			worst = JS_MAX(worst, irq_severity(a, i, q));
+			if (pos < sizeof(c->observed) - 1)
+				pos += snprintf(c->observed + pos, sizeof(c->observed) - pos,
+						"%s%d %s", pos ? ", " : ": ", q->irq, q->name);
+		}
+		if (!a->cpu[i].nirqs) {
+			audit_ck_obs(c, "none of %zu device IRQs", a->nirqs);
+			continue;
+		}
+		{
+			char list[sizeof(c->observed)];
+
+			js_scpy(list, sizeof(list), c->observed);
+			audit_ck_obs(c, "%d of %zu device IRQs%s", a->cpu[i].nirqs, a->nirqs, list);
+		}
+		c->severity = worst;
+		audit_ck_deviate(c);
+		if (worst == SEV_INFO)
+			audit_ck_hint(c, "guest: kernel-managed virtio queue vectors of this vCPU "
+					 "(see the irq.N lines): no guest setting moves them");
+		else if (irqbalance_moves(a, i, banned))
+			audit_ck_hint(
+				c,
+				"move them to housekeeping CPUs (see the irq.N lines), and stop "
+				"irqbalance or ban CPU %d",
+				cpu);
+		else
+			audit_ck_hint(c, "move them to housekeeping CPUs (see the irq.N lines)");
+		for (size_t k = 0; k < a->nirqs; k++)
+			if (cpuset_isset(&a->irqs[k].effective, cpu))
+				check_irq_one(a, i, &a->irqs[k]);
+	}
+}
+
+static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts,
+			     const struct js_cpuset *banned, const char *src)
+{
+	char buf[64];
+
 	for (size_t i = 0; i < a->ncpus; i++) {
 		int cpu = a->cpus[i];
 		struct audit_check *c = audit_add(a, "irqbalance", cpu, SEV_HIGH,
 						  "/proc/*/comm, /etc/default/irqbalance");
-		bool auto_ban = a->cpu[i].isolated || a->cpu[i].nohz_full;
 
 		audit_ck_exp(c, "irqbalance stopped, or CPU %d banned", cpu);
 		if (!ts->n) {
@@ -417,12 +468,12 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 			continue;
 		}
 		audit_ck_obs(c, "running");
-		if (has_ban)
+		if (banned)
 			audit_ck_obs_append(c, "banned CPUs %s (%s)",
-					    audit_fmt_set(&banned, buf, sizeof(buf)), src);
-		if (has_ban && cpuset_isset(&banned, cpu))
+					    audit_fmt_set(banned, buf, sizeof(buf)), src);
+		if (banned && cpuset_isset(banned, cpu))
 			continue;
-		if (auto_ban) {
+		if (!irqbalance_moves(a, i, banned)) {
 			audit_ck_obs_append(
 				c, "CPU %d isolated: irqbalance >= 1.8 skips it by itself", cpu);
 			continue;
@@ -439,8 +490,12 @@ static void check_irqbalance(struct js_audit *a, const struct audit_tasks *ts)
 void audit_checks_irq(struct js_audit *a, const struct audit_tasks *ts)
 {
 	int ret = load_irqs(a);
+	struct js_cpuset banned;
+	char src[96] = "";
+	bool has_ban = irqbalance_banned(&banned, src, sizeof(src));
 
+	a->f.irqbalance_running = audit_tasks_find_comm(ts, "irqbalance", false) >= 0;
 	check_default_affinity(a);
-	check_irq_affinity(a, ret);
-	check_irqbalance(a, ts);
+	check_irq_affinity(a, ret, has_ban ? &banned : NULL);
+	check_irqbalance(a, ts, has_ban ? &banned : NULL, src);
 }

@@ -332,7 +332,12 @@ static void check_nmi_watchdog(struct js_audit *a)
 	audit_ck_obs(c, "%d", a->f.nmi_watchdog);
 	if (a->f.nmi_watchdog) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "sysctl kernel.nmi_watchdog=0 (or boot with nmi_watchdog=0)");
+		if (audit_param_in_force(a, "nmi_watchdog=0"))
+			audit_ck_hint(c, "sysctl kernel.nmi_watchdog=0 (nmi_watchdog=0 is set: "
+					 "something enabled the watchdog since boot)");
+		else
+			audit_ck_hint(c,
+				      "sysctl kernel.nmi_watchdog=0 (or boot with nmi_watchdog=0)");
 	}
 }
 
@@ -370,10 +375,14 @@ static void check_soft_watchdog(struct js_audit *a)
 			     a->f.soft_watchdog,
 			     audit_fmt_set(&a->f.watchdog_cpumask, buf, sizeof(buf)));
 		if (a->cpu[i].in_watchdog) {
+			char rest[96];
+
+			snprintf(rest, sizeof(rest), ", or sysctl kernel.watchdog_cpumask=%s",
+				 audit_housekeeping(a, hk, sizeof(hk)));
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c, "boot with nosoftlockup, or sysctl kernel.watchdog_cpumask=%s",
-				audit_housekeeping(a, hk, sizeof(hk)));
+			audit_ck_hint_boot(c, a, "nosoftlockup", rest,
+					   "something enabled the watchdog since boot: sysctl "
+					   "kernel.soft_watchdog=0");
 		}
 	}
 }
@@ -451,7 +460,10 @@ static void check_mce(struct js_audit *a)
 		audit_ck_obs(c, "%d", v);
 		if (v != 1) {
 			audit_ck_deviate(c);
-			audit_ck_hint(c, "echo 1 > %s (or boot with mce=ignore_ce)", p);
+			audit_ck_hint(c, "echo 1 > %s%s", p,
+				      audit_param_in_force(a, "mce=ignore_ce") ?
+					      " (mce=ignore_ce is set: it was undone since boot)" :
+					      " (or boot with mce=ignore_ce)");
 		}
 	}
 }

@@ -55,8 +55,11 @@ static void check_thp_enabled(struct js_audit *a)
 		audit_ck_obs_append(c, "mTHP always for %s", sizes);
 	if (!strcmp(v, "always") || n) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c, "echo never > " THP
-				 "/enabled (or boot with transparent_hugepage=never)");
+		audit_ck_hint(c, "echo never > " THP "/enabled%s",
+			      audit_param_in_force(a, "transparent_hugepage=never") ?
+				      " (transparent_hugepage=never is set: it was changed since "
+				      "boot, or an mTHP size is always)" :
+				      " (or boot with transparent_hugepage=never)");
 	} else if (!strcmp(v, "madvise")) {
 		/* only an application that asks for huge pages gets them: a low, conditional risk */
 		c->severity = SEV_LOW;

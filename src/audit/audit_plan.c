@@ -16,40 +16,20 @@
 #include "js_util.h"
 
 #define PLAN_LINE 4096
+#define THP "/sys/kernel/mm/transparent_hugepage"
+#define KSM_RUN "/sys/kernel/mm/ksm/run"
+/* the characters of a thread name a plan line names without quotes */
+#define SAFE "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/:"
 
-/* the command line keys the plan sets (a running value of one is replaced) */
-static const char *const plan_keys[] = {
-	"isolcpus",
-	"nohz_full",
-	"rcu_nocbs",
-	"rcu_nocb_poll",
-	"irqaffinity",
-	"skew_tick",
-	"rcupdate.rcu_normal_after_boot",
-	"rcutree.nohz_full_patience_delay",
-	"nmi_watchdog",
-	"transparent_hugepage",
-	"tsc",
-	"clocksource",
-};
-
-/* key_of - the parameter's name ("a-b=c" -> "a_b"), as the kernel compares them */
-static void key_of(const char *tok, char *key, size_t len)
+/* replaced_by - tok's key is one of the keys of the words of params */
+static bool replaced_by(const char *tok, const char *params)
 {
-	size_t i = 0;
+	char key[64], k2[64], w[320];
+	const char *p = params;
 
-	for (; tok[i] && tok[i] != '=' && i + 1 < len; i++)
-		key[i] = tok[i] == '-' ? '_' : tok[i];
-	key[i] = '\0';
-}
-
-static bool planned_key(const char *tok)
-{
-	char key[64], k2[64];
-
-	key_of(tok, key, sizeof(key));
-	for (size_t i = 0; i < ARRAY_SIZE(plan_keys); i++) {
-		key_of(plan_keys[i], k2, sizeof(k2));
+	audit_param_key(tok, key, sizeof(key));
+	while (audit_next_word(&p, w, sizeof(w))) {
+		audit_param_key(w, k2, sizeof(k2));
 		if (!strcmp(key, k2))
 			return true;
 	}
@@ -61,7 +41,7 @@ static bool boot_only(const char *tok)
 {
 	char key[64];
 
-	key_of(tok, key, sizeof(key));
+	audit_param_key(tok, key, sizeof(key));
 	return !strcmp(key, "BOOT_IMAGE") || !strcmp(key, "root") || !strcmp(key, "ro") ||
 	       !strcmp(key, "rw") || !strcmp(key, "initrd");
 }
@@ -119,7 +99,7 @@ static void new_params(const struct js_audit *a, const char *iso, const char *hk
 		append(out, len, "quiet");
 }
 
-/* merged - the running command line without the keys the plan sets, then the plan's; the
+/* merged - the running command line without the keys of params, then params; the
  * replaced words into replaced. grub: without what the boot loader adds */
 static void merged(const struct js_audit *a, const char *params, bool grub, char *out, size_t len,
 		   char *replaced, size_t rlen)
@@ -131,7 +111,7 @@ static void merged(const struct js_audit *a, const char *params, bool grub, char
 		replaced[0] = '\0';
 	for (char *t = cl ? strtok_r(cl, " \t\n", &save) : NULL; t;
 	     t = strtok_r(NULL, " \t\n", &save)) {
-		if (planned_key(t)) {
+		if (replaced_by(t, params)) {
 			if (replaced)
 				append(replaced, rlen, t);
 			continue;
@@ -182,9 +162,19 @@ static void runtime_irqs(FILE *fp, const struct js_audit *a, const struct js_cpu
 	for (size_t k = 0; k < a->nirqs; k++) {
 		const struct audit_irq *q = &a->irqs[k];
 
+		char p[64];
+
 		if (!cpuset_intersects(&q->effective, iso))
 			continue;
-		fprintf(fp, "echo %s > /proc/irq/%d/smp_affinity_list  # %s", hk, q->irq, q->name);
+		audit_spath(p, sizeof(p), "/proc/irq/%d/smp_affinity_list", q->irq);
+		if (audit_value_in_force(p, AUDIT_V_LIST, hk)) {
+			fprintf(fp,
+				"# irq %d (%s): smp_affinity_list is %s already, yet it stays on an "
+				"isolated CPU: kernel-managed; fewer device queues help\n",
+				q->irq, q->name, hk);
+			continue;
+		}
+		fprintf(fp, "echo %s > %s  # %s", hk, p, q->name);
 		if (managed(q, iso))
 			fputs(" (EIO: kernel-managed for these CPUs alone; fewer device queues "
 			      "help)",
@@ -193,10 +183,49 @@ static void runtime_irqs(FILE *fp, const struct js_audit *a, const struct js_cpu
 	}
 }
 
-/* each_dir - "echo VALUE > DIR/ENTRY/LEAF" for every ENTRY of DIR with a LEAF file whose name
+/* echo - "echo VALUE > PATH", unless PATH holds VALUE already (then its name into *set) */
+static void echo(FILE *fp, const char *value, const char *path, enum audit_vkind kind, char *set,
+		 size_t len)
+{
+	size_t n = strlen(set);
+
+	if (!audit_value_in_force(path, kind, value))
+		fprintf(fp, "echo %s > %s\n", value, path);
+	else if (n + 1 < len)
+		snprintf(set + n, len - n, " %s", path);
+}
+
+/* runtime_kthreads - taskset for each unbound kthread on a measured CPU that taskset moves:
+ * after section 1's nohz_full= none starts there, but one that sets its own affinity (kswapd,
+ * kcompactd: their node's CPUs) is still there, and no boot parameter keeps it off. By name
+ * (pgrep -x), so that the line holds in another boot too */
+static void runtime_kthreads(FILE *fp, const struct js_audit *a, const char *hk)
+{
+	const char *done[AUDIT_MOVABLE * 4];
+	size_t ndone = 0;
+
+	for (size_t i = 0; i < a->ncpus; i++) {
+		for (size_t k = 0; k < a->cpu[i].nmovable; k++) {
+			const char *comm = a->cpu[i].movable[k];
+			bool seen = false;
+
+			for (size_t d = 0; d < ndone; d++)
+				seen |= !strcmp(done[d], comm);
+			if (seen || ndone == ARRAY_SIZE(done) || strspn(comm, SAFE) < strlen(comm))
+				continue;
+			done[ndone++] = comm;
+			fprintf(fp, "taskset -pc %s $(pgrep -x %s)  # %s\n", hk, comm,
+				a->cpu[i].nohz_full ? "it sets its own affinity: no boot parameter "
+						      "keeps it off" :
+						      "until section 1's nohz_full= keeps it off");
+		}
+	}
+}
+
+/* each_dir - echo VALUE to DIR/ENTRY/LEAF for every ENTRY of DIR with a LEAF file whose name
  * starts with prefix */
 static void each_dir(FILE *fp, const char *dir, const char *prefix, const char *leaf,
-		     const char *value)
+		     const char *value, char *set, size_t len)
 {
 	struct sysfs_dir d;
 	char p[SYSFS_PATH_MAX];
@@ -208,13 +237,13 @@ static void each_dir(FILE *fp, const char *dir, const char *prefix, const char *
 			continue;
 		audit_spath(p, sizeof(p), "%s/%s/%s", dir, d.names[i], leaf);
 		if (sysfs_exists(p))
-			fprintf(fp, "echo %s > %s\n", value, p);
+			echo(fp, value, p, AUDIT_V_TEXT, set, len);
 	}
 	sysfs_dir_free(&d);
 }
 
 /* runtime_cpus - per isolated CPU: the governor, deep C-states off, MCE polling off */
-static void runtime_cpus(FILE *fp, const struct js_cpuset *iso)
+static void runtime_cpus(FILE *fp, const struct js_cpuset *iso, char *set, size_t len)
 {
 	char p[SYSFS_PATH_MAX];
 
@@ -222,7 +251,7 @@ static void runtime_cpus(FILE *fp, const struct js_cpuset *iso)
 		audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
 			    cpu);
 		if (sysfs_exists(p))
-			fprintf(fp, "echo performance > %s\n", p);
+			echo(fp, "performance", p, AUDIT_V_TEXT, set, len);
 		for (int s = 0; s < 16; s++) {
 			int lat;
 
@@ -232,22 +261,69 @@ static void runtime_cpus(FILE *fp, const struct js_cpuset *iso)
 			if (sysfs_read_int(p, &lat))
 				break;
 			if (lat > AUDIT_CSTATE_BUDGET_US)
-				fprintf(fp,
-					"echo 1 > /sys/devices/system/cpu/cpu%d/cpuidle/state%d/disable\n",
-					cpu, s);
+				echo(fp, "1",
+				     audit_spath(
+					     p, sizeof(p),
+					     "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/disable",
+					     cpu, s),
+				     AUDIT_V_TEXT, set, len);
 		}
 		audit_spath(p, sizeof(p),
 			    "/sys/devices/system/machinecheck/machinecheck%d/ignore_ce", cpu);
 		if (sysfs_exists(p))
-			fprintf(fp, "echo 1 > %s\n", p);
+			echo(fp, "1", p, AUDIT_V_TEXT, set, len);
 	}
 }
 
-/* audit_plan_print - the plan for a->cpus (docs/CHECK.md); -1 when no CPU is left for
- * housekeeping (nothing printed) */
-int audit_plan_print(FILE *fp, const struct js_audit *a)
+/* sysctls - the sysctl.d file with the values not in force yet (their names in force into
+ * set); nothing when all are */
+static void sysctls(FILE *fp, const char *hk, bool rt, char *set, size_t len)
 {
-	static char params[PLAN_LINE], line[PLAN_LINE], grub[PLAN_LINE], replaced[PLAN_LINE];
+	const struct {
+		const char *key, *value;
+		enum audit_vkind kind;
+	} want[] = {
+		{ "kernel.nmi_watchdog", "0", AUDIT_V_TEXT },
+		{ "kernel.watchdog_cpumask", hk, AUDIT_V_LIST },
+		{ "kernel.timer_migration", "0", AUDIT_V_TEXT },
+		{ "kernel.numa_balancing", "0", AUDIT_V_TEXT },
+		{ "kernel.sched_rt_runtime_us", rt ? "-1" : NULL, AUDIT_V_TEXT },
+		{ "vm.stat_interval", "10", AUDIT_V_TEXT },
+		{ "vm.swappiness", "10", AUDIT_V_TEXT },
+		{ "vm.zone_reclaim_mode", "0", AUDIT_V_TEXT },
+		{ "vm.compaction_proactiveness", "0", AUDIT_V_TEXT },
+	};
+	char p[128];
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		size_t l = strlen(set);
+
+		if (!want[i].value)
+			continue;
+		audit_spath(p, sizeof(p), "/proc/sys/%s", want[i].key);
+		for (char *c = p + strlen("/proc/sys/"); *c; c++)
+			*c = *c == '.' ? '/' : *c;
+		if (audit_value_in_force(p, want[i].kind, want[i].value)) {
+			snprintf(set + l, len - l, " %s", want[i].key);
+			continue;
+		}
+		if (!n++)
+			fprintf(fp, "cat > /etc/sysctl.d/90-jitterscope.conf <<'EOF'\n");
+		fprintf(fp, "%s = %s\n", want[i].key, want[i].value);
+	}
+	if (n)
+		fprintf(fp, "EOF\nsysctl --system\n");
+	else
+		fprintf(fp, "# nothing to change: every sysctl the plan sets has its value\n");
+}
+
+/* plan - the plan for a->cpus (docs/CHECK.md); -1 when no CPU is left for housekeeping
+ * (nothing printed) */
+static int plan(FILE *fp, const struct js_audit *a)
+{
+	static char params[PLAN_LINE], line[PLAN_LINE], grub[PLAN_LINE], replaced[PLAN_LINE],
+		todo[PLAN_LINE], set[PLAN_LINE];
 	bool rt = a->policy == SCHED_FIFO || a->policy == SCHED_RR;
 	struct js_cpuset iso, hkset = a->f.online;
 	char isol[256], hk[256], mask[160], spaces[256], irqs[1024], managed_ids[512];
@@ -264,8 +340,11 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 	for (char *c = spaces; *c; c++)
 		*c = *c == ',' ? ' ' : *c;
 	new_params(a, isol, hk, params, sizeof(params));
-	merged(a, params, false, line, sizeof(line), replaced, sizeof(replaced));
-	merged(a, params, true, grub, sizeof(grub), NULL, 0);
+	/* what the running line has in force already stays as it is */
+	audit_params_unset(a, params, todo, sizeof(todo));
+	audit_params_set(a, params, set, sizeof(set));
+	merged(a, todo, false, line, sizeof(line), replaced, sizeof(replaced));
+	merged(a, todo, true, grub, sizeof(grub), NULL, 0);
 
 	fprintf(fp, "# jitterscope check --plan: isolate CPU %s, housekeeping on CPU %s (%s%s)\n",
 		isol, hk, a->sysroot[0] ? "sysroot " : "this machine", a->sysroot);
@@ -304,40 +383,50 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 	section(fp, "1. Kernel command line (takes effect at the next boot)");
 	fprintf(fp, "# running: %s\n", a->f.cmdline[0] ? a->f.cmdline : "(unknown)");
 	fprintf(fp, "# planned: %s\n", line);
+	if (set[0])
+		fprintf(fp, "# in force already: %s\n", set);
 	if (replaced[0])
 		fprintf(fp, "# replaces: %s\n", replaced);
-	fprintf(fp, "grubby --update-kernel=ALL --args=\"%s\"\n", params);
-	fprintf(fp, "# or in /etc/default/grub, then update-grub (Debian) or grub2-mkconfig -o "
-		    "/boot/grub2/grub.cfg:\n");
-	fprintf(fp, "# GRUB_CMDLINE_LINUX=\"%s\"\n", grub);
+	if (todo[0]) {
+		fprintf(fp, "grubby --update-kernel=ALL --args=\"%s\"\n", todo);
+		fprintf(fp,
+			"# or in /etc/default/grub, then update-grub (Debian) or grub2-mkconfig "
+			"-o /boot/grub2/grub.cfg:\n");
+		fprintf(fp, "# GRUB_CMDLINE_LINUX=\"%s\"\n", grub);
+	} else {
+		fprintf(fp, "# nothing to change: the running command line has every parameter "
+			    "the plan sets\n");
+	}
 
 	section(fp, "2. sysctl: persistent, and applied now by sysctl --system");
-	fprintf(fp, "cat > /etc/sysctl.d/90-jitterscope.conf <<'EOF'\n");
-	fprintf(fp, "kernel.nmi_watchdog = 0\n");
-	fprintf(fp, "kernel.watchdog_cpumask = %s\n", hk);
-	fprintf(fp, "kernel.timer_migration = 0\n");
-	fprintf(fp, "kernel.numa_balancing = 0\n");
-	if (rt)
-		fprintf(fp, "kernel.sched_rt_runtime_us = -1\n");
-	fprintf(fp, "vm.stat_interval = 10\n");
-	fprintf(fp, "vm.swappiness = 10\n");
-	fprintf(fp, "vm.zone_reclaim_mode = 0\n");
-	fprintf(fp, "vm.compaction_proactiveness = 0\n");
-	fprintf(fp, "EOF\nsysctl --system\n");
+	set[0] = '\0';
+	sysctls(fp, hk, rt, set, sizeof(set));
+	if (set[0])
+		fprintf(fp,
+			"# in force already (keep them in /etc/sysctl.d if sysctl -w set "
+			"them):%s\n",
+			set);
 
 	section(fp, "3. Runtime: now, without a reboot (lost at reboot, where sections 1, 2 "
 		    "and 4 take over)");
-	fprintf(fp, "echo %s > /proc/irq/default_smp_affinity\n", mask);
+	set[0] = '\0';
+	echo(fp, mask, "/proc/irq/default_smp_affinity", AUDIT_V_MASK, set, sizeof(set));
 	runtime_irqs(fp, a, &iso, hk);
-	fprintf(fp, "echo %s > /sys/devices/virtual/workqueue/cpumask\n", mask);
-	each_dir(fp, "/sys/devices/virtual/workqueue", "", "cpumask", mask);
-	fprintf(fp, "echo never > /sys/kernel/mm/transparent_hugepage/enabled\n");
-	each_dir(fp, "/sys/kernel/mm/transparent_hugepage", "hugepages-", "enabled", "never");
-	fprintf(fp, "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag\n");
-	fprintf(fp, "echo 0 > /sys/kernel/mm/transparent_hugepage/khugepaged/defrag\n");
-	if (sysfs_exists("/sys/kernel/mm/ksm/run"))
-		fprintf(fp, "echo 2 > /sys/kernel/mm/ksm/run\necho 0 > /sys/kernel/mm/ksm/run\n");
-	runtime_cpus(fp, &iso);
+	runtime_kthreads(fp, a, hk);
+	echo(fp, mask, "/sys/devices/virtual/workqueue/cpumask", AUDIT_V_MASK, set, sizeof(set));
+	fprintf(fp, "# (a workqueue's own */cpumask runs within this one%s)\n",
+		audit_kernel_at_least(a, 6, 9) ? "" :
+						 "; before 6.9 an ordered workqueue keeps the mask "
+						 "it had at boot, which section 1 sets");
+	echo(fp, "never", THP "/enabled", AUDIT_V_TEXT, set, sizeof(set));
+	each_dir(fp, THP, "hugepages-", "enabled", "never", set, sizeof(set));
+	echo(fp, "madvise", THP "/defrag", AUDIT_V_TEXT, set, sizeof(set));
+	echo(fp, "0", THP "/khugepaged/defrag", AUDIT_V_TEXT, set, sizeof(set));
+	if (sysfs_exists(KSM_RUN) && !audit_value_in_force(KSM_RUN, AUDIT_V_TEXT, "0"))
+		fprintf(fp, "echo 2 > " KSM_RUN "\necho 0 > " KSM_RUN "\n");
+	runtime_cpus(fp, &iso, set, sizeof(set));
+	if (set[0])
+		fprintf(fp, "# in force already:%s\n", set);
 
 	section(fp, "4. Services: irqbalance and systemd keep off the isolated CPUs");
 	fprintf(fp,
@@ -360,4 +449,20 @@ int audit_plan_print(FILE *fp, const struct js_audit *a)
 		isol);
 	fprintf(fp, "tuned-adm profile cpu-partitioning\n");
 	return 0;
+}
+
+/* audit_plan_print - the plan for a->cpus, from the tree a->sysroot names (docs/CHECK.md);
+ * -1 when no CPU is left for housekeeping or the tree cannot be read (nothing printed) */
+int audit_plan_print(FILE *fp, const struct js_audit *a)
+{
+	char saved[SYSFS_PATH_MAX];
+	int rc;
+
+	/* the values in force are read where the audit read them */
+	js_scpy(saved, sizeof(saved), sysfs_root());
+	if (sysfs_set_root(a->sysroot))
+		return -1;
+	rc = plan(fp, a);
+	sysfs_set_root(saved);
+	return rc;
 }

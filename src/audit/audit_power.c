@@ -243,6 +243,7 @@ static void check_smt(struct js_audit *a, size_t i)
 	char p[96], ctl[32] = "", buf[64];
 	struct js_cpuset sib, bad, quiet;
 	struct audit_check *c;
+	bool nosmt;
 
 	audit_spath(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
 		    cpu);
@@ -266,16 +267,26 @@ static void check_smt(struct js_audit *a, size_t i)
 	}
 	audit_ck_obs(c, "online sibling(s) %s (smt/control %s)",
 		     audit_fmt_set(&bad, buf, sizeof(buf)), ctl[0] ? ctl : "?");
+	nosmt = audit_param_in_force(a, "nosmt");
 	if (cpuset_subset(&bad, &quiet)) {
 		c->verdict = AUDIT_WARN;
-		audit_ck_hint(c, "the sibling is isolated too: keep it idle, or boot with nosmt");
+		audit_ck_hint(c, "the sibling is isolated too: keep it idle, or %s",
+			      nosmt ? "echo off > /sys/devices/system/cpu/smt/control (nosmt is "
+				      "set; the sibling was brought online since boot)" :
+				      "boot with nosmt");
 		return;
 	}
 	audit_ck_deviate(c);
-	audit_ck_hint(
-		c,
-		"boot with nosmt, or offline CPU %s (echo 0 > /sys/devices/system/cpu/cpuX/online)",
-		buf);
+	if (nosmt)
+		audit_ck_hint(c,
+			      "nosmt is set, yet CPU %s was brought online since boot: echo off > "
+			      "/sys/devices/system/cpu/smt/control",
+			      buf);
+	else
+		audit_ck_hint(c,
+			      "boot with nosmt, or offline CPU %s (echo 0 > "
+			      "/sys/devices/system/cpu/cpuX/online)",
+			      buf);
 }
 
 static void check_clocksource(struct js_audit *a)
@@ -304,13 +315,17 @@ static void check_clocksource(struct js_audit *a)
 		audit_ck_deviate(c);
 		audit_ck_hint(c,
 			      "guest: kvm-clock reads the TSC, interrupts nothing; for plain tsc "
-			      "the host must expose an invariant TSC (QEMU -cpu host,+invtsc), "
-			      "then boot with clocksource=tsc");
+			      "the host must expose an invariant TSC (QEMU -cpu host,+invtsc)%s",
+			      audit_param_in_force(a, "clocksource=tsc") ?
+				      ": the clocksource=tsc that is set was refused" :
+				      ", then boot with clocksource=tsc");
 	} else if (strcmp(a->f.clocksource, "tsc") &&
 		   strcmp(a->f.clocksource, "arch_sys_counter")) {
 		audit_ck_deviate(c);
-		audit_ck_hint(c,
-			      "boot with clocksource=tsc tsc=reliable (if the TSC is invariant)");
+		audit_ck_hint_boot(c, a, "clocksource=tsc tsc=reliable",
+				   " (if the TSC is invariant)",
+				   "the kernel fell back from the TSC: it found it unstable "
+				   "(dmesg | grep -i tsc)");
 	}
 }
 
@@ -362,7 +377,7 @@ static void check_tsc(struct js_audit *a)
 {
 	struct audit_check *c = audit_add(a, "tsc.invariant", -1, SEV_HIGH, "/proc/cpuinfo flags");
 	struct audit_check *w;
-	char flags[4096], v[32];
+	char flags[4096];
 	bool cons, nonstop, known, rel, got;
 	int err;
 
@@ -401,13 +416,14 @@ static void check_tsc(struct js_audit *a)
 	audit_ck_exp(w, "tsc=reliable (no clocksource watchdog timer)");
 	if (audit_cmdline_skip(a, w))
 		return;
-	rel = audit_cmdline_get(a, "tsc", v, sizeof(v)) &&
-	      (!strcmp(v, "reliable") || !strcmp(v, "nowatchdog"));
-	audit_ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line", v);
+	/* the kernel takes every tsc= (tsc=reliable tsc=unstable: both) */
+	rel = audit_param_in_force(a, "tsc=reliable") || audit_param_in_force(a, "tsc=nowatchdog");
+	audit_ck_obs(w, rel ? "tsc=%s" : "no tsc=reliable on the command line",
+		     audit_param_in_force(a, "tsc=reliable") ? "reliable" : "nowatchdog");
 	if (!rel) {
 		audit_ck_deviate(w);
-		audit_ck_hint(w,
-			      "boot with tsc=reliable (only with an invariant, synchronised TSC)");
+		audit_ck_hint_boot(w, a, "tsc=reliable",
+				   " (only with an invariant, synchronised TSC)", NULL);
 	}
 }
 

@@ -20,6 +20,8 @@ void audit_ck_hint(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
 void audit_ck_src(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
 /* audit_ck_obs_append - append "; text" (or text when empty) to observed */
 void audit_ck_obs_append(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
+/* audit_ck_hint_append - append "; text" (or text when empty) to the hint */
+void audit_ck_hint_append(struct audit_check *c, const char *fmt, ...) FMT(2, 3);
 /* audit_ck_deviate - the setting is wrong: fail for severity >= med, else warn */
 void audit_ck_deviate(struct audit_check *c);
 /* audit_ck_skip - skip with why (observed) and how (hint) */
@@ -50,6 +52,51 @@ bool audit_cmdline_skip(const struct js_audit *a, struct audit_check *c);
 size_t audit_cmdline_get_all(const struct js_audit *a, const char *key, char (*vals)[64],
 			     size_t max);
 
+/* isolcpus= flags, as the kernel's housekeeping setup reads them */
+#define AUDIT_ISOL_DOMAIN 1
+#define AUDIT_ISOL_NOHZ 2
+#define AUDIT_ISOL_MANAGED_IRQ 4
+/* audit_parse_isolcpus - flags and CPUs of an isolcpus= value (no flag: domain); last is
+ * the CPU "N" stands for (-1: none); 0 or -EINVAL */
+int audit_parse_isolcpus(const char *val, struct js_cpuset *set, int *flags, int last);
+
+/*
+ * what is in force already, audit_remedy.c: every hint and plan item that recommends a
+ * setting asks here first, so that none recommends what is set
+ */
+/* audit_param_in_force - the running command line has param ("key" or "key=value") in
+ * force: isolcpus= with at least these flags and CPUs, nohz_full=/rcu_nocbs= with at least
+ * these CPUs, irqaffinity= with these CPUs, else the same value (the last key= wins) */
+bool audit_param_in_force(const struct js_audit *a, const char *param);
+/* audit_param_key - the name of "key=value" ('-' as '_', as the kernel compares them) */
+void audit_param_key(const char *param, char *key, size_t len);
+/* audit_params_unset - the words of params ("a=1 b c=2") not in force, space separated,
+ * into buf ("" when all are); returns buf */
+const char *audit_params_unset(const struct js_audit *a, const char *params, char *buf, size_t len);
+/* audit_params_set - the words of params in force, space separated, into buf; returns buf */
+const char *audit_params_set(const struct js_audit *a, const char *params, char *buf, size_t len);
+/* audit_next_word - the next space-separated word of *p into w; false at the end */
+bool audit_next_word(const char **p, char *w, size_t len);
+/*
+ * audit_ck_hint_boot - a hint whose remedy is boot parameters: "boot with UNSET<rest>" while
+ * one of params is not in force; once all are, "PARAMS is set; <if_set>": what else
+ * explains the deviation (NULL: that the kernel does not apply it here)
+ */
+void audit_ck_hint_boot(struct audit_check *c, const struct js_audit *a, const char *params,
+			const char *rest, const char *if_set);
+/* audit_kernel_at_least - the running kernel (facts.release) is MAJOR.MINOR or later;
+ * false when the release is unknown */
+bool audit_kernel_at_least(const struct js_audit *a, int major, int minor);
+/* what a plan line writes: the file holds it already (a value kind each) */
+enum audit_vkind {
+	AUDIT_V_TEXT, /* the same word or number (a choice file: its bracketed word) */
+	AUDIT_V_LIST, /* the same CPUs, as a cpulist */
+	AUDIT_V_MASK, /* the same CPUs, as a hex cpumask */
+};
+/* audit_value_in_force - path (under the sysfs root) holds value already; false when it
+ * cannot be read */
+bool audit_value_in_force(const char *path, enum audit_vkind kind, const char *value);
+
 /* kernel config (CONFIG_X), audit_kernel.c */
 /* audit_kconfig_load - read /proc/config.gz or /boot/config-RELEASE (once per run) */
 void audit_kconfig_load(struct js_audit *a);
@@ -68,6 +115,8 @@ struct audit_trec {
 	int pid, tid;
 	char comm[24];
 	bool kthread;
+	bool wq_worker;	     /* PF_WQ_WORKER: a kworker, or a workqueue's rescuer */
+	bool no_setaffinity; /* PF_NO_SETAFFINITY: bound by the kernel, no taskset moves it */
 	int last_cpu;
 	struct js_cpuset allowed;
 	bool allowed_ok;

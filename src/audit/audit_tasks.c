@@ -8,7 +8,9 @@
 #include "audit_priv.h"
 #include "js_util.h"
 
+#define PF_WQ_WORKER 0x00000020UL
 #define PF_KTHREAD 0x00200000UL
+#define PF_NO_SETAFFINITY 0x04000000UL
 
 /* parse_stat - comm, flags (field 9) and last CPU (field 39) of a stat line */
 static int parse_stat(const char *buf, struct audit_trec *t)
@@ -35,6 +37,8 @@ static int parse_stat(const char *buf, struct audit_trec *t)
 	if (field <= 9)
 		return -EINVAL;
 	t->kthread = flags & PF_KTHREAD;
+	t->wq_worker = flags & PF_WQ_WORKER;
+	t->no_setaffinity = flags & PF_NO_SETAFFINITY;
 	return 0;
 }
 
@@ -144,13 +148,28 @@ int audit_tasks_find_comm(const struct audit_tasks *ts, const char *prefix, bool
 	return -1;
 }
 
-enum offence { OK_TASK, USER_ANY, USER_PINNED, KTHREAD_UNBOUND };
+enum offence { OK_TASK, USER_ANY, USER_PINNED, KTHREAD_UNBOUND, KTHREAD_RESCUER };
+
+/*
+ * rescuer - t is a workqueue's rescuer: named kworker/R-<workqueue> since Linux 6.9, before
+ * that <workqueue> itself, a workqueue worker (PF_WQ_WORKER) all the same. One per
+ * WQ_MEM_RECLAIM workqueue, idle in rescuer_thread() until a worker pool that cannot create
+ * a worker for 10 ms (memory pressure) calls it; it then runs that pool's work on the pool's
+ * CPUs (kernel/workqueue.c, docs/CHECK.md)
+ */
+static bool rescuer(const struct audit_trec *t)
+{
+	return t->kthread && (!strncmp(t->comm, "kworker/R-", 10) ||
+			      (t->wq_worker && strncmp(t->comm, "kworker/", 8)));
+}
 
 /* classify - how task t relates to cpu */
 static enum offence classify(const struct audit_trec *t, int cpu)
 {
 	if (!t->allowed_ok || !cpuset_isset(&t->allowed, cpu))
 		return OK_TASK;
+	if (rescuer(t))
+		return KTHREAD_RESCUER;
 	if (t->kthread)
 		return cpuset_count(&t->allowed) == 1 ? OK_TASK : KTHREAD_UNBOUND;
 	return cpuset_count(&t->allowed) == 1 ? USER_PINNED : USER_ANY;
@@ -167,19 +186,22 @@ static void keep(struct audit_cpu *pc, const struct audit_trec *t)
 	k->tid = t->tid;
 	js_scpy(k->comm, sizeof(k->comm), t->comm);
 	k->kthread = t->kthread;
+	k->rescuer = rescuer(t);
 	k->last_cpu = t->last_cpu;
 	cpulist_format(&t->allowed, k->allowed, sizeof(k->allowed));
 }
 
-/* names - "comm:tid, comm:tid, ..." of the first few tasks of one kind */
-static void names(const struct audit_tasks *ts, int cpu, enum offence kind, char *buf, size_t len)
+/* names - "comm:tid, comm:tid, ..." of the first max tasks of one kind (those that last ran
+ * on cpu first) */
+static void names(const struct audit_tasks *ts, int cpu, enum offence kind, int max, char *buf,
+		  size_t len)
 {
 	size_t pos = 0;
 	int shown = 0;
 
 	buf[0] = '\0';
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < ts->n && shown < 5; i++) {
+		for (size_t i = 0; i < ts->n && shown < max; i++) {
 			const struct audit_trec *t = &ts->t[i];
 
 			if (classify(t, cpu) != kind || (pass == 0) != (t->last_cpu == cpu))
@@ -193,12 +215,52 @@ static void names(const struct audit_tasks *ts, int cpu, enum offence kind, char
 	}
 }
 
+/* what would move an unbound kthread: the workqueue cpumask (kworker/uN:M), its IRQ's
+ * affinity (irq/N-name), nothing (bound by the kernel: PF_NO_SETAFFINITY), taskset (the
+ * rest, among them the per-node kswapdN and kcompactdN, which bind themselves to their NUMA
+ * node's CPUs: mm/vmscan.c, mm/compaction.c) */
+enum kkind { KK_WQ, KK_IRQ, KK_KERNEL, KK_MOVABLE, KK_NODE, KK_N };
+
+/* kthread_kind - what would move the unbound kthread t (KK_NODE counts as KK_MOVABLE) */
+static enum kkind kthread_kind(const struct audit_trec *t)
+{
+	if (!strncmp(t->comm, "kworker/u", 9))
+		return KK_WQ;
+	if (!strncmp(t->comm, "irq/", 4))
+		return KK_IRQ;
+	return t->no_setaffinity ? KK_KERNEL : KK_MOVABLE;
+}
+
+/* keep_movable - remember the name of t, which taskset moves, once */
+static void keep_movable(struct audit_cpu *pc, const struct audit_trec *t)
+{
+	for (size_t k = 0; k < pc->nmovable; k++)
+		if (!strcmp(pc->movable[k], t->comm))
+			return;
+	if (pc->nmovable < AUDIT_MOVABLE)
+		js_scpy(pc->movable[pc->nmovable++], sizeof(pc->movable[0]), t->comm);
+}
+
+/* kthread_kinds - the unbound kthreads allowed on cpu, counted by kind */
+static void kthread_kinds(const struct audit_tasks *ts, int cpu, int n[KK_N])
+{
+	memset(n, 0, KK_N * sizeof(*n));
+	for (size_t k = 0; k < ts->n; k++) {
+		const struct audit_trec *t = &ts->t[k];
+
+		if (classify(t, cpu) != KTHREAD_UNBOUND)
+			continue;
+		n[kthread_kind(t)]++;
+		n[KK_NODE] += !strncmp(t->comm, "kswapd", 6) || !strncmp(t->comm, "kcompactd", 9);
+	}
+}
+
 /* count_cpu - classify every task for one measured CPU and keep the offenders */
 static void count_cpu(struct audit_cpu *pc, const struct audit_tasks *ts, int *pinned)
 {
 	*pinned = 0;
-	pc->ntasks_user = pc->ntasks_kthread = pc->nrunning = 0;
-	pc->nkept = 0;
+	pc->ntasks_user = pc->ntasks_kthread = pc->nrescuers = pc->nrunning = 0;
+	pc->nkept = pc->nmovable = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < ts->n; i++) {
 			const struct audit_trec *t = &ts->t[i];
@@ -209,20 +271,23 @@ static void count_cpu(struct audit_cpu *pc, const struct audit_tasks *ts, int *p
 			pc->nrunning += t->last_cpu == pc->cpu;
 			pc->ntasks_user += o == USER_ANY;
 			pc->ntasks_kthread += o == KTHREAD_UNBOUND;
+			pc->nrescuers += o == KTHREAD_RESCUER;
 			*pinned += o == USER_PINNED;
 			if (o != OK_TASK)
 				keep(pc, t);
+			if (o == KTHREAD_UNBOUND && kthread_kind(t) == KK_MOVABLE)
+				keep_movable(pc, t);
 		}
 	}
 }
 
-/* obs_allowed - observed: "N WHAT allowed on CPU C (comm:tid, ...)" for one kind */
+/* obs_allowed - observed: "N WHAT allowed on CPU C (comm:tid, ...)" for one kind, max named */
 static void obs_allowed(struct audit_check *c, const struct audit_tasks *ts, int cpu,
-			enum offence kind, int n, const char *what)
+			enum offence kind, int n, int max, const char *what)
 {
 	char list[160];
 
-	names(ts, cpu, kind, list, sizeof(list));
+	names(ts, cpu, kind, max, list, sizeof(list));
 	audit_ck_obs(c, "%d %s allowed on CPU %d%s%s%s", n, what, cpu, n ? " (" : "", list,
 		     n ? ")" : "");
 }
@@ -232,21 +297,35 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 	struct audit_cpu *pc = &a->cpu[i];
 	struct audit_check *c = audit_add(a, "tasks.user", pc->cpu, SEV_HIGH,
 					  "/proc/*/task/*/status Cpus_allowed_list");
-	char list[160];
+	char list[160], hk[64], iso[64], rest[224];
 
 	audit_ck_exp(c, "no user task allowed on CPU %d but the workload", pc->cpu);
-	obs_allowed(c, ts, pc->cpu, USER_ANY, pc->ntasks_user, "user tasks");
+	obs_allowed(c, ts, pc->cpu, USER_ANY, pc->ntasks_user, 5, "user tasks");
 	audit_ck_obs_append(c, "%d tasks last ran there", pc->nrunning);
 	if (pinned) {
-		names(ts, pc->cpu, USER_PINNED, list, sizeof(list));
+		names(ts, pc->cpu, USER_PINNED, 5, list, sizeof(list));
 		audit_ck_obs_append(c, "%d pinned to it alone (%s)", pinned, list);
 	}
-	if (pc->ntasks_user) {
+	audit_housekeeping(a, hk, sizeof(hk));
+	if (pc->ntasks_user && pc->isolated) {
+		/* isolcpus=domain gives init the housekeeping CPUs at boot (sched_init_smp()),
+		 * and every user task inherits them: these were given CPU N since */
 		audit_ck_deviate(c);
-		audit_ck_hint(
-			c,
-			"isolate CPU %d (isolcpus=domain or a cpuset) or set systemd CPUAffinity= to the housekeeping CPUs",
-			pc->cpu);
+		audit_ck_hint(c,
+			      "CPU %d is isolated; these tasks were given it since boot (taskset, "
+			      "sched_setaffinity, a container's cpuset, systemd CPUAffinity=): "
+			      "set CPUAffinity=%s in systemd and move them",
+			      pc->cpu, hk);
+	} else if (pc->ntasks_user) {
+		snprintf(iso, sizeof(iso), "isolcpus=managed_irq,domain,%d", pc->cpu);
+		snprintf(rest, sizeof(rest),
+			 " (init and its children then start on CPU %s), or set systemd "
+			 "CPUAffinity=%s",
+			 hk, hk);
+		audit_ck_deviate(c);
+		audit_ck_hint_boot(c, a, iso, rest,
+				   "the kernel did not isolate the CPU (see isolcpus): set "
+				   "systemd CPUAffinity= to the housekeeping CPUs");
 	} else if (pinned) {
 		c->verdict = AUDIT_WARN;
 		audit_ck_hint(
@@ -255,31 +334,113 @@ static void check_user(struct js_audit *a, size_t i, const struct audit_tasks *t
 	}
 }
 
+/*
+ * check_kthreads - unbound kthreads (neither per-CPU nor a workqueue's rescuer) allowed on
+ * the CPU. What confines kthreads is nohz_full= (housekeeping type KTHREAD: kthreadd and
+ * every kthread it starts get the housekeeping CPUs, kernel/kthread.c); isolcpus=domain
+ * only keeps the scheduler from balancing onto the CPU, and moves no thread. Those left
+ * allowed there set their own affinity after they started: the hint names what moves each
+ * kind, and never the parameter that is set already.
+ */
 static void check_kthreads(struct js_audit *a, size_t i, const struct audit_tasks *ts)
 {
 	struct audit_cpu *pc = &a->cpu[i];
 	struct audit_check *c = audit_add(a, "tasks.kthreads", pc->cpu, SEV_HIGH,
 					  "/proc/*/task/*/stat flags, status Cpus_allowed_list");
+	char hk[64], nohz[32];
+	int n[KK_N];
 
-	audit_ck_exp(c, "only CPU %d's own per-CPU kthreads", pc->cpu);
-	obs_allowed(c, ts, pc->cpu, KTHREAD_UNBOUND, pc->ntasks_kthread, "unbound kthreads");
-	if (pc->ntasks_kthread) {
-		audit_ck_deviate(c);
-		audit_ck_hint(
+	audit_ck_exp(c, "only CPU %d's own per-CPU kthreads (and idle workqueue rescuers)",
+		     pc->cpu);
+	obs_allowed(c, ts, pc->cpu, KTHREAD_UNBOUND, pc->ntasks_kthread, 5, "unbound kthreads");
+	if (!pc->ntasks_kthread)
+		return;
+	audit_ck_deviate(c);
+	audit_housekeeping(a, hk, sizeof(hk));
+	snprintf(nohz, sizeof(nohz), "nohz_full=%d", pc->cpu);
+	kthread_kinds(ts, pc->cpu, n);
+	if (!pc->nohz_full && !audit_param_in_force(a, nohz))
+		audit_ck_hint_append(
 			c,
-			"isolcpus=domain,%d keeps unbound kthreads off it (or taskset them to housekeeping)",
-			pc->cpu);
-	}
+			"boot with %s: kthreads then start on CPU %s (isolcpus=domain moves "
+			"none)",
+			nohz, hk);
+	else
+		audit_ck_hint_append(
+			c, "%s is set (kthreads start on CPU %s), yet these set their own affinity",
+			nohz, hk);
+	if (n[KK_MOVABLE])
+		audit_ck_hint_append(c, "taskset -pc %s PID moves %d of them", hk, n[KK_MOVABLE]);
+	if (n[KK_NODE])
+		audit_ck_hint_append(c, "kswapd*/kcompactd* take their NUMA node's CPUs");
+	if (n[KK_WQ])
+		audit_ck_hint_append(c, "kworker/u* follow the workqueue cpumask");
+	if (n[KK_IRQ])
+		audit_ck_hint_append(c, "irq/* follow their IRQ (see irq.N)");
+	if (n[KK_KERNEL])
+		audit_ck_hint_append(c, "%d bound by the kernel (PF_NO_SETAFFINITY): none moves",
+				     n[KK_KERNEL]);
+}
+
+/*
+ * check_rescuers - the workqueue rescuers allowed on the CPU, a line of their own: a
+ * rescuer sleeps in rescuer_thread() until a worker pool that cannot create a worker for
+ * MAYDAY_INITIAL_TIMEOUT (10 ms: memory pressure) sends it a mayday; it then attaches to
+ * that pool (taking its CPUs) and runs the work queued there, which that pool's CPU would
+ * have run anyway. The kernel binds the rescuer of a per-CPU workqueue to every possible
+ * CPU (kthread_bind_mask: PF_NO_SETAFFINITY, no taskset moves it); since 6.9 that of an
+ * unbound workqueue follows the workqueue cpumask, before 6.9 every rescuer has every CPU.
+ * Idle, it takes nothing from the CPU: context. One that last ran on the CPU is woken
+ * there by its next mayday (an isolated CPU has no domain to pull it away): a warning.
+ */
+static void check_rescuers(struct js_audit *a, size_t i, const struct audit_tasks *ts)
+{
+	struct audit_cpu *pc = &a->cpu[i];
+	struct audit_check *c =
+		audit_add(a, "tasks.rescuers", pc->cpu, SEV_INFO,
+			  "/proc/*/task/*/stat flags (PF_WQ_WORKER), status Cpus_allowed_list");
+	char list[160] = "";
+	int last = -1;
+
+	audit_ck_exp(c, "idle: a rescuer runs on CPU %d only for work queued there (context)",
+		     pc->cpu);
+	obs_allowed(c, ts, pc->cpu, KTHREAD_RESCUER, pc->nrescuers, 3, "workqueue rescuers");
+	if (!pc->nrescuers)
+		return;
+	audit_ck_obs_append(c, "idle until a pool short of workers calls (memory pressure), "
+			       "then on its CPU");
+	if (!audit_kernel_at_least(a, 6, 9))
+		audit_ck_obs_append(c, "before 6.9 the kernel binds all rescuers to all CPUs");
+	else if (!a->cpu[i].in_unbound_wq)
+		audit_ck_obs_append(c, "of per-CPU workqueues: the kernel binds them to all CPUs");
+	else
+		audit_ck_obs_append(c, "those of unbound workqueues follow the workqueue cpumask");
+	for (size_t k = 0; k < ts->n && last < 0; k++)
+		if (classify(&ts->t[k], pc->cpu) == KTHREAD_RESCUER && ts->t[k].last_cpu == pc->cpu)
+			last = (int)k;
+	if (last < 0)
+		return;
+	snprintf(list, sizeof(list), "%s:%d", ts->t[last].comm, ts->t[last].tid);
+	audit_ck_obs_append(c, "%s last ran on CPU %d", list, pc->cpu);
+	if (!pc->isolated)
+		return; /* the scheduler places it anew at its next wake-up */
+	c->severity = SEV_LOW;
+	audit_ck_deviate(c);
+	audit_ck_hint(c,
+		      "it rescued work queued on CPU %d, or ran there before the CPU was "
+		      "isolated; its next call wakes it there first: memory headroom avoids calls "
+		      "(a per-CPU workqueue's rescuer no setting moves)",
+		      pc->cpu);
 }
 
 static void check_workqueues(struct js_audit *a);
 
-/* skip_tasks - no task could be read: both task checks skip */
+/* skip_tasks - no task could be read: the task checks skip */
 static void skip_tasks(struct js_audit *a, int cpu, int err)
 {
-	static const char *const ids[] = { "tasks.user", "tasks.kthreads" };
+	static const char *const ids[] = { "tasks.user", "tasks.kthreads", "tasks.rescuers" };
 
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(ids); k++) {
 		struct audit_check *c = audit_add(a, ids[k], cpu, SEV_HIGH, "/proc/*/task/*/stat");
 
 		if (err)
@@ -289,7 +450,8 @@ static void skip_tasks(struct js_audit *a, int cpu, int err)
 	}
 }
 
-/* audit_checks_tasks - tasks and kthreads allowed on the measured CPUs, workqueue masks */
+/* audit_checks_tasks - tasks, kthreads and rescuers allowed on the measured CPUs, workqueue
+ * masks */
 void audit_checks_tasks(struct js_audit *a, const struct audit_tasks *ts)
 {
 	size_t nok = 0;
@@ -308,14 +470,22 @@ void audit_checks_tasks(struct js_audit *a, const struct audit_tasks *ts)
 		check_kthreads(a, i, ts);
 	}
 	check_workqueues(a);
+	for (size_t i = 0; i < a->ncpus && nok; i++)
+		check_rescuers(a, i, ts);
 }
 
-/* wq_masks - every workqueue cpumask: the global unbound mask and each WQ_SYSFS queue's */
+/*
+ * wq_masks - the unbound workqueue cpumask, and each WQ_SYSFS queue's: the file shows the
+ * mask asked for; the kernel runs the queue on that AND the global mask, or on the global
+ * mask when they do not meet (wqattrs_actualize_cpumask(), 6.x): a queue's mask only narrows
+ * the global one, so the global mask alone decides whether unbound work reaches the CPU.
+ * *bad: the masks that reach cpu
+ */
 static int wq_masks(struct js_audit *a, int cpu, char *obs, size_t len, int *bad)
 {
 	const char *dir = "/sys/devices/virtual/workqueue";
-	char p[SYSFS_PATH_MAX], buf[64];
-	struct js_cpuset s;
+	char p[SYSFS_PATH_MAX], buf[64], eff[64];
+	struct js_cpuset s, e;
 	struct sysfs_dir d;
 	size_t pos;
 	int ret;
@@ -333,9 +503,16 @@ static int wq_masks(struct js_audit *a, int cpu, char *obs, size_t len, int *bad
 		audit_spath(p, sizeof(p), "%s/%s/cpumask", dir, d.names[i]);
 		if (sysfs_read_cpumask(p, &s))
 			continue;
-		*bad += cpuset_isset(&s, cpu);
+		e = s;
+		cpuset_and(&e, &a->f.unbound_wq);
+		if (cpuset_empty(&e))
+			e = a->f.unbound_wq;
+		*bad += cpuset_isset(&e, cpu);
 		pos += snprintf(obs + pos, len - pos, ", %s %s", d.names[i],
 				audit_fmt_set(&s, buf, sizeof(buf)));
+		if (!cpuset_equal(&e, &s))
+			pos += snprintf(obs + pos, len - pos, " (runs on %s)",
+					audit_fmt_set(&e, eff, sizeof(eff)));
 	}
 	sysfs_dir_free(&d);
 	return 0;
@@ -356,11 +533,13 @@ static void check_workqueues(struct js_audit *a)
 		}
 		a->cpu[i].in_unbound_wq = cpuset_isset(&a->f.unbound_wq, cpu);
 		if (bad) {
+			/* only the global mask can hold cpu here (see wq_masks) */
 			audit_ck_deviate(c);
-			audit_ck_hint(
-				c,
-				"write a mask without CPU %d to /sys/devices/virtual/workqueue/cpumask and */cpumask",
-				cpu);
+			audit_ck_hint(c,
+				      "write a mask without CPU %d to "
+				      "/sys/devices/virtual/workqueue/cpumask (each queue runs "
+				      "within it; unbound queues' rescuers follow it since 6.9)",
+				      cpu);
 		}
 	}
 }

@@ -36,6 +36,7 @@ static const char *const check_ids[] = {
 	"irqbalance",
 	"tasks.user",
 	"tasks.kthreads",
+	"tasks.rescuers",
 	"workqueue.cpumask",
 	"timer_migration",
 	"watchdog.nmi",

@@ -315,7 +315,12 @@ static bool x_task(struct xctx *x)
 
 	if (strchr(d, ' ') && !strncmp(d, "kworker/", 8))
 		return x_work(x); /* "kworker/1:2:123 vmstat_update" */
-	if (t) {
+	if (t && t->rescuer) {
+		OUT(x,
+		    "workqueue rescuer %s ran %s on CPU %d: a worker pool there was short of "
+		    "workers (memory pressure) and called it to run its work",
+		    d, x->rate, cpu);
+	} else if (t) {
 		OUT(x, "%s %s ran %s on CPU %d: it is allowed on CPU %d (affinity %s)",
 		    t->kthread ? "kernel thread" : "task", d, x->rate, cpu, cpu, t->allowed);
 	} else if (percpu_name(d, cpu)) {

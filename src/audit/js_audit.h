@@ -38,6 +38,7 @@ enum audit_severity { SEV_INFO, SEV_LOW, SEV_MED, SEV_HIGH, SEV_CRIT };
 #define AUDIT_ID_LEN 32
 #define AUDIT_NAME_LEN 64
 #define AUDIT_TASKS_KEPT 16	  /* offending tasks remembered per measured CPU */
+#define AUDIT_MOVABLE 32	  /* names of the kthreads taskset moves, per measured CPU */
 #define AUDIT_CSTATE_BUDGET_US 10 /* deepest allowed C-state exit latency */
 #define AUDIT_HK_SERVED 16	  /* measured or isolated CPUs per housekeeping CPU */
 
@@ -46,10 +47,10 @@ struct audit_check {
 	enum audit_verdict verdict;
 	enum audit_severity severity;
 	int cpu;	    /* the measured CPU it is about, -1 if global */
-	char observed[256]; /* value read; for skip: why it could not be checked */
+	char observed[320]; /* value read; for skip: why it could not be checked */
 	char expected[128];
 	char source[128]; /* path(s) or command it read */
-	char hint[192];	  /* one-line fix (fail/warn) or how to check (skip) */
+	char hint[256];	  /* one-line fix (fail/warn) or how to check (skip) */
 	bool waived;	  /* check --waive: shown, never an exit status */
 };
 
@@ -68,6 +69,7 @@ struct audit_task {
 	int pid, tid;
 	char comm[24];
 	bool kthread;
+	bool rescuer;	  /* a workqueue's rescuer (kworker/R-*) */
 	int last_cpu;	  /* stat field 39 */
 	char allowed[48]; /* Cpus_allowed_list */
 };
@@ -79,11 +81,16 @@ struct audit_cpu {
 	bool online, isolated, nohz_full, rcu_nocb;
 	bool in_default_irq_affinity, in_unbound_wq, in_watchdog;
 	int nirqs;			 /* device IRQs whose effective affinity includes it */
-	int ntasks_user, ntasks_kthread; /* allowed on it (excluding its per-CPU kthreads) */
+	int ntasks_user, ntasks_kthread; /* allowed on it (excluding its per-CPU kthreads and
+					  * the workqueue rescuers) */
+	int nrescuers;			 /* workqueue rescuers allowed on it */
 	int nrunning;			 /* tasks (any) whose last CPU is it */
 	size_t nkept;
 	struct audit_task kept[AUDIT_TASKS_KEPT]; /* the first offenders, for the cross-check */
-	int deepest_cstate_us;			  /* -1 unknown */
+	char movable[AUDIT_MOVABLE][24]; /* the unbound kthreads on it taskset moves (for the
+					  * plan), by name */
+	size_t nmovable;
+	int deepest_cstate_us; /* -1 unknown */
 };
 
 /* Global facts (for the cross-check and the report). -1 = unknown for ints. */
@@ -184,6 +191,14 @@ int audit_exit_for(const struct js_audit *a, int fail_on);
 size_t audit_irqs_on_cpu(const struct js_audit *a, int cpu, const struct audit_irq **out,
 			 size_t max);
 
+/*
+ * audit_hint_recommends_set - the kernel parameters hint recommends (after "boot with " or
+ * "add ", or the one it starts with unless it says it "is set") that the audited command
+ * line (facts.cmdline) has in force already, space separated into buf; their number. The
+ * audit writes none: a hint whose remedy is in force says what else explains the deviation.
+ */
+size_t audit_hint_recommends_set(const struct js_audit *a, const char *hint, char *buf, size_t len);
+
 /* audit_verdict_name - "pass", "warn", "fail", "skip"; "?" if unknown */
 const char *audit_verdict_name(enum audit_verdict v);
 /* audit_verdict_from_name - the enum audit_verdict named name; -1 if none */
@@ -218,8 +233,10 @@ void audit_write_json(struct js_json *j, const char *key, const struct js_audit 
  * makes pass), the kernel command line merged with the running one (grubby command, the
  * GRUB_CMDLINE_LINUX line), a sysctl.d file, runtime commands (IRQ affinity, workqueue
  * masks, THP, KSM, governor, C-states), irqbalance and systemd CPUAffinity, and the tuned
- * cpu-partitioning alternative. Reads the sysfs root audit_run left (the sysroot).
- * Returns 0, or -1 when no online CPU is left for housekeeping (nothing printed).
+ * cpu-partitioning alternative. What is in force already (a parameter of the running line,
+ * a sysctl or sysfs value, read under a->sysroot) is named on a "# in force already:" line,
+ * never written again. Returns 0, or -1 when no online CPU is left for housekeeping or the
+ * sysroot cannot be read (nothing printed).
  */
 int audit_plan_print(FILE *fp, const struct js_audit *a);
 

@@ -11,10 +11,14 @@
 #include "js_util.h"
 
 /* fix_rank - how urgent a problem is: severity first, a failure before a warning; -1 for
- * what is no problem (pass, skip) or says nothing to do (no hint) */
-static int fix_rank(const struct audit_check *k)
+ * what is no problem (pass, skip), says nothing to do (no hint) or recommends a parameter
+ * the command line has already (a run an older jitterscope saved: the audit writes none) */
+static int fix_rank(const struct js_audit *a, const struct audit_check *k)
 {
-	if ((k->verdict != AUDIT_FAIL && k->verdict != AUDIT_WARN) || !k->hint[0] || k->waived)
+	char set[128];
+
+	if ((k->verdict != AUDIT_FAIL && k->verdict != AUDIT_WARN) || !k->hint[0] || k->waived ||
+	    audit_hint_recommends_set(a, k->hint, set, sizeof(set)))
 		return -1;
 	return (int)k->severity * 2 + (k->verdict == AUDIT_FAIL);
 }
@@ -27,7 +31,7 @@ const struct audit_check *report_fix(const struct js_audit *a)
 	int rank = -1;
 
 	for (size_t i = 0; a && i < a->n; i++) {
-		int r = fix_rank(&a->checks[i]);
+		int r = fix_rank(a, &a->checks[i]);
 
 		if (r > rank) {
 			rank = r;

@@ -10,8 +10,9 @@ the kernel does for init and kthreadd at boot); `cat > FILE <<'EOF'` writes FILE
 --system` applies /etc/sysctl.d into proc/sys; `echo V > F` writes F (a choice file such as
 THP's keeps its choices and brackets V; an IRQ's smp_affinity_list sets its effective
 affinity too, but the kernel refuses it, EIO, for a line the plan marks kernel-managed);
-`echo 'L' >> F` appends; `tuned-adm profile P` sets the active profile. Any
-other command (grubby, systemctl, mkdir) changes nothing the audit reads. A line the
+`echo 'L' >> F` appends; `taskset -pc CPUS $(pgrep -x NAME)` gives the threads named NAME
+CPUS; `tuned-adm profile P` sets the active profile. Any other command (grubby, systemctl,
+mkdir) changes nothing the audit reads. A line the
 applier does not understand is an error: the plan and its test must stay in step.
 """
 import os
@@ -109,6 +110,24 @@ def boot(tree, cmdline):
             open(st, "w").write(text)
 
 
+TASKSET = re.compile(r"taskset -pc (\S+) \$\(pgrep -x (\S+)\)")
+
+
+def taskset(tree, comm, cpus):
+    """taskset -pc CPUS $(pgrep -x COMM): the threads named COMM get CPUS"""
+    for dirpath, _, files in os.walk(tree.path("/proc")):
+        if "status" not in files or "/task/" not in dirpath + "/":
+            continue
+        st = os.path.join(dirpath, "status")
+        text = open(st).read()
+        if not re.search(r"^Name:\s*%s$" % re.escape(comm), text, re.M):
+            continue
+        mask = "%x" % sum(1 << c for c in cpulist(cpus))
+        text = re.sub(r"^Cpus_allowed_list:.*$", "Cpus_allowed_list:\t" + cpus, text, flags=re.M)
+        text = re.sub(r"^Cpus_allowed:.*$", "Cpus_allowed:\t" + mask, text, flags=re.M)
+        open(st, "w").write(text)
+
+
 def sysctl_system(tree):
     d = tree.path("/etc/sysctl.d")
     for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
@@ -158,6 +177,9 @@ def apply(root, plan_text):
             m = re.fullmatch(r"/proc/irq/(\d+)/smp_affinity_list", path)
             if m:
                 tree.write("/proc/irq/%s/effective_affinity_list" % m.group(1), val + "\n")
+        elif TASKSET.fullmatch(line.split("  #")[0]):
+            cpus, comm = TASKSET.fullmatch(line.split("  #")[0]).groups()
+            taskset(tree, comm, cpus)
         elif words[0] in ("grubby", "systemctl", "mkdir"):
             pass
         else:

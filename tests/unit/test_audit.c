@@ -29,6 +29,8 @@
 #define BADLY "tests/data/sysroot/badly-tuned"
 #define MALFORMED "tests/data/sysroot/malformed"
 #define MANY "tests/data/sysroot/many-cpus"
+#define TUNED612 "tests/data/sysroot/tuned-6.12"
+#define DEB13 "tests/data/sysroot/deb13-tuned-capture"
 
 static void run(struct js_audit *a, const char *root, const int *cpus, size_t n)
 {
@@ -133,6 +135,7 @@ static const struct {
 	{ "tasks.user", AUDIT_FAIL },
 	{ "tasks.kthreads", AUDIT_FAIL },
 	{ "workqueue.cpumask", AUDIT_FAIL },
+	{ "tasks.rescuers", AUDIT_PASS }, /* none on this box */
 	{ "timer_migration", AUDIT_WARN },
 	{ "watchdog.nmi", AUDIT_FAIL },
 	{ "watchdog.soft", AUDIT_FAIL },
@@ -201,6 +204,398 @@ static void test_badly_tuned(void **state)
 	assert_string_equal(audit_find(&a, "rcu.nohz_full_patience", -1)->observed,
 			    "0 ms; no measured CPU in nohz_full: no effect yet");
 	audit_free(&a);
+}
+
+/* the parameters issue 36's tuned box has set, as a hint or a plan line would recommend them */
+static const char *const set_612[] = { "isolcpus=", "nohz_full=", "rcu_nocbs=", "irqaffinity=" };
+
+/* assert_recommends_unset - no hint of a recommends a parameter in force (audit_hint_
+ * recommends_set, the scan fix first uses too), nor one of set_612 (all set on the boxes
+ * this is asked of) after a verb */
+static void assert_recommends_unset(const struct js_audit *a)
+{
+	static const char *const verbs[] = { "boot with ", "add " };
+	char buf[256], v[64];
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_check *c = &a->checks[i];
+
+		if (audit_hint_recommends_set(a, c->hint, buf, sizeof(buf)))
+			fail_msg("%s cpu %d recommends %s, which is set: %s", c->id, c->cpu, buf,
+				 c->hint);
+		for (size_t k = 0; k < ARRAY_SIZE(set_612); k++)
+			for (size_t w = 0; w < ARRAY_SIZE(verbs); w++) {
+				snprintf(v, sizeof(v), "%s%s", verbs[w], set_612[k]);
+				if (strstr(c->hint, v))
+					fail_msg("%s cpu %d: %s", c->id, c->cpu, c->hint);
+			}
+		assert_null(strstr(c->hint, "keeps unbound kthreads off"));
+	}
+}
+
+/* plan_of - audit_plan_print of a into a buffer (free it) */
+static char *plan_of(const struct js_audit *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(audit_plan_print(fp, a), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* plan_line - the plan's line that starts with prefix, copied into out; false if none */
+static bool plan_line(const char *plan, const char *prefix, char *out, size_t len)
+{
+	for (const char *l = plan; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, strlen(prefix))) {
+			snprintf(out, len, "%.*s", (int)strcspn(l, "\n"), l);
+			return true;
+		}
+	return false;
+}
+
+/* assert_plan_keeps_set - a's plan keeps the parameters, sysctls and sysfs values of issue
+ * 36's box that are in force: named on "# in force already:", never written again */
+static void assert_plan_keeps_set(const struct js_audit *a)
+{
+	char line[1024], *plan = plan_of(a);
+
+	/* the plan: what is set stays as it is; only the rest is added */
+	assert_true(plan_line(plan, "# in force already: ", line, sizeof(line)));
+	assert_string_equal(line, "# in force already: isolcpus=managed_irq,domain,1 nohz_full=1 "
+				  "rcu_nocbs=1 irqaffinity=0");
+	assert_true(plan_line(plan, "grubby ", line, sizeof(line)));
+	for (size_t k = 0; k < ARRAY_SIZE(set_612); k++)
+		if (strstr(line, set_612[k]))
+			fail_msg("the plan's grubby line adds %s, which is set: %s", set_612[k],
+				 line);
+	assert_false(plan_line(plan, "# replaces:", line, sizeof(line)));
+	/* sysctls and runtime values in force are not written again */
+	assert_false(plan_line(plan, "kernel.watchdog_cpumask", line, sizeof(line)));
+	assert_false(plan_line(plan, "kernel.nmi_watchdog", line, sizeof(line)));
+	assert_true(plan_line(plan, "kernel.timer_migration = 0", line, sizeof(line)));
+	assert_false(
+		plan_line(plan, "echo 1 > /proc/irq/default_smp_affinity", line, sizeof(line)));
+	assert_false(
+		plan_line(plan, "echo 1 > /sys/devices/virtual/workqueue/", line, sizeof(line)));
+	assert_false(plan_line(plan, "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag",
+			       line, sizeof(line)));
+	assert_true(plan_line(plan, "echo never > /sys/kernel/mm/transparent_hugepage/enabled",
+			      line, sizeof(line)));
+	free(plan);
+}
+
+/**
+ * Issue 36: a 2-vCPU guest on Debian 13's 6.12 booted with isolcpus=managed_irq,domain,1
+ * nohz_full=1 rcu_nocbs=1 irqaffinity=0. The isolation passes; the 13 per-CPU workqueues'
+ * rescuers allowed on CPU 0-1 are context (tasks.rescuers, info), not unbound kthreads; no
+ * hint and no plan line recommends a parameter that is set.
+ */
+static void test_tuned_612(void **state)
+{
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	run(&a, TUNED612, cpus, 1);
+	assert_sane(&a);
+	for (size_t k = 0; k < ARRAY_SIZE(set_612); k++)
+		assert_true(audit_param_in_force(&a, set_612[k]) == false); /* no value: no */
+	assert_true(audit_param_in_force(&a, "isolcpus=managed_irq,domain,1"));
+	assert_true(audit_param_in_force(&a, "isolcpus=domain,1"));
+	assert_true(audit_param_in_force(&a, "nohz_full=1"));
+	assert_true(audit_param_in_force(&a, "rcu_nocbs=1"));
+	assert_true(audit_param_in_force(&a, "irqaffinity=0"));
+	/* the isolation the command line sets passes */
+	assert_int_equal(verdict(&a, "isolcpus", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "isolcpus.flags", -1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "nohz_full", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "rcu_nocbs", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "irqaffinity", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "tasks.user", 1), AUDIT_PASS);
+	/* each WQ_SYSFS queue's mask (3) runs within the global one (1): no unbound work there */
+	c = audit_find(&a, "workqueue.cpumask", 1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_non_null(strstr(c->observed, "writeback 0-1 (runs on 0)"));
+	/* the rescuers: a line of their own, context; no unbound kthread is left */
+	c = audit_find(&a, "tasks.kthreads", 1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_int_equal(a.cpu[0].ntasks_kthread, 0);
+	assert_int_equal(a.cpu[0].nrescuers, 13);
+	c = audit_find(&a, "tasks.rescuers", 1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_int_equal(c->severity, SEV_INFO);
+	assert_non_null(strstr(c->observed, "13 workqueue rescuers allowed on CPU 1"));
+	assert_non_null(strstr(c->observed, "kworker/R-rcu_gp:40"));
+	assert_non_null(strstr(c->observed, "per-CPU workqueues"));
+	/* the guest's kernel-managed queue vector: info, and so is the summary */
+	assert_int_equal(audit_find(&a, "irq.28", 1)->severity, SEV_INFO);
+	c = audit_find(&a, "irq.affinity", 1);
+	assert_int_equal(c->severity, SEV_INFO);
+	assert_null(strstr(c->hint, "irqbalance")); /* it does not run */
+	assert_recommends_unset(&a);
+
+	assert_plan_keeps_set(&a);
+	audit_free(&a);
+}
+
+/**
+ * The same box for real: scripts/capture-sysroot.sh in Debian 13's 6.12.117 booted by
+ * tests/vm with that command line (tests/data/sysroot/deb13-tuned-capture). The 11 per-CPU
+ * workqueues' rescuers are on CPU 0-1 and the unbound ones' on CPU 0, as the source says;
+ * kswapd0 and kcompactd0, which bind themselves to their node's CPUs, are what is left.
+ */
+static void test_deb13_capture(void **state)
+{
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+	char line[256], *plan;
+
+	(void)state;
+	run(&a, DEB13, cpus, 1);
+	assert_sane(&a);
+	assert_string_equal(a.f.release, "6.12.117+deb13-amd64");
+	assert_int_equal(verdict(&a, "isolcpus", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "nohz_full", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "rcu_nocbs", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "irqaffinity", 1), AUDIT_PASS);
+	assert_int_equal(verdict(&a, "workqueue.cpumask", 1), AUDIT_PASS);
+	assert_int_equal(a.cpu[0].nrescuers, 11);
+	c = audit_find(&a, "tasks.rescuers", 1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_non_null(strstr(c->observed, "of per-CPU workqueues"));
+	assert_int_equal(a.cpu[0].ntasks_kthread, 2);
+	c = audit_find(&a, "tasks.kthreads", 1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_non_null(strstr(c->hint, "nohz_full=1 is set"));
+	assert_non_null(strstr(c->hint, "taskset -pc 0 PID moves 2 of them"));
+	assert_non_null(strstr(c->hint, "kswapd*/kcompactd* take their NUMA node's CPUs"));
+	assert_recommends_unset(&a);
+	assert_plan_keeps_set(&a);
+	/* the plan moves them (no boot parameter does), by name */
+	plan = plan_of(&a);
+	assert_true(plan_line(plan, "taskset -pc 0 $(pgrep -x kswapd0)  # it sets its own", line,
+			      sizeof(line)));
+	assert_true(plan_line(plan, "taskset -pc 0 $(pgrep -x kcompactd0)", line, sizeof(line)));
+	assert_false(plan_line(plan, "taskset -pc 0 $(pgrep -x kworker", line, sizeof(line)));
+	free(plan);
+	audit_free(&a);
+}
+
+/* put_task - a thread in the scratch tree: its stat (comm, flags, last CPU) and status */
+static void put_task(int pid, const char *comm, unsigned long flags, const char *allowed, int last)
+{
+	char p[96], text[512];
+	int n = snprintf(text, sizeof(text), "%d (%s) S", pid, comm);
+
+	/* fields 4 to 52: 9 the flags, 39 the CPU it last ran on */
+	for (int f = 4; f <= 52; f++)
+		n += snprintf(text + n, sizeof(text) - n, " %lu",
+			      f == 9 ? flags : (unsigned long)(f == 39 ? last : 0));
+	snprintf(text + n, sizeof(text) - n, "\n");
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/stat", pid, pid);
+	scratch_puts(p, text);
+	snprintf(text, sizeof(text), "Name:\t%s\nPid:\t%d\nCpus_allowed_list:\t%s\n", comm, pid,
+		 allowed);
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/status", pid, pid);
+	scratch_puts(p, text);
+}
+
+/* scratch_copy - the scratch tree becomes a copy of the fixture tree at dir */
+static void scratch_copy(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s/'", dir, scratch_dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+#define F_KTHREAD 0x208040UL /* PF_KTHREAD | PF_NOFREEZE | PF_FORKNOEXEC */
+#define F_WQ 0x4208060UL     /* and PF_WQ_WORKER | PF_NO_SETAFFINITY: a kworker, a rescuer */
+
+/**
+ * What else keeps a kthread on a tuned CPU, named honestly: one that sets its own affinity
+ * (taskset moves it), an unbound kworker (the workqueue cpumask), never "isolcpus=domain",
+ * which moves none; a rescuer that last ran on the isolated CPU warns; before 6.9 a rescuer
+ * has its workqueue's name and is still one; untuned, nohz_full= is what confines kthreads.
+ */
+static void test_kthreads_tuned(void **state)
+{
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	scratch_copy(TUNED612);
+	put_task(90, "kdamond.0", F_KTHREAD, "0-1", 0);
+	put_task(91, "kworker/u4:2", F_WQ, "0-1", 0);
+	put_task(92, "kworker/R-kblockd", F_WQ, "0-1", 1);
+	run(&a, scratch_dir, cpus, 1);
+	assert_sane(&a);
+	c = audit_find(&a, "tasks.kthreads", 1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_int_equal(a.cpu[0].ntasks_kthread, 2);
+	assert_non_null(strstr(c->hint, "nohz_full=1 is set"));
+	assert_non_null(strstr(c->hint, "taskset -pc 0 PID moves 1 of them"));
+	assert_non_null(strstr(c->hint, "kworker/u* follow the workqueue cpumask"));
+	assert_null(strstr(c->hint, "boot with"));
+	c = audit_find(&a, "tasks.rescuers", 1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_int_equal(c->severity, SEV_LOW);
+	assert_non_null(strstr(c->observed, "kworker/R-kblockd:92 last ran on CPU 1"));
+	assert_int_equal(a.cpu[0].nrescuers, 14);
+	assert_recommends_unset(&a);
+	audit_free(&a);
+
+	/* 6.1: rescuers carry their workqueue's name, PF_WQ_WORKER all the same */
+	scratch_puts("/proc/sys/kernel/osrelease", "6.1.0-40-amd64\n");
+	put_task(92, "kblockd", F_WQ, "0-1", 0);
+	run(&a, scratch_dir, cpus, 1);
+	assert_int_equal(a.cpu[0].nrescuers, 14);
+	c = audit_find(&a, "tasks.rescuers", 1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_non_null(strstr(c->observed, "before 6.9"));
+	audit_free(&a);
+
+	/* untuned: nohz_full= confines kthreads, isolcpus=domain none */
+	scratch_puts("/proc/cmdline", "ro quiet\n");
+	scratch_puts("/sys/devices/system/cpu/isolated", "\n");
+	scratch_puts("/sys/devices/system/cpu/nohz_full", "(null)\n");
+	run(&a, scratch_dir, cpus, 1);
+	c = audit_find(&a, "tasks.kthreads", 1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_non_null(strstr(c->hint, "boot with nohz_full=1: kthreads then start on CPU 0"));
+	assert_non_null(strstr(c->hint, "isolcpus=domain moves none"));
+	assert_non_null(strstr(audit_find(&a, "isolcpus", 1)->hint,
+			       "boot with isolcpus=managed_irq,domain,1"));
+	/* not isolated: a rescuer's last CPU is no warning (the scheduler places it anew) */
+	assert_int_equal(verdict(&a, "tasks.rescuers", 1), AUDIT_PASS);
+	audit_free(&a);
+}
+
+/**
+ * A remedy in force that does not take: the hint says it is set and what else explains it.
+ * nohz_full=1 on the command line, CPU 1 not in nohz_full; an IRQ's affinity already asked
+ * for the housekeeping CPU (bare metal, so not the guest's case); the default IRQ affinity
+ * widened since boot.
+ */
+static void test_set_but_not_applied(void **state)
+{
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	scratch_copy(TUNED612);
+	scratch_puts("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc constant_tsc "
+				      "nonstop_tsc\n");
+	scratch_puts("/sys/devices/system/cpu/nohz_full", "(null)\n");
+	scratch_puts("/proc/irq/28/smp_affinity_list", "0\n");
+	scratch_puts("/proc/irq/default_smp_affinity", "3\n");
+	run(&a, scratch_dir, cpus, 1);
+	assert_sane(&a);
+	c = audit_find(&a, "nohz_full", 1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_non_null(strstr(c->hint, "nohz_full=1 is set; the kernel left the CPU out"));
+	c = audit_find(&a, "irq.28", 1);
+	assert_int_equal(c->severity, SEV_HIGH);
+	assert_non_null(strstr(c->hint, "smp_affinity_list is 0 already"));
+	assert_non_null(strstr(c->hint, "managed_irq isolation that is set"));
+	c = audit_find(&a, "irqaffinity", 1);
+	assert_int_equal(c->verdict, AUDIT_FAIL);
+	assert_non_null(strstr(c->hint, "irqaffinity=0 is set; the default was widened since "
+					"boot: echo 1 > /proc/irq/default_smp_affinity"));
+	assert_recommends_unset(&a);
+	audit_free(&a);
+}
+
+/** What is in force: isolcpus= flags and CPUs, CPU lists covered or equal, '-' = '_', the
+ * last value (every tsc=), bare words; the file values a plan line would write; the scan. */
+static void test_in_force(void **state)
+{
+	struct js_audit a;
+	char buf[256];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	cpulist_parse("0-7", &a.f.online, NULL, 0);
+	snprintf(a.f.cmdline, sizeof(a.f.cmdline),
+		 "ro quiet isolcpus=managed_irq,domain,2-7 nohz-full=2-7 rcu_nocbs=2-N "
+		 "irqaffinity=0-1 tsc=reliable tsc=unstable transparent_hugepage=never "
+		 "transparent_hugepage=always nosoftlockup");
+	assert_true(audit_param_in_force(&a, "isolcpus=managed_irq,domain,3"));
+	assert_true(audit_param_in_force(&a, "isolcpus=domain,2-7"));
+	assert_true(audit_param_in_force(&a, "isolcpus=3")); /* no flag: domain */
+	assert_false(audit_param_in_force(&a, "isolcpus=nohz,3"));
+	assert_false(audit_param_in_force(&a, "isolcpus=managed_irq,domain,1"));
+	assert_true(audit_param_in_force(&a, "nohz_full=3"));
+	assert_false(audit_param_in_force(&a, "nohz_full=1-7"));
+	assert_true(audit_param_in_force(&a, "rcu_nocbs=7"));
+	assert_true(audit_param_in_force(&a, "irqaffinity=0-1"));
+	assert_false(audit_param_in_force(&a, "irqaffinity=0")); /* more CPUs is not that */
+	assert_true(audit_param_in_force(&a, "tsc=reliable"));
+	assert_true(audit_param_in_force(&a, "tsc=unstable"));
+	assert_true(audit_param_in_force(&a, "transparent_hugepage=always"));
+	assert_false(audit_param_in_force(&a, "transparent_hugepage=never"));
+	assert_true(audit_param_in_force(&a, "nosoftlockup"));
+	assert_false(audit_param_in_force(&a, "nosmt"));
+	assert_string_equal(audit_params_unset(&a, "nohz_full=3 skew_tick=1 quiet", buf,
+					       sizeof(buf)),
+			    "skew_tick=1");
+	assert_string_equal(audit_params_set(&a, "nohz_full=3 skew_tick=1 quiet", buf, sizeof(buf)),
+			    "nohz_full=3 quiet");
+	/* the scan: a recommendation of what is set, and what is not one */
+	assert_int_equal(audit_hint_recommends_set(&a, "boot with nohz_full=3 (needs a TSC)", buf,
+						   sizeof(buf)),
+			 1);
+	assert_string_equal(buf, "nohz_full=3");
+	assert_int_equal(audit_hint_recommends_set(&a,
+						   "isolcpus=domain,3 keeps unbound kthreads "
+						   "off it",
+						   buf, sizeof(buf)),
+			 1);
+	assert_int_equal(audit_hint_recommends_set(&a,
+						   "boot with clocksource=tsc tsc=reliable (if "
+						   "the TSC is invariant)",
+						   buf, sizeof(buf)),
+			 1);
+	assert_string_equal(buf, "tsc=reliable");
+	assert_int_equal(audit_hint_recommends_set(&a, "add quiet (or loglevel=3): serial", buf,
+						   sizeof(buf)),
+			 1);
+	assert_int_equal(audit_hint_recommends_set(&a, "nohz_full=3 is set; the kernel left it",
+						   buf, sizeof(buf)),
+			 0);
+	assert_int_equal(audit_hint_recommends_set(&a, "boot with skew_tick=1 so the ticks", buf,
+						   sizeof(buf)),
+			 0);
+	assert_int_equal(audit_hint_recommends_set(&a,
+						   "sysctl kernel.nmi_watchdog=0 (or boot "
+						   "with nmi_watchdog=0)",
+						   buf, sizeof(buf)),
+			 0);
+	/* values in force, as a plan line would write them */
+	scratch_puts("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	scratch_puts("/proc/sys/kernel/watchdog_cpumask", "0-1\n");
+	scratch_puts("/proc/irq/default_smp_affinity", "00000003\n");
+	scratch_puts("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	assert_int_equal(sysfs_set_root(scratch_dir), 0);
+	assert_true(audit_value_in_force("/sys/kernel/mm/transparent_hugepage/enabled",
+					 AUDIT_V_TEXT, "madvise"));
+	assert_false(audit_value_in_force("/sys/kernel/mm/transparent_hugepage/enabled",
+					  AUDIT_V_TEXT, "never"));
+	assert_true(audit_value_in_force("/proc/sys/kernel/watchdog_cpumask", AUDIT_V_LIST, "0,1"));
+	assert_true(audit_value_in_force("/proc/irq/default_smp_affinity", AUDIT_V_MASK, "3"));
+	assert_false(audit_value_in_force("/proc/irq/default_smp_affinity", AUDIT_V_MASK, "1"));
+	assert_true(
+		audit_value_in_force("/proc/sys/kernel/sched_rt_runtime_us", AUDIT_V_TEXT, "-1"));
+	assert_false(audit_value_in_force("/proc/sys/kernel/nope", AUDIT_V_TEXT, "0"));
+	sysfs_set_root(NULL);
 }
 
 /** A measured CPU that is not online fails cpu.online; the other checks still run. */
@@ -1184,6 +1579,13 @@ int main(void)
 		cmocka_unit_test(test_tuned),
 		cmocka_unit_test(test_badly_tuned),
 		cmocka_unit_test(test_offline_cpu),
+		cmocka_unit_test(test_tuned_612),
+		cmocka_unit_test(test_deb13_capture),
+		cmocka_unit_test_setup_teardown(test_kthreads_tuned, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_set_but_not_applied, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_in_force, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_parse_interrupts),

@@ -12,6 +12,14 @@
                 /proc/self/mounts names), nohz_full= (cpu/nohz_full)
   many-cpus/    a 64-CPU box with 1-63 isolated (isolcpus=, nohz_full=): one housekeeping CPU
                 for 63 (the housekeeping.cpus check)
+  tuned-6.12/   a 2-vCPU KVM guest on Debian 13's 6.12 kernel booted with isolcpus=managed_irq,
+                domain,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0 (issue 36): 13 per-CPU
+                workqueues' rescuers (kworker/R-*, PF_WQ_WORKER, PF_NO_SETAFFINITY) allowed on
+                CPU 0-1 as the kernel binds them, the unbound ones' on CPU 0; workqueue masks
+                as 6.12 shows them (cpumask 1, each WQ_SYSFS queue's as asked: 3). The audit
+                must recommend none of the parameters set
+  deb13-tuned-capture/  not written here: scripts/capture-sysroot.sh run inside that very box
+                (Debian 13's 6.12.117 booted by tests/vm/vm.py run deb13-tuned)
 
 Run from anywhere: python3 tests/data/sysroot/make-fixtures.py. The trees are committed;
 tests/unit/test_audit.c and tests/unit/test_cpus.c read them.
@@ -23,6 +31,10 @@ import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PF_KTHREAD = 0x00200000
+PF_WQ_WORKER = 0x00000020
+PF_NO_SETAFFINITY = 0x04000000
+# a workqueue worker's flags as 6.12 shows them (kworker/R-*, kworker/u*): PF_NOFREEZE too
+WQ_FLAGS = PF_KTHREAD | PF_NO_SETAFFINITY | 0x8000 | 0x40 | PF_WQ_WORKER
 
 
 def put(root, rel, content, mode="w"):
@@ -32,11 +44,11 @@ def put(root, rel, content, mode="w"):
         f.write(content)
 
 
-def stat_line(pid, comm, kthread, cpu):
+def stat_line(pid, comm, kthread, cpu, flags=None):
     # fields 1..52 of /proc/PID/stat; 9 = flags, 39 = processor
     f = ["0"] * 53
     f[1], f[2], f[3] = str(pid), "(%s)" % comm, "S"
-    f[9] = str(PF_KTHREAD | 0x40 if kthread else 0x400100)
+    f[9] = str(flags if flags is not None else PF_KTHREAD | 0x40 if kthread else 0x400100)
     f[39] = str(cpu)
     return " ".join(f[1:]) + "\n"
 
@@ -47,12 +59,12 @@ def status(comm, pid, allowed):
             "voluntary_ctxt_switches:\t10\n" % (comm, pid, pid, allowed))
 
 
-def task(root, pid, comm, kthread, allowed, cpu, tids=None):
+def task(root, pid, comm, kthread, allowed, cpu, tids=None, flags=None):
     for tid in tids or [pid]:
         base = "/proc/%d/task/%d/" % (pid, tid)
-        put(root, base + "stat", stat_line(tid, comm, kthread, cpu))
+        put(root, base + "stat", stat_line(tid, comm, kthread, cpu, flags))
         put(root, base + "status", status(comm, tid, allowed))
-    put(root, "/proc/%d/stat" % pid, stat_line(pid, comm, kthread, cpu))
+    put(root, "/proc/%d/stat" % pid, stat_line(pid, comm, kthread, cpu, flags))
     put(root, "/proc/%d/comm" % pid, comm + "\n")
 
 
@@ -387,11 +399,110 @@ def many_cpus(root):
     put(root, "/proc/self/mounts", MOUNTS_V2)
 
 
+# the WQ_MEM_RECLAIM workqueues of a Debian 13 guest: per-CPU ones (their rescuers bound to
+# every possible CPU, kthread_bind_mask(cpu_possible_mask)) and unbound ones (bound to the
+# workqueue cpumask, since 6.9)
+PERCPU_RESCUERS = ["rcu_gp", "slub_flushwq", "mm_percpu_wq", "inet_frag_wq", "kintegrityd",
+                   "kblockd", "ata_sff", "md", "edac-poller", "devfreq_wq", "kthrotld", "mld",
+                   "tpm_dev_wq"]
+UNBOUND_RESCUERS = ["sync_wq", "netns", "writeback", "blkcg_punt_bio", "ipv6_addrconf",
+                    "ext4-rsv-conversion"]
+
+
+def tuned_612(root):
+    rel = "6.12.43+deb13-amd64"
+    put(root, "/proc/cmdline",
+        "BOOT_IMAGE=/boot/vmlinuz-%s root=UUID=0b1c6a51-5c0f-4d6e-9a39-0d1f2e3c4b5a ro "
+        "console=ttyS0,115200 isolcpus=managed_irq,domain,1 nohz_full=1 rcu_nocbs=1 "
+        "irqaffinity=0\n" % rel)
+    put(root, "/proc/sys/kernel/osrelease", rel + "\n")
+    put(root, "/proc/sys/kernel/version",
+        "#1 SMP PREEMPT_DYNAMIC Debian 6.12.43-1 (2025-08-27)\n")
+    # Debian has no /proc/config.gz: the audit falls back to /boot/config-RELEASE
+    put(root, "/boot/config-" + rel, "CONFIG_HZ_250=y\nCONFIG_HZ=250\nCONFIG_NO_HZ_FULL=y\n"
+        "CONFIG_RCU_NOCB_CPU=y\nCONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PREEMPT_VOLUNTARY=y\n")
+    c = "/sys/devices/system/cpu/"
+    for f, v in [("online", "0-1"), ("possible", "0-1"), ("present", "0-1"), ("isolated", "1"),
+                 ("nohz_full", "1"), ("smt/control", "notsupported"), ("smt/active", "0"),
+                 ("cpu1/topology/thread_siblings_list", "1"),
+                 ("cpuidle/current_driver", "haltpoll"),
+                 ("vulnerabilities/meltdown", "Not affected"),
+                 ("vulnerabilities/spectre_v2", "Mitigation: Retpolines")]:
+        put(root, c + f, v + "\n")
+    for k, (name, lat) in enumerate([("POLL", 0), ("haltpoll", 0)]):
+        put(root, c + "cpu1/cpuidle/state%d/name" % k, name + "\n")
+        put(root, c + "cpu1/cpuidle/state%d/latency" % k, "%d\n" % lat)
+        put(root, c + "cpu1/cpuidle/state%d/disable" % k, "0\n")
+    put(root, c + "cpu1/power/pm_qos_resume_latency_us", "0\n")
+    put(root, "/sys/devices/system/node/node0/cpulist", "0-1\n")
+    put(root, "/sys/module/rcutree/parameters/nohz_full_patience_delay", "0\n")
+    put(root, "/proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: %s "
+        "hypervisor\n\n" % FLAGS_GOOD)
+    put(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "kvm-clock\n")
+    put(root, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
+        "kvm-clock tsc acpi_pm \n")
+    # Debian's defaults; nohz_full=1 leaves the watchdog on the housekeeping CPU
+    for k, v in [("timer_migration", "1"), ("nmi_watchdog", "0"), ("watchdog", "1"),
+                 ("soft_watchdog", "1"), ("watchdog_cpumask", "0"),
+                 ("sched_rt_runtime_us", "950000"), ("sched_rt_period_us", "1000000"),
+                 ("numa_balancing", "0")]:
+        put(root, "/proc/sys/kernel/" + k, v + "\n")
+    for k, v in [("stat_interval", 1), ("swappiness", 60), ("zone_reclaim_mode", 0),
+                 ("compaction_proactiveness", 20)]:
+        put(root, "/proc/sys/vm/" + k, "%d\n" % v)
+    put(root, "/proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n")
+    put(root, "/proc/meminfo", "MemTotal:        4000000 kB\nHugePages_Total:       0\n"
+        "HugePages_Free:        0\nHugepagesize:       2048 kB\n")
+    put(root, "/proc/irq/default_smp_affinity", "1\n")
+    # virtio-blk's second queue vector: kernel-managed for vCPU 1 alone (no guest setting moves
+    # it); the rest on CPU 0 (irqaffinity=0)
+    irqs = [(0, "timer", "0", "0", [40, 0]), (4, "ttyS0", "0", "0", [120, 0]),
+            (24, "virtio0-config", "0", "0", [0, 0]), (25, "virtio0-input.0", "0", "0", [900, 0]),
+            (27, "virtio1-req.0", "0", "0", [3000, 0]), (28, "virtio1-req.1", "1", "1", [0, 210])]
+    hdr = " " * 11 + "CPU0       CPU1\n"
+    rows = "".join("%4d: %10d %10d   PCI-MSIX 1-edge      %s\n" % (n, a, b, name)
+                   for n, name, _, _, (a, b) in irqs)
+    rows += " LOC:       5000        250   Local timer interrupts\n"
+    put(root, "/proc/interrupts", hdr + rows)
+    put(root, "/proc/softirqs", " " * 20 + "CPU0       CPU1\n" + "".join(
+        "%12s: %10d %10d\n" % (k, 10, 1) for k in ["HI", "TIMER", "NET_RX", "RCU"]))
+    for n, name, eff, req, _ in irqs:
+        put(root, "/proc/irq/%d/smp_affinity_list" % n, req + "\n")
+        put(root, "/proc/irq/%d/effective_affinity_list" % n, eff + "\n")
+        put(root, "/sys/kernel/irq/%d/actions" % n, name + "\n")
+    # 6.12 shows a queue's cpumask as asked; it runs within the global one
+    put(root, "/sys/devices/virtual/workqueue/cpumask", "1\n")
+    for wq in ["writeback", "blkcg_punt_bio"]:
+        put(root, "/sys/devices/virtual/workqueue/%s/cpumask" % wq, "3\n")
+    thp = "/sys/kernel/mm/transparent_hugepage/"
+    put(root, thp + "enabled", "always [madvise] never\n")
+    put(root, thp + "defrag", "always defer defer+madvise [madvise] never\n")
+    put(root, thp + "khugepaged/defrag", "1\n")
+    put(root, "/sys/kernel/mm/ksm/run", "0\n")
+    put(root, "/proc/self/mounts", MOUNTS_V2)
+    # tasks: per-CPU kthreads, kthreadd and its children on CPU 0 (nohz_full: housekeeping
+    # type KTHREAD), init's descendants on CPU 0 (isolcpus=domain), the rescuers
+    for cpu in range(2):
+        for n, comm in enumerate(["cpuhp/%d", "migration/%d", "ksoftirqd/%d", "kworker/%d:1"]):
+            task(root, 10 + cpu * 10 + n, comm % cpu, True, str(cpu), cpu)
+    task(root, 1, "systemd", False, "0", 0)
+    task(root, 2, "kthreadd", True, "0", 0)
+    task(root, 3, "kworker/u4:0", True, "0", 0, flags=WQ_FLAGS)
+    task(root, 5, "rcu_preempt", True, "0", 0)
+    task(root, 6, "rcuog/0", True, "0", 0)
+    task(root, 7, "rcuop/1", True, "0", 0)
+    task(root, 700, "sshd", False, "0", 0, tids=[700])
+    for k, wq in enumerate(PERCPU_RESCUERS):
+        task(root, 40 + k, "kworker/R-" + wq, True, "0-1", 0, flags=WQ_FLAGS)
+    for k, wq in enumerate(UNBOUND_RESCUERS):
+        task(root, 60 + k, "kworker/R-" + wq, True, "0", 0, flags=WQ_FLAGS)
+
+
 def main():
     for name, fn in [("tuned", tuned), ("badly-tuned", badly_tuned), ("malformed", malformed),
                      ("cpus-isolcpus", cpus_isolcpus), ("cpus-partition", cpus_partition),
                      ("cpus-nohz", cpus_nohz), ("cpus-union", cpus_union),
-                     ("many-cpus", many_cpus)]:
+                     ("many-cpus", many_cpus), ("tuned-6.12", tuned_612)]:
         root = os.path.join(HERE, name)
         shutil.rmtree(root, ignore_errors=True)
         fn(root)
