@@ -12,7 +12,9 @@
 
 The packages are fetched with apt-get download through a private apt state in the cache
 (JS_VM_CACHE, default /var/cache/jitterscope-vm), from the mirror the machine's apt already
-uses; nothing is installed.
+uses; nothing is installed. A kernel of another architecture than the host's (deb13-arm64 on
+x86-64, TCG) cannot run the host's /bin/sh: its guest runs CMD with that suite's
+busybox-static of its architecture, fetched the same way, its applets first in PATH.
 """
 import argparse
 import glob
