@@ -6,11 +6,12 @@
 # machine, injected preemptions and IPIs are named (tests/integration/attrib_lib.py match).
 # About 2 minutes under TCG; one VM at a time.
 #
-# usage: tests/vm/arm64.sh [--kernel NAME] [--duration S] [--out DIR] [--no-build]
+# usage: tests/vm/arm64.sh [--kernel NAME] [--duration S] [--no-build] [[--out] DIR]
 #   --kernel NAME  a kernel of tests/vm/kernels.py (default deb13-arm64)
 #   --duration S   jitterscope's seconds in each injected run (default 8, at least 4; the
 #                  injector runs S-2 s inside it, from about 1 s after the sampler spins)
-#   --out DIR      keep the run's files there (default: a temporary folder, removed)
+#   [--out] DIR    keep the run's files there, and its summary in DIR/summary (default: a
+#                  temporary folder, removed); tests/vm/matrix.py calls "arm64.sh DIR"
 #   --no-build     use build-arm64/ (ARM64_OUTPUT) as it is; by default it is brought up to
 #                  date first: make ARCH=arm64 -j2 OUTPUT/jitterscope OUTPUT/tools/jsinject
 #
@@ -43,7 +44,9 @@
 #     probes_loaded=23 probes_absent=22 probes_refused=0 preempt=583/583
 #     preempt_primary=385/385 ipi=556/557 ipi_sender=416/416 live_tests=2/2 vm=1
 #     cpu_model='QEMU max (TCG)' time_s=110 result=pass
-# (one line; values with spaces are single-quoted: Python's shlex.split reads it). N/M:
+# (one line; values with spaces are single-quoted: Python's shlex.split reads it; DIR/summary
+# has the same a key=value a line, unquoted, and the keys tests/vm/matrix.py reads: refused,
+# preempt_named and ipi_named (N/M), preempt_ok and ipi_ok (pass or fail)). N/M:
 # preempt, ipi: M actions injected, N named in their matched gap; _primary: of the actions
 # whose gap the witness saw nothing else in, those whose primary cause is the action's own;
 # ipi_sender: of the IPIs delivered within the window, those named with their sender;
@@ -185,21 +188,52 @@ while [ $# -gt 0 ]; do
 	--duration) D=$2 && shift ;;
 	--out) OUT=$2 && shift ;;
 	--no-build) BUILD= ;;
-	*) echo "usage: $0 [--kernel NAME] [--duration S] [--out DIR] [--no-build]" >&2 && exit 64 ;;
+	-*) echo "usage: $0 [--kernel NAME] [--duration S] [--no-build] [[--out] DIR]" >&2 && exit 64 ;;
+	*) OUT=$1 ;; # tests/vm/matrix.py: arm64.sh OUT
 	esac
 	shift
 done
 case $D in *[!0-9]* | '' | [0-3]) echo "arm64.sh: --duration must be a whole number >= 4" >&2 && exit 64 ;; esac
 T0=$(date +%s)
+# the run's folder: its files, vm/ the guest's, and summary
+if [ -n "$OUT" ]; then
+	mkdir -p "$OUT" && O=$(cd "$OUT" && pwd) || exit 1
+else
+	O=$(mktemp -d /tmp/jsarm64vm.XXXXXX)
+	trap 'rm -rf "$O"' EXIT
+fi
 # the summary's fields, "-" until measured
 S_release=- S_accel=- S_boot=- S_loaded=- S_absent=- S_refused=- S_preempt=- S_preempt_p=-
-S_ipi=- S_ipi_s=- S_live=- S_vm=- S_model=- RESULT=pass
+S_ipi=- S_ipi_s=- S_live=- S_vm=- S_model=- RESULT=pass OK_preempt=fail OK_ipi=fail
 summary() {
-	echo "summary: kernel=$KERNEL release=$S_release accel=$S_accel boot_s=$S_boot" \
-		"probes_loaded=$S_loaded probes_absent=$S_absent probes_refused=$S_refused" \
-		"preempt=$S_preempt preempt_primary=$S_preempt_p ipi=$S_ipi ipi_sender=$S_ipi_s" \
-		"live_tests=$S_live" \
-		"vm=$S_vm cpu_model='$S_model' time_s=$(($(date +%s) - T0)) result=$RESULT"
+	# OUT/summary: a key=value a line; tests/vm/matrix.py reads refused, KIND_named (N/M)
+	# and KIND_ok (pass or fail) there
+	cat >"$O/summary" <<EOF
+kernel=$KERNEL
+release=$S_release
+accel=$S_accel
+boot_s=$S_boot
+probes_loaded=$S_loaded
+probes_absent=$S_absent
+probes_refused=$S_refused
+preempt=$S_preempt
+preempt_primary=$S_preempt_p
+ipi=$S_ipi
+ipi_sender=$S_ipi_s
+live_tests=$S_live
+vm=$S_vm
+cpu_model=$S_model
+time_s=$(($(date +%s) - T0))
+result=$RESULT
+refused=$S_refused
+preempt_named=$S_preempt
+preempt_ok=$OK_preempt
+ipi_named=$S_ipi
+ipi_ok=$OK_ipi
+EOF
+	# the line: the same up to result, a value with a space single-quoted
+	sed '/^refused=/,$d; s/^\([^=]*\)=\(.* .*\)$/\1='"'"'\2'"'"'/' "$O/summary" |
+		paste -sd' ' | sed 's/^/summary: /'
 }
 skip() {
 	if [ "${CI:-}" = true ] && [ -n "${2:-}" ] &&
@@ -216,10 +250,12 @@ skip() {
 }
 fail() { # WHAT WHY [EVIDENCE-FILE]
 	echo "FAIL: $1: $2"
+	LAST=fail
 	[ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/    /' "$3" | tail -n 30
 	RESULT=fail
 }
-pass() { echo "PASS: $1: $2"; }
+# shellcheck disable=SC2034 # LAST: read by judge's eval
+pass() { echo "PASS: $1: $2"; LAST=pass; }
 
 cd "$ROOT" || exit 1
 # what the guest runs (make ARCH=arm64 builds them; the live tests need libcmocka-dev:arm64)
@@ -243,12 +279,6 @@ for f in $BINS; do
 	[ -x "$f" ] || { fail build "no $f (make ARCH=arm64 $f)"; summary; exit 1; }
 done
 
-if [ -n "$OUT" ]; then
-	mkdir -p "$OUT" && O=$(cd "$OUT" && pwd)
-else
-	O=$(mktemp -d /tmp/jsarm64vm.XXXXXX)
-	trap 'rm -rf "$O"' EXIT
-fi
 # the guest's files (and vm.py's run.sh, rc) in $O/vm; what the host makes of them in $O
 mkdir -p "$O/vm"
 export PYTHONPATH="$ROOT/tests/lib${PYTHONPATH:+:$PYTHONPATH}"
@@ -396,7 +426,7 @@ print("%d gaps dropped, %d events lost" % (r["cpus"][0]["dropped"], r["probes"][
 	else
 		pass "$mode" "$how; attrib_lib's bars: $strict (TCG: not judged by them)"
 	fi
-	eval "S_$mode=\${named:--}"
+	eval "S_$mode=\${named:--} OK_$mode=\$LAST"
 	[ "$mode" = preempt ] && S_preempt_p=${prim:--}
 	[ "$mode" = ipi ] && S_ipi_s=${snd:--}
 	return 0
