@@ -346,15 +346,21 @@ int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 	return 0;
 }
 
+/* group_dead, the tracepoint's second argument since 6.15 or so, is not read: 6.12 and
+ * older pass the task alone, and a program reading a second argument does not load there.
+ * The group's live count is decremented before the tracepoint in every version: 0 is its
+ * last thread (or one exiting with it, as exit_group ends them together: gone then twice) */
 TP("sched_process_exit")
-int BPF_PROG(follow_exit, struct task_struct *p, bool group_dead)
+int BPF_PROG(follow_exit, struct task_struct *p)
 {
 	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
 	struct js_follow_thread *t;
+	bool group_dead;
 	__u64 now;
 
 	if (!followed(tid, tgid))
 		return 0;
+	group_dead = RD(p, signal, live.counter) == 0;
 	now = bpf_ktime_get_ns();
 	t = thread(tid, tgid, p);
 	if (!t)

@@ -81,6 +81,9 @@ cap /sys/devices/virtual/workqueue/cpumask /sys/devices/virtual/workqueue/*/cpum
 t=/sys/kernel/mm/transparent_hugepage
 cap $t/enabled $t/defrag $t/khugepaged/defrag $t/hugepages-*/enabled
 cap /sys/kernel/mm/ksm/run /sys/kernel/realtime /sys/hypervisor/type
+# a guest where no CPU flag says so (arm64, js_guest.h): the device tree and DMI names
+cap /proc/device-tree/compatible /proc/device-tree/hypervisor/compatible \
+	/sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name
 cap /sys/kernel/debug/sched/preempt /sys/kernel/debug/sched/fair_server/cpu*/runtime
 # isolated cpuset partitions: at the cgroup v2 root, wherever /proc/self/mounts has it (the
 # mounts are copied below, so that the tree says where that is)

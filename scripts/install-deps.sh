@@ -23,8 +23,10 @@ ARM64_PKGS="libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libnuma-dev:arm64
 libmicrohttpd-dev:arm64 libcmocka-dev:arm64"
 PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static $ARM64_PKGS"
 # make check-kernels and make check's vm_kernels.sh (tests/vm/): Debian's kernel packages
-# booted under QEMU with a busybox initramfs, its modules found by kmod's depmod
-PKGS="$PKGS qemu-system-x86 qemu-system-arm busybox-static kmod cpio"
+# booted under QEMU with a busybox initramfs, its modules found by kmod's depmod, fetched
+# with the archive's keyring (the arm64 kernel's busybox, busybox-static:arm64, cannot be
+# co-installed with this one: vm.py fetches it with apt-get download)
+PKGS="$PKGS qemu-system-x86 qemu-system-arm busybox-static kmod cpio debian-archive-keyring"
 if [ "${1:-}" = --list ]; then
 	# shellcheck disable=SC2086
 	printf '%s\n' $PKGS

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "audit_priv.h"
+#include "js_guest.h"
 #include "js_util.h"
 
 static struct {
@@ -223,8 +224,9 @@ static void check_preempt(struct js_audit *a)
 static void check_hypervisor(struct js_audit *a)
 {
 	struct audit_check *c = audit_add(a, "kernel.hypervisor", -1, SEV_INFO, "/proc/cpuinfo");
-	char *info = NULL, type[32] = "";
+	char *info = NULL, type[32] = "", why[128] = "";
 	const char *fl;
+	bool arm64;
 	int ret = sysfs_read_file("/proc/cpuinfo", &info, NULL);
 
 	audit_ck_exp(c, "bare metal");
@@ -241,18 +243,25 @@ static void check_hypervisor(struct js_audit *a)
 		snprintf(line, sizeof(line), "%.*s ", (int)strcspn(fl + 1, "\n"), fl + 1);
 		a->f.hypervisor = strstr(line, " hypervisor ") != NULL;
 	}
+	/* arm64 has no flag: its cpuinfo names an implementer, and the device tree or DMI tell
+	 * a guest (js_guest.h) */
+	arm64 = !fl && strstr(info, "CPU implementer");
 	if (!sysfs_read_str("/sys/hypervisor/type", type, sizeof(type)) && type[0])
 		a->f.hypervisor = true;
+	else if (arm64)
+		a->f.hypervisor = sys_guest(why, sizeof(why));
 	free(info);
-	if (!fl && !type[0]) {
+	if (!fl && !type[0] && !arm64) {
 		audit_ck_skip(c, "no cpuinfo flags line (not x86)", "");
 		return;
 	}
 	if (!a->f.hypervisor) {
-		audit_ck_obs(c, "no hypervisor flag");
+		audit_ck_obs(c, arm64 ? "no hypervisor named by the device tree or DMI (arm64)" :
+					"no hypervisor flag");
 		return;
 	}
-	audit_ck_obs(c, "guest%s%s (cpuinfo flag \"hypervisor\")", type[0] ? " of " : "", type);
+	audit_ck_obs(c, "guest%s%s (%s)", type[0] ? " of " : "", type,
+		     why[0] ? why : "cpuinfo flag \"hypervisor\"");
 	c->verdict = AUDIT_WARN;
 	audit_ck_hint(c, "steal time and host preemption show up as gaps no guest setting removes; "
 			 "pin vCPUs on the host");

@@ -4,14 +4,14 @@
  * on arm64, only the implementer and part numbers (MIDR_EL1), which are named here for the
  * server cores users tune (Graviton's Neoverse, Ampere). The generic timer counts at a fixed
  * rate in every power state (the architecture requires it): it is always invariant. A guest
- * is told by /sys/hypervisor (Xen) or by the firmware's DMI names (KVM, QEMU, EC2 but its
- * .metal instances, Azure, GCE): arm64 has no CPUID hypervisor bit.
+ * is told by /sys/hypervisor, the device tree or the firmware's DMI names (js_guest.h):
+ * arm64 has no CPUID hypervisor bit.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "js_sysfs.h"
+#include "js_guest.h"
 #include "js_tsc.h"
 #include "js_util.h"
 
@@ -29,6 +29,13 @@ static const struct part parts[] = {
 	{ 0xc0, 0xac3, "AmpereOne" },	{ 0x48, 0xd01, "Kunpeng-920" },
 	{ 0x46, 0x001, "A64FX" },	{ 0x4e, 0x004, "Carmel" },
 };
+
+/* implementer 0 is "reserved for software use": an emulator, named by its part. QEMU's
+ * -cpu max under TCG says part 'Q' (under KVM, -cpu max is the host's CPU) */
+static const struct {
+	unsigned part;
+	const char *vendor, *name;
+} soft[] = { { 0x051, "QEMU", "max (TCG)" } };
 
 static const struct {
 	unsigned impl;
@@ -48,8 +55,8 @@ static long field(const char *cpuinfo, const char *key)
 	return p ? strtol(p + 1, NULL, 0) : -1;
 }
 
-/* arm64_cpu_name - "ARM Neoverse-N1" (or "ARM part 0xd0c") from implementer and part into
- * model and vendor; pure */
+/* arm64_cpu_name - "ARM Neoverse-N1" (or "ARM part 0xd0c", "QEMU max (TCG)") from
+ * implementer and part into model and vendor; pure */
 void arm64_cpu_name(const char *cpuinfo, char *model, size_t mlen, char *vendor, size_t vlen)
 {
 	long impl = field(cpuinfo, "CPU implementer"), part = field(cpuinfo, "CPU part");
@@ -64,6 +71,11 @@ void arm64_cpu_name(const char *cpuinfo, char *model, size_t mlen, char *vendor,
 	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
 		if (parts[i].impl == (unsigned)impl && parts[i].part == (unsigned)part)
 			pn = parts[i].name;
+	for (size_t i = 0; impl == 0 && i < ARRAY_SIZE(soft); i++)
+		if (soft[i].part == (unsigned)part) {
+			in = soft[i].vendor;
+			pn = soft[i].name;
+		}
 	if (!in) {
 		snprintf(iv, sizeof(iv), "0x%02lx", impl);
 		in = iv;
@@ -75,26 +87,11 @@ void arm64_cpu_name(const char *cpuinfo, char *model, size_t mlen, char *vendor,
 		snprintf(model, mlen, "%s part 0x%03lx", in, part < 0 ? 0 : part);
 }
 
-/* dmi_guest - the firmware names a virtual machine */
-static bool dmi_guest(void)
-{
-	char vendor[64] = "", product[64] = "";
-
-	sysfs_read_str("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-	sysfs_read_str("/sys/class/dmi/id/product_name", product, sizeof(product));
-	if (!strcmp(vendor, "Amazon EC2"))
-		return !strstr(product, ".metal");
-	return strstr(vendor, "QEMU") || strstr(product, "KVM") || strstr(vendor, "Google") ||
-	       strstr(product, "Virtual Machine");
-}
-
 void tsc_caps_arch(struct tsc_caps *c, const char *cpuinfo)
 {
-	char hv[32] = "";
+	char why[128];
 
 	c->constant_tsc = c->nonstop_tsc = true; /* the generic timer: architectural */
 	arm64_cpu_name(cpuinfo, c->model, sizeof(c->model), c->vendor, sizeof(c->vendor));
-	c->hypervisor = c->hypervisor ||
-			(sysfs_read_str("/sys/hypervisor/type", hv, sizeof(hv)) == 0 && hv[0]) ||
-			dmi_guest();
+	c->hypervisor = c->hypervisor || sys_guest(why, sizeof(why));
 }

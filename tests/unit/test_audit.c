@@ -1210,6 +1210,37 @@ static void test_guest(void **state)
 	audit_free(&a);
 }
 
+/** arm64 has no hypervisor flag: a guest is told by the device tree (or DMI, js_guest.h). */
+static void test_guest_arm64(void **state)
+{
+	static const char cpuinfo[] = "processor\t: 0\nBogoMIPS\t: 125.00\nFeatures\t: fp asimd\n"
+				      "CPU implementer\t: 0x00\nCPU architecture: 8\n"
+				      "CPU part\t: 0x051\n\nprocessor\t: 1\n";
+	int cpus[] = { 1 };
+	struct js_audit a;
+	const struct audit_check *c;
+
+	(void)state;
+	scratch_puts("/proc/cpuinfo", cpuinfo);
+	scratch_puts("/sys/devices/system/cpu/online", "0-1\n");
+	scratch_put("/proc/device-tree/compatible", "linux,dummy-virt", 17);
+	run(&a, scratch_dir, cpus, 1);
+	assert_sane(&a);
+	assert_true(a.f.hypervisor);
+	c = audit_find(&a, "kernel.hypervisor", -1);
+	assert_int_equal(c->verdict, AUDIT_WARN);
+	assert_non_null(strstr(c->observed, "device tree compatible linux,dummy-virt"));
+	audit_free(&a);
+	/* a board's device tree: bare metal, said as arm64's (not skipped as not x86) */
+	scratch_put("/proc/device-tree/compatible", "ampere,mtjade\0arm,armv8", 24);
+	run(&a, scratch_dir, cpus, 1);
+	assert_false(a.f.hypervisor);
+	c = audit_find(&a, "kernel.hypervisor", -1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_non_null(strstr(c->observed, "arm64"));
+	audit_free(&a);
+}
+
 /** tuned cpu-partitioning isolates by affinity: no isolcpus is low, not high. */
 static void test_tuned_partitioning(void **state)
 {
@@ -1601,6 +1632,7 @@ int main(void)
 		cmocka_unit_test(test_root_restored),
 		cmocka_unit_test(test_severity_policy),
 		cmocka_unit_test_setup_teardown(test_guest, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_guest_arm64, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_tuned_partitioning, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test(test_text_sorted_folded),

@@ -160,6 +160,30 @@ static size_t count(const struct evlog *l, unsigned int kind, int id, unsigned i
 	return n;
 }
 
+#if defined(__aarch64__)
+/* count_named - events of kind on the target whose name is name (an IRQ's action) */
+static size_t count_named(const struct evlog *l, unsigned int kind, const char *name)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->ev[i].kind == kind && l->ev[i].cpu == (__u32)target &&
+		    !strncmp(l->ev[i].name, name, sizeof(l->ev[i].name)))
+			n++;
+	return n;
+}
+
+/* the local timer is the generic timer's hard IRQ; one call-function IPI for one CPU or
+ * many; no APIC vectors nor page-fault tracepoints: 23 programs attach on Debian 13's 6.12 */
+#define LOCAL_TIMERS(l) count_named(l, JS_EV_IRQ, "arch_timer")
+#define VEC_CALL_SINGLE JS_VEC_CALL_FUNCTION
+#define MIN_ACTIVE 20
+#else
+#define LOCAL_TIMERS(l) count(l, JS_EV_VECTOR, JS_VEC_LOCAL_TIMER, 0)
+#define VEC_CALL_SINGLE JS_VEC_CALL_FUNCTION_SINGLE
+#define MIN_ACTIVE 30
+#endif
+
 static long procstat_steal_ticks(int cpu)
 {
 	char line[512], want[16];
@@ -317,12 +341,12 @@ static void test_basic(void **state)
 	assert_true(task_ns - task_steal <= cpu_ns + 1000000);
 	assert_true(task_ns + approx_ns + 2000000 + cpu_ns / 50 >= cpu_ns);
 	assert_true(cpu_ns > 50000000);
-	assert_true(count(&l, JS_EV_VECTOR, JS_VEC_LOCAL_TIMER, 0) >= 20);
+	assert_true(LOCAL_TIMERS(&l) >= 20);
 	assert_true(count(&l, JS_EV_HRTIMER, -1, 0) >= 20);
 	assert_true(count(&l, JS_EV_SOFTIRQ, -1, 0) >= 1);
 	assert_int_equal(st.lost, 0);
 	assert_true(st.consumed >= st.events); /* + the JS_F_OPEN ones */
-	assert_true(st.nactive >= 30);
+	assert_true(st.nactive >= MIN_ACTIVE);
 	if (st.steal_available) {
 		assert_true(nsteal > 0);
 		/* a fresh guest on a quiet host may have had nothing stolen yet: the reading
@@ -409,7 +433,11 @@ static void test_sampler(void **state)
 	}
 	print_message("  sampler faults flagged: %zu; child TASK intervals: %zu\n", sfaults,
 		      count(&l, JS_EV_TASK, child, 0));
+#if defined(__aarch64__) /* no page-fault tracepoints (docs/ARCH.md): none to flag */
+	assert_int_equal(sfaults, 0);
+#else
 	assert_true(sfaults >= 64);
+#endif
 	assert_true(count(&l, JS_EV_TASK, child, 0) >= 1);
 	probes_destroy(p);
 	free(l.ev);
@@ -458,7 +486,7 @@ static void test_ipi(void **state)
 
 		if (e->start_ns < t0 || e->end_ns > t1)
 			continue; /* attach and detach IPI every CPU too */
-		if (e->kind == JS_EV_VECTOR && e->id == JS_VEC_CALL_FUNCTION_SINGLE)
+		if (e->kind == JS_EV_VECTOR && e->id == VEC_CALL_SINGLE)
 			vec++;
 		if (e->kind != JS_EV_IPI_SEND || e->id != (__u32)me || e->cpu != (__u32)target)
 			continue;

@@ -207,6 +207,14 @@ static void test_caps(void **st)
 	assert_string_equal(m, "Ampere part 0x123");
 	arm64_cpu_name("CPU implementer\t: 0x99\nCPU part\t: 0x001\n", m, sizeof(m), v, sizeof(v));
 	assert_string_equal(m, "0x99 part 0x001");
+	/* QEMU's -cpu max under TCG: implementer 0 (software), part 'Q' */
+	arm64_cpu_name("CPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\n"
+		       "CPU part\t: 0x051\n",
+		       m, sizeof(m), v, sizeof(v));
+	assert_string_equal(m, "QEMU max (TCG)");
+	assert_string_equal(v, "QEMU");
+	arm64_cpu_name("CPU implementer\t: 0x00\nCPU part\t: 0x052\n", m, sizeof(m), v, sizeof(v));
+	assert_string_equal(m, "0x00 part 0x052");
 	m[0] = 0;
 	arm64_cpu_name(bad, m, sizeof(m), v, sizeof(v));
 	assert_string_equal(m, "");

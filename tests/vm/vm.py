@@ -12,13 +12,16 @@
 
 The packages are fetched with apt-get download through a private apt state in the cache
 (JS_VM_CACHE, default /var/cache/jitterscope-vm), from the mirror the machine's apt already
-uses; nothing is installed.
+uses; nothing is installed. A kernel of another architecture than the host's (deb13-arm64 on
+x86-64, TCG) cannot run the host's /bin/sh: its guest runs CMD with that suite's
+busybox-static of its architecture, fetched the same way, its applets first in PATH.
 """
 import argparse
 import glob
 import gzip
 import lzma
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -36,7 +39,9 @@ KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 # the modules the initramfs loads to mount the host's root (with what they need)
 MODULES = ["virtio_pci", "9pnet_virtio", "9p", "virtio_blk", "virtio_mmio", "virtio_net"]
 QEMU = {"amd64": "qemu-system-x86_64", "arm64": "qemu-system-aarch64"}
-BUSYBOX = {"amd64": "/bin/busybox", "arm64": "/usr/lib/aarch64-linux-gnu/busybox-static"}
+# the host's Debian architecture: a kernel of another one (arm64 on x86-64) cannot run the
+# host's /bin/sh, so its guest runs the command with its own busybox (foreign_busybox)
+HOST_ARCH = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
 
 
 class Unavailable(Exception):
@@ -131,6 +136,38 @@ def fetch(k):
     return root
 
 
+def foreign_busybox(k):
+    """a static busybox for k.arch, not the host's (busybox-static:arm64 cannot be
+    co-installed with the amd64 one): apt-get download of the suite's busybox-static through
+    the private apt state, unpacked into the cache; its path"""
+    d = os.path.join(CACHE, "busybox", f"{k.suite}-{k.arch}")
+    path = os.path.join(d, "busybox")
+    if os.path.exists(path):
+        return path
+    opts = apt_state(k.suite, k.arch)
+    debs = os.path.join(CACHE, "debs")
+    os.makedirs(debs, exist_ok=True)
+    log(f"apt-get download busybox-static ({k.suite}, {k.arch})")
+    r = subprocess.run(["apt-get", "-q", "download"] + opts + [f"busybox-static:{k.arch}"],
+                       cwd=debs, capture_output=True, text=True)
+    if r.returncode:
+        raise Unavailable(f"apt-get download busybox-static:{k.arch} failed: "
+                          f"{(r.stderr.strip().splitlines() or ['?'])[-1]}")
+    deb = sorted(glob.glob(os.path.join(debs, f"busybox-static_*_{k.arch}.deb")),
+                 key=os.path.getmtime)[-1]
+    with tempfile.TemporaryDirectory() as x:
+        run(["dpkg-deb", "-x", deb, x])
+        found = [b for b in (os.path.join(x, "usr/bin/busybox"), os.path.join(x, "bin/busybox"))
+                 if os.path.exists(b)]
+        if not found:
+            raise Unavailable(f"{os.path.basename(deb)}: no busybox in it")
+        os.makedirs(d, exist_ok=True)
+        shutil.copy(found[0], path + ".tmp")
+        os.chmod(path + ".tmp", 0o755)
+        os.replace(path + ".tmp", path)
+    return path
+
+
 def kernel_files(root):
     """(vmlinuz, release, modules directory) of an unpacked image package"""
     vmlinuz = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
@@ -178,6 +215,14 @@ for d in proc sys dev; do mount --bind "/$d" "/host/$d"; done
 mount -t devpts devpts /host/dev/pts 2>/dev/null
 mount -t tmpfs tmpfs /host/dev/shm 2>/dev/null
 for d in tmp run var/tmp root; do mount -t tmpfs tmpfs "/host/$d"; done
+sh=/bin/sh
+if [ -e /foreign ]; then  # the host's /bin/sh is of another architecture: our busybox runs
+	mkdir -p /host/run/jsvm/bin  # CMD, its applets first in PATH (JS_VM_BIN, run.sh)
+	cp /bin/busybox /host/run/jsvm/busybox
+	chroot /host /run/jsvm/busybox --install -s /run/jsvm/bin
+	sh=/run/jsvm/bin/sh
+	export JS_VM_BIN=/run/jsvm/bin
+fi
 out=$(cat /outdir)
 mkdir -p "/host$out" 2>/dev/null
 mount -t 9p -o "$opt" hostout "/host$out" || { echo "vm-init: cannot mount $out"; reboot -f; }
@@ -187,7 +232,7 @@ mount -t bpf bpf /host/sys/fs/bpf 2>/dev/null
 mount -t cgroup2 cgroup2 /host/sys/fs/cgroup 2>/dev/null
 ip link set lo up 2>/dev/null
 echo "vm-init: up $(cut -d' ' -f1 /proc/uptime) s"
-chroot /host /bin/sh "$out/run.sh" </dev/null
+chroot /host $sh "$out/run.sh" </dev/null
 echo $? > "/host$out/rc"
 sync
 reboot -f
@@ -199,10 +244,10 @@ def initramfs(k, root):
     path = root + ".initrd.gz"
     if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
         return path
-    busybox = BUSYBOX[k.arch]
+    foreign = k.arch != HOST_ARCH
+    busybox = foreign_busybox(k) if foreign else "/bin/busybox"
     if not os.path.exists(busybox):
-        raise Unavailable(f"no {busybox} (Debian package busybox-static"
-                          f"{':arm64' if k.arch == 'arm64' else ''})")
+        raise Unavailable(f"no {busybox} (Debian package busybox-static)")
     _, release, mdir = kernel_files(root)
     with tempfile.TemporaryDirectory() as d:
         for sub in ("bin", "mod"):
@@ -225,6 +270,8 @@ def initramfs(k, root):
             f.write("\n".join(names) + "\n")
         with open(os.path.join(d, "init"), "w") as f:
             f.write(INIT)
+        if foreign:
+            open(os.path.join(d, "foreign"), "w").close()
         os.chmod(os.path.join(d, "init"), 0o755)
         os.chmod(os.path.join(d, "bin", "busybox"), 0o755)
         files = subprocess.run("find . | sort", shell=True, cwd=d, check=True,
@@ -277,7 +324,8 @@ def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False
     with open(os.path.join(outdir, "run.sh"), "w") as f:
         f.write(f"cd {shlex.quote(os.getcwd())} || exit 125\n"
                 f"export JS_VM={shlex.quote(k.name)} JS_VM_OUT={shlex.quote(outdir)}\n"
-                f"export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+                f"export PATH=${{JS_VM_BIN:+$JS_VM_BIN:}}"
+                f"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
                 f"{command}\n")
     rc = os.path.join(outdir, "rc")
     if os.path.exists(rc):
