@@ -206,6 +206,11 @@ def judge_arm64(case, out):
             case.check(f"{m.group(1)} named", ok, val)
             kinds.append(f"{m.group(1)} {val}")
     case.cells["named"] = ", ".join(kinds) or "-"
+    live = summ.get("live_tests", "-")
+    if live != "-":
+        n, _, m = live.partition("/")
+        case.check("live unit tests in the guest", n == m, f"{live} passed")
+    case.check("arm64.sh", summ.get("result") == "pass", f"result={summ.get('result', '?')}")
 
 
 def run_case(k, keep, inject):
