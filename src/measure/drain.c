@@ -143,6 +143,8 @@ int drain_event(void *ctx, const struct js_event *ev)
 	struct cpu_pipe *c;
 
 	d->run->probe_events++;
+	if (ev->kind < JS_EV_KIND_MAX)
+		d->run->probe_events_kind[ev->kind]++;
 	if (idx < 0)
 		return 0;
 	c = &d->cp[idx];

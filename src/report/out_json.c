@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "js_event_names.h"
 #include "js_json.h"
 #include "js_json_gap.h"
 #include "js_output.h"
@@ -609,6 +610,11 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_bool(&j, "enabled", run->probes_on);
 	json_str(&j, "why_disabled", run->probes_on ? NULL : run->probes_why);
 	json_u64(&j, "events", run->probe_events);
+	json_obj_begin(&j, "events_by_kind"); /* the kinds sent, by name */
+	for (unsigned int k = 0; k < JS_EV_KIND_MAX; k++)
+		if (run->probe_events_kind[k] && js_ev_kind_name(k))
+			json_u64(&j, js_ev_kind_name(k), run->probe_events_kind[k]);
+	json_obj_end(&j);
 	json_u64(&j, "lost", run->probe_lost);
 	json_u64(&j, "evicted", run->probe_evicted);
 	json_bool(&j, "waker", run->probes_waker);

@@ -529,6 +529,22 @@ static void load_stacks_info(struct ld *l, const struct jsonp_val *o, struct js_
 	pop(l, mark);
 }
 
+/* load_events_by_kind - probes.events_by_kind (optional: added later), kinds by name; a
+ * kind this version does not know is left out */
+static void load_events_by_kind(struct ld *l, const struct jsonp_val *o, struct js_run *run)
+{
+	size_t mark = push(l, ".events_by_kind");
+
+	for (size_t i = 0; o && i < jsonp_len(o) && !l->rc; i++) {
+		const struct jsonp_member *m = jsonp_member_at(o, i);
+		int k = js_ev_kind_from_name(m->key);
+
+		if (k > 0 && k < JS_EV_KIND_MAX)
+			u64_at(l, o, m->key, REQ, &run->probe_events_kind[k]);
+	}
+	pop(l, mark);
+}
+
 static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct js_run *run)
 {
 	const struct jsonp_val *o = get(l, root, "probes", JSONP_OBJ, REQ);
@@ -537,6 +553,7 @@ static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct j
 	bool_at(l, o, "enabled", REQ, &run->probes_on);
 	str_at(l, o, "why_disabled", REQ | NUL, run->probes_why, sizeof(run->probes_why));
 	u64_at(l, o, "events", REQ, &run->probe_events);
+	load_events_by_kind(l, get(l, o, "events_by_kind", JSONP_OBJ, 0), run);
 	u64_at(l, o, "lost", REQ, &run->probe_lost);
 	u64_at(l, o, "evicted", 0, &run->probe_evicted);	       /* added later: optional */
 	bool_at(l, o, "waker", 0, &run->probes_waker);		       /* optional too */

@@ -20,7 +20,8 @@ Checks:
           softirq alone (no IRQ, IPI or timer that raised it) are at most a tenth of them:
           its own NET_RX is not reported as taken from it (before issue 31 every one of
           them was such a gap)
-  events  the probes sent fewer events than redis ran own softirqs: those are not sent
+  events  the probes sent fewer softirq events than a quarter of the softirqs redis ran
+          itself (probes.events_by_kind): those are not sent
           where the threads are watched alone (each was an event before)
   csv     the --gaps CSV tells the same apart: each of the main thread's rows says what kept
           it (kind: preempted, interrupted, blocked) and the softirqs it ran itself since its
@@ -175,9 +176,13 @@ def run(a):
         ok = False
     # watched alone, its own softirqs explain no gap: the probes do not send them (before,
     # each was an event: more events than own softirqs)
+    # (the softirq events alone: the total also counts task switches and wake-ups, whose
+    # number follows how often redis sleeps, i.e. the host's speed, not the filter)
     events = res["probes"]["events"]
-    print("events: the probes sent %d events, need < %d (its own softirqs)" % (events, own))
-    if events >= own:
+    soft = (res["probes"].get("events_by_kind") or {}).get("softirq", 0)
+    print("events: the probes sent %d events, %d of them softirqs, need < %d (a quarter of its "
+          "own softirqs)" % (events, soft, own // 4))
+    if "events_by_kind" not in res["probes"] or soft >= own // 4:
         ok = False
     m = re.search(r"its own kernel\s+(\d+) softirqs it ran itself", al.read_file(f["report.txt"]))
     print("text: %s" % (m.group(0) if m else "no \"its own kernel\" line"))
