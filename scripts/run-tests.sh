@@ -17,7 +17,9 @@
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
 # The retry (docs/HACKING.md): a test that measures CPU 1 and exits 75 (EX_TEMPFAIL: it
 # failed while its own noise gauge was over its documented threshold, a "noise:" line says
-# which) runs once more (JS_TEST_RETRY=0: never); no other failure is retried. A pass then is
+# which) runs once more (JS_TEST_RETRY=0: never); so does, until it has a gauge, a test
+# without one that failed with no sign of a fault (retryable(): never a crash, a sanitizer
+# report, a traceback, probes that did not load, a fuzzer, an attrib_* test). A pass then is
 # counted on the closing line ("N passed (R after a retry)") and listed with why its first
 # run failed, its first log kept as LOG.first; a failure or a skip then is a failure. Under
 # CI (CI=true) more than one test passing after a retry fails the run. 75 without a retry
@@ -73,6 +75,19 @@ why_lines() {
 		grep -v -e '^FAIL: ' -e 'listed below' | awk '!seen[$0]++'
 }
 
+# retryable TEST RC LOG - may TEST, which measures CPU 1 and failed with RC, run again: 75
+# (its noise gauge was over its threshold), or a failure of a test that has no gauge yet
+# (NOGAUGE: not an attrib_* test, which exit 75 themselves), unless it shows a fault no
+# noise makes: a crash (RC >= 128), a sanitizer report, a traceback, probes that did not
+# load, a fuzzer
+retryable() {
+	local t=$1 rc=$2 log=$3
+	[ "$rc" -eq 75 ] && return 0
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || [ "$rc" -ge 128 ] && return 1
+	case "${t##*/}" in attrib_*|robust_fuzz.sh) return 1 ;; esac
+	! grep -qE 'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error: |^Traceback \(most recent call last\)|probes did not load|probes: off' "$log"
+}
+
 # run_one TEST LOG - run TEST once, its output shown and kept in LOG; RC its exit status,
 # MEASURING non-empty when it measures CPU 1 (an integration script, a locked unit)
 run_one() {
@@ -101,12 +116,14 @@ for t in "$@"; do
 	run_one "$t" "$log"
 	rc=$RC
 	again=
-	if [ $rc -eq 75 ] && [ -n "$MEASURING" ] && [ "${JS_TEST_RETRY:-1}" -gt 0 ]; then
-		# it failed under its own noise gauge (its "noise:" line): once more, a few
-		# seconds on, and passing then is said on its line and counted at the end
+	if [ -n "$MEASURING" ] && [ "${JS_TEST_RETRY:-1}" -gt 0 ] && retryable "$t" $rc "$log"; then
+		# it failed under its own noise gauge (its "noise:" line), or it has no gauge
+		# yet and failed without a sign of a fault: once more, a few seconds on, and
+		# passing then is said on its line and counted at the end
 		mv "$log" "$log.first"
 		first=$(why_lines "$log.first" | head -n 1)
 		noise=$(grep -m1 '^noise: ' "$log.first")
+		[ $rc -ne 75 ] && noise="no gauge yet: rc $rc"
 		echo "RETRY: $t failed under noise (${noise:-rc 75}): ${first:-no FAIL line}; running it once more"
 		sleep 3
 		run_one "$t" "$log"

@@ -1,8 +1,10 @@
 #!/bin/bash
 # run_tests_retry.sh - scripts/run-tests.sh's retry policy (docs/HACKING.md, "The retry"), on
-# stand-in tests: only exit 75 (a failure under the test's own noise gauge) of a test that
-# measures CPU 1 runs again; a plain failure never does; a failure then a skip is a failure;
-# the closing line counts the retries, and under CI=true a second retried test fails the run.
+# stand-in tests: exit 75 (a failure under the test's own noise gauge) of a test that measures
+# CPU 1 runs again; a plain failure of a gauged test (attrib_*) never does, nor a crash or a
+# traceback; an ungauged test's plain failure does, until it has a gauge; a failure then a
+# skip is a failure; the closing line counts the retries, and under CI=true a second retried
+# test fails the run.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d /tmp/run_tests_retry.XXXXXX)
@@ -31,15 +33,26 @@ run() { # run OUT CI TESTS... - the runner on the stand-ins; its exit status in 
 }
 stand_in noise_then_pass 75 0
 stand_in noise_then_skip 75 77
-stand_in plain_fail 1 0
+stand_in attrib_plain_fail 1 0
 stand_in noise_then_pass2 75 0
+stand_in crash 139 0
+stand_in ungauged 1 1
 t=$tmp/integration
-run "$tmp/one" true "$t/noise_then_pass.sh" "$t/plain_fail.sh" "$t/noise_then_skip.sh"
+printf 'echo "Traceback (most recent call last):"; exit 1\n' >"$t/traceback.sh"
+run "$tmp/one" true "$t/noise_then_pass.sh" "$t/attrib_plain_fail.sh" "$t/noise_then_skip.sh"
 check "a failure under noise runs again and passes" \
 	'^PASS: .*noise_then_pass.sh \([0-9]+s; after a retry\)' "$tmp/one"
-check "a plain failure is not run again" '^FAIL: .*plain_fail.sh \(rc 1' "$tmp/one"
-[ "$(cat "$tmp/count.plain_fail")" = 1 ] && echo "ok: plain failure ran once" ||
+check "a gauged test's plain failure is not run again" '^FAIL: .*attrib_plain_fail.sh \(rc 1' \
+	"$tmp/one"
+[ "$(cat "$tmp/count.attrib_plain_fail")" = 1 ] && echo "ok: plain failure ran once" ||
 	{ echo "FAIL: the plain failure ran again"; bad=1; }
+run "$tmp/five" false "$t/crash.sh" "$t/traceback.sh" "$t/ungauged.sh"
+[ "$(cat "$tmp/count.crash")" = 1 ] && echo "ok: a crash is not run again" ||
+	{ echo "FAIL: a crash ran again"; bad=1; }
+check "a traceback is not run again" '^FAIL: .*traceback.sh \(rc 1, [0-9]+s\)$' "$tmp/five"
+[ "$(cat "$tmp/count.ungauged")" = 2 ] && echo "ok: an ungauged failure ran again" ||
+	{ echo "FAIL: an ungauged failure did not run again"; bad=1; }
+check "... and failed" '^0 passed, 3 failed' "$tmp/five"
 check "a failure then a skip is a failure" '^FAIL: .*noise_then_skip.sh: failed, then skipped' \
 	"$tmp/one"
 check "the closing line counts the retry" '^1 passed \(1 after a retry\), 2 failed, 0 skipped$' \
