@@ -26,9 +26,9 @@ for f in "$@"; do
 	opts=tests/fuzz/${name#fuzz_}.options	# extra libFuzzer flags, one a line
 	[ -f "$opts" ] && set -- $(cat "$opts") "$@"
 	start=$(date +%s)
+	if [ -n "${FUZZ_RUNS:-}" ]; then limit=-runs=$FUZZ_RUNS; else limit=-max_total_time=$secs; fi
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	if [ -n "${FUZZ_RUNS:-}" ]; then limit=-runs=$FUZZ_RUNS; else limit=-max_total_time=$secs; fi
 	"$f" "$limit" -seed="${FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -close_fd_mask=3 -artifact_prefix="$art/$name-" "$@" \
 		>"$scratch/$name.log" 2>&1

@@ -2,7 +2,7 @@
 # robust_fuzz.sh - every libFuzzer target (tests/fuzz/, one per parser: CPU lists, durations,
 # arrival lists, budget specs, the command line, the kernel command line, the audit's /proc
 # and /sys files, single /proc files, JSON and saved runs, HdrHistogram payloads) built with
-# ASan+UBSan and run for FUZZ_RUNS (default 4000) inputs from its committed seed corpus with
+# ASan+UBSan and run for FUZZ_RUNS (default 2000) inputs from its committed seed corpus with
 # a fixed seed (FUZZ_SEED, default 1: a failure replays): no crash, leak, sanitizer report or
 # timeout. `make fuzz` runs them longer (FUZZ_SECS=20 by default). Never retried.
 . "$(dirname "$0")/lib.bash"
@@ -22,7 +22,7 @@ make -s -j"$(nproc)" FUZZ_OUTPUT="$out" fuzz-build >"$TMP/build.log" 2>&1 ||
 	{ tail -20 "$TMP/build.log"; fail "building the fuzzers"; }
 n=$(ls "$out"/fuzz_* | wc -l)
 [ "$n" -ge 10 ] || fail "only $n fuzz targets built"
-FUZZ_RUNS=${FUZZ_RUNS:-4000} scripts/fuzz.sh "${FUZZ_SECS:-2}" "$out"/fuzz_* ||
+FUZZ_RUNS=${FUZZ_RUNS:-2000} scripts/fuzz.sh "${FUZZ_SECS:-2}" "$out"/fuzz_* ||
 	fail "a fuzz target failed"
 [ "$out" = build-fuzz ] || rm -rf "$out"
 exit 0
