@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* cpus.c - the online CPUs and the default measured CPUs (see js_cpus.h). */
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,42 +35,27 @@ int cpus_affinity(struct js_cpuset *s)
 	return 0;
 }
 
-struct permitted_probe {
-	struct js_cpuset set;
-	int err;
-};
-
-/* permitted_thread - ask for every CPU: the kernel grants the cpuset's (sched_setaffinity
- * masks the request with cpuset_cpus_allowed()); this thread's alone, and it ends here */
-static void *permitted_thread(void *arg)
-{
-	struct permitted_probe *pp = arg;
-	cpu_set_t all;
-
-	memset(&all, 0xff, sizeof(all));
-	if (sched_setaffinity(0, sizeof(all), &all))
-		pp->err = -errno;
-	else
-		pp->err = cpus_affinity(&pp->set);
-	return NULL;
-}
-
 int cpus_permitted(struct js_cpuset *s)
 {
-	struct permitted_probe pp = { .err = -EAGAIN };
-	pthread_t t;
-	int ret = pthread_create(&t, NULL, permitted_thread, &pp);
+	cpu_set_t mine, all;
+	int ret;
 
-	if (!ret)
-		pthread_join(t, NULL);
-	else
-		pp.err = -ret;
-	if (!pp.err) {
-		*s = pp.set;
-		return 0;
+	/* ask for every CPU: the kernel grants the cpuset's (sched_setaffinity masks the
+	 * request with cpuset_cpus_allowed()); then the affinity we had, at once */
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return -errno;
+	memset(&all, 0xff, sizeof(all));
+	if (sched_setaffinity(0, sizeof(all), &all)) {
+		ret = -errno;
+		from_cpu_set(&mine, s);
+		return ret;
 	}
 	ret = cpus_affinity(s);
-	return ret ? ret : pp.err;
+	if (sched_setaffinity(0, sizeof(mine), &mine) && !ret)
+		ret = -errno;
+	if (ret)
+		from_cpu_set(&mine, s);
+	return ret;
 }
 
 /* cpus_partition - the CPUs of the isolated cpuset partitions: cpuset.cpus.isolated at the

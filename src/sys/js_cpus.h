@@ -26,7 +26,8 @@ int cpus_online(struct js_cpuset *online);
 
 /*
  * cpus_permitted - the CPUs this process's threads may be moved to: its cpuset's, read from
- * the kernel itself (a short-lived thread asks for every CPU and keeps what it gets). Not its
+ * the kernel itself (the calling thread asks for every CPU, keeps what it gets, and takes
+ * its own affinity back at once; no thread is started). Not its
  * affinity: a box booted with isolcpus= gives PID 1, and so every shell, the housekeeping
  * CPUs, and sched_setaffinity() onto an isolated CPU is still allowed (only a cpuset forbids
  * it). The live system's, whatever the sysroot. 0, or -errno (then *s is the affinity).

@@ -274,7 +274,7 @@ static void *narrowed_thread(void *arg)
 
 /** The CPUs a sampler may be pinned to are the cpuset's, not the affinity we were started
  * with: a thread narrowed to one CPU still finds every permitted CPU, and keeps its own
- * affinity (the probe asks from a thread of its own). The live kernel's answer. */
+ * affinity (the probe restores it at once). The live kernel's answer. */
 static void test_permitted(void **state)
 {
 	struct js_cpuset perm, aff;
