@@ -97,7 +97,7 @@ run_one() {
 	*/integration/*.sh) MEASURING=1; scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
 	*.sh) bash "$t" 2>&1 | tee -i "$log" ;;
 	*) lock=
-		case " ${JS_LOCKED_UNITS:-test_probes_live} " in
+		case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live} " in
 		*" ${t##*/} "*) lock=scripts/cpu1-lock MEASURING=1 ;;
 		esac
 		case "$t" in /*) bin=$t ;; *) bin=./$t ;; esac
