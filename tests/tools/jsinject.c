@@ -1609,7 +1609,12 @@ static int parse_args(struct inj *in, int argc, char **argv)
 	return 0;
 }
 
-/* pick_cpus - check the target CPU and choose the helper CPU, pin the main thread to it */
+/*
+ * pick_cpus - check the target CPU and choose the helper CPU, pin the main thread to it. The
+ * target may be outside the affinity we were started with: a box booted with isolcpus= gives
+ * every shell the housekeeping CPUs, and a thread may still be pinned to an isolated CPU
+ * (only a cpuset forbids it), so the kernel is asked by pinning this thread there once.
+ */
 static int pick_cpus(struct inj *in)
 {
 	cpu_set_t allowed, set;
@@ -1617,8 +1622,11 @@ static int pick_cpus(struct inj *in)
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
-	if (!CPU_ISSET(in->cpu, &allowed)) {
-		say("CPU %d is offline or not allowed for this process", in->cpu);
+	CPU_ZERO(&set);
+	if (in->cpu < CPU_SETSIZE)
+		CPU_SET(in->cpu, &set);
+	if (!CPU_ISSET(in->cpu, &allowed) && sched_setaffinity(0, sizeof(set), &set)) {
+		say("CPU %d is offline or not in this process's cpuset", in->cpu);
 		return -EINVAL;
 	}
 	for (c = 0; in->helper < 0 && c < CPU_SETSIZE; c++)
