@@ -7,7 +7,9 @@
                               boot KERNEL with 2 vCPUs, the host's root read-only over 9p,
                               run CMD (a shell command line) in it from the current directory,
                               print its output; exit with CMD's status (124: timed out,
-                              77: the VM cannot be had here, with one line saying why)
+                              77: the VM cannot be had here, with one line saying why);
+                              --disk MiB: a scratch ext4 disk whose IRQ may be steered,
+                              mounted at $JS_VM_DISK
   vm.py list                  the kernels (tests/vm/kernels.py)
 
 The packages are fetched with apt-get download through a private apt state in the cache
@@ -19,6 +21,7 @@ busybox-static of its architecture, fetched the same way, its applets first in P
 import argparse
 import glob
 import gzip
+import hashlib
 import lzma
 import os
 import platform
@@ -36,8 +39,9 @@ import kernels  # noqa: E402
 EX_SKIP = 77
 CACHE = os.environ.get("JS_VM_CACHE", "/var/cache/jitterscope-vm")
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
-# the modules the initramfs loads to mount the host's root (with what they need)
-MODULES = ["virtio_pci", "9pnet_virtio", "9p", "virtio_blk", "virtio_mmio", "virtio_net"]
+# the modules the initramfs loads to mount the host's root (with what they need), and ext4
+# for the scratch disk of --disk
+MODULES = ["virtio_pci", "9pnet_virtio", "9p", "virtio_blk", "virtio_mmio", "virtio_net", "ext4"]
 QEMU = {"amd64": "qemu-system-x86_64", "arm64": "qemu-system-aarch64"}
 # the host's Debian architecture: a kernel of another one (arm64 on x86-64) cannot run the
 # host's /bin/sh, so its guest runs the command with its own busybox (foreign_busybox)
@@ -241,7 +245,9 @@ reboot -f
 
 def initramfs(k, root):
     """the cached initramfs of k: busybox, the 9p modules (uncompressed), /init"""
-    path = root + ".initrd.gz"
+    # named by what goes in it: two checkouts sharing the cache each get their own
+    key = hashlib.sha1(repr((INIT, MODULES, BUSYBOX[k.arch])).encode()).hexdigest()[:10]
+    path = f"{root}.initrd-{key}.gz"
     if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
         return path
     foreign = k.arch != HOST_ARCH
@@ -290,7 +296,7 @@ def accel():
     return ["-accel", "tcg,thread=multi"], "tcg"
 
 
-def qemu_cmd(k, vmlinuz, initrd, outdir, cmdline, mem):
+def qemu_cmd(k, vmlinuz, initrd, outdir, cmdline, mem, disk=None):
     acc, how = accel()
     if k.arch == "arm64":
         machine = ["-M", "virt", "-cpu", "max"]
@@ -307,11 +313,51 @@ def qemu_cmd(k, vmlinuz, initrd, outdir, cmdline, mem):
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,"
             "multidevs=remap",
             "-virtfs", f"local,path={outdir},mount_tag=hostout,security_model=none,"
-            "multidevs=remap"], how
+            "multidevs=remap", *disk_args(disk)], how
 
 
-def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False):
-    """boot k and run command (a shell line) from the current directory; (status, output)"""
+DISK_SERIAL = "jsdisk"
+DISK_MOUNT = "/run/js-disk"
+
+
+def make_disk(outdir, mib):
+    """a sparse image of mib MiB in outdir with an ext4 made on the host (no journal: no
+    commit writes of its own while a test counts the disk's interrupts); its path"""
+    mkfs = shutil.which("mkfs.ext4") or shutil.which("mkfs.ext4", path="/usr/sbin:/sbin")
+    if not mkfs:
+        raise Unavailable("no mkfs.ext4 (Debian package e2fsprogs) for --disk")
+    img = os.path.join(outdir, "disk.img")
+    with open(img, "wb") as f:
+        f.truncate(mib << 20)
+    run([mkfs, "-q", "-F", "-O", "^has_journal", "-E", "nodiscard", "-L", DISK_SERIAL, img],
+        capture_output=True)
+    return img
+
+
+def disk_args(img):
+    """the scratch disk: virtio-blk with no MSI-X vector (vectors=0), so its queue interrupts
+    on a legacy INTx line through the IOAPIC: not a managed IRQ, its affinity writable (an
+    MSI-X queue vector of virtio-blk is managed: the kernel refuses to move it)"""
+    if not img:
+        return []
+    return ["-drive", f"file={img},if=none,id={DISK_SERIAL},format=raw,cache=unsafe",
+            "-device", f"virtio-blk-pci,drive={DISK_SERIAL},vectors=0,serial={DISK_SERIAL}"]
+
+
+# run.sh's lines that mount the scratch disk (found by its serial) and say where
+DISK_MOUNT_SH = f"""dev=
+for b in /sys/block/vd*; do
+\t[ "$(cat "$b/serial" 2>/dev/null)" = {DISK_SERIAL} ] && dev=/dev/${{b##*/}}
+done
+mkdir -p {DISK_MOUNT} && [ -n "$dev" ] && mount -t ext4 -o noatime "$dev" {DISK_MOUNT} ||
+\t{{ echo "vm: cannot mount the scratch disk ($dev)"; exit 125; }}
+export JS_VM_DISK={DISK_MOUNT}
+"""
+
+
+def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False, disk=0):
+    """boot k and run command (a shell line) from the current directory; (status, output).
+    disk: MiB of a scratch ext4 disk for the command, mounted at $JS_VM_DISK (0: none)"""
     if not shutil.which(QEMU[k.arch]):
         pkg = "qemu-system-arm" if k.arch == "arm64" else "qemu-system-x86"
         raise Unavailable(f"no {QEMU[k.arch]} (Debian package {pkg})")
@@ -321,8 +367,10 @@ def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False
     own = outdir is None
     outdir = os.path.abspath(outdir or tempfile.mkdtemp(prefix="jsvm."))
     os.makedirs(outdir, exist_ok=True)
+    img = make_disk(outdir, disk) if disk else None
     with open(os.path.join(outdir, "run.sh"), "w") as f:
-        f.write(f"cd {shlex.quote(os.getcwd())} || exit 125\n"
+        f.write((DISK_MOUNT_SH if img else "") +
+                f"cd {shlex.quote(os.getcwd())} || exit 125\n"
                 f"export JS_VM={shlex.quote(k.name)} JS_VM_OUT={shlex.quote(outdir)}\n"
                 f"export PATH=${{JS_VM_BIN:+$JS_VM_BIN:}}"
                 f"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
@@ -330,7 +378,7 @@ def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False
     rc = os.path.join(outdir, "rc")
     if os.path.exists(rc):
         os.unlink(rc)
-    cmd, how = qemu_cmd(k, vmlinuz, initrd, outdir, cmdline or k.cmdline, mem)
+    cmd, how = qemu_cmd(k, vmlinuz, initrd, outdir, cmdline or k.cmdline, mem, img)
     # the guest's /init reads its run folder from the initramfs: one small archive appended
     extra = os.path.join(outdir, "outdir.cpio")
     with tempfile.TemporaryDirectory() as d:
@@ -367,8 +415,8 @@ def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False
         log(f"{k.name}: timed out after {timeout} s")
         return 124, "".join(out)
     finally:
-        if own:
-            pass
+        if img:  # what the command wrote there is not kept
+            os.unlink(img)
     elapsed = time.monotonic() - t0
     try:
         status = int(open(rc).read().strip())
@@ -396,6 +444,9 @@ def main():
     r.add_argument("--timeout", type=int, default=600)
     r.add_argument("--mem", type=int, default=2048, help="MiB")
     r.add_argument("--out", default=None, help="the run's folder (kept), shared read-write")
+    r.add_argument("--disk", type=int, default=0, metavar="MiB",
+                   help="a scratch ext4 disk of MiB (virtio-blk, a legacy INTx interrupt the"
+                   " guest may steer), mounted at $JS_VM_DISK for CMD")
     argv = sys.argv[1:]
     command = []
     if "--" in argv:  # vm.py run KERNEL [opts] -- CMD: CMD is not parsed
@@ -418,7 +469,8 @@ def main():
         if not command:
             print("vm.py run: no command", file=sys.stderr)
             return 64
-        status, _ = boot(k, " ".join(command), a.cmdline, a.timeout, a.mem, a.out)
+        status, _ = boot(k, " ".join(command), a.cmdline, a.timeout, a.mem, a.out,
+                         disk=a.disk)
         return status
     except Unavailable as e:
         print(f"skip: {e}", file=sys.stderr)
