@@ -14,7 +14,8 @@ Commands:
       --probes lean: the run must say so, and the timer mode then expects the local timer
       (lean names no hrtimer callback). jsinject starts once jitterscope's probes are
       attached (its BPF links stop growing). --inject-dir DIR: jsinject's --dir (irq mode's
-      scratch file, on the disk whose IRQ is injected). --naming-only: below.
+      scratch file, on the disk whose IRQ is injected); --steer rfs: jsinject's (softirq mode
+      on a CPU isolcpus= or nohz_full= keeps out of rps_cpus). --naming-only: below.
 
   attrib_lib.py match --mode MODE --log INJ.csv --gaps GAPS.csv [--json RUN.json]
                       [--irq-detail NAME:N] [--witness WITNESS.csv] [--among]
@@ -61,7 +62,8 @@ every other primary was such a task, the tick, or another disk completion.
   ipi      `ipi:call_function_single...` (the perf ioctl's IPI) primary, sender jsinject named
   softirq  `softirq:NET_RX` among the causes (loopback UDP steered by RPS); primary NET_RX or
            the RPS IPI that raised it (`ipi:call_function_single rps_trigger_softirq`), or the
-           softirq thread that ran it (`softirq:ksoftirqd/N:PID ...`: always on PREEMPT_RT)
+           softirq thread that ran it (`softirq:ksoftirqd/N:PID ...`: always on PREEMPT_RT), or
+           (--steer rfs) the reader it woke there (`task:jsinject:<tid>`)
   irq      `irq:<name>:<irq>` among the causes (the disk's IRQ, from jsinject's summary); primary
            the IRQ or the BLOCK softirq it raised (on virtio-blk the completion runs there: about
            10 us against the hard IRQ's 1-2 us, so BLOCK is the largest net cause), or the IRQ's
@@ -584,9 +586,10 @@ def spec_for(mode, irq_detail=None, lean=False, arch=None):
         spec["witness"] = ["irq:%s:" % num, "task:irq/%s-" % num] + spec["witness"]
     if mode == "softirq":
         # NET_RX deferred to the softirq thread (always on PREEMPT_RT, where the RPS IPI's
-        # softirq wakes ksoftirqd): its run is class softirq, NET_RX inside it
-        spec["own"] = spec["own"] + [("softirq", "ksoftirqd/")]
-        spec["witness"] = spec["witness"] + ["task:ksoftirqd/"]
+        # softirq wakes ksoftirqd): its run is class softirq, NET_RX inside it; with
+        # --steer rfs the reader the packet wakes on the CPU (jsinject) is the action's too
+        spec["own"] = spec["own"] + [("softirq", "ksoftirqd/"), ("task", "jsinject:")]
+        spec["witness"] = spec["witness"] + ["task:ksoftirqd/", "task:jsinject:"]
     return spec
 
 
@@ -1513,6 +1516,8 @@ def run_in(a, cg):
         inj_args += ["--count", str(a.count or spec["count"])]
     if a.inject_dir:
         inj_args += ["--dir", a.inject_dir]
+    if a.steer:
+        inj_args += ["--steer", a.steer]
     quiet = wait_quiet(a.cpu, 30)
     if not quiet:
         log_msg("warning: CPU %d is still busy with other work; results may suffer" % a.cpu)
@@ -1591,7 +1596,8 @@ def run_in(a, cg):
     log_msg("jsinject: " + " ".join("%s=%s" % (k, kv.get(k, "?")) for k in
                                     ("actions", "skipped", "cal_delta", "loc_delta",
                                      "net_rx_delta", "block_delta", "dur_med_us",
-                                     "irq", "irq_name", "irq_delta", "faults", "lost")
+                                     "irq", "irq_name", "irq_delta", "faults", "lost",
+                                     "steer", "received")
                                     if k in kv))
     irq_detail = None
     if a.mode == "irq":
@@ -1641,6 +1647,8 @@ def main(argv):
     r.add_argument("--dir", required=True, help="scratch directory for the outputs")
     r.add_argument("--inject-dir", help="jsinject's --dir: where irq mode's scratch file goes"
                    " (on the disk whose IRQ is injected; default jsinject's, /var/tmp)")
+    r.add_argument("--steer", choices=("rps", "rfs"), help="softirq: jsinject's --steer (rfs:"
+                   " to a CPU isolcpus= or nohz_full= keeps out of rps_cpus)")
     r.add_argument("--probes", choices=("full", "lean"), default=os.environ.get("ATTRIB_PROBES"),
                    help="jitterscope's --probes (default: $ATTRIB_PROBES, else not given)")
     r.add_argument("--cgroup", help="run jsinject in this cgroup v2 child (REL, made and "

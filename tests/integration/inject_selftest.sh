@@ -1,8 +1,9 @@
 #!/bin/bash
 # inject_selftest.sh - verify the interference injector (build/tools/jsinject) by itself, without
-# jitterscope: run the preempt, ipi, timer, softirq and pf modes for 2 s on CPU 1 and check their
-# action counts against the kernel's own counters for CPU 1 (docs/INJECTOR.md), their
-# CSV logs, and that it restores what it changes when interrupted. Root only. About 15 s.
+# jitterscope: run the preempt, ipi, timer, softirq (steered by RPS, then by RFS) and pf modes
+# for 2 s on CPU 1 and check their action counts against the kernel's own counters for CPU 1
+# (docs/INJECTOR.md), their CSV logs, and that it restores what it changes when interrupted.
+# Root only. About 17 s.
 # The irq mode: inject_selftest_irq.sh. Shared code and the busy CPU 1: inject_lib.bash.
 . "$(dirname "$0")/inject_lib.bash"
 
@@ -57,6 +58,22 @@ echo "== counts above the background (quietest other run)"
 	"$(min_other loc_delta timer) < $(val timer actions) * 9 / 10"
 [ -s "$TMP/softirq.out" ] && check "softirq: NET_RX above background >= 90 % of packets" \
 	"$(val softirq net_rx_delta) - $(min_other net_rx_delta softirq) >= $(val softirq actions) * 9 / 10"
+
+# --steer rfs: RFS, not rps_cpus, steers each packet to CPU 1 (where isolcpus= or nohz_full=
+# keep it out of rps_cpus); a SCHED_FIFO reader there takes them; both flow tables restored
+RFS_SOCK=/proc/sys/net/core/rps_sock_flow_entries
+RFS_FLOW=/sys/class/net/lo/queues/rx-0/rps_flow_cnt
+rfs_saved="$(cat $RFS_SOCK) $(cat $RFS_FLOW)"
+if run softirq --period 10000 --steer rfs; then
+	at_least softirq 10000
+	check "softirq rfs: steered by RFS, rps_cpus untouched" \
+	      "$(val softirq steer | grep -c rfs) == 1 && $(rps_restored) == 1"
+	check "softirq rfs: NET_RX >= packets" "$(val softirq net_rx_delta) >= $(val softirq actions)"
+	check "softirq rfs: every packet received on CPU $CPU" \
+	      "$(val softirq received) == $(val softirq actions) && $(val softirq wrong_cpu) == 0"
+	check "softirq rfs: flow tables restored" \
+	      "$([ "$(cat $RFS_SOCK) $(cat $RFS_FLOW)" = "$rfs_saved" ] && echo 1 || echo 0) == 1"
+fi
 
 echo "== robustness"
 # SIGINT: stops early, restores rps_cpus, still writes log and summary, exit 3

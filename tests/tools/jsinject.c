@@ -51,6 +51,11 @@
 #define MAX_RECS (8UL << 20)
 #define IRQ_FILE_SIZE (64UL << 20)
 #define RPS_PATH "/sys/class/net/lo/queues/rx-0/rps_cpus"
+/* --steer rfs: the global flow table and lo's queue's, entries each */
+#define RFS_SOCK_PATH "/proc/sys/net/core/rps_sock_flow_entries"
+#define RFS_FLOW_PATH "/sys/class/net/lo/queues/rx-0/rps_flow_cnt"
+#define RFS_ENTRIES "4096"
+#define RFS_WARMUPS 3
 
 enum exit_code {
 	EX_OK = 0,
@@ -124,7 +129,10 @@ struct inj {
 	uint64_t throttled;
 	int tx, rx; /* softirq sockets */
 	uint64_t received;
-	void *buf; /* irq: O_DIRECT buffer */
+	int rfs;	       /* softirq --steer rfs: a reader on CPU N steers the flow there */
+	atomic_ullong rfs_got; /* rfs: datagrams the reader received (warm-ups too) */
+	int rfs_err;	       /* rfs: the sender thread's error */
+	void *buf;	       /* irq: O_DIRECT buffer */
 	uint64_t rnd;
 	int irq;
 	char irq_name[64];
@@ -974,24 +982,35 @@ static void cpu_hexmask(int cpu, char *buf, size_t len)
 
 static int setup_softirq(struct inj *in)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct sockaddr_in a = { .sin_family = AF_INET }, b;
 	socklen_t alen = sizeof(a);
 	char mask[64];
 	int err;
 
-	if (access(RPS_PATH, W_OK)) {
-		say("%s: %s (needs CONFIG_RPS and root)", RPS_PATH, strerror(errno));
+	if (access(in->rfs ? RFS_FLOW_PATH : RPS_PATH, W_OK)) {
+		say("%s: %s (needs CONFIG_RPS and root)", in->rfs ? RFS_FLOW_PATH : RPS_PATH,
+		    strerror(errno));
 		return -errno;
 	}
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	in->rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	b = a;
+	/* rfs: the reader blocks in recv() on CPU N; both ends connected, so that the flow
+	 * is the reader's (a connected socket records its flow's CPU in recvmsg()) */
+	in->rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | (in->rfs ? 0 : SOCK_NONBLOCK), 0);
 	in->tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (in->rx < 0 || in->tx < 0 || bind(in->rx, (struct sockaddr *)&a, sizeof(a)) ||
 	    getsockname(in->rx, (struct sockaddr *)&a, &alen) ||
-	    connect(in->tx, (struct sockaddr *)&a, sizeof(a))) {
+	    bind(in->tx, (struct sockaddr *)&b, sizeof(b)) ||
+	    getsockname(in->tx, (struct sockaddr *)&b, &alen) ||
+	    connect(in->tx, (struct sockaddr *)&a, sizeof(a)) ||
+	    (in->rfs && connect(in->rx, (struct sockaddr *)&b, sizeof(b)))) {
 		err = -errno;
 		say("loopback UDP sockets: %s", strerror(errno));
 		return err;
+	}
+	if (in->rfs) {
+		err = set_setting(RFS_SOCK_PATH, RFS_ENTRIES);
+		return err ? err : set_setting(RFS_FLOW_PATH, RFS_ENTRIES);
 	}
 	cpu_hexmask(in->cpu, mask, sizeof(mask));
 	return set_setting(RPS_PATH, mask);
@@ -1009,7 +1028,8 @@ static int act_softirq(struct inj *in, uint64_t slot)
 {
 	uint64_t seq = in->nrecs, s, e;
 
-	softirq_drain(in);
+	if (!in->rfs) /* rfs: the reader on CPU N takes them */
+		softirq_drain(in);
 	s = mono_ns();
 	if (send(in->tx, &seq, sizeof(seq), 0) != sizeof(seq))
 		return -errno;
@@ -1018,11 +1038,99 @@ static int act_softirq(struct inj *in, uint64_t slot)
 	return 0;
 }
 
+/* rfs_read_loop - the FIFO reader on CPU N: each recv() records the flow's CPU (RFS), so the
+ * next datagram's NET_RX is queued there, with an IPI; until the sender shuts it down */
+static int rfs_read_loop(struct inj *in)
+{
+	uint64_t seq;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(in->rx, &seq, sizeof(seq), 0);
+		if (n == 0)
+			return 0; /* shut down: the sender is done */
+		if (n < 0) {
+			if (errno == EINTR && !stopped())
+				continue;
+			return stopped() ? 0 : -errno;
+		}
+		atomic_fetch_add(&in->rfs_got, 1);
+		if (sched_getcpu() != in->cpu)
+			in->wrong_cpu++;
+	}
+}
+
+/* rfs_wait - wait (at most @ns) until the reader has @n datagrams */
+static int rfs_wait(struct inj *in, uint64_t n, uint64_t ns)
+{
+	uint64_t end = mono_ns() + ns;
+
+	while (atomic_load(&in->rfs_got) < n && mono_ns() < end && !stopped())
+		usleep(1000);
+	return atomic_load(&in->rfs_got) >= n ? 0 : -ETIMEDOUT;
+}
+
+/* rfs_sender - warm-up datagrams until the flow table points at CPU N (the reader must have
+ * received one there), then the schedule, from now; then shut the reader down */
+static void *rfs_sender(void *arg)
+{
+	struct inj *in = arg;
+	uint64_t warm = 0, len = in->t_end - in->t_start;
+	int err = 0;
+
+	pthread_setname_np(pthread_self(), "jssender");
+	for (int i = 0; i < RFS_WARMUPS && !err && !stopped(); i++) {
+		err = send(in->tx, &warm, sizeof(warm), 0) == sizeof(warm) ? 0 : -errno;
+		if (!err)
+			err = rfs_wait(in, (uint64_t)i + 1, 2 * NSEC_PER_SEC);
+	}
+	if (err == -ETIMEDOUT)
+		say("the reader on CPU %d received no warm-up datagram in 2 s", in->cpu);
+	in->t_start = mono_ns() + 20000000;
+	in->t_end = in->t_start + len;
+	if (!err)
+		err = run_periodic(in, act_softirq);
+	if (!err) /* the last datagrams, as run_softirq collects them */
+		(void)rfs_wait(in, RFS_WARMUPS + in->nrecs, 200000000);
+	in->rfs_err = err;
+	shutdown(in->rx, SHUT_RD); /* the reader's recv() returns 0 */
+	return NULL;
+}
+
+/* run_softirq_rfs - the sender thread (the helper CPU's, inherited), the reader (FIFO, on N) */
+static int run_softirq_rfs(struct inj *in)
+{
+	pthread_t st;
+	int err;
+
+	in->fifo_loop = rfs_read_loop;
+	block_stop_signals(SIG_BLOCK);
+	err = -pthread_create(&st, NULL, rfs_sender, in);
+	block_stop_signals(SIG_UNBLOCK);
+	if (err) {
+		say("cannot start the sender thread: %s", strerror(-err));
+		return err;
+	}
+	err = run_fifo_worker(in, NULL);
+	if (err)
+		shutdown(in->rx, SHUT_RD);
+	pthread_join(st, NULL);
+	in->received = atomic_load(&in->rfs_got);
+	in->received -= in->received >= RFS_WARMUPS ? RFS_WARMUPS : in->received;
+	if (in->rfs_err)
+		say("send on loopback: %s", strerror(-in->rfs_err));
+	return err ? err : in->rfs_err;
+}
+
 static int run_softirq(struct inj *in)
 {
 	struct pollfd p = { .fd = in->rx, .events = POLLIN };
 	uint64_t deadline;
-	int err = run_periodic(in, act_softirq);
+	int err;
+
+	if (in->rfs)
+		return run_softirq_rfs(in);
+	err = run_periodic(in, act_softirq);
 
 	if (err)
 		say("send on loopback: %s", strerror(-err));
@@ -1433,7 +1541,10 @@ static void print_summary(struct inj *in)
 		       (unsigned long long)in->throttled);
 		break;
 	case M_SOFTIRQ:
-		printf("received=%llu\n", (unsigned long long)in->received);
+		printf("steer=%s\nreceived=%llu\n", in->rfs ? "rfs" : "rps",
+		       (unsigned long long)in->received);
+		if (in->rfs)
+			printf("wrong_cpu=%llu\n", (unsigned long long)in->wrong_cpu);
 		break;
 	case M_IRQ:
 		printf("irq=%d\nirq_name=%s\nirq_steered=%d\nirq_delta=%llu\n", in->irq,
@@ -1470,11 +1581,13 @@ static void usage(FILE *f)
 {
 	fputs("usage: jsinject --mode MODE --cpu N [--duration SECS] [--period US] [--spin US]\n"
 	      "                [--count N] [--log FILE] [--helper-cpu M] [--dir DIR] [--irq N]\n"
-	      "                [--windows MS --windows-log FILE]\n"
+	      "                [--windows MS --windows-log FILE] [--steer rps|rfs]\n"
 	      "modes:\n  preempt  SCHED_FIFO 50 thread on CPU N spins --spin us every period\n"
 	      "  ipi      --count perf enable/disable ioctls per period, one IPI each to CPU N\n"
 	      "  timer    perf cpu-clock hrtimer on CPU N expiring every period\n"
-	      "  softirq  one loopback UDP packet per period, RPS-steered to CPU N (NET_RX)\n"
+	      "  softirq  one loopback UDP packet per period, RPS-steered to CPU N (NET_RX);\n"
+	      "           --steer rfs: RFS-steered to a SCHED_FIFO reader on CPU N (a CPU\n"
+	      "           isolcpus= or nohz_full= keeps out of rps_cpus)\n"
 	      "  irq      --count O_DIRECT 4 KiB preads per period; disk IRQ aimed at CPU N\n"
 	      "  pf       SCHED_FIFO thread on CPU N maps, touches, unmaps --count pages\n"
 	      "  pipe     a writer (jswriter) writes a byte to a pipe every period; a SCHED_FIFO\n"
@@ -1512,14 +1625,15 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		{ "irq", required_argument, NULL, 'i' },
 		{ "windows", required_argument, NULL, 'w' },
 		{ "windows-log", required_argument, NULL, 'W' },
+		{ "steer", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	uint64_t v;
 	char *end;
-	int c, m, bad = 0;
+	int c, m, bad = 0, steer_set = 0;
 
-	while ((c = getopt_long(argc, argv, "m:c:d:p:s:n:l:H:D:i:w:W:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:d:p:s:n:l:H:D:i:w:W:S:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (m = 0; m < M_NR && strcmp(optarg, mode_names[m]); m++)
@@ -1569,6 +1683,11 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		case 'W':
 			in->win_path = optarg;
 			break;
+		case 'S':
+			bad |= strcmp(optarg, "rps") && strcmp(optarg, "rfs");
+			in->rfs = !strcmp(optarg, "rfs");
+			steer_set = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(EX_OK);
@@ -1578,7 +1697,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		if (bad) {
 			if (c != '?')
 				say("invalid value for -%c/--%s: '%s'", c,
-				    lo[strchr("mcdpsnlHDiwW", c) - "mcdpsnlHDiwW"].name, optarg);
+				    lo[strchr("mcdpsnlHDiwWS", c) - "mcdpsnlHDiwWS"].name, optarg);
 			return -EINVAL;
 		}
 	}
@@ -1596,6 +1715,14 @@ static int parse_args(struct inj *in, int argc, char **argv)
 	}
 	if (!in->count_set)
 		in->count = ops[in->mode].count;
+	if (steer_set && in->mode != M_SOFTIRQ) {
+		say("--steer is used by mode softirq only");
+		return -EINVAL;
+	}
+	if (in->rfs && in->win_ns) {
+		say("--windows is not used with --steer rfs");
+		return -EINVAL;
+	}
 	if ((in->win_ns || in->win_path) &&
 	    (!in->win_ns || !in->win_path ||
 	     (in->mode != M_IPI && in->mode != M_SOFTIRQ && in->mode != M_IRQ))) {
