@@ -152,12 +152,36 @@ def attrib(kind, out, duration, disk):
            "--naming-only", "--duration", str(duration), "--dir", d] + KINDS[kind]
     if kind == "irq":
         cmd += ["--inject-dir", disk]
+    if kind == "softirq" and rps_refused(CPU):
+        cmd += ["--steer", "rfs"]
     r = subprocess.run(cmd, cwd=INTEG, capture_output=True, text=True,
                        timeout=duration * 10 + 120)
     text = r.stdout + r.stderr
     with open(os.path.join(d, "attrib.txt"), "w") as f:
         f.write(text)
     return r.returncode, text
+
+
+def cpulist(path):
+    """the CPUs of a sysfs cpulist file ("1,3-5"), empty when absent"""
+    try:
+        text = open(path).read().strip()
+    except OSError:
+        return set()
+    cpus = set()
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def rps_refused(cpu):
+    """does the kernel keep @cpu out of rps_cpus: store_rps_map() keeps only housekeeping
+    CPUs (HK_TYPE_DOMAIN, HK_TYPE_WQ: isolcpus=domain, nohz_full=; commit 07bbecb34106,
+    Linux 5.9) and refuses a mask left empty (EINVAL). jsinject --steer rfs then: RFS steers
+    a flow to the CPU its reader runs on, whatever rps_cpus says"""
+    base = "/sys/devices/system/cpu/"
+    return cpu in cpulist(base + "isolated") | cpulist(base + "nohz_full")
 
 
 def named_of(kind, text):
@@ -208,10 +232,13 @@ def run_kind(kind, out, duration, disk, summ):
         if cal < acts and ok is not None:
             ok = False
             why = why or f"CAL rose {cal} for {acts} ioctls: IPIs not sent"
+    if kind == "softirq" and inj:
+        summ["softirq_steer"] = inj.get("steer", "?")
+        extra = f", steered by {inj.get('steer', '?').upper()}"
     if kind == "irq" and inj:
         summ["irq_irq"] = f"{inj.get('irq_name', '?')}:{inj.get('irq', '?')}"
         extra = f", IRQ {summ.kv['irq_irq']} ({inj.get('irq_delta', '?')} interrupts)"
-    if ok is not None and total < MIN_RUNS:
+    if ok and total < MIN_RUNS:
         ok, why = None, f"only {total} actions judged (need >= {MIN_RUNS})"
     verdict(summ, kind, ok, named, total, why, extra)
     return ok
