@@ -89,8 +89,8 @@ takes that long, so the slots after it are skipped (75 IPIs in 120 slots of 50 m
 primary, duration or sender judgement; the injector's floor is NAMING_ONLY_ACTIONS actions in
 jitterscope's window, not half its slots; actions outside the window are left out (loading
 and attaching the probes took 2-7 s there, irq mode's 64 MiB scratch file seconds more); and
-an action's gap is looked for up to half the actions' spacing after it (RPS's NET_RX ran
-2.5 ms after its packet was sent, behind a host stall of its vCPU).
+an action's gap is looked for up to the actions' spacing after it (RPS's NET_RX ran up to
+44 ms after its packet was sent, behind host stalls of its vCPU).
 `run --cgroup REL` starts jsinject in the cgroup v2 child REL (made under the v2 mount, removed
 after; exit 77 when cgroup v2 is not mounted or not writable), and the action's part must carry
 that cgroup: its detail ends in ` [NAME]`, NAME the short name jitterscope gives REL (>= 99 % of
@@ -273,6 +273,17 @@ def distance(g, s, e):
     return 0
 
 
+def in_paired(gaps, starts, maxdur, used, s, e, spec):
+    """does [s, e] lie in a gap already paired (@used) that names the expected cause"""
+    i = bisect.bisect_left(starts, s - maxdur)
+    while i < len(gaps) and gaps[i].start <= e:
+        g = gaps[i]
+        if g.row in used and g.end >= s and right_cause(g, spec):
+            return True
+        i += 1
+    return False
+
+
 def match(acts, gaps, spec):
     """
     pair each action with a gap -> [(action, gap or None, part or None, shared)]; shared: the
@@ -285,9 +296,12 @@ def match(acts, gaps, spec):
     for a in acts:
         _, s, e = a
         lo, hi = s - spec["before"], e + spec["after"]
+        # a gap naming the action may lie further (after_named: --naming-only's window);
+        # one that does not is paired only within the mode's own window
+        hi_named = e + max(spec["after"], spec.get("after_named", 0))
         i = bisect.bisect_left(starts, lo - maxdur)
         cands = []
-        while i < len(gaps) and gaps[i].start <= hi:
+        while i < len(gaps) and gaps[i].start <= hi_named:
             g = gaps[i]
             if g.end >= lo and g.row not in used:
                 cands.append(g)
@@ -295,9 +309,12 @@ def match(acts, gaps, spec):
         best, part = None, None
         for g in sorted(cands, key=lambda g: (distance(g, s, e), g.start)):
             p = right_cause(g, spec)
+            if p and g.start > hi and in_paired(gaps, starts, maxdur, used, s, e, spec):
+                break  # its gap is one already paired (the pass below): not the next one's
             if p:
                 best, part = g, p
                 break
+        cands = [g for g in cands if g.start <= hi]
         if not best and cands:
             best = min(cands, key=lambda g: (distance(g, s, e), g.start))
         if best:
@@ -798,10 +815,11 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
             acts = [a for a in acts if a not in out]
     if naming_only and len(acts) > 1:
         # an emulated CPU runs when the host runs its thread: what an action raised there
-        # (RPS's NET_RX) may come tens of ms after it. Its gap is looked for up to half the
-        # actions' spacing after it, still short of the next one's
+        # (RPS's NET_RX) may come tens of ms after it. Its gap is looked for up to the
+        # actions' spacing after it: actions are matched in order, each to the nearest gap
+        # naming it, so the next action's own gap stays the next action's
         spacing = sorted(b[1] - a[1] for a, b in zip(acts, acts[1:]))[(len(acts) - 1) // 2]
-        spec["after"] = max(spec["after"], spacing // 2)
+        spec["after_named"] = spacing
     res = match(acts, gaps, spec)
     foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
     ok = summarize(mode, res, spec, min_pct, among, foreign, evs=witness, host_share=host_share,
@@ -1138,6 +1156,22 @@ prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
         g.steal = steal * US
         ok = ok and summarize("preempt", match([a], [g], pre), pre, 99.0, out=quiet,
                               evs=wit) == want
+    # --naming-only's window (after_named): a gap naming the action up to 40 ms after it
+    # (NET_RX behind a host stall) is its, an unnamed one there is not; an action inside a
+    # gap already paired that names it shares it rather than take the next action's gap
+    sq = dict(spec_for("softirq"), after_named=40 * ms)
+    net = "softirq:NET_RX=5000"
+    gs = [synth_gap(1 * ms, 60 * ms, "softirq", "NET_RX", net),
+          synth_gap(70 * ms, 5 * US, "unexplained", "", ""),
+          synth_gap(81 * ms, 50 * US, "softirq", "NET_RX", net),
+          synth_gap(230 * ms, 50 * US, "softirq", "NET_RX", net),
+          synth_gap(300 * ms + 500 * US, 5 * US, "unexplained", "", "")]
+    got = [(g.start if g else None, bool(p), sh) for _, g, p, sh in match(
+        [(0, 1 * ms + 100 * US, 1 * ms + 200 * US), (1, 41 * ms, 41 * ms + 100 * US),
+         (2, 81 * ms - 10 * US, 81 * ms), (3, 200 * ms, 200 * ms + 100 * US),
+         (4, 300 * ms, 300 * ms + 100 * US)], gs, sq)]
+    ok = ok and got == [(1 * ms, True, False), (1 * ms, True, True), (81 * ms, True, False),
+                        (230 * ms, True, False), (300 * ms + 500 * US, False, False)]
     # irq details compare whole: irq 36 is not irq 360; the BLOCK softirq the IRQ raised may
     # be the primary, another IRQ may not
     irq = spec_for("irq", "virtio1-req.0:36")

@@ -163,7 +163,8 @@ def attrib(kind, out, duration, disk):
 
 
 def cpulist(path):
-    """the CPUs of a sysfs cpulist file ("1,3-5"), empty when absent"""
+    """the CPUs of a sysfs cpulist file ("1,3-5"), empty when absent or none ("(null)", what
+    nohz_full says on a kernel booted without it)"""
     try:
         text = open(path).read().strip()
     except OSError:
@@ -171,7 +172,8 @@ def cpulist(path):
     cpus = set()
     for part in filter(None, text.split(",")):
         lo, _, hi = part.partition("-")
-        cpus.update(range(int(lo), int(hi or lo) + 1))
+        if lo.isdigit() and (hi.isdigit() or not hi):
+            cpus.update(range(int(lo), int(hi or lo) + 1))
     return cpus
 
 
