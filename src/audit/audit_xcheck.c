@@ -294,7 +294,8 @@ static const struct audit_task *kept_task(const struct audit_cpu *pc, const char
 	return NULL;
 }
 
-/* percpu_name - "ksoftirqd/3", "kworker/3:1:43", "rcuc/3:20": a name bound to cpu */
+/* percpu_name - "ksoftirqd/3", "kworker/3:1:43", "rcuc/3:20", "backlog_napi/3:61": a name
+ * bound to cpu */
 static bool percpu_name(const char *d, int cpu)
 {
 	char tag[16];
@@ -328,6 +329,7 @@ static bool x_task(struct xctx *x)
 		    strstr(d, "ksoftirqd") ? "softirq overflow (see the softirq lines)" :
 		    strstr(d, "rcuc")	   ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
 		    strstr(d, "ktimers")   ? "timers expire there (PREEMPT_RT's timer softirqs)" :
+		    strstr(d, "backlog")   ? "packets queued to its backlog (RPS, RFS: NET_RX)" :
 		    strstr(d, "migration") ? "stop_machine / task migration requests" :
 					     "kernel work bound to this CPU");
 	} else if (x->pc) {

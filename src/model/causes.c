@@ -65,13 +65,17 @@ int js_cause_from_name(const char *name)
  * PREEMPT_RT every hard IRQ handler but a few runs in its irq/N thread and the timer and
  * other softirqs in ktimers/N and ksoftirqd/N; without RT, threadirqs and the softirqs
  * deferred to ksoftirqd do the same. rcuc/N runs RCU's core work, which the RCU softirq runs
- * where there is no rcuc thread (rcutree.use_softirq): softirq, "RCU".
+ * where there is no rcuc thread (rcutree.use_softirq): softirq, "RCU". backlog_napi/N runs
+ * the CPU's backlog NAPI (RPS and non-NAPI drivers' packets), which the NET_RX softirq runs
+ * where there is no such thread (Linux 6.10: always on PREEMPT_RT, else
+ * thread_backlog_napi): softirq, "NET_RX".
  */
 static const struct js_thread_class thread_table[] = {
 	{ "irq/", JS_CAUSE_IRQ, "IRQ thread", NULL, false },
 	{ "ktimers/", JS_CAUSE_TIMER, "timer thread", NULL, true },
 	{ "ksoftirqd/", JS_CAUSE_SOFTIRQ, "softirq thread", NULL, true },
 	{ "rcuc/", JS_CAUSE_SOFTIRQ, "softirq thread", "RCU", false },
+	{ "backlog_napi/", JS_CAUSE_SOFTIRQ, "softirq thread", "NET_RX", false },
 };
 
 /* js_thread_class - the row of the kernel thread named name, NULL if none */

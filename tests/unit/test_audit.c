@@ -912,6 +912,7 @@ static void test_crosscheck(void **state)
 	assert_has(xcheck1(&a, 3, "softirq", "ksoftirqd/3:32 NET_RX", 5, 0), "softirq overflow");
 	assert_has(xcheck1(&a, 3, "softirq", "rcuc/3:20 RCU", 5, 0), "not offloaded");
 	assert_has(xcheck1(&a, 3, "timer", "ktimers/3:21 TIMER", 5, 0), "timers expire there");
+	assert_has(xcheck1(&a, 3, "softirq", "backlog_napi/3:61 NET_RX", 5, 0), "RPS, RFS");
 	assert_has(xcheck1(&a, 3, "irq", "irq/130-nvme0q1:300", 12, 0),
 		   "IRQ 130 nvme0q1 interrupted CPU 3 12 times");
 	assert_has(xcheck1(&a, 3, "task", "kworker/3:1:43 vmstat_update", 5, 0),

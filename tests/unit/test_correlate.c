@@ -1763,6 +1763,8 @@ static void test_thread_table(void **state)
 		{ "ksoftirqd/0", JS_CAUSE_SOFTIRQ },
 		{ "ksoftirqd/", -1 },
 		{ "rcuc/12", JS_CAUSE_SOFTIRQ },
+		{ "backlog_napi/1", JS_CAUSE_SOFTIRQ },
+		{ "backlog_napi/", -1 },
 		{ "rcuop/1", -1 },
 		{ "rcu_preempt", -1 },
 		{ "kworker/1:2", -1 },
@@ -1778,6 +1780,7 @@ static void test_thread_table(void **state)
 	}
 	assert_null(js_thread_class(NULL));
 	assert_string_equal(js_thread_class("rcuc/1")->softirq, "RCU");
+	assert_string_equal(js_thread_class("backlog_napi/1")->softirq, "NET_RX");
 	assert_non_null(js_part_thread(JS_CAUSE_SOFTIRQ, "ksoftirqd/1:22 NET_RX"));
 	assert_null(js_part_thread(JS_CAUSE_TASK, "ksoftirqd/1:22"));
 	assert_null(js_part_thread(JS_CAUSE_IRQ, "ksoftirqd/1:22"));
