@@ -60,10 +60,12 @@ every other primary was such a task, the tick, or another disk completion.
   pf       `fault:fault user jsinject:...` among the causes (a fault's time is inside its task's,
            so a fault is never primary); primary the faulting task `task:jsinject:<tid>`
   ipi      `ipi:call_function_single...` (the perf ioctl's IPI) primary, sender jsinject named
-  softirq  `softirq:NET_RX` among the causes (loopback UDP steered by RPS); primary NET_RX or
-           the RPS IPI that raised it (`ipi:call_function_single rps_trigger_softirq`), or the
-           softirq thread that ran it (`softirq:ksoftirqd/N:PID ...`: always on PREEMPT_RT), or
-           (--steer rfs) the reader it woke there (`task:jsinject:<tid>`)
+  softirq  `softirq:NET_RX` among the causes (loopback UDP steered by RPS), or the backlog
+           thread that processes the packet without NET_RX (`softirq:backlog_napi/N:PID
+           NET_RX`: Linux 6.10 on PREEMPT_RT); primary NET_RX, that thread, the RPS IPI that
+           raised it (`ipi:call_function_single rps_trigger_softirq`), the softirq thread that
+           ran it (`softirq:ksoftirqd/N:PID ...`: PREEMPT_RT before 6.10), or (--steer rfs)
+           the reader it woke there (`task:jsinject:<tid>`)
   irq      `irq:<name>:<irq>` among the causes (the disk's IRQ, from jsinject's summary); primary
            the IRQ or the BLOCK softirq it raised (on virtio-blk the completion runs there: about
            10 us against the hard IRQ's 1-2 us, so BLOCK is the largest net cause), or the IRQ's
@@ -187,7 +189,7 @@ MODES = {
                period=10000, count=64),
     "ipi": dict(cause=("ipi", "call_function_single"), own=[("ipi", "call_function_single")],
                 witness=[], sender="jsinject:", before=100 * US, after=0, period=5000, count=1),
-    "softirq": dict(cause=("softirq", "NET_RX"),
+    "softirq": dict(cause=("softirq", "NET_RX"), cause_also=[("softirq", "backlog_napi/")],
                     own=[("softirq", "NET_RX"), ("ipi", "call_function_single rps_trigger_softirq")],
                     witness=["softirq:NET_RX"], before=100 * US, after=2000 * US, period=10000),
     "irq": dict(cause=("irq", None), exact=True, own=[("softirq", "BLOCK")],
@@ -237,8 +239,11 @@ def has_cause(g, cls, prefix, exact=False):
 
 
 def right_cause(g, spec):
-    """the part of g that names the expected cause, or None"""
-    return has_cause(g, *spec["cause"], exact=spec.get("exact", False))
+    """the part of g that names the expected cause (or one of cause_also), or None"""
+    p = has_cause(g, *spec["cause"], exact=spec.get("exact", False))
+    for c in spec.get("cause_also", ()):
+        p = p or has_cause(g, *c)
+    return p
 
 
 def own_primary(g, spec):
@@ -605,8 +610,12 @@ def spec_for(mode, irq_detail=None, lean=False, arch=None):
         # NET_RX deferred to the softirq thread (always on PREEMPT_RT, where the RPS IPI's
         # softirq wakes ksoftirqd): its run is class softirq, NET_RX inside it; with
         # --steer rfs the reader the packet wakes on the CPU (jsinject) is the action's too
-        spec["own"] = spec["own"] + [("softirq", "ksoftirqd/"), ("task", "jsinject:")]
-        spec["witness"] = spec["witness"] + ["task:ksoftirqd/", "task:jsinject:"]
+        # backlog_napi/N processes the packet there instead of NET_RX (Linux 6.10, always on
+        # PREEMPT_RT): no NET_RX part, the thread's run (softirq "backlog_napi/N:PID NET_RX")
+        spec["own"] = spec["own"] + [("softirq", "ksoftirqd/"), ("task", "jsinject:"),
+                                     ("softirq", "backlog_napi/")]
+        spec["witness"] = spec["witness"] + ["task:ksoftirqd/", "task:jsinject:",
+                                             "task:backlog_napi/"]
     return spec
 
 

@@ -20,7 +20,9 @@ Run in the guest as root from the checkout, after make: `sh tests/vm/inside.sh [
      each run of one on CPU 1 in the kernel's trace (sched_switch, attrib_lib's witness) matched
      one to one with a gap naming it in its class: irq_thread (the injected disk IRQ's
      irq/N-NAME, class irq, from the irq run), ksoftirqd (ksoftirqd/1, class softirq, from the
-     softirq run: RT defers the RPS IPI's NET_RX to it), ktimers (ktimers/1, class timer: a
+     softirq run: RT before 6.10 defers the RPS IPI's NET_RX to it), backlog_napi
+     (backlog_napi/1, class softirq, from the softirq run: since Linux 6.10 RT processes the
+     steered packets there, without NET_RX; absent before), ktimers (ktimers/1, class timer: a
      run of its own, a SCHED_OTHER task on CPU 1 sleeping 10 ms at a time with
      kernel.timer_migration=0 so that its hrtimer, soft on RT, expires there, also on a
      nohz_full CPU, whose timers would otherwise go to a housekeeping CPU).
@@ -53,7 +55,7 @@ KINDS = {
     "irq": ["--period", "20000", "--count", "1"],
     "softirq": ["--period", "40000"],
 }
-RT_KINDS = ("irq_thread", "ksoftirqd", "ktimers")
+RT_KINDS = ("irq_thread", "ksoftirqd", "backlog_napi", "ktimers")
 TIMER_MIGRATION = "/proc/sys/kernel/timer_migration"
 
 
@@ -254,6 +256,17 @@ def window(run_json):
     return c["start_ns"], c["end_ns"]
 
 
+def kthread_pid(comm):
+    """the pid of the kernel thread named comm, or None"""
+    for p in os.listdir("/proc"):
+        try:
+            if p.isdigit() and open(f"/proc/{p}/comm").read().strip() == comm:
+                return int(p)
+        except OSError:
+            pass
+    return None
+
+
 def thread_runs(evs, prefix, lo, hi):
     """{COMM:PID: [(seq, start, end)]}: the runs in [lo, hi] of each task whose witness name
     starts with task:PREFIX (COMM:PID is the detail jitterscope gives its part)"""
@@ -371,12 +384,25 @@ def main(argv):
                                         "irq/%s-" % inj["irq"], "irq", summ))
         else:
             verdict(summ, "irq_thread", None, 0, 0, "no irq run to read it from")
-    if "ksoftirqd" in want:
-        if os.path.exists(os.path.join(out, "softirq", "witness.csv")):
-            results.append(match_thread("ksoftirqd", os.path.join(out, "softirq"),
-                                        "ksoftirqd/%d:" % CPU, "softirq", summ))
+    napi = kthread_pid("backlog_napi/%d" % CPU)
+    for kind in ("ksoftirqd", "backlog_napi"):
+        if kind not in want:
+            continue
+        if kind == "backlog_napi" and napi is None:
+            verdict(summ, kind, None, 0, 0, f"no backlog_napi/{CPU} thread (before Linux 6.10,"
+                    " or not PREEMPT_RT without thread_backlog_napi): NET_RX does its work")
+        elif os.path.exists(os.path.join(out, "softirq", "witness.csv")):
+            r = match_thread(kind, os.path.join(out, "softirq"), "%s/%d:" % (kind, CPU),
+                             "softirq", summ)
+            if r is None and kind == "ksoftirqd" and napi is not None:
+                # what else would wake it: a softirq raised in a hard IRQ on CPU 1; on this
+                # kernel the steered packets go to backlog_napi/1, timers to ktimers/1, RCU to
+                # rcuc/1, and an isolated CPU has no load balancing (SCHED)
+                summ["ksoftirqd_why"] = (f"{summ.kv.get('ksoftirqd_why')}: this kernel gives it"
+                                         f" no injected work (packets: backlog_napi/{CPU})")
+            results.append(r)
         else:
-            verdict(summ, "ksoftirqd", None, 0, 0, "no softirq run to read it from")
+            verdict(summ, kind, None, 0, 0, "no softirq run to read it from")
     if "ktimers" in want:
         results.append(ktimers_run(out, duration, summ))
     elapsed = time.monotonic() - t0

@@ -6,9 +6,9 @@
 #   vm.py run KERNEL --disk 256 [--out DIR] -- sh tests/vm/inside.sh [KIND...]
 #   (tests/vm/guest.sh runs it with JS_VM_OUT=$out/inject)
 #
-# KIND: probes preempt ipi irq softirq, and on PREEMPT_RT irq_thread ksoftirqd ktimers (default:
-# all that apply; irq_thread and ksoftirqd read the irq and softirq runs). What each checks:
-# tests/vm/inside.py's docstring.
+# KIND: probes preempt ipi irq softirq, and on PREEMPT_RT irq_thread ksoftirqd backlog_napi
+# ktimers (default: all that apply; irq_thread, ksoftirqd and backlog_napi read the irq and
+# softirq runs). What each checks: tests/vm/inside.py's docstring.
 # Environment: JS_VM_OUT (required) where everything goes; JS_VM_DISK the scratch disk's mount
 # (vm.py --disk; without it irq is a skip); JS_INSIDE_DURATION seconds of jitterscope per
 # kind (default 8: 4-6 minutes in all under TCG); JS_BIN, JSINJECT other builds.
