@@ -320,6 +320,8 @@ def match(acts, gaps, spec):
                 best, part = g, p
                 break
         cands = [g for g in cands if g.start <= hi]
+        if not best and cands and in_paired(gaps, starts, maxdur, used, s, e, spec):
+            cands = []  # in a paired gap naming it (the pass below), not in a gap that does not
         if not best and cands:
             best = min(cands, key=lambda g: (distance(g, s, e), g.start))
         if best:
@@ -1181,6 +1183,12 @@ prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
          (4, 300 * ms, 300 * ms + 100 * US)], gs, sq)]
     ok = ok and got == [(1 * ms, True, False), (1 * ms, True, True), (81 * ms, True, False),
                         (230 * ms, True, False), (300 * ms + 500 * US, False, False)]
+    # ... also when an unnamed gap lies within the mode's own window (a thread run inside a
+    # long gap, the next run just after the sampler's 3 us gap)
+    got = [(g.start if g else None, bool(p), sh) for _, g, p, sh in match(
+        [(0, 1 * ms + 100 * US, 1 * ms + 200 * US), (1, 61 * ms - 100 * US, 61 * ms)],
+        gs[:1] + [synth_gap(61 * ms + 50 * US, 3 * US, "unexplained", "", "")], sq)]
+    ok = ok and got == [(1 * ms, True, False), (1 * ms, True, True)]
     # irq details compare whole: irq 36 is not irq 360; the BLOCK softirq the IRQ raised may
     # be the primary, another IRQ may not
     irq = spec_for("irq", "virtio1-req.0:36")
