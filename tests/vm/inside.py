@@ -28,7 +28,6 @@ Run in the guest as root from the checkout, after make: `sh tests/vm/inside.sh [
      nohz_full CPU, whose timers would otherwise go to a housekeeping CPU).
 Each kind passes with >= 99 % of at least MIN_RUNS named; fewer actions or runs is a skip.
 """
-import csv
 import json
 import os
 import re
@@ -278,9 +277,9 @@ def thread_runs(evs, prefix, lo, hi):
     return runs
 
 
-def match_thread(kind, d, prefix, cls, summ):
+def match_thread(kind, d, prefix, cls, summ, few=""):
     """each run of the thread PREFIX* on CPU 1 in run folder d's witness, one to one with a
-    gap naming it in class cls (attrib_lib's matcher)"""
+    gap naming it in class cls (attrib_lib's matcher); few: why it may not have run"""
     try:
         evs = al.load_witness(os.path.join(d, "witness.csv"))
         lo, hi = window(os.path.join(d, "run.json"))
@@ -291,7 +290,7 @@ def match_thread(kind, d, prefix, cls, summ):
     total = sum(len(r) for r in runs.values())
     if total < MIN_RUNS:
         verdict(summ, kind, None, 0, total, f"{prefix}* ran {total} times on CPU {CPU} while"
-                f" measured (need >= {MIN_RUNS})")
+                f" measured (need >= {MIN_RUNS}){few}")
         return None
     gaps = al.load_gaps(os.path.join(d, "gaps.csv"), CPU)
     res = []
@@ -323,6 +322,7 @@ def ktimers_run(out, duration, summ):
                                 f"os.sched_setaffinity(0, {{{CPU}}})\n"
                                 "while True:\n    time.sleep(0.01)\n"])
     wit = al.Witness(CPU, events=("sched/sched_switch",))
+    r = None
     try:
         wit.start()
         r = subprocess.run([JS, "--cpu", str(CPU), "-d", str(duration), "-q",
@@ -338,8 +338,8 @@ def ktimers_run(out, duration, summ):
         if old is not None:
             with open(TIMER_MIGRATION, "w") as f:
                 f.write(old)
-    if r.returncode or evs is None:
-        verdict(summ, "ktimers", False, 0, 0, f"jitterscope exit {r.returncode}"
+    if r is None or r.returncode or evs is None:
+        verdict(summ, "ktimers", False, 0, 0, f"jitterscope exit {r and r.returncode}"
                 f"{'' if evs is not None else '; ' + str(wit.why)}")
         return False
     return match_thread("ktimers", d, "ktimers/%d:" % CPU, "timer", summ)
@@ -392,15 +392,13 @@ def main(argv):
             verdict(summ, kind, None, 0, 0, f"no backlog_napi/{CPU} thread (before Linux 6.10,"
                     " or not PREEMPT_RT without thread_backlog_napi): NET_RX does its work")
         elif os.path.exists(os.path.join(out, "softirq", "witness.csv")):
-            r = match_thread(kind, os.path.join(out, "softirq"), "%s/%d:" % (kind, CPU),
-                             "softirq", summ)
-            if r is None and kind == "ksoftirqd" and napi is not None:
-                # what else would wake it: a softirq raised in a hard IRQ on CPU 1; on this
-                # kernel the steered packets go to backlog_napi/1, timers to ktimers/1, RCU to
-                # rcuc/1, and an isolated CPU has no load balancing (SCHED)
-                summ["ksoftirqd_why"] = (f"{summ.kv.get('ksoftirqd_why')}: this kernel gives it"
-                                         f" no injected work (packets: backlog_napi/{CPU})")
-            results.append(r)
+            # ksoftirqd/1 runs a softirq raised in a hard IRQ on CPU 1: where backlog_napi/1
+            # exists the steered packets go there, timers to ktimers/1, RCU to rcuc/1, and an
+            # isolated CPU has no load balancing (SCHED): nothing injected reaches it
+            few = (f": this kernel gives it no injected work (the packets: backlog_napi/{CPU})"
+                   if kind == "ksoftirqd" and napi is not None else "")
+            results.append(match_thread(kind, os.path.join(out, "softirq"),
+                                        "%s/%d:" % (kind, CPU), "softirq", summ, few))
         else:
             verdict(summ, kind, None, 0, 0, "no softirq run to read it from")
     if "ktimers" in want:
