@@ -54,6 +54,7 @@ struct sampler {
 	/* written by the sampler thread only */
 	_Alignas(64) volatile int state;
 	volatile uint64_t start_tsc, end_tsc;	      /* measured window (after warm-up) */
+	uint64_t last_tsc;			      /* a loop's last read: where it stopped */
 	volatile uint64_t iterations;		      /* published at each gap and at the end */
 	volatile uint64_t dropped;		      /* gaps lost to a full ring */
 	uint32_t loop_min_cycles, loop_median_cycles; /* from the calibration pass */

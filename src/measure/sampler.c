@@ -60,6 +60,7 @@ static __attribute__((always_inline)) inline void spin(struct sampler *s, uint64
 	}
 	s->iterations = record ? iters : 0;
 	s->dropped = dropped;
+	s->last_tsc = now;
 }
 
 static void spin_dispatch(struct sampler *s, uint64_t until, bool record)
@@ -239,7 +240,9 @@ static void *sampler_main(void *arg)
 	spin_dispatch(s,
 		      s->cfg.duration_cycles ? s->start_tsc + s->cfg.duration_cycles : UINT64_MAX,
 		      true);
-	s->end_tsc = js_tsc_read(s->cfg.read);
+	/* the window ends where the loop last read the counter: a preemption after it (before
+	 * a read here) is no time the loop measured, and no gap holds it */
+	s->end_tsc = s->last_tsc;
 	__atomic_store_n(&s->state, SAMPLER_DONE, __ATOMIC_RELEASE);
 	return NULL;
 }

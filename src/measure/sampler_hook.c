@@ -51,6 +51,7 @@ void sampler_hook_spin(struct sampler *s, uint64_t until)
 	}
 	s->iterations = iters;
 	s->dropped = dropped;
+	s->last_tsc = now;
 }
 
 /* hook_zap - FAULT: drop the page the loop touches, so its next touch faults (in the
