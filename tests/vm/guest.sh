@@ -9,7 +9,8 @@
 #   loc1                     CPU 1's local timer count at +2.5 s and +5.5 s of it, and 3 (s)
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   affinity, cmdline, rc.*  this shell's CPUs, /proc/cmdline, each command's exit status
-#   inject/                  with "inject": tests/vm/inside.sh's outputs (when it exists)
+#   inject/                  with "inject [KIND...]": tests/vm/inside.sh's outputs (when it
+#                            exists), of those kinds (default: all)
 # Exit 0 once everything ran (the verdicts are matrix.py's).
 set -u
 out=${JS_VM_OUT:?run me through tests/vm/vm.py}
@@ -34,8 +35,9 @@ echo "$a $b 3" >"$out/loc1"
 $js check --json "$out/check.json" >"$out/check.txt" 2>&1
 echo $? >"$out/rc.check"
 if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ]; then
+	shift
 	mkdir -p "$out/inject"
-	JS_VM_OUT="$out/inject" sh tests/vm/inside.sh >"$out/inject.txt" 2>&1
+	JS_VM_OUT="$out/inject" sh tests/vm/inside.sh "$@" >"$out/inject.txt" 2>&1
 	echo $? >"$out/rc.inject"
 fi
 exit 0

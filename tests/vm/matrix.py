@@ -167,6 +167,12 @@ def judge_inject(case, out, rc):
     if not summ:
         case.check("inject", False, f"no summary from tests/vm/inside.sh (exit {rc or '?'})")
         return
+    if "probes_ok" in summ:
+        builds = [f"{b}: {summ.get(b + '_attached', '-')} attached, "
+                  f"{summ.get(b + '_refused', '-')} refused" for b in ("tp_btf", "raw_tp")]
+        case.check("both builds load", summ["probes_ok"] == "1", "; ".join(builds))
+        case.cells["builds"] = " / ".join(
+            f"{summ.get(b + '_refused', '-')}" for b in ("tp_btf", "raw_tp"))
     kinds = []
     for key, val in summ.items():
         m = re.match(r"(\w+)_named$", key)
@@ -213,7 +219,7 @@ def judge_arm64(case, out):
     case.check("arm64.sh", summ.get("result") == "pass", f"result={summ.get('result', '?')}")
 
 
-def run_case(k, keep, inject):
+def run_case(k, keep, inject, kinds=()):
     case = Case(k)
     t0 = time.monotonic()
     out = os.path.join(keep, k.name) if keep else tempfile.mkdtemp(prefix=f"jsvm-{k.name}.")
@@ -229,8 +235,9 @@ def run_case(k, keep, inject):
                 raise vm.Unavailable("tests/vm/arm64.sh skipped")
             judge_arm64(case, out)
         else:
-            cmd = "sh tests/vm/guest.sh" + (" inject" if inject else "")
-            status, log = vm.boot(k, cmd, timeout=900, outdir=out, quiet=True)
+            cmd = "sh tests/vm/guest.sh" + (" inject " + " ".join(kinds) if inject else "")
+            status, log = vm.boot(k, cmd, timeout=1800, outdir=out, quiet=True,
+                                  disk=256 if inject else 0)
             with open(os.path.join(out, "console.log"), "w") as f:
                 f.write(log)
             if status != 0:
@@ -322,6 +329,8 @@ def main():
     ap.add_argument("--kernels", help="comma-separated names (vm.py list); default: all")
     ap.add_argument("--check", action="store_true", help="make check's kernels")
     ap.add_argument("--no-inject", action="store_true", help="skip tests/vm/inside.sh")
+    ap.add_argument("--kinds", help="inside.sh's kinds, comma-separated (default: all; e.g. "
+                    "probes,preempt,ipi)")
     ap.add_argument("--write", help="rewrite this file (docs/KERNELS.md) from the run")
     ap.add_argument("--keep", help="keep every kernel's outputs under this folder")
     ap.add_argument("--plan", metavar="KERNEL",
@@ -340,7 +349,8 @@ def main():
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     t0 = time.monotonic()
     inject = not a.no_inject and os.path.exists(os.path.join(HERE, "inside.sh"))
-    cases = [run_case(k, a.keep, inject) for k in ks]
+    kinds = a.kinds.split(",") if a.kinds else []
+    cases = [run_case(k, a.keep, inject, kinds) for k in ks]
     plan_lines, plan_rc = [], None
     if a.plan:
         def say(*args, **kw):

@@ -246,7 +246,7 @@ reboot -f
 def initramfs(k, root):
     """the cached initramfs of k: busybox, the 9p modules (uncompressed), /init"""
     # named by what goes in it: two checkouts sharing the cache each get their own
-    key = hashlib.sha1(repr((INIT, MODULES, BUSYBOX[k.arch])).encode()).hexdigest()[:10]
+    key = hashlib.sha1(repr((INIT, MODULES, k.arch)).encode()).hexdigest()[:10]
     path = f"{root}.initrd-{key}.gz"
     if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
         return path
