@@ -1,7 +1,7 @@
 #!/bin/bash
 # measure_threshold_auto.sh - `--threshold auto` on CPU 1 judged against gap rates the test
 # makes (tests/integration/threshold_auto.py says how): jsinject's timer on CPU 1 at a rate
-# housekeeping drains (about 9 000 gaps/s: every injected gap recorded, the floor never raised
+# housekeeping drains (about 8 000 gaps/s: every injected gap recorded, the floor never raised
 # over them) and at one it does not (about 30 000/s: the floor raised, the CSV's rate within
 # 1.25 x the rule's maximum); each run also agrees with itself (floor = 8 x loop min, the
 # report, the JSON, the hlog header and `report` of the saved run; nothing dropped). Never
