@@ -113,7 +113,7 @@ MUTANTS = [
          what="--probes lean: the steal before an interruption read as the steal after it (M2)",
          file="bpf/probes.bpf.c",
          old="ev_fill(e, kind, cpu, id, addr, start, now, st0, st, flags);",
-         new="ev_fill(e, kind, cpu, id, addr, start, now, st, st, flags);",
+         new="ev_fill(e, kind, cpu, id, addr, start, now, ((void)st0, st), st, flags);",
          killer="attrib_lean.sh", unjudged=STEAL_UNJUDGED),
     dict(name="trial-inflated",
          what="--threshold auto's trial counts every gap three times (M3)",
