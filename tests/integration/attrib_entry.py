@@ -77,9 +77,10 @@ def call_function_ipis(text):
     return out
 
 
-def inside(ivs, lo, hi):
-    """the time of the sorted intervals ivs [(start, end, _)] inside [lo, hi]"""
-    i = max(0, next_le([v[0] for v in ivs], lo) - 1) if ivs else 0
+def inside(ivs, starts, lo, hi):
+    """the time of the intervals ivs [(start, end, _)], sorted, inside [lo, hi]; starts: their
+    starts"""
+    i = max(0, next_le(starts, lo) - 1)
     n = 0
     while i < len(ivs) and ivs[i][0] <= hi:
         n += max(0, min(ivs[i][1], hi) - max(ivs[i][0], lo))
@@ -308,7 +309,7 @@ def stall(tmp, secs, period):
         # the two clocks) shares the stall's 250 us, which no tracepoint saw only outside
         # it; no more than that, and never more than the traced time jitterscope gave
         net = sum(p[2] for p in cs)
-        seen = min(net, inside(ivs, t0 + dur - STALL_NS - CLOCK_NS, t0 + dur + CLOCK_NS))
+        seen = min(net, inside(ivs, ipis, t0 + dur - STALL_NS - CLOCK_NS, t0 + dur + CLOCK_NS))
         if left + seen >= STALL_NS - n * cap:
             kept += 1
         elif len(worst) < 3:
