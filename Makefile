@@ -428,7 +428,7 @@ soak: all
 .PHONY: asan valgrind fuzz fuzz-build soak
 
 # deliberate faults, each built into a copy of the tree, and the tests that must catch them
-# (root, about 15 minutes; tests/mutants/mutants.py --list names them): not in make check
+# (root, about 12 minutes; tests/mutants/mutants.py --list names them): not in make check
 mutants: all $(UNIT_BINS)
 	$(Q)scripts/cpu1-lock python3 tests/mutants/mutants.py $(MUTANTS_ARGS)
 

@@ -9,8 +9,13 @@
 # (waker column), the text story and the HTML report say the same. `diff` of that run against
 # a copy whose reader's waker is renamed says the waker changed (text line, JSON), and against
 # itself says nothing of wakers. Then with --no-waker: no gap names a waker and the JSON says
-# the tracking was off.
-# Root, kernel BTF, CPU 1 (77 otherwise); about 14 s.
+# the tracking was off. Last, the reader woken while another task holds CPU 1 (jsinject
+# --first-spin 100: before each write a second SCHED_FIFO task, jsfirst, takes CPU 1 from
+# jsapp for 100 us, the reader running after it): the waker filter must keep the wake-up of
+# a task that prolongs the followed thread's preemption, so the writer is named in every one
+# of those gaps (100 %; a filter that forgot jsapp once it left the CPU, TEST-AUDIT-3 M1,
+# names it in none).
+# Root, kernel BTF, CPU 1 (77 otherwise); about 20 s.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -18,11 +23,11 @@ need_btf
 APP=$ROOT/build/tools/jsapp
 INJ=$ROOT/build/tools/jsinject
 [ -x "$APP" ] && [ -x "$INJ" ] || fail "no $APP or $INJ (make builds them)"
-app='' inj=''
+app='' inj='' inj_extra=()
 trap '[ -n "$inj" ] && kill "$inj" 2>/dev/null; [ -n "$app" ] && kill "$app" 2>/dev/null; rm -rf "$TMP"' EXIT
 
 # run_follow SECONDS OUT [JITTERSCOPE OPTIONS...] - jsapp on CPU 1 followed for SECONDS while
-# the injector's reader preempts it
+# the injector's reader preempts it (jsinject's options plus inj_extra)
 run_follow() {
 	local d=$1 out=$2
 	shift 2
@@ -32,7 +37,7 @@ run_follow() {
 	for _ in $(seq 1 200); do [ -e "$TMP/ready" ] && break; sleep 0.02; done
 	[ -e "$TMP/ready" ] || fail "jsapp did not start: $(cat "$out.app")"
 	"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration $((d + 3)) --period 10000 --spin 400 \
-		>"$out.inj" 2>&1 &
+		"${inj_extra[@]}" >"$out.inj" 2>&1 &
 	inj=$!
 	sleep 0.5
 	"$JS" --pid "$app" -d "${d}s" -T 150us --top 1000 --json "$out.json" --gaps "$out.csv" \
@@ -109,4 +114,30 @@ assert not [g for g in top if g.get("waker")], [g["waker"] for g in top if g.get
 assert not [r for r in csv.DictReader(open(sys.argv[1] + ".csv")) if r["waker"]]
 PY
 grep -q "woken by" "$TMP/off.txt" && fail "--no-waker: a story still names a waker"
-echo "ok: the writer named as the waker of the task that preempted the followed thread"
+
+inj_extra=(--first-spin 100)
+run_follow 4 "$TMP/first"
+python3 - "$TMP/first" <<'PY' || fail "--first-spin: the writer is not named in every gap (outputs in $TMP)"
+import json, sys
+from jsfiles import woken_by_writer as by_writer
+base = sys.argv[1]
+run = json.load(open(base + ".json"))
+inj = dict(l.strip().split("=", 1) for l in open(base + ".inj") if "=" in l)
+th = run["threads"][0]
+mine = [g for g in th["top"] if g["cause"] == "task" and g["detail"].startswith("jsinject:")]
+# the setting happened: jsfirst held the CPU in the reader's gaps, the writer saw it run
+first = [g for g in mine if any(p["detail"].startswith("jsfirst:") for p in g["causes"])]
+named = [g for g in mine if by_writer(g)]
+writes = int(inj["actions"])
+print("--first-spin: writes %d (jsfirst not seen running before %s of them), gaps the reader "
+      "caused %d, jsfirst in %d of them, the writer named in %d (%.1f %%, need 100 %%)"
+      % (writes, inj["first_missed"], len(mine), len(first), len(named),
+         100.0 * len(named) / max(len(mine), 1)))
+assert int(inj["first_missed"]) <= writes // 100, "jsfirst did not run before the writes"
+# (a gap another task took over, the machine's other work on CPU 1, is that task's: not
+# judged; the judgement is of every gap the reader caused, at least 50 of them)
+assert len(mine) >= 50, "too few gaps caused by the reader"
+assert len(first) >= 0.9 * len(mine), "jsfirst is not in the reader's gaps"
+assert len(named) == len(mine), [g.get("waker") for g in mine if not by_writer(g)][:5]
+PY
+echo "ok: the writer named as the waker of the task that preempted the followed thread, also behind jsfirst"

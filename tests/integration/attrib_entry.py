@@ -23,9 +23,12 @@ check that what it gives is right.
           (or steal), less what entry/exit may take: at most 8 VM exits of the cost measured
           apart (cpuid round trips; 2 us on bare metal) per IPI the kernel's trace saw in the
           gap (a private tracefs instance: one perf ioctl may send several), and less the
-          traced time of an IPI that landed inside the stall (a gap opened by a host hiccup),
-          in >= 99 % of them; entry/exit is never given more than that. Without the cap, the IPI's learned bound (the 90th
-          percentile of its lone gaps, all holding the stall) would absorb it whole.
+          time of an IPI's handler that the kernel's trace puts inside the stall (a gap
+          opened by a host hiccup, the IPI landing in the stall), in >= 99 % of them: only
+          that time, so a stall absorbed into the IPI's net time fails as one absorbed into
+          its entry/exit does; entry/exit is never given more than the cap. Without the
+          cap, the IPI's learned bound (the 90th percentile of its lone gaps, all holding the
+          stall) would absorb it whole.
 
 The bound, floor and cap of each kind are printed side by side. Root, kernel BTF, 2 CPUs;
 about 50 s. Exit 0 pass, 1 fail, 77 skip.
@@ -49,6 +52,7 @@ RATIO_BAND = (0.75, 2.0)  # jitterscope's IPI time over the true cost (docs/ENTR
 STALL_NS = 250000      # src/measure/js_sampler_hook.h SAMPLER_HOOK_STALL_NS
 CAP_EXITS = 8          # src/model/js_entry.h ENTRY_CAP_EXITS
 CAP_BARE_NS = 2000     # ENTRY_CAP_BARE_NS
+CLOCK_NS = 2000        # the gaps' times (TSC) against the kernel trace's (CLOCK_MONOTONIC)
 INTERRUPTS = ("timer", "ipi", "irq", "vector", "nmi")
 NESTED = ("softirq", "hrtimer", "tlb")
 IPI = ("ipi", "call_function_single")
@@ -59,10 +63,29 @@ def parse_entry(s):
     return al.parse_causes(s)
 
 
-def call_function_entries(text):
-    """a tracefs trace of irq_vectors:call_function_single_entry -> [(t_ns, t_ns, event)]"""
-    return [(int(m.group(1)) * 10 ** 9 + int(m.group(2)) * 1000,) * 2 + ("cfs",)
-            for m in al.TRACE_RE.finditer(text) if m.group(3) == "call_function_single_entry"]
+def call_function_ipis(text):
+    """a tracefs trace of irq_vectors:call_function_single_entry/exit -> [(entry_ns, exit_ns,
+    "cfs")], an IPI's handler as the kernel timed it (an entry without its exit: none)"""
+    out, start = [], None
+    for m in al.TRACE_RE.finditer(text):
+        t = int(m.group(1)) * 10 ** 9 + int(m.group(2)) * 1000
+        if m.group(3) == "call_function_single_entry":
+            start = t
+        elif m.group(3) == "call_function_single_exit" and start is not None:
+            out.append((start, t, "cfs"))
+            start = None
+    return out
+
+
+def inside(ivs, starts, lo, hi):
+    """the time of the intervals ivs [(start, end, _)], sorted, inside [lo, hi]; starts: their
+    starts"""
+    i = max(0, next_le(starts, lo) - 1)
+    n = 0
+    while i < len(ivs) and ivs[i][0] <= hi:
+        n += max(0, min(ivs[i][1], hi) - max(ivs[i][0], lo))
+        i += 1
+    return n
 
 
 def run(tmp, secs, js_extra, inj_extra, witness=None):
@@ -244,7 +267,8 @@ def causal(tmp, secs, period, win_ms):
 def stall(tmp, secs, period):
     """the untraced-stall oracle; True when it passes, None when it cannot judge"""
     # the kernel's own count of call-function IPIs on CPU 1 (an ioctl may send more than one)
-    wit = al.Witness(1, ("irq_vectors/call_function_single_entry",), call_function_entries)
+    wit = al.Witness(1, ("irq_vectors/call_function_single_entry",
+                         "irq_vectors/call_function_single_exit"), call_function_ipis)
     ok, r, rows, kv = run(tmp, secs, ["--test-hook", "stall", "-T", "2us"],
                           ["--period", str(period)], wit)
     if not ok:
@@ -252,7 +276,8 @@ def stall(tmp, secs, period):
     if wit.events_seen is None:
         print("stall: FAIL (no kernel witness of the IPIs: %s)" % wit.why)
         return False
-    ipis = sorted(e[0] for e in wit.events_seen)
+    ivs = sorted(wit.events_seen)
+    ipis = [e[0] for e in ivs]
     side_by_side(r)
     c = r["cpus"][0]
     x = c.get("vm_exit")
@@ -279,14 +304,18 @@ def stall(tmp, secs, period):
             over += 1
             worst.append("over the cap: %s: %d ns, entry %d, %d IPIs in the kernel's trace" % (
                 row["start_ns"], dur, ent, n))
-        # an IPI may land inside the stall (the gap opened on a host hiccup): its traced
-        # time then shares the stall's 250 us, which no tracepoint saw only outside it
+        # an IPI may land inside the stall (the gap opened on a host hiccup): the time the
+        # kernel's trace puts inside the stall (the gap's last 250 us, 2 us either side for
+        # the two clocks) shares the stall's 250 us, which no tracepoint saw only outside
+        # it; no more than that, and never more than the traced time jitterscope gave
         net = sum(p[2] for p in cs)
-        if left + net >= STALL_NS - n * cap:
+        seen = min(net, inside(ivs, ipis, t0 + dur - STALL_NS - CLOCK_NS, t0 + dur + CLOCK_NS))
+        if left + seen >= STALL_NS - n * cap:
             kept += 1
         elif len(worst) < 3:
-            worst.append("%s: %d ns, entry %d, net %d, left %d" % (row["start_ns"], dur, ent,
-                                                                     net, left))
+            worst.append("%s: %d ns, entry %d, net %d (%d of it inside the stall by the "
+                         "kernel's trace), left %d" % (row["start_ns"], dur, ent, net, seen,
+                                                       left))
     if judged < 200:
         print("stall: FAIL (only %d gaps whose one interruption is an injected IPI)" % judged)
         return False

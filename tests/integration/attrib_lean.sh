@@ -14,7 +14,9 @@ TMP=$(mktemp -d /tmp/attrib_lean.XXXXXX)
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 rc=0 ran=0
-run() { # run NAME ARG... - one mode under lean: its "skip:" line a part skipped, a failure fails
+# run NAME ARG... - one mode under lean: its "skip:" line a part skipped, a failure fails; a
+# failure under noise (75, its "noise:" line) stays 75 unless another mode failed outright
+run() {
 	local r
 	mkdir -p "$TMP/$1"
 	python3 attrib_lib.py run --probes lean --dir "$TMP/$1" "${@:2}"
@@ -22,6 +24,10 @@ run() { # run NAME ARG... - one mode under lean: its "skip:" line a part skipped
 	case $r in
 	77) ;;
 	0) ran=$((ran + 1)) ;;
+	75)
+		ran=$((ran + 1))
+		[ $rc -eq 0 ] && rc=75
+		;;
 	*) ran=$((ran + 1)) rc=1 ;;
 	esac
 }

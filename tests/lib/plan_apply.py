@@ -3,16 +3,20 @@
 
     python3 -m plan_apply ROOT PLAN   # rewrites ROOT; prints the covered check ids
 
-What each line of the plan does to a live machine is done to the tree: the planned kernel
-command line goes into proc/cmdline and its boot-time effects into sysfs (isolated,
-nohz_full; isolcpus=domain gives every task not pinned to one CPU the housekeeping CPUs, as
-the kernel does for init and kthreadd at boot); `cat > FILE <<'EOF'` writes FILE; `sysctl
---system` applies /etc/sysctl.d into proc/sys; `echo V > F` writes F (a choice file such as
+What each line of the plan does to a live machine is done to the tree: `grubby --args=...`
+merged into the running command line (proc/cmdline, its kernel parameters: the words before
+`--`), as grubby updates a boot entry (an argument replaces the one of its name, else is
+added), must give the line the plan says it plans (`# planned:`, the same words; with
+"nothing to change", the running line), and that line goes into proc/cmdline and its
+boot-time effects into sysfs (isolated, nohz_full; isolcpus=domain gives every task not
+pinned to one CPU the housekeeping CPUs, as the kernel does for init and kthreadd at boot);
+`cat > FILE <<'EOF'` writes FILE; `sysctl --system` applies the /etc/sysctl.d/*.conf files
+into proc/sys (it reads no other name); `echo V > F` writes F (a choice file such as
 THP's keeps its choices and brackets V; an IRQ's smp_affinity_list sets its effective
 affinity too, but the kernel refuses it, EIO, for a line the plan marks kernel-managed);
 `echo 'L' >> F` appends; `taskset -pc CPUS $(pgrep -x NAME)` gives the threads named NAME
-CPUS; `tuned-adm profile P` sets the active profile. Any other command (grubby, systemctl,
-mkdir) changes nothing the audit reads. A line the
+CPUS; `tuned-adm profile P` sets the active profile. Any other command (systemctl, mkdir)
+changes nothing the audit reads. A line the
 applier does not understand is an error: the plan and its test must stay in step.
 """
 import os
@@ -128,9 +132,31 @@ def taskset(tree, comm, cpus):
         open(st, "w").write(text)
 
 
+def params(cmdline):
+    """a command line's kernel parameters: its words before `--` (the rest is init's)"""
+    words = cmdline.split()
+    return words[:words.index("--")] if "--" in words else words
+
+
+def grubby_args(running, args):
+    """grubby --update-kernel=ALL --args=ARGS on a boot entry whose line is running: each
+    argument replaces the one of its name (key before `=`), else it is added at the end"""
+    words = params(running)
+    for a in args.split():
+        key = a.partition("=")[0]
+        at = [i for i, w in enumerate(words) if w.partition("=")[0] == key]
+        if at:
+            words[at[0]] = a
+            words = [w for i, w in enumerate(words) if i not in at[1:]]
+        else:
+            words.append(a)
+    return " ".join(words)
+
+
 def sysctl_system(tree):
+    """sysctl --system: the /etc/sysctl.d/*.conf files, in name order (no other name)"""
     d = tree.path("/etc/sysctl.d")
-    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+    for name in sorted(n for n in os.listdir(d) if n.endswith(".conf")) if os.path.isdir(d) else []:
         for line in open(os.path.join(d, name)):
             line = line.split("#")[0].strip()
             if line:
@@ -138,15 +164,34 @@ def sysctl_system(tree):
                 tree.write("/proc/sys/" + key.strip().replace(".", "/"), val.strip() + "\n")
 
 
+def boot_as_planned(tree, running, planned, args):
+    """boot the line grubby's args (None: nothing to change) make of the running one, which
+    must be the planned line"""
+    line = running if args is None else grubby_args(running, args)
+    if planned is None:
+        raise SystemExit("plan_apply: a boot line to apply, but no '# planned:' line")
+    if sorted(params(line)) != sorted(params(planned)):
+        raise SystemExit("plan_apply: the plan's grubby line gives %r, it plans %r (not in "
+                         "the planned line: %s; missing: %s)" % (
+                             line, planned,
+                             " ".join(sorted(set(params(line)) - set(params(planned)))),
+                             " ".join(sorted(set(params(planned)) - set(params(line))))))
+    boot(tree, " ".join(params(line)))
+
+
 def apply(root, plan_text):
     tree, covers, lines, i = Tree(root), None, plan_text.splitlines(), 0
+    running = tree.read("/proc/cmdline").strip()
+    planned = None
     while i < len(lines):
         line = lines[i].strip()
         i += 1
         if line.startswith("# covers:"):
             covers = line.split(":", 1)[1].split()
         elif line.startswith("# planned:"):
-            boot(tree, line.split(":", 1)[1].strip())
+            planned = line.split(":", 1)[1].strip()
+        elif line.startswith("# nothing to change: the running command line"):
+            boot_as_planned(tree, running, planned, None)
         if not line or line.startswith("#"):
             continue
         m = re.fullmatch(r"cat > (\S+) <<'EOF'", line)
@@ -180,7 +225,10 @@ def apply(root, plan_text):
         elif TASKSET.fullmatch(line.split("  #")[0]):
             cpus, comm = TASKSET.fullmatch(line.split("  #")[0]).groups()
             taskset(tree, comm, cpus)
-        elif words[0] in ("grubby", "systemctl", "mkdir"):
+        elif words[:2] == ["grubby", "--update-kernel=ALL"] and len(words) == 3 and \
+                words[2].startswith("--args="):
+            boot_as_planned(tree, running, planned, words[2][len("--args="):])
+        elif words[0] in ("systemctl", "mkdir"):
             pass
         else:
             raise SystemExit("plan_apply: a line it does not know: " + line)

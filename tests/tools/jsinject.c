@@ -145,6 +145,10 @@ struct inj {
 	size_t nwins;
 	int pipe_err;			  /* pipe: the writer thread's error */
 	int pipe_fd[2];			  /* pipe: read end (the FIFO thread), write end */
+	uint64_t first_ns;		  /* pipe --first-spin: jsfirst's spin; 0: no jsfirst */
+	int first_fd[2];		  /* pipe --first-spin: jsfirst's pipe */
+	atomic_int first_running;	  /* jsfirst took CPU N for this slot */
+	uint64_t first_missed;		  /* slots written without seeing jsfirst run */
 	int (*fifo_loop)(struct inj *in); /* the FIFO thread's loop, instead of run_periodic */
 };
 
@@ -628,21 +632,14 @@ static void *worker_main(void *arg)
  * run_fifo_worker - run @act in a SCHED_FIFO thread pinned to the target CPU.  RLIMIT_RTTIME
  * bounds any stretch of CPU time without sleeping: soft -> SIGXCPU (stop), hard -> SIGKILL.
  */
-static int run_fifo_worker(struct inj *in, action_fn act)
+/* start_fifo - a SCHED_FIFO FIFO_PRIO thread pinned to the target CPU running fn(arg) */
+static int start_fifo(struct inj *in, pthread_t *tid, void *(*fn)(void *), void *arg)
 {
 	struct sched_param sp = { .sched_priority = FIFO_PRIO };
-	struct worker w = { .in = in, .act = act };
-	uint64_t soft_us = in->spin_ns / NSEC_PER_USEC + 200000;
-	struct rlimit rl = { .rlim_cur = soft_us, .rlim_max = soft_us + 1000000 };
 	pthread_attr_t attr;
 	cpu_set_t set;
-	pthread_t tid;
 	int err;
 
-	if (setrlimit(RLIMIT_RTTIME, &rl))
-		say("warning: cannot set RLIMIT_RTTIME: %s", strerror(errno));
-	if (mlockall(MCL_CURRENT))
-		say("warning: mlockall: %s", strerror(errno));
 	CPU_ZERO(&set);
 	CPU_SET(in->cpu, &set);
 	pthread_attr_init(&attr);
@@ -651,9 +648,25 @@ static int run_fifo_worker(struct inj *in, action_fn act)
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 	pthread_attr_setschedparam(&attr, &sp);
 	block_stop_signals(SIG_BLOCK);
-	err = -pthread_create(&tid, &attr, worker_main, &w);
+	err = -pthread_create(tid, &attr, fn, arg);
 	block_stop_signals(SIG_UNBLOCK);
 	pthread_attr_destroy(&attr);
+	return err;
+}
+
+static int run_fifo_worker(struct inj *in, action_fn act)
+{
+	struct worker w = { .in = in, .act = act };
+	uint64_t soft_us = in->spin_ns / NSEC_PER_USEC + 200000;
+	struct rlimit rl = { .rlim_cur = soft_us, .rlim_max = soft_us + 1000000 };
+	pthread_t tid;
+	int err;
+
+	if (setrlimit(RLIMIT_RTTIME, &rl))
+		say("warning: cannot set RLIMIT_RTTIME: %s", strerror(errno));
+	if (mlockall(MCL_CURRENT))
+		say("warning: mlockall: %s", strerror(errno));
+	err = start_fifo(in, &tid, worker_main, &w);
 	if (err) {
 		say("cannot start a SCHED_FIFO %d thread on CPU %d: %s", FIFO_PRIO, in->cpu,
 		    strerror(-err));
@@ -716,12 +729,60 @@ static int pipe_read_loop(struct inj *in)
 	}
 }
 
-/* act_pipe - the writer: one byte, the action's start and end around the write() */
+/*
+ * first_main - --first-spin: jsfirst, a second SCHED_FIFO thread on CPU N at the reader's
+ * priority: woken through its own pipe before each write, it says it runs and spins
+ * first_ns, so the reader is woken while another task holds CPU N (and runs after it)
+ */
+static void *first_main(void *arg)
+{
+	struct inj *in = arg;
+	uint64_t s;
+	char b;
+	ssize_t n;
+
+	pthread_setname_np(pthread_self(), "jsfirst");
+	for (;;) {
+		n = read(in->first_fd[0], &b, 1);
+		if (n == 0 || (n < 0 && (errno != EINTR || stopped())))
+			return NULL; /* the writer is done */
+		if (n < 0)
+			continue;
+		atomic_store(&in->first_running, 1);
+		s = mono_ns();
+		while (mono_ns() - s < in->first_ns && !stopped())
+			;
+	}
+}
+
+/* first_wake - --first-spin: wake jsfirst and wait (at most 10 ms) until it runs on CPU N */
+static int first_wake(struct inj *in)
+{
+	uint64_t t = mono_ns();
+	char b = 'f';
+
+	atomic_store(&in->first_running, 0);
+	if (write(in->first_fd[1], &b, 1) != 1)
+		return -errno;
+	while (!atomic_load(&in->first_running) && !stopped())
+		if (mono_ns() - t > 10000000) {
+			in->first_missed++;
+			break;
+		}
+	return 0;
+}
+
+/* act_pipe - the writer: one byte, the action's start and end around the write() (after
+ * jsfirst took CPU N, with --first-spin) */
 static int act_pipe(struct inj *in, uint64_t slot)
 {
-	uint64_t s = mono_ns(), e;
+	uint64_t s, e;
 	char b = 'w';
+	int err = in->first_ns ? first_wake(in) : 0;
 
+	if (err)
+		return err;
+	s = mono_ns();
 	if (write(in->pipe_fd[1], &b, 1) != 1)
 		return -errno;
 	e = mono_ns();
@@ -737,12 +798,16 @@ static void *pipe_writer(void *arg)
 	in->pipe_err = run_periodic(in, act_pipe);
 	close(in->pipe_fd[1]); /* EOF: the reader ends */
 	in->pipe_fd[1] = -1;
+	if (in->first_fd[1] >= 0) {
+		close(in->first_fd[1]); /* and jsfirst */
+		in->first_fd[1] = -1;
+	}
 	return NULL;
 }
 
 static int setup_pipe(struct inj *in)
 {
-	if (pipe2(in->pipe_fd, O_CLOEXEC))
+	if (pipe2(in->pipe_fd, O_CLOEXEC) || (in->first_ns && pipe2(in->first_fd, O_CLOEXEC)))
 		return -errno;
 	in->fifo_loop = pipe_read_loop;
 	return 0;
@@ -751,18 +816,33 @@ static int setup_pipe(struct inj *in)
 /* run_pipe - the writer thread (the helper CPU's, inherited) and the reader (FIFO, on N) */
 static int run_pipe(struct inj *in)
 {
-	pthread_t wt;
+	pthread_t wt, ft;
 	int err, werr;
 
+	if (in->first_ns) {
+		err = start_fifo(in, &ft, first_main, in);
+		if (err) {
+			say("cannot start jsfirst, a SCHED_FIFO %d thread on CPU %d: %s", FIFO_PRIO,
+			    in->cpu, strerror(-err));
+			return err;
+		}
+	}
 	block_stop_signals(SIG_BLOCK);
 	err = -pthread_create(&wt, NULL, pipe_writer, in);
 	block_stop_signals(SIG_UNBLOCK);
 	if (err) {
 		say("cannot start the writer thread: %s", strerror(-err));
+		if (in->first_ns) {
+			close(in->first_fd[1]);
+			in->first_fd[1] = -1;
+			pthread_join(ft, NULL);
+		}
 		return err;
 	}
 	err = run_fifo_worker(in, NULL);
 	pthread_join(wt, NULL);
+	if (in->first_ns)
+		pthread_join(ft, NULL);
 	werr = in->pipe_err;
 	if (werr)
 		say("pipe write failed: %s", strerror(-werr));
@@ -1441,10 +1521,13 @@ static void teardown(struct inj *in)
 		close(in->fd);
 	if (in->tx >= 0)
 		close(in->tx);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		if (in->pipe_fd[i] >= 0)
 			close(in->pipe_fd[i]);
-	in->pipe_fd[0] = in->pipe_fd[1] = -1;
+		if (in->first_fd[i] >= 0)
+			close(in->first_fd[i]);
+	}
+	in->pipe_fd[0] = in->pipe_fd[1] = in->first_fd[0] = in->first_fd[1] = -1;
 	if (in->rx >= 0)
 		close(in->rx);
 	free(in->buf);
@@ -1535,6 +1618,10 @@ static void print_summary(struct inj *in)
 		if (in->mode == M_PF)
 			printf("faults=%llu\nfaults_min_burst=%llu\n",
 			       (unsigned long long)in->faults, (unsigned long long)in->faults_min);
+		if (in->first_ns)
+			printf("first_spin_us=%llu\nfirst_missed=%llu\n",
+			       (unsigned long long)(in->first_ns / NSEC_PER_USEC),
+			       (unsigned long long)in->first_missed);
 		break;
 	case M_TIMER:
 		printf("lost=%llu\nthrottled=%llu\n", (unsigned long long)in->lost,
@@ -1582,6 +1669,7 @@ static void usage(FILE *f)
 	fputs("usage: jsinject --mode MODE --cpu N [--duration SECS] [--period US] [--spin US]\n"
 	      "                [--count N] [--log FILE] [--helper-cpu M] [--dir DIR] [--irq N]\n"
 	      "                [--windows MS --windows-log FILE] [--steer rps|rfs]\n"
+	      "                [--first-spin US]\n"
 	      "modes:\n  preempt  SCHED_FIFO 50 thread on CPU N spins --spin us every period\n"
 	      "  ipi      --count perf enable/disable ioctls per period, one IPI each to CPU N\n"
 	      "  timer    perf cpu-clock hrtimer on CPU N expiring every period\n"
@@ -1591,7 +1679,9 @@ static void usage(FILE *f)
 	      "  irq      --count O_DIRECT 4 KiB preads per period; disk IRQ aimed at CPU N\n"
 	      "  pf       SCHED_FIFO thread on CPU N maps, touches, unmaps --count pages\n"
 	      "  pipe     a writer (jswriter) writes a byte to a pipe every period; a SCHED_FIFO\n"
-	      "           reader on CPU N wakes from read() and spins --spin us\n"
+	      "           reader on CPU N wakes from read() and spins --spin us; --first-spin US:\n"
+	      "           before each write a second SCHED_FIFO thread (jsfirst) takes CPU N\n"
+	      "           and spins US us, so the reader wakes while another task holds it\n"
 	      "defaults: --duration 5 --period 10000 --spin 200; --count 1 (ipi, irq), 64 (pf);\n"
 	      "          --helper-cpu: the first other allowed CPU; --dir /var/tmp\n"
 	      "log: CSV 'mode,seq,start_ns,end_ns' (CLOCK_MONOTONIC); summary: key=value on stdout\n"
@@ -1626,6 +1716,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		{ "windows", required_argument, NULL, 'w' },
 		{ "windows-log", required_argument, NULL, 'W' },
 		{ "steer", required_argument, NULL, 'S' },
+		{ "first-spin", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1633,7 +1724,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 	char *end;
 	int c, m, bad = 0, steer_set = 0;
 
-	while ((c = getopt_long(argc, argv, "m:c:d:p:s:n:l:H:D:i:w:W:S:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:c:d:p:s:n:l:H:D:i:w:W:S:F:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (m = 0; m < M_NR && strcmp(optarg, mode_names[m]); m++)
@@ -1688,6 +1779,10 @@ static int parse_args(struct inj *in, int argc, char **argv)
 			in->rfs = !strcmp(optarg, "rfs");
 			steer_set = 1;
 			break;
+		case 'F':
+			bad |= parse_u64(optarg, &v) || v < 1 || v > 100000;
+			in->first_ns = v * NSEC_PER_USEC;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(EX_OK);
@@ -1697,7 +1792,7 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		if (bad) {
 			if (c != '?')
 				say("invalid value for -%c/--%s: '%s'", c,
-				    lo[strchr("mcdpsnlHDiwWS", c) - "mcdpsnlHDiwWS"].name, optarg);
+				    lo[strchr("mcdpsnlHDiwWSF", c) - "mcdpsnlHDiwWSF"].name, optarg);
 			return -EINVAL;
 		}
 	}
@@ -1731,6 +1826,12 @@ static int parse_args(struct inj *in, int argc, char **argv)
 	}
 	if ((in->mode == M_PREEMPT || in->mode == M_PIPE) && in->spin_ns * 2 > in->period_ns) {
 		say("--spin must be at most half of --period");
+		return -EINVAL;
+	}
+	if (in->first_ns &&
+	    (in->mode != M_PIPE || (in->first_ns + in->spin_ns) * 2 > in->period_ns)) {
+		say("--first-spin goes with mode pipe, with --first-spin + --spin at most half of "
+		    "--period");
 		return -EINVAL;
 	}
 	return 0;
@@ -1803,6 +1904,7 @@ int main(int argc, char **argv)
 		.fd = -1,
 		.tx = -1,
 		.pipe_fd = { -1, -1 },
+		.first_fd = { -1, -1 },
 		.rx = -1,
 		.rnd = 0x9e3779b97f4a7c15ULL,
 	};
