@@ -1792,7 +1792,8 @@ static int parse_args(struct inj *in, int argc, char **argv)
 		if (bad) {
 			if (c != '?')
 				say("invalid value for -%c/--%s: '%s'", c,
-				    lo[strchr("mcdpsnlHDiwWSF", c) - "mcdpsnlHDiwWSF"].name, optarg);
+				    lo[strchr("mcdpsnlHDiwWSF", c) - "mcdpsnlHDiwWSF"].name,
+				    optarg);
 			return -EINVAL;
 		}
 	}
