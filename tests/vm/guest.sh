@@ -34,7 +34,9 @@ echo $? >"$out/rc.cpu1"
 echo "$a $b 3" >"$out/loc1"
 $js check --json "$out/check.json" >"$out/check.txt" 2>&1
 echo $? >"$out/rc.check"
-if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ]; then
+# below the probes' 5.12 floor there is nothing to name: no injection (matrix.py says so)
+below_floor() { uname -r | awk -F. '{ exit !($1 < 5 || ($1 == 5 && $2 < 12)) }'; }
+if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ] && ! below_floor; then
 	shift
 	mkdir -p "$out/inject"
 	JS_VM_OUT="$out/inject" sh tests/vm/inside.sh "$@" >"$out/inject.txt" 2>&1

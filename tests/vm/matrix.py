@@ -152,7 +152,11 @@ def judge_x86(case, out, inject):
     if tuned and chk:
         fails = [c for c in chk["audit"].get("checks", []) if c.get("verdict") == "fail"]
         case.cells["check_fails"] = ", ".join(sorted({c.get("id", "?") for c in fails}))
-    if inject:
+    if inject and below:
+        print(f"SKIP: {k.name}: inject: below the {FLOOR[0]}.{FLOOR[1]} floor, no probes to "
+              "name anything (guest.sh does not run inside.sh)", flush=True)
+        case.cells["named"] = "- (below the floor)"
+    elif inject:
         judge_inject(case, os.path.join(out, "inject"), read(os.path.join(out, "rc.inject"),
                                                               "").strip())
 
