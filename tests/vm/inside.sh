@@ -11,7 +11,8 @@
 # softirq runs). What each checks: tests/vm/inside.py's docstring.
 # Environment: JS_VM_OUT (required) where everything goes; JS_VM_DISK the scratch disk's mount
 # (vm.py --disk; without it irq is a skip); JS_INSIDE_DURATION seconds of jitterscope per
-# kind (default 8: 4-6 minutes in all under TCG); JS_BIN, JSINJECT other builds.
+# kind (default 8, ipi 4 more: 1.5-2.5 minutes in all under TCG here, 80-160 s with the
+# boot); JS_BIN, JSINJECT other builds.
 # Writes:
 #   $JS_VM_OUT/summary    key=value lines, written as they come:
 #     release, rt (1 on PREEMPT_RT), kinds, seconds (wall time of the whole), ok (1: none failed)
