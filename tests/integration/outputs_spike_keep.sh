@@ -12,8 +12,11 @@ need_cpu1
 need_btf
 INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ (make builds it)"
-# this script's own waits stay off CPU 1: each would be one more source there, and 8 slots
-# full of distinct sources leave the new one no repeat to replace
+# this script and all it starts stay off CPU 1 (its affinity is CPU 0, as a tuned box's shell
+# is; jitterscope and jsinject still reach CPU 1, which the cpuset allows): each of its
+# processes there would be one more source, and 8 slots full of distinct sources leave the
+# new one no repeat to replace
+taskset -pc 0 $$ >/dev/null || fail "cannot keep this script on CPU 0"
 
 "$JS" --cpu 1 -d 9 -q --json "$TMP/run.json" --prom "$TMP/run.prom" --spike-threshold 1ms \
 	--spike-dir "$TMP/spikes" --spike-max 8/min >"$TMP/run.out" 2>"$TMP/run.err" </dev/null &

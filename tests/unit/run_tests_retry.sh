@@ -38,7 +38,7 @@ stand_in noise_then_pass2 75 0
 stand_in crash 139 0
 stand_in ungauged 1 1
 t=$tmp/integration
-printf 'echo "Traceback (most recent call last):"; exit 1\n' >"$t/traceback.sh"
+printf 'echo "Traceback (most recent call last):"; echo "KeyError: x"; exit 1\n' >"$t/traceback.sh"
 run "$tmp/one" true "$t/noise_then_pass.sh" "$t/attrib_plain_fail.sh" "$t/noise_then_skip.sh"
 check "a failure under noise runs again and passes" \
 	'^PASS: .*noise_then_pass.sh \([0-9]+s; after a retry\)' "$tmp/one"
