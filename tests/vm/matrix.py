@@ -86,6 +86,7 @@ class Case:
         self.k = k
         self.checks = []
         self.cells = {}
+        self.skip = None  # why the kernel could not be booted here
 
     def check(self, name, ok, text):
         self.checks.append((name, ok, text))
@@ -266,7 +267,7 @@ def table(cases):
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cases:
         x = c.cells
-        if getattr(c, "skip", None):
+        if c.skip:
             rows.append(f"| {c.k.name} | | `{c.k.cmdline or '-'}` | skipped: {c.skip} |"
                         + " |" * (len(head) - 4))
             continue
@@ -369,7 +370,7 @@ def main():
     if a.write:
         write_doc(a.write, cases, started, elapsed, inject, a.plan, plan_lines)
         print(f"matrix: wrote {a.write}")
-    ran = [c for c in cases if not getattr(c, "skip", None)]
+    ran = [c for c in cases if not c.skip]
     failed = [c.k.name for c in ran if not c.ok]
     print(f"matrix: {len(ran)} of {len(cases)} kernels ran in {elapsed:.0f} s; "
           f"failed: {', '.join(failed) or 'none'}")

@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -402,28 +403,27 @@ def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False
     out = []
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          stdin=subprocess.DEVNULL)
+    # the deadline kills QEMU whether or not the guest prints (a silent hang included):
+    # its output then ends, and the read below with it
+    watchdog = threading.Timer(timeout, p.kill)
+    watchdog.start()
     try:
-        deadline = t0 + timeout
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                break
+        for line in iter(p.stdout.readline, b""):
             text = line.decode(errors="replace").replace("\r", "")
             out.append(text)
             if not quiet:
                 sys.stdout.write(text)
                 sys.stdout.flush()
-            if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(cmd, timeout)
-        p.wait(timeout=max(1, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        p.kill()
         p.wait()
-        log(f"{k.name}: timed out after {timeout} s")
-        return 124, "".join(out)
     finally:
+        watchdog.cancel()
         if img:  # what the command wrote there is not kept
             os.unlink(img)
+    if time.monotonic() - t0 >= timeout:
+        log(f"{k.name}: timed out after {timeout} s")
+        if own:
+            shutil.rmtree(outdir, ignore_errors=True)
+        return 124, "".join(out)
     elapsed = time.monotonic() - t0
     try:
         status = int(open(rc).read().strip())
