@@ -72,7 +72,7 @@ grouped() {
 # script's FAIL lines (deduplicated)
 why_lines() {
 	grep -E '^\[ +(ERROR|LINE|FAILED) +\]|Failure!|: error: |(^|: )FAIL(:| |$)|^not ok' "$1" |
-		grep -v -e '^FAIL: ' -e 'listed below' | awk '!seen[$0]++'
+		grep -v 'listed below' | awk '!seen[$0]++'
 }
 
 # retryable TEST RC LOG - may TEST, which measures CPU 1 and failed with RC, run again: 75

@@ -27,6 +27,11 @@ need_root() { [ "$(id -u)" -eq 0 ] || required "needs root"; }
 # times a tick; status 1 with the reason on stderr when unknown. No test assumes HZ=250
 tick_hz() { python3 -m kernel_hz "$@"; }
 need_cpu1() { [ "$(nproc)" -ge 2 ] || required "needs 2 CPUs"; }
+# on_housekeeping - this script and all it starts from now on run on CPU 0, as a tuned box's
+# shell does (jitterscope and jsinject still pin to CPU 1, which the cpuset allows): a script
+# that polls while jitterscope measures must not land on CPU 1, where the SCHED_FIFO sampler
+# leaves it the fair server's 5 % (its 30 polls of 0.1 s then outlast a 4 s run)
+on_housekeeping() { taskset -pc 0 $$ >/dev/null || fail "cannot keep this script on CPU 0"; }
 
 # missing PACKAGE WHAT - WHAT (from Debian PACKAGE) is not here: skip; but under CI (CI=true)
 # fail when scripts/install-deps.sh installs PACKAGE: a green CI must not hide a missing

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
+on_housekeeping # its polls of /proc, while the sampler spins on CPU 1
 
 port=$(free_port)
 "$JS" --cpu 1 --duration 4 --no-probes --listen "127.0.0.1:$port" -q \

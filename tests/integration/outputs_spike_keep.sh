@@ -16,7 +16,7 @@ INJ=$ROOT/build/tools/jsinject
 # is; jitterscope and jsinject still reach CPU 1, which the cpuset allows): each of its
 # processes there would be one more source, and 8 slots full of distinct sources leave the
 # new one no repeat to replace
-taskset -pc 0 $$ >/dev/null || fail "cannot keep this script on CPU 0"
+on_housekeeping
 
 "$JS" --cpu 1 -d 9 -q --json "$TMP/run.json" --prom "$TMP/run.prom" --spike-threshold 1ms \
 	--spike-dir "$TMP/spikes" --spike-max 8/min >"$TMP/run.out" 2>"$TMP/run.err" </dev/null &

@@ -6,8 +6,10 @@
 #      the 100 k/s a 1024-entry ring drained every 10 ms can keep) -> cpus[].dropped > 0,
 #      "+N LOST" in the text
 #   B. the probes' ring buffer overflows: an hrtimer storm on CPU 1 (jsinject timer, every
-#      15 us) while jitterscope is stopped (SIGSTOP: nobody drains its 2 MiB ring) ->
-#      probes.lost > 0 in the JSON and the text, the stop itself measured as one long gap
+#      15 us) while jitterscope is stopped (SIGSTOP: nobody drains its 2 MiB ring, 16384
+#      records) and a loop keeps CPU 1 busy (jsinject's timer is perf's cpu-clock, which does
+#      not fire on an idle CPU: the stopped sampler leaves CPU 1 idle) -> probes.lost > 0 in
+#      the JSON and the text, the stop itself measured as one long gap
 #   C. an IPI storm on CPU 1 with everything running (jsinject ipi, 4 ioctls every 20 us, one
 #      IPI each): every IPI is matched to a gap that names it and its sender (>= 99 %, one to
 #      one: attrib_lib.py match --among; back-to-back IPIs share gaps with the tick, so the
@@ -65,13 +67,17 @@ echo "ok: A: sampler ring overflow: $gaps gaps kept, $dropped dropped and report
 # B. the probes' ring buffer, with nobody draining it
 "$JS" --cpu 1 -d 7 -q --json "$TMP/b.json" --gaps "$TMP/b.csv" >"$TMP/b.txt" 2>"$TMP/b.err" &
 pid=$!
-trap 'kill -CONT $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+busy=
+trap 'kill -CONT $pid 2>/dev/null; [ -z "$busy" ] || kill $busy 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 1.5
 "$INJ" --mode timer --cpu 1 --period 15 --duration 4.5 >"$TMP/inj.txt" 2>&1 &
 ipid=$!
 sleep 0.3
 kill -STOP $pid
+taskset -c 1 sh -c 'while :; do :; done' &
+busy=$!
 sleep 3.5
+kill $busy
 kill -CONT $pid
 wait $ipid || fail "B: jsinject exited $? ($(cat "$TMP/inj.txt"))"
 wait $pid || fail "B: exit $? ($(cat "$TMP/b.err"))"

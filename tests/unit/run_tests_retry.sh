@@ -4,7 +4,7 @@
 # CPU 1 runs again; a plain failure of a gauged test (attrib_*) never does, nor a crash or a
 # traceback; an ungauged test's plain failure does, until it has a gauge; a failure then a
 # skip is a failure; the closing line counts the retries, and under CI=true a second retried
-# test fails the run.
+# test fails the run; a failed script's FAIL lines are listed as why it failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d /tmp/run_tests_retry.XXXXXX)
@@ -58,6 +58,9 @@ check "a failure then a skip is a failure" '^FAIL: .*noise_then_skip.sh: failed,
 check "the closing line counts the retry" '^1 passed \(1 after a retry\), 2 failed, 0 skipped$' \
 	"$tmp/one"
 check "the runner fails" '^1$' "$tmp/one.rc"
+check "a script's own FAIL line is why it failed" '^    FAIL: first$' "$tmp/one"
+check "the retry names the first run's FAIL line" '^RETRY: .*noise_then_pass.sh .*: FAIL: first;' \
+	"$tmp/one"
 run "$tmp/two" true "$t/noise_then_pass.sh" "$t/noise_then_pass2.sh"
 check "CI=true: two retried tests fail the run" '^FAIL: 2 tests passed only after a retry' \
 	"$tmp/two"
