@@ -17,9 +17,10 @@
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
 # The retry (docs/HACKING.md): a test that measures CPU 1 and exits 75 (EX_TEMPFAIL: it
 # failed while its own noise gauge was over its documented threshold, a "noise:" line says
-# which) runs once more (JS_TEST_RETRY=0: never); so does, until it has a gauge, a test
-# without one that failed with no sign of a fault (retryable(): never a crash, a sanitizer
-# report, a traceback, probes that did not load, a fuzzer, an attrib_* test). A pass then is
+# which) runs once more, JS_RETRY_PAUSE (3) seconds on (JS_TEST_RETRY=0: never); so does,
+# until it has a gauge, a test without one that failed with no sign of a fault (retryable():
+# never a crash, a sanitizer report, a traceback, probes that did not load, a fuzzer, an
+# attrib_* test). A pass then is
 # counted on the closing line ("N passed (R after a retry)") and listed with why its first
 # run failed, its first log kept as LOG.first; a failure or a skip then is a failure. Under
 # CI (CI=true) more than one test passing after a retry fails the run. 75 without a retry
@@ -130,7 +131,7 @@ for t in "$@"; do
 		noise=$(grep -m1 '^noise: ' "$log.first")
 		[ $rc -ne 75 ] && noise="no gauge yet: rc $rc"
 		echo "RETRY: $t failed under noise (${noise:-rc 75}): ${first:-no FAIL line}; running it once more"
-		sleep 3
+		sleep "${JS_RETRY_PAUSE:-3}"
 		run_one "$t" "$log"
 		rc=$RC
 		again="; after a retry"

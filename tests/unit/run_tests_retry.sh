@@ -27,7 +27,7 @@ run() { # run OUT CI TESTS... - the runner on the stand-ins; its exit status in 
 	local out=$1 ci=$2
 	shift 2
 	rm -f "$tmp"/count.*
-	CI=$ci JS_TEST_LOGS="$tmp/logs" JS_CPU1_LOCK="$tmp/lock" scripts/run-tests.sh integration \
+	CI=$ci JS_RETRY_PAUSE=0 JS_TEST_LOGS="$tmp/logs" JS_CPU1_LOCK="$tmp/lock" scripts/run-tests.sh integration \
 		"$@" >"$out" 2>&1
 	echo $? >"$out.rc"
 }
