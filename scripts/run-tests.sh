@@ -13,7 +13,10 @@
 # PATH-with-slashes-as-underscores.log.
 # Integration scripts measure CPU 1 and need it to themselves: each runs under an exclusive
 # lock (JS_CPU1_LOCK, default /tmp/jitterscope-cpu1.lock) that make bench and make soak take
-# too, so two checkouts testing on one machine wait for each other instead of colliding.
+# too, so two checkouts testing on one machine wait for each other instead of colliding;
+# one whose header has a "# cpu1: none - WHY" line measures nothing (or takes the lock
+# itself around what does). With JS_LANE=1 (make check) the tests that do not measure run
+# meanwhile in a second lane, on CPU 0, and are shown and judged at the end.
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
 # The retry (docs/HACKING.md): a test that measures CPU 1 and exits 75 (EX_TEMPFAIL: it
 # failed while its own noise gauge was over its documented threshold, a "noise:" line says
@@ -94,67 +97,58 @@ retryable() {
 		! grep -q '^AssertionError' "$log"; }
 }
 
-# run_one TEST LOG - run TEST once, its output shown and kept in LOG; RC its exit status,
-# MEASURING non-empty when it measures CPU 1 (an integration script, a locked unit)
-run_one() {
-	local t=$1 log=$2 lock bin
-	MEASURING=
-	case "$t" in
-	*/integration/*.sh) MEASURING=1; scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
-	*.sh) bash "$t" 2>&1 | tee -i "$log" ;;
-	*) lock=
-		case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live} " in
-		*" ${t##*/} "*) lock=scripts/cpu1-lock MEASURING=1 ;;
+# measures TEST - does TEST measure CPU 1 (or inject into it), and so run under the CPU 1
+# lock: an integration script, unless its header has a "# cpu1: none" line (it measures
+# nothing, or takes the lock itself around what does), and the unit binaries in
+# JS_LOCKED_UNITS (they load probes or spin on a CPU)
+measures() {
+	case "$1" in
+	*/integration/*.sh) ! grep -qm1 '^# cpu1: none' "$1" ;;
+	*.sh | *.py) return 1 ;;
+	*) case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live} " in
+		*" ${1##*/} "*) return 0 ;;
 		esac
-		case "$t" in /*) bin=$t ;; *) bin=./$t ;; esac
-		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$bin" 2>&1 | tee -i "$log" ;;
+		return 1 ;;
 	esac
-	RC=${PIPESTATUS[0]}
 }
 
-for t in "$@"; do
+# run_one TEST LOG - run TEST once, its output kept in LOG and shown (unless QUIET: the
+# lane shows it when it is judged); RC its exit status, MEASURING non-empty when it
+# measures CPU 1 (measures())
+run_one() {
+	local t=$1 log=$2 lock= bin
+	MEASURING=
+	if measures "$t"; then MEASURING=1 lock=scripts/cpu1-lock; fi
+	case "$t" in
+	*.sh) set -- bash "$t" ;;
+	/*) set -- "$t" ;;
+	*) set -- "./$t" ;;
+	esac
+	if [ -n "${QUIET:-}" ]; then
+		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$@" >"$log" 2>&1
+		RC=$?
+	else
+		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$@" 2>&1 | tee -i "$log"
+		RC=${PIPESTATUS[0]}
+	fi
+}
+
+# judge TEST RC SECONDS AGAIN - count TEST's result, from its exit status and its log, and
+# say it: PASS (with its skipped parts), SKIP with the reason, or FAIL
+judge() {
+	local t=$1 rc=$2 secs=$3 again=$4 log why nsk run bad l
 	log=$logs/$(echo "$t" | tr / _).log
-	if [ ! -e "$t" ]; then
-		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (no such test)"
-		continue
-	fi
-	start=$(date +%s)
-	run_one "$t" "$log"
-	rc=$RC
-	again=
-	if [ -n "$MEASURING" ] && [ "${JS_TEST_RETRY:-1}" -gt 0 ] && retryable "$t" $rc "$log"; then
-		# it failed under its own noise gauge (its "noise:" line), or it has no gauge
-		# yet and failed without a sign of a fault: once more, a few seconds on, and
-		# passing then is said on its line and counted at the end
-		mv "$log" "$log.first"
-		first=$(why_lines "$log.first" | head -n 1)
-		noise=$(grep -m1 '^noise: ' "$log.first")
-		[ $rc -ne 75 ] && noise="no gauge yet: rc $rc"
-		echo "RETRY: $t failed under noise (${noise:-rc 75}): ${first:-no FAIL line}; running it once more"
-		sleep "${JS_RETRY_PAUSE:-3}"
-		run_one "$t" "$log"
-		rc=$RC
-		again="; after a retry"
-		if [ $rc -eq 0 ]; then
-			retried+=("$t: its first run failed under noise (${noise:-rc 75}): ${first:-no FAIL line}")
-		elif [ $rc -eq 77 ]; then
-			rc=1 # a failure, then a skip: a failure
-			echo "FAIL: $t: failed, then skipped on its second run"
-		fi
-	fi
-	[ $rc -eq 75 ] && rc=1 # noise with no retry left: a failure
-	secs=$(( $(date +%s) - start ))
 	timing+=("$secs $t")
 	case "$t" in
 	*.sh)
 		why=$(skip_lines "$log" | tail -n 1)
 		if [ $rc -eq 77 ] && [ -n "$why" ]; then
 			skip=$((skip + 1)); skips+=("$t: $why"); echo "SKIP: $t: $why"
-			continue
+			return
 		elif [ $rc -eq 77 ]; then
 			fail=$((fail + 1)); failed="$failed $t"
 			echo "FAIL: $t (exit 77 without a 'skip: REASON' line)"
-			continue
+			return
 		fi
 		# a passing script's "skip:" lines: parts of it that did not run, said so
 		nsk=$(skip_lines "$log" | wc -l)
@@ -185,7 +179,78 @@ for t in "$@"; do
 	else
 		pass=$((pass + 1)); echo "PASS: $t (${secs}s${again})"
 	fi
+}
+
+# the lane (JS_LANE=1, make check's default; 0: none): the tests that do not measure CPU 1
+# run meanwhile in a second lane, one by one on CPU 0 (taskset), as a tuned box's
+# housekeeping work would; each one's output is shown when it is judged, after the
+# measuring tests. Its results: "RC SECONDS TEST" lines in LANE_RESULTS
+lane=() measuring=()
+for t in "$@"; do
+	if [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && ! measures "$t"; then lane+=("$t"); else measuring+=("$t"); fi
 done
+LANE_RESULTS=$logs/lane.results
+: >"$LANE_RESULTS"
+lane_pid=
+if [ ${#lane[@]} -gt 0 ]; then
+	echo "lane: ${#lane[@]} tests that do not measure CPU 1 run meanwhile on CPU 0; shown at the end"
+	(
+		taskset -pc 0 $BASHPID >/dev/null 2>&1
+		QUIET=1
+		for t in "${lane[@]}"; do
+			start=$(date +%s)
+			run_one "$t" "$logs/$(echo "$t" | tr / _).log"
+			echo "$RC $(( $(date +%s) - start )) $t" >>"$LANE_RESULTS"
+		done
+	) &
+	lane_pid=$!
+fi
+
+for t in "${measuring[@]}"; do
+	log=$logs/$(echo "$t" | tr / _).log
+	if [ ! -e "$t" ]; then
+		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (no such test)"
+		continue
+	fi
+	start=$(date +%s)
+	run_one "$t" "$log"
+	rc=$RC
+	again=
+	if [ -n "$MEASURING" ] && [ "${JS_TEST_RETRY:-1}" -gt 0 ] && retryable "$t" $rc "$log"; then
+		# it failed under its own noise gauge (its "noise:" line), or it has no gauge
+		# yet and failed without a sign of a fault: once more, a few seconds on, and
+		# passing then is said on its line and counted at the end
+		mv "$log" "$log.first"
+		first=$(why_lines "$log.first" | head -n 1)
+		noise=$(grep -m1 '^noise: ' "$log.first")
+		[ $rc -ne 75 ] && noise="no gauge yet: rc $rc"
+		echo "RETRY: $t failed under noise (${noise:-rc 75}): ${first:-no FAIL line}; running it once more"
+		sleep "${JS_RETRY_PAUSE:-3}"
+		run_one "$t" "$log"
+		rc=$RC
+		again="; after a retry"
+		if [ $rc -eq 0 ]; then
+			retried+=("$t: its first run failed under noise (${noise:-rc 75}): ${first:-no FAIL line}")
+		elif [ $rc -eq 77 ]; then
+			rc=1 # a failure, then a skip: a failure
+			echo "FAIL: $t: failed, then skipped on its second run"
+		fi
+	fi
+	[ $rc -eq 75 ] && rc=1 # noise with no retry left: a failure
+	judge "$t" "$rc" $(( $(date +%s) - start )) "$again"
+done
+if [ -n "$lane_pid" ]; then
+	wait "$lane_pid"
+	echo "lane: the tests run on CPU 0 meanwhile, in their order:"
+	while read -r rc secs t; do
+		cat "$logs/$(echo "$t" | tr / _).log"
+		judge "$t" "$rc" "$secs" ""
+	done <"$LANE_RESULTS"
+	for t in "${lane[@]}"; do
+		grep -q " $t\$" "$LANE_RESULTS" ||
+			{ fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (the lane did not run it)"; }
+	done
+fi
 if [ ${#skips[@]} -gt 0 ]; then
 	echo "skipped ($kind), with the reason:"
 	printf '  %s\n' "${skips[@]}"
@@ -199,8 +264,9 @@ if [ ${#retried[@]} -gt 0 ]; then
 	fi
 fi
 if [ ${#timing[@]} -gt 1 ]; then
-	echo "seconds per test ($kind, $(( $(date +%s) - t_all )) s in all), slowest first:"
-	printf '%s\n' "${timing[@]}" | sort -rn | awk '{ printf "  %5d  %s\n", $1, $2 }'
+	echo "seconds per test ($kind, $(( $(date +%s) - t_all )) s in all${lane_pid:+; "L": in the lane, meanwhile}), slowest first:"
+	printf '%s\n' "${timing[@]}" | sort -rn | awk -v lane=" ${lane[*]} " '
+		{ printf "  %5d %s %s\n", $1, index(lane, " " $2 " ") ? "L" : " ", $2 }'
 fi
 if [ -n "$failed" ]; then
 	# what each failure said, here at the end where a CI log's tail shows it: cmocka's

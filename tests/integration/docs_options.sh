@@ -3,6 +3,7 @@
 # table that drives --help, the refusals and the completion): every option of every command
 # is documented, and each command's SYNOPSIS shows exactly the options it takes (but -h,
 # --usage, -V, -q, -v, shown for all). No root, no CPU 1.
+# cpu1: none - the docs against the option table, measures nothing
 . "$(dirname "$0")/lib.bash"
 
 "$JS" --list-options >"$TMP/opts" || fail "--list-options exited $?"
