@@ -28,6 +28,10 @@
 # run failed, its first log kept as LOG.first; a failure or a skip then is a failure. Under
 # CI (CI=true) more than one test passing after a retry fails the run. 75 without a retry
 # is a failure.
+# The skips CI allows are listed in tests/skips-allowed.txt (JS_SKIPS_ALLOWED: another list;
+# scripts/skips-allowed.py matches them): under CI (CI=true) a skip it records that the list
+# does not allow that test is a failure of the test ("FAIL: TEST: skip not in ..."); outside
+# CI it is listed with the others, marked "(not on the CI list)".
 # At the end: each test's seconds, slowest first; for each failed test, the lines of its log
 # that say why (cmocka's error and line, a script's FAIL lines). Exit status: 0 when nothing
 # failed.
@@ -78,6 +82,34 @@ why_lines() {
 	grep -E '^\[ +(ERROR|LINE|FAILED) +\]|Failure!|: error: |(^|: )FAIL(:| |$)|^not ok' "$1" |
 		grep -v 'listed below' | awk '!seen[$0]++'
 }
+
+# off_list TEST LOG RC - the skips TEST's run records (a script's last skip line when it
+# exits 77, each one when it passes; a passing unit binary's skipped cases) that
+# tests/skips-allowed.txt does not allow, one a line as they are listed ("REASON",
+# "PART: REASON"), in OFF; under CI (CI=true) each is a FAIL line, kept in LOG too, status 1
+off_list() {
+	local t=$1 log=$2 rc=$3 lines
+	OFF=
+	lines=$(case "$t:$rc" in
+		*.sh:77) grep '^skip\( [^:]*\)\{0,1\}: ' "$log" | tail -n 1 ;;
+		*.sh:0) grep '^skip\( [^:]*\)\{0,1\}: ' "$log" ;;
+		*.sh:*) ;;
+		*:0) skip_reasons "$log" | awk -F'\t' '$2 != "" { print "skip: " $2 }' ;;
+		esac)
+	[ -n "$lines" ] || return 0
+	OFF=$(python3 scripts/skips-allowed.py match "$t" <<<"$lines")
+	if [ $? -gt 1 ]; then
+		echo "FAIL: $t: scripts/skips-allowed.py cannot read the list of skips" | tee -a "$log"
+		return 1
+	fi
+	[ -n "$OFF" ] && [ "${CI:-}" = true ] || return 0
+	while read -r l; do
+		echo "FAIL: $t: skip not in ${JS_SKIPS_ALLOWED:-tests/skips-allowed.txt}: $l"
+	done <<<"$OFF" | tee -a "$log"
+	return 1
+}
+# marked REASON - " (not on the CI list)" when off_list found REASON
+marked() { grep -qxF -- "$1" <<<"$OFF" && echo " (not on the CI list)"; }
 
 # retryable TEST RC LOG - may TEST, which measures CPU 1 and failed with RC, run again: 75
 # (its noise gauge was over its threshold), or a failure of a test that has no gauge yet
@@ -139,11 +171,15 @@ judge() {
 	local t=$1 rc=$2 secs=$3 again=$4 log why nsk run bad l
 	log=$logs/$(echo "$t" | tr / _).log
 	timing+=("$secs $t")
+	if ! off_list "$t" "$log" $rc; then
+		fail=$((fail + 1)); failed="$failed $t"
+		return
+	fi
 	case "$t" in
 	*.sh)
 		why=$(skip_lines "$log" | tail -n 1)
 		if [ $rc -eq 77 ] && [ -n "$why" ]; then
-			skip=$((skip + 1)); skips+=("$t: $why"); echo "SKIP: $t: $why"
+			skip=$((skip + 1)); skips+=("$t: $why$(marked "$why")"); echo "SKIP: $t: $why"
 			return
 		elif [ $rc -eq 77 ]; then
 			fail=$((fail + 1)); failed="$failed $t"
@@ -165,15 +201,16 @@ judge() {
 		echo "FAIL: $t ($bad case(s) skipped without a 'skip: REASON' line)"
 	elif [ "$run" -gt 0 ] && [ "$nsk" -eq "$run" ]; then
 		skip=$((skip + 1)); echo "SKIP: $t (all $run cases skipped)"
-		while read -r l; do skips+=("$t: $l"); done < <(grouped "$log")
+		while read -r l; do skips+=("$t: $l$(marked "${l#*): }")"); done < <(grouped "$log")
 	elif [ "$nsk" -gt 0 ]; then
 		pass=$((pass + 1)); part_tests=$((part_tests + 1)); part_cases=$((part_cases + nsk))
 		if [ "$run" -gt 0 ]; then
 			echo "PASS: $t (${secs}s${again}; $nsk of $run cases skipped)"
-			while read -r l; do skips+=("$t (passed, in part): $l"); done < <(grouped "$log")
+			while read -r l; do skips+=("$t (passed, in part): $l$(marked "${l#*): }")"); done \
+				< <(grouped "$log")
 		else
 			echo "PASS: $t (${secs}s${again}; $nsk part(s) skipped)"
-			while read -r l; do skips+=("$t (passed, in part): $l"); done \
+			while read -r l; do skips+=("$t (passed, in part): $l$(marked "$l")"); done \
 				< <(skip_lines "$log")
 		fi
 	else

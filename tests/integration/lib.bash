@@ -16,7 +16,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 # required WHAT - a precondition of the suite (root, 2 CPUs, kernel BTF: need_root, need_cpu1,
 # need_btf) is missing: skip, but fail under CI (CI=true, .ci/run), whose machine has them
 # all. The skips CI allows (optional features: THP, cgroup v2, IRQ steering...) call skip
-# directly; docs/HACKING.md ("Tests and benchmarks") lists them
+# directly; tests/skips-allowed.txt lists them (scripts/run-tests.sh fails the others)
 required() {
 	[ "${CI:-}" = true ] && fail "$1 (CI=true: every test must run here)"
 	skip "$1"
