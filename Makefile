@@ -100,10 +100,12 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
 # tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker,
-# the scale benchmark's driver (build/bench/jsscale, which unit builds)
+# the scale benchmark's driver (build/bench/jsscale, which unit builds), the skips CI allows
 UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
 		tests/unit/scale_driver_test.sh \
-		tests/unit/check_layers_test.sh tests/unit/layers_check.sh tests/unit/run_tests_retry.sh
+		tests/unit/check_layers_test.sh tests/unit/layers_check.sh tests/unit/run_tests_retry.sh \
+		tests/unit/run_tests_lane.sh \
+		tests/unit/skips_allowed.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
@@ -207,11 +209,13 @@ integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
 # the README's test command: every test, unit then integration (root); check-build is what
-# it builds first (.ci/run builds it on every core: make -j$(nproc) check-build)
+# it builds first (.ci/run builds it on every core: make -j$(nproc) check-build). The tests
+# that do not measure CPU 1 run meanwhile in a second lane on CPU 0 (JS_LANE=0: none,
+# every test one by one; scripts/run-tests.sh)
 check-build: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
 
 check: check-build
-	$(Q)scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
+	$(Q)JS_LANE=$${JS_LANE:-1} scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 # make check-arm64: the aarch64 cross build (its binary and unit tests only, not the tools)
 # and its tests under qemu-user: scripts/check-arm64.sh (make check runs it too:

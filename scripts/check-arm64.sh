@@ -69,7 +69,7 @@ m() {
 	failed=$((failed + 1))
 	fails="$fails measurement"
 }
-if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
+if [ "$(id -u)" -ne 0 ] || [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 	echo "SKIP: measurement (needs root and 2 CPUs)"
 	skipped=$((skipped + 1))
 elif [ -n "$THREADS_WHY" ]; then

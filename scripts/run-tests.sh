@@ -13,7 +13,10 @@
 # PATH-with-slashes-as-underscores.log.
 # Integration scripts measure CPU 1 and need it to themselves: each runs under an exclusive
 # lock (JS_CPU1_LOCK, default /tmp/jitterscope-cpu1.lock) that make bench and make soak take
-# too, so two checkouts testing on one machine wait for each other instead of colliding.
+# too, so two checkouts testing on one machine wait for each other instead of colliding;
+# one whose header has a "# cpu1: none - WHY" line measures nothing (or takes the lock
+# itself around what does). With JS_LANE=1 (make check) the tests that do not measure run
+# meanwhile in a second lane, on CPU 0, and are shown and judged at the end.
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
 # The retry (docs/HACKING.md): a test that measures CPU 1 and exits 75 (EX_TEMPFAIL: it
 # failed while its own noise gauge was over its documented threshold, a "noise:" line says
@@ -25,6 +28,10 @@
 # run failed, its first log kept as LOG.first; a failure or a skip then is a failure. Under
 # CI (CI=true) more than one test passing after a retry fails the run. 75 without a retry
 # is a failure.
+# The skips CI allows are listed in tests/skips-allowed.txt (JS_SKIPS_ALLOWED: another list;
+# scripts/skips-allowed.py matches them): under CI (CI=true) a skip it records that the list
+# does not allow that test is a failure of the test ("FAIL: TEST: skip not in ..."); outside
+# CI it is listed with the others, marked "(not on the CI list)".
 # At the end: each test's seconds, slowest first; for each failed test, the lines of its log
 # that say why (cmocka's error and line, a script's FAIL lines). Exit status: 0 when nothing
 # failed.
@@ -76,6 +83,34 @@ why_lines() {
 		grep -v 'listed below' | awk '!seen[$0]++'
 }
 
+# off_list TEST LOG RC - the skips TEST's run records (a script's last skip line when it
+# exits 77, each one when it passes; a passing unit binary's skipped cases) that
+# tests/skips-allowed.txt does not allow, one a line as they are listed ("REASON",
+# "PART: REASON"), in OFF; under CI (CI=true) each is a FAIL line, kept in LOG too, status 1
+off_list() {
+	local t=$1 log=$2 rc=$3 lines
+	OFF=
+	lines=$(case "$t:$rc" in
+		*.sh:77) grep '^skip\( [^:]*\)\{0,1\}: ' "$log" | tail -n 1 ;;
+		*.sh:0) grep '^skip\( [^:]*\)\{0,1\}: ' "$log" ;;
+		*.sh:*) ;;
+		*:0) skip_reasons "$log" | awk -F'\t' '$2 != "" { print "skip: " $2 }' ;;
+		esac)
+	[ -n "$lines" ] || return 0
+	OFF=$(python3 scripts/skips-allowed.py match "$t" <<<"$lines")
+	if [ $? -gt 1 ]; then
+		echo "FAIL: $t: scripts/skips-allowed.py cannot read the list of skips" | tee -a "$log"
+		return 1
+	fi
+	[ -n "$OFF" ] && [ "${CI:-}" = true ] || return 0
+	while read -r l; do
+		echo "FAIL: $t: skip not in ${JS_SKIPS_ALLOWED:-tests/skips-allowed.txt}: $l"
+	done <<<"$OFF" | tee -a "$log"
+	return 1
+}
+# marked REASON - " (not on the CI list)" when off_list found REASON
+marked() { grep -qxF -- "$1" <<<"$OFF" && echo " (not on the CI list)"; }
+
 # retryable TEST RC LOG - may TEST, which measures CPU 1 and failed with RC, run again: 75
 # (its noise gauge was over its threshold), or a failure of a test that has no gauge yet
 # (NOGAUGE: not an attrib_* test, which exit 75 themselves), unless it shows a fault no
@@ -94,25 +129,121 @@ retryable() {
 		! grep -q '^AssertionError' "$log"; }
 }
 
-# run_one TEST LOG - run TEST once, its output shown and kept in LOG; RC its exit status,
-# MEASURING non-empty when it measures CPU 1 (an integration script, a locked unit)
-run_one() {
-	local t=$1 log=$2 lock bin
-	MEASURING=
-	case "$t" in
-	*/integration/*.sh) MEASURING=1; scripts/cpu1-lock bash "$t" 2>&1 | tee -i "$log" ;;
-	*.sh) bash "$t" 2>&1 | tee -i "$log" ;;
-	*) lock=
-		case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live} " in
-		*" ${t##*/} "*) lock=scripts/cpu1-lock MEASURING=1 ;;
+# measures TEST - does TEST measure CPU 1 (or inject into it), and so run under the CPU 1
+# lock: an integration script, unless its header has a "# cpu1: none" line (it measures
+# nothing, or takes the lock itself around what does), and the unit binaries in
+# JS_LOCKED_UNITS (they load probes or spin on a CPU)
+measures() {
+	case "$1" in
+	*/integration/*.sh) ! grep -qm1 '^# cpu1: none' "$1" ;;
+	*.sh | *.py) return 1 ;;
+	*) case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live} " in
+		*" ${1##*/} "*) return 0 ;;
 		esac
-		case "$t" in /*) bin=$t ;; *) bin=./$t ;; esac
-		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$bin" 2>&1 | tee -i "$log" ;;
+		return 1 ;;
 	esac
-	RC=${PIPESTATUS[0]}
 }
 
+# run_one TEST LOG - run TEST once, its output kept in LOG and shown (unless QUIET: the
+# lane shows it when it is judged); RC its exit status, MEASURING non-empty when it
+# measures CPU 1 (measures())
+run_one() {
+	local t=$1 log=$2 lock= bin
+	MEASURING=
+	if measures "$t"; then MEASURING=1 lock=scripts/cpu1-lock; fi
+	case "$t" in
+	*.sh) set -- bash "$t" ;;
+	/*) set -- "$t" ;;
+	*) set -- "./$t" ;;
+	esac
+	if [ -n "${QUIET:-}" ]; then
+		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$@" >"$log" 2>&1
+		RC=$?
+	else
+		CMOCKA_MESSAGE_OUTPUT=stdout $lock "$@" 2>&1 | tee -i "$log"
+		RC=${PIPESTATUS[0]}
+	fi
+}
+
+# judge TEST RC SECONDS AGAIN - count TEST's result, from its exit status and its log, and
+# say it: PASS (with its skipped parts), SKIP with the reason, or FAIL
+judge() {
+	local t=$1 rc=$2 secs=$3 again=$4 log why nsk run bad l
+	log=$logs/$(echo "$t" | tr / _).log
+	timing+=("$secs $t")
+	if ! off_list "$t" "$log" $rc; then
+		fail=$((fail + 1)); failed="$failed $t"
+		return
+	fi
+	case "$t" in
+	*.sh)
+		why=$(skip_lines "$log" | tail -n 1)
+		if [ $rc -eq 77 ] && [ -n "$why" ]; then
+			skip=$((skip + 1)); skips+=("$t: $why$(marked "$why")"); echo "SKIP: $t: $why"
+			return
+		elif [ $rc -eq 77 ]; then
+			fail=$((fail + 1)); failed="$failed $t"
+			echo "FAIL: $t (exit 77 without a 'skip: REASON' line)"
+			return
+		fi
+		# a passing script's "skip:" lines: parts of it that did not run, said so
+		nsk=$(skip_lines "$log" | wc -l)
+		run=0 bad=0
+		;;
+	*)
+		read -r run nsk bad <<<"$(unit_result "$log")"
+		;;
+	esac
+	if [ $rc -ne 0 ]; then
+		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (rc $rc, ${secs}s)"
+	elif [ "$bad" -gt 0 ]; then
+		fail=$((fail + 1)); failed="$failed $t"
+		echo "FAIL: $t ($bad case(s) skipped without a 'skip: REASON' line)"
+	elif [ "$run" -gt 0 ] && [ "$nsk" -eq "$run" ]; then
+		skip=$((skip + 1)); echo "SKIP: $t (all $run cases skipped)"
+		while read -r l; do skips+=("$t: $l$(marked "${l#*): }")"); done < <(grouped "$log")
+	elif [ "$nsk" -gt 0 ]; then
+		pass=$((pass + 1)); part_tests=$((part_tests + 1)); part_cases=$((part_cases + nsk))
+		if [ "$run" -gt 0 ]; then
+			echo "PASS: $t (${secs}s${again}; $nsk of $run cases skipped)"
+			while read -r l; do skips+=("$t (passed, in part): $l$(marked "${l#*): }")"); done \
+				< <(grouped "$log")
+		else
+			echo "PASS: $t (${secs}s${again}; $nsk part(s) skipped)"
+			while read -r l; do skips+=("$t (passed, in part): $l$(marked "$l")"); done \
+				< <(skip_lines "$log")
+		fi
+	else
+		pass=$((pass + 1)); echo "PASS: $t (${secs}s${again})"
+	fi
+}
+
+# the lane (JS_LANE=1, make check's default; 0: none): the tests that do not measure CPU 1
+# run meanwhile in a second lane, one by one on CPU 0 (taskset), as a tuned box's
+# housekeeping work would; each one's output is shown when it is judged, after the
+# measuring tests. Its results: "RC SECONDS TEST" lines in LANE_RESULTS
+lane=() measuring=()
 for t in "$@"; do
+	if [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && ! measures "$t"; then lane+=("$t"); else measuring+=("$t"); fi
+done
+LANE_RESULTS=$logs/lane.results
+: >"$LANE_RESULTS"
+lane_pid=
+if [ ${#lane[@]} -gt 0 ]; then
+	echo "lane: ${#lane[@]} tests that do not measure CPU 1 run meanwhile on CPU 0; shown at the end"
+	(
+		taskset -pc 0 $BASHPID >/dev/null 2>&1
+		QUIET=1
+		for t in "${lane[@]}"; do
+			start=$(date +%s)
+			run_one "$t" "$logs/$(echo "$t" | tr / _).log"
+			echo "$RC $(( $(date +%s) - start )) $t" >>"$LANE_RESULTS"
+		done
+	) &
+	lane_pid=$!
+fi
+
+for t in "${measuring[@]}"; do
 	log=$logs/$(echo "$t" | tr / _).log
 	if [ ! -e "$t" ]; then
 		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (no such test)"
@@ -143,49 +274,20 @@ for t in "$@"; do
 		fi
 	fi
 	[ $rc -eq 75 ] && rc=1 # noise with no retry left: a failure
-	secs=$(( $(date +%s) - start ))
-	timing+=("$secs $t")
-	case "$t" in
-	*.sh)
-		why=$(skip_lines "$log" | tail -n 1)
-		if [ $rc -eq 77 ] && [ -n "$why" ]; then
-			skip=$((skip + 1)); skips+=("$t: $why"); echo "SKIP: $t: $why"
-			continue
-		elif [ $rc -eq 77 ]; then
-			fail=$((fail + 1)); failed="$failed $t"
-			echo "FAIL: $t (exit 77 without a 'skip: REASON' line)"
-			continue
-		fi
-		# a passing script's "skip:" lines: parts of it that did not run, said so
-		nsk=$(skip_lines "$log" | wc -l)
-		run=0 bad=0
-		;;
-	*)
-		read -r run nsk bad <<<"$(unit_result "$log")"
-		;;
-	esac
-	if [ $rc -ne 0 ]; then
-		fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (rc $rc, ${secs}s)"
-	elif [ "$bad" -gt 0 ]; then
-		fail=$((fail + 1)); failed="$failed $t"
-		echo "FAIL: $t ($bad case(s) skipped without a 'skip: REASON' line)"
-	elif [ "$run" -gt 0 ] && [ "$nsk" -eq "$run" ]; then
-		skip=$((skip + 1)); echo "SKIP: $t (all $run cases skipped)"
-		while read -r l; do skips+=("$t: $l"); done < <(grouped "$log")
-	elif [ "$nsk" -gt 0 ]; then
-		pass=$((pass + 1)); part_tests=$((part_tests + 1)); part_cases=$((part_cases + nsk))
-		if [ "$run" -gt 0 ]; then
-			echo "PASS: $t (${secs}s${again}; $nsk of $run cases skipped)"
-			while read -r l; do skips+=("$t (passed, in part): $l"); done < <(grouped "$log")
-		else
-			echo "PASS: $t (${secs}s${again}; $nsk part(s) skipped)"
-			while read -r l; do skips+=("$t (passed, in part): $l"); done \
-				< <(skip_lines "$log")
-		fi
-	else
-		pass=$((pass + 1)); echo "PASS: $t (${secs}s${again})"
-	fi
+	judge "$t" "$rc" $(( $(date +%s) - start )) "$again"
 done
+if [ -n "$lane_pid" ]; then
+	wait "$lane_pid"
+	echo "lane: the tests run on CPU 0 meanwhile, in their order:"
+	while read -r rc secs t; do
+		cat "$logs/$(echo "$t" | tr / _).log"
+		judge "$t" "$rc" "$secs" ""
+	done <"$LANE_RESULTS"
+	for t in "${lane[@]}"; do
+		grep -q " $t\$" "$LANE_RESULTS" ||
+			{ fail=$((fail + 1)); failed="$failed $t"; echo "FAIL: $t (the lane did not run it)"; }
+	done
+fi
 if [ ${#skips[@]} -gt 0 ]; then
 	echo "skipped ($kind), with the reason:"
 	printf '  %s\n' "${skips[@]}"
@@ -199,8 +301,9 @@ if [ ${#retried[@]} -gt 0 ]; then
 	fi
 fi
 if [ ${#timing[@]} -gt 1 ]; then
-	echo "seconds per test ($kind, $(( $(date +%s) - t_all )) s in all), slowest first:"
-	printf '%s\n' "${timing[@]}" | sort -rn | awk '{ printf "  %5d  %s\n", $1, $2 }'
+	echo "seconds per test ($kind, $(( $(date +%s) - t_all )) s in all${lane_pid:+; "L": in the lane, meanwhile}), slowest first:"
+	printf '%s\n' "${timing[@]}" | sort -rn | awk -v lane=" ${lane[*]} " '
+		{ printf "  %5d %s %s\n", $1, index(lane, " " $2 " ") ? "L" : " ", $2 }'
 fi
 if [ -n "$failed" ]; then
 	# what each failure said, here at the end where a CI log's tail shows it: cmocka's

@@ -8,6 +8,7 @@
 # consistent CPU split (isolcpus = nohz_full = rcu_nocbs, irqaffinity = the rest), the GRUB
 # line without what the boot loader adds, and no housekeeping CPU left: one line, exit 64.
 # Exit 0 pass, 77 skip, else fail.
+# cpu1: none - check --plan on fixture trees, measures nothing
 . "$(dirname "$0")/lib.bash"
 BADLY=$ROOT/tests/data/sysroot/badly-tuned
 [ -x "$JS" ] || fail "no $JS"

@@ -4,6 +4,7 @@
 # CPU 1): the exit status follows the unwaived problems only, waived checks are still shown
 # (text and JSON) and marked, a bad id or file is one line and exit 64; identical per-CPU
 # lines fold into one. Exit 0 pass, 77 skip, else fail.
+# cpu1: none - check on fixture trees and refusals, measures nothing
 . "$(dirname "$0")/lib.bash"
 BADLY=$ROOT/tests/data/sysroot/badly-tuned
 TUNED=$ROOT/tests/data/sysroot/tuned

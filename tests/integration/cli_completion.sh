@@ -3,6 +3,7 @@
 # the option table: sourced in bash, each command's COMPREPLY holds its own options and not
 # the others', a value list (--by) and the subcommands complete; make install puts it (with
 # docs/FLEET.md and jitterscope-capture-sysroot) under PREFIX. No root, no CPU 1.
+# cpu1: none - the generated completion, measures nothing
 . "$(dirname "$0")/lib.bash"
 
 "$JS" --completion bash >"$TMP/comp.bash" || fail "--completion bash exited $?"

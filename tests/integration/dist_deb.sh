@@ -16,6 +16,7 @@
 #    created (dpkg-deb -c against the file system).
 # It must not touch a jitterscope the machine already has: a jitterscope package installed, or
 # any of the package's files present, skips. Root only (77 otherwise), about 10 s.
+# cpu1: none - builds and installs the package; its 1 s run takes the CPU 1 lock itself
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/dist_lib.bash"
 need_root
@@ -87,7 +88,8 @@ dpkg -i "$DEB" >"$TMP/dpkg-i.out" 2>&1 || fail "dpkg -i exited $?: $(cat "$TMP/d
 	fail "jitterscope on the PATH is '$(command -v jitterscope)'"
 v=$(jitterscope --version) || fail "--version exited $?"
 [ "$v" = "jitterscope $VERSION" ] || fail "--version: '$v'"
-jitterscope --cpu 1 --duration 1 --no-probes -q --json "$TMP/run.json" >/dev/null 2>"$TMP/run.err" ||
+"$ROOT/scripts/cpu1-lock" jitterscope --cpu 1 --duration 1 --no-probes -q --json "$TMP/run.json" \
+	>/dev/null 2>"$TMP/run.err" ||
 	fail "a 1 s run exited $?: $(cat "$TMP/run.err")"
 json_check "$TMP/run.json" 'c["cpu"] == 1' "r[\"version\"] == \"$VERSION\""
 echo "ok: installed: $v, a 1 s --no-probes run on CPU 1"

@@ -11,6 +11,7 @@
 #  - build/jitterscope-VERSION-oci.tar is an OCI archive of it under that name.
 # Nothing runs the image (no container runtime here: dist_static.sh runs the same binary in an
 # empty root). Root only (77 otherwise), about 4 s.
+# cpu1: none - builds and reads an image, runs no measurement
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/dist_lib.bash"
 need_root

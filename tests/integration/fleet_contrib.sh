@@ -11,6 +11,7 @@
 #    privileged false), the BTF and cgroup mounts, no debugfs/tracefs, ports, env;
 #  - every metric named by the dashboard, the rules and docs/FLEET.md is a family of
 #    docs/OUTPUTS.md (the live check of each expression: fleet_prometheus.sh).
+# cpu1: none - checks contrib/ files, measures nothing
 . "$(dirname "$0")/lib.bash"
 need_cmd systemd-analyze systemd
 need_cmd promtool prometheus

@@ -6,6 +6,7 @@
 # and -listtags shows cpu3. The sample log and our own numbers come from
 # build/tests/test_hlog (or $JS_TEST_HLOG) with JS_HLOG_OUT set.
 # Skips without Java (a failure under CI=true: scripts/install-deps.sh installs it).
+# cpu1: none - reads a saved .hlog with Java, measures nothing
 . "$(dirname "$0")/lib.bash"
 cd "$ROOT" || exit 1
 

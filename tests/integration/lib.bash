@@ -16,7 +16,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 # required WHAT - a precondition of the suite (root, 2 CPUs, kernel BTF: need_root, need_cpu1,
 # need_btf) is missing: skip, but fail under CI (CI=true, .ci/run), whose machine has them
 # all. The skips CI allows (optional features: THP, cgroup v2, IRQ steering...) call skip
-# directly; docs/HACKING.md ("Tests and benchmarks") lists them
+# directly; tests/skips-allowed.txt lists them (scripts/run-tests.sh fails the others)
 required() {
 	[ "${CI:-}" = true ] && fail "$1 (CI=true: every test must run here)"
 	skip "$1"
@@ -26,7 +26,8 @@ need_root() { [ "$(id -u)" -eq 0 ] || required "needs root"; }
 # tests/lib/kernel_hz.py), or the period (us) of an injected timer that expires at least 4
 # times a tick; status 1 with the reason on stderr when unknown. No test assumes HZ=250
 tick_hz() { python3 -m kernel_hz "$@"; }
-need_cpu1() { [ "$(nproc)" -ge 2 ] || required "needs 2 CPUs"; }
+# (online CPUs, not this script's affinity: make check's lane runs its scripts on CPU 0)
+need_cpu1() { [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || required "needs 2 CPUs"; }
 # on_housekeeping - this script and all it starts from now on run on CPU 0, as a tuned box's
 # shell does (jitterscope and jsinject still pin to CPU 1, which the cpuset allows): a script
 # that polls while jitterscope measures must not land on CPU 1, where the SCHED_FIFO sampler

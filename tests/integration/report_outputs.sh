@@ -4,6 +4,7 @@
 # --prom, --hgrm, and --budget (exit 2 on a violation, as at run time); the outputs a saved
 # run cannot feed, and every option a command does not take, are refused by name (exit 64,
 # one line). No root, no CPU 1: the saved run is tests/data/runs/cpu1-2s.json.
+# cpu1: none - renders a saved run and refusals, measures nothing
 . "$(dirname "$0")/lib.bash"
 
 RUN=$ROOT/tests/data/runs/cpu1-2s.json

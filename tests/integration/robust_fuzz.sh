@@ -5,6 +5,7 @@
 # ASan+UBSan and run for FUZZ_RUNS (default 2000) inputs from its committed seed corpus with
 # a fixed seed (FUZZ_SEED, default 1: a failure replays): no crash, leak, sanitizer report or
 # timeout. `make fuzz` runs them longer (FUZZ_SECS=20 by default). Never retried.
+# cpu1: none - fuzzes the parsers, measures nothing
 . "$(dirname "$0")/lib.bash"
 need_cmd "${CLANG:-clang}" clang
 echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' >"$TMP/t.c"

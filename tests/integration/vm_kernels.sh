@@ -8,6 +8,7 @@
 # kinds named (tests/vm/matrix.py says what each check is). A skip where qemu, busybox,
 # kmod or the Debian mirror is missing; under CI (CI=true) a failure. About 1-3 minutes
 # (TCG: no /dev/kvm here); make check-kernels runs the whole matrix.
+# cpu1: none - measures inside QEMU guests only; QEMU runs where the lane puts it
 . "$(dirname "$0")/lib.bash"
 
 need_cmd qemu-system-x86_64 qemu-system-x86

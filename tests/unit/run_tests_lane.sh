@@ -1,0 +1,64 @@
+#!/bin/bash
+# run_tests_lane.sh - scripts/run-tests.sh's lane (JS_LANE=1, make check), on stand-in tests:
+# a script whose header says "# cpu1: none" runs meanwhile, on CPU 0 only and without the
+# CPU 1 lock, while the measuring ones run one by one under the lock; its output and its
+# verdict come after theirs; its failure fails the run; JS_LANE=0 runs every test in order.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d /tmp/run_tests_lane.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+t=$tmp/integration
+mkdir -p "$t"
+bad=0
+check() { # check WHAT GREP-PATTERN FILE
+	if grep -qE -- "$2" "$3"; then echo "ok: $1"; else echo "FAIL: $1 (no '$2')"; bad=1; fi
+}
+# the measuring stand-in: holds the lock 2 s, and says whether the lane's test ran meanwhile
+cat >"$t/measuring.sh" <<EOT
+sleep 2
+[ -e "$tmp/lane.ran" ] && echo "lane ran meanwhile" || echo "lane did not run meanwhile"
+exit 0
+EOT
+cat >"$t/quiet.sh" <<EOT
+# cpu1: none - a stand-in
+echo "affinity: \$(taskset -pc \$\$ | sed 's/.*: //')"
+echo "lock held: \${JS_CPU1_LOCK_HELD:-no}"
+touch "$tmp/lane.ran"
+exit 0
+EOT
+cat >"$t/quiet_fail.sh" <<EOT
+# cpu1: none - a stand-in that fails
+echo "FAIL: the lane's failure"
+exit 1
+EOT
+run() { # run OUT LANE TESTS... - the runner on the stand-ins; its exit status in OUT.rc
+	local out=$1 lane=$2
+	shift 2
+	rm -f "$tmp/lane.ran"
+	JS_LANE=$lane JS_TEST_LOGS="$tmp/logs" JS_CPU1_LOCK="$tmp/lock" JS_TEST_RETRY=0 \
+		scripts/run-tests.sh integration "$@" >"$out" 2>&1
+	echo $? >"$out.rc"
+}
+if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
+	echo "skip: the lane runs on CPU 0 beside CPU 1: needs 2 CPUs"
+	exit 77
+fi
+run "$tmp/one" 1 "$t/measuring.sh" "$t/quiet.sh"
+check "the lane's test ran while the measuring one held the lock" '^lane ran meanwhile$' "$tmp/one"
+check "... on CPU 0 only" '^affinity: 0$' "$tmp/one"
+check "... without the CPU 1 lock" '^lock held: no$' "$tmp/one"
+check "its verdict comes after the measuring ones" \
+	'^lane: the tests run on CPU 0 meanwhile' "$tmp/one"
+sed -n '/^lane: the tests run/,$p' "$tmp/one" >"$tmp/one.after"
+check "... with its output" '^affinity: 0$' "$tmp/one.after"
+check "... and its PASS line" '^PASS: .*quiet.sh' "$tmp/one.after"
+check "the timing table marks it L" '^ +[0-9]+ L .*quiet.sh$' "$tmp/one"
+check "both pass" '^2 passed, 0 failed' "$tmp/one"
+run "$tmp/two" 1 "$t/measuring.sh" "$t/quiet_fail.sh"
+check "a lane test's failure fails the run" '^1$' "$tmp/two.rc"
+check "... named with its FAIL line" '^    FAIL: the lane.s failure$' "$tmp/two"
+run "$tmp/three" 0 "$t/measuring.sh" "$t/quiet.sh"
+check "JS_LANE=0: in order, nothing meanwhile" '^lane did not run meanwhile$' "$tmp/three"
+check "... and no lane" '^2 passed, 0 failed' "$tmp/three"
+grep -q '^lane:' "$tmp/three" && { echo "FAIL: JS_LANE=0 printed a lane"; bad=1; }
+exit $bad
