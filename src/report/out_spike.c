@@ -9,8 +9,10 @@
  *                                                  the settings that explain its causes
  *   spike-20261129T175423.123456Z-cpu1.trace.json  a --trace file of the window
  * Bounded: the events in a ring per CPU (js_spike.h), the spikes waiting for their window,
- * the rate (--spike-max) and the size of DIR (--spike-dir-max). A failed write stops the
- * recorder, never the measurement (docs/OUTPUTS.md). Runs on the housekeeping thread.
+ * the rate (--spike-max, --spike-per-source of one source: js_spike.h's spike_keep, which
+ * never replaces the spike an --on-spike command was handed while it runs) and the size of
+ * DIR (--spike-dir-max). A failed write stops the recorder, never the measurement
+ * (docs/OUTPUTS.md). Runs on the housekeeping thread.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,7 +46,7 @@ struct spike_out {
 	char dir[PATH_MAX];
 	uint64_t window_ns;
 	struct js_spike_stats st;
-	struct spike_keep keep; /* the spikes of the rate window (--spike-max) */
+	struct spike_keep keep; /* the spikes of the rate window (--spike-max, -per-source) */
 	uint64_t next_id;
 	struct spike_cap cap;
 	struct spike_ring *rings; /* per measured CPU, as run->cpus */
