@@ -59,6 +59,7 @@ enum {
 	OPT_MARKS,
 	OPT_SPIKE_THRESHOLD,
 	OPT_SPIKE_MAX,
+	OPT_SPIKE_PER_SOURCE,
 	OPT_SPIKE_DIR_MAX,
 	OPT_ON_SPIKE,
 	OPT_ON_SPIKE_TIMEOUT,
@@ -231,6 +232,11 @@ static const struct cli_option {
 	    "with --spike-dir: the gaps the flight recorder keeps (at or above TIME)", G_OUTPUT },
 	  M },
 	{ { "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
+	    G_OUTPUT },
+	  M },
+	{ { "spike-per-source", OPT_SPIKE_PER_SOURCE, "N/min", 0,
+	    "at most N of them of one source: a task's name and cgroup, an IRQ, a softirq, a timer "
+	    "(default 3)",
 	    G_OUTPUT },
 	  M },
 	{ { "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
@@ -655,6 +661,21 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	return *v > max ? -ERANGE : 0;
 }
 
+/* parse_per_min - "10" or "10/min": 1..JS_SPIKE_MAX_MAX a minute into *v */
+static int parse_per_min(const char *arg, unsigned *v)
+{
+	size_t len = strcspn(arg, "/");
+	unsigned long long n;
+	char num[24];
+
+	snprintf(num, sizeof(num), "%.*s", (int)JS_MIN(len, sizeof(num) - 1), arg);
+	if ((arg[len] && strcmp(arg + len, "/min")) || len >= sizeof(num) ||
+	    parse_uint(num, JS_SPIKE_MAX_MAX, &n) || !n)
+		return -EINVAL;
+	*v = (unsigned)n;
+	return 0;
+}
+
 /* parse_number - "0.01", or with pct "10%" or "10" (percent): a number in [lo, hi] */
 static int parse_number(const char *s, bool pct, double lo, double hi, double *v)
 {
@@ -819,20 +840,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		p->trace_max_events = (unsigned)v;
 		break;
-	case OPT_SPIKE_MAX: {
-		size_t len = strcspn(arg, "/"); /* "10" or "10/min" */
-		char num[24];
-
-		snprintf(num, sizeof(num), "%.*s", (int)JS_MIN(len, sizeof(num) - 1), arg);
-		if ((arg[len] && strcmp(arg + len, "/min")) || len >= sizeof(num) ||
-		    parse_uint(num, JS_SPIKE_MAX_MAX, &v) || !v) {
+	case OPT_SPIKE_MAX:
+		if (parse_per_min(arg, &p->spike_max)) {
 			argp_error(state, "invalid --spike-max '%s' (1..%d a minute, e.g. 10/min)",
 				   arg, JS_SPIKE_MAX_MAX);
 			return EINVAL;
 		}
-		p->spike_max = (unsigned)v;
 		break;
-	}
+	case OPT_SPIKE_PER_SOURCE:
+		if (parse_per_min(arg, &p->spike_per_source)) {
+			argp_error(state,
+				   "invalid --spike-per-source '%s' (1..%d a minute, e.g. 3/min)",
+				   arg, JS_SPIKE_MAX_MAX);
+			return EINVAL;
+		}
+		break;
 	case OPT_SPIKE_DIR_MAX: {
 		static const struct js_unit_spec spec = { JS_MIB, 1, JS_TIB, NULL };
 
@@ -1215,6 +1237,7 @@ static void defaults(struct js_params *p)
 	p->hlog_interval_ns = JS_DEFAULT_HLOG_INTERVAL_NS;
 	p->trace_max_events = JS_DEFAULT_TRACE_EVENTS;
 	p->spike_max = JS_DEFAULT_SPIKE_MAX;
+	p->spike_per_source = JS_DEFAULT_SPIKE_PER_SOURCE;
 	p->spike_dir_max = JS_DEFAULT_SPIKE_DIR_MAX;
 	p->on_spike_timeout_ns = JS_DEFAULT_ON_SPIKE_TIMEOUT_NS;
 	p->alpha = JS_DEFAULT_ALPHA;

@@ -74,6 +74,7 @@ struct js_params {
 	const char *spike_dir;	      /* the flight recorder (js_spike.h): its directory, */
 	uint64_t spike_threshold_ns;  /* the gaps it keeps (both or neither given), */
 	unsigned spike_max;	      /* at most this many a minute, */
+	unsigned spike_per_source;    /* of one source at most this many, */
 	uint64_t spike_dir_max;	      /* in at most this many bytes */
 	const char *on_spike;	      /* --on-spike CMD: run for each spike written (js_spike.h) */
 	uint64_t on_spike_timeout_ns; /* --on-spike-timeout: then SIGKILL */

@@ -519,29 +519,6 @@ static void cpu_rows(struct js_diff_cpu *c, const struct js_diff_opts *o)
 
 /* ---- sources: the largest of each run, matched across the runs ---- */
 
-/* diff_src_key - strip the pids: ":digits" followed by a space, ')' or the end (an IRQ's
- * ":36" is its number, an IRQ thread's ":123" its tid) */
-void diff_src_key(uint32_t cause, const char *detail, char *key, size_t len)
-{
-	bool pids = cause != JS_CAUSE_IRQ || js_part_thread(cause, detail);
-	size_t o = 0;
-
-	for (const char *s = detail; *s && o + 1 < len; s++) {
-		if (pids && *s == ':' && isdigit((unsigned char)s[1])) {
-			const char *e = s + 1;
-
-			while (isdigit((unsigned char)*e))
-				e++;
-			if (!*e || *e == ' ' || *e == ')') {
-				s = e - 1;
-				continue;
-			}
-		}
-		key[o++] = *s;
-	}
-	key[o] = '\0';
-}
-
 /* find_exact - the source of table t with the same class and detail */
 static const struct js_cause_src *find_exact(const struct js_causes *t,
 					     const struct js_cause_src *s)
@@ -573,13 +550,13 @@ static const struct js_cause_src *find_by_key(const struct js_diff_cpu *c,
 {
 	char k[JS_DETAIL_LEN], kk[JS_DETAIL_LEN];
 
-	diff_src_key(s->cause, s->detail, k, sizeof(k));
+	js_source_key(s->cause, s->detail, k, sizeof(k));
 	for (size_t i = 0; i < n; i++) {
 		const struct js_cause_src *t = sorted[i];
 
 		if (t->cause != s->cause || find_exact(mine, t) || src_used(c, t, side_b))
 			continue;
-		diff_src_key(t->cause, t->detail, kk, sizeof(kk));
+		js_source_key(t->cause, t->detail, kk, sizeof(kk));
 		if (!strcmp(k, kk))
 			return t;
 	}
@@ -611,7 +588,7 @@ bool diff_src_waker(const struct js_cpu_result *r, uint32_t cause, const char *d
 		if (!g->attr.waker.ctx)
 			continue;
 		js_waker_who(who, sizeof(who), &g->attr.waker);
-		diff_src_key(JS_CAUSE_TASK, who, k2, sizeof(k2)); /* "jswriter:811": no pid */
+		js_source_key(JS_CAUSE_TASK, who, k2, sizeof(k2)); /* "jswriter:811": no pid */
 		for (k = 0; k < nw && strcmp(w[k].key, k2); k++)
 			;
 		if (k == nw) {

@@ -180,9 +180,6 @@ void diff_max_row(struct js_diff_row *r, const struct js_diff_opts *o, const str
 		  double ta_s, const struct js_hist *hb, double tb_s);
 /* diff_sum_squares - sum over the recorded values of value^2 (median-equivalent), ns^2 */
 double diff_sum_squares(const struct js_hist *h);
-/* diff_src_key - detail without its pids (every ":digits" ending a word); irq keeps its
- * number */
-void diff_src_key(uint32_t cause, const char *detail, char *key, size_t len);
 
 /* diff_src_waker - who woke source (cause, detail) in most of r's listed worst gaps whose
  * primary cause it is (ties: the one with more time in them): the waking task's name without

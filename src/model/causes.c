@@ -3,6 +3,7 @@
  * causes.c - the class table (each cause class's name, colour, role, track: js_model.h), the
  * cause table of a run and the cause-annotated gap histogram (js_causes.h). Pure: no I/O.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,29 @@ const struct js_thread_class *js_part_thread(uint32_t cause, const char *detail)
 uint8_t js_part_role(uint32_t cause, const char *detail)
 {
 	return js_part_thread(cause, detail) ? JS_ROLE_OFFCPU : js_cause_info(cause)->role;
+}
+
+/* js_source_key - strip the pids: ":digits" followed by a space, ')' or the end (an IRQ's
+ * ":36" is its number, an IRQ thread's ":123" its tid) */
+void js_source_key(uint32_t cause, const char *detail, char *key, size_t len)
+{
+	bool pids = cause != JS_CAUSE_IRQ || js_part_thread(cause, detail);
+	size_t o = 0;
+
+	for (const char *s = detail; *s && o + 1 < len; s++) {
+		if (pids && *s == ':' && isdigit((unsigned char)s[1])) {
+			const char *e = s + 1;
+
+			while (isdigit((unsigned char)*e))
+				e++;
+			if (!*e || *e == ' ' || *e == ')') {
+				s = e - 1;
+				continue;
+			}
+		}
+		key[o++] = *s;
+	}
+	key[o] = '\0';
 }
 
 /* causes_init - an empty table */

@@ -124,6 +124,15 @@ const struct js_thread_class *js_part_thread(uint32_t cause, const char *detail)
 uint8_t js_part_role(uint32_t cause, const char *detail);
 
 /*
+ * js_source_key - a source's name without its pids, into key (len): every ":digits" that ends
+ * a word ("jsinject:812 [a.service]" -> "jsinject [a.service]", "kworker/1:2:123 fn" ->
+ * "kworker/1:2 fn", "... from bash:12" -> "... from bash"); an IRQ keeps its number
+ * ("virtio1-req.0:36"), an IRQ thread loses its tid. What names one source across runs
+ * (diff) and across the tasks a shell starts (the flight recorder's spike_keep)
+ */
+void js_source_key(uint32_t cause, const char *detail, char *key, size_t len);
+
+/*
  * Where a gap comes from: the gap sources feeding the one correlator, result and outputs
  * (docs/DESIGN.md, gap sources). Names: js_source_name() (result.c).
  */

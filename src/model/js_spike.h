@@ -7,7 +7,8 @@
  *
  *   spike_ring   the last cap probe events of one CPU, overwritten oldest first
  *   spike_rate   at most max spikes whose gaps start within any 60 s (--spike-max N/min)
- *   spike_keep   the same bound, choosing which: new sources first, then the longest
+ *   spike_keep   the same bound, choosing which: new sources first, then the longest; at
+ *                most per_source of one source (--spike-per-source N)
  *   spike_cap    the files in DIR stay within a total size (--spike-dir-max SIZE)
  */
 #ifndef JS_SPIKE_H
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "js_events.h"
+#include "js_model.h"
 
 #define JS_SPIKE_WINDOW_NS 100000000ull /* events kept before and after a spike: 100 ms */
 #define JS_SPIKE_RING_EVENTS \
@@ -27,6 +29,7 @@
 #define JS_SPIKE_RATE_NS 60000000000ull /* --spike-max counts per 60 s */
 #define JS_DEFAULT_SPIKE_MAX 10		/* spikes per minute */
 #define JS_SPIKE_MAX_MAX 1000
+#define JS_DEFAULT_SPIKE_PER_SOURCE 3		      /* spikes per minute of one source */
 #define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20)	      /* 100 MiB */
 #define JS_DEFAULT_ON_SPIKE_TIMEOUT_NS 10000000000ull /* --on-spike-timeout: 10 s */
 
@@ -49,6 +52,7 @@ struct js_spike_stats {
 	char dir[256];
 	uint64_t threshold_ns;
 	unsigned max_per_min;
+	unsigned max_per_source; /* --spike-per-source, at most max_per_min */
 	uint64_t dir_max_bytes;
 	uint64_t seen;	   /* gaps at or above the threshold */
 	uint64_t written;  /* spikes written (a JSON file and its trace each) */
@@ -105,43 +109,69 @@ void spike_rate_free(struct spike_rate *r);
 bool spike_rate_admit(struct spike_rate *r, uint64_t t_ns);
 
 /*
- * Which spikes a rate window keeps (--spike-max N/min): the spikes recorded in the last
- * JS_SPIKE_RATE_NS, at most max, each with its primary source (cause class + detail). A
- * spike offered when the window is full:
- *   - from a source the window has not recorded yet: replaces the shortest spike among the
- *     window's repeats (sources recorded twice or more); with no repeat, it is treated as
- *     below;
+ * A spike's source, what spike_keep counts as one: never a pid (a shell loop's short-lived
+ * tasks are one source, issue 39). A task: its name (comm, a kworker's work, a thread's
+ * softirq) and cgroup; an IRQ, a softirq, a timer, an IPI ...: the class and the detail less
+ * its pids (js_source_key()); steal, SMI, unexplained: the class.
+ */
+struct spike_src {
+	uint32_t cause;		  /* the primary cause class (enum js_cause) */
+	uint64_t cgroup;	  /* the primary part's cgroup v2 id, 0: none */
+	char name[JS_DETAIL_LEN]; /* its detail less pids and the cgroup's " [name]" */
+};
+
+/* spike_source - the source of a gap's attribution a (its primary part's) */
+void spike_source(const struct js_attr *a, struct spike_src *src);
+/* spike_same_source - one source: the same class, cgroup and name */
+bool spike_same_source(const struct spike_src *a, const struct spike_src *b);
+
+/*
+ * Which spikes a rate window keeps (--spike-max N/min, --spike-per-source P): the spikes
+ * recorded in the last JS_SPIKE_RATE_NS, at most max, at most per_source of one source
+ * (struct spike_src). A spike offered:
+ *   - when its source has per_source in the window: if it is longer than each of them, it
+ *     replaces the shortest of them, else it is skipped;
+ *   - else, while the window is not full: kept;
+ *   - else, from a source the window has not recorded yet: replaces the shortest spike
+ *     among the window's repeats (sources recorded twice or more); with no repeat, it is
+ *     treated as below;
  *   - else, if it is longer than every spike of the window: replaces the shortest repeat,
  *     else the shortest spike of its own source, else (a new source) the shortest of all;
  *   - else it is skipped.
- * Never more than max spikes whose starts lie within any JS_SPIKE_RATE_NS.
+ * The pinned spike (spike_keep_pin) is never replaced: a rule that would take it takes
+ * the next shortest it allows, or skips. Never more than max spikes whose starts lie within
+ * any JS_SPIKE_RATE_NS, never more than per_source of one source.
  */
 #define SPIKE_NAME_LEN 96
 
 struct spike_keep_rec {
 	uint64_t id, t_ns, dur_ns;
-	uint32_t cause;
-	char detail[64];	   /* JS_DETAIL_LEN */
+	struct spike_src src;
 	char name[SPIKE_NAME_LEN]; /* the caller's: its files' name, "" while not written */
 	uint64_t bytes;		   /* the caller's: their size */
 };
 
 struct spike_keep {
 	struct spike_keep_rec *v;
-	unsigned max, n;
+	unsigned max, per_source, n;
+	uint64_t pinned; /* the id never replaced, 0: none */
 };
 
 enum spike_keep_verdict { SPIKE_KEEP_ADD, SPIKE_KEEP_REPLACE, SPIKE_KEEP_SKIP };
 
-/* spike_keep_init - a window of max (0 is taken as 1); 0 or -ENOMEM */
-int spike_keep_init(struct spike_keep *k, unsigned max);
+/* spike_keep_init - a window of max (0 is taken as 1), at most per_source of one source (0
+ * or above max: max); 0 or -ENOMEM */
+int spike_keep_init(struct spike_keep *k, unsigned max, unsigned per_source);
 void spike_keep_free(struct spike_keep *k);
 /* spike_keep_offer - a spike (id, start t_ns not before the window's latest minus
- * JS_SPIKE_RATE_NS, dur_ns, source cause + detail): ADD (kept), REPLACE (kept; the record of
- * the spike it replaces copied into *victim and dropped) or SKIP (not kept) */
+ * JS_SPIKE_RATE_NS, dur_ns, its source): ADD (kept), REPLACE (kept; the record of the spike
+ * it replaces copied into *victim and dropped) or SKIP (not kept) */
 enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint64_t t_ns,
-					 uint64_t dur_ns, uint32_t cause, const char *detail,
+					 uint64_t dur_ns, const struct spike_src *src,
 					 struct spike_keep_rec *victim);
+/* spike_keep_pin - id's record is never replaced until another is pinned (0: none): its
+ * files are in an --on-spike command's hands */
+void spike_keep_pin(struct spike_keep *k, uint64_t id);
 /* spike_keep_find - the kept record of id, NULL if none */
 struct spike_keep_rec *spike_keep_find(struct spike_keep *k, uint64_t id);
 /* spike_keep_forget - drop id's record (its files could not be written) */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* spike.c - the flight recorder's bounded parts: event ring, rate limiter, size cap. */
+/* spike.c - the flight recorder's bounded parts: event ring, rate limiter, which spikes are
+ * kept (by source), size cap. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,10 +129,36 @@ void spike_cap_give(struct spike_cap *c, uint64_t bytes)
 	c->used -= JS_MIN(c->used, bytes);
 }
 
-int spike_keep_init(struct spike_keep *k, unsigned max)
+void spike_source(const struct js_attr *a, struct spike_src *src)
+{
+	size_t n;
+	char *cg;
+
+	memset(src, 0, sizeof(*src));
+	src->cause = a->primary;
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++)
+		if (a->parts[i].cause == a->primary && !strcmp(a->parts[i].detail, a->detail)) {
+			src->cgroup = a->parts[i].cgroup;
+			break;
+		}
+	js_source_key(a->primary, a->detail, src->name, sizeof(src->name));
+	/* the cgroup's " [name]" (cut to fit after the pid: its length varies) is the id's */
+	n = strlen(src->name);
+	cg = strrchr(src->name, '[');
+	if (src->cgroup && n && src->name[n - 1] == ']' && cg && cg > src->name && cg[-1] == ' ')
+		cg[-1] = '\0';
+}
+
+bool spike_same_source(const struct spike_src *a, const struct spike_src *b)
+{
+	return a->cause == b->cause && a->cgroup == b->cgroup && !strcmp(a->name, b->name);
+}
+
+int spike_keep_init(struct spike_keep *k, unsigned max, unsigned per_source)
 {
 	memset(k, 0, sizeof(*k));
 	k->max = max ? max : 1;
+	k->per_source = per_source && per_source < k->max ? per_source : k->max;
 	k->v = calloc(k->max, sizeof(*k->v));
 	return k->v ? 0 : -ENOMEM;
 }
@@ -142,36 +169,46 @@ void spike_keep_free(struct spike_keep *k)
 	memset(k, 0, sizeof(*k));
 }
 
-static bool same_source(const struct spike_keep_rec *r, uint32_t cause, const char *detail)
-{
-	return r->cause == cause && !strncmp(r->detail, detail, sizeof(r->detail) - 1);
-}
-
-/* count_source - the window's records of (cause, detail) */
-static unsigned count_source(const struct spike_keep *k, uint32_t cause, const char *detail)
+/* count_source - the window's records of src */
+static unsigned count_source(const struct spike_keep *k, const struct spike_src *src)
 {
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < k->n; i++)
-		n += same_source(&k->v[i], cause, detail);
+		n += spike_same_source(&k->v[i].src, src);
 	return n;
 }
 
-/* shortest - the index of the shortest record that pick accepts, -1 if none */
-static int shortest(const struct spike_keep *k, int mode, uint32_t cause, const char *detail)
+enum pick {
+	PICK_REPEAT, /* of a source recorded twice or more */
+	PICK_SOURCE, /* of src */
+	PICK_ANY,
+};
+
+/* shortest - the index of the shortest record, not pinned, that mode accepts; -1 if none */
+static int shortest(const struct spike_keep *k, enum pick mode, const struct spike_src *src)
 {
 	int best = -1;
 
 	for (unsigned i = 0; i < k->n; i++) {
 		const struct spike_keep_rec *r = &k->v[i];
-		bool ok = mode == 0 ? count_source(k, r->cause, r->detail) > 1 :
-			  mode == 1 ? same_source(r, cause, detail) :
-				      true;
+		bool ok = mode == PICK_REPEAT ? count_source(k, &r->src) > 1 :
+			  mode == PICK_SOURCE ? spike_same_source(&r->src, src) :
+						true;
 
-		if (ok && (best < 0 || r->dur_ns < k->v[best].dur_ns))
+		if (ok && r->id != k->pinned && (best < 0 || r->dur_ns < k->v[best].dur_ns))
 			best = (int)i;
 	}
 	return best;
+}
+
+/* longer - is dur_ns longer than every record (of src only, when src) */
+static bool longer(const struct spike_keep *k, uint64_t dur_ns, const struct spike_src *src)
+{
+	for (unsigned i = 0; i < k->n; i++)
+		if ((!src || spike_same_source(&k->v[i].src, src)) && dur_ns <= k->v[i].dur_ns)
+			return false;
+	return true;
 }
 
 static void drop(struct spike_keep *k, unsigned i)
@@ -180,13 +217,29 @@ static void drop(struct spike_keep *k, unsigned i)
 	k->n--;
 }
 
+/* victim_full - the record a spike of src (dur_ns) replaces in a full window, -1: none */
+static int victim_full(const struct spike_keep *k, uint64_t dur_ns, const struct spike_src *src)
+{
+	int i = -1;
+
+	if (!count_source(k, src))
+		i = shortest(k, PICK_REPEAT, src); /* a new source before repeats */
+	if (i < 0 && longer(k, dur_ns, NULL)) {
+		i = shortest(k, PICK_REPEAT, src);
+		if (i < 0)
+			i = shortest(k, PICK_SOURCE, src);
+		if (i < 0)
+			i = shortest(k, PICK_ANY, src);
+	}
+	return i;
+}
+
 enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint64_t t_ns,
-					 uint64_t dur_ns, uint32_t cause, const char *detail,
+					 uint64_t dur_ns, const struct spike_src *src,
 					 struct spike_keep_rec *victim)
 {
 	enum spike_keep_verdict v = SPIKE_KEEP_ADD;
 	struct spike_keep_rec *r;
-	bool longest = true;
 	int i = -1;
 
 	for (unsigned j = 0; j < k->n;) /* the window: the last JS_SPIKE_RATE_NS */
@@ -194,20 +247,17 @@ enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint
 			drop(k, j);
 		else
 			j++;
-	if (k->n == k->max) {
-		for (unsigned j = 0; j < k->n; j++)
-			longest &= dur_ns > k->v[j].dur_ns;
-		if (!count_source(k, cause, detail))
-			i = shortest(k, 0, cause, detail); /* a new source before repeats */
-		if (i < 0 && longest) {
-			i = shortest(k, 0, cause, detail);
-			if (i < 0)
-				i = shortest(k, 1, cause, detail);
-			if (i < 0)
-				i = shortest(k, 2, cause, detail);
-		}
+	if (count_source(k, src) >= k->per_source) { /* its source's share is full */
+		if (longer(k, dur_ns, src))
+			i = shortest(k, PICK_SOURCE, src);
 		if (i < 0)
 			return SPIKE_KEEP_SKIP;
+	} else if (k->n == k->max) {
+		i = victim_full(k, dur_ns, src);
+		if (i < 0)
+			return SPIKE_KEEP_SKIP;
+	}
+	if (i >= 0) {
 		if (victim)
 			*victim = k->v[i];
 		drop(k, (unsigned)i);
@@ -218,9 +268,13 @@ enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint
 	r->id = id;
 	r->t_ns = t_ns;
 	r->dur_ns = dur_ns;
-	r->cause = cause;
-	snprintf(r->detail, sizeof(r->detail), "%s", detail ? detail : "");
+	r->src = *src;
 	return v;
+}
+
+void spike_keep_pin(struct spike_keep *k, uint64_t id)
+{
+	k->pinned = id;
 }
 
 struct spike_keep_rec *spike_keep_find(struct spike_keep *k, uint64_t id)

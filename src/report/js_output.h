@@ -182,7 +182,8 @@ int trace_write_window(FILE *fp, const struct js_run *run, const struct js_gap_r
 /* trace_event_label - an event's slice name in a trace ("irq 36 virtio1-req.0",
  * "jsinject:812 [a.service]", "hrtimer tick_nohz_handler"); run gives symbols and cgroups */
 void trace_event_label(const struct js_run *run, const struct js_event *e, char *buf, size_t len);
-/* --spike-dir, out_spike.c: p->spike_threshold_ns, spike_max, spike_dir_max (js_spike.h) */
+/* --spike-dir, out_spike.c: p->spike_threshold_ns, spike_max, spike_per_source,
+ * spike_dir_max, on_spike, on_spike_timeout_ns (js_spike.h) */
 int out_spike_new(struct js_output *out, const char *path, const struct js_params *p);
 /* --html, out_html.c: p->cfg.by */
 int out_html_new(struct js_output *out, const char *path, const struct js_params *p);

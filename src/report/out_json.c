@@ -108,6 +108,10 @@ static void spikes(struct js_json *j, const struct js_spike_stats *s)
 	json_str(j, "dir", s->dir);
 	json_u64(j, "threshold_ns", s->threshold_ns);
 	json_u64(j, "max_per_min", s->max_per_min);
+	if (s->max_per_source) /* a run saved before issue 39 does not say */
+		json_u64(j, "max_per_source", s->max_per_source);
+	else
+		json_null(j, "max_per_source");
 	json_u64(j, "dir_max_bytes", s->dir_max_bytes);
 	json_u64(j, "seen", s->seen);
 	json_u64(j, "written", s->written);

@@ -9,8 +9,10 @@
  *                                                  the settings that explain its causes
  *   spike-20261129T175423.123456Z-cpu1.trace.json  a --trace file of the window
  * Bounded: the events in a ring per CPU (js_spike.h), the spikes waiting for their window,
- * the rate (--spike-max) and the size of DIR (--spike-dir-max). A failed write stops the
- * recorder, never the measurement (docs/OUTPUTS.md). Runs on the housekeeping thread.
+ * the rate (--spike-max, --spike-per-source of one source: js_spike.h's spike_keep, which
+ * never replaces the spike an --on-spike command was handed while it runs) and the size of
+ * DIR (--spike-dir-max). A failed write stops the recorder, never the measurement
+ * (docs/OUTPUTS.md). Runs on the housekeeping thread.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,7 +46,7 @@ struct spike_out {
 	char dir[PATH_MAX];
 	uint64_t window_ns;
 	struct js_spike_stats st;
-	struct spike_keep keep; /* the spikes of the rate window (--spike-max) */
+	struct spike_keep keep; /* the spikes of the rate window (--spike-max, -per-source) */
 	uint64_t next_id;
 	struct spike_cap cap;
 	struct spike_ring *rings; /* per measured CPU, as run->cpus */
@@ -169,6 +171,7 @@ static void spike_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 	struct spike_out *s = ctx;
 	struct spike_keep_rec victim;
 	enum spike_keep_verdict v;
+	struct spike_src src;
 
 	(void)ev;
 	(void)nev;
@@ -183,8 +186,8 @@ static void spike_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 		s->st.skipped[JS_SPIKE_SKIP_BACKLOG]++;
 		return;
 	}
-	v = spike_keep_offer(&s->keep, ++s->next_id, g->gap.start_ns, g->gap.dur_ns,
-			     g->attr.primary, g->attr.detail, &victim);
+	spike_source(&g->attr, &src);
+	v = spike_keep_offer(&s->keep, ++s->next_id, g->gap.start_ns, g->gap.dur_ns, &src, &victim);
 	if (v == SPIKE_KEEP_SKIP) {
 		s->st.skipped[JS_SPIKE_SKIP_RATE]++;
 		return;
@@ -361,9 +364,10 @@ static int put_json(FILE *fp, void *arg)
 	return output_file_flush(fp);
 }
 
-/* on_spike - --on-spike for the spike just written (name): run now if none runs, else
- * counted as skipped (busy) */
-static void on_spike(struct spike_out *s, const struct js_gap_rec *g, const char *name)
+/* on_spike - --on-spike for the spike just written (id, name): run now if none runs, else
+ * counted as skipped (busy). Its files are not replaced while the command runs (pinned;
+ * spike_sync unpins them once it was reaped) */
+static void on_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t id, const char *name)
 {
 	char v[7][PATH_MAX + 160];
 	char *vars[7];
@@ -384,6 +388,7 @@ static void on_spike(struct spike_out *s, const struct js_gap_rec *g, const char
 	for (int i = 0; i < 7; i++)
 		vars[i] = v[i];
 	spike_cmd_start(&s->cmd, &s->st.cmd, vars, 7);
+	spike_keep_pin(&s->keep, s->cmd.pid ? id : 0);
 }
 
 /* write_spike - the spike's two files, or the reason it has none counted (and its place in
@@ -448,7 +453,7 @@ static void write_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_
 	s->st.written++;
 	s->st.bytes += tsize + jsize;
 	s->st.write_ns_max = JS_MAX(s->st.write_ns_max, js_mono_ns() - t0);
-	on_spike(s, g, name);
+	on_spike(s, g, id, name);
 }
 
 static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
@@ -458,6 +463,8 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 
 	if (s->cmd.cmd)
 		spike_cmd_poll(&s->cmd, &s->st.cmd);
+	if (!s->cmd.pid) /* no command has the files of a spike: any may be replaced */
+		spike_keep_pin(&s->keep, 0);
 	for (size_t i = 0; i < s->npend; i++) {
 		const struct js_gap_rec *g = &s->pend[i];
 
@@ -509,8 +516,9 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 {
 	struct spike_out *s = calloc(1, sizeof(*s));
 
-	if (!s ||
-	    spike_keep_init(&s->keep, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX)) {
+	if (!s || spike_keep_init(&s->keep, p && p->spike_max ? p->spike_max : JS_DEFAULT_SPIKE_MAX,
+				  p && p->spike_per_source ? p->spike_per_source :
+							     JS_DEFAULT_SPIKE_PER_SOURCE)) {
 		free(s);
 		return -ENOMEM;
 	}
@@ -543,6 +551,7 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 	js_scpy(s->st.dir, sizeof(s->st.dir), path);
 	s->st.threshold_ns = p ? p->spike_threshold_ns : 0;
 	s->st.max_per_min = s->keep.max;
+	s->st.max_per_source = s->keep.per_source;
 	s->st.dir_max_bytes = p && p->spike_dir_max ? p->spike_dir_max : JS_DEFAULT_SPIKE_DIR_MAX;
 	s->cap = (struct spike_cap){ .max = s->st.dir_max_bytes, .used = dir_used(path) };
 	out->name = "flight recorder";

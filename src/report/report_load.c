@@ -492,6 +492,9 @@ static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike
 	u64_at(l, o, "threshold_ns", REQ, &s->threshold_ns);
 	u64_at(l, o, "max_per_min", REQ, &v);
 	s->max_per_min = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
+	v = 0;
+	u64_at(l, o, "max_per_source", 0, &v); /* since issue 39; 0: not said */
+	s->max_per_source = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
 	u64_at(l, o, "dir_max_bytes", REQ, &s->dir_max_bytes);
 	u64_at(l, o, "seen", REQ, &s->seen);
 	u64_at(l, o, "written", REQ, &s->written);

@@ -51,7 +51,8 @@ injected() {
 
 # 1. one 2 ms preemption: one spike, naming jsinject
 injected one 6 "--duration 1 --period 2000000 --spin 2000" \
-	--spike-threshold 1500us --spike-dir "$TMP/one" --spike-max 1000/min
+	--spike-threshold 1500us --spike-dir "$TMP/one" --spike-max 1000/min \
+	--spike-per-source 1000/min
 python3 - "$TMP" <<'PY' || fail "one: the spike file"
 import glob, json, os, sys
 from jsfiles import inject_actions

@@ -161,6 +161,10 @@ check 64 'must be > 0'             --spike-threshold 0 --spike-dir "$TMP/dir"
 check 64 'invalid --spike-max'     --spike-max 0
 check 64 'invalid --spike-max'     --spike-max 10/h
 check 64 'invalid --spike-max'     --spike-max 1001
+check 64 'invalid --spike-per-source' --spike-per-source 0
+check 64 'invalid --spike-per-source' --spike-per-source 3/h
+check 64 'invalid --spike-per-source' --spike-per-source 1001
+check 64 'invalid --spike-per-source' --spike-per-source -1
 check 64 'invalid --spike-dir-max' --spike-dir-max 5q
 check 64 'invalid --spike-dir-max' --spike-dir-max -1MiB
 check 64 'go together'             --spike-dir "$TMP/dir"

@@ -1733,11 +1733,11 @@ static void test_thread_outputs(void **state)
 	assert_int_equal(budget_check(&b, &run, NULL), 2);
 	result_cpu_free(&cpus[0]);
 
-	diff_src_key(JS_CAUSE_IRQ, "irq/36-virtio1-:123", k, sizeof(k));
+	js_source_key(JS_CAUSE_IRQ, "irq/36-virtio1-:123", k, sizeof(k));
 	assert_string_equal(k, "irq/36-virtio1-");
-	diff_src_key(JS_CAUSE_SOFTIRQ, "ksoftirqd/1:22 NET_RX", k, sizeof(k));
+	js_source_key(JS_CAUSE_SOFTIRQ, "ksoftirqd/1:22 NET_RX", k, sizeof(k));
 	assert_string_equal(k, "ksoftirqd/1 NET_RX");
-	diff_src_key(JS_CAUSE_IRQ, "virtio1-req.0:36", k, sizeof(k)); /* the IRQ's number */
+	js_source_key(JS_CAUSE_IRQ, "virtio1-req.0:36", k, sizeof(k)); /* the IRQ's number */
 	assert_string_equal(k, "virtio1-req.0:36");
 	memset(&d, 0, sizeof(d));
 	d.cause = JS_CAUSE_IRQ;

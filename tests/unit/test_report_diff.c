@@ -277,7 +277,7 @@ static void test_src_key(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		diff_src_key(cases[i].cause, cases[i].detail, k, sizeof(k));
+		js_source_key(cases[i].cause, cases[i].detail, k, sizeof(k));
 		assert_string_equal(k, cases[i].key);
 	}
 }

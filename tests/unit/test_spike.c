@@ -77,11 +77,21 @@ static void test_rate_limit_windows(void **state)
 	spike_rate_free(&r);
 }
 
+/* task - the source of a task named name in cgroup cg */
+static struct spike_src task(const char *name, uint64_t cg)
+{
+	struct spike_src s = { .cause = JS_CAUSE_TASK, .cgroup = cg };
+
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	return s;
+}
+
 static enum spike_keep_verdict offer(struct spike_keep *k, uint64_t id, uint64_t t, uint64_t dur,
 				     const char *src, uint64_t *victim)
 {
 	struct spike_keep_rec v = { .id = UINT64_MAX };
-	enum spike_keep_verdict r = spike_keep_offer(k, id, t, dur, JS_CAUSE_TASK, src, &v);
+	struct spike_src so = task(src, 0);
+	enum spike_keep_verdict r = spike_keep_offer(k, id, t, dur, &so, &v);
 
 	*victim = r == SPIKE_KEEP_REPLACE ? v.id : UINT64_MAX;
 	return r;
@@ -95,7 +105,7 @@ static void test_keep_policy(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(spike_keep_init(&k, 3), 0);
+	assert_int_equal(spike_keep_init(&k, 3, 0), 0); /* no bound of one source but the 3 */
 	assert_int_equal(offer(&k, 1, 0, 2 * MS, "a", &v), SPIKE_KEEP_ADD);
 	assert_int_equal(offer(&k, 2, 1 * SEC, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
 	assert_int_equal(offer(&k, 3, 2 * SEC, 3 * MS, "a", &v), SPIKE_KEEP_ADD);
@@ -125,62 +135,247 @@ static void test_keep_policy(void **state)
 	spike_keep_free(&k);
 }
 
-/* a random stream of a few sources: what is kept never has more than MAX starts within any
- * 60 s, a new source is never skipped while the window holds a repeat, and a spike longer
- * than every kept one is never skipped */
-static void test_keep_bounds(void **state)
+/* in_window - of the spikes kept[0..i) starting within the 60 s before t[i]: how many, of
+ * src[i]'s source, the longest of each, and whether one source has two or more */
+struct window_view {
+	unsigned in, same;
+	uint64_t longest, longest_same;
+	bool repeats;
+};
+
+static struct window_view in_window(size_t i, const uint64_t *t, const uint64_t *dur,
+				    char (*src)[4], const bool *kept)
 {
-	enum { N = 3000, MAX = 5 };
+	struct window_view w = { 0 };
+
+	for (size_t j = 0; j < i; j++) {
+		unsigned n = 0;
+
+		if (!kept[j] || t[j] + JS_SPIKE_RATE_NS <= t[i])
+			continue;
+		for (size_t m = 0; m < i; m++)
+			n += kept[m] && t[m] + JS_SPIKE_RATE_NS > t[i] && !strcmp(src[m], src[j]);
+		w.in++;
+		w.repeats |= n > 1;
+		w.longest = JS_MAX(w.longest, dur[j]);
+		if (!strcmp(src[j], src[i])) {
+			w.same++;
+			w.longest_same = JS_MAX(w.longest_same, dur[j]);
+		}
+	}
+	return w;
+}
+
+/*
+ * keep_stream - a random stream of a few sources through a window of max, per of one source:
+ * what is kept never has more than max starts within any 60 s, nor more than per of one
+ * source; a source under its bound is never skipped while the window has room, a new one
+ * never while the window holds a repeat; a spike longer than every kept one of its source
+ * (at its bound) or of the window (else) is never skipped
+ */
+static void keep_stream(unsigned max, unsigned per, unsigned min_verdict)
+{
+	enum { N = 3000 };
 	static uint64_t t[N], dur[N];
 	static char src[N][4];
 	static bool kept[N];
 	unsigned verdicts[3] = { 0 };
 	struct spike_keep k;
 
-	(void)state;
 	srand(28);
-	assert_int_equal(spike_keep_init(&k, MAX), 0);
+	memset(kept, 0, sizeof(kept));
+	assert_int_equal(spike_keep_init(&k, max, per), 0);
 	for (size_t i = 0; i < N; i++) {
 		struct spike_keep_rec vr;
+		struct spike_src so;
 		enum spike_keep_verdict r;
-		unsigned in = 0, same = 0, repeats = 0;
-		uint64_t longest = 0;
+		struct window_view w;
 
 		t[i] = (i ? t[i - 1] : 0) + (uint64_t)(rand() % 3000) * MS;
 		dur[i] = (uint64_t)(1 + rand() % 50) * 100000;
 		snprintf(src[i], sizeof(src[i]), "%c", 'a' + (rand() % 100 < 90 ? 0 : rand() % 6));
-		for (size_t j = 0; j < i; j++)
-			if (kept[j] && t[j] + JS_SPIKE_RATE_NS > t[i]) {
-				unsigned n = 0;
-
-				for (size_t m = 0; m < i; m++)
-					n += kept[m] && t[m] + JS_SPIKE_RATE_NS > t[i] &&
-					     !strcmp(src[m], src[j]);
-				in++;
-				same += !strcmp(src[j], src[i]);
-				repeats += n > 1;
-				longest = JS_MAX(longest, dur[j]);
-			}
-		r = spike_keep_offer(&k, i, t[i], dur[i], JS_CAUSE_TASK, src[i], &vr);
+		w = in_window(i, t, dur, src, kept);
+		so = task(src[i], 0);
+		r = spike_keep_offer(&k, i, t[i], dur[i], &so, &vr);
 		verdicts[r]++;
-		if (r == SPIKE_KEEP_SKIP) {
-			assert_int_equal(in, MAX);
-			assert_true(same || !repeats);
-			assert_true(dur[i] <= longest);
+		if (r == SPIKE_KEEP_SKIP && w.same >= per) {
+			assert_true(dur[i] <= w.longest_same);
+		} else if (r == SPIKE_KEEP_SKIP) {
+			assert_int_equal(w.in, max);
+			assert_true(w.same || !w.repeats);
+			assert_true(dur[i] <= w.longest);
 		} else {
-			assert_true(r == SPIKE_KEEP_ADD ? in < MAX : in == MAX);
+			assert_true(r == SPIKE_KEEP_ADD ? w.in < max && w.same < per :
+							  w.in == max || w.same == per);
 			if (r == SPIKE_KEEP_REPLACE) {
 				assert_true(kept[vr.id]);
+				if (w.same == per)
+					assert_string_equal(src[vr.id], src[i]);
 				kept[vr.id] = false;
 			}
 			kept[i] = true;
 		}
-		for (size_t j = 0, n = 0; j <= i; j++)
-			if (kept[j] && t[j] + JS_SPIKE_RATE_NS > t[i])
-				assert_true(++n <= MAX);
+		for (size_t j = 0, n = 0, ns = 0; j <= i; j++)
+			if (kept[j] && t[j] + JS_SPIKE_RATE_NS > t[i]) {
+				assert_true(++n <= max);
+				if (!strcmp(src[j], src[i]))
+					assert_true(++ns <= per);
+			}
 	}
 	for (int i = 0; i < 3; i++) /* the stream tries every verdict */
-		assert_true(verdicts[i] > 100);
+		assert_true(verdicts[i] > min_verdict);
+	spike_keep_free(&k);
+}
+
+static void test_keep_bounds(void **state)
+{
+	(void)state;
+	keep_stream(5, 5, 100); /* no bound of one source but the window's */
+	keep_stream(5, 2, 100);
+}
+
+/* src_of - the source spike_source finds in a gap whose primary part is (cause, detail) of
+ * cgroup cg */
+static struct spike_src src_of(uint32_t cause, const char *detail, uint64_t cg)
+{
+	struct js_gap_rec g;
+	struct spike_src s;
+
+	fx_rec(&g, 1, T0, 3 * MS);
+	fx_part(&g, JS_CAUSE_IRQ, "other:9", 1, 10000); /* not the primary: its cgroup is not */
+	g.attr.parts[0].cgroup = 99;
+	fx_part(&g, cause, detail, 1, 2 * MS);
+	g.attr.parts[1].cgroup = cg;
+	fx_primary(&g, cause, detail);
+	spike_source(&g.attr, &s);
+	return s;
+}
+
+/* a source is never a pid: a task is its name and cgroup, an IRQ its name and number */
+static void test_source_key(void **state)
+{
+	struct spike_src a = src_of(JS_CAUSE_TASK, "true:1201 [session-3.scope]", 7), b;
+
+	(void)state;
+	assert_string_equal(a.name, "true");
+	assert_int_equal(a.cgroup, 7);
+	b = src_of(JS_CAUSE_TASK, "true:987654 [session-3.scope]", 7);
+	assert_true(spike_same_source(&a, &b));
+	b = src_of(JS_CAUSE_TASK, "true:1201 [session-3.scope]", 8); /* another cgroup */
+	assert_false(spike_same_source(&a, &b));
+	b = src_of(JS_CAUSE_TASK, "sh:1201 [session-3.scope]", 7);
+	assert_false(spike_same_source(&a, &b));
+	/* a cgroup name cut to fit after a longer pid: the same cgroup */
+	a = src_of(JS_CAUSE_TASK, "stress-ng-cpu:12 [a-cgroup-named-at-some-length-0123456789]", 4);
+	b = src_of(JS_CAUSE_TASK, "stress-ng-cpu:1234567 [a-cgroup-named-at-some-length-012345]",
+		   4);
+	assert_true(spike_same_source(&a, &b));
+	assert_string_equal(b.name, "stress-ng-cpu");
+	/* a kworker keeps its instance and work, loses its pid */
+	a = src_of(JS_CAUSE_TASK, "kworker/1:2:123 vmstat_update", 0);
+	assert_string_equal(a.name, "kworker/1:2 vmstat_update");
+	/* an IRQ's number is not a pid: two IRQs, two sources */
+	a = src_of(JS_CAUSE_IRQ, "virtio1-req.0:36", 0);
+	b = src_of(JS_CAUSE_IRQ, "virtio1-req.0:37", 0);
+	assert_string_equal(a.name, "virtio1-req.0:36");
+	assert_int_equal(a.cgroup, 0);
+	assert_false(spike_same_source(&a, &b));
+	/* a class's source: the class and detail; the same detail in another class is another */
+	a = src_of(JS_CAUSE_SOFTIRQ, "TIMER", 0);
+	b = src_of(JS_CAUSE_HRTIMER, "TIMER", 0);
+	assert_false(spike_same_source(&a, &b));
+	/* an IPI names its sender without the pid */
+	a = src_of(JS_CAUSE_IPI, "call_function_single fn from bash:12 [user.slice]", 3);
+	b = src_of(JS_CAUSE_IPI, "call_function_single fn from bash:4567 [user.slice]", 3);
+	assert_true(spike_same_source(&a, &b));
+}
+
+/* offer_gap - a gap of dur preempted by detail (cgroup cg) offered to k: its verdict */
+static enum spike_keep_verdict offer_gap(struct spike_keep *k, uint64_t id, uint64_t t,
+					 uint64_t dur, const char *detail, uint64_t cg,
+					 uint64_t *victim)
+{
+	struct spike_keep_rec v = { .id = UINT64_MAX };
+	struct spike_src so = src_of(JS_CAUSE_TASK, detail, cg);
+	enum spike_keep_verdict r = spike_keep_offer(k, id, t, dur, &so, &v);
+
+	*victim = r == SPIKE_KEEP_REPLACE ? v.id : UINT64_MAX;
+	return r;
+}
+
+/* the shell loop of issue 39: twenty short tasks of one name and cgroup, each its own pid,
+ * keep 3 places of 10 (--spike-per-source 3); the injected task's spikes after them are kept */
+static void test_keep_per_source(void **state)
+{
+	struct spike_keep k;
+	char d[64];
+	uint64_t v, id = 0;
+
+	(void)state;
+	assert_int_equal(spike_keep_init(&k, 10, 3), 0);
+	for (int i = 0; i < 20; i++) {
+		snprintf(d, sizeof(d), "true:%d [session-3.scope]", 4000 + 7 * i);
+		id++;
+		assert_int_equal(offer_gap(&k, id, id * 100 * MS, 2 * MS, d, 7, &v),
+				 i < 3 ? SPIKE_KEEP_ADD : SPIKE_KEEP_SKIP);
+	}
+	/* at its bound, a spike longer than each of its source's replaces the shortest */
+	assert_int_equal(offer_gap(&k, ++id, 3 * SEC, 2 * MS + 1, "true:5000 [session-3.scope]", 7,
+				   &v),
+			 SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 1);
+	assert_int_equal(offer_gap(&k, ++id, 3 * SEC, 2 * MS, "true:5001 [session-3.scope]", 7, &v),
+			 SPIKE_KEEP_SKIP);
+	for (int i = 0; i < 5; i++) /* the injected task: three kept, then its bound */
+		assert_int_equal(offer_gap(&k, ++id, 4 * SEC + i * MS, 3 * MS,
+					   "jsinject:812 [session-3.scope]", 7, &v),
+				 i < 3 ? SPIKE_KEEP_ADD : SPIKE_KEEP_SKIP);
+	/* the same name in another cgroup is another source */
+	assert_int_equal(offer_gap(&k, ++id, 5 * SEC, 1 * MS, "true:5002 [other.slice]", 8, &v),
+			 SPIKE_KEEP_ADD);
+	assert_int_equal(k.n, 7);
+	spike_keep_free(&k);
+
+	/* no bound of one source but the window's: the loop takes every place, and the
+	 * injected task gets one of them (longer than all), no more */
+	assert_int_equal(spike_keep_init(&k, 10, 0), 0);
+	for (int i = 0; i < 20; i++) {
+		snprintf(d, sizeof(d), "true:%d [session-3.scope]", 4000 + 7 * i);
+		id++;
+		offer_gap(&k, id, i * 100 * MS, 2 * MS, d, 7, &v);
+	}
+	assert_int_equal(k.n, 10);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(offer_gap(&k, ++id, 4 * SEC + i * MS, 3 * MS,
+					   "jsinject:812 [session-3.scope]", 7, &v),
+				 i < 1 ? SPIKE_KEEP_REPLACE : SPIKE_KEEP_SKIP);
+	spike_keep_free(&k);
+}
+
+/* the pinned spike (its files in an --on-spike command's hands) is never the one replaced */
+static void test_keep_pin(void **state)
+{
+	struct spike_keep k;
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(spike_keep_init(&k, 3, 0), 0);
+	assert_int_equal(offer(&k, 1, 0, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
+	assert_int_equal(offer(&k, 2, 1 * SEC, 2 * MS, "a", &v), SPIKE_KEEP_ADD);
+	assert_int_equal(offer(&k, 3, 2 * SEC, 3 * MS, "a", &v), SPIKE_KEEP_ADD);
+	spike_keep_pin(&k, 1);
+	assert_int_equal(offer(&k, 4, 3 * SEC, 1 * MS, "b", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 2); /* the shortest repeat but the pinned one */
+	spike_keep_pin(&k, 0);
+	assert_int_equal(offer(&k, 5, 4 * SEC, 1 * MS, "c", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 1);
+	spike_keep_free(&k);
+	/* nothing but the pinned one to replace: skipped */
+	assert_int_equal(spike_keep_init(&k, 1, 0), 0);
+	assert_int_equal(offer(&k, 1, 0, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
+	spike_keep_pin(&k, 1);
+	assert_int_equal(offer(&k, 2, 1 * SEC, 9 * MS, "b", &v), SPIKE_KEEP_SKIP);
+	assert_int_equal(offer(&k, 3, 1 * SEC, 9 * MS, "a", &v), SPIKE_KEEP_SKIP);
 	spike_keep_free(&k);
 }
 
@@ -629,6 +824,58 @@ static void test_on_spike_fail_hang(void **state)
 	fx_free(f);
 }
 
+/* exists - DIR/name is there */
+static bool exists(const struct fixture *f, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	return access(path, F_OK) == 0;
+}
+
+/* --on-spike: the files of the spike a command was handed stay while it runs (a new source
+ * replaces another repeat); once it ended they may be replaced */
+static void test_on_spike_pinned(void **state)
+{
+	const char *a = "spike-20251129T175424.500000Z-cpu1.json";
+	const char *b = "spike-20251129T175425.000000Z-cpu1.json";
+	struct fixture *f;
+	uint64_t t0;
+
+	(void)state;
+	fx_cmd = "sleep 0.4";
+	fx_cmd_timeout = 5 * SEC;
+	f = fx_new(2, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS); /* a: written, the command runs with its files */
+	f->out.sync(f->out.ctx, &f->run, T0 + 1400 * MS);
+	gap(f, 1500, 3 * MS); /* b: written while it runs */
+	f->out.sync(f->out.ctx, &f->run, T0 + 1900 * MS);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.spikes.cmd.skipped_busy, 1);
+	assert_true(exists(f, a) && exists(f, b));
+	/* a new source replaces the shortest repeat: of a and b (alike) the first, but a is
+	 * the command's */
+	gap_src(f, 2000, 2 * MS, JS_CAUSE_IRQ, "virtio1-req.0:36");
+	f->out.sync(f->out.ctx, &f->run, T0 + 2400 * MS);
+	assert_int_equal(f->run.spikes.replaced, 1);
+	assert_true(exists(f, a));
+	assert_false(exists(f, b));
+	/* the command ends: a is the recorder's again, and a longer spike of its source
+	 * replaces it */
+	t0 = js_mono_ns();
+	while (f->run.spikes.cmd.run_ns == 0 && js_mono_ns() - t0 < 3 * SEC) {
+		usleep(20000);
+		f->out.sync(f->out.ctx, &f->run, T0 + 2400 * MS);
+	}
+	assert_true(f->run.spikes.cmd.run_ns > 0);
+	gap(f, 3000, 5 * MS);
+	f->out.sync(f->out.ctx, &f->run, T0 + 3400 * MS);
+	assert_int_equal(f->run.spikes.replaced, 2);
+	assert_false(exists(f, a));
+	fx_free(f);
+}
+
 /* --spike-dir-max: a spike that does not fit leaves no file; the count says why */
 static void test_spike_size_cap(void **state)
 {
@@ -680,6 +927,8 @@ int main(void)
 		cmocka_unit_test(test_spike_size_cap), cmocka_unit_test(test_keep_policy),
 		cmocka_unit_test(test_keep_bounds),    cmocka_unit_test(test_spike_replace),
 		cmocka_unit_test(test_on_spike_env),   cmocka_unit_test(test_on_spike_fail_hang),
+		cmocka_unit_test(test_source_key),     cmocka_unit_test(test_keep_per_source),
+		cmocka_unit_test(test_keep_pin),       cmocka_unit_test(test_on_spike_pinned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
