@@ -74,8 +74,7 @@ static void test_irq_covers_most(void **state)
 
 /* settled - a hand-made gap of dur whose one part (cause, net, entry) is its primary,
  * corr_settle()d; its primary */
-static uint32_t settled(uint64_t dur, uint32_t cause, uint64_t net, uint64_t entry,
-			uint64_t steal)
+static uint32_t settled(uint64_t dur, uint32_t cause, uint64_t net, uint64_t entry, uint64_t steal)
 {
 	struct js_gap_rec r;
 
