@@ -286,6 +286,41 @@ static int hold_dma_latency(int us)
 	return -1;
 }
 
+/* The measured CPUs' interrupt and softirq counts at the window's opening and close (the
+ * pipeline's hook): the deltas are the window's, without the probes' attach and detach */
+struct counters {
+	const int *cpus;
+	size_t n;
+	struct audit_snapshot before, after;
+	bool have_before, have_after;
+};
+
+static void counters_opened(void *ctx)
+{
+	struct counters *c = ctx;
+
+	c->have_before = audit_snapshot_take(&c->before, c->cpus, c->n) == 0;
+}
+
+static void counters_closed(void *ctx)
+{
+	struct counters *c = ctx;
+
+	c->have_after = c->have_before && audit_snapshot_take(&c->after, c->cpus, c->n) == 0;
+}
+
+/* counters_done - the deltas into run (when both snapshots were read); frees them */
+static void counters_done(struct counters *c, struct js_run *run)
+{
+	if (c->have_after) {
+		run->have_deltas = audit_snapshot_diff(&c->before, &c->after, &run->deltas) == 0;
+		audit_snapshot_free(&c->after);
+	}
+	if (c->have_before)
+		audit_snapshot_free(&c->before);
+	c->have_before = c->have_after = false;
+}
+
 /* cmd_measure - `jitterscope [OPTION...]`: preflight, measure, outputs and report */
 static int cmd_measure(struct js_params *p)
 {
@@ -293,8 +328,8 @@ static int cmd_measure(struct js_params *p)
 	struct js_outputs outs = { .n = 0 };
 	struct gap_source srcs[2];
 	size_t nsrcs = 0;
-	struct audit_snapshot before, after;
-	bool have_snap = false;
+	struct counters cnt = { .cpus = p->cfg.cpus, .n = p->cfg.ncpus };
+	struct pipe_window_hook hook = { counters_opened, counters_closed, &cnt };
 	cpu_set_t hk;
 	int err, rc = JS_EXIT_OK, qos = -1;
 
@@ -319,20 +354,16 @@ static int cmd_measure(struct js_params *p)
 	/* the audit is read-only and fast: it runs before the samplers start */
 	run.audited =
 		audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, audited_policy(p)) == 0;
-	have_snap = audit_snapshot_take(&before, p->cfg.cpus, p->cfg.ncpus) == 0;
 	/* the gap sources besides the samplers, opened by the pipeline once its probes are loaded */
 	if (p->follow_pid || p->nfollow_tids)
 		threads_source(&srcs[nsrcs++]);
 	if (p->marks_path)
 		marks_source(&srcs[nsrcs++]);
-	err = pipeline_run(&run, p, &outs, srcs, nsrcs);
+	err = pipeline_run(&run, p, &outs, srcs, nsrcs, &hook);
+	counters_done(&cnt, &run);
 	if (err) {
 		rc = JS_EXIT_ERROR;
 		goto out;
-	}
-	if (have_snap && audit_snapshot_take(&after, p->cfg.cpus, p->cfg.ncpus) == 0) {
-		run.have_deltas = audit_snapshot_diff(&before, &after, &run.deltas) == 0;
-		audit_snapshot_free(&after);
 	}
 	if (run.audited)
 		audit_ran_on(&run);
@@ -360,8 +391,6 @@ static int cmd_measure(struct js_params *p)
 out:
 	dma_latency_release(qos);
 	outputs_destroy(&outs);
-	if (have_snap)
-		audit_snapshot_free(&before);
 	run_free(&run);
 	return rc;
 }

@@ -91,6 +91,17 @@ void corr_window_free(struct corr_window *w);
  */
 void corr_finish(struct js_attr *a, uint64_t dur_ns);
 
+/*
+ * corr_settle - the gap's final primary, once its time is all shared (after corr_finish(),
+ * steal, SMI and the entry/exit, js_entry.h), before anything counts or shows it: when its
+ * unexplained_ns is larger than every share (each part's net_ns + entry_ns, a folded part
+ * as one, and steal_ns), the primary becomes JS_CAUSE_UNEXPLAINED (detail "", no waker, no
+ * stack); its parts stay. A tie keeps the named cause. An SMI's gap keeps it (the SMI is
+ * its unexplained time), and a mark keeps its named cause (its remainder holds the
+ * application's own work). The one place this is decided: every output reads attr.primary.
+ */
+void corr_settle(struct js_gap_rec *g);
+
 /* One reading of the paravirt steal clock of the measured CPU. */
 struct steal_reading {
 	uint64_t t_ns;	   /* CLOCK_MONOTONIC */

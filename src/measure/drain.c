@@ -303,11 +303,13 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 		struct js_cpu_result *r = &d->run->cpus[recs[i].gap.res];
 
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
-		gap_stacks(d, r, &recs[i]);
 		/* the interruptions' entry/exit is learned from the sampler's lone gaps: a
 		 * thread's gap ends at its tracepoints, a mark holds the application's work */
 		if (src == JS_SRC_SAMPLER)
 			entry_account(&r->entry, &recs[i]);
+		/* its time all shared: the primary every result and output shows */
+		corr_settle(&recs[i]);
+		gap_stacks(d, r, &recs[i]);
 		result_add_gap(r, &recs[i]);
 		feed_outputs(d, c, &recs[i]);
 		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);

@@ -64,6 +64,7 @@ struct js_pipe {
 	uint64_t window_end;
 	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
 	struct probe_toggle toggle; /* --probe-toggle */
+	const struct pipe_window_hook *hook; /* the command's, around the window; NULL: none */
 };
 
 /* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
@@ -752,6 +753,8 @@ static void finish(struct js_pipe *pl)
 	}
 	for (size_t i = 0; i < pl->nsrc; i++)
 		pl->src[i].stop(pl->src[i].ctx, pl, pl->window_end);
+	if (pl->hook && pl->hook->closed)
+		pl->hook->closed(pl->hook->ctx); /* before the detach's IPIs */
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
@@ -835,9 +838,9 @@ static int start_sources(struct js_pipe *pl)
 }
 
 int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs,
-		 const struct gap_source *srcs, size_t nsrcs)
+		 const struct gap_source *srcs, size_t nsrcs, const struct pipe_window_hook *hook)
 {
-	struct js_pipe pl = { .run = run, .p = p, .outs = outs };
+	struct js_pipe pl = { .run = run, .p = p, .outs = outs, .hook = hook };
 	int err;
 
 	run->cfg = p->cfg;
@@ -917,6 +920,8 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	}
 	cal_add(&pl, 64);
 	refit(&pl);
+	if (hook && hook->opened)
+		hook->opened(hook->ctx);
 	measure(&pl);
 	finish(&pl);
 	/* the last, partial interval, on the CPUs' final numbers (before the outputs) */

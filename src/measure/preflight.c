@@ -22,6 +22,7 @@
 
 #include "js_cpulist.h"
 #include "js_cpus.h"
+#include "js_guest.h"
 #include "js_kbtf.h"
 #include "js_preflight.h"
 #include "js_sampler.h"
@@ -202,6 +203,7 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
 {
 	struct utsname u;
+	uint64_t steal;
 
 	if (uname(&u) == 0) {
 		snprintf(m->kernel, sizeof(m->kernel), "%s %s", u.release, u.machine);
@@ -211,6 +213,9 @@ static void machine_facts(struct js_machine *m, const struct tsc_caps *caps)
 	m->hypervisor = caps->hypervisor;
 	m->invariant_tsc = tsc_caps_invariant(caps);
 	m->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	m->steal = sys_steal_ticks(&steal) ? JS_STEAL_UNKNOWN :
+		   steal		   ? JS_STEAL_COUNTED :
+					     JS_STEAL_NONE;
 }
 
 /*

@@ -120,6 +120,15 @@ struct js_machine {
 	bool hypervisor;
 	bool invariant_tsc;
 	int online_cpus;
+	uint8_t steal; /* enum js_steal: does the kernel count the host's steal at all */
+};
+
+/* Whether the machine's kernel counts hypervisor steal (/proc/stat's steal column). */
+enum js_steal {
+	JS_STEAL_UNKNOWN = 0, /* not read (a run saved before it was recorded) */
+	JS_STEAL_NONE,	      /* never moved since boot: no hypervisor, or one that reports no
+	                       * steal (KVM without its steal-time feature) */
+	JS_STEAL_COUNTED,     /* the kernel has counted steal */
 };
 
 #define JS_PROBE_PROGS_MAX 64
@@ -280,6 +289,11 @@ void run_free(struct js_run *run);
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
 /* result_window_ns - the measured window: to end_ns, or during the run to done_ns */
 uint64_t result_window_ns(const struct js_cpu_result *r);
+/* result_no_steal - why r shows no steal figure: "not reported by this hypervisor" (a guest
+ * whose kernel never counted steal), "none: not a virtual machine"; NULL when its steal
+ * allocated to gaps is the figure to show (the kernel counts steal, or it is not known) */
+const char *result_no_steal(const struct js_run *run, const struct js_cpu_result *r);
+
 /* result_lost_pct - share of the measured window (so far) lost to gaps, in % */
 double result_lost_pct(const struct js_cpu_result *r);
 /* lost_pct - lost_ns as a share of window_ns, in % (0 for an empty window) */

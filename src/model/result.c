@@ -283,6 +283,14 @@ double lost_pct(uint64_t lost_ns, uint64_t window_ns)
 	return window_ns ? 100.0 * (double)lost_ns / (double)window_ns : 0.0;
 }
 
+const char *result_no_steal(const struct js_run *run, const struct js_cpu_result *r)
+{
+	if (r->steal_ns || run->machine.steal != JS_STEAL_NONE)
+		return NULL;
+	return run->machine.hypervisor ? "not reported by this hypervisor" :
+					 "none: not a virtual machine";
+}
+
 double result_lost_pct(const struct js_cpu_result *r)
 {
 	return lost_pct(r->lost_ns, result_window_ns(r));

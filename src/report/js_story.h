@@ -7,7 +7,8 @@
  *
  * The headline lists the primary cause first, then the other parts by net time (at
  * most STORY_TERMS, the rest summed as "N more"), hypervisor steal, SMIs and the
- * unexplained remainder; the numbers add up to the gap (covered + entry/exit +
+ * unexplained remainder (first, before the parts, when it is the primary: corr_settle);
+ * the numbers add up to the gap (covered + entry/exit +
  * steal + unexplained). A preempting kworker's time includes its own work item's part.
  * Both functions return the length of the full text like snprintf (the text is
  * truncated when that is >= len), or -EINVAL.

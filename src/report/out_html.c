@@ -212,8 +212,9 @@ static void header(FILE *fp, const struct js_run *run)
 	fputs("</table>\n", fp);
 }
 
-static void summary(FILE *fp, const struct js_cpu_result *r)
+static void summary(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
+	const char *no_steal = result_no_steal(run, r);
 	char b[32];
 
 	fputs("<table><tr><th>gaps</th><th>time lost</th><th>loop median (calibration)</th>", fp);
@@ -226,7 +227,10 @@ static void summary(FILE *fp, const struct js_cpu_result *r)
 	for (size_t i = 0; i < js_npcts; i++)
 		html_td_ns(fp, (uint64_t)hist_value_at_percentile(&r->hist, js_pcts[i].p));
 	html_td_ns(fp, (uint64_t)hist_max(&r->hist));
-	html_td_ns(fp, r->steal_ns);
+	if (no_steal)
+		fprintf(fp, "<td>%s</td>", no_steal);
+	else
+		html_td_ns(fp, r->steal_ns);
 	fputs("</tr></table>\n", fp);
 	if (r->dropped)
 		fprintf(fp, "<p class=\"bad\">%" PRIu64 " gaps lost to a full sampler ring</p>\n",
@@ -525,7 +529,7 @@ static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run 
 	if (r->node >= 0)
 		fprintf(fp, " (NUMA node %d)", r->node);
 	fputs("</h2>\n", fp);
-	summary(fp, r);
+	summary(fp, run, r);
 	thread_own(fp, r);
 	fputs("<h3>Gap histogram by primary cause</h3>\n", fp);
 	html_histogram(fp, &(struct html_series){ &r->cb, 1, NULL }, 1);

@@ -149,6 +149,10 @@ static void machine(struct js_json *j, const struct js_run *run)
 	json_u64(j, "online_cpus", (uint64_t)m->online_cpus);
 	json_bool(j, "vm", m->hypervisor);
 	json_bool(j, "invariant_tsc", m->invariant_tsc);
+	if (m->steal == JS_STEAL_UNKNOWN)
+		json_null(j, "steal_reported");
+	else
+		json_bool(j, "steal_reported", m->steal == JS_STEAL_COUNTED);
 	json_dbl(j, "tsc_hz", run->fit.hz);
 	if (m->counter_step) { /* arm64: cntvct_el0's stated frequency and measured step */
 		json_obj_begin(j, "counter");

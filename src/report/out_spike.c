@@ -175,7 +175,10 @@ static void spike_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_
 
 	(void)ev;
 	(void)nev;
-	if (g->gap.dur_ns < s->st.threshold_ns)
+	/* a gap that began before the window opened (a followed thread's, across the probes'
+	 * attach) is jitterscope's own setting up, not a spike of the run: not seen */
+	if (g->gap.dur_ns < s->st.threshold_ns ||
+	    (s->run && g->gap.start_ns < s->run->start_mono_ns))
 		return;
 	s->st.seen++;
 	if (s->err) {

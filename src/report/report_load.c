@@ -391,6 +391,14 @@ static void load_clock(struct ld *l, const struct jsonp_val *o, const char *name
 	pop(l, mark);
 }
 
+/* steal_at - machine.steal_reported (since issue 39; null or absent: not known) */
+static void steal_at(struct ld *l, const struct jsonp_val *o, struct js_machine *m)
+{
+	const struct jsonp_val *v = get(l, o, "steal_reported", JSONP_BOOL, NUL);
+
+	m->steal = !v ? JS_STEAL_UNKNOWN : v->b ? JS_STEAL_COUNTED : JS_STEAL_NONE;
+}
+
 static void load_machine(struct ld *l, const struct jsonp_val *root, struct js_run *run)
 {
 	const struct jsonp_val *o = get(l, root, "machine", JSONP_OBJ, REQ), *c;
@@ -403,6 +411,7 @@ static void load_machine(struct ld *l, const struct jsonp_val *root, struct js_r
 	int_at(l, o, "online_cpus", REQ, 0, INT32_MAX, &m->online_cpus);
 	bool_at(l, o, "vm", REQ, &m->hypervisor);
 	bool_at(l, o, "invariant_tsc", REQ, &m->invariant_tsc);
+	steal_at(l, o, m);
 	dbl_at(l, o, "tsc_hz", REQ, &m->tsc_hz);
 	run->fit.hz = m->tsc_hz;
 	run->fit.ns_per_cycle = m->tsc_hz > 0 ? 1e9 / m->tsc_hz : 0;

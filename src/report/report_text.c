@@ -702,6 +702,19 @@ static void thread_lines(FILE *fp, const struct js_run *run, const struct js_cpu
 	fputc('\n', fp);
 }
 
+/* steal_line - the steal allocated to the gaps, or why there is none to show */
+static void steal_line(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
+{
+	const char *none = result_no_steal(run, r);
+	char b[32];
+
+	if (none)
+		fprintf(fp, "  steal           %s\n", none);
+	else
+		fprintf(fp, "  steal           %s allocated to gaps\n",
+			js_fmt_ns(b, sizeof(b), r->steal_ns));
+}
+
 static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
 	char a[32], b[32], label[JS_LABEL_LEN + 16];
@@ -745,8 +758,7 @@ static void cpu_section(FILE *fp, const struct js_run *run, const struct js_cpu_
 						  "are invisible)" :
 						  "");
 	if (run->probes_on)
-		fprintf(fp, "  steal           %s allocated to gaps\n",
-			js_fmt_ns(b, sizeof(b), r->steal_ns));
+		steal_line(fp, run, r);
 	if (r->gap_count)
 		percentiles(fp, r);
 	histogram(fp, run, r);

@@ -234,6 +234,14 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 		tail_terms(&b, a, false, false);
 		return (int)b.pos;
 	}
+	if (a->primary == JS_CAUSE_UNEXPLAINED && a->nparts) {
+		/* larger than any cause's share (corr_settle): the remainder first */
+		sb_printf(&b, "%s unexplained", fmt_ns(u, a->unexplained_ns));
+		event_terms(&b, a, 0, false);
+		if (a->steal_ns)
+			term(&b, false, JS_CAUSE_STEAL, "", 0, a->steal_ns, 0, "");
+		return (int)b.pos;
+	}
 	if (prim < 0 && a->nparts)
 		prim = 0; /* primary not among the parts (hand-made attr): largest first */
 	if (prim >= 0) {

@@ -3,6 +3,7 @@
  * guest.c - a virtual machine told by /sys/hypervisor, the device tree or DMI (js_guest.h):
  * what arm64 has in place of x86's CPUID hypervisor bit.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,4 +82,21 @@ bool sys_guest(char *why, size_t len)
 		return true;
 	}
 	return dmi_guest(why, len);
+}
+
+/* sys_steal_ticks - /proc/stat's first line: "cpu user nice system idle iowait irq softirq
+ * steal ..." */
+int sys_steal_ticks(uint64_t *ticks)
+{
+	char buf[512];
+	unsigned long long v[8];
+	ssize_t n = sysfs_read_buf("/proc/stat", buf, sizeof(buf)); /* its first line */
+
+	if (n < 0)
+		return (int)n;
+	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) != 8)
+		return -EINVAL;
+	*ticks = v[7];
+	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * sys_guest - true when the machine names a hypervisor, with the evidence in why[len]
@@ -20,5 +21,13 @@
  * and Azure, Google; EC2 but its .metal instances), which ACPI-booted guests have instead
  */
 bool sys_guest(char *why, size_t len);
+
+/*
+ * sys_steal_ticks - the hypervisor steal the kernel has counted since boot on every CPU
+ * (/proc/stat's "cpu" line, its steal column, in USER_HZ ticks): 0 when no steal clock ever
+ * moved, as in a guest whose hypervisor reports none (KVM without its steal-time feature)
+ * and on bare metal. 0 or -errno (-EINVAL: no such column).
+ */
+int sys_steal_ticks(uint64_t *ticks);
 
 #endif /* JS_GUEST_H */

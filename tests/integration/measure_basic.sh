@@ -1,7 +1,8 @@
 #!/bin/bash
 # measure_basic.sh - the foundation end to end: a real run on CPU 1, its report,
 # JSON and CSV coherent with each other; the probes loaded (root, kernel BTF: they must) and
-# their cost reported (--probe-cost); bad input refused quickly.
+# their cost reported (--probe-cost); the steal line and the interrupt counters' deltas
+# free of the probes' attach (issue 39); bad input refused quickly.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -60,6 +61,36 @@ assert 2.5e9 < cost["attached_ns"] < 4e9, cost["attached_ns"]
 print("probe cost: %.2f ms of BPF over %.1f s, %.0f ns per event" %
       (cost["run_ns"] / 1e6, cost["attached_ns"] / 1e9, cost["run_ns"] / max(pr["events"], 1)))
 print("ok: %d gaps, lost %.3f %%, loop median %.1f ns" % (c["gap_count"], c["lost_pct"], c["loop_ns_median"]))
+PY
+
+# steal (issue 39): where the kernel never counted any (/proc/stat's steal column 0), the
+# report says the hypervisor reports none (or that there is none), not "0 ns allocated"
+steal=$(awk '$1 == "cpu" { print $9 }' /proc/stat)
+if [ "$steal" = 0 ]; then
+	grep -Eq '^  steal +(not reported by this hypervisor|none: not a virtual machine)$' \
+		"$TMP/report.txt" || fail "steal: $(grep -m1 '^  steal ' "$TMP/report.txt")"
+else
+	grep -Eq '^  steal +.* allocated to gaps$' "$TMP/report.txt" ||
+		fail "steal: $(grep -m1 '^  steal ' "$TMP/report.txt")"
+fi
+echo "ok: $(grep -m1 '^  steal ' "$TMP/report.txt" | tr -s ' ') (/proc/stat steal $steal)"
+
+# jitterscope out of its own evidence (issue 39): the counters' deltas start once the probes
+# are attached and end before they are detached (attaching text-pokes every CPU: 890
+# function-call interrupts on CPU 1 in a 2 s run when the snapshot came first, 1 without
+# the probes; 0 and 2 since). With probes, the CAL delta is of the order of --no-probes'.
+"$JS" --cpu 1 --duration 2 --no-probes --json "$TMP/np.json" >/dev/null 2>"$TMP/np.err" ||
+	fail "--no-probes run exited $? ($(cat "$TMP/np.err"))"
+python3 - "$TMP/run.json" "$TMP/np.json" <<'PY' || fail "the counters hold jitterscope's own attach"
+import json, sys
+def cal(path):
+    d = json.load(open(path))["counter_deltas"]
+    assert d, "%s: no counter_deltas" % path
+    rows = [c["rows"] for c in d["cpus"] if c["cpu"] == 1][0]
+    return sum(r["delta"] for r in rows if r["key"] == "CAL")
+probes, bare = cal(sys.argv[1]), cal(sys.argv[2])
+print("CAL on CPU 1: %d with the probes (3 s), %d with --no-probes (2 s)" % (probes, bare))
+assert probes < 50 and bare < 50, "CAL %d with probes, %d without: want < 50 both" % (probes, bare)
 PY
 
 # bad input: a one-line message and exit 64, before any measuring

@@ -3,6 +3,7 @@
  * test_guest.c - a virtual machine told without a CPU flag (js_guest.h, arm64's way): by
  * /sys/hypervisor, the device tree or DMI, on scratch trees of those files.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,11 +131,40 @@ static void test_short(void **st)
 	assert_string_equal(why, "device ");
 }
 
+/** The steal the kernel counted: /proc/stat's "cpu" line, its eighth value. */
+static void test_steal_ticks(void **st)
+{
+	char root[SCRATCH_DIR_LEN + 16];
+	uint64_t t = 7;
+
+	(void)st;
+	scratch_puts("/a/proc/stat", "cpu  1273550 380 308147 916180 3536 0 15336 0 0 0\n"
+				     "cpu0 515090 178 168574 565564 1291 0 8177 0 0 0\n");
+	scratch_puts("/b/proc/stat", "cpu  10 0 20 30 0 0 1 4242 0 0\n");
+	scratch_puts("/c/proc/stat", "cpu  10 0 20 30 0 0 1\n"); /* before steal (2.6.11) */
+	snprintf(root, sizeof(root), "%s/a", scratch_dir);
+	assert_int_equal(sysfs_set_root(root), 0);
+	assert_int_equal(sys_steal_ticks(&t), 0);
+	assert_int_equal(t, 0);
+	snprintf(root, sizeof(root), "%s/b", scratch_dir);
+	assert_int_equal(sysfs_set_root(root), 0);
+	assert_int_equal(sys_steal_ticks(&t), 0);
+	assert_int_equal(t, 4242);
+	snprintf(root, sizeof(root), "%s/c", scratch_dir);
+	assert_int_equal(sysfs_set_root(root), 0);
+	assert_int_equal(sys_steal_ticks(&t), -EINVAL);
+	scratch_puts("/d/empty", ""); /* no /proc/stat */
+	snprintf(root, sizeof(root), "%s/d", scratch_dir);
+	assert_int_equal(sysfs_set_root(root), 0);
+	assert_true(sys_steal_ticks(&t) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cases, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_short, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_steal_ticks, scratch_setup, scratch_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -777,6 +777,51 @@ static void test_before_entry(void **state)
 	free(doc);
 }
 
+/** A guest whose kernel never counted steal says so ("steal: not reported by this
+ * hypervisor"), not "0 ns allocated"; machine.steal_reported round-trips; a file without it
+ * (or null) shows the figure as before. */
+static void test_steal_not_reported(void **state)
+{
+	struct js_run run, back;
+	char *text, *json;
+
+	(void)state;
+	assert_non_null(strstr(orig_json, "\"steal_reported\": null"));
+	assert_non_null(strstr(orig_text, "  steal           "));
+	assert_null(strstr(orig_text, "not reported by this hypervisor"));
+	if (report_load_buf(orig_json, orig_json_len, &run, err, sizeof(err)))
+		fail_msg("load: %s", err);
+	assert_int_equal(run.machine.steal, JS_STEAL_UNKNOWN);
+	run.machine.steal = JS_STEAL_NONE;
+	for (size_t i = 0; i < run.ncpus; i++)
+		run.cpus[i].steal_ns = 0;
+	text = text_of(&run, false, NULL);
+	assert_non_null(strstr(text, "\n  steal           not reported by this hypervisor\n"));
+	assert_null(strstr(text, "allocated to gaps"));
+	free(text);
+	json = text_of(&run, true, NULL);
+	assert_non_null(strstr(json, "\"steal_reported\": false"));
+	if (report_load_buf(json, strlen(json), &back, err, sizeof(err)))
+		fail_msg("load back: %s", err);
+	assert_int_equal(back.machine.steal, JS_STEAL_NONE);
+	report_load_free(&back);
+	free(json);
+	run.machine.hypervisor = false;
+	text = text_of(&run, false, NULL);
+	assert_non_null(strstr(text, "\n  steal           none: not a virtual machine\n"));
+	free(text);
+	/* a kernel that counts steal: the figure, 0 ns included */
+	run.machine.hypervisor = true;
+	run.machine.steal = JS_STEAL_COUNTED;
+	text = text_of(&run, false, NULL);
+	assert_non_null(strstr(text, "\n  steal           0 ns allocated to gaps\n"));
+	free(text);
+	json = text_of(&run, true, NULL);
+	assert_non_null(strstr(json, "\"steal_reported\": true"));
+	free(json);
+	report_load_free(&run);
+}
+
 /** Every truncation and many byte flips of a real document: an error or a load, no crash
  * (run under ASan for the memory side). */
 static void test_no_crash(void **state)
@@ -849,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_before_entry),
 		cmocka_unit_test(test_no_crash),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_steal_not_reported),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -918,17 +918,47 @@ static void test_spike_size_cap(void **state)
 	fx_free(f);
 }
 
+/* a gap that began before the window opened (a followed thread's, across the probes'
+ * attach) is no spike: not seen, no file; one that began at the opening is */
+static void test_spike_before_window(void **state)
+{
+	struct fixture *f = fx_new(10, 0);
+	struct js_gap_rec g;
+
+	(void)state;
+	fx_rec(&g, 1, T0 - 1000, 5 * MS);
+	fx_part(&g, JS_CAUSE_TASK, "jitterscope:1", 1, 5 * MS - 1000);
+	fx_primary(&g, JS_CAUSE_TASK, "jitterscope:1");
+	f->out.on_gap(f->out.ctx, &g, NULL, 0);
+	g.gap.start_ns = T0;
+	f->out.on_gap(f->out.ctx, &g, NULL, 0);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.seen, 1);
+	assert_int_equal(f->run.spikes.written, 1);
+	assert_int_equal(all_files(f), 2);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rate_limit),     cmocka_unit_test(test_rate_limit_windows),
-		cmocka_unit_test(test_size_cap),       cmocka_unit_test(test_ring_window),
-		cmocka_unit_test(test_spike_file),     cmocka_unit_test(test_spike_rate),
-		cmocka_unit_test(test_spike_size_cap), cmocka_unit_test(test_keep_policy),
-		cmocka_unit_test(test_keep_bounds),    cmocka_unit_test(test_spike_replace),
-		cmocka_unit_test(test_on_spike_env),   cmocka_unit_test(test_on_spike_fail_hang),
-		cmocka_unit_test(test_source_key),     cmocka_unit_test(test_keep_per_source),
-		cmocka_unit_test(test_keep_pin),       cmocka_unit_test(test_on_spike_pinned),
+		cmocka_unit_test(test_rate_limit),
+		cmocka_unit_test(test_rate_limit_windows),
+		cmocka_unit_test(test_size_cap),
+		cmocka_unit_test(test_ring_window),
+		cmocka_unit_test(test_spike_file),
+		cmocka_unit_test(test_spike_rate),
+		cmocka_unit_test(test_spike_size_cap),
+		cmocka_unit_test(test_keep_policy),
+		cmocka_unit_test(test_keep_bounds),
+		cmocka_unit_test(test_spike_replace),
+		cmocka_unit_test(test_on_spike_env),
+		cmocka_unit_test(test_on_spike_fail_hang),
+		cmocka_unit_test(test_source_key),
+		cmocka_unit_test(test_keep_per_source),
+		cmocka_unit_test(test_keep_pin),
+		cmocka_unit_test(test_on_spike_pinned),
+		cmocka_unit_test(test_spike_before_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
