@@ -743,8 +743,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 	}
 	ret = parse_time_opt(key, arg, state);
-	if (ret != ARGP_ERR_UNKNOWN)
+	if (ret != ARGP_ERR_UNKNOWN) {
+		p->duration_given |= key == 'd';
 		return ret;
+	}
 	switch (key) {
 	case 'c':
 	case 'H': {
@@ -1030,6 +1032,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			state->err_stream = cli_errs;
 		break;
 	case ARGP_KEY_ARG:
+		/* -- CMD [ARGS...]: the rest of the line is the command, its options its own */
+		if (p->cmd == JS_CMD_MEASURE && state->quoted && state->next > state->quoted) {
+			p->run_argv = &state->argv[state->next - 1];
+			state->next = state->argc;
+			break;
+		}
 		if (p->cmd == JS_CMD_REPORT || p->cmd == JS_CMD_DIFF) {
 			if (p->ninputs >= 2) {
 				argp_error(state, "too many files");
@@ -1040,9 +1048,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		argp_error(state,
 			   "unexpected argument '%s' (a command comes first: check, report or "
-			   "diff)",
+			   "diff; a program to run after --)",
 			   arg);
 		return EINVAL;
+	case ARGP_KEY_END:
+		if (p->cmd == JS_CMD_MEASURE && state->quoted && !p->run_argv) {
+			argp_error(state, "-- needs a command to run: -- CMD [ARGS...]");
+			return EINVAL;
+		}
+		break;
 	default:
 		if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {
 			size_t off = js_output_kinds[key - OPT_OUTPUT].path_off;
@@ -1065,8 +1079,10 @@ static int validate_app(const struct js_params *p, const char *prog)
 				  p->cfg.threshold_auto		     ? "--threshold auto" :
 								       NULL;
 
-	if (p->follow_syscalls && !p->follow_pid && !p->nfollow_tids) {
-		fprintf(stderr, "%s: --follow-syscalls needs --pid or --tid (a thread to follow)\n",
+	if (p->follow_syscalls && !params_follows(p)) {
+		fprintf(stderr,
+			"%s: --follow-syscalls needs --pid, --tid or -- CMD without --cpu (a "
+			"thread to follow)\n",
 			prog);
 		return -EINVAL;
 	}
@@ -1079,25 +1095,59 @@ static int validate_app(const struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
-	if (p->marks_path && !p->follow_pid && !p->nfollow_tids && !p->cfg.ncpus &&
-	    !p->cpus_isolated) {
+	if (p->marks_path && !params_follows(p) && !p->cfg.ncpus && !p->cpus_isolated) {
 		fprintf(stderr,
 			"%s: --marks needs --pid, --tid or --cpu LIST (the CPUs whose "
 			"events explain the marks)\n",
 			prog);
 		return -EINVAL;
 	}
-	if ((p->follow_pid || p->nfollow_tids) && p->cfg.no_probes) {
-		fprintf(stderr, "%s: --pid and --tid need the eBPF probes: drop --no-probes\n",
+	if (params_follows(p) && p->cfg.no_probes) {
+		fprintf(stderr,
+			"%s: --pid, --tid and -- CMD without --cpu follow threads with the eBPF "
+			"probes: drop --no-probes\n",
 			prog);
 		return -EINVAL;
 	}
 	if (spinner_opt) {
 		fprintf(stderr,
-			"%s: %s sets up the spinner, and with --pid, --tid or --marks none runs\n",
+			"%s: %s sets up the spinner, and with --pid, --tid, --marks or -- CMD "
+			"without --cpu none runs\n",
 			prog, spinner_opt);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* validate_cmd - -- CMD: what goes with it, and how it is measured: with --cpu those CPUs
+ * (as without it) while CMD runs, else CMD's threads followed as --pid's; no --duration (the
+ * run lasts as long as CMD) */
+static int validate_cmd(struct js_params *p, const char *prog)
+{
+	if (!p->run_argv)
+		return 0;
+	if (p->follow_pid || p->nfollow_tids) {
+		fprintf(stderr,
+			"%s: -- CMD follows the command it starts: not with --pid or --tid\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->duration_given) {
+		fprintf(stderr,
+			"%s: the run lasts as long as -- CMD: no --duration (bound the command, "
+			"e.g. -- timeout 60 CMD)\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->budget_interval_ns) {
+		fprintf(stderr,
+			"%s: --budget-interval is for --duration 0: with -- CMD the --budget is "
+			"judged once, over the command's run\n",
+			prog);
+		return -EINVAL;
+	}
+	p->cfg.duration_ns = 0;
+	p->follow_cmd = !p->cfg.ncpus && !p->cpus_isolated;
 	return 0;
 }
 
@@ -1108,6 +1158,8 @@ static int validate(struct js_params *p, const char *prog)
 
 	if (p->help)
 		return 0;
+	if (validate_cmd(p, prog))
+		return -EINVAL;
 	if (p->cfg.duration_ns && !p->cfg.threshold_auto &&
 	    p->cfg.threshold_ns >= p->cfg.duration_ns) {
 		fprintf(stderr, "%s: the threshold must be shorter than the duration\n", prog);

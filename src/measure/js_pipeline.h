@@ -20,7 +20,7 @@ extern volatile sig_atomic_t js_stop_requested;
 extern volatile sig_atomic_t js_reopen_requested;
 
 /* pipeline_run - measure p->cpus, feeding @outs as it goes, with the gap sources @srcs[@nsrcs]
- * (js_source.h: not opened yet; at most 2) besides the samplers; fills @run. 0 ok (also when
+ * (js_source.h: not opened yet; at most 3) besides the samplers; fills @run. 0 ok (also when
  * interrupted), < 0 error */
 int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs,
 		 const struct gap_source *srcs, size_t nsrcs);
