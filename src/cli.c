@@ -1081,7 +1081,7 @@ static int validate_app(const struct js_params *p, const char *prog)
 
 	if (p->follow_syscalls && !params_follows(p)) {
 		fprintf(stderr,
-			"%s: --follow-syscalls needs --pid, --tid or -- CMD without --cpu (a "
+			"%s: --follow-syscalls needs --pid or --tid, or -- CMD without --cpu (a "
 			"thread to follow)\n",
 			prog);
 		return -EINVAL;
@@ -1104,8 +1104,8 @@ static int validate_app(const struct js_params *p, const char *prog)
 	}
 	if (params_follows(p) && p->cfg.no_probes) {
 		fprintf(stderr,
-			"%s: --pid, --tid and -- CMD without --cpu follow threads with the eBPF "
-			"probes: drop --no-probes\n",
+			"%s: --pid, --tid and -- CMD without --cpu need the eBPF probes (they "
+			"follow threads): drop --no-probes\n",
 			prog);
 		return -EINVAL;
 	}

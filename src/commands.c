@@ -455,7 +455,7 @@ static int cmd_report(struct js_params *p)
 {
 	struct js_outputs outs = { .n = 0 };
 	struct js_run run;
-	int rc = JS_EXIT_OK;
+	int rc = JS_EXIT_OK, viol = 0;
 
 	if (load(p->inputs[0], &run))
 		return JS_EXIT_ERROR;
@@ -481,8 +481,10 @@ static int cmd_report(struct js_params *p)
 		report_text(stdout, &run);
 	else if (!p->quiet)
 		report_text(stderr, &run);
-	if (rc == JS_EXIT_OK && p->budget.n && check_budget(p, &run))
+	if (rc == JS_EXIT_OK && p->budget.n && (viol = check_budget(p, &run)))
 		rc = JS_EXIT_VIOLATION;
+	if (rc != JS_EXIT_ERROR && run.command.on) /* a run of -- CMD: its verdict again */
+		report_verdict(report_fp(p), &run, &p->budget, viol);
 	outputs_destroy(&outs);
 	report_load_free(&run);
 	return finish(rc);

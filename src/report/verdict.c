@@ -40,7 +40,9 @@ void report_verdict(FILE *fp, const struct js_run *run, const struct js_budget *
 	fputc('\n', fp);
 	ended(fp, run);
 	fprintf(fp, "verdict: %s (lost %.2f %%: %s of %s measured; ",
-		!b->n ? "unjudged" : viol ? "noisy" : "clean",
+		!b->n ? "unjudged" :
+		viol  ? "noisy" :
+			"clean",
 		a.measured_ns ? 100.0 * (double)a.lost_ns / (double)a.measured_ns : 0.0, lost,
 		measured);
 	if (!b->n) {

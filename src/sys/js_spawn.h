@@ -18,11 +18,11 @@
 #define JS_EXIT_NOT_EXEC 126  /* CMD found, not executable */
 
 struct spawn {
-	pid_t pid;   /* the child; 0: none */
+	pid_t pid;     /* the child; 0: none */
 	int go;	       /* the hold's write end; -1 once released or abandoned */
 	bool released; /* spawn_release() was called: it ran (or failed to exec) */
 	bool reaped;   /* it exited and was waited for: status holds how */
-	int status;  /* waitpid()'s */
+	int status;    /* waitpid()'s */
 };
 
 /* spawn_held - fork argv[0] (searched in PATH when it has no '/', as execvp does) held until
