@@ -300,16 +300,18 @@ static const struct cli_option {
 
 /* Each command's --help text: what it does, its synopsis, then (after \v) the notes and
  * the exit status. */
-#define EXIT_STATUS                                                                         \
-	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded (also by report), "      \
-	"an unwaived check failed (check) or a change significantly worse (diff --fail-on " \
-	"worse), 64 usage error (also a --pid or --tid that does not exist), 130 a second " \
-	"Ctrl-C."
+#define EXIT_STATUS                                                                             \
+	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded (also by report), "          \
+	"an unwaived check failed (check) or a change significantly worse (diff --fail-on "     \
+	"worse), 64 usage error (also a --pid or --tid that does not exist), 130 a second "     \
+	"Ctrl-C. With -- CMD: CMD's status (128+N: killed by signal N) unless 1, 2 or 64; 127 " \
+	"CMD not found, 126 not executable."
 
 static const char *const docs[JS_CMD_MAX] = {
 	[JS_CMD_MEASURE] =
 		"Measure what steals a CPU from a spinning application, when and for how long.\n\n"
 		"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
+		"  jitterscope [OPTION...] -- CMD [ARG...] run CMD, measured while it runs\n"
 		"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
 		"  jitterscope report RUN.json             the report of a saved --json run\n"
 		"  jitterscope diff A.json B.json          two runs side by side (before/after)\n\n"
@@ -320,7 +322,9 @@ static const char *const docs[JS_CMD_MAX] = {
 		"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
 		"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
 		"  jitterscope check --cpu 3\n"
-		"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n\n" EXIT_STATUS,
+		"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n"
+		"  jitterscope --budget lost=1% -- ./bench      a benchmark, judged (exit: its own, or "
+		"2)\n\n" EXIT_STATUS,
 	[JS_CMD_CHECK] =
 		"Audit the isolation settings of the CPUs (no measurement, no root needed).\v"
 		"Exit status: 0 no unwaived check failed, 1 runtime error, 2 an unwaived check "
@@ -520,6 +524,19 @@ void cli_completion_bash(FILE *fp)
 	      "\tif ((COMP_CWORD > 1)); then\n"
 	      "\t\tcase ${COMP_WORDS[1]} in check | report | diff) cmd=${COMP_WORDS[1]} ;; esac\n"
 	      "\tfi\n"
+	      /* -- CMD [ARGS...]: the command's words are its own (its completion, if any) */
+	      "\tlocal i\n"
+	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	      "\t\t[[ $cmd == measure && ${COMP_WORDS[i]} == -- ]] || continue\n"
+	      "\t\tif declare -F _command_offset >/dev/null; then\n"
+	      "\t\t\t_command_offset $((i + 1))\n"
+	      "\t\telif ((i == COMP_CWORD - 1)); then\n"
+	      "\t\t\tCOMPREPLY=($(compgen -c -- \"$cur\"))\n"
+	      "\t\telse\n"
+	      "\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "\t\tfi\n"
+	      "\t\treturn\n"
+	      "\tdone\n"
 	      "\tcase $prev in\n",
 	      fp);
 	for (size_t i = 0; i < n; i++)
