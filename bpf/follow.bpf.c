@@ -36,6 +36,11 @@
  * every program here returns at once unless the current (or switching) task is followed.
  * Records are submitted without wakeups; user space drains them on a timer. follow_raw.bpf.c
  * builds every program as raw_tp (tp.h).
+ *
+ * With follow_children (jitterscope -- CMD) the processes a followed thread forks are
+ * followed too, and theirs in turn: sched_process_fork puts a new process's tgid into the map
+ * "children" before it first runs; its last thread's exit takes it out. The run ends with
+ * the first process alone (its JS_FREC_GONE).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -55,6 +60,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* configuration, set between open and load */
 const volatile __u32 follow_tgid = 0;	  /* --pid: every thread of this process */
 const volatile __u32 nr_tids = 0;	  /* --tid: the threads in follow_tids */
+const volatile __u32 follow_children = 0; /* -- CMD: and every process it starts */
 const volatile __u64 threshold_ns = 1000; /* a shorter gap is counted, not sent */
 const volatile __u64 join_ns = 5000;	  /* interruption .. the preemption it caused */
 #ifdef __TARGET_ARCH_arm64
@@ -88,6 +94,14 @@ struct {
 	__type(value, struct js_follow_thread);
 } threads SEC(".maps");
 
+/* follow_children: the processes follow_tgid started, and theirs, while they live */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FOLLOW_THREADS_MAX);
+	__type(key, __u32); /* tgid */
+	__type(value, __u8);
+} children SEC(".maps");
+
 /* the interruption in progress on this CPU, when it interrupted a followed thread (its own
  * softirq's, for probes.bpf.c too: js_follow_bh.h) */
 struct {
@@ -117,7 +131,8 @@ static __always_inline bool followed(__u32 tid, __u32 tgid)
 	if (!tid)
 		return false; /* the idle task */
 	if (follow_tgid)
-		return tgid == follow_tgid;
+		return tgid == follow_tgid ||
+		       (follow_children && bpf_map_lookup_elem(&children, &tgid));
 	return nr_tids && bpf_map_lookup_elem(&follow_tids, &tid);
 }
 
@@ -365,10 +380,29 @@ int BPF_PROG(follow_exit, struct task_struct *p)
 	t = thread(tid, tgid, p);
 	if (!t)
 		return 0;
+	/* its name now: a process it forked has exec'd since it was first seen */
+	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), p->comm);
 	send(JS_FREC_EXIT, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
-	if (group_dead && follow_tgid)
+	if (group_dead && tgid == follow_tgid)
 		send(JS_FREC_GONE, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
+	else if (group_dead && follow_children)
+		bpf_map_delete_elem(&children, &tgid);
 	bpf_map_delete_elem(&threads, &tid);
+	return 0;
+}
+
+/* a followed thread forked a process: followed from its first run (the tracepoint fires
+ * before the child is woken); a new thread of a followed process is followed already */
+TP("sched_process_fork")
+int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 tgid = RD(child, tgid);
+	__u8 one = 1;
+
+	if (!follow_children || tgid == RD(parent, tgid) ||
+	    !followed(RD(parent, pid), RD(parent, tgid)))
+		return 0;
+	bpf_map_update_elem(&children, &tgid, &one, BPF_ANY);
 	return 0;
 }
 

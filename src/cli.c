@@ -306,16 +306,18 @@ static const struct cli_option {
 
 /* Each command's --help text: what it does, its synopsis, then (after \v) the notes and
  * the exit status. */
-#define EXIT_STATUS                                                                         \
-	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded (also by report), "      \
-	"an unwaived check failed (check) or a change significantly worse (diff --fail-on " \
-	"worse), 64 usage error (also a --pid or --tid that does not exist), 130 a second " \
-	"Ctrl-C."
+#define EXIT_STATUS                                                                             \
+	"Exit status: 0 ok, 1 runtime error, 2 a --budget exceeded (also by report), "          \
+	"an unwaived check failed (check) or a change significantly worse (diff --fail-on "     \
+	"worse), 64 usage error (also a --pid or --tid that does not exist), 130 a second "     \
+	"Ctrl-C. With -- CMD: CMD's status (128+N: killed by signal N) unless 1, 2 or 64; 127 " \
+	"CMD not found, 126 not executable."
 
 static const char *const docs[JS_CMD_MAX] = {
 	[JS_CMD_MEASURE] =
 		"Measure what steals a CPU from a spinning application, when and for how long.\n\n"
 		"  jitterscope [OPTION...]                 measure (default: 10 s)\n"
+		"  jitterscope [OPTION...] -- CMD [ARG...] run CMD, measured while it runs\n"
 		"  jitterscope check [--cpu LIST]          audit the isolation settings only\n"
 		"  jitterscope report RUN.json             the report of a saved --json run\n"
 		"  jitterscope diff A.json B.json          two runs side by side (before/after)\n\n"
@@ -326,7 +328,9 @@ static const char *const docs[JS_CMD_MAX] = {
 		"  jitterscope --cpu 1 --duration 10           measure CPU 1 for 10 s\n"
 		"  jitterscope -c 2-3 -d 5m -T 500ns --json run.json --gaps gaps.csv\n"
 		"  jitterscope check --cpu 3\n"
-		"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n\n" EXIT_STATUS,
+		"  jitterscope --pid $(pidof app) --marks spikes.csv   your application's spikes\n"
+		"  jitterscope --budget lost=1% -- ./bench      a benchmark, judged (exit: its own, or "
+		"2)\n\n" EXIT_STATUS,
 	[JS_CMD_CHECK] =
 		"Audit the isolation settings of the CPUs (no measurement, no root needed).\v"
 		"Exit status: 0 no unwaived check failed, 1 runtime error, 2 an unwaived check "
@@ -526,6 +530,19 @@ void cli_completion_bash(FILE *fp)
 	      "\tif ((COMP_CWORD > 1)); then\n"
 	      "\t\tcase ${COMP_WORDS[1]} in check | report | diff) cmd=${COMP_WORDS[1]} ;; esac\n"
 	      "\tfi\n"
+	      /* -- CMD [ARGS...]: the command's words are its own (its completion, if any) */
+	      "\tlocal i\n"
+	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	      "\t\t[[ $cmd == measure && ${COMP_WORDS[i]} == -- ]] || continue\n"
+	      "\t\tif declare -F _command_offset >/dev/null; then\n"
+	      "\t\t\t_command_offset $((i + 1))\n"
+	      "\t\telif ((i == COMP_CWORD - 1)); then\n"
+	      "\t\t\tCOMPREPLY=($(compgen -c -- \"$cur\"))\n"
+	      "\t\telse\n"
+	      "\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "\t\tfi\n"
+	      "\t\treturn\n"
+	      "\tdone\n"
 	      "\tcase $prev in\n",
 	      fp);
 	for (size_t i = 0; i < n; i++)
@@ -764,8 +781,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 	}
 	ret = parse_time_opt(key, arg, state);
-	if (ret != ARGP_ERR_UNKNOWN)
+	if (ret != ARGP_ERR_UNKNOWN) {
+		p->duration_given |= key == 'd';
 		return ret;
+	}
 	switch (key) {
 	case 'c':
 	case 'H': {
@@ -1052,6 +1071,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			state->err_stream = cli_errs;
 		break;
 	case ARGP_KEY_ARG:
+		/* -- CMD [ARGS...]: the rest of the line is the command, its options its own */
+		if (p->cmd == JS_CMD_MEASURE && state->quoted && state->next > state->quoted) {
+			p->run_argv = &state->argv[state->next - 1];
+			state->next = state->argc;
+			break;
+		}
 		if (p->cmd == JS_CMD_REPORT || p->cmd == JS_CMD_DIFF) {
 			if (p->ninputs >= 2) {
 				argp_error(state, "too many files");
@@ -1062,9 +1087,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		argp_error(state,
 			   "unexpected argument '%s' (a command comes first: check, report or "
-			   "diff)",
+			   "diff; a program to run after --)",
 			   arg);
 		return EINVAL;
+	case ARGP_KEY_END:
+		if (p->cmd == JS_CMD_MEASURE && state->quoted && !p->run_argv) {
+			argp_error(state, "-- needs a command to run: -- CMD [ARGS...]");
+			return EINVAL;
+		}
+		break;
 	default:
 		if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {
 			size_t off = js_output_kinds[key - OPT_OUTPUT].path_off;
@@ -1087,8 +1118,10 @@ static int validate_app(const struct js_params *p, const char *prog)
 				  p->cfg.threshold_auto		     ? "--threshold auto" :
 								       NULL;
 
-	if (p->follow_syscalls && !p->follow_pid && !p->nfollow_tids) {
-		fprintf(stderr, "%s: --follow-syscalls needs --pid or --tid (a thread to follow)\n",
+	if (p->follow_syscalls && !params_follows(p)) {
+		fprintf(stderr,
+			"%s: --follow-syscalls needs --pid or --tid, or -- CMD without --cpu (a "
+			"thread to follow)\n",
 			prog);
 		return -EINVAL;
 	}
@@ -1101,25 +1134,59 @@ static int validate_app(const struct js_params *p, const char *prog)
 			prog);
 		return -EINVAL;
 	}
-	if (p->marks_path && !p->follow_pid && !p->nfollow_tids && !p->cfg.ncpus &&
-	    !p->cpus_isolated) {
+	if (p->marks_path && !params_follows(p) && !p->cfg.ncpus && !p->cpus_isolated) {
 		fprintf(stderr,
 			"%s: --marks needs --pid, --tid or --cpu LIST (the CPUs whose "
 			"events explain the marks)\n",
 			prog);
 		return -EINVAL;
 	}
-	if ((p->follow_pid || p->nfollow_tids) && p->cfg.no_probes) {
-		fprintf(stderr, "%s: --pid and --tid need the eBPF probes: drop --no-probes\n",
+	if (params_follows(p) && p->cfg.no_probes) {
+		fprintf(stderr,
+			"%s: --pid, --tid and -- CMD without --cpu need the eBPF probes (they "
+			"follow threads): drop --no-probes\n",
 			prog);
 		return -EINVAL;
 	}
 	if (spinner_opt) {
 		fprintf(stderr,
-			"%s: %s sets up the spinner, and with --pid, --tid or --marks none runs\n",
+			"%s: %s sets up the spinner, and with --pid, --tid, --marks or -- CMD "
+			"without --cpu none runs\n",
 			prog, spinner_opt);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* validate_cmd - -- CMD: what goes with it, and how it is measured: with --cpu those CPUs
+ * (as without it) while CMD runs, else CMD's threads followed as --pid's; no --duration (the
+ * run lasts as long as CMD) */
+static int validate_cmd(struct js_params *p, const char *prog)
+{
+	if (!p->run_argv)
+		return 0;
+	if (p->follow_pid || p->nfollow_tids) {
+		fprintf(stderr,
+			"%s: -- CMD follows the command it starts: not with --pid or --tid\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->duration_given) {
+		fprintf(stderr,
+			"%s: the run lasts as long as -- CMD: no --duration (bound the command, "
+			"e.g. -- timeout 60 CMD)\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->budget_interval_ns) {
+		fprintf(stderr,
+			"%s: --budget-interval is for --duration 0: with -- CMD the --budget is "
+			"judged once, over the command's run\n",
+			prog);
+		return -EINVAL;
+	}
+	p->cfg.duration_ns = 0;
+	p->follow_cmd = !p->cfg.ncpus && !p->cpus_isolated;
 	return 0;
 }
 
@@ -1130,6 +1197,8 @@ static int validate(struct js_params *p, const char *prog)
 
 	if (p->help)
 		return 0;
+	if (validate_cmd(p, prog))
+		return -EINVAL;
 	if (p->cfg.duration_ns && !p->cfg.threshold_auto &&
 	    p->cfg.threshold_ns >= p->cfg.duration_ns) {
 		fprintf(stderr, "%s: the threshold must be shorter than the duration\n", prog);

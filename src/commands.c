@@ -28,12 +28,29 @@
 #include "js_preflight.h"
 #include "js_report.h"
 #include "js_report_load.h"
+#include "js_spawn.h"
 #include "js_sysfs.h"
 #include "js_util.h"
 
-static void on_signal(int sig)
+/* -- CMD: the command's process once started (held: js_spawn.h), and the stop signals
+ * passed on to it */
+static volatile pid_t cmd_pid;
+static volatile sig_atomic_t cmd_signals;
+
+/* on_signal - SIGINT, SIGTERM: stop and report. With -- CMD the signal goes to CMD, whose
+ * exit ends the run: passed on unless the terminal sent it to its whole foreground group
+ * (a Ctrl-C), which CMD is in (its own group, if it made one, is always passed it) */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
+	(void)uc;
+	if (cmd_pid) {
+		if (si->si_code <= 0 /* SI_USER, SI_QUEUE, SI_TKILL: sent by a process */ ||
+		    getpgid(cmd_pid) != getpgrp())
+			kill(cmd_pid, sig);
+		if (++cmd_signals >= 2)
+			_exit(JS_EXIT_SIGNAL);
+		return;
+	}
 	/* the second Ctrl-C exits at once; the kernel detaches our BPF links with the fds */
 	if (++js_stop_requested >= 2)
 		_exit(JS_EXIT_SIGNAL);
@@ -48,7 +65,8 @@ static void on_hup(int sig)
 
 static void install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, hup = { .sa_handler = on_hup };
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO },
+			 hup = { .sa_handler = on_hup };
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&hup.sa_mask);
@@ -71,13 +89,20 @@ static bool an_output_on_stdout(const struct js_params *p)
 	return false;
 }
 
-/* check_budget - --budget after the run: one line per limit; exit 2 when one is exceeded */
+/* report_fp - where the human report goes: stdout, or stderr when an output is on stdout */
+static FILE *report_fp(const struct js_params *p)
+{
+	return an_output_on_stdout(p) ? stderr : stdout;
+}
+
+/* check_budget - --budget after the run: one line per limit; the violations (exit 2 when
+ * there is one) */
 static int check_budget(const struct js_params *p, const struct js_run *run)
 {
-	FILE *fp = an_output_on_stdout(p) ? stderr : stdout;
+	FILE *fp = report_fp(p);
 
 	fputc('\n', fp);
-	return budget_check(&p->budget, run, fp) ? JS_EXIT_VIOLATION : JS_EXIT_OK;
+	return budget_check(&p->budget, run, fp);
 }
 
 /* tick_line - what the tick did on r's CPU: the local timer interrupts the probes saw while
@@ -321,17 +346,17 @@ static void counters_done(struct counters *c, struct js_run *run)
 	c->have_before = c->have_after = false;
 }
 
-/* cmd_measure - `jitterscope [OPTION...]`: preflight, measure, outputs and report */
-static int cmd_measure(struct js_params *p)
+/* measure - preflight, measure (with -- CMD's child, else NULL), outputs and report */
+static int measure(struct js_params *p, struct spawn *child)
 {
 	struct js_run run;
 	struct js_outputs outs = { .n = 0 };
-	struct gap_source srcs[2];
+	struct gap_source srcs[3];
 	size_t nsrcs = 0;
 	struct counters cnt = { .cpus = p->cfg.cpus, .n = p->cfg.ncpus };
 	struct pipe_window_hook hook = { counters_opened, counters_closed, &cnt };
 	cpu_set_t hk;
-	int err, rc = JS_EXIT_OK, qos = -1;
+	int err, rc = JS_EXIT_OK, qos = -1, viol = 0;
 
 	memset(&run, 0, sizeof(run));
 	/* from here on a stop signal ends the run with a (possibly empty) report */
@@ -355,10 +380,12 @@ static int cmd_measure(struct js_params *p)
 	run.audited =
 		audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, audited_policy(p)) == 0;
 	/* the gap sources besides the samplers, opened by the pipeline once its probes are loaded */
-	if (p->follow_pid || p->nfollow_tids)
+	if (params_follows(p))
 		threads_source(&srcs[nsrcs++]);
 	if (p->marks_path)
 		marks_source(&srcs[nsrcs++]);
+	if (child)
+		run_cmd_source(&srcs[nsrcs++], child);
 	err = pipeline_run(&run, p, &outs, srcs, nsrcs, &hook);
 	counters_done(&cnt, &run);
 	if (err) {
@@ -371,7 +398,7 @@ static int cmd_measure(struct js_params *p)
 		crosscheck(&run);
 	/* a finite run's limits, exported with the outputs (--prom, --listen); a run without
 	 * end counted them per interval (pipeline.c, the last one as it ended) */
-	if (p->budget.n && p->cfg.duration_ns)
+	if (p->budget.n && !params_budget_intervals(p))
 		budget_count(&p->budget, &run, run.budget_viol);
 	/* a failed output (during the run or now) leaves the others written: exit 1 */
 	if (outputs_finish(&outs, &run))
@@ -380,9 +407,13 @@ static int cmd_measure(struct js_params *p)
 		report_text(stdout, &run);
 	else if (!p->quiet)
 		report_text(stderr, &run);
-	/* budgets last, under the report they judge */
+	/* budgets last, under the report they judge; then -- CMD's verdict line */
 	if (rc == JS_EXIT_OK && p->budget.n)
-		rc = check_budget(p, &run);
+		viol = check_budget(p, &run);
+	if (viol > 0)
+		rc = JS_EXIT_VIOLATION;
+	if (rc != JS_EXIT_ERROR && run.command.on)
+		report_verdict(report_fp(p), &run, &p->budget, viol);
 	err = output_file_flush(stdout);
 	if (err && !stdout_failed(&outs)) {
 		js_err("cannot write the report to standard output: %s", strerror(-err));
@@ -393,6 +424,35 @@ out:
 	outputs_destroy(&outs);
 	run_free(&run);
 	return rc;
+}
+
+/* cmd_measure - `jitterscope [OPTION...] [-- CMD [ARGS...]]`: the measurement; with CMD,
+ * started held (js_spawn.h) before anything of ours is narrowed (affinity, signals), let
+ * run once the probes are attached (run_cmd.c) and waited for: its exit status is ours
+ * unless the run failed (1), or its --budget (2); one that cannot be run is 127 or 126 */
+static int cmd_measure(struct js_params *p)
+{
+	struct spawn child;
+	int rc;
+
+	if (!p->run_argv)
+		return measure(p, NULL);
+	rc = spawn_held(&child, p->run_argv);
+	if (rc)
+		return rc;
+	if (p->follow_cmd)
+		p->follow_pid = child.pid;
+	cmd_pid = child.pid;
+	rc = measure(p, &child);
+	if (!spawn_released(&child)) {
+		spawn_abandon(&child); /* the run never started: nor did CMD */
+		return rc == JS_EXIT_OK ? JS_EXIT_ERROR : rc;
+	}
+	if (!spawn_reap(&child, false)) {
+		js_notice("waiting for %s (pid %d) to exit", p->run_argv[0], (int)child.pid);
+		spawn_reap(&child, true);
+	}
+	return rc == JS_EXIT_OK ? spawn_exit_code(&child) : rc;
 }
 
 /* load - one saved run, or one line on stderr */
@@ -424,7 +484,7 @@ static int cmd_report(struct js_params *p)
 {
 	struct js_outputs outs = { .n = 0 };
 	struct js_run run;
-	int rc = JS_EXIT_OK;
+	int rc = JS_EXIT_OK, viol = 0;
 
 	if (load(p->inputs[0], &run))
 		return JS_EXIT_ERROR;
@@ -450,8 +510,10 @@ static int cmd_report(struct js_params *p)
 		report_text(stdout, &run);
 	else if (!p->quiet)
 		report_text(stderr, &run);
-	if (rc == JS_EXIT_OK && p->budget.n)
-		rc = check_budget(p, &run);
+	if (rc == JS_EXIT_OK && p->budget.n && (viol = check_budget(p, &run)))
+		rc = JS_EXIT_VIOLATION;
+	if (rc != JS_EXIT_ERROR && run.command.on) /* a run of -- CMD: its verdict again */
+		report_verdict(report_fp(p), &run, &p->budget, viol);
 	outputs_destroy(&outs);
 	report_load_free(&run);
 	return finish(rc);

@@ -70,8 +70,13 @@ struct js_params {
 	bool follow_syscalls;	   /* --follow-syscalls: trace its system calls per call */
 	int follow_tids[JS_FOLLOW_TIDS_MAX]; /* --tid: follow these threads */
 	size_t nfollow_tids;
-	const char *marks_path;	      /* --marks: the application's slow intervals, as they come */
-	const char *spike_dir;	      /* the flight recorder (js_spike.h): its directory, */
+	const char *marks_path; /* --marks: the application's slow intervals, as they come */
+	char **run_argv;	/* -- CMD [ARGS...] (NULL-terminated): started once the probes are
+			     * attached, the run ends when it exits (its status, js_spawn.h) */
+	bool follow_cmd;	/* -- CMD without --cpu: its threads and children followed as
+			     * --pid's (follow_pid is its id once started) */
+	bool duration_given;	/* -d given (not with -- CMD: the command's life is the run's) */
+	const char *spike_dir;	/* the flight recorder (js_spike.h): its directory, */
 	uint64_t spike_threshold_ns;  /* the gaps it keeps (both or neither given), */
 	unsigned spike_max;	      /* at most this many a minute, */
 	unsigned spike_per_source;    /* of one source at most this many, */
@@ -95,10 +100,24 @@ struct js_params {
 	bool fail_on_worse;    /* diff --fail-on worse: exit 2 on a worse change */
 };
 
-/* params_spinner - does this measurement run samplers (not --pid/--tid/--marks) */
+/* params_follows - does this measurement follow threads (--pid, --tid, -- CMD without --cpu) */
+static inline bool params_follows(const struct js_params *p)
+{
+	return p->follow_pid || p->nfollow_tids || p->follow_cmd;
+}
+
+/* params_spinner - does this measurement run samplers (not --pid/--tid/--marks, nor a
+ * command followed) */
 static inline bool params_spinner(const struct js_params *p)
 {
-	return !p->follow_pid && !p->nfollow_tids && !p->marks_path;
+	return !params_follows(p) && !p->marks_path;
+}
+
+/* params_budget_intervals - is --budget judged per --budget-interval (a run without end:
+ * --duration 0 without -- CMD) rather than once, over the whole run */
+static inline bool params_budget_intervals(const struct js_params *p)
+{
+	return p->budget.n && !p->cfg.duration_ns && !p->run_argv;
 }
 
 /* cli_parse - parse argv into @p; 0 ok, -EINVAL after a one-line message on stderr */

@@ -34,7 +34,7 @@ struct pipe_window_hook {
 };
 
 /* pipeline_run - measure p->cpus, feeding @outs as it goes, with the gap sources @srcs[@nsrcs]
- * (js_source.h: not opened yet; at most 2) besides the samplers, calling @hook (may be NULL)
+ * (js_source.h: not opened yet; at most 3) besides the samplers, calling @hook (may be NULL)
  * around the window; fills @run. 0 ok (also when interrupted), < 0 error */
 int pipeline_run(struct js_run *run, const struct js_params *p, struct js_outputs *outs,
 		 const struct gap_source *srcs, size_t nsrcs, const struct pipe_window_hook *hook);

@@ -2,7 +2,9 @@
 /*
  * js_source.h - a gap source: what feeds the pipeline gaps besides the samplers, into the
  * one correlator, result and outputs (docs/DESIGN.md, gap sources). The threads followed
- * with --pid/--tid (threads.c) and the application's marks (marks.c) are sources.
+ * with --pid/--tid (threads.c) and the application's marks (marks.c) are sources; so is the
+ * command of jitterscope -- CMD (run_cmd.c), which pushes no gap: it starts CMD at the first
+ * poll and ends the run when CMD exits.
  *
  * The command fills one gap_source per source it wants (threads_source, marks_source) and
  * hands them to pipeline_run, as it hands the outputs: the pipeline names no source.
@@ -31,7 +33,8 @@ struct gap_source {
 	/* open - the probes are loaded, not attached: load and read what the source needs, set
 	 * s->ctx; 0, or < 0 after one line on stderr */
 	int (*open)(struct gap_source *s, struct js_pipe *pl);
-	/* start - the probes are attached: attach what the source needs; 0 or < 0 (one line) */
+	/* start - the probes are attached: attach what the source needs; 0 or < 0 (one line);
+	 * NULL: nothing to attach */
 	int (*start)(void *ctx, struct js_pipe *pl);
 	/* poll - every drain period: push the gaps that ended; true when the source ends the
 	 * run (a followed process exited) */
@@ -72,5 +75,8 @@ uint64_t pipe_window_start(const struct js_pipe *pl);
 /* The sources (one file each): fill s with the source's functions; its open does the work. */
 void threads_source(struct gap_source *s);
 void marks_source(struct gap_source *s);
+struct spawn;
+/* run_cmd_source - child: held by spawn_held(), owned by the caller (js_spawn.h) */
+void run_cmd_source(struct gap_source *s, struct spawn *child);
 
 #endif /* JS_SOURCE_H */

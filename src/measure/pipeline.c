@@ -41,7 +41,7 @@
 #define SYMCACHE_SLOTS 256
 #define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
-#define SOURCES_MAX 2
+#define SOURCES_MAX 3
 
 volatile sig_atomic_t js_stop_requested;
 volatile sig_atomic_t js_reopen_requested;
@@ -216,7 +216,7 @@ static int setup(struct js_pipe *pl)
 				return c->res;
 		}
 		c->lane[JS_SRC_SAMPLER].on = pl->d.spinner;
-		c->lane[JS_SRC_THREAD].on = p->follow_pid || p->nfollow_tids;
+		c->lane[JS_SRC_THREAD].on = params_follows(p);
 		c->lane[JS_SRC_MARK].on = p->marks_path != NULL;
 	}
 	return 0;
@@ -228,7 +228,7 @@ static int setup_buffers(struct js_pipe *pl)
 	if (drain_setup_buffers(&pl->d))
 		return -ENOMEM;
 	/* a run without end checks its limits per --budget-interval (js_budget.h) */
-	if (!pl->p->cfg.duration_ns && pl->p->budget.n && budget_iv_init(&pl->iv, pl->run))
+	if (params_budget_intervals(pl->p) && budget_iv_init(&pl->iv, pl->run))
 		return -ENOMEM;
 	return 0;
 }
@@ -255,10 +255,10 @@ static void open_probes(struct js_pipe *pl)
 		.prog_stats = p->probe_cost,
 		.btf_path = p->btf_path,
 		/* the followed threads watched alone: their own softirqs explain no gap */
-		.own_bh_unsent = (p->follow_pid || p->nfollow_tids) && !p->marks_path,
+		.own_bh_unsent = params_follows(p) && !p->marks_path,
 		.no_waker = p->no_waker,
 		/* ... and only the wake-ups of the tasks that may preempt them are kept */
-		.wake_followed = (p->follow_pid || p->nfollow_tids) && !p->marks_path,
+		.wake_followed = params_follows(p) && !p->marks_path,
 		.lean = p->cfg.probes_lean,
 		.stacks = p->stacks,
 	};
@@ -856,7 +856,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		goto out;
 	preflight_clock_notice(p);
 	open_probes(&pl);
-	if (!pl.d.spinner && !pl.probes && (p->follow_pid || p->nfollow_tids)) {
+	if (!pl.d.spinner && !pl.probes && params_follows(p)) {
 		js_err("--pid and --tid need the eBPF probes (%s)", run->probes_why);
 		err = -ENOTSUP;
 		goto out;

@@ -147,7 +147,7 @@ int preflight_cpus(struct js_params *p, cpu_set_t *hk_set)
 		return -EINVAL;
 	if (p->cpus_isolated && preflight_default(p, &online, &permitted))
 		return -EINVAL;
-	if (!p->cfg.ncpus && (p->follow_pid || p->nfollow_tids) && follow_cpus(p, &online))
+	if (!p->cfg.ncpus && params_follows(p) && follow_cpus(p, &online))
 		return -EINVAL;
 	if (!p->cfg.ncpus && preflight_default(p, &online, &permitted))
 		return -EINVAL;

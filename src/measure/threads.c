@@ -8,7 +8,8 @@
  * instead; each thread has a result of its own (the first JS_THREADS_MAX; later ones share
  * "(other threads)"), with its own activity (system calls, sleeps, faults, migrations) from
  * the programs' counts. The run ends when the followed process exits (--pid), or every
- * followed thread (--tid).
+ * followed thread (--tid). A command started with -- CMD is followed as --pid's process,
+ * and the processes it starts with it (their threads, results of their own).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -165,6 +166,8 @@ static void counts(struct threads_src *ts, uint32_t tid, const char *comm,
 	}
 	if (r->ts.exited)
 		return; /* its final counts are in */
+	if (exited)	/* the name it exited with (a child that exec'd since it was named) */
+		snprintf(r->name, sizeof(r->name), "%.*s:%u", JS_COMM_MAX, comm, tid);
 	stats_of(&r->ts, c);
 	r->ts.exited = exited;
 	r->ts.exit_ns = exit_ns;
@@ -358,6 +361,7 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 	const struct js_params *p = pipe_params(pl);
 	struct follow_opts o = {
 		.pid = p->follow_pid,
+		.children = p->follow_cmd,
 		.tids = p->follow_tids,
 		.ntids = p->nfollow_tids,
 		.threshold_ns = p->cfg.threshold_ns,

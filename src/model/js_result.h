@@ -164,6 +164,21 @@ struct js_follow_info {
 	uint64_t lost;		 /* records the follow ring could not take */
 };
 
+/* -- CMD: the command the run started and lasted as long as (JSON "command") */
+#define JS_CMD_LINE 256
+struct js_cmd_info {
+	bool on;
+	char line[JS_CMD_LINE]; /* its arguments joined by spaces (cut to fit) */
+	int pid;
+	bool followed;	   /* its threads and children followed (else the CPUs measured) */
+	bool exited;	   /* it exited while measuring: the run ended there */
+	int exit_status;   /* its status as a shell gives it (128 + N: killed by signal N);
+	                     * -1 when it still ran as the run ended */
+	int signal;	   /* the signal that killed it, 0: it exited */
+	uint64_t start_ns; /* CLOCK_MONOTONIC: released (exec'd) */
+	uint64_t exit_ns;  /* when its exit was seen (0: it had not exited) */
+};
+
 /* One malformed line of the marks file, for the report */
 struct js_mark_bad {
 	uint64_t line;
@@ -235,6 +250,7 @@ struct js_run {
 	size_t cap;		      /* cpus allocated (run_add_result) */
 	struct js_follow_info follow; /* --pid/--tid: what was followed */
 	struct js_marks_info marks;   /* --marks: what was read */
+	struct js_cmd_info command;   /* -- CMD: what ran */
 };
 
 /* run_add_result - a new result at the end of run->cpus (which may move: hold indexes, not

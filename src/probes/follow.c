@@ -99,6 +99,8 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 			bpf_program__set_autoload(prog, false);
 		} else if (syscall_prog(tp(prog)) && !f->syscalls) {
 			bpf_program__set_autoload(prog, false);
+		} else if (!strcmp(tp(prog), "sched_process_fork") && !o->children) {
+			bpf_program__set_autoload(prog, false);
 		}
 	}
 	kbtf_free_types(&k);
@@ -130,6 +132,7 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 		goto fail;
 	f->skel->rodata->follow_tgid = (__u32)o->pid;
 	f->skel->rodata->nr_tids = (__u32)o->ntids;
+	f->skel->rodata->follow_children = o->pid && o->children;
 	f->skel->rodata->threshold_ns = o->threshold_ns;
 	f->skel->rodata->trace_syscalls = f->syscalls;
 	if (o->join_ns)

@@ -23,6 +23,7 @@ struct js_follow;
 
 struct follow_opts {
 	int pid;	 /* every thread of this process, or 0 */
+	bool children;	 /* with pid: and of every process it starts (jitterscope -- CMD) */
 	const int *tids; /* else these threads */
 	size_t ntids;
 	uint64_t threshold_ns; /* gaps shorter than this are counted, not sent */

@@ -43,6 +43,15 @@ const struct audit_check *report_fix(const struct js_audit *a);
 void report_answer_lines(const struct js_run *run, const struct js_answer *ans,
 			 char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN]);
 
+/* report_verdict - -- CMD's last lines, for a CI log: how the command ended, and the verdict
+ * on what it lost, against the --budget b when one was given (b->n; viol: its violations),
+ * e.g.
+ *   command: ./bench (pid 4242) exited 0 after 2.10 s
+ *   verdict: clean (lost 0.21 %: 4.4 ms of 2.10 s measured; within --budget lost=1%)
+ * "noisy" when the budget was exceeded, "unjudged" without one (verdict.c) */
+struct js_budget;
+void report_verdict(FILE *fp, const struct js_run *run, const struct js_budget *b, int viol);
+
 /* out_json_write - the JSON document described in docs/JSON.md */
 void out_json_write(FILE *fp, const struct js_run *run);
 

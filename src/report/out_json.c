@@ -573,6 +573,34 @@ static void follow(struct js_json *j, const struct js_follow_info *f)
 	json_obj_end(j);
 }
 
+/* command - -- CMD: what ran and how it ended; null when the run started none */
+static void command(struct js_json *j, const struct js_cmd_info *c)
+{
+	if (!c->on) {
+		json_null(j, "command");
+		return;
+	}
+	json_obj_begin(j, "command");
+	json_str(j, "line", c->line);
+	json_u64(j, "pid", (uint64_t)c->pid);
+	json_str(j, "mode", c->followed ? "follow" : "cpus");
+	json_bool(j, "exited", c->exited);
+	if (c->exit_status >= 0)
+		json_u64(j, "exit_status", (uint64_t)c->exit_status);
+	else
+		json_null(j, "exit_status");
+	if (c->signal)
+		json_u64(j, "signal", (uint64_t)c->signal);
+	else
+		json_null(j, "signal");
+	json_u64(j, "start_ns", c->start_ns);
+	if (c->exit_ns)
+		json_u64(j, "exit_ns", c->exit_ns);
+	else
+		json_null(j, "exit_ns");
+	json_obj_end(j);
+}
+
 /* marks_file - --marks: what was read; null when not */
 static void marks_file(struct js_json *j, const struct js_marks_info *m)
 {
@@ -657,6 +685,7 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_obj_end(&j);
 	follow(&j, &run->follow);
 	marks_file(&j, &run->marks);
+	command(&j, &run->command);
 	/* a file whose "cpus" are the samplers' alone, as before the other sources: a reader
 	 * that knows only "cpus" never takes a thread's or the marks' result for a CPU's */
 	for (int src = 0; src < JS_SRC_MAX; src++) {

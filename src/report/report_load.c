@@ -1663,6 +1663,33 @@ out:
 	pop(l, mark);
 }
 
+/* load_command - -- CMD: what ran and how it ended (absent or null: none) */
+static void load_command(struct ld *l, const struct jsonp_val *root, struct js_cmd_info *c)
+{
+	const struct jsonp_val *o = get(l, root, "command", JSONP_OBJ, NUL);
+	size_t mark = push(l, ".command");
+	char mode[8] = "";
+	int64_t pid = 0, status = -1, sig = 0;
+
+	if (!o)
+		goto out;
+	c->on = true;
+	str_at(l, o, "line", REQ, c->line, sizeof(c->line));
+	i64_at(l, o, "pid", REQ, &pid);
+	c->pid = pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
+	str_at(l, o, "mode", REQ, mode, sizeof(mode));
+	c->followed = !strcmp(mode, "follow");
+	bool_at(l, o, "exited", REQ, &c->exited);
+	i64_at(l, o, "exit_status", REQ | NUL, &status);
+	c->exit_status = status >= 0 && status <= 255 ? (int)status : -1;
+	i64_at(l, o, "signal", REQ | NUL, &sig);
+	c->signal = sig > 0 && sig < 128 ? (int)sig : 0;
+	u64_at(l, o, "start_ns", REQ, &c->start_ns);
+	u64_at(l, o, "exit_ns", REQ | NUL, &c->exit_ns);
+out:
+	pop(l, mark);
+}
+
 /* load_marks_file - --marks: what was read (absent or null: no marks) */
 static void load_marks_file(struct ld *l, const struct jsonp_val *root, struct js_marks_info *m)
 {
@@ -1772,6 +1799,7 @@ int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err,
 	load_probes_smi(&l, root, run);
 	load_follow(&l, root, &run->follow);
 	load_marks_file(&l, root, &run->marks);
+	load_command(&l, root, &run->command);
 	load_cpus(&l, root, run, p);
 	load_extras(&l, root, run);
 	if (l.rc == -ENOMEM && err && errlen)

@@ -27,6 +27,12 @@ for o in --html --prom --hgrm --json --budget --top --by; do has "$r" "$o" "repo
 for o in --gaps --trace --cpu --alpha; do hasnt "$r" "$o" "report --"; done
 r=$(complete_words diff a.json b.json --f)
 [ "$r" = --fail-on ] || fail "diff --f completes to '$r', not --fail-on"
+# -- CMD: the words after -- are the command's (a command name first, then its own)
+r=$(complete_words --cpu 1 -- s)
+has "$r" sh "--cpu 1 -- s"
+hasnt "$r" --cpu "--cpu 1 -- s"
+r=$(complete_words -- sh --c)
+hasnt "$r" --cpu "-- sh --c"
 r=$(complete_words --)
 for o in --cpu --duration --pid --json --gaps --spike-dir --completion; do has "$r" "$o" "--"; done
 for o in --sysroot --alpha --test-hook --probe-toggle; do hasnt "$r" "$o" "--"; done

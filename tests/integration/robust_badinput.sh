@@ -156,6 +156,19 @@ check 64 'not with --no-probes'    --probe-toggle "$TMP/t.csv" --no-probes -d 1
 check 64 "invalid --probe-toggle ''" --probe-toggle '' -d 1
 check 64 'warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
 check 64 'threshold auto sets up the spinner' --pid 1 -T auto -d 1
+# -- CMD: refused before CMD starts (64); CMD that cannot be run: 127 or 126, as a shell
+check 64 'needs a command to run: -- CMD' --
+check 64 'no --duration'            -d 5 -- true
+check 64 'not with --pid or --tid'  --pid 1 -- true
+check 64 'budget-interval is for --duration 0' --budget max=1ms --budget-interval 5s -- true
+check 64 'need the eBPF probes'     --no-probes -- true
+check 64 "invalid --top 'x'"        -n x -- touch "$TMP/started"
+n=$((n + 1))
+[ ! -e "$TMP/started" ] || { bad=$((bad + 1)); echo "FAIL: a refused command line started CMD"; }
+check 127 'nosuchcmd_js: command not found' -- nosuchcmd_js
+touch "$TMP/notexec"
+check 126 "notexec: Permission denied" -- "$TMP/notexec"
+check 126 'dir: Is a directory'     -- "$TMP/dir"
 check 64 'invalid --spike-threshold' --spike-threshold 5xs --spike-dir "$TMP/dir"
 check 64 'must be > 0'             --spike-threshold 0 --spike-dir "$TMP/dir"
 check 64 'invalid --spike-max'     --spike-max 0

@@ -2,7 +2,7 @@
 # schemas.sh - docs/schema/*.schema.json against real outputs: the saved runs in
 # tests/data/runs, those of an older schema (tests/data/runs-v1) re-emitted by report --json, a
 # run re-emitted by report --json, a diff, and (root, CPU 1) a fresh 1 s run with its spike
-# files (--stacks) and one stopped by SIGINT with --probe-cost; each schema rejects a document that lost a
+# files (--stacks), one stopped by SIGINT with --probe-cost and one of -- CMD; each schema rejects a document that lost a
 # key it requires; the schema number is the same in the code, the schemas, docs/JSON.md and
 # the man page.
 . "$(dirname "$0")/lib.bash"
@@ -98,4 +98,14 @@ assert r["interrupted"] and r["probes"]["cost"], (r["interrupted"], r["probes"][
 	"$TMP/int.json" || fail "the interrupted run is not marked so, or has no probes.cost"
 out=$(validate run "$TMP/int.json") || fail "interrupted run with --probe-cost: $out"
 echo "ok: a run stopped by SIGINT, with --probe-cost, valid: $out"
+# a run of -- CMD (command, follow, threads filled), and its command read back by report
+"$JS" -q --json "$TMP/cmd.json" -- sh -c 'sleep 0.3; exit 3' >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 3 ] || fail "the run of -- CMD exited $rc, not CMD's 3 ($(cat "$TMP/err"))"
+"$JS" report "$TMP/cmd.json" --json "$TMP/cmd2.json" >/dev/null || fail "report of -- CMD: $?"
+python3 -c 'import json, sys; a, b = (json.load(open(f))["command"] for f in sys.argv[1:])
+assert a == b and a["exit_status"] == 3 and a["mode"] == "follow", (a, b)' \
+	"$TMP/cmd.json" "$TMP/cmd2.json" || fail "the command is not read back as written"
+out=$(validate run "$TMP/cmd.json" "$TMP/cmd2.json") || fail "run of -- CMD: $out"
+echo "ok: a run of -- CMD and its report --json valid: $out"
 exit 0

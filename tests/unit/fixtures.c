@@ -253,7 +253,7 @@ void scratch_puts(const char *rel, const char *text)
 int fx_parse(struct js_params *p, const char *first, ...)
 {
 	static char store[40][128];
-	char *argv[40];
+	static char *argv[40]; /* kept: p->run_argv points into it */
 	int argc = 0;
 	va_list ap;
 

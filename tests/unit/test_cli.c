@@ -117,6 +117,38 @@ static void test_follow_syscalls(void **st)
 	assert_int_equal(parse("--cpu", "1", "--follow-syscalls", NULL), -EINVAL);
 }
 
+/** -- CMD: the rest of the line is the command (its options its own); followed without
+ * --cpu, beside the spinner with it; no duration, no --pid/--tid, no --budget-interval */
+static void test_run_cmd(void **st)
+{
+	(void)st;
+	assert_int_equal(parse("-q", "--", "./bench", "-d", "3", "--", "x", NULL), 0);
+	assert_non_null(p.run_argv);
+	assert_string_equal(p.run_argv[0], "./bench");
+	assert_string_equal(p.run_argv[1], "-d");
+	assert_string_equal(p.run_argv[4], "x");
+	assert_null(p.run_argv[5]);
+	assert_true(p.quiet);
+	assert_true(p.follow_cmd);
+	assert_false(params_spinner(&p));
+	assert_int_equal(p.cfg.duration_ns, 0);
+	assert_int_equal(parse("--cpu", "3", "--", "sleep", "1", NULL), 0);
+	assert_false(p.follow_cmd);
+	assert_true(params_spinner(&p));
+	assert_int_equal(parse("--follow-syscalls", "--", "true", NULL), 0);
+	assert_int_equal(parse("--budget", "max=1ms", "--", "true", NULL), 0);
+	assert_false(params_budget_intervals(&p));
+	assert_int_equal(parse("--", NULL), -EINVAL);
+	assert_int_equal(parse("-d", "5", "--", "true", NULL), -EINVAL);
+	assert_int_equal(parse("--pid", "1", "--", "true", NULL), -EINVAL);
+	assert_int_equal(parse("--no-probes", "--", "true", NULL), -EINVAL);
+	assert_int_equal(parse("--budget", "max=1ms", "--budget-interval", "5s", "--", "true",
+			       NULL),
+			 -EINVAL);
+	assert_int_equal(parse("true", NULL), -EINVAL); /* the command comes after -- */
+	assert_int_equal(parse("--cpu", "3", "--no-probes", "--", "true", NULL), 0);
+}
+
 /** Durations: bare seconds, s/m/h/d/ms suffixes, 0 = until Ctrl-C. */
 static void test_durations(void **st)
 {
@@ -539,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_bad_cpus),
 		cmocka_unit_test(test_follow_syscalls),
+		cmocka_unit_test(test_run_cmd),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_bad_durations),
 		cmocka_unit_test(test_thresholds),
