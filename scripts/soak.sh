@@ -6,7 +6,7 @@
 # end. `make soak` runs it for 600 s in the continuous mode (SOAK_CONTINUOUS=1: --duration 0
 # ended by SIGTERM after SECS, with --listen scraped every 2 s, --prom-interval, a SIGHUP
 # half-way and --gaps-max-size), and prints the RSS growth per hour (must be <= 1 % of
-# the RSS); tests/integration/robust_soak_1min.sh runs 60 s of a fixed-length run.
+# the RSS); `make soak-short` runs 60 s of a fixed-length run.
 # Environment: JS_BIN (binary), SOAK_CPU (measured CPU, default 1), SOAK_DIR (keep files),
 # SOAK_INJECT=0 (no injector). Exit status: 0 ok, 1 failed, 77 skipped (not root).
 set -u
