@@ -300,10 +300,14 @@ if [ ${#retried[@]} -gt 0 ]; then
 		echo "FAIL: ${#retried[@]} tests passed only after a retry (CI=true allows one)"
 	fi
 fi
+# the timing table, also kept as $logs/timing.txt (scripts/timing-doc.py puts make check's
+# into docs/HACKING.md)
 if [ ${#timing[@]} -gt 1 ]; then
-	echo "seconds per test ($kind, $(( $(date +%s) - t_all )) s in all${lane_pid:+; "L": in the lane, meanwhile}), slowest first:"
-	printf '%s\n' "${timing[@]}" | sort -rn | awk -v lane=" ${lane[*]} " '
-		{ printf "  %5d %s %s\n", $1, index(lane, " " $2 " ") ? "L" : " ", $2 }'
+	{
+		echo "seconds per test ($kind, $(( $(date +%s) - t_all )) s in all${lane_pid:+; "L": in the lane, meanwhile}), slowest first:"
+		printf '%s\n' "${timing[@]}" | sort -rn | awk -v lane=" ${lane[*]} " '
+			{ printf "  %5d %s %s\n", $1, index(lane, " " $2 " ") ? "L" : " ", $2 }'
+	} | tee "$logs/timing.txt"
 fi
 if [ -n "$failed" ]; then
 	# what each failure said, here at the end where a CI log's tail shows it: cmocka's
