@@ -315,7 +315,7 @@ static int hold_dma_latency(int us)
  * pipeline's hook): the deltas are the window's, without the probes' attach and detach */
 struct counters {
 	const int *cpus;
-	size_t n;
+	const size_t *n; /* read as the window opens: preflight may choose the CPUs */
 	struct audit_snapshot before, after;
 	bool have_before, have_after;
 };
@@ -324,14 +324,14 @@ static void counters_opened(void *ctx)
 {
 	struct counters *c = ctx;
 
-	c->have_before = audit_snapshot_take(&c->before, c->cpus, c->n) == 0;
+	c->have_before = audit_snapshot_take(&c->before, c->cpus, *c->n) == 0;
 }
 
 static void counters_closed(void *ctx)
 {
 	struct counters *c = ctx;
 
-	c->have_after = c->have_before && audit_snapshot_take(&c->after, c->cpus, c->n) == 0;
+	c->have_after = c->have_before && audit_snapshot_take(&c->after, c->cpus, *c->n) == 0;
 }
 
 /* counters_done - the deltas into run (when both snapshots were read); frees them */
@@ -353,7 +353,7 @@ static int measure(struct js_params *p, struct spawn *child)
 	struct js_outputs outs = { .n = 0 };
 	struct gap_source srcs[3];
 	size_t nsrcs = 0;
-	struct counters cnt = { .cpus = p->cfg.cpus, .n = p->cfg.ncpus };
+	struct counters cnt = { .cpus = p->cfg.cpus, .n = &p->cfg.ncpus };
 	struct pipe_window_hook hook = { counters_opened, counters_closed, &cnt };
 	cpu_set_t hk;
 	int err, rc = JS_EXIT_OK, qos = -1, viol = 0;

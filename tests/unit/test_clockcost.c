@@ -53,22 +53,21 @@ static void check_read(const struct js_clock_read *r, const char *name)
 	assert_true(r->median_ns < 100000.0); /* no clock read takes 100 us at the median */
 }
 
-/** A real measurement: ordered, plausible, within the time budget; rdtscp only where it
+/** A real measurement: ordered and plausible; rdtscp only where it
  * may run (told false, it is not measured on any CPU). */
 static void test_measure(void **state)
 {
 	struct js_clockcost c, g, n;
 	bool rdtscp = tsc_rdtscp_usable();
-	uint64_t t0, t1;
 
 	(void)state;
 	assert_int_equal(clockcost_measure(&n, 0, false), 0);
 	assert_int_equal(n.rdtscp.samples, 0);
 	assert_true(n.TSC_FENCED_COST.samples > 0);
-	t0 = js_mono_ns();
+	/* its time budget (3 x 3 ms) is not judged here: a unit test's wall time on a shared,
+	 * noisy machine (or in make check's lane, at SCHED_IDLE) says nothing; make bench
+	 * measures the start-up against its baseline */
 	assert_int_equal(clockcost_measure(&c, 0, rdtscp), 0);
-	t1 = js_mono_ns();
-	assert_true(t1 - t0 < 100000000ULL); /* budget 3 x 3 ms; allow a slow machine */
 	assert_true(c.tsc_hz_estimated);
 #if defined(__aarch64__)
 	assert_true(c.tsc_hz > 1e6 && c.tsc_hz < 1.1e9);

@@ -526,8 +526,9 @@ static void test_record_speed(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (8 << 20);
 	printf("# hist_record: %.2f ns/op (random values, 264 KiB counts)\n", ns);
+	/* the figure is printed, not judged: a unit test's time on a shared machine (or in make
+	 * check's lane, at SCHED_IDLE) says nothing; make bench judges the cost */
 	assert_int_equal(h.total, 8 << 20);
-	assert_true(ns < 200.0);
 	free(vals);
 	hist_free(&h);
 }

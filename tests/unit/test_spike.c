@@ -82,7 +82,7 @@ static struct spike_src task(const char *name, uint64_t cg)
 {
 	struct spike_src s = { .cause = JS_CAUSE_TASK, .cgroup = cg };
 
-	snprintf(s.name, sizeof(s.name), "%s", name);
+	snprintf(s.name, sizeof(s.name), "%.*s", (int)sizeof(s.name) - 1, name);
 	return s;
 }
 
