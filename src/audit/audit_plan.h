@@ -42,15 +42,14 @@ void plan_line_merge(const char *base, const char *keys, const char *add, const 
  * boot, whose command line is changed where the VM is defined: the whole new line
  * (running, the kernel's and init's parts, is a->f.cmdline with a->f.cmdline_init).
  */
-void plan_boot_steps(FILE *fp, const struct js_audit *a, const char *todo,
-		     const char *planned);
+void plan_boot_steps(FILE *fp, const struct js_audit *a, const char *todo, const char *planned);
 
 /*
  * plan_risks - the "# risks:" block: one line for each step of risks (enum plan_risk) the
  * plan prints, "none" when it prints none; iso and hk: the isolated and housekeeping
  * lists, nocbs: where rcu_nocbs= stands ("set by this plan", ...)
  */
-void plan_risks(FILE *fp, const struct js_audit *a, unsigned risks, const char *iso,
-		const char *hk, const char *nocbs);
+void plan_risks(FILE *fp, const struct js_audit *a, unsigned risks, const char *iso, const char *hk,
+		const char *nocbs);
 
 #endif /* AUDIT_PLAN_H */

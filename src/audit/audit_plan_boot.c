@@ -162,7 +162,8 @@ static void grub_steps(FILE *fp, const char *running, const char *todo)
 	free(text);
 	if (rl < 0 || rd < 0) {
 		fprintf(fp,
-			"# GRUB: " GRUB_DEFAULT "'s GRUB_CMDLINE_LINUX(_DEFAULT) is not a plain list of "
+			"# GRUB: " GRUB_DEFAULT
+			"'s GRUB_CMDLINE_LINUX(_DEFAULT) is not a plain list of "
 			"words: add %s to it by hand (each replacing the one of its name), then "
 			"%s\n",
 			todo, mk);
@@ -187,9 +188,8 @@ static void grub_steps(FILE *fp, const char *running, const char *todo)
 
 static void grubby_steps(FILE *fp, const struct js_audit *a, const char *todo)
 {
-	fprintf(fp,
-		"# grubby: every boot entry gets the parameters, each replacing the one of its "
-		"name\n");
+	fprintf(fp, "# grubby: every boot entry gets the parameters, each replacing the one of its "
+		    "name\n");
 	fprintf(fp, "grubby --update-kernel=ALL --args=\"%s\"\n", todo);
 	if (a->f.cmdline_init[0])
 		fprintf(fp,
@@ -218,7 +218,8 @@ static void sdboot_steps(FILE *fp, const char *running, const char *todo)
 		"/boot/vmlinuz-$(uname -r))\n",
 		have ? "its line with the plan's parameters" : "none yet: the running line's");
 	fprintf(fp, "cat > " KERNEL_CMDLINE " <<'EOF'\n%s\nEOF\n", out);
-	fprintf(fp, "kernel-install add \"$(uname -r)\" \"/usr/lib/modules/$(uname -r)/vmlinuz\"\n");
+	fprintf(fp,
+		"kernel-install add \"$(uname -r)\" \"/usr/lib/modules/$(uname -r)/vmlinuz\"\n");
 }
 
 /* plan_boot_steps - section 1's steps for the boot methods found (see audit_plan.h) */
@@ -254,9 +255,10 @@ void plan_boot_steps(FILE *fp, const struct js_audit *a, const char *todo, const
 		fprintf(fp, " grubby (found %s)%s", b.grubby, b.sdboot ? "," : "");
 	if (b.sdboot)
 		fprintf(fp, " systemd-boot (found %s)", b.sdboot);
-	fprintf(fp, "%s\n", (!!b.grub + !!b.grubby + !!b.sdboot) > 1 ?
-				    ": the steps of each give the planned line" :
-				    "");
+	fprintf(fp, "%s\n",
+		(!!b.grub + !!b.grubby + !!b.sdboot) > 1 ?
+			": the steps of each give the planned line" :
+			"");
 	if (b.grubby)
 		grubby_steps(fp, a, todo);
 	if (b.grub)

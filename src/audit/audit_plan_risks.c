@@ -9,8 +9,8 @@
 #include "js_util.h"
 
 /* plan_risks - the "# risks:" block of the steps in risks (see audit_plan.h) */
-void plan_risks(FILE *fp, const struct js_audit *a, unsigned risks, const char *iso,
-		const char *hk, const char *nocbs)
+void plan_risks(FILE *fp, const struct js_audit *a, unsigned risks, const char *iso, const char *hk,
+		const char *nocbs)
 {
 	if (!risks) {
 		fprintf(fp, "# risks: none: no step below has a cost beyond isolation\n");
