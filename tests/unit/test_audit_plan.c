@@ -175,8 +175,9 @@ static void test_waived(void **state)
 	assert_false(has(line(p, "# covers:"), " numa_balancing "));
 	assert_false(has(line(p, "# covers:"), "irq.120"));
 	assert_true(has(line(p, "# covers:"), " irq.9 "));
-	assert_string_equal(line(p, "# waived"), "# waived, so no step for them: irq.120 irqbalance tuned "
-						 "thp.enabled ksm numa_balancing");
+	assert_string_equal(line(p, "# waived"),
+			    "# waived, so no step for them: irq.120 irqbalance tuned "
+			    "thp.enabled ksm numa_balancing");
 	assert_null(line(p, "#   transparent huge pages"));
 	assert_null(line(p, "#   KSM"));
 	free(p);
@@ -202,7 +203,7 @@ static void test_operator_clock(void **state)
 	assert_false(has(line(p, "# planned: "), "tsc=reliable"));
 	assert_false(has(line(p, "# planned: "), "clocksource=tsc"));
 	assert_true(has(line(p, "# planned: "), "=1000 nmi_watchdog=0 transparent_hugepage=never "
-						 "-- single user"));
+						"-- single user"));
 	assert_string_equal(line(p, "# kept as"), "# kept as the operator set them: "
 						  "clocksource=kvm-clock tsc=unstable; init's "
 						  "arguments -- single user");
@@ -217,7 +218,7 @@ static void test_operator_clock(void **state)
 /* assert_boot - the copy's plan names the boot method want (a prefix of its line; the whole
  * line when want ends in a newline), has a
  * line that starts with each of steps, none with one of not */
-static void assert_boot(const char *want, const char *const *steps, const char *const *not)
+static void assert_boot(const char *want, const char *const *steps, const char *const * not )
 {
 	char *p = plan("");
 	const char *l = line(p, "# boot method: ");
@@ -229,9 +230,9 @@ static void assert_boot(const char *want, const char *const *steps, const char *
 	for (; *steps; steps++)
 		if (!line(p, *steps))
 			fail_msg("%s: no line %s", want, *steps);
-	for (; *not; not++)
-		if (line(p, *not))
-			fail_msg("%s: %s", want, line(p, *not));
+	for (; *not ; not ++)
+		if (line(p, *not ))
+			fail_msg("%s: %s", want, line(p, *not ));
 	free(p);
 }
 
@@ -249,7 +250,8 @@ static void test_boot_vmm(void **state)
 		    "/boot/efi/loader, /efi/loader or /etc/kernel/cmdline under /tmp/jsplan.",
 		    (const char *const[]){ "# change the command line where the VM is defined", VMM,
 					   NULL },
-		    (const char *const[]){ "grubby", "echo 'GRUB", "grub", "kernel-install", NULL });
+		    (const char *const[]){ "grubby", "echo 'GRUB", "grub", "kernel-install",
+					   NULL });
 }
 
 static void test_boot_grub(void **state)
@@ -271,19 +273,23 @@ static void test_boot_grub(void **state)
 					   "each entry's linux line, after the kernel and root=: "
 					   "console=ttyS0,115200 mitigations=off isolcpus=",
 					   NULL },
-		    (const char *const[]){ "grubby", "echo 'GRUB", "grub", "kernel-install", "# vmm",
-					   NULL });
+		    (const char *const[]){ "grubby", "echo 'GRUB", "grub", "kernel-install",
+					   "# vmm", NULL });
 	/* an expansion in it: no line rewrites it */
 	put("/etc/default/grub", "GRUB_CMDLINE_LINUX=\"$EXTRA console=ttyS0,115200\"\n");
-	assert_boot("# boot method: GRUB (found /etc/default/grub)\n",
-		    (const char *const[]){ "# GRUB: /etc/default/grub's GRUB_CMDLINE_LINUX(_DEFAULT) "
-					   "is not a plain list of words",
-					   NULL },
-		    (const char *const[]){ "echo 'GRUB", "grub", NULL });
+	assert_boot(
+		"# boot method: GRUB (found /etc/default/grub)\n",
+		(const char *const[]){ "# GRUB: /etc/default/grub's GRUB_CMDLINE_LINUX(_DEFAULT) "
+				       "is not a plain list of words",
+				       NULL },
+		(const char *const[]){ "echo 'GRUB", "grub", NULL });
 }
 
 static void test_boot_grubby(void **state)
 {
+	const char *l;
+	char *p;
+
 	(void)state;
 	/* BLS entries without systemd-boot: grubby's */
 	put("/boot/loader/entries", NULL);
@@ -291,6 +297,14 @@ static void test_boot_grubby(void **state)
 		    (const char *const[]){ GRUBBY, "# (init's arguments, -- single, must stay last",
 					   NULL },
 		    (const char *const[]){ "echo 'GRUB", "kernel-install", "# vmm", NULL });
+	/* only the parameters not in force: none it replaces, none the loader adds */
+	p = plan("");
+	l = line(p, "grubby ");
+	assert_non_null(l);
+	assert_null(strstr(l, "isolcpus=nohz,5"));
+	assert_null(strstr(l, "BOOT_IMAGE"));
+	assert_null(strstr(l, "console="));
+	free(p);
 	/* grubby on the PATH, GRUB 2 beside it: both, from the same parameters */
 	put("/usr/bin/grubby", "");
 	put("/etc/default/grub", "GRUB_CMDLINE_LINUX=\"console=ttyS0,115200 isolcpus=nohz,5 "
@@ -298,8 +312,9 @@ static void test_boot_grubby(void **state)
 	put("/boot/grub2", NULL);
 	assert_boot("# boot method: GRUB (found /etc/default/grub), grubby (found "
 		    "/usr/bin/grubby): the steps of each give the planned line\n",
-		    (const char *const[]){ GRUBBY, "echo 'GRUB_CMDLINE_LINUX=\"console=ttyS0,115200 "
-						   "mitigations=off isolcpus=managed_irq,domain,3 ",
+		    (const char *const[]){ GRUBBY,
+					   "echo 'GRUB_CMDLINE_LINUX=\"console=ttyS0,115200 "
+					   "mitigations=off isolcpus=managed_irq,domain,3 ",
 					   "grub2-mkconfig -o /boot/grub2/grub.cfg", NULL },
 		    (const char *const[]){ "kernel-install", "# vmm", "grub-mkconfig", NULL });
 }
@@ -320,8 +335,8 @@ static void test_boot_sdboot(void **state)
 	rm("/boot/efi");
 	put("/etc/kernel/cmdline", "root=UUID=1 quiet -- single\n");
 	assert_boot("# boot method: systemd-boot (found /etc/kernel/cmdline)\n",
-		    (const char *const[]){ "root=UUID=1 isolcpus=managed_irq,domain,3 ",
-					   SDBOOT, NULL },
+		    (const char *const[]){ "root=UUID=1 isolcpus=managed_irq,domain,3 ", SDBOOT,
+					   NULL },
 		    (const char *const[]){ "grubby", "# vmm", NULL });
 }
 
