@@ -28,8 +28,12 @@ void corr_settle(struct js_gap_rec *g)
 {
 	struct js_attr *a = &g->attr;
 
+	/* kept: a mark (its remainder is the application's work), an SMI (its time is all
+	 * unexplained), a page fault (traced at its entry only: its handling, and in a VM the
+	 * host's filling of the page before it, is the remainder beside it) */
 	if (g->gap.source == JS_SRC_MARK || a->primary == JS_CAUSE_UNEXPLAINED ||
-	    a->primary == JS_CAUSE_SMI || a->unexplained_ns <= largest_share(a))
+	    a->primary == JS_CAUSE_SMI || a->primary == JS_CAUSE_FAULT ||
+	    a->unexplained_ns <= largest_share(a))
 		return;
 	a->primary = JS_CAUSE_UNEXPLAINED;
 	memset(a->detail, 0, sizeof(a->detail));

@@ -234,19 +234,6 @@ int audit_snapshot_diff(const struct audit_snapshot *before, const struct audit_
 	return ret;
 }
 
-/* audit_deltas_free - free deltas; accepts a zeroed struct */
-void audit_deltas_free(struct audit_deltas *d)
-{
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->nrows; i++)
-		free(d->rows[i].delta);
-	free(d->rows);
-	free(d->changes);
-	free(d->cpus);
-	memset(d, 0, sizeof(*d));
-}
-
 /* audit_deltas_get - delta of row key ("LOC", "36", "NET_RX") on cpu; 0 if absent */
 uint64_t audit_deltas_get(const struct audit_deltas *d, int cpu, const char *key)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "js_arrival.h"
-#include "js_audit.h"
+#include "js_audit_record.h"
 #include "js_budget.h"
 #include "js_causes.h"
 #include "js_cgroup.h"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "js_audit.h"
 #include "js_report.h"
 #include "js_util.h"
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "js_audit.h"
 #include "js_html.h"
 #include "js_output.h"
 #include "js_params.h"

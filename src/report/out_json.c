@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "js_audit.h"
 #include "js_event_names.h"
 #include "js_json.h"
 #include "js_json_gap.h"

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_audit.h"
 #include "js_budget.h"
 #include "js_prom.h"
 #include "js_result.h"

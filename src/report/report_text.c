@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_audit.h"
 #include "js_report.h"
 #include "js_story.h"
 #include "js_util.h"

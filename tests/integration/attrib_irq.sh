@@ -6,6 +6,7 @@
 # the BLOCK softirq, about 10 us against the hard IRQ's 1-2 us, and jitterscope names the
 # largest net cause primary. Skips when the disk's managed IRQ cannot be aimed at CPU 1.
 # Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+# cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_irq.XXXXXX)

@@ -8,6 +8,7 @@
 # injected IPIs' gaps with a median unexplained share <= 15 % (their entry/exit given), and
 # every gap adding up (causes + entry/exit + steal + unexplained). Root only (77 otherwise),
 # about 70 s. ATTRIB_KEEP=1 keeps the outputs.
+# cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_lean.XXXXXX)

@@ -4,6 +4,7 @@
 # the preads, and its BLOCK softirqs above the background (a timer-mode run of the same length)
 # account for 90 % of them. Skips when the disk's IRQ is managed and aimed elsewhere (it cannot
 # be steered). Root only. About 5 s.
+# cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 . "$(dirname "$0")/inject_lib.bash"
 
 busy

@@ -1,9 +1,12 @@
 #!/bin/bash
 # check_layers_test.sh - scripts/check-layers.py on small trees made here: it passes a tree
 # that keeps the rules, fails one with a planted violation (naming its file and line), fails a
-# flat tree, refuses a rules table it cannot read (64); and the real rules table is readable.
+# planted call across layers that no #include shows (read from the objects built here), fails
+# a flat tree, refuses a rules table it cannot read (64); and the real rules table is readable.
 . "$(dirname "$0")/../integration/lib.bash"
 need_cmd python3 python3
+need_cmd cc gcc
+need_cmd nm binutils
 CL="$ROOT/scripts/check-layers.py"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -31,6 +34,9 @@ echo '#include "js_ok.h" /* the exception */' >>"$T/tree/src/model/hist.c"
 echo '#include "js_out.h"' >"$T/tree/src/main.c"
 
 out=$(python3 "$CL" --root "$T/tree" 2>&1) || fail "a tree keeping its rules: $out"
+# no build/ beside it: said, and the #include lines checked alone
+echo "$out" | grep -q 'no objects in build/ (make builds them): calls not checked' ||
+	fail "no objects not said: $out"
 
 # planted: the model reaches the report, lib reaches the model
 echo '#include "js_out.h"' >>"$T/tree/src/model/hist.c"
@@ -56,6 +62,50 @@ out=$(python3 "$CL" --root "$T/flat" --rules "$T/tree/docs/LAYERS.md" 2>&1)
 rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q 'src/ is flat' || fail "flat: exit $rc: $out"
 
+# calls: a small tree built into its build/ (an object named by its file alone, as the
+# Makefile names them). The model calls the report's ok_fn, which js_ok.h (its row's
+# exception) declares, and lib's util_fn: it keeps its rules
+mkdir -p "$T/calls/src/lib" "$T/calls/src/model" "$T/calls/src/report" "$T/calls/build"
+echo 'int util_fn(void) { return 1; }' >"$T/calls/src/lib/util.c"
+echo 'int util_fn(void);' >"$T/calls/src/lib/js_util.h"
+echo 'int ok_fn(void);' >"$T/calls/src/report/js_ok.h"
+printf '#include "js_util.h"\nint ok_fn(void) { return util_fn(); }\n' >"$T/calls/src/report/ok.c"
+printf '#include "js_util.h"\nint out_fn(void) { return util_fn(); }\n' >"$T/calls/src/report/out.c"
+printf '#include "js_util.h"\n#include "js_ok.h"\n\nint hist_fn(void)\n{\n%s\n}\n' \
+	'	return util_fn() + ok_fn();' >"$T/calls/src/model/hist.c"
+printf 'int out_fn(void);\nint hist_fn(void);\nint main(void) { return out_fn() + hist_fn(); }\n' \
+	>"$T/calls/src/main.c"
+build() {
+	(cd "$T/calls" && for c in src/*.c src/*/*.c; do
+		o=build/$(basename "${c%.c}").o
+		cc -c -Isrc/lib -Isrc/report "$c" -o "$o" || exit 1
+	done) || fail "a small tree does not build"
+}
+calls() { python3 "$CL" --root "$T/calls" --rules "$T/tree/docs/LAYERS.md" "$@" 2>&1; }
+build
+out=$(calls) || fail "a tree whose calls keep their rules: $out"
+echo "$out" | grep -q "keep their rules (#include lines and the objects' calls)" ||
+	fail "the objects not read: $out"
+
+# planted: the model calls the report's out_fn, declared by hand (no #include to see)
+printf 'int out_fn(void);\n\nint hist_more(void)\n{\n\treturn out_fn();\n}\n' \
+	>"$T/calls/src/model/more.c"
+build
+out=$(calls)
+rc=$?
+[ $rc -eq 1 ] || fail "a planted call: exit $rc, not 1: $out"
+echo "$out" | grep -q '^src/model/more.c:5: model calls out_fn of report (src/report/out.c)' ||
+	fail "the planted call not named with its caller, symbol and callee: $out"
+[ "$(echo "$out" | grep -c ' calls ')" -eq 1 ] || fail "more than the planted call: $out"
+
+# its object not built: said, and its call not seen; no objects at all: #include lines only
+rm "$T/calls/build/more.o"
+out=$(calls) || fail "an unbuilt source failed the check: $out"
+echo "$out" | grep -q 'without an object in build/ (src/model/more.c)' ||
+	fail "the source without an object not said: $out"
+out=$(calls --objdir "$T/none") || fail "no objects failed the check: $out"
+echo "$out" | grep -q 'keep their rules (#include lines only)' || fail "no objects: $out"
+
 # a rules table it cannot read
 printf '## Rules\n| lib | front |\n' >"$T/bad.md"
 python3 "$CL" --root "$T/tree" --rules "$T/bad.md" >/dev/null 2>&1
@@ -73,4 +123,4 @@ rules = cl.read_rules(sys.argv[1])
 want = {"front", "measure", "probes", "attrib", "model", "report", "diff", "audit", "sys", "lib"}
 sys.exit(0 if set(rules) == want else f"folders {sorted(rules)}")
 PY
-echo "check-layers: passes a kept tree, fails planted violations, fails a flat one"
+echo "check-layers: passes a kept tree, fails planted includes and calls, fails a flat one"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # run_tests_lane.sh - scripts/run-tests.sh's lane (JS_LANE=1, make check), on stand-in tests:
-# a script whose header says "# cpu1: none" runs meanwhile, on CPU 0 only and without the
+# a script whose header says "# cpu1: none" runs meanwhile, on CPU 0 only at SCHED_IDLE, without the
 # CPU 1 lock, while the measuring ones run one by one under the lock; its output and its
-# verdict come after theirs; its failure fails the run; JS_LANE=0 runs every test in order.
+# verdict come after theirs; its failure fails the run; a measuring test marked "# cpu1: after
+# the lane" runs once the lane is done; JS_LANE=0 runs every test in order.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d /tmp/run_tests_lane.XXXXXX)
@@ -13,15 +14,17 @@ bad=0
 check() { # check WHAT GREP-PATTERN FILE
 	if grep -qE -- "$2" "$3"; then echo "ok: $1"; else echo "FAIL: $1 (no '$2')"; bad=1; fi
 }
-# the measuring stand-in: holds the lock 2 s, and says whether the lane's test ran meanwhile
+# the measuring stand-in: holds the lock until the lane's test has run (at most 10 s: the
+# lane, at SCHED_IDLE, waits for whatever else keeps CPU 0 busy), and says whether it did
 cat >"$t/measuring.sh" <<EOT
-sleep 2
+for _ in \$(seq 100); do [ -e "$tmp/lane.ran" ] && break; sleep 0.1; done
 [ -e "$tmp/lane.ran" ] && echo "lane ran meanwhile" || echo "lane did not run meanwhile"
 exit 0
 EOT
 cat >"$t/quiet.sh" <<EOT
 # cpu1: none - a stand-in
 echo "affinity: \$(taskset -pc \$\$ | sed 's/.*: //')"
+echo "policy: \$(chrt -p \$\$ | sed -n 's/.*policy: //p')"
 echo "lock held: \${JS_CPU1_LOCK_HELD:-no}"
 touch "$tmp/lane.ran"
 exit 0
@@ -34,7 +37,7 @@ EOT
 run() { # run OUT LANE TESTS... - the runner on the stand-ins; its exit status in OUT.rc
 	local out=$1 lane=$2
 	shift 2
-	rm -f "$tmp/lane.ran"
+	rm -f "$tmp/lane.ran" "$tmp/lane.done"
 	JS_LANE=$lane JS_TEST_LOGS="$tmp/logs" JS_CPU1_LOCK="$tmp/lock" JS_TEST_RETRY=0 \
 		scripts/run-tests.sh integration "$@" >"$out" 2>&1
 	echo $? >"$out.rc"
@@ -43,9 +46,19 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 	echo "skip: the lane runs on CPU 0 beside CPU 1: needs 2 CPUs"
 	exit 77
 fi
-run "$tmp/one" 1 "$t/measuring.sh" "$t/quiet.sh"
+cat >"$t/late.sh" <<EOT
+# cpu1: after the lane - a stand-in
+[ -e "$tmp/lane.done" ] && echo "late: after the lane" || echo "late: before the lane ended"
+EOT
+# the lane's last stand-in: marks its end
+cat >"$t/quiet_last.sh" <<EOT
+# cpu1: none - a stand-in
+sleep 0.5; touch "$tmp/lane.done"
+EOT
+run "$tmp/one" 1 "$t/late.sh" "$t/measuring.sh" "$t/quiet.sh" "$t/quiet_last.sh"
 check "the lane's test ran while the measuring one held the lock" '^lane ran meanwhile$' "$tmp/one"
 check "... on CPU 0 only" '^affinity: 0$' "$tmp/one"
+check "... at SCHED_IDLE" '^policy: SCHED_IDLE' "$tmp/one"
 check "... without the CPU 1 lock" '^lock held: no$' "$tmp/one"
 check "its verdict comes after the measuring ones" \
 	'^lane: the tests run on CPU 0 meanwhile' "$tmp/one"
@@ -53,7 +66,8 @@ sed -n '/^lane: the tests run/,$p' "$tmp/one" >"$tmp/one.after"
 check "... with its output" '^affinity: 0$' "$tmp/one.after"
 check "... and its PASS line" '^PASS: .*quiet.sh' "$tmp/one.after"
 check "the timing table marks it L" '^ +[0-9]+ L .*quiet.sh$' "$tmp/one"
-check "both pass" '^2 passed, 0 failed' "$tmp/one"
+check "all pass" '^4 passed, 0 failed' "$tmp/one"
+check "a test marked 'after the lane' waits for its end" '^late: after the lane$' "$tmp/one"
 run "$tmp/two" 1 "$t/measuring.sh" "$t/quiet_fail.sh"
 check "a lane test's failure fails the run" '^1$' "$tmp/two.rc"
 check "... named with its FAIL line" '^    FAIL: the lane.s failure$' "$tmp/two"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "js_audit.h"
 #include "js_jsonparse.h"
 #include "js_output.h"
 #include "js_report.h"

@@ -109,7 +109,7 @@ static void test_ties_and_entry(void **state)
 }
 
 /* what corr_settle() leaves alone: a mark (its remainder is the application's work), an
- * SMI, a gap with nothing named; and it clears the waker of a task it no longer names */
+ * SMI, a page fault, a gap with nothing named; and it clears the waker of a task it no longer names */
 static void test_kept(void **state)
 {
 	struct js_gap_rec r;
@@ -128,6 +128,13 @@ static void test_kept(void **state)
 	assert_int_equal(r.attr.primary, JS_CAUSE_SMI);
 	corr_settle(&r);
 	assert_int_equal(r.attr.primary, JS_CAUSE_SMI);
+
+	/* a page fault: a point at its entry, 1 ns of 100 named, the rest its own */
+	fx_rec(&r, CPU, 1000, 100);
+	fx_part(&r, JS_CAUSE_FAULT, "sampler fault", 1, 1);
+	fx_primary(&r, JS_CAUSE_FAULT, "sampler fault");
+	corr_settle(&r);
+	assert_int_equal(r.attr.primary, JS_CAUSE_FAULT);
 
 	fx_rec(&r, CPU, 1000, 100);
 	fx_part(&r, JS_CAUSE_TASK, "kworker/1:2:123", 1, 10);
