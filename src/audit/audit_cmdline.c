@@ -113,7 +113,8 @@ bool audit_cmdline_has(const struct js_audit *a, const char *word)
 	return false;
 }
 
-/* audit_cmdline_load - /proc/cmdline up to a "--" (the rest belongs to init) into a->f */
+/* audit_cmdline_load - /proc/cmdline up to a "--" into a->f.cmdline, the rest (init's) into
+ * a->f.cmdline_init */
 void audit_cmdline_load(struct js_audit *a)
 {
 	char *buf = a->f.cmdline, *p;
@@ -128,6 +129,11 @@ void audit_cmdline_load(struct js_audit *a)
 	for (p = buf; (p = strstr(p, "--")); p += 2) {
 		if ((p == buf || isspace((unsigned char)p[-1])) &&
 		    (!p[2] || isspace((unsigned char)p[2]))) {
+			js_scpy(a->f.cmdline_init, sizeof(a->f.cmdline_init),
+				p + 2 + strspn(p + 2, " \t"));
+			for (size_t n = strlen(a->f.cmdline_init);
+			     n && isspace((unsigned char)a->f.cmdline_init[n - 1]); n--)
+				a->f.cmdline_init[n - 1] = '\0';
 			*p = '\0';
 			break;
 		}

@@ -42,7 +42,8 @@ bool audit_tuned_cores(const char *profile, struct js_cpuset *s);
 int audit_lead_int(const char *s);
 
 /* command line (a->f.cmdline, which ends at a "--"), audit_cmdline.c */
-/* audit_cmdline_load - read /proc/cmdline into a->f (cmdline_err on failure) */
+/* audit_cmdline_load - read /proc/cmdline into a->f: the kernel's part (cmdline) and init's,
+ * after a "--" (cmdline_init); cmdline_err on failure */
 void audit_cmdline_load(struct js_audit *a);
 bool audit_cmdline_get(const struct js_audit *a, const char *key, char *val, size_t len);
 bool audit_cmdline_has(const struct js_audit *a, const char *word);

@@ -123,13 +123,17 @@ void audit_write_json(struct js_json *j, const char *key, const struct js_audit 
 /*
  * audit_plan_print - check --plan: one plan that isolates the measured CPUs (and those
  * isolated already), from what audit_run read: a "# covers:" line (the check ids the plan
- * makes pass), the kernel command line merged with the running one (grubby command, the
- * GRUB_CMDLINE_LINUX line), a sysctl.d file, runtime commands (IRQ affinity, workqueue
- * masks, THP, KSM, governor, C-states), irqbalance and systemd CPUAffinity, and the tuned
- * cpu-partitioning alternative. What is in force already (a parameter of the running line,
- * a sysctl or sysfs value, read under a->sysroot) is named on a "# in force already:" line,
- * never written again. Returns 0, or -1 when no online CPU is left for housekeeping or the
- * sysroot cannot be read (nothing printed).
+ * makes pass), a "# risks:" block (what the steps it prints cost beyond isolation), the
+ * kernel command line merged with the running one, keeping the operator's clocksource=,
+ * tsc= and init's arguments after "--", with the steps of the boot method found under
+ * a->sysroot (grubby, GRUB's /etc/default/grub, systemd-boot's /etc/kernel/cmdline; none:
+ * the whole line for the VMM's config), a sysctl.d file, runtime commands (IRQ affinity,
+ * workqueue masks, THP, KSM where it runs, governor, C-states), irqbalance and systemd
+ * CPUAffinity, and the tuned cpu-partitioning alternative. A waived check gets no step.
+ * What is in force already (a parameter of the running line, a sysctl or sysfs value, read
+ * under a->sysroot) is named on a "# in force already:" line, never written again. Returns
+ * 0, or -1 when no online CPU is left for housekeeping or the sysroot cannot be read
+ * (nothing printed).
  */
 int audit_plan_print(FILE *fp, const struct js_audit *a);
 

@@ -97,8 +97,9 @@ struct audit_facts {
 	char thp_enabled[24], thp_defrag[24];
 	struct js_cpuset online, isolated, nohz_full, rcu_nocbs, default_irq_affinity, unbound_wq;
 	struct js_cpuset watchdog_cpumask;
-	char cmdline[4096];
-	int cmdline_err; /* /proc/cmdline unreadable (-errno), else 0 */
+	char cmdline[4096];	/* the kernel's part: /proc/cmdline up to a "--" */
+	char cmdline_init[512]; /* init's part: the words after that "--" ("" when none) */
+	int cmdline_err;	/* /proc/cmdline unreadable (-errno), else 0 */
 };
 
 struct js_audit {
