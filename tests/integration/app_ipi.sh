@@ -4,11 +4,11 @@
 # mode: a perf ioctl from CPU 0): each IPI is a `thread` gap and a `mark` row naming
 # call_function_single from jsinject (>= 99 %), every mark written is reported once, and
 # the application's exit ends the run.
-# Root only (77 otherwise), about 14 s. Matching and figures: app_lib.py, attrib_lib.py.
+# Root only (77 otherwise), about 9 s. Matching and figures: app_lib.py, attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/app_ipi.XXXXXX)
 # APP_KEEP=1 keeps the outputs (gaps CSV, JSON, logs) for a look
 trap '[ -n "${APP_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 app_lib.py run --mode ipi --duration 12 --period 5000 --dir "$TMP"
+python3 app_lib.py run --mode ipi --duration 7 --period 2500 --dir "$TMP"

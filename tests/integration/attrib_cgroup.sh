@@ -12,12 +12,12 @@
 # spin (>= 99 % of spins): the host's steal during the spin is the gap's, not the task's. Where
 # cgroup v2 is not mounted or not writable, the preemption is judged without the cgroup and
 # the cgroup part is a "skip cgroup:" line.
-# Root only, about 15 s. Matching and figures: attrib_lib.py.
+# Root only, about 10 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_cgroup.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode preempt --duration 12 --period 10000 --spin 500 --dir "$TMP" \
+python3 attrib_lib.py run --mode preempt --duration 7 --period 5000 --spin 500 --dir "$TMP" \
 	--cgroup jstest.slice/jsinject-test.scope

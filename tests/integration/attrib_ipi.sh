@@ -12,12 +12,12 @@
 # from the run's own CSV, whose entry_ns column is what was given). Medians over >= 100 gaps
 # each, robust to this noisy host. Gaps without any event must stay wholly unexplained (or
 # steal). The rule's error, a VM exit's cost and the unexplained gaps' periodicity are printed.
-# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+# Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_ipi.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode ipi --duration 12 --period 5000 --count 1 --max-share 35 \
+python3 attrib_lib.py run --mode ipi --duration 7 --period 2500 --count 1 --max-share 35 \
 	--dir "$TMP"

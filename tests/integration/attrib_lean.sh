@@ -7,7 +7,7 @@
 # else; the timer mode expects the local timer, lean naming no hrtimer callback), the
 # injected IPIs' gaps with a median unexplained share <= 15 % (their entry/exit given), and
 # every gap adding up (causes + entry/exit + steal + unexplained). Root only (77 otherwise),
-# about 70 s. ATTRIB_KEEP=1 keeps the outputs.
+# about 45 s. ATTRIB_KEEP=1 keeps the outputs.
 # cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -32,10 +32,10 @@ run() {
 	*) ran=$((ran + 1)) rc=1 ;;
 	esac
 }
-run ipi --mode ipi --duration 12 --period 5000 --count 1 --max-share 15
-run preempt --mode preempt --duration 12 --period 10000 --spin 500
-run irq --mode irq --duration 12 --period 5000 --count 1
-run softirq --mode softirq --duration 12 --period 10000
-run timer --mode timer --duration 12
+run ipi --mode ipi --duration 7 --period 2500 --count 1 --max-share 15
+run preempt --mode preempt --duration 7 --period 5000 --spin 500
+run irq --mode irq --duration 7 --period 2500 --count 1
+run softirq --mode softirq --duration 7 --period 5000
+run timer --mode timer --duration 7
 [ $ran -eq 0 ] && exit 77 # every mode skipped: the last "skip:" line says why
 exit $rc

@@ -4,11 +4,11 @@
 # fault:fault user jsinject:<tid>, and its primary cause is the faulting task (>= 99 %).
 # A fault's time is inside its task's interval (nested intervals count once), so a fault is
 # named among the causes and never primary: the task is.
-# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+# Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_pf.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode pf --duration 12 --period 10000 --count 64 --dir "$TMP"
+python3 attrib_lib.py run --mode pf --duration 7 --period 5000 --count 64 --dir "$TMP"

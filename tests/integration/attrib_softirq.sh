@@ -4,11 +4,11 @@
 # primary cause is NET_RX or the RPS IPI that raised it (ipi:call_function_single
 # rps_trigger_softirq): the two events of one action (>= 99 %).
 # jsinject sets lo's rps_cpus and restores it (attrib_lib.py checks it too).
-# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+# Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_softirq.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode softirq --duration 12 --period 10000 --dir "$TMP"
+python3 attrib_lib.py run --mode softirq --duration 7 --period 5000 --dir "$TMP"

@@ -5,11 +5,11 @@
 # cause is that hrtimer or the local
 # timer interrupt that ran it (>= 99 %): the interrupt's own cost (5-6 us here) exceeds the
 # callback's (about 1 us), so timer:local_timer is the largest net cause.
-# Root only (77 otherwise), about 13 s.  Matching and figures: attrib_lib.py.
+# Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_timer.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode timer --duration 12 --dir "$TMP"
+python3 attrib_lib.py run --mode timer --duration 7 --dir "$TMP"
