@@ -13,6 +13,7 @@
 # each, robust to this noisy host. Gaps without any event must stay wholly unexplained (or
 # steal). The rule's error, a VM exit's cost and the unexplained gaps' periodicity are printed.
 # Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
+# cpu1: after the lane - its entry/exit oracles judge the host's VM exits, slower beside the lane's load (the median unexplained share of its IPIs' gaps: 36 % beside the lane's QEMU, 22 % alone)
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_ipi.XXXXXX)
