@@ -13,6 +13,7 @@
 # cgroup v2 is not mounted or not writable, the preemption is judged without the cgroup and
 # the cgroup part is a "skip cgroup:" line.
 # Root only, about 10 s. Matching and figures: attrib_lib.py.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_cgroup.XXXXXX)

@@ -5,6 +5,7 @@
 # A fault's time is inside its task's interval (nested intervals count once), so a fault is
 # named among the causes and never primary: the task is.
 # Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_pf.XXXXXX)

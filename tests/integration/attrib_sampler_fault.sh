@@ -6,6 +6,7 @@
 # of the sampler (>= 99 %, never more), as their primary cause. Root only (77 otherwise),
 # about 6 s.
 # Counting and figures: sampler_hooks.py.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

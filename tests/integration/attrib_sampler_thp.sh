@@ -7,6 +7,7 @@
 # /proc/vmstat thp_collapse_alloc); each must be its gap's primary cause (>= 99 %, never more).
 # Skips (77) when THP is disabled or khugepaged cannot be tuned, or khugepaged never scanned.
 # Root only, about 8 s. Counting and figures: sampler_hooks.py.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

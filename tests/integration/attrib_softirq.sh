@@ -5,6 +5,7 @@
 # rps_trigger_softirq): the two events of one action (>= 99 %).
 # jsinject sets lo's rps_cpus and restores it (attrib_lib.py checks it too).
 # Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_softirq.XXXXXX)

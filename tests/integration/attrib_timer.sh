@@ -6,6 +6,7 @@
 # timer interrupt that ran it (>= 99 %): the interrupt's own cost (5-6 us here) exceeds the
 # callback's (about 1 us), so timer:local_timer is the largest net cause.
 # Root only (77 otherwise), about 9 s. Matching and figures: attrib_lib.py.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/attrib_timer.XXXXXX)

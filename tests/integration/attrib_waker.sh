@@ -8,6 +8,7 @@
 # such gaps as writes. The story and the CSV's waker column say the same. Then with
 # --no-waker: no gap has a waker and the JSON says the tracking was off.
 # Root only (77 otherwise), about 12 s.
+# cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
