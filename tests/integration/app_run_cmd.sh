@@ -140,14 +140,8 @@ assert r["command"]["exit_status"] == 130 and r["command"]["signal"] == 2, r["co
 assert r["threads"] and r["follow"]["exited"], (r["threads"], r["follow"])
 PY
 [ -n "$ids" ] || fail "Ctrl-C: the run held no BPF program (probes not loaded?)"
-for _ in $(seq 1 10); do
-	left=""
-	for id in $ids; do
-		"$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
-	done
-	[ -z "$left" ] && break
-	sleep 0.5
-done
+# shellcheck disable=SC2086 # one id a word
+left=$(progs_left $ids)
 [ -z "$left" ] || fail "Ctrl-C: BPF programs left behind:$left"
 
 echo "ok: -- CMD followed (one thread, forks and threads), spinner beside it, exit 0/2/137/3/130"

@@ -47,6 +47,21 @@ missing() {
 need_cmd() { command -v "$1" >/dev/null 2>&1 || missing "$2" "no $1"; }
 # need_file FILE PACKAGE - FILE readable, else missing
 need_file() { [ -r "$1" ] || missing "$2" "no $1"; }
+# progs_left ID... - those of the BPF programs IDS still loaded, waiting up to 5 s for the
+# rest (the kernel frees a program asynchronously after its last fd closes); empty: all gone
+progs_left() {
+	local bpftool left id
+	bpftool=$(command -v bpftool || echo /usr/sbin/bpftool)
+	for _ in $(seq 10); do
+		left=""
+		for id in "$@"; do
+			"$bpftool" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+		done
+		[ -z "$left" ] && break
+		sleep 0.5
+	done
+	echo "$left"
+}
 # prog_ids PID - the ids of the BPF programs PID holds (its program and link fds), one a line.
 # grep, not sed: an fd closed between listing fdinfo/ and reading it is a read error, and
 # GNU sed gives up on the remaining files at the first one (grep goes on)

@@ -28,15 +28,8 @@ rows = open(sys.argv[2]).read().splitlines()
 assert len(rows) - 1 == c["gap_count"], (len(rows) - 1, c["gap_count"])
 PY
 [ -n "$ids" ] || fail "the run held no BPF program after 3 s (probes not loaded?)"
-# the kernel frees programs asynchronously after the last fd closes
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	left=""
-	for id in $ids; do
-		"$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
-	done
-	[ -z "$left" ] && break
-	sleep 0.5
-done
+# shellcheck disable=SC2086 # one id a word
+left=$(progs_left $ids)
 [ -z "$left" ] || fail "BPF programs left behind:$left"
 echo "ok: partial report after SIGINT, $(echo "$ids" | wc -l) BPF programs gone"
 exit 0
