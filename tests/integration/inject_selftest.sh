@@ -112,8 +112,8 @@ rc=$?
 t1=$(date +%s%N)
 # (wait returns once every thread of the process has exited: the time covers them all; a
 # "no thread left" ps after the wait could never fail, the process is reaped by then)
-check "SIGTERM: a FIFO jsinject thread was running, all threads gone in < 100 ms, exit 3" \
-      "$fifo == 1 && $rc == 3 && ($t1 - $t0) < 100000000"
+check "SIGTERM: a FIFO jsinject thread was running, all threads gone in < 1 s (else it runs its 4.5 s left), exit 3" \
+      "$fifo == 1 && $rc == 3 && ($t1 - $t0) < 1000000000"
 
 # usage errors
 "$INJ" --mode preempt --cpu $CPU --spin 6000 --period 10000 > /dev/null 2>&1
