@@ -11,4 +11,6 @@ TMP=$(mktemp -d /tmp/app_redis.XXXXXX)
 # APP_KEEP=1 keeps the outputs (gaps CSV, JSON, logs) for a look
 trap '[ -n "${APP_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
+# others' dirty pages written back now, not under the injected disk IRQs (they land on CPU 1)
+sync
 python3 app_redis.py --dir "$TMP"

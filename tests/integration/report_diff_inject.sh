@@ -143,7 +143,10 @@ for m in ("task.gaps_per_s", "task.lost_ns_per_s"):
     assert r[m]["verdict"] == "worse" and r[m]["p_value"] < 0.01, r[m]
 new = [s for s in c["sources"] if s["status"] == "new" and s["cause"] == "task"
        and (s["b_detail"] or "").startswith("jsinject:")]
-assert len(new) == 1 and new[0]["verdict"] == "worse", c["sources"]
+# the injecting thread (its most gaps) is new and worse; another thread of jsinject's that
+# preempted the sampler once or twice (seen: 1 gap, uncertain) is its own row
+new.sort(key=lambda s: -s["b_gaps"])
+assert new and new[0]["verdict"] == "worse", c["sources"]
 assert d["summary"]["worse"] >= 3 and d["summary"]["first_worse"], d["summary"]
 print("ok: A->B: task %.1f us/s -> %.1f ms/s (p %.1e), new %s %.1f ms/s"
       % (r["task.lost_ns_per_s"]["a"] / 1e3, r["task.lost_ns_per_s"]["b"] / 1e6,
@@ -154,7 +157,8 @@ for m in ("task.gaps_per_s", "task.lost_ns_per_s"):
     assert r[m]["verdict"] == "better" and r[m]["p_value"] < 0.01, r[m]
 gone = [s for s in c["sources"] if s["status"] == "gone"
         and (s["a_detail"] or "").startswith("jsinject:")]
-assert len(gone) == 1 and gone[0]["verdict"] == "better", c["sources"]
+gone.sort(key=lambda s: -s["a_gaps"])
+assert gone and gone[0]["verdict"] == "better", c["sources"]
 worse = [x.get("metric") or "%s %s" % (x["cause"], x["b_detail"] or x["a_detail"])
          for x in c["rows"] + c["sources"] if x["verdict"] == "worse"]
 print("ok: B->A: task better, %s gone; worse elsewhere: %s"
