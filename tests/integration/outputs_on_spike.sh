@@ -38,9 +38,10 @@ spiked() {
 	wait $pid || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
 }
 
-# 1. env
+# 1. env (--spike-per-source 10: the 4 preemptions, one source, are all written; the default
+# 3 a minute left 2 commands run once one spike came while the other ran)
 # shellcheck disable=SC2016 # expanded by the command's shell
-spiked env 5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
+spiked env 5 --spike-per-source 10 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
 python3 - "$TMP" <<'PY' || fail "env: the command's environment"
 import glob, json, os, re, sys
 tmp = sys.argv[1]
