@@ -4,7 +4,6 @@
 # (thread_stats.own_bh, not gaps), while a remote NET_RX injected by jsinject --mode softirq
 # is still a gap taken from it. Root and redis-server/redis-tools (77 otherwise; a failure
 # under CI=true), about 10 s. Checks: app_redis.py.
-# cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/app_redis.XXXXXX)
