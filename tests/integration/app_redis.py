@@ -28,10 +28,13 @@ Checks:
           previous row (own_bh, own_bh_ns); their sum is at most JSON's own_bh and at least
           80 % of it (those after its last gap are in JSON only)
   taken   the injected remote source still is: of the injector's actions, at least
-          --min-pct (50 %) of those redis was on its CPU for (its share of the run neither
+          --min-pct (25 %) of those redis was on its CPU for (its share of the run neither
           asleep nor preempted: the rest fell while it slept in epoll_wait, not its gaps)
           are named by a `thread` gap of redis, and at least half of those gaps hold the
-          BLOCK softirq that IRQ raised (ran at its exit: taken, not its own)
+          BLOCK softirq that IRQ raised (ran at its exit: taken, not its own). The fault it
+          guards against, a remote IRQ taken for redis's own work, names none; on this host
+          it named 33-71 % over 10 runs here, in make check and alone (50 % was the middle,
+          and failed 5 of them): why not all is open (issue 37's note)
   text    the report's "its own kernel" line says the same count
 Exit 0 pass, 1 fail, 77 skip (one line "skip: WHY": not root, 1 CPU, no kernel BTF, redis
 not installed; a failure instead under CI=true when scripts/install-deps.sh installs it).
@@ -229,7 +232,7 @@ def run(a):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--secs", type=int, default=6, help="the injector's seconds + 1 (>= 3)")
-    ap.add_argument("--min-pct", type=float, default=50.0)
+    ap.add_argument("--min-pct", type=float, default=25.0)
     ap.add_argument("--dir", required=True, help="scratch directory for the outputs")
     a = ap.parse_args(argv)
     if a.secs < 3:
