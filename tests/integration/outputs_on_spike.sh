@@ -23,12 +23,13 @@ mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 
 # spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
-# of 2 ms from 1.5 s on; outputs in $TMP/NAME.*
+# of 2 ms from 1.5 s on; outputs in $TMP/NAME.* (--spike-per-source 10: the 4, one source,
+# are all written; the default 3 a minute left 2 commands run where a case asks 3)
 spiked() {
 	local name=$1 dur=$2
 	shift 2
 	"$JS" --cpu 1 -d "$dur" -q --json "$TMP/$name.json" --prom "$TMP/$name.prom" \
-		--spike-threshold 1500us --spike-dir "$TMP/$name" "$@" \
+		--spike-threshold 1500us --spike-dir "$TMP/$name" --spike-per-source 10 "$@" \
 		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
 	local pid=$!
 	sleep 1.5
@@ -38,10 +39,9 @@ spiked() {
 	wait $pid || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
 }
 
-# 1. env (--spike-per-source 10: the 4 preemptions, one source, are all written; the default
-# 3 a minute left 2 commands run once one spike came while the other ran)
+# 1. env
 # shellcheck disable=SC2016 # expanded by the command's shell
-spiked env 5 --spike-per-source 10 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
+spiked env 5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
 python3 - "$TMP" <<'PY' || fail "env: the command's environment"
 import glob, json, os, re, sys
 tmp = sys.argv[1]
@@ -135,7 +135,7 @@ apid=$!
 for _ in $(seq 50); do [ -e "$TMP/ready" ] && break; sleep 0.1; done
 [ -e "$TMP/ready" ] || fail "app: jsapp did not start"
 "$JS" --pid $apid --marks "$TMP/marks.csv" -d 0 -q --json "$TMP/app.json" \
-	--spike-threshold 1500us --spike-dir "$TMP/app" \
+	--spike-threshold 1500us --spike-dir "$TMP/app" --spike-per-source 10 \
 	--on-spike 'echo "$JS_SPIKE_CAUSE $JS_SPIKE_DETAIL" >>"$JSTEST_TMP/app.cmd"' \
 	>"$TMP/app.out" 2>"$TMP/app.err" </dev/null &
 jpid=$!
@@ -156,7 +156,7 @@ print("  app: %d spikes of jsapp written, %d commands: %s" % (sp["written"], cmd
 PY
 # 5. continuous (-d 0), stopped by SIGINT: each command ran before the stop
 "$JS" --cpu 1 -d 0 -q --json "$TMP/cont.json" --spike-threshold 1500us --spike-dir "$TMP/cont" \
-	--on-spike 'date +%s%N >>"$JSTEST_TMP/cont.cmd"' >"$TMP/cont.out" 2>"$TMP/cont.err" \
+	--spike-per-source 10 --on-spike 'date +%s%N >>"$JSTEST_TMP/cont.cmd"' >"$TMP/cont.out" 2>"$TMP/cont.err" \
 	</dev/null &
 jpid=$!
 sleep 1.5
