@@ -31,7 +31,7 @@
 #define ENTRY_REFRESH 16	    /* bound and median recomputed every N lone gaps */
 #define ENTRY_PRIOR_EXITS 3	    /* the prior in a guest, in VM exits */
 #define ENTRY_PRIOR_BARE_NS 1000ull /* the prior on bare metal */
-#define ENTRY_CAP_EXITS 8	    /* the cap in a guest, in VM exits */
+#define ENTRY_CAP_EXITS 20	    /* the cap in a guest, in VM exits */
 #define ENTRY_CAP_BARE_NS 2000ull   /* the cap on bare metal */
 #define ENTRY_FLOOR_PCT 10	    /* a kind's floor: this percentile of lone remainders */
 #define ENTRY_FLOOR_MULT 3	    /* and its bound at most this many floors */

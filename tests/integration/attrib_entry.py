@@ -20,7 +20,7 @@ check that what it gives is right.
   stall   the sampler's --test-hook stall spins 250 us more inside every gap it sees, after the
           interruption returned: a stall no tracepoint sees, the IPI's lone gaps all holding it.
           In gaps whose one interruption is an injected IPI, the stall must stay unexplained
-          (or steal), less what entry/exit may take: at most 8 VM exits of the cost measured
+          (or steal), less what entry/exit may take: at most 20 VM exits of the cost measured
           apart (cpuid round trips; 2 us on bare metal) per IPI the kernel's trace saw in the
           gap (a private tracefs instance: one perf ioctl may send several), and less the
           time of an IPI's handler that the kernel's trace puts inside the stall (a gap
@@ -50,7 +50,7 @@ EDGE_NS = 2000000      # a window's first and last 2 ms are left out (IPIs in fl
 MAX_HALF_WIDTH = 0.40  # the true cost's 95 % interval must be this narrow to judge against
 RATIO_BAND = (0.75, 2.0)  # jitterscope's IPI time over the true cost (docs/ENTRY.md)
 STALL_NS = 250000      # src/measure/js_sampler_hook.h SAMPLER_HOOK_STALL_NS
-CAP_EXITS = 8          # src/model/js_entry.h ENTRY_CAP_EXITS
+CAP_EXITS = 20         # src/model/js_entry.h ENTRY_CAP_EXITS
 CAP_BARE_NS = 2000     # ENTRY_CAP_BARE_NS
 CLOCK_NS = 2000        # the gaps' times (TSC) against the kernel trace's (CLOCK_MONOTONIC)
 INTERRUPTS = ("timer", "ipi", "irq", "vector", "nmi")
