@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -89,7 +90,8 @@ def inside(ivs, starts, lo, hi):
 
 
 def run(tmp, secs, js_extra, inj_extra, witness=None):
-    """jitterscope on CPU 1 for secs with jsinject ipi from +1 s for secs - 2; (ok, run JSON,
+    """jitterscope on CPU 1 (for at most secs) with jsinject ipi for secs - 2 from its probes'
+    attach to the injector's end; (ok, run JSON,
     gap rows, jsinject summary); a started al.Witness is stopped after the run, its events
     then in witness.events_seen (None: it could not record)"""
     gaps, jsn, err = (os.path.join(tmp, n) for n in ("gaps.csv", "run.json", "js.err"))
@@ -102,11 +104,16 @@ def run(tmp, secs, js_extra, inj_extra, witness=None):
         js = subprocess.Popen([al.JS, "--cpu", "1", "--duration", str(secs), "--gaps", gaps,
                                "--json", jsn, "-q"] + js_extra, stdout=subprocess.DEVNULL,
                               stderr=open(err, "w"))
-        al.wait_sampling(js, 1, 10.0)
+        al.wait_sampling(js, 1, 10.0, settle=False)
+        al.wait_attached(js, 60.0)
         inj = subprocess.Popen([al.INJ, "--mode", "ipi", "--cpu", "1", "--duration",
                                 str(secs - 2)] + inj_extra, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
         out, ierr = inj.communicate(timeout=secs + 20)
+        # the run ends with the injector's (attrib_lib.py, RUN_TAIL_S)
+        time.sleep(al.RUN_TAIL_S)
+        if js.poll() is None:
+            js.send_signal(signal.SIGINT)
         rc = js.wait(secs + 30)
     finally:
         al.stop_proc(inj)

@@ -137,6 +137,7 @@ EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
 # the run (/proc/stat), or CPU 1 never became quiet before it. scripts/run-tests.sh runs
 # such a test once more (docs/HACKING.md, "The retry"); any other failure is final
 EXIT_NOISE = 75
+RUN_TAIL_S = 0.3  # jitterscope measures this long after the injector's exit, then SIGINT
 NOISE_STEAL_SHARE = 0.01
 # ... or other tasks (not the sampler's, not jsinject's, not idle) ran at least this share of
 # the run on CPU 1, by the kernel's own trace (the witness): another workload on the machine
@@ -1744,9 +1745,14 @@ def run_in(a, cg):
         if cg:
             cg.watch()
         inj_out, inj_err = inj.communicate(timeout=d + 20)
+        # the run ends with the injector's (its --duration is the bound): its last action's
+        # gap is in once the drain's 20 ms window has passed; SIGINT writes every output
+        time.sleep(RUN_TAIL_S)
+        if js.poll() is None:
+            js.send_signal(signal.SIGINT)
         rc = js.wait(d + 30)
         steal1 = cpu_steal_ns(a.cpu)
-        log_msg("jitterscope %d s and jsinject %d s (from +1 s) took %.1f s"
+        log_msg("jitterscope (at most %d s) and jsinject %d s (once attached) took %.1f s"
                 % (d, d - 2, time.monotonic() - t0))
     except (Stop, KeyboardInterrupt):
         print("%s: FAIL (interrupted)" % a.mode)
