@@ -209,23 +209,35 @@ integration: all
 	$(Q)scripts/run-tests.sh integration tests/integration/*.sh
 
 # the README's test command: every test, unit then integration (root); check-build is what
-# it builds first (.ci/run builds it on every core: make -j$(nproc) check-build). The tests
-# that do not measure CPU 1 run meanwhile in a second lane on CPU 0 (JS_LANE=0: none,
-# every test one by one; scripts/run-tests.sh)
+# it builds first, on every core (make check without -j asks for them), the aarch64 tree
+# and the fuzzers included where their toolchains are (arm64_qemu.sh and robust_fuzz.sh then
+# find them built instead of compiling in the lane; where they are not, those tests say
+# what is missing). The tests that do not measure CPU 1 run meanwhile in a second lane on
+# CPU 0 (JS_LANE=0: none, every test one by one; scripts/run-tests.sh)
 check-build: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
+	$(Q)if command -v $(ARM64_CC) >/dev/null 2>&1 && \
+		[ -e /usr/lib/aarch64-linux-gnu/pkgconfig/libbpf.pc ]; then \
+		$(MAKE) --no-print-directory check-arm64-build; fi
+	$(Q)if echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+		$(CLANG) -x c -fsanitize=fuzzer,address - -o /dev/null >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory fuzz-build; fi
 
-check: check-build
+check:
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) check-build
 	$(Q)JS_LANE=$${JS_LANE:-1} scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 # make check-arm64: the aarch64 cross build (its binary and unit tests only, not the tools)
 # and its tests under qemu-user: scripts/check-arm64.sh (make check runs it too:
 # tests/integration/arm64_qemu.sh)
 ARM64_OUTPUT ?= build-arm64
-check-arm64:
+ARM64_CC ?= aarch64-linux-gnu-gcc
+check-arm64: check-arm64-build
+	$(Q)scripts/check-arm64.sh $(ARM64_OUTPUT)
+
+check-arm64-build:
 	$(Q)$(MAKE) --no-print-directory ARCH=arm64 OUTPUT=$(ARM64_OUTPUT) $(ARM64_OUTPUT)/jitterscope \
 		$(patsubst tests/unit/%.c,$(ARM64_OUTPUT)/tests/%,$(UNIT_SRCS)) \
 		$(ARM64_OUTPUT)/tools/thread_probe
-	$(Q)scripts/check-arm64.sh $(ARM64_OUTPUT)
 
 # make check-kernels: jitterscope on Debian's kernels booted under QEMU (tests/vm/README.md):
 # the whole matrix, arm64 included, rewriting docs/KERNELS.md (root, about 5-15 minutes under
@@ -264,7 +276,7 @@ format-check:
 layers-check: $(LIB_OBJS) $(OUTPUT)/main.o
 	NM=$(CROSS_COMPILE)nm scripts/check-layers.py --objdir $(OUTPUT) || [ $$? -eq 77 ]
 
-.PHONY: all unit integration check check-build check-arm64 check-kernels run vmlinux install clean format format-check layers-check
+.PHONY: all unit integration check check-build check-arm64 check-arm64-build check-kernels run vmlinux install clean format format-check layers-check
 
 # ---- one file to copy (docs/INSTALL.md) -------------------------------------------------------
 #   make static   build/static/jitterscope: statically linked (no interpreter, no NEEDED)
