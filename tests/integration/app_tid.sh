@@ -53,8 +53,11 @@ rc = subprocess.call([js, "--tid", str(tid), "-d", "3", "-q", "--gaps",
 evs = w.stop(os.path.join(d, "witness.csv"))
 assert rc == 0, "jitterscope exited %d: %s" % (rc, open(os.path.join(d, "js.err")).read())
 assert evs is not None, "no kernel witness: %s" % w.why
-# the thread's own log is written when jsapp ends
-os.kill(tid, signal.SIGTERM)
+# the thread's own log is written when jsapp ends (now, or by itself already)
+try:
+    os.kill(tid, signal.SIGTERM)
+except ProcessLookupError:
+    pass
 for _ in range(500):
     if "tid=" in open(os.path.join(d, "app.out")).read():
         break
