@@ -153,10 +153,10 @@ NOISE_HOST_SHARE = 0.01
 HOST_STALL_MIN_NS = 1000000
 
 
-def foreign_task_ns(evs):
+def foreign_task_ns(evs, also=()):
     """the time the kernel's witness saw other tasks run on the CPU: not the sampler's
-    threads, not jsinject's, not idle"""
-    own = ("task:jitterscope:", "task:js-", "task:jsinject:")
+    threads, not jsinject's, not idle, nor the tasks named by the prefixes also"""
+    own = ("task:jitterscope:", "task:js-", "task:jsinject:") + tuple(also)
     return sum(e[1] - e[0] for e in evs or () if e[2].startswith("task:") and
                not e[2].startswith(own))
 
