@@ -4,7 +4,7 @@
 # mode: a perf ioctl from CPU 0): each IPI is a `thread` gap and a `mark` row naming
 # call_function_single from jsinject (>= 99 %), every mark written is reported once, and
 # the application's exit ends the run.
-# Root only (77 otherwise), about 9 s. Matching and figures: app_lib.py, attrib_lib.py.
+# Root only (77 otherwise), about 10 s. Matching and figures: app_lib.py, attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/app_ipi.XXXXXX)

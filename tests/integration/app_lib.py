@@ -4,12 +4,14 @@
 
   app_lib.py run --mode preempt|ipi [--duration D] [--period US] --dir DIR
 
-The stand-in application (build/tools/jsapp) loops on CPU 1 for D seconds, marking each
-iteration slower than its work by --slow-us (1.5 us here: an IPI takes 2 us or more) in
-DIR/marks.csv and logging every mark it tried. jitterscope follows it (--pid APP --marks
-DIR/marks.csv --gaps --json --threshold 300ns --duration 0: until it exits) from about 1 s
-in, and the injector (build/tools/jsinject, attrib_lib.py's modes) acts on CPU 1 from about
-2 s in for D-4 s. The process's exit ends jitterscope's run (exit 0, a report).
+The stand-in application (build/tools/jsapp) loops on CPU 1, marking each iteration slower
+than its work by --slow-us (1.5 us here: an IPI takes 2 us or more) in DIR/marks.csv and
+logging every mark it tried. jitterscope follows it (--pid APP --marks DIR/marks.csv --gaps
+--json --threshold 300ns --duration 0: until it exits) once it loops, and the injector
+(build/tools/jsinject, attrib_lib.py's modes) acts on CPU 1 for D-4 s once jitterscope's
+probes are attached. 0.3 s after the injector's last action the application is stopped
+(SIGTERM; D s bound its run), and the process's exit ends jitterscope's run (exit 0, a
+report).
 
 Checks (>= --min-pct, 99 %, of the injector's actions; attrib_lib.py's matcher, one action
 to one gap, the same expected cause and primary; the primary is judged, as there, only where
@@ -26,6 +28,7 @@ failure instead under CI=true: attrib_lib.required).
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -137,7 +140,11 @@ def run(a):
         inj = subprocess.Popen(inj_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
         inj_out, inj_err = inj.communicate(timeout=d + 20)
-        app.communicate(timeout=d + 20)
+        # the actions done, the application ends (its --duration only bounds it): 0.3 s on,
+        # the iteration the last action slowed is over and marked
+        time.sleep(0.3)
+        app.send_signal(signal.SIGTERM)
+        app.communicate(timeout=20)
         rc = js.wait(30)        # the process's exit ends the run
     except subprocess.TimeoutExpired:
         print("%s: FAIL (timed out)" % a.mode)

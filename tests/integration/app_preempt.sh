@@ -3,7 +3,7 @@
 # (jsapp) looping on CPU 1 while a SCHED_FIFO task spins 500 us every 10 ms there (jsinject
 # preempt): each spin is a `thread` gap and a `mark` row naming the task jsinject:<tid>
 # (>= 99 %), every mark written is reported once, and the application's exit ends the run.
-# Root only (77 otherwise), about 9 s. Matching and figures: app_lib.py, attrib_lib.py.
+# Root only (77 otherwise), about 12 s. Matching and figures: app_lib.py, attrib_lib.py.
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/app_preempt.XXXXXX)

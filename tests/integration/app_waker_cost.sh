@@ -3,15 +3,15 @@
 # with --pid alone, the probes' sched_waking keeps a wake-up only while a followed thread is
 # current on the woken task's CPU or preempted there; with --marks it keeps every wake-up of
 # a task of a watched CPU. jsinject --mode pipe (a reader on CPU 1 woken through a pipe every
-# 200 us by jswriter on CPU 0, spinning 20 us) is followed with --pid: its threads sleep
-# between the wake-ups, so the filter drops nearly all of them. Runs of 2 s with
+# 100 us by jswriter on CPU 0, spinning 20 us) is followed with --pid: its threads sleep
+# between the wake-ups, so the filter drops nearly all of them. Runs of 1 s with
 # --probe-cost, alternately without and with --marks (an empty file), three pairs; in each
 # pair sched_waking's BPF run time per run without --marks over that with it (the same
 # wake-ups, the same minute of the host), and the median of the pairs must be at most 0.7
-# (measured here 0.31-0.46: 136-179 against 327-459 ns a run). A filter that keeps every
+# (measured here 0.27-0.44: 176-212 against 433-758 ns a run). A filter that keeps every
 # wake-up (TEST-AUDIT-3 M6: `if (wake_followed_only)` -> `if (0)`) gives about 1: results
 # stay the same, only the cost shows it. Each run also saw the wake-ups (sched_waking ran at
-# least once per write). Root, kernel BTF, CPU 1 (77 otherwise); about 20 s.
+# least once per write). Root, kernel BTF, CPU 1 (77 otherwise); about 11 s.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -21,7 +21,7 @@ INJ=$ROOT/build/tools/jsinject
 inj=''
 trap '[ -n "$inj" ] && kill "$inj" 2>/dev/null; rm -rf "$TMP"' EXIT
 : >"$TMP/empty.marks"
-"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration 40 --period 200 --spin 20 \
+"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration 30 --period 100 --spin 20 \
 	>"$TMP/inj.out" 2>&1 &
 inj=$!
 sleep 0.3
@@ -29,7 +29,7 @@ for k in 1 2 3; do
 	for m in filter marks; do
 		extra=()
 		[ $m = marks ] && extra=(--marks "$TMP/empty.marks")
-		"$JS" --pid "$inj" -d 2 --probe-cost "${extra[@]}" --json "$TMP/$m$k.json" -q \
+		"$JS" --pid "$inj" -d 1 --probe-cost "${extra[@]}" --json "$TMP/$m$k.json" -q \
 			>"$TMP/$m$k.txt" 2>&1 || fail "jitterscope --pid ${extra[*]}: $(cat "$TMP/$m$k.txt")"
 	done
 done
@@ -53,7 +53,7 @@ def waking(path):
 ratios = []
 for k in (1, 2, 3):
     (na, a), (nb, b) = waking("%s/filter%d.json" % (d, k)), waking("%s/marks%d.json" % (d, k))
-    # 2 s of writes every 200 us: 10 000 wake-ups of the reader, each run saw them
+    # 1 s of writes every 100 us: 10 000 wake-ups of the reader, each run saw them
     assert min(na, nb) >= 5000, "sched_waking ran only %d / %d times" % (na, nb)
     ratios.append(a / b)
     print("pair %d: sched_waking %.0f ns a run over %d runs with the filter (--pid), %.0f ns "

@@ -9,7 +9,7 @@
 #   - without --btf the run says there is no kernel BTF and that --btf FILE can stand in;
 #   - bad input is refused before measuring, one line, exit 64: a missing file, a file that
 #     holds no BTF, --btf with --no-probes.
-# Root only; skips without kernel BTF to copy or mount namespaces. About 10 s.
+# Root only; skips without kernel BTF to copy or mount namespaces. About 8 s.
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -59,6 +59,7 @@ for _ in $(seq 50); do [ -e "$TMP/ready" ] && break; sleep 0.05; done
 taskset -c 1 sh -c 'for i in $(seq 60); do sleep 0.01; done' &
 hidden "$JS" --pid $app -d 1.5 --btf "$BTF" --json "$TMP/p.json" >/dev/null 2>"$TMP/p.err" ||
 	fail "--pid with --btf failed: $(cat "$TMP/p.err")"
+kill $app 2>/dev/null # the application's --duration only bounds it
 wait
 python3 - "$TMP/p.json" <<'PY' || fail "--pid with --btf: the application's gaps not seen"
 import json, sys

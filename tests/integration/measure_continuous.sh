@@ -1,5 +1,5 @@
 #!/bin/bash
-# measure_continuous.sh - a --duration 0 run as a service runs it (root, about 15 s):
+# measure_continuous.sh - a --duration 0 run as a service runs it (root, about 12 s):
 #  - --listen: GET /metrics is the exposition (text/plain; version=0.0.4), HEAD too, /healthz
 #    "ok"; another path 404, another method 405 (Allow: GET, HEAD), a malformed header 400
 #    (a line that is no request at all: closed without an answer, libmicrohttpd's way);
@@ -137,17 +137,19 @@ PY
 # intervals to the host's own gaps of 4.7-9.4 ms in one make check)
 "$INJ" --mode preempt --cpu 1 --spin 15000 --period 1000000 --duration 3 \
 	--log "$D/preempt.csv" >"$D/preempt.txt" 2>&1 || fail "jsinject preempt: $(cat "$D/preempt.txt")"
+# the textfile rewritten (every 1 s): its run duration grows, waited for up to 5 s
 p1=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
-sleep 2
-p2=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
+for _ in $(seq 50); do
+	sleep 0.1
+	p2=$(sed -n 's/^jitterscope_run_duration_seconds //p' "$D/m.prom")
+	[ "$p2" != "$p1" ] && break
+done
 python3 -c 'import sys; a, b = map(float, sys.argv[1:]); assert 0 < a < b' "${p1:-0}" "${p2:-0}" ||
-	fail "--prom-interval: the textfile's run duration went from '$p1' to '$p2'"
+	fail "--prom-interval: the textfile's run duration went from '$p1' to '$p2' in 5 s"
 # log rotation: move the files away, SIGHUP, new ones appear at the paths
 mv "$D/g.csv" "$D/g.csv.rot"
 mv "$D/r.hlog" "$D/r.hlog.rot"
 kill -HUP $run
-sleep 2
-kill -0 $run 2>/dev/null || fail "SIGHUP ended the run: $(cat "$D/err.txt")"
 # the new files fill as their writers flush; each starts with its header (a g.csv rotated
 # by size too, written through at the rotation): wait up to 5 s for both
 fresh() {
@@ -160,11 +162,16 @@ for _ in $(seq 50); do
 done
 fresh || fail "SIGHUP: no new g.csv / r.hlog with its header: [$(head -c 60 "$D/g.csv")] [$(head -c 60 "$D/r.hlog")] $(ls -l "$D" | tr -s " " |
 	cut -d" " -f5,9 | tr "\n" " ")"
-sleep 3
+# the run goes on after SIGHUP (and its exit status below is SIGTERM's): 1 s more of gaps
+# into the new files, g.csv rotated by size again meanwhile
+sleep 1
+kill -0 $run 2>/dev/null || fail "SIGHUP ended the run: $(cat "$D/err.txt")"
 kill -TERM $run
 wait $run
 rc=$?
 run=''
+# the IPIs were for the run's gaps: no longer needed
+kill $inj 2>/dev/null
 wait $inj 2>/dev/null
 inj=''
 touch "$D/kept/stop"
