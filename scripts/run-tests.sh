@@ -111,16 +111,23 @@ off_list() {
 # marked REASON - " (not on the CI list)" when off_list found REASON
 marked() { grep -qxF -- "$1" <<<"$OFF" && echo " (not on the CI list)"; }
 
+# gauged TEST - TEST has a noise gauge of its own and exits 75 itself: an attrib_* test, or
+# one whose header has a "# noise gauge: WHAT" line
+gauged() {
+	case "${1##*/}" in attrib_*) return 0 ;; esac
+	[ -e "$1" ] && grep -qm1 '^# noise gauge: ' "$1"
+}
+
 # retryable TEST RC LOG - may TEST, which measures CPU 1 and failed with RC, run again: 75
 # (its noise gauge was over its threshold), or a failure of a test that has no gauge yet
-# (NOGAUGE: not an attrib_* test, which exit 75 themselves), unless it shows a fault no
-# noise makes: a crash (RC >= 128), a sanitizer report, a traceback, probes that did not
-# load, a fuzzer
+# (not gauged), unless it shows a fault no noise makes: a crash (RC >= 128), a sanitizer
+# report, a traceback, probes that did not load, a fuzzer
 retryable() {
 	local t=$1 rc=$2 log=$3
 	[ "$rc" -eq 75 ] && return 0
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || [ "$rc" -ge 128 ] && return 1
-	case "${t##*/}" in attrib_*|robust_fuzz.sh) return 1 ;; esac
+	gauged "$t" && return 1
+	case "${t##*/}" in robust_fuzz.sh) return 1 ;; esac
 	grep -qE 'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error: |probes did not load|probes: off' "$log" &&
 		return 1
 	# a traceback is a crash of the test's Python, unless it ends in the assertion that is

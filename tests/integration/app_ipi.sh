@@ -5,6 +5,7 @@
 # call_function_single from jsinject (>= 99 %), every mark written is reported once, and
 # the application's exit ends the run.
 # Root only (77 otherwise), about 10 s. Matching and figures: app_lib.py, attrib_lib.py.
+# noise gauge: attrib_lib.noise_exit (app_lib.py) - the host's steal, other tasks than jsapp on CPU 1, the host's stalls in its gaps, a CPU 1 never quiet
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/app_ipi.XXXXXX)

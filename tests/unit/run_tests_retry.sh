@@ -1,8 +1,8 @@
 #!/bin/bash
 # run_tests_retry.sh - scripts/run-tests.sh's retry policy (docs/HACKING.md, "The retry"), on
 # stand-in tests: exit 75 (a failure under the test's own noise gauge) of a test that measures
-# CPU 1 runs again; a plain failure of a gauged test (attrib_*) never does, nor a crash or a
-# traceback; an ungauged test's plain failure does, until it has a gauge; a failure then a
+# CPU 1 runs again; a plain failure of a gauged test (attrib_*, or a "# noise gauge:" header
+# line) never does, nor a crash or a traceback; an ungauged test's plain failure does, until it has a gauge; a failure then a
 # skip is a failure; the closing line counts the retries, and under CI=true a second retried
 # test fails the run; a failed script's FAIL lines are listed as why it failed.
 set -u
@@ -39,6 +39,9 @@ stand_in crash 139 0
 stand_in ungauged 1 1
 t=$tmp/integration
 printf 'echo "Traceback (most recent call last):"; echo "KeyError: x"; exit 1\n' >"$t/traceback.sh"
+# a test that says it has a gauge of its own ("# noise gauge:"), whatever its name
+stand_in marked_plain_fail 1 0
+sed -i '1i # noise gauge: a stand-in' "$t/marked_plain_fail.sh"
 run "$tmp/one" true "$t/noise_then_pass.sh" "$t/attrib_plain_fail.sh" "$t/noise_then_skip.sh"
 check "a failure under noise runs again and passes" \
 	'^PASS: .*noise_then_pass.sh \([0-9]+s; after a retry\)' "$tmp/one"
@@ -46,6 +49,10 @@ check "a gauged test's plain failure is not run again" '^FAIL: .*attrib_plain_fa
 	"$tmp/one"
 [ "$(cat "$tmp/count.attrib_plain_fail")" = 1 ] && echo "ok: plain failure ran once" ||
 	{ echo "FAIL: the plain failure ran again"; bad=1; }
+run "$tmp/marked" false "$t/marked_plain_fail.sh"
+[ "$(cat "$tmp/count.marked_plain_fail")" = 1 ] &&
+	echo "ok: a plain failure of a test with a \"# noise gauge:\" line ran once" ||
+	{ echo "FAIL: a plain failure of a test with a \"# noise gauge:\" line ran again"; bad=1; }
 run "$tmp/five" false "$t/crash.sh" "$t/traceback.sh" "$t/ungauged.sh"
 [ "$(cat "$tmp/count.crash")" = 1 ] && echo "ok: a crash is not run again" ||
 	{ echo "FAIL: a crash ran again"; bad=1; }
