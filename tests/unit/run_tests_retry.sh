@@ -2,8 +2,8 @@
 # run_tests_retry.sh - scripts/run-tests.sh's retry policy (docs/HACKING.md, "The retry"), on
 # stand-in tests: exit 75 (a failure under the test's own noise gauge) of a test that measures
 # CPU 1 runs again; a plain failure of a gauged test (attrib_*, or a "# noise gauge:" header
-# line) never does, nor a crash or a traceback; an ungauged test's plain failure does, until it has a gauge; a failure then a
-# skip is a failure; the closing line counts the retries, and under CI=true a second retried
+# line) never does, nor a crash or a traceback; an ungauged test's plain failure does, until
+# it has a gauge; a failure then a skip is a failure; the closing line counts the retries, and under CI=true a second retried
 # test fails the run; a failed script's FAIL lines are listed as why it failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
