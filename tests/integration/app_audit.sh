@@ -13,7 +13,10 @@ trap 'kill $app 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.2
 "$JS" --pid $app --duration 3 --json "$TMP/run.json" >"$TMP/report.txt" 2>"$TMP/err.txt" &
 js=$!
-sleep 1.5
+# moved once jitterscope follows it (on a loaded machine its probes took over 1.5 s to attach,
+# and the thread was seen on CPU 0 alone), then half a second on CPU 1 first
+wait_attached $js || fail "jitterscope's probes not attached within 20 s ($(cat "$TMP/err.txt"))"
+sleep 0.5
 taskset -pc 0 $app >/dev/null || fail "cannot move the application to CPU 0"
 wait $js; rc=$?
 [ $rc -eq 0 ] || fail "jitterscope exited $rc ($(cat "$TMP/err.txt"))"

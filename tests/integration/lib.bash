@@ -68,6 +68,24 @@ progs_left() {
 prog_ids() {
 	grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | sed 's/^prog_id:[[:space:]]*//'
 }
+# wait_attached PID [SECONDS] - until process PID (a jitterscope run) holds its BPF links
+# and their count has stopped growing for 0.2 s (its probes attached), at most SECONDS (20);
+# status 1 when it did not (it exited, or is still attaching)
+wait_attached() {
+	local n last=-1 same=0 end=$(($(date +%s) + ${2:-20}))
+	while [ "$(date +%s)" -le $end ] && kill -0 "$1" 2>/dev/null; do
+		n=$(find /proc/"$1"/fd -lname 'anon_inode:bpf_link' 2>/dev/null | wc -l)
+		if [ "$n" -gt 0 ] && [ "$n" -eq "$last" ]; then
+			same=$((same + 1))
+			[ $same -ge 2 ] && return 0
+		else
+			same=0
+		fi
+		last=$n
+		sleep 0.1
+	done
+	return 1
+}
 # need_btf - kernel BTF, without which the probes cannot load (as root they must load)
 need_btf() {
 	[ -r /sys/kernel/btf/vmlinux ] ||
