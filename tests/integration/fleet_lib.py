@@ -8,7 +8,8 @@ checks against a live Prometheus server.
     fleet_lib.py unit-argv ROOT JS CPUS HK PROM  the unit's command, today's options only
     fleet_lib.py unit-caps ROOT                  its capabilities, as setpriv takes them
     fleet_lib.py live ROOT URL                   every expression against Prometheus at URL
-    fleet_lib.py quantile URL Q SELECTOR JSON    histogram_quantile vs the run's own pQ
+    fleet_lib.py quantile URL Q[,Q...] SELECTOR JSON  histogram_quantile vs the run's pQ
+    fleet_lib.py await URL STATE ARGS...         poll Prometheus at URL until STATE holds
 
 Each prints one line per problem and exits 1 if there was any."""
 
@@ -18,6 +19,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 import urllib.parse
 import urllib.request
 
@@ -353,6 +355,91 @@ def live(root, url):
     return bad
 
 
+def value(url, expr):
+    """value - the single value of an instant query, or None (no series, or an error)"""
+    try:
+        st, res = query(url, expr)
+    except OSError:
+        return None
+    return float(res[0]['value'][1]) if st == 'success' and len(res) == 1 else None
+
+
+def sample(url, name):
+    """sample - the value of the sample NAME (no labels) served at URL, or None"""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            body = r.read().decode()
+    except OSError:
+        return None
+    m = re.search(r'^%s (\S+)$' % re.escape(name), body, re.M)
+    return float(m.group(1)) if m else None
+
+
+def await_state(url, state, args):
+    """await_state - poll every 0.2 s until STATE holds (the list of what is still missing
+    comes back empty), at most 60 s (up) or 30 s; a PID of NAME=PID... ending fails it at once
+      up NAME=PID...        Prometheus scraped both jobs: up{job} is 1 for jitterscope, node
+      moving JS NE MIN      --listen (metrics URL JS) and the textfile (node_exporter's URL
+                            NE) say a run duration above the one they said first: both
+                            exports move on; and Prometheus's last scrape of --listen counts
+                            MIN budget violations of max=1us at least (one per
+                            --budget-interval)
+      final JSON            Prometheus scraped the final textfile (its _count is the run's
+                            gap_count) and evaluated every loaded rule (health ok)
+    Prints the values seen (moving: --listen's first and last duration, the textfile's)"""
+    pids = [a.split('=', 1) for a in args if state == 'up']
+    if state == 'moving':
+        js, ne, least = args
+        d1 = sample(js, 'jitterscope_run_duration_seconds')
+        t1 = sample(ne, 'jitterscope_run_duration_seconds')
+        if not (d1 or 0) > 0 or not (t1 or 0) > 0:
+            return [f'no run duration exported: --listen {d1}, textfile {t1}']
+    timeout = 60 if state == 'up' else 30
+    end = time.monotonic() + timeout
+    while True:
+        if state == 'up':
+            got = {j: value(url, f'up{{job="{j}"}}') for j in ('jitterscope', 'node')}
+            missing = [f'up{{job="{j}"}} {v}' for j, v in got.items() if v != 1]
+            shown = ''
+        elif state == 'moving':
+            d2 = sample(js, 'jitterscope_run_duration_seconds')
+            t2 = sample(ne, 'jitterscope_run_duration_seconds')
+            v = value(url, 'jitterscope_budget_violations_total{job="jitterscope",'
+                           'limit="max=1us"}')
+            missing = [x for x, ok in (
+                (f'--listen run duration {d2} (was {d1})', (d2 or 0) > d1),
+                (f'textfile run duration {t2} (was {t1})', (t2 or 0) > t1),
+                (f'--listen budget violations scraped {v}, want {least}',
+                 (v or 0) >= float(least))) if not ok]
+            shown = f'{d1} {d2} {t1} {t2}'
+        else:
+            gaps = json.load(open(args[0]))['cpus'][0]['gap_count']
+            n = value(url, 'sum(jitterscope_gap_duration_seconds_count{job="node",cpu="1"})')
+            try:
+                with urllib.request.urlopen(f'{url}/api/v1/rules', timeout=10) as r:
+                    rl = [x for g in json.load(r)['data']['groups'] for x in g['rules']]
+            except OSError:
+                rl = []
+            missing = ([f'textfile _count scraped {n}, JSON gap_count {gaps}'] if n != gaps
+                       else []) + [f"rule {x['name']} health {x.get('health')}"
+                                   for x in rl if x.get('health') != 'ok']
+            if not rl:
+                missing.append('no rules loaded')
+            shown = ''
+        if not missing:
+            if shown:
+                print(shown)
+            return []
+        for name, pid in pids:
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                return [f'{name} (pid {pid}) ended while waiting for {state}']
+        if time.monotonic() > end:
+            return [f'not {state} after {timeout} s: ' + '; '.join(missing)]
+        time.sleep(0.2)
+
+
 BOUNDS = [m * 10 ** e for e in range(-7, 2) for m in (1, 2, 5)][:25]
 
 
@@ -430,7 +517,10 @@ def main():
     elif cmd == 'live':
         bad = live(sys.argv[2], sys.argv[3])
     elif cmd == 'quantile':
-        bad = quantile(*sys.argv[2:7])
+        url, qs, rest = sys.argv[2], sys.argv[3], sys.argv[4:7]
+        bad = [b for q in qs.split(',') for b in quantile(url, q, *rest)]
+    elif cmd == 'await':
+        bad = await_state(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
         print(f'fleet_lib.py: unknown command {cmd}', file=sys.stderr)
         return 64

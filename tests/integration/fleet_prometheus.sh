@@ -1,5 +1,5 @@
 #!/bin/bash
-# fleet_prometheus.sh - the fleet path with the real components (root, about 30 s):
+# fleet_prometheus.sh - the fleet path with the real components (root, about 20 s):
 #  (a) contrib/jitterscope.service's command line (the continuous mode: --duration 0,
 #      --prom-interval 1s, --listen on a free port, the flight recorder's --spike-threshold
 #      with its --spike-dir beside the textfile) runs on CPU 1 with exactly the unit's
@@ -54,13 +54,15 @@ run=''
 trap '[ -n "$run" ] && kill -TERM "$run" 2>/dev/null; stop_servers; rm -rf "$TMP"' EXIT
 
 # the servers and the --listen address on free local ports
-NE_PORT=$(free_port) PROM_PORT=$(free_port) JS_PORT=$(free_port)
-[ "$NE_PORT" != "$PROM_PORT" ] || PROM_PORT=$(free_port)
-[ "$JS_PORT" != "$NE_PORT" ] && [ "$JS_PORT" != "$PROM_PORT" ] || JS_PORT=$(free_port)
+# (three free at once, so three different ones: one python, as lib.bash's free_port)
+read -r NE_PORT PROM_PORT JS_PORT < <(python3 -c 'import socket
+s = [socket.socket() for _ in range(3)]
+for x in s:
+    x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
+[ -n "$JS_PORT" ] || fail "no free local ports"
 # get URL - the body, or nothing
 get() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1" 2>/dev/null; }
-# metric URL NAME - the value of the sample NAME (no labels) served at URL, or nothing
-metric() { get "$1" | sed -n "s/^$2 //p"; }
 
 # (a) the unit's command, the unit's capabilities, until SIGTERM
 TXT=$TMP/textfile J=$TMP/run.json H=$TMP/run.hlog
@@ -88,27 +90,17 @@ taskset -c 0 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path=
 	--web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
 PROM_PID=$!
 URL=http://127.0.0.1:$PROM_PORT
-# up JOB - up{job=JOB} in Prometheus now, or nothing
-up() {
-	get "$URL/api/v1/query?query=up%7Bjob%3D%22$1%22%7D" | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["data"]["result"]
-print(r[0]["value"][1] if r else "")' 2>/dev/null
+# both jobs scraped (Prometheus applies its targets some 5 s after it starts)
+python3 "$LIB" await "$URL" up "the unit's command=$run" "prometheus=$PROM_PID" || {
+	cat "$TMP/err.txt" "$TMP/prometheus.log" "$TMP/node_exporter.log" >&2
+	fail "Prometheus does not scrape --listen 127.0.0.1:$JS_PORT and node_exporter (above)"
 }
-for _ in $(seq 60); do
-	[ "$(up jitterscope)" = 1 ] && [ "$(up node)" = 1 ] && break
-	kill -0 $run 2>/dev/null || fail "the unit's command ended: $(cat "$TMP/err.txt")"
-	kill -0 $PROM_PID 2>/dev/null || { cat "$TMP/prometheus.log" >&2; fail "prometheus died"; }
-	sleep 0.5
-done
-[ "$(up jitterscope)" = 1 ] || fail "Prometheus cannot scrape --listen 127.0.0.1:$JS_PORT"
-[ "$(up node)" = 1 ] || { cat "$TMP/node_exporter.log" >&2; fail "node_exporter is down"; }
-# four seconds of scrapes (every second) while it measures: both exports move on
-d1=$(metric "http://127.0.0.1:$JS_PORT/metrics" jitterscope_run_duration_seconds)
-t1=$(metric "http://127.0.0.1:$NE_PORT/metrics" jitterscope_run_duration_seconds)
-sleep 4
-d2=$(metric "http://127.0.0.1:$JS_PORT/metrics" jitterscope_run_duration_seconds)
-t2=$(metric "http://127.0.0.1:$NE_PORT/metrics" jitterscope_run_duration_seconds)
+# scrapes (every second) while it measures: both exports move on, and Prometheus's scrapes
+# of --listen reach the 5 budget intervals (1 s each) that (d) wants
+python3 "$LIB" await "$URL" moving "http://127.0.0.1:$JS_PORT/metrics" \
+	"http://127.0.0.1:$NE_PORT/metrics" 5 >"$TMP/moving" ||
+	fail "while measuring: $(cat "$TMP/moving")"
+read -r d1 d2 t1 t2 <"$TMP/moving"
 python3 -c 'import sys; a, b, c, d = map(float, sys.argv[1:]); assert 0 < a < b and 0 < c < d' \
 	"${d1:-0}" "${d2:-0}" "${t1:-0}" "${t2:-0}" ||
 	fail "the run's duration does not grow: --listen '$d1' then '$d2', textfile '$t1' then '$t2'"
@@ -145,8 +137,8 @@ grep -q '^jitterscope_node_info' "$TMP/ne.metrics" ||
 	{ cat "$TMP/node_exporter.log" >&2; fail "node_exporter does not serve the textfile"; }
 grep -q '^node_textfile_scrape_error 0' "$TMP/ne.metrics" ||
 	fail "node_exporter's textfile collector reports an error: $(grep textfile "$TMP/ne.metrics")"
-# the final textfile scraped a few times, the rules evaluated
-sleep 4
+# the final textfile scraped, the rules evaluated
+python3 "$LIB" await "$URL" final "$J" || fail "Prometheus after the run (above)"
 note "node_exporter on 127.0.0.1:$NE_PORT, Prometheus on 127.0.0.1:$PROM_PORT: scraped"
 
 # (d) the numbers and every expression
@@ -154,12 +146,10 @@ note "node_exporter on 127.0.0.1:$NE_PORT, Prometheus on 127.0.0.1:$PROM_PORT: s
 # end (job jitterscope, stale since: last_over_time): at most the JSON's count
 sel='jitterscope_gap_duration_seconds_bucket{job="node",cpu="1"}'
 lsel='last_over_time(jitterscope_gap_duration_seconds_bucket{job="jitterscope",cpu="1"}[1m])'
-for q in 0.5 0.99 0.999; do
-	python3 "$LIB" quantile "$URL" "$q" "$sel" "$J" exact ||
-		fail "histogram_quantile($q) of the textfile (above)"
-	python3 "$LIB" quantile "$URL" "$q" "$lsel" "$J" le ||
-		fail "histogram_quantile($q) of --listen (above)"
-done
+python3 "$LIB" quantile "$URL" 0.5,0.99,0.999 "$sel" "$J" exact ||
+	fail "histogram_quantile(0.5, 0.99, 0.999) of the textfile (above)"
+python3 "$LIB" quantile "$URL" 0.5,0.99,0.999 "$lsel" "$J" le ||
+	fail "histogram_quantile(0.5, 0.99, 0.999) of --listen (above)"
 # a --duration 0 run checks its limits per --budget-interval: max=1us is exceeded in every one
 v=$(get "$URL/api/v1/query?query=last_over_time(jitterscope_budget_violations_total%5B1m%5D)" |
 	python3 -c '

@@ -1,5 +1,5 @@
 #!/bin/bash
-# report_diff_html.sh - `jitterscope diff --html` of two real runs of CPU 1 (3 s and 1.5 s)
+# report_diff_html.sh - `jitterscope diff --html` of two real runs of CPU 1 (1 s and 0.5 s)
 # renders in headless Chromium without console messages, its script runs to the end, both
 # runs' histogram bars are in the DOM (A's and B's, by primary cause), the table rows match
 # the diff's JSON, and the screenshot shows the cause colours. Skips without chromium (Debian
@@ -9,9 +9,9 @@ need_root
 need_cpu1
 need_chromium
 
-"$JS" --cpu 1 --duration 3 -q --json "$TMP/A.json" >/dev/null 2>"$TMP/err" ||
+"$JS" --cpu 1 --duration 1 -q --json "$TMP/A.json" >/dev/null 2>"$TMP/err" ||
 	fail "run A exited $? ($(cat "$TMP/err"))"
-"$JS" --cpu 1 --duration 1.5 -q --json "$TMP/B.json" >/dev/null 2>"$TMP/err" ||
+"$JS" --cpu 1 --duration 0.5 -q --json "$TMP/B.json" >/dev/null 2>"$TMP/err" ||
 	fail "run B exited $? ($(cat "$TMP/err"))"
 "$JS" diff "$TMP/A.json" "$TMP/B.json" --html "$TMP/d.html" --json "$TMP/d.json" \
 	>"$TMP/d.txt" 2>"$TMP/err" || fail "diff --html exited $? ($(cat "$TMP/err"))"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # report_diff_inject.sh - issue 16, "a diff a user can trust", on real runs of CPU 1:
-#   A a quiet 4 s run, B a 4 s run with jsinject preempting CPU 1 500 us every 5 ms (a
-#   SCHED_FIFO task), C a quiet 2 s run.
+#   A a quiet 3 s run, B a 3 s run with jsinject preempting CPU 1 500 us every 5 ms for
+#   1.5 s once it measures (a SCHED_FIFO task, 300 times), C a quiet 1.5 s run.
 #   diff A B   the task class significantly worse, the injecting task a new source (worse);
 #              --fail-on worse exits 2 and its line is the last one printed
 #   diff B A   the task class better, the injecting task gone; --fail-on worse exits 2 only
@@ -19,7 +19,7 @@
 #              the totals, the percentiles and the time the guest's events take (the tick's
 #              1.2 -> 2.2 ms/s, p 0.009: the host's time inside its gaps); their number
 #              does not.
-# Root, kernel BTF (the causes need the probes), about 15 s. JS_TEST_KEEP=DIR keeps the runs
+# Root, kernel BTF (the causes need the probes), about 12 s. JS_TEST_KEEP=DIR keeps the runs
 # and the diffs there.
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -71,21 +71,30 @@ with open(os.path.join(d, name + ".quiet"), "w") as f:
                                ", ".join("%s %.1f ms" % (k, v / 1e6) for k, v in top)))
 PY
 }
-run A 4
-# B: the injector starts once the run measures (setup takes well under 1 s), ends before it
-"$JS" --cpu 1 --duration 4 -q --json "$TMP/B.json" >"$TMP/B.out" 2>"$TMP/B.err" &
+run A 3
+# B: the injector starts once the run measures (a row in its gaps CSV, flushed every 0.5 s),
+# ends 1 s before it
+"$JS" --cpu 1 --duration 3 -q --json "$TMP/B.json" --gaps "$TMP/B.csv" >"$TMP/B.out" \
+	2>"$TMP/B.err" &
 PIDS=$!
+for _ in $(seq 1 200); do
+	rows=()
+	mapfile -t -n 2 rows 2>/dev/null <"$TMP/B.csv"
+	[ ${#rows[@]} -ge 2 ] && break
+	kill -0 "$PIDS" 2>/dev/null || break
+	sleep 0.05
+done
+[ ${#rows[@]} -ge 2 ] || fail "run B wrote no gap to its CSV within 10 s ($(cat "$TMP/B.err"))"
 # 100 ms/s of preemption: well above what other work on a shared machine costs a run (up
 # to 24 ms/s seen here while compilers ran on CPU 0), so "worse" does not depend on A being idle
-sleep 1
-"$INJ" --mode preempt --cpu 1 --duration 2.5 --period 5000 --spin 500 >"$TMP/inj.txt" \
+"$INJ" --mode preempt --cpu 1 --duration 1.5 --period 5000 --spin 500 >"$TMP/inj.txt" \
 	2>"$TMP/inj.err" || fail "jsinject exited $? ($(cat "$TMP/inj.err"))"
 wait "$PIDS" || fail "run B exited $? ($(cat "$TMP/B.err"))"
 PIDS=
 ACTIONS=$(sed -n 's/^actions=//p' "$TMP/inj.txt")
 [ "${ACTIONS:-0}" -ge 200 ] || fail "jsinject acted $ACTIONS times, want >= 200"
-run C 2
-echo "ok: runs A (4 s), B (4 s, jsinject preempt: $ACTIONS actions), C (2 s)"
+run C 1.5
+echo "ok: runs A (3 s), B (3 s, jsinject preempt: $ACTIONS actions), C (1.5 s)"
 
 # diff JSON... -> rc; the text in NAME.txt
 diff_runs() { # diff_runs NAME X Y ARGS...
@@ -126,7 +135,7 @@ echo "ok: diff B A --fail-on worse: exit $rc, last line: $LAST"
 diff_runs AC A C
 rc=$?
 [ $rc -eq 0 ] || fail "diff A C exited $rc ($(cat "$TMP/AC.err"))"
-grep -q "^note: the runs' lengths differ (A 4.00 s, B 2.00 s): gaps and time lost are compared" \
+grep -q "^note: the runs' lengths differ (A 3.00 s, B 1.50 s): gaps and time lost are compared" \
 	"$TMP/AC.txt" || fail "diff A C: no note on the lengths: $(head -6 "$TMP/AC.txt")"
 
 python3 - "$TMP" <<'PY' || fail "the diffs' JSON does not hold"

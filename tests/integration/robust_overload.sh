@@ -50,26 +50,42 @@ print(c["gap_count"], c["dropped"], p["lost"], p["evicted"])
 PY
 }
 
+# measuring PID CSV - wait (up to 10 s) until the run PID has written a row of its gaps CSV
+# (flushed every 0.5 s): it measures, its probes attached
+measuring() {
+	local rows
+	for _ in $(seq 1 200); do
+		rows=()
+		mapfile -t -n 2 rows 2>/dev/null <"$2"
+		[ ${#rows[@]} -ge 2 ] && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	fail "the run (pid $1) wrote no gap to $2 within 10 s"
+}
+
 # A. the sampler ring. The threshold is below the calibrated median loop period: just above
 # it, only the tail of the loop's periods were gaps, and where the TSC reads in steps (10 ns
 # here: periods of 10 or 20 ns, median 20.03) median + 4 ns caught only the rare 30 ns
-# iterations, 2,000-14,000 gaps in 1.5 s: a full ring or not by chance.
+# iterations, 2,000-14,000 gaps in 1.5 s: a full ring or not by chance. Below the median, the
+# ring is full within its first 10 ms drain period: 0.5 s is plenty.
 "$JS" --cpu 1 -d 0.3 --no-probes -q --json "$TMP/cal.json" >/dev/null || fail "calibration run"
 thr=$(python3 -c "import json, math
 print(max(1, math.floor(json.load(open('$TMP/cal.json'))['cpus'][0]['loop_ns_median']) - 1))")
-"$JS" --cpu 1 -d 1.5 --ring-size 1024 -T "${thr}ns" --json "$TMP/a.json" --gaps "$TMP/a.csv" \
+"$JS" --cpu 1 -d 0.5 --ring-size 1024 -T "${thr}ns" --json "$TMP/a.json" --gaps "$TMP/a.csv" \
 	>"$TMP/a.txt" 2>"$TMP/a.err" || fail "A: exit $? ($(cat "$TMP/a.err"))"
 res=$(coherent "$TMP/a.json" "$TMP/a.csv" "$TMP/a.txt") || exit 1
 read -r gaps dropped lost evicted <<<"$res"
 [ "$dropped" -gt 0 ] || fail "A: -T ${thr}ns with a 1024-entry ring dropped nothing ($gaps gaps)"
 echo "ok: A: sampler ring overflow: $gaps gaps kept, $dropped dropped and reported (-T ${thr}ns)"
 
-# B. the probes' ring buffer, with nobody draining it
-"$JS" --cpu 1 -d 7 -q --json "$TMP/b.json" --gaps "$TMP/b.csv" >"$TMP/b.txt" 2>"$TMP/b.err" &
+# B. the probes' ring buffer, with nobody draining it: stopped 3.5 s from 0.3 s after the
+# injector starts, once the run measures (about 0.5 s in), the run going on 1 s after that
+"$JS" --cpu 1 -d 5.5 -q --json "$TMP/b.json" --gaps "$TMP/b.csv" >"$TMP/b.txt" 2>"$TMP/b.err" &
 pid=$!
 busy=
 trap 'kill -CONT $pid 2>/dev/null; [ -z "$busy" ] || kill $busy 2>/dev/null; rm -rf "$TMP"' EXIT
-sleep 1.5
+measuring $pid "$TMP/b.csv"
 "$INJ" --mode timer --cpu 1 --period 15 --duration 4.5 >"$TMP/inj.txt" 2>&1 &
 ipid=$!
 sleep 0.3
@@ -94,11 +110,12 @@ if [ "$evicted" -gt 0 ]; then
 fi
 echo "ok: B: probe ring overflow: $lost events lost, $evicted evicted, all reported; $gaps gaps"
 
-# C. an IPI storm while running normally
-"$JS" --cpu 1 -d 3 -q --json "$TMP/c.json" --gaps "$TMP/c.csv" >"$TMP/c.txt" 2>"$TMP/c.err" &
+# C. an IPI storm (200,000 IPIs a second, for 1 s) while running normally, within the run:
+# from once it measures (about 0.5 s in) to 1 s before its end
+"$JS" --cpu 1 -d 2.5 -q --json "$TMP/c.json" --gaps "$TMP/c.csv" >"$TMP/c.txt" 2>"$TMP/c.err" &
 pid=$!
-sleep 1
-"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1.5 --log "$TMP/inj.csv" \
+measuring $pid "$TMP/c.csv"
+"$INJ" --mode ipi --cpu 1 --period 20 --count 4 --duration 1 --log "$TMP/inj.csv" \
 	>"$TMP/inj.txt" 2>&1 || fail "C: jsinject exited $? ($(cat "$TMP/inj.txt"))"
 wait $pid || fail "C: exit $? ($(cat "$TMP/c.err"))"
 res=$(coherent "$TMP/c.json" "$TMP/c.csv" "$TMP/c.txt") || exit 1

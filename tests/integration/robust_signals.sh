@@ -148,8 +148,23 @@ injected() {
 		"loaded, none left"
 }
 
-# timed SIG AFTER ARGS... - send SIG AFTER seconds after the run holds its programs: sets
-# RC, MS (from the signal to the exit) and HELD (how many programs it held)
+# measuring PID - wait (up to 10 s) until the run PID has written a row of its gaps CSV
+# (flushed every 0.5 s): it measures
+measuring() {
+	local rows
+	for _ in $(seq 1 200); do
+		rows=()
+		mapfile -t -n 2 rows 2>/dev/null <"$TMP/gaps.csv"
+		[ ${#rows[@]} -ge 2 ] && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	fail "the run (pid $1) wrote no gap to its CSV within 10 s of holding its programs"
+}
+
+# timed SIG AFTER ARGS... - send SIG once the run holds its programs and AFTER seconds later,
+# or (AFTER "measuring") once it measures: sets RC, MS (from the signal to the exit) and HELD
+# (how many programs it held)
 timed() {
 	local sig=$1 after=$2 pid t0 ids
 	shift 2
@@ -159,7 +174,11 @@ timed() {
 	pid=$!
 	ids=$(held $pid) || { kill $pid; exit 1; }
 	HELD=$(echo "$ids" | grep -c .)
-	sleep "$after"
+	if [ "$after" = measuring ]; then
+		measuring $pid || { kill $pid; exit 1; }
+	else
+		sleep "$after"
+	fi
 	t0=$(date +%s%N)
 	kill -"$sig" $pid
 	wait $pid
@@ -167,22 +186,25 @@ timed() {
 	MS=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
-# where the probes load and attach: the bpf() calls of a short run
-strace -f -qq -o "$TMP/bpf.log" -e trace=bpf "$JS" --cpu 1 -d 0.2 -q >/dev/null 2>&1
-first_link=$(grep -n 'BPF_LINK_CREATE\|BPF_RAW_TRACEPOINT_OPEN' "$TMP/bpf.log" | head -1 | cut -d: -f1)
+# where the cases inject: the bpf(), openat() and clone3() calls of one short run
+strace -f -qq -o "$TMP/calls.log" -e trace=bpf,openat,clone3 "$JS" --cpu 1 -d 0.1 -q \
+	"${OUTS[@]}" >/dev/null 2>&1
+# call_no SYSCALL REGEX - which call of SYSCALL (1, 2...: strace's when= counts them so) is
+# the first that matches REGEX in that run (a call strace splits is counted where it began)
+call_no() {
+	grep -E "^([0-9]+ +)?$1\(" "$TMP/calls.log" | grep -n -m1 -E "$2" | cut -d: -f1
+}
+# where the probes load and attach
+first_link=$(call_no bpf 'BPF_LINK_CREATE|BPF_RAW_TRACEPOINT_OPEN')
 [ -n "$first_link" ] || fail "no BPF link created in a normal run (probes not working?)"
 clone=clone3
-strace -f -qq -o "$TMP/clone.log" -e trace=clone3 "$JS" --cpu 1 -d 0.1 -q --no-probes \
-	>/dev/null 2>&1
-grep -q clone3 "$TMP/clone.log" || clone=clone
+grep -qE "^([0-9]+ +)?clone3\(" "$TMP/calls.log" || clone=clone
 
 # the audit (before anything is loaded): its first read of /proc/cmdline
-strace -f -qq -o "$TMP/open.log" -e trace=openat "$JS" --cpu 1 -d 0.1 -q "${OUTS[@]}" \
-	>/dev/null 2>&1
-first_cmdline=$(grep -n '"/proc/cmdline"' "$TMP/open.log" | head -1 | cut -d: -f1)
+first_cmdline=$(call_no openat '"/proc/cmdline"')
 [ -n "$first_cmdline" ] || fail "the audit does not read /proc/cmdline"
 
-json_open=$(grep -n '/run.json"' "$TMP/open.log" | head -1 | cut -d: -f1)
+json_open=$(call_no openat '/run.json"')
 [ -n "$json_open" ] || fail "the JSON output is not opened"
 
 injected openat "$json_open" "opening the outputs" true
@@ -191,7 +213,7 @@ injected bpf $((first_link / 2)) "load" true
 injected bpf $((first_link + 2)) "attach" true
 injected $clone 1 "sampler start" true
 # the reporting phase: the --prom rename is only done once the result is final
-injected rename 1 "report" false 1
+injected rename 1 "report" false 0.2
 
 timed INT 1.5 -d 30 --warm-up 5
 [ "$RC" -eq 0 ] || fail "warm-up: exit $RC ($(cat "$TMP/err.txt"))"
@@ -205,7 +227,7 @@ no_progs_left warm-up || exit 1
 echo "ok: warm-up: exit 0 $MS ms after SIGINT, $res, programs held ($HELD when first seen)," \
 	"none left"
 
-timed TERM 2.5 -d 0
+timed TERM measuring -d 0
 [ "$RC" -eq 0 ] || fail "measure: exit $RC ($(cat "$TMP/err.txt"))"
 [ "$MS" -lt 2000 ] || fail "measure: exited $MS ms after SIGTERM"
 res=$(outputs_ok "measure" true) || exit 1
@@ -220,7 +242,7 @@ before
 "$JS" --cpu 1 -q -d 0 "${OUTS[@]}" >"$TMP/out.txt" 2>"$TMP/err.txt" &
 pid=$!
 ids=$(held $pid) || { kill $pid; exit 1; }
-sleep 2
+measuring $pid || { kill $pid; exit 1; }
 t0=$(date +%s%N)
 # signals are not queued: the second must come after the first was taken, i.e. once the
 # sampler thread has ended (the stop began); the run then needs 17-30 ms more (final drain,

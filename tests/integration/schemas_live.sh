@@ -17,9 +17,18 @@ out=$(validate spike "${spikes[@]}") || fail "spike files: $out"
 echo "ok: a fresh run and its ${#spikes[@]} spike files valid: $out"
 # a run that fills what a short quiet one leaves null or false: Ctrl-C (interrupted),
 # --probe-cost (probes.cost)
-"$JS" --cpu 1 -d 10 -q --probe-cost --json "$TMP/int.json" >/dev/null 2>"$TMP/err" &
+# (stopped once it measures: a row in its gaps CSV, flushed every 0.5 s)
+"$JS" --cpu 1 -d 10 -q --probe-cost --json "$TMP/int.json" --gaps "$TMP/int.csv" \
+	>/dev/null 2>"$TMP/err" &
 pid=$!
-sleep 2.5
+for _ in $(seq 1 200); do
+	rows=()
+	mapfile -t -n 2 rows 2>/dev/null <"$TMP/int.csv"
+	[ ${#rows[@]} -ge 2 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
+[ ${#rows[@]} -ge 2 ] || fail "the run to interrupt wrote no gap within 10 s ($(cat "$TMP/err"))"
 kill -INT "$pid"
 wait "$pid" || fail "the interrupted run exited $? ($(cat "$TMP/err"))"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
