@@ -86,6 +86,19 @@ wait_attached() {
 	done
 	return 1
 }
+# wait_measuring PID CSV - until the run PID has written a row of its gaps CSV (flushed
+# every 0.5 s): it measures, its probes attached; at most 10 s, status 1 when it did not
+wait_measuring() {
+	local rows
+	for _ in $(seq 1 200); do
+		rows=()
+		mapfile -t -n 2 rows 2>/dev/null <"$2"
+		[ ${#rows[@]} -ge 2 ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
 # need_btf - kernel BTF, without which the probes cannot load (as root they must load)
 need_btf() {
 	[ -r /sys/kernel/btf/vmlinux ] ||

@@ -77,14 +77,8 @@ run A 3
 "$JS" --cpu 1 --duration 3 -q --json "$TMP/B.json" --gaps "$TMP/B.csv" >"$TMP/B.out" \
 	2>"$TMP/B.err" &
 PIDS=$!
-for _ in $(seq 1 200); do
-	rows=()
-	mapfile -t -n 2 rows 2>/dev/null <"$TMP/B.csv"
-	[ ${#rows[@]} -ge 2 ] && break
-	kill -0 "$PIDS" 2>/dev/null || break
-	sleep 0.05
-done
-[ ${#rows[@]} -ge 2 ] || fail "run B wrote no gap to its CSV within 10 s ($(cat "$TMP/B.err"))"
+wait_measuring "$PIDS" "$TMP/B.csv" ||
+	fail "run B wrote no gap to its CSV within 10 s ($(cat "$TMP/B.err"))"
 # 100 ms/s of preemption: well above what other work on a shared machine costs a run (up
 # to 24 ms/s seen here while compilers ran on CPU 0), so "worse" does not depend on A being idle
 "$INJ" --mode preempt --cpu 1 --duration 1.5 --period 5000 --spin 500 >"$TMP/inj.txt" \

@@ -50,18 +50,9 @@ print(c["gap_count"], c["dropped"], p["lost"], p["evicted"])
 PY
 }
 
-# measuring PID CSV - wait (up to 10 s) until the run PID has written a row of its gaps CSV
-# (flushed every 0.5 s): it measures, its probes attached
+# measuring PID CSV - until the run PID measures (lib.bash wait_measuring), or fail
 measuring() {
-	local rows
-	for _ in $(seq 1 200); do
-		rows=()
-		mapfile -t -n 2 rows 2>/dev/null <"$2"
-		[ ${#rows[@]} -ge 2 ] && return 0
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	fail "the run (pid $1) wrote no gap to $2 within 10 s"
+	wait_measuring "$1" "$2" || fail "the run (pid $1) wrote no gap to $2 within 10 s"
 }
 
 # A. the sampler ring. The threshold is below the calibrated median loop period: just above

@@ -148,18 +148,10 @@ injected() {
 		"loaded, none left"
 }
 
-# measuring PID - wait (up to 10 s) until the run PID has written a row of its gaps CSV
-# (flushed every 0.5 s): it measures
+# measuring PID - until the run PID measures (lib.bash wait_measuring), or fail
 measuring() {
-	local rows
-	for _ in $(seq 1 200); do
-		rows=()
-		mapfile -t -n 2 rows 2>/dev/null <"$TMP/gaps.csv"
-		[ ${#rows[@]} -ge 2 ] && return 0
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	fail "the run (pid $1) wrote no gap to its CSV within 10 s of holding its programs"
+	wait_measuring "$1" "$TMP/gaps.csv" ||
+		fail "the run (pid $1) wrote no gap to its CSV within 10 s of holding its programs"
 }
 
 # timed SIG AFTER ARGS... - send SIG once the run holds its programs and AFTER seconds later,

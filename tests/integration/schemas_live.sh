@@ -21,14 +21,8 @@ echo "ok: a fresh run and its ${#spikes[@]} spike files valid: $out"
 "$JS" --cpu 1 -d 10 -q --probe-cost --json "$TMP/int.json" --gaps "$TMP/int.csv" \
 	>/dev/null 2>"$TMP/err" &
 pid=$!
-for _ in $(seq 1 200); do
-	rows=()
-	mapfile -t -n 2 rows 2>/dev/null <"$TMP/int.csv"
-	[ ${#rows[@]} -ge 2 ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.05
-done
-[ ${#rows[@]} -ge 2 ] || fail "the run to interrupt wrote no gap within 10 s ($(cat "$TMP/err"))"
+wait_measuring "$pid" "$TMP/int.csv" ||
+	fail "the run to interrupt wrote no gap within 10 s ($(cat "$TMP/err"))"
 kill -INT "$pid"
 wait "$pid" || fail "the interrupted run exited $? ($(cat "$TMP/err"))"
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
