@@ -9,7 +9,7 @@ need_root
 need_cpu1
 need_chromium
 
-"$JS" --cpu 1 --duration 4 --html "$TMP/h.html" -q -n 20 >/dev/null 2>"$TMP/err" ||
+"$JS" --cpu 1 --duration 2 --html "$TMP/h.html" -q -n 20 >/dev/null 2>"$TMP/err" ||
 	fail "run exited $? ($(cat "$TMP/err"))"
 render "$TMP/h.html" 1400 1400
 grep -q 'data-points="[1-9]' "$TMP/dom.html" || fail "no scatter points in the DOM"

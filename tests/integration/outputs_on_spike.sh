@@ -7,11 +7,12 @@
 #      detail and CPU; the command never ran on CPU 1; runs in JSON = Prometheus = text;
 #   2. fail: `exit 3`: every run counted as failed;
 #   3. hang: a command that sleeps 100 s under --on-spike-timeout 1s: killed (timeouts
-#      counted, its process gone), the 5 s run still measures 5 s (and ends within the
-#      last command's timeout after);
+#      counted, its process gone), the 3.5 s run still measures 3.5 s (and ends within
+#      the last command's timeout after);
 #   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too;
 #   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
-# Root only (77 otherwise); about 40 s. See docs/OUTPUTS.md, "A command on each spike".
+# Each run's preemptions start once its probes are attached (no fixed wait for the set-up).
+# Root only (77 otherwise); about 20 s. See docs/OUTPUTS.md, "A command on each spike".
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -22,9 +23,21 @@ APP=$ROOT/build/tools/jsapp
 mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 
+# attached PID - wait (up to 30 s) until jitterscope PID holds a BPF link: its probes are
+# attached, and its window opens a moment later (after a 20 ms settle); then 0.5 s more
+attached() {
+	for _ in $(seq 600); do
+		grep -qs '^link_id:' /proc/"$1"/fdinfo/* && { sleep 0.5; return 0; }
+		kill -0 "$1" 2>/dev/null || fail "jitterscope (pid $1) ended before attaching its probes"
+		sleep 0.05
+	done
+	fail "jitterscope (pid $1) attached no probe within 30 s"
+}
+
 # spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
-# of 2 ms from 1.5 s on; outputs in $TMP/NAME.* (--spike-per-source 10: the 4, one source,
-# are all written; the default 3 a minute left 2 commands run where a case asks 3)
+# of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*
+# (--spike-per-source 10: the 4, one source, are all written; the default 3 a minute left
+# 2 commands run where a case asks 3)
 spiked() {
 	local name=$1 dur=$2
 	shift 2
@@ -32,7 +45,7 @@ spiked() {
 		--spike-threshold 1500us --spike-dir "$TMP/$name" --spike-per-source 10 "$@" \
 		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
 	local pid=$!
-	sleep 1.5
+	attached $pid
 	"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 \
 		--log "$TMP/$name.inj.csv" >"$TMP/$name.inj" 2>&1 ||
 		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
@@ -41,7 +54,7 @@ spiked() {
 
 # 1. env
 # shellcheck disable=SC2016 # expanded by the command's shell
-spiked env 5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
+spiked env 3.5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
 python3 - "$TMP" <<'PY' || fail "env: the command's environment"
 import glob, json, os, re, sys
 tmp = sys.argv[1]
@@ -88,7 +101,7 @@ grep -q "^on-spike command: [0-9]* runs, 0 failed, 0 timed out (10.00 s), [0-9]*
 	"$TMP/env.out" || fail "env: the text line: $(grep on-spike "$TMP/env.out")"
 
 # 2. fail
-spiked fail 5 --on-spike 'exit 3'
+spiked fail 3.5 --on-spike 'exit 3'
 python3 - "$TMP" <<'PY' || fail "fail: the failures counted"
 import json, re, sys
 tmp = sys.argv[1]
@@ -102,7 +115,7 @@ PY
 
 # 3. hang: killed at 1 s; the run ends on time
 t0=$(date +%s%N)
-spiked hang 5 --on-spike 'sleep 100.25' --on-spike-timeout 1s
+spiked hang 3.5 --on-spike 'sleep 100.25' --on-spike-timeout 1s
 t1=$(date +%s%N)
 ! pgrep -f 'sleep 100.25' >/dev/null || fail "hang: the command outlived its timeout"
 python3 - "$TMP" "$t0" "$t1" <<'PY' || fail "hang: the timeout"
@@ -114,11 +127,11 @@ cmd = sp["on_spike"]
 assert cmd["runs"] >= 2 and cmd["timeouts"] == cmd["runs"] and cmd["failed"] == 0, cmd
 assert cmd["skipped_busy"] >= 1 and cmd["runs"] + cmd["skipped_busy"] == sp["written"], (cmd, sp)
 assert cmd["runs"] * 1.0e9 <= cmd["run_ns"] <= cmd["runs"] * 1.5e9, cmd
-# the measurement lasts the 5 s asked; a command still running at the end gets the rest of
-# its 1 s timeout (docs/OUTPUTS.md), so the run may end up to 1 s later, never more
+# the measurement lasts the 3.5 s asked; a command still running at the end gets the rest
+# of its 1 s timeout (docs/OUTPUTS.md), so the run may end up to 1 s later, never more
 win = max(c["end_ns"] - c["start_ns"] for c in run["cpus"])
-assert win < 5.1e9, "the measurement took %.2f s of the 5 s asked" % (win / 1e9)
-assert run["wall_ns"] < 6.3e9 and (t1 - t0) < 9.5e9, \
+assert win < 3.6e9, "the measurement took %.2f s of the 3.5 s asked" % (win / 1e9)
+assert run["wall_ns"] < 4.8e9 and (t1 - t0) < 8.0e9, \
     "the run took %.1f s (%.1f s wall)" % (run["wall_ns"] / 1e9, (t1 - t0) / 1e9)
 prom = open(tmp + "/hang.prom").read()
 m = re.search(r"^jitterscope_on_spike_timeouts_total (\d+)$", prom, re.M)
@@ -129,7 +142,7 @@ PY
 
 # 4. --pid --marks: jsapp on CPU 1 preempted by jsinject; the command runs for its spikes
 : >"$TMP/marks.csv"
-"$APP" --cpu 1 --duration 6 --slow-us 1.5 --marks "$TMP/marks.csv" --ready "$TMP/ready" \
+"$APP" --cpu 1 --duration 4 --slow-us 1.5 --marks "$TMP/marks.csv" --ready "$TMP/ready" \
 	>/dev/null 2>&1 &
 apid=$!
 for _ in $(seq 50); do [ -e "$TMP/ready" ] && break; sleep 0.1; done
@@ -139,8 +152,8 @@ for _ in $(seq 50); do [ -e "$TMP/ready" ] && break; sleep 0.1; done
 	--on-spike 'echo "$JS_SPIKE_CAUSE $JS_SPIKE_DETAIL" >>"$JSTEST_TMP/app.cmd"' \
 	>"$TMP/app.out" 2>"$TMP/app.err" </dev/null &
 jpid=$!
-sleep 1.5
-"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/app.inj" 2>&1 ||
+attached $jpid
+"$INJ" --mode preempt --cpu 1 --duration 1.2 --period 300000 --spin 2000 >"$TMP/app.inj" 2>&1 ||
 	fail "app: jsinject failed: $(cat "$TMP/app.inj")"
 wait $apid
 wait $jpid || fail "app: jitterscope exited $?: $(cat "$TMP/app.err")"
@@ -159,10 +172,14 @@ PY
 	--spike-per-source 10 --on-spike 'date +%s%N >>"$JSTEST_TMP/cont.cmd"' >"$TMP/cont.out" 2>"$TMP/cont.err" \
 	</dev/null &
 jpid=$!
-sleep 1.5
+attached $jpid
 "$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/cont.inj" 2>&1 ||
 	fail "continuous: jsinject failed: $(cat "$TMP/cont.inj")"
-sleep 1
+# the stop once 3 commands ran (they run while the run goes on), at most 10 s on
+for _ in $(seq 100); do
+	[ "$(wc -l 2>/dev/null <"$TMP/cont.cmd")" -ge 3 ] 2>/dev/null && break
+	sleep 0.1
+done
 stop=$(date +%s%N)
 kill -INT $jpid
 wait $jpid || fail "continuous: jitterscope exited $?: $(cat "$TMP/cont.err")"

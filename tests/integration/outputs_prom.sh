@@ -1,5 +1,5 @@
 #!/bin/bash
-# outputs_prom.sh - a real 4 s run on CPU 1 writes --json, --gaps and --prom; the .prom
+# outputs_prom.sh - a real 2 s run on CPU 1 writes --json, --gaps and --prom; the .prom
 # passes `promtool check metrics` (Debian prometheus), its _count, _sum, +Inf bucket and
 # gaps_total per CPU equal the JSON's gap_count and lost_ns, every finite bucket of the gap
 # histogram counts exactly the --gaps rows whose duration is at or below its le (seconds,
@@ -13,7 +13,7 @@ need_cmd promtool prometheus
 note() { echo "outputs_prom: $*"; }
 
 J=$TMP/run.json P=$TMP/run.prom
-"$JS" --cpu 1 --duration 4 --json "$J" --prom "$P" --gaps "$TMP/gaps.csv" -q >"$TMP/report.txt" 2>"$TMP/err.txt" ||
+"$JS" --cpu 1 --duration 2 --json "$J" --prom "$P" --gaps "$TMP/gaps.csv" -q >"$TMP/report.txt" 2>"$TMP/err.txt" ||
 	fail "run exited $? ($(cat "$TMP/err.txt"))"
 for f in "$J" "$P"; do [ -s "$f" ] || fail "$(basename "$f") missing or empty"; done
 [ ! -e "$P.tmp" ] || fail "$P.tmp left behind"
@@ -22,7 +22,7 @@ import json, sys
 c = json.load(open(sys.argv[1]))["cpus"][0]
 print(c["gap_count"], c["lost_ns"])' "$J") || fail "cannot read the JSON"
 read -r gap_count lost <<<"$want"
-[ "$gap_count" -gt 0 ] || fail "no gaps in 4 s: nothing to compare"
+[ "$gap_count" -gt 0 ] || fail "no gaps in 2 s: nothing to compare"
 
 promtool check metrics <"$P" >"$TMP/promtool.out" 2>&1 ||
 	{ cat "$TMP/promtool.out" >&2; fail "promtool check metrics failed"; }

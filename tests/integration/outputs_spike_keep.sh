@@ -1,12 +1,13 @@
 #!/bin/bash
 # outputs_spike_keep.sh - the flight recorder keeps what matters (issue 28): --spike-max 8/min
 # filled by one repeated source first (jsinject preempt: 60 preemptions of 1.5 ms of CPU 1 in
-# 3 s, one task), then a new source 1.5 s later (a task of another name, jsnewsrc, spinning
-# 2 ms on CPU 1 under SCHED_FIFO, once): the new source's spike is in DIR, it replaced one
+# 1.5 s, one task, from 0.5 s after jitterscope's probes are attached), then a new source
+# 1.5 s later (a task of another name, jsnewsrc, spinning 2 ms on CPU 1 under SCHED_FIFO,
+# once): the new source's spike is in DIR, it replaced one
 # of the repeats (files removed, counted as replaced in JSON, Prometheus and the text), the
 # files in DIR are still at most 8, and written + skipped = seen. --spike-per-source 8: one
 # source may fill the window (outputs_spike_source.sh checks the bound of one source).
-# Root only (77 otherwise); about 10 s. See docs/OUTPUTS.md, "Flight recorder".
+# Root only (77 otherwise); about 7 s. See docs/OUTPUTS.md, "Flight recorder".
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -19,12 +20,23 @@ INJ=$ROOT/build/tools/jsinject
 # new one no repeat to replace
 on_housekeeping
 
-"$JS" --cpu 1 -d 9 -q --json "$TMP/run.json" --prom "$TMP/run.prom" --spike-threshold 1ms \
+# attached PID - wait (up to 30 s) until jitterscope PID holds a BPF link: its probes are
+# attached, and its window opens a moment later (after a 20 ms settle); then 0.5 s more
+attached() {
+	for _ in $(seq 600); do
+		grep -qs '^link_id:' /proc/"$1"/fdinfo/* && { taskset -c 0 sleep 0.5; return 0; }
+		kill -0 "$1" 2>/dev/null || fail "jitterscope (pid $1) ended before attaching its probes"
+		taskset -c 0 sleep 0.05
+	done
+	fail "jitterscope (pid $1) attached no probe within 30 s"
+}
+
+"$JS" --cpu 1 -d 6.5 -q --json "$TMP/run.json" --prom "$TMP/run.prom" --spike-threshold 1ms \
 	--spike-dir "$TMP/spikes" --spike-max 8/min --spike-per-source 8 >"$TMP/run.out" \
 	2>"$TMP/run.err" </dev/null &
 JSPID=$!
-taskset -c 0 sleep 2.5
-"$INJ" --mode preempt --cpu 1 --duration 3 --period 50000 --spin 1500 --log "$TMP/inj.csv" \
+attached $JSPID
+"$INJ" --mode preempt --cpu 1 --duration 1.5 --period 25000 --spin 1500 --log "$TMP/inj.csv" \
 	>"$TMP/inj.out" 2>&1 || fail "jsinject failed: $(cat "$TMP/inj.out")"
 taskset -c 0 sleep 1.5
 # the new source: named before it moves to CPU 1, one 2 ms spin there at SCHED_FIFO 50

@@ -1,13 +1,13 @@
 #!/bin/bash
 # outputs_spike_source.sh - a spike's source is a task's name and cgroup, never its pid (issue
 # 39, item 6): a shell loop pinned to CPU 1 spawns /bin/true without end (a new pid each time,
-# about 100 spikes of 1 ms or more a second), and 2 s into it jsinject preempts CPU 1 for 3 ms
+# about 100 spikes of 1 ms or more a second), and 1 s into it jsinject preempts CPU 1 for 3 ms
 # every 100 ms. The loop's tasks, whatever their pids, keep at most --spike-per-source (3)
 # files of one name and cgroup, and the injected task keeps its 3: every one of its first
 # spikes is in DIR. Keyed by pid, the loop's "new sources" filled any --spike-max (60 here
 # within a second) and the injected task kept one spike at most. written + skipped = seen;
-# the run file says the bounds. Root only (77 otherwise); about 11 s. See docs/OUTPUTS.md,
-# "Flight recorder".
+# the run file says the bounds. The loop starts once jitterscope's probes are attached.
+# Root only (77 otherwise); about 7 s. See docs/OUTPUTS.md, "Flight recorder".
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -18,18 +18,29 @@ INJ=$ROOT/build/tools/jsinject
 # loop, jitterscope and jsinject reach CPU 1, which the cpuset allows
 on_housekeeping
 
-"$JS" --cpu 1 -d 9 -q -T 1ms --json "$TMP/run.json" --gaps "$TMP/gaps.csv" \
+# attached PID - wait (up to 30 s) until jitterscope PID holds a BPF link: its probes are
+# attached, and its window opens a moment later (after a 20 ms settle); then 0.5 s more
+attached() {
+	for _ in $(seq 600); do
+		grep -qs '^link_id:' /proc/"$1"/fdinfo/* && { taskset -c 0 sleep 0.5; return 0; }
+		kill -0 "$1" 2>/dev/null || fail "jitterscope (pid $1) ended before attaching its probes"
+		taskset -c 0 sleep 0.05
+	done
+	fail "jitterscope (pid $1) attached no probe within 30 s"
+}
+
+"$JS" --cpu 1 -d 5.5 -q -T 1ms --json "$TMP/run.json" --gaps "$TMP/gaps.csv" \
 	--spike-threshold 1ms --spike-dir "$TMP/spikes" --spike-max 60/min \
 	>"$TMP/run.out" 2>"$TMP/run.err" </dev/null &
 JSPID=$!
-taskset -c 0 sleep 2
+attached $JSPID
 taskset -c 1 sh -c 'while :; do /bin/true; done' &
 LOOP=$!
 trap 'kill $LOOP 2>/dev/null; rm -rf "$TMP"' EXIT
-taskset -c 0 sleep 2
+taskset -c 0 sleep 1
 "$INJ" --mode preempt --cpu 1 --duration 2 --period 100000 --spin 3000 --log "$TMP/inj.csv" \
 	>"$TMP/inj.out" 2>&1 || fail "jsinject failed: $(cat "$TMP/inj.out")"
-taskset -c 0 sleep 1
+taskset -c 0 sleep 0.5
 kill $LOOP
 wait $LOOP 2>/dev/null
 wait $JSPID || fail "jitterscope exited $?: $(cat "$TMP/run.err")"

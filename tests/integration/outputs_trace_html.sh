@@ -10,7 +10,7 @@ need_root
 need_cpu1
 TOOLS=$ROOT/tests/tools
 
-"$JS" --cpu 1 --duration 4 --trace "$TMP/t.json" --html "$TMP/h.html" --json "$TMP/j.json" \
+"$JS" --cpu 1 --duration 2 --trace "$TMP/t.json" --html "$TMP/h.html" --json "$TMP/j.json" \
 	-q -n 20 >/dev/null 2>"$TMP/err" || fail "run exited $? ($(cat "$TMP/err"))"
 python3 "$TOOLS/check_trace.py" "$TMP/t.json" "$TMP/j.json" || fail "trace (uncapped run)"
 
