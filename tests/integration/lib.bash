@@ -86,6 +86,13 @@ wait_attached() {
 	done
 	return 1
 }
+# attached PID - wait_attached PID (30 s), polled from CPU 0 (a test that counts the tasks
+# on CPU 1 must not add its own), then 0.5 s more: the run's window is open; or fail
+attached() {
+	(taskset -pc 0 $BASHPID >/dev/null && wait_attached "$1" 30) ||
+		fail "jitterscope (pid $1) did not attach its probes within 30 s"
+	taskset -c 0 sleep 0.5
+}
 # wait_measuring PID CSV - until the run PID has written a row of its gaps CSV (flushed
 # every 0.5 s): it measures, its probes attached; at most 10 s, status 1 when it did not
 wait_measuring() {

@@ -23,17 +23,6 @@ APP=$ROOT/build/tools/jsapp
 mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 
-# attached PID - wait (up to 30 s) until jitterscope PID holds a BPF link: its probes are
-# attached, and its window opens a moment later (after a 20 ms settle); then 0.5 s more
-attached() {
-	for _ in $(seq 600); do
-		grep -qs '^link_id:' /proc/"$1"/fdinfo/* && { sleep 0.5; return 0; }
-		kill -0 "$1" 2>/dev/null || fail "jitterscope (pid $1) ended before attaching its probes"
-		sleep 0.05
-	done
-	fail "jitterscope (pid $1) attached no probe within 30 s"
-}
-
 # spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
 # of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*
 # (--spike-per-source 10: the 4, one source, are all written; the default 3 a minute left

@@ -34,16 +34,6 @@ measure() {
 		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
 	JSPID=$!
 }
-# attached PID - wait (up to 30 s) until jitterscope PID holds a BPF link: its probes are
-# attached, and its window opens a moment later (after a 20 ms settle); then 0.5 s more
-attached() {
-	for _ in $(seq 600); do
-		grep -qs '^link_id:' /proc/"$1"/fdinfo/* && { sleep 0.5; return 0; }
-		kill -0 "$1" 2>/dev/null || fail "jitterscope (pid $1) ended before attaching its probes"
-		sleep 0.05
-	done
-	fail "jitterscope (pid $1) attached no probe within 30 s"
-}
 # injected NAME DUR 'INJECT ARGS' ARGS... - measure NAME DUR ARGS..., with jsinject preempt
 # on CPU 1 once jitterscope samples (0.5 s after its probes are attached), to its end
 injected() {

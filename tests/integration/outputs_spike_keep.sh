@@ -20,17 +20,6 @@ INJ=$ROOT/build/tools/jsinject
 # new one no repeat to replace
 on_housekeeping
 
-# attached PID - wait (up to 30 s) until jitterscope PID holds a BPF link: its probes are
-# attached, and its window opens a moment later (after a 20 ms settle); then 0.5 s more
-attached() {
-	for _ in $(seq 600); do
-		grep -qs '^link_id:' /proc/"$1"/fdinfo/* && { taskset -c 0 sleep 0.5; return 0; }
-		kill -0 "$1" 2>/dev/null || fail "jitterscope (pid $1) ended before attaching its probes"
-		taskset -c 0 sleep 0.05
-	done
-	fail "jitterscope (pid $1) attached no probe within 30 s"
-}
-
 "$JS" --cpu 1 -d 6.5 -q --json "$TMP/run.json" --prom "$TMP/run.prom" --spike-threshold 1ms \
 	--spike-dir "$TMP/spikes" --spike-max 8/min --spike-per-source 8 >"$TMP/run.out" \
 	2>"$TMP/run.err" </dev/null &
