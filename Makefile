@@ -212,8 +212,10 @@ integration: all
 # it builds first, on every core (make check without -j asks for them), the aarch64 tree
 # and the fuzzers included where their toolchains are (arm64_qemu.sh and robust_fuzz.sh then
 # find them built instead of compiling in the lane; where they are not, those tests say
-# what is missing). The tests that do not measure CPU 1 run meanwhile in a second lane on
-# CPU 0 (JS_LANE=0: none, every test one by one; scripts/run-tests.sh)
+# what is missing). The VM kernels' cache is filled before the tests (tests/vm/vm.py prime:
+# vm_kernels.sh runs beside the late tests, and must not write to the disk then; offline,
+# vm_kernels.sh says what it lacks). The tests that do not measure CPU 1 run meanwhile in a
+# second lane on CPU 0 (JS_LANE=0: none, every test one by one; scripts/run-tests.sh)
 check-build: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
 	$(Q)if command -v $(ARM64_CC) >/dev/null 2>&1 && \
 		[ -e /usr/lib/aarch64-linux-gnu/pkgconfig/libbpf.pc ]; then \
@@ -224,6 +226,8 @@ check-build: all $(UNIT_BINS) $(EXAMPLE_BINS) $(OUTPUT)/bench/jsscale
 
 check:
 	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) check-build
+	$(Q)if command -v qemu-system-x86_64 >/dev/null 2>&1 && [ "$$(id -u)" -eq 0 ]; then \
+		python3 tests/vm/vm.py prime >/dev/null 2>&1 || true; fi
 	$(Q)JS_LANE=$${JS_LANE:-1} scripts/run-tests.sh all $(UNIT_BINS) $(UNIT_SCRIPTS) tests/integration/*.sh
 
 # make check-arm64: the aarch64 cross build (its binary and unit tests only, not the tools)

@@ -231,19 +231,28 @@ judge() {
 # measuring tests. Its results: "RC SECONDS TEST" lines in LANE_RESULTS
 # A measuring test whose header has a "# cpu1: after the lane - WHY" line runs once the lane
 # is done: the lane's disk writes raise the disk's IRQ, which this untuned machine delivers
-# to CPU 1, and a test that injects that IRQ and counts it needs the disk to itself
-lane=() measuring=() late=()
+# to CPU 1, and a test that injects that IRQ and counts it needs the disk to itself. A lane
+# test whose header has a "# lane: beside the late tests - WHY" line (CPU load on CPU 0, its
+# writes on a tmpfs) runs last in the lane, and the late tests do not wait for it: they start
+# once the lane's other tests are done (LANE_EARLY is written then)
+lane=() measuring=() late=() beside=()
 for t in "$@"; do
 	if [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && ! measures "$t"; then
-		lane+=("$t")
+		if grep -qm1 '^# lane: beside the late tests' "$t"; then
+			beside+=("$t")
+		else
+			lane+=("$t")
+		fi
 	elif [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && grep -qm1 '^# cpu1: after the lane' "$t"; then
 		late+=("$t")
 	else
 		measuring+=("$t")
 	fi
 done
-LANE_RESULTS=$logs/lane.results
+LANE_RESULTS=$logs/lane.results LANE_EARLY=$logs/lane.early-done
 : >"$LANE_RESULTS"
+rm -f "$LANE_EARLY"
+lane+=(${beside[@]+"${beside[@]}"})
 lane_pid=
 if [ ${#lane[@]} -gt 0 ]; then
 	echo "lane: ${#lane[@]} tests that do not measure CPU 1 run meanwhile on CPU 0; shown at the end"
@@ -255,10 +264,13 @@ if [ ${#lane[@]} -gt 0 ]; then
 		chrt --idle -p 0 $BASHPID >/dev/null 2>&1
 		QUIET=1
 		for t in "${lane[@]}"; do
+			[[ " ${beside[*]} " == *" $t "* ]] && [ ! -e "$LANE_EARLY" ] && sync &&
+				touch "$LANE_EARLY"
 			start=$(date +%s)
 			run_one "$t" "$logs/$(echo "$t" | tr / _).log"
 			echo "$RC $(( $(date +%s) - start )) $t" >>"$LANE_RESULTS"
 		done
+		touch "$LANE_EARLY"
 	) &
 	lane_pid=$!
 fi
@@ -300,11 +312,14 @@ run_measuring() {
 }
 
 for t in "${measuring[@]}"; do run_measuring "$t"; done
-[ -z "$lane_pid" ] || wait "$lane_pid"
-# the lane's writes, still dirty, would be written back under the late tests (the disk's IRQ
-# lands on CPU 1 here): out now
+# the late tests wait for the lane (but its tests beside them); the lane's writes, still
+# dirty, would be written back under them (the disk's IRQ lands on CPU 1 here): out first
+if [ -n "$lane_pid" ]; then
+	while [ ! -e "$LANE_EARLY" ] && kill -0 "$lane_pid" 2>/dev/null; do sleep 0.5; done
+fi
 [ ${#late[@]} -eq 0 ] || sync
 for t in "${late[@]}"; do run_measuring "$t"; done
+[ -z "$lane_pid" ] || wait "$lane_pid"
 if [ -n "$lane_pid" ]; then
 	echo "lane: the tests run on CPU 0 meanwhile, in their order:"
 	while read -r rc secs t; do

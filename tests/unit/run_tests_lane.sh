@@ -3,7 +3,9 @@
 # a script whose header says "# cpu1: none" runs meanwhile, on CPU 0 only at SCHED_IDLE, without the
 # CPU 1 lock, while the measuring ones run one by one under the lock; its output and its
 # verdict come after theirs; its failure fails the run; a measuring test marked "# cpu1: after
-# the lane" runs once the lane is done; JS_LANE=0 runs every test in order.
+# the lane" runs once the lane is done, but for a lane test marked "# lane: beside the late
+# tests", which runs last in the lane while the late tests run; JS_LANE=0 runs every test in
+# order.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d /tmp/run_tests_lane.XXXXXX)
@@ -68,6 +70,27 @@ check "... and its PASS line" '^PASS: .*quiet.sh' "$tmp/one.after"
 check "the timing table marks it L" '^ +[0-9]+ L .*quiet.sh$' "$tmp/one"
 check "all pass" '^4 passed, 0 failed' "$tmp/one"
 check "a test marked 'after the lane' waits for its end" '^late: after the lane$' "$tmp/one"
+# a lane test beside the late ones: it runs after the lane's others, and the late test starts
+# while it runs (it waits, at most 10 s, for the late test's mark)
+cat >"$t/beside.sh" <<EOT
+# cpu1: none - a stand-in
+# lane: beside the late tests - a stand-in
+[ -e "$tmp/lane.done" ] && echo "beside: after the lane's others" || echo "beside: too early"
+for _ in \$(seq 100); do [ -e "$tmp/late.ran" ] && break; sleep 0.1; done
+[ -e "$tmp/late.ran" ] && echo "beside: the late test ran meanwhile" || echo "beside: alone"
+EOT
+cat >"$t/late2.sh" <<EOT
+# cpu1: after the lane - a stand-in
+[ -e "$tmp/lane.done" ] && echo "late2: after the lane's others" || echo "late2: too early"
+touch "$tmp/late.ran"
+EOT
+rm -f "$tmp/late.ran"
+run "$tmp/four" 1 "$t/beside.sh" "$t/late2.sh" "$t/quiet_last.sh"
+check "a lane test beside the late tests runs after the lane's others" \
+	"^beside: after the lane's others$" "$tmp/four"
+check "... and the late tests run meanwhile" '^beside: the late test ran meanwhile$' "$tmp/four"
+check "... after the lane's others" "^late2: after the lane's others$" "$tmp/four"
+check "... all pass" '^3 passed, 0 failed' "$tmp/four"
 run "$tmp/two" 1 "$t/measuring.sh" "$t/quiet_fail.sh"
 check "a lane test's failure fails the run" '^1$' "$tmp/two.rc"
 check "... named with its FAIL line" '^    FAIL: the lane.s failure$' "$tmp/two"

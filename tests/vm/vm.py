@@ -444,6 +444,8 @@ def main():
     sub.add_parser("list")
     f = sub.add_parser("fetch")
     f.add_argument("kernel")
+    sub.add_parser("prime", help="fetch make check's kernels and build their initramfs (the"
+                   " cache), so that the suite's run writes nothing to the disk")
     r = sub.add_parser("run")
     r.add_argument("kernel")
     r.add_argument("--cmdline", default=None,
@@ -463,6 +465,16 @@ def main():
     if a.verb == "list":
         for k in kernels.KERNELS:
             print(f"{k.name:16} {k.suite:9} {k.arch:5} {k.package:22} {k.cmdline}")
+        return 0
+    if a.verb == "prime":
+        try:
+            for k in kernels.KERNELS:
+                if k.check:
+                    initramfs(k, fetch(k))
+                    log(f"{k.name}: cached")
+        except Unavailable as e:
+            print(f"vm.py prime: {e}", file=sys.stderr)
+            return 77
         return 0
     try:
         k = kernels.by_name(a.kernel)
