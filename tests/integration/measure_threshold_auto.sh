@@ -8,7 +8,6 @@
 # judged on the trial's own figures: they are printed. Exit 75 when a part failed while the
 # host's own gap rate (jsloop, not jitterscope) left it no room. Root, kernel BTF, CPU 1
 # (77 otherwise); about 12 s.
-# noise gauge: jsloop on CPU 1 around the measurement (the host's own gap rate, not jitterscope's)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
