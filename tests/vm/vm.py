@@ -11,6 +11,8 @@
                               --disk MiB: a scratch ext4 disk whose IRQ may be steered,
                               mounted at $JS_VM_DISK
   vm.py list                  the kernels (tests/vm/kernels.py)
+  vm.py prime                 fetch make check's kernels and build their initramfs (make
+                              check runs it in the background as the tests start)
 
 The packages are fetched with apt-get download through a private apt state in the cache
 (JS_VM_CACHE, default /var/cache/jitterscope-vm), from the mirror the machine's apt already
@@ -19,6 +21,8 @@ x86-64, TCG) cannot run the host's /bin/sh: its guest runs CMD with that suite's
 busybox-static of its architecture, fetched the same way, its applets first in PATH.
 """
 import argparse
+import contextlib
+import fcntl
 import glob
 import gzip
 import hashlib
@@ -139,6 +143,23 @@ def fetch(k):
     with open(os.path.join(done, "ok"), "w") as f:
         f.write(root + "\n")
     return root
+
+
+@contextlib.contextmanager
+def cache_lock():
+    """the cache to one process at a time: make check's `prime` runs in the background while
+    the tests start, and a VM test fetching the same kernel then waits for it"""
+    os.makedirs(CACHE, exist_ok=True)
+    with open(os.path.join(CACHE, ".lock"), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+def cached(k):
+    """k fetched and its initramfs built (cached): (unpacked tree, initramfs path)"""
+    with cache_lock():
+        root = fetch(k)
+        return root, initramfs(k, root)
 
 
 def foreign_busybox(k):
@@ -369,9 +390,8 @@ def boot(k, command, cmdline="", timeout=600, mem=2048, outdir=None, quiet=False
     if not shutil.which(QEMU[k.arch]):
         pkg = "qemu-system-arm" if k.arch == "arm64" else "qemu-system-x86"
         raise Unavailable(f"no {QEMU[k.arch]} (Debian package {pkg})")
-    root = fetch(k)
+    root, initrd = cached(k)
     vmlinuz, release, _ = kernel_files(root)
-    initrd = initramfs(k, root)
     own = outdir is None
     outdir = os.path.abspath(outdir or tempfile.mkdtemp(prefix="jsvm."))
     os.makedirs(outdir, exist_ok=True)
@@ -470,7 +490,7 @@ def main():
         try:
             for k in kernels.KERNELS:
                 if k.check:
-                    initramfs(k, fetch(k))
+                    cached(k)
                     log(f"{k.name}: cached")
         except Unavailable as e:
             print(f"vm.py prime: {e}", file=sys.stderr)
@@ -483,7 +503,8 @@ def main():
         return 64
     try:
         if a.verb == "fetch":
-            print(fetch(k))
+            with cache_lock():
+                print(fetch(k))
             return 0
         if not command:
             print("vm.py run: no command", file=sys.stderr)
