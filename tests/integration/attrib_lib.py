@@ -16,6 +16,10 @@ Commands:
       attached (its BPF links stop growing). --inject-dir DIR: jsinject's --dir (irq mode's
       scratch file, on the disk whose IRQ is injected); --steer rfs: jsinject's (softirq mode
       on a CPU isolcpus= or nohz_full= keeps out of rps_cpus). --naming-only: below.
+      --phase 'MODE SECS [period=US] [spin=US] [count=N] [max-share=P]' (repeatable) instead
+      of --mode: the phases' injectors one after another in one run of their seconds + 2,
+      each judged on its own actions (a phase that cannot steer its IRQ is skipped with its
+      "skip:" line, the others judged; 77 when all are).
 
   attrib_lib.py match --mode MODE --log INJ.csv --gaps GAPS.csv [--json RUN.json]
                       [--irq-detail NAME:N] [--witness WITNESS.csv] [--among]
@@ -232,6 +236,7 @@ NAMING_ONLY_ACTIONS = 50
 # least this much over the run (below it, a few ticks' rounding is all there is to compare)
 STEAL_FLOOR_FROM_NS = 100 * 1000 * 1000
 US = 1000
+MS = 1000 * US
 IPI_WINDOW_NS = 1000 * US  # src/attrib/js_correlate.h CORR_IPI_WINDOW_NS
 
 # mode -> expectation: the cause named among the gap's causes, the action's own events (one of
@@ -283,10 +288,18 @@ def load_log(path, mode=None):
     return sorted(inject_actions(path, mode), key=lambda a: a[1])
 
 
+_GAPS = {}
+
+
 def load_gaps(path, cpu, source=None):
-    """the --gaps CSV -> [Gap] of one CPU (every CPU: None) and source in start order"""
-    return sorted((Gap(r, r["line"]) for r in gap_rows(path, cpu, source)),
-                  key=lambda g: g.start)
+    """the --gaps CSV -> [Gap] of one CPU (every CPU: None) and source in start order (read
+    once: a run's phases are each judged on it; the list is not to be changed)"""
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size, cpu, source)
+    if key not in _GAPS:
+        _GAPS[key] = sorted((Gap(r, r["line"]) for r in gap_rows(path, cpu, source)),
+                            key=lambda g: g.start)
+    return _GAPS[key]
 
 
 def has_cause(g, cls, prefix, exact=False):
@@ -887,10 +900,16 @@ def account(mode, spec, res, gaps, js, cpu, max_share=None, out=sys.stdout):
 
 
 def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, among=False,
-             witness=None, max_share=None, cgroup=None, host_share=0.0, naming_only=False):
+             witness=None, max_share=None, cgroup=None, host_share=0.0, naming_only=False,
+             window=False):
+    """judge the actions of log against the gaps; window: only the gaps from 0.5 s before
+    the first action to 0.5 s after the last (a phase of a run of several)"""
     spec = spec_for(mode, irq_detail)
     acts = load_log(log, mode)
     gaps = load_gaps(gaps_csv, cpu)
+    if window and acts:
+        lo, hi = acts[0][1] - 500 * MS, max(a[2] for a in acts) + 500 * MS
+        gaps = [g for g in gaps if lo <= g.start < hi]
     js = None
     if run_json:
         with open(run_json) as f:
@@ -1696,23 +1715,58 @@ def tick_period():
     return timer_period_us(hz)
 
 
+class Phase:
+    """one injector of a run: MODE's jsinject for SECS seconds, judged on its own actions"""
+
+    def __init__(self, mode, secs, period=None, spin=None, count=None, max_share=None):
+        spec = MODES[mode]
+        self.mode, self.secs, self.max_share = mode, secs, max_share
+        self.period = period or spec["period"] or tick_period()
+        self.spin = spin or spec.get("spin")
+        self.count = count or spec.get("count")
+        self.log = self.out = self.err = None
+        self.rc = None
+
+    def args(self, a):
+        """jsinject's command line"""
+        r = [INJ, "--mode", self.mode, "--cpu", str(a.cpu), "--duration", str(self.secs),
+             "--period", str(self.period), "--log", self.log]
+        if self.mode == "preempt":
+            r += ["--spin", str(self.spin)]
+        if "count" in MODES[self.mode]:
+            r += ["--count", str(self.count)]
+        if a.inject_dir:
+            r += ["--dir", a.inject_dir]
+        if a.steer:
+            r += ["--steer", a.steer]
+        return r
+
+
+def parse_phase(text):
+    """--phase "MODE SECS [period=US] [spin=US] [count=N] [max-share=P]" -> Phase"""
+    words = text.split()
+    if len(words) < 2 or words[0] not in MODES or not words[1].isdigit():
+        raise argparse.ArgumentTypeError("%r: MODE SECS [KEY=VALUE...]" % text)
+    kw = {}
+    for w in words[2:]:
+        k, _, v = w.partition("=")
+        if k not in ("period", "spin", "count", "max-share") or not v:
+            raise argparse.ArgumentTypeError("%r: unknown %r" % (text, w))
+        kw[k.replace("-", "_")] = float(v) if k == "max-share" else int(v)
+    return Phase(words[0], int(words[1]), **kw)
+
+
 def run_in(a, cg):
-    """do_run's measurement, jsinject in cgroup cg (or None)"""
-    spec = MODES[a.mode]
-    period = a.period or spec["period"] or tick_period()
+    """do_run's measurement: one jitterscope run, the phases' injectors one after another
+    (jsinject in cgroup cg, or None), each judged on its own actions against the run's gaps
+    (several oracles, one run: jitterscope's start and the CPU's quiet are paid once)"""
+    phases = a.phases
     d = a.duration
     tmp = a.dir
-    gaps, jsn, log = (os.path.join(tmp, n) for n in ("gaps.csv", "run.json", "inject.csv"))
-    inj_args = [INJ, "--mode", a.mode, "--cpu", str(a.cpu), "--duration", str(d - 2),
-                "--period", str(period), "--log", log]
-    if a.mode == "preempt":
-        inj_args += ["--spin", str(a.spin or spec["spin"])]
-    if "count" in spec:
-        inj_args += ["--count", str(a.count or spec["count"])]
-    if a.inject_dir:
-        inj_args += ["--dir", a.inject_dir]
-    if a.steer:
-        inj_args += ["--steer", a.steer]
+    gaps, jsn = (os.path.join(tmp, n) for n in ("gaps.csv", "run.json"))
+    for ph in phases:
+        ph.log = os.path.join(tmp, "inject.csv" if len(phases) == 1 else
+                              "inject-%s.csv" % ph.mode)
     quiet = wait_quiet(a.cpu, 30)
     if not quiet:
         log_msg("warning: CPU %d is still busy with other work; results may suffer" % a.cpu)
@@ -1723,6 +1777,7 @@ def run_in(a, cg):
     evs = None
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
+    what = "+".join(ph.mode for ph in phases)
     try:
         t0 = time.monotonic()
         steal0 = cpu_steal_ns(a.cpu)
@@ -1738,27 +1793,30 @@ def run_in(a, cg):
                 " after its start" % (t1 - t0, n, time.monotonic() - t0))
         if js.poll() is not None:
             print("%s: FAIL (jitterscope exited %d early: %s)"
-                  % (a.mode, js.returncode, read_file(os.path.join(tmp, "js.err"))))
+                  % (what, js.returncode, read_file(os.path.join(tmp, "js.err"))))
             return EXIT_FAIL
-        inj = subprocess.Popen(inj_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, preexec_fn=cg.join if cg else None)
         if cg:
             cg.watch()
-        inj_out, inj_err = inj.communicate(timeout=d + 20)
-        # the run ends with the injector's (its --duration is the bound): its last action's
-        # gap is in once the drain's 20 ms window has passed; SIGINT writes every output
+        for ph in phases:
+            inj = subprocess.Popen(ph.args(a), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, preexec_fn=cg.join if cg else None)
+            ph.out, ph.err = inj.communicate(timeout=ph.secs + 20)
+            ph.rc = inj.returncode
+        # the run ends with the last injector's (its --duration is the bound): its last
+        # action's gap is in once the drain's 20 ms window has passed; SIGINT writes every
+        # output
         time.sleep(RUN_TAIL_S)
         if js.poll() is None:
             js.send_signal(signal.SIGINT)
         rc = js.wait(d + 30)
         steal1 = cpu_steal_ns(a.cpu)
-        log_msg("jitterscope (at most %d s) and jsinject %d s (once attached) took %.1f s"
-                % (d, d - 2, time.monotonic() - t0))
+        log_msg("jitterscope (at most %d s) and jsinject %s s (once attached) took %.1f s"
+                % (d, "+".join(str(ph.secs) for ph in phases), time.monotonic() - t0))
     except (Stop, KeyboardInterrupt):
-        print("%s: FAIL (interrupted)" % a.mode)
+        print("%s: FAIL (interrupted)" % what)
         return EXIT_FAIL
     except subprocess.TimeoutExpired:
-        print("%s: FAIL (timed out)" % a.mode)
+        print("%s: FAIL (timed out)" % what)
         return EXIT_FAIL
     finally:
         # SIGTERM, never SIGKILL first: jsinject restores rps_cpus and the IRQ affinity on it
@@ -1772,73 +1830,91 @@ def run_in(a, cg):
             with open(RPS, "w") as f:
                 f.write(rps)
             log_msg("restored %s" % RPS)
-    kv = summary(inj_out)
-    if inj.returncode != 0:
-        if "cannot steer IRQ" in inj_err:
-            print("skip: %s: jsinject: %s" % (a.mode, inj_err.strip().splitlines()[0]))
-            return EXIT_SKIP
-        print("%s: FAIL (jsinject exited %d: %s)" % (a.mode, inj.returncode, inj_err.strip()))
-        return EXIT_FAIL
     if rc != 0:
         print("%s: FAIL (jitterscope exited %d: %s)"
-              % (a.mode, rc, read_file(os.path.join(tmp, "js.err"))))
+              % (what, rc, read_file(os.path.join(tmp, "js.err"))))
         return EXIT_FAIL
     with open(jsn) as f:
         run = json.load(f)
     if not run["probes"]["enabled"]:
         print("%s: FAIL (the probes did not load as root: %s)"
-              % (a.mode, run["probes"]["why_disabled"]))
+              % (what, run["probes"]["why_disabled"]))
         return EXIT_FAIL
     if a.probes and run["params"].get("probe_set") != a.probes:
         print("%s: FAIL (--probes %s asked, the run says %s)"
-              % (a.mode, a.probes, run["params"].get("probe_set")))
+              % (what, a.probes, run["params"].get("probe_set")))
         return EXIT_FAIL
-    log_msg("jsinject: " + " ".join("%s=%s" % (k, kv.get(k, "?")) for k in
-                                    ("actions", "skipped", "cal_delta", "loc_delta",
-                                     "net_rx_delta", "block_delta", "dur_med_us",
-                                     "irq", "irq_name", "irq_delta", "faults", "lost",
-                                     "steer", "received")
-                                    if k in kv))
-    irq_detail = None
-    if a.mode == "irq":
-        irq_detail = "%s:%s" % (kv["irq_name"], kv["irq"])
     o = others_running()
     if o:
         log_msg("note: other jitterscope/jsinject processes ran meanwhile: %s" % o)
     if evs is None:
         log_msg("note: %s: the primary cause is judged for every action" % wit.why)
-    ok = do_match(a.mode, log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
-                  max_share=a.max_share, naming_only=a.naming_only,
-                  cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel, cg.tids)
-                  if cg else None, host_share=(steal1 - steal0) / (d * 1e9))
+    ok, judged = True, 0
+    for ph in phases:
+        r = judge_phase(a, ph, cg, run, gaps, jsn, evs, (steal1 - steal0) / (d * 1e9))
+        if r is not None:
+            judged += 1
+            ok = r and ok
+    if not judged:
+        return EXIT_SKIP  # every phase skipped: its "skip:" line says why
     ok = steal_check(gaps, a.cpu, steal1 - steal0) and ok
+    return noise_exit(ok, steal1 - steal0, d, quiet, foreign_task_ns(evs),
+                      host_stall_ns(load_gaps(gaps, a.cpu), evs))
+
+
+def judge_phase(a, ph, cg, run, gaps, jsn, evs, host_share):
+    """one phase's verdict, printed: True pass, False fail, None skipped (its "skip:" line)"""
+    kv = summary(ph.out or "")
+    if ph.rc != 0:
+        if "cannot steer IRQ" in (ph.err or ""):
+            print("skip: %s: jsinject: %s" % (ph.mode, ph.err.strip().splitlines()[0]))
+            return None
+        print("%s: FAIL (jsinject exited %s: %s)" % (ph.mode, ph.rc, (ph.err or "").strip()))
+        return False
+    log_msg("jsinject %s: " % ph.mode +
+            " ".join("%s=%s" % (k, kv.get(k, "?")) for k in
+                     ("actions", "skipped", "cal_delta", "loc_delta", "net_rx_delta",
+                      "block_delta", "dur_med_us", "irq", "irq_name", "irq_delta", "faults",
+                      "lost", "steer", "received")
+                     if k in kv))
+    irq_detail = None
+    if ph.mode == "irq":
+        irq_detail = "%s:%s" % (kv["irq_name"], kv["irq"])
+    ok = do_match(ph.mode, ph.log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
+                  max_share=ph.max_share, naming_only=a.naming_only,
+                  cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel, cg.tids)
+                  if cg else None, host_share=host_share, window=len(a.phases) > 1)
     # the injector did its work: >= half the actions its period allows (a handful of actions,
     # all named, would pass the percentages above); --naming-only: NAMING_ONLY_ACTIONS (an
     # emulated CPU's IPI or disk read takes up to tens of ms: the slots after it are skipped)
-    want = (d - 2) * 1000000 // period // 2
+    want = ph.secs * 1000000 // ph.period // 2
     acts = int(kv.get("actions", 0))
     if a.naming_only:
         want = min(want, NAMING_ONLY_ACTIONS)
         c = [x for x in run["cpus"] if x["cpu"] == a.cpu][0]
-        acts = len([x for x in load_log(log, a.mode) if c["start_ns"] <= x[1] and
+        acts = len([x for x in load_log(ph.log, ph.mode) if c["start_ns"] <= x[1] and
                     x[2] <= c["end_ns"]])
     if acts < want:
         print("%s: only %d actions by jsinject%s in %d s every %d us (want >= %d)"
-              % (a.mode, acts, " in jitterscope's window" if a.naming_only else "", d - 2,
-                 period, want))
+              % (ph.mode, acts, " in jitterscope's window" if a.naming_only else "", ph.secs,
+                 ph.period, want))
         ok = False
-    print("%s: %s" % (a.mode, "PASS" if ok else "FAIL"))
-    return noise_exit(ok, steal1 - steal0, d, quiet, foreign_task_ns(evs),
-                      host_stall_ns(load_gaps(gaps, a.cpu), evs))
+    print("%s: %s" % (ph.mode, "PASS" if ok else "FAIL"))
+    return ok
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
-    r.add_argument("--mode", required=True, choices=sorted(MODES))
+    r.add_argument("--mode", choices=sorted(MODES), help="one phase: MODE for --duration - 2 s")
+    r.add_argument("--phase", type=parse_phase, action="append", dest="phases", default=[],
+                   metavar="'MODE SECS [period=US] [spin=US] [count=N] [max-share=P]'",
+                   help="instead of --mode, repeatable: the injectors one after another in "
+                   "one run, each judged on its own actions")
     r.add_argument("--cpu", type=int, default=1)
-    r.add_argument("--duration", type=int, default=12, help="jitterscope seconds (>= 4)")
+    r.add_argument("--duration", type=int, default=12, help="jitterscope seconds (>= 4; with"
+                   " --phase: the phases' seconds + 2)")
     r.add_argument("--period", type=int, help="injector period, us")
     r.add_argument("--spin", type=int, help="preempt spin, us")
     r.add_argument("--count", type=int)
@@ -1878,8 +1954,17 @@ def main(argv):
         print("attrib_lib selftest: %s" % ("ok" if ok else "FAILED"))
         return EXIT_PASS if ok else EXIT_FAIL
     if a.cmd == "run":
-        if a.duration < 4:
+        if bool(a.mode) == bool(a.phases):
+            ap.error("give --mode or --phase")
+        if a.phases:
+            if a.cgroup:
+                ap.error("--cgroup takes one --mode")
+            a.duration = sum(ph.secs for ph in a.phases) + 2
+            a.mode = "+".join(ph.mode for ph in a.phases)
+        elif a.duration < 4:
             ap.error("--duration must be >= 4")
+        else:
+            a.phases = [Phase(a.mode, a.duration - 2, a.period, a.spin, a.count, a.max_share)]
         return do_run(a)
     ok = do_match(a.mode, a.log, a.gaps, a.cpu, a.min_pct, a.irq_detail, a.json, a.among,
                   load_witness(a.witness) if a.witness else None, a.max_share,
