@@ -583,9 +583,8 @@ static void test_compare(void **state)
 		    d.count[DIFF_WORSE]);
 	assert_string_equal(jsonp_str(jsonp_get(jsonp_get(doc.root, "summary"), "verdict")),
 			    "worse");
-	assert_string_equal(
-		jsonp_str(jsonp_get(jsonp_get(doc.root, "summary"), "verdict_line")),
-		d.verdict_line);
+	assert_string_equal(jsonp_str(jsonp_get(jsonp_get(doc.root, "summary"), "verdict_line")),
+			    d.verdict_line);
 	jsonp_free(&doc);
 	free(t);
 
@@ -748,10 +747,11 @@ static void test_unlike(void **state)
 	finish_run(&b);
 	assert_int_equal(diff_compute(&d, &a, "spin.json", &b, "pid.json", &opts), 0);
 	assert_true(d.unlike && d.ncpus == 0);
-	assert_string_equal(d.unlike_why,
-			    "spin.json measured CPU 1 with the spinner, pid.json followed thread "
-			    "app:812 (--pid/--tid): a spinner's gaps are all the time its CPU lost, "
-			    "a thread's only the time it was kept from running; not compared");
+	assert_string_equal(
+		d.unlike_why,
+		"spin.json measured CPU 1 with the spinner, pid.json followed thread "
+		"app:812 (--pid/--tid): a spinner's gaps are all the time its CPU lost, "
+		"a thread's only the time it was kept from running; not compared");
 	diff_free(&d);
 	/* a thread of another tid: paired by kind, in the order measured */
 	a.cpus[0].source = JS_SRC_THREAD;
