@@ -113,24 +113,30 @@ static bool grow(struct html_out *h)
 	return !h->err;
 }
 
+/* reservoir - the slot of v[cap] the seen-th item goes to (Vitter's algorithm R: the first
+ * cap fill it, then each replaces a uniform one with probability cap / seen); -1: none */
+static long reservoir(struct html_out *h, uint64_t seen, size_t cap)
+{
+	uint64_t k = seen <= cap ? seen - 1 : rnd(h) % seen;
+
+	return k < cap ? (long)k : -1;
+}
+
 /* fold_add - an unexplained gap's start into its band's reservoir (the folded picture) */
 static void fold_add(struct html_out *h, struct html_cpu *c, uint64_t t, uint64_t dur)
 {
 	struct fold_band *f = &c->fold[period_band(dur)];
+	long k;
 
 	if (!f->t && !(f->t = malloc(HTML_FOLD_KEEP * sizeof(*f->t)))) {
 		h->err = -ENOMEM;
 		return;
 	}
-	f->seen++;
-	if (f->n < HTML_FOLD_KEEP) {
-		f->t[f->n++] = t;
-	} else {
-		uint64_t k = rnd(h) % f->seen;
+	k = reservoir(h, ++f->seen, HTML_FOLD_KEEP);
 
-		if (k < HTML_FOLD_KEEP)
-			f->t[k] = t;
-	}
+	if (k >= 0)
+		f->t[k] = t;
+	f->n = JS_MIN(f->seen, (uint64_t)HTML_FOLD_KEEP);
 }
 
 static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
@@ -139,6 +145,7 @@ static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 	struct html_out *h = ctx;
 	struct pt p = { g->gap.start_ns, g->gap.dur_ns, g->attr.primary };
 	struct html_cpu *c = NULL;
+	long k;
 
 	(void)ev;
 	(void)nev;
@@ -149,14 +156,10 @@ static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 	if (p.cause == JS_CAUSE_UNEXPLAINED)
 		fold_add(h, c, p.start_ns, p.dur_ns);
 	topn_offer(&c->worst, &p);
-	if (c->nsample < HTML_SAMPLE) {
-		c->sample[c->nsample++] = p;
-	} else {
-		uint64_t k = rnd(h) % c->seen;
-
-		if (k < HTML_SAMPLE)
-			c->sample[k] = p;
-	}
+	k = reservoir(h, c->seen, HTML_SAMPLE);
+	if (k >= 0)
+		c->sample[k] = p;
+	c->nsample = JS_MIN(c->seen, (uint64_t)HTML_SAMPLE);
 }
 
 static void html_run_start(void *ctx, const struct js_run *run)
@@ -441,6 +444,19 @@ static double nice_top(double v)
 	return v <= e ? e : v <= 2 * e ? 2 * e : v <= 5 * e ? 5 * e : 10 * e;
 }
 
+/* lin_grid - a linear y axis from 0 to top over the plot's height ph: 5 lines, labels + unit */
+static void lin_grid(FILE *fp, double top, int ph, const char *unit)
+{
+	for (int t = 0; t <= 4; t++) {
+		double y = FIG_T + ph - ph * t / 4.0;
+
+		fprintf(fp,
+			"<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g%s</text>\n",
+			FIG_L, FIG_W - FIG_R, y, y, FIG_L - 6, y + 4, top * t / 4, unit);
+	}
+}
+
 /* lost_per_interval - the time lost in each interval (second), % of it, linear axis */
 static void lost_per_interval(FILE *fp, const struct js_cpu_result *r)
 {
@@ -464,14 +480,7 @@ static void lost_per_interval(FILE *fp, const struct js_cpu_result *r)
 		"<h3>Time lost per %s</h3>\n<svg class=\"fig per-second\" viewBox=\"0 0 %d %d\" "
 		"width=\"%d\" height=\"%d\" role=\"img\">\n",
 		fmt(l, iv->len_ns), FIG_W, H, FIG_W, H);
-	for (int t = 0; t <= 4; t++) {
-		double y = FIG_T + ph - ph * t / 4.0;
-
-		fprintf(fp,
-			"<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g %%</text>\n",
-			FIG_L, FIG_W - FIG_R, y, y, FIG_L - 6, y + 4, top * t / 4);
-	}
+	lin_grid(fp, top, ph, " %");
 	for (size_t i = 0; i < iv->n; i++) {
 		uint64_t end =
 			JS_MIN(iv->v[i].start_ns + iv->len_ns, JS_MAX(r->end_ns, iv->end_ns));
@@ -526,14 +535,7 @@ static void folded(FILE *fp, const struct html_cpu *c, const struct js_cpu_resul
 		"viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
 		"data-period-ns=\"%" PRIu64 "\">\n",
 		fmt(a, pr.period_ns), FIG_W, H, FIG_W, H, pr.period_ns);
-	for (int t = 0; t <= 4; t++) {
-		double y = FIG_T + ph - ph * t / 4.0;
-
-		fprintf(fp,
-			"<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-			FIG_L, FIG_W - FIG_R, y, y, FIG_L - 6, y + 4, top * t / 4);
-	}
+	lin_grid(fp, top, ph, "");
 	for (int i = 0; i < HTML_FOLD_BINS; i++) {
 		double hh = ph * bins[i] / top;
 		uint64_t lo = (uint64_t)(P * i / HTML_FOLD_BINS);
