@@ -539,9 +539,9 @@ static int diff_outputs(const struct js_params *p, const struct js_diff *d)
 			 (p->html_path && !strcmp(p->html_path, "-"));
 	FILE *text = to_stdout ? stderr : stdout;
 
-	if (!d->ncpus && d->a->ncpus && d->b->ncpus) {
-		js_err("%s and %s have no measured CPU to compare", p->inputs[0], p->inputs[1]);
-		return JS_EXIT_ERROR;
+	if (d->unlike) {
+		js_err("%s", d->unlike_why);
+		return JS_EXIT_USAGE;
 	}
 	if (!to_stdout || !p->quiet)
 		report_diff_text(text, d);
@@ -562,8 +562,9 @@ static int diff_outputs(const struct js_params *p, const struct js_diff *d)
 }
 
 /* cmd_diff - `jitterscope diff A.json B.json [--json FILE] [--html FILE] [--alpha P]
- * [--min-change PCT] [--fail-on worse]`: two saved runs compared (js_diff.h); an error when
- * a run has no measured CPU, exit 2 under --fail-on worse when a change is worse */
+ * [--min-change PCT] [--fail-on worse]`: two saved runs compared (js_diff.h); refused (64)
+ * when they measured different things (a spinner's CPU against a thread), exit 2 under
+ * --fail-on worse when a change is worse */
 static int cmd_diff(struct js_params *p)
 {
 	const struct js_diff_opts o = { p->alpha, p->min_change_pct / 100 };

@@ -754,6 +754,49 @@ static const struct js_cpu_result *find_like(const struct js_run *run,
 	return NULL;
 }
 
+/* find_kind - the first result of run of r's kind (source), none already paired */
+static const struct js_cpu_result *find_kind(const struct js_run *run,
+					     const struct js_cpu_result *r, const bool *used)
+{
+	for (size_t i = 0; i < run->ncpus; i++)
+		if (!used[i] && run->cpus[i].source == r->source)
+			return &run->cpus[i];
+	return NULL;
+}
+
+/* measured - what a run measured, for the refusal: "measured CPU 1 with the spinner",
+ * "followed thread app:42 (--pid/--tid)", "measured 2 CPUs with the spinner and timed marks
+ * on CPU 1 (--marks)" */
+static const char *measured(const struct js_run *run, char *buf, size_t len)
+{
+	static const char *const how[JS_SRC_MAX] = {
+		[JS_SRC_SAMPLER] = "measured %s with the spinner",
+		[JS_SRC_THREAD] = "followed %s (--pid/--tid)",
+		[JS_SRC_MARK] = "timed %s (--marks)",
+	};
+	static const char *const many[JS_SRC_MAX] = {
+		[JS_SRC_SAMPLER] = "CPUs", [JS_SRC_THREAD] = "threads", [JS_SRC_MARK] = "marks"
+	};
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < JS_SRC_MAX && o + 1 < len; k++) {
+		size_t n = run_count(run, (enum js_source)k);
+		char lb[JS_LABEL_LEN + 16], t[JS_LABEL_LEN + 64];
+
+		if (!n)
+			continue;
+		for (size_t i = 0; i < run->ncpus && n == 1; i++)
+			if (run->cpus[i].source == (enum js_source)k)
+				result_label(&run->cpus[i], lb, sizeof(lb));
+		if (n > 1)
+			snprintf(lb, sizeof(lb), "%zu %s", n, many[k]);
+		snprintf(t, sizeof(t), how[k], lb);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " and " : "", t);
+	}
+	return buf;
+}
+
 static double secs(const struct js_cpu_result *r)
 {
 	return (double)(r->end_ns - r->start_ns) / 1e9;
@@ -840,7 +883,8 @@ static void warnings(struct js_diff *d)
 	}
 }
 
-/* pair_cpus - the CPUs of both runs; with none in common, in the order measured */
+/* pair_cpus - the CPUs of both runs; with none in common, those of the same kind (a spinner's
+ * CPU with a spinner's CPU) in the order measured; with none of the same kind, nothing */
 static int pair_cpus(struct js_diff *d)
 {
 	const struct js_run *a = d->a, *b = d->b;
@@ -853,24 +897,41 @@ static int pair_cpus(struct js_diff *d)
 		free(used);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < a->ncpus; i++) {
-		const struct js_cpu_result *rb = find_like(b, &a->cpus[i], used);
+	for (int pass = 0; pass < 2 && !n; pass++) {
+		for (size_t i = 0; i < a->ncpus; i++) {
+			const struct js_cpu_result *rb = pass ? find_kind(b, &a->cpus[i], used) :
+								find_like(b, &a->cpus[i], used);
 
-		if (rb) {
-			used[rb - b->cpus] = true;
-			d->cpus[n].a = &a->cpus[i];
-			d->cpus[n++].b = rb;
+			if (rb) {
+				used[rb - b->cpus] = true;
+				d->cpus[n].a = &a->cpus[i];
+				d->cpus[n++].b = rb;
+			}
 		}
+		d->in_order = pass && n > 0;
 	}
 	free(used);
-	if (!n) {
-		for (; n < a->ncpus && n < b->ncpus; n++) {
-			d->cpus[n].a = &a->cpus[n];
-			d->cpus[n].b = &b->cpus[n];
-		}
-		d->in_order = n > 0;
-	}
 	d->ncpus = n;
+	if (!n && a->ncpus && b->ncpus) {
+		static const char *const what[JS_SRC_MAX] = {
+			[JS_SRC_SAMPLER] = "a spinner's gaps are all the time its CPU lost",
+			[JS_SRC_THREAD] = "a thread's only the time it was kept from running",
+			[JS_SRC_MARK] = "a mark's the application's own slow intervals",
+		};
+		size_t len = sizeof(d->unlike_why);
+		char x[128], y[128];
+		int o, sep = 0;
+
+		d->unlike = true;
+		o = snprintf(d->unlike_why, len, "%s %s, %s %s:", d->name_a,
+			     measured(a, x, sizeof(x)), d->name_b, measured(b, y, sizeof(y)));
+		for (int k = 0; k < JS_SRC_MAX && o > 0 && (size_t)o < len; k++)
+			if (run_count(a, (enum js_source)k) + run_count(b, (enum js_source)k))
+				o += snprintf(d->unlike_why + o, len - (size_t)o, "%s %s",
+					      sep++ ? "," : "", what[k]);
+		if (o > 0 && (size_t)o < len)
+			snprintf(d->unlike_why + o, len - (size_t)o, "; not compared");
+	}
 	return 0;
 }
 
@@ -888,6 +949,95 @@ static void tally(struct js_diff *d, const struct js_diff_row *r, const struct j
 		 diff_fmt_val(a, sizeof(a), r->unit, r->a),
 		 diff_fmt_val(b, sizeof(b), r->unit, r->b),
 		 diff_fmt_change(ch, sizeof(ch), r->a, r->b), r->why);
+}
+
+/* biggest - the change that says most of the verdict v: the class whose time lost per
+ * second moved most that way, else the time lost share, else the first row with it */
+static const struct js_diff_row *biggest(const struct js_diff *d, enum js_diff_verdict v,
+					 const struct js_diff_cpu **at)
+{
+	const struct js_diff_row *best = NULL, *share = NULL, *first = NULL;
+	const struct js_diff_cpu *bc = NULL, *sc = NULL, *fc = NULL;
+
+	for (size_t i = 0; i < d->ncpus; i++) {
+		const struct js_diff_cpu *c = &d->cpus[i];
+
+		for (size_t k = 0; k < c->nrows; k++) {
+			const struct js_diff_row *r = &c->rows[k];
+			const char *dot = strchr(r->metric, '.');
+
+			if (r->verdict != v)
+				continue;
+			if (!first) {
+				first = r;
+				fc = c;
+			}
+			if (!share && !strcmp(r->metric, "lost_pct")) {
+				share = r;
+				sc = c;
+			}
+			if (dot && !strcmp(dot, ".lost_ns_per_s") &&
+			    (!best || fabs(r->b - r->a) > fabs(best->b - best->a))) {
+				best = r;
+				bc = c;
+			}
+		}
+	}
+	for (size_t i = 0; !first && i < d->ncpus; i++)
+		for (size_t k = 0; !first && k < d->cpus[i].nsrc; k++)
+			if (d->cpus[i].src[k].row.verdict == v) {
+				first = &d->cpus[i].src[k].row;
+				fc = &d->cpus[i];
+			}
+	*at = best ? bc : share ? sc : fc ? fc : *at;
+	return best ? best : share ? share : first;
+}
+
+/* verdict - the whole comparison in one line: the verdict, its biggest change (and the time
+ * lost share of that CPU pair), the new sources */
+static void verdict(struct js_diff *d)
+{
+	const struct js_diff_cpu *c = d->ncpus ? &d->cpus[0] : NULL;
+	const struct js_diff_row *r;
+	size_t o, len = sizeof(d->verdict_line), nnew = 0;
+	char *s = d->verdict_line, a[32], b[32], ch[32], lb[JS_LABEL_LEN + 16];
+
+	d->verdict = d->count[DIFF_WORSE]  ? DIFF_WORSE :
+		     d->count[DIFF_BETTER] ? DIFF_BETTER :
+					     DIFF_SAME;
+	r = d->verdict == DIFF_SAME ? NULL : biggest(d, d->verdict, &c);
+	o = (size_t)snprintf(s, len, "%s", diff_verdict_name(d->verdict));
+	if (!c) {
+		snprintf(s + o, len - o, ": no CPU to compare");
+		return;
+	}
+	if (r)
+		o += (size_t)snprintf(s + o, len - o, ": biggest change %s: %s %s -> %s (%s)",
+				      result_label(c->b, lb, sizeof(lb)), r->label,
+				      diff_fmt_val(a, sizeof(a), r->unit, r->a),
+				      diff_fmt_val(b, sizeof(b), r->unit, r->b),
+				      diff_fmt_change(ch, sizeof(ch), r->a, r->b));
+	else
+		o += (size_t)snprintf(s + o, len - o,
+				      ": no change is worse or better (%zu uncertain, %zu mixed)",
+				      d->count[DIFF_UNCERTAIN], d->count[DIFF_MIXED]);
+	if (o < len && (!r || strcmp(r->metric, "lost_pct")))
+		o += (size_t)snprintf(s + o, len - o, "; %s time lost %s -> %s",
+				      result_label(c->b, lb, sizeof(lb)),
+				      diff_fmt_val(a, sizeof(a), c->rows[1].unit, c->rows[1].a),
+				      diff_fmt_val(b, sizeof(b), c->rows[1].unit, c->rows[1].b));
+	for (size_t i = 0; i < d->ncpus && o < len; i++)
+		for (size_t k = 0; k < d->cpus[i].nsrc && o < len; k++) {
+			const struct js_diff_src *x = &d->cpus[i].src[k];
+
+			if (strcmp(x->status, "new"))
+				continue;
+			o += (size_t)snprintf(s + o, len - o, "%s%s (%s)",
+					      nnew++ ? ", " : "; new sources: ", x->row.label,
+					      diff_fmt_val(a, sizeof(a), x->row.unit, x->row.b));
+		}
+	if (!nnew && o < len)
+		snprintf(s + o, len - o, "; no new source");
 }
 
 /* borrow - a run too short to estimate its dispersion takes the other's: the same machine's
@@ -941,6 +1091,7 @@ int diff_compute(struct js_diff *d, const struct js_run *a, const char *name_a,
 			      c->src[k].status[0] == 'n' ? "new source " : "source ");
 	}
 	warnings(d);
+	verdict(d);
 	return 0;
 }
 

@@ -48,7 +48,10 @@ static void header(FILE *fp, const struct js_diff *d)
 
 	run_facts(d->a, d->name_a, a);
 	run_facts(d->b, d->name_b, b);
-	fputs("<h1>jitterscope diff</h1>\n<table class=\"facts\"><tr><th></th><th>A</th>"
+	fprintf(fp, "<h1>jitterscope diff</h1>\n<p id=\"verdict\" class=\"d-%s\">verdict: ",
+		diff_verdict_name(d->verdict));
+	html_esc(fp, d->verdict_line);
+	fputs("</p>\n<table class=\"facts\"><tr><th></th><th>A</th>"
 	      "<th>B</th></tr>\n",
 	      fp);
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)

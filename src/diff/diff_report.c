@@ -170,7 +170,7 @@ void report_diff_text(FILE *fp, const struct js_diff *d)
 	const size_t *n = d->count;
 	char rules[512];
 
-	fprintf(fp, "jitterscope diff\n");
+	fprintf(fp, "verdict: %s\njitterscope diff\n", d->verdict_line);
 	run_line(fp, "A", d->name_a, d->a);
 	run_line(fp, "B", d->name_b, d->b);
 	for (size_t i = 0; i < d->nwarn; i++)
@@ -396,6 +396,8 @@ void report_diff_json(FILE *fp, const struct js_diff *d)
 	for (int v = 0; v < DIFF_NVERDICTS; v++)
 		json_u64(&j, diff_verdict_name(v), d->count[v]);
 	json_str(&j, "first_worse", d->first_worse[0] ? d->first_worse : NULL);
+	json_str(&j, "verdict", diff_verdict_name(d->verdict));
+	json_str(&j, "verdict_line", d->verdict_line);
 	json_obj_end(&j);
 	json_obj_end(&j);
 }

@@ -150,6 +150,15 @@ struct js_diff {
 	size_t ncpus;
 	size_t count[DIFF_NVERDICTS]; /* rows and sources per verdict */
 	char first_worse[320];	      /* "" or the first worse change, as one line */
+	/* the verdict of the whole comparison: worse when any change is worse (what --fail-on
+	 * worse acts on), better when none is and one is better, else same; verdict_line says
+	 * it with the biggest change and the new sources (diff_verdict_line) */
+	enum js_diff_verdict verdict;
+	char verdict_line[640];
+	/* nothing to compare: the runs measured different things (a spinner's CPUs against
+	 * followed threads or marks); unlike_why says what each measured, as one line */
+	bool unlike;
+	char unlike_why[400];
 };
 
 /* diff_compute - compare run a (name_a) with run b; 0 or -ENOMEM */

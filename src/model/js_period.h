@@ -103,6 +103,9 @@ void period_classes_add(struct js_period_classes *pc, uint64_t t_ns, uint64_t du
  */
 int period_classes_headline(const struct js_period_classes *pc);
 
+/* period_band - the duration band a gap of dur_ns is in (band_ns[i] <= dur < band_hi(i)) */
+int period_band(uint64_t dur_ns);
+
 /* period_band_hi - exclusive upper bound of band i (UINT64_MAX for the last) */
 uint64_t period_band_hi(int i);
 

@@ -221,15 +221,23 @@ uint64_t period_band_hi(int i)
 	return i + 1 < JS_PERIOD_BANDS ? js_period_band_ns[i + 1] : UINT64_MAX;
 }
 
+/* period_band - the band of a duration */
+int period_band(uint64_t dur_ns)
+{
+	int b = 0;
+
+	while (b + 1 < JS_PERIOD_BANDS && dur_ns >= js_period_band_ns[b + 1])
+		b++;
+	return b;
+}
+
 /* period_classes_add - into its band and every "at least" class it is in; the phases are
  * computed once (every detector has the same candidates) */
 void period_classes_add(struct js_period_classes *pc, uint64_t t_ns, uint64_t dur_ns)
 {
 	double cs[JS_PERIOD_CANDS], sn[JS_PERIOD_CANDS];
-	int b = 0;
+	int b = period_band(dur_ns);
 
-	while (b + 1 < JS_PERIOD_BANDS && dur_ns >= js_period_band_ns[b + 1])
-		b++;
 	phases(&pc->band[b], t_ns, cs, sn);
 	add_phases(&pc->band[b], t_ns, cs, sn);
 	for (int i = 0; i <= b; i++)

@@ -260,6 +260,17 @@ static void script(FILE *fp)
 	      "document.querySelectorAll('svg.hist rect.ser-a').length);\n"
 	      "  root.setAttribute('data-bars-b', "
 	      "document.querySelectorAll('svg.hist rect.ser-b').length);\n"
+	      "  var axes = document.querySelectorAll('svg.lost-cause');\n"
+	      "  for (var a = 0; a < axes.length; a++) {\n"
+	      "    var aw = axes[a].querySelector('.lc-axis').getBoundingClientRect().width;\n"
+	      "    var lc = axes[a].querySelectorAll('rect.lc');\n"
+	      "    for (var k = 0; k < lc.length; k++)\n"
+	      "      lc[k].setAttribute('data-drawn', "
+	      "(100 * lc[k].getBoundingClientRect().width / aw).toFixed(2));\n  }\n"
+	      "  root.setAttribute('data-ps-bars', "
+	      "document.querySelectorAll('svg.per-second rect.ps').length);\n"
+	      "  root.setAttribute('data-timelines', "
+	      "document.querySelectorAll('svg.timeline').length);\n"
 	      "  root.setAttribute('data-rendered', 'ok');\n})();\n</script>\n",
 	      fp);
 }

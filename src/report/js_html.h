@@ -3,8 +3,9 @@
  * js_html.h - the pieces of jitterscope's self-contained HTML pages (the run's --html page,
  * out_html.c, and the diff's, diff_html.c): one style sheet, one cause palette and legend,
  * one gap histogram drawing, one script (legend clicks hide or show a cause; the root
- * element's data-rendered="ok", data-points, data-bars, data-bars-a and data-bars-b tell a
- * headless browser the page ran to its end and what it drew).
+ * element's data-rendered="ok", data-points, data-bars, data-bars-a, data-bars-b,
+ * data-ps-bars and data-timelines tell a headless browser the page ran to its end and what it
+ * drew; each time-lost-by-cause bar gets data-drawn, its rendered width in % of its axis).
  *
  *   html_begin(fp, "jitterscope report: host");
  *   ... html_fact(), html_legend(), html_histogram() ...

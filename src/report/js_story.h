@@ -16,6 +16,7 @@
 #ifndef JS_STORY_H
 #define JS_STORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,26 @@ int story_format_brief(char *buf, size_t len, uint64_t start_ns, uint64_t dur_ns
  */
 int story_format_stacks(char *buf, size_t len, const struct js_gap_rec *r,
 			const struct js_stacks *t, const char *indent);
+
+/* One stretch of a gap's time as its story tells it: a part's net time (entry false) or its
+ * entry/exit (true), steal, an SMI's or the unexplained remainder (detail "") */
+struct story_seg {
+	uint32_t cause;
+	const char *detail; /* the part's, inside the record; "" for the others */
+	uint64_t ns;
+	bool entry;
+};
+#define STORY_SEGS_MAX (2 * JS_PARTS_MAX + 3)
+
+/*
+ * story_segments - gap r's time cut as story_format tells it, in its order (the primary
+ * first, a kworker's work item inside it, then the other parts, steal, the unexplained
+ * remainder; the remainder first when it is the primary), every part (none summed as
+ * "N more"); the stretches add up to the gap as the story's numbers do. The record keeps
+ * each part's net time, not when it ran: this is the story's order, not the events'.
+ * Returns how many (at most STORY_SEGS_MAX) were written to out.
+ */
+size_t story_segments(const struct js_gap_rec *r, struct story_seg *out);
 
 /* story_part_label - a part's human name: "local timer IRQ", "NET_RX softirq", "IRQ x:36" */
 int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail);

@@ -26,9 +26,20 @@
 #include "js_story.h"
 #include "js_util.h"
 
-#define HTML_WORST 2000	 /* longest gaps always drawn, per CPU */
-#define HTML_SAMPLE 5000 /* uniform sample of all gaps, per CPU */
-#define HTML_TITLED 500	 /* points with a tooltip (the longest) */
+#define HTML_WORST 2000	    /* longest gaps always drawn, per CPU */
+#define HTML_SAMPLE 5000    /* uniform sample of all gaps, per CPU */
+#define HTML_TITLED 500	    /* points with a tooltip (the longest) */
+#define HTML_FOLD_KEEP 1024 /* unexplained gaps' start times kept per duration band */
+#define HTML_FOLD_BINS 50   /* columns of the folded picture */
+#define HTML_FOLD_MIN 0.8   /* the coherence from which the folded picture is drawn */
+#define HTML_TL_W 600	    /* a worst gap's timeline, SVG units */
+
+/* the start times of a duration band's unexplained gaps: a uniform reservoir of them */
+struct fold_band {
+	uint64_t *t;
+	size_t n;
+	uint64_t seen;
+};
 
 struct pt {
 	uint64_t start_ns, dur_ns;
@@ -42,6 +53,7 @@ struct html_cpu {
 	size_t nsample;
 	uint64_t seen;
 	bool saved; /* the points are a saved run's worst gaps (html_replay) */
+	struct fold_band fold[JS_PERIOD_BANDS];
 };
 
 struct html_out {
@@ -101,12 +113,39 @@ static bool grow(struct html_out *h)
 	return !h->err;
 }
 
+/* reservoir - the slot of v[cap] the seen-th item goes to (Vitter's algorithm R: the first
+ * cap fill it, then each replaces a uniform one with probability cap / seen); -1: none */
+static long reservoir(struct html_out *h, uint64_t seen, size_t cap)
+{
+	uint64_t k = seen <= cap ? seen - 1 : rnd(h) % seen;
+
+	return k < cap ? (long)k : -1;
+}
+
+/* fold_add - an unexplained gap's start into its band's reservoir (the folded picture) */
+static void fold_add(struct html_out *h, struct html_cpu *c, uint64_t t, uint64_t dur)
+{
+	struct fold_band *f = &c->fold[period_band(dur)];
+	long k;
+
+	if (!f->t && !(f->t = malloc(HTML_FOLD_KEEP * sizeof(*f->t)))) {
+		h->err = -ENOMEM;
+		return;
+	}
+	k = reservoir(h, ++f->seen, HTML_FOLD_KEEP);
+
+	if (k >= 0)
+		f->t[k] = t;
+	f->n = JS_MIN(f->seen, (uint64_t)HTML_FOLD_KEEP);
+}
+
 static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_event *ev,
 			size_t nev)
 {
 	struct html_out *h = ctx;
 	struct pt p = { g->gap.start_ns, g->gap.dur_ns, g->attr.primary };
 	struct html_cpu *c = NULL;
+	long k;
 
 	(void)ev;
 	(void)nev;
@@ -114,15 +153,13 @@ static void html_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 		return;
 	c = &h->cpus[g->gap.res];
 	c->seen++;
+	if (p.cause == JS_CAUSE_UNEXPLAINED)
+		fold_add(h, c, p.start_ns, p.dur_ns);
 	topn_offer(&c->worst, &p);
-	if (c->nsample < HTML_SAMPLE) {
-		c->sample[c->nsample++] = p;
-	} else {
-		uint64_t k = rnd(h) % c->seen;
-
-		if (k < HTML_SAMPLE)
-			c->sample[k] = p;
-	}
+	k = reservoir(h, c->seen, HTML_SAMPLE);
+	if (k >= 0)
+		c->sample[k] = p;
+	c->nsample = JS_MIN(c->seen, (uint64_t)HTML_SAMPLE);
 }
 
 static void html_run_start(void *ctx, const struct js_run *run)
@@ -339,6 +376,232 @@ static void scatter(FILE *fp, const struct js_run *run, const struct html_cpu *c
 	free(v);
 }
 
+/* ---- where the time went: linear axes ---- */
+
+/* lost_by_cause - per class its share of the time lost, a bar on a linear axis 0-100 % (the
+ * cause table's shares): a 17 % share is 17 % of the axis */
+static void lost_by_cause(FILE *fp, const struct js_cpu_result *r)
+{
+	const struct js_causes *cs = &r->causes;
+	int order[JS_CAUSE_MAX], n = 0, x0 = 130, aw = FIG_W - x0 - FIG_R - 110, bh = 20, H;
+	char b[32];
+
+	for (int k = 0; k < JS_CAUSE_MAX; k++) {
+		const struct js_cause_class *cl = causes_class(cs, (uint32_t)k);
+		int i = n++;
+
+		if (!cl || !cl->total_ns) {
+			n--;
+			continue;
+		}
+		for (; i > 0 && causes_class(cs, (uint32_t)order[i - 1])->total_ns < cl->total_ns;
+		     i--)
+			order[i] = order[i - 1];
+		order[i] = k;
+	}
+	if (!n)
+		return;
+	H = FIG_T + n * bh + 30;
+	fprintf(fp,
+		"<h3>Time lost by cause</h3>\n<svg class=\"fig lost-cause\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\">\n",
+		FIG_W, H, FIG_W, H);
+	for (int t = 0; t <= 100; t += 25) {
+		double x = x0 + aw * t / 100.0;
+
+		fprintf(fp,
+			"<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d %%</text>\n",
+			x, x, FIG_T, H - 24, x, H - 10, t);
+	}
+	fprintf(fp, "<line class=\"axis lc-axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", x0,
+		x0 + aw, H - 24, H - 24);
+	for (int i = 0; i < n; i++) {
+		const struct js_cause_class *cl = causes_class(cs, (uint32_t)order[i]);
+		double share = causes_share(cs, cl->total_ns), y = FIG_T + i * bh;
+		const char *cn = js_cause_name(order[i]);
+
+		fprintf(fp,
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>"
+			"<rect class=\"lc c-%s\" data-share=\"%.3f\" x=\"%d\" y=\"%.1f\" "
+			"width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s: %.1f %% of the time "
+			"lost (%s)</title></rect><text x=\"%.1f\" y=\"%.1f\">%.1f %% (%s)</text>\n",
+			x0 - 6, y + bh - 7, cn, cn, 100 * share, x0, y + 2, aw * share, bh - 5,
+			html_cause_colour(order[i]), cn, 100 * share, fmt(b, cl->total_ns),
+			x0 + aw * share + 4, y + bh - 7, 100 * share, b);
+	}
+	fputs("</svg>\n<p class=\"note\">bar length: the class's share of the time lost "
+	      "(linear); a gap's time is split among the classes inside it, as in the cause "
+	      "table</p>\n",
+	      fp);
+}
+
+/* nice_top - the axis' top: the next 1, 2 or 5 x 10^k at or above v */
+static double nice_top(double v)
+{
+	double e = pow(10, floor(log10(v > 0 ? v : 1)));
+
+	return v <= e ? e : v <= 2 * e ? 2 * e : v <= 5 * e ? 5 * e : 10 * e;
+}
+
+/* lin_grid - a linear y axis from 0 to top over the plot's height ph: 5 lines, labels + unit */
+static void lin_grid(FILE *fp, double top, int ph, const char *unit)
+{
+	for (int t = 0; t <= 4; t++) {
+		double y = FIG_T + ph - ph * t / 4.0;
+
+		fprintf(fp,
+			"<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g%s</text>\n",
+			FIG_L, FIG_W - FIG_R, y, y, FIG_L - 6, y + 4, top * t / 4, unit);
+	}
+}
+
+/* lost_per_interval - the time lost in each interval (second), % of it, linear axis */
+static void lost_per_interval(FILE *fp, const struct js_cpu_result *r)
+{
+	const struct js_intervals *iv = &r->intervals;
+	int H = 180, ph = H - FIG_T - FIG_B;
+	double top = 0, bw;
+	char l[32], b[32];
+
+	if (!iv->n)
+		return;
+	for (size_t i = 0; i < iv->n; i++) {
+		uint64_t end =
+			JS_MIN(iv->v[i].start_ns + iv->len_ns, JS_MAX(r->end_ns, iv->end_ns));
+		uint64_t len = end > iv->v[i].start_ns ? end - iv->v[i].start_ns : iv->len_ns;
+
+		top = fmax(top, 100.0 * (double)iv->v[i].lost_ns / (double)len);
+	}
+	top = nice_top(top);
+	bw = (double)(FIG_W - FIG_L - FIG_R) / iv->n;
+	fprintf(fp,
+		"<h3>Time lost per %s</h3>\n<svg class=\"fig per-second\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\">\n",
+		fmt(l, iv->len_ns), FIG_W, H, FIG_W, H);
+	lin_grid(fp, top, ph, " %");
+	for (size_t i = 0; i < iv->n; i++) {
+		uint64_t end =
+			JS_MIN(iv->v[i].start_ns + iv->len_ns, JS_MAX(r->end_ns, iv->end_ns));
+		uint64_t len = end > iv->v[i].start_ns ? end - iv->v[i].start_ns : iv->len_ns;
+		double pct = 100.0 * (double)iv->v[i].lost_ns / (double)len, hh = ph * pct / top;
+
+		fprintf(fp,
+			"<rect class=\"ps\" data-pct=\"%.4f\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
+			"height=\"%.2f\" fill=\"#5c7cba\"><title>interval %zu (%s long): %.3f %% lost "
+			"(%s in %" PRIu64 " gaps)</title></rect>\n",
+			pct, FIG_L + i * bw + 1, FIG_T + ph - hh, JS_MAX(bw - 2, 1.0), hh, i + 1,
+			fmt(l, len), pct, fmt(b, iv->v[i].lost_ns), iv->v[i].gaps);
+	}
+	fprintf(fp,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">interval (%s each, %zu in all; "
+		"the last may be shorter)</text>\n</svg>\n",
+		(FIG_W + FIG_L) / 2, H - 8, fmt(l, iv->len_ns), iv->n);
+}
+
+/* folded - the unexplained gaps of the periodicity's headline class, folded by the period
+ * it found (coherence at least HTML_FOLD_MIN): each gap at its start's phase, t mod period
+ * (the detector's phase), so a periodic stall stands as one column */
+static void folded(FILE *fp, const struct html_cpu *c, const struct js_cpu_result *r)
+{
+	const struct js_period_classes *pc = &r->period;
+	int h = period_classes_headline(pc), H = 200, ph = H - FIG_T - FIG_B;
+	double bins[HTML_FOLD_BINS] = { 0 }, top = 0, bw, P;
+	struct js_period_result pr;
+	uint64_t kept = 0, seen = 0;
+	char a[32], b[32], d[32];
+
+	if (!c || !period_result(&pc->ge[h], &pr) || pr.strength < HTML_FOLD_MIN || !pr.period_ns)
+		return;
+	P = (double)pr.period_ns;
+	for (int k = h; k < JS_PERIOD_BANDS; k++) {
+		const struct fold_band *f = &c->fold[k];
+		double w = f->n ? (double)f->seen / (double)f->n : 0;
+
+		for (size_t i = 0; i < f->n; i++)
+			bins[(f->t[i] % pr.period_ns) * HTML_FOLD_BINS / pr.period_ns] += w;
+		kept += f->n;
+		seen += f->seen;
+	}
+	if (!kept)
+		return;
+	for (int i = 0; i < HTML_FOLD_BINS; i++)
+		top = fmax(top, bins[i]);
+	top = nice_top(top);
+	bw = (double)(FIG_W - FIG_L - FIG_R) / HTML_FOLD_BINS;
+	fprintf(fp,
+		"<h3>Unexplained gaps folded by their period (%s)</h3>\n<svg class=\"fig folded\" "
+		"viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
+		"data-period-ns=\"%" PRIu64 "\">\n",
+		fmt(a, pr.period_ns), FIG_W, H, FIG_W, H, pr.period_ns);
+	lin_grid(fp, top, ph, "");
+	for (int i = 0; i < HTML_FOLD_BINS; i++) {
+		double hh = ph * bins[i] / top;
+		uint64_t lo = (uint64_t)(P * i / HTML_FOLD_BINS);
+		uint64_t hi = (uint64_t)(P * (i + 1) / HTML_FOLD_BINS);
+
+		fprintf(fp,
+			"<rect class=\"fold-bin c-unexplained\" data-lo-ns=\"%" PRIu64
+			"\" data-hi-ns=\"%" PRIu64 "\" data-n=\"%.1f\" x=\"%.1f\" y=\"%.2f\" "
+			"width=\"%.1f\" height=\"%.2f\" fill=\"%s\"><title>phase %s .. %s: %.0f "
+			"gaps</title></rect>\n",
+			lo, hi, bins[i], FIG_L + i * bw + 0.5, FIG_T + ph - hh, JS_MAX(bw - 1, 1.0),
+			hh, html_cause_colour(JS_CAUSE_UNEXPLAINED), fmt(a, lo), fmt(b, hi),
+			bins[i]);
+	}
+	fprintf(fp,
+		"<line class=\"fold-phase\" data-phase-ns=\"%.0f\" x1=\"%.1f\" x2=\"%.1f\" "
+		"y1=\"%d\" y2=\"%d\" stroke=\"#c62828\" stroke-dasharray=\"4 3\"/>\n"
+		"<text x=\"%d\" y=\"%d\">0</text><text x=\"%d\" y=\"%d\" "
+		"text-anchor=\"end\">%s</text><text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
+		"phase of the gap's start in the period (t mod %s)</text>\n</svg>\n",
+		pr.phase_ns, FIG_L + (FIG_W - FIG_L - FIG_R) * pr.phase_ns / P,
+		FIG_L + (FIG_W - FIG_L - FIG_R) * pr.phase_ns / P, FIG_T, FIG_T + ph, FIG_L,
+		H - FIG_B + 16, FIG_W - FIG_R, H - FIG_B + 16, fmt(a, pr.period_ns),
+		(FIG_W + FIG_L) / 2, H - 8, fmt(b, pr.period_ns));
+	fprintf(fp,
+		"<p class=\"note\">the %" PRIu64 " unexplained gaps of at least %s (the "
+		"periodicity's headline class; %" PRIu64 " drawn, each standing for its band's "
+		"share) are periodic at %s, phase %s, coherence %.2f (dashed line: the phase); "
+		"column height: gaps (linear)</p>\n",
+		seen, fmt(a, js_period_band_ns[h]), kept, fmt(b, pr.period_ns),
+		fmt(d, (uint64_t)(pr.phase_ns + 0.5)), pr.strength);
+}
+
+/* timeline - a worst gap's time laid out as its story tells it (story_segments): each
+ * stretch as wide as its share of the gap, coloured by class; the entry/exit lighter */
+static void timeline(FILE *fp, const struct js_gap_rec *g)
+{
+	struct story_seg sg[STORY_SEGS_MAX];
+	size_t n = story_segments(g, sg);
+	double x = 0, dur = (double)g->gap.dur_ns;
+	char label[JS_DETAIL_LEN + 48], t[32];
+
+	if (!n || !g->gap.dur_ns)
+		return;
+	fprintf(fp,
+		"<svg class=\"timeline\" viewBox=\"0 0 %d 14\" width=\"%d\" height=\"14\" "
+		"data-dur-ns=\"%" PRIu64 "\">",
+		HTML_TL_W, HTML_TL_W, g->gap.dur_ns);
+	for (size_t i = 0; i < n; i++) {
+		double w = HTML_TL_W * (double)sg[i].ns / dur;
+
+		story_part_label(label, sizeof(label), sg[i].cause, sg[i].detail);
+		fprintf(fp,
+			"<rect class=\"tl c-%s\" data-ns=\"%" PRIu64 "\" x=\"%.2f\" y=\"0\" "
+			"width=\"%.2f\" height=\"14\" fill=\"%s\" stroke=\"#fff\" "
+			"stroke-width=\"0.5\"%s><title>",
+			js_cause_name(sg[i].cause), sg[i].ns, x, w, html_cause_colour(sg[i].cause),
+			sg[i].entry ? " fill-opacity=\"0.45\"" : "");
+		html_esc(fp, label);
+		fprintf(fp, "%s: %s (%.1f %%)</title></rect>", sg[i].entry ? " entry/exit" : "",
+			fmt(t, sg[i].ns), 100.0 * (double)sg[i].ns / dur);
+		x += w;
+	}
+	fputs("</svg>", fp);
+}
+
 static void stories(FILE *fp, const struct js_run *run, const struct js_cpu_result *r)
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
@@ -360,6 +623,7 @@ static void stories(FILE *fp, const struct js_run *run, const struct js_cpu_resu
 			js_cause_name(recs[i].attr.primary),
 			html_cause_colour(recs[i].attr.primary));
 		html_esc(fp, line);
+		timeline(fp, &recs[i]);
 		fputs("<details><summary>breakdown</summary><pre>", fp);
 		html_esc(fp, detail);
 		fputs("</pre></details>", fp);
@@ -532,11 +796,17 @@ static void cpu_section(FILE *fp, const struct html_out *h, const struct js_run 
 	fputs("</h2>\n", fp);
 	summary(fp, run, r);
 	thread_own(fp, r);
+	lost_by_cause(fp, r);
+	lost_per_interval(fp, r);
 	fputs("<h3>Gap histogram by primary cause</h3>\n", fp);
 	html_histogram(fp, &(struct html_series){ &r->cb, 1, NULL }, 1);
 	fputs("<h3>Gaps over time</h3>\n", fp);
 	scatter(fp, run, c, r);
-	fputs("<h3>Worst gaps</h3>\n", fp);
+	folded(fp, c, r);
+	fputs("<h3>Worst gaps</h3>\n<p class=\"note\">under each story, the gap's time as the "
+	      "story tells it, each part as wide as its share (the order of the story, not of "
+	      "the events; the entry/exit lighter)</p>\n",
+	      fp);
 	stories(fp, run, r);
 	fputs("<h3>Causes</h3>\n", fp);
 	cause_table(fp, &r->causes, h->by == JS_BY_CGROUP ? &r->by_cgroup : NULL);
@@ -678,6 +948,8 @@ static void html_destroy(void *ctx)
 	for (size_t i = 0; h->cpus && i < h->ncpus; i++) {
 		topn_free(&h->cpus[i].worst);
 		free(h->cpus[i].sample);
+		for (int b = 0; b < JS_PERIOD_BANDS; b++)
+			free(h->cpus[i].fold[b].t);
 	}
 	free(h->cpus);
 	output_file_close(h->fp);

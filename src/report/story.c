@@ -263,6 +263,59 @@ int story_format(char *buf, size_t len, const struct js_gap_rec *r, uint64_t run
 	return (int)b.pos;
 }
 
+/* seg - one stretch, if it took time */
+static void seg(struct story_seg *out, size_t *n, uint32_t cause, const char *detail, uint64_t ns,
+		bool entry)
+{
+	if (ns && *n < STORY_SEGS_MAX)
+		out[(*n)++] = (struct story_seg){ cause, detail ? detail : "", ns, entry };
+}
+
+/* part_segs - the parts as event_terms tells them: the primary (with what is folded into
+ * it) and its entry/exit, then the others */
+static void part_segs(const struct js_attr *a, int prim, struct story_seg *out, size_t *n)
+{
+	const struct js_part *p = &a->parts[prim];
+	uint64_t net = p->net_ns;
+
+	for (uint32_t i = 0; i < a->nparts; i++)
+		if (folded(a, i))
+			net += a->parts[i].net_ns;
+	seg(out, n, p->cause, p->detail, net, false);
+	seg(out, n, p->cause, p->detail, p->entry_ns, true);
+	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
+		if ((int)i == prim || folded(a, i))
+			continue;
+		seg(out, n, a->parts[i].cause, a->parts[i].detail, a->parts[i].net_ns, false);
+		seg(out, n, a->parts[i].cause, a->parts[i].detail, a->parts[i].entry_ns, true);
+	}
+}
+
+/* story_segments - the gap's time in the story's order (the branches of story_format) */
+size_t story_segments(const struct js_gap_rec *r, struct story_seg *out)
+{
+	const struct js_attr *a = &r->attr;
+	int prim = primary_index(a);
+	bool steal = a->primary == JS_CAUSE_STEAL;
+	/* the remainder first: the primary, or all there is (an SMI's time: no guest event) */
+	bool lead = a->primary == JS_CAUSE_UNEXPLAINED || (!a->nparts && !steal);
+	size_t n = 0;
+
+	if (lead)
+		seg(out, &n, a->primary == JS_CAUSE_SMI ? JS_CAUSE_SMI : JS_CAUSE_UNEXPLAINED, "",
+		    a->unexplained_ns, false);
+	if (steal)
+		seg(out, &n, JS_CAUSE_STEAL, "", a->steal_ns, false);
+	if (a->nparts)
+		part_segs(a, steal || a->primary == JS_CAUSE_UNEXPLAINED || prim < 0 ? 0 : prim,
+			  out, &n);
+	if (!steal)
+		seg(out, &n, JS_CAUSE_STEAL, "", a->steal_ns, false);
+	if (!lead)
+		seg(out, &n, JS_CAUSE_UNEXPLAINED, "", a->unexplained_ns, false);
+	return n;
+}
+
 /* story_format_brief - the one-line story of a gap known by its primary cause only */
 int story_format_brief(char *buf, size_t len, uint64_t start_ns, uint64_t dur_ns, uint32_t cause,
 		       const char *detail, uint64_t run_start_ns)

@@ -2,7 +2,8 @@
 # report_diff.sh - `jitterscope report` re-renders a saved run byte for byte as the run printed
 # it; `jitterscope diff` compares two real runs (text: every section; --json: the numbers
 # of both files, per second); runs of other CPUs pair in order with a warning; bad files
-# exit 1 and bad diff options 64, with one line. What the verdicts say about a real change:
+# exit 1 and bad diff options 64, with one line. The text opens with the verdict line; a
+# spinner's run against a thread's is refused (64). What the verdicts say about a real change:
 # report_diff_inject.sh.
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -36,6 +37,19 @@ echo "ok: report of each run equals its original report ($(wc -l <"$TMP/A.rep"),
 # diff: every section, and the numbers of both files
 "$JS" diff "$TMP/A.json" "$TMP/B.json" --json "$TMP/D.json" >"$TMP/diff.txt" 2>"$TMP/diff.err" ||
 	fail "diff exited $? ($(cat "$TMP/diff.err"))"
+# the first line is the verdict: the JSON's, worse when any change is, the biggest change
+# named (a class, else the share), the new sources said
+python3 - "$TMP/diff.txt" "$TMP/D.json" <<'PY' || fail "diff's first line is not its verdict"
+import json, re, sys
+first = open(sys.argv[1]).readline().rstrip("\n")
+s = json.load(open(sys.argv[2]))["summary"]
+want = "worse" if s["worse"] else "better" if s["better"] else "same"
+assert s["verdict"] == want and first == "verdict: " + s["verdict_line"], (first, s)
+assert re.match(r"verdict: (same: no change is worse or better|(worse|better): biggest change "
+                r"CPU 1: )", first), first
+assert re.search(r"; (new sources: .*|no new source)$", first), first
+print("ok: " + first)
+PY
 for s in "^jitterscope diff" "^  A = $TMP/A.json: " "^  B = $TMP/B.json: " \
 	"^CPU 1: A [0-9.]* s, [0-9]* gaps, .* lost; B " "^  gaps per second " \
 	"^  time lost share " "^  p50 " "^  p90 " "^  p99 " "^  p99.9 " "^  p99.99 " "^  max " \
@@ -150,10 +164,16 @@ bad "$TMP/cut.json: not JSON: line " report "$TMP/cut.json"
 bad "$TMP/nolost.json: cpus[0].lost_ns: missing" report "$TMP/nolost.json"
 bad "written by \`jitterscope check\`" report "$TMP/check.json"
 bad "$TMP/v99.json: schema_version: 99" diff "$TMP/A.json" "$TMP/v99.json"
+usage() { fails 64 "$@"; }
 bad "$TMP/missing.json: cannot read" diff "$TMP/missing.json" "$TMP/B.json"
+# a spinner's run against a thread's (--pid): refused, not rated (-96.7 % "better" before)
+usage "measured CPU 1 with the spinner, $ROOT/tests/data/runs/pid-1s.json followed thread" \
+	diff "$TMP/A.json" "$ROOT/tests/data/runs/pid-1s.json"
+usage "followed thread sleep:13102 (--pid/--tid), $TMP/B.json measured CPU 1" \
+	diff "$ROOT/tests/data/runs/pid-1s.json" "$TMP/B.json" --json "$TMP/no.json"
+[ -e "$TMP/no.json" ] && fail "a refused diff wrote its JSON"
 
 # bad diff options: exit 64
-usage() { fails 64 "$@"; }
 usage "invalid --fail-on 'better' (worse)" diff "$TMP/A.json" "$TMP/B.json" --fail-on better
 usage "invalid --alpha '1.5'" diff "$TMP/A.json" "$TMP/B.json" --alpha 1.5
 usage "invalid --min-change 'ten'" diff "$TMP/A.json" "$TMP/B.json" --min-change ten

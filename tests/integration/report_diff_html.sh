@@ -1,6 +1,7 @@
 #!/bin/bash
 # report_diff_html.sh - `jitterscope diff --html` of two real runs of CPU 1 (1 s and 0.5 s)
-# renders in headless Chromium without console messages, its script runs to the end, both
+# renders in headless Chromium without console messages, opens with the diff's verdict line
+# (the JSON's), its script runs to the end, both
 # runs' histogram bars are in the DOM (A's and B's, by primary cause), the table rows match
 # the diff's JSON, and the screenshot shows the cause colours. Skips without chromium (Debian
 # chromium; a failure under CI=true). JS_TEST_KEEP=DIR keeps the page and the screenshot.
@@ -27,6 +28,11 @@ dom = open(sys.argv[1]).read()
 d = json.load(open(sys.argv[2]))
 runs = [json.load(open(p))["cpus"][0] for p in sys.argv[3:5]]
 c = d["cpus"][0]
+# the page opens with the verdict line, the JSON's, coloured by it
+v = re.search(r'<h1>jitterscope diff</h1>\s*<p id="verdict" class="d-(\w+)">verdict: ([^<]*)</p>',
+              dom)
+assert v and v.group(1) == d["summary"]["verdict"], v and v.group(0)
+assert v.group(2).replace("&gt;", ">").replace("&amp;", "&") == d["summary"]["verdict_line"], v.group(2)
 cells = re.findall(r'<td class="d-(\w+)">(\w+)</td>', dom)
 assert all(a == b for a, b in cells), cells
 want = [r["verdict"] for r in c["rows"] + c["sources"]]

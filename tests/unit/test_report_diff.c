@@ -523,8 +523,17 @@ static void test_compare(void **state)
 	assert_non_null(strstr(d.first_worse, "CPU 1: "));
 	assert_true(d.count[DIFF_WORSE] > 0);
 	assert_non_null(d.lengths[0] ? strstr(d.lengths, "A 4.00 s, B 2.00 s") : NULL);
+	/* the verdict: worse, by the class whose time grew most, and the new source */
+	assert_int_equal(d.verdict, DIFF_WORSE);
+	if (!strstr(d.verdict_line, "worse: biggest change CPU 1: task: time lost/s 300.0 us/s -> "
+				    "20.3 ms/s (+6666.7 %)") ||
+	    !strstr(d.verdict_line, "; CPU 1 time lost ") ||
+	    !strstr(d.verdict_line, "; new sources: task jsinject:1234 (20.0 ms/s)"))
+		fail_msg("verdict line: %s", d.verdict_line);
 
 	t = render(&d, report_diff_text);
+	assert_true(!strncmp(t, "verdict: worse: biggest change CPU 1: ", 38));
+	assert_non_null(strstr(t, "\njitterscope diff\n"));
 	assert_non_null(strstr(t, "warning: kernels differ: A 6.18, B 6.19\n"));
 	assert_non_null(strstr(t, "warning: thresholds differ (A 1.0 us, B 500 ns)"));
 	assert_non_null(strstr(t, "warning: the runs measured different CPUs (A 1,2, B 1,3): "
@@ -572,11 +581,16 @@ static void test_compare(void **state)
 	assert_true(jsonp_is(jsonp_get(jsonp_at(ch, 1), "b"), JSONP_NULL));
 	assert_true(jsonp_get(jsonp_get(doc.root, "summary"), "worse")->num.u ==
 		    d.count[DIFF_WORSE]);
+	assert_string_equal(jsonp_str(jsonp_get(jsonp_get(doc.root, "summary"), "verdict")),
+			    "worse");
+	assert_string_equal(jsonp_str(jsonp_get(jsonp_get(doc.root, "summary"), "verdict_line")),
+			    d.verdict_line);
 	jsonp_free(&doc);
 	free(t);
 
 	t = render(&d, report_diff_html);
 	assert_non_null(strstr(t, "<title>jitterscope diff: a.json vs b.json</title>"));
+	assert_non_null(strstr(t, "<p id=\"verdict\" class=\"d-worse\">verdict: worse: "));
 	assert_non_null(strstr(t, "class=\"c-task ser-b\""));
 	assert_non_null(strstr(t, "class=\"c-timer ser-a\""));
 	assert_non_null(strstr(t, "<td class=\"d-worse\">worse</td>"));
@@ -692,6 +706,10 @@ static void test_self_and_order(void **state)
 	for (size_t i = 0; i < d.cpus[0].nsrc; i++)
 		assert_string_equal(d.cpus[0].src[i].status, "same");
 	assert_true(d.nwarn == 0 && !d.lengths[0] && !d.first_worse[0]);
+	assert_int_equal(d.verdict, DIFF_SAME);
+	assert_string_equal(d.verdict_line,
+			    "same: no change is worse or better (0 uncertain, 0 mixed); CPU 1 "
+			    "time lost 0.575 % -> 0.575 %; no new source");
 	diff_free(&d);
 	make_run(&b, &pb, c2, 1, 3 * SEC, 1000);
 	finish_run(&b);
@@ -706,6 +724,41 @@ static void test_self_and_order(void **state)
 	assert_int_equal(diff_compute(&d, &a, "a", &b, "b", &opts), 0);
 	assert_true(d.cpus[0].db.borrowed && d.cpus[0].db.k == 3 && !d.cpus[0].da.borrowed);
 	assert_true(d.cpus[0].db.gaps == d.cpus[0].da.gaps);
+	diff_free(&d);
+	free_run(&a);
+	free_run(&b);
+}
+
+/** A spinner's CPU against a followed thread (--pid): nothing is paired, the diff says why in
+ * one line (the command refuses it, exit 64); a thread against a thread is compared. */
+static void test_unlike(void **state)
+{
+	static const int c1[] = { 1 };
+	struct js_run a, b;
+	struct js_diff d;
+
+	(void)state;
+	make_run(&a, &pa, c1, 1, 2 * SEC, 1000);
+	make_run(&b, &pb, c1, 1, 2 * SEC, 1000);
+	b.cpus[0].source = JS_SRC_THREAD;
+	b.cpus[0].tid = 812;
+	snprintf(b.cpus[0].name, sizeof(b.cpus[0].name), "app:812");
+	finish_run(&a);
+	finish_run(&b);
+	assert_int_equal(diff_compute(&d, &a, "spin.json", &b, "pid.json", &opts), 0);
+	assert_true(d.unlike && d.ncpus == 0);
+	assert_string_equal(
+		d.unlike_why,
+		"spin.json measured CPU 1 with the spinner, pid.json followed thread "
+		"app:812 (--pid/--tid): a spinner's gaps are all the time its CPU lost, "
+		"a thread's only the time it was kept from running; not compared");
+	diff_free(&d);
+	/* a thread of another tid: paired by kind, in the order measured */
+	a.cpus[0].source = JS_SRC_THREAD;
+	a.cpus[0].tid = 700;
+	snprintf(a.cpus[0].name, sizeof(a.cpus[0].name), "other:700");
+	assert_int_equal(diff_compute(&d, &a, "a", &b, "b", &opts), 0);
+	assert_true(!d.unlike && d.ncpus == 1 && d.in_order);
 	diff_free(&d);
 	free_run(&a);
 	free_run(&b);
@@ -839,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_dispersion),     cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_self_and_order), cmocka_unit_test(test_same_numbers),
 		cmocka_unit_test(test_src_waker),      cmocka_unit_test(test_compare_wakers),
+		cmocka_unit_test(test_unlike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
