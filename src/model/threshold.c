@@ -39,8 +39,11 @@ uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t
 
 	if (!n || trial_s <= 0)
 		return 0;
-	while (k + 1 < n && counts[k] / trial_s > max_rate)
-		k++;
+	/* a floor over the maximum is raised clear of the population of gaps it sits in: to
+	 * a rate of at most 1 / JS_THR_AUTO_HEADROOM of the maximum in the trial */
+	if (counts[0] / trial_s > max_rate)
+		while (k + 1 < n && counts[k] / trial_s > max_rate / JS_THR_AUTO_HEADROOM)
+			k++;
 	a->floor_ns = cand_ns[0];
 	a->chosen_ns = cand_ns[k];
 	a->rate_at_floor = counts[0] / trial_s;
@@ -50,12 +53,13 @@ uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t
 	if (k)
 		snprintf(a->raised_because, sizeof(a->raised_because),
 			 "%.0f gaps/s above %" PRIu64 " ns%s: housekeeping drains at most "
-			 "%.0f/s per CPU (%d %% of a core at %d ns per gap)",
+			 "%.0f/s per CPU (%d %% of a core at %d ns per gap); raised to 1/%d of "
+			 "that",
 			 a->rate_at_floor, cand_ns[0],
-			 a->rate_at_chosen > max_rate ?
+			 a->rate_at_chosen > max_rate / JS_THR_AUTO_HEADROOM ?
 				 ", still too many at the largest candidate" :
 				 "",
-			 max_rate, JS_HK_SHARE_PCT, JS_HK_GAP_NS);
+			 max_rate, JS_HK_SHARE_PCT, JS_HK_GAP_NS, JS_THR_AUTO_HEADROOM);
 	return a->chosen_ns;
 }
 

@@ -74,15 +74,20 @@ static void test_raised(void **st)
 	cands(c, 168);
 	n[0] = 9000; /* 45000/s */
 	n[1] = 6000; /* 30000/s */
-	n[2] = 3000; /* 15000/s: the first within 20000/s */
-	n[3] = 100;
-	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == c[2]);
-	assert_true(a.floor_ns == 168 && a.chosen_ns == 336);
+	n[2] = 3000; /* 15000/s: within 20000/s, but not within half of it */
+	n[3] = 2000; /* 10000/s: the first within 20000 / JS_THR_AUTO_HEADROOM */
+	n[4] = 100;
+	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == c[3]);
+	assert_true(a.floor_ns == 168 && a.chosen_ns == c[3]);
 	assert_float_equal(a.rate_at_floor, 45000, 1e-6);
-	assert_float_equal(a.rate_at_chosen, 15000, 1e-6);
+	assert_float_equal(a.rate_at_chosen, 10000, 1e-6);
 	assert_non_null(strstr(a.raised_because, "45000 gaps/s above 168 ns"));
 	assert_non_null(strstr(a.raised_because, "20000/s"));
+	assert_non_null(strstr(a.raised_because, "raised to 1/2 of that"));
 	assert_null(strstr(a.raised_because, "still"));
+	/* a floor within the maximum is kept, however close to it (no headroom asked) */
+	n[0] = 3900;
+	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == 168);
 }
 
 static void test_none_fits(void **st)
