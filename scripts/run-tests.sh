@@ -20,10 +20,9 @@
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
 # The retry (docs/HACKING.md): a test that measures CPU 1 and exits 75 (EX_TEMPFAIL: it
 # failed while its own noise gauge was over its documented threshold, a "noise:" line says
-# which) runs once more, JS_RETRY_PAUSE (3) seconds on (JS_TEST_RETRY=0: never); so does,
-# until it has a gauge, a test without one that failed with no sign of a fault (retryable():
-# never a crash, a sanitizer report, a traceback, probes that did not load, a fuzzer, an
-# attrib_* test). A pass then is
+# which) runs once more, JS_RETRY_PAUSE (3) seconds on (JS_TEST_RETRY=0: never); no other
+# failure does (every measuring test has a gauge: its "# noise gauge:" header line, or
+# attrib_*; tests/unit/run_tests_retry.sh checks that each has one). A pass then is
 # counted on the closing line ("N passed (R after a retry)") and listed with why its first
 # run failed, its first log kept as LOG.first; a failure or a skip then is a failure. Under
 # CI (CI=true) more than one test passing after a retry fails the run. 75 without a retry
@@ -111,30 +110,9 @@ off_list() {
 # marked REASON - " (not on the CI list)" when off_list found REASON
 marked() { grep -qxF -- "$1" <<<"$OFF" && echo " (not on the CI list)"; }
 
-# gauged TEST - TEST has a noise gauge of its own and exits 75 itself: an attrib_* test, or
-# one whose header has a "# noise gauge: WHAT" line
-gauged() {
-	case "${1##*/}" in attrib_*) return 0 ;; esac
-	[ -e "$1" ] && grep -qm1 '^# noise gauge: ' "$1"
-}
-
-# retryable TEST RC LOG - may TEST, which measures CPU 1 and failed with RC, run again: 75
-# (its noise gauge was over its threshold), or a failure of a test that has no gauge yet
-# (not gauged), unless it shows a fault no noise makes: a crash (RC >= 128), a sanitizer
-# report, a traceback, probes that did not load, a fuzzer
-retryable() {
-	local t=$1 rc=$2 log=$3
-	[ "$rc" -eq 75 ] && return 0
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || [ "$rc" -ge 128 ] && return 1
-	gauged "$t" && return 1
-	case "${t##*/}" in robust_fuzz.sh) return 1 ;; esac
-	grep -qE 'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error: |probes did not load|probes: off' "$log" &&
-		return 1
-	# a traceback is a crash of the test's Python, unless it ends in the assertion that is
-	# the test's own verdict
-	! { grep -q '^Traceback (most recent call last)' "$log" &&
-		! grep -q '^AssertionError' "$log"; }
-}
+# retryable RC - may a test that measures CPU 1 and failed with RC run again: only 75 (its
+# noise gauge was over its threshold)
+retryable() { [ "$1" -eq 75 ]; }
 
 # measures TEST - does TEST measure CPU 1 (or inject into it), and so run under the CPU 1
 # lock: an integration script, unless its header has a "# cpu1: none" line (it measures
@@ -286,14 +264,12 @@ run_measuring() {
 	run_one "$t" "$log"
 	rc=$RC
 	again=
-	if [ -n "$MEASURING" ] && [ "${JS_TEST_RETRY:-1}" -gt 0 ] && retryable "$t" $rc "$log"; then
-		# it failed under its own noise gauge (its "noise:" line), or it has no gauge
-		# yet and failed without a sign of a fault: once more, a few seconds on, and
-		# passing then is said on its line and counted at the end
+	if [ -n "$MEASURING" ] && [ "${JS_TEST_RETRY:-1}" -gt 0 ] && retryable $rc; then
+		# it failed under its own noise gauge (its "noise:" line): once more, a few
+		# seconds on, and passing then is said on its line and counted at the end
 		mv "$log" "$log.first"
 		first=$(why_lines "$log.first" | head -n 1)
 		noise=$(grep -m1 '^noise: ' "$log.first")
-		[ $rc -ne 75 ] && noise="no gauge yet: rc $rc"
 		echo "RETRY: $t failed under noise (${noise:-rc 75}): ${first:-no FAIL line}; running it once more"
 		sleep "${JS_RETRY_PAUSE:-3}"
 		run_one "$t" "$log"

@@ -3,13 +3,14 @@
 # threads ran on. A shell loop starts on CPU 1 (the watched CPU: its affinity) and is moved to
 # CPU 0 during the run; the JSON's audit then lists CPU 0 and 1, as the thread's ran_on says,
 # and the report's audit header names both. Root only (77 otherwise), about 4 s.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
 need_btf
 taskset -c 1 sh -c 'while :; do sleep 0.01; done' &
 app=$!
-trap 'kill $app 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit 'kill $app 2>/dev/null'
 sleep 0.2
 "$JS" --pid $app --duration 3 --json "$TMP/run.json" >"$TMP/report.txt" 2>"$TMP/err.txt" &
 js=$!

@@ -4,6 +4,7 @@
 # (thread_stats.own_bh, not gaps), while a remote NET_RX injected by jsinject --mode softirq
 # is still a gap taken from it. Root and redis-server/redis-tools (77 otherwise; a failure
 # under CI=true), about 10 s. Checks: app_redis.py.
+# noise gauge: app_redis.py's (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 set -u
 cd "$(dirname "$0")" || exit 1
 TMP=$(mktemp -d /tmp/app_redis.XXXXXX)

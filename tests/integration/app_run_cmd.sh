@@ -16,6 +16,7 @@
 # CMD runs with the affinity jitterscope was started with: the script itself stays on CPU 0
 # (on_housekeeping), so jitterscope is started with CPUs 0-1 (taskset) for the followed
 # command's CPUs to hold CPU 1. Root, kernel BTF, 2 CPUs; about 25 s.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

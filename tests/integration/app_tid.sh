@@ -21,6 +21,7 @@
 # ms, 1 or 2 gaps in some runs beside the suite's other work, the thread's loop stalled all
 # that time), and a hypervisor that reports no steal leaves nothing else to tell it by.
 # Root, kernel BTF, 2 CPUs; about 6 s.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -28,7 +29,7 @@ need_btf
 APP=$ROOT/build/tools/jsapp
 [ -x "$APP" ] || fail "$APP is not built: run make"
 app=''
-trap '[ -n "$app" ] && kill "$app" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$app" ] && kill "$app" 2>/dev/null'
 
 "$APP" --cpu 1 --duration 6 --threads 2 --ready "$TMP/ready" --log "$TMP/app.csv" \
 	>"$TMP/app.out" 2>"$TMP/app.err" &

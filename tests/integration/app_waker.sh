@@ -16,6 +16,7 @@
 # of those gaps (100 %; a filter that forgot jsapp once it left the CPU, TEST-AUDIT-3 M1,
 # names it in none).
 # Root, kernel BTF, CPU 1 (77 otherwise); about 20 s.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -24,7 +25,7 @@ APP=$ROOT/build/tools/jsapp
 INJ=$ROOT/build/tools/jsinject
 [ -x "$APP" ] && [ -x "$INJ" ] || fail "no $APP or $INJ (make builds them)"
 app='' inj='' inj_extra=() inj_tail=3
-trap '[ -n "$inj" ] && kill "$inj" 2>/dev/null; [ -n "$app" ] && kill "$app" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$inj" ] && kill "$inj" 2>/dev/null; [ -n "$app" ] && kill "$app" 2>/dev/null'
 
 # run_follow SECONDS OUT [JITTERSCOPE OPTIONS...] - jsapp on CPU 1 followed for SECONDS while
 # the injector's reader preempts it (jsinject's options plus inj_extra) for SECONDS + inj_tail

@@ -12,6 +12,7 @@
 # wake-up (TEST-AUDIT-3 M6: `if (wake_followed_only)` -> `if (0)`) gives about 1: results
 # stay the same, only the cost shows it. Each run also saw the wake-ups (sched_waking ran at
 # least once per write). Root, kernel BTF, CPU 1 (77 otherwise); about 11 s.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -19,7 +20,7 @@ need_btf
 INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ (make builds it)"
 inj=''
-trap '[ -n "$inj" ] && kill "$inj" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$inj" ] && kill "$inj" 2>/dev/null'
 : >"$TMP/empty.marks"
 "$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration 30 --period 100 --spin 20 \
 	>"$TMP/inj.out" 2>&1 &

@@ -128,6 +128,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
 from kernel_hz import kernel_hz, timer_period_us  # noqa: E402
+from ktrace import TRACE_RE, TRACEFS, Instance, parse_trace  # noqa: E402,F401
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 # JS_BIN / JSINJECT in the environment point at other builds (make asan sets JS_BIN)
@@ -957,75 +958,28 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
 
 # ---- the kernel's witness of what else ran on the CPU ----
 
-TRACEFS = "/sys/kernel/tracing"
 # what the kernel records on the measured CPU: task switches, hard IRQs, the local timer
 # interrupt and the hrtimer callbacks it runs (the tick's among them), softirqs
 WITNESS_EVENTS = ("sched/sched_switch", "irq/irq_handler_entry", "irq/irq_handler_exit",
                   "irq_vectors/local_timer_entry", "irq_vectors/local_timer_exit",
                   "timer/hrtimer_expire_entry", "timer/hrtimer_expire_exit",
                   "irq/softirq_entry", "irq/softirq_exit")
-TRACE_RE = re.compile(r"\s(\d+)\.(\d{6}): (\w+): (.*)$", re.M)
-NEXT_RE = re.compile(r"==> next_comm=(.*) next_pid=(\d+) next_prio=")
-
-
-def parse_trace(text):
-    """
-    a tracefs `trace` of WITNESS_EVENTS -> [(start_ns, end_ns, event)]: `task:COMM:PID` for
-    each task's run (not idle), `irq:N:NAME`, `local_timer`, `hrtimer:FUNCTION` (inside a
-    local_timer), `softirq:NAME`. On arm64 (no irq_vectors) the local timer is the hard IRQ
-    arch_timer, named local_timer too, and the IPIs are hard IRQs named IPI, left out as
-    x86's IPI vectors are (not traced)
-    """
-    out, opened, task = [], {}, None
-    for m in TRACE_RE.finditer(text):
-        t = int(m.group(1)) * 10 ** 9 + int(m.group(2)) * 1000
-        ev, body = m.group(3), m.group(4)
-        kv = dict(x.split("=", 1) for x in body.split() if "=" in x)
-        if ev == "sched_switch":
-            n = NEXT_RE.search(body)
-            if task:
-                out.append((task[0], t, task[1]))
-            task = (t, "task:%s:%s" % n.group(1, 2)) if n and n.group(2) != "0" else None
-        elif ev == "irq_handler_entry" and kv.get("name") == "IPI":
-            continue  # arm64's IPIs are hard IRQs: left out, as x86's IPI vectors are
-        elif ev in ("irq_handler_entry", "local_timer_entry", "softirq_entry",
-                    "hrtimer_expire_entry"):
-            key = ev + kv.get("irq", kv.get("vec", kv.get("hrtimer", "")))
-            name = {"irq_handler_entry": "irq:%s:%s" % (kv.get("irq"), kv.get("name")),
-                    "local_timer_entry": "local_timer",
-                    "hrtimer_expire_entry": "hrtimer:%s" % kv.get("function", "?").split("/")[0],
-                    "softirq_entry": "softirq:%s" % kv.get("[action", "").rstrip("]")}[ev]
-            if ev == "irq_handler_entry" and kv.get("name") == "arch_timer":
-                name = "local_timer"  # arm64's local timer: the generic timer's hard IRQ
-            opened[key] = (t, name)
-        else:
-            key = ev.replace("_exit", "_entry") + kv.get("irq", kv.get("vec",
-                                                                        kv.get("hrtimer", "")))
-            if key in opened:
-                st, name = opened.pop(key)
-                out.append((st, t, name))
-    return out
 
 
 class Witness:
     """
     the kernel's own record of what ran on one CPU (WITNESS_EVENTS, in a private tracefs
-    instance on CLOCK_MONOTONIC, the gaps' time base): which gaps held something besides the
-    injected action, independently of jitterscope's attribution
+    instance on CLOCK_MONOTONIC, the gaps' time base: tests/lib/ktrace.py): which gaps held
+    something besides the injected action, independently of jitterscope's attribution
     """
 
     def __init__(self, cpu, events=WITNESS_EVENTS, parse=None):
         """events: the tracepoints recorded; parse: the trace text -> the events stop()
         returns (parse_trace's [(start_ns, end_ns, event)] by default)"""
         self.cpu = cpu
-        self.dir = os.path.join(TRACEFS, "instances", "attrib_lib.%d" % os.getpid())
+        self.inst = Instance("attrib_lib", {cpu}, events)
         self.why = None
-        self.events = events
         self.parse = parse or parse_trace
-
-    def _w(self, name, val):
-        with open(os.path.join(self.dir, name), "w") as f:
-            f.write(val)
 
     def mount_private(self):
         """
@@ -1047,33 +1001,10 @@ class Witness:
             if err:
                 self.why = "no kernel witness (tracefs not mounted, mounting it: %s)" % err
                 return
-        # an instance left by a run that was killed (SIGKILL) would trace forever
-        base = os.path.dirname(self.dir)
-        for name in os.listdir(base) if os.path.isdir(base) else []:
-            pid = name.rpartition(".")[2]
-            if name.startswith("attrib_lib.") and pid.isdigit() and \
-                    not os.path.exists("/proc/" + pid):
-                try:
-                    os.rmdir(os.path.join(base, name))
-                except OSError:
-                    pass
         try:
-            os.mkdir(self.dir)
-            self._w("trace_clock", "mono")
-            self._w("tracing_cpumask", "%x" % (1 << self.cpu))
-            self._w("buffer_size_kb", "8192")
-            for ev in self.events:
-                self._w("events/%s/enable" % ev, "1")
-            self._w("tracing_on", "1")
+            self.inst.start()
         except OSError as e:
             self.why = "no kernel witness (%s: %s)" % (e.filename, e.strerror)
-            self.remove()
-
-    def remove(self):
-        try:
-            os.rmdir(self.dir)
-        except OSError:
-            pass
 
     def stop(self, path):
         """
@@ -1083,18 +1014,14 @@ class Witness:
         if self.why:
             return None
         try:
-            self._w("tracing_on", "0")
-            with open(os.path.join(self.dir, "per_cpu", "cpu%d" % self.cpu, "stats")) as f:
-                st = dict(l.split(":", 1) for l in f.read().splitlines() if ":" in l)
-            with open(os.path.join(self.dir, "trace")) as f:
-                text = f.read()
+            text, lost = self.inst.read()
         except OSError as e:
             self.why = "kernel witness unreadable (%s)" % e.strerror
             return None
         finally:
-            self.remove()
-        if int(st.get("overrun", "0").strip() or 0):
-            self.why = "kernel witness overran (%s events)" % st["overrun"].strip()
+            self.inst.remove()
+        if lost:
+            self.why = "kernel witness overran (%d events)" % lost
             return None
         evs = self.parse(text)
         with open(path, "w") as f:

@@ -24,6 +24,7 @@
 #      add up to twice its gap count with the same max (skipped without Java; a failure
 #      under CI=true, as scripts/install-deps.sh installs it).
 # Skips without the servers (a failure under CI=true: scripts/install-deps.sh installs them).
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -51,7 +52,7 @@ stop_servers() {
 	NE_PID='' PROM_PID=''
 }
 run=''
-trap '[ -n "$run" ] && kill -TERM "$run" 2>/dev/null; stop_servers; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$run" ] && kill -TERM "$run" 2>/dev/null; stop_servers'
 
 # the servers and the --listen address on free local ports
 # (three free at once, so three different ones: one python, as lib.bash's free_port)

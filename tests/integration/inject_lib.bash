@@ -22,7 +22,7 @@ cleanup() {
 	[ -n "$RPS_SAVED" ] && [ "$(cat "$RPS")" != "$RPS_SAVED" ] && echo "$RPS_SAVED" > "$RPS"
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
+at_exit cleanup
 trap 'exit 1' INT TERM
 
 FAILS=0

@@ -5,6 +5,7 @@
 # account for 90 % of them. Skips when the disk's IRQ is managed and aimed elsewhere (it cannot
 # be steered). Root only. About 5 s.
 # cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/inject_lib.bash"
 
 busy

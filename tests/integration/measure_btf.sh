@@ -10,6 +10,7 @@
 #   - bad input is refused before measuring, one line, exit 64: a missing file, a file that
 #     holds no BTF, --btf with --no-probes.
 # Root only; skips without kernel BTF to copy or mount namespaces. About 8 s.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

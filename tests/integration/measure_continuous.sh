@@ -15,6 +15,7 @@
 #  - 15 ms preemptions (jsinject, 1/s): each is its interval's worst gap in the JSON's
 #    intervals, its story naming jsinject, unless a longer gap (another task, or the host
 #    holding the vCPU: 4-9 ms here at times) took it; at least one of the three is.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -5,6 +5,7 @@
 # kernel's current target, a binary s32), and the request ends with the run; a bad value and
 # --dma-latency with check are usage errors (64). Needs root (the device is root's).
 # Exit 0 pass, 77 skip, else fail.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

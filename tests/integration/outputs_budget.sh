@@ -9,6 +9,7 @@
 # the whole run (EXCEEDED, exit 2). A
 # result that appears during such a run (here the first mark of --cpu 1 --marks, 5 ms long)
 # is checked from the interval it appeared in (about 4 s).
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -16,7 +17,7 @@ INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ: build first"
 note() { echo "outputs_budget: $*"; }
 run=''
-trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null'
 
 # --budget: a limit below the run's max must exit 2 (commands.c applies it: no "not wired yet"
 # skip any more, it would pass whatever --budget does)

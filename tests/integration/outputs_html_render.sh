@@ -9,6 +9,7 @@
 # gaps folded by the 5 ms period as one column at the phase the detector found. Skips
 # without chromium (Debian chromium; a failure under CI=true). The page's content:
 # outputs_trace_html.sh. JS_TEST_KEEP=DIR keeps the pages and the screenshot there.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -13,6 +13,7 @@
 #   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
 # Each run's preemptions start once its probes are attached (no fixed wait for the set-up).
 # Root only (77 otherwise); about 20 s. See docs/OUTPUTS.md, "A command on each spike".
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -5,6 +5,7 @@
 # histogram counts exactly the --gaps rows whose duration is at or below its le (seconds,
 # inclusive), and no FILE.tmp is left. Skips without promtool (a failure under CI=true:
 # scripts/install-deps.sh installs it).
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

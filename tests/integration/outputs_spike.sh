@@ -15,6 +15,7 @@
 #   3. a full file system under DIR (ENOSPC): the recorder stops with one line, the
 #      measurement runs to its end, the skipped spikes are counted, exit 1.
 # Root only (77 otherwise); about 13 s. See docs/OUTPUTS.md, "Flight recorder".
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -23,7 +24,7 @@ INJ=$ROOT/build/tools/jsinject
 [ -x "$INJ" ] || fail "no $INJ (make builds it)"
 mkdir -p "$TMP/small"
 mount -t tmpfs -o size=64k jsspike "$TMP/small" || skip "cannot mount a tmpfs"
-trap 'umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit 'umount "$TMP/small" 2>/dev/null'
 
 # measure NAME DUR ARGS... - jitterscope on CPU 1 for DUR s in the background, outputs in
 # $TMP; its pid in JSPID

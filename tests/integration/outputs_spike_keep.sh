@@ -8,6 +8,7 @@
 # files in DIR are still at most 8, and written + skipped = seen. --spike-per-source 8: one
 # source may fill the window (outputs_spike_source.sh checks the bound of one source).
 # Root only (77 otherwise); about 7 s. See docs/OUTPUTS.md, "Flight recorder".
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -8,6 +8,7 @@
 # within a second) and the injected task kept one spike at most. written + skipped = seen;
 # the run file says the bounds. The loop starts once jitterscope's probes are attached.
 # Root only (77 otherwise); about 7 s. See docs/OUTPUTS.md, "Flight recorder".
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -25,7 +26,7 @@ JSPID=$!
 attached $JSPID
 taskset -c 1 sh -c 'while :; do /bin/true; done' &
 LOOP=$!
-trap 'kill $LOOP 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit 'kill $LOOP 2>/dev/null'
 taskset -c 0 sleep 1
 "$INJ" --mode preempt --cpu 1 --duration 2 --period 100000 --spin 3000 --log "$TMP/inj.csv" \
 	>"$TMP/inj.out" 2>&1 || fail "jsinject failed: $(cat "$TMP/inj.out")"

@@ -38,7 +38,7 @@ cleanup() {
 	fi
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
+at_exit cleanup
 trap 'exit 1' INT TERM
 
 QUIET_MS=5

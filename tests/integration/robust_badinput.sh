@@ -6,6 +6,7 @@
 # Root or not: the read-only file system is a tmpfs that root mounts, or that anyone else
 # mounts in a user and mount namespace; without either those cases are counted as skipped,
 # as is the cpuset case without root or a cpuset controller.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_cpu1
 
@@ -27,7 +28,7 @@ ro_run=() ro_skip=""
 if [ "$(id -u)" -eq 0 ]; then
 	if mount -t tmpfs -o ro,size=64k jsro "$TMP/ro" 2>/dev/null; then
 		ro_run=("$JS")
-		trap 'umount "$TMP/ro" 2>/dev/null; rm -rf "$TMP"' EXIT
+		at_exit 'umount "$TMP/ro" 2>/dev/null'
 	else
 		ro_skip="mounting a read-only tmpfs failed"
 	fi

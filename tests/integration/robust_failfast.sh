@@ -13,6 +13,7 @@
 # still write the other outputs (--json parses and says interrupted with the reason,
 # --prom and --hlog complete; its end_ns within 1 s of the failure too). Root (tmpfs
 # mount), strace; about 12 s. See docs/ROBUSTNESS.md.
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1
@@ -22,7 +23,7 @@ need_cmd mkfifo coreutils
 need_cmd mount mount
 mkdir -p "$TMP/small"
 mount -t tmpfs -o size=64k jsfailfast "$TMP/small" || skip "cannot mount a tmpfs"
-trap 'umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit 'umount "$TMP/small" 2>/dev/null'
 
 DUR=30 STOP_MS=1500
 # run NAME GAPS_PATH - a 30 s run whose --gaps goes to GAPS_PATH, the other outputs in $TMP,
