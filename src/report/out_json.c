@@ -540,7 +540,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	json_obj_end(j);
 	cause_table(j, &r->causes);
 	sources(j, "sources_by_cgroup", "cgroup", &r->by_cgroup);
-	if (run->audited)
+	if (run->tied)
 		ties(j, r);
 	vm_exit(j, &r->vm_exit);
 	entry_exit(j, &r->entry);
