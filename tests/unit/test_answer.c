@@ -251,9 +251,12 @@ static void guest_init(struct guest *g, const struct rec *obs, size_t n, const c
 		assert_true(c >= 0);
 		g->r.causes.cls[c].total_ns += obs[i].ns;
 		lost += obs[i].ns;
-		o[i] = (struct audit_observed){ .cpu = 1, .cause = obs[i].cause,
-						.detail = obs[i].detail, .count = 2500,
-						.total_ns = obs[i].ns, .seconds = 10 };
+		o[i] = (struct audit_observed){ .cpu = 1,
+						.cause = obs[i].cause,
+						.detail = obs[i].detail,
+						.count = 2500,
+						.total_ns = obs[i].ns,
+						.seconds = 10 };
 	}
 	g->r.lost_ns = g->r.causes.lost_ns = lost;
 	g->run.cpus = &g->r;
@@ -268,8 +271,9 @@ static void guest_init(struct guest *g, const struct rec *obs, size_t n, const c
 				"use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=1");
 	g->checks[2] = check_mk("rcu_nocbs", AUDIT_FAIL, SEV_MED,
 				"boot with rcu_nocbs=1 (implied by nohz_full=1)");
-	g->checks[3] = check_mk("vm.stat_interval", AUDIT_FAIL, SEV_MED,
-				"sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
+	g->checks[3] =
+		check_mk("vm.stat_interval", AUDIT_FAIL, SEV_MED,
+			 "sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
 	g->checks[4] = check_mk("kernel.hypervisor", AUDIT_WARN, SEV_INFO,
 				"steal time and host preemption show up as gaps no guest setting "
 				"removes; pin vCPUs on the host");

@@ -516,8 +516,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.cpus[0].nties, 2);
 	assert_string_equal(run.cpus[0].ties[0].check, "thp.enabled");
 	assert_int_equal(run.cpus[0].ties[0].causes, 1u << JS_CAUSE_TLB | 1u << JS_CAUSE_THP);
-	assert_non_null(strstr(orig_text, "fix first: fix thp.enabled (check thp.enabled: WARN LOW): "
-					  "recovers up to 2.0 ms of "));
+	assert_non_null(strstr(orig_text,
+			       "fix first: fix thp.enabled (check thp.enabled: WARN LOW): "
+			       "recovers up to 2.0 ms of "));
 	assert_string_equal(cgroups_path(run.cgroups, 7), "/system.slice/build.service");
 	/* --stacks: the counters, and the stacks once each (the text and JSON compare them) */
 	assert_true(run.probes_stacks && run.stack_full == 5 && run.stack_fail == 1);
