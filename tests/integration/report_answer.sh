@@ -19,9 +19,12 @@ import json, sys
 run = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read().split("\n")
 sev = ["info", "low", "med", "high", "crit"]
-cpus = [c for c in run["cpus"] if c.get("source", "sampler") != "mark"]
+marks = run.get("marks") or []
+# with marks the answer is theirs: their time, of the longest marks window
+cpus = marks or [c for c in run["cpus"] + (run.get("threads") or [])
+                 if c.get("source", "sampler") != "mark"]
 lost = sum(c["lost_ns"] for c in cpus)
-dur = sum(c["duration_ns"] for c in cpus)
+dur = max(c["duration_ns"] for c in cpus) if marks else sum(c["duration_ns"] for c in cpus)
 by = {}
 for c in cpus:
     for k, v in (c.get("by_class") or {}).items():
@@ -38,8 +41,13 @@ for line in text[1:]:
     key = line.strip().split(":", 1)[0]
     labels[key] = line[13:]
 assert text[1].startswith("answer:      "), text[1]
-assert " lost " in text[1] and text[1].endswith("(%.1f %%)" % (100.0 * lost / dur)), \
-    (text[1], lost, dur)
+if marks:
+    n = sum(c["gap_count"] for c in marks)
+    assert text[1].startswith("answer:      %d mark%s lost up to " % (n, "" if n == 1 else "s")) \
+        and "(%.1f %%): " % (100.0 * lost / dur) in text[1], (text[1], n, lost, dur)
+else:
+    assert " lost " in text[1] and text[1].endswith("(%.1f %%)" % (100.0 * lost / dur)), \
+        (text[1], lost, dur)
 
 def note(k):
     if k != "unexplained":
@@ -47,7 +55,7 @@ def note(k):
     most = max(cpus, key=lambda c: (c.get("by_class") or {}).get("unexplained", {})
                .get("total_ns", 0))
     per = most.get("unexplained_periodicity") or {}
-    h = "no guest event: the host" if host else ""
+    h = "no guest event: the host" if host and not marks else ""
     if per.get("periodic"):
         ms = per["period_ns"] / 1e6
         return " (every %s, coherence %.2f%s)" % (
@@ -56,11 +64,13 @@ def note(k):
     return " (%s)" % h if h else ""
 
 want = ", ".join("%s %.1f %%%s" % (k, 100.0 * v / lost, note(k)) for v, k in top)
-assert labels["lost to"].startswith(want + " "), (labels["lost to"], want)
-outside = bool(top) and top[0][1] in ("unexplained", "steal")
+assert labels["lost to"] == "%s (shares of the %s)" % (
+    want, "time in marks" if marks else "time lost"), (labels["lost to"], want)
+outside = bool(top) and (top[0][1] == "steal" or (top[0][1] == "unexplained" and not marks))
 assert ("outside" in labels) == outside, (labels, top)
 if outside and host:
-    share = sum(v for v, k in top if k in ("unexplained", "steal")) * 100.0 / lost
+    share = sum(v for v, k in top if k in ("unexplained", "steal") and
+                not (marks and k == "unexplained")) * 100.0 / lost
     assert labels["outside"].startswith("%.1f %% of it is the host's" % share), labels
     assert "no guest setting removes it" in labels["outside"], labels
 fix = labels["fix first"]
@@ -81,7 +91,8 @@ if cands:
     k, ns, _ = max(cands.values(), key=lambda e: (e[1], rank(e[0]), -e[2]))
     assert fix.startswith("%s (check %s: %s %s): recovers up to " % (
         k["hint"], k["id"], k["verdict"].upper(), k["severity"].upper())), (fix, k["id"], ns)
-    assert fix.endswith(" lost (%s)" % ", ".join(run["answer"]["fix_first"]["causes"])), fix
+    assert fix.endswith(" %s (%s)" % ("in marks" if marks else "lost",
+                                      ", ".join(run["answer"]["fix_first"]["causes"]))), fix
     assert run["answer"]["fix_first"]["check"] == k["id"], run["answer"]["fix_first"]
     assert run["answer"]["fix_first"]["recovers_ns"] == ns, (run["answer"]["fix_first"], ns)
     # never a parameter in force
@@ -131,3 +142,17 @@ PY
 diff <(sed '/^$/q' "$TMP/run.txt") <(sed '/^$/q' "$TMP/again.txt") >&2 ||
 	fail "the saved run's answer differs from the run's"
 echo "ok: the run and its saved JSON give the same answer"
+
+# --pid with --marks: the answer is the application's marks' (their time, their causes), not
+# the followed thread's: marked_loop on CPU 1 marks every iteration of 20 us or more
+LOOP=$ROOT/build/examples/marked_loop
+[ -x "$LOOP" ] || fail "no $LOOP (make builds it)"
+: >"$TMP/marks.csv"
+taskset -c 1 "$LOOP" "$TMP/marks.csv" 20 3 >"$TMP/loop.out" &
+loop=$!
+sleep 0.3
+"$JS" --pid "$loop" --marks "$TMP/marks.csv" --duration 2 -q --json "$TMP/pm.json" \
+	>"$TMP/pm.txt" 2>"$TMP/pm.err" || fail "--pid --marks exited $? ($(cat "$TMP/pm.err"))"
+wait "$loop" || fail "marked_loop exited $?"
+grep -q "marks lost up to " "$TMP/pm.txt" || fail "--pid --marks does not answer for the marks"
+expect "$TMP/pm.json" "$TMP/pm.txt"
