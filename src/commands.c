@@ -130,27 +130,42 @@ static bool tick_line(const struct js_run *run, const struct js_cpu_result *r, c
 			       run->deltas.seconds, "over the run", line);
 }
 
-/* crosscheck - tie the most frequent observed causes to the settings behind them */
+/* observed - r's sources (the first max, by time) as the audit's observations; their number */
+static size_t observed(const struct js_cpu_result *r, struct audit_observed *obs, size_t max)
+{
+	static const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
+	size_t k = causes_sorted(&r->causes, src, JS_MIN(max, JS_CAUSES_SRC_MAX));
+
+	for (size_t j = 0; j < k; j++)
+		obs[j] = (struct audit_observed){
+			.cpu = r->cpu,
+			.cause = js_cause_name(src[j]->cause),
+			.detail = src[j]->detail,
+			.count = src[j]->events ? src[j]->events : src[j]->gaps,
+			.total_ns = src[j]->total_ns,
+			.seconds = (double)(r->end_ns - r->start_ns) / 1e9,
+		};
+	return k;
+}
+
+/* crosscheck - tie the most frequent observed causes to the settings behind them (the
+ * lines), and every source of each result to the findings that explain it (its ties, for
+ * the answer's "fix first") */
 static void crosscheck(struct js_run *run)
 {
 	enum { MAXOBS = 64 };
 	struct audit_observed obs[MAXOBS];
 	size_t n = 0;
 
-	for (size_t i = 0; i < run->ncpus; i++) {
-		const struct js_cpu_result *r = &run->cpus[i];
-		const struct js_cause_src *src[16];
-		size_t k = causes_sorted(&r->causes, src, 16);
+	static struct audit_observed every[JS_CAUSES_SRC_MAX];
 
-		for (size_t j = 0; j < k && n < MAXOBS; j++) {
-			obs[n].cpu = r->cpu;
-			obs[n].cause = js_cause_name(src[j]->cause);
-			obs[n].detail = src[j]->detail;
-			obs[n].count = src[j]->events ? src[j]->events : src[j]->gaps;
-			obs[n].total_ns = src[j]->total_ns;
-			obs[n].seconds = (double)(r->end_ns - r->start_ns) / 1e9;
-			n++;
-		}
+	for (size_t i = 0; i < run->ncpus; i++) {
+		struct js_cpu_result *r = &run->cpus[i];
+		size_t k = observed(r, every, JS_CAUSES_SRC_MAX);
+
+		r->nties = audit_ties(&run->audit, every, k, r->ties, AUDIT_TIES_MAX);
+		run->tied = true;
+		n += observed(r, obs + n, JS_MIN((size_t)16, MAXOBS - n));
 	}
 	run->xcheck = calloc(MAXOBS, sizeof(*run->xcheck));
 	if (!run->xcheck)

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* audit_xcheck.c - link observed causes of gaps to the settings that would prevent them. */
+/*
+ * audit_xcheck.c - link observed causes of gaps to the settings that would prevent them: one
+ * explanation per observation (its line), and the check whose finding that explanation is
+ * (its tie: the same branch names both, so the report's lines and the answer's "fix first"
+ * never disagree).
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@ struct xctx {
 	char rate[128];		    /* "120 times (12/s, 1.2 ms)" */
 	char persec[48];	    /* "250/s", or the count when there is no duration */
 	char *line;
+	char check[AUDIT_ID_LEN]; /* the check whose finding explains it; "" for none */
 };
 
 static void out(struct xctx *x, const char *fmt, ...) FMT(2, 3);
@@ -33,6 +39,18 @@ static void out(struct xctx *x, const char *fmt, ...)
 }
 
 #define OUT out
+
+/* tie - the check whose finding the explanation is (its id, "irq.%d" for one IRQ) */
+static void tie(struct xctx *x, const char *fmt, ...) FMT(2, 3);
+
+static void tie(struct xctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->check, sizeof(x->check), fmt, ap);
+	va_end(ap);
+}
 
 static const struct audit_cpu *find_cpu(const struct js_audit *a, int cpu)
 {
@@ -83,6 +101,7 @@ static bool x_timer(struct xctx *x)
 	char hz[80] = "";
 
 	if (strstr(det(x), "watchdog")) {
+		tie(x, "watchdog.soft");
 		OUT(x, "hrtimer %s ran %s on CPU %d: the soft-lockup watchdog runs there (%s)",
 		    det(x), x->persec, cpu,
 		    "boot with nosoftlockup or drop the CPU from watchdog_cpumask");
@@ -99,6 +118,7 @@ static bool x_timer(struct xctx *x)
 	if (a->f.hz > 0)
 		snprintf(hz, sizeof(hz), "; HZ=%d means %d/s while the tick runs", a->f.hz,
 			 a->f.hz);
+	tie(x, "nohz_full"); /* the tick: only nohz_full stops it */
 	if (x->pc && x->pc->nohz_full) {
 		/* at most 2/s: the tick stayed stopped, which audit_tick_line() says */
 		if (x->o->seconds > 0 && x->o->count <= AUDIT_TICK_STOPPED_PER_S * x->o->seconds)
@@ -145,6 +165,7 @@ static bool x_irq(struct xctx *x)
 		if (a->irqs[i].irq == irq)
 			q = &a->irqs[i];
 	if (!q) {
+		tie(x, "irq.affinity");
 		OUT(x,
 		    "device IRQ %s interrupted CPU %d %s: steer it away (/proc/irq/N/smp_affinity_list)%s",
 		    det(x), cpu, x->rate,
@@ -153,6 +174,7 @@ static bool x_irq(struct xctx *x)
 			    "");
 		return true;
 	}
+	tie(x, "irq.%d", irq);
 	if (cpuset_isset(&q->effective, cpu)) {
 		OUT(x, "IRQ %d %s interrupted CPU %d %s: its effective affinity includes CPU %d%s",
 		    irq, q->name, cpu, x->rate, cpu,
@@ -176,20 +198,24 @@ static bool x_softirq(struct xctx *x)
 	if (nr == JS_SOFTIRQ_NET_RX || nr == JS_SOFTIRQ_NET_TX || nr == JS_SOFTIRQ_BLOCK ||
 	    nr == JS_SOFTIRQ_IRQ_POLL || nr == JS_SOFTIRQ_TASKLET || nr == JS_SOFTIRQ_HI) {
 		irq_list(a, x->pc, cpu, irqs, sizeof(irqs));
+		tie(x, "irq.affinity");
 		OUT(x, "softirq %s ran %s on CPU %d: it follows device IRQs handled there (%s)", d,
 		    x->rate, cpu,
 		    irqs[0] ? irqs : "no device IRQ has affinity on it: RPS/XPS or a remote raise");
 	} else if (nr == JS_SOFTIRQ_TIMER || nr == JS_SOFTIRQ_HRTIMER) {
+		tie(x, "nohz_full");
 		OUT(x, "softirq %s ran %s on CPU %d: timers expire there (%s; timer_migration=%d)",
 		    d, x->rate, cpu,
 		    x->pc && x->pc->nohz_full ? "in nohz_full" : "not in nohz_full",
 		    a->f.timer_migration);
 	} else if (nr == JS_SOFTIRQ_RCU) {
+		tie(x, "rcu_nocbs");
 		OUT(x, "softirq RCU ran %s on CPU %d: %s", x->rate, cpu,
 		    x->pc && x->pc->rcu_nocb ?
 			    "callbacks are offloaded, yet RCU core work ran there" :
 			    "its RCU callbacks are not offloaded (rcu_nocbs=)");
 	} else if (nr == JS_SOFTIRQ_SCHED) {
+		tie(x, "isolcpus");
 		OUT(x, "softirq SCHED ran %s on CPU %d: load balancing runs there (%s)", x->rate,
 		    cpu,
 		    x->pc && x->pc->isolated ?
@@ -217,6 +243,7 @@ static bool x_ipi(struct xctx *x)
 	int cpu = x->o->cpu, vec = ipi_vector(d);
 
 	if (vec == JS_VEC_RESCHEDULE || !strcmp(d, "RES")) {
+		tie(x, "%s", x->pc && x->pc->isolated ? "tasks.user" : "isolcpus");
 		OUT(x,
 		    "reschedule IPIs hit CPU %d %s: tasks are woken onto it (%d user tasks, %d unbound kthreads allowed on it)",
 		    cpu, x->rate, x->pc ? x->pc->ntasks_user : -1,
@@ -259,10 +286,12 @@ static bool x_work(struct xctx *x)
 
 	fn = fn ? fn + 1 : d;
 	if (strstr(fn, "vmstat")) {
+		tie(x, "vm.stat_interval");
 		OUT(x,
 		    "kworker vmstat_update ran %s on CPU %d: vm.stat_interval=%d (set 10 or more)",
 		    x->rate, cpu, a->f.stat_interval);
 	} else if (strstr(fn, "watchdog")) {
+		tie(x, "watchdog.soft");
 		OUT(x, "work %s ran %s on CPU %d: the lockup watchdog (boot with nosoftlockup)", fn,
 		    x->rate, cpu);
 	} else if (strstr(fn, "lru_add_drain") || strstr(fn, "drain_local_pages")) {
@@ -270,6 +299,7 @@ static bool x_work(struct xctx *x)
 		    "work %s ran %s on CPU %d: another CPU drained the per-CPU page lists (mlock, migration, compaction, THP)",
 		    fn, x->rate, cpu);
 	} else if (!strncmp(d, "kworker/u", 9)) {
+		tie(x, "workqueue.cpumask");
 		OUT(x,
 		    "unbound work %s ran %s on CPU %d: the unbound workqueue cpumask includes CPU %d (%s)",
 		    fn, x->rate, cpu, cpu, audit_fmt_set(&a->f.unbound_wq, mask, sizeof(mask)));
@@ -322,9 +352,12 @@ static bool x_task(struct xctx *x)
 		    "workers (memory pressure) and called it to run its work",
 		    d, x->rate, cpu);
 	} else if (t) {
+		tie(x, "%s", t->kthread ? "tasks.kthreads" : "tasks.user");
 		OUT(x, "%s %s ran %s on CPU %d: it is allowed on CPU %d (affinity %s)",
 		    t->kthread ? "kernel thread" : "task", d, x->rate, cpu, cpu, t->allowed);
 	} else if (percpu_name(d, cpu)) {
+		if (strstr(d, "rcuc"))
+			tie(x, "rcu_nocbs");
 		OUT(x, "per-CPU kthread %s ran %s on CPU %d: %s", d, x->rate, cpu,
 		    strstr(d, "ksoftirqd") ? "softirq overflow (see the softirq lines)" :
 		    strstr(d, "rcuc")	   ? "RCU callbacks are not offloaded (rcu_nocbs=)" :
@@ -333,6 +366,7 @@ static bool x_task(struct xctx *x)
 		    strstr(d, "migration") ? "stop_machine / task migration requests" :
 					     "kernel work bound to this CPU");
 	} else if (x->pc) {
+		tie(x, "%s", x->pc->isolated ? "tasks.user" : "isolcpus");
 		OUT(x,
 		    "task %s ran %s on CPU %d: %d user tasks and %d unbound kthreads are allowed on CPU %d (%s)",
 		    d, x->rate, cpu, x->pc->ntasks_user, x->pc->ntasks_kthread, cpu,
@@ -349,6 +383,7 @@ static bool x_idle(struct xctx *x)
 	const struct js_audit *a = x->a;
 
 	if (a->f.rt_runtime_us >= 0 && a->f.rt_runtime_us != INT64_MIN && a->f.rt_period_us > 0) {
+		tie(x, "sched_rt_runtime_us");
 		OUT(x,
 		    "the sampler was off CPU %d with the CPU idle %s: RT throttling (sched_rt_runtime_us=%lld) forces a SCHED_FIFO task off %lld us every %lld us",
 		    x->o->cpu, x->rate, (long long)a->f.rt_runtime_us,
@@ -368,6 +403,8 @@ static bool x_misc(struct xctx *x)
 	int cpu = x->o->cpu;
 
 	if (x->cause == JS_CAUSE_NMI) {
+		if (a->f.nmi_watchdog > 0)
+			tie(x, "watchdog.nmi");
 		OUT(x, "NMIs hit CPU %d %s: %s", cpu, x->rate,
 		    a->f.nmi_watchdog > 0 ? "the NMI watchdog is on (kernel.nmi_watchdog=0)" :
 					    "perf sampling or a hardware NMI");
@@ -450,11 +487,14 @@ static bool explain(struct xctx *x)
 	}
 }
 
-/* line_of - o's explanation into line (figures left out when bare: the setting's identity);
- * false if there is nothing to say */
-static bool line_of(const struct js_audit *a, const struct audit_observed *o, bool bare, char *line)
+/* line_of - o's explanation into line (figures left out when bare: the setting's identity)
+ * and, when check is not NULL, the id of the check it ties o to ("" for none); false if there
+ * is nothing to say */
+static bool line_of(const struct js_audit *a, const struct audit_observed *o, bool bare, char *line,
+		    char *check)
 {
 	struct xctx x = { .a = a, .o = o, .line = line };
+	bool said;
 
 	x.pc = find_cpu(a, o->cpu);
 	x.cause = js_cause_from_name(o->cause);
@@ -464,7 +504,10 @@ static bool line_of(const struct js_audit *a, const struct audit_observed *o, bo
 	} else {
 		rates(&x);
 	}
-	return explain(&x);
+	said = explain(&x);
+	if (check)
+		snprintf(check, AUDIT_ID_LEN, "%s", said ? x.check : "");
+	return said;
 }
 
 /*
@@ -513,7 +556,7 @@ size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *o
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		used[i] = !obs[i].cause || (!obs[i].count && !obs[i].total_ns) ||
-			  !line_of(a, &obs[i], true, keys[i]);
+			  !line_of(a, &obs[i], true, keys[i], NULL);
 		if (used[i])
 			keys[i][0] = '\0';
 	}
@@ -523,12 +566,54 @@ size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *o
 		if (used[i])
 			continue;
 		m = merged(obs, n, i, keys, used);
-		line_of(a, &m, false, lines[out++]);
+		line_of(a, &m, false, lines[out++], NULL);
 	}
 done:
 	free(keys);
 	free(used);
 	return out;
+}
+
+static int tie_cmp(const void *pa, const void *pb)
+{
+	const struct audit_tie *a = pa, *b = pb;
+
+	if (a->ns != b->ns)
+		return a->ns < b->ns ? 1 : -1;
+	return strcmp(a->check, b->check);
+}
+
+/* audit_ties - per check, the time of the observations its finding explains (js_audit.h) */
+size_t audit_ties(const struct js_audit *a, const struct audit_observed *obs, size_t n,
+		  struct audit_tie *ties, size_t max)
+{
+	struct audit_tie all[64];
+	size_t nt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char line[AUDIT_LINE_LEN], id[AUDIT_ID_LEN];
+		int cause = js_cause_from_name(obs[i].cause ? obs[i].cause : "");
+		size_t k = 0;
+
+		if (!obs[i].cause || !obs[i].total_ns || !line_of(a, &obs[i], true, line, id) ||
+		    !id[0])
+			continue;
+		while (k < nt && strcmp(all[k].check, id))
+			k++;
+		if (k == nt) {
+			if (nt == ARRAY_SIZE(all))
+				continue;
+			memset(&all[nt], 0, sizeof(all[nt]));
+			snprintf(all[nt++].check, sizeof(all[0].check), "%s", id);
+		}
+		all[k].ns += obs[i].total_ns;
+		if (cause >= 0 && cause < 32)
+			all[k].causes |= 1u << cause;
+	}
+	qsort(all, nt, sizeof(all[0]), tie_cmp);
+	nt = JS_MIN(nt, max);
+	memcpy(ties, all, nt * sizeof(all[0]));
+	return nt;
 }
 
 uint64_t audit_deltas_local_timer(const struct audit_deltas *d, int cpu)

@@ -207,6 +207,17 @@ struct audit_observed {
 size_t audit_crosscheck(const struct js_audit *a, const struct audit_observed *obs, size_t n,
 			char (*lines)[AUDIT_LINE_LEN], size_t max_lines);
 
+/*
+ * audit_ties - for the observations of one result (one CPU), each check whose finding
+ * explains some of them (the branch of audit_crosscheck()'s explanation that names the
+ * setting: "local timer fired ... not in nohz_full" ties the tick to check nohz_full, a task
+ * run to isolcpus, an IRQ to irq.N), with their time summed and their classes: at most max,
+ * largest first. Observations whose explanation names no one setting (the host, a page
+ * fault, THP's several knobs) tie to none. Returns the number written.
+ */
+size_t audit_ties(const struct js_audit *a, const struct audit_observed *obs, size_t n,
+		  struct audit_tie *ties, size_t max);
+
 /* audit_deltas_local_timer - the local timer's interrupts on cpu in the deltas: x86's LOC
  * row, or the IRQ named arch_timer (arm64's per-CPU timer) */
 uint64_t audit_deltas_local_timer(const struct audit_deltas *d, int cpu);

@@ -119,6 +119,18 @@ struct js_audit {
 	struct audit_check scratch; /* sink for checks when out of memory */
 };
 
+/*
+ * A finding tied to a result's observed causes (audit_ties(), from the same branches as the
+ * report's "What the settings explain" lines): the check, and the time lost to the causes its
+ * setting explains (what fixing it recovers, at most), largest first.
+ */
+#define AUDIT_TIES_MAX 16
+struct audit_tie {
+	char check[AUDIT_ID_LEN]; /* the check's id: for the result's CPU, else global */
+	uint64_t ns;		  /* the time of the causes it explains */
+	uint32_t causes;	  /* which: a bit per enum js_cause */
+};
+
 /* audit_free - free everything audit_run allocated and zero a; accepts a zeroed struct */
 void audit_free(struct js_audit *a);
 

@@ -105,6 +105,8 @@ struct js_cpu_result {
 	struct js_intervals intervals;			 /* per-second max and p99.9 */
 	struct js_period_classes period; /* periodicity of the unexplained gaps, by duration */
 	struct js_entry entry;		 /* the interruptions' entry/exit: bounds learned so far */
+	struct audit_tie ties[AUDIT_TIES_MAX]; /* the audit's findings its causes tie to */
+	size_t nties;
 };
 
 struct js_machine {
@@ -241,6 +243,8 @@ struct js_run {
 	struct audit_deltas deltas;	/* interrupt/softirq counts of the measured CPUs */
 	char (*xcheck)[AUDIT_LINE_LEN]; /* observed causes tied to settings */
 	size_t nxcheck;
+	bool tied; /* the results' ties were made (audit_ties) or loaded: the answer's fix first
+		    * is the finding whose causes lost the most, else the most severe */
 	uint64_t budget_viol[JS_BUDGET_MAX]; /* --budget: violations per limit (budget_count) */
 	struct js_spike_stats spikes;	     /* the flight recorder (--spike-dir), out_spike.c's */
 	struct js_stacks stacks;	     /* --stacks: those the worst gaps, spikes name */

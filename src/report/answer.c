@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * answer.c - the report's first lines (js_report.h): what the measured CPUs lost, to which
- * causes, and the first setting to fix, from the result and the audit the run holds. Pure:
- * the text and HTML reports print it.
+ * answer.c - the report's first lines (js_report.h): what the measured CPUs lost (or what the
+ * application's marks took), to which causes, what of it is outside the guest, and the first
+ * setting to fix: the audit's finding whose causes lost the most, from the ties the run holds
+ * (audit_ties(), the "What the settings explain" branches). Pure: the text and HTML reports
+ * and the JSON print it.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,8 +15,9 @@
 #include "js_util.h"
 
 /* fix_rank - how urgent a problem is: severity first, a failure before a warning; -1 for
- * what is no problem (pass, skip), says nothing to do (no hint) or recommends a parameter
- * the command line has already (a run an older jitterscope saved: the audit writes none) */
+ * what is no problem (pass, skip), says nothing to do (no hint), is waived, or recommends a
+ * parameter the command line has already (a run an older jitterscope saved: the audit writes
+ * none) */
 static int fix_rank(const struct js_audit *a, const struct audit_check *k)
 {
 	char set[128];
@@ -42,6 +46,109 @@ const struct audit_check *report_fix(const struct js_audit *a)
 	return best;
 }
 
+/* subject - r is what the answer is about: the marks in a run with marks, else the rest */
+static bool subject(const struct js_answer *ans, const struct js_cpu_result *r)
+{
+	return (r->source == JS_SRC_MARK) == ans->of_marks;
+}
+
+/* outside - cause c is time outside the guest: the host's steal, and what no guest event
+ * explains (but in a mark, whose remainder is the application's own work) */
+static bool outside(const struct js_answer *ans, uint32_t c)
+{
+	return c == JS_CAUSE_STEAL || (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks);
+}
+
+/* tie_check - the check a tie names for a result on cpu: that CPU's, else the global one */
+static const struct audit_check *tie_check(const struct js_audit *a, const char *id, int cpu)
+{
+	const struct audit_check *global = NULL;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_check *k = &a->checks[i];
+
+		if (strcmp(k->id, id))
+			continue;
+		if (k->cpu == cpu)
+			return k;
+		if (k->cpu < 0 && !global)
+			global = k;
+	}
+	return global;
+}
+
+/*
+ * choose_fix - the finding to fix first: of the problems fix_rank() keeps, the one whose tied
+ * causes took the most time over the answer's results (the more urgent of equals, then the
+ * audit's order); without one, the most severe problem, recovering nothing measured
+ */
+static void choose_fix(const struct js_run *run, struct js_answer *ans)
+{
+	enum { MAXC = 64 };
+	struct {
+		const struct audit_check *k;
+		uint64_t ns;
+		uint32_t causes;
+	} c[MAXC];
+	size_t n = 0, best = MAXC;
+
+	for (size_t i = 0; run->tied && i < run->ncpus; i++) {
+		const struct js_cpu_result *r = &run->cpus[i];
+
+		for (size_t t = 0; subject(ans, r) && t < r->nties; t++) {
+			const struct audit_check *k =
+				tie_check(&run->audit, r->ties[t].check, r->cpu);
+			size_t j = 0;
+
+			if (!k || fix_rank(&run->audit, k) < 0 || !r->ties[t].ns)
+				continue;
+			while (j < n && c[j].k != k)
+				j++;
+			if (j == n) {
+				if (n == MAXC)
+					continue;
+				c[n].k = k;
+				c[n].ns = 0;
+				c[n++].causes = 0;
+			}
+			c[j].ns += r->ties[t].ns;
+			c[j].causes |= r->ties[t].causes;
+		}
+	}
+	for (size_t j = 0; j < n; j++) /* the first of equals, in the order found */
+		if (best == MAXC || c[j].ns > c[best].ns ||
+		    (c[j].ns == c[best].ns &&
+		     fix_rank(&run->audit, c[j].k) > fix_rank(&run->audit, c[best].k)))
+			best = j;
+	if (best < MAXC) {
+		ans->fix = c[best].k;
+		ans->fix_ns = c[best].ns;
+		ans->fix_causes = c[best].causes;
+		return;
+	}
+	ans->fix = report_fix(&run->audit);
+}
+
+/* unexplained_period - the periodicity of the unexplained gaps of the answer's result that
+ * has the most unexplained time: its headline class's (the longest tenth), as the cause
+ * table's evidence line says it */
+static void unexplained_period(const struct js_run *run, struct js_answer *ans)
+{
+	const struct js_cpu_result *most = NULL;
+
+	for (size_t i = 0; i < run->ncpus; i++) {
+		const struct js_cpu_result *r = &run->cpus[i];
+
+		if (subject(ans, r) && r->causes.cls[JS_CAUSE_UNEXPLAINED].total_ns &&
+		    (!most || r->causes.cls[JS_CAUSE_UNEXPLAINED].total_ns >
+				      most->causes.cls[JS_CAUSE_UNEXPLAINED].total_ns))
+			most = r;
+	}
+	if (most)
+		period_result(&most->period.ge[period_classes_headline(&most->period)],
+			      &ans->period);
+}
+
 void report_answer(const struct js_run *run, struct js_answer *ans)
 {
 	uint64_t by[JS_CAUSE_MAX] = { 0 };
@@ -53,17 +160,21 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 		/* a mark's duration holds the application's own work: not time lost */
 		if (r->source == JS_SRC_MARK) {
 			ans->marks++;
+			ans->nmarks += r->gap_count;
+			ans->marks_ns += r->lost_ns;
+			ans->window_ns = JS_MAX(ans->window_ns, r->end_ns - r->start_ns);
 			continue;
 		}
 		ans->nres++;
 		ans->measured_ns += r->end_ns - r->start_ns;
 		ans->lost_ns += r->lost_ns;
 	}
-	/* the causes of the time lost; of the time in marks when there is nothing else */
+	/* the application's marks are what it found slow: the answer is theirs when there are */
+	ans->of_marks = ans->marks > 0;
 	for (size_t i = 0; i < run->ncpus; i++) {
 		const struct js_cpu_result *r = &run->cpus[i];
 
-		if ((r->source == JS_SRC_MARK) != !ans->nres)
+		if (!subject(ans, r))
 			continue;
 		ans->caused_ns += r->causes.lost_ns;
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
@@ -88,8 +199,20 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 		ans->top[k].share = ans->caused_ns ? (double)by[best] / (double)ans->caused_ns : 0;
 		ans->ntop++;
 	}
+	unexplained_period(run, ans);
+	ans->hypervisor = run->machine.hypervisor || (run->audited && run->audit.f.hypervisor);
+	ans->outside_first = ans->ntop && outside(ans, ans->top[0].cause);
 	ans->audited = run->audited;
-	ans->fix = run->audited ? report_fix(&run->audit) : NULL;
+	if (run->audited)
+		choose_fix(run, ans);
+}
+
+const char *report_answer_label(int i)
+{
+	static const char *const label[JS_ANSWER_LINES] = { "answer", "lost to", "outside",
+							    "fix first" };
+
+	return i >= 0 && i < JS_ANSWER_LINES ? label[i] : "";
 }
 
 /* who - "CPU 1", "thread app:42", or "2 CPUs together" */
@@ -118,44 +241,149 @@ static const char *upper(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-void report_answer_lines(const struct js_run *run, const struct js_answer *ans,
-			 char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN])
+/* what_lost - the answer's first line: the time lost, or the marks' */
+static void what_lost(const struct js_run *run, const struct js_answer *ans, char *line)
 {
-	char w[JS_LABEL_LEN + 48], a[32], b[32], sev[8];
-	size_t k = 0;
+	char w[JS_LABEL_LEN + 48], a[32], b[32];
 
-	if (ans->nres)
-		snprintf(lines[0], JS_ANSWER_LINE_LEN, "%s lost %s of %s measured (%.1f %%)",
+	if (ans->of_marks)
+		snprintf(line, JS_ANSWER_LINE_LEN,
+			 "%" PRIu64 " mark%s lost up to %s of %s (%.1f %%): a mark's time holds "
+			 "the application's own work too",
+			 ans->nmarks, ans->nmarks == 1 ? "" : "s",
+			 js_fmt_ns(a, sizeof(a), ans->marks_ns),
+			 js_fmt_ns(b, sizeof(b), ans->window_ns),
+			 ans->window_ns ? 100.0 * ans->marks_ns / ans->window_ns : 0.0);
+	else
+		snprintf(line, JS_ANSWER_LINE_LEN, "%s lost %s of %s measured (%.1f %%)",
 			 who(run, ans, w, sizeof(w)), js_fmt_ns(a, sizeof(a), ans->lost_ns),
 			 js_fmt_ns(b, sizeof(b), ans->measured_ns),
 			 ans->measured_ns ? 100.0 * ans->lost_ns / ans->measured_ns : 0.0);
+}
+
+/* unexplained_note - " (every 1.0 ms, coherence 0.93; no guest event: the host)": the
+ * unexplained share's period when the detector found one (js_period.h: at least 20 gaps,
+ * coherence 0.3 or more and a Rayleigh test 6 sd above random times), and whose it is */
+static size_t unexplained_note(const struct js_answer *ans, char *buf, size_t len)
+{
+	const char *host = ans->hypervisor && !ans->of_marks ? "no guest event: the host" : NULL;
+	char p[32];
+
+	if (ans->period.periodic)
+		return (size_t)snprintf(buf, len, " (every %s, coherence %.2f%s%s)",
+					js_fmt_ns(p, sizeof(p), ans->period.period_ns),
+					ans->period.strength, host ? "; " : "", host ? host : "");
+	return host ? (size_t)snprintf(buf, len, " (%s)", host) : 0;
+}
+
+/* lost_to - the top causes with their shares */
+static void lost_to(const struct js_answer *ans, char *line)
+{
+	size_t k = 0, n = JS_ANSWER_LINE_LEN;
+
+	if (!ans->probes_on) {
+		snprintf(line, n, "not known: the probes were off");
+		return;
+	}
+	if (!ans->ntop) {
+		snprintf(line, n, "nothing: no gap above the threshold");
+		return;
+	}
+	for (size_t i = 0; i < ans->ntop && k < n; i++) {
+		k += (size_t)snprintf(line + k, n - k, "%s%s %.1f %%", i ? ", " : "",
+				      js_cause_name(ans->top[i].cause), 100.0 * ans->top[i].share);
+		if (ans->top[i].cause == JS_CAUSE_UNEXPLAINED && k < n)
+			k += unexplained_note(ans, line + k, n - k);
+	}
+	if (k < n)
+		snprintf(line + k, n - k, " (shares of the %s)",
+			 ans->of_marks ? "time in marks" : "time lost");
+}
+
+/* outside_line - when the largest share is outside the guest: what it is, and that only the
+ * host side can remove it */
+static void outside_line(const struct js_answer *ans, char *line)
+{
+	double share = 0;
+	bool steal = false;
+
+	if (!ans->outside_first)
+		return;
+	for (size_t i = 0; i < ans->ntop; i++)
+		if (outside(ans, ans->top[i].cause)) {
+			share += ans->top[i].share;
+			steal |= ans->top[i].cause == JS_CAUSE_STEAL;
+		}
+	if (ans->hypervisor)
+		snprintf(line, JS_ANSWER_LINE_LEN,
+			 "%.1f %% of it is the host's (%s): no guest setting removes it; ask the "
+			 "provider for dedicated (pinned) vCPUs or a latency-sensitive instance "
+			 "type, or on your own host pin each vCPU to an isolated host CPU",
+			 100.0 * share,
+			 steal ? "steal, and time no guest event explains" : "no guest event");
 	else
-		snprintf(lines[0], JS_ANSWER_LINE_LEN,
-			 "marks only: a mark's time holds the application's own work too, "
-			 "not only time lost");
-	if (!ans->probes_on)
-		snprintf(lines[1], JS_ANSWER_LINE_LEN, "not known: the probes were off");
-	else if (!ans->ntop)
-		snprintf(lines[1], JS_ANSWER_LINE_LEN, "nothing: no gap above the threshold");
-	for (size_t i = 0; ans->probes_on && i < ans->ntop && k < JS_ANSWER_LINE_LEN; i++)
-		k += (size_t)snprintf(lines[1] + k, JS_ANSWER_LINE_LEN - k, "%s%s %.1f %%",
-				      i ? ", " : "", js_cause_name(ans->top[i].cause),
-				      100.0 * ans->top[i].share);
-	if (ans->probes_on && ans->ntop && k < JS_ANSWER_LINE_LEN)
-		snprintf(lines[1] + k, JS_ANSWER_LINE_LEN - k, " (shares of the %s)",
-			 ans->nres ? "time lost" : "time in marks");
-	if (ans->fix)
-		snprintf(lines[2], JS_ANSWER_LINE_LEN, "%s (check %s: %s %s)", ans->fix->hint,
-			 ans->fix->id, ans->fix->verdict == AUDIT_FAIL ? "FAIL" : "WARN",
-			 upper(sev, sizeof(sev), audit_severity_name(ans->fix->severity)));
+		snprintf(line, JS_ANSWER_LINE_LEN,
+			 "%.1f %% of it no kernel event explains: SMIs, an SMT sibling or the "
+			 "hardware; no kernel setting removes it (see the smi and smt checks, the "
+			 "firmware's power settings)",
+			 100.0 * share);
+}
+
+/* causes_list - "timer, hrtimer": the classes of mask */
+static const char *causes_list(uint32_t mask, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < JS_CAUSE_MAX && k < len; c++)
+		if (mask & (1u << c))
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " : "",
+					      js_cause_name(c));
+	return buf;
+}
+
+/* fix_first - the finding to fix first, what it recovers, or why there is none */
+static void fix_first(const struct js_answer *ans, bool tied, char *line)
+{
+	char sev[8], a[32], b[32], cl[128], check[AUDIT_ID_LEN + 32];
+	const struct audit_check *f = ans->fix;
+
+	if (f)
+		snprintf(check, sizeof(check), "check %s: %s %s", f->id,
+			 f->verdict == AUDIT_FAIL ? "FAIL" : "WARN",
+			 upper(sev, sizeof(sev), audit_severity_name(f->severity)));
+	if (f && ans->fix_ns)
+		snprintf(line, JS_ANSWER_LINE_LEN, "%s (%s): recovers up to %s of %s %s (%s)",
+			 f->hint, check, js_fmt_ns(a, sizeof(a), ans->fix_ns),
+			 js_fmt_ns(b, sizeof(b), ans->of_marks ? ans->marks_ns : ans->lost_ns),
+			 ans->of_marks ? "in marks" : "lost",
+			 causes_list(ans->fix_causes, cl, sizeof(cl)));
+	else if (f && tied)
+		snprintf(line, JS_ANSWER_LINE_LEN,
+			 "no setting explains the time %s here; the audit's most severe problem: "
+			 "%s (%s)",
+			 ans->of_marks ? "in marks" : "lost", f->hint, check);
+	else if (f) /* a run saved before the ties: the most severe, as then */
+		snprintf(line, JS_ANSWER_LINE_LEN, "%s (%s)", f->hint, check);
 	else if (!ans->audited)
-		snprintf(lines[2], JS_ANSWER_LINE_LEN,
+		snprintf(line, JS_ANSWER_LINE_LEN,
 			 "not known: the run holds no isolation audit (jitterscope check runs "
 			 "one)");
 	else if (ans->ntop)
-		snprintf(lines[2], JS_ANSWER_LINE_LEN,
+		snprintf(line, JS_ANSWER_LINE_LEN,
 			 "no setting to fix: the remaining loss is %s (%.1f %%)",
 			 js_cause_name(ans->top[0].cause), 100.0 * ans->top[0].share);
 	else
-		snprintf(lines[2], JS_ANSWER_LINE_LEN, "no setting to fix: the audit found none");
+		snprintf(line, JS_ANSWER_LINE_LEN, "no setting to fix: the audit found none");
+}
+
+void report_answer_lines(const struct js_run *run, const struct js_answer *ans,
+			 char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN])
+{
+	for (int i = 0; i < JS_ANSWER_LINES; i++)
+		lines[i][0] = '\0';
+	what_lost(run, ans, lines[0]);
+	lost_to(ans, lines[1]);
+	outside_line(ans, lines[2]);
+	fix_first(ans, run->tied, lines[3]);
 }

@@ -192,7 +192,6 @@ static void html_replay(void *ctx, const struct js_run *run)
 /* answer - what was lost, to what, what to fix first (answer.c): the page's first lines */
 static void answer(FILE *fp, const struct js_run *run)
 {
-	static const char *const label[JS_ANSWER_LINES] = { "answer", "lost to", "fix first" };
 	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
 	struct js_answer ans;
 
@@ -200,7 +199,8 @@ static void answer(FILE *fp, const struct js_run *run)
 	report_answer_lines(run, &ans, lines);
 	fputs("<section id=\"answer\">\n<table class=\"facts\">\n", fp);
 	for (int i = 0; i < JS_ANSWER_LINES; i++)
-		html_fact(fp, label[i], lines[i]);
+		if (lines[i][0])
+			html_fact(fp, report_answer_label(i), lines[i]);
 	fputs("</table>\n</section>\n", fp);
 }
 

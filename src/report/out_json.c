@@ -479,6 +479,24 @@ static void thread(struct js_json *j, const struct js_cpu_result *r)
 	json_obj_end(j);
 }
 
+/* ties - the audit's findings r's causes tie to (audit_ties): what fixing each recovers */
+static void ties(struct js_json *j, const struct js_cpu_result *r)
+{
+	json_arr_begin(j, "explained_by_checks");
+	for (size_t i = 0; i < r->nties; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "check", r->ties[i].check);
+		json_u64(j, "ns", r->ties[i].ns);
+		json_arr_begin(j, "causes");
+		for (int c = 0; c < JS_CAUSE_MAX; c++)
+			if (r->ties[i].causes & (1u << c))
+				json_str(j, NULL, js_cause_name(c));
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
@@ -522,6 +540,8 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	json_obj_end(j);
 	cause_table(j, &r->causes);
 	sources(j, "sources_by_cgroup", "cgroup", &r->by_cgroup);
+	if (run->tied)
+		ties(j, r);
 	vm_exit(j, &r->vm_exit);
 	entry_exit(j, &r->entry);
 	periodicity(j, &r->period);
@@ -629,6 +649,51 @@ static void marks_file(struct js_json *j, const struct js_marks_info *m)
 	json_obj_end(j);
 }
 
+/* answer - the report's answer (answer.c): its figures, its fix first, and its lines */
+static void answer(struct js_json *j, const struct js_run *run)
+{
+	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+	struct js_answer a;
+
+	report_answer(run, &a);
+	report_answer_lines(run, &a, lines);
+	json_obj_begin(j, "answer");
+	json_str(j, "of", a.of_marks ? "marks" : "measured");
+	json_u64(j, "lost_ns", a.of_marks ? a.marks_ns : a.lost_ns);
+	json_u64(j, "of_ns", a.of_marks ? a.window_ns : a.measured_ns);
+	json_bool(j, "outside_first", a.outside_first);
+	if (a.fix) {
+		json_obj_begin(j, "fix_first");
+		json_str(j, "check", a.fix->id);
+		if (a.fix->cpu >= 0)
+			json_i64(j, "cpu", a.fix->cpu);
+		else
+			json_null(j, "cpu");
+		json_str(j, "hint", a.fix->hint);
+		json_u64(j, "recovers_ns", a.fix_ns);
+		json_arr_begin(j, "causes");
+		for (int c = 0; c < JS_CAUSE_MAX; c++)
+			if (a.fix_causes & (1u << c))
+				json_str(j, NULL, js_cause_name(c));
+		json_arr_end(j);
+		json_obj_end(j);
+	} else {
+		json_null(j, "fix_first");
+	}
+	json_obj_begin(j, "lines");
+	for (int i = 0; i < JS_ANSWER_LINES; i++) {
+		char key[24];
+		size_t k = 0;
+
+		for (const char *c = report_answer_label(i); *c && k + 1 < sizeof(key); c++)
+			key[k++] = *c == ' ' ? '_' : *c;
+		key[k] = '\0';
+		json_str(j, key, lines[i][0] ? lines[i] : NULL);
+	}
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
 void out_json_write(FILE *fp, const struct js_run *run)
 {
 	struct js_json j;
@@ -704,6 +769,7 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	for (size_t i = 0; i < run->nxcheck; i++)
 		json_str(&j, NULL, run->xcheck[i]);
 	json_arr_end(&j);
+	answer(&j, run);
 	json_obj_end(&j);
 }
 

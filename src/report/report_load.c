@@ -1223,6 +1223,38 @@ static void load_thread(struct ld *l, const struct jsonp_val *o, struct js_cpu_r
 	pop(l, mark);
 }
 
+/* load_ties - the findings its causes tie to (absent: a file written before them, none) */
+static void load_ties(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, bool *tied)
+{
+	const struct jsonp_val *a = get(l, o, "explained_by_checks", JSONP_ARR, 0);
+	size_t mark = push(l, ".explained_by_checks");
+
+	*tied |= a != NULL;
+	for (size_t i = 0; a && i < a->arr.n && r->nties < AUDIT_TIES_MAX && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i], *c;
+		struct audit_tie *t = &r->ties[r->nties++];
+		size_t m2 = push(l, "[%zu]", i);
+
+		if (!jsonp_is(v, JSONP_OBJ)) {
+			lfail(l, v, NULL, "expected an object");
+			break;
+		}
+		str_at(l, v, "check", REQ, t->check, sizeof(t->check));
+		u64_at(l, v, "ns", REQ, &t->ns);
+		c = get(l, v, "causes", JSONP_ARR, REQ);
+		for (size_t k = 0; c && k < c->arr.n; k++) {
+			int x = jsonp_is(&c->arr.v[k], JSONP_STR) ?
+					js_cause_from_name(c->arr.v[k].str.s) :
+					-1;
+
+			if (x >= 0 && x < 32)
+				t->causes |= 1u << x;
+		}
+		pop(l, m2);
+	}
+	pop(l, mark);
+}
+
 static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res,
 		     struct js_run *run, struct js_run_cfg *p)
 {
@@ -1256,6 +1288,7 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	r->by_cgroup.ngaps = r->gap_count;
 	r->by_cgroup.lost_ns = r->lost_ns;
 	load_sources(l, o, "sources_by_cgroup", &r->by_cgroup);
+	load_ties(l, o, r, &run->tied);
 	r->cgroups = run->cgroups;
 	if (!jsonp_get(o, "histogram_by_cause") && r->gap_count && !l->rc)
 		js_warn("%s: no histogram_by_cause (an older jitterscope wrote it): the "

@@ -204,19 +204,21 @@ static void clock_cost_line(FILE *fp, const struct js_clockcost *c)
 		c->monotonic.p99_ns);
 }
 
-/* answer - the lines under the title: what was lost, to what, what to fix first (answer.c),
- * then a blank line before the details */
+/* answer - the lines under the title: what was lost, to what, what is outside, what to fix
+ * first (answer.c), then a blank line before the details */
 static void answer(FILE *fp, const struct js_run *run)
 {
-	static const char *const label[JS_ANSWER_LINES] = { "answer:      ", "  lost to:   ",
-							    "  fix first: " };
-	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+	char lines[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN], label[32];
 	struct js_answer ans;
 
 	report_answer(run, &ans);
 	report_answer_lines(run, &ans, lines);
-	for (int i = 0; i < JS_ANSWER_LINES; i++)
-		fprintf(fp, "%s%s\n", label[i], lines[i]);
+	for (int i = 0; i < JS_ANSWER_LINES; i++) {
+		if (!lines[i][0])
+			continue;
+		snprintf(label, sizeof(label), "%s:", report_answer_label(i));
+		fprintf(fp, i ? "  %-11s%s\n" : "%-13s%s\n", label, lines[i]);
+	}
 	fputc('\n', fp);
 }
 

@@ -106,7 +106,7 @@ static void test_fix_not_set(void **state)
 	audit_free(&old);
 }
 
-/* two CPUs and a marks result: CPUs' time summed, marks left out, top three by time */
+/* two CPUs and a marks result: CPUs' time summed (the marks apart), top three by time */
 struct built {
 	struct js_run run;
 	struct js_cpu_result *r;
@@ -158,6 +158,9 @@ static void test_top_causes(void **state)
 	report_answer(&b.run, &ans);
 	assert_int_equal(ans.nres, 2);
 	assert_int_equal(ans.marks, 1);
+	assert_true(ans.of_marks); /* with marks, the answer is theirs (test_marks_answer) */
+	b.run.ncpus = 2;	   /* the CPUs alone */
+	report_answer(&b.run, &ans);
 	assert_int_equal(ans.lost_ns, 150000000);
 	assert_int_equal(ans.measured_ns, 2000000000ull);
 	assert_int_equal(ans.ntop, 3);
@@ -169,7 +172,7 @@ static void test_top_causes(void **state)
 	report_answer_lines(&b.run, &ans, l);
 	assert_string_equal(l[0], "2 CPUs together lost 150.0 ms of 2.00 s measured (7.5 %)");
 	assert_non_null(strstr(l[1], "irq 46.7 %, task 40.0 %, "));
-	assert_string_equal(l[2], "move the IRQs (check irq.affinity: FAIL HIGH)");
+	assert_string_equal(l[3], "move the IRQs (check irq.affinity: FAIL HIGH)");
 	/* marks alone: their causes, shares of the time in marks */
 	b.run.cpus = b.r + 2;
 	b.run.ncpus = 1;
@@ -178,7 +181,7 @@ static void test_top_causes(void **state)
 	assert_int_equal(ans.ntop, 1);
 	assert_int_equal(ans.top[0].cause, JS_CAUSE_UNEXPLAINED);
 	report_answer_lines(&b.run, &ans, l);
-	assert_non_null(strstr(l[0], "marks only"));
+	assert_non_null(strstr(l[0], "marks lost up to 900.0 ms of 1.00 s (90.0 %)"));
 	assert_string_equal(l[1], "unexplained 100.0 % (shares of the time in marks)");
 	free(b.r);
 }
@@ -199,11 +202,11 @@ static void test_no_fix(void **state)
 	assert_string_equal(l[0], "CPU 1 lost 100.0 ms of 1.00 s measured (10.0 %)");
 	assert_string_equal(l[1],
 			    "task 60.0 %, irq 30.0 %, timer 10.0 % (shares of the time lost)");
-	assert_string_equal(l[2], "no setting to fix: the remaining loss is task (60.0 %)");
+	assert_string_equal(l[3], "no setting to fix: the remaining loss is task (60.0 %)");
 	b.run.audited = false;
 	report_answer(&b.run, &ans);
 	report_answer_lines(&b.run, &ans, l);
-	assert_non_null(strstr(l[2], "not known: the run holds no isolation audit"));
+	assert_non_null(strstr(l[3], "not known: the run holds no isolation audit"));
 	b.run.probes_on = false;
 	report_answer(&b.run, &ans);
 	report_answer_lines(&b.run, &ans, l);
@@ -212,11 +215,268 @@ static void test_no_fix(void **state)
 	free(b.r);
 }
 
+/* ---- fix first from what was measured: the ties (audit_ties) of recorded observations ---- */
+
+/*
+ * A recorded run of CPU 1 in a 2-vCPU guest, as `make run` measures it: the observations its
+ * sources give (class, detail, time), the audit's findings in the audit's order (isolcpus
+ * first, the most severe), tied by audit_ties() as the live run ties them.
+ */
+struct rec {
+	const char *cause, *detail;
+	uint64_t ns;
+};
+
+struct guest {
+	struct js_run run;
+	struct js_cpu_result r;
+	struct audit_check checks[6];
+	int cpus[1];
+	struct audit_cpu cpu[1];
+};
+
+static void guest_init(struct guest *g, const struct rec *obs, size_t n, const char *cmdline)
+{
+	struct audit_observed o[16];
+	uint64_t lost = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->r.source = JS_SRC_SAMPLER;
+	g->r.cpu = 1;
+	g->r.start_ns = 1000;
+	g->r.end_ns = 1000 + 10000000000ull; /* 10 s */
+	for (size_t i = 0; i < n; i++) {
+		int c = js_cause_from_name(obs[i].cause);
+
+		assert_true(c >= 0);
+		g->r.causes.cls[c].total_ns += obs[i].ns;
+		lost += obs[i].ns;
+		o[i] = (struct audit_observed){ .cpu = 1,
+						.cause = obs[i].cause,
+						.detail = obs[i].detail,
+						.count = 2500,
+						.total_ns = obs[i].ns,
+						.seconds = 10 };
+	}
+	g->r.lost_ns = g->r.causes.lost_ns = lost;
+	g->run.cpus = &g->r;
+	g->run.ncpus = 1;
+	g->run.probes_on = true;
+	g->run.machine.hypervisor = true;
+	g->run.audited = true;
+	g->checks[0] = check_mk("isolcpus", AUDIT_FAIL, SEV_HIGH,
+				"boot with isolcpus=managed_irq,domain,1 (or use an isolated "
+				"cpuset partition)");
+	g->checks[1] = check_mk("nohz_full", AUDIT_FAIL, SEV_HIGH,
+				"use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=1");
+	g->checks[2] = check_mk("rcu_nocbs", AUDIT_FAIL, SEV_MED,
+				"boot with rcu_nocbs=1 (implied by nohz_full=1)");
+	g->checks[3] =
+		check_mk("vm.stat_interval", AUDIT_FAIL, SEV_MED,
+			 "sysctl vm.stat_interval=10 (vmstat_update kworker runs on each CPU)");
+	g->checks[4] = check_mk("kernel.hypervisor", AUDIT_WARN, SEV_INFO,
+				"steal time and host preemption show up as gaps no guest setting "
+				"removes; pin vCPUs on the host");
+	g->checks[5] = check_mk("watchdog.soft", AUDIT_PASS, SEV_MED, "");
+	for (int i = 0; i < 3; i++)
+		g->checks[i].cpu = 1;
+	g->run.audit.checks = g->checks;
+	g->run.audit.n = ARRAY_SIZE(g->checks);
+	g->cpus[0] = g->cpu[0].cpu = 1;
+	g->run.audit.cpus = g->cpus;
+	g->run.audit.cpu = g->cpu;
+	g->run.audit.ncpus = 1;
+	g->run.audit.f.hz = 250;
+	g->run.audit.f.hypervisor = true;
+	g->run.audit.f.nohz_full_capable = 0;
+	g->run.audit.f.rt_runtime_us = INT64_MIN;
+	cpulist_parse("0-1", &g->run.audit.f.online, NULL, 0);
+	snprintf(g->run.audit.f.cmdline, sizeof(g->run.audit.f.cmdline), "%s", cmdline);
+	g->r.nties = audit_ties(&g->run.audit, o, n, g->r.ties, AUDIT_TIES_MAX);
+	g->run.tied = true;
+}
+
+static void guest_answer(struct guest *g, struct js_answer *ans,
+			 char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN])
+{
+	report_answer(&g->run, ans);
+	report_answer_lines(&g->run, ans, l);
+}
+
+/* the tick dominates, nohz_full is off (a kernel without NO_HZ_FULL): fix first is the tick's
+ * finding, with what it recovers, not isolcpus, the first of the most severe */
+static void test_fix_tick_dominates(void **state)
+{
+	static const struct rec obs[] = {
+		{ "timer", "local_timer", 90000000 },
+		{ "unexplained", "no guest event", 40000000 },
+		{ "hrtimer", "hrtimer tick_nohz_handler", 10000000 },
+		{ "task", "bash:6456", 5000000 },
+		{ "softirq", "TIMER", 3000000 },
+		{ "softirq", "RCU", 2000000 },
+	};
+	struct guest g;
+	struct js_answer ans;
+	char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+
+	(void)state;
+	guest_init(&g, obs, ARRAY_SIZE(obs), "ro console=ttyS0");
+	/* the ties, largest first: the tick's three sources to nohz_full */
+	assert_true(g.r.nties >= 3);
+	assert_string_equal(g.r.ties[0].check, "nohz_full");
+	assert_int_equal(g.r.ties[0].ns, 103000000);
+	assert_string_equal(g.r.ties[1].check, "isolcpus");
+	assert_string_equal(g.r.ties[2].check, "rcu_nocbs");
+	guest_answer(&g, &ans, l);
+	assert_string_equal(ans.fix->id, "nohz_full");
+	assert_int_equal(ans.fix_ns, 103000000);
+	assert_string_equal(l[3], "use a kernel with CONFIG_NO_HZ_FULL=y and boot with nohz_full=1 "
+				  "(check nohz_full: FAIL HIGH): recovers up to 103.0 ms of "
+				  "150.0 ms lost (timer, softirq, hrtimer)");
+	/* the largest share is the guest's own: no outside line */
+	assert_false(ans.outside_first);
+	assert_string_equal(l[2], "");
+	assert_string_equal(l[1], "timer 60.0 %, unexplained 26.7 % (no guest event: the host), "
+				  "hrtimer 6.7 % (shares of the time lost)");
+	/* the severity rule alone would have said isolcpus */
+	assert_string_equal(report_fix(&g.run.audit)->id, "isolcpus");
+}
+
+/* a finding whose remedy is in force (an older run's hint, nohz_full=1 on the command line)
+ * or that is waived is never fix first, however much its causes lost */
+static void test_fix_in_force(void **state)
+{
+	static const struct rec obs[] = {
+		{ "timer", "local_timer", 90000000 },
+		{ "task", "bash:6456", 30000000 },
+		{ "work", "kworker/1:1:40 vmstat_update", 1000000 },
+	};
+	struct guest g;
+	struct js_answer ans;
+	char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+
+	(void)state;
+	guest_init(&g, obs, ARRAY_SIZE(obs), "ro isolcpus=managed_irq,domain,1 nohz_full=1");
+	snprintf(g.checks[1].hint, sizeof(g.checks[1].hint),
+		 "boot with nohz_full=1 (needs a reliable TSC and one runnable task)");
+	guest_answer(&g, &ans, l);
+	/* nohz_full (90 ms) and isolcpus (30 ms) are set: the stat interval is what is left */
+	assert_string_equal(ans.fix->id, "vm.stat_interval");
+	assert_int_equal(ans.fix_ns, 1000000);
+	assert_null(strstr(l[3], "nohz_full="));
+	assert_null(strstr(l[3], "isolcpus="));
+	/* waived: not recommended either; nothing measured is left to fix */
+	g.checks[3].waived = true;
+	guest_answer(&g, &ans, l);
+	assert_string_equal(ans.fix->id, "rcu_nocbs"); /* the most severe left, unmeasured */
+	assert_int_equal(ans.fix_ns, 0);
+	assert_string_equal(l[3], "no setting explains the time lost here; the audit's most "
+				  "severe problem: boot with rcu_nocbs=1 (implied by "
+				  "nohz_full=1) (check rcu_nocbs: FAIL MED)");
+}
+
+/* the host dominates: the unexplained share with its period, a line saying it is outside the
+ * guest with the host-side advice, and fix first still the guest's most recoverable finding */
+static void test_host_dominates(void **state)
+{
+	static const struct rec obs[] = {
+		{ "unexplained", "no guest event", 380000000 },
+		{ "timer", "local_timer", 90000000 },
+		{ "hrtimer", "hrtimer tick_nohz_handler", 10000000 },
+		{ "task", "bash:6456", 8000000 },
+	};
+	struct js_period_result per = {
+		.period_ns = 1000000, .strength = 0.93, .n = 900, .periodic = true
+	};
+	struct guest g;
+	struct js_answer ans;
+	char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+
+	(void)state;
+	guest_init(&g, obs, ARRAY_SIZE(obs), "ro");
+	period_saved(&g.r.period.ge[0], &per);
+	guest_answer(&g, &ans, l);
+	assert_true(ans.outside_first);
+	assert_string_equal(l[0], "CPU 1 lost 488.0 ms of 10.00 s measured (4.9 %)");
+	assert_string_equal(l[1], "unexplained 77.9 % (every 1.0 ms, coherence 0.93; no guest "
+				  "event: the host), timer 18.4 %, hrtimer 2.0 % (shares of the "
+				  "time lost)");
+	assert_non_null(strstr(l[2], "77.9 % of it is the host's (no guest event): no guest "
+				     "setting removes it; ask the provider for dedicated (pinned) "
+				     "vCPUs"));
+	assert_string_equal(ans.fix->id, "nohz_full");
+	assert_non_null(strstr(l[3], "recovers up to 100.0 ms of 488.0 ms lost (timer, hrtimer)"));
+	/* not periodic: no period named */
+	per.periodic = false;
+	period_saved(&g.r.period.ge[0], &per);
+	guest_answer(&g, &ans, l);
+	assert_true(!strncmp(l[1], "unexplained 77.9 % (no guest event: the host), ", 46));
+	/* steal is outside too */
+	g.r.causes.cls[JS_CAUSE_STEAL].total_ns = g.r.causes.cls[JS_CAUSE_UNEXPLAINED].total_ns;
+	g.r.causes.cls[JS_CAUSE_UNEXPLAINED].total_ns = 0;
+	guest_answer(&g, &ans, l);
+	assert_true(ans.outside_first);
+	assert_non_null(strstr(l[2], "of it is the host's (steal"));
+}
+
+/* with marks the answer is the marks': their time and what it went to, with figures, also
+ * beside a followed thread (whose own loss is small) */
+static void test_marks_answer(void **state)
+{
+	struct js_cpu_result r[2];
+	struct js_run run;
+	struct js_answer ans;
+	char l[JS_ANSWER_LINES][JS_ANSWER_LINE_LEN];
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	memset(&run, 0, sizeof(run));
+	for (int i = 0; i < 2; i++) {
+		r[i].cpu = 1;
+		r[i].start_ns = 1000;
+		r[i].end_ns = 1000 + 10000000000ull;
+	}
+	r[0].source = JS_SRC_THREAD;
+	snprintf(r[0].name, sizeof(r[0].name), "app:42");
+	r[0].tid = 42;
+	r[0].lost_ns = r[0].causes.lost_ns = 20000000;
+	r[0].causes.cls[JS_CAUSE_TASK].total_ns = 20000000;
+	r[1].source = JS_SRC_MARK;
+	r[1].gap_count = 120;
+	r[1].lost_ns = r[1].causes.lost_ns = 480000000;
+	r[1].causes.cls[JS_CAUSE_UNEXPLAINED].total_ns = 400000000;
+	r[1].causes.cls[JS_CAUSE_IPI].total_ns = 80000000;
+	run.cpus = r;
+	run.ncpus = 2;
+	run.probes_on = true;
+	run.machine.hypervisor = true;
+	report_answer(&run, &ans);
+	report_answer_lines(&run, &ans, l);
+	assert_true(ans.of_marks);
+	assert_string_equal(l[0], "120 marks lost up to 480.0 ms of 10.00 s (4.8 %): a mark's "
+				  "time holds the application's own work too");
+	/* the marks' causes; their remainder is the application's work: not the host's */
+	assert_string_equal(l[1], "unexplained 83.3 %, ipi 16.7 % (shares of the time in marks)");
+	assert_string_equal(l[2], "");
+	/* marks alone */
+	run.cpus = r + 1;
+	run.ncpus = 1;
+	report_answer(&run, &ans);
+	report_answer_lines(&run, &ans, l);
+	assert_true(!strncmp(l[0], "120 marks lost up to 480.0 ms of 10.00 s (4.8 %)", 48));
+	/* the thread alone: its own loss */
+	run.cpus = r;
+	report_answer(&run, &ans);
+	report_answer_lines(&run, &ans, l);
+	assert_string_equal(l[0], "thread app:42 lost 20.0 ms of 10.00 s measured (0.2 %)");
+}
+
 /* ---- the saved run: the expected answer from its JSON, not from the report ---- */
 
 struct expect {
 	const char *top[3]; /* the three classes with most total_ns over the CPUs */
 	double share[3];    /* their % of the lost time */
+	char note[3][128];  /* unexplained's: " (every 10.0 ms, coherence 0.72; ...host)" */
 	char hint[256];	    /* the most severe fail/warn with a hint (fail first) */
 };
 
@@ -225,7 +485,9 @@ static void expect_from_json(struct expect *x)
 	static const char *const sev[] = { "info", "low", "med", "high", "crit" };
 	struct jsonp_doc d;
 	const struct jsonp_val *cpus, *checks;
-	uint64_t by[JS_CAUSE_MAX] = { 0 }, lost = 0;
+	uint64_t by[JS_CAUSE_MAX] = { 0 }, lost = 0, most = 0;
+	const struct jsonp_val *per = NULL;
+	bool host;
 	int rank = -1;
 
 	memset(x, 0, sizeof(*x));
@@ -244,8 +506,15 @@ static void expect_from_json(struct expect *x)
 			assert_true(cause >= 0);
 			assert_int_equal(jsonp_u64(jsonp_get(&m->val, "total_ns"), &v), 0);
 			by[cause] += v;
+			if (cause == JS_CAUSE_UNEXPLAINED && v > most) {
+				most = v;
+				per = jsonp_get(c, "unexplained_periodicity");
+			}
 		}
 	}
+	/* the unexplained share: its period when periodic, and in a guest the host's */
+	host = jsonp_get(jsonp_get(d.root, "machine"), "vm")->b ||
+	       jsonp_get(jsonp_get(jsonp_get(d.root, "audit"), "facts"), "hypervisor")->b;
 	for (int t = 0; t < 3; t++) {
 		int best = -1;
 
@@ -255,6 +524,17 @@ static void expect_from_json(struct expect *x)
 		assert_true(best >= 0);
 		x->top[t] = js_cause_name(best);
 		x->share[t] = 100.0 * (double)by[best] / (double)lost;
+		if (best == JS_CAUSE_UNEXPLAINED && per && jsonp_get(per, "periodic")->b) {
+			uint64_t ns;
+			char a[32];
+
+			assert_int_equal(jsonp_u64(jsonp_get(per, "period_ns"), &ns), 0);
+			snprintf(x->note[t], sizeof(x->note[t]), " (every %s, coherence %.2f%s)",
+				 js_fmt_ns(a, sizeof(a), ns), jsonp_get(per, "strength")->num.d,
+				 host ? "; no guest event: the host" : "");
+		} else if (best == JS_CAUSE_UNEXPLAINED && host) {
+			snprintf(x->note[t], sizeof(x->note[t]), " (no guest event: the host)");
+		}
 		by[best] = 0;
 	}
 	checks = jsonp_get(jsonp_get(d.root, "audit"), "checks");
@@ -293,7 +573,7 @@ static void test_saved_run_text(void **state)
 {
 	struct js_run run;
 	struct expect x;
-	char err[256], want[128], *text, *lines[5], *save = NULL;
+	char err[256], want[512], *text, *lines[5], *save = NULL;
 
 	(void)state;
 	expect_from_json(&x);
@@ -305,8 +585,9 @@ static void test_saved_run_text(void **state)
 	/* the title, then the answer */
 	assert_true(!strncmp(lines[0], "jitterscope ", 12));
 	assert_true(!strncmp(lines[1], "answer:      CPU 1 lost ", 24));
-	snprintf(want, sizeof(want), "  lost to:   %s %.1f %%, %s %.1f %%, %s %.1f %% ", x.top[0],
-		 x.share[0], x.top[1], x.share[1], x.top[2], x.share[2]);
+	snprintf(want, sizeof(want), "  lost to:   %s %.1f %%%s, %s %.1f %%%s, %s %.1f %%%s ",
+		 x.top[0], x.share[0], x.note[0], x.top[1], x.share[1], x.note[1], x.top[2],
+		 x.share[2], x.note[2]);
 	if (strncmp(lines[2], want, strlen(want)))
 		fail_msg("line 3 \"%s\", wanted \"%s...\"", lines[2], want);
 	assert_true(!strncmp(lines[3], "  fix first: ", 13));
@@ -321,7 +602,7 @@ static void test_saved_run_html(void **state)
 	struct js_output out;
 	struct js_run run;
 	struct expect x;
-	char err[256], path[] = "/tmp/js-test-answer-XXXXXX", want[256], *page, *at;
+	char err[256], path[] = "/tmp/js-test-answer-XXXXXX", want[512], *page, *at;
 	int fd;
 	FILE *fp;
 	long len;
@@ -350,8 +631,10 @@ static void test_saved_run_html(void **state)
 	at = strstr(page, "<h1>jitterscope report</h1>\n<section id=\"answer\">");
 	assert_non_null(at);
 	assert_true(at < strstr(page, "<th>host</th>"));
-	snprintf(want, sizeof(want), "<th>lost to</th><td>%s %.1f %%, %s %.1f %%, %s %.1f %% ",
-		 x.top[0], x.share[0], x.top[1], x.share[1], x.top[2], x.share[2]);
+	snprintf(want, sizeof(want),
+		 "<th>lost to</th><td>%s %.1f %%%s, %s %.1f %%%s, %s %.1f %%%s ", x.top[0],
+		 x.share[0], x.note[0], x.top[1], x.share[1], x.note[1], x.top[2], x.share[2],
+		 x.note[2]);
 	if (!strstr(at, want))
 		fail_msg("no \"%s\" in the HTML answer", want);
 	assert_non_null(strstr(at, "<th>fix first</th><td>"));
@@ -428,7 +711,9 @@ int main(void)
 		cmocka_unit_test(test_fix_choice),	  cmocka_unit_test(test_fix_not_set),
 		cmocka_unit_test(test_top_causes),	  cmocka_unit_test(test_no_fix),
 		cmocka_unit_test(test_saved_run_text),	  cmocka_unit_test(test_saved_run_html),
-		cmocka_unit_test(test_saved_run_details),
+		cmocka_unit_test(test_saved_run_details), cmocka_unit_test(test_fix_tick_dominates),
+		cmocka_unit_test(test_fix_in_force),	  cmocka_unit_test(test_host_dominates),
+		cmocka_unit_test(test_marks_answer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

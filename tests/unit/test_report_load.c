@@ -377,6 +377,12 @@ static int setup(void **state)
 	snprintf(orig.xcheck[0], AUDIT_LINE_LEN, "local timer fired 250/s on CPU 1: not nohz_full");
 	snprintf(orig.xcheck[1], AUDIT_LINE_LEN, "task t\xe9st ran on CPU 1: allowed everywhere");
 	orig.nxcheck = 2;
+	/* the findings CPU 1's causes tie to: the answer's fix first, read back */
+	orig.tied = true;
+	orig.cpus[0].ties[0] = (struct audit_tie){ "thp.enabled", 2000000,
+						   1u << JS_CAUSE_TLB | 1u << JS_CAUSE_THP };
+	orig.cpus[0].ties[1] = (struct audit_tie){ "isolcpus", 1000000, 1u << JS_CAUSE_TASK };
+	orig.cpus[0].nties = 2;
 	orig_json = text_of(&orig, true, &orig_json_len);
 	orig_text = text_of(&orig, false, NULL);
 	return 0;
@@ -506,6 +512,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.audit.nirqs, 1);
 	assert_int_equal(run.deltas.nrows, 4);
 	assert_string_equal(run.xcheck[1], orig.xcheck[1]); /* the byte came back */
+	assert_true(run.tied);
+	assert_int_equal(run.cpus[0].nties, 2);
+	assert_string_equal(run.cpus[0].ties[0].check, "thp.enabled");
+	assert_int_equal(run.cpus[0].ties[0].causes, 1u << JS_CAUSE_TLB | 1u << JS_CAUSE_THP);
+	assert_non_null(strstr(orig_text,
+			       "fix first: fix thp.enabled (check thp.enabled: WARN LOW): "
+			       "recovers up to 2.0 ms of "));
 	assert_string_equal(cgroups_path(run.cgroups, 7), "/system.slice/build.service");
 	/* --stacks: the counters, and the stacks once each (the text and JSON compare them) */
 	assert_true(run.probes_stacks && run.stack_full == 5 && run.stack_fail == 1);
