@@ -138,7 +138,7 @@ bool spike_same_source(const struct spike_src *a, const struct spike_src *b);
  *   - else, if it is longer than every spike of the window: replaces the shortest repeat,
  *     else the shortest spike of its own source, else (a new source) the shortest of all;
  *   - else it is skipped.
- * The pinned spike (spike_keep_pin) is never replaced: a rule that would take it takes
+ * A handed spike (spike_keep_hand) is never replaced: a rule that would take it takes
  * the next shortest it allows, or skips. Never more than max spikes whose starts lie within
  * any JS_SPIKE_RATE_NS, never more than per_source of one source.
  */
@@ -149,12 +149,12 @@ struct spike_keep_rec {
 	struct spike_src src;
 	char name[SPIKE_NAME_LEN]; /* the caller's: its files' name, "" while not written */
 	uint64_t bytes;		   /* the caller's: their size */
+	bool handed;		   /* spike_keep_hand: never replaced */
 };
 
 struct spike_keep {
 	struct spike_keep_rec *v;
 	unsigned max, per_source, n;
-	uint64_t pinned; /* the id never replaced, 0: none */
 };
 
 enum spike_keep_verdict { SPIKE_KEEP_ADD, SPIKE_KEEP_REPLACE, SPIKE_KEEP_SKIP };
@@ -169,9 +169,9 @@ void spike_keep_free(struct spike_keep *k);
 enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint64_t t_ns,
 					 uint64_t dur_ns, const struct spike_src *src,
 					 struct spike_keep_rec *victim);
-/* spike_keep_pin - id's record is never replaced until another is pinned (0: none): its
- * files are in an --on-spike command's hands */
-void spike_keep_pin(struct spike_keep *k, uint64_t id);
+/* spike_keep_hand - id's record is never replaced: its files were handed to an --on-spike
+ * command, which (or what it leaves running) may read them at any time later */
+void spike_keep_hand(struct spike_keep *k, uint64_t id);
 /* spike_keep_find - the kept record of id, NULL if none */
 struct spike_keep_rec *spike_keep_find(struct spike_keep *k, uint64_t id);
 /* spike_keep_forget - drop id's record (its files could not be written) */

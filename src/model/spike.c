@@ -185,7 +185,7 @@ enum pick {
 	PICK_ANY,
 };
 
-/* shortest - the index of the shortest record, not pinned, that mode accepts; -1 if none */
+/* shortest - the index of the shortest record, not handed, that mode accepts; -1 if none */
 static int shortest(const struct spike_keep *k, enum pick mode, const struct spike_src *src)
 {
 	int best = -1;
@@ -196,7 +196,7 @@ static int shortest(const struct spike_keep *k, enum pick mode, const struct spi
 			  mode == PICK_SOURCE ? spike_same_source(&r->src, src) :
 						true;
 
-		if (ok && r->id != k->pinned && (best < 0 || r->dur_ns < k->v[best].dur_ns))
+		if (ok && !r->handed && (best < 0 || r->dur_ns < k->v[best].dur_ns))
 			best = (int)i;
 	}
 	return best;
@@ -272,9 +272,12 @@ enum spike_keep_verdict spike_keep_offer(struct spike_keep *k, uint64_t id, uint
 	return v;
 }
 
-void spike_keep_pin(struct spike_keep *k, uint64_t id)
+void spike_keep_hand(struct spike_keep *k, uint64_t id)
 {
-	k->pinned = id;
+	struct spike_keep_rec *r = spike_keep_find(k, id);
+
+	if (r)
+		r->handed = true;
 }
 
 struct spike_keep_rec *spike_keep_find(struct spike_keep *k, uint64_t id)

@@ -30,7 +30,8 @@ struct js_run;
 struct js_budget;
 struct js_gap_rec;
 
-/* sources with a series of their own per measured CPU; the rest of a class is "other" */
+/* sources with a series of their own per measured CPU at once (the most recent time:
+ * js_prom_pick.h); the rest of a class is "other" */
 #define JS_PROM_SOURCES 10
 #define JS_PROM_OTHER "other"
 
@@ -54,7 +55,7 @@ void prom_add_buckets(struct js_prom *m, size_t res, const struct js_cause_bucke
 void prom_set_budget(struct js_prom *m, const struct js_budget *b);
 /*
  * prom_write - the whole exposition of run to fp: a HELP and a TYPE line per family, then
- * its samples. Picks the sources that get a series of their own (once picked, kept).
+ * its samples. Re-picks the sources that get a series of their own (js_prom_pick.h).
  * 0, -ENOMEM, or the stream's first write error (-errno).
  */
 int prom_write(FILE *fp, struct js_prom *m, const struct js_run *run);

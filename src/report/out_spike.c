@@ -10,7 +10,7 @@
  *   spike-20261129T175423.123456Z-cpu1.trace.json  a --trace file of the window
  * Bounded: the events in a ring per CPU (js_spike.h), the spikes waiting for their window,
  * the rate (--spike-max, --spike-per-source of one source: js_spike.h's spike_keep, which
- * never replaces the spike an --on-spike command was handed while it runs) and the size of
+ * never replaces a spike an --on-spike command was handed) and the size of
  * DIR (--spike-dir-max). A failed write stops the recorder, never the measurement
  * (docs/OUTPUTS.md). Runs on the housekeeping thread.
  */
@@ -368,8 +368,8 @@ static int put_json(FILE *fp, void *arg)
 }
 
 /* on_spike - --on-spike for the spike just written (id, name): run now if none runs, else
- * counted as skipped (busy). Its files are not replaced while the command runs (pinned;
- * spike_sync unpins them once it was reaped) */
+ * counted as skipped (busy). Files handed to a command are never replaced (a command may
+ * log their path, or leave a job running that reads them later) */
 static void on_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t id, const char *name)
 {
 	char v[7][PATH_MAX + 160];
@@ -391,7 +391,8 @@ static void on_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t i
 	for (int i = 0; i < 7; i++)
 		vars[i] = v[i];
 	spike_cmd_start(&s->cmd, &s->st.cmd, vars, 7);
-	spike_keep_pin(&s->keep, s->cmd.pid ? id : 0);
+	if (s->cmd.pid)
+		spike_keep_hand(&s->keep, id);
 }
 
 /* write_spike - the spike's two files, or the reason it has none counted (and its place in
@@ -466,8 +467,6 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 
 	if (s->cmd.cmd)
 		spike_cmd_poll(&s->cmd, &s->st.cmd);
-	if (!s->cmd.pid) /* no command has the files of a spike: any may be replaced */
-		spike_keep_pin(&s->keep, 0);
 	for (size_t i = 0; i < s->npend; i++) {
 		const struct js_gap_rec *g = &s->pend[i];
 

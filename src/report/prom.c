@@ -14,10 +14,10 @@
  * 1-2-5 boundaries from 100 ns to 10 s, so histograms from many machines add up.
  *
  * Sources (the cause table's rows) become a label only through prom_source_label(): no pid,
- * no IPI sender, no kernel thread instance. Per CPU the JS_PROM_SOURCES largest labels get
- * a series of their own, picked at the first exposition and kept; the rest of each class
- * counts under source="other". A source picked later starts from 0 (what it lost before
- * went out under "other"), so every source series and every "other" only grows.
+ * no IPI sender, no kernel thread instance. Per CPU at most JS_PROM_SOURCES labels get a
+ * series of their own, re-picked at each exposition by their recent time; the rest of each
+ * class counts under source="other" (js_prom_pick.h), so every source series and every
+ * "other" only grows.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,6 +29,7 @@
 #include "js_audit.h"
 #include "js_budget.h"
 #include "js_prom.h"
+#include "js_prom_pick.h"
 #include "js_result.h"
 #include "js_util.h"
 
@@ -43,35 +44,18 @@ static const uint64_t prom_le_ns[PROM_NB] = {
 	1000000000, 2000000000, 5000000000, 10000000000,
 };
 
-/* One source label with a series of its own, counted from when it was picked. */
-struct prom_src {
-	uint32_t cause;
-	char src[JS_DETAIL_LEN], cg[JS_DETAIL_LEN];
-	uint64_t off_ns, off_gaps; /* its totals when picked (until then: "other") */
-};
-
 struct prom_cpu {
 	uint64_t count[JS_CAUSE_MAX][PROM_NB + 1]; /* per bucket, not cumulative */
 	uint64_t sum_ns[JS_CAUSE_MAX];
 	uint64_t gaps[JS_CAUSE_MAX];
-	struct prom_src src[JS_PROM_SOURCES];
-	size_t nsrc;
+	struct prom_pick pick; /* its labels with a series of their own */
 };
 
 struct js_prom {
 	struct prom_cpu *c; /* per result, in run->cpus' order */
 	size_t nc;
 	const struct js_run *run; /* the run prom_start saw */
-	bool written;		  /* an exposition went out */
 	struct js_budget budget;
-};
-
-/* A source label's totals on one CPU (the cause table's rows merged by label). */
-struct prom_agg {
-	uint32_t cause;
-	char src[JS_DETAIL_LEN], cg[JS_DETAIL_LEN];
-	uint64_t ns, gaps;
-	bool picked;
 };
 
 /* prom_new - empty state */
@@ -85,6 +69,8 @@ void prom_free(struct js_prom *m)
 {
 	if (!m)
 		return;
+	for (size_t i = 0; i < m->nc; i++)
+		prom_pick_free(&m->c[i].pick);
 	free(m->c);
 	free(m);
 }
@@ -437,27 +423,6 @@ static void cause_counters(FILE *fp, const struct js_prom *m, const struct js_ru
 				sec(b, sizeof(b), run->cpus[i].causes.cls[c].total_ns));
 }
 
-static int agg_cmp(const void *pa, const void *pb)
-{
-	const struct prom_agg *a = pa, *b = pb;
-	int r;
-
-	if (a->cause != b->cause)
-		return a->cause < b->cause ? -1 : 1;
-	r = strcmp(a->src, b->src);
-	return r ? r : strcmp(a->cg, b->cg);
-}
-
-static int agg_by_ns(const void *pa, const void *pb)
-{
-	const struct prom_agg *a = *(const struct prom_agg *const *)pa;
-	const struct prom_agg *b = *(const struct prom_agg *const *)pb;
-
-	if (a->ns != b->ns)
-		return a->ns > b->ns ? -1 : 1;
-	return agg_cmp(a, b);
-}
-
 /* aggregate - the CPU's cause table merged by (class, label, cgroup), sorted by key, into
  * *out (NULL when out of memory); returns how many */
 static size_t aggregate(const struct js_causes *t, struct prom_agg **out)
@@ -471,16 +436,16 @@ static size_t aggregate(const struct js_causes *t, struct prom_agg **out)
 	for (uint32_t i = 0; i < t->nsrc; i++) {
 		const struct js_cause_src *s = &t->src[i];
 
-		a[n].cause = s->cause;
-		prom_source_label(s->cause, s->other ? "(other)" : s->detail, a[n].src,
-				  sizeof(a[n].src), a[n].cg, sizeof(a[n].cg));
+		a[n].k.cause = s->cause;
+		prom_source_label(s->cause, s->other ? "(other)" : s->detail, a[n].k.src,
+				  sizeof(a[n].k.src), a[n].k.cg, sizeof(a[n].k.cg));
 		a[n].ns = s->total_ns;
 		a[n].gaps = s->gaps;
 		n++;
 	}
-	qsort(a, n, sizeof(*a), agg_cmp);
+	qsort(a, n, sizeof(*a), prom_key_cmp);
 	for (size_t i = 0; i < n; i++) {
-		if (k && !agg_cmp(&a[k - 1], &a[i])) {
+		if (k && !prom_key_cmp(&a[k - 1], &a[i])) {
 			a[k - 1].ns += a[i].ns;
 			a[k - 1].gaps += a[i].gaps;
 		} else {
@@ -488,51 +453,6 @@ static size_t aggregate(const struct js_causes *t, struct prom_agg **out)
 		}
 	}
 	return k;
-}
-
-/* find - the totals of a picked label (NULL: not in the table any more) */
-static struct prom_agg *find(const struct prom_src *p, struct prom_agg *a, size_t n)
-{
-	struct prom_agg key = { .cause = p->cause };
-
-	memcpy(key.src, p->src, sizeof(key.src));
-	memcpy(key.cg, p->cg, sizeof(key.cg));
-	return bsearch(&key, a, n, sizeof(*a), agg_cmp);
-}
-
-/* pick - give the largest labels without a series one, while there is room */
-static int pick(struct prom_cpu *c, struct prom_agg *a, size_t n, bool written)
-{
-	struct prom_agg **by;
-	size_t nb = 0;
-
-	if (c->nsrc == JS_PROM_SOURCES)
-		return 0;
-	by = calloc(n ? n : 1, sizeof(*by));
-	if (!by)
-		return -ENOMEM;
-	for (size_t s = 0; s < c->nsrc; s++) {
-		struct prom_agg *hit = find(&c->src[s], a, n);
-
-		if (hit)
-			hit->picked = true;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!a[i].picked && strcmp(a[i].src, JS_PROM_OTHER))
-			by[nb++] = &a[i];
-	qsort(by, nb, sizeof(*by), agg_by_ns);
-	for (size_t i = 0; i < nb && c->nsrc < JS_PROM_SOURCES; i++) {
-		struct prom_src *s = &c->src[c->nsrc++];
-
-		s->cause = by[i]->cause;
-		memcpy(s->src, by[i]->src, sizeof(s->src));
-		memcpy(s->cg, by[i]->cg, sizeof(s->cg));
-		/* the first exposition shows all; a later pick counts from now */
-		s->off_ns = written ? by[i]->ns : 0;
-		s->off_gaps = written ? by[i]->gaps : 0;
-	}
-	free(by);
-	return 0;
 }
 
 /* source_line - one sample of a source family */
@@ -548,78 +468,66 @@ static void source_line(FILE *fp, const char *name, const struct js_cpu_result *
 	fprintf(fp, "} %s\n", value);
 }
 
-/* A CPU's sources: its cause table by label. */
-struct prom_tab {
-	struct prom_agg *a;
-	size_t n;
-};
-
-/*
- * sources - one source family (gaps: the gap counts, else the time): per CPU the picked
- * labels (from their pick on), then per class the rest under "other"
- */
-static void sources(FILE *fp, const struct js_prom *m, const struct js_run *run,
-		    const struct prom_tab *tab, bool gaps)
+/* sources - one source family (gaps: the gap counts, else the time): per CPU the labels
+ * shown (js_prom_pick.h), then per class the rest under "other" */
+static void sources(FILE *fp, const struct js_prom *m, const struct js_run *run, bool gaps)
 {
 	const char *name = gaps ? "jitterscope_source_gaps_total" :
 				  "jitterscope_source_lost_seconds_total";
 	char v[32];
 
 	for (size_t i = 0; i < m->nc; i++) {
-		const struct prom_cpu *c = &m->c[i];
-		uint64_t rest[JS_CAUSE_MAX] = { 0 };
-		bool seen[JS_CAUSE_MAX] = { false };
+		const struct prom_pick *p = &m->c[i].pick;
 
-		for (size_t k = 0; k < tab[i].n; k++) {
-			rest[tab[i].a[k].cause] += gaps ? tab[i].a[k].gaps : tab[i].a[k].ns;
-			seen[tab[i].a[k].cause] = true;
-		}
-		for (size_t s = 0; s < c->nsrc; s++) {
-			const struct prom_src *p = &c->src[s];
-			const struct prom_agg *hit = find(p, tab[i].a, tab[i].n);
-			uint64_t tot = hit ? (gaps ? hit->gaps : hit->ns) : 0;
-			uint64_t off = gaps ? p->off_gaps : p->off_ns;
-			uint64_t val = tot > off ? tot - off : 0;
-
-			rest[p->cause] -= JS_MIN(rest[p->cause], val);
-			source_line(fp, name, &run->cpus[i], p->cause, p->src, p->cg,
-				    count_or_sec(v, sizeof(v), val, gaps));
-		}
+		for (size_t s = 0; s < p->n; s++)
+			if (p->v[s].shown)
+				source_line(fp, name, &run->cpus[i], p->v[s].k.cause, p->v[s].k.src,
+					    p->v[s].k.cg,
+					    count_or_sec(v, sizeof(v),
+							 gaps ? p->v[s].val_gaps : p->v[s].val_ns,
+							 gaps));
 		for (uint32_t k = 0; k < JS_CAUSE_MAX; k++)
-			if (seen[k])
+			if (p->seen[k])
 				source_line(fp, name, &run->cpus[i], k, JS_PROM_OTHER, "",
-					    count_or_sec(v, sizeof(v), rest[k], gaps));
+					    count_or_sec(v, sizeof(v),
+							 gaps ? p->other_gaps[k] : p->other_ns[k],
+							 gaps));
 	}
+}
+
+/* expo_now - the exposition's time: what the run has accounted up to, or its end */
+static uint64_t expo_now(const struct js_run *run)
+{
+	return run->done_ns ? run->done_ns : run->start_mono_ns + run->wall_ns;
 }
 
 /* source_counters - the source families; the labels to show are picked first */
 static int source_counters(FILE *fp, struct js_prom *m, const struct js_run *run)
 {
-	struct prom_tab *tab = calloc(m->nc ? m->nc : 1, sizeof(*tab));
-	int err = tab ? 0 : -ENOMEM;
+	int err = 0;
 
 	for (size_t i = 0; !err && i < m->nc; i++) {
-		tab[i].n = aggregate(&run->cpus[i].causes, &tab[i].a);
-		err = tab[i].a ? pick(&m->c[i], tab[i].a, tab[i].n, m->written) : -ENOMEM;
+		struct prom_agg *a;
+		size_t n = aggregate(&run->cpus[i].causes, &a);
+
+		err = a ? prom_pick_update(&m->c[i].pick, a, n, expo_now(run), JS_PROM_SOURCES) :
+			  -ENOMEM;
+		free(a);
 	}
 	if (err)
-		goto out;
+		return err;
 	family(fp, "jitterscope_source_lost_seconds_total", "counter",
 	       "Time lost to each "
-	       "source since the run started, per measured CPU and cause class: the largest "
-	       "sources by name (no pid, no kernel thread instance; docs/OUTPUTS.md), the rest "
-	       "of the class as source=\"other\".");
-	sources(fp, m, run, tab, false);
+	       "source since the run started, per measured CPU and cause class: the sources of "
+	       "most recent time by name (no pid, no kernel thread instance; docs/OUTPUTS.md), "
+	       "the rest of the class as source=\"other\".");
+	sources(fp, m, run, false);
 	family(fp, "jitterscope_source_gaps_total", "counter",
 	       "Gaps each source appeared in "
 	       "since the run started (the series of jitterscope_source_lost_seconds_total; "
 	       "\"other\" adds up the gaps of the sources it stands for).");
-	sources(fp, m, run, tab, true);
-out:
-	for (size_t i = 0; tab && i < m->nc; i++)
-		free(tab[i].a);
-	free(tab);
-	return err;
+	sources(fp, m, run, true);
+	return 0;
 }
 
 static void cpu_metrics(FILE *fp, const struct js_run *run)
@@ -808,6 +716,5 @@ int prom_write(FILE *fp, struct js_prom *m, const struct js_run *run)
 	budget_metrics(fp, m, run);
 	spike_metrics(fp, &run->spikes);
 	run_metrics(fp, run);
-	m->written = true;
 	return ferror(fp) ? -EIO : 0;
 }

@@ -2,14 +2,15 @@
 # outputs_on_spike.sh - --on-spike CMD on the live machine (issue 28), spikes injected with
 # jsinject preempt (2 ms spins of CPU 1, 600 ms apart; docs/INJECTOR.md):
 #   1. env: a command that records its environment and CPUs: one record per run, each
-#      naming a spike file that is there (or, counted as replaced, gone with its trace: a
-#      longer spike replaced it), whose gap has the same start, duration, cause,
-#      detail and CPU; the command never ran on CPU 1; runs in JSON = Prometheus = text;
+#      naming a spike file that is there at the end (a spike handed to a command is never
+#      replaced, issue 39), whose gap has the same start, duration, cause, detail and
+#      CPU; the command never ran on CPU 1; runs in JSON = Prometheus = text;
 #   2. fail: `exit 3`: every run counted as failed;
 #   3. hang: a command that sleeps 100 s under --on-spike-timeout 1s: killed (timeouts
 #      counted, its process gone), the 3.5 s run still measures 3.5 s (and ends within
 #      the last command's timeout after);
-#   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too;
+#   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too,
+#      and no spike began before measuring did (the probes' attach, issue 39);
 #   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
 # Each run's preemptions start once its probes are attached (no fixed wait for the set-up).
 # Root only (77 otherwise); about 20 s. See docs/OUTPUTS.md, "A command on each spike".
@@ -55,7 +56,6 @@ envs = sorted(glob.glob(tmp + "/env/*.env"))
 assert sp["written"] >= 3, "only %d spikes written: %s" % (sp["written"], sp)
 assert cmd["runs"] == len(envs) >= 3 and cmd["runs"] + cmd["skipped_busy"] == sp["written"], (cmd, sp, len(envs))
 assert cmd["failed"] == cmd["timeouts"] == 0 and cmd["timeout_ns"] == 10 ** 10, cmd
-gone = 0
 for e in envs:
     v = dict(l.rstrip("\n").split("=", 1) if "=" in l else l.rstrip("\n").split(":\t", 1)
              for l in open(e))
@@ -63,11 +63,8 @@ for e in envs:
                       "JS_SPIKE_CAUSE", "JS_SPIKE_DETAIL", "JS_SPIKE_CPU",
                       "JS_SPIKE_START_NS", "Cpus_allowed_list"}, v
     assert os.path.isabs(v["JS_SPIKE_FILE"]), v
-    if not os.path.exists(v["JS_SPIKE_FILE"]):
-        # a longer spike replaced it later (the recorder's keep policy): both files gone
-        assert not os.path.exists(v["JS_SPIKE_TRACE"]), v
-        gone += 1
-        continue
+    # handed to the command: never replaced, there after the run (issue 39)
+    assert os.path.exists(v["JS_SPIKE_FILE"]), "handed, then removed: %s" % v
     assert os.path.exists(v["JS_SPIKE_TRACE"]), v
     d = json.load(open(v["JS_SPIKE_FILE"]))
     g = d["gap"]
@@ -80,12 +77,12 @@ for e in envs:
         a, _, b = part.partition("-")
         cpus |= set(range(int(a), int(b or a) + 1))
     assert cpus and 1 not in cpus, "the command could run on CPU 1: %s" % v["Cpus_allowed_list"]
-assert gone <= sp["replaced"] and len(envs) - gone >= 3, (gone, sp)
 prom = open(tmp + "/env.prom").read()
 m = re.search(r"^jitterscope_on_spike_runs_total (\d+)$", prom, re.M)
 assert m and int(m.group(1)) == cmd["runs"], "prom runs"
-print("  env: %d spikes written, %d commands, each seeing its spike (%d replaced since);"
-      " %.1f ms in all" % (sp["written"], cmd["runs"], gone, cmd["run_ns"] / 1e6))
+print("  env: %d spikes written, %d commands, each seeing its spike, there at the end (%d"
+      " others replaced); %.1f ms in all" % (sp["written"], cmd["runs"], sp["replaced"],
+                                            cmd["run_ns"] / 1e6))
 PY
 grep -q "^on-spike command: [0-9]* runs, 0 failed, 0 timed out (10.00 s), [0-9]* spikes\? skipped while one ran; " \
 	"$TMP/env.out" || fail "env: the text line: $(grep on-spike "$TMP/env.out")"
@@ -131,6 +128,8 @@ print("  hang: %d runs killed at 1 s, %d spikes skipped while one ran; measured 
 PY
 
 # 4. --pid --marks: jsapp on CPU 1 preempted by jsinject; the command runs for its spikes
+# (--spike-max 60/min: a spike handed to a command keeps its place, so on a noisy machine
+# the default 10 of other tasks' spikes could fill the minute before jsinject's)
 : >"$TMP/marks.csv"
 "$APP" --cpu 1 --duration 4 --slow-us 1.5 --marks "$TMP/marks.csv" --ready "$TMP/ready" \
 	>/dev/null 2>&1 &
@@ -138,7 +137,7 @@ apid=$!
 for _ in $(seq 50); do [ -e "$TMP/ready" ] && break; sleep 0.1; done
 [ -e "$TMP/ready" ] || fail "app: jsapp did not start"
 "$JS" --pid $apid --marks "$TMP/marks.csv" -d 0 -q --json "$TMP/app.json" \
-	--spike-threshold 1500us --spike-dir "$TMP/app" --spike-per-source 10 \
+	--spike-threshold 1500us --spike-dir "$TMP/app" --spike-per-source 10 --spike-max 60/min \
 	--on-spike 'echo "$JS_SPIKE_CAUSE $JS_SPIKE_DETAIL" >>"$JSTEST_TMP/app.cmd"' \
 	>"$TMP/app.out" 2>"$TMP/app.err" </dev/null &
 jpid=$!
@@ -155,7 +154,16 @@ cmd = sp["on_spike"]
 lines = open(tmp + "/app.cmd").read().splitlines()
 assert cmd["runs"] == len(lines) >= 1 and cmd["failed"] == 0, (cmd, lines)
 assert any(l.startswith("task jsinject:") for l in lines), lines
-print("  app: %d spikes of jsapp written, %d commands: %s" % (sp["written"], cmd["runs"], lines))
+# none is jitterscope's own setting up (issue 39: a followed thread's gap across the probes'
+# attach was the first spike file): every spike began once measuring had
+import glob
+files = sorted(f for f in glob.glob(tmp + "/app/spike-*.json") if not f.endswith(".trace.json"))
+docs = [json.load(open(f)) for f in files]
+assert docs, "no spike file of jsapp"
+early = [d["gap"]["story"] for d in docs if d["gap"]["start_ns"] < d["run_start_mono_ns"]]
+assert not early, "spikes before measuring began: %s" % early
+print("  app: %d spikes of jsapp written, %d commands: %s; the first: %s" % (
+    sp["written"], cmd["runs"], lines, docs[0]["gap"]["story"]))
 PY
 # 5. continuous (-d 0), stopped by SIGINT: each command ran before the stop
 "$JS" --cpu 1 -d 0 -q --json "$TMP/cont.json" --spike-threshold 1500us --spike-dir "$TMP/cont" \

@@ -3,8 +3,14 @@
 # passes `promtool check metrics` (Debian prometheus), its _count, _sum, +Inf bucket and
 # gaps_total per CPU equal the JSON's gap_count and lost_ns, every finite bucket of the gap
 # histogram counts exactly the --gaps rows whose duration is at or below its le (seconds,
-# inclusive), and no FILE.tmp is left. Skips without promtool (a failure under CI=true:
-# scripts/install-deps.sh installs it).
+# inclusive), and no FILE.tmp is left. Then (issue 39, item 6) the source labels are
+# re-picked as sources change: a 3.5 s run writes --prom every second; before its first file,
+# 12 tasks of as many names start on CPU 1 (with CPU 1's own sources, more than the 10
+# labels of a CPU: the first file must have 10); after it, jsinject preempts CPU 1 for 2 ms every 20 ms. A later file
+# has source="jsinject" under its own label (the old rule, labels fixed at the first
+# exposition, kept it in "other"), never more than 10 labels of CPU 1, and every series
+# of the first file that is still there is not smaller. Skips without promtool (a
+# failure under CI=true: scripts/install-deps.sh installs it). About 7 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -63,6 +69,70 @@ assert len({n for _, n in fin}) >= 3, "too few distinct bucket counts to judge: 
 print("outputs_prom: %d finite buckets = the %d CSV durations at or below each le (%d "
       "between empty and full, from le=%s ns)" % (len(fin), len(durs), len(used),
                                                   int(used[0][0]) if used else "-"))
+PY
+
+# a neighbour that starts after the first exposition gets its own label at a later one
+INJ=$ROOT/build/tools/jsinject
+[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+on_housekeeping # this script's own processes stay off CPU 1: only the named ones go there
+mkdir -p "$TMP/bin" "$TMP/snap"
+for i in $(seq -w 1 12); do ln -s "$(type -P true)" "$TMP/bin/jsname$i"; done
+P2=$TMP/repick.prom
+"$JS" --cpu 1 --duration 3.5 --prom "$P2" --prom-interval 1s -q >/dev/null 2>"$TMP/err2.txt" &
+run=$!
+attached $run
+# at once: on CPU 1 each waits for the sampler to give way
+for i in $(seq -w 1 12); do taskset -c 1 "$TMP/bin/jsname$i" & done
+# snap - a copy of each new file (renamed over: a new inode) while the run lasts
+snap() {
+	local ino last='' k=0
+	while kill -0 $run 2>/dev/null; do
+		ino=$(stat -c %i "$P2" 2>/dev/null) || ino=''
+		if [ -n "$ino" ] && [ "$ino" != "$last" ]; then
+			k=$((k + 1))
+			cp "$P2" "$TMP/snap/$k.prom"
+			last=$ino
+			[ $k -eq 1 ] && touch "$TMP/snap/first"
+		fi
+		sleep 0.05
+	done
+}
+snap &
+snapper=$!
+for _ in $(seq 1 80); do [ -e "$TMP/snap/first" ] && break; sleep 0.05; done
+[ -e "$TMP/snap/first" ] || fail "no --prom file 4 s into the run ($(cat "$TMP/err2.txt"))"
+"$INJ" --mode preempt --cpu 1 --duration 1.5 --period 20000 --spin 2000 >"$TMP/inj.out" 2>&1 ||
+	fail "jsinject failed: $(cat "$TMP/inj.out")"
+wait $run || fail "the re-pick run exited $? ($(cat "$TMP/err2.txt"))"
+wait
+cp "$P2" "$TMP/snap/final.prom"
+python3 - "$TMP/snap" <<'PY' || fail "the source labels were not re-picked (above)"
+import glob, os, re, sys
+d = sys.argv[1]
+files = sorted((f for f in glob.glob(d + "/*.prom") if not f.endswith("final.prom")),
+               key=lambda f: int(os.path.basename(f).split(".")[0])) + [d + "/final.prom"]
+pat = re.compile(r'^jitterscope_source_lost_seconds_total\{cpu="1",cause="([^"]+)",'
+                 r'source="([^"]*)"(?:,cgroup="([^"]*)")?\} (\S+)$', re.M)
+snaps = [{(c, s, g or ""): float(v) for c, s, g, v in pat.findall(open(f).read())}
+         for f in files]
+labels = [[k for k in x if k[1] != "other"] for x in snaps]
+first = labels[0]
+print("outputs_prom: %d files; labels of CPU 1: %s" % (
+    len(files), " ".join(str(len(x)) for x in labels)))
+assert len(first) == 10, "the first file has %d labels of CPU 1, not the 10 of a full " \
+    "CPU: nothing to re-pick (%s)" % (len(first), sorted(k[1] for k in first))
+assert not [k for k in first if k[1] == "jsinject"], "jsinject in the first file"
+assert all(len(x) <= 10 for x in labels), "more than 10 labels: %s" % [len(x) for x in labels]
+got = [(i, max(v for k, v in x.items() if k[:2] == ("task", "jsinject")))
+       for i, x in enumerate(snaps) if any(k[:2] == ("task", "jsinject") for k in x)]
+assert got and max(v for _, v in got) > 0, \
+    "jsinject never under its own label (%s)" % sorted(k[1] for k in labels[-1])
+for a, b in zip(snaps, snaps[1:]):
+    for k, v in a.items():
+        assert k not in b or b[k] >= v, "%s went back: %s then %s" % (k, v, b[k])
+gone = sorted(k[1] for k in first if k not in snaps[-1])
+print("outputs_prom: jsinject under its own label from file %d on (%.3f s at the end); "
+      "labels gone since the first file: %s" % (got[0][0] + 1, got[-1][1], gone))
 PY
 note "PASS"
 exit 0

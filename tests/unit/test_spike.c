@@ -352,8 +352,8 @@ static void test_keep_per_source(void **state)
 	spike_keep_free(&k);
 }
 
-/* the pinned spike (its files in an --on-spike command's hands) is never the one replaced */
-static void test_keep_pin(void **state)
+/* a handed spike (its files given to an --on-spike command) is never the one replaced */
+static void test_keep_hand(void **state)
 {
 	struct spike_keep k;
 	uint64_t v;
@@ -363,19 +363,26 @@ static void test_keep_pin(void **state)
 	assert_int_equal(offer(&k, 1, 0, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
 	assert_int_equal(offer(&k, 2, 1 * SEC, 2 * MS, "a", &v), SPIKE_KEEP_ADD);
 	assert_int_equal(offer(&k, 3, 2 * SEC, 3 * MS, "a", &v), SPIKE_KEEP_ADD);
-	spike_keep_pin(&k, 1);
+	spike_keep_hand(&k, 1);
 	assert_int_equal(offer(&k, 4, 3 * SEC, 1 * MS, "b", &v), SPIKE_KEEP_REPLACE);
-	assert_int_equal(v, 2); /* the shortest repeat but the pinned one */
-	spike_keep_pin(&k, 0);
+	assert_int_equal(v, 2); /* the shortest repeat but the handed one */
+	spike_keep_hand(&k, 4);
+	/* handed stays handed, another handed too: the next new source takes the last repeat */
 	assert_int_equal(offer(&k, 5, 4 * SEC, 1 * MS, "c", &v), SPIKE_KEEP_REPLACE);
-	assert_int_equal(v, 1);
+	assert_int_equal(v, 3);
+	assert_int_equal(offer(&k, 6, 5 * SEC, 9 * MS, "d", &v), SPIKE_KEEP_REPLACE);
+	assert_int_equal(v, 5);
+	assert_non_null(spike_keep_find(&k, 1));
+	assert_non_null(spike_keep_find(&k, 4));
 	spike_keep_free(&k);
-	/* nothing but the pinned one to replace: skipped */
+	/* nothing but the handed one to replace: skipped */
 	assert_int_equal(spike_keep_init(&k, 1, 0), 0);
 	assert_int_equal(offer(&k, 1, 0, 1 * MS, "a", &v), SPIKE_KEEP_ADD);
-	spike_keep_pin(&k, 1);
+	spike_keep_hand(&k, 1);
 	assert_int_equal(offer(&k, 2, 1 * SEC, 9 * MS, "b", &v), SPIKE_KEEP_SKIP);
 	assert_int_equal(offer(&k, 3, 1 * SEC, 9 * MS, "a", &v), SPIKE_KEEP_SKIP);
+	/* out of the minute, its place is free (its files stay: nothing removes them) */
+	assert_int_equal(offer(&k, 4, 61 * SEC, 1 * MS, "b", &v), SPIKE_KEEP_ADD);
 	spike_keep_free(&k);
 }
 
@@ -833,12 +840,14 @@ static bool exists(const struct fixture *f, const char *name)
 	return access(path, F_OK) == 0;
 }
 
-/* --on-spike: the files of the spike a command was handed stay while it runs (a new source
- * replaces another repeat); once it ended they may be replaced */
-static void test_on_spike_pinned(void **state)
+/* --on-spike: the files of the spike a command was handed stay, while it runs (a new source
+ * replaces another repeat) and after it ended (a longer spike of its source replaces
+ * another): the path it was given, logged or paged, still opens */
+static void test_on_spike_handed(void **state)
 {
 	const char *a = "spike-20251129T175424.500000Z-cpu1.json";
 	const char *b = "spike-20251129T175425.000000Z-cpu1.json";
+	const char *c = "spike-20251129T175425.500000Z-cpu1.json";
 	struct fixture *f;
 	uint64_t t0;
 
@@ -849,7 +858,7 @@ static void test_on_spike_pinned(void **state)
 	fx_cmd = NULL;
 	gap(f, 1000, 3 * MS); /* a: written, the command runs with its files */
 	f->out.sync(f->out.ctx, &f->run, T0 + 1400 * MS);
-	gap(f, 1500, 3 * MS); /* b: written while it runs */
+	gap(f, 1500, 3 * MS); /* b: written while it runs: not handed */
 	f->out.sync(f->out.ctx, &f->run, T0 + 1900 * MS);
 	assert_int_equal(f->run.spikes.cmd.runs, 1);
 	assert_int_equal(f->run.spikes.cmd.skipped_busy, 1);
@@ -859,20 +868,22 @@ static void test_on_spike_pinned(void **state)
 	gap_src(f, 2000, 2 * MS, JS_CAUSE_IRQ, "virtio1-req.0:36");
 	f->out.sync(f->out.ctx, &f->run, T0 + 2400 * MS);
 	assert_int_equal(f->run.spikes.replaced, 1);
-	assert_true(exists(f, a));
+	assert_true(exists(f, a) && exists(f, c));
 	assert_false(exists(f, b));
-	/* the command ends: a is the recorder's again, and a longer spike of its source
-	 * replaces it */
+	/* the command ends (c's was skipped: a ran): a longer spike of a's source replaces
+	 * the one spike not handed, c; a stays */
 	t0 = js_mono_ns();
 	while (f->run.spikes.cmd.run_ns == 0 && js_mono_ns() - t0 < 3 * SEC) {
 		usleep(20000);
 		f->out.sync(f->out.ctx, &f->run, T0 + 2400 * MS);
 	}
 	assert_true(f->run.spikes.cmd.run_ns > 0);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
 	gap(f, 3000, 5 * MS);
 	f->out.sync(f->out.ctx, &f->run, T0 + 3400 * MS);
 	assert_int_equal(f->run.spikes.replaced, 2);
-	assert_false(exists(f, a));
+	assert_true(exists(f, a));
+	assert_false(exists(f, c));
 	fx_free(f);
 }
 
@@ -956,8 +967,8 @@ int main(void)
 		cmocka_unit_test(test_on_spike_fail_hang),
 		cmocka_unit_test(test_source_key),
 		cmocka_unit_test(test_keep_per_source),
-		cmocka_unit_test(test_keep_pin),
-		cmocka_unit_test(test_on_spike_pinned),
+		cmocka_unit_test(test_keep_hand),
+		cmocka_unit_test(test_on_spike_handed),
 		cmocka_unit_test(test_spike_before_window),
 	};
 
