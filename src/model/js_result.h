@@ -309,6 +309,11 @@ void run_free(struct js_run *run);
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
 /* result_window_ns - the measured window: to end_ns, or during the run to done_ns */
 uint64_t result_window_ns(const struct js_cpu_result *r);
+/* what the report and `check` say of a guest whose kernel never counted steal, and of a
+ * machine that is none */
+#define JS_STEAL_NOT_REPORTED "not reported by this hypervisor"
+#define JS_STEAL_NOT_VM "none: not a virtual machine"
+
 /* result_no_steal - why r shows no steal figure: "not reported by this hypervisor" (a guest
  * whose kernel never counted steal), "none: not a virtual machine"; NULL when its steal
  * allocated to gaps is the figure to show (the kernel counts steal, or it is not known) */
