@@ -306,7 +306,8 @@ static void check_host_signals(struct js_audit *a)
 	else
 		memset(&h, 0, sizeof(h));
 	if (h.steal_time)
-		audit_ck_obs(c, "steal: KVM steal time%s", ticks ? ", counted" : ", none counted yet");
+		audit_ck_obs(c, "steal: KVM steal time%s",
+			     ticks ? ", counted" : ", none counted yet");
 	else if (err)
 		audit_ck_obs(c, "steal: unknown (/proc/stat: %s)", strerror(-err));
 	else if (ticks)
@@ -317,7 +318,8 @@ static void check_host_signals(struct js_audit *a)
 		audit_ck_obs_append(c, "CPUID signature \"%s\"", h.sig);
 	if (h.kvm)
 		audit_ck_obs_append(c, "KVM_HINTS_REALTIME %s",
-				    h.hints_realtime ? "set (dedicated pCPUs promised)" : "not set");
+				    h.hints_realtime ? "set (dedicated pCPUs promised)" :
+						       "not set");
 	else if (!arm64 && live)
 		audit_ck_obs_append(c, "KVM_HINTS_REALTIME: not a KVM guest");
 	else if (!arm64)

@@ -29,7 +29,7 @@
 #include "js_period.h"
 
 #define HOST_RELOAD_DETAIL "vCPU reloaded without steal"
-#define HOST_CLOCK_DETAIL "kvmclock update"
+#define HOST_CLOCK_DETAIL "clock update"
 
 /* the span of times the detector must have seen, in periods, before its period names a
  * gap: over a shorter one the times are concentrated modulo every longer candidate too

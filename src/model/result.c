@@ -290,8 +290,7 @@ const char *result_no_steal(const struct js_run *run, const struct js_cpu_result
 {
 	if (r->steal_ns || run->machine.steal != JS_STEAL_NONE)
 		return NULL;
-	return run->machine.hypervisor ? JS_STEAL_NOT_REPORTED :
-					 JS_STEAL_NOT_VM;
+	return run->machine.hypervisor ? JS_STEAL_NOT_REPORTED : JS_STEAL_NOT_VM;
 }
 
 double result_lost_pct(const struct js_cpu_result *r)

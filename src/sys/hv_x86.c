@@ -23,8 +23,8 @@ void sys_hv_read(struct js_hv *h)
 	if (!strcmp(h->sig, "KVMKVMKVM")) {
 		h->kvm = true;
 		__cpuid(0x40000001, a, b, c, d);
-		h->steal_time = a & (1u << 5);	 /* KVM_FEATURE_STEAL_TIME */
-		h->hints_realtime = d & 1u;	 /* KVM_HINTS_REALTIME */
+		h->steal_time = a & (1u << 5); /* KVM_FEATURE_STEAL_TIME */
+		h->hints_realtime = d & 1u;    /* KVM_HINTS_REALTIME */
 	} else if (!strcmp(h->sig, "Microsoft Hv") && max >= 0x40000003) {
 		__cpuid(0x40000003, a, b, c, d);
 		h->vp_runtime = a & 1u; /* HV_MSR_VP_RUNTIME_AVAILABLE */
