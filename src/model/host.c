@@ -39,17 +39,21 @@ void host_periodic_detail(char *buf, size_t len, uint64_t period_ns)
 	snprintf(buf, len, "every %s (host tick)", js_fmt_ns(p, sizeof(p), period_ns));
 }
 
-/* periodic_gap - g has no guest event and starts on the phase of the period the headline
- * class of pc finds, g being in that class, once the class's times span HOST_SPAN_PERIODS
- * of it */
+/* periodic_gap - g has no guest event and starts on the phase of the period (a tick's, at
+ * most HOST_TICK_MAX_NS) the detector of its band of durations finds, once that band holds
+ * HOST_MIN_GAPS and its times span HOST_SPAN_PERIODS of it */
 static bool periodic_gap(const struct js_gap_rec *g, const struct js_period_classes *pc,
 			 uint64_t *period_ns)
 {
-	int h = period_classes_headline(pc);
-	const struct js_period *p = &pc->ge[h];
+	const struct js_period *p;
 	struct js_period_result pr;
+	int i = JS_PERIOD_BANDS - 1;
 
-	if (g->attr.nparts || g->gap.dur_ns < js_period_band_ns[h] || !period_result(p, &pr) ||
+	while (i > 0 && g->gap.dur_ns < js_period_band_ns[i])
+		i--;
+	p = &pc->band[i];
+	if (g->attr.nparts || p->n < HOST_MIN_GAPS || !period_result(p, &pr) ||
+	    pr.period_ns > HOST_TICK_MAX_NS ||
 	    (!p->blocks && g->gap.start_ns - p->block_start < HOST_SPAN_PERIODS * pr.period_ns) ||
 	    !host_on_phase(&pr, g->gap.start_ns))
 		return false;

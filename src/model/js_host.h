@@ -10,10 +10,13 @@
  *                  slept, exited to its VMM or faulted on guest memory)
  *   host-clock     a kvmclock version move (attr.host_clock: KVM_REQ_CLOCK_UPDATE)
  *   host-periodic  a gap with no guest event whose start lies on the phase of the period
- *                  the run's own detector finds among such gaps (js_period.h, its headline
- *                  class) while it says periodic and its times span HOST_SPAN_PERIODS
- *                  periods, when the probes ran: no guest tick lies
- *                  inside, so the period is the host's (its tick on that pCPU)
+ *                  the run's own detector finds among such gaps of its band of durations
+ *                  (js_period.h, struct js_period_classes' band[]) while it says periodic
+ *                  at a tick's period (at most HOST_TICK_MAX_NS), once it holds
+ *                  HOST_MIN_GAPS gaps and its times span HOST_SPAN_PERIODS periods, when
+ *                  the probes ran: no
+ *                  guest tick lies inside, so the period is the host's (its tick on that
+ *                  pCPU)
  * else the time stays unexplained. The class's time becomes one part of the gap (its
  * count the signal's moves, its detail HOST_*_DETAIL), its unexplained_ns 0, and a gap
  * whose primary was unexplained gets the class as its primary. The stories say "host: "
@@ -31,10 +34,19 @@
 #define HOST_RELOAD_DETAIL "vCPU reloaded without steal"
 #define HOST_CLOCK_DETAIL "clock update"
 
+/* the gaps a band's detector must have seen before its period names one: its verdict on
+ * 20 (its own minimum) can still move to another period by the run's end */
+#define HOST_MIN_GAPS 100
+
 /* the span of times the detector must have seen, in periods, before its period names a
  * gap: over a shorter one the times are concentrated modulo every longer candidate too
  * (20 stalls 1 ms apart lie in a fifth of 100 ms) */
-#define HOST_SPAN_PERIODS 10
+#define HOST_SPAN_PERIODS 100
+
+/* the longest period named: the slowest kernel tick's (HZ=100). Longer ones, found among a
+ * band's gaps while they come, were bursts of the host's (a few ms of dense gaps are
+ * concentrated modulo 100 ms) on this machine kind */
+#define HOST_TICK_MAX_NS 10000000ull
 
 /* the widest phase window a periodic gap may start in: a quarter of the period either
  * side would take half of random gaps; an eighth takes a quarter at most */

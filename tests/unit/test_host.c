@@ -233,6 +233,7 @@ static void run_periodic(struct js_cpu_result *r, bool probes, uint64_t *off_pha
 static void test_periodic(void **state)
 {
 	struct js_cpu_result r;
+	struct js_gap_rec g;
 	struct js_period_result pr;
 	uint64_t off;
 	int h;
@@ -242,9 +243,8 @@ static void test_periodic(void **state)
 	h = period_classes_headline(&r.period);
 	assert_true(period_result(&r.period.ge[h], &pr));
 	assert_int_equal(pr.period_ns, MS);
-	/* 1000 stalls; the first ones come before the detector settles on 1 ms (early, the
-	 * few times are concentrated modulo 100 ms too, which it may not name) */
-	assert_in_range(r.causes.by_primary[JS_CAUSE_HOST_PERIODIC], 900, 1000);
+	/* 1000 stalls; the first 100 come before the band's times span 100 periods */
+	assert_in_range(r.causes.by_primary[JS_CAUSE_HOST_PERIODIC], 880, 900);
 	assert_int_equal(r.causes.by_primary[JS_CAUSE_TIMER], 250);
 	/* the off-phase long gaps and the 2500 short random ones stay unexplained */
 	assert_true(off > 150);
@@ -255,6 +255,17 @@ static void test_periodic(void **state)
 	for (uint32_t i = 0; i < r.causes.nsrc; i++)
 		if (r.causes.src[i].cause == JS_CAUSE_HOST_PERIODIC)
 			assert_string_equal(r.causes.src[i].detail, "every 1.0 ms (host tick)");
+	/* on the phase, a gap of the stalls' band is the host's; one of a band whose gaps are
+	 * not periodic (100 us - 1 ms: none) is not, nor one with a guest event */
+	rec_mk(&g, T0 + 1000 * MS + 305 * US, 30 * US, 0);
+	assert_int_equal(host_name(&g, &r.period, true), JS_CAUSE_HOST_PERIODIC);
+	assert_int_equal(g.attr.unexplained_ns, 0);
+	assert_int_equal(g.attr.parts[0].net_ns, 30 * US);
+	rec_mk(&g, T0 + 1000 * MS + 305 * US, 300 * US, 0);
+	assert_int_equal(host_name(&g, &r.period, true), JS_CAUSE_UNEXPLAINED);
+	assert_int_equal(g.attr.unexplained_ns, 300 * US);
+	rec_mk(&g, T0 + 1000 * MS + 305 * US, 30 * US, 10 * US);
+	assert_int_equal(host_name(&g, &r.period, true), JS_CAUSE_UNEXPLAINED);
 	result_cpu_free(&r);
 }
 
@@ -271,6 +282,28 @@ static void test_periodic_needs_probes(void **state)
 	result_cpu_free(&r);
 }
 
+/* a period longer than any kernel tick's (HZ=100: 10 ms) is not named the host's */
+static void test_periodic_not_a_tick(void **state)
+{
+	struct js_cpu_result r;
+	struct js_gap_rec g;
+	struct js_period_result pr;
+
+	(void)state;
+	assert_int_equal(result_cpu_init(&r, 1, 8), 0);
+	r.host_periodic = true;
+	for (uint64_t k = 0; k < 300; k++) { /* 6 s of a 30 us stall every 20 ms */
+		rec_mk(&g, T0 + k * 20 * MS + 7 * MS, 30 * US, 0);
+		corr_settle(&g);
+		result_add_gap(&r, &g);
+	}
+	assert_true(period_result(&r.period.band[4], &pr));
+	assert_int_equal(pr.period_ns, 20 * MS);
+	assert_int_equal(r.causes.by_primary[JS_CAUSE_HOST_PERIODIC], 0);
+	assert_int_equal(r.causes.by_primary[JS_CAUSE_UNEXPLAINED], 300);
+	result_cpu_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_phase_window),
 		cmocka_unit_test(test_periodic),
 		cmocka_unit_test(test_periodic_needs_probes),
+		cmocka_unit_test(test_periodic_not_a_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
