@@ -11,6 +11,7 @@
 #include "js_correlate.h"
 #include "js_host.h"
 #include "js_result.h"
+#include "fixtures.h"
 
 #define US 1000ull
 #define MS 1000000ull
@@ -19,17 +20,10 @@
 /* rec_mk - a gap at s of dur whose first covered ns an event of the timer explains */
 static void rec_mk(struct js_gap_rec *r, uint64_t s, uint64_t dur, uint64_t covered)
 {
-	memset(r, 0, sizeof(*r));
-	r->gap.start_ns = s;
-	r->gap.dur_ns = dur;
-	r->attr.covered_ns = covered;
-	if (covered) {
-		r->attr.nparts = 1;
-		r->attr.primary = JS_CAUSE_TIMER;
-		r->attr.parts[0].cause = JS_CAUSE_TIMER;
-		r->attr.parts[0].net_ns = covered;
-	}
-	corr_finish(&r->attr, dur);
+	fx_rec(r, 1, s, dur);
+	if (covered)
+		fx_part(r, JS_CAUSE_TIMER, "local_timer", 1, covered);
+	fx_primary(r, covered ? JS_CAUSE_TIMER : JS_CAUSE_UNEXPLAINED, "");
 }
 
 /* rd - a recorded reading: both version counters read */
