@@ -46,8 +46,7 @@ static void log_add(struct steal_log *l, uint64_t t, uint64_t steal)
 		l->v[i] = l->v[i - 1];
 		i--;
 	}
-	l->v[i].t_ns = t;
-	l->v[i].steal_ns = steal;
+	l->v[i] = (struct steal_reading){ .t_ns = t, .steal_ns = steal }; /* no version yet */
 	l->n++;
 }
 
@@ -134,24 +133,64 @@ static uint64_t steal_fill(struct js_gap_rec *g, size_t a, size_t b, uint64_t t0
 	return rest;
 }
 
-/* steal_allocate - distribute steal increments to the gaps of their windows */
+/* version_moves - the updates a version counter of both readings made between them (2 a
+ * move, odd while one is written) */
+static uint32_t version_moves(const struct steal_reading *a, const struct steal_reading *b,
+			      uint8_t has, bool clk)
+{
+	uint32_t v0 = clk ? a->clk_version : a->st_version;
+	uint32_t v1 = clk ? b->clk_version : b->st_version;
+
+	return (a->has & b->has & has) ? (uint32_t)(v1 - v0 + 1u) / 2u : 0;
+}
+
+/* host_mark - the window's moves to the gap of [a, b) with the most unexplained time left
+ * inside it (none when no gap has any) */
+static void host_mark(struct js_gap_rec *g, size_t a, size_t b, uint64_t t0, uint64_t t1,
+		      uint32_t reloads, uint32_t clocks)
+{
+	uint64_t best_room = 0, room;
+	size_t best = b;
+
+	for (size_t i = a; i < b; i++) {
+		room = steal_room(&g[i], t0, t1);
+		if (room > best_room) {
+			best_room = room;
+			best = i;
+		}
+	}
+	if (best == b)
+		return;
+	g[best].attr.host_reloads = (uint16_t)JS_MIN(g[best].attr.host_reloads + reloads, 0xffffu);
+	g[best].attr.host_clock = (uint16_t)JS_MIN(g[best].attr.host_clock + clocks, 0xffffu);
+}
+
+/* steal_allocate - distribute steal increments, and the host's version moves, to the gaps
+ * of their windows */
 uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
 			size_t nr)
 {
 	uint64_t left = 0, t0, t1, delta;
+	uint32_t reloads, clocks;
 	size_t first = 0, end;
 
 	for (size_t k = 0; k + 1 < nr; k++) {
 		t0 = r[k].t_ns;
 		t1 = r[k + 1].t_ns;
 		delta = corr_sat_sub(r[k + 1].steal_ns, r[k].steal_ns);
-		if (!delta)
+		/* a reload with steal is the run-queue's: the steal names it */
+		reloads = delta ? 0 : version_moves(&r[k], &r[k + 1], STEAL_HAS_ST_VERSION, false);
+		clocks = version_moves(&r[k], &r[k + 1], STEAL_HAS_CLK_VERSION, true);
+		if (!delta && !reloads && !clocks)
 			continue;
 		while (first < ngaps && gaps[first].gap.start_ns + gaps[first].gap.dur_ns <= t0)
 			first++;
 		for (end = first; end < ngaps && gaps[end].gap.start_ns < t1; end++)
 			;
-		left += steal_fill(gaps, first, end, t0, t1, delta);
+		if (delta)
+			left += steal_fill(gaps, first, end, t0, t1, delta);
+		if (reloads || clocks)
+			host_mark(gaps, first, end, t0, t1, reloads, clocks);
 	}
 	for (size_t i = 0; i < ngaps; i++)
 		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);

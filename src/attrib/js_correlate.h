@@ -102,11 +102,25 @@ void corr_finish(struct js_attr *a, uint64_t dur_ns);
  */
 void corr_settle(struct js_gap_rec *g);
 
-/* One reading of the paravirt steal clock of the measured CPU. */
+/*
+ * One reading of the paravirt steal clock of the measured CPU, and of the host's version
+ * counters beside it where they were read (has: STEAL_HAS_*): the one input of the host
+ * classes host-reload and host-clock (js_host.h). Each counter moves by 2 per update (odd
+ * while the host writes): steal_time.version on every vCPU load by the host
+ * (kvm_arch_vcpu_load(): each sched-in and each KVM_RUN re-entry), the kvmclock page's
+ * pvclock_vcpu_time_info.version on each KVM_REQ_CLOCK_UPDATE. The probes fill neither
+ * yet (docs/ATTRIBUTION.md, "The host"): the unit tests give recorded ones.
+ */
 struct steal_reading {
-	uint64_t t_ns;	   /* CLOCK_MONOTONIC */
-	uint64_t steal_ns; /* steal_time.steal */
+	uint64_t t_ns;	      /* CLOCK_MONOTONIC */
+	uint64_t steal_ns;    /* steal_time.steal */
+	uint32_t st_version;  /* steal_time.version, if has & STEAL_HAS_ST_VERSION */
+	uint32_t clk_version; /* kvmclock version, if has & STEAL_HAS_CLK_VERSION */
+	uint8_t has;
 };
+
+#define STEAL_HAS_ST_VERSION 1u
+#define STEAL_HAS_CLK_VERSION 2u
 
 /* One CPU's steal clock readings awaiting their gaps: sorted by time, at most cap. */
 struct steal_log {
@@ -131,6 +145,9 @@ void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n);
  * to the gaps overlapping that window, largest unexplained first, each capped at
  * its unexplained time and at its overlap with the window. gaps must be sorted by
  * start and not overlap; readings sorted by time. Calls corr_finish() on the gaps.
+ * The host's version moves of a window (both readings having the counter) go, all of
+ * them, to its gap with the most unexplained time left in it: a steal_time.version move
+ * where the steal did not move to attr.host_reloads, a kvmclock move to attr.host_clock.
  * Returns the steal not matched to any gap (ns).
  */
 uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,

@@ -2,11 +2,14 @@
 /* audit_kernel.c - kernel facts (HZ, preemption, hypervisor), sysctls and watchdogs. */
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit_priv.h"
 #include "js_guest.h"
+#include "js_hv.h"
+#include "js_result.h"
 #include "js_util.h"
 
 static struct {
@@ -267,6 +270,69 @@ static void check_hypervisor(struct js_audit *a)
 			 "pin vCPUs on the host");
 }
 
+/*
+ * check_host_signals - what the hypervisor lets a guest see of its host, which the host
+ * classes go by (docs/ATTRIBUTION.md, "The host"): a steal clock, KVM_HINTS_REALTIME, arm64
+ * PV time. CPUID describes the live machine only: with a sysroot, the steal counted alone.
+ */
+static void check_host_signals(struct js_audit *a)
+{
+	struct audit_check *c =
+		audit_add(a, "hypervisor.signals", -1, SEV_INFO, "CPUID 0x40000000-1, /proc/stat");
+#ifdef __aarch64__
+	const bool arm64 = true;
+#else
+	const bool arm64 = false;
+#endif
+	bool live = !a->sysroot[0];
+	uint64_t ticks = 0;
+	int err = sys_steal_ticks(&ticks);
+	struct js_hv h;
+
+	const struct audit_check *hv = audit_find(a, "kernel.hypervisor", -1);
+
+	audit_ck_exp(c, "context only");
+	if (hv && hv->verdict == AUDIT_SKIP) {
+		audit_ck_skip(c, "not known whether this is a virtual machine (kernel.hypervisor)",
+			      "");
+		return;
+	}
+	if (!a->f.hypervisor) {
+		audit_ck_obs(c, "steal: %s", JS_STEAL_NOT_VM);
+		return;
+	}
+	if (live)
+		sys_hv_read(&h);
+	else
+		memset(&h, 0, sizeof(h));
+	if (h.steal_time)
+		audit_ck_obs(c, "steal: KVM steal time%s",
+			     ticks ? ", counted" : ", none counted yet");
+	else if (err)
+		audit_ck_obs(c, "steal: unknown (/proc/stat: %s)", strerror(-err));
+	else if (ticks)
+		audit_ck_obs(c, "steal: counted by the kernel (/proc/stat)");
+	else
+		audit_ck_obs(c, "steal: %s", JS_STEAL_NOT_REPORTED);
+	if (h.cpuid)
+		audit_ck_obs_append(c, "CPUID signature \"%s\"", h.sig);
+	if (h.kvm)
+		audit_ck_obs_append(c, "KVM_HINTS_REALTIME %s",
+				    h.hints_realtime ? "set (dedicated pCPUs promised)" :
+						       "not set");
+	else if (!arm64 && live)
+		audit_ck_obs_append(c, "KVM_HINTS_REALTIME: not a KVM guest");
+	else if (!arm64)
+		audit_ck_obs_append(c, "KVM_HINTS_REALTIME: not read (CPUID is this machine's, "
+				       "not the sysroot's)");
+	if (h.vp_runtime)
+		audit_ck_obs_append(c, "Hyper-V VP runtime register available");
+	if (arm64)
+		audit_ck_obs_append(c, "arm64 PV time: %s",
+				    ticks ? "in use (the kernel counts steal)" :
+					    "not seen (no steal counted since boot)");
+}
+
 static void check_nohz_config(struct js_audit *a)
 {
 	struct audit_check *c =
@@ -307,6 +373,7 @@ void audit_facts_kernel(struct js_audit *a)
 	check_preempt(a);
 	check_nohz_config(a);
 	check_hypervisor(a);
+	check_host_signals(a);
 }
 
 static void check_timer_migration(struct js_audit *a)

@@ -20,6 +20,7 @@ static const char *const check_ids[] = {
 	"kernel.preempt",
 	"kernel.nohz_full",
 	"kernel.hypervisor",
+	"hypervisor.signals",
 	"isolcpus",
 	"isolcpus.flags",
 	"nohz_full",

@@ -417,6 +417,18 @@ static bool x_misc(struct xctx *x)
 		    a->f.hypervisor ?
 			    "the vCPU was descheduled by the host; pin and isolate it on the host" :
 			    "steal time reported, yet no hypervisor flag");
+	} else if (x->cause == JS_CAUSE_HOST_RELOAD) {
+		OUT(x, "the host re-loaded vCPU %d without steal %s: %s", cpu, x->rate,
+		    "its thread slept, exited to the VMM or faulted on guest memory; pin it and "
+		    "back guest memory with locked huge pages on the host");
+	} else if (x->cause == JS_CAUSE_HOST_CLOCK) {
+		OUT(x, "the host updated the kvmclock of CPU %d %s: %s", cpu, x->rate,
+		    "a masterclock update or KVM's periodic kvmclock sync (kvmclock_periodic_sync)");
+	} else if (x->cause == JS_CAUSE_HOST_PERIODIC) {
+		OUT(x, "periodic gaps with no guest event on CPU %d %s (%s): %s", cpu, x->rate,
+		    det(x),
+		    "the host's tick on the vCPU's pCPU; the host must run it nohz_full and "
+		    "isolated");
 	} else if (x->cause == JS_CAUSE_SMI) {
 		OUT(x,
 		    "SMIs on CPU %d %s: firmware (BIOS power/thermal features), invisible to the OS",

@@ -37,6 +37,9 @@ static const struct js_cause_info class_table[JS_CAUSE_MAX] = {
 	[JS_CAUSE_TLB] = { "tlb", "#f7b6d2", 'l', JS_ROLE_NESTED, .track = 12 },
 	[JS_CAUSE_MM] = { "mm", "#98df8a", 'm', JS_ROLE_CONTEXT, .track = 13 },
 	[JS_CAUSE_STEAL] = { "steal", "#393b79", 'S', JS_ROLE_ACCOUNT },
+	[JS_CAUSE_HOST_RELOAD] = { "host-reload", "#5254a3", 'R', JS_ROLE_ACCOUNT },
+	[JS_CAUSE_HOST_CLOCK] = { "host-clock", "#6b6ecf", 'K', JS_ROLE_ACCOUNT },
+	[JS_CAUSE_HOST_PERIODIC] = { "host-periodic", "#9c9ede", 'P', JS_ROLE_ACCOUNT },
 	[JS_CAUSE_SMI] = { "smi", "#000000", 'M', JS_ROLE_ACCOUNT },
 };
 

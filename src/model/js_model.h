@@ -42,20 +42,23 @@ enum js_cause {
 	JS_CAUSE_SOFTIRQ,
 	JS_CAUSE_HRTIMER, /* hrtimer callback (nested in the timer vector) */
 	JS_CAUSE_NMI,
-	JS_CAUSE_FAULT, /* page fault */
-	JS_CAUSE_WORK,	/* workqueue item (nested in a kworker's run) */
-	JS_CAUSE_THP,	/* khugepaged / THP collapse */
-	JS_CAUSE_TLB,	/* TLB flush hitting the CPU */
-	JS_CAUSE_MM,	/* compaction / migration */
-	JS_CAUSE_STEAL, /* hypervisor steal (paravirt steal clock) */
-	JS_CAUSE_SMI,	/* SMI counter moved */
+	JS_CAUSE_FAULT,		/* page fault */
+	JS_CAUSE_WORK,		/* workqueue item (nested in a kworker's run) */
+	JS_CAUSE_THP,		/* khugepaged / THP collapse */
+	JS_CAUSE_TLB,		/* TLB flush hitting the CPU */
+	JS_CAUSE_MM,		/* compaction / migration */
+	JS_CAUSE_STEAL,		/* hypervisor steal (paravirt steal clock): the host's run-queue */
+	JS_CAUSE_HOST_RELOAD,	/* the host reloaded the vCPU without steal (js_host.h) */
+	JS_CAUSE_HOST_CLOCK,	/* the host updated the vCPU's kvmclock (js_host.h) */
+	JS_CAUSE_HOST_PERIODIC, /* periodic gaps with no guest event: the host's (js_host.h) */
+	JS_CAUSE_SMI,		/* SMI counter moved */
 	JS_CAUSE_MAX
 };
 
 /* What a cause class is to the models that treat classes apart (js_cause_info.role). */
 enum js_cause_role {
 	JS_ROLE_ACCOUNT = 0, /* no event of its own: time the accounting gives a gap
-	                           * (unexplained, steal, smi) */
+	                           * (unexplained, steal, the host's, smi) */
 	JS_ROLE_INTERRUPT,   /* an interruption that enters the kernel from the sampler:
 	                           * given its entry/exit (js_entry.h) */
 	JS_ROLE_NESTED,	     /* runs inside an interruption (softirq, hrtimer, tlb) */
@@ -221,7 +224,11 @@ struct js_attr {
 	uint64_t steal_ns;		    /* hypervisor steal allocated to this gap */
 	uint64_t smi;			    /* SMIs allocated to this gap */
 	uint64_t entry_ns;	 /* entry/exit given to its interruptions (sum of the parts') */
-	uint64_t unexplained_ns; /* dur - covered - steal - entry, never negative */
+	uint64_t unexplained_ns; /* dur - covered - steal - entry, never negative; 0 once
+	                          * host_name() gave it to a host class (js_host.h) */
+	uint16_t host_reloads;	 /* the host's signals the readings put in this gap
+	                          * (steal_allocate): vCPU reloads without steal ... */
+	uint16_t host_clock;	 /* ... and kvmclock updates */
 	uint32_t nevents;	 /* events that overlapped the gap */
 	uint32_t tail_part;	 /* 1 + index of the sampler's page fault part, 0: none */
 	uint64_t tail_ns;	 /* time after the sampler faulted that no event covers: the

@@ -104,6 +104,8 @@ struct js_cpu_result {
 	double burst_p[JS_MAX_ARRIVALS][JS_BURST_SIZES]; /* empirical probability */
 	struct js_intervals intervals;			 /* per-second max and p99.9 */
 	struct js_period_classes period; /* periodicity of the unexplained gaps, by duration */
+	bool host_periodic;		 /* the probes ran: periodic gaps with no guest event
+	                                  * are the host's (js_host.h) */
 	struct js_entry entry;		 /* the interruptions' entry/exit: bounds learned so far */
 	struct audit_tie ties[AUDIT_TIES_MAX]; /* the audit's findings its causes tie to */
 	size_t nties;
@@ -286,8 +288,10 @@ void result_cpu_free(struct js_cpu_result *r);
  * and burst models cfg asks for (fed by result_add_gap from now on); 0 or -ENOMEM (the
  * models that could not be set up stay empty) */
 int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js_run_cfg *cfg);
-/* result_add_gap - account one attributed gap (totals, histograms, top list, models) */
-void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g);
+/* result_add_gap - account one attributed gap (totals, histograms, top list, models), its
+ * unexplained time first given to the host class its evidence names (host_name(): g
+ * changes, before any output shows it) */
+void result_add_gap(struct js_cpu_result *r, struct js_gap_rec *g);
 
 /* What a CPU's measurement ended with (result_cpu_finish). */
 struct js_cpu_end {
@@ -309,6 +313,11 @@ void run_free(struct js_run *run);
 unsigned result_top_sorted(const struct js_cpu_result *r, struct js_gap_rec *out);
 /* result_window_ns - the measured window: to end_ns, or during the run to done_ns */
 uint64_t result_window_ns(const struct js_cpu_result *r);
+/* what the report and `check` say of a guest whose kernel never counted steal, and of a
+ * machine that is none */
+#define JS_STEAL_NOT_REPORTED "not reported by this hypervisor"
+#define JS_STEAL_NOT_VM "none: not a virtual machine"
+
 /* result_no_steal - why r shows no steal figure: "not reported by this hypervisor" (a guest
  * whose kernel never counted steal), "none: not a virtual machine"; NULL when its steal
  * allocated to gaps is the figure to show (the kernel counts steal, or it is not known) */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_host.h"
 #include "js_ksyms.h"
 #include "js_result.h"
 #include "js_stacks.h"
@@ -219,8 +220,12 @@ static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	}
 }
 
-void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
+void result_add_gap(struct js_cpu_result *r, struct js_gap_rec *g)
 {
+	/* the detector sees every gap no event explains, the host's periodic ones too */
+	if (g->attr.primary == JS_CAUSE_UNEXPLAINED)
+		period_classes_add(&r->period, g->gap.start_ns, g->gap.dur_ns);
+	host_name(g, &r->period, r->host_periodic);
 	r->gap_count++;
 	r->lost_ns += g->gap.dur_ns;
 	r->steal_ns += g->attr.steal_ns;
@@ -228,8 +233,6 @@ void result_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	causes_add_gap(&r->causes, g);
 	causes_add_cgroups(&r->by_cgroup, g, r->cgroups);
 	cbuckets_add(&r->cb, g->gap.dur_ns, g->attr.primary);
-	if (g->attr.primary == JS_CAUSE_UNEXPLAINED)
-		period_classes_add(&r->period, g->gap.start_ns, g->gap.dur_ns);
 	hist_record(&r->hist, (int64_t)g->gap.dur_ns);
 	topn_offer(&r->top, g);
 	models_add_gap(r, g);
@@ -287,8 +290,7 @@ const char *result_no_steal(const struct js_run *run, const struct js_cpu_result
 {
 	if (r->steal_ns || run->machine.steal != JS_STEAL_NONE)
 		return NULL;
-	return run->machine.hypervisor ? "not reported by this hypervisor" :
-					 "none: not a virtual machine";
+	return run->machine.hypervisor ? JS_STEAL_NOT_REPORTED : JS_STEAL_NOT_VM;
 }
 
 double result_lost_pct(const struct js_cpu_result *r)

@@ -382,13 +382,18 @@ static void unexplained_evidence(FILE *fp, const struct js_cpu_result *r)
 	const struct js_period_classes *pc = &r->period;
 	struct js_period_result pr;
 	uint64_t n = r->causes.by_primary[JS_CAUSE_UNEXPLAINED];
+	uint64_t hp = r->causes.by_primary[JS_CAUSE_HOST_PERIODIC];
 	int h = period_classes_headline(pc);
 	char a[32], b[32], c[40];
 	const char *sep = "";
 
-	if (!n)
+	if (!n && !hp)
 		return;
 	fprintf(fp, "    unexplained gaps (primary: no event in the gap): %" PRIu64, n);
+	/* the detector saw them too: the periodic ones it found are the host's */
+	if (hp)
+		fprintf(fp, " (and %" PRIu64 " named %s)", hp,
+			js_cause_name(JS_CAUSE_HOST_PERIODIC));
 	/* the gaps without an event that steal took most of are the rest of "no guest event" */
 	for (uint32_t i = 0; i < r->causes.nsrc; i++) {
 		const struct js_cause_src *s = &r->causes.src[i];

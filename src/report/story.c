@@ -83,6 +83,11 @@ int story_part_label(char *buf, size_t len, uint32_t cause, const char *detail)
 		return snprintf(buf, len, "TLB flush %s", d);
 	case JS_CAUSE_STEAL:
 		return snprintf(buf, len, "hypervisor steal");
+	case JS_CAUSE_HOST_RELOAD:
+	case JS_CAUSE_HOST_CLOCK:
+		return snprintf(buf, len, "host: %s", d);
+	case JS_CAUSE_HOST_PERIODIC:
+		return snprintf(buf, len, "host: periodic %s", d);
 	case JS_CAUSE_SMI:
 		return snprintf(buf, len, "SMI");
 	case JS_CAUSE_UNEXPLAINED:

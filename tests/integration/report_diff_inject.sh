@@ -219,7 +219,7 @@ if python3 -c 'import sys; sys.exit(not all(float(x) <= float(sys.argv[1]) for x
 	python3 - "$TMP/AC.json" <<'PY' || fail "diff A C: two quiet runs, a change worse (above)"
 import json, sys
 c = json.load(open(sys.argv[1]))["cpus"][0]
-HOST = ("unexplained", "steal")
+HOST = ("unexplained", "steal", "host-reload", "host-clock", "host-periodic")
 
 
 def guest(x):

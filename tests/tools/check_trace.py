@@ -20,7 +20,8 @@ from decimal import Decimal
 CATS = {"irq", "timer", "ipi", "vector", "softirq", "hrtimer", "nmi", "task", "idle", "work",
         "fault", "tlb", "mm"}
 CAUSES = {"unexplained", "task", "idle", "irq", "timer", "ipi", "vector", "softirq", "hrtimer",
-          "nmi", "fault", "work", "thp", "tlb", "mm", "steal", "smi"}
+          "nmi", "fault", "work", "thp", "tlb", "mm", "steal", "host-reload", "host-clock",
+          "host-periodic", "smi"}
 
 
 def fail(msg):

@@ -116,6 +116,7 @@ static const struct {
 	{ "kernel.preempt", AUDIT_PASS },
 	{ "kernel.nohz_full", AUDIT_PASS },
 	{ "kernel.hypervisor", AUDIT_WARN },
+	{ "hypervisor.signals", AUDIT_PASS }, /* context only */
 	{ "isolcpus", AUDIT_FAIL },
 	{ "isolcpus.flags", AUDIT_FAIL },
 	{ "nohz_full", AUDIT_FAIL },
@@ -189,6 +190,11 @@ static void test_badly_tuned(void **state)
 	assert_int_equal(a.f.stat_interval, 1);
 	assert_string_equal(a.f.thp_enabled, "always");
 	assert_true(a.f.hypervisor);
+	/* a guest whose steal cannot be read from the tree, its CPUID not this machine's */
+	assert_string_equal(audit_find(&a, "hypervisor.signals", -1)->observed,
+			    "steal: unknown (/proc/stat: No such file or directory); "
+			    "KVM_HINTS_REALTIME: not read (CPUID is this machine's, not the "
+			    "sysroot's)");
 	assert_false(a.f.invariant_tsc);
 	assert_int_equal(a.cpu[0].nirqs, 3);
 	assert_int_equal(a.cpu[0].ntasks_user, 4);
@@ -1204,6 +1210,19 @@ static void test_guest(void **state)
 	assert_int_equal(c->severity, SEV_HIGH);
 	assert_non_null(strstr(c->hint, "echo 0 > /proc/irq/37/smp_affinity_list"));
 	audit_free(&a);
+	/* the host's signals: a kernel that never counted steal has none reported ... */
+	scratch_puts("/proc/stat", "cpu  100 0 50 900 0 0 3 0 0 0\n");
+	run(&a, scratch_dir, cpus, 1);
+	c = audit_find(&a, "hypervisor.signals", -1);
+	assert_int_equal(c->verdict, AUDIT_PASS);
+	assert_non_null(strstr(c->observed, "steal: not reported by this hypervisor; "));
+	audit_free(&a);
+	/* ... one that did has a steal clock */
+	scratch_puts("/proc/stat", "cpu  100 0 50 900 0 0 3 17 0 0\n");
+	run(&a, scratch_dir, cpus, 1);
+	c = audit_find(&a, "hypervisor.signals", -1);
+	assert_non_null(strstr(c->observed, "steal: counted by the kernel (/proc/stat); "));
+	audit_free(&a);
 	/* the same tree without the hypervisor flag: bare metal, nothing softened */
 	scratch_puts("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc\n");
 	run(&a, scratch_dir, cpus, 1);
@@ -1211,6 +1230,8 @@ static void test_guest(void **state)
 	assert_int_equal(audit_find(&a, "irq.36", 1)->severity, SEV_HIGH);
 	assert_int_equal(audit_find(&a, "clocksource", -1)->severity, SEV_HIGH);
 	assert_int_equal(audit_find(&a, "tsc.invariant", -1)->verdict, AUDIT_FAIL);
+	assert_string_equal(audit_find(&a, "hypervisor.signals", -1)->observed,
+			    "steal: none: not a virtual machine");
 	audit_free(&a);
 }
 

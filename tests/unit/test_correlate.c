@@ -1294,7 +1294,8 @@ static void test_steal_windows(void **state)
 {
 	struct js_gap_rec g[5];
 	struct steal_reading r[] = {
-		{ 0, 1000 }, { 400, 1120 }, { 800, 1220 }, { 900, 1250 }, { 950, 1240 },
+		{ 0, 1000, 0, 0, 0 },	{ 400, 1120, 0, 0, 0 }, { 800, 1220, 0, 0, 0 },
+		{ 900, 1250, 0, 0, 0 }, { 950, 1240, 0, 0, 0 },
 	};
 
 	(void)state;
@@ -1324,7 +1325,9 @@ static void test_steal_windows(void **state)
 static void test_steal_straddle(void **state)
 {
 	struct js_gap_rec g[2];
-	struct steal_reading r[] = { { 0, 0 }, { 150, 200 }, { 300, 260 } };
+	struct steal_reading r[] = { { 0, 0, 0, 0, 0 },
+				     { 150, 200, 0, 0, 0 },
+				     { 300, 260, 0, 0, 0 } };
 
 	(void)state;
 	rec_mk(&g[0], 100, 100, 0); /* 50 in window 1, 50 in window 2 */
@@ -1342,7 +1345,7 @@ static void test_steal_straddle(void **state)
 static void test_steal_equal(void **state)
 {
 	struct js_gap_rec g[3];
-	struct steal_reading r[] = { { 0, 0 }, { 1000, 150 } };
+	struct steal_reading r[] = { { 0, 0, 0, 0, 0 }, { 1000, 150, 0, 0, 0 } };
 
 	(void)state;
 	rec_mk(&g[0], 100, 100, 0);

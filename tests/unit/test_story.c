@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "js_correlate.h"
+#include "js_host.h"
 #include "js_story.h"
 #include "fixtures.h"
 
@@ -92,6 +93,37 @@ static void test_unexplained_steal(void **state)
 	story_format(buf, sizeof(buf), &r, RUN0);
 	assert_string_equal(buf, "40.0 us at 1.00 s: hypervisor steal (35.0 us) "
 				 "+ 5.0 us unexplained");
+}
+
+/* the host's classes: the gap's remainder given to them, told as the host */
+static void test_host_classes(void **state)
+{
+	struct js_gap_rec r;
+	char buf[256];
+
+	(void)state;
+	rec_init(&r, 1000000000ull, 40000);
+	r.attr.host_reloads = 2;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	host_name(&r, NULL, false);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf,
+			    "40.0 us at 1.00 s: host: vCPU reloaded without steal x2 (40.0 us)");
+	rec_init(&r, 1000000000ull, 40000);
+	r.attr.host_clock = 1;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	host_name(&r, NULL, false);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "40.0 us at 1.00 s: host: clock update (40.0 us)");
+	/* beside steal, the remainder is the host's */
+	rec_init(&r, 1000000000ull, 40000);
+	r.attr.steal_ns = 10000;
+	r.attr.host_reloads = 1;
+	corr_finish(&r.attr, r.gap.dur_ns);
+	host_name(&r, NULL, false);
+	story_format(buf, sizeof(buf), &r, RUN0);
+	assert_string_equal(buf, "40.0 us at 1.00 s: host: vCPU reloaded without steal (30.0 us) "
+				 "+ hypervisor steal (10.0 us)");
 }
 
 /* a gap the host took most of: steal first, then the events seen meanwhile, each kept; less
@@ -378,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_unexplained_steal),
 		cmocka_unit_test(test_steal_with_events),
 		cmocka_unit_test(test_smi),
+		cmocka_unit_test(test_host_classes),
 		cmocka_unit_test(test_many_parts),
 		cmocka_unit_test(test_points),
 		cmocka_unit_test(test_truncation),
