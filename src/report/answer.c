@@ -52,11 +52,13 @@ static bool subject(const struct js_answer *ans, const struct js_cpu_result *r)
 	return (r->source == JS_SRC_MARK) == ans->of_marks;
 }
 
-/* outside - cause c is time outside the guest: the host's steal, and what no guest event
- * explains (but in a mark, whose remainder is the application's own work) */
+/* outside - cause c is time outside the guest: the host's steal and its other classes
+ * (js_host.h), and what no guest event explains (but in a mark, whose remainder is the
+ * application's own work) */
 static bool outside(const struct js_answer *ans, uint32_t c)
 {
-	return c == JS_CAUSE_STEAL || (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks);
+	return c == JS_CAUSE_STEAL || c == JS_CAUSE_HOST_RELOAD || c == JS_CAUSE_HOST_CLOCK ||
+	       c == JS_CAUSE_HOST_PERIODIC || (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks);
 }
 
 /* tie_check - the check a tie names for a result on cpu: that CPU's, else the global one */

@@ -417,6 +417,12 @@ static void test_host_dominates(void **state)
 	guest_answer(&g, &ans, l);
 	assert_true(ans.outside_first);
 	assert_non_null(strstr(l[2], "of it is the host's (steal"));
+	/* and the host's periodic class (js_host.h) */
+	g.r.causes.cls[JS_CAUSE_HOST_PERIODIC].total_ns = g.r.causes.cls[JS_CAUSE_STEAL].total_ns;
+	g.r.causes.cls[JS_CAUSE_STEAL].total_ns = 0;
+	guest_answer(&g, &ans, l);
+	assert_true(ans.outside_first);
+	assert_non_null(strstr(l[2], "of it is the host's (no guest event)"));
 }
 
 /* with marks the answer is the marks': their time and what it went to, with figures, also
