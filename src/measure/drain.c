@@ -310,7 +310,8 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 		/* its time all shared: the primary every result and output shows */
 		corr_settle(&recs[i]);
 		gap_stacks(d, r, &recs[i]);
-		r->host_periodic = *d->probes != NULL; /* a guest tick would have been seen */
+		/* a guest tick would have been seen */
+		r->host_periodic = *d->probes != NULL && d->probes_steady;
 		result_add_gap(r, &recs[i]);
 		feed_outputs(d, c, &recs[i]);
 		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);

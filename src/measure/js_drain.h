@@ -78,6 +78,8 @@ struct js_drain {
 	size_t n;
 	int cpu_index[JS_CPUS_MAX];	 /* cpu -> index in cp, -1 if not measured */
 	struct js_probes *const *probes; /* the run's probes (NULL: off): events attribute */
+	bool probes_steady;		 /* ... attached throughout: a gap without an event
+					  * may be the host's (js_host.h) */
 	struct corr_opts copts;		 /* samplers' and threads' gaps */
 	struct corr_opts mopts;		 /* marks: intervals the application measured */
 	const struct tsc_fit *fit;	 /* TSC -> CLOCK_MONOTONIC */

@@ -200,6 +200,8 @@ static int setup(struct js_pipe *pl)
 	pl->d.outs = pl->outs;
 	pl->d.spinner = params_spinner(p);
 	pl->d.probes = &pl->probes;
+	/* --probe-toggle detaches them at times: a gap then has no event for want of probes */
+	pl->d.probes_steady = !p->probe_toggle;
 	pl->d.fit = &pl->cal.fit;
 	pl->d.top = p->cfg.top;
 	pl->d.stacks = p->stacks;

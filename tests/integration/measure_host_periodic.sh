@@ -6,6 +6,7 @@
 # their band periodic in the JSON's unexplained_periodicity; the rest of the gaps with no
 # event stays unexplained; without the probes (no guest tick seen) no gap is the host's.
 # Skips where the host leaves no periodic stall (the run's detector finds no period).
+# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -25,7 +25,7 @@ import json, re, sys
 dom = open(sys.argv[1]).read()
 c = json.load(open(sys.argv[2]))["cpus"][0]
 # time lost by cause: linear, a bar's rendered width is its share of the axis
-bars = re.findall(r'<rect class="lc c-(\w+)" data-share="([\d.]+)"[^>]*data-drawn="([\d.]+)"',
+bars = re.findall(r'<rect class="lc c-([\w-]+)" data-share="([\d.]+)"[^>]*data-drawn="([\d.]+)"',
                   dom)
 assert bars, "no time-lost-by-cause bars"
 lost = sum(v["total_ns"] for v in c["by_class"].values())

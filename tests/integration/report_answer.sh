@@ -67,11 +67,13 @@ def note(k):
 want = ", ".join("%s %.1f %%%s" % (k, 100.0 * v / lost, note(k)) for v, k in top)
 assert labels["lost to"] == "%s (shares of the %s)" % (
     want, "time in marks" if marks else "time lost"), (labels["lost to"], want)
-outside = bool(top) and (top[0][1] == "steal" or (top[0][1] == "unexplained" and not marks))
+# outside the guest: the host's steal and classes (host-*), and unexplained time but a mark's
+HOST = ("steal", "host-reload", "host-clock", "host-periodic")
+out_of = lambda k: k in HOST or (k == "unexplained" and not marks)  # noqa: E731
+outside = bool(top) and out_of(top[0][1])
 assert ("outside" in labels) == outside, (labels, top)
 if outside and host:
-    share = sum(v for v, k in top if k in ("unexplained", "steal") and
-                not (marks and k == "unexplained")) * 100.0 / lost
+    share = sum(v for v, k in top if out_of(k)) * 100.0 / lost
     assert labels["outside"].startswith("%.1f %% of it is the host's" % share), labels
     assert "no guest setting removes it" in labels["outside"], labels
 fix = labels["fix first"]

@@ -39,7 +39,7 @@ assert all(a == b for a, b in cells), cells
 want = [r["verdict"] for r in c["rows"] + c["sources"]]
 assert [v for _, v in cells] == want, ([v for _, v in cells], want)
 for tag, run in zip("ab", runs):
-    titles = re.findall(r'<rect class="c-(\w+) ser-%s"[^>]*><title>%s: ([^<]*?) \.\. [^<]*?: '
+    titles = re.findall(r'<rect class="c-([\w-]+) ser-%s"[^>]*><title>%s: ([^<]*?) \.\. [^<]*?: '
                         r'(\d+) of (\d+) gaps' % (tag, tag.upper()), dom)
     assert titles, "no bars of run " + tag
     per = {}
