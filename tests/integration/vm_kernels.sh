@@ -4,7 +4,8 @@
 # PREEMPT_RT booted tuned), each Debian's own package fetched with apt-get download (never
 # installed, cached in /var/cache/jitterscope-vm) and booted under QEMU: no program refused
 # by the verifier, CPU 1 measured from the housekeeping shell with no option and with
-# --cpu 1, the tick stopped on the nohz_full CPU and said so, check runs, and the injected
+# --cpu 1, the tick stopped on the nohz_full CPU and said so, check runs, nothing in force
+# advised again (issue 39: the answer, the hints, check --plan), and the injected
 # kinds named (tests/vm/matrix.py says what each check is). A skip where qemu, busybox,
 # kmod or the Debian mirror is missing; under CI (CI=true) a failure. About 1-3 minutes
 # (TCG: no /dev/kvm here); make check-kernels runs the whole matrix.

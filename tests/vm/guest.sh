@@ -8,6 +8,7 @@
 #   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 6
 #   loc1                     CPU 1's local timer count at +2.5 s and +5.5 s of it, and 3 (s)
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
+#   plan.txt                 jitterscope check --plan (what it would change on this box)
 #   affinity, cmdline, rc.*  this shell's CPUs, /proc/cmdline, each command's exit status
 #   inject/                  with "inject [KIND...]": tests/vm/inside.sh's outputs (when it
 #                            exists), of those kinds (default: all)
@@ -34,6 +35,8 @@ echo $? >"$out/rc.cpu1"
 echo "$a $b 3" >"$out/loc1"
 $js check --json "$out/check.json" >"$out/check.txt" 2>&1
 echo $? >"$out/rc.check"
+$js check --plan >"$out/plan.txt" 2>&1
+echo $? >"$out/rc.plan"
 # below the probes' 5.12 floor there is nothing to name: no injection (matrix.py says so)
 below_floor() { uname -r | awk -F. '{ exit !($1 < 5 || ($1 == 5 && $2 < 12)) }'; }
 if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ] && ! below_floor; then

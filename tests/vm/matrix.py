@@ -14,6 +14,10 @@ tests/vm/arm64.sh, when it exists) and judges what it left:
     2/s (/proc/interrupts' LOC over 3 s in the middle of a 6 s run, read by guest.sh) and the
     report says it stayed stopped;
   - `check` runs, and its verdict counts are reported;
+  - on a tuned kernel, no boot parameter in force on its line is advised again: not by the
+    runs' answer ("fix first:") or hints, `check`'s hints, nor the words `check --plan`'s
+    planned line adds (repeats(): isolcpus=domain,1 under isolcpus=managed_irq,domain,1
+    repeats it);
   - with injection (tests/vm/inside.sh, when it exists), each injected kind is named.
 Prints one line per kernel and check, a table, and exits 1 when a check failed, 77 when no
 kernel could be booted here (one line saying why).
@@ -97,6 +101,52 @@ class Case:
         return all(ok for _, ok, _ in self.checks)
 
 
+def params(line):
+    """the words of a kernel command line (up to a lone "--") -> {NAME: VALUE} (a bare word:
+    VALUE None)"""
+    out = {}
+    for w in line.split():
+        if w == "--":
+            break
+        name, eq, val = w.partition("=")
+        out[name] = val if eq else None
+    return out
+
+
+ADVICE = re.compile(r"boot with (.*?)(?=$| \(|\)|;|:| so | if | to | for | when )")
+
+
+def repeats(force, text):
+    """the boot parameters a text advises that are in force already: the words after "boot
+    with" in its "fix first:" and "hint:" lines, and those check --plan's "planned:" line
+    adds to its "running:" one, whose NAME is on the command line (force: params()) with
+    every comma-separated part of VALUE among its own (isolcpus=domain,1 under
+    isolcpus=managed_irq,domain,1 repeats it; a bare word, itself) -> ["LINE: WORD"]"""
+    advised = []
+    running = planned = None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("# running: "):
+            running = s[len("# running: "):]
+        elif s.startswith("# planned: "):
+            planned = s[len("# planned: "):]
+        elif "fix first:" in s or s.startswith("hint:"):
+            advised += [(s, w) for m in ADVICE.finditer(s) for w in m.group(1).split()]
+    if running is not None and planned is not None:
+        had = set(running.split(" -- ")[0].split())
+        advised += [("planned", w) for w in planned.split(" -- ")[0].split() if w not in had]
+    found = []
+    for line, w in advised:
+        name, eq, val = w.partition("=")
+        if name not in force:
+            continue
+        have = force[name]
+        if (not eq and have is None) or (eq and have is not None and
+                                          set(val.split(",")) <= set(have.split(","))):
+            found.append("%s: %s" % (line[:60], w))
+    return found
+
+
 def judge_x86(case, out, inject):
     k = case.k
     rel = read(os.path.join(out, "release")).strip()
@@ -153,6 +203,15 @@ def judge_x86(case, out, inject):
     if tuned and chk:
         fails = [c for c in chk["audit"].get("checks", []) if c.get("verdict") == "fail"]
         case.cells["check_fails"] = ", ".join(sorted({c.get("id", "?") for c in fails}))
+    if tuned:
+        # a tuned box: no answer, hint or plan line advises a boot parameter in force
+        force = params(read(os.path.join(out, "cmdline")))
+        texts = "\n".join(read(os.path.join(out, f)) for f in
+                          ("cpu1.txt", "default.txt", "check.txt", "plan.txt"))
+        rep = repeats(force, texts)
+        case.check("nothing in force advised", bool(force) and "# planned: " in texts and
+                   not rep, "; ".join(rep) or "the answer's, the hints' and the plan's boot "
+                   "parameters: none in force already")
     if inject and below:
         print(f"SKIP: {k.name}: inject: below the {FLOOR[0]}.{FLOOR[1]} floor, no probes to "
               "name anything (guest.sh does not run inside.sh)", flush=True)
