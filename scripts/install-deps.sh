@@ -3,6 +3,7 @@
 # benchmarks need. Idempotent, and quick when all are installed (nothing is fetched).
 # install-deps.sh --list prints the packages, one a line (no root needed): the tests read
 # it to tell a missing install step (a failure under CI=true) from a machine without a tool.
+# Besides Debian's, the npm packages of NPM_PKGS, pinned, into npm's global root.
 set -eu
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 libnuma-dev libcpuid-dev libcmocka-dev libmicrohttpd-dev python3 rt-tests \
@@ -27,11 +28,28 @@ PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static $ARM64_
 # with the archive's keyring (the arm64 kernel's busybox, busybox-static:arm64, cannot be
 # co-installed with this one: vm.py fetches it with apt-get download)
 PKGS="$PKGS qemu-system-x86 qemu-system-arm busybox-static kmod cpio debian-archive-keyring"
+# the --folded test's flame graph viewer (tests/integration/outputs_folded_render.sh, in
+# headless chromium): speedscope from the npm registry (Debian packages no folded-stack
+# renderer), installed with npm: Debian's nodejs and npm, unless an npm is here already (a
+# NodeSource nodejs carries its own, and conflicts with Debian's npm package)
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
+NPM_PKGS="speedscope@1.25.0"
 if [ "${1:-}" = --list ]; then
 	# shellcheck disable=SC2086
 	printf '%s\n' $PKGS
+	# shellcheck disable=SC2086
+	printf '%s\n' $NPM_PKGS | sed 's/@[^@]*$//'
 	exit 0
 fi
+# npm_ok - every package of NPM_PKGS installed at its version in npm's global root
+npm_ok() {
+	command -v npm >/dev/null 2>&1 || return 1
+	root=$(npm root -g 2>/dev/null) || return 1
+	for p in $NPM_PKGS; do
+		grep -q "\"version\": *\"${p##*@}\"" "$root/${p%@*}/package.json" 2>/dev/null ||
+			return 1
+	done
+}
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (apt-get install)" >&2
 	exit 1
@@ -41,7 +59,8 @@ export DEBIAN_FRONTEND=noninteractive
 dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 # shellcheck disable=SC2086
 if ! dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv 'install ok installed' &&
-   [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ]; then
+   [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -eq "$(echo $PKGS | wc -w)" ] &&
+   npm_ok; then
 	exit 0
 fi
 # prometheus (promtool, and the server the fleet tests start themselves) and
@@ -57,6 +76,8 @@ done
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $PKGS
+# shellcheck disable=SC2086
+npm_ok || npm install -g --no-audit --no-fund --loglevel=error $NPM_PKGS
 for d in $new_daemons; do
 	if command -v systemctl >/dev/null 2>&1; then
 		systemctl disable --now "$d" >/dev/null 2>&1 || true

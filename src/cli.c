@@ -337,8 +337,8 @@ static const char *const docs[JS_CMD_MAX] = {
 		"failed (with --fail-on SEV: failed or warned at SEV or above), 64 usage error.",
 	[JS_CMD_REPORT] =
 		"The report of a saved --json run ('-': standard input), and the outputs it can "
-		"feed: --json (at the current schema), --html, --prom, --hgrm; -n, --by and "
-		"--budget as at run time.\v"
+		"feed: --json (at the current schema), --html, --prom, --hgrm, --folded; -n, --by "
+		"and --budget as at run time.\v"
 		"--gaps, --hlog, --trace and --spike-dir are written as a run goes: a saved run "
 		"cannot feed them.\n\n"
 		"Exit status: 0 ok, 1 runtime error (a file that cannot be read or written), 2 a "

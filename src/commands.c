@@ -492,8 +492,8 @@ static int finish(int rc)
 }
 
 /* cmd_report - `jitterscope report RUN.json [OPTION...]`: the saved run's human report,
- * and the outputs a saved run can feed (--json, --html, --prom, --hgrm; the option table
- * refuses the others), -n and --by (how to show it, which the file does not decide) and
+ * and the outputs a saved run can feed (--json, --html, --prom, --hgrm, --folded; the option
+ * table refuses the others), -n and --by (how to show it, which the file does not decide) and
  * --budget, judged as at run time (exit 2) */
 static int cmd_report(struct js_params *p)
 {

@@ -59,8 +59,9 @@ struct js_params {
 	uint64_t gaps_max_bytes; /* --gaps-max-size: rotate the CSV past this; 0 = never */
 	const char *hlog_path;	 /* HdrHistogram interval log */
 	uint64_t hlog_interval_ns;
-	const char *hgrm_path;	/* HdrHistogram percentile distribution */
-	const char *trace_path; /* Chrome trace JSON (Perfetto) */
+	const char *hgrm_path;	 /* HdrHistogram percentile distribution */
+	const char *folded_path; /* folded stacks of the time lost (flame graph) */
+	const char *trace_path;	 /* Chrome trace JSON (Perfetto) */
 	unsigned trace_max_events;
 	const char *prom_path;	   /* Prometheus text exposition */
 	uint64_t prom_interval_ns; /* --prom-interval: rewritten this often; 0 = at the end */

@@ -314,6 +314,27 @@ void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
 	}
 }
 
+/* causes_source - the source a part (cause, detail) was counted in (js_causes.h) */
+const struct js_cause_src *causes_source(const struct js_causes *c, uint32_t cause,
+					 const char *detail)
+{
+	const struct js_cause_src *other = NULL;
+	char key[JS_DETAIL_LEN];
+
+	key_of(cause, detail, key);
+	for (uint32_t i = 0; i < c->nsrc; i++) {
+		const struct js_cause_src *s = &c->src[i];
+
+		if (s->cause != cause)
+			continue;
+		if (s->other)
+			other = s;
+		else if (!js_detail_folded(key) && !strcmp(s->detail, key))
+			return s;
+	}
+	return other;
+}
+
 static int src_cmp(const void *pa, const void *pb)
 {
 	const struct js_cause_src *a = *(const struct js_cause_src *const *)pa;

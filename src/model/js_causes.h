@@ -97,6 +97,15 @@ void causes_add_cgroups(struct js_causes *c, const struct js_gap_rec *g,
  */
 size_t causes_sorted(const struct js_causes *c, const struct js_cause_src **out, size_t max);
 
+/*
+ * causes_source - the source of c a part of class cause with this detail was counted in:
+ * its own (a fault's without its address), else, the table full then or the part a gap's
+ * folded one, the class's "(other)"; NULL when c has neither. A linear search (a saved
+ * run's table has no index): for the outputs, not per gap during the run.
+ */
+const struct js_cause_src *causes_source(const struct js_causes *c, uint32_t cause,
+					 const char *detail);
+
 /* causes_class - totals of one cause class (NULL if out of range) */
 const struct js_cause_class *causes_class(const struct js_causes *c, uint32_t cause);
 

@@ -190,6 +190,8 @@ int out_html_new(struct js_output *out, const char *path, const struct js_params
 /* --hlog, out_hlog.c: p->hlog_interval_ns, p->cfg.arrival_ns */
 int out_hlog_new(struct js_output *out, const char *path, const struct js_params *p);
 int out_hgrm_new(struct js_output *out, const char *path, const struct js_params *p);
+/* --folded, out_folded.c: folded stacks of the time lost (js_folded.h) */
+int out_folded_new(struct js_output *out, const char *path, const struct js_params *p);
 int out_prom_new(struct js_output *out, const char *path, const struct js_params *p);
 
 #endif /* JS_OUTPUT_H */

@@ -352,6 +352,8 @@ const struct js_output_kind js_output_kinds[] = {
 		  "HdrHistogram interval log (format 1.3, ns, Tag=cpuN)"),
 	KIND("hgrm", hgrm_path, out_hgrm_new, CMDS_MEASURE | CMDS_REPORT,
 	     "HdrHistogram percentile distribution (.hgrm)"),
+	KIND("folded", folded_path, out_folded_new, CMDS_MEASURE | CMDS_REPORT,
+	     "folded stacks of the time lost, in ns, for a flame graph"),
 	KIND("prom", prom_path, out_prom_new, CMDS_MEASURE | CMDS_REPORT,
 	     "Prometheus text exposition (node_exporter textfile)"),
 	LIVE_KIND("trace", trace_path, out_trace_new,

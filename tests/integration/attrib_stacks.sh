@@ -8,10 +8,13 @@
 #     and top[].waker.stack a pipe_write frame and a try_to_wake_up/__wake_up frame; the
 #     story prints both under it; probes.stacks is there; the spike files
 #     (--spike-dir, 300 us) carry the same stacks; report --json of the run keeps them;
+#     --folded (issue 41): each class's weights add up to its time lost in the JSON, the
+#     reader's lines carry its stack, and report --folded of the run writes the same file;
 #   - the same with the raw-tracepoint build (--btf FILE) and with --probes lean;
 #   - --stacks --no-waker: the reader's stacks, no waker's;
 #   - a thread followed with --pid (jsapp on CPU 1, preempted by the reader): its gaps the
-#     reader caused carry both stacks too, in >= 95 % of them;
+#     reader caused carry both stacks too, in >= 95 % of them; its --folded lines start
+#     comm/tid and add up per class to the JSON's;
 #   - without --stacks: no stack anywhere, probes.stacks null, no stack in the story;
 #   - --stacks with --no-probes: one line, exit 64.
 # Root only (77 otherwise), about 30 s.
@@ -64,8 +67,15 @@ for g in top:
 PY
 }
 
-run_pipe 4 "$TMP/on" --stacks --spike-dir "$TMP/spk" --spike-threshold 300us --spike-max 20
+run_pipe 4 "$TMP/on" --stacks --spike-dir "$TMP/spk" --spike-threshold 300us --spike-max 20 \
+	--folded "$TMP/on.folded"
 check "$TMP/on" 1
+python3 "$ROOT/tests/lib/folded_check.py" "$TMP/on.folded" "$TMP/on.json" \
+	--stacked "(^|;)(anon_)?pipe_read;.*schedule($|;)" || fail "--folded of the run"
+grep -q "^cpu1;task;jsinject:[0-9]*;.*;\(anon_\)\?pipe_read;.*schedule [0-9]*$" "$TMP/on.folded" ||
+	fail "--folded: no line of the reader with its stack: $(grep -m3 jsinject "$TMP/on.folded")"
+"$JS" report "$TMP/on.json" --folded "$TMP/re.folded" >/dev/null || fail "report --folded exited $?"
+cmp "$TMP/on.folded" "$TMP/re.folded" || fail "report --folded of the run is not the run's file"
 grep -A12 "preempted by jsinject:" "$TMP/on.txt" | grep -q "stack of jsinject:[0-9]* where it left the CPU:" ||
 	fail "no story prints the reader's stack: $(grep -m2 -A3 'preempted by' "$TMP/on.txt")"
 grep -q "stack of its waker jswriter:[0-9]* at the wake-up:" "$TMP/on.txt" ||
@@ -133,7 +143,8 @@ try:
                             "--spin", "400"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
     r = subprocess.run([js, "--pid", str(app.pid), "-d", "3s", "-T", "150us", "--top", "1000",
-                        "--json", tmp + "/follow.json", "--stacks"], capture_output=True, text=True)
+                        "--json", tmp + "/follow.json", "--stacks", "--folded",
+                        tmp + "/follow.folded"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert inj.wait() == 0, "jsinject --mode pipe failed"
 finally:
@@ -152,6 +163,10 @@ nw = sum(has((g.get("waker") or {}).get("stack"), r"(anon_)?pipe_write\+0x") for
 print("followed: %d gaps the reader caused, its stack in %d, the writer's in %d" % (len(mine), nr, nw))
 assert len(mine) >= 50 and nr >= 0.95 * len(mine) and nw >= 0.95 * len(mine)
 PY
+python3 "$ROOT/tests/lib/folded_check.py" "$TMP/follow.folded" "$TMP/follow.json" \
+	--stacked "(anon_)?pipe_read" || fail "--folded of the followed thread"
+grep -q "^jsapp/[0-9]*;task;jsinject:" "$TMP/follow.folded" ||
+	fail "--folded: no jsapp/TID line of the reader: $(head -3 "$TMP/follow.folded")"
 
 # off by default
 run_pipe 2 "$TMP/off"

@@ -23,7 +23,7 @@ r=$(complete_words check --) || fail "check --: exit $?"
 for o in --cpu --sysroot --json --help; do has "$r" "$o" "check --"; done
 for o in --html --duration --pid --budget --alpha; do hasnt "$r" "$o" "check --"; done
 r=$(complete_words report run.json --)
-for o in --html --prom --hgrm --json --budget --top --by; do has "$r" "$o" "report --"; done
+for o in --html --prom --hgrm --folded --json --budget --top --by; do has "$r" "$o" "report --"; done
 for o in --gaps --trace --cpu --alpha; do hasnt "$r" "$o" "report --"; done
 r=$(complete_words diff a.json b.json --f)
 [ "$r" = --fail-on ] || fail "diff --f completes to '$r', not --fail-on"

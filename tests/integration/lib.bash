@@ -63,19 +63,28 @@ need_cpu1() {
 # leaves it the fair server's 5 % (its 30 polls of 0.1 s then outlast a 4 s run)
 on_housekeeping() { taskset -pc 0 $$ >/dev/null || fail "cannot keep this script on CPU 0"; }
 
-# missing PACKAGE WHAT - WHAT (from Debian PACKAGE) is not here: skip; but under CI (CI=true)
-# fail when scripts/install-deps.sh installs PACKAGE: a green CI must not hide a missing
-# install step
+# missing PACKAGE WHAT [KIND] - WHAT (from PACKAGE, a KIND: "Debian package" unless given) is
+# not here: skip; but under CI (CI=true) fail when scripts/install-deps.sh installs PACKAGE:
+# a green CI must not hide a missing install step
 missing() {
+	local kind=${3:-Debian package}
 	if [ "${CI:-}" = true ] && "$ROOT/scripts/install-deps.sh" --list | grep -qx "$1"; then
-		fail "$2 (Debian package $1): CI=true and scripts/install-deps.sh installs it"
+		fail "$2 ($kind $1): CI=true and scripts/install-deps.sh installs it"
 	fi
-	skip "$2 (Debian package $1)"
+	skip "$2 ($kind $1)"
 }
 # need_cmd CMD PACKAGE - CMD on the PATH (or executable at that path), else missing
 need_cmd() { command -v "$1" >/dev/null 2>&1 || missing "$2" "no $1"; }
 # need_file FILE PACKAGE - FILE readable, else missing
 need_file() { [ -r "$1" ] || missing "$2" "no $1"; }
+# need_npm PACKAGE FILE - FILE of the npm package PACKAGE in npm's global root (where
+# install-deps.sh installs it) as NPM_FILE, else missing
+need_npm() {
+	local root
+	root=$(npm root -g 2>/dev/null)
+	NPM_FILE=$root/$1/$2
+	[ -n "$root" ] && [ -r "$NPM_FILE" ] || missing "$1" "no $1/$2" "npm package"
+}
 # progs_left ID... - those of the BPF programs IDS still loaded, waiting up to 5 s for the
 # rest (the kernel frees a program asynchronously after its last fd closes); empty: all gone
 progs_left() {

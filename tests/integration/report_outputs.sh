@@ -3,7 +3,8 @@
 # report with -n and --by, --json (re-emitted, read back to the same report), --html,
 # --prom, --hgrm, and --budget (exit 2 on a violation, as at run time); the outputs a saved
 # run cannot feed, and every option a command does not take, are refused by name (exit 64,
-# one line). No root, no CPU 1: the saved run is tests/data/runs/cpu1-2s.json.
+# one line). No root, no CPU 1: the saved run is tests/data/runs/cpu1-2s.json. (--folded of
+# a saved run: outputs_folded_render.sh; here its place in report --help.)
 # cpu1: none - renders a saved run and refusals, measures nothing
 . "$(dirname "$0")/lib.bash"
 
@@ -104,7 +105,7 @@ done
 grep -q -- "--sysroot" "$TMP/h" || fail "check --help lacks --sysroot"
 grep -q -- "--html\|--duration\|--pid\|--alpha" "$TMP/h" && fail "check --help lists options it refuses"
 "$JS" report --help >"$TMP/h"
-for o in --html --prom --hgrm --json --top --by --budget; do
+for o in --html --prom --hgrm --folded --json --top --by --budget; do
 	grep -q -- "$o" "$TMP/h" || fail "report --help lacks $o"
 done
 grep -q -- "--gaps=\|--cpu\|--alpha" "$TMP/h" && fail "report --help lists options it refuses"
