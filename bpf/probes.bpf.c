@@ -50,6 +50,9 @@ const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
 /* --pid/--tid alone: a wake-up kept only while a followed thread is current on the woken
  * task's CPU, or preempted there (follow_cur): a task that may preempt it */
 const volatile __u32 wake_followed_only = 0;
+/* --event: bit N set when slot N is a pair (user_open_N opens it, user_close_N closes it);
+ * clear, user_open_N records a point */
+const volatile __u32 user_pairs = 0;
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
@@ -1438,3 +1441,78 @@ int BPF_PROG(mm_migrate_pages, unsigned long succeeded, unsigned long failed,
 	ev_send(e);
 	return 0;
 }
+
+/* ---- --event: tracepoints the user named ----------------------------------------------- */
+
+/*
+ * Two programs per slot, raw_tp without a target: probes.c attaches user_open_N to the
+ * tracepoint of the user's Nth --event and, for a pair, user_close_N to its closing one.
+ * Neither reads an argument, so one program fits any tracepoint, on every kernel the probes
+ * load on (no attach cookie: 5.15). The measured-CPU filter and the ring are every probe's.
+ */
+static __always_inline void user_open(__u32 n)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s = measured_state();
+	struct js_uslot *u;
+	struct js_event *e;
+
+	if (!s)
+		return;
+	if (!((user_pairs >> n) & 1)) {
+		e = point(s, JS_EV_USER, cpu, n, 0, 0);
+		if (e)
+			ev_send(e);
+		return;
+	}
+	u = &s->user[n & (JS_USER_SLOTS - 1)];
+	u->start = 0; /* a nested firing sees it closed until it is filled */
+	u->flags = steal_read(s, &u->steal) ? JS_F_STEAL : 0;
+	u->start = bpf_ktime_get_ns();
+}
+
+/* user_close - the pair of slot n closes: its interval since the latest opening on this CPU;
+ * a closing without one sends nothing */
+static __always_inline void user_close(__u32 n)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct js_cpu_state *s = measured_state();
+	struct js_uslot *u;
+	struct js_event *e;
+	__u64 start;
+
+	if (!s)
+		return;
+	u = &s->user[n & (JS_USER_SLOTS - 1)];
+	start = u->start;
+	if (!start)
+		return;
+	u->start = 0;
+	e = interval(s, JS_EV_USER, cpu, n, 0, start, bpf_ktime_get_ns(), u->steal, u->flags,
+		     false);
+	if (e)
+		ev_send(e);
+}
+
+#define USER_EVENT(n)                 \
+	SEC("raw_tp")                 \
+	int user_open_##n(void *ctx)  \
+	{                             \
+		user_open(n);         \
+		return 0;             \
+	}                             \
+	SEC("raw_tp")                 \
+	int user_close_##n(void *ctx) \
+	{                             \
+		user_close(n);        \
+		return 0;             \
+	}
+
+USER_EVENT(0)
+USER_EVENT(1)
+USER_EVENT(2)
+USER_EVENT(3)
+USER_EVENT(4)
+USER_EVENT(5)
+USER_EVENT(6)
+USER_EVENT(7)

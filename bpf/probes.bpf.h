@@ -45,6 +45,16 @@ struct js_wslot {
 	__u32 flags; /* JS_F_STEAL */
 };
 
+/* An --event pair open on this CPU: its opening tracepoint fired at start (0: none open).
+ * One per slot, apart from the interrupt stack: a pair that opens in a task and closes
+ * elsewhere (or never) leaves the stack as it was. */
+struct js_uslot {
+	__u64 start;
+	__u64 steal;
+	__u32 flags; /* JS_F_STEAL */
+	__u32 pad;
+};
+
 /* One per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, key 0). Interrupt-like intervals nest as a stack:
  * a push reserves its slot (depth++) before filling it, a pop reads its slot before
  * releasing it, so an interrupt nesting inside either leaves the stack consistent. */
@@ -79,7 +89,8 @@ struct js_cpu_state {
 		} lean;
 	};
 	struct js_wslot work[JS_WORK_SLOTS];
-	struct js_wake cur_wake; /* who woke the current task (JS_CUR_WAKE) */
+	struct js_wake cur_wake;	     /* who woke the current task (JS_CUR_WAKE) */
+	struct js_uslot user[JS_USER_SLOTS]; /* --event pairs open on this CPU */
 };
 
 /*

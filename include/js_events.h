@@ -13,6 +13,7 @@
 
 #define JS_MAX_CPUS 1024 /* size of the BPF-side cpu filter */
 #define JS_NAME_LEN 32	 /* comm, irq action name, function symbol */
+#define JS_USER_SLOTS 8	 /* --event: tracepoints the user may name (JS_EV_USER) */
 
 /* What a js_event record describes. Intervals have start_ns < end_ns; point
  * events (page faults, tlb flushes, ipi sends) have start_ns == end_ns unless
@@ -40,6 +41,9 @@ enum js_ev_kind {
 	                     * runs (0 for a reschedule IPI), cgroup = the sender's
 	                     * cgroup v2 id */
 	JS_EV_MIGRATE,	/* compaction / page migration on the CPU: id = enum js_mm */
+	JS_EV_USER,	/* a tracepoint the user named (--event): id = its slot, below
+	                     * JS_USER_SLOTS; a point, or for a pair the interval from its
+	                     * opening tracepoint to its closing one on the CPU */
 	JS_EV_KIND_MAX
 };
 

@@ -73,6 +73,7 @@ enum {
 	OPT_NO_WAKER,
 	OPT_STACKS,
 	OPT_PROBES,
+	OPT_EVENT,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -145,6 +146,11 @@ static const struct cli_option {
 	    "which probes run (default full: each interruption's entry and exit, hrtimer "
 	    "callbacks by name; lean: one program per interruption, at its exit: every class "
 	    "named, less of the probes' own cost)",
+	    G_MEASURE },
+	  M },
+	{ { "event", OPT_EVENT, "SUBSYS:NAME[,SUBSYS:NAME]", 0,
+	    "count a tracepoint of yours as a cause, class event (repeatable, at most 8; both "
+	    "probe sets); a pair is timed, from its first tracepoint to its second",
 	    G_MEASURE },
 	  M },
 	{ { "probe-cost", OPT_PROBE_COST, NULL, 0,
@@ -711,6 +717,29 @@ static int parse_number(const char *s, bool pct, double lo, double hi, double *v
 	return 0;
 }
 
+/* parse_event - --event SUBSYS:NAME[,SUBSYS:NAME]: at most JS_USER_EVENTS_MAX, none twice
+ * (an event's opening tracepoint names it); whether it exists is preflight's */
+static int parse_event(const char *arg, struct js_params *p, struct argp_state *state)
+{
+	struct js_user_event ev;
+	char why[96];
+
+	if (user_event_parse(arg, &ev, why, sizeof(why))) {
+		argp_error(state, "invalid --event '%s' (%s)", arg, why);
+		return EINVAL;
+	}
+	if (user_event_find(p->cfg.events, p->cfg.nevents, ev.open) >= 0) {
+		argp_error(state, "--event %s given twice", ev.open);
+		return EINVAL;
+	}
+	if (p->cfg.nevents == JS_USER_EVENTS_MAX) {
+		argp_error(state, "too many --event (at most %d)", JS_USER_EVENTS_MAX);
+		return EINVAL;
+	}
+	p->cfg.events[p->cfg.nevents++] = ev;
+	return 0;
+}
+
 /* parse_tids - --tid TID or TID,TID...: each a thread id, at most JS_FOLLOW_TIDS_MAX in all */
 static int parse_tids(const char *arg, struct js_params *p, struct argp_state *state)
 {
@@ -1013,6 +1042,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		p->probes_given = true;
 		break;
 	}
+	case OPT_EVENT:
+		return parse_event(arg, p, state);
 	case OPT_BTF:
 		return path_opt(state, arg, "--btf", "a BTF file", &p->btf_path);
 	case OPT_PROBE_TOGGLE:
@@ -1253,6 +1284,13 @@ static int validate(struct js_params *p, const char *prog)
 	if (p->stacks && p->cfg.no_probes) {
 		fprintf(stderr,
 			"%s: --stacks takes kernel stacks in the eBPF probes: not with "
+			"--no-probes\n",
+			prog);
+		return -EINVAL;
+	}
+	if (p->cfg.nevents && p->cfg.no_probes) {
+		fprintf(stderr,
+			"%s: --event counts a tracepoint with the eBPF probes: not with "
 			"--no-probes\n",
 			prog);
 		return -EINVAL;

@@ -376,7 +376,7 @@ static int measure(struct js_params *p, struct spawn *child)
 	memset(&run, 0, sizeof(run));
 	/* from here on a stop signal ends the run with a (possibly empty) report */
 	install_signals();
-	if (preflight_cpus(p, &hk) || preflight_btf(p))
+	if (preflight_events(p) || preflight_cpus(p, &hk) || preflight_btf(p))
 		return JS_EXIT_USAGE;
 	if (preflight_machine(p, &run.machine))
 		return JS_EXIT_ERROR;

@@ -35,6 +35,7 @@ enum corr_level {
 	LV_HARDIRQ, /* device IRQ, APIC vector, tlb flush */
 	LV_HRTIMER, /* callback inside the local timer vector */
 	LV_NMI,
+	LV_USER, /* an --event pair: what it runs inside gives it its time */
 };
 
 static bool vec_is_ipi(uint32_t vec)
@@ -105,6 +106,10 @@ static bool ev_class(const struct js_event *e, uint32_t *cause, uint32_t *level)
 	case JS_EV_NMI:
 		*cause = JS_CAUSE_NMI;
 		*level = LV_NMI;
+		return true;
+	case JS_EV_USER:
+		*cause = JS_CAUSE_EVENT;
+		*level = LV_USER;
 		return true;
 	case JS_EV_VECTOR:
 		*level = LV_HARDIRQ;
@@ -607,6 +612,12 @@ static void item_detail(const struct corr_scratch *sc, const struct item *it,
 			s = ev_name(e, name);
 		snprintf(d, JS_DETAIL_LEN, "nmi%s%s", s && *s ? " " : "", s && *s ? s : "");
 		break;
+	case JS_EV_USER: /* "SUBSYS:NAME", as the user named it */
+		if (o && e->id < o->nevents)
+			js_scpy(d, JS_DETAIL_LEN, o->events[e->id].open);
+		else
+			js_ev_id_label(e->kind, e->id, d, JS_DETAIL_LEN);
+		break;
 	default:
 		detail_mm(e, o, d);
 	}
@@ -775,7 +786,7 @@ static void part_set(struct js_part *p, const struct src *s)
 /* fold tiers: which sources a gap with more than JS_PARTS_MAX keeps first */
 enum fold_tier {
 	FOLD_NEVER = 0, /* the primary */
-	FOLD_EVIDENCE,	/* what a user looks for first: sampler faults, THP, mm, NMI */
+	FOLD_EVIDENCE,	/* what a user looks for first: sampler faults, THP, mm, NMI, --event */
 	FOLD_FIRST,	/* the largest source of a class not yet named */
 	FOLD_REPEAT,	/* another source of a class already named */
 	FOLD_TLB,	/* TLB flushes: one per context switch, least telling */
@@ -792,6 +803,7 @@ static bool evidence(const struct src *s)
 	case JS_CAUSE_MM:
 	case JS_CAUSE_NMI:
 	case JS_CAUSE_SMI:
+	case JS_CAUSE_EVENT: /* what the user asked to see (--event: at most 8) */
 		return true;
 	default:
 		return false;

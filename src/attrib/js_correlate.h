@@ -17,6 +17,7 @@
 
 #include "js_events.h"
 #include "js_model.h"
+#include "js_run_cfg.h"
 
 #define CORR_IPI_WINDOW_NS 1000000ull /* default: IPI send .. vector entry */
 
@@ -40,7 +41,10 @@ struct corr_opts {
 	bool app;	      /* the probes' JS_F_SAMPLER events hit the application's
 	                           * threads they follow (--pid/--tid): "(app)" in details,
 	                           * not "(sampler)" */
-	bool marked;	      /* the gaps are intervals the application measured itself
+	const struct js_user_event *events; /* --event: a JS_EV_USER record's id is its index
+	                                     * here (its detail is events[id].open) */
+	size_t nevents;
+	bool marked; /* the gaps are intervals the application measured itself
 	                           * (--marks): a task or idle interval running across a gap's
 	                           * start or end is the application's own, or that of a CPU it
 	                           * was not on (it read the clock at both), not a cause */

@@ -17,6 +17,9 @@
 int preflight_cpus(struct js_params *p, cpu_set_t *hk_set);
 /* preflight_btf - --btf FILE holds BTF; -EINVAL (a usage error) after one line if not */
 int preflight_btf(const struct js_params *p);
+/* preflight_events - every --event tracepoint exists (tracefs); -EINVAL (a usage error)
+ * after one line if not */
+int preflight_events(const struct js_params *p);
 /* preflight_machine - the machine's facts into *m and the run's TSC read into
  * p->cfg.tsc_read (--clock; auto: rdtscp where it may run, else lfence;rdtsc);
  * -ENOTSUP for --clock rdtscp where it may not run, -EPERM for a real-time -P that cannot be

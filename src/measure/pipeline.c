@@ -245,9 +245,12 @@ static pid_t sampler_tgid(const struct js_params *p)
 	return p->follow_pid;
 }
 
+_Static_assert(JS_USER_EVENTS_MAX == JS_USER_SLOTS, "one probe slot per --event");
+
 static void open_probes(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
+	struct probes_user_event user[JS_USER_EVENTS_MAX];
 	struct probes_opts o = {
 		.cpus = p->cfg.cpus,
 		.ncpus = p->cfg.ncpus,
@@ -263,8 +266,15 @@ static void open_probes(struct js_pipe *pl)
 		.wake_followed = params_follows(p) && !p->marks_path,
 		.lean = p->cfg.probes_lean,
 		.stacks = p->stacks,
+		.user = user,
+		.nuser = p->cfg.nevents,
 	};
 	char why[256] = "";
+
+	for (size_t i = 0; i < p->cfg.nevents; i++) {
+		user[i].open = p->cfg.events[i].open;
+		user[i].close = p->cfg.events[i].close[0] ? p->cfg.events[i].close : NULL;
+	}
 
 	if (p->cfg.no_probes) {
 		snprintf(pl->run->probes_why, sizeof(pl->run->probes_why), "--no-probes");
@@ -291,6 +301,8 @@ static void open_probes(struct js_pipe *pl)
 	pl->d.copts.sym = sym_cb;
 	pl->d.copts.sym_ctx = pl;
 	pl->d.copts.self_pid = (uint32_t)getpid();
+	pl->d.copts.events = p->cfg.events; /* --event: its records' details */
+	pl->d.copts.nevents = p->cfg.nevents;
 	/* the tasks' cgroups: the v2 hierarchy walked now, again on a miss */
 	pl->run->cgroups = cgroups_open(NULL);
 	pl->d.copts.cgname = cgroups_resolve_name;

@@ -108,6 +108,40 @@ int preflight_btf(const struct js_params *p)
 	return 0;
 }
 
+/* preflight_events - every --event tracepoint exists (tracefs): one line and -EINVAL (a usage
+ * error) for one that does not, or for the syscalls events (ftrace's: no tracepoint of their
+ * own); where tracefs cannot be read, said once, its attach tells */
+int preflight_events(const struct js_params *p)
+{
+	bool unknown = false;
+
+	for (size_t i = 0; i < p->cfg.nevents; i++) {
+		const char *tp[] = { p->cfg.events[i].open, p->cfg.events[i].close };
+
+		for (size_t k = 0; k < 2 && tp[k][0]; k++) {
+			int err = strncmp(tp[k], "syscalls:", 9) ? sysfs_tracepoint(tp[k]) : -EPERM;
+
+			if (err == -EPERM) {
+				js_err("--event %s: the syscalls events are ftrace's, not tracepoints "
+				       "(raw_syscalls:sys_enter and sys_exit are)",
+				       tp[k]);
+				return -EINVAL;
+			}
+			if (err == -ENOENT) {
+				js_err("--event %s: no such tracepoint (no events/%.*s/%s in tracefs)",
+				       tp[k], (int)(user_event_tp(tp[k]) - tp[k] - 1), tp[k],
+				       user_event_tp(tp[k]));
+				return -EINVAL;
+			}
+			unknown |= err == -ENODEV;
+		}
+	}
+	if (unknown)
+		js_notice("--event: tracefs cannot be read here: whether each tracepoint exists is "
+			  "known at its attach");
+	return 0;
+}
+
 /* preflight_default - the default CPUs (or --cpu isolated's) into p, with one notice line
  * naming where they come from; -EINVAL after one line when there is none */
 static int preflight_default(struct js_params *p, const struct js_cpuset *online,

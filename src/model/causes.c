@@ -36,6 +36,7 @@ static const struct js_cause_info class_table[JS_CAUSE_MAX] = {
 			   .track_shared = true },
 	[JS_CAUSE_TLB] = { "tlb", "#f7b6d2", 'l', JS_ROLE_NESTED, .track = 12 },
 	[JS_CAUSE_MM] = { "mm", "#98df8a", 'm', JS_ROLE_CONTEXT, .track = 13 },
+	[JS_CAUSE_EVENT] = { "event", "#ff9896", 'e', JS_ROLE_NESTED, .track = 14 },
 	[JS_CAUSE_STEAL] = { "steal", "#393b79", 'S', JS_ROLE_ACCOUNT },
 	[JS_CAUSE_HOST_RELOAD] = { "host-reload", "#5254a3", 'R', JS_ROLE_ACCOUNT },
 	[JS_CAUSE_HOST_CLOCK] = { "host-clock", "#6b6ecf", 'K', JS_ROLE_ACCOUNT },

@@ -21,7 +21,7 @@ static const char *const kind_names[JS_EV_KIND_MAX] = {
 	[JS_EV_SOFTIRQ] = "softirq",   [JS_EV_HRTIMER] = "hrtimer", [JS_EV_NMI] = "nmi",
 	[JS_EV_FAULT] = "fault",       [JS_EV_TASK] = "task",	    [JS_EV_IDLE] = "idle",
 	[JS_EV_WORK] = "work",	       [JS_EV_THP] = "thp",	    [JS_EV_TLB] = "tlb",
-	[JS_EV_IPI_SEND] = "ipi_send", [JS_EV_MIGRATE] = "migrate",
+	[JS_EV_IPI_SEND] = "ipi_send", [JS_EV_MIGRATE] = "migrate", [JS_EV_USER] = "event",
 };
 
 static const char *const vector_names[JS_VEC_MAX] = {

@@ -47,6 +47,7 @@ enum js_cause {
 	JS_CAUSE_THP,		/* khugepaged / THP collapse */
 	JS_CAUSE_TLB,		/* TLB flush hitting the CPU */
 	JS_CAUSE_MM,		/* compaction / migration */
+	JS_CAUSE_EVENT,		/* a tracepoint the user named (--event): detail "SUBSYS:NAME" */
 	JS_CAUSE_STEAL,		/* hypervisor steal (paravirt steal clock): the host's run-queue */
 	JS_CAUSE_HOST_RELOAD,	/* the host reloaded the vCPU without steal (js_host.h) */
 	JS_CAUSE_HOST_CLOCK,	/* the host updated the vCPU's kvmclock (js_host.h) */

@@ -140,7 +140,7 @@ enum js_steal {
 
 /* One probe program's kernel run-time statistics (bpf_stats), over the whole attach. */
 struct js_probe_prog {
-	char name[48];
+	char name[64];	 /* a program's tracepoint, an --event's "SUBSYS:NAME" */
 	uint64_t runs;	 /* invocations on every CPU (filtered ones included) */
 	uint64_t run_ns; /* their total run time */
 };

@@ -19,6 +19,15 @@
 #define JS_CPUS_MAX 1024 /* = JS_MAX_CPUS of js_events.h */
 #define JS_MAX_ARRIVALS 8
 #define JS_FOLLOW_TIDS_MAX 64 /* --tid given at most this many times */
+#define JS_USER_EVENTS_MAX 8  /* --event given at most this many times (= JS_USER_SLOTS) */
+#define JS_USER_EVENT_LEN 64  /* "SUBSYS:NAME" and its NUL: a part's detail (JS_DETAIL_LEN) */
+
+/* --event SUBSYS:NAME[,SUBSYS:NAME]: a tracepoint the user made a cause, class "event" */
+struct js_user_event {
+	char open[JS_USER_EVENT_LEN];  /* "SUBSYS:NAME": the point, or the pair's opening one;
+	                                * the part's detail */
+	char close[JS_USER_EVENT_LEN]; /* the pair's closing one; "" for a point */
+};
 
 /* the sampler's self-interference, --test-hook (test only; sampler_hook.c, js_sampler_hook.h) */
 enum sampler_hook {
@@ -61,6 +70,9 @@ struct js_run_cfg {
 	size_t narrivals;
 	uint64_t burst;
 	enum sampler_hook test_hook; /* test-only self-interference (js_sampler_hook.h) */
+	struct js_user_event events[JS_USER_EVENTS_MAX]; /* --event, in the order given: the
+	                                                  * probes' slot is the index */
+	size_t nevents;
 };
 
 /* probe_set_name - "full" or "lean" (--probes), as the run's lean flag says */
@@ -70,6 +82,17 @@ int probe_set_from_name(const char *name);
 /* probe_set_leaves_out - what --probes lean does not see, one line for the reports; NULL for
  * full (docs/OBSERVER.md, the probe set) */
 const char *probe_set_leaves_out(bool lean);
+
+/*
+ * user_event_parse - --event's argument: "SUBSYS:NAME" (a point) or "SUBSYS:NAME,SUBSYS:NAME"
+ * (a pair: the first opens, the second closes), each part letters, digits and '_', at most
+ * JS_USER_EVENT_LEN - 1 characters. 0, or -1 with a reason (for "invalid --event 'ARG': ")
+ */
+int user_event_parse(const char *arg, struct js_user_event *ev, char *why, size_t len);
+/* user_event_tp - the tracepoint's NAME of "SUBSYS:NAME" (after the colon) */
+const char *user_event_tp(const char *spec);
+/* user_event_find - the index of the event whose opening tracepoint is spec among n, or -1 */
+int user_event_find(const struct js_user_event *ev, size_t n, const char *spec);
 
 /* sampler_hook_name - "fault", "thp", "stall" (--test-hook) for enum sampler_hook; NULL for none */
 const char *sampler_hook_name(enum sampler_hook h);

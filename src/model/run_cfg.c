@@ -5,6 +5,7 @@
  * them without reaching the live code that measured the run.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,63 @@ const char *probe_set_name(bool lean)
 int probe_set_from_name(const char *name)
 {
 	return js_name_index(probe_sets, ARRAY_SIZE(probe_sets), name);
+}
+
+/* tp_spec_ok - one "SUBSYS:NAME" of n characters: two non-empty words of [A-Za-z0-9_] */
+static bool tp_spec_ok(const char *s, size_t n)
+{
+	size_t colon = 0, i;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == ':' && !colon && i)
+			colon = i;
+		else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9') || c == '_'))
+			return false;
+	}
+	return colon && colon + 1 < n;
+}
+
+int user_event_parse(const char *arg, struct js_user_event *ev, char *why, size_t len)
+{
+	const char *comma = arg ? strchr(arg, ',') : NULL;
+	size_t n1 = comma ? (size_t)(comma - arg) : (arg ? strlen(arg) : 0);
+	size_t n2 = comma ? strlen(comma + 1) : 0;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!arg || !tp_spec_ok(arg, n1) || (comma && !tp_spec_ok(comma + 1, n2))) {
+		snprintf(why, len, "SUBSYS:NAME, or SUBSYS:NAME,SUBSYS:NAME for a pair");
+		return -1;
+	}
+	if (n1 >= JS_USER_EVENT_LEN || n2 >= JS_USER_EVENT_LEN) {
+		snprintf(why, len, "a tracepoint of at most %d characters", JS_USER_EVENT_LEN - 1);
+		return -1;
+	}
+	if (comma && n1 == n2 && !strncmp(arg, comma + 1, n1)) {
+		snprintf(why, len, "a pair opens and closes at two tracepoints");
+		return -1;
+	}
+	memcpy(ev->open, arg, n1);
+	if (comma)
+		memcpy(ev->close, comma + 1, n2);
+	return 0;
+}
+
+const char *user_event_tp(const char *spec)
+{
+	const char *c = strchr(spec, ':');
+
+	return c ? c + 1 : spec;
+}
+
+int user_event_find(const struct js_user_event *ev, size_t n, const char *spec)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ev[i].open, spec))
+			return (int)i;
+	return -1;
 }
 
 /* probe_set_leaves_out - what lean does not see (docs/OBSERVER.md, the probe set) */

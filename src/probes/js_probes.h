@@ -31,6 +31,13 @@ struct js_probes;
 
 #define PROBES_RECORD_BYTES 128 /* a record in a measured CPU's ring */
 
+/* --event: a tracepoint the user named, "SUBSYS:NAME" (attached by NAME, as a raw
+ * tracepoint); its records are JS_EV_USER with id its index in probes_opts.user */
+struct probes_user_event {
+	const char *open;  /* the point, or the pair's opening tracepoint */
+	const char *close; /* the pair's closing tracepoint; NULL for a point */
+};
+
 struct probes_opts {
 	const int *cpus; /* measured CPUs */
 	size_t ncpus;
@@ -49,6 +56,9 @@ struct probes_opts {
 			       * is current on the woken task's CPU (probes_follow_cur_fd) */
 	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
 	bool stacks;	      /* --stacks: the waker's and the preemptor's kernel stacks */
+	const struct probes_user_event *user; /* --event: at most JS_USER_SLOTS, in both
+					       * probe sets (a point one program, a pair two) */
+	size_t nuser;
 };
 
 enum probes_prog_state {
@@ -63,8 +73,10 @@ enum probes_prog_state {
 };
 
 struct probes_prog {
-	char name[48];	/* its tracepoint's name (lean's exits share their full twin's) */
+	char name[64];	/* its tracepoint's name (lean's exits share their full twin's); an
+			 * --event's "SUBSYS:NAME" */
 	bool lean_only; /* a program of --probes lean alone */
+	bool user;	/* an --event's program (attached to the tracepoint name names) */
 	uint32_t id;	/* kernel program id (bpftool prog show id N), 0 if none */
 	enum probes_prog_state state;
 	int err;		   /* negative errno of a failed attach */

@@ -97,6 +97,10 @@ struct js_probes {
 	char raw_why[160]; /* why */
 	bool toggled_off;  /* probes_set_attached(false): loaded, no link */
 	bool lean;	   /* --probes lean: probe_table's lean programs */
+	/* --event: each slot's tracepoints, "SUBSYS:NAME": [0] opens (or is the point), [1]
+	 * closes ("" for a point) */
+	char user[JS_USER_SLOTS][2][64];
+	size_t nuser;
 };
 
 /* ---- libbpf messages ---------------------------------------------------------------- */
@@ -330,6 +334,33 @@ static bool rejected(const struct js_probes *p, const char *name)
 	return false;
 }
 
+/* user_prog - an --event program (user_open_N, user_close_N): its tracepoint's "SUBSYS:NAME",
+ * "" for a slot not in use; NULL for any other program. *close: it closes a pair */
+static const char *user_prog(const struct js_probes *p, const char *fn, bool *close)
+{
+	unsigned long n;
+	char *end;
+
+	*close = !strncmp(fn, "user_close_", 11);
+	if (!*close && strncmp(fn, "user_open_", 10))
+		return NULL;
+	n = strtoul(fn + (*close ? 11 : 10), &end, 10);
+	if (*end || n >= p->nuser)
+		return "";
+	return p->user[n][*close];
+}
+
+/* prog_is_exit - a program attached before, detached after the others: an exit, an --event
+ * pair's closing one */
+static bool prog_is_exit(const struct js_probes *p, size_t i)
+{
+	bool close;
+
+	if (p->progs[i].user)
+		return user_prog(p, bpf_program__name(p->bprogs[i]), &close) && close;
+	return bpfh_is_exit(p->progs[i].name);
+}
+
 /* select_progs - record every program; do not load those whose tracepoint is missing */
 static int select_progs(struct js_probes *p, const struct btf *btf)
 {
@@ -345,14 +376,21 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		return -ENOMEM;
 	bpf_object__for_each_program(prog, p->skel->obj)
 	{
-		const char *tp = bpfh_prog_tp(prog);
-
+		const char *tp = bpfh_prog_tp(prog), *user;
 		unsigned sets = prog_sets(bpf_program__name(prog));
+		bool close;
 
 		p->bprogs[p->nprogs] = prog;
-		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), tp);
+		user = user_prog(p, bpf_program__name(prog), &close);
+		js_scpy(p->progs[p->nprogs].name, sizeof(p->progs[0].name), user ? user : tp);
 		p->progs[p->nprogs].lean_only = sets == PROBE_SET_LEAN;
-		if (!(sets & (p->lean ? PROBE_SET_LEAN : PROBE_SET_FULL))) {
+		p->progs[p->nprogs].user = user != NULL;
+		if (user) { /* preflight checked its tracepoint (tracefs); its attach says */
+			if (!*user)
+				p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
+			else if (rejected(p, bpf_program__name(prog)))
+				p->progs[p->nprogs].state = PROBES_PROG_REJECTED;
+		} else if (!(sets & (p->lean ? PROBE_SET_LEAN : PROBE_SET_FULL))) {
 			p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
 		} else if (!kbtf_has_tp(btf, tp)) {
 			p->progs[p->nprogs].state = PROBES_PROG_ABSENT;
@@ -372,7 +410,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 
 		/* (lean's exits run alone: their entries are full's) */
 		if (p->progs[i].state == PROBES_PROG_LOADED && !p->progs[i].lean_only &&
-		    is_paired(p->progs[i].name)) {
+		    !p->progs[i].user && is_paired(p->progs[i].name)) {
 			ps = partner_state(p, p->progs[i].name);
 			if (ps != PROBES_PROG_LOADED)
 				p->progs[i].state = ps;
@@ -381,10 +419,10 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 			bpf_program__set_autoload(p->bprogs[i], false);
 	}
 	for (i = 0; i < n; i++) /* exits first: every recorded entry finds its exit */
-		if (bpfh_is_exit(p->progs[i].name))
+		if (prog_is_exit(p, i))
 			p->order[k++] = i;
 	for (i = 0; i < n; i++)
-		if (!bpfh_is_exit(p->progs[i].name))
+		if (!prog_is_exit(p, i))
 			p->order[k++] = i;
 	return 0;
 }
@@ -595,6 +633,18 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 		js_dbg("stacks: cannot shrink the unused map");
 	ro->own_bh_unsent = o->own_bh_unsent;
 	ro->wake_followed_only = o->wake_followed;
+	if (o->nuser > JS_USER_SLOTS) {
+		snprintf(why, len, "at most %d --event tracepoints", JS_USER_SLOTS);
+		return -EINVAL;
+	}
+	p->nuser = o->nuser;
+	for (i = 0; i < o->nuser; i++) {
+		js_scpy(p->user[i][0], sizeof(p->user[i][0]), o->user[i].open);
+		js_scpy(p->user[i][1], sizeof(p->user[i][1]),
+			o->user[i].close ? o->user[i].close : "");
+		if (o->user[i].close)
+			ro->user_pairs |= 1u << i;
+	}
 	p->ring_len = probes_ring_recs(o->ring_bytes, p->ncpus);
 	err = ring_layout(p);
 	if (err) {
@@ -889,8 +939,13 @@ static bool bpf_stats_on(void)
 static int link_prog(struct js_probes *p, size_t k)
 {
 	struct probes_prog *pp = &p->progs[k];
+	const char *tp = strchr(pp->name, ':');
 
-	p->links[k] = bpf_program__attach(p->bprogs[k]);
+	/* an --event's program: by the tracepoint's NAME, as a raw tracepoint */
+	if (pp->user && tp)
+		p->links[k] = bpf_program__attach_raw_tracepoint(p->bprogs[k], tp + 1);
+	else
+		p->links[k] = bpf_program__attach(p->bprogs[k]);
 	if (!p->links[k]) {
 		pp->state = PROBES_PROG_FAILED;
 		pp->err = -errno;
@@ -1066,6 +1121,9 @@ static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s,
 			return;
 		e->addr = s->stack[i].addr;
 	}
+	for (i = 0; i < JS_USER_SLOTS; i++) /* --event pairs */
+		if (s->user[i].start && !pending_open(p, cpu, JS_EV_USER, i, s->user[i].start, now))
+			return;
 	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) != JS_CUR_VALID)
 		return;
 	e = pending_open(p, cpu, s->cur_pid ? JS_EV_TASK : JS_EV_IDLE, s->cur_pid, s->cur_start,
@@ -1131,6 +1189,7 @@ static int queue_open(struct js_probes *p, bool fresh)
 			s->depth = 0;
 			s->cur_flags = 0;
 			memset(s->work, 0, sizeof(s->work));
+			memset(s->user, 0, sizeof(s->user));
 		}
 	}
 	if (!err && fresh)

@@ -65,6 +65,17 @@ static void params(struct js_json *j, const struct js_run_cfg *p)
 		json_u64(j, NULL, p->arrival_ns[i]);
 	json_arr_end(j);
 	json_u64(j, "burst", p->burst);
+	if (p->nevents) /* --event, as given (absent without one) */
+		json_arr_begin(j, "events");
+	for (size_t i = 0; i < p->nevents; i++) {
+		char spec[2 * JS_USER_EVENT_LEN];
+
+		snprintf(spec, sizeof(spec), "%s%s%s", p->events[i].open,
+			 p->events[i].close[0] ? "," : "", p->events[i].close);
+		json_str(j, NULL, spec);
+	}
+	if (p->nevents)
+		json_arr_end(j);
 	json_obj_end(j);
 }
 

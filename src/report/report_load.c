@@ -371,6 +371,15 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 		if (jsonp_u64(&a->arr.v[i], &p->arrival_ns[p->narrivals++]))
 			lfail(l, &a->arr.v[i], "arrival_intervals_ns", "not an interval in ns");
 	u64_at(l, o, "burst", 0, &p->burst);
+	a = get(l, o, "events", JSONP_ARR, 0); /* --event: runs older than it lack it */
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		char why[96];
+
+		if (a->arr.v[i].type != JSONP_STR || p->nevents == JS_USER_EVENTS_MAX ||
+		    user_event_parse(a->arr.v[i].str.s, &p->events[p->nevents++], why, sizeof(why)))
+			lfail(l, &a->arr.v[i], "events", "not an --event of at most %d",
+			      JS_USER_EVENTS_MAX);
+	}
 	pop(l, mark);
 }
 

@@ -96,6 +96,12 @@ void trace_event_label(const struct js_run *run, const struct js_event *e, char 
 	case JS_EV_TLB:
 		snprintf(buf, len, "tlb flush %s", js_ev_id_label(e->kind, e->id, fn, sizeof(fn)));
 		break;
+	case JS_EV_USER: /* --event: "event SUBSYS:NAME" */
+		if (run && e->id < run->cfg.nevents)
+			snprintf(buf, len, "event %s", run->cfg.events[e->id].open);
+		else
+			js_ev_id_label(e->kind, e->id, buf, len);
+		break;
 	default:
 		js_ev_id_label(e->kind, e->id, buf, len);
 		break; /* vector, softirq, thp, mm */

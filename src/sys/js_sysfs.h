@@ -70,6 +70,13 @@ int sysfs_read_choice(const char *path, char *buf, size_t len);
  */
 int sysfs_cgroup2_mount(char *buf, size_t len);
 
+/*
+ * sysfs_tracepoint - does the tracepoint "SUBSYS:NAME" exist: its directory under tracefs's
+ * events (/sys/kernel/tracing, else /sys/kernel/debug/tracing). 0; -ENOENT when tracefs is
+ * there without it; -ENODEV when no tracefs can be read (not mounted, or not root): unknown
+ */
+int sysfs_tracepoint(const char *spec);
+
 /* A directory listing: numeric names first in numeric order, then the rest by strcmp. */
 struct sysfs_dir {
 	size_t n;

@@ -88,6 +88,25 @@ bool sysfs_exists(const char *path)
 	return lstat(full, &st) == 0;
 }
 
+int sysfs_tracepoint(const char *spec)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing/events",
+					     "/sys/kernel/debug/tracing/events" };
+	const char *colon = strchr(spec, ':');
+	char path[SYSFS_PATH_MAX];
+
+	if (!colon)
+		return -ENOENT;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		if (!sysfs_exists(roots[i]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%.*s/%s", roots[i], (int)(colon - spec), spec,
+			 colon + 1);
+		return sysfs_exists(path) ? 0 : -ENOENT;
+	}
+	return -ENODEV;
+}
+
 /* read_full - read fd into buf until EOF or len bytes (EINTR retried); count or -errno */
 static ssize_t read_full(int fd, char *buf, size_t len)
 {

@@ -771,7 +771,8 @@ def cgroup_check(res, name, path, js, min_pct, out=sys.stdout, gaps=None, tids=N
 
 # the cause classes a gap holding one interruption alone may show besides it: what runs inside
 # or right after the interrupt (js_entry.h: no task, idle, fault, work, thp or mm part)
-LONE_WITH = {"ipi": ("tlb",), "timer": ("hrtimer", "softirq", "tlb")}
+# (--event's tracepoints nest in what they fire in: event keeps a gap lone, as in entry.c)
+LONE_WITH = {"ipi": ("tlb", "event"), "timer": ("hrtimer", "softirq", "tlb", "event")}
 
 
 def is_lone(g, cls):
@@ -900,11 +901,30 @@ def account(mode, spec, res, gaps, js, cpu, max_share=None, out=sys.stdout):
     return ok
 
 
+def event_check(mode, res, events, min_pct, out=sys.stdout):
+    """--event: each tracepoint counted (class event, detail the user's SUBSYS:NAME) in
+    >= min_pct of the matched actions' gaps; a pair (SUBSYS:A,SUBSYS:B) timed there too (a
+    net time above 0); True when all hold"""
+    gs = [g for _, g, _, _ in res if g]
+    ok = True
+    for ev in events:
+        name, pair = ev.partition(",")[0], "," in ev
+        parts = [has_cause(g, "event", name, exact=True) for g in gs]
+        n = len([p for p in parts if p and (p[2] > 0 or not pair)])
+        good = bool(gs) and pct(n, len(gs)) >= min_pct
+        print("%s: --event %s %s in %d of %d matched gaps (%.1f %%, want >= %.0f %%)%s"
+              % (mode, ev, "timed" if pair else "counted", n, len(gs), pct(n, len(gs)),
+                 min_pct, "" if good else ": FAIL"), file=out)
+        ok = ok and good
+    return ok
+
+
 def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, among=False,
              witness=None, max_share=None, cgroup=None, host_share=0.0, naming_only=False,
-             window=False):
+             window=False, events=()):
     """judge the actions of log against the gaps; window: only the gaps from 0.5 s before
-    the first action to 0.5 s after the last (a phase of a run of several)"""
+    the first action to 0.5 s after the last (a phase of a run of several); events: the
+    run's --event, each judged by event_check (and its part is the action's own)"""
     spec = spec_for(mode, irq_detail)
     acts = load_log(log, mode)
     gaps = load_gaps(gaps_csv, cpu)
@@ -940,10 +960,12 @@ def do_match(mode, log, gaps_csv, cpu, min_pct, irq_detail=None, run_json=None, 
         # naming it, so the next action's own gap stays the next action's
         spacing = sorted(b[1] - a[1] for a, b in zip(acts, acts[1:]))[(len(acts) - 1) // 2]
         spec["after_named"] = spacing
+    spec["own"] = list(spec["own"]) + [("event", e.partition(",")[0], True) for e in events]
     res = match(acts, gaps, spec)
     foreign = foreign_gaps(gaps, witness, spec["witness"]) if witness is not None else None
     ok = summarize(mode, res, spec, min_pct, among, foreign, evs=witness, host_share=host_share,
                    naming_only=naming_only)
+    ok = event_check(mode, res, events, min_pct) and ok
     ok = account(mode, spec, res, gaps, js, cpu, max_share) and ok
     if cgroup:
         ok = cgroup_check(res, cgroup[0], cgroup[1], js, min_pct, gaps=gaps,
@@ -1144,6 +1166,20 @@ def selftest():
     ok = ok and summarize("ipi", nameless, sspec, 99.0, among=True, out=quiet, senders=False)
     ok = ok and summarize("ipi", [res[0]] * 10 + [late], sspec, 99.0, out=quiet,
                           naming_only=True, senders=True)
+    # --event: a point is counted with no time, a pair must be timed
+    eg = synth_gap(1 * ms, 20 * US, "timer", "local_timer",
+                   "timer:local_timer=9000;event:timer:hrtimer_expire_entry=800;"
+                   "event:timer:hrtimer_start=0")
+    er = [((0, 1 * ms, 1 * ms + 9 * US), eg, None, False)] * 100
+    ok = ok and event_check("timer", er, ["timer:hrtimer_start",
+                                          "timer:hrtimer_expire_entry,timer:hrtimer_expire_exit"],
+                            99.0, out=quiet)
+    eg0 = synth_gap(1 * ms, 20 * US, "timer", "local_timer",
+                    "timer:local_timer=9000;event:timer:hrtimer_expire_entry=0")
+    ok = ok and not event_check("timer", er[:98] + [(er[0][0], eg0, None, False)] * 2,
+                                ["timer:hrtimer_expire_entry,timer:hrtimer_expire_exit"], 99.0,
+                                out=quiet)
+    ok = ok and not event_check("timer", er, ["timer:hrtimer_cancel"], 99.0, out=quiet)
     # the tick's callback in the injected timer's interrupt makes its gap foreign in timer
     # mode only: elsewhere the local timer interrupt is judged whole
     tick = [(1 * ms + 1 * US, 1 * ms + 20 * US, "local_timer"),
@@ -1710,7 +1746,8 @@ def run_in(a, cg):
         steal0 = cpu_steal_ns(a.cpu)
         js = subprocess.Popen([JS, "--cpu", str(a.cpu), "--duration", str(d), "--gaps", gaps,
                                "--json", jsn, "-q"] +
-                              (["--probes", a.probes] if a.probes else []),
+                              (["--probes", a.probes] if a.probes else []) +
+                              [x for e in a.events for x in ("--event", e)],
                               stdout=subprocess.DEVNULL,
                               stderr=open(os.path.join(tmp, "js.err"), "w"))
         wait_sampling(js, a.cpu, 10.0, settle=False)
@@ -1810,7 +1847,8 @@ def judge_phase(a, ph, cg, run, gaps, jsn, evs, host_share):
     ok = do_match(ph.mode, ph.log, gaps, a.cpu, a.min_pct, irq_detail, jsn, witness=evs,
                   max_share=ph.max_share, naming_only=a.naming_only,
                   cgroup=(a.cgroup_name or cg.rel.rpartition("/")[2], "/" + cg.rel, cg.tids)
-                  if cg else None, host_share=host_share, window=len(a.phases) > 1)
+                  if cg else None, host_share=host_share, window=len(a.phases) > 1,
+                  events=a.events)
     # the injector did its work: >= half the actions its period allows (a handful of actions,
     # all named, would pass the percentages above); --naming-only: NAMING_ONLY_ACTIONS (an
     # emulated CPU's IPI or disk read takes up to tens of ms: the slots after it are skipped)
@@ -1859,6 +1897,8 @@ def main(argv):
                    "removed); its part must name it")
     r.add_argument("--cgroup-name", help="the name jitterscope gives --cgroup (default: its"
                    " last component)")
+    r.add_argument("--event", action="append", dest="events", default=[],
+                   help="jitterscope's --event (repeatable): each judged by event_check")
     r.add_argument("--naming-only", action="store_true",
                    help="judge that each action is named, nothing else (an emulated CPU: TCG)")
     m = sub.add_parser("match")

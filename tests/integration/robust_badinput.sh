@@ -160,6 +160,20 @@ check 64 'not with --no-probes'    --probe-toggle "$TMP/t.csv" --no-probes -d 1
 check 64 "invalid --probe-toggle ''" --probe-toggle '' -d 1
 check 64 'warm-up sets up the spinner' --pid 1 --warm-up 1s -d 1
 check 64 'threshold auto sets up the spinner' --pid 1 -T auto -d 1
+# --event: its syntax (cli.c), then a tracepoint this kernel lacks (tracefs, which root reads)
+check 64 "invalid --event 'timer'" --event timer -d 1
+check 64 'given twice'             --event timer:hrtimer_start --event timer:hrtimer_start -d 1
+check 64 'not with --no-probes'    --event timer:hrtimer_start --no-probes -d 1
+if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events ] ||
+	[ -d /sys/kernel/debug/tracing/events ]; }; then
+	check 64 'nosuch_js:nosuch: no such tracepoint' --event nosuch_js:nosuch -d 1
+	check 64 'timer:nosuch_js: no such tracepoint' \
+		--event timer:hrtimer_expire_entry,timer:nosuch_js -d 1
+	check 64 "syscalls events are ftrace's" --event syscalls:sys_enter_read -d 1
+else
+	skipped=$((skipped + 3))
+	ro_skip="${ro_skip:+$ro_skip; }--event's missing tracepoints need root and a tracefs"
+fi
 # -- CMD: refused before CMD starts (64); CMD that cannot be run: 127 or 126, as a shell
 check 64 'needs a command to run: -- CMD' --
 check 64 'no --duration'            -d 5 -- true

@@ -18,9 +18,9 @@ from collections import defaultdict
 from decimal import Decimal
 
 CATS = {"irq", "timer", "ipi", "vector", "softirq", "hrtimer", "nmi", "task", "idle", "work",
-        "fault", "tlb", "mm"}
+        "fault", "tlb", "mm", "event"}
 CAUSES = {"unexplained", "task", "idle", "irq", "timer", "ipi", "vector", "softirq", "hrtimer",
-          "nmi", "fault", "work", "thp", "tlb", "mm", "steal", "host-reload", "host-clock",
+          "nmi", "fault", "work", "thp", "tlb", "mm", "event", "steal", "host-reload", "host-clock",
           "host-periodic", "smi"}
 
 

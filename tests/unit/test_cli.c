@@ -328,6 +328,65 @@ static void test_probe_set(void **st)
 	assert_non_null(strstr(probe_set_leaves_out(true), "hrtimer callback"));
 }
 
+/** --event SUBSYS:NAME[,SUBSYS:NAME]: a point, or a pair (the first opens, the second
+ * closes); repeatable up to 8, none twice; bad syntax, --no-probes and the other commands
+ * refused; the tracepoint's NAME is what the probes attach to. Whether it exists is
+ * preflight's (robust_badinput.sh). */
+static void test_event(void **st)
+{
+	static const char *const bad[] = { "",		"timer",     ":hrtimer_start", "timer:",
+					   "timer:a b", "timer/x:y", "../x:y",	       "timer:a,",
+					   "timer:a,b", "a:b,a:b",   "a:b,c:d,e:f" };
+	char many[9][16];
+
+	(void)st;
+	assert_int_equal(parse(NULL), 0);
+	assert_int_equal(p.cfg.nevents, 0);
+	assert_int_equal(parse("--event", "timer:hrtimer_start", NULL), 0);
+	assert_int_equal(p.cfg.nevents, 1);
+	assert_string_equal(p.cfg.events[0].open, "timer:hrtimer_start");
+	assert_string_equal(p.cfg.events[0].close, "");
+	assert_string_equal(user_event_tp(p.cfg.events[0].open), "hrtimer_start");
+	assert_int_equal(parse("--event", "timer:hrtimer_start",
+			       "--event=timer:hrtimer_expire_entry,"
+			       "timer:hrtimer_expire_exit",
+			       "--probes", "lean", NULL),
+			 0);
+	assert_int_equal(p.cfg.nevents, 2);
+	assert_string_equal(p.cfg.events[1].open, "timer:hrtimer_expire_entry");
+	assert_string_equal(p.cfg.events[1].close, "timer:hrtimer_expire_exit");
+	assert_int_equal(user_event_find(p.cfg.events, 2, "timer:hrtimer_expire_entry"), 1);
+	assert_int_equal(user_event_find(p.cfg.events, 2, "timer:hrtimer_expire_exit"), -1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(parse("--event", bad[i], NULL), 0);
+	/* the longest "SUBSYS:NAME" is a part's detail less its NUL */
+	char longest[JS_USER_EVENT_LEN + 1];
+
+	memset(longest, 'a', sizeof(longest) - 1);
+	longest[1] = ':';
+	longest[JS_USER_EVENT_LEN - 1] = '\0';
+	assert_int_equal(parse("--event", longest, NULL), 0);
+	longest[JS_USER_EVENT_LEN - 1] = 'a';
+	longest[JS_USER_EVENT_LEN] = '\0';
+	assert_int_not_equal(parse("--event", longest, NULL), 0);
+	assert_int_not_equal(parse("--event", "a:b", "--event", "a:b,a:c", NULL), 0); /* twice */
+	for (int i = 0; i < 9; i++)
+		snprintf(many[i], sizeof(many[i]), "sub:ev%d", i);
+	assert_int_equal(parse("--event", many[0], "--event", many[1], "--event", many[2],
+			       "--event", many[3], "--event", many[4], "--event", many[5],
+			       "--event", many[6], "--event", many[7], NULL),
+			 0);
+	assert_int_equal(p.cfg.nevents, JS_USER_EVENTS_MAX);
+	assert_int_not_equal(parse("--event", many[0], "--event", many[1], "--event", many[2],
+				   "--event", many[3], "--event", many[4], "--event", many[5],
+				   "--event", many[6], "--event", many[7], "--event", many[8],
+				   NULL),
+			     0);
+	assert_int_not_equal(parse("--event", "timer:hrtimer_start", "--no-probes", NULL), 0);
+	assert_int_not_equal(parse("check", "--event", "timer:hrtimer_start", NULL), 0);
+	assert_int_not_equal(parse("report", "a.json", "--event", "timer:hrtimer_start", NULL), 0);
+}
+
 /** The continuous mode's options: values, what each needs, and --listen's addresses. */
 static void test_continuous(void **st)
 {
@@ -583,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_diff_options),
 		cmocka_unit_test(test_btf),
 		cmocka_unit_test(test_probe_set),
+		cmocka_unit_test(test_event),
 		cmocka_unit_test(test_option_table),
 		cmocka_unit_test(test_help_per_command),
 	};

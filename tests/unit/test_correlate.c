@@ -157,6 +157,74 @@ static void test_timer_hrtimer(void **state)
 	assert_int_equal(a.unexplained_ns, 22);
 }
 
+/* --event: a point is counted in its gap with no time, under class "event" with the detail
+ * the user wrote; a pair is timed and, innermost, takes its time from what it runs in (an
+ * hrtimer callback here); without the names (opts) it is named by its slot */
+static void test_user_events(void **state)
+{
+	struct js_user_event ue[2] = { { "timer:hrtimer_start", "" },
+				       { "timer:hrtimer_expire_entry",
+					 "timer:hrtimer_expire_exit" } };
+	struct corr_opts o = { .sym = sym, .events = ue, .nevents = 2 };
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, 1000, 1030, JS_VEC_LOCAL_TIMER, NULL),
+		ev_mk(JS_EV_HRTIMER, 1005, 1015, 0, NULL),
+		ev_mk(JS_EV_USER, 1006, 1014, 1, NULL), /* the pair, inside the callback */
+		ev_mk(JS_EV_USER, 1010, 1010, 0, NULL), /* re-armed, inside the pair */
+	};
+	struct js_gap g = gap_mk(990, 60);
+	const struct js_part *pt;
+	struct js_attr a;
+
+	(void)state;
+	ev[1].addr = 0xa2;
+	assert_string_equal(js_cause_name(JS_CAUSE_EVENT), "event");
+	assert_int_equal(js_cause_from_name("event"), JS_CAUSE_EVENT);
+	assert_int_equal(corr_event_cause(&ev[3]), JS_CAUSE_EVENT);
+	assert_int_equal(corr_attribute(&g, ev, 4, &o, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TIMER);
+	/* (count, net ns) of each: the point, then the pair */
+	for (int i = 0; i < 2; i++) {
+		pt = fx_find_part(&a, JS_CAUSE_EVENT, ue[i].open);
+		assert_non_null(pt);
+		assert_int_equal(pt->count, 1);
+		assert_int_equal(pt->net_ns, i ? 8 : 0);
+	}
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_HRTIMER, "hrtimer tick_nohz_handler")->net_ns,
+			 2);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 20);
+	assert_int_equal(parts_sum(&a), a.covered_ns);
+	assert_int_equal(corr_attribute(&g, ev, 4, &opts, &a), 0);
+	assert_non_null(fx_find_part(&a, JS_CAUSE_EVENT, "event:0"));
+}
+
+/* --event's parts survive folding: a gap of more sources than JS_PARTS_MAX keeps a point of
+ * no time beside a pair of the same class */
+static void test_user_event_kept(void **state)
+{
+	struct js_user_event ue[2] = { { "timer:hrtimer_start", "" },
+				       { "timer:hrtimer_expire_entry",
+					 "timer:hrtimer_expire_exit" } };
+	struct corr_opts o = { .events = ue, .nevents = 2 };
+	struct js_event ev[JS_PARTS_MAX + 4];
+	size_t n = 0;
+	char comm[16];
+	struct js_gap g = gap_mk(0, 10000);
+	struct js_attr a;
+
+	(void)state;
+	for (; n < JS_PARTS_MAX + 2; n++) {
+		snprintf(comm, sizeof(comm), "t%zu", n);
+		ev[n] = ev_mk(JS_EV_TASK, 100 * n, 100 * n + 90, 100 + (uint32_t)n, comm);
+	}
+	ev[n++] = ev_mk(JS_EV_USER, 50, 60, 1, NULL);
+	ev[n++] = ev_mk(JS_EV_USER, 55, 55, 0, NULL);
+	assert_int_equal(corr_attribute(&g, ev, n, &o, &a), 0);
+	assert_int_equal(a.nparts, JS_PARTS_MAX);
+	assert_non_null(fx_find_part(&a, JS_CAUSE_EVENT, "timer:hrtimer_expire_entry"));
+	assert_non_null(fx_find_part(&a, JS_CAUSE_EVENT, "timer:hrtimer_start"));
+}
+
 /* without a symbol the hrtimer function prints as an address */
 static void test_no_symbol(void **state)
 {
@@ -1798,6 +1866,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_timer_hrtimer),
+		cmocka_unit_test(test_user_events),
+		cmocka_unit_test(test_user_event_kept),
 		cmocka_unit_test(test_no_symbol),
 		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_edges),

@@ -249,7 +249,7 @@ static void test_tracks(void **state)
 {
 	static const char *const order[] = { "gaps",	"irq",	   "timer", "ipi",  "vector",
 					     "softirq", "hrtimer", "nmi",   "task", "idle",
-					     "work",	"fault",   "tlb",   "mm" };
+					     "work",	"fault",   "tlb",   "mm",   "event" };
 	static const struct {
 		uint32_t kind, id;
 	} kinds[] = {
@@ -267,12 +267,15 @@ static void test_tracks(void **state)
 		{ JS_EV_TLB, 0 },
 		{ JS_EV_THP, JS_THP_COLLAPSE },
 		{ JS_EV_IPI_SEND, 7 },
+		{ JS_EV_USER, 0 }, /* --event timer:hrtimer_start */
 	};
 	struct fixture *f = fx_new(10000);
 	struct js_event ev[sizeof(kinds) / sizeof(kinds[0])];
 	size_t n = sizeof(kinds) / sizeof(kinds[0]), names = 0;
 
 	(void)state;
+	snprintf(f->run.cfg.events[0].open, JS_USER_EVENT_LEN, "timer:hrtimer_start");
+	f->run.cfg.nevents = 1;
 	for (size_t i = 0; i < n; i++)
 		ev[i] = mkev(kinds[i].kind, T0 + 1000 + 100 * i, T0 + 1050 + 100 * i, kinds[i].id,
 			     "x");
@@ -293,6 +296,8 @@ static void test_tracks(void **state)
 	assert_int_equal(names, sizeof(order) / sizeof(order[0]));
 	assert_int_equal(count(f, "X", "mm"), 1); /* the THP collapse */
 	assert_int_equal(count(f, "X", "thp"), 0);
+	assert_int_equal(count(f, "X", "event"), 1); /* the --event, by its name */
+	assert_non_null(find_name(f, "event timer:hrtimer_start"));
 	fx_free(f);
 }
 
