@@ -16,7 +16,7 @@
 /* An interval opened by an *_entry tracepoint and not yet closed by its *_exit. */
 struct js_slot {
 	__u64 start; /* bpf_ktime_get_ns() at entry */
-	__u64 steal; /* steal clock at entry, if flags & JS_F_STEAL */
+	__u64 steal; /* host reading at entry (JS_HOST_*), if flags & JS_F_STEAL */
 	__u64 addr;
 	__u32 kind; /* enum js_ev_kind */
 	__u32 id;
@@ -27,7 +27,7 @@ struct js_slot {
 #define JS_CUR_VALID 0x1   /* cur_* describe the task running since cur_start */
 #define JS_CUR_SAMPLER 0x2 /* ... which is a sampler thread */
 #define JS_CUR_KTHREAD 0x4 /* ... which is a kernel thread */
-#define JS_CUR_STEAL 0x8   /* cur_steal is valid */
+#define JS_CUR_STEAL 0x8   /* cur_steal (a host reading, JS_HOST_*) is valid */
 #define JS_CUR_WAKE 0x10   /* cur_wake is valid: who woke it */
 
 /* A workqueue item running on this CPU. Items can sleep, so several kworkers of the CPU can
@@ -57,8 +57,8 @@ struct js_cpu_state {
 	__u64 cur_steal;
 	__u64 cur_task;	  /* its task_struct (for its comm if its switch out is unseen) */
 	__u64 cur_cgroup; /* its cgroup v2 id (0 for idle and a sampler) */
-	__u64 steal_addr; /* this CPU's &steal_time.steal, 0 until learned */
-	__u64 overflow;	  /* pushes beyond JS_STACK */
+	__u64 steal_addr; /* this CPU's &steal_time.steal, 0 until learned (or none) */
+	__u64 clk_addr;	  /* its kvmclock pvclock_vcpu_time_info, 0 until learned (or none) */
 	/* this CPU's ring (struct js_rec): its first record in the map, its length - 1 (set
 	 * by user space before attaching); the next index to write, and the index it may not
 	 * reach until it reads user space's tail again */
@@ -80,6 +80,7 @@ struct js_cpu_state {
 	};
 	struct js_wslot work[JS_WORK_SLOTS];
 	struct js_wake cur_wake; /* who woke the current task (JS_CUR_WAKE) */
+	__u64 overflow;		 /* pushes beyond JS_STACK (rare: off the hot lines) */
 };
 
 /*
