@@ -896,7 +896,6 @@ int BPF_PROG(lean_softirq_exit, unsigned int vec_nr)
 static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *timer, __u32 cpu)
 {
 	struct hrtimer_cpu_base *cb;
-	__u64 pv = 0;
 
 	if ((!steal_enabled && !clk_enabled) || s->steal_addr || s->clk_addr)
 		return;
@@ -905,6 +904,8 @@ static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *
 		return;
 #ifdef __TARGET_ARCH_x86
 	if (clk_enabled) {
+		__u64 pv = 0;
+
 		if (bpf_probe_read_kernel(&pv, sizeof(pv), (void *)((__u64)cb + clk_delta)) || !pv)
 			return; /* not set up: learned at a later expiry, or never (said) */
 		s->clk_addr = pv + bpf_core_field_offset(struct pvclock_vsyscall_time_info, pvti);
