@@ -14,10 +14,12 @@
  * housekeeping CPU, so no probe ever wakes anyone. Events that do not fit are counted per
  * kind in ev_lost[], never dropped silently.
  *
- * Paravirt steal clock: typed ksyms of steal_time are refused without KALLSYMS_ALL, so
- * user space puts (BTF offset of steal_time - offset of hrtimer_bases + offset of .steal)
- * into steal_delta; the first hrtimer expiry on a CPU gives that CPU's hrtimer_bases
- * address (timer->base->cpu_base), hence its steal_time.
+ * The host's readings (js_events.h, JS_HOST_*): typed ksyms of steal_time are refused
+ * without KALLSYMS_ALL, so user space puts (BTF offset of steal_time - offset of
+ * hrtimer_bases + offset of .steal) into steal_delta, and (offset of hv_clock_per_cpu -
+ * offset of hrtimer_bases) into clk_delta; the first hrtimer expiry on a CPU gives that
+ * CPU's hrtimer_bases address (timer->base->cpu_base), hence its steal_time and the
+ * kvmclock page its hv_clock_per_cpu points to (set once, when the CPU came up).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -40,6 +42,8 @@ const volatile __u32 nr_measured = 0;
 const volatile __u32 sampler_tgid = 0; /* fallback when no sampler tid is registered */
 const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
+const volatile __u32 clk_enabled = 0;
+const volatile __s64 clk_delta = 0; /* &hv_clock_per_cpu - &hrtimer_bases, per CPU */
 /* --pid/--tid alone: a softirq the followed thread ran itself is not sent (follow_bh) */
 const volatile __u32 own_bh_unsent = 0;
 const volatile __u32 stacks_on = 0;   /* --stacks: the waker's and the preemptor's stacks */
@@ -202,25 +206,62 @@ static __always_inline struct js_cpu_state *measured_state(void)
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 #endif
 
-/* steal_read - this CPU's paravirt steal clock; false when unknown. A plain load through a
- * read-only cast (the verifier guards it like a probe read) instead of the probe-read
- * helper's call: it runs twice per interruption on the measured CPU (the raw_tp build has
- * no kfunc: the helper). steal_addr is &steal_time.steal, the first member of struct
- * kvm_steal_time. */
-static __always_inline bool steal_read(struct js_cpu_state *s, __u64 *v)
+/* host_read - this CPU's host reading (js_events.h, JS_HOST_*) into *v: its paravirt
+ * steal clock and steal_time.version, its kvmclock version, where learned; returns its
+ * JS_F_HOST_READ flags (0: nothing learned). Plain loads through a read-only cast (the
+ * verifier guards them like a probe read) instead of the probe-read helper's calls: it
+ * runs twice per interruption on the measured CPU (the raw_tp build has no kfunc: the
+ * helper). steal_addr is &steal_time.steal, the first member of struct kvm_steal_time;
+ * clk_addr the CPU's struct pvclock_vcpu_time_info. arm64: user space finds neither
+ * (no KVM steal clock, no kvmclock): both addresses stay 0. */
+static __always_inline __u32 host_read(struct js_cpu_state *s, __u64 *v)
 {
-	if (!steal_enabled || !s->steal_addr)
-		return false;
-		/* arm64: user space finds no KVM steal clock (kvm_steal_feature), steal_enabled is 0 */
-#if defined(JS_RAW_TP) || !defined(__TARGET_ARCH_x86)
-	return !bpf_probe_read_kernel(v, sizeof(*v), (const void *)s->steal_addr);
-#else
-	struct kvm_steal_time *st;
+	__u64 sa, ca, r = 0;
+	__u32 f = JS_F_STEAL;
 
-	st = bpf_rdonly_cast((void *)s->steal_addr, bpf_core_type_id_kernel(struct kvm_steal_time));
-	*v = st->steal;
-	return true;
+	if (!steal_enabled && !clk_enabled) /* bare metal, arm64: pruned at load */
+		return 0;
+	sa = s->steal_addr;
+	ca = s->clk_addr;
+	if (!sa && !ca)
+		return 0;
+#ifdef __TARGET_ARCH_x86
+	/* the rodata gates prune what a kernel without these types cannot relocate */
+	if (steal_enabled && sa) {
+		__u64 steal = 0;
+		__u32 ver = 0;
+#ifdef JS_RAW_TP
+		struct kvm_steal_time *st = (void *)sa;
+
+		bpf_probe_read_kernel(&steal, sizeof(steal), st);
+		bpf_core_read(&ver, sizeof(ver), &st->version);
+#else
+		struct kvm_steal_time *st;
+
+		st = bpf_rdonly_cast((void *)sa, bpf_core_type_id_kernel(struct kvm_steal_time));
+		steal = st->steal;
+		ver = st->version;
 #endif
+		r = (steal & JS_HOST_STEAL_MASK) | (__u64)(ver & 0xff) << JS_HOST_ST_SHIFT;
+		f |= JS_F_HOST_ST;
+	}
+	if (clk_enabled && ca) {
+		__u32 ver = 0;
+#ifdef JS_RAW_TP
+		bpf_core_read(&ver, sizeof(ver), &((struct pvclock_vcpu_time_info *)ca)->version);
+#else
+		struct pvclock_vcpu_time_info *pv;
+
+		pv = bpf_rdonly_cast((void *)ca,
+				     bpf_core_type_id_kernel(struct pvclock_vcpu_time_info));
+		ver = pv->version;
+#endif
+		r |= (__u64)(ver & 0xff) << JS_HOST_CLK_SHIFT;
+		f |= JS_F_HOST_CLK;
+	}
+#endif
+	*v = r;
+	return f;
 }
 
 static __always_inline bool is_sampler(__u32 tid, __u32 tgid)
@@ -320,6 +361,7 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 {
 	__u64 now = bpf_ktime_get_ns(), st;
 	struct js_event *e = ev_new(s, kind, cpu);
+	__u32 hf;
 
 	if (!e)
 		return NULL;
@@ -328,10 +370,10 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 	e->id = id;
 	e->addr = addr;
 	e->flags = flags;
-	if (s && steal_read(s, &st)) {
+	if (s && (hf = host_read(s, &st))) {
 		e->steal_start = st;
 		e->steal_end = st;
-		e->flags |= JS_F_STEAL;
+		e->flags |= hf;
 	}
 	return e;
 }
@@ -353,7 +395,8 @@ static __always_inline void ev_fill(struct js_event *e, __u32 kind, __u32 cpu, _
 
 /*
  * interval - a record of [start, now) filed under cpu, in the ring of this CPU (s); with the
- * steal clock at both ends when the start read one (flags & JS_F_STEAL) and s reads it now.
+ * host's readings at both ends when the start read one (flags & JS_F_STEAL) and s reads
+ * one now (its JS_F_HOST_READ flags: the CPU's, the same at both ends once learned).
  * Not yet sent. A record that will get no name is written field by field, not cleared
  * first: its one cache line.
  */
@@ -363,15 +406,15 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 {
 	struct js_event *e;
 	__u64 st = 0;
-	bool stolen;
+	__u32 hf;
 
 	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
 	if (!e)
 		return NULL;
-	stolen = s && (flags & JS_F_STEAL) && steal_read(s, &st);
-	if (!stolen)
+	hf = s && (flags & JS_F_STEAL) ? host_read(s, &st) : 0;
+	if (!hf)
 		steal = st = 0;
-	ev_fill(e, kind, cpu, id, addr, start, now, steal, st, stolen ? JS_F_STEAL : 0);
+	ev_fill(e, kind, cpu, id, addr, start, now, steal, st, hf);
 	return e;
 }
 
@@ -412,7 +455,7 @@ static __always_inline void push_on(struct js_cpu_state *s, __u32 kind, __u32 id
 	sl->kind = kind;
 	sl->id = id;
 	sl->addr = addr;
-	sl->flags = steal_read(s, &sl->steal) ? JS_F_STEAL : 0;
+	sl->flags = host_read(s, &sl->steal);
 }
 
 /* push - open an interrupt-like interval on this CPU's stack, if it is measured */
@@ -494,9 +537,9 @@ static __always_inline void pop_send(__u32 kind, __u32 id)
  */
 static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 addr, bool named)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), flags = JS_F_LEAN;
+	__u32 cpu = bpf_get_smp_processor_id(), flags = JS_F_LEAN, ok_now;
 	__u64 now, start, st = 0, st0;
-	bool ok_now, ok_start;
+	bool ok_start;
 	struct js_cpu_state *s;
 	struct js_event *e;
 
@@ -504,7 +547,7 @@ static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 ad
 	if (!s)
 		return NULL;
 	now = bpf_ktime_get_ns();
-	ok_now = steal_read(s, &st);
+	ok_now = host_read(s, &st);
 	start = now;
 	st0 = st;
 	ok_start = ok_now;
@@ -525,7 +568,7 @@ static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 ad
 	if (!e)
 		return NULL;
 	if (ok_now && ok_start)
-		flags |= JS_F_STEAL;
+		flags |= ok_now;
 	else
 		st0 = st = 0;
 	ev_fill(e, kind, cpu, id, addr, start, now, st0, st, flags);
@@ -577,7 +620,7 @@ static __always_inline void tbegin(__u32 kind, __u64 addr)
 	now = bpf_ktime_get_ns();
 	t->addr = addr;
 	t->cpu = cpu;
-	t->flags = steal_read(s, &t->steal) ? JS_F_STEAL : 0;
+	t->flags = host_read(s, &t->steal);
 	t->start = now; /* last: start != 0 marks the slot open */
 }
 
@@ -851,15 +894,27 @@ int BPF_PROG(lean_softirq_exit, unsigned int vec_nr)
 	return 0;
 }
 
-/* learn_steal - this CPU's &steal_time.steal from its hrtimer_cpu_base (docs/DESIGN.md) */
+/* learn_steal - this CPU's &steal_time.steal and kvmclock page from its hrtimer_cpu_base
+ * (docs/DESIGN.md), both at once: every reading of the CPU has the same parts */
 static __always_inline void learn_steal(struct js_cpu_state *s, struct hrtimer *timer, __u32 cpu)
 {
 	struct hrtimer_cpu_base *cb;
 
-	if (!steal_enabled || s->steal_addr)
+	if ((!steal_enabled && !clk_enabled) || s->steal_addr || s->clk_addr)
 		return;
 	cb = BPF_CORE_READ(timer, base, cpu_base);
-	if (cb && BPF_CORE_READ(cb, cpu) == cpu)
+	if (!cb || BPF_CORE_READ(cb, cpu) != cpu)
+		return;
+#ifdef __TARGET_ARCH_x86
+	if (clk_enabled) {
+		__u64 pv = 0;
+
+		if (bpf_probe_read_kernel(&pv, sizeof(pv), (void *)((__u64)cb + clk_delta)) || !pv)
+			return; /* not set up: learned at a later expiry, or never (said) */
+		s->clk_addr = pv + bpf_core_field_offset(struct pvclock_vsyscall_time_info, pvti);
+	}
+#endif
+	if (steal_enabled)
 		s->steal_addr = (__u64)cb + steal_delta;
 }
 
@@ -1036,7 +1091,7 @@ static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pi
 		e->steal_start = st0;
 		e->steal_end = st1;
 	} else {
-		e->flags &= ~JS_F_STEAL;
+		e->flags &= ~JS_F_HOST_READ;
 	}
 	if (cflags & JS_CUR_WAKE) {
 		e->wake = s->cur_wake;
@@ -1101,7 +1156,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
-	sflag = steal_read(s, &st) ? JS_F_STEAL : 0;
+	sflag = host_read(s, &st);
 	/* the first switch after attach has no start for prev: skip it */
 	if (!(s->cur_flags & JS_CUR_VALID))
 		;
@@ -1262,7 +1317,7 @@ int BPF_PROG(workqueue_execute_start, struct work_struct *work)
 	w->tid = tid;
 	w->work = (__u64)work;
 	w->addr = (__u64)BPF_CORE_READ(work, func);
-	w->flags = steal_read(s, &w->steal) ? JS_F_STEAL : 0;
+	w->flags = host_read(s, &w->steal);
 	w->start = now;
 	return 0;
 }
@@ -1467,7 +1522,7 @@ static __always_inline void user_open(__u32 n)
 	}
 	u = &s->user[n & (JS_USER_SLOTS - 1)];
 	u->start = 0; /* a nested firing sees it closed until it is filled */
-	u->flags = steal_read(s, &u->steal) ? JS_F_STEAL : 0;
+	u->flags = host_read(s, &u->steal);
 	u->start = bpf_ktime_get_ns();
 }
 

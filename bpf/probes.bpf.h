@@ -16,18 +16,18 @@
 /* An interval opened by an *_entry tracepoint and not yet closed by its *_exit. */
 struct js_slot {
 	__u64 start; /* bpf_ktime_get_ns() at entry */
-	__u64 steal; /* steal clock at entry, if flags & JS_F_STEAL */
+	__u64 steal; /* host reading at entry (JS_HOST_*), if flags & JS_F_STEAL */
 	__u64 addr;
 	__u32 kind; /* enum js_ev_kind */
 	__u32 id;
-	__u32 flags; /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL, JS_F_HOST_* (host_read) */
 	__u32 pad;
 };
 
 #define JS_CUR_VALID 0x1   /* cur_* describe the task running since cur_start */
 #define JS_CUR_SAMPLER 0x2 /* ... which is a sampler thread */
 #define JS_CUR_KTHREAD 0x4 /* ... which is a kernel thread */
-#define JS_CUR_STEAL 0x8   /* cur_steal is valid */
+#define JS_CUR_STEAL 0x8   /* cur_steal (a host reading, JS_HOST_*) is valid */
 #define JS_CUR_WAKE 0x10   /* cur_wake is valid: who woke it */
 
 /* A workqueue item running on this CPU. Items can sleep, so several kworkers of the CPU can
@@ -42,7 +42,7 @@ struct js_wslot {
 	__u64 addr; /* work function */
 	__u64 work; /* the work_struct: its end must name the same */
 	__u32 tid;
-	__u32 flags; /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL, JS_F_HOST_* (host_read) */
 };
 
 /* An --event pair open on this CPU: its opening tracepoint fired at start (0: none open).
@@ -51,7 +51,7 @@ struct js_wslot {
 struct js_uslot {
 	__u64 start;
 	__u64 steal;
-	__u32 flags; /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL, JS_F_HOST_* (host_read) */
 	__u32 pad;
 };
 
@@ -67,8 +67,8 @@ struct js_cpu_state {
 	__u64 cur_steal;
 	__u64 cur_task;	  /* its task_struct (for its comm if its switch out is unseen) */
 	__u64 cur_cgroup; /* its cgroup v2 id (0 for idle and a sampler) */
-	__u64 steal_addr; /* this CPU's &steal_time.steal, 0 until learned */
-	__u64 overflow;	  /* pushes beyond JS_STACK */
+	__u64 steal_addr; /* this CPU's &steal_time.steal, 0 until learned (or none) */
+	__u64 clk_addr;	  /* its kvmclock pvclock_vcpu_time_info, 0 until learned (or none) */
 	/* this CPU's ring (struct js_rec): its first record in the map, its length - 1 (set
 	 * by user space before attaching); the next index to write, and the index it may not
 	 * reach until it reads user space's tail again */
@@ -91,6 +91,7 @@ struct js_cpu_state {
 	struct js_wslot work[JS_WORK_SLOTS];
 	struct js_wake cur_wake;	     /* who woke the current task (JS_CUR_WAKE) */
 	struct js_uslot user[JS_USER_SLOTS]; /* --event pairs open on this CPU */
+	__u64 overflow;			     /* pushes beyond JS_STACK (rare: off the hot lines) */
 };
 
 /*
@@ -125,7 +126,7 @@ struct js_tslot {
 	__u64 steal;
 	__u64 addr;
 	__u32 cpu;
-	__u32 flags; /* JS_F_STEAL */
+	__u32 flags; /* JS_F_STEAL, JS_F_HOST_* (host_read) */
 };
 
 struct js_task_slots {

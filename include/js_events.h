@@ -110,7 +110,7 @@ enum js_mm {
                               * thp: the sampler's memory */
 #define JS_F_KTHREAD 0x4u /* task: a kernel thread */
 #define JS_F_OPEN 0x8u	  /* interval still open when the probes stopped */
-#define JS_F_STEAL 0x10u  /* steal_start/steal_end are valid */
+#define JS_F_STEAL 0x10u  /* steal_start/steal_end are the host's readings (JS_HOST_*) */
 #define JS_F_REMOTE \
 	0x20u /* happened on another CPU but hit the sampler running on `cpu`
                               * (THP collapse/scan of the sampler's memory by khugepaged);
@@ -123,6 +123,32 @@ enum js_mm {
 	0x80u		 /* task/idle: its switch in was not traced: it ran for an
                               * unknown part of [start_ns, end_ns], up to end_ns */
 #define JS_F_WAKE 0x100u /* task: wake is valid (who woke it; else wake is zero) */
+#define JS_F_HOST_ST \
+	0x200u		     /* with JS_F_STEAL: the readings hold the paravirt steal clock and
+                              * steal_time.version (else their steal is 0, no version) */
+#define JS_F_HOST_CLK 0x400u /* with JS_F_STEAL: the readings hold the kvmclock version */
+
+/*
+ * A host reading (steal_start, steal_end with JS_F_STEAL): what the measured CPU's
+ * hypervisor shows the guest at that instant, in one word, as the probes carry it from an
+ * event's start to its end. Bits 0-47: kvm_steal_time.steal (ns) modulo 2^48 (a difference
+ * of two readings is taken modulo 2^48: 78 hours of steal between two readings of a CPU);
+ * bits 48-55: the low byte of kvm_steal_time.version (JS_F_HOST_ST); bits 56-63: the low
+ * byte of the kvmclock page's pvclock_vcpu_time_info.version (JS_F_HOST_CLK). A version
+ * moves by 2 per update by the host: a byte tells 127 updates between two readings apart.
+ */
+#define JS_HOST_STEAL_MASK 0xffffffffffffull
+#define JS_HOST_ST_SHIFT 48
+#define JS_HOST_CLK_SHIFT 56
+#define JS_F_HOST_READ (JS_F_STEAL | JS_F_HOST_ST | JS_F_HOST_CLK)
+
+/* js_host_steal_delta - the steal between host readings a and b (0 if b is the older) */
+static inline __u64 js_host_steal_delta(__u64 a, __u64 b)
+{
+	__u64 d = (b - a) & JS_HOST_STEAL_MASK;
+
+	return d > JS_HOST_STEAL_MASK / 2 ? 0 : d;
+}
 
 /* Where a wake-up came from (struct js_wake.ctx). */
 enum js_wake_ctx {
@@ -177,7 +203,7 @@ struct js_event {
 	__u64 start_ns; /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */
 	__u64 end_ns;
 	union {
-		__u64 steal_start; /* paravirt steal clock (ns) at start, if JS_F_STEAL */
+		__u64 steal_start; /* host reading (JS_HOST_*) at start, if JS_F_STEAL */
 		__u64 callback;	   /* IPI_SEND: function the target CPU will run */
 	};
 	union {

@@ -17,6 +17,7 @@ int steal_log_init(struct steal_log *l, size_t cap)
 {
 	l->n = 0;
 	l->cap = cap;
+	memset(&l->moves, 0, sizeof(l->moves));
 	l->v = malloc((cap + 1) * sizeof(*l->v));
 	return l->v ? 0 : -ENOMEM;
 }
@@ -29,8 +30,9 @@ void steal_log_free(struct steal_log *l)
 	l->n = 0;
 }
 
-/* log_add - one reading, in time order: events arrive in end order, starts may be older */
-static void log_add(struct steal_log *l, uint64_t t, uint64_t steal)
+/* log_add - one host reading (js_events.h, JS_HOST_*) with the versions has says it holds,
+ * in time order: events arrive in end order, starts may be older */
+static void log_add(struct steal_log *l, uint64_t t, uint64_t word, uint8_t has)
 {
 	size_t i;
 
@@ -46,18 +48,36 @@ static void log_add(struct steal_log *l, uint64_t t, uint64_t steal)
 		l->v[i] = l->v[i - 1];
 		i--;
 	}
-	l->v[i] = (struct steal_reading){ .t_ns = t, .steal_ns = steal }; /* no version yet */
+	l->v[i] = (struct steal_reading){
+		.t_ns = t,
+		.steal_ns = word & JS_HOST_STEAL_MASK,
+		.st_version = (has & STEAL_HAS_ST_VERSION) ? (uint8_t)(word >> JS_HOST_ST_SHIFT) :
+							     0,
+		.clk_version =
+			(has & STEAL_HAS_CLK_VERSION) ? (uint8_t)(word >> JS_HOST_CLK_SHIFT) : 0,
+		.has = has,
+	};
 	l->n++;
+	if (has) {
+		l->moves.readings++;
+		l->moves.has |= has;
+	}
 }
 
 /* steal_log_add - the two readings a steal-carrying event holds */
 void steal_log_add(struct steal_log *l, const struct js_event *e)
 {
+	uint8_t has = ((e->flags & JS_F_HOST_ST) ? STEAL_HAS_ST_VERSION : 0) |
+		      ((e->flags & JS_F_HOST_CLK) ? STEAL_HAS_CLK_VERSION : 0);
+
 	if (!(e->flags & JS_F_STEAL))
 		return;
-	log_add(l, e->start_ns, e->steal_start);
-	log_add(l, e->end_ns, e->steal_end);
+	log_add(l, e->start_ns, e->steal_start, has);
+	log_add(l, e->end_ns, e->steal_end, has);
 }
+
+static uint64_t allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
+			 size_t nr, struct js_host_moves *seen);
 
 /* steal_log_allocate - the steal up to the last gap's end to the gaps, one reading kept */
 void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n)
@@ -71,7 +91,7 @@ void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n)
 	while (m < l->n && l->v[m].t_ns <= until)
 		m++;
 	if (m > 1) {
-		steal_allocate(recs, n, l->v, m);
+		allocate(recs, n, l->v, m, &l->moves);
 		memmove(l->v, l->v + m - 1, (l->n - m + 1) * sizeof(*l->v));
 		l->n -= m - 1;
 	}
@@ -134,14 +154,14 @@ static uint64_t steal_fill(struct js_gap_rec *g, size_t a, size_t b, uint64_t t0
 }
 
 /* version_moves - the updates a version counter of both readings made between them (2 a
- * move, odd while one is written) */
+ * move, odd while one is written; its low byte: modulo 256) */
 static uint32_t version_moves(const struct steal_reading *a, const struct steal_reading *b,
 			      uint8_t has, bool clk)
 {
-	uint32_t v0 = clk ? a->clk_version : a->st_version;
-	uint32_t v1 = clk ? b->clk_version : b->st_version;
+	uint8_t v0 = clk ? a->clk_version : a->st_version;
+	uint8_t v1 = clk ? b->clk_version : b->st_version;
 
-	return (a->has & b->has & has) ? (uint32_t)(v1 - v0 + 1u) / 2u : 0;
+	return (a->has & b->has & has) ? (uint8_t)(v1 - v0 + 1u) / 2u : 0;
 }
 
 /* host_mark - the window's moves to the gap of [a, b) with the most unexplained time left
@@ -165,10 +185,9 @@ static void host_mark(struct js_gap_rec *g, size_t a, size_t b, uint64_t t0, uin
 	g[best].attr.host_clock = (uint16_t)JS_MIN(g[best].attr.host_clock + clocks, 0xffffu);
 }
 
-/* steal_allocate - distribute steal increments, and the host's version moves, to the gaps
- * of their windows */
-uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
-			size_t nr)
+/* allocate - steal_allocate(), the moves of its windows counted in *seen (NULL: not) */
+static uint64_t allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
+			 size_t nr, struct js_host_moves *seen)
 {
 	uint64_t left = 0, t0, t1, delta;
 	uint32_t reloads, clocks;
@@ -177,10 +196,14 @@ uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct stea
 	for (size_t k = 0; k + 1 < nr; k++) {
 		t0 = r[k].t_ns;
 		t1 = r[k + 1].t_ns;
-		delta = corr_sat_sub(r[k + 1].steal_ns, r[k].steal_ns);
+		delta = js_host_steal_delta(r[k].steal_ns, r[k + 1].steal_ns);
 		/* a reload with steal is the run-queue's: the steal names it */
 		reloads = delta ? 0 : version_moves(&r[k], &r[k + 1], STEAL_HAS_ST_VERSION, false);
 		clocks = version_moves(&r[k], &r[k + 1], STEAL_HAS_CLK_VERSION, true);
+		if (seen) {
+			seen->reloads += reloads;
+			seen->clocks += clocks;
+		}
 		if (!delta && !reloads && !clocks)
 			continue;
 		while (first < ngaps && gaps[first].gap.start_ns + gaps[first].gap.dur_ns <= t0)
@@ -195,6 +218,14 @@ uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct stea
 	for (size_t i = 0; i < ngaps; i++)
 		corr_finish(&gaps[i].attr, gaps[i].gap.dur_ns);
 	return left;
+}
+
+/* steal_allocate - distribute steal increments, and the host's version moves, to the gaps
+ * of their windows */
+uint64_t steal_allocate(struct js_gap_rec *gaps, size_t ngaps, const struct steal_reading *r,
+			size_t nr)
+{
+	return allocate(gaps, ngaps, r, nr, NULL);
 }
 
 static bool smi_candidate(const struct js_gap_rec *g)

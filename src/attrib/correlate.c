@@ -1027,10 +1027,11 @@ static uint64_t unsteal(struct corr_scratch *sc)
 		const struct js_event *e = it->ev;
 		uint64_t st, share;
 
-		if (!(e->flags & JS_F_STEAL) || e->steal_end <= e->steal_start || !it->net ||
-		    !it->odur)
+		st = (e->flags & JS_F_STEAL) ? js_host_steal_delta(e->steal_start, e->steal_end) :
+					       0;
+		if (!st || !it->net || !it->odur)
 			continue;
-		st = JS_MIN(e->steal_end - e->steal_start, it->odur);
+		st = JS_MIN(st, it->odur);
 		share = (uint64_t)((double)st * ((double)it->net / (double)it->odur));
 		share = JS_MIN(share, it->net);
 		it->net -= share;

@@ -112,24 +112,26 @@ void corr_settle(struct js_gap_rec *g);
  * classes host-reload and host-clock (js_host.h). Each counter moves by 2 per update (odd
  * while the host writes): steal_time.version on every vCPU load by the host
  * (kvm_arch_vcpu_load(): each sched-in and each KVM_RUN re-entry), the kvmclock page's
- * pvclock_vcpu_time_info.version on each KVM_REQ_CLOCK_UPDATE. The probes fill neither
- * yet (docs/ATTRIBUTION.md, "The host"): the unit tests give recorded ones.
+ * pvclock_vcpu_time_info.version on each KVM_REQ_CLOCK_UPDATE. The probes carry the low
+ * byte of each (js_events.h, JS_HOST_*): moves are counted modulo 256, and the steal modulo
+ * 2^48 (js_host_steal_delta()).
  */
 struct steal_reading {
-	uint64_t t_ns;	      /* CLOCK_MONOTONIC */
-	uint64_t steal_ns;    /* steal_time.steal */
-	uint32_t st_version;  /* steal_time.version, if has & STEAL_HAS_ST_VERSION */
-	uint32_t clk_version; /* kvmclock version, if has & STEAL_HAS_CLK_VERSION */
+	uint64_t t_ns;	     /* CLOCK_MONOTONIC */
+	uint64_t steal_ns;   /* steal_time.steal (modulo 2^48) */
+	uint8_t st_version;  /* steal_time.version's low byte, if has & STEAL_HAS_ST_VERSION */
+	uint8_t clk_version; /* kvmclock version's low byte, if has & STEAL_HAS_CLK_VERSION */
 	uint8_t has;
 };
 
-#define STEAL_HAS_ST_VERSION 1u
-#define STEAL_HAS_CLK_VERSION 2u
+/* has: STEAL_HAS_ST_VERSION, STEAL_HAS_CLK_VERSION (js_model.h) */
 
-/* One CPU's steal clock readings awaiting their gaps: sorted by time, at most cap. */
+/* One CPU's steal clock readings awaiting their gaps: sorted by time, at most cap; and
+ * what they showed so far (moves: up to the last window given to gaps). */
 struct steal_log {
 	struct steal_reading *v;
 	size_t n, cap;
+	struct js_host_moves moves;
 };
 
 /* steal_log_init - an empty log of at most cap readings; 0 or -ENOMEM */
@@ -137,11 +139,12 @@ int steal_log_init(struct steal_log *l, size_t cap);
 /* steal_log_free - release it (accepts a zeroed or freed log) */
 void steal_log_free(struct steal_log *l);
 /* steal_log_add - the two readings a JS_F_STEAL event carries (steal_start at start_ns,
- * steal_end at end_ns), kept in time order; a full log first drops every other reading */
+ * steal_end at end_ns, with the versions its JS_F_HOST_* say), kept in time order; a full
+ * log first drops every other reading */
 void steal_log_add(struct steal_log *l, const struct js_event *e);
 /* steal_log_allocate - steal_allocate() the readings up to the end of the last of recs
- * (n attributed gaps, sorted) to them; the last reading used stays, as the start of the
- * next window */
+ * (n attributed gaps, sorted) to them, their version moves counted in l->moves; the last
+ * reading used stays, as the start of the next window */
 void steal_log_allocate(struct steal_log *l, struct js_gap_rec *recs, size_t n);
 
 /*

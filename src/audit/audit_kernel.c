@@ -270,10 +270,22 @@ static void check_hypervisor(struct js_audit *a)
 			 "pin vCPUs on the host");
 }
 
+/* kvmclock_signal - what a kvmclock says of the host (sys_hv_kvmclock()'s answer); NULL:
+ * not known (no clocksource directory: said nowhere) */
+static const char *kvmclock_signal(int kvmclock)
+{
+	if (kvmclock > 0)
+		return "kvmclock: in use (its version names host clock updates)";
+	if (!kvmclock)
+		return "kvmclock: none (host clock updates not seen)";
+	return NULL;
+}
+
 /*
  * check_host_signals - what the hypervisor lets a guest see of its host, which the host
  * classes go by (docs/ATTRIBUTION.md, "The host"): a steal clock, KVM_HINTS_REALTIME, arm64
- * PV time. CPUID describes the live machine only: with a sysroot, the steal counted alone.
+ * PV time, x86's kvmclock. CPUID describes the live machine only: with a sysroot, the steal
+ * counted and the clocksources alone.
  */
 static void check_host_signals(struct js_audit *a)
 {
@@ -287,6 +299,7 @@ static void check_host_signals(struct js_audit *a)
 	bool live = !a->sysroot[0];
 	uint64_t ticks = 0;
 	int err = sys_steal_ticks(&ticks);
+	const char *kvmclock;
 	struct js_hv h;
 
 	const struct audit_check *hv = audit_find(a, "kernel.hypervisor", -1);
@@ -327,6 +340,9 @@ static void check_host_signals(struct js_audit *a)
 				       "not the sysroot's)");
 	if (h.vp_runtime)
 		audit_ck_obs_append(c, "Hyper-V VP runtime register available");
+	kvmclock = arm64 ? NULL : kvmclock_signal(sys_hv_kvmclock());
+	if (kvmclock)
+		audit_ck_obs_append(c, "%s", kvmclock);
 	if (arm64)
 		audit_ck_obs_append(c, "arm64 PV time: %s",
 				    ticks ? "in use (the kernel counts steal)" :

@@ -302,6 +302,8 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 	for (size_t i = 0; i < n; i++) {
 		struct js_cpu_result *r = &d->run->cpus[recs[i].gap.res];
 
+		r->host = l->steal.moves; /* the CPU's readings so far (this lane's) */
+
 		corr_finish(&recs[i].attr, recs[i].gap.dur_ns);
 		/* the interruptions' entry/exit is learned from the sampler's lone gaps: a
 		 * thread's gap ends at its tracepoints, a mark holds the application's work */

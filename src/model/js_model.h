@@ -248,4 +248,19 @@ struct js_gap_rec {
 	char label[JS_LABEL_LEN]; /* a thread gap's "comm:tid", a mark's label; "" */
 };
 
+/*
+ * The host's readings of a measured CPU over the run (steal_log_allocate(), js_correlate.h):
+ * how many were read, and the version moves between consecutive ones, whether or not a
+ * gap got them (docs/ATTRIBUTION.md, "The host"). has 0: no reading held a version.
+ */
+#define STEAL_HAS_ST_VERSION 1u	 /* steal_time.version was read */
+#define STEAL_HAS_CLK_VERSION 2u /* the kvmclock version was read */
+
+struct js_host_moves {
+	uint64_t readings; /* readings with a version (2 an event) */
+	uint8_t has;	   /* STEAL_HAS_* of the readings: which versions were read */
+	uint64_t reloads;  /* steal_time.version moves where the steal did not move */
+	uint64_t clocks;   /* kvmclock version moves */
+};
+
 #endif /* JS_MODEL_H */

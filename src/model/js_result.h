@@ -85,6 +85,7 @@ struct js_cpu_result {
 	uint64_t iterations;
 	double loop_ns_min, loop_ns_median, loop_ns_mean;
 	struct js_exit_cost vm_exit; /* in a guest: one VM exit, measured on this CPU */
+	struct js_host_moves host;   /* the host's readings on this CPU (the probes') */
 	uint64_t gap_count;
 	uint64_t lost_ns;
 	uint64_t dropped;	    /* gaps lost to a full sampler ring */

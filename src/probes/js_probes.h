@@ -106,8 +106,10 @@ struct probes_stats {
 	size_t nactive;			 /* ... attached (or attached until detach) */
 	const struct probes_prog *progs; /* nprogs entries, valid until destroy */
 	bool run_stats;			 /* run_cnt/run_time_ns were collected */
-	bool steal_available;		 /* events carry the steal clock (JS_F_STEAL) */
+	bool steal_available;		 /* events carry the steal clock (JS_F_HOST_ST) */
 	const char *steal_why;		 /* why not, when !steal_available */
+	bool clk_available;		 /* readings carry the kvmclock version (JS_F_HOST_CLK) */
+	const char *clk_why;		 /* why not, when !clk_available */
 	bool waker;			 /* task records may name their waker (JS_F_WAKE) */
 	bool waker_ctx;			 /* ... and its context (interrupt or task) */
 	bool stacks;			 /* --stacks: task records and wakers carry stack ids */

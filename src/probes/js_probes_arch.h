@@ -18,5 +18,8 @@ struct btf;
 bool probes_arch_skip(const struct btf *btf, const char *tp);
 /* probes_arch_kvm_steal - a KVM guest whose paravirt steal clock the probes can read */
 bool probes_arch_kvm_steal(void);
+/* probes_arch_kvmclock - a guest whose kvmclock pages the probes can read (x86: the kernel
+ * registered kvm-clock, js_hv.h) */
+bool probes_arch_kvmclock(void);
 
 #endif /* JS_PROBES_ARCH_H */

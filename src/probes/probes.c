@@ -3,8 +3,8 @@
  * probes.c - loader and consumer of bpf/probes.bpf.c (see js_probes.h).
  *
  * Configuration goes into rodata between open and load: the measured-CPU mask and list,
- * our tgid, and the per-CPU offset that turns an hrtimer_cpu_base address into the
- * steal_time address (docs/DESIGN.md, probes), computed here from the kernel's BTF (js_kbtf.h:
+ * our tgid, and the per-CPU offsets that turn an hrtimer_cpu_base address into the
+ * steal_time and hv_clock_per_cpu addresses (docs/DESIGN.md, probes), computed here from the kernel's BTF (js_kbtf.h:
  * --btf FILE or its own, which also picks the tp_btf or the raw_tp build). Programs whose
  * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
  * loaded. Every CPU writes its own ring (parts of one mmap'ed array, js_evring.h): each
@@ -80,6 +80,8 @@ struct js_probes {
 	bool attached;
 	bool steal;
 	char steal_why[128];
+	bool clk; /* readings carry the kvmclock version (rodata clk_enabled) */
+	char clk_why[128];
 	bool no_waker;	/* --no-waker: sched_waking not loaded */
 	bool waker;	/* waker tracking on (rodata waker_on) */
 	bool waker_ctx; /* ... with the per-CPU offsets of the wake-up's context */
@@ -228,6 +230,29 @@ static void steal_setup(struct js_probes *p, const struct btf *btf)
 	p->steal = true;
 	js_dbg("steal_time at .data..percpu+%u, hrtimer_bases at +%u: delta %lld", off_st, off_hb,
 	       (long long)p->skel->rodata->steal_delta);
+}
+
+/* clk_setup - put &hv_clock_per_cpu - &hrtimer_bases into rodata (the kvmclock version in
+ * the readings: docs/ATTRIBUTION.md, "The host"), or say why not */
+static void clk_setup(struct js_probes *p, const struct btf *btf)
+{
+	__u32 off_hv, off_hb, t_hv, t_hb;
+
+	if (!probes_arch_kvmclock()) {
+		snprintf(p->clk_why, sizeof(p->clk_why), "no kvm-clock clocksource");
+		return;
+	}
+	if (percpu_var(btf, "hv_clock_per_cpu", &off_hv, &t_hv) ||
+	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb)) {
+		snprintf(p->clk_why, sizeof(p->clk_why),
+			 "hv_clock_per_cpu/hrtimer_bases not in the kernel BTF's .data..percpu");
+		return;
+	}
+	p->skel->rodata->clk_enabled = 1;
+	p->skel->rodata->clk_delta = (__s64)off_hv - (__s64)off_hb;
+	p->clk = true;
+	js_dbg("hv_clock_per_cpu at .data..percpu+%u: delta %lld", off_hv,
+	       (long long)p->skel->rodata->clk_delta);
 }
 
 /* ---- program selection -------------------------------------------------------------- */
@@ -736,9 +761,10 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 		err = select_progs(p, k.btf);
 	if (!err) {
 		steal_setup(p, k.btf);
+		clk_setup(p, k.btf);
 		waker_setup(p, k.btf, o->no_waker);
 	}
-	if (!err && p->lean && !p->steal) /* no steal clock to learn */
+	if (!err && p->lean && !p->steal && !p->clk) /* no host reading to learn */
 		prog_unused(p, "lean_learn");
 	kbtf_free_types(&k);
 	if (err)
@@ -956,7 +982,7 @@ static int link_prog(struct js_probes *p, size_t k)
 	return 0;
 }
 
-/* steal_learned - every measured CPU knows its steal clock's address (lean_learn's work) */
+/* steal_learned - every measured CPU knows where its host readings are (lean_learn's work) */
 static bool steal_learned(struct js_probes *p)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -973,7 +999,7 @@ static bool steal_learned(struct js_probes *p)
 		return true; /* cannot tell: do not wait */
 	}
 	for (size_t i = 0; i < p->ncpus; i++)
-		if (p->cpus[i] < ncpu && !st[p->cpus[i]].steal_addr)
+		if (p->cpus[i] < ncpu && !st[p->cpus[i]].steal_addr && !st[p->cpus[i]].clk_addr)
 			all = false;
 	free(st);
 	return all;
@@ -1019,8 +1045,8 @@ static void lean_learn(struct js_probes *p)
 		}
 	}
 	if (tries > LEARN_TRIES)
-		js_notice("--probes lean: the steal clock of some measured CPU was not found: "
-			  "its interruptions carry no steal reading");
+		js_notice("--probes lean: the steal clock or kvmclock of some measured CPU was not "
+			  "found: its interruptions carry no host reading");
 	bpf_link__destroy(p->links[k]);
 	p->links[k] = NULL;
 	p->progs[k].state = PROBES_PROG_DETACHED;
@@ -1449,6 +1475,8 @@ int probes_stats(struct js_probes *p, struct probes_stats *st)
 	st->stack_full = __atomic_load_n(&bss->stack_full, __ATOMIC_RELAXED);
 	st->stack_fail = __atomic_load_n(&bss->stack_fail, __ATOMIC_RELAXED);
 	st->steal_why = p->steal ? NULL : p->steal_why;
+	st->clk_available = p->clk;
+	st->clk_why = p->clk ? NULL : p->clk_why;
 	st->attach_ns = p->attach_ns;
 	st->detach_ns = p->detach_ns;
 	st->ring_bytes = rings_bytes(p, p->ncpus);

@@ -32,3 +32,8 @@ bool probes_arch_kvm_steal(void)
 {
 	return false;
 }
+
+bool probes_arch_kvmclock(void)
+{
+	return false;
+}

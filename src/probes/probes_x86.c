@@ -16,3 +16,8 @@ bool probes_arch_kvm_steal(void)
 {
 	return sys_hv_kvm_steal();
 }
+
+bool probes_arch_kvmclock(void)
+{
+	return sys_hv_kvmclock() == 1;
+}

@@ -427,6 +427,27 @@ static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
 	json_obj_end(j);
 }
 
+/* host_readings - the host's readings of the CPU and their version moves (js_model.h,
+ * struct js_host_moves); null when none held a version */
+static void host_readings(struct js_json *j, const struct js_host_moves *m)
+{
+	if (!m->has) {
+		json_null(j, "host_readings");
+		return;
+	}
+	json_obj_begin(j, "host_readings");
+	json_u64(j, "readings", m->readings);
+	if (m->has & STEAL_HAS_ST_VERSION)
+		json_u64(j, "reloads_without_steal", m->reloads);
+	else
+		json_null(j, "reloads_without_steal");
+	if (m->has & STEAL_HAS_CLK_VERSION)
+		json_u64(j, "clock_updates", m->clocks);
+	else
+		json_null(j, "clock_updates");
+	json_obj_end(j);
+}
+
 /* entry_exit - the entry/exit rule's bounds per interruption kind (js_entry.h) */
 static void entry_exit(struct js_json *j, const struct js_entry *m)
 {
@@ -554,6 +575,7 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	if (run->tied)
 		ties(j, r);
 	vm_exit(j, &r->vm_exit);
+	host_readings(j, &r->host);
 	entry_exit(j, &r->entry);
 	periodicity(j, &r->period);
 	hist_b64(j, "hist_hdr_b64", &r->hist);

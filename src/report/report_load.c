@@ -792,6 +792,25 @@ static void load_vm_exit(struct ld *l, const struct jsonp_val *o, struct js_exit
 	pop(l, mark);
 }
 
+/* load_host - the host's readings (absent before they were recorded, null: none read) */
+static void load_host(struct ld *l, const struct jsonp_val *o, struct js_host_moves *m)
+{
+	const struct jsonp_val *v = get(l, o, "host_readings", JSONP_OBJ, NUL);
+	size_t mark = push(l, ".host_readings");
+
+	memset(m, 0, sizeof(*m));
+	if (v) {
+		u64_at(l, v, "readings", REQ, &m->readings);
+		if (get(l, v, "reloads_without_steal", JSONP_NUM, NUL))
+			m->has |= STEAL_HAS_ST_VERSION;
+		if (get(l, v, "clock_updates", JSONP_NUM, NUL))
+			m->has |= STEAL_HAS_CLK_VERSION;
+		u64_at(l, v, "reloads_without_steal", NUL, &m->reloads);
+		u64_at(l, v, "clock_updates", NUL, &m->clocks);
+	}
+	pop(l, mark);
+}
+
 /* load_entry - the entry/exit rule's figures per interruption kind (absent before it) */
 static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry *m)
 {
@@ -1306,6 +1325,7 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	load_cbuckets(l, o, &r->cb);
 	load_period(l, o, &r->period);
 	load_vm_exit(l, o, &r->vm_exit);
+	load_host(l, o, &r->host);
 	load_entry(l, o, &r->entry);
 	load_intervals(l, o, r);
 	load_arrivals(l, o, r, p);

@@ -15,3 +15,8 @@ bool sys_hv_kvm_steal(void)
 {
 	return false;
 }
+
+int sys_hv_kvmclock(void)
+{
+	return 0;
+}

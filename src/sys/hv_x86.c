@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /* hv_x86.c - the hypervisor's CPUID leaves (js_hv.h): 0x40000000's signature, KVM's feature
- * and hint bits (Documentation/virt/kvm/x86/cpuid.rst), Hyper-V's privileges. */
+ * and hint bits (Documentation/virt/kvm/x86/cpuid.rst), Hyper-V's privileges; kvmclock. */
 #include <cpuid.h>
 #include <string.h>
 
 #include "js_hv.h"
+#include "js_sysfs.h"
 
 void sys_hv_read(struct js_hv *h)
 {
@@ -37,4 +38,19 @@ bool sys_hv_kvm_steal(void)
 
 	sys_hv_read(&h);
 	return h.kvm && h.steal_time;
+}
+
+int sys_hv_kvmclock(void)
+{
+	char buf[256], *w, *save = NULL;
+	int err = sysfs_read_str("/sys/devices/system/clocksource/clocksource0/"
+				 "available_clocksource",
+				 buf, sizeof(buf));
+
+	if (err < 0)
+		return err;
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (!strcmp(w, "kvm-clock"))
+			return 1;
+	return 0;
 }

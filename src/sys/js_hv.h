@@ -27,4 +27,10 @@ void sys_hv_read(struct js_hv *h);
 /* sys_hv_kvm_steal - a KVM guest with the paravirt steal clock (the probes read it) */
 bool sys_hv_kvm_steal(void);
 
+/* sys_hv_kvmclock - the kernel registered the kvm-clock clocksource (/sys/devices/system/
+ * clocksource/clocksource0/available_clocksource, under the sysroot if set): every CPU has
+ * its kvmclock page (hv_clock_per_cpu), whose version the host moves on each clock update,
+ * whatever the CPUID signature says. 1: yes, 0: no (always on arm64), -errno: unknown */
+int sys_hv_kvmclock(void);
+
 #endif /* JS_HV_H */

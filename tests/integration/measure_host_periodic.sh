@@ -6,6 +6,10 @@
 # their band periodic in the JSON's unexplained_periodicity; the rest of the gaps with no
 # event stays unexplained; without the probes (no guest tick seen) no gap is the host's.
 # Skips where the host leaves no periodic stall (the run's detector finds no period).
+# The same run's host readings (JSON host_readings): taken where kvmclock runs (none on bare
+# metal), and host-clock/host-reload named only from the version moves they recorded, at
+# most as many, the class's time the named gaps' whole remainder by the CSV; a run in
+# which no version moved says so (skip host-signals), the classes then absent.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -15,6 +19,48 @@ need_btf
 "$JS" --cpu 1 --duration 5 --json "$TMP/run.json" --gaps "$TMP/gaps.csv" -n 20 \
 	>"$TMP/report.txt" 2>"$TMP/err.txt" || fail "run exited $? ($(cat "$TMP/err.txt"))"
 grep -q "probes: on" "$TMP/report.txt" || fail "the probes did not load as root"
+
+python3 - "$TMP/run.json" "$TMP/gaps.csv" <<'PY' || fail "host readings: see above"
+import csv, json, sys
+c = json.load(open(sys.argv[1]))["cpus"][0]
+try:
+    cs = open("/sys/devices/system/clocksource/clocksource0/available_clocksource").read()
+except OSError:
+    cs = ""
+kvmclock = "kvm-clock" in cs.split()
+hr = c.get("host_readings", "absent")
+if hr == "absent":
+    sys.exit("FAIL: the run's JSON has no host_readings")
+if kvmclock and (not hr or not hr["readings"] or hr["clock_updates"] is None):
+    sys.exit("FAIL: kvm-clock is registered, but the run took no kvmclock reading: %s" % hr)
+if not kvmclock and hr and hr["clock_updates"] is not None:
+    sys.exit("FAIL: kvmclock readings without kvm-clock: %s" % hr)
+rows = list(csv.DictReader(open(sys.argv[2])))
+for cls, key in (("host-clock", "clock_updates"), ("host-reload", "reloads_without_steal")):
+    moves = (hr or {}).get(key) or 0
+    named = c["by_class"].get(cls, {"events": 0, "total_ns": 0, "gaps": 0})
+    if named["events"] > moves:
+        sys.exit("FAIL: %s names %d moves, the readings recorded %d" % (cls, named["events"],
+                                                                         moves))
+    part_ns, nrows = 0, 0
+    for r in rows:
+        ns = [int(p.rsplit("=", 1)[1]) for p in r["causes"].split(";") if p.startswith(cls + ":")]
+        if ns:
+            nrows += 1
+            part_ns += sum(ns)
+            if int(r["unexplained_ns"]):
+                sys.exit("FAIL: a %s gap kept unexplained time: %s" % (cls, r))
+    if nrows != named["gaps"] or part_ns != named["total_ns"]:
+        sys.exit("FAIL: %s: %d CSV gaps holding %d ns, the JSON's class %d gaps %d ns"
+                 % (cls, nrows, part_ns, named["gaps"], named["total_ns"]))
+    print("ok: %s: %s moves recorded, %d named in %d gaps (%.3f ms, each its gap's remainder)"
+          % (cls, (hr or {}).get(key), named["events"], named["gaps"], named["total_ns"] / 1e6))
+if not hr:
+    print("ok: no host reading held a version (no kvmclock, no KVM steal time)")
+elif not (hr["clock_updates"] or hr["reloads_without_steal"]):
+    print("skip host-signals: no host version moved in the run (%d readings): host-clock "
+          "and host-reload not seen live" % hr["readings"])
+PY
 
 python3 - "$TMP/run.json" "$TMP/gaps.csv" "$TMP/report.txt" <<'PY'
 import csv, json, sys

@@ -198,7 +198,7 @@ static void test_badly_tuned(void **state)
 			    "arm64 PV time: not seen (no steal counted since boot)");
 #else
 			    "KVM_HINTS_REALTIME: not read (CPUID is this machine's, not the "
-			    "sysroot's)");
+			    "sysroot's); kvmclock: none (host clock updates not seen)");
 #endif
 	assert_false(a.f.invariant_tsc);
 	assert_int_equal(a.cpu[0].nirqs, 3);
@@ -1227,7 +1227,20 @@ static void test_guest(void **state)
 	run(&a, scratch_dir, cpus, 1);
 	c = audit_find(&a, "hypervisor.signals", -1);
 	assert_non_null(strstr(c->observed, "steal: counted by the kernel (/proc/stat); "));
+#ifndef __aarch64__
+	/* the tree's kernel registered kvm-clock: its version names host clock updates */
+	assert_non_null(strstr(c->observed, "; kvmclock: in use (its version names host clock "
+					    "updates)"));
+#endif
 	audit_free(&a);
+#ifndef __aarch64__
+	scratch_puts("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		     "tsc hpet acpi_pm\n");
+	run(&a, scratch_dir, cpus, 1);
+	c = audit_find(&a, "hypervisor.signals", -1);
+	assert_non_null(strstr(c->observed, "; kvmclock: none (host clock updates not seen)"));
+	audit_free(&a);
+#endif
 	/* the same tree without the hypervisor flag: bare metal, nothing softened */
 	scratch_puts("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc\n");
 	run(&a, scratch_dir, cpus, 1);

@@ -27,7 +27,7 @@ static void rec_mk(struct js_gap_rec *r, uint64_t s, uint64_t dur, uint64_t cove
 }
 
 /* rd - a recorded reading: both version counters read */
-static struct steal_reading rd(uint64_t t, uint64_t steal, uint32_t stv, uint32_t clkv)
+static struct steal_reading rd(uint64_t t, uint64_t steal, uint8_t stv, uint8_t clkv)
 {
 	return (struct steal_reading){ t, steal, stv, clkv,
 				       STEAL_HAS_ST_VERSION | STEAL_HAS_CLK_VERSION };
@@ -142,6 +142,72 @@ static void test_remainder_stays_unexplained(void **state)
 	assert_int_equal(g[2].attr.unexplained_ns, 90 * US);
 	assert_int_equal(g[3].attr.primary, JS_CAUSE_UNEXPLAINED);
 	assert_int_equal(g[3].attr.nparts, 0);
+}
+
+/* the probes carry a version's low byte and the steal modulo 2^48 (js_events.h): a move
+ * across the byte's wrap is a move, a steal across 2^48 is its difference */
+static void test_wraps(void **state)
+{
+	struct js_gap_rec g[2];
+	struct steal_reading r[] = { rd(T0, JS_HOST_STEAL_MASK - 99, 7, 254), rd(T0 + MS, 50, 7, 2),
+				     rd(T0 + 2 * MS, 50, 9, 2) };
+
+	(void)state;
+	rec_mk(&g[0], T0 + 100 * US, 400 * US, 0);
+	rec_mk(&g[1], T0 + 1100 * US, 400 * US, 0);
+	attribute(g, 2, r, 3);
+	assert_int_equal(g[0].attr.steal_ns, 150);
+	assert_int_equal(g[0].attr.host_clock, 2);
+	assert_int_equal(g[0].attr.host_reloads, 0); /* moved with the steal: none moved */
+	assert_int_equal(g[0].attr.primary, JS_CAUSE_HOST_CLOCK);
+	assert_int_equal(g[1].attr.host_reloads, 1); /* 7 -> 9, no steal */
+	assert_int_equal(g[1].attr.primary, JS_CAUSE_HOST_RELOAD);
+}
+
+/* hr_ev - an event with the host's readings as the probes write them (js_events.h) */
+static struct js_event hr_ev(uint64_t s, uint64_t e, uint8_t clk0, uint8_t clk1, uint32_t f)
+{
+	struct js_event ev = { .start_ns = s, .end_ns = e, .kind = JS_EV_HRTIMER, .flags = f };
+
+	ev.steal_start = (uint64_t)clk0 << JS_HOST_CLK_SHIFT;
+	ev.steal_end = (uint64_t)clk1 << JS_HOST_CLK_SHIFT;
+	return ev;
+}
+
+/* the live input: events whose readings hold the kvmclock version alone (a guest with no
+ * steal time: the development VM), through the drain's log; its moves counted once, a
+ * gap named for them, an event without JS_F_HOST_CLK giving no version */
+static void test_log_from_events(void **state)
+{
+	struct steal_log l;
+	struct js_gap_rec g[2];
+	const uint32_t f = JS_F_STEAL | JS_F_HOST_CLK;
+	struct js_event ev[] = { hr_ev(T0, T0 + 10 * US, 40, 40, f),
+				 hr_ev(T0 + MS, T0 + MS + 10 * US, 42, 42, f),
+				 hr_ev(T0 + 2 * MS, T0 + 2 * MS + 10 * US, 0, 0, 0),
+				 hr_ev(T0 + 3 * MS, T0 + 3 * MS + 10 * US, 42, 42, f) };
+
+	(void)state;
+	assert_int_equal(steal_log_init(&l, 16), 0);
+	for (size_t i = 0; i < 4; i++)
+		steal_log_add(&l, &ev[i]);
+	assert_int_equal(l.n, 6);
+	rec_mk(&g[0], T0 + 200 * US, 300 * US, 0);
+	rec_mk(&g[1], T0 + 2200 * US, 300 * US, 0);
+	steal_log_allocate(&l, g, 2);
+	for (size_t i = 0; i < 2; i++) {
+		corr_settle(&g[i]);
+		host_name(&g[i], NULL, false);
+	}
+	assert_int_equal(g[0].attr.primary, JS_CAUSE_HOST_CLOCK);
+	assert_int_equal(g[0].attr.parts[0].count, 1);
+	assert_int_equal(g[0].attr.steal_ns, 0);
+	assert_int_equal(g[1].attr.primary, JS_CAUSE_UNEXPLAINED);
+	assert_int_equal(l.moves.readings, 6);
+	assert_int_equal(l.moves.has, STEAL_HAS_CLK_VERSION);
+	assert_int_equal(l.moves.clocks, 1);
+	assert_int_equal(l.moves.reloads, 0);
+	steal_log_free(&l);
 }
 
 /* a mark's remainder is the application's work: never the host's */
@@ -306,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_clock_update),
 		cmocka_unit_test(test_reload_before_clock),
 		cmocka_unit_test(test_remainder_stays_unexplained),
+		cmocka_unit_test(test_wraps),
+		cmocka_unit_test(test_log_from_events),
 		cmocka_unit_test(test_mark_kept),
 		cmocka_unit_test(test_phase_window),
 		cmocka_unit_test(test_periodic),

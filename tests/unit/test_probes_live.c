@@ -208,10 +208,10 @@ static bool steal_after(const struct evlog *l, uint64_t after, uint64_t *steal, 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct js_event *e = &l->ev[i];
 
-		if (e->cpu != (__u32)target || !(e->flags & JS_F_STEAL) || e->end_ns <= after ||
+		if (e->cpu != (__u32)target || !(e->flags & JS_F_HOST_ST) || e->end_ns <= after ||
 		    (found && e->end_ns >= *at))
 			continue;
-		*steal = e->steal_end;
+		*steal = e->steal_end & JS_HOST_STEAL_MASK;
 		*at = e->end_ns;
 		found = true;
 	}
@@ -281,6 +281,32 @@ static void print_stats(struct js_probes *p, double secs)
 				      (unsigned long long)st.progs[i].recursion_misses);
 }
 
+/* The kvmclock version bytes of the target's readings (js_events.h, JS_HOST_CLK_SHIFT). */
+struct clk_seen {
+	size_t n, odd;
+	uint8_t first, last; /* at the earliest and the latest reading */
+	uint64_t first_ns, last_ns;
+};
+
+static void clk_reading(struct clk_seen *c, const struct js_event *e)
+{
+	uint8_t v0 = (uint8_t)(e->steal_start >> JS_HOST_CLK_SHIFT);
+	uint8_t v1 = (uint8_t)(e->steal_end >> JS_HOST_CLK_SHIFT);
+
+	if (e->cpu != (__u32)target)
+		return;
+	c->n += 2;
+	c->odd += (v0 & 1) + (v1 & 1);
+	if (c->n == 2 || e->start_ns < c->first_ns) {
+		c->first = v0;
+		c->first_ns = e->start_ns;
+	}
+	if (c->n == 2 || e->end_ns >= c->last_ns) {
+		c->last = v1;
+		c->last_ns = e->end_ns;
+	}
+}
+
 /** Check kinds, time base, steal and accounting on a CPU kept busy by another process. */
 static void test_basic(void **state)
 {
@@ -288,6 +314,7 @@ static void test_basic(void **state)
 	struct evlog l = { 0 };
 	struct probes_stats st;
 	uint64_t t0, t1, steal = 0, task_ns = 0, approx_ns = 0, task_steal = 0, cpu_ns;
+	struct clk_seen clk = { 0 };
 	size_t i, nsteal = 0;
 	pid_t child;
 
@@ -316,15 +343,18 @@ static void test_basic(void **state)
 			approx_ns += e->end_ns - e->start_ns;
 		else
 			task_ns += e->end_ns - e->start_ns;
-		if (e->kind == JS_EV_TASK && e->id == (__u32)child && (e->flags & JS_F_STEAL) &&
+		if (e->kind == JS_EV_TASK && e->id == (__u32)child && (e->flags & JS_F_HOST_ST) &&
 		    !(e->flags & (JS_F_OPEN | JS_F_NOSTART | JS_F_NOEND)))
-			task_steal += e->steal_end - e->steal_start;
-		if (e->flags & JS_F_STEAL) {
-			assert_true(e->steal_start <= e->steal_end);
+			task_steal += js_host_steal_delta(e->steal_start, e->steal_end);
+		if (e->flags & JS_F_HOST_ST) {
+			assert_true(((e->steal_end - e->steal_start) & JS_HOST_STEAL_MASK) ==
+				    js_host_steal_delta(e->steal_start, e->steal_end));
 			nsteal++;
 			if (e->cpu == (__u32)target && e->kind != JS_EV_IPI_SEND)
-				steal = JS_MAX(steal, e->steal_end); /* the last reading */
+				steal = JS_MAX(steal, e->steal_end & JS_HOST_STEAL_MASK);
 		}
+		if (e->flags & JS_F_HOST_CLK)
+			clk_reading(&clk, e);
 	}
 	print_stats(p, (js_mono_ns() - t0) / 1e9);
 	assert_int_equal(probes_stats(p, &st), 0);
@@ -360,6 +390,19 @@ static void test_basic(void **state)
 	} else {
 		print_message("  no steal clock: %s\n", st.steal_why);
 		assert_int_equal(nsteal, 0);
+	}
+	if (st.clk_available) {
+		/* the host writes a vCPU's kvmclock page while that vCPU is out of the guest:
+		 * the CPU's own page never reads odd */
+		print_message("  kvmclock: %zu readings, %zu odd, version byte %u -> %u on CPU %d "
+			      "(%u updates)\n",
+			      clk.n, clk.odd, clk.first, clk.last, target,
+			      (uint8_t)(clk.last - clk.first) / 2u);
+		assert_true(clk.n > 0);
+		assert_int_equal(clk.odd, 0);
+	} else {
+		print_message("  no kvmclock reading: %s\n", st.clk_why);
+		assert_int_equal(clk.n, 0);
 	}
 	print_stats(p, (t1 - t0) / 1e9);
 	probes_destroy(p);
