@@ -425,8 +425,7 @@ static int measure(struct js_params *p, struct spawn *child)
 	/* budgets last, under the report they judge; then -- CMD's verdict line */
 	if (rc == JS_EXIT_OK && p->budget.n)
 		viol = check_budget(p, &run);
-	if (viol > 0)
-		rc = JS_EXIT_VIOLATION;
+	rc = report_exit_status(rc != JS_EXIT_OK, viol, run.ended_by);
 	if (rc != JS_EXIT_ERROR && run.command.on)
 		report_verdict(report_fp(p), &run, &p->budget, viol);
 	err = output_file_flush(stdout);
