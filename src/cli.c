@@ -63,6 +63,8 @@ enum {
 	OPT_SPIKE_DIR_MAX,
 	OPT_ON_SPIKE,
 	OPT_ON_SPIKE_TIMEOUT,
+	OPT_ON_END,
+	OPT_ON_END_TIMEOUT,
 	OPT_BTF,
 	OPT_WAIVE,
 	OPT_WAIVE_FILE,
@@ -244,11 +246,19 @@ static const struct cli_option {
 	  M },
 	{ { "on-spike", OPT_ON_SPIKE, "CMD", 0,
 	    "with --spike-dir: run CMD (/bin/sh -c) on a housekeeping CPU for each spike written, "
-	    "one at a time; JS_SPIKE_* variables name it",
+	    "one at a time; JS_SPIKE_* variables name it; its exit 99 ends the run (exit 3)",
 	    G_OUTPUT },
 	  M },
 	{ { "on-spike-timeout", OPT_ON_SPIKE_TIMEOUT, "TIME", 0,
 	    "kill an --on-spike command after TIME (default 10s)", G_OUTPUT },
+	  M },
+	{ { "on-end", OPT_ON_END, "CMD", 0,
+	    "run CMD (/bin/sh -c) on a housekeeping CPU once the report is written; JS_RUN_JSON "
+	    "names the run's JSON, JS_RUN_EXIT_STATUS, _VERDICT, _LOST_NS ... the rest",
+	    G_OUTPUT },
+	  M },
+	{ { "on-end-timeout", OPT_ON_END_TIMEOUT, "TIME", 0,
+	    "kill the --on-end command after TIME (default 60s)", G_OUTPUT },
 	  M },
 	{ { "budget", OPT_BUDGET, "SPEC", 0,
 	    "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", G_OUTPUT },
@@ -631,6 +641,10 @@ static const struct time_opt {
 	  "--on-spike-timeout",
 	  offsetof(struct js_params, on_spike_timeout_ns),
 	  { JS_SEC, JS_MS, JS_DAY, NULL } },
+	{ OPT_ON_END_TIMEOUT,
+	  "--on-end-timeout",
+	  offsetof(struct js_params, on_end_timeout_ns),
+	  { JS_SEC, JS_MS, JS_DAY, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -947,6 +961,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		p->on_spike = arg;
+		break;
+	case OPT_ON_END:
+		if (!*arg) {
+			argp_error(state, "invalid --on-end '': a command for /bin/sh -c");
+			return EINVAL;
+		}
+		p->on_end = arg;
 		break;
 	case OPT_LISTEN:
 		if (listen_parse(arg, NULL, err, sizeof(err))) {
@@ -1309,6 +1330,7 @@ static void defaults(struct js_params *p)
 	p->spike_per_source = JS_DEFAULT_SPIKE_PER_SOURCE;
 	p->spike_dir_max = JS_DEFAULT_SPIKE_DIR_MAX;
 	p->on_spike_timeout_ns = JS_DEFAULT_ON_SPIKE_TIMEOUT_NS;
+	p->on_end_timeout_ns = JS_DEFAULT_ON_END_TIMEOUT_NS;
 	p->alpha = JS_DEFAULT_ALPHA;
 	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
 	p->audit_fail_on = -1;
