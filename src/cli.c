@@ -667,7 +667,8 @@ static int parse_time_opt(int key, const char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* path_opt - a path option's argument into *out; EINVAL after argp_error when empty */
+/* path_opt - a path's (or a command's) option argument into *out; EINVAL after argp_error
+ * when empty */
 static int path_opt(struct argp_state *state, const char *arg, const char *name, const char *what,
 		    const char **out)
 {
@@ -956,19 +957,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_ON_SPIKE:
-		if (!*arg) {
-			argp_error(state, "invalid --on-spike '': a command for /bin/sh -c");
-			return EINVAL;
-		}
-		p->on_spike = arg;
-		break;
+		return path_opt(state, arg, "--on-spike", "a command for /bin/sh -c", &p->on_spike);
 	case OPT_ON_END:
-		if (!*arg) {
-			argp_error(state, "invalid --on-end '': a command for /bin/sh -c");
-			return EINVAL;
-		}
-		p->on_end = arg;
-		break;
+		return path_opt(state, arg, "--on-end", "a command for /bin/sh -c", &p->on_end);
 	case OPT_LISTEN:
 		if (listen_parse(arg, NULL, err, sizeof(err))) {
 			argp_error(state, "invalid --listen '%s': %s", arg, err);

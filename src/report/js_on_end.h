@@ -23,12 +23,12 @@ struct js_params;
 
 /* What the command is told. */
 struct on_end_facts {
-	const char *json;      /* the run's JSON file, absolute; "" if none could be written */
-	int status;	       /* the exit status jitterscope exits with */
-	enum js_end ended_by;  /* what ended the run */
-	uint64_t lost_ns;      /* the time lost to gaps (the answer's: report_answer) */
-	uint64_t measured_ns;  /* of the time measured */
-	const char *verdict;   /* "clean", "noisy", "unjudged" (report_verdict_word) */
+	const char *json;     /* the run's JSON file, absolute; "" if none could be written */
+	int status;	      /* the exit status jitterscope exits with */
+	enum js_end ended_by; /* what ended the run */
+	uint64_t lost_ns;     /* the time lost to gaps (the answer's: report_answer) */
+	uint64_t measured_ns; /* of the time measured */
+	const char *verdict;  /* "clean", "noisy", "unjudged" (report_verdict_word) */
 };
 
 #define ON_END_VARS 7
