@@ -33,7 +33,8 @@ mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 
 # spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
-# of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*
+# of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*;
+# its exit status must be $SPIKED_RC (default 0)
 # (--spike-per-source 10: the 4, one source, are all written; the default 3 a minute left
 # 2 commands run where a case asks 3)
 spiked() {
@@ -47,7 +48,10 @@ spiked() {
 	"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 \
 		--log "$TMP/$name.inj.csv" >"$TMP/$name.inj" 2>&1 ||
 		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
-	wait $pid || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = "${SPIKED_RC:-0}" ] ||
+		fail "$name: jitterscope exited $rc, not ${SPIKED_RC:-0}: $(cat "$TMP/$name.err")"
 }
 
 # 1. env
@@ -202,18 +206,9 @@ PY
 # (--spike-max 60/min: the host's own spikes, each handed a command, must not fill the
 # minute before jsinject's)
 # shellcheck disable=SC2016 # expanded by the commands' shell
-"$JS" --cpu 1 -d 10 -q --json "$TMP/end.json" --prom "$TMP/end.prom" --spike-threshold 1500us \
-	--spike-dir "$TMP/end" --spike-per-source 10 --spike-max 60/min \
+SPIKED_RC=3 spiked end 10 --spike-max 60/min \
 	--on-spike 'echo "$JS_SPIKE_FILE" >>"$JSTEST_TMP/end.spike"; case $JS_SPIKE_DETAIL in jsinject:*) exit 99; esac' \
-	--on-end 'd=$JSTEST_TMP; echo ran >>"$d/end.ran"; { env | grep ^JS_RUN_; grep ^Cpus_allowed_list /proc/$$/status; } >"$d/end.env"; cp "$JS_RUN_JSON" "$d/end.copy.json"; cp "$d/end.out" "$d/end.out.then"' \
-	>"$TMP/end.out" 2>"$TMP/end.err" </dev/null &
-jpid=$!
-attached $jpid
-"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/end.inj" 2>&1 ||
-	fail "end: jsinject failed: $(cat "$TMP/end.inj")"
-rc=0
-wait $jpid || rc=$?
-[ "$rc" = 3 ] || fail "end: jitterscope exited $rc, not 3: $(cat "$TMP/end.err")"
+	--on-end 'd=$JSTEST_TMP; echo ran >>"$d/end.ran"; { env | grep ^JS_RUN_; grep ^Cpus_allowed_list /proc/$$/status; } >"$d/end.env"; cp "$JS_RUN_JSON" "$d/end.copy.json"; cp "$d/end.out" "$d/end.out.then"'
 python3 - "$TMP" <<'PY' || fail "end: the run the --on-spike command ended, the --on-end command"
 import json, os, re, sys
 tmp = sys.argv[1]

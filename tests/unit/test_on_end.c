@@ -42,8 +42,8 @@ static void test_vars(void **state)
 		.verdict = "noisy",
 	};
 	static const char *const want[ON_END_VARS] = {
-		"JS_RUN_JSON=/var/tmp/run.json", "JS_RUN_EXIT_STATUS=3",
-		"JS_RUN_ENDED_BY=on-spike",	 "JS_RUN_LOST_NS=12345",
+		"JS_RUN_JSON=/var/tmp/run.json",  "JS_RUN_EXIT_STATUS=3",
+		"JS_RUN_ENDED_BY=on-spike",	  "JS_RUN_LOST_NS=12345",
 		"JS_RUN_MEASURED_NS=10000000000", "JS_RUN_LOST_PCT=0.0001",
 		"JS_RUN_VERDICT=noisy",
 	};
@@ -91,17 +91,6 @@ static void test_end_names(void **state)
 	assert_int_equal(js_end_from_name("moon"), -1);
 	assert_int_equal(js_end_from_name(""), -1);
 	assert_null(js_end_name(JS_END_MAX));
-}
-
-/* read_text - the file at path into buf (NUL-terminated), "" if none */
-static void read_text(const char *path, char *buf, size_t len)
-{
-	FILE *fp = fopen(path, "r");
-	size_t n = fp ? fread(buf, 1, len - 1, fp) : 0;
-
-	buf[n] = 0;
-	if (fp)
-		fclose(fp);
 }
 
 /* var - the value of NAME in the `env` output text, into out ("" if absent) */
@@ -179,7 +168,7 @@ static void test_run_temp_json(void **state)
 	on_end_run(&f.p, &f.run, true, 3, -1);
 	unsetenv("JS_RUN_VERDICT");
 	snprintf(path, sizeof(path), "%s.env", f.out);
-	read_text(path, env, sizeof(env));
+	fx_read_text(path, env, sizeof(env));
 	var(env, "JS_RUN_JSON", v, sizeof(v));
 	assert_true(v[0] == '/' && strstr(v, "/jitterscope-run-"));
 	assert_int_equal(access(v, F_OK), -1); /* removed once the command ended */
@@ -223,13 +212,13 @@ static void test_run_json_file(void **state)
 	f.p.json_path = json;
 	on_end_run(&f.p, &f.run, true, 0, 0);
 	snprintf(path, sizeof(path), "%s.env", f.out);
-	read_text(path, env, sizeof(env));
+	fx_read_text(path, env, sizeof(env));
 	var(env, "JS_RUN_JSON", v, sizeof(v));
 	assert_non_null(realpath(json, abs));
 	assert_string_equal(v, abs);
 	assert_int_equal(access(json, F_OK), 0);
 	on_end_run(&f.p, &f.run, false, 1, -1); /* its write failed */
-	read_text(path, env, sizeof(env));
+	fx_read_text(path, env, sizeof(env));
 	var(env, "JS_RUN_JSON", v, sizeof(v));
 	assert_non_null(strstr(v, "/jitterscope-run-"));
 	var(env, "JS_RUN_EXIT_STATUS", v, sizeof(v));
@@ -263,12 +252,9 @@ static void test_run_timeout(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vars),
-		cmocka_unit_test(test_exit_status),
-		cmocka_unit_test(test_end_names),
-		cmocka_unit_test(test_run_temp_json),
-		cmocka_unit_test(test_run_json_file),
-		cmocka_unit_test(test_run_timeout),
+		cmocka_unit_test(test_vars),	      cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_end_names),     cmocka_unit_test(test_run_temp_json),
+		cmocka_unit_test(test_run_json_file), cmocka_unit_test(test_run_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -713,17 +713,6 @@ static void test_spike_replace(void **state)
 	fx_free(f);
 }
 
-/* read_text - the file at path into buf (NUL-terminated), "" if none */
-static void read_text(const char *path, char *buf, size_t len)
-{
-	FILE *fp = fopen(path, "r");
-	size_t n = fp ? fread(buf, 1, len - 1, fp) : 0;
-
-	buf[n] = 0;
-	if (fp)
-		fclose(fp);
-}
-
 /* --on-spike: the command sees the spike in its environment, on a CPU that is not
  * measured; the end of the run waits for it */
 static void test_on_spike_env(void **state)
@@ -750,7 +739,7 @@ static void test_on_spike_env(void **state)
 	assert_true(f->run.spikes.cmd.run_ns > 0);
 	assert_int_equal(files(f, ".json", names, 4), 1);
 	assert_non_null(realpath(f->dir, abs));
-	read_text(out, env, sizeof(env));
+	fx_read_text(out, env, sizeof(env));
 	unlink(out);
 	snprintf(want, sizeof(want),
 		 "JS_SPIKE_CAUSE=task\nJS_SPIKE_CPU=1\nJS_SPIKE_DETAIL=jsinject:812\n"
