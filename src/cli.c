@@ -63,6 +63,8 @@ enum {
 	OPT_SPIKE_DIR_MAX,
 	OPT_ON_SPIKE,
 	OPT_ON_SPIKE_TIMEOUT,
+	OPT_ON_END,
+	OPT_ON_END_TIMEOUT,
 	OPT_BTF,
 	OPT_WAIVE,
 	OPT_WAIVE_FILE,
@@ -250,11 +252,19 @@ static const struct cli_option {
 	  M },
 	{ { "on-spike", OPT_ON_SPIKE, "CMD", 0,
 	    "with --spike-dir: run CMD (/bin/sh -c) on a housekeeping CPU for each spike written, "
-	    "one at a time; JS_SPIKE_* variables name it",
+	    "one at a time; JS_SPIKE_* variables name it; its exit 99 ends the run (exit 3)",
 	    G_OUTPUT },
 	  M },
 	{ { "on-spike-timeout", OPT_ON_SPIKE_TIMEOUT, "TIME", 0,
 	    "kill an --on-spike command after TIME (default 10s)", G_OUTPUT },
+	  M },
+	{ { "on-end", OPT_ON_END, "CMD", 0,
+	    "run CMD (/bin/sh -c) on a housekeeping CPU once the report is written; JS_RUN_JSON "
+	    "names the run's JSON, JS_RUN_EXIT_STATUS, _VERDICT, _LOST_NS ... the rest",
+	    G_OUTPUT },
+	  M },
+	{ { "on-end-timeout", OPT_ON_END_TIMEOUT, "TIME", 0,
+	    "kill the --on-end command after TIME (default 60s)", G_OUTPUT },
 	  M },
 	{ { "budget", OPT_BUDGET, "SPEC", 0,
 	    "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", G_OUTPUT },
@@ -637,6 +647,10 @@ static const struct time_opt {
 	  "--on-spike-timeout",
 	  offsetof(struct js_params, on_spike_timeout_ns),
 	  { JS_SEC, JS_MS, JS_DAY, NULL } },
+	{ OPT_ON_END_TIMEOUT,
+	  "--on-end-timeout",
+	  offsetof(struct js_params, on_end_timeout_ns),
+	  { JS_SEC, JS_MS, JS_DAY, NULL } },
 };
 
 /* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
@@ -659,7 +673,8 @@ static int parse_time_opt(int key, const char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* path_opt - a path option's argument into *out; EINVAL after argp_error when empty */
+/* path_opt - a path's (or a command's) option argument into *out; EINVAL after argp_error
+ * when empty */
 static int path_opt(struct argp_state *state, const char *arg, const char *name, const char *what,
 		    const char **out)
 {
@@ -971,12 +986,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_ON_SPIKE:
-		if (!*arg) {
-			argp_error(state, "invalid --on-spike '': a command for /bin/sh -c");
-			return EINVAL;
-		}
-		p->on_spike = arg;
-		break;
+		return path_opt(state, arg, "--on-spike", "a command for /bin/sh -c", &p->on_spike);
+	case OPT_ON_END:
+		return path_opt(state, arg, "--on-end", "a command for /bin/sh -c", &p->on_end);
 	case OPT_LISTEN:
 		if (listen_parse(arg, NULL, err, sizeof(err))) {
 			argp_error(state, "invalid --listen '%s': %s", arg, err);
@@ -1347,6 +1359,7 @@ static void defaults(struct js_params *p)
 	p->spike_per_source = JS_DEFAULT_SPIKE_PER_SOURCE;
 	p->spike_dir_max = JS_DEFAULT_SPIKE_DIR_MAX;
 	p->on_spike_timeout_ns = JS_DEFAULT_ON_SPIKE_TIMEOUT_NS;
+	p->on_end_timeout_ns = JS_DEFAULT_ON_END_TIMEOUT_NS;
 	p->alpha = JS_DEFAULT_ALPHA;
 	p->min_change_pct = JS_DEFAULT_MIN_CHANGE_PCT;
 	p->audit_fail_on = -1;

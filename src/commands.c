@@ -23,6 +23,7 @@
 #include "js_diff.h"
 #include "js_dma_latency.h"
 #include "js_json.h"
+#include "js_on_end.h"
 #include "js_output.h"
 #include "js_pipeline.h"
 #include "js_preflight.h"
@@ -301,6 +302,15 @@ static bool stdout_failed(const struct js_outputs *o)
 	return false;
 }
 
+/* output_ok - the output of option opt (if asked for) has not failed */
+static bool output_ok(const struct js_outputs *o, const char *opt)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (!strcmp(o->v[i].opt, opt))
+			return !o->v[i].err;
+	return true;
+}
+
 /* audited_policy - the scheduling policy the audit judges for: the sampler's, or with
  * --pid/--tid that of the followed process or first thread (RT throttling hits it alike) */
 static int audited_policy(const struct js_params *p)
@@ -361,7 +371,24 @@ static void counters_done(struct counters *c, struct js_run *run)
 	c->have_before = c->have_after = false;
 }
 
-/* measure - preflight, measure (with -- CMD's child, else NULL), outputs and report */
+/* cmd_status - with -- CMD, the exit status of a run that ended with rc: CMD's (waited for
+ * if it still runs) unless rc is not 0; 1 if the run never let it start (abandoned) */
+static int cmd_status(const struct js_params *p, struct spawn *child, int rc)
+{
+	if (!spawn_released(child)) {
+		spawn_abandon(child); /* the run never started: nor did CMD */
+		return rc == JS_EXIT_OK ? JS_EXIT_ERROR : rc;
+	}
+	if (!spawn_reap(child, false)) {
+		js_notice("waiting for %s (pid %d) to exit", p->run_argv[0], (int)child->pid);
+		spawn_reap(child, true);
+	}
+	cmd_pid = 0; /* reaped: a signal now (during --on-end) is ours */
+	return rc == JS_EXIT_OK ? spawn_exit_code(child) : rc;
+}
+
+/* measure - preflight, measure (with -- CMD's child, else NULL), outputs and report, then
+ * --on-end's command with the exit status */
 static int measure(struct js_params *p, struct spawn *child)
 {
 	struct js_run run;
@@ -371,18 +398,25 @@ static int measure(struct js_params *p, struct spawn *child)
 	struct counters cnt = { .cpus = p->cfg.cpus, .n = &p->cfg.ncpus };
 	struct pipe_window_hook hook = { counters_opened, counters_closed, &cnt };
 	cpu_set_t hk;
-	int err, rc = JS_EXIT_OK, qos = -1, viol = 0;
+	int err, rc = JS_EXIT_OK, qos = -1, viol = -1;
+	bool reported = false, json_ok = false;
 
 	memset(&run, 0, sizeof(run));
 	/* from here on a stop signal ends the run with a (possibly empty) report */
 	install_signals();
-	if (preflight_events(p) || preflight_cpus(p, &hk) || preflight_btf(p))
-		return JS_EXIT_USAGE;
-	if (preflight_machine(p, &run.machine))
-		return JS_EXIT_ERROR;
+	if (preflight_events(p) || preflight_cpus(p, &hk) || preflight_btf(p)) {
+		rc = JS_EXIT_USAGE;
+		goto out;
+	}
+	if (preflight_machine(p, &run.machine)) {
+		rc = JS_EXIT_ERROR;
+		goto out;
+	}
 	/* every output opened before measuring: no 60 s run lost to a bad path */
-	if (outputs_open(&outs, p))
-		return JS_EXIT_ERROR;
+	if (outputs_open(&outs, p)) {
+		rc = JS_EXIT_ERROR;
+		goto out;
+	}
 	preflight_warnings(p, &run.machine);
 	/* our own threads stay on housekeeping CPUs; samplers re-pin themselves */
 	if (sched_setaffinity(0, sizeof(hk), &hk))
@@ -425,8 +459,7 @@ static int measure(struct js_params *p, struct spawn *child)
 	/* budgets last, under the report they judge; then -- CMD's verdict line */
 	if (rc == JS_EXIT_OK && p->budget.n)
 		viol = check_budget(p, &run);
-	if (viol > 0)
-		rc = JS_EXIT_VIOLATION;
+	rc = report_exit_status(rc != JS_EXIT_OK, viol, run.ended_by);
 	if (rc != JS_EXIT_ERROR && run.command.on)
 		report_verdict(report_fp(p), &run, &p->budget, viol);
 	err = output_file_flush(stdout);
@@ -434,9 +467,15 @@ static int measure(struct js_params *p, struct spawn *child)
 		js_err("cannot write the report to standard output: %s", strerror(-err));
 		rc = JS_EXIT_ERROR;
 	}
+	reported = true;
+	json_ok = output_ok(&outs, "json");
 out:
+	if (child)
+		rc = cmd_status(p, child, rc);
 	dma_latency_release(qos);
 	outputs_destroy(&outs);
+	if (reported) /* every file closed, the exit status known */
+		on_end_run(p, &run, json_ok, rc, viol);
 	run_free(&run);
 	return rc;
 }
@@ -444,7 +483,8 @@ out:
 /* cmd_measure - `jitterscope [OPTION...] [-- CMD [ARGS...]]`: the measurement; with CMD,
  * started held (js_spawn.h) before anything of ours is narrowed (affinity, signals), let
  * run once the probes are attached (run_cmd.c) and waited for: its exit status is ours
- * unless the run failed (1), or its --budget (2); one that cannot be run is 127 or 126 */
+ * unless the run failed (1), its --budget (2) or the --on-spike command ended it (3)
+ * (cmd_status); one that cannot be run is 127 or 126 */
 static int cmd_measure(struct js_params *p)
 {
 	struct spawn child;
@@ -458,16 +498,7 @@ static int cmd_measure(struct js_params *p)
 	if (p->follow_cmd)
 		p->follow_pid = child.pid;
 	cmd_pid = child.pid;
-	rc = measure(p, &child);
-	if (!spawn_released(&child)) {
-		spawn_abandon(&child); /* the run never started: nor did CMD */
-		return rc == JS_EXIT_OK ? JS_EXIT_ERROR : rc;
-	}
-	if (!spawn_reap(&child, false)) {
-		js_notice("waiting for %s (pid %d) to exit", p->run_argv[0], (int)child.pid);
-		spawn_reap(&child, true);
-	}
-	return rc == JS_EXIT_OK ? spawn_exit_code(&child) : rc;
+	return measure(p, &child);
 }
 
 /* load - one saved run, or one line on stderr */

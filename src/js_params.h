@@ -84,6 +84,8 @@ struct js_params {
 	uint64_t spike_dir_max;	      /* in at most this many bytes */
 	const char *on_spike;	      /* --on-spike CMD: run for each spike written (js_spike.h) */
 	uint64_t on_spike_timeout_ns; /* --on-spike-timeout: then SIGKILL */
+	const char *on_end;	      /* --on-end CMD: run once after the report (js_on_end.h) */
+	uint64_t on_end_timeout_ns;   /* --on-end-timeout: then SIGKILL */
 	struct js_budget budget; /* --budget SPEC, parsed (n == 0: none; checked after the run) */
 	uint64_t budget_interval_ns; /* --budget-interval (--duration 0 only); 0 = not given:
 	                                 * JS_DEFAULT_BUDGET_INTERVAL_NS */

@@ -11,6 +11,7 @@
 #define JS_EXIT_OK 0
 #define JS_EXIT_ERROR 1	    /* runtime error */
 #define JS_EXIT_VIOLATION 2 /* a --budget was exceeded / check found failures */
+#define JS_EXIT_ENDED 3	    /* the --on-spike command ended the run (exit 99) */
 #define JS_EXIT_USAGE 64    /* bad command line (argp's EX_USAGE) */
 #define JS_EXIT_SIGNAL 130  /* a second Ctrl-C: exited at once */
 

@@ -523,11 +523,13 @@ static bool measuring(struct js_pipe *pl, uint64_t now)
 	return false;
 }
 
-/* stop_early - end the run now, as a stop signal would; why (if any) goes into the report */
-static void stop_early(struct js_pipe *pl, const char *why)
+/* stop_early - end the run now, as a stop signal would, for by (enum js_end); why (if any)
+ * goes into the report */
+static void stop_early(struct js_pipe *pl, const char *why, enum js_end by)
 {
 	__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE);
 	pl->run->interrupted = true;
+	pl->run->ended_by = by;
 	if (why && !pl->run->stop_why[0])
 		js_scpy(pl->run->stop_why, sizeof(pl->run->stop_why), why);
 }
@@ -539,7 +541,10 @@ static void check_outputs(struct js_pipe *pl, bool flush)
 	char why[JS_STOP_WHY_LEN];
 
 	if (outputs_check(pl->outs, flush, why, sizeof(why)) && !pl->stop)
-		stop_early(pl, why);
+		stop_early(pl, why, JS_END_OUTPUT);
+	/* the --on-spike command exited 99: ended as by Ctrl-C, with its why */
+	if (pl->run->end_asked[0] && !pl->stop)
+		stop_early(pl, pl->run->end_asked, JS_END_ON_SPIKE);
 }
 
 /* open_window - the sources' results measure from start_ns (the samplers' from their own
@@ -610,7 +615,7 @@ static void measure(struct js_pipe *pl)
 	pl->run->start_epoch_s = ts.tv_sec + ts.tv_nsec / 1e9;
 	outputs_run_start(pl->outs, pl->run);
 	if (js_stop_requested)
-		stop_early(pl, NULL); /* stopped while setting up: an empty window */
+		stop_early(pl, NULL, JS_END_SIGNAL); /* stopped while setting up: an empty window */
 	__atomic_store_n(&pl->go, 1, __ATOMIC_RELEASE);
 	open_window(pl, pl->run->start_mono_ns);
 	next_fit = pl->run->start_mono_ns + FIT_PERIOD_NS;
@@ -620,7 +625,7 @@ static void measure(struct js_pipe *pl)
 	while (measuring(pl, js_mono_ns())) {
 		sleep_ns(nap);
 		if (js_stop_requested && !pl->stop)
-			stop_early(pl, NULL);
+			stop_early(pl, NULL, JS_END_SIGNAL);
 		now = pl->d.now = js_mono_ns();
 		if (pl->probes) {
 			probes_consume(pl->probes, drain_event, &pl->d);
@@ -630,8 +635,10 @@ static void measure(struct js_pipe *pl)
 				probe_toggle_tick(&pl->toggle, toggle_probes, pl->probes, now);
 		}
 		for (size_t i = 0; i < pl->nsrc; i++)
-			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop)
+			if (pl->src[i].poll(pl->src[i].ctx, pl, now) && !pl->stop) {
 				__atomic_store_n(&pl->stop, 1, __ATOMIC_RELEASE); /* ended */
+				pl->run->ended_by = JS_END_EXIT;
+			}
 		if (now >= next_fit) {
 			cal_add(pl, 32);
 			refit(pl);
@@ -661,6 +668,8 @@ static void measure(struct js_pipe *pl)
 		}
 	}
 	pl->window_end = js_mono_ns();
+	if (!pl->run->ended_by)
+		pl->run->ended_by = JS_END_DURATION;
 	if (show)
 		progress(pl, pl->window_end, true);
 }

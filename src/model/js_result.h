@@ -139,6 +139,22 @@ enum js_steal {
 #define JS_PROBE_PROGS_MAX 64
 #define JS_STOP_WHY_LEN 320
 
+/* What ended the run (the JSON's ended_by; names: js_end_name()). */
+enum js_end {
+	JS_END_UNKNOWN = 0, /* not recorded (a run saved before issue 41) */
+	JS_END_DURATION,    /* --duration elapsed */
+	JS_END_EXIT,	    /* the followed process or threads, or -- CMD, exited */
+	JS_END_SIGNAL,	    /* SIGINT or SIGTERM */
+	JS_END_OUTPUT,	    /* an output's write failed */
+	JS_END_ON_SPIKE,    /* the --on-spike command exited JS_ON_SPIKE_END_STATUS */
+	JS_END_MAX
+};
+
+/* js_end_name - "duration", "exit", "signal", "output", "on-spike"; NULL for unknown */
+const char *js_end_name(enum js_end e);
+/* js_end_from_name - the enum js_end of a name, -1 if none */
+int js_end_from_name(const char *name);
+
 /* One probe program's kernel run-time statistics (bpf_stats), over the whole attach. */
 struct js_probe_prog {
 	char name[64];	 /* a program's tracepoint, an --event's "SUBSYS:NAME" */
@@ -218,8 +234,13 @@ struct js_run {
 	uint64_t wall_ns;		/* run length as measured by CLOCK_MONOTONIC */
 	uint64_t done_ns;		/* during the run: gaps accounted up to here (the
 	                               * outputs' "now"; wall_ns is 0 until the end) */
-	bool interrupted;		/* Ctrl-C / SIGTERM or a failed output ended it early */
+	bool interrupted;		/* Ctrl-C / SIGTERM, a failed output or the --on-spike
+	                               * command ended it early */
 	char stop_why[JS_STOP_WHY_LEN]; /* why, when not a stop signal: the failed output */
+	enum js_end ended_by;		/* what ended it */
+	/* during the run: the --on-spike command asked the run to end (why; out_spike.c),
+	 * which the pipeline then does */
+	char end_asked[JS_STOP_WHY_LEN];
 	bool probes_on;
 	char probes_why[256]; /* why the probes are off */
 	bool probes_waker;    /* who woke a preempting task was tracked (not --no-waker) */

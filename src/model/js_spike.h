@@ -32,6 +32,8 @@
 #define JS_DEFAULT_SPIKE_PER_SOURCE 3		      /* spikes per minute of one source */
 #define JS_DEFAULT_SPIKE_DIR_MAX (100ull << 20)	      /* 100 MiB */
 #define JS_DEFAULT_ON_SPIKE_TIMEOUT_NS 10000000000ull /* --on-spike-timeout: 10 s */
+#define JS_DEFAULT_ON_END_TIMEOUT_NS 60000000000ull   /* --on-end-timeout: 60 s */
+#define JS_ON_SPIKE_END_STATUS 99 /* an --on-spike command's exit status that ends the run */
 
 /* Why a spike was not written (its counter's reason label). */
 enum js_spike_skip {
@@ -66,7 +68,8 @@ struct js_spike_stats {
 		char cmd[256];	       /* its command (cut to fit) */
 		uint64_t timeout_ns;   /* --on-spike-timeout */
 		uint64_t runs;	       /* commands started */
-		uint64_t failed;       /* exited non-zero, killed by a signal, or not started */
+		uint64_t failed;       /* exited non-zero (not JS_ON_SPIKE_END_STATUS), killed by
+		                        * a signal, or not started */
 		uint64_t timeouts;     /* killed at the timeout */
 		uint64_t skipped_busy; /* spikes written while a command ran: none run */
 		uint64_t run_ns;       /* their total time, start to reaped */

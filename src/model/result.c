@@ -63,6 +63,21 @@ int js_gap_kind_from_name(const char *name)
 	return name && *name ? js_name_index(gap_kind_names, JS_GAP_KIND_MAX, name) : -1;
 }
 
+static const char *const end_names[JS_END_MAX] = {
+	[JS_END_DURATION] = "duration", [JS_END_EXIT] = "exit",		[JS_END_SIGNAL] = "signal",
+	[JS_END_OUTPUT] = "output",	[JS_END_ON_SPIKE] = "on-spike",
+};
+
+const char *js_end_name(enum js_end e)
+{
+	return (unsigned)e < JS_END_MAX ? end_names[e] : NULL;
+}
+
+int js_end_from_name(const char *name)
+{
+	return name && *name ? js_name_index(end_names, JS_END_MAX, name) : -1;
+}
+
 const char *result_label(const struct js_cpu_result *r, char *buf, size_t len)
 {
 	switch (r->source) {

@@ -72,6 +72,14 @@ const char *report_answer_label(int i);
  * "noisy" when the budget was exceeded, "unjudged" without one (verdict.c) */
 struct js_budget;
 void report_verdict(FILE *fp, const struct js_run *run, const struct js_budget *b, int viol);
+/* report_verdict_word - the verdict: "clean", "noisy" (viol > 0), "unjudged" (no --budget,
+ * or viol < 0: the run failed before its budget was judged) */
+const char *report_verdict_word(const struct js_budget *b, int viol);
+/* report_exit_status - a measurement's exit status (README.md, "Exit status"): 1 when it
+ * failed (the run, an output, the report), else 2 when a --budget limit was exceeded (viol >
+ * 0), else 3 when the --on-spike command ended it (exit 99), else 0 (-- CMD's status then:
+ * commands.c) */
+int report_exit_status(bool failed, int viol, enum js_end ended_by);
 
 /* out_json_write - the JSON document described in docs/JSON.md */
 void out_json_write(FILE *fp, const struct js_run *run);

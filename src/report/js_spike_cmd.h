@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * js_spike_cmd.h - --on-spike CMD: the flight recorder runs CMD through /bin/sh for each
- * spike it writes (out_spike.c; docs/OUTPUTS.md "A command on each spike"). At most one at
+ * js_spike_cmd.h - the user's commands jitterscope runs: --on-spike CMD, which the flight
+ * recorder runs through /bin/sh for each spike it writes (out_spike.c; docs/OUTPUTS.md "A
+ * command on each spike"), and --on-end CMD, once after the report (on_end.c). At most one at
  * a time, on the housekeeping CPUs (never a measured one), in a process group of its own,
  * killed (SIGKILL, the group) at its timeout. posix_spawn returns once the child has
  * exec'd, and it is reaped with waitpid(WNOHANG) on each drain: a failing or hanging
- * command never stops or slows the measurement. Counted in struct js_spike_cmd_stats.
+ * command never stops or slows the measurement. Counted in struct js_spike_cmd_stats; an
+ * exit status of JS_ON_SPIKE_END_STATUS (99) is not a failure: it asks the run to end.
  */
 #ifndef JS_SPIKE_CMD_H
 #define JS_SPIKE_CMD_H
@@ -19,6 +21,8 @@
 
 struct spike_cmd {
 	const char *cmd;
+	const char *opt;	/* its option, for messages: "on-spike", "on-end" */
+	const char *env_prefix; /* inherited variables of this prefix are left out: "JS_SPIKE_" */
 	uint64_t timeout_ns;
 	const int *measured; /* the measured CPUs: never the command's */
 	size_t nmeasured;
@@ -26,6 +30,8 @@ struct spike_cmd {
 	uint64_t start_ns;
 	bool killed; /* SIGKILL sent at the timeout */
 	bool warned; /* a failed start was said once */
+	int status;  /* the last command's wait status (-1: none ended, or not started) */
+	bool ended;  /* a command exited JS_ON_SPIKE_END_STATUS */
 };
 
 /* spike_cmd_busy - is a command still running (reaped first if it ended) */

@@ -738,6 +738,7 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	json_str(&j, "version", JS_VERSION);
 	json_bool(&j, "interrupted", run->interrupted);
 	json_str(&j, "stop_reason", run->stop_why[0] ? run->stop_why : NULL);
+	json_str(&j, "ended_by", js_end_name(run->ended_by));
 	json_u64(&j, "wall_ns", run->wall_ns);
 	params(&j, &run->cfg);
 	machine(&j, run);

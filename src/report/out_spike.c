@@ -60,6 +60,7 @@ struct spike_out {
 	int err;	       /* a write failed: the recorder stopped (-errno) */
 	char absdir[PATH_MAX]; /* DIR, absolute: the --on-spike command's JS_SPIKE_FILE */
 	struct spike_cmd cmd;  /* --on-spike; cmd.cmd NULL: none */
+	char handed[96];       /* the spike the last command was handed */
 };
 
 static struct spike_ring *ring_of(struct spike_out *s, uint32_t cpu)
@@ -368,14 +369,14 @@ static int put_json(FILE *fp, void *arg)
 }
 
 /* on_spike - --on-spike for the spike just written (id, name): run now if none runs, else
- * counted as skipped (busy). Files handed to a command are never replaced (a command may
+ * counted as skipped (busy); none once a command exited 99 (the run ends). Files handed to a command are never replaced (a command may
  * log their path, or leave a job running that reads them later) */
 static void on_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t id, const char *name)
 {
 	char v[7][PATH_MAX + 160];
 	char *vars[7];
 
-	if (!s->cmd.cmd)
+	if (!s->cmd.cmd || s->cmd.ended) /* one exited 99: the run ends, no command more */
 		return;
 	if (spike_cmd_busy(&s->cmd, &s->st.cmd)) {
 		s->st.cmd.skipped_busy++;
@@ -391,8 +392,20 @@ static void on_spike(struct spike_out *s, const struct js_gap_rec *g, uint64_t i
 	for (int i = 0; i < 7; i++)
 		vars[i] = v[i];
 	spike_cmd_start(&s->cmd, &s->st.cmd, vars, 7);
-	if (s->cmd.pid)
+	if (s->cmd.pid) {
 		spike_keep_hand(&s->keep, id);
+		js_scpy(s->handed, sizeof(s->handed), name);
+	}
+}
+
+/* end_asked - a command exited 99 while the run goes on: the run is asked to end (the
+ * pipeline ends it as Ctrl-C would, JS_END_ON_SPIKE); once the run has ended, nothing */
+static void end_asked(struct spike_out *s, struct js_run *run, uint64_t done_ns)
+{
+	if (!s->cmd.ended || run->end_asked[0] || run->interrupted || done_ns == UINT64_MAX)
+		return;
+	snprintf(run->end_asked, sizeof(run->end_asked), "the --on-spike command exited %d for %s",
+		 JS_ON_SPIKE_END_STATUS, s->handed);
 }
 
 /* write_spike - the spike's two files, or the reason it has none counted (and its place in
@@ -482,6 +495,7 @@ static void spike_sync(void *ctx, struct js_run *run, uint64_t done_ns)
 			write_spike(s, g, s->pend_id[i]);
 	}
 	s->npend = k;
+	end_asked(s, run, done_ns);
 	/* the end: within the rest of its timeout; 1 s at most after Ctrl-C or SIGTERM */
 	if (s->cmd.cmd && done_ns == UINT64_MAX)
 		spike_cmd_wait(&s->cmd, &s->st.cmd,
@@ -540,6 +554,8 @@ int out_spike_new(struct js_output *out, const char *path, const struct js_param
 	if (p && p->on_spike) {
 		s->cmd = (struct spike_cmd){
 			.cmd = p->on_spike,
+			.opt = "on-spike",
+			.env_prefix = "JS_SPIKE_",
 			.timeout_ns = p->on_spike_timeout_ns ?: JS_DEFAULT_ON_SPIKE_TIMEOUT_NS,
 			.measured = s->cpus,
 			.nmeasured = s->ncpus,

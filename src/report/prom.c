@@ -684,7 +684,7 @@ static void run_metrics(FILE *fp, const struct js_run *run)
 	char b[32];
 
 	family(fp, "jitterscope_run_interrupted", "gauge",
-	       "1 if Ctrl-C, SIGTERM or a failed output ended the run early.");
+	       "1 if Ctrl-C, SIGTERM, a failed output or the --on-spike command ended the run early.");
 	fprintf(fp, "jitterscope_run_interrupted %d\n", run->interrupted ? 1 : 0);
 	family(fp, "jitterscope_run_duration_seconds", "gauge", "How long the run has lasted.");
 	fprintf(fp, "jitterscope_run_duration_seconds %s\n",

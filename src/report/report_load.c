@@ -201,6 +201,18 @@ static int name_at(struct ld *l, const struct jsonp_val *o, const char *key,
 	return x;
 }
 
+/* load_ended_by - what ended the run (since issue 41: optional, null when unknown) */
+static void load_ended_by(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *v = get(l, root, "ended_by", JSONP_STR, NUL);
+	int x = v ? js_end_from_name(v->str.s) : 0;
+
+	if (x < 0)
+		lfail(l, v, "ended_by", "unknown value \"%.40s\"", v->str.s);
+	else
+		run->ended_by = (enum js_end)x;
+}
+
 /* cause_of - a cause class by name (member key or value) */
 static int cause_of(struct ld *l, const struct jsonp_val *at, const char *name)
 {
@@ -1854,6 +1866,7 @@ int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err,
 	check_header(&l, root);
 	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
 	str_at(&l, root, "stop_reason", NUL, run->stop_why, sizeof(run->stop_why));
+	load_ended_by(&l, root, run);
 	u64_at(&l, root, "wall_ns", REQ, &run->wall_ns);
 	load_params(&l, root, p);
 	load_machine(&l, root, run);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* spike_cmd.c - --on-spike CMD: one command at a time, on the housekeeping CPUs, with a
- * timeout (js_spike_cmd.h). Runs on the housekeeping thread, from the drain loop. */
+/* spike_cmd.c - --on-spike CMD, --on-end CMD: one command at a time, on the housekeeping
+ * CPUs, with a timeout (js_spike_cmd.h). Runs on the housekeeping thread, from the drain
+ * loop (--on-spike) or after the report (--on-end). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -35,8 +36,11 @@ static void reaped(struct spike_cmd *c, struct js_spike_cmd_stats *st, int statu
 	uint64_t now = js_mono_ns();
 
 	st->run_ns += now > c->start_ns ? now - c->start_ns : 0;
+	c->status = status;
 	if (c->killed)
 		st->timeouts++;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == JS_ON_SPIKE_END_STATUS)
+		c->ended = true;
 	else if (!WIFEXITED(status) || WEXITSTATUS(status))
 		st->failed++;
 	c->pid = 0; /* what it started in the background is the user's (not killed) */
@@ -98,8 +102,8 @@ void spike_cmd_start(struct spike_cmd *c, struct js_spike_cmd_stats *st, char *c
 		err = ENOMEM;
 		goto failed;
 	}
-	for (size_t i = 0; i < n; i++) /* ours replace any JS_SPIKE_* inherited */
-		if (strncmp(environ[i], "JS_SPIKE_", 9))
+	for (size_t i = 0; i < n; i++) /* ours replace any JS_SPIKE_* (JS_RUN_*) inherited */
+		if (strncmp(environ[i], c->env_prefix, strlen(c->env_prefix)))
 			env[k++] = environ[i];
 	for (size_t i = 0; i < nvars; i++)
 		env[k++] = vars[i];
@@ -138,8 +142,10 @@ void spike_cmd_start(struct spike_cmd *c, struct js_spike_cmd_stats *st, char *c
 	return;
 failed:
 	st->failed++;
+	c->status = -1;
 	if (!c->warned)
-		js_warn("cannot run the --on-spike command: %s (counted as failed)", strerror(err));
+		js_warn("cannot run the --%s command: %s (counted as failed)", c->opt,
+			strerror(err));
 	c->warned = true;
 }
 

@@ -10,6 +10,20 @@
 #include "js_report.h"
 #include "js_util.h"
 
+const char *report_verdict_word(const struct js_budget *b, int viol)
+{
+	return !b->n || viol < 0 ? "unjudged" : viol ? "noisy" : "clean";
+}
+
+int report_exit_status(bool failed, int viol, enum js_end ended_by)
+{
+	if (failed)
+		return JS_EXIT_ERROR;
+	if (viol > 0)
+		return JS_EXIT_VIOLATION;
+	return ended_by == JS_END_ON_SPIKE ? JS_EXIT_ENDED : JS_EXIT_OK;
+}
+
 /* ended - how the command ended, and after how long */
 static void ended(FILE *fp, const struct js_run *run)
 {
@@ -39,10 +53,7 @@ void report_verdict(FILE *fp, const struct js_run *run, const struct js_budget *
 	js_fmt_ns(measured, sizeof(measured), a.measured_ns);
 	fputc('\n', fp);
 	ended(fp, run);
-	fprintf(fp, "verdict: %s (lost %.2f %%: %s of %s measured; ",
-		!b->n ? "unjudged" :
-		viol  ? "noisy" :
-			"clean",
+	fprintf(fp, "verdict: %s (lost %.2f %%: %s of %s measured; ", report_verdict_word(b, viol),
 		a.measured_ns ? 100.0 * (double)a.lost_ns / (double)a.measured_ns : 0.0, lost,
 		measured);
 	if (!b->n) {

@@ -11,9 +11,16 @@
 #      the last command's timeout after);
 #   4. app: --pid jsapp --marks (no spinner): the command runs for the app's spikes too,
 #      and no spike began before measuring did (the probes' attach, issue 39);
-#   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on.
+#   5. continuous: -d 0 ended by SIGINT: the commands ran while the run went on;
+#   6. end (issue 41): an --on-spike command that exits 99 for jsinject's spike (the host's
+#      own spikes, 3 ms of kdamond here, get exit 0) ends a 10 s run at the first it is
+#      handed (measured well under 10 s, exit 3, JSON ended_by "on-spike", the text report,
+#      the JSON and Prometheus written), and the --on-end command runs once, after the
+#      report (the report file then is the final one), off CPU 1, with JS_RUN_JSON naming
+#      the run's --json file (its copy parses and is that file), JS_RUN_EXIT_STATUS 3.
 # Each run's preemptions start once its probes are attached (no fixed wait for the set-up).
-# Root only (77 otherwise); about 20 s. See docs/OUTPUTS.md, "A command on each spike".
+# Root only (77 otherwise); about 23 s. See docs/OUTPUTS.md, "A command on each spike" and
+# "A command at the end".
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/lib.bash"
 need_root
@@ -26,7 +33,8 @@ mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 
 # spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
-# of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*
+# of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*;
+# its exit status must be $SPIKED_RC (default 0)
 # (--spike-per-source 10: the 4, one source, are all written; the default 3 a minute left
 # 2 commands run where a case asks 3)
 spiked() {
@@ -40,7 +48,10 @@ spiked() {
 	"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 \
 		--log "$TMP/$name.inj.csv" >"$TMP/$name.inj" 2>&1 ||
 		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
-	wait $pid || fail "$name: jitterscope exited $?: $(cat "$TMP/$name.err")"
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" = "${SPIKED_RC:-0}" ] ||
+		fail "$name: jitterscope exited $rc, not ${SPIKED_RC:-0}: $(cat "$TMP/$name.err")"
 }
 
 # 1. env
@@ -191,5 +202,52 @@ assert cmd["runs"] == len(ts) >= 3 and cmd["failed"] == 0, (cmd, ts)
 assert sum(t < stop for t in ts) >= 3, "the commands ran only at the end: %s, stop %d" % (ts, stop)
 print("  continuous: %d commands, %d before the stop" % (len(ts), sum(t < stop for t in ts)))
 PY
-echo "ok: --on-spike sees its spike, failures and timeouts counted, the run not held up"
+# 6. end: --on-spike exits 99 at jsinject's first spike; --on-end once, after the report
+# (--spike-max 60/min: the host's own spikes, each handed a command, must not fill the
+# minute before jsinject's)
+# shellcheck disable=SC2016 # expanded by the commands' shell
+SPIKED_RC=3 spiked end 10 --spike-max 60/min \
+	--on-spike 'echo "$JS_SPIKE_FILE" >>"$JSTEST_TMP/end.spike"; case $JS_SPIKE_DETAIL in jsinject:*) exit 99; esac' \
+	--on-end 'd=$JSTEST_TMP; echo ran >>"$d/end.ran"; { env | grep ^JS_RUN_; grep ^Cpus_allowed_list /proc/$$/status; } >"$d/end.env"; cp "$JS_RUN_JSON" "$d/end.copy.json"; cp "$d/end.out" "$d/end.out.then"'
+python3 - "$TMP" <<'PY' || fail "end: the run the --on-spike command ended, the --on-end command"
+import json, os, re, sys
+tmp = sys.argv[1]
+raw = open(tmp + "/end.json").read()
+run = json.loads(raw)
+sp = run["spikes"]
+assert run["interrupted"] and run["ended_by"] == "on-spike", (run["interrupted"], run["ended_by"])
+handed = open(tmp + "/end.spike").read().split()
+assert len(handed) == sp["on_spike"]["runs"] >= 1, (handed, sp["on_spike"])
+assert sp["on_spike"]["failed"] == 0, sp["on_spike"]
+# the last spike handed is the one that ended the run: jsinject's; none before it was
+details = [json.load(open(f))["gap"]["detail"] for f in handed]
+assert details[-1].startswith("jsinject:") and \
+    not any(d.startswith("jsinject:") for d in details[:-1]), details
+name = os.path.basename(handed[-1])[:-len(".json")]
+assert run["stop_reason"] == "the --on-spike command exited 99 for " + name, run["stop_reason"]
+win = max(c["end_ns"] - c["start_ns"] for c in run["cpus"])
+assert win < 5e9, "measured %.2f s of the 10 s asked: not ended at the spike" % (win / 1e9)
+out = open(tmp + "/end.out").read()
+assert "(interrupted: the --on-spike command exited 99 for %s; partial report)" % name in out, out[:400]
+assert re.search(r"^jitterscope_run_interrupted 1$", open(tmp + "/end.prom").read(), re.M)
+# --on-end: once, after the report, with the run's JSON file and its exit status
+assert open(tmp + "/end.ran").read() == "ran\n", "the --on-end command ran %r" % open(tmp + "/end.ran").read()
+v = dict(l.rstrip("\n").split("=", 1) if "=" in l else l.rstrip("\n").split(":\t", 1)
+         for l in open(tmp + "/end.env"))
+assert v["JS_RUN_JSON"] == os.path.realpath(tmp + "/end.json"), v
+assert open(tmp + "/end.copy.json").read() == raw, "JS_RUN_JSON was not the run's JSON whole"
+assert (v["JS_RUN_EXIT_STATUS"], v["JS_RUN_ENDED_BY"], v["JS_RUN_VERDICT"]) == \
+    ("3", "on-spike", "unjudged"), v
+assert int(v["JS_RUN_LOST_NS"]) > 0 and int(v["JS_RUN_MEASURED_NS"]) > 0, v
+assert open(tmp + "/end.out.then").read() == out, "the --on-end command ran before the report"
+cpus = set()
+for part in v["Cpus_allowed_list"].split(","):
+    a, _, b = part.partition("-")
+    cpus |= set(range(int(a), int(b or a) + 1))
+assert cpus and 1 not in cpus, "the --on-end command could run on CPU 1: %s" % v["Cpus_allowed_list"]
+print("  end: ended at %s (%d spikes handed) after %.2f s of 10 s measured (exit 3); --on-end"
+      " ran once after the report: %s" % (name, len(handed), win / 1e9,
+                                          {k: v[k] for k in sorted(v) if k != "JS_RUN_JSON"}))
+PY
+echo "ok: --on-spike sees its spike, failures and timeouts counted, the run not held up; its exit 99 ends the run; --on-end runs once after the report"
 exit 0

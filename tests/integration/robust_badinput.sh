@@ -204,6 +204,8 @@ check 64 'on-spike needs --spike-dir' --on-spike true
 check 64 'invalid --on-spike'       --on-spike "" --spike-threshold 1ms --spike-dir "$TMP/dir"
 check 64 'invalid --on-spike-timeout' --on-spike-timeout 0 --on-spike true --spike-threshold 1ms --spike-dir "$TMP/dir"
 check 64 'invalid --on-spike-timeout' --on-spike-timeout 2x --on-spike true --spike-threshold 1ms --spike-dir "$TMP/dir"
+check 64 'invalid --on-end'         --on-end ""
+check 64 'invalid --on-end-timeout' --on-end-timeout 0 --on-end true
 # conflicting options, unknown options, stray arguments
 check 64 'two outputs write to'    --json "$TMP/a" --gaps "$TMP/a"
 check 64 'two outputs write to'    --json - --prom -

@@ -156,6 +156,16 @@ size_t fx_thread_events(const struct fx_thread_seq *q, uint64_t t0, uint32_t cpu
 	return q->nev;
 }
 
+void fx_read_text(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "r");
+	size_t n = fp ? fread(buf, 1, len - 1, fp) : 0;
+
+	buf[n] = 0;
+	if (fp)
+		fclose(fp);
+}
+
 void fx_json_file(const char *path, struct jsonp_doc *doc)
 {
 	char err[160] = "", *buf;

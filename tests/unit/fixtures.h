@@ -67,6 +67,10 @@ extern const size_t fx_nthread_seqs;
 size_t fx_thread_events(const struct fx_thread_seq *q, uint64_t t0, uint32_t cpu,
 			struct js_event *ev);
 
+/* fx_read_text - the file at path into buf (at most len - 1 bytes, NUL-terminated), "" if
+ * it cannot be read */
+void fx_read_text(const char *path, char *buf, size_t len);
+
 struct jsonp_doc;
 /* fx_json_file - the file at path parsed with the strict JSON parser into doc (the test
  * fails when it cannot be read or is not JSON); jsonp_free(doc) after */

@@ -334,6 +334,9 @@ static int setup(void **state)
 	orig.start_mono_ns = T0;
 	orig.start_epoch_s = 1767225600.123456;
 	orig.wall_ns = WINDOW + 12345678;
+	orig.interrupted = true; /* ended by the --on-spike command (issue 41) */
+	orig.ended_by = JS_END_ON_SPIKE;
+	snprintf(orig.stop_why, sizeof(orig.stop_why), "the --on-spike command exited 99 for x");
 	orig.probes_on = true;
 	orig.probe_events = 78123;
 	orig.probe_lost = 3;
@@ -472,6 +475,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(run.cfg.clock, TSC_CLOCK_AUTO);
 	assert_int_equal(run.cfg.tsc_read, TSC_READ_LFENCE_RDTSC);
 	assert_true(run.wall_ns == orig.wall_ns);
+	assert_int_equal(run.ended_by, JS_END_ON_SPIKE);
+	assert_true(run.interrupted);
+	assert_string_equal(run.stop_why, orig.stop_why);
 	assert_string_equal(run.machine.kernel, orig.machine.kernel);
 	assert_true(run.probe_cost_known);
 	assert_true(run.probe_run_ns == orig.probe_run_ns && run.probe_runs == orig.probe_runs);
@@ -618,6 +624,8 @@ static void test_rejects(void **state)
 		 "intervals.list[0].worst: expected an object, found a number");
 	load_bad("\"stack\": [", "\"stack\": [ 7,", "expected a string (at most 32)");
 	load_bad("\"full\": 5", "\"full\": \"5\"", "probes.stacks.full: expected a number");
+	load_bad("\"ended_by\": \"on-spike\"", "\"ended_by\": \"moon\"",
+		 "ended_by: unknown value \"moon\"");
 	load_text_bad("", "not JSON: line 1, column 1: expected a value");
 	load_text_bad("{\"a\": 1", "not JSON: line 1, column 8: expected ',' or '}'");
 	load_text_bad("[1, 2]", "not a jitterscope run: the document is an array");

@@ -713,17 +713,6 @@ static void test_spike_replace(void **state)
 	fx_free(f);
 }
 
-/* read_text - the file at path into buf (NUL-terminated), "" if none */
-static void read_text(const char *path, char *buf, size_t len)
-{
-	FILE *fp = fopen(path, "r");
-	size_t n = fp ? fread(buf, 1, len - 1, fp) : 0;
-
-	buf[n] = 0;
-	if (fp)
-		fclose(fp);
-}
-
 /* --on-spike: the command sees the spike in its environment, on a CPU that is not
  * measured; the end of the run waits for it */
 static void test_on_spike_env(void **state)
@@ -750,7 +739,7 @@ static void test_on_spike_env(void **state)
 	assert_true(f->run.spikes.cmd.run_ns > 0);
 	assert_int_equal(files(f, ".json", names, 4), 1);
 	assert_non_null(realpath(f->dir, abs));
-	read_text(out, env, sizeof(env));
+	fx_read_text(out, env, sizeof(env));
 	unlink(out);
 	snprintf(want, sizeof(want),
 		 "JS_SPIKE_CAUSE=task\nJS_SPIKE_CPU=1\nJS_SPIKE_DETAIL=jsinject:812\n"
@@ -828,6 +817,70 @@ static void test_on_spike_fail_hang(void **state)
 	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
 	assert_true(js_mono_ns() - t0 >= 900 * MS && js_mono_ns() - t0 < 1500 * MS);
 	assert_int_equal(f->run.spikes.cmd.timeouts, 1);
+	fx_free(f);
+}
+
+/* --on-spike exiting 99 (issue 41): not a failure; while the run goes on it asks the run to
+ * end, naming the spike it was handed (run->end_asked: the pipeline ends the run); once the
+ * run has ended (the last sync) it asks nothing; another status asks nothing */
+static void test_on_spike_ends_run(void **state)
+{
+	char names[4][128];
+	struct fixture *f;
+	uint64_t t0;
+
+	(void)state;
+	fx_cmd = "exit 99";
+	fx_cmd_timeout = 5 * SEC;
+	f = fx_new(10, 0);
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS); /* written, its command started */
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	t0 = js_mono_ns();
+	while (!f->run.end_asked[0] && js_mono_ns() - t0 < 3 * SEC) {
+		usleep(5000);
+		f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	}
+	assert_int_equal(files(f, ".json", names, 4), 1);
+	assert_non_null(strstr(f->run.end_asked, "the --on-spike command exited 99 for "));
+	names[0][strlen(names[0]) - 5] = '\0'; /* the spike's name: its file's less .json */
+	assert_non_null(strstr(f->run.end_asked, names[0]));
+	assert_int_equal(f->run.spikes.cmd.failed, 0);
+	/* a spike written after it (the run's last sync) gets no command */
+	gap(f, 2500, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.written, 2);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	fx_free(f);
+
+	/* the run already ended (the last sync): nothing asked */
+	f = fx_new(10, 0);
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, UINT64_MAX);
+	assert_int_equal(f->run.spikes.cmd.runs, 1);
+	assert_int_equal(f->run.end_asked[0], 0);
+	fx_free(f);
+
+	/* a run already stopped (Ctrl-C): its reason stays */
+	f = fx_new(10, 0);
+	gap(f, 1000, 3 * MS);
+	f->run.interrupted = true;
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	usleep(200000);
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	assert_int_equal(f->run.end_asked[0], 0);
+	fx_free(f);
+
+	/* exit 98: a failure, nothing asked */
+	fx_cmd = "exit 98";
+	f = fx_new(10, 0);
+	fx_cmd = NULL;
+	gap(f, 1000, 3 * MS);
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	usleep(200000);
+	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	assert_int_equal(f->run.spikes.cmd.failed, 1);
+	assert_int_equal(f->run.end_asked[0], 0);
 	fx_free(f);
 }
 
@@ -965,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_spike_replace),
 		cmocka_unit_test(test_on_spike_env),
 		cmocka_unit_test(test_on_spike_fail_hang),
+		cmocka_unit_test(test_on_spike_ends_run),
 		cmocka_unit_test(test_source_key),
 		cmocka_unit_test(test_keep_per_source),
 		cmocka_unit_test(test_keep_hand),
