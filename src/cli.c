@@ -70,6 +70,7 @@ enum {
 	OPT_WAIVE_FILE,
 	OPT_PLAN,
 	OPT_DMA_LATENCY,
+	OPT_DEEPEST_IDLE,
 	OPT_COMPLETION,
 	OPT_LIST_OPTIONS,
 	OPT_NO_WAKER,
@@ -197,6 +198,11 @@ static const struct cli_option {
 	  C },
 	{ { "dma-latency", OPT_DMA_LATENCY, "US", 0,
 	    "hold /dev/cpu_dma_latency at US microseconds while measuring (0: no deep C-state)",
+	    G_MEASURE },
+	  M },
+	{ { "deepest-idle-state", OPT_DEEPEST_IDLE, "N", 0,
+	    "disable the cpuidle states deeper than N on the measured CPUs only while measuring "
+	    "(0: only state0 left); given back at the end",
 	    G_MEASURE },
 	  M },
 	{ { "pid", OPT_PID, "PID", 0,
@@ -1030,6 +1036,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		p->dma_latency_us = (int)v;
+		break;
+	case OPT_DEEPEST_IDLE:
+		if (parse_uint(arg, JS_DEEPEST_IDLE_MAX, &v)) {
+			argp_error(state,
+				   "invalid --deepest-idle-state '%s' (a cpuidle state, 0..%d)",
+				   arg, JS_DEEPEST_IDLE_MAX);
+			return EINVAL;
+		}
+		p->cfg.idle_limit = true;
+		p->cfg.deepest_idle_state = (int)v;
 		break;
 	case OPT_NO_PROBES:
 		p->cfg.no_probes = true;

@@ -22,6 +22,7 @@
 #include "js_cpus.h"
 #include "js_diff.h"
 #include "js_dma_latency.h"
+#include "js_idle_states.h"
 #include "js_json.h"
 #include "js_on_end.h"
 #include "js_output.h"
@@ -336,6 +337,75 @@ static int hold_dma_latency(int us)
 	return -1;
 }
 
+/* recover_idle - the idle states a run killed before it gave them back (SIGKILL, a crash)
+ * left disabled, given back from its state file (js_idle_states.h); one line when any were */
+static void recover_idle(void)
+{
+	struct idle_states done = { 0 };
+	char what[512];
+	int r = idle_recover(JS_IDLE_RUN_DIR, &done);
+
+	if (r > 0)
+		js_notice("restored states left disabled by a previous run (pid %d): %s", done.pid,
+			  idle_states_str(&done, what, sizeof(what)));
+	else if (r < 0)
+		js_warn("cannot restore the idle states a previous run left disabled (%s): see %s",
+			strerror(-r), JS_IDLE_RUN_DIR);
+	idle_states_free(&done);
+}
+
+/* hold_idle - --deepest-idle-state N: the cpuidle states deeper than N disabled on the
+ * measured CPUs (run->idle, given back by release_idle); where none can be, one line says
+ * why (run->idle_why) and the run goes on without */
+static void hold_idle(const struct js_params *p, struct js_run *run)
+{
+	int n = p->cfg.deepest_idle_state, err;
+	char cpus[96], what[512];
+	struct js_cpuset set;
+
+	cpuset_zero(&set);
+	for (size_t i = 0; i < p->cfg.ncpus; i++)
+		cpuset_set(&set, p->cfg.cpus[i]);
+	cpulist_format(&set, cpus, sizeof(cpus));
+	err = idle_plan(p->cfg.cpus, p->cfg.ncpus, n, &run->idle);
+	if (!err && !run->idle.n) {
+		js_notice(
+			"--deepest-idle-state %d: no enabled idle state deeper than %d on CPU%s %s: "
+			"nothing to disable",
+			n, n, p->cfg.ncpus > 1 ? "s" : "", cpus);
+		return;
+	}
+	if (!err)
+		err = idle_disable(&run->idle, JS_IDLE_RUN_DIR);
+	if (err) {
+		run->idle.n = 0;
+		if (err == -ENOENT)
+			snprintf(run->idle_why, sizeof(run->idle_why),
+				 "no cpuidle states on CPU%s %s (no cpuidle driver)",
+				 p->cfg.ncpus > 1 ? "s" : "", cpus);
+		else
+			snprintf(run->idle_why, sizeof(run->idle_why),
+				 "cannot disable the idle states of CPU%s %s (%s)",
+				 p->cfg.ncpus > 1 ? "s" : "", cpus, strerror(-err));
+		js_notice("--deepest-idle-state: %s: measuring without it", run->idle_why);
+		return;
+	}
+	js_notice("idle states deeper than %d disabled while measuring: %s", n,
+		  idle_states_str(&run->idle, what, sizeof(what)));
+}
+
+/* release_idle - the states hold_idle disabled given back (again harmless); a warning when
+ * they cannot be: the state file stays, and the next run gives them back */
+static void release_idle(struct js_run *run)
+{
+	char what[512];
+	int err = idle_restore(&run->idle, JS_IDLE_RUN_DIR);
+
+	if (err)
+		js_warn("cannot give back the idle states (%s): %s stay disabled until the next run",
+			strerror(-err), idle_states_str(&run->idle, what, sizeof(what)));
+}
+
 /* The measured CPUs' interrupt and softirq counts at the window's opening and close (the
  * pipeline's hook): the deltas are the window's, without the probes' attach and detach */
 struct counters {
@@ -425,6 +495,11 @@ static int measure(struct js_params *p, struct spawn *child)
 	/* --dma-latency: held before the audit, whose pm_qos check then sees it, until exit */
 	if (p->dma_latency_us >= 0)
 		qos = hold_dma_latency(p->dma_latency_us);
+	/* a killed run's idle states first; then --deepest-idle-state's, also before the audit
+	 * (its cstates check sees them), given back as measuring ends, or at out: on a failure */
+	recover_idle();
+	if (p->cfg.idle_limit)
+		hold_idle(p, &run);
 	/* the audit is read-only and fast: it runs before the samplers start */
 	run.audited =
 		audit_run_for(&run.audit, p->cfg.cpus, p->cfg.ncpus, NULL, audited_policy(p)) == 0;
@@ -437,6 +512,7 @@ static int measure(struct js_params *p, struct spawn *child)
 		run_cmd_source(&srcs[nsrcs++], child);
 	err = pipeline_run(&run, p, &outs, srcs, nsrcs, &hook);
 	counters_done(&cnt, &run);
+	release_idle(&run); /* before the outputs: the JSON says whether it was */
 	if (err) {
 		rc = JS_EXIT_ERROR;
 		goto out;
@@ -470,6 +546,7 @@ static int measure(struct js_params *p, struct spawn *child)
 	reported = true;
 	json_ok = output_ok(&outs, "json");
 out:
+	release_idle(&run); /* measuring is over: before -- CMD's end is waited for */
 	if (child)
 		rc = cmd_status(p, child, rc);
 	dma_latency_release(qos);

@@ -36,6 +36,7 @@ enum js_cmd {
 #define JS_DEFAULT_MIN_CHANGE_PCT 10.0 /* diff: smallest relative change that counts */
 #define JS_WAIVE_ARGS_MAX 32	       /* check --waive options */
 #define JS_DMA_LATENCY_MAX 2000000000  /* --dma-latency: the kernel's "no constraint" */
+#define JS_DEEPEST_IDLE_MAX 1000       /* --deepest-idle-state: far above CPUIDLE_STATE_MAX */
 
 struct js_params {
 	enum js_cmd cmd;

@@ -123,8 +123,9 @@ static int qos_limit(int cpu, char *obs, size_t len, int *dma_err)
 	return lim;
 }
 
-/* deepest_state - exit latency of the deepest enabled idle state; names into buf */
-static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
+/* deepest_state - exit latency of the deepest enabled idle state; names into buf; *keep:
+ * the index K of the deepest state (stateK) within AUDIT_CSTATE_BUDGET_US (-1: none) */
+static int deepest_state(int cpu, char *buf, size_t len, int *nstates, int *keep)
 {
 	char dir[80], p[128], name[32];
 	int deepest = -1, lat, dis;
@@ -132,6 +133,7 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 	size_t pos = 0;
 
 	*nstates = 0;
+	*keep = -1;
 	buf[0] = '\0';
 	audit_spath(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu);
 	if (sysfs_list_dir(dir, &d))
@@ -155,6 +157,8 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 					lat, dis ? " (disabled)" : "");
 		if (!dis && lat > deepest)
 			deepest = lat;
+		if (lat <= AUDIT_CSTATE_BUDGET_US)
+			*keep = JS_MAX(*keep, atoi(d.names[k] + 5));
 	}
 	sysfs_dir_free(&d);
 	return deepest;
@@ -162,7 +166,7 @@ static int deepest_state(int cpu, char *buf, size_t len, int *nstates)
 
 static void check_cstates(struct js_audit *a, size_t i)
 {
-	int cpu = a->cpus[i], nstates, deepest, lim, dma_err;
+	int cpu = a->cpus[i], nstates, deepest, lim, dma_err, keep;
 	char drv[32], states[160], qos[128];
 	struct audit_check *c =
 		audit_add(a, "cstates", cpu, SEV_MED,
@@ -187,7 +191,7 @@ static void check_cstates(struct js_audit *a, size_t i)
 		audit_ck_obs(c, "no cpuidle driver (default idle: halt)");
 		return;
 	}
-	deepest = deepest_state(cpu, states, sizeof(states), &nstates);
+	deepest = deepest_state(cpu, states, sizeof(states), &nstates, &keep);
 	a->cpu[i].deepest_cstate_us = deepest;
 	audit_ck_obs(c, "driver %s: %s", drv, nstates ? states : "no states");
 	if (deepest <= AUDIT_CSTATE_BUDGET_US)
@@ -199,9 +203,11 @@ static void check_cstates(struct js_audit *a, size_t i)
 	}
 	audit_ck_deviate(c);
 	audit_ck_hint(c,
-		      "disable states over %d us (cpupower -c %d idle-set -D %d), or hold PM QoS: "
-		      "jitterscope --dma-latency %d while measuring",
-		      AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US, AUDIT_CSTATE_BUDGET_US);
+		      "disable states over %d us (cpupower -c %d idle-set -D %d; on this CPU alone "
+		      "while measuring: jitterscope --deepest-idle-state %d), or hold PM QoS on "
+		      "every CPU: jitterscope --dma-latency %d while measuring",
+		      AUDIT_CSTATE_BUDGET_US, cpu, AUDIT_CSTATE_BUDGET_US, JS_MAX(keep, 0),
+		      AUDIT_CSTATE_BUDGET_US);
 }
 
 static void check_pm_qos(struct js_audit *a, size_t i)

@@ -20,6 +20,7 @@
 #include "js_intervals.h"
 #include "js_period.h"
 #include "js_hist.h"
+#include "js_idle_states.h"
 #include "js_model.h"
 #include "js_run_cfg.h"
 #include "js_spike.h"
@@ -279,6 +280,8 @@ struct js_run {
 	struct js_follow_info follow; /* --pid/--tid: what was followed */
 	struct js_marks_info marks;   /* --marks: what was read */
 	struct js_cmd_info command;   /* -- CMD: what ran */
+	struct idle_states idle;      /* --deepest-idle-state: the states disabled, given back */
+	char idle_why[256];	      /* ... why none could be disabled ("": none to be) */
 };
 
 /* run_add_result - a new result at the end of run->cpus (which may move: hold indexes, not

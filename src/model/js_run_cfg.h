@@ -73,6 +73,8 @@ struct js_run_cfg {
 	struct js_user_event events[JS_USER_EVENTS_MAX]; /* --event, in the order given: the
 	                                                  * probes' slot is the index */
 	size_t nevents;
+	bool idle_limit;	/* --deepest-idle-state given: */
+	int deepest_idle_state; /* ... its N (states deeper disabled while measuring) */
 };
 
 /* probe_set_name - "full" or "lean" (--probes), as the run's lean flag says */

@@ -331,5 +331,6 @@ void run_free(struct js_run *run)
 	ksyms_free(run->ksyms);
 	js_stacks_free(&run->stacks);
 	cgroups_free(run->cgroups);
+	idle_states_free(&run->idle);
 	memset(run, 0, sizeof(*run));
 }

@@ -76,6 +76,10 @@ static void params(struct js_json *j, const struct js_run_cfg *p)
 	}
 	if (p->nevents)
 		json_arr_end(j);
+	if (p->idle_limit)
+		json_u64(j, "deepest_idle_state", (uint64_t)p->deepest_idle_state);
+	else
+		json_null(j, "deepest_idle_state");
 	json_obj_end(j);
 }
 
@@ -656,6 +660,30 @@ static void command(struct js_json *j, const struct js_cmd_info *c)
 }
 
 /* marks_file - --marks: what was read; null when not */
+/* idle_states - --deepest-idle-state: the states disabled on the measured CPUs, whether
+ * they were given back, why none could be; null without the option */
+static void idle_states(struct js_json *j, const struct js_run *run)
+{
+	if (!run->cfg.idle_limit) {
+		json_null(j, "idle_states");
+		return;
+	}
+	json_obj_begin(j, "idle_states");
+	json_u64(j, "deepest", (uint64_t)run->cfg.deepest_idle_state);
+	json_arr_begin(j, "disabled");
+	for (size_t i = 0; i < run->idle.n; i++) {
+		json_obj_begin(j, NULL);
+		json_u64(j, "cpu", (uint64_t)run->idle.v[i].cpu);
+		json_u64(j, "state", (uint64_t)run->idle.v[i].state);
+		json_str(j, "name", run->idle.v[i].name);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_bool(j, "restored", run->idle.restored);
+	json_str(j, "why_not", run->idle_why[0] ? run->idle_why : NULL);
+	json_obj_end(j);
+}
+
 static void marks_file(struct js_json *j, const struct js_marks_info *m)
 {
 	if (!m->on) {
@@ -786,6 +814,7 @@ void out_json_write(FILE *fp, const struct js_run *run)
 	follow(&j, &run->follow);
 	marks_file(&j, &run->marks);
 	command(&j, &run->command);
+	idle_states(&j, run);
 	/* a file whose "cpus" are the samplers' alone, as before the other sources: a reader
 	 * that knows only "cpus" never takes a thread's or the marks' result for a CPU's */
 	for (int src = 0; src < JS_SRC_MAX; src++) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "js_event_names.h"
+#include "js_idle_states.h"
 #include "js_json_gap.h"
 #include "js_report.h"
 #include "js_report_load.h"
@@ -391,6 +392,11 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 		    user_event_parse(a->arr.v[i].str.s, &p->events[p->nevents++], why, sizeof(why)))
 			lfail(l, &a->arr.v[i], "events", "not an --event of at most %d",
 			      JS_USER_EVENTS_MAX);
+	}
+	/* since issue 41: null or absent without --deepest-idle-state */
+	if (get(l, o, "deepest_idle_state", JSONP_NUM, NUL)) {
+		p->idle_limit = true;
+		int_at(l, o, "deepest_idle_state", 0, 0, INT32_MAX, &p->deepest_idle_state);
 	}
 	pop(l, mark);
 }
@@ -1764,6 +1770,34 @@ out:
 	pop(l, mark);
 }
 
+/* load_idle_states - --deepest-idle-state: the states disabled (absent or null: not asked) */
+static void load_idle_states(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+{
+	const struct jsonp_val *o = get(l, root, "idle_states", JSONP_OBJ, NUL), *a;
+	size_t mark = push(l, ".idle_states");
+
+	if (!o)
+		goto out;
+	run->cfg.idle_limit = true;
+	int_at(l, o, "deepest", REQ, 0, INT32_MAX, &run->cfg.deepest_idle_state);
+	a = get(l, o, "disabled", JSONP_ARR, REQ);
+	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i];
+		char name[JS_IDLE_NAME_LEN] = "";
+		int cpu = 0, state = 0;
+
+		int_at(l, v, "cpu", REQ, 0, JS_CPUS_MAX - 1, &cpu);
+		int_at(l, v, "state", REQ, 0, INT32_MAX, &state);
+		str_at(l, v, "name", REQ, name, sizeof(name));
+		if (!l->rc && idle_states_add(&run->idle, cpu, state, 0, name))
+			lfail(l, v, "disabled", "out of memory");
+	}
+	bool_at(l, o, "restored", REQ, &run->idle.restored);
+	str_at(l, o, "why_not", REQ | NUL, run->idle_why, sizeof(run->idle_why));
+out:
+	pop(l, mark);
+}
+
 /* load_marks_file - --marks: what was read (absent or null: no marks) */
 static void load_marks_file(struct ld *l, const struct jsonp_val *root, struct js_marks_info *m)
 {
@@ -1875,6 +1909,7 @@ int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err,
 	load_follow(&l, root, &run->follow);
 	load_marks_file(&l, root, &run->marks);
 	load_command(&l, root, &run->command);
+	load_idle_states(&l, root, run);
 	load_cpus(&l, root, run, p);
 	load_extras(&l, root, run);
 	if (l.rc == -ENOMEM && err && errlen)

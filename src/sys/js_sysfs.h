@@ -4,7 +4,8 @@
  * /etc, /boot, /dev files the audit looks at). Paths are given as on the live system;
  * sysfs_set_root(DIR) reads them under DIR instead (--sysroot, the tests). Errors are
  * -errno: -ENOENT (missing), -EACCES (needs root), -EINVAL (malformed), -ENODATA (empty),
- * -ENAMETOOLONG. Nothing here prints.
+ * -ENAMETOOLONG. Nothing here prints. The one write (sysfs_write_str) is for the few
+ * settings a run changes and gives back (js_idle_states.h).
  */
 #ifndef JS_SYSFS_H
 #define JS_SYSFS_H
@@ -40,6 +41,9 @@ bool sysfs_exists(const char *path);
  * content is kept; embedded NULs end the string view). Returns the byte count or -errno.
  */
 ssize_t sysfs_read_buf(const char *path, char *buf, size_t len);
+/* sysfs_write_str - write str to path (an existing file: O_WRONLY | O_TRUNC, no create);
+ * 0 or -errno (-EIO for a short write) */
+int sysfs_write_str(const char *path, const char *str);
 /* sysfs_read_file - whole file into a malloc'd NUL-terminated buffer (*len without the NUL) */
 int sysfs_read_file(const char *path, char **data, size_t *len);
 /* sysfs_read_gz - whole gzip file (/proc/config.gz) uncompressed; plain files read as is */

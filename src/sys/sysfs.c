@@ -145,6 +145,28 @@ ssize_t sysfs_read_buf(const char *path, char *buf, size_t len)
 	return n;
 }
 
+/* sysfs_write_str - str into the existing file path (a sysfs setting); 0 or -errno */
+int sysfs_write_str(const char *path, const char *str)
+{
+	size_t len = strlen(str);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = sysfs_open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return fd;
+	do
+		n = write(fd, str, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 /* read_fd_all - read fd to EOF into a growing malloc'd buffer */
 static int read_fd_all(int fd, char **data, size_t *len)
 {

@@ -138,6 +138,10 @@ check 64 'invalid --ring-size'     --ring-size 1000
 check 64 'invalid --arrival-interval' --arrival-interval x
 check 64 'invalid --budget'        --budget max=abc
 check 64 'invalid --trace-max-events' --trace-max-events 5
+check 64 'invalid --deepest-idle-state' --deepest-idle-state -1
+check 64 'invalid --deepest-idle-state' --deepest-idle-state C1
+check 64 'invalid --deepest-idle-state' --deepest-idle-state 1001
+check 64 'not an option of check'  check --deepest-idle-state 0
 check 64 'invalid --gaps-max-size'  --gaps "$TMP/g" --gaps-max-size 1KiB
 check 64 'invalid --gaps-max-size'  --gaps "$TMP/g" --gaps-max-size 5q
 check 64 'needs --gaps FILE'       --gaps-max-size 1MiB

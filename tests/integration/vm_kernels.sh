@@ -5,8 +5,11 @@
 # installed, cached in /var/cache/jitterscope-vm) and booted under QEMU: no program refused
 # by the verifier, CPU 1 measured from the housekeeping shell with no option and with
 # --cpu 1, the tick stopped on the nohz_full CPU and said so, check runs, nothing in force
-# advised again (issue 39: the answer, the hints, check --plan), and the injected
-# kinds named (tests/vm/matrix.py says what each check is). A skip where qemu, busybox,
+# advised again (issue 39: the answer, the hints, check --plan), the injected kinds named,
+# and --deepest-idle-state 0 on CPU 1 (the guests' C1, tests/vm/cst.py: disabled on CPU 1
+# alone while each run measures, given back after a normal exit, a SIGINT, a failure, and
+# after a SIGKILL by the next run's start; about 12 s a kernel)
+# (tests/vm/matrix.py says what each check is). A skip where qemu, busybox,
 # kmod or the Debian mirror is missing; under CI (CI=true) a failure. About 1-3 minutes
 # (TCG: no /dev/kvm here); make check-kernels runs the whole matrix.
 # cpu1: none - measures inside QEMU guests only; QEMU runs where the lane puts it
@@ -40,4 +43,8 @@ for k in deb12-tuned deb13-rt; do
 		fail "$k: CPU 1 was not measured from the housekeeping shell"
 	grep -q "^PASS: $k: nohz_full tick:" "$TMP/out" || fail "$k: the tick was not judged"
 	grep -q "^PASS: $k: both builds load:" "$TMP/out" || fail "$k: the two builds were not judged"
+	for c in "during the runs" "given back" "after SIGKILL" "in the JSON"; do
+		grep -q "^PASS: $k: deepest idle state $c:" "$TMP/out" ||
+			fail "$k: --deepest-idle-state was not judged ($c)"
+	done
 done

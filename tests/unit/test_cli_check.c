@@ -100,13 +100,32 @@ static void test_plan_dma(void **st)
 	assert_int_not_equal(parse("report", "r.json", "--dma-latency", "0", NULL), 0);
 }
 
+/** --deepest-idle-state N: a measurement's, N 0..1000; negative, not a number: refused. */
+static void test_deepest_idle(void **st)
+{
+	(void)st;
+	assert_int_equal(parse(NULL), 0);
+	assert_false(p.cfg.idle_limit);
+	assert_int_equal(parse("--cpu", "1", "--deepest-idle-state", "0", NULL), 0);
+	assert_true(p.cfg.idle_limit);
+	assert_int_equal(p.cfg.deepest_idle_state, 0);
+	assert_int_equal(parse("--pid", "1", "--deepest-idle-state", "2", NULL), 0);
+	assert_int_equal(p.cfg.deepest_idle_state, 2);
+	assert_int_equal(parse("--deepest-idle-state", "1000", NULL), 0);
+	assert_int_not_equal(parse("--deepest-idle-state", "-1", NULL), 0);
+	assert_int_not_equal(parse("--deepest-idle-state", "1001", NULL), 0);
+	assert_int_not_equal(parse("--deepest-idle-state", "C1", NULL), 0);
+	assert_int_not_equal(parse("--deepest-idle-state", "", NULL), 0);
+	assert_int_not_equal(parse("check", "--deepest-idle-state", "0", NULL), 0);
+	assert_int_not_equal(parse("report", "r.json", "--deepest-idle-state", "0", NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_check_defaults),
-		cmocka_unit_test(test_waive),
-		cmocka_unit_test(test_fail_on),
-		cmocka_unit_test(test_plan_dma),
+		cmocka_unit_test(test_check_defaults), cmocka_unit_test(test_waive),
+		cmocka_unit_test(test_fail_on),	       cmocka_unit_test(test_plan_dma),
+		cmocka_unit_test(test_deepest_idle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,13 @@
 #   loc1                     CPU 1's local timer count at +2.5 s and +5.5 s of it, and 3 (s)
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   plan.txt                 jitterscope check --plan (what it would change on this box)
+#   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs): each
+#                            line "WHEN cpuN: stateK=DISABLE ..." of CPUs 0 and 1, read before,
+#                            then during each run (once it said so) and after it: one killed
+#                            by SIGKILL (idle_kill.err; idle.files: /run/jitterscope after it),
+#                            the next, which ends by itself (idle.{json,txt,err}), one ended
+#                            by SIGINT (idle_int.err), one that fails (--json /dev/full,
+#                            idle_fail.err); idle.times, idle.uptime: when each ran
 #   affinity, cmdline, rc.*  this shell's CPUs, /proc/cmdline, each command's exit status
 #   inject/                  with "inject [KIND...]": tests/vm/inside.sh's outputs (when it
 #                            exists), of those kinds (default: all)
@@ -37,6 +44,58 @@ $js check --json "$out/check.json" >"$out/check.txt" 2>&1
 echo $? >"$out/rc.check"
 $js check --plan >"$out/plan.txt" 2>&1
 echo $? >"$out/rc.plan"
+# --deepest-idle-state 0 on CPU 1: disabled during each run, CPU 0's untouched, given back
+# after a normal exit, a SIGINT, a failure, and after a SIGKILL by the next run's start
+# (shell builtins only: under TCG each exec over 9p takes a good part of a second)
+snap() {
+	for c in 0 1; do
+		printf '%s cpu%s:' "$1" $c
+		for d in /sys/devices/system/cpu/cpu$c/cpuidle/state*; do
+			[ -r "$d/disable" ] && read -r v <"$d/disable" && printf ' %s=%s' "${d##*/}" "$v"
+		done
+		echo
+	done >>"$out/idle.states"
+}
+# said FILE - wait (at most about 30 s) until the run writing FILE said what it did with the
+# idle states
+said() {
+	i=0
+	while [ $i -lt 300 ]; do
+		[ -f "$1" ] && while IFS= read -r l; do
+			case $l in *"idle states deeper than"* | *--deepest-idle-state*) return ;; esac
+		done <"$1"
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# idle NAME SIGNAL ARGS - a run of --deepest-idle-state 0 on CPU 1, read while it measures,
+# then sent SIGNAL ("-": none, it ends by itself), read after; rc.NAME its exit status
+idle() {
+	name=$1 sig=$2
+	shift 2
+	read -r t _ </proc/uptime
+	echo "$name start $t" >>"$out/idle.times"
+	$js --cpu 1 --no-probes --deepest-idle-state 0 "$@" >"$out/$name.txt" 2>"$out/$name.err" &
+	pid=$!
+	said "$out/$name.err"
+	snap "$name:during"
+	[ "$sig" = - ] || kill -s "$sig" $pid
+	wait $pid
+	echo $? >"$out/rc.$name"
+	read -r t _ </proc/uptime
+	echo "$name end $t" >>"$out/idle.times"
+	snap "$name:after"
+}
+: >"$out/idle.states"
+read -r t0 _ </proc/uptime
+snap before
+idle idle_kill KILL -d 30
+ls /run/jitterscope >"$out/idle.files" 2>&1
+idle idle - -d 1 --json "$out/idle.json"
+idle idle_int INT -d 30
+idle idle_fail - -d 1 --json /dev/full
+read -r t1 _ </proc/uptime
+echo "$t0 $t1" >"$out/idle.uptime"
 # below the probes' 5.12 floor there is nothing to name: no injection (matrix.py says so)
 below_floor() { uname -r | awk -F. '{ exit !($1 < 5 || ($1 == 5 && $2 < 12)) }'; }
 if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ] && ! below_floor; then

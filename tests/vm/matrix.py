@@ -18,6 +18,10 @@ tests/vm/arm64.sh, when it exists) and judges what it left:
     runs' answer ("fix first:") or hints, `check`'s hints, nor the words `check --plan`'s
     planned line adds (repeats(): isolcpus=domain,1 under isolcpus=managed_irq,domain,1
     repeats it);
+  - --deepest-idle-state 0 on CPU 1 (judge_idle): CPU 1's states deeper than 0 disabled
+    while each run measures, CPU 0's untouched, given back after a normal exit, a SIGINT and
+    a failure, and after a SIGKILL by the next run's start, which says so; the JSON records
+    them (without cpuidle states: one line says so, and the run measures);
   - with injection (tests/vm/inside.sh, when it exists), each injected kind is named.
 Prints one line per kernel and check, a table, and exits 1 when a check failed, 77 when no
 kernel could be booted here (one line saying why).
@@ -212,6 +216,7 @@ def judge_x86(case, out, inject):
         case.check("nothing in force advised", bool(force) and "# planned: " in texts and
                    not rep, "; ".join(rep) or "the answer's, the hints' and the plan's boot "
                    "parameters: none in force already")
+    judge_idle(case, out)
     if inject and below:
         print(f"SKIP: {k.name}: inject: below the {FLOOR[0]}.{FLOOR[1]} floor, no probes to "
               "name anything (guest.sh does not run inside.sh)", flush=True)
@@ -219,6 +224,81 @@ def judge_x86(case, out, inject):
     elif inject:
         judge_inject(case, os.path.join(out, "inject"), read(os.path.join(out, "rc.inject"),
                                                               "").strip())
+
+
+def idle_states(out):
+    """guest.sh's idle.states: {(when, cpu): {state index: disable value}}"""
+    snaps = {}
+    for line in read(os.path.join(out, "idle.states")).splitlines():
+        m = re.match(r"(\S+) cpu(\d+):(.*)$", line)
+        if m:
+            snaps[(m.group(1), int(m.group(2)))] = {
+                int(k[5:]): v for k, _, v in (w.partition("=") for w in m.group(3).split())}
+    return snaps
+
+
+def judge_idle(case, out):
+    """--deepest-idle-state 0 on CPU 1 (guest.sh's idle runs)"""
+    snaps = idle_states(out)
+    before0, before1 = snaps.get(("before", 0)), snaps.get(("before", 1))
+    rc = {n: read(os.path.join(out, f"rc.{n}"), "?").strip()
+          for n in ("idle", "idle_int", "idle_fail", "idle_kill")}
+    err = read(os.path.join(out, "idle.err"))
+    if before1 is None:
+        case.check("deepest idle state", False, "no idle.states from guest.sh")
+        return
+    if not before1:  # no cpuidle states: one line says so, and the run measures
+        said = "no cpuidle states on CPU 1" in err
+        case.check("deepest idle state without cpuidle", rc["idle"] == "0" and said,
+                   f"exit {rc['idle']}, said so: {said}")
+        return
+    deeper = sorted(k for k, v in before1.items() if k > 0 and v == "0")
+    want1 = {k: ("1" if k in deeper else v) for k, v in before1.items()}
+    if not deeper:
+        case.check("deepest idle state", False,
+                   f"CPU 1 has no enabled state deeper than 0 ({before1}): nothing to judge")
+        return
+    bad = []
+    for run in ("idle", "idle_int", "idle_fail", "idle_kill"):
+        if snaps.get((f"{run}:during", 1)) != want1:
+            bad.append(f"{run}: CPU 1 during {snaps.get((run + ':during', 1))}")
+        if snaps.get((f"{run}:during", 0)) != before0:
+            bad.append(f"{run}: CPU 0 during {snaps.get((run + ':during', 0))}")
+    try:
+        t0, t1 = (float(x) for x in read(os.path.join(out, "idle.uptime")).split())
+        took = f" ({t1 - t0:.0f} s in all)"
+    except ValueError:
+        took = ""
+    case.check("deepest idle state during the runs", not bad,
+               "; ".join(bad) or f"CPU 1's states {deeper} disabled, CPU 0's untouched, "
+               f"in each of 4 runs{took}")
+    bad = [f"{w}: CPU {c} {snaps.get((w, c))}" for w in
+           ("idle:after", "idle_int:after", "idle_fail:after")
+           for c, b in ((0, before0), (1, before1)) if snaps.get((w, c)) != b]
+    exits = {"idle": "0", "idle_int": "0", "idle_fail": "1", "idle_kill": "137"}
+    bad += [f"{n} exited {rc[n]} (want {w})" for n, w in exits.items() if rc[n] != w]
+    case.check("deepest idle state given back", not bad,
+               "; ".join(bad) or "after a normal exit, SIGINT, a failure (exit 1)")
+    # the SIGKILL's run went first: the next (idle) gave its states back as it started, said
+    # so before it disabled them again
+    left = snaps.get(("idle_kill:after", 1)) == want1
+    files = read(os.path.join(out, "idle.files")).split()
+    lines = err.splitlines()
+    at = [i for i, x in enumerate(lines) if "restored states left disabled by a previous run"
+          in x]
+    dis = [i for i, x in enumerate(lines) if "idle states deeper than 0 disabled" in x]
+    said = bool(at) and bool(dis) and at[0] < dis[0]
+    case.check("deepest idle state after SIGKILL", left and said and bool(files),
+               f"left disabled by the kill: {left} (state file {' '.join(files) or 'none'}), "
+               f"given back by the next run's start, which said so: {said}")
+    run = load_json(os.path.join(out, "idle.json")) or {}
+    rec = run.get("idle_states") or {}
+    got = [(d.get("cpu"), d.get("state")) for d in rec.get("disabled", [])]
+    ok = ((run.get("params") or {}).get("deepest_idle_state") == 0 and rec.get("deepest") == 0
+          and got == [(1, k) for k in deeper] and rec.get("restored") is True)
+    case.check("deepest idle state in the JSON", ok,
+               f"params {(run.get('params') or {}).get('deepest_idle_state')}, disabled {got}, "
+               f"restored {rec.get('restored')}")
 
 
 def judge_inject(case, out, rc):

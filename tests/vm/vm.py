@@ -39,6 +39,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cst  # noqa: E402
 import kernels  # noqa: E402
 
 EX_SKIP = 77
@@ -312,6 +313,9 @@ def initramfs(k, root):
     return path
 
 
+SMP = 2  # vCPUs
+
+
 def accel():
     if os.access("/dev/kvm", os.R_OK | os.W_OK):
         return ["-accel", "kvm"], "kvm"
@@ -326,7 +330,9 @@ def qemu_cmd(k, vmlinuz, initrd, outdir, cmdline, mem, disk=None):
         if how == "kvm":  # an arm64 host's KVM; on x86 /dev/kvm cannot run arm64
             acc, how = ["-accel", "tcg,thread=multi"], "tcg"
     else:
-        machine = ["-M", "q35", "-cpu", "max" if how == "tcg" else "host"]
+        # a C1 for each CPU (tests/vm/cst.py): without it the guest has no cpuidle
+        machine = ["-M", "q35", "-cpu", "max" if how == "tcg" else "host", "-acpitable",
+                   "file=" + cst.write(os.path.join(outdir, "cst.aml"), SMP)]
         console = "ttyS0"
         if how == "tcg":
             # an emulated CPU's TSCs fail the kernel's sync check, and CLOCK_MONOTONIC then
@@ -336,7 +342,7 @@ def qemu_cmd(k, vmlinuz, initrd, outdir, cmdline, mem, disk=None):
             # the TSC as its clocksource, as on KVM and bare metal, fits it within 50 ns
             console += " tsc=reliable"
     append = f"console={console} rdinit=/init panic=-1 quiet loglevel=4 {cmdline}".strip()
-    return [QEMU[k.arch], *machine, *acc, "-smp", "2", "-m", str(mem), "-nographic",
+    return [QEMU[k.arch], *machine, *acc, "-smp", str(SMP), "-m", str(mem), "-nographic",
             "-no-reboot", "-nodefaults", "-serial", "stdio", "-kernel", vmlinuz,
             "-initrd", initrd, "-append", append,
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,"
