@@ -68,6 +68,7 @@ PY
 }
 
 run_pipe 4 "$TMP/on" --stacks --spike-dir "$TMP/spk" --spike-threshold 300us --spike-max 20 \
+	--spike-per-source 20 \
 	--folded "$TMP/on.folded"
 check "$TMP/on" 1
 python3 "$ROOT/tests/lib/folded_check.py" "$TMP/on.folded" "$TMP/on.json" \

@@ -91,9 +91,9 @@ read -r t0 _ </proc/uptime
 snap before
 idle idle_kill KILL -d 30
 ls /run/jitterscope >"$out/idle.files" 2>&1
-idle idle - -d 1 --json "$out/idle.json"
+idle idle - -d 3 --json "$out/idle.json"
 idle idle_int INT -d 30
-idle idle_fail - -d 1 --json /dev/full
+idle idle_fail - -d 3 --json /dev/full
 read -r t1 _ </proc/uptime
 echo "$t0 $t1" >"$out/idle.uptime"
 # below the probes' 5.12 floor there is nothing to name: no injection (matrix.py says so)
