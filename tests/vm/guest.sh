@@ -11,7 +11,8 @@
 #   plan.txt                 jitterscope check --plan (what it would change on this box)
 #   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs): each
 #                            line "WHEN cpuN: stateK=DISABLE ..." of CPUs 0 and 1, read before,
-#                            then during each run (once it said so) and after it: one killed
+#                            then during each run ended by a signal (once it said so) and
+#                            after each: one killed
 #                            by SIGKILL (idle_kill.err; idle.files: /run/jitterscope after it),
 #                            the next, which ends by itself (idle.{json,txt,err}), one ended
 #                            by SIGINT (idle_int.err), one that fails (--json /dev/full,
@@ -78,8 +79,9 @@ idle() {
 	$js --cpu 1 --no-probes --deepest-idle-state 0 "$@" >"$out/$name.txt" 2>"$out/$name.err" &
 	pid=$!
 	said "$out/$name.err"
-	snap "$name:during"
-	[ "$sig" = - ] || kill -s "$sig" $pid
+	# read while it measures only where a signal ends it: a guest starved by its host (TCG
+	# under load) may read a run that ends by itself after it gave the states back
+	[ "$sig" = - ] || { snap "$name:during" && kill -s "$sig" $pid; }
 	wait $pid
 	echo $? >"$out/rc.$name"
 	read -r t _ </proc/uptime
