@@ -11,7 +11,8 @@ tests/vm/arm64.sh, when it exists) and judges what it left:
   - on a tuned kernel (isolcpus= on its line), `jitterscope` and `jitterscope --cpu 1`
     measure CPU 1 from the shell the box gives (its affinity: the housekeeping CPUs);
   - on a nohz_full kernel, the tick on CPU 1 while the sampler spins alone there is at most
-    2/s (/proc/interrupts' LOC over 3 s in the middle of a 6 s run, read by guest.sh) and the
+    2/s (/proc/interrupts' LOC over 3 s in the middle of a 6 s run, read by guest.sh with the
+    uptime at each read) and the
     report says it stayed stopped;
   - `check` runs, and its verdict counts are reported;
   - on a tuned kernel, no boot parameter in force on its line is advised again: not by the
@@ -83,9 +84,9 @@ def loc_rate(out):
     """CPU 1's local timer interrupts/s in the middle of the --cpu 1 run (guest.sh's loc1:
     /proc/interrupts, read apart from the product), or None"""
     try:
-        a, b, secs = read(os.path.join(out, "loc1")).split()
-        return (int(b) - int(a)) / float(secs)
-    except ValueError:
+        a, ta, b, tb = read(os.path.join(out, "loc1")).split()
+        return (int(b) - int(a)) / (float(tb) - float(ta))
+    except (ValueError, ZeroDivisionError):
         return None
 
 
