@@ -49,6 +49,13 @@ static int set(const struct cli_value *v, const char *words, const char *arg)
 		assert_memory_equal(&before, &x, sizeof(x));   \
 	} while (0)
 
+/* taken - arg taken, the field then want */
+#define taken(v, words, arg, field, want)                \
+	do {                                             \
+		assert_int_equal(set(v, words, arg), 0); \
+		assert_true(x.field == (want));          \
+	} while (0)
+
 /** No argument: a flag set, a value set, a count counted. */
 static void test_flags(void **st)
 {
@@ -78,21 +85,15 @@ static void test_time_size(void **st)
 
 	(void)st;
 	memset(&x, 0, sizeof(x));
-	assert_int_equal(set(&t, NULL, "100ms"), 0);
-	assert_true(x.t == 100 * JS_MS);
-	assert_int_equal(set(&t, NULL, "1d"), 0);
-	assert_true(x.t == JS_DAY);
-	assert_int_equal(set(&t, NULL, "2"), 0); /* bare: seconds */
-	assert_true(x.t == 2 * JS_SEC);
+	taken(&t, NULL, "100ms", t, 100 * JS_MS);
+	taken(&t, NULL, "1d", t, JS_DAY);
+	taken(&t, NULL, "2", t, 2 * JS_SEC); /* bare: seconds */
 	refused(&t, NULL, "99ms", "invalid --opt '99ms': out of range: at least 100ms");
 	refused(&t, NULL, "25h", "invalid --opt '25h': out of range: at most 1d");
 	refused(&bare, NULL, "0", "invalid opt '0': must be > 0");
-	assert_int_equal(set(&bare, NULL, "1ns"), 0);
-	assert_true(x.t == 1);
-	assert_int_equal(set(&z, NULL, "64KiB"), 0);
-	assert_true(x.t == 64 * JS_KIB);
-	assert_int_equal(set(&z, NULL, "1T"), 0);
-	assert_true(x.t == JS_TIB);
+	taken(&bare, NULL, "1ns", t, 1);
+	taken(&z, NULL, "64KiB", t, 64 * JS_KIB);
+	taken(&z, NULL, "1T", t, JS_TIB);
 	refused(&z, NULL, "65535", "invalid --opt '65535': out of range: at least 64KiB");
 	assert_int_equal(set(&z, NULL, "5q"), -EINVAL);
 	assert_non_null(strstr(msg, "invalid --opt '5q': "));
@@ -113,10 +114,8 @@ static void test_uint(void **st)
 
 	(void)st;
 	memset(&x, 0, sizeof(x));
-	assert_int_equal(set(&u, NULL, "100"), 0);
-	assert_int_equal(x.u, 100);
-	assert_int_equal(set(&u, NULL, "1000"), 0);
-	assert_int_equal(x.u, 1000);
+	taken(&u, NULL, "100", u, 100);
+	taken(&u, NULL, "1000", u, 1000);
 	refused(&u, NULL, "99", "invalid --opt '99' (100..1000)");
 	refused(&u, NULL, "1001", "invalid --opt '1001' (100..1000)");
 	refused(&u, NULL, "-1", "invalid --opt '-1' (100..1000)");
@@ -126,12 +125,10 @@ static void test_uint(void **st)
 	refused(&u, NULL, "", "invalid --opt '' (100..1000)");
 	refused(&i, NULL, "2147483648", "invalid --opt '2147483648' (microseconds, 0..2147483647)");
 	assert_false(x.given);
-	assert_int_equal(set(&i, NULL, "2147483647"), 0);
-	assert_int_equal(x.i, INT32_MAX);
+	taken(&i, NULL, "2147483647", i, INT32_MAX);
 	assert_true(x.given);
 	refused(&pid, NULL, "0", "invalid --opt '0' (a process id)");
-	assert_int_equal(set(&pid, NULL, "1"), 0);
-	assert_int_equal(x.i, 1);
+	taken(&pid, NULL, "1", i, 1);
 }
 
 /** A power of two, and "N" or "N/min", each in its range. */
@@ -146,18 +143,14 @@ static void test_pow2_per_min(void **st)
 
 	(void)st;
 	memset(&x, 0, sizeof(x));
-	assert_int_equal(set(&p2, NULL, "1024"), 0);
-	assert_int_equal(x.z, 1024);
-	assert_int_equal(set(&p2, NULL, "67108864"), 0);
-	assert_int_equal(x.z, 1ull << 26);
+	taken(&p2, NULL, "1024", z, 1024);
+	taken(&p2, NULL, "67108864", z, 1ull << 26);
 	refused(&p2, NULL, "512", "invalid --opt '512' (a power of two, 1024..67108864)");
 	refused(&p2, NULL, "1536", "invalid --opt '1536' (a power of two, 1024..67108864)");
 	refused(&p2, NULL, "134217728",
 		"invalid --opt '134217728' (a power of two, 1024..67108864)");
-	assert_int_equal(set(&pm, NULL, "1"), 0);
-	assert_int_equal(x.u, 1);
-	assert_int_equal(set(&pm, NULL, "1000/min"), 0);
-	assert_int_equal(x.u, 1000);
+	taken(&pm, NULL, "1", u, 1);
+	taken(&pm, NULL, "1000/min", u, 1000);
 	refused(&pm, NULL, "0", "invalid --opt '0' (1..1000 a minute, e.g. 10/min)");
 	refused(&pm, NULL, "1001", "invalid --opt '1001' (1..1000 a minute, e.g. 10/min)");
 	refused(&pm, NULL, "10/h", "invalid --opt '10/h' (1..1000 a minute, e.g. 10/min)");
@@ -173,12 +166,9 @@ static void test_pct(void **st)
 
 	(void)st;
 	memset(&x, 0, sizeof(x));
-	assert_int_equal(set(&pct, NULL, "0"), 0);
-	assert_true(x.d == 0);
-	assert_int_equal(set(&pct, NULL, "1000%"), 0);
-	assert_true(x.d == 1000);
-	assert_int_equal(set(&pct, NULL, "2.5"), 0);
-	assert_true(x.d == 2.5);
+	taken(&pct, NULL, "0", d, 0);
+	taken(&pct, NULL, "1000%", d, 1000);
+	taken(&pct, NULL, "2.5", d, 2.5);
 	refused(&pct, NULL, "1000.5", "invalid --opt '1000.5' (a percentage, 0..1000, e.g. 10%)");
 	refused(&pct, NULL, "-1", "invalid --opt '-1' (a percentage, 0..1000, e.g. 10%)");
 	refused(&pct, NULL, "10%%", "invalid --opt '10%%' (a percentage, 0..1000, e.g. 10%)");
@@ -200,10 +190,8 @@ static void test_enum(void **st)
 
 	(void)st;
 	memset(&x, 0, sizeof(x));
-	assert_int_equal(set(&words, "source|cgroup|pod", "pod"), 0);
-	assert_int_equal(x.i, 2);
-	assert_int_equal(set(&words, "source|cgroup|pod", "source"), 0);
-	assert_int_equal(x.i, 0);
+	taken(&words, "source|cgroup|pod", "pod", i, 2);
+	taken(&words, "source|cgroup|pod", "source", i, 0);
 	refused(&words, "source|cgroup|pod", "sourc",
 		"invalid --opt 'sourc' (source, cgroup or pod)");
 	refused(&words, "source|cgroup", "", "invalid --opt '' (source or cgroup)");
@@ -229,8 +217,7 @@ static void test_path_cpus(void **st)
 	assert_string_equal(x.s, "m.csv");
 	assert_int_equal(set(&str, NULL, ""), 0);
 	assert_string_equal(x.s, "");
-	assert_int_equal(set(&cpus, NULL, "1,3-4"), 0);
-	assert_int_equal(x.ncpus, 3);
+	taken(&cpus, NULL, "1,3-4", ncpus, 3);
 	assert_int_equal(x.cpus[0], 1);
 	assert_int_equal(x.cpus[1], 3);
 	assert_int_equal(x.cpus[2], 4);
