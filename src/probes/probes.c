@@ -37,7 +37,7 @@
 #include "js_util.h"
 #include "probes.skel.h"
 #include "probes_raw.skel.h"
-#include "probes.bpf.h" /* bpf/: the probes' per-CPU state */
+#include "js_probe_state.h" /* the probes' per-CPU state */
 
 _Static_assert(sizeof(struct js_event) == 120, "js_event ABI is 120 bytes");
 _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 128 bytes");
