@@ -205,7 +205,7 @@ int BPF_PROG(lean_irq_handler_exit, int irq, struct irqaction *action, int ret)
 
 /* ---- APIC vectors ------------------------------------------------------------------- */
 
-/* each vector's entry and exit (full), and its exit alone (lean: the table in probes.c) */
+/* each vector's entry and exit (full), and its exit alone (lean: the table in probe_table.c) */
 #define VECTOR_PAIR(tp, vec)                          \
 	TP(#tp "_entry")                              \
 	int BPF_PROG(tp##_entry, int vector)          \

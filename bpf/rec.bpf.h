@@ -376,7 +376,7 @@ static __always_inline void pop_send(__u32 kind, __u32 id)
 
 /*
  * lean_exit - --probes lean: an interruption seen at its exit alone (no entry program runs;
- * the table in src/probes/probes.c says which). When it interrupted a sampler, it began after
+ * the table in src/probes/probe_table.c says which). When it interrupted a sampler, it began after
  * the sampler's last clock read, which user space knows (the gap's start), and no earlier than
  * the CPU's last exit or the sampler's switch in: that is its start_ns (JS_F_LEAN), correlate
  * clips it to the gap. When it interrupted another task or idle, it is a point: that run keeps
