@@ -98,12 +98,13 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 # unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
 # tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker,
-# the scale benchmark's driver (build/bench/jsscale, which unit builds), the skips CI allows
+# the scale benchmark's driver (build/bench/jsscale, which unit builds), the skips CI allows,
+# that every fault make mutants plants still applies
 UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_check.sh \
 		tests/unit/scale_driver_test.sh \
 		tests/unit/check_layers_test.sh tests/unit/layers_check.sh tests/unit/run_tests_retry.sh \
 		tests/unit/run_tests_lane.sh \
-		tests/unit/skips_allowed.sh
+		tests/unit/skips_allowed.sh tests/unit/mutants_apply.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))
