@@ -21,6 +21,7 @@
 #include "js_output.h"
 #include "js_params.h"
 #include "js_sampler.h"
+#include "js_scale.h"
 #include "js_spike.h"
 #include "js_units.h"
 #include "js_util.h"
@@ -77,6 +78,7 @@ enum {
 	OPT_STACKS,
 	OPT_PROBES,
 	OPT_EVENT,
+	OPT_DRAIN_THREADS,
 	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
 };
 
@@ -174,6 +176,11 @@ static const struct cli_option {
 	{ { "lfence", OPT_LFENCE, NULL, 0, "--clock lfence", G_MEASURE }, M },
 	{ { "ring-size", OPT_RING, "N", 0,
 	    "gap ring entries per CPU, a power of two (default 65536)", G_MEASURE },
+	  M },
+	{ { "drain-threads", OPT_DRAIN_THREADS, "N|auto", 0,
+	    "threads draining the measured CPUs on the housekeeping CPUs (default auto: one "
+	    "per CPUs one keeps up with at the expected gap rate)",
+	    G_MEASURE },
 	  M },
 	{ { "arrival-interval", OPT_ARRIVAL, "LIST", 0,
 	    "also report the delay of messages arriving every 1us,10us,...", G_MEASURE },
@@ -885,6 +892,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		p->ring_entries = v;
 		break;
+	case OPT_DRAIN_THREADS:
+		if (!strcmp(arg, "auto")) {
+			p->drain_threads = 0;
+			break;
+		}
+		if (parse_uint(arg, SCALE_SHARDS_MAX, &v) || !v) {
+			argp_error(state, "invalid --drain-threads '%s' (auto, or 1..%d)", arg,
+				   SCALE_SHARDS_MAX);
+			return EINVAL;
+		}
+		p->drain_threads = (unsigned)v;
+		break;
 	case OPT_ARRIVAL: {
 		size_t n;
 
@@ -1174,6 +1193,7 @@ static int validate_app(const struct js_params *p, const char *prog)
 				  p->cfg.warmup_ns		     ? "--warm-up" :
 				  p->ring_entries != JS_DEFAULT_RING ? "--ring-size" :
 				  p->cfg.test_hook		     ? "--test-hook" :
+				  p->drain_threads		     ? "--drain-threads" :
 				  p->cfg.threshold_auto		     ? "--threshold auto" :
 								       NULL;
 

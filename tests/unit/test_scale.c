@@ -116,9 +116,9 @@ static void test_load(void **state)
 static void test_shard_cpus(void **state)
 {
 	(void)state;
-	assert_int_equal(scale_shard_cpus(1000), 125);	/* tuned */
-	assert_int_equal(scale_shard_cpus(16000), 7);	/* untuned */
-	assert_int_equal(scale_shard_cpus(200000), 1);	/* more than a thread's: still one */
+	assert_int_equal(scale_shard_cpus(1000), 125);	    /* tuned */
+	assert_int_equal(scale_shard_cpus(16000), 7);	    /* untuned */
+	assert_int_equal(scale_shard_cpus(200000), 1);	    /* more than a thread's: still one */
 	assert_int_equal(scale_shard_cpus(0), JS_CPUS_MAX); /* no gap at all */
 }
 
