@@ -421,16 +421,17 @@ static bool worst_load(const struct js_pipe *pl, struct scale_load *worst)
 
 /*
  * start_drain_threads - the samplers' CPUs split among drain threads (scale_split):
- * --drain-threads N, or one per K CPUs at the busiest CPU's trial rate at the threshold
- * (without a trial, an untuned CPU's), at most one per housekeeping CPU. Threads that do not
- * start leave the main thread draining every shard in turn.
+ * --drain-threads N, or one per K CPUs at the busiest CPU's trial rate at the threshold,
+ * at most one per housekeeping CPU; without a trial (fewer CPUs than an untuned rate would
+ * overload one thread with: scale_trial_wanted, and a fixed threshold) one. Threads that do
+ * not start leave the main thread draining every shard in turn.
  */
 static void start_drain_threads(struct js_pipe *pl)
 {
 	struct scale_load worst;
 	size_t count[SCALE_SHARDS_MAX], t, nhk = 1;
 	cpu_set_t hk;
-	double rate = SCALE_UNTUNED_RATE;
+	double rate = 0; /* no trial: one thread */
 	int err;
 
 	if (!pl->d.spinner)
@@ -452,7 +453,7 @@ static void start_drain_threads(struct js_pipe *pl)
 	}
 	js_notice("%zu drain threads for %zu CPUs at %.0f gaps/s each (%s): %zu CPUs each, the "
 		  "main thread's %zu",
-		  t, pl->d.n, rate, pl->p->drain_threads ? "--drain-threads" : "expected", count[1],
+		  t, pl->d.n, rate, pl->p->drain_threads ? "--drain-threads" : "trial", count[1],
 		  count[0]);
 }
 
