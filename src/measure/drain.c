@@ -108,6 +108,7 @@ const char *drain_sym(void *ctx, uint64_t addr)
 
 int drain_shard(struct js_drain *d, const size_t *count, size_t t)
 {
+	pthread_rwlockattr_t attr;
 	struct drain_shard *sh;
 	size_t next = 0;
 
@@ -115,12 +116,17 @@ int drain_shard(struct js_drain *d, const size_t *count, size_t t)
 		return 0;
 	sh = calloc(t, sizeof(*sh));
 	d->shared = malloc(sizeof(*d->shared));
-	if (!sh || !d->shared || pthread_rwlock_init(d->shared, NULL)) {
+	/* a gap handed to the outputs waits for no stream of results' readers */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	if (!sh || !d->shared || pthread_rwlock_init(d->shared, &attr)) {
+		pthread_rwlockattr_destroy(&attr);
 		free(sh);
 		free(d->shared);
 		d->shared = NULL;
 		return -ENOMEM;
 	}
+	pthread_rwlockattr_destroy(&attr);
 	/* thread 0's scratch is the one drain_setup* made; every CPU to its thread's shard */
 	sh[0] = d->sh[0];
 	sh[0].gaps = 0;
