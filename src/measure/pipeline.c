@@ -432,6 +432,7 @@ static void start_drain_threads(struct js_pipe *pl)
 	size_t count[SCALE_SHARDS_MAX], t, nhk = 1;
 	cpu_set_t hk;
 	double rate = 0; /* no trial: one thread */
+	char why[64];
 	int err;
 
 	if (!pl->d.spinner)
@@ -451,10 +452,12 @@ static void start_drain_threads(struct js_pipe *pl)
 			t, strerror(-err));
 		return;
 	}
-	js_notice("%zu drain threads for %zu CPUs at %.0f gaps/s each (%s): %zu CPUs each, the "
-		  "main thread's %zu",
-		  t, pl->d.n, rate, pl->p->drain_threads ? "--drain-threads" : "trial", count[1],
-		  count[0]);
+	if (pl->p->drain_threads)
+		snprintf(why, sizeof(why), "--drain-threads");
+	else
+		snprintf(why, sizeof(why), "%.0f gaps/s each in the trial", rate);
+	js_notice("%zu drain threads for %zu CPUs (%s): %zu CPUs each, the main thread's %zu", t,
+		  pl->d.n, why, count[1], count[0]);
 }
 
 /* drain_thread_gaps - what each drain thread attributed, when there were several */

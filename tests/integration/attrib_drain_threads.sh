@@ -16,16 +16,17 @@
 . "$(dirname "$0")/lib.bash"
 need_root
 python3 "$(dirname "$0")/attrib_lib.py" run --mode ipi --duration 5 --period 2500 --count 1 \
-	--js-arg=--drain-threads=2 --notices --dir "$TMP"
-rc=$?
+	--js-arg=--drain-threads=2 --notices --dir "$TMP" | tee "$TMP/attrib.out"
+rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] || exit "$rc"
 grep 'drain thread' "$TMP/js.err"
-grep -q '^jitterscope: 2 drain threads for 1 CPUs .*(--drain-threads): 1 CPUs each, the main thread.s 0$' \
+grep -q '^jitterscope: 2 drain threads for 1 CPUs (--drain-threads): 1 CPUs each, the main thread.s 0$' \
 	"$TMP/js.err" || fail "no '2 drain threads' notice: $(cat "$TMP/js.err")"
 grep -q '^jitterscope: drain thread 0: 0 CPUs, 0 gaps attributed$' "$TMP/js.err" ||
 	fail "the main thread attributed gaps, or said nothing"
 n=$(sed -n 's/^jitterscope: drain thread 1: 1 CPUs, \([0-9]*\) gaps attributed$/\1/p' "$TMP/js.err")
-acts=$(grep -c '^[0-9]' "$TMP/inject.csv")
+acts=$(sed -n 's/^ipi: actions=\([0-9]*\) .*/\1/p' "$TMP/attrib.out")
+[ -n "$acts" ] && [ "$acts" -gt 0 ] || fail "attrib_lib.py counted no IPI"
 [ -n "$n" ] && [ "$n" -ge "$acts" ] || fail "thread 1 attributed ${n:-no} gaps for $acts IPIs"
 gaps=$(python3 -c 'import json,sys; print(sum(c["gap_count"] for c in json.load(open(sys.argv[1]))["cpus"]))' "$TMP/run.json" 2>/dev/null)
 [ "$gaps" = "$n" ] || fail "thread 1 attributed $n gaps, the JSON has ${gaps:-none}"
