@@ -11,13 +11,21 @@
  * thread does what the pipeline's does: read every CPU's probe ring into drain_event, then
  * drain_run to PROCESS_LAG before now. Only that is timed (CLOCK_THREAD_CPUTIME_ID).
  *
- *   jsscale --cpus N --rate GAPS_PER_S [--seconds S] [--seed N] [--durations FILE]
+ *   jsscale --cpus N --rate GAPS_PER_S [--threads T] [--seconds S] [--seed N]
+ *           [--durations FILE]
+ *
+ * --threads: the CPUs split among T drain threads as --drain-threads T splits them
+ * (scale_split, drain_shard, drain_threads_start): each drain's work is then this thread's
+ * (the probe rings read, its shard) and each other thread's shard, each timed by its own CPU
+ * clock; a drain's span is the rings' read plus the slowest shard, as if each thread had a
+ * housekeeping CPU of its own (here they may share one: their CPU clocks count only their
+ * own time).
  *
  * --durations: the gaps' durations, in ns, one a line, # a comment (a recorded run's, e.g.
  * bench/scale-durations.txt), each CPU starting at its own place in the list; without it,
  * uniform from 2 to 20 us. Either is clipped to half the spacing of the gaps at that rate.
- * One line of JSON on stdout: the gaps and events, the housekeeping CPU time per gap and as
- * a share of a core, the slowest drain against the base nap (a drain longer than that means
+ * One line of JSON on stdout: the gaps and events, the housekeeping CPU time per gap (every
+ * thread's) and as a share of a core, the slowest drain's span (the lag) against the base nap (a drain longer than that means
  * one housekeeping thread cannot keep up: the rings are sized for it), the mean nap, gaps and events lost to full rings, and the memory per
  * measured CPU (heap in use, mallinfo2, and the rings). Exit 64 on a bad argument.
  */
@@ -247,10 +255,21 @@ static void load_durations(const char *path)
 	}
 }
 
+/* thread_ns - the CPU time of drain thread k (> 0) so far */
+static uint64_t thread_ns(const struct js_drain *d, size_t k)
+{
+	struct timespec ts;
+	clockid_t clk;
+
+	if (drain_threads_clock(d, k, &clk) || clock_gettime(clk, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * S + (uint64_t)ts.tv_nsec;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: jsscale --cpus N --rate GAPS_PER_S [--seconds S] [--seed N] "
-			"[--durations FILE]\n");
+	fprintf(stderr, "usage: jsscale --cpus N --rate GAPS_PER_S [--threads T] [--seconds S] "
+			"[--seed N] [--durations FILE]\n");
 	exit(64);
 }
 
@@ -268,11 +287,10 @@ static double num(const char *opt, const char *v, double lo, double hi)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "cpus", 1, 0, 'n' }, { "rate", 1, 0, 'r' },	   { "seconds", 1, 0, 's' },
-		{ "seed", 1, 0, 'x' }, { "durations", 1, 0, 'f' }, { "help", 0, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { { "cpus", 1, 0, 'n' },	{ "rate", 1, 0, 'r' },
+					    { "seconds", 1, 0, 's' },	{ "seed", 1, 0, 'x' },
+					    { "durations", 1, 0, 'f' }, { "threads", 1, 0, 't' },
+					    { "help", 0, 0, 'h' },	{ 0, 0, 0, 0 } };
 	size_t ncpus = 0, evring_recs, heap0, heap_set, heap_peak;
 	double rate = -1, secs = 5;
 	uint64_t nap = JS_NAP_BASE_NS, lost_gaps = 0, lost_ev = 0, nev = 0, hk = 0, worst = 0;
@@ -284,6 +302,7 @@ int main(int argc, char **argv)
 	struct tsc_fit fit = { .tsc0 = 0, .ns0 = 0, .ns_per_cycle = 1.0, .hz = 1e9 };
 	struct sim_cpu *sc;
 	int *cpus, o;
+	size_t nthreads = 1, count[SCALE_SHARDS_MAX];
 	size_t ring_entries = JS_DEFAULT_RING;
 	bool timed = false;
 
@@ -303,6 +322,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			load_durations(optarg);
+			break;
+		case 't':
+			nthreads = (size_t)num("--threads", optarg, 1, SCALE_SHARDS_MAX);
 			break;
 		default:
 			usage();
@@ -353,13 +375,16 @@ int main(int argc, char **argv)
 	}
 	if (drain_setup_buffers(&d))
 		return 1;
+	nthreads = scale_split(ncpus, rate, 1, nthreads, count);
+	if (drain_shard(&d, count, nthreads) || drain_threads_start(&d))
+		return 1;
 	d.window_start = d.now = T0;
 	heap_set = heap_peak = heap_bytes();
 	clock_cost = read_cost();
 	for (uint64_t t = T0, step; t < T0 + WARM_NS + run.cfg.duration_ns; t += step) {
 		struct js_nap_fill fill = { .ring_entries = ring_entries,
 					    .ev_ring_bytes = evring_recs * sizeof(struct js_rec) };
-		uint64_t c0, c1;
+		uint64_t c0, c1, cm, span, w0[SCALE_SHARDS_MAX];
 
 		if (!timed && t >= T0 + WARM_NS) { /* the timed window opens: before, warm-up */
 			for (size_t i = 0; i < run.ncpus; i++)
@@ -373,6 +398,8 @@ int main(int argc, char **argv)
 			produce(&sc[i], &d.cp[i].s.ring, (int)i, rate, t, step, &lost_gaps,
 				&lost_ev, &nev);
 		d.now = t + step;
+		for (size_t k = 1; k < nthreads; k++)
+			w0[k] = thread_ns(&d, k);
 		c0 = cpu_ns();
 		for (size_t i = 0; i < ncpus; i++) {
 			int got = js_evring_read(&sc[i].er, evring_recs, drain_event, &d);
@@ -380,11 +407,23 @@ int main(int argc, char **argv)
 			fill.ev_bytes = JS_MAX(fill.ev_bytes,
 					       (size_t)JS_MAX(got, 0) * sizeof(struct js_rec));
 		}
+		cm = nthreads > 1 ? cpu_ns() : c0;
 		drain_run(&d, d.now - PROCESS_LAG_NS);
 		c1 = cpu_ns();
-		c1 = c1 - c0 > clock_cost ? c1 - clock_cost : c0; /* the clock's own read */
+		/* the clock's own reads */
+		c1 = c1 - c0 > clock_cost * (nthreads > 1 ? 2 : 1) ?
+			     c1 - clock_cost * (nthreads > 1 ? 2 : 1) :
+			     c0;
 		hk += c1 - c0;
-		worst = c1 - c0 > worst ? c1 - c0 : worst;
+		/* the span: the rings' read, then the slowest shard (thread 0's the rest) */
+		span = c1 - c0;
+		for (size_t k = 1; k < nthreads; k++) {
+			uint64_t w = thread_ns(&d, k) - w0[k];
+
+			hk += w;
+			span = JS_MAX(span, cm - c0 + w);
+		}
+		worst = span > worst ? span : worst;
 		ndrains++;
 		napped += step;
 		/* the pipeline's rhythm: 10 ms, up to 40 ms while every ring stays nearly empty */
@@ -397,12 +436,17 @@ int main(int argc, char **argv)
 		}
 	}
 	{
-		uint64_t c0 = cpu_ns();
+		uint64_t c0 = cpu_ns(), w0[SCALE_SHARDS_MAX];
 
+		for (size_t k = 1; k < nthreads; k++)
+			w0[k] = thread_ns(&d, k);
 		d.now = UINT64_MAX;
 		drain_run(&d, UINT64_MAX);
 		hk += cpu_ns() - c0;
+		for (size_t k = 1; k < nthreads; k++)
+			hk += thread_ns(&d, k) - w0[k];
 	}
+	drain_threads_stop(&d);
 	for (size_t i = 0; i < run.ncpus; i++) {
 		gaps_all += run.cpus[i].gap_count;
 		matched += run.cpus[i].events;
@@ -416,7 +460,7 @@ int main(int argc, char **argv)
 		/* the heap measured holds the simulated rings too: what the drain and the
 		 * results take is the rest */
 		rings = (m.gap_ring + evring_recs * sizeof(struct js_rec)) * ncpus;
-		printf("{\"cpus\": %zu, \"rate\": %.0f, \"seconds\": %g, \"gaps\": %llu, "
+		printf("{\"cpus\": %zu, \"threads\": %zu, \"rate\": %.0f, \"seconds\": %g, \"gaps\": %llu, "
 		       "\"events\": %llu, \"events_in_gaps\": %llu, \"lost_gaps\": %llu, "
 		       "\"lost_events\": %llu, \"evicted\": %llu, \"hk_ns\": %llu, "
 		       "\"hk_ns_per_gap\": %.1f, \"hk_core_pct\": %.3f, \"drains\": %llu, "
@@ -424,10 +468,11 @@ int main(int argc, char **argv)
 		       "\"heap_per_cpu\": %.0f, \"heap_peak_per_cpu\": %.0f, "
 		       "\"gap_ring_per_cpu\": %zu, \"probe_ring_per_cpu\": %zu, "
 		       "\"send_rings\": %zu, \"stated_per_cpu\": %zu}\n",
-		       ncpus, rate, secs, (unsigned long long)gaps, (unsigned long long)nev,
-		       (unsigned long long)matched, (unsigned long long)lost_gaps,
-		       (unsigned long long)lost_ev, (unsigned long long)run.probe_evicted,
-		       (unsigned long long)hk, gaps ? (double)hk / (double)gaps : 0.0,
+		       ncpus, nthreads, rate, secs, (unsigned long long)gaps,
+		       (unsigned long long)nev, (unsigned long long)matched,
+		       (unsigned long long)lost_gaps, (unsigned long long)lost_ev,
+		       (unsigned long long)run.probe_evicted, (unsigned long long)hk,
+		       gaps ? (double)hk / (double)gaps : 0.0,
 		       100.0 * (double)hk / (double)run.cfg.duration_ns,
 		       (unsigned long long)ndrains, (unsigned long long)worst,
 		       (unsigned long long)JS_NAP_BASE_NS,

@@ -22,6 +22,7 @@
 #include "js_output.h"
 #include "js_params.h"
 #include "js_sampler.h"
+#include "js_scale.h"
 #include "js_spike.h"
 #include "js_units.h"
 #include "js_util.h"
@@ -127,6 +128,26 @@ static int opt_threshold(struct argp_state *state, const struct cli_option *o, c
 	if (!p->cfg.threshold_auto)
 		return apply(state, o, arg);
 	p->cfg.threshold_ns = 0;
+	return 0;
+}
+
+/* opt_drain_threads - --drain-threads auto (0: scale_split chooses), or 1..SCALE_SHARDS_MAX */
+static int opt_drain_threads(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	unsigned long long v;
+
+	(void)o;
+	if (!strcmp(arg, "auto")) {
+		p->drain_threads = 0;
+		return 0;
+	}
+	if (cli_uint(arg, SCALE_SHARDS_MAX, &v) || !v) {
+		argp_error(state, "invalid --drain-threads '%s' (auto, or 1..%d)", arg,
+			   SCALE_SHARDS_MAX);
+		return EINVAL;
+	}
+	p->drain_threads = (unsigned)v;
 	return 0;
 }
 
@@ -424,6 +445,12 @@ static const struct cli_option options[] = {
 	    G_MEASURE },
 	  M,
 	  .v = { NUM(CLI_POW2, ring_entries, 1024, 1ull << 26, "a power of two, ~") } },
+	{ { "drain-threads", 0, "N|auto", 0,
+	    "threads draining the measured CPUs on the housekeeping CPUs (default auto: one "
+	    "per CPUs one keeps up with at the expected gap rate)",
+	    G_MEASURE },
+	  M,
+	  .fn = opt_drain_threads },
 	{ { "arrival-interval", 0, "LIST", 0,
 	    "also report the delay of messages arriving every 1us,10us,...", G_MEASURE },
 	  M,
@@ -991,6 +1018,7 @@ static int validate_app(const struct js_params *p, const char *prog)
 				  p->cfg.warmup_ns		     ? "--warm-up" :
 				  p->ring_entries != JS_DEFAULT_RING ? "--ring-size" :
 				  p->cfg.test_hook		     ? "--test-hook" :
+				  p->drain_threads		     ? "--drain-threads" :
 				  p->cfg.threshold_auto		     ? "--threshold auto" :
 								       NULL;
 

@@ -46,6 +46,7 @@ struct js_params {
 	bool no_progress;
 	bool probe_cost;	  /* --probe-cost: time the probes' programs (kernel bpf_stats) */
 	bool no_waker;		  /* --no-waker: do not track who woke a preempting task */
+	unsigned drain_threads;	  /* --drain-threads N, 0: auto (scale_split) */
 	bool stacks;		  /* --stacks: kernel stacks of the worst gaps' preemptor and
 				   * its waker (not the waker's with --no-waker) */
 	bool probes_given;	  /* --probes given (cfg.probes_lean: which) */

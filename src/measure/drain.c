@@ -14,18 +14,44 @@
 #include "js_source.h"
 #include "js_util.h"
 
+/* shard_alloc - shard sh's scratch (nrecs records, 0: none yet); 0 or -ENOMEM */
+static int shard_alloc(struct js_drain *d, struct drain_shard *sh, size_t nrecs)
+{
+	sh->d = d;
+	sh->raw = malloc(DRAIN_BATCH * sizeof(*sh->raw));
+	/* only outputs that draw the events (--trace) need a copy of a gap's events */
+	if (d->outs_want_events)
+		sh->evscratch = malloc(d->evcap * sizeof(*sh->evscratch));
+	if (nrecs) {
+		sh->recs = malloc(nrecs * sizeof(*sh->recs));
+		sh->nrecs = nrecs;
+	}
+	if (!sh->raw || (d->outs_want_events && !sh->evscratch) || (nrecs && !sh->recs))
+		return -ENOMEM;
+	return 0;
+}
+
+static void shard_free(struct drain_shard *sh)
+{
+	free(sh->raw);
+	free(sh->recs);
+	free(sh->evscratch);
+}
+
 int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap)
 {
 	for (int i = 0; i < JS_CPUS_MAX; i++)
 		d->cpu_index[i] = -1;
 	d->n = n;
+	d->evcap = evcap;
 	d->cp = calloc(n, sizeof(*d->cp));
-	d->raw = malloc(DRAIN_BATCH * sizeof(*d->raw));
+	d->sh = calloc(1, sizeof(*d->sh));
 	outputs_wants(d->outs, &d->outs_want_events, &d->outs_watch_events);
-	/* only outputs that draw the events (--trace) need a copy of a gap's events */
-	if (d->outs_want_events)
-		d->evscratch = malloc(evcap * sizeof(*d->evscratch));
-	if (!d->cp || !d->raw || (d->outs_want_events && !d->evscratch))
+	if (!d->cp || !d->sh)
+		return -ENOMEM;
+	d->nsh = 1;
+	d->sh[0].n = n;
+	if (shard_alloc(d, &d->sh[0], 0))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct cpu_pipe *c = &d->cp[i];
@@ -33,7 +59,100 @@ int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap)
 		c->cpu = cpus[i];
 		c->res = c->mark_res = -1;
 		c->evcap = evcap;
+		c->sh = &d->sh[0];
 		d->cpu_index[c->cpu] = (int)i;
+	}
+	return 0;
+}
+
+/* shard_opts - sh's correlation options: the drain's, named through its own cache, a
+ * cgroup's name looked up under d->shared when shards run at once */
+static const char *shard_cgname(void *ctx, uint64_t id);
+
+static void shard_opts(struct js_drain *d, struct drain_shard *sh)
+{
+	sh->copts = d->copts;
+	sh->mopts = d->mopts;
+	if (d->copts.sym == drain_sym)
+		sh->copts.sym_ctx = sh->mopts.sym_ctx = sh;
+	if (d->shared && d->copts.cgname) {
+		sh->copts.cgname = sh->mopts.cgname = shard_cgname;
+		sh->copts.cg_ctx = sh->mopts.cg_ctx = sh;
+	}
+}
+
+static const char *shard_cgname(void *ctx, uint64_t id)
+{
+	struct drain_shard *sh = ctx;
+	const char *name;
+
+	pthread_rwlock_wrlock(sh->d->shared);
+	name = sh->d->copts.cgname(sh->d->copts.cg_ctx, id);
+	pthread_rwlock_unlock(sh->d->shared);
+	return name;
+}
+
+const char *drain_sym(void *ctx, uint64_t addr)
+{
+	struct drain_shard *sh = ctx;
+	struct drain_sym *sl = &sh->sym[(addr >> 4) % DRAIN_SYM_SLOTS];
+
+	if (!sh->d->run->ksyms)
+		return NULL;
+	if (sl->addr != addr) { /* address 0 has no name: a zeroed slot is right */
+		sl->addr = addr;
+		sl->name = run_sym(sh->d->run, addr);
+	}
+	return sl->name;
+}
+
+int drain_shard(struct js_drain *d, const size_t *count, size_t t)
+{
+	pthread_rwlockattr_t attr;
+	struct drain_shard *sh;
+	size_t next = 0;
+
+	if (t <= 1)
+		return 0;
+	sh = calloc(t, sizeof(*sh));
+	d->shared = malloc(sizeof(*d->shared));
+	/* a gap handed to the outputs waits for no stream of results' readers */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	if (!sh || !d->shared || pthread_rwlock_init(d->shared, &attr)) {
+		pthread_rwlockattr_destroy(&attr);
+		free(sh);
+		free(d->shared);
+		d->shared = NULL;
+		return -ENOMEM;
+	}
+	pthread_rwlockattr_destroy(&attr);
+	/* thread 0's scratch is the one drain_setup* made; every CPU to its thread's shard */
+	sh[0] = d->sh[0];
+	sh[0].gaps = 0;
+	for (size_t k = 0; k < t; k++) {
+		size_t i = (k + 1) % t; /* threads 1 .. t - 1, then 0 */
+
+		if (i && shard_alloc(d, &sh[i], d->sh[0].nrecs)) {
+			for (size_t j = 1; j < t; j++)
+				shard_free(&sh[j]);
+			free(sh);
+			pthread_rwlock_destroy(d->shared);
+			free(d->shared);
+			d->shared = NULL;
+			return -ENOMEM;
+		}
+		sh[i].first = next;
+		sh[i].n = count[i];
+		next += count[i];
+	}
+	free(d->sh);
+	d->sh = sh;
+	d->nsh = t;
+	for (size_t k = 0; k < t; k++) {
+		shard_opts(d, &sh[k]);
+		for (size_t i = sh[k].first; i < sh[k].first + sh[k].n && i < d->n; i++)
+			d->cp[i].sh = &sh[k];
 	}
 	return 0;
 }
@@ -67,9 +186,11 @@ int drain_setup_buffers(struct js_drain *d)
 	}
 	/* one scratch for every CPU's lanes: it stays in the cache from one CPU to the next
 	 * (a CPU's own went cold between two drains when many CPUs are measured) */
-	d->recs = malloc(JS_MAX(nrecs, (size_t)1) * sizeof(*d->recs));
-	if (!d->recs)
+	d->sh[0].nrecs = JS_MAX(nrecs, (size_t)1);
+	d->sh[0].recs = malloc(d->sh[0].nrecs * sizeof(*d->sh[0].recs));
+	if (!d->sh[0].recs)
 		return -ENOMEM;
+	shard_opts(d, &d->sh[0]);
 	if (d->spinner)
 		return 0;
 	d->unfiled = malloc(DRAIN_LANE_CAP * sizeof(*d->unfiled));
@@ -101,9 +222,15 @@ void drain_free(struct js_drain *d)
 		}
 	}
 	free(d->cp);
-	free(d->raw);
-	free(d->recs);
-	free(d->evscratch);
+	for (size_t k = 0; d->sh && k < d->nsh; k++)
+		shard_free(&d->sh[k]);
+	free(d->sh);
+	d->sh = NULL;
+	if (d->shared) {
+		pthread_rwlock_destroy(d->shared);
+		free(d->shared);
+		d->shared = NULL;
+	}
 	free(d->unfiled);
 	free(d->unfiled_label);
 	free(d->filing);
@@ -123,10 +250,10 @@ static bool grow(struct js_drain *d, struct cpu_pipe *c)
 		return false;
 	if (d->outs_want_events) {
 		/* one gap's events are copied there: as many as a CPU keeps */
-		v = realloc(d->evscratch, cap * sizeof(*v));
+		v = realloc(c->sh->evscratch, cap * sizeof(*v));
 		if (!v)
 			return false;
-		d->evscratch = v;
+		c->sh->evscratch = v;
 	}
 	v = realloc(c->ev, cap * sizeof(*v));
 	if (!v)
@@ -171,6 +298,7 @@ int drain_event(void *ctx, const struct js_event *ev)
 static void feed_outputs(struct js_drain *d, struct cpu_pipe *c, const struct js_gap_rec *g)
 {
 	uint64_t s = g->gap.start_ns, e = g->gap.start_ns + g->gap.dur_ns;
+	struct js_event *evs = c->sh->evscratch;
 	size_t k = 0;
 
 	if (!d->outs || !d->outs->n)
@@ -186,13 +314,18 @@ static void feed_outputs(struct js_drain *d, struct cpu_pipe *c, const struct js
 			if (x->start_ns > e || x->end_ns < s || x->kind == JS_EV_IPI_SEND ||
 			    (lean && x->end_ns > e))
 				continue;
-			d->evscratch[k] = *x;
+			evs[k] = *x;
 			if (lean && x->start_ns < s)
-				d->evscratch[k].start_ns = s;
+				evs[k].start_ns = s;
 			k++;
 		}
 	}
-	outputs_gap(d->outs, g, d->evscratch, k);
+	/* one run's outputs, whichever drain thread attributed the gap */
+	if (d->shared)
+		pthread_rwlock_wrlock(d->shared);
+	outputs_gap(d->outs, g, evs, k);
+	if (d->shared)
+		pthread_rwlock_unlock(d->shared);
 }
 
 /*
@@ -264,8 +397,12 @@ static void gap_stacks(struct js_drain *d, const struct js_cpu_result *r, struct
 {
 	bool want = d->stacks && *d->probes && js_stacks_wanted(&r->top, g, d->stack_spike_ns);
 
+	if (want && d->shared)
+		pthread_rwlock_wrlock(d->shared); /* the run's table */
 	g->attr.stack = want ? keep_stack(d, g->attr.stack) : 0;
 	g->attr.waker.stack = want ? keep_stack(d, g->attr.waker.stack) : 0;
+	if (want && d->shared)
+		pthread_rwlock_unlock(d->shared);
 }
 
 static int gap_start_cmp(const void *pa, const void *pb)
@@ -284,7 +421,9 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 			    const char (*label)[JS_LABEL_LEN], size_t n)
 {
 	struct drain_lane *l = &c->lane[src];
-	struct js_gap_rec *recs = d->recs;
+	struct js_gap_rec *recs = c->sh->recs;
+	/* the cgroups' table is read while accounting: another shard may add to it */
+	bool rd = d->shared && d->run->cgroups;
 
 	for (size_t i = 0; i < n; i++) {
 		recs[i].gap = pend[i]; /* the attribution fills (and zeroes) attr */
@@ -314,10 +453,15 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 		gap_stacks(d, r, &recs[i]);
 		/* a guest tick would have been seen */
 		r->host_periodic = *d->probes != NULL && d->probes_steady;
+		if (rd)
+			pthread_rwlock_rdlock(d->shared);
 		result_add_gap(r, &recs[i]);
+		if (rd)
+			pthread_rwlock_unlock(d->shared);
 		feed_outputs(d, c, &recs[i]);
 		l->last_end_ns = JS_MAX(l->last_end_ns, recs[i].gap.start_ns + recs[i].gap.dur_ns);
 	}
+	c->sh->gaps += n;
 }
 
 /* attribute_batch - attribute the first n gaps of lane l of CPU c: the sampler's (in start
@@ -337,7 +481,7 @@ static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 	}
 	/* the events the batch can touch are sorted once for all its chunks */
 	w = corr_window_new(*d->probes ? c->ev : NULL, *d->probes ? c->nev : 0, lo, hi,
-			    src == JS_SRC_MARK ? &d->mopts : &d->copts);
+			    src == JS_SRC_MARK ? &c->sh->mopts : &c->sh->copts);
 	for (size_t i = 0; i < n; i += chunk)
 		attribute_chunk(d, c, src, w, l->pend + i, l->label ? l->label + i : NULL,
 				JS_MIN(chunk, n - i));
@@ -369,7 +513,7 @@ static void pop_rings(struct js_drain *d, struct cpu_pipe *c)
 	do {
 		size_t room = l->cap - l->npend;
 
-		got = ring_pop(&c->s.ring, d->raw, JS_MIN(room, (size_t)DRAIN_BATCH));
+		got = ring_pop(&c->s.ring, c->sh->raw, JS_MIN(room, (size_t)DRAIN_BATCH));
 		all += got;
 		for (size_t k = 0; k < got; k++) {
 			struct js_gap *g = &l->pend[l->npend++];
@@ -377,16 +521,16 @@ static void pop_rings(struct js_drain *d, struct cpu_pipe *c)
 			memset(g, 0, sizeof(*g));
 			g->cpu = (uint32_t)c->cpu;
 			g->res = (uint32_t)c->res;
-			g->start_ns = tsc_to_ns(d->fit, d->raw[k].start_tsc);
-			g->dur_ns =
-				tsc_cycles_to_ns(d->fit, d->raw[k].end_tsc - d->raw[k].start_tsc);
+			g->start_ns = tsc_to_ns(d->fit, c->sh->raw[k].start_tsc);
+			g->dur_ns = tsc_cycles_to_ns(d->fit, c->sh->raw[k].end_tsc -
+								     c->sh->raw[k].start_tsc);
 		}
 		while (l->npend == l->cap) {
 			/* no room: attribute what we hold now rather than stall the ring */
 			attribute_batch(d, c, JS_SRC_SAMPLER, DRAIN_BATCH);
 		}
 	} while (got);
-	d->popped = JS_MAX(d->popped, all);
+	c->sh->popped = JS_MAX(c->sh->popped, all);
 }
 
 /* attribute_ready - the gaps of every lane of c that ended before cutoff */
@@ -479,7 +623,7 @@ static void file_marks(struct js_drain *d, uint64_t cutoff)
 			d->filing[i].gap = d->unfiled[i];
 			d->filing[i].gap.cpu = (uint32_t)c->cpu;
 		}
-		corr_attribute_recs(d->filing, ready, c->ev, c->nev, &d->mopts);
+		corr_attribute_recs(d->filing, ready, c->ev, c->nev, &d->sh[0].mopts);
 		for (size_t i = 0; i < ready; i++)
 			if (d->filing[i].attr.covered_ns > d->covered[i]) {
 				d->covered[i] = d->filing[i].attr.covered_ns;
@@ -505,11 +649,20 @@ static void file_marks(struct js_drain *d, uint64_t cutoff)
 	d->nunfiled -= ready;
 }
 
+void drain_shard_run(struct drain_shard *sh, uint64_t cutoff)
+{
+	struct js_drain *d = sh->d;
+
+	sh->popped = 0;
+	for (size_t i = sh->first; d->spinner && i < sh->first + sh->n; i++)
+		pop_rings(d, &d->cp[i]);
+	for (size_t i = sh->first; i < sh->first + sh->n; i++)
+		attribute_ready(d, &d->cp[i], cutoff);
+}
+
 void drain_run(struct js_drain *d, uint64_t cutoff)
 {
-	d->popped = 0;
-	for (size_t i = 0; d->spinner && i < d->n; i++)
-		pop_rings(d, &d->cp[i]);
+	/* the marks (no sampler: one shard) are filed first, their CPUs' events all in */
 	while (d->nunfiled && d->unfiled[0].start_ns + d->unfiled[0].dur_ns <= cutoff) {
 		size_t before = d->nunfiled;
 
@@ -517,8 +670,10 @@ void drain_run(struct js_drain *d, uint64_t cutoff)
 		if (d->nunfiled == before)
 			break;
 	}
-	for (size_t i = 0; i < d->n; i++)
-		attribute_ready(d, &d->cp[i], cutoff);
+	drain_threads_run(d, cutoff);
+	d->popped = 0;
+	for (size_t k = 0; k < d->nsh; k++)
+		d->popped = JS_MAX(d->popped, d->sh[k].popped);
 	if (cutoff == UINT64_MAX)
 		return;
 	d->run->done_ns = cutoff;

@@ -17,9 +17,11 @@
 #ifndef JS_DRAIN_H
 #define JS_DRAIN_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "js_correlate.h"
 #include "js_output.h"
@@ -39,6 +41,7 @@
 #define DRAIN_GROW_CAP (1u << 20) /* events per CPU a source's window may grow to (drain_event) */
 #define DRAIN_THREAD_KEEP_NS 100000000ull /* threads' (no marks): this long, or since hold_ns */
 #define DRAIN_THREAD_BATCH_NS 50000000ull /* a thread's gaps attributed this long after the first */
+#define DRAIN_SYM_SLOTS 256		  /* a drain thread's cache of kernel symbols' names */
 
 /* One CPU's gaps of one source awaiting attribution, in time order. */
 struct drain_lane {
@@ -49,6 +52,33 @@ struct drain_lane {
 	struct steal_log steal; /* steal clock readings not yet given to its gaps */
 	uint64_t last_end_ns;	/* end of the last gap attributed */
 };
+
+struct js_drain;
+
+/*
+ * One drain thread's share (a shard): its CPUs, and the scratch and symbol cache it alone
+ * uses. One shard (the main thread's) drains every CPU unless drain_shard split them; each
+ * CPU's window, lanes and results are then touched by its shard alone while the shards run,
+ * what they share (the outputs, the stacks' and cgroups' tables) under d->shared.
+ */
+struct drain_shard {
+	struct js_drain *d;
+	size_t first, n;	    /* its CPUs: cp[first, first + n) */
+	struct gap_raw *raw;	    /* a batch popped from a sampler's ring */
+	struct js_gap_rec *recs;    /* scratch for one batch of any lane (one at a time) */
+	struct js_event *evscratch; /* events of one gap, for outputs that want them */
+	size_t nrecs;		    /* recs' room */
+	struct corr_opts copts;	    /* the drain's, naming through this shard's cache */
+	struct corr_opts mopts;
+	struct drain_sym {
+		uint64_t addr;
+		const char *name;
+	} sym[DRAIN_SYM_SLOTS];
+	size_t popped; /* the most gaps one of its samplers' rings gave the last drain */
+	uint64_t gaps; /* gaps it attributed */
+};
+
+struct drain_pool;
 
 /* One measured CPU: its sampler and SMI counter (the pipeline's), its events and lanes. */
 struct cpu_pipe {
@@ -64,6 +94,7 @@ struct cpu_pipe {
 	bool smi_ok;
 	uint64_t smi_start;
 	struct drain_lane lane[JS_SRC_MAX];
+	struct drain_shard *sh; /* the drain thread that drains it */
 };
 
 struct js_probes;
@@ -86,10 +117,11 @@ struct js_drain {
 	unsigned top;			 /* worst gaps kept per result */
 	bool stacks;			 /* --stacks: the wanted gaps' stacks into run->stacks */
 	uint64_t stack_spike_ns;	 /* ... wanted: the worst list's and these (0: none) */
-	struct gap_raw *raw;
-	struct js_gap_rec *recs;    /* scratch for one batch of any lane (one at a time) */
-	struct js_event *evscratch; /* events of one gap, for outputs that want them */
-	struct js_gap *unfiled;	    /* marks whose CPU is not chosen yet (several watched) */
+	struct drain_shard *sh;		 /* the drain threads' shares (sh[0]: the main thread's) */
+	size_t nsh;
+	struct drain_pool *pool;  /* the other drain threads (drain_threads_start) */
+	pthread_rwlock_t *shared; /* nsh > 1: what shards share (outputs, tables) */
+	struct js_gap *unfiled;	  /* marks whose CPU is not chosen yet (several watched) */
 	char (*unfiled_label)[JS_LABEL_LEN];
 	size_t nunfiled;
 	struct js_gap_rec *filing; /* scratch: a batch of marks attributed on one CPU */
@@ -97,6 +129,7 @@ struct js_drain {
 	uint64_t window_start;	   /* when the window opened (CLOCK_MONOTONIC), 0 before */
 	uint64_t now;		   /* the drain's CLOCK_MONOTONIC */
 	size_t popped;		   /* the most gaps one sampler's ring gave the last drain */
+	size_t evcap;		   /* events kept per CPU (drain_setup's) */
 	uint64_t hold_ns;	   /* pipe_hold: a thread gap still open started there */
 };
 
@@ -109,6 +142,32 @@ int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap);
 /* drain_setup_buffers - each CPU's event window and its lanes' buffers, the marks' filing;
  * 0 or -ENOMEM */
 int drain_setup_buffers(struct js_drain *d);
+/*
+ * drain_shard - split d's CPUs among t drain threads, count[k] to thread k (scale_split:
+ * thread 1's first, thread 0's last), after drain_setup_buffers and before the first drain;
+ * t = 1: the one shard of drain_setup. 0 or -ENOMEM.
+ */
+int drain_shard(struct js_drain *d, const size_t *count, size_t t);
+/* drain_sym - corr_opts.sym: a kernel symbol's name through ctx's (a shard's) cache */
+const char *drain_sym(void *ctx, uint64_t addr);
+/* drain_shard_run - shard sh's part of drain_run: its samplers' rings popped, then its
+ * CPUs' gaps that ended before cutoff attributed */
+void drain_shard_run(struct drain_shard *sh, uint64_t cutoff);
+
+/*
+ * The drain threads (drain_threads.c): thread k > 0 runs shard k, woken by drain_run, on
+ * the housekeeping CPUs (the caller's affinity, which they inherit with its signal mask less
+ * the stop signals); without them drain_run runs every shard in turn.
+ */
+/* drain_threads_start - the threads of shards 1 .. nsh - 1; 0 or < 0 (none started) */
+int drain_threads_start(struct js_drain *d);
+/* drain_threads_run - every shard's drain_shard_run, in parallel, back when all are done */
+void drain_threads_run(struct js_drain *d, uint64_t cutoff);
+/* drain_threads_clock - the CPU clock of shard k's thread (k > 0, started); 0 or < 0 */
+int drain_threads_clock(const struct js_drain *d, size_t k, clockid_t *clk);
+/* drain_threads_stop - the threads ended (joined) */
+void drain_threads_stop(struct js_drain *d);
+
 /* drain_cpu_bytes - what drain_setup* allocate for each CPU a sampler measures, its event
  * window evcap events (js_scale.h) */
 size_t drain_cpu_bytes(size_t evcap);

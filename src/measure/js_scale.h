@@ -31,6 +31,12 @@
 /* runs of more CPUs than this state their memory before measuring */
 #define SCALE_STATE_CPUS 16
 
+/* the gaps/s one drain thread keeps up with: what its CPUs make in the longest nap
+ * (JS_NAP_QUIET_NS, 40 ms) drained within the base nap (10 ms) at JS_HK_GAP_NS per gap in
+ * SCALE_KEEPUP_PCT of it; 125000 (docs/DESIGN.md, "many CPUs") */
+#define SCALE_SHARD_RATE 125000.0
+#define SCALE_SHARDS_MAX 64 /* drain threads at most (--drain-threads) */
+
 /* The memory of a run, in bytes. */
 struct scale_mem {
 	size_t gap_ring;   /* per measured CPU: its sampler's ring (ring_entries raw gaps) */
@@ -71,5 +77,20 @@ bool scale_trial_wanted(size_t ncpus);
  */
 int scale_load(size_t ncpus, uint64_t threshold_ns, const uint64_t *cand_ns, const uint64_t *counts,
 	       size_t n, double trial_s, struct scale_load *l);
+
+/* scale_shard_cpus - K: the measured CPUs one drain thread keeps up with at rate gaps/s
+ * each (SCALE_SHARD_RATE / rate, at least 1) */
+size_t scale_shard_cpus(double rate);
+
+/*
+ * scale_split - how many drain threads share ncpus measured CPUs, and which: forced (> 0,
+ * --drain-threads N) that many (at most SCALE_SHARDS_MAX), else one per K CPUs at rate
+ * gaps/s each (scale_shard_cpus), at most one per housekeeping CPU (nhk) and at least one.
+ * count[k]: thread k's CPUs, contiguous in the run's order from thread 1 on, thread 0 (the
+ * main thread, which also reads the probes' rings and runs the sources) last and never more
+ * than another. Returns the threads.
+ */
+size_t scale_split(size_t ncpus, double rate, size_t nhk, size_t forced,
+		   size_t count[SCALE_SHARDS_MAX]);
 
 #endif /* JS_SCALE_H */

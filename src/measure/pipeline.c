@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,8 @@
 #include "js_sysfs.h"
 #include "js_util.h"
 
-#define PROCESS_LAG_NS 20000000ull  /* gaps must have ended this long ago */
-#define FIT_PERIOD_NS 1000000000ull /* a TSC/MONOTONIC pair every second */
-#define SYMCACHE_SLOTS 256
+#define PROCESS_LAG_NS 20000000ull   /* gaps must have ended this long ago */
+#define FIT_PERIOD_NS 1000000000ull  /* a TSC/MONOTONIC pair every second */
 #define SETTLE_NS 20000000ull	     /* asleep after attaching, before measuring */
 #define FLUSH_PERIOD_NS 500000000ull /* streaming outputs flushed (a failed write found) */
 #define SOURCES_MAX 3
@@ -52,11 +52,7 @@ struct js_pipe {
 	struct js_outputs *outs;
 	struct js_drain d; /* the CPUs, their events and lanes (drain.c) */
 	struct js_probes *probes;
-	struct sym_slot {
-		uint64_t addr;
-		const char *name;
-	} symcache[SYMCACHE_SLOTS]; /* sym_cb's */
-	uint64_t attached_at;	    /* CLOCK_MONOTONIC once the probes were attached */
+	uint64_t attached_at; /* CLOCK_MONOTONIC once the probes were attached */
 	struct tsc_cal cal;
 	volatile int go, stop;
 	struct gap_source src[SOURCES_MAX];
@@ -66,22 +62,6 @@ struct js_pipe {
 	struct probe_toggle toggle; /* --probe-toggle */
 	const struct pipe_window_hook *hook; /* the command's, around the window; NULL: none */
 };
-
-/* sym_cb - kernel symbol of addr, through a small direct-mapped cache: the same few
- * callbacks (tick, work items, IPI functions) are named in gap after gap */
-static const char *sym_cb(void *ctx, uint64_t addr)
-{
-	struct js_pipe *pl = ctx;
-	struct sym_slot *sl = &pl->symcache[(addr >> 4) % SYMCACHE_SLOTS];
-
-	if (!pl->run->ksyms)
-		return NULL;
-	if (sl->addr != addr) { /* address 0 has no name: a zeroed slot is right */
-		sl->addr = addr;
-		sl->name = run_sym(pl->run, addr);
-	}
-	return sl->name;
-}
 
 /* sleep_ns - this thread asleep for @ns (its CPU may go idle) */
 static void sleep_ns(uint64_t ns)
@@ -298,8 +278,9 @@ static void open_probes(struct js_pipe *pl)
 	/* once, for the correlator now and the outputs at the end (run_sym) */
 	if (ksyms_load(&pl->run->ksyms) < 0)
 		pl->run->ksyms = NULL;
-	pl->d.copts.sym = sym_cb;
-	pl->d.copts.sym_ctx = pl;
+	/* kernel symbols named through a small cache per drain thread (drain_sym): the same
+	 * few callbacks (tick, work items, IPI functions) are named in gap after gap */
+	pl->d.copts.sym = drain_sym;
 	pl->d.copts.self_pid = (uint32_t)getpid();
 	pl->d.copts.events = p->cfg.events; /* --event: its records' details */
 	pl->d.copts.nevents = p->cfg.nevents;
@@ -394,24 +375,14 @@ static void auto_threshold(struct js_pipe *pl)
  * up with the gaps their trial counted (the busiest CPU's rate taken for every one), said
  * before measuring, with the threshold that would fit; the samplers' rings drop (and count)
  * what it cannot drain */
+static bool worst_load(const struct js_pipe *pl, struct scale_load *worst);
+
 static void check_load(struct js_pipe *pl)
 {
-	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
-	struct scale_load worst = { .keeps_up = true }, l; /* no trial: nothing to say */
-	uint64_t cand_ns[JS_THR_AUTO_STEPS];
+	struct scale_load worst;
 	char a[32], b[32];
 
-	for (size_t i = 0; i < pl->d.n; i++) {
-		const struct sampler *s = &pl->d.cp[i].s;
-
-		for (unsigned k = 0; k < JS_THR_AUTO_STEPS; k++)
-			cand_ns[k] = (uint64_t)(s->trial_cand[k] * ns_per_cycle + 0.5);
-		if (!scale_load(pl->d.n, pl->p->cfg.threshold_ns, cand_ns, s->trial_counts,
-				JS_THR_AUTO_STEPS, s->trial_span * ns_per_cycle / 1e9, &l) &&
-		    l.rate >= worst.rate)
-			worst = l;
-	}
-	if (worst.keeps_up)
+	if (!worst_load(pl, &worst) || worst.keeps_up) /* no trial: nothing to say */
 		return;
 	if (worst.suggest_ns)
 		snprintf(b, sizeof(b), "raise --threshold to %s",
@@ -422,6 +393,79 @@ static void check_load(struct js_pipe *pl)
 		"housekeeping thread's core, which keeps up with %.0f gaps/s per CPU: %s; what "
 		"it cannot drain is dropped from the rings and reported",
 		pl->d.n, worst.rate, worst.core_pct, worst.max_rate, b);
+}
+
+/* worst_load - the load of the busiest CPU's trial at the run's threshold; false: no trial */
+static bool worst_load(const struct js_pipe *pl, struct scale_load *worst)
+{
+	double ns_per_cycle = pl->cal.fit.ns_per_cycle;
+	uint64_t cand_ns[JS_THR_AUTO_STEPS];
+	struct scale_load l;
+	bool any = false;
+
+	*worst = (struct scale_load){ .keeps_up = true };
+	for (size_t i = 0; i < pl->d.n; i++) {
+		const struct sampler *s = &pl->d.cp[i].s;
+
+		for (unsigned k = 0; k < JS_THR_AUTO_STEPS; k++)
+			cand_ns[k] = (uint64_t)(s->trial_cand[k] * ns_per_cycle + 0.5);
+		if (!scale_load(pl->d.n, pl->run->cfg.threshold_ns, cand_ns, s->trial_counts,
+				JS_THR_AUTO_STEPS, s->trial_span * ns_per_cycle / 1e9, &l) &&
+		    l.rate >= worst->rate) {
+			*worst = l;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/*
+ * start_drain_threads - the samplers' CPUs split among drain threads (scale_split):
+ * --drain-threads N, or one per K CPUs at the busiest CPU's trial rate at the threshold,
+ * at most one per housekeeping CPU; without a trial (fewer CPUs than an untuned rate would
+ * overload one thread with: scale_trial_wanted, and a fixed threshold) one. Threads that do
+ * not start leave the main thread draining every shard in turn.
+ */
+static void start_drain_threads(struct js_pipe *pl)
+{
+	struct scale_load worst;
+	size_t count[SCALE_SHARDS_MAX], t, nhk = 1;
+	cpu_set_t hk;
+	double rate = 0; /* no trial: one thread */
+	char why[64];
+	int err;
+
+	if (!pl->d.spinner)
+		return;
+	if (!sched_getaffinity(0, sizeof(hk), &hk))
+		nhk = (size_t)CPU_COUNT(&hk);
+	if (pl->d.cp[0].s.cfg.trial_cycles && worst_load(pl, &worst))
+		rate = worst.rate;
+	t = scale_split(pl->d.n, rate, nhk, pl->p->drain_threads, count);
+	if (t <= 1)
+		return;
+	err = drain_shard(&pl->d, count, t);
+	if (!err)
+		err = drain_threads_start(&pl->d);
+	if (err) {
+		js_warn("cannot start %zu drain threads (%s): one thread drains the shards in turn",
+			t, strerror(-err));
+		return;
+	}
+	if (pl->p->drain_threads)
+		snprintf(why, sizeof(why), "--drain-threads");
+	else
+		snprintf(why, sizeof(why), "%.0f gaps/s each in the trial", rate);
+	js_notice("%zu drain threads for %zu CPUs (%s): %zu CPUs each, the main thread's %zu", t,
+		  pl->d.n, why, count[1], count[0]);
+}
+
+/* drain_thread_gaps - what each drain thread attributed, when there were several */
+static void drain_thread_gaps(const struct js_pipe *pl)
+{
+	for (size_t k = 0; pl->d.nsh > 1 && k < pl->d.nsh; k++)
+		js_notice("drain thread %zu: %zu CPUs, %llu gaps attributed", k, pl->d.sh[k].n,
+			  (unsigned long long)pl->d.sh[k].gaps);
 }
 
 /* state_memory - what a run of many CPUs takes, said before measuring (all of it locked) */
@@ -814,6 +858,7 @@ static void teardown(struct js_pipe *pl)
 		if (pl->d.spinner)
 			sampler_free(&c->s);
 	}
+	drain_threads_stop(&pl->d);
 	drain_free(&pl->d);
 	budget_iv_free(&pl->iv);
 }
@@ -915,6 +960,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 	err = pl.d.spinner ? start_samplers(&pl) : 0;
 	if (err)
 		goto out_stop;
+	start_drain_threads(&pl);
 	/* attach before sampling starts: attaching sends IPIs to every CPU; not after a stop */
 	if (pl.probes && js_stop_requested) {
 		snprintf(run->probes_why, sizeof(run->probes_why), "interrupted before attaching");
@@ -947,6 +993,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		hook->opened(hook->ctx);
 	measure(&pl);
 	finish(&pl);
+	drain_thread_gaps(&pl);
 	/* the last, partial interval, on the CPUs' final numbers (before the outputs) */
 	if (pl.iv.on)
 		budget_iv_close(&pl.iv, &p->budget, run, run->budget_viol);

@@ -57,3 +57,26 @@ int scale_load(size_t ncpus, uint64_t threshold_ns, const uint64_t *cand_ns, con
 		}
 	return 0;
 }
+
+size_t scale_shard_cpus(double rate)
+{
+	double k = rate > 0 ? SCALE_SHARD_RATE / rate : (double)JS_CPUS_MAX;
+
+	return k >= 1 ? (size_t)JS_MIN(k, (double)JS_CPUS_MAX) : 1;
+}
+
+size_t scale_split(size_t ncpus, double rate, size_t nhk, size_t forced,
+		   size_t count[SCALE_SHARDS_MAX])
+{
+	size_t k = scale_shard_cpus(rate), t;
+
+	if (forced)
+		t = JS_MIN(forced, (size_t)SCALE_SHARDS_MAX);
+	else
+		t = JS_MAX(JS_MIN(JS_MIN((ncpus + k - 1) / k, nhk), (size_t)SCALE_SHARDS_MAX),
+			   (size_t)1);
+	/* the remainder to the worker threads first: the main thread has the serial work */
+	for (size_t i = 0; i < t; i++)
+		count[i] = ncpus / t + (i && i <= ncpus % t ? 1 : 0);
+	return t;
+}

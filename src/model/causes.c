@@ -86,7 +86,11 @@ static const struct js_thread_class thread_table[] = {
 /* js_thread_class - the row of the kernel thread named name, NULL if none */
 const struct js_thread_class *js_thread_class(const char *name)
 {
-	for (size_t i = 0; name && i < ARRAY_SIZE(thread_table); i++) {
+	/* asked for every part of every gap: most names start with none of the prefixes'
+	 * letters (irq/, ktimers/, ksoftirqd/, rcuc/, backlog_napi/) */
+	if (!name || (name[0] != 'i' && name[0] != 'k' && name[0] != 'r' && name[0] != 'b'))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(thread_table); i++) {
 		size_t n = strlen(thread_table[i].prefix);
 
 		if (!strncmp(name, thread_table[i].prefix, n) && name[n] >= '0' && name[n] <= '9')
@@ -99,7 +103,12 @@ const struct js_thread_class *js_thread_class(const char *name)
  * class */
 const struct js_thread_class *js_part_thread(uint32_t cause, const char *detail)
 {
-	const struct js_thread_class *t = js_thread_class(detail);
+	const struct js_thread_class *t;
+
+	/* the table's classes alone: no name to read for the others */
+	if (cause != JS_CAUSE_IRQ && cause != JS_CAUSE_TIMER && cause != JS_CAUSE_SOFTIRQ)
+		return NULL;
+	t = js_thread_class(detail);
 
 	return t && t->cause == cause ? t : NULL;
 }

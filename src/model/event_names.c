@@ -140,9 +140,27 @@ const char *js_ev_fn(const struct js_event *e, const char *sym, char *buf, size_
 {
 	if (sym && *sym)
 		return sym;
-	if (e->name[0])
-		snprintf(buf, len, "%.*s", JS_NAME_LEN, e->name);
-	else
-		snprintf(buf, len, "0x%" PRIx64, (uint64_t)e->addr);
+	char hex[2 + 16 + 1], *h = hex + sizeof(hex) - 1;
+	uint64_t v = e->addr;
+
+	if (!len)
+		return buf;
+	/* as snprintf("%.*s") and snprintf("0x%" PRIx64) would write them, without its cost
+	 * (asked for a callback of every gap where no symbol names it) */
+	if (e->name[0]) {
+		size_t n = JS_MIN(strnlen(e->name, JS_NAME_LEN), len - 1);
+
+		memcpy(buf, e->name, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	*h = '\0';
+	do {
+		*--h = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*--h = 'x';
+	*--h = '0';
+	js_scpy(buf, len, h);
 	return buf;
 }

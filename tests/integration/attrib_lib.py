@@ -1745,8 +1745,8 @@ def run_in(a, cg):
         t0 = time.monotonic()
         steal0 = cpu_steal_ns(a.cpu)
         js = subprocess.Popen([JS, "--cpu", str(a.cpu), "--duration", str(d), "--gaps", gaps,
-                               "--json", jsn, "-q"] +
-                              (["--probes", a.probes] if a.probes else []) +
+                               "--json", jsn] + ([] if a.notices else ["-q"]) +
+                              (["--probes", a.probes] if a.probes else []) + a.js_args +
                               [x for e in a.events for x in ("--event", e)],
                               stdout=subprocess.DEVNULL,
                               stderr=open(os.path.join(tmp, "js.err"), "w"))
@@ -1901,6 +1901,10 @@ def main(argv):
                    help="jitterscope's --event (repeatable): each judged by event_check")
     r.add_argument("--naming-only", action="store_true",
                    help="judge that each action is named, nothing else (an emulated CPU: TCG)")
+    r.add_argument("--js-arg", action="append", dest="js_args", default=[],
+                   help="one more argument of jitterscope's (repeatable)")
+    r.add_argument("--notices", action="store_true",
+                   help="jitterscope without -q: its notices in DIR/js.err")
     m = sub.add_parser("match")
     m.add_argument("--mode", required=True, choices=sorted(MODES))
     m.add_argument("--cpu", type=int, default=1)

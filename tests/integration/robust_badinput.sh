@@ -135,6 +135,9 @@ check 64 'invalid priority'        -P f:0
 check 64 'invalid priority'        -P fifo
 check 64 'invalid --top'           -n 1001
 check 64 'invalid --ring-size'     --ring-size 1000
+check 64 'invalid --drain-threads' --drain-threads 0
+check 64 'invalid --drain-threads' --drain-threads 65
+check 64 'sets up the spinner'     --drain-threads 2 --pid 1
 check 64 'invalid --arrival-interval' --arrival-interval x
 check 64 'invalid --budget'        --budget max=abc
 check 64 'invalid --trace-max-events' --trace-max-events 5

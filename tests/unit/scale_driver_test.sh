@@ -2,7 +2,8 @@
 # scale_driver_test.sh - bench/jsscale.c, the scale benchmark's driver: every gap the simulated
 # CPUs make is attributed (as many as the rate and the timed seconds give, none lost, each
 # gap's events found in it), the memory it states per CPU is what js_scale.h adds up, more
-# CPUs at the untuned rate overload the base nap, and a bad argument exits 64 with one line.
+# CPUs at the untuned rate overload the base nap, the same CPUs on 3 drain threads attribute
+# the same gaps and events, and a bad argument exits 64 with one line.
 . "$(dirname "$0")/../integration/lib.bash"
 need_cmd python3 python3
 S="$ROOT/build/bench/jsscale"
@@ -24,6 +25,19 @@ assert 0 < drain <= d['heap_per_cpu'], (drain, d['heap_per_cpu'])
 assert d['gap_ring_per_cpu'] == 65536 * 16 and d['probe_ring_per_cpu'] == 2 << 20
 assert d['heap_per_cpu'] > 0
 PY
+# the same CPUs drained by 3 threads (--drain-threads' split: one CPU each): the same gaps
+# and events attributed, each gap's events found in it
+one=$("$S" --cpus 3 --rate 2000 --seconds 1 --seed 7 --durations "$D") || fail "jsscale exited $?"
+three=$("$S" --cpus 3 --rate 2000 --seconds 1 --seed 7 --threads 3 --durations "$D") ||
+	fail "jsscale --threads 3 exited $?"
+python3 - "$one" "$three" <<'PY' || fail "jsscale on 3 threads: $three (1 thread: $one)"
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a['threads'] == 1 and b['threads'] == 3
+for k in ('gaps', 'events', 'events_in_gaps', 'lost_gaps', 'lost_events', 'evicted'):
+    assert a[k] == b[k], (k, a[k], b[k])
+assert b['events_in_gaps'] == b['events'] and b['hk_ns_per_gap'] > 0
+PY
 # 32 CPUs at 64k gaps/s each: twice what one thread drains, a drain longer than the nap
 out=$("$S" --cpus 32 --rate 64000 --seconds 0.1 --durations "$D") || fail "jsscale exited $?"
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["within_budget"] is False, d' \
@@ -33,7 +47,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 printf '# a comment\n1200\nfast\n' >"$T/bad"
 for bad in "--cpus 0 --rate 10" "--cpus 2" "--cpus 2 --rate x" "--cpus 2 --rate 10 extra" \
-	"--cpus 2 --rate 10 --durations /nonexistent" "--cpus 2 --rate 10 --durations $T/bad"; do
+	"--cpus 2 --rate 10 --durations /nonexistent" "--cpus 2 --rate 10 --durations $T/bad" \
+	"--cpus 2 --rate 10 --threads 0" "--cpus 2 --rate 10 --threads 65"; do
 	# shellcheck disable=SC2086
 	err=$("$S" $bad 2>&1 >/dev/null)
 	rc=$?

@@ -3,7 +3,9 @@
  * test_drain.c - the drain without a sampler or a probe (js_drain.h): a source's lane merges
  * the overlapping gaps of one id, a mark of no CPU is filed on the watched CPU whose events
  * explain it (the first listed when none does), the events no gap still to come can
- * overlap are pruned (IPI sends kept longer), an event of a CPU not watched is counted only.
+ * overlap are pruned (IPI sends kept longer), an event of a CPU not watched is counted only;
+ * the samplers' CPUs drained by two threads still match an IPI with its sender, whose record
+ * another CPU wrote.
  */
 #include <linux/types.h>
 #include <setjmp.h>
@@ -15,6 +17,8 @@
 #include <cmocka.h>
 
 #include "js_drain.h"
+#include "js_gapring.h"
+#include "js_scale.h"
 #include "js_source.h"
 
 #define S 1000000000ull
@@ -184,12 +188,105 @@ static void test_prune_floor(void **state)
 	teardown_drain();
 }
 
+static struct js_event send_to(uint32_t cpu, uint64_t at, uint32_t pid, const char *comm)
+{
+	struct js_event e = {
+		.start_ns = at, .end_ns = at, .kind = JS_EV_IPI_SEND, .cpu = cpu, .id = pid
+	};
+
+	e.callback = 0xf00; /* a call-function IPI */
+	memcpy(e.name, comm, strlen(comm) + 1);
+	return e;
+}
+
+static struct js_event vector(uint32_t cpu, uint64_t start, uint64_t end)
+{
+	return (struct js_event){ .start_ns = start,
+				  .end_ns = end,
+				  .kind = JS_EV_VECTOR,
+				  .cpu = cpu,
+				  .id = JS_VEC_CALL_FUNCTION_SINGLE };
+}
+
+/* worst_detail - the detail of result res's worst gap */
+static const char *worst_detail(int res)
+{
+	const struct js_topn *t = &run.cpus[res].top;
+
+	assert_int_equal(t->n, 1);
+	return ((const struct js_gap_rec *)t->v)->attr.detail;
+}
+
+/**
+ * Two drain threads (scale_split's: CPU 2 to thread 1, CPU 3 to the main thread's shard):
+ * the IPIs' sends, read from another CPU's ring before the threads run, are filed in their
+ * target's window and name the sender of the gap each thread attributes.
+ */
+static void test_shards_cross_cpu(void **state)
+{
+	const int cpus[] = { 2, 3 };
+	size_t count[SCALE_SHARDS_MAX];
+	struct js_event ev[] = {
+		send_to(2, T0 + 5000, 77, "jsinject"), /* written on CPU 3 */
+		send_to(3, T0 + 7000, 88, "perf"),     /* written on CPU 2 */
+		vector(2, T0 + 5200, T0 + 5300),
+		vector(3, T0 + 7200, T0 + 7300),
+	};
+
+	(void)state;
+	fit.ns_per_cycle = 1.0;
+	memset(&run, 0, sizeof(run));
+	memset(&d, 0, sizeof(d));
+	run.cfg.duration_ns = S;
+	run.cfg.threshold_ns = 1000;
+	run.cfg.top = 8;
+	probes = (struct js_probes *)&fit;
+	d.run = &run;
+	d.probes = &probes;
+	d.fit = &fit;
+	d.top = 8;
+	d.spinner = true;
+	assert_int_equal(drain_setup(&d, cpus, 2, 64), 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct cpu_pipe *c = &d.cp[i];
+
+		c->res = run_add_result(&run, JS_SRC_SAMPLER, c->cpu, d.top);
+		assert_true(c->res >= 0);
+		c->lane[JS_SRC_SAMPLER].on = true;
+		c->s.ring.mask = 1023;
+		c->s.ring.slots = calloc(1024, sizeof(struct gap_raw));
+		assert_non_null(c->s.ring.slots);
+		c->s.start_tsc = T0;
+	}
+	assert_int_equal(drain_setup_buffers(&d), 0);
+	assert_int_equal(scale_split(2, 0, 1, 2, count), 2);
+	assert_int_equal(drain_shard(&d, count, 2), 0);
+	assert_ptr_equal(d.cp[0].sh, &d.sh[1]);
+	assert_ptr_equal(d.cp[1].sh, &d.sh[0]);
+	assert_int_equal(drain_threads_start(&d), 0);
+	d.window_start = d.now = T0;
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		assert_int_equal(drain_event(&d, &ev[i]), 0);
+	assert_true(ring_push(&d.cp[0].s.ring, T0 + 5100, T0 + 5700));
+	assert_true(ring_push(&d.cp[1].s.ring, T0 + 7100, T0 + 7700));
+	drain_run(&d, T0 + 10000);
+	assert_int_equal(d.sh[1].gaps, 1);
+	assert_int_equal(d.sh[0].gaps, 1);
+	assert_string_equal(worst_detail(d.cp[0].res), "call_function_single from jsinject:77");
+	assert_string_equal(worst_detail(d.cp[1].res), "call_function_single from perf:88");
+	drain_threads_stop(&d);
+	for (size_t i = 0; i < 2; i++)
+		free(d.cp[i].s.ring.slots);
+	teardown_drain();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lane_merges),
 		cmocka_unit_test(test_marks_filed),
 		cmocka_unit_test(test_prune_floor),
+		cmocka_unit_test(test_shards_cross_cpu),
 	};
 
 	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sched.h>
 #include <cmocka.h>
@@ -182,6 +183,19 @@ static void test_ev_fn(void **state)
 	memcpy(e.name, "vmstat_update", 14);
 	assert_string_equal(js_ev_fn(&e, NULL, b, sizeof(b)), "vmstat_update");
 	assert_string_equal(js_ev_fn(&e, "vmstat_shepherd", b, sizeof(b)), "vmstat_shepherd");
+	/* written by hand as snprintf writes them, cut the same to a short buffer */
+	memset(e.name, 0, sizeof(e.name));
+	for (uint64_t a = 0; a < 70; a += 7) {
+		char want[40];
+
+		e.addr = a * 0x0123456789abcdefull >> (a % 60);
+		for (size_t len = 1; len < sizeof(want); len += 5) {
+			snprintf(want, len, "0x%" PRIx64, (uint64_t)e.addr);
+			assert_string_equal(js_ev_fn(&e, NULL, b, len), want);
+		}
+	}
+	memcpy(e.name, "vmstat_update", 14);
+	assert_string_equal(js_ev_fn(&e, NULL, b, 5), "vmst");
 }
 
 static void test_other_tables(void **state)

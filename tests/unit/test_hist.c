@@ -356,6 +356,26 @@ static void test_empty_and_reset(void **state)
 	for (i = 0; i < h.counts_len; i++)
 		assert_int_equal(h.counts[i], 0);
 	assert_int_equal(hist_max(&h), 0);
+	/* only the slots up to max's are zeroed: what hist_add and hist_sub make is reset too */
+	{
+		struct js_hist a, b;
+
+		assert_int_equal(hist_init(&a, 1, JS_HIST_HIGHEST_NS, 3), 0);
+		assert_int_equal(hist_init(&b, 1, JS_HIST_HIGHEST_NS, 3), 0);
+		for (i = 0; i < 500; i++)
+			hist_record(&a, 1 + i * 104729);
+		hist_record(&a, 0);
+		assert_int_equal(hist_add(&h, &a), 0);
+		assert_int_equal(hist_sub(&b, &h, &h), 0); /* empty */
+		hist_reset(&h);
+		hist_record(&b, 5);
+		assert_int_equal(hist_add(&b, &a), 0);
+		hist_reset(&b);
+		for (i = 0; i < h.counts_len; i++)
+			assert_true(h.counts[i] == 0 && b.counts[i] == 0);
+		hist_free(&a);
+		hist_free(&b);
+	}
 	hist_free(&h);
 }
 

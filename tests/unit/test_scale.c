@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "js_probes.h"
+#include "js_run_cfg.h"
 #include "js_scale.h"
 #include "js_threshold.h"
 
@@ -111,12 +112,70 @@ static void test_load(void **state)
 	assert_int_equal(l.suggest_ns, 0);
 }
 
+/** K from the rate: SCALE_SHARD_RATE gaps/s a thread, at least one CPU each. */
+static void test_shard_cpus(void **state)
+{
+	(void)state;
+	assert_int_equal(scale_shard_cpus(1000), 125);	    /* tuned */
+	assert_int_equal(scale_shard_cpus(16000), 7);	    /* untuned */
+	assert_int_equal(scale_shard_cpus(200000), 1);	    /* more than a thread's: still one */
+	assert_int_equal(scale_shard_cpus(0), JS_CPUS_MAX); /* no gap at all */
+}
+
+static size_t sum(const size_t *v, size_t n)
+{
+	size_t s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+/** The split: one thread per K CPUs, within the housekeeping CPUs; every CPU owned once,
+ * the main thread (0) never given more than a worker. */
+static void test_split(void **state)
+{
+	size_t c[SCALE_SHARDS_MAX];
+
+	(void)state;
+	/* one CPU, or K of them: one thread, as before sharding */
+	assert_int_equal(scale_split(1, 16000, 1, 0, c), 1);
+	assert_int_equal(c[0], 1);
+	assert_int_equal(scale_split(125, 1000, 8, 0, c), 1);
+	assert_int_equal(c[0], 125);
+	/* 256 tuned CPUs: 3 threads of 86, 85, 85 (the main thread the smallest) */
+	assert_int_equal(scale_split(256, 1000, 8, 0, c), 3);
+	assert_int_equal(c[0], 85);
+	assert_int_equal(c[1], 86);
+	assert_int_equal(c[2], 85);
+	/* ... but only as many as there are housekeeping CPUs */
+	assert_int_equal(scale_split(256, 1000, 2, 0, c), 2);
+	assert_int_equal(c[0] + c[1], 256);
+	assert_int_equal(scale_split(256, 1000, 0, 0, c), 1);
+	/* 64 untuned CPUs: ceil(64 / 7) = 10 threads */
+	assert_int_equal(scale_split(64, 16000, 32, 0, c), 10);
+	assert_int_equal(sum(c, 10), 64);
+	for (size_t i = 1; i < 10; i++)
+		assert_true(c[0] <= c[i] && c[i] <= c[0] + 1);
+	/* forced: that many, whatever the housekeeping CPUs; one CPU goes to a worker */
+	assert_int_equal(scale_split(1, 16000, 1, 2, c), 2);
+	assert_int_equal(c[0], 0);
+	assert_int_equal(c[1], 1);
+	assert_int_equal(scale_split(256, 1000, 1, 4, c), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(c[i], 64);
+	assert_int_equal(scale_split(1000, 16000, 1024, 0, c), SCALE_SHARDS_MAX);
+	assert_int_equal(scale_split(8, 1000, 1, 1000, c), SCALE_SHARDS_MAX);
+	assert_int_equal(sum(c, SCALE_SHARDS_MAX), 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe_rings),   cmocka_unit_test(test_send_rings_bounded),
 		cmocka_unit_test(test_memory_linear), cmocka_unit_test(test_trial_wanted),
-		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_load),	      cmocka_unit_test(test_shard_cpus),
+		cmocka_unit_test(test_split),
 	};
 
 	return cmocka_run_group_tests_name("scale", tests, NULL, NULL);
