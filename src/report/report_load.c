@@ -10,217 +10,31 @@
 #include "js_event_names.h"
 #include "js_idle_states.h"
 #include "js_json_gap.h"
+#include "js_jsonread.h"
 #include "js_report.h"
 #include "js_report_load.h"
 #include "js_util.h"
 #include "js_waker.h"
 
-#define REQ 1u /* the key must be present */
-#define NUL 2u /* null is accepted (and leaves the default) */
-
-/* the loader's state: where in the document we are, the first error */
-struct ld {
-	char path[256];
-	size_t plen;
-	char *err;
-	size_t errlen;
-	int rc;
-	uint64_t schema;	  /* the document's schema_version */
-	struct js_cgroups *cg;	  /* the run's cgroup table, filled from the gaps' causes */
-	struct js_stacks *stacks; /* the run's stacks (--stacks), filled from the gaps' */
-};
-
-static size_t __attribute__((format(printf, 2, 3))) push(struct ld *l, const char *fmt, ...)
-{
-	size_t mark = l->plen;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(l->path + l->plen, sizeof(l->path) - l->plen, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->plen = JS_MIN(l->plen + (size_t)n, sizeof(l->path) - 1);
-	return mark;
-}
-
-static void pop(struct ld *l, size_t mark)
-{
-	l->plen = mark;
-	l->path[mark] = '\0';
-}
-
-/* lfail - "PATH.key: what (line L, column C)"; the first error wins; returns -EINVAL */
-static int __attribute__((format(printf, 4, 5)))
-lfail(struct ld *l, const struct jsonp_val *at, const char *key, const char *fmt, ...)
-{
-	char msg[256], where[64] = "", pos[48];
-	const char *path = l->path[0] == '.' ? l->path + 1 : l->path;
-	va_list ap;
-
-	if (l->rc)
-		return l->rc;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (at)
-		snprintf(where, sizeof(where), " (%s)", jsonp_pos(at, pos, sizeof(pos)));
-	l->rc = js_errf(l->err, l->errlen, "%s%s%s%s%s%s", path, key && path[0] ? "." : "",
-			key ? key : "", path[0] || key ? ": " : "", msg, where);
-	return l->rc;
-}
-
-static const char *a_type(enum jsonp_type t)
-{
-	return t == JSONP_ARR || t == JSONP_OBJ ? "an" : "a";
-}
-
-/* get - member key of o with type t; NULL when absent (error if REQ) or null (error unless NUL) */
-static const struct jsonp_val *get(struct ld *l, const struct jsonp_val *o, const char *key,
-				   enum jsonp_type t, unsigned flags)
-{
-	const struct jsonp_val *v;
-
-	if (l->rc || !o)
-		return NULL;
-	v = jsonp_get(o, key);
-	if (!v) {
-		if (flags & REQ)
-			lfail(l, NULL, key, "missing");
-		return NULL;
-	}
-	if (v->type == JSONP_NULL && (flags & NUL))
-		return NULL;
-	if (v->type != t) {
-		lfail(l, v, key, "expected %s %s, found %s %s", a_type(t), jsonp_type_name(t),
-		      a_type(v->type), jsonp_type_name(v->type));
-		return NULL;
-	}
-	return v;
-}
-
-static void u64_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
-		   uint64_t *out)
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags);
-
-	if (v && jsonp_u64(v, out))
-		lfail(l, v, key, "expected an unsigned integer, found %.15g", v->num.d);
-}
-
-static void i64_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
-		   int64_t *out)
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags);
-
-	if (v && jsonp_i64(v, out))
-		lfail(l, v, key, "expected an integer, found %.15g", v->num.d);
-}
-
-/* int_at - an integer in [lo, hi] */
-static void int_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
-		   int64_t lo, int64_t hi, int *out)
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags);
-	int64_t x = 0;
-
-	if (!v)
-		return;
-	if (jsonp_i64(v, &x))
-		lfail(l, v, key, "expected an integer, found %.15g", v->num.d);
-	else if (x < lo || x > hi)
-		lfail(l, v, key, "%lld is out of range [%lld, %lld]", (long long)x, (long long)lo,
-		      (long long)hi);
-	else
-		*out = (int)x;
-}
-
-/* dbl_at - a number; null (a NaN or infinity when written) always leaves the default */
-static void dbl_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
-		   double *out)
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_NUM, flags | NUL);
-
-	if (v)
-		*out = v->num.d;
-}
-
-static void bool_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
-		    bool *out)
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_BOOL, flags);
-
-	if (v)
-		*out = v->b;
-}
-
-/* latin1 - decoded UTF-8 whose code points are all <= U+00FF back to the bytes the writer
- * escaped as \u00XX (js_json.h writes every byte >= 0x80 so); else the UTF-8 as it is */
-static void latin1(char *dst, size_t len, const char *s, size_t slen)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + slen;
-	size_t o = 0;
-
-	for (const unsigned char *q = p; q < end; q++)
-		if (*q >= 0xc4 && *q < 0xf8) { /* a code point above U+00FF */
-			snprintf(dst, len, "%.*s", (int)JS_MIN(slen, len - 1), s);
-			return;
-		}
-	while (p < end && o + 1 < len) {
-		if (*p >= 0xc2 && *p <= 0xc3 && p + 1 < end) {
-			dst[o++] = (char)(((*p & 0x03) << 6) | (p[1] & 0x3f));
-			p += 2;
-		} else {
-			dst[o++] = (char)*p++;
-		}
-	}
-	dst[o] = '\0';
-}
-
-/* str_at - a string into dst[len] (truncated); null leaves dst as it is when NUL */
-static void str_at(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
-		   char *dst, size_t len)
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_STR, flags);
-
-	if (v)
-		latin1(dst, len, v->str.s, v->str.len);
-}
-
-/* name_at - a string from() knows (an enum's name -> value lookup): its value, or -1 */
-static int name_at(struct ld *l, const struct jsonp_val *o, const char *key,
-		   int (*from)(const char *name))
-{
-	const struct jsonp_val *v = get(l, o, key, JSONP_STR, REQ);
-	int x;
-
-	if (!v)
-		return -1;
-	x = from(v->str.s);
-	if (x < 0)
-		lfail(l, v, key, "unknown value \"%.40s\"", v->str.s);
-	return x;
-}
-
 /* load_ended_by - what ended the run (since issue 41: optional, null when unknown) */
-static void load_ended_by(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_ended_by(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *v = get(l, root, "ended_by", JSONP_STR, NUL);
+	const struct jsonp_val *v = jr_get(l, root, "ended_by", JSONP_STR, JR_NUL);
 	int x = v ? js_end_from_name(v->str.s) : 0;
 
 	if (x < 0)
-		lfail(l, v, "ended_by", "unknown value \"%.40s\"", v->str.s);
+		jr_fail(l, v, "ended_by", "unknown value \"%.40s\"", v->str.s);
 	else
 		run->ended_by = (enum js_end)x;
 }
 
 /* cause_of - a cause class by name (member key or value) */
-static int cause_of(struct ld *l, const struct jsonp_val *at, const char *name)
+static int cause_of(struct jr *l, const struct jsonp_val *at, const char *name)
 {
 	int c = js_cause_from_name(name);
 
 	if (c < 0)
-		lfail(l, at, NULL, "unknown cause class \"%.40s\"", name);
+		jr_fail(l, at, NULL, "unknown cause class \"%.40s\"", name);
 	return c;
 }
 
@@ -261,30 +75,30 @@ static void v1_detail(uint32_t cause, char *d, size_t len)
 }
 
 /* detail_at - the detail of a part or source of class cause, in today's spelling */
-static void detail_at(struct ld *l, const struct jsonp_val *o, uint32_t cause, char *dst,
+static void detail_at(struct jr *l, const struct jsonp_val *o, uint32_t cause, char *dst,
 		      size_t len)
 {
-	str_at(l, o, "detail", REQ, dst, len);
+	jr_str(l, o, "detail", JR_REQ, dst, len);
 	if (l->schema == 1)
 		v1_detail(cause, dst, len);
 }
 
 /* decode_hist - a HISTF... histogram into h */
-static void decode_hist(struct ld *l, const struct jsonp_val *o, const char *key, unsigned flags,
+static void decode_hist(struct jr *l, const struct jsonp_val *o, const char *key, unsigned flags,
 			struct js_hist *h)
 {
-	const struct jsonp_val *v = get(l, o, key, JSONP_STR, flags);
+	const struct jsonp_val *v = jr_get(l, o, key, JSONP_STR, flags);
 	int err;
 
 	if (!v)
 		return;
 	err = hist_decode_compressed_b64(v->str.s, h);
 	if (err)
-		lfail(l, v, key, "not a valid HdrHistogram (%s)", strerror(-err));
+		jr_fail(l, v, key, "not a valid HdrHistogram (%s)", strerror(-err));
 }
 
 /* check_pcts - the saved percentiles and max must be the histogram's */
-static void check_pcts(struct ld *l, const struct jsonp_val *o, const struct js_hist *h)
+static void check_pcts(struct jr *l, const struct jsonp_val *o, const struct js_hist *h)
 {
 	for (size_t i = 0; i <= js_npcts && !l->rc; i++) {
 		const char *key = i < js_npcts ? js_pcts[i].key : "max_ns";
@@ -292,77 +106,62 @@ static void check_pcts(struct ld *l, const struct jsonp_val *o, const struct js_
 					      hist_max(h),
 			got = want;
 
-		i64_at(l, o, key, REQ, &got);
+		jr_i64(l, o, key, JR_REQ, &got);
 		if (!l->rc && got != want)
-			lfail(l, jsonp_get(o, key), key,
-			      "%lld, but the histogram says %lld: the file was altered",
-			      (long long)got, (long long)want);
+			jr_fail(l, jsonp_get(o, key), key,
+				"%lld, but the histogram says %lld: the file was altered",
+				(long long)got, (long long)want);
 	}
 }
 
 /* ---- params, machine, top level ---- */
 
-static void cpu_list(struct ld *l, const struct jsonp_val *o, const char *key, int *out, size_t *n)
-{
-	const struct jsonp_val *a = get(l, o, key, JSONP_ARR, REQ);
-	size_t mark = push(l, ".%s", key);
-
-	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
-		int64_t c = 0;
-
-		if (i >= JS_CPUS_MAX || jsonp_i64(&a->arr.v[i], &c) || c < 0 || c >= JS_CPUS_MAX)
-			lfail(l, &a->arr.v[i], NULL, "element %zu is not a CPU number", i);
-		else
-			out[(*n)++] = (int)c;
-	}
-	pop(l, mark);
-}
-
 /* load_thr_auto - params.threshold_auto (newer; absent or null: a -T TIME run) */
-static void load_thr_auto(struct ld *l, const struct jsonp_val *o, struct js_run_cfg *p)
+static void load_thr_auto(struct jr *l, const struct jsonp_val *o, struct js_run_cfg *p)
 {
-	const struct jsonp_val *v = get(l, o, "threshold_auto", JSONP_OBJ, NUL);
+	const struct jsonp_val *v = jr_get(l, o, "threshold_auto", JSONP_OBJ, JR_NUL);
 	struct js_thr_auto *t = &p->thr_auto;
 	uint64_t cpu = 0;
 	size_t mark;
 
 	if (!v)
 		return;
-	mark = push(l, ".threshold_auto");
+	mark = jr_push(l, ".threshold_auto");
 	p->threshold_auto = true;
-	u64_at(l, v, "cpu", REQ, &cpu);
+	jr_u64(l, v, "cpu", JR_REQ, &cpu);
 	t->cpu = (int)JS_MIN(cpu, (uint64_t)JS_CPUS_MAX);
-	dbl_at(l, v, "loop_min_ns", REQ, &t->loop_min_ns);
-	u64_at(l, v, "floor_ns", REQ, &t->floor_ns);
-	u64_at(l, v, "chosen_ns", REQ, &t->chosen_ns);
-	dbl_at(l, v, "gaps_per_s_at_floor", REQ, &t->rate_at_floor);
-	dbl_at(l, v, "gaps_per_s_at_chosen", REQ, &t->rate_at_chosen);
-	dbl_at(l, v, "gaps_per_s_max", REQ, &t->max_rate);
-	str_at(l, v, "raised_because", REQ | NUL, t->raised_because, sizeof(t->raised_because));
-	pop(l, mark);
+	jr_dbl(l, v, "loop_min_ns", JR_REQ, &t->loop_min_ns);
+	jr_u64(l, v, "floor_ns", JR_REQ, &t->floor_ns);
+	jr_u64(l, v, "chosen_ns", JR_REQ, &t->chosen_ns);
+	jr_dbl(l, v, "gaps_per_s_at_floor", JR_REQ, &t->rate_at_floor);
+	jr_dbl(l, v, "gaps_per_s_at_chosen", JR_REQ, &t->rate_at_chosen);
+	jr_dbl(l, v, "gaps_per_s_max", JR_REQ, &t->max_rate);
+	jr_str(l, v, "raised_because", JR_REQ | JR_NUL, t->raised_because,
+	       sizeof(t->raised_because));
+	jr_pop(l, mark);
 }
 
-static void load_params(struct ld *l, const struct jsonp_val *root, struct js_run_cfg *p)
+static void load_params(struct jr *l, const struct jsonp_val *root, struct js_run_cfg *p)
 {
-	const struct jsonp_val *o = get(l, root, "params", JSONP_OBJ, REQ), *a;
-	size_t mark = push(l, ".params");
+	const struct jsonp_val *o = jr_get(l, root, "params", JSONP_OBJ, JR_REQ), *a;
+	size_t mark = jr_push(l, ".params");
 	uint64_t top = 0;
 	bool probes = true;
 
-	cpu_list(l, o, "cpus", p->cpus, &p->ncpus);
-	cpu_list(l, o, "house_keeping", p->hk, &p->nhk);
-	u64_at(l, o, "duration_ns", REQ, &p->duration_ns);
-	u64_at(l, o, "threshold_ns", REQ, &p->threshold_ns);
+	jr_cpus(l, o, "cpus", p->cpus, &p->ncpus, JS_CPUS_MAX);
+	jr_cpus(l, o, "house_keeping", p->hk, &p->nhk, JS_CPUS_MAX);
+	jr_u64(l, o, "duration_ns", JR_REQ, &p->duration_ns);
+	jr_u64(l, o, "threshold_ns", JR_REQ, &p->threshold_ns);
 	load_thr_auto(l, o, p);
-	u64_at(l, o, "warmup_ns", REQ, &p->warmup_ns);
-	p->policy = name_at(l, o, "policy", sampler_policy_from_name);
-	int_at(l, o, "priority", REQ, 0, 99, &p->priority);
-	bool_at(l, o, "probes_requested", REQ, &probes);
+	jr_u64(l, o, "warmup_ns", JR_REQ, &p->warmup_ns);
+	p->policy = jr_name(l, o, "policy", sampler_policy_from_name);
+	jr_int(l, o, "priority", JR_REQ, 0, 99, &p->priority);
+	jr_bool(l, o, "probes_requested", JR_REQ, &probes);
 	p->no_probes = !probes;
 	/* newer than probes_requested: before it, every run was full */
-	p->probes_lean = get(l, o, "probe_set", JSONP_STR, NUL) &&
-			 name_at(l, o, "probe_set", probe_set_from_name) == 1;
-	switch (name_at(l, o, "tsc_read", tsc_read_from_name)) {
+	p->probes_lean = jr_get(l, o, "probe_set", JSONP_STR, JR_NUL) &&
+			 jr_name(l, o, "probe_set", probe_set_from_name) == 1;
+	switch (jr_name(l, o, "tsc_read", tsc_read_from_name)) {
 	case TSC_READ_LFENCE_RDTSC:
 		p->tsc_read = TSC_READ_LFENCE_RDTSC;
 		break;
@@ -373,148 +172,148 @@ static void load_params(struct ld *l, const struct jsonp_val *root, struct js_ru
 		p->tsc_read = TSC_READ_RDTSCP;
 	}
 	/* newer than tsc_read: before it, lfence;rdtsc was only ever asked for (--lfence) */
-	if (get(l, o, "clock", JSONP_STR, 0))
-		p->clock = (enum tsc_clock)name_at(l, o, "clock", tsc_clock_from_name);
+	if (jr_get(l, o, "clock", JSONP_STR, 0))
+		p->clock = (enum tsc_clock)jr_name(l, o, "clock", tsc_clock_from_name);
 	else
 		p->clock = p->tsc_read == TSC_READ_LFENCE_RDTSC ? TSC_CLOCK_LFENCE : TSC_CLOCK_AUTO;
-	u64_at(l, o, "top", REQ, &top);
+	jr_u64(l, o, "top", JR_REQ, &top);
 	p->top = (unsigned)JS_MIN(top, 1000000u);
-	a = get(l, o, "arrival_intervals_ns", JSONP_ARR, 0);
+	a = jr_get(l, o, "arrival_intervals_ns", JSONP_ARR, 0);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_MAX_ARRIVALS && !l->rc; i++)
 		if (jsonp_u64(&a->arr.v[i], &p->arrival_ns[p->narrivals++]))
-			lfail(l, &a->arr.v[i], "arrival_intervals_ns", "not an interval in ns");
-	u64_at(l, o, "burst", 0, &p->burst);
-	a = get(l, o, "events", JSONP_ARR, 0); /* --event: runs older than it lack it */
+			jr_fail(l, &a->arr.v[i], "arrival_intervals_ns", "not an interval in ns");
+	jr_u64(l, o, "burst", 0, &p->burst);
+	a = jr_get(l, o, "events", JSONP_ARR, 0); /* --event: runs older than it lack it */
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		char why[96];
 
 		if (a->arr.v[i].type != JSONP_STR || p->nevents == JS_USER_EVENTS_MAX ||
 		    user_event_parse(a->arr.v[i].str.s, &p->events[p->nevents++], why, sizeof(why)))
-			lfail(l, &a->arr.v[i], "events", "not an --event of at most %d",
-			      JS_USER_EVENTS_MAX);
+			jr_fail(l, &a->arr.v[i], "events", "not an --event of at most %d",
+				JS_USER_EVENTS_MAX);
 	}
 	/* since issue 41: null or absent without --deepest-idle-state */
-	if (get(l, o, "deepest_idle_state", JSONP_NUM, NUL)) {
+	if (jr_get(l, o, "deepest_idle_state", JSONP_NUM, JR_NUL)) {
 		p->idle_limit = true;
-		int_at(l, o, "deepest_idle_state", 0, 0, INT32_MAX, &p->deepest_idle_state);
+		jr_int(l, o, "deepest_idle_state", 0, 0, INT32_MAX, &p->deepest_idle_state);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_clock(struct ld *l, const struct jsonp_val *o, const char *name,
+static void load_clock(struct jr *l, const struct jsonp_val *o, const char *name,
 		       struct js_clock_read *c)
 {
-	const struct jsonp_val *v = get(l, o, name, JSONP_OBJ, 0);
-	size_t mark = push(l, ".%s", name);
+	const struct jsonp_val *v = jr_get(l, o, name, JSONP_OBJ, 0);
+	size_t mark = jr_push(l, ".%s", name);
 
 	c->name = name;
 	if (v) {
 		c->samples = 1; /* present: it was measured (samples is newer) */
-		u64_at(l, v, "samples", 0, &c->samples);
-		dbl_at(l, v, "median_ns", REQ, &c->median_ns);
-		dbl_at(l, v, "p99_ns", REQ, &c->p99_ns);
-		dbl_at(l, v, "min_ns", REQ, &c->min_ns);
+		jr_u64(l, v, "samples", 0, &c->samples);
+		jr_dbl(l, v, "median_ns", JR_REQ, &c->median_ns);
+		jr_dbl(l, v, "p99_ns", JR_REQ, &c->p99_ns);
+		jr_dbl(l, v, "min_ns", JR_REQ, &c->min_ns);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* steal_at - machine.steal_reported (since issue 39; null or absent: not known) */
-static void steal_at(struct ld *l, const struct jsonp_val *o, struct js_machine *m)
+static void steal_at(struct jr *l, const struct jsonp_val *o, struct js_machine *m)
 {
-	const struct jsonp_val *v = get(l, o, "steal_reported", JSONP_BOOL, NUL);
+	const struct jsonp_val *v = jr_get(l, o, "steal_reported", JSONP_BOOL, JR_NUL);
 
 	m->steal = !v ? JS_STEAL_UNKNOWN : v->b ? JS_STEAL_COUNTED : JS_STEAL_NONE;
 }
 
-static void load_machine(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_machine(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *o = get(l, root, "machine", JSONP_OBJ, REQ), *c;
+	const struct jsonp_val *o = jr_get(l, root, "machine", JSONP_OBJ, JR_REQ), *c;
 	struct js_machine *m = &run->machine;
-	size_t mark = push(l, ".machine");
+	size_t mark = jr_push(l, ".machine");
 
-	str_at(l, o, "kernel", REQ, m->kernel, sizeof(m->kernel));
-	str_at(l, o, "hostname", REQ, m->hostname, sizeof(m->hostname));
-	str_at(l, o, "cpu_model", REQ, m->cpu_model, sizeof(m->cpu_model));
-	int_at(l, o, "online_cpus", REQ, 0, INT32_MAX, &m->online_cpus);
-	bool_at(l, o, "vm", REQ, &m->hypervisor);
-	bool_at(l, o, "invariant_tsc", REQ, &m->invariant_tsc);
+	jr_str(l, o, "kernel", JR_REQ, m->kernel, sizeof(m->kernel));
+	jr_str(l, o, "hostname", JR_REQ, m->hostname, sizeof(m->hostname));
+	jr_str(l, o, "cpu_model", JR_REQ, m->cpu_model, sizeof(m->cpu_model));
+	jr_int(l, o, "online_cpus", JR_REQ, 0, INT32_MAX, &m->online_cpus);
+	jr_bool(l, o, "vm", JR_REQ, &m->hypervisor);
+	jr_bool(l, o, "invariant_tsc", JR_REQ, &m->invariant_tsc);
 	steal_at(l, o, m);
-	dbl_at(l, o, "tsc_hz", REQ, &m->tsc_hz);
+	jr_dbl(l, o, "tsc_hz", JR_REQ, &m->tsc_hz);
 	run->fit.hz = m->tsc_hz;
 	run->fit.ns_per_cycle = m->tsc_hz > 0 ? 1e9 / m->tsc_hz : 0;
 	run->clock.tsc_hz = m->tsc_hz;
-	c = get(l, o, "counter", JSONP_OBJ, 0); /* arm64 runs */
+	c = jr_get(l, o, "counter", JSONP_OBJ, 0); /* arm64 runs */
 	if (c) {
-		size_t cm = push(l, ".counter");
+		size_t cm = jr_push(l, ".counter");
 
-		str_at(l, c, "name", REQ, m->counter_name, sizeof(m->counter_name));
-		dbl_at(l, c, "nominal_hz", REQ, &m->counter_nominal_hz);
-		u64_at(l, c, "step", REQ, &m->counter_step);
-		pop(l, cm);
+		jr_str(l, c, "name", JR_REQ, m->counter_name, sizeof(m->counter_name));
+		jr_dbl(l, c, "nominal_hz", JR_REQ, &m->counter_nominal_hz);
+		jr_u64(l, c, "step", JR_REQ, &m->counter_step);
+		jr_pop(l, cm);
 	}
-	c = get(l, o, "clock_read_cost", JSONP_OBJ, 0);
-	push(l, ".clock_read_cost");
+	c = jr_get(l, o, "clock_read_cost", JSONP_OBJ, 0);
+	jr_push(l, ".clock_read_cost");
 	load_clock(l, c, "rdtscp", &run->clock.rdtscp);
 	load_clock(l, c, "lfence_rdtsc", &run->clock.lfence_rdtsc);
-	if (c && get(l, c, "isb_cntvct", JSONP_OBJ, 0))
+	if (c && jr_get(l, c, "isb_cntvct", JSONP_OBJ, 0))
 		load_clock(l, c, "isb_cntvct", &run->clock.isb_cntvct);
 	load_clock(l, c, "clock_gettime_monotonic", &run->clock.monotonic);
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_time_base(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_time_base(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *o = get(l, root, "time_base", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".time_base");
+	const struct jsonp_val *o = jr_get(l, root, "time_base", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".time_base");
 	uint64_t pairs = 0;
 
-	u64_at(l, o, "fit_pairs", REQ, &pairs);
+	jr_u64(l, o, "fit_pairs", JR_REQ, &pairs);
 	run->fit.npairs = (size_t)pairs;
-	dbl_at(l, o, "fit_residual_max_ns", REQ, &run->fit.residual_max_ns);
-	dbl_at(l, o, "fit_residual_rms_ns", REQ, &run->fit.residual_rms_ns);
-	u64_at(l, o, "start_mono_ns", REQ, &run->start_mono_ns);
-	dbl_at(l, o, "start_epoch_s", REQ, &run->start_epoch_s);
-	pop(l, mark);
+	jr_dbl(l, o, "fit_residual_max_ns", JR_REQ, &run->fit.residual_max_ns);
+	jr_dbl(l, o, "fit_residual_rms_ns", JR_REQ, &run->fit.residual_rms_ns);
+	jr_u64(l, o, "start_mono_ns", JR_REQ, &run->start_mono_ns);
+	jr_dbl(l, o, "start_epoch_s", JR_REQ, &run->start_epoch_s);
+	jr_pop(l, mark);
 }
 
 /* load_probe_cost - probes.cost: the programs' kernel run-time statistics, or null */
-static void load_probe_cost(struct ld *l, const struct jsonp_val *o, struct js_run *run)
+static void load_probe_cost(struct jr *l, const struct jsonp_val *o, struct js_run *run)
 {
 	const struct jsonp_val *a;
 	size_t mark;
 
 	if (!o)
 		return;
-	mark = push(l, ".cost");
+	mark = jr_push(l, ".cost");
 	run->probe_cost_known = true;
-	u64_at(l, o, "attached_ns", REQ, &run->probe_attached_ns);
-	u64_at(l, o, "runs", REQ, &run->probe_runs);
-	u64_at(l, o, "run_ns", REQ, &run->probe_run_ns);
-	a = get(l, o, "programs", JSONP_ARR, REQ);
+	jr_u64(l, o, "attached_ns", JR_REQ, &run->probe_attached_ns);
+	jr_u64(l, o, "runs", JR_REQ, &run->probe_runs);
+	jr_u64(l, o, "run_ns", JR_REQ, &run->probe_run_ns);
+	a = jr_get(l, o, "programs", JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
 		struct js_probe_prog *pp = &run->probe_progs[run->nprobe_progs];
-		size_t m2 = push(l, ".programs[%zu]", i);
+		size_t m2 = jr_push(l, ".programs[%zu]", i);
 
 		if (run->nprobe_progs >= JS_PROBE_PROGS_MAX) {
-			lfail(l, v, NULL, "more than %d programs", JS_PROBE_PROGS_MAX);
+			jr_fail(l, v, NULL, "more than %d programs", JS_PROBE_PROGS_MAX);
 			break;
 		}
 		if (!jsonp_is(v, JSONP_OBJ)) {
-			lfail(l, v, NULL, "expected an object");
+			jr_fail(l, v, NULL, "expected an object");
 			break;
 		}
-		str_at(l, v, "name", REQ, pp->name, sizeof(pp->name));
-		u64_at(l, v, "runs", REQ, &pp->runs);
-		u64_at(l, v, "run_ns", REQ, &pp->run_ns);
+		jr_str(l, v, "name", JR_REQ, pp->name, sizeof(pp->name));
+		jr_u64(l, v, "runs", JR_REQ, &pp->runs);
+		jr_u64(l, v, "run_ns", JR_REQ, &pp->run_ns);
 		run->nprobe_progs++;
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_spikes - the flight recorder's counts, when it was on (o: "spikes", or NULL) */
-static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike_stats *s)
+static void load_spikes(struct jr *l, const struct jsonp_val *o, struct js_spike_stats *s)
 {
 	const struct jsonp_val *k;
 	size_t mark;
@@ -522,97 +321,97 @@ static void load_spikes(struct ld *l, const struct jsonp_val *o, struct js_spike
 
 	if (!o)
 		return;
-	mark = push(l, ".spikes");
+	mark = jr_push(l, ".spikes");
 	s->on = true;
-	str_at(l, o, "dir", REQ, s->dir, sizeof(s->dir));
-	u64_at(l, o, "threshold_ns", REQ, &s->threshold_ns);
-	u64_at(l, o, "max_per_min", REQ, &v);
+	jr_str(l, o, "dir", JR_REQ, s->dir, sizeof(s->dir));
+	jr_u64(l, o, "threshold_ns", JR_REQ, &s->threshold_ns);
+	jr_u64(l, o, "max_per_min", JR_REQ, &v);
 	s->max_per_min = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
 	v = 0;
-	u64_at(l, o, "max_per_source", 0, &v); /* since issue 39; 0: not said */
+	jr_u64(l, o, "max_per_source", 0, &v); /* since issue 39; 0: not said */
 	s->max_per_source = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
-	u64_at(l, o, "dir_max_bytes", REQ, &s->dir_max_bytes);
-	u64_at(l, o, "seen", REQ, &s->seen);
-	u64_at(l, o, "written", REQ, &s->written);
-	u64_at(l, o, "bytes", REQ, &s->bytes);
-	u64_at(l, o, "write_ns_max", REQ, &s->write_ns_max);
-	u64_at(l, o, "replaced", 0, &s->replaced); /* since issue 28 */
-	k = get(l, o, "on_spike", JSONP_OBJ, NUL); /* since issue 28: optional, null if off */
+	jr_u64(l, o, "dir_max_bytes", JR_REQ, &s->dir_max_bytes);
+	jr_u64(l, o, "seen", JR_REQ, &s->seen);
+	jr_u64(l, o, "written", JR_REQ, &s->written);
+	jr_u64(l, o, "bytes", JR_REQ, &s->bytes);
+	jr_u64(l, o, "write_ns_max", JR_REQ, &s->write_ns_max);
+	jr_u64(l, o, "replaced", 0, &s->replaced);	 /* since issue 28 */
+	k = jr_get(l, o, "on_spike", JSONP_OBJ, JR_NUL); /* since issue 28: optional, null if off */
 	if (k) {
 		s->cmd.on = true;
-		str_at(l, k, "command", REQ, s->cmd.cmd, sizeof(s->cmd.cmd));
-		u64_at(l, k, "timeout_ns", REQ, &s->cmd.timeout_ns);
-		u64_at(l, k, "runs", REQ, &s->cmd.runs);
-		u64_at(l, k, "failed", REQ, &s->cmd.failed);
-		u64_at(l, k, "timeouts", REQ, &s->cmd.timeouts);
-		u64_at(l, k, "skipped_busy", REQ, &s->cmd.skipped_busy);
-		u64_at(l, k, "run_ns", REQ, &s->cmd.run_ns);
+		jr_str(l, k, "command", JR_REQ, s->cmd.cmd, sizeof(s->cmd.cmd));
+		jr_u64(l, k, "timeout_ns", JR_REQ, &s->cmd.timeout_ns);
+		jr_u64(l, k, "runs", JR_REQ, &s->cmd.runs);
+		jr_u64(l, k, "failed", JR_REQ, &s->cmd.failed);
+		jr_u64(l, k, "timeouts", JR_REQ, &s->cmd.timeouts);
+		jr_u64(l, k, "skipped_busy", JR_REQ, &s->cmd.skipped_busy);
+		jr_u64(l, k, "run_ns", JR_REQ, &s->cmd.run_ns);
 	}
-	k = get(l, o, "skipped", JSONP_OBJ, REQ);
+	k = jr_get(l, o, "skipped", JSONP_OBJ, JR_REQ);
 	for (unsigned i = 0; k && i < JS_SPIKE_SKIP_MAX; i++)
-		u64_at(l, k, js_spike_skip_name(i), REQ, &s->skipped[i]);
-	pop(l, mark);
+		jr_u64(l, k, js_spike_skip_name(i), JR_REQ, &s->skipped[i]);
+	jr_pop(l, mark);
 }
 
 /* load_stacks_info - probes.stacks (--stacks; absent or null: off) */
-static void load_stacks_info(struct ld *l, const struct jsonp_val *o, struct js_run *run)
+static void load_stacks_info(struct jr *l, const struct jsonp_val *o, struct js_run *run)
 {
-	size_t mark = push(l, ".stacks");
+	size_t mark = jr_push(l, ".stacks");
 
 	run->probes_stacks = o != NULL;
 	if (o) {
-		u64_at(l, o, "full", 0, &run->stack_full);
-		u64_at(l, o, "failed", 0, &run->stack_fail);
-		u64_at(l, o, "dropped", 0, &run->stacks.dropped);
+		jr_u64(l, o, "full", 0, &run->stack_full);
+		jr_u64(l, o, "failed", 0, &run->stack_fail);
+		jr_u64(l, o, "dropped", 0, &run->stacks.dropped);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_events_by_kind - probes.events_by_kind (optional: added later), kinds by name; a
  * kind this version does not know is left out */
-static void load_events_by_kind(struct ld *l, const struct jsonp_val *o, struct js_run *run)
+static void load_events_by_kind(struct jr *l, const struct jsonp_val *o, struct js_run *run)
 {
-	size_t mark = push(l, ".events_by_kind");
+	size_t mark = jr_push(l, ".events_by_kind");
 
 	for (size_t i = 0; o && i < jsonp_len(o) && !l->rc; i++) {
 		const struct jsonp_member *m = jsonp_member_at(o, i);
 		int k = js_ev_kind_from_name(m->key);
 
 		if (k > 0 && k < JS_EV_KIND_MAX)
-			u64_at(l, o, m->key, REQ, &run->probe_events_kind[k]);
+			jr_u64(l, o, m->key, JR_REQ, &run->probe_events_kind[k]);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_probes_smi(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_probes_smi(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *o = get(l, root, "probes", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".probes");
+	const struct jsonp_val *o = jr_get(l, root, "probes", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".probes");
 
-	bool_at(l, o, "enabled", REQ, &run->probes_on);
-	str_at(l, o, "why_disabled", REQ | NUL, run->probes_why, sizeof(run->probes_why));
-	u64_at(l, o, "events", REQ, &run->probe_events);
-	load_events_by_kind(l, get(l, o, "events_by_kind", JSONP_OBJ, 0), run);
-	u64_at(l, o, "lost", REQ, &run->probe_lost);
-	u64_at(l, o, "evicted", 0, &run->probe_evicted);	       /* added later: optional */
-	bool_at(l, o, "waker", 0, &run->probes_waker);		       /* optional too */
-	load_stacks_info(l, get(l, o, "stacks", JSONP_OBJ, NUL), run); /* optional too */
-	load_probe_cost(l, get(l, o, "cost", JSONP_OBJ, NUL), run);    /* optional too */
-	pop(l, mark);
-	load_spikes(l, get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);
-	o = get(l, root, "smi", JSONP_OBJ, REQ);
-	mark = push(l, ".smi");
-	bool_at(l, o, "countable", REQ, &run->smi_countable);
-	str_at(l, o, "why_not", REQ | NUL, run->smi_why, sizeof(run->smi_why));
-	pop(l, mark);
+	jr_bool(l, o, "enabled", JR_REQ, &run->probes_on);
+	jr_str(l, o, "why_disabled", JR_REQ | JR_NUL, run->probes_why, sizeof(run->probes_why));
+	jr_u64(l, o, "events", JR_REQ, &run->probe_events);
+	load_events_by_kind(l, jr_get(l, o, "events_by_kind", JSONP_OBJ, 0), run);
+	jr_u64(l, o, "lost", JR_REQ, &run->probe_lost);
+	jr_u64(l, o, "evicted", 0, &run->probe_evicted); /* added later: optional */
+	jr_bool(l, o, "waker", 0, &run->probes_waker);	 /* optional too */
+	load_stacks_info(l, jr_get(l, o, "stacks", JSONP_OBJ, JR_NUL), run); /* optional too */
+	load_probe_cost(l, jr_get(l, o, "cost", JSONP_OBJ, JR_NUL), run);    /* optional too */
+	jr_pop(l, mark);
+	load_spikes(l, jr_get(l, root, "spikes", JSONP_OBJ, 0), &run->spikes);
+	o = jr_get(l, root, "smi", JSONP_OBJ, JR_REQ);
+	mark = jr_push(l, ".smi");
+	jr_bool(l, o, "countable", JR_REQ, &run->smi_countable);
+	jr_str(l, o, "why_not", JR_REQ | JR_NUL, run->smi_why, sizeof(run->smi_why));
+	jr_pop(l, mark);
 }
 
 /* ---- per CPU ---- */
 
-static void load_by_primary(struct ld *l, const struct jsonp_val *o, struct js_causes *c)
+static void load_by_primary(struct jr *l, const struct jsonp_val *o, struct js_causes *c)
 {
-	const struct jsonp_val *bp = get(l, o, "by_primary_cause", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".by_primary_cause");
+	const struct jsonp_val *bp = jr_get(l, o, "by_primary_cause", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".by_primary_cause");
 
 	for (size_t i = 0; i < jsonp_len(bp) && !l->rc; i++) {
 		const struct jsonp_member *m = jsonp_member_at(bp, i);
@@ -620,37 +419,37 @@ static void load_by_primary(struct ld *l, const struct jsonp_val *o, struct js_c
 
 		size_t m2;
 
-		if (k < 0 || !get(l, bp, m->key, JSONP_OBJ, REQ))
+		if (k < 0 || !jr_get(l, bp, m->key, JSONP_OBJ, JR_REQ))
 			break;
-		m2 = push(l, ".%s", m->key);
-		u64_at(l, &m->val, "gaps", REQ, &c->by_primary[k]);
-		u64_at(l, &m->val, "ns", REQ, &c->ns_by_primary[k]);
-		pop(l, m2);
+		m2 = jr_push(l, ".%s", m->key);
+		jr_u64(l, &m->val, "gaps", JR_REQ, &c->by_primary[k]);
+		jr_u64(l, &m->val, "ns", JR_REQ, &c->ns_by_primary[k]);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_causes *c)
+static void load_classes(struct jr *l, const struct jsonp_val *o, struct js_causes *c)
 {
-	const struct jsonp_val *bc = get(l, o, "by_class", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".by_class");
+	const struct jsonp_val *bc = jr_get(l, o, "by_class", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".by_class");
 
 	for (size_t i = 0; i < jsonp_len(bc) && !l->rc; i++) {
 		const struct jsonp_member *m = jsonp_member_at(bc, i);
 		int k = cause_of(l, &m->val, m->key);
 		size_t m2;
 
-		if (k < 0 || !get(l, bc, m->key, JSONP_OBJ, REQ))
+		if (k < 0 || !jr_get(l, bc, m->key, JSONP_OBJ, JR_REQ))
 			break;
-		m2 = push(l, ".%s", m->key);
-		u64_at(l, &m->val, "gaps", REQ, &c->cls[k].gaps);
-		u64_at(l, &m->val, "events", REQ, &c->cls[k].events);
-		u64_at(l, &m->val, "total_ns", REQ, &c->cls[k].total_ns);
-		u64_at(l, &m->val, "entry_ns", 0, &c->cls[k].entry_ns);
-		u64_at(l, &m->val, "max_ns", REQ, &c->cls[k].max_ns);
-		pop(l, m2);
+		m2 = jr_push(l, ".%s", m->key);
+		jr_u64(l, &m->val, "gaps", JR_REQ, &c->cls[k].gaps);
+		jr_u64(l, &m->val, "events", JR_REQ, &c->cls[k].events);
+		jr_u64(l, &m->val, "total_ns", JR_REQ, &c->cls[k].total_ns);
+		jr_u64(l, &m->val, "entry_ns", 0, &c->cls[k].entry_ns);
+		jr_u64(l, &m->val, "max_ns", JR_REQ, &c->cls[k].max_ns);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /*
@@ -658,92 +457,92 @@ static void load_classes(struct ld *l, const struct jsonp_val *o, struct js_caus
  * "sources_by_cgroup", keyed by "cgroup", absent before jitterscope named cgroups), filled
  * directly (the struct is public)
  */
-static void load_sources(struct ld *l, const struct jsonp_val *o, const char *name,
+static void load_sources(struct jr *l, const struct jsonp_val *o, const char *name,
 			 struct js_causes *c)
 {
 	bool by_cg = strcmp(name, "sources");
-	const struct jsonp_val *a = get(l, o, name, JSONP_ARR, by_cg ? 0 : REQ);
-	size_t mark = push(l, ".%s", name);
+	const struct jsonp_val *a = jr_get(l, o, name, JSONP_ARR, by_cg ? 0 : JR_REQ);
+	size_t mark = jr_push(l, ".%s", name);
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
 		struct js_cause_src *s = &c->src[c->nsrc];
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 		int k;
 
 		if (c->nsrc >= JS_CAUSES_SRC_MAX) {
-			lfail(l, v, NULL, "more than %d sources", JS_CAUSES_SRC_MAX);
+			jr_fail(l, v, NULL, "more than %d sources", JS_CAUSES_SRC_MAX);
 			break;
 		}
 		if (!jsonp_is(v, JSONP_OBJ)) {
-			lfail(l, v, NULL, "expected an object");
+			jr_fail(l, v, NULL, "expected an object");
 			break;
 		}
 		memset(s, 0, sizeof(*s));
-		k = name_at(l, v, "cause", js_cause_from_name);
+		k = jr_name(l, v, "cause", js_cause_from_name);
 		s->cause = k < 0 ? 0 : (uint32_t)k;
 		if (by_cg)
-			str_at(l, v, "cgroup", REQ, s->detail, sizeof(s->detail));
+			jr_str(l, v, "cgroup", JR_REQ, s->detail, sizeof(s->detail));
 		else
 			detail_at(l, v, s->cause, s->detail, sizeof(s->detail));
-		u64_at(l, v, "gaps", REQ, &s->gaps);
-		u64_at(l, v, "events", REQ, &s->events);
-		u64_at(l, v, "total_ns", REQ, &s->total_ns);
-		u64_at(l, v, "entry_ns", 0, &s->entry_ns);
-		u64_at(l, v, "max_ns", REQ, &s->max_ns);
+		jr_u64(l, v, "gaps", JR_REQ, &s->gaps);
+		jr_u64(l, v, "events", JR_REQ, &s->events);
+		jr_u64(l, v, "total_ns", JR_REQ, &s->total_ns);
+		jr_u64(l, v, "entry_ns", 0, &s->entry_ns);
+		jr_u64(l, v, "max_ns", JR_REQ, &s->max_ns);
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
 			c->other[k] = (uint16_t)(c->nsrc + 1);
 		c->nsrc++;
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_cbuckets(struct ld *l, const struct jsonp_val *o, struct js_cause_buckets *b)
+static void load_cbuckets(struct jr *l, const struct jsonp_val *o, struct js_cause_buckets *b)
 {
-	const struct jsonp_val *a = get(l, o, "histogram_by_cause", JSONP_ARR, 0);
-	size_t mark = push(l, ".histogram_by_cause");
+	const struct jsonp_val *a = jr_get(l, o, "histogram_by_cause", JSONP_ARR, 0);
+	size_t mark = jr_push(l, ".histogram_by_cause");
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i], *bc, *nc;
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 		uint64_t lo = 0;
 		int bi;
 
-		u64_at(l, v, "lo_ns", REQ, &lo);
+		jr_u64(l, v, "lo_ns", JR_REQ, &lo);
 		bi = cbuckets_index(lo);
 		if (!l->rc && cbuckets_lo(bi) != lo)
-			lfail(l, v, "lo_ns", "%llu is not a bucket boundary",
-			      (unsigned long long)lo);
-		u64_at(l, v, "total", REQ, &b->total[bi]);
-		bc = get(l, v, "by_cause", JSONP_OBJ, REQ);
-		nc = get(l, v, "ns_by_cause", JSONP_OBJ, 0);
+			jr_fail(l, v, "lo_ns", "%llu is not a bucket boundary",
+				(unsigned long long)lo);
+		jr_u64(l, v, "total", JR_REQ, &b->total[bi]);
+		bc = jr_get(l, v, "by_cause", JSONP_OBJ, JR_REQ);
+		nc = jr_get(l, v, "ns_by_cause", JSONP_OBJ, 0);
 		for (size_t k = 0; k < jsonp_len(bc) && !l->rc; k++) {
 			const struct jsonp_member *m = jsonp_member_at(bc, k);
 			int c = cause_of(l, &m->val, m->key);
 
 			if (c < 0)
 				break;
-			u64_at(l, bc, m->key, REQ, &b->count[bi][c]);
-			u64_at(l, nc, m->key, 0, &b->ns[bi][c]);
+			jr_u64(l, bc, m->key, JR_REQ, &b->count[bi][c]);
+			jr_u64(l, nc, m->key, 0, &b->ns[bi][c]);
 		}
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_verdict - one detector's saved verdict: {periodic, period_ns, strength, gaps,
  * phase_ns}; phase_ns is absent from files written before it (then -1: unknown) */
-static void load_verdict(struct ld *l, const struct jsonp_val *v, struct js_period *p)
+static void load_verdict(struct jr *l, const struct jsonp_val *v, struct js_period *p)
 {
 	struct js_period_result r = { .phase_ns = -1 };
 
-	bool_at(l, v, "periodic", REQ, &r.periodic);
-	u64_at(l, v, "period_ns", REQ, &r.period_ns);
-	dbl_at(l, v, "strength", REQ, &r.strength);
-	u64_at(l, v, "gaps", REQ, &r.n);
-	dbl_at(l, v, "phase_ns", 0, &r.phase_ns);
+	jr_bool(l, v, "periodic", JR_REQ, &r.periodic);
+	jr_u64(l, v, "period_ns", JR_REQ, &r.period_ns);
+	jr_dbl(l, v, "strength", JR_REQ, &r.strength);
+	jr_u64(l, v, "gaps", JR_REQ, &r.n);
+	jr_dbl(l, v, "phase_ns", 0, &r.phase_ns);
 	period_saved(p, &r);
 }
 
@@ -752,150 +551,150 @@ static void load_verdict(struct ld *l, const struct jsonp_val *v, struct js_peri
  * before the classes: every unexplained gap), "all", the bands; the classes' gap counts
  * follow from the bands', so the headline is chosen again as it was
  */
-static void load_period(struct ld *l, const struct jsonp_val *o, struct js_period_classes *pc)
+static void load_period(struct jr *l, const struct jsonp_val *o, struct js_period_classes *pc)
 {
-	const struct jsonp_val *v = get(l, o, "unexplained_periodicity", JSONP_OBJ, REQ), *a;
-	size_t mark = push(l, ".unexplained_periodicity");
+	const struct jsonp_val *v = jr_get(l, o, "unexplained_periodicity", JSONP_OBJ, JR_REQ), *a;
+	size_t mark = jr_push(l, ".unexplained_periodicity");
 	uint64_t min = 0;
 	int h = 0;
 
 	period_classes_init(pc, 0, 0);
-	a = get(l, v, "bands", JSONP_ARR, 0);
+	a = jr_get(l, v, "bands", JSONP_ARR, 0);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
-		size_t m2 = push(l, ".bands[%zu]", i);
+		size_t m2 = jr_push(l, ".bands[%zu]", i);
 		int b = 0;
 
-		u64_at(l, &a->arr.v[i], "min_ns", REQ, &min);
+		jr_u64(l, &a->arr.v[i], "min_ns", JR_REQ, &min);
 		while (b < JS_PERIOD_BANDS && js_period_band_ns[b] != min)
 			b++;
 		if (b == JS_PERIOD_BANDS)
-			lfail(l, &a->arr.v[i], "min_ns", "%llu is not a band's bound",
-			      (unsigned long long)min);
+			jr_fail(l, &a->arr.v[i], "min_ns", "%llu is not a band's bound",
+				(unsigned long long)min);
 		else
 			load_verdict(l, &a->arr.v[i], &pc->band[b]);
 		for (int k = 0; k <= b && k < JS_PERIOD_BANDS && !l->rc; k++)
 			pc->ge[k].n += pc->band[b].n;
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	if (get(l, v, "all", JSONP_OBJ, 0)) {
-		size_t m2 = push(l, ".all");
+	if (jr_get(l, v, "all", JSONP_OBJ, 0)) {
+		size_t m2 = jr_push(l, ".all");
 
 		load_verdict(l, jsonp_get(v, "all"), &pc->ge[0]);
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
 	min = 0;
-	u64_at(l, v, "min_ns", 0, &min);
+	jr_u64(l, v, "min_ns", 0, &min);
 	while (h < JS_PERIOD_BANDS && js_period_band_ns[h] != min)
 		h++;
 	if (h == JS_PERIOD_BANDS)
-		lfail(l, jsonp_get(v, "min_ns"), "min_ns", "%llu is not a band's bound",
-		      (unsigned long long)min);
+		jr_fail(l, jsonp_get(v, "min_ns"), "min_ns", "%llu is not a band's bound",
+			(unsigned long long)min);
 	else
 		load_verdict(l, v, &pc->ge[h]);
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_vm_exit - one VM exit's cost (absent before it was measured, null on bare metal) */
-static void load_vm_exit(struct ld *l, const struct jsonp_val *o, struct js_exit_cost *x)
+static void load_vm_exit(struct jr *l, const struct jsonp_val *o, struct js_exit_cost *x)
 {
-	const struct jsonp_val *v = get(l, o, "vm_exit", JSONP_OBJ, NUL);
-	size_t mark = push(l, ".vm_exit");
+	const struct jsonp_val *v = jr_get(l, o, "vm_exit", JSONP_OBJ, JR_NUL);
+	size_t mark = jr_push(l, ".vm_exit");
 	uint64_t n = 0;
 
-	u64_at(l, v, "samples", REQ, &n);
+	jr_u64(l, v, "samples", JR_REQ, &n);
 	x->samples = (uint32_t)JS_MIN(n, UINT32_MAX);
-	dbl_at(l, v, "min_ns", REQ, &x->min_ns);
-	dbl_at(l, v, "median_ns", REQ, &x->median_ns);
-	dbl_at(l, v, "p90_ns", REQ, &x->p90_ns);
-	pop(l, mark);
+	jr_dbl(l, v, "min_ns", JR_REQ, &x->min_ns);
+	jr_dbl(l, v, "median_ns", JR_REQ, &x->median_ns);
+	jr_dbl(l, v, "p90_ns", JR_REQ, &x->p90_ns);
+	jr_pop(l, mark);
 }
 
 /* load_host - the host's readings (absent before they were recorded, null: none read) */
-static void load_host(struct ld *l, const struct jsonp_val *o, struct js_host_moves *m)
+static void load_host(struct jr *l, const struct jsonp_val *o, struct js_host_moves *m)
 {
-	const struct jsonp_val *v = get(l, o, "host_readings", JSONP_OBJ, NUL);
-	size_t mark = push(l, ".host_readings");
+	const struct jsonp_val *v = jr_get(l, o, "host_readings", JSONP_OBJ, JR_NUL);
+	size_t mark = jr_push(l, ".host_readings");
 
 	memset(m, 0, sizeof(*m));
 	if (v) {
-		u64_at(l, v, "readings", REQ, &m->readings);
-		if (get(l, v, "reloads_without_steal", JSONP_NUM, NUL))
+		jr_u64(l, v, "readings", JR_REQ, &m->readings);
+		if (jr_get(l, v, "reloads_without_steal", JSONP_NUM, JR_NUL))
 			m->has |= STEAL_HAS_ST_VERSION;
-		if (get(l, v, "clock_updates", JSONP_NUM, NUL))
+		if (jr_get(l, v, "clock_updates", JSONP_NUM, JR_NUL))
 			m->has |= STEAL_HAS_CLK_VERSION;
-		u64_at(l, v, "reloads_without_steal", NUL, &m->reloads);
-		u64_at(l, v, "clock_updates", NUL, &m->clocks);
+		jr_u64(l, v, "reloads_without_steal", JR_NUL, &m->reloads);
+		jr_u64(l, v, "clock_updates", JR_NUL, &m->clocks);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_entry - the entry/exit rule's figures per interruption kind (absent before it) */
-static void load_entry(struct ld *l, const struct jsonp_val *o, struct js_entry *m)
+static void load_entry(struct jr *l, const struct jsonp_val *o, struct js_entry *m)
 {
-	const struct jsonp_val *v = get(l, o, "entry_exit", JSONP_OBJ, 0), *kinds;
-	size_t mark = push(l, ".entry_exit");
+	const struct jsonp_val *v = jr_get(l, o, "entry_exit", JSONP_OBJ, 0), *kinds;
+	size_t mark = jr_push(l, ".entry_exit");
 
 	memset(m, 0, sizeof(*m));
-	u64_at(l, v, "prior_ns", REQ, &m->prior_ns);
+	jr_u64(l, v, "prior_ns", JR_REQ, &m->prior_ns);
 	m->cap_ns = UINT64_MAX; /* no cap before it */
-	u64_at(l, v, "cap_ns", 0, &m->cap_ns);
-	kinds = get(l, v, "kinds", JSONP_OBJ, REQ);
+	jr_u64(l, v, "cap_ns", 0, &m->cap_ns);
+	kinds = jr_get(l, v, "kinds", JSONP_OBJ, JR_REQ);
 	for (size_t i = 0; i < jsonp_len(kinds) && !l->rc; i++) {
 		const struct jsonp_member *mb = jsonp_member_at(kinds, i);
 		int k = entry_kind_from_name(mb->key);
 		struct js_entry_kind *e;
-		size_t m2 = push(l, ".kinds.%s", mb->key);
+		size_t m2 = jr_push(l, ".kinds.%s", mb->key);
 
 		if (k < 0 || !jsonp_is(&mb->val, JSONP_OBJ)) {
-			lfail(l, &mb->val, NULL,
-			      k < 0 ? "not an interruption kind" : "expected an object");
+			jr_fail(l, &mb->val, NULL,
+				k < 0 ? "not an interruption kind" : "expected an object");
 			break;
 		}
 		e = &m->k[k];
-		u64_at(l, &mb->val, "lone_gaps", REQ, &e->lone);
-		u64_at(l, &mb->val, "median_ns", REQ, &e->median_ns);
-		u64_at(l, &mb->val, "bound_ns", REQ, &e->bound_ns);
-		u64_at(l, &mb->val, "floor_ns", 0, &e->floor_ns);
-		u64_at(l, &mb->val, "learned_ns", 0, &e->bound_ns); /* before the cap, if said */
-		u64_at(l, &mb->val, "gaps", REQ, &e->gaps);
-		u64_at(l, &mb->val, "interruptions", REQ, &e->entries);
-		u64_at(l, &mb->val, "entry_ns", REQ, &e->entry_ns);
-		pop(l, m2);
+		jr_u64(l, &mb->val, "lone_gaps", JR_REQ, &e->lone);
+		jr_u64(l, &mb->val, "median_ns", JR_REQ, &e->median_ns);
+		jr_u64(l, &mb->val, "bound_ns", JR_REQ, &e->bound_ns);
+		jr_u64(l, &mb->val, "floor_ns", 0, &e->floor_ns);
+		jr_u64(l, &mb->val, "learned_ns", 0, &e->bound_ns); /* before the cap, if said */
+		jr_u64(l, &mb->val, "gaps", JR_REQ, &e->gaps);
+		jr_u64(l, &mb->val, "interruptions", JR_REQ, &e->entries);
+		jr_u64(l, &mb->val, "entry_ns", JR_REQ, &e->entry_ns);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_interval_worst - an interval's worst gap (absent before it, null: none) */
-static void load_interval_worst(struct ld *l, const struct jsonp_val *e,
+static void load_interval_worst(struct jr *l, const struct jsonp_val *e,
 				struct js_interval_worst *w)
 {
-	const struct jsonp_val *v = get(l, e, "worst", JSONP_OBJ, NUL);
+	const struct jsonp_val *v = jr_get(l, e, "worst", JSONP_OBJ, JR_NUL);
 	size_t mark;
 	int k;
 
 	if (!v)
 		return;
-	mark = push(l, ".worst");
-	u64_at(l, v, "start_ns", REQ, &w->start_ns);
-	u64_at(l, v, "duration_ns", REQ, &w->dur_ns);
-	k = name_at(l, v, "cause", js_cause_from_name);
+	mark = jr_push(l, ".worst");
+	jr_u64(l, v, "start_ns", JR_REQ, &w->start_ns);
+	jr_u64(l, v, "duration_ns", JR_REQ, &w->dur_ns);
+	k = jr_name(l, v, "cause", js_cause_from_name);
 	w->cause = k < 0 ? 0 : (uint32_t)k;
 	detail_at(l, v, w->cause, w->detail, sizeof(w->detail));
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
+static void load_intervals(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r)
 {
-	const struct jsonp_val *v = get(l, o, "intervals", JSONP_OBJ, REQ), *a;
+	const struct jsonp_val *v = jr_get(l, o, "intervals", JSONP_OBJ, JR_REQ), *a;
 	struct js_intervals *iv = &r->intervals;
-	size_t mark = push(l, ".intervals");
+	size_t mark = jr_push(l, ".intervals");
 
-	u64_at(l, v, "length_ns", REQ, &iv->len_ns);
+	jr_u64(l, v, "length_ns", JR_REQ, &iv->len_ns);
 	iv->base_len_ns = iv->len_ns;
 	iv->start_ns = r->start_ns;
 	iv->end_ns = r->end_ns;
 	iv->finished = 1;
-	a = get(l, v, "list", JSONP_ARR, REQ);
+	a = jr_get(l, v, "list", JSONP_ARR, JR_REQ);
 	if (a && a->arr.n) {
 		iv->v = calloc(a->arr.n, sizeof(*iv->v));
 		if (!iv->v)
@@ -905,25 +704,25 @@ static void load_intervals(struct ld *l, const struct jsonp_val *o, struct js_cp
 	for (size_t i = 0; iv->v && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *e = &a->arr.v[i];
 		struct js_interval_stats *s = &iv->v[iv->n++];
-		size_t m2 = push(l, ".list[%zu]", i);
+		size_t m2 = jr_push(l, ".list[%zu]", i);
 		uint64_t off = 0;
 
-		u64_at(l, e, "offset_ns", REQ, &off);
+		jr_u64(l, e, "offset_ns", JR_REQ, &off);
 		s->start_ns = r->start_ns + off;
-		u64_at(l, e, "gaps", REQ, &s->gaps);
-		u64_at(l, e, "lost_ns", REQ, &s->lost_ns);
-		i64_at(l, e, "max_ns", REQ, &s->max_ns);
-		i64_at(l, e, "p999_ns", REQ, &s->p999_ns);
+		jr_u64(l, e, "gaps", JR_REQ, &s->gaps);
+		jr_u64(l, e, "lost_ns", JR_REQ, &s->lost_ns);
+		jr_i64(l, e, "max_ns", JR_REQ, &s->max_ns);
+		jr_i64(l, e, "p999_ns", JR_REQ, &s->p999_ns);
 		load_interval_worst(l, e, &s->worst);
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_delayed_by(struct ld *l, const struct jsonp_val *v, struct js_arrival *a)
+static void load_delayed_by(struct jr *l, const struct jsonp_val *v, struct js_arrival *a)
 {
-	const struct jsonp_val *d = get(l, v, "delayed_by_cause", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".delayed_by_cause");
+	const struct jsonp_val *d = jr_get(l, v, "delayed_by_cause", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".delayed_by_cause");
 
 	for (size_t k = 0; k < jsonp_len(d) && !l->rc; k++) {
 		const struct jsonp_member *m = jsonp_member_at(d, k);
@@ -931,46 +730,46 @@ static void load_delayed_by(struct ld *l, const struct jsonp_val *v, struct js_a
 
 		size_t m2;
 
-		if (c < 0 || !get(l, d, m->key, JSONP_OBJ, REQ))
+		if (c < 0 || !jr_get(l, d, m->key, JSONP_OBJ, JR_REQ))
 			break;
-		m2 = push(l, ".%s", m->key);
-		u64_at(l, &m->val, "arrivals", REQ, &a->delayed_by_cause[c]);
-		u64_at(l, &m->val, "delay_ns", REQ, &a->delay_ns_by_cause[c]);
-		pop(l, m2);
+		m2 = jr_push(l, ".%s", m->key);
+		jr_u64(l, &m->val, "arrivals", JR_REQ, &a->delayed_by_cause[c]);
+		jr_u64(l, &m->val, "delay_ns", JR_REQ, &a->delay_ns_by_cause[c]);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_bursts - burst exposure of arrival i; the saved burst size if params lack it */
-static void load_bursts(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r, size_t i,
+static void load_bursts(struct jr *l, const struct jsonp_val *v, struct js_cpu_result *r, size_t i,
 			struct js_run_cfg *p)
 {
-	const struct jsonp_val *b = get(l, v, "burst", JSONP_ARR, REQ);
-	size_t mark = push(l, ".burst");
+	const struct jsonp_val *b = jr_get(l, v, "burst", JSONP_ARR, JR_REQ);
+	size_t mark = jr_push(l, ".burst");
 
 	for (size_t k = 0; b && k < b->arr.n && !l->rc; k++) {
 		const struct jsonp_val *e = &b->arr.v[k];
-		size_t m2 = push(l, "[%zu]", k);
+		size_t m2 = jr_push(l, "[%zu]", k);
 		uint64_t size = 0, n = 0;
 		int s;
 
-		u64_at(l, e, "gap_size_ns", REQ, &size);
-		u64_at(l, e, "arrivals", REQ, &n);
+		jr_u64(l, e, "gap_size_ns", JR_REQ, &size);
+		jr_u64(l, e, "arrivals", JR_REQ, &n);
 		for (s = 0; s < JS_BURST_SIZES && js_burst_sizes_ns[s] != size; s++)
 			;
 		if (s < JS_BURST_SIZES)
-			dbl_at(l, e, "probability_observed", REQ, &r->burst_p[i][s]);
+			jr_dbl(l, e, "probability_observed", JR_REQ, &r->burst_p[i][s]);
 		else
-			lfail(l, e, "gap_size_ns", "%llu is not a burst gap size",
-			      (unsigned long long)size);
+			jr_fail(l, e, "gap_size_ns", "%llu is not a burst gap size",
+				(unsigned long long)size);
 		if (!p->burst)
 			p->burst = n;
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_result *r,
+static void load_arrival(struct jr *l, const struct jsonp_val *v, struct js_cpu_result *r,
 			 struct js_run_cfg *p)
 {
 	struct js_arrival *a = &r->arrivals[r->narrivals];
@@ -979,10 +778,10 @@ static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_
 	a->start_ns = r->start_ns;
 	a->end_ns = r->end_ns;
 	a->finished = true;
-	u64_at(l, v, "interval_ns", REQ, &a->interval_ns);
-	u64_at(l, v, "arrivals", REQ, &a->arrivals);
-	u64_at(l, v, "delayed", REQ, &a->delayed);
-	u64_at(l, v, "delay_ns_total", REQ, &a->delay_ns_total);
+	jr_u64(l, v, "interval_ns", JR_REQ, &a->interval_ns);
+	jr_u64(l, v, "arrivals", JR_REQ, &a->arrivals);
+	jr_u64(l, v, "delayed", JR_REQ, &a->delayed);
+	jr_u64(l, v, "delay_ns_total", JR_REQ, &a->delay_ns_total);
 	load_delayed_by(l, v, a);
 	if (!jsonp_get(v, "delay_hdr_b64")) {
 		js_warn("%s: no delay_hdr_b64 (an older jitterscope wrote it): the arrivals at "
@@ -990,65 +789,66 @@ static void load_arrival(struct ld *l, const struct jsonp_val *v, struct js_cpu_
 			l->path + 1, (unsigned long long)a->interval_ns);
 		return;
 	}
-	decode_hist(l, v, "delay_hdr_b64", REQ, &a->delay);
+	decode_hist(l, v, "delay_hdr_b64", JR_REQ, &a->delay);
 	if (l->rc)
 		return;
 	r->narrivals++; /* from here the result owns the histogram */
 	if (a->delay.total != a->arrivals)
-		lfail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64",
-		      "holds %llu arrivals, arrivals says %llu", (unsigned long long)a->delay.total,
-		      (unsigned long long)a->arrivals);
+		jr_fail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64",
+			"holds %llu arrivals, arrivals says %llu",
+			(unsigned long long)a->delay.total, (unsigned long long)a->arrivals);
 	check_pcts(l, v, &a->delay);
 	load_bursts(l, v, r, r->narrivals - 1, p);
 }
 
-static void load_arrivals(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+static void load_arrivals(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r,
 			  struct js_run_cfg *p)
 {
-	const struct jsonp_val *a = get(l, o, "arrivals", JSONP_ARR, REQ);
-	size_t mark = push(l, ".arrivals");
+	const struct jsonp_val *a = jr_get(l, o, "arrivals", JSONP_ARR, JR_REQ);
+	size_t mark = jr_push(l, ".arrivals");
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 
 		if (i >= JS_MAX_ARRIVALS || !jsonp_is(&a->arr.v[i], JSONP_OBJ))
-			lfail(l, &a->arr.v[i], NULL,
-			      i >= JS_MAX_ARRIVALS ? "too many arrival intervals" :
-						     "expected an object");
+			jr_fail(l, &a->arr.v[i], NULL,
+				i >= JS_MAX_ARRIVALS ? "too many arrival intervals" :
+						       "expected an object");
 		else
 			load_arrival(l, &a->arr.v[i], r, p);
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_part_cgroup - the cgroup of the task a part names (absent before jitterscope named
  * cgroups), its path into the run's table */
-static void load_part_cgroup(struct ld *l, const struct jsonp_val *v, struct js_part *part)
+static void load_part_cgroup(struct jr *l, const struct jsonp_val *v, struct js_part *part)
 {
-	const struct jsonp_val *path = get(l, v, JG_CGROUP, JSONP_STR, NUL);
+	const struct jsonp_val *path = jr_get(l, v, JG_CGROUP, JSONP_STR, JR_NUL);
+	struct js_cgroups *cg = ((struct js_run *)l->ctx)->cgroups; /* the run's table */
 
-	u64_at(l, v, JG_CGROUP_ID, NUL, &part->cgroup);
-	if (part->cgroup && path && !cgroups_get(l->cg, part->cgroup) &&
-	    cgroups_add(l->cg, part->cgroup, path->str.s))
-		lfail(l, path, JG_CGROUP, "out of memory");
+	jr_u64(l, v, JG_CGROUP_ID, JR_NUL, &part->cgroup);
+	if (part->cgroup && path && !cgroups_get(cg, part->cgroup) &&
+	    cgroups_add(cg, part->cgroup, path->str.s))
+		jr_fail(l, path, JG_CGROUP, "out of memory");
 }
 
 /* load_nums - the numbers of a struct listed in n[nn] (js_json_gap.h) into base */
-static void load_nums(struct ld *l, const struct jsonp_val *v, const struct js_json_num *n,
+static void load_nums(struct jr *l, const struct jsonp_val *v, const struct js_json_num *n,
 		      size_t nn, void *base)
 {
 	for (size_t i = 0; i < nn; i++) {
 		uint64_t x = 0;
 
-		u64_at(l, v, n[i].key, n[i].required ? REQ : 0, &x);
+		jr_u64(l, v, n[i].key, n[i].required ? JR_REQ : 0, &x);
 		js_json_num_set(&n[i], base, x);
 	}
 }
 
-static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *part)
+static void load_part(struct jr *l, const struct jsonp_val *v, struct js_part *part)
 {
-	int k = name_at(l, v, JG_CAUSE, js_cause_from_name);
+	int k = jr_name(l, v, JG_CAUSE, js_cause_from_name);
 
 	part->cause = k < 0 ? 0 : (uint32_t)k;
 	detail_at(l, v, part->cause, part->detail, sizeof(part->detail));
@@ -1057,7 +857,7 @@ static void load_part(struct ld *l, const struct jsonp_val *v, struct js_part *p
 }
 
 /* load_gap_source - where a gap comes from (absent before the other sources: the sampler) */
-static void load_gap_source(struct ld *l, const struct jsonp_val *v, const struct js_cpu_result *r,
+static void load_gap_source(struct jr *l, const struct jsonp_val *v, const struct js_cpu_result *r,
 			    struct js_gap_rec *g)
 {
 	int64_t cpu_in = -1;
@@ -1067,69 +867,69 @@ static void load_gap_source(struct ld *l, const struct jsonp_val *v, const struc
 	g->gap.source = (uint8_t)r->source;
 	if (r->source == JS_SRC_THREAD) {
 		g->gap.id = r->tid;
-		str_at(l, v, JG_THREAD, 0, g->label, sizeof(g->label));
-		k = jsonp_get(v, JG_KIND) ? name_at(l, v, JG_KIND, js_gap_kind_from_name) : 0;
+		jr_str(l, v, JG_THREAD, 0, g->label, sizeof(g->label));
+		k = jsonp_get(v, JG_KIND) ? jr_name(l, v, JG_KIND, js_gap_kind_from_name) : 0;
 		g->gap.kind = (uint8_t)(k < 0 ? 0 : k);
-		i64_at(l, v, JG_RESUMED_ON_CPU, NUL, &cpu_in);
+		jr_i64(l, v, JG_RESUMED_ON_CPU, JR_NUL, &cpu_in);
 		if (cpu_in >= 0 && cpu_in < JS_CPUS_MAX)
 			g->gap.cpu_in = (uint16_t)(cpu_in + 1);
 	} else if (r->source == JS_SRC_MARK) {
-		u64_at(l, v, JG_LINE, 0, &line);
+		jr_u64(l, v, JG_LINE, 0, &line);
 		g->gap.id = (uint32_t)JS_MIN(line, UINT32_MAX);
-		str_at(l, v, JG_LABEL, 0, g->label, sizeof(g->label));
+		jr_str(l, v, JG_LABEL, 0, g->label, sizeof(g->label));
 	}
 }
 
 /* load_stack - --stacks: the stack under JG_STACK (absent: none) into the run's table; its
  * ref, 0: none */
-static uint32_t load_stack(struct ld *l, const struct jsonp_val *o)
+static uint32_t load_stack(struct jr *l, const struct jsonp_val *o)
 {
-	const struct jsonp_val *a = get(l, o, JG_STACK, JSONP_ARR, 0);
-	size_t mark = push(l, "." JG_STACK);
+	const struct jsonp_val *a = jr_get(l, o, JG_STACK, JSONP_ARR, 0);
+	size_t mark = jr_push(l, "." JG_STACK);
 	struct js_stack st = { 0 };
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		if (i >= JS_STACK_FRAMES || !jsonp_is(&a->arr.v[i], JSONP_STR))
-			lfail(l, &a->arr.v[i], NULL, "expected a string (at most %d)",
-			      JS_STACK_FRAMES);
+			jr_fail(l, &a->arr.v[i], NULL, "expected a string (at most %d)",
+				JS_STACK_FRAMES);
 		else
 			js_scpy(st.frame[st.n++], JS_FRAME_LEN, a->arr.v[i].str.s);
 	}
-	pop(l, mark);
-	return a && !l->rc && l->stacks ? js_stacks_intern(l->stacks, &st) : 0;
+	jr_pop(l, mark);
+	return a && !l->rc ? js_stacks_intern(&((struct js_run *)l->ctx)->stacks, &st) : 0;
 }
 
 /* load_waker - who woke the primary part's task (absent before it was tracked, null: none) */
-static void load_waker(struct ld *l, const struct jsonp_val *v, struct js_waker *w)
+static void load_waker(struct jr *l, const struct jsonp_val *v, struct js_waker *w)
 {
-	const struct jsonp_val *o = get(l, v, JG_WAKER, JSONP_OBJ, NUL);
-	size_t mark = push(l, "." JG_WAKER);
+	const struct jsonp_val *o = jr_get(l, v, JG_WAKER, JSONP_OBJ, JR_NUL);
+	size_t mark = jr_push(l, "." JG_WAKER);
 	uint64_t pid = 0, cpu = 0, nr = 0;
 	int k;
 
 	memset(w, 0, sizeof(*w));
 	w->syscall = -1;
 	if (!o) {
-		pop(l, mark);
+		jr_pop(l, mark);
 		return;
 	}
-	k = name_at(l, o, JG_WAKER_CONTEXT, js_wake_ctx_from_name);
-	str_at(l, o, JG_WAKER_COMM, 0, w->comm, sizeof(w->comm));
-	u64_at(l, o, JG_WAKER_PID, 0, &pid);
-	u64_at(l, o, JG_WAKER_CPU, 0, &cpu);
-	if (get(l, o, JG_WAKER_SYSCALL_NR, JSONP_NUM, NUL)) {
-		u64_at(l, o, JG_WAKER_SYSCALL_NR, 0, &nr);
+	k = jr_name(l, o, JG_WAKER_CONTEXT, js_wake_ctx_from_name);
+	jr_str(l, o, JG_WAKER_COMM, 0, w->comm, sizeof(w->comm));
+	jr_u64(l, o, JG_WAKER_PID, 0, &pid);
+	jr_u64(l, o, JG_WAKER_CPU, 0, &cpu);
+	if (jr_get(l, o, JG_WAKER_SYSCALL_NR, JSONP_NUM, JR_NUL)) {
+		jr_u64(l, o, JG_WAKER_SYSCALL_NR, 0, &nr);
 		w->syscall = (int32_t)JS_MIN(nr, (uint64_t)INT32_MAX);
 	}
-	i64_at(l, o, JG_WAKER_AT, 0, &w->at_ns);
+	jr_i64(l, o, JG_WAKER_AT, 0, &w->at_ns);
 	w->pid = (uint32_t)JS_MIN(pid, UINT32_MAX);
 	w->cpu = (uint16_t)JS_MIN(cpu, UINT16_MAX);
 	w->ctx = k < 0 ? 0 : (uint8_t)k;
 	w->stack = load_stack(l, o);
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cpu_result *r,
+static void load_gap(struct jr *l, const struct jsonp_val *v, const struct js_cpu_result *r,
 		     uint32_t res, struct js_gap_rec *g)
 {
 	struct js_attr *a = &g->attr;
@@ -1141,24 +941,24 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cp
 	g->gap.cpu = (uint32_t)r->cpu;
 	g->gap.res = res;
 	load_gap_source(l, v, r, g);
-	u64_at(l, v, "start_ns", REQ, &g->gap.start_ns);
-	u64_at(l, v, "duration_ns", REQ, &g->gap.dur_ns);
-	u64_at(l, v, "events", 0, &ev);
+	jr_u64(l, v, "start_ns", JR_REQ, &g->gap.start_ns);
+	jr_u64(l, v, "duration_ns", JR_REQ, &g->gap.dur_ns);
+	jr_u64(l, v, "events", 0, &ev);
 	a->nevents = (uint32_t)JS_MIN(ev, UINT32_MAX);
-	k = name_at(l, v, JG_CAUSE, js_cause_from_name);
+	k = jr_name(l, v, JG_CAUSE, js_cause_from_name);
 	a->primary = k < 0 ? 0 : (uint32_t)k;
 	detail_at(l, v, a->primary, a->detail, sizeof(a->detail));
 	load_nums(l, v, js_attr_nums, js_attr_nnums, a);
-	parts = get(l, v, JG_CAUSES, JSONP_ARR, REQ);
+	parts = jr_get(l, v, JG_CAUSES, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
-		size_t m2 = push(l, ".causes[%zu]", i);
+		size_t m2 = jr_push(l, ".causes[%zu]", i);
 
 		if (i >= JS_PARTS_MAX || !jsonp_is(&parts->arr.v[i], JSONP_OBJ))
-			lfail(l, &parts->arr.v[i], NULL, "expected an object (at most %d)",
-			      JS_PARTS_MAX);
+			jr_fail(l, &parts->arr.v[i], NULL, "expected an object (at most %d)",
+				JS_PARTS_MAX);
 		else
 			load_part(l, &parts->arr.v[i], &a->parts[a->nparts++]);
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
 	load_waker(l, v, &a->waker);
 	a->stack = load_stack(l, v);
@@ -1166,10 +966,10 @@ static void load_gap(struct ld *l, const struct jsonp_val *v, const struct js_cp
 
 /* load_top - the worst gaps; kept as a valid min-heap (ascending), ties in file order, so
  * result_top_sorted() lists them exactly as the file does */
-static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res)
+static void load_top(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res)
 {
-	const struct jsonp_val *a = get(l, o, "top", JSONP_ARR, REQ);
-	size_t mark = push(l, ".top");
+	const struct jsonp_val *a = jr_get(l, o, "top", JSONP_ARR, JR_REQ);
+	size_t mark = jr_push(l, ".top");
 	struct js_topn *t = &r->top;
 	struct js_gap_rec *recs;
 
@@ -1181,113 +981,113 @@ static void load_top(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	}
 	recs = t->v;
 	for (size_t i = 0; i < a->arr.n && !l->rc; i++) {
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 		struct js_gap_rec g;
 		size_t j;
 
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
-			lfail(l, &a->arr.v[i], NULL, "expected an object");
+			jr_fail(l, &a->arr.v[i], NULL, "expected an object");
 		load_gap(l, &a->arr.v[i], r, res, &g);
 		for (j = t->n; j > 0 && recs[j - 1].gap.dur_ns > g.gap.dur_ns; j--)
 			;
 		memmove(&recs[j + 1], &recs[j], (t->n - j) * sizeof(g));
 		recs[j] = g;
 		t->n++;
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
 out:
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_cpu_counts(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r,
+static void load_cpu_counts(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r,
 			    const struct js_run *run)
 {
 	const struct jsonp_val *smi;
 
-	int_at(l, o, "cpu", REQ, 0, JS_CPUS_MAX - 1, &r->cpu);
-	int_at(l, o, "node", REQ, -1, INT32_MAX, &r->node);
-	u64_at(l, o, "start_ns", REQ, &r->start_ns);
-	u64_at(l, o, "end_ns", REQ, &r->end_ns);
+	jr_int(l, o, "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &r->cpu);
+	jr_int(l, o, "node", JR_REQ, -1, INT32_MAX, &r->node);
+	jr_u64(l, o, "start_ns", JR_REQ, &r->start_ns);
+	jr_u64(l, o, "end_ns", JR_REQ, &r->end_ns);
 	if (!l->rc && r->end_ns < r->start_ns)
-		lfail(l, jsonp_get(o, "end_ns"), "end_ns", "before start_ns");
-	u64_at(l, o, "iterations", REQ, &r->iterations);
-	dbl_at(l, o, "loop_ns_min", REQ, &r->loop_ns_min);
-	dbl_at(l, o, "loop_ns_median", REQ, &r->loop_ns_median);
-	dbl_at(l, o, "loop_ns_mean", REQ, &r->loop_ns_mean);
-	u64_at(l, o, "gap_count", REQ, &r->gap_count);
-	u64_at(l, o, "lost_ns", REQ, &r->lost_ns);
-	u64_at(l, o, "dropped", REQ, &r->dropped);
-	u64_at(l, o, "events", 0, &r->events);
-	u64_at(l, o, "steal_ns", REQ, &r->steal_ns);
-	smi = get(l, o, "smi", JSONP_NUM, REQ | NUL);
+		jr_fail(l, jsonp_get(o, "end_ns"), "end_ns", "before start_ns");
+	jr_u64(l, o, "iterations", JR_REQ, &r->iterations);
+	jr_dbl(l, o, "loop_ns_min", JR_REQ, &r->loop_ns_min);
+	jr_dbl(l, o, "loop_ns_median", JR_REQ, &r->loop_ns_median);
+	jr_dbl(l, o, "loop_ns_mean", JR_REQ, &r->loop_ns_mean);
+	jr_u64(l, o, "gap_count", JR_REQ, &r->gap_count);
+	jr_u64(l, o, "lost_ns", JR_REQ, &r->lost_ns);
+	jr_u64(l, o, "dropped", JR_REQ, &r->dropped);
+	jr_u64(l, o, "events", 0, &r->events);
+	jr_u64(l, o, "steal_ns", JR_REQ, &r->steal_ns);
+	smi = jr_get(l, o, "smi", JSONP_NUM, JR_REQ | JR_NUL);
 	if (smi && run->smi_countable)
-		u64_at(l, o, "smi", REQ, &r->smi);
+		jr_u64(l, o, "smi", JR_REQ, &r->smi);
 }
 
 /* load_thread - a followed thread's name and own figures */
-static void load_thread(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r)
+static void load_thread(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r)
 {
 	const struct jsonp_val *t, *a;
 	struct js_thread_stats *s = &r->ts;
 	uint64_t tid = 0;
 	size_t mark;
 
-	u64_at(l, o, "tid", REQ, &tid);
+	jr_u64(l, o, "tid", JR_REQ, &tid);
 	r->tid = (uint32_t)JS_MIN(tid, UINT32_MAX);
-	str_at(l, o, "thread", REQ, r->name, sizeof(r->name));
-	t = get(l, o, "thread_stats", JSONP_OBJ, REQ);
-	mark = push(l, ".thread_stats");
-	u64_at(l, t, "syscalls", REQ, &s->syscalls);
-	u64_at(l, t, "syscall_ns", REQ, &s->syscall_ns);
-	u64_at(l, t, "sleeps", REQ, &s->sleeps);
-	u64_at(l, t, "sleep_ns", REQ, &s->sleep_ns);
-	u64_at(l, t, "yields", REQ, &s->yields);
-	u64_at(l, t, "preempted", REQ, &s->preempted);
-	u64_at(l, t, "preempted_ns", REQ, &s->preempted_ns);
-	u64_at(l, t, "interrupted", REQ, &s->interrupted);
-	u64_at(l, t, "interrupted_ns", REQ, &s->interrupted_ns);
-	u64_at(l, t, "own_bh", 0, &s->own_bh);
-	u64_at(l, t, "own_bh_ns", 0, &s->own_bh_ns);
+	jr_str(l, o, "thread", JR_REQ, r->name, sizeof(r->name));
+	t = jr_get(l, o, "thread_stats", JSONP_OBJ, JR_REQ);
+	mark = jr_push(l, ".thread_stats");
+	jr_u64(l, t, "syscalls", JR_REQ, &s->syscalls);
+	jr_u64(l, t, "syscall_ns", JR_REQ, &s->syscall_ns);
+	jr_u64(l, t, "sleeps", JR_REQ, &s->sleeps);
+	jr_u64(l, t, "sleep_ns", JR_REQ, &s->sleep_ns);
+	jr_u64(l, t, "yields", JR_REQ, &s->yields);
+	jr_u64(l, t, "preempted", JR_REQ, &s->preempted);
+	jr_u64(l, t, "preempted_ns", JR_REQ, &s->preempted_ns);
+	jr_u64(l, t, "interrupted", JR_REQ, &s->interrupted);
+	jr_u64(l, t, "interrupted_ns", JR_REQ, &s->interrupted_ns);
+	jr_u64(l, t, "own_bh", 0, &s->own_bh);
+	jr_u64(l, t, "own_bh_ns", 0, &s->own_bh_ns);
 	s->syscalls_traced = true; /* files from before the option counted them always */
-	bool_at(l, t, "syscalls_traced", 0, &s->syscalls_traced);
-	u64_at(l, t, "blocked", REQ, &s->blocked);
-	u64_at(l, t, "blocked_ns", REQ, &s->blocked_ns);
-	u64_at(l, t, "faults", REQ, &s->faults);
-	u64_at(l, t, "migrations", REQ, &s->migrations);
-	u64_at(l, t, "short_gaps", REQ, &s->short_gaps);
-	u64_at(l, t, "short_ns", REQ, &s->short_ns);
-	bool_at(l, t, "exited", REQ, &s->exited);
-	a = get(l, t, "ran_on", JSONP_ARR, REQ);
+	jr_bool(l, t, "syscalls_traced", 0, &s->syscalls_traced);
+	jr_u64(l, t, "blocked", JR_REQ, &s->blocked);
+	jr_u64(l, t, "blocked_ns", JR_REQ, &s->blocked_ns);
+	jr_u64(l, t, "faults", JR_REQ, &s->faults);
+	jr_u64(l, t, "migrations", JR_REQ, &s->migrations);
+	jr_u64(l, t, "short_gaps", JR_REQ, &s->short_gaps);
+	jr_u64(l, t, "short_ns", JR_REQ, &s->short_ns);
+	jr_bool(l, t, "exited", JR_REQ, &s->exited);
+	a = jr_get(l, t, "ran_on", JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		int64_t c = -1;
 
 		if (jsonp_i64(&a->arr.v[i], &c) || c < 0 || c >= 64)
-			lfail(l, &a->arr.v[i], "ran_on", "element %zu is not a CPU below 64", i);
+			jr_fail(l, &a->arr.v[i], "ran_on", "element %zu is not a CPU below 64", i);
 		else
 			s->cpus_mask |= 1ull << c;
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_ties - the findings its causes tie to (absent: a file written before them, none) */
-static void load_ties(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, bool *tied)
+static void load_ties(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r, bool *tied)
 {
-	const struct jsonp_val *a = get(l, o, "explained_by_checks", JSONP_ARR, 0);
-	size_t mark = push(l, ".explained_by_checks");
+	const struct jsonp_val *a = jr_get(l, o, "explained_by_checks", JSONP_ARR, 0);
+	size_t mark = jr_push(l, ".explained_by_checks");
 
 	*tied |= a != NULL;
 	for (size_t i = 0; a && i < a->arr.n && r->nties < AUDIT_TIES_MAX && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i], *c;
 		struct audit_tie *t = &r->ties[r->nties++];
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 
 		if (!jsonp_is(v, JSONP_OBJ)) {
-			lfail(l, v, NULL, "expected an object");
+			jr_fail(l, v, NULL, "expected an object");
 			break;
 		}
-		str_at(l, v, "check", REQ, t->check, sizeof(t->check));
-		u64_at(l, v, "ns", REQ, &t->ns);
-		c = get(l, v, "causes", JSONP_ARR, REQ);
+		jr_str(l, v, "check", JR_REQ, t->check, sizeof(t->check));
+		jr_u64(l, v, "ns", JR_REQ, &t->ns);
+		c = jr_get(l, v, "causes", JSONP_ARR, JR_REQ);
 		for (size_t k = 0; c && k < c->arr.n; k++) {
 			int x = jsonp_is(&c->arr.v[k], JSONP_STR) ?
 					js_cause_from_name(c->arr.v[k].str.s) :
@@ -1296,12 +1096,12 @@ static void load_ties(struct ld *l, const struct jsonp_val *o, struct js_cpu_res
 			if (x >= 0 && x < 32)
 				t->causes |= 1u << x;
 		}
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res,
+static void load_cpu(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res,
 		     struct js_run *run, struct js_run_cfg *p)
 {
 	int src;
@@ -1310,21 +1110,21 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 	cbuckets_init(&r->cb);
 	load_cpu_counts(l, o, r, run);
 	/* its array says where its gaps come from; "source", when there, must agree */
-	src = jsonp_get(o, "source") ? name_at(l, o, "source", js_source_from_name) :
+	src = jsonp_get(o, "source") ? jr_name(l, o, "source", js_source_from_name) :
 				       (int)r->source;
 	if (!l->rc && src != (int)r->source)
-		lfail(l, jsonp_get(o, "source"), "source", "%s in the array of %s results",
-		      js_source_name(src), js_source_name(r->source));
+		jr_fail(l, jsonp_get(o, "source"), "source", "%s in the array of %s results",
+			js_source_name(src), js_source_name(r->source));
 	if (r->source == JS_SRC_THREAD)
 		load_thread(l, o, r);
 	r->causes.cpu = (uint32_t)r->cpu;
 	r->causes.ngaps = r->gap_count;
 	r->causes.lost_ns = r->lost_ns;
-	decode_hist(l, o, "hist_hdr_b64", REQ, &r->hist);
+	decode_hist(l, o, "hist_hdr_b64", JR_REQ, &r->hist);
 	if (!l->rc && r->hist.total != r->gap_count)
-		lfail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64",
-		      "holds %llu gaps, gap_count says %llu", (unsigned long long)r->hist.total,
-		      (unsigned long long)r->gap_count);
+		jr_fail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64",
+			"holds %llu gaps, gap_count says %llu", (unsigned long long)r->hist.total,
+			(unsigned long long)r->gap_count);
 	check_pcts(l, o, &r->hist);
 	load_by_primary(l, o, &r->causes);
 	load_classes(l, o, &r->causes);
@@ -1352,40 +1152,41 @@ static void load_cpu(struct ld *l, const struct jsonp_val *o, struct js_cpu_resu
 
 /* load_results - the results of source src (its array: "cpus", "threads", "marks") after
  * those already loaded */
-static void load_results(struct ld *l, const struct jsonp_val *a, enum js_source src,
+static void load_results(struct jr *l, const struct jsonp_val *a, enum js_source src,
 			 struct js_run *run, struct js_run_cfg *p)
 {
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
-		size_t mark = push(l, ".%s[%zu]", js_result_array[src], i);
+		size_t mark = jr_push(l, ".%s[%zu]", js_result_array[src], i);
 		struct js_cpu_result *r = &run->cpus[run->ncpus];
 
 		run->ncpus++; /* counted first: report_load_free frees a partial one */
 		r->source = src;
 		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ))
-			lfail(l, &a->arr.v[i], NULL, "expected an object");
+			jr_fail(l, &a->arr.v[i], NULL, "expected an object");
 		else
 			load_cpu(l, &a->arr.v[i], r, (uint32_t)(run->ncpus - 1), run, p);
-		pop(l, mark);
+		jr_pop(l, mark);
 	}
 }
 
 /* load_cpus - every result: "cpus" (the samplers'), then "threads" and "marks" (absent in
  * files written before them); at least one in all */
-static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run *run,
+static void load_cpus(struct jr *l, const struct jsonp_val *root, struct js_run *run,
 		      struct js_run_cfg *p)
 {
 	const struct jsonp_val *a[JS_SRC_MAX];
 	size_t n = 0;
 
 	for (int src = 0; src < JS_SRC_MAX; src++) {
-		a[src] = get(l, root, js_result_array[src], JSONP_ARR, src ? 0 : REQ);
+		a[src] = jr_get(l, root, js_result_array[src], JSONP_ARR, src ? 0 : JR_REQ);
 		n += a[src] ? a[src]->arr.n : 0;
 	}
 	if (l->rc)
 		return;
 	if (!n || n > JS_CPUS_MAX) {
-		lfail(l, a[0], "cpus", "%zu results (expected 1 to %d in cpus, threads and marks)",
-		      n, JS_CPUS_MAX);
+		jr_fail(l, a[0], "cpus",
+			"%zu results (expected 1 to %d in cpus, threads and marks)", n,
+			JS_CPUS_MAX);
 		return;
 	}
 	run->cpus = calloc(n, sizeof(*run->cpus));
@@ -1400,20 +1201,20 @@ static void load_cpus(struct ld *l, const struct jsonp_val *root, struct js_run 
 
 /* ---- audit, counter deltas, cross-check ---- */
 
-static void cpuset_at(struct ld *l, const struct jsonp_val *o, const char *key, struct js_cpuset *s)
+static void cpuset_at(struct jr *l, const struct jsonp_val *o, const char *key, struct js_cpuset *s)
 {
-	const struct jsonp_val *v = get(l, o, key, JSONP_STR, 0);
+	const struct jsonp_val *v = jr_get(l, o, key, JSONP_STR, 0);
 	char e[96];
 
 	cpuset_zero(s);
 	if (v && cpulist_parse_n(v->str.s, s, -1, true, e, sizeof(e)))
-		lfail(l, v, key, "not a CPU list: %s", e);
+		jr_fail(l, v, key, "not a CPU list: %s", e);
 }
 
-static void load_facts(struct ld *l, const struct jsonp_val *a, struct audit_facts *f)
+static void load_facts(struct jr *l, const struct jsonp_val *a, struct audit_facts *f)
 {
-	const struct jsonp_val *o = get(l, a, "facts", JSONP_OBJ, REQ);
-	size_t mark = push(l, ".facts");
+	const struct jsonp_val *o = jr_get(l, a, "facts", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".facts");
 	int64_t rt = INT64_MIN;
 
 	memset(f, 0, sizeof(*f));
@@ -1422,67 +1223,53 @@ static void load_facts(struct ld *l, const struct jsonp_val *a, struct audit_fac
 	f->timer_migration = f->nmi_watchdog = f->watchdog = f->soft_watchdog = -1;
 	f->numa_balancing = f->ksm_run = f->khugepaged_defrag = -1;
 	f->swap_devices = f->swappiness = -1;
-	str_at(l, o, "kernel_release", REQ, f->release, sizeof(f->release));
-	str_at(l, o, "kernel_version", 0, f->version, sizeof(f->version));
-	bool_at(l, o, "hypervisor", 0, &f->hypervisor);
-	int_at(l, o, "hz", NUL, 0, 100000, &f->hz);
-	str_at(l, o, "preempt", 0, f->preempt, sizeof(f->preempt));
-	int_at(l, o, "nohz_full_capable", NUL, -1, 1, &f->nohz_full_capable);
-	i64_at(l, o, "sched_rt_runtime_us", NUL, &rt);
+	jr_str(l, o, "kernel_release", JR_REQ, f->release, sizeof(f->release));
+	jr_str(l, o, "kernel_version", 0, f->version, sizeof(f->version));
+	jr_bool(l, o, "hypervisor", 0, &f->hypervisor);
+	jr_int(l, o, "hz", JR_NUL, 0, 100000, &f->hz);
+	jr_str(l, o, "preempt", 0, f->preempt, sizeof(f->preempt));
+	jr_int(l, o, "nohz_full_capable", JR_NUL, -1, 1, &f->nohz_full_capable);
+	jr_i64(l, o, "sched_rt_runtime_us", JR_NUL, &rt);
 	f->rt_runtime_us = rt;
 	f->rt_period_us = INT64_MIN;
-	int_at(l, o, "stat_interval", NUL, -1, INT32_MAX, &f->stat_interval);
-	bool_at(l, o, "irqbalance_running", 0, &f->irqbalance_running);
-	str_at(l, o, "clocksource", 0, f->clocksource, sizeof(f->clocksource));
-	bool_at(l, o, "invariant_tsc", 0, &f->invariant_tsc);
-	str_at(l, o, "thp_enabled", 0, f->thp_enabled, sizeof(f->thp_enabled));
-	str_at(l, o, "thp_defrag", 0, f->thp_defrag, sizeof(f->thp_defrag));
+	jr_int(l, o, "stat_interval", JR_NUL, -1, INT32_MAX, &f->stat_interval);
+	jr_bool(l, o, "irqbalance_running", 0, &f->irqbalance_running);
+	jr_str(l, o, "clocksource", 0, f->clocksource, sizeof(f->clocksource));
+	jr_bool(l, o, "invariant_tsc", 0, &f->invariant_tsc);
+	jr_str(l, o, "thp_enabled", 0, f->thp_enabled, sizeof(f->thp_enabled));
+	jr_str(l, o, "thp_defrag", 0, f->thp_defrag, sizeof(f->thp_defrag));
 	cpuset_at(l, o, "online", &f->online);
 	cpuset_at(l, o, "isolated", &f->isolated);
 	cpuset_at(l, o, "nohz_full", &f->nohz_full);
 	cpuset_at(l, o, "rcu_nocbs", &f->rcu_nocbs);
 	cpuset_at(l, o, "default_irq_affinity", &f->default_irq_affinity);
 	cpuset_at(l, o, "unbound_workqueue_cpumask", &f->unbound_wq);
-	str_at(l, o, "cmdline", 0, f->cmdline, sizeof(f->cmdline));
-	pop(l, mark);
+	jr_str(l, o, "cmdline", 0, f->cmdline, sizeof(f->cmdline));
+	jr_pop(l, mark);
 }
 
-static void load_check(struct ld *l, const struct jsonp_val *v, struct audit_check *c)
+static void load_check(struct jr *l, const struct jsonp_val *v, struct audit_check *c)
 {
 	int x;
 
 	memset(c, 0, sizeof(*c));
 	c->cpu = -1;
-	str_at(l, v, "id", REQ, c->id, sizeof(c->id));
-	x = name_at(l, v, "verdict", audit_verdict_from_name);
+	jr_str(l, v, "id", JR_REQ, c->id, sizeof(c->id));
+	x = jr_name(l, v, "verdict", audit_verdict_from_name);
 	c->verdict = x < 0 ? AUDIT_SKIP : (enum audit_verdict)x;
-	x = name_at(l, v, "severity", audit_severity_from_name);
+	x = jr_name(l, v, "severity", audit_severity_from_name);
 	c->severity = x < 0 ? SEV_INFO : (enum audit_severity)x;
-	int_at(l, v, "cpu", REQ | NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
-	str_at(l, v, "observed", REQ, c->observed, sizeof(c->observed));
-	str_at(l, v, "expected", REQ, c->expected, sizeof(c->expected));
-	str_at(l, v, "source", REQ, c->source, sizeof(c->source));
-	str_at(l, v, "hint", REQ, c->hint, sizeof(c->hint));
+	jr_int(l, v, "cpu", JR_REQ | JR_NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
+	jr_str(l, v, "observed", JR_REQ, c->observed, sizeof(c->observed));
+	jr_str(l, v, "expected", JR_REQ, c->expected, sizeof(c->expected));
+	jr_str(l, v, "source", JR_REQ, c->source, sizeof(c->source));
+	jr_str(l, v, "hint", JR_REQ, c->hint, sizeof(c->hint));
 }
 
-/* objs - the array key of o, each element checked to be an object; NULL if absent */
-static const struct jsonp_val *objs(struct ld *l, const struct jsonp_val *o, const char *key,
-				    unsigned flags)
+static void load_checks(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
 {
-	const struct jsonp_val *a = get(l, o, key, JSONP_ARR, flags);
-
-	for (size_t i = 0; a && i < a->arr.n; i++)
-		if (!jsonp_is(&a->arr.v[i], JSONP_OBJ)) {
-			lfail(l, &a->arr.v[i], key, "element %zu is not an object", i);
-			return NULL;
-		}
-	return a;
-}
-
-static void load_checks(struct ld *l, const struct jsonp_val *o, struct js_audit *a)
-{
-	const struct jsonp_val *c = objs(l, o, "checks", REQ);
-	size_t mark = push(l, ".checks");
+	const struct jsonp_val *c = jr_objs(l, o, "checks", JR_REQ);
+	size_t mark = jr_push(l, ".checks");
 
 	if (c && c->arr.n) {
 		a->checks = calloc(c->arr.n, sizeof(*a->checks));
@@ -1491,21 +1278,21 @@ static void load_checks(struct ld *l, const struct jsonp_val *o, struct js_audit
 		a->cap = c->arr.n;
 	}
 	for (size_t i = 0; a->checks && i < c->arr.n && !l->rc; i++) {
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 
 		load_check(l, &c->arr.v[i], &a->checks[a->n++]);
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_irq(struct ld *l, const struct jsonp_val *v, const struct js_audit *a,
+static void load_irq(struct jr *l, const struct jsonp_val *v, const struct js_audit *a,
 		     struct audit_irq *q)
 {
 	const struct jsonp_val *cnt;
 
-	int_at(l, v, "irq", REQ, 0, INT32_MAX, &q->irq);
-	str_at(l, v, "name", REQ, q->name, sizeof(q->name));
+	jr_int(l, v, "irq", JR_REQ, 0, INT32_MAX, &q->irq);
+	jr_str(l, v, "name", JR_REQ, q->name, sizeof(q->name));
 	cpuset_at(l, v, "effective", &q->effective);
 	cpuset_at(l, v, "requested", &q->requested);
 	q->has_effective = true;
@@ -1514,19 +1301,19 @@ static void load_irq(struct ld *l, const struct jsonp_val *v, const struct js_au
 		l->rc = -ENOMEM;
 		return;
 	}
-	cnt = get(l, v, "count", JSONP_OBJ, REQ);
+	cnt = jr_get(l, v, "count", JSONP_OBJ, JR_REQ);
 	for (size_t i = 0; cnt && i < a->ncpus; i++) {
 		char key[16];
 
 		snprintf(key, sizeof(key), "cpu%d", a->cpus[i]);
-		u64_at(l, cnt, key, 0, &q->count[i]);
+		jr_u64(l, cnt, key, 0, &q->count[i]);
 	}
 }
 
-static void load_irqs(struct ld *l, const struct jsonp_val *o, struct js_audit *a)
+static void load_irqs(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
 {
-	const struct jsonp_val *q = objs(l, o, "irqs", 0);
-	size_t mark = push(l, ".irqs");
+	const struct jsonp_val *q = jr_objs(l, o, "irqs", 0);
+	size_t mark = jr_push(l, ".irqs");
 
 	if (q && q->arr.n) {
 		a->irqs = calloc(q->arr.n, sizeof(*a->irqs));
@@ -1534,22 +1321,22 @@ static void load_irqs(struct ld *l, const struct jsonp_val *o, struct js_audit *
 			l->rc = -ENOMEM;
 	}
 	for (size_t i = 0; a->irqs && i < q->arr.n && !l->rc; i++) {
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 
 		load_irq(l, &q->arr.v[i], a, &a->irqs[a->nirqs++]);
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_audit(struct ld *l, const struct jsonp_val *o, struct js_audit *a)
+static void load_audit(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
 {
 	int cpus[JS_CPUS_MAX];
 	size_t n = 0;
 	uint64_t el = 0;
 
 	memset(a, 0, sizeof(*a));
-	cpu_list(l, o, "cpus", cpus, &n);
+	jr_cpus(l, o, "cpus", cpus, &n, JS_CPUS_MAX);
 	a->cpus = calloc(n ? n : 1, sizeof(*a->cpus));
 	a->cpu = calloc(n ? n : 1, sizeof(*a->cpu));
 	if (!a->cpus || !a->cpu) {
@@ -1562,8 +1349,8 @@ static void load_audit(struct ld *l, const struct jsonp_val *o, struct js_audit 
 		a->cpu[i].deepest_cstate_us = -1;
 	}
 	a->ncpus = n;
-	str_at(l, o, "sysroot", REQ | NUL, a->sysroot, sizeof(a->sysroot));
-	u64_at(l, o, "elapsed_ns", 0, &el);
+	jr_str(l, o, "sysroot", JR_REQ | JR_NUL, a->sysroot, sizeof(a->sysroot));
+	jr_u64(l, o, "elapsed_ns", 0, &el);
 	a->elapsed_ns = el;
 	load_facts(l, o, &a->f);
 	load_checks(l, o, a);
@@ -1605,22 +1392,22 @@ static struct audit_delta_row *delta_row(struct audit_deltas *d, size_t *cap, co
 }
 
 /* load_delta_rows - CPU k's rows, merged into one row list that keeps every CPU's order */
-static void load_delta_rows(struct ld *l, const struct jsonp_val *rows, struct audit_deltas *d,
+static void load_delta_rows(struct jr *l, const struct jsonp_val *rows, struct audit_deltas *d,
 			    size_t k, size_t *cap)
 {
-	size_t prev = 0, mark = push(l, ".rows");
+	size_t prev = 0, mark = jr_push(l, ".rows");
 
 	for (size_t i = 0; rows && i < rows->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &rows->arr.v[i];
 		struct audit_delta_row *r;
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 		char key[16] = "";
 		uint64_t delta = 0;
 		int kind;
 
-		str_at(l, v, "key", REQ, key, sizeof(key));
-		kind = name_at(l, v, "kind", audit_row_kind_from_name);
-		u64_at(l, v, "delta", REQ, &delta);
+		jr_str(l, v, "key", JR_REQ, key, sizeof(key));
+		kind = jr_name(l, v, "kind", audit_row_kind_from_name);
+		jr_u64(l, v, "delta", JR_REQ, &delta);
 		if (l->rc)
 			break;
 		r = delta_row(d, cap, key, kind, &prev);
@@ -1628,19 +1415,19 @@ static void load_delta_rows(struct ld *l, const struct jsonp_val *rows, struct a
 			l->rc = -ENOMEM;
 			break;
 		}
-		str_at(l, v, "name", REQ, r->name, sizeof(r->name));
-		int_at(l, v, "irq", 0, -1, INT32_MAX, &r->irq);
+		jr_str(l, v, "name", JR_REQ, r->name, sizeof(r->name));
+		jr_int(l, v, "irq", 0, -1, INT32_MAX, &r->irq);
 		r->delta[k] = delta;
 		r->total += delta;
-		pop(l, m2);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_aff_changes(struct ld *l, const struct jsonp_val *o, struct audit_deltas *d)
+static void load_aff_changes(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d)
 {
-	const struct jsonp_val *a = objs(l, o, "affinity_changes", REQ);
-	size_t mark = push(l, ".affinity_changes");
+	const struct jsonp_val *a = jr_objs(l, o, "affinity_changes", JR_REQ);
+	size_t mark = jr_push(l, ".affinity_changes");
 
 	if (a && a->arr.n) {
 		d->changes = calloc(a->arr.n, sizeof(*d->changes));
@@ -1650,25 +1437,25 @@ static void load_aff_changes(struct ld *l, const struct jsonp_val *o, struct aud
 	for (size_t i = 0; d->changes && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
 		struct audit_aff_change *c = &d->changes[d->nchanges++];
-		size_t m2 = push(l, "[%zu]", i);
+		size_t m2 = jr_push(l, "[%zu]", i);
 
-		int_at(l, v, "irq", REQ, 0, INT32_MAX, &c->irq);
-		str_at(l, v, "name", REQ, c->name, sizeof(c->name));
+		jr_int(l, v, "irq", JR_REQ, 0, INT32_MAX, &c->irq);
+		jr_str(l, v, "name", JR_REQ, c->name, sizeof(c->name));
 		cpuset_at(l, v, "before", &c->before);
 		cpuset_at(l, v, "after", &c->after);
-		bool_at(l, v, "touches_measured_cpu", REQ, &c->touches);
-		pop(l, m2);
+		jr_bool(l, v, "touches_measured_cpu", JR_REQ, &c->touches);
+		jr_pop(l, m2);
 	}
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_deltas(struct ld *l, const struct jsonp_val *o, struct audit_deltas *d)
+static void load_deltas(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d)
 {
-	const struct jsonp_val *cpus = objs(l, o, "cpus", REQ);
-	size_t cap = 0, mark = push(l, ".cpus");
+	const struct jsonp_val *cpus = jr_objs(l, o, "cpus", JR_REQ);
+	size_t cap = 0, mark = jr_push(l, ".cpus");
 
 	memset(d, 0, sizeof(*d));
-	dbl_at(l, o, "seconds", REQ, &d->seconds);
+	jr_dbl(l, o, "seconds", JR_REQ, &d->seconds);
 	if (!cpus)
 		goto out;
 	d->cpus = calloc(cpus->arr.n ? cpus->arr.n : 1, sizeof(*d->cpus));
@@ -1678,20 +1465,20 @@ static void load_deltas(struct ld *l, const struct jsonp_val *o, struct audit_de
 	}
 	d->ncpus = cpus->arr.n;
 	for (size_t k = 0; k < cpus->arr.n && !l->rc; k++) {
-		size_t m2 = push(l, "[%zu]", k);
+		size_t m2 = jr_push(l, "[%zu]", k);
 
-		int_at(l, &cpus->arr.v[k], "cpu", REQ, 0, JS_CPUS_MAX - 1, &d->cpus[k]);
-		load_delta_rows(l, objs(l, &cpus->arr.v[k], "rows", REQ), d, k, &cap);
-		pop(l, m2);
+		jr_int(l, &cpus->arr.v[k], "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &d->cpus[k]);
+		load_delta_rows(l, jr_objs(l, &cpus->arr.v[k], "rows", JR_REQ), d, k, &cap);
+		jr_pop(l, m2);
 	}
 out:
-	pop(l, mark);
+	jr_pop(l, mark);
 	load_aff_changes(l, o, d);
 }
 
-static void load_xcheck(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_xcheck(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *a = get(l, root, "explained_by_settings", JSONP_ARR, REQ);
+	const struct jsonp_val *a = jr_get(l, root, "explained_by_settings", JSONP_ARR, JR_REQ);
 
 	if (!a || !a->arr.n)
 		return;
@@ -1704,186 +1491,188 @@ static void load_xcheck(struct ld *l, const struct jsonp_val *root, struct js_ru
 		const struct jsonp_val *v = &a->arr.v[i];
 
 		if (!jsonp_is(v, JSONP_STR))
-			lfail(l, v, "explained_by_settings", "element %zu is not a string", i);
+			jr_fail(l, v, "explained_by_settings", "element %zu is not a string", i);
 		else
-			latin1(run->xcheck[run->nxcheck++], AUDIT_LINE_LEN, v->str.s, v->str.len);
+			jr_latin1(run->xcheck[run->nxcheck++], AUDIT_LINE_LEN, v->str.s,
+				  v->str.len);
 	}
 }
 
 /* load_extras - what a run has beyond its CPUs: the audit and its companions */
 /* load_follow - --pid/--tid: what was followed (absent or null: nothing) */
-static void load_follow(struct ld *l, const struct jsonp_val *root, struct js_follow_info *f)
+static void load_follow(struct jr *l, const struct jsonp_val *root, struct js_follow_info *f)
 {
-	const struct jsonp_val *o = get(l, root, "follow", JSONP_OBJ, NUL), *a;
-	size_t mark = push(l, ".follow");
+	const struct jsonp_val *o = jr_get(l, root, "follow", JSONP_OBJ, JR_NUL), *a;
+	size_t mark = jr_push(l, ".follow");
 	int64_t pid = 0;
 
 	if (!o)
 		goto out;
 	f->on = true;
-	i64_at(l, o, "pid", REQ | NUL, &pid);
+	jr_i64(l, o, "pid", JR_REQ | JR_NUL, &pid);
 	f->pid = pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
-	a = get(l, o, "tids", JSONP_ARR, REQ);
+	a = jr_get(l, o, "tids", JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_FOLLOW_TIDS_MAX && !l->rc; i++) {
 		int64_t t = 0;
 
 		if (jsonp_i64(&a->arr.v[i], &t) || t <= 0 || t > INT32_MAX)
-			lfail(l, &a->arr.v[i], "tids", "element %zu is not a thread id", i);
+			jr_fail(l, &a->arr.v[i], "tids", "element %zu is not a thread id", i);
 		else
 			f->tids[f->ntids++] = (int)t;
 	}
-	str_at(l, o, "comm", REQ, f->comm, sizeof(f->comm));
-	bool_at(l, o, "exited", REQ, &f->exited);
-	u64_at(l, o, "exit_ns", NUL, &f->exit_ns);
-	u64_at(l, o, "threads_seen", REQ, &f->threads_seen);
-	u64_at(l, o, "threads_over", REQ, &f->threads_over);
-	u64_at(l, o, "unwatched_gaps", REQ, &f->unwatched_gaps);
-	u64_at(l, o, "lost", REQ, &f->lost);
+	jr_str(l, o, "comm", JR_REQ, f->comm, sizeof(f->comm));
+	jr_bool(l, o, "exited", JR_REQ, &f->exited);
+	jr_u64(l, o, "exit_ns", JR_NUL, &f->exit_ns);
+	jr_u64(l, o, "threads_seen", JR_REQ, &f->threads_seen);
+	jr_u64(l, o, "threads_over", JR_REQ, &f->threads_over);
+	jr_u64(l, o, "unwatched_gaps", JR_REQ, &f->unwatched_gaps);
+	jr_u64(l, o, "lost", JR_REQ, &f->lost);
 out:
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_command - -- CMD: what ran and how it ended (absent or null: none) */
-static void load_command(struct ld *l, const struct jsonp_val *root, struct js_cmd_info *c)
+static void load_command(struct jr *l, const struct jsonp_val *root, struct js_cmd_info *c)
 {
-	const struct jsonp_val *o = get(l, root, "command", JSONP_OBJ, NUL);
-	size_t mark = push(l, ".command");
+	const struct jsonp_val *o = jr_get(l, root, "command", JSONP_OBJ, JR_NUL);
+	size_t mark = jr_push(l, ".command");
 	char mode[8] = "";
 	int64_t pid = 0, status = -1, sig = 0;
 
 	if (!o)
 		goto out;
 	c->on = true;
-	str_at(l, o, "line", REQ, c->line, sizeof(c->line));
-	i64_at(l, o, "pid", REQ, &pid);
+	jr_str(l, o, "line", JR_REQ, c->line, sizeof(c->line));
+	jr_i64(l, o, "pid", JR_REQ, &pid);
 	c->pid = pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
-	str_at(l, o, "mode", REQ, mode, sizeof(mode));
+	jr_str(l, o, "mode", JR_REQ, mode, sizeof(mode));
 	c->followed = !strcmp(mode, "follow");
-	bool_at(l, o, "exited", REQ, &c->exited);
-	i64_at(l, o, "exit_status", REQ | NUL, &status);
+	jr_bool(l, o, "exited", JR_REQ, &c->exited);
+	jr_i64(l, o, "exit_status", JR_REQ | JR_NUL, &status);
 	c->exit_status = status >= 0 && status <= 255 ? (int)status : -1;
-	i64_at(l, o, "signal", REQ | NUL, &sig);
+	jr_i64(l, o, "signal", JR_REQ | JR_NUL, &sig);
 	c->signal = sig > 0 && sig < 128 ? (int)sig : 0;
-	u64_at(l, o, "start_ns", REQ, &c->start_ns);
-	u64_at(l, o, "exit_ns", REQ | NUL, &c->exit_ns);
+	jr_u64(l, o, "start_ns", JR_REQ, &c->start_ns);
+	jr_u64(l, o, "exit_ns", JR_REQ | JR_NUL, &c->exit_ns);
 out:
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_idle_states - --deepest-idle-state: the states disabled (absent or null: not asked) */
-static void load_idle_states(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_idle_states(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *o = get(l, root, "idle_states", JSONP_OBJ, NUL), *a;
-	size_t mark = push(l, ".idle_states");
+	const struct jsonp_val *o = jr_get(l, root, "idle_states", JSONP_OBJ, JR_NUL), *a;
+	size_t mark = jr_push(l, ".idle_states");
 
 	if (!o)
 		goto out;
 	run->cfg.idle_limit = true;
-	int_at(l, o, "deepest", REQ, 0, INT32_MAX, &run->cfg.deepest_idle_state);
-	a = get(l, o, "disabled", JSONP_ARR, REQ);
+	jr_int(l, o, "deepest", JR_REQ, 0, INT32_MAX, &run->cfg.deepest_idle_state);
+	a = jr_get(l, o, "disabled", JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
 		char name[JS_IDLE_NAME_LEN] = "";
 		int cpu = 0, state = 0;
 
-		int_at(l, v, "cpu", REQ, 0, JS_CPUS_MAX - 1, &cpu);
-		int_at(l, v, "state", REQ, 0, INT32_MAX, &state);
-		str_at(l, v, "name", REQ, name, sizeof(name));
+		jr_int(l, v, "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &cpu);
+		jr_int(l, v, "state", JR_REQ, 0, INT32_MAX, &state);
+		jr_str(l, v, "name", JR_REQ, name, sizeof(name));
 		if (!l->rc && idle_states_add(&run->idle, cpu, state, 0, name))
-			lfail(l, v, "disabled", "out of memory");
+			jr_fail(l, v, "disabled", "out of memory");
 	}
-	bool_at(l, o, "restored", REQ, &run->idle.restored);
-	str_at(l, o, "why_not", REQ | NUL, run->idle_why, sizeof(run->idle_why));
+	jr_bool(l, o, "restored", JR_REQ, &run->idle.restored);
+	jr_str(l, o, "why_not", JR_REQ | JR_NUL, run->idle_why, sizeof(run->idle_why));
 out:
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
 /* load_marks_file - --marks: what was read (absent or null: no marks) */
-static void load_marks_file(struct ld *l, const struct jsonp_val *root, struct js_marks_info *m)
+static void load_marks_file(struct jr *l, const struct jsonp_val *root, struct js_marks_info *m)
 {
-	const struct jsonp_val *o = get(l, root, "marks_file", JSONP_OBJ, NUL), *a;
-	size_t mark = push(l, ".marks_file");
+	const struct jsonp_val *o = jr_get(l, root, "marks_file", JSONP_OBJ, JR_NUL), *a;
+	size_t mark = jr_push(l, ".marks_file");
 	char type[8] = "";
 
 	if (!o)
 		goto out;
 	m->on = true;
-	str_at(l, o, "path", REQ, m->path, sizeof(m->path));
-	str_at(l, o, "type", REQ, type, sizeof(type));
+	jr_str(l, o, "path", JR_REQ, m->path, sizeof(m->path));
+	jr_str(l, o, "type", JR_REQ, type, sizeof(type));
 	m->fifo = !strcmp(type, "fifo");
-	u64_at(l, o, "lines", REQ, &m->lines);
-	u64_at(l, o, "marks", REQ, &m->marks);
-	u64_at(l, o, "malformed", REQ, &m->malformed);
-	u64_at(l, o, "late", REQ, &m->late);
-	u64_at(l, o, "early", REQ, &m->early);
-	u64_at(l, o, "truncated", REQ, &m->truncated);
-	a = objs(l, o, "malformed_lines", REQ);
+	jr_u64(l, o, "lines", JR_REQ, &m->lines);
+	jr_u64(l, o, "marks", JR_REQ, &m->marks);
+	jr_u64(l, o, "malformed", JR_REQ, &m->malformed);
+	jr_u64(l, o, "late", JR_REQ, &m->late);
+	jr_u64(l, o, "early", JR_REQ, &m->early);
+	jr_u64(l, o, "truncated", JR_REQ, &m->truncated);
+	a = jr_objs(l, o, "malformed_lines", JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_MARKS_BAD_MAX && !l->rc; i++) {
-		u64_at(l, &a->arr.v[i], "line", REQ, &m->bad[i].line);
-		str_at(l, &a->arr.v[i], "why", REQ, m->bad[i].why, sizeof(m->bad[i].why));
+		jr_u64(l, &a->arr.v[i], "line", JR_REQ, &m->bad[i].line);
+		jr_str(l, &a->arr.v[i], "why", JR_REQ, m->bad[i].why, sizeof(m->bad[i].why));
 		m->nbad++;
 	}
 out:
-	pop(l, mark);
+	jr_pop(l, mark);
 }
 
-static void load_extras(struct ld *l, const struct jsonp_val *root, struct js_run *run)
+static void load_extras(struct jr *l, const struct jsonp_val *root, struct js_run *run)
 {
-	const struct jsonp_val *v = get(l, root, "audit", JSONP_OBJ, 0);
+	const struct jsonp_val *v = jr_get(l, root, "audit", JSONP_OBJ, 0);
 	size_t mark;
 
 	if (v) {
-		mark = push(l, ".audit");
+		mark = jr_push(l, ".audit");
 		run->audited = true;
 		load_audit(l, v, &run->audit);
-		pop(l, mark);
+		jr_pop(l, mark);
 	}
-	v = get(l, root, "counter_deltas", JSONP_OBJ, 0);
+	v = jr_get(l, root, "counter_deltas", JSONP_OBJ, 0);
 	if (v) {
-		mark = push(l, ".counter_deltas");
+		mark = jr_push(l, ".counter_deltas");
 		run->have_deltas = true;
 		load_deltas(l, v, &run->deltas);
-		pop(l, mark);
+		jr_pop(l, mark);
 	}
 	load_xcheck(l, root, run);
 }
 
 /* check_header - a jitterscope run of a schema we read */
-static void check_header(struct ld *l, const struct jsonp_val *root)
+static void check_header(struct jr *l, const struct jsonp_val *root)
 {
 	const struct jsonp_val *tool, *kind;
 	uint64_t ver = 0;
 
 	if (!jsonp_is(root, JSONP_OBJ)) {
-		lfail(l, root, NULL, "not a jitterscope run: the document is %s %s, not an object",
-		      a_type(root->type), jsonp_type_name(root->type));
+		jr_fail(l, root, NULL,
+			"not a jitterscope run: the document is %s %s, not an object",
+			jr_a_type(root->type), jsonp_type_name(root->type));
 		return;
 	}
 	tool = jsonp_get(root, "tool");
 	if (!jsonp_get(root, "schema_version") || !jsonp_str(tool) ||
 	    strcmp(jsonp_str(tool), "jitterscope")) {
-		lfail(l, NULL, NULL,
-		      "not a jitterscope run (no \"schema_version\" and \"tool\": "
-		      "\"jitterscope\")");
+		jr_fail(l, NULL, NULL,
+			"not a jitterscope run (no \"schema_version\" and \"tool\": "
+			"\"jitterscope\")");
 		return;
 	}
-	u64_at(l, root, "schema_version", REQ, &ver);
+	jr_u64(l, root, "schema_version", JR_REQ, &ver);
 	if (!l->rc && (ver < JS_SCHEMA_VERSION_MIN || ver > JS_SCHEMA_VERSION))
-		lfail(l, jsonp_get(root, "schema_version"), "schema_version",
-		      "%llu is not supported (this jitterscope reads %d to %d)",
-		      (unsigned long long)ver, JS_SCHEMA_VERSION_MIN, JS_SCHEMA_VERSION);
+		jr_fail(l, jsonp_get(root, "schema_version"), "schema_version",
+			"%llu is not supported (this jitterscope reads %d to %d)",
+			(unsigned long long)ver, JS_SCHEMA_VERSION_MIN, JS_SCHEMA_VERSION);
 	l->schema = ver;
 	kind = jsonp_get(root, "kind");
 	if (!l->rc && jsonp_str(kind))
-		lfail(l, kind, NULL, "a jitterscope %.20s document, not a run", jsonp_str(kind));
+		jr_fail(l, kind, NULL, "a jitterscope %.20s document, not a run", jsonp_str(kind));
 	if (!l->rc && !jsonp_get(root, "cpus") && jsonp_get(root, "audit"))
-		lfail(l, NULL, NULL, "written by `jitterscope check` (an audit, no measurement)");
+		jr_fail(l, NULL, NULL, "written by `jitterscope check` (an audit, no measurement)");
 }
 
 /* report_load_doc - a parsed document into run */
 int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err, size_t errlen)
 {
-	struct ld l = { .err = err, .errlen = errlen };
+	struct jr l = { .err = err, .errlen = errlen, .ctx = run };
 	struct js_run_cfg *p = &run->cfg;
 
 	memset(run, 0, sizeof(*run));
@@ -1895,13 +1684,11 @@ int report_load_doc(const struct jsonp_val *root, struct js_run *run, char *err,
 			snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	l.cg = run->cgroups;
-	l.stacks = &run->stacks;
 	check_header(&l, root);
-	bool_at(&l, root, "interrupted", REQ, &run->interrupted);
-	str_at(&l, root, "stop_reason", NUL, run->stop_why, sizeof(run->stop_why));
+	jr_bool(&l, root, "interrupted", JR_REQ, &run->interrupted);
+	jr_str(&l, root, "stop_reason", JR_NUL, run->stop_why, sizeof(run->stop_why));
 	load_ended_by(&l, root, run);
-	u64_at(&l, root, "wall_ns", REQ, &run->wall_ns);
+	jr_u64(&l, root, "wall_ns", JR_REQ, &run->wall_ns);
 	load_params(&l, root, p);
 	load_machine(&l, root, run);
 	load_time_base(&l, root, run);
