@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * audit_json.c - the audit and the counter deltas in a saved run's JSON: each object's
+ * writer beside its reader (js_audit.h), so that a key is added in one place.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_priv.h"
+#include "js_json.h"
+#include "js_jsonread.h"
+#include "js_run_cfg.h"
+#include "js_util.h"
+
+static void json_set(struct js_json *j, const char *key, const struct js_cpuset *s)
+{
+	char buf[512];
+
+	cpulist_format(s, buf, sizeof(buf));
+	json_str(j, key, buf);
+}
+
+/* json_int_or_null - -1 (unknown) as null */
+static void json_int_or_null(struct js_json *j, const char *key, long long v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_i64(j, key, v);
+}
+
+static void write_facts(struct js_json *j, const struct js_audit *a)
+{
+	const struct audit_facts *f = &a->f;
+
+	json_obj_begin(j, "facts");
+	json_str(j, "kernel_release", f->release);
+	json_str(j, "kernel_version", f->version);
+	json_bool(j, "hypervisor", f->hypervisor);
+	json_int_or_null(j, "hz", f->hz ? f->hz : -1);
+	json_str(j, "preempt", f->preempt);
+	json_int_or_null(j, "nohz_full_capable", f->nohz_full_capable);
+	if (f->rt_runtime_us == INT64_MIN)
+		json_null(j, "sched_rt_runtime_us");
+	else
+		json_i64(j, "sched_rt_runtime_us", f->rt_runtime_us);
+	json_int_or_null(j, "stat_interval", f->stat_interval);
+	json_bool(j, "irqbalance_running", f->irqbalance_running);
+	json_str(j, "clocksource", f->clocksource);
+	json_bool(j, "invariant_tsc", f->invariant_tsc);
+	json_str(j, "thp_enabled", f->thp_enabled);
+	json_str(j, "thp_defrag", f->thp_defrag);
+	json_set(j, "online", &f->online);
+	json_set(j, "isolated", &f->isolated);
+	json_set(j, "nohz_full", &f->nohz_full);
+	json_set(j, "rcu_nocbs", &f->rcu_nocbs);
+	json_set(j, "default_irq_affinity", &f->default_irq_affinity);
+	json_set(j, "unbound_workqueue_cpumask", &f->unbound_wq);
+	json_str(j, "cmdline", f->cmdline);
+	json_obj_end(j);
+}
+
+static void write_check(struct js_json *j, const struct audit_check *c)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "id", c->id);
+	json_str(j, "verdict", audit_verdict_name(c->verdict));
+	json_str(j, "severity", audit_severity_name(c->severity));
+	if (c->cpu >= 0)
+		json_i64(j, "cpu", c->cpu);
+	else
+		json_null(j, "cpu");
+	json_str(j, "observed", c->observed);
+	json_str(j, "expected", c->expected);
+	json_str(j, "source", c->source);
+	json_str(j, "hint", c->hint);
+	json_bool(j, "waived", c->waived);
+	json_obj_end(j);
+}
+
+static void write_irqs(struct js_json *j, const struct js_audit *a)
+{
+	json_arr_begin(j, "irqs");
+	for (size_t k = 0; k < a->nirqs; k++) {
+		const struct audit_irq *q = &a->irqs[k];
+		bool on = false;
+
+		for (size_t i = 0; i < a->ncpus; i++)
+			on |= cpuset_isset(&q->effective, a->cpus[i]);
+		if (!on)
+			continue;
+		json_obj_begin(j, NULL);
+		json_i64(j, "irq", q->irq);
+		json_str(j, "name", q->name);
+		json_set(j, "effective", &q->effective);
+		json_set(j, "requested", &q->requested);
+		json_obj_begin(j, "count");
+		for (size_t i = 0; i < a->ncpus; i++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "cpu%d", a->cpus[i]);
+			json_u64(j, key, q->count[i]);
+		}
+		json_obj_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* audit_write_json - the audit as a JSON object under key (NULL inside an array) */
+void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a)
+{
+	json_obj_begin(j, key);
+	json_arr_begin(j, "cpus");
+	for (size_t i = 0; i < a->ncpus; i++)
+		json_i64(j, NULL, a->cpus[i]);
+	json_arr_end(j);
+	if (a->sysroot[0])
+		json_str(j, "sysroot", a->sysroot);
+	else
+		json_null(j, "sysroot");
+	json_u64(j, "elapsed_ns", a->elapsed_ns);
+	json_obj_begin(j, "summary");
+	for (int v = 0; v < AUDIT_NVERDICTS; v++)
+		json_u64(j, audit_verdict_name(v), audit_count(a, v));
+	json_u64(j, "waived", audit_count_waived(a));
+	json_obj_end(j);
+	write_facts(j, a);
+	json_arr_begin(j, "checks");
+	for (size_t i = 0; i < a->n; i++)
+		write_check(j, &a->checks[i]);
+	json_arr_end(j);
+	write_irqs(j, a);
+	json_obj_end(j);
+}
+
+/* audit_deltas_write_json - the deltas as a JSON object under key */
+void audit_deltas_write_json(struct js_json *j, const char *key, const struct audit_deltas *d)
+{
+	char a[256];
+
+	json_obj_begin(j, key);
+	json_dbl(j, "seconds", d->seconds);
+	json_arr_begin(j, "cpus");
+	for (size_t k = 0; k < d->ncpus; k++) {
+		json_obj_begin(j, NULL);
+		json_i64(j, "cpu", d->cpus[k]);
+		json_arr_begin(j, "rows");
+		for (size_t i = 0; i < d->nrows; i++) {
+			const struct audit_delta_row *r = &d->rows[i];
+
+			if (!r->delta[k])
+				continue;
+			json_obj_begin(j, NULL);
+			json_str(j, "key", r->key);
+			json_str(j, "name", r->name);
+			json_str(j, "kind", audit_row_kind_name(r->kind));
+			if (r->irq >= 0)
+				json_i64(j, "irq", r->irq);
+			json_u64(j, "delta", r->delta[k]);
+			json_dbl(j, "per_s", d->seconds > 0 ? r->delta[k] / d->seconds : 0);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_arr_begin(j, "affinity_changes");
+	for (size_t i = 0; i < d->nchanges; i++) {
+		const struct audit_aff_change *c = &d->changes[i];
+
+		json_obj_begin(j, NULL);
+		json_i64(j, "irq", c->irq);
+		json_str(j, "name", c->name);
+		cpulist_format(&c->before, a, sizeof(a));
+		json_str(j, "before", a);
+		cpulist_format(&c->after, a, sizeof(a));
+		json_str(j, "after", a);
+		json_bool(j, "touches_measured_cpu", c->touches);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* ---- the readers ---- */
+
+static void cpuset_at(struct jr *l, const struct jsonp_val *o, const char *key, struct js_cpuset *s)
+{
+	const struct jsonp_val *v = jr_get(l, o, key, JSONP_STR, 0);
+	char e[96];
+
+	cpuset_zero(s);
+	if (v && cpulist_parse_n(v->str.s, s, -1, true, e, sizeof(e)))
+		jr_fail(l, v, key, "not a CPU list: %s", e);
+}
+
+static void load_facts(struct jr *l, const struct jsonp_val *a, struct audit_facts *f)
+{
+	const struct jsonp_val *o = jr_get(l, a, "facts", JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, ".facts");
+	int64_t rt = INT64_MIN;
+
+	memset(f, 0, sizeof(*f));
+	/* what the JSON does not carry stays unknown */
+	f->nohz_full_capable = f->rcu_nocb_capable = f->stat_interval = -1;
+	f->timer_migration = f->nmi_watchdog = f->watchdog = f->soft_watchdog = -1;
+	f->numa_balancing = f->ksm_run = f->khugepaged_defrag = -1;
+	f->swap_devices = f->swappiness = -1;
+	jr_str(l, o, "kernel_release", JR_REQ, f->release, sizeof(f->release));
+	jr_str(l, o, "kernel_version", 0, f->version, sizeof(f->version));
+	jr_bool(l, o, "hypervisor", 0, &f->hypervisor);
+	jr_int(l, o, "hz", JR_NUL, 0, 100000, &f->hz);
+	jr_str(l, o, "preempt", 0, f->preempt, sizeof(f->preempt));
+	jr_int(l, o, "nohz_full_capable", JR_NUL, -1, 1, &f->nohz_full_capable);
+	jr_i64(l, o, "sched_rt_runtime_us", JR_NUL, &rt);
+	f->rt_runtime_us = rt;
+	f->rt_period_us = INT64_MIN;
+	jr_int(l, o, "stat_interval", JR_NUL, -1, INT32_MAX, &f->stat_interval);
+	jr_bool(l, o, "irqbalance_running", 0, &f->irqbalance_running);
+	jr_str(l, o, "clocksource", 0, f->clocksource, sizeof(f->clocksource));
+	jr_bool(l, o, "invariant_tsc", 0, &f->invariant_tsc);
+	jr_str(l, o, "thp_enabled", 0, f->thp_enabled, sizeof(f->thp_enabled));
+	jr_str(l, o, "thp_defrag", 0, f->thp_defrag, sizeof(f->thp_defrag));
+	cpuset_at(l, o, "online", &f->online);
+	cpuset_at(l, o, "isolated", &f->isolated);
+	cpuset_at(l, o, "nohz_full", &f->nohz_full);
+	cpuset_at(l, o, "rcu_nocbs", &f->rcu_nocbs);
+	cpuset_at(l, o, "default_irq_affinity", &f->default_irq_affinity);
+	cpuset_at(l, o, "unbound_workqueue_cpumask", &f->unbound_wq);
+	jr_str(l, o, "cmdline", 0, f->cmdline, sizeof(f->cmdline));
+	jr_pop(l, mark);
+}
+
+static void load_check(struct jr *l, const struct jsonp_val *v, struct audit_check *c)
+{
+	int x;
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = -1;
+	jr_str(l, v, "id", JR_REQ, c->id, sizeof(c->id));
+	x = jr_name(l, v, "verdict", audit_verdict_from_name);
+	c->verdict = x < 0 ? AUDIT_SKIP : (enum audit_verdict)x;
+	x = jr_name(l, v, "severity", audit_severity_from_name);
+	c->severity = x < 0 ? SEV_INFO : (enum audit_severity)x;
+	jr_int(l, v, "cpu", JR_REQ | JR_NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
+	jr_str(l, v, "observed", JR_REQ, c->observed, sizeof(c->observed));
+	jr_str(l, v, "expected", JR_REQ, c->expected, sizeof(c->expected));
+	jr_str(l, v, "source", JR_REQ, c->source, sizeof(c->source));
+	jr_str(l, v, "hint", JR_REQ, c->hint, sizeof(c->hint));
+}
+
+static void load_checks(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
+{
+	const struct jsonp_val *c = jr_objs(l, o, "checks", JR_REQ);
+	size_t mark = jr_push(l, ".checks");
+
+	if (c && c->arr.n) {
+		a->checks = calloc(c->arr.n, sizeof(*a->checks));
+		if (!a->checks)
+			l->rc = -ENOMEM;
+		a->cap = c->arr.n;
+	}
+	for (size_t i = 0; a->checks && i < c->arr.n && !l->rc; i++) {
+		size_t m2 = jr_push(l, "[%zu]", i);
+
+		load_check(l, &c->arr.v[i], &a->checks[a->n++]);
+		jr_pop(l, m2);
+	}
+	jr_pop(l, mark);
+}
+
+static void load_irq(struct jr *l, const struct jsonp_val *v, const struct js_audit *a,
+		     struct audit_irq *q)
+{
+	const struct jsonp_val *cnt;
+
+	jr_int(l, v, "irq", JR_REQ, 0, INT32_MAX, &q->irq);
+	jr_str(l, v, "name", JR_REQ, q->name, sizeof(q->name));
+	cpuset_at(l, v, "effective", &q->effective);
+	cpuset_at(l, v, "requested", &q->requested);
+	q->has_effective = true;
+	q->count = calloc(a->ncpus ? a->ncpus : 1, sizeof(*q->count));
+	if (!q->count) {
+		l->rc = -ENOMEM;
+		return;
+	}
+	cnt = jr_get(l, v, "count", JSONP_OBJ, JR_REQ);
+	for (size_t i = 0; cnt && i < a->ncpus; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "cpu%d", a->cpus[i]);
+		jr_u64(l, cnt, key, 0, &q->count[i]);
+	}
+}
+
+static void load_irqs(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
+{
+	const struct jsonp_val *q = jr_objs(l, o, "irqs", 0);
+	size_t mark = jr_push(l, ".irqs");
+
+	if (q && q->arr.n) {
+		a->irqs = calloc(q->arr.n, sizeof(*a->irqs));
+		if (!a->irqs)
+			l->rc = -ENOMEM;
+	}
+	for (size_t i = 0; a->irqs && i < q->arr.n && !l->rc; i++) {
+		size_t m2 = jr_push(l, "[%zu]", i);
+
+		load_irq(l, &q->arr.v[i], a, &a->irqs[a->nirqs++]);
+		jr_pop(l, m2);
+	}
+	jr_pop(l, mark);
+}
+
+/* audit_read_json - the audit object o into a (js_audit.h) */
+void audit_read_json(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
+{
+	int cpus[JS_CPUS_MAX];
+	size_t n = 0;
+	uint64_t el = 0;
+
+	memset(a, 0, sizeof(*a));
+	jr_cpus(l, o, "cpus", cpus, &n, JS_CPUS_MAX);
+	a->cpus = calloc(n ? n : 1, sizeof(*a->cpus));
+	a->cpu = calloc(n ? n : 1, sizeof(*a->cpu));
+	if (!a->cpus || !a->cpu) {
+		l->rc = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		a->cpus[i] = a->cpu[i].cpu = cpus[i];
+		a->cpu[i].node = -1;
+		a->cpu[i].deepest_cstate_us = -1;
+	}
+	a->ncpus = n;
+	jr_str(l, o, "sysroot", JR_REQ | JR_NUL, a->sysroot, sizeof(a->sysroot));
+	jr_u64(l, o, "elapsed_ns", 0, &el);
+	a->elapsed_ns = el;
+	load_facts(l, o, &a->f);
+	load_checks(l, o, a);
+	load_irqs(l, o, a);
+}
+
+/* delta_row - the merged row for (key, kind), inserted after row *prev if new */
+static struct audit_delta_row *delta_row(struct audit_deltas *d, size_t *cap, const char *key,
+					 int kind, size_t *prev)
+{
+	struct audit_delta_row *r;
+	size_t at;
+
+	for (size_t i = 0; i < d->nrows; i++)
+		if ((int)d->rows[i].kind == kind && !strcmp(d->rows[i].key, key)) {
+			*prev = i + 1;
+			return &d->rows[i];
+		}
+	if (d->nrows == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		void *nr = realloc(d->rows, nc * sizeof(*d->rows));
+
+		if (!nr)
+			return NULL;
+		d->rows = nr;
+		*cap = nc;
+	}
+	at = *prev;
+	memmove(&d->rows[at + 1], &d->rows[at], (d->nrows - at) * sizeof(*r));
+	r = &d->rows[at];
+	memset(r, 0, sizeof(*r));
+	d->nrows++;
+	*prev = at + 1;
+	r->delta = calloc(d->ncpus ? d->ncpus : 1, sizeof(*r->delta));
+	js_scpy(r->key, sizeof(r->key), key);
+	r->kind = (enum audit_row_kind)kind;
+	r->irq = -1;
+	return r->delta ? r : NULL;
+}
+
+/* load_delta_rows - CPU k's rows, merged into one row list that keeps every CPU's order */
+static void load_delta_rows(struct jr *l, const struct jsonp_val *rows, struct audit_deltas *d,
+			    size_t k, size_t *cap)
+{
+	size_t prev = 0, mark = jr_push(l, ".rows");
+
+	for (size_t i = 0; rows && i < rows->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &rows->arr.v[i];
+		struct audit_delta_row *r;
+		size_t m2 = jr_push(l, "[%zu]", i);
+		char key[16] = "";
+		uint64_t delta = 0;
+		int kind;
+
+		jr_str(l, v, "key", JR_REQ, key, sizeof(key));
+		kind = jr_name(l, v, "kind", audit_row_kind_from_name);
+		jr_u64(l, v, "delta", JR_REQ, &delta);
+		if (l->rc)
+			break;
+		r = delta_row(d, cap, key, kind, &prev);
+		if (!r) {
+			l->rc = -ENOMEM;
+			break;
+		}
+		jr_str(l, v, "name", JR_REQ, r->name, sizeof(r->name));
+		jr_int(l, v, "irq", 0, -1, INT32_MAX, &r->irq);
+		r->delta[k] = delta;
+		r->total += delta;
+		jr_pop(l, m2);
+	}
+	jr_pop(l, mark);
+}
+
+static void load_aff_changes(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d)
+{
+	const struct jsonp_val *a = jr_objs(l, o, "affinity_changes", JR_REQ);
+	size_t mark = jr_push(l, ".affinity_changes");
+
+	if (a && a->arr.n) {
+		d->changes = calloc(a->arr.n, sizeof(*d->changes));
+		if (!d->changes)
+			l->rc = -ENOMEM;
+	}
+	for (size_t i = 0; d->changes && i < a->arr.n && !l->rc; i++) {
+		const struct jsonp_val *v = &a->arr.v[i];
+		struct audit_aff_change *c = &d->changes[d->nchanges++];
+		size_t m2 = jr_push(l, "[%zu]", i);
+
+		jr_int(l, v, "irq", JR_REQ, 0, INT32_MAX, &c->irq);
+		jr_str(l, v, "name", JR_REQ, c->name, sizeof(c->name));
+		cpuset_at(l, v, "before", &c->before);
+		cpuset_at(l, v, "after", &c->after);
+		jr_bool(l, v, "touches_measured_cpu", JR_REQ, &c->touches);
+		jr_pop(l, m2);
+	}
+	jr_pop(l, mark);
+}
+
+/* audit_deltas_read_json - the counter deltas object o into d (js_audit.h) */
+void audit_deltas_read_json(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d)
+{
+	const struct jsonp_val *cpus = jr_objs(l, o, "cpus", JR_REQ);
+	size_t cap = 0, mark = jr_push(l, ".cpus");
+
+	memset(d, 0, sizeof(*d));
+	jr_dbl(l, o, "seconds", JR_REQ, &d->seconds);
+	if (!cpus)
+		goto out;
+	d->cpus = calloc(cpus->arr.n ? cpus->arr.n : 1, sizeof(*d->cpus));
+	if (!d->cpus) {
+		l->rc = -ENOMEM;
+		goto out;
+	}
+	d->ncpus = cpus->arr.n;
+	for (size_t k = 0; k < cpus->arr.n && !l->rc; k++) {
+		size_t m2 = jr_push(l, "[%zu]", k);
+
+		jr_int(l, &cpus->arr.v[k], "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &d->cpus[k]);
+		load_delta_rows(l, jr_objs(l, &cpus->arr.v[k], "rows", JR_REQ), d, k, &cap);
+		jr_pop(l, m2);
+	}
+out:
+	jr_pop(l, mark);
+	load_aff_changes(l, o, d);
+}
