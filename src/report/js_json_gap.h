@@ -2,8 +2,8 @@
 /*
  * js_json_gap.h - one gap in the JSON (a run's "top" lists, a spike file's "gap", a trace
  * slice's args): where it comes from, its attribution and its parts. The keys are said once,
- * here: json_gap.c writes them and report_load.c reads them back from the same names and
- * the same field lists (a key added to a list is written and read alike).
+ * here: json_gap.c writes them and reads them back from the same names and the same field
+ * lists (a key added to a list is written and read alike).
  */
 #ifndef JS_JSON_GAP_H
 #define JS_JSON_GAP_H
@@ -85,5 +85,20 @@ void js_attr_write_json_stacks(struct js_json *j, const struct js_attr *a,
  * CPU), for a mark "line" (in the marks file) and "label"
  */
 void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g);
+
+/* the readers (json_gap.c, js_jsonread.h): what the writers above wrote, back */
+struct jr;
+struct jsonp_val;
+/* js_detail_read - the "detail" of a part or source of class cause, in today's spelling
+ * (a file of schema 1 named some of them its own way) */
+void js_detail_read(struct jr *l, const struct jsonp_val *o, uint32_t cause, char *dst, size_t len);
+/* js_attr_read_json - js_attr_write_json_stacks's members back into a; each part's cgroup
+ * path into the table cg, the stacks into t (NULL: not kept) */
+void js_attr_read_json(struct jr *l, const struct jsonp_val *v, struct js_attr *a,
+		       struct js_cgroups *cg, struct js_stacks *t);
+/* js_gap_read_json - js_gap_write_json's members of a gap of source src (tid: a thread's
+ * id) back into g */
+void js_gap_read_json(struct jr *l, const struct jsonp_val *v, enum js_source src, uint32_t tid,
+		      struct js_gap_rec *g);
 
 #endif /* JS_JSON_GAP_H */
