@@ -14,6 +14,56 @@
 #include "js_run_cfg.h"
 #include "js_util.h"
 
+/* the keys both a writer and a reader below name, each spelled once */
+#define K_AFFINITY_CHANGES "affinity_changes"
+#define K_AFTER "after"
+#define K_BEFORE "before"
+#define K_CHECKS "checks"
+#define K_CLOCKSOURCE "clocksource"
+#define K_CMDLINE "cmdline"
+#define K_COUNT "count"
+#define K_CPU "cpu"
+#define K_CPUS "cpus"
+#define K_DEFAULT_IRQ_AFFINITY "default_irq_affinity"
+#define K_DELTA "delta"
+#define K_EFFECTIVE "effective"
+#define K_ELAPSED_NS "elapsed_ns"
+#define K_EXPECTED "expected"
+#define K_FACTS "facts"
+#define K_HINT "hint"
+#define K_HYPERVISOR "hypervisor"
+#define K_HZ "hz"
+#define K_ID "id"
+#define K_INVARIANT_TSC "invariant_tsc"
+#define K_IRQ "irq"
+#define K_IRQBALANCE_RUNNING "irqbalance_running"
+#define K_IRQS "irqs"
+#define K_ISOLATED "isolated"
+#define K_KERNEL_RELEASE "kernel_release"
+#define K_KERNEL_VERSION "kernel_version"
+#define K_KEY "key"
+#define K_KIND "kind"
+#define K_NAME "name"
+#define K_NOHZ_FULL "nohz_full"
+#define K_NOHZ_FULL_CAPABLE "nohz_full_capable"
+#define K_OBSERVED "observed"
+#define K_ONLINE "online"
+#define K_PREEMPT "preempt"
+#define K_RCU_NOCBS "rcu_nocbs"
+#define K_REQUESTED "requested"
+#define K_ROWS "rows"
+#define K_SCHED_RT_RUNTIME_US "sched_rt_runtime_us"
+#define K_SECONDS "seconds"
+#define K_SEVERITY "severity"
+#define K_SOURCE "source"
+#define K_STAT_INTERVAL "stat_interval"
+#define K_SYSROOT "sysroot"
+#define K_THP_DEFRAG "thp_defrag"
+#define K_THP_ENABLED "thp_enabled"
+#define K_TOUCHES_MEASURED_CPU "touches_measured_cpu"
+#define K_UNBOUND_WORKQUEUE_CPUMASK "unbound_workqueue_cpumask"
+#define K_VERDICT "verdict"
+
 static void json_set(struct js_json *j, const char *key, const struct js_cpuset *s)
 {
 	char buf[512];
@@ -35,54 +85,54 @@ static void write_facts(struct js_json *j, const struct js_audit *a)
 {
 	const struct audit_facts *f = &a->f;
 
-	json_obj_begin(j, "facts");
-	json_str(j, "kernel_release", f->release);
-	json_str(j, "kernel_version", f->version);
-	json_bool(j, "hypervisor", f->hypervisor);
-	json_int_or_null(j, "hz", f->hz ? f->hz : -1);
-	json_str(j, "preempt", f->preempt);
-	json_int_or_null(j, "nohz_full_capable", f->nohz_full_capable);
+	json_obj_begin(j, K_FACTS);
+	json_str(j, K_KERNEL_RELEASE, f->release);
+	json_str(j, K_KERNEL_VERSION, f->version);
+	json_bool(j, K_HYPERVISOR, f->hypervisor);
+	json_int_or_null(j, K_HZ, f->hz ? f->hz : -1);
+	json_str(j, K_PREEMPT, f->preempt);
+	json_int_or_null(j, K_NOHZ_FULL_CAPABLE, f->nohz_full_capable);
 	if (f->rt_runtime_us == INT64_MIN)
-		json_null(j, "sched_rt_runtime_us");
+		json_null(j, K_SCHED_RT_RUNTIME_US);
 	else
-		json_i64(j, "sched_rt_runtime_us", f->rt_runtime_us);
-	json_int_or_null(j, "stat_interval", f->stat_interval);
-	json_bool(j, "irqbalance_running", f->irqbalance_running);
-	json_str(j, "clocksource", f->clocksource);
-	json_bool(j, "invariant_tsc", f->invariant_tsc);
-	json_str(j, "thp_enabled", f->thp_enabled);
-	json_str(j, "thp_defrag", f->thp_defrag);
-	json_set(j, "online", &f->online);
-	json_set(j, "isolated", &f->isolated);
-	json_set(j, "nohz_full", &f->nohz_full);
-	json_set(j, "rcu_nocbs", &f->rcu_nocbs);
-	json_set(j, "default_irq_affinity", &f->default_irq_affinity);
-	json_set(j, "unbound_workqueue_cpumask", &f->unbound_wq);
-	json_str(j, "cmdline", f->cmdline);
+		json_i64(j, K_SCHED_RT_RUNTIME_US, f->rt_runtime_us);
+	json_int_or_null(j, K_STAT_INTERVAL, f->stat_interval);
+	json_bool(j, K_IRQBALANCE_RUNNING, f->irqbalance_running);
+	json_str(j, K_CLOCKSOURCE, f->clocksource);
+	json_bool(j, K_INVARIANT_TSC, f->invariant_tsc);
+	json_str(j, K_THP_ENABLED, f->thp_enabled);
+	json_str(j, K_THP_DEFRAG, f->thp_defrag);
+	json_set(j, K_ONLINE, &f->online);
+	json_set(j, K_ISOLATED, &f->isolated);
+	json_set(j, K_NOHZ_FULL, &f->nohz_full);
+	json_set(j, K_RCU_NOCBS, &f->rcu_nocbs);
+	json_set(j, K_DEFAULT_IRQ_AFFINITY, &f->default_irq_affinity);
+	json_set(j, K_UNBOUND_WORKQUEUE_CPUMASK, &f->unbound_wq);
+	json_str(j, K_CMDLINE, f->cmdline);
 	json_obj_end(j);
 }
 
 static void write_check(struct js_json *j, const struct audit_check *c)
 {
 	json_obj_begin(j, NULL);
-	json_str(j, "id", c->id);
-	json_str(j, "verdict", audit_verdict_name(c->verdict));
-	json_str(j, "severity", audit_severity_name(c->severity));
+	json_str(j, K_ID, c->id);
+	json_str(j, K_VERDICT, audit_verdict_name(c->verdict));
+	json_str(j, K_SEVERITY, audit_severity_name(c->severity));
 	if (c->cpu >= 0)
-		json_i64(j, "cpu", c->cpu);
+		json_i64(j, K_CPU, c->cpu);
 	else
-		json_null(j, "cpu");
-	json_str(j, "observed", c->observed);
-	json_str(j, "expected", c->expected);
-	json_str(j, "source", c->source);
-	json_str(j, "hint", c->hint);
+		json_null(j, K_CPU);
+	json_str(j, K_OBSERVED, c->observed);
+	json_str(j, K_EXPECTED, c->expected);
+	json_str(j, K_SOURCE, c->source);
+	json_str(j, K_HINT, c->hint);
 	json_bool(j, "waived", c->waived);
 	json_obj_end(j);
 }
 
 static void write_irqs(struct js_json *j, const struct js_audit *a)
 {
-	json_arr_begin(j, "irqs");
+	json_arr_begin(j, K_IRQS);
 	for (size_t k = 0; k < a->nirqs; k++) {
 		const struct audit_irq *q = &a->irqs[k];
 		bool on = false;
@@ -92,11 +142,11 @@ static void write_irqs(struct js_json *j, const struct js_audit *a)
 		if (!on)
 			continue;
 		json_obj_begin(j, NULL);
-		json_i64(j, "irq", q->irq);
-		json_str(j, "name", q->name);
-		json_set(j, "effective", &q->effective);
-		json_set(j, "requested", &q->requested);
-		json_obj_begin(j, "count");
+		json_i64(j, K_IRQ, q->irq);
+		json_str(j, K_NAME, q->name);
+		json_set(j, K_EFFECTIVE, &q->effective);
+		json_set(j, K_REQUESTED, &q->requested);
+		json_obj_begin(j, K_COUNT);
 		for (size_t i = 0; i < a->ncpus; i++) {
 			char key[16];
 
@@ -113,22 +163,22 @@ static void write_irqs(struct js_json *j, const struct js_audit *a)
 void audit_write_json(struct js_json *j, const char *key, const struct js_audit *a)
 {
 	json_obj_begin(j, key);
-	json_arr_begin(j, "cpus");
+	json_arr_begin(j, K_CPUS);
 	for (size_t i = 0; i < a->ncpus; i++)
 		json_i64(j, NULL, a->cpus[i]);
 	json_arr_end(j);
 	if (a->sysroot[0])
-		json_str(j, "sysroot", a->sysroot);
+		json_str(j, K_SYSROOT, a->sysroot);
 	else
-		json_null(j, "sysroot");
-	json_u64(j, "elapsed_ns", a->elapsed_ns);
+		json_null(j, K_SYSROOT);
+	json_u64(j, K_ELAPSED_NS, a->elapsed_ns);
 	json_obj_begin(j, "summary");
 	for (int v = 0; v < AUDIT_NVERDICTS; v++)
 		json_u64(j, audit_verdict_name(v), audit_count(a, v));
 	json_u64(j, "waived", audit_count_waived(a));
 	json_obj_end(j);
 	write_facts(j, a);
-	json_arr_begin(j, "checks");
+	json_arr_begin(j, K_CHECKS);
 	for (size_t i = 0; i < a->n; i++)
 		write_check(j, &a->checks[i]);
 	json_arr_end(j);
@@ -142,24 +192,24 @@ void audit_deltas_write_json(struct js_json *j, const char *key, const struct au
 	char a[256];
 
 	json_obj_begin(j, key);
-	json_dbl(j, "seconds", d->seconds);
-	json_arr_begin(j, "cpus");
+	json_dbl(j, K_SECONDS, d->seconds);
+	json_arr_begin(j, K_CPUS);
 	for (size_t k = 0; k < d->ncpus; k++) {
 		json_obj_begin(j, NULL);
-		json_i64(j, "cpu", d->cpus[k]);
-		json_arr_begin(j, "rows");
+		json_i64(j, K_CPU, d->cpus[k]);
+		json_arr_begin(j, K_ROWS);
 		for (size_t i = 0; i < d->nrows; i++) {
 			const struct audit_delta_row *r = &d->rows[i];
 
 			if (!r->delta[k])
 				continue;
 			json_obj_begin(j, NULL);
-			json_str(j, "key", r->key);
-			json_str(j, "name", r->name);
-			json_str(j, "kind", audit_row_kind_name(r->kind));
+			json_str(j, K_KEY, r->key);
+			json_str(j, K_NAME, r->name);
+			json_str(j, K_KIND, audit_row_kind_name(r->kind));
 			if (r->irq >= 0)
-				json_i64(j, "irq", r->irq);
-			json_u64(j, "delta", r->delta[k]);
+				json_i64(j, K_IRQ, r->irq);
+			json_u64(j, K_DELTA, r->delta[k]);
 			json_dbl(j, "per_s", d->seconds > 0 ? r->delta[k] / d->seconds : 0);
 			json_obj_end(j);
 		}
@@ -167,18 +217,18 @@ void audit_deltas_write_json(struct js_json *j, const char *key, const struct au
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_arr_begin(j, "affinity_changes");
+	json_arr_begin(j, K_AFFINITY_CHANGES);
 	for (size_t i = 0; i < d->nchanges; i++) {
 		const struct audit_aff_change *c = &d->changes[i];
 
 		json_obj_begin(j, NULL);
-		json_i64(j, "irq", c->irq);
-		json_str(j, "name", c->name);
+		json_i64(j, K_IRQ, c->irq);
+		json_str(j, K_NAME, c->name);
 		cpulist_format(&c->before, a, sizeof(a));
-		json_str(j, "before", a);
+		json_str(j, K_BEFORE, a);
 		cpulist_format(&c->after, a, sizeof(a));
-		json_str(j, "after", a);
-		json_bool(j, "touches_measured_cpu", c->touches);
+		json_str(j, K_AFTER, a);
+		json_bool(j, K_TOUCHES_MEASURED_CPU, c->touches);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -199,8 +249,8 @@ static void cpuset_at(struct jr *l, const struct jsonp_val *o, const char *key, 
 
 static void load_facts(struct jr *l, const struct jsonp_val *a, struct audit_facts *f)
 {
-	const struct jsonp_val *o = jr_get(l, a, "facts", JSONP_OBJ, JR_REQ);
-	size_t mark = jr_push(l, ".facts");
+	const struct jsonp_val *o = jr_get(l, a, K_FACTS, JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, "." K_FACTS);
 	int64_t rt = INT64_MIN;
 
 	memset(f, 0, sizeof(*f));
@@ -209,28 +259,28 @@ static void load_facts(struct jr *l, const struct jsonp_val *a, struct audit_fac
 	f->timer_migration = f->nmi_watchdog = f->watchdog = f->soft_watchdog = -1;
 	f->numa_balancing = f->ksm_run = f->khugepaged_defrag = -1;
 	f->swap_devices = f->swappiness = -1;
-	jr_str(l, o, "kernel_release", JR_REQ, f->release, sizeof(f->release));
-	jr_str(l, o, "kernel_version", 0, f->version, sizeof(f->version));
-	jr_bool(l, o, "hypervisor", 0, &f->hypervisor);
-	jr_int(l, o, "hz", JR_NUL, 0, 100000, &f->hz);
-	jr_str(l, o, "preempt", 0, f->preempt, sizeof(f->preempt));
-	jr_int(l, o, "nohz_full_capable", JR_NUL, -1, 1, &f->nohz_full_capable);
-	jr_i64(l, o, "sched_rt_runtime_us", JR_NUL, &rt);
+	jr_str(l, o, K_KERNEL_RELEASE, JR_REQ, f->release, sizeof(f->release));
+	jr_str(l, o, K_KERNEL_VERSION, 0, f->version, sizeof(f->version));
+	jr_bool(l, o, K_HYPERVISOR, 0, &f->hypervisor);
+	jr_int(l, o, K_HZ, JR_NUL, 0, 100000, &f->hz);
+	jr_str(l, o, K_PREEMPT, 0, f->preempt, sizeof(f->preempt));
+	jr_int(l, o, K_NOHZ_FULL_CAPABLE, JR_NUL, -1, 1, &f->nohz_full_capable);
+	jr_i64(l, o, K_SCHED_RT_RUNTIME_US, JR_NUL, &rt);
 	f->rt_runtime_us = rt;
 	f->rt_period_us = INT64_MIN;
-	jr_int(l, o, "stat_interval", JR_NUL, -1, INT32_MAX, &f->stat_interval);
-	jr_bool(l, o, "irqbalance_running", 0, &f->irqbalance_running);
-	jr_str(l, o, "clocksource", 0, f->clocksource, sizeof(f->clocksource));
-	jr_bool(l, o, "invariant_tsc", 0, &f->invariant_tsc);
-	jr_str(l, o, "thp_enabled", 0, f->thp_enabled, sizeof(f->thp_enabled));
-	jr_str(l, o, "thp_defrag", 0, f->thp_defrag, sizeof(f->thp_defrag));
-	cpuset_at(l, o, "online", &f->online);
-	cpuset_at(l, o, "isolated", &f->isolated);
-	cpuset_at(l, o, "nohz_full", &f->nohz_full);
-	cpuset_at(l, o, "rcu_nocbs", &f->rcu_nocbs);
-	cpuset_at(l, o, "default_irq_affinity", &f->default_irq_affinity);
-	cpuset_at(l, o, "unbound_workqueue_cpumask", &f->unbound_wq);
-	jr_str(l, o, "cmdline", 0, f->cmdline, sizeof(f->cmdline));
+	jr_int(l, o, K_STAT_INTERVAL, JR_NUL, -1, INT32_MAX, &f->stat_interval);
+	jr_bool(l, o, K_IRQBALANCE_RUNNING, 0, &f->irqbalance_running);
+	jr_str(l, o, K_CLOCKSOURCE, 0, f->clocksource, sizeof(f->clocksource));
+	jr_bool(l, o, K_INVARIANT_TSC, 0, &f->invariant_tsc);
+	jr_str(l, o, K_THP_ENABLED, 0, f->thp_enabled, sizeof(f->thp_enabled));
+	jr_str(l, o, K_THP_DEFRAG, 0, f->thp_defrag, sizeof(f->thp_defrag));
+	cpuset_at(l, o, K_ONLINE, &f->online);
+	cpuset_at(l, o, K_ISOLATED, &f->isolated);
+	cpuset_at(l, o, K_NOHZ_FULL, &f->nohz_full);
+	cpuset_at(l, o, K_RCU_NOCBS, &f->rcu_nocbs);
+	cpuset_at(l, o, K_DEFAULT_IRQ_AFFINITY, &f->default_irq_affinity);
+	cpuset_at(l, o, K_UNBOUND_WORKQUEUE_CPUMASK, &f->unbound_wq);
+	jr_str(l, o, K_CMDLINE, 0, f->cmdline, sizeof(f->cmdline));
 	jr_pop(l, mark);
 }
 
@@ -240,22 +290,22 @@ static void load_check(struct jr *l, const struct jsonp_val *v, struct audit_che
 
 	memset(c, 0, sizeof(*c));
 	c->cpu = -1;
-	jr_str(l, v, "id", JR_REQ, c->id, sizeof(c->id));
-	x = jr_name(l, v, "verdict", audit_verdict_from_name);
+	jr_str(l, v, K_ID, JR_REQ, c->id, sizeof(c->id));
+	x = jr_name(l, v, K_VERDICT, audit_verdict_from_name);
 	c->verdict = x < 0 ? AUDIT_SKIP : (enum audit_verdict)x;
-	x = jr_name(l, v, "severity", audit_severity_from_name);
+	x = jr_name(l, v, K_SEVERITY, audit_severity_from_name);
 	c->severity = x < 0 ? SEV_INFO : (enum audit_severity)x;
-	jr_int(l, v, "cpu", JR_REQ | JR_NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
-	jr_str(l, v, "observed", JR_REQ, c->observed, sizeof(c->observed));
-	jr_str(l, v, "expected", JR_REQ, c->expected, sizeof(c->expected));
-	jr_str(l, v, "source", JR_REQ, c->source, sizeof(c->source));
-	jr_str(l, v, "hint", JR_REQ, c->hint, sizeof(c->hint));
+	jr_int(l, v, K_CPU, JR_REQ | JR_NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
+	jr_str(l, v, K_OBSERVED, JR_REQ, c->observed, sizeof(c->observed));
+	jr_str(l, v, K_EXPECTED, JR_REQ, c->expected, sizeof(c->expected));
+	jr_str(l, v, K_SOURCE, JR_REQ, c->source, sizeof(c->source));
+	jr_str(l, v, K_HINT, JR_REQ, c->hint, sizeof(c->hint));
 }
 
 static void load_checks(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
 {
-	const struct jsonp_val *c = jr_objs(l, o, "checks", JR_REQ);
-	size_t mark = jr_push(l, ".checks");
+	const struct jsonp_val *c = jr_objs(l, o, K_CHECKS, JR_REQ);
+	size_t mark = jr_push(l, "." K_CHECKS);
 
 	if (c && c->arr.n) {
 		a->checks = calloc(c->arr.n, sizeof(*a->checks));
@@ -277,17 +327,17 @@ static void load_irq(struct jr *l, const struct jsonp_val *v, const struct js_au
 {
 	const struct jsonp_val *cnt;
 
-	jr_int(l, v, "irq", JR_REQ, 0, INT32_MAX, &q->irq);
-	jr_str(l, v, "name", JR_REQ, q->name, sizeof(q->name));
-	cpuset_at(l, v, "effective", &q->effective);
-	cpuset_at(l, v, "requested", &q->requested);
+	jr_int(l, v, K_IRQ, JR_REQ, 0, INT32_MAX, &q->irq);
+	jr_str(l, v, K_NAME, JR_REQ, q->name, sizeof(q->name));
+	cpuset_at(l, v, K_EFFECTIVE, &q->effective);
+	cpuset_at(l, v, K_REQUESTED, &q->requested);
 	q->has_effective = true;
 	q->count = calloc(a->ncpus ? a->ncpus : 1, sizeof(*q->count));
 	if (!q->count) {
 		l->rc = -ENOMEM;
 		return;
 	}
-	cnt = jr_get(l, v, "count", JSONP_OBJ, JR_REQ);
+	cnt = jr_get(l, v, K_COUNT, JSONP_OBJ, JR_REQ);
 	for (size_t i = 0; cnt && i < a->ncpus; i++) {
 		char key[16];
 
@@ -298,8 +348,8 @@ static void load_irq(struct jr *l, const struct jsonp_val *v, const struct js_au
 
 static void load_irqs(struct jr *l, const struct jsonp_val *o, struct js_audit *a)
 {
-	const struct jsonp_val *q = jr_objs(l, o, "irqs", 0);
-	size_t mark = jr_push(l, ".irqs");
+	const struct jsonp_val *q = jr_objs(l, o, K_IRQS, 0);
+	size_t mark = jr_push(l, "." K_IRQS);
 
 	if (q && q->arr.n) {
 		a->irqs = calloc(q->arr.n, sizeof(*a->irqs));
@@ -323,7 +373,7 @@ void audit_read_json(struct jr *l, const struct jsonp_val *o, struct js_audit *a
 	uint64_t el = 0;
 
 	memset(a, 0, sizeof(*a));
-	jr_cpus(l, o, "cpus", cpus, &n, JS_CPUS_MAX);
+	jr_cpus(l, o, K_CPUS, cpus, &n, JS_CPUS_MAX);
 	a->cpus = calloc(n ? n : 1, sizeof(*a->cpus));
 	a->cpu = calloc(n ? n : 1, sizeof(*a->cpu));
 	if (!a->cpus || !a->cpu) {
@@ -336,8 +386,8 @@ void audit_read_json(struct jr *l, const struct jsonp_val *o, struct js_audit *a
 		a->cpu[i].deepest_cstate_us = -1;
 	}
 	a->ncpus = n;
-	jr_str(l, o, "sysroot", JR_REQ | JR_NUL, a->sysroot, sizeof(a->sysroot));
-	jr_u64(l, o, "elapsed_ns", 0, &el);
+	jr_str(l, o, K_SYSROOT, JR_REQ | JR_NUL, a->sysroot, sizeof(a->sysroot));
+	jr_u64(l, o, K_ELAPSED_NS, 0, &el);
 	a->elapsed_ns = el;
 	load_facts(l, o, &a->f);
 	load_checks(l, o, a);
@@ -382,7 +432,7 @@ static struct audit_delta_row *delta_row(struct audit_deltas *d, size_t *cap, co
 static void load_delta_rows(struct jr *l, const struct jsonp_val *rows, struct audit_deltas *d,
 			    size_t k, size_t *cap)
 {
-	size_t prev = 0, mark = jr_push(l, ".rows");
+	size_t prev = 0, mark = jr_push(l, "." K_ROWS);
 
 	for (size_t i = 0; rows && i < rows->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &rows->arr.v[i];
@@ -392,9 +442,9 @@ static void load_delta_rows(struct jr *l, const struct jsonp_val *rows, struct a
 		uint64_t delta = 0;
 		int kind;
 
-		jr_str(l, v, "key", JR_REQ, key, sizeof(key));
-		kind = jr_name(l, v, "kind", audit_row_kind_from_name);
-		jr_u64(l, v, "delta", JR_REQ, &delta);
+		jr_str(l, v, K_KEY, JR_REQ, key, sizeof(key));
+		kind = jr_name(l, v, K_KIND, audit_row_kind_from_name);
+		jr_u64(l, v, K_DELTA, JR_REQ, &delta);
 		if (l->rc)
 			break;
 		r = delta_row(d, cap, key, kind, &prev);
@@ -402,8 +452,8 @@ static void load_delta_rows(struct jr *l, const struct jsonp_val *rows, struct a
 			l->rc = -ENOMEM;
 			break;
 		}
-		jr_str(l, v, "name", JR_REQ, r->name, sizeof(r->name));
-		jr_int(l, v, "irq", 0, -1, INT32_MAX, &r->irq);
+		jr_str(l, v, K_NAME, JR_REQ, r->name, sizeof(r->name));
+		jr_int(l, v, K_IRQ, 0, -1, INT32_MAX, &r->irq);
 		r->delta[k] = delta;
 		r->total += delta;
 		jr_pop(l, m2);
@@ -413,8 +463,8 @@ static void load_delta_rows(struct jr *l, const struct jsonp_val *rows, struct a
 
 static void load_aff_changes(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d)
 {
-	const struct jsonp_val *a = jr_objs(l, o, "affinity_changes", JR_REQ);
-	size_t mark = jr_push(l, ".affinity_changes");
+	const struct jsonp_val *a = jr_objs(l, o, K_AFFINITY_CHANGES, JR_REQ);
+	size_t mark = jr_push(l, "." K_AFFINITY_CHANGES);
 
 	if (a && a->arr.n) {
 		d->changes = calloc(a->arr.n, sizeof(*d->changes));
@@ -426,11 +476,11 @@ static void load_aff_changes(struct jr *l, const struct jsonp_val *o, struct aud
 		struct audit_aff_change *c = &d->changes[d->nchanges++];
 		size_t m2 = jr_push(l, "[%zu]", i);
 
-		jr_int(l, v, "irq", JR_REQ, 0, INT32_MAX, &c->irq);
-		jr_str(l, v, "name", JR_REQ, c->name, sizeof(c->name));
-		cpuset_at(l, v, "before", &c->before);
-		cpuset_at(l, v, "after", &c->after);
-		jr_bool(l, v, "touches_measured_cpu", JR_REQ, &c->touches);
+		jr_int(l, v, K_IRQ, JR_REQ, 0, INT32_MAX, &c->irq);
+		jr_str(l, v, K_NAME, JR_REQ, c->name, sizeof(c->name));
+		cpuset_at(l, v, K_BEFORE, &c->before);
+		cpuset_at(l, v, K_AFTER, &c->after);
+		jr_bool(l, v, K_TOUCHES_MEASURED_CPU, JR_REQ, &c->touches);
 		jr_pop(l, m2);
 	}
 	jr_pop(l, mark);
@@ -439,11 +489,11 @@ static void load_aff_changes(struct jr *l, const struct jsonp_val *o, struct aud
 /* audit_deltas_read_json - the counter deltas object o into d (js_audit.h) */
 void audit_deltas_read_json(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d)
 {
-	const struct jsonp_val *cpus = jr_objs(l, o, "cpus", JR_REQ);
-	size_t cap = 0, mark = jr_push(l, ".cpus");
+	const struct jsonp_val *cpus = jr_objs(l, o, K_CPUS, JR_REQ);
+	size_t cap = 0, mark = jr_push(l, "." K_CPUS);
 
 	memset(d, 0, sizeof(*d));
-	jr_dbl(l, o, "seconds", JR_REQ, &d->seconds);
+	jr_dbl(l, o, K_SECONDS, JR_REQ, &d->seconds);
 	if (!cpus)
 		goto out;
 	d->cpus = calloc(cpus->arr.n ? cpus->arr.n : 1, sizeof(*d->cpus));
@@ -455,8 +505,8 @@ void audit_deltas_read_json(struct jr *l, const struct jsonp_val *o, struct audi
 	for (size_t k = 0; k < cpus->arr.n && !l->rc; k++) {
 		size_t m2 = jr_push(l, "[%zu]", k);
 
-		jr_int(l, &cpus->arr.v[k], "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &d->cpus[k]);
-		load_delta_rows(l, jr_objs(l, &cpus->arr.v[k], "rows", JR_REQ), d, k, &cap);
+		jr_int(l, &cpus->arr.v[k], K_CPU, JR_REQ, 0, JS_CPUS_MAX - 1, &d->cpus[k]);
+		load_delta_rows(l, jr_objs(l, &cpus->arr.v[k], K_ROWS, JR_REQ), d, k, &cap);
 		jr_pop(l, m2);
 	}
 out:

@@ -15,6 +15,109 @@
 #include "js_story.h"
 #include "js_util.h"
 
+/* the keys both a writer and a reader below name, each spelled once */
+#define K_ALL "all"
+#define K_ARRIVALS "arrivals"
+#define K_BANDS "bands"
+#define K_BLOCKED "blocked"
+#define K_BLOCKED_NS "blocked_ns"
+#define K_BOUND_NS "bound_ns"
+#define K_BURST "burst"
+#define K_BY_CAUSE "by_cause"
+#define K_BY_CLASS "by_class"
+#define K_BY_PRIMARY_CAUSE "by_primary_cause"
+#define K_CAP_NS "cap_ns"
+#define K_CAUSE "cause"
+#define K_CAUSES "causes"
+#define K_CHECK "check"
+#define K_CLOCK_UPDATES "clock_updates"
+#define K_CPU "cpu"
+#define K_DELAY_NS "delay_ns"
+#define K_DELAY_NS_TOTAL "delay_ns_total"
+#define K_DELAYED "delayed"
+#define K_DELAYED_BY_CAUSE "delayed_by_cause"
+#define K_DROPPED "dropped"
+#define K_DURATION_NS "duration_ns"
+#define K_END_NS "end_ns"
+#define K_ENTRY_EXIT "entry_exit"
+#define K_ENTRY_NS "entry_ns"
+#define K_EVENTS "events"
+#define K_EXITED "exited"
+#define K_EXPLAINED_BY_CHECKS "explained_by_checks"
+#define K_FAULTS "faults"
+#define K_FLOOR_NS "floor_ns"
+#define K_GAP_COUNT "gap_count"
+#define K_GAP_SIZE_NS "gap_size_ns"
+#define K_GAPS "gaps"
+#define K_HISTOGRAM_BY_CAUSE "histogram_by_cause"
+#define K_HOST_READINGS "host_readings"
+#define K_INTERRUPTED "interrupted"
+#define K_INTERRUPTED_NS "interrupted_ns"
+#define K_INTERRUPTIONS "interruptions"
+#define K_INTERVAL_NS "interval_ns"
+#define K_INTERVALS "intervals"
+#define K_ITERATIONS "iterations"
+#define K_KINDS "kinds"
+#define K_LEARNED_NS "learned_ns"
+#define K_LENGTH_NS "length_ns"
+#define K_LIST "list"
+#define K_LO_NS "lo_ns"
+#define K_LONE_GAPS "lone_gaps"
+#define K_LOOP_NS_MEAN "loop_ns_mean"
+#define K_LOOP_NS_MEDIAN "loop_ns_median"
+#define K_LOOP_NS_MIN "loop_ns_min"
+#define K_LOST_NS "lost_ns"
+#define K_MAX_NS "max_ns"
+#define K_MEDIAN_NS "median_ns"
+#define K_MIGRATIONS "migrations"
+#define K_MIN_NS "min_ns"
+#define K_NODE "node"
+#define K_NS "ns"
+#define K_NS_BY_CAUSE "ns_by_cause"
+#define K_OFFSET_NS "offset_ns"
+#define K_OWN_BH "own_bh"
+#define K_OWN_BH_NS "own_bh_ns"
+#define K_P90_NS "p90_ns"
+#define K_P999_NS "p999_ns"
+#define K_PERIOD_NS "period_ns"
+#define K_PERIODIC "periodic"
+#define K_PHASE_NS "phase_ns"
+#define K_PREEMPTED "preempted"
+#define K_PREEMPTED_NS "preempted_ns"
+#define K_PRIOR_NS "prior_ns"
+#define K_PROBABILITY_OBSERVED "probability_observed"
+#define K_RAN_ON "ran_on"
+#define K_READINGS "readings"
+#define K_RELOADS_WITHOUT_STEAL "reloads_without_steal"
+#define K_SAMPLES "samples"
+#define K_SHORT_GAPS "short_gaps"
+#define K_SHORT_NS "short_ns"
+#define K_SLEEP_NS "sleep_ns"
+#define K_SLEEPS "sleeps"
+#define K_SMI "smi"
+#define K_SOURCE "source"
+#define K_START_NS "start_ns"
+#define K_STEAL_NS "steal_ns"
+#define K_STRENGTH "strength"
+#define K_SYSCALL_NS "syscall_ns"
+#define K_SYSCALLS "syscalls"
+#define K_SYSCALLS_TRACED "syscalls_traced"
+#define K_THREAD "thread"
+#define K_THREAD_STATS "thread_stats"
+#define K_TID "tid"
+#define K_TOP "top"
+#define K_TOTAL "total"
+#define K_TOTAL_NS "total_ns"
+#define K_UNEXPLAINED_PERIODICITY "unexplained_periodicity"
+#define K_VM_EXIT "vm_exit"
+#define K_WORST "worst"
+#define K_YIELDS "yields"
+#define K_CGROUP "cgroup" /* sources_by_cgroup's, as sources' JG_DETAIL */
+#define K_DELAY_HDR_B64 "delay_hdr_b64"
+#define K_HIST_HDR_B64 "hist_hdr_b64"
+#define K_SOURCES "sources"
+#define K_SOURCES_BY_CGROUP "sources_by_cgroup"
+
 /* cause_of - a cause class by name (member key or value) */
 static int cause_of(struct jr *l, const struct jsonp_val *at, const char *name)
 {
@@ -29,7 +132,7 @@ static void hist_pcts(struct js_json *j, const struct js_hist *h)
 {
 	for (size_t i = 0; i < js_npcts; i++)
 		json_i64(j, js_pcts[i].key, hist_value_at_percentile(h, js_pcts[i].p));
-	json_i64(j, "max_ns", hist_max(h));
+	json_i64(j, K_MAX_NS, hist_max(h));
 }
 
 /* check_pcts - the saved percentiles and max must be the histogram's */
@@ -75,34 +178,34 @@ static void decode_hist(struct jr *l, const struct jsonp_val *o, const char *key
 
 static void arrivals(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
-	json_arr_begin(j, "arrivals");
+	json_arr_begin(j, K_ARRIVALS);
 	for (size_t i = 0; i < r->narrivals; i++) {
 		const struct js_arrival *a = &r->arrivals[i];
 
 		json_obj_begin(j, NULL);
-		json_u64(j, "interval_ns", a->interval_ns);
-		json_u64(j, "arrivals", a->arrivals);
-		json_u64(j, "delayed", a->delayed);
+		json_u64(j, K_INTERVAL_NS, a->interval_ns);
+		json_u64(j, K_ARRIVALS, a->arrivals);
+		json_u64(j, K_DELAYED, a->delayed);
 		json_dbl(j, "delayed_pct", a->arrivals ? 100.0 * a->delayed / a->arrivals : 0.0);
-		json_u64(j, "delay_ns_total", a->delay_ns_total);
+		json_u64(j, K_DELAY_NS_TOTAL, a->delay_ns_total);
 		hist_pcts(j, &a->delay);
-		hist_b64(j, "delay_hdr_b64", &a->delay);
-		json_obj_begin(j, "delayed_by_cause");
+		hist_b64(j, K_DELAY_HDR_B64, &a->delay);
+		json_obj_begin(j, K_DELAYED_BY_CAUSE);
 		for (int c = 0; c < JS_CAUSE_MAX; c++) {
 			if (!a->delayed_by_cause[c])
 				continue;
 			json_obj_begin(j, js_cause_name(c));
-			json_u64(j, "arrivals", a->delayed_by_cause[c]);
-			json_u64(j, "delay_ns", a->delay_ns_by_cause[c]);
+			json_u64(j, K_ARRIVALS, a->delayed_by_cause[c]);
+			json_u64(j, K_DELAY_NS, a->delay_ns_by_cause[c]);
 			json_obj_end(j);
 		}
 		json_obj_end(j);
-		json_arr_begin(j, "burst");
+		json_arr_begin(j, K_BURST);
 		for (int k = 0; k < JS_BURST_SIZES && run->cfg.burst; k++) {
 			json_obj_begin(j, NULL);
-			json_u64(j, "arrivals", run->cfg.burst);
-			json_u64(j, "gap_size_ns", js_burst_sizes_ns[k]);
-			json_dbl(j, "probability_observed", r->burst_p[i][k]);
+			json_u64(j, K_ARRIVALS, run->cfg.burst);
+			json_u64(j, K_GAP_SIZE_NS, js_burst_sizes_ns[k]);
+			json_dbl(j, K_PROBABILITY_OBSERVED, r->burst_p[i][k]);
 			json_dbl(j, "probability_poisson",
 				 arrival_burst_probability(&r->hist, r->end_ns - r->start_ns,
 							   a->interval_ns, run->cfg.burst,
@@ -117,8 +220,8 @@ static void arrivals(struct js_json *j, const struct js_run *run, const struct j
 
 static void load_delayed_by(struct jr *l, const struct jsonp_val *v, struct js_arrival *a)
 {
-	const struct jsonp_val *d = jr_get(l, v, "delayed_by_cause", JSONP_OBJ, JR_REQ);
-	size_t mark = jr_push(l, ".delayed_by_cause");
+	const struct jsonp_val *d = jr_get(l, v, K_DELAYED_BY_CAUSE, JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, "." K_DELAYED_BY_CAUSE);
 
 	for (size_t k = 0; k < jsonp_len(d) && !l->rc; k++) {
 		const struct jsonp_member *m = jsonp_member_at(d, k);
@@ -129,8 +232,8 @@ static void load_delayed_by(struct jr *l, const struct jsonp_val *v, struct js_a
 		if (c < 0 || !jr_get(l, d, m->key, JSONP_OBJ, JR_REQ))
 			break;
 		m2 = jr_push(l, ".%s", m->key);
-		jr_u64(l, &m->val, "arrivals", JR_REQ, &a->delayed_by_cause[c]);
-		jr_u64(l, &m->val, "delay_ns", JR_REQ, &a->delay_ns_by_cause[c]);
+		jr_u64(l, &m->val, K_ARRIVALS, JR_REQ, &a->delayed_by_cause[c]);
+		jr_u64(l, &m->val, K_DELAY_NS, JR_REQ, &a->delay_ns_by_cause[c]);
 		jr_pop(l, m2);
 	}
 	jr_pop(l, mark);
@@ -140,8 +243,8 @@ static void load_delayed_by(struct jr *l, const struct jsonp_val *v, struct js_a
 static void load_bursts(struct jr *l, const struct jsonp_val *v, struct js_cpu_result *r, size_t i,
 			struct js_run_cfg *p)
 {
-	const struct jsonp_val *b = jr_get(l, v, "burst", JSONP_ARR, JR_REQ);
-	size_t mark = jr_push(l, ".burst");
+	const struct jsonp_val *b = jr_get(l, v, K_BURST, JSONP_ARR, JR_REQ);
+	size_t mark = jr_push(l, "." K_BURST);
 
 	for (size_t k = 0; b && k < b->arr.n && !l->rc; k++) {
 		const struct jsonp_val *e = &b->arr.v[k];
@@ -149,14 +252,14 @@ static void load_bursts(struct jr *l, const struct jsonp_val *v, struct js_cpu_r
 		uint64_t size = 0, n = 0;
 		int s;
 
-		jr_u64(l, e, "gap_size_ns", JR_REQ, &size);
-		jr_u64(l, e, "arrivals", JR_REQ, &n);
+		jr_u64(l, e, K_GAP_SIZE_NS, JR_REQ, &size);
+		jr_u64(l, e, K_ARRIVALS, JR_REQ, &n);
 		for (s = 0; s < JS_BURST_SIZES && js_burst_sizes_ns[s] != size; s++)
 			;
 		if (s < JS_BURST_SIZES)
-			jr_dbl(l, e, "probability_observed", JR_REQ, &r->burst_p[i][s]);
+			jr_dbl(l, e, K_PROBABILITY_OBSERVED, JR_REQ, &r->burst_p[i][s]);
 		else
-			jr_fail(l, e, "gap_size_ns", "%llu is not a burst gap size",
+			jr_fail(l, e, K_GAP_SIZE_NS, "%llu is not a burst gap size",
 				(unsigned long long)size);
 		if (!p->burst)
 			p->burst = n;
@@ -174,23 +277,23 @@ static void load_arrival(struct jr *l, const struct jsonp_val *v, struct js_cpu_
 	a->start_ns = r->start_ns;
 	a->end_ns = r->end_ns;
 	a->finished = true;
-	jr_u64(l, v, "interval_ns", JR_REQ, &a->interval_ns);
-	jr_u64(l, v, "arrivals", JR_REQ, &a->arrivals);
-	jr_u64(l, v, "delayed", JR_REQ, &a->delayed);
-	jr_u64(l, v, "delay_ns_total", JR_REQ, &a->delay_ns_total);
+	jr_u64(l, v, K_INTERVAL_NS, JR_REQ, &a->interval_ns);
+	jr_u64(l, v, K_ARRIVALS, JR_REQ, &a->arrivals);
+	jr_u64(l, v, K_DELAYED, JR_REQ, &a->delayed);
+	jr_u64(l, v, K_DELAY_NS_TOTAL, JR_REQ, &a->delay_ns_total);
 	load_delayed_by(l, v, a);
-	if (!jsonp_get(v, "delay_hdr_b64")) {
+	if (!jsonp_get(v, K_DELAY_HDR_B64)) {
 		js_warn("%s: no delay_hdr_b64 (an older jitterscope wrote it): the arrivals at "
 			"%llu ns are left out",
 			l->path + 1, (unsigned long long)a->interval_ns);
 		return;
 	}
-	decode_hist(l, v, "delay_hdr_b64", JR_REQ, &a->delay);
+	decode_hist(l, v, K_DELAY_HDR_B64, JR_REQ, &a->delay);
 	if (l->rc)
 		return;
 	r->narrivals++; /* from here the result owns the histogram */
 	if (a->delay.total != a->arrivals)
-		jr_fail(l, jsonp_get(v, "delay_hdr_b64"), "delay_hdr_b64",
+		jr_fail(l, jsonp_get(v, K_DELAY_HDR_B64), K_DELAY_HDR_B64,
 			"holds %llu arrivals, arrivals says %llu",
 			(unsigned long long)a->delay.total, (unsigned long long)a->arrivals);
 	check_pcts(l, v, &a->delay);
@@ -200,8 +303,8 @@ static void load_arrival(struct jr *l, const struct jsonp_val *v, struct js_cpu_
 static void load_arrivals(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r,
 			  struct js_run_cfg *p)
 {
-	const struct jsonp_val *a = jr_get(l, o, "arrivals", JSONP_ARR, JR_REQ);
-	size_t mark = jr_push(l, ".arrivals");
+	const struct jsonp_val *a = jr_get(l, o, K_ARRIVALS, JSONP_ARR, JR_REQ);
+	size_t mark = jr_push(l, "." K_ARRIVALS);
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		size_t m2 = jr_push(l, "[%zu]", i);
@@ -224,17 +327,17 @@ static void interval_worst(struct js_json *j, const struct js_interval_worst *w,
 	char story[256];
 
 	if (!w->dur_ns) {
-		json_null(j, "worst");
+		json_null(j, K_WORST);
 		return;
 	}
 	story_format_brief(story, sizeof(story), w->start_ns, w->dur_ns, w->cause, w->detail,
 			   run_start_ns);
-	json_obj_begin(j, "worst");
-	json_u64(j, "start_ns", w->start_ns);
-	json_u64(j, "offset_ns", w->start_ns > run_start_ns ? w->start_ns - run_start_ns : 0);
-	json_u64(j, "duration_ns", w->dur_ns);
-	json_str(j, "cause", js_cause_name(w->cause));
-	json_str(j, "detail", w->detail);
+	json_obj_begin(j, K_WORST);
+	json_u64(j, K_START_NS, w->start_ns);
+	json_u64(j, K_OFFSET_NS, w->start_ns > run_start_ns ? w->start_ns - run_start_ns : 0);
+	json_u64(j, K_DURATION_NS, w->dur_ns);
+	json_str(j, K_CAUSE, js_cause_name(w->cause));
+	json_str(j, JG_DETAIL, w->detail);
 	json_str(j, "story", story);
 	json_obj_end(j);
 }
@@ -243,16 +346,16 @@ static void interval_worst(struct js_json *j, const struct js_interval_worst *w,
 static void load_interval_worst(struct jr *l, const struct jsonp_val *e,
 				struct js_interval_worst *w)
 {
-	const struct jsonp_val *v = jr_get(l, e, "worst", JSONP_OBJ, JR_NUL);
+	const struct jsonp_val *v = jr_get(l, e, K_WORST, JSONP_OBJ, JR_NUL);
 	size_t mark;
 	int k;
 
 	if (!v)
 		return;
-	mark = jr_push(l, ".worst");
-	jr_u64(l, v, "start_ns", JR_REQ, &w->start_ns);
-	jr_u64(l, v, "duration_ns", JR_REQ, &w->dur_ns);
-	k = jr_name(l, v, "cause", js_cause_from_name);
+	mark = jr_push(l, "." K_WORST);
+	jr_u64(l, v, K_START_NS, JR_REQ, &w->start_ns);
+	jr_u64(l, v, K_DURATION_NS, JR_REQ, &w->dur_ns);
+	k = jr_name(l, v, K_CAUSE, js_cause_from_name);
 	w->cause = k < 0 ? 0 : (uint32_t)k;
 	js_detail_read(l, v, w->cause, w->detail, sizeof(w->detail));
 	jr_pop(l, mark);
@@ -262,16 +365,16 @@ static void intervals(struct js_json *j, const struct js_cpu_result *r, uint64_t
 {
 	const struct js_intervals *iv = &r->intervals;
 
-	json_obj_begin(j, "intervals");
-	json_u64(j, "length_ns", iv->len_ns);
-	json_arr_begin(j, "list");
+	json_obj_begin(j, K_INTERVALS);
+	json_u64(j, K_LENGTH_NS, iv->len_ns);
+	json_arr_begin(j, K_LIST);
 	for (size_t i = 0; i < iv->n; i++) {
 		json_obj_begin(j, NULL);
-		json_u64(j, "offset_ns", iv->v[i].start_ns - r->start_ns);
-		json_u64(j, "gaps", iv->v[i].gaps);
-		json_u64(j, "lost_ns", iv->v[i].lost_ns);
-		json_i64(j, "max_ns", iv->v[i].max_ns);
-		json_i64(j, "p999_ns", iv->v[i].p999_ns);
+		json_u64(j, K_OFFSET_NS, iv->v[i].start_ns - r->start_ns);
+		json_u64(j, K_GAPS, iv->v[i].gaps);
+		json_u64(j, K_LOST_NS, iv->v[i].lost_ns);
+		json_i64(j, K_MAX_NS, iv->v[i].max_ns);
+		json_i64(j, K_P999_NS, iv->v[i].p999_ns);
 		interval_worst(j, &iv->v[i].worst, run_start_ns);
 		json_obj_end(j);
 	}
@@ -281,16 +384,16 @@ static void intervals(struct js_json *j, const struct js_cpu_result *r, uint64_t
 
 static void load_intervals(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r)
 {
-	const struct jsonp_val *v = jr_get(l, o, "intervals", JSONP_OBJ, JR_REQ), *a;
+	const struct jsonp_val *v = jr_get(l, o, K_INTERVALS, JSONP_OBJ, JR_REQ), *a;
 	struct js_intervals *iv = &r->intervals;
-	size_t mark = jr_push(l, ".intervals");
+	size_t mark = jr_push(l, "." K_INTERVALS);
 
-	jr_u64(l, v, "length_ns", JR_REQ, &iv->len_ns);
+	jr_u64(l, v, K_LENGTH_NS, JR_REQ, &iv->len_ns);
 	iv->base_len_ns = iv->len_ns;
 	iv->start_ns = r->start_ns;
 	iv->end_ns = r->end_ns;
 	iv->finished = 1;
-	a = jr_get(l, v, "list", JSONP_ARR, JR_REQ);
+	a = jr_get(l, v, K_LIST, JSONP_ARR, JR_REQ);
 	if (a && a->arr.n) {
 		iv->v = calloc(a->arr.n, sizeof(*iv->v));
 		if (!iv->v)
@@ -300,15 +403,15 @@ static void load_intervals(struct jr *l, const struct jsonp_val *o, struct js_cp
 	for (size_t i = 0; iv->v && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *e = &a->arr.v[i];
 		struct js_interval_stats *s = &iv->v[iv->n++];
-		size_t m2 = jr_push(l, ".list[%zu]", i);
+		size_t m2 = jr_push(l, "." K_LIST "[%zu]", i);
 		uint64_t off = 0;
 
-		jr_u64(l, e, "offset_ns", JR_REQ, &off);
+		jr_u64(l, e, K_OFFSET_NS, JR_REQ, &off);
 		s->start_ns = r->start_ns + off;
-		jr_u64(l, e, "gaps", JR_REQ, &s->gaps);
-		jr_u64(l, e, "lost_ns", JR_REQ, &s->lost_ns);
-		jr_i64(l, e, "max_ns", JR_REQ, &s->max_ns);
-		jr_i64(l, e, "p999_ns", JR_REQ, &s->p999_ns);
+		jr_u64(l, e, K_GAPS, JR_REQ, &s->gaps);
+		jr_u64(l, e, K_LOST_NS, JR_REQ, &s->lost_ns);
+		jr_i64(l, e, K_MAX_NS, JR_REQ, &s->max_ns);
+		jr_i64(l, e, K_P999_NS, JR_REQ, &s->p999_ns);
 		load_interval_worst(l, e, &s->worst);
 		jr_pop(l, m2);
 	}
@@ -318,23 +421,23 @@ static void load_intervals(struct jr *l, const struct jsonp_val *o, struct js_cp
 /* cause_buckets - the 1-2-5 histogram split by primary cause, non-empty buckets only */
 static void cause_buckets(struct js_json *j, const struct js_cause_buckets *b)
 {
-	json_arr_begin(j, "histogram_by_cause");
+	json_arr_begin(j, K_HISTOGRAM_BY_CAUSE);
 	for (int i = 0; i < JS_CB_BUCKETS; i++) {
 		if (!b->total[i])
 			continue;
 		json_obj_begin(j, NULL);
-		json_u64(j, "lo_ns", cbuckets_lo(i));
+		json_u64(j, K_LO_NS, cbuckets_lo(i));
 		if (i == JS_CB_BUCKETS - 1)
 			json_null(j, "hi_ns");
 		else
 			json_u64(j, "hi_ns", cbuckets_hi(i));
-		json_u64(j, "total", b->total[i]);
-		json_obj_begin(j, "by_cause");
+		json_u64(j, K_TOTAL, b->total[i]);
+		json_obj_begin(j, K_BY_CAUSE);
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			if (b->count[i][c])
 				json_u64(j, js_cause_name(c), b->count[i][c]);
 		json_obj_end(j);
-		json_obj_begin(j, "ns_by_cause");
+		json_obj_begin(j, K_NS_BY_CAUSE);
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			if (b->count[i][c])
 				json_u64(j, js_cause_name(c), b->ns[i][c]);
@@ -346,8 +449,8 @@ static void cause_buckets(struct js_json *j, const struct js_cause_buckets *b)
 
 static void load_cbuckets(struct jr *l, const struct jsonp_val *o, struct js_cause_buckets *b)
 {
-	const struct jsonp_val *a = jr_get(l, o, "histogram_by_cause", JSONP_ARR, 0);
-	size_t mark = jr_push(l, ".histogram_by_cause");
+	const struct jsonp_val *a = jr_get(l, o, K_HISTOGRAM_BY_CAUSE, JSONP_ARR, 0);
+	size_t mark = jr_push(l, "." K_HISTOGRAM_BY_CAUSE);
 
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i], *bc, *nc;
@@ -355,14 +458,14 @@ static void load_cbuckets(struct jr *l, const struct jsonp_val *o, struct js_cau
 		uint64_t lo = 0;
 		int bi;
 
-		jr_u64(l, v, "lo_ns", JR_REQ, &lo);
+		jr_u64(l, v, K_LO_NS, JR_REQ, &lo);
 		bi = cbuckets_index(lo);
 		if (!l->rc && cbuckets_lo(bi) != lo)
-			jr_fail(l, v, "lo_ns", "%llu is not a bucket boundary",
+			jr_fail(l, v, K_LO_NS, "%llu is not a bucket boundary",
 				(unsigned long long)lo);
-		jr_u64(l, v, "total", JR_REQ, &b->total[bi]);
-		bc = jr_get(l, v, "by_cause", JSONP_OBJ, JR_REQ);
-		nc = jr_get(l, v, "ns_by_cause", JSONP_OBJ, 0);
+		jr_u64(l, v, K_TOTAL, JR_REQ, &b->total[bi]);
+		bc = jr_get(l, v, K_BY_CAUSE, JSONP_OBJ, JR_REQ);
+		nc = jr_get(l, v, K_NS_BY_CAUSE, JSONP_OBJ, 0);
 		for (size_t k = 0; k < jsonp_len(bc) && !l->rc; k++) {
 			const struct jsonp_member *m = jsonp_member_at(bc, k);
 			int c = cause_of(l, &m->val, m->key);
@@ -386,14 +489,14 @@ static void sources(struct js_json *j, const char *name, const char *key, const 
 	json_arr_begin(j, name);
 	for (size_t i = 0; i < n; i++) {
 		json_obj_begin(j, NULL);
-		json_str(j, "cause", js_cause_name(src[i]->cause));
+		json_str(j, K_CAUSE, js_cause_name(src[i]->cause));
 		json_str(j, key, src[i]->detail);
-		json_u64(j, "gaps", src[i]->gaps);
-		json_u64(j, "events", src[i]->events);
-		json_u64(j, "total_ns", src[i]->total_ns);
-		json_u64(j, "entry_ns", src[i]->entry_ns);
+		json_u64(j, K_GAPS, src[i]->gaps);
+		json_u64(j, K_EVENTS, src[i]->events);
+		json_u64(j, K_TOTAL_NS, src[i]->total_ns);
+		json_u64(j, K_ENTRY_NS, src[i]->entry_ns);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
-		json_u64(j, "max_ns", src[i]->max_ns);
+		json_u64(j, K_MAX_NS, src[i]->max_ns);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -407,7 +510,7 @@ static void sources(struct js_json *j, const char *name, const char *key, const 
 static void load_sources(struct jr *l, const struct jsonp_val *o, const char *name,
 			 struct js_causes *c)
 {
-	bool by_cg = strcmp(name, "sources");
+	bool by_cg = strcmp(name, K_SOURCES);
 	const struct jsonp_val *a = jr_get(l, o, name, JSONP_ARR, by_cg ? 0 : JR_REQ);
 	size_t mark = jr_push(l, ".%s", name);
 
@@ -426,17 +529,17 @@ static void load_sources(struct jr *l, const struct jsonp_val *o, const char *na
 			break;
 		}
 		memset(s, 0, sizeof(*s));
-		k = jr_name(l, v, "cause", js_cause_from_name);
+		k = jr_name(l, v, K_CAUSE, js_cause_from_name);
 		s->cause = k < 0 ? 0 : (uint32_t)k;
 		if (by_cg)
-			jr_str(l, v, "cgroup", JR_REQ, s->detail, sizeof(s->detail));
+			jr_str(l, v, K_CGROUP, JR_REQ, s->detail, sizeof(s->detail));
 		else
 			js_detail_read(l, v, s->cause, s->detail, sizeof(s->detail));
-		jr_u64(l, v, "gaps", JR_REQ, &s->gaps);
-		jr_u64(l, v, "events", JR_REQ, &s->events);
-		jr_u64(l, v, "total_ns", JR_REQ, &s->total_ns);
-		jr_u64(l, v, "entry_ns", 0, &s->entry_ns);
-		jr_u64(l, v, "max_ns", JR_REQ, &s->max_ns);
+		jr_u64(l, v, K_GAPS, JR_REQ, &s->gaps);
+		jr_u64(l, v, K_EVENTS, JR_REQ, &s->events);
+		jr_u64(l, v, K_TOTAL_NS, JR_REQ, &s->total_ns);
+		jr_u64(l, v, K_ENTRY_NS, 0, &s->entry_ns);
+		jr_u64(l, v, K_MAX_NS, JR_REQ, &s->max_ns);
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
 			c->other[k] = (uint16_t)(c->nsrc + 1);
@@ -449,13 +552,13 @@ static void load_sources(struct jr *l, const struct jsonp_val *o, const char *na
 /* by_primary - gaps and ns per primary cause */
 static void by_primary(struct js_json *j, const struct js_causes *c)
 {
-	json_obj_begin(j, "by_primary_cause");
+	json_obj_begin(j, K_BY_PRIMARY_CAUSE);
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
 		if (!c->by_primary[k])
 			continue;
 		json_obj_begin(j, js_cause_name(k));
-		json_u64(j, "gaps", c->by_primary[k]);
-		json_u64(j, "ns", c->ns_by_primary[k]);
+		json_u64(j, K_GAPS, c->by_primary[k]);
+		json_u64(j, K_NS, c->ns_by_primary[k]);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
@@ -463,8 +566,8 @@ static void by_primary(struct js_json *j, const struct js_causes *c)
 
 static void load_by_primary(struct jr *l, const struct jsonp_val *o, struct js_causes *c)
 {
-	const struct jsonp_val *bp = jr_get(l, o, "by_primary_cause", JSONP_OBJ, JR_REQ);
-	size_t mark = jr_push(l, ".by_primary_cause");
+	const struct jsonp_val *bp = jr_get(l, o, K_BY_PRIMARY_CAUSE, JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, "." K_BY_PRIMARY_CAUSE);
 
 	for (size_t i = 0; i < jsonp_len(bp) && !l->rc; i++) {
 		const struct jsonp_member *m = jsonp_member_at(bp, i);
@@ -475,8 +578,8 @@ static void load_by_primary(struct jr *l, const struct jsonp_val *o, struct js_c
 		if (k < 0 || !jr_get(l, bp, m->key, JSONP_OBJ, JR_REQ))
 			break;
 		m2 = jr_push(l, ".%s", m->key);
-		jr_u64(l, &m->val, "gaps", JR_REQ, &c->by_primary[k]);
-		jr_u64(l, &m->val, "ns", JR_REQ, &c->ns_by_primary[k]);
+		jr_u64(l, &m->val, K_GAPS, JR_REQ, &c->by_primary[k]);
+		jr_u64(l, &m->val, K_NS, JR_REQ, &c->ns_by_primary[k]);
 		jr_pop(l, m2);
 	}
 	jr_pop(l, mark);
@@ -485,29 +588,29 @@ static void load_by_primary(struct jr *l, const struct jsonp_val *o, struct js_c
 /* the cause table: per class, then per source (class + detail) */
 static void cause_table(struct js_json *j, const struct js_causes *c)
 {
-	json_obj_begin(j, "by_class");
+	json_obj_begin(j, K_BY_CLASS);
 	for (int k = 0; k < JS_CAUSE_MAX; k++) {
 		const struct js_cause_class *cl = causes_class(c, (uint32_t)k);
 
 		if (!cl || !cl->gaps)
 			continue;
 		json_obj_begin(j, js_cause_name(k));
-		json_u64(j, "gaps", cl->gaps);
-		json_u64(j, "events", cl->events);
-		json_u64(j, "total_ns", cl->total_ns);
-		json_u64(j, "entry_ns", cl->entry_ns);
+		json_u64(j, K_GAPS, cl->gaps);
+		json_u64(j, K_EVENTS, cl->events);
+		json_u64(j, K_TOTAL_NS, cl->total_ns);
+		json_u64(j, K_ENTRY_NS, cl->entry_ns);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, cl->total_ns));
-		json_u64(j, "max_ns", cl->max_ns);
+		json_u64(j, K_MAX_NS, cl->max_ns);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
-	sources(j, "sources", "detail", c);
+	sources(j, K_SOURCES, JG_DETAIL, c);
 }
 
 static void load_classes(struct jr *l, const struct jsonp_val *o, struct js_causes *c)
 {
-	const struct jsonp_val *bc = jr_get(l, o, "by_class", JSONP_OBJ, JR_REQ);
-	size_t mark = jr_push(l, ".by_class");
+	const struct jsonp_val *bc = jr_get(l, o, K_BY_CLASS, JSONP_OBJ, JR_REQ);
+	size_t mark = jr_push(l, "." K_BY_CLASS);
 
 	for (size_t i = 0; i < jsonp_len(bc) && !l->rc; i++) {
 		const struct jsonp_member *m = jsonp_member_at(bc, i);
@@ -517,11 +620,11 @@ static void load_classes(struct jr *l, const struct jsonp_val *o, struct js_caus
 		if (k < 0 || !jr_get(l, bc, m->key, JSONP_OBJ, JR_REQ))
 			break;
 		m2 = jr_push(l, ".%s", m->key);
-		jr_u64(l, &m->val, "gaps", JR_REQ, &c->cls[k].gaps);
-		jr_u64(l, &m->val, "events", JR_REQ, &c->cls[k].events);
-		jr_u64(l, &m->val, "total_ns", JR_REQ, &c->cls[k].total_ns);
-		jr_u64(l, &m->val, "entry_ns", 0, &c->cls[k].entry_ns);
-		jr_u64(l, &m->val, "max_ns", JR_REQ, &c->cls[k].max_ns);
+		jr_u64(l, &m->val, K_GAPS, JR_REQ, &c->cls[k].gaps);
+		jr_u64(l, &m->val, K_EVENTS, JR_REQ, &c->cls[k].events);
+		jr_u64(l, &m->val, K_TOTAL_NS, JR_REQ, &c->cls[k].total_ns);
+		jr_u64(l, &m->val, K_ENTRY_NS, 0, &c->cls[k].entry_ns);
+		jr_u64(l, &m->val, K_MAX_NS, JR_REQ, &c->cls[k].max_ns);
 		jr_pop(l, m2);
 	}
 	jr_pop(l, mark);
@@ -533,14 +636,14 @@ static void period_fields(struct js_json *j, const struct js_period *p)
 	struct js_period_result pr;
 	bool periodic = period_result(p, &pr);
 
-	json_bool(j, "periodic", periodic);
-	json_u64(j, "period_ns", periodic ? pr.period_ns : 0);
-	json_dbl(j, "strength", pr.strength);
+	json_bool(j, K_PERIODIC, periodic);
+	json_u64(j, K_PERIOD_NS, periodic ? pr.period_ns : 0);
+	json_dbl(j, K_STRENGTH, pr.strength);
 	if (pr.phase_ns < 0)
-		json_null(j, "phase_ns"); /* loaded from a file without it */
+		json_null(j, K_PHASE_NS); /* loaded from a file without it */
 	else
-		json_dbl(j, "phase_ns", periodic ? pr.phase_ns : 0);
-	json_u64(j, "gaps", pr.n);
+		json_dbl(j, K_PHASE_NS, periodic ? pr.phase_ns : 0);
+	json_u64(j, K_GAPS, pr.n);
 }
 
 /* load_verdict - one detector's saved verdict: {periodic, period_ns, strength, gaps,
@@ -549,11 +652,11 @@ static void load_verdict(struct jr *l, const struct jsonp_val *v, struct js_peri
 {
 	struct js_period_result r = { .phase_ns = -1 };
 
-	jr_bool(l, v, "periodic", JR_REQ, &r.periodic);
-	jr_u64(l, v, "period_ns", JR_REQ, &r.period_ns);
-	jr_dbl(l, v, "strength", JR_REQ, &r.strength);
-	jr_u64(l, v, "gaps", JR_REQ, &r.n);
-	jr_dbl(l, v, "phase_ns", 0, &r.phase_ns);
+	jr_bool(l, v, K_PERIODIC, JR_REQ, &r.periodic);
+	jr_u64(l, v, K_PERIOD_NS, JR_REQ, &r.period_ns);
+	jr_dbl(l, v, K_STRENGTH, JR_REQ, &r.strength);
+	jr_u64(l, v, K_GAPS, JR_REQ, &r.n);
+	jr_dbl(l, v, K_PHASE_NS, 0, &r.phase_ns);
 	period_saved(p, &r);
 }
 
@@ -563,22 +666,22 @@ static void periodicity(struct js_json *j, const struct js_period_classes *pc)
 {
 	int h = period_classes_headline(pc);
 
-	json_obj_begin(j, "unexplained_periodicity");
+	json_obj_begin(j, K_UNEXPLAINED_PERIODICITY);
 	period_fields(j, &pc->ge[h]);
-	json_u64(j, "min_ns", js_period_band_ns[h]);
-	json_obj_begin(j, "all");
+	json_u64(j, K_MIN_NS, js_period_band_ns[h]);
+	json_obj_begin(j, K_ALL);
 	period_fields(j, &pc->ge[0]);
 	json_obj_end(j);
-	json_arr_begin(j, "bands");
+	json_arr_begin(j, K_BANDS);
 	for (int i = 0; i < JS_PERIOD_BANDS; i++) {
 		if (!pc->band[i].n)
 			continue;
 		json_obj_begin(j, NULL);
-		json_u64(j, "min_ns", js_period_band_ns[i]);
+		json_u64(j, K_MIN_NS, js_period_band_ns[i]);
 		if (i == JS_PERIOD_BANDS - 1)
-			json_null(j, "max_ns");
+			json_null(j, K_MAX_NS);
 		else
-			json_u64(j, "max_ns", period_band_hi(i));
+			json_u64(j, K_MAX_NS, period_band_hi(i));
 		period_fields(j, &pc->band[i]);
 		json_obj_end(j);
 	}
@@ -593,22 +696,22 @@ static void periodicity(struct js_json *j, const struct js_period_classes *pc)
  */
 static void load_period(struct jr *l, const struct jsonp_val *o, struct js_period_classes *pc)
 {
-	const struct jsonp_val *v = jr_get(l, o, "unexplained_periodicity", JSONP_OBJ, JR_REQ), *a;
-	size_t mark = jr_push(l, ".unexplained_periodicity");
+	const struct jsonp_val *v = jr_get(l, o, K_UNEXPLAINED_PERIODICITY, JSONP_OBJ, JR_REQ), *a;
+	size_t mark = jr_push(l, "." K_UNEXPLAINED_PERIODICITY);
 	uint64_t min = 0;
 	int h = 0;
 
 	period_classes_init(pc, 0, 0);
-	a = jr_get(l, v, "bands", JSONP_ARR, 0);
+	a = jr_get(l, v, K_BANDS, JSONP_ARR, 0);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
-		size_t m2 = jr_push(l, ".bands[%zu]", i);
+		size_t m2 = jr_push(l, "." K_BANDS "[%zu]", i);
 		int b = 0;
 
-		jr_u64(l, &a->arr.v[i], "min_ns", JR_REQ, &min);
+		jr_u64(l, &a->arr.v[i], K_MIN_NS, JR_REQ, &min);
 		while (b < JS_PERIOD_BANDS && js_period_band_ns[b] != min)
 			b++;
 		if (b == JS_PERIOD_BANDS)
-			jr_fail(l, &a->arr.v[i], "min_ns", "%llu is not a band's bound",
+			jr_fail(l, &a->arr.v[i], K_MIN_NS, "%llu is not a band's bound",
 				(unsigned long long)min);
 		else
 			load_verdict(l, &a->arr.v[i], &pc->band[b]);
@@ -616,18 +719,18 @@ static void load_period(struct jr *l, const struct jsonp_val *o, struct js_perio
 			pc->ge[k].n += pc->band[b].n;
 		jr_pop(l, m2);
 	}
-	if (jr_get(l, v, "all", JSONP_OBJ, 0)) {
-		size_t m2 = jr_push(l, ".all");
+	if (jr_get(l, v, K_ALL, JSONP_OBJ, 0)) {
+		size_t m2 = jr_push(l, "." K_ALL);
 
-		load_verdict(l, jsonp_get(v, "all"), &pc->ge[0]);
+		load_verdict(l, jsonp_get(v, K_ALL), &pc->ge[0]);
 		jr_pop(l, m2);
 	}
 	min = 0;
-	jr_u64(l, v, "min_ns", 0, &min);
+	jr_u64(l, v, K_MIN_NS, 0, &min);
 	while (h < JS_PERIOD_BANDS && js_period_band_ns[h] != min)
 		h++;
 	if (h == JS_PERIOD_BANDS)
-		jr_fail(l, jsonp_get(v, "min_ns"), "min_ns", "%llu is not a band's bound",
+		jr_fail(l, jsonp_get(v, K_MIN_NS), K_MIN_NS, "%llu is not a band's bound",
 			(unsigned long long)min);
 	else
 		load_verdict(l, v, &pc->ge[h]);
@@ -638,29 +741,29 @@ static void load_period(struct jr *l, const struct jsonp_val *o, struct js_perio
 static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
 {
 	if (!x->samples) {
-		json_null(j, "vm_exit");
+		json_null(j, K_VM_EXIT);
 		return;
 	}
-	json_obj_begin(j, "vm_exit");
-	json_u64(j, "samples", x->samples);
-	json_dbl(j, "min_ns", x->min_ns);
-	json_dbl(j, "median_ns", x->median_ns);
-	json_dbl(j, "p90_ns", x->p90_ns);
+	json_obj_begin(j, K_VM_EXIT);
+	json_u64(j, K_SAMPLES, x->samples);
+	json_dbl(j, K_MIN_NS, x->min_ns);
+	json_dbl(j, K_MEDIAN_NS, x->median_ns);
+	json_dbl(j, K_P90_NS, x->p90_ns);
 	json_obj_end(j);
 }
 
 /* load_vm_exit - one VM exit's cost (absent before it was measured, null on bare metal) */
 static void load_vm_exit(struct jr *l, const struct jsonp_val *o, struct js_exit_cost *x)
 {
-	const struct jsonp_val *v = jr_get(l, o, "vm_exit", JSONP_OBJ, JR_NUL);
-	size_t mark = jr_push(l, ".vm_exit");
+	const struct jsonp_val *v = jr_get(l, o, K_VM_EXIT, JSONP_OBJ, JR_NUL);
+	size_t mark = jr_push(l, "." K_VM_EXIT);
 	uint64_t n = 0;
 
-	jr_u64(l, v, "samples", JR_REQ, &n);
+	jr_u64(l, v, K_SAMPLES, JR_REQ, &n);
 	x->samples = (uint32_t)JS_MIN(n, UINT32_MAX);
-	jr_dbl(l, v, "min_ns", JR_REQ, &x->min_ns);
-	jr_dbl(l, v, "median_ns", JR_REQ, &x->median_ns);
-	jr_dbl(l, v, "p90_ns", JR_REQ, &x->p90_ns);
+	jr_dbl(l, v, K_MIN_NS, JR_REQ, &x->min_ns);
+	jr_dbl(l, v, K_MEDIAN_NS, JR_REQ, &x->median_ns);
+	jr_dbl(l, v, K_P90_NS, JR_REQ, &x->p90_ns);
 	jr_pop(l, mark);
 }
 
@@ -669,37 +772,37 @@ static void load_vm_exit(struct jr *l, const struct jsonp_val *o, struct js_exit
 static void host_readings(struct js_json *j, const struct js_host_moves *m)
 {
 	if (!m->has) {
-		json_null(j, "host_readings");
+		json_null(j, K_HOST_READINGS);
 		return;
 	}
-	json_obj_begin(j, "host_readings");
-	json_u64(j, "readings", m->readings);
+	json_obj_begin(j, K_HOST_READINGS);
+	json_u64(j, K_READINGS, m->readings);
 	if (m->has & STEAL_HAS_ST_VERSION)
-		json_u64(j, "reloads_without_steal", m->reloads);
+		json_u64(j, K_RELOADS_WITHOUT_STEAL, m->reloads);
 	else
-		json_null(j, "reloads_without_steal");
+		json_null(j, K_RELOADS_WITHOUT_STEAL);
 	if (m->has & STEAL_HAS_CLK_VERSION)
-		json_u64(j, "clock_updates", m->clocks);
+		json_u64(j, K_CLOCK_UPDATES, m->clocks);
 	else
-		json_null(j, "clock_updates");
+		json_null(j, K_CLOCK_UPDATES);
 	json_obj_end(j);
 }
 
 /* load_host - the host's readings (absent before they were recorded, null: none read) */
 static void load_host(struct jr *l, const struct jsonp_val *o, struct js_host_moves *m)
 {
-	const struct jsonp_val *v = jr_get(l, o, "host_readings", JSONP_OBJ, JR_NUL);
-	size_t mark = jr_push(l, ".host_readings");
+	const struct jsonp_val *v = jr_get(l, o, K_HOST_READINGS, JSONP_OBJ, JR_NUL);
+	size_t mark = jr_push(l, "." K_HOST_READINGS);
 
 	memset(m, 0, sizeof(*m));
 	if (v) {
-		jr_u64(l, v, "readings", JR_REQ, &m->readings);
-		if (jr_get(l, v, "reloads_without_steal", JSONP_NUM, JR_NUL))
+		jr_u64(l, v, K_READINGS, JR_REQ, &m->readings);
+		if (jr_get(l, v, K_RELOADS_WITHOUT_STEAL, JSONP_NUM, JR_NUL))
 			m->has |= STEAL_HAS_ST_VERSION;
-		if (jr_get(l, v, "clock_updates", JSONP_NUM, JR_NUL))
+		if (jr_get(l, v, K_CLOCK_UPDATES, JSONP_NUM, JR_NUL))
 			m->has |= STEAL_HAS_CLK_VERSION;
-		jr_u64(l, v, "reloads_without_steal", JR_NUL, &m->reloads);
-		jr_u64(l, v, "clock_updates", JR_NUL, &m->clocks);
+		jr_u64(l, v, K_RELOADS_WITHOUT_STEAL, JR_NUL, &m->reloads);
+		jr_u64(l, v, K_CLOCK_UPDATES, JR_NUL, &m->clocks);
 	}
 	jr_pop(l, mark);
 }
@@ -707,25 +810,25 @@ static void load_host(struct jr *l, const struct jsonp_val *o, struct js_host_mo
 /* entry_exit - the entry/exit rule's bounds per interruption kind (js_entry.h) */
 static void entry_exit(struct js_json *j, const struct js_entry *m)
 {
-	json_obj_begin(j, "entry_exit");
-	json_u64(j, "prior_ns", m->prior_ns);
-	json_u64(j, "cap_ns", m->cap_ns);
-	json_obj_begin(j, "kinds");
+	json_obj_begin(j, K_ENTRY_EXIT);
+	json_u64(j, K_PRIOR_NS, m->prior_ns);
+	json_u64(j, K_CAP_NS, m->cap_ns);
+	json_obj_begin(j, K_KINDS);
 	for (int k = 0; k < ENTRY_KINDS; k++) {
 		const struct js_entry_kind *e = &m->k[k];
 
 		if (!e->lone && !e->gaps)
 			continue;
 		json_obj_begin(j, entry_kind_name(k));
-		json_u64(j, "lone_gaps", e->lone);
-		json_u64(j, "median_ns", e->median_ns);
-		json_u64(j, "floor_ns", e->floor_ns);
-		json_u64(j, "learned_ns", e->bound_ns);
-		json_u64(j, "cap_ns", entry_cap(m, k));
-		json_u64(j, "bound_ns", entry_bound(m, k));
-		json_u64(j, "gaps", e->gaps);
-		json_u64(j, "interruptions", e->entries);
-		json_u64(j, "entry_ns", e->entry_ns);
+		json_u64(j, K_LONE_GAPS, e->lone);
+		json_u64(j, K_MEDIAN_NS, e->median_ns);
+		json_u64(j, K_FLOOR_NS, e->floor_ns);
+		json_u64(j, K_LEARNED_NS, e->bound_ns);
+		json_u64(j, K_CAP_NS, entry_cap(m, k));
+		json_u64(j, K_BOUND_NS, entry_bound(m, k));
+		json_u64(j, K_GAPS, e->gaps);
+		json_u64(j, K_INTERRUPTIONS, e->entries);
+		json_u64(j, K_ENTRY_NS, e->entry_ns);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
@@ -735,19 +838,19 @@ static void entry_exit(struct js_json *j, const struct js_entry *m)
 /* load_entry - the entry/exit rule's figures per interruption kind (absent before it) */
 static void load_entry(struct jr *l, const struct jsonp_val *o, struct js_entry *m)
 {
-	const struct jsonp_val *v = jr_get(l, o, "entry_exit", JSONP_OBJ, 0), *kinds;
-	size_t mark = jr_push(l, ".entry_exit");
+	const struct jsonp_val *v = jr_get(l, o, K_ENTRY_EXIT, JSONP_OBJ, 0), *kinds;
+	size_t mark = jr_push(l, "." K_ENTRY_EXIT);
 
 	memset(m, 0, sizeof(*m));
-	jr_u64(l, v, "prior_ns", JR_REQ, &m->prior_ns);
+	jr_u64(l, v, K_PRIOR_NS, JR_REQ, &m->prior_ns);
 	m->cap_ns = UINT64_MAX; /* no cap before it */
-	jr_u64(l, v, "cap_ns", 0, &m->cap_ns);
-	kinds = jr_get(l, v, "kinds", JSONP_OBJ, JR_REQ);
+	jr_u64(l, v, K_CAP_NS, 0, &m->cap_ns);
+	kinds = jr_get(l, v, K_KINDS, JSONP_OBJ, JR_REQ);
 	for (size_t i = 0; i < jsonp_len(kinds) && !l->rc; i++) {
 		const struct jsonp_member *mb = jsonp_member_at(kinds, i);
 		int k = entry_kind_from_name(mb->key);
 		struct js_entry_kind *e;
-		size_t m2 = jr_push(l, ".kinds.%s", mb->key);
+		size_t m2 = jr_push(l, "." K_KINDS ".%s", mb->key);
 
 		if (k < 0 || !jsonp_is(&mb->val, JSONP_OBJ)) {
 			jr_fail(l, &mb->val, NULL,
@@ -755,14 +858,14 @@ static void load_entry(struct jr *l, const struct jsonp_val *o, struct js_entry 
 			break;
 		}
 		e = &m->k[k];
-		jr_u64(l, &mb->val, "lone_gaps", JR_REQ, &e->lone);
-		jr_u64(l, &mb->val, "median_ns", JR_REQ, &e->median_ns);
-		jr_u64(l, &mb->val, "bound_ns", JR_REQ, &e->bound_ns);
-		jr_u64(l, &mb->val, "floor_ns", 0, &e->floor_ns);
-		jr_u64(l, &mb->val, "learned_ns", 0, &e->bound_ns); /* before the cap, if said */
-		jr_u64(l, &mb->val, "gaps", JR_REQ, &e->gaps);
-		jr_u64(l, &mb->val, "interruptions", JR_REQ, &e->entries);
-		jr_u64(l, &mb->val, "entry_ns", JR_REQ, &e->entry_ns);
+		jr_u64(l, &mb->val, K_LONE_GAPS, JR_REQ, &e->lone);
+		jr_u64(l, &mb->val, K_MEDIAN_NS, JR_REQ, &e->median_ns);
+		jr_u64(l, &mb->val, K_BOUND_NS, JR_REQ, &e->bound_ns);
+		jr_u64(l, &mb->val, K_FLOOR_NS, 0, &e->floor_ns);
+		jr_u64(l, &mb->val, K_LEARNED_NS, 0, &e->bound_ns); /* before the cap, if said */
+		jr_u64(l, &mb->val, K_GAPS, JR_REQ, &e->gaps);
+		jr_u64(l, &mb->val, K_INTERRUPTIONS, JR_REQ, &e->entries);
+		jr_u64(l, &mb->val, K_ENTRY_NS, JR_REQ, &e->entry_ns);
 		jr_pop(l, m2);
 	}
 	jr_pop(l, mark);
@@ -773,33 +876,33 @@ static void thread(struct js_json *j, const struct js_cpu_result *r)
 {
 	const struct js_thread_stats *t = &r->ts;
 
-	json_u64(j, "tid", r->tid);
-	json_str(j, "thread", r->name);
-	json_obj_begin(j, "thread_stats");
-	json_u64(j, "syscalls", t->syscalls);
-	json_u64(j, "syscall_ns", t->syscall_ns);
-	json_u64(j, "sleeps", t->sleeps);
-	json_u64(j, "sleep_ns", t->sleep_ns);
-	json_u64(j, "yields", t->yields);
-	json_u64(j, "preempted", t->preempted);
-	json_u64(j, "preempted_ns", t->preempted_ns);
-	json_u64(j, "interrupted", t->interrupted);
-	json_u64(j, "interrupted_ns", t->interrupted_ns);
-	json_u64(j, "own_bh", t->own_bh);
-	json_u64(j, "own_bh_ns", t->own_bh_ns);
-	json_bool(j, "syscalls_traced", t->syscalls_traced);
-	json_u64(j, "blocked", t->blocked);
-	json_u64(j, "blocked_ns", t->blocked_ns);
-	json_u64(j, "faults", t->faults);
-	json_u64(j, "migrations", t->migrations);
-	json_u64(j, "short_gaps", t->short_gaps);
-	json_u64(j, "short_ns", t->short_ns);
-	json_arr_begin(j, "ran_on");
+	json_u64(j, K_TID, r->tid);
+	json_str(j, K_THREAD, r->name);
+	json_obj_begin(j, K_THREAD_STATS);
+	json_u64(j, K_SYSCALLS, t->syscalls);
+	json_u64(j, K_SYSCALL_NS, t->syscall_ns);
+	json_u64(j, K_SLEEPS, t->sleeps);
+	json_u64(j, K_SLEEP_NS, t->sleep_ns);
+	json_u64(j, K_YIELDS, t->yields);
+	json_u64(j, K_PREEMPTED, t->preempted);
+	json_u64(j, K_PREEMPTED_NS, t->preempted_ns);
+	json_u64(j, K_INTERRUPTED, t->interrupted);
+	json_u64(j, K_INTERRUPTED_NS, t->interrupted_ns);
+	json_u64(j, K_OWN_BH, t->own_bh);
+	json_u64(j, K_OWN_BH_NS, t->own_bh_ns);
+	json_bool(j, K_SYSCALLS_TRACED, t->syscalls_traced);
+	json_u64(j, K_BLOCKED, t->blocked);
+	json_u64(j, K_BLOCKED_NS, t->blocked_ns);
+	json_u64(j, K_FAULTS, t->faults);
+	json_u64(j, K_MIGRATIONS, t->migrations);
+	json_u64(j, K_SHORT_GAPS, t->short_gaps);
+	json_u64(j, K_SHORT_NS, t->short_ns);
+	json_arr_begin(j, K_RAN_ON);
 	for (int c = 0; c < 64; c++)
 		if (t->cpus_mask >> c & 1)
 			json_u64(j, NULL, (uint64_t)c);
 	json_arr_end(j);
-	json_bool(j, "exited", t->exited);
+	json_bool(j, K_EXITED, t->exited);
 	json_obj_end(j);
 }
 
@@ -811,37 +914,37 @@ static void load_thread(struct jr *l, const struct jsonp_val *o, struct js_cpu_r
 	uint64_t tid = 0;
 	size_t mark;
 
-	jr_u64(l, o, "tid", JR_REQ, &tid);
+	jr_u64(l, o, K_TID, JR_REQ, &tid);
 	r->tid = (uint32_t)JS_MIN(tid, UINT32_MAX);
-	jr_str(l, o, "thread", JR_REQ, r->name, sizeof(r->name));
-	t = jr_get(l, o, "thread_stats", JSONP_OBJ, JR_REQ);
-	mark = jr_push(l, ".thread_stats");
-	jr_u64(l, t, "syscalls", JR_REQ, &s->syscalls);
-	jr_u64(l, t, "syscall_ns", JR_REQ, &s->syscall_ns);
-	jr_u64(l, t, "sleeps", JR_REQ, &s->sleeps);
-	jr_u64(l, t, "sleep_ns", JR_REQ, &s->sleep_ns);
-	jr_u64(l, t, "yields", JR_REQ, &s->yields);
-	jr_u64(l, t, "preempted", JR_REQ, &s->preempted);
-	jr_u64(l, t, "preempted_ns", JR_REQ, &s->preempted_ns);
-	jr_u64(l, t, "interrupted", JR_REQ, &s->interrupted);
-	jr_u64(l, t, "interrupted_ns", JR_REQ, &s->interrupted_ns);
-	jr_u64(l, t, "own_bh", 0, &s->own_bh);
-	jr_u64(l, t, "own_bh_ns", 0, &s->own_bh_ns);
+	jr_str(l, o, K_THREAD, JR_REQ, r->name, sizeof(r->name));
+	t = jr_get(l, o, K_THREAD_STATS, JSONP_OBJ, JR_REQ);
+	mark = jr_push(l, "." K_THREAD_STATS);
+	jr_u64(l, t, K_SYSCALLS, JR_REQ, &s->syscalls);
+	jr_u64(l, t, K_SYSCALL_NS, JR_REQ, &s->syscall_ns);
+	jr_u64(l, t, K_SLEEPS, JR_REQ, &s->sleeps);
+	jr_u64(l, t, K_SLEEP_NS, JR_REQ, &s->sleep_ns);
+	jr_u64(l, t, K_YIELDS, JR_REQ, &s->yields);
+	jr_u64(l, t, K_PREEMPTED, JR_REQ, &s->preempted);
+	jr_u64(l, t, K_PREEMPTED_NS, JR_REQ, &s->preempted_ns);
+	jr_u64(l, t, K_INTERRUPTED, JR_REQ, &s->interrupted);
+	jr_u64(l, t, K_INTERRUPTED_NS, JR_REQ, &s->interrupted_ns);
+	jr_u64(l, t, K_OWN_BH, 0, &s->own_bh);
+	jr_u64(l, t, K_OWN_BH_NS, 0, &s->own_bh_ns);
 	s->syscalls_traced = true; /* files from before the option counted them always */
-	jr_bool(l, t, "syscalls_traced", 0, &s->syscalls_traced);
-	jr_u64(l, t, "blocked", JR_REQ, &s->blocked);
-	jr_u64(l, t, "blocked_ns", JR_REQ, &s->blocked_ns);
-	jr_u64(l, t, "faults", JR_REQ, &s->faults);
-	jr_u64(l, t, "migrations", JR_REQ, &s->migrations);
-	jr_u64(l, t, "short_gaps", JR_REQ, &s->short_gaps);
-	jr_u64(l, t, "short_ns", JR_REQ, &s->short_ns);
-	jr_bool(l, t, "exited", JR_REQ, &s->exited);
-	a = jr_get(l, t, "ran_on", JSONP_ARR, JR_REQ);
+	jr_bool(l, t, K_SYSCALLS_TRACED, 0, &s->syscalls_traced);
+	jr_u64(l, t, K_BLOCKED, JR_REQ, &s->blocked);
+	jr_u64(l, t, K_BLOCKED_NS, JR_REQ, &s->blocked_ns);
+	jr_u64(l, t, K_FAULTS, JR_REQ, &s->faults);
+	jr_u64(l, t, K_MIGRATIONS, JR_REQ, &s->migrations);
+	jr_u64(l, t, K_SHORT_GAPS, JR_REQ, &s->short_gaps);
+	jr_u64(l, t, K_SHORT_NS, JR_REQ, &s->short_ns);
+	jr_bool(l, t, K_EXITED, JR_REQ, &s->exited);
+	a = jr_get(l, t, K_RAN_ON, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		int64_t c = -1;
 
 		if (jsonp_i64(&a->arr.v[i], &c) || c < 0 || c >= 64)
-			jr_fail(l, &a->arr.v[i], "ran_on", "element %zu is not a CPU below 64", i);
+			jr_fail(l, &a->arr.v[i], K_RAN_ON, "element %zu is not a CPU below 64", i);
 		else
 			s->cpus_mask |= 1ull << c;
 	}
@@ -851,12 +954,12 @@ static void load_thread(struct jr *l, const struct jsonp_val *o, struct js_cpu_r
 /* ties - the audit's findings r's causes tie to (audit_ties): what fixing each recovers */
 static void ties(struct js_json *j, const struct js_cpu_result *r)
 {
-	json_arr_begin(j, "explained_by_checks");
+	json_arr_begin(j, K_EXPLAINED_BY_CHECKS);
 	for (size_t i = 0; i < r->nties; i++) {
 		json_obj_begin(j, NULL);
-		json_str(j, "check", r->ties[i].check);
-		json_u64(j, "ns", r->ties[i].ns);
-		json_arr_begin(j, "causes");
+		json_str(j, K_CHECK, r->ties[i].check);
+		json_u64(j, K_NS, r->ties[i].ns);
+		json_arr_begin(j, K_CAUSES);
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			if (r->ties[i].causes & (1u << c))
 				json_str(j, NULL, js_cause_name(c));
@@ -869,8 +972,8 @@ static void ties(struct js_json *j, const struct js_cpu_result *r)
 /* load_ties - the findings its causes tie to (absent: a file written before them, none) */
 static void load_ties(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r, bool *tied)
 {
-	const struct jsonp_val *a = jr_get(l, o, "explained_by_checks", JSONP_ARR, 0);
-	size_t mark = jr_push(l, ".explained_by_checks");
+	const struct jsonp_val *a = jr_get(l, o, K_EXPLAINED_BY_CHECKS, JSONP_ARR, 0);
+	size_t mark = jr_push(l, "." K_EXPLAINED_BY_CHECKS);
 
 	*tied |= a != NULL;
 	for (size_t i = 0; a && i < a->arr.n && r->nties < AUDIT_TIES_MAX && !l->rc; i++) {
@@ -882,9 +985,9 @@ static void load_ties(struct jr *l, const struct jsonp_val *o, struct js_cpu_res
 			jr_fail(l, v, NULL, "expected an object");
 			break;
 		}
-		jr_str(l, v, "check", JR_REQ, t->check, sizeof(t->check));
-		jr_u64(l, v, "ns", JR_REQ, &t->ns);
-		c = jr_get(l, v, "causes", JSONP_ARR, JR_REQ);
+		jr_str(l, v, K_CHECK, JR_REQ, t->check, sizeof(t->check));
+		jr_u64(l, v, K_NS, JR_REQ, &t->ns);
+		c = jr_get(l, v, K_CAUSES, JSONP_ARR, JR_REQ);
 		for (size_t k = 0; c && k < c->arr.n; k++) {
 			int x = jsonp_is(&c->arr.v[k], JSONP_STR) ?
 					js_cause_from_name(c->arr.v[k].str.s) :
@@ -904,13 +1007,13 @@ static void top(struct js_json *j, const struct js_run *run, const struct js_cpu
 	struct js_gap_rec *recs = calloc(r->top.n ? r->top.n : 1, sizeof(*recs));
 	unsigned n = recs ? result_top_sorted(r, recs) : 0;
 
-	json_arr_begin(j, "top");
+	json_arr_begin(j, K_TOP);
 	for (unsigned i = 0; i < n; i++) {
 		json_obj_begin(j, NULL);
-		json_u64(j, "start_ns", recs[i].gap.start_ns);
-		json_u64(j, "offset_ns", recs[i].gap.start_ns - run->start_mono_ns);
-		json_u64(j, "duration_ns", recs[i].gap.dur_ns);
-		json_u64(j, "events", recs[i].attr.nevents);
+		json_u64(j, K_START_NS, recs[i].gap.start_ns);
+		json_u64(j, K_OFFSET_NS, recs[i].gap.start_ns - run->start_mono_ns);
+		json_u64(j, K_DURATION_NS, recs[i].gap.dur_ns);
+		json_u64(j, K_EVENTS, recs[i].attr.nevents);
 		js_gap_write_json(j, &recs[i]);
 		js_attr_write_json_stacks(j, &recs[i].attr, run->cgroups, &run->stacks);
 		json_obj_end(j);
@@ -929,9 +1032,9 @@ static void load_gap(struct jr *l, const struct jsonp_val *v, const struct js_cp
 	g->gap.cpu = (uint32_t)r->cpu;
 	g->gap.res = res;
 	js_gap_read_json(l, v, r->source, r->tid, g);
-	jr_u64(l, v, "start_ns", JR_REQ, &g->gap.start_ns);
-	jr_u64(l, v, "duration_ns", JR_REQ, &g->gap.dur_ns);
-	jr_u64(l, v, "events", 0, &ev);
+	jr_u64(l, v, K_START_NS, JR_REQ, &g->gap.start_ns);
+	jr_u64(l, v, K_DURATION_NS, JR_REQ, &g->gap.dur_ns);
+	jr_u64(l, v, K_EVENTS, 0, &ev);
 	g->attr.nevents = (uint32_t)JS_MIN(ev, UINT32_MAX);
 	js_attr_read_json(l, v, &g->attr, run->cgroups, &run->stacks);
 }
@@ -940,8 +1043,8 @@ static void load_gap(struct jr *l, const struct jsonp_val *v, const struct js_cp
  * result_top_sorted() lists them exactly as the file does */
 static void load_top(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res)
 {
-	const struct jsonp_val *a = jr_get(l, o, "top", JSONP_ARR, JR_REQ);
-	size_t mark = jr_push(l, ".top");
+	const struct jsonp_val *a = jr_get(l, o, K_TOP, JSONP_ARR, JR_REQ);
+	size_t mark = jr_push(l, "." K_TOP);
 	struct js_topn *t = &r->top;
 	struct js_gap_rec *recs;
 
@@ -974,41 +1077,41 @@ out:
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	json_obj_begin(j, NULL);
-	json_u64(j, "cpu", (uint64_t)r->cpu);
-	json_str(j, "source", js_source_name(r->source));
+	json_u64(j, K_CPU, (uint64_t)r->cpu);
+	json_str(j, K_SOURCE, js_source_name(r->source));
 	if (r->source == JS_SRC_THREAD)
 		thread(j, r);
-	json_i64(j, "node", r->node);
-	json_u64(j, "start_ns", r->start_ns);
-	json_u64(j, "end_ns", r->end_ns);
-	json_u64(j, "duration_ns", r->end_ns - r->start_ns);
-	json_u64(j, "iterations", r->iterations);
-	json_dbl(j, "loop_ns_min", r->loop_ns_min);
-	json_dbl(j, "loop_ns_median", r->loop_ns_median);
-	json_dbl(j, "loop_ns_mean", r->loop_ns_mean);
-	json_u64(j, "gap_count", r->gap_count);
-	json_u64(j, "lost_ns", r->lost_ns);
+	json_i64(j, K_NODE, r->node);
+	json_u64(j, K_START_NS, r->start_ns);
+	json_u64(j, K_END_NS, r->end_ns);
+	json_u64(j, K_DURATION_NS, r->end_ns - r->start_ns);
+	json_u64(j, K_ITERATIONS, r->iterations);
+	json_dbl(j, K_LOOP_NS_MIN, r->loop_ns_min);
+	json_dbl(j, K_LOOP_NS_MEDIAN, r->loop_ns_median);
+	json_dbl(j, K_LOOP_NS_MEAN, r->loop_ns_mean);
+	json_u64(j, K_GAP_COUNT, r->gap_count);
+	json_u64(j, K_LOST_NS, r->lost_ns);
 	json_dbl(j, "lost_pct", result_lost_pct(r));
-	json_u64(j, "dropped", r->dropped);
-	json_u64(j, "events", r->events);
+	json_u64(j, K_DROPPED, r->dropped);
+	json_u64(j, K_EVENTS, r->events);
 	hist_pcts(j, &r->hist);
-	json_i64(j, "min_ns", hist_min(&r->hist));
+	json_i64(j, K_MIN_NS, hist_min(&r->hist));
 	json_dbl(j, "mean_ns", hist_mean(&r->hist));
-	json_u64(j, "steal_ns", r->steal_ns);
+	json_u64(j, K_STEAL_NS, r->steal_ns);
 	if (run->smi_countable)
-		json_u64(j, "smi", r->smi);
+		json_u64(j, K_SMI, r->smi);
 	else
-		json_null(j, "smi");
+		json_null(j, K_SMI);
 	by_primary(j, &r->causes);
 	cause_table(j, &r->causes);
-	sources(j, "sources_by_cgroup", "cgroup", &r->by_cgroup);
+	sources(j, K_SOURCES_BY_CGROUP, K_CGROUP, &r->by_cgroup);
 	if (run->tied)
 		ties(j, r);
 	vm_exit(j, &r->vm_exit);
 	host_readings(j, &r->host);
 	entry_exit(j, &r->entry);
 	periodicity(j, &r->period);
-	hist_b64(j, "hist_hdr_b64", &r->hist);
+	hist_b64(j, K_HIST_HDR_B64, &r->hist);
 	cause_buckets(j, &r->cb);
 	intervals(j, r, run->start_mono_ns);
 	arrivals(j, run, r);
@@ -1021,24 +1124,24 @@ static void load_cpu_counts(struct jr *l, const struct jsonp_val *o, struct js_c
 {
 	const struct jsonp_val *smi;
 
-	jr_int(l, o, "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &r->cpu);
-	jr_int(l, o, "node", JR_REQ, -1, INT32_MAX, &r->node);
-	jr_u64(l, o, "start_ns", JR_REQ, &r->start_ns);
-	jr_u64(l, o, "end_ns", JR_REQ, &r->end_ns);
+	jr_int(l, o, K_CPU, JR_REQ, 0, JS_CPUS_MAX - 1, &r->cpu);
+	jr_int(l, o, K_NODE, JR_REQ, -1, INT32_MAX, &r->node);
+	jr_u64(l, o, K_START_NS, JR_REQ, &r->start_ns);
+	jr_u64(l, o, K_END_NS, JR_REQ, &r->end_ns);
 	if (!l->rc && r->end_ns < r->start_ns)
-		jr_fail(l, jsonp_get(o, "end_ns"), "end_ns", "before start_ns");
-	jr_u64(l, o, "iterations", JR_REQ, &r->iterations);
-	jr_dbl(l, o, "loop_ns_min", JR_REQ, &r->loop_ns_min);
-	jr_dbl(l, o, "loop_ns_median", JR_REQ, &r->loop_ns_median);
-	jr_dbl(l, o, "loop_ns_mean", JR_REQ, &r->loop_ns_mean);
-	jr_u64(l, o, "gap_count", JR_REQ, &r->gap_count);
-	jr_u64(l, o, "lost_ns", JR_REQ, &r->lost_ns);
-	jr_u64(l, o, "dropped", JR_REQ, &r->dropped);
-	jr_u64(l, o, "events", 0, &r->events);
-	jr_u64(l, o, "steal_ns", JR_REQ, &r->steal_ns);
-	smi = jr_get(l, o, "smi", JSONP_NUM, JR_REQ | JR_NUL);
+		jr_fail(l, jsonp_get(o, K_END_NS), K_END_NS, "before start_ns");
+	jr_u64(l, o, K_ITERATIONS, JR_REQ, &r->iterations);
+	jr_dbl(l, o, K_LOOP_NS_MIN, JR_REQ, &r->loop_ns_min);
+	jr_dbl(l, o, K_LOOP_NS_MEDIAN, JR_REQ, &r->loop_ns_median);
+	jr_dbl(l, o, K_LOOP_NS_MEAN, JR_REQ, &r->loop_ns_mean);
+	jr_u64(l, o, K_GAP_COUNT, JR_REQ, &r->gap_count);
+	jr_u64(l, o, K_LOST_NS, JR_REQ, &r->lost_ns);
+	jr_u64(l, o, K_DROPPED, JR_REQ, &r->dropped);
+	jr_u64(l, o, K_EVENTS, 0, &r->events);
+	jr_u64(l, o, K_STEAL_NS, JR_REQ, &r->steal_ns);
+	smi = jr_get(l, o, K_SMI, JSONP_NUM, JR_REQ | JR_NUL);
 	if (smi && run->smi_countable)
-		jr_u64(l, o, "smi", JR_REQ, &r->smi);
+		jr_u64(l, o, K_SMI, JR_REQ, &r->smi);
 }
 
 static void load_cpu(struct jr *l, const struct jsonp_val *o, struct js_cpu_result *r, uint32_t res,
@@ -1050,33 +1153,33 @@ static void load_cpu(struct jr *l, const struct jsonp_val *o, struct js_cpu_resu
 	cbuckets_init(&r->cb);
 	load_cpu_counts(l, o, r, run);
 	/* its array says where its gaps come from; "source", when there, must agree */
-	src = jsonp_get(o, "source") ? jr_name(l, o, "source", js_source_from_name) :
+	src = jsonp_get(o, K_SOURCE) ? jr_name(l, o, K_SOURCE, js_source_from_name) :
 				       (int)r->source;
 	if (!l->rc && src != (int)r->source)
-		jr_fail(l, jsonp_get(o, "source"), "source", "%s in the array of %s results",
+		jr_fail(l, jsonp_get(o, K_SOURCE), K_SOURCE, "%s in the array of %s results",
 			js_source_name(src), js_source_name(r->source));
 	if (r->source == JS_SRC_THREAD)
 		load_thread(l, o, r);
 	r->causes.cpu = (uint32_t)r->cpu;
 	r->causes.ngaps = r->gap_count;
 	r->causes.lost_ns = r->lost_ns;
-	decode_hist(l, o, "hist_hdr_b64", JR_REQ, &r->hist);
+	decode_hist(l, o, K_HIST_HDR_B64, JR_REQ, &r->hist);
 	if (!l->rc && r->hist.total != r->gap_count)
-		jr_fail(l, jsonp_get(o, "hist_hdr_b64"), "hist_hdr_b64",
+		jr_fail(l, jsonp_get(o, K_HIST_HDR_B64), K_HIST_HDR_B64,
 			"holds %llu gaps, gap_count says %llu", (unsigned long long)r->hist.total,
 			(unsigned long long)r->gap_count);
 	check_pcts(l, o, &r->hist);
 	load_by_primary(l, o, &r->causes);
 	load_classes(l, o, &r->causes);
-	load_sources(l, o, "sources", &r->causes);
+	load_sources(l, o, K_SOURCES, &r->causes);
 	causes_init(&r->by_cgroup);
 	r->by_cgroup.cpu = r->causes.cpu;
 	r->by_cgroup.ngaps = r->gap_count;
 	r->by_cgroup.lost_ns = r->lost_ns;
-	load_sources(l, o, "sources_by_cgroup", &r->by_cgroup);
+	load_sources(l, o, K_SOURCES_BY_CGROUP, &r->by_cgroup);
 	load_ties(l, o, r, &run->tied);
 	r->cgroups = run->cgroups;
-	if (!jsonp_get(o, "histogram_by_cause") && r->gap_count && !l->rc)
+	if (!jsonp_get(o, K_HISTOGRAM_BY_CAUSE) && r->gap_count && !l->rc)
 		js_warn("%s: no histogram_by_cause (an older jitterscope wrote it): the "
 			"histogram is left out",
 			l->path + 1);
@@ -1141,7 +1244,7 @@ void json_results_read(struct jr *l, const struct jsonp_val *root, const char *k
 	if (l->rc)
 		return;
 	if (!n || n > JS_CPUS_MAX) {
-		jr_fail(l, a[0], "cpus",
+		jr_fail(l, a[0], js_result_array[JS_SRC_SAMPLER],
 			"%zu results (expected 1 to %d in cpus, threads and marks)", n,
 			JS_CPUS_MAX);
 		return;

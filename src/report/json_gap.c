@@ -236,7 +236,7 @@ static void v1_detail(uint32_t cause, char *d, size_t len)
 /* js_detail_read - the detail of a part or source of class cause, in today's spelling */
 void js_detail_read(struct jr *l, const struct jsonp_val *o, uint32_t cause, char *dst, size_t len)
 {
-	jr_str(l, o, "detail", JR_REQ, dst, len);
+	jr_str(l, o, JG_DETAIL, JR_REQ, dst, len);
 	if (l->schema == 1)
 		v1_detail(cause, dst, len);
 }
@@ -291,7 +291,7 @@ void js_attr_read_json(struct jr *l, const struct jsonp_val *v, struct js_attr *
 	load_nums(l, v, js_attr_nums, js_attr_nnums, a);
 	parts = jr_get(l, v, JG_CAUSES, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
-		size_t m2 = jr_push(l, ".causes[%zu]", i);
+		size_t m2 = jr_push(l, "." JG_CAUSES "[%zu]", i);
 
 		if (i >= JS_PARTS_MAX || !jsonp_is(&parts->arr.v[i], JSONP_OBJ))
 			jr_fail(l, &parts->arr.v[i], NULL, "expected an object (at most %d)",

@@ -19,12 +19,122 @@
 #include "js_story.h"
 #include "js_util.h"
 
+/* the keys both a writer and a reader below name, each spelled once */
+#define K_ARRIVAL_INTERVALS_NS "arrival_intervals_ns"
+#define K_ATTACHED_NS "attached_ns"
+#define K_BURST "burst"
+#define K_BYTES "bytes"
+#define K_CHOSEN_NS "chosen_ns"
+#define K_CLOCK "clock"
+#define K_CLOCK_READ_COST "clock_read_cost"
+#define K_COMM "comm"
+#define K_COMMAND "command"
+#define K_COST "cost"
+#define K_COUNTABLE "countable"
+#define K_COUNTER "counter"
+#define K_CPU "cpu"
+#define K_CPU_MODEL "cpu_model"
+#define K_CPUS "cpus"
+#define K_DEEPEST "deepest"
+#define K_DEEPEST_IDLE_STATE "deepest_idle_state"
+#define K_DIR "dir"
+#define K_DIR_MAX_BYTES "dir_max_bytes"
+#define K_DISABLED "disabled"
+#define K_DROPPED "dropped"
+#define K_DURATION_NS "duration_ns"
+#define K_EARLY "early"
+#define K_ENABLED "enabled"
+#define K_EVENTS "events"
+#define K_EVENTS_BY_KIND "events_by_kind"
+#define K_EVICTED "evicted"
+#define K_EXIT_NS "exit_ns"
+#define K_EXIT_STATUS "exit_status"
+#define K_EXITED "exited"
+#define K_FAILED "failed"
+#define K_FIT_PAIRS "fit_pairs"
+#define K_FIT_RESIDUAL_MAX_NS "fit_residual_max_ns"
+#define K_FIT_RESIDUAL_RMS_NS "fit_residual_rms_ns"
+#define K_FLOOR_NS "floor_ns"
+#define K_FULL "full"
+#define K_GAPS_PER_S_AT_CHOSEN "gaps_per_s_at_chosen"
+#define K_GAPS_PER_S_AT_FLOOR "gaps_per_s_at_floor"
+#define K_GAPS_PER_S_MAX "gaps_per_s_max"
+#define K_HOSTNAME "hostname"
+#define K_HOUSE_KEEPING "house_keeping"
+#define K_INVARIANT_TSC "invariant_tsc"
+#define K_KERNEL "kernel"
+#define K_LATE "late"
+#define K_LINE "line"
+#define K_LINES "lines"
+#define K_LOOP_MIN_NS "loop_min_ns"
+#define K_LOST "lost"
+#define K_MALFORMED "malformed"
+#define K_MALFORMED_LINES "malformed_lines"
+#define K_MARKS "marks"
+#define K_MAX_PER_MIN "max_per_min"
+#define K_MAX_PER_SOURCE "max_per_source"
+#define K_MEDIAN_NS "median_ns"
+#define K_MIN_NS "min_ns"
+#define K_MODE "mode"
+#define K_NAME "name"
+#define K_NOMINAL_HZ "nominal_hz"
+#define K_ON_SPIKE "on_spike"
+#define K_ONLINE_CPUS "online_cpus"
+#define K_P99_NS "p99_ns"
+#define K_PATH "path"
+#define K_PID "pid"
+#define K_POLICY "policy"
+#define K_PRIORITY "priority"
+#define K_PROBE_SET "probe_set"
+#define K_PROBES_REQUESTED "probes_requested"
+#define K_PROGRAMS "programs"
+#define K_RAISED_BECAUSE "raised_because"
+#define K_REPLACED "replaced"
+#define K_RESTORED "restored"
+#define K_RUN_NS "run_ns"
+#define K_RUNS "runs"
+#define K_SAMPLES "samples"
+#define K_SEEN "seen"
+#define K_SIGNAL "signal"
+#define K_SKIPPED "skipped"
+#define K_SKIPPED_BUSY "skipped_busy"
+#define K_STACKS "stacks"
+#define K_START_EPOCH_S "start_epoch_s"
+#define K_START_MONO_NS "start_mono_ns"
+#define K_START_NS "start_ns"
+#define K_STATE "state"
+#define K_STEAL_REPORTED "steal_reported"
+#define K_STEP "step"
+#define K_THREADS_OVER "threads_over"
+#define K_THREADS_SEEN "threads_seen"
+#define K_THRESHOLD_AUTO "threshold_auto"
+#define K_THRESHOLD_NS "threshold_ns"
+#define K_TIDS "tids"
+#define K_TIMEOUT_NS "timeout_ns"
+#define K_TIMEOUTS "timeouts"
+#define K_TOOL "tool"
+#define K_TOP "top"
+#define K_TRUNCATED "truncated"
+#define K_TSC_HZ "tsc_hz"
+#define K_TSC_READ "tsc_read"
+#define K_TYPE "type"
+#define K_UNWATCHED_GAPS "unwatched_gaps"
+#define K_VM "vm"
+#define K_WAKER "waker"
+#define K_WARMUP_NS "warmup_ns"
+#define K_WHY "why"
+#define K_WHY_DISABLED "why_disabled"
+#define K_WHY_NOT "why_not"
+#define K_WRITE_NS_MAX "write_ns_max"
+#define K_WRITTEN "written"
+#define K_AUDIT "audit" /* its row's, and a `check` document's */
+
 /* header - what wrote the document, and its schema (key: "schema_version") */
 static void header(struct js_json *j, const char *key, const struct js_run *run)
 {
 	(void)run;
 	json_u64(j, key, JS_SCHEMA_VERSION);
-	json_str(j, "tool", "jitterscope");
+	json_str(j, K_TOOL, "jitterscope");
 	json_str(j, "version", JS_VERSION);
 }
 
@@ -42,7 +152,7 @@ static void check_header(struct jr *l, const struct jsonp_val *root, const char 
 			jr_a_type(root->type), jsonp_type_name(root->type));
 		return;
 	}
-	tool = jsonp_get(root, "tool");
+	tool = jsonp_get(root, K_TOOL);
 	if (!jsonp_get(root, key) || !jsonp_str(tool) || strcmp(jsonp_str(tool), "jitterscope")) {
 		jr_fail(l, NULL, NULL,
 			"not a jitterscope run (no \"schema_version\" and \"tool\": "
@@ -58,7 +168,7 @@ static void check_header(struct jr *l, const struct jsonp_val *root, const char 
 	kind = jsonp_get(root, "kind");
 	if (!l->rc && jsonp_str(kind))
 		jr_fail(l, kind, NULL, "a jitterscope %.20s document, not a run", jsonp_str(kind));
-	if (!l->rc && !jsonp_get(root, "cpus") && jsonp_get(root, "audit"))
+	if (!l->rc && !jsonp_get(root, js_result_array[JS_SRC_SAMPLER]) && jsonp_get(root, K_AUDIT))
 		jr_fail(l, NULL, NULL, "written by `jitterscope check` (an audit, no measurement)");
 }
 
@@ -119,46 +229,46 @@ static void thr_auto(struct js_json *j, const struct js_run_cfg *p)
 	const struct js_thr_auto *t = &p->thr_auto;
 
 	if (!p->threshold_auto) {
-		json_null(j, "threshold_auto");
+		json_null(j, K_THRESHOLD_AUTO);
 		return;
 	}
-	json_obj_begin(j, "threshold_auto");
+	json_obj_begin(j, K_THRESHOLD_AUTO);
 	json_str(j, "rule", JS_THR_AUTO_RULE);
-	json_u64(j, "cpu", (uint64_t)t->cpu);
-	json_dbl(j, "loop_min_ns", t->loop_min_ns);
-	json_u64(j, "floor_ns", t->floor_ns);
-	json_u64(j, "chosen_ns", t->chosen_ns);
-	json_dbl(j, "gaps_per_s_at_floor", t->rate_at_floor);
-	json_dbl(j, "gaps_per_s_at_chosen", t->rate_at_chosen);
-	json_dbl(j, "gaps_per_s_max", t->max_rate);
+	json_u64(j, K_CPU, (uint64_t)t->cpu);
+	json_dbl(j, K_LOOP_MIN_NS, t->loop_min_ns);
+	json_u64(j, K_FLOOR_NS, t->floor_ns);
+	json_u64(j, K_CHOSEN_NS, t->chosen_ns);
+	json_dbl(j, K_GAPS_PER_S_AT_FLOOR, t->rate_at_floor);
+	json_dbl(j, K_GAPS_PER_S_AT_CHOSEN, t->rate_at_chosen);
+	json_dbl(j, K_GAPS_PER_S_MAX, t->max_rate);
 	if (t->raised_because[0])
-		json_str(j, "raised_because", t->raised_because);
+		json_str(j, K_RAISED_BECAUSE, t->raised_because);
 	else
-		json_null(j, "raised_because");
+		json_null(j, K_RAISED_BECAUSE);
 	json_obj_end(j);
 }
 
 /* load_thr_auto - params.threshold_auto (newer; absent or null: a -T TIME run) */
 static void load_thr_auto(struct jr *l, const struct jsonp_val *o, struct js_run_cfg *p)
 {
-	const struct jsonp_val *v = jr_get(l, o, "threshold_auto", JSONP_OBJ, JR_NUL);
+	const struct jsonp_val *v = jr_get(l, o, K_THRESHOLD_AUTO, JSONP_OBJ, JR_NUL);
 	struct js_thr_auto *t = &p->thr_auto;
 	uint64_t cpu = 0;
 	size_t mark;
 
 	if (!v)
 		return;
-	mark = jr_push(l, ".threshold_auto");
+	mark = jr_push(l, "." K_THRESHOLD_AUTO);
 	p->threshold_auto = true;
-	jr_u64(l, v, "cpu", JR_REQ, &cpu);
+	jr_u64(l, v, K_CPU, JR_REQ, &cpu);
 	t->cpu = (int)JS_MIN(cpu, (uint64_t)JS_CPUS_MAX);
-	jr_dbl(l, v, "loop_min_ns", JR_REQ, &t->loop_min_ns);
-	jr_u64(l, v, "floor_ns", JR_REQ, &t->floor_ns);
-	jr_u64(l, v, "chosen_ns", JR_REQ, &t->chosen_ns);
-	jr_dbl(l, v, "gaps_per_s_at_floor", JR_REQ, &t->rate_at_floor);
-	jr_dbl(l, v, "gaps_per_s_at_chosen", JR_REQ, &t->rate_at_chosen);
-	jr_dbl(l, v, "gaps_per_s_max", JR_REQ, &t->max_rate);
-	jr_str(l, v, "raised_because", JR_REQ | JR_NUL, t->raised_because,
+	jr_dbl(l, v, K_LOOP_MIN_NS, JR_REQ, &t->loop_min_ns);
+	jr_u64(l, v, K_FLOOR_NS, JR_REQ, &t->floor_ns);
+	jr_u64(l, v, K_CHOSEN_NS, JR_REQ, &t->chosen_ns);
+	jr_dbl(l, v, K_GAPS_PER_S_AT_FLOOR, JR_REQ, &t->rate_at_floor);
+	jr_dbl(l, v, K_GAPS_PER_S_AT_CHOSEN, JR_REQ, &t->rate_at_chosen);
+	jr_dbl(l, v, K_GAPS_PER_S_MAX, JR_REQ, &t->max_rate);
+	jr_str(l, v, K_RAISED_BECAUSE, JR_REQ | JR_NUL, t->raised_because,
 	       sizeof(t->raised_because));
 	jr_pop(l, mark);
 }
@@ -168,34 +278,34 @@ static void params(struct js_json *j, const char *key, const struct js_run *run)
 	const struct js_run_cfg *p = &run->cfg;
 
 	json_obj_begin(j, key);
-	json_arr_begin(j, "cpus");
+	json_arr_begin(j, K_CPUS);
 	for (size_t i = 0; i < p->ncpus; i++)
 		json_u64(j, NULL, (uint64_t)p->cpus[i]);
 	json_arr_end(j);
-	json_arr_begin(j, "house_keeping");
+	json_arr_begin(j, K_HOUSE_KEEPING);
 	for (size_t i = 0; i < p->nhk; i++)
 		json_u64(j, NULL, (uint64_t)p->hk[i]);
 	json_arr_end(j);
-	json_u64(j, "duration_ns", p->duration_ns);
-	json_u64(j, "threshold_ns", p->threshold_ns);
+	json_u64(j, K_DURATION_NS, p->duration_ns);
+	json_u64(j, K_THRESHOLD_NS, p->threshold_ns);
 	thr_auto(j, p);
-	json_u64(j, "warmup_ns", p->warmup_ns);
-	json_str(j, "policy", sampler_policy_name(p->policy));
-	json_u64(j, "priority", (uint64_t)p->priority);
-	json_bool(j, "probes_requested", !p->no_probes);
-	json_str(j, "probe_set", p->no_probes ? NULL : probe_set_name(p->probes_lean));
+	json_u64(j, K_WARMUP_NS, p->warmup_ns);
+	json_str(j, K_POLICY, sampler_policy_name(p->policy));
+	json_u64(j, K_PRIORITY, (uint64_t)p->priority);
+	json_bool(j, K_PROBES_REQUESTED, !p->no_probes);
+	json_str(j, K_PROBE_SET, p->no_probes ? NULL : probe_set_name(p->probes_lean));
 	json_str(j, "probe_set_leaves_out",
 		 p->no_probes ? NULL : probe_set_leaves_out(p->probes_lean));
-	json_str(j, "tsc_read", tsc_read_name(p->tsc_read));
-	json_str(j, "clock", tsc_clock_name(p->clock));
-	json_u64(j, "top", p->top);
-	json_arr_begin(j, "arrival_intervals_ns");
+	json_str(j, K_TSC_READ, tsc_read_name(p->tsc_read));
+	json_str(j, K_CLOCK, tsc_clock_name(p->clock));
+	json_u64(j, K_TOP, p->top);
+	json_arr_begin(j, K_ARRIVAL_INTERVALS_NS);
 	for (size_t i = 0; i < p->narrivals; i++)
 		json_u64(j, NULL, p->arrival_ns[i]);
 	json_arr_end(j);
-	json_u64(j, "burst", p->burst);
+	json_u64(j, K_BURST, p->burst);
 	if (p->nevents) /* --event, as given (absent without one) */
-		json_arr_begin(j, "events");
+		json_arr_begin(j, K_EVENTS);
 	for (size_t i = 0; i < p->nevents; i++) {
 		char spec[2 * JS_USER_EVENT_LEN];
 
@@ -206,9 +316,9 @@ static void params(struct js_json *j, const char *key, const struct js_run *run)
 	if (p->nevents)
 		json_arr_end(j);
 	if (p->idle_limit)
-		json_u64(j, "deepest_idle_state", (uint64_t)p->deepest_idle_state);
+		json_u64(j, K_DEEPEST_IDLE_STATE, (uint64_t)p->deepest_idle_state);
 	else
-		json_null(j, "deepest_idle_state");
+		json_null(j, K_DEEPEST_IDLE_STATE);
 	json_obj_end(j);
 }
 
@@ -221,20 +331,20 @@ static void load_params(struct jr *l, const struct jsonp_val *root, const char *
 	uint64_t top = 0;
 	bool probes = true;
 
-	jr_cpus(l, o, "cpus", p->cpus, &p->ncpus, JS_CPUS_MAX);
-	jr_cpus(l, o, "house_keeping", p->hk, &p->nhk, JS_CPUS_MAX);
-	jr_u64(l, o, "duration_ns", JR_REQ, &p->duration_ns);
-	jr_u64(l, o, "threshold_ns", JR_REQ, &p->threshold_ns);
+	jr_cpus(l, o, K_CPUS, p->cpus, &p->ncpus, JS_CPUS_MAX);
+	jr_cpus(l, o, K_HOUSE_KEEPING, p->hk, &p->nhk, JS_CPUS_MAX);
+	jr_u64(l, o, K_DURATION_NS, JR_REQ, &p->duration_ns);
+	jr_u64(l, o, K_THRESHOLD_NS, JR_REQ, &p->threshold_ns);
 	load_thr_auto(l, o, p);
-	jr_u64(l, o, "warmup_ns", JR_REQ, &p->warmup_ns);
-	p->policy = jr_name(l, o, "policy", sampler_policy_from_name);
-	jr_int(l, o, "priority", JR_REQ, 0, 99, &p->priority);
-	jr_bool(l, o, "probes_requested", JR_REQ, &probes);
+	jr_u64(l, o, K_WARMUP_NS, JR_REQ, &p->warmup_ns);
+	p->policy = jr_name(l, o, K_POLICY, sampler_policy_from_name);
+	jr_int(l, o, K_PRIORITY, JR_REQ, 0, 99, &p->priority);
+	jr_bool(l, o, K_PROBES_REQUESTED, JR_REQ, &probes);
 	p->no_probes = !probes;
 	/* newer than probes_requested: before it, every run was full */
-	p->probes_lean = jr_get(l, o, "probe_set", JSONP_STR, JR_NUL) &&
-			 jr_name(l, o, "probe_set", probe_set_from_name) == 1;
-	switch (jr_name(l, o, "tsc_read", tsc_read_from_name)) {
+	p->probes_lean = jr_get(l, o, K_PROBE_SET, JSONP_STR, JR_NUL) &&
+			 jr_name(l, o, K_PROBE_SET, probe_set_from_name) == 1;
+	switch (jr_name(l, o, K_TSC_READ, tsc_read_from_name)) {
 	case TSC_READ_LFENCE_RDTSC:
 		p->tsc_read = TSC_READ_LFENCE_RDTSC;
 		break;
@@ -245,30 +355,30 @@ static void load_params(struct jr *l, const struct jsonp_val *root, const char *
 		p->tsc_read = TSC_READ_RDTSCP;
 	}
 	/* newer than tsc_read: before it, lfence;rdtsc was only ever asked for (--lfence) */
-	if (jr_get(l, o, "clock", JSONP_STR, 0))
-		p->clock = (enum tsc_clock)jr_name(l, o, "clock", tsc_clock_from_name);
+	if (jr_get(l, o, K_CLOCK, JSONP_STR, 0))
+		p->clock = (enum tsc_clock)jr_name(l, o, K_CLOCK, tsc_clock_from_name);
 	else
 		p->clock = p->tsc_read == TSC_READ_LFENCE_RDTSC ? TSC_CLOCK_LFENCE : TSC_CLOCK_AUTO;
-	jr_u64(l, o, "top", JR_REQ, &top);
+	jr_u64(l, o, K_TOP, JR_REQ, &top);
 	p->top = (unsigned)JS_MIN(top, 1000000u);
-	a = jr_get(l, o, "arrival_intervals_ns", JSONP_ARR, 0);
+	a = jr_get(l, o, K_ARRIVAL_INTERVALS_NS, JSONP_ARR, 0);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_MAX_ARRIVALS && !l->rc; i++)
 		if (jsonp_u64(&a->arr.v[i], &p->arrival_ns[p->narrivals++]))
-			jr_fail(l, &a->arr.v[i], "arrival_intervals_ns", "not an interval in ns");
-	jr_u64(l, o, "burst", 0, &p->burst);
-	a = jr_get(l, o, "events", JSONP_ARR, 0); /* --event: runs older than it lack it */
+			jr_fail(l, &a->arr.v[i], K_ARRIVAL_INTERVALS_NS, "not an interval in ns");
+	jr_u64(l, o, K_BURST, 0, &p->burst);
+	a = jr_get(l, o, K_EVENTS, JSONP_ARR, 0); /* --event: runs older than it lack it */
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		char why[96];
 
 		if (a->arr.v[i].type != JSONP_STR || p->nevents == JS_USER_EVENTS_MAX ||
 		    user_event_parse(a->arr.v[i].str.s, &p->events[p->nevents++], why, sizeof(why)))
-			jr_fail(l, &a->arr.v[i], "events", "not an --event of at most %d",
+			jr_fail(l, &a->arr.v[i], K_EVENTS, "not an --event of at most %d",
 				JS_USER_EVENTS_MAX);
 	}
 	/* since issue 41: null or absent without --deepest-idle-state */
-	if (jr_get(l, o, "deepest_idle_state", JSONP_NUM, JR_NUL)) {
+	if (jr_get(l, o, K_DEEPEST_IDLE_STATE, JSONP_NUM, JR_NUL)) {
 		p->idle_limit = true;
-		jr_int(l, o, "deepest_idle_state", 0, 0, INT32_MAX, &p->deepest_idle_state);
+		jr_int(l, o, K_DEEPEST_IDLE_STATE, 0, 0, INT32_MAX, &p->deepest_idle_state);
 	}
 	jr_pop(l, mark);
 }
@@ -276,10 +386,10 @@ static void load_params(struct jr *l, const struct jsonp_val *root, const char *
 static void clock_read(struct js_json *j, const struct js_clock_read *c)
 {
 	json_obj_begin(j, c->name);
-	json_u64(j, "samples", c->samples);
-	json_dbl(j, "median_ns", c->median_ns);
-	json_dbl(j, "p99_ns", c->p99_ns);
-	json_dbl(j, "min_ns", c->min_ns);
+	json_u64(j, K_SAMPLES, c->samples);
+	json_dbl(j, K_MEDIAN_NS, c->median_ns);
+	json_dbl(j, K_P99_NS, c->p99_ns);
+	json_dbl(j, K_MIN_NS, c->min_ns);
 	json_obj_end(j);
 }
 
@@ -292,10 +402,10 @@ static void load_clock(struct jr *l, const struct jsonp_val *o, const char *name
 	c->name = name;
 	if (v) {
 		c->samples = 1; /* present: it was measured (samples is newer) */
-		jr_u64(l, v, "samples", 0, &c->samples);
-		jr_dbl(l, v, "median_ns", JR_REQ, &c->median_ns);
-		jr_dbl(l, v, "p99_ns", JR_REQ, &c->p99_ns);
-		jr_dbl(l, v, "min_ns", JR_REQ, &c->min_ns);
+		jr_u64(l, v, K_SAMPLES, 0, &c->samples);
+		jr_dbl(l, v, K_MEDIAN_NS, JR_REQ, &c->median_ns);
+		jr_dbl(l, v, K_P99_NS, JR_REQ, &c->p99_ns);
+		jr_dbl(l, v, K_MIN_NS, JR_REQ, &c->min_ns);
 	}
 	jr_pop(l, mark);
 }
@@ -303,7 +413,7 @@ static void load_clock(struct jr *l, const struct jsonp_val *o, const char *name
 /* steal_at - machine.steal_reported (since issue 39; null or absent: not known) */
 static void steal_at(struct jr *l, const struct jsonp_val *o, struct js_machine *m)
 {
-	const struct jsonp_val *v = jr_get(l, o, "steal_reported", JSONP_BOOL, JR_NUL);
+	const struct jsonp_val *v = jr_get(l, o, K_STEAL_REPORTED, JSONP_BOOL, JR_NUL);
 
 	m->steal = !v ? JS_STEAL_UNKNOWN : v->b ? JS_STEAL_COUNTED : JS_STEAL_NONE;
 }
@@ -313,26 +423,26 @@ static void machine(struct js_json *j, const char *key, const struct js_run *run
 	const struct js_machine *m = &run->machine;
 
 	json_obj_begin(j, key);
-	json_str(j, "kernel", m->kernel);
-	json_str(j, "hostname", m->hostname);
-	json_str(j, "cpu_model", m->cpu_model);
-	json_u64(j, "online_cpus", (uint64_t)m->online_cpus);
-	json_bool(j, "vm", m->hypervisor);
-	json_bool(j, "invariant_tsc", m->invariant_tsc);
+	json_str(j, K_KERNEL, m->kernel);
+	json_str(j, K_HOSTNAME, m->hostname);
+	json_str(j, K_CPU_MODEL, m->cpu_model);
+	json_u64(j, K_ONLINE_CPUS, (uint64_t)m->online_cpus);
+	json_bool(j, K_VM, m->hypervisor);
+	json_bool(j, K_INVARIANT_TSC, m->invariant_tsc);
 	if (m->steal == JS_STEAL_UNKNOWN)
-		json_null(j, "steal_reported");
+		json_null(j, K_STEAL_REPORTED);
 	else
-		json_bool(j, "steal_reported", m->steal == JS_STEAL_COUNTED);
-	json_dbl(j, "tsc_hz", run->fit.hz);
+		json_bool(j, K_STEAL_REPORTED, m->steal == JS_STEAL_COUNTED);
+	json_dbl(j, K_TSC_HZ, run->fit.hz);
 	if (m->counter_step) { /* arm64: cntvct_el0's stated frequency and measured step */
-		json_obj_begin(j, "counter");
-		json_str(j, "name", m->counter_name);
-		json_dbl(j, "nominal_hz", m->counter_nominal_hz);
-		json_u64(j, "step", m->counter_step);
+		json_obj_begin(j, K_COUNTER);
+		json_str(j, K_NAME, m->counter_name);
+		json_dbl(j, K_NOMINAL_HZ, m->counter_nominal_hz);
+		json_u64(j, K_STEP, m->counter_step);
 		json_dbl(j, "step_ns", m->counter_step * (run->fit.hz > 0 ? 1e9 / run->fit.hz : 0));
 		json_obj_end(j);
 	}
-	json_obj_begin(j, "clock_read_cost");
+	json_obj_begin(j, K_CLOCK_READ_COST);
 	clock_read(j, &run->clock.rdtscp);
 	clock_read(j, &run->clock.lfence_rdtsc);
 	if (run->clock.isb_cntvct.samples) /* arm64 */
@@ -349,28 +459,28 @@ static void load_machine(struct jr *l, const struct jsonp_val *root, const char 
 	struct js_machine *m = &run->machine;
 	size_t mark = jr_push(l, ".%s", key);
 
-	jr_str(l, o, "kernel", JR_REQ, m->kernel, sizeof(m->kernel));
-	jr_str(l, o, "hostname", JR_REQ, m->hostname, sizeof(m->hostname));
-	jr_str(l, o, "cpu_model", JR_REQ, m->cpu_model, sizeof(m->cpu_model));
-	jr_int(l, o, "online_cpus", JR_REQ, 0, INT32_MAX, &m->online_cpus);
-	jr_bool(l, o, "vm", JR_REQ, &m->hypervisor);
-	jr_bool(l, o, "invariant_tsc", JR_REQ, &m->invariant_tsc);
+	jr_str(l, o, K_KERNEL, JR_REQ, m->kernel, sizeof(m->kernel));
+	jr_str(l, o, K_HOSTNAME, JR_REQ, m->hostname, sizeof(m->hostname));
+	jr_str(l, o, K_CPU_MODEL, JR_REQ, m->cpu_model, sizeof(m->cpu_model));
+	jr_int(l, o, K_ONLINE_CPUS, JR_REQ, 0, INT32_MAX, &m->online_cpus);
+	jr_bool(l, o, K_VM, JR_REQ, &m->hypervisor);
+	jr_bool(l, o, K_INVARIANT_TSC, JR_REQ, &m->invariant_tsc);
 	steal_at(l, o, m);
-	jr_dbl(l, o, "tsc_hz", JR_REQ, &m->tsc_hz);
+	jr_dbl(l, o, K_TSC_HZ, JR_REQ, &m->tsc_hz);
 	run->fit.hz = m->tsc_hz;
 	run->fit.ns_per_cycle = m->tsc_hz > 0 ? 1e9 / m->tsc_hz : 0;
 	run->clock.tsc_hz = m->tsc_hz;
-	c = jr_get(l, o, "counter", JSONP_OBJ, 0); /* arm64 runs */
+	c = jr_get(l, o, K_COUNTER, JSONP_OBJ, 0); /* arm64 runs */
 	if (c) {
-		size_t cm = jr_push(l, ".counter");
+		size_t cm = jr_push(l, "." K_COUNTER);
 
-		jr_str(l, c, "name", JR_REQ, m->counter_name, sizeof(m->counter_name));
-		jr_dbl(l, c, "nominal_hz", JR_REQ, &m->counter_nominal_hz);
-		jr_u64(l, c, "step", JR_REQ, &m->counter_step);
+		jr_str(l, c, K_NAME, JR_REQ, m->counter_name, sizeof(m->counter_name));
+		jr_dbl(l, c, K_NOMINAL_HZ, JR_REQ, &m->counter_nominal_hz);
+		jr_u64(l, c, K_STEP, JR_REQ, &m->counter_step);
 		jr_pop(l, cm);
 	}
-	c = jr_get(l, o, "clock_read_cost", JSONP_OBJ, 0);
-	jr_push(l, ".clock_read_cost");
+	c = jr_get(l, o, K_CLOCK_READ_COST, JSONP_OBJ, 0);
+	jr_push(l, "." K_CLOCK_READ_COST);
 	load_clock(l, c, "rdtscp", &run->clock.rdtscp);
 	load_clock(l, c, "lfence_rdtsc", &run->clock.lfence_rdtsc);
 	if (c && jr_get(l, c, "isb_cntvct", JSONP_OBJ, 0))
@@ -383,12 +493,12 @@ static void load_machine(struct jr *l, const struct jsonp_val *root, const char 
 static void time_base(struct js_json *j, const char *key, const struct js_run *run)
 {
 	json_obj_begin(j, key);
-	json_str(j, "clock", "CLOCK_MONOTONIC");
-	json_u64(j, "fit_pairs", run->fit.npairs);
-	json_dbl(j, "fit_residual_max_ns", run->fit.residual_max_ns);
-	json_dbl(j, "fit_residual_rms_ns", run->fit.residual_rms_ns);
-	json_u64(j, "start_mono_ns", run->start_mono_ns);
-	json_dbl(j, "start_epoch_s", run->start_epoch_s);
+	json_str(j, K_CLOCK, "CLOCK_MONOTONIC");
+	json_u64(j, K_FIT_PAIRS, run->fit.npairs);
+	json_dbl(j, K_FIT_RESIDUAL_MAX_NS, run->fit.residual_max_ns);
+	json_dbl(j, K_FIT_RESIDUAL_RMS_NS, run->fit.residual_rms_ns);
+	json_u64(j, K_START_MONO_NS, run->start_mono_ns);
+	json_dbl(j, K_START_EPOCH_S, run->start_epoch_s);
 	json_obj_end(j);
 }
 
@@ -399,12 +509,12 @@ static void load_time_base(struct jr *l, const struct jsonp_val *root, const cha
 	size_t mark = jr_push(l, ".%s", key);
 	uint64_t pairs = 0;
 
-	jr_u64(l, o, "fit_pairs", JR_REQ, &pairs);
+	jr_u64(l, o, K_FIT_PAIRS, JR_REQ, &pairs);
 	run->fit.npairs = (size_t)pairs;
-	jr_dbl(l, o, "fit_residual_max_ns", JR_REQ, &run->fit.residual_max_ns);
-	jr_dbl(l, o, "fit_residual_rms_ns", JR_REQ, &run->fit.residual_rms_ns);
-	jr_u64(l, o, "start_mono_ns", JR_REQ, &run->start_mono_ns);
-	jr_dbl(l, o, "start_epoch_s", JR_REQ, &run->start_epoch_s);
+	jr_dbl(l, o, K_FIT_RESIDUAL_MAX_NS, JR_REQ, &run->fit.residual_max_ns);
+	jr_dbl(l, o, K_FIT_RESIDUAL_RMS_NS, JR_REQ, &run->fit.residual_rms_ns);
+	jr_u64(l, o, K_START_MONO_NS, JR_REQ, &run->start_mono_ns);
+	jr_dbl(l, o, K_START_EPOCH_S, JR_REQ, &run->start_epoch_s);
 	jr_pop(l, mark);
 }
 
@@ -412,28 +522,28 @@ static void load_time_base(struct jr *l, const struct jsonp_val *root, const cha
 static void stacks_info(struct js_json *j, const struct js_run *run)
 {
 	if (!run->probes_stacks) {
-		json_null(j, "stacks");
+		json_null(j, K_STACKS);
 		return;
 	}
-	json_obj_begin(j, "stacks");
+	json_obj_begin(j, K_STACKS);
 	json_u64(j, "map_buckets", JS_STACKS_MAX);
 	json_u64(j, "depth", JS_STACK_DEPTH);
-	json_u64(j, "full", run->stack_full);
-	json_u64(j, "failed", run->stack_fail);
-	json_u64(j, "dropped", run->stacks.dropped);
+	json_u64(j, K_FULL, run->stack_full);
+	json_u64(j, K_FAILED, run->stack_fail);
+	json_u64(j, K_DROPPED, run->stacks.dropped);
 	json_obj_end(j);
 }
 
 /* load_stacks_info - probes.stacks (--stacks; absent or null: off) */
 static void load_stacks_info(struct jr *l, const struct jsonp_val *o, struct js_run *run)
 {
-	size_t mark = jr_push(l, ".stacks");
+	size_t mark = jr_push(l, "." K_STACKS);
 
 	run->probes_stacks = o != NULL;
 	if (o) {
-		jr_u64(l, o, "full", 0, &run->stack_full);
-		jr_u64(l, o, "failed", 0, &run->stack_fail);
-		jr_u64(l, o, "dropped", 0, &run->stacks.dropped);
+		jr_u64(l, o, K_FULL, 0, &run->stack_full);
+		jr_u64(l, o, K_FAILED, 0, &run->stack_fail);
+		jr_u64(l, o, K_DROPPED, 0, &run->stacks.dropped);
 	}
 	jr_pop(l, mark);
 }
@@ -443,19 +553,19 @@ static void load_stacks_info(struct jr *l, const struct jsonp_val *o, struct js_
 static void probe_cost(struct js_json *j, const struct js_run *run)
 {
 	if (!run->probes_on || !run->probe_cost_known) {
-		json_null(j, "cost");
+		json_null(j, K_COST);
 		return;
 	}
-	json_obj_begin(j, "cost");
-	json_u64(j, "attached_ns", run->probe_attached_ns);
-	json_u64(j, "runs", run->probe_runs);
-	json_u64(j, "run_ns", run->probe_run_ns);
-	json_arr_begin(j, "programs");
+	json_obj_begin(j, K_COST);
+	json_u64(j, K_ATTACHED_NS, run->probe_attached_ns);
+	json_u64(j, K_RUNS, run->probe_runs);
+	json_u64(j, K_RUN_NS, run->probe_run_ns);
+	json_arr_begin(j, K_PROGRAMS);
 	for (size_t i = 0; i < run->nprobe_progs; i++) {
 		json_obj_begin(j, NULL);
-		json_str(j, "name", run->probe_progs[i].name);
-		json_u64(j, "runs", run->probe_progs[i].runs);
-		json_u64(j, "run_ns", run->probe_progs[i].run_ns);
+		json_str(j, K_NAME, run->probe_progs[i].name);
+		json_u64(j, K_RUNS, run->probe_progs[i].runs);
+		json_u64(j, K_RUN_NS, run->probe_progs[i].run_ns);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -470,16 +580,16 @@ static void load_probe_cost(struct jr *l, const struct jsonp_val *o, struct js_r
 
 	if (!o)
 		return;
-	mark = jr_push(l, ".cost");
+	mark = jr_push(l, "." K_COST);
 	run->probe_cost_known = true;
-	jr_u64(l, o, "attached_ns", JR_REQ, &run->probe_attached_ns);
-	jr_u64(l, o, "runs", JR_REQ, &run->probe_runs);
-	jr_u64(l, o, "run_ns", JR_REQ, &run->probe_run_ns);
-	a = jr_get(l, o, "programs", JSONP_ARR, JR_REQ);
+	jr_u64(l, o, K_ATTACHED_NS, JR_REQ, &run->probe_attached_ns);
+	jr_u64(l, o, K_RUNS, JR_REQ, &run->probe_runs);
+	jr_u64(l, o, K_RUN_NS, JR_REQ, &run->probe_run_ns);
+	a = jr_get(l, o, K_PROGRAMS, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
 		struct js_probe_prog *pp = &run->probe_progs[run->nprobe_progs];
-		size_t m2 = jr_push(l, ".programs[%zu]", i);
+		size_t m2 = jr_push(l, "." K_PROGRAMS "[%zu]", i);
 
 		if (run->nprobe_progs >= JS_PROBE_PROGS_MAX) {
 			jr_fail(l, v, NULL, "more than %d programs", JS_PROBE_PROGS_MAX);
@@ -489,9 +599,9 @@ static void load_probe_cost(struct jr *l, const struct jsonp_val *o, struct js_r
 			jr_fail(l, v, NULL, "expected an object");
 			break;
 		}
-		jr_str(l, v, "name", JR_REQ, pp->name, sizeof(pp->name));
-		jr_u64(l, v, "runs", JR_REQ, &pp->runs);
-		jr_u64(l, v, "run_ns", JR_REQ, &pp->run_ns);
+		jr_str(l, v, K_NAME, JR_REQ, pp->name, sizeof(pp->name));
+		jr_u64(l, v, K_RUNS, JR_REQ, &pp->runs);
+		jr_u64(l, v, K_RUN_NS, JR_REQ, &pp->run_ns);
 		run->nprobe_progs++;
 		jr_pop(l, m2);
 	}
@@ -501,7 +611,7 @@ static void load_probe_cost(struct jr *l, const struct jsonp_val *o, struct js_r
 /* events_by_kind - the kinds of events sent, by name */
 static void events_by_kind(struct js_json *j, const struct js_run *run)
 {
-	json_obj_begin(j, "events_by_kind");
+	json_obj_begin(j, K_EVENTS_BY_KIND);
 	for (unsigned int k = 0; k < JS_EV_KIND_MAX; k++)
 		if (run->probe_events_kind[k] && js_ev_kind_name(k))
 			json_u64(j, js_ev_kind_name(k), run->probe_events_kind[k]);
@@ -512,7 +622,7 @@ static void events_by_kind(struct js_json *j, const struct js_run *run)
  * kind this version does not know is left out */
 static void load_events_by_kind(struct jr *l, const struct jsonp_val *o, struct js_run *run)
 {
-	size_t mark = jr_push(l, ".events_by_kind");
+	size_t mark = jr_push(l, "." K_EVENTS_BY_KIND);
 
 	for (size_t i = 0; o && i < jsonp_len(o) && !l->rc; i++) {
 		const struct jsonp_member *m = jsonp_member_at(o, i);
@@ -528,13 +638,13 @@ static void load_events_by_kind(struct jr *l, const struct jsonp_val *o, struct 
 static void probes(struct js_json *j, const char *key, const struct js_run *run)
 {
 	json_obj_begin(j, key);
-	json_bool(j, "enabled", run->probes_on);
-	json_str(j, "why_disabled", run->probes_on ? NULL : run->probes_why);
-	json_u64(j, "events", run->probe_events);
+	json_bool(j, K_ENABLED, run->probes_on);
+	json_str(j, K_WHY_DISABLED, run->probes_on ? NULL : run->probes_why);
+	json_u64(j, K_EVENTS, run->probe_events);
 	events_by_kind(j, run);
-	json_u64(j, "lost", run->probe_lost);
-	json_u64(j, "evicted", run->probe_evicted);
-	json_bool(j, "waker", run->probes_waker);
+	json_u64(j, K_LOST, run->probe_lost);
+	json_u64(j, K_EVICTED, run->probe_evicted);
+	json_bool(j, K_WAKER, run->probes_waker);
 	stacks_info(j, run);
 	probe_cost(j, run);
 	json_obj_end(j);
@@ -546,15 +656,15 @@ static void load_probes(struct jr *l, const struct jsonp_val *root, const char *
 	const struct jsonp_val *o = jr_get(l, root, key, JSONP_OBJ, JR_REQ);
 	size_t mark = jr_push(l, ".%s", key);
 
-	jr_bool(l, o, "enabled", JR_REQ, &run->probes_on);
-	jr_str(l, o, "why_disabled", JR_REQ | JR_NUL, run->probes_why, sizeof(run->probes_why));
-	jr_u64(l, o, "events", JR_REQ, &run->probe_events);
-	load_events_by_kind(l, jr_get(l, o, "events_by_kind", JSONP_OBJ, 0), run);
-	jr_u64(l, o, "lost", JR_REQ, &run->probe_lost);
-	jr_u64(l, o, "evicted", 0, &run->probe_evicted); /* added later: optional */
-	jr_bool(l, o, "waker", 0, &run->probes_waker);	 /* optional too */
-	load_stacks_info(l, jr_get(l, o, "stacks", JSONP_OBJ, JR_NUL), run); /* optional too */
-	load_probe_cost(l, jr_get(l, o, "cost", JSONP_OBJ, JR_NUL), run);    /* optional too */
+	jr_bool(l, o, K_ENABLED, JR_REQ, &run->probes_on);
+	jr_str(l, o, K_WHY_DISABLED, JR_REQ | JR_NUL, run->probes_why, sizeof(run->probes_why));
+	jr_u64(l, o, K_EVENTS, JR_REQ, &run->probe_events);
+	load_events_by_kind(l, jr_get(l, o, K_EVENTS_BY_KIND, JSONP_OBJ, 0), run);
+	jr_u64(l, o, K_LOST, JR_REQ, &run->probe_lost);
+	jr_u64(l, o, K_EVICTED, 0, &run->probe_evicted); /* added later: optional */
+	jr_bool(l, o, K_WAKER, 0, &run->probes_waker);	 /* optional too */
+	load_stacks_info(l, jr_get(l, o, K_STACKS, JSONP_OBJ, JR_NUL), run); /* optional too */
+	load_probe_cost(l, jr_get(l, o, K_COST, JSONP_OBJ, JR_NUL), run);    /* optional too */
 	jr_pop(l, mark);
 }
 
@@ -564,7 +674,7 @@ static void test_hook(struct js_json *j, const char *key, const struct js_run *r
 	if (run->cfg.test_hook == SAMPLER_HOOK_NONE)
 		return;
 	json_obj_begin(j, key);
-	json_str(j, "mode", sampler_hook_name(run->cfg.test_hook));
+	json_str(j, K_MODE, sampler_hook_name(run->cfg.test_hook));
 	json_u64(j, "actions", run->hook_actions);
 	if (run->cfg.test_hook == SAMPLER_HOOK_THP) {
 		json_u64(j, "huge_kb_at_arm", run->hook_huge_kb_arm);
@@ -581,35 +691,35 @@ static void spikes(struct js_json *j, const char *key, const struct js_run *run)
 	if (!s->on)
 		return;
 	json_obj_begin(j, key);
-	json_str(j, "dir", s->dir);
-	json_u64(j, "threshold_ns", s->threshold_ns);
-	json_u64(j, "max_per_min", s->max_per_min);
+	json_str(j, K_DIR, s->dir);
+	json_u64(j, K_THRESHOLD_NS, s->threshold_ns);
+	json_u64(j, K_MAX_PER_MIN, s->max_per_min);
 	if (s->max_per_source) /* a run saved before issue 39 does not say */
-		json_u64(j, "max_per_source", s->max_per_source);
+		json_u64(j, K_MAX_PER_SOURCE, s->max_per_source);
 	else
-		json_null(j, "max_per_source");
-	json_u64(j, "dir_max_bytes", s->dir_max_bytes);
-	json_u64(j, "seen", s->seen);
-	json_u64(j, "written", s->written);
-	json_u64(j, "bytes", s->bytes);
-	json_obj_begin(j, "skipped");
+		json_null(j, K_MAX_PER_SOURCE);
+	json_u64(j, K_DIR_MAX_BYTES, s->dir_max_bytes);
+	json_u64(j, K_SEEN, s->seen);
+	json_u64(j, K_WRITTEN, s->written);
+	json_u64(j, K_BYTES, s->bytes);
+	json_obj_begin(j, K_SKIPPED);
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		json_u64(j, js_spike_skip_name(i), s->skipped[i]);
 	json_obj_end(j);
-	json_u64(j, "replaced", s->replaced);
-	json_u64(j, "write_ns_max", s->write_ns_max);
+	json_u64(j, K_REPLACED, s->replaced);
+	json_u64(j, K_WRITE_NS_MAX, s->write_ns_max);
 	if (s->cmd.on) {
-		json_obj_begin(j, "on_spike");
-		json_str(j, "command", s->cmd.cmd);
-		json_u64(j, "timeout_ns", s->cmd.timeout_ns);
-		json_u64(j, "runs", s->cmd.runs);
-		json_u64(j, "failed", s->cmd.failed);
-		json_u64(j, "timeouts", s->cmd.timeouts);
-		json_u64(j, "skipped_busy", s->cmd.skipped_busy);
-		json_u64(j, "run_ns", s->cmd.run_ns);
+		json_obj_begin(j, K_ON_SPIKE);
+		json_str(j, K_COMMAND, s->cmd.cmd);
+		json_u64(j, K_TIMEOUT_NS, s->cmd.timeout_ns);
+		json_u64(j, K_RUNS, s->cmd.runs);
+		json_u64(j, K_FAILED, s->cmd.failed);
+		json_u64(j, K_TIMEOUTS, s->cmd.timeouts);
+		json_u64(j, K_SKIPPED_BUSY, s->cmd.skipped_busy);
+		json_u64(j, K_RUN_NS, s->cmd.run_ns);
 		json_obj_end(j);
 	} else {
-		json_null(j, "on_spike");
+		json_null(j, K_ON_SPIKE);
 	}
 	json_obj_end(j);
 }
@@ -627,31 +737,31 @@ static void load_spikes(struct jr *l, const struct jsonp_val *root, const char *
 		return;
 	mark = jr_push(l, ".%s", key);
 	s->on = true;
-	jr_str(l, o, "dir", JR_REQ, s->dir, sizeof(s->dir));
-	jr_u64(l, o, "threshold_ns", JR_REQ, &s->threshold_ns);
-	jr_u64(l, o, "max_per_min", JR_REQ, &v);
+	jr_str(l, o, K_DIR, JR_REQ, s->dir, sizeof(s->dir));
+	jr_u64(l, o, K_THRESHOLD_NS, JR_REQ, &s->threshold_ns);
+	jr_u64(l, o, K_MAX_PER_MIN, JR_REQ, &v);
 	s->max_per_min = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
 	v = 0;
-	jr_u64(l, o, "max_per_source", 0, &v); /* since issue 39; 0: not said */
+	jr_u64(l, o, K_MAX_PER_SOURCE, 0, &v); /* since issue 39; 0: not said */
 	s->max_per_source = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
-	jr_u64(l, o, "dir_max_bytes", JR_REQ, &s->dir_max_bytes);
-	jr_u64(l, o, "seen", JR_REQ, &s->seen);
-	jr_u64(l, o, "written", JR_REQ, &s->written);
-	jr_u64(l, o, "bytes", JR_REQ, &s->bytes);
-	jr_u64(l, o, "write_ns_max", JR_REQ, &s->write_ns_max);
-	jr_u64(l, o, "replaced", 0, &s->replaced);	 /* since issue 28 */
-	k = jr_get(l, o, "on_spike", JSONP_OBJ, JR_NUL); /* since issue 28: optional, null if off */
+	jr_u64(l, o, K_DIR_MAX_BYTES, JR_REQ, &s->dir_max_bytes);
+	jr_u64(l, o, K_SEEN, JR_REQ, &s->seen);
+	jr_u64(l, o, K_WRITTEN, JR_REQ, &s->written);
+	jr_u64(l, o, K_BYTES, JR_REQ, &s->bytes);
+	jr_u64(l, o, K_WRITE_NS_MAX, JR_REQ, &s->write_ns_max);
+	jr_u64(l, o, K_REPLACED, 0, &s->replaced);	 /* since issue 28 */
+	k = jr_get(l, o, K_ON_SPIKE, JSONP_OBJ, JR_NUL); /* since issue 28: optional, null if off */
 	if (k) {
 		s->cmd.on = true;
-		jr_str(l, k, "command", JR_REQ, s->cmd.cmd, sizeof(s->cmd.cmd));
-		jr_u64(l, k, "timeout_ns", JR_REQ, &s->cmd.timeout_ns);
-		jr_u64(l, k, "runs", JR_REQ, &s->cmd.runs);
-		jr_u64(l, k, "failed", JR_REQ, &s->cmd.failed);
-		jr_u64(l, k, "timeouts", JR_REQ, &s->cmd.timeouts);
-		jr_u64(l, k, "skipped_busy", JR_REQ, &s->cmd.skipped_busy);
-		jr_u64(l, k, "run_ns", JR_REQ, &s->cmd.run_ns);
+		jr_str(l, k, K_COMMAND, JR_REQ, s->cmd.cmd, sizeof(s->cmd.cmd));
+		jr_u64(l, k, K_TIMEOUT_NS, JR_REQ, &s->cmd.timeout_ns);
+		jr_u64(l, k, K_RUNS, JR_REQ, &s->cmd.runs);
+		jr_u64(l, k, K_FAILED, JR_REQ, &s->cmd.failed);
+		jr_u64(l, k, K_TIMEOUTS, JR_REQ, &s->cmd.timeouts);
+		jr_u64(l, k, K_SKIPPED_BUSY, JR_REQ, &s->cmd.skipped_busy);
+		jr_u64(l, k, K_RUN_NS, JR_REQ, &s->cmd.run_ns);
 	}
-	k = jr_get(l, o, "skipped", JSONP_OBJ, JR_REQ);
+	k = jr_get(l, o, K_SKIPPED, JSONP_OBJ, JR_REQ);
 	for (unsigned i = 0; k && i < JS_SPIKE_SKIP_MAX; i++)
 		jr_u64(l, k, js_spike_skip_name(i), JR_REQ, &s->skipped[i]);
 	jr_pop(l, mark);
@@ -661,8 +771,8 @@ static void load_spikes(struct jr *l, const struct jsonp_val *root, const char *
 static void smi(struct js_json *j, const char *key, const struct js_run *run)
 {
 	json_obj_begin(j, key);
-	json_bool(j, "countable", run->smi_countable);
-	json_str(j, "why_not", run->smi_countable ? NULL : run->smi_why);
+	json_bool(j, K_COUNTABLE, run->smi_countable);
+	json_str(j, K_WHY_NOT, run->smi_countable ? NULL : run->smi_why);
 	json_obj_end(j);
 }
 
@@ -672,8 +782,8 @@ static void load_smi(struct jr *l, const struct jsonp_val *root, const char *key
 	const struct jsonp_val *o = jr_get(l, root, key, JSONP_OBJ, JR_REQ);
 	size_t mark = jr_push(l, ".%s", key);
 
-	jr_bool(l, o, "countable", JR_REQ, &run->smi_countable);
-	jr_str(l, o, "why_not", JR_REQ | JR_NUL, run->smi_why, sizeof(run->smi_why));
+	jr_bool(l, o, K_COUNTABLE, JR_REQ, &run->smi_countable);
+	jr_str(l, o, K_WHY_NOT, JR_REQ | JR_NUL, run->smi_why, sizeof(run->smi_why));
 	jr_pop(l, mark);
 }
 
@@ -688,23 +798,23 @@ static void follow(struct js_json *j, const char *key, const struct js_run *run)
 	}
 	json_obj_begin(j, key);
 	if (f->pid)
-		json_u64(j, "pid", (uint64_t)f->pid);
+		json_u64(j, K_PID, (uint64_t)f->pid);
 	else
-		json_null(j, "pid");
-	json_arr_begin(j, "tids");
+		json_null(j, K_PID);
+	json_arr_begin(j, K_TIDS);
 	for (size_t i = 0; i < f->ntids; i++)
 		json_u64(j, NULL, (uint64_t)f->tids[i]);
 	json_arr_end(j);
-	json_str(j, "comm", f->comm);
-	json_bool(j, "exited", f->exited);
+	json_str(j, K_COMM, f->comm);
+	json_bool(j, K_EXITED, f->exited);
 	if (f->exited)
-		json_u64(j, "exit_ns", f->exit_ns);
+		json_u64(j, K_EXIT_NS, f->exit_ns);
 	else
-		json_null(j, "exit_ns");
-	json_u64(j, "threads_seen", f->threads_seen);
-	json_u64(j, "threads_over", f->threads_over);
-	json_u64(j, "unwatched_gaps", f->unwatched_gaps);
-	json_u64(j, "lost", f->lost);
+		json_null(j, K_EXIT_NS);
+	json_u64(j, K_THREADS_SEEN, f->threads_seen);
+	json_u64(j, K_THREADS_OVER, f->threads_over);
+	json_u64(j, K_UNWATCHED_GAPS, f->unwatched_gaps);
+	json_u64(j, K_LOST, f->lost);
 	json_obj_end(j);
 }
 
@@ -720,24 +830,24 @@ static void load_follow(struct jr *l, const struct jsonp_val *root, const char *
 	if (!o)
 		goto out;
 	f->on = true;
-	jr_i64(l, o, "pid", JR_REQ | JR_NUL, &pid);
+	jr_i64(l, o, K_PID, JR_REQ | JR_NUL, &pid);
 	f->pid = pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
-	a = jr_get(l, o, "tids", JSONP_ARR, JR_REQ);
+	a = jr_get(l, o, K_TIDS, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_FOLLOW_TIDS_MAX && !l->rc; i++) {
 		int64_t t = 0;
 
 		if (jsonp_i64(&a->arr.v[i], &t) || t <= 0 || t > INT32_MAX)
-			jr_fail(l, &a->arr.v[i], "tids", "element %zu is not a thread id", i);
+			jr_fail(l, &a->arr.v[i], K_TIDS, "element %zu is not a thread id", i);
 		else
 			f->tids[f->ntids++] = (int)t;
 	}
-	jr_str(l, o, "comm", JR_REQ, f->comm, sizeof(f->comm));
-	jr_bool(l, o, "exited", JR_REQ, &f->exited);
-	jr_u64(l, o, "exit_ns", JR_NUL, &f->exit_ns);
-	jr_u64(l, o, "threads_seen", JR_REQ, &f->threads_seen);
-	jr_u64(l, o, "threads_over", JR_REQ, &f->threads_over);
-	jr_u64(l, o, "unwatched_gaps", JR_REQ, &f->unwatched_gaps);
-	jr_u64(l, o, "lost", JR_REQ, &f->lost);
+	jr_str(l, o, K_COMM, JR_REQ, f->comm, sizeof(f->comm));
+	jr_bool(l, o, K_EXITED, JR_REQ, &f->exited);
+	jr_u64(l, o, K_EXIT_NS, JR_NUL, &f->exit_ns);
+	jr_u64(l, o, K_THREADS_SEEN, JR_REQ, &f->threads_seen);
+	jr_u64(l, o, K_THREADS_OVER, JR_REQ, &f->threads_over);
+	jr_u64(l, o, K_UNWATCHED_GAPS, JR_REQ, &f->unwatched_gaps);
+	jr_u64(l, o, K_LOST, JR_REQ, &f->lost);
 out:
 	jr_pop(l, mark);
 }
@@ -751,19 +861,19 @@ static void marks_file(struct js_json *j, const char *key, const struct js_run *
 		return;
 	}
 	json_obj_begin(j, key);
-	json_str(j, "path", m->path);
-	json_str(j, "type", m->fifo ? "fifo" : "file");
-	json_u64(j, "lines", m->lines);
-	json_u64(j, "marks", m->marks);
-	json_u64(j, "malformed", m->malformed);
-	json_u64(j, "late", m->late);
-	json_u64(j, "early", m->early);
-	json_u64(j, "truncated", m->truncated);
-	json_arr_begin(j, "malformed_lines");
+	json_str(j, K_PATH, m->path);
+	json_str(j, K_TYPE, m->fifo ? "fifo" : "file");
+	json_u64(j, K_LINES, m->lines);
+	json_u64(j, K_MARKS, m->marks);
+	json_u64(j, K_MALFORMED, m->malformed);
+	json_u64(j, K_LATE, m->late);
+	json_u64(j, K_EARLY, m->early);
+	json_u64(j, K_TRUNCATED, m->truncated);
+	json_arr_begin(j, K_MALFORMED_LINES);
 	for (size_t i = 0; i < m->nbad; i++) {
 		json_obj_begin(j, NULL);
-		json_u64(j, "line", m->bad[i].line);
-		json_str(j, "why", m->bad[i].why);
+		json_u64(j, K_LINE, m->bad[i].line);
+		json_str(j, K_WHY, m->bad[i].why);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -782,19 +892,19 @@ static void load_marks_file(struct jr *l, const struct jsonp_val *root, const ch
 	if (!o)
 		goto out;
 	m->on = true;
-	jr_str(l, o, "path", JR_REQ, m->path, sizeof(m->path));
-	jr_str(l, o, "type", JR_REQ, type, sizeof(type));
+	jr_str(l, o, K_PATH, JR_REQ, m->path, sizeof(m->path));
+	jr_str(l, o, K_TYPE, JR_REQ, type, sizeof(type));
 	m->fifo = !strcmp(type, "fifo");
-	jr_u64(l, o, "lines", JR_REQ, &m->lines);
-	jr_u64(l, o, "marks", JR_REQ, &m->marks);
-	jr_u64(l, o, "malformed", JR_REQ, &m->malformed);
-	jr_u64(l, o, "late", JR_REQ, &m->late);
-	jr_u64(l, o, "early", JR_REQ, &m->early);
-	jr_u64(l, o, "truncated", JR_REQ, &m->truncated);
-	a = jr_objs(l, o, "malformed_lines", JR_REQ);
+	jr_u64(l, o, K_LINES, JR_REQ, &m->lines);
+	jr_u64(l, o, K_MARKS, JR_REQ, &m->marks);
+	jr_u64(l, o, K_MALFORMED, JR_REQ, &m->malformed);
+	jr_u64(l, o, K_LATE, JR_REQ, &m->late);
+	jr_u64(l, o, K_EARLY, JR_REQ, &m->early);
+	jr_u64(l, o, K_TRUNCATED, JR_REQ, &m->truncated);
+	a = jr_objs(l, o, K_MALFORMED_LINES, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_MARKS_BAD_MAX && !l->rc; i++) {
-		jr_u64(l, &a->arr.v[i], "line", JR_REQ, &m->bad[i].line);
-		jr_str(l, &a->arr.v[i], "why", JR_REQ, m->bad[i].why, sizeof(m->bad[i].why));
+		jr_u64(l, &a->arr.v[i], K_LINE, JR_REQ, &m->bad[i].line);
+		jr_str(l, &a->arr.v[i], K_WHY, JR_REQ, m->bad[i].why, sizeof(m->bad[i].why));
 		m->nbad++;
 	}
 out:
@@ -811,23 +921,23 @@ static void command(struct js_json *j, const char *key, const struct js_run *run
 		return;
 	}
 	json_obj_begin(j, key);
-	json_str(j, "line", c->line);
-	json_u64(j, "pid", (uint64_t)c->pid);
-	json_str(j, "mode", c->followed ? "follow" : "cpus");
-	json_bool(j, "exited", c->exited);
+	json_str(j, K_LINE, c->line);
+	json_u64(j, K_PID, (uint64_t)c->pid);
+	json_str(j, K_MODE, c->followed ? "follow" : "cpus");
+	json_bool(j, K_EXITED, c->exited);
 	if (c->exit_status >= 0)
-		json_u64(j, "exit_status", (uint64_t)c->exit_status);
+		json_u64(j, K_EXIT_STATUS, (uint64_t)c->exit_status);
 	else
-		json_null(j, "exit_status");
+		json_null(j, K_EXIT_STATUS);
 	if (c->signal)
-		json_u64(j, "signal", (uint64_t)c->signal);
+		json_u64(j, K_SIGNAL, (uint64_t)c->signal);
 	else
-		json_null(j, "signal");
-	json_u64(j, "start_ns", c->start_ns);
+		json_null(j, K_SIGNAL);
+	json_u64(j, K_START_NS, c->start_ns);
 	if (c->exit_ns)
-		json_u64(j, "exit_ns", c->exit_ns);
+		json_u64(j, K_EXIT_NS, c->exit_ns);
 	else
-		json_null(j, "exit_ns");
+		json_null(j, K_EXIT_NS);
 	json_obj_end(j);
 }
 
@@ -844,18 +954,18 @@ static void load_command(struct jr *l, const struct jsonp_val *root, const char 
 	if (!o)
 		goto out;
 	c->on = true;
-	jr_str(l, o, "line", JR_REQ, c->line, sizeof(c->line));
-	jr_i64(l, o, "pid", JR_REQ, &pid);
+	jr_str(l, o, K_LINE, JR_REQ, c->line, sizeof(c->line));
+	jr_i64(l, o, K_PID, JR_REQ, &pid);
 	c->pid = pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
-	jr_str(l, o, "mode", JR_REQ, mode, sizeof(mode));
+	jr_str(l, o, K_MODE, JR_REQ, mode, sizeof(mode));
 	c->followed = !strcmp(mode, "follow");
-	jr_bool(l, o, "exited", JR_REQ, &c->exited);
-	jr_i64(l, o, "exit_status", JR_REQ | JR_NUL, &status);
+	jr_bool(l, o, K_EXITED, JR_REQ, &c->exited);
+	jr_i64(l, o, K_EXIT_STATUS, JR_REQ | JR_NUL, &status);
 	c->exit_status = status >= 0 && status <= 255 ? (int)status : -1;
-	jr_i64(l, o, "signal", JR_REQ | JR_NUL, &sig);
+	jr_i64(l, o, K_SIGNAL, JR_REQ | JR_NUL, &sig);
 	c->signal = sig > 0 && sig < 128 ? (int)sig : 0;
-	jr_u64(l, o, "start_ns", JR_REQ, &c->start_ns);
-	jr_u64(l, o, "exit_ns", JR_REQ | JR_NUL, &c->exit_ns);
+	jr_u64(l, o, K_START_NS, JR_REQ, &c->start_ns);
+	jr_u64(l, o, K_EXIT_NS, JR_REQ | JR_NUL, &c->exit_ns);
 out:
 	jr_pop(l, mark);
 }
@@ -869,18 +979,18 @@ static void idle_states(struct js_json *j, const char *key, const struct js_run 
 		return;
 	}
 	json_obj_begin(j, key);
-	json_u64(j, "deepest", (uint64_t)run->cfg.deepest_idle_state);
-	json_arr_begin(j, "disabled");
+	json_u64(j, K_DEEPEST, (uint64_t)run->cfg.deepest_idle_state);
+	json_arr_begin(j, K_DISABLED);
 	for (size_t i = 0; i < run->idle.n; i++) {
 		json_obj_begin(j, NULL);
-		json_u64(j, "cpu", (uint64_t)run->idle.v[i].cpu);
-		json_u64(j, "state", (uint64_t)run->idle.v[i].state);
-		json_str(j, "name", run->idle.v[i].name);
+		json_u64(j, K_CPU, (uint64_t)run->idle.v[i].cpu);
+		json_u64(j, K_STATE, (uint64_t)run->idle.v[i].state);
+		json_str(j, K_NAME, run->idle.v[i].name);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_bool(j, "restored", run->idle.restored);
-	json_str(j, "why_not", run->idle_why[0] ? run->idle_why : NULL);
+	json_bool(j, K_RESTORED, run->idle.restored);
+	json_str(j, K_WHY_NOT, run->idle_why[0] ? run->idle_why : NULL);
 	json_obj_end(j);
 }
 
@@ -894,21 +1004,21 @@ static void load_idle_states(struct jr *l, const struct jsonp_val *root, const c
 	if (!o)
 		goto out;
 	run->cfg.idle_limit = true;
-	jr_int(l, o, "deepest", JR_REQ, 0, INT32_MAX, &run->cfg.deepest_idle_state);
-	a = jr_get(l, o, "disabled", JSONP_ARR, JR_REQ);
+	jr_int(l, o, K_DEEPEST, JR_REQ, 0, INT32_MAX, &run->cfg.deepest_idle_state);
+	a = jr_get(l, o, K_DISABLED, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
 		char name[JS_IDLE_NAME_LEN] = "";
 		int cpu = 0, state = 0;
 
-		jr_int(l, v, "cpu", JR_REQ, 0, JS_CPUS_MAX - 1, &cpu);
-		jr_int(l, v, "state", JR_REQ, 0, INT32_MAX, &state);
-		jr_str(l, v, "name", JR_REQ, name, sizeof(name));
+		jr_int(l, v, K_CPU, JR_REQ, 0, JS_CPUS_MAX - 1, &cpu);
+		jr_int(l, v, K_STATE, JR_REQ, 0, INT32_MAX, &state);
+		jr_str(l, v, K_NAME, JR_REQ, name, sizeof(name));
 		if (!l->rc && idle_states_add(&run->idle, cpu, state, 0, name))
-			jr_fail(l, v, "disabled", "out of memory");
+			jr_fail(l, v, K_DISABLED, "out of memory");
 	}
-	jr_bool(l, o, "restored", JR_REQ, &run->idle.restored);
-	jr_str(l, o, "why_not", JR_REQ | JR_NUL, run->idle_why, sizeof(run->idle_why));
+	jr_bool(l, o, K_RESTORED, JR_REQ, &run->idle.restored);
+	jr_str(l, o, K_WHY_NOT, JR_REQ | JR_NUL, run->idle_why, sizeof(run->idle_why));
 out:
 	jr_pop(l, mark);
 }
@@ -1004,9 +1114,9 @@ static void answer(struct js_json *j, const char *key, const struct js_run *run)
 		json_obj_begin(j, "fix_first");
 		json_str(j, "check", a.fix->id);
 		if (a.fix->cpu >= 0)
-			json_i64(j, "cpu", a.fix->cpu);
+			json_i64(j, K_CPU, a.fix->cpu);
 		else
-			json_null(j, "cpu");
+			json_null(j, K_CPU);
 		json_str(j, "hint", a.fix->hint);
 		json_u64(j, "recovers_ns", a.fix_ns);
 		json_arr_begin(j, "causes");
@@ -1018,7 +1128,7 @@ static void answer(struct js_json *j, const char *key, const struct js_run *run)
 	} else {
 		json_null(j, "fix_first");
 	}
-	json_obj_begin(j, "lines");
+	json_obj_begin(j, K_LINES);
 	for (int i = 0; i < JS_ANSWER_LINES; i++) {
 		char key[24];
 		size_t k = 0;
@@ -1051,7 +1161,7 @@ const struct js_json_section js_json_sections[] = {
 	{ "command", command, load_command },
 	{ "idle_states", idle_states, load_idle_states },
 	{ NULL, json_results_write, json_results_read }, /* "cpus", "threads", "marks" */
-	{ "audit", audit, load_audit },
+	{ K_AUDIT, audit, load_audit },
 	{ "counter_deltas", deltas, load_deltas },
 	{ "explained_by_settings", xcheck, load_xcheck },
 	{ "answer", answer, NULL },
