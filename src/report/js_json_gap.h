@@ -44,12 +44,14 @@
 #define JG_STACK "stack"
 
 /* A number of a struct, written and read under key: at offset off, 4 or 8 bytes wide; a
- * file must have it when required (older files lack the others). */
+ * file must have it when required (older files lack the others); csv: a --gaps column too
+ * (out_gaps.c, named key, in the list's order). */
 struct js_json_num {
 	const char *key;
 	size_t off;
 	uint8_t width;
 	bool required;
+	bool csv;
 };
 
 /* the numbers of struct js_attr, in the order they are written after cause and detail */

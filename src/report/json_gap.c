@@ -17,22 +17,24 @@
 #include "js_util.h"
 #include "js_waker.h"
 
-#define NUM(type, field, req)                                                  \
-	{                                                                      \
-#field, offsetof(type, field), sizeof(((type *)0)->field), req \
+#define NUM(type, field, req, csv)                                                  \
+	{                                                                           \
+#field, offsetof(type, field), sizeof(((type *)0)->field), req, csv \
 	}
 
 const struct js_json_num js_attr_nums[] = {
-	NUM(struct js_attr, covered_ns, true), NUM(struct js_attr, steal_ns, true),
-	NUM(struct js_attr, smi, true),	       NUM(struct js_attr, unexplained_ns, true),
-	NUM(struct js_attr, entry_ns, false),
+	NUM(struct js_attr, covered_ns, true, false),
+	NUM(struct js_attr, steal_ns, true, true),
+	NUM(struct js_attr, smi, true, false),
+	NUM(struct js_attr, unexplained_ns, true, true),
+	NUM(struct js_attr, entry_ns, false, true),
 };
 const size_t js_attr_nnums = ARRAY_SIZE(js_attr_nums);
 
 const struct js_json_num js_part_nums[] = {
-	NUM(struct js_part, count, true),
-	NUM(struct js_part, net_ns, true),
-	NUM(struct js_part, entry_ns, false),
+	NUM(struct js_part, count, true, false),
+	NUM(struct js_part, net_ns, true, false),
+	NUM(struct js_part, entry_ns, false, false),
 };
 const size_t js_part_nnums = ARRAY_SIZE(js_part_nums);
 
