@@ -1030,18 +1030,30 @@ static void audit(struct js_json *j, const char *key, const struct js_run *run)
 		audit_write_json(j, key, &run->audit);
 }
 
+/* opt_obj - the optional object key of root: NULL when absent; else *on is set and the
+ * path pushed (*mark for jr_pop) */
+static const struct jsonp_val *opt_obj(struct jr *l, const struct jsonp_val *root, const char *key,
+				       bool *on, size_t *mark)
+{
+	const struct jsonp_val *v = jr_get(l, root, key, JSONP_OBJ, 0);
+
+	if (v) {
+		*on = true;
+		*mark = jr_push(l, ".%s", key);
+	}
+	return v;
+}
+
 static void load_audit(struct jr *l, const struct jsonp_val *root, const char *key,
 		       struct js_run *run)
 {
-	const struct jsonp_val *v = jr_get(l, root, key, JSONP_OBJ, 0);
-	size_t mark;
+	size_t mark = 0;
+	const struct jsonp_val *v = opt_obj(l, root, key, &run->audited, &mark);
 
-	if (!v)
-		return;
-	mark = jr_push(l, ".%s", key);
-	run->audited = true;
-	audit_read_json(l, v, &run->audit);
-	jr_pop(l, mark);
+	if (v) {
+		audit_read_json(l, v, &run->audit);
+		jr_pop(l, mark);
+	}
 }
 
 /* deltas - the interrupt counters' moves during the run (absent without; audit_json.c) */
@@ -1054,15 +1066,13 @@ static void deltas(struct js_json *j, const char *key, const struct js_run *run)
 static void load_deltas(struct jr *l, const struct jsonp_val *root, const char *key,
 			struct js_run *run)
 {
-	const struct jsonp_val *v = jr_get(l, root, key, JSONP_OBJ, 0);
-	size_t mark;
+	size_t mark = 0;
+	const struct jsonp_val *v = opt_obj(l, root, key, &run->have_deltas, &mark);
 
-	if (!v)
-		return;
-	mark = jr_push(l, ".%s", key);
-	run->have_deltas = true;
-	audit_deltas_read_json(l, v, &run->deltas);
-	jr_pop(l, mark);
+	if (v) {
+		audit_deltas_read_json(l, v, &run->deltas);
+		jr_pop(l, mark);
+	}
 }
 
 /* xcheck - the settings that explain what was measured (audit_xcheck), one line each */
