@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "js_jsonfield.h"
 #include "js_model.h"
 
 /* where a gap comes from (js_gap_write_json) */
@@ -43,28 +44,13 @@
  * CPU (beside the waker); absent when the gap has none */
 #define JG_STACK "stack"
 
-/* A number of a struct, written and read under key: at offset off, 4 or 8 bytes wide; a
- * file must have it when required (older files lack the others); csv: a --gaps column too
- * (out_gaps.c, named key, in the list's order). */
-struct js_json_num {
-	const char *key;
-	size_t off;
-	uint8_t width;
-	bool required;
-	bool csv;
-};
-
-/* the numbers of struct js_attr, in the order they are written after cause and detail */
-extern const struct js_json_num js_attr_nums[];
+/* the numbers of struct js_attr, in the order they are written after cause and detail;
+ * JF_CSV: a --gaps column too (out_gaps.c, named by the key, in the list's order) */
+extern const struct json_field js_attr_nums[];
 extern const size_t js_attr_nnums;
 /* the numbers of struct js_part, in the order they are written after cause and detail */
-extern const struct js_json_num js_part_nums[];
+extern const struct json_field js_part_nums[];
 extern const size_t js_part_nnums;
-
-/* js_json_num_get, js_json_num_set - the number n of the struct at base (set: a value
- * past a 4-byte field's range is clamped to UINT32_MAX) */
-uint64_t js_json_num_get(const struct js_json_num *n, const void *base);
-void js_json_num_set(const struct js_json_num *n, void *base, uint64_t v);
 
 struct js_json;
 struct js_cgroups;

@@ -17,62 +17,21 @@
 #include "js_util.h"
 #include "js_waker.h"
 
-#define NUM(type, field, req, csv)                                                  \
-	{                                                                           \
-#field, offsetof(type, field), sizeof(((type *)0)->field), req, csv \
-	}
-
-const struct js_json_num js_attr_nums[] = {
-	NUM(struct js_attr, covered_ns, true, false),
-	NUM(struct js_attr, steal_ns, true, true),
-	NUM(struct js_attr, smi, true, false),
-	NUM(struct js_attr, unexplained_ns, true, true),
-	NUM(struct js_attr, entry_ns, false, true),
+const struct json_field js_attr_nums[] = {
+	JSON_FIELD(struct js_attr, covered_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_attr, steal_ns, U64, JF_REQ | JF_CSV),
+	JSON_FIELD(struct js_attr, smi, U64, JF_REQ),
+	JSON_FIELD(struct js_attr, unexplained_ns, U64, JF_REQ | JF_CSV),
+	JSON_FIELD(struct js_attr, entry_ns, U64, JF_CSV),
 };
 const size_t js_attr_nnums = ARRAY_SIZE(js_attr_nums);
 
-const struct js_json_num js_part_nums[] = {
-	NUM(struct js_part, count, true, false),
-	NUM(struct js_part, net_ns, true, false),
-	NUM(struct js_part, entry_ns, false, false),
+const struct json_field js_part_nums[] = {
+	JSON_FIELD(struct js_part, count, U32, JF_REQ),
+	JSON_FIELD(struct js_part, net_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_part, entry_ns, U64, 0),
 };
 const size_t js_part_nnums = ARRAY_SIZE(js_part_nums);
-
-uint64_t js_json_num_get(const struct js_json_num *n, const void *base)
-{
-	const char *p = (const char *)base + n->off;
-
-	return n->width == 4 ? *(const uint32_t *)(const void *)p :
-			       *(const uint64_t *)(const void *)p;
-}
-
-void js_json_num_set(const struct js_json_num *n, void *base, uint64_t v)
-{
-	char *p = (char *)base + n->off;
-
-	if (n->width == 4)
-		*(uint32_t *)(void *)p = (uint32_t)JS_MIN(v, UINT32_MAX);
-	else
-		*(uint64_t *)(void *)p = v;
-}
-
-static void write_nums(struct js_json *j, const struct js_json_num *n, size_t nn, const void *base)
-{
-	for (size_t i = 0; i < nn; i++)
-		json_u64(j, n[i].key, js_json_num_get(&n[i], base));
-}
-
-/* load_nums - the numbers of a struct listed in n[nn] (js_json_gap.h) into base */
-static void load_nums(struct jr *l, const struct jsonp_val *v, const struct js_json_num *n,
-		      size_t nn, void *base)
-{
-	for (size_t i = 0; i < nn; i++) {
-		uint64_t x = 0;
-
-		jr_u64(l, v, n[i].key, n[i].required ? JR_REQ : 0, &x);
-		js_json_num_set(&n[i], base, x);
-	}
-}
 
 /* part_cgroup - the cgroup of the task a part names: its id, full path and short name
  * (null when it names none, or the path is unknown: a cgroup gone before it was looked up) */
@@ -250,7 +209,7 @@ static void load_part(struct jr *l, const struct jsonp_val *v, struct js_part *p
 
 	part->cause = k < 0 ? 0 : (uint32_t)k;
 	js_detail_read(l, v, part->cause, part->detail, sizeof(part->detail));
-	load_nums(l, v, js_part_nums, js_part_nnums, part);
+	jr_fields(l, v, js_part_nums, js_part_nnums, part);
 	load_part_cgroup(l, v, part, cg);
 }
 
@@ -264,13 +223,13 @@ void js_attr_write_json_stacks(struct js_json *j, const struct js_attr *a,
 {
 	json_str(j, JG_CAUSE, js_cause_name(a->primary));
 	json_str(j, JG_DETAIL, a->detail);
-	write_nums(j, js_attr_nums, js_attr_nnums, a);
+	json_fields_write(j, js_attr_nums, js_attr_nnums, a);
 	json_arr_begin(j, JG_CAUSES);
 	for (uint32_t i = 0; i < a->nparts && i < JS_PARTS_MAX; i++) {
 		json_obj_begin(j, NULL);
 		json_str(j, JG_CAUSE, js_cause_name(a->parts[i].cause));
 		json_str(j, JG_DETAIL, a->parts[i].detail);
-		write_nums(j, js_part_nums, js_part_nnums, &a->parts[i]);
+		json_fields_write(j, js_part_nums, js_part_nnums, &a->parts[i]);
 		part_cgroup(j, cg, a->parts[i].cgroup);
 		json_obj_end(j);
 	}
@@ -290,7 +249,7 @@ void js_attr_read_json(struct jr *l, const struct jsonp_val *v, struct js_attr *
 	k = jr_name(l, v, JG_CAUSE, js_cause_from_name);
 	a->primary = k < 0 ? 0 : (uint32_t)k;
 	js_detail_read(l, v, a->primary, a->detail, sizeof(a->detail));
-	load_nums(l, v, js_attr_nums, js_attr_nnums, a);
+	jr_fields(l, v, js_attr_nums, js_attr_nnums, a);
 	parts = jr_get(l, v, JG_CAUSES, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; parts && i < parts->arr.n && !l->rc; i++) {
 		size_t m2 = jr_push(l, "." JG_CAUSES "[%zu]", i);

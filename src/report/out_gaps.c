@@ -23,7 +23,7 @@ size_t csv_write_header(FILE *fp)
 
 	fputs(csv_head, fp);
 	for (size_t i = 0; i < js_attr_nnums; i++)
-		if (js_attr_nums[i].csv)
+		if (js_attr_nums[i].flags & JF_CSV)
 			n += (size_t)fprintf(fp, "%s,", js_attr_nums[i].key);
 	fputs(csv_tail, fp);
 	return n;
@@ -144,9 +144,9 @@ static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 	put_field(&r, cbuf);
 	put_mem(&r, ",", 1);
 	for (size_t i = 0; i < js_attr_nnums; i++) {
-		if (!js_attr_nums[i].csv)
+		if (!(js_attr_nums[i].flags & JF_CSV))
 			continue;
-		put_u64(&r, js_json_num_get(&js_attr_nums[i], a));
+		put_u64(&r, json_field_u64(&js_attr_nums[i], a));
 		put_mem(&r, ",", 1);
 	}
 	put_field(&r, ebuf);
