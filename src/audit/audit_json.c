@@ -10,6 +10,7 @@
 
 #include "audit_priv.h"
 #include "js_json.h"
+#include "js_jsonfield.h"
 #include "js_jsonread.h"
 #include "js_run_cfg.h"
 #include "js_util.h"
@@ -19,7 +20,6 @@
 #define K_AFTER "after"
 #define K_BEFORE "before"
 #define K_CHECKS "checks"
-#define K_CLOCKSOURCE "clocksource"
 #define K_CMDLINE "cmdline"
 #define K_COUNT "count"
 #define K_CPU "cpu"
@@ -28,25 +28,17 @@
 #define K_DELTA "delta"
 #define K_EFFECTIVE "effective"
 #define K_ELAPSED_NS "elapsed_ns"
-#define K_EXPECTED "expected"
 #define K_FACTS "facts"
-#define K_HINT "hint"
-#define K_HYPERVISOR "hypervisor"
 #define K_HZ "hz"
 #define K_ID "id"
-#define K_INVARIANT_TSC "invariant_tsc"
 #define K_IRQ "irq"
-#define K_IRQBALANCE_RUNNING "irqbalance_running"
 #define K_IRQS "irqs"
 #define K_ISOLATED "isolated"
-#define K_KERNEL_RELEASE "kernel_release"
-#define K_KERNEL_VERSION "kernel_version"
 #define K_KEY "key"
 #define K_KIND "kind"
 #define K_NAME "name"
 #define K_NOHZ_FULL "nohz_full"
 #define K_NOHZ_FULL_CAPABLE "nohz_full_capable"
-#define K_OBSERVED "observed"
 #define K_ONLINE "online"
 #define K_PREEMPT "preempt"
 #define K_RCU_NOCBS "rcu_nocbs"
@@ -55,11 +47,8 @@
 #define K_SCHED_RT_RUNTIME_US "sched_rt_runtime_us"
 #define K_SECONDS "seconds"
 #define K_SEVERITY "severity"
-#define K_SOURCE "source"
 #define K_STAT_INTERVAL "stat_interval"
 #define K_SYSROOT "sysroot"
-#define K_THP_DEFRAG "thp_defrag"
-#define K_THP_ENABLED "thp_enabled"
 #define K_TOUCHES_MEASURED_CPU "touches_measured_cpu"
 #define K_UNBOUND_WORKQUEUE_CPUMASK "unbound_workqueue_cpumask"
 #define K_VERDICT "verdict"
@@ -81,14 +70,26 @@ static void json_int_or_null(struct js_json *j, const char *key, long long v)
 		json_i64(j, key, v);
 }
 
+/* the facts the JSON carries, in two runs around the numbers and sets said by hand */
+static const struct json_field facts_kernel[] = {
+	JSON_FIELD_KEY("kernel_release", struct audit_facts, release, STR, JF_REQ),
+	JSON_FIELD_KEY("kernel_version", struct audit_facts, version, STR, 0),
+	JSON_FIELD(struct audit_facts, hypervisor, BOOL, 0),
+};
+static const struct json_field facts_clock_thp[] = {
+	JSON_FIELD(struct audit_facts, irqbalance_running, BOOL, 0),
+	JSON_FIELD(struct audit_facts, clocksource, STR, 0),
+	JSON_FIELD(struct audit_facts, invariant_tsc, BOOL, 0),
+	JSON_FIELD(struct audit_facts, thp_enabled, STR, 0),
+	JSON_FIELD(struct audit_facts, thp_defrag, STR, 0),
+};
+
 static void write_facts(struct js_json *j, const struct js_audit *a)
 {
 	const struct audit_facts *f = &a->f;
 
 	json_obj_begin(j, K_FACTS);
-	json_str(j, K_KERNEL_RELEASE, f->release);
-	json_str(j, K_KERNEL_VERSION, f->version);
-	json_bool(j, K_HYPERVISOR, f->hypervisor);
+	json_fields_write(j, facts_kernel, ARRAY_SIZE(facts_kernel), f);
 	json_int_or_null(j, K_HZ, f->hz ? f->hz : -1);
 	json_str(j, K_PREEMPT, f->preempt);
 	json_int_or_null(j, K_NOHZ_FULL_CAPABLE, f->nohz_full_capable);
@@ -97,11 +98,7 @@ static void write_facts(struct js_json *j, const struct js_audit *a)
 	else
 		json_i64(j, K_SCHED_RT_RUNTIME_US, f->rt_runtime_us);
 	json_int_or_null(j, K_STAT_INTERVAL, f->stat_interval);
-	json_bool(j, K_IRQBALANCE_RUNNING, f->irqbalance_running);
-	json_str(j, K_CLOCKSOURCE, f->clocksource);
-	json_bool(j, K_INVARIANT_TSC, f->invariant_tsc);
-	json_str(j, K_THP_ENABLED, f->thp_enabled);
-	json_str(j, K_THP_DEFRAG, f->thp_defrag);
+	json_fields_write(j, facts_clock_thp, ARRAY_SIZE(facts_clock_thp), f);
 	json_set(j, K_ONLINE, &f->online);
 	json_set(j, K_ISOLATED, &f->isolated);
 	json_set(j, K_NOHZ_FULL, &f->nohz_full);
@@ -111,6 +108,14 @@ static void write_facts(struct js_json *j, const struct js_audit *a)
 	json_str(j, K_CMDLINE, f->cmdline);
 	json_obj_end(j);
 }
+
+/* a check's texts, after its id, verdict, severity and CPU */
+static const struct json_field check_texts[] = {
+	JSON_FIELD(struct audit_check, observed, STR, JF_REQ),
+	JSON_FIELD(struct audit_check, expected, STR, JF_REQ),
+	JSON_FIELD(struct audit_check, source, STR, JF_REQ),
+	JSON_FIELD(struct audit_check, hint, STR, JF_REQ),
+};
 
 static void write_check(struct js_json *j, const struct audit_check *c)
 {
@@ -122,10 +127,7 @@ static void write_check(struct js_json *j, const struct audit_check *c)
 		json_i64(j, K_CPU, c->cpu);
 	else
 		json_null(j, K_CPU);
-	json_str(j, K_OBSERVED, c->observed);
-	json_str(j, K_EXPECTED, c->expected);
-	json_str(j, K_SOURCE, c->source);
-	json_str(j, K_HINT, c->hint);
+	json_fields_write(j, check_texts, ARRAY_SIZE(check_texts), c);
 	json_bool(j, "waived", c->waived);
 	json_obj_end(j);
 }
@@ -259,9 +261,7 @@ static void load_facts(struct jr *l, const struct jsonp_val *a, struct audit_fac
 	f->timer_migration = f->nmi_watchdog = f->watchdog = f->soft_watchdog = -1;
 	f->numa_balancing = f->ksm_run = f->khugepaged_defrag = -1;
 	f->swap_devices = f->swappiness = -1;
-	jr_str(l, o, K_KERNEL_RELEASE, JR_REQ, f->release, sizeof(f->release));
-	jr_str(l, o, K_KERNEL_VERSION, 0, f->version, sizeof(f->version));
-	jr_bool(l, o, K_HYPERVISOR, 0, &f->hypervisor);
+	jr_fields(l, o, facts_kernel, ARRAY_SIZE(facts_kernel), f);
 	jr_int(l, o, K_HZ, JR_NUL, 0, 100000, &f->hz);
 	jr_str(l, o, K_PREEMPT, 0, f->preempt, sizeof(f->preempt));
 	jr_int(l, o, K_NOHZ_FULL_CAPABLE, JR_NUL, -1, 1, &f->nohz_full_capable);
@@ -269,11 +269,7 @@ static void load_facts(struct jr *l, const struct jsonp_val *a, struct audit_fac
 	f->rt_runtime_us = rt;
 	f->rt_period_us = INT64_MIN;
 	jr_int(l, o, K_STAT_INTERVAL, JR_NUL, -1, INT32_MAX, &f->stat_interval);
-	jr_bool(l, o, K_IRQBALANCE_RUNNING, 0, &f->irqbalance_running);
-	jr_str(l, o, K_CLOCKSOURCE, 0, f->clocksource, sizeof(f->clocksource));
-	jr_bool(l, o, K_INVARIANT_TSC, 0, &f->invariant_tsc);
-	jr_str(l, o, K_THP_ENABLED, 0, f->thp_enabled, sizeof(f->thp_enabled));
-	jr_str(l, o, K_THP_DEFRAG, 0, f->thp_defrag, sizeof(f->thp_defrag));
+	jr_fields(l, o, facts_clock_thp, ARRAY_SIZE(facts_clock_thp), f);
 	cpuset_at(l, o, K_ONLINE, &f->online);
 	cpuset_at(l, o, K_ISOLATED, &f->isolated);
 	cpuset_at(l, o, K_NOHZ_FULL, &f->nohz_full);
@@ -296,10 +292,7 @@ static void load_check(struct jr *l, const struct jsonp_val *v, struct audit_che
 	x = jr_name(l, v, K_SEVERITY, audit_severity_from_name);
 	c->severity = x < 0 ? SEV_INFO : (enum audit_severity)x;
 	jr_int(l, v, K_CPU, JR_REQ | JR_NUL, 0, JS_CPUS_MAX - 1, &c->cpu);
-	jr_str(l, v, K_OBSERVED, JR_REQ, c->observed, sizeof(c->observed));
-	jr_str(l, v, K_EXPECTED, JR_REQ, c->expected, sizeof(c->expected));
-	jr_str(l, v, K_SOURCE, JR_REQ, c->source, sizeof(c->source));
-	jr_str(l, v, K_HINT, JR_REQ, c->hint, sizeof(c->hint));
+	jr_fields(l, v, check_texts, ARRAY_SIZE(check_texts), c);
 }
 
 static void load_checks(struct jr *l, const struct jsonp_val *o, struct js_audit *a)

@@ -10,6 +10,7 @@
 #include "js_json.h"
 #include "js_json_gap.h"
 #include "js_json_run.h"
+#include "js_jsonfield.h"
 #include "js_jsonread.h"
 #include "js_report.h"
 #include "js_story.h"
@@ -19,8 +20,6 @@
 #define K_ALL "all"
 #define K_ARRIVALS "arrivals"
 #define K_BANDS "bands"
-#define K_BLOCKED "blocked"
-#define K_BLOCKED_NS "blocked_ns"
 #define K_BOUND_NS "bound_ns"
 #define K_BURST "burst"
 #define K_BY_CAUSE "by_cause"
@@ -34,9 +33,7 @@
 #define K_CPU "cpu"
 #define K_DELAY_NS "delay_ns"
 #define K_DELAY_NS_TOTAL "delay_ns_total"
-#define K_DELAYED "delayed"
 #define K_DELAYED_BY_CAUSE "delayed_by_cause"
-#define K_DROPPED "dropped"
 #define K_DURATION_NS "duration_ns"
 #define K_END_NS "end_ns"
 #define K_ENTRY_EXIT "entry_exit"
@@ -44,74 +41,47 @@
 #define K_EVENTS "events"
 #define K_EXITED "exited"
 #define K_EXPLAINED_BY_CHECKS "explained_by_checks"
-#define K_FAULTS "faults"
 #define K_FLOOR_NS "floor_ns"
-#define K_GAP_COUNT "gap_count"
 #define K_GAP_SIZE_NS "gap_size_ns"
 #define K_GAPS "gaps"
 #define K_HISTOGRAM_BY_CAUSE "histogram_by_cause"
 #define K_HOST_READINGS "host_readings"
-#define K_INTERRUPTED "interrupted"
-#define K_INTERRUPTED_NS "interrupted_ns"
 #define K_INTERRUPTIONS "interruptions"
-#define K_INTERVAL_NS "interval_ns"
 #define K_INTERVALS "intervals"
-#define K_ITERATIONS "iterations"
 #define K_KINDS "kinds"
 #define K_LEARNED_NS "learned_ns"
 #define K_LENGTH_NS "length_ns"
 #define K_LIST "list"
 #define K_LO_NS "lo_ns"
 #define K_LONE_GAPS "lone_gaps"
-#define K_LOOP_NS_MEAN "loop_ns_mean"
-#define K_LOOP_NS_MEDIAN "loop_ns_median"
-#define K_LOOP_NS_MIN "loop_ns_min"
-#define K_LOST_NS "lost_ns"
 #define K_MAX_NS "max_ns"
 #define K_MEDIAN_NS "median_ns"
-#define K_MIGRATIONS "migrations"
 #define K_MIN_NS "min_ns"
 #define K_NODE "node"
 #define K_NS "ns"
 #define K_NS_BY_CAUSE "ns_by_cause"
 #define K_OFFSET_NS "offset_ns"
-#define K_OWN_BH "own_bh"
-#define K_OWN_BH_NS "own_bh_ns"
-#define K_P90_NS "p90_ns"
-#define K_P999_NS "p999_ns"
 #define K_PERIOD_NS "period_ns"
 #define K_PERIODIC "periodic"
 #define K_PHASE_NS "phase_ns"
-#define K_PREEMPTED "preempted"
-#define K_PREEMPTED_NS "preempted_ns"
 #define K_PRIOR_NS "prior_ns"
 #define K_PROBABILITY_OBSERVED "probability_observed"
 #define K_RAN_ON "ran_on"
 #define K_READINGS "readings"
 #define K_RELOADS_WITHOUT_STEAL "reloads_without_steal"
-#define K_SAMPLES "samples"
-#define K_SHORT_GAPS "short_gaps"
-#define K_SHORT_NS "short_ns"
-#define K_SLEEP_NS "sleep_ns"
-#define K_SLEEPS "sleeps"
 #define K_SMI "smi"
 #define K_SOURCE "source"
 #define K_START_NS "start_ns"
 #define K_STEAL_NS "steal_ns"
 #define K_STRENGTH "strength"
-#define K_SYSCALL_NS "syscall_ns"
-#define K_SYSCALLS "syscalls"
-#define K_SYSCALLS_TRACED "syscalls_traced"
 #define K_THREAD "thread"
 #define K_THREAD_STATS "thread_stats"
 #define K_TID "tid"
 #define K_TOP "top"
 #define K_TOTAL "total"
-#define K_TOTAL_NS "total_ns"
 #define K_UNEXPLAINED_PERIODICITY "unexplained_periodicity"
 #define K_VM_EXIT "vm_exit"
 #define K_WORST "worst"
-#define K_YIELDS "yields"
 #define K_CGROUP "cgroup" /* sources_by_cgroup's, as sources' JG_DETAIL */
 #define K_DELAY_HDR_B64 "delay_hdr_b64"
 #define K_HIST_HDR_B64 "hist_hdr_b64"
@@ -176,6 +146,13 @@ static void decode_hist(struct jr *l, const struct jsonp_val *o, const char *key
 		jr_fail(l, v, key, "not a valid HdrHistogram (%s)", strerror(-err));
 }
 
+/* an arrival interval's counts, before delayed_pct (derived) */
+static const struct json_field arrival_fields[] = {
+	JSON_FIELD(struct js_arrival, interval_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_arrival, arrivals, U64, JF_REQ),
+	JSON_FIELD(struct js_arrival, delayed, U64, JF_REQ),
+};
+
 static void arrivals(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	json_arr_begin(j, K_ARRIVALS);
@@ -183,9 +160,7 @@ static void arrivals(struct js_json *j, const struct js_run *run, const struct j
 		const struct js_arrival *a = &r->arrivals[i];
 
 		json_obj_begin(j, NULL);
-		json_u64(j, K_INTERVAL_NS, a->interval_ns);
-		json_u64(j, K_ARRIVALS, a->arrivals);
-		json_u64(j, K_DELAYED, a->delayed);
+		json_fields_write(j, arrival_fields, ARRAY_SIZE(arrival_fields), a);
 		json_dbl(j, "delayed_pct", a->arrivals ? 100.0 * a->delayed / a->arrivals : 0.0);
 		json_u64(j, K_DELAY_NS_TOTAL, a->delay_ns_total);
 		hist_pcts(j, &a->delay);
@@ -277,9 +252,7 @@ static void load_arrival(struct jr *l, const struct jsonp_val *v, struct js_cpu_
 	a->start_ns = r->start_ns;
 	a->end_ns = r->end_ns;
 	a->finished = true;
-	jr_u64(l, v, K_INTERVAL_NS, JR_REQ, &a->interval_ns);
-	jr_u64(l, v, K_ARRIVALS, JR_REQ, &a->arrivals);
-	jr_u64(l, v, K_DELAYED, JR_REQ, &a->delayed);
+	jr_fields(l, v, arrival_fields, ARRAY_SIZE(arrival_fields), a);
 	jr_u64(l, v, K_DELAY_NS_TOTAL, JR_REQ, &a->delay_ns_total);
 	load_delayed_by(l, v, a);
 	if (!jsonp_get(v, K_DELAY_HDR_B64)) {
@@ -361,6 +334,14 @@ static void load_interval_worst(struct jr *l, const struct jsonp_val *e,
 	jr_pop(l, mark);
 }
 
+/* an interval's figures, after its offset_ns */
+static const struct json_field interval_fields[] = {
+	JSON_FIELD(struct js_interval_stats, gaps, U64, JF_REQ),
+	JSON_FIELD(struct js_interval_stats, lost_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_interval_stats, max_ns, I64, JF_REQ),
+	JSON_FIELD(struct js_interval_stats, p999_ns, I64, JF_REQ),
+};
+
 static void intervals(struct js_json *j, const struct js_cpu_result *r, uint64_t run_start_ns)
 {
 	const struct js_intervals *iv = &r->intervals;
@@ -371,10 +352,7 @@ static void intervals(struct js_json *j, const struct js_cpu_result *r, uint64_t
 	for (size_t i = 0; i < iv->n; i++) {
 		json_obj_begin(j, NULL);
 		json_u64(j, K_OFFSET_NS, iv->v[i].start_ns - r->start_ns);
-		json_u64(j, K_GAPS, iv->v[i].gaps);
-		json_u64(j, K_LOST_NS, iv->v[i].lost_ns);
-		json_i64(j, K_MAX_NS, iv->v[i].max_ns);
-		json_i64(j, K_P999_NS, iv->v[i].p999_ns);
+		json_fields_write(j, interval_fields, ARRAY_SIZE(interval_fields), &iv->v[i]);
 		interval_worst(j, &iv->v[i].worst, run_start_ns);
 		json_obj_end(j);
 	}
@@ -408,10 +386,7 @@ static void load_intervals(struct jr *l, const struct jsonp_val *o, struct js_cp
 
 		jr_u64(l, e, K_OFFSET_NS, JR_REQ, &off);
 		s->start_ns = r->start_ns + off;
-		jr_u64(l, e, K_GAPS, JR_REQ, &s->gaps);
-		jr_u64(l, e, K_LOST_NS, JR_REQ, &s->lost_ns);
-		jr_i64(l, e, K_MAX_NS, JR_REQ, &s->max_ns);
-		jr_i64(l, e, K_P999_NS, JR_REQ, &s->p999_ns);
+		jr_fields(l, e, interval_fields, ARRAY_SIZE(interval_fields), s);
 		load_interval_worst(l, e, &s->worst);
 		jr_pop(l, m2);
 	}
@@ -480,6 +455,20 @@ static void load_cbuckets(struct jr *l, const struct jsonp_val *o, struct js_cau
 	jr_pop(l, mark);
 }
 
+/* a cause class's and a source's figures, before share_pct and max_ns */
+static const struct json_field class_fields[] = {
+	JSON_FIELD(struct js_cause_class, gaps, U64, JF_REQ),
+	JSON_FIELD(struct js_cause_class, events, U64, JF_REQ),
+	JSON_FIELD(struct js_cause_class, total_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_cause_class, entry_ns, U64, 0),
+};
+static const struct json_field source_fields[] = {
+	JSON_FIELD(struct js_cause_src, gaps, U64, JF_REQ),
+	JSON_FIELD(struct js_cause_src, events, U64, JF_REQ),
+	JSON_FIELD(struct js_cause_src, total_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_cause_src, entry_ns, U64, 0),
+};
+
 /* sources - a cause table's sources, largest first: [{cause, KEY, gaps, ...}] */
 static void sources(struct js_json *j, const char *name, const char *key, const struct js_causes *c)
 {
@@ -491,10 +480,7 @@ static void sources(struct js_json *j, const char *name, const char *key, const 
 		json_obj_begin(j, NULL);
 		json_str(j, K_CAUSE, js_cause_name(src[i]->cause));
 		json_str(j, key, src[i]->detail);
-		json_u64(j, K_GAPS, src[i]->gaps);
-		json_u64(j, K_EVENTS, src[i]->events);
-		json_u64(j, K_TOTAL_NS, src[i]->total_ns);
-		json_u64(j, K_ENTRY_NS, src[i]->entry_ns);
+		json_fields_write(j, source_fields, ARRAY_SIZE(source_fields), src[i]);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, src[i]->total_ns));
 		json_u64(j, K_MAX_NS, src[i]->max_ns);
 		json_obj_end(j);
@@ -535,10 +521,7 @@ static void load_sources(struct jr *l, const struct jsonp_val *o, const char *na
 			jr_str(l, v, K_CGROUP, JR_REQ, s->detail, sizeof(s->detail));
 		else
 			js_detail_read(l, v, s->cause, s->detail, sizeof(s->detail));
-		jr_u64(l, v, K_GAPS, JR_REQ, &s->gaps);
-		jr_u64(l, v, K_EVENTS, JR_REQ, &s->events);
-		jr_u64(l, v, K_TOTAL_NS, JR_REQ, &s->total_ns);
-		jr_u64(l, v, K_ENTRY_NS, 0, &s->entry_ns);
+		jr_fields(l, v, source_fields, ARRAY_SIZE(source_fields), s);
 		jr_u64(l, v, K_MAX_NS, JR_REQ, &s->max_ns);
 		s->other = !strcmp(s->detail, "(other)");
 		if (s->other && k >= 0)
@@ -595,10 +578,7 @@ static void cause_table(struct js_json *j, const struct js_causes *c)
 		if (!cl || !cl->gaps)
 			continue;
 		json_obj_begin(j, js_cause_name(k));
-		json_u64(j, K_GAPS, cl->gaps);
-		json_u64(j, K_EVENTS, cl->events);
-		json_u64(j, K_TOTAL_NS, cl->total_ns);
-		json_u64(j, K_ENTRY_NS, cl->entry_ns);
+		json_fields_write(j, class_fields, ARRAY_SIZE(class_fields), cl);
 		json_dbl(j, "share_pct", 100.0 * causes_share(c, cl->total_ns));
 		json_u64(j, K_MAX_NS, cl->max_ns);
 		json_obj_end(j);
@@ -620,10 +600,7 @@ static void load_classes(struct jr *l, const struct jsonp_val *o, struct js_caus
 		if (k < 0 || !jr_get(l, bc, m->key, JSONP_OBJ, JR_REQ))
 			break;
 		m2 = jr_push(l, ".%s", m->key);
-		jr_u64(l, &m->val, K_GAPS, JR_REQ, &c->cls[k].gaps);
-		jr_u64(l, &m->val, K_EVENTS, JR_REQ, &c->cls[k].events);
-		jr_u64(l, &m->val, K_TOTAL_NS, JR_REQ, &c->cls[k].total_ns);
-		jr_u64(l, &m->val, K_ENTRY_NS, 0, &c->cls[k].entry_ns);
+		jr_fields(l, &m->val, class_fields, ARRAY_SIZE(class_fields), &c->cls[k]);
 		jr_u64(l, &m->val, K_MAX_NS, JR_REQ, &c->cls[k].max_ns);
 		jr_pop(l, m2);
 	}
@@ -737,6 +714,13 @@ static void load_period(struct jr *l, const struct jsonp_val *o, struct js_perio
 	jr_pop(l, mark);
 }
 
+static const struct json_field vm_exit_fields[] = {
+	JSON_FIELD(struct js_exit_cost, samples, U32, JF_REQ),
+	JSON_FIELD(struct js_exit_cost, min_ns, DBL, JF_REQ),
+	JSON_FIELD(struct js_exit_cost, median_ns, DBL, JF_REQ),
+	JSON_FIELD(struct js_exit_cost, p90_ns, DBL, JF_REQ),
+};
+
 /* vm_exit - one VM exit's cost on the CPU, null on bare metal (js_vmexit.h) */
 static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
 {
@@ -745,10 +729,7 @@ static void vm_exit(struct js_json *j, const struct js_exit_cost *x)
 		return;
 	}
 	json_obj_begin(j, K_VM_EXIT);
-	json_u64(j, K_SAMPLES, x->samples);
-	json_dbl(j, K_MIN_NS, x->min_ns);
-	json_dbl(j, K_MEDIAN_NS, x->median_ns);
-	json_dbl(j, K_P90_NS, x->p90_ns);
+	json_fields_write(j, vm_exit_fields, ARRAY_SIZE(vm_exit_fields), x);
 	json_obj_end(j);
 }
 
@@ -757,13 +738,8 @@ static void load_vm_exit(struct jr *l, const struct jsonp_val *o, struct js_exit
 {
 	const struct jsonp_val *v = jr_get(l, o, K_VM_EXIT, JSONP_OBJ, JR_NUL);
 	size_t mark = jr_push(l, "." K_VM_EXIT);
-	uint64_t n = 0;
 
-	jr_u64(l, v, K_SAMPLES, JR_REQ, &n);
-	x->samples = (uint32_t)JS_MIN(n, UINT32_MAX);
-	jr_dbl(l, v, K_MIN_NS, JR_REQ, &x->min_ns);
-	jr_dbl(l, v, K_MEDIAN_NS, JR_REQ, &x->median_ns);
-	jr_dbl(l, v, K_P90_NS, JR_REQ, &x->p90_ns);
+	jr_fields(l, v, vm_exit_fields, ARRAY_SIZE(vm_exit_fields), x);
 	jr_pop(l, mark);
 }
 
@@ -871,6 +847,28 @@ static void load_entry(struct jr *l, const struct jsonp_val *o, struct js_entry 
 	jr_pop(l, mark);
 }
 
+/* a followed thread's own figures (js_thread_stats), after its tid and name */
+static const struct json_field thread_fields[] = {
+	JSON_FIELD(struct js_thread_stats, syscalls, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, syscall_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, sleeps, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, sleep_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, yields, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, preempted, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, preempted_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, interrupted, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, interrupted_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, own_bh, U64, 0),
+	JSON_FIELD(struct js_thread_stats, own_bh_ns, U64, 0),
+	JSON_FIELD(struct js_thread_stats, syscalls_traced, BOOL, 0),
+	JSON_FIELD(struct js_thread_stats, blocked, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, blocked_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, faults, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, migrations, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, short_gaps, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, short_ns, U64, JF_REQ),
+};
+
 /* thread - a followed thread's own figures (js_thread_stats) */
 static void thread(struct js_json *j, const struct js_cpu_result *r)
 {
@@ -879,24 +877,7 @@ static void thread(struct js_json *j, const struct js_cpu_result *r)
 	json_u64(j, K_TID, r->tid);
 	json_str(j, K_THREAD, r->name);
 	json_obj_begin(j, K_THREAD_STATS);
-	json_u64(j, K_SYSCALLS, t->syscalls);
-	json_u64(j, K_SYSCALL_NS, t->syscall_ns);
-	json_u64(j, K_SLEEPS, t->sleeps);
-	json_u64(j, K_SLEEP_NS, t->sleep_ns);
-	json_u64(j, K_YIELDS, t->yields);
-	json_u64(j, K_PREEMPTED, t->preempted);
-	json_u64(j, K_PREEMPTED_NS, t->preempted_ns);
-	json_u64(j, K_INTERRUPTED, t->interrupted);
-	json_u64(j, K_INTERRUPTED_NS, t->interrupted_ns);
-	json_u64(j, K_OWN_BH, t->own_bh);
-	json_u64(j, K_OWN_BH_NS, t->own_bh_ns);
-	json_bool(j, K_SYSCALLS_TRACED, t->syscalls_traced);
-	json_u64(j, K_BLOCKED, t->blocked);
-	json_u64(j, K_BLOCKED_NS, t->blocked_ns);
-	json_u64(j, K_FAULTS, t->faults);
-	json_u64(j, K_MIGRATIONS, t->migrations);
-	json_u64(j, K_SHORT_GAPS, t->short_gaps);
-	json_u64(j, K_SHORT_NS, t->short_ns);
+	json_fields_write(j, thread_fields, ARRAY_SIZE(thread_fields), t);
 	json_arr_begin(j, K_RAN_ON);
 	for (int c = 0; c < 64; c++)
 		if (t->cpus_mask >> c & 1)
@@ -919,25 +900,8 @@ static void load_thread(struct jr *l, const struct jsonp_val *o, struct js_cpu_r
 	jr_str(l, o, K_THREAD, JR_REQ, r->name, sizeof(r->name));
 	t = jr_get(l, o, K_THREAD_STATS, JSONP_OBJ, JR_REQ);
 	mark = jr_push(l, "." K_THREAD_STATS);
-	jr_u64(l, t, K_SYSCALLS, JR_REQ, &s->syscalls);
-	jr_u64(l, t, K_SYSCALL_NS, JR_REQ, &s->syscall_ns);
-	jr_u64(l, t, K_SLEEPS, JR_REQ, &s->sleeps);
-	jr_u64(l, t, K_SLEEP_NS, JR_REQ, &s->sleep_ns);
-	jr_u64(l, t, K_YIELDS, JR_REQ, &s->yields);
-	jr_u64(l, t, K_PREEMPTED, JR_REQ, &s->preempted);
-	jr_u64(l, t, K_PREEMPTED_NS, JR_REQ, &s->preempted_ns);
-	jr_u64(l, t, K_INTERRUPTED, JR_REQ, &s->interrupted);
-	jr_u64(l, t, K_INTERRUPTED_NS, JR_REQ, &s->interrupted_ns);
-	jr_u64(l, t, K_OWN_BH, 0, &s->own_bh);
-	jr_u64(l, t, K_OWN_BH_NS, 0, &s->own_bh_ns);
 	s->syscalls_traced = true; /* files from before the option counted them always */
-	jr_bool(l, t, K_SYSCALLS_TRACED, 0, &s->syscalls_traced);
-	jr_u64(l, t, K_BLOCKED, JR_REQ, &s->blocked);
-	jr_u64(l, t, K_BLOCKED_NS, JR_REQ, &s->blocked_ns);
-	jr_u64(l, t, K_FAULTS, JR_REQ, &s->faults);
-	jr_u64(l, t, K_MIGRATIONS, JR_REQ, &s->migrations);
-	jr_u64(l, t, K_SHORT_GAPS, JR_REQ, &s->short_gaps);
-	jr_u64(l, t, K_SHORT_NS, JR_REQ, &s->short_ns);
+	jr_fields(l, t, thread_fields, ARRAY_SIZE(thread_fields), s);
 	jr_bool(l, t, K_EXITED, JR_REQ, &s->exited);
 	a = jr_get(l, t, K_RAN_ON, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
@@ -1074,6 +1038,20 @@ out:
 	jr_pop(l, mark);
 }
 
+/* a result's counts, after its window; lost_pct (derived) between the two lists */
+static const struct json_field count_fields[] = {
+	JSON_FIELD(struct js_cpu_result, iterations, U64, JF_REQ),
+	JSON_FIELD(struct js_cpu_result, loop_ns_min, DBL, JF_REQ),
+	JSON_FIELD(struct js_cpu_result, loop_ns_median, DBL, JF_REQ),
+	JSON_FIELD(struct js_cpu_result, loop_ns_mean, DBL, JF_REQ),
+	JSON_FIELD(struct js_cpu_result, gap_count, U64, JF_REQ),
+	JSON_FIELD(struct js_cpu_result, lost_ns, U64, JF_REQ),
+};
+static const struct json_field drop_fields[] = {
+	JSON_FIELD(struct js_cpu_result, dropped, U64, JF_REQ),
+	JSON_FIELD(struct js_cpu_result, events, U64, 0),
+};
+
 static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu_result *r)
 {
 	json_obj_begin(j, NULL);
@@ -1085,15 +1063,9 @@ static void cpu(struct js_json *j, const struct js_run *run, const struct js_cpu
 	json_u64(j, K_START_NS, r->start_ns);
 	json_u64(j, K_END_NS, r->end_ns);
 	json_u64(j, K_DURATION_NS, r->end_ns - r->start_ns);
-	json_u64(j, K_ITERATIONS, r->iterations);
-	json_dbl(j, K_LOOP_NS_MIN, r->loop_ns_min);
-	json_dbl(j, K_LOOP_NS_MEDIAN, r->loop_ns_median);
-	json_dbl(j, K_LOOP_NS_MEAN, r->loop_ns_mean);
-	json_u64(j, K_GAP_COUNT, r->gap_count);
-	json_u64(j, K_LOST_NS, r->lost_ns);
+	json_fields_write(j, count_fields, ARRAY_SIZE(count_fields), r);
 	json_dbl(j, "lost_pct", result_lost_pct(r));
-	json_u64(j, K_DROPPED, r->dropped);
-	json_u64(j, K_EVENTS, r->events);
+	json_fields_write(j, drop_fields, ARRAY_SIZE(drop_fields), r);
 	hist_pcts(j, &r->hist);
 	json_i64(j, K_MIN_NS, hist_min(&r->hist));
 	json_dbl(j, "mean_ns", hist_mean(&r->hist));
@@ -1130,14 +1102,8 @@ static void load_cpu_counts(struct jr *l, const struct jsonp_val *o, struct js_c
 	jr_u64(l, o, K_END_NS, JR_REQ, &r->end_ns);
 	if (!l->rc && r->end_ns < r->start_ns)
 		jr_fail(l, jsonp_get(o, K_END_NS), K_END_NS, "before start_ns");
-	jr_u64(l, o, K_ITERATIONS, JR_REQ, &r->iterations);
-	jr_dbl(l, o, K_LOOP_NS_MIN, JR_REQ, &r->loop_ns_min);
-	jr_dbl(l, o, K_LOOP_NS_MEDIAN, JR_REQ, &r->loop_ns_median);
-	jr_dbl(l, o, K_LOOP_NS_MEAN, JR_REQ, &r->loop_ns_mean);
-	jr_u64(l, o, K_GAP_COUNT, JR_REQ, &r->gap_count);
-	jr_u64(l, o, K_LOST_NS, JR_REQ, &r->lost_ns);
-	jr_u64(l, o, K_DROPPED, JR_REQ, &r->dropped);
-	jr_u64(l, o, K_EVENTS, 0, &r->events);
+	jr_fields(l, o, count_fields, ARRAY_SIZE(count_fields), r);
+	jr_fields(l, o, drop_fields, ARRAY_SIZE(drop_fields), r);
 	jr_u64(l, o, K_STEAL_NS, JR_REQ, &r->steal_ns);
 	smi = jr_get(l, o, K_SMI, JSONP_NUM, JR_REQ | JR_NUL);
 	if (smi && run->smi_countable)

@@ -14,6 +14,7 @@
 #include "js_idle_states.h"
 #include "js_json.h"
 #include "js_json_run.h"
+#include "js_jsonfield.h"
 #include "js_jsonread.h"
 #include "js_report.h"
 #include "js_story.h"
@@ -21,28 +22,19 @@
 
 /* the keys both a writer and a reader below name, each spelled once */
 #define K_ARRIVAL_INTERVALS_NS "arrival_intervals_ns"
-#define K_ATTACHED_NS "attached_ns"
 #define K_BURST "burst"
-#define K_BYTES "bytes"
-#define K_CHOSEN_NS "chosen_ns"
 #define K_CLOCK "clock"
 #define K_CLOCK_READ_COST "clock_read_cost"
 #define K_COMM "comm"
-#define K_COMMAND "command"
 #define K_COST "cost"
 #define K_COUNTABLE "countable"
 #define K_COUNTER "counter"
 #define K_CPU "cpu"
-#define K_CPU_MODEL "cpu_model"
 #define K_CPUS "cpus"
 #define K_DEEPEST "deepest"
 #define K_DEEPEST_IDLE_STATE "deepest_idle_state"
-#define K_DIR "dir"
-#define K_DIR_MAX_BYTES "dir_max_bytes"
 #define K_DISABLED "disabled"
-#define K_DROPPED "dropped"
 #define K_DURATION_NS "duration_ns"
-#define K_EARLY "early"
 #define K_ENABLED "enabled"
 #define K_EVENTS "events"
 #define K_EVENTS_BY_KIND "events_by_kind"
@@ -50,37 +42,16 @@
 #define K_EXIT_NS "exit_ns"
 #define K_EXIT_STATUS "exit_status"
 #define K_EXITED "exited"
-#define K_FAILED "failed"
 #define K_FIT_PAIRS "fit_pairs"
-#define K_FIT_RESIDUAL_MAX_NS "fit_residual_max_ns"
-#define K_FIT_RESIDUAL_RMS_NS "fit_residual_rms_ns"
-#define K_FLOOR_NS "floor_ns"
-#define K_FULL "full"
-#define K_GAPS_PER_S_AT_CHOSEN "gaps_per_s_at_chosen"
-#define K_GAPS_PER_S_AT_FLOOR "gaps_per_s_at_floor"
-#define K_GAPS_PER_S_MAX "gaps_per_s_max"
-#define K_HOSTNAME "hostname"
 #define K_HOUSE_KEEPING "house_keeping"
-#define K_INVARIANT_TSC "invariant_tsc"
-#define K_KERNEL "kernel"
-#define K_LATE "late"
 #define K_LINE "line"
 #define K_LINES "lines"
-#define K_LOOP_MIN_NS "loop_min_ns"
 #define K_LOST "lost"
-#define K_MALFORMED "malformed"
 #define K_MALFORMED_LINES "malformed_lines"
-#define K_MARKS "marks"
-#define K_MAX_PER_MIN "max_per_min"
-#define K_MAX_PER_SOURCE "max_per_source"
-#define K_MEDIAN_NS "median_ns"
-#define K_MIN_NS "min_ns"
 #define K_MODE "mode"
 #define K_NAME "name"
-#define K_NOMINAL_HZ "nominal_hz"
 #define K_ON_SPIKE "on_spike"
 #define K_ONLINE_CPUS "online_cpus"
-#define K_P99_NS "p99_ns"
 #define K_PATH "path"
 #define K_PID "pid"
 #define K_POLICY "policy"
@@ -88,45 +59,28 @@
 #define K_PROBE_SET "probe_set"
 #define K_PROBES_REQUESTED "probes_requested"
 #define K_PROGRAMS "programs"
-#define K_RAISED_BECAUSE "raised_because"
 #define K_REPLACED "replaced"
 #define K_RESTORED "restored"
-#define K_RUN_NS "run_ns"
-#define K_RUNS "runs"
-#define K_SAMPLES "samples"
-#define K_SEEN "seen"
 #define K_SIGNAL "signal"
 #define K_SKIPPED "skipped"
-#define K_SKIPPED_BUSY "skipped_busy"
 #define K_STACKS "stacks"
-#define K_START_EPOCH_S "start_epoch_s"
-#define K_START_MONO_NS "start_mono_ns"
 #define K_START_NS "start_ns"
 #define K_STATE "state"
 #define K_STEAL_REPORTED "steal_reported"
-#define K_STEP "step"
-#define K_THREADS_OVER "threads_over"
-#define K_THREADS_SEEN "threads_seen"
 #define K_THRESHOLD_AUTO "threshold_auto"
 #define K_THRESHOLD_NS "threshold_ns"
 #define K_TIDS "tids"
-#define K_TIMEOUT_NS "timeout_ns"
-#define K_TIMEOUTS "timeouts"
 #define K_TOOL "tool"
 #define K_TOP "top"
-#define K_TRUNCATED "truncated"
 #define K_TSC_HZ "tsc_hz"
 #define K_TSC_READ "tsc_read"
 #define K_TYPE "type"
-#define K_UNWATCHED_GAPS "unwatched_gaps"
-#define K_VM "vm"
 #define K_WAKER "waker"
 #define K_WARMUP_NS "warmup_ns"
 #define K_WHY "why"
 #define K_WHY_DISABLED "why_disabled"
 #define K_WHY_NOT "why_not"
 #define K_WRITE_NS_MAX "write_ns_max"
-#define K_WRITTEN "written"
 #define K_AUDIT "audit" /* its row's, and a `check` document's */
 
 /* header - what wrote the document, and its schema (key: "schema_version") */
@@ -172,6 +126,8 @@ static void check_header(struct jr *l, const struct jsonp_val *root, const char 
 		jr_fail(l, NULL, NULL, "written by `jitterscope check` (an audit, no measurement)");
 }
 
+/* the run's scalars: whether it was interrupted, why it stopped (null: it did not stop
+ * early), what ended it, its wall time */
 static void interrupted(struct js_json *j, const char *key, const struct js_run *run)
 {
 	json_bool(j, key, run->interrupted);
@@ -223,6 +179,17 @@ static void load_wall(struct jr *l, const struct jsonp_val *root, const char *ke
 	jr_u64(l, root, key, JR_REQ, &run->wall_ns);
 }
 
+/* how --threshold auto chose, after its rule and CPU */
+static const struct json_field thr_auto_fields[] = {
+	JSON_FIELD(struct js_thr_auto, loop_min_ns, DBL, JF_REQ),
+	JSON_FIELD(struct js_thr_auto, floor_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_thr_auto, chosen_ns, U64, JF_REQ),
+	JSON_FIELD_KEY("gaps_per_s_at_floor", struct js_thr_auto, rate_at_floor, DBL, JF_REQ),
+	JSON_FIELD_KEY("gaps_per_s_at_chosen", struct js_thr_auto, rate_at_chosen, DBL, JF_REQ),
+	JSON_FIELD_KEY("gaps_per_s_max", struct js_thr_auto, max_rate, DBL, JF_REQ),
+	JSON_FIELD(struct js_thr_auto, raised_because, STR, JF_REQ | JF_NUL | JF_NULL0),
+};
+
 /* thr_auto - params.threshold_auto: how --threshold auto chose threshold_ns; null without */
 static void thr_auto(struct js_json *j, const struct js_run_cfg *p)
 {
@@ -235,16 +202,7 @@ static void thr_auto(struct js_json *j, const struct js_run_cfg *p)
 	json_obj_begin(j, K_THRESHOLD_AUTO);
 	json_str(j, "rule", JS_THR_AUTO_RULE);
 	json_u64(j, K_CPU, (uint64_t)t->cpu);
-	json_dbl(j, K_LOOP_MIN_NS, t->loop_min_ns);
-	json_u64(j, K_FLOOR_NS, t->floor_ns);
-	json_u64(j, K_CHOSEN_NS, t->chosen_ns);
-	json_dbl(j, K_GAPS_PER_S_AT_FLOOR, t->rate_at_floor);
-	json_dbl(j, K_GAPS_PER_S_AT_CHOSEN, t->rate_at_chosen);
-	json_dbl(j, K_GAPS_PER_S_MAX, t->max_rate);
-	if (t->raised_because[0])
-		json_str(j, K_RAISED_BECAUSE, t->raised_because);
-	else
-		json_null(j, K_RAISED_BECAUSE);
+	json_fields_write(j, thr_auto_fields, ARRAY_SIZE(thr_auto_fields), t);
 	json_obj_end(j);
 }
 
@@ -262,14 +220,7 @@ static void load_thr_auto(struct jr *l, const struct jsonp_val *o, struct js_run
 	p->threshold_auto = true;
 	jr_u64(l, v, K_CPU, JR_REQ, &cpu);
 	t->cpu = (int)JS_MIN(cpu, (uint64_t)JS_CPUS_MAX);
-	jr_dbl(l, v, K_LOOP_MIN_NS, JR_REQ, &t->loop_min_ns);
-	jr_u64(l, v, K_FLOOR_NS, JR_REQ, &t->floor_ns);
-	jr_u64(l, v, K_CHOSEN_NS, JR_REQ, &t->chosen_ns);
-	jr_dbl(l, v, K_GAPS_PER_S_AT_FLOOR, JR_REQ, &t->rate_at_floor);
-	jr_dbl(l, v, K_GAPS_PER_S_AT_CHOSEN, JR_REQ, &t->rate_at_chosen);
-	jr_dbl(l, v, K_GAPS_PER_S_MAX, JR_REQ, &t->max_rate);
-	jr_str(l, v, K_RAISED_BECAUSE, JR_REQ | JR_NUL, t->raised_because,
-	       sizeof(t->raised_because));
+	jr_fields(l, v, thr_auto_fields, ARRAY_SIZE(thr_auto_fields), t);
 	jr_pop(l, mark);
 }
 
@@ -383,13 +334,18 @@ static void load_params(struct jr *l, const struct jsonp_val *root, const char *
 	jr_pop(l, mark);
 }
 
+/* a clock read's cost (js_clockcost.h) */
+static const struct json_field clock_fields[] = {
+	JSON_FIELD(struct js_clock_read, samples, U64, 0),
+	JSON_FIELD(struct js_clock_read, median_ns, DBL, JF_REQ),
+	JSON_FIELD(struct js_clock_read, p99_ns, DBL, JF_REQ),
+	JSON_FIELD(struct js_clock_read, min_ns, DBL, JF_REQ),
+};
+
 static void clock_read(struct js_json *j, const struct js_clock_read *c)
 {
 	json_obj_begin(j, c->name);
-	json_u64(j, K_SAMPLES, c->samples);
-	json_dbl(j, K_MEDIAN_NS, c->median_ns);
-	json_dbl(j, K_P99_NS, c->p99_ns);
-	json_dbl(j, K_MIN_NS, c->min_ns);
+	json_fields_write(j, clock_fields, ARRAY_SIZE(clock_fields), c);
 	json_obj_end(j);
 }
 
@@ -402,10 +358,7 @@ static void load_clock(struct jr *l, const struct jsonp_val *o, const char *name
 	c->name = name;
 	if (v) {
 		c->samples = 1; /* present: it was measured (samples is newer) */
-		jr_u64(l, v, K_SAMPLES, 0, &c->samples);
-		jr_dbl(l, v, K_MEDIAN_NS, JR_REQ, &c->median_ns);
-		jr_dbl(l, v, K_P99_NS, JR_REQ, &c->p99_ns);
-		jr_dbl(l, v, K_MIN_NS, JR_REQ, &c->min_ns);
+		jr_fields(l, v, clock_fields, ARRAY_SIZE(clock_fields), c);
 	}
 	jr_pop(l, mark);
 }
@@ -418,17 +371,31 @@ static void steal_at(struct jr *l, const struct jsonp_val *o, struct js_machine 
 	m->steal = !v ? JS_STEAL_UNKNOWN : v->b ? JS_STEAL_COUNTED : JS_STEAL_NONE;
 }
 
+/* the machine: its names, then (after online_cpus) two flags (js_machine) */
+static const struct json_field machine_names[] = {
+	JSON_FIELD(struct js_machine, kernel, STR, JF_REQ),
+	JSON_FIELD(struct js_machine, hostname, STR, JF_REQ),
+	JSON_FIELD(struct js_machine, cpu_model, STR, JF_REQ),
+};
+static const struct json_field machine_flags[] = {
+	JSON_FIELD_KEY("vm", struct js_machine, hypervisor, BOOL, JF_REQ),
+	JSON_FIELD(struct js_machine, invariant_tsc, BOOL, JF_REQ),
+};
+/* arm64: cntvct_el0's stated frequency and measured step, before step_ns (derived) */
+static const struct json_field counter_fields[] = {
+	JSON_FIELD_KEY("name", struct js_machine, counter_name, STR, JF_REQ),
+	JSON_FIELD_KEY("nominal_hz", struct js_machine, counter_nominal_hz, DBL, JF_REQ),
+	JSON_FIELD_KEY("step", struct js_machine, counter_step, U64, JF_REQ),
+};
+
 static void machine(struct js_json *j, const char *key, const struct js_run *run)
 {
 	const struct js_machine *m = &run->machine;
 
 	json_obj_begin(j, key);
-	json_str(j, K_KERNEL, m->kernel);
-	json_str(j, K_HOSTNAME, m->hostname);
-	json_str(j, K_CPU_MODEL, m->cpu_model);
+	json_fields_write(j, machine_names, ARRAY_SIZE(machine_names), m);
 	json_u64(j, K_ONLINE_CPUS, (uint64_t)m->online_cpus);
-	json_bool(j, K_VM, m->hypervisor);
-	json_bool(j, K_INVARIANT_TSC, m->invariant_tsc);
+	json_fields_write(j, machine_flags, ARRAY_SIZE(machine_flags), m);
 	if (m->steal == JS_STEAL_UNKNOWN)
 		json_null(j, K_STEAL_REPORTED);
 	else
@@ -436,9 +403,7 @@ static void machine(struct js_json *j, const char *key, const struct js_run *run
 	json_dbl(j, K_TSC_HZ, run->fit.hz);
 	if (m->counter_step) { /* arm64: cntvct_el0's stated frequency and measured step */
 		json_obj_begin(j, K_COUNTER);
-		json_str(j, K_NAME, m->counter_name);
-		json_dbl(j, K_NOMINAL_HZ, m->counter_nominal_hz);
-		json_u64(j, K_STEP, m->counter_step);
+		json_fields_write(j, counter_fields, ARRAY_SIZE(counter_fields), m);
 		json_dbl(j, "step_ns", m->counter_step * (run->fit.hz > 0 ? 1e9 / run->fit.hz : 0));
 		json_obj_end(j);
 	}
@@ -459,12 +424,9 @@ static void load_machine(struct jr *l, const struct jsonp_val *root, const char 
 	struct js_machine *m = &run->machine;
 	size_t mark = jr_push(l, ".%s", key);
 
-	jr_str(l, o, K_KERNEL, JR_REQ, m->kernel, sizeof(m->kernel));
-	jr_str(l, o, K_HOSTNAME, JR_REQ, m->hostname, sizeof(m->hostname));
-	jr_str(l, o, K_CPU_MODEL, JR_REQ, m->cpu_model, sizeof(m->cpu_model));
+	jr_fields(l, o, machine_names, ARRAY_SIZE(machine_names), m);
 	jr_int(l, o, K_ONLINE_CPUS, JR_REQ, 0, INT32_MAX, &m->online_cpus);
-	jr_bool(l, o, K_VM, JR_REQ, &m->hypervisor);
-	jr_bool(l, o, K_INVARIANT_TSC, JR_REQ, &m->invariant_tsc);
+	jr_fields(l, o, machine_flags, ARRAY_SIZE(machine_flags), m);
 	steal_at(l, o, m);
 	jr_dbl(l, o, K_TSC_HZ, JR_REQ, &m->tsc_hz);
 	run->fit.hz = m->tsc_hz;
@@ -474,9 +436,7 @@ static void load_machine(struct jr *l, const struct jsonp_val *root, const char 
 	if (c) {
 		size_t cm = jr_push(l, "." K_COUNTER);
 
-		jr_str(l, c, K_NAME, JR_REQ, m->counter_name, sizeof(m->counter_name));
-		jr_dbl(l, c, K_NOMINAL_HZ, JR_REQ, &m->counter_nominal_hz);
-		jr_u64(l, c, K_STEP, JR_REQ, &m->counter_step);
+		jr_fields(l, c, counter_fields, ARRAY_SIZE(counter_fields), m);
 		jr_pop(l, cm);
 	}
 	c = jr_get(l, o, K_CLOCK_READ_COST, JSONP_OBJ, 0);
@@ -489,16 +449,21 @@ static void load_machine(struct jr *l, const struct jsonp_val *root, const char 
 	jr_pop(l, mark);
 }
 
+/* the time base, after fit_pairs */
+static const struct json_field time_base_fields[] = {
+	JSON_FIELD_KEY("fit_residual_max_ns", struct js_run, fit.residual_max_ns, DBL, JF_REQ),
+	JSON_FIELD_KEY("fit_residual_rms_ns", struct js_run, fit.residual_rms_ns, DBL, JF_REQ),
+	JSON_FIELD(struct js_run, start_mono_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_run, start_epoch_s, DBL, JF_REQ),
+};
+
 /* time_base - how the run's TSC maps to CLOCK_MONOTONIC and the wall clock */
 static void time_base(struct js_json *j, const char *key, const struct js_run *run)
 {
 	json_obj_begin(j, key);
 	json_str(j, K_CLOCK, "CLOCK_MONOTONIC");
 	json_u64(j, K_FIT_PAIRS, run->fit.npairs);
-	json_dbl(j, K_FIT_RESIDUAL_MAX_NS, run->fit.residual_max_ns);
-	json_dbl(j, K_FIT_RESIDUAL_RMS_NS, run->fit.residual_rms_ns);
-	json_u64(j, K_START_MONO_NS, run->start_mono_ns);
-	json_dbl(j, K_START_EPOCH_S, run->start_epoch_s);
+	json_fields_write(j, time_base_fields, ARRAY_SIZE(time_base_fields), run);
 	json_obj_end(j);
 }
 
@@ -511,12 +476,16 @@ static void load_time_base(struct jr *l, const struct jsonp_val *root, const cha
 
 	jr_u64(l, o, K_FIT_PAIRS, JR_REQ, &pairs);
 	run->fit.npairs = (size_t)pairs;
-	jr_dbl(l, o, K_FIT_RESIDUAL_MAX_NS, JR_REQ, &run->fit.residual_max_ns);
-	jr_dbl(l, o, K_FIT_RESIDUAL_RMS_NS, JR_REQ, &run->fit.residual_rms_ns);
-	jr_u64(l, o, K_START_MONO_NS, JR_REQ, &run->start_mono_ns);
-	jr_dbl(l, o, K_START_EPOCH_S, JR_REQ, &run->start_epoch_s);
+	jr_fields(l, o, time_base_fields, ARRAY_SIZE(time_base_fields), run);
 	jr_pop(l, mark);
 }
+
+/* --stacks: what the map and the table lost, after their sizes */
+static const struct json_field stacks_fields[] = {
+	JSON_FIELD_KEY("full", struct js_run, stack_full, U64, 0),
+	JSON_FIELD_KEY("failed", struct js_run, stack_fail, U64, 0),
+	JSON_FIELD_KEY("dropped", struct js_run, stacks.dropped, U64, 0),
+};
 
 /* stacks_info - --stacks: what the map and the table lost (null without) */
 static void stacks_info(struct js_json *j, const struct js_run *run)
@@ -528,9 +497,7 @@ static void stacks_info(struct js_json *j, const struct js_run *run)
 	json_obj_begin(j, K_STACKS);
 	json_u64(j, "map_buckets", JS_STACKS_MAX);
 	json_u64(j, "depth", JS_STACK_DEPTH);
-	json_u64(j, K_FULL, run->stack_full);
-	json_u64(j, K_FAILED, run->stack_fail);
-	json_u64(j, K_DROPPED, run->stacks.dropped);
+	json_fields_write(j, stacks_fields, ARRAY_SIZE(stacks_fields), run);
 	json_obj_end(j);
 }
 
@@ -541,12 +508,22 @@ static void load_stacks_info(struct jr *l, const struct jsonp_val *o, struct js_
 
 	run->probes_stacks = o != NULL;
 	if (o) {
-		jr_u64(l, o, K_FULL, 0, &run->stack_full);
-		jr_u64(l, o, K_FAILED, 0, &run->stack_fail);
-		jr_u64(l, o, K_DROPPED, 0, &run->stacks.dropped);
+		jr_fields(l, o, stacks_fields, ARRAY_SIZE(stacks_fields), run);
 	}
 	jr_pop(l, mark);
 }
+
+/* the probes' own run time, in all and per program */
+static const struct json_field cost_fields[] = {
+	JSON_FIELD_KEY("attached_ns", struct js_run, probe_attached_ns, U64, JF_REQ),
+	JSON_FIELD_KEY("runs", struct js_run, probe_runs, U64, JF_REQ),
+	JSON_FIELD_KEY("run_ns", struct js_run, probe_run_ns, U64, JF_REQ),
+};
+static const struct json_field prog_fields[] = {
+	JSON_FIELD(struct js_probe_prog, name, STR, JF_REQ),
+	JSON_FIELD(struct js_probe_prog, runs, U64, JF_REQ),
+	JSON_FIELD(struct js_probe_prog, run_ns, U64, JF_REQ),
+};
 
 /* probe_cost - the probes' own run time from kernel bpf_stats (every CPU, filtered runs
  * included): null when it could not be collected */
@@ -557,15 +534,11 @@ static void probe_cost(struct js_json *j, const struct js_run *run)
 		return;
 	}
 	json_obj_begin(j, K_COST);
-	json_u64(j, K_ATTACHED_NS, run->probe_attached_ns);
-	json_u64(j, K_RUNS, run->probe_runs);
-	json_u64(j, K_RUN_NS, run->probe_run_ns);
+	json_fields_write(j, cost_fields, ARRAY_SIZE(cost_fields), run);
 	json_arr_begin(j, K_PROGRAMS);
 	for (size_t i = 0; i < run->nprobe_progs; i++) {
 		json_obj_begin(j, NULL);
-		json_str(j, K_NAME, run->probe_progs[i].name);
-		json_u64(j, K_RUNS, run->probe_progs[i].runs);
-		json_u64(j, K_RUN_NS, run->probe_progs[i].run_ns);
+		json_fields_write(j, prog_fields, ARRAY_SIZE(prog_fields), &run->probe_progs[i]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -582,9 +555,7 @@ static void load_probe_cost(struct jr *l, const struct jsonp_val *o, struct js_r
 		return;
 	mark = jr_push(l, "." K_COST);
 	run->probe_cost_known = true;
-	jr_u64(l, o, K_ATTACHED_NS, JR_REQ, &run->probe_attached_ns);
-	jr_u64(l, o, K_RUNS, JR_REQ, &run->probe_runs);
-	jr_u64(l, o, K_RUN_NS, JR_REQ, &run->probe_run_ns);
+	jr_fields(l, o, cost_fields, ARRAY_SIZE(cost_fields), run);
 	a = jr_get(l, o, K_PROGRAMS, JSONP_ARR, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && !l->rc; i++) {
 		const struct jsonp_val *v = &a->arr.v[i];
@@ -599,9 +570,7 @@ static void load_probe_cost(struct jr *l, const struct jsonp_val *o, struct js_r
 			jr_fail(l, v, NULL, "expected an object");
 			break;
 		}
-		jr_str(l, v, K_NAME, JR_REQ, pp->name, sizeof(pp->name));
-		jr_u64(l, v, K_RUNS, JR_REQ, &pp->runs);
-		jr_u64(l, v, K_RUN_NS, JR_REQ, &pp->run_ns);
+		jr_fields(l, v, prog_fields, ARRAY_SIZE(prog_fields), pp);
 		run->nprobe_progs++;
 		jr_pop(l, m2);
 	}
@@ -683,6 +652,29 @@ static void test_hook(struct js_json *j, const char *key, const struct js_run *r
 	json_obj_end(j);
 }
 
+/* the flight recorder's settings and counts, before its skips; max_per_source is null in a
+ * run saved before issue 39 (0: not said) */
+static const struct json_field spike_fields[] = {
+	JSON_FIELD(struct js_spike_stats, dir, STR, JF_REQ),
+	JSON_FIELD(struct js_spike_stats, threshold_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_stats, max_per_min, U32, JF_REQ),
+	JSON_FIELD(struct js_spike_stats, max_per_source, U32, JF_NULL0),
+	JSON_FIELD(struct js_spike_stats, dir_max_bytes, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_stats, seen, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_stats, written, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_stats, bytes, U64, JF_REQ),
+};
+/* --on-spike: its command and how its runs went (since issue 28) */
+static const struct json_field on_spike_fields[] = {
+	JSON_FIELD_KEY("command", struct js_spike_cmd_stats, cmd, STR, JF_REQ),
+	JSON_FIELD(struct js_spike_cmd_stats, timeout_ns, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_cmd_stats, runs, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_cmd_stats, failed, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_cmd_stats, timeouts, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_cmd_stats, skipped_busy, U64, JF_REQ),
+	JSON_FIELD(struct js_spike_cmd_stats, run_ns, U64, JF_REQ),
+};
+
 /* spikes - the flight recorder's counts (--spike-dir; absent without) */
 static void spikes(struct js_json *j, const char *key, const struct js_run *run)
 {
@@ -691,17 +683,7 @@ static void spikes(struct js_json *j, const char *key, const struct js_run *run)
 	if (!s->on)
 		return;
 	json_obj_begin(j, key);
-	json_str(j, K_DIR, s->dir);
-	json_u64(j, K_THRESHOLD_NS, s->threshold_ns);
-	json_u64(j, K_MAX_PER_MIN, s->max_per_min);
-	if (s->max_per_source) /* a run saved before issue 39 does not say */
-		json_u64(j, K_MAX_PER_SOURCE, s->max_per_source);
-	else
-		json_null(j, K_MAX_PER_SOURCE);
-	json_u64(j, K_DIR_MAX_BYTES, s->dir_max_bytes);
-	json_u64(j, K_SEEN, s->seen);
-	json_u64(j, K_WRITTEN, s->written);
-	json_u64(j, K_BYTES, s->bytes);
+	json_fields_write(j, spike_fields, ARRAY_SIZE(spike_fields), s);
 	json_obj_begin(j, K_SKIPPED);
 	for (unsigned i = 0; i < JS_SPIKE_SKIP_MAX; i++)
 		json_u64(j, js_spike_skip_name(i), s->skipped[i]);
@@ -710,13 +692,7 @@ static void spikes(struct js_json *j, const char *key, const struct js_run *run)
 	json_u64(j, K_WRITE_NS_MAX, s->write_ns_max);
 	if (s->cmd.on) {
 		json_obj_begin(j, K_ON_SPIKE);
-		json_str(j, K_COMMAND, s->cmd.cmd);
-		json_u64(j, K_TIMEOUT_NS, s->cmd.timeout_ns);
-		json_u64(j, K_RUNS, s->cmd.runs);
-		json_u64(j, K_FAILED, s->cmd.failed);
-		json_u64(j, K_TIMEOUTS, s->cmd.timeouts);
-		json_u64(j, K_SKIPPED_BUSY, s->cmd.skipped_busy);
-		json_u64(j, K_RUN_NS, s->cmd.run_ns);
+		json_fields_write(j, on_spike_fields, ARRAY_SIZE(on_spike_fields), &s->cmd);
 		json_obj_end(j);
 	} else {
 		json_null(j, K_ON_SPIKE);
@@ -731,35 +707,18 @@ static void load_spikes(struct jr *l, const struct jsonp_val *root, const char *
 	const struct jsonp_val *o = jr_get(l, root, key, JSONP_OBJ, 0), *k;
 	struct js_spike_stats *s = &run->spikes;
 	size_t mark;
-	uint64_t v = 0;
 
 	if (!o)
 		return;
 	mark = jr_push(l, ".%s", key);
 	s->on = true;
-	jr_str(l, o, K_DIR, JR_REQ, s->dir, sizeof(s->dir));
-	jr_u64(l, o, K_THRESHOLD_NS, JR_REQ, &s->threshold_ns);
-	jr_u64(l, o, K_MAX_PER_MIN, JR_REQ, &v);
-	s->max_per_min = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
-	v = 0;
-	jr_u64(l, o, K_MAX_PER_SOURCE, 0, &v); /* since issue 39; 0: not said */
-	s->max_per_source = (unsigned)JS_MIN(v, (uint64_t)UINT32_MAX);
-	jr_u64(l, o, K_DIR_MAX_BYTES, JR_REQ, &s->dir_max_bytes);
-	jr_u64(l, o, K_SEEN, JR_REQ, &s->seen);
-	jr_u64(l, o, K_WRITTEN, JR_REQ, &s->written);
-	jr_u64(l, o, K_BYTES, JR_REQ, &s->bytes);
+	jr_fields(l, o, spike_fields, ARRAY_SIZE(spike_fields), s);
 	jr_u64(l, o, K_WRITE_NS_MAX, JR_REQ, &s->write_ns_max);
 	jr_u64(l, o, K_REPLACED, 0, &s->replaced);	 /* since issue 28 */
 	k = jr_get(l, o, K_ON_SPIKE, JSONP_OBJ, JR_NUL); /* since issue 28: optional, null if off */
 	if (k) {
 		s->cmd.on = true;
-		jr_str(l, k, K_COMMAND, JR_REQ, s->cmd.cmd, sizeof(s->cmd.cmd));
-		jr_u64(l, k, K_TIMEOUT_NS, JR_REQ, &s->cmd.timeout_ns);
-		jr_u64(l, k, K_RUNS, JR_REQ, &s->cmd.runs);
-		jr_u64(l, k, K_FAILED, JR_REQ, &s->cmd.failed);
-		jr_u64(l, k, K_TIMEOUTS, JR_REQ, &s->cmd.timeouts);
-		jr_u64(l, k, K_SKIPPED_BUSY, JR_REQ, &s->cmd.skipped_busy);
-		jr_u64(l, k, K_RUN_NS, JR_REQ, &s->cmd.run_ns);
+		jr_fields(l, k, on_spike_fields, ARRAY_SIZE(on_spike_fields), &s->cmd);
 	}
 	k = jr_get(l, o, K_SKIPPED, JSONP_OBJ, JR_REQ);
 	for (unsigned i = 0; k && i < JS_SPIKE_SKIP_MAX; i++)
@@ -787,6 +746,14 @@ static void load_smi(struct jr *l, const struct jsonp_val *root, const char *key
 	jr_pop(l, mark);
 }
 
+/* --pid/--tid: its counts, after its exit */
+static const struct json_field follow_fields[] = {
+	JSON_FIELD(struct js_follow_info, threads_seen, U64, JF_REQ),
+	JSON_FIELD(struct js_follow_info, threads_over, U64, JF_REQ),
+	JSON_FIELD(struct js_follow_info, unwatched_gaps, U64, JF_REQ),
+	JSON_FIELD(struct js_follow_info, lost, U64, JF_REQ),
+};
+
 /* follow - --pid/--tid: what was followed; null when not */
 static void follow(struct js_json *j, const char *key, const struct js_run *run)
 {
@@ -811,10 +778,7 @@ static void follow(struct js_json *j, const char *key, const struct js_run *run)
 		json_u64(j, K_EXIT_NS, f->exit_ns);
 	else
 		json_null(j, K_EXIT_NS);
-	json_u64(j, K_THREADS_SEEN, f->threads_seen);
-	json_u64(j, K_THREADS_OVER, f->threads_over);
-	json_u64(j, K_UNWATCHED_GAPS, f->unwatched_gaps);
-	json_u64(j, K_LOST, f->lost);
+	json_fields_write(j, follow_fields, ARRAY_SIZE(follow_fields), f);
 	json_obj_end(j);
 }
 
@@ -844,14 +808,22 @@ static void load_follow(struct jr *l, const struct jsonp_val *root, const char *
 	jr_str(l, o, K_COMM, JR_REQ, f->comm, sizeof(f->comm));
 	jr_bool(l, o, K_EXITED, JR_REQ, &f->exited);
 	jr_u64(l, o, K_EXIT_NS, JR_NUL, &f->exit_ns);
-	jr_u64(l, o, K_THREADS_SEEN, JR_REQ, &f->threads_seen);
-	jr_u64(l, o, K_THREADS_OVER, JR_REQ, &f->threads_over);
-	jr_u64(l, o, K_UNWATCHED_GAPS, JR_REQ, &f->unwatched_gaps);
-	jr_u64(l, o, K_LOST, JR_REQ, &f->lost);
+	jr_fields(l, o, follow_fields, ARRAY_SIZE(follow_fields), f);
 out:
 	jr_pop(l, mark);
 }
 
+/* --marks: its counts, after the file's path and type */
+static const struct json_field marks_fields[] = {
+	JSON_FIELD(struct js_marks_info, lines, U64, JF_REQ),
+	JSON_FIELD(struct js_marks_info, marks, U64, JF_REQ),
+	JSON_FIELD(struct js_marks_info, malformed, U64, JF_REQ),
+	JSON_FIELD(struct js_marks_info, late, U64, JF_REQ),
+	JSON_FIELD(struct js_marks_info, early, U64, JF_REQ),
+	JSON_FIELD(struct js_marks_info, truncated, U64, JF_REQ),
+};
+
+/* marks_file - --marks: what was read; null when not */
 static void marks_file(struct js_json *j, const char *key, const struct js_run *run)
 {
 	const struct js_marks_info *m = &run->marks;
@@ -863,12 +835,7 @@ static void marks_file(struct js_json *j, const char *key, const struct js_run *
 	json_obj_begin(j, key);
 	json_str(j, K_PATH, m->path);
 	json_str(j, K_TYPE, m->fifo ? "fifo" : "file");
-	json_u64(j, K_LINES, m->lines);
-	json_u64(j, K_MARKS, m->marks);
-	json_u64(j, K_MALFORMED, m->malformed);
-	json_u64(j, K_LATE, m->late);
-	json_u64(j, K_EARLY, m->early);
-	json_u64(j, K_TRUNCATED, m->truncated);
+	json_fields_write(j, marks_fields, ARRAY_SIZE(marks_fields), m);
 	json_arr_begin(j, K_MALFORMED_LINES);
 	for (size_t i = 0; i < m->nbad; i++) {
 		json_obj_begin(j, NULL);
@@ -895,12 +862,7 @@ static void load_marks_file(struct jr *l, const struct jsonp_val *root, const ch
 	jr_str(l, o, K_PATH, JR_REQ, m->path, sizeof(m->path));
 	jr_str(l, o, K_TYPE, JR_REQ, type, sizeof(type));
 	m->fifo = !strcmp(type, "fifo");
-	jr_u64(l, o, K_LINES, JR_REQ, &m->lines);
-	jr_u64(l, o, K_MARKS, JR_REQ, &m->marks);
-	jr_u64(l, o, K_MALFORMED, JR_REQ, &m->malformed);
-	jr_u64(l, o, K_LATE, JR_REQ, &m->late);
-	jr_u64(l, o, K_EARLY, JR_REQ, &m->early);
-	jr_u64(l, o, K_TRUNCATED, JR_REQ, &m->truncated);
+	jr_fields(l, o, marks_fields, ARRAY_SIZE(marks_fields), m);
 	a = jr_objs(l, o, K_MALFORMED_LINES, JR_REQ);
 	for (size_t i = 0; a && i < a->arr.n && i < JS_MARKS_BAD_MAX && !l->rc; i++) {
 		jr_u64(l, &a->arr.v[i], K_LINE, JR_REQ, &m->bad[i].line);
