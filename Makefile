@@ -85,8 +85,6 @@ SRC_DIRS := $(sort $(dir $(SRCS)))
 HDRS     := $(wildcard include/*.h src/*.h src/*/*.h)
 HDR_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard src/*.h src/*/*.h))))
 CPPFLAGS += $(addprefix -I,$(HDR_DIRS))
-# bpf/probes.bpf.h: the probes' per-CPU state, which src/probes/probes.c and js_evring.h read too
-CPPFLAGS += -Ibpf
 # per-file dependencies: each object on the headers it includes (gcc -MMD -MP: build/X.d)
 DEPFLAGS  = -MMD -MP
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(filter-out src/main.c,$(SRCS))))
@@ -135,7 +133,7 @@ $(OUTPUT)/vmlinux/vmlinux.h: $(VMLINUX_BTF) | $(OUTPUT)/vmlinux
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # libbpf-bootstrap's way: clang -> bpftool gen object -> bpftool gen skeleton
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c include/js_events.h include/js_follow_events.h $(wildcard bpf/*.h) \
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard include/*.h bpf/*.h) \
 		   $(VMLINUX_H) | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.bpf.o=.tmp.bpf.o)

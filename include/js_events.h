@@ -2,7 +2,7 @@
 /*
  * js_events.h - the event ABI between the BPF probes (bpf/) and user space (src/): what an
  * event says. The mmapped ring's record that carries it (struct js_rec) and the per-CPU
- * state user space reads after detaching are bpf/probes.bpf.h's; the followed threads'
+ * state user space reads after detaching are js_probe_state.h's; the followed threads'
  * records are js_follow_events.h's.
  *
  * Fixed-size records, __u32/__u64 fields only, no pointers. User code must include

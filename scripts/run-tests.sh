@@ -18,6 +18,11 @@
 # itself around what does). With JS_LANE=1 (make check) the tests that do not measure run
 # meanwhile in a second lane, on CPU 0, and are shown and judged at the end.
 # Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
+# A measuring script whose header has a "# cpu1: shared - WHY" line judges nothing another
+# spinner on CPU 1 could change (outputs written and read back, refusals, thread names):
+# such tests run first, JS_SHARED_JOBS (3) at a time, each holding the lock shared (flock -s:
+# they exclude every exclusive holder, not each other), with no noise gauge and no retry;
+# their output is shown as each is judged, in their order.
 # The retry (docs/HACKING.md): a test that measures CPU 1 and exits 75 (EX_TEMPFAIL: it
 # failed while its own noise gauge was over its documented threshold, a "noise:" line says
 # which) runs once more, JS_RETRY_PAUSE (3) seconds on (JS_TEST_RETRY=0: never); no other
@@ -136,6 +141,7 @@ run_one() {
 	local t=$1 log=$2 lock= bin
 	MEASURING=
 	if measures "$t"; then MEASURING=1 lock=scripts/cpu1-lock; fi
+	if [ -n "${SHARED:-}" ]; then MEASURING= lock="env JS_CPU1_SHARED=1 scripts/cpu1-lock"; fi
 	case "$t" in
 	*.sh) set -- bash "$t" ;;
 	/*) set -- "$t" ;;
@@ -213,9 +219,11 @@ judge() {
 # test whose header has a "# lane: beside the late tests - WHY" line (CPU load on CPU 0, its
 # writes on a tmpfs) runs last in the lane, and the late tests do not wait for it: they start
 # once the lane's other tests are done (LANE_EARLY is written then)
-lane=() measuring=() late=() beside=()
+lane=() measuring=() late=() beside=() shared=()
 for t in "$@"; do
-	if [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && ! measures "$t"; then
+	if [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && measures "$t" && grep -qm1 '^# cpu1: shared' "$t"; then
+		shared+=("$t")
+	elif [ "${JS_LANE:-0}" = 1 ] && [ -e "$t" ] && ! measures "$t"; then
 		if grep -qm1 '^# lane: beside the late tests' "$t"; then
 			beside+=("$t")
 		else
@@ -286,6 +294,31 @@ run_measuring() {
 	judge "$t" "$rc" $(( $(date +%s) - start )) "$again"
 }
 
+# the shared tests first, JS_SHARED_JOBS at a time (each writes "RC SECONDS" to its result
+# file), judged in their order once all are done
+if [ ${#shared[@]} -gt 0 ]; then
+	echo "shared: ${#shared[@]} tests that judge nothing another run on CPU 1 changes," \
+		"${JS_SHARED_JOBS:-3} at a time"
+	for t in "${shared[@]}"; do
+		while [ "$(jobs -rp | grep -vcx "${lane_pid:-x}")" -ge "${JS_SHARED_JOBS:-3}" ]; do
+			wait -n 2>/dev/null || true
+		done
+		log=$logs/$(echo "$t" | tr / _).log
+		(
+			start=$(date +%s)
+			QUIET=1 SHARED=1 run_one "$t" "$log"
+			echo "$RC $(( $(date +%s) - start ))" >"$log.result"
+		) &
+	done
+	for p in $(jobs -rp); do [ "$p" = "${lane_pid:-x}" ] || wait "$p"; done
+	for t in "${shared[@]}"; do
+		log=$logs/$(echo "$t" | tr / _).log
+		cat "$log"
+		read -r rc secs <"$log.result" 2>/dev/null || { rc=1 secs=0; echo "FAIL: $t (no result)"; }
+		rm -f "$log.result"
+		judge "$t" "$rc" "$secs" ""
+	done
+fi
 for t in "${measuring[@]}"; do run_measuring "$t"; done
 # the late tests wait for the lane (but its tests beside them); the lane's writes, still
 # dirty, would be written back under them (the disk's IRQ lands on CPU 1 here): out first

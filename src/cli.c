@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "js_arrival.h"
 #include "js_audit.h"
 #include "js_budget.h"
-#include "js_cpulist.h"
+#include "js_cli_value.h"
 #include "js_listen.h"
 #include "js_output.h"
 #include "js_params.h"
@@ -28,57 +29,9 @@
 const char *argp_program_version = "jitterscope " JS_VERSION;
 const char *argp_program_bug_address = NULL;
 
-enum {
-	OPT_WARMUP = 1000,
-	OPT_NO_PROBES,
-	OPT_RING,
-	OPT_LFENCE,
-	OPT_CLOCK,
-	OPT_NO_PROGRESS,
-	OPT_SYSROOT,
-	OPT_USAGE,
-	OPT_ARRIVAL,
-	OPT_BURST,
-	OPT_HLOG_INTERVAL,
-	OPT_TRACE_MAX,
-	OPT_BUDGET,
-	OPT_TEST_HOOK,
-	OPT_BY,
-	OPT_ALPHA,
-	OPT_MIN_CHANGE,
-	OPT_FAIL_ON,
-	OPT_GAPS_MAX,
-	OPT_PROM_INTERVAL,
-	OPT_LISTEN,
-	OPT_PROBE_COST,
-	OPT_PROBE_TOGGLE,
-	OPT_BUDGET_INTERVAL,
-	OPT_PID,
-	OPT_TID,
-	OPT_FOLLOW_SYSCALLS,
-	OPT_MARKS,
-	OPT_SPIKE_THRESHOLD,
-	OPT_SPIKE_MAX,
-	OPT_SPIKE_PER_SOURCE,
-	OPT_SPIKE_DIR_MAX,
-	OPT_ON_SPIKE,
-	OPT_ON_SPIKE_TIMEOUT,
-	OPT_ON_END,
-	OPT_ON_END_TIMEOUT,
-	OPT_BTF,
-	OPT_WAIVE,
-	OPT_WAIVE_FILE,
-	OPT_PLAN,
-	OPT_DMA_LATENCY,
-	OPT_DEEPEST_IDLE,
-	OPT_COMPLETION,
-	OPT_LIST_OPTIONS,
-	OPT_NO_WAKER,
-	OPT_STACKS,
-	OPT_PROBES,
-	OPT_EVENT,
-	OPT_OUTPUT = 2000, /* + index in js_output_kinds[]: --json, --gaps ... */
-};
+/* the keys argp gives the options without a short one: OPT_ROW + their row in options[],
+ * OPT_OUTPUT + their kind in js_output_kinds[] (--json, --gaps ...) */
+enum { OPT_ROW = 1000, OPT_OUTPUT = 2000 };
 
 /* the commands an option is for: CMDS_* (js_params.h) in its entry of options[] below */
 #define M CMDS_MEASURE
@@ -101,230 +54,597 @@ static const struct {
 	  { [JS_CMD_MEASURE] = "Comparing two runs:", [JS_CMD_CHECK] = "When check fails:" } },
 };
 
-/* Every option (but the output files, js_output_kinds[] in output.c) and the commands that
- * take it: the one table the parser (refusal), --help, --completion bash and the man page's
- * check (--list-options) go by. Adding an option is one entry here. */
-static const struct cli_option {
+struct cli_option;
+/* a row's own reading, where its value cannot say it: 0, or EINVAL after argp_error */
+typedef int cli_fn(struct argp_state *state, const struct cli_option *o, char *arg);
+
+/* One option: its argp entry (name, key, argument, --help line, group), the commands that
+ * take it, and what its value sets (js_cli_value.h), or a callback of its own. */
+struct cli_option {
 	struct argp_option o;
 	unsigned cmds;
-} options[] = {
+	struct cli_value v;
+	cli_fn *fn; /* instead of v (it may apply v itself) */
+};
+
+/* fail - the one-line refusal; EINVAL */
+__attribute__((format(printf, 2, 3))) static int fail(struct argp_state *state, const char *fmt,
+						      ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	argp_error(state, "%s", len < 0 ? "out of memory" : msg);
+	free(len < 0 ? NULL : msg);
+	return EINVAL;
+}
+
+/* apply - the row's value from arg (cli_value_set); 0, or EINVAL after its refusal */
+static int apply(struct argp_state *state, const struct cli_option *o, const char *arg)
+{
+	size_t len = (arg ? strlen(arg) : 0) + 512;
+	char *msg = malloc(len);
+	int ret;
+
+	if (!msg)
+		return fail(state, "out of memory");
+	ret = cli_value_set(&o->v, o->o.name, o->o.arg, arg, state->input, msg, len) ?
+		      fail(state, "%s", msg) :
+		      0;
+	free(msg);
+	return ret;
+}
+
+/* bad_value - "invalid --NAME 'ARG': WHY" of a value its own parser refused; EINVAL */
+static int bad_value(struct argp_state *state, const struct cli_option *o, const char *arg,
+		     const char *why)
+{
+	return fail(state, "invalid --%s '%s': %s", o->o.name, arg, why);
+}
+
+/* opt_cpu - -c isolated, chosen before measuring (cpus_default()), or a CPU list */
+static int opt_cpu(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+
+	p->cpus_isolated = !strcmp(arg, "isolated");
+	if (!p->cpus_isolated)
+		return apply(state, o, arg);
+	p->cfg.ncpus = 0;
+	return 0;
+}
+
+/* opt_threshold - -T auto (js_threshold.h), or a TIME; the last -T counts */
+static int opt_threshold(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+
+	p->cfg.threshold_auto = !strcmp(arg, "auto");
+	if (!p->cfg.threshold_auto)
+		return apply(state, o, arg);
+	p->cfg.threshold_ns = 0;
+	return 0;
+}
+
+static int opt_priority(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+
+	(void)o;
+	if (sampler_parse_priority(arg, &p->cfg.policy, &p->cfg.priority))
+		return fail(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)", arg);
+	return 0;
+}
+
+static int opt_arrival(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	char err[160];
+	size_t n;
+
+	if (arrival_parse_list(arg, p->cfg.arrival_ns, JS_MAX_ARRIVALS, &n, err, sizeof(err)))
+		return bad_value(state, o, arg, err);
+	p->cfg.narrivals = n;
+	return 0;
+}
+
+static int opt_burst(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	char err[160];
+
+	if (arrival_parse_burst(arg, &p->cfg.burst, err, sizeof(err)))
+		return bad_value(state, o, arg, err);
+	return 0;
+}
+
+static int opt_listen(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	char err[160];
+
+	if (listen_parse(arg, NULL, err, sizeof(err)))
+		return bad_value(state, o, arg, err);
+	p->listen = arg;
+	return 0;
+}
+
+static int opt_budget(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	char err[160];
+
+	if (budget_parse(arg, &p->budget, err, sizeof(err)))
+		return bad_value(state, o, arg, err);
+	return 0;
+}
+
+/* opt_event - --event SUBSYS:NAME[,SUBSYS:NAME]: at most JS_USER_EVENTS_MAX, none twice
+ * (an event's opening tracepoint names it); whether it exists is preflight's */
+static int opt_event(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	struct js_user_event ev;
+	char why[96];
+
+	if (user_event_parse(arg, &ev, why, sizeof(why)))
+		return fail(state, "invalid --%s '%s' (%s)", o->o.name, arg, why);
+	if (user_event_find(p->cfg.events, p->cfg.nevents, ev.open) >= 0)
+		return fail(state, "--%s %s given twice", o->o.name, ev.open);
+	if (p->cfg.nevents == JS_USER_EVENTS_MAX)
+		return fail(state, "too many --%s (at most %d)", o->o.name, JS_USER_EVENTS_MAX);
+	p->cfg.events[p->cfg.nevents++] = ev;
+	return 0;
+}
+
+/* opt_tid - --tid TID or TID,TID...: each a thread id, at most JS_FOLLOW_TIDS_MAX in all */
+static int opt_tid(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	char buf[256], *save = NULL, *t;
+	unsigned long long v;
+
+	if (strlen(arg) >= sizeof(buf) || !*arg)
+		return fail(state, "invalid --%s '%s' (thread ids: 12 or 12,15)", o->o.name, arg);
+	js_scpy(buf, sizeof(buf), arg);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (cli_uint(t, INT32_MAX, &v) || !v)
+			return fail(state, "invalid --%s '%s' (thread ids: 12 or 12,15)", o->o.name,
+				    arg);
+		if (p->nfollow_tids == JS_FOLLOW_TIDS_MAX)
+			return fail(state, "too many --%s (at most %d threads)", o->o.name,
+				    JS_FOLLOW_TIDS_MAX);
+		p->follow_tids[p->nfollow_tids++] = (int)v;
+	}
+	return 0;
+}
+
+/* opt_waive - check --waive ID[,ID...]: every id one a check can take (js_audit.h) */
+static int opt_waive(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+	struct audit_waivers w = { 0 };
+	char err[200] = "";
+	int ret = audit_waivers_add_list(&w, arg, err, sizeof(err));
+
+	audit_waivers_free(&w);
+	if (ret)
+		return bad_value(state, o, arg, err);
+	if (p->nwaive == JS_WAIVE_ARGS_MAX)
+		return fail(state,
+			    "too many --%s (at most %d: list ids with commas, or use "
+			    "--waive-file)",
+			    o->o.name, JS_WAIVE_ARGS_MAX);
+	p->waive[p->nwaive++] = arg;
+	return 0;
+}
+
+/* opt_alpha - diff --alpha P: a probability, 0 < P < 0.5 */
+static int opt_alpha(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+
+	if (cli_number(arg, false, 1e-12, 0.5, &p->alpha) || p->alpha >= 0.5)
+		return fail(state, "invalid --%s '%s' (a probability, 0 < P < 0.5, e.g. 0.01)",
+			    o->o.name, arg);
+	return 0;
+}
+
+/* opt_fail_on - check --fail-on SEVERITY, diff --fail-on worse */
+static int opt_fail_on(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	struct js_params *p = state->input;
+
+	if (p->cmd == JS_CMD_CHECK) {
+		p->audit_fail_on = audit_severity_from_name(arg);
+		if (p->audit_fail_on < 0)
+			return fail(state, "invalid --%s '%s' (info, low, med, high or crit)",
+				    o->o.name, arg);
+		return 0;
+	}
+	if (strcmp(arg, "worse"))
+		return fail(state, "invalid --%s '%s' (worse)", o->o.name, arg);
+	p->fail_on_worse = true;
+	return 0;
+}
+
+/* the options that print and exit 0 (--help, --usage, --version, --completion,
+ * --list-options): printed */
+static int printed(struct argp_state *state)
+{
+	((struct js_params *)state->input)->help = true;
+	return 0;
+}
+
+static int opt_help(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	(void)o, (void)arg;
+	argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+	return printed(state);
+}
+
+static int opt_usage(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	(void)o, (void)arg;
+	argp_state_help(state, stdout, ARGP_HELP_USAGE);
+	return printed(state);
+}
+
+static int opt_version(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	(void)o, (void)arg;
+	printf("%s\n", argp_program_version);
+	return printed(state);
+}
+
+static int opt_completion(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	if (strcmp(arg, o->o.arg))
+		return fail(state, "invalid --%s '%s' (%s)", o->o.name, arg, o->o.arg);
+	cli_completion_bash(stdout);
+	return printed(state);
+}
+
+static int opt_list_options(struct argp_state *state, const struct cli_option *o, char *arg)
+{
+	(void)o, (void)arg;
+	cli_list_options(stdout);
+	return printed(state);
+}
+
+/* what a row's value sets (js_cli_value.h): the field of struct js_params, its range */
+#define FIELD(f) .off = offsetof(struct js_params, f), .size = sizeof(((struct js_params *)0)->f)
+#define GIVEN(f) .given = offsetof(struct js_params, f)
+#define FLAG(f) .kind = CLI_FLAG, FIELD(f)
+#define SET(f, n) .kind = CLI_SET, FIELD(f), .u = { 0, n, n, NULL }
+#define INC(f) .kind = CLI_INC, FIELD(f)
+#define TIME(f, bare, lo, hi, note, ...) \
+	.kind = CLI_TIME, FIELD(f), .u = { bare, lo, hi, note }, __VA_ARGS__
+#define SIZE(f, bare, lo, hi) .kind = CLI_SIZE, FIELD(f), .u = { bare, lo, hi, NULL }
+#define NUM(k, f, lo, hi, why, ...) \
+	.kind = k, FIELD(f), .u = { 0, lo, hi, NULL }, .hint = why, __VA_ARGS__
+#define ENUM(f, lookup, lo, ...) \
+	.kind = CLI_ENUM, FIELD(f), .u = { 0, lo, 0, NULL }, .from_name = lookup, __VA_ARGS__
+#define PATH(f, what) .kind = CLI_PATH, FIELD(f), .hint = what
+#define STR(f) .kind = CLI_STR, FIELD(f)
+#define CPUS(f, n) .kind = CLI_CPUS, FIELD(f), .count = offsetof(struct js_params, n)
+
+/* Every option (but the output files, js_output_kinds[] in output.c), the commands that
+ * take it and what it sets: the one table the parser (values, refusal), --help,
+ * --completion bash and the man page's check (--list-options) go by. Adding an option is
+ * one row here (docs/DESIGN.md, Recipes). */
+static const struct cli_option options[] = {
 	{ { "cpu", 'c', "LIST", 0,
 	    "CPUs to measure, e.g. 3 or 1,3-5, or isolated (default: the isolated CPUs, by "
 	    "isolcpus=, an isolated cpuset partition or nohz_full=, else the last online CPU)",
 	    G_MEASURE },
-	  M | C },
-	{ { "cpus", 'c', "LIST", OPTION_ALIAS, NULL, G_MEASURE }, M | C },
+	  M | C,
+	  .v = { CPUS(cfg.cpus, cfg.ncpus) },
+	  .fn = opt_cpu },
+	{ { "cpus", 'c', "LIST", OPTION_ALIAS, NULL, G_MEASURE }, .cmds = M | C },
 	{ { "duration", 'd', "TIME", 0,
 	    "how long to measure: 60, 60s, 5m, 1h; 0 = until Ctrl-C (default 10s)", G_MEASURE },
-	  M },
+	  M,
+	  .v = { TIME(cfg.duration_ns, JS_SEC, 0, JS_TIME_MAX, "0 = until Ctrl-C",
+		      GIVEN(duration_given), .bare_name = true) } },
 	{ { "threshold", 'T', "TIME", 0,
 	    "smallest gap recorded (default 1us; e.g. 500ns; "
 	    "auto: calibrated from the loop, raised if housekeeping could not keep up)",
 	    G_MEASURE },
-	  M },
-	{ { "warm-up", OPT_WARMUP, "TIME", 0, "spin this long before recording (default 0)",
-	    G_MEASURE },
-	  M },
+	  M,
+	  .v = { TIME(cfg.threshold_ns, JS_US, 1, JS_TIME_MAX, NULL, .bare_name = true) },
+	  .fn = opt_threshold },
+	{ { "warm-up", 0, "TIME", 0, "spin this long before recording (default 0)", G_MEASURE },
+	  M,
+	  .v = { TIME(cfg.warmup_ns, JS_SEC, 0, JS_TIME_MAX, NULL, .bare_name = true) } },
 	{ { "priority", 'P', "o:0|f:PRIO|r:PRIO", 0,
 	    "sampler scheduling (default o:0 = SCHED_OTHER; "
 	    "a FIFO spinner is RT-throttled unless sched_rt_runtime_us is -1; check: the "
 	    "policy the audit judges for)",
 	    G_MEASURE },
-	  M | C },
+	  M | C,
+	  .fn = opt_priority },
 	{ { "house-keeping", 'H', "LIST", 0,
 	    "CPUs for jitterscope's own threads (default: allowed CPUs minus measured ones)",
 	    G_MEASURE },
-	  M },
-	{ { "no-probes", OPT_NO_PROBES, NULL, 0, "sampler only: no eBPF attribution", G_MEASURE },
-	  M },
-	{ { "no-waker", OPT_NO_WAKER, NULL, 0,
-	    "do not track who woke a preempting task (sched_waking off)", G_MEASURE },
-	  M },
-	{ { "stacks", OPT_STACKS, NULL, 0,
+	  M,
+	  .v = { CPUS(cfg.hk, cfg.nhk) } },
+	{ { "no-probes", 0, NULL, 0, "sampler only: no eBPF attribution", G_MEASURE },
+	  M,
+	  .v = { FLAG(cfg.no_probes) } },
+	{ { "no-waker", 0, NULL, 0, "do not track who woke a preempting task (sched_waking off)",
+	    G_MEASURE },
+	  M,
+	  .v = { FLAG(no_waker) } },
+	{ { "stacks", 0, NULL, 0,
 	    "kernel stacks of the worst gaps' and spikes' preempting task (where it left the "
 	    "CPU) and of its waker (at the wake-up)",
 	    G_MEASURE },
-	  M },
-	{ { "probes", OPT_PROBES, "full|lean", 0,
+	  M,
+	  .v = { FLAG(stacks) } },
+	{ { "probes", 0, "full|lean", 0,
 	    "which probes run (default full: each interruption's entry and exit, hrtimer "
 	    "callbacks by name; lean: one program per interruption, at its exit: every class "
 	    "named, less of the probes' own cost)",
 	    G_MEASURE },
-	  M },
-	{ { "event", OPT_EVENT, "SUBSYS:NAME[,SUBSYS:NAME]", 0,
+	  M,
+	  .v = { ENUM(cfg.probes_lean, probe_set_from_name, 0, GIVEN(probes_given)) } },
+	{ { "event", 0, "SUBSYS:NAME[,SUBSYS:NAME]", 0,
 	    "count a tracepoint of yours as a cause, class event (repeatable, at most 8; both "
 	    "probe sets); a pair is timed, from its first tracepoint to its second",
 	    G_MEASURE },
-	  M },
-	{ { "probe-cost", OPT_PROBE_COST, NULL, 0,
+	  M,
+	  .fn = opt_event },
+	{ { "probe-cost", 0, NULL, 0,
 	    "time the probes' own BPF programs (kernel "
 	    "bpf_stats: two clock reads per program run, on the measured CPUs too)",
 	    G_MEASURE },
-	  M },
-	{ { "btf", OPT_BTF, "FILE", 0,
+	  M,
+	  .v = { FLAG(probe_cost) } },
+	{ { "btf", 0, "FILE", 0,
 	    "the kernel's types for the probes from FILE (raw BTF, or an ELF file's .BTF), for a "
 	    "kernel without /sys/kernel/btf/vmlinux: they attach as raw tracepoints",
 	    G_MEASURE },
-	  M },
-	{ { "clock", OPT_CLOCK, "rdtscp|lfence|auto", 0,
+	  M,
+	  .v = { PATH(btf_path, "a BTF file") } },
+	{ { "clock", 0, "rdtscp|lfence|auto", 0,
 	    "how the TSC is read (default auto: rdtscp where the CPU advertises it, else "
 	    "lfence;rdtsc)",
 	    G_MEASURE },
-	  M },
-	{ { "lfence", OPT_LFENCE, NULL, 0, "--clock lfence", G_MEASURE }, M },
-	{ { "ring-size", OPT_RING, "N", 0,
-	    "gap ring entries per CPU, a power of two (default 65536)", G_MEASURE },
-	  M },
-	{ { "arrival-interval", OPT_ARRIVAL, "LIST", 0,
+	  M,
+	  .v = { ENUM(cfg.clock, tsc_clock_from_name, 0) } },
+	{ { "lfence", 0, NULL, 0, "--clock lfence", G_MEASURE },
+	  M,
+	  .v = { SET(cfg.clock, TSC_CLOCK_LFENCE) } },
+	{ { "ring-size", 0, "N", 0, "gap ring entries per CPU, a power of two (default 65536)",
+	    G_MEASURE },
+	  M,
+	  .v = { NUM(CLI_POW2, ring_entries, 1024, 1ull << 26, "a power of two, ~") } },
+	{ { "arrival-interval", 0, "LIST", 0,
 	    "also report the delay of messages arriving every 1us,10us,...", G_MEASURE },
-	  M },
-	{ { "burst", OPT_BURST, "N", 0,
+	  M,
+	  .fn = opt_arrival },
+	{ { "burst", 0, "N", 0,
 	    "with --arrival-interval: chance that N consecutive arrivals meet a gap", G_MEASURE },
-	  M },
-	{ { "sysroot", OPT_SYSROOT, "DIR", 0, "audit: read /proc and /sys under DIR", G_MEASURE },
-	  C },
-	{ { "waive", OPT_WAIVE, "ID[,ID...]", 0,
+	  M,
+	  .fn = opt_burst },
+	{ { "sysroot", 0, "DIR", 0, "audit: read /proc and /sys under DIR", G_MEASURE },
+	  C,
+	  .v = { STR(sysroot) } },
+	{ { "waive", 0, "ID[,ID...]", 0,
 	    "accept these checks (irq.* patterns too): shown as waived, never exit 2; "
 	    "repeatable",
 	    G_MEASURE },
-	  C },
-	{ { "waive-file", OPT_WAIVE_FILE, "FILE", 0,
-	    "the check ids of FILE, one a line ('#' comments)", G_MEASURE },
-	  C },
-	{ { "plan", OPT_PLAN, NULL, 0,
+	  C,
+	  .fn = opt_waive },
+	{ { "waive-file", 0, "FILE", 0, "the check ids of FILE, one a line ('#' comments)",
+	    G_MEASURE },
+	  C,
+	  .v = { PATH(waive_file, "a file of check ids") } },
+	{ { "plan", 0, NULL, 0,
 	    "one plan that isolates the CPUs: kernel command line (grubby, GRUB), "
 	    "sysctl.d, runtime commands, tuned",
 	    G_MEASURE },
-	  C },
-	{ { "dma-latency", OPT_DMA_LATENCY, "US", 0,
+	  C,
+	  .v = { FLAG(plan) } },
+	{ { "dma-latency", 0, "US", 0,
 	    "hold /dev/cpu_dma_latency at US microseconds while measuring (0: no deep C-state)",
 	    G_MEASURE },
-	  M },
-	{ { "deepest-idle-state", OPT_DEEPEST_IDLE, "N", 0,
+	  M,
+	  .v = { NUM(CLI_UINT, dma_latency_us, 0, JS_DMA_LATENCY_MAX, "microseconds, ~") } },
+	{ { "deepest-idle-state", 0, "N", 0,
 	    "disable the cpuidle states deeper than N on the measured CPUs only while measuring "
 	    "(0: only state0 left); given back at the end",
 	    G_MEASURE },
-	  M },
-	{ { "pid", OPT_PID, "PID", 0,
+	  M,
+	  .v = { NUM(CLI_UINT, cfg.deepest_idle_state, 0, JS_DEEPEST_IDLE_MAX, "a cpuidle state, ~",
+		     GIVEN(cfg.idle_limit)) } },
+	{ { "pid", 0, "PID", 0,
 	    "follow every thread of process PID (also those it starts): "
 	    "its gaps are its preemptions, interruptions and blocking outside system calls",
 	    G_APP },
-	  M },
-	{ { "tid", OPT_TID, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", G_APP },
-	  M },
-	{ { "follow-syscalls", OPT_FOLLOW_SYSCALLS, NULL, 0,
+	  M,
+	  .v = { NUM(CLI_UINT, follow_pid, 1, INT32_MAX, "a process id") } },
+	{ { "tid", 0, "TID", 0, "follow thread TID (repeatable, or a list: 12,15)", G_APP },
+	  M,
+	  .fn = opt_tid },
+	{ { "follow-syscalls", 0, NULL, 0,
 	    "with --pid/--tid: count its system calls with sys_enter/sys_exit (costly: every "
 	    "task's system calls then take the kernel's traced path)",
 	    G_APP },
-	  M },
-	{ { "marks", OPT_MARKS, "FILE", 0,
+	  M,
+	  .v = { FLAG(follow_syscalls) } },
+	{ { "marks", 0, "FILE", 0,
 	    "the application's slow intervals, a line each: "
 	    "start_ns,end_ns[,label] (CLOCK_MONOTONIC), appended to FILE or written into a FIFO; "
 	    "with --pid/--tid, or --cpu: the CPUs whose events explain them",
 	    G_APP },
-	  M },
+	  M,
+	  .v = { PATH(marks_path, "a file or FIFO") } },
 	/* then one FILE option per js_output_kinds[] entry (options_build), group G_OUTPUT */
-	{ { "hlog-interval", OPT_HLOG_INTERVAL, "TIME", 0, "interval of --hlog (default 1s)",
-	    G_OUTPUT },
-	  M },
-	{ { "gaps-max-size", OPT_GAPS_MAX, "SIZE", 0,
+	{ { "hlog-interval", 0, "TIME", 0, "interval of --hlog (default 1s)", G_OUTPUT },
+	  M,
+	  .v = { TIME(hlog_interval_ns, JS_SEC, JS_MS, JS_TIME_MAX, NULL) } },
+	{ { "gaps-max-size", 0, "SIZE", 0,
 	    "--gaps files at most this large, e.g. 100MiB: then FILE.1 (default: no limit)",
 	    G_OUTPUT },
-	  M },
-	{ { "prom-interval", OPT_PROM_INTERVAL, "TIME", 0,
+	  M,
+	  .v = { SIZE(gaps_max_bytes, 1, 64 * JS_KIB, JS_TIB) } },
+	{ { "prom-interval", 0, "TIME", 0,
 	    "rewrite the --prom file this often (default: once, at the end)", G_OUTPUT },
-	  M },
-	{ { "listen", OPT_LISTEN, "ADDR:PORT", 0,
+	  M,
+	  .v = { TIME(prom_interval_ns, JS_SEC, 100 * JS_MS, JS_DAY, NULL) } },
+	{ { "listen", 0, "ADDR:PORT", 0,
 	    "serve /metrics (Prometheus) and /healthz over HTTP on this address, e.g. "
 	    "127.0.0.1:9464",
 	    G_OUTPUT },
-	  M },
-	{ { "trace-max-events", OPT_TRACE_MAX, "N", 0, "cap of --trace events (default 200000)",
-	    G_OUTPUT },
-	  M },
-	{ { "spike-threshold", OPT_SPIKE_THRESHOLD, "TIME", 0,
+	  M,
+	  .fn = opt_listen },
+	{ { "trace-max-events", 0, "N", 0, "cap of --trace events (default 200000)", G_OUTPUT },
+	  M,
+	  .v = { NUM(CLI_UINT, trace_max_events, 100, 10000000, "~") } },
+	{ { "spike-threshold", 0, "TIME", 0,
 	    "with --spike-dir: the gaps the flight recorder keeps (at or above TIME)", G_OUTPUT },
-	  M },
-	{ { "spike-max", OPT_SPIKE_MAX, "N/min", 0, "at most N spike files a minute (default 10)",
-	    G_OUTPUT },
-	  M },
-	{ { "spike-per-source", OPT_SPIKE_PER_SOURCE, "N/min", 0,
+	  M,
+	  .v = { TIME(spike_threshold_ns, JS_US, 1, JS_TIME_MAX, NULL) } },
+	{ { "spike-max", 0, "N/min", 0, "at most N spike files a minute (default 10)", G_OUTPUT },
+	  M,
+	  .v = { NUM(CLI_PER_MIN, spike_max, 1, JS_SPIKE_MAX_MAX, "~ a minute, e.g. 10/min") } },
+	{ { "spike-per-source", 0, "N/min", 0,
 	    "at most N of them of one source: a task's name and cgroup, an IRQ, a softirq, a timer "
 	    "(default 3)",
 	    G_OUTPUT },
-	  M },
-	{ { "spike-dir-max", OPT_SPIKE_DIR_MAX, "SIZE", 0,
-	    "total size of the spike files (default 100MiB)", G_OUTPUT },
-	  M },
-	{ { "on-spike", OPT_ON_SPIKE, "CMD", 0,
+	  M,
+	  .v = { NUM(CLI_PER_MIN, spike_per_source, 1, JS_SPIKE_MAX_MAX,
+		     "~ a minute, e.g. 3/min") } },
+	{ { "spike-dir-max", 0, "SIZE", 0, "total size of the spike files (default 100MiB)",
+	    G_OUTPUT },
+	  M,
+	  .v = { SIZE(spike_dir_max, JS_MIB, 1, JS_TIB) } },
+	{ { "on-spike", 0, "CMD", 0,
 	    "with --spike-dir: run CMD (/bin/sh -c) on a housekeeping CPU for each spike written, "
 	    "one at a time; JS_SPIKE_* variables name it; its exit 99 ends the run (exit 3)",
 	    G_OUTPUT },
-	  M },
-	{ { "on-spike-timeout", OPT_ON_SPIKE_TIMEOUT, "TIME", 0,
-	    "kill an --on-spike command after TIME (default 10s)", G_OUTPUT },
-	  M },
-	{ { "on-end", OPT_ON_END, "CMD", 0,
+	  M,
+	  .v = { PATH(on_spike, "a command for /bin/sh -c") } },
+	{ { "on-spike-timeout", 0, "TIME", 0, "kill an --on-spike command after TIME (default 10s)",
+	    G_OUTPUT },
+	  M,
+	  .v = { TIME(on_spike_timeout_ns, JS_SEC, JS_MS, JS_DAY, NULL) } },
+	{ { "on-end", 0, "CMD", 0,
 	    "run CMD (/bin/sh -c) on a housekeeping CPU once the report is written; JS_RUN_JSON "
 	    "names the run's JSON, JS_RUN_EXIT_STATUS, _VERDICT, _LOST_NS ... the rest",
 	    G_OUTPUT },
-	  M },
-	{ { "on-end-timeout", OPT_ON_END_TIMEOUT, "TIME", 0,
-	    "kill the --on-end command after TIME (default 60s)", G_OUTPUT },
-	  M },
-	{ { "budget", OPT_BUDGET, "SPEC", 0,
+	  M,
+	  .v = { PATH(on_end, "a command for /bin/sh -c") } },
+	{ { "on-end-timeout", 0, "TIME", 0, "kill the --on-end command after TIME (default 60s)",
+	    G_OUTPUT },
+	  M,
+	  .v = { TIME(on_end_timeout_ns, JS_SEC, JS_MS, JS_DAY, NULL) } },
+	{ { "budget", 0, "SPEC", 0,
 	    "e.g. max=50us,p99.9=5us,smi=0,irq=0,lost=0.1%: exit 2 if exceeded", G_OUTPUT },
-	  M | R },
-	{ { "budget-interval", OPT_BUDGET_INTERVAL, "TIME", 0,
+	  M | R,
+	  .fn = opt_budget },
+	{ { "budget-interval", 0, "TIME", 0,
 	    "with --duration 0: the --budget limits apply to each interval this long (default "
 	    "1m)",
 	    G_OUTPUT },
-	  M },
-	{ { "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", G_OUTPUT }, M | R },
-	{ { "by", OPT_BY, "source|cgroup", 0,
+	  M,
+	  .v = { TIME(budget_interval_ns, JS_SEC, JS_SEC, JS_DAY, NULL) } },
+	{ { "top", 'n', "N", 0, "worst gaps listed (default 10, max 1000)", G_OUTPUT },
+	  M | R,
+	  .v = { NUM(CLI_UINT, cfg.top, 0, 1000, "~", GIVEN(top_given)) } },
+	{ { "by", 0, "source|cgroup", 0,
 	    "the cause table's sources: each source (default), "
 	    "or merged per cgroup (container, pod, systemd unit)",
 	    G_OUTPUT },
-	  M | R },
-	{ { "quiet", 'q', NULL, 0, "no progress line, no notices", G_OUTPUT }, M | C | R | D },
-	{ { "no-progress", OPT_NO_PROGRESS, NULL, 0, "no progress line on stderr", G_OUTPUT }, M },
+	  M | R,
+	  .v = { ENUM(cfg.by, NULL, 0) } },
+	{ { "quiet", 'q', NULL, 0, "no progress line, no notices", G_OUTPUT },
+	  M | C | R | D,
+	  .v = { FLAG(quiet) } },
+	{ { "no-progress", 0, NULL, 0, "no progress line on stderr", G_OUTPUT },
+	  M,
+	  .v = { FLAG(no_progress) } },
 	{ { "verbose", 'v', NULL, 0, "debug messages (twice: libbpf's too)", G_OUTPUT },
-	  M | C | R | D },
-	{ { "alpha", OPT_ALPHA, "P", 0, "significance level of a verdict (default 0.01)", G_DIFF },
-	  D },
-	{ { "min-change", OPT_MIN_CHANGE, "PCT", 0, "smallest change that counts (default 10%)",
-	    G_DIFF },
-	  D },
-	{ { "fail-on", OPT_FAIL_ON, "worse|SEV", 0,
+	  M | C | R | D,
+	  .v = { INC(verbose) } },
+	{ { "alpha", 0, "P", 0, "significance level of a verdict (default 0.01)", G_DIFF },
+	  D,
+	  .fn = opt_alpha },
+	{ { "min-change", 0, "PCT", 0, "smallest change that counts (default 10%)", G_DIFF },
+	  D,
+	  .v = { NUM(CLI_PCT, min_change_pct, 0, 1000, "a percentage, ~, e.g. 10%") } },
+	{ { "fail-on", 0, "worse|SEV", 0,
 	    "diff: exit 2 when a change is significantly worse; check: exit 2 for an unwaived "
 	    "fail or warn of severity SEV (info, low, med, high, crit) or above",
 	    G_DIFF },
-	  D | C },
-	{ { "probe-toggle", OPT_PROBE_TOGGLE, "FILE", OPTION_HIDDEN,
+	  D | C,
+	  .fn = opt_fail_on },
+	{ { "probe-toggle", 0, "FILE", OPTION_HIDDEN,
 	    "bench only: detach and attach the probes again at random every 0.3-0.7 s while "
 	    "measuring, each change logged to FILE (attached,start_ns,end_ns)",
 	    G_MEASURE },
-	  M },
-	{ { "test-hook", OPT_TEST_HOOK, "fault|thp|stall", OPTION_HIDDEN,
+	  M,
+	  .v = { PATH(probe_toggle, "a file") } },
+	{ { "test-hook", 0, "fault|thp|stall", OPTION_HIDDEN,
 	    "test only: the sampler "
 	    "faults on its own memory every 10 ms, reads a region khugepaged may collapse, or "
 	    "stalls 250 us inside every gap",
 	    G_MEASURE },
-	  M },
-	{ { "help", 'h', NULL, 0, "give this help list", G_INFO }, M | C | R | D },
-	{ { "usage", OPT_USAGE, NULL, 0, "give a short usage message", G_INFO }, M | C | R | D },
-	{ { "version", 'V', NULL, 0, "print the program version", G_INFO }, M | C | R | D },
-	{ { "completion", OPT_COMPLETION, "bash", 0, "print the bash completion script", G_INFO },
-	  M },
-	{ { "list-options", OPT_LIST_OPTIONS, NULL, OPTION_HIDDEN,
+	  M,
+	  .v = { ENUM(cfg.test_hook, sampler_hook_from_name, SAMPLER_HOOK_FAULT) } },
+	{ { "help", 'h', NULL, 0, "give this help list", G_INFO }, M | C | R | D, .fn = opt_help },
+	{ { "usage", 0, NULL, 0, "give a short usage message", G_INFO },
+	  M | C | R | D,
+	  .fn = opt_usage },
+	{ { "version", 'V', NULL, 0, "print the program version", G_INFO },
+	  M | C | R | D,
+	  .fn = opt_version },
+	{ { "completion", 0, "bash", 0, "print the bash completion script", G_INFO },
+	  M,
+	  .fn = opt_completion },
+	{ { "list-options", 0, NULL, OPTION_HIDDEN,
 	    "docs check: every option, a line each: COMMAND --LONG -S ARG", G_INFO },
-	  M },
+	  M,
+	  .fn = opt_list_options },
 };
 
 #undef M
 #undef C
 #undef R
 #undef D
+#undef FIELD
+#undef GIVEN
+#undef FLAG
+#undef SET
+#undef INC
+#undef TIME
+#undef SIZE
+#undef NUM
+#undef ENUM
+#undef PATH
+#undef STR
+#undef CPUS
+
+/* row_key - the key argp knows a row's option by: its short one, else OPT_ROW + its row */
+static int row_key(size_t i)
+{
+	return options[i].o.key ? options[i].o.key : OPT_ROW + (int)i;
+}
+
+/* option_of - the row of an option's key (an alias's is its option's); NULL: none */
+static const struct cli_option *option_of(int key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (row_key(i) == key && !(options[i].o.flags & OPTION_ALIAS))
+			return &options[i];
+	return NULL;
+}
 
 /* Each command's --help text: what it does, its synopsis, then (after \v) the notes and
  * the exit status. */
@@ -387,7 +707,8 @@ static const struct argp_option *options_build(enum js_cmd cmd)
 	memset(all_saved, 0, sizeof(all_saved));
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
 		all_cmds[n] = options[i].cmds;
-		all_options[n++] = options[i].o;
+		all_options[n] = options[i].o;
+		all_options[n++].key = row_key(i);
 	}
 	for (size_t i = 0; i < js_noutput_kinds; i++) {
 		all_cmds[n] = js_output_kinds[i].cmds;
@@ -614,517 +935,24 @@ void cli_completion_bash(FILE *fp)
 	      fp);
 }
 
-/* the TIME options: their name in messages, where the value goes, unit and range */
-static const struct time_opt {
-	int key;
-	const char *name;
-	size_t off;
-	struct js_unit_spec spec;
-} time_opts[] = {
-	{ 'd',
-	  "duration",
-	  offsetof(struct js_params, cfg.duration_ns),
-	  { JS_SEC, 0, JS_TIME_MAX, "0 = until Ctrl-C" } },
-	{ 'T',
-	  "threshold",
-	  offsetof(struct js_params, cfg.threshold_ns),
-	  { JS_US, 1, JS_TIME_MAX, NULL } },
-	{ OPT_WARMUP,
-	  "warm-up",
-	  offsetof(struct js_params, cfg.warmup_ns),
-	  { JS_SEC, 0, JS_TIME_MAX, NULL } },
-	{ OPT_HLOG_INTERVAL,
-	  "--hlog-interval",
-	  offsetof(struct js_params, hlog_interval_ns),
-	  { JS_SEC, JS_MS, JS_TIME_MAX, NULL } },
-	{ OPT_PROM_INTERVAL,
-	  "--prom-interval",
-	  offsetof(struct js_params, prom_interval_ns),
-	  { JS_SEC, 100 * JS_MS, JS_DAY, NULL } },
-	{ OPT_BUDGET_INTERVAL,
-	  "--budget-interval",
-	  offsetof(struct js_params, budget_interval_ns),
-	  { JS_SEC, JS_SEC, JS_DAY, NULL } },
-	{ OPT_SPIKE_THRESHOLD,
-	  "--spike-threshold",
-	  offsetof(struct js_params, spike_threshold_ns),
-	  { JS_US, 1, JS_TIME_MAX, NULL } },
-	{ OPT_ON_SPIKE_TIMEOUT,
-	  "--on-spike-timeout",
-	  offsetof(struct js_params, on_spike_timeout_ns),
-	  { JS_SEC, JS_MS, JS_DAY, NULL } },
-	{ OPT_ON_END_TIMEOUT,
-	  "--on-end-timeout",
-	  offsetof(struct js_params, on_end_timeout_ns),
-	  { JS_SEC, JS_MS, JS_DAY, NULL } },
-};
-
-/* parse_time_opt - a TIME option into its field; 0, ARGP_ERR_UNKNOWN, or EINVAL after argp_error */
-static int parse_time_opt(int key, const char *arg, struct argp_state *state)
-{
-	char err[200];
-
-	for (size_t i = 0; i < ARRAY_SIZE(time_opts); i++) {
-		const struct time_opt *o = &time_opts[i];
-
-		if (o->key != key)
-			continue;
-		if (js_parse_time(arg, &o->spec, (uint64_t *)((char *)state->input + o->off), err,
-				  sizeof(err))) {
-			argp_error(state, "invalid %s '%s': %s", o->name, arg, err);
-			return EINVAL;
-		}
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
-/* path_opt - a path's (or a command's) option argument into *out; EINVAL after argp_error
- * when empty */
-static int path_opt(struct argp_state *state, const char *arg, const char *name, const char *what,
-		    const char **out)
-{
-	if (!*arg) {
-		argp_error(state, "invalid %s '' (%s)", name, what);
-		return EINVAL;
-	}
-	*out = arg;
-	return 0;
-}
-
-static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	return *v > max ? -ERANGE : 0;
-}
-
-/* parse_per_min - "10" or "10/min": 1..JS_SPIKE_MAX_MAX a minute into *v */
-static int parse_per_min(const char *arg, unsigned *v)
-{
-	size_t len = strcspn(arg, "/");
-	unsigned long long n;
-	char num[24];
-
-	snprintf(num, sizeof(num), "%.*s", (int)JS_MIN(len, sizeof(num) - 1), arg);
-	if ((arg[len] && strcmp(arg + len, "/min")) || len >= sizeof(num) ||
-	    parse_uint(num, JS_SPIKE_MAX_MAX, &n) || !n)
-		return -EINVAL;
-	*v = (unsigned)n;
-	return 0;
-}
-
-/* parse_number - "0.01", or with pct "10%" or "10" (percent): a number in [lo, hi] */
-static int parse_number(const char *s, bool pct, double lo, double hi, double *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s)
-		return -EINVAL;
-	if (pct && *end == '%')
-		end++;
-	if (errno || *end || !(*v >= lo && *v <= hi))
-		return -EINVAL;
-	return 0;
-}
-
-/* parse_event - --event SUBSYS:NAME[,SUBSYS:NAME]: at most JS_USER_EVENTS_MAX, none twice
- * (an event's opening tracepoint names it); whether it exists is preflight's */
-static int parse_event(const char *arg, struct js_params *p, struct argp_state *state)
-{
-	struct js_user_event ev;
-	char why[96];
-
-	if (user_event_parse(arg, &ev, why, sizeof(why))) {
-		argp_error(state, "invalid --event '%s' (%s)", arg, why);
-		return EINVAL;
-	}
-	if (user_event_find(p->cfg.events, p->cfg.nevents, ev.open) >= 0) {
-		argp_error(state, "--event %s given twice", ev.open);
-		return EINVAL;
-	}
-	if (p->cfg.nevents == JS_USER_EVENTS_MAX) {
-		argp_error(state, "too many --event (at most %d)", JS_USER_EVENTS_MAX);
-		return EINVAL;
-	}
-	p->cfg.events[p->cfg.nevents++] = ev;
-	return 0;
-}
-
-/* parse_tids - --tid TID or TID,TID...: each a thread id, at most JS_FOLLOW_TIDS_MAX in all */
-static int parse_tids(const char *arg, struct js_params *p, struct argp_state *state)
-{
-	char buf[256], *save = NULL, *t;
-	unsigned long long v;
-
-	if (strlen(arg) >= sizeof(buf) || !*arg) {
-		argp_error(state, "invalid --tid '%s' (thread ids: 12 or 12,15)", arg);
-		return EINVAL;
-	}
-	js_scpy(buf, sizeof(buf), arg);
-	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (parse_uint(t, INT32_MAX, &v) || !v) {
-			argp_error(state, "invalid --tid '%s' (thread ids: 12 or 12,15)", arg);
-			return EINVAL;
-		}
-		if (p->nfollow_tids == JS_FOLLOW_TIDS_MAX) {
-			argp_error(state, "too many --tid (at most %d threads)",
-				   JS_FOLLOW_TIDS_MAX);
-			return EINVAL;
-		}
-		p->follow_tids[p->nfollow_tids++] = (int)v;
-	}
-	return 0;
-}
-
-/* parse_waive - check --waive ID[,ID...]: every id one a check can take (js_audit.h) */
-static int parse_waive(const char *arg, struct js_params *p, struct argp_state *state)
-{
-	struct audit_waivers w = { 0 };
-	char err[200] = "";
-	int ret = audit_waivers_add_list(&w, arg, err, sizeof(err));
-
-	audit_waivers_free(&w);
-	if (ret) {
-		argp_error(state, "invalid --waive '%s': %s", arg, err);
-		return EINVAL;
-	}
-	if (p->nwaive == JS_WAIVE_ARGS_MAX) {
-		argp_error(state,
-			   "too many --waive (at most %d: list ids with commas, or use "
-			   "--waive-file)",
-			   JS_WAIVE_ARGS_MAX);
-		return EINVAL;
-	}
-	p->waive[p->nwaive++] = arg;
-	return 0;
-}
-
 /* argp's own error stream: its "Try --help" hint is left out, so an error is one line */
 static FILE *cli_errs;
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct js_params *p = state->input;
-	unsigned long long v;
-	char err[160];
-	int ret;
+	const struct cli_option *o = option_of(key);
 
 	/* an option of another command: refused by name (the table above) */
 	if (key > 0 && key < 0x1000000 /* argp's own keys above */ && taken(state, key, p->cmd))
 		return EINVAL;
-	if (key == 'T') { /* a TIME, or auto (js_threshold.h); the last -T counts */
-		p->cfg.threshold_auto = !strcmp(arg, "auto");
-		if (p->cfg.threshold_auto) {
-			p->cfg.threshold_ns = 0;
-			return 0;
-		}
-	}
-	ret = parse_time_opt(key, arg, state);
-	if (ret != ARGP_ERR_UNKNOWN) {
-		p->duration_given |= key == 'd';
-		return ret;
+	if (o)
+		return o->fn ? o->fn(state, o, arg) : apply(state, o, arg);
+	if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {
+		*(const char **)((char *)p + js_output_kinds[key - OPT_OUTPUT].path_off) = arg;
+		return 0;
 	}
 	switch (key) {
-	case 'c':
-	case 'H': {
-		int *list = key == 'c' ? p->cfg.cpus : p->cfg.hk;
-		size_t *n = key == 'c' ? &p->cfg.ncpus : &p->cfg.nhk;
-
-		struct js_cpuset set;
-
-		if (key == 'c') {
-			p->cpus_isolated = !strcmp(arg, "isolated");
-			if (p->cpus_isolated) {
-				*n = 0; /* chosen before measuring: cpus_default() */
-				break;
-			}
-		}
-		ret = cpulist_parse(arg, &set, err, sizeof(err));
-		if (ret) {
-			argp_error(state, "invalid CPU list '%s' for --%s: %s", arg,
-				   key == 'c' ? "cpu" : "house-keeping", err);
-			return EINVAL;
-		}
-		*n = 0;
-		for (int cpu = cpuset_next(&set, 0); cpu >= 0; cpu = cpuset_next(&set, cpu + 1))
-			list[(*n)++] = cpu;
-		break;
-	}
-	case 'P':
-		if (sampler_parse_priority(arg, &p->cfg.policy, &p->cfg.priority)) {
-			argp_error(state, "invalid priority '%s' (use o:0, f:1..99 or r:1..99)",
-				   arg);
-			return EINVAL;
-		}
-		break;
-	case 'n':
-		if (parse_uint(arg, 1000, &v)) {
-			argp_error(state, "invalid --top '%s' (0..1000)", arg);
-			return EINVAL;
-		}
-		p->cfg.top = (unsigned)v;
-		p->top_given = true;
-		break;
-	case OPT_RING:
-		if (parse_uint(arg, 1ull << 26, &v) || v < 1024 || (v & (v - 1))) {
-			argp_error(state,
-				   "invalid --ring-size '%s' (a power of two, 1024..67108864)",
-				   arg);
-			return EINVAL;
-		}
-		p->ring_entries = v;
-		break;
-	case OPT_ARRIVAL: {
-		size_t n;
-
-		if (arrival_parse_list(arg, p->cfg.arrival_ns, JS_MAX_ARRIVALS, &n, err,
-				       sizeof(err))) {
-			argp_error(state, "invalid --arrival-interval '%s': %s", arg, err);
-			return EINVAL;
-		}
-		p->cfg.narrivals = n;
-		break;
-	}
-	case OPT_BURST:
-		if (arrival_parse_burst(arg, &p->cfg.burst, err, sizeof(err))) {
-			argp_error(state, "invalid --burst '%s': %s", arg, err);
-			return EINVAL;
-		}
-		break;
-	case OPT_TRACE_MAX:
-		if (parse_uint(arg, 10000000, &v) || v < 100) {
-			argp_error(state, "invalid --trace-max-events '%s' (100..10000000)", arg);
-			return EINVAL;
-		}
-		p->trace_max_events = (unsigned)v;
-		break;
-	case OPT_SPIKE_MAX:
-		if (parse_per_min(arg, &p->spike_max)) {
-			argp_error(state, "invalid --spike-max '%s' (1..%d a minute, e.g. 10/min)",
-				   arg, JS_SPIKE_MAX_MAX);
-			return EINVAL;
-		}
-		break;
-	case OPT_SPIKE_PER_SOURCE:
-		if (parse_per_min(arg, &p->spike_per_source)) {
-			argp_error(state,
-				   "invalid --spike-per-source '%s' (1..%d a minute, e.g. 3/min)",
-				   arg, JS_SPIKE_MAX_MAX);
-			return EINVAL;
-		}
-		break;
-	case OPT_SPIKE_DIR_MAX: {
-		static const struct js_unit_spec spec = { JS_MIB, 1, JS_TIB, NULL };
-
-		if (js_parse_size(arg, &spec, &p->spike_dir_max, err, sizeof(err))) {
-			argp_error(state, "invalid --spike-dir-max '%s': %s", arg, err);
-			return EINVAL;
-		}
-		break;
-	}
-	case OPT_TEST_HOOK:
-		ret = sampler_hook_from_name(arg);
-		if (ret <= SAMPLER_HOOK_NONE) {
-			argp_error(state, "invalid --test-hook '%s' (fault, thp or stall)", arg);
-			return EINVAL;
-		}
-		p->cfg.test_hook = ret;
-		break;
-	case OPT_BY:
-		if (!strcmp(arg, "source") || !strcmp(arg, "cgroup")) {
-			p->cfg.by = !strcmp(arg, "cgroup") ? JS_BY_CGROUP : JS_BY_SOURCE;
-			break;
-		}
-		argp_error(state, "invalid --by '%s' (source or cgroup)", arg);
-		return EINVAL;
-	case OPT_ALPHA:
-		if (parse_number(arg, false, 1e-12, 0.5, &p->alpha) || p->alpha >= 0.5) {
-			argp_error(state,
-				   "invalid --alpha '%s' (a probability, 0 < P < 0.5, e.g. 0.01)",
-				   arg);
-			return EINVAL;
-		}
-		break;
-	case OPT_MIN_CHANGE:
-		if (parse_number(arg, true, 0, 1000, &p->min_change_pct)) {
-			argp_error(state,
-				   "invalid --min-change '%s' (a percentage, 0..1000, e.g. 10%%)",
-				   arg);
-			return EINVAL;
-		}
-		break;
-	case OPT_FAIL_ON:
-		if (p->cmd == JS_CMD_CHECK) { /* check --fail-on SEVERITY */
-			p->audit_fail_on = audit_severity_from_name(arg);
-			if (p->audit_fail_on < 0) {
-				argp_error(state,
-					   "invalid --fail-on '%s' (info, low, med, high or "
-					   "crit)",
-					   arg);
-				return EINVAL;
-			}
-			break;
-		}
-		if (strcmp(arg, "worse")) {
-			argp_error(state, "invalid --fail-on '%s' (worse)", arg);
-			return EINVAL;
-		}
-		p->fail_on_worse = true;
-		break;
-	case OPT_GAPS_MAX: {
-		static const struct js_unit_spec spec = { 1, 64 * JS_KIB, JS_TIB, NULL };
-
-		if (js_parse_size(arg, &spec, &p->gaps_max_bytes, err, sizeof(err))) {
-			argp_error(state, "invalid --gaps-max-size '%s': %s", arg, err);
-			return EINVAL;
-		}
-		break;
-	}
-	case OPT_ON_SPIKE:
-		return path_opt(state, arg, "--on-spike", "a command for /bin/sh -c", &p->on_spike);
-	case OPT_ON_END:
-		return path_opt(state, arg, "--on-end", "a command for /bin/sh -c", &p->on_end);
-	case OPT_LISTEN:
-		if (listen_parse(arg, NULL, err, sizeof(err))) {
-			argp_error(state, "invalid --listen '%s': %s", arg, err);
-			return EINVAL;
-		}
-		p->listen = arg;
-		break;
-	case OPT_BUDGET:
-		if (budget_parse(arg, &p->budget, err, sizeof(err))) {
-			argp_error(state, "invalid --budget '%s': %s", arg, err);
-			return EINVAL;
-		}
-		break;
-	case OPT_PID:
-		if (parse_uint(arg, INT32_MAX, &v) || !v) {
-			argp_error(state, "invalid --pid '%s' (a process id)", arg);
-			return EINVAL;
-		}
-		p->follow_pid = (int)v;
-		break;
-	case OPT_TID:
-		return parse_tids(arg, p, state);
-	case OPT_FOLLOW_SYSCALLS:
-		p->follow_syscalls = true;
-		break;
-	case OPT_MARKS:
-		return path_opt(state, arg, "--marks", "a file or FIFO", &p->marks_path);
-	case OPT_WAIVE:
-		return parse_waive(arg, p, state);
-	case OPT_WAIVE_FILE:
-		return path_opt(state, arg, "--waive-file", "a file of check ids", &p->waive_file);
-	case OPT_PLAN:
-		p->plan = true;
-		break;
-	case OPT_DMA_LATENCY:
-		if (parse_uint(arg, JS_DMA_LATENCY_MAX, &v)) {
-			argp_error(state, "invalid --dma-latency '%s' (microseconds, 0..%d)", arg,
-				   JS_DMA_LATENCY_MAX);
-			return EINVAL;
-		}
-		p->dma_latency_us = (int)v;
-		break;
-	case OPT_DEEPEST_IDLE:
-		if (parse_uint(arg, JS_DEEPEST_IDLE_MAX, &v)) {
-			argp_error(state,
-				   "invalid --deepest-idle-state '%s' (a cpuidle state, 0..%d)",
-				   arg, JS_DEEPEST_IDLE_MAX);
-			return EINVAL;
-		}
-		p->cfg.idle_limit = true;
-		p->cfg.deepest_idle_state = (int)v;
-		break;
-	case OPT_NO_PROBES:
-		p->cfg.no_probes = true;
-		break;
-	case OPT_NO_WAKER:
-		p->no_waker = true;
-		break;
-	case OPT_STACKS:
-		p->stacks = true;
-		break;
-	case OPT_PROBE_COST:
-		p->probe_cost = true;
-		break;
-	case OPT_PROBES: {
-		int set = probe_set_from_name(arg);
-
-		if (set < 0) {
-			argp_error(state, "invalid --probes '%s' (full or lean)", arg);
-			return EINVAL;
-		}
-		p->cfg.probes_lean = set == 1;
-		p->probes_given = true;
-		break;
-	}
-	case OPT_EVENT:
-		return parse_event(arg, p, state);
-	case OPT_BTF:
-		return path_opt(state, arg, "--btf", "a BTF file", &p->btf_path);
-	case OPT_PROBE_TOGGLE:
-		return path_opt(state, arg, "--probe-toggle", "a file", &p->probe_toggle);
-	case OPT_LFENCE:
-		p->cfg.clock = TSC_CLOCK_LFENCE;
-		break;
-	case OPT_CLOCK: {
-		int c = tsc_clock_from_name(arg);
-
-		if (c < 0) {
-			argp_error(state, "invalid --clock '%s' (rdtscp, lfence or auto)", arg);
-			return EINVAL;
-		}
-		p->cfg.clock = (enum tsc_clock)c;
-		break;
-	}
-	case OPT_NO_PROGRESS:
-		p->no_progress = true;
-		break;
-	case OPT_SYSROOT:
-		p->sysroot = arg;
-		break;
-	case 'q':
-		p->quiet = true;
-		break;
-	case 'v':
-		p->verbose++;
-		break;
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
-		p->help = true;
-		break;
-	case OPT_COMPLETION:
-		if (strcmp(arg, "bash")) {
-			argp_error(state, "invalid --completion '%s' (bash)", arg);
-			return EINVAL;
-		}
-		cli_completion_bash(stdout);
-		p->help = true;
-		break;
-	case OPT_LIST_OPTIONS:
-		cli_list_options(stdout);
-		p->help = true;
-		break;
-	case 'V':
-		printf("%s\n", argp_program_version);
-		p->help = true;
-		break;
-	case OPT_USAGE:
-		argp_state_help(state, stdout, ARGP_HELP_USAGE);
-		p->help = true;
-		break;
 	case ARGP_KEY_INIT:
 		if (cli_errs)
 			state->err_stream = cli_errs;
@@ -1137,31 +965,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			break;
 		}
 		if (p->cmd == JS_CMD_REPORT || p->cmd == JS_CMD_DIFF) {
-			if (p->ninputs >= 2) {
-				argp_error(state, "too many files");
-				return EINVAL;
-			}
+			if (p->ninputs >= 2)
+				return fail(state, "too many files");
 			p->inputs[p->ninputs++] = arg;
 			break;
 		}
-		argp_error(state,
-			   "unexpected argument '%s' (a command comes first: check, report or "
-			   "diff; a program to run after --)",
-			   arg);
-		return EINVAL;
+		return fail(state,
+			    "unexpected argument '%s' (a command comes first: check, report or "
+			    "diff; a program to run after --)",
+			    arg);
 	case ARGP_KEY_END:
-		if (p->cmd == JS_CMD_MEASURE && state->quoted && !p->run_argv) {
-			argp_error(state, "-- needs a command to run: -- CMD [ARGS...]");
-			return EINVAL;
-		}
+		if (p->cmd == JS_CMD_MEASURE && state->quoted && !p->run_argv)
+			return fail(state, "-- needs a command to run: -- CMD [ARGS...]");
 		break;
 	default:
-		if (key >= OPT_OUTPUT && (size_t)(key - OPT_OUTPUT) < js_noutput_kinds) {
-			size_t off = js_output_kinds[key - OPT_OUTPUT].path_off;
-
-			*(const char **)((char *)p + off) = arg;
-			break;
-		}
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_evring.h - user space's side of a CPU's ring of probe records (struct js_rec,
- * bpf/probes.bpf.h): read in order from the tail, up to the first record not yet written;
+ * js_probe_state.h): read in order from the tail, up to the first record not yet written;
  * the tail is published for the CPU's programs, which never write past it.
  */
 #ifndef JS_EVRING_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "js_events.h"
-#include "probes.bpf.h" /* bpf/ */
+#include "js_probe_state.h"
 
 /* reads that may find the record at the tail unfinished while the one after it is written,
  * before it is skipped: a program between its reserve and its send takes microseconds (a

@@ -5,13 +5,15 @@
  * (which tracepoints exist, where the steal clock is): --btf FILE, else the kernel's own.
  * And which build of the programs loads (bpf/tp.h): tp_btf programs where the kernel exposes
  * its own BTF with everything they call, else raw_tp programs, which need no BTF from the
- * kernel. Last, whether the kernel is older than any the probes load on.
+ * kernel. Whether the kernel is older than any the probes load on. Last, where the per-CPU
+ * variables the probes read are (the steal clock locator).
  */
 #ifndef JS_KBTF_H
 #define JS_KBTF_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 struct btf;
 struct bpf_object_skeleton;
@@ -47,5 +49,16 @@ bool kbtf_release_below(const char *release, int major, int minor);
 /* kbtf_too_old - is kernel release (uname -r) older than KBTF_MIN_MAJOR.KBTF_MIN_MINOR: true
  * with the one-line reason in why */
 bool kbtf_too_old(const char *release, char *why, size_t len);
+
+/* Where per-CPU variables are, from the types' .data..percpu (the probes find this CPU's
+ * by its hrtimer_cpu_base, which its first hrtimer expiry shows: docs/DESIGN.md, probes).
+ * Each 0 (its offsets set, and said with -v), or -ENOENT when the types lack one. */
+/* kbtf_steal_delta - &steal_time.steal - &hrtimer_bases: the paravirt steal clock */
+int kbtf_steal_delta(const struct btf *btf, __s64 *delta);
+/* kbtf_clk_delta - &hv_clock_per_cpu - &hrtimer_bases: the pointer to the kvmclock page */
+int kbtf_clk_delta(const struct btf *btf, __s64 *delta);
+/* kbtf_wake_offs - from &runqueues: the preempt count (*pc_off), and the 32-bit word (*hr_off)
+ * and bit (*hr_bit) of hrtimer_bases.in_hrtirq; -ENOENT said with -v (context unknown) */
+int kbtf_wake_offs(const struct btf *btf, __s64 *pc_off, __s64 *hr_off, __u32 *hr_bit);
 
 #endif /* JS_KBTF_H */

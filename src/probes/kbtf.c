@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * kbtf.c - the kernel's BTF, as both BPF loaders get it (js_kbtf.h).
+ * kbtf.c - the kernel's BTF, as both BPF loaders get it, and where in it the per-CPU
+ * variables the probes read are (js_kbtf.h).
  *
  * The tp_btf build (bpf/tp.h) attaches through the kernel's own BTF (libbpf resolves each
  * program's target and each kfunc in it, the kernel checks them against it) and calls the
@@ -18,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "js_kbtf.h"
+#include "js_util.h"
 
 #define SYSFS_BTF "/sys/kernel/btf/vmlinux"
 #define TYPED_KFUNC "bpf_rdonly_cast" /* bpf/probes.bpf.c, steal_read() */
@@ -131,4 +133,110 @@ bool kbtf_too_old(const char *release, char *why, size_t len)
 		 "records with BPF's compare-and-exchange, new in %d.%d)",
 		 release, KBTF_MIN_MAJOR, KBTF_MIN_MINOR, KBTF_MIN_MAJOR, KBTF_MIN_MINOR);
 	return true;
+}
+
+/* ---- where per-CPU variables are: the steal clock locator (docs/DESIGN.md, probes) ---- */
+
+/* percpu_var - offset of a per-CPU variable in .data..percpu and its type id */
+static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32 *type)
+{
+	const struct btf_var_secinfo *vsi;
+	const struct btf_type *sec, *var;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);
+	if (id < 0)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	vsi = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, vsi++) {
+		var = btf__type_by_id(btf, vsi->type);
+		if (var && !strcmp(btf__name_by_offset(btf, var->name_off), name)) {
+			*off = vsi->offset;
+			*type = var->type;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* member_bitoff - bit offset of a member of a struct type (a bitfield's too) */
+static int member_bitoff(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type));
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !btf_is_struct(t))
+		return -EINVAL;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
+			*off = btf_member_bit_offset(t, i);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* member_off - byte offset of a member of a struct type */
+static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+{
+	int err = member_bitoff(btf, type, name, off);
+
+	*off /= 8;
+	return err;
+}
+
+int kbtf_steal_delta(const struct btf *btf, __s64 *delta)
+{
+	__u32 off_st, off_hb, t_st, t_hb, off_m;
+
+	if (percpu_var(btf, "steal_time", &off_st, &t_st) ||
+	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
+	    member_off(btf, t_st, "steal", &off_m))
+		return -ENOENT;
+	*delta = (__s64)off_st + off_m - (__s64)off_hb;
+	js_dbg("steal_time at .data..percpu+%u, hrtimer_bases at +%u: delta %lld", off_st, off_hb,
+	       (long long)*delta);
+	return 0;
+}
+
+int kbtf_clk_delta(const struct btf *btf, __s64 *delta)
+{
+	__u32 off_hv, off_hb, t_hv, t_hb;
+
+	if (percpu_var(btf, "hv_clock_per_cpu", &off_hv, &t_hv) ||
+	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb))
+		return -ENOENT;
+	*delta = (__s64)off_hv - (__s64)off_hb;
+	js_dbg("hv_clock_per_cpu at .data..percpu+%u: delta %lld", off_hv, (long long)*delta);
+	return 0;
+}
+
+int kbtf_wake_offs(const struct btf *btf, __s64 *pc_off, __s64 *hr_off, __u32 *hr_bit)
+{
+	__u32 off_rq, off_pc, off_hb, bit, t_rq, t_pc, t_hb, m = 0;
+
+	if (percpu_var(btf, "runqueues", &off_rq, &t_rq) ||
+	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
+	    member_bitoff(btf, t_hb, "in_hrtirq", &bit)) {
+		js_dbg("waker: runqueues/hrtimer_bases.in_hrtirq not in the kernel BTF: context "
+		       "unknown");
+		return -ENOENT;
+	}
+	/* x86: __preempt_count (6.1, 6.15+), or pcpu_hot.preempt_count (6.2 to 6.14) */
+	if (percpu_var(btf, "__preempt_count", &off_pc, &t_pc) &&
+	    (percpu_var(btf, "pcpu_hot", &off_pc, &t_pc) ||
+	     member_off(btf, t_pc, "preempt_count", &m))) {
+		js_dbg("waker: no per-CPU preempt count in the kernel BTF: context unknown");
+		return -ENOENT;
+	}
+	*pc_off = (__s64)off_pc + m - (__s64)off_rq;
+	/* the 32-bit word of hrtimer_bases.in_hrtirq (little endian: bit % 32 in it) */
+	*hr_off = (__s64)off_hb + (bit / 32) * 4 - (__s64)off_rq;
+	*hr_bit = bit % 32;
+	js_dbg("waker: preempt count at runqueues%+lld, in_hrtirq bit %u at %+lld",
+	       (long long)*pc_off, *hr_bit, (long long)*hr_off);
+	return 0;
 }

@@ -4,10 +4,11 @@
  *
  * Configuration goes into rodata between open and load: the measured-CPU mask and list,
  * our tgid, and the per-CPU offsets that turn an hrtimer_cpu_base address into the
- * steal_time and hv_clock_per_cpu addresses (docs/DESIGN.md, probes), computed here from the kernel's BTF (js_kbtf.h:
- * --btf FILE or its own, which also picks the tp_btf or the raw_tp build). Programs whose
- * tracepoint is missing from this kernel's BTF (or whose entry/exit partner is) are not
- * loaded. Every CPU writes its own ring (parts of one mmap'ed array, js_evring.h): each
+ * steal_time and hv_clock_per_cpu addresses (docs/DESIGN.md, probes), which kbtf.c finds in
+ * the kernel's BTF (js_kbtf.h: --btf FILE or its own, which also picks the tp_btf or the
+ * raw_tp build). Programs whose tracepoint is missing from this kernel's BTF (or whose
+ * entry/exit partner is) are not loaded; which run in full and in lean is probe_table.c's.
+ * Every CPU writes its own ring (parts of one mmap'ed array, js_evring.h): each
  * measured CPU a long one, every other CPU a short one for what it does to a measured CPU
  * (IPI sends, khugepaged). They are read on the housekeeping thread's timer: no probe ever
  * wakes anyone.
@@ -17,7 +18,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,19 +25,21 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "js_bpf_helpers.h"
 #include "js_evring.h"
 #include "js_follow_bh.h"
 #include "js_kbtf.h"
+#include "js_lblog.h"
+#include "js_open_iv.h"
 #include "js_probes_arch.h"
 #include "js_probes.h"
 #include "js_util.h"
 #include "probes.skel.h"
 #include "probes_raw.skel.h"
-#include "probes.bpf.h" /* bpf/: the probes' per-CPU state */
+#include "js_probe_state.h" /* the probes' per-CPU state */
+#include "js_probe_table.h"
 
 _Static_assert(sizeof(struct js_event) == 120, "js_event ABI is 120 bytes");
 _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 128 bytes");
@@ -89,8 +91,7 @@ struct js_probes {
 	uint64_t attach_ns, detach_ns;
 	uint64_t consumed;
 	uint64_t consumed_by_kind[JS_EV_KIND_MAX]; /* the probes keep no sent counter */
-	struct js_event *pending;		   /* JS_F_OPEN records queued by detach */
-	size_t npending, pending_pos, pending_cap;
+	struct open_iv open;			   /* JS_F_OPEN records queued by detach */
 	int (*cb)(void *ctx, const struct js_event *ev);
 	void *cb_ctx;
 	char rejected[16][48]; /* programs the verifier refused: not loaded */
@@ -105,214 +106,42 @@ struct js_probes {
 	size_t nuser;
 };
 
-/* ---- libbpf messages ---------------------------------------------------------------- */
-
-static bool lb_verbose;
-static char lb_last[256]; /* last libbpf warning: the reason a load failed */
-static char lb_prog[64];  /* program named by the last "failed to load" warning */
-
-/* verifier_reason - the line before "processed N insns" in a verifier log: the refusal */
-static void verifier_reason(const char *log)
-{
-	const char *end = strstr(log, "\nprocessed "), *start;
-
-	if (!end)
-		return;
-	while (end > log && end[-1] == '\n')
-		end--;
-	for (start = end; start > log && start[-1] != '\n'; start--)
-		;
-	snprintf(lb_last, sizeof(lb_last), "%.*s", (int)(end - start), start);
-}
-
-static int lb_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[4096];
-	va_list aq;
-	size_t n;
-
-	if (level == LIBBPF_DEBUG && !lb_verbose)
-		return 0;
-	va_copy(aq, ap);
-	if (lb_verbose)
-		vfprintf(stderr, fmt, aq);
-	va_end(aq);
-	if (level != LIBBPF_WARN)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strlen(buf);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	if (strstr(buf, "-- BEGIN PROG LOAD LOG --")) {
-		verifier_reason(buf);
-		return 0;
-	}
-	if (!strncmp(buf, "libbpf: prog '", 14) && strstr(buf, "': failed to load"))
-		snprintf(lb_prog, sizeof(lb_prog), "%.*s", (int)strcspn(buf + 14, "'"), buf + 14);
-	else if (!strstr(buf, "failed to load") && !strstr(buf, "BPF program load failed"))
-		js_scpy(lb_last, sizeof(lb_last), buf);
-	if (!lb_verbose)
-		js_dbg("%s", buf);
-	return 0;
-}
-
-/* ---- steal clock location (docs/DESIGN.md, probes) ------------------------------------ */
-
-/* percpu_var - offset of a per-CPU variable in .data..percpu and its type id */
-static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32 *type)
-{
-	const struct btf_var_secinfo *vsi;
-	const struct btf_type *sec, *var;
-	int id, i;
-
-	id = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);
-	if (id < 0)
-		return -ENOENT;
-	sec = btf__type_by_id(btf, id);
-	vsi = btf_var_secinfos(sec);
-	for (i = 0; i < btf_vlen(sec); i++, vsi++) {
-		var = btf__type_by_id(btf, vsi->type);
-		if (var && !strcmp(btf__name_by_offset(btf, var->name_off), name)) {
-			*off = vsi->offset;
-			*type = var->type;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* member_bitoff - bit offset of a member of a struct type (a bitfield's too) */
-static int member_bitoff(const struct btf *btf, __u32 type, const char *name, __u32 *off)
-{
-	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type));
-	const struct btf_member *m;
-	int i;
-
-	if (!t || !btf_is_struct(t))
-		return -EINVAL;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
-			*off = btf_member_bit_offset(t, i);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* member_off - byte offset of a member of a struct type */
-static int member_off(const struct btf *btf, __u32 type, const char *name, __u32 *off)
-{
-	int err = member_bitoff(btf, type, name, off);
-
-	*off /= 8;
-	return err;
-}
+/* ---- steal clock (the locator is kbtf.c's: docs/DESIGN.md, probes) --------------- */
 
 /* steal_setup - put &steal_time.steal - &hrtimer_bases into rodata, or say why not */
 static void steal_setup(struct js_probes *p, const struct btf *btf)
 {
-	__u32 off_st, off_hb, t_st, t_hb, off_m;
-
 	if (!probes_arch_kvm_steal()) {
 		snprintf(p->steal_why, sizeof(p->steal_why), "not a KVM guest with steal time");
 		return;
 	}
-	if (percpu_var(btf, "steal_time", &off_st, &t_st) ||
-	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
-	    member_off(btf, t_st, "steal", &off_m)) {
+	if (kbtf_steal_delta(btf, &p->skel->rodata->steal_delta)) {
 		snprintf(p->steal_why, sizeof(p->steal_why),
 			 "steal_time/hrtimer_bases not in the kernel BTF's .data..percpu");
 		return;
 	}
 	p->skel->rodata->steal_enabled = 1;
-	p->skel->rodata->steal_delta = (__s64)off_st + off_m - (__s64)off_hb;
 	p->steal = true;
-	js_dbg("steal_time at .data..percpu+%u, hrtimer_bases at +%u: delta %lld", off_st, off_hb,
-	       (long long)p->skel->rodata->steal_delta);
 }
 
 /* clk_setup - put &hv_clock_per_cpu - &hrtimer_bases into rodata (the kvmclock version in
  * the readings: docs/ATTRIBUTION.md, "The host"), or say why not */
 static void clk_setup(struct js_probes *p, const struct btf *btf)
 {
-	__u32 off_hv, off_hb, t_hv, t_hb;
-
 	if (!probes_arch_kvmclock()) {
 		snprintf(p->clk_why, sizeof(p->clk_why), "no kvm-clock clocksource");
 		return;
 	}
-	if (percpu_var(btf, "hv_clock_per_cpu", &off_hv, &t_hv) ||
-	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb)) {
+	if (kbtf_clk_delta(btf, &p->skel->rodata->clk_delta)) {
 		snprintf(p->clk_why, sizeof(p->clk_why),
 			 "hv_clock_per_cpu/hrtimer_bases not in the kernel BTF's .data..percpu");
 		return;
 	}
 	p->skel->rodata->clk_enabled = 1;
-	p->skel->rodata->clk_delta = (__s64)off_hv - (__s64)off_hb;
 	p->clk = true;
-	js_dbg("hv_clock_per_cpu at .data..percpu+%u: delta %lld", off_hv,
-	       (long long)p->skel->rodata->clk_delta);
 }
 
 /* ---- program selection -------------------------------------------------------------- */
-
-/*
- * Which programs each kind of interruption of a measured CPU runs (--probes). full: its entry
- * and exit (the tick also its hrtimer callbacks': four), for its start, its end and its
- * nested handlers; lean: one, at its exit (lean_exit() in bpf/probes.bpf.c: the start from the
- * interrupted gap, the hrtimer callback's name and the nested handlers' own times left out).
- * lean_learn runs in lean only until the measured CPUs have learned their steal clock
- * (probes_attach). A program in no row (scheduler, faults, TLB flushes, NMIs, IPI sends,
- * work items, THP, compaction) runs in both. docs/OBSERVER.md shows this table.
- */
-static const struct probe_row {
-	const char *kind;    /* the interruption */
-	const char *full[4]; /* its programs in full */
-	const char *lean[2]; /* ... and in lean */
-} probe_table[] = {
-	{ "tick (local timer)",
-	  { "local_timer_entry", "local_timer_exit", "hrtimer_expire_entry",
-	    "hrtimer_expire_exit" },
-	  { "lean_local_timer_exit", "lean_learn" } },
-	{ "device IRQ", { "irq_handler_entry", "irq_handler_exit" }, { "lean_irq_handler_exit" } },
-	{ "softirq", { "softirq_entry", "softirq_exit" }, { "lean_softirq_exit" } },
-	{ "reschedule IPI", { "reschedule_entry", "reschedule_exit" }, { "lean_reschedule_exit" } },
-	{ "call-function IPI",
-	  { "call_function_entry", "call_function_exit" },
-	  { "lean_call_function_exit" } },
-	{ "call-function-single IPI",
-	  { "call_function_single_entry", "call_function_single_exit" },
-	  { "lean_call_function_single_exit" } },
-	{ "irq_work", { "irq_work_entry", "irq_work_exit" }, { "lean_irq_work_exit" } },
-	{ "thermal vector",
-	  { "thermal_apic_entry", "thermal_apic_exit" },
-	  { "lean_thermal_apic_exit" } },
-	{ "platform IPI",
-	  { "x86_platform_ipi_entry", "x86_platform_ipi_exit" },
-	  { "lean_x86_platform_ipi_exit" } },
-	{ "error vector", { "error_apic_entry", "error_apic_exit" }, { "lean_error_apic_exit" } },
-	{ "spurious vector",
-	  { "spurious_apic_entry", "spurious_apic_exit" },
-	  { "lean_spurious_apic_exit" } },
-};
-
-/* PROBE_SET_* of a program (by its function's name): the sets it belongs to */
-#define PROBE_SET_FULL 0x1u
-#define PROBE_SET_LEAN 0x2u
-
-static unsigned prog_sets(const char *fn)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(probe_table); i++) {
-		for (size_t k = 0; k < ARRAY_SIZE(probe_table[i].full); k++)
-			if (probe_table[i].full[k] && !strcmp(probe_table[i].full[k], fn))
-				return PROBE_SET_FULL;
-		for (size_t k = 0; k < ARRAY_SIZE(probe_table[i].lean); k++)
-			if (probe_table[i].lean[k] && !strcmp(probe_table[i].lean[k], fn))
-				return PROBE_SET_LEAN;
-	}
-	return PROBE_SET_FULL | PROBE_SET_LEAN;
-}
 
 static bool is_paired(const char *tp)
 {
@@ -402,7 +231,7 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 	bpf_object__for_each_program(prog, p->skel->obj)
 	{
 		const char *tp = bpfh_prog_tp(prog), *user;
-		unsigned sets = prog_sets(bpf_program__name(prog));
+		unsigned sets = probe_sets(bpf_program__name(prog));
 		bool close;
 
 		p->bprogs[p->nprogs] = prog;
@@ -460,71 +289,13 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 static void waker_setup(struct js_probes *p, const struct btf *btf, bool off)
 {
 	struct probes_prog *w = prog_by_name(p, "sched_waking");
-	__u32 off_rq, off_pc, off_hb, bit, t_rq, t_pc, t_hb, m = 0;
+	struct probes_bpf__rodata *ro = p->skel->rodata;
 
 	if (off || !w || w->state != PROBES_PROG_LOADED)
 		return;
-	p->skel->rodata->waker_on = 1;
+	ro->waker_on = 1;
 	p->waker = true;
-	if (percpu_var(btf, "runqueues", &off_rq, &t_rq) ||
-	    percpu_var(btf, "hrtimer_bases", &off_hb, &t_hb) ||
-	    member_bitoff(btf, t_hb, "in_hrtirq", &bit)) {
-		js_dbg("waker: runqueues/hrtimer_bases.in_hrtirq not in the kernel BTF: context "
-		       "unknown");
-		return;
-	}
-	/* x86: __preempt_count (6.1, 6.15+), or pcpu_hot.preempt_count (6.2 to 6.14) */
-	if (percpu_var(btf, "__preempt_count", &off_pc, &t_pc) &&
-	    (percpu_var(btf, "pcpu_hot", &off_pc, &t_pc) ||
-	     member_off(btf, t_pc, "preempt_count", &m))) {
-		js_dbg("waker: no per-CPU preempt count in the kernel BTF: context unknown");
-		return;
-	}
-	p->skel->rodata->wake_pc_off = (__s64)off_pc + m - (__s64)off_rq;
-	/* the 32-bit word of hrtimer_bases.in_hrtirq (little endian: bit % 32 in it) */
-	p->skel->rodata->wake_hr_off = (__s64)off_hb + (bit / 32) * 4 - (__s64)off_rq;
-	p->skel->rodata->wake_hr_bit = bit % 32;
-	p->waker_ctx = true;
-	js_dbg("waker: preempt count at runqueues%+lld, in_hrtirq bit %u at %+lld",
-	       (long long)p->skel->rodata->wake_pc_off, p->skel->rodata->wake_hr_bit,
-	       (long long)p->skel->rodata->wake_hr_off);
-}
-
-/* table_check_obj - probe_table against one build's object: each program it names is
- * there, each lean_ program there is in it (as lean's); 0, or -1 with why */
-static int table_check_obj(const void *elf, size_t sz, const char *build, char *why, size_t len)
-{
-	struct bpf_object *obj = bpf_object__open_mem(elf, sz, NULL);
-	struct bpf_program *prog;
-	int err = 0;
-
-	if (!obj) {
-		snprintf(why, len, "%s: cannot open the object", build);
-		return -1;
-	}
-	for (size_t i = 0; !err && i < ARRAY_SIZE(probe_table); i++) {
-		const char *const *v[] = { probe_table[i].full, probe_table[i].lean };
-		size_t n[] = { ARRAY_SIZE(probe_table[i].full), ARRAY_SIZE(probe_table[i].lean) };
-
-		for (size_t s = 0; !err && s < 2; s++)
-			for (size_t k = 0; !err && k < n[s]; k++)
-				if (v[s][k] && !bpf_object__find_program_by_name(obj, v[s][k])) {
-					snprintf(why, len, "%s: %s (%s) not in the object", build,
-						 v[s][k], probe_table[i].kind);
-					err = -1;
-				}
-	}
-	bpf_object__for_each_program(prog, obj)
-	{
-		const char *fn = bpf_program__name(prog);
-
-		if (!err && !strncmp(fn, "lean_", 5) && prog_sets(fn) != PROBE_SET_LEAN) {
-			snprintf(why, len, "%s: %s not in the table's lean column", build, fn);
-			err = -1;
-		}
-	}
-	bpf_object__close(obj);
-	return err;
+	p->waker_ctx = !kbtf_wake_offs(btf, &ro->wake_pc_off, &ro->wake_hr_off, &ro->wake_hr_bit);
 }
 
 /* probes_table_check - probe_table against both builds (js_probes.h) */
@@ -534,10 +305,10 @@ int probes_table_check(char *why, size_t len)
 	size_t sz;
 
 	elf = probes_bpf__elf_bytes(&sz);
-	if (table_check_obj(elf, sz, "tp_btf", why, len))
+	if (probe_table_check_obj(elf, sz, "tp_btf", why, len))
 		return -1;
 	elf = probes_raw_bpf__elf_bytes(&sz);
-	return table_check_obj(elf, sz, "raw_tp", why, len);
+	return probe_table_check_obj(elf, sz, "raw_tp", why, len);
 }
 
 /* prog_index - the index of the program whose function is fn, or -1 */
@@ -688,7 +459,7 @@ static void load_reason(int err, char *why, size_t len)
 		snprintf(why, len, "BPF not permitted: needs root, or CAP_BPF and CAP_PERFMON");
 	else
 		snprintf(why, len, "BPF load failed: %s%s%s", strerror(-err),
-			 lb_last[0] ? ": " : "", lb_last);
+			 lblog_last()[0] ? ": " : "", lblog_last());
 }
 
 /* reset_obj - forget a skeleton whose load failed, keeping the list of rejected programs */
@@ -769,7 +540,7 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 	kbtf_free_types(&k);
 	if (err)
 		return err;
-	lb_last[0] = lb_prog[0] = '\0';
+	lblog_forget();
 	err = probes_bpf__load(p->skel);
 	if (err)
 		load_reason(err, why, len);
@@ -788,7 +559,7 @@ static bool reject(struct js_probes *p, const char *name)
 		return false;
 	js_scpy(p->rejected[p->nrejected++], sizeof(p->rejected[0]), name);
 	js_warn("probe %s refused by this kernel's verifier (%s): continuing without it", name,
-		lb_last[0] ? lb_last : "see -vv");
+		lblog_last()[0] ? lblog_last() : "see -vv");
 	return true;
 }
 
@@ -867,7 +638,7 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 		err = load_once(p, o, why, len);
 		if (err && err != -EPERM && old)
 			js_scpy(why, len, age);
-		if (!err || err == -EPERM || old || !lb_prog[0] || !reject(p, lb_prog))
+		if (!err || err == -EPERM || old || !lblog_prog()[0] || !reject(p, lblog_prog()))
 			break;
 		reset_obj(p);
 	}
@@ -891,9 +662,7 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 		whylen = sizeof(dummy);
 	}
 	*out = NULL;
-	lb_verbose = o->verbose;
-	lb_last[0] = '\0';
-	libbpf_set_print(lb_print);
+	lblog_start(o->verbose);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		snprintf(why, whylen, "out of memory");
@@ -1089,142 +858,6 @@ int probes_attach(struct js_probes *p)
 	return n ? 0 : (err ? err : -ENOENT);
 }
 
-/* pending_open - queue an interval of kind on cpu, still open at now; NULL when out of memory */
-static struct js_event *pending_open(struct js_probes *p, int cpu, __u32 kind, __u32 id,
-				     __u64 start, __u64 now)
-{
-	struct js_event *np, *e;
-
-	if (p->pending_pos == p->npending) /* all delivered: start over */
-		p->npending = p->pending_pos = 0;
-	if (p->npending == p->pending_cap) {
-		size_t ncap = p->pending_cap ? p->pending_cap * 2 : 64;
-
-		np = realloc(p->pending, ncap * sizeof(*np));
-		if (!np)
-			return NULL;
-		p->pending = np;
-		p->pending_cap = ncap;
-	}
-	e = &p->pending[p->npending++];
-	memset(e, 0, sizeof(*e));
-	e->kind = kind;
-	e->cpu = (__u32)cpu;
-	e->id = id;
-	e->start_ns = start;
-	e->end_ns = JS_MAX(now, start);
-	e->flags = JS_F_OPEN;
-	return e;
-}
-
-static void task_comm(pid_t pid, int cpu, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-
-	if (!pid) {
-		snprintf(buf, len, "swapper/%d", cpu);
-		return;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "re");
-	if (!f || !fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	if (f)
-		fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-/* open_cpu - queue the intervals open on one CPU: its interrupt stack and current task */
-static void open_cpu(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now)
-{
-	struct js_event *e;
-	__u32 i;
-
-	for (i = 0; i < s->depth && i < JS_STACK; i++) {
-		e = pending_open(p, cpu, s->stack[i].kind, s->stack[i].id, s->stack[i].start, now);
-		if (!e)
-			return;
-		e->addr = s->stack[i].addr;
-	}
-	for (i = 0; i < JS_USER_SLOTS; i++) /* --event pairs */
-		if (s->user[i].start && !pending_open(p, cpu, JS_EV_USER, i, s->user[i].start, now))
-			return;
-	if ((s->cur_flags & (JS_CUR_VALID | JS_CUR_SAMPLER)) != JS_CUR_VALID)
-		return;
-	e = pending_open(p, cpu, s->cur_pid ? JS_EV_TASK : JS_EV_IDLE, s->cur_pid, s->cur_start,
-			 now);
-	if (!e)
-		return;
-	e->addr = s->cur_cgroup;
-	if (s->cur_flags & JS_CUR_KTHREAD)
-		e->flags |= JS_F_KTHREAD;
-	if (s->cur_flags & JS_CUR_WAKE) {
-		e->wake = s->cur_wake;
-		e->flags |= JS_F_WAKE;
-	}
-	task_comm((pid_t)s->cur_pid, cpu, e->name, sizeof(e->name));
-}
-
-/* open_work - queue the work item still running on one CPU: its current task's, from no
- * earlier than its switch in (a slot left by a worker that moved is not running here) */
-static void open_work(struct js_probes *p, int cpu, const struct js_cpu_state *s, uint64_t now)
-{
-	struct js_event *e;
-	int i;
-
-	if (!(s->cur_flags & JS_CUR_VALID) || !s->cur_pid)
-		return;
-	for (i = 0; i < JS_WORK_SLOTS; i++) {
-		if (!s->work[i].start || s->work[i].tid != s->cur_pid)
-			continue;
-		e = pending_open(p, cpu, JS_EV_WORK, s->work[i].tid,
-				 JS_MAX(s->work[i].start, s->cur_start), now);
-		if (!e)
-			return;
-		e->addr = s->work[i].addr;
-	}
-}
-
-/* queue_open - after detach: report what was still running (JS_F_OPEN); with fresh, also
- * leave each measured CPU's state as programs attached again must find it: no level open,
- * no work item, no current task (their ends were not seen), its ring kept. 0 or -errno */
-static int queue_open(struct js_probes *p, bool fresh)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	uint64_t now = js_mono_ns();
-	struct js_cpu_state *st;
-	__u32 zero = 0;
-	int err;
-
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	st = calloc((size_t)ncpu, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
-				   (size_t)ncpu * sizeof(*st), 0);
-	for (size_t i = 0; !err && i < p->ncpus; i++) {
-		struct js_cpu_state *s = &st[p->cpus[i]];
-
-		if (p->cpus[i] >= ncpu)
-			continue;
-		open_cpu(p, p->cpus[i], s, now);
-		open_work(p, p->cpus[i], s, now);
-		if (fresh) {
-			s->depth = 0;
-			s->cur_flags = 0;
-			memset(s->work, 0, sizeof(s->work));
-			memset(s->user, 0, sizeof(s->user));
-		}
-	}
-	if (!err && fresh)
-		err = bpf_map__update_elem(p->skel->maps.cpu_state, &zero, sizeof(zero), st,
-					   (size_t)ncpu * sizeof(*st), BPF_ANY);
-	free(st);
-	return err;
-}
-
 /* wait_programs - return once every program that was running has returned: an update of
  * a map-in-map makes the kernel wait for running programs (an RCU grace period, on every
  * kernel, nohz_full or not); 0, or -errno */
@@ -1282,7 +915,7 @@ void probes_detach(struct js_probes *p)
 	unlink_all(p);
 	p->detach_ns = js_mono_ns() - t0;
 	p->attached = false;
-	queue_open(p, false);
+	open_iv_queue(&p->open, p->skel->maps.cpu_state, p->cpus, p->ncpus, false);
 	if (p->stats_fd >= 0) { /* the run counters survive; stop paying for them */
 		close(p->stats_fd);
 		p->stats_fd = -1;
@@ -1301,7 +934,7 @@ int probes_set_attached(struct js_probes *p, bool on)
 	if (!on) {
 		unlink_all(p);
 		p->toggled_off = true;
-		return queue_open(p, true);
+		return open_iv_queue(&p->open, p->skel->maps.cpu_state, p->cpus, p->ncpus, true);
 	}
 	for (i = 0; i < p->nprogs; i++) {
 		int e;
@@ -1338,7 +971,7 @@ void probes_destroy(struct js_probes *p)
 	free(p->progs);
 	free(p->order);
 	free(p->cpus);
-	free(p->pending);
+	open_iv_free(&p->open);
 	free(p);
 }
 
@@ -1393,8 +1026,8 @@ int probes_consume(struct js_probes *p, int (*cb)(void *ctx, const struct js_eve
 		if (err < 0)
 			return err;
 	}
-	while (p->pending_pos < p->npending) {
-		err = deliver(p, &p->pending[p->pending_pos++]);
+	while (p->open.pos < p->open.n) {
+		err = deliver(p, &p->open.ev[p->open.pos++]);
 		if (err < 0)
 			return err;
 	}

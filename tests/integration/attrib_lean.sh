@@ -7,7 +7,7 @@
 # else; the timer mode expects the local timer, lean naming no hrtimer callback), the
 # injected IPIs' gaps with a median unexplained share <= 15 % (their entry/exit given), and
 # every gap adding up (causes + entry/exit + steal + unexplained). Root only (77 otherwise),
-# about 25 s. ATTRIB_KEEP=1 keeps the outputs.
+# about 20 s (five phases of 3 s). ATTRIB_KEEP=1 keeps the outputs.
 # cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -18,8 +18,8 @@ trap 'exit 1' INT TERM
 # CPU 1's quiet are paid once); attrib_lib.py exits 75 under noise, 77 when every phase
 # skipped (its "skip:" lines say why), and prints a phase's "skip:" line where one cannot run
 python3 attrib_lib.py run --probes lean --dir "$TMP" \
-	--phase "ipi 4 period=2500 count=1 max-share=15" \
-	--phase "preempt 4 period=5000 spin=500" \
-	--phase "irq 4 period=2500 count=1" \
-	--phase "softirq 4 period=5000" \
-	--phase "timer 4"
+	--phase "ipi 3 period=2500 count=1 max-share=15" \
+	--phase "preempt 3 period=5000 spin=500" \
+	--phase "irq 3 period=2500 count=1" \
+	--phase "softirq 3 period=5000" \
+	--phase "timer 3"

@@ -7,7 +7,7 @@
 # A value whose source this machine lacks (no THP, no kernel config) must be a SKIP line.
 # Read-only: changes no setting. Exit 0 pass, 77 skip, else fail. JS_BIN: the binary to test
 # (make asan: the sanitized one).
-# noise gauge: none - it reads the settings and measures nothing: no noise fails it, it never exits 75
+# cpu1: shared - it reads the settings and judges the verdicts against them and against the JSON; it measures nothing (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 # (it stays out of the lane: a measuring test may move an IRQ or rps_cpus while it compares
 # the live machine with its captured tree)
 set -u

@@ -9,8 +9,8 @@
 #    its options table; the table names no option the binary lacks.
 #  - README.md keeps a shorter table ("the options used most"), so the rule there is: it
 #    names no option the binary lacks, and each long option it names is in USAGE.md's table.
-#  - README.md and USAGE.md: each command line in their code blocks (`jitterscope check
-#    [--plan]`...) uses options that command takes.
+#  - README.md and docs/*.md: each command line in their code blocks (`jitterscope check
+#    [--plan]`...) uses options that command takes (up to a `--`: CMD's own words).
 # "Names" means the options in the table's code spans that start with a dash (so `pahole
 # --btf_encode_detached` in a meaning is not one). Each failure names the option and the doc.
 # cpu1: none - the docs against the option table, measures nothing
@@ -20,7 +20,7 @@
 [ "$(wc -l <"$TMP/opts")" -gt 60 ] || fail "--list-options lists $(wc -l <"$TMP/opts") lines"
 cd "$ROOT" || fail "no $ROOT"
 python3 - "$TMP/opts" <<'PY' || fail "the docs and the option table disagree"
-import re, sys
+import glob, re, sys
 table = {}                                  # command: its options, long and short
 for line in open(sys.argv[1]):
     w = line.split()
@@ -96,15 +96,18 @@ for o in sorted(known - usage_col):
 for o in sorted({o for o in readme_named & known if o.startswith("--")} - usage_col):
     bad.append("README.md names %s, which docs/USAGE.md's options table lacks" % o)
 
-# --- command lines in the code blocks: each command's options
-for doc in ("README.md", "docs/USAGE.md"):
+# --- command lines in the code blocks of every Markdown doc: each command's options
+lines = 0
+for doc in ["README.md"] + sorted(glob.glob("docs/*.md")):
     text = open(doc).read()
     for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M):
         for line in block.split("\n"):
-            m = re.match(r"(?:[#$] )?jitterscope(?: (.*)|$)", line)
+            m = re.match(r"\s*(?:[#$] )?(?:sudo )?(?:\S*/)?jitterscope(?: (.*)|$)", line)
             if not m or not m.group(1):
                 continue
+            lines += 1
             words = re.split(r"\s{2,}|;|\|(?!\w)", m.group(1))[0].split()
+            words = words[:words.index("--")] if "--" in words else words  # -- CMD: its own
             cmd = words[0] if words and words[0] in table else "measure"
             for o in opts_in(" ".join(words)):
                 if o not in table[cmd]:
@@ -115,7 +118,8 @@ for b in bad:
     print("FAIL: " + b, file=sys.stderr)
 if bad:
     sys.exit(1)
-print("ok: %d options of %d commands; the man page, docs/USAGE.md (%d named) and README.md "
-      "(%d named) agree with them" % (len(known), len(table), len(usage_named), len(readme_named)))
+print("ok: %d options of %d commands; the man page, docs/USAGE.md (%d named), README.md "
+      "(%d named) and %d command lines of the docs' code blocks agree with them"
+      % (len(known), len(table), len(usage_named), len(readme_named), lines))
 PY
 exit 0

@@ -24,7 +24,7 @@
 #      add up to twice its gap count with the same max (skipped without Java; a failure
 #      under CI=true, as scripts/install-deps.sh installs it).
 # Skips without the servers (a failure under CI=true: scripts/install-deps.sh installs them).
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - Prometheus and node_exporter scrape what the run exposes: judged against the run's own files (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

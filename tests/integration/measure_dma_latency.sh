@@ -9,7 +9,7 @@
 # idle_states.why_not too, and the run measures (the VM kernels check the states themselves:
 # tests/vm/guest.sh). Needs root (the device is root's).
 # Exit 0 pass, 77 skip, else fail.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - it judges the device it holds and the idle states it sets, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

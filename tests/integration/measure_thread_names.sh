@@ -4,7 +4,7 @@
 # /proc/PID/task/*/comm); the main thread, which drains, keeps the process's name so that
 # `pidof jitterscope` finds the run (a story names it js-drain: tests/unit/test_correlate.c),
 # and it is the only one so named. Then the run ends normally.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - it reads its run's thread names, which another run on CPU 1 does not change (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

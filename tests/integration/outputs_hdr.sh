@@ -9,7 +9,7 @@
 #  - the .hgrm footer (Max, Total count) equals the JSON and Java's own table of the log.
 # Skips without Java (a failure under CI=true: scripts/install-deps.sh installs it).
 # The .prom file: outputs_prom.sh; --budget: outputs_budget.sh.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - the .hlog and .hgrm are judged against the run's own JSON, whatever gaps it holds (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -5,7 +5,7 @@
 # HTML: self-contained (nothing fetched), with every part and as many points and stories as
 # the JSON says (its rendering in Chromium: outputs_html_render.sh).
 # JS_TEST_KEEP=DIR keeps the trace and the page there.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - its runs' trace and page are judged against their own JSON, whatever gaps they hold (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

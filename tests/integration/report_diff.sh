@@ -5,7 +5,7 @@
 # exit 1 and bad diff options 64, with one line. The text opens with the verdict line; a
 # spinner's run against a thread's is refused (64). What the verdicts say about a real change:
 # report_diff_inject.sh.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - report and diff are judged against the runs' own files; the verdicts' meaning is report_diff_inject.sh's (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -5,7 +5,7 @@
 # runs' histogram bars are in the DOM (A's and B's, by primary cause), the table rows match
 # the diff's JSON, and the screenshot shows the cause colours. Skips without chromium (Debian
 # chromium; a failure under CI=true). JS_TEST_KEEP=DIR keeps the page and the screenshot.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - the diff page is judged against the diff's own JSON, whatever the two runs measured (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -6,7 +6,7 @@
 # Root or not: the read-only file system is a tmpfs that root mounts, or that anyone else
 # mounts in a user and mount namespace; without either those cases are counted as skipped,
 # as is the cpuset case without root or a cpuset controller.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - bad input is refused before anything is measured; the one run it measures fails its write (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_cpu1
 

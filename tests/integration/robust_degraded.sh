@@ -6,7 +6,7 @@
 #   - -P f:N without CAP_SYS_NICE: refused before measuring (exit 1, one line)
 #   - root without capabilities (empty bounding set, as in a container)
 # Missing kernel features: robust_degraded_kernel.sh.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - it judges what a run says and does without privileges, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

@@ -8,7 +8,7 @@
 # with them); what this machine lacks already is left as it is. A CPU without rdtscp:
 # measure_clock.sh.
 # Skips without mount namespaces. Privileges: robust_degraded.sh.
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - it judges what a run says and does without BTF or an SMI counter, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 need_root
 need_cpu1

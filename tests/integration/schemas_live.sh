@@ -2,7 +2,7 @@
 # schemas_live.sh - docs/schema/*.schema.json against fresh runs (root, CPU 1): a 1 s run with
 # its spike files (--stacks), one stopped by SIGINT with --probe-cost, and one of -- CMD; each
 # schema rejects a document that lost a key it requires (schemas.sh: the saved documents).
-# noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
+# cpu1: shared - its runs are validated against the schemas: what another run on CPU 1 adds is still a valid document (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/lib.bash"
 . "$ROOT/tests/lib/schemas_lib.bash"
 need_root

@@ -111,7 +111,7 @@ MUTANTS = [
          killer="app_waker.sh"),
     dict(name="lean-steal-dropped",
          what="--probes lean: the steal before an interruption read as the steal after it (M2)",
-         file="bpf/probes.bpf.c",
+         file="bpf/rec.bpf.h",
          old="ev_fill(e, kind, cpu, id, addr, start, now, st0, st, flags);",
          new="ev_fill(e, kind, cpu, id, addr, start, now, ((void)st0, st), st, flags);",
          killer="attrib_lean.sh", unjudged=STEAL_UNJUDGED),

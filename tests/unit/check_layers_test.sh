@@ -1,7 +1,8 @@
 #!/bin/bash
 # check_layers_test.sh - scripts/check-layers.py on small trees made here: it passes a tree
 # that keeps the rules, fails one with a planted violation (naming its file and line), fails a
-# planted call across layers that no #include shows (read from the objects built here), fails
+# planted call across layers that no #include shows (read from the objects built here; one
+# from model/ into audit/ under the project's own docs/LAYERS.md), fails
 # a flat tree, refuses a rules table it cannot read (64); and the real rules table is readable.
 . "$(dirname "$0")/../integration/lib.bash"
 need_cmd python3 python3
@@ -105,6 +106,21 @@ echo "$out" | grep -q 'without an object in build/ (src/model/more.c)' ||
 	fail "the source without an object not said: $out"
 out=$(calls --objdir "$T/none") || fail "no objects failed the check: $out"
 echo "$out" | grep -q 'keep their rules (#include lines only)' || fail "no objects: $out"
+
+# the project's own rules: the model holds the audit's record and calls nothing of the audit;
+# a call from model/ into audit/, declared by hand (no #include to see), fails them
+mkdir -p "$T/real/src/model" "$T/real/src/audit" "$T/real/build"
+printf 'void audit_free(void *a) { (void)a; }\nint audit_run(void) { return 0; }\n' \
+	>"$T/real/src/audit/audit.c"
+printf 'int audit_run(void);\n\nint run_record(void)\n{\n\treturn audit_run();\n}\n' \
+	>"$T/real/src/model/planted.c"
+(cd "$T/real" && for c in src/*/*.c; do cc -c "$c" -o "build/$(basename "${c%.c}").o" || exit 1; done) ||
+	fail "the planted tree does not build"
+out=$(python3 "$CL" --root "$T/real" --rules "$ROOT/docs/LAYERS.md" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || fail "a planted model -> audit call under docs/LAYERS.md: exit $rc, not 1: $out"
+echo "$out" | grep -q '^src/model/planted.c:5: model calls audit_run of audit (src/audit/audit.c)' ||
+	fail "the planted model -> audit call not named: $out"
 
 # a rules table it cannot read
 printf '## Rules\n| lib | front |\n' >"$T/bad.md"

@@ -4,8 +4,8 @@
 # CPU 1 lock, while the measuring ones run one by one under the lock; its output and its
 # verdict come after theirs; its failure fails the run; a measuring test marked "# cpu1: after
 # the lane" runs once the lane is done, but for a lane test marked "# lane: beside the late
-# tests", which runs last in the lane while the late tests run; JS_LANE=0 runs every test in
-# order.
+# tests", which runs last in the lane while the late tests run; "# cpu1: shared" tests run
+# first, side by side, holding the lock shared; JS_LANE=0 runs every test in order.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d /tmp/run_tests_lane.XXXXXX)
@@ -91,6 +91,31 @@ check "a lane test beside the late tests runs after the lane's others" \
 check "... and the late tests run meanwhile" '^beside: the late test ran meanwhile$' "$tmp/four"
 check "... after the lane's others" "^late2: after the lane's others$" "$tmp/four"
 check "... all pass" '^3 passed, 0 failed' "$tmp/four"
+# two "# cpu1: shared" stand-ins: each waits (at most 10 s) for the other to start, so they
+# pass only side by side; each holds the lock shared (an exclusive flock of it fails); the
+# exclusive measuring stand-in after them finds neither running
+for n in 1 2; do
+	cat >"$t/shared$n.sh" <<EOT
+# cpu1: shared - a stand-in that waits for its sibling
+touch "$tmp/shared$n.on"
+for _ in \$(seq 100); do [ -e "$tmp/shared\$((3 - $n)).on" ] && break; sleep 0.1; done
+[ -e "$tmp/shared\$((3 - $n)).on" ] && echo "shared$n: beside its sibling" || echo "shared$n: alone"
+flock -n -x "$tmp/lock" true && echo "shared$n: lock not held" || echo "shared$n: lock held shared"
+echo "shared$n: JS_CPU1_SHARED=\${JS_CPU1_SHARED:-}"
+touch "$tmp/shared$n.done"
+EOT
+done
+cat >"$t/excl.sh" <<EOT
+[ -e "$tmp/shared1.done" ] && [ -e "$tmp/shared2.done" ] && echo "excl: after the shared ones" ||
+	echo "excl: beside them"
+EOT
+run "$tmp/five" 1 "$t/excl.sh" "$t/shared1.sh" "$t/shared2.sh"
+check "two shared tests run side by side" '^shared1: beside its sibling$' "$tmp/five"
+check "... both" '^shared2: beside its sibling$' "$tmp/five"
+check "... each holding the lock shared" '^shared2: lock held shared$' "$tmp/five"
+check "... told so (no noise gauge)" '^shared1: JS_CPU1_SHARED=1$' "$tmp/five"
+check "an exclusive measuring test runs after them, alone" '^excl: after the shared ones$' "$tmp/five"
+check "... all pass" '^3 passed, 0 failed' "$tmp/five"
 run "$tmp/two" 1 "$t/measuring.sh" "$t/quiet_fail.sh"
 check "a lane test's failure fails the run" '^1$' "$tmp/two.rc"
 check "... named with its FAIL line" '^    FAIL: the lane.s failure$' "$tmp/two"

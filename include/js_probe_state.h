@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * probes.bpf.h - per-CPU probe state shared by bpf/probes.bpf.c and src/probes/probes.c.
+ * js_probe_state.h - per-CPU probe state shared by bpf/probes.bpf.c and src/probes/ (probes.c,
+ * evring.c, open_iv.c): both compilers read it, as they read js_events.h.
  *
  * Not part of the event ABI (that is include/js_events.h, whose records struct js_rec
  * carries): user space reads the rings while the probes run (src/probes/evring.c), and the CPU
  * state only after detaching, to report intervals still open (JS_F_OPEN). Types come from
  * vmlinux.h in BPF and from <linux/types.h> in user space.
  */
-#ifndef JS_PROBES_BPF_H
-#define JS_PROBES_BPF_H
+#ifndef JS_PROBE_STATE_H
+#define JS_PROBE_STATE_H
 
 #define JS_STACK 8     /* nesting depth of interrupt-like intervals per CPU */
 #define JS_COMM_LEN 16 /* TASK_COMM_LEN */
@@ -134,4 +135,4 @@ struct js_task_slots {
 	struct js_tslot thp;
 };
 
-#endif /* JS_PROBES_BPF_H */
+#endif /* JS_PROBE_STATE_H */
