@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "audit_priv.h"
-#include "js_json.h"
 #include "js_util.h"
 
 /* read_table - parse one /proc table and append its rows to s */
@@ -285,53 +284,4 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d)
 			audit_fmt_set(&c->after, b, sizeof(b)),
 			c->touches ? " (a measured CPU)" : "");
 	}
-}
-
-/* audit_deltas_write_json - the deltas as a JSON object under key */
-void audit_deltas_write_json(struct js_json *j, const char *key, const struct audit_deltas *d)
-{
-	char a[256];
-
-	json_obj_begin(j, key);
-	json_dbl(j, "seconds", d->seconds);
-	json_arr_begin(j, "cpus");
-	for (size_t k = 0; k < d->ncpus; k++) {
-		json_obj_begin(j, NULL);
-		json_i64(j, "cpu", d->cpus[k]);
-		json_arr_begin(j, "rows");
-		for (size_t i = 0; i < d->nrows; i++) {
-			const struct audit_delta_row *r = &d->rows[i];
-
-			if (!r->delta[k])
-				continue;
-			json_obj_begin(j, NULL);
-			json_str(j, "key", r->key);
-			json_str(j, "name", r->name);
-			json_str(j, "kind", audit_row_kind_name(r->kind));
-			if (r->irq >= 0)
-				json_i64(j, "irq", r->irq);
-			json_u64(j, "delta", r->delta[k]);
-			json_dbl(j, "per_s", d->seconds > 0 ? r->delta[k] / d->seconds : 0);
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_arr_begin(j, "affinity_changes");
-	for (size_t i = 0; i < d->nchanges; i++) {
-		const struct audit_aff_change *c = &d->changes[i];
-
-		json_obj_begin(j, NULL);
-		json_i64(j, "irq", c->irq);
-		json_str(j, "name", c->name);
-		cpulist_format(&c->before, a, sizeof(a));
-		json_str(j, "before", a);
-		cpulist_format(&c->after, a, sizeof(a));
-		json_str(j, "after", a);
-		json_bool(j, "touches_measured_cpu", c->touches);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
 }

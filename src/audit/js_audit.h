@@ -182,6 +182,15 @@ void audit_deltas_print_text(FILE *fp, const struct audit_deltas *d);
  * per_s}]}], affinity_changes:[{irq, name, before, after}] } under key
  */
 void audit_deltas_write_json(struct js_json *j, const char *key, const struct audit_deltas *d);
+/*
+ * audit_read_json, audit_deltas_read_json - what audit_write_json and
+ * audit_deltas_write_json wrote (the object o) back into a zeroed a or d, through the
+ * typed reader l (js_jsonread.h: its first error, with the key's path, in l)
+ */
+struct jr;
+struct jsonp_val;
+void audit_read_json(struct jr *l, const struct jsonp_val *o, struct js_audit *a);
+void audit_deltas_read_json(struct jr *l, const struct jsonp_val *o, struct audit_deltas *d);
 
 /* ---- cross-check: observed causes -> the settings behind them ---- */
 

@@ -2,8 +2,8 @@
 /*
  * js_json_gap.h - one gap in the JSON (a run's "top" lists, a spike file's "gap", a trace
  * slice's args): where it comes from, its attribution and its parts. The keys are said once,
- * here: json_gap.c writes them and report_load.c reads them back from the same names and
- * the same field lists (a key added to a list is written and read alike).
+ * here: json_gap.c writes them and reads them back from the same names and the same field
+ * lists (a key added to a list is written and read alike).
  */
 #ifndef JS_JSON_GAP_H
 #define JS_JSON_GAP_H
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "js_jsonfield.h"
 #include "js_model.h"
 
 /* where a gap comes from (js_gap_write_json) */
@@ -43,26 +44,13 @@
  * CPU (beside the waker); absent when the gap has none */
 #define JG_STACK "stack"
 
-/* A number of a struct, written and read under key: at offset off, 4 or 8 bytes wide; a
- * file must have it when required (older files lack the others). */
-struct js_json_num {
-	const char *key;
-	size_t off;
-	uint8_t width;
-	bool required;
-};
-
-/* the numbers of struct js_attr, in the order they are written after cause and detail */
-extern const struct js_json_num js_attr_nums[];
+/* the numbers of struct js_attr, in the order they are written after cause and detail;
+ * JF_CSV: a --gaps column too (out_gaps.c, named by the key, in the list's order) */
+extern const struct json_field js_attr_nums[];
 extern const size_t js_attr_nnums;
 /* the numbers of struct js_part, in the order they are written after cause and detail */
-extern const struct js_json_num js_part_nums[];
+extern const struct json_field js_part_nums[];
 extern const size_t js_part_nnums;
-
-/* js_json_num_get, js_json_num_set - the number n of the struct at base (set: a value
- * past a 4-byte field's range is clamped to UINT32_MAX) */
-uint64_t js_json_num_get(const struct js_json_num *n, const void *base);
-void js_json_num_set(const struct js_json_num *n, void *base, uint64_t v);
 
 struct js_json;
 struct js_cgroups;
@@ -85,5 +73,20 @@ void js_attr_write_json_stacks(struct js_json *j, const struct js_attr *a,
  * CPU), for a mark "line" (in the marks file) and "label"
  */
 void js_gap_write_json(struct js_json *j, const struct js_gap_rec *g);
+
+/* the readers (json_gap.c, js_jsonread.h): what the writers above wrote, back */
+struct jr;
+struct jsonp_val;
+/* js_detail_read - the "detail" of a part or source of class cause, in today's spelling
+ * (a file of schema 1 named some of them its own way) */
+void js_detail_read(struct jr *l, const struct jsonp_val *o, uint32_t cause, char *dst, size_t len);
+/* js_attr_read_json - js_attr_write_json_stacks's members back into a; each part's cgroup
+ * path into the table cg, the stacks into t (NULL: not kept) */
+void js_attr_read_json(struct jr *l, const struct jsonp_val *v, struct js_attr *a,
+		       struct js_cgroups *cg, struct js_stacks *t);
+/* js_gap_read_json - js_gap_write_json's members of a gap of source src (tid: a thread's
+ * id) back into g */
+void js_gap_read_json(struct jr *l, const struct jsonp_val *v, enum js_source src, uint32_t tid,
+		      struct js_gap_rec *g);
 
 #endif /* JS_JSON_GAP_H */

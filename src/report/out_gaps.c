@@ -6,20 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "js_json_gap.h"
 #include "js_out_gaps.h"
 #include "js_output.h"
 #include "js_params.h"
 #include "js_util.h"
 #include "js_waker.h"
 
-static const char csv_header[] = "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,"
-				 "unexplained_ns,entry_ns,entry_causes,source,name,kind,"
-				 "own_bh,own_bh_ns,waker\n";
+/* the columns around the gap's numbers of js_attr_nums (js_json_gap.h) marked csv */
+static const char csv_head[] = "cpu,start_ns,duration_ns,cause,detail,causes,";
+static const char csv_tail[] = "entry_causes,source,name,kind,own_bh,own_bh_ns,waker\n";
 
 size_t csv_write_header(FILE *fp)
 {
-	fputs(csv_header, fp);
-	return sizeof(csv_header) - 1;
+	size_t n = sizeof(csv_head) - 1 + sizeof(csv_tail) - 1;
+
+	fputs(csv_head, fp);
+	for (size_t i = 0; i < js_attr_nnums; i++)
+		if (js_attr_nums[i].flags & JF_CSV)
+			n += (size_t)fprintf(fp, "%s,", js_attr_nums[i].key);
+	fputs(csv_tail, fp);
+	return n;
 }
 
 /* A row is built in memory and written at once: one stdio call per gap, not one per field
@@ -136,12 +143,12 @@ static size_t csv_format_gap(char *rbuf, const struct js_gap_rec *g)
 	put_mem(&r, ",", 1);
 	put_field(&r, cbuf);
 	put_mem(&r, ",", 1);
-	put_u64(&r, a->steal_ns);
-	put_mem(&r, ",", 1);
-	put_u64(&r, a->unexplained_ns);
-	put_mem(&r, ",", 1);
-	put_u64(&r, a->entry_ns);
-	put_mem(&r, ",", 1);
+	for (size_t i = 0; i < js_attr_nnums; i++) {
+		if (!(js_attr_nums[i].flags & JF_CSV))
+			continue;
+		put_u64(&r, json_field_u64(&js_attr_nums[i], a));
+		put_mem(&r, ",", 1);
+	}
 	put_field(&r, ebuf);
 	put_mem(&r, ",", 1);
 	put_str(&r, js_source_name(g->gap.source));

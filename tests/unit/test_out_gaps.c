@@ -53,6 +53,35 @@ static void test_row(void **state)
 	free(row);
 }
 
+/** The header: its bytes, its length, and one name per column of a row. */
+static void test_header(void **state)
+{
+	static const char want[] = "cpu,start_ns,duration_ns,cause,detail,causes,steal_ns,"
+				   "unexplained_ns,entry_ns,entry_causes,source,name,kind,"
+				   "own_bh,own_bh_ns,waker\n";
+	struct js_gap_rec g;
+	char *buf = NULL, *row;
+	size_t len = 0, n;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(fp);
+	n = csv_write_header(fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, sizeof(want) - 1);
+	memset(&g, 0, sizeof(g));
+	row = row_of(&g);
+	n = 0;
+	for (const char *c = row; *c; c++)
+		n += *c == ',';
+	for (const char *c = buf; *c; c++)
+		n -= *c == ',';
+	assert_int_equal(n, 0);
+	free(row);
+	free(buf);
+}
+
 /** No cause: empty detail and causes; quoting only where a field needs it. */
 static void test_empty_and_quoting(void **state)
 {
@@ -203,9 +232,13 @@ static void test_longest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_row),	cmocka_unit_test(test_empty_and_quoting),
-		cmocka_unit_test(test_entry),	cmocka_unit_test(test_sources),
-		cmocka_unit_test(test_longest), cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_row),
+		cmocka_unit_test(test_empty_and_quoting),
+		cmocka_unit_test(test_entry),
+		cmocka_unit_test(test_sources),
+		cmocka_unit_test(test_longest),
+		cmocka_unit_test(test_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
