@@ -9,7 +9,7 @@
 # --no-waker: no gap has a waker and the JSON says the tracking was off.
 # Root only (77 otherwise), about 12 s.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

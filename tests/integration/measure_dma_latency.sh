@@ -10,7 +10,7 @@
 # tests/vm/guest.sh). Needs root (the device is root's).
 # Exit 0 pass, 77 skip, else fail.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 dev=/dev/cpu_dma_latency

@@ -5,7 +5,7 @@
 # `pidof jitterscope` finds the run (a story names it js-drain: tests/unit/test_correlate.c),
 # and it is the only one so named. Then the run ends normally.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 on_housekeeping # its polls of /proc, while the sampler spins on CPU 1

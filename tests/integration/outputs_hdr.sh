@@ -10,7 +10,7 @@
 # Skips without Java (a failure under CI=true: scripts/install-deps.sh installs it).
 # The .prom file: outputs_prom.sh; --budget: outputs_budget.sh.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 JAR=/usr/share/java/hdrhistogram.jar

@@ -6,7 +6,7 @@
 # the JSON says (its rendering in Chromium: outputs_html_render.sh).
 # JS_TEST_KEEP=DIR keeps the trace and the page there.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 TOOLS=$ROOT/tests/tools

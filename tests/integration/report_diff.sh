@@ -6,7 +6,7 @@
 # spinner's run against a thread's is refused (64). What the verdicts say about a real change:
 # report_diff_inject.sh.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 

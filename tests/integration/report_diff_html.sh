@@ -6,7 +6,7 @@
 # the diff's JSON, and the screenshot shows the cause colours. Skips without chromium (Debian
 # chromium; a failure under CI=true). JS_TEST_KEEP=DIR keeps the page and the screenshot.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_chromium

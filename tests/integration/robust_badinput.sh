@@ -7,7 +7,7 @@
 # mounts in a user and mount namespace; without either those cases are counted as skipped,
 # as is the cpuset case without root or a cpuset controller.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cpu1
 
 # an offline CPU number (below the 1024 the tool handles) and all the online CPUs

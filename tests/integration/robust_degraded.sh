@@ -7,7 +7,7 @@
 #   - root without capabilities (empty bounding set, as in a container)
 # Missing kernel features: robust_degraded_kernel.sh.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_cmd setpriv util-linux

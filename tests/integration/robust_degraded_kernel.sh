@@ -9,7 +9,7 @@
 # measure_clock.sh.
 # Skips without mount namespaces. Privileges: robust_degraded.sh.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_cmd unshare util-linux

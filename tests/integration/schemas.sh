@@ -5,7 +5,7 @@
 # rejects a document that lost a key it requires; the schema number is the same in the
 # code, the schemas, docs/JSON.md and the man page.
 # cpu1: none - the saved and re-emitted documents; schemas_live.sh measures the fresh ones
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 . "$ROOT/tests/lib/schemas_lib.bash"
 
 runs=("$ROOT"/tests/data/runs/*.json)

@@ -3,7 +3,7 @@
 # its spike files (--stacks), one stopped by SIGINT with --probe-cost, and one of -- CMD; each
 # schema rejects a document that lost a key it requires (schemas.sh: the saved documents).
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 . "$ROOT/tests/lib/schemas_lib.bash"
 need_root
 need_cpu1
