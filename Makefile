@@ -96,7 +96,7 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
-# unit tests that are scripts (no build, no root): bench/run.py's analysis helpers, the tests'
+# unit tests that are scripts (no build, no root): the bench harness's helpers, the tests'
 # tick rate (tests/lib/kernel_hz.py), the format, the layering (docs/LAYERS.md) and its checker,
 # the scale benchmark's driver (build/bench/jsscale, which unit builds), the skips CI allows,
 # that every fault make mutants plants still applies

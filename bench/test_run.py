@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""bench/test_run.py - tests of bench/run.py's analysis helpers (no root, no measuring)."""
+"""bench/test_run.py - tests of the harness's helpers (bench/lib, bench/sections) and of
+bench/run.py's rows (no root, no measuring)."""
 
+import contextlib
 import os
 import random
 import sys
@@ -14,7 +16,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc as D  # noqa: E402
 import ipitrace as I  # noqa: E402
 import run as R  # noqa: E402
-import jsfiles as F  # noqa: E402  (tests/lib, on the path through run.py)
+from lib import analysis as A, common as C, runner as RN, table as T  # noqa: E402
+from sections import agree, lean, within  # noqa: E402
+import jsfiles as F  # noqa: E402  (tests/lib, on the path through bench/lib)
 
 
 class FakeRun:
@@ -29,7 +33,7 @@ class ProgRows(unittest.TestCase):
         ps = {'sched_switch': (1000, 50.0), 'call_function_single_exit': (500, 300.0),
               'ipi_send_cpu': (500, 400.0), 'local_timer_entry': (250, 100.0),
               'nmi_handler': (1, 900.0)}
-        rows = R.prog_rows(ps)
+        rows = within.prog_rows(ps)
         self.assertEqual([r[0] for r in rows], ['ipi_send_cpu', 'call_function_single_exit',
                                                 'sched_switch', 'local_timer_entry',
                                                 'nmi_handler'])
@@ -45,16 +49,16 @@ class MatchActions(unittest.TestCase):
     def test_each_action_gets_the_gap_over_it(self):
         gaps = [(100, 10, 'x'), (200, 50, 'x'), (300, 5, 'x')]
         acts = [(205, 210), (120, 130), (299, 301), (90, 101)]
-        m = R.match_actions(acts, gaps)
+        m = A.match_actions(acts, gaps)
         self.assertEqual(m, [gaps[1], None, gaps[2], gaps[0]])
 
     def test_largest_of_several_overlapping_gaps(self):
         gaps = [(100, 10, 'x'), (115, 30, 'x'), (150, 2, 'x')]
-        self.assertEqual(R.match_actions([(105, 151)], gaps), [gaps[1]])
+        self.assertEqual(A.match_actions([(105, 151)], gaps), [gaps[1]])
 
     def test_long_gap_far_before_the_action(self):
         gaps = [(0, 10 ** 9, 'x')] + [(10 ** 9 + i * 100, 5, 'x') for i in range(1000)]
-        self.assertEqual(R.match_actions([(5 * 10 ** 8, 5 * 10 ** 8 + 1)], gaps), [gaps[0]])
+        self.assertEqual(A.match_actions([(5 * 10 ** 8, 5 * 10 ** 8 + 1)], gaps), [gaps[0]])
 
 
 class ProbeSets(unittest.TestCase):
@@ -62,27 +66,27 @@ class ProbeSets(unittest.TestCase):
         progs = {'lean_local_timer_exit': (300, 60000), 'lean_call_function_single_exit':
                  (100, 30000), 'sched_switch': (50, 9999)}
         irqs = {'LOC': 200, 'CAL': 120}
-        x = R.per_interruption(progs, irqs, R.SET_PROGS['lean'])
+        x = lean.per_interruption(progs, irqs, C.SET_PROGS['lean'])
         self.assertEqual(x, {'tick': 300.0, 'ipi': 250.0, 'tick_runs': 200.0,
                              'ipi_runs': 300.0})
         full = {'local_timer_entry': (10, 1000), 'local_timer_exit': (10, 500),
                 'hrtimer_expire_entry': (20, 1500), 'call_function_single_entry': (0, 0)}
-        x = R.per_interruption(full, {'LOC': 10, 'CAL': 0}, R.SET_PROGS['full'])
+        x = lean.per_interruption(full, {'LOC': 10, 'CAL': 0}, C.SET_PROGS['full'])
         self.assertEqual(x, {'tick': 300.0, 'ipi': None, 'tick_runs': 100 + 50 + 75,
                              'ipi_runs': None})
-        self.assertEqual(R.per_interruption({}, irqs, R.SET_PROGS['full']),
+        self.assertEqual(lean.per_interruption({}, irqs, C.SET_PROGS['full']),
                          {'tick': None, 'ipi': None, 'tick_runs': None, 'ipi_runs': None})
 
     def test_named_by_class_within_the_window(self):
         gaps = [(100, 10, {'ipi'}), (200, 50, {'task', 'timer'}), (400, 5, {'softirq'})]
         acts = [(105, 106), (210, 220), (380, 390), (600, 610)]
-        self.assertEqual(R.named_by_class(acts, gaps, 'ipi', 0, 0), (1, 2))
-        self.assertEqual(R.named_by_class(acts, gaps, 'task', 0, 0), (1, 2))
+        self.assertEqual(lean.named_by_class(acts, gaps, 'ipi', 0, 0), (1, 2))
+        self.assertEqual(lean.named_by_class(acts, gaps, 'task', 0, 0), (1, 2))
         # the softirq's gap after the action: only with the time allowed after it
-        self.assertEqual(R.named_by_class(acts, gaps, 'softirq', 0, 0), (0, 2))
-        self.assertEqual(R.named_by_class(acts, gaps, 'softirq', 20, 0), (1, 3))
+        self.assertEqual(lean.named_by_class(acts, gaps, 'softirq', 0, 0), (0, 2))
+        self.assertEqual(lean.named_by_class(acts, gaps, 'softirq', 20, 0), (1, 3))
         # before: a gap ending shortly before the action
-        self.assertEqual(R.named_by_class([(112, 115)], gaps, 'ipi', 0, 5), (1, 1))
+        self.assertEqual(lean.named_by_class([(112, 115)], gaps, 'ipi', 0, 5), (1, 1))
 
 
 class HostDrift(unittest.TestCase):
@@ -90,13 +94,13 @@ class HostDrift(unittest.TestCase):
         gaps = [(1000 + i, 7, 'x') for i in range(5)] + [(1100, 9, 'x')] + \
                [(1200 + i, 20 + i, 'x') for i in range(3)] + [(10, 99, 'x')]
         # windows of 100 from 1000: [1000, 1100) five gaps, [1100, 1200) one, [1200, 1300) three
-        self.assertEqual(R.window_medians(gaps, 1000, 100, 3), [7, 21])
-        self.assertEqual(R.window_medians(gaps, 1000, 100, 1), [7, 9, 21])
+        self.assertEqual(within.window_medians(gaps, 1000, 100, 3), [7, 21])
+        self.assertEqual(within.window_medians(gaps, 1000, 100, 1), [7, 9, 21])
 
     def test_spread(self):
-        self.assertEqual(R.spread([8.0, 4.0, None, 6.0]), 2.0)
-        self.assertIsNone(R.spread([5.0]))
-        self.assertIsNone(R.spread([0, 3]))
+        self.assertEqual(within.spread([8.0, 4.0, None, 6.0]), 2.0)
+        self.assertIsNone(within.spread([5.0]))
+        self.assertIsNone(within.spread([0, 3]))
 
 
 class TickGaps(unittest.TestCase):
@@ -107,14 +111,14 @@ class TickGaps(unittest.TestCase):
                  for k in range(1, 500)]
         noise = [(rnd.randrange(0, 500 * period), 10_000, 'x') for _ in range(400)]
         gaps = sorted(ticks + noise)
-        got = R.tick_gaps(gaps, set(), 250)
+        got = A.tick_gaps(gaps, set(), 250)
         self.assertGreaterEqual(len(got), len(ticks))
         self.assertLess(len(got), len(ticks) + 20)     # 30 us of 4 ms: ~3 of 400 noise gaps
         self.assertTrue(set(ticks) <= set(got))
 
     def test_excluded_gaps_are_left_out(self):
         gaps = [(k * 4_000_000 + 500, 20_000, 'timer') for k in range(100)]
-        self.assertEqual(len(R.tick_gaps(gaps, set(gaps[:10]), 250)), 90)
+        self.assertEqual(len(A.tick_gaps(gaps, set(gaps[:10]), 250)), 90)
 
 
 class ProbeToggle(unittest.TestCase):
@@ -124,11 +128,11 @@ class ProbeToggle(unittest.TestCase):
             f.write('attached,start_ns,end_ns\n0,%d,%d\n1,%d,%d\n' %
                     (1000 * ms, 1020 * ms, 1500 * ms, 1505 * ms))
         try:
-            tog = R.load_toggles(f.name)
+            tog = A.load_toggles(f.name)
         finally:
             os.unlink(f.name)
         self.assertEqual(tog, [(0, 1000 * ms, 1020 * ms), (1, 1500 * ms, 1505 * ms)])
-        st = lambda t: R.toggle_state(tog, t * ms)  # noqa: E731
+        st = lambda t: A.toggle_state(tog, t * ms)  # noqa: E731
         # attached from the start, None within 20 ms of a change (its IPI burst), then the
         # state the change left
         self.assertEqual([st(100), st(979), st(981), st(1039), st(1041), st(1479)],
@@ -136,11 +140,11 @@ class ProbeToggle(unittest.TestCase):
         self.assertEqual([st(1481), st(1525), st(1526), st(9000)], [None, None, True, True])
 
     def test_log_missing_or_foreign_is_empty(self):
-        self.assertEqual(R.load_toggles('/nonexistent/x.csv'), [])
+        self.assertEqual(A.load_toggles('/nonexistent/x.csv'), [])
         with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as f:
             f.write('start_ns,end_ns\n1,2\n')
         try:
-            self.assertEqual(R.load_toggles(f.name), [])
+            self.assertEqual(A.load_toggles(f.name), [])
         finally:
             os.unlink(f.name)
 
@@ -152,7 +156,7 @@ class ProbeToggle(unittest.TestCase):
         r = FakeRun(gaps=sorted(ticks + ipis))
         r.inject = types.SimpleNamespace(actions=[(g[0] + 1000, g[0] + 5000) for g in ipis])
         state = lambda t: None if abs(t - 1e9) < 2e7 else t < 1e9  # noqa: E731
-        by, tk = R.by_state(r, state, 250)
+        by, tk = within.by_state(r, state, 250)
         self.assertEqual((len(by[True]), len(by[False])), (62, 61))   # 993, 1009 ms out
         self.assertEqual(set(by[True] + by[False]), {12_000})
         self.assertEqual(len(tk[True]) + len(tk[False]), 500 - 10)
@@ -166,40 +170,40 @@ class Oslat(unittest.TestCase):
 
     def test_bucket_n_is_n_minus_1_to_n_us(self):
         r = self.oslat({1: 1000, 150: 3, 151: 4, 200: 5, 1024: 6}, 1.0)
-        self.assertEqual(R.band_count_oslat(r, 150, 10 ** 9), 15)   # buckets 151, 200, 1024
-        self.assertEqual(R.band_count_oslat(r, 149, 150), 3)
+        self.assertEqual(agree.band_count_oslat(r, 150, 10 ** 9), 15)   # buckets 151, 200, 1024
+        self.assertEqual(agree.band_count_oslat(r, 149, 150), 3)
 
     def test_busy_period_takes_the_long_loops_out(self):
         # 1e6 loops < 1 us, and 1000 loops of [9, 10) us (9.5 us each): 9.5 ms of 1 s lost
         r = self.oslat({1: 10 ** 6, 10: 1000}, 1.0)
-        self.assertAlmostEqual(R.oslat_busy_period(r), (1e9 - 9.5e6) / 1e6)
+        self.assertAlmostEqual(A.oslat_busy_period(r), (1e9 - 9.5e6) / 1e6)
 
 
 class Agree(unittest.TestCase):
     def test_band_count_without_a_cause(self):
         r = FakeRun(gaps=[(0, 200000, 'task'), (1, 300000, 'steal'), (2, 100000, 'steal'),
                           (3, 600000, 'task')])
-        self.assertEqual(R.band_count_js(r, 150000, 500000), 2)
-        self.assertEqual(R.band_count_js(r, 150000, 500000, but='steal'), 1)
+        self.assertEqual(agree.band_count_js(r, 150000, 500000), 2)
+        self.assertEqual(agree.band_count_js(r, 150000, 500000, but='steal'), 1)
 
 
 class JsLoop(unittest.TestCase):
     def test_period_from_the_summary(self):
         r = FakeRun()
         r.loop = {'loop_ns_mean': 19.5, 'short_iterations': 10.0}
-        self.assertEqual(R.loop_period(r), 19.5)
+        self.assertEqual(A.loop_period(r), 19.5)
         r.loop['short_iterations'] = 0.0    # every iteration interrupted: no period
-        self.assertIsNone(R.loop_period(r))
-        self.assertIsNone(R.loop_period(FakeRun()))     # the run failed: no summary
+        self.assertIsNone(A.loop_period(r))
+        self.assertIsNone(A.loop_period(FakeRun()))     # the run failed: no summary
 
     def test_the_tool_measures_a_period(self):
         # the real tool, for 50 ms on a CPU this process may use (built by make before)
         cpu = min(os.sched_getaffinity(0))
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'loop.txt')
-            p = subprocess.run([R.LOOP, '--cpu', str(cpu), '--duration', '0.05', '--out', out])
+            p = subprocess.run([C.LOOP, '--cpu', str(cpu), '--duration', '0.05', '--out', out])
             self.assertEqual(p.returncode, 0)
-            kv = {k: float(v) for k, v in R.parse_kv(open(out).read()).items()}
+            kv = {k: float(v) for k, v in RN.parse_kv(open(out).read()).items()}
         self.assertEqual(kv['cpu'], cpu)
         self.assertGreater(kv['short_iterations'], 0)
         self.assertLessEqual(kv['short_iterations'], kv['iterations'])
@@ -212,11 +216,11 @@ class JsLoop(unittest.TestCase):
         env = dict(os.environ, JITTERSCOPE_NO_RDTSCP='1')
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'loop.txt')
-            p = subprocess.run([R.LOOP, '--cpu', str(cpu), '--duration', '0.05', '--out', out],
+            p = subprocess.run([C.LOOP, '--cpu', str(cpu), '--duration', '0.05', '--out', out],
                                env=env)
             self.assertEqual(p.returncode, 0)
-            self.assertEqual(R.parse_kv(open(out).read())['rdtscp'], '0')
-        bad = subprocess.run([R.LOOP, '--cpu', 'x'], stderr=subprocess.PIPE, text=True)
+            self.assertEqual(RN.parse_kv(open(out).read())['rdtscp'], '0')
+        bad = subprocess.run([C.LOOP, '--cpu', 'x'], stderr=subprocess.PIPE, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertIn('usage: jsloop', bad.stderr)
 
@@ -231,12 +235,12 @@ class GapsCsv(unittest.TestCase):
         with tempfile.NamedTemporaryFile('w', suffix='.csv', delete=False) as f:
             f.write('\n'.join(rows) + '\n')
         try:
-            self.assertEqual(R.load_sent(f.name, 1),
+            self.assertEqual(A.load_sent(f.name, 1),
                              [(100, 42, 'ipi:reschedule from jitterscope:42',
                                'ipi:reschedule from jitterscope:42=300;timer:local_timer=9'),
                               (400, 45, 'tlb:flush from jitterscope:45',
                                'task:jitterscope:44=4000;tlb:flush from jitterscope:45=1')])
-            self.assertEqual([g[:2] for g in R.load_gaps(f.name, 1)],
+            self.assertEqual([g[:2] for g in A.load_gaps(f.name, 1)],
                              [(100, 5000), (200, 5000), (400, 5000)])
         finally:
             os.unlink(f.name)
@@ -271,7 +275,7 @@ class SharedReaders(unittest.TestCase):
             rows = F.gap_rows(path, 1)
             self.assertEqual([(r['start_ns'], r['line']) for r in rows], [('300', 2), ('200', 4)])
             self.assertEqual(len(F.gap_rows(path)), 3)
-            self.assertEqual(R.load_gaps(path, 1), [(200, 7, 'unexplained'), (300, 5, 'ipi')])
+            self.assertEqual(A.load_gaps(path, 1), [(200, 7, 'unexplained'), (300, 5, 'ipi')])
         finally:
             os.unlink(path)
 
@@ -279,11 +283,11 @@ class SharedReaders(unittest.TestCase):
         path = temp_csv(['cpu,start_ns,duration_ns', '1,2,3'])
         try:
             self.assertRaises(ValueError, F.gap_rows, path)
-            self.assertIsNone(R.load_gaps(path, 1))
-            self.assertEqual(R.load_sent(path, 1), [])
+            self.assertIsNone(A.load_gaps(path, 1))
+            self.assertEqual(A.load_sent(path, 1), [])
         finally:
             os.unlink(path)
-        self.assertIsNone(R.load_gaps('/nonexistent/gaps.csv', 1))
+        self.assertIsNone(A.load_gaps('/nonexistent/gaps.csv', 1))
 
     def test_inject_log(self):
         path = temp_csv(['mode,seq,start_ns,end_ns', 'ipi,0,500,510', 'ipi,1,100,120'])
@@ -291,24 +295,24 @@ class SharedReaders(unittest.TestCase):
             self.assertEqual(F.inject_actions(path), [(0, 500, 510), (1, 100, 120)])
             self.assertEqual(F.inject_actions(path, 'ipi'), [(0, 500, 510), (1, 100, 120)])
             self.assertRaises(ValueError, F.inject_actions, path, 'pf')
-            self.assertEqual(R.read_inject_log(path), [(500, 510), (100, 120)])
+            self.assertEqual(RN.read_inject_log(path), [(500, 510), (100, 120)])
         finally:
             os.unlink(path)
         path = temp_csv(['seq,start_ns,end_ns', '0,1,2'])
         try:
             self.assertRaises(ValueError, F.inject_actions, path)
-            self.assertEqual(R.read_inject_log(path), [])
+            self.assertEqual(RN.read_inject_log(path), [])
         finally:
             os.unlink(path)
-        self.assertEqual(R.read_inject_log('/nonexistent/inject.csv'), [])
+        self.assertEqual(RN.read_inject_log('/nonexistent/inject.csv'), [])
 
 
 class Verdicts(unittest.TestCase):
     def test_check_and_marks(self):
-        self.assertEqual(R.check(0.7, '<=', 0.7), 'PASS')
-        self.assertEqual(R.check(0.71, '<=', 0.7), 'FAIL')
-        self.assertEqual(R.check(None, '<=', 0.7), 'n/a')
-        t = R.Table()
+        self.assertEqual(T.check(0.7, '<=', 0.7), 'PASS')
+        self.assertEqual(T.check(0.71, '<=', 0.7), 'FAIL')
+        self.assertEqual(T.check(None, '<=', 0.7), 'n/a')
+        t = T.Table()
         t.add('m', '1', '2', '0.5x', '<= 1', 'FAIL', contaminated=True)
         self.assertEqual(t.rows[0][5], 'FAIL*')
 
@@ -319,12 +323,12 @@ class Verdicts(unittest.TestCase):
         tight = [1.0 + 0.001 * i for i in range(12)]
         spread = [0.72, 0.89, 1.81, 1.06, 1.085, 0.95, 0.83, 1.16, 1.21, 0.92, 1.055, 1.20]
         for xs in (tight, spread):
-            lo, hi = R.med_interval(xs)
+            lo, hi = C.med_interval(xs)
             self.assertTrue(min(xs) <= lo <= statistics.median(xs) <= hi <= max(xs))
-            self.assertEqual(R.med_interval(xs), (lo, hi))
-        self.assertLess(R.med_interval(tight)[1] - R.med_interval(tight)[0], 0.01)
-        self.assertGreater(R.med_interval(spread)[1] - R.med_interval(spread)[0], 0.1)
-        self.assertIsNone(R.med_interval([1.0, None, 2.0]))
+            self.assertEqual(C.med_interval(xs), (lo, hi))
+        self.assertLess(C.med_interval(tight)[1] - C.med_interval(tight)[0], 0.01)
+        self.assertGreater(C.med_interval(spread)[1] - C.med_interval(spread)[0], 0.1)
+        self.assertIsNone(C.med_interval([1.0, None, 2.0]))
 
 
 def args(**kw):
@@ -333,6 +337,47 @@ def args(**kw):
              retry_budget=45.0)
     a.update(kw)
     return types.SimpleNamespace(**a)
+
+
+class Rows(unittest.TestCase):
+    """bench/run.py walks bench/sections' (name, summary, fn) rows"""
+
+    def test_every_section_is_one_row_and_the_default_runs_them_all(self):
+        names = [name for name, _, _ in R.ROWS]
+        self.assertEqual(sorted(names), sorted(R.SECTIONS))
+        self.assertEqual(len(set(names)), len(names))
+        for name, summary, fn in R.ROWS:
+            self.assertTrue(summary and callable(fn), name)
+        # scaling reads every jitterscope run before it
+        self.assertEqual(names[-1], 'scaling')
+
+    def test_the_driver_runs_the_rows_asked_for_and_survives_a_broken_one(self):
+        seen = []
+
+        def ok(name):
+            return lambda b, t, c: (seen.append((name, list(c.base))),
+                                    t.add(name, 1, 1, 1, '-', 'PASS'))
+
+        def broken(b, t, c):
+            raise ValueError('x')
+
+        rows = (('floor', 's', lambda b, t, c: (c.base.append('js'), seen.append(('floor', [])))),
+                ('agree', 's', broken), ('lean', 's', ok('lean')), ('scaling', 's', ok('scaling')))
+        a = types.SimpleNamespace(only='floor,agree,scaling', cpu=1, reps=1, save=None,
+                                  details=False, no_write=True, out='-')
+        b = types.SimpleNamespace(tmp='/nonexistent', runs=[])
+        t = T.Table()
+        saved, R.ROWS = R.ROWS, rows
+        try:
+            with open(os.devnull, 'w') as null, \
+                    contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+                R.run_bench(a, b, t, {'hz': 250}, None, 0)
+        finally:
+            R.ROWS = saved
+        self.assertEqual(seen, [('floor', []), ('scaling', ['js'])])
+        self.assertEqual([r[0] for r in t.rows],
+                         ['agree: the harness failed (see stderr)', 'scaling'])
+        self.assertEqual(t.rows[0][5], 'ERROR')
 
 
 class Document(unittest.TestCase):
@@ -377,7 +422,7 @@ class Document(unittest.TestCase):
         self.assertTrue(D.tree_text({'error': 'not a git tree'}).startswith('unknown'))
 
     def test_document_has_the_header_table_and_missed_targets(self):
-        t = R.Table()
+        t = T.Table()
         t.add('floor: x', '1 ns', '2 ns', '0.50x', '<= 0.70x', 'PASS')
         t.add('cost: y', '3 %', '-', '-', '<= 2 %', 'FAIL')
         t.notes.append('computed')

@@ -162,8 +162,8 @@ struct {
 	__uint(value_size, JS_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
-/* non-zero: every program returns at once. Only written from outside (bench/run.py, through
- * bpftool), to measure the programs' own cost inside one run; its own map for that */
+/* non-zero: every program returns at once. Only written from outside (bench/lib/runner.py,
+ * through bpftool), to measure the programs' own cost inside one run; its own map for that */
 __u32 paused SEC(".data.pause") = 0;
 
 /* the record library, then what records say of a task: both read the maps above */

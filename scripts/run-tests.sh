@@ -3,7 +3,7 @@
 # result, then every skip with its reason, and last a "N passed, N failed, N skipped" line.
 #
 # An integration script (*.sh) exits 0 (pass), 77 (skip) or anything else (fail); a skip
-# prints its reason as a line "skip: WHAT IS MISSING" (tests/integration/lib.bash), and the
+# prints its reason as a line "skip: WHAT IS MISSING" (tests/lib/lib.bash), and the
 # "skip: REASON" or "skip PART: REASON" lines of a passing script are parts it did not run.
 # A unit binary (cmocka) exits with its number of failed cases, 77 included; its cases that
 # called js_skip() (tests/unit/js_test.h: a "skip: REASON" line, then cmocka's skip()) are

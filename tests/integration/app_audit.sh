@@ -4,7 +4,7 @@
 # CPU 0 during the run; the JSON's audit then lists CPU 0 and 1, as the thread's ran_on says,
 # and the report's audit header names both. Root only (77 otherwise), about 4 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

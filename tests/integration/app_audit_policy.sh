@@ -5,7 +5,7 @@
 # default) a crit fail, a SCHED_OTHER one a low warn. Root, kernel BTF; about 4 s.
 # Exit 0 pass, 77 skip, else fail.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -11,4 +11,4 @@ TMP=$(mktemp -d /tmp/app_preempt.XXXXXX)
 # APP_KEEP=1 keeps the outputs (gaps CSV, JSON, logs) for a look
 trap '[ -n "${APP_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 app_lib.py run --mode preempt --duration 6 --period 5000 --dir "$TMP"
+python3 ../lib/app_lib.py run --mode preempt --duration 6 --period 5000 --dir "$TMP"

@@ -50,9 +50,10 @@ import subprocess
 import sys
 import time
 
-import attrib_lib as al
-import noise_gauge  # noqa: E402  (tests/lib, on attrib_lib's path)
-from app_lib import wait_attached
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import attrib_lib as al  # noqa: E402  (tests/lib)
+import noise_gauge  # noqa: E402
+from app_lib import wait_attached  # noqa: E402
 
 CPU = 1
 

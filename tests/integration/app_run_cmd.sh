@@ -17,13 +17,12 @@
 # (on_housekeeping), so jitterscope is started with CPUs 0-1 (taskset) for the followed
 # command's CPUs to hold CPU 1. Root, kernel BTF, 2 CPUs; about 25 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
 on_housekeeping
-APP=$ROOT/build/tools/jsapp
-[ -x "$APP" ] || fail "$APP is not built: run make"
+need_tools jsapp
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 need_cmd "$BPFTOOL" bpftool
 js() { taskset -c 0,1 "$JS" "$@"; }

@@ -22,12 +22,11 @@
 # that time), and a hypervisor that reports no steal leaves nothing else to tell it by.
 # Root, kernel BTF, 2 CPUs; about 6 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-APP=$ROOT/build/tools/jsapp
-[ -x "$APP" ] || fail "$APP is not built: run make"
+need_tools jsapp
 app=''
 at_exit '[ -n "$app" ] && kill "$app" 2>/dev/null'
 
@@ -42,7 +41,7 @@ other=$(ls /proc/$app/task | grep -vx "$app")
 ROOT=$ROOT python3 - "$JS" "$TMP" "$app" "$other" <<'PY' || fail "--tid (above)"
 import bisect, csv, json, os, signal, subprocess, sys, time
 js, d, tid, other = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "integration"))
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "lib"))
 import attrib_lib as al
 import jsfiles
 

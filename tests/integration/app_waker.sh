@@ -17,13 +17,11 @@
 # names it in none).
 # Root, kernel BTF, CPU 1 (77 otherwise); about 13 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-APP=$ROOT/build/tools/jsapp
-INJ=$ROOT/build/tools/jsinject
-[ -x "$APP" ] && [ -x "$INJ" ] || fail "no $APP or $INJ (make builds them)"
+need_tools jsapp jsinject
 app='' inj='' inj_extra=()
 at_exit '[ -n "$inj" ] && kill "$inj" 2>/dev/null; [ -n "$app" ] && kill "$app" 2>/dev/null'
 

@@ -13,12 +13,11 @@
 # stay the same, only the cost shows it. Each run also saw the wake-ups (sched_waking ran at
 # least once per write). Root, kernel BTF, CPU 1 (77 otherwise); about 11 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+need_tools jsinject
 inj=''
 at_exit '[ -n "$inj" ] && kill "$inj" 2>/dev/null'
 : >"$TMP/empty.marks"

@@ -5,7 +5,7 @@
 # a failure, scripts/install-deps.sh installing them. About 1-2 minutes on 2 cores (the
 # build is only the binary and the unit tests).
 # cpu1: none - cross-builds and runs unit tests under qemu-user; its run takes the CPU 1 lock
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 need_cmd qemu-aarch64-static qemu-user-static

@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import attrib_lib as al  # noqa: E402
 
 EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77

@@ -21,7 +21,7 @@ TMP=$(mktemp -d /tmp/attrib_ipi.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode ipi --duration 5 --period 2500 --count 1 --max-share 35 \
+python3 ../lib/attrib_lib.py run --mode ipi --duration 5 --period 2500 --count 1 --max-share 35 \
 	--js-arg=--drain-threads=2 --notices --dir "$TMP" | tee "$TMP/attrib.out"
 rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] || exit "$rc"

@@ -18,7 +18,7 @@
 #  - the cause table of the JSON has it in class softirq.
 # lo's rps_cpus is set for the run and restored. Root only (77 otherwise), about 8 s.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

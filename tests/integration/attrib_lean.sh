@@ -17,7 +17,7 @@ trap 'exit 1' INT TERM
 # the five phases in one run (several oracles, one measured run: jitterscope's start and
 # CPU 1's quiet are paid once); attrib_lib.py exits 75 under noise, 77 when every phase
 # skipped (its "skip:" lines say why), and prints a phase's "skip:" line where one cannot run
-python3 attrib_lib.py run --probes lean --dir "$TMP" \
+python3 ../lib/attrib_lib.py run --probes lean --dir "$TMP" \
 	--phase "ipi 3 period=2500 count=1 max-share=15" \
 	--phase "preempt 3 period=5000 spin=500" \
 	--phase "irq 3 period=2500 count=1" \

@@ -12,4 +12,4 @@ TMP=$(mktemp -d /tmp/attrib_pf.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode pf --duration 5 --period 5000 --count 64 --dir "$TMP"
+python3 ../lib/attrib_lib.py run --mode pf --duration 5 --period 5000 --count 64 --dir "$TMP"

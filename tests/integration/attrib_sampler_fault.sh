@@ -7,7 +7,7 @@
 # about 6 s.
 # Counting and figures: sampler_hooks.py.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON) for a look

@@ -8,7 +8,7 @@
 # Skips (77) when THP is disabled or khugepaged cannot be tuned, or khugepaged never scanned.
 # Root only, about 8 s. Counting and figures: sampler_hooks.py.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 K=/sys/kernel/mm/transparent_hugepage

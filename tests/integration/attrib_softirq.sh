@@ -12,4 +12,4 @@ TMP=$(mktemp -d /tmp/attrib_softirq.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode softirq --duration 5 --period 5000 --dir "$TMP"
+python3 ../lib/attrib_lib.py run --mode softirq --duration 5 --period 5000 --dir "$TMP"

@@ -20,7 +20,7 @@
 #   - --stacks with --no-probes: one line, exit 64.
 # Root only (77 otherwise), about 25 s.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 # bad input first: no root needed
 out=$("$JS" --cpu 1 -d 1 --stacks --no-probes 2>&1)

@@ -16,5 +16,5 @@ TMP=$(mktemp -d /tmp/attrib_timer.XXXXXX)
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON, injector log) for a look
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-python3 attrib_lib.py run --mode timer --duration 5 --dir "$TMP" --event timer:hrtimer_start \
+python3 ../lib/attrib_lib.py run --mode timer --duration 5 --dir "$TMP" --event timer:hrtimer_start \
 	--event timer:hrtimer_expire_entry,timer:hrtimer_expire_exit

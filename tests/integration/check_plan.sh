@@ -12,7 +12,7 @@
 # unmerged only where it runs; a "# risks:" line for each risky step printed, and only for
 # those; no housekeeping CPU left: one line, exit 64. Exit 0 pass, 77 skip, else fail.
 # cpu1: none - check --plan on fixture trees, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 BADLY=$ROOT/tests/data/sysroot/badly-tuned
 [ -x "$JS" ] || fail "no $JS"
 

@@ -5,7 +5,7 @@
 # (text and JSON) and marked, a bad id or file is one line and exit 64; identical per-CPU
 # lines fold into one. Exit 0 pass, 77 skip, else fail.
 # cpu1: none - check on fixture trees and refusals, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 BADLY=$ROOT/tests/data/sysroot/badly-tuned
 TUNED=$ROOT/tests/data/sysroot/tuned
 [ -x "$JS" ] || fail "no $JS"

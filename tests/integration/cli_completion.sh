@@ -4,7 +4,7 @@
 # the others', a value list (--by) and the subcommands complete; make install puts it (with
 # docs/FLEET.md and jitterscope-capture-sysroot) under PREFIX. No root, no CPU 1.
 # cpu1: none - the generated completion, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 "$JS" --completion bash >"$TMP/comp.bash" || fail "--completion bash exited $?"
 bash -n "$TMP/comp.bash" || fail "the completion script is not valid bash"

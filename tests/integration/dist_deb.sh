@@ -17,8 +17,8 @@
 # It must not touch a jitterscope the machine already has: a jitterscope package installed, or
 # any of the package's files present, skips. Root only (77 otherwise), about 10 s.
 # cpu1: none - builds and installs the package; its 1 s run takes the CPU 1 lock itself
-. "$(dirname "$0")/lib.bash"
-. "$(dirname "$0")/dist_lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
+. "$(dirname "$0")/../lib/dist_lib.bash"
 need_root
 need_cpu1
 need_cmd dpkg-deb dpkg

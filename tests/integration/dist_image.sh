@@ -12,8 +12,8 @@
 # Nothing runs the image (no container runtime here: dist_static.sh runs the same binary in an
 # empty root). Root only (77 otherwise), about 4 s.
 # cpu1: none - builds and reads an image, runs no measurement
-. "$(dirname "$0")/lib.bash"
-. "$(dirname "$0")/dist_lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
+. "$(dirname "$0")/../lib/dist_lib.bash"
 need_root
 need_cmd buildah buildah
 need_cmd python3 python3

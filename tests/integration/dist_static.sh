@@ -15,8 +15,8 @@
 #  - the root holds afterwards only what it held and the JSON, and no mount is left.
 # Root only (77 otherwise), about 8 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
-. "$(dirname "$0")/dist_lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
+. "$(dirname "$0")/../lib/dist_lib.bash"
 need_root
 need_cpu1
 need_btf

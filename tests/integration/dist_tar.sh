@@ -11,8 +11,8 @@
 #    reads that run's JSON.
 # Root for the 1 s run (without root that part is skipped), about 4 s.
 # cpu1: none - builds and unpacks the tarball; its 1 s run takes the CPU 1 lock itself
-. "$(dirname "$0")/lib.bash"
-. "$(dirname "$0")/dist_lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
+. "$(dirname "$0")/../lib/dist_lib.bash"
 need_cmd tar tar
 need_cmd python3 python3
 cd "$ROOT" || exit 1

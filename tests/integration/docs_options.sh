@@ -14,7 +14,7 @@
 # "Names" means the options in the table's code spans that start with a dash (so `pahole
 # --btf_encode_detached` in a meaning is not one). Each failure names the option and the doc.
 # cpu1: none - the docs against the option table, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 "$JS" --list-options >"$TMP/opts" || fail "--list-options exited $?"
 [ "$(wc -l <"$TMP/opts")" -gt 60 ] || fail "--list-options lists $(wc -l <"$TMP/opts") lines"

@@ -12,7 +12,7 @@
 #  - every metric named by the dashboard, the rules and docs/FLEET.md is a family of
 #    docs/OUTPUTS.md (the live check of each expression: fleet_prometheus.sh).
 # cpu1: none - checks contrib/ files, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cmd systemd-analyze systemd
 need_cmd promtool prometheus
 python3 -c 'import yaml' 2>/dev/null || missing python3-yaml "no python3 yaml module"
@@ -39,7 +39,7 @@ promtool check rules "$C/prometheus-rules.yml" >"$TMP/rules.out" 2>&1 ||
 	{ cat "$TMP/rtest.out" >&2; fail "promtool test rules failed"; }
 note "prometheus-rules.yml: $(sed -n 's/.*SUCCESS: //p' "$TMP/rules.out"), promtool test rules ok"
 
-python3 "$ROOT/tests/integration/fleet_lib.py" static "$ROOT" "$JS" ||
+python3 "$ROOT/tests/lib/fleet_lib.py" static "$ROOT" "$JS" ||
 	fail "contrib/ or docs/FLEET.md (above)"
 note "PASS"
 exit 0

@@ -25,7 +25,7 @@
 #      under CI=true, as scripts/install-deps.sh installs it).
 # Skips without the servers (a failure under CI=true: scripts/install-deps.sh installs them).
 # cpu1: shared - Prometheus and node_exporter scrape what the run exposes: judged against the run's own files (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
@@ -34,7 +34,7 @@ need_cmd promtool prometheus
 need_cmd prometheus-node-exporter prometheus-node-exporter
 need_cmd setpriv util-linux
 python3 -c 'import yaml' 2>/dev/null || missing python3-yaml "no python3 yaml module"
-LIB=$ROOT/tests/integration/fleet_lib.py
+LIB=$ROOT/tests/lib/fleet_lib.py
 note() { echo "fleet_prometheus: $*"; }
 
 NE_PID='' PROM_PID=''

@@ -7,7 +7,7 @@
 # build/tests/test_hlog (or $JS_TEST_HLOG) with JS_HLOG_OUT set.
 # Skips without Java (a failure under CI=true: scripts/install-deps.sh installs it).
 # cpu1: none - reads a saved .hlog with Java, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 cd "$ROOT" || exit 1
 
 JAR=/usr/share/java/hdrhistogram.jar

@@ -6,7 +6,7 @@
 # Root only. About 10 s.
 # The irq mode: inject_selftest_irq.sh. Shared code and the busy CPU 1: inject_lib.bash.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/inject_lib.bash"
+. "$(dirname "$0")/../lib/inject_lib.bash"
 # 1 s a mode: at 100 to 1000 actions a second (the ipi mode 400 IPIs) the counts and their
 # excess over the background are as clear as in 2 s
 DUR=1

@@ -6,7 +6,7 @@
 # be steered). Root only. About 5 s.
 # cpu1: after the lane - it injects the disk's IRQ and counts it: the lane's writes raise it too
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/inject_lib.bash"
+. "$(dirname "$0")/../lib/inject_lib.bash"
 
 busy
 if run irq --period 5000; then

@@ -4,7 +4,7 @@
 # their cost reported (--probe-cost); the steal line and the interrupt counters' deltas
 # free of the probes' attach (issue 39); bad input refused quickly.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -11,7 +11,7 @@
 #     holds no BTF, --btf with --no-probes.
 # Root only; skips without kernel BTF to copy or mount namespaces. About 8 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -15,7 +15,7 @@
 #      fallback: run again with JITTERSCOPE_NO_RDTSCP=1 where the CPU has rdtscp (where it
 #      has not, every test of the suite already ran on the fallback: said as a skipped part)
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 O=$TMP

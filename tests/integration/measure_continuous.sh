@@ -16,12 +16,11 @@
 #    intervals, its story naming jsinject, unless a longer gap (another task, or the host
 #    holding the vCPU: 4-9 ms here at times) took it; at least one of the three is.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ: build first"
+need_tools jsinject
 note() { echo "measure_continuous: $*"; }
 port=$(free_port)
 D=$TMP

@@ -10,7 +10,7 @@
 # tests/vm/guest.sh). Needs root (the device is root's).
 # Exit 0 pass, 77 skip, else fail.
 # cpu1: shared - it judges the device it holds and the idle states it sets, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 dev=/dev/cpu_dma_latency

@@ -11,7 +11,7 @@
 # most as many, the class's time the named gaps' whole remainder by the CSV; a run in
 # which no version moved says so (skip host-signals), the classes then absent.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -13,7 +13,7 @@
 # programs gone from the kernel, nothing lost. Bad input (--no-probes, an unwritable FILE)
 # is in robust_badinput.sh. Root, about 10 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -2,7 +2,7 @@
 # measure_sigint.sh - Ctrl-C ends an open-ended run with a complete partial report,
 # valid outputs, and no BPF program of ours left behind.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

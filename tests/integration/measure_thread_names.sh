@@ -5,7 +5,7 @@
 # `pidof jitterscope` finds the run (a story names it js-drain: tests/unit/test_correlate.c),
 # and it is the only one so named. Then the run ends normally.
 # cpu1: shared - it reads its run's thread names, which another run on CPU 1 does not change (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 on_housekeeping # its polls of /proc, while the sampler spins on CPU 1

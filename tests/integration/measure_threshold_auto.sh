@@ -9,7 +9,7 @@
 # host's own gap rate (jsloop, not jitterscope) left it no room. Root, kernel BTF, CPU 1
 # (77 otherwise); about 12 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -10,11 +10,10 @@
 # result that appears during such a run (here the first mark of --cpu 1 --marks, 5 ms long)
 # is checked from the interval it appeared in (about 3 s).
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ: build first"
+need_tools jsinject
 note() { echo "outputs_budget: $*"; }
 run=''
 at_exit '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null'

@@ -11,7 +11,7 @@
 # the JSON and the thread's the run's. Skips without chromium or speedscope (a failure under
 # CI=true). About 30-50 s of Chromium (software WebGL) on CPU 0.
 # cpu1: none - renders saved runs, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_chromium
 need_npm speedscope dist/release/index.html
 

@@ -10,7 +10,7 @@
 # Skips without Java (a failure under CI=true: scripts/install-deps.sh installs it).
 # The .prom file: outputs_prom.sh; --budget: outputs_budget.sh.
 # cpu1: shared - the .hlog and .hgrm are judged against the run's own JSON, whatever gaps it holds (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 JAR=/usr/share/java/hdrhistogram.jar

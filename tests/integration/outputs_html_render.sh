@@ -10,7 +10,7 @@
 # without chromium (Debian chromium; a failure under CI=true). The page's content:
 # outputs_trace_html.sh. JS_TEST_KEEP=DIR keeps the pages and the screenshot there.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_chromium
@@ -52,8 +52,8 @@ PY
 painted "$TMP/h.html" 1400 1400 2000 2
 
 # a stall every 5 ms (1.5 ms long) no probe names: folded by its period, one column
-[ -x "$ROOT/build/tools/jsinject" ] || fail "no $ROOT/build/tools/jsinject (make builds it)"
-"$ROOT/build/tools/jsinject" --mode preempt --cpu 1 --helper-cpu 0 --period 5000 --spin 1500 \
+need_tools jsinject
+"$INJ" --mode preempt --cpu 1 --helper-cpu 0 --period 5000 --spin 1500 \
 	--duration 3 >"$TMP/inj.txt" 2>&1 &
 inj=$!
 sleep 0.3

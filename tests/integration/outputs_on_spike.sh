@@ -22,13 +22,11 @@
 # Root only (77 otherwise); about 23 s. See docs/OUTPUTS.md, "A command on each spike" and
 # "A command at the end".
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-APP=$ROOT/build/tools/jsapp
-[ -x "$INJ" ] && [ -x "$APP" ] || fail "no $INJ or $APP (make builds them)"
+need_tools jsinject jsapp
 mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 

@@ -12,7 +12,7 @@
 # of the first file that is still there is not smaller. Skips without promtool (a
 # failure under CI=true: scripts/install-deps.sh installs it). About 7 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
@@ -72,8 +72,7 @@ print("outputs_prom: %d finite buckets = the %d CSV durations at or below each l
 PY
 
 # a neighbour that starts after the first exposition gets its own label at a later one
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+need_tools jsinject
 on_housekeeping # this script's own processes stay off CPU 1: only the named ones go there
 mkdir -p "$TMP/bin" "$TMP/snap"
 for i in $(seq -w 1 12); do ln -s "$(type -P true)" "$TMP/bin/jsname$i"; done

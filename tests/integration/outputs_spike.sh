@@ -16,12 +16,11 @@
 #      measurement runs to its end, the skipped spikes are counted, exit 1.
 # Root only (77 otherwise); about 13 s. See docs/OUTPUTS.md, "Flight recorder".
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+need_tools jsinject
 mkdir -p "$TMP/small"
 mount -t tmpfs -o size=64k jsspike "$TMP/small" || skip "cannot mount a tmpfs"
 at_exit 'umount "$TMP/small" 2>/dev/null'

@@ -9,12 +9,11 @@
 # source may fill the window (outputs_spike_source.sh checks the bound of one source).
 # Root only (77 otherwise); about 7 s. See docs/OUTPUTS.md, "Flight recorder".
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+need_tools jsinject
 # this script and all it starts stay off CPU 1 (its affinity is CPU 0, as a tuned box's shell
 # is; jitterscope and jsinject still reach CPU 1, which the cpuset allows): each of its
 # processes there would be one more source, and 8 slots full of distinct sources leave the

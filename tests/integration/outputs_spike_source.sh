@@ -9,12 +9,11 @@
 # the run file says the bounds. The loop starts once jitterscope's probes are attached.
 # Root only (77 otherwise); about 7 s. See docs/OUTPUTS.md, "Flight recorder".
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make builds it)"
+need_tools jsinject
 # this script stays on CPU 0 (each of its processes on CPU 1 would be one more source); the
 # loop, jitterscope and jsinject reach CPU 1, which the cpuset allows
 on_housekeeping

@@ -6,7 +6,7 @@
 # the JSON says (its rendering in Chromium: outputs_html_render.sh).
 # JS_TEST_KEEP=DIR keeps the trace and the page there.
 # cpu1: shared - its runs' trace and page are judged against their own JSON, whatever gaps they hold (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 TOOLS=$ROOT/tests/tools

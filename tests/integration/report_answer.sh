@@ -7,7 +7,7 @@
 # text: on the saved fixture run (no root needed), then, as root, on a fresh run whose
 # report must say the same as `report` of its JSON.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 # expect FILE.json REPORT.txt - the answer lines of REPORT.txt against FILE.json: what was
 # lost, the top causes (the unexplained share with its period, in a guest the host's), the

@@ -6,7 +6,7 @@
 # spinner's run against a thread's is refused (64). What the verdicts say about a real change:
 # report_diff_inject.sh.
 # cpu1: shared - report and diff are judged against the runs' own files; the verdicts' meaning is report_diff_inject.sh's (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 

@@ -6,7 +6,7 @@
 # the diff's JSON, and the screenshot shows the cause colours. Skips without chromium (Debian
 # chromium; a failure under CI=true). JS_TEST_KEEP=DIR keeps the page and the screenshot.
 # cpu1: shared - the diff page is judged against the diff's own JSON, whatever the two runs measured (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_chromium

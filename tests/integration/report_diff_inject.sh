@@ -22,7 +22,7 @@
 # Root, kernel BTF (the causes need the probes), about 12 s. JS_TEST_KEEP=DIR keeps the runs
 # and the diffs there.
 # noise gauge: other tasks' time on CPU 1 in the quiet runs A and C (a tracefs witness), over QUIET_MS
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
@@ -48,7 +48,7 @@ run() {
 	ROOT=$ROOT python3 - "$JS" "$TMP" "$1" "$2" <<'PY' || fail "run $1 (above)"
 import os, subprocess, sys
 js, d, name, secs = sys.argv[1:]
-sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "integration"))
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "lib"))
 import attrib_lib as al
 w = al.Witness(1)
 w.start()

@@ -6,7 +6,7 @@
 # one line). No root, no CPU 1: the saved run is tests/data/runs/cpu1-2s.json. (--folded of
 # a saved run: outputs_folded_render.sh; here its place in report --help.)
 # cpu1: none - renders a saved run and refusals, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 RUN=$ROOT/tests/data/runs/cpu1-2s.json
 [ -r "$RUN" ] || fail "no fixture $RUN"

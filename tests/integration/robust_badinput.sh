@@ -7,7 +7,7 @@
 # mounts in a user and mount namespace; without either those cases are counted as skipped,
 # as is the cpuset case without root or a cpuset controller.
 # cpu1: shared - bad input is refused before anything is measured; the one run it measures fails its write (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cpu1
 
 # an offline CPU number (below the 1024 the tool handles) and all the online CPUs

@@ -7,7 +7,7 @@
 #   - root without capabilities (empty bounding set, as in a container)
 # Missing kernel features: robust_degraded_kernel.sh.
 # cpu1: shared - it judges what a run says and does without privileges, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_cmd setpriv util-linux

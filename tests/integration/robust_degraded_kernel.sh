@@ -9,7 +9,7 @@
 # measure_clock.sh.
 # Skips without mount namespaces. Privileges: robust_degraded.sh.
 # cpu1: shared - it judges what a run says and does without BTF or an SMI counter, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_cmd unshare util-linux

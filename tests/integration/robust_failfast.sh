@@ -14,7 +14,7 @@
 # --prom and --hlog complete; its end_ns within 1 s of the failure too). Root (tmpfs
 # mount), strace; about 12 s. See docs/ROBUSTNESS.md.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -6,7 +6,7 @@
 # a fixed seed (FUZZ_SEED, default 1: a failure replays): no crash, leak, sanitizer report or
 # timeout. `make fuzz` runs them longer (FUZZ_SECS=20 by default). Never retried.
 # cpu1: none - fuzzes the parsers, measures nothing
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cmd "${CLANG:-clang}" clang
 echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' >"$TMP/t.c"
 "${CLANG:-clang}" -fsanitize=fuzzer,address "$TMP/t.c" -o "$TMP/t" 2>/dev/null ||

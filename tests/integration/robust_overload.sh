@@ -16,12 +16,11 @@
 #      primary cause is not judged here), and the report accounts for every event it could
 #      not use
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf
-INJ=$ROOT/build/tools/jsinject
-[ -x "$INJ" ] || fail "no $INJ (make)"
+need_tools jsinject
 
 # coherent RUN CSV TEXT - JSON, CSV and text agree; prints "gaps dropped lost evicted"
 # (callers check its status: a fail inside $(...) or <(...) only ends the subshell)
@@ -113,7 +112,7 @@ wait $pid || fail "C: exit $? ($(cat "$TMP/c.err"))"
 res=$(coherent "$TMP/c.json" "$TMP/c.csv" "$TMP/c.txt") || exit 1
 read -r gaps dropped lost evicted <<<"$res"
 # the log has one row per ioctl (one IPI each); CAL counted them on CPU 1
-python3 "$ROOT/tests/integration/attrib_lib.py" match --mode ipi --among --log "$TMP/inj.csv" \
+python3 "$ROOT/tests/lib/attrib_lib.py" match --mode ipi --among --log "$TMP/inj.csv" \
 	--gaps "$TMP/c.csv" --json "$TMP/c.json" >"$TMP/match.txt" ||
 	fail "C: the IPIs of the storm are not named one to one: $(grep -v '^  ' "$TMP/match.txt")"
 grep -E '^ipi: (actions|IPI sender)' "$TMP/match.txt" | sed 's/^/  /'

@@ -18,7 +18,7 @@
 # nothing) is the kernel's word too: strace's BPF_PROG_LOAD calls that returned an fd, or the
 # programs the run held (/proc/PID/fdinfo) just before the signal. No case is run twice.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_cpu1
 need_btf

@@ -40,7 +40,8 @@ import subprocess
 import sys
 import time
 
-import attrib_lib as al
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import attrib_lib as al  # noqa: E402  (tests/lib)
 
 EXIT_PASS, EXIT_FAIL, EXIT_SKIP = 0, 1, 77
 CPU = 1

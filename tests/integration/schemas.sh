@@ -7,7 +7,7 @@
 # readers share (their K_/JG_ macros, the table's rows, their field lists) is in the run
 # schema.
 # cpu1: none - the saved and re-emitted documents; schemas_live.sh measures the fresh ones
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 . "$ROOT/tests/lib/schemas_lib.bash"
 
 runs=("$ROOT"/tests/data/runs/*.json)

@@ -3,7 +3,7 @@
 # its spike files (--stacks), one stopped by SIGINT with --probe-cost, and one of -- CMD; each
 # schema rejects a document that lost a key it requires (schemas.sh: the saved documents).
 # cpu1: shared - its runs are validated against the schemas: what another run on CPU 1 adds is still a valid document (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 . "$ROOT/tests/lib/schemas_lib.bash"
 need_root
 need_cpu1

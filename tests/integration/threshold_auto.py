@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import attrib_lib as al  # noqa: E402
 from jsfiles import gap_rows, inject_actions  # noqa: E402
 

@@ -15,7 +15,7 @@
 # cpu1: none - measures inside QEMU guests only; QEMU runs where the lane puts it
 # lane: beside the late tests - CPU load on CPU 0 at SCHED_IDLE, its guests' files on a tmpfs
 # (no write to the disk, whose IRQ lands on CPU 1): every attrib_* test passed beside it
-. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 
 need_cmd qemu-system-x86_64 qemu-system-x86
 need_file /bin/busybox busybox-static

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 """jsfiles.py - the one reader of the files the bench and the integration tests read back:
 jitterscope's --gaps CSV (docs/JSON.md, "--gaps FILE") and jsinject's --log CSV
-(docs/INJECTOR.md). bench/run.py, tests/integration/attrib_lib.py and sampler_hooks.py
+(docs/INJECTOR.md). bench/lib, tests/lib/attrib_lib.py and tests/integration/sampler_hooks.py
 import it; a script elsewhere puts this folder on sys.path first.
 
 Both readers check the header and raise ValueError when it is not what they read (OSError

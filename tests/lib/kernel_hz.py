@@ -5,7 +5,7 @@ and the integration tests learn it, so that none of them assumes HZ=250.
 The kernel's configuration says it (/boot/config-RELEASE, else /proc/config.gz); without
 either, the rate at which jiffies advance over 0.4 s (/proc/timer_list, root) is rounded to
 the nearest whole rate. A script elsewhere puts this folder on sys.path first; a shell test
-runs `python3 -m kernel_hz [timer-period]` (tests/integration/lib.bash: tick_hz), which prints
+runs `python3 -m kernel_hz [timer-period]` (tests/lib/lib.bash: tick_hz), which prints
 the rate, or timer_period_us() of it.
 
 The functions taking text or numbers are pure (tests/lib/test_kernel_hz.py).

@@ -14,7 +14,7 @@ Two gauges, each a share of the test's wall time since start:
     process and thread it started since (the kernel's sched_process_fork records, on every
     CPU, in a second instance). Kernel threads are others;
   - the host's steal of CPU 1 (NOISE_STEAL_SHARE), from /proc/stat.
-tests/integration/lib.bash starts it in need_cpu1 (as root) and judges a failure at exit:
+tests/lib/lib.bash starts it in need_cpu1 (as root) and judges a failure at exit:
 the test then exits 75 instead, and scripts/run-tests.sh runs it once more.
 """
 import json
@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktrace import Instance, TRACEFS, forks, parse_trace  # noqa: E402
 
 CPU = 1
-NOISE_FOREIGN_SHARE = 0.01  # as tests/integration/attrib_lib.py's
+NOISE_FOREIGN_SHARE = 0.01  # as tests/lib/attrib_lib.py's
 NOISE_STEAL_SHARE = 0.01
 USER_HZ = os.sysconf("SC_CLK_TCK")
 

@@ -1,6 +1,6 @@
 # schemas_lib.bash - validate(), for the scripts that check outputs against docs/schema
 # (schemas.sh: the saved and re-emitted documents; schemas_live.sh: fresh runs). Sourced
-# after tests/integration/lib.bash; skips (or fails under CI) without python3's jsonschema.
+# after tests/lib/lib.bash; skips (or fails under CI) without python3's jsonschema.
 python3 -c 'import jsonschema' 2>/dev/null || missing python3-jsonschema "no python3 jsonschema module"
 SCHEMA=$ROOT/docs/schema
 

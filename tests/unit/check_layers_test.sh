@@ -4,7 +4,7 @@
 # planted call across layers that no #include shows (read from the objects built here; one
 # from model/ into audit/ under the project's own docs/LAYERS.md), fails
 # a flat tree, refuses a rules table it cannot read (64); and the real rules table is readable.
-. "$(dirname "$0")/../integration/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cmd python3 python3
 need_cmd cc gcc
 need_cmd nm binutils

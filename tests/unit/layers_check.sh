@@ -2,7 +2,7 @@
 # layers_check.sh - src/ keeps the layering docs/LAYERS.md writes down, read from its
 # #include lines and, once built (make unit builds them), its objects' calls by
 # scripts/check-layers.py.
-. "$(dirname "$0")/../integration/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cmd python3 python3
 out=$(python3 "$ROOT/scripts/check-layers.py" --root "$ROOT" 2>&1) || fail "$out"
 echo "$out"

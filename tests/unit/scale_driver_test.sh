@@ -4,7 +4,7 @@
 # gap's events found in it), the memory it states per CPU is what js_scale.h adds up, more
 # CPUs at the untuned rate overload the base nap, the same CPUs on 3 drain threads attribute
 # the same gaps and events, and a bad argument exits 64 with one line.
-. "$(dirname "$0")/../integration/lib.bash"
+. "$(dirname "$0")/../lib/lib.bash"
 need_cmd python3 python3
 S="$ROOT/build/bench/jsscale"
 D="$ROOT/bench/scale-durations.txt"

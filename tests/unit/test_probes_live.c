@@ -9,7 +9,7 @@
  * ring buffer from CPU 0 and checks the records: kinds, time base, sampler filtering,
  * lost-event accounting, open intervals at detach, and that destroy unloads everything.
  * The machine may be busy with other work: checks are lower bounds, never exact counts.
- * (The name tables are test_events.c's.)
+ * (The name tables are test_event_names.c's.)
  */
 #include <errno.h>
 #include <linux/perf_event.h>

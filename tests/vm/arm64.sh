@@ -3,7 +3,7 @@
 # arm64.sh - the arm64 case of the kernel matrix: boot Debian's arm64 kernel under
 # qemu-system-aarch64 (tests/vm/vm.py, TCG on an x86-64 host) and check the aarch64 build
 # there: its probes load (none refused by the verifier), the machine line names a virtual
-# machine, injected preemptions and IPIs are named (tests/integration/attrib_lib.py match).
+# machine, injected preemptions and IPIs are named (tests/lib/attrib_lib.py match).
 # About 2 minutes under TCG; one VM at a time.
 #
 # usage: tests/vm/arm64.sh [--kernel NAME] [--duration S] [--no-build] [[--out] DIR]
@@ -26,7 +26,7 @@
 #   preempt, ipi
 #            jitterscope on CPU 1 for --duration s, jsinject inside it (as attrib_preempt.sh
 #            and attrib_ipi.sh, with the kernel's trace of CPU 1 as the witness), judged on
-#            the host by tests/integration/attrib_lib.py match. Under KVM its verdict is the
+#            the host by tests/lib/attrib_lib.py match. Under KVM its verdict is the
 #            verdict. Under TCG (an x86-64 host) the vCPUs are host threads the host's other
 #            work deschedules with no steal clock to say so: what it can judge is the actions
 #            named (>= 99 %), the IPI's sender named where the IPI arrived within the
@@ -341,7 +341,7 @@ fi
 witness() {
 	python3 - "$1" <<'PY'
 import sys
-sys.path.insert(0, "tests/integration")
+sys.path.insert(0, "tests/lib")
 from attrib_lib import parse_trace
 p = sys.argv[1]
 try:
@@ -387,7 +387,7 @@ judge() {
 		wargs="--witness $p.witness.csv"
 	fi
 	# shellcheck disable=SC2086
-	python3 tests/integration/attrib_lib.py match --mode "$mode" --log "$p.inject.csv" \
+	python3 tests/lib/attrib_lib.py match --mode "$mode" --log "$p.inject.csv" \
 		--gaps "$p.gaps.csv" --json "$p.json" $wargs >"$O/$mode.match" 2>&1
 	mrc=$?
 	named=$(sed -n "s/^$mode: actions=\([0-9]*\) matched=[0-9]* named=\([0-9]*\) .*/\2\/\1/p" "$O/$mode.match")

@@ -10,7 +10,7 @@ Run in the guest as root from the checkout, after make: `sh tests/vm/inside.sh [
      build (`--btf /sys/kernel/btf/vmlinux`: types from a file always take it); from each
      one's messages: programs attached, refused by the verifier (by name), absent (their
      tracepoint not in this kernel).
-  2. the kinds: tests/integration/attrib_lib.py run --mode KIND --naming-only for preempt, ipi,
+  2. the kinds: tests/lib/attrib_lib.py run --mode KIND --naming-only for preempt, ipi,
      irq (on $JS_VM_DISK: vm.py run --disk) and softirq, each with jitterscope on CPU 1 for
      JS_INSIDE_DURATION seconds (default 8) and the injector inside it; named = actions whose
      gap names them, one to one (attrib_lib's matcher; --naming-only: why only the naming is
@@ -37,8 +37,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-INTEG = os.path.join(ROOT, "tests", "integration")
-sys.path.insert(0, INTEG)
+TESTLIB = os.path.join(ROOT, "tests", "lib")
+sys.path.insert(0, TESTLIB)
 import attrib_lib as al  # noqa: E402
 
 JS = os.environ.get("JS_BIN") or os.path.join(ROOT, "build", "jitterscope")
@@ -153,13 +153,13 @@ def attrib(kind, out, duration, disk):
     d = os.path.join(out, kind)
     os.makedirs(d, exist_ok=True)
     duration += LONGER.get(kind, 0)
-    cmd = [sys.executable, os.path.join(INTEG, "attrib_lib.py"), "run", "--mode", kind,
+    cmd = [sys.executable, os.path.join(TESTLIB, "attrib_lib.py"), "run", "--mode", kind,
            "--naming-only", "--duration", str(duration), "--dir", d] + KINDS[kind]
     if kind == "irq":
         cmd += ["--inject-dir", disk]
     if kind == "softirq" and rps_refused(CPU):
         cmd += ["--steer", "rfs"]
-    r = subprocess.run(cmd, cwd=INTEG, capture_output=True, text=True,
+    r = subprocess.run(cmd, cwd=TESTLIB, capture_output=True, text=True,
                        timeout=duration * 10 + 120)
     text = r.stdout + r.stderr
     with open(os.path.join(d, "attrib.txt"), "w") as f:

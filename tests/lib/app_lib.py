@@ -34,7 +34,7 @@ import sys
 import time
 
 import attrib_lib as al
-import bpfobjs  # tests/lib, on the path attrib_lib sets
+import bpfobjs  # beside it, tests/lib (on the path attrib_lib sets)
 
 APP = os.environ.get("JSAPP") or os.path.join(al.ROOT, "build", "tools", "jsapp")
 CPU = 1

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * test_events.c - the name tables of the enums (events, causes, audit, sampler, TSC read):
+ * test_event_names.c - the name tables of the enums (events, causes, audit, sampler, TSC read):
  * every value has a name, names are unique, name -> value -> name round trips, and the
  * kernel's spellings are the ones used. Needs neither root nor BPF.
  */

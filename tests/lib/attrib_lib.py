@@ -125,7 +125,7 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # beside it: tests/lib
 from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
 from kernel_hz import kernel_hz, timer_period_us  # noqa: E402
 from ktrace import TRACE_RE, TRACEFS, Instance, parse_trace  # noqa: E402,F401

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* test_report_diff.c - the diff's verdicts (practical minimum, tests of chance, per-second
+/* test_diff_report.c - the diff's verdicts (practical minimum, tests of chance, per-second
  * rates, dispersion, percentile intervals, mixed and uncertain cases), source matching, and
  * the text, JSON and HTML renderings of two synthetic runs. */
 #include <errno.h>

@@ -79,6 +79,21 @@ missing() {
 need_cmd() { command -v "$1" >/dev/null 2>&1 || missing "$2" "no $1"; }
 # need_file FILE PACKAGE - FILE readable, else missing
 need_file() { [ -r "$1" ] || missing "$2" "no $1"; }
+# need_tools TOOL... - the test-only programs tests/tools/TOOL.c that make builds into
+# build/tools/, each as a variable: INJ (jsinject), APP (jsapp), else TOOL in capitals; fail
+# when one is not built
+need_tools() {
+	local t v
+	for t in "$@"; do
+		case $t in
+		jsinject) v=INJ ;;
+		jsapp) v=APP ;;
+		*) v=${t^^} ;;
+		esac
+		printf -v "$v" '%s' "$ROOT/build/tools/$t"
+		[ -x "${!v}" ] || fail "no ${!v} (make builds it)"
+	done
+}
 # need_npm PACKAGE FILE - FILE of the npm package PACKAGE in npm's global root (where
 # install-deps.sh installs it) as NPM_FILE, else missing
 need_npm() {
@@ -159,8 +174,8 @@ need_btf() {
 run_pipe() {
 	local d=$1 out=$2 inj
 	shift 2
-	[ -x "$ROOT/build/tools/jsinject" ] || fail "no $ROOT/build/tools/jsinject (make builds it)"
-	"$ROOT/build/tools/jsinject" --mode pipe --cpu 1 --helper-cpu 0 --duration $((d + 2)) \
+	need_tools jsinject
+	"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration $((d + 2)) \
 		--period 10000 --spin 400 >"$out.inj" 2>&1 &
 	inj=$!
 	sleep 0.5

@@ -1,0 +1,112 @@
+"""bench/sections/redis.py - the redis section: what following a real server costs it (redis-server)"""
+
+import os
+import shutil
+
+from lib.common import REDIS_BENCH, REDIS_SERVER, med, ratio
+from lib.table import check, dirty, fmt, fmt_ratio
+
+
+def redis_rates(run):
+    """redis_rates - (events/s, evicted/s, ring records lost, own bottom halves/s) of a
+    watched redis run, from jitterscope's JSON over its followed main thread's window"""
+    j = run.json or {}
+    th = [c for c in j.get('threads') or [] if c.get('duration_ns')]
+    dur = max((c['duration_ns'] for c in th), default=0) / 1e9
+    if not dur:
+        return None, None, None, None
+    pr = j.get('probes') or {}
+    own = sum((c.get('thread_stats') or {}).get('own_bh', 0) for c in th)
+    return (pr.get('events', 0) / dur, pr.get('evicted', 0) / dur,
+            (j.get('follow') or {}).get('lost', 0), own / dur)
+
+
+def sec_redis(b, t, reps):
+    """sec_redis - what following a real server costs it: redis-server on the measured CPU,
+    redis-benchmark elsewhere, alone and followed by jitterscope --pid, alternating"""
+    P = b.P
+    tp_t, p99_t = P['redis_tp_target'], P['redis_p99_target']
+    if not REDIS_SERVER or not REDIS_BENCH or not shutil.which('redis-cli'):
+        t.add('redis: redis-benchmark throughput, --pid / alone (redis-server, redis-tools '
+              'not installed: scripts/install-deps.sh)', '-', '-', '-', '>= %gx' % tp_t, 'n/a')
+        return []
+    runs, side = [], {True: [], False: [], 'marks': []}
+    # alone, followed, followed with --marks fed by nothing: rotated so each comes first
+    order = (False, True, 'marks')
+    for i in range(P['redis_pairs']):
+        for mode in order[i % 3:] + order[:i % 3]:
+            name = {False: 'alone', True: 'watched', 'marks': 'marks'}[mode]
+            r = b.redis('redis-%s' % name, mode is not False, marks=mode == 'marks')
+            runs.append(r)
+            if r.rc == 0 and r.bench and (mode is False or r.json):
+                side[mode].append(r)
+    d = dirty(runs)
+
+    def m(w, key):
+        return med([r.bench[key] for r in side[w]]) if side[w] else None
+    # each pair's ratio, then their median (the host drifts between pairs)
+    pairs = list(zip(side[True], side[False]))
+    rps = ratio(m(True, 'rps'), m(False, 'rps'))
+    t.add('redis: redis-benchmark GET throughput, --pid following / alone',
+          fmt(m(True, 'rps') and m(True, 'rps') / 1e3, ' k/s'),
+          fmt(m(False, 'rps') and m(False, 'rps') / 1e3, ' k/s'), fmt_ratio(rps),
+          '>= %gx' % tp_t, check(rps, '>=', tp_t), d)
+    for q, target in (('p50', None), ('p99', p99_t)):
+        k = '%s_latency_ms' % q
+        rat = ratio(m(True, k), m(False, k))
+        t.add('redis: redis-benchmark GET latency %s, --pid following / alone' % q,
+              fmt(m(True, k), ' ms', 3), fmt(m(False, k), ' ms', 3), fmt_ratio(rat),
+              '<= %gx' % target if target else 'report',
+              check(rat, '<=', target) if target else 'INFO', d)
+    for q, target in (('rps', tp_t), ('p99_latency_ms', p99_t)):
+        rat = ratio(m('marks', q), m(False, q))
+        scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
+        t.add('redis: redis-benchmark GET %s, --pid --marks (fed by nothing) / alone'
+              % ('throughput' if q == 'rps' else 'latency p99'),
+              fmt(m('marks', q) and m('marks', q) / scale, unit, nd),
+              fmt(m(False, q) and m(False, q) / scale, unit, nd), fmt_ratio(rat),
+              ('>= %gx' if q == 'rps' else '<= %gx') % target,
+              check(rat, '>=' if q == 'rps' else '<=', target), d)
+    if (os.cpu_count() or 1) < 3:
+        t.add('redis: --pid with the spinner on another CPU', '-', '-', '-', 'report',
+              'n/a (%d CPUs: the server, the load and the spinner need three)'
+              % (os.cpu_count() or 1), d)
+    rates = [redis_rates(r) for r in side[True]]
+    ev = med([x[0] for x in rates if x[0] is not None]) if rates else None
+    evi = max((x[1] for x in rates if x[1] is not None), default=None)
+    lost = max((x[2] for x in rates if x[2] is not None), default=None)
+    t.add('redis: probe events/s on CPU %d while following (median)' % b.cpu,
+          fmt(ev and ev / 1e3, ' k/s'), '-', '-', 'report', 'INFO', d)
+    t.add('redis: events evicted before their gap, per second (worst run)',
+          fmt(evi, '/s', 0), '-', '-', '== 0', check(evi, '==', 0), d)
+    t.add('redis: follow records lost (worst run)', '-' if lost is None else str(lost), '-',
+          '-', '== 0', check(lost, '==', 0), d)
+    rows = []
+    for watched in (False, True, 'marks'):
+        for r in side[watched]:
+            e = redis_rates(r) if watched else (None,) * 4
+            th = ((r.json or {}).get('threads') or [{}])[0] if watched else {}
+            rows.append(({False: 'alone', True: 'following',
+                          'marks': 'following, --marks'}[watched],
+                         fmt(r.bench['rps'] / 1e3, '', 1),
+                         fmt(r.bench.get('p50_latency_ms'), '', 3),
+                         fmt(r.bench.get('p99_latency_ms'), '', 3),
+                         fmt(e[0] and e[0] / 1e3, '', 1), fmt(e[1], '', 0),
+                         '-' if e[2] is None else e[2], fmt(e[3], '', 0),
+                         fmt(th.get('lost_pct'), ' %', 2) if watched else '-',
+                         fmt(r.js_cpu_s, ' s', 2) if watched else '-'))
+    t.details.append(('redis-server on CPU %d, redis-benchmark -t get -n %d -c %d on the other '
+                      'CPUs, alone and followed by `%s`' % (b.cpu, P['redis_n'],
+                                                            P['redis_clients'], P['redis_js']),
+                      ('run', 'k req/s', 'p50 ms', 'p99 ms', 'events k/s', 'evicted/s',
+                       'records lost', 'own bottom halves/s', 'main thread time lost',
+                       'jitterscope CPU'), rows))
+    if pairs:
+        t.notes.append('redis: per-pair throughput ratios (following / alone): %s' %
+                       ', '.join(fmt_ratio(ratio(w.bench['rps'], a.bench['rps']))
+                                 for w, a in pairs))
+    return runs
+
+
+ROW = ('redis', 'what following a real server costs it (redis-server, --pid)',
+       lambda b, t, c: sec_redis(b, t, c.reps))
