@@ -868,7 +868,7 @@ static __always_inline void own_log(const struct js_bh_cpu *b, __u32 vec)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), key;
 	struct js_own_bh *e;
-	__u64 now, h;
+	__u64 now, h, d;
 
 	if (cpu >= JS_MAX_CPUS)
 		return;
@@ -879,8 +879,8 @@ static __always_inline void own_log(const struct js_bh_cpu *b, __u32 vec)
 		return;
 	now = bpf_ktime_get_ns();
 	e->end_ns = now;
-	e->dur_ns = now > b->start && now - b->start < 0xffffffffull ? (__u32)(now - b->start) :
-		    now > b->start ? 0xffffffffu : 0;
+	d = now > b->start ? now - b->start : 0;
+	e->dur_ns = d < 0xffffffffull ? (__u32)d : 0xffffffffu;
 	e->vec = vec;
 	__sync_fetch_and_add(&own_bh_head[cpu], 1); /* after the slot: a full barrier */
 }

@@ -875,8 +875,8 @@ static int map_own(struct js_probes *p, char *why, size_t len)
 
 	if (!p->own_cpus)
 		return 0;
-	p->own_len = ((size_t)p->own_cpus * JS_OWN_BH_LOG * sizeof(*p->own) + page - 1) / page *
-		     page;
+	p->own_len =
+		((size_t)p->own_cpus * JS_OWN_BH_LOG * sizeof(*p->own) + page - 1) / page * page;
 	m = mmap(NULL, p->own_len, PROT_READ, MAP_SHARED, bpf_map__fd(p->skel->maps.own_bh), 0);
 	if (m == MAP_FAILED) {
 		int err = -errno;
