@@ -39,7 +39,8 @@ from jsfiles import gap_rows, inject_actions, parse_causes  # noqa: E402
 from kernel_hz import kernel_hz  # noqa: E402  (CONFIG_HZ, else measured)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JS = os.path.join(ROOT, 'build', 'jitterscope')
+JS = os.environ.get('JS_BIN') or os.path.join(ROOT, 'build', 'jitterscope')  # JS_BIN: another
+MARKFEED = os.path.join(ROOT, 'bench', 'markfeed.py')  # --marks fed at a rate (sec_redis)
 INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
 APP = os.path.join(ROOT, 'build', 'tools', 'jsapp')
 LOOP = os.path.join(ROOT, 'build', 'tools', 'jsloop')
@@ -128,7 +129,7 @@ def method_params(a, hz):
         'app_js': 'jitterscope --pid APP --marks FILE -d 0',
         'redis_pairs': 2 * a.reps, 'redis_n': 60000 if q else 150000, 'redis_clients': 20,
         'redis_tp_target': 0.95, 'redis_p99_target': 1.10, 'redis_lat': 'p50, p99',
-        'redis_tail': 'p99',
+        'redis_tail': 'p99', 'redis_feed': 10000,
         'redis_js': 'jitterscope --pid REDIS -d 0 -q --json FILE',
         'long_secs': 6 if q else 15,
         'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,
@@ -954,11 +955,13 @@ class Bench:
             return run
         return self._attempts(name, secs, once)
 
-    def redis(self, name, watched, marks=False):
+    def redis(self, name, watched, marks=False, feed=0):
         """redis - redis-server pinned to the measured CPU (127.0.0.1, a free port, no
         persistence) loaded by redis-benchmark on the other CPUs (-t get, --csv); watched:
         followed by jitterscope --pid from before the load until the server exits (marks: with
-        --marks on an empty file nothing writes, as a user who tries it). run.bench:
+        --marks on an empty file nothing writes, as a user who tries it; feed: fed that many
+        marks a second by bench/markfeed.py on the other CPUs while the load runs, also
+        unwatched: the feeder's own cost on the load's CPUs). run.bench:
         redis-benchmark's CSV row (rps, p50/p99 latency); run.json: jitterscope's JSON;
         run.js_cpu_s: jitterscope's own CPU time (rusage)"""
         P = self.P
@@ -988,13 +991,14 @@ class Bench:
                             'PONG' or p.poll() is not None:
                         break
                     time.sleep(0.05)
+                mk = []
+                if marks or feed:
+                    mk = ['--marks', self.path(name + '-marks', 'csv')]
+                    open(mk[1], 'w').close()
                 if watched:
-                    mk = []
-                    if marks:
-                        mk = ['--marks', self.path(name + '-marks', 'csv')]
-                        open(mk[1], 'w').close()
                     js = subprocess.Popen([JS, '--pid', str(p.pid), '-d', '0', '-q', '--json',
-                                           jpath] + mk, stdout=subprocess.DEVNULL,
+                                           jpath] + (mk if marks else []),
+                                          stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True,
                                           preexec_fn=child_setup)
                     # attached: its follow programs are loaded (then a little more)
@@ -1005,9 +1009,15 @@ class Bench:
                     time.sleep(0.5)
                 hogs = Hogs()
                 hogs.sample(proc_scan())
+                if feed:
+                    fed = subprocess.Popen(['taskset', '-c', others, sys.executable, MARKFEED,
+                                            mk[1], str(feed)], preexec_fn=child_setup)
                 run.t_exec = mono()
                 b = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
                 run.t_exit, run.rc = mono(), b.returncode
+                if feed:
+                    fed.kill()
+                    fed.wait()
                 hogs.sample(proc_scan())
                 # the server and jitterscope are this script's own: left out already
                 run.foreign |= foreign_procs() | hogs.found()
@@ -2206,15 +2216,19 @@ def sec_redis(b, t, reps):
         t.add('redis: redis-benchmark throughput, --pid / alone (redis-server, redis-tools '
               'not installed: scripts/install-deps.sh)', '-', '-', '-', '>= %gx' % tp_t, 'n/a')
         return []
-    runs, side = [], {True: [], False: [], 'marks': []}
-    # alone, followed, followed with --marks fed by nothing: rotated so each comes first
-    order = (False, True, 'marks')
+    runs, side = [], {True: [], False: [], 'marks': [], 'feed': [], 'alone-feed': []}
+    # alone, followed, followed with --marks fed by nothing, and fed by bench/markfeed.py
+    # (against the server alone beside the same feeder): rotated so each comes first
+    order = (False, True, 'marks', 'feed', 'alone-feed')
+    feed, n = P['redis_feed'], len(order)
     for i in range(P['redis_pairs']):
-        for mode in order[i % 3:] + order[:i % 3]:
-            name = {False: 'alone', True: 'watched', 'marks': 'marks'}[mode]
-            r = b.redis('redis-%s' % name, mode is not False, marks=mode == 'marks')
+        for mode in order[i % n:] + order[:i % n]:
+            name = {False: 'alone', True: 'watched'}.get(mode, mode)
+            watched = mode in (True, 'marks', 'feed')
+            r = b.redis('redis-%s' % name, watched, marks=mode in ('marks', 'feed'),
+                        feed=feed if mode in ('feed', 'alone-feed') else 0)
             runs.append(r)
-            if r.rc == 0 and r.bench and (mode is False or r.json):
+            if r.rc == 0 and r.bench and (not watched or r.json):
                 side[mode].append(r)
     d = dirty(runs)
 
@@ -2243,6 +2257,14 @@ def sec_redis(b, t, reps):
               fmt(m(False, q) and m(False, q) / scale, unit, nd), fmt_ratio(rat),
               ('>= %gx' if q == 'rps' else '<= %gx') % target,
               check(rat, '>=' if q == 'rps' else '<=', target), d)
+    for q in ('rps', 'p99_latency_ms'):
+        rat = ratio(m('feed', q), m('alone-feed', q))
+        scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
+        t.add('redis: redis-benchmark GET %s, --pid --marks fed %dk marks/s / alone, the '
+              'same feeder' % ('throughput' if q == 'rps' else 'latency p99', feed // 1000),
+              fmt(m('feed', q) and m('feed', q) / scale, unit, nd),
+              fmt(m('alone-feed', q) and m('alone-feed', q) / scale, unit, nd),
+              fmt_ratio(rat), 'report', 'INFO', d)
     if (os.cpu_count() or 1) < 3:
         t.add('redis: --pid with the spinner on another CPU', '-', '-', '-', 'report',
               'n/a (%d CPUs: the server, the load and the spinner need three)'
@@ -2253,17 +2275,34 @@ def sec_redis(b, t, reps):
     lost = max((x[2] for x in rates if x[2] is not None), default=None)
     t.add('redis: probe events/s on CPU %d while following (median)' % b.cpu,
           fmt(ev and ev / 1e3, ' k/s'), '-', '-', 'report', 'INFO', d)
+    # what --marks adds to --pid, in the observer's own terms (the host's noise moves the
+    # server's figures more than these)
+    evm = med([x[0] for x in (redis_rates(r) for r in side['marks']) if x[0] is not None])
+    t.add('redis: probe events/s, --pid --marks (fed by nothing) / --pid (medians)',
+          fmt(evm and evm / 1e3, ' k/s'), fmt(ev and ev / 1e3, ' k/s'),
+          fmt_ratio(ratio(evm, ev)), 'report', 'INFO', d)
+    cpu = {w: med([r.js_cpu_s for r in side[w] if r.js_cpu_s is not None]) for w in
+           (True, 'marks', 'feed')}
+    t.add('redis: jitterscope CPU a run, --pid --marks (fed by nothing) / --pid (medians)',
+          fmt(cpu['marks'], ' s', 2), fmt(cpu[True], ' s', 2),
+          fmt_ratio(ratio(cpu['marks'], cpu[True])), 'report', 'INFO', d)
+    t.add('redis: jitterscope CPU a run, --pid --marks fed %dk marks/s / --pid (medians)'
+          % (feed // 1000), fmt(cpu['feed'], ' s', 2), fmt(cpu[True], ' s', 2),
+          fmt_ratio(ratio(cpu['feed'], cpu[True])), 'report', 'INFO', d)
     t.add('redis: events evicted before their gap, per second (worst run)',
           fmt(evi, '/s', 0), '-', '-', '== 0', check(evi, '==', 0), d)
     t.add('redis: follow records lost (worst run)', '-' if lost is None else str(lost), '-',
           '-', '== 0', check(lost, '==', 0), d)
     rows = []
-    for watched in (False, True, 'marks'):
-        for r in side[watched]:
+    for mode in (False, 'alone-feed', True, 'marks', 'feed'):
+        for r in side[mode]:
+            watched = mode not in (False, 'alone-feed')
             e = redis_rates(r) if watched else (None,) * 4
             th = ((r.json or {}).get('threads') or [{}])[0] if watched else {}
             rows.append(({False: 'alone', True: 'following',
-                          'marks': 'following, --marks'}[watched],
+                          'alone-feed': 'alone, marks fed %dk/s' % (feed // 1000),
+                          'marks': 'following, --marks',
+                          'feed': 'following, --marks fed %dk/s' % (feed // 1000)}[mode],
                          fmt(r.bench['rps'] / 1e3, '', 1),
                          fmt(r.bench.get('p50_latency_ms'), '', 3),
                          fmt(r.bench.get('p99_latency_ms'), '', 3),
