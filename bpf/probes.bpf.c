@@ -44,8 +44,10 @@ const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
 const volatile __u32 clk_enabled = 0;
 const volatile __s64 clk_delta = 0; /* &hv_clock_per_cpu - &hrtimer_bases, per CPU */
-/* --pid/--tid alone: a softirq the followed thread ran itself is not sent (follow_bh) */
+/* --pid/--tid: a softirq the followed thread ran itself is not sent (follow_bh) */
 const volatile __u32 own_bh_unsent = 0;
+/* ... with --marks: it is logged in "own_bh" instead (js_follow_bh.h) */
+const volatile __u32 own_bh_logged = 0;
 const volatile __u32 stacks_on = 0;   /* --stacks: the waker's and the preemptor's stacks */
 const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_switch takes them */
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
@@ -66,6 +68,8 @@ __u64 sampler_mm = 0;	   /* the samplers' mm, learned at switch-in */
 __u64 sched_mismatch = 0;  /* switches whose prev was not the task seen in */
 __u64 stack_full = 0;	   /* --stacks: a stack not kept, its bucket holding another one */
 __u64 stack_fail = 0;	   /* --stacks: bpf_get_stackid failed otherwise (-EFAULT...) */
+/* own_bh_logged: each CPU's own softirqs logged so far (js_follow_bh.h) */
+__u64 own_bh_head[JS_MAX_CPUS] = {};
 
 /* every CPU's ring, one after the other (js_cpu_state.ring_base): the measured CPUs' first,
  * then a short one for each other CPU, for what it records about a measured one (IPI sends,
@@ -106,6 +110,16 @@ struct {
 	__type(key, __u32);
 	__type(value, struct js_bh_cpu);
 } follow_bh SEC(".maps");
+
+/* own_bh_logged: the followed threads' own softirqs, JS_OWN_BH_LOG slots per CPU (resized by
+ * user space before load: 1 entry when off) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct js_own_bh);
+} own_bh SEC(".maps");
 
 /* follow.bpf.c's "cur" map (its fd reused there): the followed thread current on each CPU,
  * or preempted there; 0 for none (js_follow_bh.h). Read only under wake_followed_only */
@@ -370,8 +384,31 @@ int BPF_PROG(softirq_entry, unsigned int vec_nr)
 	return 0;
 }
 
+/* own_log - own softirq b (of vector vec, ending now) into this CPU's slots of "own_bh", then
+ * counted: user space reads the slots below the count (js_follow_bh.h) */
+static __always_inline void own_log(const struct js_bh_cpu *b, __u32 vec)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), key;
+	struct js_own_bh *e;
+	__u64 now, h, d;
+
+	if (cpu >= JS_MAX_CPUS)
+		return;
+	h = own_bh_head[cpu];
+	key = cpu * JS_OWN_BH_LOG + (__u32)(h & (JS_OWN_BH_LOG - 1));
+	e = bpf_map_lookup_elem(&own_bh, &key);
+	if (!e)
+		return;
+	now = bpf_ktime_get_ns();
+	e->end_ns = now;
+	d = now > b->start ? now - b->start : 0;
+	e->dur_ns = d < 0xffffffffull ? (__u32)d : 0xffffffffu;
+	e->vec = vec;
+	__sync_fetch_and_add(&own_bh_head[cpu], 1); /* after the slot: a full barrier */
+}
+
 /* own_softirq - is the softirq of vector vec ending now one the current, followed, thread
- * ran itself (its own kernel work: no source's gap where the threads are watched alone) */
+ * ran itself (its own kernel work: no thread's gap; with --marks, logged for the marks) */
 static __always_inline bool own_softirq(__u32 vec)
 {
 	struct js_bh_cpu *b;
@@ -380,8 +417,12 @@ static __always_inline bool own_softirq(__u32 vec)
 	if (!own_bh_unsent)
 		return false;
 	b = bpf_map_lookup_elem(&follow_bh, &zero);
-	return b && b->own_tid && b->own_vec == vec &&
-	       b->own_tid == (__u32)bpf_get_current_pid_tgid();
+	if (!b || !b->own_tid || b->own_vec != vec ||
+	    b->own_tid != (__u32)bpf_get_current_pid_tgid())
+		return false;
+	if (own_bh_logged)
+		own_log(b, vec);
+	return true;
 }
 
 /* drop - close the interval opened by the matching push, sending nothing */

@@ -72,9 +72,9 @@ static __always_inline void js_bh_raise(struct js_bh_state *s, __u32 vec)
 
 /*
  * One CPU's interruption while a followed thread is current: follow.bpf.c's per-CPU map
- * "irq". probes.bpf.c reads the same map ("follow_bh", its fd reused) where the followed
- * threads are watched alone (--pid/--tid without --marks): at a softirq's exit, a softirq the
- * current thread ran itself causes no gap of any source there, so its event is not sent.
+ * "irq". probes.bpf.c reads the same map ("follow_bh", its fd reused) where threads are
+ * followed (--pid/--tid): at a softirq's exit, a softirq the current thread ran itself causes
+ * no thread's gap, so its event is not sent (with --marks it is logged: below).
  * own_tid and own_vec are written at each softirq's entry while a followed thread is current
  * (own_tid 0: that softirq was taken from it); a softirq's entry always precedes its exit,
  * and softirqs do not nest, so at an exit they describe that very softirq whatever order the
@@ -98,5 +98,22 @@ struct js_bh_cpu {
  * preemption (docs/ATTRIBUTION.md, who woke it).
  */
 #define JS_FOLLOW_CUR_CPUS 1024 /* = JS_MAX_CPUS (js_events.h) */
+
+/*
+ * With --marks, a followed thread's own softirqs are not sent either: a slow marked
+ * iteration may have spent its time in them, but the marks are known only once the
+ * application writes them, after the iteration. So probes.bpf.c logs each one at its exit
+ * in its CPU's slots of the array "own_bh" (mapped by user space), JS_OWN_BH_LOG of them a
+ * CPU, the oldest overwritten, and counts them in own_bh_head[cpu] (.bss) after the slot is
+ * written; the drain reads the ones a mark overlaps when it attributes the mark
+ * (probes_own_bh): 16 bytes written instead of a record drained per softirq.
+ */
+#define JS_OWN_BH_LOG 65536 /* a CPU's slots: 1 MiB, 1.2 s of redis's 53k softirqs/s */
+
+struct js_own_bh {
+	__u64 end_ns; /* its exit (bpf_ktime_get_ns) */
+	__u32 dur_ns; /* from its entry (follow.bpf.c's), capped */
+	__u32 vec;    /* its vector */
+};
 
 #endif /* JS_FOLLOW_BH_H */

@@ -9,8 +9,8 @@ import sys
 import tempfile
 import time
 
-from lib.common import (APP, INJ_SHORT_S, JS, LOOP, OSLAT, POLL_S, REDIS_BENCH, REDIS_SERVER,
-                        RETRIES, STATS_SKIP_S, log, mono)
+from lib.common import (APP, INJ_SHORT_S, JS, LOOP, MARKFEED, OSLAT, POLL_S, REDIS_BENCH,
+                        REDIS_SERVER, RETRIES, STATS_SKIP_S, log, mono)
 from lib.procfs import Hogs, bpf_prog_ids, foreign_procs, proc_scan, wait_quiet
 from lib.runner import (Injector, Injectors, PauseToggler, ProgStats, Run, child_setup, parse_kv,
                         spawn_watch)
@@ -231,11 +231,13 @@ class Bench:
             return run
         return self._attempts(name, secs, once)
 
-    def redis(self, name, watched, marks=False):
+    def redis(self, name, watched, marks=False, feed=0):
         """redis - redis-server pinned to the measured CPU (127.0.0.1, a free port, no
         persistence) loaded by redis-benchmark on the other CPUs (-t get, --csv); watched:
         followed by jitterscope --pid from before the load until the server exits (marks: with
-        --marks on an empty file nothing writes, as a user who tries it). run.bench:
+        --marks on an empty file nothing writes, as a user who tries it; feed: fed that many
+        marks a second by bench/markfeed.py on the other CPUs while the load runs, also
+        unwatched: the feeder's own cost on the load's CPUs). run.bench:
         redis-benchmark's CSV row (rps, p50/p99 latency); run.json: jitterscope's JSON;
         run.js_cpu_s: jitterscope's own CPU time (rusage)"""
         P = self.P
@@ -265,13 +267,14 @@ class Bench:
                             'PONG' or p.poll() is not None:
                         break
                     time.sleep(0.05)
+                mk = []
+                if marks or feed:
+                    mk = ['--marks', self.path(name + '-marks', 'csv')]
+                    open(mk[1], 'w').close()
                 if watched:
-                    mk = []
-                    if marks:
-                        mk = ['--marks', self.path(name + '-marks', 'csv')]
-                        open(mk[1], 'w').close()
                     js = subprocess.Popen([JS, '--pid', str(p.pid), '-d', '0', '-q', '--json',
-                                           jpath] + mk, stdout=subprocess.DEVNULL,
+                                           jpath] + (mk if marks else []),
+                                          stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True,
                                           preexec_fn=child_setup)
                     # attached: its follow programs are loaded (then a little more)
@@ -282,9 +285,15 @@ class Bench:
                     time.sleep(0.5)
                 hogs = Hogs()
                 hogs.sample(proc_scan())
+                if feed:
+                    fed = subprocess.Popen(['taskset', '-c', others, sys.executable, MARKFEED,
+                                            mk[1], str(feed)], preexec_fn=child_setup)
                 run.t_exec = mono()
                 b = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
                 run.t_exit, run.rc = mono(), b.returncode
+                if feed:
+                    fed.kill()
+                    fed.wait()
                 hogs.sample(proc_scan())
                 # the server and jitterscope are this script's own: left out already
                 run.foreign |= foreign_procs() | hogs.found()

@@ -10,7 +10,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-JS = os.path.join(ROOT, 'build', 'jitterscope')
+JS = os.environ.get('JS_BIN') or os.path.join(ROOT, 'build', 'jitterscope')  # JS_BIN: another
+MARKFEED = os.path.join(ROOT, 'bench', 'markfeed.py')  # --marks fed at a rate (sec_redis)
 INJ = os.path.join(ROOT, 'build', 'tools', 'jsinject')
 APP = os.path.join(ROOT, 'build', 'tools', 'jsapp')
 LOOP = os.path.join(ROOT, 'build', 'tools', 'jsloop')

@@ -30,7 +30,7 @@ def sec_floor(b, t, reps):
     d = dirty(js + os_)
     r = ratio(j_mean, o_busy)
     t.add('floor: loop period mean, gaps excluded (both)', fmt(j_mean, ' ns'),
-          fmt(o_busy, ' ns'), fmt_ratio(r), '<= 0.70x', check(r, '<=', 0.7), d)
+          fmt(o_busy, ' ns'), fmt_ratio(r), 'report', 'INFO', d)  # the TSC's floor: OBSERVER.md
     # the CPU's own floor: what no loop that reads the TSC can beat; oslat's side of the
     # row above is its loop against the same floor
     t.add('floor: loop period mean vs the bare TSC loop (jsloop)',

@@ -66,9 +66,12 @@ def sec_lean(b, t, reps, hz):
     for what, label in (('tick', 'tick'), ('ipi', 'injected IPI')):
         full, lean = fig.get(('full', False, what)), fig.get(('lean', False, what))
         r = ratio(lean, full)
+        # per IPI a reported row: a program that only returns is most of it (OBSERVER.md)
+        judged = what == 'tick'
         t.add('lean: BPF time per %s on the measured CPU, lean vs full (bpf_stats)' % label,
               fmt(lean, ' ns', 0), fmt(full, ' ns', 0), fmt_ratio(r),
-              '<= %gx' % P['lean_target'], check(r, '<=', P['lean_target']))
+              '<= %gx' % P['lean_target'] if judged else 'report',
+              check(r, '<=', P['lean_target']) if judged else 'INFO')
         fp, lp = fig.get(('full', True, what)), fig.get(('lean', True, what))
         t.add('lean: ... of which bpf_stats and program entry (every program paused)',
               fmt(lp, ' ns', 0), fmt(fp, ' ns', 0), fmt_ratio(ratio(lp, fp)), 'report',

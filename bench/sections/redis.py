@@ -30,15 +30,19 @@ def sec_redis(b, t, reps):
         t.add('redis: redis-benchmark throughput, --pid / alone (redis-server, redis-tools '
               'not installed: scripts/install-deps.sh)', '-', '-', '-', '>= %gx' % tp_t, 'n/a')
         return []
-    runs, side = [], {True: [], False: [], 'marks': []}
-    # alone, followed, followed with --marks fed by nothing: rotated so each comes first
-    order = (False, True, 'marks')
+    runs, side = [], {True: [], False: [], 'marks': [], 'feed': [], 'alone-feed': []}
+    # alone, followed, followed with --marks fed by nothing, and fed by bench/markfeed.py
+    # (against the server alone beside the same feeder): rotated so each comes first
+    order = (False, True, 'marks', 'feed', 'alone-feed')
+    feed, n = P['redis_feed'], len(order)
     for i in range(P['redis_pairs']):
-        for mode in order[i % 3:] + order[:i % 3]:
-            name = {False: 'alone', True: 'watched', 'marks': 'marks'}[mode]
-            r = b.redis('redis-%s' % name, mode is not False, marks=mode == 'marks')
+        for mode in order[i % n:] + order[:i % n]:
+            name = {False: 'alone', True: 'watched'}.get(mode, mode)
+            watched = mode in (True, 'marks', 'feed')
+            r = b.redis('redis-%s' % name, watched, marks=mode in ('marks', 'feed'),
+                        feed=feed if mode in ('feed', 'alone-feed') else 0)
             runs.append(r)
-            if r.rc == 0 and r.bench and (mode is False or r.json):
+            if r.rc == 0 and r.bench and (not watched or r.json):
                 side[mode].append(r)
     d = dirty(runs)
 
@@ -67,6 +71,14 @@ def sec_redis(b, t, reps):
               fmt(m(False, q) and m(False, q) / scale, unit, nd), fmt_ratio(rat),
               ('>= %gx' if q == 'rps' else '<= %gx') % target,
               check(rat, '>=' if q == 'rps' else '<=', target), d)
+    for q in ('rps', 'p99_latency_ms'):
+        rat = ratio(m('feed', q), m('alone-feed', q))
+        scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
+        t.add('redis: redis-benchmark GET %s, --pid --marks fed %dk marks/s / alone, the '
+              'same feeder' % ('throughput' if q == 'rps' else 'latency p99', feed // 1000),
+              fmt(m('feed', q) and m('feed', q) / scale, unit, nd),
+              fmt(m('alone-feed', q) and m('alone-feed', q) / scale, unit, nd),
+              fmt_ratio(rat), 'report', 'INFO', d)
     if (os.cpu_count() or 1) < 3:
         t.add('redis: --pid with the spinner on another CPU', '-', '-', '-', 'report',
               'n/a (%d CPUs: the server, the load and the spinner need three)'
@@ -77,17 +89,34 @@ def sec_redis(b, t, reps):
     lost = max((x[2] for x in rates if x[2] is not None), default=None)
     t.add('redis: probe events/s on CPU %d while following (median)' % b.cpu,
           fmt(ev and ev / 1e3, ' k/s'), '-', '-', 'report', 'INFO', d)
+    # what --marks adds to --pid, in the observer's own terms (the host's noise moves the
+    # server's figures more than these)
+    evm = med([x[0] for x in (redis_rates(r) for r in side['marks']) if x[0] is not None])
+    t.add('redis: probe events/s, --pid --marks (fed by nothing) / --pid (medians)',
+          fmt(evm and evm / 1e3, ' k/s'), fmt(ev and ev / 1e3, ' k/s'),
+          fmt_ratio(ratio(evm, ev)), 'report', 'INFO', d)
+    cpu = {w: med([r.js_cpu_s for r in side[w] if r.js_cpu_s is not None]) for w in
+           (True, 'marks', 'feed')}
+    t.add('redis: jitterscope CPU a run, --pid --marks (fed by nothing) / --pid (medians)',
+          fmt(cpu['marks'], ' s', 2), fmt(cpu[True], ' s', 2),
+          fmt_ratio(ratio(cpu['marks'], cpu[True])), 'report', 'INFO', d)
+    t.add('redis: jitterscope CPU a run, --pid --marks fed %dk marks/s / --pid (medians)'
+          % (feed // 1000), fmt(cpu['feed'], ' s', 2), fmt(cpu[True], ' s', 2),
+          fmt_ratio(ratio(cpu['feed'], cpu[True])), 'report', 'INFO', d)
     t.add('redis: events evicted before their gap, per second (worst run)',
           fmt(evi, '/s', 0), '-', '-', '== 0', check(evi, '==', 0), d)
     t.add('redis: follow records lost (worst run)', '-' if lost is None else str(lost), '-',
           '-', '== 0', check(lost, '==', 0), d)
     rows = []
-    for watched in (False, True, 'marks'):
-        for r in side[watched]:
+    for mode in (False, 'alone-feed', True, 'marks', 'feed'):
+        for r in side[mode]:
+            watched = mode not in (False, 'alone-feed')
             e = redis_rates(r) if watched else (None,) * 4
             th = ((r.json or {}).get('threads') or [{}])[0] if watched else {}
             rows.append(({False: 'alone', True: 'following',
-                          'marks': 'following, --marks'}[watched],
+                          'alone-feed': 'alone, marks fed %dk/s' % (feed // 1000),
+                          'marks': 'following, --marks',
+                          'feed': 'following, --marks fed %dk/s' % (feed // 1000)}[mode],
                          fmt(r.bench['rps'] / 1e3, '', 1),
                          fmt(r.bench.get('p50_latency_ms'), '', 3),
                          fmt(r.bench.get('p99_latency_ms'), '', 3),

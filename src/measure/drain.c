@@ -354,10 +354,11 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 	}
 	if (floor == UINT64_MAX || floor <= c->floor_ns)
 		return;
-	/* a thread source's window moves on every drain: compacted once a quarter of it
-	 * went by, not at each (a pass over every event kept) */
-	if (!c->lane[JS_SRC_SAMPLER].on && !c->lane[JS_SRC_MARK].on &&
-	    floor - c->floor_ns < DRAIN_THREAD_KEEP_NS / 4)
+	/* a source's window moves on every drain: compacted once a quarter of it went by,
+	 * not at each (a pass over every event kept: seconds of them for the marks) */
+	if (!c->lane[JS_SRC_SAMPLER].on &&
+	    floor - c->floor_ns <
+		    (c->lane[JS_SRC_MARK].on ? DRAIN_KEEP_NS : DRAIN_THREAD_KEEP_NS) / 4)
 		return;
 	c->floor_ns = floor;
 	for (size_t i = 0; i < c->nev; i++)
@@ -464,12 +465,39 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 	c->sh->gaps += n;
 }
 
+/*
+ * own_bh_in - the marks' events: the followed threads' own softirqs on c that overlap
+ * [lo, hi] (logged by the probes, not sent: js_follow_bh.h) appended to c's window, for a
+ * batch of marks; returns the window's length before them, to which the caller cuts it
+ * back once the batch is attributed. One the window has no room for is counted evicted.
+ */
+static size_t own_bh_in(struct js_drain *d, struct cpu_pipe *c, uint64_t lo, uint64_t hi)
+{
+	uint64_t slack = d->mopts.edge_slack_ns;
+	size_t n0 = c->nev, got, room;
+
+	if (!*d->probes)
+		return n0;
+	lo = lo > slack ? lo - slack : 0;
+	hi = hi > UINT64_MAX - slack ? UINT64_MAX : hi + slack;
+	for (;;) {
+		room = c->evcap - c->nev;
+		got = probes_own_bh(*d->probes, c->cpu, lo, hi, c->ev + c->nev, room);
+		if (got < room || !grow(d, c))
+			break;
+	}
+	if (got && got == room)
+		c->ev_evicted++; /* perhaps more: the window is at its cap */
+	c->nev += got;
+	return n0;
+}
+
 /* attribute_batch - attribute the first n gaps of lane l of CPU c: the sampler's (in start
  * order already) a chunk at a time, a source's all at once (sorted by start together) */
 static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_source src, size_t n)
 {
 	struct drain_lane *l = &c->lane[src];
-	size_t chunk = src == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : n;
+	size_t chunk = src == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : n, nev;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	struct corr_window *w;
 
@@ -479,6 +507,8 @@ static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 		lo = JS_MIN(lo, l->pend[i].start_ns);
 		hi = JS_MAX(hi, end < l->pend[i].start_ns ? UINT64_MAX : end);
 	}
+	/* marks: with the followed threads' own softirqs they overlap (until the batch is done) */
+	nev = src == JS_SRC_MARK ? own_bh_in(d, c, lo, hi) : c->nev;
 	/* the events the batch can touch are sorted once for all its chunks */
 	w = corr_window_new(*d->probes ? c->ev : NULL, *d->probes ? c->nev : 0, lo, hi,
 			    src == JS_SRC_MARK ? &c->sh->mopts : &c->sh->copts);
@@ -486,6 +516,7 @@ static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 		attribute_chunk(d, c, src, w, l->pend + i, l->label ? l->label + i : NULL,
 				JS_MIN(chunk, n - i));
 	corr_window_free(w);
+	c->nev = nev;
 	memmove(l->pend, l->pend + n, (l->npend - n) * sizeof(*l->pend));
 	if (l->label)
 		memmove(l->label, l->label + n, (l->npend - n) * sizeof(*l->label));
@@ -607,10 +638,14 @@ static void file_marks(struct js_drain *d, uint64_t cutoff)
 {
 	size_t ready = 0, k = 0;
 	uint8_t *best = NULL;
+	uint64_t lo = UINT64_MAX, hi = 0;
 
 	while (ready < d->nunfiled && ready < DRAIN_BATCH &&
-	       d->unfiled[ready].start_ns + d->unfiled[ready].dur_ns <= cutoff)
+	       d->unfiled[ready].start_ns + d->unfiled[ready].dur_ns <= cutoff) {
+		lo = JS_MIN(lo, d->unfiled[ready].start_ns);
+		hi = JS_MAX(hi, d->unfiled[ready].start_ns + d->unfiled[ready].dur_ns);
 		ready++;
+	}
 	if (!ready)
 		return;
 	best = calloc(ready, sizeof(*best));
@@ -623,7 +658,10 @@ static void file_marks(struct js_drain *d, uint64_t cutoff)
 			d->filing[i].gap = d->unfiled[i];
 			d->filing[i].gap.cpu = (uint32_t)c->cpu;
 		}
+		size_t nev = own_bh_in(d, c, lo, hi);
+
 		corr_attribute_recs(d->filing, ready, c->ev, c->nev, &d->sh[0].mopts);
+		c->nev = nev;
 		for (size_t i = 0; i < ready; i++)
 			if (d->filing[i].attr.covered_ns > d->covered[i]) {
 				d->covered[i] = d->filing[i].attr.covered_ns;

@@ -168,17 +168,23 @@ static int feed(struct marks_reader *r, const char *p, size_t n,
 	return lines;
 }
 
-/* shrunk - a regular file shorter than where we are: truncated (or replaced), from 0 */
-static void shrunk(struct marks_reader *r)
+/* grown - a regular file: has it grown since we read it? One shorter than where we are was
+ * truncated (or replaced): read again from 0. A FIFO: read it (EAGAIN says nothing came) */
+static bool grown(struct marks_reader *r)
 {
 	struct stat st;
 
-	if (r->fifo || fstat(r->fd, &st) || st.st_size >= r->off)
-		return;
+	if (r->fifo || fstat(r->fd, &st))
+		return true;
+	if (st.st_size == r->off)
+		return false; /* the drain's usual tick: one fstat, nothing read or parsed */
+	if (st.st_size > r->off)
+		return true;
 	r->off = 0;
 	r->len = 0;
 	r->skipping = false;
 	r->truncated++;
+	return true;
 }
 
 int marks_reader_poll(struct marks_reader *r, size_t max_bytes, bool at_end,
@@ -188,11 +194,12 @@ int marks_reader_poll(struct marks_reader *r, size_t max_bytes, bool at_end,
 	char chunk[16384];
 	size_t done = 0;
 	int lines = 0;
+	bool more;
 
 	if (r->fd < 0)
 		return 0;
-	shrunk(r);
-	while (done < max_bytes) {
+	more = grown(r);
+	while (more && done < max_bytes) {
 		size_t want = JS_MIN(sizeof(chunk), max_bytes - done);
 		ssize_t got = r->fifo ? read(r->fd, chunk, want) :
 					pread(r->fd, chunk, want, r->off);

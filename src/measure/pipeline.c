@@ -239,8 +239,10 @@ static void open_probes(struct js_pipe *pl)
 		.verbose = p->verbose > 1,
 		.prog_stats = p->probe_cost,
 		.btf_path = p->btf_path,
-		/* the followed threads watched alone: their own softirqs explain no gap */
-		.own_bh_unsent = params_follows(p) && !p->marks_path,
+		/* the followed threads' own softirqs explain no thread's gap: not sent, and
+		 * with --marks logged for the marks that overlap them */
+		.own_bh_unsent = params_follows(p),
+		.own_bh_log = params_follows(p) && p->marks_path,
 		.no_waker = p->no_waker,
 		/* ... and only the wake-ups of the tasks that may preempt them are kept */
 		.wake_followed = params_follows(p) && !p->marks_path,

@@ -49,8 +49,9 @@ struct probes_opts {
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
 	const char *btf_path; /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
-	bool own_bh_unsent;   /* --pid/--tid alone: a followed thread's own softirqs are not
-			       * sent (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
+	bool own_bh_unsent;   /* --pid/--tid: a followed thread's own softirqs are not sent
+			       * (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
+	bool own_bh_log;      /* ... and with --marks logged instead, for probes_own_bh */
 	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
 	bool wake_followed;   /* --pid/--tid alone: a wake-up kept only while a followed thread
 			       * is current on the woken task's CPU (probes_follow_cur_fd) */
@@ -132,6 +133,11 @@ int probes_follow_bh_fd(const struct js_probes *p);
 /* probes_follow_cur_fd - the other map follow.bpf.c shares with the probes, the followed
  * thread current on each CPU (js_follow_bh.h, follow_opts.cur_map_fd); -1 without probes */
 int probes_follow_cur_fd(const struct js_probes *p);
+/* probes_own_bh - own_bh_log: the followed threads' own softirqs on cpu that overlap [lo, hi],
+ * newest first, as the events they would have been (no host reading), at most room into ev;
+ * how many. Those overwritten since (JS_OWN_BH_LOG a CPU: js_follow_bh.h) are not there */
+size_t probes_own_bh(const struct js_probes *p, int cpu, uint64_t lo, uint64_t hi,
+		     struct js_event *ev, size_t room);
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p);

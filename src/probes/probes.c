@@ -66,6 +66,9 @@ struct js_probes {
 	size_t nrings;
 	void *ring_mem; /* the rings, mapped */
 	size_t ring_mem_len;
+	const struct js_own_bh *own; /* own_bh_log: the own softirqs' slots, mapped */
+	size_t own_len;		     /* ... bytes mapped */
+	unsigned own_cpus;	     /* ... CPUs with slots */
 	size_t ring_len;	     /* records in each measured CPU's ring */
 	size_t send_len;	     /* records in each other CPU's ring */
 	size_t fill_recs, fill_len;  /* the fullest ring at the last consume: read, length */
@@ -427,7 +430,18 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 	/* off: one bucket, not JS_STACKS_MAX of JS_STACK_DEPTH frames (1.1 MiB) */
 	if (!o->stacks && bpf_map__set_max_entries(p->skel->maps.stacks, 1))
 		js_dbg("stacks: cannot shrink the unused map");
-	ro->own_bh_unsent = o->own_bh_unsent;
+	ro->own_bh_unsent = o->own_bh_unsent || o->own_bh_log;
+	ro->own_bh_logged = o->own_bh_log;
+	if (o->own_bh_log) {
+		int np = libbpf_num_possible_cpus();
+
+		p->own_cpus = np > 0 ? (unsigned)JS_MIN(np, JS_MAX_CPUS) : 0;
+	}
+	if (bpf_map__set_max_entries(p->skel->maps.own_bh,
+				     p->own_cpus ? p->own_cpus * JS_OWN_BH_LOG : 1)) {
+		snprintf(why, len, "own softirq log of %u CPUs refused", p->own_cpus);
+		return -EINVAL;
+	}
 	ro->wake_followed_only = o->wake_followed;
 	if (o->nuser > JS_USER_SLOTS) {
 		snprintf(why, len, "at most %d --event tracepoints", JS_USER_SLOTS);
@@ -624,6 +638,66 @@ static int map_rings(struct js_probes *p, char *why, size_t len)
 	return 0;
 }
 
+/* map_own - map the own softirqs' slots (read only), when they are logged */
+static int map_own(struct js_probes *p, char *why, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	if (!p->own_cpus)
+		return 0;
+	p->own_len =
+		((size_t)p->own_cpus * JS_OWN_BH_LOG * sizeof(*p->own) + page - 1) / page * page;
+	m = mmap(NULL, p->own_len, PROT_READ, MAP_SHARED, bpf_map__fd(p->skel->maps.own_bh), 0);
+	if (m == MAP_FAILED) {
+		int err = -errno;
+
+		snprintf(why, len, "mapping the own softirq log: %s", strerror(-err));
+		return err;
+	}
+	p->own = m;
+	return 0;
+}
+
+size_t probes_own_bh(const struct js_probes *p, int cpu, uint64_t lo, uint64_t hi,
+		     struct js_event *ev, size_t room)
+{
+	const __u64 *headp;
+	const struct js_own_bh *slots;
+	uint64_t head, now_head, i;
+	size_t n = 0;
+
+	if (!p || !p->own || cpu < 0 || (unsigned)cpu >= p->own_cpus)
+		return 0;
+	headp = &p->skel->bss->own_bh_head[cpu];
+	slots = p->own + (size_t)cpu * JS_OWN_BH_LOG;
+	head = __atomic_load_n(headp, __ATOMIC_ACQUIRE);
+	/* newest first, until one ended before lo (they end in order: one CPU writes them) */
+	for (i = head; i > 0 && head - i < JS_OWN_BH_LOG && n < room; i--) {
+		const struct js_own_bh *e = &slots[(i - 1) & (JS_OWN_BH_LOG - 1)];
+		uint64_t end = e->end_ns, start = end - e->dur_ns;
+
+		if (end < lo)
+			break;
+		if (start > hi)
+			continue;
+		ev[n] = (struct js_event){ .start_ns = start,
+					   .end_ns = end,
+					   .kind = JS_EV_SOFTIRQ,
+					   .cpu = (uint32_t)cpu,
+					   .id = e->vec };
+		ev[n++].addr = i - 1; /* its slot's count, until checked below */
+	}
+	/* the slots the program wrote again meanwhile are not theirs any more: the oldest,
+	 * the last ones found */
+	now_head = __atomic_load_n(headp, __ATOMIC_ACQUIRE);
+	while (n && ev[n - 1].addr + JS_OWN_BH_LOG <= now_head)
+		n--;
+	for (size_t k = 0; k < n; k++)
+		ev[k].addr = 0;
+	return n;
+}
+
 /* open_load - load, leaving out programs the verifier refuses; then map the rings. On a
  * kernel older than any the probes load on (js_kbtf.h), a failure is said as its age, once:
  * no program is left out one by one (a kernel with what they need backported loads them) */
@@ -646,6 +720,8 @@ static int open_load(struct js_probes *p, const struct probes_opts *o, char *why
 		err = mark_measured(p, why, len);
 	if (!err)
 		err = map_rings(p, why, len);
+	if (!err)
+		err = map_own(p, why, len);
 	return err;
 }
 
@@ -963,6 +1039,8 @@ void probes_destroy(struct js_probes *p)
 		close(p->stats_fd);
 	if (p->ring_mem)
 		munmap(p->ring_mem, p->ring_mem_len);
+	if (p->own)
+		munmap((void *)p->own, p->own_len);
 	free(p->rings);
 	free(p->ring_cpus);
 	probes_bpf__destroy(p->skel);
