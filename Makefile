@@ -404,11 +404,7 @@ ASAN_TESTS   ?= $(filter-out %/robust_fuzz.sh %/dist_static.sh \
 VALGRIND_SKIP ?= test_probes_live test_follow_live test_out_hlog test_arrival test_clockcost
 FUZZ_OUTPUT  ?= build-fuzz
 FUZZ_SECS    ?= 20
-# make fuzz's -O1 runs more inputs a second; robust_fuzz.sh (make check) builds at -O0: its
-# 2000 inputs a target are judged by the sanitizers and the coverage, not by speed, and -O0
-# compiles in half the time (docs/ROBUSTNESS.md). $(FUZZ_OUTPUT)/cflags rebuilds on a change
-FUZZ_OPT     ?= -O1
-FUZZ_CFLAGS  := -g $(FUZZ_OPT) -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=undefined -fno-omit-frame-pointer -std=gnu11 -pthread -w
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(FUZZ_OUTPUT)/%,$(FUZZ_SRCS))
@@ -431,10 +427,7 @@ valgrind: $(UNIT_BINS)
 $(FUZZ_OUTPUT)/obj:
 	$(Q)mkdir -p $@
 
-$(FUZZ_OUTPUT)/cflags: FORCE | $(FUZZ_OUTPUT)/obj
-	$(Q)echo '$(FUZZ_CFLAGS)' | cmp -s - $@ || echo '$(FUZZ_CFLAGS)' >$@
-
-$(FUZZ_OUTPUT)/obj/%.o: %.c $(HDRS) $(SKELS) $(FUZZ_OUTPUT)/cflags | $(FUZZ_OUTPUT)/obj
+$(FUZZ_OUTPUT)/obj/%.o: %.c $(HDRS) $(SKELS) | $(FUZZ_OUTPUT)/obj
 	$(call msg,FUZZCC,$@)
 	$(Q)$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
 
@@ -442,8 +435,7 @@ $(FUZZ_OUTPUT)/libjitterscope.a: $(FUZZ_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(FUZZ_OUTPUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OUTPUT)/libjitterscope.a \
-		       $(FUZZ_OUTPUT)/cflags
+$(FUZZ_OUTPUT)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OUTPUT)/libjitterscope.a
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< \
 		$(FUZZ_OUTPUT)/libjitterscope.a $(LDLIBS) -o $@
@@ -459,8 +451,7 @@ soak: all
 soak-short: all
 	$(Q)scripts/cpu1-lock scripts/soak.sh 60 10 1024
 
-.PHONY: asan valgrind fuzz fuzz-build soak soak-short FORCE
-FORCE:
+.PHONY: asan valgrind fuzz fuzz-build soak soak-short
 
 # deliberate faults, each built into a copy of the tree, and the tests that must catch them
 # (root, about 30 minutes: each killer 3 times; tests/mutants/mutants.py --list names them)

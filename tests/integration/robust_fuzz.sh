@@ -5,10 +5,6 @@
 # ASan+UBSan and run for FUZZ_RUNS (default 2000) inputs from its committed seed corpus with
 # a fixed seed (FUZZ_SEED, default 1: a failure replays): no crash, leak, sanitizer report or
 # timeout. `make fuzz` runs them longer (FUZZ_SECS=20 by default). Never retried.
-# Built at -O0 (FUZZ_OPT; make fuzz's is -O1): the inputs are judged by the sanitizers, not
-# counted a second, and -O0 compiles in half the time (fuzz_cli links the whole library: every
-# source is needed). The 2000 inputs stay: fuzz_audit's and fuzz_cmdline's coverage still
-# grows from 1000 to 2000 (docs/ROBUSTNESS.md).
 # cpu1: none - fuzzes the parsers, measures nothing
 . "$(dirname "$0")/lib.bash"
 need_cmd "${CLANG:-clang}" clang
@@ -23,7 +19,7 @@ if ! { mkdir -p "$out" && [ -w "$out" ]; } 2>/dev/null; then
 	export FUZZ_ARTIFACTS=$out/artifacts
 	echo "note: $ROOT/build-fuzz is not writable: building and keeping reproducers in $out"
 fi
-make -s -j"$(nproc)" FUZZ_OUTPUT="$out" FUZZ_OPT=-O0 fuzz-build >"$TMP/build.log" 2>&1 ||
+make -s -j"$(nproc)" FUZZ_OUTPUT="$out" fuzz-build >"$TMP/build.log" 2>&1 ||
 	{ tail -20 "$TMP/build.log"; fail "building the fuzzers"; }
 n=$(ls "$out"/fuzz_* | wc -l)
 [ "$n" -ge 10 ] || fail "only $n fuzz targets built"
