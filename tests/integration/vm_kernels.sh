@@ -51,7 +51,8 @@ for k in deb12-tuned deb13-rt; do
 		fail "$k: CPU 1 was not measured from the housekeeping shell"
 	grep -q "^PASS: $k: nohz_full tick:" "$TMP/out" || fail "$k: the tick was not judged"
 done
-grep -q "^PASS: deb13-rt: both builds load:" "$TMP/out" || fail "deb13-rt: the two builds were not judged"
+grep -q "^PASS: deb13-rt: both builds load:" "$TMP/out" ||
+	fail "deb13-rt: the two builds were not judged"
 for c in "during the runs" "given back" "after SIGKILL" "in the JSON"; do
 	grep -q "^PASS: deb13-rt: deepest idle state $c:" "$TMP/out" ||
 		fail "deb13-rt: --deepest-idle-state was not judged ($c)"
