@@ -1,9 +1,11 @@
 #!/bin/bash
 # check-arm64.sh BUILD-DIR - make check-arm64's tests of the aarch64 build under qemu-user
 # (docs/ARCH.md): every unit test of BUILD-DIR/tests (but those qemu-user cannot run, each
-# named with its reason), then a short --no-probes measurement of CPU 1 by
-# BUILD-DIR/jitterscope, checked as a user would: it measured, it reports the counter's
-# frequency and step, its JSON is written and loads again. Exit 0 when all passed, 1 when
+# named with its reason; with JS_TEST_QUICK=1 their heavy loops, random cases and
+# mutations, run a tenth as long: tests/unit/fixtures.h's fx_heavy), then a short
+# --no-probes measurement of CPU 1 by BUILD-DIR/jitterscope, checked as a user would: it
+# measured, it reports the counter's frequency and step, its JSON is written and loads
+# again. Exit 0 when all passed, 1 when
 # one failed, 77 when qemu-user is missing (a skip). What qemu-user cannot run is a SKIP
 # line with the reason: bpf(2) is not emulated, and where it cannot start a thread (the
 # probe tests/tools/thread_probe.c) neither the measurement nor the thread tests run.
@@ -51,7 +53,8 @@ for t in "$B"/tests/test_*; do
 		skipped=$((skipped + 1))
 		continue
 	fi
-	if (cd "$ROOT" && timeout -s KILL 300 "$QEMU" -L "$SYSROOT" "$ROOT/$t") >"$TMP/$n.log" 2>&1; then
+	if (cd "$ROOT" && JS_TEST_QUICK=1 timeout -s KILL 300 "$QEMU" -L "$SYSROOT" "$ROOT/$t") \
+		>"$TMP/$n.log" 2>&1; then
 		echo "PASS: $n (aarch64)"
 		pass=$((pass + 1))
 	else

@@ -216,6 +216,16 @@ int scratch_teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* fx_heavy - n, or a tenth of it under JS_TEST_QUICK=1 */
+size_t fx_heavy(size_t n)
+{
+	const char *q = getenv("JS_TEST_QUICK");
+
+	if (!q || strcmp(q, "1") != 0)
+		return n;
+	return n / 10 ? n / 10 : 1;
+}
+
 /* fx_bpf_refused - not privileged to load BPF, or no kernel BTF */
 bool fx_bpf_refused(int err)
 {

@@ -84,6 +84,11 @@ const struct js_part *fx_find_part(const struct js_attr *a, uint32_t cause, cons
  * then, and fails on any other error */
 bool fx_bpf_refused(int err);
 
+/* fx_heavy - how many times a heavy loop (random cases, mutations) runs: n, or n / 10 (at
+ * least 1) with JS_TEST_QUICK=1, which scripts/check-arm64.sh sets under qemu-user (there each
+ * case costs 10-30 times more; docs/ARCH.md). Native runs, make asan and valgrind keep n. */
+size_t fx_heavy(size_t n);
+
 /*
  * The scratch sysroot: a temporary directory, scratch_dir, whose files stand in for live
  * paths (scratch_put("/sys/...") makes scratch_dir/sys/...). scratch_setup and

@@ -17,9 +17,10 @@ check() { # check WHAT GREP-PATTERN FILE
 	if grep -qE -- "$2" "$3"; then echo "ok: $1"; else echo "FAIL: $1 (no '$2')"; bad=1; fi
 }
 # the measuring stand-in: holds the lock until the lane's test has run (at most 10 s: the
-# lane, at SCHED_IDLE, waits for whatever else keeps CPU 0 busy), and says whether it did
+# lane, at SCHED_IDLE, waits for whatever else keeps CPU 0 busy; STANDIN_WAIT tenths of a
+# second), and says whether it did
 cat >"$t/measuring.sh" <<EOT
-for _ in \$(seq 100); do [ -e "$tmp/lane.ran" ] && break; sleep 0.1; done
+for _ in \$(seq \${STANDIN_WAIT:-100}); do [ -e "$tmp/lane.ran" ] && break; sleep 0.1; done
 [ -e "$tmp/lane.ran" ] && echo "lane ran meanwhile" || echo "lane did not run meanwhile"
 exit 0
 EOT
@@ -34,6 +35,7 @@ EOT
 cat >"$t/quiet_fail.sh" <<EOT
 # cpu1: none - a stand-in that fails
 echo "FAIL: the lane's failure"
+touch "$tmp/lane.ran"
 exit 1
 EOT
 run() { # run OUT LANE TESTS... - the runner on the stand-ins; its exit status in OUT.rc
@@ -119,8 +121,11 @@ check "... all pass" '^3 passed, 0 failed' "$tmp/five"
 run "$tmp/two" 1 "$t/measuring.sh" "$t/quiet_fail.sh"
 check "a lane test's failure fails the run" '^1$' "$tmp/two.rc"
 check "... named with its FAIL line" '^    FAIL: the lane.s failure$' "$tmp/two"
-run "$tmp/three" 0 "$t/measuring.sh" "$t/quiet.sh"
+# in order: the measuring stand-in waits 2 s for a lane that must not run (a lane would
+# run quiet.sh at once; the "lane:" line and the timing table's L say so whatever the wait)
+STANDIN_WAIT=20 run "$tmp/three" 0 "$t/measuring.sh" "$t/quiet.sh"
 check "JS_LANE=0: in order, nothing meanwhile" '^lane did not run meanwhile$' "$tmp/three"
 check "... and no lane" '^2 passed, 0 failed' "$tmp/three"
 grep -q '^lane:' "$tmp/three" && { echo "FAIL: JS_LANE=0 printed a lane"; bad=1; }
+grep -qE '^ +[0-9]+ L ' "$tmp/three" && { echo "FAIL: JS_LANE=0 marked a test L"; bad=1; }
 exit $bad

@@ -88,24 +88,27 @@ check "CI=true: listed skips pass" '^0$' "$tmp/ci_listed.rc"
 check "... counted as before" '^3 passed, 0 failed, 1 skipped; 3 case\(s\) skipped inside 3 passing' \
 	"$tmp/ci_listed"
 absent "... none marked" 'not on the CI list' "$tmp/ci_listed"
-for t in whole_unlisted.sh part_unlisted.sh test_unlisted; do
-	run "$tmp/ci_$t" true "$t"
-	check "CI=true: $t fails the run" '^1$' "$tmp/ci_$t.rc"
-	check "... its test failed" '^0 passed, 1 failed, 0 skipped$' "$tmp/ci_$t"
-	run "$tmp/local_$t" false "$t"
-	check "outside CI: $t passes" '^0$' "$tmp/local_$t.rc"
-	check "... listed, marked" "^  .*/s/$t.*: .*gadget.* \(not on the CI list\)$" \
-		"$tmp/local_$t"
+# the three unlisted kinds in one run each way: under CI each test fails (3 of 3, each with
+# its FAIL line below), outside it each passes and is listed, marked
+unlisted="whole_unlisted.sh part_unlisted.sh test_unlisted"
+run "$tmp/ci_unlisted" true $unlisted
+check "CI=true: unlisted skips fail the run" '^1$' "$tmp/ci_unlisted.rc"
+check "... each test failed" '^0 passed, 3 failed, 0 skipped$' "$tmp/ci_unlisted"
+run "$tmp/local_unlisted" false $unlisted
+check "outside CI: they pass" '^0$' "$tmp/local_unlisted.rc"
+for t in $unlisted; do
+	check "... $t listed, marked" "^  .*/s/$t.*: .*gadget.* \(not on the CI list\)$" \
+		"$tmp/local_unlisted"
 done
 check "whole skip: its FAIL line" \
-	'^FAIL: .*/whole_unlisted.sh: skip not in .*/list2: no gadget here$' "$tmp/ci_whole_unlisted.sh"
+	'^FAIL: .*/whole_unlisted.sh: skip not in .*/list2: no gadget here$' "$tmp/ci_unlisted"
 check "... said again at the end" '^    FAIL: .*/whole_unlisted.sh: skip not in ' \
-	"$tmp/ci_whole_unlisted.sh"
+	"$tmp/ci_unlisted"
 check "a passing script's part: its FAIL line" \
 	'^FAIL: .*/part_unlisted.sh: skip not in .*/list2: PART: gadget floor: 0 gadgets$' \
-	"$tmp/ci_part_unlisted.sh"
+	"$tmp/ci_unlisted"
 check "a unit binary's skipped case: its FAIL line" \
-	'^FAIL: .*/test_unlisted: skip not in .*/list2: no gadget here$' "$tmp/ci_test_unlisted"
+	'^FAIL: .*/test_unlisted: skip not in .*/list2: no gadget here$' "$tmp/ci_unlisted"
 # a listed reason under another test's name, and the listed part under another PART, are not
 # allowed
 stand_in other_test 77 "skip: no widget (a kernel without CONFIG_WIDGET)"

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_arrival.h"
 #include "js_intervals.h"
 #include "js_util.h"
@@ -238,7 +239,7 @@ static void test_random_vs_bruteforce(void **state)
 	int round;
 
 	(void)state;
-	for (round = 0; round < 300; round++) {
+	for (round = 0; round < (int)fx_heavy(300); round++) {
 		interval = rnd_dur(&seed, 5); /* 1 ns .. 1 ms */
 		n = rnd(&seed) % ARRAY_SIZE(g);
 		t = T0 + rnd(&seed) % (2 * interval + 1);

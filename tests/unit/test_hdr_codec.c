@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "fixtures.h"
 #include "js_hist.h"
 #include "hist_test_rng.h"
 
@@ -106,7 +107,7 @@ static void test_zigzag_random(void **state)
 
 	(void)state;
 	rng_state = 1;
-	for (k = 0; k < 200000; k++) {
+	for (k = 0; k < (int)fx_heavy(200000); k++) {
 		v = (int64_t)(rnd() >> (rnd() % 64));
 		if (k & 1)
 			v = -v;

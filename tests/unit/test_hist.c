@@ -12,6 +12,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_hist.h"
 #include "hist_test_rng.h"
 
@@ -141,7 +142,7 @@ static void test_equivalence_random(void **state)
 	rng_state = 42;
 	for (c = 0; c < sizeof(cfg) / sizeof(cfg[0]); c++) {
 		assert_int_equal(hist_init(&h, cfg[c][0], cfg[c][1], (int)cfg[c][2]), 0);
-		for (k = 0; k < 200000; k++) {
+		for (k = 0; k < (int)fx_heavy(200000); k++) {
 			int64_t v = rnd_value(42) % (h.highest + 1);
 			int64_t lo = hist_lowest_equivalent(&h, v);
 			int64_t hi = hist_highest_equivalent(&h, v);
@@ -509,7 +510,7 @@ static void test_count_between(void **state)
 		vals[i] = rnd_value(36);
 		hist_record(&h, vals[i]);
 	}
-	for (k = 0; k < 200; k++) {
+	for (k = 0; k < (int)fx_heavy(200); k++) {
 		int64_t lo = rnd_value(36), hi = lo + rnd_value(36);
 		uint64_t want = 0;
 

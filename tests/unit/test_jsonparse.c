@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fixtures.h"
 #include "js_jsonparse.h"
 #include "js_json.h"
 
@@ -351,7 +352,7 @@ static void test_mutations(void **state)
 	char buf[sizeof(seed) + 8];
 
 	(void)state;
-	for (int iter = 0; iter < 200000; iter++) {
+	for (int iter = 0; iter < (int)fx_heavy(200000); iter++) {
 		struct jsonp_doc d;
 		size_t l = len;
 		int rc;

@@ -505,7 +505,7 @@ static size_t files(const struct fixture *f, const char *suffix, char names[][12
 
 		if (e->d_name[0] != '.' && l > sl && !strcmp(e->d_name + l - sl, suffix) &&
 		    (sl > 6 || !strstr(e->d_name, ".trace.")) && n < max)
-			snprintf(names[n++], 128, "%s", e->d_name);
+			snprintf(names[n++], 128, "%.127s", e->d_name); /* names are short */
 	}
 	closedir(d);
 	qsort(names, n, 128, (int (*)(const void *, const void *))strcmp);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 # guest.sh - what tests/vm/matrix.py runs inside each x86 kernel, from the checkout (vm.py
-# run ... -- sh tests/vm/guest.sh [inject]). Runs the real binary as a user on that box
+# run ... -- sh tests/vm/guest.sh [noidle] [inject]). Runs the real binary as a user on that box
 # would, from the shell the box gives (on a tuned box its affinity is the housekeeping
 # CPUs), and leaves every output in $JS_VM_OUT for the host to judge (matrix.py):
 #   default.{json,txt,err}   jitterscope -d 3 (no option: the box's isolated CPU, else the last)
@@ -10,20 +10,25 @@
 #                            +5.5 s of it ("COUNT UPTIME COUNT UPTIME")
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   plan.txt                 jitterscope check --plan (what it would change on this box)
-#   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs): each
+#   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs; not
+#                            with "noidle", make check's other kernels: matrix.py): each
 #                            line "WHEN cpuN: stateK=DISABLE ..." of CPUs 0 and 1, read before,
 #                            then during each run ended by a signal (once it said so) and
 #                            after each: one killed
 #                            by SIGKILL (idle_kill.err; idle.files: /run/jitterscope after it),
 #                            the next, which ends by itself (idle.{json,txt,err}), one ended
 #                            by SIGINT (idle_int.err), one that fails (--json /dev/full,
-#                            idle_fail.err); idle.times, idle.uptime: when each ran
+#                            idle_fail.err); idle.times, idle.uptime: when each ran. The two
+#                            that end by themselves measure 1 s: what is judged of them is
+#                            what they do as they end, not what they measured
 #   affinity, cmdline, rc.*  this shell's CPUs, /proc/cmdline, each command's exit status
 #   inject/                  with "inject [KIND...]": tests/vm/inside.sh's outputs (when it
 #                            exists), of those kinds (default: all)
 # Exit 0 once everything ran (the verdicts are matrix.py's).
 set -u
 out=${JS_VM_OUT:?run me through tests/vm/vm.py}
+idle=1
+[ "${1:-}" = noidle ] && idle=0 && shift
 js=${JS_BIN:-build/jitterscope}
 taskset -pc $$ | sed 's/.*: //' >"$out/affinity"
 cat /proc/cmdline >"$out/cmdline"
@@ -97,16 +102,18 @@ idle() {
 	echo "$name end $t" >>"$out/idle.times"
 	snap "$name:after"
 }
-: >"$out/idle.states"
-read -r t0 _ </proc/uptime
-snap before
-idle idle_kill KILL -d 30
-ls /run/jitterscope >"$out/idle.files" 2>&1
-idle idle - -d 3 --json "$out/idle.json"
-idle idle_int INT -d 30
-idle idle_fail - -d 3 --json /dev/full
-read -r t1 _ </proc/uptime
-echo "$t0 $t1" >"$out/idle.uptime"
+if [ $idle = 1 ]; then
+	: >"$out/idle.states"
+	read -r t0 _ </proc/uptime
+	snap before
+	idle idle_kill KILL -d 30
+	ls /run/jitterscope >"$out/idle.files" 2>&1
+	idle idle - -d 1 --json "$out/idle.json"
+	idle idle_int INT -d 30
+	idle idle_fail - -d 1 --json /dev/full
+	read -r t1 _ </proc/uptime
+	echo "$t0 $t1" >"$out/idle.uptime"
+fi
 # below the probes' 5.12 floor there is nothing to name: no injection (matrix.py says so)
 below_floor() { uname -r | awk -F. '{ exit !($1 < 5 || ($1 == 5 && $2 < 12)) }'; }
 if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ] && ! below_floor; then

@@ -19,16 +19,19 @@ tests/vm/arm64.sh, when it exists) and judges what it left:
     runs' answer ("fix first:") or hints, `check`'s hints, nor the words `check --plan`'s
     planned line adds (repeats(): isolcpus=domain,1 under isolcpus=managed_irq,domain,1
     repeats it);
-  - --deepest-idle-state 0 on CPU 1 (judge_idle): CPU 1's states deeper than 0 disabled
+  - --deepest-idle-state 0 on CPU 1 (judge_idle; under --check on kernels.CHECK_ALL
+    only): CPU 1's states deeper than 0 disabled
     while the runs a signal ends measure (SIGINT, SIGKILL; a run that ends by itself may be
     over before a guest starved by its host reads it), CPU 0's untouched, given back after a
     normal exit, a SIGINT and
     a failure, and after a SIGKILL by the next run's start, which says so; the JSON records
     them (without cpuidle states: one line says so, and the run measures);
-  - with injection (tests/vm/inside.sh, when it exists), each injected kind is named.
+  - with injection (tests/vm/inside.sh, when it exists; under --check on kernels.CHECK_ALL
+    only), each injected kind is named.
 Prints one line per kernel and check, a table, and exits 1 when a check failed, 77 when no
 kernel could be booted here (one line saying why).
---check: the kernels make check runs (kernels.py's check column).
+--check: the kernels make check runs (kernels.py's check column), --deepest-idle-state and
+inside.sh on kernels.CHECK_ALL alone.
 --write FILE: rewrite FILE (docs/KERNELS.md) whole from this run.
 """
 import argparse
@@ -154,7 +157,7 @@ def repeats(force, text):
     return found
 
 
-def judge_x86(case, out, inject):
+def judge_x86(case, out, inject, full=True):
     k = case.k
     rel = read(os.path.join(out, "release")).strip()
     case.cells["release"] = rel
@@ -219,7 +222,12 @@ def judge_x86(case, out, inject):
         case.check("nothing in force advised", bool(force) and "# planned: " in texts and
                    not rep, "; ".join(rep) or "the answer's, the hints' and the plan's boot "
                    "parameters: none in force already")
-    judge_idle(case, out)
+    if full:
+        judge_idle(case, out)
+    else:
+        print(f"note: {k.name}: --deepest-idle-state and inside.sh not run here (make check "
+              f"runs them on {kernels.CHECK_ALL}, make check-kernels on every kernel)",
+              flush=True)
     if inject and below:
         print(f"SKIP: {k.name}: inject: below the {FLOOR[0]}.{FLOOR[1]} floor, no probes to "
               "name anything (guest.sh does not run inside.sh)", flush=True)
@@ -368,8 +376,9 @@ def judge_arm64(case, out):
     case.check("arm64.sh", summ.get("result") == "pass", f"result={summ.get('result', '?')}")
 
 
-def run_case(k, keep, inject, kinds=()):
+def run_case(k, keep, inject, kinds=(), full=True):
     case = Case(k)
+    inject = inject and full
     t0 = time.monotonic()
     out = os.path.join(keep, k.name) if keep else tempfile.mkdtemp(prefix=f"jsvm-{k.name}.")
     shutil.rmtree(out, ignore_errors=True)
@@ -384,16 +393,18 @@ def run_case(k, keep, inject, kinds=()):
                 raise vm.Unavailable("tests/vm/arm64.sh skipped")
             judge_arm64(case, out)
         else:
-            cmd = "sh tests/vm/guest.sh" + (" inject " + " ".join(kinds) if inject else "")
-            status, log = vm.boot(k, cmd, timeout=1800, outdir=out, quiet=True,
-                                  disk=256 if inject else 0)
+            cmd = ("sh tests/vm/guest.sh" + ("" if full else " noidle") +
+                   (" inject " + " ".join(kinds) if inject else ""))
+            # the scratch disk is the irq kind's (inside.sh): not booted without it
+            disk = 256 if inject and (not kinds or "irq" in kinds) else 0
+            status, log = vm.boot(k, cmd, timeout=1800, outdir=out, quiet=True, disk=disk)
             with open(os.path.join(out, "console.log"), "w") as f:
                 f.write(log)
             if status != 0:
                 case.check("boot", False, f"the guest's command ended {status} "
                            f"(console: {out}/console.log)")
             else:
-                judge_x86(case, out, inject)
+                judge_x86(case, out, inject, full)
     except vm.Unavailable as e:
         case.skip = str(e)
         print(f"SKIP: {k.name}: {e}", flush=True)
@@ -476,7 +487,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernels", help="comma-separated names (vm.py list); default: all")
-    ap.add_argument("--check", action="store_true", help="make check's kernels")
+    ap.add_argument("--check", action="store_true", help="make check's kernels (the idle "
+                    "states and inside.sh on kernels.CHECK_ALL only)")
     ap.add_argument("--no-inject", action="store_true", help="skip tests/vm/inside.sh")
     ap.add_argument("--kinds", help="inside.sh's kinds, comma-separated (default: all; e.g. "
                     "probes,preempt,ipi)")
@@ -499,7 +511,8 @@ def main():
     t0 = time.monotonic()
     inject = not a.no_inject and os.path.exists(os.path.join(HERE, "inside.sh"))
     kinds = a.kinds.split(",") if a.kinds else []
-    cases = [run_case(k, a.keep, inject, kinds) for k in ks]
+    cases = [run_case(k, a.keep, inject, kinds, not a.check or k.name == kernels.CHECK_ALL)
+             for k in ks]
     plan_lines, plan_rc = [], None
     if a.plan:
         def say(*args, **kw):
