@@ -17,7 +17,9 @@
 # one whose header has a "# cpu1: none - WHY" line measures nothing (or takes the lock
 # itself around what does). With JS_LANE=1 (make check) the tests that do not measure run
 # meanwhile in a second lane, on CPU 0, and are shown and judged at the end.
-# Unit binaries that load probes or spin on a CPU (JS_LOCKED_UNITS) take the lock as well.
+# Unit binaries that load probes or spin on a CPU, or bound their own waits by the wall clock
+# (test_spike: a command's timeout; at SCHED_IDLE in the lane a busy CPU 0 starves them)
+# (JS_LOCKED_UNITS) take the lock as well.
 # A measuring script whose header has a "# cpu1: shared - WHY" line judges nothing another
 # spinner on CPU 1 could change (outputs written and read back, refusals, thread names):
 # such tests run first, JS_SHARED_JOBS (3) at a time, each holding the lock shared (flock -s:
@@ -122,12 +124,12 @@ retryable() { [ "$1" -eq 75 ]; }
 # measures TEST - does TEST measure CPU 1 (or inject into it), and so run under the CPU 1
 # lock: an integration script, unless its header has a "# cpu1: none" line (it measures
 # nothing, or takes the lock itself around what does), and the unit binaries in
-# JS_LOCKED_UNITS (they load probes or spin on a CPU)
+# JS_LOCKED_UNITS (they load probes, spin on a CPU or time their own waits)
 measures() {
 	case "$1" in
 	*/integration/*.sh) ! grep -qm1 '^# cpu1: none' "$1" ;;
 	*.sh | *.py) return 1 ;;
-	*) case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live} " in
+	*) case " ${JS_LOCKED_UNITS:-test_probes_live test_follow_live test_spike} " in
 		*" ${1##*/} "*) return 0 ;;
 		esac
 		return 1 ;;

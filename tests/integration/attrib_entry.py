@@ -344,7 +344,7 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", choices=("causal", "stall", "both"), default="both")
     ap.add_argument("--dir", required=True)
-    ap.add_argument("--causal-secs", type=int, default=20)
+    ap.add_argument("--causal-secs", type=int, default=14)
     ap.add_argument("--window-ms", type=int, default=250)
     a = ap.parse_args(argv)
     why = al.live_missing()

@@ -1,6 +1,6 @@
 #!/bin/bash
 # outputs_on_spike.sh - --on-spike CMD on the live machine (issue 28), spikes injected with
-# jsinject preempt (2 ms spins of CPU 1, 600 ms apart; docs/INJECTOR.md):
+# jsinject preempt (2 ms spins of CPU 1, 400 ms apart; docs/INJECTOR.md):
 #   1. env: a command that records its environment and CPUs: one record per run, each
 #      naming a spike file that is there at the end (a spike handed to a command is never
 #      replaced, issue 39), whose gap has the same start, duration, cause, detail and
@@ -31,7 +31,7 @@ mkdir -p "$TMP/env"
 export JSTEST_TMP=$TMP # the commands write here
 
 # spiked NAME DUR ARGS... - jitterscope on CPU 1 for DUR s with ARGS, 4 jsinject preemptions
-# of 2 ms, 600 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*;
+# of 2 ms, 400 ms apart, from 0.5 s after its probes are attached; outputs in $TMP/NAME.*;
 # its exit status must be $SPIKED_RC (default 0)
 # (--spike-per-source 10: the 4, one source, are all written; the default 3 a minute left
 # 2 commands run where a case asks 3)
@@ -43,7 +43,7 @@ spiked() {
 		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
 	local pid=$!
 	attached $pid
-	"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 \
+	"$INJ" --mode preempt --cpu 1 --duration 1.6 --period 400000 --spin 2000 \
 		--log "$TMP/$name.inj.csv" >"$TMP/$name.inj" 2>&1 ||
 		fail "$name: jsinject failed: $(cat "$TMP/$name.inj")"
 	local rc=0
@@ -54,7 +54,7 @@ spiked() {
 
 # 1. env
 # shellcheck disable=SC2016 # expanded by the command's shell
-spiked env 3.5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
+spiked env 2.5 --on-spike 'f=$JSTEST_TMP/env/$JS_SPIKE_START_NS; env | grep ^JS_SPIKE_ >"$f.tmp"; grep ^Cpus_allowed_list /proc/$$/status >>"$f.tmp"; mv "$f.tmp" "$f.env"'
 python3 - "$TMP" <<'PY' || fail "env: the command's environment"
 import glob, json, os, re, sys
 tmp = sys.argv[1]
@@ -97,7 +97,7 @@ grep -q "^on-spike command: [0-9]* runs, 0 failed, 0 timed out (10.00 s), [0-9]*
 	"$TMP/env.out" || fail "env: the text line: $(grep on-spike "$TMP/env.out")"
 
 # 2. fail
-spiked fail 3.5 --on-spike 'exit 3'
+spiked fail 2.5 --on-spike 'exit 3'
 python3 - "$TMP" <<'PY' || fail "fail: the failures counted"
 import json, re, sys
 tmp = sys.argv[1]
@@ -180,7 +180,7 @@ PY
 	</dev/null &
 jpid=$!
 attached $jpid
-"$INJ" --mode preempt --cpu 1 --duration 2.4 --period 600000 --spin 2000 >"$TMP/cont.inj" 2>&1 ||
+"$INJ" --mode preempt --cpu 1 --duration 1.6 --period 400000 --spin 2000 >"$TMP/cont.inj" 2>&1 ||
 	fail "continuous: jsinject failed: $(cat "$TMP/cont.inj")"
 # the stop once 3 commands ran (they run while the run goes on), at most 10 s on
 for _ in $(seq 100); do

@@ -5,9 +5,9 @@
 # would, from the shell the box gives (on a tuned box its affinity is the housekeeping
 # CPUs), and leaves every output in $JS_VM_OUT for the host to judge (matrix.py):
 #   default.{json,txt,err}   jitterscope -d 3 (no option: the box's isolated CPU, else the last)
-#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 6
-#   loc1                     CPU 1's local timer count and the uptime at about +2.5 s and
-#                            +5.5 s of it ("COUNT UPTIME COUNT UPTIME")
+#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 0, ended by SIGINT after loc1's reads
+#   loc1                     CPU 1's local timer count and the uptime 1 s and 4 s after that
+#                            run's sampler started ("COUNT UPTIME COUNT UPTIME")
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   plan.txt                 jitterscope check --plan (what it would change on this box)
 #   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs; not
@@ -35,8 +35,8 @@ cat /proc/cmdline >"$out/cmdline"
 uname -r >"$out/release"
 $js -d 3 --json "$out/default.json" >"$out/default.txt" 2>"$out/default.err"
 echo $? >"$out/rc.default"
-# --cpu 1 for 6 s; meanwhile the local timer's count on CPU 1 from +2.5 s to +5.5 s, read
-# from /proc/interrupts apart from the product (its probes are attached by then)
+# --cpu 1 until SIGINT; meanwhile the local timer's count on CPU 1 over 3 s from 1 s after its
+# sampler started, read from /proc/interrupts apart from the product
 # (shell builtins only, the uptime read with each count: a guest starved by its host, TCG
 # under load, takes seconds over an exec, and sleep 3 is then longer than 3 s)
 loc1() {
@@ -46,12 +46,27 @@ loc1() {
 	read -r t _ </proc/uptime
 	echo "$c1 $t"
 }
-$js --cpu 1 -d 6 --json "$out/cpu1.json" >"$out/cpu1.txt" 2>"$out/cpu1.err" &
+# spinning - has the run $pid started its sampler on CPU 1 (its thread js-spin/1)?
+spinning() {
+	for f in /proc/$pid/task/*/comm; do
+		read -r n <"$f" 2>/dev/null && [ "$n" = js-spin/1 ] && return 0
+	done
+	return 1
+}
+# the run has no end of its own: a starved guest's start takes seconds, so the window opens
+# 1 s after its sampler started, and the run is stopped (SIGINT) only after the window closed
+$js --cpu 1 -d 0 --json "$out/cpu1.json" >"$out/cpu1.txt" 2>"$out/cpu1.err" &
 pid=$!
-sleep 2.5
+n=0
+while ! spinning && [ $n -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	n=$((n + 1))
+done
+sleep 1
 a=$(loc1)
 sleep 3
 b=$(loc1)
+kill -INT $pid 2>/dev/null
 wait $pid
 echo $? >"$out/rc.cpu1"
 echo "$a $b" >"$out/loc1"

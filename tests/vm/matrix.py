@@ -453,7 +453,7 @@ installed), booted under QEMU ({acc.upper()}, 2 vCPUs) with the host's root read
 (tests/vm/README.md); the host was {platform.node() or '?'}, {os.cpu_count()} CPUs.
 
 In each kernel, from the shell the box gives (on a tuned box its affinity is the
-housekeeping CPU 0): `jitterscope -d 3`, `jitterscope --cpu 1 -d 6`, `jitterscope check`,
+housekeeping CPU 0): `jitterscope -d 3`, `jitterscope --cpu 1` (until SIGINT), `jitterscope check`,
 and{'' if inject else ' (not this run)'} the injected preemptions, IPIs, device IRQ and softirq of
 tests/vm/inside.sh, each matched one to one with a gap that names it.
 
