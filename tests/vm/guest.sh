@@ -5,9 +5,10 @@
 # would, from the shell the box gives (on a tuned box its affinity is the housekeeping
 # CPUs), and leaves every output in $JS_VM_OUT for the host to judge (matrix.py):
 #   default.{json,txt,err}   jitterscope -d 3 (no option: the box's isolated CPU, else the last)
-#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 0, ended by SIGINT after loc1's reads
+#   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 0, ended by SIGINT 2 s after loc1's reads
 #   loc1                     CPU 1's local timer count and the uptime 1 s and 4 s after that
-#                            run's sampler started ("COUNT UPTIME COUNT UPTIME")
+#                            run measures (cpu1.csv: its first gap row) ("COUNT UPTIME COUNT
+#                            UPTIME")
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   plan.txt                 jitterscope check --plan (what it would change on this box)
 #   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs; not
@@ -35,8 +36,8 @@ cat /proc/cmdline >"$out/cmdline"
 uname -r >"$out/release"
 $js -d 3 --json "$out/default.json" >"$out/default.txt" 2>"$out/default.err"
 echo $? >"$out/rc.default"
-# --cpu 1 until SIGINT; meanwhile the local timer's count on CPU 1 over 3 s from 1 s after its
-# sampler started, read from /proc/interrupts apart from the product
+# --cpu 1 until SIGINT; meanwhile the local timer's count on CPU 1 over 3 s from 1 s after it
+# measures, read from /proc/interrupts apart from the product
 # (shell builtins only, the uptime read with each count: a guest starved by its host, TCG
 # under load, takes seconds over an exec, and sleep 3 is then longer than 3 s)
 loc1() {
@@ -46,19 +47,23 @@ loc1() {
 	read -r t _ </proc/uptime
 	echo "$c1 $t"
 }
-# spinning - has the run $pid started its sampler on CPU 1 (its thread js-spin/1)?
-spinning() {
-	for f in /proc/$pid/task/*/comm; do
-		read -r n <"$f" 2>/dev/null && [ "$n" = js-spin/1 ] && return 0
-	done
+# measuring - has the run written a gap row to its CSV (a header, then rows, flushed every
+# 0.5 s once it measures; its sampler thread exists well before that, while it starts)?
+measuring() {
+	k=0
+	while read -r _; do
+		k=$((k + 1))
+		[ $k -ge 2 ] && return 0
+	done <"$out/cpu1.csv" 2>/dev/null
 	return 1
 }
 # the run has no end of its own: a starved guest's start takes seconds, so the window opens
-# 1 s after its sampler started, and the run is stopped (SIGINT) only after the window closed
-$js --cpu 1 -d 0 --json "$out/cpu1.json" >"$out/cpu1.txt" 2>"$out/cpu1.err" &
+# 1 s after it measures, and the run is stopped (SIGINT) 2 s after the window closed
+$js --cpu 1 -d 0 --json "$out/cpu1.json" --gaps "$out/cpu1.csv" >"$out/cpu1.txt" \
+	2>"$out/cpu1.err" &
 pid=$!
 n=0
-while ! spinning && [ $n -lt 600 ] && kill -0 $pid 2>/dev/null; do
+while ! measuring && [ $n -lt 600 ] && kill -0 $pid 2>/dev/null; do
 	sleep 0.1
 	n=$((n + 1))
 done
@@ -66,6 +71,9 @@ sleep 1
 a=$(loc1)
 sleep 3
 b=$(loc1)
+# 2 s more before the stop: the product judges the tick over all it measured, its start's
+# restarted tick included, and 6 s keep that start a small part (as the -d 6 run did)
+sleep 2
 kill -INT $pid 2>/dev/null
 wait $pid
 echo $? >"$out/rc.cpu1"
