@@ -66,8 +66,18 @@ rc=$?
 run=''
 note "max=6ms per 1 s interval: $v0 before the spikes, $v1 1.5 s after them, $v2 2 s later;" \
 	"$(grep -E '^(actions|dur_max_us)=' "$TMP/inj.txt" | tr '\n' ' ')"
-[ "${v1:-0}" -ge 1 ] || fail "5 preemptions of 10 ms: max=6ms violated ${v1:-no} times"
-[ "$v1" -le 3 ] || fail "1 s of spikes: $v1 violations of max=6ms, at most 3 intervals hold one"
+[ "${v1:-0}" -gt "${v0:-0}" ] || fail "5 preemptions of 10 ms: max=6ms violated ${v1:-no} times"
+# the spikes span 0.81 s: at most 2 intervals of 1 s hold one; each gap of 6 ms or more of
+# the host's own (not the injector's: the gaps CSV) until the counter was read may add one
+host=$(python3 -c 'import csv, sys
+acts = [(int(r["start_ns"]), int(r["end_ns"])) for r in csv.DictReader(open(sys.argv[1]))]
+end = max(e for _, e in acts)
+print(sum(1 for r in csv.DictReader(open(sys.argv[2]))
+          if int(r["duration_ns"]) >= 6000000 and int(r["start_ns"]) < end + 1500000000
+          and not any(s - 1000000 <= int(r["start_ns"]) <= e + 1000000 for s, e in acts)))' \
+	"$TMP/inj.csv" "$TMP/c.csv") || fail "reading the gaps CSV"
+[ $((v1 - v0)) -le $((2 + host)) ] ||
+	fail "1 s of spikes: $((v1 - v0)) violations of max=6ms, at most 2 intervals hold one (+$host of the host's own gaps)"
 [ -n "$v2" ] || fail "--listen did not answer 2 s after the spikes"
 # a gap of 6 ms or more after the spikes that is not theirs (the host holds this VM's vCPUs
 # that long at times) is a violation too: the counter may grow by as many as there are, up
