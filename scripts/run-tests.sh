@@ -51,6 +51,17 @@ pass=0 fail=0 skip=0 part_cases=0 part_tests=0
 failed="" skips=() retried=() timing=()
 t_all=$(date +%s)
 
+# python3 with no version manager's shim in front: the tests call it some 500 times, and a
+# pyenv shim (a chain of bash scripts) took 0.35 s of CPU 0 a call on this machine kind
+# against 0.03 s for the interpreter it picks. The same interpreter, reached directly
+# (its own symlink in build/test-logs/bin, first on the PATH of every test)
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ] &&
+	mkdir -p "$logs/bin" && ln -sfn "$py" "$logs/bin/python3"; then
+	PATH=$(cd "$logs/bin" && pwd):$PATH
+	export PATH
+fi
+
 # skip_lines LOG - the reasons of a script's "skip: REASON" (or "skip PART: REASON") lines
 skip_lines() {
 	sed -n '/^skip\( [^:]*\)\{0,1\}: /s/^skip:\{0,1\} //p' "$1"
