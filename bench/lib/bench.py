@@ -217,14 +217,7 @@ class Bench:
                 except subprocess.TimeoutExpired:
                     js.kill()
                     js.wait()
-                if js.returncode != 0 or not os.path.exists(jpath):
-                    log('  %s: jitterscope exit %s: %s' % (name, js.returncode,
-                                                          js.stderr.read().strip()[-300:]))
-                    run.rc = run.rc or 1
-                else:
-                    with open(jpath) as f:
-                        run.json = json.load(f)
-                js.stderr.close()
+                self._js_outcome(run, name, js, jpath)
             if run.rc != 0:
                 log('  %s: exit %s: %s' % (name, run.rc, err.strip()[-300:]))
             self.drop(mpath, rpath, jpath)
@@ -322,18 +315,23 @@ class Bench:
                             run.js_cpu_s = ru.ru_utime + ru.ru_stime
                     except ChildProcessError:
                         js.wait()
-                    if js.returncode != 0 or not os.path.exists(jpath):
-                        log('  %s: jitterscope exit %s: %s' % (name, js.returncode,
-                                                              js.stderr.read().strip()[-300:]))
-                        run.rc = run.rc or 1
-                    else:
-                        run.js_err = js.stderr.read()
-                        with open(jpath) as f:
-                            run.json = json.load(f)
-                    js.stderr.close()
+                    self._js_outcome(run, name, js, jpath)
                 self.drop(jpath)
             return run
         return self._attempts(name, secs, once)
+
+    @staticmethod
+    def _js_outcome(run, name, js, jpath):
+        """the JSON of the jitterscope beside an application (js, ended) into run, or, when it
+        failed or wrote none, run.rc 1 (unless the application's own) and its last words"""
+        if js.returncode != 0 or not os.path.exists(jpath):
+            log('  %s: jitterscope exit %s: %s' % (name, js.returncode,
+                                                  js.stderr.read().strip()[-300:]))
+            run.rc = run.rc or 1
+        else:
+            with open(jpath) as f:
+                run.json = json.load(f)
+        js.stderr.close()
 
     def _injector(self, inject, secs, name, load=True):
         """_injector - one jsinject (mode, args), or several in parallel (a list of them)"""
