@@ -3,18 +3,20 @@
 # of loopback UDP packets, RPS-steered to CPU 1 (5000 every 100 ms from CPU 0), are more
 # NET_RX than CPU 1 handles on its interrupts' exits, and the kernel defers its softirqs to
 # ksoftirqd/1 (a non-RT kernel's softirq thread; a PREEMPT_RT kernel's irq/N and ktimers/N
-# threads are named by the same table, tested on recorded events in tests/unit). Checks:
-#  - ksoftirqd/1 ran on CPU 1 at least 20 times while the sampler measured (its /proc
-#    schedstat, polled every 10 ms from CPU 0 and cut to the run's measured window: the
-#    load and attach before it leave CPU 1 idle, when the kernel runs it often), else skip:
-#    the kernel did not defer (the oracle: jitterscope is not asked for it);
+# threads are named by the same table, tested on recorded events in tests/unit). The oracle
+# is the kernel's own trace of CPU 1's task switches over the run (a private tracefs
+# instance: tests/lib/ktrace.py), each ksoftirqd/1 run judged on its own:
+#  - at least 20 runs of ksoftirqd/1 inside the measured window, else skip: the kernel did
+#    not defer (the oracle: jitterscope is not asked for it);
 #  - no cause names ksoftirqd as a task; every one is softirq "ksoftirqd/1:PID[ VECTOR]",
 #    PID the thread's own, VECTOR a softirq's name;
-#  - gaps name it for at least half its runs in the window (each run preempts the sampler:
-#    a gap; two runs may share one), and at least 10 gaps have it as their primary cause
-#    (quiet here: 72 runs, 72 parts naming it, primary of 23 gaps; with the host stealing
-#    100 ms in 5 s: 297 runs, 204 parts, primary of 14: the gaps' larger parts were the
-#    host's)
+#  - each run preempts the sampler: at least 99 % of them lie in a gap that names it (a run
+#    is microseconds, the threshold 1 us; two runs may share a gap);
+#  - where the kernel saw it lead a gap (its run, with the softirqs it ran, the largest thing
+#    that ran there, 1.5 times the next, and the gap not mostly the host's remainder), it is
+#    that gap's primary cause in at least 95 % of them (judged from 5 such gaps: quiet here,
+#    48 of 99 runs' gaps, all primary). A count of primaries, as before (at least 10), is the
+#    host's to take: a CI host's unseen stalls made the gaps theirs, and it failed;
 #  - the cause table of the JSON has it in class softirq.
 # lo's rps_cpus is set for the run and restored. Root only (77 otherwise), about 8 s.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
@@ -26,8 +28,8 @@ rps=/sys/class/net/lo/queues/rx-0/rps_cpus
 [ -w "$rps" ] || skip "no $rps (a kernel without CONFIG_RPS)"
 pid=$(pgrep -x ksoftirqd/1) || skip "no ksoftirqd/1 thread"
 old=$(cat "$rps")
-ppid=
-trap 'echo "$old" >"$rps"; [ -z "$ppid" ] || kill "$ppid" 2>/dev/null; rm -rf "$TMP"' EXIT
+fpid=
+at_exit 'echo "$old" >"$rps"; [ -z "$fpid" ] || kill "$fpid" 2>/dev/null'
 echo 2 >"$rps" || fail "cannot steer lo's packets to CPU 1"
 
 # flood SECONDS - 5000 loopback UDP packets every 100 ms from CPU 0 (lo steers them to CPU 1)
@@ -54,76 +56,130 @@ while time.monotonic() < end:
 PY
 }
 
-# poll - every 10 ms from CPU 0, "CLOCK_MONOTONIC_ns runs" of ksoftirqd/1 until killed
-poll() {
-	exec python3 - "/proc/$pid/schedstat" <<'PY'
-import os, sys, time
-os.sched_setaffinity(0, {0})
-while True:
-    n = open(sys.argv[1]).read().split()[2]
-    print(time.monotonic_ns(), n, flush=True)
-    time.sleep(0.01)
-PY
-}
-
 flood 7 &
 fpid=$!
-poll >"$TMP/runs.txt" &
-ppid=$!
-# a poll before the run's start: the poller's Python may take longer than 0.3 s to start
-# on a busy CPU 0 (seen); wait for its first line, up to 5 s
-for _ in $(seq 50); do
-	[ -s "$TMP/runs.txt" ] && break
-	sleep 0.1
-done
-sleep 0.1
-"$JS" --cpu 1 --duration 5 -q --gaps "$TMP/gaps.csv" --json "$TMP/run.json" \
-	>"$TMP/report.txt" 2>"$TMP/err.txt" || fail "run exited $? ($(cat "$TMP/err.txt"))"
-# a poll after the run's end: the poller sleeps 10 ms, but on a loaded host it may wait its
-# turn on CPU 0 for longer (seen: none within 50 ms, and once none within 300 ms while
-# make check's lane built beside it): wait for one, up to 5 s
-t_end=$(python3 -c 'import time; print(time.monotonic_ns())')
-for _ in $(seq 50); do
-	last=$(tail -n 1 "$TMP/runs.txt" | cut -d' ' -f1)
-	[ -n "$last" ] && [ "$last" -ge "$t_end" ] && break
-	sleep 0.1
-done
-kill "$ppid"
-ppid=
-wait "$fpid"
-# its runs in the measured window: from the last poll at or before its start to the first at
-# or after its end (at most two polls' worth more than the window's)
-ran=$(python3 - "$TMP/runs.txt" "$TMP/run.json" <<'PY'
-import json, sys
-polls = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 2]
-c = json.load(open(sys.argv[2]))["cpus"][0]
-a = [n for t, n in polls if t <= c["start_ns"]]
-b = [n for t, n in polls if t >= c["end_ns"]]
-print(b[0] - a[-1] if a and b else -1)
+# the run under the kernel's witness of CPU 1: its task switches, IRQs, softirqs and the tick
+# (tests/lib/attrib_lib.py: Witness)
+python3 - "$JS" "$TMP" <<'PY' || fail "the run under the witness"
+import subprocess, sys
+from attrib_lib import Witness
+js, tmp = sys.argv[1:3]
+w = Witness(1)
+w.inst.buffer_kb = 32768  # the flood's softirqs: 150,000 intervals in the 5 s here
+w.start()
+with open(tmp + "/report.txt", "w") as out, open(tmp + "/err.txt", "w") as err:
+    rc = subprocess.call([js, "--cpu", "1", "--duration", "5", "-q", "--gaps", tmp + "/gaps.csv",
+                          "--json", tmp + "/run.json"], stdout=out, stderr=err)
+evs = w.stop(tmp + "/witness.csv")
+open(tmp + "/witness.why", "w").write(w.why or "")
+if rc:
+    sys.exit("run exited %d (%s)" % (rc, open(tmp + "/err.txt").read().strip()))
 PY
-)
-[ "$ran" -ge 0 ] || fail "ksoftirqd/1's runs were not polled around the measured window ($(wc -l <"$TMP/runs.txt") polls, $(head -c 40 "$TMP/runs.txt" | tr "\n" " ")... $(tail -n 1 "$TMP/runs.txt"); run $(python3 -c "import json; c = json.load(open('$TMP/run.json'))['cpus'][0]; print(c['start_ns'], c['end_ns'])"))"
-[ "$ran" -ge 20 ] ||
-	skip "ksoftirqd/1 ran $ran times while measured under the flood (the kernel did not defer NET_RX to it)"
+wait "$fpid"
+[ ! -s "$TMP/witness.why" ] || skip "$(cat "$TMP/witness.why")"
 
-python3 - "$TMP/gaps.csv" "$TMP/run.json" "$pid" "$ran" <<'PY' || fail "ksoftirqd/1 misnamed"
-import json, re, sys
-import jsfiles
-rows = jsfiles.gap_rows(sys.argv[1])
-run = json.load(open(sys.argv[2]))
-pid, ran = sys.argv[3], int(sys.argv[4])
+python3 - "$TMP" "$pid" <<'PY'
+import bisect, json, re, sys
+from attrib_lib import load_gaps, load_witness, mostly_unexplained
+tmp, pid = sys.argv[1], sys.argv[2]
+run = json.load(open(tmp + "/run.json"))
+c = run["cpus"][0]
+runs = [(s, e) for s, e, ev in load_witness(tmp + "/witness.csv")
+        if ev == "task:ksoftirqd/1:%s" % pid and c["start_ns"] <= s and e <= c["end_ns"]]
+if len(runs) < 20:
+    print("skip: ksoftirqd/1 ran %d times while measured under the flood (the kernel did not"
+          " defer NET_RX to it)" % len(runs))
+    sys.exit(77)
+gaps = load_gaps(tmp + "/gaps.csv", 1)
 vec = "HI|TIMER|NET_TX|NET_RX|BLOCK|IRQ_POLL|TASKLET|SCHED|HRTIMER|RCU"
 name = re.compile(r"ksoftirqd/1:%s( (%s))?$" % (pid, vec))
-parts = [p.rsplit("=", 1)[0].split(":", 1) for r in rows for p in r["causes"].split(";") if p]
-mine = [(c, d) for c, d in parts if d.startswith("ksoftirqd/")]
-bad = [(c, d) for c, d in mine if c != "softirq" or not name.match(d)]
-assert not bad, "named otherwise: %s" % sorted(set(bad))[:5]
-prim = [r for r in rows if r["cause"] == "softirq" and name.match(r["detail"])]
-print("ksoftirqd/1 (pid %s) ran %d times on CPU 1 while measured; %d causes name it, all softirq; "
-      "primary of %d gaps" % (pid, ran, len(mine), len(prim)))
-assert len(mine) * 2 >= ran, "gaps name it %d times for %d runs" % (len(mine), ran)
-assert len(prim) >= 10, "primary of only %d gaps" % len(prim)
-src = [s for s in run["cpus"][0]["sources"] if s["detail"].startswith("ksoftirqd/")]
-assert src and all(s["cause"] == "softirq" for s in src), src
+mine = [(cl, d) for g in gaps for cl, d, _ in g.causes if d.startswith("ksoftirqd/")]
+bad = [(cl, d) for cl, d in mine if cl != "softirq" or not name.match(d)]
+if bad:
+    sys.exit("FAIL: named otherwise: %s" % sorted(set(bad))[:5])
+US = 1000
+starts = [g.start for g in gaps]
+
+
+def holding(s, e):
+    """the gaps the run [s, e] lies in (within the trace's 1 us)"""
+    i = max(0, bisect.bisect_right(starts, s + US) - 1)
+    while i > 0 and gaps[i - 1].end >= s - US:
+        i -= 1
+    out = []
+    while i < len(gaps) and gaps[i].start <= e + US:
+        if gaps[i].end >= s - US:
+            out.append(gaps[i])
+        i += 1
+    return out
+
+
+def names_it(g):
+    return any(cl == "softirq" and name.match(d) for cl, d, _ in g.causes)
+
+
+evs = load_witness(tmp + "/witness.csv")
+ev_starts = [e[0] for e in evs]
+longest = max((e[1] - e[0] for e in evs), default=0)
+
+
+def kernel_parts(g):
+    """{event: ns} of what the kernel saw run in gap g, clipped to it: not the sampler's
+    threads, its runs of ksoftirqd/1 holding the softirqs they ran, the tick holding its
+    hrtimer callbacks"""
+    i = bisect.bisect_left(ev_starts, g.start - US - longest)
+    inside = []
+    while i < len(evs) and evs[i][0] <= g.end + US:
+        st, en, ev = evs[i]
+        i += 1
+        if en >= g.start - US and not ev.startswith(("task:js-", "task:jitterscope:",
+                                                     "hrtimer:")):
+            inside.append((max(st, g.start), min(en, g.end), ev))
+    ks = [x for x in inside if x[2] == own]
+    per = {}
+    for st, en, ev in inside:
+        if ev == own or not any(k[0] <= st and en <= k[1] for k in ks):
+            per[ev] = per.get(ev, 0) + en - st
+    return per
+
+
+own = "task:ksoftirqd/1:%s" % pid
+named, unseen, held = 0, [], set()
+for s, e in runs:
+    gs = holding(s, e)
+    held.update(g.row for g in gs)
+    if any(names_it(g) for g in gs):
+        named += 1
+    else:
+        unseen.append((s, e, [(g.start, g.dur, g.cause, g.detail) for g in gs]))
+# the gaps the kernel saw it lead: its run the largest part, 1.5 times the next, and the gap
+# not mostly the host's (its remainder outweighs every part: unexplained is the primary then,
+# and no guest trace sees it)
+big = []
+for g in gaps:
+    if g.row not in held or mostly_unexplained(g):
+        continue
+    parts = sorted(kernel_parts(g).items(), key=lambda kv: -kv[1])
+    if parts and parts[0][0] == own and (len(parts) == 1 or parts[0][1] >= 1.5 * parts[1][1]):
+        big.append((g, parts[:3]))
+prim = [g for g, _ in big if g.cause == "softirq" and name.match(g.detail)]
+print("ksoftirqd/1 (pid %s) ran %d times on CPU 1 while measured (the kernel's trace): %d in a"
+      " gap naming it (%.1f %%, need >= 99 %%); %d causes name it, all softirq; primary of %d of"
+      " the %d gaps the kernel saw it lead (need >= 95 %%)" %
+      (pid, len(runs), named, 100.0 * named / len(runs), len(mine), len(prim), len(big)))
+if named < 0.99 * len(runs):
+    sys.exit("FAIL: runs not named: %s" % unseen[:3])
+if len(big) < 5:
+    print("skip PART: primary: the kernel saw ksoftirqd/1 lead only %d gaps (the others' larger"
+          " parts were other work, or the host's)" % len(big))
+elif len(prim) < 0.95 * len(big):
+    sys.exit("FAIL: primary elsewhere: %s" % [(g.start, g.dur, g.cause, g.detail, p)
+                                             for g, p in big if g not in prim][:3])
+src = [x for x in c["sources"] if x["detail"].startswith("ksoftirqd/")]
+if not src or not all(x["cause"] == "softirq" for x in src):
+    sys.exit("FAIL: the cause table: %s" % src)
 PY
+rc=$?
+[ $rc = 77 ] && exit 77
+[ $rc = 0 ] || fail "ksoftirqd/1 misnamed"
 echo "attrib_ksoftirqd: PASS"

@@ -11,5 +11,5 @@
 need_root
 need_cpu1
 # ATTRIB_KEEP=1 keeps the outputs (gaps CSV, JSON) for a look
-trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
+at_exit '[ -z "${ATTRIB_KEEP:-}" ] || { echo "outputs kept in $TMP"; TMP=; }'
 python3 "$ROOT/tests/integration/sampler_hooks.py" fault --dir "$TMP"

@@ -24,11 +24,11 @@ old_pages=$(cat $K/khugepaged/pages_to_scan)
 # primary cause; correlate's unit tests cover that case)
 khp=$(pgrep -x khugepaged | head -1)
 old_aff=$( [ -n "$khp" ] && taskset -pc "$khp" 2>/dev/null | sed 's/.*: //')
-trap 'echo "$old_sleep" > $K/khugepaged/scan_sleep_millisecs;
+at_exit 'echo "$old_sleep" > $K/khugepaged/scan_sleep_millisecs;
       echo "$old_alloc" > $K/khugepaged/alloc_sleep_millisecs;
       echo "$old_pages" > $K/khugepaged/pages_to_scan;
-      [ -n "$old_aff" ] && taskset -pc "$old_aff" "$khp" >/dev/null
-      [ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
+      [ -z "$old_aff" ] || taskset -pc "$old_aff" "$khp" >/dev/null
+      [ -z "${ATTRIB_KEEP:-}" ] || { echo "outputs kept in $TMP"; TMP=; }'
 [ -n "$old_aff" ] && taskset -pc 0 "$khp" >/dev/null
 echo 65536 > $K/khugepaged/pages_to_scan
 echo 50 > $K/khugepaged/alloc_sleep_millisecs

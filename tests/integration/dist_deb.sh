@@ -76,9 +76,8 @@ done <"$TMP/paths" >"$TMP/dirs_before"
 INSTALLED=
 cleanup() {
 	[ -n "$INSTALLED" ] && dpkg -P jitterscope >/dev/null 2>&1
-	rm -rf "$TMP"
 }
-trap cleanup EXIT
+at_exit cleanup
 trap 'exit 1' INT TERM
 
 # ---- installed

@@ -25,8 +25,8 @@ note() { echo "measure_continuous: $*"; }
 port=$(free_port)
 D=$TMP
 run='' inj='' keep=''
-trap '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null
-[ -n "$keep" ] && kill "$keep" 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null
+[ -n "$keep" ] && kill "$keep" 2>/dev/null'
 
 # each g.csv.1 the size rotation makes, kept (a hard link) before the next replaces it: one
 # every 0.2-0.3 s here, looked for every 10 ms (on CPU 0, SCHED_FIFO: behind make check's

@@ -35,7 +35,7 @@ need_cpu1
 # builds in each; make check-kernels names every kind
 # the guests' run folders and scratch disks on a tmpfs where there is one (/dev/shm)
 VM=$(mktemp -d /dev/shm/jsvm.XXXXXX 2>/dev/null) || VM=$TMP/vm
-trap 'rm -rf "$TMP" "$VM"' EXIT
+at_exit 'rm -rf "$VM"'
 python3 "$ROOT/tests/vm/matrix.py" --check --kinds probes --keep "$VM" >"$TMP/out" 2>&1
 rc=$?
 cat "$TMP/out"

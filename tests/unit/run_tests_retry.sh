@@ -72,6 +72,13 @@ for f in tests/integration/*.sh; do
 	fi
 	grep -q '^# noise gauge: ' "$f" || { echo "FAIL: $f measures CPU 1 and names no noise gauge"; bad=1; }
 done
+# a test that starts lib.bash's gauge (need_cpu1) leaves lib.bash's EXIT trap in place, its own
+# clean-up given to at_exit: a trap of its own replaces the one that judges a failure under
+# noise (then never 75, never retried) and stops the gauge
+for f in tests/integration/*.sh; do
+	grep -q '^need_cpu1' "$f" && grep -qE '^[[:space:]]*trap .*EXIT' "$f" &&
+		{ echo "FAIL: $f: need_cpu1's gauge, and a trap on EXIT that replaces lib.bash's (use at_exit)"; bad=1; }
+done
 check "... and failed" '^0 passed, 3 failed' "$tmp/five"
 check "a failure then a skip is a failure" '^FAIL: .*noise_then_skip.sh: failed, then skipped' \
 	"$tmp/one"
