@@ -37,12 +37,15 @@ export JSTEST_TMP=$TMP # the commands write here
 # of 2 ms, 400 ms apart for $SPIKED_INJECT s (default 1.6: 4 of them), from 0.5 s after its
 # probes are attached; outputs in $TMP/NAME.*; its exit status must be $SPIKED_RC (default 0)
 # (--spike-per-source 10: the 4, one source, are all written; the default 3 a minute left
-# 2 commands run where a case asks 3)
+# 2 commands run where a case asks 3. --spike-max 60/min: the default 10 a minute were all
+# written within the hang case's first command once the lane loaded the machine, and none
+# was left for a second command)
 spiked() {
 	local name=$1 dur=$2
 	shift 2
 	"$JS" --cpu 1 -d "$dur" -q --json "$TMP/$name.json" --prom "$TMP/$name.prom" \
-		--spike-threshold 1500us --spike-dir "$TMP/$name" --spike-per-source 10 "$@" \
+		--spike-threshold 1500us --spike-dir "$TMP/$name" --spike-per-source 10 \
+		--spike-max 60/min "$@" \
 		>"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null &
 	local pid=$!
 	attached $pid
@@ -204,10 +207,10 @@ assert sum(t < stop for t in ts) >= 3, "the commands ran only at the end: %s, st
 print("  continuous: %d commands, %d before the stop" % (len(ts), sum(t < stop for t in ts)))
 PY
 # 6. end: --on-spike exits 99 at jsinject's first spike; --on-end once, after the report
-# (--spike-max 60/min: the host's own spikes, each handed a command, must not fill the
-# minute before jsinject's)
+# (spiked's --spike-max 60/min: the host's own spikes, each handed a command, must not fill
+# the minute before jsinject's)
 # shellcheck disable=SC2016 # expanded by the commands' shell
-SPIKED_RC=3 spiked end 10 --spike-max 60/min \
+SPIKED_RC=3 spiked end 10 \
 	--on-spike 'echo "$JS_SPIKE_FILE" >>"$JSTEST_TMP/end.spike"; case $JS_SPIKE_DETAIL in jsinject:*) exit 99; esac' \
 	--on-end 'd=$JSTEST_TMP; echo ran >>"$d/end.ran"; { env | grep ^JS_RUN_; grep ^Cpus_allowed_list /proc/$$/status; } >"$d/end.env"; cp "$JS_RUN_JSON" "$d/end.copy.json"; cp "$d/end.out" "$d/end.out.then"'
 python3 - "$TMP" <<'PY' || fail "end: the run the --on-spike command ended, the --on-end command"
