@@ -4,7 +4,9 @@
 # run ... -- sh tests/vm/guest.sh [noidle] [inject]). Runs the real binary as a user on that box
 # would, from the shell the box gives (on a tuned box its affinity is the housekeeping
 # CPUs), and leaves every output in $JS_VM_OUT for the host to judge (matrix.py):
-#   default.{json,txt,err}   jitterscope -d 3 (no option: the box's isolated CPU, else the last)
+#   default.{json,txt,err}   jitterscope -d 3 -v (no option: the box's isolated CPU, else the
+#                            last; -v: its probes' messages, inside.sh's census of the
+#                            kernel's pick)
 #   cpu1.{json,txt,err}      jitterscope --cpu 1 -d 0, ended by SIGINT 2 s after loc1's reads
 #   loc1                     CPU 1's local timer count and the uptime 1 s and 4 s after that
 #                            run measures (cpu1.csv: its first gap row) ("COUNT UPTIME COUNT
@@ -34,7 +36,7 @@ js=${JS_BIN:-build/jitterscope}
 taskset -pc $$ | sed 's/.*: //' >"$out/affinity"
 cat /proc/cmdline >"$out/cmdline"
 uname -r >"$out/release"
-$js -d 3 --json "$out/default.json" >"$out/default.txt" 2>"$out/default.err"
+$js -d 3 -v --json "$out/default.json" >"$out/default.txt" 2>"$out/default.err"
 echo $? >"$out/rc.default"
 # --cpu 1 until SIGINT; meanwhile the local timer's count on CPU 1 over 3 s from 1 s after it
 # measures, read from /proc/interrupts apart from the product
@@ -142,7 +144,8 @@ below_floor() { uname -r | awk -F. '{ exit !($1 < 5 || ($1 == 5 && $2 < 12)) }';
 if [ "${1:-}" = inject ] && [ -f tests/vm/inside.sh ] && ! below_floor; then
 	shift
 	mkdir -p "$out/inject"
-	JS_VM_OUT="$out/inject" sh tests/vm/inside.sh "$@" >"$out/inject.txt" 2>&1
+	JS_VM_OUT="$out/inject" JS_INSIDE_PICKED=$out sh tests/vm/inside.sh "$@" \
+		>"$out/inject.txt" 2>&1
 	echo $? >"$out/rc.inject"
 fi
 exit 0

@@ -10,7 +10,10 @@ Run in the guest as root from the checkout, after make: `sh tests/vm/inside.sh [
      build (`--btf /sys/kernel/btf/vmlinux`: types from a file always take it; once where the
      kernel's pick is raw_tp already: that run is the raw_tp build's); from each
      one's messages: programs attached, refused by the verifier (by name), absent (their
-     tracepoint not in this kernel).
+     tracepoint not in this kernel). With JS_INSIDE_PICKED=DIR (tests/vm/guest.sh's outputs:
+     its default run, `jitterscope -d 3 -v` on the box's isolated CPU, 1) the kernel's pick is
+     read from DIR/default.err, default.json and rc.default instead of run again (under TCG
+     a run's start is seconds of the verifier's).
   2. the kinds: tests/lib/attrib_lib.py run --mode KIND --naming-only for preempt, ipi,
      irq (on $JS_VM_DISK: vm.py run --disk) and softirq, each with jitterscope on CPU 1 for
      JS_INSIDE_DURATION seconds (default 8) and the injector inside it; named = actions whose
@@ -94,16 +97,25 @@ def is_rt():
 # ---- 1. the probes of both builds ----
 
 def census(out, raw):
-    """one jitterscope -v run on CPU 1: {build, why, attached, programs, refused, absent, ...}"""
+    """one jitterscope -v run on CPU 1: {build, why, attached, programs, refused, absent, ...}
+    (the kernel's pick, not raw: JS_INSIDE_PICKED's run where it is given)"""
     name = "raw_tp" if raw else "tp_btf"
-    jsn = os.path.join(out, f"probes_{name}.json")
-    cmd = [JS, "--cpu", str(CPU), "-d", "1", "-v", "--json", jsn]
-    if raw:
-        cmd += ["--btf", "/sys/kernel/btf/vmlinux"]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    picked = None if raw else os.environ.get("JS_INSIDE_PICKED")
+    if picked:
+        jsn = os.path.join(picked, "default.json")
+        with open(os.path.join(picked, "default.err")) as f:
+            err = f.read()
+        with open(os.path.join(picked, "rc.default")) as f:
+            rc = int(f.read().strip() or -1)
+    else:
+        jsn = os.path.join(out, f"probes_{name}.json")
+        cmd = [JS, "--cpu", str(CPU), "-d", "1", "-v", "--json", jsn]
+        if raw:
+            cmd += ["--btf", "/sys/kernel/btf/vmlinux"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        err, rc = r.stderr, r.returncode
     with open(os.path.join(out, f"probes_{name}.err"), "w") as f:
-        f.write(r.stderr)
-    err = r.stderr
+        f.write(err)
     m = re.search(r"attached (\d+) of (\d+) probes", err)
     rawwhy = re.search(r"eBPF probes as raw tracepoints \((.*)\): the same events", err)
     refused = re.findall(r"probe (\S+) refused by this kernel's verifier", err)
@@ -112,7 +124,7 @@ def census(out, raw):
         probes = json.load(open(jsn))["probes"]
     except (OSError, ValueError, KeyError):
         probes = {}
-    return dict(rc=r.returncode, build="raw_tp" if rawwhy else "tp_btf",
+    return dict(rc=rc, build="raw_tp" if rawwhy else "tp_btf",
                 why=rawwhy.group(1) if rawwhy else "",
                 attached=int(m.group(1)) if m else 0, programs=int(m.group(2)) if m else 0,
                 refused=refused, absent=absent, enabled=bool(probes.get("enabled")),

@@ -12,7 +12,8 @@
 # Environment: JS_VM_OUT (required) where everything goes; JS_VM_DISK the scratch disk's mount
 # (vm.py --disk; without it irq is a skip); JS_INSIDE_DURATION seconds of jitterscope per
 # kind (default 8, ipi 4 more: 1.5-2.5 minutes in all under TCG here, 80-160 s with the
-# boot); JS_BIN, JSINJECT other builds.
+# boot); JS_INSIDE_PICKED a run of the kernel's pick already made (tests/vm/inside.py);
+# JS_BIN, JSINJECT other builds.
 # Writes:
 #   $JS_VM_OUT/summary    key=value lines, written as they come:
 #     release, rt (1 on PREEMPT_RT), kinds, seconds (wall time of the whole), ok (1: none failed)
