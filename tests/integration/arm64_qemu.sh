@@ -2,8 +2,9 @@
 # arm64_qemu.sh - make check-arm64 (docs/ARCH.md): the aarch64 cross build's unit tests and
 # a short --no-probes measurement of CPU 1 by the aarch64 binary, under qemu-user. A skip
 # where the cross compiler, the arm64 libraries or qemu-user are missing; under CI (CI=true)
-# a failure, scripts/install-deps.sh installing them. About 1-2 minutes on 2 cores (the
-# build is only the binary and the unit tests).
+# a failure, scripts/install-deps.sh installing them. About a minute on 2 cores once make
+# check-build built the aarch64 tree (it does where the cross compiler and libraries are
+# there), 2 minutes with the build (only the binary and the unit tests).
 # cpu1: none - cross-builds and runs unit tests under qemu-user; its run takes the CPU 1 lock
 . "$(dirname "$0")/../lib/lib.bash"
 
