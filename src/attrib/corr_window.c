@@ -246,11 +246,23 @@ struct corr_window {
 	int err; /* sorted_init()'s */
 };
 
+uint64_t corr_window_floor(uint64_t lo_ns, const struct corr_opts *o)
+{
+	uint64_t slack = o ? o->edge_slack_ns : 0;
+	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
+
+	return corr_sat_sub(lo_ns, JS_MAX(slack, win));
+}
+
+uint64_t corr_event_end(const struct js_event *e)
+{
+	return corr_ev_end(e);
+}
+
 struct corr_window *corr_window_new(const struct js_event *ev, size_t nev, uint64_t lo_ns,
 				    uint64_t hi_ns, const struct corr_opts *o)
 {
 	uint64_t slack = o ? o->edge_slack_ns : 0;
-	uint64_t win = o && o->ipi_window_ns ? o->ipi_window_ns : CORR_IPI_WINDOW_NS;
 	struct corr_window *w = calloc(1, sizeof(*w));
 
 	if (!w)
@@ -260,7 +272,7 @@ struct corr_window *corr_window_new(const struct js_event *ev, size_t nev, uint6
 		w->err = -EINVAL;
 		return w;
 	}
-	lo_ns = corr_sat_sub(lo_ns, JS_MAX(slack, win));
+	lo_ns = corr_window_floor(lo_ns, o);
 	hi_ns = hi_ns > UINT64_MAX - slack ? UINT64_MAX : hi_ns + slack;
 	w->err = sorted_init(&w->s, ev, nev, lo_ns, hi_ns);
 	return w;

@@ -81,6 +81,15 @@ int corr_attribute_recs(struct js_gap_rec *recs, size_t n, const struct js_event
  * NULL included, gives all-unexplained attributions and -ENOMEM); corr_window_free().
  */
 struct corr_window;
+/*
+ * corr_window_floor - the earliest end an event may have and still matter to a gap at or
+ * after lo_ns (less the edge slack and the IPI window); corr_event_end - an event's end as
+ * the attribution reads it (an open interval's: UINT64_MAX). A caller that keeps seconds of
+ * events may pass corr_window_new() only those from the first whose running maximum of
+ * corr_event_end() reaches the floor: the window is the same (drain.c does)
+ */
+uint64_t corr_window_floor(uint64_t lo_ns, const struct corr_opts *o);
+uint64_t corr_event_end(const struct js_event *e);
 struct corr_window *corr_window_new(const struct js_event *ev, size_t nev, uint64_t lo_ns,
 				    uint64_t hi_ns, const struct corr_opts *o);
 int corr_window_attribute(struct corr_window *w, struct js_gap_rec *recs, size_t n);

@@ -167,6 +167,8 @@ int drain_setup_buffers(struct js_drain *d)
 		c->ev = malloc(c->evcap * sizeof(*c->ev));
 		if (!c->ev)
 			return -ENOMEM;
+		if (!d->spinner && !(c->evmax = malloc(c->evcap * sizeof(*c->evmax))))
+			return -ENOMEM;
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			struct drain_lane *l = &c->lane[k];
 
@@ -215,6 +217,7 @@ void drain_free(struct js_drain *d)
 		struct cpu_pipe *c = &d->cp[i];
 
 		free(c->ev);
+		free(c->evmax);
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			free(c->lane[k].pend);
 			free(c->lane[k].label);
@@ -255,12 +258,50 @@ static bool grow(struct js_drain *d, struct cpu_pipe *c)
 			return false;
 		c->sh->evscratch = v;
 	}
+	if (c->evmax) {
+		uint64_t *m = realloc(c->evmax, cap * sizeof(*m));
+
+		if (!m)
+			return false;
+		c->evmax = m;
+	}
 	v = realloc(c->ev, cap * sizeof(*v));
 	if (!v)
 		return false;
 	c->ev = v;
 	c->evcap = cap;
 	return true;
+}
+
+/* evmax_from - c->evmax from index i on (the events from i were appended or moved) */
+static void evmax_from(struct cpu_pipe *c, size_t i)
+{
+	uint64_t m;
+
+	if (!c->evmax)
+		return;
+	for (m = i ? c->evmax[i - 1] : 0; i < c->nev; i++) {
+		m = JS_MAX(m, corr_event_end(&c->ev[i]));
+		c->evmax[i] = m;
+	}
+}
+
+/* window_from - the first event of c that can end at or after floor: none before it does */
+static size_t window_from(const struct cpu_pipe *c, uint64_t floor)
+{
+	size_t lo = 0, hi = c->nev;
+
+	if (!c->evmax)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->evmax[mid] >= floor)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 int drain_event(void *ctx, const struct js_event *ev)
@@ -289,8 +330,10 @@ int drain_event(void *ctx, const struct js_event *ev)
 		memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
 		c->nev -= drop;
 		c->ev_evicted += drop;
+		evmax_from(c, 0);
 	}
 	c->ev[c->nev++] = *ev;
+	evmax_from(c, c->nev - 1);
 	return 0;
 }
 
@@ -366,6 +409,7 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 						 c->ev[i].end_ns + DRAIN_IPI_KEEP_NS >= floor))
 			c->ev[k++] = c->ev[i];
 	c->nev = k;
+	evmax_from(c, 0);
 }
 
 _Static_assert(JS_STACK_FRAMES == JS_STACK_DEPTH, "a stack as the probes take it");
@@ -489,6 +533,7 @@ static size_t own_bh_in(struct js_drain *d, struct cpu_pipe *c, uint64_t lo, uin
 	if (got && got == room)
 		c->ev_evicted++; /* perhaps more: the window is at its cap */
 	c->nev += got;
+	evmax_from(c, n0);
 	return n0;
 }
 
@@ -497,8 +542,9 @@ static size_t own_bh_in(struct js_drain *d, struct cpu_pipe *c, uint64_t lo, uin
 static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_source src, size_t n)
 {
 	struct drain_lane *l = &c->lane[src];
-	size_t chunk = src == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : n, nev;
+	size_t chunk = src == JS_SRC_SAMPLER ? DRAIN_SAMPLER_CHUNK : n, nev, from;
 	uint64_t lo = UINT64_MAX, hi = 0;
+	const struct corr_opts *opts;
 	struct corr_window *w;
 
 	for (size_t i = 0; i < n; i++) {
@@ -509,9 +555,12 @@ static void attribute_batch(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 	}
 	/* marks: with the followed threads' own softirqs they overlap (until the batch is done) */
 	nev = src == JS_SRC_MARK ? own_bh_in(d, c, lo, hi) : c->nev;
-	/* the events the batch can touch are sorted once for all its chunks */
-	w = corr_window_new(*d->probes ? c->ev : NULL, *d->probes ? c->nev : 0, lo, hi,
-			    src == JS_SRC_MARK ? &c->sh->mopts : &c->sh->copts);
+	/* the events the batch can touch are sorted once for all its chunks: from the first
+	 * that can end inside its window (not a pass over seconds of a source's events) */
+	opts = src == JS_SRC_MARK ? &c->sh->mopts : &c->sh->copts;
+	from = window_from(c, corr_window_floor(lo, opts));
+	w = corr_window_new(*d->probes ? c->ev + from : NULL, *d->probes ? c->nev - from : 0, lo,
+			    hi, opts);
 	for (size_t i = 0; i < n; i += chunk)
 		attribute_chunk(d, c, src, w, l->pend + i, l->label ? l->label + i : NULL,
 				JS_MIN(chunk, n - i));
@@ -659,8 +708,9 @@ static void file_marks(struct js_drain *d, uint64_t cutoff)
 			d->filing[i].gap.cpu = (uint32_t)c->cpu;
 		}
 		size_t nev = own_bh_in(d, c, lo, hi);
+		size_t from = window_from(c, corr_window_floor(lo, &d->sh[0].mopts));
 
-		corr_attribute_recs(d->filing, ready, c->ev, c->nev, &d->sh[0].mopts);
+		corr_attribute_recs(d->filing, ready, c->ev + from, c->nev - from, &d->sh[0].mopts);
 		c->nev = nev;
 		for (size_t i = 0; i < ready; i++)
 			if (d->filing[i].attr.covered_ns > d->covered[i]) {

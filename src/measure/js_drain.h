@@ -88,6 +88,9 @@ struct cpu_pipe {
 	int mark_res;	     /* the result of the marks filed here, -1 until one is */
 	struct js_event *ev; /* events awaiting their gap */
 	size_t nev, evcap;
+	/* with sources (no spinner: seconds of events kept): evmax[i], the latest end
+	 * (corr_event_end) of ev[0..i], so that a batch's window starts where it can matter */
+	uint64_t *evmax;
 	uint64_t ev_evicted; /* events dropped because the window was full */
 	uint64_t floor_ns;   /* events ending before this cannot matter any more */
 	struct js_smi smi;

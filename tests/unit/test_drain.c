@@ -5,7 +5,7 @@
  * explain it (the first listed when none does), the events no gap still to come can
  * overlap are pruned (IPI sends kept longer), an event of a CPU not watched is counted only;
  * the samplers' CPUs drained by two threads still match an IPI with its sender, whose record
- * another CPU wrote.
+ * another CPU wrote; a batch reads a source's long window from where it can matter.
  */
 #include <linux/types.h>
 #include <setjmp.h>
@@ -22,6 +22,7 @@
 #include "js_source.h"
 
 #define S 1000000000ull
+#define MS_NS 1000000ull
 #define T0 (100 * S)
 
 static struct js_run run;
@@ -188,6 +189,84 @@ static void test_prune_floor(void **state)
 	teardown_drain();
 }
 
+/* rec_at - result res's worst-list entry of the gap that starts at start (NULL: none) */
+static const struct js_gap_rec *rec_at(int res, uint64_t start)
+{
+	const struct js_topn *t = &run.cpus[res].top;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct js_gap_rec *r = (const struct js_gap_rec *)t->v + i;
+
+		if (r->gap.start_ns == start)
+			return r;
+	}
+	return NULL;
+}
+
+/**
+ * A source's window holds seconds of events: a batch reads it from the first event whose
+ * end, or an earlier one's, reaches the batch's floor (the drain's running maximum), and
+ * is attributed as from all of it. Over 1.5 s, 1500 short IRQs on CPU 2, an IRQ that ends
+ * only at 1.2 s arrived among the first (its end is not where it lies), and last an
+ * interval still open from 1.45 s (the probes' detach): a mark 1.5 s late names its own
+ * IRQ, a mark at 1.1 s the long IRQ (it began long before the batch's floor), and a mark
+ * after both the open interval.
+ */
+static void test_window_from(void **state)
+{
+	const int cpus[] = { 2 };
+	struct js_event longirq = irq(2, T0 + 2 * MS_NS, 1200 * MS_NS - 2 * MS_NS);
+	struct js_event open = irq(2, T0 + 1450 * MS_NS, 0);
+	uint64_t marks[3] = { T0 + 10 * MS_NS + 100000, T0 + 1100 * MS_NS + 500000,
+			      T0 + 1499 * MS_NS + 500000 };
+	const struct js_gap_rec *r;
+	int res;
+
+	(void)state;
+	setup_drain(cpus, 1, JS_SRC_MARK);
+	longirq.id = 77;
+	memcpy(longirq.name, "longdev", 8);
+	open.id = 88;
+	open.end_ns = open.start_ns - 1; /* open: no end yet */
+	open.flags = JS_F_OPEN;
+	memcpy(open.name, "opendev", 8);
+	for (uint64_t k = 0; k < 1500; k++) {
+		struct js_event e = irq(2, T0 + k * MS_NS, 20000);
+
+		assert_int_equal(drain_event(&d, &e), 0);
+		if (k == 4)
+			assert_int_equal(drain_event(&d, &longirq), 0);
+	}
+	assert_int_equal(drain_event(&d, &open), 0);
+	assert_int_equal(d.cp[0].nev, 1502);
+	res = drain_result(&d, JS_SRC_MARK, 2);
+	assert_true(res >= 0);
+	d.now = T0 + 1500 * MS_NS;
+	for (size_t i = 0; i < 3; i++) { /* a batch each: each its own floor */
+		struct js_gap g = gap(JS_SRC_MARK, 2, (uint32_t)i, marks[i] - 100000, 200000);
+
+		g.res = (uint32_t)res;
+		assert_true(drain_push(&d, &g, "m"));
+		drain_run(&d, marks[i] + 200000);
+		assert_int_equal(run.cpus[res].gap_count, i + 1);
+	}
+	/* 1.5 s late, in the first 10 ms: its IRQ (and the long one) */
+	r = rec_at(res, marks[0] - 100000);
+	assert_non_null(r);
+	assert_int_equal(r->attr.primary, JS_CAUSE_IRQ);
+	assert_true(r->attr.nevents >= 2);
+	/* at 1.1 s: past the short IRQs, inside the long one (begun 1.1 s before) */
+	r = rec_at(res, marks[1] - 100000);
+	assert_non_null(r);
+	assert_int_equal(r->attr.primary, JS_CAUSE_IRQ);
+	assert_non_null(strstr(r->attr.detail, "longdev"));
+	/* at 1.5 s: after the long IRQ's end, inside the interval still open */
+	r = rec_at(res, marks[2] - 100000);
+	assert_non_null(r);
+	assert_non_null(strstr(r->attr.detail, "opendev"));
+	teardown_drain();
+}
+
 static struct js_event send_to(uint32_t cpu, uint64_t at, uint32_t pid, const char *comm)
 {
 	struct js_event e = {
@@ -283,10 +362,9 @@ static void test_shards_cross_cpu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lane_merges),
-		cmocka_unit_test(test_marks_filed),
-		cmocka_unit_test(test_prune_floor),
-		cmocka_unit_test(test_shards_cross_cpu),
+		cmocka_unit_test(test_lane_merges), cmocka_unit_test(test_marks_filed),
+		cmocka_unit_test(test_prune_floor), cmocka_unit_test(test_shards_cross_cpu),
+		cmocka_unit_test(test_window_from),
 	};
 
 	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);
