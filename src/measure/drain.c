@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "js_drain.h"
 #include "js_probes.h"
@@ -157,6 +158,26 @@ int drain_shard(struct js_drain *d, const size_t *count, size_t t)
 	return 0;
 }
 
+/*
+ * A source's window (no spinner) grows to seconds of events: it is mapped on its own and
+ * grows by mremap(), not realloc(), which copied it at each doubling (the last one, 64k to
+ * 128k events on redis with --marks, a 28-32 ms stall of the housekeeping CPU). No thread of
+ * ours runs on a measured CPU then, so a remap's TLB shootdown reaches no sampler.
+ */
+static void *window_map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void *window_grow(void *p, size_t bytes, size_t to)
+{
+	void *q = mremap(p, bytes, to, MREMAP_MAYMOVE);
+
+	return q == MAP_FAILED ? NULL : q;
+}
+
 int drain_setup_buffers(struct js_drain *d)
 {
 	size_t nrecs = 0;
@@ -164,10 +185,11 @@ int drain_setup_buffers(struct js_drain *d)
 	for (size_t i = 0; i < d->n; i++) {
 		struct cpu_pipe *c = &d->cp[i];
 
-		c->ev = malloc(c->evcap * sizeof(*c->ev));
-		if (!c->ev)
-			return -ENOMEM;
-		if (!d->spinner && !(c->evmax = malloc(c->evcap * sizeof(*c->evmax))))
+		if (d->spinner)
+			c->ev = malloc(c->evcap * sizeof(*c->ev));
+		else if ((c->ev = window_map(c->evcap * sizeof(*c->ev))))
+			c->evmax = window_map(c->evcap * sizeof(*c->evmax));
+		if (!c->ev || (!d->spinner && !c->evmax))
 			return -ENOMEM;
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			struct drain_lane *l = &c->lane[k];
@@ -216,8 +238,14 @@ void drain_free(struct js_drain *d)
 	for (size_t i = 0; d->cp && i < d->n; i++) {
 		struct cpu_pipe *c = &d->cp[i];
 
-		free(c->ev);
-		free(c->evmax);
+		if (!d->spinner) {
+			if (c->ev)
+				munmap(c->ev, c->evcap * sizeof(*c->ev));
+			if (c->evmax)
+				munmap(c->evmax, c->evcap * sizeof(*c->evmax));
+		} else {
+			free(c->ev);
+		}
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			free(c->lane[k].pend);
 			free(c->lane[k].label);
@@ -248,6 +276,7 @@ static bool grow(struct js_drain *d, struct cpu_pipe *c)
 {
 	size_t cap = c->evcap * 2;
 	struct js_event *v;
+	uint64_t *m;
 
 	if (d->spinner || cap > DRAIN_GROW_CAP)
 		return false;
@@ -258,16 +287,13 @@ static bool grow(struct js_drain *d, struct cpu_pipe *c)
 			return false;
 		c->sh->evscratch = v;
 	}
-	if (c->evmax) {
-		uint64_t *m = realloc(c->evmax, cap * sizeof(*m));
-
-		if (!m)
-			return false;
-		c->evmax = m;
-	}
-	v = realloc(c->ev, cap * sizeof(*v));
-	if (!v)
+	m = window_grow(c->evmax, c->evcap * sizeof(*m), cap * sizeof(*m));
+	if (!m)
 		return false;
+	c->evmax = m;
+	v = window_grow(c->ev, c->evcap * sizeof(*v), cap * sizeof(*v));
+	if (!v)
+		return false; /* evmax's larger tail stays mapped until the process ends */
 	c->ev = v;
 	c->evcap = cap;
 	return true;
