@@ -22,7 +22,7 @@ TMP=$(mktemp -d /tmp/attrib_ipi.XXXXXX)
 trap '[ -n "${ATTRIB_KEEP:-}" ] && echo "outputs kept in $TMP" || rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 python3 ../lib/attrib_lib.py run --mode ipi --duration 5 --period 2500 --count 1 --max-share 35 \
-	--js-arg=--drain-threads=2 --notices --dir "$TMP" | tee "$TMP/attrib.out"
+	--js-arg=--drain-threads=2 --notices --dir "$TMP" | taskset -c 0 tee "$TMP/attrib.out"
 rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] || exit "$rc"
 # issue 40, on the same run: two drain threads (--drain-threads 2). CPU 1 alone is measured,
