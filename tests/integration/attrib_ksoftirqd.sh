@@ -64,8 +64,7 @@ python3 - "$JS" "$TMP" <<'PY' || fail "the run under the witness"
 import subprocess, sys
 from attrib_lib import Witness
 js, tmp = sys.argv[1:3]
-w = Witness(1)
-w.inst.buffer_kb = 32768  # the flood's softirqs: 150,000 intervals in the 5 s here
+w = Witness(1, buffer_kb=32768)  # the flood's softirqs: 150,000 intervals in the 5 s here
 w.start()
 with open(tmp + "/report.txt", "w") as out, open(tmp + "/err.txt", "w") as err:
     rc = subprocess.call([js, "--cpu", "1", "--duration", "5", "-q", "--gaps", tmp + "/gaps.csv",
