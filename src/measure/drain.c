@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "js_drain.h"
+#include "js_mirror.h"
 #include "js_probes.h"
 #include "js_stacks.h"
 #include "js_source.h"
@@ -45,6 +45,7 @@ int drain_setup(struct js_drain *d, const int *cpus, size_t n, size_t evcap)
 		d->cpu_index[i] = -1;
 	d->n = n;
 	d->evcap = evcap;
+	d->mark_keep_ns = DRAIN_MARK_KEEP0_NS;
 	d->cp = calloc(n, sizeof(*d->cp));
 	d->sh = calloc(1, sizeof(*d->sh));
 	outputs_wants(d->outs, &d->outs_want_events, &d->outs_watch_events);
@@ -159,23 +160,45 @@ int drain_shard(struct js_drain *d, const size_t *count, size_t t)
 }
 
 /*
- * A source's window (no spinner) grows to seconds of events: it is mapped on its own and
- * grows by mremap(), not realloc(), which copied it at each doubling (the last one, 64k to
- * 128k events on redis with --marks, a 28-32 ms stall of the housekeeping CPU). No thread of
- * ours runs on a measured CPU then, so a remap's TLB shootdown reaches no sampler.
+ * A source's window (no spinner) holds seconds of events: it is a mirrored ring
+ * (js_mirror.h), with its running maximum beside it, so that it moves on by an index
+ * (window_advance) where a copy of seconds of events was a 1.2-1.4 ms stall of the
+ * housekeeping CPU every 0.5 s on redis with --marks. No thread of ours runs on a measured
+ * CPU then, so a mapping's TLB shootdown reaches no sampler.
  */
-static void *window_map(size_t bytes)
+static int window_map(struct cpu_pipe *c, size_t cap)
 {
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
+	c->ev_ring = mirror_map(cap * sizeof(*c->ev_ring));
+	c->evmax_ring = c->ev_ring ? mirror_map(cap * sizeof(*c->evmax_ring)) : NULL;
+	if (!c->evmax_ring) {
+		mirror_unmap(c->ev_ring, cap * sizeof(*c->ev_ring));
+		c->ev_ring = NULL;
+		return -ENOMEM;
+	}
+	c->evcap = cap;
+	c->head = 0;
+	c->ev = c->ev_ring;
+	c->evmax = c->evmax_ring;
+	return 0;
 }
 
-static void *window_grow(void *p, size_t bytes, size_t to)
+static void window_unmap(struct cpu_pipe *c)
 {
-	void *q = mremap(p, bytes, to, MREMAP_MAYMOVE);
+	mirror_unmap(c->ev_ring, c->evcap * sizeof(*c->ev_ring));
+	mirror_unmap(c->evmax_ring, c->evcap * sizeof(*c->evmax_ring));
+	c->ev_ring = NULL;
+	c->evmax_ring = NULL;
+}
 
-	return q == MAP_FAILED ? NULL : q;
+/* window_advance - drop the window's first k events: its start moves k on in the rings.
+ * The running maxima after them stay upper bounds of the ends before them (window_from
+ * may start a little early; no event that can matter is skipped) */
+static void window_advance(struct cpu_pipe *c, size_t k)
+{
+	c->head = (c->head + k) % c->evcap;
+	c->ev = c->ev_ring + c->head;
+	c->evmax = c->evmax_ring + c->head;
+	c->nev -= k;
 }
 
 int drain_setup_buffers(struct js_drain *d)
@@ -187,9 +210,9 @@ int drain_setup_buffers(struct js_drain *d)
 
 		if (d->spinner)
 			c->ev = malloc(c->evcap * sizeof(*c->ev));
-		else if ((c->ev = window_map(c->evcap * sizeof(*c->ev))))
-			c->evmax = window_map(c->evcap * sizeof(*c->evmax));
-		if (!c->ev || (!d->spinner && !c->evmax))
+		else if (window_map(c, mirror_round(c->evcap, sizeof(*c->ev))))
+			return -ENOMEM;
+		if (!c->ev)
 			return -ENOMEM;
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			struct drain_lane *l = &c->lane[k];
@@ -238,14 +261,10 @@ void drain_free(struct js_drain *d)
 	for (size_t i = 0; d->cp && i < d->n; i++) {
 		struct cpu_pipe *c = &d->cp[i];
 
-		if (!d->spinner) {
-			if (c->ev)
-				munmap(c->ev, c->evcap * sizeof(*c->ev));
-			if (c->evmax)
-				munmap(c->evmax, c->evcap * sizeof(*c->evmax));
-		} else {
+		if (!d->spinner)
+			window_unmap(c);
+		else
 			free(c->ev);
-		}
 		for (int k = 0; k < JS_SRC_MAX; k++) {
 			free(c->lane[k].pend);
 			free(c->lane[k].label);
@@ -270,32 +289,31 @@ void drain_free(struct js_drain *d)
 }
 
 /* grow - twice the room for CPU c's events, when a source's gaps come late (their events
- * are kept DRAIN_KEEP_NS: the window follows the rate it sees, up to DRAIN_GROW_CAP); false:
- * none */
+ * are kept DRAIN_KEEP_NS: the window follows the rate it sees, up to DRAIN_GROW_CAP): rings
+ * twice as large, the window copied to their start (a doubling: a few times a run at
+ * most); false: none */
 static bool grow(struct js_drain *d, struct cpu_pipe *c)
 {
+	struct cpu_pipe old = *c;
 	size_t cap = c->evcap * 2;
-	struct js_event *v;
-	uint64_t *m;
 
 	if (d->spinner || cap > DRAIN_GROW_CAP)
 		return false;
 	if (d->outs_want_events) {
 		/* one gap's events are copied there: as many as a CPU keeps */
-		v = realloc(c->sh->evscratch, cap * sizeof(*v));
+		struct js_event *v = realloc(c->sh->evscratch, cap * sizeof(*v));
+
 		if (!v)
 			return false;
 		c->sh->evscratch = v;
 	}
-	m = window_grow(c->evmax, c->evcap * sizeof(*m), cap * sizeof(*m));
-	if (!m)
+	if (window_map(c, cap)) {
+		*c = old;
 		return false;
-	c->evmax = m;
-	v = window_grow(c->ev, c->evcap * sizeof(*v), cap * sizeof(*v));
-	if (!v)
-		return false; /* evmax's larger tail stays mapped until the process ends */
-	c->ev = v;
-	c->evcap = cap;
+	}
+	memcpy(c->ev, old.ev, old.nev * sizeof(*c->ev));
+	memcpy(c->evmax, old.evmax, old.nev * sizeof(*c->evmax));
+	window_unmap(&old);
 	return true;
 }
 
@@ -350,13 +368,17 @@ int drain_event(void *ctx, const struct js_event *ev)
 	if (ev->kind != JS_EV_IPI_SEND && ev->end_ns < c->floor_ns)
 		return 0; /* before every gap still to come: cannot overlap one */
 	if (c->nev == c->evcap && !grow(d, c)) {
-		/* full: drop the oldest quarter at once (one memmove, not one per event) */
+		/* full: drop the oldest quarter at once (one memmove, not one per event; a
+		 * source's ring moves its start) */
 		size_t drop = c->evcap / 4;
 
-		memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
-		c->nev -= drop;
+		if (c->ev_ring) {
+			window_advance(c, drop);
+		} else {
+			memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
+			c->nev -= drop;
+		}
 		c->ev_evicted += drop;
-		evmax_from(c, 0);
 	}
 	c->ev[c->nev++] = *ev;
 	evmax_from(c, c->nev - 1);
@@ -399,8 +421,8 @@ static void feed_outputs(struct js_drain *d, struct cpu_pipe *c, const struct js
 
 /*
  * prune - the events no gap still to come can overlap: those that ended before the last
- * gap of the sampler (its gaps come in order), and with a source's lane, before DRAIN_KEEP_NS ago
- * (its gaps arrive after they end); IPI sends are kept DRAIN_IPI_KEEP_NS longer, to name the
+ * gap of the sampler (its gaps come in order), and with a source's lane, before its keep
+ * (its gaps arrive after they end: the marks' mark_floor_ns, the threads' below); IPI sends are kept DRAIN_IPI_KEEP_NS longer, to name the
  * sender of a vector that comes after them
  */
 static void prune(struct js_drain *d, struct cpu_pipe *c)
@@ -410,7 +432,7 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 	size_t k = 0;
 
 	if (c->lane[JS_SRC_MARK].on)
-		floor = JS_MIN(floor, d->now > DRAIN_KEEP_NS ? d->now - DRAIN_KEEP_NS : 0);
+		floor = JS_MIN(floor, d->mark_floor_ns);
 	else if (c->lane[JS_SRC_THREAD].on) {
 		/* the threads' gaps come at their end, drained every period: the events of a
 		 * gap still open (since hold_ns) or pending, else DRAIN_THREAD_KEEP_NS of them;
@@ -423,19 +445,21 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 	}
 	if (floor == UINT64_MAX || floor <= c->floor_ns)
 		return;
-	/* a source's window moves on every drain: compacted once a quarter of it went by,
-	 * not at each (a pass over every event kept: seconds of them for the marks) */
-	if (!c->lane[JS_SRC_SAMPLER].on &&
-	    floor - c->floor_ns <
-		    (c->lane[JS_SRC_MARK].on ? DRAIN_KEEP_NS : DRAIN_THREAD_KEEP_NS) / 4)
-		return;
 	c->floor_ns = floor;
+	if (c->ev_ring) {
+		/* a source's window (seconds of events for the marks): its start moves past
+		 * those before the first that can end after the floor, less an IPI's keep (a
+		 * few events that can no longer matter stay a while) */
+		window_advance(c, window_from(c, floor > DRAIN_IPI_KEEP_NS ?
+							 floor - DRAIN_IPI_KEEP_NS :
+							 0));
+		return;
+	}
 	for (size_t i = 0; i < c->nev; i++)
 		if (c->ev[i].end_ns >= floor || (c->ev[i].kind == JS_EV_IPI_SEND &&
 						 c->ev[i].end_ns + DRAIN_IPI_KEEP_NS >= floor))
 			c->ev[k++] = c->ev[i];
 	c->nev = k;
-	evmax_from(c, 0);
 }
 
 _Static_assert(JS_STACK_FRAMES == JS_STACK_DEPTH, "a stack as the probes take it");
@@ -776,6 +800,10 @@ void drain_shard_run(struct drain_shard *sh, uint64_t cutoff)
 
 void drain_run(struct js_drain *d, uint64_t cutoff)
 {
+	/* the marks' window as this drain lets it go (mark_keep: only the main thread moves
+	 * it, between drains) */
+	d->mark_floor_ns =
+		JS_MAX(d->mark_floor_ns, d->now > d->mark_keep_ns ? d->now - d->mark_keep_ns : 0);
 	/* the marks (no sampler: one shard) are filed first, their CPUs' events all in */
 	while (d->nunfiled && d->unfiled[0].start_ns + d->unfiled[0].dur_ns <= cutoff) {
 		size_t before = d->nunfiled;
@@ -799,9 +827,32 @@ void drain_run(struct js_drain *d, uint64_t cutoff)
 	}
 }
 
+/*
+ * mark_keep - mark g read now: late if the marks' window had let its start go (the events
+ * it ran beside are gone, its causes may be too); the window grown to twice its lateness
+ * (up to DRAIN_KEEP_NS), so that the marks after it, if as late, find theirs. An application
+ * that writes its marks as they end keeps a window of DRAIN_MARK_KEEP0_NS; one that writes
+ * them a second late, of 2 s. Why: docs/OBSERVER.md, "The marks' window".
+ */
+static void mark_keep(struct js_drain *d, const struct js_gap *g)
+{
+	uint64_t late;
+
+	if (g->start_ns < d->window_start || d->now <= g->start_ns)
+		return; /* before the probes were attached (counted early), or from the future */
+	late = d->now - g->start_ns;
+	if (g->start_ns < d->mark_floor_ns)
+		d->run->marks.late++;
+	d->mark_keep_ns = JS_MIN(JS_MAX(d->mark_keep_ns, late > UINT64_MAX / 2 ? late : 2 * late),
+				 DRAIN_KEEP_NS);
+}
+
 bool drain_push(struct js_drain *d, const struct js_gap *g, const char *label)
 {
 	int idx = g->cpu < JS_CPUS_MAX ? d->cpu_index[g->cpu] : -1;
+
+	if (g->source == JS_SRC_MARK)
+		mark_keep(d, g);
 
 	if (g->source == JS_SRC_MARK && g->cpu == JS_CPU_ANY && d->n > 1) {
 		if (d->nunfiled == DRAIN_LANE_CAP)

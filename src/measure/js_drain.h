@@ -12,7 +12,9 @@
  * corr_finish and the entry/exit model), accounts it in its result and hands it to the
  * outputs. A sampler's gaps on a CPU never overlap, so the events ending before the last
  * one attributed are dropped; a source's gaps arrive after they end, so its CPUs keep
- * DRAIN_KEEP_NS of events. Memory stays bounded either way.
+ * events a while: the threads' DRAIN_THREAD_KEEP_NS, the marks' DRAIN_MARK_KEEP0_NS at
+ * first, then twice the lateness of the latest mark read so far, up to DRAIN_KEEP_NS (a
+ * mark read after its start left the window is counted late). Memory stays bounded.
  */
 #ifndef JS_DRAIN_H
 #define JS_DRAIN_H
@@ -40,6 +42,7 @@
 #define DRAIN_IPI_KEEP_NS 1000000ull /* IPI sends kept to name the sender of a later vector */
 #define DRAIN_GROW_CAP (1u << 20) /* events per CPU a source's window may grow to (drain_event) */
 #define DRAIN_THREAD_KEEP_NS 100000000ull /* threads' (no marks): this long, or since hold_ns */
+#define DRAIN_MARK_KEEP0_NS 250000000ull  /* the marks' CPUs at first (mark_keep_ns) */
 #define DRAIN_THREAD_BATCH_NS 50000000ull /* a thread's gaps attributed this long after the first */
 #define DRAIN_SYM_SLOTS 256		  /* a drain thread's cache of kernel symbols' names */
 
@@ -86,11 +89,16 @@ struct cpu_pipe {
 	struct sampler s;    /* a spinner's (not with --pid/--tid/--marks) */
 	int res;	     /* the sampler's result, -1: none */
 	int mark_res;	     /* the result of the marks filed here, -1 until one is */
-	struct js_event *ev; /* events awaiting their gap */
+	struct js_event *ev; /* events awaiting their gap: ev[0 .. nev) */
 	size_t nev, evcap;
 	/* with sources (no spinner: seconds of events kept): evmax[i], the latest end
-	 * (corr_event_end) of ev[0..i], so that a batch's window starts where it can matter */
+	 * (corr_event_end) of ev[0..i], so that a batch's window starts where it can matter.
+	 * Both are then windows of mirrored rings (js_mirror.h) of evcap, from ring index
+	 * head: the window's start moves on without a copy */
 	uint64_t *evmax;
+	struct js_event *ev_ring;
+	uint64_t *evmax_ring;
+	size_t head;
 	uint64_t ev_evicted; /* events dropped because the window was full */
 	uint64_t floor_ns;   /* events ending before this cannot matter any more */
 	struct js_smi smi;
@@ -134,6 +142,10 @@ struct js_drain {
 	size_t popped;		   /* the most gaps one sampler's ring gave the last drain */
 	size_t evcap;		   /* events kept per CPU (drain_setup's) */
 	uint64_t hold_ns;	   /* pipe_hold: a thread gap still open started there */
+	/* the marks' CPUs keep mark_keep_ns of events (DRAIN_MARK_KEEP0_NS, grown to twice a
+	 * later mark's lateness, up to DRAIN_KEEP_NS); the last drain let go of those ending
+	 * before mark_floor_ns */
+	uint64_t mark_keep_ns, mark_floor_ns;
 };
 
 /*

@@ -19,7 +19,10 @@
 #define PROBE_RING_BYTES_PER_CPU (2u << 20)
 #define PROBE_RING_BYTES_MAX (32u << 20)
 #define SCALE_EV_WINDOW_CAP 16384 /* events kept per CPU awaiting their gap (spinner) */
-#define SCALE_EV_KEEP_CAP 65536	  /* ... when sources' gaps come late (DRAIN_KEEP_NS) */
+#define SCALE_EV_KEEP_CAP 65536	  /* ... when marks come late (DRAIN_KEEP_NS) */
+/* ... for threads' gaps alone (DRAIN_THREAD_KEEP_NS, 100 ms): a ring that stays in the cache,
+ * doubled when a CPU's events need more */
+#define SCALE_EV_THREAD_CAP 8192
 /* one housekeeping thread keeps up while the gaps take at most this share of its core at
  * JS_HK_GAP_NS each (the rest: probes' records, outputs, the host taking the vCPU) */
 #define SCALE_KEEPUP_PCT 50

@@ -11,8 +11,8 @@
  * Life cycle, on the housekeeping thread: open (before the probes attach; a refusal is one
  * line and exit 1), start (the probes attached, the window about to open), poll (every
  * drain period), stop (the window closed), destroy. A source hands each gap to pipe_push()
- * once it has ended; the pipeline attributes it PROCESS_LAG later, against the events of
- * its CPU kept JS_MARKS_KEEP_S seconds for that.
+ * once it has ended; the pipeline attributes it PROCESS_LAG later, against the events its
+ * CPU kept for that (js_drain.h: up to JS_MARKS_KEEP_S seconds).
  */
 #ifndef JS_SOURCE_H
 #define JS_SOURCE_H

@@ -164,10 +164,13 @@ static void heap_reserve(size_t evcap)
 	}
 }
 
-/* evcap - the events kept per CPU: seconds of them when a source's gaps come late */
+/* evcap - the events kept per CPU at first: seconds of them when marks come late; a source's
+ * window is a ring its appends go round (drain.c), so the threads' alone is a small one */
 static size_t evcap(const struct js_pipe *pl)
 {
-	return pl->d.spinner ? SCALE_EV_WINDOW_CAP : SCALE_EV_KEEP_CAP;
+	if (pl->d.spinner)
+		return SCALE_EV_WINDOW_CAP;
+	return pl->p->marks_path ? SCALE_EV_KEEP_CAP : SCALE_EV_THREAD_CAP;
 }
 
 static int setup(struct js_pipe *pl)

@@ -215,8 +215,8 @@ struct js_marks_info {
 	uint64_t lines;	    /* lines read (blank and comment lines included) */
 	uint64_t marks;	    /* well-formed marks: every one is a recorded gap */
 	uint64_t malformed; /* lines that are not a mark (js_mark_bad: the first) */
-	uint64_t late;	    /* marks read more than the event window after their end:
-	                               * the events before it are gone, the causes may be too */
+	uint64_t late;	    /* marks read after the event window let their start go
+	                               * (js_drain.h): their causes may be gone */
 	uint64_t early;	    /* marks that ended before the probes were attached */
 	uint64_t truncated; /* the file shrank: read again from its start */
 	struct js_mark_bad bad[JS_MARKS_BAD_MAX];

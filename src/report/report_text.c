@@ -128,8 +128,8 @@ static void marks_lines(FILE *fp, const struct js_run *run)
 		fprintf(fp, "; %" PRIu64 " malformed lines, not marks", m->malformed);
 	if (m->late)
 		fprintf(fp,
-			"; %" PRIu64 " read more than %d s after they ended (their events may "
-			"be gone)",
+			"; %" PRIu64 " read after their events had left the window, which "
+			"grows to twice the lateness it sees, up to %d s (their causes may be gone)",
 			m->late, JS_MARKS_KEEP_S);
 	if (m->early)
 		fprintf(fp, "; %" PRIu64 " ended before the probes were attached (no causes)",

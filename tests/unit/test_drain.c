@@ -151,41 +151,72 @@ static void test_marks_filed(void **state)
 	teardown_drain();
 }
 
-/** A source's CPU keeps DRAIN_KEEP_NS of events; IPI sends DRAIN_IPI_KEEP_NS more. */
+/**
+ * A marks' CPU keeps DRAIN_MARK_KEEP0_NS of events at first, IPI sends DRAIN_IPI_KEEP_NS more;
+ * the window moves on from its start, so an event behind a send still kept stays while the
+ * send does. A mark read later grows the window to twice its lateness, up to DRAIN_KEEP_NS;
+ * one read after its start left the window is counted late.
+ */
 static void test_prune_floor(void **state)
 {
+	const uint64_t k0 = DRAIN_MARK_KEEP0_NS;
 	const int cpus[] = { 2 };
-	struct js_event old = irq(2, T0, 1000), recent = irq(2, T0 + DRAIN_KEEP_NS, 1000);
+	struct js_event old = irq(2, T0, 1000), recent = irq(2, T0 + k0, 1000);
 	struct js_event ipi = {
 		.start_ns = T0 + 500, .end_ns = T0 + 500, .kind = JS_EV_IPI_SEND, .cpu = 2
 	};
 	struct js_event other = irq(7, T0, 1000);
 	struct js_gap g;
+	int res;
 
 	(void)state;
 	setup_drain(cpus, 1, JS_SRC_MARK);
+	res = drain_result(&d, JS_SRC_MARK, 2);
 	drain_event(&d, &old);
 	drain_event(&d, &ipi);
 	drain_event(&d, &recent);
 	drain_event(&d, &other); /* CPU 7 is not watched: counted, not kept */
 	assert_int_equal(run.probe_events, 4);
 	assert_int_equal(d.cp[0].nev, 3);
-	/* now - KEEP is past the old IRQ but within an IPI's extra keep of the send */
-	d.now = T0 + DRAIN_KEEP_NS + 1100;
-	g = gap(JS_SRC_MARK, 2, 1, T0 + DRAIN_KEEP_NS, 2000);
-	g.res = (uint32_t)drain_result(&d, JS_SRC_MARK, 2);
+	/* now - keep is past the old IRQ but within an IPI's extra keep of the send */
+	d.now = T0 + k0 + 1100;
+	g = gap(JS_SRC_MARK, 2, 1, T0 + k0, 1000);
+	g.res = (uint32_t)res;
 	assert_true(drain_push(&d, &g, "m"));
 	drain_run(&d, UINT64_MAX);
+	assert_int_equal(d.mark_keep_ns, k0); /* read 1.1 us after its start */
 	assert_int_equal(d.cp[0].floor_ns, T0 + 1100);
-	assert_int_equal(d.cp[0].nev, 2);
-	assert_int_equal(d.cp[0].ev[0].kind, JS_EV_IPI_SEND);
-	assert_int_equal(d.cp[0].ev[1].start_ns, T0 + DRAIN_KEEP_NS);
+	assert_int_equal(d.cp[0].nev, 3);
+	assert_int_equal(d.cp[0].ev[1].kind, JS_EV_IPI_SEND);
+	assert_int_equal(d.cp[0].ev[2].start_ns, T0 + k0);
 	/* an event older than the floor is not kept */
 	drain_event(&d, &old);
-	assert_int_equal(d.cp[0].nev, 2);
+	assert_int_equal(d.cp[0].nev, 3);
+	/* past the send's keep too: both go, the recent IRQ stays */
+	d.now = T0 + k0 + DRAIN_IPI_KEEP_NS + 2000;
+	drain_run(&d, T0 + k0 + 3000);
+	assert_int_equal(d.cp[0].nev, 1);
+	assert_int_equal(d.cp[0].ev[0].start_ns, T0 + k0);
+	/* a mark read 1 s after its start, its events still there: the window grows to 2 s */
+	d.now = T0 + 3 * S;
+	g = gap(JS_SRC_MARK, 2, 2, T0 + 2 * S, 1000);
+	g.res = (uint32_t)res;
+	assert_true(drain_push(&d, &g, "m"));
+	assert_int_equal(d.mark_keep_ns, 2 * S);
+	drain_run(&d, T0 + 3 * S);
+	assert_int_equal(d.mark_floor_ns, T0 + 1 * S);
+	assert_int_equal(run.marks.late, 0);
+	/* one read 2.5 s after its start, which the window let go: late; 2 s stays the most */
+	d.now = T0 + 5 * S;
+	drain_run(&d, T0 + 5 * S);
+	g = gap(JS_SRC_MARK, 2, 3, T0 + 2500 * MS_NS, 1000);
+	g.res = (uint32_t)res;
+	assert_true(drain_push(&d, &g, "m"));
+	assert_int_equal(run.marks.late, 1);
+	assert_int_equal(d.mark_keep_ns, DRAIN_KEEP_NS);
 	/* the run's and the results' done time follow a finite cutoff */
-	drain_run(&d, T0 + 2 * DRAIN_KEEP_NS);
-	assert_int_equal(run.done_ns, T0 + 2 * DRAIN_KEEP_NS);
+	drain_run(&d, T0 + 6 * S);
+	assert_int_equal(run.done_ns, T0 + 6 * S);
 	teardown_drain();
 }
 
@@ -264,6 +295,74 @@ static void test_window_from(void **state)
 	r = rec_at(res, marks[2] - 100000);
 	assert_non_null(r);
 	assert_non_null(strstr(r->attr.detail, "opendev"));
+	teardown_drain();
+}
+
+/**
+ * A source's window is a ring: over 12 s of an IRQ a millisecond (a mark 1.1 s late at 1.5 s
+ * makes it keep 2 s of them) it moves on without growing past what 2 s need, and a mark that spans the ring's end (its first event the
+ * ring's last slot, its second the first) names both.
+ */
+static void test_window_ring(void **state)
+{
+	const int cpus[] = { 2 };
+	struct cpu_pipe *c;
+	const struct js_gap_rec *r;
+	struct js_gap g;
+	uint64_t t = 0, a;
+	size_t cap = 0, i;
+	int res;
+
+	(void)state;
+	setup_drain(cpus, 1, JS_SRC_MARK);
+	c = &d.cp[0];
+	res = drain_result(&d, JS_SRC_MARK, 2);
+	for (uint64_t k = 0; k < 12000; k++) {
+		struct js_event e = irq(2, T0 + k * MS_NS, 20000);
+
+		assert_int_equal(drain_event(&d, &e), 0);
+		if (k % 100 == 99) {
+			d.now = T0 + (k + 1) * MS_NS;
+			drain_run(&d, d.now);
+		}
+		if (k == 1500) { /* a mark 1.1 s late: the window grows to 2 s of IRQs */
+			g = gap(JS_SRC_MARK, 2, 9, T0 + 400 * MS_NS + 10000, 5000);
+			g.res = (uint32_t)res;
+			assert_true(drain_push(&d, &g, "m"));
+		}
+		if (k == 6000)
+			cap = c->evcap;
+	}
+	assert_int_equal(d.mark_keep_ns, 2 * S);
+	/* the second half's 6 s went round the same rings */
+	assert_int_equal(c->evcap, cap);
+	assert_true(c->evcap < 12000);
+	assert_true(c->nev >= 2000 && c->nev < c->evcap);
+	/* the window's last event in the ring's last slot and the next in its first: wait
+	 * for the head to stand where the window straddles the end */
+	for (;;) {
+		struct js_event e;
+
+		i = c->evcap - c->head - 1;
+		if (c->head && i + 1 < c->nev)
+			break;
+		t = c->ev[c->nev - 1].start_ns + MS_NS;
+		e = irq(2, t, 20000);
+		drain_event(&d, &e);
+		d.now = t;
+		drain_run(&d, t);
+	}
+	assert_ptr_equal(&c->ev[i], c->ev_ring + c->evcap - 1);
+	a = c->ev[i].start_ns;
+	assert_int_equal(c->ev[i + 1].start_ns, a + MS_NS); /* the mirror: the ring's slot 0 */
+	g = gap(JS_SRC_MARK, 2, 1, a + 10000, MS_NS);
+	g.res = (uint32_t)res;
+	assert_true(drain_push(&d, &g, "m"));
+	drain_run(&d, UINT64_MAX);
+	r = rec_at(res, a + 10000);
+	assert_non_null(r);
+	assert_int_equal(r->attr.primary, JS_CAUSE_IRQ);
+	assert_int_equal(r->attr.nevents, 2);
 	teardown_drain();
 }
 
@@ -364,7 +463,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lane_merges), cmocka_unit_test(test_marks_filed),
 		cmocka_unit_test(test_prune_floor), cmocka_unit_test(test_shards_cross_cpu),
-		cmocka_unit_test(test_window_from),
+		cmocka_unit_test(test_window_from), cmocka_unit_test(test_window_ring),
 	};
 
 	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);
