@@ -166,26 +166,38 @@ int drain_shard(struct js_drain *d, const size_t *count, size_t t)
  * housekeeping CPU every 0.5 s on redis with --marks. No thread of ours runs on a measured
  * CPU then, so a mapping's TLB shootdown reaches no sampler.
  */
+static void rings_unmap(struct js_event *ev, uint64_t *mx, size_t cap)
+{
+	mirror_unmap(ev, cap * sizeof(*ev));
+	mirror_unmap(mx, cap * sizeof(*mx));
+}
+
+/* window_map - c's window in new rings of cap events, the nev it holds copied to their
+ * start (none at first); c keeps its old rings on -ENOMEM */
 static int window_map(struct cpu_pipe *c, size_t cap)
 {
-	c->ev_ring = mirror_map(cap * sizeof(*c->ev_ring));
-	c->evmax_ring = c->ev_ring ? mirror_map(cap * sizeof(*c->evmax_ring)) : NULL;
-	if (!c->evmax_ring) {
-		mirror_unmap(c->ev_ring, cap * sizeof(*c->ev_ring));
-		c->ev_ring = NULL;
+	struct js_event *ev = mirror_map(cap * sizeof(*ev));
+	uint64_t *mx = ev ? mirror_map(cap * sizeof(*mx)) : NULL;
+
+	if (!mx) {
+		mirror_unmap(ev, cap * sizeof(*ev));
 		return -ENOMEM;
 	}
+	if (c->nev) {
+		memcpy(ev, c->ev, c->nev * sizeof(*ev));
+		memcpy(mx, c->evmax, c->nev * sizeof(*mx));
+	}
+	rings_unmap(c->ev_ring, c->evmax_ring, c->evcap);
+	c->ev = c->ev_ring = ev;
+	c->evmax = c->evmax_ring = mx;
 	c->evcap = cap;
 	c->head = 0;
-	c->ev = c->ev_ring;
-	c->evmax = c->evmax_ring;
 	return 0;
 }
 
 static void window_unmap(struct cpu_pipe *c)
 {
-	mirror_unmap(c->ev_ring, c->evcap * sizeof(*c->ev_ring));
-	mirror_unmap(c->evmax_ring, c->evcap * sizeof(*c->evmax_ring));
+	rings_unmap(c->ev_ring, c->evmax_ring, c->evcap);
 	c->ev_ring = NULL;
 	c->evmax_ring = NULL;
 }
@@ -294,7 +306,6 @@ void drain_free(struct js_drain *d)
  * most); false: none */
 static bool grow(struct js_drain *d, struct cpu_pipe *c)
 {
-	struct cpu_pipe old = *c;
 	size_t cap = c->evcap * 2;
 
 	if (d->spinner || cap > DRAIN_GROW_CAP)
@@ -307,14 +318,7 @@ static bool grow(struct js_drain *d, struct cpu_pipe *c)
 			return false;
 		c->sh->evscratch = v;
 	}
-	if (window_map(c, cap)) {
-		*c = old;
-		return false;
-	}
-	memcpy(c->ev, old.ev, old.nev * sizeof(*c->ev));
-	memcpy(c->evmax, old.evmax, old.nev * sizeof(*c->evmax));
-	window_unmap(&old);
-	return true;
+	return window_map(c, cap) == 0;
 }
 
 /* evmax_from - c->evmax from index i on (the events from i were appended or moved) */
@@ -422,8 +426,8 @@ static void feed_outputs(struct js_drain *d, struct cpu_pipe *c, const struct js
 /*
  * prune - the events no gap still to come can overlap: those that ended before the last
  * gap of the sampler (its gaps come in order), and with a source's lane, before its keep
- * (its gaps arrive after they end: the marks' mark_floor_ns, the threads' below); IPI sends are kept DRAIN_IPI_KEEP_NS longer, to name the
- * sender of a vector that comes after them
+ * (its gaps arrive after they end: the marks' mark_floor_ns, the threads' below); IPI sends
+ * are kept DRAIN_IPI_KEEP_NS longer, to name the sender of a vector that comes after them
  */
 static void prune(struct js_drain *d, struct cpu_pipe *c)
 {
@@ -843,8 +847,7 @@ static void mark_keep(struct js_drain *d, const struct js_gap *g)
 	late = d->now - g->start_ns;
 	if (g->start_ns < d->mark_floor_ns)
 		d->run->marks.late++;
-	d->mark_keep_ns = JS_MIN(JS_MAX(d->mark_keep_ns, late > UINT64_MAX / 2 ? late : 2 * late),
-				 DRAIN_KEEP_NS);
+	d->mark_keep_ns = JS_MAX(d->mark_keep_ns, JS_MIN(late, DRAIN_KEEP_NS / 2) * 2);
 }
 
 bool drain_push(struct js_drain *d, const struct js_gap *g, const char *label)
