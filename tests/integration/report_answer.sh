@@ -156,7 +156,24 @@ taskset -c 1 "$LOOP" "$TMP/marks.csv" 20 3 >"$TMP/loop.out" &
 loop=$!
 sleep 0.3
 "$JS" --pid "$loop" --marks "$TMP/marks.csv" --duration 2 -q --json "$TMP/pm.json" \
-	>"$TMP/pm.txt" 2>"$TMP/pm.err" || fail "--pid --marks exited $? ($(cat "$TMP/pm.err"))"
+	--gaps "$TMP/pm.csv" >"$TMP/pm.txt" 2>"$TMP/pm.err" &
+jspid=$!
+# one mark written 1 s late, once the run measures: its events had left the window (250 ms
+# while the loop's marks come at once), so it is counted late, and the report says so
+wait_measuring "$jspid" "$TMP/pm.csv" || fail "--pid --marks wrote no gap to its CSV"
+sleep 1.1
+python3 -c 'import time; t = time.monotonic_ns() - 1000000000; print("%d,%d,late" % (t, t + 50000))' \
+	>>"$TMP/marks.csv"
+wait "$jspid" || fail "--pid --marks exited $? ($(cat "$TMP/pm.err"))"
 wait "$loop" || fail "marked_loop exited $?"
 grep -q "marks lost up to " "$TMP/pm.txt" || fail "--pid --marks does not answer for the marks"
 expect "$TMP/pm.json" "$TMP/pm.txt"
+python3 - "$TMP/pm.json" "$TMP/pm.txt" <<'PY' || fail "the mark written 1 s late is not counted late"
+import json, sys
+late = json.load(open(sys.argv[1]))["marks_file"]["late"]
+line = [l for l in open(sys.argv[2]) if l.startswith("marks: ")]
+assert late >= 1, "marks_file.late %d" % late
+want = "; %d read after their events had left the window, which grows" % late
+assert line and want in line[0], (want, line)
+print("ok: the mark written 1 s late: marks_file.late %d, said: %s" % (late, want.lstrip("; ")))
+PY
