@@ -111,20 +111,65 @@ struct {
 	__type(value, struct js_bh_cpu);
 } irq SEC(".maps");
 
-/* the followed thread current on each CPU, or preempted there and waiting to run again; 0
- * for none: the probes' sched_waking keeps only the wake-ups of tasks that may preempt it, or
- * prolong its preemption (js_follow_bh.h; the probes' map, fd reused) */
+/* which CPUs the followed threads hold (current, preempted or blocked outside a system call
+ * there), and since when: where the threads are watched alone the probes keep what happens on
+ * a CPU while one holds it (js_follow_bh.h; the probes' map, fd reused) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, JS_FOLLOW_CUR_CPUS);
+	__uint(max_entries, JS_FOLLOW_HOLD_CPUS + 1);
 	__type(key, __u32);
-	__type(value, __u32);
-} cur SEC(".maps");
+	__type(value, struct js_follow_hold);
+} hold SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
 } records SEC(".maps");
+
+/* hold_all - a thread could not be tracked: every CPU counts as held from now on */
+static __always_inline void hold_all(void)
+{
+	__u32 k = JS_FOLLOW_HOLD_ALL;
+	struct js_follow_hold *h = bpf_map_lookup_elem(&hold, &k);
+
+	if (h && !h->n)
+		h->n = 1;
+}
+
+/* let_go - thread t lets go of the CPU it holds, if any, at now */
+static __always_inline void let_go(struct js_follow_thread *t, __u64 now)
+{
+	struct js_follow_hold *h;
+	__u32 k;
+
+	if (!t->hold)
+		return;
+	k = t->hold - 1;
+	t->hold = 0;
+	h = bpf_map_lookup_elem(&hold, &k);
+	if (h)
+		js_hold_let_go(h, now);
+}
+
+/* take - thread t holds cpu from since (0: from before attach, a thread found current),
+ * letting go of the one it held before */
+static __always_inline void take(struct js_follow_thread *t, __u32 cpu, __u64 since, __u64 now)
+{
+	struct js_follow_hold *h;
+
+	if (t->hold == cpu + 1)
+		return;
+	let_go(t, now);
+	if (cpu >= JS_FOLLOW_HOLD_CPUS) { /* beyond the slots: every CPU is held */
+		hold_all();
+		return;
+	}
+	h = bpf_map_lookup_elem(&hold, &cpu);
+	if (!h)
+		return;
+	js_hold_take(h, since);
+	t->hold = cpu + 1;
+}
 
 static __always_inline bool followed(__u32 tid, __u32 tgid)
 {
@@ -154,6 +199,7 @@ static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
 	if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST) &&
 	    !bpf_map_lookup_elem(&threads, &tid)) {
 		__sync_fetch_and_add(&untracked, 1);
+		hold_all();
 		return NULL;
 	}
 	return bpf_map_lookup_elem(&threads, &tid);
@@ -280,6 +326,11 @@ static __always_inline void switched_out(struct task_struct *prev, bool preempt,
 			t->gap_start = t->fault_ns;
 		t->gap_start = joined(t, t->gap_start);
 	}
+	/* a gap keeps its CPU held (a thread first seen here held it since before attach) */
+	if (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED)
+		take(t, cpu, 0, now);
+	else
+		let_go(t, now);
 }
 
 static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u64 now)
@@ -290,6 +341,7 @@ static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u
 
 	if (!t)
 		return;
+	take(t, cpu, now, now);
 	if (cpu < 64)
 		t->c.cpus_mask |= 1ull << cpu;
 	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), next->comm);
@@ -325,16 +377,11 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 	__u32 cpu = bpf_get_smp_processor_id();
 	bool p = followed(RD(prev, pid), RD(prev, tgid)),
 	     n = followed(RD(next, pid), RD(next, tgid));
-	__u32 *c;
 	__u64 now;
 
 	if (!p && !n)
 		return 0;
 	now = bpf_ktime_get_ns();
-	/* kept while prev, preempted, waits on this CPU's run queue */
-	c = bpf_map_lookup_elem(&cur, &cpu);
-	if (c)
-		*c = n ? RD(next, pid) : preempt || prev_state == TASK_RUNNING ? RD(prev, pid) : 0;
 	if (p)
 		switched_out(prev, preempt, prev_state, cpu, now);
 	if (n)
@@ -345,19 +392,19 @@ int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_
 TP("sched_migrate_task")
 int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 {
-	__u32 tid = RD(p, pid), tgid = RD(p, tgid), from, *c;
+	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
 	struct js_follow_thread *t;
 
 	if (!followed(tid, tgid))
 		return 0;
-	/* moved while it waited: the CPU it leaves no longer holds it */
-	from = task_cpu_of(p);
-	c = bpf_map_lookup_elem(&cur, &from);
-	if (c && *c == tid)
-		*c = 0;
 	t = thread(tid, tgid, p);
-	if (t)
-		t->c.migrations++;
+	if (!t)
+		return 0;
+	t->c.migrations++;
+	/* moved while it held its CPU (preempted, or woken from a fault's wait): the hold
+	 * moves with it, from now */
+	if (t->hold && dest_cpu >= 0)
+		take(t, (__u32)dest_cpu, bpf_ktime_get_ns(), bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -382,6 +429,7 @@ int BPF_PROG(follow_exit, struct task_struct *p)
 		return 0;
 	/* its name now: a process it forked has exec'd since it was first seen */
 	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), p->comm);
+	let_go(t, now);
 	send(JS_FREC_EXIT, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
 	if (group_dead && tgid == follow_tgid)
 		send(JS_FREC_GONE, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
@@ -455,6 +503,7 @@ static __always_inline void fault(__u64 ip)
 		return;
 	t->c.faults++;
 	t->fault_ns = bpf_ktime_get_ns();
+	take(t, bpf_get_smp_processor_id(), 0, t->fault_ns); /* current since before attach */
 	t->fault_ip = ip;
 }
 
@@ -479,7 +528,9 @@ int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, u
 static __always_inline void enter(bool softirq, __u32 vec)
 {
 	__u64 pt = bpf_get_current_pid_tgid(), now;
-	__u32 zero = 0;
+	struct js_follow_thread *t;
+	struct js_follow_hold *h;
+	__u32 zero = 0, cpu;
 	struct js_bh_cpu *s;
 	int outer;
 
@@ -493,6 +544,13 @@ static __always_inline void enter(bool softirq, __u32 vec)
 	if (outer) {
 		s->start = now;
 		s->tid = (__u32)pt;
+		/* a thread current since before attach holds its CPU from its first one (one
+		 * that switched in holds it already: looked up only while none does) */
+		cpu = bpf_get_smp_processor_id();
+		h = bpf_map_lookup_elem(&hold, &cpu);
+		t = h && !h->n ? thread(s->tid, pt >> 32, NULL) : NULL;
+		if (t)
+			take(t, cpu, 0, now);
 	}
 	if (softirq) {
 		s->own_tid = outer && s->bh.own ? (__u32)pt : 0;

@@ -53,9 +53,10 @@ const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_swit
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
 const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
 const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
-/* --pid/--tid alone: a wake-up kept only while a followed thread is current on the woken
- * task's CPU, or preempted there (follow_cur): a task that may preempt it */
-const volatile __u32 wake_followed_only = 0;
+/* --pid/--tid alone: only what may be a followed thread's gap is kept (follow_hold): a
+ * wake-up while a followed thread holds the woken task's CPU (a task that may preempt it),
+ * and a record of what happened on a CPU while one held it */
+const volatile __u32 held_only = 0;
 /* --event: bit N set when slot N is a pair (user_open_N opens it, user_close_N closes it);
  * clear, user_open_N records a point */
 const volatile __u32 user_pairs = 0;
@@ -121,14 +122,14 @@ struct {
 	__type(value, struct js_own_bh);
 } own_bh SEC(".maps");
 
-/* follow.bpf.c's "cur" map (its fd reused there): the followed thread current on each CPU,
- * or preempted there; 0 for none (js_follow_bh.h). Read only under wake_followed_only */
+/* follow.bpf.c's "hold" map (its fd reused there): which CPUs the followed threads hold
+ * (js_follow_bh.h). Read only under held_only */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, JS_FOLLOW_CUR_CPUS);
+	__uint(max_entries, JS_FOLLOW_HOLD_CPUS + 1);
 	__type(key, __u32);
-	__type(value, __u32);
-} follow_cur SEC(".maps");
+	__type(value, struct js_follow_hold);
+} follow_hold SEC(".maps");
 
 /* on each sender CPU, the function last queued for each target CPU (csd_queue_cpu): an
  * IPI's own callback is the generic queue flush, this names what the target will run */
@@ -296,8 +297,11 @@ int BPF_PROG(ipi_exit, const char *reason)
 static __always_inline void ipi_sent(__u32 target, __u64 callsite, __u64 callback)
 {
 	__u64 id = bpf_get_current_pid_tgid(), *fn;
-	struct js_event *e = remote_point(JS_EV_IPI_SEND, target, (__u32)id, callsite, 0);
+	struct js_event *e;
 
+	if (unheld(target, 0, 0, false)) /* 0: now */
+		return;
+	e = remote_point(JS_EV_IPI_SEND, target, (__u32)id, callsite, 0);
 	if (!e)
 		return;
 	/* a call-function IPI: the function queued just before, on this CPU, for the target */
@@ -661,16 +665,13 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 TP("sched_waking")
 int BPF_PROG(sched_waking, struct task_struct *p)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), pid, tcpu = task_cpu_of(p), *cur;
+	__u32 cpu = bpf_get_smp_processor_id(), pid, tcpu = task_cpu_of(p);
 	struct js_wake_slot v = {};
 
 	if (!cpu_measured(tcpu))
 		return 0;
-	if (wake_followed_only) {
-		cur = bpf_map_lookup_elem(&follow_cur, &tcpu);
-		if (!cur || !*cur)
-			return 0;
-	}
+	if (!held(tcpu))
+		return 0;
 	pid = RD(p, pid);
 	if (!pid)
 		return 0;

@@ -128,6 +128,34 @@ static __always_inline bool current_is_sampler(struct js_cpu_state *s)
 	return is_sampler((__u32)id, id >> 32);
 }
 
+/* held - held_only: does a followed thread hold cpu now (js_follow_bh.h); true otherwise */
+static __always_inline bool held(__u32 cpu)
+{
+	__u32 all = JS_FOLLOW_HOLD_ALL;
+	struct js_follow_hold *h, *a;
+
+	if (!held_only)
+		return true;
+	h = bpf_map_lookup_elem(&follow_hold, &cpu);
+	a = bpf_map_lookup_elem(&follow_hold, &all);
+	return !h || !a || h->n || a->n;
+}
+
+/* unheld - held_only: was cpu held by no followed thread over all of [start, end] (0, 0:
+ * now), a record no thread's gap needs (js_hold_free; at_switch: a run that ended at a
+ * switch just now). Not sent then, nor counted lost */
+static __always_inline bool unheld(__u32 cpu, __u64 start, __u64 end, bool at_switch)
+{
+	__u32 all = JS_FOLLOW_HOLD_ALL;
+
+	if (!held_only)
+		return false;
+	if (!start)
+		start = end = bpf_ktime_get_ns();
+	return js_hold_free(bpf_map_lookup_elem(&follow_hold, &all),
+			    bpf_map_lookup_elem(&follow_hold, &cpu), start, end, at_switch);
+}
+
 /* ev_lost_one - count a record that found no room; user space counts what arrives, so the
  * measured CPU's hot path has no shared counter to write */
 static __always_inline void ev_lost_one(__u32 kind)
@@ -208,9 +236,12 @@ static __always_inline struct js_event *point(struct js_cpu_state *s, __u32 kind
 					      __u32 id, __u64 addr, __u32 flags)
 {
 	__u64 now = bpf_ktime_get_ns(), st;
-	struct js_event *e = ev_new(s, kind, cpu);
+	struct js_event *e;
 	__u32 hf;
 
+	if (unheld(cpu, now, now, false))
+		return NULL;
+	e = ev_new(s, kind, cpu);
 	if (!e)
 		return NULL;
 	e->start_ns = now;
@@ -256,6 +287,8 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 	__u64 st = 0;
 	__u32 hf;
 
+	if (unheld(cpu, start, now, false))
+		return NULL;
 	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
 	if (!e)
 		return NULL;
@@ -412,6 +445,8 @@ static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 ad
 	s->lean.mark = now;
 	s->lean.mark_steal = st;
 	s->lean.mark_flags = ok_now ? JS_F_STEAL : 0;
+	if (unheld(cpu, start, now, false))
+		return NULL;
 	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
 	if (!e)
 		return NULL;

@@ -48,8 +48,11 @@ static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pi
 				     __u64 st0, __u64 st1, __u32 flags, __u16 stack)
 {
 	__u32 kind = pid ? JS_EV_TASK : JS_EV_IDLE;
-	struct js_event *e = ev_new(s, kind, cpu);
+	struct js_event *e;
 
+	if (unheld(cpu, start, now, true))
+		return;
+	e = ev_new(s, kind, cpu);
 	if (!e)
 		return;
 	e->start_ns = start;

@@ -90,14 +90,71 @@ struct js_bh_cpu {
 };
 
 /*
- * The other map the two objects share: follow.bpf.c's array "cur", the followed thread
- * current on each CPU, or preempted there and waiting (its tid, 0 for none), written at its
- * switches and migrations. probes.bpf.c reads it ("follow_cur", its fd reused) where the
- * followed threads are watched alone: its sched_waking keeps a wake-up only while a slot is
- * set on the woken task's CPU, the wake-ups of the tasks that may preempt it or prolong its
- * preemption (docs/ATTRIBUTION.md, who woke it).
+ * The other map the two objects share: follow.bpf.c's array "hold", which CPUs the followed
+ * threads hold. A thread holds the CPU it is current on, preempted on (waiting to run again
+ * there), or blocked on outside a system call (a page fault's I/O): what happens on that CPU
+ * meanwhile may be its gap. It lets go when it sleeps in a system call or yields, moves its
+ * hold when it migrates while holding, and lets go at its exit. follow.bpf.c writes it at
+ * those switches, migrations and exits, and at the first interruption or fault of a thread
+ * current since before the programs attached. probes.bpf.c reads it ("follow_hold", its fd
+ * reused) where the followed threads are watched alone (docs/DESIGN.md, "What the probes keep
+ * of a followed thread's CPU"): its sched_waking keeps a wake-up only while a thread holds
+ * the woken task's CPU, and no record is sent of what happened on a CPU entirely while none
+ * held it (js_hold_free). One slot per CPU, and one more (JS_FOLLOW_HOLD_ALL) set for good
+ * when a thread could not be tracked: every CPU then counts as held.
  */
-#define JS_FOLLOW_CUR_CPUS 1024 /* = JS_MAX_CPUS (js_events.h) */
+#define JS_FOLLOW_HOLD_CPUS 1024	       /* = JS_MAX_CPUS (js_events.h) */
+#define JS_FOLLOW_HOLD_ALL JS_FOLLOW_HOLD_CPUS /* the last slot: every CPU */
+
+/* the two objects' programs at one switch run in either order: a record that ends (or
+ * starts) at the switch where a thread takes (or lets go of) the CPU reads the other
+ * object's clock up to this much later (or earlier) */
+#define JS_FOLLOW_HOLD_SKEW_NS 5000
+
+struct js_follow_hold {
+	__u32 n; /* followed threads holding the CPU */
+	__u32 pad;
+	__u64 held_at; /* when one took it while none held it (0: since before attach) */
+	__u64 free_at; /* when one last let it go */
+};
+
+/* js_hold_take - one more thread holds the CPU of slot h from since (0: since before attach;
+ * follow.bpf.c's take) */
+static __always_inline void js_hold_take(struct js_follow_hold *h, __u64 since)
+{
+	if (!h->n)
+		h->held_at = since;
+	__sync_fetch_and_add(&h->n, 1);
+}
+
+/* js_hold_let_go - one thread lets go of the CPU of slot h at now (follow.bpf.c's let_go):
+ * the time first, so that a reader that sees the count fall sees it too (x86 keeps stores in
+ * order; arm64 may show the count first, and the record is then kept, not lost) */
+static __always_inline void js_hold_let_go(struct js_follow_hold *h, __u64 now)
+{
+	h->free_at = now;
+	__sync_fetch_and_add(&h->n, -1);
+}
+
+/*
+ * js_hold_free - was the CPU whose slot is h (all: the every-CPU slot) held by no followed
+ * thread over all of a record's [start, end]: nothing it holds a thread's gap. at_switch: the
+ * record is a run that ended at a switch just now (the probes' sched_switch), which may come
+ * after follow.bpf.c's program at the same switch took the CPU: a run that ended as the hold
+ * began, within the skew, held nothing. Any other record still being written while a thread
+ * holds the CPU happened in its hold. A record that began before a thread let go (beyond the
+ * skew) overlaps its hold.
+ */
+static __always_inline int js_hold_free(const struct js_follow_hold *all,
+					const struct js_follow_hold *h, __u64 start, __u64 end,
+					int at_switch)
+{
+	if (!all || !h || all->n || start + JS_FOLLOW_HOLD_SKEW_NS < h->free_at)
+		return 0;
+	if (!h->n)
+		return 1;
+	return at_switch && h->free_at <= h->held_at && end <= h->held_at + JS_FOLLOW_HOLD_SKEW_NS;
+}
 
 /*
  * With --marks, a followed thread's own softirqs are not sent either: a slow marked

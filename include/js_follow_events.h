@@ -53,7 +53,7 @@ struct js_follow_thread {
 	__u32 sys_nr;
 	__u32 last_short; /* the last interruption was counted short */
 	__u32 tgid;
-	__u32 pad;
+	__u32 hold; /* the CPU it holds + 1, 0: none (js_follow_bh.h) */
 	struct js_follow_counts c;
 	char comm[JS_FOLLOW_COMM];
 };

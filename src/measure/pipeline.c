@@ -247,8 +247,9 @@ static void open_probes(struct js_pipe *pl)
 		.own_bh_unsent = params_follows(p),
 		.own_bh_log = params_follows(p) && p->marks_path,
 		.no_waker = p->no_waker,
-		/* ... and only the wake-ups of the tasks that may preempt them are kept */
-		.wake_followed = params_follows(p) && !p->marks_path,
+		/* ... and, watched alone, only what happens on a CPU while one holds it (a
+		 * marked iteration may span the time it sleeps in a system call) */
+		.held_only = params_follows(p) && !p->marks_path,
 		.lean = p->cfg.probes_lean,
 		.stacks = p->stacks,
 		.user = user,

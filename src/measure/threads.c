@@ -368,7 +368,7 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 		.btf_path = p->btf_path,
 		.syscalls = p->follow_syscalls,
 		.bh_map_fd = probes_follow_bh_fd(pipe_probes(pl)),
-		.cur_map_fd = probes_follow_cur_fd(pipe_probes(pl)),
+		.hold_map_fd = probes_follow_hold_fd(pipe_probes(pl)),
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;

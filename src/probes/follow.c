@@ -145,10 +145,10 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 			goto fail;
 		}
 	}
-	if (o->cur_map_fd > 0) {
-		err = bpf_map__reuse_fd(f->skel->maps.cur, o->cur_map_fd);
+	if (o->hold_map_fd > 0) {
+		err = bpf_map__reuse_fd(f->skel->maps.hold, o->hold_map_fd);
 		if (err) {
-			snprintf(why, len, "sharing the current threads with the probes: %s",
+			snprintf(why, len, "sharing the held CPUs with the probes: %s",
 				 strerror(-err));
 			goto fail;
 		}

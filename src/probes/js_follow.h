@@ -30,8 +30,8 @@ struct follow_opts {
 	uint64_t join_ns;      /* 0: the default (bpf/follow.bpf.c) */
 	const char *btf_path;  /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
 	bool syscalls;	       /* --follow-syscalls: sys_enter/sys_exit attached, counted */
-	int bh_map_fd;	/* > 0: the probes' map "follow_bh", shared as "irq" (js_follow_bh.h) */
-	int cur_map_fd; /* > 0: the probes' map "follow_cur", shared as "cur" (js_follow_bh.h) */
+	int bh_map_fd;	 /* > 0: the probes' map "follow_bh", shared as "irq" (js_follow_bh.h) */
+	int hold_map_fd; /* > 0: the probes' map "follow_hold", shared as "hold" (js_follow_bh.h) */
 };
 
 /* follow_open - open and load; < 0 with a reason in why */

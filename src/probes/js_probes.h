@@ -53,8 +53,9 @@ struct probes_opts {
 			       * (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
 	bool own_bh_log;      /* ... and with --marks logged instead, for probes_own_bh */
 	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
-	bool wake_followed;   /* --pid/--tid alone: a wake-up kept only while a followed thread
-			       * is current on the woken task's CPU (probes_follow_cur_fd) */
+	bool held_only;	      /* --pid/--tid alone: only what happens on a CPU while a followed
+			       * thread holds it is kept, wake-ups and records
+			       * (probes_follow_hold_fd) */
 	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
 	bool stacks;	      /* --stacks: the waker's and the preemptor's kernel stacks */
 	const struct probes_user_event *user; /* --event: at most JS_USER_SLOTS, in both
@@ -130,9 +131,9 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 /* probes_follow_bh_fd - the map follow.bpf.c shares with the probes (js_follow_bh.h,
  * follow_opts.bh_map_fd); -1 without probes */
 int probes_follow_bh_fd(const struct js_probes *p);
-/* probes_follow_cur_fd - the other map follow.bpf.c shares with the probes, the followed
- * thread current on each CPU (js_follow_bh.h, follow_opts.cur_map_fd); -1 without probes */
-int probes_follow_cur_fd(const struct js_probes *p);
+/* probes_follow_hold_fd - the other map follow.bpf.c shares with the probes, which CPUs the
+ * followed threads hold (js_follow_bh.h, follow_opts.hold_map_fd); -1 without probes */
+int probes_follow_hold_fd(const struct js_probes *p);
 /* probes_own_bh - own_bh_log: the followed threads' own softirqs on cpu that overlap [lo, hi],
  * newest first, as the events they would have been (no host reading), at most room into ev;
  * how many. Those overwritten since (JS_OWN_BH_LOG a CPU: js_follow_bh.h) are not there */

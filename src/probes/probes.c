@@ -55,9 +55,9 @@ _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 1
 #define SEND_RING_MAX 1024u
 _Static_assert(SEND_RINGS_BYTES / PROBES_RECORD_BYTES / SEND_RING_MIN >= JS_MAX_CPUS,
 	       "the senders' rings fit SEND_RINGS_BYTES on JS_MAX_CPUS CPUs");
-/* follow.bpf.c cannot include js_events.h: its "cur" map spells JS_MAX_CPUS again */
-_Static_assert(JS_FOLLOW_CUR_CPUS == JS_MAX_CPUS,
-	       "one slot of follow_cur per CPU the probes watch");
+/* follow.bpf.c cannot include js_events.h: its "hold" map spells JS_MAX_CPUS again */
+_Static_assert(JS_FOLLOW_HOLD_CPUS == JS_MAX_CPUS,
+	       "one slot of follow_hold per CPU the probes watch");
 
 struct js_probes {
 	struct probes_bpf *skel;
@@ -442,7 +442,7 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 		snprintf(why, len, "own softirq log of %u CPUs refused", p->own_cpus);
 		return -EINVAL;
 	}
-	ro->wake_followed_only = o->wake_followed;
+	ro->held_only = o->held_only;
 	if (o->nuser > JS_USER_SLOTS) {
 		snprintf(why, len, "at most %d --event tracepoints", JS_USER_SLOTS);
 		return -EINVAL;
@@ -767,9 +767,9 @@ int probes_follow_bh_fd(const struct js_probes *p)
 	return p ? bpf_map__fd(p->skel->maps.follow_bh) : -1;
 }
 
-int probes_follow_cur_fd(const struct js_probes *p)
+int probes_follow_hold_fd(const struct js_probes *p)
 {
-	return p ? bpf_map__fd(p->skel->maps.follow_cur) : -1;
+	return p ? bpf_map__fd(p->skel->maps.follow_hold) : -1;
 }
 
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)

@@ -6,6 +6,11 @@
  * softirq_entry/exit, softirq_raise. Its own: a softirq its own kernel code ran when it
  * enabled bottom halves (a loopback send's NET_RX); taken: one the kernel ran as a hard
  * interrupt returned (irq_exit), or one a taken interruption raised.
+ *
+ * And which CPUs the followed threads hold (js_hold_*): where the threads are watched alone,
+ * the probes send nothing of what happened on a CPU entirely while none held it, whichever
+ * of the two objects' programs runs first at a switch (the probes' clock read before or
+ * after the follow program's).
  */
 #include <linux/types.h>
 #include <setjmp.h>
@@ -195,13 +200,103 @@ static void test_unbalanced(void **state)
 	assert_int_equal(out[2], JS_BH_OWN); /* no hard exit was recorded */
 }
 
+/* ---- the held CPUs (js_hold_*) ----------------------------------------------------------- */
+
+#define US 1000ull
+
+/* one CPU's slot and the every-CPU slot, as the follow programs leave them */
+struct cpu_hold {
+	struct js_follow_hold h, all;
+};
+
+/* a run recorded by the probes' sched_switch at a switch at t (their clock), the follow
+ * program's at t + d (d < 0: it ran first) */
+static int switch_free(const struct cpu_hold *c, __u64 start, __u64 t)
+{
+	return js_hold_free(&c->all, &c->h, start, t, 1);
+}
+
+/* the followed thread sleeps in a system call at 100 us and is woken back at 400 us: the idle
+ * run between is nothing its gap needs, whichever program ran first at either switch */
+static void test_hold_sleep_between(void **state)
+{
+	const long long skew[] = { -700, 0, 900 };
+
+	(void)state;
+	for (size_t a = 0; a < 3; a++)
+		for (size_t b = 0; b < 3; b++) {
+			struct cpu_hold c = { 0 };
+			__u64 out = 100 * US, in = 400 * US;
+
+			js_hold_take(&c.h, 0); /* current since before attach */
+			/* its own run, ending at the switch out: it held the CPU all along */
+			if (skew[a] > 0)
+				assert_false(switch_free(&c, 20 * US, out));
+			js_hold_let_go(&c.h, out + skew[a]);
+			assert_false(switch_free(&c, 20 * US, out));
+			/* the idle run from the switch out to the switch in */
+			if (skew[b] < 0)
+				js_hold_take(&c.h, in + skew[b]);
+			assert_true(switch_free(&c, out, in));
+			if (skew[b] >= 0)
+				js_hold_take(&c.h, in + skew[b]);
+			/* while it holds the CPU again, a record of it is kept */
+			assert_false(js_hold_free(&c.all, &c.h, in + 2 * US, in + 3 * US, 0));
+		}
+}
+
+/* while it is preempted the CPU stays held: the preempting task's run is kept, and so is an
+ * IPI sent to it right after the thread took the CPU (not a run ending at a switch) */
+static void test_hold_keeps_its_gaps(void **state)
+{
+	struct cpu_hold c = { 0 };
+
+	(void)state;
+	js_hold_take(&c.h, 10 * US);
+	assert_false(js_hold_free(&c.all, &c.h, 11 * US, 11 * US, 0)); /* an IPI send */
+	assert_false(switch_free(&c, 50 * US, 90 * US));	       /* the preemptor */
+	/* a run ending as the hold began is the one before it (the idle one) */
+	assert_true(switch_free(&c, 1 * US, 10 * US + 2 * US));
+	/* one that began before the last let go (beyond the skew) overlapped a hold */
+	js_hold_let_go(&c.h, 100 * US);
+	assert_false(switch_free(&c, 100 * US - JS_FOLLOW_HOLD_SKEW_NS - 1, 200 * US));
+	assert_true(js_hold_free(&c.all, &c.h, 150 * US, 160 * US, 0));
+}
+
+/* two threads on one CPU: when one lets go the other still holds it; a thread that could
+ * not be tracked makes every CPU held for good; a CPU never held holds nothing */
+static void test_hold_shared(void **state)
+{
+	struct cpu_hold c = { 0 };
+
+	(void)state;
+	assert_true(js_hold_free(&c.all, &c.h, 5 * US, 6 * US, 0));
+	js_hold_take(&c.h, 10 * US);
+	js_hold_take(&c.h, 20 * US);
+	assert_int_equal(c.h.held_at, 10 * US);
+	js_hold_let_go(&c.h, 30 * US);
+	assert_false(js_hold_free(&c.all, &c.h, 40 * US, 41 * US, 0));
+	assert_false(switch_free(&c, 31 * US, 32 * US)); /* let go after it was taken */
+	js_hold_let_go(&c.h, 50 * US);
+	assert_true(js_hold_free(&c.all, &c.h, 60 * US, 61 * US, 0));
+	c.all.n = 1;
+	assert_false(js_hold_free(&c.all, &c.h, 60 * US, 61 * US, 0));
+	assert_false(js_hold_free(NULL, &c.h, 60 * US, 61 * US, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_own_send),	 cmocka_unit_test(test_irq_exit),
-		cmocka_unit_test(test_join_window),	 cmocka_unit_test(test_remote_raise),
-		cmocka_unit_test(test_raise_inside_own), cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_own_send),
+		cmocka_unit_test(test_irq_exit),
+		cmocka_unit_test(test_join_window),
+		cmocka_unit_test(test_remote_raise),
+		cmocka_unit_test(test_raise_inside_own),
+		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_unbalanced),
+		cmocka_unit_test(test_hold_sleep_between),
+		cmocka_unit_test(test_hold_keeps_its_gaps),
+		cmocka_unit_test(test_hold_shared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
