@@ -4,12 +4,13 @@
 # NET_RX softirq runs in its own context, its own kernel work (thread_stats.own_bh), which
 # the probes do not send with `--pid`. With `--marks` they are not sent either (logged in the
 # kernel, read for the marks that overlap them: js_follow_bh.h), so in runs of 1.5 s,
-# alternately `--pid` and `--pid --marks` (two pairs, the same process), the probe events a
-# second of each `--marks` run (JSON probes.events over the window) must be at most 1.5 times
-# its pair's `--pid` run's, plus 2000/s, and its softirq events (probes.events_by_kind) at
-# most its pair's plus a quarter of the own softirqs; the build before, which sent every own
-# softirq with `--marks`, gave 33k against 15k events/s (every CPU's events count: the bound
-# leaves room for the other CPU's work). What a marks report says stays true: the server marks one burst
+# alternately `--pid` and `--pid --marks` (two pairs, the same process), the softirq events a
+# second of each `--marks` run (JSON probes.events_by_kind over the window) must be at most
+# its pair's `--pid` run's plus a quarter of the own softirqs; the build that sent every own
+# softirq with `--marks` gave 33k against 15k events/s. (The events in all are printed, not
+# bounded: `--pid` alone sends nothing of CPU 1 while the server sleeps between bursts, and
+# `--marks` keeps it, a marked iteration may span a sleep: 1-2k against 6-7k events/s since
+# issue 40's held CPUs.) What a marks report says stays true: the server marks one burst
 # every 50 ms (its sends' start and end), and at least 90 % of the marks that ended after the
 # probes were attached must have a `softirq` cause of `NET_RX` (the own softirqs inside them)
 # in the marks' result. The runs
@@ -62,7 +63,7 @@ done
 kill "$app" 2>/dev/null
 wait "$app" 2>/dev/null
 app=''
-python3 - "$TMP" <<'PY' || fail "--marks costs more than --pid, or its marks lost their softirqs (outputs in $TMP)"
+python3 - "$TMP" <<'PY' || fail "--marks sends its own softirqs, or its marks lost them (outputs in $TMP)"
 import json, sys
 d = sys.argv[1]
 
@@ -85,8 +86,6 @@ for k in (1, 2):
           "%.0f events/s (softirq %.0f/s; own softirqs %.0f/s)"
           % (k, ev_p, si_p, own_p, ev_m, si_m, own_m))
     assert min(own_p, own_m) >= 5000, "too few own softirqs to show anything"
-    bound = 1.5 * ev_p + 2000
-    assert ev_m <= bound, "--marks sent %.0f events/s, more than %.0f" % (ev_m, bound)
     # the own softirqs themselves: the softirq events beyond --pid's, at most a quarter of them
     bound = si_p + 0.25 * own_m
     assert si_m <= bound, "--marks sent %.0f softirq events/s, more than %.0f" % (si_m, bound)
@@ -102,4 +101,4 @@ for k in (1, 2):
     assert with_bh >= 0.9 * marks, "marks without their own softirqs"
     assert net_rx and sum(s["gaps"] for s in net_rx) >= 0.9 * marks, "no NET_RX in the marks"
 PY
-echo "ok: --marks sends what --pid sends, and its marks keep their own softirqs"
+echo "ok: --marks sends no more of its own softirqs than --pid, and its marks keep them"
