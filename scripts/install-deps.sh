@@ -54,6 +54,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (apt-get install)" >&2
 	exit 1
 fi
+# the kernel's trace (tracefs), which the tests' noise gauges (tests/lib/noise_gauge.py) and
+# witnesses read, where the machine's init did not mount it: systemd does, a minimal VM's
+# init may not, and the gauges are then blind to other tasks on CPU 1
+if [ -d /sys/kernel/tracing ] && ! [ -d /sys/kernel/tracing/events ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		echo "install-deps.sh: cannot mount tracefs: the tests' noise gauges will not see other tasks" >&2
+fi
 export DEBIAN_FRONTEND=noninteractive
 # the arm64 packages need the architecture (once; apt-get update below then lists them)
 dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
