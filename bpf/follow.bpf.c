@@ -394,6 +394,7 @@ int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 {
 	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
 	struct js_follow_thread *t;
+	__u64 now;
 
 	if (!followed(tid, tgid))
 		return 0;
@@ -403,8 +404,10 @@ int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 	t->c.migrations++;
 	/* moved while it held its CPU (preempted, or woken from a fault's wait): the hold
 	 * moves with it, from now */
-	if (t->hold && dest_cpu >= 0)
-		take(t, (__u32)dest_cpu, bpf_ktime_get_ns(), bpf_ktime_get_ns());
+	if (t->hold && dest_cpu >= 0) {
+		now = bpf_ktime_get_ns();
+		take(t, (__u32)dest_cpu, now, now);
+	}
 	return 0;
 }
 

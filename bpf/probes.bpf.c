@@ -670,7 +670,7 @@ int BPF_PROG(sched_waking, struct task_struct *p)
 
 	if (!cpu_measured(tcpu))
 		return 0;
-	if (!held(tcpu))
+	if (unheld(tcpu, 0, 0, false)) /* no followed thread holds its CPU now */
 		return 0;
 	pid = RD(p, pid);
 	if (!pid)

@@ -8,8 +8,8 @@
  *
  * Not a library of its own: probes.bpf.c includes it after its configuration and maps, which
  * these read (cpu_mask, sampler_tgid, steal_enabled, clk_enabled, ev_lost, nr_sampler_tids,
- * paused; ring, ring_tail, cpu_state, sampler_tids, task_slots), so that one object keeps one
- * state and one skeleton. The types are include/js_probe_state.h's.
+ * paused, held_only; ring, ring_tail, cpu_state, sampler_tids, task_slots, follow_hold), so
+ * that one object keeps one state and one skeleton. The types are include/js_probe_state.h's.
  */
 #ifndef JS_REC_BPF_H
 #define JS_REC_BPF_H
@@ -126,19 +126,6 @@ static __always_inline bool current_is_sampler(struct js_cpu_state *s)
 	if ((s->cur_flags & JS_CUR_VALID) && s->cur_pid == (__u32)id)
 		return s->cur_flags & JS_CUR_SAMPLER;
 	return is_sampler((__u32)id, id >> 32);
-}
-
-/* held - held_only: does a followed thread hold cpu now (js_follow_bh.h); true otherwise */
-static __always_inline bool held(__u32 cpu)
-{
-	__u32 all = JS_FOLLOW_HOLD_ALL;
-	struct js_follow_hold *h, *a;
-
-	if (!held_only)
-		return true;
-	h = bpf_map_lookup_elem(&follow_hold, &cpu);
-	a = bpf_map_lookup_elem(&follow_hold, &all);
-	return !h || !a || h->n || a->n;
 }
 
 /* unheld - held_only: was cpu held by no followed thread over all of [start, end] (0, 0:

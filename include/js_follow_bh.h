@@ -97,7 +97,7 @@ struct js_bh_cpu {
  * hold when it migrates while holding, and lets go at its exit. follow.bpf.c writes it at
  * those switches, migrations and exits, and at the first interruption or fault of a thread
  * current since before the programs attached. probes.bpf.c reads it ("follow_hold", its fd
- * reused) where the followed threads are watched alone (docs/DESIGN.md, "What the probes keep
+ * reused) where the followed threads are watched alone (docs/DESIGN.md, "probes: what they keep
  * of a followed thread's CPU"): its sched_waking keeps a wake-up only while a thread holds
  * the woken task's CPU, and no record is sent of what happened on a CPU entirely while none
  * held it (js_hold_free). One slot per CPU, and one more (JS_FOLLOW_HOLD_ALL) set for good
