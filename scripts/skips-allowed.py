@@ -16,7 +16,10 @@ line.
     scripts/skips-allowed.py doc [--write]   the docs/HACKING.md table; --write puts it
                                              between its markers
     scripts/skips-allowed.py check           the list is well formed, every test it names
-                                             exists, docs/HACKING.md's table is current
+                                             exists and, for an entry of a part, prints
+                                             "skip PART: " and the reason's literal start
+                                             (its sources or tests/lib), docs/HACKING.md's
+                                             table is current
 
 A test matches an entry when its file name matches one of the entry's file names (a unit
 source's ".c" dropped: build/tests/test_smi is tests/unit/test_smi.c). --doc-file FILE (before
@@ -105,6 +108,32 @@ def table(entries):
     return "\n".join(rows) + "\n"
 
 
+def literal_start(rx):
+    """the start of regular expression rx that is plain text ("the kernel saw " of
+    "the kernel saw [0-4] gaps")"""
+    m = re.match(r"[^\\\[\](){}.*+?^$|]*", rx.pattern)
+    return m.group(0)
+
+
+def printed(e):
+    """whether a part entry's "skip PART: REASON" is written in its tests' sources (the
+    files of a test's name, any extension: attrib_entry.sh runs attrib_entry.py) or the
+    shared test libraries. A part the tests spell otherwise is never allowed: its skip
+    fails CI."""
+    want = "skip %s: %s" % (e["part"], literal_start(e["reason"]))
+    files = [f for p in e["tests"] for t in glob.glob(os.path.join(ROOT, p))
+             for f in glob.glob(os.path.splitext(t)[0] + ".*")]
+    files += glob.glob(os.path.join(ROOT, "tests/lib/*"))
+    for f in files:
+        try:
+            with open(f, errors="replace") as src:
+                if want in src.read():
+                    return True
+        except OSError:
+            pass
+    return False
+
+
 def with_table(text, tab, path):
     """text with the table between its markers"""
     i, j = text.find(BEGIN), text.find(END)
@@ -144,6 +173,10 @@ def main(argv):
             if not glob.glob(os.path.join(ROOT, p)):
                 print("%s:%d: no test %s" % (path, e["line"], p))
                 bad = 1
+        if e["part"] and not printed(e):
+            print("%s:%d: no test of it prints \"skip %s: %s\"" %
+                  (path, e["line"], e["part"], literal_start(e["reason"])))
+            bad = 1
     if with_table(text, tab, a.doc_file) != text:
         print("%s: its skips table is not what %s gives: run scripts/skips-allowed.py"
               " doc --write" % (a.doc_file, path))

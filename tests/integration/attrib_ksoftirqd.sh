@@ -169,7 +169,7 @@ print("ksoftirqd/1 (pid %s) ran %d times on CPU 1 while measured (the kernel's t
 if named < 0.99 * len(runs):
     sys.exit("FAIL: runs not named: %s" % unseen[:3])
 if len(big) < 5:
-    print("skip PART: primary: the kernel saw ksoftirqd/1 lead only %d gaps (the others' larger"
+    print("skip primary: the kernel saw ksoftirqd/1 lead only %d gaps (the others' larger"
           " parts were other work, or the host's)" % len(big))
 elif len(prim) < 0.95 * len(big):
     sys.exit("FAIL: primary elsewhere: %s" % [(g.start, g.dur, g.cause, g.detail, p)

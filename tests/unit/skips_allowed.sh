@@ -1,8 +1,8 @@
 #!/bin/bash
 # skips_allowed.sh - the skips CI allows (tests/skips-allowed.txt, docs/HACKING.md "Tests and
 # benchmarks"): every test the list names exists and HACKING.md's table is the one the list
-# gives (scripts/skips-allowed.py check), a check that fails on a missing test and on a stale
-# table; and scripts/run-tests.sh on stand-in tests with a stand-in list (JS_SKIPS_ALLOWED):
+# gives (scripts/skips-allowed.py check), a check that fails on a missing test, on a part no
+# test prints and on a stale table; and scripts/run-tests.sh on stand-in tests with a stand-in list (JS_SKIPS_ALLOWED):
 # under CI=true a skip the list does not allow fails its test (a whole skip, a passing
 # script's "skip PART:" line, a unit binary's skipped case), a listed one does not; outside CI
 # the same skips pass, listed and marked "(not on the CI list)".
@@ -40,6 +40,14 @@ JS_SKIPS_ALLOWED=$tmp/list scripts/skips-allowed.py --doc-file "$tmp/doc.md" doc
 check "doc --write: the table from the list" '^\| `no_such_test.sh` \| `skip:` \| `gone\$` \| a test \|$' \
 	"$tmp/doc.md"
 absent "doc --write: the stale table gone" 'stale' "$tmp/doc.md"
+# ... and on a part no test prints (its skip would fail CI whatever the list says)
+printf 'tests/unit/test_smi.c\tnever\tprinted here$\tnothing\n' >"$tmp/list4"
+JS_SKIPS_ALLOWED=$tmp/list4 scripts/skips-allowed.py check >"$tmp/bad4" 2>&1
+st=$?
+[ $st -eq 1 ] && ok "check: exit 1 on a part no test prints" ||
+	no "check: exit $st on a part no test prints, want 1"
+check "check: names the part no test prints" 'no test of it prints "skip never: printed here"' \
+	"$tmp/bad4"
 printf 'tests/unit/skips_allowed.sh -\tx\ty\n' >"$tmp/list3"
 JS_SKIPS_ALLOWED=$tmp/list3 scripts/skips-allowed.py check >"$tmp/bad3" 2>&1
 st=$?
