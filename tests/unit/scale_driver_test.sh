@@ -1,8 +1,8 @@
 #!/bin/bash
 # scale_driver_test.sh - bench/jsscale.c, the scale benchmark's driver: every gap the simulated
 # CPUs make is attributed (as many as the rate and the timed seconds give, none lost, each
-# gap's events found in it), the memory it states per CPU is what js_scale.h adds up, more
-# CPUs at the untuned rate overload the base nap, the same CPUs on 3 drain threads attribute
+# gap's events found in it), the memory it states per CPU is what js_scale.h adds up, CPUs
+# enough for three drains' worth at a high rate overload the base nap, the same CPUs on 3 drain threads attribute
 # the same gaps and events, and a bad argument exits 64 with one line.
 . "$(dirname "$0")/../lib/lib.bash"
 need_cmd python3 python3
@@ -38,10 +38,20 @@ for k in ('gaps', 'events', 'events_in_gaps', 'lost_gaps', 'lost_events', 'evict
     assert a[k] == b[k], (k, a[k], b[k])
 assert b['events_in_gaps'] == b['events'] and b['hk_ns_per_gap'] > 0
 PY
-# 32 CPUs at 64k gaps/s each: twice what one thread drains, a drain longer than the nap
-out=$("$S" --cpus 32 --rate 64000 --seconds 0.1 --durations "$D") || fail "jsscale exited $?"
-python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["within_budget"] is False, d' \
-	"$out" || fail "32 CPUs at 64k gaps/s said within the nap: $out"
+# CPUs at 128k gaps/s each that make three times what one thread drains in the nap, by the
+# cost a gap of the first run (more CPUs only cost more a gap): a drain longer than the nap,
+# nothing lost, said out of budget. A fixed count (32 CPUs at 64k/s: twice the drain, when a
+# gap cost 1 us) came within the nap once the drain went to 0.45 us a gap, 1 run in 5 here.
+per=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["hk_ns_per_gap"])' "$one")
+n=$(python3 -c 'import math,sys; print(min(256, max(8, math.ceil(3 * 10e6 / (1280 * float(sys.argv[1]))))))' "$per")
+out=$("$S" --cpus "$n" --rate 128000 --seconds 0.1 --durations "$D") || fail "jsscale exited $?"
+python3 - "$out" <<'PY' || fail "$n CPUs at 128k gaps/s (3 drains' worth at $per ns a gap) said within the nap: $out"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["lost_gaps"] == 0 and d["lost_events"] == 0, d
+assert d["drain_max_ns"] > d["nap_ns"] and d["within_budget"] is False, d
+PY
+echo "ok: $n CPUs at 128k gaps/s: a drain of $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["drain_max_ns"] // 1000)' "$out") us against the 10 ms nap, said out of budget"
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
