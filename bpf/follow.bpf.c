@@ -73,8 +73,9 @@ const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
 #define REGS_NR(r) BPF_CORE_READ(r, orig_ax)
 #define REGS_IP(r) BPF_CORE_READ(r, ip)
 #endif
-const volatile __u32 trace_syscalls = 0; /* sys_enter/sys_exit attached (--follow-syscalls) */
-const volatile __u64 bh_join_ns = 5000;	 /* hard interruption's exit .. its irq_exit softirq */
+const volatile __u32 trace_syscalls = 0;   /* sys_enter/sys_exit attached (--follow-syscalls) */
+const volatile __u64 bh_join_ns = 5000;	   /* hard interruption's exit .. its irq_exit softirq */
+const volatile __u32 hold_from_waking = 0; /* --marks: a thread holds its CPU from its wake-up */
 
 /* counters user space reads through the mmap'ed .bss */
 __u64 lost = 0;	     /* records the ring could not take */
@@ -112,8 +113,8 @@ struct {
 } irq SEC(".maps");
 
 /* which CPUs the followed threads hold (current, preempted or blocked outside a system call
- * there), and since when: where the threads are watched alone the probes keep what happens on
- * a CPU while one holds it (js_follow_bh.h; the probes' map, fd reused) */
+ * there; with --marks from their wake-up), and since when: the probes keep what happens on a
+ * CPU while one holds it (js_follow_bh.h; the probes' map, fd reused) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, JS_FOLLOW_HOLD_CPUS + 1);
@@ -152,8 +153,9 @@ static __always_inline void let_go(struct js_follow_thread *t, __u64 now)
 }
 
 /* take - thread t holds cpu from since (0: from before attach, a thread found current),
- * letting go of the one it held before */
-static __always_inline void take(struct js_follow_thread *t, __u32 cpu, __u64 since, __u64 now)
+ * letting go of the one it held before; woke: at its wake-up */
+static __always_inline void take(struct js_follow_thread *t, __u32 cpu, __u64 since, __u64 now,
+				 __u32 woke)
 {
 	struct js_follow_hold *h;
 
@@ -167,7 +169,7 @@ static __always_inline void take(struct js_follow_thread *t, __u32 cpu, __u64 si
 	h = bpf_map_lookup_elem(&hold, &cpu);
 	if (!h)
 		return;
-	js_hold_take(h, since);
+	js_hold_take(h, since, woke);
 	t->hold = cpu + 1;
 }
 
@@ -328,7 +330,7 @@ static __always_inline void switched_out(struct task_struct *prev, bool preempt,
 	}
 	/* a gap keeps its CPU held (a thread first seen here held it since before attach) */
 	if (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED)
-		take(t, cpu, 0, now);
+		take(t, cpu, 0, now, 0);
 	else
 		let_go(t, now);
 }
@@ -341,7 +343,7 @@ static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u
 
 	if (!t)
 		return;
-	take(t, cpu, now, now);
+	take(t, cpu, now, now, 0);
 	if (cpu < 64)
 		t->c.cpus_mask |= 1ull << cpu;
 	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), next->comm);
@@ -406,8 +408,29 @@ int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 	 * moves with it, from now */
 	if (t->hold && dest_cpu >= 0) {
 		now = bpf_ktime_get_ns();
-		take(t, (__u32)dest_cpu, now, now);
+		take(t, (__u32)dest_cpu, now, now,
+		     t->off_start && t->off_kind == JS_FOLLOW_SLEEP); /* woken, not yet run */
 	}
+	return 0;
+}
+
+/* with --marks (hold_from_waking) a thread woken from a sleep holds its CPU from its wake-up:
+ * a marked iteration waits for it from then. Its CPU is the one it last ran on until the
+ * wake-up picks another (sched_migrate_task, above, moves the hold); not loaded otherwise */
+TP("sched_waking")
+int BPF_PROG(follow_waking, struct task_struct *p)
+{
+	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
+	struct js_follow_thread *t;
+	__u64 now;
+
+	if (!hold_from_waking || !followed(tid, tgid))
+		return 0;
+	t = thread(tid, tgid, p);
+	if (!t)
+		return 0;
+	now = bpf_ktime_get_ns();
+	take(t, task_cpu_of(p), now, now, 1);
 	return 0;
 }
 
@@ -506,7 +529,7 @@ static __always_inline void fault(__u64 ip)
 		return;
 	t->c.faults++;
 	t->fault_ns = bpf_ktime_get_ns();
-	take(t, bpf_get_smp_processor_id(), 0, t->fault_ns); /* current since before attach */
+	take(t, bpf_get_smp_processor_id(), 0, t->fault_ns, 0); /* current since before attach */
 	t->fault_ip = ip;
 }
 
@@ -553,7 +576,7 @@ static __always_inline void enter(bool softirq, __u32 vec)
 		h = bpf_map_lookup_elem(&hold, &cpu);
 		t = h && !h->n ? thread(s->tid, pt >> 32, NULL) : NULL;
 		if (t)
-			take(t, cpu, 0, now);
+			take(t, cpu, 0, now, 0);
 	}
 	if (softirq) {
 		s->own_tid = outer && s->bh.own ? (__u32)pt : 0;

@@ -53,9 +53,10 @@ const volatile __u32 waker_on = 0;    /* sched_waking records wakers, sched_swit
 const volatile __s64 wake_pc_off = 0; /* &__preempt_count - &runqueues (0: context unknown) */
 const volatile __s64 wake_hr_off = 0; /* the word of hrtimer_bases.in_hrtirq - &runqueues */
 const volatile __u32 wake_hr_bit = 0; /* ... its bit in that word */
-/* --pid/--tid alone: only what may be a followed thread's gap is kept (follow_hold): a
- * wake-up while a followed thread holds the woken task's CPU (a task that may preempt it),
- * and a record of what happened on a CPU while one held it */
+/* --pid/--tid/-- CMD, with --marks or not: only what may be a followed thread's gap or in
+ * its marked iteration is kept (follow_hold): a wake-up while a followed thread holds the
+ * woken task's CPU (a task that may preempt it), and a record of what happened on a CPU
+ * while one held it */
 const volatile __u32 held_only = 0;
 /* --event: bit N set when slot N is a pair (user_open_N opens it, user_close_N closes it);
  * clear, user_open_N records a point */

@@ -93,15 +93,18 @@ struct js_bh_cpu {
  * The other map the two objects share: follow.bpf.c's array "hold", which CPUs the followed
  * threads hold. A thread holds the CPU it is current on, preempted on (waiting to run again
  * there), or blocked on outside a system call (a page fault's I/O): what happens on that CPU
- * meanwhile may be its gap. It lets go when it sleeps in a system call or yields, moves its
- * hold when it migrates while holding, and lets go at its exit. follow.bpf.c writes it at
- * those switches, migrations and exits, and at the first interruption or fault of a thread
- * current since before the programs attached. probes.bpf.c reads it ("follow_hold", its fd
- * reused) where the followed threads are watched alone (docs/DESIGN.md, "probes: what they keep
- * of a followed thread's CPU"): its sched_waking keeps a wake-up only while a thread holds
- * the woken task's CPU, and no record is sent of what happened on a CPU entirely while none
- * held it (js_hold_free). One slot per CPU, and one more (JS_FOLLOW_HOLD_ALL) set for good
- * when a thread could not be tracked: every CPU then counts as held.
+ * meanwhile may be its gap. With --marks it holds it from its wake-up too (a marked
+ * iteration waits for its CPU from then: the interrupt that woke it, the IPI sent, the idle
+ * exit and what runs before it are in the mark). It lets go when it sleeps in a system call
+ * or yields, moves its hold when it migrates while holding, and lets go at its exit.
+ * follow.bpf.c writes it at those switches, wake-ups, migrations and exits, and at the
+ * first interruption or fault of a thread current since before the programs attached.
+ * probes.bpf.c reads it ("follow_hold", its fd reused) wherever threads are followed
+ * (docs/DESIGN.md, "probes: what they keep of a followed thread's CPU"): its sched_waking
+ * keeps a wake-up only while a thread holds the woken task's CPU, and no record is sent of
+ * what happened on a CPU entirely while none held it (js_hold_free). One slot per CPU, and
+ * one more (JS_FOLLOW_HOLD_ALL) set for good when a thread could not be tracked: every CPU
+ * then counts as held.
  */
 #define JS_FOLLOW_HOLD_CPUS 1024	       /* = JS_MAX_CPUS (js_events.h) */
 #define JS_FOLLOW_HOLD_ALL JS_FOLLOW_HOLD_CPUS /* the last slot: every CPU */
@@ -112,18 +115,20 @@ struct js_bh_cpu {
 #define JS_FOLLOW_HOLD_SKEW_NS 5000
 
 struct js_follow_hold {
-	__u32 n; /* followed threads holding the CPU */
-	__u32 pad;
+	__u32 n;       /* followed threads holding the CPU */
+	__u32 woke;    /* the hold began at a wake-up (--marks), not at a switch */
 	__u64 held_at; /* when one took it while none held it (0: since before attach) */
 	__u64 free_at; /* when one last let it go */
 };
 
 /* js_hold_take - one more thread holds the CPU of slot h from since (0: since before attach;
- * follow.bpf.c's take) */
-static __always_inline void js_hold_take(struct js_follow_hold *h, __u64 since)
+ * follow.bpf.c's take), woke: taken at its wake-up */
+static __always_inline void js_hold_take(struct js_follow_hold *h, __u64 since, __u32 woke)
 {
-	if (!h->n)
+	if (!h->n) {
 		h->held_at = since;
+		h->woke = woke;
+	}
 	__sync_fetch_and_add(&h->n, 1);
 }
 
@@ -141,8 +146,9 @@ static __always_inline void js_hold_let_go(struct js_follow_hold *h, __u64 now)
  * thread over all of a record's [start, end]: nothing it holds a thread's gap. at_switch: the
  * record is a run that ended at a switch just now (the probes' sched_switch), which may come
  * after follow.bpf.c's program at the same switch took the CPU: a run that ended as the hold
- * began, within the skew, held nothing. Any other record still being written while a thread
- * holds the CPU happened in its hold. A record that began before a thread let go (beyond the
+ * began, within the skew, held nothing (unless the hold began at a wake-up: the run that ends
+ * at the switch in is the woken thread's wait). Any other record still being written while a
+ * thread holds the CPU happened in its hold. A record that began before a thread let go (beyond the
  * skew) overlaps its hold.
  */
 static __always_inline int js_hold_free(const struct js_follow_hold *all,
@@ -153,7 +159,8 @@ static __always_inline int js_hold_free(const struct js_follow_hold *all,
 		return 0;
 	if (!h->n)
 		return 1;
-	return at_switch && h->free_at <= h->held_at && end <= h->held_at + JS_FOLLOW_HOLD_SKEW_NS;
+	return at_switch && !h->woke && h->free_at <= h->held_at &&
+	       end <= h->held_at + JS_FOLLOW_HOLD_SKEW_NS;
 }
 
 /*

@@ -249,7 +249,7 @@ static void open_probes(struct js_pipe *pl)
 		.no_waker = p->no_waker,
 		/* ... and, watched alone, only what happens on a CPU while one holds it (a
 		 * marked iteration may span the time it sleeps in a system call) */
-		.held_only = params_follows(p) && !p->marks_path,
+		.held_only = params_follows(p),
 		.lean = p->cfg.probes_lean,
 		.stacks = p->stacks,
 		.user = user,

@@ -369,6 +369,7 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 		.syscalls = p->follow_syscalls,
 		.bh_map_fd = probes_follow_bh_fd(pipe_probes(pl)),
 		.hold_map_fd = probes_follow_hold_fd(pipe_probes(pl)),
+		.hold_from_waking = p->marks_path != NULL,
 	};
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;

@@ -101,6 +101,8 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 			bpf_program__set_autoload(prog, false);
 		} else if (!strcmp(tp(prog), "sched_process_fork") && !o->children) {
 			bpf_program__set_autoload(prog, false);
+		} else if (!strcmp(tp(prog), "sched_waking") && !o->hold_from_waking) {
+			bpf_program__set_autoload(prog, false);
 		}
 	}
 	kbtf_free_types(&k);
@@ -135,6 +137,7 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	f->skel->rodata->follow_children = o->pid && o->children;
 	f->skel->rodata->threshold_ns = o->threshold_ns;
 	f->skel->rodata->trace_syscalls = f->syscalls;
+	f->skel->rodata->hold_from_waking = o->hold_from_waking;
 	if (o->join_ns)
 		f->skel->rodata->join_ns = o->join_ns;
 	if (o->bh_map_fd > 0) {

@@ -32,6 +32,7 @@ struct follow_opts {
 	bool syscalls;	       /* --follow-syscalls: sys_enter/sys_exit attached, counted */
 	int bh_map_fd;	 /* > 0: the probes' map "follow_bh", shared as "irq" (js_follow_bh.h) */
 	int hold_map_fd; /* > 0: the probes' map "follow_hold", shared as "hold" (js_follow_bh.h) */
+	bool hold_from_waking; /* --marks: a thread holds its CPU from its wake-up (sched_waking) */
 };
 
 /* follow_open - open and load; < 0 with a reason in why */

@@ -53,8 +53,8 @@ struct probes_opts {
 			       * (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
 	bool own_bh_log;      /* ... and with --marks logged instead, for probes_own_bh */
 	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
-	bool held_only;	      /* --pid/--tid alone: only what happens on a CPU while a followed
-			       * thread holds it is kept, wake-ups and records
+	bool held_only;	      /* --pid/--tid/-- CMD: only what happens on a CPU while a
+			       * followed thread holds it is kept, wake-ups and records
 			       * (probes_follow_hold_fd) */
 	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
 	bool stacks;	      /* --stacks: the waker's and the preemptor's kernel stacks */

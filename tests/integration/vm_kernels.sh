@@ -12,8 +12,9 @@
 # (tests/vm/matrix.py says what each check is). Which checks run where:
 #   deb12-tuned, deb13-rt   the probes of the kernel's pick load, none refused (on 6.1 the
 #                           raw_tp build), CPU 1 measured with no option and with --cpu 1
-#                           from the housekeeping shell, --pid follows a process sleeping on
-#                           CPU 1 (the threads' programs load), the nohz_full tick, check,
+#                           from the housekeeping shell, --pid --marks follows a process
+#                           sleeping on CPU 1 and reads its marks (the threads' programs
+#                           load, the wake-up's too), the nohz_full tick, check,
 #                           nothing in force advised
 #   deb13-rt only           both builds load (tp_btf and raw_tp: 6.1 has only raw_tp), and
 #                           --deepest-idle-state's four paths (the same ACPI C1 under both

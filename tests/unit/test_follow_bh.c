@@ -228,7 +228,7 @@ static void test_hold_sleep_between(void **state)
 			struct cpu_hold c = { 0 };
 			__u64 out = 100 * US, in = 400 * US;
 
-			js_hold_take(&c.h, 0); /* current since before attach */
+			js_hold_take(&c.h, 0, 0); /* current since before attach */
 			/* its own run, ending at the switch out: it held the CPU all along */
 			if (skew[a] > 0)
 				assert_false(switch_free(&c, 20 * US, out));
@@ -236,10 +236,10 @@ static void test_hold_sleep_between(void **state)
 			assert_false(switch_free(&c, 20 * US, out));
 			/* the idle run from the switch out to the switch in */
 			if (skew[b] < 0)
-				js_hold_take(&c.h, in + skew[b]);
+				js_hold_take(&c.h, in + skew[b], 0);
 			assert_true(switch_free(&c, out, in));
 			if (skew[b] >= 0)
-				js_hold_take(&c.h, in + skew[b]);
+				js_hold_take(&c.h, in + skew[b], 0);
 			/* while it holds the CPU again, a record of it is kept */
 			assert_false(js_hold_free(&c.all, &c.h, in + 2 * US, in + 3 * US, 0));
 		}
@@ -252,7 +252,7 @@ static void test_hold_keeps_its_gaps(void **state)
 	struct cpu_hold c = { 0 };
 
 	(void)state;
-	js_hold_take(&c.h, 10 * US);
+	js_hold_take(&c.h, 10 * US, 0);
 	assert_false(js_hold_free(&c.all, &c.h, 11 * US, 11 * US, 0)); /* an IPI send */
 	assert_false(switch_free(&c, 50 * US, 90 * US));	       /* the preemptor */
 	/* a run ending as the hold began is the one before it (the idle one) */
@@ -263,6 +263,39 @@ static void test_hold_keeps_its_gaps(void **state)
 	assert_true(js_hold_free(&c.all, &c.h, 150 * US, 160 * US, 0));
 }
 
+/* with --marks the thread holds its CPU from its wake-up (at 400 us, after a sleep from
+ * 100 us): what ran on the CPU while it slept is free, the IPI sent to wake it and the
+ * interrupt it woke in are kept, and so is the idle run that ends at its switch in 2 us
+ * later (the wait the mark holds), whichever program ran first at the switch */
+static void test_hold_from_waking(void **state)
+{
+	const long long skew[] = { -700, 0, 900 };
+
+	(void)state;
+	for (size_t b = 0; b < 3; b++) {
+		struct cpu_hold c = { 0 };
+		__u64 out = 100 * US, woken = 400 * US, in = woken + 2 * US;
+
+		js_hold_take(&c.h, 0, 0);
+		js_hold_let_go(&c.h, out);
+		assert_true(switch_free(&c, 150 * US, 200 * US)); /* a task that ran meanwhile */
+		assert_true(js_hold_free(&c.all, &c.h, 300 * US, 310 * US, 0)); /* an IRQ */
+		js_hold_take(&c.h, woken, 1);
+		assert_false(js_hold_free(&c.all, &c.h, woken + 500, woken + 500, 0)); /* the IPI */
+		assert_false(js_hold_free(&c.all, &c.h, 399 * US, woken + 900, 0));    /* its IRQ */
+		/* the idle run from 200 us to its switch in (the follow program's take there is a
+		 * no-op: it holds the CPU already) */
+		assert_false(switch_free(&c, 200 * US, (__u64)((long long)in + skew[b])));
+	}
+	/* a hold taken at a switch keeps its rule: the run ending at it is the idle one */
+	{
+		struct cpu_hold c = { 0 };
+
+		js_hold_take(&c.h, 10 * US, 0);
+		assert_true(switch_free(&c, 1 * US, 10 * US + 2 * US));
+	}
+}
+
 /* two threads on one CPU: when one lets go the other still holds it; a thread that could
  * not be tracked makes every CPU held for good; a CPU never held holds nothing */
 static void test_hold_shared(void **state)
@@ -271,8 +304,8 @@ static void test_hold_shared(void **state)
 
 	(void)state;
 	assert_true(js_hold_free(&c.all, &c.h, 5 * US, 6 * US, 0));
-	js_hold_take(&c.h, 10 * US);
-	js_hold_take(&c.h, 20 * US);
+	js_hold_take(&c.h, 10 * US, 0);
+	js_hold_take(&c.h, 20 * US, 0);
 	assert_int_equal(c.h.held_at, 10 * US);
 	js_hold_let_go(&c.h, 30 * US);
 	assert_false(js_hold_free(&c.all, &c.h, 40 * US, 41 * US, 0));
@@ -296,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_unbalanced),
 		cmocka_unit_test(test_hold_sleep_between),
 		cmocka_unit_test(test_hold_keeps_its_gaps),
+		cmocka_unit_test(test_hold_from_waking),
 		cmocka_unit_test(test_hold_shared),
 	};
 

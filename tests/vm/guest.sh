@@ -11,9 +11,10 @@
 #   loc1                     CPU 1's local timer count and the uptime 1 s and 4 s after that
 #                            run measures (cpu1.csv: its first gap row) ("COUNT UPTIME COUNT
 #                            UPTIME")
-#   follow.{json,txt,err}    jitterscope --pid PID -d 2 on a process sleeping 10 ms at a time
-#                            on CPU 1 (follow.pid: PID): the threads' programs load and
-#                            follow it
+#   follow.{json,txt,err}    jitterscope --pid PID --marks follow.marks -d 2 on a process
+#                            sleeping 10 ms at a time on CPU 1 (follow.pid: PID) that marks
+#                            each sleep: the threads' programs load (the wake-up's with
+#                            --marks) and follow it, and its marks are read
 #   check.{json,txt}         jitterscope check --json (what the audit says of this box)
 #   plan.txt                 jitterscope check --plan (what it would change on this box)
 #   idle.states              --deepest-idle-state 0 on CPU 1 (--no-probes, short runs; not
@@ -83,16 +84,23 @@ kill -INT $pid 2>/dev/null
 wait $pid
 echo $? >"$out/rc.cpu1"
 echo "$a $b" >"$out/loc1"
-# --pid: the threads' programs load here too, and follow a process sleeping 10 ms at a time
-# on CPU 1 (follow.pid: its pid). Not a shell looping on sleep(1): its vforks raise irq_work
+# --pid --marks: the threads' programs load here too (with the wake-up's, which --marks
+# adds), and follow a process sleeping 10 ms at a time on CPU 1 (follow.pid: its pid) that
+# marks each sleep. Not a shell looping on sleep(1): its vforks raise irq_work
 # on the nohz_full CPU, and under TCG the detach's text patching of the irq_work tracepoint
 # then waits for good on a CPU 1 that never leaves that vector (soft lockup; 6.1 under QEMU
 # TCG, the old build too: issue 40's note)
-taskset -c 1 python3 -c 'import time
-while True: time.sleep(0.01)' &
+: >"$out/follow.marks"
+taskset -c 1 python3 -c 'import sys, time
+f = open(sys.argv[1], "a", buffering=1)
+while True:
+    t = time.monotonic_ns()
+    time.sleep(0.01)
+    f.write("%d,%d\n" % (t, time.monotonic_ns()))' "$out/follow.marks" &
 app=$!
 echo $app >"$out/follow.pid"
-$js --pid $app -d 2 --json "$out/follow.json" >"$out/follow.txt" 2>"$out/follow.err"
+$js --pid $app --marks "$out/follow.marks" -d 2 --json "$out/follow.json" >"$out/follow.txt" \
+	2>"$out/follow.err"
 echo $? >"$out/rc.follow"
 kill $app
 wait $app 2>/dev/null

@@ -187,15 +187,18 @@ def judge_x86(case, out, inject, full=True):
                    f"refused {len(ref)}{': ' + ', '.join(ref) if ref else ''}")
         case.cells["probes"] = "loaded" if probes.get("enabled") and not ref else \
             f"{len(ref)} refused" if ref else "not loaded"
-        # --pid: the threads' programs load and follow a process on CPU 1
+        # --pid --marks: the threads' programs load and follow a process on CPU 1, and
+        # its marks (one a sleep of 10 ms, 2 s) are read
         frc = read(os.path.join(out, "rc.follow"), "?").strip()
         fpid = read(os.path.join(out, "follow.pid")).strip()
-        tids = [str(t.get("tid")) for t in
-                (load_json(os.path.join(out, "follow.json")) or {}).get("threads") or []]
+        fj = load_json(os.path.join(out, "follow.json")) or {}
+        tids = [str(t.get("tid")) for t in fj.get("threads") or []]
+        nmarks = (fj.get("marks_file") or {}).get("marks", 0)
         ferr = (read(os.path.join(out, "follow.err")).strip().splitlines() or [""])[-1]
-        case.check("--pid follows a process", frc == "0" and fpid in tids,
+        case.check("--pid --marks follows a process", frc == "0" and fpid in tids and
+                   nmarks >= 10,
                    f"exit {frc}, its thread {'followed' if fpid in tids else 'not in the JSON'}"
-                   + (f" ({ferr})" if frc != "0" and ferr else ""))
+                   f", {nmarks} marks read" + (f" ({ferr})" if frc != "0" and ferr else ""))
     for name in ("default", "cpu1"):
         rc, err, run = runs[name]
         cpus = [c.get("cpu") for c in (run or {}).get("cpus", [])]
