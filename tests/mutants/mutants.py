@@ -154,7 +154,8 @@ MUTANTS = [
          new="return ((void)btf, false);",
          killer="arm64_qemu.sh"),
     dict(name="waker-filter-off",
-         what="sched_waking keeps every wake-up with --pid alone: only its cost changes (M6)",
+         what="sched_waking keeps every wake-up of a followed thread's CPU: only its cost "
+              "changes (M6)",
          file="bpf/probes.bpf.c",
          old="if (unheld(tcpu, 0, 0, false)) /* no followed thread holds its CPU now */\n\t\treturn 0;",
          new="if (0)\n\t\treturn 0;",
