@@ -5,6 +5,7 @@
  * (its tie: the same branch names both, so the report's lines and the answer's "fix first"
  * never disagree).
  */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,11 +379,16 @@ static bool x_task(struct xctx *x)
 	return true;
 }
 
+/* x_idle - the CPU idle in the gaps: RT throttling's doing only for a SCHED_FIFO/RR sampler
+ * (it throttles no other task); else the measured task slept or blocked there, which no
+ * setting recovers (a followed thread's or a mark's idle is its own sleep: never tied) */
 static bool x_idle(struct xctx *x)
 {
 	const struct js_audit *a = x->a;
+	bool rt = a->policy == SCHED_FIFO || a->policy == SCHED_RR;
 
-	if (a->f.rt_runtime_us >= 0 && a->f.rt_runtime_us != INT64_MIN && a->f.rt_period_us > 0) {
+	if (rt && a->f.rt_runtime_us >= 0 && a->f.rt_runtime_us != INT64_MIN &&
+	    a->f.rt_period_us > 0) {
 		tie(x, "sched_rt_runtime_us");
 		OUT(x,
 		    "the sampler was off CPU %d with the CPU idle %s: RT throttling (sched_rt_runtime_us=%lld) forces a SCHED_FIFO task off %lld us every %lld us",
@@ -391,7 +397,7 @@ static bool x_idle(struct xctx *x)
 		    (long long)a->f.rt_period_us);
 	} else {
 		OUT(x,
-		    "the sampler was off CPU %d with the CPU idle %s: it slept or blocked (page fault, lock)",
+		    "CPU %d was idle %s: the measured task slept or blocked there (a system call, a page fault, a lock; a SCHED_OTHER task is not RT-throttled)",
 		    x->o->cpu, x->rate);
 	}
 	return true;

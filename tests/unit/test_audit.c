@@ -919,7 +919,23 @@ static void test_crosscheck(void **state)
 		   "vm.stat_interval=1");
 	assert_has(xcheck1(&a, 3, "work", "kworker/u16:0:3 flush_to_ldisc", 1, 0),
 		   "unbound workqueue cpumask includes CPU 3 (0-7)");
-	assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "sched_rt_runtime_us=950000");
+	/* a SCHED_OTHER sampler (or a followed thread, marks) is not RT-throttled: its idle is
+	 * its own sleep, tied to no setting */
+	assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "slept or blocked");
+	{
+		struct audit_observed o = { 3, "idle", "", 4, 1000, 10 };
+		struct audit_tie t[2];
+
+		assert_int_equal(audit_ties(&a, &o, 1, t, 2), 0);
+		audit_free(&a);
+		/* a SCHED_FIFO sampler is: its idle is the throttling's, the fix first's */
+		assert_int_equal(audit_run_for(&a, cpus, 1, BADLY, SCHED_FIFO), 0);
+		assert_has(xcheck1(&a, 3, "idle", "", 4, 0), "sched_rt_runtime_us=950000");
+		assert_int_equal(audit_ties(&a, &o, 1, t, 2), 1);
+		assert_string_equal(t[0].check, "sched_rt_runtime_us");
+		audit_free(&a);
+		run(&a, BADLY, cpus, 1);
+	}
 	assert_has(xcheck1(&a, 3, "task", "sshd:701", 5, 0), "allowed on CPU 3 (affinity 0-7)");
 	assert_has(xcheck1(&a, 3, "task", "ksoftirqd/3:32", 5, 0), "per-CPU kthread");
 	/* kernel threads named by the interrupt work they ran: as the thread, an IRQ's by it */
