@@ -173,6 +173,15 @@ static __always_inline void take(struct js_follow_thread *t, __u32 cpu, __u64 si
 	t->hold = cpu + 1;
 }
 
+/* ran - a followed thread switched in on cpu at now: a wake-up's hold there ends its wait */
+static __always_inline void ran(__u32 cpu, __u64 now)
+{
+	struct js_follow_hold *h = bpf_map_lookup_elem(&hold, &cpu);
+
+	if (h)
+		js_hold_ran(h, now);
+}
+
 static __always_inline bool followed(__u32 tid, __u32 tgid)
 {
 	if (!tid)
@@ -344,6 +353,8 @@ static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u
 	if (!t)
 		return;
 	take(t, cpu, now, now, 0);
+	if (hold_from_waking)
+		ran(cpu, now);
 	if (cpu < 64)
 		t->c.cpus_mask |= 1ull << cpu;
 	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), next->comm);

@@ -9,9 +9,10 @@
 # its pair's `--pid` run's plus a quarter of the own softirqs; the build that sent every own
 # softirq with `--marks` gave 33k against 15k events/s. (The events in all are printed, not
 # bounded: `--pid` sends nothing of CPU 1 while the server sleeps between bursts, and
-# `--marks` keeps what came from each wake-up on, a marked iteration may span a sleep: its
-# own timer's interrupt and the exit from idle, 2,000 wake-ups a second: 0.9-1.1k against
-# 5.2-5.8k events/s; 6-7k before `--marks` held the CPU from the wake-up.) What a marks report says stays true: the server marks one burst
+# `--marks` keeps what came from each wake-up on once its wait lasted 10 us, a marked
+# iteration may span a sleep: 0.85-0.88k against 1.06k events/s for 2,000 wake-ups a second;
+# 5.2-5.8k when every wake-up's interrupt and idle exit were sent, 6-7k before `--marks` held
+# the CPU from the wake-up.) What a marks report says stays true: the server marks one burst
 # every 50 ms (its sends' start and end), and at least 90 % of the marks that ended after the
 # probes were attached must have a `softirq` cause of `NET_RX` (the own softirqs inside them)
 # in the marks' result. The runs

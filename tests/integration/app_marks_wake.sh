@@ -8,7 +8,7 @@
 # Witness): a mark whose sleep's timer expired while the reader ran (a run of it began before
 # the mark's start + 1 ms and ended after its start + 1.1 ms, inside the mark) waited for the
 # reader once woken, and must name it (a `task` cause jsinject:TID in the mark's row of the
-# --gaps CSV) in at least 95 % of them, judged from at least 30 (about 90 in the 5 s run
+# --gaps CSV) in at least 95 % of them, judged from at least 30 (199-410 in the 5 s run
 # here). A follow object that takes the CPU only at the switch in (as --pid alone does:
 # mutants.py's marks-wake-hold-off) names the reader in few of them: its run, begun while no
 # followed thread held the CPU and ended at the switch where the application took it, is not

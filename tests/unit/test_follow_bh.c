@@ -264,28 +264,58 @@ static void test_hold_keeps_its_gaps(void **state)
 }
 
 /* with --marks the thread holds its CPU from its wake-up (at 400 us, after a sleep from
- * 100 us): what ran on the CPU while it slept is free, the IPI sent to wake it and the
- * interrupt it woke in are kept, and so is the idle run that ends at its switch in 2 us
- * later (the wait the mark holds), whichever program ran first at the switch */
+ * 100 us). What ran while it slept is free. A wait shorter than JS_FOLLOW_WAKE_WAIT_NS (its
+ * switch in 2 us after the wake-up) sends nothing of it: the IPI sent to wake it, the
+ * interrupt it woke in and the idle run ending at its switch in, whichever program ran
+ * first at the switch; what interrupts it once it runs is kept. A longer wait (a task
+ * running 300 us before it) keeps what ends after JS_FOLLOW_WAKE_WAIT_NS of it: that task's
+ * run, at the switch in */
 static void test_hold_from_waking(void **state)
 {
 	const long long skew[] = { -700, 0, 900 };
+	const __u64 out = 100 * US, woken = 400 * US;
 
 	(void)state;
 	for (size_t b = 0; b < 3; b++) {
 		struct cpu_hold c = { 0 };
-		__u64 out = 100 * US, woken = 400 * US, in = woken + 2 * US;
+		__u64 in = woken + 2 * US, sw = (__u64)((long long)in + skew[b]);
 
 		js_hold_take(&c.h, 0, 0);
 		js_hold_let_go(&c.h, out);
 		assert_true(switch_free(&c, 150 * US, 200 * US)); /* a task that ran meanwhile */
 		assert_true(js_hold_free(&c.all, &c.h, 300 * US, 310 * US, 0)); /* an IRQ */
 		js_hold_take(&c.h, woken, 1);
-		assert_false(js_hold_free(&c.all, &c.h, woken + 500, woken + 500, 0)); /* the IPI */
-		assert_false(js_hold_free(&c.all, &c.h, 399 * US, woken + 900, 0));    /* its IRQ */
-		/* the idle run from 200 us to its switch in (the follow program's take there is a
-		 * no-op: it holds the CPU already) */
-		assert_false(switch_free(&c, 200 * US, (__u64)((long long)in + skew[b])));
+		assert_true(js_hold_free(&c.all, &c.h, woken + 500, woken + 500, 0)); /* the IPI */
+		assert_true(js_hold_free(&c.all, &c.h, 399 * US, woken + 900, 0));    /* its IRQ */
+		/* the idle run to its switch in, and the follow program's there (take: a no-op,
+		 * it holds the CPU already; ran), in either order */
+		if (skew[b] < 0)
+			js_hold_ran(&c.h, in);
+		assert_true(switch_free(&c, 200 * US, sw));
+		if (skew[b] >= 0)
+			js_hold_ran(&c.h, in);
+		/* running: an interrupt of it, or a task preempting it, is its gap */
+		assert_false(js_hold_free(&c.all, &c.h, in + 1 * US, in + 3 * US, 0));
+		assert_false(switch_free(&c, in + 4 * US, in + 6 * US));
+		assert_false(js_hold_free(&c.all, &c.h, in + 50 * US, in + 60 * US, 0));
+	}
+	for (size_t b = 0; b < 3; b++) {
+		struct cpu_hold c = { 0 };
+		__u64 in = woken + 300 * US, sw = (__u64)((long long)in + skew[b]);
+
+		js_hold_take(&c.h, 0, 0);
+		js_hold_let_go(&c.h, out);
+		js_hold_take(&c.h, woken, 1);
+		/* its IPI, early in the wait, is not sent; the task it waited for is */
+		assert_true(js_hold_free(&c.all, &c.h, woken + 500, woken + 500, 0));
+		if (skew[b] < 0)
+			js_hold_ran(&c.h, in);
+		assert_false(switch_free(&c, 390 * US, sw));
+		if (skew[b] >= 0)
+			js_hold_ran(&c.h, in);
+		/* the wake-up that let the thread go first: no second one takes its place */
+		js_hold_ran(&c.h, in + 100 * US);
+		assert_int_equal(c.h.ran_at, in);
 	}
 	/* a hold taken at a switch keeps its rule: the run ending at it is the idle one */
 	{
@@ -293,6 +323,8 @@ static void test_hold_from_waking(void **state)
 
 		js_hold_take(&c.h, 10 * US, 0);
 		assert_true(switch_free(&c, 1 * US, 10 * US + 2 * US));
+		js_hold_ran(&c.h, 10 * US); /* no wait to end */
+		assert_int_equal(c.h.ran_at, 0);
 	}
 }
 
