@@ -117,6 +117,13 @@ MUTANTS = [
          old="\ttake(t, task_cpu_of(p), now, now, 1);",
          new="\t(void)now;",
          killer="app_marks_wake.sh"),
+    dict(name="wake-wait-unbounded",
+         what="--marks: all of a woken thread's wait dropped, however long: the task it "
+              "waited for is not recorded",
+         file="include/js_follow_bh.h",
+         old="return end < ran && end < h->held_at + JS_FOLLOW_WAKE_WAIT_NS;",
+         new="return end < ran;",
+         killer="app_marks_wake.sh", units=["test_follow_bh"]),
     dict(name="held-rule-off",
          what="--pid: what happens on a CPU no followed thread holds is recorded too",
          file="bpf/rec.bpf.h",
