@@ -94,9 +94,9 @@ struct js_bh_cpu {
  * threads hold. A thread holds the CPU it is current on, preempted on (waiting to run again
  * there), or blocked on outside a system call (a page fault's I/O): what happens on that CPU
  * meanwhile may be its gap. With --marks it holds it from its wake-up too (a marked
- * iteration waits for its CPU from then: the interrupt that woke it, the IPI sent, the idle
- * exit and what runs before it are in the mark). It lets go when it sleeps in a system call
- * or yields, moves its hold when it migrates while holding, and lets go at its exit.
+ * iteration waits for its CPU from then: what made it wait over JS_FOLLOW_WAKE_WAIT_NS, the
+ * exit from a deep idle state or a task that ran first, is in the mark). It lets go when it
+ * sleeps in a system call or yields, moves its hold when it migrates while holding, and lets go at its exit.
  * follow.bpf.c writes it at those switches, wake-ups, migrations and exits, and at the
  * first interruption or fault of a thread current since before the programs attached.
  * probes.bpf.c reads it ("follow_hold", its fd reused) wherever threads are followed
@@ -166,8 +166,8 @@ static __always_inline void js_hold_let_go(struct js_follow_hold *h, __u64 now)
  * thread's wait: a record that ended in it before the thread ran, within
  * JS_FOLLOW_WAKE_WAIT_NS of the wake-up, delayed it by less and is free; one ending later
  * (the run the thread waited for, ending at its switch in) is kept. Any other record still
- * being written while a thread holds the CPU happened in its hold. A record that began before a thread let go (beyond the
- * skew) overlaps its hold.
+ * being written while a thread holds the CPU happened in its hold. A record that began
+ * before a thread let go (beyond the skew) overlaps its hold.
  */
 static __always_inline int js_hold_free(const struct js_follow_hold *all,
 					const struct js_follow_hold *h, __u64 start, __u64 end,
