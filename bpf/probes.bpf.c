@@ -393,23 +393,7 @@ int BPF_PROG(softirq_entry, unsigned int vec_nr)
  * counted: user space reads the slots below the count (js_follow_bh.h) */
 static __always_inline void own_log(const struct js_bh_cpu *b, __u32 vec)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), key;
-	struct js_own_bh *e;
-	__u64 now, h, d;
-
-	if (cpu >= JS_MAX_CPUS)
-		return;
-	h = own_bh_head[cpu];
-	key = cpu * JS_OWN_BH_LOG + (__u32)(h & (JS_OWN_BH_LOG - 1));
-	e = bpf_map_lookup_elem(&own_bh, &key);
-	if (!e)
-		return;
-	now = bpf_ktime_get_ns();
-	e->end_ns = now;
-	d = now > b->start ? now - b->start : 0;
-	e->dur_ns = d < 0xffffffffull ? (__u32)d : 0xffffffffu;
-	e->vec = vec;
-	__sync_fetch_and_add(&own_bh_head[cpu], 1); /* after the slot: a full barrier */
+	own_put(bpf_get_smp_processor_id(), b->start, bpf_ktime_get_ns(), vec);
 }
 
 /* own_softirq - is the softirq of vector vec ending now one the current, followed, thread

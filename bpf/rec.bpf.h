@@ -8,7 +8,8 @@
  *
  * Not a library of its own: probes.bpf.c includes it after its configuration and maps, which
  * these read (cpu_mask, sampler_tgid, steal_enabled, clk_enabled, ev_lost, nr_sampler_tids,
- * paused, held_only; ring, ring_tail, cpu_state, sampler_tids, task_slots, follow_hold), so
+ * paused, held_only, own_bh_head; ring, ring_tail, cpu_state, sampler_tids, task_slots,
+ * follow_hold, own_bh), so
  * that one object keeps one state and one skeleton. The types are include/js_probe_state.h's.
  */
 #ifndef JS_REC_BPF_H
@@ -129,18 +130,40 @@ static __always_inline bool current_is_sampler(struct js_cpu_state *s)
 }
 
 /* unheld - held_only: was cpu held by no followed thread over all of [start, end] (0, 0:
- * now), a record no thread's gap needs (js_hold_free; at_switch: a run that ended at a
- * switch just now). Not sent then, nor counted lost */
-static __always_inline bool unheld(__u32 cpu, __u64 start, __u64 end, bool at_switch)
+ * now), a record no thread's gap needs (js_hold_free's JS_HOLD_FREE or JS_HOLD_WAIT;
+ * at_switch: a run that ended at a switch just now). Not sent then, nor counted lost */
+static __always_inline int unheld(__u32 cpu, __u64 start, __u64 end, bool at_switch)
 {
 	__u32 all = JS_FOLLOW_HOLD_ALL;
 
 	if (!held_only)
-		return false;
+		return 0;
 	if (!start)
 		start = end = bpf_ktime_get_ns();
 	return js_hold_free(bpf_map_lookup_elem(&follow_hold, &all),
 			    bpf_map_lookup_elem(&follow_hold, &cpu), start, end, at_switch);
+}
+
+/* own_put - own_bh_logged: [start, end] of cpu into its next slot of "own_bh", vec a softirq's
+ * vector or JS_OWN_BH_IDLE (js_follow_bh.h), counted in own_bh_head after the slot */
+static __always_inline void own_put(__u32 cpu, __u64 start, __u64 end, __u32 vec)
+{
+	struct js_own_bh *e;
+	__u64 h, d;
+	__u32 key;
+
+	if (cpu >= JS_MAX_CPUS)
+		return;
+	h = own_bh_head[cpu];
+	key = cpu * JS_OWN_BH_LOG + (__u32)(h & (JS_OWN_BH_LOG - 1));
+	e = bpf_map_lookup_elem(&own_bh, &key);
+	if (!e)
+		return;
+	e->end_ns = end;
+	d = end > start ? end - start : 0;
+	e->dur_ns = d < 0xffffffffull ? (__u32)d : 0xffffffffu;
+	e->vec = vec;
+	__sync_fetch_and_add(&own_bh_head[cpu], 1); /* after the slot: a full barrier */
 }
 
 /* ev_lost_one - count a record that found no room; user space counts what arrives, so the

@@ -49,9 +49,15 @@ static __always_inline void task_ran(struct js_cpu_state *s, __u32 cpu, __u32 pi
 {
 	__u32 kind = pid ? JS_EV_TASK : JS_EV_IDLE;
 	struct js_event *e;
+	int free = unheld(cpu, start, now, true);
 
-	if (unheld(cpu, start, now, true))
+	if (free) {
+		/* --marks: the idle run a woken thread's short wait ends is the CPU idle while
+		 * it slept, which a mark may span: logged for the marks, not sent */
+		if (!pid && free == JS_HOLD_WAIT && own_bh_logged)
+			own_put(cpu, start, now, JS_OWN_BH_IDLE);
 		return;
+	}
 	e = ev_new(s, kind, cpu);
 	if (!e)
 		return;

@@ -159,7 +159,8 @@ static __always_inline void js_hold_let_go(struct js_follow_hold *h, __u64 now)
 
 /*
  * js_hold_free - was the CPU whose slot is h (all: the every-CPU slot) held by no followed
- * thread over all of a record's [start, end]: nothing it holds a thread's gap. at_switch: the
+ * thread over all of a record's [start, end]: nothing it holds a thread's gap (JS_HOLD_FREE,
+ * JS_HOLD_WAIT below; 0: held). at_switch: the
  * record is a run that ended at a switch just now (the probes' sched_switch), which may come
  * after follow.bpf.c's program at the same switch took the CPU: a run that ended as the hold
  * began, within the skew, held nothing. A hold begun at a wake-up (--marks) holds the woken
@@ -169,6 +170,9 @@ static __always_inline void js_hold_let_go(struct js_follow_hold *h, __u64 now)
  * being written while a thread holds the CPU happened in its hold. A record that began
  * before a thread let go (beyond the skew) overlaps its hold.
  */
+#define JS_HOLD_FREE 1 /* js_hold_free: no followed thread held the CPU */
+#define JS_HOLD_WAIT 2 /* ... it ended in a woken thread's short wait (--marks) */
+
 static __always_inline int js_hold_free(const struct js_follow_hold *all,
 					const struct js_follow_hold *h, __u64 start, __u64 end,
 					int at_switch)
@@ -178,14 +182,16 @@ static __always_inline int js_hold_free(const struct js_follow_hold *all,
 	if (!all || !h || all->n || start + JS_FOLLOW_HOLD_SKEW_NS < h->free_at)
 		return 0;
 	if (!h->n)
-		return 1;
+		return JS_HOLD_FREE;
 	if (h->woke) {
 		/* ended in the woken thread's wait (before it ran: a run ending at its switch
 		 * in may read the clock up to the skew later), within JS_FOLLOW_WAKE_WAIT_NS */
 		ran = h->ran_at ? h->ran_at + (at_switch ? JS_FOLLOW_HOLD_SKEW_NS : 0) : ~0ull;
-		return end < ran && end < h->held_at + JS_FOLLOW_WAKE_WAIT_NS;
+		return end < ran && end < h->held_at + JS_FOLLOW_WAKE_WAIT_NS ? JS_HOLD_WAIT : 0;
 	}
-	return at_switch && h->free_at <= h->held_at && end <= h->held_at + JS_FOLLOW_HOLD_SKEW_NS;
+	return at_switch && h->free_at <= h->held_at && end <= h->held_at + JS_FOLLOW_HOLD_SKEW_NS ?
+		       JS_HOLD_FREE :
+		       0;
 }
 
 /*
@@ -195,14 +201,18 @@ static __always_inline int js_hold_free(const struct js_follow_hold *all,
  * in its CPU's slots of the array "own_bh" (mapped by user space), JS_OWN_BH_LOG of them a
  * CPU, the oldest overwritten, and counts them in own_bh_head[cpu] (.bss) after the slot is
  * written; the drain reads the ones a mark overlaps when it attributes the mark
- * (probes_own_bh): 16 bytes written instead of a record drained per softirq.
+ * (probes_own_bh): 16 bytes written instead of a record drained per softirq. The same slots
+ * take the idle run that ends in a woken thread's short wait (js_hold_free's JS_HOLD_WAIT,
+ * vec JS_OWN_BH_IDLE): the CPU idle while the thread slept, which a mark spanning the sleep
+ * shows as idle, not sent at every wake-up.
  */
-#define JS_OWN_BH_LOG 65536 /* a CPU's slots: 1 MiB, 1.2 s of redis's 53k softirqs/s */
+#define JS_OWN_BH_LOG 65536    /* a CPU's slots: 1 MiB, 1.2 s of redis's 53k softirqs/s */
+#define JS_OWN_BH_IDLE 0xffffu /* vec of an idle run, not a softirq */
 
 struct js_own_bh {
 	__u64 end_ns; /* its exit (bpf_ktime_get_ns) */
 	__u32 dur_ns; /* from its entry (follow.bpf.c's), capped */
-	__u32 vec;    /* its vector */
+	__u32 vec;    /* its vector, or JS_OWN_BH_IDLE */
 };
 
 #endif /* JS_FOLLOW_BH_H */

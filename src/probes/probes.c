@@ -683,9 +683,10 @@ size_t probes_own_bh(const struct js_probes *p, int cpu, uint64_t lo, uint64_t h
 			continue;
 		ev[n] = (struct js_event){ .start_ns = start,
 					   .end_ns = end,
-					   .kind = JS_EV_SOFTIRQ,
+					   .kind = e->vec == JS_OWN_BH_IDLE ? JS_EV_IDLE :
+									      JS_EV_SOFTIRQ,
 					   .cpu = (uint32_t)cpu,
-					   .id = e->vec };
+					   .id = e->vec == JS_OWN_BH_IDLE ? 0 : e->vec };
 		ev[n++].addr = i - 1; /* its slot's count, until checked below */
 	}
 	/* the slots the program wrote again meanwhile are not theirs any more: the oldest,
