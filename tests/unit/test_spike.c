@@ -822,6 +822,17 @@ static void test_on_spike_fail_hang(void **state)
 	fx_free(f);
 }
 
+/* reaped - sync f until *count (a figure the command's end sets) is set, at most 5 s */
+static void reaped(struct fixture *f, const uint64_t *count)
+{
+	uint64_t t0 = js_mono_ns();
+
+	while (!*count && js_mono_ns() - t0 < 5 * SEC) {
+		usleep(5000);
+		f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	}
+}
+
 /* --on-spike exiting 99 (issue 41): not a failure; while the run goes on it asks the run to
  * end, naming the spike it was handed (run->end_asked: the pipeline ends the run); once the
  * run has ended (the last sync) it asks nothing; another status asks nothing */
@@ -863,24 +874,24 @@ static void test_on_spike_ends_run(void **state)
 	assert_int_equal(f->run.end_asked[0], 0);
 	fx_free(f);
 
-	/* a run already stopped (Ctrl-C): its reason stays */
+	/* a run already stopped (Ctrl-C): its reason stays, once the command's exit is seen */
 	f = fx_new(10, 0);
 	gap(f, 1000, 3 * MS);
 	f->run.interrupted = true;
 	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
-	usleep(200000);
-	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	reaped(f, &f->run.spikes.cmd.run_ns);
+	assert_true(f->run.spikes.cmd.run_ns > 0);
 	assert_int_equal(f->run.end_asked[0], 0);
 	fx_free(f);
 
-	/* exit 98: a failure, nothing asked */
+	/* exit 98: a failure, nothing asked (waited for as long as the command takes to exit:
+	 * a fixed 200 ms was too short under qemu-user on a loaded machine) */
 	fx_cmd = "exit 98";
 	f = fx_new(10, 0);
 	fx_cmd = NULL;
 	gap(f, 1000, 3 * MS);
 	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
-	usleep(200000);
-	f->out.sync(f->out.ctx, &f->run, T0 + 2000 * MS);
+	reaped(f, &f->run.spikes.cmd.failed);
 	assert_int_equal(f->run.spikes.cmd.failed, 1);
 	assert_int_equal(f->run.end_asked[0], 0);
 	fx_free(f);
