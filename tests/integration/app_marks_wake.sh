@@ -12,14 +12,14 @@
 # 132-216 in the 3 s run now). A follow object that takes the CPU only at the switch in (as
 # --pid alone does: mutants.py's marks-wake-hold-off) names the reader in few of them: its
 # run, begun while no followed thread held the CPU and ended at the switch where the
-# application took it, is not recorded. A run of the reader that ends before the timer expires delayed nothing, and the
-# mark is not asked to name it. Then a 1.5 s run of the application alone: each mark is a
-# sleep CPU 1 spends idle, and its primary cause must be idle in at least 80 % of them (the
-# idle run logged for the marks at a wake-up shorter than 10 us, js_follow_bh.h, sent at a
-# longer one). Where it was neither sent nor logged, 5 % were in a manual run; but this
-# host's wake-ups are sometimes slower than 10 us for a whole run, and that build then
-# passes (92 %, 1 run of 2): the check guards the marks' idle where wake-ups are quick.
-# Root, kernel BTF, CPU 1 (77 otherwise); about 9 s.
+# application took it, is not recorded. A run of the reader that ends before the timer
+# expires delayed nothing, and the mark is not asked to name it. Then a 1.5 s run of the
+# application alone: each mark is a sleep CPU 1 spends idle, and its primary cause must be
+# idle in at least 80 % of them (the idle run logged for the marks at a wake-up shorter than
+# 10 us, js_follow_bh.h, sent at a longer one). Where it was neither sent nor logged, 5 %
+# were in a manual run; but this host's wake-ups are sometimes slower than 10 us for a whole
+# run, and that build then passes (92 %, 1 run of 2): the check guards the marks' idle where
+# wake-ups are quick. Root, kernel BTF, CPU 1 (77 otherwise); about 9 s.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/../lib/lib.bash"
 need_root
