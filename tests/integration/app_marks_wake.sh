@@ -3,16 +3,16 @@
 # so a marked iteration that sleeps keeps what made it wait for its CPU once woken. A
 # stand-in application on CPU 1 (SCHED_OTHER) marks each 1 ms sleep, from before it to after
 # it (time.sleep: its wake-up then its return); jsinject --mode pipe wakes a SCHED_FIFO
-# reader on CPU 1 every 10 ms that spins 300 us, most often while the application sleeps.
+# reader on CPU 1 every 10 ms that spins 600 us, most often while the application sleeps.
 # The oracle is the kernel's trace of CPU 1's task switches (tests/lib/attrib_lib.py:
 # Witness): a mark whose sleep's timer expired while the reader ran (a run of it began before
 # the mark's start + 1 ms and ended after its start + 1.1 ms, inside the mark) waited for the
 # reader once woken, and must name it (a `task` cause jsinject:TID in the mark's row of the
-# --gaps CSV) in at least 95 % of them, judged from at least 30 (97-410 in a 5 s run here,
-# 132-216 in the 3 s run now). A follow object that takes the CPU only at the switch in (as
-# --pid alone does: mutants.py's marks-wake-hold-off) names the reader in few of them: its
-# run, begun while no followed thread held the CPU and ended at the switch where the
-# application took it, is not recorded. A run of the reader that ends before the timer
+# --gaps CSV) in at least 95 % of them, judged from at least 30 (56-218 in the 3 s run
+# here; a 300 us spin gave 26-216, too few at times). A follow object that takes the CPU
+# only at the switch in (as --pid alone does: mutants.py's marks-wake-hold-off) names the
+# reader in few of them: its run, begun while no followed thread held the CPU and ended at
+# the switch where the application took it, is not recorded. A run of the reader that ends before the timer
 # expires delayed nothing, and the mark is not asked to name it. Then a 1.5 s run of the
 # application alone: each mark is a sleep CPU 1 spends idle, and its primary cause must be
 # idle in at least 80 % of them (the idle run logged for the marks at a wake-up shorter than
@@ -39,7 +39,7 @@ while time.monotonic() < end:
     os.write(fd, b"%d,%d\n" % (t0, time.monotonic_ns()))
 PY
 app=$!
-"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration 12 --period 10000 --spin 300 \
+"$INJ" --mode pipe --cpu 1 --helper-cpu 0 --duration 12 --period 10000 --spin 600 \
 	>"$TMP/inj.out" 2>&1 &
 inj=$!
 sleep 0.5
