@@ -1,25 +1,26 @@
 #!/bin/bash
 # app_marks_wake.sh - issue 40: with --marks a followed thread holds its CPU from its wake-up,
-# so a marked iteration that sleeps keeps what made it wait for its CPU once woken. A
-# stand-in application on CPU 1 (SCHED_OTHER) marks each 1 ms sleep, from before it to after
-# it (time.sleep: its wake-up then its return); jsinject --mode pipe wakes a SCHED_FIFO
-# reader on CPU 1 every 10 ms that spins 600 us, most often while the application sleeps.
-# The oracle is the kernel's trace of CPU 1's task switches (tests/lib/attrib_lib.py:
-# Witness): a mark whose sleep's timer expired while the reader ran (a run of it began before
-# the mark's start + 1 ms and ended after its start + 1.1 ms, inside the mark) waited for the
-# reader once woken, and must name it (a `task` cause jsinject:TID in the mark's row of the
-# --gaps CSV) in at least 95 % of them, judged from at least 30 (56-218 in the 3 s run
-# here; a 300 us spin gave 26-216, too few at times). A follow object that takes the CPU
-# only at the switch in (as --pid alone does: mutants.py's marks-wake-hold-off) names the
-# reader in few of them: its run, begun while no followed thread held the CPU and ended at
-# the switch where the application took it, is not recorded. A run of the reader that ends before the timer
-# expires delayed nothing, and the mark is not asked to name it. Then a 1.5 s run of the
-# application alone: each mark is a sleep CPU 1 spends idle, and its primary cause must be
-# idle in at least 80 % of them (the idle run logged for the marks at a wake-up shorter than
-# 10 us, js_follow_bh.h, sent at a longer one). Where it was neither sent nor logged, 5 %
-# were in a manual run; but this host's wake-ups are sometimes slower than 10 us for a whole
-# run, and that build then passes (92 %, 1 run of 2): the check guards the marks' idle where
-# wake-ups are quick. Root, kernel BTF, CPU 1 (77 otherwise); about 9 s.
+# so a marked iteration that sleeps keeps what made it wait for its CPU once woken. A stand-in
+# application on CPU 1 (SCHED_OTHER) marks each 1 ms sleep, from before it to after it
+# (time.sleep: its wake-up then its return); jsinject --mode pipe wakes a SCHED_FIFO reader on
+# CPU 1 every 10 ms that spins 600 us, most often while the application sleeps. The oracle is
+# the kernel's trace of CPU 1's task switches (tests/lib/attrib_lib.py: Witness): a mark whose
+# sleep's timer expired while the reader ran (a run of it began before the mark's start + 1 ms
+# and ended after its start + 1.1 ms, inside the mark) waited for the reader once woken, and
+# must name it (a `task` cause jsinject:TID in the mark's row of the --gaps CSV) in at least
+# 95 % of them, judged from at least 30 (56-218 in the 3 s run here; a 300 us spin gave
+# 26-216, too few at times). A follow object that takes the CPU only at the switch in (as
+# --pid alone does: mutants.py's marks-wake-hold-off) names the reader in few of them: its
+# run, begun while no followed thread held the CPU and ended at the switch where the
+# application took it, is not recorded. A run of the reader that ends before the timer expires
+# delayed nothing, and the mark is not asked to name it. Then a 1.5 s run of the application
+# alone: each mark is a sleep CPU 1 spends idle, and its primary cause must be idle in at
+# least 80 % of them (the idle run logged for the marks at a wake-up shorter than 10 us,
+# js_follow_bh.h, sent at a longer one). Where it was neither sent nor logged, 5 % were in a
+# manual run; but this host's wake-ups are sometimes slower than 10 us for a whole run, and
+# that build then passes (92 %, 1 run of 2): the check guards the marks' idle where wake-ups
+# are quick. Root, kernel BTF, CPU 1 (77 otherwise); about 9 s.
+# The kernel's trace not to be had (tests/lib/attrib_lib.py's Witness says why): exit 77.
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/../lib/lib.bash"
 need_root
@@ -58,7 +59,7 @@ open(tmp + "/witness.why", "w").write(w.why or "")
 if rc:
     sys.exit("run exited %d (%s)" % (rc, open(tmp + "/err.txt").read().strip()))
 PY
-[ ! -s "$TMP/witness.why" ] || fail "the kernel's trace: $(cat "$TMP/witness.why")"
+[ ! -s "$TMP/witness.why" ] || skip "$(cat "$TMP/witness.why")"
 python3 - "$TMP" <<'PY' || fail "marks that waited for the reader do not name it (outputs in $TMP)"
 import json, sys
 from attrib_lib import has_cause, load_gaps, load_witness
