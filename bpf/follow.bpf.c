@@ -595,8 +595,9 @@ static __always_inline void enter(bool softirq, __u32 vec)
 	}
 }
 
-/* leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work);
- * hard: a hard interruption's (a softirq right after it is the kernel's irq_exit) */
+/* leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work,
+ * less the hard ones nested in it: each a gap); hard: a hard interruption's (a softirq right
+ * after it is the kernel's irq_exit) */
 static __always_inline void leave(bool hard)
 {
 	__u32 zero = 0, tid;
@@ -612,7 +613,7 @@ static __always_inline void leave(bool hard)
 	if (what == JS_BH_INNER)
 		return;
 	tid = s->tid;
-	start = s->start;
+	start = what == JS_BH_NESTED ? s->bh.nest_start : s->start;
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t) {
 		__u64 pt = bpf_get_current_pid_tgid();
@@ -623,7 +624,7 @@ static __always_inline void leave(bool hard)
 	}
 	if (what == JS_BH_OWN) {
 		t->c.own_bh++;
-		t->c.own_bh_ns += now - start;
+		t->c.own_bh_ns += now - start - s->bh.nest_ns;
 		return;
 	}
 	t->c.interrupted++;
@@ -715,8 +716,9 @@ int BPF_PROG(follow_ipi_exit, const char *reason)
 	return 0;
 }
 
-/* an NMI not inside another interruption is a gap of its own: [now - its handler's time,
- * now] (the tracepoint gives the handler's duration) */
+/* an NMI not inside another interruption (but for a softirq of its own, whose own time it is
+ * not) is a gap of its own: [now - its handler's time, now] (the tracepoint gives the
+ * handler's duration) */
 TP("nmi_handler")
 int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 {
@@ -728,8 +730,10 @@ int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 	if (!followed(tid, pt >> 32) || delta_ns <= 0)
 		return 0;
 	s = bpf_map_lookup_elem(&irq, &zero);
-	if (s && s->bh.depth)
+	if (s && s->bh.depth && (!s->bh.own || s->bh.nest_depth))
 		return 0; /* inside an interruption already counted */
+	if (s && s->bh.depth)
+		s->bh.nest_ns += delta_ns;
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t)
 		return 0;

@@ -10,7 +10,8 @@
  * interrupt returns), or when a taken interruption raised its vector and it has not run
  * since (a remote CPU's RPS IPI raising NET_RX while the thread had bottom halves off runs
  * at the thread's own local_bh_enable: still taken). A hard interruption nested in its own
- * softirq is counted with it. __u32/__u64 types: user code includes <linux/types.h> first.
+ * softirq is taken from it (a gap of its own, its time not the softirq's), and so are the
+ * softirqs it raised. __u32/__u64 types: user code includes <linux/types.h> first.
  */
 #ifndef JS_FOLLOW_BH_H
 #define JS_FOLLOW_BH_H
@@ -20,16 +21,19 @@
 #endif
 
 /* what js_bh_leave() closed */
-#define JS_BH_INNER 0 /* not the outermost interruption (or none open) */
-#define JS_BH_TAKEN 1 /* the outermost one, taken from the thread: a gap */
-#define JS_BH_OWN 2   /* the outermost one, a softirq of its own: not a gap */
+#define JS_BH_INNER 0  /* not the outermost interruption (or none open) */
+#define JS_BH_TAKEN 1  /* the outermost one, taken from the thread: a gap */
+#define JS_BH_OWN 2    /* the outermost one, a softirq of its own: not a gap */
+#define JS_BH_NESTED 3 /* a hard one nested in a softirq of its own: a gap from nest_start */
 
 struct js_bh_state {
 	__u32 depth;	   /* interruptions open */
 	__u32 own;	   /* the outermost open one is a softirq of its own */
 	__u32 hard_raised; /* softirq vectors a taken interruption raised, not run since */
-	__u32 pad;
-	__u64 hard_end; /* the last outermost hard interruption's exit */
+	__u32 nest_depth;  /* the depth of the hard one open inside its own softirq (0: none) */
+	__u64 hard_end;	   /* the last outermost hard interruption's exit */
+	__u64 nest_start;  /* ... that nested one's entry */
+	__u64 nest_ns;	   /* the nested ones' time inside the outermost one so far */
 };
 
 /* js_bh_enter - an interruption's entry at now (softirq: of vector vec); nonzero when it is
@@ -39,18 +43,30 @@ static __always_inline int js_bh_enter(struct js_bh_state *s, int softirq, __u32
 {
 	int outer = !s->depth;
 
-	if (outer)
+	if (outer) {
 		s->own = softirq && (now - s->hard_end > join_ns || s->hard_end > now) &&
 			 !(vec < 32 && (s->hard_raised >> vec & 1));
+		s->nest_ns = 0;
+	} else if (s->own && !softirq && !s->nest_depth) {
+		s->nest_depth = s->depth + 1;
+		s->nest_start = now;
+	}
 	if (softirq && vec < 32)
 		s->hard_raised &= ~(1u << vec);
 	s->depth++;
 	return outer;
 }
 
-/* js_bh_leave - an interruption's exit at now (hard: an IRQ's or a vector's); JS_BH_* */
+/* js_bh_leave - an interruption's exit at now (hard: an IRQ's or a vector's); JS_BH_* (the
+ * outermost softirq's own time: its duration less nest_ns) */
 static __always_inline int js_bh_leave(struct js_bh_state *s, int hard, __u64 now)
 {
+	if (s->depth && s->depth == s->nest_depth) {
+		s->depth--;
+		s->nest_depth = 0;
+		s->nest_ns += now - s->nest_start;
+		return JS_BH_NESTED;
+	}
 	if (!s->depth || --s->depth)
 		return JS_BH_INNER;
 	if (hard)
@@ -62,11 +78,11 @@ static __always_inline int js_bh_leave(struct js_bh_state *s, int hard, __u64 no
 	return JS_BH_TAKEN;
 }
 
-/* js_bh_raise - softirq vector vec raised: inside a taken interruption, it is taken when it
- * runs */
+/* js_bh_raise - softirq vector vec raised: inside a taken interruption (a hard one nested in
+ * its own softirq too), it is taken when it runs */
 static __always_inline void js_bh_raise(struct js_bh_state *s, __u32 vec)
 {
-	if (s->depth && !s->own && vec < 32)
+	if (s->depth && (!s->own || s->nest_depth) && vec < 32)
 		s->hard_raised |= 1u << vec;
 }
 

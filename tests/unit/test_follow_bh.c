@@ -36,8 +36,11 @@ struct ev {
 	__u32 vec;
 };
 
+/* the rule's state after the last replay */
+static struct js_bh_state last;
+
 /* replay - the sequence through the rule: the JS_BH_* each exit returned, in order, into
- * out (n of them) */
+ * out (n of them); its state at the end into last */
 static size_t replay(const struct ev *v, size_t n, int *out)
 {
 	struct js_bh_state s;
@@ -61,6 +64,7 @@ static size_t replay(const struct ev *v, size_t n, int *out)
 			break;
 		}
 	}
+	last = s;
 	return k;
 }
 
@@ -162,8 +166,9 @@ static void test_raise_inside_own(void **state)
 	assert_int_equal(out[3], JS_BH_OWN); /* BLOCK pending, not NET_RX */
 }
 
-/* nesting: a hard IRQ inside its own softirq is counted with it (one exit closes the
- * outermost); a softirq inside a taken IRQ is part of that gap */
+/* nesting: a hard IRQ inside its own softirq is taken from it (a gap of its own, from its
+ * entry: nest_start), its time not the softirq's (nest_ns); a softirq inside a taken IRQ is
+ * part of that gap */
 static void test_nesting(void **state)
 {
 	const struct ev seq[] = {
@@ -176,10 +181,39 @@ static void test_nesting(void **state)
 
 	(void)state;
 	assert_int_equal(REPLAY(seq, out), 4);
-	assert_int_equal(out[0], JS_BH_INNER);
+	assert_int_equal(out[0], JS_BH_NESTED);
 	assert_int_equal(out[1], JS_BH_OWN);
 	assert_int_equal(out[2], JS_BH_INNER);
 	assert_int_equal(out[3], JS_BH_TAKEN);
+	assert_int_equal(last.depth, 0);
+	assert_int_equal(last.nest_depth, 0);
+}
+
+/* a disk IRQ inside its own NET_RX (redis's send): the IRQ is a gap from its entry, the
+ * softirq's own time is the rest; the BLOCK softirq the IRQ raised runs after NET_RX, in the
+ * same bottom-half run, and is taken; two IRQs in one softirq each a gap, their time summed */
+static void test_nested_hard_taken(void **state)
+{
+	const struct ev seq[] = {
+		{ SOFT_IN, 1000000, NET_RX },  { HARD_IN, 1001000, 0 }, { RAISE, 1001100, BLOCK },
+		{ HARD_OUT, 1002000, 0 },      { HARD_IN, 1002500, 0 }, { HARD_OUT, 1003000, 0 },
+		{ SOFT_OUT, 1004000, NET_RX },
+	};
+	const struct ev block[] = { { SOFT_IN, 1004100, BLOCK }, { SOFT_OUT, 1005000, BLOCK } };
+	struct js_bh_state s;
+	int out[4];
+
+	(void)state;
+	assert_int_equal(REPLAY(seq, out), 3);
+	assert_int_equal(out[0], JS_BH_NESTED);
+	assert_int_equal(out[1], JS_BH_NESTED);
+	assert_int_equal(out[2], JS_BH_OWN);
+	assert_int_equal(last.nest_start, 1002500);
+	assert_int_equal(last.nest_ns, 1000 + 500); /* own time: 4000 - 1500 */
+	s = last;
+	js_bh_enter(&s, 1, block[0].vec, block[0].t, JOIN);
+	assert_int_equal(s.nest_ns, 0); /* a new outermost one */
+	assert_int_equal(js_bh_leave(&s, 0, block[1].t), JS_BH_TAKEN);
 }
 
 /* an exit without its entry (attached mid-interruption) closes nothing */
@@ -361,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_remote_raise),
 		cmocka_unit_test(test_raise_inside_own),
 		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_nested_hard_taken),
 		cmocka_unit_test(test_unbalanced),
 		cmocka_unit_test(test_hold_sleep_between),
 		cmocka_unit_test(test_hold_keeps_its_gaps),
