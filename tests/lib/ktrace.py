@@ -4,6 +4,7 @@ buffer, CPU mask and events; nothing else on the machine sees it) and the parser
 
   Instance(name, cpus, events).start() ... .read() -> (text, overrun) ... .remove()
   parse_trace(text) -> [(start_ns, end_ns, event)]: tasks' runs, IRQs, timers, softirqs
+  current(text, event) -> [(ns, pid, fields)]: the task each of event's lines interrupted
 
 The trace clock is CLOCK_MONOTONIC ("mono"), jitterscope's and jsinject's time base. An
 instance is named NAME.PID (PID: the process it belongs to); one whose process is gone (a
@@ -15,6 +16,7 @@ import re
 TRACEFS = "/sys/kernel/tracing"
 TRACE_RE = re.compile(r"\s(\d+)\.(\d{6}): (\w+): (.*)$", re.M)
 NEXT_RE = re.compile(r"==> next_comm=(.*) next_pid=(\d+) next_prio=")
+LINE_RE = re.compile(r"^\s*(.*)-(\d+)\s+\[\d+\]\s.*?\s(\d+)\.(\d{6}): (\w+): (.*)$", re.M)
 FORK_RE = re.compile(r"comm=.* pid=(\d+) child_comm=.* child_pid=(\d+)")
 
 
@@ -116,6 +118,14 @@ def parse_trace(text):
                 st, name = opened.pop(key)
                 out.append((st, t, name))
     return out
+
+
+def current(text, event):
+    """a trace's lines of @event -> [(ns, pid, {field: value})]: pid is the task current when
+    it fired (its line's TASK-PID; 0: the CPU was idle)"""
+    return [(int(m.group(3)) * 10 ** 9 + int(m.group(4)) * 1000, int(m.group(2)),
+             dict(x.split("=", 1) for x in m.group(6).split() if "=" in x))
+            for m in LINE_RE.finditer(text) if m.group(5) == event]
 
 
 def forks(text):

@@ -124,6 +124,13 @@ MUTANTS = [
          old="return end < ran && end < h->held_at + JS_FOLLOW_WAKE_WAIT_NS ? JS_HOLD_WAIT : 0;",
          new="return end < ran ? JS_HOLD_WAIT : 0;",
          killer="app_marks_wake.sh", units=["test_follow_bh"]),
+    dict(name="nested-hard-own",
+         what="--pid: a hard IRQ inside the thread's own softirq counted as its own work, "
+              "no gap (the rule before 2026-12-06)",
+         file="include/js_follow_bh.h",
+         old="\t} else if (s->own && !softirq && !s->nest_depth) {",
+         new="\t} else if (0) {",
+         killer="app_redis.sh", units=["test_follow_bh"]),
     dict(name="held-rule-off",
          what="--pid: what happens on a CPU no followed thread holds is recorded too",
          file="bpf/rec.bpf.h",
