@@ -62,6 +62,19 @@ if [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ] &&
 	export PATH
 fi
 
+# the shield (scripts/cpu1-shield): while integration tests run as root, the machine's other
+# tasks are kept off CPU 1 (what isolcpus does on a tuned box), and given their CPUs back at
+# the end, Ctrl-C and SIGTERM included; this script and what it starts keep theirs (a
+# run-tests.sh started by a test shields nothing more). JS_TEST_SHIELD=0: not
+shield=
+if [ "$kind" != unit ] && [ "${JS_TEST_SHIELD:-1}" != 0 ] && [ "$(id -u)" = 0 ] &&
+	[ -d /sys/devices/system/cpu/cpu1 ]; then
+	shield=$logs/shield.masks
+	export JS_TEST_SHIELD=0
+	scripts/cpu1-shield on "$shield" --keep $$ || shield=
+	trap '[ -z "$shield" ] || scripts/cpu1-shield off "$shield"' EXIT
+fi
+
 # skip_lines LOG - the reasons of a script's "skip: REASON" (or "skip PART: REASON") lines
 skip_lines() {
 	sed -n '/^skip\( [^:]*\)\{0,1\}: /s/^skip:\{0,1\} //p' "$1"
