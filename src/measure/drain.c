@@ -534,6 +534,10 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 	/* a source's gaps come as they end: in start order for steal and the models */
 	if (src != JS_SRC_SAMPLER)
 		qsort(recs, n, sizeof(*recs), gap_start_cmp);
+	/* their histograms' slots, cold when many CPUs share the drain, are on their way while
+	 * the chunk is attributed */
+	for (size_t i = 0; i < n; i++)
+		result_prefetch_gap(&d->run->cpus[recs[i].gap.res], recs[i].gap.dur_ns);
 	corr_window_attribute(w, recs, n);
 	if (*d->probes)
 		steal_log_allocate(&l->steal, recs, n);

@@ -175,6 +175,17 @@ void hist_reset(struct js_hist *h)
 	h->max = 0;
 }
 
+void hist_prefetch(const struct js_hist *h, int64_t v)
+{
+	int i;
+
+	if (!h->counts)
+		return;
+	i = hist_counts_index(h, v < h->highest ? v : h->highest);
+	if (i < h->counts_len)
+		__builtin_prefetch(&h->counts[i], 1, 3);
+}
+
 /* hist_record_n - count value v n times (same clamping as hist_record) */
 void hist_record_n(struct js_hist *h, int64_t v, uint64_t n)
 {

@@ -114,6 +114,12 @@ static int advance_to(struct js_intervals *iv, uint64_t t)
 	return 0;
 }
 
+void intervals_prefetch(const struct js_intervals *iv, uint64_t dur_ns)
+{
+	if (!iv->finished)
+		hist_prefetch(&iv->cur, (int64_t)JS_MIN(dur_ns, (uint64_t)INT64_MAX));
+}
+
 /* intervals_add_gap - count one gap (gaps in start order); 0 or -ENOMEM */
 int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns,
 		      uint32_t cause, const char *detail)

@@ -44,6 +44,11 @@ void hist_free(struct js_hist *h);
 void hist_reset(struct js_hist *h);
 /* hist_record - count one value: v < 0 counts as 0; v > highest is clamped, counted in overflow */
 void hist_record(struct js_hist *h, int64_t v);
+/* hist_prefetch - v's slot brought toward the cache, for a hist_record(h, v) soon: the drain
+ * issues a batch's before it attributes the batch, so that the slots' misses overlap that
+ * work and each other instead of each stalling its own hist_record (many CPUs' histograms
+ * do not stay in the cache: docs/DESIGN.md, many CPUs). No effect on what h holds */
+void hist_prefetch(const struct js_hist *h, int64_t v);
 /* hist_record_n - count value v n times (same clamping as hist_record) */
 void hist_record_n(struct js_hist *h, int64_t v, uint64_t n);
 /* hist_add - add src's counts to dst; -EINVAL unless both have the same configuration */

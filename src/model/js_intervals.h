@@ -70,6 +70,9 @@ int intervals_reserve(struct js_intervals *iv);
  * be NULL); 0 or -ENOMEM */
 int intervals_add_gap(struct js_intervals *iv, uint64_t gap_start_ns, uint64_t dur_ns,
 		      uint32_t cause, const char *detail);
+/* intervals_prefetch - a gap of dur_ns to be added soon: its histogram slot brought toward
+ * the cache (hist_prefetch) */
+void intervals_prefetch(const struct js_intervals *iv, uint64_t dur_ns);
 /* intervals_finish - close the interval in progress at end_ns (every interval up to end_ns
  * gets an entry, empty ones included); 0 or -ENOMEM */
 int intervals_finish(struct js_intervals *iv, uint64_t end_ns);

@@ -313,6 +313,9 @@ void result_cpu_free(struct js_cpu_result *r);
  * and burst models cfg asks for (fed by result_add_gap from now on); 0 or -ENOMEM (the
  * models that could not be set up stay empty) */
 int result_cpu_start(struct js_cpu_result *r, uint64_t start_ns, const struct js_run_cfg *cfg);
+/* result_prefetch_gap - a gap of dur_ns that result_add_gap() will add: its histograms'
+ * slots brought toward the cache (hist_prefetch); nothing of r changes */
+void result_prefetch_gap(const struct js_cpu_result *r, uint64_t dur_ns);
 /* result_add_gap - account one attributed gap (totals, histograms, top list, models), its
  * unexplained time first given to the host class its evidence names (host_name(): g
  * changes, before any output shows it) */

@@ -235,6 +235,13 @@ static void models_add_gap(struct js_cpu_result *r, const struct js_gap_rec *g)
 	}
 }
 
+void result_prefetch_gap(const struct js_cpu_result *r, uint64_t dur_ns)
+{
+	hist_prefetch(&r->hist, (int64_t)JS_MIN(dur_ns, (uint64_t)INT64_MAX));
+	if (r->started)
+		intervals_prefetch(&r->intervals, dur_ns);
+}
+
 void result_add_gap(struct js_cpu_result *r, struct js_gap_rec *g)
 {
 	/* the detector sees every gap no event explains, the host's periodic ones too */

@@ -334,6 +334,25 @@ static void test_overflow_and_negative(void **state)
 }
 
 /** Check the empty histogram and reset. */
+/* hist_prefetch is a hint: any value (below 0, above highest), a freed histogram, and nothing
+ * of what the histogram holds changes */
+static void test_prefetch(void **state)
+{
+	const int64_t v[] = { -5, 0, 1, 2047, 123456789, JS_HIST_HIGHEST_NS, INT64_MAX };
+	struct js_hist h;
+
+	(void)state;
+	assert_int_equal(hist_init(&h, 1, JS_HIST_HIGHEST_NS, 3), 0);
+	hist_record(&h, 1000);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		hist_prefetch(&h, v[i]);
+	assert_int_equal(h.total, 1);
+	for (int i = 0; i < h.counts_len; i++)
+		assert_int_equal(h.counts[i], i == hist_counts_index(&h, 1000));
+	hist_free(&h);
+	hist_prefetch(&h, 1000);
+}
+
 static void test_empty_and_reset(void **state)
 {
 	struct js_hist h;
@@ -565,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_bruteforce),
 		cmocka_unit_test(test_mean_stddev_exact),
 		cmocka_unit_test(test_overflow_and_negative),
+		cmocka_unit_test(test_prefetch),
 		cmocka_unit_test(test_empty_and_reset),
 		cmocka_unit_test(test_add),
 		cmocka_unit_test(test_sub),
