@@ -15,9 +15,10 @@
 #include <stdint.h>
 
 /* each measured CPU's probe ring of 128-byte records: 2 MiB, 40 ms of events at 400k/s,
- * drained every 10 ms; 32 MiB in all at most (16 CPUs; 64 CPUs get 512 KiB each) */
+ * drained every 10 ms; 128 MiB in all at most (64 CPUs; 256 CPUs get 512 KiB each, under a
+ * 32nd full after 40 ms of a tuned CPU's 3k events/s: their drain sleeps 40 ms, js_nap.h) */
 #define PROBE_RING_BYTES_PER_CPU (2u << 20)
-#define PROBE_RING_BYTES_MAX (32u << 20)
+#define PROBE_RING_BYTES_MAX (128u << 20)
 #define SCALE_EV_WINDOW_CAP 16384 /* events kept per CPU awaiting their gap (spinner) */
 #define SCALE_EV_KEEP_CAP 65536	  /* ... when marks come late (DRAIN_KEEP_NS) */
 /* ... for threads' gaps alone (DRAIN_THREAD_KEEP_NS, 100 ms): a ring that stays in the cache,

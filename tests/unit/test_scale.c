@@ -20,16 +20,17 @@
 
 #define MIB (1u << 20)
 
-/** The probe rings: 2 MiB per CPU up to 16 CPUs, then 32 MiB shared (a power of two each). */
+/** The probe rings: 2 MiB per CPU up to 64 CPUs, then 128 MiB shared (a power of two each). */
 static void test_probe_rings(void **state)
 {
 	(void)state;
 	assert_int_equal(scale_probe_ring_recs(1) * PROBES_RECORD_BYTES, 2 * MIB);
 	assert_int_equal(scale_probe_ring_recs(16) * PROBES_RECORD_BYTES, 2 * MIB);
-	assert_int_equal(scale_probe_ring_recs(64) * PROBES_RECORD_BYTES, MIB / 2);
-	assert_int_equal(scale_probe_ring_recs(128) * PROBES_RECORD_BYTES, MIB / 4);
-	/* 100 CPUs: 32 MiB / 100 rounded down to a power of two records */
-	assert_int_equal(scale_probe_ring_recs(100), 2048);
+	assert_int_equal(scale_probe_ring_recs(64) * PROBES_RECORD_BYTES, 2 * MIB);
+	assert_int_equal(scale_probe_ring_recs(128) * PROBES_RECORD_BYTES, MIB);
+	assert_int_equal(scale_probe_ring_recs(256) * PROBES_RECORD_BYTES, MIB / 2);
+	/* 100 CPUs: 128 MiB / 100 rounded down to a power of two records */
+	assert_int_equal(scale_probe_ring_recs(100), 8192);
 }
 
 /** The senders' rings: 1024 records each for a few, never more than 8 MiB in all. */
@@ -51,7 +52,7 @@ static void test_send_rings_bounded(void **state)
 	assert_int_equal(m.send_rings, 0);
 }
 
-/** Memory per CPU is the same from 16 CPUs up (the probe rings' share stops shrinking only
+/** Memory per CPU is the same from 64 CPUs up (the probe rings' share stops shrinking only
  * at their floor): the total grows by per_cpu for each CPU. */
 static void test_memory_linear(void **state)
 {
@@ -65,7 +66,7 @@ static void test_memory_linear(void **state)
 	scale_mem(&a, 64, 256, 1 << 16);
 	scale_mem(&b, 128, 256, 1 << 16);
 	assert_true(b.per_cpu < a.per_cpu); /* the probe rings shared out more thinly */
-	assert_int_equal(b.per_cpu, b.gap_ring + MIB / 4 + b.drain);
+	assert_int_equal(b.per_cpu, b.gap_ring + MIB + b.drain);
 	assert_int_equal(b.total, 128 * b.per_cpu + b.send_rings);
 	assert_true(b.drain > 0 && b.drain == a.drain);
 }
