@@ -104,7 +104,7 @@ UNIT_SCRIPTS := bench/test_run.py tests/lib/test_kernel_hz.py tests/unit/format_
 		tests/unit/scale_driver_test.sh \
 		tests/unit/check_layers_test.sh tests/unit/layers_check.sh tests/unit/run_tests_retry.sh \
 		tests/unit/run_tests_lane.sh \
-		tests/unit/skips_allowed.sh tests/unit/mutants_apply.sh
+		tests/unit/skips_allowed.sh tests/unit/mutants_apply.sh tests/unit/cpu1_shield.sh
 # test-only helper programs (interference injector ...): tests/tools/NAME.c -> build/tools/NAME
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(OUTPUT)/tools/%,$(TOOL_SRCS))

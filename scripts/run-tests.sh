@@ -71,6 +71,8 @@ if [ "$kind" != unit ] && [ "${JS_TEST_SHIELD:-1}" != 0 ] && [ "$(id -u)" = 0 ] 
 	[ -d /sys/devices/system/cpu/cpu1 ]; then
 	shield=$logs/shield.masks
 	export JS_TEST_SHIELD=0
+	# a run killed before its end (SIGKILL) left its masks: given back first
+	[ ! -e "$shield" ] || scripts/cpu1-shield off "$shield"
 	scripts/cpu1-shield on "$shield" --keep $$ || shield=
 	trap '[ -z "$shield" ] || scripts/cpu1-shield off "$shield"' EXIT
 fi
