@@ -47,6 +47,7 @@ import argparse
 import bisect
 import csv
 import json
+import math
 import os
 import re
 import shutil
@@ -63,7 +64,7 @@ from app_lib import wait_attached  # noqa: E402
 
 CPU = 1
 TRACE_SLACK_NS = 2000  # the trace's clock read beside the probes' (its microseconds)
-MIN_HIT = 20             # disk IRQs that interrupted redis running, fewer not judged
+MIN_HIT = 20  # disk IRQs that interrupted redis running, fewer not judged
 
 
 def missing_tool():
@@ -244,18 +245,16 @@ def run(a):
         print("FAIL (jsinject named no IRQ: %s)" % inj_out.strip()[-200:])
         return al.EXIT_FAIL
     # the disk's IRQs that interrupted redis's main thread (the kernel's trace) are each
-    # inside a redis gap naming them; most of the injector's IRQs find redis asleep: its read
-    # on CPU 0 takes that CPU from redis-benchmark, whose requests then stop (on this host
-    # 40-50 % hit it running, on a slower one 10 %)
+    # inside a redis gap naming them; most of the injector's IRQs find redis asleep (the
+    # docstring's taken)
     lo, hi = main[0]["start_ns"], main[0]["end_ns"]
     if irqs is None:
         print("skip taken: the kernel's trace cannot be had (%s)" % why_wit)
     else:
-        name = kv["irq_name"]
-        mine_irq = [t for t, pid, fl in irqs if fl.get("irq") == str(kv["irq"]) and
-                    fl.get("name") == name and lo <= t <= hi]
-        hit = [t for t, pid, fl in irqs if fl.get("irq") == str(kv["irq"]) and
-               fl.get("name") == name and lo <= t <= hi and pid == srv.pid]
+        name, detail = kv["irq_name"], "%s:%s" % (kv["irq_name"], kv["irq"])
+        disk = [(t, pid) for t, pid, fl in irqs if fl.get("irq") == str(kv["irq"]) and
+                fl.get("name") == name and lo <= t <= hi]
+        hit = [t for t, pid in disk if pid == srv.pid]
         starts = [g.start for g in gaps]
         maxdur = max((g.dur for g in gaps), default=0)
         named = block = 0
@@ -263,14 +262,14 @@ def run(a):
             i = bisect.bisect_left(starts, t - TRACE_SLACK_NS - maxdur)
             for g in gaps[i:bisect.bisect_right(starts, t + TRACE_SLACK_NS)]:
                 if g.start - TRACE_SLACK_NS <= t <= g.end + TRACE_SLACK_NS and \
-                        al.has_cause(g, "irq", "%s:%s" % (name, kv["irq"]), exact=True):
+                        al.has_cause(g, "irq", detail, exact=True):
                     named += 1
                     block += bool(al.has_cause(g, "softirq", "BLOCK"))
                     break
         print("taken: %d disk IRQs (%s) on CPU %d inside the run, %d of them interrupted redis "
               "(the kernel's trace); %d named by a redis gap holding it (need >= %d), %d of "
               "these with its BLOCK softirq (need >= %d)"
-              % (len(mine_irq), name, CPU, len(hit), named, int(-(-len(hit) * a.min_pct // 100)),
+              % (len(disk), name, CPU, len(hit), named, math.ceil(len(hit) * a.min_pct / 100),
                  block, (named + 1) // 2))
         if len(hit) < MIN_HIT:
             print("skip taken: only %d disk IRQs interrupted redis running (need %d to judge)"

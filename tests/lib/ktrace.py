@@ -80,6 +80,11 @@ class Instance:
             pass
 
 
+def fields(body):
+    """a trace line's body -> {field: value} (its NAME=VALUE words)"""
+    return dict(x.split("=", 1) for x in body.split() if "=" in x)
+
+
 def parse_trace(text):
     """
     a tracefs `trace` of task switches, hard IRQs, the local timer, hrtimer callbacks and
@@ -98,7 +103,7 @@ def parse_trace(text):
                 out.append((task[0], t, task[1]))
             task = (t, "task:%s:%s" % n.group(1, 2)) if n and n.group(2) != "0" else None
             continue
-        kv = dict(x.split("=", 1) for x in body.split() if "=" in x)
+        kv = fields(body)
         if ev == "irq_handler_entry" and kv.get("name") == "IPI":
             continue  # arm64's IPIs are hard IRQs: left out, as x86's IPI vectors are
         elif ev in ("irq_handler_entry", "local_timer_entry", "softirq_entry",
@@ -124,7 +129,7 @@ def current(text, event):
     """a trace's lines of @event -> [(ns, pid, {field: value})]: pid is the task current when
     it fired (its line's TASK-PID; 0: the CPU was idle)"""
     return [(int(m.group(3)) * 10 ** 9 + int(m.group(4)) * 1000, int(m.group(2)),
-             dict(x.split("=", 1) for x in m.group(6).split() if "=" in x))
+             fields(m.group(6)))
             for m in LINE_RE.finditer(text) if m.group(5) == event]
 
 
