@@ -212,6 +212,12 @@ assert abs(g["b"] - cc["gap_count"] / tc) < 1e-6 * g["b"] + 1e-9, g
 assert (c["a_gaps"], c["b_gaps"]) == (ca["gap_count"], cc["gap_count"])
 few = [x for x in c["rows"] if x["test"] == "quantile" and x["a"] != x["b"]
        and min(x["a_gaps_beyond"], x["b_gaps_beyond"]) < 1]
+if not few and min(c["a_gaps"], c["b_gaps"]) >= 10000:
+    # p99.99, the highest, rests on a gap or more in both: a host that made this many gaps
+    # leaves nothing to judge here (a listed skip)
+    print("skip few-gaps: %d and %d gaps, p99.99 rests on one or more in both (under 10000 "
+          "needed)" % (c["a_gaps"], c["b_gaps"]))
+    sys.exit(0)
 assert few, "no percentile rests on less than one gap: %d and %d gaps" % (c["a_gaps"], c["b_gaps"])
 labels = {"p50_ns": "p50", "p90_ns": "p90", "p99_ns": "p99", "p999_ns": "p99.9",
           "p9999_ns": "p99.99"}
