@@ -65,14 +65,24 @@ fi
 # the shield (scripts/cpu1-shield): while integration tests run as root, the machine's other
 # tasks are kept off CPU 1 (what isolcpus does on a tuned box), and given their CPUs back at
 # the end, Ctrl-C and SIGTERM included; this script and what it starts keep theirs (a
-# run-tests.sh started by a test shields nothing more). JS_TEST_SHIELD=0: not
+# run-tests.sh started by a test shields nothing more). JS_TEST_SHIELD=0: not. The masks
+# live in /run (JS_SHIELD_FILE), as long as the kernel state they record: a run killed
+# before its end (SIGKILL) left them there, and the next run on the machine, in any
+# checkout, gives them back first. This script, started with fewer CPUs than are online (it
+# inherited a shield's mask, or a housekeeping CPUAffinity=), takes them all: its tests
+# need CPU 1 and the CPU beside it.
 shield=
 if [ "$kind" != unit ] && [ "${JS_TEST_SHIELD:-1}" != 0 ] && [ "$(id -u)" = 0 ] &&
 	[ -d /sys/devices/system/cpu/cpu1 ]; then
-	shield=$logs/shield.masks
+	shield=${JS_SHIELD_FILE:-/run/jitterscope-shield.masks}
 	export JS_TEST_SHIELD=0
-	# a run killed before its end (SIGKILL) left its masks: given back first
 	[ ! -e "$shield" ] || scripts/cpu1-shield off "$shield"
+	online=$(cat /sys/devices/system/cpu/online)
+	mine=$(taskset -pc $$ | sed 's/.*: //')
+	if [ "$mine" != "$online" ]; then
+		echo "run-tests: started on CPUs $mine of $online online: takes them all"
+		taskset -apc "$online" $$ >/dev/null
+	fi
 	scripts/cpu1-shield on "$shield" --keep $$ || shield=
 	trap '[ -z "$shield" ] || scripts/cpu1-shield off "$shield"' EXIT
 fi

@@ -125,7 +125,7 @@ if (expect "$FIX" "$TMP/wrong.txt") >/dev/null 2>&1; then
 	fail "the check accepts an answer that names the wrong top cause"
 fi
 
-[ "$(id -u)" -eq 0 ] && [ "$(nproc)" -ge 2 ] || skip "the fresh run needs root and 2 CPUs (the fixture passed)"
+[ "$(id -u)" -eq 0 ] && [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "the fresh run needs root and 2 CPUs (the fixture passed)"
 need_cpu1 # the noise gauge of the fresh run
 "$JS" --cpu 1 --duration 1 -q --json "$TMP/run.json" >"$TMP/run.txt" 2>"$TMP/run.err" ||
 	fail "run exited $? ($(cat "$TMP/run.err"))"

@@ -2,8 +2,9 @@
 # cpu1_shield.sh - scripts/cpu1-shield (docs/HACKING.md, "The shield") on processes of its own
 # (--only: nothing else on the machine is moved): a two-thread process that may run on CPUs 0
 # and 1 loses CPU 1, one bound to CPU 1 alone and a kept one are left, every mask comes back
-# with `off` and the file is removed; bad usage exits 2, a missing file 1. Needs root (another
-# process's affinity) and 2 CPUs: a skip otherwise.
+# with `off` and the file is removed, but not to a thread id reused since (its start time
+# differs) nor from a file of an earlier boot; bad usage exits 2, a missing file 1. Needs
+# root (another process's affinity) and 2 CPUs: a skip otherwise.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 [ "$(id -u)" = 0 ] || { echo "skip: not root (another process's affinity)"; exit 77; }
@@ -52,6 +53,23 @@ for t in $tids; do
 	same "off: thread $t given CPU 1 back" 0-1 "$(cpus "$t")"
 done
 [ ! -e "$tmp/m" ] && ok "off: the file removed" || no "off: $tmp/m left"
+
+# a file left by a killed run gives back to the threads it moved, no other: a thread id now
+# another thread's (its start time differs) and a file of an earlier boot are passed over
+taskset -pc 0 "$wide" >/dev/null
+born=$(awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$wide/stat")
+printf 'boot %s\n%s %s 0,1\n' "$(cat /proc/sys/kernel/random/boot_id)" "$wide" \
+	"$((born + 1))" >"$tmp/m"
+out=$(scripts/cpu1-shield off "$tmp/m")
+case $out in *"0 of 1 threads given their CPUs back"*) ok "off, a reused id: $out" ;;
+*) no "off, a reused id: $out" ;; esac
+same "off, a reused id: the other thread's mask" 0 "$(cpus "$wide")"
+printf 'boot 00000000-0000-0000-0000-000000000000\n%s %s 0,1\n' "$wide" "$born" >"$tmp/m"
+out=$(scripts/cpu1-shield off "$tmp/m")
+case $out in *"of an earlier boot"*"nothing given back"*) ok "off, an earlier boot: $out" ;;
+*) no "off, an earlier boot: $out" ;; esac
+same "off, an earlier boot: the mask" 0 "$(cpus "$wide")"
+[ ! -e "$tmp/m" ] && ok "off, an earlier boot: the file removed" || no "off: $tmp/m left"
 
 scripts/cpu1-shield off "$tmp/none" 2>"$tmp/err"
 same "off, no such file: exit" 1 "$?"
