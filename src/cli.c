@@ -521,6 +521,11 @@ static const struct cli_option options[] = {
 	    G_OUTPUT },
 	  M,
 	  .v = { SIZE(gaps_max_bytes, 1, 64 * JS_KIB, JS_TIB) } },
+	{ { "gaps-max-files", 0, "N", 0,
+	    "keep this many full --gaps files, FILE.1 (the newest) to FILE.N (default 1)",
+	    G_OUTPUT },
+	  M,
+	  .v = { NUM(CLI_UINT, gaps_max_files, 1, JS_GAPS_FILES_MAX, "~") } },
 	{ { "prom-interval", 0, "TIME", 0,
 	    "rewrite the --prom file this often (default: once, at the end)", G_OUTPUT },
 	  M,
@@ -1127,6 +1132,10 @@ static int validate(struct js_params *p, const char *prog)
 	if (p->gaps_max_bytes && (!p->gaps_path || !strcmp(p->gaps_path, "-"))) {
 		fprintf(stderr, "%s: --gaps-max-size needs --gaps FILE (not standard output)\n",
 			prog);
+		return -EINVAL;
+	}
+	if (p->gaps_max_files && !p->gaps_max_bytes) {
+		fprintf(stderr, "%s: --gaps-max-files needs --gaps-max-size\n", prog);
 		return -EINVAL;
 	}
 	if (p->prom_interval_ns && (!p->prom_path || !strcmp(p->prom_path, "-"))) {

@@ -36,6 +36,7 @@ enum js_cmd {
 #define JS_DEFAULT_MIN_CHANGE_PCT 10.0 /* diff: smallest relative change that counts */
 #define JS_WAIVE_ARGS_MAX 32	       /* check --waive options */
 #define JS_DMA_LATENCY_MAX 2000000000  /* --dma-latency: the kernel's "no constraint" */
+#define JS_GAPS_FILES_MAX 10000	       /* --gaps-max-files: FILE.1 .. FILE.N kept */
 #define JS_DEEPEST_IDLE_MAX 1000       /* --deepest-idle-state: far above CPUIDLE_STATE_MAX */
 
 struct js_params {
@@ -59,6 +60,7 @@ struct js_params {
 	const char *json_path; /* "-" = stdout */
 	const char *gaps_path;
 	uint64_t gaps_max_bytes; /* --gaps-max-size: rotate the CSV past this; 0 = never */
+	unsigned gaps_max_files; /* --gaps-max-files: full files kept (FILE.1..N); 0 = 1 */
 	const char *hlog_path;	 /* HdrHistogram interval log */
 	uint64_t hlog_interval_ns;
 	const char *hgrm_path;	 /* HdrHistogram percentile distribution */

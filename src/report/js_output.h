@@ -85,9 +85,10 @@ int output_file_close(FILE *fp);
  * away: a new file); stdout, a FIFO or a device is left as it is. 1 if the file is empty
  * now, 0 if not, -errno (fp still writes where it did) */
 int output_file_reopen(FILE *fp);
-/* output_file_rotate - rename fp's file to PATH.1 (replacing one) and write a new empty
- * PATH; stdout, a FIFO or a device is left as it is. 0 or -errno */
-int output_file_rotate(FILE *fp);
+/* output_file_rotate - rename fp's file to PATH.1 and write a new empty PATH, the files
+ * before moved on (PATH.1 to PATH.2 ... PATH.KEEP-1 to PATH.KEEP, replacing it; KEEP 0 is
+ * 1); stdout, a FIFO or a device is left as it is. 0 or -errno */
+int output_file_rotate(FILE *fp, unsigned keep);
 /* output_file_done - output_file_close, and on an error the line naming the file and it */
 int output_file_done(FILE *fp, const char *path, const char *opt);
 /* output_path_check - path can be created or overwritten (no side effect); -errno after

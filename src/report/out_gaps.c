@@ -183,14 +183,16 @@ size_t csv_write_gap(FILE *fp, const struct js_gap_rec *g)
 /*
  * The --gaps output: a header now, a row per attributed gap. With --gaps-max-size the file
  * never grows past SIZE: a row that would is written into a new file, the full one kept as
- * FILE.1 (replacing the one before: at most twice SIZE on disk). SIGHUP reopens it
- * (outputs_reopen), a header starting a new empty file.
+ * FILE.1, the ones before it as FILE.2 .. FILE.N (--gaps-max-files N, default 1: at most
+ * N + 1 times SIZE on disk). SIGHUP reopens it (outputs_reopen), a header starting a new
+ * empty file.
  */
 #define GAPS_BUF (64 * 1024)
 
 struct gaps_out {
 	FILE *fp;
 	uint64_t max;	/* bytes per file, 0: no cap */
+	unsigned keep;	/* full files kept: FILE.1 .. FILE.keep */
 	uint64_t bytes; /* in the file now (counted from its header on) */
 	int err;
 };
@@ -213,7 +215,7 @@ static void gaps_on_gap(void *ctx, const struct js_gap_rec *g, const struct js_e
 	(void)ev;
 	(void)nev;
 	if (o->max && o->bytes + n > o->max && !o->err) {
-		o->err = output_file_rotate(o->fp);
+		o->err = output_file_rotate(o->fp, o->keep);
 		if (o->err)
 			js_warn("cannot rotate the --gaps file: %s (it grows on)",
 				strerror(-o->err));
@@ -254,6 +256,7 @@ int out_gaps_new(struct js_output *out, const char *path, const struct js_params
 	if (!o)
 		return -ENOMEM;
 	o->max = params ? params->gaps_max_bytes : 0;
+	o->keep = params ? params->gaps_max_files : 0;
 	o->fp = output_file_open(path, "gaps");
 	if (!o->fp) {
 		free(o);

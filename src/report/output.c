@@ -217,11 +217,37 @@ int output_file_reopen(FILE *fp)
 	return err ? err : swap_fd(f, O_APPEND);
 }
 
-/* output_file_rotate - fp's file becomes PATH.1, fp writes to a new empty PATH. Where the file
- * system can exchange two names (renameat2 RENAME_EXCHANGE), the new file is made aside and
- * exchanged in, so that PATH never goes missing for a reader (tail -F, a test); else, or when
- * PATH is gone (moved by logrotate), rename and create */
-int output_file_rotate(FILE *fp)
+/* rotate_kept - PATH.K-1 becomes PATH.K for each K from the first missing (or keep) down to
+ * 2: the files before stay in order, the oldest beyond keep replaced; as many renames as
+ * files, not as keep. 0 or -errno */
+static int rotate_kept(const char *path, unsigned keep)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	unsigned n = 0;
+
+	if (snprintf(to, sizeof(to), "%s.%u", path, keep) >= (int)sizeof(to))
+		return -ENAMETOOLONG;
+	while (n + 1 < keep) { /* PATH.1 .. PATH.n there */
+		snprintf(from, sizeof(from), "%s.%u", path, n + 1);
+		if (access(from, F_OK))
+			break;
+		n++;
+	}
+	for (unsigned k = n + 1; k >= 2; k--) {
+		snprintf(from, sizeof(from), "%s.%u", path, k - 1);
+		snprintf(to, sizeof(to), "%s.%u", path, k);
+		if (rename(from, to) && errno != ENOENT)
+			return -errno;
+	}
+	return 0;
+}
+
+/* output_file_rotate - fp's file becomes PATH.1 (those before it moved on), fp writes to a
+ * new empty PATH. Where the file system can exchange two names (renameat2
+ * RENAME_EXCHANGE), the new file is made aside and exchanged in, so that PATH never goes
+ * missing for a reader (tail -F, a test); else, or when PATH is gone (moved by logrotate),
+ * rename and create */
+int output_file_rotate(FILE *fp, unsigned keep)
 {
 	struct ofile *f = of_find(fp);
 	char old[PATH_MAX], aside[PATH_MAX];
@@ -235,6 +261,9 @@ int output_file_rotate(FILE *fp)
 	if (snprintf(old, sizeof(old), "%s.1", f->path) >= (int)sizeof(old) ||
 	    snprintf(aside, sizeof(aside), "%s.new", f->path) >= (int)sizeof(aside))
 		return -ENAMETOOLONG;
+	err = rotate_kept(f->path, keep);
+	if (err)
+		return err;
 	fd = open(aside, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd >= 0 && !renameat2(AT_FDCWD, aside, AT_FDCWD, f->path, RENAME_EXCHANGE)) {
 		if (close(f->fd) && !f->err)

@@ -6,10 +6,10 @@
 #    bound to the given address only (127.0.0.2 is refused); a client that sends half a
 #    request and never reads holds no one up: scrapes keep answering and the run measures;
 #  - --prom-interval: the textfile is rewritten while the run goes (its duration grows);
-#  - --gaps-max-size: no gaps file grows past the size, the full one is FILE.1; every FILE.1
-#    (kept by the test as each appears, a hard link on its inode) with the moved and the last
-#    file hold the JSON's gap_count rows, in order of start_ns with no overlap between
-#    files: the rotations lose and repeat no row;
+#  - --gaps-max-size, --gaps-max-files: no gaps file grows past the size, the full one is
+#    FILE.1, those before it FILE.2 ... (the newest first); they, the moved and the last file
+#    hold the JSON's gap_count rows, in order of start_ns with no overlap between files: the
+#    rotations lose and repeat no row;
 #  - SIGHUP: the files moved away (log rotation) are written anew at their paths, headers
 #    first, and the run goes on; SIGTERM: the run ends, the report and every output written;
 #  - 15 ms preemptions (jsinject, 1/s): each is its interval's worst gap in the JSON's
@@ -24,35 +24,15 @@ need_tools jsinject
 note() { echo "measure_continuous: $*"; }
 port=$(free_port)
 D=$TMP
-run='' inj='' keep=''
-at_exit '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null
-[ -n "$keep" ] && kill "$keep" 2>/dev/null'
+run='' inj=''
+at_exit '[ -n "$run" ] && kill -KILL "$run" 2>/dev/null; [ -n "$inj" ] && kill "$inj" 2>/dev/null'
 
-# each g.csv.1 the size rotation makes, kept (a hard link) before the next replaces it: one
-# every 0.2-0.3 s here, looked for every 10 ms (on CPU 0, SCHED_FIFO: behind make check's
-# lane and the run's drain a plain keeper once slept through a whole rotation, and the rows
-# of the file it missed were counted as lost)
-mkdir "$D/kept"
-taskset -c 0 chrt -f 1 python3 - "$D" <<'PY' &
-import os, sys, time
-d = sys.argv[1]
-seen = set()
-open(os.path.join(d, "kept", "ready"), "w").close()
-while not os.path.exists(os.path.join(d, "kept", "stop")):
-    try:
-        ino = os.stat(os.path.join(d, "g.csv.1")).st_ino
-        if ino not in seen:
-            os.link(os.path.join(d, "g.csv.1"), os.path.join(d, "kept", "g.%d" % ino))
-            seen.add(ino)
-    except FileNotFoundError:
-        pass
-    time.sleep(0.01)
-PY
-keep=$!
-for _ in $(seq 100); do [ -e "$D/kept/ready" ] && break; sleep 0.05; done
-[ -e "$D/kept/ready" ] || fail "the keeper of g.csv.1 did not start"
+# every file the size rotation makes is kept (--gaps-max-files): a test that hard-linked
+# each g.csv.1 as it appeared (polling every 10 ms, SCHED_FIFO) missed some, when the run's
+# drain caught up after a stall of CPU 0 and wrote several files in a few milliseconds
 "$JS" --cpu 1 -d 0 -q -T 500ns --listen "127.0.0.1:$port" --prom "$D/m.prom" \
-	--prom-interval 1s --gaps "$D/g.csv" --gaps-max-size 64KiB --hlog "$D/r.hlog" \
+	--prom-interval 1s --gaps "$D/g.csv" --gaps-max-size 64KiB --gaps-max-files 10000 \
+	--hlog "$D/r.hlog" \
 	--json "$D/r.json" >"$D/report.txt" 2>"$D/err.txt" &
 run=$!
 # IPIs into CPU 1 every 200 us: gaps enough to fill 64 KiB files
@@ -176,9 +156,6 @@ run=''
 kill $inj 2>/dev/null
 wait $inj 2>/dev/null
 inj=''
-touch "$D/kept/stop"
-wait $keep
-keep=''
 [ $rc -eq 0 ] || fail "SIGTERM: exit $rc, want 0: $(cat "$D/err.txt")"
 grep -q 'interrupted' "$D/report.txt" || fail "SIGTERM: no report"
 [ ! -e "$D/m.prom.tmp" ] || fail "m.prom.tmp left behind"
@@ -196,14 +173,13 @@ for f in files:
     sz = os.path.getsize(f)
     assert sz <= 65536, "%s: %d bytes, over --gaps-max-size 64KiB" % (f, sz)
 assert os.path.exists(os.path.join(d, "g.csv.1")), "never rotated: %s" % files
-# every file the run wrote: each g.csv.1 kept as it appeared (by inode: the last one is the
-# g.csv.1 still there), the one moved away before SIGHUP and the last g.csv
-every = {}
-for f in glob.glob(os.path.join(d, "kept", "g.*")) + [os.path.join(d, x) for x in
-                                                       ("g.csv.1", "g.csv.rot", "g.csv")]:
-    every.setdefault(os.stat(f).st_ino, f)
+# every file the run wrote: g.csv.1 (the newest full one) to g.csv.K, numbered without a
+# hole, the one moved away before SIGHUP and the last g.csv
+num = sorted(int(f.rpartition(".")[2]) for f in files if f.rpartition(".")[2].isdigit())
+assert num == list(range(1, len(num) + 1)), "the rotated files are not g.csv.1..%d: %s" % (
+    len(num), num)
 spans, total = [], 0
-for f in every.values():
+for f in files:
     st = [int(l.split(",")[1]) for l in open(f).read().splitlines()[1:]]
     assert st, "%s: no row" % f
     assert st == sorted(st), "%s: rows out of order" % f
@@ -225,12 +201,16 @@ if total != n:
         spans[0][2], spans[-1][1], os.path.basename(spans[-1][3])))
 assert total == n, "%d rows in the %d files the run wrote, JSON gap_count %d" % (
     total, len(spans), n)
-print("measure_continuous: the %d files the run wrote (%d kept by the test as g.csv.1) hold "
-      "the %d gaps, in order, none twice" % (len(spans), len(spans) - 2, n))
+# the newest first: g.csv.K the oldest rows, g.csv.1 the newest of them
+order = [int(os.path.basename(f).rpartition(".")[2]) for _, _, _, f in spans
+         if os.path.basename(f).rpartition(".")[2].isdigit()]
+assert order == sorted(order, reverse=True), "g.csv.N not oldest first by their rows: %s" % order
+print("measure_continuous: the %d files the run wrote (g.csv.1..%d, g.csv.rot, g.csv) hold "
+      "the %d gaps, in order, none twice" % (len(spans), len(num), n))
 prom = open(os.path.join(d, "m.prom")).read()
 assert "jitterscope_run_interrupted 1" in prom, "the final textfile is not the end's"
-print("measure_continuous: %d gaps; files %s, each <= 64 KiB with its header"
-      % (n, ", ".join("%s %d B" % (os.path.basename(f), os.path.getsize(f)) for f in files)))
+print("measure_continuous: %d gaps; %d files, each <= 64 KiB with its header (the largest "
+      "%d B)" % (n, len(files), max(os.path.getsize(f) for f in files)))
 # each injected preemption is the worst gap of the interval it started in, unless a longer
 # gap (another task on this shared machine) won that interval
 c = r["cpus"][0]

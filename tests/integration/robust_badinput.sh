@@ -148,6 +148,9 @@ check 64 'not an option of check'  check --deepest-idle-state 0
 check 64 'invalid --gaps-max-size'  --gaps "$TMP/g" --gaps-max-size 1KiB
 check 64 'invalid --gaps-max-size'  --gaps "$TMP/g" --gaps-max-size 5q
 check 64 'needs --gaps FILE'       --gaps-max-size 1MiB
+check 64 'invalid --gaps-max-files' --gaps "$TMP/g" --gaps-max-size 1MiB --gaps-max-files 0
+check 64 'invalid --gaps-max-files' --gaps "$TMP/g" --gaps-max-size 1MiB --gaps-max-files 10001
+check 64 'needs --gaps-max-size'   --gaps "$TMP/g" --gaps-max-files 3
 check 64 'invalid --prom-interval' --prom "$TMP/m" --prom-interval 0
 check 64 'invalid --prom-interval' --prom "$TMP/m" --prom-interval x
 check 64 'needs --prom FILE'       --prom - --prom-interval 15s

@@ -422,6 +422,14 @@ static void test_continuous(void **st)
 	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1x", NULL), 0);
 	assert_int_not_equal(parse("--gaps-max-size", "1MiB", NULL), 0); /* no --gaps */
 	assert_int_not_equal(parse("--gaps", "-", "--gaps-max-size", "1MiB", NULL), 0);
+	assert_int_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1MiB", "--gaps-max-files",
+			       "24", NULL),
+			 0);
+	assert_int_equal(p.gaps_max_files, 24);
+	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-files", "24", NULL), 0);
+	assert_int_not_equal(parse("--gaps", "g.csv", "--gaps-max-size", "1MiB", "--gaps-max-files",
+				   "0", NULL),
+			     0);
 	assert_int_not_equal(parse("--prom-interval", "15s", NULL), 0); /* no --prom */
 	assert_int_not_equal(parse("--prom", "-", "--prom-interval", "15s", NULL), 0);
 	assert_int_not_equal(parse("--prom", "m", "--prom-interval", "10ms", NULL), 0);

@@ -89,14 +89,14 @@ static void test_reopen_rotate(void **state)
 	assert_int_equal(output_file_flush(fp), 0);
 	assert_int_equal(file_size(moved), 8);
 	assert_int_equal(file_size(p), 3);
-	assert_int_equal(output_file_rotate(fp), 0);
+	assert_int_equal(output_file_rotate(fp, 1), 0);
 	snprintf(old, sizeof(old), "%s.1", p);
 	assert_int_equal(file_size(old), 3);
 	assert_int_equal(file_size(p), 0);
 	snprintf(aside, sizeof(aside), "%s.new", p);
 	assert_int_equal(file_size(aside), (size_t)-1); /* exchanged in, nothing left aside */
 	assert_int_equal(rename(p, moved), 0);		/* moved away: rotation still makes PATH */
-	assert_int_equal(output_file_rotate(fp), 0);
+	assert_int_equal(output_file_rotate(fp, 1), 0);
 	assert_int_equal(file_size(p), 0);
 	fputs("x\n", fp);
 	assert_int_equal(output_file_close(fp), 0);
@@ -104,7 +104,48 @@ static void test_reopen_rotate(void **state)
 	fp = output_file_open("/dev/null", "gaps"); /* a device: left as it is */
 	assert_non_null(fp);
 	assert_int_equal(output_file_reopen(fp), 0);
-	assert_int_equal(output_file_rotate(fp), 0);
+	assert_int_equal(output_file_rotate(fp, 1), 0);
+	assert_int_equal(output_file_close(fp), 0);
+}
+
+/** --gaps-max-files: each rotation moves the files before on, FILE.1 the newest, FILE.KEEP
+ * the oldest kept (the one beyond replaced); one a reader removed is filled, not skipped. */
+static void test_rotate_keep(void **state)
+{
+	char p[128], k[160], line[32];
+	FILE *fp, *in;
+
+	(void)state;
+	fp = output_file_open(in_dir(p, sizeof(p), "keep.csv"), "gaps");
+	assert_non_null(fp);
+	for (int i = 1; i <= 5; i++) { /* file i holds "i": 5 the last, in PATH */
+		if (i > 1)
+			assert_int_equal(output_file_rotate(fp, 3), 0);
+		fprintf(fp, "%d\n", i);
+		assert_int_equal(output_file_flush(fp), 0);
+	}
+	for (int n = 1; n <= 4; n++) { /* PATH.1 holds 4, PATH.2 3, PATH.3 2, no PATH.4 */
+		snprintf(k, sizeof(k), "%s.%d", p, n);
+		in = fopen(k, "r");
+		if (n == 4) {
+			assert_null(in);
+			break;
+		}
+		assert_non_null(in);
+		assert_non_null(fgets(line, sizeof(line), in));
+		assert_int_equal(atoi(line), 5 - n);
+		fclose(in);
+	}
+	snprintf(k, sizeof(k), "%s.1", p); /* a reader took PATH.1: PATH.2, PATH.3 stay */
+	assert_int_equal(unlink(k), 0);
+	assert_int_equal(output_file_rotate(fp, 3), 0);
+	assert_int_equal(file_size(k), 2); /* 5 */
+	snprintf(k, sizeof(k), "%s.2", p);
+	in = fopen(k, "r");
+	assert_non_null(in);
+	assert_non_null(fgets(line, sizeof(line), in));
+	assert_int_equal(atoi(line), 3);
+	fclose(in);
 	assert_int_equal(output_file_close(fp), 0);
 }
 
@@ -437,10 +478,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_check),    cmocka_unit_test(test_reopen_rotate),
-		cmocka_unit_test(test_gaps_max_size), cmocka_unit_test(test_regular),
-		cmocka_unit_test(test_full),	      cmocka_unit_test(test_fifo),
-		cmocka_unit_test(test_stdout),	      cmocka_unit_test(test_outputs),
-		cmocka_unit_test(test_prom_special),  cmocka_unit_test(test_fanout),
+		cmocka_unit_test(test_gaps_max_size), cmocka_unit_test(test_rotate_keep),
+		cmocka_unit_test(test_regular),	      cmocka_unit_test(test_full),
+		cmocka_unit_test(test_fifo),	      cmocka_unit_test(test_stdout),
+		cmocka_unit_test(test_outputs),	      cmocka_unit_test(test_prom_special),
+		cmocka_unit_test(test_fanout),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, setup, scratch_teardown);
