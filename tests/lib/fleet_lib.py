@@ -305,7 +305,11 @@ def query(url, expr):
         with urllib.request.urlopen(f'{url}/api/v1/query?{q}', timeout=10) as r:
             j = json.load(r)
     except urllib.error.HTTPError as e:
-        j = json.load(e)
+        body = e.read()
+        try:
+            j = json.loads(body)
+        except ValueError:  # not ready yet: 503 "Service Unavailable", as text
+            return 'error', f'HTTP {e.code}: {body[:80]!r}'
     return j['status'], j['data']['result'] if j['status'] == 'success' else j.get('error')
 
 
