@@ -6,9 +6,11 @@
  * larger candidate (half-octave steps); when the gap rate at the floor would exceed what
  * housekeeping drains within its budget (JS_HK_SHARE_PCT of a core at JS_HK_GAP_NS per gap,
  * shared by the measured CPUs) or what the sampler ring holds between two drains, the floor
- * is raised to the smallest candidate at 1 / JS_THR_AUTO_HEADROOM of that, and the reason is
- * kept: a floor over the maximum sits in a population of gaps, and a threshold raised just
- * past the maximum's edge of it saw twice the trial's rate in the run when the host slowed
+ * is raised to the smallest candidate at 1 / JS_THR_AUTO_HEADROOM of that whose next lower
+ * candidate is within the maximum (gaps 1.4 x as long as the trial's still are), and the
+ * reason is kept: a floor over the maximum sits in a population of gaps, and a threshold
+ * raised just past the maximum's edge of it saw twice the trial's rate in the run when the
+ * host slowed, one inside it (30 % of the injected gaps above it in the trial) 3.2 times
  * (docs/USAGE.md, "--threshold auto").
  */
 #ifndef JS_THRESHOLD_H
@@ -52,7 +54,7 @@ double thr_auto_max_rate(size_t ncpus, size_t ring_entries, uint64_t drain_ns);
  * thr_auto_choose - the threshold of one CPU from its trial: counts[k] gaps above
  * cand_ns[k] (k < n, ascending, cand_ns[0] the floor) over trial_s seconds. The floor when
  * its rate is within max_rate, else the first candidate within max_rate /
- * JS_THR_AUTO_HEADROOM, else the last; a->floor_ns, chosen_ns, the rates
+ * JS_THR_AUTO_HEADROOM whose next lower one is within max_rate, else the last; a->floor_ns, chosen_ns, the rates
  * and raised_because are set (loop_min_ns and cpu are the caller's). Returns chosen_ns.
  */
 uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t n, double trial_s,

@@ -40,9 +40,11 @@ uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t
 	if (!n || trial_s <= 0)
 		return 0;
 	/* a floor over the maximum is raised clear of the population of gaps it sits in: to
-	 * a rate of at most 1 / JS_THR_AUTO_HEADROOM of the maximum in the trial */
+	 * a rate of at most 1 / JS_THR_AUTO_HEADROOM of the maximum in the trial, and of at
+	 * most the maximum one half-octave lower (gaps 1.4 x as long as the trial's) */
 	if (counts[0] / trial_s > max_rate)
-		while (k + 1 < n && counts[k] / trial_s > max_rate / JS_THR_AUTO_HEADROOM)
+		while (k + 1 < n && (counts[k] / trial_s > max_rate / JS_THR_AUTO_HEADROOM ||
+				     (k && counts[k - 1] / trial_s > max_rate)))
 			k++;
 	a->floor_ns = cand_ns[0];
 	a->chosen_ns = cand_ns[k];
@@ -54,7 +56,7 @@ uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t
 		snprintf(a->raised_because, sizeof(a->raised_because),
 			 "%.0f gaps/s above %" PRIu64 " ns%s: housekeeping drains at most "
 			 "%.0f/s per CPU (%d %% of a core at %d ns per gap); raised to 1/%d of "
-			 "that",
+			 "that, and within it for gaps 1.4 x as long",
 			 a->rate_at_floor, cand_ns[0],
 			 a->rate_at_chosen > max_rate / JS_THR_AUTO_HEADROOM ?
 				 ", still too many at the largest candidate" :

@@ -88,6 +88,17 @@ static void test_raised(void **st)
 	/* a floor within the maximum is kept, however close to it (no headroom asked) */
 	n[0] = 3900;
 	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == 168);
+	/* CI's trial of a timer every 33 us: most gaps just under c[4], 9085/s above it. c[4]
+	 * is within half the maximum, but c[3] is over it: gaps 1.4 x as long (the run's, the
+	 * host slowed) would be too many at c[4] (29102/s were): c[5] */
+	n[0] = 5964; /* 29818/s */
+	n[1] = n[2] = 5900;
+	n[3] = 5800; /* 29000/s */
+	n[4] = 1817; /* 9085/s */
+	n[5] = 100;
+	assert_true(thr_auto_choose(c, n, JS_THR_AUTO_STEPS, 0.2, 20000, &a) == c[5]);
+	assert_float_equal(a.rate_at_chosen, 500, 1e-6);
+	assert_non_null(strstr(a.raised_because, "within it for gaps 1.4 x as long"));
 }
 
 static void test_none_fits(void **st)
