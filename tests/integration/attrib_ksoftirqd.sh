@@ -172,7 +172,8 @@ if len(big) < 5:
     print("skip primary: the kernel saw ksoftirqd/1 lead only %d gaps (the others' larger"
           " parts were other work, or the host's)" % len(big))
 elif len(prim) < 0.95 * len(big):
-    sys.exit("FAIL: primary elsewhere: %s" % [(g.start, g.dur, g.cause, g.detail, p)
+    # (the kernel's largest parts beside jitterscope's: its causes with their net ns)
+    sys.exit("FAIL: primary elsewhere: %s" % [(g.start, g.dur, g.cause, g.detail, p, g.causes)
                                              for g, p in big if g not in prim][:3])
 src = [x for x in c["sources"] if x["detail"].startswith("ksoftirqd/")]
 if not src or not all(x["cause"] == "softirq" for x in src):
