@@ -14,9 +14,13 @@
 #    is microseconds, the threshold 1 us; two runs may share a gap);
 #  - where the kernel saw it lead a gap (its run, with the softirqs it ran, the largest thing
 #    that ran there, 1.5 times the next, and the gap not mostly the host's remainder), it is
-#    that gap's primary cause in at least 95 % of them (judged from 5 such gaps: quiet here,
-#    48 of 99 runs' gaps, all primary). A count of primaries, as before (at least 10), is the
-#    host's to take: a CI host's unseen stalls made the gaps theirs, and it failed;
+#    that gap's primary cause in at least 95 % of them, judged from 20 such gaps: a 95 % of
+#    fewer can miss none, and 1-2 % of them name another cause here (26-64 gaps a run; the
+#    misses seen, 2026-12-06: a softirq or IPI part larger than the thread's net time, its
+#    inclusive time not counted; the NET_RX it ran merged with an interrupt's into one part
+#    larger than its run). A count of primaries, as
+#    before (at least 10), is the host's to take: a CI host's unseen stalls made the gaps
+#    theirs, and it failed;
 #  - the cause table of the JSON has it in class softirq.
 # lo's rps_cpus is set for the run and restored. Root only (77 otherwise), about 8 s.
 # cpu1: after the lane - its oracles judge attribution at 99 %: the lane's disk writes (their IRQ lands on CPU 1 here) and load would share its gaps
@@ -168,7 +172,7 @@ print("ksoftirqd/1 (pid %s) ran %d times on CPU 1 while measured (the kernel's t
       (pid, len(runs), named, 100.0 * named / len(runs), len(mine), len(prim), len(big)))
 if named < 0.99 * len(runs):
     sys.exit("FAIL: runs not named: %s" % unseen[:3])
-if len(big) < 5:
+if len(big) < 20:
     print("skip primary: the kernel saw ksoftirqd/1 lead only %d gaps (the others' larger"
           " parts were other work, or the host's)" % len(big))
 elif len(prim) < 0.95 * len(big):
