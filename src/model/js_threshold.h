@@ -54,8 +54,9 @@ double thr_auto_max_rate(size_t ncpus, size_t ring_entries, uint64_t drain_ns);
  * thr_auto_choose - the threshold of one CPU from its trial: counts[k] gaps above
  * cand_ns[k] (k < n, ascending, cand_ns[0] the floor) over trial_s seconds. The floor when
  * its rate is within max_rate, else the first candidate within max_rate /
- * JS_THR_AUTO_HEADROOM whose next lower one is within max_rate, else the last; a->floor_ns, chosen_ns, the rates
- * and raised_because are set (loop_min_ns and cpu are the caller's). Returns chosen_ns.
+ * JS_THR_AUTO_HEADROOM whose next lower one is within max_rate, else the last;
+ * a->floor_ns, chosen_ns, the rates and raised_because are set (loop_min_ns and cpu are
+ * the caller's). Returns chosen_ns.
  */
 uint64_t thr_auto_choose(const uint64_t *cand_ns, const uint64_t *counts, size_t n, double trial_s,
 			 double max_rate, struct js_thr_auto *a);

@@ -9,8 +9,9 @@
 # and ended after its start + 1.1 ms, inside the mark) waited for the reader once woken, and
 # must name it (a `task` cause jsinject:TID in the mark's row of the --gaps CSV) in at least
 # 95 % of them, judged from at least 30 (22-218 in the 3 s run here; a 300 us spin gave
-# 26-216; fewer than 30: "skip waited:", a listed skip). A follow object that takes the CPU only at the switch in (as
-# --pid alone does: mutants.py's marks-wake-hold-off) names the reader in few of them: its
+# 26-216; fewer than 30: "skip waited:", a listed skip). A follow object that takes the CPU
+# only at the switch in (as --pid alone does: mutants.py's marks-wake-hold-off) names the
+# reader in few of them: its
 # run, begun while no followed thread held the CPU and ended at the switch where the
 # application took it, is not recorded. A run of the reader that ends before the timer expires
 # delayed nothing, and the mark is not asked to name it. Then a 1.5 s run of the application

@@ -175,7 +175,13 @@ for f in files:
 assert os.path.exists(os.path.join(d, "g.csv.1")), "never rotated: %s" % files
 # every file the run wrote: g.csv.1 (the newest full one) to g.csv.K, numbered without a
 # hole, the one moved away before SIGHUP and the last g.csv
-num = sorted(int(f.rpartition(".")[2]) for f in files if f.rpartition(".")[2].isdigit())
+def seq(f):
+    """N of g.csv.N, else None"""
+    n = f.rpartition(".")[2]
+    return int(n) if n.isdigit() else None
+
+
+num = sorted(seq(f) for f in files if seq(f))
 assert num == list(range(1, len(num) + 1)), "the rotated files are not g.csv.1..%d: %s" % (
     len(num), num)
 spans, total = [], 0
@@ -202,8 +208,7 @@ if total != n:
 assert total == n, "%d rows in the %d files the run wrote, JSON gap_count %d" % (
     total, len(spans), n)
 # the newest first: g.csv.K the oldest rows, g.csv.1 the newest of them
-order = [int(os.path.basename(f).rpartition(".")[2]) for _, _, _, f in spans
-         if os.path.basename(f).rpartition(".")[2].isdigit()]
+order = [seq(f) for _, _, _, f in spans if seq(f)]
 assert order == sorted(order, reverse=True), "g.csv.N not oldest first by their rows: %s" % order
 print("measure_continuous: the %d files the run wrote (g.csv.1..%d, g.csv.rot, g.csv) hold "
       "the %d gaps, in order, none twice" % (len(spans), len(num), n))

@@ -71,16 +71,16 @@ with open(os.path.join(d, name + ".quiet"), "w") as f:
     if evs is None:
         f.write("unknown: %s\n" % w.why)
     else:
-        other, irqs = {}, {}
+        other, irqs, turns = {}, {}, 0
         for s, e, ev in evs:
             if ev.startswith("task:") and not ev.startswith(("task:jitterscope:", "task:js-")):
                 k = ev.rsplit(":", 1)[0][5:]
                 other[k] = other.get(k, 0) + e - s
+                turns += 1
             elif ev.startswith("irq:"):
                 irqs[ev] = irqs.get(ev, 0) + 1
         with open(os.path.join(d, name + ".counts"), "w") as f2:
-            f2.write("%d %d %s\n" % (sum(irqs.values()), sum(1 for s, e, ev in evs if ev.startswith(
-                "task:") and not ev.startswith(("task:jitterscope:", "task:js-"))), secs))
+            f2.write("%d %d %s\n" % (sum(irqs.values()), turns, secs))
         top = sorted(other.items(), key=lambda kv: -kv[1])[:3]
         top += sorted(((k, n) for k, n in irqs.items()), key=lambda kv: -kv[1])[:1]
         f.write("%.2f %.1f %s\n" % (sum(other.values()) / 1e6 / float(secs),
