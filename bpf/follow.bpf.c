@@ -30,16 +30,19 @@
  * is current is its own.
  *
  * A preemption that follows an interruption within join_ns starts at the interruption (the
- * interrupt caused it). Gaps of threshold_ns or more are sent to the ring buffer "records";
- * shorter ones are only counted. Its own sleeps (blocked inside a system call) and system
- * calls are counted, never gaps. A separate object from probes.bpf.c, with its own maps:
- * every program here returns at once unless the current (or switching) task is followed.
- * Records are submitted without wakeups; user space drains them on a timer. follow_raw.bpf.c
- * builds every program as raw_tp (tp.h).
+ * interrupt caused it). Gaps of threshold_ns or more are sent to the ring buffer
+ * "follow_records"; shorter ones are only counted (follow_cfg: js_follow_events.h). Its own
+ * sleeps (blocked inside a system call) and system calls are counted, never gaps. A separate
+ * object from probes.bpf.c; the threads' state and what an interruption does to it are in
+ * follow_state.bpf.h, whose maps the probes create and share, and whose softirq part the
+ * probes' own softirq programs run where they can (then this object's softirq pair is not
+ * attached). Every program here returns at once unless the current (or switching) task is
+ * followed. Records are submitted without wakeups; user space drains them on a timer.
+ * follow_raw.bpf.c builds every program as raw_tp (tp.h).
  *
- * With follow_children (jitterscope -- CMD) the processes a followed thread forks are
+ * With children set (jitterscope -- CMD) the processes a followed thread forks are
  * followed too, and theirs in turn: sched_process_fork puts a new process's tgid into the map
- * "children" before it first runs; its last thread's exit takes it out. The run ends with
+ * "follow_forked" before it first runs; its last thread's exit takes it out. The run ends with
  * the first process alone (its JS_FREC_GONE).
  */
 #include "vmlinux.h"
@@ -50,19 +53,11 @@
 #include "js_follow_events.h"
 #include "js_follow_bh.h"
 #include "tp.h"
+#include "follow_state.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define TASK_RUNNING 0
-#define PF_EXITING 0x00000004
-#define FOLLOW_THREADS_MAX 4096
-
-/* configuration, set between open and load */
-const volatile __u32 follow_tgid = 0;	  /* --pid: every thread of this process */
-const volatile __u32 nr_tids = 0;	  /* --tid: the threads in follow_tids */
-const volatile __u32 follow_children = 0; /* -- CMD: and every process it starts */
-const volatile __u64 threshold_ns = 1000; /* a shorter gap is counted, not sent */
-const volatile __u64 join_ns = 5000;	  /* interruption .. the preemption it caused */
+/* the rest of the configuration (follow_cfg: follow_state.bpf.h), set between open and load */
 #ifdef __TARGET_ARCH_arm64
 const volatile __u32 nr_sched_yield = 124; /* __NR_sched_yield (arm64: asm-generic) */
 /* a task's user registers: the system call it entered (-1: none) and where it returns */
@@ -74,205 +69,15 @@ const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
 #define REGS_IP(r) BPF_CORE_READ(r, ip)
 #endif
 const volatile __u32 trace_syscalls = 0;   /* sys_enter/sys_exit attached (--follow-syscalls) */
-const volatile __u64 bh_join_ns = 5000;	   /* hard interruption's exit .. its irq_exit softirq */
 const volatile __u32 hold_from_waking = 0; /* --marks: a thread holds its CPU from its wake-up */
-
-/* counters user space reads through the mmap'ed .bss */
-__u64 lost = 0;	     /* records the ring could not take */
-__u64 untracked = 0; /* threads beyond the map's room */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u32); /* tid */
-	__type(value, __u32);
-} follow_tids SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FOLLOW_THREADS_MAX);
-	__type(key, __u32); /* tid */
-	__type(value, struct js_follow_thread);
-} threads SEC(".maps");
-
-/* follow_children: the processes follow_tgid started, and theirs, while they live */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FOLLOW_THREADS_MAX);
-	__type(key, __u32); /* tgid */
-	__type(value, __u8);
-} children SEC(".maps");
-
-/* the interruption in progress on this CPU, when it interrupted a followed thread (its own
- * softirq's, for probes.bpf.c too: js_follow_bh.h) */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct js_bh_cpu);
-} irq SEC(".maps");
-
-/* which CPUs the followed threads hold (current, preempted or blocked outside a system call
- * there; with --marks from their wake-up), and since when: the probes keep what happens on a
- * CPU while one holds it (js_follow_bh.h; the probes' map, fd reused) */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, JS_FOLLOW_HOLD_CPUS + 1);
-	__type(key, __u32);
-	__type(value, struct js_follow_hold);
-} hold SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
-} records SEC(".maps");
-
-/* hold_all - a thread could not be tracked: every CPU counts as held from now on */
-static __always_inline void hold_all(void)
-{
-	__u32 k = JS_FOLLOW_HOLD_ALL;
-	struct js_follow_hold *h = bpf_map_lookup_elem(&hold, &k);
-
-	if (h && !h->n)
-		h->n = 1;
-}
-
-/* let_go - thread t lets go of the CPU it holds, if any, at now */
-static __always_inline void let_go(struct js_follow_thread *t, __u64 now)
-{
-	struct js_follow_hold *h;
-	__u32 k;
-
-	if (!t->hold)
-		return;
-	k = t->hold - 1;
-	t->hold = 0;
-	h = bpf_map_lookup_elem(&hold, &k);
-	if (h)
-		js_hold_let_go(h, now);
-}
-
-/* take - thread t holds cpu from since (0: from before attach, a thread found current),
- * letting go of the one it held before; woke: at its wake-up */
-static __always_inline void take(struct js_follow_thread *t, __u32 cpu, __u64 since, __u64 now,
-				 __u32 woke)
-{
-	struct js_follow_hold *h;
-
-	if (t->hold == cpu + 1)
-		return;
-	let_go(t, now);
-	if (cpu >= JS_FOLLOW_HOLD_CPUS) { /* beyond the slots: every CPU is held */
-		hold_all();
-		return;
-	}
-	h = bpf_map_lookup_elem(&hold, &cpu);
-	if (!h)
-		return;
-	js_hold_take(h, since, woke);
-	t->hold = cpu + 1;
-}
 
 /* ran - a followed thread switched in on cpu at now: a wake-up's hold there ends its wait */
 static __always_inline void ran(__u32 cpu, __u64 now)
 {
-	struct js_follow_hold *h = bpf_map_lookup_elem(&hold, &cpu);
+	struct js_follow_hold *h = bpf_map_lookup_elem(&follow_hold, &cpu);
 
 	if (h)
 		js_hold_ran(h, now);
-}
-
-static __always_inline bool followed(__u32 tid, __u32 tgid)
-{
-	if (!tid)
-		return false; /* the idle task */
-	if (follow_tgid)
-		return tgid == follow_tgid ||
-		       (follow_children && bpf_map_lookup_elem(&children, &tgid));
-	return nr_tids && bpf_map_lookup_elem(&follow_tids, &tid);
-}
-
-/* thread - tid's state, made on first sight (comm from task, NULL: the current one); NULL
- * when the map is full, or the task is exiting (its exit record went out: no new state) */
-static __always_inline struct js_follow_thread *thread(__u32 tid, __u32 tgid,
-						       struct task_struct *task)
-{
-	struct js_follow_thread *t = bpf_map_lookup_elem(&threads, &tid), zero = {};
-
-	if (t)
-		return t;
-	if (!task)
-		task = CURRENT();
-	if (RD(task, flags) & PF_EXITING)
-		return NULL;
-	zero.tgid = tgid;
-	bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
-	if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&threads, &tid)) {
-		__sync_fetch_and_add(&untracked, 1);
-		hold_all();
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&threads, &tid);
-}
-
-/* send - a record of thread t (tid); counted lost when the ring is full */
-static __always_inline void send(__u32 type, __u32 tid, struct js_follow_thread *t, __u64 start,
-				 __u64 end, __u32 cpu, __u32 cpu_in, __u32 kind)
-{
-	struct js_follow_rec *r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
-
-	if (!r) {
-		__sync_fetch_and_add(&lost, 1);
-		return;
-	}
-	r->start_ns = start;
-	r->end_ns = end;
-	r->type = type;
-	r->tid = tid;
-	r->tgid = t->tgid;
-	r->cpu = cpu;
-	r->cpu_in = cpu_in;
-	r->kind = kind;
-	__builtin_memcpy(r->comm, t->comm, sizeof(r->comm));
-	if (type == JS_FREC_EXIT) {
-		r->c = t->c;
-	} else {
-		__builtin_memset(&r->c, 0, sizeof(r->c));
-		r->c.own_bh = t->c.own_bh; /* a gap: its own softirqs so far (the CSV's) */
-		r->c.own_bh_ns = t->c.own_bh_ns;
-	}
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
-}
-
-/* gap - a gap of thread t: sent, or counted short */
-static __always_inline void gap(__u32 tid, struct js_follow_thread *t, __u64 start, __u64 end,
-				__u32 cpu, __u32 cpu_in, __u32 kind)
-{
-	if (end - start < threshold_ns) {
-		t->c.short_gaps++;
-		t->c.short_ns += end - start;
-		if (kind == JS_FOLLOW_INTERRUPTED)
-			t->last_short = 1;
-		return;
-	}
-	if (kind == JS_FOLLOW_INTERRUPTED)
-		t->last_short = 0;
-	send(JS_FREC_GAP, tid, t, start, end, cpu, cpu_in, kind);
-}
-
-/* joined - where a gap starting now begins: at the last interruption when it ended within
- * join_ns (its short count is taken back: the gap holds it) */
-static __always_inline __u64 joined(struct js_follow_thread *t, __u64 now)
-{
-	if (!t->last_end || now - t->last_end > join_ns || t->last_end > now)
-		return now;
-	if (t->last_short) {
-		t->c.short_gaps--;
-		t->c.short_ns -= t->last_end - t->last_start;
-		t->last_short = 0;
-	}
-	return t->last_start;
 }
 
 /* ---- the scheduler ------------------------------------------------------------------ */
@@ -468,11 +273,11 @@ int BPF_PROG(follow_exit, struct task_struct *p)
 	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), p->comm);
 	let_go(t, now);
 	send(JS_FREC_EXIT, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
-	if (group_dead && tgid == follow_tgid)
+	if (group_dead && tgid == follow_cfg.tgid)
 		send(JS_FREC_GONE, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
-	else if (group_dead && follow_children)
-		bpf_map_delete_elem(&children, &tgid);
-	bpf_map_delete_elem(&threads, &tid);
+	else if (group_dead && follow_cfg.children)
+		bpf_map_delete_elem(&follow_forked, &tgid);
+	bpf_map_delete_elem(&follow_threads, &tid);
 	return 0;
 }
 
@@ -484,10 +289,10 @@ int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 tgid = RD(child, tgid);
 	__u8 one = 1;
 
-	if (!follow_children || tgid == RD(parent, tgid) ||
+	if (!follow_cfg.children || tgid == RD(parent, tgid) ||
 	    !followed(RD(parent, pid), RD(parent, tgid)))
 		return 0;
-	bpf_map_update_elem(&children, &tgid, &one, BPF_ANY);
+	bpf_map_update_elem(&follow_forked, &tgid, &one, BPF_ANY);
 	return 0;
 }
 
@@ -518,7 +323,7 @@ int BPF_PROG(follow_sys_exit, struct pt_regs *regs, long ret)
 
 	if (!followed(tid, pt >> 32))
 		return 0;
-	t = bpf_map_lookup_elem(&threads, &tid);
+	t = bpf_map_lookup_elem(&follow_threads, &tid);
 	if (!t || !t->sys_start)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -558,109 +363,31 @@ int BPF_PROG(follow_fault_kernel, unsigned long address, struct pt_regs *regs, u
 	return 0;
 }
 
-/* ---- interruptions while a followed thread is current -------------------------------- */
-
-/* enter - an interruption's entry while a followed thread is current (softirq: vector
- * vec's; its own or taken: js_follow_bh.h) */
-static __always_inline void enter(bool softirq, __u32 vec)
-{
-	__u64 pt = bpf_get_current_pid_tgid(), now;
-	struct js_follow_thread *t;
-	struct js_follow_hold *h;
-	__u32 zero = 0, cpu;
-	struct js_bh_cpu *s;
-	int outer;
-
-	if (!followed((__u32)pt, pt >> 32))
-		return;
-	s = bpf_map_lookup_elem(&irq, &zero);
-	if (!s)
-		return;
-	now = bpf_ktime_get_ns();
-	outer = js_bh_enter(&s->bh, softirq, vec, now, bh_join_ns);
-	if (outer) {
-		s->start = now;
-		s->tid = (__u32)pt;
-		/* a thread current since before attach holds its CPU from its first one (one
-		 * that switched in holds it already: looked up only while none does) */
-		cpu = bpf_get_smp_processor_id();
-		h = bpf_map_lookup_elem(&hold, &cpu);
-		t = h && !h->n ? thread(s->tid, pt >> 32, NULL) : NULL;
-		if (t)
-			take(t, cpu, 0, now, 0);
-	}
-	if (softirq) {
-		s->own_tid = outer && s->bh.own ? (__u32)pt : 0;
-		s->own_vec = vec;
-	}
-}
-
-/* leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work,
- * less the hard ones nested in it: each a gap); hard: a hard interruption's (a softirq right
- * after it is the kernel's irq_exit) */
-static __always_inline void leave(bool hard)
-{
-	__u32 zero = 0, tid;
-	struct js_follow_thread *t;
-	struct js_bh_cpu *s = bpf_map_lookup_elem(&irq, &zero);
-	__u64 now, start;
-	int what;
-
-	if (!s || !s->bh.depth)
-		return;
-	now = bpf_ktime_get_ns();
-	what = js_bh_leave(&s->bh, hard, now);
-	if (what == JS_BH_INNER)
-		return;
-	tid = s->tid;
-	start = what == JS_BH_NESTED ? s->bh.nest_start : s->start;
-	t = bpf_map_lookup_elem(&threads, &tid);
-	if (!t) {
-		__u64 pt = bpf_get_current_pid_tgid();
-
-		t = thread(tid, pt >> 32, NULL);
-		if (!t)
-			return;
-	}
-	if (what == JS_BH_OWN) {
-		t->c.own_bh++;
-		t->c.own_bh_ns += now - start - s->bh.nest_ns;
-		return;
-	}
-	t->c.interrupted++;
-	t->c.interrupted_ns += now - start;
-	start = joined(t, start);
-	t->last_start = start;
-	t->last_end = now;
-	gap(tid, t, start, now, bpf_get_smp_processor_id(), bpf_get_smp_processor_id(),
-	    JS_FOLLOW_INTERRUPTED);
-}
-
 TP("irq_handler_entry")
 int BPF_PROG(follow_irq_entry, int irq_nr, struct irqaction *action)
 {
-	enter(false, 0);
+	follow_enter(false, 0);
 	return 0;
 }
 
 TP("irq_handler_exit")
 int BPF_PROG(follow_irq_exit, int irq_nr, struct irqaction *action, int ret)
 {
-	leave(true);
+	follow_leave(true);
 	return 0;
 }
 
 TP("softirq_entry")
 int BPF_PROG(follow_softirq_entry, unsigned int vec_nr)
 {
-	enter(true, vec_nr);
+	follow_enter(true, vec_nr);
 	return 0;
 }
 
 TP("softirq_exit")
 int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 {
-	leave(false);
+	follow_leave(false);
 	return 0;
 }
 
@@ -670,7 +397,7 @@ TP("softirq_raise")
 int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
 {
 	__u32 zero = 0;
-	struct js_bh_cpu *s = bpf_map_lookup_elem(&irq, &zero);
+	struct js_bh_cpu *s = bpf_map_lookup_elem(&follow_irq, &zero);
 
 	if (s)
 		js_bh_raise(&s->bh, vec_nr);
@@ -681,13 +408,13 @@ int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
 	TP(#tp "_entry")                              \
 	int BPF_PROG(follow_##tp##_entry, int vector) \
 	{                                             \
-		enter(false, 0);                      \
+		follow_enter(false, 0);               \
 		return 0;                             \
 	}                                             \
 	TP(#tp "_exit")                               \
 	int BPF_PROG(follow_##tp##_exit, int vector)  \
 	{                                             \
-		leave(true);                          \
+		follow_leave(true);                   \
 		return 0;                             \
 	}
 
@@ -705,14 +432,14 @@ VECTOR_PAIR(spurious_apic)
 TP("ipi_entry")
 int BPF_PROG(follow_ipi_entry, const char *reason)
 {
-	enter(false, 0);
+	follow_enter(false, 0);
 	return 0;
 }
 
 TP("ipi_exit")
 int BPF_PROG(follow_ipi_exit, const char *reason)
 {
-	leave(true);
+	follow_leave(true);
 	return 0;
 }
 
@@ -729,12 +456,12 @@ int BPF_PROG(follow_nmi, void *handler, s64 delta_ns, int handled)
 
 	if (!followed(tid, pt >> 32) || delta_ns <= 0)
 		return 0;
-	s = bpf_map_lookup_elem(&irq, &zero);
+	s = bpf_map_lookup_elem(&follow_irq, &zero);
 	if (s && s->bh.depth && (!s->bh.own || s->bh.nest_depth))
 		return 0; /* inside an interruption already counted */
 	if (s && s->bh.depth)
 		s->bh.nest_ns += delta_ns;
-	t = bpf_map_lookup_elem(&threads, &tid);
+	t = bpf_map_lookup_elem(&follow_threads, &tid);
 	if (!t)
 		return 0;
 	now = bpf_ktime_get_ns();

@@ -28,6 +28,7 @@
 
 #include "js_events.h"
 #include "js_follow_bh.h"
+#include "js_follow_events.h"
 #include "js_probe_state.h"
 #include "tp.h"
 
@@ -44,7 +45,7 @@ const volatile __u32 steal_enabled = 0;
 const volatile __s64 steal_delta = 0; /* &steal_time.steal - &hrtimer_bases, per CPU */
 const volatile __u32 clk_enabled = 0;
 const volatile __s64 clk_delta = 0; /* &hv_clock_per_cpu - &hrtimer_bases, per CPU */
-/* --pid/--tid: a softirq the followed thread ran itself is not sent (follow_bh) */
+/* --pid/--tid: a softirq the followed thread ran itself is not sent (follow_irq) */
 const volatile __u32 own_bh_unsent = 0;
 /* ... with --marks: it is logged in "own_bh" instead (js_follow_bh.h) */
 const volatile __u32 own_bh_logged = 0;
@@ -72,6 +73,9 @@ __u64 stack_full = 0;	   /* --stacks: a stack not kept, its bucket holding anoth
 __u64 stack_fail = 0;	   /* --stacks: bpf_get_stackid failed otherwise (-EFAULT...) */
 /* own_bh_logged: each CPU's own softirqs logged so far (js_follow_bh.h) */
 __u64 own_bh_head[JS_MAX_CPUS] = {};
+/* written by user space: softirq_entry/softirq_exit do follow.bpf.c's softirq work too
+ * (follow_state.bpf.h), its own pair not attached */
+__u32 follow_bh_on = 0;
 
 /* every CPU's ring, one after the other (js_cpu_state.ring_base): the measured CPUs' first,
  * then a short one for each other CPU, for what it records about a measured one (IPI sends,
@@ -104,15 +108,6 @@ struct {
 	__type(value, __u32); /* cpu */
 } sampler_tids SEC(".maps");
 
-/* follow.bpf.c's per-CPU "irq" map (user space reuses its fd there): whose the softirq
- * running now is (js_follow_bh.h). Unused, all zero, unless own_bh_unsent */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct js_bh_cpu);
-} follow_bh SEC(".maps");
-
 /* own_bh_logged: the followed threads' own softirqs, JS_OWN_BH_LOG slots per CPU (resized by
  * user space before load: 1 entry when off) */
 struct {
@@ -122,15 +117,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct js_own_bh);
 } own_bh SEC(".maps");
-
-/* follow.bpf.c's "hold" map (its fd reused there): which CPUs the followed threads hold
- * (js_follow_bh.h). Read only under held_only */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, JS_FOLLOW_HOLD_CPUS + 1);
-	__type(key, __u32);
-	__type(value, struct js_follow_hold);
-} follow_hold SEC(".maps");
 
 /* on each sender CPU, the function last queued for each target CPU (csd_queue_cpu): an
  * IPI's own callback is the generic queue flush, this names what the target will run */
@@ -182,7 +168,9 @@ struct {
  * through bpftool), to measure the programs' own cost inside one run; its own map for that */
 __u32 paused SEC(".data.pause") = 0;
 
-/* the record library, then what records say of a task: both read the maps above */
+/* the followed threads' state (--pid/--tid: follow.bpf.c shares these maps), the record
+ * library, then what records say of a task: they read the maps above */
+#include "follow_state.bpf.h"
 #include "rec.bpf.h"
 #include "task.bpf.h"
 
@@ -385,6 +373,8 @@ int BPF_PROG(ipi_raise, const struct cpumask *mask, const char *reason)
 TP("softirq_entry")
 int BPF_PROG(softirq_entry, unsigned int vec_nr)
 {
+	if (follow_bh_on)
+		follow_enter(true, vec_nr);
 	push(JS_EV_SOFTIRQ, vec_nr, 0);
 	return 0;
 }
@@ -405,7 +395,7 @@ static __always_inline bool own_softirq(__u32 vec)
 
 	if (!own_bh_unsent)
 		return false;
-	b = bpf_map_lookup_elem(&follow_bh, &zero);
+	b = bpf_map_lookup_elem(&follow_irq, &zero);
 	if (!b || !b->own_tid || b->own_vec != vec ||
 	    b->own_tid != (__u32)bpf_get_current_pid_tgid())
 		return false;
@@ -430,7 +420,11 @@ static __always_inline void drop(__u32 kind, __u32 id)
 TP("softirq_exit")
 int BPF_PROG(softirq_exit, unsigned int vec_nr)
 {
-	if (own_softirq(vec_nr))
+	bool own = own_softirq(vec_nr);
+
+	if (follow_bh_on)
+		follow_leave(false);
+	if (own)
 		drop(JS_EV_SOFTIRQ, vec_nr);
 	else
 		pop_send(JS_EV_SOFTIRQ, vec_nr);

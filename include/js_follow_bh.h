@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * js_follow_bh.h - whose a softirq is, while a followed thread is current: the rule
- * bpf/follow.bpf.c applies, in one place for the programs and the unit tests (test_follow_bh).
+ * bpf/follow_state.bpf.h applies, in one place for the programs and the unit tests
+ * (test_follow_bh).
  *
  * The interruptions of one CPU nest (depth); the outermost one is a gap taken from the
  * thread, or, a softirq, its own kernel work (bottom halves its own code ran when it enabled
@@ -87,14 +88,15 @@ static __always_inline void js_bh_raise(struct js_bh_state *s, __u32 vec)
 }
 
 /*
- * One CPU's interruption while a followed thread is current: follow.bpf.c's per-CPU map
- * "irq". probes.bpf.c reads the same map ("follow_bh", its fd reused) where threads are
- * followed (--pid/--tid): at a softirq's exit, a softirq the current thread ran itself causes
- * no thread's gap, so its event is not sent (with --marks it is logged: below).
- * own_tid and own_vec are written at each softirq's entry while a followed thread is current
- * (own_tid 0: that softirq was taken from it); a softirq's entry always precedes its exit,
- * and softirqs do not nest, so at an exit they describe that very softirq whatever order the
- * two objects' programs run in.
+ * One CPU's interruption while a followed thread is current: the per-CPU map "follow_irq"
+ * (bpf/follow_state.bpf.h), which the probes create and follow.bpf.c shares. Where threads
+ * are followed (--pid/--tid), at a softirq's exit, a softirq the current thread ran itself
+ * causes no thread's gap, so the probes send no event of it (with --marks it is logged:
+ * below). own_tid and own_vec are written at each softirq's entry while a followed thread is
+ * current (own_tid 0: that softirq was taken from it); a softirq's entry always precedes its
+ * exit, and softirqs do not nest, so at an exit they describe that very softirq, whichever
+ * object's program wrote them (the probes' softirq_entry where it runs follow.bpf.c's
+ * softirq work, else follow.bpf.c's).
  */
 struct js_bh_cpu {
 	struct js_bh_state bh; /* the nesting, and whose a softirq is */
@@ -106,8 +108,8 @@ struct js_bh_cpu {
 };
 
 /*
- * The other map the two objects share: follow.bpf.c's array "hold", which CPUs the followed
- * threads hold. A thread holds the CPU it is current on, preempted on (waiting to run again
+ * The other map the two objects' programs both read: the array "follow_hold", which CPUs the
+ * followed threads hold. A thread holds the CPU it is current on, preempted on (waiting to run again
  * there), or blocked on outside a system call (a page fault's I/O): what happens on that CPU
  * meanwhile may be its gap. With --marks it holds it from its wake-up too (a marked
  * iteration waits for its CPU from then: what made it wait over JS_FOLLOW_WAKE_WAIT_NS, the
@@ -115,7 +117,7 @@ struct js_bh_cpu {
  * sleeps in a system call or yields, moves its hold when it migrates while holding, and lets go at its exit.
  * follow.bpf.c writes it at those switches, wake-ups, migrations and exits, and at the
  * first interruption or fault of a thread current since before the programs attached.
- * probes.bpf.c reads it ("follow_hold", its fd reused) wherever threads are followed
+ * probes.bpf.c reads it wherever threads are followed
  * (docs/DESIGN.md, "probes: what they keep of a followed thread's CPU"): its sched_waking
  * keeps a wake-up only while a thread holds the woken task's CPU, and no record is sent of
  * what happened on a CPU entirely while none held it (js_hold_free). One slot per CPU, and

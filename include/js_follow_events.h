@@ -20,6 +20,23 @@
 
 #define JS_FOLLOW_COMM 16
 
+/* What is followed, and the gaps' rules: rodata "follow_cfg" of follow.bpf.c and, where the
+ * probes run the followed threads' softirqs (bpf/follow_state.bpf.h), of probes.bpf.c too;
+ * both filled by follow_cfg_of() (follow.c). */
+struct js_follow_cfg {
+	__u32 tgid;	/* --pid: every thread of this process */
+	__u32 ntids;	/* --tid: the threads in the map follow_tids */
+	__u32 children; /* -- CMD: and every process it starts */
+	__u32 pad;
+	__u64 threshold_ns; /* a shorter gap is counted, not sent */
+	__u64 join_ns;	    /* interruption .. the preemption it caused */
+	__u64 bh_join_ns;   /* hard interruption's exit .. its irq_exit softirq */
+};
+
+/* their defaults (follow_opts.join_ns 0) */
+#define JS_FOLLOW_JOIN_NS 5000
+#define JS_FOLLOW_BH_JOIN_NS 5000
+
 /* A thread's counts: what it did on its own, and what kept it from running, short gaps
  * included (user space: struct js_thread_stats). */
 struct js_follow_counts {
@@ -38,7 +55,7 @@ struct js_follow_counts {
 	__u64 own_bh, own_bh_ns;
 };
 
-/* One thread's state (hash map "threads", keyed by tid). */
+/* One thread's state (hash map "follow_threads", keyed by tid). */
 struct js_follow_thread {
 	__u64 off_start;	    /* switched out at, 0: on a CPU (or not seen yet) */
 	__u64 gap_start;	    /* where that off time's gap starts (an interruption
@@ -58,7 +75,7 @@ struct js_follow_thread {
 	char comm[JS_FOLLOW_COMM];
 };
 
-/* A record in the ring buffer "records". */
+/* A record in the ring buffer "follow_records". */
 #define JS_FREC_GAP 1  /* a gap of the thread: start..end, kind, CPUs */
 #define JS_FREC_EXIT 2 /* the thread exited at end_ns: its final counts */
 #define JS_FREC_GONE 3 /* the followed process's last thread exited at end_ns */

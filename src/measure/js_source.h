@@ -74,6 +74,10 @@ uint64_t pipe_window_start(const struct js_pipe *pl);
 
 /* The sources (one file each): fill s with the source's functions; its open does the work. */
 void threads_source(struct gap_source *s);
+struct follow_opts;
+/* threads_follow_opts - what the threads' source follows and how, from p (the probes load
+ * with the same: probes_opts.follow); no probes in it */
+void threads_follow_opts(const struct js_params *p, struct follow_opts *o);
 void marks_source(struct gap_source *s);
 struct spawn;
 /* run_cmd_source - child: held by spawn_held(), owned by the caller (js_spawn.h) */

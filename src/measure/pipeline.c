@@ -33,6 +33,7 @@
 #include "js_sampler.h"
 #include "js_scale.h"
 #include "js_smi.h"
+#include "js_follow.h"
 #include "js_source.h"
 #include "js_sysfs.h"
 #include "js_util.h"
@@ -234,6 +235,7 @@ static void open_probes(struct js_pipe *pl)
 {
 	const struct js_params *p = pl->p;
 	struct probes_user_event user[JS_USER_EVENTS_MAX];
+	struct follow_opts fo;
 	struct probes_opts o = {
 		.cpus = p->cfg.cpus,
 		.ncpus = p->cfg.ncpus,
@@ -244,6 +246,7 @@ static void open_probes(struct js_pipe *pl)
 		.btf_path = p->btf_path,
 		/* the followed threads' own softirqs explain no thread's gap: not sent, and
 		 * with --marks logged for the marks that overlap them */
+		.follow = params_follows(p) ? &fo : NULL,
 		.own_bh_unsent = params_follows(p),
 		.own_bh_log = params_follows(p) && p->marks_path,
 		.no_waker = p->no_waker,
@@ -257,6 +260,8 @@ static void open_probes(struct js_pipe *pl)
 	};
 	char why[256] = "";
 
+	/* the threads' maps are the probes': sized, and set as follow.bpf.c's are */
+	threads_follow_opts(p, &fo);
 	for (size_t i = 0; i < p->cfg.nevents; i++) {
 		user[i].open = p->cfg.events[i].open;
 		user[i].close = p->cfg.events[i].close[0] ? p->cfg.events[i].close : NULL;

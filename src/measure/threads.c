@@ -235,8 +235,7 @@ static int threads_start(void *ctx, struct js_pipe *pl)
 {
 	struct threads_src *ts = ctx;
 
-	(void)pl;
-	if (follow_attach(ts->f)) {
+	if (follow_attach(ts->f, pipe_probes(pl))) {
 		js_err("cannot attach the programs that follow the threads (sched_switch)");
 		return -ENOENT;
 	}
@@ -356,10 +355,9 @@ static void existing(struct threads_src *ts, const struct js_params *p)
 	}
 }
 
-static int threads_open(struct gap_source *s, struct js_pipe *pl)
+void threads_follow_opts(const struct js_params *p, struct follow_opts *o)
 {
-	const struct js_params *p = pipe_params(pl);
-	struct follow_opts o = {
+	*o = (struct follow_opts){
 		.pid = p->follow_pid,
 		.children = p->follow_cmd,
 		.tids = p->follow_tids,
@@ -367,10 +365,15 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 		.threshold_ns = p->cfg.threshold_ns,
 		.btf_path = p->btf_path,
 		.syscalls = p->follow_syscalls,
-		.bh_map_fd = probes_follow_bh_fd(pipe_probes(pl)),
-		.hold_map_fd = probes_follow_hold_fd(pipe_probes(pl)),
 		.hold_from_waking = p->marks_path != NULL,
+		.probes_toggled = p->probe_toggle != NULL,
 	};
+}
+
+static int threads_open(struct gap_source *s, struct js_pipe *pl)
+{
+	const struct js_params *p = pipe_params(pl);
+	struct follow_opts o;
 	struct threads_src *ts = calloc(1, sizeof(*ts));
 	struct js_follow_info *f = &pipe_run(pl)->follow;
 	char why[160] = "";
@@ -378,6 +381,8 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 
 	if (!ts)
 		return -ENOMEM;
+	threads_follow_opts(p, &o);
+	o.probes = pipe_probes(pl);
 	err = follow_open(&ts->f, &o, why, sizeof(why));
 	if (err) {
 		js_err("cannot load the programs that follow the threads: %s", why);

@@ -14,13 +14,16 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "follow.skel.h"
-#include "follow_raw.skel.h"
 #include "js_bpf_helpers.h"
 #include "js_follow.h"
 #include "js_kbtf.h"
+#include "js_probes.h"
 #include "js_probes_arch.h"
 #include "js_util.h"
+
+/* the skeletons name the rodata types above (js_follow_events.h) */
+#include "follow.skel.h"
+#include "follow_raw.skel.h"
 
 _Static_assert(sizeof(struct js_follow_rec) == 200, "js_follow_rec ABI is 200 bytes");
 
@@ -34,12 +37,26 @@ struct js_follow {
 	void *cb_ctx;
 	size_t batch, batch_max;
 	bool syscalls; /* sys_enter/sys_exit loaded (follow_syscalls_traced) */
+	struct js_probes *probes;
+	bool probes_toggled;
+	bool bh_by_probes; /* the probes' softirq programs did the softirq work */
+	bool bh_lent;	   /* ... and still do (until follow_detach) */
 };
+
+/* the maps of bpf/follow_state.bpf.h: the probes', where there are probes */
+static const char *const shared_maps[] = { "follow_tids", "follow_threads", "follow_forked",
+					   "follow_irq",  "follow_hold",    "follow_records" };
 
 /* syscall_prog - a program of the per-call system-call tracepoints */
 static bool syscall_prog(const char *tp)
 {
 	return !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
+}
+
+/* softirq_pair - a program of the softirq pair, which the probes may run instead */
+static bool softirq_pair(const char *tp)
+{
+	return !strcmp(tp, "softirq_entry") || !strcmp(tp, "softirq_exit");
 }
 
 /* tp - the tracepoint of a program */
@@ -119,6 +136,18 @@ static int rb_sample(void *ctx, void *data, size_t size)
 	return ++f->batch >= f->batch_max ? -ECANCELED : 0;
 }
 
+void follow_cfg_of(const struct follow_opts *o, struct js_follow_cfg *c)
+{
+	*c = (struct js_follow_cfg){
+		.tgid = (__u32)o->pid,
+		.ntids = (__u32)o->ntids,
+		.children = o->pid && o->children,
+		.threshold_ns = o->threshold_ns,
+		.join_ns = o->join_ns ? o->join_ns : JS_FOLLOW_JOIN_NS,
+		.bh_join_ns = JS_FOLLOW_BH_JOIN_NS,
+	};
+}
+
 int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len)
 {
 	struct js_follow *f = calloc(1, sizeof(*f));
@@ -132,26 +161,19 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	err = open_obj(f, o, why, len);
 	if (err)
 		goto fail;
-	f->skel->rodata->follow_tgid = (__u32)o->pid;
-	f->skel->rodata->nr_tids = (__u32)o->ntids;
-	f->skel->rodata->follow_children = o->pid && o->children;
-	f->skel->rodata->threshold_ns = o->threshold_ns;
+	follow_cfg_of(o, (struct js_follow_cfg *)&f->skel->rodata->follow_cfg);
 	f->skel->rodata->trace_syscalls = f->syscalls;
 	f->skel->rodata->hold_from_waking = o->hold_from_waking;
-	if (o->join_ns)
-		f->skel->rodata->join_ns = o->join_ns;
-	if (o->bh_map_fd > 0) {
-		err = bpf_map__reuse_fd(f->skel->maps.irq, o->bh_map_fd);
+	f->probes_toggled = o->probes_toggled;
+	for (size_t i = 0; o->probes && i < ARRAY_SIZE(shared_maps); i++) {
+		int fd = probes_map_fd(o->probes, shared_maps[i]);
+
+		err = fd < 0 ? -ENOENT :
+			       bpf_map__reuse_fd(bpf_object__find_map_by_name(f->skel->obj,
+									      shared_maps[i]),
+						 fd);
 		if (err) {
-			snprintf(why, len, "sharing the softirq state with the probes: %s",
-				 strerror(-err));
-			goto fail;
-		}
-	}
-	if (o->hold_map_fd > 0) {
-		err = bpf_map__reuse_fd(f->skel->maps.hold, o->hold_map_fd);
-		if (err) {
-			snprintf(why, len, "sharing the held CPUs with the probes: %s",
+			snprintf(why, len, "sharing the map %s with the probes: %s", shared_maps[i],
 				 strerror(-err));
 			goto fail;
 		}
@@ -179,7 +201,7 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 			goto fail;
 		}
 	}
-	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.records), rb_sample, f, NULL);
+	f->rb = ring_buffer__new(bpf_map__fd(f->skel->maps.follow_records), rb_sample, f, NULL);
 	if (!f->rb) {
 		err = -errno;
 		snprintf(why, len, "ring buffer: %s", strerror(-err));
@@ -202,7 +224,8 @@ static struct bpf_link *attach_one(struct js_follow *f, size_t i)
 {
 	struct bpf_link *l;
 
-	if (!bpf_program__autoload(f->progs[i]))
+	if (!bpf_program__autoload(f->progs[i]) ||
+	    (f->bh_by_probes && softirq_pair(tp(f->progs[i]))))
 		return NULL;
 	l = bpf_program__attach(f->progs[i]);
 	if (!l)
@@ -223,8 +246,13 @@ static size_t exit_of(const struct js_follow *f, size_t i)
 	return SIZE_MAX;
 }
 
-int follow_attach(struct js_follow *f)
+int follow_attach(struct js_follow *f, struct js_probes *probes)
 {
+	/* one program at a softirq's entry and one at its exit, not two of each: the probes'
+	 * (attached, and staying attached) do this object's softirq work where they can */
+	f->probes = probes;
+	f->bh_by_probes = probes && !f->probes_toggled && probes_follow_softirqs(probes, true);
+	f->bh_lent = f->bh_by_probes;
 	/* exits first, then the entries whose exit is attached: an interruption's entry
 	 * counted without its exit would never close */
 	for (size_t i = 0; i < f->nprogs; i++)
@@ -251,9 +279,9 @@ int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_fo
 	f->cb_ctx = ctx;
 	f->batch = 0;
 	/* at most a ring's worth: a callback slower than the writers still returns */
-	f->batch_max =
-		bpf_map__max_entries(f->skel->maps.records) / (sizeof(struct js_follow_rec) + 8) +
-		1;
+	f->batch_max = bpf_map__max_entries(f->skel->maps.follow_records) /
+			       (sizeof(struct js_follow_rec) + 8) +
+		       1;
 	err = ring_buffer__consume(f->rb);
 	if (err < 0 && err != -ECANCELED)
 		return err;
@@ -264,7 +292,7 @@ void follow_threads(struct js_follow *f,
 		    void (*cb)(void *ctx, uint32_t tid, const struct js_follow_thread *t),
 		    void *ctx)
 {
-	int fd = bpf_map__fd(f->skel->maps.threads);
+	int fd = bpf_map__fd(f->skel->maps.follow_threads);
 	__u32 key, next, *prev = NULL;
 	struct js_follow_thread t;
 
@@ -278,8 +306,10 @@ void follow_threads(struct js_follow *f,
 
 void follow_lost(const struct js_follow *f, uint64_t *records, uint64_t *threads)
 {
-	*records = __atomic_load_n(&f->skel->bss->lost, __ATOMIC_RELAXED);
-	*threads = __atomic_load_n(&f->skel->bss->untracked, __ATOMIC_RELAXED);
+	*records = __atomic_load_n(&f->skel->bss->follow_lost, __ATOMIC_RELAXED);
+	*threads = __atomic_load_n(&f->skel->bss->follow_untracked, __ATOMIC_RELAXED);
+	if (f->bh_by_probes)
+		probes_follow_lost(f->probes, records, threads);
 }
 
 void follow_progs(struct js_follow *f,
@@ -305,6 +335,9 @@ void follow_detach(struct js_follow *f)
 			bpf_link__destroy(f->links[i]);
 			f->links[i] = NULL;
 		}
+	if (f->bh_lent)
+		probes_follow_softirqs(f->probes, false);
+	f->bh_lent = false;
 }
 
 void follow_destroy(struct js_follow *f)

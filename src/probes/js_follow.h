@@ -20,6 +20,7 @@
 #include "js_follow_events.h"
 
 struct js_follow;
+struct js_probes;
 
 struct follow_opts {
 	int pid;	 /* every thread of this process, or 0 */
@@ -30,20 +31,25 @@ struct follow_opts {
 	uint64_t join_ns;      /* 0: the default (bpf/follow.bpf.c) */
 	const char *btf_path;  /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
 	bool syscalls;	       /* --follow-syscalls: sys_enter/sys_exit attached, counted */
-	int bh_map_fd;	 /* > 0: the probes' map "follow_bh", shared as "irq" (js_follow_bh.h) */
-	int hold_map_fd; /* > 0: the probes' map "follow_hold", shared as "hold" (js_follow_bh.h) */
+	/* the probes, loaded with these options (probes_opts.follow), or NULL: the threads'
+	 * maps are theirs, shared by fd (bpf/follow_state.bpf.h) */
+	const struct js_probes *probes;
+	bool probes_toggled;   /* --probe-toggle: the probes come and go: softirqs traced here */
 	bool hold_from_waking; /* --marks: a thread holds its CPU from its wake-up (sched_waking) */
 };
 
+/* follow_cfg_of - what o follows and its gaps' rules, as both objects' rodata has them */
+void follow_cfg_of(const struct follow_opts *o, struct js_follow_cfg *c);
 /* follow_open - open and load; < 0 with a reason in why */
 int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len);
 /* follow_syscalls_traced - are its system calls traced (asked, or the raw_tp build, which
  * cannot read a task's registers at a switch) */
 bool follow_syscalls_traced(const struct js_follow *f);
 /* follow_attach - attach every program (an interruption's exit before its entry); a pair one
- * of whose halves fails is left out; 0, or -errno when a program the gaps need (the
- * scheduler's) failed */
-int follow_attach(struct js_follow *f);
+ * of whose halves fails is left out, and so is the softirq pair where the probes' own
+ * softirq programs take its work (probes, attached now, or NULL: probes_follow_softirqs;
+ * until follow_detach); 0, or -errno when a program the gaps need (the scheduler's) failed */
+int follow_attach(struct js_follow *f, struct js_probes *probes);
 /* follow_consume - deliver the records written since (never blocks); the number delivered
  * or -errno */
 int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_follow_rec *r),
@@ -52,14 +58,15 @@ int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_fo
 void follow_threads(struct js_follow *f,
 		    void (*cb)(void *ctx, uint32_t tid, const struct js_follow_thread *t),
 		    void *ctx);
-/* follow_lost - records the ring could not take; threads beyond the map's room */
+/* follow_lost - records the ring could not take; threads beyond the map's room (both
+ * objects' counts) */
 void follow_lost(const struct js_follow *f, uint64_t *records, uint64_t *threads);
 /* follow_progs - each attached program's name and the kernel's run statistics (0 when
  * kernel.bpf_stats_enabled was off) */
 void follow_progs(struct js_follow *f,
 		  void (*cb)(void *ctx, const char *name, uint64_t runs, uint64_t run_ns),
 		  void *ctx);
-/* follow_detach - detach every program */
+/* follow_detach - detach every program (and take the softirq work back from the probes) */
 void follow_detach(struct js_follow *f);
 /* follow_destroy - free everything (detaches if needed); accepts NULL */
 void follow_destroy(struct js_follow *f);

@@ -27,6 +27,8 @@
 
 #include "js_events.h"
 
+struct follow_opts;
+
 struct js_probes;
 
 #define PROBES_RECORD_BYTES 128 /* a record in a measured CPU's ring */
@@ -49,15 +51,17 @@ struct probes_opts {
 					 * attached): two clock reads per run. Without it they
 					 * are timed only if kernel.bpf_stats_enabled is on */
 	const char *btf_path; /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
-	bool own_bh_unsent;   /* --pid/--tid: a followed thread's own softirqs are not sent
-			       * (js_follow_bh.h; follow_open with probes_follow_bh_fd) */
-	bool own_bh_log;      /* ... and with --marks logged instead, for probes_own_bh */
-	bool no_waker;	      /* --no-waker: sched_waking not loaded, no waker looked up */
-	bool held_only;	      /* --pid/--tid/-- CMD: only what happens on a CPU while a
+	const struct follow_opts *follow; /* --pid/--tid/-- CMD: what is followed (the threads'
+					   * maps are the probes': follow_opts.probes) */
+	bool own_bh_unsent; /* --pid/--tid: a followed thread's own softirqs are not sent
+			       * (js_follow_bh.h) */
+	bool own_bh_log;    /* ... and with --marks logged instead, for probes_own_bh */
+	bool no_waker;	    /* --no-waker: sched_waking not loaded, no waker looked up */
+	bool held_only;	    /* --pid/--tid/-- CMD: only what happens on a CPU while a
 			       * followed thread holds it is kept, wake-ups and records
-			       * (probes_follow_hold_fd) */
-	bool lean;	      /* --probes lean: one program per interruption (probes.c's table) */
-	bool stacks;	      /* --stacks: the waker's and the preemptor's kernel stacks */
+			       * (follow_hold) */
+	bool lean;	    /* --probes lean: one program per interruption (probes.c's table) */
+	bool stacks;	    /* --stacks: the waker's and the preemptor's kernel stacks */
 	const struct probes_user_event *user; /* --event: at most JS_USER_SLOTS, in both
 					       * probe sets (a point one program, a pair two) */
 	size_t nuser;
@@ -126,19 +130,23 @@ struct probes_stats {
 /* probes_open_load - open and load the probes for o->cpus; < 0 with a human reason in why
  * when BPF, BTF or privileges are missing (the caller then measures without probes) */
 int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *why, size_t whylen);
-/* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
- * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
-/* probes_follow_bh_fd - the map follow.bpf.c shares with the probes (js_follow_bh.h,
- * follow_opts.bh_map_fd); -1 without probes */
-int probes_follow_bh_fd(const struct js_probes *p);
-/* probes_follow_hold_fd - the other map follow.bpf.c shares with the probes, which CPUs the
- * followed threads hold (js_follow_bh.h, follow_opts.hold_map_fd); -1 without probes */
-int probes_follow_hold_fd(const struct js_probes *p);
+/* probes_map_fd - the fd of the probes' map name (the followed threads' maps, which
+ * follow.bpf.c shares: bpf/follow_state.bpf.h); -1 without probes or such a map */
+int probes_map_fd(const struct js_probes *p, const char *name);
+/* probes_follow_softirqs - on: let softirq_entry/softirq_exit do follow.bpf.c's softirq work
+ * too (loaded with probes_opts.follow, both attached, not toggled off); whether they do.
+ * off: take it back. Until off, those two stay attached (follow.bpf.c's pair is not) */
+bool probes_follow_softirqs(struct js_probes *p, bool on);
+/* probes_follow_lost - add what the probes' share of the followed threads' work lost:
+ * records the ring could not take, threads beyond the map's room */
+void probes_follow_lost(const struct js_probes *p, uint64_t *records, uint64_t *threads);
 /* probes_own_bh - own_bh_log: the followed threads' own softirqs on cpu that overlap [lo, hi],
  * newest first, as the events they would have been (no host reading), at most room into ev;
  * how many. Those overwritten since (JS_OWN_BH_LOG a CPU: js_follow_bh.h) are not there */
 size_t probes_own_bh(const struct js_probes *p, int cpu, uint64_t lo, uint64_t hi,
 		     struct js_event *ev, size_t room);
+/* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
+ * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid);
 /* probes_attach - attach every loaded program (exits before entries); 0 if at least one */
 int probes_attach(struct js_probes *p);

@@ -29,6 +29,7 @@
 
 #include "js_bpf_helpers.h"
 #include "js_evring.h"
+#include "js_follow.h"
 #include "js_follow_bh.h"
 #include "js_kbtf.h"
 #include "js_lblog.h"
@@ -36,6 +37,8 @@
 #include "js_probes_arch.h"
 #include "js_probes.h"
 #include "js_util.h"
+
+/* the skeletons name the rodata types above (js_follow_events.h) */
 #include "probes.skel.h"
 #include "probes_raw.skel.h"
 #include "js_probe_state.h" /* the probes' per-CPU state */
@@ -103,6 +106,7 @@ struct js_probes {
 	char raw_why[160]; /* why */
 	bool toggled_off;  /* probes_set_attached(false): loaded, no link */
 	bool lean;	   /* --probes lean: probe_table's lean programs */
+	bool follow;	   /* loaded for followed threads (probes_opts.follow) */
 	/* --event: each slot's tracepoints, "SUBSYS:NAME": [0] opens (or is the point), [1]
 	 * closes ("" for a point) */
 	char user[JS_USER_SLOTS][2][64];
@@ -398,6 +402,27 @@ static int ring_layout(struct js_probes *p)
 	return 0;
 }
 
+/* follow_maps - the followed threads' state (bpf/follow_state.bpf.h, shared with
+ * follow.bpf.c): what o follows into rodata; nothing followed, each map at its least */
+static int follow_maps(struct js_probes *p, const struct follow_opts *o)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int err = 0;
+
+	p->follow = o != NULL;
+	if (o) {
+		follow_cfg_of(o, (struct js_follow_cfg *)&p->skel->rodata->follow_cfg);
+		return 0;
+	}
+	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_tids, 1);
+	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_threads, 1);
+	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_forked, 1);
+	err = err ? err :
+		    bpf_map__set_max_entries(p->skel->maps.follow_records,
+					     (__u32)(page > 0 ? page : 4096));
+	return err;
+}
+
 /* configure - cpu mask, sampler tgid, the rings' size (between open and load) */
 static int configure(struct js_probes *p, const struct probes_opts *o, char *why, size_t len)
 {
@@ -443,6 +468,11 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 		return -EINVAL;
 	}
 	ro->held_only = o->held_only;
+	err = follow_maps(p, o->follow);
+	if (err) {
+		snprintf(why, len, "the followed threads' maps refused: %s", strerror(-err));
+		return err;
+	}
 	if (o->nuser > JS_USER_SLOTS) {
 		snprintf(why, len, "at most %d --event tracepoints", JS_USER_SLOTS);
 		return -EINVAL;
@@ -761,16 +791,33 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
 	return 0;
 }
 
-/* probes_add_sampler_tid - mark tid (running on cpu) as a sampler: not reported as a task,
- * its faults and TLB flushes flagged JS_F_SAMPLER; call before probes_attach() */
-int probes_follow_bh_fd(const struct js_probes *p)
+int probes_map_fd(const struct js_probes *p, const char *name)
 {
-	return p ? bpf_map__fd(p->skel->maps.follow_bh) : -1;
+	const struct bpf_map *m = p ? bpf_object__find_map_by_name(p->skel->obj, name) : NULL;
+
+	return m ? bpf_map__fd(m) : -1;
 }
 
-int probes_follow_hold_fd(const struct js_probes *p)
+/* active - is the program whose function is fn attached */
+static bool active(const struct js_probes *p, const char *fn)
 {
-	return p ? bpf_map__fd(p->skel->maps.follow_hold) : -1;
+	ssize_t i = prog_index(p, fn);
+
+	return i >= 0 && p->progs[i].state == PROBES_PROG_ACTIVE && !p->toggled_off;
+}
+
+bool probes_follow_softirqs(struct js_probes *p, bool on)
+{
+	if (on && (!p->follow || !active(p, "softirq_entry") || !active(p, "softirq_exit")))
+		return false;
+	__atomic_store_n(&p->skel->bss->follow_bh_on, on, __ATOMIC_RELEASE);
+	return on;
+}
+
+void probes_follow_lost(const struct js_probes *p, uint64_t *records, uint64_t *threads)
+{
+	*records += __atomic_load_n(&p->skel->bss->follow_lost, __ATOMIC_RELAXED);
+	*threads += __atomic_load_n(&p->skel->bss->follow_untracked, __ATOMIC_RELAXED);
 }
 
 int probes_add_sampler_tid(struct js_probes *p, int cpu, pid_t tid)

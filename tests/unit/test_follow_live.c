@@ -13,8 +13,11 @@
  * switch by default (no system call counted), with sys_enter/sys_exit when asked
  * (.syscalls: counted). The child also sends datagrams to itself over loopback: the NET_RX
  * softirqs its own sends run (local_bh_enable) are its own kernel work (own_bh), not
- * interruptions; its sched_yield() calls beside the hog are yields. Lower bounds only: the
- * machine may be busy with other work.
+ * interruptions; its sched_yield() calls beside the hog are yields. Loaded after the probes
+ * as a run loads them (--pid), the threads' maps are the probes' and the probes' softirq
+ * programs do the softirq work: follow.bpf.c's pair never runs, and the child's own
+ * softirqs are counted as without the probes. Lower bounds only: the machine may be busy
+ * with other work.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,10 +38,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <cmocka.h>
 
 #include "fixtures.h"
 #include "js_follow.h"
+#include "js_probes.h"
 #include "js_test.h"
 #include "js_util.h"
 
@@ -51,8 +56,9 @@ struct seen {
 	unsigned gaps, preempted, bad, foreign, gone;
 	unsigned exits_main, exits_other;
 	struct js_follow_counts main_c;
-	bool traced;	/* follow_syscalls_traced() */
-	unsigned slept; /* the child's nanosleep() calls that switched out (the kernel's count) */
+	bool traced;	  /* follow_syscalls_traced() */
+	unsigned slept;	  /* the child's nanosleep() calls that switched out (the kernel's count) */
+	uint64_t bh_runs; /* runs of follow.bpf.c's softirq pair (with_probes: the kernel's) */
 };
 
 static void spin_ms(unsigned int ms)
@@ -142,13 +148,46 @@ static void on_rec(void *ctx, const struct js_follow_rec *r)
 	}
 }
 
+/* bh_runs - add the runs of follow.bpf.c's softirq pair */
+static void bh_runs(void *ctx, const char *name, uint64_t runs, uint64_t run_ns)
+{
+	(void)run_ns;
+	if (!strcmp(name, "follow_softirq_entry") || !strcmp(name, "follow_softirq_exit"))
+		*(uint64_t *)ctx += runs;
+}
+
+/* probes_for - the probes loaded for this CPU as a run following o loads them (the threads'
+ * maps theirs), or the case skipped/failed as follow_open's is */
+static struct js_probes *probes_for(const struct follow_opts *o)
+{
+	int cpu = sched_getcpu();
+	struct probes_opts po = { .cpus = &cpu,
+				  .ncpus = 1,
+				  .sampler_tgid = getpid(),
+				  .follow = o,
+				  .own_bh_unsent = true,
+				  .held_only = true };
+	struct js_probes *p = NULL;
+	char why[256] = "";
+	int err = probes_open_load(&p, &po, why, sizeof(why));
+
+	if (err && fx_bpf_refused(err))
+		js_skip("%s", why);
+	if (err)
+		fail_msg("the probes did not load, with BPF permitted: %s", why);
+	return p;
+}
+
 /* follow - the child followed as --pid (by_tid false) or --tid CHILD, beside the hog, until
- * it is gone (its exit record, or the process's); what was seen into *s */
-static void follow(struct seen *s, bool by_tid, bool syscalls)
+ * it is gone (its exit record, or the process's); what was seen into *s. with_probes: loaded
+ * after the probes and attached with them, as a run does */
+static void follow(struct seen *s, bool by_tid, bool syscalls, bool with_probes)
 {
 	struct follow_opts o = { .threshold_ns = 1000, .syscalls = syscalls };
+	struct js_probes *p = NULL;
 	struct js_follow *f = NULL;
 	char why[256] = "";
+	int stats = with_probes ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
 	unsigned *slept = mmap(NULL, sizeof(*slept), PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int go[2], err, st, tid;
@@ -167,6 +206,11 @@ static void follow(struct seen *s, bool by_tid, bool syscalls)
 	} else {
 		o.pid = s->child;
 	}
+	if (with_probes) {
+		assert_true(stats >= 0); /* root, as loading is */
+		p = probes_for(&o);
+		o.probes = p;
+	}
 	err = follow_open(&f, &o, why, sizeof(why));
 	if (err) {
 		kill(s->child, SIGKILL);
@@ -177,7 +221,9 @@ static void follow(struct seen *s, bool by_tid, bool syscalls)
 			js_skip("%s", why);
 		fail_msg("the follow programs did not load, with BPF permitted: %s", why);
 	}
-	assert_int_equal(follow_attach(f), 0);
+	if (p)
+		assert_int_equal(probes_attach(p), 0);
+	assert_int_equal(follow_attach(f, p), 0);
 	s->traced = follow_syscalls_traced(f);
 	s->hog = fork();
 	assert_true(s->hog >= 0);
@@ -196,7 +242,11 @@ static void follow(struct seen *s, bool by_tid, bool syscalls)
 	assert_int_equal(waitpid(s->hog, &st, 0), s->hog);
 	follow_detach(f);
 	follow_consume(f, on_rec, s);
+	follow_progs(f, bh_runs, &s->bh_runs);
 	follow_destroy(f);
+	probes_destroy(p);
+	if (stats >= 0)
+		close(stats);
 	close(go[0]);
 	close(go[1]);
 	s->slept = *slept;
@@ -241,7 +291,7 @@ static void test_follow_process(void **state)
 	struct seen s = { 0 };
 
 	(void)state;
-	follow(&s, false, false);
+	follow(&s, false, false, false);
 	assert_false(s.traced); /* not asked for */
 	check_main(&s);
 	assert_int_equal(s.gone, 1);	    /* the exit of the process ends the run */
@@ -255,7 +305,7 @@ static void test_follow_tid(void **state)
 	struct seen s = { 0 };
 
 	(void)state;
-	follow(&s, true, false);
+	follow(&s, true, false, false);
 	check_main(&s);
 	assert_int_equal(s.exits_other, 0);
 	assert_int_equal(s.gone, 0);
@@ -268,10 +318,25 @@ static void test_follow_syscalls(void **state)
 	struct seen s = { 0 };
 
 	(void)state;
-	follow(&s, false, true);
+	follow(&s, false, true, false);
 	assert_true(s.traced);
 	check_main(&s);
 	assert_int_equal(s.gone, 1);
+}
+
+/* --pid as a run loads it: after the probes, which run its softirq work (one program at a
+ * softirq's entry and one at its exit); its own softirqs counted all the same */
+static void test_follow_with_probes(void **state)
+{
+	struct seen s = { 0 };
+
+	(void)state;
+	follow(&s, false, false, true);
+	check_main(&s);
+	assert_int_equal(s.gone, 1);
+	assert_int_equal(s.exits_other, 1);
+	assert_true(s.preempted >= 1);
+	assert_int_equal(s.bh_runs, 0); /* follow.bpf.c's softirq pair not attached */
 }
 
 int main(void)
@@ -280,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_follow_process),
 		cmocka_unit_test(test_follow_tid),
 		cmocka_unit_test(test_follow_syscalls),
+		cmocka_unit_test(test_follow_with_probes),
 	};
 	cpu_set_t one;
 
