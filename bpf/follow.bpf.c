@@ -392,7 +392,9 @@ int BPF_PROG(follow_softirq_exit, unsigned int vec_nr)
 }
 
 /* a softirq raised inside an interruption taken from a followed thread (not inside its own
- * softirq) is taken from it when it runs, even at its own local_bh_enable */
+ * softirq) is taken from it when it runs, even at its own local_bh_enable; loaded only where
+ * the CPU's pending softirqs cannot be read instead (follow_cfg.bh_pend_mask 0:
+ * js_follow_bh.h, js_bh_pend_in) */
 TP("softirq_raise")
 int BPF_PROG(follow_softirq_raise, unsigned int vec_nr)
 {

@@ -217,7 +217,20 @@ static __always_inline __u64 joined(struct js_follow_thread *t, __u64 now)
 
 /* ---- interruptions while a followed thread is current -------------------------------- */
 
-/* enter - an interruption's entry while a followed thread is current (softirq: vector
+/* bh_pending - this CPU's pending softirq vectors, from its run queue (follow_cfg.bh_pend_*:
+ * set where the kernel's types say where they are; else softirq_raise is traced) */
+static __always_inline __u32 bh_pending(void)
+{
+	__u64 rq = current_rq(bpf_get_smp_processor_id());
+	__u32 v = 0;
+
+	if (!rq ||
+	    bpf_probe_read_kernel(&v, sizeof(v), (const void *)(rq + follow_cfg.bh_pend_off)))
+		return 0;
+	return v & follow_cfg.bh_pend_mask;
+}
+
+/* follow_enter - an interruption's entry while a followed thread is current (softirq: vector
  * vec's; its own or taken: js_follow_bh.h) */
 static __always_inline void follow_enter(bool softirq, __u32 vec)
 {
@@ -226,7 +239,8 @@ static __always_inline void follow_enter(bool softirq, __u32 vec)
 	struct js_follow_hold *h;
 	__u32 zero = 0, cpu;
 	struct js_bh_cpu *s;
-	int outer;
+	int opened;
+	bool outer;
 
 	if (!followed((__u32)pt, pt >> 32))
 		return;
@@ -234,7 +248,10 @@ static __always_inline void follow_enter(bool softirq, __u32 vec)
 	if (!s)
 		return;
 	now = bpf_ktime_get_ns();
-	outer = js_bh_enter(&s->bh, softirq, vec, now, follow_cfg.bh_join_ns);
+	opened = js_bh_enter(&s->bh, softirq, vec, now, follow_cfg.bh_join_ns);
+	outer = opened & JS_BH_OUTER;
+	if ((opened & JS_BH_TRACK) && follow_cfg.bh_pend_mask)
+		js_bh_pend_in(&s->bh, bh_pending());
 	if (outer) {
 		s->start = now;
 		s->tid = (__u32)pt;
@@ -252,7 +269,7 @@ static __always_inline void follow_enter(bool softirq, __u32 vec)
 	}
 }
 
-/* leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work,
+/* follow_leave - an interruption's exit: the outermost one's is a gap (or its own softirq's work,
  * less the hard ones nested in it: each a gap); hard: a hard interruption's (a softirq right
  * after it is the kernel's irq_exit) */
 static __always_inline void follow_leave(bool hard)
@@ -269,6 +286,8 @@ static __always_inline void follow_leave(bool hard)
 	what = js_bh_leave(&s->bh, hard, now);
 	if (what == JS_BH_INNER)
 		return;
+	if ((what == JS_BH_TAKEN || what == JS_BH_NESTED) && follow_cfg.bh_pend_mask)
+		js_bh_pend_out(&s->bh, bh_pending());
 	tid = s->tid;
 	start = what == JS_BH_NESTED ? s->bh.nest_start : s->start;
 	t = bpf_map_lookup_elem(&follow_threads, &tid);

@@ -131,19 +131,14 @@ static __always_inline bool take_waker(struct js_cpu_state *s, __u32 pid, __u64 
 #define PC_SOFTIRQ 0x00000100u /* SOFTIRQ_OFFSET: serving a softirq (not only bh disabled) */
 
 /* wake_ctx - the context of this wake-up: this CPU's preempt count (and whether it runs the
- * hrtimer interrupt),
- * found from the run queue of the current task (its cfs_rq's, on this CPU) by the per-CPU
- * offsets user space put in rodata (src/probes/probes.c, waker_setup) */
+ * hrtimer interrupt), found from its run queue (tp.h, current_rq) by the per-CPU offsets
+ * user space put in rodata (src/probes/probes.c, waker_setup) */
 static __always_inline __u8 wake_ctx(__u32 cpu)
 {
-	struct task_struct *t = CURRENT();
 	__u32 pc = 0, hr = 0;
-	__u64 rq;
+	__u64 rq = wake_pc_off ? current_rq(cpu) : 0;
 
-	if (!wake_pc_off || !bpf_core_field_exists(t->se.cfs_rq))
-		return JS_WAKE_UNKNOWN;
-	rq = (__u64)BPF_CORE_READ(t, se.cfs_rq, rq);
-	if (!rq || BPF_CORE_READ((struct rq *)rq, cpu) != (int)cpu)
+	if (!rq)
 		return JS_WAKE_UNKNOWN;
 	if (bpf_probe_read_kernel(&pc, sizeof(pc), (const void *)(rq + wake_pc_off)))
 		return JS_WAKE_UNKNOWN;

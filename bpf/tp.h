@@ -42,4 +42,19 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	return BPF_CORE_READ((struct task_struct___old *)p, cpu);
 }
 
+/* current_rq - this CPU's run queue (&runqueues there), from the current task's cfs_rq
+ * (any task's: an RT one's too), checked against cpu; 0 when unknown */
+static __always_inline __u64 current_rq(__u32 cpu)
+{
+	struct task_struct *t = CURRENT();
+	__u64 rq;
+
+	if (!bpf_core_field_exists(t->se.cfs_rq))
+		return 0;
+	rq = (__u64)BPF_CORE_READ(t, se.cfs_rq, rq);
+	if (!rq || BPF_CORE_READ((struct rq *)rq, cpu) != (int)cpu)
+		return 0;
+	return rq;
+}
+
 #endif /* JS_TP_H */

@@ -32,30 +32,39 @@ struct js_bh_state {
 	__u32 own;	   /* the outermost open one is a softirq of its own */
 	__u32 hard_raised; /* softirq vectors a taken interruption raised, not run since */
 	__u32 nest_depth;  /* the depth of the hard one open inside its own softirq (0: none) */
-	__u64 hard_end;	   /* the last outermost hard interruption's exit */
-	__u64 nest_start;  /* ... that nested one's entry */
-	__u64 nest_ns;	   /* the nested ones' time inside the outermost one so far */
+	__u32 pend_in;	   /* the CPU's pending softirqs at the tracked one's entry */
+	__u32 pad;
+	__u64 hard_end;	  /* the last outermost hard interruption's exit */
+	__u64 nest_start; /* ... that nested one's entry */
+	__u64 nest_ns;	  /* the nested ones' time inside the outermost one so far */
 };
 
-/* js_bh_enter - an interruption's entry at now (softirq: of vector vec); nonzero when it is
- * the outermost one */
+/* what js_bh_enter() opened (bits) */
+#define JS_BH_OUTER 1 /* the outermost interruption */
+#define JS_BH_TRACK 2 /* one whose raised softirqs are taken: js_bh_pend_in() (below) */
+
+/* js_bh_enter - an interruption's entry at now (softirq: of vector vec); JS_BH_OUTER when it
+ * is the outermost one, JS_BH_TRACK when what it raises is taken (the outermost one taken,
+ * or a hard one nested in its own softirq), else 0 */
 static __always_inline int js_bh_enter(struct js_bh_state *s, int softirq, __u32 vec, __u64 now,
 				       __u64 join_ns)
 {
-	int outer = !s->depth;
+	int r = 0;
 
-	if (outer) {
+	if (!s->depth) {
 		s->own = softirq && (now - s->hard_end > join_ns || s->hard_end > now) &&
 			 !(vec < 32 && (s->hard_raised >> vec & 1));
 		s->nest_ns = 0;
+		r = JS_BH_OUTER | (s->own ? 0 : JS_BH_TRACK);
 	} else if (s->own && !softirq && !s->nest_depth) {
 		s->nest_depth = s->depth + 1;
 		s->nest_start = now;
+		r = JS_BH_TRACK;
 	}
 	if (softirq && vec < 32)
 		s->hard_raised &= ~(1u << vec);
 	s->depth++;
-	return outer;
+	return r;
 }
 
 /* js_bh_leave - an interruption's exit at now (hard: an IRQ's or a vector's); JS_BH_* (the
@@ -79,12 +88,31 @@ static __always_inline int js_bh_leave(struct js_bh_state *s, int hard, __u64 no
 	return JS_BH_TAKEN;
 }
 
-/* js_bh_raise - softirq vector vec raised: inside a taken interruption (a hard one nested in
- * its own softirq too), it is taken when it runs */
+/* js_bh_raise - softirq vector vec raised (the softirq_raise tracepoint): inside a taken
+ * interruption (a hard one nested in its own softirq too), it is taken when it runs */
 static __always_inline void js_bh_raise(struct js_bh_state *s, __u32 vec)
 {
 	if (s->depth && (!s->own || s->nest_depth) && vec < 32)
 		s->hard_raised |= 1u << vec;
+}
+
+/*
+ * The same without tracing softirq_raise, which runs at every raise on every CPU (a
+ * loopback server's every send): the CPU's pending softirqs (local_softirq_pending()) read
+ * at the entry of an interruption js_bh_enter() says JS_BH_TRACK of, and at the exit that
+ * closes it (js_bh_leave() JS_BH_TAKEN or JS_BH_NESTED); a vector pending at the exit and
+ * not at the entry was raised inside it. One raised inside it while already pending (the
+ * thread's own raise, bottom halves off) stays its own, where the raise tracepoint would
+ * have made it taken.
+ */
+static __always_inline void js_bh_pend_in(struct js_bh_state *s, __u32 pending)
+{
+	s->pend_in = pending;
+}
+
+static __always_inline void js_bh_pend_out(struct js_bh_state *s, __u32 pending)
+{
+	s->hard_raised |= pending & ~s->pend_in;
 }
 
 /*

@@ -31,6 +31,11 @@ struct js_follow_cfg {
 	__u64 threshold_ns; /* a shorter gap is counted, not sent */
 	__u64 join_ns;	    /* interruption .. the preemption it caused */
 	__u64 bh_join_ns;   /* hard interruption's exit .. its irq_exit softirq */
+	/* where this CPU's pending softirqs are, from its run queue (kbtf_bh_pending; mask 0:
+	 * unknown, and softirq_raise is traced instead: bpf/follow_state.bpf.h) */
+	__s64 bh_pend_off;
+	__u32 bh_pend_mask;
+	__u32 pad2;
 };
 
 /* their defaults (follow_opts.join_ns 0) */

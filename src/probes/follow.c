@@ -105,6 +105,7 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 		kbtf_free_types(&k);
 		return err;
 	}
+	follow_cfg_of(o, k.btf, (struct js_follow_cfg *)&f->skel->rodata->follow_cfg);
 	/* the raw_tp build cannot read a task's registers at a switch: it traces them */
 	f->syscalls = o->syscalls || !k.typed;
 	bpf_object__for_each_program(prog, f->skel->obj)
@@ -120,6 +121,9 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 			bpf_program__set_autoload(prog, false);
 		} else if (!strcmp(tp(prog), "sched_waking") && !o->hold_from_waking) {
 			bpf_program__set_autoload(prog, false);
+		} else if (!strcmp(tp(prog), "softirq_raise") &&
+			   f->skel->rodata->follow_cfg.bh_pend_mask) {
+			bpf_program__set_autoload(prog, false); /* the pending softirqs read */
 		}
 	}
 	kbtf_free_types(&k);
@@ -136,7 +140,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 	return ++f->batch >= f->batch_max ? -ECANCELED : 0;
 }
 
-void follow_cfg_of(const struct follow_opts *o, struct js_follow_cfg *c)
+void follow_cfg_of(const struct follow_opts *o, const struct btf *btf, struct js_follow_cfg *c)
 {
 	*c = (struct js_follow_cfg){
 		.tgid = (__u32)o->pid,
@@ -146,6 +150,8 @@ void follow_cfg_of(const struct follow_opts *o, struct js_follow_cfg *c)
 		.join_ns = o->join_ns ? o->join_ns : JS_FOLLOW_JOIN_NS,
 		.bh_join_ns = JS_FOLLOW_BH_JOIN_NS,
 	};
+	if (kbtf_bh_pending(btf, &c->bh_pend_off, &c->bh_pend_mask))
+		c->bh_pend_mask = 0; /* unknown: softirq_raise traced */
 }
 
 int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len)
@@ -161,7 +167,6 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	err = open_obj(f, o, why, len);
 	if (err)
 		goto fail;
-	follow_cfg_of(o, (struct js_follow_cfg *)&f->skel->rodata->follow_cfg);
 	f->skel->rodata->trace_syscalls = f->syscalls;
 	f->skel->rodata->hold_from_waking = o->hold_from_waking;
 	f->probes_toggled = o->probes_toggled;

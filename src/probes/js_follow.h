@@ -38,8 +38,10 @@ struct follow_opts {
 	bool hold_from_waking; /* --marks: a thread holds its CPU from its wake-up (sched_waking) */
 };
 
-/* follow_cfg_of - what o follows and its gaps' rules, as both objects' rodata has them */
-void follow_cfg_of(const struct follow_opts *o, struct js_follow_cfg *c);
+struct btf;
+/* follow_cfg_of - what o follows and its gaps' rules, as both objects' rodata has them
+ * (where the CPU's pending softirqs are: from btf, the kernel's types) */
+void follow_cfg_of(const struct follow_opts *o, const struct btf *btf, struct js_follow_cfg *c);
 /* follow_open - open and load; < 0 with a reason in why */
 int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len);
 /* follow_syscalls_traced - are its system calls traced (asked, or the raw_tp build, which

@@ -60,5 +60,8 @@ int kbtf_clk_delta(const struct btf *btf, __s64 *delta);
 /* kbtf_wake_offs - from &runqueues: the preempt count (*pc_off), and the 32-bit word (*hr_off)
  * and bit (*hr_bit) of hrtimer_bases.in_hrtirq; -ENOENT said with -v (context unknown) */
 int kbtf_wake_offs(const struct btf *btf, __s64 *pc_off, __s64 *hr_off, __u32 *hr_bit);
+/* kbtf_bh_pending - from &runqueues: this CPU's pending softirq vectors
+ * (local_softirq_pending()), *mask the bits of its size; -ENOENT when the types lack it */
+int kbtf_bh_pending(const struct btf *btf, __s64 *off, __u32 *mask);
 
 #endif /* JS_KBTF_H */

@@ -160,23 +160,44 @@ static int percpu_var(const struct btf *btf, const char *name, __u32 *off, __u32
 	return -ENOENT;
 }
 
-/* member_bitoff - bit offset of a member of a struct type (a bitfield's too) */
-static int member_bitoff(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+/* member_of - bit offset of a member of a struct type (a bitfield's too; one inside an
+ * anonymous struct or union member too, as pcpu_hot's are), and its type id (mtype may be
+ * NULL) */
+static int member_of(const struct btf *btf, __u32 type, const char *name, __u32 *off, __u32 *mtype)
 {
 	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, type));
 	const struct btf_member *m;
+	const struct btf_type *mt;
+	__u32 inner;
 	int i;
 
-	if (!t || !btf_is_struct(t))
+	if (!t || (!btf_is_struct(t) && !btf_is_union(t)))
 		return -EINVAL;
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!m->name_off) { /* anonymous: look inside */
+			mt = btf__type_by_id(btf, btf__resolve_type(btf, m->type));
+			if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
+			    !member_of(btf, m->type, name, &inner, mtype)) {
+				*off = btf_member_bit_offset(t, i) + inner;
+				return 0;
+			}
+			continue;
+		}
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
 			*off = btf_member_bit_offset(t, i);
+			if (mtype)
+				*mtype = m->type;
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+/* member_bitoff - bit offset of a member of a struct type (a bitfield's too) */
+static int member_bitoff(const struct btf *btf, __u32 type, const char *name, __u32 *off)
+{
+	return member_of(btf, type, name, off, NULL);
 }
 
 /* member_off - byte offset of a member of a struct type */
@@ -238,5 +259,33 @@ int kbtf_wake_offs(const struct btf *btf, __s64 *pc_off, __s64 *hr_off, __u32 *h
 	*hr_bit = bit % 32;
 	js_dbg("waker: preempt count at runqueues%+lld, in_hrtirq bit %u at %+lld",
 	       (long long)*pc_off, *hr_bit, (long long)*hr_off);
+	return 0;
+}
+
+int kbtf_bh_pending(const struct btf *btf, __s64 *off, __u32 *mask)
+{
+	__u32 off_rq, off_v, t_rq, t_v, m = 0, t_se;
+	__s64 sz;
+	int se;
+
+	/* the run queue is found from the current task's se.cfs_rq (bpf/tp.h, current_rq) */
+	se = btf__find_by_name_kind(btf, "sched_entity", BTF_KIND_STRUCT);
+	if (percpu_var(btf, "runqueues", &off_rq, &t_rq) || se < 0 ||
+	    member_bitoff(btf, (__u32)se, "cfs_rq", &t_se))
+		return -ENOENT;
+	/* x86: __softirq_pending (6.15+), pcpu_hot.softirq_pending (6.2 to 6.14), else
+	 * irq_stat.__softirq_pending (x86 6.1, and the generic irq_cpustat_t: arm64) */
+	if (percpu_var(btf, "__softirq_pending", &off_v, &t_v) &&
+	    (percpu_var(btf, "pcpu_hot", &off_v, &t_v) ||
+	     member_of(btf, t_v, "softirq_pending", &m, &t_v)) &&
+	    (percpu_var(btf, "irq_stat", &off_v, &t_v) ||
+	     member_of(btf, t_v, "__softirq_pending", &m, &t_v)))
+		return -ENOENT;
+	sz = btf__resolve_size(btf, t_v);
+	if (m % 8 || (sz != 2 && sz != 4))
+		return -ENOENT;
+	*off = (__s64)off_v + m / 8 - (__s64)off_rq;
+	*mask = sz == 2 ? 0xffffu : 0xffffffffu;
+	js_dbg("softirq pending: runqueues%+lld, %lld bytes", (long long)*off, (long long)sz);
 	return 0;
 }

@@ -404,14 +404,14 @@ static int ring_layout(struct js_probes *p)
 
 /* follow_maps - the followed threads' state (bpf/follow_state.bpf.h, shared with
  * follow.bpf.c): what o follows into rodata; nothing followed, each map at its least */
-static int follow_maps(struct js_probes *p, const struct follow_opts *o)
+static int follow_maps(struct js_probes *p, const struct follow_opts *o, const struct btf *btf)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int err = 0;
 
 	p->follow = o != NULL;
 	if (o) {
-		follow_cfg_of(o, (struct js_follow_cfg *)&p->skel->rodata->follow_cfg);
+		follow_cfg_of(o, btf, (struct js_follow_cfg *)&p->skel->rodata->follow_cfg);
 		return 0;
 	}
 	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_tids, 1);
@@ -468,11 +468,6 @@ static int configure(struct js_probes *p, const struct probes_opts *o, char *why
 		return -EINVAL;
 	}
 	ro->held_only = o->held_only;
-	err = follow_maps(p, o->follow);
-	if (err) {
-		snprintf(why, len, "the followed threads' maps refused: %s", strerror(-err));
-		return err;
-	}
 	if (o->nuser > JS_USER_SLOTS) {
 		snprintf(why, len, "at most %d --event tracepoints", JS_USER_SLOTS);
 		return -EINVAL;
@@ -574,6 +569,8 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 	err = configure(p, o, why, len);
 	if (!err)
 		err = select_progs(p, k.btf);
+	if (!err && (err = follow_maps(p, o->follow, k.btf)))
+		snprintf(why, len, "the followed threads' maps refused: %s", strerror(-err));
 	if (!err) {
 		steal_setup(p, k.btf);
 		clk_setup(p, k.btf);

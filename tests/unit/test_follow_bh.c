@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * test_follow_bh.c - whose a softirq is while a followed thread is current
- * (js_follow_bh.h, the rule bpf/follow.bpf.c applies), on recorded sequences of the
+ * (js_follow_bh.h, the rule bpf/follow_state.bpf.h applies), on recorded sequences of the
  * tracepoints it sees on one CPU: irq_handler_entry/exit and the APIC vectors (hard),
- * softirq_entry/exit, softirq_raise. Its own: a softirq its own kernel code ran when it
+ * softirq_entry/exit, softirq_raise (or, where it is not traced, the CPU's pending softirqs
+ * read at a taken interruption's entry and exit: each sequence both ways). Its own: a softirq its own kernel code ran when it
  * enabled bottom halves (a loopback send's NET_RX); taken: one the kernel ran as a hard
  * interrupt returned (irq_exit), or one a taken interruption raised.
  *
@@ -22,8 +23,9 @@
 #include <cmocka.h>
 
 #include "js_follow_bh.h"
+#include "js_follow_events.h"
 
-#define JOIN 5000 /* bh_join_ns's default (bpf/follow.bpf.c) */
+#define JOIN JS_FOLLOW_BH_JOIN_NS
 #define NET_RX 3
 #define TIMER 1
 #define BLOCK 4
@@ -39,32 +41,60 @@ struct ev {
 /* the rule's state after the last replay */
 static struct js_bh_state last;
 
-/* replay - the sequence through the rule: the JS_BH_* each exit returned, in order, into
- * out (n of them); its state at the end into last */
-static size_t replay(const struct ev *v, size_t n, int *out)
+/* how the rule learns what a taken interruption raised: the softirq_raise tracepoint, or
+ * the CPU's pending softirqs read at its entry and exit (js_bh_pend_in/out) */
+enum raised_by { BY_RAISE, BY_PENDING };
+
+/* replay_by - the sequence through the rule: the JS_BH_* each exit returned, in order, into
+ * out (n of them); its state at the end into last. The CPU's pending softirqs: a raise sets
+ * its vector's bit, the kernel clears it as the softirq starts */
+static size_t replay_by(const struct ev *v, size_t n, int *out, enum raised_by by)
 {
 	struct js_bh_state s;
+	__u32 pending = 0;
 	size_t k = 0;
+	int r;
 
 	memset(&s, 0, sizeof(s));
 	for (size_t i = 0; i < n; i++) {
 		switch (v[i].k) {
 		case HARD_IN:
-			js_bh_enter(&s, 0, 0, v[i].t, JOIN);
-			break;
 		case SOFT_IN:
-			js_bh_enter(&s, 1, v[i].vec, v[i].t, JOIN);
+			if (v[i].k == SOFT_IN)
+				pending &= ~(1u << v[i].vec);
+			r = js_bh_enter(&s, v[i].k == SOFT_IN, v[i].vec, v[i].t, JOIN);
+			if (by == BY_PENDING && (r & JS_BH_TRACK))
+				js_bh_pend_in(&s, pending);
 			break;
 		case HARD_OUT:
 		case SOFT_OUT:
-			out[k++] = js_bh_leave(&s, v[i].k == HARD_OUT, v[i].t);
+			r = js_bh_leave(&s, v[i].k == HARD_OUT, v[i].t);
+			if (by == BY_PENDING && (r == JS_BH_TAKEN || r == JS_BH_NESTED))
+				js_bh_pend_out(&s, pending);
+			out[k++] = r;
 			break;
 		case RAISE:
-			js_bh_raise(&s, v[i].vec);
+			pending |= 1u << v[i].vec;
+			if (by == BY_RAISE)
+				js_bh_raise(&s, v[i].vec);
 			break;
 		}
 	}
 	last = s;
+	return k;
+}
+
+/* replay - replay_by both ways, which must agree on every exit (last: the raise's) */
+static size_t replay(const struct ev *v, size_t n, int *out)
+{
+	int other[16];
+	size_t k;
+
+	assert_true(n <= 16);
+	k = replay_by(v, n, other, BY_PENDING);
+	assert_int_equal(replay_by(v, n, out, BY_RAISE), k);
+	for (size_t i = 0; i < k; i++)
+		assert_int_equal(out[i], other[i]);
 	return k;
 }
 
@@ -214,6 +244,32 @@ static void test_nested_hard_taken(void **state)
 	js_bh_enter(&s, 1, block[0].vec, block[0].t, JOIN);
 	assert_int_equal(s.nest_ns, 0); /* a new outermost one */
 	assert_int_equal(js_bh_leave(&s, 0, block[1].t), JS_BH_TAKEN);
+}
+
+/* its own send raised NET_RX with bottom halves off; an IRQ raises it again before its
+ * local_bh_enable runs it: the raise tracepoint makes it taken, the pending softirqs read at
+ * the IRQ's entry and exit leave it its own (js_follow_bh.h says so); an IRQ that raises a
+ * vector not pending at its entry makes that one taken either way */
+static void test_pending_already(void **state)
+{
+	const struct ev seq[] = {
+		{ RAISE, 1000000, NET_RX },    { HARD_IN, 1010000, 0 },
+		{ RAISE, 1010500, NET_RX },    { RAISE, 1010600, BLOCK },
+		{ HARD_OUT, 1011000, 0 },      { SOFT_IN, 1050000, NET_RX },
+		{ SOFT_OUT, 1052000, NET_RX }, { SOFT_IN, 1052100, BLOCK },
+		{ SOFT_OUT, 1053000, BLOCK },
+	};
+	const size_t n = sizeof(seq) / sizeof(seq[0]);
+	int out[3];
+
+	(void)state;
+	assert_int_equal(replay_by(seq, n, out, BY_RAISE), 3);
+	assert_int_equal(out[1], JS_BH_TAKEN);
+	assert_int_equal(out[2], JS_BH_TAKEN);
+	assert_int_equal(replay_by(seq, n, out, BY_PENDING), 3);
+	assert_int_equal(out[0], JS_BH_TAKEN); /* the IRQ */
+	assert_int_equal(out[1], JS_BH_OWN);
+	assert_int_equal(out[2], JS_BH_TAKEN);
 }
 
 /* an exit without its entry (attached mid-interruption) closes nothing */
@@ -397,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_nested_hard_taken),
 		cmocka_unit_test(test_unbalanced),
+		cmocka_unit_test(test_pending_already),
 		cmocka_unit_test(test_hold_sleep_between),
 		cmocka_unit_test(test_hold_keeps_its_gaps),
 		cmocka_unit_test(test_hold_from_waking),
