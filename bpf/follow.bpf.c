@@ -33,10 +33,10 @@
  * interrupt caused it). Gaps of threshold_ns or more are sent to the ring buffer
  * "follow_records"; shorter ones are only counted (follow_cfg: js_follow_events.h). Its own
  * sleeps (blocked inside a system call) and system calls are counted, never gaps. A separate
- * object from probes.bpf.c; the threads' state and what an interruption does to it are in
- * follow_state.bpf.h, whose maps the probes create and share, and whose softirq part the
- * probes' own softirq programs run where they can (then this object's softirq pair is not
- * attached). Every program here returns at once unless the current (or switching) task is
+ * object from probes.bpf.c; the threads' state and what a switch, a wake-up and an
+ * interruption do to it are in follow_state.bpf.h, whose maps the probes create and share,
+ * and whose work at a softirq, a switch and a wake-up the probes' own programs there do
+ * where they can (then this object's are not attached). Every program here returns at once unless the current (or switching) task is
  * followed. Records are submitted without wakeups; user space drains them on a timer.
  * follow_raw.bpf.c builds every program as raw_tp (tp.h).
  *
@@ -57,153 +57,13 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* the rest of the configuration (follow_cfg: follow_state.bpf.h), set between open and load */
-#ifdef __TARGET_ARCH_arm64
-const volatile __u32 nr_sched_yield = 124; /* __NR_sched_yield (arm64: asm-generic) */
-/* a task's user registers: the system call it entered (-1: none) and where it returns */
-#define REGS_NR(r) BPF_CORE_READ(r, syscallno)
-#define REGS_IP(r) BPF_CORE_READ(r, pc)
-#else
-const volatile __u32 nr_sched_yield = 24; /* __NR_sched_yield (x86-64) */
-#define REGS_NR(r) BPF_CORE_READ(r, orig_ax)
-#define REGS_IP(r) BPF_CORE_READ(r, ip)
-#endif
-const volatile __u32 trace_syscalls = 0;   /* sys_enter/sys_exit attached (--follow-syscalls) */
-const volatile __u32 hold_from_waking = 0; /* --marks: a thread holds its CPU from its wake-up */
-
-/* ran - a followed thread switched in on cpu at now: a wake-up's hold there ends its wait */
-static __always_inline void ran(__u32 cpu, __u64 now)
-{
-	struct js_follow_hold *h = bpf_map_lookup_elem(&follow_hold, &cpu);
-
-	if (h)
-		js_hold_ran(h, now);
-}
-
 /* ---- the scheduler ------------------------------------------------------------------ */
-
-/* entry - what prev entered the kernel for, from its user registers: *nr the system call's
- * number (orig_ax; -1 when not one), *ip the instruction it returns to */
-static __always_inline void entry(struct task_struct *prev, long *nr, __u64 *ip)
-{
-	*nr = -1;
-	*ip = 0;
-#ifndef JS_RAW_TP /* bpf_task_pt_regs wants a typed task: the raw build traces (follow.c) */
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
-
-	if (!regs)
-		return;
-	*nr = (long)REGS_NR(regs);
-	*ip = REGS_IP(regs);
-#endif
-}
-
-static __always_inline void switched_out(struct task_struct *prev, bool preempt, __u32 state,
-					 __u32 cpu, __u64 now)
-{
-	struct js_follow_thread *t = thread(RD(prev, pid), RD(prev, tgid), prev);
-	bool in_sys, yield, faulted;
-	long nr = -1;
-	__u64 ip = 0;
-
-	if (!t)
-		return;
-	/* a page fault since it last ran, which it is still in (its user registers' ip the
-	 * faulting instruction's: not back in user space since) */
-	faulted = t->fault_ns > t->in_ns && t->fault_ns <= now;
-	if (trace_syscalls) {
-		in_sys = t->sys_start;
-		yield = in_sys && t->sys_nr == nr_sched_yield;
-	} else {
-		entry(prev, &nr, &ip);
-		if (faulted && t->fault_ip && ip != t->fault_ip)
-			faulted = false;
-		/* switched out not runnable: from a system call unless from the fault */
-		in_sys = !faulted || !t->fault_ip;
-		yield = !preempt && nr == nr_sched_yield;
-	}
-	t->off_start = now;
-	t->off_cpu = cpu;
-	t->gap_start = now;
-	if (preempt || state == TASK_RUNNING) {
-		if (yield) {
-			t->off_kind = JS_FOLLOW_YIELD;
-			t->c.yields++;
-		} else {
-			t->off_kind = JS_FOLLOW_PREEMPTED;
-			t->gap_start = joined(t, now);
-		}
-	} else if (in_sys) {
-		t->off_kind = JS_FOLLOW_SLEEP;
-	} else {
-		t->off_kind = JS_FOLLOW_BLOCKED;
-		/* a page fault since it last ran is what it blocked in */
-		if (faulted)
-			t->gap_start = t->fault_ns;
-		t->gap_start = joined(t, t->gap_start);
-	}
-	/* a gap keeps its CPU held (a thread first seen here held it since before attach) */
-	if (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED)
-		take(t, cpu, 0, now, 0);
-	else
-		let_go(t, now);
-}
-
-static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u64 now)
-{
-	__u32 tid = RD(next, pid);
-	struct js_follow_thread *t = thread(tid, RD(next, tgid), next);
-	__u64 off;
-
-	if (!t)
-		return;
-	take(t, cpu, now, now, 0);
-	if (hold_from_waking)
-		ran(cpu, now);
-	if (cpu < 64)
-		t->c.cpus_mask |= 1ull << cpu;
-	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), next->comm);
-	if (t->off_start && t->off_start <= now) {
-		off = now - t->off_start;
-		switch (t->off_kind) {
-		case JS_FOLLOW_PREEMPTED:
-			t->c.preempted++;
-			t->c.preempted_ns += off;
-			gap(tid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_PREEMPTED);
-			break;
-		case JS_FOLLOW_BLOCKED:
-			t->c.blocked++;
-			t->c.blocked_ns += off;
-			gap(tid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_BLOCKED);
-			break;
-		case JS_FOLLOW_SLEEP:
-			t->c.sleeps++;
-			t->c.sleep_ns += off;
-			break;
-		default:
-			break;
-		}
-	}
-	t->off_start = 0;
-	t->in_ns = now;
-}
 
 TP("sched_switch")
 int BPF_PROG(follow_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	bool p = followed(RD(prev, pid), RD(prev, tgid)),
-	     n = followed(RD(next, pid), RD(next, tgid));
-	__u64 now;
-
-	if (!p && !n)
-		return 0;
-	now = bpf_ktime_get_ns();
-	if (p)
-		switched_out(prev, preempt, prev_state, cpu, now);
-	if (n)
-		switched_in(next, cpu, now);
+	follow_switch_work(preempt, prev, next, prev_state);
 	return 0;
 }
 
@@ -230,23 +90,12 @@ int BPF_PROG(follow_migrate, struct task_struct *p, int dest_cpu)
 	return 0;
 }
 
-/* with --marks (hold_from_waking) a thread woken from a sleep holds its CPU from its wake-up:
- * a marked iteration waits for it from then. Its CPU is the one it last ran on until the
- * wake-up picks another (sched_migrate_task, above, moves the hold); not loaded otherwise */
+/* with --marks (hold_from_waking) a thread woken from a sleep holds its CPU from its wake-up
+ * (follow_waking_work); not loaded otherwise */
 TP("sched_waking")
 int BPF_PROG(follow_waking, struct task_struct *p)
 {
-	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
-	struct js_follow_thread *t;
-	__u64 now;
-
-	if (!hold_from_waking || !followed(tid, tgid))
-		return 0;
-	t = thread(tid, tgid, p);
-	if (!t)
-		return 0;
-	now = bpf_ktime_get_ns();
-	take(t, task_cpu_of(p), now, now, 1);
+	follow_waking_work(p);
 	return 0;
 }
 

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * follow_state.bpf.h - a followed thread's state, and what an interruption does to it: the
- * part of --pid/--tid/-- CMD that both objects run. follow.bpf.c runs all of it; probes.bpf.c
- * includes it for its softirq_entry/softirq_exit, which, when follow_bh_on is set (user
- * space: where both are attached and the probes stay attached all run), also do the work of
- * follow.bpf.c's softirq pair, which is then not attached: one program at a softirq's entry
- * and one at its exit, not two of each (docs/OBSERVER.md, "Which programs --pid costs
- * redis"). Every map here is created by the probes (sized to nothing when nothing is
- * followed) and shared with follow.bpf.c by fd (follow.c), so both see one state; each
- * object counts what it lost in its own .bss (follow_lost, follow_untracked; follow.c adds
- * them). Needs vmlinux.h, the BPF helpers, tp.h, js_follow_events.h and js_follow_bh.h.
+ * follow_state.bpf.h - a followed thread's state, and what a switch, a wake-up and an
+ * interruption do to it: the part of --pid/--tid/-- CMD that both objects run. follow.bpf.c
+ * runs all of it. probes.bpf.c includes it for its softirq_entry/softirq_exit,
+ * sched_switch_follow and sched_waking_follow, which, where user space sets their bit in
+ * follow_on (JS_FOLLOW_BY_*: attached, and staying attached all run), also do the work of
+ * follow.bpf.c's programs at those tracepoints, which are then not attached: one program at
+ * a tracepoint, not two (docs/DESIGN.md, "probes and follow: one program at a tracepoint").
+ * Every map here is created by the probes (sized to nothing when nothing is followed) and
+ * shared with follow.bpf.c by fd (follow.c), so both see one state; each object counts
+ * what it lost in its own .bss (follow_lost, follow_untracked; follow.c adds them). Needs
+ * vmlinux.h, the BPF helpers, tp.h, js_follow_events.h and js_follow_bh.h.
  */
 #ifndef JS_FOLLOW_STATE_BPF_H
 #define JS_FOLLOW_STATE_BPF_H
@@ -24,6 +25,17 @@ const volatile struct js_follow_cfg follow_cfg = {
 	.join_ns = JS_FOLLOW_JOIN_NS,
 	.bh_join_ns = JS_FOLLOW_BH_JOIN_NS,
 };
+
+/* a task's user registers: the system call it entered (-1: none) and where it returns */
+#ifdef __TARGET_ARCH_arm64
+#define FOLLOW_NR_SCHED_YIELD 124 /* __NR_sched_yield (arm64: asm-generic) */
+#define REGS_NR(r) BPF_CORE_READ(r, syscallno)
+#define REGS_IP(r) BPF_CORE_READ(r, pc)
+#else
+#define FOLLOW_NR_SCHED_YIELD 24 /* __NR_sched_yield (x86-64) */
+#define REGS_NR(r) BPF_CORE_READ(r, orig_ax)
+#define REGS_IP(r) BPF_CORE_READ(r, ip)
+#endif
 
 /* counters user space reads through the mmap'ed .bss */
 __u64 follow_lost = 0;	    /* records the ring could not take */
@@ -213,6 +225,161 @@ static __always_inline __u64 joined(struct js_follow_thread *t, __u64 now)
 		t->last_short = 0;
 	}
 	return t->last_start;
+}
+
+/* ---- the scheduler ------------------------------------------------------------------ */
+
+/* ran - a followed thread switched in on cpu at now: a wake-up's hold there ends its wait */
+static __always_inline void ran(__u32 cpu, __u64 now)
+{
+	struct js_follow_hold *h = bpf_map_lookup_elem(&follow_hold, &cpu);
+
+	if (h)
+		js_hold_ran(h, now);
+}
+
+/* entry - what prev entered the kernel for, from its user registers: *nr the system call's
+ * number (orig_ax; -1 when not one), *ip the instruction it returns to */
+static __always_inline void entry(struct task_struct *prev, long *nr, __u64 *ip)
+{
+	*nr = -1;
+	*ip = 0;
+#ifndef JS_RAW_TP /* bpf_task_pt_regs wants a typed task: the raw build traces (follow.c) */
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+
+	if (!regs)
+		return;
+	*nr = (long)REGS_NR(regs);
+	*ip = REGS_IP(regs);
+#endif
+}
+
+static __always_inline void switched_out(struct task_struct *prev, bool preempt, __u32 state,
+					 __u32 cpu, __u64 now)
+{
+	struct js_follow_thread *t = thread(RD(prev, pid), RD(prev, tgid), prev);
+	bool in_sys, yield, faulted;
+	long nr = -1;
+	__u64 ip = 0;
+
+	if (!t)
+		return;
+	/* a page fault since it last ran, which it is still in (its user registers' ip the
+	 * faulting instruction's: not back in user space since) */
+	faulted = t->fault_ns > t->in_ns && t->fault_ns <= now;
+	if (follow_cfg.trace_syscalls) {
+		in_sys = t->sys_start;
+		yield = in_sys && t->sys_nr == FOLLOW_NR_SCHED_YIELD;
+	} else {
+		entry(prev, &nr, &ip);
+		if (faulted && t->fault_ip && ip != t->fault_ip)
+			faulted = false;
+		/* switched out not runnable: from a system call unless from the fault */
+		in_sys = !faulted || !t->fault_ip;
+		yield = !preempt && nr == FOLLOW_NR_SCHED_YIELD;
+	}
+	t->off_start = now;
+	t->off_cpu = cpu;
+	t->gap_start = now;
+	if (preempt || state == TASK_RUNNING) {
+		if (yield) {
+			t->off_kind = JS_FOLLOW_YIELD;
+			t->c.yields++;
+		} else {
+			t->off_kind = JS_FOLLOW_PREEMPTED;
+			t->gap_start = joined(t, now);
+		}
+	} else if (in_sys) {
+		t->off_kind = JS_FOLLOW_SLEEP;
+	} else {
+		t->off_kind = JS_FOLLOW_BLOCKED;
+		/* a page fault since it last ran is what it blocked in */
+		if (faulted)
+			t->gap_start = t->fault_ns;
+		t->gap_start = joined(t, t->gap_start);
+	}
+	/* a gap keeps its CPU held (a thread first seen here held it since before attach) */
+	if (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED)
+		take(t, cpu, 0, now, 0);
+	else
+		let_go(t, now);
+}
+
+static __always_inline void switched_in(struct task_struct *next, __u32 cpu, __u64 now)
+{
+	__u32 tid = RD(next, pid);
+	struct js_follow_thread *t = thread(tid, RD(next, tgid), next);
+	__u64 off;
+
+	if (!t)
+		return;
+	take(t, cpu, now, now, 0);
+	if (follow_cfg.hold_from_waking)
+		ran(cpu, now);
+	if (cpu < 64)
+		t->c.cpus_mask |= 1ull << cpu;
+	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), next->comm);
+	if (t->off_start && t->off_start <= now) {
+		off = now - t->off_start;
+		switch (t->off_kind) {
+		case JS_FOLLOW_PREEMPTED:
+			t->c.preempted++;
+			t->c.preempted_ns += off;
+			gap(tid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_PREEMPTED);
+			break;
+		case JS_FOLLOW_BLOCKED:
+			t->c.blocked++;
+			t->c.blocked_ns += off;
+			gap(tid, t, t->gap_start, now, t->off_cpu, cpu, JS_FOLLOW_BLOCKED);
+			break;
+		case JS_FOLLOW_SLEEP:
+			t->c.sleeps++;
+			t->c.sleep_ns += off;
+			break;
+		default:
+			break;
+		}
+	}
+	t->off_start = 0;
+	t->in_ns = now;
+}
+
+/* follow_switch_work - a switch from prev to next: a followed thread's off time begins or
+ * ends (follow.bpf.c's follow_switch, or the probes' sched_switch_follow) */
+static __always_inline void follow_switch_work(bool preempt, struct task_struct *prev,
+					       struct task_struct *next, unsigned int prev_state)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	bool p = followed(RD(prev, pid), RD(prev, tgid)),
+	     n = followed(RD(next, pid), RD(next, tgid));
+	__u64 now;
+
+	if (!p && !n)
+		return;
+	now = bpf_ktime_get_ns();
+	if (p)
+		switched_out(prev, preempt, prev_state, cpu, now);
+	if (n)
+		switched_in(next, cpu, now);
+}
+
+/* follow_waking_work - with --marks (hold_from_waking) a thread woken from a sleep holds its
+ * CPU from its wake-up: a marked iteration waits for it from then. Its CPU is the one it
+ * last ran on until the wake-up picks another (follow.bpf.c's sched_migrate_task moves the
+ * hold) */
+static __always_inline void follow_waking_work(struct task_struct *p)
+{
+	__u32 tid = RD(p, pid), tgid = RD(p, tgid);
+	struct js_follow_thread *t;
+	__u64 now;
+
+	if (!follow_cfg.hold_from_waking || !followed(tid, tgid))
+		return;
+	t = thread(tid, tgid, p);
+	if (!t)
+		return;
+	now = bpf_ktime_get_ns();
+	take(t, task_cpu_of(p), now, now, 1);
 }
 
 /* ---- interruptions while a followed thread is current -------------------------------- */

@@ -73,9 +73,14 @@ __u64 stack_full = 0;	   /* --stacks: a stack not kept, its bucket holding anoth
 __u64 stack_fail = 0;	   /* --stacks: bpf_get_stackid failed otherwise (-EFAULT...) */
 /* own_bh_logged: each CPU's own softirqs logged so far (js_follow_bh.h) */
 __u64 own_bh_head[JS_MAX_CPUS] = {};
-/* written by user space: softirq_entry/softirq_exit do follow.bpf.c's softirq work too
- * (follow_state.bpf.h), its own pair not attached */
-__u32 follow_bh_on = 0;
+/* written by user space: JS_FOLLOW_BY_* (js_follow_events.h), the programs here that do
+ * follow.bpf.c's work at their tracepoint too (follow_state.bpf.h), its own not attached.
+ * Each does its own work first, then follow.bpf.c's: the order the two objects' programs
+ * ran in when both were attached (the probes first), on which the drain relies. A thread's
+ * gap that a switch or a softirq's exit ends is written after the record that explains it:
+ * with follow.bpf.c's work first at a switch, app_waker.sh's preempting reader was named in
+ * 1 of 405 of the thread's gaps (its run found outside the gap's event window) */
+__u32 follow_on = 0;
 
 /* every CPU's ring, one after the other (js_cpu_state.ring_base): the measured CPUs' first,
  * then a short one for each other CPU, for what it records about a measured one (IPI sends,
@@ -373,9 +378,9 @@ int BPF_PROG(ipi_raise, const struct cpumask *mask, const char *reason)
 TP("softirq_entry")
 int BPF_PROG(softirq_entry, unsigned int vec_nr)
 {
-	if (follow_bh_on)
-		follow_enter(true, vec_nr);
 	push(JS_EV_SOFTIRQ, vec_nr, 0);
+	if (follow_on & JS_FOLLOW_BY_SOFTIRQ)
+		follow_enter(true, vec_nr);
 	return 0;
 }
 
@@ -420,14 +425,12 @@ static __always_inline void drop(__u32 kind, __u32 id)
 TP("softirq_exit")
 int BPF_PROG(softirq_exit, unsigned int vec_nr)
 {
-	bool own = own_softirq(vec_nr);
-
-	if (follow_bh_on)
-		follow_leave(false);
-	if (own)
+	if (own_softirq(vec_nr))
 		drop(JS_EV_SOFTIRQ, vec_nr);
 	else
 		pop_send(JS_EV_SOFTIRQ, vec_nr);
+	if (follow_on & JS_FOLLOW_BY_SOFTIRQ)
+		follow_leave(false);
 	return 0;
 }
 
@@ -587,8 +590,8 @@ int BPF_PROG(tlb_flush, int reason, unsigned long pages)
 
 /* ---- scheduler --------------------------------------------------------------------- */
 
-TP("sched_switch")
-int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+/* switched - the run of prev on a measured CPU ends, next's begins */
+static __always_inline void switched(void *ctx, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), pid, flags, sflag;
 	struct js_cpu_state *s;
@@ -596,7 +599,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 
 	s = measured_state();
 	if (!s)
-		return 0;
+		return;
 	now = bpf_ktime_get_ns();
 	sflag = host_read(s, &st);
 	/* the first switch after attach has no start for prev: skip it */
@@ -630,6 +633,24 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	s->cur_start = now;
 	s->cur_steal = st;
 	s->cur_flags = flags;
+}
+
+TP("sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	switched(ctx, prev, next);
+	return 0;
+}
+
+/* where threads are followed, loaded instead of sched_switch: follow.bpf.c's work at a switch
+ * too (the tracepoint's fourth argument, since 5.18, as follow_switch reads it) */
+TP("sched_switch")
+int BPF_PROG(sched_switch_follow, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	switched(ctx, prev, next);
+	if (follow_on & JS_FOLLOW_BY_SWITCH)
+		follow_switch_work(preempt, prev, next, prev_state);
 	return 0;
 }
 
@@ -641,19 +662,18 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
  * test per wake-up and a map update per wake-up of a task of a measured CPU. With the
  * followed threads watched alone, only while one of them is current (or preempted) there.
  */
-TP("sched_waking")
-int BPF_PROG(sched_waking, struct task_struct *p)
+static __always_inline void woken(void *ctx, struct task_struct *p)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), pid, tcpu = task_cpu_of(p);
 	struct js_wake_slot v = {};
 
 	if (!cpu_measured(tcpu))
-		return 0;
+		return;
 	if (unheld(tcpu, 0, 0, false)) /* no followed thread holds its CPU now */
-		return 0;
+		return;
 	pid = RD(p, pid);
 	if (!pid)
-		return 0;
+		return;
 	v.w.pid = (__u32)bpf_get_current_pid_tgid();
 	v.w.cpu = (__u16)cpu;
 	v.w.ctx = wake_ctx(cpu);
@@ -662,6 +682,23 @@ int BPF_PROG(sched_waking, struct task_struct *p)
 	v.w.stack = stack_of(ctx);
 	v.at = bpf_ktime_get_ns();
 	bpf_map_update_elem(&wakers, &pid, &v, BPF_ANY);
+}
+
+TP("sched_waking")
+int BPF_PROG(sched_waking, struct task_struct *p)
+{
+	woken(ctx, p);
+	return 0;
+}
+
+/* where threads are followed, loaded instead of sched_waking: follow.bpf.c's work at a
+ * wake-up too (--marks) */
+TP("sched_waking")
+int BPF_PROG(sched_waking_follow, struct task_struct *p)
+{
+	woken(ctx, p);
+	if (follow_on & JS_FOLLOW_BY_WAKING)
+		follow_waking_work(p);
 	return 0;
 }
 

@@ -35,8 +35,16 @@ struct js_follow_cfg {
 	 * unknown, and softirq_raise is traced instead: bpf/follow_state.bpf.h) */
 	__s64 bh_pend_off;
 	__u32 bh_pend_mask;
+	__u32 trace_syscalls;	/* sys_enter/sys_exit attached (--follow-syscalls, raw_tp) */
+	__u32 hold_from_waking; /* --marks: a thread holds its CPU from its wake-up */
 	__u32 pad2;
 };
+
+/* follow.bpf.c's work that the probes' programs do (probes.bpf.c's follow_on, set through
+ * probes_follow_take()): its own programs at those tracepoints are then not attached */
+#define JS_FOLLOW_BY_SOFTIRQ 1u /* softirq_entry, softirq_exit */
+#define JS_FOLLOW_BY_SWITCH 2u	/* sched_switch (the probes' sched_switch_follow) */
+#define JS_FOLLOW_BY_WAKING 4u	/* sched_waking (the probes' sched_waking_follow) */
 
 /* their defaults (follow_opts.join_ns 0) */
 #define JS_FOLLOW_JOIN_NS 5000

@@ -39,8 +39,8 @@ struct js_follow {
 	bool syscalls; /* sys_enter/sys_exit loaded (follow_syscalls_traced) */
 	struct js_probes *probes;
 	bool probes_toggled;
-	bool bh_by_probes; /* the probes' softirq programs did the softirq work */
-	bool bh_lent;	   /* ... and still do (until follow_detach) */
+	unsigned by_probes; /* JS_FOLLOW_BY_*: the work the probes' programs did */
+	bool lent;	    /* ... and still do (until follow_detach) */
 };
 
 /* the maps of bpf/follow_state.bpf.h: the probes', where there are probes */
@@ -53,10 +53,17 @@ static bool syscall_prog(const char *tp)
 	return !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
 }
 
-/* softirq_pair - a program of the softirq pair, which the probes may run instead */
-static bool softirq_pair(const char *tp)
+/* by_probes - the JS_FOLLOW_BY_* bit of a program's tracepoint, whose work the probes' own
+ * program there may do instead (0: none) */
+static unsigned by_probes(const char *tp)
 {
-	return !strcmp(tp, "softirq_entry") || !strcmp(tp, "softirq_exit");
+	if (!strcmp(tp, "softirq_entry") || !strcmp(tp, "softirq_exit"))
+		return JS_FOLLOW_BY_SOFTIRQ;
+	if (!strcmp(tp, "sched_switch"))
+		return JS_FOLLOW_BY_SWITCH;
+	if (!strcmp(tp, "sched_waking"))
+		return JS_FOLLOW_BY_WAKING;
+	return 0;
 }
 
 /* tp - the tracepoint of a program */
@@ -105,9 +112,8 @@ static int open_obj(struct js_follow *f, const struct follow_opts *o, char *why,
 		kbtf_free_types(&k);
 		return err;
 	}
-	follow_cfg_of(o, k.btf, (struct js_follow_cfg *)&f->skel->rodata->follow_cfg);
-	/* the raw_tp build cannot read a task's registers at a switch: it traces them */
-	f->syscalls = o->syscalls || !k.typed;
+	follow_cfg_of(o, &k, (struct js_follow_cfg *)&f->skel->rodata->follow_cfg);
+	f->syscalls = f->skel->rodata->follow_cfg.trace_syscalls;
 	bpf_object__for_each_program(prog, f->skel->obj)
 	{
 		f->nprogs++;
@@ -140,7 +146,7 @@ static int rb_sample(void *ctx, void *data, size_t size)
 	return ++f->batch >= f->batch_max ? -ECANCELED : 0;
 }
 
-void follow_cfg_of(const struct follow_opts *o, const struct btf *btf, struct js_follow_cfg *c)
+void follow_cfg_of(const struct follow_opts *o, const struct js_kbtf *k, struct js_follow_cfg *c)
 {
 	*c = (struct js_follow_cfg){
 		.tgid = (__u32)o->pid,
@@ -149,8 +155,11 @@ void follow_cfg_of(const struct follow_opts *o, const struct btf *btf, struct js
 		.threshold_ns = o->threshold_ns,
 		.join_ns = o->join_ns ? o->join_ns : JS_FOLLOW_JOIN_NS,
 		.bh_join_ns = JS_FOLLOW_BH_JOIN_NS,
+		/* the raw_tp build cannot read a task's registers at a switch: it traces them */
+		.trace_syscalls = o->syscalls || !k->typed,
+		.hold_from_waking = o->hold_from_waking,
 	};
-	if (kbtf_bh_pending(btf, &c->bh_pend_off, &c->bh_pend_mask))
+	if (kbtf_bh_pending(k->btf, &c->bh_pend_off, &c->bh_pend_mask))
 		c->bh_pend_mask = 0; /* unknown: softirq_raise traced */
 }
 
@@ -167,8 +176,6 @@ int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, 
 	err = open_obj(f, o, why, len);
 	if (err)
 		goto fail;
-	f->skel->rodata->trace_syscalls = f->syscalls;
-	f->skel->rodata->hold_from_waking = o->hold_from_waking;
 	f->probes_toggled = o->probes_toggled;
 	for (size_t i = 0; o->probes && i < ARRAY_SIZE(shared_maps); i++) {
 		int fd = probes_map_fd(o->probes, shared_maps[i]);
@@ -229,8 +236,7 @@ static struct bpf_link *attach_one(struct js_follow *f, size_t i)
 {
 	struct bpf_link *l;
 
-	if (!bpf_program__autoload(f->progs[i]) ||
-	    (f->bh_by_probes && softirq_pair(tp(f->progs[i]))))
+	if (!bpf_program__autoload(f->progs[i]) || (f->by_probes & by_probes(tp(f->progs[i]))))
 		return NULL;
 	l = bpf_program__attach(f->progs[i]);
 	if (!l)
@@ -253,11 +259,11 @@ static size_t exit_of(const struct js_follow *f, size_t i)
 
 int follow_attach(struct js_follow *f, struct js_probes *probes)
 {
-	/* one program at a softirq's entry and one at its exit, not two of each: the probes'
-	 * (attached, and staying attached) do this object's softirq work where they can */
+	/* one program at a tracepoint, not two: the probes' (attached, and staying attached)
+	 * do this object's work at a softirq, a switch and a wake-up where they can */
 	f->probes = probes;
-	f->bh_by_probes = probes && !f->probes_toggled && probes_follow_softirqs(probes, true);
-	f->bh_lent = f->bh_by_probes;
+	f->by_probes = probes && !f->probes_toggled ? probes_follow_take(probes, true) : 0;
+	f->lent = f->by_probes != 0;
 	/* exits first, then the entries whose exit is attached: an interruption's entry
 	 * counted without its exit would never close */
 	for (size_t i = 0; i < f->nprogs; i++)
@@ -270,7 +276,8 @@ int follow_attach(struct js_follow *f, struct js_probes *probes)
 			f->links[i] = attach_one(f, i);
 	}
 	for (size_t i = 0; i < f->nprogs; i++)
-		if (!strcmp(tp(f->progs[i]), "sched_switch") && !f->links[i])
+		if (!strcmp(tp(f->progs[i]), "sched_switch") && !f->links[i] &&
+		    !(f->by_probes & JS_FOLLOW_BY_SWITCH))
 			return -ENOENT;
 	return 0;
 }
@@ -313,7 +320,7 @@ void follow_lost(const struct js_follow *f, uint64_t *records, uint64_t *threads
 {
 	*records = __atomic_load_n(&f->skel->bss->follow_lost, __ATOMIC_RELAXED);
 	*threads = __atomic_load_n(&f->skel->bss->follow_untracked, __ATOMIC_RELAXED);
-	if (f->bh_by_probes)
+	if (f->by_probes)
 		probes_follow_lost(f->probes, records, threads);
 }
 
@@ -340,9 +347,9 @@ void follow_detach(struct js_follow *f)
 			bpf_link__destroy(f->links[i]);
 			f->links[i] = NULL;
 		}
-	if (f->bh_lent)
-		probes_follow_softirqs(f->probes, false);
-	f->bh_lent = false;
+	if (f->lent)
+		probes_follow_take(f->probes, false);
+	f->lent = false;
 }
 
 void follow_destroy(struct js_follow *f)

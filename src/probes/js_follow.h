@@ -38,18 +38,19 @@ struct follow_opts {
 	bool hold_from_waking; /* --marks: a thread holds its CPU from its wake-up (sched_waking) */
 };
 
-struct btf;
+struct js_kbtf;
 /* follow_cfg_of - what o follows and its gaps' rules, as both objects' rodata has them
- * (where the CPU's pending softirqs are: from btf, the kernel's types) */
-void follow_cfg_of(const struct follow_opts *o, const struct btf *btf, struct js_follow_cfg *c);
+ * (from k, the kernel's types and the build that loads: where the CPU's pending softirqs
+ * are, whether the system calls are traced) */
+void follow_cfg_of(const struct follow_opts *o, const struct js_kbtf *k, struct js_follow_cfg *c);
 /* follow_open - open and load; < 0 with a reason in why */
 int follow_open(struct js_follow **out, const struct follow_opts *o, char *why, size_t len);
 /* follow_syscalls_traced - are its system calls traced (asked, or the raw_tp build, which
  * cannot read a task's registers at a switch) */
 bool follow_syscalls_traced(const struct js_follow *f);
 /* follow_attach - attach every program (an interruption's exit before its entry); a pair one
- * of whose halves fails is left out, and so is the softirq pair where the probes' own
- * softirq programs take its work (probes, attached now, or NULL: probes_follow_softirqs;
+ * of whose halves fails is left out, and so is each program whose work the probes' own
+ * programs take (probes, attached now, or NULL: probes_follow_take;
  * until follow_detach); 0, or -errno when a program the gaps need (the scheduler's) failed */
 int follow_attach(struct js_follow *f, struct js_probes *probes);
 /* follow_consume - deliver the records written since (never blocks); the number delivered

@@ -223,6 +223,25 @@ static bool prog_is_exit(const struct js_probes *p, size_t i)
 }
 
 /* select_progs - record every program; do not load those whose tracepoint is missing */
+/* the programs that also do follow.bpf.c's work (JS_FOLLOW_BY_*), each loaded instead of the
+ * plain one where threads are followed, unless the verifier refused it before */
+static const char *const follow_variants[][2] = { { "sched_switch", "sched_switch_follow" },
+						  { "sched_waking", "sched_waking_follow" } };
+
+/* variant_wanted - is program fn (a function name) this run's choice of its pair above */
+static bool variant_wanted(const struct js_probes *p, const char *fn)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(follow_variants); i++) {
+		bool followed = p->follow && !rejected(p, follow_variants[i][1]);
+
+		if (!strcmp(fn, follow_variants[i][0]))
+			return !followed;
+		if (!strcmp(fn, follow_variants[i][1]))
+			return followed;
+	}
+	return true;
+}
+
 static int select_progs(struct js_probes *p, const struct btf *btf)
 {
 	struct bpf_program *prog;
@@ -262,6 +281,8 @@ static int select_progs(struct js_probes *p, const struct btf *btf)
 		} else if (rejected(p, bpf_program__name(prog))) {
 			p->progs[p->nprogs].state = PROBES_PROG_REJECTED;
 		} else if (p->no_waker && !strcmp(tp, "sched_waking")) {
+			p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
+		} else if (!variant_wanted(p, bpf_program__name(prog))) {
 			p->progs[p->nprogs].state = PROBES_PROG_UNUSED;
 		}
 		p->nprogs++;
@@ -404,14 +425,13 @@ static int ring_layout(struct js_probes *p)
 
 /* follow_maps - the followed threads' state (bpf/follow_state.bpf.h, shared with
  * follow.bpf.c): what o follows into rodata; nothing followed, each map at its least */
-static int follow_maps(struct js_probes *p, const struct follow_opts *o, const struct btf *btf)
+static int follow_maps(struct js_probes *p, const struct follow_opts *o, const struct js_kbtf *k)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int err = 0;
 
-	p->follow = o != NULL;
 	if (o) {
-		follow_cfg_of(o, btf, (struct js_follow_cfg *)&p->skel->rodata->follow_cfg);
+		follow_cfg_of(o, k, (struct js_follow_cfg *)&p->skel->rodata->follow_cfg);
 		return 0;
 	}
 	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_tids, 1);
@@ -558,6 +578,7 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 		return err;
 	p->typed = k.typed;
 	p->no_waker = o->no_waker;
+	p->follow = o->follow != NULL;
 	js_scpy(p->raw_why, sizeof(p->raw_why), k.raw_why);
 	p->skel = open_skel(&k);
 	if (!p->skel) {
@@ -569,7 +590,7 @@ static int load_once(struct js_probes *p, const struct probes_opts *o, char *why
 	err = configure(p, o, why, len);
 	if (!err)
 		err = select_progs(p, k.btf);
-	if (!err && (err = follow_maps(p, o->follow, k.btf)))
+	if (!err && (err = follow_maps(p, o->follow, &k)))
 		snprintf(why, len, "the followed threads' maps refused: %s", strerror(-err));
 	if (!err) {
 		steal_setup(p, k.btf);
@@ -800,15 +821,23 @@ static bool active(const struct js_probes *p, const char *fn)
 {
 	ssize_t i = prog_index(p, fn);
 
-	return i >= 0 && p->progs[i].state == PROBES_PROG_ACTIVE && !p->toggled_off;
+	return i >= 0 && p->progs[i].state == PROBES_PROG_ACTIVE;
 }
 
-bool probes_follow_softirqs(struct js_probes *p, bool on)
+unsigned probes_follow_take(struct js_probes *p, bool on)
 {
-	if (on && (!p->follow || !active(p, "softirq_entry") || !active(p, "softirq_exit")))
-		return false;
-	__atomic_store_n(&p->skel->bss->follow_bh_on, on, __ATOMIC_RELEASE);
-	return on;
+	unsigned by = 0;
+
+	if (on && p->follow && !p->toggled_off) {
+		if (active(p, "softirq_entry") && active(p, "softirq_exit"))
+			by |= JS_FOLLOW_BY_SOFTIRQ;
+		if (active(p, "sched_switch_follow"))
+			by |= JS_FOLLOW_BY_SWITCH;
+		if (active(p, "sched_waking_follow"))
+			by |= JS_FOLLOW_BY_WAKING;
+	}
+	__atomic_store_n(&p->skel->bss->follow_on, by, __ATOMIC_RELEASE);
+	return by;
 }
 
 void probes_follow_lost(const struct js_probes *p, uint64_t *records, uint64_t *threads)

@@ -106,14 +106,14 @@ MUTANTS = [
     dict(name="hold-lost-preempted",
          what="a followed thread lets go of its CPU once preempted: what preempts it and its "
               "waker are not recorded (M1)",
-         file="bpf/follow.bpf.c",
+         file="bpf/follow_state.bpf.h",
          old="if (t->off_kind == JS_FOLLOW_PREEMPTED || t->off_kind == JS_FOLLOW_BLOCKED)",
          new="if (t->off_kind == JS_FOLLOW_BLOCKED)",
          killer="app_waker.sh"),
     dict(name="marks-wake-hold-off",
          what="--marks: a woken thread takes its CPU only at its switch in: what it waited "
               "for once woken is not recorded",
-         file="bpf/follow.bpf.c",
+         file="bpf/follow_state.bpf.h",
          old="\ttake(t, task_cpu_of(p), now, now, 1);",
          new="\t(void)now;",
          killer="app_marks_wake.sh"),
@@ -171,8 +171,8 @@ MUTANTS = [
          what="sched_waking keeps every wake-up of a followed thread's CPU: only its cost "
               "changes (M6)",
          file="bpf/probes.bpf.c",
-         old="if (unheld(tcpu, 0, 0, false)) /* no followed thread holds its CPU now */\n\t\treturn 0;",
-         new="if (0)\n\t\treturn 0;",
+         old="if (unheld(tcpu, 0, 0, false)) /* no followed thread holds its CPU now */\n\t\treturn;",
+         new="if (0)\n\t\treturn;",
          killer="app_waker_cost.sh"),
     dict(name="remainder-to-primary",
          what="what no event explains in a gap with events given to its largest part",

@@ -15,8 +15,8 @@
  * softirqs its own sends run (local_bh_enable) are its own kernel work (own_bh), not
  * interruptions; its sched_yield() calls beside the hog are yields. Loaded after the probes
  * as a run loads them (--pid), the threads' maps are the probes' and the probes' softirq
- * programs do the softirq work: follow.bpf.c's pair never runs, and the child's own
- * softirqs are counted as without the probes. Lower bounds only: the machine may be busy
+ * and switch programs do that work: follow.bpf.c's never run, and the child's own softirqs,
+ * sleeps, yields and preemptions are counted as without the probes. Lower bounds only: the machine may be busy
  * with other work.
  */
 #include <errno.h>
@@ -148,11 +148,13 @@ static void on_rec(void *ctx, const struct js_follow_rec *r)
 	}
 }
 
-/* bh_runs - add the runs of follow.bpf.c's softirq pair */
+/* bh_runs - add the runs of follow.bpf.c's programs whose work the probes' do: at a
+ * softirq, a switch (and a wake-up, with --marks only) */
 static void bh_runs(void *ctx, const char *name, uint64_t runs, uint64_t run_ns)
 {
 	(void)run_ns;
-	if (!strcmp(name, "follow_softirq_entry") || !strcmp(name, "follow_softirq_exit"))
+	if (!strcmp(name, "follow_softirq_entry") || !strcmp(name, "follow_softirq_exit") ||
+	    !strcmp(name, "follow_switch") || !strcmp(name, "follow_waking"))
 		*(uint64_t *)ctx += runs;
 }
 
@@ -336,7 +338,7 @@ static void test_follow_with_probes(void **state)
 	assert_int_equal(s.gone, 1);
 	assert_int_equal(s.exits_other, 1);
 	assert_true(s.preempted >= 1);
-	assert_int_equal(s.bh_runs, 0); /* follow.bpf.c's softirq pair not attached */
+	assert_int_equal(s.bh_runs, 0); /* follow.bpf.c's softirq pair and switch not attached */
 }
 
 int main(void)

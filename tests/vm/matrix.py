@@ -195,10 +195,15 @@ def judge_x86(case, out, inject, full=True):
         tids = [str(t.get("tid")) for t in fj.get("threads") or []]
         nmarks = (fj.get("marks_file") or {}).get("marks", 0)
         ferr = (read(os.path.join(out, "follow.err")).strip().splitlines() or [""])[-1]
+        # the probes' programs that also do the follow programs' work (sched_switch_follow,
+        # sched_waking_follow) load here too: none refused
+        fref = refused(read(os.path.join(out, "follow.err")))
         case.check("--pid --marks follows a process", frc == "0" and fpid in tids and
-                   nmarks >= 10,
+                   nmarks >= 10 and not fref,
                    f"exit {frc}, its thread {'followed' if fpid in tids else 'not in the JSON'}"
-                   f", {nmarks} marks read" + (f" ({ferr})" if frc != "0" and ferr else ""))
+                   f", {nmarks} marks read, refused {len(fref)}"
+                   f"{': ' + ', '.join(fref) if fref else ''}"
+                   + (f" ({ferr})" if frc != "0" and ferr else ""))
     for name in ("default", "cpu1"):
         rc, err, run = runs[name]
         cpus = [c.get("cpu") for c in (run or {}).get("cpus", [])]
