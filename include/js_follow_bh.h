@@ -136,15 +136,16 @@ struct js_bh_cpu {
 };
 
 /*
- * The other map the two objects' programs both read: the array "follow_hold", which CPUs the
- * followed threads hold. A thread holds the CPU it is current on, preempted on (waiting to run again
- * there), or blocked on outside a system call (a page fault's I/O): what happens on that CPU
- * meanwhile may be its gap. With --marks it holds it from its wake-up too (a marked
- * iteration waits for its CPU from then: what made it wait over JS_FOLLOW_WAKE_WAIT_NS, the
- * exit from a deep idle state or a task that ran first, is in the mark). It lets go when it
- * sleeps in a system call or yields, moves its hold when it migrates while holding, and lets go at its exit.
- * follow.bpf.c writes it at those switches, wake-ups, migrations and exits, and at the
- * first interruption or fault of a thread current since before the programs attached.
+ * The other map the two objects' programs both read: the array "follow_hold", which CPUs
+ * the followed threads hold. A thread holds the CPU it is current on, preempted on (waiting
+ * to run again there), or blocked on outside a system call (a page fault's I/O): what
+ * happens on that CPU meanwhile may be its gap. With --marks it holds it from its wake-up
+ * too (a marked iteration waits for its CPU from then: what made it wait over
+ * JS_FOLLOW_WAKE_WAIT_NS, the exit from a deep idle state or a task that ran first, is in
+ * the mark). It lets go when it sleeps in a system call or yields, moves its hold when it
+ * migrates while holding, and lets go at its exit. follow_state.bpf.h writes it at those
+ * switches, wake-ups, migrations and exits, and at the first interruption or fault of a
+ * thread current since before the programs attached.
  * probes.bpf.c reads it wherever threads are followed
  * (docs/DESIGN.md, "probes: what they keep of a followed thread's CPU"): its sched_waking
  * keeps a wake-up only while a thread holds the woken task's CPU, and no record is sent of
@@ -175,7 +176,7 @@ struct js_follow_hold {
 };
 
 /* js_hold_take - one more thread holds the CPU of slot h from since (0: since before attach;
- * follow.bpf.c's take), woke: taken at its wake-up */
+ * follow_state.bpf.h's take), woke: taken at its wake-up */
 static __always_inline void js_hold_take(struct js_follow_hold *h, __u64 since, __u32 woke)
 {
 	if (!h->n) {
@@ -186,17 +187,17 @@ static __always_inline void js_hold_take(struct js_follow_hold *h, __u64 since, 
 	__sync_fetch_and_add(&h->n, 1);
 }
 
-/* js_hold_ran - a followed thread switched in at now on the CPU of slot h (follow.bpf.c's
- * switch in, --marks): a wake-up's hold ends its wait there */
+/* js_hold_ran - a followed thread switched in at now on the CPU of slot h (its switch in in
+ * follow_state.bpf.h, --marks): a wake-up's hold ends its wait there */
 static __always_inline void js_hold_ran(struct js_follow_hold *h, __u64 now)
 {
 	if (h->woke && !h->ran_at)
 		h->ran_at = now;
 }
 
-/* js_hold_let_go - one thread lets go of the CPU of slot h at now (follow.bpf.c's let_go):
- * the time first, so that a reader that sees the count fall sees it too (x86 keeps stores in
- * order; arm64 may show the count first, and the record is then kept, not lost) */
+/* js_hold_let_go - one thread lets go of the CPU of slot h at now (follow_state.bpf.h's
+ * let_go): the time first, so that a reader that sees the count fall sees it too (x86 keeps
+ * stores in order; arm64 may show the count first, and the record is then kept, not lost) */
 static __always_inline void js_hold_let_go(struct js_follow_hold *h, __u64 now)
 {
 	h->free_at = now;

@@ -64,7 +64,7 @@ struct js_follow_counts {
 	__u64 short_gaps, short_ns; /* gaps below the threshold: counted, not sent */
 	__u64 cpus_mask;	    /* CPUs 0-63 it ran on */
 	/* softirqs it ran itself, where its own kernel code enabled bottom halves (a send's
-	 * local_bh_enable): its own kernel work, not a gap (bpf/follow.bpf.c, own_bh()) */
+	 * local_bh_enable): its own kernel work, not a gap (bpf/follow_state.bpf.h) */
 	__u64 own_bh, own_bh_ns;
 };
 

@@ -28,7 +28,7 @@ struct follow_opts {
 	const int *tids; /* else these threads */
 	size_t ntids;
 	uint64_t threshold_ns; /* gaps shorter than this are counted, not sent */
-	uint64_t join_ns;      /* 0: the default (bpf/follow.bpf.c) */
+	uint64_t join_ns;      /* 0: the default (JS_FOLLOW_JOIN_NS) */
 	const char *btf_path;  /* --btf FILE: the kernel's types (js_kbtf.h); NULL: its own */
 	bool syscalls;	       /* --follow-syscalls: sys_enter/sys_exit attached, counted */
 	/* the probes, loaded with these options (probes_opts.follow), or NULL: the threads'

@@ -58,7 +58,7 @@ _Static_assert(sizeof(struct js_rec) == PROBES_RECORD_BYTES, "a ring record is 1
 #define SEND_RING_MAX 1024u
 _Static_assert(SEND_RINGS_BYTES / PROBES_RECORD_BYTES / SEND_RING_MIN >= JS_MAX_CPUS,
 	       "the senders' rings fit SEND_RINGS_BYTES on JS_MAX_CPUS CPUs");
-/* follow.bpf.c cannot include js_events.h: its "hold" map spells JS_MAX_CPUS again */
+/* follow_state.bpf.h cannot include js_events.h: its "follow_hold" map spells JS_MAX_CPUS again */
 _Static_assert(JS_FOLLOW_HOLD_CPUS == JS_MAX_CPUS,
 	       "one slot of follow_hold per CPU the probes watch");
 
