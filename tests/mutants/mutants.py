@@ -24,7 +24,8 @@ failure: it is counted apart, its reason in the table.
 
 Each verdict is also kept in build-mutants/results.json (with the commit and date it ran
 on); --write-doc rewrites the table in docs/HACKING.md between its markers from those
-results, every mutant a row (one never run here: "not run").
+results, every mutant a row: one with no result stored here keeps the verdict its row had
+(the table is the record across machines), one never run anywhere says "not run".
 
 Exit 1 when a mutant survived or a baseline test did not pass, 2 on a usage or set-up
 error. Root (the integration tests measure CPU 1; run under scripts/cpu1-lock, as make
@@ -324,17 +325,45 @@ def row(m, r):
         r["commit"], r["date"])
 
 
+def doc_verdicts(text):
+    """the verdict cell of each mutant's row in the table of text (the doc as it is)"""
+    _, _, rest = text.partition(BEGIN)
+    table, _, _ = rest.partition(END)
+    cells = [[c.strip() for c in ln.strip().strip("|").split("|")]
+             for ln in table.splitlines() if ln.startswith("| ")]
+    return {c[0]: c[-1] for c in cells if len(c) >= 4 and c[0] != "mutant"}
+
+
+def verdict_of(cell):
+    """the verdict a table cell states (None: not run)"""
+    if cell.startswith("killed"):
+        return "killed"
+    if cell.startswith("**not judged here**"):
+        return "not judged here"
+    return None if cell == "not run" else "other"
+
+
 def write_doc(results):
-    """the table between BEGIN and END in docs/HACKING.md, from the stored results"""
+    """the table between BEGIN and END in docs/HACKING.md, from the stored results; a mutant
+    with none stored (not run on this machine) keeps the verdict its row had"""
     with open(DOC) as f:
         text = f.read()
     if text.count(BEGIN) != 1 or text.count(END) != 1:
         raise SystemExit("mutants: %s has no single pair of table markers" % DOC)
+    before = doc_verdicts(text)
     lines = [BEGIN, "",
              "| mutant | the fault (file) | killing test | verdict (unit tests; commit, date) |",
              "|---|---|---|---|"]
-    lines += [row(m, results.get(m["name"])) for m in MUTANTS]
-    n = [results.get(m["name"], {}).get("verdict") for m in MUTANTS]
+    n = []
+    for m in MUTANTS:
+        r = results.get(m["name"])
+        kept = before.get(m["name"], "not run") if not r else None
+        if kept:
+            lines.append(row(m, None).rsplit("| not run |", 1)[0] + "| %s |" % kept)
+            n.append(verdict_of(kept))
+        else:
+            lines.append(row(m, r))
+            n.append(r["verdict"])
     other = len(n) - n.count("killed") - n.count("not judged here") - n.count(None)
     lines += ["", "%d mutants: %d killed, %d not judged here, %d not killed (survived, its "
               "killer failing on the unmutated tree, or no build), %d not run." % (
