@@ -222,7 +222,6 @@ static bool prog_is_exit(const struct js_probes *p, size_t i)
 	return bpfh_is_exit(p->progs[i].name);
 }
 
-/* select_progs - record every program; do not load those whose tracepoint is missing */
 /* the programs that also do follow.bpf.c's work (JS_FOLLOW_BY_*), each loaded instead of the
  * plain one where threads are followed, unless the verifier refused it before */
 static const char *const follow_variants[][2] = { { "sched_switch", "sched_switch_follow" },
@@ -242,6 +241,7 @@ static bool variant_wanted(const struct js_probes *p, const char *fn)
 	return true;
 }
 
+/* select_progs - record every program; do not load those whose tracepoint is missing */
 static int select_progs(struct js_probes *p, const struct btf *btf)
 {
 	struct bpf_program *prog;
@@ -428,13 +428,13 @@ static int ring_layout(struct js_probes *p)
 static int follow_maps(struct js_probes *p, const struct follow_opts *o, const struct js_kbtf *k)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	int err = 0;
+	int err;
 
 	if (o) {
 		follow_cfg_of(o, k, (struct js_follow_cfg *)&p->skel->rodata->follow_cfg);
 		return 0;
 	}
-	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_tids, 1);
+	err = bpf_map__set_max_entries(p->skel->maps.follow_tids, 1);
 	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_threads, 1);
 	err = err ? err : bpf_map__set_max_entries(p->skel->maps.follow_forked, 1);
 	err = err ? err :

@@ -158,9 +158,9 @@ static void bh_runs(void *ctx, const char *name, uint64_t runs, uint64_t run_ns)
 		*(uint64_t *)ctx += runs;
 }
 
-/* probes_for - the probes loaded for this CPU as a run following o loads them (the threads'
- * maps theirs), or the case skipped/failed as follow_open's is */
-static struct js_probes *probes_for(const struct follow_opts *o)
+/* probes_for - load *p for this CPU as a run following o loads them (the threads' maps
+ * theirs); 0 or -errno with why */
+static int probes_for(const struct follow_opts *o, struct js_probes **p, char *why, size_t len)
 {
 	int cpu = sched_getcpu();
 	struct probes_opts po = { .cpus = &cpu,
@@ -169,15 +169,8 @@ static struct js_probes *probes_for(const struct follow_opts *o)
 				  .follow = o,
 				  .own_bh_unsent = true,
 				  .held_only = true };
-	struct js_probes *p = NULL;
-	char why[256] = "";
-	int err = probes_open_load(&p, &po, why, sizeof(why));
 
-	if (err && fx_bpf_refused(err))
-		js_skip("%s", why);
-	if (err)
-		fail_msg("the probes did not load, with BPF permitted: %s", why);
-	return p;
+	return probes_open_load(p, &po, why, len);
 }
 
 /* follow - the child followed as --pid (by_tid false) or --tid CHILD, beside the hog, until
@@ -189,7 +182,7 @@ static void follow(struct seen *s, bool by_tid, bool syscalls, bool with_probes)
 	struct js_probes *p = NULL;
 	struct js_follow *f = NULL;
 	char why[256] = "";
-	int stats = with_probes ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+	int stats = -1;
 	unsigned *slept = mmap(NULL, sizeof(*slept), PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int go[2], err, st, tid;
@@ -208,20 +201,26 @@ static void follow(struct seen *s, bool by_tid, bool syscalls, bool with_probes)
 	} else {
 		o.pid = s->child;
 	}
-	if (with_probes) {
-		assert_true(stats >= 0); /* root, as loading is */
-		p = probes_for(&o);
+	err = with_probes ? probes_for(&o, &p, why, sizeof(why)) : 0;
+	if (!err) {
 		o.probes = p;
+		err = follow_open(&f, &o, why, sizeof(why));
 	}
-	err = follow_open(&f, &o, why, sizeof(why));
 	if (err) {
+		const char *what = with_probes && !p ? "probes'" : "follow";
+
 		kill(s->child, SIGKILL);
 		waitpid(s->child, &st, 0);
 		munmap(slept, sizeof(*slept));
 		assert_null(f);
+		probes_destroy(p);
 		if (fx_bpf_refused(err))
 			js_skip("%s", why);
-		fail_msg("the follow programs did not load, with BPF permitted: %s", why);
+		fail_msg("the %s programs did not load, with BPF permitted: %s", what, why);
+	}
+	if (with_probes) {
+		stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		assert_true(stats >= 0); /* root: the programs loaded */
 	}
 	if (p)
 		assert_int_equal(probes_attach(p), 0);
@@ -288,6 +287,15 @@ static void check_main(const struct seen *s)
 	assert_true(s->main_c.yields >= 1);
 }
 
+/* check_process - --pid: its own, the process's end, the thread it started followed */
+static void check_process(const struct seen *s)
+{
+	check_main(s);
+	assert_int_equal(s->gone, 1);	     /* the exit of the process ends the run */
+	assert_int_equal(s->exits_other, 1); /* the thread it started was followed */
+	assert_true(s->preempted >= 1);
+}
+
 static void test_follow_process(void **state)
 {
 	struct seen s = { 0 };
@@ -295,10 +303,7 @@ static void test_follow_process(void **state)
 	(void)state;
 	follow(&s, false, false, false);
 	assert_false(s.traced); /* not asked for */
-	check_main(&s);
-	assert_int_equal(s.gone, 1);	    /* the exit of the process ends the run */
-	assert_int_equal(s.exits_other, 1); /* the thread it started was followed */
-	assert_true(s.preempted >= 1);
+	check_process(&s);
 }
 
 /* --tid: the thread named only, not the one it starts; no process end record */
@@ -326,18 +331,15 @@ static void test_follow_syscalls(void **state)
 	assert_int_equal(s.gone, 1);
 }
 
-/* --pid as a run loads it: after the probes, which run its softirq work (one program at a
- * softirq's entry and one at its exit); its own softirqs counted all the same */
+/* --pid as a run loads it: after the probes, which run its softirq and switch work (one
+ * program at a tracepoint, not two); its own counts all the same */
 static void test_follow_with_probes(void **state)
 {
 	struct seen s = { 0 };
 
 	(void)state;
 	follow(&s, false, false, true);
-	check_main(&s);
-	assert_int_equal(s.gone, 1);
-	assert_int_equal(s.exits_other, 1);
-	assert_true(s.preempted >= 1);
+	check_process(&s);
 	assert_int_equal(s.bh_runs, 0); /* follow.bpf.c's softirq pair and switch not attached */
 }
 
