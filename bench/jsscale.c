@@ -18,8 +18,9 @@
  * (scale_split, drain_shard, drain_threads_start): each drain's work is then this thread's
  * (the probe rings read, its shard) and each other thread's shard, each timed by its own CPU
  * clock; a drain's span is the rings' read plus the slowest shard, as if each thread had a
- * housekeeping CPU of its own (here they may share one: their CPU clocks count only their
- * own time).
+ * housekeeping CPU of its own. Here they may share one: they then take turns, a whole shard
+ * each, as --drain-threads does with more threads than CPUs (drain_threads.c), and their CPU
+ * clocks count only their own time.
  *
  * --durations: the gaps' durations, in ns, one a line, # a comment (a recorded run's, e.g.
  * bench/scale-durations.txt), each CPU starting at its own place in the list; without it,
@@ -27,7 +28,8 @@
  * One line of JSON on stdout: the gaps and events, the housekeeping CPU time per gap (every
  * thread's) and as a share of a core, the slowest drain's span (the lag) against the base nap (a drain longer than that means
  * one housekeeping thread cannot keep up: the rings are sized for it), the mean nap, gaps and events lost to full rings, and the memory per
- * measured CPU (heap in use, mallinfo2, and the rings). Exit 64 on a bad argument.
+ * measured CPU (heap in use, mallinfo2, and the rings), the most shards that ran at once
+ * (at_once: 0 with one thread). Exit 64 on a bad argument.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -302,7 +304,7 @@ int main(int argc, char **argv)
 	struct tsc_fit fit = { .tsc0 = 0, .ns0 = 0, .ns_per_cycle = 1.0, .hz = 1e9 };
 	struct sim_cpu *sc;
 	int *cpus, o;
-	size_t nthreads = 1, count[SCALE_SHARDS_MAX];
+	size_t nthreads = 1, count[SCALE_SHARDS_MAX], at_once;
 	size_t ring_entries = JS_DEFAULT_RING;
 	bool timed = false;
 
@@ -446,6 +448,7 @@ int main(int argc, char **argv)
 		for (size_t k = 1; k < nthreads; k++)
 			hk += thread_ns(&d, k) - w0[k];
 	}
+	at_once = drain_threads_most(&d);
 	drain_threads_stop(&d);
 	for (size_t i = 0; i < run.ncpus; i++) {
 		gaps_all += run.cpus[i].gap_count;
@@ -467,7 +470,7 @@ int main(int argc, char **argv)
 		       "\"drain_max_ns\": %llu, \"nap_ns\": %llu, \"nap_mean_ns\": %.0f, \"clock_read_ns\": %llu, \"within_budget\": %s, "
 		       "\"heap_per_cpu\": %.0f, \"heap_peak_per_cpu\": %.0f, "
 		       "\"gap_ring_per_cpu\": %zu, \"probe_ring_per_cpu\": %zu, "
-		       "\"send_rings\": %zu, \"stated_per_cpu\": %zu}\n",
+		       "\"send_rings\": %zu, \"stated_per_cpu\": %zu, \"at_once\": %zu}\n",
 		       ncpus, nthreads, rate, secs, (unsigned long long)gaps,
 		       (unsigned long long)nev, (unsigned long long)matched,
 		       (unsigned long long)lost_gaps, (unsigned long long)lost_ev,
@@ -481,7 +484,7 @@ int main(int argc, char **argv)
 		       worst < JS_NAP_BASE_NS && !lost_gaps && !lost_ev ? "true" : "false",
 		       (double)(heap_set - heap0 - rings) / (double)ncpus,
 		       (double)(heap_peak - heap0 - rings) / (double)ncpus, m.gap_ring,
-		       m.probe_ring, m.send_rings, m.per_cpu);
+		       m.probe_ring, m.send_rings, m.per_cpu, at_once);
 	}
 	for (size_t i = 0; i < ncpus; i++) {
 		free(d.cp[i].s.ring.slots);

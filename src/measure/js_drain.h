@@ -176,8 +176,12 @@ void drain_shard_run(struct drain_shard *sh, uint64_t cutoff);
  */
 /* drain_threads_start - the threads of shards 1 .. nsh - 1; 0 or < 0 (none started) */
 int drain_threads_start(struct js_drain *d);
-/* drain_threads_run - every shard's drain_shard_run, in parallel, back when all are done */
+/* drain_threads_run - every shard's drain_shard_run, in parallel, back when all are done;
+ * at most as many at once as the threads have CPUs (the caller's affinity at start): the
+ * rest wait their turn */
 void drain_threads_run(struct js_drain *d, uint64_t cutoff);
+/* drain_threads_most - the most shards that ran at once so far (0: no threads) */
+size_t drain_threads_most(const struct js_drain *d);
 /* drain_threads_clock - the CPU clock of shard k's thread (k > 0, started); 0 or < 0 */
 int drain_threads_clock(const struct js_drain *d, size_t k, clockid_t *clk);
 /* drain_threads_stop - the threads ended (joined) */

@@ -5,9 +5,10 @@
  * explain it (the first listed when none does), the events no gap still to come can
  * overlap are pruned (IPI sends kept longer), an event of a CPU not watched is counted only;
  * the samplers' CPUs drained by two threads still match an IPI with its sender, whose record
- * another CPU wrote; a batch reads a source's long window from where it can matter.
+ * another CPU wrote, and threads that outnumber their CPUs take turns; a batch reads a source's long window from where it can matter.
  */
 #include <linux/types.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -395,23 +396,12 @@ static const char *worst_detail(int res)
 	return ((const struct js_gap_rec *)t->v)->attr.detail;
 }
 
-/**
- * Two drain threads (scale_split's: CPU 2 to thread 1, CPU 3 to the main thread's shard):
- * the IPIs' sends, read from another CPU's ring before the threads run, are filed in their
- * target's window and name the sender of the gap each thread attributes.
- */
-static void test_shards_cross_cpu(void **state)
+/* setup_shards - a spinner's drain of cpus[n], split among nsh threads (scale_split) and
+ * the threads started; each CPU's gap ring empty */
+static void setup_shards(const int *cpus, size_t n, size_t nsh)
 {
-	const int cpus[] = { 2, 3 };
 	size_t count[SCALE_SHARDS_MAX];
-	struct js_event ev[] = {
-		send_to(2, T0 + 5000, 77, "jsinject"), /* written on CPU 3 */
-		send_to(3, T0 + 7000, 88, "perf"),     /* written on CPU 2 */
-		vector(2, T0 + 5200, T0 + 5300),
-		vector(3, T0 + 7200, T0 + 7300),
-	};
 
-	(void)state;
 	fit.ns_per_cycle = 1.0;
 	memset(&run, 0, sizeof(run));
 	memset(&d, 0, sizeof(d));
@@ -424,8 +414,8 @@ static void test_shards_cross_cpu(void **state)
 	d.fit = &fit;
 	d.top = 8;
 	d.spinner = true;
-	assert_int_equal(drain_setup(&d, cpus, 2, 64), 0);
-	for (size_t i = 0; i < 2; i++) {
+	assert_int_equal(drain_setup(&d, cpus, n, 64), 0);
+	for (size_t i = 0; i < n; i++) {
 		struct cpu_pipe *c = &d.cp[i];
 
 		c->res = run_add_result(&run, JS_SRC_SAMPLER, c->cpu, d.top);
@@ -437,12 +427,39 @@ static void test_shards_cross_cpu(void **state)
 		c->s.start_tsc = T0;
 	}
 	assert_int_equal(drain_setup_buffers(&d), 0);
-	assert_int_equal(scale_split(2, 0, 1, 2, count), 2);
-	assert_int_equal(drain_shard(&d, count, 2), 0);
-	assert_ptr_equal(d.cp[0].sh, &d.sh[1]);
-	assert_ptr_equal(d.cp[1].sh, &d.sh[0]);
+	assert_int_equal(scale_split(n, 0, 1, nsh, count), nsh);
+	assert_int_equal(drain_shard(&d, count, nsh), 0);
 	assert_int_equal(drain_threads_start(&d), 0);
 	d.window_start = d.now = T0;
+}
+
+static void teardown_shards(void)
+{
+	drain_threads_stop(&d);
+	for (size_t i = 0; i < d.n; i++)
+		free(d.cp[i].s.ring.slots);
+	teardown_drain();
+}
+
+/*
+ * Two drain threads (scale_split's: CPU 2 to thread 1, CPU 3 to the main thread's shard):
+ * the IPIs' sends, read from another CPU's ring before the threads run, are filed in their
+ * target's window and name the sender of the gap each thread attributes.
+ */
+static void test_shards_cross_cpu(void **state)
+{
+	const int cpus[] = { 2, 3 };
+	struct js_event ev[] = {
+		send_to(2, T0 + 5000, 77, "jsinject"), /* written on CPU 3 */
+		send_to(3, T0 + 7000, 88, "perf"),     /* written on CPU 2 */
+		vector(2, T0 + 5200, T0 + 5300),
+		vector(3, T0 + 7200, T0 + 7300),
+	};
+
+	(void)state;
+	setup_shards(cpus, 2, 2);
+	assert_ptr_equal(d.cp[0].sh, &d.sh[1]);
+	assert_ptr_equal(d.cp[1].sh, &d.sh[0]);
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		assert_int_equal(drain_event(&d, &ev[i]), 0);
 	assert_true(ring_push(&d.cp[0].s.ring, T0 + 5100, T0 + 5700));
@@ -452,18 +469,54 @@ static void test_shards_cross_cpu(void **state)
 	assert_int_equal(d.sh[0].gaps, 1);
 	assert_string_equal(worst_detail(d.cp[0].res), "call_function_single from jsinject:77");
 	assert_string_equal(worst_detail(d.cp[1].res), "call_function_single from perf:88");
-	drain_threads_stop(&d);
-	for (size_t i = 0; i < 2; i++)
-		free(d.cp[i].s.ring.slots);
-	teardown_drain();
+	teardown_shards();
+}
+
+/*
+ * Four threads on one CPU (their affinity when started) take turns: one shard at a time,
+ * every shard drained at every drain; on more CPUs, no more at once than those.
+ */
+static void test_shards_take_turns(void **state)
+{
+	const int cpus[] = { 4, 5, 6, 7, 8, 9, 10, 11 };
+	cpu_set_t all, one;
+	int first = 0;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	while (!CPU_ISSET(first, &all))
+		first++;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	for (int pass = 0; pass < 2; pass++) {
+		cpu_set_t *on = pass ? &all : &one;
+
+		assert_int_equal(sched_setaffinity(0, sizeof(*on), on), 0);
+		setup_shards(cpus, 8, 4);
+		for (uint64_t k = 0; k < 5; k++) {
+			for (size_t i = 0; i < 8; i++)
+				assert_true(ring_push(&d.cp[i].s.ring, T0 + k * MS_NS + 100 * i,
+						      T0 + k * MS_NS + 100 * i + 50));
+			drain_run(&d, T0 + (k + 1) * MS_NS);
+			for (size_t s = 0; s < 4; s++)
+				assert_int_equal(d.sh[s].gaps, 2 * (k + 1));
+		}
+		if (pass)
+			assert_in_range(drain_threads_most(&d), 1, (size_t)CPU_COUNT(&all));
+		else
+			assert_int_equal(drain_threads_most(&d), 1);
+		teardown_shards();
+	}
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lane_merges), cmocka_unit_test(test_marks_filed),
-		cmocka_unit_test(test_prune_floor), cmocka_unit_test(test_shards_cross_cpu),
-		cmocka_unit_test(test_window_from), cmocka_unit_test(test_window_ring),
+		cmocka_unit_test(test_lane_merges),	  cmocka_unit_test(test_marks_filed),
+		cmocka_unit_test(test_prune_floor),	  cmocka_unit_test(test_shards_cross_cpu),
+		cmocka_unit_test(test_shards_take_turns), cmocka_unit_test(test_window_from),
+		cmocka_unit_test(test_window_ring),
 	};
 
 	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);
