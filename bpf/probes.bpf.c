@@ -76,11 +76,8 @@ __u64 own_bh_head[JS_MAX_CPUS] = {};
 /* written by user space: JS_FOLLOW_BY_* (js_follow_events.h), the programs here that do
  * follow.bpf.c's work at their tracepoint too (follow_state.bpf.h), its own not attached.
  * Each does its own work first, then follow.bpf.c's: the order the two objects' programs
- * ran in when both were attached (the probes first), so the follow state's clock is read
- * after the probes' at each switch, on which attribution relies: with follow.bpf.c's work
- * first, app_waker.sh's preempting reader was named in 1 of 405 of the thread's gaps, and
- * so it was with the probes' work first but the follow clock read 2 us earlier (the clock
- * reads, not the records' order; docs/DESIGN.md) */
+ * ran in when both were attached (the probes first). Attribution does not depend on it (a
+ * woken task's record may end after the thread's gap it explains: docs/DESIGN.md) */
 __u32 follow_on = 0;
 
 /* every CPU's ring, one after the other (js_cpu_state.ring_base): the measured CPUs' first,

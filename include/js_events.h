@@ -192,7 +192,7 @@ struct js_wake {
 #define JS_STACK_DEPTH 32  /* frames per stack */
 
 #define JS_F_LEAN \
-	0x100u /* irq/vector/softirq seen at its exit alone (--probes lean): it began at
+	0x800u /* irq/vector/softirq seen at its exit alone (--probes lean): it began at
                               * or after start_ns (the CPU's previous exit, or the
                               * sampler's switch in), end_ns is its exit; it counts in
                               * the gap that holds end_ns, from that gap's start at the

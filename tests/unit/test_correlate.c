@@ -590,6 +590,30 @@ static void test_lean_exits(void **state)
 	assert_int_equal(fx_find_part(&a, JS_CAUSE_TIMER, "local_timer")->net_ns, 0);
 }
 
+/* a task with its waker (JS_F_WAKE) that runs a little past the gap's end (a followed
+ * thread's gap ends at the switch's first clock read, the task's record at a later one) is
+ * the gap's cause, not a lean exit outside it: the two flags once shared a bit, and such a
+ * task vanished from the gap (app_waker.sh named the reader in 1 of 405 gaps) */
+static void test_woken_task_past_end(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_VECTOR, 1000, 1600, JS_VEC_RESCHEDULE, NULL),
+		ev_mk(JS_EV_TASK, 1700, 401000, 321, "reader"),
+	};
+	struct js_gap g = gap_mk(1000, 399400); /* ends 1600 ns before the task's record */
+	struct js_attr a;
+
+	(void)state;
+	_Static_assert(!(JS_F_LEAN &
+			 (JS_F_WAKE | JS_F_HOST_READ | JS_F_NOEND | JS_F_NOSTART | JS_F_OPEN |
+			  JS_F_KTHREAD | JS_F_SAMPLER | JS_F_REMOTE | JS_F_KERNEL)),
+		       "JS_F_LEAN is a bit of its own");
+	ev[1].flags |= JS_F_WAKE;
+	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "reader:321")->net_ns, 398700);
+}
+
 /* a vCPU away for 5 ms (steal): the IPI sent meanwhile is handled 4.9 ms after its send,
  * past the window, and is still its sender's; one sent before the gap and the window is not */
 static void test_ipi_sender_long_gap(void **state)
@@ -1879,6 +1903,7 @@ int main(void)
 		cmocka_unit_test(test_ipi_sender_types),
 		cmocka_unit_test(test_ipi_sender_long_gap),
 		cmocka_unit_test(test_lean_exits),
+		cmocka_unit_test(test_woken_task_past_end),
 		cmocka_unit_test(test_steal_inside_event),
 		cmocka_unit_test(test_untraced_switch_primary),
 		cmocka_unit_test(test_sampler_fault_tail),
