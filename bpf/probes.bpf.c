@@ -183,8 +183,6 @@ TP("irq_handler_entry")
 int BPF_PROG(irq_handler_entry, int irq, struct irqaction *action)
 {
 	push(JS_EV_IRQ, irq, 0);
-	if (follow_on & JS_FOLLOW_BY_IRQ)
-		follow_enter(false, 0);
 	return 0;
 }
 
@@ -193,12 +191,10 @@ int BPF_PROG(irq_handler_exit, int irq, struct irqaction *action, int ret)
 {
 	struct js_event *e = pop(JS_EV_IRQ, irq, true);
 
-	if (e) {
-		bpf_probe_read_kernel_str(e->name, sizeof(e->name), RD(action, name));
-		ev_send(e);
-	}
-	if (follow_on & JS_FOLLOW_BY_IRQ)
-		follow_leave(true);
+	if (!e)
+		return 0;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name), RD(action, name));
+	ev_send(e);
 	return 0;
 }
 
@@ -216,30 +212,25 @@ int BPF_PROG(lean_irq_handler_exit, int irq, struct irqaction *action, int ret)
 
 /* ---- APIC vectors ------------------------------------------------------------------- */
 
-/* each vector's entry and exit (full: with the follow state's work where its bit is set),
- * and its exit alone (lean: the table in probe_table.c) */
-#define VECTOR_PAIR(tp, vec)                           \
-	TP(#tp "_entry")                               \
-	int BPF_PROG(tp##_entry, int vector)           \
-	{                                              \
-		push(JS_EV_VECTOR, vec, vector);       \
-		if (follow_on & JS_FOLLOW_BY_VEC(vec)) \
-			follow_enter(false, 0);        \
-		return 0;                              \
-	}                                              \
-	TP(#tp "_exit")                                \
-	int BPF_PROG(tp##_exit, int vector)            \
-	{                                              \
-		pop_send(JS_EV_VECTOR, vec);           \
-		if (follow_on & JS_FOLLOW_BY_VEC(vec)) \
-			follow_leave(true);            \
-		return 0;                              \
-	}                                              \
-	TP(#tp "_exit")                                \
-	int BPF_PROG(lean_##tp##_exit, int vector)     \
-	{                                              \
-		lean_send(JS_EV_VECTOR, vec, vector);  \
-		return 0;                              \
+/* each vector's entry and exit (full), and its exit alone (lean: the table in probe_table.c) */
+#define VECTOR_PAIR(tp, vec)                          \
+	TP(#tp "_entry")                              \
+	int BPF_PROG(tp##_entry, int vector)          \
+	{                                             \
+		push(JS_EV_VECTOR, vec, vector);      \
+		return 0;                             \
+	}                                             \
+	TP(#tp "_exit")                               \
+	int BPF_PROG(tp##_exit, int vector)           \
+	{                                             \
+		pop_send(JS_EV_VECTOR, vec);          \
+		return 0;                             \
+	}                                             \
+	TP(#tp "_exit")                               \
+	int BPF_PROG(lean_##tp##_exit, int vector)    \
+	{                                             \
+		lean_send(JS_EV_VECTOR, vec, vector); \
+		return 0;                             \
 	}
 
 VECTOR_PAIR(local_timer, JS_VEC_LOCAL_TIMER)
@@ -283,8 +274,6 @@ TP("ipi_entry")
 int BPF_PROG(ipi_entry, const char *reason)
 {
 	push(JS_EV_VECTOR, ipi_vec(reason), 0);
-	if (follow_on & JS_FOLLOW_BY_IPI)
-		follow_enter(false, 0);
 	return 0;
 }
 
@@ -292,8 +281,6 @@ TP("ipi_exit")
 int BPF_PROG(ipi_exit, const char *reason)
 {
 	pop_send(JS_EV_VECTOR, ipi_vec(reason));
-	if (follow_on & JS_FOLLOW_BY_IPI)
-		follow_leave(true);
 	return 0;
 }
 

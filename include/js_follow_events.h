@@ -45,10 +45,6 @@ struct js_follow_cfg {
 #define JS_FOLLOW_BY_SOFTIRQ 1u /* softirq_entry, softirq_exit */
 #define JS_FOLLOW_BY_SWITCH 2u	/* sched_switch (the probes' sched_switch_follow) */
 #define JS_FOLLOW_BY_WAKING 4u	/* sched_waking (the probes' sched_waking_follow) */
-#define JS_FOLLOW_BY_IRQ 8u	/* irq_handler_entry, irq_handler_exit */
-#define JS_FOLLOW_BY_IPI 16u	/* arm64's ipi_entry, ipi_exit */
-/* x86 APIC vector v's entry and exit (JS_VEC_*, below JS_VEC_IPI_OTHER) */
-#define JS_FOLLOW_BY_VEC(v) (32u << (v))
 
 /* their defaults (follow_opts.join_ns 0) */
 #define JS_FOLLOW_JOIN_NS 5000

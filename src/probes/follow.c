@@ -53,6 +53,19 @@ static bool syscall_prog(const char *tp)
 	return !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
 }
 
+/* by_probes - the JS_FOLLOW_BY_* bit of a program's tracepoint, whose work the probes' own
+ * program there may do instead (0: none) */
+static unsigned by_probes(const char *tp)
+{
+	if (!strcmp(tp, "softirq_entry") || !strcmp(tp, "softirq_exit"))
+		return JS_FOLLOW_BY_SOFTIRQ;
+	if (!strcmp(tp, "sched_switch"))
+		return JS_FOLLOW_BY_SWITCH;
+	if (!strcmp(tp, "sched_waking"))
+		return JS_FOLLOW_BY_WAKING;
+	return 0;
+}
+
 /* tp - the tracepoint of a program */
 static const char *tp(const struct bpf_program *prog)
 {
@@ -223,8 +236,7 @@ static struct bpf_link *attach_one(struct js_follow *f, size_t i)
 {
 	struct bpf_link *l;
 
-	if (!bpf_program__autoload(f->progs[i]) ||
-	    (f->by_probes & probes_follow_bit(tp(f->progs[i]))))
+	if (!bpf_program__autoload(f->progs[i]) || (f->by_probes & by_probes(tp(f->progs[i]))))
 		return NULL;
 	l = bpf_program__attach(f->progs[i]);
 	if (!l)

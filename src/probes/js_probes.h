@@ -134,15 +134,11 @@ int probes_open_load(struct js_probes **out, const struct probes_opts *o, char *
  * follow.bpf.c shares: bpf/follow_state.bpf.h); -1 without probes or such a map */
 int probes_map_fd(const struct js_probes *p, const char *name);
 /* probes_follow_take - on: let the probes' programs that can do follow.bpf.c's work at their
- * tracepoint do it too (loaded with probes_opts.follow, attached, not toggled off): the
- * full entry and exit of a softirq, a device IRQ, each APIC vector (arm64: its IPIs),
- * sched_switch_follow, sched_waking_follow; the JS_FOLLOW_BY_* bits of those that do
- * (js_follow_events.h). off: take it all back (0). Those programs must stay attached until
- * then (follow.bpf.c's own are not) */
+ * tracepoint do it too (loaded with probes_opts.follow, attached, not toggled off):
+ * softirq_entry/exit, sched_switch_follow, sched_waking_follow; the JS_FOLLOW_BY_* bits of
+ * those that do (js_follow_events.h). off: take it all back (0). Those programs must stay
+ * attached until then (follow.bpf.c's own are not) */
 unsigned probes_follow_take(struct js_probes *p, bool on);
-/* probes_follow_bit - the JS_FOLLOW_BY_* bit of tracepoint tp, whose follow work the probes'
- * program there may do (0: none) */
-unsigned probes_follow_bit(const char *tp);
 /* probes_follow_lost - add what the probes' share of the followed threads' work lost:
  * records the ring could not take, threads beyond the map's room */
 void probes_follow_lost(const struct js_probes *p, uint64_t *records, uint64_t *threads);

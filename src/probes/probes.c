@@ -824,56 +824,13 @@ static bool active(const struct js_probes *p, const char *fn)
 	return i >= 0 && p->progs[i].state == PROBES_PROG_ACTIVE;
 }
 
-/* the interruptions whose full entry and exit programs (named as their tracepoints) can do
- * the follow state's work: "NAME_entry", "NAME_exit" and its bit */
-static const struct {
-	const char *name;
-	unsigned bit;
-} follow_pairs[] = {
-	{ "softirq", JS_FOLLOW_BY_SOFTIRQ },
-	{ "irq_handler", JS_FOLLOW_BY_IRQ },
-	{ "ipi", JS_FOLLOW_BY_IPI },
-	{ "local_timer", JS_FOLLOW_BY_VEC(JS_VEC_LOCAL_TIMER) },
-	{ "reschedule", JS_FOLLOW_BY_VEC(JS_VEC_RESCHEDULE) },
-	{ "call_function", JS_FOLLOW_BY_VEC(JS_VEC_CALL_FUNCTION) },
-	{ "call_function_single", JS_FOLLOW_BY_VEC(JS_VEC_CALL_FUNCTION_SINGLE) },
-	{ "irq_work", JS_FOLLOW_BY_VEC(JS_VEC_IRQ_WORK) },
-	{ "thermal_apic", JS_FOLLOW_BY_VEC(JS_VEC_THERMAL) },
-	{ "x86_platform_ipi", JS_FOLLOW_BY_VEC(JS_VEC_PLATFORM_IPI) },
-	{ "error_apic", JS_FOLLOW_BY_VEC(JS_VEC_ERROR) },
-	{ "spurious_apic", JS_FOLLOW_BY_VEC(JS_VEC_SPURIOUS) },
-};
-
-unsigned probes_follow_bit(const char *tp)
-{
-	size_t n;
-
-	if (!strcmp(tp, "sched_switch"))
-		return JS_FOLLOW_BY_SWITCH;
-	if (!strcmp(tp, "sched_waking"))
-		return JS_FOLLOW_BY_WAKING;
-	for (size_t i = 0; i < ARRAY_SIZE(follow_pairs); i++) {
-		n = strlen(follow_pairs[i].name);
-		if (!strncmp(tp, follow_pairs[i].name, n) &&
-		    (!strcmp(tp + n, "_entry") || !strcmp(tp + n, "_exit")))
-			return follow_pairs[i].bit;
-	}
-	return 0;
-}
-
 unsigned probes_follow_take(struct js_probes *p, bool on)
 {
 	unsigned by = 0;
 
 	if (on && p->follow && !p->toggled_off) {
-		for (size_t i = 0; i < ARRAY_SIZE(follow_pairs); i++) {
-			char entry[48], exit[48];
-
-			snprintf(entry, sizeof(entry), "%s_entry", follow_pairs[i].name);
-			snprintf(exit, sizeof(exit), "%s_exit", follow_pairs[i].name);
-			if (active(p, entry) && active(p, exit))
-				by |= follow_pairs[i].bit;
-		}
+		if (active(p, "softirq_entry") && active(p, "softirq_exit"))
+			by |= JS_FOLLOW_BY_SOFTIRQ;
 		if (active(p, "sched_switch_follow"))
 			by |= JS_FOLLOW_BY_SWITCH;
 		if (active(p, "sched_waking_follow"))

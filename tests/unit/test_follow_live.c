@@ -58,7 +58,7 @@ struct seen {
 	struct js_follow_counts main_c;
 	bool traced;	  /* follow_syscalls_traced() */
 	unsigned slept;	  /* the child's nanosleep() calls that switched out (the kernel's count) */
-	uint64_t bh_runs; /* runs of follow.bpf.c's programs whose work the probes' do (bh_runs) */
+	uint64_t bh_runs; /* runs of follow.bpf.c's softirq pair (with_probes: the kernel's) */
 };
 
 static void spin_ms(unsigned int ms)
@@ -149,15 +149,12 @@ static void on_rec(void *ctx, const struct js_follow_rec *r)
 }
 
 /* bh_runs - add the runs of follow.bpf.c's programs whose work the probes' do: at a
- * softirq, a device IRQ, an APIC vector (the tick's among them), a switch (and a wake-up,
- * with --marks only) */
+ * softirq, a switch (and a wake-up, with --marks only) */
 static void bh_runs(void *ctx, const char *name, uint64_t runs, uint64_t run_ns)
 {
 	(void)run_ns;
-	if (!strncmp(name, "follow_", 7) &&
-	    (probes_follow_bit(name + 7) || !strcmp(name, "follow_irq_entry") ||
-	     !strcmp(name, "follow_irq_exit") || !strcmp(name, "follow_switch") ||
-	     !strcmp(name, "follow_waking")))
+	if (!strcmp(name, "follow_softirq_entry") || !strcmp(name, "follow_softirq_exit") ||
+	    !strcmp(name, "follow_switch") || !strcmp(name, "follow_waking"))
 		*(uint64_t *)ctx += runs;
 }
 
@@ -334,9 +331,8 @@ static void test_follow_syscalls(void **state)
 	assert_int_equal(s.gone, 1);
 }
 
-/* --pid as a run loads it: after the probes, which run its interruptions' and switch work
- * (one program at a tracepoint, not two: none of its own there ran, the tick's included);
- * its own counts all the same */
+/* --pid as a run loads it: after the probes, which run its softirq and switch work (one
+ * program at a tracepoint, not two); its own counts all the same */
 static void test_follow_with_probes(void **state)
 {
 	struct seen s = { 0 };
@@ -344,7 +340,7 @@ static void test_follow_with_probes(void **state)
 	(void)state;
 	follow(&s, false, false, true);
 	check_process(&s);
-	assert_int_equal(s.bh_runs, 0); /* follow.bpf.c's there not attached */
+	assert_int_equal(s.bh_runs, 0); /* follow.bpf.c's softirq pair and switch not attached */
 }
 
 int main(void)
