@@ -198,6 +198,12 @@ struct js_wake {
                               * the gap that holds end_ns, from that gap's start at the
                               * earliest. start_ns == end_ns: it interrupted another task
                               * or idle, whose time keeps it (counted, no time) */
+/* correlate tests JS_F_LEAN on every kind: no other flag may share its bit (JS_F_WAKE did,
+ * and a woken task past its gap's end was taken for a lean exit outside it) */
+_Static_assert(!(JS_F_LEAN &
+		 (JS_F_KERNEL | JS_F_SAMPLER | JS_F_KTHREAD | JS_F_OPEN | JS_F_HOST_READ |
+		  JS_F_REMOTE | JS_F_NOEND | JS_F_NOSTART | JS_F_WAKE)),
+	       "JS_F_LEAN is a bit of its own");
 
 struct js_event {
 	__u64 start_ns; /* bpf_ktime_get_ns() = CLOCK_MONOTONIC */

@@ -9,8 +9,8 @@
  * At most as many shards run at once as the threads have CPUs (the affinity they inherit):
  * the first ones are woken together, and each thread that ends its shard wakes the next one
  * waiting. Threads that outnumber their CPUs so take turns, each a whole shard, one wake-up
- * each, instead of sharing a CPU slice by slice (which cost about 30 context switches a
- * drain for 4 threads on one CPU).
+ * each, instead of sharing a CPU slice by slice (4 threads on one CPU: 11.7 context switches
+ * a drain that way, 8.6 in turns, by perf stat in jsscale).
  */
 #include <errno.h>
 #include <malloc.h>
@@ -98,7 +98,6 @@ int drain_threads_start(struct js_drain *d)
 		return -ENOMEM;
 	pool->d = d;
 	pool->slots = sched_getaffinity(0, sizeof(cpus), &cpus) ? n + 1 : (size_t)CPU_COUNT(&cpus);
-	pool->slots = pool->slots ? pool->slots : 1;
 	sem_init(&pool->done, 0, 0);
 	/* every thread allocates from the main arena, which is never trimmed: another arena's
 	 * heap is, and an unmap sends a TLB shootdown IPI to the samplers' CPUs */

@@ -604,10 +604,6 @@ static void test_woken_task_past_end(void **state)
 	struct js_attr a;
 
 	(void)state;
-	_Static_assert(!(JS_F_LEAN &
-			 (JS_F_WAKE | JS_F_HOST_READ | JS_F_NOEND | JS_F_NOSTART | JS_F_OPEN |
-			  JS_F_KTHREAD | JS_F_SAMPLER | JS_F_REMOTE | JS_F_KERNEL)),
-		       "JS_F_LEAN is a bit of its own");
 	ev[1].flags |= JS_F_WAKE;
 	assert_int_equal(corr_attribute(&g, ev, ARRAY_SIZE(ev), &opts, &a), 0);
 	assert_int_equal(a.primary, JS_CAUSE_TASK);
