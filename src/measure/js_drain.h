@@ -100,6 +100,7 @@ struct cpu_pipe {
 	uint64_t *evmax_ring;
 	size_t head;
 	uint64_t ev_evicted; /* events dropped because the window was full */
+	uint64_t ev_shed;    /* ... of them other tasks' page faults, which hold no time */
 	uint64_t floor_ns;   /* events ending before this cannot matter any more */
 	struct js_smi smi;
 	bool smi_ok;

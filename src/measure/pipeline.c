@@ -800,9 +800,15 @@ static void finish_results(struct js_pipe *pl)
 					  &(struct js_cpu_end){ .end_ns = pl->window_end,
 								.smi = smi });
 		run->probe_evicted += c->ev_evicted;
-		if (c->ev_evicted)
-			js_warn("CPU %d: %llu events evicted before their gap was seen", c->cpu,
-				(unsigned long long)c->ev_evicted);
+		if (c->ev_evicted > c->ev_shed)
+			js_warn("CPU %d: %llu events evicted before their gap was seen (%llu of "
+				"them other tasks' page faults, which hold no time)",
+				c->cpu, (unsigned long long)c->ev_evicted,
+				(unsigned long long)c->ev_shed);
+		else if (c->ev_evicted)
+			js_warn("CPU %d: %llu page faults of other tasks dropped before their gap "
+				"was seen (a full window; their tasks' time is still named)",
+				c->cpu, (unsigned long long)c->ev_evicted);
 	}
 	for (size_t i = 0; i < run->ncpus; i++) {
 		struct js_cpu_result *r = &run->cpus[i];

@@ -15,6 +15,8 @@
 #      one: attrib_lib.py match --among; back-to-back IPIs share gaps with the tick, so the
 #      primary cause is not judged here), and the report accounts for every event it could
 #      not use
+#   D. a page-fault storm that starves the sampler for up to a second (two jsinject pf): the
+#      full window sheds other tasks' faults, not their runs: each long gap is jsinject's
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
 . "$(dirname "$0")/../lib/lib.bash"
 need_root
@@ -117,4 +119,42 @@ python3 "$ROOT/tests/lib/attrib_lib.py" match --mode ipi --among --log "$TMP/inj
 	fail "C: the IPIs of the storm are not named one to one: $(grep -v '^  ' "$TMP/match.txt")"
 grep -E '^ipi: (actions|IPI sender)' "$TMP/match.txt" | sed 's/^/  /'
 echo "ok: C: IPI storm: $gaps gaps, $lost lost, $evicted evicted, $dropped dropped"
+
+# D. a page-fault storm that starves the sampler: two SCHED_FIFO tasks on CPU 1, each faulting
+# 400 pages every 2 ms for 1.5 s (here more than the CPU: gaps of up to 0.95 s, 80k faults a
+# second), so that a gap's events outgrow the window (16384): its other tasks' faults are
+# shed, not the tasks' runs, and every long gap is the faulting tasks' (before: 79 % of that
+# time unexplained, "the host's")
+"$JS" --cpu 1 -d 3.5 -q --json "$TMP/d.json" --gaps "$TMP/d.csv" >"$TMP/d.txt" 2>"$TMP/d.err" &
+pid=$!
+measuring $pid "$TMP/d.csv"
+injs=()
+for k in 1 2; do
+	"$INJ" --mode pf --cpu 1 --period 2000 --count 400 --duration 1.5 >"$TMP/pf$k.txt" 2>&1 &
+	injs+=($!)
+done
+for i in "${injs[@]}"; do
+	wait "$i" || fail "D: jsinject exited $? ($(cat "$TMP"/pf?.txt))"
+done
+wait $pid || fail "D: exit $? ($(cat "$TMP/d.err"))"
+res=$(coherent "$TMP/d.json" "$TMP/d.csv" "$TMP/d.txt") || exit 1
+read -r gaps dropped lost evicted <<<"$res"
+python3 - "$TMP/d.json" <<'PY' || fail "D: the storm's long gaps are not the faulting tasks'"
+import json, sys
+c = json.load(open(sys.argv[1]))["cpus"][0]
+long = [g for g in c["top"] if g["duration_ns"] >= 50e6]
+assert long, "no gap of 50 ms or more: the storm did not starve the sampler"
+for g in long:
+    assert g["cause"] == "task" and "jsinject" in g["detail"], g
+    assert g["unexplained_ns"] <= 0.05 * g["duration_ns"], g
+print("  %d gaps of 50 ms or more (the longest %.0f ms), each jsinject's" % (
+    len(long), max(g["duration_ns"] for g in long) / 1e6))
+PY
+if [ "$evicted" -gt 0 ]; then
+	grep -q "page faults of other tasks dropped before their gap" "$TMP/d.err" ||
+		fail "D: $evicted evicted, not all of them faults: $(cat "$TMP/d.err")"
+	echo "ok: D: fault storm: $evicted page faults shed from the full window, the tasks named"
+else
+	echo "ok: D: fault storm: the tasks named (skip shedding: the window did not fill here)"
+fi
 exit 0

@@ -5,7 +5,7 @@
  * explain it (the first listed when none does), the events no gap still to come can
  * overlap are pruned (IPI sends kept longer), an event of a CPU not watched is counted only;
  * the samplers' CPUs drained by two threads still match an IPI with its sender, whose record
- * another CPU wrote, and threads that outnumber their CPUs take turns; a batch reads a source's long window from where it can matter.
+ * another CPU wrote, and threads that outnumber their CPUs take turns; a batch reads a source's long window from where it can matter; a spinner's full window sheds other tasks' page faults before a task's run.
  */
 #include <linux/types.h>
 #include <sched.h>
@@ -473,6 +473,53 @@ static void test_shards_cross_cpu(void **state)
 }
 
 /*
+ * A storm of another task's page faults in one long gap fills the spinner's window (64 events
+ * here): the faults go, not the task's run before them, and the gap is that task's, all of
+ * it; the faults dropped are counted evicted, as other tasks' faults. A window full of
+ * timed events still drops its oldest quarter.
+ */
+static void test_window_sheds_faults(void **state)
+{
+	const int cpus[] = { 2 };
+	struct js_event run77 = {
+		.start_ns = T0 + 800, .end_ns = T0 + 900200, .kind = JS_EV_TASK, .cpu = 2, .id = 77
+	};
+	const struct js_gap_rec *w;
+
+	(void)state;
+	memcpy(run77.name, "jsinject", 9);
+	setup_shards(cpus, 1, 1);
+	assert_int_equal(drain_event(&d, &run77), 0);
+	for (int i = 0; i < 200; i++) {
+		struct js_event f = {
+			.start_ns = T0 + 2000 + i * 4000ull, .kind = JS_EV_FAULT, .cpu = 2, .id = 77
+		};
+
+		f.end_ns = f.start_ns;
+		assert_int_equal(drain_event(&d, &f), 0);
+	}
+	assert_true(ring_push(&d.cp[0].s.ring, T0 + 900, T0 + 900100));
+	drain_run(&d, T0 + S / 100);
+	assert_int_equal(run.cpus[d.cp[0].res].top.n, 1);
+	w = (const struct js_gap_rec *)run.cpus[d.cp[0].res].top.v;
+	assert_int_equal(w->attr.primary, JS_CAUSE_TASK);
+	assert_non_null(strstr(w->attr.detail, "jsinject"));
+	assert_int_equal(w->attr.unexplained_ns, 0);
+	assert_true(d.cp[0].ev_shed > 0);
+	assert_int_equal(d.cp[0].ev_evicted, d.cp[0].ev_shed);
+	/* timed events only: nothing to shed, the oldest quarter goes */
+	d.cp[0].ev_evicted = d.cp[0].ev_shed = 0;
+	for (int i = 0; i < 65; i++) {
+		struct js_event e = irq(2, T0 + S / 50 + i * 10000ull, 1000);
+
+		assert_int_equal(drain_event(&d, &e), 0);
+	}
+	assert_int_equal(d.cp[0].ev_shed, 0);
+	assert_int_equal(d.cp[0].ev_evicted, 16);
+	teardown_shards();
+}
+
+/*
  * Four threads on one CPU (their affinity when started) take turns: one shard at a time,
  * every shard drained at every drain; on more CPUs, no more at once than those.
  */
@@ -513,10 +560,14 @@ static void test_shards_take_turns(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lane_merges),	  cmocka_unit_test(test_marks_filed),
-		cmocka_unit_test(test_prune_floor),	  cmocka_unit_test(test_shards_cross_cpu),
-		cmocka_unit_test(test_shards_take_turns), cmocka_unit_test(test_window_from),
+		cmocka_unit_test(test_lane_merges),
+		cmocka_unit_test(test_marks_filed),
+		cmocka_unit_test(test_prune_floor),
+		cmocka_unit_test(test_shards_cross_cpu),
+		cmocka_unit_test(test_shards_take_turns),
+		cmocka_unit_test(test_window_from),
 		cmocka_unit_test(test_window_ring),
+		cmocka_unit_test(test_window_sheds_faults),
 	};
 
 	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);
