@@ -91,6 +91,9 @@ def detail(p):
 hp = c["by_primary_cause"].get("host-periodic", {}).get("gaps", 0)
 periodic_gaps = sum(b["gaps"] for b in bands)
 if hp < 0.2 * periodic_gaps:
+    print("bands: %s" % ["%d us+: %d gaps, every %s ns (strength %s)%s" % (
+        b["min_ns"] / 1000, b["gaps"], b["period_ns"], b["strength"],
+        "" if b["periodic"] else ", not periodic") for b in c["unexplained_periodicity"]["bands"]])
     fail("%d gaps named host-periodic of the %d of the periodic bands %s"
          % (hp, periodic_gaps, [(b["min_ns"], b["period_ns"]) for b in bands]))
 # the CSV: each host-periodic gap has no other cause and no unexplained time left, its
@@ -103,7 +106,7 @@ rows = list(csv.DictReader(open(sys.argv[2])))
 hrows = [r for r in rows if r["cause"] == "host-periodic"]
 if len(hrows) != hp:
     fail("%d host-periodic CSV rows, %d in the JSON" % (len(hrows), hp))
-prev, off, moved, lost = {}, 0, [], 0
+prev, off, moved, lost, offs = {}, 0, [], 0, []
 for r in hrows:
     parts = [p for p in r["causes"].split(";") if p]
     if len(parts) != 1 or not parts[0].startswith("host-periodic:") or int(r["unexplained_ns"]):
@@ -123,11 +126,20 @@ for r in hrows:
     t0 = prev.get(b["min_ns"], int(r["start_ns"]))
     prev[b["min_ns"]] = int(r["start_ns"])
     d = (int(r["start_ns"]) - t0) % P
-    off += min(d, P - d) > P / 8 + 2 * 20000  # 20 us: the phase mean moves along the run
+    if min(d, P - d) > P / 8 + 2 * 20000:  # 20 us: the phase mean moves along the run
+        off += 1
+        offs.append(int(r["start_ns"]))
 if len(moved) > 0.02 * len(hrows):
     fail("%d of %d host-periodic gaps whose band is not periodic at their detail's period by "
          "the run's end, e.g. %s" % (len(moved), len(hrows), moved[:3]))
 if off > 0.02 * len(hrows):
+    # where in the run they were: bunched after one moment (the host's timer re-phased, e.g.
+    # its vCPU thread moved) or spread over it (a second source in the band)
+    t0, t1 = int(hrows[0]["start_ns"]), int(hrows[-1]["start_ns"]) + 1
+    tenths = [0] * 10
+    for t in offs:
+        tenths[min(9, (t - t0) * 10 // (t1 - t0))] += 1
+    print("off-phase gaps by tenth of the run: %s" % tenths)
     fail("%d of %d host-periodic gaps off the phase of their band's gap before" % (off,
                                                                                len(hrows)))
 # the remainder stays unexplained: gaps with no event off the phase are still there

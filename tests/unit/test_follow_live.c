@@ -264,13 +264,13 @@ static void check_main(const struct seen *s)
 	/* its own: counted, not gaps; each that left the CPU (all SLEEPS unless its host
 	 * stalled it as it went to sleep: at least one) */
 	assert_true(s->slept >= 1);
-	if (s->main_c.sleeps < s->slept) /* what the other switches out were counted as */
-		printf("  %u sleeps switched out (rusage); follow counted sleeps %llu, blocked %llu, "
-		       "preempted %llu, yields %llu\n",
-		       s->slept, (unsigned long long)s->main_c.sleeps,
-		       (unsigned long long)s->main_c.blocked,
-		       (unsigned long long)s->main_c.preempted,
-		       (unsigned long long)s->main_c.yields);
+	/* every run's counts in its log: a failure below says what each switch out was */
+	printf("  %u sleeps switched out (rusage); follow counted sleeps %llu (%.3f ms), blocked "
+	       "%llu, preempted %llu (%.3f ms), yields %llu, interrupted %llu, own softirqs %llu\n",
+	       s->slept, (unsigned long long)s->main_c.sleeps, s->main_c.sleep_ns / 1e6,
+	       (unsigned long long)s->main_c.blocked, (unsigned long long)s->main_c.preempted,
+	       s->main_c.preempted_ns / 1e6, (unsigned long long)s->main_c.yields,
+	       (unsigned long long)s->main_c.interrupted, (unsigned long long)s->main_c.own_bh);
 	assert_true(s->main_c.sleeps >= s->slept);
 	assert_true(s->main_c.sleep_ns >= s->slept * 2000000ull);
 	if (s->traced)
