@@ -800,6 +800,7 @@ static void finish_results(struct js_pipe *pl)
 					  &(struct js_cpu_end){ .end_ns = pl->window_end,
 								.smi = smi });
 		run->probe_evicted += c->ev_evicted;
+		run->probe_shed += c->ev_shed;
 		if (c->ev_evicted > c->ev_shed)
 			js_warn("CPU %d: %llu events evicted before their gap was seen (%llu of "
 				"them other tasks' page faults, which hold no time)",

@@ -39,6 +39,7 @@
 #define K_EVENTS "events"
 #define K_EVENTS_BY_KIND "events_by_kind"
 #define K_EVICTED "evicted"
+#define K_SHED "shed"
 #define K_EXIT_NS "exit_ns"
 #define K_EXIT_STATUS "exit_status"
 #define K_EXITED "exited"
@@ -613,6 +614,7 @@ static void probes(struct js_json *j, const char *key, const struct js_run *run)
 	events_by_kind(j, run);
 	json_u64(j, K_LOST, run->probe_lost);
 	json_u64(j, K_EVICTED, run->probe_evicted);
+	json_u64(j, K_SHED, run->probe_shed);
 	json_bool(j, K_WAKER, run->probes_waker);
 	stacks_info(j, run);
 	probe_cost(j, run);
@@ -631,6 +633,7 @@ static void load_probes(struct jr *l, const struct jsonp_val *root, const char *
 	load_events_by_kind(l, jr_get(l, o, K_EVENTS_BY_KIND, JSONP_OBJ, 0), run);
 	jr_u64(l, o, K_LOST, JR_REQ, &run->probe_lost);
 	jr_u64(l, o, K_EVICTED, 0, &run->probe_evicted); /* added later: optional */
+	jr_u64(l, o, K_SHED, 0, &run->probe_shed);	 /* optional too */
 	jr_bool(l, o, K_WAKER, 0, &run->probes_waker);	 /* optional too */
 	load_stacks_info(l, jr_get(l, o, K_STACKS, JSONP_OBJ, JR_NUL), run); /* optional too */
 	load_probe_cost(l, jr_get(l, o, K_COST, JSONP_OBJ, JR_NUL), run);    /* optional too */

@@ -257,7 +257,13 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "threshold: %s",
 		thr_describe(thr, sizeof(thr), run->cfg.threshold_ns, run->cfg.threshold_auto,
 			     &run->cfg.thr_auto));
-	if (run->probes_on && run->probe_evicted)
+	if (run->probes_on && run->probe_evicted && run->probe_shed)
+		fprintf(fp,
+			"; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
+			" evicted before their gap (%" PRIu64
+			" of them other tasks' page faults)\n",
+			run->probe_events, run->probe_lost, run->probe_evicted, run->probe_shed);
+	else if (run->probes_on && run->probe_evicted)
 		fprintf(fp,
 			"; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
 			" evicted before their gap\n",

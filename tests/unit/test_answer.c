@@ -376,7 +376,8 @@ static void test_fix_in_force(void **state)
 }
 
 /* the host dominates: the unexplained share with its period, a line saying it is outside the
- * guest with the host-side advice, and fix first still the guest's most recoverable finding */
+ * guest with the host-side advice, and fix first still the guest's most recoverable finding;
+ * not when events that held time were evicted before their gap (then it is not known) */
 static void test_host_dominates(void **state)
 {
 	static const struct rec obs[] = {
@@ -411,6 +412,21 @@ static void test_host_dominates(void **state)
 	period_saved(&g.r.period.ge[0], &per);
 	guest_answer(&g, &ans, l);
 	assert_true(!strncmp(l[1], "unexplained 77.9 % (no guest event: the host), ", 46));
+	/* other tasks' page faults shed from a full window held no time: still the host's */
+	g.run.probe_evicted = g.run.probe_shed = 4096;
+	guest_answer(&g, &ans, l);
+	assert_true(ans.outside_first);
+	assert_true(!strncmp(l[1], "unexplained 77.9 % (no guest event: the host), ", 46));
+	/* events that held time evicted: not known, and not outside the guest */
+	g.run.probe_evicted = 4096 + 16;
+	guest_answer(&g, &ans, l);
+	assert_false(ans.outside_first);
+	assert_string_equal(l[2], "");
+	assert_true(!strncmp(l[1],
+			     "unexplained 77.9 % (events evicted before their gap: not "
+			     "known), timer 18.4 %",
+			     77));
+	g.run.probe_evicted = g.run.probe_shed = 0;
 	/* steal is outside too */
 	g.r.causes.cls[JS_CAUSE_STEAL].total_ns = g.r.causes.cls[JS_CAUSE_UNEXPLAINED].total_ns;
 	g.r.causes.cls[JS_CAUSE_UNEXPLAINED].total_ns = 0;
