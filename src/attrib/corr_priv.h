@@ -22,12 +22,13 @@ struct item {
 	uint32_t level;
 	uint32_t idx;
 	uint32_t cause;
-	uint32_t src;	 /* index of its merged source */
+	uint32_t src;	 /* its merged source's id (struct src's, kept through the sort) */
 	uint64_t cgroup; /* the cgroup v2 id of the task it names, 0: none */
 };
 
 struct src {
 	uint32_t cause;
+	uint32_t id; /* its index when merged: its items' src */
 	uint32_t count;
 	uint64_t net;
 	uint64_t incl; /* clipped inclusive time (task/idle rank) */

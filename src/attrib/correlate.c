@@ -665,7 +665,8 @@ static void merge(struct corr_scratch *sc, const struct corr_opts *o)
 				s = &sc->src[k];
 		if (!s) {
 			/* every member set: the scratch is reused gap after gap */
-			s = &sc->src[sc->nsrc++];
+			s = &sc->src[sc->nsrc];
+			s->id = (uint32_t)sc->nsrc++;
 			s->cause = it->cause;
 			s->count = 0;
 			s->net = s->incl = 0;
@@ -675,6 +676,7 @@ static void merge(struct corr_scratch *sc, const struct corr_opts *o)
 			s->keep = false;
 			memcpy(s->detail, d, sizeof(d));
 		}
+		it->src = s->id;
 		s->count++;
 		s->net += it->net;
 		/* a task whose switch in or out was not traced (JS_F_NOSTART/NOEND) ran for
@@ -746,11 +748,35 @@ static bool src_ran(const struct src *s)
 	return s->first && s->first->kind == JS_EV_TASK;
 }
 
+/* net_outside - the net time of source a's items that lie outside every item of source r:
+ * what of a does not already count in r's inclusive time */
+static uint64_t net_outside(const struct corr_scratch *sc, const struct src *a, const struct src *r)
+{
+	uint64_t net = 0;
+
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct item *it = &sc->it[i];
+		bool in = false;
+
+		if (it->src != a->id)
+			continue;
+		/* inside a run seen whole (one seen half is ranked by its net alone) */
+		for (size_t j = 0; j < sc->n && !in; j++)
+			in = sc->it[j].src == r->id &&
+			     !(sc->it[j].ev->flags & (JS_F_NOSTART | JS_F_NOEND)) &&
+			     sc->it[j].s <= it->s && it->e <= sc->it[j].e;
+		net += in ? 0 : it->net;
+	}
+	return net;
+}
+
 /*
  * pick_primary - index of the primary source in the net-sorted sc->src: a THP collapse
  * the sampler blocked on (blocked_on_collapse()); else the run of a task (or thread) or the
  * idle interval with the largest inclusive time, a run before idle, unless another source
- * has a larger net; else the largest net
+ * has a larger net outside that run (a ksoftirqd run's NET_RX merged with an interrupt's
+ * NET_RX of the same gap is larger than the run, which holds part of it); else the largest
+ * net
  */
 static size_t pick_primary(const struct corr_scratch *sc)
 {
@@ -768,7 +794,8 @@ static size_t pick_primary(const struct corr_scratch *sc)
 		    (s->incl == sc->src[t].incl && src_ran(s) && !src_ran(&sc->src[t])))
 			t = k;
 	}
-	if (t != SIZE_MAX && sc->src[t].incl >= sc->src[0].net)
+	if (t != SIZE_MAX && (sc->src[t].incl >= sc->src[0].net ||
+			      sc->src[t].incl >= net_outside(sc, &sc->src[0], &sc->src[t])))
 		return t;
 	return 0;
 }

@@ -130,6 +130,34 @@ static void test_nesting(void **state)
 	assert_int_equal(a.parts[2].cause, JS_CAUSE_IRQ);
 }
 
+/*
+ * a run outranks a source whose items it partly holds: the NET_RX it ran (40 of its 50)
+ * merged with a NET_RX after it (20) is one part of 60, larger than the run, but only 20 of
+ * it is outside the run (attrib_ksoftirqd.sh's flood saw ksoftirqd's gaps named NET_RX so)
+ */
+static void test_run_holds_merged_part(void **state)
+{
+	struct js_event ev[] = {
+		ev_mk(JS_EV_TASK, 100, 150, 77, "worker"),
+		ev_mk(JS_EV_SOFTIRQ, 105, 145, 3, NULL),
+		ev_mk(JS_EV_SOFTIRQ, 160, 180, 3, NULL),
+	};
+	struct js_gap g = gap_mk(95, 125);
+	struct js_attr a;
+
+	(void)state;
+	assert_int_equal(corr_attribute(&g, ev, 3, &opts, &a), 0);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_SOFTIRQ, "NET_RX")->net_ns, 60);
+	assert_int_equal(fx_find_part(&a, JS_CAUSE_TASK, "worker:77")->net_ns, 10);
+	assert_int_equal(a.primary, JS_CAUSE_TASK);
+	assert_string_equal(a.detail, "worker:77");
+	/* outside the run, the NET_RX after it outweighs it: that is the primary */
+	ev[2].end_ns = 215;
+	assert_int_equal(corr_attribute(&g, ev, 3, &opts, &a), 0);
+	assert_int_equal(a.primary, JS_CAUSE_SOFTIRQ);
+	assert_string_equal(a.detail, "NET_RX");
+}
+
 /* the local timer vector's net time excludes the hrtimer callbacks inside it */
 static void test_timer_hrtimer(void **state)
 {
@@ -1885,6 +1913,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_run_holds_merged_part),
 		cmocka_unit_test(test_timer_hrtimer),
 		cmocka_unit_test(test_user_events),
 		cmocka_unit_test(test_user_event_kept),
