@@ -585,6 +585,10 @@ static void probe_metrics(FILE *fp, const struct js_run *run)
 	family(fp, "jitterscope_probe_events_evicted_total", "counter",
 	       "Probe events dropped from a full attribution window before their gap was seen.");
 	fprintf(fp, "jitterscope_probe_events_evicted_total %" PRIu64 "\n", run->probe_evicted);
+	family(fp, "jitterscope_probe_events_shed_total", "counter",
+	       "Of the evicted, other tasks' page faults, which hold no time: their tasks' runs "
+	       "still name the gap.");
+	fprintf(fp, "jitterscope_probe_events_shed_total %" PRIu64 "\n", run->probe_shed);
 }
 
 /* same_check - an earlier check has this check's id and CPU (one series each) */

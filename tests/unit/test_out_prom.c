@@ -203,6 +203,7 @@ static void test_prom_file(void **state)
 	has_line(t, "jitterscope_probe_events_lost_total 7");
 	has_line(t, "jitterscope_probe_events_total 0");
 	has_line(t, "jitterscope_probe_events_evicted_total 0");
+	has_line(t, "jitterscope_probe_events_shed_total 0");
 	has_line(t, "jitterscope_probes_enabled 1");
 	has_line(t, "jitterscope_run_duration_seconds 4.000000123");
 	has_line(t, "jitterscope_run_start_timestamp_seconds 1700000000.000");
@@ -259,7 +260,7 @@ static void test_prom_families(void **state)
 				    !strcmp(sfx, "_count"));
 		}
 	}
-	assert_int_equal(nseen, 19); /* no smi, audit or budget */
+	assert_int_equal(nseen, 20); /* no smi, audit or budget */
 	free(t);
 }
 
