@@ -183,6 +183,13 @@ MUTANTS = [
              "\ta->parts[0].net_ns += rem;\n\ta->covered_ns += rem;\n"
              "\ta->unexplained_ns = corr_left(a, dur_ns);\n\tif (a->nparts) {\n",
          killer="attrib_entry.sh", units=["test_correlate"]),
+    dict(name="window-sheds-nothing",
+         what="a sampler's full window drops its oldest quarter, other tasks' page faults "
+              "never shed first: a fault storm's long gaps lose their tasks' runs",
+         file="src/measure/drain.c",
+         old="shed = c->ev_ring ? 0 : shed_points(c);",
+         new="shed = 0;\n\t\t(void)shed_points;",
+         killer="robust_overload.sh", units=["test_drain"]),
 ]
 
 
