@@ -34,7 +34,8 @@ def sec_throughput(b, t, reps):
         named = (c.get('by_class') or {}).get('fault', {}).get('events', 0)
         seen = named / faults if faults else None
         rows.append(('%d x %d' % (par, count), fmt(count * par * 1e6 / period / 1e3, '', 0),
-                     fmt(faults / inj_dur / 1e3), fmt(ev_s / 1e3), pr['lost'], c['dropped'],
+                     fmt(faults / inj_dur / 1e3), fmt(ev_s / 1e3), pr['lost'],
+                     '%d (%d)' % (pr.get('evicted', 0), pr.get('shed', 0)), c['dropped'],
                      fmt(seen and seen * 100, ' %', 1), fmt(hk, ' %', 2),
                      fmt(c['lost_pct'], ' %')))
         rate = faults / inj_dur
@@ -52,10 +53,13 @@ def sec_throughput(b, t, reps):
           '>= 100k/s', 'PASS' if ok else ('n/a' if best is None else 'FAIL'), d)
     t.details.append(('Attribution throughput (jsinject pf, period %g ms, %g s runs; events/s '
                       'over the whole window; named: the fault events jitterscope gave CPU %d\'s '
-                      'gaps over the faults the injectors\' rusage counted)'
+                      'gaps over the faults the injectors\' rusage counted; evicted: events '
+                      'dropped from the window before their gap, of them the faults shed, which '
+                      'hold no time)'
                       % (period / 1000, secs, b.cpu),
                       ('injectors x pages', 'asked faults k/s', 'injected k/s', 'events k/s',
-                       'lost', 'dropped', 'named', 'housekeeping CPU', 'CPU %d lost' % b.cpu),
+                       'lost', 'evicted (faults shed)', 'dropped', 'named', 'housekeeping CPU',
+                       'CPU %d lost' % b.cpu),
                       rows))
     return runs
 
