@@ -54,13 +54,13 @@ static bool subject(const struct js_answer *ans, const struct js_cpu_result *r)
 
 /* outside - cause c is time outside the guest: the host's steal and its other classes
  * (js_host.h), and what no guest event explains (but in a mark, whose remainder is the
- * application's own work, and not when events that held time were evicted: then it is not
- * known) */
+ * application's own work, and not when events that held time were lost or evicted: then
+ * it is not known) */
 static bool outside(const struct js_answer *ans, uint32_t c)
 {
 	return c == JS_CAUSE_STEAL || c == JS_CAUSE_HOST_RELOAD || c == JS_CAUSE_HOST_CLOCK ||
 	       c == JS_CAUSE_HOST_PERIODIC ||
-	       (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks && !ans->evicted);
+	       (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks && !ans->unknown);
 }
 
 /* tie_check - the check a tie names for a result on cpu: that CPU's, else the global one */
@@ -205,7 +205,11 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 	}
 	unexplained_period(run, ans);
 	ans->hypervisor = run->machine.hypervisor || (run->audited && run->audit.f.hypervisor);
-	ans->evicted = run->probes_on && run->probe_evicted > run->probe_shed;
+	ans->unknown = !run->probes_on ? NULL :
+		       run->probe_lost ? "events lost in the kernel: not known" :
+		       run->probe_evicted > run->probe_shed ?
+					 "events evicted before their gap: not known" :
+					 NULL;
 	ans->outside_first = ans->ntop && outside(ans, ans->top[0].cause);
 	ans->audited = run->audited;
 	if (run->audited)
@@ -269,10 +273,10 @@ static void what_lost(const struct js_run *run, const struct js_answer *ans, cha
 /* unexplained_note - " (every 1.0 ms, coherence 0.93; no guest event: the host)": the
  * unexplained share's period when the detector found one (js_period.h: at least 20 gaps,
  * coherence 0.3 or more and a Rayleigh test 6 sd above random times), and whose it is: not
- * known when events that held time were evicted before their gap */
+ * known when events were lost in the kernel or evicted before their gap */
 static size_t unexplained_note(const struct js_answer *ans, char *buf, size_t len)
 {
-	const char *host = ans->evicted ? "events evicted before their gap: not known" :
+	const char *host = ans->unknown			     ? ans->unknown :
 			   ans->hypervisor && !ans->of_marks ? "no guest event: the host" :
 							       NULL;
 	char p[32];

@@ -35,8 +35,9 @@ struct js_answer {
 	} top[JS_ANSWER_TOP];
 	struct js_period_result period; /* the unexplained gaps' (periodic: a period found) */
 	bool hypervisor;		/* a guest: what no guest event explains is the host's */
-	bool evicted;			/* ... unless events that held time were evicted before
-					 * their gap (probes.evicted beyond the faults shed) */
+	const char *unknown;		/* ... unless events were lost (probes.lost) or evicted
+					 * before their gap (probes.evicted beyond the faults
+					 * shed): why it is not known, else NULL */
 	bool outside_first;		/* the largest share is outside the guest (or kernel) */
 	bool audited;			/* the run holds an audit */
 	const struct audit_check *fix;	/* the first setting to fix, or NULL */

@@ -10,7 +10,8 @@
 . "$(dirname "$0")/../lib/lib.bash"
 
 # expect FILE.json REPORT.txt - the answer lines of REPORT.txt against FILE.json: what was
-# lost, the top causes (the unexplained share with its period, in a guest the host's), the
+# lost, the top causes (the unexplained share with its period, in a guest the host's, not known
+# when the probes lost or evicted events that held time), the
 # outside line when the largest share is outside the guest, and fix first: the problem whose
 # tied causes (each result's explained_by_checks) lost the most, with that time, never a
 # parameter the audited command line has; a run saved before the ties: the most severe
@@ -34,6 +35,13 @@ top = sorted(((v, k) for k, v in by.items() if v), key=lambda x: -x[0])[:3]
 audit = run.get("audit") or {}
 host = run["machine"].get("vm", run["machine"].get("hypervisor")) or \
     (audit.get("facts") or {}).get("hypervisor")
+# events lost in the kernel, or evicted beyond the faults shed: what none explains is not known
+pr = run.get("probes") or {}
+unknown = None
+if pr.get("enabled") and pr.get("lost"):
+    unknown = "events lost in the kernel: not known"
+elif pr.get("enabled") and (pr.get("evicted") or 0) > (pr.get("shed") or 0):
+    unknown = "events evicted before their gap: not known"
 assert text[0].startswith("jitterscope "), text[0]
 labels = {}
 for line in text[1:]:
@@ -56,7 +64,7 @@ def note(k):
     most = max(cpus, key=lambda c: (c.get("by_class") or {}).get("unexplained", {})
                .get("total_ns", 0))
     per = most.get("unexplained_periodicity") or {}
-    h = "no guest event: the host" if host and not marks else ""
+    h = unknown or ("no guest event: the host" if host and not marks else "")
     if per.get("periodic"):
         ms = per["period_ns"] / 1e6
         return " (every %s, coherence %.2f%s)" % (
@@ -69,7 +77,7 @@ assert labels["lost to"] == "%s (shares of the %s)" % (
     want, "time in marks" if marks else "time lost"), (labels["lost to"], want)
 # outside the guest: the host's steal and classes (host-*), and unexplained time but a mark's
 HOST = ("steal", "host-reload", "host-clock", "host-periodic")
-out_of = lambda k: k in HOST or (k == "unexplained" and not marks)  # noqa: E731
+out_of = lambda k: k in HOST or (k == "unexplained" and not marks and not unknown)  # noqa: E731
 outside = bool(top) and out_of(top[0][1])
 assert ("outside" in labels) == outside, (labels, top)
 if outside and host:

@@ -14,7 +14,8 @@
 #      IPI each): every IPI is matched to a gap that names it and its sender (>= 99 %, one to
 #      one: attrib_lib.py match --among; back-to-back IPIs share gaps with the tick, so the
 #      primary cause is not judged here), and the report accounts for every event it could
-#      not use
+#      not use; and with events lost the answer calls what none explains not known, not
+#      the host's (B)
 #   D. a page-fault storm that starves the sampler for up to a second (two jsinject pf): the
 #      full window sheds other tasks' faults, not their runs: each long gap is jsinject's
 # noise gauge: lib.bash's need_cpu1 (tests/lib/noise_gauge.py: other tasks on CPU 1 by the kernel's trace, the host's steal by /proc/stat)
@@ -101,7 +102,15 @@ assert c['top'][0]['duration_ns'] > 1.3e9" || fail "B: the stop was not measured
 if [ "$evicted" -gt 0 ]; then
 	grep -q "events evicted before their gap was seen" "$TMP/b.err" || fail "B: no eviction warning"
 fi
+# events lost (and evicted): what no event explains is not known, not the host's
+! grep -q "no guest event: the host\|of it is the host's" "$TMP/b.txt" ||
+	fail "B: $lost events lost, the answer still names the host: $(grep -A3 '^answer:' "$TMP/b.txt")"
+if grep -q "^  lost to: .*unexplained" "$TMP/b.txt"; then
+	grep -q "^  lost to: .*unexplained [0-9.]* % (.*events lost in the kernel: not known)" \
+		"$TMP/b.txt" || fail "B: the unexplained share not said unknown: $(grep '^  lost to:' "$TMP/b.txt")"
+fi
 echo "ok: B: probe ring overflow: $lost events lost, $evicted evicted, all reported; $gaps gaps"
+grep "^  lost to:" "$TMP/b.txt" | sed 's/^ */  /'
 
 # C. an IPI storm (200,000 IPIs a second, for 1 s) while running normally, within the run:
 # from once it measures (about 0.5 s in) to 1 s before its end

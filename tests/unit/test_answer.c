@@ -426,6 +426,13 @@ static void test_host_dominates(void **state)
 			     "unexplained 77.9 % (events evicted before their gap: not "
 			     "known), timer 18.4 %",
 			     77));
+	/* events lost in the kernel's ring: not known either, whatever was evicted */
+	g.run.probe_lost = 3;
+	guest_answer(&g, &ans, l);
+	assert_false(ans.outside_first);
+	assert_true(
+		!strncmp(l[1], "unexplained 77.9 % (events lost in the kernel: not known), ", 59));
+	g.run.probe_lost = 0;
 	g.run.probe_evicted = g.run.probe_shed = 0;
 	/* steal is outside too */
 	g.r.causes.cls[JS_CAUSE_STEAL].total_ns = g.r.causes.cls[JS_CAUSE_UNEXPLAINED].total_ns;
