@@ -257,22 +257,18 @@ static void header(FILE *fp, const struct js_run *run)
 	fprintf(fp, "threshold: %s",
 		thr_describe(thr, sizeof(thr), run->cfg.threshold_ns, run->cfg.threshold_auto,
 			     &run->cfg.thr_auto));
-	if (run->probes_on && run->probe_evicted && run->probe_shed)
-		fprintf(fp,
-			"; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
-			" evicted before their gap (%" PRIu64
-			" of them other tasks' page faults)\n",
-			run->probe_events, run->probe_lost, run->probe_evicted, run->probe_shed);
-	else if (run->probes_on && run->probe_evicted)
-		fprintf(fp,
-			"; probes: on, %" PRIu64 " events, %" PRIu64 " lost, %" PRIu64
-			" evicted before their gap\n",
-			run->probe_events, run->probe_lost, run->probe_evicted);
-	else if (run->probes_on)
-		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost\n",
-			run->probe_events, run->probe_lost);
-	else
+	if (run->probes_on) {
+		fprintf(fp, "; probes: on, %" PRIu64 " events, %" PRIu64 " lost", run->probe_events,
+			run->probe_lost);
+		if (run->probe_evicted)
+			fprintf(fp, ", %" PRIu64 " evicted before their gap", run->probe_evicted);
+		if (run->probe_shed)
+			fprintf(fp, " (%" PRIu64 " of them other tasks' page faults)",
+				run->probe_shed);
+		fputc('\n', fp);
+	} else {
 		fprintf(fp, "; probes: off (%s): gaps are not attributed\n", run->probes_why);
+	}
 	if (run->probes_on && run->cfg.probes_lean)
 		fprintf(fp, "probe set: lean (%s)\n", probe_set_leaves_out(true));
 	probe_cost_line(fp, run);
