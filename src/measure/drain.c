@@ -352,6 +352,63 @@ static size_t window_from(const struct cpu_pipe *c, uint64_t floor)
 	return lo;
 }
 
+/* loss_add - [from, until] into c's loss intervals (in order of arrival, nearly of time);
+ * when they are full the two closest merge: a gap between them is then counted as lost,
+ * never the other way round */
+static void loss_add(struct cpu_pipe *c, uint64_t from, uint64_t until)
+{
+	size_t best = 0;
+
+	if (c->nloss && from <= c->loss[c->nloss - 1].until + 1) {
+		c->loss[c->nloss - 1].from = JS_MIN(c->loss[c->nloss - 1].from, from);
+		c->loss[c->nloss - 1].until = JS_MAX(c->loss[c->nloss - 1].until, until);
+		return;
+	}
+	if (c->nloss == DRAIN_LOSS_MAX) {
+		for (size_t i = 1; i + 1 < c->nloss; i++)
+			if (c->loss[i + 1].from - c->loss[i].until <
+			    c->loss[best + 1].from - c->loss[best].until)
+				best = i;
+		c->loss[best].from = JS_MIN(c->loss[best].from, c->loss[best + 1].from);
+		c->loss[best].until = JS_MAX(c->loss[best].until, c->loss[best + 1].until);
+		memmove(c->loss + best + 1, c->loss + best + 2,
+			(c->nloss - best - 2) * sizeof(*c->loss));
+		c->nloss--;
+	}
+	c->loss[c->nloss].from = from;
+	c->loss[c->nloss].until = until;
+	c->nloss++;
+}
+
+/* loss_of - the loss interval of the k events from ev (their earliest start, latest end)
+ * into c's */
+static void loss_of(struct cpu_pipe *c, const struct js_event *ev, size_t k)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		lo = JS_MIN(lo, ev[i].start_ns);
+		hi = JS_MAX(hi, ev[i].end_ns);
+	}
+	if (k)
+		loss_add(c, lo, hi);
+}
+
+/* lost_over - events that may have held time in [s, e] were lost or evicted */
+static bool lost_over(const struct cpu_pipe *c, uint64_t s, uint64_t e)
+{
+	for (size_t i = 0; i < c->nloss; i++)
+		if (c->loss[i].from <= e && c->loss[i].until >= s)
+			return true;
+	return false;
+}
+
+void drain_lost(struct js_drain *d, uint64_t from, uint64_t until)
+{
+	for (size_t i = 0; i < d->n; i++)
+		loss_add(&d->cp[i], from, until);
+}
+
 /* shed_points - room in a spinner's full window without losing time: the oldest half's page
  * faults of other tasks go (points: their task's run in the gap holds the time; a storm of
  * them filled 16384 slots in 0.2 s and pushed that run out, leaving a 0.95 s gap
@@ -397,8 +454,10 @@ int drain_event(void *ctx, const struct js_event *ev)
 
 		c->ev_shed += shed;
 		if (c->ev_ring) {
+			loss_of(c, c->ev, drop);
 			window_advance(c, drop);
 		} else if (shed < c->evcap / 8) {
+			loss_of(c, c->ev, drop);
 			memmove(c->ev, c->ev + drop, (c->nev - drop) * sizeof(*c->ev));
 			c->nev -= drop;
 		} else {
@@ -472,6 +531,10 @@ static void prune(struct js_drain *d, struct cpu_pipe *c)
 	if (floor == UINT64_MAX || floor <= c->floor_ns)
 		return;
 	c->floor_ns = floor;
+	while (c->nloss && c->loss[0].until < floor) {
+		memmove(c->loss, c->loss + 1, (c->nloss - 1) * sizeof(*c->loss));
+		c->nloss--;
+	}
 	if (c->ev_ring) {
 		/* a source's window (seconds of events for the marks): its start moves past
 		 * those before the first that can end after the floor, less an IPI's keep (a
@@ -575,6 +638,9 @@ static void attribute_chunk(struct js_drain *d, struct cpu_pipe *c, enum js_sour
 			entry_account(&r->entry, &recs[i]);
 		/* its time all shared: the primary every result and output shows */
 		corr_settle(&recs[i]);
+		recs[i].attr.evidence_lost = recs[i].attr.unexplained_ns &&
+					     lost_over(c, recs[i].gap.start_ns,
+						       recs[i].gap.start_ns + recs[i].gap.dur_ns);
 		gap_stacks(d, r, &recs[i]);
 		/* a guest tick would have been seen */
 		r->host_periodic = *d->probes != NULL && d->probes_steady;
@@ -610,8 +676,10 @@ static size_t own_bh_in(struct js_drain *d, struct cpu_pipe *c, uint64_t lo, uin
 		if (got < room || !grow(d, c))
 			break;
 	}
-	if (got && got == room)
+	if (got && got == room) {
 		c->ev_evicted++; /* perhaps more: the window is at its cap */
+		loss_add(c, lo, hi);
+	}
 	c->nev += got;
 	evmax_from(c, n0);
 	return n0;

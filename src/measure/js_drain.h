@@ -83,6 +83,8 @@ struct drain_shard {
 
 struct drain_pool;
 
+#define DRAIN_LOSS_MAX 16 /* a CPU's loss intervals kept; the closest two merge past it */
+
 /* One measured CPU: its sampler and SMI counter (the pipeline's), its events and lanes. */
 struct cpu_pipe {
 	int cpu;
@@ -102,6 +104,12 @@ struct cpu_pipe {
 	uint64_t ev_evicted; /* events dropped because the window was full */
 	uint64_t ev_shed;    /* ... of them other tasks' page faults, which hold no time */
 	uint64_t floor_ns;   /* events ending before this cannot matter any more */
+	/* where events were lost or evicted, oldest first: a gap attributed later that
+	 * overlaps one has its unexplained time not known (attr.evidence_lost) */
+	struct drain_loss {
+		uint64_t from, until;
+	} loss[DRAIN_LOSS_MAX];
+	size_t nloss;
 	struct js_smi smi;
 	bool smi_ok;
 	uint64_t smi_start;
@@ -196,6 +204,11 @@ void drain_free(struct js_drain *d);
 
 /* drain_event - the probes' callback (ctx: d): event ev into its CPU's window */
 int drain_event(void *ctx, const struct js_event *ev);
+/* drain_lost - events were lost in the kernel between from and until (the probes' ring
+ * full between two drains): every CPU's gaps overlapping it, attributed later, have their
+ * unexplained time not known (attr.evidence_lost). Between drains only: the shards are
+ * not running */
+void drain_lost(struct js_drain *d, uint64_t from, uint64_t until);
 /* drain_push - pipe_push (js_source.h): gap g of a source and its label into a lane */
 bool drain_push(struct js_drain *d, const struct js_gap *g, const char *label);
 /* drain_result - pipe_result (js_source.h): a new result of source src on cpu, started

@@ -62,7 +62,30 @@ struct js_pipe {
 	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
 	struct probe_toggle toggle; /* --probe-toggle */
 	const struct pipe_window_hook *hook; /* the command's, around the window; NULL: none */
+	uint64_t lost_seen;  /* the probes' events lost in the kernel at the last drain */
+	uint64_t drained_at; /* ... and that drain's time */
 };
+
+/* The events lost since the last drain were written after it (a record is written when its
+ * interval ends) and end by now; one may have begun a little before that drain */
+#define LOSS_SLACK_NS 1000000ull
+
+/* consume - the probes' records into their CPUs' windows; events lost in the kernel since
+ * the last drain mark the time since then lost on every CPU (drain_lost) */
+static void consume(struct js_pipe *pl)
+{
+	uint64_t lost, now;
+
+	probes_consume(pl->probes, drain_event, &pl->d);
+	now = js_mono_ns();
+	lost = probes_lost(pl->probes);
+	if (lost > pl->lost_seen)
+		drain_lost(&pl->d,
+			   pl->drained_at > LOSS_SLACK_NS ? pl->drained_at - LOSS_SLACK_NS : 0,
+			   now);
+	pl->lost_seen = lost;
+	pl->drained_at = now;
+}
 
 /* sleep_ns - this thread asleep for @ns (its CPU may go idle) */
 static void sleep_ns(uint64_t ns)
@@ -683,7 +706,7 @@ static void measure(struct js_pipe *pl)
 			stop_early(pl, NULL, JS_END_SIGNAL);
 		now = pl->d.now = js_mono_ns();
 		if (pl->probes) {
-			probes_consume(pl->probes, drain_event, &pl->d);
+			consume(pl);
 			/* --probe-toggle only; none once the samplers are done: the nap may end
 			 * after the measuring window */
 			if (measuring(pl, now))
@@ -843,7 +866,7 @@ static void finish(struct js_pipe *pl)
 	if (pl->probes) {
 		run->probe_attached_ns = js_mono_ns() - pl->attached_at;
 		probes_detach(pl->probes);
-		probes_consume(pl->probes, drain_event, &pl->d);
+		consume(pl);
 		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
 			run->probes_waker = st.waker;
@@ -992,7 +1015,7 @@ int pipeline_run(struct js_run *run, const struct js_params *p, struct js_output
 		pl.probes = NULL;
 		run->probes_on = false;
 	} else if (pl.probes) {
-		pl.attached_at = js_mono_ns();
+		pl.attached_at = pl.drained_at = js_mono_ns();
 	}
 	/* a source attaches its own programs now too (the threads'); it may refuse */
 	err = start_sources(&pl);

@@ -279,6 +279,13 @@ static uint32_t gap_in(struct js_causes *c, const struct js_gap_rec *g)
 	return prim;
 }
 
+const char *causes_unexplained_detail(const struct js_attr *a)
+{
+	if (a->evidence_lost)
+		return CAUSES_UNKNOWN_DETAIL;
+	return a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL;
+}
+
 /* causes_add_gap - account one attributed gap */
 void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
 {
@@ -297,9 +304,8 @@ void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g)
 	if (a->smi)
 		add_src(c, JS_CAUSE_SMI, js_cause_name(JS_CAUSE_SMI), a->smi, 0, 0);
 	if (a->unexplained_ns)
-		add_src(c, JS_CAUSE_UNEXPLAINED,
-			a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
-			a->unexplained_ns, 0);
+		add_src(c, JS_CAUSE_UNEXPLAINED, causes_unexplained_detail(a), 0, a->unexplained_ns,
+			0);
 }
 
 /* causes_add_cgroups - account one attributed gap by cgroup */

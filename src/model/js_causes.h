@@ -34,6 +34,7 @@
 #define CAUSES_STEAL_DETAIL "paravirt steal clock"
 #define CAUSES_NOEVENT_DETAIL "no guest event"
 #define CAUSES_RESIDUAL_DETAIL "outside event windows"
+#define CAUSES_UNKNOWN_DETAIL "events lost or evicted"
 
 /* One source: a (cause class, detail) pair. */
 struct js_cause_src {
@@ -75,6 +76,10 @@ struct js_causes {
 /* causes_init - an empty table */
 void causes_init(struct js_causes *c);
 
+/* causes_unexplained_detail - the detail a gap's unexplained time goes under: "events lost
+ * or evicted" when events that may have held it were (attr.evidence_lost), else "no guest
+ * event" when no event overlapped the gap, else "outside event windows" */
+const char *causes_unexplained_detail(const struct js_attr *a);
 /* causes_add_gap - account one attributed gap (after corr_finish / steal / SMI allocation) */
 void causes_add_gap(struct js_causes *c, const struct js_gap_rec *g);
 

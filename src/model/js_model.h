@@ -232,6 +232,9 @@ struct js_attr {
 	uint16_t host_clock;	 /* ... and kvmclock updates */
 	uint32_t nevents;	 /* events that overlapped the gap */
 	uint32_t tail_part;	 /* 1 + index of the sampler's page fault part, 0: none */
+	uint32_t evidence_lost;	 /* 1: its unexplained time is not known: events that
+	                          * may have held it were lost in the kernel or evicted
+	                          * from the window before it was attributed (drain.c) */
 	uint64_t tail_ns;	 /* time after the sampler faulted that no event covers: the
 	                           * fault's own handling, given to it by corr_finish() once
 	                           * steal has been allocated (then 0) */

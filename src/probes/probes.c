@@ -1227,6 +1227,15 @@ static uint64_t stack_overflow(struct js_probes *p)
 }
 
 /* probes_stats - counters and per-program statistics (valid until the next call) */
+uint64_t probes_lost(const struct js_probes *p)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; p && i < JS_EV_KIND_MAX; i++)
+		n += __atomic_load_n(&p->skel->bss->ev_lost[i], __ATOMIC_RELAXED);
+	return n;
+}
+
 int probes_stats(struct js_probes *p, struct probes_stats *st)
 {
 	const struct probes_bpf__bss *bss;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "js_audit.h"
+#include "js_causes.h"
 #include "js_report.h"
 #include "js_util.h"
 
@@ -60,7 +61,28 @@ static bool outside(const struct js_answer *ans, uint32_t c)
 {
 	return c == JS_CAUSE_STEAL || c == JS_CAUSE_HOST_RELOAD || c == JS_CAUSE_HOST_CLOCK ||
 	       c == JS_CAUSE_HOST_PERIODIC ||
-	       (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks && !ans->unknown);
+	       (c == JS_CAUSE_UNEXPLAINED && !ans->of_marks &&
+		ans->unknown_ns <= ans->unexplained_ns / 2);
+}
+
+/* outside_share - the share of top cause i outside the guest: the unexplained class's less
+ * its time not known */
+static double outside_share(const struct js_answer *ans, size_t i)
+{
+	if (ans->top[i].cause != JS_CAUSE_UNEXPLAINED || !ans->caused_ns)
+		return ans->top[i].share;
+	return (double)(ans->top[i].ns - JS_MIN(ans->unknown_ns, ans->top[i].ns)) /
+	       (double)ans->caused_ns;
+}
+
+/* unknown_ns - the unexplained time of r's gaps whose events were lost or evicted */
+static uint64_t unknown_ns(const struct js_cpu_result *r)
+{
+	for (uint32_t i = 0; i < r->causes.nsrc; i++)
+		if (r->causes.src[i].cause == JS_CAUSE_UNEXPLAINED &&
+		    !strcmp(r->causes.src[i].detail, CAUSES_UNKNOWN_DETAIL))
+			return r->causes.src[i].total_ns;
+	return 0;
 }
 
 /* tie_check - the check a tie names for a result on cpu: that CPU's, else the global one */
@@ -183,6 +205,7 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 		ans->caused_ns += r->causes.lost_ns;
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			by[c] += r->causes.cls[c].total_ns;
+		ans->unknown_ns += unknown_ns(r);
 	}
 	ans->probes_on = run->probes_on;
 	for (size_t k = 0; run->probes_on && k < JS_ANSWER_TOP; k++) {
@@ -205,11 +228,12 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 	}
 	unexplained_period(run, ans);
 	ans->hypervisor = run->machine.hypervisor || (run->audited && run->audit.f.hypervisor);
-	ans->unknown = !run->probes_on ? NULL :
-		       run->probe_lost ? "events lost in the kernel: not known" :
-		       run->probe_evicted > run->probe_shed ?
-					 "events evicted before their gap: not known" :
-					 NULL;
+	ans->unexplained_ns = by[JS_CAUSE_UNEXPLAINED];
+	ans->unknown_ns = JS_MIN(ans->unknown_ns, ans->unexplained_ns);
+	ans->unknown = !run->probes_on || !ans->unknown_ns  ? NULL :
+		       run->probe_lost			    ? "events lost in the kernel" :
+		       run->probe_evicted > run->probe_shed ? "events evicted before their gap" :
+							      "events lost or evicted";
 	ans->outside_first = ans->ntop && outside(ans, ans->top[0].cause);
 	ans->audited = run->audited;
 	if (run->audited)
@@ -276,10 +300,20 @@ static void what_lost(const struct js_run *run, const struct js_answer *ans, cha
  * known when events were lost in the kernel or evicted before their gap */
 static size_t unexplained_note(const struct js_answer *ans, char *buf, size_t len)
 {
-	const char *host = ans->unknown			     ? ans->unknown :
-			   ans->hypervisor && !ans->of_marks ? "no guest event: the host" :
-							       NULL;
-	char p[32];
+	const char *guest = ans->hypervisor && !ans->of_marks ? "no guest event: the host" : NULL;
+	char p[32], u[32], why[128];
+	const char *host = guest;
+
+	/* all of it in gaps whose events were lost or evicted, or only some */
+	if (ans->unknown && ans->unknown_ns >= ans->unexplained_ns) {
+		snprintf(why, sizeof(why), "%s: not known", ans->unknown);
+		host = why;
+	} else if (ans->unknown) {
+		snprintf(why, sizeof(why), "%s: %s of it not known%s%s", ans->unknown,
+			 js_fmt_ns(u, sizeof(u), ans->unknown_ns), guest ? "; the rest " : "",
+			 guest ? guest : "");
+		host = why;
+	}
 
 	if (ans->period.periodic)
 		return (size_t)snprintf(buf, len, " (every %s, coherence %.2f%s%s)",
@@ -323,7 +357,7 @@ static void outside_line(const struct js_answer *ans, char *line)
 		return;
 	for (size_t i = 0; i < ans->ntop; i++)
 		if (outside(ans, ans->top[i].cause)) {
-			share += ans->top[i].share;
+			share += outside_share(ans, i);
 			steal |= ans->top[i].cause == JS_CAUSE_STEAL;
 		}
 	if (ans->hypervisor)

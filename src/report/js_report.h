@@ -35,9 +35,12 @@ struct js_answer {
 	} top[JS_ANSWER_TOP];
 	struct js_period_result period; /* the unexplained gaps' (periodic: a period found) */
 	bool hypervisor;		/* a guest: what no guest event explains is the host's */
-	const char *unknown;		/* ... unless events were lost (probes.lost) or evicted
-					 * before their gap (probes.evicted beyond the faults
-					 * shed): why it is not known, else NULL */
+	const char *unknown;		/* ... but for the gaps whose events were lost in the
+					 * kernel or evicted before their gap (unknown_ns): why
+					 * that is not known, else NULL */
+	uint64_t unexplained_ns;	/* the unexplained class's time */
+	uint64_t unknown_ns;		/* ... of it in such gaps (the "events lost or evicted"
+					 * source: drain.c flags them) */
 	bool outside_first;		/* the largest share is outside the guest (or kernel) */
 	bool audited;			/* the run holds an audit */
 	const struct audit_check *fix;	/* the first setting to fix, or NULL */

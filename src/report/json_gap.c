@@ -23,6 +23,7 @@ const struct json_field js_attr_nums[] = {
 	JSON_FIELD(struct js_attr, smi, U64, JF_REQ),
 	JSON_FIELD(struct js_attr, unexplained_ns, U64, JF_REQ | JF_CSV),
 	JSON_FIELD(struct js_attr, entry_ns, U64, JF_CSV),
+	JSON_FIELD(struct js_attr, evidence_lost, U32, 0), /* absent before it: 0 */
 };
 const size_t js_attr_nnums = ARRAY_SIZE(js_attr_nums);
 

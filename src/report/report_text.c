@@ -516,7 +516,7 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 	const struct js_cause_src *src[JS_CAUSES_SRC_MAX];
 	size_t n = causes_sorted(top, src, JS_CAUSES_SRC_MAX);
 	char a[32], b[32], e[40];
-	bool noevent = false;
+	bool noevent = false, unknown = false;
 
 	if (!r->gap_count)
 		return;
@@ -549,6 +549,8 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 
 		src_name(name, sizeof(name), src[i]);
 		noevent |= src[i]->cause == JS_CAUSE_UNEXPLAINED;
+		unknown |= src[i]->cause == JS_CAUSE_UNEXPLAINED &&
+			   !strcmp(src[i]->detail, CAUSES_UNKNOWN_DETAIL);
 		fprintf(fp, "    %-40.40s %9" PRIu64 " %9s %13s %5.1f%% %10s%s\n", name,
 			src[i]->gaps, "", js_fmt_ns(a, sizeof(a), src[i]->total_ns),
 			100.0 * causes_share(top, src[i]->total_ns),
@@ -560,6 +562,11 @@ static void cause_table(FILE *fp, const struct js_cpu_result *r, enum js_by by)
 			"    (unexplained \"%s\": gaps in which no probe saw an event; \"%s\": the "
 			"time of gaps with events that no event's window covers)\n",
 			CAUSES_NOEVENT_DETAIL, CAUSES_RESIDUAL_DETAIL);
+	if (unknown && by != JS_BY_CGROUP)
+		fprintf(fp,
+			"    (unexplained \"%s\": gaps whose events the probes' rings lost or "
+			"the window evicted before the gap was attributed: not known)\n",
+			CAUSES_UNKNOWN_DETAIL);
 }
 
 /* worst - the worst gaps' stories, largest first (a sorted copy on the heap: up to 1000

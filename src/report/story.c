@@ -396,8 +396,7 @@ int story_format_detail(char *buf, size_t len, const struct js_gap_rec *r, uint6
 	if (a->smi)
 		sb_printf(&b, "%s  %-11s SMI counter +%" PRIu64 " during this gap\n", ind,
 			  js_cause_name(JS_CAUSE_SMI), a->smi);
-	detail_line(&b, ind, js_cause_name(JS_CAUSE_UNEXPLAINED),
-		    a->nparts ? CAUSES_RESIDUAL_DETAIL : CAUSES_NOEVENT_DETAIL, 0,
+	detail_line(&b, ind, js_cause_name(JS_CAUSE_UNEXPLAINED), causes_unexplained_detail(a), 0,
 		    a->unexplained_ns, dur);
 	return (int)b.pos;
 }

@@ -11,7 +11,7 @@
 
 # expect FILE.json REPORT.txt - the answer lines of REPORT.txt against FILE.json: what was
 # lost, the top causes (the unexplained share with its period, in a guest the host's, not known
-# when the probes lost or evicted events that held time), the
+# in the gaps whose events the probes lost or evicted), the
 # outside line when the largest share is outside the guest, and fix first: the problem whose
 # tied causes (each result's explained_by_checks) lost the most, with that time, never a
 # parameter the audited command line has; a run saved before the ties: the most severe
@@ -35,13 +35,21 @@ top = sorted(((v, k) for k, v in by.items() if v), key=lambda x: -x[0])[:3]
 audit = run.get("audit") or {}
 host = run["machine"].get("vm", run["machine"].get("hypervisor")) or \
     (audit.get("facts") or {}).get("hypervisor")
-# events lost in the kernel, or evicted beyond the faults shed: what none explains is not known
+# the unexplained time of gaps whose events were lost in the kernel or evicted before their
+# gap (the source "events lost or evicted") is not known; the rest, in a guest, the host's
 pr = run.get("probes") or {}
+unknown_ns = sum(s["total_ns"] for c in cpus for s in c.get("sources") or []
+                 if s["cause"] == "unexplained" and s["detail"] == "events lost or evicted")
 unknown = None
-if pr.get("enabled") and pr.get("lost"):
-    unknown = "events lost in the kernel: not known"
-elif pr.get("enabled") and (pr.get("evicted") or 0) > (pr.get("shed") or 0):
-    unknown = "events evicted before their gap: not known"
+if pr.get("enabled") and unknown_ns:
+    unknown = "events lost in the kernel" if pr.get("lost") else \
+        "events evicted before their gap" if (pr.get("evicted") or 0) > (pr.get("shed") or 0) \
+        else "events lost or evicted"
+
+
+def fmt_ns(ns):  # js_fmt_ns
+    return "%d ns" % ns if ns < 1e3 else "%.1f us" % (ns / 1e3) if ns < 1e6 else \
+        "%.1f ms" % (ns / 1e6) if ns < 1e9 else "%.2f s" % (ns / 1e9)
 assert text[0].startswith("jitterscope "), text[0]
 labels = {}
 for line in text[1:]:
@@ -64,7 +72,13 @@ def note(k):
     most = max(cpus, key=lambda c: (c.get("by_class") or {}).get("unexplained", {})
                .get("total_ns", 0))
     per = most.get("unexplained_periodicity") or {}
-    h = unknown or ("no guest event: the host" if host and not marks else "")
+    guest = "no guest event: the host" if host and not marks else ""
+    h = guest
+    if unknown and unknown_ns >= by["unexplained"]:
+        h = unknown + ": not known"
+    elif unknown:
+        h = "%s: %s of it not known%s" % (unknown, fmt_ns(unknown_ns),
+                                           "; the rest " + guest if guest else "")
     if per.get("periodic"):
         ms = per["period_ns"] / 1e6
         return " (every %s, coherence %.2f%s)" % (
@@ -77,11 +91,13 @@ assert labels["lost to"] == "%s (shares of the %s)" % (
     want, "time in marks" if marks else "time lost"), (labels["lost to"], want)
 # outside the guest: the host's steal and classes (host-*), and unexplained time but a mark's
 HOST = ("steal", "host-reload", "host-clock", "host-periodic")
-out_of = lambda k: k in HOST or (k == "unexplained" and not marks and not unknown)  # noqa: E731
+out_of = lambda k: k in HOST or (k == "unexplained" and not marks and  # noqa: E731
+                                   unknown_ns <= by["unexplained"] // 2)
 outside = bool(top) and out_of(top[0][1])
 assert ("outside" in labels) == outside, (labels, top)
 if outside and host:
-    share = sum(v for v, k in top if out_of(k)) * 100.0 / lost
+    share = sum(v - (min(unknown_ns, v) if k == "unexplained" else 0)
+                for v, k in top if out_of(k)) * 100.0 / lost
     assert labels["outside"].startswith("%.1f %% of it is the host's" % share), labels
     assert "no guest setting removes it" in labels["outside"], labels
 fix = labels["fix first"]

@@ -190,6 +190,13 @@ MUTANTS = [
          old="shed = c->ev_ring ? 0 : shed_points(c);",
          new="shed = 0;\n\t\t(void)shed_points;",
          killer="robust_overload.sh", units=["test_drain"]),
+    dict(name="loss-flags-nothing",
+         what="no gap is flagged for events lost or evicted over it: the answer calls the "
+              "time of a stretch whose events the probes lost the host's",
+         file="src/measure/drain.c",
+         old="recs[i].attr.evidence_lost = recs[i].attr.unexplained_ns &&",
+         new="recs[i].attr.evidence_lost = 0 && recs[i].attr.unexplained_ns &&",
+         killer="robust_overload.sh", units=["test_drain"]),
 ]
 
 

@@ -377,7 +377,7 @@ static void test_fix_in_force(void **state)
 
 /* the host dominates: the unexplained share with its period, a line saying it is outside the
  * guest with the host-side advice, and fix first still the guest's most recoverable finding;
- * not when events that held time were evicted before their gap (then it is not known) */
+ * not for the gaps whose events were lost or evicted (their time is not known) */
 static void test_host_dominates(void **state)
 {
 	static const struct rec obs[] = {
@@ -417,8 +417,18 @@ static void test_host_dominates(void **state)
 	guest_answer(&g, &ans, l);
 	assert_true(ans.outside_first);
 	assert_true(!strncmp(l[1], "unexplained 77.9 % (no guest event: the host), ", 46));
-	/* events that held time evicted: not known, and not outside the guest */
+	/* events that held time evicted, but from no gap with time unexplained: still the
+	 * host's (the drain flags each gap: attr.evidence_lost) */
 	g.run.probe_evicted = 4096 + 16;
+	guest_answer(&g, &ans, l);
+	assert_true(ans.outside_first);
+	assert_true(!strncmp(l[1], "unexplained 77.9 % (no guest event: the host), ", 46));
+	/* ... from the gaps that hold all of it: not known, and not outside the guest */
+	g.r.causes.nsrc = 1;
+	g.r.causes.src[0].cause = JS_CAUSE_UNEXPLAINED;
+	snprintf(g.r.causes.src[0].detail, sizeof(g.r.causes.src[0].detail), "%s",
+		 CAUSES_UNKNOWN_DETAIL);
+	g.r.causes.src[0].total_ns = 380000000;
 	guest_answer(&g, &ans, l);
 	assert_false(ans.outside_first);
 	assert_string_equal(l[2], "");
@@ -426,12 +436,27 @@ static void test_host_dominates(void **state)
 			     "unexplained 77.9 % (events evicted before their gap: not "
 			     "known), timer 18.4 %",
 			     77));
-	/* events lost in the kernel's ring: not known either, whatever was evicted */
+	/* ... from gaps that hold a quarter of it: that much not known, the rest the host's */
+	g.r.causes.src[0].total_ns = 95000000;
+	guest_answer(&g, &ans, l);
+	assert_true(ans.outside_first);
+	assert_true(!strncmp(l[1],
+			     "unexplained 77.9 % (events evicted before their gap: 95.0 ms of "
+			     "it not known; the rest no guest event: the host), timer 18.4 %",
+			     124));
+	assert_non_null(strstr(l[2], "58.4 % of it is the host's (no guest event)"));
+	/* ... more than half of it: not outside the guest */
+	g.r.causes.src[0].total_ns = 200000000;
+	guest_answer(&g, &ans, l);
+	assert_false(ans.outside_first);
+	/* events lost in the kernel's ring: named so, whatever was evicted */
+	g.r.causes.src[0].total_ns = 380000000;
 	g.run.probe_lost = 3;
 	guest_answer(&g, &ans, l);
 	assert_false(ans.outside_first);
 	assert_true(
 		!strncmp(l[1], "unexplained 77.9 % (events lost in the kernel: not known), ", 59));
+	g.r.causes.nsrc = 0;
 	g.run.probe_lost = 0;
 	g.run.probe_evicted = g.run.probe_shed = 0;
 	/* steal is outside too */

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "js_causes.h"
 #include "js_drain.h"
+#include "js_util.h"
 #include "js_gapring.h"
 #include "js_scale.h"
 #include "js_source.h"
@@ -520,6 +522,58 @@ static void test_window_sheds_faults(void **state)
 }
 
 /*
+ * What a gap's unexplained time is when its events may be gone: a gap over the events a full
+ * window evicted, and one in a stretch where the probes lost events in the kernel
+ * (drain_lost), have it not known (attr.evidence_lost, under "events lost or evicted"); a
+ * gap after both, with no event either, is still "no guest event".
+ */
+static void test_window_loss_flags_gaps(void **state)
+{
+	const int cpus[] = { 2 };
+	const uint64_t b = T0 + S / 50;
+	const struct {
+		uint64_t start, dur;
+		uint32_t lost;
+	} want[] = {
+		{ b + 50000 - 200, 1400, 1 }, /* over evicted event 5 */
+		{ b + 2000000, 1000, 0 },     /* after everything */
+		{ b + 3050000, 1200, 1 },     /* where the kernel lost events */
+	};
+	const struct js_cpu_result *r;
+	size_t found = 0;
+
+	(void)state;
+	setup_shards(cpus, 1, 1);
+	for (int i = 0; i < 65; i++) {
+		struct js_event e = irq(2, b + i * 10000ull, 1000);
+
+		assert_int_equal(drain_event(&d, &e), 0);
+	}
+	assert_int_equal(d.cp[0].ev_evicted, 16);
+	drain_lost(&d, b + 3000000, b + 3100000);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		assert_true(ring_push(&d.cp[0].s.ring, want[i].start, want[i].start + want[i].dur));
+	drain_run(&d, T0 + S / 10);
+	r = &run.cpus[d.cp[0].res];
+	for (size_t k = 0; k < r->top.n; k++) {
+		const struct js_gap_rec *g = (const struct js_gap_rec *)r->top.v + k;
+
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+			if (g->gap.start_ns != want[i].start)
+				continue;
+			found++;
+			assert_int_equal(g->attr.primary, JS_CAUSE_UNEXPLAINED);
+			assert_int_equal(g->attr.evidence_lost, want[i].lost);
+			assert_string_equal(causes_unexplained_detail(&g->attr),
+					    want[i].lost ? CAUSES_UNKNOWN_DETAIL :
+							   CAUSES_NOEVENT_DETAIL);
+		}
+	}
+	assert_int_equal(found, ARRAY_SIZE(want));
+	teardown_shards();
+}
+
+/*
  * Four threads on one CPU (their affinity when started) take turns: one shard at a time,
  * every shard drained at every drain; on more CPUs, no more at once than those.
  */
@@ -568,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_window_from),
 		cmocka_unit_test(test_window_ring),
 		cmocka_unit_test(test_window_sheds_faults),
+		cmocka_unit_test(test_window_loss_flags_gaps),
 	};
 
 	return cmocka_run_group_tests_name("drain", tests, NULL, NULL);
