@@ -278,11 +278,12 @@ static void alive_counts(void *ctx, uint32_t tid, const struct js_follow_thread 
 }
 
 /* add_prog - a follow program's run time beside the probes' (the run's probe cost) */
-static void add_prog(void *ctx, const char *name, uint64_t runs, uint64_t run_ns)
+static void add_prog(void *ctx, const char *name, uint64_t runs, uint64_t run_ns, uint64_t misses)
 {
 	struct js_run *run = ctx;
 	struct js_probe_prog *o;
 
+	(void)misses;
 	if (!runs || run->nprobe_progs >= JS_PROBE_PROGS_MAX)
 		return;
 	o = &run->probe_progs[run->nprobe_progs++];

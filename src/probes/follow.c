@@ -325,7 +325,8 @@ void follow_lost(const struct js_follow *f, uint64_t *records, uint64_t *threads
 }
 
 void follow_progs(struct js_follow *f,
-		  void (*cb)(void *ctx, const char *name, uint64_t runs, uint64_t run_ns),
+		  void (*cb)(void *ctx, const char *name, uint64_t runs, uint64_t run_ns,
+			     uint64_t misses),
 		  void *ctx)
 {
 	for (size_t i = 0; i < f->nprogs; i++) {
@@ -333,7 +334,7 @@ void follow_progs(struct js_follow *f,
 		uint64_t runs, run_ns, miss;
 
 		if (!bpfh_prog_run(f->progs[i], &id, &runs, &run_ns, &miss))
-			cb(ctx, bpf_program__name(f->progs[i]), runs, run_ns);
+			cb(ctx, bpf_program__name(f->progs[i]), runs, run_ns, miss);
 	}
 }
 

@@ -64,10 +64,12 @@ void follow_threads(struct js_follow *f,
 /* follow_lost - records the ring could not take; threads beyond the map's room (both
  * objects' counts) */
 void follow_lost(const struct js_follow *f, uint64_t *records, uint64_t *threads);
-/* follow_progs - each attached program's name and the kernel's run statistics (0 when
- * kernel.bpf_stats_enabled was off) */
+/* follow_progs - each attached program's name and the kernel's run statistics (runs and
+ * run_ns 0 when kernel.bpf_stats_enabled was off; misses, the runs the kernel skipped as
+ * recursive, always) */
 void follow_progs(struct js_follow *f,
-		  void (*cb)(void *ctx, const char *name, uint64_t runs, uint64_t run_ns),
+		  void (*cb)(void *ctx, const char *name, uint64_t runs, uint64_t run_ns,
+			     uint64_t misses),
 		  void *ctx);
 /* follow_detach - detach every program (and take the softirq work back from the probes) */
 void follow_detach(struct js_follow *f);

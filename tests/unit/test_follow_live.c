@@ -59,6 +59,7 @@ struct seen {
 	bool traced;	  /* follow_syscalls_traced() */
 	unsigned slept;	  /* the child's nanosleep() calls that switched out (the kernel's count) */
 	uint64_t bh_runs; /* runs of follow.bpf.c's softirq pair (with_probes: the kernel's) */
+	uint64_t misses;  /* runs of follow.bpf.c's programs the kernel skipped (recursion) */
 };
 
 static void spin_ms(unsigned int ms)
@@ -149,13 +150,17 @@ static void on_rec(void *ctx, const struct js_follow_rec *r)
 }
 
 /* bh_runs - add the runs of follow.bpf.c's programs whose work the probes' do: at a
- * softirq, a switch (and a wake-up, with --marks only) */
-static void bh_runs(void *ctx, const char *name, uint64_t runs, uint64_t run_ns)
+ * softirq, a switch (and a wake-up, with --marks only); and every program's runs the
+ * kernel skipped as recursive (a switch it missed would miscount the child's sleeps) */
+static void bh_runs(void *ctx, const char *name, uint64_t runs, uint64_t run_ns, uint64_t misses)
 {
+	struct seen *s = ctx;
+
 	(void)run_ns;
 	if (!strcmp(name, "follow_softirq_entry") || !strcmp(name, "follow_softirq_exit") ||
 	    !strcmp(name, "follow_switch") || !strcmp(name, "follow_waking"))
-		*(uint64_t *)ctx += runs;
+		s->bh_runs += runs;
+	s->misses += misses;
 }
 
 /* probes_for - load *p for this CPU as a run following o loads them (the threads' maps
@@ -243,7 +248,7 @@ static void follow(struct seen *s, bool by_tid, bool syscalls, bool with_probes)
 	assert_int_equal(waitpid(s->hog, &st, 0), s->hog);
 	follow_detach(f);
 	follow_consume(f, on_rec, s);
-	follow_progs(f, bh_runs, &s->bh_runs);
+	follow_progs(f, bh_runs, s);
 	follow_destroy(f);
 	probes_destroy(p);
 	if (stats >= 0)
@@ -266,11 +271,13 @@ static void check_main(const struct seen *s)
 	assert_true(s->slept >= 1);
 	/* every run's counts in its log: a failure below says what each switch out was */
 	printf("  %u sleeps switched out (rusage); follow counted sleeps %llu (%.3f ms), blocked "
-	       "%llu, preempted %llu (%.3f ms), yields %llu, interrupted %llu, own softirqs %llu\n",
+	       "%llu, preempted %llu (%.3f ms), yields %llu, interrupted %llu, own softirqs %llu; "
+	       "follow's programs missed %llu runs\n",
 	       s->slept, (unsigned long long)s->main_c.sleeps, s->main_c.sleep_ns / 1e6,
 	       (unsigned long long)s->main_c.blocked, (unsigned long long)s->main_c.preempted,
 	       s->main_c.preempted_ns / 1e6, (unsigned long long)s->main_c.yields,
-	       (unsigned long long)s->main_c.interrupted, (unsigned long long)s->main_c.own_bh);
+	       (unsigned long long)s->main_c.interrupted, (unsigned long long)s->main_c.own_bh,
+	       (unsigned long long)s->misses);
 	assert_true(s->main_c.sleeps >= s->slept);
 	assert_true(s->main_c.sleep_ns >= s->slept * 2000000ull);
 	if (s->traced)
