@@ -87,6 +87,12 @@ class ProbeSets(unittest.TestCase):
         self.assertEqual(lean.named_by_class(acts, gaps, 'softirq', 20, 0), (1, 3))
         # before: a gap ending shortly before the action
         self.assertEqual(lean.named_by_class([(112, 115)], gaps, 'ipi', 0, 5), (1, 1))
+        # the matched ones not named: what the gaps over them held
+        missed = []
+        self.assertEqual(lean.named_by_class(acts, gaps, 'ipi', 0, 0, missed), (1, 2))
+        self.assertEqual(missed, [(210, [(200, 50, {'task', 'timer'})])])
+        self.assertEqual(lean.missed_rows({('lean', 'ipi'): missed}),
+                         [('ipi', 'lean', '-0.0 us, 0.1 us, task+timer')])
 
 
 class HostDrift(unittest.TestCase):

@@ -22,10 +22,11 @@ def per_interruption(progs, irqs, names):
     return out
 
 
-def named_by_class(actions, gaps, cls, after_ns, before_ns):
+def named_by_class(actions, gaps, cls, after_ns, before_ns, missed=None):
     """named_by_class - (named, matched) of actions [(start, end)]: matched, a gap of gaps
     [(start, dur, {classes})] overlaps [start - before_ns, end + after_ns]; named, one of
-    them holds class cls among its causes"""
+    them holds class cls among its causes. missed (a list): each matched action not named,
+    as (its start, the gaps over it), appended"""
     starts = [g[0] for g in gaps]
     named = matched = 0
     for s, e in actions:
@@ -37,7 +38,24 @@ def named_by_class(actions, gaps, cls, after_ns, before_ns):
             i -= 1
         matched += bool(hit)
         named += any(cls in g[2] for g in hit)
+        if hit and not any(cls in g[2] for g in hit) and missed is not None:
+            missed.append((s, hit))
     return named, matched
+
+
+MISSED_SHOWN = 5
+
+
+def missed_rows(missed):
+    """missed_rows - named_by_class's misses {(probe set, kind): [(start, gaps)]} as rows,
+    at most MISSED_SHOWN a kind: what held the time where the class was not named"""
+    rows = []
+    for (ps, mode), xs in sorted(missed.items()):
+        for s, hit in xs[:MISSED_SHOWN]:
+            rows.append((mode, ps, '; '.join('%+.1f us, %.1f us, %s' % (
+                (g[0] - s) / 1e3, g[1] / 1e3, '+'.join(sorted(g[2])) or '-')
+                for g in sorted(hit))))
+    return rows
 
 
 def sec_lean(b, t, reps, hz):
@@ -134,12 +152,14 @@ def sec_lean(b, t, reps, hz):
     # named by class: the paired runs' injected IPIs, and lean's other injectors
     rows = []
     named = {}
+    missed = {}
     for k in ('full', 'lean'):
         n = m = 0
         for r in runs[k]:
             if getattr(r, 'causes', None) and r.inject:
                 a, z = named_by_class(window_actions(r), r.causes, 'ipi', 0,
-                                      P['lean_before_us'] * 1000)
+                                      P['lean_before_us'] * 1000,
+                                      missed.setdefault((k, 'ipi'), []))
                 n, m = n + a, m + z
         named[(k, 'ipi')] = (n, m)
     for mode, cls, args, late in LEAN_NAMED[1:]:
@@ -149,7 +169,8 @@ def sec_lean(b, t, reps, hz):
         if getattr(r, 'causes', None) and r.inject:
             n, m = named_by_class(window_actions(r), r.causes, cls,
                                   P['lean_after_ms'] * 1_000_000 if late else 0,
-                                  P['lean_before_us'] * 1000)
+                                  P['lean_before_us'] * 1000,
+                                  missed.setdefault(('lean', mode), []))
         named[('lean', mode)] = (n, m)
     for mode, cls, _, _ in LEAN_NAMED:
         n, m = named[('lean', mode)]
@@ -163,6 +184,12 @@ def sec_lean(b, t, reps, hz):
     t.details.append(('Probe sets, injected interruptions named by class (a gap over the '
                       'action holds the class among its causes)',
                       ('injected', 'class', 'lean', 'full'), rows))
+    miss_rows = missed_rows(missed)
+    if miss_rows:
+        t.details.append(('Probe sets, the injected interruptions a gap overlapped but not '
+                          'of their class (at most %d a kind): the gaps over each, their '
+                          'start from the action\'s, duration and classes' % MISSED_SHOWN,
+                          ('injected', 'probe set', 'gaps over it'), miss_rows))
 
 
 ROW = ('lean', '--probes lean against full, per interruption',
