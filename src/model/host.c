@@ -41,7 +41,8 @@ void host_periodic_detail(char *buf, size_t len, uint64_t period_ns)
 
 /* periodic_gap - g has no guest event and starts on the phase of the period (a tick's, at
  * most HOST_TICK_MAX_NS) the detector of its band of durations finds, once that band holds
- * HOST_MIN_GAPS and its times span HOST_SPAN_PERIODS of it */
+ * HOST_MIN_GAPS and its times span HOST_SPAN_PERIODS of it; not a gap whose events may have
+ * been lost or evicted (attr.evidence_lost): "no guest event" is then not known */
 static bool periodic_gap(const struct js_gap_rec *g, const struct js_period_classes *pc,
 			 uint64_t *period_ns)
 {
@@ -52,8 +53,8 @@ static bool periodic_gap(const struct js_gap_rec *g, const struct js_period_clas
 	while (i > 0 && g->gap.dur_ns < js_period_band_ns[i])
 		i--;
 	p = &pc->band[i];
-	if (g->attr.nparts || p->n < HOST_MIN_GAPS || !period_result(p, &pr) ||
-	    pr.period_ns > HOST_TICK_MAX_NS ||
+	if (g->attr.nparts || g->attr.evidence_lost || p->n < HOST_MIN_GAPS ||
+	    !period_result(p, &pr) || pr.period_ns > HOST_TICK_MAX_NS ||
 	    (!p->blocks && g->gap.start_ns - p->block_start < HOST_SPAN_PERIODS * pr.period_ns) ||
 	    !host_on_phase(&pr, g->gap.start_ns))
 		return false;

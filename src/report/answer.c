@@ -75,8 +75,8 @@ static double outside_share(const struct js_answer *ans, size_t i)
 	       (double)ans->caused_ns;
 }
 
-/* unknown_ns - the unexplained time of r's gaps whose events were lost or evicted */
-static uint64_t unknown_ns(const struct js_cpu_result *r)
+/* unknown_of - the unexplained time of r's gaps whose events were lost or evicted */
+static uint64_t unknown_of(const struct js_cpu_result *r)
 {
 	for (uint32_t i = 0; i < r->causes.nsrc; i++)
 		if (r->causes.src[i].cause == JS_CAUSE_UNEXPLAINED &&
@@ -205,7 +205,7 @@ void report_answer(const struct js_run *run, struct js_answer *ans)
 		ans->caused_ns += r->causes.lost_ns;
 		for (int c = 0; c < JS_CAUSE_MAX; c++)
 			by[c] += r->causes.cls[c].total_ns;
-		ans->unknown_ns += unknown_ns(r);
+		ans->unknown_ns += unknown_of(r);
 	}
 	ans->probes_on = run->probes_on;
 	for (size_t k = 0; run->probes_on && k < JS_ANSWER_TOP; k++) {

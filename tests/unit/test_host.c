@@ -326,6 +326,12 @@ static void test_periodic(void **state)
 	assert_int_equal(g.attr.unexplained_ns, 300 * US);
 	rec_mk(&g, T0 + 1000 * MS + 305 * US, 30 * US, 10 * US);
 	assert_int_equal(host_name(&g, &r.period, true), JS_CAUSE_UNEXPLAINED);
+	/* nor one whose events may have been lost or evicted: its "no guest event" is not
+	 * known (drain.c's evidence_lost) */
+	rec_mk(&g, T0 + 1000 * MS + 305 * US, 30 * US, 0);
+	g.attr.evidence_lost = 1;
+	assert_int_equal(host_name(&g, &r.period, true), JS_CAUSE_UNEXPLAINED);
+	assert_int_equal(g.attr.unexplained_ns, 30 * US);
 	result_cpu_free(&r);
 }
 
