@@ -82,7 +82,7 @@ def method_params(a, hz):
         'app_js': 'jitterscope --pid APP --marks FILE -d 0',
         'redis_pairs': 2 * a.reps, 'redis_n': 60000 if q else 150000, 'redis_clients': 20,
         'redis_tp_target': 0.95, 'redis_p99_target': 1.10, 'redis_lat': 'p50, p99',
-        'redis_tail': 'p99', 'redis_feed': 10000,
+        'redis_tail': 'p99', 'redis_feed': 10000, 'redis_cost_runs': 3,
         'redis_js': 'jitterscope --pid REDIS -d 0 -q --json FILE',
         'long_secs': 6 if q else 15,
         'rate_threshold': '100ns', 'rate_timer_us': 20, 'rate_secs': 4 if q else 10,

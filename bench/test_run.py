@@ -17,7 +17,7 @@ import doc as D  # noqa: E402
 import ipitrace as I  # noqa: E402
 import run as R  # noqa: E402
 from lib import analysis as A, common as C, runner as RN, table as T  # noqa: E402
-from sections import agree, lean, within  # noqa: E402
+from sections import agree, lean, redis, within  # noqa: E402
 import jsfiles as F  # noqa: E402  (tests/lib, on the path through bench/lib)
 
 
@@ -43,6 +43,25 @@ class ProgRows(unittest.TestCase):
         self.assertIn('tick', where['local_timer_entry'])
         self.assertEqual(where['sched_switch'], '-')
         self.assertEqual(rows[0][2:], (500, '400', '0.20'))
+
+
+class RedisCost(unittest.TestCase):
+    def run_of(self, cost):
+        return types.SimpleNamespace(json={'probes': {'cost': cost}})
+
+    def test_per_request_from_probe_cost(self):
+        cost = {'attached_ns': 5e9, 'runs': 900, 'run_ns': 300000,
+                'programs': [{'name': 'softirq_entry', 'runs': 200, 'run_ns': 40000},
+                             {'name': 'sched_switch', 'runs': 100, 'run_ns': 35000},
+                             {'name': 'never', 'runs': 0, 'run_ns': 0}]}
+        ns, runs, progs = redis.bpf_per_get(self.run_of(cost), 100)
+        self.assertEqual((ns, runs), (3000, 9))
+        self.assertEqual(progs, [('softirq_entry', 2, 200, 400), ('sched_switch', 1, 350, 350)])
+
+    def test_none_without_statistics_or_requests(self):
+        self.assertIsNone(redis.bpf_per_get(self.run_of(None), 100))
+        self.assertIsNone(redis.bpf_per_get(types.SimpleNamespace(json=None), 100))
+        self.assertIsNone(redis.bpf_per_get(self.run_of({'runs': 5, 'run_ns': 9}), 0))
 
 
 class MatchActions(unittest.TestCase):

@@ -224,13 +224,14 @@ class Bench:
             return run
         return self._attempts(name, secs, once)
 
-    def redis(self, name, watched, marks=False, feed=0):
+    def redis(self, name, watched, marks=False, feed=0, extra=()):
         """redis - redis-server pinned to the measured CPU (127.0.0.1, a free port, no
         persistence) loaded by redis-benchmark on the other CPUs (-t get, --csv); watched:
         followed by jitterscope --pid from before the load until the server exits (marks: with
         --marks on an empty file nothing writes, as a user who tries it; feed: fed that many
         marks a second by bench/markfeed.py on the other CPUs while the load runs, also
-        unwatched: the feeder's own cost on the load's CPUs). run.bench:
+        unwatched: the feeder's own cost on the load's CPUs; extra: more options of
+        jitterscope's). run.bench:
         redis-benchmark's CSV row (rps, p50/p99 latency); run.json: jitterscope's JSON;
         run.js_cpu_s: jitterscope's own CPU time (rusage)"""
         P = self.P
@@ -266,7 +267,7 @@ class Bench:
                     open(mk[1], 'w').close()
                 if watched:
                     js = subprocess.Popen([JS, '--pid', str(p.pid), '-d', '0', '-q', '--json',
-                                           jpath] + (mk if marks else []),
+                                           jpath] + (mk if marks else []) + list(extra),
                                           stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True,
                                           preexec_fn=child_setup)

@@ -21,6 +21,45 @@ def redis_rates(run):
             (j.get('follow') or {}).get('lost', 0), own / dur)
 
 
+def bpf_per_get(run, gets):
+    """bpf_per_get - (BPF run time ns a GET, program runs a GET, [(program, runs a GET, ns a
+    run, ns a GET)] largest first) of a --probe-cost run over its gets requests, from
+    probes.cost (every CPU: the client's too); None without it"""
+    c = ((run.json or {}).get('probes') or {}).get('cost')
+    if not c or not gets or not c.get('runs'):
+        return None
+    progs = [(q['name'], q['runs'] / gets, q['run_ns'] / q['runs'], q['run_ns'] / gets)
+             for q in c.get('programs') or [] if q.get('runs')]
+    return c['run_ns'] / gets, c['runs'] / gets, progs
+
+
+def sec_redis_cost(b, t, runs):
+    """the programs' own run time per request: separate --probe-cost runs (the statistics
+    cost time of their own, so none of the judged runs has them), the median one's table"""
+    P = b.P
+    cost = []
+    for i in range(P['redis_cost_runs']):
+        r = b.redis('redis-cost', True, extra=['--probe-cost'])
+        runs.append(r)
+        per = bpf_per_get(r, P['redis_n']) if r.rc == 0 else None
+        if per:
+            cost.append(per)
+    cost.sort(key=lambda x: x[0])
+    mid = cost[len(cost) // 2] if cost else None
+    d = dirty(runs[-P['redis_cost_runs']:])
+    t.add('redis: BPF run time a GET, --pid (every CPU; --probe-cost runs, median of %d)'
+          % len(cost), fmt(mid and mid[0], ' ns', 0), '-', '-', 'report', 'INFO', d)
+    t.add('redis: program runs a GET, --pid (every CPU; the same run)',
+          fmt(mid and mid[1], '', 2), '-', '-', 'report', 'INFO', d)
+    if mid:
+        t.details.append(('the programs\' own run time per GET, the median --probe-cost run '
+                          '(kernel.bpf_stats_enabled; the tracepoints\' dispatch around them '
+                          'not included), the largest first',
+                          ('program', 'runs a GET', 'ns a run', 'ns a GET'),
+                          [(n, fmt(k, '', 2), fmt(ns, '', 0), fmt(g, '', 1))
+                           for n, k, ns, g in mid[2][:12]]))
+
+
 def sec_redis(b, t, reps):
     """sec_redis - what following a real server costs it: redis-server on the measured CPU,
     redis-benchmark elsewhere, alone and followed by jitterscope --pid, alternating"""
@@ -130,6 +169,7 @@ def sec_redis(b, t, reps):
                       ('run', 'k req/s', 'p50 ms', 'p99 ms', 'events k/s', 'evicted/s',
                        'records lost', 'own bottom halves/s', 'main thread time lost',
                        'jitterscope CPU'), rows))
+    sec_redis_cost(b, t, runs)
     if pairs:
         t.notes.append('redis: per-pair throughput ratios (following / alone): %s' %
                        ', '.join(fmt_ratio(ratio(w.bench['rps'], a.bench['rps']))
