@@ -65,12 +65,13 @@ const volatile __u32 user_pairs = 0;
 
 /* counters and state user space reads through the mmap'ed .bss */
 __u64 ev_lost[JS_EV_KIND_MAX] = {};
-__u32 nr_sampler_tids = 0; /* written by user space */
-__u32 sampler_cpu = 0;	   /* CPU a sampler was last switched in on */
-__u64 sampler_mm = 0;	   /* the samplers' mm, learned at switch-in */
-__u64 sched_mismatch = 0;  /* switches whose prev was not the task seen in */
-__u64 stack_full = 0;	   /* --stacks: a stack not kept, its bucket holding another one */
-__u64 stack_fail = 0;	   /* --stacks: bpf_get_stackid failed otherwise (-EFAULT...) */
+__u64 ev_lost_cpu[JS_MAX_CPUS] = {}; /* ... by the CPU they were about (written only on a loss) */
+__u32 nr_sampler_tids = 0;	     /* written by user space */
+__u32 sampler_cpu = 0;		     /* CPU a sampler was last switched in on */
+__u64 sampler_mm = 0;		     /* the samplers' mm, learned at switch-in */
+__u64 sched_mismatch = 0;	     /* switches whose prev was not the task seen in */
+__u64 stack_full = 0; /* --stacks: a stack not kept, its bucket holding another one */
+__u64 stack_fail = 0; /* --stacks: bpf_get_stackid failed otherwise (-EFAULT...) */
 /* own_bh_logged: each CPU's own softirqs logged so far (js_follow_bh.h) */
 __u64 own_bh_head[JS_MAX_CPUS] = {};
 /* written by user space: JS_FOLLOW_BY_* (js_follow_events.h), the programs here that do

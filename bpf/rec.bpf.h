@@ -166,21 +166,24 @@ static __always_inline void own_put(__u32 cpu, __u64 start, __u64 end, __u32 vec
 	__sync_fetch_and_add(&own_bh_head[cpu], 1); /* after the slot: a full barrier */
 }
 
-/* ev_lost_one - count a record that found no room; user space counts what arrives, so the
- * measured CPU's hot path has no shared counter to write */
-static __always_inline void ev_lost_one(__u32 kind)
+/* ev_lost_one - count a record of kind about cpu that found no room, by kind and by that
+ * CPU (whose gaps it may have explained); user space counts what arrives, so the measured
+ * CPU's hot path has no shared counter to write */
+static __always_inline void ev_lost_one(__u32 kind, __u32 cpu)
 {
 	if (kind < JS_EV_KIND_MAX)
 		__sync_fetch_and_add(&ev_lost[kind], 1);
+	__sync_fetch_and_add(&ev_lost_cpu[cpu & (JS_MAX_CPUS - 1)], 1);
 }
 
 /*
  * ev_reserve - the next record of this CPU's ring (s: this CPU's state), or NULL (counted
- * lost). Not cleared: the caller writes every field of the first line, and the name if
+ * lost, about cpu). Not cleared: the caller writes every field of the first line, and the name if
  * named. It must be sent (ev_send). The tail user space publishes is read only when the
  * head reaches the limit learned from it the last time.
  */
-static __always_inline struct js_event *ev_reserve(struct js_cpu_state *s, __u32 kind, bool named)
+static __always_inline struct js_event *ev_reserve(struct js_cpu_state *s, __u32 kind, __u32 cpu,
+						   bool named)
 {
 	struct js_rec *r;
 	__u64 h, t;
@@ -208,7 +211,7 @@ static __always_inline struct js_event *ev_reserve(struct js_cpu_state *s, __u32
 		return &r->ev;
 	}
 lost:
-	ev_lost_one(kind);
+	ev_lost_one(kind, cpu);
 	return NULL;
 }
 
@@ -238,7 +241,7 @@ static __always_inline struct js_event *ev_clear(struct js_event *e, __u32 kind,
 /* ev_new - a named record from this CPU's ring, cleared, with kind and cpu */
 static __always_inline struct js_event *ev_new(struct js_cpu_state *s, __u32 kind, __u32 cpu)
 {
-	return ev_clear(ev_reserve(s, kind, true), kind, cpu);
+	return ev_clear(ev_reserve(s, kind, cpu, true), kind, cpu);
 }
 
 /* point - an event without duration on this CPU */
@@ -299,7 +302,7 @@ static __always_inline struct js_event *interval(struct js_cpu_state *s, __u32 k
 
 	if (unheld(cpu, start, now, false))
 		return NULL;
-	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
+	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, cpu, false);
 	if (!e)
 		return NULL;
 	hf = s && (flags & JS_F_STEAL) ? host_read(s, &st) : 0;
@@ -457,7 +460,7 @@ static __always_inline struct js_event *lean_exit(__u32 kind, __u32 id, __u64 ad
 	s->lean.mark_flags = ok_now ? JS_F_STEAL : 0;
 	if (unheld(cpu, start, now, false))
 		return NULL;
-	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, false);
+	e = named ? ev_new(s, kind, cpu) : ev_reserve(s, kind, cpu, false);
 	if (!e)
 		return NULL;
 	if (ok_now && ok_start)

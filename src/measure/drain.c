@@ -403,10 +403,12 @@ static bool lost_over(const struct cpu_pipe *c, uint64_t s, uint64_t e)
 	return false;
 }
 
-void drain_lost(struct js_drain *d, uint64_t from, uint64_t until)
+void drain_lost(struct js_drain *d, size_t i, uint64_t lost, uint64_t from, uint64_t until)
 {
-	for (size_t i = 0; i < d->n; i++)
-		loss_add(&d->cp[i], from, until);
+	if (i >= d->n || lost <= d->cp[i].klost)
+		return;
+	d->cp[i].klost = lost;
+	loss_add(&d->cp[i], from, until);
 }
 
 /* shed_points - room in a spinner's full window without losing time: the oldest half's page

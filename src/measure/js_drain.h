@@ -110,6 +110,7 @@ struct cpu_pipe {
 		uint64_t from, until;
 	} loss[DRAIN_LOSS_MAX];
 	size_t nloss;
+	uint64_t klost; /* events about it lost in the kernel, at the last drain_lost */
 	struct js_smi smi;
 	bool smi_ok;
 	uint64_t smi_start;
@@ -204,11 +205,12 @@ void drain_free(struct js_drain *d);
 
 /* drain_event - the probes' callback (ctx: d): event ev into its CPU's window */
 int drain_event(void *ctx, const struct js_event *ev);
-/* drain_lost - events were lost in the kernel between from and until (the probes' ring
- * full between two drains): every CPU's gaps overlapping it, attributed later, have their
- * unexplained time not known (attr.evidence_lost). Between drains only: the shards are
- * not running */
-void drain_lost(struct js_drain *d, uint64_t from, uint64_t until);
+/* drain_lost - lost: the count of events about measured CPU i (d->cp[i]) the kernel has lost
+ * so far (a probes' ring full), read at until; from: the drain before. When it grew, the
+ * events were lost between from and until, and CPU i's gaps overlapping that, attributed
+ * later, have their unexplained time not known (attr.evidence_lost). Between drains only:
+ * the shards are not running */
+void drain_lost(struct js_drain *d, size_t i, uint64_t lost, uint64_t from, uint64_t until);
 /* drain_push - pipe_push (js_source.h): gap g of a source and its label into a lane */
 bool drain_push(struct js_drain *d, const struct js_gap *g, const char *label);
 /* drain_result - pipe_result (js_source.h): a new result of source src on cpu, started

@@ -62,28 +62,24 @@ struct js_pipe {
 	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
 	struct probe_toggle toggle; /* --probe-toggle */
 	const struct pipe_window_hook *hook; /* the command's, around the window; NULL: none */
-	uint64_t lost_seen;  /* the probes' events lost in the kernel at the last drain */
-	uint64_t drained_at; /* ... and that drain's time */
+	uint64_t drained_at;		     /* the last drain's time */
 };
 
 /* The events lost since the last drain were written after it (a record is written when its
  * interval ends) and end by now; one may have begun a little before that drain */
 #define LOSS_SLACK_NS 1000000ull
 
-/* consume - the probes' records into their CPUs' windows; events lost in the kernel since
- * the last drain mark the time since then lost on every CPU (drain_lost) */
+/* consume - the probes' records into their CPUs' windows; events about a CPU lost in the
+ * kernel since the last drain mark the time since then lost on it (drain_lost) */
 static void consume(struct js_pipe *pl)
 {
-	uint64_t lost, now;
+	uint64_t now, from;
 
 	probes_consume(pl->probes, drain_event, &pl->d);
 	now = js_mono_ns();
-	lost = probes_lost(pl->probes);
-	if (lost > pl->lost_seen)
-		drain_lost(&pl->d,
-			   pl->drained_at > LOSS_SLACK_NS ? pl->drained_at - LOSS_SLACK_NS : 0,
-			   now);
-	pl->lost_seen = lost;
+	from = pl->drained_at > LOSS_SLACK_NS ? pl->drained_at - LOSS_SLACK_NS : 0;
+	for (size_t i = 0; i < pl->d.n; i++)
+		drain_lost(&pl->d, i, probes_lost_on(pl->probes, pl->d.cp[i].cpu), from, now);
 	pl->drained_at = now;
 }
 

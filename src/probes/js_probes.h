@@ -171,9 +171,9 @@ int probes_set_attached(struct js_probes *p, bool on);
 void probes_destroy(struct js_probes *p);
 /* probes_stats - counters and per-program statistics (valid until the next call) */
 int probes_stats(struct js_probes *p, struct probes_stats *st);
-/* probes_lost - the events lost in the kernel so far, every kind (probes_stats' lost, without
- * its system calls: read at every drain) */
-uint64_t probes_lost(const struct js_probes *p);
+/* probes_lost_on - the events about cpu lost in the kernel so far, every kind (their part of
+ * probes_stats' lost, without its system calls: read at every drain); 0 when off */
+uint64_t probes_lost_on(const struct js_probes *p, int cpu);
 /* probes_fill - the fullest ring (by share) at the last probes_consume(): the bytes read
  * from it and its size (the housekeeping thread's nap follows it, js_nap.h) */
 void probes_fill(const struct js_probes *p, size_t *used, size_t *size);

@@ -1227,13 +1227,11 @@ static uint64_t stack_overflow(struct js_probes *p)
 }
 
 /* probes_stats - counters and per-program statistics (valid until the next call) */
-uint64_t probes_lost(const struct js_probes *p)
+uint64_t probes_lost_on(const struct js_probes *p, int cpu)
 {
-	uint64_t n = 0;
-
-	for (size_t i = 0; p && i < JS_EV_KIND_MAX; i++)
-		n += __atomic_load_n(&p->skel->bss->ev_lost[i], __ATOMIC_RELAXED);
-	return n;
+	if (!p || cpu < 0 || cpu >= JS_MAX_CPUS)
+		return 0;
+	return __atomic_load_n(&p->skel->bss->ev_lost_cpu[cpu], __ATOMIC_RELAXED);
 }
 
 int probes_stats(struct js_probes *p, struct probes_stats *st)
