@@ -178,9 +178,9 @@ static __always_inline void ev_lost_one(__u32 kind, __u32 cpu)
 
 /*
  * ev_reserve - the next record of this CPU's ring (s: this CPU's state), or NULL (counted
- * lost, about cpu). Not cleared: the caller writes every field of the first line, and the name if
- * named. It must be sent (ev_send). The tail user space publishes is read only when the
- * head reaches the limit learned from it the last time.
+ * lost, as one about cpu). Not cleared: the caller writes every field of the first line,
+ * and the name if named. It must be sent (ev_send). The tail user space publishes is read
+ * only when the head reaches the limit learned from it the last time.
  */
 static __always_inline struct js_event *ev_reserve(struct js_cpu_state *s, __u32 kind, __u32 cpu,
 						   bool named)

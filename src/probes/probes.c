@@ -1226,7 +1226,8 @@ static uint64_t stack_overflow(struct js_probes *p)
 	return sum;
 }
 
-/* probes_stats - counters and per-program statistics (valid until the next call) */
+/* probes_lost_on - the events about cpu lost in the kernel so far (the BPF side's per-CPU
+ * count, read through the mmap'ed .bss: no system call) */
 uint64_t probes_lost_on(const struct js_probes *p, int cpu)
 {
 	if (!p || cpu < 0 || cpu >= JS_MAX_CPUS)
@@ -1234,6 +1235,7 @@ uint64_t probes_lost_on(const struct js_probes *p, int cpu)
 	return __atomic_load_n(&p->skel->bss->ev_lost_cpu[cpu], __ATOMIC_RELAXED);
 }
 
+/* probes_stats - counters and per-program statistics (valid until the next call) */
 int probes_stats(struct js_probes *p, struct probes_stats *st)
 {
 	const struct probes_bpf__bss *bss;
