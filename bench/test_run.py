@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc as D  # noqa: E402
 import ipitrace as I  # noqa: E402
 import run as R  # noqa: E402
-from lib import analysis as A, common as C, runner as RN, table as T  # noqa: E402
+from lib import analysis as A, bench as B, common as C, runner as RN, table as T  # noqa: E402
 from sections import agree, lean, redis, within  # noqa: E402
 import jsfiles as F  # noqa: E402  (tests/lib, on the path through bench/lib)
 
@@ -62,6 +62,27 @@ class RedisCost(unittest.TestCase):
         self.assertIsNone(redis.bpf_per_get(self.run_of(None), 100))
         self.assertIsNone(redis.bpf_per_get(types.SimpleNamespace(json=None), 100))
         self.assertIsNone(redis.bpf_per_get(self.run_of({'runs': 5, 'run_ns': 9}), 0))
+
+
+class RedisPlace(unittest.TestCase):
+    """where the load and jitterscope run: never jitterscope at the default priority on a
+    CPU the load uses, the load on the same CPUs whether or not jitterscope follows"""
+
+    def test_two_cpus_the_servers_idle_time(self):
+        self.assertEqual(B.redis_place(2, 1), ([0], ['chrt', '-i', '0'], ['-H', '1']))
+
+    def test_three_or_more_a_housekeeping_cpu_of_its_own(self):
+        self.assertEqual(B.redis_place(4, 1), ([2, 3], [], ['-H', '0']))
+        self.assertEqual(B.redis_place(3, 0), ([2], [], ['-H', '1']))
+
+    def test_shared_unpinned_beside_the_same_load(self):
+        for n in (2, 3, 8):
+            client, pre, place = B.redis_place(n, 1, shared=True)
+            self.assertEqual((pre, place), ([], []))
+            self.assertEqual(client, B.redis_place(n, 1)[0])
+
+    def test_one_cpu_all_on_it(self):
+        self.assertEqual(B.redis_place(1, 0)[0], [0])
 
 
 class MatchActions(unittest.TestCase):

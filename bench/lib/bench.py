@@ -17,6 +17,25 @@ from lib.runner import (Injector, Injectors, PauseToggler, ProgStats, Run, child
 from lib.analysis import load_gap_causes, load_gaps, load_sent, load_toggles
 
 
+def redis_place(ncpu, cpu, shared=False):
+    """redis_place - where a redis run's load and jitterscope go, with the server on cpu of
+    ncpu: (the client's CPUs, the command before jitterscope's, jitterscope's own options).
+    In production the clients are elsewhere on the network and the tool's drain has a
+    housekeeping CPU the load does not use; the bench keeps that: with three CPUs or more the
+    first CPU not the server's is jitterscope's alone (-H) and the client takes the rest; with
+    two there is none, and jitterscope takes the server's CPU at idle priority (chrt -i 0,
+    -H cpu: only the time the server leaves idle, the load's CPU left to the load).
+    shared: jitterscope as a user starts it, unpinned at the default priority (on two CPUs it
+    then shares the load's: reported beside, docs/OBSERVER.md); the client's CPUs the same"""
+    others = [c for c in range(ncpu) if c != cpu] or [0]
+    client = others[1:] if len(others) >= 2 else others
+    if shared:
+        return client, [], []
+    if len(others) >= 2:
+        return client, [], ['-H', str(others[0])]
+    return client, ['chrt', '-i', '0'], ['-H', str(cpu)]
+
+
 class Bench:
     """Bench - the runs of one invocation and the helpers that start each kind of run"""
 
@@ -224,14 +243,15 @@ class Bench:
             return run
         return self._attempts(name, secs, once)
 
-    def redis(self, name, watched, marks=False, feed=0, extra=()):
+    def redis(self, name, watched, marks=False, feed=0, extra=(), shared=False):
         """redis - redis-server pinned to the measured CPU (127.0.0.1, a free port, no
         persistence) loaded by redis-benchmark on the other CPUs (-t get, --csv); watched:
         followed by jitterscope --pid from before the load until the server exits (marks: with
         --marks on an empty file nothing writes, as a user who tries it; feed: fed that many
         marks a second by bench/markfeed.py on the other CPUs while the load runs, also
         unwatched: the feeder's own cost on the load's CPUs; extra: more options of
-        jitterscope's). run.bench:
+        jitterscope's; shared: jitterscope unpinned, else where redis_place() puts it, the
+        load where redis_place() puts it either way). run.bench:
         redis-benchmark's CSV row (rps, p50/p99 latency); run.json: jitterscope's JSON;
         run.js_cpu_s: jitterscope's own CPU time (rusage)"""
         P = self.P
@@ -243,7 +263,8 @@ class Bench:
                 so.bind(('127.0.0.1', 0))
                 port = so.getsockname()[1]
             jpath = self.path(name, 'json')
-            others = ','.join(str(c) for c in range(os.cpu_count()) if c != self.cpu) or '0'
+            client, pre, place = redis_place(os.cpu_count() or 1, self.cpu, shared)
+            others = ','.join(str(c) for c in client)
             srv = ['taskset', '-c', str(self.cpu), REDIS_SERVER, '--port', str(port), '--bind',
                    '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no']
             cmd = ['taskset', '-c', others, REDIS_BENCH, '-h', '127.0.0.1', '-p', str(port),
@@ -266,8 +287,9 @@ class Bench:
                     mk = ['--marks', self.path(name + '-marks', 'csv')]
                     open(mk[1], 'w').close()
                 if watched:
-                    js = subprocess.Popen([JS, '--pid', str(p.pid), '-d', '0', '-q', '--json',
-                                           jpath] + (mk if marks else []) + list(extra),
+                    js = subprocess.Popen(pre + [JS, '--pid', str(p.pid), '-d', '0', '-q',
+                                                 '--json', jpath] + place +
+                                          (mk if marks else []) + list(extra),
                                           stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, text=True,
                                           preexec_fn=child_setup)

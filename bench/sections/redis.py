@@ -3,12 +3,14 @@
 import os
 import shutil
 
+from lib.bench import redis_place
 from lib.common import REDIS_BENCH, REDIS_SERVER, med, ratio
 from lib.table import check, dirty, fmt, fmt_ratio
 
 
 def redis_rates(run):
-    """redis_rates - (events/s, evicted/s, ring records lost, own bottom halves/s) of a
+    """redis_rates - (events/s, evicted/s, records lost (the follow ring's and the probes'),
+    own bottom halves/s) of a
     watched redis run, from jitterscope's JSON over its followed main thread's window"""
     j = run.json or {}
     th = [c for c in j.get('threads') or [] if c.get('duration_ns')]
@@ -18,7 +20,7 @@ def redis_rates(run):
     pr = j.get('probes') or {}
     own = sum((c.get('thread_stats') or {}).get('own_bh', 0) for c in th)
     return (pr.get('events', 0) / dur, pr.get('evicted', 0) / dur,
-            (j.get('follow') or {}).get('lost', 0), own / dur)
+            (j.get('follow') or {}).get('lost', 0) + pr.get('lost', 0), own / dur)
 
 
 def bpf_per_get(run, gets):
@@ -62,24 +64,29 @@ def sec_redis_cost(b, t, runs):
 
 def sec_redis(b, t, reps):
     """sec_redis - what following a real server costs it: redis-server on the measured CPU,
-    redis-benchmark elsewhere, alone and followed by jitterscope --pid, alternating"""
+    redis-benchmark elsewhere, alone and followed by jitterscope --pid, alternating; the
+    judged runs place jitterscope off the load's CPUs (redis_place), 'shared' where a user's
+    unpinned start puts it (reported)"""
     P = b.P
     tp_t, p99_t = P['redis_tp_target'], P['redis_p99_target']
     if not REDIS_SERVER or not REDIS_BENCH or not shutil.which('redis-cli'):
         t.add('redis: redis-benchmark throughput, --pid / alone (redis-server, redis-tools '
               'not installed: scripts/install-deps.sh)', '-', '-', '-', '>= %gx' % tp_t, 'n/a')
         return []
-    runs, side = [], {True: [], False: [], 'marks': [], 'feed': [], 'alone-feed': []}
+    runs, side = [], {True: [], False: [], 'marks': [], 'feed': [], 'alone-feed': [],
+                      'shared': []}
     # alone, followed, followed with --marks fed by nothing, and fed by bench/markfeed.py
-    # (against the server alone beside the same feeder): rotated so each comes first
-    order = (False, True, 'marks', 'feed', 'alone-feed')
+    # (against the server alone beside the same feeder), and followed by jitterscope
+    # started unpinned: rotated so each comes first
+    order = (False, True, 'marks', 'feed', 'alone-feed', 'shared')
     feed, n = P['redis_feed'], len(order)
     for i in range(P['redis_pairs']):
         for mode in order[i % n:] + order[:i % n]:
             name = {False: 'alone', True: 'watched'}.get(mode, mode)
-            watched = mode in (True, 'marks', 'feed')
+            watched = mode in (True, 'marks', 'feed', 'shared')
             r = b.redis('redis-%s' % name, watched, marks=mode in ('marks', 'feed'),
-                        feed=feed if mode in ('feed', 'alone-feed') else 0)
+                        feed=feed if mode in ('feed', 'alone-feed') else 0,
+                        shared=mode == 'shared')
             runs.append(r)
             if r.rc == 0 and r.bench and (not watched or r.json):
                 side[mode].append(r)
@@ -118,14 +125,25 @@ def sec_redis(b, t, reps):
               fmt(m('feed', q) and m('feed', q) / scale, unit, nd),
               fmt(m('alone-feed', q) and m('alone-feed', q) / scale, unit, nd),
               fmt_ratio(rat), 'report', 'INFO', d)
+    for q in ('rps', 'p99_latency_ms'):
+        rat = ratio(m('shared', q), m(False, q))
+        scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
+        t.add('redis: redis-benchmark GET %s, --pid started unpinned at the default priority%s '
+              '/ alone' % ('throughput' if q == 'rps' else 'latency p99',
+                           ' (its drain then shares the load\'s CPU)'
+                           if (os.cpu_count() or 1) < 3 else ''),
+              fmt(m('shared', q) and m('shared', q) / scale, unit, nd),
+              fmt(m(False, q) and m(False, q) / scale, unit, nd), fmt_ratio(rat), 'report',
+              'INFO', d)
     if (os.cpu_count() or 1) < 3:
         t.add('redis: --pid with the spinner on another CPU', '-', '-', '-', 'report',
               'n/a (%d CPUs: the server, the load and the spinner need three)'
               % (os.cpu_count() or 1), d)
     rates = [redis_rates(r) for r in side[True]]
     ev = med([x[0] for x in rates if x[0] is not None]) if rates else None
-    evi = max((x[1] for x in rates if x[1] is not None), default=None)
-    lost = max((x[2] for x in rates if x[2] is not None), default=None)
+    every = [redis_rates(r) for w in (True, 'marks', 'feed', 'shared') for r in side[w]]
+    evi = max((x[1] for x in every if x[1] is not None), default=None)
+    lost = max((x[2] for x in every if x[2] is not None), default=None)
     t.add('redis: probe events/s on CPU %d while following (median)' % b.cpu,
           fmt(ev and ev / 1e3, ' k/s'), '-', '-', 'report', 'INFO', d)
     # what --marks adds to --pid, in the observer's own terms (the host's noise moves the
@@ -142,12 +160,13 @@ def sec_redis(b, t, reps):
     t.add('redis: jitterscope CPU a run, --pid --marks fed %dk marks/s / --pid (medians)'
           % (feed // 1000), fmt(cpu['feed'], ' s', 2), fmt(cpu[True], ' s', 2),
           fmt_ratio(ratio(cpu['feed'], cpu[True])), 'report', 'INFO', d)
-    t.add('redis: events evicted before their gap, per second (worst run)',
+    t.add('redis: events evicted before their gap, per second (worst followed run)',
           fmt(evi, '/s', 0), '-', '-', '== 0', check(evi, '==', 0), d)
-    t.add('redis: follow records lost (worst run)', '-' if lost is None else str(lost), '-',
+    t.add('redis: records lost, the follow ring\'s and the probes\' (worst followed run)',
+          '-' if lost is None else str(lost), '-',
           '-', '== 0', check(lost, '==', 0), d)
     rows = []
-    for mode in (False, 'alone-feed', True, 'marks', 'feed'):
+    for mode in (False, 'alone-feed', True, 'marks', 'feed', 'shared'):
         for r in side[mode]:
             watched = mode not in (False, 'alone-feed')
             e = redis_rates(r) if watched else (None,) * 4
@@ -155,7 +174,8 @@ def sec_redis(b, t, reps):
             rows.append(({False: 'alone', True: 'following',
                           'alone-feed': 'alone, marks fed %dk/s' % (feed // 1000),
                           'marks': 'following, --marks',
-                          'feed': 'following, --marks fed %dk/s' % (feed // 1000)}[mode],
+                          'feed': 'following, --marks fed %dk/s' % (feed // 1000),
+                          'shared': 'following, jitterscope unpinned'}[mode],
                          fmt(r.bench['rps'] / 1e3, '', 1),
                          fmt(r.bench.get('p50_latency_ms'), '', 3),
                          fmt(r.bench.get('p99_latency_ms'), '', 3),
@@ -163,9 +183,11 @@ def sec_redis(b, t, reps):
                          '-' if e[2] is None else e[2], fmt(e[3], '', 0),
                          fmt(th.get('lost_pct'), ' %', 2) if watched else '-',
                          fmt(r.js_cpu_s, ' s', 2) if watched else '-'))
-    t.details.append(('redis-server on CPU %d, redis-benchmark -t get -n %d -c %d on the other '
-                      'CPUs, alone and followed by `%s`' % (b.cpu, P['redis_n'],
-                                                            P['redis_clients'], P['redis_js']),
+    client, pre, place = redis_place(os.cpu_count() or 1, b.cpu)
+    t.details.append(('redis-server on CPU %d, redis-benchmark -t get -n %d -c %d on CPU %s, '
+                      'alone and followed by `%s`' % (b.cpu, P['redis_n'], P['redis_clients'],
+                                                      ','.join(map(str, client)),
+                                                      ' '.join(pre + [P['redis_js']] + place)),
                       ('run', 'k req/s', 'p50 ms', 'p99 ms', 'events k/s', 'evicted/s',
                        'records lost', 'own bottom halves/s', 'main thread time lost',
                        'jitterscope CPU'), rows))
