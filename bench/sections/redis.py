@@ -94,7 +94,8 @@ def sec_redis(b, t, reps):
 
     def m(w, key):
         return med([r.bench[key] for r in side[w]]) if side[w] else None
-    # each pair's ratio, then their median (the host drifts between pairs)
+    # the rows: each side's median over its rounds, then their ratio; each round's own
+    # ratio is listed in the notes (the host drifts between rounds)
     pairs = list(zip(side[True], side[False]))
     rps = ratio(m(True, 'rps'), m(False, 'rps'))
     t.add('redis: redis-benchmark GET throughput, --pid following / alone',
