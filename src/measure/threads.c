@@ -8,13 +8,16 @@
  * instead; each thread has a result of its own (the first JS_THREADS_MAX; later ones share
  * "(other threads)"), with its own activity (system calls, sleeps, faults, migrations) from
  * the programs' counts. The run ends when the followed process exits (--pid), or every
- * followed thread (--tid). A command started with -- CMD is followed as --pid's process,
- * and the processes it starts with it (their threads, results of their own).
+ * followed thread (--tid): the programs send that exit; every LIVE_CHECK_NS the process
+ * (its pidfd) or the threads (/proc) are also looked at, for an exit no program saw (before
+ * they were attached, or its record lost). A command started with -- CMD is followed as
+ * --pid's process, and the processes it starts with it (their threads, results of their own).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "js_follow.h"
 #include "js_probes.h"
@@ -25,6 +28,7 @@
 #define OVER_MAX 4096		       /* threads beyond the cap told apart (their count) */
 #define HOLD_SCAN_NS 25000000ull       /* the open gaps read back this often (pipe_hold) */
 #define HOLD_SCAN_MANY_NS 100000000ull /* ... with more threads than results */
+#define LIVE_CHECK_NS 100000000ull     /* an exit no program saw, looked for this often */
 
 struct thr {
 	uint32_t tid;
@@ -45,6 +49,8 @@ struct threads_src {
 	size_t alive;  /* --tid: the threads named still alive */
 	bool gone;     /* the process (every thread named) exited */
 	uint64_t held; /* the last pipe_hold */
+	int pidfd;     /* --pid: process_watch(), or -errno (then /proc) */
+	uint64_t live; /* the last look for an exit no program saw */
 };
 
 /* stats_of - the programs' counts of a thread into its result's figures */
@@ -254,10 +260,33 @@ static void open_gap(void *ctx, uint32_t tid, const struct js_follow_thread *t)
 		*since = JS_MIN(*since, t->gap_start);
 }
 
+/* exited_unseen - has the process (--pid) or every thread named (--tid) exited, as the
+ * system says (the programs may not have seen it) */
+static bool exited_unseen(const struct threads_src *ts, const struct js_params *p)
+{
+	int tgid;
+
+	if (ts->pidfd >= 0)
+		return process_exited(ts->pidfd);
+	if (p->follow_pid) /* no pidfd: gone once reaped */
+		return ts->pidfd == -ESRCH || task_status(p->follow_pid, &tgid, NULL, 0);
+	for (size_t i = 0; i < p->nfollow_tids; i++)
+		if (!task_status(p->follow_tids[i], &tgid, NULL, 0))
+			return false;
+	return true;
+}
+
 static bool threads_poll(void *ctx, struct js_pipe *pl, uint64_t now_ns)
 {
 	struct threads_src *ts = ctx;
 	uint64_t since = now_ns;
+	bool unseen = false;
+
+	/* looked at before the records are read: an exit the programs saw is among them */
+	if (!ts->gone && now_ns - ts->live >= LIVE_CHECK_NS) {
+		unseen = exited_unseen(ts, pipe_params(pl));
+		ts->live = now_ns;
+	}
 
 	/* the gaps still open: their events are kept (pipe_hold: from the earliest open
 	 * gap's start, and never after this scan, so that a gap opened since is covered);
@@ -268,6 +297,13 @@ static bool threads_poll(void *ctx, struct js_pipe *pl, uint64_t now_ns)
 		ts->held = now_ns;
 	}
 	follow_consume(ts->f, on_record, ts);
+	if (unseen && !ts->gone) {
+		ts->gone = true;
+		ts->info->exit_ns = now_ns;
+		js_notice("the followed %s exited with no program seeing it (before they were "
+			  "attached, or its record lost): the run ends now",
+			  pipe_params(pl)->follow_pid ? "process" : "threads");
+	}
 	ts->info->exited = ts->gone;
 	return ts->gone;
 }
@@ -335,6 +371,8 @@ static void threads_destroy(void *ctx)
 	struct threads_src *ts = ctx;
 
 	follow_destroy(ts->f);
+	if (ts->pidfd >= 0)
+		close(ts->pidfd);
 	free(ts);
 }
 
@@ -394,6 +432,7 @@ static int threads_open(struct gap_source *s, struct js_pipe *pl)
 	ts->info = f;
 	ts->other = -1;
 	ts->alive = p->nfollow_tids;
+	ts->pidfd = p->follow_pid ? process_watch(p->follow_pid) : -ENOENT;
 	f->on = true;
 	f->pid = p->follow_pid;
 	for (size_t i = 0; i < p->nfollow_tids; i++)

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-/* tasks.c - a process's threads, a task's name, process id and allowed CPUs (js_tasks.h). */
+/* tasks.c - a process's threads, a task's name, process id and allowed CPUs, whether a
+ * process exited (js_tasks.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "js_sysfs.h"
 #include "js_tasks.h"
@@ -65,4 +69,22 @@ int task_cpus_or(int tid, struct js_cpuset *set)
 		if (CPU_ISSET(c, &aff))
 			cpuset_set(set, c);
 	return 0;
+}
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434 /* the same number on every architecture */
+#endif
+
+int process_watch(int pid)
+{
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : (int)fd; /* pidfds are close-on-exec */
+}
+
+bool process_exited(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP));
 }
