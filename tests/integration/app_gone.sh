@@ -7,6 +7,7 @@
 # process exited (follow.exited, ended_by "exit"). Then a process that exits while
 # followed: the run ends there too, and without that notice (the programs saw the exit).
 # Root, kernel BTF; about 3 s.
+# cpu1: shared - it judges that each run ends at its process's exit and what its JSON says of it, not what it measures (scripts/run-tests.sh runs it beside others of its kind, no noise gauge)
 . "$(dirname "$0")/../lib/lib.bash"
 need_root
 need_btf
