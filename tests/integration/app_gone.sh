@@ -15,11 +15,11 @@ parent=''
 at_exit '[ -n "$parent" ] && kill "$parent" 2>/dev/null'
 
 # a child that exits at once under a parent that exec's a long sleep and never waits
-sh -c 'sleep 0.1 & exec sleep 30' &
+sh -c 'sleep 0.1 & echo $! >"$1"; exec sleep 30' sh "$TMP/child" &
 parent=$!
 zombie=''
 for _ in $(seq 1 100); do
-	zombie=$(pgrep -P "$parent" | head -1)
+	zombie=$(cat "$TMP/child" 2>/dev/null)
 	[ -n "$zombie" ] && [ "$(awk '{print $3}' "/proc/$zombie/stat" 2>/dev/null)" = Z ] && break
 	sleep 0.05
 done
