@@ -10,8 +10,8 @@ from lib.table import check, dirty, fmt, fmt_ratio
 
 def redis_rates(run):
     """redis_rates - (events/s, evicted/s, records lost (the follow ring's and the probes'),
-    own bottom halves/s) of a
-    watched redis run, from jitterscope's JSON over its followed main thread's window"""
+    own bottom halves/s) of a watched redis run, from jitterscope's JSON over its followed
+    main thread's window"""
     j = run.json or {}
     th = [c for c in j.get('threads') or [] if c.get('duration_ns')]
     dur = max((c['duration_ns'] for c in th), default=0) / 1e9
