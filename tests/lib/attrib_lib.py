@@ -995,12 +995,13 @@ class Witness:
     something besides the injected action, independently of jitterscope's attribution
     """
 
-    def __init__(self, cpu, events=WITNESS_EVENTS, parse=None, buffer_kb=8192):
+    def __init__(self, cpu, events=WITNESS_EVENTS, parse=None, buffer_kb=8192, optional=()):
         """events: the tracepoints recorded; parse: the trace text -> the events stop()
         returns (parse_trace's [(start_ns, end_ns, event)] by default); buffer_kb: the
-        trace's buffer a CPU"""
+        trace's buffer a CPU; optional: tracepoints recorded where the kernel has them"""
         self.cpu = cpu
-        self.inst = Instance("attrib_lib", {cpu}, events, buffer_kb=buffer_kb)
+        self.inst = Instance("attrib_lib", {cpu}, events, buffer_kb=buffer_kb,
+                             optional=optional)
         self.why = None
         self.parse = parse or parse_trace
 

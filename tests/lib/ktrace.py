@@ -18,17 +18,25 @@ TRACE_RE = re.compile(r"\s(\d+)\.(\d{6}): (\w+): (.*)$", re.M)
 NEXT_RE = re.compile(r"==> next_comm=(.*) next_pid=(\d+) next_prio=")
 LINE_RE = re.compile(r"^\s*(.*)-(\d+)\s+\[\d+\]\s.*?\s(\d+)\.(\d{6}): (\w+): (.*)$", re.M)
 FORK_RE = re.compile(r"comm=.* pid=(\d+) child_comm=.* child_pid=(\d+)")
+# x86's IPI vectors (irq_vectors), for a witness that asks for them: parse_trace names each
+# handler's run ipi:NAME
+IPI_ENTRIES = ("call_function_entry", "call_function_single_entry", "reschedule_entry",
+               "irq_work_entry")
+IPI_EVENTS = tuple("irq_vectors/" + e[:-len("entry")] + x for e in IPI_ENTRIES
+                   for x in ("entry", "exit"))
 
 
 class Instance:
     """a private tracefs instance of @events on @cpus (a set of CPU numbers; None: all),
-    owned by process @owner (default: this one)"""
+    owned by process @owner (default: this one); @optional: events traced where the kernel
+    has them (IPI_EVENTS: x86's alone)"""
 
-    def __init__(self, name, cpus, events, owner=None, buffer_kb=8192):
+    def __init__(self, name, cpus, events, owner=None, buffer_kb=8192, optional=()):
         self.owner = owner or os.getpid()
         self.dir = os.path.join(TRACEFS, "instances", "%s.%d" % (name, self.owner))
         self.prefix = name + "."
         self.cpus, self.events, self.buffer_kb = cpus, events, buffer_kb
+        self.optional = optional
 
     def _w(self, name, val):
         with open(os.path.join(self.dir, name), "w") as f:
@@ -53,6 +61,9 @@ class Instance:
             self._w("buffer_size_kb", str(self.buffer_kb))
             for ev in self.events:
                 self._w("events/%s/enable" % ev, "1")
+            for ev in self.optional:
+                if os.path.exists(os.path.join(self.dir, "events", ev)):
+                    self._w("events/%s/enable" % ev, "1")
             self._w("tracing_on", "1")
         except OSError:
             self.remove()
@@ -89,9 +100,11 @@ def parse_trace(text):
     """
     a tracefs `trace` of task switches, hard IRQs, the local timer, hrtimer callbacks and
     softirqs -> [(start_ns, end_ns, event)]: `task:COMM:PID` for each task's run (not idle),
-    `irq:N:NAME`, `local_timer`, `hrtimer:FUNCTION` (inside a local_timer), `softirq:NAME`.
-    On arm64 (no irq_vectors) the local timer is the hard IRQ arch_timer, named local_timer
-    too, and the IPIs are hard IRQs named IPI, left out as x86's IPI vectors are (not traced)
+    `irq:N:NAME`, `local_timer`, `hrtimer:FUNCTION` (inside a local_timer), `softirq:NAME`,
+    and `ipi:NAME` for x86's IPI vectors where the trace holds them (IPI_EVENTS: a witness
+    asks for them; WITNESS_EVENTS leaves them out). On arm64 (no irq_vectors) the local timer
+    is the hard IRQ arch_timer, named local_timer too, and the IPIs are hard IRQs named IPI,
+    left out
     """
     out, opened, task = [], {}, None
     for m in TRACE_RE.finditer(text):
@@ -107,12 +120,13 @@ def parse_trace(text):
         if ev == "irq_handler_entry" and kv.get("name") == "IPI":
             continue  # arm64's IPIs are hard IRQs: left out, as x86's IPI vectors are
         elif ev in ("irq_handler_entry", "local_timer_entry", "softirq_entry",
-                    "hrtimer_expire_entry"):
+                    "hrtimer_expire_entry") or ev in IPI_ENTRIES:
             key = ev + kv.get("irq", kv.get("vec", kv.get("hrtimer", "")))
             name = {"irq_handler_entry": "irq:%s:%s" % (kv.get("irq"), kv.get("name")),
                     "local_timer_entry": "local_timer",
                     "hrtimer_expire_entry": "hrtimer:%s" % kv.get("function", "?").split("/")[0],
-                    "softirq_entry": "softirq:%s" % kv.get("[action", "").rstrip("]")}[ev]
+                    "softirq_entry": "softirq:%s" % kv.get("[action", "").rstrip("]")}.get(
+                        ev, "ipi:" + ev[:-len("_entry")])
             if ev == "irq_handler_entry" and kv.get("name") == "arch_timer":
                 name = "local_timer"  # arm64's local timer: the generic timer's hard IRQ
             opened[key] = (t, name)
