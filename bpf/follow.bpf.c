@@ -120,6 +120,7 @@ int BPF_PROG(follow_exit, struct task_struct *p)
 		return 0;
 	/* its name now: a process it forked has exec'd since it was first seen */
 	bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), p->comm);
+	in_unseen(t); /* current as it exits */
 	let_go(t, now);
 	send(JS_FREC_EXIT, tid, t, now, now, bpf_get_smp_processor_id(), 0, 0);
 	if (group_dead && tgid == follow_cfg.tgid)

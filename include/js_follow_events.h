@@ -61,6 +61,9 @@ struct js_follow_counts {
 	__u64 blocked, blocked_ns;
 	__u64 faults;
 	__u64 migrations;
+	/* its switches the kernel did not deliver to BPF: seen leaving twice (its switch in
+	 * untraced; a sleep it left for still counted, not its time) or arriving twice */
+	__u64 unseen;
 	__u64 short_gaps, short_ns; /* gaps below the threshold: counted, not sent */
 	__u64 cpus_mask;	    /* CPUs 0-63 it ran on */
 	/* softirqs it ran itself, where its own kernel code enabled bottom halves (a send's

@@ -71,6 +71,7 @@ static void stats_of(struct js_thread_stats *s, const struct js_follow_counts *c
 	s->blocked_ns = c->blocked_ns;
 	s->faults = c->faults;
 	s->migrations = c->migrations;
+	s->unseen_switches = c->unseen;
 	s->short_gaps = c->short_gaps;
 	s->short_ns = c->short_ns;
 	s->cpus_mask = c->cpus_mask;

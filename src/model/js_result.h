@@ -65,6 +65,7 @@ struct js_thread_stats {
 	uint64_t blocked, blocked_ns;	      /* blocked outside a system call */
 	uint64_t faults;		      /* page faults it took */
 	uint64_t migrations;		      /* moves to another CPU */
+	uint64_t unseen_switches;	      /* its switches the kernel did not trace */
 	uint64_t short_gaps, short_ns;	      /* gaps below the threshold: counted only */
 	uint64_t cpus_mask;		      /* the CPUs (0-63) it ran on */
 	bool exited;			      /* it exited during the run, at exit_ns */

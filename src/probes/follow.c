@@ -25,7 +25,7 @@
 #include "follow.skel.h"
 #include "follow_raw.skel.h"
 
-_Static_assert(sizeof(struct js_follow_rec) == 200, "js_follow_rec ABI is 200 bytes");
+_Static_assert(sizeof(struct js_follow_rec) == 208, "js_follow_rec ABI is 208 bytes");
 
 struct js_follow {
 	struct follow_bpf *skel;

@@ -865,6 +865,7 @@ static const struct json_field thread_fields[] = {
 	JSON_FIELD(struct js_thread_stats, blocked_ns, U64, JF_REQ),
 	JSON_FIELD(struct js_thread_stats, faults, U64, JF_REQ),
 	JSON_FIELD(struct js_thread_stats, migrations, U64, JF_REQ),
+	JSON_FIELD(struct js_thread_stats, unseen_switches, U64, 0),
 	JSON_FIELD(struct js_thread_stats, short_gaps, U64, JF_REQ),
 	JSON_FIELD(struct js_thread_stats, short_ns, U64, JF_REQ),
 };

@@ -702,6 +702,11 @@ static void thread_lines(FILE *fp, const struct js_run *run, const struct js_cpu
 		" page faults, %" PRIu64 " migrations\n",
 		t->sleeps, js_fmt_ns(b, sizeof(b), t->sleep_ns), t->yields, t->faults,
 		t->migrations);
+	if (t->unseen_switches)
+		fprintf(fp,
+			"  untraced        %" PRIu64 " of its switches never reached the probes "
+			"(the kernel's): its figures may miss as many sleeps' times and gaps\n",
+			t->unseen_switches);
 	fprintf(fp,
 		"  its own kernel  %" PRIu64 " softirqs it ran itself (%s): bottom halves its own "
 		"code enabled, not gaps\n",

@@ -272,14 +272,17 @@ static void check_main(const struct seen *s)
 	/* every run's counts in its log: a failure below says what each switch out was */
 	printf("  %u sleeps switched out (rusage); follow counted sleeps %llu (%.3f ms), blocked "
 	       "%llu, preempted %llu (%.3f ms), yields %llu, interrupted %llu, own softirqs %llu; "
-	       "follow's programs missed %llu runs\n",
+	       "follow's programs missed %llu runs; %llu switches untraced\n",
 	       s->slept, (unsigned long long)s->main_c.sleeps, s->main_c.sleep_ns / 1e6,
 	       (unsigned long long)s->main_c.blocked, (unsigned long long)s->main_c.preempted,
 	       s->main_c.preempted_ns / 1e6, (unsigned long long)s->main_c.yields,
 	       (unsigned long long)s->main_c.interrupted, (unsigned long long)s->main_c.own_bh,
-	       (unsigned long long)s->misses);
+	       (unsigned long long)s->misses, (unsigned long long)s->main_c.unseen);
+	/* a sleep whose switch back in the kernel did not trace (a switch out of PID 1's
+	 * threads here, as of the sandbox's agent: one of 5 in a fresh-clone make check,
+	 * 2026-12-06) is counted, its time not */
 	assert_true(s->main_c.sleeps >= s->slept);
-	assert_true(s->main_c.sleep_ns >= s->slept * 2000000ull);
+	assert_true(s->main_c.sleep_ns + s->main_c.unseen * 2000000ull >= s->slept * 2000000ull);
 	if (s->traced)
 		assert_true(s->main_c.syscalls >= SLEEPS + 2 * SENDS);
 	else
