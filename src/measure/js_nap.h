@@ -2,9 +2,10 @@
 /*
  * js_nap.h - how long the housekeeping thread sleeps between drains: JS_NAP_BASE_NS,
  * doubled up to JS_NAP_QUIET_NS while every ring it drains stays under 1/JS_NAP_QUIET_FILL
- * full, back to the base as soon as one is fuller, and the base whenever a source (--pid,
- * --marks) is read or a --test-hook acts once a drain. Why: docs/DESIGN.md, "nap: the
- * housekeeping thread's rhythm".
+ * full (the samplers', the probes', a source's: --pid's records), back to the base as soon
+ * as one is fuller, and the base whenever a source that asks for it is read (--marks) or a
+ * --test-hook acts once a drain. Why: docs/DESIGN.md, "nap: the housekeeping thread's
+ * rhythm".
  */
 #ifndef JS_NAP_H
 #define JS_NAP_H
@@ -18,12 +19,14 @@
 #define JS_NAP_QUIET_FILL 32
 
 /* what the last drain found: the most gaps one sampler ring held (of ring_entries), the
- * bytes the probes' ring held (of ev_ring_bytes), whether sources are read */
+ * bytes the probes' ring held (of ev_ring_bytes), the sources' fullest ring (src_bytes of
+ * src_ring_bytes), whether a source wants the base */
 struct js_nap_fill {
 	size_t gaps, ring_entries;
 	size_t ev_bytes, ev_ring_bytes;
-	bool sources;
-	bool hook; /* a --test-hook acts once a drain (sampler_hook_tick) */
+	size_t src_bytes, src_ring_bytes;
+	bool src_base; /* a source read every JS_NAP_BASE_NS (gap_source.base_nap) */
+	bool hook;     /* a --test-hook acts once a drain (sampler_hook_tick) */
 };
 
 /* js_nap_next - the sleep after a drain that followed a sleep of nap ns */

@@ -42,6 +42,12 @@ struct gap_source {
 	/* stop - the window closed at end_ns: the last gaps, the results' own figures */
 	void (*stop)(void *ctx, struct js_pipe *pl, uint64_t end_ns);
 	void (*destroy)(void *ctx);
+	/* fill - what its last poll read, in bytes, of the ring it reads (*size): the drain
+	 * sleeps longer while it stays quiet (js_nap.h); NULL: it reads no ring */
+	void (*fill)(void *ctx, size_t *used, size_t *size);
+	/* base_nap - read every JS_NAP_BASE_NS whatever it read (the marks: a pipe of 64 KiB
+	 * that the application must never find full) */
+	bool base_nap;
 };
 
 /* the CPU of a mark not filed yet: the pipeline files it on the watched CPU whose events

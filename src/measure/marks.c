@@ -346,5 +346,6 @@ void marks_source(struct gap_source *s)
 				  .open = marks_open,
 				  .poll = marks_poll,
 				  .stop = marks_stop,
-				  .destroy = marks_destroy };
+				  .destroy = marks_destroy,
+				  .base_nap = true };
 }

@@ -11,8 +11,8 @@ static bool quiet(size_t used, size_t cap)
 
 uint64_t js_nap_next(uint64_t nap, const struct js_nap_fill *f)
 {
-	if (f->sources || f->hook || !quiet(f->gaps, f->ring_entries) ||
-	    !quiet(f->ev_bytes, f->ev_ring_bytes))
+	if (f->src_base || f->hook || !quiet(f->gaps, f->ring_entries) ||
+	    !quiet(f->ev_bytes, f->ev_ring_bytes) || !quiet(f->src_bytes, f->src_ring_bytes))
 		return JS_NAP_BASE_NS;
 	return JS_MIN(JS_MAX(2 * nap, JS_NAP_BASE_NS), JS_NAP_QUIET_NS);
 }

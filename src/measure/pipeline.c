@@ -654,17 +654,29 @@ static int refit(struct js_pipe *pl)
 }
 
 /* next_nap - js_nap_next() from what this drain found: the samplers' rings by the gaps
- * popped, the probes' by their fullest ring */
+ * popped, the probes' by their fullest ring, the sources' by theirs */
 static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap)
 {
 	struct js_nap_fill f = {
 		.gaps = pl->d.popped,
 		.ring_entries = pl->p->ring_entries,
-		.sources = pl->nsrc > 0,
 		.hook = pl->p->cfg.test_hook != SAMPLER_HOOK_NONE,
 	};
+	size_t used, size;
 
 	probes_fill(pl->probes, &f.ev_bytes, &f.ev_ring_bytes);
+	for (size_t i = 0; i < pl->nsrc; i++) {
+		f.src_base |= pl->src[i].base_nap;
+		if (!pl->src[i].fill)
+			continue;
+		pl->src[i].fill(pl->src[i].ctx, &used, &size);
+		/* the fullest by share (used/size against src_bytes/src_ring_bytes) */
+		if (!f.src_ring_bytes ||
+		    (double)used * f.src_ring_bytes > (double)f.src_bytes * size) {
+			f.src_bytes = used;
+			f.src_ring_bytes = size;
+		}
+	}
 	return js_nap_next(nap, &f);
 }
 

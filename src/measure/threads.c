@@ -309,6 +309,11 @@ static bool threads_poll(void *ctx, struct js_pipe *pl, uint64_t now_ns)
 	return ts->gone;
 }
 
+static void threads_fill(void *ctx, size_t *used, size_t *size)
+{
+	follow_fill(((struct threads_src *)ctx)->f, used, size);
+}
+
 static void alive_counts(void *ctx, uint32_t tid, const struct js_follow_thread *t)
 {
 	counts(ctx, tid, t->comm, &t->c, false, 0);
@@ -452,5 +457,6 @@ void threads_source(struct gap_source *s)
 				  .start = threads_start,
 				  .poll = threads_poll,
 				  .stop = threads_stop,
-				  .destroy = threads_destroy };
+				  .destroy = threads_destroy,
+				  .fill = threads_fill };
 }

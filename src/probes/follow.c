@@ -300,6 +300,12 @@ int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_fo
 	return (int)f->batch;
 }
 
+void follow_fill(const struct js_follow *f, size_t *used, size_t *size)
+{
+	*used = f->batch * (sizeof(struct js_follow_rec) + 8); /* 8: a record's header */
+	*size = bpf_map__max_entries(f->skel->maps.follow_records);
+}
+
 void follow_threads(struct js_follow *f,
 		    void (*cb)(void *ctx, uint32_t tid, const struct js_follow_thread *t),
 		    void *ctx)

@@ -57,6 +57,9 @@ int follow_attach(struct js_follow *f, struct js_probes *probes);
  * or -errno */
 int follow_consume(struct js_follow *f, void (*cb)(void *ctx, const struct js_follow_rec *r),
 		   void *ctx);
+/* follow_fill - the bytes the last follow_consume() read (records with their headers), of
+ * the ring's *size */
+void follow_fill(const struct js_follow *f, size_t *used, size_t *size);
 /* follow_threads - each followed thread still in the map: its tid and state */
 void follow_threads(struct js_follow *f,
 		    void (*cb)(void *ctx, uint32_t tid, const struct js_follow_thread *t),

@@ -2,8 +2,8 @@
 /*
  * test_nap.c - the housekeeping thread's sleep between drains: doubled from 10 ms to at most
  * 40 ms while the rings stay under a 32nd full, back to 10 ms when one is fuller (the
- * sampler's or the probes'), and 10 ms whenever an application's sources are read or a test
- * hook acts once a drain.
+ * sampler's, the probes' or --pid's records), and 10 ms whenever the marks are read or a
+ * test hook acts once a drain.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,12 +58,21 @@ static void test_a_fuller_ring_returns_to_the_base(void **st)
 
 static void test_sources_and_no_probes(void **st)
 {
-	struct js_nap_fill f = { .sources = true };
+	struct js_nap_fill f = { .src_base = true };
 
 	(void)st;
 	/* an application's marks come through a pipe it must never find full */
 	assert_int_equal(js_nap_next(10 * MS, &f), 10 * MS);
 	assert_int_equal(js_nap_next(40 * MS, &f), 10 * MS);
+	/* --pid's records: a quiet ring lets it sleep longer, a fuller one brings the base */
+	f = (struct js_nap_fill){ .src_bytes = EVRING / 32 - 1, .src_ring_bytes = EVRING };
+	assert_int_equal(js_nap_next(10 * MS, &f), 20 * MS);
+	assert_int_equal(js_nap_next(40 * MS, &f), 40 * MS);
+	f.src_bytes = EVRING / 32;
+	assert_int_equal(js_nap_next(40 * MS, &f), 10 * MS);
+	/* -- CMD alone reads no ring */
+	f = (struct js_nap_fill){ 0 };
+	assert_int_equal(js_nap_next(10 * MS, &f), 20 * MS);
 	/* a --test-hook zaps a page once a drain: its rhythm is the base's */
 	f = (struct js_nap_fill){ .hook = true };
 	assert_int_equal(js_nap_next(10 * MS, &f), 10 * MS);
