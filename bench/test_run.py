@@ -64,6 +64,27 @@ class RedisCost(unittest.TestCase):
         self.assertIsNone(redis.bpf_per_get(self.run_of({'runs': 5, 'run_ns': 9}), 0))
 
 
+class RedisPaired(unittest.TestCase):
+    """the ratio rows: the median of each round's own ratio, not the ratio of the medians"""
+
+    def run_of(self, p99):
+        return types.SimpleNamespace(bench={'p99_latency_ms': p99})
+
+    def test_rounds_paired(self):
+        # the host slows down over the rounds: each round's followed run 1.05x its alone
+        alone = [0.30, 0.40, 0.50]
+        rounds = [{False: self.run_of(a), True: self.run_of(a * 1.05)} for a in alone]
+        rounds[1]['shared'] = self.run_of(0.60)
+        self.assertAlmostEqual(redis.paired_ratio(rounds, True, False, 'p99_latency_ms'), 1.05)
+        # a mode only one round has: that round's ratio
+        self.assertAlmostEqual(redis.paired_ratio(rounds, 'shared', False, 'p99_latency_ms'),
+                               1.5)
+        # a round without its baseline counts for nothing
+        del rounds[0][False]
+        self.assertAlmostEqual(redis.paired_ratio(rounds, True, False, 'p99_latency_ms'), 1.05)
+        self.assertIsNone(redis.paired_ratio(rounds, 'marks', False, 'p99_latency_ms'))
+
+
 class RedisPlace(unittest.TestCase):
     """where the load and jitterscope run: never jitterscope at the default priority on a
     CPU the load uses, the load on the same CPUs whether or not jitterscope follows"""

@@ -8,6 +8,13 @@ from lib.common import REDIS_BENCH, REDIS_SERVER, med, ratio
 from lib.table import check, dirty, fmt, fmt_ratio
 
 
+def paired_ratio(rounds, w, base, key):
+    """paired_ratio - the median over rounds ({mode: run} each) of w's bench[key] over base's
+    in the same round; None when no round has both"""
+    return med([ratio(g[w].bench.get(key), g[base].bench.get(key))
+                for g in rounds if w in g and base in g])
+
+
 def redis_rates(run):
     """redis_rates - (events/s, evicted/s, records lost (the follow ring's and the probes'),
     own bottom halves/s) of a watched redis run, from jitterscope's JSON over its followed
@@ -80,7 +87,9 @@ def sec_redis(b, t, reps):
     # started unpinned: rotated so each comes first
     order = (False, True, 'marks', 'feed', 'alone-feed', 'shared')
     feed, n = P['redis_feed'], len(order)
+    rounds = []  # each round's runs that succeeded, by mode
     for i in range(P['redis_pairs']):
+        rounds.append({})
         for mode in order[i % n:] + order[:i % n]:
             name = {False: 'alone', True: 'watched'}.get(mode, mode)
             watched = mode in (True, 'marks', 'feed', 'shared')
@@ -90,27 +99,33 @@ def sec_redis(b, t, reps):
             runs.append(r)
             if r.rc == 0 and r.bench and (not watched or r.json):
                 side[mode].append(r)
+                rounds[-1][mode] = r
     d = dirty(runs)
 
     def m(w, key):
         return med([r.bench[key] for r in side[w]]) if side[w] else None
-    # the rows: each side's median over its rounds, then their ratio; each round's own
-    # ratio is listed in the notes (the host drifts between rounds)
-    pairs = list(zip(side[True], side[False]))
-    rps = ratio(m(True, 'rps'), m(False, 'rps'))
+
+    def paired(w, key, base=False):
+        """the median over the rounds of w's value over base's in the same round"""
+        return paired_ratio(rounds, w, base, key)
+    # the rows: each side's median over its rounds, and the median of the rounds' own
+    # ratios (a round's runs are a minute apart; the host drifts between rounds), listed
+    # in the notes
+    pairs = [(g[True], g[False]) for g in rounds if True in g and False in g]
+    rps = paired(True, 'rps')
     t.add('redis: redis-benchmark GET throughput, --pid following / alone',
           fmt(m(True, 'rps') and m(True, 'rps') / 1e3, ' k/s'),
           fmt(m(False, 'rps') and m(False, 'rps') / 1e3, ' k/s'), fmt_ratio(rps),
           '>= %gx' % tp_t, check(rps, '>=', tp_t), d)
     for q, target in (('p50', None), ('p99', p99_t)):
         k = '%s_latency_ms' % q
-        rat = ratio(m(True, k), m(False, k))
+        rat = paired(True, k)
         t.add('redis: redis-benchmark GET latency %s, --pid following / alone' % q,
               fmt(m(True, k), ' ms', 3), fmt(m(False, k), ' ms', 3), fmt_ratio(rat),
               '<= %gx' % target if target else 'report',
               check(rat, '<=', target) if target else 'INFO', d)
     for q, target in (('rps', tp_t), ('p99_latency_ms', p99_t)):
-        rat = ratio(m('marks', q), m(False, q))
+        rat = paired('marks', q)
         scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
         t.add('redis: redis-benchmark GET %s, --pid --marks (fed by nothing) / alone'
               % ('throughput' if q == 'rps' else 'latency p99'),
@@ -119,7 +134,7 @@ def sec_redis(b, t, reps):
               ('>= %gx' if q == 'rps' else '<= %gx') % target,
               check(rat, '>=' if q == 'rps' else '<=', target), d)
     for q in ('rps', 'p99_latency_ms'):
-        rat = ratio(m('feed', q), m('alone-feed', q))
+        rat = paired('feed', q, 'alone-feed')
         scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
         t.add('redis: redis-benchmark GET %s, --pid --marks fed %dk marks/s / alone, the '
               'same feeder' % ('throughput' if q == 'rps' else 'latency p99', feed // 1000),
@@ -127,7 +142,7 @@ def sec_redis(b, t, reps):
               fmt(m('alone-feed', q) and m('alone-feed', q) / scale, unit, nd),
               fmt_ratio(rat), 'report', 'INFO', d)
     for q in ('rps', 'p99_latency_ms'):
-        rat = ratio(m('shared', q), m(False, q))
+        rat = paired('shared', q)
         scale, unit, nd = (1e3, ' k/s', 1) if q == 'rps' else (1, ' ms', 3)
         t.add('redis: redis-benchmark GET %s, --pid started unpinned at the default priority%s '
               '/ alone' % ('throughput' if q == 'rps' else 'latency p99',
