@@ -32,4 +32,12 @@ struct js_nap_fill {
 /* js_nap_next - the sleep after a drain that followed a sleep of nap ns */
 uint64_t js_nap_next(uint64_t nap, const struct js_nap_fill *f);
 
+/* A sleep that ended this much later than asked: the thread got no CPU meanwhile (its CPUs
+ * busy while it runs at idle priority, or the machine paused), and its rings may overflow */
+#define JS_NAP_LATE_NS 500000000ull
+
+/* js_nap_late - how much later than nap a sleep that lasted asleep ns ended, when that is
+ * at least JS_NAP_LATE_NS; else 0 */
+uint64_t js_nap_late(uint64_t nap, uint64_t asleep);
+
 #endif /* JS_NAP_H */

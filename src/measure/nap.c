@@ -9,6 +9,11 @@ static bool quiet(size_t used, size_t cap)
 	return used < cap / JS_NAP_QUIET_FILL || (!cap && !used);
 }
 
+uint64_t js_nap_late(uint64_t nap, uint64_t asleep)
+{
+	return asleep >= nap + JS_NAP_LATE_NS ? asleep - nap : 0;
+}
+
 uint64_t js_nap_next(uint64_t nap, const struct js_nap_fill *f)
 {
 	if (f->src_base || f->hook || !quiet(f->gaps, f->ring_entries) ||

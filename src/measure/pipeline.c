@@ -58,6 +58,7 @@ struct js_pipe {
 	volatile int go, stop;
 	struct gap_source src[SOURCES_MAX];
 	size_t nsrc;
+	bool late_said; /* the notice of a drain that woke JS_NAP_LATE_NS late, once */
 	uint64_t window_end;
 	struct js_budget_iv iv;	    /* --duration 0 with --budget: the limits per interval */
 	struct probe_toggle toggle; /* --probe-toggle */
@@ -680,6 +681,22 @@ static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap)
 	return js_nap_next(nap, &f);
 }
 
+/* woke - a sleep of nap that lasted asleep ns: one notice, the first time one ends over
+ * JS_NAP_LATE_NS late (docs/ROBUSTNESS.md, "A starved housekeeping thread") */
+static void woke(struct js_pipe *pl, uint64_t nap, uint64_t asleep)
+{
+	uint64_t late = js_nap_late(nap, asleep);
+	char a[32], b[32];
+
+	if (!late || pl->late_said)
+		return;
+	pl->late_said = true;
+	js_notice("the housekeeping thread woke %s after a %s sleep: it got no CPU meanwhile "
+		  "(its CPUs busy while it runs at idle priority, or the machine paused); records "
+		  "may be lost: give it a CPU with idle time (-H)",
+		  js_fmt_ns(a, sizeof(a), asleep), js_fmt_ns(b, sizeof(b), nap));
+}
+
 /* toggle_probes - --probe-toggle's way to the probes */
 static int toggle_probes(void *ctx, bool on)
 {
@@ -708,10 +725,11 @@ static void measure(struct js_pipe *pl)
 	next_progress = pl->run->start_mono_ns + 1000000000ull;
 	next_flush = pl->run->start_mono_ns + FLUSH_PERIOD_NS;
 	next_budget = pl->run->start_mono_ns + budget_ns;
-	while (measuring(pl, js_mono_ns())) {
+	while (measuring(pl, (now = js_mono_ns()))) {
 		sleep_ns(nap);
 		if (js_stop_requested && !pl->stop)
 			stop_early(pl, NULL, JS_END_SIGNAL);
+		woke(pl, nap, js_mono_ns() - now);
 		now = pl->d.now = js_mono_ns();
 		if (pl->probes) {
 			consume(pl);

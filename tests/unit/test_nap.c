@@ -81,12 +81,24 @@ static void test_sources_and_no_probes(void **st)
 	assert_int_equal(js_nap_next(10 * MS, &f), 20 * MS);
 }
 
+/* a sleep that ends half a second or more after it should have is said once (pipeline.c) */
+static void test_late(void **st)
+{
+	(void)st;
+	assert_int_equal(js_nap_late(10 * MS, 11 * MS), 0);
+	assert_int_equal(js_nap_late(10 * MS, 509 * MS), 0);
+	assert_int_equal(js_nap_late(10 * MS, 510 * MS), 500 * MS);
+	assert_int_equal(js_nap_late(40 * MS, 2040 * MS), 2000 * MS);
+	assert_int_equal(js_nap_late(40 * MS, 0), 0); /* a clock read before the sleep's */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quiet_doubles_to_the_cap),
 		cmocka_unit_test(test_a_fuller_ring_returns_to_the_base),
 		cmocka_unit_test(test_sources_and_no_probes),
+		cmocka_unit_test(test_late),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
