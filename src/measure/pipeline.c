@@ -895,6 +895,7 @@ static void finish(struct js_pipe *pl)
 		consume(pl);
 		if (probes_stats(pl->probes, &st) == 0) {
 			run->probe_lost = st.lost;
+			run->probe_unseen = st.sched_mismatch;
 			run->probes_waker = st.waker;
 			run->probes_stacks = st.stacks;
 			run->stack_full = st.stack_full;

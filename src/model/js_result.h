@@ -255,6 +255,7 @@ struct js_run {
 	uint64_t probe_events_kind[JS_EV_KIND_MAX]; /* of probe_events, by enum js_ev_kind */
 	uint64_t probe_evicted; /* events dropped from a full attribution window (pipeline) */
 	uint64_t probe_shed;	/* ... of them other tasks' page faults, which hold no time */
+	uint64_t probe_unseen;	/* switches whose outgoing task was not seen switching in */
 	bool probe_cost_known;	/* kernel bpf_stats gave the programs' run times */
 	uint64_t probe_runs, probe_run_ns;		      /* all programs, all CPUs */
 	uint64_t probe_attached_ns;			      /* how long they were attached */

@@ -47,6 +47,7 @@
 #define K_LINE "line"
 #define K_LINES "lines"
 #define K_LOST "lost"
+#define K_UNSEEN_SWITCHES "unseen_switches"
 #define K_MALFORMED_LINES "malformed_lines"
 #define K_MODE "mode"
 #define K_NAME "name"
@@ -615,6 +616,7 @@ static void probes(struct js_json *j, const char *key, const struct js_run *run)
 	json_u64(j, K_LOST, run->probe_lost);
 	json_u64(j, K_EVICTED, run->probe_evicted);
 	json_u64(j, K_SHED, run->probe_shed);
+	json_u64(j, K_UNSEEN_SWITCHES, run->probe_unseen);
 	json_bool(j, K_WAKER, run->probes_waker);
 	stacks_info(j, run);
 	probe_cost(j, run);
@@ -632,9 +634,10 @@ static void load_probes(struct jr *l, const struct jsonp_val *root, const char *
 	jr_u64(l, o, K_EVENTS, JR_REQ, &run->probe_events);
 	load_events_by_kind(l, jr_get(l, o, K_EVENTS_BY_KIND, JSONP_OBJ, 0), run);
 	jr_u64(l, o, K_LOST, JR_REQ, &run->probe_lost);
-	jr_u64(l, o, K_EVICTED, 0, &run->probe_evicted); /* added later: optional */
-	jr_u64(l, o, K_SHED, 0, &run->probe_shed);	 /* optional too */
-	jr_bool(l, o, K_WAKER, 0, &run->probes_waker);	 /* optional too */
+	jr_u64(l, o, K_EVICTED, 0, &run->probe_evicted);	/* added later: optional */
+	jr_u64(l, o, K_SHED, 0, &run->probe_shed);		/* optional too */
+	jr_u64(l, o, K_UNSEEN_SWITCHES, 0, &run->probe_unseen); /* optional too */
+	jr_bool(l, o, K_WAKER, 0, &run->probes_waker);		/* optional too */
 	load_stacks_info(l, jr_get(l, o, K_STACKS, JSONP_OBJ, JR_NUL), run); /* optional too */
 	load_probe_cost(l, jr_get(l, o, K_COST, JSONP_OBJ, JR_NUL), run);    /* optional too */
 	jr_pop(l, mark);

@@ -265,6 +265,9 @@ static void header(FILE *fp, const struct js_run *run)
 		if (run->probe_shed)
 			fprintf(fp, " (%" PRIu64 " of them other tasks' page faults)",
 				run->probe_shed);
+		if (run->probe_unseen)
+			fprintf(fp, ", %" PRIu64 " switches untraced (the kernel's)",
+				run->probe_unseen);
 		fputc('\n', fp);
 	} else {
 		fprintf(fp, "; probes: off (%s): gaps are not attributed\n", run->probes_why);

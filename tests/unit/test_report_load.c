@@ -340,6 +340,7 @@ static int setup(void **state)
 	orig.probes_on = true;
 	orig.probe_events = 78123;
 	orig.probe_lost = 3;
+	orig.probe_unseen = 7; /* switches the kernel did not deliver */
 	orig.probe_cost_known = true;
 	orig.probe_attached_ns = WINDOW + 1000;
 	orig.probe_progs[0] = (struct js_probe_prog){ "local_timer_entry", 2500, 1250000 };
@@ -433,6 +434,8 @@ static void test_fixture_coverage(void **state)
 	assert_non_null(strstr(orig_text, "IRQ affinity changed"));
 	assert_non_null(strstr(orig_text, "What the settings explain"));
 	assert_non_null(strstr(orig_text, "probe cost: 1.3 ms of BPF run time"));
+	assert_non_null(strstr(orig_text, ", 7 switches untraced (the kernel's)\n"));
+	assert_non_null(strstr(orig_json, "\"unseen_switches\": 7,"));
 	assert_non_null(strstr(orig_text, "\nprobe set: lean (interruptions seen at their exit"));
 	assert_non_null(strstr(orig_json, "\"probe_set\": \"lean\""));
 	assert_non_null(strstr(orig_json, "\"probe_set_leaves_out\": \"interruptions seen"));
@@ -480,6 +483,7 @@ static void test_round_trip(void **state)
 	assert_string_equal(run.stop_why, orig.stop_why);
 	assert_string_equal(run.machine.kernel, orig.machine.kernel);
 	assert_true(run.probe_cost_known);
+	assert_true(run.probe_unseen == orig.probe_unseen);
 	assert_true(run.probe_run_ns == orig.probe_run_ns && run.probe_runs == orig.probe_runs);
 	assert_int_equal(run.nprobe_progs, 2);
 	assert_memory_equal(run.probe_progs, orig.probe_progs, 2 * sizeof(orig.probe_progs[0]));
