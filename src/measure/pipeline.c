@@ -671,9 +671,10 @@ static uint64_t next_nap(const struct js_pipe *pl, uint64_t nap)
 		if (!pl->src[i].fill)
 			continue;
 		pl->src[i].fill(pl->src[i].ctx, &used, &size);
-		/* the fullest by share (used/size against src_bytes/src_ring_bytes) */
+		/* the fullest by share: used/size against src_bytes/src_ring_bytes (rings of
+		 * MiBs: the products fit) */
 		if (!f.src_ring_bytes ||
-		    (double)used * f.src_ring_bytes > (double)f.src_bytes * size) {
+		    (uint64_t)used * f.src_ring_bytes > (uint64_t)f.src_bytes * size) {
 			f.src_bytes = used;
 			f.src_ring_bytes = size;
 		}
